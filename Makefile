@@ -1,0 +1,50 @@
+# tablesense: `make demo` and `make test` on a fresh machine. Everything installs
+# into a local virtual environment (.venv); the browser for the scoreboard tests is
+# Debian's chromium (installed with apt when missing).
+
+PY      ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed
+PORT    ?= /dev/ttyUSB0
+PROFILE ?= golf
+GAME    ?= golf
+
+.PHONY: setup browser test test-fast lint demo flash bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+# Debian's chromium for Playwright (no browser download: none is reachable).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing Debian's chromium (apt)"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
+test: setup browser
+	$(BIN)/python -m pytest -q tests
+
+test-fast: setup
+	$(BIN)/python -m pytest -q -m "not browser and not slow" tests
+
+lint: setup
+	$(BIN)/ruff check host tests bench
+	$(BIN)/ruff format --check host tests bench || true
+
+demo: setup browser
+	$(BIN)/tablesense demo --game $(GAME) --open
+
+flash: setup
+	$(BIN)/tablesense flash --port $(PORT) --profile $(PROFILE)
+
+bench: setup
+	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache build *.egg-info host/*.egg-info

@@ -1,0 +1,1 @@
+"""One module per ``tablesense`` sub-command (see ``tablesense.cli.COMMANDS``)."""

@@ -1,0 +1,378 @@
+"""Table events: the host-level vocabulary of docs/events.md as small frozen records.
+
+Every event has ``t`` (seconds on the table's clock) and ``type``. ``parse_event``
+turns one decoded JSON object into a record and rejects anything malformed with a
+``BadEvent`` that says what is wrong; ``Event.to_dict`` gives the JSON object back.
+Unknown extra keys are kept in ``extra`` so that logs written by newer releases
+replay on older ones without losing data.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import BadEvent
+
+GAMES = ("golf", "kegle", "carom")
+PLAYERS = ("p1", "p2")
+GOLF_GOALS = ("A", "B")
+PIN_STATES = ("down", "up")
+DISCIPLINES = ("libre", "bandstoten", "driebanden")
+BALLS = {
+    "golf": PLAYERS,
+    "kegle": ("red", "white"),
+    "carom": ("white", "yellow", "red"),
+}
+ALL_BALLS = frozenset(b for balls in BALLS.values() for b in balls)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of all table events."""
+
+    t: float
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    type = "event"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"t": self.t, "type": self.type}
+        for name in self.__dataclass_fields__:  # type: ignore[attr-defined]
+            if name in ("t", "extra"):
+                continue
+            value = getattr(self, name)
+            if value is not None or name in _NULLABLE_KEPT:
+                out[name] = value
+        out.update(self.extra)
+        return out
+
+
+_NULLABLE_KEPT = {"ball"}
+
+
+@dataclass(frozen=True, slots=True)
+class Setup(Event):
+    game: str = "golf"
+    players: dict[str, Any] = field(default_factory=dict)
+    format: str | None = None
+    discipline: str | None = None
+    profile: str | None = None
+    targets: dict[str, int] | None = None
+    moyennes: dict[str, float] | None = None
+    distance: int | None = None
+
+    type = "setup"
+
+
+@dataclass(frozen=True, slots=True)
+class Goal(Event):
+    goal: str = "A"
+    ball: str | None = None
+
+    type = "goal"
+
+
+@dataclass(frozen=True, slots=True)
+class Pocket(Event):
+    pocket: int = 1
+    ball: str | None = None
+
+    type = "pocket"
+
+
+@dataclass(frozen=True, slots=True)
+class Pin(Event):
+    pin: int = 1
+    state: str = "down"
+
+    type = "pin"
+
+
+@dataclass(frozen=True, slots=True)
+class Cushion(Event):
+    cushion: int = 1
+    ball: str | None = None
+
+    type = "cushion"
+
+
+@dataclass(frozen=True, slots=True)
+class OffTable(Event):
+    ball: str | None = None
+
+    type = "off_table"
+
+
+@dataclass(frozen=True, slots=True)
+class Rest(Event):
+    positions: dict[str, Any] | None = None
+
+    type = "rest"
+
+
+@dataclass(frozen=True, slots=True)
+class Contact(Event):
+    balls: tuple[str, ...] = ()
+
+    type = "contact"
+
+    def to_dict(self) -> dict[str, Any]:
+        out = Event.to_dict(self)
+        out["balls"] = list(self.balls)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Strike(Event):
+    ball: str | None = None
+
+    type = "strike"
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Event):
+    """A referee call. ``call`` names it; the other fields depend on the call."""
+
+    call: str = "undo"
+    player: str | None = None
+    foul: str | None = None
+    ball: str | None = None
+    spot: int | None = None
+    question: str | None = None
+    answer: Any = None
+
+    type = "call"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"t": self.t, "type": "call", "call": self.call}
+        for name in ("player", "foul", "ball", "spot", "question"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        if self.question is not None or self.answer is not None:
+            out["answer"] = self.answer
+        out.update(self.extra)
+        return out
+
+
+# --- parsing -------------------------------------------------------------------
+
+_KNOWN_CALLS = {
+    "start": ("player",),
+    "carom": (),
+    "foul": ("foul",),
+    "spot": ("spot",),
+    "answer": ("question", "answer"),
+    "undo": (),
+}
+
+
+def _req(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], what: str) -> Any:
+    if key not in obj:
+        raise BadEvent(f"{what} event needs '{key}'")
+    value = obj[key]
+    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _as_tuple(kind)):
+        raise BadEvent(f"{what} event: '{key}' must be {_kind_name(kind)}, not {value!r}")
+    return value
+
+
+def _opt(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], what: str) -> Any:
+    value = obj.get(key)
+    if value is None:
+        return None
+    return _req(obj, key, kind, what)
+
+
+def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    names = {str: "a string", int: "an integer", float: "a number", dict: "an object",
+             list: "a list", bool: "true or false"}
+    return " or ".join(names.get(k, k.__name__) for k in _as_tuple(kind))
+
+
+def _ball(obj: dict[str, Any], what: str) -> str | None:
+    ball = _opt(obj, "ball", str, what)
+    if ball is not None and ball not in ALL_BALLS:
+        raise BadEvent(f"{what} event: unknown ball {ball!r} (balls: {', '.join(sorted(ALL_BALLS))})")
+    return ball
+
+
+def _extra(obj: dict[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
+    return {k: v for k, v in obj.items() if k not in known and k not in ("t", "type")}
+
+
+def parse_event(obj: Any) -> Event:
+    """Turn one decoded JSON object into a table event, or raise ``BadEvent``."""
+    if not isinstance(obj, dict):
+        raise BadEvent(f"an event is a JSON object, not {type(obj).__name__}")
+    kind = obj.get("type")
+    if not isinstance(kind, str):
+        raise BadEvent("event has no 'type'")
+    t = obj.get("t")
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
+        raise BadEvent(f"{kind} event needs a numeric 't' (seconds), not {t!r}")
+    t = float(t)
+    parser = _PARSERS.get(kind)
+    if parser is None:
+        raise BadEvent(f"unknown event type {kind!r} (known: {', '.join(sorted(_PARSERS))})")
+    return parser(obj, t)
+
+
+def _parse_setup(obj: dict[str, Any], t: float) -> Setup:
+    game = _req(obj, "game", str, "setup")
+    if game not in GAMES:
+        raise BadEvent(f"setup: unknown game {game!r} (games: {', '.join(GAMES)})")
+    players = _req(obj, "players", dict, "setup")
+    for p in PLAYERS:
+        if p not in players:
+            raise BadEvent(f"setup: 'players' needs '{p}'")
+        name = players[p]
+        ok = isinstance(name, str) or (
+            isinstance(name, list) and name and all(isinstance(n, str) for n in name)
+        )
+        if not ok:
+            raise BadEvent(f"setup: player {p} must be a name or a list of names, not {name!r}")
+    discipline = _opt(obj, "discipline", str, "setup")
+    if discipline is not None and discipline not in DISCIPLINES:
+        raise BadEvent(f"setup: unknown discipline {discipline!r} ({', '.join(DISCIPLINES)})")
+    targets = _opt(obj, "targets", dict, "setup")
+    if targets is not None:
+        for p, v in targets.items():
+            if p not in PLAYERS or isinstance(v, bool) or not isinstance(v, int) or v <= 0:
+                raise BadEvent(f"setup: targets must map p1/p2 to positive integers, not {targets!r}")
+    moyennes = _opt(obj, "moyennes", dict, "setup")
+    if moyennes is not None:
+        for p, v in moyennes.items():
+            if p not in PLAYERS or isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
+                raise BadEvent(f"setup: moyennes must map p1/p2 to numbers >= 0, not {moyennes!r}")
+    distance = _opt(obj, "distance", int, "setup")
+    if distance is not None and distance <= 0:
+        raise BadEvent(f"setup: distance must be positive, not {distance}")
+    known = ("game", "players", "format", "discipline", "profile", "targets", "moyennes", "distance")
+    return Setup(
+        t=t, game=game, players=dict(players), format=_opt(obj, "format", str, "setup"),
+        discipline=discipline, profile=_opt(obj, "profile", str, "setup"),
+        targets=dict(targets) if targets else None,
+        moyennes={k: float(v) for k, v in moyennes.items()} if moyennes else None,
+        distance=distance, extra=_extra(obj, known),
+    )
+
+
+def _parse_goal(obj: dict[str, Any], t: float) -> Goal:
+    goal = _req(obj, "goal", str, "goal")
+    if goal not in GOLF_GOALS:
+        raise BadEvent(f"goal event: goal must be 'A' or 'B', not {goal!r}")
+    return Goal(t=t, goal=goal, ball=_ball(obj, "goal"), extra=_extra(obj, ("goal", "ball")))
+
+
+def _parse_pocket(obj: dict[str, Any], t: float) -> Pocket:
+    pocket = _req(obj, "pocket", int, "pocket")
+    if not 1 <= pocket <= 6:
+        raise BadEvent(f"pocket event: pocket must be 1..6, not {pocket}")
+    return Pocket(t=t, pocket=pocket, ball=_ball(obj, "pocket"), extra=_extra(obj, ("pocket", "ball")))
+
+
+def _parse_pin(obj: dict[str, Any], t: float) -> Pin:
+    pin = _req(obj, "pin", int, "pin")
+    if not 1 <= pin <= 5:
+        raise BadEvent(f"pin event: pin must be 1..5, not {pin}")
+    state = _req(obj, "state", str, "pin")
+    if state not in PIN_STATES:
+        raise BadEvent(f"pin event: state must be 'down' or 'up', not {state!r}")
+    return Pin(t=t, pin=pin, state=state, extra=_extra(obj, ("pin", "state")))
+
+
+def _parse_cushion(obj: dict[str, Any], t: float) -> Cushion:
+    cushion = _req(obj, "cushion", int, "cushion")
+    if not 1 <= cushion <= 4:
+        raise BadEvent(f"cushion event: cushion must be 1..4, not {cushion}")
+    return Cushion(t=t, cushion=cushion, ball=_ball(obj, "cushion"), extra=_extra(obj, ("cushion", "ball")))
+
+
+def _parse_off_table(obj: dict[str, Any], t: float) -> OffTable:
+    return OffTable(t=t, ball=_ball(obj, "off_table"), extra=_extra(obj, ("ball",)))
+
+
+def _parse_rest(obj: dict[str, Any], t: float) -> Rest:
+    positions = _opt(obj, "positions", dict, "rest")
+    if positions is not None:
+        for ball, xy in positions.items():
+            ok = (
+                isinstance(xy, list) and len(xy) == 2
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in xy)
+            ) or (isinstance(xy, list) and all(_is_xy(p) for p in xy))
+            if not ok:
+                raise BadEvent(f"rest event: position of {ball!r} must be [x, y] in metres, not {xy!r}")
+    return Rest(t=t, positions=positions, extra=_extra(obj, ("positions",)))
+
+
+def _is_xy(p: Any) -> bool:
+    return (
+        isinstance(p, list) and len(p) == 2
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in p)
+    )
+
+
+def _parse_contact(obj: dict[str, Any], t: float) -> Contact:
+    balls = _req(obj, "balls", list, "contact")
+    if len(balls) != 2 or not all(isinstance(b, str) and b in ALL_BALLS for b in balls):
+        raise BadEvent(f"contact event: 'balls' must name two balls, not {balls!r}")
+    return Contact(t=t, balls=tuple(balls), extra=_extra(obj, ("balls",)))
+
+
+def _parse_strike(obj: dict[str, Any], t: float) -> Strike:
+    return Strike(t=t, ball=_ball(obj, "strike"), extra=_extra(obj, ("ball",)))
+
+
+def _parse_call(obj: dict[str, Any], t: float) -> Call:
+    call = _req(obj, "call", str, "call")
+    for key in _KNOWN_CALLS.get(call, ()):
+        if key not in obj:
+            raise BadEvent(f"call {call!r} needs '{key}'")
+    player = _opt(obj, "player", str, "call")
+    if player is not None and player not in PLAYERS:
+        raise BadEvent(f"call {call!r}: player must be p1 or p2, not {player!r}")
+    spot = _opt(obj, "spot", int, "call")
+    known = ("call", "player", "foul", "ball", "spot", "question", "answer")
+    return Call(
+        t=t, call=call, player=player, foul=_opt(obj, "foul", str, "call"),
+        ball=_opt(obj, "ball", str, "call"), spot=spot,
+        question=_opt(obj, "question", str, "call"), answer=obj.get("answer"),
+        extra=_extra(obj, known),
+    )
+
+
+_PARSERS = {
+    "setup": _parse_setup,
+    "goal": _parse_goal,
+    "pocket": _parse_pocket,
+    "pin": _parse_pin,
+    "cushion": _parse_cushion,
+    "off_table": _parse_off_table,
+    "rest": _parse_rest,
+    "contact": _parse_contact,
+    "strike": _parse_strike,
+    "call": _parse_call,
+}
+
+SENSOR_TYPES = frozenset({"goal", "pocket", "pin", "cushion", "off_table", "contact", "strike"})
+
+
+def parse_line(line: str) -> Event:
+    """Parse one JSON Lines record."""
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise BadEvent(f"not JSON: {exc.msg} at column {exc.colno}") from None
+    return parse_event(obj)
+
+
+def dump_event(event: Event) -> str:
+    """One JSON Lines record for ``event``."""
+    return json.dumps(event.to_dict(), separators=(", ", ": "))

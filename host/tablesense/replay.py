@@ -1,0 +1,87 @@
+"""Replay a match log: table events in, the match state out.
+
+``Replay`` feeds events one at a time to the engine chosen by the ``setup`` event.
+A line that is malformed (``BadEvent``) or impossible in the current state
+(``IllegalCall``) is recorded as an error naming the line, and replay goes on with
+the next one: one bad line never loses the rest of the match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import BadEvent, TablesenseError
+from .events import Event, Setup, parse_line
+from .rules import BaseState, Engine, find_engine
+
+
+@dataclass(frozen=True, slots=True)
+class LineError:
+    line: int
+    error: str
+    text: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"line": self.line, "error": self.error}
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.error}"
+
+
+@dataclass(slots=True)
+class Replay:
+    """A match being replayed (or played live): the engine, the state, the errors."""
+
+    engine: Engine[Any] | None = None
+    state: BaseState | None = None
+    errors: list[LineError] = field(default_factory=list)
+    events: int = 0
+
+    def apply(self, event: Event) -> BaseState:
+        """Apply one event; raises ``TablesenseError`` and leaves the state as it was."""
+        if isinstance(event, Setup):
+            engine = find_engine(event.game)
+            state = engine.new_state(event)
+            self.engine, self.state = engine, state
+        else:
+            if self.engine is None or self.state is None:
+                raise BadEvent(f"{event.type} event before any 'setup' event")
+            self.state = self.engine.apply(self.state, event)
+        self.events += 1
+        return self.state
+
+    def feed_line(self, text: str, line: int) -> bool:
+        """Apply one JSONL line; a bad line is recorded in ``errors``. True if applied."""
+        if not text.strip():
+            return False
+        try:
+            self.apply(parse_line(text))
+        except TablesenseError as exc:
+            self.errors.append(LineError(line, str(exc), text.strip()))
+            return False
+        return True
+
+    def feed_lines(self, lines: Iterable[str]) -> Replay:
+        for n, text in enumerate(lines, start=1):
+            self.feed_line(text, n)
+        return self
+
+    def to_json(self) -> dict[str, Any]:
+        if self.engine is None or self.state is None:
+            out: dict[str, Any] = {
+                "game": None, "finished": False, "winner": None, "at_table": None,
+                "rulings": [], "questions": [],
+            }
+        else:
+            out = self.engine.to_json(self.state)
+        if self.errors:
+            out["errors"] = [e.to_dict() for e in self.errors]
+        return out
+
+
+def replay_file(path: str) -> Replay:
+    """Replay a JSONL file; unreadable files raise ``OSError``."""
+    with open(path, encoding="utf-8") as fh:
+        return Replay().feed_lines(fh)

@@ -1,0 +1,21 @@
+"""Rule engines, one module per game family, found by name (``find_engine``)."""
+
+from __future__ import annotations
+
+import importlib
+
+from .base import BaseState, Engine, Question, Ruling, find_engine, other, register
+
+ENGINE_MODULES = ("golf", "kegle", "carom")
+
+__all__ = ["BaseState", "Engine", "Question", "Ruling", "find_engine", "load_all", "other", "register"]
+
+
+def load_all() -> None:
+    """Import every engine module so that it registers itself."""
+    for name in ENGINE_MODULES:
+        try:
+            importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise
