@@ -1,0 +1,1 @@
+"""Table geometry in metres, one module per table type (golf, kegle, carom)."""

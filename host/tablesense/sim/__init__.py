@@ -1,0 +1,1 @@
+"""The virtual table: physics, sensors, simulated players, firmware in the loop."""
