@@ -1,0 +1,40 @@
+"""`tablesense replay`: bad input gets a clear error naming the line, and loses nothing."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+
+def _replay(cmd: list[str], path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*cmd, "replay", str(path), *extra], capture_output=True, text=True, timeout=60)
+
+
+def test_missing_file_is_a_clear_error(tablesense_cmd: list[str], tmp_path: Path) -> None:
+    proc = _replay(tablesense_cmd, tmp_path / "nope.jsonl", "--json")
+    assert proc.returncode == 2
+    assert "cannot read" in proc.stderr and "nope.jsonl" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_events_before_setup_and_garbage_are_named_by_line(tablesense_cmd: list[str], tmp_path: Path) -> None:
+    log = tmp_path / "bad.jsonl"
+    log.write_text('{"t": 1, "type": "rest"}\n\nthis is not json\n{"t": 2, "type": "warp"}\n')
+    proc = _replay(tablesense_cmd, log, "--json")
+    assert proc.returncode == 1
+    state = json.loads(proc.stdout)
+    assert [e["line"] for e in state["errors"]] == [1, 3, 4]
+    assert "before any 'setup'" in state["errors"][0]["error"]
+    assert "line 3: not JSON" in proc.stderr
+    assert "unknown event type 'warp'" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_empty_log_prints_an_empty_state(tablesense_cmd: list[str], tmp_path: Path) -> None:
+    log = tmp_path / "empty.jsonl"
+    log.write_text("")
+    proc = _replay(tablesense_cmd, log, "--json")
+    assert proc.returncode == 0
+    state = json.loads(proc.stdout)
+    assert state["finished"] is False and state["rulings"] == [] and state["questions"] == []
