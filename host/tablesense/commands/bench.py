@@ -1,0 +1,40 @@
+"""``tablesense bench [NAME ...]``: run the benchmark scripts under bench/ and print their figures."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[3] / "bench"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("names", nargs="*", help="benchmarks to run (file names without .py); all by default")
+    p.add_argument("--list", action="store_true", help="list the benchmarks")
+
+
+def run(args: argparse.Namespace) -> int:
+    if not BENCH.is_dir():
+        print("tablesense bench: no bench/ folder here (benchmarks run from a source checkout)",
+              file=sys.stderr)
+        return 2
+    scripts = sorted(BENCH.glob("*.py"))
+    if args.list:
+        for s in scripts:
+            print(s.stem)
+        return 0
+    if args.names:
+        known = {s.stem: s for s in scripts}
+        unknown = [n for n in args.names if n not in known]
+        if unknown:
+            print(f"tablesense bench: unknown benchmark(s) {', '.join(unknown)}; "
+                  f"known: {', '.join(known)}", file=sys.stderr)
+            return 2
+        scripts = [known[n] for n in args.names]
+    status = 0
+    for script in scripts:
+        print(f"== {script.stem}", flush=True)
+        status |= subprocess.run([sys.executable, str(script)]).returncode
+    return 1 if status else 0
