@@ -12,8 +12,9 @@ What the base does for every engine:
 - ``answer``: finds the open question by id (an unknown id is an ``IllegalCall``),
   closes it and hands the answer to the engine's ``on_answer``.
 - questions are numbered ``q1``, ``q2``, ... in the order the engine asks them.
-- events after the match has finished are refused (``IllegalCall``), except
-  ``undo`` and ``answer``.
+- sensor events after the match has finished are refused (``IllegalCall``); a
+  ``rest`` is ignored. Referee calls still reach the engine: a foul called right
+  after the deciding shot amends it, and the engine may refuse what makes no sense.
 
 An engine subclasses ``Engine`` and its state subclasses ``BaseState``; it
 implements ``new_state``, ``step`` (one event, not undo/answer), ``on_answer`` and
@@ -102,9 +103,6 @@ class Engine(Generic[S]):
     """Base of the golf, keglebillard and carom engines."""
 
     game: ClassVar[str] = ""
-    #: calls that are always allowed, even after the match has finished
-    _META_CALLS: ClassVar[frozenset[str]] = frozenset({"undo", "answer"})
-
     # --- to implement -----------------------------------------------------------
     def new_state(self, setup: Setup) -> S:
         raise NotImplementedError
@@ -134,7 +132,7 @@ class Engine(Generic[S]):
                 return state.checkpoint  # type: ignore[return-value]
             if event.call == "answer":
                 return self._answer(state, event)
-        if state.finished and not (isinstance(event, Call) and event.call in self._META_CALLS):
+        if state.finished and not isinstance(event, Call):
             if isinstance(event, Rest):
                 return state
             raise IllegalCall(f"the match is over ({self.result_text(state)}); no more {event.type} events")
