@@ -1,0 +1,399 @@
+"""Wire frames of docs/protocol.md: COBS, CRC-16, typed frame records, a streaming decoder.
+
+A frame on the wire is ``COBS(payload) + b"\\0"``; the payload is
+``header u8 (version << 4 | type) + seq u24 + body + crc u16`` (all little endian),
+``crc = binascii.crc_hqx(header + seq + body, 0xFFFF)`` (CRC-16/CCITT-FALSE).
+
+Pure logic, no I/O. ``decode_frame`` raises ``BadFrame`` naming what is wrong;
+``StreamDecoder.feed`` never raises: it returns the intact frames and keeps the
+rejected chunks as ``FrameError`` records, resynchronising on the next delimiter.
+"""
+
+from __future__ import annotations
+
+import struct
+from binascii import crc_hqx
+from typing import NamedTuple
+
+from ..errors import BadFrame
+
+VERSION = 1
+T_EVENT, T_COUNT, T_READING, T_HELLO, T_HEARTBEAT, T_PONG, T_ERROR = 1, 2, 3, 4, 5, 6, 7
+REPLAYABLE_TYPES = frozenset({T_EVENT, T_COUNT, T_READING})
+
+# EVENT flags
+F_ACTIVE, F_LATE, F_HWCAP, F_REPLAY = 0x01, 0x02, 0x04, 0x08
+
+SEQ_MOD = 1 << 24
+T_MAX = (1 << 48) - 1
+MAX_PAYLOAD = 253  # fits one COBS block of at most 254 bytes
+MAX_WIRE = MAX_PAYLOAD + 2  # COBS overhead byte + delimiter
+
+_HEAD = struct.Struct("<I")  # header + seq read as one u32: header = v & 0xFF, seq = v >> 8
+_TRIPLE = struct.Struct("<BBIH")  # channel, u8, t_us low 32 + high 16
+_CRC = struct.Struct("<H")
+_HB = struct.Struct("<IHHHH")  # uptime lo32, hi16, ring_overflows, sched_drops, late
+_HELLO = struct.Struct("<IHBIIII")  # uptime lo32, hi16, n_channels, levels, ring, sched, late
+_PONG = struct.Struct("<H")
+
+
+# --- frame records ---------------------------------------------------------------
+
+
+class EventFrame(NamedTuple):
+    """0x1 EVENT: an edge on ``channel``; ``flags`` bit0 = ACTIVE after the edge."""
+
+    seq: int
+    channel: int
+    flags: int
+    t_us: int
+
+    @property
+    def active(self) -> bool:
+        return bool(self.flags & F_ACTIVE)
+
+    @property
+    def late(self) -> bool:
+        return bool(self.flags & F_LATE)
+
+    @property
+    def replayed(self) -> bool:
+        return bool(self.flags & F_REPLAY)
+
+
+class CountFrame(NamedTuple):
+    """0x2 COUNT: ``count`` pulses (saturating at 255) on a pulse-counter channel."""
+
+    seq: int
+    channel: int
+    count: int
+    t_us: int
+
+
+class ReadingFrame(NamedTuple):
+    """0x3 READING: a value read after an edge (ball colour class: 0 unknown, k = colours[k-1])."""
+
+    seq: int
+    channel: int
+    value: int
+    t_us: int
+
+
+class HelloFrame(NamedTuple):
+    """0x4 HELLO: the device's snapshot; ``seq`` is the last seq it assigned."""
+
+    seq: int
+    uptime_us: int
+    n_channels: int
+    levels: int
+    ring_overflows: int
+    sched_drops: int
+    late: int
+    fw_version: str
+    profile_id: str
+
+
+class HeartbeatFrame(NamedTuple):
+    """0x5 HEARTBEAT (at least every second); counters saturate at 65535."""
+
+    seq: int
+    uptime_us: int
+    ring_overflows: int
+    sched_drops: int
+    late: int
+
+
+class PongFrame(NamedTuple):
+    """0x6 PONG: the token of the ``!ping`` it answers."""
+
+    seq: int
+    token: int
+
+
+class ErrorFrame(NamedTuple):
+    """0x7 ERROR: the device refused a command (``code`` + a text)."""
+
+    seq: int
+    code: int
+    text: str
+
+
+Frame = EventFrame | CountFrame | ReadingFrame | HelloFrame | HeartbeatFrame | PongFrame | ErrorFrame
+ReplayableFrame = EventFrame | CountFrame | ReadingFrame
+
+TYPE_NAMES: dict[type, str] = {
+    EventFrame: "event", CountFrame: "count", ReadingFrame: "reading", HelloFrame: "hello",
+    HeartbeatFrame: "heartbeat", PongFrame: "pong", ErrorFrame: "error",
+}
+TYPE_CODES: dict[type, int] = {
+    EventFrame: T_EVENT, CountFrame: T_COUNT, ReadingFrame: T_READING, HelloFrame: T_HELLO,
+    HeartbeatFrame: T_HEARTBEAT, PongFrame: T_PONG, ErrorFrame: T_ERROR,
+}
+BY_NAME: dict[str, type] = {name: cls for cls, name in TYPE_NAMES.items()}
+
+
+def frame_to_dict(frame: Frame) -> dict[str, object]:
+    """The frame as a JSON object: ``{"type": "event", "seq": .., <body fields>}``."""
+    out: dict[str, object] = {"type": TYPE_NAMES[type(frame)]}
+    out.update(frame._asdict())
+    return out
+
+
+def frame_from_dict(obj: dict[str, object]) -> Frame:
+    """Inverse of ``frame_to_dict``; ``BadFrame`` for an unknown type or missing field."""
+    cls = BY_NAME.get(str(obj.get("type")))
+    if cls is None:
+        raise BadFrame(f"unknown frame type {obj.get('type')!r} (known: {', '.join(BY_NAME)})")
+    try:
+        return cls(**{k: obj[k] for k in cls._fields})  # type: ignore[no-any-return]
+    except KeyError as exc:
+        raise BadFrame(f"{obj.get('type')} frame needs field {exc.args[0]!r}") from None
+
+
+# --- COBS ----------------------------------------------------------------------
+
+
+def cobs_encode(data: bytes) -> bytes:
+    """Consistent overhead byte stuffing: the result holds no zero byte."""
+    out = bytearray()
+    for block in data.split(b"\0"):
+        while len(block) >= 254:
+            out.append(255)
+            out += block[:254]
+            block = block[254:]
+        out.append(len(block) + 1)
+        out += block
+    return bytes(out)
+
+
+def cobs_decode(data: bytes) -> bytes:
+    """Undo ``cobs_encode``; ``BadFrame`` if a code byte points past the end or a zero appears."""
+    if not data:
+        raise BadFrame("empty frame")
+    if b"\0" in data:
+        raise BadFrame(f"zero byte inside COBS data at offset {data.index(0)}")
+    return _cobs_rebuild_checked(data)
+
+
+# --- payload -------------------------------------------------------------------
+
+
+def _t48(t_us: int) -> tuple[int, int]:
+    if not 0 <= t_us <= T_MAX:
+        raise BadFrame(f"time {t_us} us does not fit in 48 bits")
+    return t_us & 0xFFFFFFFF, t_us >> 32
+
+
+def _text(s: str, what: str) -> bytes:
+    raw = s.encode("ascii")
+    if len(raw) > 255:
+        raise BadFrame(f"{what} is longer than 255 bytes")
+    return bytes([len(raw)]) + raw
+
+
+def encode_payload(frame: Frame) -> bytes:
+    """Header + seq + body + crc of ``frame`` (before COBS)."""
+    kind = TYPE_CODES[type(frame)]
+    if not 0 <= frame.seq < SEQ_MOD:
+        raise BadFrame(f"seq {frame.seq} does not fit in 24 bits")
+    head = _HEAD.pack((VERSION << 4 | kind) | frame.seq << 8)
+    if isinstance(frame, (EventFrame, CountFrame, ReadingFrame)):
+        lo, hi = _t48(frame.t_us)
+        body = _TRIPLE.pack(frame.channel, frame[2], lo, hi)
+    elif isinstance(frame, HelloFrame):
+        lo, hi = _t48(frame.uptime_us)
+        body = _HELLO.pack(lo, hi, frame.n_channels, frame.levels, frame.ring_overflows,
+                           frame.sched_drops, frame.late)
+        body += _text(frame.fw_version, "fw_version") + _text(frame.profile_id, "profile_id")
+    elif isinstance(frame, HeartbeatFrame):
+        lo, hi = _t48(frame.uptime_us)
+        body = _HB.pack(lo, hi, frame.ring_overflows, frame.sched_drops, frame.late)
+    elif isinstance(frame, PongFrame):
+        body = _PONG.pack(frame.token)
+    else:
+        body = bytes([frame.code]) + frame.text.encode("ascii")
+    data = head + body
+    payload = data + _CRC.pack(crc_hqx(data, 0xFFFF))
+    if len(payload) > MAX_PAYLOAD:
+        raise BadFrame(f"payload of {len(payload)} bytes is longer than {MAX_PAYLOAD}")
+    return payload
+
+
+def encode_frame(frame: Frame) -> bytes:
+    """The bytes on the wire for ``frame``, delimiter included."""
+    return cobs_encode(encode_payload(frame)) + b"\0"
+
+
+def decode_payload(payload: bytes) -> Frame:
+    """Check the CRC, version and length of a decoded payload and build its record."""
+    n = len(payload)
+    if n < 6:
+        raise BadFrame(f"payload of {n} bytes is shorter than a header, seq and crc (6)")
+    if crc_hqx(payload[:-2], 0xFFFF) != _CRC.unpack_from(payload, n - 2)[0]:
+        raise BadFrame("CRC mismatch")
+    head = _HEAD.unpack_from(payload)[0]
+    header = head & 0xFF
+    seq = head >> 8
+    if header >> 4 != VERSION:
+        raise BadFrame(f"protocol version {header >> 4}, this host speaks {VERSION}")
+    kind = header & 0x0F
+    blen = n - 6
+    if kind <= T_READING and kind:
+        if blen != 8:
+            raise BadFrame(f"type {kind} body is {blen} bytes, expected 8")
+        ch, v, lo, hi = _TRIPLE.unpack_from(payload, 4)
+        return _TRIPLE_CLS[kind](seq, ch, v, lo | hi << 32)
+    if kind == T_HEARTBEAT:
+        if blen != _HB.size:
+            raise BadFrame(f"heartbeat body is {blen} bytes, expected {_HB.size}")
+        lo, hi, ro, sd, late = _HB.unpack_from(payload, 4)
+        return HeartbeatFrame(seq, lo | hi << 32, ro, sd, late)
+    if kind == T_HELLO:
+        return _decode_hello(payload, seq)
+    if kind == T_PONG:
+        if blen != 2:
+            raise BadFrame(f"pong body is {blen} bytes, expected 2")
+        return PongFrame(seq, _PONG.unpack_from(payload, 4)[0])
+    if kind == T_ERROR:
+        if blen < 1:
+            raise BadFrame("error frame without a code")
+        return ErrorFrame(seq, payload[4], payload[5:-2].decode("ascii", "replace"))
+    raise BadFrame(f"unknown frame type 0x{kind:x}")
+
+
+_TRIPLE_CLS: dict[int, type] = {T_EVENT: EventFrame, T_COUNT: CountFrame, T_READING: ReadingFrame}
+
+
+def _decode_hello(payload: bytes, seq: int) -> HelloFrame:
+    end = len(payload) - 2
+    pos = 4 + _HELLO.size
+    if pos > end:
+        raise BadFrame(f"hello body is {end - 4} bytes, shorter than {_HELLO.size}")
+    lo, hi, n_ch, levels, ro, sd, late = _HELLO.unpack_from(payload, 4)
+    texts = []
+    for what in ("fw_version", "profile_id"):
+        if pos >= end:
+            raise BadFrame(f"hello frame ends before {what}")
+        ln = payload[pos]
+        if pos + 1 + ln > end:
+            raise BadFrame(f"hello {what} of {ln} bytes runs past the end")
+        texts.append(payload[pos + 1 : pos + 1 + ln].decode("ascii", "replace"))
+        pos += 1 + ln
+    if pos != end:
+        raise BadFrame(f"hello frame has {end - pos} bytes after profile_id")
+    return HelloFrame(seq, lo | hi << 32, n_ch, levels, ro, sd, late, texts[0], texts[1])
+
+
+def decode_frame(wire: bytes) -> Frame:
+    """One frame from its wire bytes (the trailing delimiter is optional)."""
+    if wire.endswith(b"\0"):
+        wire = wire[:-1]
+    if len(wire) > MAX_WIRE:
+        raise BadFrame(f"frame of {len(wire)} bytes is longer than {MAX_WIRE}")
+    return decode_payload(cobs_decode(wire))
+
+
+# --- streaming -----------------------------------------------------------------
+
+
+class FrameError(NamedTuple):
+    """A chunk between delimiters that is not a frame: where, what, and its bytes."""
+
+    offset: int  # stream offset of the chunk's first byte
+    reason: str
+    data: bytes
+
+    def __str__(self) -> str:
+        shown = self.data[:24].hex(" ")
+        more = "..." if len(self.data) > 24 else ""
+        return f"bad frame at byte {self.offset}: {self.reason} [{len(self.data)} bytes: {shown}{more}]"
+
+
+class StreamDecoder:
+    """Bytes in any chunking -> frames. Never raises; garbage is counted and kept.
+
+    ``feed(data)`` returns the frames completed by ``data``; rejected chunks are
+    appended to ``errors`` (the last ``keep_errors``) and counted in ``bad``.
+    A chunk that grows past ``MAX_WIRE`` bytes without a delimiter is dropped.
+    """
+
+    def __init__(self, keep_errors: int = 100) -> None:
+        self._buf = b""
+        self._offset = 0  # stream offset of _buf[0]
+        self._overlong = False  # dropping bytes until the next delimiter
+        self.keep_errors = keep_errors
+        self.errors: list[FrameError] = []
+        self.frames = 0
+        self.bad = 0
+        self.bytes = 0
+
+    def feed(self, data: bytes) -> list[Frame]:
+        self.bytes += len(data)
+        buf = self._buf + data if self._buf else bytes(data)
+        chunks = buf.split(b"\0")
+        rest = chunks.pop()
+        out: list[Frame] = []
+        append = out.append
+        offset = self._offset
+        for chunk in chunks:
+            n = len(chunk)
+            if n:
+                if self._overlong:
+                    self._overlong = False
+                    self._error(offset, f"no delimiter within {MAX_WIRE} bytes", chunk)
+                else:
+                    try:
+                        append(_decode_fast(chunk))
+                    except BadFrame as exc:
+                        self._error(offset, str(exc), chunk)
+            elif self._overlong:
+                self._overlong = False
+            offset += n + 1
+        if len(rest) > MAX_WIRE:
+            if not self._overlong:
+                self._overlong = True
+            offset += len(rest)
+            rest = b""
+        self._buf = rest
+        self._offset = offset
+        self.frames += len(out)
+        return out
+
+    def _error(self, offset: int, reason: str, chunk: bytes) -> None:
+        self.bad += 1
+        self.errors.append(FrameError(offset, reason, bytes(chunk[:64])))
+        if len(self.errors) > self.keep_errors:
+            del self.errors[0]
+
+    @property
+    def pending(self) -> int:
+        """Bytes waiting for a delimiter."""
+        return len(self._buf)
+
+
+def _decode_fast(chunk: bytes) -> Frame:
+    if len(chunk) > MAX_WIRE:
+        raise BadFrame(f"frame of {len(chunk)} bytes is longer than {MAX_WIRE}")
+    return decode_payload(_cobs_rebuild_checked(chunk))
+
+
+def _cobs_rebuild_checked(data: bytes) -> bytes:
+    """COBS decode for a chunk known to hold no zero byte (it came from split)."""
+    n = len(data)
+    code = data[0]
+    if code > n:
+        raise BadFrame(f"COBS block at offset 0 runs past the end ({code} > {n})")
+    if code == n:  # common case for long all-non-zero payloads
+        return data[1:]
+    parts = [data[1:code]]
+    i = code
+    while i < n:
+        if code != 255:
+            parts.append(b"\0")
+        code = data[i]
+        nxt = i + code
+        if nxt > n:
+            raise BadFrame(f"COBS block at offset {i} runs past the end ({code} > {n - i})")
+        parts.append(data[i + 1 : nxt])
+        i = nxt
+    return b"".join(parts)
