@@ -1,0 +1,268 @@
+"""Table profiles: the sensor channels of one table type, loaded from hardware/profiles/.
+
+``load_profile("golf")`` or ``load_profile("path/to/table.toml")`` returns a validated
+:class:`TableProfile`; ``board_config(profile)`` is the JSON the firmware reads
+(/profiles/<id>.json on the board, TABLESENSE_BOARD on the unix port).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import TablesenseError
+
+#: hardware/profiles/ of the source tree (the package is installed editable from it).
+PROFILE_DIR = Path(__file__).resolve().parents[3] / "hardware" / "profiles"
+
+KINDS: tuple[str, ...] = ("goal", "pocket", "pin", "cushion", "motion")
+MODES: tuple[str, ...] = ("irq", "capture", "poll", "pcnt")
+PULLS: tuple[str, ...] = ("up", "down", "none")
+
+
+class ProfileError(TablesenseError):
+    """A table profile that cannot be used: each line names the channel and field."""
+
+    def __init__(self, source: str, problems: list[str]) -> None:
+        self.source = source
+        self.problems = list(problems)
+        super().__init__(f"{source}: " + "; ".join(problems) if len(problems) == 1
+                         else f"{source}:\n" + "\n".join(f"  - {p}" for p in problems))
+
+
+@dataclass(frozen=True)
+class Channel:
+    """One sensor input of the board."""
+
+    ch: int
+    name: str
+    kind: str
+    index: int | str
+    gpio: int
+    pull: str | None  # "up", "down" or None (external pull / driven)
+    active: int  # the level while the sensor is active (beam broken, pin down, pulse)
+    mode: str
+    debounce_us: int
+    colour: bool = False  # a colour sensor is read after each active edge (goal, pocket)
+    sensor: str = ""  # what is wired to it, for the wiring diagram
+
+    @property
+    def label(self) -> str:
+        return f"channel {self.ch} ({self.name})"
+
+
+@dataclass(frozen=True)
+class I2CBus:
+    sda: int
+    scl: int
+    mux: int | None = None  # TCA9548A address when several colour sensors share the bus
+
+
+@dataclass(frozen=True)
+class TableProfile:
+    id: str
+    name: str
+    game: str
+    version: int
+    fw_min: str
+    module: str
+    rest_quiet_ms: int
+    scan_ms: int
+    heartbeat_ms: int
+    colours: tuple[str, ...]
+    channels: tuple[Channel, ...]
+    i2c: I2CBus | None = None
+    source: str = field(default="", compare=False)
+
+    def channel(self, ch: int) -> Channel:
+        for c in self.channels:
+            if c.ch == ch:
+                return c
+        raise KeyError(f"profile {self.id} has no channel {ch}")
+
+    def by_kind(self, kind: str) -> tuple[Channel, ...]:
+        return tuple(c for c in self.channels if c.kind == kind)
+
+    def colour_of(self, value: int) -> str | None:
+        """READING value -> ball colour (0 = unknown)."""
+        return self.colours[value - 1] if 1 <= value <= len(self.colours) else None
+
+
+def profile_ids(directory: Path | None = None) -> list[str]:
+    return sorted(p.stem for p in (directory or _profile_dir()).glob("*.toml"))
+
+
+def _profile_dir() -> Path:
+    env = os.environ.get("TABLESENSE_PROFILES")
+    return Path(env) if env else PROFILE_DIR
+
+
+def resolve(id_or_path: str | os.PathLike[str]) -> Path:
+    """A profile id (``golf``) or a file path -> the file, or a ProfileError saying what exists."""
+    text = os.fspath(id_or_path)
+    path = Path(text)
+    if path.suffix in (".toml", ".json") or os.sep in text or path.is_file():
+        if not path.is_file():
+            raise ProfileError(text, ["no such file"])
+        return path
+    found = _profile_dir() / f"{text}.toml"
+    if not found.is_file():
+        known = ", ".join(profile_ids()) or "none"
+        raise ProfileError(text, [f"unknown table profile (profiles: {known})"])
+    return found
+
+
+def load_profile(id_or_path: str | os.PathLike[str]) -> TableProfile:
+    """Load and validate a profile by id (hardware/profiles/<id>.toml) or by path (.toml, .json)."""
+    path = resolve(id_or_path)
+    try:
+        if path.suffix == ".json":
+            raw = json.loads(path.read_text(encoding="utf-8"))
+        else:
+            raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ProfileError(str(path), [f"not valid {path.suffix[1:].upper()}: {exc}"]) from None
+    except OSError as exc:
+        raise ProfileError(str(path), [f"cannot read: {exc.strerror}"]) from None
+    return profile_from_dict(raw, source=str(path))
+
+
+def profile_from_dict(raw: Any, source: str = "<profile>") -> TableProfile:
+    """Build and validate a profile from its TOML/JSON data; every problem is reported at once."""
+    from .validate import check_profile
+
+    problems: list[str] = []
+    if not isinstance(raw, dict):
+        raise ProfileError(source, ["a profile is a table/object of settings"])
+    r = _Reader(raw, "profile", problems)
+    # TOML profiles name themselves with `id`; a generated board config with `profile`.
+    pid = raw.get("id", raw.get("profile"))
+    if not isinstance(pid, str) or not pid:
+        problems.append("profile: field 'id' must be a non-empty string")
+        pid = "?"
+    colours = r.get("colours", list, [])
+    if not all(isinstance(c, str) for c in colours):
+        problems.append("profile: field 'colours' must be a list of strings")
+        colours = []
+    i2c = None
+    if "i2c" in raw:
+        if isinstance(raw["i2c"], dict):
+            ir = _Reader(raw["i2c"], "i2c", problems)
+            i2c = I2CBus(sda=ir.get("sda", int, -1), scl=ir.get("scl", int, -1), mux=ir.get("mux", int, None))
+        else:
+            problems.append("i2c: must be a table with sda, scl and optionally mux")
+    channels: list[Channel] = []
+    raw_channels = raw.get("channels")
+    if not isinstance(raw_channels, list) or not raw_channels:
+        problems.append("profile: field 'channels' must be a non-empty list of channel tables")
+        raw_channels = []
+    for n, rc in enumerate(raw_channels):
+        if not isinstance(rc, dict):
+            problems.append(f"channels[{n}]: must be a table")
+            continue
+        channels.append(_channel(rc, n, problems))
+    prof = TableProfile(
+        id=pid,
+        name=r.get("name", str, pid),
+        game=r.get("game", str, pid),
+        version=r.get("version", int, 1),
+        fw_min=r.get("fw_min", str, "0.1.0"),
+        module=r.get("module", str, "esp32-wroom-32"),
+        rest_quiet_ms=r.get("rest_quiet_ms", int, 1500),
+        scan_ms=r.get("scan_ms", int, 20),
+        heartbeat_ms=r.get("heartbeat_ms", int, 1000),
+        colours=tuple(colours),
+        channels=tuple(channels),
+        i2c=i2c,
+        source=source,
+    )
+    if not problems:
+        problems.extend(check_profile(prof))
+    if problems:
+        raise ProfileError(source, problems)
+    return prof
+
+
+def _channel(rc: dict[str, Any], n: int, problems: list[str]) -> Channel:
+    ch = rc.get("ch")
+    where = f"channel {ch} ({rc.get('name', '?')})" if isinstance(ch, int) else f"channels[{n}]"
+    r = _Reader(rc, where, problems)
+    pull = rc.get("pull", "none")
+    if pull is None:
+        pull = "none"
+    if pull not in PULLS:
+        problems.append(f"{where}: field 'pull' must be one of {', '.join(PULLS)} (got {pull!r})")
+        pull = "none"
+    index = rc.get("index", 0)
+    if isinstance(index, bool) or not isinstance(index, int | str):
+        problems.append(f"{where}: field 'index' must be a number or a letter")
+        index = 0
+    return Channel(
+        ch=r.get("ch", int, -1),
+        name=r.get("name", str, f"ch{ch}"),
+        kind=r.get("kind", str, "?"),
+        index=index,
+        gpio=r.get("gpio", int, -1),
+        pull=None if pull == "none" else pull,
+        active=r.get("active", int, 0),
+        mode=r.get("mode", str, "?"),
+        debounce_us=r.get("debounce_us", int, 0),
+        colour=r.get("colour", bool, False),
+        sensor=r.get("sensor", str, ""),
+    )
+
+
+class _Reader:
+    """Typed field access that records a problem instead of raising."""
+
+    def __init__(self, raw: dict[str, Any], where: str, problems: list[str]) -> None:
+        self.raw, self.where, self.problems = raw, where, problems
+
+    def get(self, key: str, typ: type, default: Any) -> Any:
+        if key not in self.raw:
+            if default is None and typ is not int:
+                return None
+            if key in ("ch", "gpio", "kind", "mode", "name", "sda", "scl"):
+                self.problems.append(f"{self.where}: field '{key}' is missing")
+            return default
+        value = self.raw[key]
+        ok = isinstance(value, typ) and not (typ is int and isinstance(value, bool))
+        if not ok:
+            self.problems.append(f"{self.where}: field '{key}' must be {_TYPE_NAMES.get(typ, typ.__name__)}"
+                                 f" (got {value!r})")
+            return default
+        return value
+
+
+_TYPE_NAMES = {int: "an integer", str: "a string", bool: "true or false", list: "a list"}
+
+
+def board_config(profile: TableProfile) -> dict[str, Any]:
+    """The board configuration the firmware reads, in the contract's exact shape."""
+    channels: list[dict[str, Any]] = []
+    for c in sorted(profile.channels, key=lambda c: c.ch):
+        d: dict[str, Any] = {
+            "ch": c.ch, "name": c.name, "kind": c.kind, "index": c.index, "gpio": c.gpio,
+            "pull": c.pull, "active": c.active, "mode": c.mode, "debounce_us": c.debounce_us,
+        }
+        if c.kind in ("goal", "pocket"):
+            d["colour"] = c.colour
+        channels.append(d)
+    return {
+        "profile": profile.id,
+        "version": profile.version,
+        "fw_min": profile.fw_min,
+        "scan_ms": profile.scan_ms,
+        "heartbeat_ms": profile.heartbeat_ms,
+        "colours": list(profile.colours),
+        "channels": channels,
+    }
+
+
+def board_config_json(profile: TableProfile) -> str:
+    """board_config as compact, stable JSON text (one line, trailing newline)."""
+    return json.dumps(board_config(profile), separators=(",", ":")) + "\n"
