@@ -314,13 +314,15 @@ class StreamDecoder:
 
     ``feed(data)`` returns the frames completed by ``data``; rejected chunks are
     appended to ``errors`` (the last ``keep_errors``) and counted in ``bad``.
-    A chunk that grows past ``MAX_WIRE`` bytes without a delimiter is dropped.
+    A chunk that fails to decode is searched for a valid frame at its tail, so a
+    frame that follows garbage with no delimiter in between is still recovered;
+    bytes beyond ``MAX_WIRE`` without a delimiter are dropped (and reported).
     """
 
     def __init__(self, keep_errors: int = 100) -> None:
         self._buf = b""
         self._offset = 0  # stream offset of _buf[0]
-        self._overlong = False  # dropping bytes until the next delimiter
+        self._dropped = 0  # bytes dropped from the current chunk (no delimiter for too long)
         self.keep_errors = keep_errors
         self.errors: list[FrameError] = []
         self.frames = 0
@@ -338,26 +340,50 @@ class StreamDecoder:
         for chunk in chunks:
             n = len(chunk)
             if n:
-                if self._overlong:
-                    self._overlong = False
-                    self._error(offset, f"no delimiter within {MAX_WIRE} bytes", chunk)
+                if self._dropped or n > MAX_WIRE:
+                    self._salvage(offset, chunk, out)
                 else:
                     try:
                         append(_decode_fast(chunk))
                     except BadFrame as exc:
-                        self._error(offset, str(exc), chunk)
-            elif self._overlong:
-                self._overlong = False
+                        self._salvage(offset, chunk, out, str(exc))
             offset += n + 1
         if len(rest) > MAX_WIRE:
-            if not self._overlong:
-                self._overlong = True
-            offset += len(rest)
-            rest = b""
+            cut = len(rest) - MAX_WIRE
+            self._dropped += cut
+            offset += cut
+            rest = rest[cut:]
         self._buf = rest
         self._offset = offset
         self.frames += len(out)
         return out
+
+    def _salvage(self, offset: int, chunk: bytes, out: list[Frame], reason: str = "") -> None:
+        """A chunk that is not one frame: report it, and keep a valid frame at its tail."""
+        dropped, self._dropped = self._dropped, 0
+        if len(chunk) > MAX_WIRE:
+            dropped += len(chunk) - MAX_WIRE
+            offset += len(chunk) - MAX_WIRE
+            chunk = chunk[-MAX_WIRE:]
+            reason = ""
+        if not reason:
+            try:
+                out.append(_decode_fast(chunk))
+                self._error(offset - dropped, f"{dropped} bytes without a delimiter", b"")
+                return
+            except BadFrame as exc:
+                reason = str(exc)
+        for k in range(1, len(chunk) - 6):
+            try:
+                frame = _decode_fast(chunk[k:])
+            except BadFrame:
+                continue
+            self._error(offset - dropped, f"{dropped + k} bytes of garbage before a frame", chunk[:k])
+            out.append(frame)
+            return
+        if dropped:
+            reason = f"{dropped} bytes without a delimiter, then {reason}"
+        self._error(offset - dropped, reason, chunk)
 
     def _error(self, offset: int, reason: str, chunk: bytes) -> None:
         self.bad += 1
