@@ -48,7 +48,7 @@ class Channel:
     mode: str
     debounce_us: int
     colour: bool = False  # a colour sensor is read after each active edge (goal, pocket)
-    sensor: str = ""  # what is wired to it, for the wiring diagram
+    sensor: str = field(default="", compare=False)  # what is wired to it, for the wiring diagram
 
     @property
     def label(self) -> str:
@@ -151,7 +151,7 @@ def profile_from_dict(raw: Any, source: str = "<profile>") -> TableProfile:
     i2c = None
     if "i2c" in raw:
         if isinstance(raw["i2c"], dict):
-            ir = _Reader(raw["i2c"], "i2c", problems)
+            ir = _Reader(raw["i2c"], "i2c", problems, required=("sda", "scl"))
             i2c = I2CBus(sda=ir.get("sda", int, -1), scl=ir.get("scl", int, -1), mux=ir.get("mux", int, None))
         else:
             problems.append("i2c: must be a table with sda, scl and optionally mux")
@@ -190,7 +190,7 @@ def profile_from_dict(raw: Any, source: str = "<profile>") -> TableProfile:
 def _channel(rc: dict[str, Any], n: int, problems: list[str]) -> Channel:
     ch = rc.get("ch")
     where = f"channel {ch} ({rc.get('name', '?')})" if isinstance(ch, int) else f"channels[{n}]"
-    r = _Reader(rc, where, problems)
+    r = _Reader(rc, where, problems, required=("ch", "gpio", "kind", "mode", "name"))
     pull = rc.get("pull", "none")
     if pull is None:
         pull = "none"
@@ -219,14 +219,14 @@ def _channel(rc: dict[str, Any], n: int, problems: list[str]) -> Channel:
 class _Reader:
     """Typed field access that records a problem instead of raising."""
 
-    def __init__(self, raw: dict[str, Any], where: str, problems: list[str]) -> None:
-        self.raw, self.where, self.problems = raw, where, problems
+    def __init__(self, raw: dict[str, Any], where: str, problems: list[str], required: tuple[str, ...] = ()):
+        self.raw, self.where, self.problems, self.required = raw, where, problems, required
 
     def get(self, key: str, typ: type, default: Any) -> Any:
         if key not in self.raw:
             if default is None and typ is not int:
                 return None
-            if key in ("ch", "gpio", "kind", "mode", "name", "sda", "scl"):
+            if key in self.required:
                 self.problems.append(f"{self.where}: field '{key}' is missing")
             return default
         value = self.raw[key]
@@ -252,7 +252,7 @@ def board_config(profile: TableProfile) -> dict[str, Any]:
         if c.kind in ("goal", "pocket"):
             d["colour"] = c.colour
         channels.append(d)
-    return {
+    cfg: dict[str, Any] = {
         "profile": profile.id,
         "version": profile.version,
         "fw_min": profile.fw_min,
@@ -261,6 +261,10 @@ def board_config(profile: TableProfile) -> dict[str, Any]:
         "colours": list(profile.colours),
         "channels": channels,
     }
+    if profile.i2c is not None:
+        # Extra key (the contract's shape plus this): where the colour sensors are wired.
+        cfg["i2c"] = {"sda": profile.i2c.sda, "scl": profile.i2c.scl, "mux": profile.i2c.mux}
+    return cfg
 
 
 def board_config_json(profile: TableProfile) -> str:
