@@ -1,35 +1,28 @@
 """The three physical tables the simulator builds: sizes, balls, pegs, goals, pockets, pins.
 
 Coordinates follow docs/events.md: metres from the corner left of goal A (golf) or of the
-head cushion (kegle, carom); ``x`` along the long side, ``y`` across. Cushions are
-numbered 1 head (``x = 0``), 2 the long cushion at ``y = width``, 3 foot (``x = length``),
-4 the long cushion at ``y = 0``.
+head cushion (kegle, carom); ``x`` along the long side, ``y`` across. Cushion, pocket and
+pin numbers are those of the table's geometry module.
 
-``table_spec(game, size)`` is the one place that knows the numbers. It takes them from
-the engine engineers' ``tablesense.geometry.<game>`` modules when those define them and
-falls back to the constants below otherwise, so switching source is a one-line change.
+``table_spec(game, size)`` is the one place that knows the numbers: it reads them from the
+engines' geometry modules (``tablesense.geometry.golf``, ``.kegle``, ``.carom``), so the
+simulated table is the table the rules measure positions on.
 """
 
 from __future__ import annotations
 
-import importlib
-import math
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..errors import TablesenseError
+from ..geometry import carom as carom_geo
+from ..geometry import golf as golf_geo
+from ..geometry import kegle as kegle_geo
 
 XY = tuple[float, float]
 
 BALL_RADIUS = 0.0615 / 2
 BALL_MASS = 0.210
 
-#: carom table sizes (playing area, metres): match table and the common smaller ones
-CAROM_SIZES: dict[str, XY] = {
-    "match": (2.84, 1.42),
-    "2.30": (2.30, 1.15),
-    "2.10": (2.10, 1.05),
-}
 
 
 class UnknownTable(TablesenseError, ValueError):
@@ -63,6 +56,8 @@ class TableSpec:
     pin_mass: float = 0.030
     #: named spots where a referee puts a ball back (replacement spots, white spots, ...)
     spots: dict[str, XY] = field(default_factory=dict)
+    #: cushion number (1..4) -> the two ends of its nose line
+    cushions: dict[int, tuple[XY, XY]] = field(default_factory=dict)
     cushion_restitution: float = 0.78
     ball_restitution: float = 0.93
 
@@ -71,14 +66,8 @@ class TableSpec:
         return tuple(self.start)
 
     def cushion_segments(self) -> dict[int, tuple[XY, XY]]:
-        """Cushion number -> its rubber line (the ball's edge touches it)."""
-        length, width = self.length, self.width
-        return {
-            1: ((0.0, 0.0), (0.0, width)),
-            2: ((0.0, width), (length, width)),
-            3: ((length, width), (length, 0.0)),
-            4: ((length, 0.0), (0.0, 0.0)),
-        }
+        """Cushion number -> its nose line (the ball's edge touches it)."""
+        return self.cushions
 
     def on_bed(self, xy: XY, margin: float = 0.0) -> bool:
         x, y = xy
@@ -91,86 +80,73 @@ def owner(ball: str) -> str:
     return ball.split(".", 1)[0]
 
 
-# --- fallback constants ------------------------------------------------------------------------
+# --- the three tables --------------------------------------------------------------------------
+
+
+def _box(length: float, width: float, numbers: dict[str, int]) -> dict[int, tuple[XY, XY]]:
+    """The four cushion lines of a ``length`` x ``width`` bed, numbered as ``numbers`` says."""
+    lines = {"head": ((0.0, 0.0), (0.0, width)), "foot": ((length, 0.0), (length, width)),
+             "y0": ((0.0, 0.0), (length, 0.0)), "yW": ((0.0, width), (length, width))}
+    return {numbers[side]: line for side, line in lines.items()}
 
 
 def _golf() -> TableSpec:
-    length, width = 1.80, 0.90
-    cx, cy = length / 2, width / 2
-    # the cross ("bos"): eight pegs on the two axes through the middle
-    cross = [(cx + d, cy) for d in (-0.24, -0.12, 0.12, 0.24)] + [
-        (cx, cy + d) for d in (-0.22, -0.11, 0.11, 0.22)
-    ]
-    goal_x = 0.10
-    goals = {"A": (goal_x, cy), "B": (length - goal_x, cy)}
-    goal_pegs = [(goal_x, cy - 0.075), (goal_x, cy + 0.075),
-                 (length - goal_x, cy - 0.075), (length - goal_x, cy + 0.075)]
+    g = golf_geo
     start: dict[str, XY] = {}
-    for i in range(5):
-        y = 0.15 + 0.15 * i
-        start[f"p1.{i + 1}"] = (0.42, y)  # p1 defends A, attacks B
-        start[f"p2.{i + 1}"] = (length - 0.42, y)
-    spots = {
-        # replacement spots 1..3 are on the side of the offender's attacking goal: "<n>B"
-        # is used by p1 (attacks B), "<n>A" by p2
-        "1A": (0.0 + BALL_RADIUS + 0.003, cy - 0.12), "2A": (BALL_RADIUS + 0.003, cy + 0.12),
-        "3A": (cx - 0.24 - 0.009 - BALL_RADIUS, cy),
-        "1B": (length - BALL_RADIUS - 0.003, cy - 0.12), "2B": (length - BALL_RADIUS - 0.003, cy + 0.12),
-        "3B": (cx + 0.24 + 0.009 + BALL_RADIUS, cy),
-    }
-    return TableSpec(game="golf", length=length, width=width, start=start,
-                     pegs=tuple(cross + goal_pegs), goals=goals, spots=spots)
+    for player in ("p1", "p2"):
+        for i, xy in enumerate(g.start_positions(player), start=1):
+            start[f"{player}.{i}"] = xy
+    spots = {f"{player}.{n}": xy for player, by_n in g.REPLACEMENT_SPOTS.items() for n, xy in by_n.items()}
+    return TableSpec(
+        game="golf", length=g.LENGTH, width=g.WIDTH, ball_radius=g.BALL_RADIUS, ball_mass=g.BALL_MASS,
+        start=start, pegs=tuple((p.x, p.y) for p in g.PEGS), peg_radius=g.PEG_RADIUS,
+        goals=dict(g.GOALS), goal_radius=g.GOAL_RADIUS, spots=spots,
+        cushions={c.number: (c.a, c.b) for c in g.CUSHIONS},
+    )
 
 
 def _kegle() -> TableSpec:
-    length, width = 2.10, 1.05
-    cx, cy = length / 2, width / 2
-    d = 0.065
-    pins = {1: (cx - d, cy), 2: (cx, cy - d), 3: (cx, cy), 4: (cx, cy + d), 5: (cx + d, cy)}
-    pockets = {1: (0.0, 0.0), 2: (cx, -0.01), 3: (length, 0.0),
-               4: (length, width), 5: (cx, width + 0.01), 6: (0.0, width)}
-    spots = {"white_head": (length / 4, cy), "white_foot": (3 * length / 4, cy),
-             "red_kitchen": (length / 8, cy)}
-    start = {"red": (length / 8, cy - 0.1), "white.1": (length / 4, cy), "white.2": (3 * length / 4, cy)}
-    return TableSpec(game="kegle", length=length, width=width, start=start, pins=pins,
-                     pockets=pockets, spots=spots)
+    k = kegle_geo
+    numbers = {"head": 0, "foot": 0, "y0": 0, "yW": 0}
+    for number, (_name, axis, value) in k.CUSHIONS.items():
+        if axis == "x":
+            numbers["head" if value == 0 else "foot"] = number
+        else:
+            numbers["y0" if value == 0 else "yW"] = number
+    _cx, cy = k.CENTRE
+    spots = {"white_head": k.WHITE_SPOTS["head"], "white_foot": k.WHITE_SPOTS["foot"],
+             "red_head": (k.HEAD_STRING_X / 2, cy), "red_foot": (k.LENGTH - k.HEAD_STRING_X / 2, cy)}
+    start = {"red": (k.HEAD_STRING_X / 2, cy + 0.12), "white.1": k.WHITE_SPOTS["head"],
+             "white.2": k.WHITE_SPOTS["foot"]}
+    mouth = min(k.CORNER_POCKET_MOUTH, k.MIDDLE_POCKET_MOUTH) / 2
+    return TableSpec(
+        game="kegle", length=k.LENGTH, width=k.WIDTH, ball_radius=k.BALL_RADIUS, ball_mass=0.150,
+        start=start, pockets=dict(k.POCKETS), pocket_radius=mouth, pins=dict(k.PINS),
+        pin_radius=k.PIN_HEAD_DIAMETER / 2, spots=spots,
+        cushions=_box(k.LENGTH, k.WIDTH, numbers),
+    )
 
 
 def _carom(size: str) -> TableSpec:
     try:
-        length, width = CAROM_SIZES[size]
-    except KeyError:
-        raise UnknownTable(
-            f"unknown carom table size {size!r} (sizes: {', '.join(CAROM_SIZES)})") from None
-    cy = width / 2
-    spots = {"upper": (3 * length / 4, cy), "lower": (length / 4, cy),
-             "left": (length / 4, cy + 0.1825), "right": (length / 4, cy - 0.1825)}
-    start = {"yellow": spots["right"], "white": spots["lower"], "red": spots["upper"]}
-    return TableSpec(game="carom", length=length, width=width, start=start, spots=spots)
-
-
-def _from_geometry(game: str, spec: TableSpec) -> TableSpec:
-    """Take the size of the table from ``tablesense.geometry.<game>`` when it is there."""
-    try:
-        geo: Any = importlib.import_module(f"tablesense.geometry.{game}")
-    except ImportError:
-        return spec
-    length = getattr(geo, "LENGTH", None) or getattr(geo, "TABLE_LENGTH", None)
-    width = getattr(geo, "WIDTH", None) or getattr(geo, "TABLE_WIDTH", None)
-    if isinstance(length, (int, float)) and isinstance(width, (int, float)) and game != "carom":
-        if not math.isclose(length, spec.length) or not math.isclose(width, spec.width):
-            from dataclasses import replace
-
-            spec = replace(spec, length=float(length), width=float(width))
-    return spec
+        tab = carom_geo.table(size)
+    except ValueError as exc:
+        raise UnknownTable(str(exc)) from None
+    spots = {name: tab.spot(name) for name in carom_geo.SPOT_NAMES}
+    start = carom_geo.opening_positions(tab, "rechts", cue="yellow", other="white")
+    return TableSpec(
+        game="carom", length=tab.length, width=tab.width, ball_radius=carom_geo.BALL_RADIUS,
+        start=dict(start), spots=spots,
+        cushions={n: tab.cushion_line(n) for n in carom_geo.CUSHIONS},
+    )
 
 
 def table_spec(game: str, size: str = "match") -> TableSpec:
     """The physical table for ``game`` (``golf``, ``kegle``, ``carom``); carom takes a ``size``."""
     if game == "golf":
-        return _from_geometry("golf", _golf())
+        return _golf()
     if game == "kegle":
-        return _from_geometry("kegle", _kegle())
+        return _kegle()
     if game == "carom":
         return _carom(size)
     raise UnknownTable(f"unknown game {game!r} (games: golf, kegle, carom)")
