@@ -36,9 +36,9 @@ def _t(x: float, y: float, text: str, size: int = 12, anchor: str = "start", wei
 def resistor_note(c: Channel) -> str:
     """What the installer solders on this channel's line."""
     if c.pull == "up":
-        return "internal pull-up; 100 R series, 100 nF to GND"
+        return "4.7 k to 3V3 + internal pull-up; 100 R series, 1 nF to GND"
     if c.pull == "down":
-        return "internal pull-down; 100 R series, 100 nF to GND"
+        return "4.7 k to GND + internal pull-down; 100 R series, 1 nF to GND"
     if c.gpio in esp32.INPUT_ONLY:
         return "input-only: external 100 k to GND; the one-shot drives it"
     return "100 k to GND; the one-shot drives it; 100 R series"
