@@ -1,0 +1,189 @@
+"""Carom club profiles, foul names, targets and match-point schemes (seeds/carom.md).
+
+Two clubs' texts become two profiles: ``kampioen`` (seed 003, the club championship
+rules, alias ``club``) and ``liemers`` (seed 004, the O.B.B. "Liemers" rules).
+Everything here is a pure lookup or a small calculation.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal
+from typing import Any
+
+from ..errors import IllegalCall
+
+PROFILES = ("kampioen", "liemers")
+PROFILE_ALIASES = {
+    "club": "kampioen", "kampioen": "kampioen", "003": "kampioen", "clubkampioenschap": "kampioen",
+    "liemers": "liemers", "obb": "liemers", "004": "liemers",
+}
+DEFAULT_PROFILE = "kampioen"
+
+#: the ball each player plays (docs/events.md): p1 the yellow (marked), p2 the white
+CUE_BALL = {"p1": "yellow", "p2": "white"}
+#: "carom.equipment": two white balls (one marked, here yellow) and one red
+CAROM_BALLS = frozenset({"yellow", "white", "red"})
+
+#: countdown ("carom.countdown", liemers): caroms to go that the referee announces
+COUNTDOWN_FROM = {"libre": 5, "bandstoten": 5, "driebanden": 3}
+#: cushions the cue ball needs before the third ball
+CUSHIONS_NEEDED = {"libre": 0, "bandstoten": 1, "driebanden": 3}
+DISCIPLINE_RULE = {"libre": "carom.libre", "bandstoten": "carom.bandstoten", "driebanden": "carom.driebanden"}
+
+
+@dataclass(frozen=True, slots=True)
+class Foul:
+    """One kind of fault: its catalogue id and the profiles whose text names it."""
+
+    rule: str
+    profiles: tuple[str, ...] = PROFILES
+    jump: bool = False
+
+
+FOULS: dict[str, Foul] = {
+    "touch": Foul("carom.foul.touch"),
+    "touch-remove-object": Foul("carom.foul.touch.remove-object"),
+    "touch-moved": Foul("carom.foul.touch.moved"),
+    "push": Foul("carom.foul.push"),
+    "foot": Foul("carom.foul.foot"),
+    "stool": Foul("carom.foul.stool", ("liemers",)),
+    "wrong-ball": Foul("carom.foul.wrong-ball"),
+    "moving-balls": Foul("carom.foul.moving-balls", ("liemers",)),
+    "smoking": Foul("carom.foul.smoking", ("liemers",)),
+    "jump": Foul("carom.jump", jump=True),
+    "woodwork": Foul("carom.jump", jump=True),
+    "reste-dedans": Foul("carom.dedans.reste"),
+    "opening-shot": Foul("carom.opening-shot.direct"),
+    "no-blame": Foul("carom.foul.no-blame"),
+}
+
+FOUL_SYNONYMS = {
+    "touche": "touch", "hand": "touch", "chalk": "touch", "touched": "touch",
+    "remove-object": "touch-remove-object", "remove": "touch-remove-object",
+    "moved": "touch-moved", "moved-balls": "touch-moved", "move": "touch-moved",
+    "rijen": "push", "biljarderen": "push", "pushing": "push", "push-shot": "push",
+    "no-foot-on-floor": "foot", "foot-off-floor": "foot", "no-foot": "foot", "feet": "foot",
+    "bench": "stool", "bankje": "stool",
+    "verkeerde-bal": "wrong-ball", "wrong": "wrong-ball",
+    "jumped": "jump", "uitspringen": "jump", "uitgesprongen": "jump", "off-table": "jump",
+    "frame": "woodwork", "omlijsting": "woodwork", "houtwerk": "woodwork",
+    "dedans": "reste-dedans", "dedans-reste": "reste-dedans",
+    "afstoot": "opening-shot", "opening": "opening-shot", "break": "opening-shot",
+    "opening-shot-direct": "opening-shot", "opening-shot-cushion": "opening-shot",
+    "moving": "moving-balls", "not-at-rest": "moving-balls",
+    "smoke": "smoking", "cigarette": "smoking",
+    "not-to-blame": "no-blame", "no-fault": "no-blame",
+}
+_MASSE = frozenset({"masse", "massé", "pique", "piqué", "pikeren", "masseren"})
+
+
+def resolve_profile(name: str | None) -> str:
+    if name is None:
+        return DEFAULT_PROFILE
+    key = name.strip().lower()
+    if key not in PROFILE_ALIASES:
+        raise IllegalCall(f"unknown carom profile {name!r} (profiles: kampioen (alias club), liemers)")
+    return PROFILE_ALIASES[key]
+
+
+def normalise_foul(name: str, profile: str) -> str:
+    """The short foul name for what a referee typed, or ``IllegalCall`` listing the known ones."""
+    key = name.strip().lower().replace("_", "-").replace(" ", "-")
+    for prefix in ("carom.", "carom-"):
+        if key.startswith(prefix):
+            key = key[len(prefix):]
+    key = key.replace(".", "-")
+    if key.startswith("foul-"):
+        key = key[len("foul-"):]
+    if key in _MASSE:
+        if profile == "kampioen":
+            raise IllegalCall("massé and piqué are allowed at the player's own risk in profile kampioen "
+                              "(carom.masse): not a fault")
+        raise IllegalCall("massé and piqué are no fault in profile liemers")
+    key = FOUL_SYNONYMS.get(key, key)
+    if key in ("dedans-reste", "reste"):
+        key = "reste-dedans"
+    foul = FOULS.get(key)
+    if foul is None or profile not in foul.profiles:
+        known = ", ".join(k for k, f in FOULS.items() if profile in f.profiles)
+        what = "unknown foul" if foul is None else f"not a foul in profile {profile}"
+        raise IllegalCall(f"{what}: {name!r} (fouls: {known})")
+    return key
+
+
+def foul_rule(key: str, profile: str, discipline: str) -> str:
+    """The catalogue id a foul is ruled under in this profile and discipline."""
+    if key == "opening-shot":
+        return "carom.opening-shot.direct" if profile == "kampioen" else "carom.opening-shot.cushion"
+    if FOULS[key].jump and profile == "liemers" and discipline == "driebanden":
+        return "carom.jump.driebanden"
+    return FOULS[key].rule
+
+
+# --- targets ("carom.target.moyenne", "carom.target.minimum") ----------------------------
+
+ROUNDINGS = {"half-up": ROUND_HALF_UP, "down": ROUND_FLOOR, "up": ROUND_CEILING}
+MULTIPLIER = 25
+MINIMUM_TARGET = 20
+
+
+def target_from_moyenne(moyenne: float, rounding: str = "half-up", multiplier: float = MULTIPLIER,
+                        minimum: int = MINIMUM_TARGET) -> int:
+    """Moyenne × 25, rounded (half up by default; "down" or "up"), never below 20."""
+    if rounding not in ROUNDINGS:
+        raise IllegalCall(f"unknown rounding {rounding!r} (roundings: {', '.join(ROUNDINGS)})")
+    exact = Decimal(str(moyenne)) * Decimal(str(multiplier))
+    value = int(exact.quantize(Decimal(1), rounding=ROUNDINGS[rounding]))
+    return max(minimum, value)
+
+
+def targets_for(setup_targets: dict[str, int] | None, moyennes: dict[str, float] | None,
+                extra: dict[str, Any]) -> tuple[tuple[int, int], tuple[str, str]]:
+    """The two targets and, per player, the rule that set each."""
+    rounding = str(extra.get("rounding", "half-up"))
+    multiplier = extra.get("multiplier", MULTIPLIER)
+    minimum = extra.get("minimum", MINIMUM_TARGET)
+    if not isinstance(multiplier, (int, float)) or isinstance(multiplier, bool) or multiplier <= 0:
+        raise IllegalCall(f"setup: multiplier must be a positive number, not {multiplier!r}")
+    if not isinstance(minimum, int) or isinstance(minimum, bool) or minimum < 1:
+        raise IllegalCall(f"setup: minimum must be a positive integer, not {minimum!r}")
+    out: list[int] = []
+    how: list[str] = []
+    for p in ("p1", "p2"):
+        if setup_targets and p in setup_targets:
+            out.append(int(setup_targets[p]))
+            how.append("carom.target.play-out")
+        elif moyennes and p in moyennes:
+            out.append(target_from_moyenne(moyennes[p], rounding, multiplier, minimum))
+            how.append("carom.target.moyenne")
+        else:
+            out.append(minimum)
+            how.append("carom.target.minimum")
+    return (out[0], out[1]), (how[0], how[1])
+
+
+# --- match points ("carom.match-points.de-bruijn") ----------------------------------------
+
+SCHEMES = ("de-bruijn", "win-draw-loss", "percentage")
+
+
+def match_points(scheme: str, winner: str | None, made: tuple[int, int],
+                 targets: tuple[int, int]) -> tuple[int, int]:
+    """Points for (p1, p2) of a finished match under ``scheme``."""
+    def share(i: int, scale: int) -> int:
+        return math.floor(min(made[i], targets[i]) * scale / targets[i])
+
+    if scheme == "de-bruijn":
+        if winner == "draw":
+            return (10, 10)
+        return tuple(11 if winner == p else min(9, share(i, 10))  # type: ignore[return-value]
+                     for i, p in enumerate(("p1", "p2")))
+    if scheme == "win-draw-loss":
+        if winner == "draw":
+            return (1, 1)
+        return (2, 0) if winner == "p1" else (0, 2)
+    if scheme == "percentage":
+        return (share(0, 100), share(1, 100))
+    raise IllegalCall(f"unknown match-point scheme {scheme!r} (schemes: {', '.join(SCHEMES)})")

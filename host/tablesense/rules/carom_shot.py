@@ -1,0 +1,97 @@
+"""The evidence of one carom shot, read from its events (pure functions, no state).
+
+A shot is the events from its first sensor event to its ``rest``, plus the referee
+calls made during it or after it. ``read_shot`` boils them down to ``ShotFacts``:
+what the contacts say about the carom, how many cushions the cue ball touched and
+when, which balls jumped, whether the wrong ball was struck.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..events import Call, Contact, Cushion, Event, OffTable, Strike
+
+
+@dataclass(frozen=True, slots=True)
+class ShotFacts:
+    """What the sensors and calls of one shot establish."""
+
+    contacts: int = 0
+    #: the cue ball touched both other balls (contacts present)
+    both_touched: bool = False
+    #: the first ball the cue ball touched, if contacts say so
+    first_object: str | None = None
+    #: cue-ball cushions before the first / the second object ball (contacts present)
+    cushions_before_first: int = 0
+    cushions_before_third: int = 0
+    #: every cushion event of the shot, and those before the last contact
+    cushions: int = 0
+    cushions_before_last_contact: int = 0
+    #: every cushion event names its ball (so the cue ball's cushions are known)
+    cushions_known: bool = True
+    jumped: tuple[str | None, ...] = ()
+    struck: str | None = None
+    carom_called: float | None = None
+    fouls: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def full_information(self) -> bool:
+        return self.contacts > 0
+
+    def evidence(self, decided_by: str) -> dict[str, Any]:
+        return {"cushions": self.cushions, "cushions_before_last_contact": self.cushions_before_last_contact,
+                "contacts": self.contacts, "decided_by": decided_by}
+
+
+def read_shot(events: tuple[Event, ...], cue: str) -> ShotFacts:
+    """Facts of a shot whose cue ball is ``cue``; foul calls must already be normalised."""
+    contacts = 0
+    touched: list[str] = []
+    cue_cushions = 0
+    before_first = before_third = 0
+    cushions = 0
+    before_last_contact = 0
+    known = True
+    jumped: list[str | None] = []
+    struck: str | None = None
+    called: float | None = None
+    fouls: list[tuple[str, float]] = []
+    for ev in events:
+        if isinstance(ev, Cushion):
+            cushions += 1
+            if ev.ball is None:
+                known = False
+            elif ev.ball == cue:
+                cue_cushions += 1
+        elif isinstance(ev, Contact):
+            contacts += 1
+            before_last_contact = cushions
+            if cue in ev.balls:
+                hit = ev.balls[1] if ev.balls[0] == cue else ev.balls[0]
+                if hit != cue and hit not in touched:
+                    touched.append(hit)
+                    if len(touched) == 1:
+                        before_first = cue_cushions
+                    elif len(touched) == 2:
+                        before_third = cue_cushions
+        elif isinstance(ev, OffTable):
+            jumped.append(ev.ball)
+        elif isinstance(ev, Strike):
+            if struck is None:
+                struck = ev.ball
+        elif isinstance(ev, Call):
+            if ev.call == "carom":
+                called = ev.t
+            elif ev.call == "foul" and ev.foul is not None:
+                fouls.append((ev.foul, ev.t))
+    if contacts == 0:
+        before_last_contact = cushions
+    return ShotFacts(
+        contacts=contacts, both_touched=len(touched) >= 2,
+        first_object=touched[0] if touched else None,
+        cushions_before_first=before_first, cushions_before_third=before_third,
+        cushions=cushions, cushions_before_last_contact=before_last_contact, cushions_known=known,
+        jumped=tuple(jumped), struck=struck, carom_called=called, fouls=tuple(fouls),
+    )
