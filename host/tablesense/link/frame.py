@@ -120,14 +120,25 @@ class ErrorFrame(NamedTuple):
 
 Frame = EventFrame | CountFrame | ReadingFrame | HelloFrame | HeartbeatFrame | PongFrame | ErrorFrame
 ReplayableFrame = EventFrame | CountFrame | ReadingFrame
+REPLAYABLE = (EventFrame, CountFrame, ReadingFrame)
 
 TYPE_NAMES: dict[type, str] = {
-    EventFrame: "event", CountFrame: "count", ReadingFrame: "reading", HelloFrame: "hello",
-    HeartbeatFrame: "heartbeat", PongFrame: "pong", ErrorFrame: "error",
+    EventFrame: "event",
+    CountFrame: "count",
+    ReadingFrame: "reading",
+    HelloFrame: "hello",
+    HeartbeatFrame: "heartbeat",
+    PongFrame: "pong",
+    ErrorFrame: "error",
 }
 TYPE_CODES: dict[type, int] = {
-    EventFrame: T_EVENT, CountFrame: T_COUNT, ReadingFrame: T_READING, HelloFrame: T_HELLO,
-    HeartbeatFrame: T_HEARTBEAT, PongFrame: T_PONG, ErrorFrame: T_ERROR,
+    EventFrame: T_EVENT,
+    CountFrame: T_COUNT,
+    ReadingFrame: T_READING,
+    HelloFrame: T_HELLO,
+    HeartbeatFrame: T_HEARTBEAT,
+    PongFrame: T_PONG,
+    ErrorFrame: T_ERROR,
 }
 BY_NAME: dict[str, type] = {name: cls for cls, name in TYPE_NAMES.items()}
 
@@ -202,8 +213,9 @@ def encode_payload(frame: Frame) -> bytes:
         body = _TRIPLE.pack(frame.channel, frame[2], lo, hi)
     elif isinstance(frame, HelloFrame):
         lo, hi = _t48(frame.uptime_us)
-        body = _HELLO.pack(lo, hi, frame.n_channels, frame.levels, frame.ring_overflows,
-                           frame.sched_drops, frame.late)
+        body = _HELLO.pack(
+            lo, hi, frame.n_channels, frame.levels, frame.ring_overflows, frame.sched_drops, frame.late
+        )
         body += _text(frame.fw_version, "fw_version") + _text(frame.profile_id, "profile_id")
     elif isinstance(frame, HeartbeatFrame):
         lo, hi = _t48(frame.uptime_us)

@@ -52,13 +52,19 @@ VALID: list[tuple[str, Frame]] = [
     ("count: saturated at 255", CountFrame(11, 7, 255, 3_600_000_000)),
     ("reading: colour class 2 on channel 0", ReadingFrame(12, 0, 2, 1_250)),
     ("reading: colour unknown (0)", ReadingFrame(13, 1, 0, 1_260)),
-    ("hello: golf board just booted, nothing sent yet (seq field 0xFFFFFF)",
-     HelloFrame(0xFFFFFF, 120_000, 16, 0, 0, 0, 0, "0.1.0", "golf")),
-    ("hello: kegle board, levels and counters",
-     HelloFrame(41, 3_600_000_000, 17, 0b1_0000_0000_0000_0101, 2, 3, 1, "0.1.0", "kegle")),
+    (
+        "hello: golf board just booted, nothing sent yet (seq field 0xFFFFFF)",
+        HelloFrame(0xFFFFFF, 120_000, 16, 0, 0, 0, 0, "0.1.0", "golf"),
+    ),
+    (
+        "hello: kegle board, levels and counters",
+        HelloFrame(41, 3_600_000_000, 17, 0b1_0000_0000_0000_0101, 2, 3, 1, "0.1.0", "kegle"),
+    ),
     ("hello: empty texts", HelloFrame(0, 0, 0, 0, 0, 0, 0, "", "")),
-    ("hello: counters at u32 max", HelloFrame(7, T_MAX, 32, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF,
-                                               0xFFFFFFFF, "0.1.0-dev", "carom")),
+    (
+        "hello: counters at u32 max",
+        HelloFrame(7, T_MAX, 32, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, "0.1.0-dev", "carom"),
+    ),
     ("heartbeat: quiet board", HeartbeatFrame(12, 1_000_000, 0, 0, 0)),
     ("heartbeat: counters saturated at 65535", HeartbeatFrame(0xFFFFFF, 86_400_000_000, 65535, 65535, 65535)),
     ("pong: token 0", PongFrame(3, 0)),
@@ -87,20 +93,41 @@ def corrupt_cases() -> list[dict[str, Any]]:
     wire_ok = cobs_encode(good)
     return [
         {"name": "crc: one bit flipped in t_us", "hex": _wire_of_payload(bytes(flipped)), "error": "crc"},
-        {"name": "crc: crc bytes swapped", "hex": _wire_of_payload(good[:-2] + good[-1:-3:-1]),
-         "error": "crc"},
-        {"name": "version: 2 instead of 1",
-         "hex": _wire_of_payload(_with_crc(bytes([0x21]) + good[1:-2])), "error": "version"},
-        {"name": "type: 0x0 is no frame type",
-         "hex": _wire_of_payload(_with_crc(bytes([0x10]) + good[1:-2])), "error": "type"},
-        {"name": "type: 0xF is no frame type",
-         "hex": _wire_of_payload(_with_crc(bytes([0x1F]) + good[1:-2])), "error": "type"},
-        {"name": "length: event body one byte short",
-         "hex": _wire_of_payload(_with_crc(good[:-3])), "error": "length"},
-        {"name": "length: payload shorter than header+seq+crc",
-         "hex": _wire_of_payload(_with_crc(b"\x11\x00")), "error": "length"},
-        {"name": "cobs: code byte points past the end", "hex": (bytes([0x20]) + wire_ok[1:] + b"\0").hex(),
-         "error": "cobs"},
+        {
+            "name": "crc: crc bytes swapped",
+            "hex": _wire_of_payload(good[:-2] + good[-1:-3:-1]),
+            "error": "crc",
+        },
+        {
+            "name": "version: 2 instead of 1",
+            "hex": _wire_of_payload(_with_crc(bytes([0x21]) + good[1:-2])),
+            "error": "version",
+        },
+        {
+            "name": "type: 0x0 is no frame type",
+            "hex": _wire_of_payload(_with_crc(bytes([0x10]) + good[1:-2])),
+            "error": "type",
+        },
+        {
+            "name": "type: 0xF is no frame type",
+            "hex": _wire_of_payload(_with_crc(bytes([0x1F]) + good[1:-2])),
+            "error": "type",
+        },
+        {
+            "name": "length: event body one byte short",
+            "hex": _wire_of_payload(_with_crc(good[:-3])),
+            "error": "length",
+        },
+        {
+            "name": "length: payload shorter than header+seq+crc",
+            "hex": _wire_of_payload(_with_crc(b"\x11\x00")),
+            "error": "length",
+        },
+        {
+            "name": "cobs: code byte points past the end",
+            "hex": (bytes([0x20]) + wire_ok[1:] + b"\0").hex(),
+            "error": "cobs",
+        },
         {"name": "cobs: frame cut short (tail lost)", "hex": (wire_ok[:9] + b"\0").hex(), "error": "cobs"},
     ]
 
@@ -109,8 +136,14 @@ def build() -> list[dict[str, Any]]:
     cases: list[dict[str, Any]] = []
     for name, frame in VALID:
         payload = encode_payload(frame)
-        cases.append({"name": name, "fields": frame_to_dict(frame), "payload": payload.hex(),
-                      "hex": encode_frame(frame).hex()})
+        cases.append(
+            {
+                "name": name,
+                "fields": frame_to_dict(frame),
+                "payload": payload.hex(),
+                "hex": encode_frame(frame).hex(),
+            }
+        )
     cases.extend(corrupt_cases())
     return cases
 

@@ -1,0 +1,205 @@
+"""Frames -> table events (docs/events.md), using the table profile's channel map.
+
+Pure logic, driven by device time only, so a recorded frame stream always gives the
+same events:
+
+- goal / pocket ACTIVE edge: held until the READING of that channel that follows
+  (at most ``colour_wait_us``, 50 ms) names the ball; then ``goal``/``pocket`` with
+  the edge's time. No reading in time -> ``"ball": null``. Idle edges only count
+  as activity.
+- pin ACTIVE -> ``{"type": "pin", "state": "down"}``, idle -> ``"up"``.
+- cushion COUNT -> ``{"type": "cushion", "ball": null}``.
+- motion (COUNT or edge) and every sensor frame above are activity; once the table
+  has been quiet for the profile's ``rest_quiet_ms`` after activity -> ``rest`` at
+  last activity + quiet time. Device time advances with every frame, heartbeat and
+  ``advance(now_us)``.
+
+Events come out in device-time order: an event waits behind an earlier goal whose
+colour is not read yet.
+"""
+
+from __future__ import annotations
+
+import heapq
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..events import Cushion, Event, Goal, Pin, Pocket, Rest
+from ..table.profile import Channel, TableProfile, load_profile
+from .clock import table_seconds
+from .frame import F_ACTIVE, F_LATE, CountFrame, EventFrame, Frame, HeartbeatFrame, HelloFrame, ReadingFrame
+
+COLOUR_WAIT_US = 50_000
+
+
+def table_profile(profile: TableProfile | str | os.PathLike[str]) -> TableProfile:
+    """The profile to translate with: a loaded one, an id (``golf``) or a TOML path."""
+    if isinstance(profile, TableProfile):
+        return profile
+    return load_profile(profile)
+
+
+@dataclass
+class TranslateStats:
+    events: int = 0
+    late_edges: int = 0
+    colour_timeouts: int = 0
+    stray_readings: int = 0
+    unknown_channels: int = 0
+    rests: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class Translator:
+    profile: TableProfile
+    colour_wait_us: int = COLOUR_WAIT_US
+    stats: TranslateStats = field(default_factory=TranslateStats)
+    now_us: int = 0
+    notes: list[str] = field(default_factory=list)  # things worth reporting (unknown channel ...)
+
+    def __post_init__(self) -> None:
+        self._channels: dict[int, Channel] = {c.ch: c for c in self.profile.channels}
+        self._quiet_us = self.profile.rest_quiet_ms * 1000
+        self._pending: dict[int, tuple[int, bool]] = {}  # colour channel -> (edge t_us, late)
+        self._heap: list[tuple[int, int, Event]] = []
+        self._n = 0
+        self._last_activity: int | None = None
+
+    # --- input ---------------------------------------------------------------
+
+    def feed(self, frame: Frame) -> list[Event]:
+        """One frame (in seq order); returns the events that are now complete."""
+        if isinstance(frame, (EventFrame, CountFrame, ReadingFrame)):
+            self._tick(frame.t_us)  # a rest that ended before this frame comes first
+            if isinstance(frame, EventFrame):
+                self._edge(frame)
+            elif isinstance(frame, CountFrame):
+                self._count(frame)
+            else:
+                self._reading(frame)
+        elif isinstance(frame, (HeartbeatFrame, HelloFrame)):
+            self._tick(frame.uptime_us)
+        else:
+            return []
+        return self._release()
+
+    def advance(self, now_us: int) -> list[Event]:
+        """Device time has reached ``now_us``: emit what can no longer change."""
+        self._tick(now_us)
+        return self._release()
+
+    def _tick(self, now_us: int) -> None:
+        if now_us > self.now_us:
+            self.now_us = now_us
+        now = self.now_us
+        for ch, (t0, late) in list(self._pending.items()):
+            if now - t0 > self.colour_wait_us:
+                del self._pending[ch]
+                self.stats.colour_timeouts += 1
+                self._emit_ball_event(self._channels[ch], t0, None, late)
+        last = self._last_activity
+        if last is not None and now - last >= self._quiet_us:
+            self._push(last + self._quiet_us, Rest(t=table_seconds(last + self._quiet_us)))
+            self.stats.rests += 1
+            self._last_activity = None
+
+    def flush(self) -> list[Event]:
+        """The stream ended: emit everything held (goals without a colour get ``null``)."""
+        for ch, (t0, late) in list(self._pending.items()):
+            self._emit_ball_event(self._channels[ch], t0, None, late)
+        self._pending.clear()
+        out = [e for _, _, e in sorted(self._heap)]
+        self._heap.clear()
+        self.stats.events += len(out)
+        return out
+
+    # --- per frame -----------------------------------------------------------
+
+    def _channel(self, ch: int) -> Channel | None:
+        c = self._channels.get(ch)
+        if c is None:
+            self.stats.unknown_channels += 1
+            if self.stats.unknown_channels <= 5:
+                self.notes.append(f"frame for channel {ch}, which profile {self.profile.id!r} does not have")
+        return c
+
+    def _activity(self, t_us: int) -> None:
+        if self._last_activity is None or t_us > self._last_activity:
+            self._last_activity = t_us
+
+    def _edge(self, f: EventFrame) -> None:
+        c = self._channel(f.channel)
+        if c is None:
+            return
+        late = bool(f.flags & F_LATE)
+        if late:
+            self.stats.late_edges += 1
+        self._activity(f.t_us)
+        active = bool(f.flags & F_ACTIVE)
+        if c.kind in ("goal", "pocket"):
+            if not active:
+                return
+            if c.colour:
+                prev = self._pending.pop(c.ch, None)
+                if prev is not None:  # a second ball before the first one's colour: no colour for it
+                    self.stats.colour_timeouts += 1
+                    self._emit_ball_event(c, prev[0], None, prev[1])
+                self._pending[c.ch] = (f.t_us, late)
+            else:
+                self._emit_ball_event(c, f.t_us, None, late)
+        elif c.kind == "pin":
+            state = "down" if active else "up"
+            self._push(f.t_us, Pin(t=table_seconds(f.t_us), pin=int(c.index), state=state, extra=_late(late)))
+
+    def _count(self, f: CountFrame) -> None:
+        c = self._channel(f.channel)
+        if c is None:
+            return
+        if f.count:
+            self._activity(f.t_us)
+        if c.kind == "cushion" and f.count:
+            self._push(f.t_us, Cushion(t=table_seconds(f.t_us), cushion=int(c.index), ball=None))
+
+    def _reading(self, f: ReadingFrame) -> None:
+        c = self._channel(f.channel)
+        if c is None:
+            return
+        pending = self._pending.pop(f.channel, None)
+        if pending is None or f.t_us - pending[0] > self.colour_wait_us:
+            if pending is not None:
+                self._pending[f.channel] = pending  # too late; advance() gives it null
+            self.stats.stray_readings += 1
+            return
+        self._emit_ball_event(c, pending[0], self.profile.colour_of(f.value), pending[1])
+
+    def _emit_ball_event(self, c: Channel, t_us: int, ball: str | None, late: bool) -> None:
+        t = table_seconds(t_us)
+        if c.kind == "goal":
+            ev: Event = Goal(t=t, goal=str(c.index), ball=ball, extra=_late(late))
+        else:
+            ev = Pocket(t=t, pocket=int(c.index), ball=ball, extra=_late(late))
+        self._push(t_us, ev)
+
+    # --- ordered output ------------------------------------------------------
+
+    def _push(self, t_us: int, ev: Event) -> None:
+        self._n += 1
+        heapq.heappush(self._heap, (t_us, self._n, ev))
+
+    def _release(self) -> list[Event]:
+        horizon = min((t for t, _ in self._pending.values()), default=None)
+        out: list[Event] = []
+        heap = self._heap
+        while heap and (horizon is None or heap[0][0] < horizon):
+            out.append(heapq.heappop(heap)[2])
+        self.stats.events += len(out)
+        return out
+
+
+def _late(late: bool) -> dict[str, Any]:
+    """Edges found by the level scan carry ``"late": true``: their time is the scan's."""
+    return {"late": True} if late else {}

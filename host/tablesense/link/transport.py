@@ -1,0 +1,435 @@
+"""The serial link: open without resetting the board, read frames, keep them whole.
+
+``Link(url)`` works with anything ``serial.serial_for_url`` opens: ``/dev/ttyUSB0``,
+a pty path, ``socket://host:port``, ``loop://``. The port is opened with DTR and RTS
+low (set before ``open()``), so opening it never resets an ESP32. A thread reads the
+port and hands the bytes to the event loop; the decoder, the sequencer and the clock
+run on the loop.
+
+``Link.items()`` yields frames in sequence order (duplicates dropped, gaps replayed)
+interleaved with ``LinkStatus`` records for every change worth telling a user:
+connected, hello, gap, replay, lost, disconnected, reconnecting, restarted, device
+error, bad frames, device counters (ring overflows, scheduler drops, late edges).
+With ``reconnect=True`` an unplugged port is retried with back-off and the link
+resumes from the HELLO snapshot: the seq the device is at tells what to replay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import serial
+
+from ..errors import TablesenseError
+from .clock import DeviceClock
+from .frame import (
+    REPLAYABLE,
+    ErrorFrame,
+    Frame,
+    HeartbeatFrame,
+    HelloFrame,
+    PongFrame,
+    StreamDecoder,
+)
+from .sequence import SeqStats, Sequencer
+
+
+class LinkError(TablesenseError):
+    """The link cannot go on: the port cannot be opened (and reconnecting is off), or it closed."""
+
+
+@dataclass(frozen=True)
+class LinkStatus:
+    """A change on the link worth telling the user about."""
+
+    kind: str
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.text}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"status": self.kind, "text": self.text, **self.data}
+
+
+@dataclass
+class LinkStats:
+    bytes: int = 0
+    frames: int = 0
+    bad_frames: int = 0
+    connects: int = 0
+    disconnects: int = 0
+    device_errors: int = 0
+    ring_overflows: int = 0  # the device's counters, as last reported
+    sched_drops: int = 0
+    late: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return dict(self.__dict__)
+
+
+def open_port(url: str, baudrate: int = 115200, timeout: float = 0.05) -> serial.SerialBase:
+    """Open ``url`` without toggling DTR/RTS (an ESP32's auto-reset circuit stays quiet)."""
+    ser = serial.serial_for_url(url, do_not_open=True, baudrate=baudrate, timeout=timeout)
+    ser.dtr = False
+    ser.rts = False
+    ser.open()
+    return ser
+
+
+_COUNTERS = ("ring_overflows", "sched_drops", "late")
+
+
+class Link:
+    def __init__(
+        self,
+        url: str,
+        *,
+        baudrate: int = 115200,
+        reconnect: bool = True,
+        backoff: tuple[float, float] = (0.05, 5.0),
+        give_up_after: float | None = None,
+        replay: bool = True,
+        from_seq: int | None = None,
+        hello_timeout: float = 1.0,
+        profile_id: str | None = None,
+    ) -> None:
+        """``from_seq``: the first seq wanted (0 = everything the device still holds; None = from now).
+
+        ``give_up_after``: seconds of failed reconnecting before ``LinkError`` (None: never).
+        ``profile_id``: after connecting, ask the device for this profile if it reports another.
+        """
+        self.url = url
+        self.baudrate = baudrate
+        self.reconnect = reconnect
+        self.backoff = backoff
+        self.give_up_after = give_up_after
+        self.hello_timeout = hello_timeout
+        self.profile_id = profile_id
+        self.decoder = StreamDecoder()
+        self.seq = Sequencer(replay=replay, expected=from_seq)
+        self.clock = DeviceClock()
+        self.stats = LinkStats()
+        self.hello: HelloFrame | None = None
+        self._ser: serial.SerialBase | None = None
+        self._queue: asyncio.Queue[bytes | BaseException | None] | None = None
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._closed = False
+        self._wlock = asyncio.Lock()
+        self._hb_counters: dict[str, int] = {}
+        self._hello_sent = 0.0
+        self._hello_tries = 0
+        self._profile_asked = False
+
+    # --- public --------------------------------------------------------------
+
+    @property
+    def seq_stats(self) -> SeqStats:
+        return self.seq.stats
+
+    @property
+    def connected(self) -> bool:
+        return self._ser is not None
+
+    async def send(self, line: str) -> None:
+        """Send one ASCII command line (``!hello``, ``!ping 7`` ...)."""
+        if not line.isascii() or "\n" in line or "\x03" in line:
+            raise ValueError(f"commands are one line of printable ASCII, not {line!r}")
+        ser = self._ser
+        if ser is None:
+            return
+        data = (line + "\n").encode("ascii")
+        async with self._wlock:
+            try:
+                await asyncio.to_thread(ser.write, data)
+            except (serial.SerialException, OSError):
+                pass  # the reader thread reports the broken port
+
+    def close(self) -> None:
+        self._closed = True
+        self._disconnect()
+
+    async def __aenter__(self) -> Link:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.close()
+
+    async def items(self) -> AsyncIterator[Frame | LinkStatus]:
+        """Frames in seq order and status changes, until ``close()`` (or a ``LinkError``)."""
+        loop = asyncio.get_running_loop()
+        while not self._closed:
+            if self._ser is None:
+                async for status in self._connect(loop):
+                    yield status
+                continue
+            assert self._queue is not None
+            try:
+                item = await asyncio.wait_for(self._queue.get(), 0.2)
+            except TimeoutError:
+                item = b""
+            if item is None:
+                continue
+            if isinstance(item, BaseException):
+                self.stats.disconnects += 1
+                self._disconnect()
+                yield LinkStatus("disconnected", f"{self.url}: {_reason(item)}")
+                if not self.reconnect:
+                    raise LinkError(f"{self.url}: link lost ({_reason(item)})")
+                continue
+            now = time.monotonic()
+            for out in self._handle_bytes(item, now):
+                if isinstance(out, str):
+                    await self.send(out)
+                else:
+                    yield out
+            for out in self._housekeeping(now):
+                if isinstance(out, str):
+                    await self.send(out)
+                else:
+                    yield out
+
+    async def frames(self) -> AsyncIterator[Frame]:
+        """Only the frames of ``items()``."""
+        async for item in self.items():
+            if not isinstance(item, LinkStatus):
+                yield item
+
+    # --- connection ----------------------------------------------------------
+
+    async def _connect(self, loop: asyncio.AbstractEventLoop) -> AsyncIterator[LinkStatus]:
+        delay = self.backoff[0]
+        started = time.monotonic()
+        announced = False
+        while not self._closed:
+            try:
+                ser = await asyncio.to_thread(open_port, self.url, self.baudrate)
+            except (serial.SerialException, OSError, ValueError) as exc:
+                if not self.reconnect and self.stats.connects == 0:
+                    raise LinkError(f"cannot open {self.url}: {_reason(exc)}") from None
+                if not self.reconnect:
+                    raise LinkError(f"{self.url}: link lost and reconnecting is off") from None
+                waited = time.monotonic() - started
+                if self.give_up_after is not None and waited > self.give_up_after:
+                    raise LinkError(f"cannot open {self.url} for {waited:.0f} s: {_reason(exc)}") from None
+                if not announced:
+                    announced = True
+                    yield LinkStatus("reconnecting", f"cannot open {self.url} ({_reason(exc)}); retrying")
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, self.backoff[1])
+                continue
+            self._ser = ser
+            self._queue = asyncio.Queue()
+            self._stop = threading.Event()
+            self._thread = threading.Thread(
+                target=_read_port,
+                args=(ser, loop, self._queue, self._stop),
+                name=f"link {self.url}",
+                daemon=True,
+            )
+            self._thread.start()
+            self.stats.connects += 1
+            self._hb_counters = {}
+            self._hello_tries = 0
+            kind = "connected" if self.stats.connects == 1 else "reconnected"
+            yield LinkStatus(kind, f"{self.url} open", {"url": self.url})
+            await self._ask_hello()
+            return
+
+    def _disconnect(self) -> None:
+        self._stop.set()
+        ser, self._ser = self._ser, None
+        if ser is not None:
+            with contextlib.suppress(Exception):
+                ser.close()
+        if self._queue is not None:
+            with contextlib.suppress(Exception):
+                self._queue.put_nowait(None)
+
+    async def _ask_hello(self) -> None:
+        self._hello_sent = time.monotonic()
+        self._hello_tries += 1
+        await self.send("!hello")
+
+    # --- frames --------------------------------------------------------------
+
+    def _handle_bytes(self, data: bytes, now: float) -> list[Frame | LinkStatus | str]:
+        out: list[Frame | LinkStatus | str] = []
+        if not data:
+            return out
+        self.stats.bytes += len(data)
+        dec = self.decoder
+        bad_before = dec.bad
+        frames = dec.feed(data)
+        if dec.bad != bad_before:
+            new = dec.bad - bad_before
+            self.stats.bad_frames += new
+            last = dec.errors[-1] if dec.errors else None
+            out.append(
+                LinkStatus(
+                    "bad_frames",
+                    f"{new} bad frame(s) skipped; last: {last}",
+                    {"count": new, "total": dec.bad},
+                )
+            )
+        self.stats.frames += len(frames)
+        seq = self.seq
+        for f in frames:
+            if isinstance(f, REPLAYABLE):
+                v = seq.accept(f.seq, now)
+                if v.note:
+                    out.append(LinkStatus("lost" if v.note.startswith("lost") else "gap", v.note))
+                if v.replay_from is not None:
+                    out.append(f"!replay {v.replay_from}")
+                    out.append(
+                        LinkStatus(
+                            "replay",
+                            f"asked the device to replay from seq {v.replay_from}",
+                            {"from": v.replay_from},
+                        )
+                    )
+                if v.deliver:
+                    out.append(f)
+                continue
+            self._status_frame(f, now, out)
+            out.append(f)
+        return out
+
+    def _status_frame(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        seq = self.seq
+        if isinstance(f, HelloFrame):
+            self.clock.sample(f.uptime_us, now)
+            first = self.hello is None or self._hello_tries > 0
+            self.hello = f
+            self._hello_tries = 0
+            for name in _COUNTERS:
+                setattr(self.stats, name, getattr(f, name))
+            if first:
+                out.append(
+                    LinkStatus(
+                        "hello",
+                        f"firmware {f.fw_version or '?'}, profile {f.profile_id or '?'}, "
+                        f"{f.n_channels} channels, "
+                        f"seq {f.seq}, up {f.uptime_us / 1e6:.1f} s, ring overflows {f.ring_overflows}, "
+                        f"scheduler drops {f.sched_drops}, late edges {f.late}",
+                        _hello_data(f),
+                    )
+                )
+            if self.profile_id and f.profile_id != self.profile_id and not self._profile_asked:
+                self._profile_asked = True
+                out.append(f"!profile {self.profile_id}")
+            v = seq.hello(f, now)
+            self._verdict(v.note, v.replay_from, out)
+        elif isinstance(f, HeartbeatFrame):
+            self.clock.sample(f.uptime_us, now)
+            if seq.uptime(f.uptime_us):
+                out.append(LinkStatus("restarted", "device uptime went back: it restarted; asking for hello"))
+                out.append("!hello")
+            self._counters(f, out)
+            v = seq.last_reported(f.seq, now)
+            self._verdict(v.note, v.replay_from, out)
+        elif isinstance(f, PongFrame):
+            v = seq.last_reported(f.seq, now)
+            self._verdict(v.note, v.replay_from, out)
+        elif isinstance(f, ErrorFrame):
+            self.stats.device_errors += 1
+            extra = seq.device_error()
+            text = f"device error {f.code}: {f.text}" + (f"; {extra}" if extra else "")
+            out.append(LinkStatus("device_error", text, {"code": f.code}))
+
+    def _verdict(self, note: str, replay_from: int | None, out: list[Frame | LinkStatus | str]) -> None:
+        if note:
+            out.append(LinkStatus("gap" if note.startswith("gap") else "restarted", note))
+        if replay_from is not None:
+            out.append(f"!replay {replay_from}")
+            out.append(
+                LinkStatus(
+                    "replay", f"asked the device to replay from seq {replay_from}", {"from": replay_from}
+                )
+            )
+
+    def _counters(self, f: HeartbeatFrame, out: list[Frame | LinkStatus | str]) -> None:
+        """Report any rise of the device's loss counters: a flood is never silent."""
+        prev = self._hb_counters
+        rose = {n: getattr(f, n) - prev.get(n, 0) for n in _COUNTERS if getattr(f, n) > prev.get(n, 0)}
+        self._hb_counters = {n: getattr(f, n) for n in _COUNTERS}
+        for n in _COUNTERS:  # heartbeats carry u16 (saturating); keep the larger hello figure
+            setattr(self.stats, n, max(getattr(self.stats, n), getattr(f, n)))
+        if rose and prev:
+            words = {
+                "ring_overflows": "ring overflows",
+                "sched_drops": "scheduler drops",
+                "late": "late edges",
+            }
+            text = ", ".join(f"+{d} {words[n]} (now {getattr(f, n)})" for n, d in rose.items())
+            out.append(
+                LinkStatus("counters", f"device lost or delayed edges: {text}", dict(self._hb_counters))
+            )
+        elif rose and not prev and any(self._hb_counters.values()):
+            text = ", ".join(f"{n}={v}" for n, v in self._hb_counters.items())
+            out.append(LinkStatus("counters", f"device counters: {text}", dict(self._hb_counters)))
+
+    def _housekeeping(self, now: float) -> list[Frame | LinkStatus | str]:
+        out: list[Frame | LinkStatus | str] = []
+        v = self.seq.poll(now)
+        if v.note and "giving up" in v.note:
+            out.append(LinkStatus("lost", v.note))
+        elif v.replay_from is not None:
+            self._verdict(v.note, v.replay_from, out)
+        if self.hello is None or self._hello_tries:
+            if self._hello_tries and now - self._hello_sent > self.hello_timeout:
+                if self._hello_tries == 3:
+                    out.append(
+                        LinkStatus("no_hello", f"no HELLO from {self.url} after 3 requests; still trying")
+                    )
+                self._hello_sent = now
+                self._hello_tries += 1
+                out.append("!hello")
+        return out
+
+
+def _hello_data(f: HelloFrame) -> dict[str, Any]:
+    return {
+        "fw_version": f.fw_version,
+        "profile": f.profile_id,
+        "seq": f.seq,
+        "uptime_us": f.uptime_us,
+        "n_channels": f.n_channels,
+        "levels": f.levels,
+        "ring_overflows": f.ring_overflows,
+        "sched_drops": f.sched_drops,
+        "late": f.late,
+    }
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
+
+
+def _read_port(
+    ser: serial.SerialBase,
+    loop: asyncio.AbstractEventLoop,
+    queue: asyncio.Queue[bytes | BaseException | None],
+    stop: threading.Event,
+) -> None:
+    """Reader thread: blocking reads, bytes handed to the loop in batches."""
+    try:
+        while not stop.is_set():
+            waiting = ser.in_waiting
+            data = ser.read(waiting if waiting > 0 else 1)
+            if data and not stop.is_set():
+                loop.call_soon_threadsafe(queue.put_nowait, data)
+    except Exception as exc:  # the port went away (unplugged, pty closed, socket reset)
+        if not stop.is_set():
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(queue.put_nowait, exc)
