@@ -1,0 +1,90 @@
+"""The evidence of one keglebillard shot, read from its sensor events.
+
+A shot (``"kegle.shot"``, seed 7.7-7.8) is everything from the first sensor event
+after a rest to the next ``rest``. ``read_shot`` turns its events into ``ShotFacts``:
+which pins went down and which ball toppled each, the pockets, the cushions, the
+balls that jumped, and whether the red hit both whites. Pure, no state.
+
+Which ball toppled a pin (``"kegle.fault.red-topples-pin"``, seed 8.1):
+
+1. a ``pin`` event may carry ``"ball": "red" | "white" | "cue"`` (a full-information
+   source such as the simulator knows it);
+2. otherwise, when the shot comes from a full-information source (it has ``contact``
+   events or its rest carries ``positions``), a pin that falls before the red has
+   touched a white was toppled by the red: the red is the only ball played, so
+   nothing else moves until it hits a white;
+3. otherwise the pin counts as toppled by a white, and the referee calls the fault.
+
+The carambole (``"kegle.carambole"``): two ``contact`` events red-white. The seed's two
+whites share one name in the event format; a contact may say which white with an
+extra ``"white"`` key (any value), and then the two contacts must name different whites.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..events import Contact, Cushion, Event, OffTable, Pin, Pocket
+
+_RED_WHITE = frozenset({"red", "white"})
+
+
+@dataclass(frozen=True, slots=True)
+class ShotFacts:
+    toppled: tuple[int, ...]  # pins that went down during the shot, first fall order, each once
+    by_red: tuple[int, ...]  # of those, toppled by the red
+    by_cue: tuple[int, ...]  # of those, toppled by the cue, bridge, clothes or body
+    pins_after: frozenset[int]  # pins down when the shot is over
+    pockets: tuple[tuple[int, int, str | None], ...]  # (index in shot, pocket, ball)
+    cushions: int
+    jumped: tuple[str | None, ...]
+    carambole: bool
+
+
+def read_shot(events: Sequence[Event], pins_before: frozenset[int], full_info: bool = False) -> ShotFacts:
+    """The facts of a shot from its sensor events (in file order)."""
+    toppled: list[int] = []
+    by_red: list[int] = []
+    by_cue: list[int] = []
+    down = set(pins_before)
+    pockets: list[tuple[int, int, str | None]] = []
+    cushions = 0
+    jumped: list[str | None] = []
+    red_white = 0
+    whites: set[object] = set()
+    named_whites = True
+    full = full_info or any(isinstance(e, Contact) for e in events)
+    for i, e in enumerate(events):
+        if isinstance(e, Pin):
+            if e.state == "down":
+                if e.pin not in down and e.pin not in toppled:
+                    toppled.append(e.pin)
+                    who = e.extra.get("ball")
+                    if who is None and full and red_white == 0:
+                        who = "red"
+                    if who == "red":
+                        by_red.append(e.pin)
+                    elif who == "cue":
+                        by_cue.append(e.pin)
+                down.add(e.pin)
+            else:
+                down.discard(e.pin)
+        elif isinstance(e, Cushion):
+            cushions += 1
+        elif isinstance(e, Pocket):
+            pockets.append((i, e.pocket, e.ball))
+        elif isinstance(e, OffTable):
+            jumped.append(e.ball)
+        elif isinstance(e, Contact) and frozenset(e.balls) == _RED_WHITE:
+            red_white += 1
+            if "white" in e.extra:
+                whites.add(repr(e.extra["white"]))
+            else:
+                named_whites = False
+    carambole = len(whites) >= 2 if named_whites and whites else red_white >= 2
+    return ShotFacts(
+        toppled=tuple(toppled), by_red=tuple(by_red), by_cue=tuple(by_cue),
+        pins_after=frozenset(down), pockets=tuple(pockets), cushions=cushions,
+        jumped=tuple(jumped), carambole=carambole,
+    )
