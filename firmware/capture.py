@@ -1,0 +1,104 @@
+# Edge capture per channel kind (docs/timing.md):
+#   irq      Pin.irq handler, time read first thing in the handler
+#   capture  Pin.irq handler, time taken from the hardware capture register
+#   poll     sampled and debounced in the main loop
+#   pcnt     counted by the pulse counter, read in the main loop (COUNT frames)
+# and the periodic level scan that finds edges whose callback the scheduler dropped.
+from array import array
+
+from micropython import const
+
+_F_ACTIVE = const(1)
+_F_LATE = const(2)
+_F_HWCAP = const(4)
+
+
+def irq_handler(ring, ch, pin, active, levels, ticks_us):
+    """Soft-IRQ handler of one channel. Hard-interrupt safe (does not allocate).
+    Cost on the unix port: see bench/firmware_handler.py."""
+
+    def handler(_pin):
+        t = ticks_us()  # first thing: the scheduling delay is already in it
+        v = 1 if pin.value() == active else 0
+        if v == levels[ch]:
+            # the level is back where it was: a pulse shorter than the scheduling
+            # delay; report its leading edge now, its trailing edge comes next
+            v ^= 1
+        levels[ch] = v
+        ring.put(ch, v, t)
+
+    return handler
+
+
+def capture_handler(ring, ch, pin, active, levels, cap):
+    """Like irq_handler, the time read from the capture unit. Does not allocate."""
+
+    def handler(_pin):
+        t = cap.ticks()
+        v = 1 if pin.value() == active else 0
+        if v == levels[ch]:
+            v ^= 1
+        levels[ch] = v
+        ring.put(ch, v | _F_HWCAP, t)
+
+    return handler
+
+
+class Poller:
+    """Polled channels (tilt switches): a new level is reported once the raw level has
+    stayed the same for debounce_us; the edge time is the first sample of that run."""
+
+    def __init__(self, channels, pins, levels):
+        self.chans = [c.ch for c in channels]
+        self.active = [c.active for c in channels]
+        self.debounce = [c.debounce_us for c in channels]
+        self.pins = pins
+        self.levels = levels
+        n = len(channels)
+        self.cand = bytearray(n)  # 0 = none, 1 = idle, 2 = active
+        self.since = array("i", [0] * n)
+
+    def sample(self, tick, ring, ticks_diff):
+        for i in range(len(self.chans)):
+            ch = self.chans[i]
+            v = 1 if self.pins[i].value() == self.active[i] else 0
+            if v == self.levels[ch]:
+                self.cand[i] = 0
+            elif self.cand[i] != v + 1:
+                self.cand[i] = v + 1
+                self.since[i] = tick
+            if self.cand[i] and ticks_diff(tick, self.since[i]) >= self.debounce[i]:
+                self.levels[ch] = v
+                self.cand[i] = 0
+                ring.put(ch, v, self.since[i])
+
+
+class LevelScan:
+    """Every scan_ms: an irq/capture channel whose level differs from the last reported
+    one on two scans in a row lost a callback; report a LATE edge (time of the first
+    scan that saw it) and count the drop."""
+
+    def __init__(self, channels, pins, levels):
+        self.chans = [c.ch for c in channels]
+        self.active = [c.active for c in channels]
+        self.pins = pins
+        self.levels = levels
+        n = len(channels)
+        self.seen = bytearray(n)
+        self.since = array("i", [0] * n)
+        self.drops = 0
+
+    def scan(self, tick, ring):
+        for i in range(len(self.chans)):
+            ch = self.chans[i]
+            v = 1 if self.pins[i].value() == self.active[i] else 0
+            if v == self.levels[ch]:
+                self.seen[i] = 0
+            elif not self.seen[i]:
+                self.seen[i] = 1
+                self.since[i] = tick
+            else:
+                self.seen[i] = 0
+                self.levels[ch] = v
+                self.drops += 1
+                ring.put(ch, v | _F_LATE, self.since[i])

