@@ -15,7 +15,10 @@ same events:
   ``advance(now_us)``.
 
 Events come out in device-time order: an event waits behind an earlier goal whose
-colour is not read yet.
+colour is not read yet, and every event waits until device time is ``reorder_us``
+(the profile's scan period) past it, since frames stamped within one pass of the
+firmware's main loop may arrive out of time order. ``release_until`` lets a caller
+that knows the device time from the host clock release them sooner when all is quiet.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ class TranslateStats:
     stray_readings: int = 0
     unknown_channels: int = 0
     rests: int = 0
+    out_of_order: int = 0  # events that arrived after a later one had been released
 
     def as_dict(self) -> dict[str, int]:
         return dict(self.__dict__)
@@ -57,6 +61,7 @@ class TranslateStats:
 class Translator:
     profile: TableProfile
     colour_wait_us: int = COLOUR_WAIT_US
+    reorder_us: int | None = None  # default: the profile's scan period
     stats: TranslateStats = field(default_factory=TranslateStats)
     now_us: int = 0
     notes: list[str] = field(default_factory=list)  # things worth reporting (unknown channel ...)
@@ -68,6 +73,9 @@ class Translator:
         self._heap: list[tuple[int, int, Event]] = []
         self._n = 0
         self._last_activity: int | None = None
+        if self.reorder_us is None:
+            self.reorder_us = self.profile.scan_ms * 1000
+        self._released_to = -1  # events at or before this device time have been released
 
     # --- input ---------------------------------------------------------------
 
@@ -188,14 +196,25 @@ class Translator:
 
     def _push(self, t_us: int, ev: Event) -> None:
         self._n += 1
+        if t_us <= self._released_to:
+            self.stats.out_of_order += 1
         heapq.heappush(self._heap, (t_us, self._n, ev))
 
-    def _release(self) -> list[Event]:
-        horizon = min((t for t, _ in self._pending.values()), default=None)
+    def release_until(self, t_us: int) -> list[Event]:
+        """Release held events up to device time ``t_us`` (no colour timeout, no rest)."""
+        return self._release(t_us)
+
+    def _release(self, limit: int | None = None) -> list[Event]:
+        assert self.reorder_us is not None
+        limit = max(self.now_us - self.reorder_us, limit if limit is not None else -1)
+        for t0, _ in self._pending.values():
+            limit = min(limit, t0 - 1)
         out: list[Event] = []
         heap = self._heap
-        while heap and (horizon is None or heap[0][0] < horizon):
-            out.append(heapq.heappop(heap)[2])
+        while heap and heap[0][0] <= limit:
+            t_us, _, ev = heapq.heappop(heap)
+            out.append(ev)
+            self._released_to = t_us
         self.stats.events += len(out)
         return out
 
