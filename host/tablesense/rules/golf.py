@@ -1,0 +1,313 @@
+"""The golf billiards engine: five balls each, goals at both ends, best of three frames.
+
+The rules and their ids are in seeds/golf.md; docs/golf.md explains them to players.
+This module turns events into units (a shot from its first sensor event to ``rest``,
+or a call that stands alone) and hands each unit to ``golf_resolve.resolve``; a late
+referee call or an answer amends the unit just ended and resolves it again.
+
+Events and calls (docs/events.md):
+- ``goal`` / ``off_table`` with a known ball decide alone; with ``ball: null`` the
+  engine asks the referee whose ball it was. ``strike`` (the ball the cue hit) and
+  ``contact`` (first contact) decide "played with an opponent's ball" and "played onto
+  one's own ball"; ``rest.positions`` decide zones and triangles.
+- ``start`` (player, optionally ``member``: 0/1 or a name): who opens a frame, before
+  its first shot.
+- ``foul`` (a foul of seeds/golf.md, short names and synonyms accepted), ``time``
+  (the turn clock ran out), ``spot`` (ball, spot 1..5: where a penalised ball goes),
+  ``off_table`` (ball: it stayed on a cushion, a goal peg or the goal cap), ``rail``
+  (ball: back on the bed off the rail), ``edge`` (ball: it dropped after resting on
+  the goal edge), ``wedged`` (ball, ``where``: attacking | defending | cushion).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ..errors import IllegalCall
+from ..events import Call, Contact, Cushion, Event, Goal, OffTable, Pin, Pocket, Rest, Setup, Strike
+from ..geometry.golf import ATTACKS
+from .base import Engine, Question, other, register
+from .golf_fouls import find_foul
+from .golf_resolve import TIME_GRACE, TURN_LIMIT, resolve
+from .golf_state import IDX, SIDES, GolfState, Shot, norm_positions, pair_set
+
+CALLS = ("start", "foul", "time", "spot", "off_table", "rail", "edge", "wedged", "answer", "undo")
+WEDGED = ("attacking", "defending", "cushion")
+_DUO_ONLY = ("golf.duo.opening", "golf.duo.order", "golf.duo.consult")
+
+
+@register
+class GolfEngine(Engine[GolfState]):
+    game = "golf"
+
+    # --- set-up -----------------------------------------------------------------
+    def new_state(self, setup: Setup) -> GolfState:
+        fmt = (setup.format or "").lower()
+        if fmt not in ("", "single", "singles", "duo"):
+            raise IllegalCall(f"golf format is 'single' or 'duo', not {setup.format!r}")
+        names = setup.players
+        duo = fmt == "duo" or any(isinstance(names[p], list) for p in SIDES)
+        if duo and not all(isinstance(names[p], list) and len(names[p]) == 2 for p in SIDES):
+            raise IllegalCall("a duo match needs two names per side: "
+                              '"players": {"p1": ["Ann", "Cor"], "p2": ["Bob", "Dirk"]}')
+        players = tuple((p, tuple(names[p]) if duo else names[p]) for p in SIDES)
+        return GolfState(players=players, duo=duo)
+
+    # --- events -----------------------------------------------------------------
+    def step(self, state: GolfState, event: Event) -> GolfState:
+        if isinstance(event, Call):
+            return self._call(state, event)
+        if isinstance(event, Rest):
+            return self._rest(state, event)
+        if isinstance(event, (Pin, Pocket)):
+            raise IllegalCall(f"{event.type} event: a golf billiards table has no {event.type}s")
+        if isinstance(event, Cushion):
+            return state if state.shot_open else self._open(state, event.t)
+        if isinstance(event, Goal):
+            return self._goal(state, event)
+        if isinstance(event, OffTable):
+            ball = _ball(event.ball, "off_table", nullable=True)
+            st = state if state.shot_open else self._open(state, event.t)
+            shot = st.shot
+            assert shot is not None and st.pre is not None
+            if ball is not None:
+                _check_in_play(st.pre, shot, ball, "off_table event")
+            return replace(st, shot=shot._replace(offs=(*shot.offs, (event.t, ball, "sensor"))))
+        if isinstance(event, Strike):
+            ball = _ball(event.ball, "strike", nullable=True)
+            st = state if state.shot_open else self._open(state, event.t)
+            assert st.shot is not None
+            if st.shot.strike is not None or ball is None:
+                return st
+            return replace(st, shot=st.shot._replace(strike=ball))
+        if isinstance(event, Contact):
+            for b in event.balls:
+                _ball(b, "contact")
+            st = state if state.shot_open else self._open(state, event.t)
+            assert st.shot is not None
+            if st.shot.first_contact is not None:
+                return st
+            return replace(st, shot=st.shot._replace(first_contact=tuple(event.balls)))
+        raise IllegalCall(f"{event.type} event has no meaning in golf billiards")
+
+    def _open(self, state: GolfState, t: float) -> GolfState:
+        """A shot begins: keep the state before it; open questions about the last shot
+        (other than replacement spots) take their default."""
+        qs = tuple(q for q in state.questions if str(q.get("key", "")).startswith("spot"))
+        pre = state if qs == state.questions else replace(state, questions=qs)
+        shooter = state.at_table or "p1"
+        shot = Shot(t0=t, shooter=shooter, member=state.members[IDX[shooter]])
+        return replace(pre, pre=pre, shot=shot, shot_open=True, unit_questions=())
+
+    def _goal(self, state: GolfState, event: Goal) -> GolfState:
+        ball = _ball(event.ball, "goal", nullable=True)
+        st = state if state.shot_open else self._open(state, event.t)
+        shot, pre = st.shot, st.pre
+        assert shot is not None and pre is not None
+        bl = st.balls_left
+        if ball is not None:
+            _check_in_play(pre, shot, ball, f"goal {event.goal}")
+            if ball != shot.shooter or event.goal == ATTACKS[ball]:
+                bl = pair_set(bl, ball, max(bl[IDX[ball]] - 1, 0))  # live count for the scoreboard
+        goals = (*shot.goals, (event.t, event.goal, ball))
+        return replace(st, shot=shot._replace(goals=goals), balls_left=bl)
+
+    def _rest(self, state: GolfState, event: Rest) -> GolfState:
+        positions = norm_positions(event.positions)
+        if not state.shot_open:
+            if positions is None:
+                return state
+            return replace(state, positions=positions, turn_positions=state.turn_positions or positions)
+        assert state.shot is not None and state.pre is not None
+        return resolve(state.pre, state.shot._replace(rest_t=event.t, positions=positions))
+
+    # --- referee calls ------------------------------------------------------------
+    def _call(self, state: GolfState, ev: Call) -> GolfState:
+        name = ev.call.lower().replace("-", "_")
+        if name == "start":
+            return self._start(state, ev)
+        if name in ("foul", "time"):
+            if name == "foul" and not ev.foul:
+                raise IllegalCall("a 'foul' call needs 'foul' (a foul of seeds/golf.md, e.g. \"touch\")")
+            foul = find_foul(ev.foul if name == "foul" else "time")
+            if foul.id in _DUO_ONLY and not state.duo:
+                raise IllegalCall(f"foul {foul.id} applies to duo matches only")
+            extra = {k: v for k, v in ev.extra.items() if k == "balls" and isinstance(v, int) and 1 <= v <= 5}
+            item = (ev.t, foul.id, extra)
+
+            def add_foul(sh: Shot) -> Shot:
+                return sh._replace(fouls=(*sh.fouls, item))
+
+            if foul.id == "golf.clock" and not state.shot_open:
+                return self._standalone(state, ev, add_foul)
+            return self._amend(state, ev, add_foul)
+        if name == "spot":
+            return self._spot(state, ev)
+        if name in ("off_table", "off", "rail", "edge", "wedged"):
+            ball = _ball(ev.ball or ev.player, ev.call)
+            if name == "wedged":
+                where = str(ev.extra.get("where", "")).lower()
+                if where not in WEDGED:
+                    raise IllegalCall(f"a 'wedged' call needs 'where': one of {', '.join(WEDGED)}")
+                item_w = (ev.t, ball, where)
+                return self._amend(state, ev, lambda sh: sh._replace(wedged=(*sh.wedged, item_w)))
+            if name in ("off_table", "off"):
+                target = state.shot if state.shot_open else None
+                pre = state.pre if state.shot_open else state
+                if target is not None and pre is not None:
+                    _check_in_play(pre, target, ball, "off_table call")
+                return self._amend(state, ev, lambda sh: sh._replace(offs=(*sh.offs, (ev.t, ball, "call"))))
+            shot = state.shot
+            if shot is None:
+                raise IllegalCall(f"'{ev.call}' call: no shot has been played yet")
+            if name == "rail":
+                if not any(b == ball for _, b, _ in shot.offs):
+                    raise IllegalCall(f"'rail' call: no ball of {ball} left the table in the last shot")
+                return self._amend(state, ev, lambda sh: sh._replace(rails=(*sh.rails, (ev.t, ball))))
+            if not any(b == ball for _, _, b in shot.goals):
+                raise IllegalCall(f"'edge' call: no ball of {ball} dropped into a goal in the last shot")
+            return self._amend(state, ev, lambda sh: sh._replace(edges=(*sh.edges, (ev.t, ball))))
+        if name == "carom":
+            raise IllegalCall("golf billiards has no caroms; a 'carom' call fits no golf state")
+        raise IllegalCall(f"unknown golf call {ev.call!r} (golf calls: {', '.join(CALLS)})")
+
+    def _amend(self, state: GolfState, ev: Call, add: Any) -> GolfState:
+        """A call during a shot joins its evidence; after ``rest`` it amends the shot
+        just ended; with no shot to amend it stands alone against the player at the table."""
+        if state.shot_open:
+            assert state.shot is not None
+            return replace(state, shot=add(state.shot))
+        last = state.shot
+        if last is not None and state.pre is not None and (ev.player is None or ev.player == last.shooter):
+            return resolve(state.pre, add(last), prev=state)
+        return self._standalone(state, ev, add)
+
+    def _standalone(self, state: GolfState, ev: Call, add: Any) -> GolfState:
+        if ev.player is not None and ev.player != state.at_table:
+            raise IllegalCall(f"'{ev.call}' call for {ev.player}, but {state.at_table} is at the table and "
+                              f"{ev.player} played no shot just now")
+        shooter = state.at_table or "p1"
+        unit = Shot(t0=ev.t, shooter=shooter, member=state.members[IDX[shooter]], standalone=True)
+        return resolve(replace(state, unit_questions=()), add(unit))
+
+    def _start(self, state: GolfState, ev: Call) -> GolfState:
+        player = ev.player
+        if player not in SIDES:
+            raise IllegalCall("a 'start' call needs 'player': p1 or p2")
+        if state.frame_units or state.shot_open:
+            raise IllegalCall(f"'start' comes before the first shot of a frame; "
+                              f"frame {state.frame} is under way")
+        members = state.members
+        if state.duo:
+            members = pair_set(members, player, _member(state, player, ev.extra.get("member")))
+        new = replace(state, at_table=player, members=members, clock=(player, ev.t))
+        if state.frame == 1:
+            new = replace(new, first_opener=player, first_members=members)
+        rule = "golf.duo.deciding" if state.duo and state.frame == 3 else "golf.frame.opening"
+        who = _name(new, player)
+        return self.rule(new, ev.t, rule, player, f"{who} opens frame {state.frame}", frame=state.frame)
+
+    def _spot(self, state: GolfState, ev: Call) -> GolfState:
+        ball = _ball(ev.ball or ev.player, "spot")
+        spot = ev.spot
+        if spot is None or not 1 <= spot <= 5:
+            raise IllegalCall(f"'spot' call: spot must be 1..5, not {spot!r}")
+        for q in state.questions:
+            if q.rule == "golf.spot.choice" and q.get("ball") == ball:
+                break
+        else:
+            raise IllegalCall(f"'spot' call: no ball of {ball} is waiting for a replacement spot")
+        rest = tuple(x for x in state.questions if x.id != q.id)
+        return self.on_answer(replace(state, questions=rest), q, spot, ev)
+
+    def on_answer(self, state: GolfState, question: Question, answer: Any, event: Call) -> GolfState:
+        key = question.get("key")
+        shot = state.shot
+        mine = any(qid == question.id for _, qid in state.unit_questions)
+        if mine and shot is not None and state.pre is not None and not state.shot_open:
+            return resolve(state.pre, shot._replace(answers=(*shot.answers, (key, answer))), prev=state)
+        if question.rule == "golf.spot.choice":
+            ball = question.get("ball")
+            rule = "golf.spot.fallback" if answer in (4, 5) else "golf.spot.choice"
+            new = replace(state, placed=pair_set(state.placed, ball, answer),
+                          placements=(*state.placements, (ball, answer)))
+            return self.rule(new, event.t, rule, other(ball), f"{other(ball)} chooses replacement spot "
+                             f"{answer} for {ball}'s ball", ball=ball, spot=answer)
+        raise IllegalCall(f"question {question.id} was about a shot that is over; its default stands")
+
+    # --- output -------------------------------------------------------------------
+    def game_json(self, state: GolfState) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "frames_won": {"p1": state.frames_won[0], "p2": state.frames_won[1]},
+            "balls_left": {"p1": state.balls_left[0], "p2": state.balls_left[1]},
+            "zone_play": state.zone_play,
+            "frame": state.frame,
+            "frame_winners": list(state.frame_winners),
+            "format": "duo" if state.duo else "single",
+            "attacks": dict(ATTACKS),
+            "shot_in_progress": state.shot_open,
+            "clock": None,
+            "replacements": [{"ball": b, "spot": n} for b, n in state.placements],
+        }
+        if state.clock is not None and not state.finished:
+            player, start = state.clock
+            out["clock"] = {"player": player, "start": start, "limit": TURN_LIMIT, "grace": TIME_GRACE,
+                            "time_at": round(start + TURN_LIMIT, 6),
+                            "deadline": round(start + TURN_LIMIT + TIME_GRACE, 6)}
+        if state.duo:
+            out["next_up"] = {p: _name(state, p) for p in SIDES}
+        if state.at_table is not None:
+            out["player_at_table"] = _name(state, state.at_table)
+        return out
+
+    def summary(self, state: GolfState) -> str:
+        p1, p2 = state.balls_left
+        f1, f2 = state.frames_won
+        line = f"frame {state.frame}: balls left p1 {p1}, p2 {p2}; frames {f1}-{f2}"
+        if state.zone_play:
+            line += "; zone play"
+        if not state.finished and state.at_table:
+            line += f"; {_name(state, state.at_table)} ({state.at_table}) at the table"
+        if state.questions:
+            line += "; waiting for: " + ", ".join(q.id for q in state.questions)
+        return line
+
+
+# --- helpers ----------------------------------------------------------------------
+
+def _ball(ball: Any, what: str, nullable: bool = False) -> Any:
+    if ball is None and nullable:
+        return None
+    if ball not in SIDES:
+        raise IllegalCall(f"{what}: ball must be p1 or p2 (a golf ball is named by its owner), not {ball!r}")
+    return ball
+
+
+def _check_in_play(pre: GolfState, shot: Shot, ball: str, what: str) -> None:
+    """A ball can go down or off only if its owner still has one in play."""
+    down = sum(1 for _, _, b in shot.goals if b == ball) + sum(1 for _, b, _ in shot.offs if b == ball)
+    have = pre.balls_left[IDX[ball]]
+    if down >= have:
+        extra = f", {down} already down or off in this shot" if down else ""
+        raise IllegalCall(f"{what} for {ball}, but {ball} has no balls left in play "
+                          f"(frame {pre.frame}: {have} left{extra})")
+
+
+def _member(state: GolfState, side: str, member: Any) -> int:
+    names = dict(state.players)[side]
+    if member is None:
+        return state.members[IDX[side]]
+    if isinstance(member, int) and not isinstance(member, bool) and member in (0, 1):
+        return member
+    if isinstance(member, str) and member in names:
+        return list(names).index(member)
+    raise IllegalCall(f"'start' call: member must be 0, 1 or a name of {side} ({', '.join(names)}), "
+                      f"not {member!r}")
+
+
+def _name(state: GolfState, side: str) -> str:
+    names = dict(state.players).get(side, side)
+    if state.duo:
+        return str(names[state.members[IDX[side]]])
+    return str(names)

@@ -1,0 +1,111 @@
+"""Golf billiards fouls: what each costs, and the names a referee may call them by.
+
+Every foul of seeds/golf.md is one ``Foul`` row: its catalogue id, whether the
+balls moved by the shot are put back (so goals of the shot do not count), what
+happens to the ball played (replacement spot always, only in zone play, or never),
+whether in zone play the opponent points out a ball to be placed on a replacement
+spot, and any ball the foul sends elsewhere (``touched``: the held-back ball).
+Every foul costs the turn.
+
+``find_foul(name)`` accepts the full id (``golf.foul.touch``), the short name
+(``touch``), any case, ``_`` or ``-``, and the synonyms below; anything else is an
+``IllegalCall`` listing the known names.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from ..errors import IllegalCall
+
+# how the ball played is treated
+ALWAYS = "always"
+ZONE = "zone"
+NEVER = "never"
+
+
+class Foul(NamedTuple):
+    id: str
+    text: str
+    back: bool  # all moved balls put back: goals and off-table balls of the shot do not count
+    spot_played: str  # ALWAYS, ZONE or NEVER
+    points_out: bool = False  # in zone play the opponent points out a ball for a replacement spot
+    touched: str | None = None  # "spot": the touched own ball to a spot; "goal": opponent's ball into goal
+    aliases: tuple[str, ...] = ()
+
+
+FOULS: tuple[Foul, ...] = (
+    Foul("golf.foul.foot", "played without a foot on the floor", True, ZONE,
+         aliases=("foot", "no-foot-on-floor", "foot-off-floor", "feet", "no-foot")),
+    Foul("golf.foul.jump", "played directly over pegs or balls", True, ALWAYS,
+         aliases=("jump", "over", "over-pegs", "over-balls", "jumped")),
+    Foul("golf.foul.lift", "lifted the ball over the nearest cushion from the long-cushion zone",
+         True, ALWAYS,
+         aliases=("lift", "lifted", "over-cushion")),
+    Foul("golf.foul.hard-shot", "hard, fast shot at goal from below the shot line", True, ALWAYS,
+         aliases=("hard-shot", "hard", "shot-line", "raised-cue")),
+    Foul("golf.foul.aim-behind", "took up position behind an opponent's ball", False, NEVER, points_out=True,
+         aliases=("aim-behind", "aiming", "behind")),
+    Foul("golf.foul.opponent-ball", "played with an opponent's ball", True, NEVER, points_out=True,
+         aliases=("opponent-ball", "wrong-ball", "played-opponent-ball")),
+    Foul("golf.foul.not-at-rest", "aimed or played before the balls had come to rest", True, ZONE,
+         aliases=("not-at-rest", "moving", "early", "before-rest")),
+    Foul("golf.foul.touch", "touched a ball", True, ALWAYS, aliases=("touch", "touched")),
+    Foul("golf.foul.touch.own-ball", "touched one of their own balls during zone play", True, ALWAYS,
+         aliases=("touch-own", "touch-own-ball")),
+    Foul("golf.foul.touch.opponent-ball", "touched an opponent's ball during zone play", True, NEVER,
+         points_out=True, aliases=("touch-opponent", "touch-opponent-ball")),
+    Foul("golf.foul.hold.own-ball", "held back, nudged or deflected one of their own balls", True, NEVER,
+         touched="spot", aliases=("hold-own", "hold-own-ball", "nudge-own", "hold")),
+    Foul("golf.foul.hold.opponent-ball", "held back, nudged or deflected an opponent's ball", True, ALWAYS,
+         touched="goal", aliases=("hold-opponent", "hold-opponent-ball", "nudge-opponent")),
+    Foul("golf.foul.push", "kept the cue tip against the ball (push shot)", True, ALWAYS,
+         aliases=("push", "push-shot")),
+    Foul("golf.foul.touching-ball", "moved a touching ball when not playing away from it", True, ALWAYS,
+         aliases=("touching-ball", "touching", "frozen")),
+    Foul("golf.foul.push-through", "pushed through at a ball touching the front or outer side peg",
+         True, ALWAYS,
+         aliases=("push-through",)),
+    Foul("golf.foul.own-ball", "played their own ball directly onto another of their own balls", True, ALWAYS,
+         aliases=("own-ball", "own", "onto-own-ball")),
+    Foul("golf.triangle.defensive", "left their ball in the large defensive triangle", True, NEVER,
+         aliases=("defensive-triangle", "triangle-defensive", "triangle")),
+    Foul("golf.triangle.defensive.several", "left none of several balls out of the large defensive triangle",
+         True, NEVER, aliases=("defensive-triangle-several", "triangle-several")),
+    Foul("golf.triangle.attacking", "ended in the large attacking triangle while the defender's ball lies "
+         "in the small triangle", False, NEVER, aliases=("attacking-triangle", "triangle-attacking")),
+    Foul("golf.zone.leave", "no ball left its zone in zone play", False, ALWAYS,
+         aliases=("zone", "zone-leave", "no-zone-change", "leave")),
+    Foul("golf.duo.opening", "the wrong player of the duo took the opening shot", False, ALWAYS,
+         aliases=("opening", "wrong-opener")),
+    Foul("golf.duo.order", "played out of the duo's order of play", True, ZONE,
+         aliases=("order", "out-of-order", "wrong-player")),
+    Foul("golf.duo.consult", "team-mate pointed, gestured or came within 1 metre", False, NEVER,
+         aliases=("consult", "coaching", "gesture")),
+    Foul("golf.clock", "did not play within the time (50 s, TIME, 10 s)", False, NEVER, points_out=True,
+         aliases=("time", "clock", "too-slow")),
+)
+
+_BY_NAME: dict[str, Foul] = {}
+for _f in FOULS:
+    _short = _f.id.removeprefix("golf.")
+    for _name in (_f.id, _short, _short.removeprefix("foul."), *_f.aliases):
+        _BY_NAME.setdefault(_name, _f)
+
+BY_ID: dict[str, Foul] = {f.id: f for f in FOULS}
+
+
+def _norm(name: str) -> str:
+    n = re.sub(r"[\s_]+", "-", name.strip().lower())
+    return n.removeprefix("golf.")
+
+
+def find_foul(name: str) -> Foul:
+    """The foul a referee means by ``name``; ``IllegalCall`` listing the known names."""
+    n = _norm(name)
+    foul = _BY_NAME.get(n) or _BY_NAME.get(f"golf.{n}") or _BY_NAME.get(f"foul.{n}")
+    if foul is None:
+        known = ", ".join(sorted({f.id.removeprefix("golf.").removeprefix("foul.") for f in FOULS}))
+        raise IllegalCall(f"unknown golf foul {name!r} (known: {known})")
+    return foul

@@ -1,0 +1,87 @@
+"""Golf rules decided from ball positions at rest (simulator, camera): zones and triangles.
+
+A player's five balls are alike, so "a ball left its zone" is decided on the multiset
+of places each side's balls occupy: a zone number, or the set of zone lines a ball
+lies on. Plain functions returning a bool; the engine turns them into rulings.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..geometry.golf import (
+    ATTACKS,
+    BALL_DIAMETER,
+    DEFENDS,
+    REPLACEMENT_SPOTS,
+    Point,
+    in_triangle,
+    zone_lines_of,
+    zone_of,
+)
+from .golf_state import IDX, Positions
+
+
+def _place(p: Point, owner: str) -> object:
+    if in_triangle(p, DEFENDS[owner], "large"):
+        return "defensive-triangle"  # not a zone for the defender's balls
+    z = zone_of(p)
+    return z if z is not None else zone_lines_of(p)
+
+
+def zone_left(before: Positions, after: Positions, shooter: str) -> bool:
+    """True when the zone obligation is met: some ball changed place (zone, line or
+    triangle), or a ball of the shooter lies in their large attacking triangle."""
+    goal = ATTACKS[shooter]
+    if any(in_triangle(p, goal, "large") for p in before[IDX[shooter]]):
+        return True
+    for owner in ("p1", "p2"):
+        i = IDX[owner]
+        if Counter(_place(p, owner) for p in before[i]) != Counter(_place(p, owner) for p in after[i]):
+            return True
+    return False
+
+
+def in_defensive_triangle(points: tuple[Point, ...], owner: str, size: str = "large") -> int:
+    """How many of ``owner``'s balls lie in their ``size`` defensive triangle (line counts)."""
+    goal = DEFENDS[owner]
+    return sum(1 for p in points if in_triangle(p, goal, size))
+
+
+def defensive_triangle_kept(start: Positions, end: Positions, player: str) -> int:
+    """Balls of ``player`` that lay in their defensive triangle at the start of the turn
+    when none has left it by the end; 0 when the rule is met."""
+    n0 = in_defensive_triangle(start[IDX[player]], player)
+    n1 = in_defensive_triangle(end[IDX[player]], player)
+    return n0 if n0 and n1 >= n0 else 0
+
+
+def attacking_triangle_broken(before: Positions, after: Positions, shooter: str) -> bool:
+    """The defender had a ball in their defensive triangle before the shot, and after it
+    the shooter's ball lies in the large attacking triangle while a defender's ball
+    lies in the small triangle."""
+    defender = "p2" if shooter == "p1" else "p1"
+    goal = ATTACKS[shooter]
+    d = IDX[defender]
+    if not any(in_triangle(p, goal, "large") for p in before[d]):
+        return False
+    return any(in_triangle(p, goal, "small") for p in after[d]) and any(
+        in_triangle(p, goal, "large") for p in after[IDX[shooter]]
+    )
+
+
+def free_spot(owner: str, positions: Positions) -> int | None:
+    """When spots 1-3 of ``owner`` are all covered by a ball, the first free of 4 and 5
+    (the fall-back); None when one of 1-3 is free (the opponent chooses)."""
+    balls = positions[0] + positions[1]
+
+    def taken(n: int) -> bool:
+        sx, sy = REPLACEMENT_SPOTS[owner][n]
+        return any((x - sx) ** 2 + (y - sy) ** 2 < BALL_DIAMETER**2 for x, y in balls)
+
+    if not all(taken(n) for n in (1, 2, 3)):
+        return None
+    for n in (4, 5):
+        if not taken(n):
+            return n
+    return 5
