@@ -263,7 +263,12 @@ class Firmware:
             except boardcfg.BoardError as e:
                 self.error(E_PROFILE, "profile %s: %s" % (args[0], e.args[0]))
                 return
-            self.use_board(b)
+            try:
+                self.use_board(b)
+            except boardcfg.BoardError as e:
+                self.board = None
+                self.error(E_PROFILE, "profile %s: %s" % (args[0], e.args[0]))
+                return
             self.hello()
         else:
             self.error(E_UNKNOWN, "unknown command: %s" % line[:60])
