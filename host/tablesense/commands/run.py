@@ -1,0 +1,104 @@
+"""``tablesense run``: serve the pub -- one link per table, the match log, the web app.
+
+    tablesense run --port /dev/ttyUSB0 --port /dev/ttyUSB1 --profile golf --profile carom
+
+Tables are numbered 1, 2, ... in the order of their ``--port``; ``--profile`` pairs with
+``--port`` by position (one ``--profile`` serves every port). ``--tables N`` adds tables
+without a link (a table refereed by hand).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import AsyncIterator
+from typing import Any
+
+from ..errors import TablesenseError
+from ..events import Event
+from ..store import LANGS
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--port", action="append", default=[], metavar="URL",
+                   help="a table's serial port (/dev/ttyUSB0, socket://host:port, a pty); repeat per table")
+    p.add_argument("--profile", action="append", default=[], metavar="ID",
+                   help="table profile per --port (golf, kegle, carom or a TOML file); default golf")
+    p.add_argument("--tables", type=int, default=0, metavar="N",
+                   help="tables without a link, refereed by hand")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address of the web app (0.0.0.0: the whole pub network)")
+    p.add_argument("--port-http", type=int, default=8080, metavar="N", help="port of the web app (8080)")
+    p.add_argument("--db", default="tablesense.db", metavar="FILE",
+                   help="the match log, SQLite (tablesense.db)")
+    p.add_argument("--lang", default="en", choices=LANGS, help="language of new tables (en, nl, da)")
+    p.add_argument("--public-url", default="", metavar="URL",
+                   help="how phones reach this host, for the referee QR code (default: as the TV sees it)")
+
+
+def plan(ports: list[str], profiles: list[str], extra: int) -> list[tuple[str, str | None, str | None]]:
+    """(table id, port, profile) per table; raises ValueError with the reason for a bad combination."""
+    if len(profiles) > 1 and len(profiles) != len(ports):
+        raise ValueError(f"give one --profile for all ports or one per --port ({len(ports)} ports, "
+                         f"{len(profiles)} profiles)")
+    if extra < 0:
+        raise ValueError("--tables must be 0 or more")
+    if not ports and not extra:
+        raise ValueError("give a table: --port URL (one per table) or --tables N")
+    profs = profiles * len(ports) if len(profiles) == 1 else profiles or ["golf"] * len(ports)
+    out: list[tuple[str, str | None, str | None]] = [
+        (str(n), port, prof) for n, (port, prof) in enumerate(zip(ports, profs), start=1)
+    ]
+    out += [(str(len(ports) + n), None, None) for n in range(1, extra + 1)]
+    return out
+
+
+def _sources(tables: list[tuple[str, str | None, str | None]]) -> dict[str, AsyncIterator[Event] | None]:
+    from ..link import LinkStatus, table_events
+    from ..link.translate import table_profile
+
+    out: dict[str, AsyncIterator[Event] | None] = {}
+    for tid, port, prof in tables:
+        if port is None or prof is None:
+            out[tid] = None
+            continue
+        profile = table_profile(prof)  # a bad profile is reported now, not from a background task
+
+        def status(s: LinkStatus, tid: str = tid) -> None:
+            print(f"table {tid}: {s}", file=sys.stderr, flush=True)
+
+        out[tid] = table_events(port, profile, on_status=status)
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        tables = plan(args.port, args.profile, args.tables)
+        sources = _sources(tables)
+    except (ValueError, OSError) as exc:
+        print(f"tablesense run: {exc}", file=sys.stderr)
+        return 2
+    from ..web.server import serve
+
+    def ready(url: str, pub: Any) -> None:
+        print(f"tablesense: {len(tables)} table(s), scoreboard on {url}/  (match log: {args.db})", flush=True)
+        base = args.public_url.rstrip("/") or url
+        for tid, port, prof in tables:
+            link = f"{port} ({prof})" if port else "no link"
+            print(f"  table {tid}: {link}  TV {url}/table/{tid}  referee {base}/ref/{tid}?token="
+                  f"{pub.table(tid).token}", flush=True)
+
+    try:
+        asyncio.run(serve(sources, host=args.host, port=args.port_http, db=args.db, lang=args.lang,
+                          public_url=args.public_url, on_ready=ready))
+    except KeyboardInterrupt:
+        return 0
+    except OSError as exc:
+        print(f"tablesense run: cannot serve on {args.host}:{args.port_http}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 2
+    except TablesenseError as exc:
+        print(f"tablesense run: {exc}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,331 @@
+"""The pub runtime: its tables, their event sources, their match logs, their state.
+
+Every event of a table -- from its sensors (the link, the simulator) or from the
+referee panel -- goes through ``Pub.submit``: it is appended to the match log and
+committed first, then applied to the match (``tablesense.replay.Replay``), then the
+table's new state is announced to whoever listens (the web pages).
+
+At start-up each table's latest match is rebuilt by replaying its log, so a host that
+was killed mid-match comes back exactly where it was.
+
+A referee call that the rules refuse (``IllegalCall``) is not logged: the referee gets
+the reason back and nothing changes. A sensor event the rules refuse is logged all the
+same (it happened on the table) and shows as an error of the match, exactly as a
+replay of the log will show it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import BadEvent, IllegalCall, TablesenseError
+from .events import Call, Event, Rest, Setup, parse_event
+from .replay import Replay
+from .store import LANGS, LoggedEvent, MatchRow, Store, StoreError, effective_lines, void_record
+
+TICKER = 12
+#: seconds a turn may take, counted from the balls coming to rest (seed 000, the golf rules)
+TURN_CLOCK = {"golf": 50}
+
+
+@dataclass(slots=True)
+class Table:
+    """One table as the pub runs it: its match, its log and who listens to it."""
+
+    id: str
+    token: str
+    lang: str = "en"
+    match: MatchRow | None = None
+    log: list[LoggedEvent] = field(default_factory=list)
+    replay: Replay = field(default_factory=Replay)
+    seq: int = 0
+    ticker: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=TICKER))
+    version: int = 0
+    clock: tuple[float, float] = (0.0, 0.0)  # (table time, host monotonic) of the last sensor event
+    rest_at: float | None = None  # host epoch of the last rest: the turn clock starts there
+    listeners: set[asyncio.Event] = field(default_factory=set)
+    _json: tuple[int, str] = (-1, "")
+
+    def table_time(self) -> float:
+        """The table's clock now, estimated from its last event (for referee calls)."""
+        t, mono = self.clock
+        if mono == 0.0:
+            return round(t, 6)
+        return round(t + (time.monotonic() - mono), 6)
+
+
+class Pub:
+    """All tables of one pub over one match log."""
+
+    def __init__(self, store: Store, table_ids: Iterable[str], lang: str = "en") -> None:
+        if lang not in LANGS:
+            raise StoreError(f"unknown language {lang!r} (languages: {', '.join(LANGS)})")
+        self.store = store
+        self.tables: dict[str, Table] = {}
+        for tid in table_ids:
+            token, tlang = store.table(tid, lang)
+            table = Table(id=tid, token=token, lang=tlang)
+            self.tables[tid] = table
+            self._load(table)
+
+    # --- reading --------------------------------------------------------------------
+    def table(self, table_id: str) -> Table:
+        try:
+            return self.tables[table_id]
+        except KeyError:
+            raise StoreError(f"no table {table_id!r} (tables: {', '.join(self.tables)})") from None
+
+    def snapshot(self, table_id: str) -> dict[str, Any]:
+        """What the scoreboard shows: the table, its match, the engine's state."""
+        tab = self.table(table_id)
+        rep = tab.replay
+        match: dict[str, Any] | None = None
+        if tab.match is not None:
+            setup = json.loads(tab.log[0].line) if tab.log else {}
+            match = {
+                "id": tab.match.id, "game": tab.match.game, "players": tab.match.players,
+                "setup": setup, "started": tab.match.started, "events": len(tab.log),
+            }
+        state: dict[str, Any] | None = None
+        if rep.engine is not None and rep.state is not None:
+            state = rep.engine.to_json(rep.state)
+            state["summary"] = rep.engine.summary(rep.state)
+        errors = [{"seq": e.line, "error": e.error} for e in rep.errors[-5:]] if rep.engine else []
+        return {
+            "table": tab.id, "lang": tab.lang, "version": tab.version, "match": match,
+            "state": state, "errors": errors, "ticker": list(tab.ticker),
+            "rest_at": tab.rest_at, "turn_clock": TURN_CLOCK.get(match["game"]) if match else None,
+            "now": time.time(),
+        }
+
+    def snapshot_json(self, table_id: str) -> str:
+        """``snapshot`` as JSON, computed once per version of the table."""
+        tab = self.table(table_id)
+        if tab._json[0] != tab.version:
+            tab._json = (tab.version, json.dumps(self.snapshot(table_id), ensure_ascii=False))
+        return tab._json[1]
+
+    def overview(self) -> list[dict[str, Any]]:
+        return [self.snapshot(tid) for tid in self.tables]
+
+    def log_items(self, table_id: str) -> list[dict[str, Any]]:
+        """The current match's effective events grouped into shots and calls (newest last)."""
+        tab = self.table(table_id)
+        items: list[dict[str, Any]] = []
+        shot: list[dict[str, Any]] = []
+        for ev in effective_lines(tab.log)[1:]:
+            obj = json.loads(ev.line)
+            obj["seq"] = ev.seq
+            if obj.get("type") == "call" or obj.get("type") == "setup":
+                if shot:
+                    items.append(_item("shot", shot))
+                    shot = []
+                items.append(_item("call", [obj]))
+                continue
+            shot.append(obj)
+            if obj.get("type") == "rest":
+                items.append(_item("shot", shot))
+                shot = []
+        if shot:
+            items.append(_item("shot", shot))
+        return items
+
+    def export_lines(self, match_id: int, raw: bool = False) -> list[str]:
+        """A match as JSONL: the effective events (replays to the same state) or the raw log."""
+        events = self.store.events(match_id)
+        if not events:
+            raise StoreError(f"no match {match_id}")
+        return [e.line for e in (events if raw else effective_lines(events))]
+
+    # --- listening ------------------------------------------------------------------
+    def subscribe(self, table_id: str) -> asyncio.Event:
+        flag = asyncio.Event()
+        self.table(table_id).listeners.add(flag)
+        return flag
+
+    def unsubscribe(self, table_id: str, flag: asyncio.Event) -> None:
+        self.table(table_id).listeners.discard(flag)
+
+    def _changed(self, tab: Table) -> None:
+        tab.version += 1
+        for flag in tab.listeners:
+            flag.set()
+
+    # --- changing -------------------------------------------------------------------
+    def submit(self, table_id: str, event: Event, source: str = "table") -> None:
+        """Log, then apply one event. Referee events the rules refuse raise and are not logged."""
+        tab = self.table(table_id)
+        now = time.time()
+        if source != "referee":
+            tab.clock = (event.t, time.monotonic())
+        if isinstance(event, Setup):
+            self._start(tab, event, source, now)
+            return
+        line = json.dumps(event.to_dict(), separators=(", ", ": "), ensure_ascii=False)
+        if tab.match is None or (tab.match.ended is not None and source != "referee"):
+            if source == "referee":
+                raise IllegalCall("no match is running on this table: start one first")
+            self.store.append(tab.id, None, 0, line, source, now)
+            self._tick(tab, event, 0, source)
+            self._changed(tab)
+            return
+        rep = tab.replay
+        new_state = None
+        if source == "referee":
+            if rep.engine is None or rep.state is None:
+                raise IllegalCall(f"no rule engine is running for {tab.match.game}: calls cannot be applied")
+            new_state = rep.engine.apply(rep.state, event)  # raises: nothing logged
+        tab.seq += 1
+        logged = LoggedEvent(tab.seq, source, now, line)
+        self.store.append(tab.id, tab.match.id, tab.seq, line, source, now)
+        tab.log.append(logged)
+        if new_state is not None:
+            rep.state = new_state
+            rep.events += 1
+        else:
+            rep.feed_line(line, tab.seq)
+        self._tick(tab, event, tab.seq, source)
+        self._after_apply(tab)
+
+    def start_match(self, table_id: str, setup: dict[str, Any]) -> int:
+        """The referee starts a match: checked, logged as seq 1, applied."""
+        tab = self.table(table_id)
+        obj = dict(setup)
+        obj.setdefault("t", tab.table_time())
+        obj["type"] = "setup"
+        event = parse_event(obj)
+        self.submit(table_id, event, source="referee")
+        assert tab.match is not None
+        return tab.match.id
+
+    def call(self, table_id: str, call: dict[str, Any]) -> None:
+        """A referee call (a JSON object without ``t``/``type``): checked, logged, applied."""
+        tab = self.table(table_id)
+        obj = dict(call)
+        obj["t"] = max(tab.table_time(), _last_t(tab))
+        obj["type"] = "call"
+        if obj.get("call") == "void":
+            raise BadEvent("use void() to void events")
+        self.submit(table_id, parse_event(obj), source="referee")
+
+    def void(self, table_id: str, first: int, last: int) -> None:
+        """Void events ``first..last`` of the current match (a correction record is logged)."""
+        tab = self.table(table_id)
+        if tab.match is None:
+            raise IllegalCall("no match is running on this table")
+        if not 2 <= first <= last <= tab.seq:
+            raise IllegalCall(f"events {first}..{last} cannot be voided (this match has events 2..{tab.seq})")
+        record = void_record(max(tab.table_time(), _last_t(tab)), first, last)
+        line = json.dumps(record, separators=(", ", ": "))
+        tab.seq += 1
+        now = time.time()
+        self.store.append(tab.id, tab.match.id, tab.seq, line, "referee", now)
+        tab.log.append(LoggedEvent(tab.seq, "referee", now, line))
+        tab.replay = _replay(tab.log)
+        tab.ticker.append({"seq": tab.seq, "source": "referee", **record})
+        self._after_apply(tab)
+
+    def set_lang(self, table_id: str, lang: str) -> None:
+        tab = self.table(table_id)
+        self.store.set_lang(tab.id, lang)
+        tab.lang = lang
+        self._changed(tab)
+
+    async def feed(self, table_id: str, source: AsyncIterator[Event]) -> None:
+        """Apply a table's live events as they come (one task per table)."""
+        async for event in source:
+            try:
+                self.submit(table_id, event, source="table")
+            except TablesenseError as exc:  # a table's event that cannot even be logged
+                self.table(table_id).ticker.append({"type": "error", "error": str(exc), "at": time.time()})
+
+    # --- inside -----------------------------------------------------------------------
+    def _start(self, tab: Table, setup: Setup, source: str, now: float) -> None:
+        rep = Replay()
+        obj = setup.to_dict()
+        try:
+            rep.apply(setup)
+        except IllegalCall:
+            if source == "referee":
+                raise  # the referee learns that this game has no rule engine; nothing logged
+            # a table's own set-up is logged all the same: the scoreboard shows the events
+        match_id = self.store.new_match(tab.id, obj, source, now)
+        line = json.dumps(obj, separators=(", ", ": "), ensure_ascii=False)
+        tab.match = self.store.match(match_id)
+        tab.log = [LoggedEvent(1, source, now, line)]
+        tab.seq = 1
+        tab.replay = rep
+        tab.rest_at = None
+        tab.ticker.clear()
+        self._tick(tab, setup, 1, source)
+        self._changed(tab)
+
+    def _after_apply(self, tab: Table) -> None:
+        rep = tab.replay
+        assert tab.match is not None
+        finished = bool(rep.state is not None and rep.state.finished)
+        was = tab.match.ended is not None
+        if finished != was:
+            result = None
+            if finished and rep.state is not None and rep.engine is not None:
+                result = {"winner": rep.state.winner, "summary": rep.engine.summary(rep.state)}
+            self.store.finish(tab.match.id, result)
+            tab.match = self.store.match(tab.match.id)
+        self._changed(tab)
+
+    def _tick(self, tab: Table, event: Event, seq: int, source: str) -> None:
+        entry = event.to_dict()
+        entry["seq"] = seq
+        entry["source"] = source
+        entry["at"] = time.time()
+        tab.ticker.append(entry)
+        if isinstance(event, Rest):
+            tab.rest_at = entry["at"]
+        elif not isinstance(event, Call):
+            tab.rest_at = None
+
+    def _load(self, tab: Table) -> None:
+        match = self.store.latest_match(tab.id)
+        if match is None:
+            return
+        tab.match = match
+        tab.log = self.store.events(match.id)
+        tab.seq = tab.log[-1].seq if tab.log else 0
+        tab.replay = _replay(tab.log)
+        for ev in tab.log[-TICKER:]:
+            with contextlib.suppress(json.JSONDecodeError):
+                tab.ticker.append({**json.loads(ev.line), "seq": ev.seq, "source": ev.source, "at": ev.at})
+        if tab.log:
+            with contextlib.suppress(json.JSONDecodeError, KeyError, TypeError):
+                tab.clock = (float(json.loads(tab.log[-1].line)["t"]), 0.0)
+        if tab.ticker and tab.ticker[-1].get("type") == "rest":
+            tab.rest_at = tab.ticker[-1]["at"]
+
+
+def _replay(log: list[LoggedEvent]) -> Replay:
+    rep = Replay()
+    for ev in effective_lines(log):
+        try:
+            rep.feed_line(ev.line, ev.seq)
+        except TablesenseError:  # feed_line records errors itself; belt and braces
+            continue
+    return rep
+
+
+def _last_t(tab: Table) -> float:
+    for entry in reversed(tab.ticker):
+        t = entry.get("t")
+        if isinstance(t, (int, float)):
+            return float(t)
+    return 0.0
+
+
+def _item(kind: str, events: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"kind": kind, "first": events[0]["seq"], "last": events[-1]["seq"], "events": events}

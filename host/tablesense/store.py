@@ -1,0 +1,268 @@
+"""The match log: an append-only SQLite (WAL) record of every table event.
+
+One row per event, in the order it entered the host, committed (and synced) before
+the event is applied anywhere, so that a host switched off mid-match loses nothing:
+the match state is rebuilt at start-up by replaying the log.
+
+Nothing is ever changed or deleted. A correction is a record of its own:
+
+- ``{"type": "call", "call": "undo"}`` is handled by the rule engine (pops a snapshot);
+- ``{"type": "call", "call": "void", "from": X, "to": Y}`` voids the match's events
+  with sequence numbers X..Y (any earlier shot); ``effective_lines`` leaves them out
+  of the replay.
+
+Events that arrive while no match is running are kept too (``match_id`` NULL), so a
+table's sensors can be checked before a match starts.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import TablesenseError
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id    TEXT PRIMARY KEY,
+    token TEXT NOT NULL,
+    lang  TEXT NOT NULL DEFAULT 'en'
+);
+CREATE TABLE IF NOT EXISTS matches (
+    id       INTEGER PRIMARY KEY,
+    table_id TEXT NOT NULL,
+    game     TEXT NOT NULL,
+    players  TEXT NOT NULL,
+    started  REAL NOT NULL,
+    ended    REAL,
+    result   TEXT
+);
+CREATE TABLE IF NOT EXISTS events (
+    id       INTEGER PRIMARY KEY,
+    table_id TEXT NOT NULL,
+    match_id INTEGER REFERENCES matches(id),
+    seq      INTEGER NOT NULL,
+    source   TEXT NOT NULL,
+    at       REAL NOT NULL,
+    line     TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS events_match_seq ON events(match_id, seq) WHERE match_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS matches_table ON matches(table_id, id);
+"""
+
+LANGS = ("en", "nl", "da")
+
+
+class StoreError(TablesenseError):
+    """The match log cannot do what was asked (unknown match, bad correction)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """One match of a table: who played what, when, and how it ended."""
+
+    id: int
+    table_id: str
+    game: str
+    players: dict[str, Any]
+    started: float
+    ended: float | None
+    result: dict[str, Any] | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "table": self.table_id, "game": self.game, "players": self.players,
+            "started": self.started, "ended": self.ended, "result": self.result,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedEvent:
+    """One line of a match log with its place (``seq``) and who sent it."""
+
+    seq: int
+    source: str
+    at: float
+    line: str
+
+
+class Store:
+    """The SQLite match log. ``path`` may be ``":memory:"`` for tests of pure logic."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        try:
+            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the match log {path}: {exc}") from None
+        self.db.execute("PRAGMA journal_mode=WAL")
+        # FULL: a commit is on disk when append() returns (power cut, not only a crash)
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    # --- tables -------------------------------------------------------------------
+    def table(self, table_id: str, lang: str = "en") -> tuple[str, str]:
+        """The table's referee token and language, created on first use."""
+        row = self.db.execute("SELECT token, lang FROM tables WHERE id=?", (table_id,)).fetchone()
+        if row:
+            return row[0], row[1]
+        token = secrets.token_urlsafe(12)
+        self.db.execute("INSERT INTO tables(id, token, lang) VALUES (?,?,?)", (table_id, token, lang))
+        return token, lang
+
+    def set_lang(self, table_id: str, lang: str) -> None:
+        if lang not in LANGS:
+            raise StoreError(f"unknown language {lang!r} (languages: {', '.join(LANGS)})")
+        self.db.execute("UPDATE tables SET lang=? WHERE id=?", (lang, table_id))
+
+    # --- matches --------------------------------------------------------------------
+    def new_match(self, table_id: str, setup: dict[str, Any], source: str = "referee",
+                  at: float | None = None) -> int:
+        """Open a match whose first event (seq 1) is ``setup``; both in one transaction."""
+        at = time.time() if at is None else at
+        line = json.dumps(setup, separators=(", ", ": "), ensure_ascii=False)
+        with self._tx() as cur:
+            cur.execute(
+                "INSERT INTO matches(table_id, game, players, started) VALUES (?,?,?,?)",
+                (table_id, setup["game"], json.dumps(setup["players"], ensure_ascii=False), at),
+            )
+            match_id = int(cur.lastrowid or 0)
+            cur.execute(
+                "INSERT INTO events(table_id, match_id, seq, source, at, line) VALUES (?,?,?,?,?,?)",
+                (table_id, match_id, 1, source, at, line),
+            )
+        return match_id
+
+    def append(self, table_id: str, match_id: int | None, seq: int, line: str, source: str,
+               at: float | None = None) -> None:
+        """Append one event line and commit it. ``match_id`` None: no match running."""
+        at = time.time() if at is None else at
+        try:
+            self.db.execute(
+                "INSERT INTO events(table_id, match_id, seq, source, at, line) VALUES (?,?,?,?,?,?)",
+                (table_id, match_id, seq, source, at, line),
+            )
+        except sqlite3.IntegrityError:
+            raise StoreError(f"match {match_id} already has an event {seq}") from None
+
+    def finish(self, match_id: int, result: dict[str, Any] | None, at: float | None = None) -> None:
+        """Record how a match ended (a cache of the replay, for the history list).
+
+        ``result`` None reopens the match (the referee undid the deciding shot)."""
+        if result is None:
+            self.db.execute("UPDATE matches SET ended=NULL, result=NULL WHERE id=?", (match_id,))
+            return
+        at = time.time() if at is None else at
+        self.db.execute(
+            "UPDATE matches SET ended=?, result=? WHERE id=?",
+            (at, json.dumps(result, ensure_ascii=False), match_id),
+        )
+
+    def match(self, match_id: int) -> MatchRow:
+        row = self.db.execute(
+            "SELECT id, table_id, game, players, started, ended, result FROM matches WHERE id=?",
+            (match_id,),
+        ).fetchone()
+        if row is None:
+            raise StoreError(f"no match {match_id}")
+        return _match_row(row)
+
+    def matches(self, table_id: str | None = None, limit: int = 50) -> list[MatchRow]:
+        """Newest first."""
+        sql = "SELECT id, table_id, game, players, started, ended, result FROM matches"
+        args: tuple[Any, ...] = ()
+        if table_id is not None:
+            sql += " WHERE table_id=?"
+            args = (table_id,)
+        sql += " ORDER BY id DESC LIMIT ?"
+        return [_match_row(r) for r in self.db.execute(sql, (*args, limit))]
+
+    def latest_match(self, table_id: str) -> MatchRow | None:
+        found = self.matches(table_id, limit=1)
+        return found[0] if found else None
+
+    def events(self, match_id: int) -> list[LoggedEvent]:
+        """The whole log of a match, corrections included, in order."""
+        rows = self.db.execute(
+            "SELECT seq, source, at, line FROM events WHERE match_id=? ORDER BY seq", (match_id,)
+        )
+        return [LoggedEvent(*r) for r in rows]
+
+    def idle_events(self, table_id: str, limit: int = 100) -> list[LoggedEvent]:
+        """Events of a table that came while no match was running, newest last."""
+        rows = self.db.execute(
+            "SELECT seq, source, at, line FROM events WHERE table_id=? AND match_id IS NULL "
+            "ORDER BY id DESC LIMIT ?", (table_id, limit),
+        ).fetchall()
+        return [LoggedEvent(*r) for r in reversed(rows)]
+
+    def _tx(self) -> _Transaction:
+        return _Transaction(self.db)
+
+
+class _Transaction:
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> sqlite3.Cursor:
+        self.db.execute("BEGIN IMMEDIATE")
+        return self.db.cursor()
+
+    def __exit__(self, kind: object, exc: object, tb: object) -> None:
+        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+def _match_row(row: tuple[Any, ...]) -> MatchRow:
+    return MatchRow(
+        id=row[0], table_id=row[1], game=row[2], players=json.loads(row[3]), started=row[4],
+        ended=row[5], result=json.loads(row[6]) if row[6] else None,
+    )
+
+
+# --- corrections ----------------------------------------------------------------------
+
+def void_record(t: float, first: int, last: int) -> dict[str, Any]:
+    """The correction record that voids events ``first..last`` of a match."""
+    return {"t": t, "type": "call", "call": "void", "from": first, "to": last}
+
+
+def voided_range(line: str) -> tuple[int, int] | None:
+    """``(first, last)`` if ``line`` is a void record, else None."""
+    if '"void"' not in line:
+        return None
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError:
+        return None
+    if not (isinstance(obj, dict) and obj.get("type") == "call" and obj.get("call") == "void"):
+        return None
+    first, last = obj.get("from"), obj.get("to")
+    if not (isinstance(first, int) and isinstance(last, int)):
+        return None
+    return first, last
+
+
+def effective_lines(events: Iterable[LoggedEvent]) -> list[LoggedEvent]:
+    """The events that count: voided events and the void records themselves left out.
+
+    A void record only reaches back (it cannot void itself or anything after it), and
+    the set-up (seq 1) cannot be voided: a wrong set-up is a new match.
+    """
+    kept: list[LoggedEvent] = []
+    voided: set[int] = set()
+    for ev in events:
+        rng = voided_range(ev.line)
+        if rng is None:
+            kept.append(ev)
+            continue
+        first, last = max(rng[0], 2), min(rng[1], ev.seq - 1)
+        voided.update(range(first, last + 1))
+    return [ev for ev in kept if ev.seq not in voided]

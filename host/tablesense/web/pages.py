@@ -1,0 +1,137 @@
+"""Pages rendered on the host: a table's match history and a match's printable score sheet."""
+
+from __future__ import annotations
+
+import json
+import time
+from functools import cache
+from html import escape
+from importlib import resources
+from typing import Any
+
+from ..errors import TablesenseError
+from ..events import parse_line
+from ..replay import Replay
+from ..store import MatchRow
+
+
+@cache
+def strings(lang: str) -> dict[str, str]:
+    """The interface strings of ``lang`` (en, nl, da), English for anything missing."""
+    base = resources.files(__package__) / "i18n"
+    english = json.loads((base / "en.json").read_text(encoding="utf-8"))
+    if lang == "en":
+        return english
+    return {**english, **json.loads((base / f"{lang}.json").read_text(encoding="utf-8"))}
+
+
+def _players(players: dict[str, Any]) -> str:
+    def name(v: Any) -> str:
+        return " & ".join(v) if isinstance(v, list) else str(v)
+
+    return f"{escape(name(players.get('p1', '?')))} – {escape(name(players.get('p2', '?')))}"
+
+
+def _when(epoch: float | None) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(epoch)) if epoch else ""
+
+
+_STYLE = """
+body{font-family:system-ui,sans-serif;margin:2rem;color:#111}
+table{border-collapse:collapse;width:100%;margin:1rem 0}
+th,td{border:1px solid #999;padding:.3rem .5rem;text-align:left;vertical-align:top}
+th{background:#eee}
+.num{text-align:right;font-variant-numeric:tabular-nums}
+@media print{a.noprint,.noprint{display:none}body{margin:0}}
+"""
+
+
+def history_html(table_id: str, matches: list[MatchRow], lang: str) -> str:
+    s = strings(lang)
+    rows = []
+    for m in matches:
+        result = s["in_play"]
+        if m.result:
+            result = escape(str(m.result.get("summary") or m.result.get("winner") or ""))
+        rows.append(
+            f"<tr><td class=num>{m.id}</td><td>{escape(s.get('game.' + m.game, m.game))}</td>"
+            f"<td>{_players(m.players)}</td><td>{_when(m.started)}</td><td>{_when(m.ended)}</td>"
+            f"<td>{result}</td><td><a href='/match/{m.id}/sheet'>{s['sheet']}</a> · "
+            f"<a href='/match/{m.id}.jsonl'>{s['export']}</a></td></tr>"
+        )
+    body = "".join(rows) or f"<tr><td colspan=7>{s['no_match']}</td></tr>"
+    return (
+        f"<!doctype html><html lang={lang}><meta charset=utf-8>"
+        f"<meta name=viewport content='width=device-width,initial-scale=1'>"
+        f"<title>{s['history']} · {s['table']} {escape(table_id)}</title><style>{_STYLE}</style>"
+        f"<h1>{s['history']} · {s['table']} {escape(table_id)}</h1>"
+        f"<p class=noprint><a href='/table/{escape(table_id)}'>{s['tv']}</a> · "
+        f"<a href='/'>{s['overview']}</a></p>"
+        f"<table><tr><th>#</th><th>{s['game']}</th><th>{s['player']}</th><th>{s['started']}</th>"
+        f"<th>{s['ended']}</th><th>{s['result']}</th><th></th></tr>{body}</table></html>"
+    )
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, bool):
+        return "✔" if value else ""
+    if value is None:
+        return ""
+    if isinstance(value, (list, dict)):
+        return escape(json.dumps(value, ensure_ascii=False))
+    return escape(str(value))
+
+
+def sheet_html(match: MatchRow, lines: list[str], lang: str) -> str:
+    """A printable score sheet: the players, the final score, every ruling with its rule id."""
+    s = strings(lang)
+    rep = Replay()
+    account: list[tuple[int, str]] = []  # (shot number, ruling row)
+    shot = 1
+    for line in lines:
+        before = len(rep.state.rulings) if rep.state is not None else 0
+        try:
+            event = parse_line(line)
+            rep.apply(event)
+        except TablesenseError as exc:
+            account.append((shot, f"<td colspan=3>! {escape(str(exc))}</td>"))
+            continue
+        if rep.state is not None and event.type != "setup":
+            for r in rep.state.rulings[before:]:
+                who = escape(_name(match.players, r.player)) if r.player else ""
+                account.append((shot, f"<td class=num>{r.t:.1f}</td><td><code>{escape(r.rule)}</code></td>"
+                                      f"<td>{who} {escape(r.text)}</td>"))
+        if event.type == "rest":
+            shot += 1
+    state: dict[str, Any] = rep.to_json() if rep.engine else {}
+    score_rows = []
+    for key, value in state.items():
+        if isinstance(value, dict) and set(value) >= {"p1", "p2"}:
+            label = s.get(key, key.replace("_", " "))
+            score_rows.append(f"<tr><th>{escape(label)}</th><td class=num>{_cell(value['p1'])}</td>"
+                              f"<td class=num>{_cell(value['p2'])}</td></tr>")
+    winner = state.get("winner")
+    result = s["in_play"]
+    if winner == "draw":
+        result = s["draw"]
+    elif winner:
+        result = f"{s['winner']}: {escape(_name(match.players, winner))}"
+    p1, p2 = (escape(_name(match.players, p)) for p in ("p1", "p2"))
+    rulings = "".join(f"<tr><td class=num>{n}</td>{row}</tr>" for n, row in account)
+    game = s.get("game." + match.game, match.game)
+    return (
+        f"<!doctype html><html lang={lang}><meta charset=utf-8><title>{s['sheet']} #{match.id}</title>"
+        f"<style>{_STYLE}</style><h1>{s['sheet']} · {escape(game)}</h1>"
+        f"<p>{s['table']} {escape(match.table_id)} · {s['match']} #{match.id} · {_when(match.started)}"
+        f" · {s['result']}: <strong>{result}</strong></p>"
+        f"<p class=noprint><button onclick='print()'>🖨</button> "
+        f"<a href='/match/{match.id}.jsonl'>{s['export']}</a></p>"
+        f"<table><tr><th></th><th>p1: {p1}</th><th>p2: {p2}</th></tr>{''.join(score_rows)}</table>"
+        f"<h2>{s['rulings']}</h2><table><tr><th>{s['shot']}</th><th>{s['time']}</th><th>{s['rule']}</th>"
+        f"<th></th></tr>{rulings}</table></html>"
+    )
+
+
+def _name(players: dict[str, Any], player: str | None) -> str:
+    v = players.get(player or "", player or "")
+    return " & ".join(v) if isinstance(v, list) else str(v)

@@ -1,0 +1,293 @@
+"""The aiohttp app: pages, the read-only API and WebSocket, the referee's protected API.
+
+``serve(tables, ...)`` runs the whole pub: one task per table that feeds its live
+events (``AsyncIterator[Event]``, or None for a table without a link) into the pub,
+and the web app. ``start(pub, ...)`` starts only the web app (tests, benchmarks).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from ..errors import TablesenseError
+from ..events import Event
+from ..pub import Pub
+from ..store import LANGS, Store, StoreError
+from . import guard, pages
+from .qr import qr_svg
+
+STATIC = Path(str(resources.files(__package__) / "static"))
+PUB_KEY: web.AppKey[Pub] = web.AppKey("pub", Pub)
+URL_KEY: web.AppKey[str] = web.AppKey("public_url", str)
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def make_app(pub: Pub, public_url: str = "") -> web.Application:
+    """The web app over ``pub``. ``public_url``: how phones reach this host (for the QR code)."""
+    app = web.Application(middlewares=[_errors])
+    app[PUB_KEY] = pub
+    app[URL_KEY] = public_url.rstrip("/")
+    r = app.router
+    r.add_get("/", _page("overview.html"))
+    r.add_get("/table/{table}", _page("tv.html", table=True))
+    r.add_get("/overlay/{table}", _page("tv.html", table=True))
+    r.add_get("/ref/{table}", _page("ref.html", table=True))
+    r.add_get("/history/{table}", _history)
+    r.add_get("/match/{match:\\d+}.jsonl", _export)
+    r.add_get("/match/{match:\\d+}/sheet", _sheet)
+    r.add_get("/i18n/{lang}.json", _i18n)
+    r.add_get("/api/tables", _tables)
+    r.add_get("/api/table/{table}", _snapshot)
+    r.add_get("/api/table/{table}/log", _log)
+    r.add_get("/api/table/{table}/matches", _matches)
+    r.add_get("/api/table/{table}/qr.svg", _qr)
+    r.add_post("/api/table/{table}/auth", _auth)
+    r.add_post("/api/table/{table}/setup", _setup)
+    r.add_post("/api/table/{table}/call", _call)
+    r.add_post("/api/table/{table}/void", _void)
+    r.add_post("/api/table/{table}/lang", _lang)
+    r.add_get("/ws", _ws_all)
+    r.add_get("/ws/{table}", _ws_table)
+    r.add_static("/static", STATIC)
+    return app
+
+
+@web.middleware
+async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """User mistakes come back as 400/404 with the reason, never as a traceback."""
+    try:
+        return await handler(request)
+    except StoreError as exc:
+        status = 404 if str(exc).startswith("no ") else 400
+        return web.json_response({"error": str(exc)}, status=status)
+    except TablesenseError as exc:
+        return web.json_response({"error": str(exc)}, status=400)
+
+
+def _pub(request: web.Request) -> Pub:
+    return request.app[PUB_KEY]
+
+
+def _table_id(request: web.Request) -> str:
+    tid = request.match_info["table"]
+    _pub(request).table(tid)  # 404 for an unknown table
+    return tid
+
+
+def _page(name: str, table: bool = False) -> Handler:
+    async def handler(request: web.Request) -> web.StreamResponse:
+        if table:
+            _table_id(request)
+        return web.FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+
+    return handler
+
+
+# --- read-only -------------------------------------------------------------------------
+
+async def _tables(request: web.Request) -> web.Response:
+    pub = _pub(request)
+    return web.json_response({"tables": list(pub.tables), "langs": list(LANGS)})
+
+
+async def _snapshot(request: web.Request) -> web.Response:
+    tid = _table_id(request)
+    return web.Response(text=_pub(request).snapshot_json(tid), content_type="application/json")
+
+
+async def _log(request: web.Request) -> web.Response:
+    tid = _table_id(request)
+    return web.json_response({"items": _pub(request).log_items(tid)})
+
+
+async def _matches(request: web.Request) -> web.Response:
+    tid = _table_id(request)
+    return web.json_response({"matches": [m.to_dict() for m in _pub(request).store.matches(tid)]})
+
+
+async def _qr(request: web.Request) -> web.Response:
+    tid = _table_id(request)
+    tab = _pub(request).table(tid)
+    base = request.app[URL_KEY] or f"{request.scheme}://{request.host}"
+    return web.Response(body=qr_svg(f"{base}/ref/{tid}?token={tab.token}"), content_type="image/svg+xml")
+
+
+async def _i18n(request: web.Request) -> web.Response:
+    lang = request.match_info["lang"]
+    if lang not in LANGS:
+        raise web.HTTPNotFound(text=f"no language {lang!r} (languages: {', '.join(LANGS)})")
+    return web.json_response(pages.strings(lang))
+
+
+async def _export(request: web.Request) -> web.Response:
+    match_id = int(request.match_info["match"])
+    raw = request.query.get("raw") == "1"
+    lines = _pub(request).export_lines(match_id, raw=raw)
+    name = f"match-{match_id}{'-raw' if raw else ''}.jsonl"
+    return web.Response(
+        text="".join(line + "\n" for line in lines), content_type="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+async def _history(request: web.Request) -> web.Response:
+    tid = _table_id(request)
+    pub = _pub(request)
+    html = pages.history_html(tid, pub.store.matches(tid, limit=200), pub.table(tid).lang)
+    return web.Response(text=html, content_type="text/html")
+
+
+async def _sheet(request: web.Request) -> web.Response:
+    match_id = int(request.match_info["match"])
+    pub = _pub(request)
+    match = pub.store.match(match_id)
+    lang = pub.tables[match.table_id].lang if match.table_id in pub.tables else "en"
+    html = pages.sheet_html(match, pub.export_lines(match_id), lang)
+    return web.Response(text=html, content_type="text/html")
+
+
+# --- live --------------------------------------------------------------------------------
+
+async def _ws_table(request: web.Request) -> web.WebSocketResponse:
+    tid = _table_id(request)
+    return await _stream(request, [tid])
+
+
+async def _ws_all(request: web.Request) -> web.WebSocketResponse:
+    return await _stream(request, list(_pub(request).tables))
+
+
+async def _stream(request: web.Request, table_ids: list[str]) -> web.WebSocketResponse:
+    """Send each table's snapshot now and after every change (latest wins, nothing queues)."""
+    pub = _pub(request)
+    ws = web.WebSocketResponse(heartbeat=20, compress=False)
+    await ws.prepare(request)
+    flag = asyncio.Event()
+    for tid in table_ids:
+        pub.table(tid).listeners.add(flag)
+    sent = dict.fromkeys(table_ids, -1)
+
+    async def drain() -> None:
+        async for msg in ws:
+            if msg.type == WSMsgType.ERROR:
+                break
+
+    reader = asyncio.create_task(drain())
+    try:
+        while not ws.closed:
+            flag.clear()
+            for tid in table_ids:
+                tab = pub.tables[tid]
+                if sent[tid] != tab.version:
+                    sent[tid] = tab.version
+                    await ws.send_str(pub.snapshot_json(tid))
+            waiter = asyncio.create_task(flag.wait())
+            done, _ = await asyncio.wait({waiter, reader}, return_when=asyncio.FIRST_COMPLETED)
+            if reader in done:
+                waiter.cancel()
+                break
+    except (ConnectionResetError, RuntimeError):
+        pass
+    finally:
+        for tid in table_ids:
+            pub.table(tid).listeners.discard(flag)
+        reader.cancel()
+        await ws.close()
+    return ws
+
+
+# --- protected: the referee --------------------------------------------------------------
+
+async def _body(request: web.Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise web.HTTPBadRequest(text="the request body must be a JSON object") from None
+    if not isinstance(body, dict):
+        raise web.HTTPBadRequest(text="the request body must be a JSON object")
+    return body
+
+
+async def _guarded(request: web.Request) -> tuple[str, dict[str, Any]]:
+    tid = _table_id(request)
+    if not guard.same_origin(request):
+        raise web.HTTPForbidden(text="refused: the request comes from another site")
+    body = await _body(request) if request.can_read_body else {}
+    guard.check(request, _pub(request).table(tid).token, body.pop("token", None))
+    return tid, body
+
+
+async def _auth(request: web.Request) -> web.Response:
+    await _guarded(request)
+    return web.json_response({"ok": True})
+
+
+async def _setup(request: web.Request) -> web.Response:
+    tid, body = await _guarded(request)
+    match_id = _pub(request).start_match(tid, body)
+    return web.json_response({"ok": True, "match": match_id})
+
+
+async def _call(request: web.Request) -> web.Response:
+    tid, body = await _guarded(request)
+    _pub(request).call(tid, body)
+    return web.json_response({"ok": True})
+
+
+async def _void(request: web.Request) -> web.Response:
+    tid, body = await _guarded(request)
+    first, last = body.get("from"), body.get("to", body.get("from"))
+    if not isinstance(first, int) or not isinstance(last, int):
+        raise web.HTTPBadRequest(text="void needs 'from' and 'to': event numbers")
+    _pub(request).void(tid, first, last)
+    return web.json_response({"ok": True})
+
+
+async def _lang(request: web.Request) -> web.Response:
+    tid, body = await _guarded(request)
+    _pub(request).set_lang(tid, str(body.get("lang")))
+    return web.json_response({"ok": True})
+
+
+# --- running -------------------------------------------------------------------------------
+
+async def start(pub: Pub, host: str = "127.0.0.1", port: int = 8080,
+                public_url: str = "") -> tuple[web.AppRunner, str]:
+    """Start the web app; returns the runner (``await runner.cleanup()``) and its base URL."""
+    runner = web.AppRunner(make_app(pub, public_url), access_log=None, handle_signals=False)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    server = site._server
+    bound = server.sockets[0].getsockname()[1] if server and server.sockets else port  # type: ignore[union-attr]
+    return runner, f"http://{host}:{bound}"
+
+
+async def serve(tables: dict[str, AsyncIterator[Event] | None], *, host: str = "127.0.0.1",
+                port: int = 8080, db: str = "tablesense.db", lang: str = "en",
+                public_url: str = "", on_ready: Callable[[str, Pub], None] | None = None) -> None:
+    """Serve the pub until cancelled: feed each table's events, serve the web app."""
+    store = Store(db)
+    pub = Pub(store, tables, lang=lang)
+    runner, url = await start(pub, host, port, public_url)
+    feeds = [asyncio.create_task(pub.feed(tid, src)) for tid, src in tables.items() if src is not None]
+    if on_ready is not None:
+        on_ready(url, pub)
+    try:
+        await asyncio.Event().wait()
+    finally:
+        for task in feeds:
+            task.cancel()
+        for task in feeds:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await runner.cleanup()
+        store.close()

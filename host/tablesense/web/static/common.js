@@ -1,0 +1,80 @@
+// Shared by the scoreboard, the overview and the referee panel: strings, live updates, event words.
+
+let STR = {};
+
+export function tableId() {
+  return decodeURIComponent(location.pathname.split("/")[2] || "");
+}
+
+export async function loadLang(lang) {
+  if (STR.lang === lang) return false;
+  const r = await fetch(`/i18n/${encodeURIComponent(lang || "en")}.json`);
+  STR = await r.json();
+  document.documentElement.lang = STR.lang;
+  return true;
+}
+
+export function t(key, vars) {
+  let s = STR[key] ?? key;
+  if (vars) s = s.replace(/\{(\w+)\}/g, (_, k) => (vars[k] ?? ""));
+  return s;
+}
+
+export function esc(v) {
+  return String(v ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+export function name(match, p) {
+  const v = match && match.players ? match.players[p] : p;
+  return Array.isArray(v) ? v.join(" & ") : (v ?? p);
+}
+
+export function gameTitle(match) {
+  if (!match) return "";
+  let s = t("game." + match.game);
+  const d = match.setup && match.setup.discipline;
+  if (d) s += " · " + t("discipline." + d);
+  return s;
+}
+
+// One short line for a table event (the ticker, the referee's shot list).
+export function eventText(ev, match) {
+  if (ev.type === "error") return "! " + ev.error;
+  const key = "ev." + ev.type;
+  let s = t(key, ev);
+  if (ev.type === "call") {
+    const bits = [ev.foul, ev.player && name(match, ev.player), ev.ball, ev.spot, ev.question, ev.answer,
+      ev.call === "void" ? `${ev.from}–${ev.to}` : null];
+    s += " " + bits.filter((b) => b !== null && b !== undefined).join(" ");
+  }
+  if (ev.ball && ev.type !== "call") s += " · " + (["p1", "p2"].includes(ev.ball) ? name(match, ev.ball) : ev.ball);
+  return s.trim();
+}
+
+// A WebSocket that reconnects by itself; calls onMessage(JSON) for every snapshot.
+export function live(path, onMessage, onState) {
+  let delay = 250;
+  function open() {
+    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`);
+    ws.onopen = () => { delay = 250; onState && onState(true); };
+    ws.onmessage = (m) => onMessage(JSON.parse(m.data));
+    ws.onclose = () => {
+      onState && onState(false);
+      setTimeout(open, delay);
+      delay = Math.min(delay * 2, 5000);
+    };
+  }
+  open();
+}
+
+// Per-player values: {"p1": .., "p2": ..} -> value of p, else undefined.
+export function per(state, key, p) {
+  const v = state ? state[key] : undefined;
+  if (v && typeof v === "object" && !Array.isArray(v) && (p in v)) return v[p];
+  return undefined;
+}
+
+export function fmtClock(sec) {
+  const s = Math.max(0, Math.floor(sec));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}

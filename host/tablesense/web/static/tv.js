@@ -1,0 +1,254 @@
+// The TV scoreboard of one table (/table/<id>, overlay: ?overlay=1 or /overlay/<id>).
+import { esc, eventText, fmtClock, gameTitle, live, loadLang, name, per, t, tableId } from "./common.js";
+
+const TID = tableId();
+const params = new URLSearchParams(location.search);
+const overlay = params.get("overlay") === "1" || location.pathname.startsWith("/overlay/");
+const showQr = !overlay && params.get("qr") !== "0";
+document.body.classList.toggle("overlay", overlay);
+
+let snap = null;
+let skew = 0; // host clock - our clock, ms
+let seenRulings = -1;
+let seenAnnouncements = -1;
+let bannerTimer = null;
+let speech = localStorage.getItem("tablesense.speech") !== "off";
+window.__marks = {}; // bench/web_latency.py: event mark -> when the DOM showed it (ms since epoch)
+
+const KNOWN = new Set(["game", "finished", "winner", "at_table", "rulings", "questions", "summary", "errors",
+  "frames_won", "balls_left", "zone_play", "frame", "points", "series", "distance", "remaining", "pins_down",
+  "pins", "break_due", "caroms", "innings", "high_run", "average", "targets", "match_points", "current_run",
+  "entree", "dedans", "countdown", "clock", "announcements", "players", "discipline", "profile"]);
+
+function stat(label, value, cls = "") {
+  if (value === undefined || value === null) return "";
+  return `<div class="stat ${cls}"><span class="label">${esc(label)}</span><span class="value">${esc(value)}</span></div>`;
+}
+
+function flag(v, p) {
+  if (v && typeof v === "object" && !Array.isArray(v)) return v[p];
+  return v;
+}
+
+function extras(state, p) {
+  let html = "";
+  for (const [k, v] of Object.entries(state || {})) {
+    if (KNOWN.has(k) || !v || typeof v !== "object" || Array.isArray(v) || !(p in v)) continue;
+    const x = v[p];
+    if (x === null || typeof x === "object") continue;
+    html += stat(t(k) === k ? k.replace(/_/g, " ") : t(k), x === true ? "✔" : x === false ? "–" : x, "extra");
+  }
+  return html;
+}
+
+function centreExtras(state) {
+  let html = "";
+  for (const [k, v] of Object.entries(state || {})) {
+    if (KNOWN.has(k) || v === null || typeof v === "object") continue;
+    html += stat(t(k) === k ? k.replace(/_/g, " ") : t(k), v === true ? "✔" : v === false ? "–" : v, "extra");
+  }
+  return html;
+}
+
+// --- golf: frames, each player's balls left drawn as balls, zone play ---------------------
+function golf(s, m) {
+  const players = {};
+  for (const p of ["p1", "p2"]) {
+    const left = per(s, "balls_left", p);
+    let balls = "";
+    if (left !== undefined) {
+      for (let i = 0; i < 5; i++) balls += `<span class="ball ${p} ${i < left ? "on" : "off"}"></span>`;
+    }
+    const zone = flag(s && s.zone_play, p);
+    players[p] = `<div class="big">${esc(per(s, "frames_won", p) ?? 0)}</div><div class="label">${t("frames")}</div>
+      <div class="balls" title="${t("balls_left")}" data-left="${esc(left)}">${balls}</div>
+      ${zone && typeof s.zone_play === "object" ? `<div class="badge">${t("zone_play")}</div>` : ""}${extras(s, p)}`;
+  }
+  const frame = s && s.frame !== undefined ? stat(t("frame"), s.frame) : "";
+  const zone = s && s.zone_play === true ? `<div class="badge zone">${t("zone_play")}</div>` : "";
+  return { players, centre: frame + zone };
+}
+
+// --- keglebillard: points, distance remaining, series, the five pins, the break notice ------
+function pinsDown(s) {
+  const v = s && (s.pins_down ?? s.pins);
+  const down = new Set();
+  if (Array.isArray(v)) v.forEach((x) => down.add(Number(x)));
+  else if (v && typeof v === "object") Object.entries(v).forEach(([k, x]) => { if (x === "down" || x === true) down.add(Number(k)); });
+  else if (snap) {
+    // no state key: the pins that went down since the last rest, from the ticker
+    for (const ev of snap.ticker) {
+      if (ev.type === "rest") down.clear();
+      if (ev.type === "pin") ev.state === "down" ? down.add(ev.pin) : down.delete(ev.pin);
+    }
+  }
+  return down;
+}
+
+function kegle(s, m) {
+  const players = {};
+  const setupDistance = m.setup && m.setup.distance;
+  for (const p of ["p1", "p2"]) {
+    const pts = per(s, "points", p) ?? 0;
+    const dist = per(s, "distance", p) ?? (typeof (s && s.distance) === "number" ? s.distance : setupDistance);
+    const rem = per(s, "remaining", p) ?? (dist !== undefined ? Math.max(0, dist - pts) : undefined);
+    players[p] = `<div class="big">${esc(pts)}</div><div class="label">${t("points")}</div>
+      <div class="stats">${stat(t("distance"), dist)}${stat(t("remaining"), rem, "hi")}${stat(t("series"), per(s, "series", p))}${extras(s, p)}</div>`;
+  }
+  const down = pinsDown(s);
+  // pin 1 the centre, 2 towards the head, 3 towards the foot, 4 and 5 across (geometry/kegle.py)
+  const spots = { 1: [50, 50], 2: [20, 50], 3: [80, 50], 4: [50, 20], 5: [50, 80] };
+  let pins = `<div class="pins" title="${t("pins")}">`;
+  for (const [n, [x, y]] of Object.entries(spots)) {
+    pins += `<span class="pin ${down.has(Number(n)) ? "down" : "up"}" data-pin="${n}" style="left:${x}%;top:${y}%">${n}</span>`;
+  }
+  pins += "</div>";
+  const brk = s && (s.break_due === true || (s.break_due && typeof s.break_due === "object" && Object.values(s.break_due).some(Boolean)));
+  return { players, centre: pins + (brk ? `<div class="badge break">${t("break_due")}</div>` : "") };
+}
+
+// --- carom: caroms, target and remaining, innings, average, high run, run, entree/dedans ----
+function carom(s, m) {
+  const players = {};
+  for (const p of ["p1", "p2"]) {
+    const c = per(s, "caroms", p) ?? 0;
+    const target = per(s, "targets", p) ?? (m.setup && m.setup.targets ? m.setup.targets[p] : undefined);
+    const rem = target !== undefined && target !== null ? Math.max(0, target - c) : undefined;
+    let run = per(s, "current_run", p);
+    if (run === undefined && s && typeof s.current_run === "number" && s.at_table === p) run = s.current_run;
+    const mp = per(s, "match_points", p);
+    players[p] = `<div class="big">${esc(c)}</div><div class="label">${t("caroms")}</div>
+      <div class="stats">${stat(t("target"), target)}${stat(t("remaining"), rem, "hi")}
+      ${stat(t("average"), typeof per(s, "average", p) === "number" ? per(s, "average", p).toFixed(3) : per(s, "average", p))}
+      ${stat(t("high_run"), per(s, "high_run", p))}${run !== undefined ? stat(t("current_run"), run, "hi") : ""}
+      ${mp !== undefined && mp !== null ? stat("MP", mp) : ""}${extras(s, p)}</div>`;
+  }
+  let centre = "";
+  const inn = s && s.innings;
+  if (inn && typeof inn === "object") centre += stat(t("innings"), Math.max(inn.p1 ?? 0, inn.p2 ?? 0));
+  for (const k of ["entree", "dedans"]) {
+    const v = s && s[k];
+    if (v === undefined || v === null || v === false) continue;
+    const shown = v === true ? "✔" : typeof v === "object" ? (v[s.at_table] ?? "") : v;
+    if (shown !== "" && shown !== false) centre += `<div class="badge ${k}">${t(k)} ${esc(shown === true ? "" : shown)}</div>`;
+  }
+  if (s && s.countdown !== undefined && s.countdown !== null) {
+    const cd = typeof s.countdown === "object" ? s.countdown[s.at_table] : s.countdown;
+    if (cd !== undefined && cd !== null) centre += `<div class="countdown">${t("countdown")} <b>${esc(cd)}</b></div>`;
+  }
+  return { players, centre };
+}
+
+const LAYOUTS = { golf, kegle, carom };
+
+function render() {
+  const s = snap.state;
+  const m = snap.match;
+  const app = document.getElementById("app");
+  let html = `<header><span class="table">${t("table")} ${esc(TID)}</span><span class="game">${esc(gameTitle(m))}</span>
+    <span id="clock" class="clock"></span>
+    <button id="speech" class="speech" title="${speech ? t("speech_on") : t("speech_off")}">${speech ? "🔊" : "🔇"}</button></header>`;
+  if (!m) {
+    html += `<main class="idle"><div class="nomatch">${t("no_match")}</div></main>`;
+  } else {
+    const lay = (LAYOUTS[m.game] || carom)(s || {}, m);
+    const at = s ? s.at_table : null;
+    const card = (p) => `<section class="player ${p} ${at === p ? "at" : ""} ${s && s.winner === p ? "won" : ""}" data-player="${p}">
+        <h2>${at === p ? '<span class="cue" title="' + t("at_table") + '">▶</span>' : ""}${esc(name(m, p))}</h2>${lay.players[p]}</section>`;
+    html += `<main class="board ${esc(m.game)}">${card("p1")}<section class="centre">${lay.centre}${centreExtras(s)}</section>${card("p2")}</main>`;
+    if (!s) html += `<div class="notice">${t("no_engine")}</div>`;
+    if (s && s.finished) {
+      const w = s.winner === "draw" ? t("draw") : s.winner ? `${t("winner")}: ${esc(name(m, s.winner))}` : "";
+      html += `<div class="final">${t("finished")}${w ? " · " + w : ""}</div>`;
+    }
+    if (s && s.questions && s.questions.length) {
+      html += `<div class="questions">${t("question")}: ${s.questions.map((q) => esc(q.text)).join(" · ")}</div>`;
+    }
+  }
+  html += `<div id="banner" class="banner"></div><ol class="ticker">`;
+  for (const ev of snap.ticker.slice(-8).reverse()) {
+    html += `<li data-seq="${esc(ev.seq)}" data-type="${esc(ev.type)}" class="${esc(ev.source)}">${esc(eventText(ev, m))}</li>`;
+  }
+  html += "</ol>";
+  if (showQr) {
+    html += `<aside class="qr"><img alt="" src="/api/table/${encodeURIComponent(TID)}/qr.svg"><span>${t("scan")}</span></aside>`;
+  }
+  app.innerHTML = html;
+  const now = performance.timeOrigin + performance.now();
+  for (const ev of snap.ticker) if (ev.mark !== undefined && !(ev.mark in window.__marks)) window.__marks[ev.mark] = now;
+  document.getElementById("speech").onclick = () => {
+    speech = !speech;
+    localStorage.setItem("tablesense.speech", speech ? "on" : "off");
+    render();
+  };
+  announce(s, m);
+  tick();
+}
+
+function rulingText(r) {
+  const key = "rule." + r.rule;
+  return t(key) !== key ? t(key) : (r.text || r.rule);
+}
+
+function announce(s, m) {
+  const rulings = (s && s.rulings) || [];
+  const said = (s && Array.isArray(s.announcements)) ? s.announcements : null;
+  const banner = document.getElementById("banner");
+  if (seenRulings >= 0 && rulings.length > seenRulings) {
+    const r = rulings[rulings.length - 1];
+    const who = r.player ? esc(name(m, r.player)) + ": " : "";
+    showBanner(`${who}${esc(rulingText(r))} <code>${esc(r.rule)}</code>`);
+    if (!said) say(rulingText(r));
+  } else if (bannerTimer) {
+    banner.innerHTML = lastBanner;
+    banner.classList.add("show");
+  }
+  if (said && seenAnnouncements >= 0) {
+    for (const a of said.slice(seenAnnouncements)) say(typeof a === "string" ? a : a.text);
+  }
+  seenRulings = rulings.length;
+  seenAnnouncements = said ? said.length : 0;
+}
+
+let lastBanner = "";
+function showBanner(html) {
+  lastBanner = html;
+  const banner = document.getElementById("banner");
+  banner.innerHTML = html;
+  banner.classList.add("show");
+  clearTimeout(bannerTimer);
+  bannerTimer = setTimeout(() => { bannerTimer = null; document.getElementById("banner").classList.remove("show"); }, 6000);
+}
+
+function say(text) {
+  if (!speech || !text || !("speechSynthesis" in window)) return;
+  const u = new SpeechSynthesisUtterance(text);
+  u.lang = t("speech");
+  speechSynthesis.speak(u);
+}
+
+// The turn clock starts by itself when the balls come to rest (a countdown where the rules set a limit).
+function tick() {
+  const el = document.getElementById("clock");
+  if (!el || !snap) return;
+  const s = snap.state;
+  if (!snap.rest_at || !snap.match || (s && s.finished)) { el.textContent = ""; el.className = "clock"; return; }
+  const elapsed = (Date.now() + skew) / 1000 - snap.rest_at;
+  const limit = (s && typeof s.clock === "number") ? s.clock : snap.turn_clock;
+  if (limit) {
+    const left = limit - elapsed;
+    el.textContent = fmtClock(Math.ceil(left));
+    el.className = "clock" + (left <= 10 ? " warn" : "") + (left <= 0 ? " over" : "");
+  } else {
+    el.textContent = fmtClock(elapsed);
+    el.className = "clock up";
+  }
+}
+setInterval(tick, 250);
+
+live(`/ws/${encodeURIComponent(TID)}`, async (data) => {
+  skew = data.now * 1000 - Date.now();
+  await loadLang(data.lang);
+  snap = data;
+  render();
+}, (up) => document.body.classList.toggle("offline", !up));
