@@ -1,0 +1,79 @@
+"""``tablesense flash --port P --profile ID``: compile, copy what changed, reset, check HELLO."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from ..deploy.build import FIRMWARE_DIR, BuildError, build, firmware_version
+from ..deploy.hello import HelloError, ask_hello, check_hello
+from ..deploy.plan import make_plan, parse_manifest
+from ..deploy.ports import PortError, check_port
+from ..deploy.run import FlashError, execute, mpremote_path, read_manifest
+from ..table.profile import ProfileError, load_profile, profile_ids
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--port", required=True, help="serial port of the board (/dev/serial/by-id/... is stable)")
+    p.add_argument("--profile", default="golf", help="table profile the board starts with (default: golf)")
+    p.add_argument("--firmware", default=str(FIRMWARE_DIR), help=argparse.SUPPRESS)
+    p.add_argument("--force", action="store_true", help="copy every file, even those the board already has")
+    p.add_argument("--dry-run", action="store_true",
+                   help="print the plan (the mpremote commands) without changing the board")
+    p.add_argument("--no-check", action="store_true", help="do not ask the board for HELLO afterwards")
+    p.add_argument("--timeout", type=float, default=15.0, help="seconds to wait for HELLO after the reset")
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        profile = load_profile(args.profile)
+        others = [load_profile(pid) for pid in profile_ids() if pid != profile.id]
+        if not args.dry_run:
+            check_port(args.port)
+        fw_dir = Path(args.firmware)
+        version = firmware_version(fw_dir)
+        mpremote = mpremote_path()
+        with tempfile.TemporaryDirectory(prefix="tablesense-flash-") as tmp:
+            out = Path(tmp)
+            _say(f"building firmware {version} (mpy-cross -march=xtensawin) for profile {profile.id}")
+            arts = build(out, [profile, *others], profile, fw_dir)
+            if args.dry_run and not Path(args.port).exists() and "://" not in args.port:
+                _say(f"{args.port} is not connected: planning for a clean board")
+                text = None
+            else:
+                text = read_manifest(args.port, mpremote)
+            on_board = parse_manifest(text)
+            manifest_file = out / "tablesense.json"
+            plan = make_plan(args.port, arts, on_board, version, profile.id, force=args.force,
+                             mpremote=mpremote, manifest_local=str(manifest_file))
+            manifest_file.write_text(json.dumps(plan.manifest, indent=1) + "\n", encoding="utf-8")
+            state = "clean board" if on_board is None else f"{len(plan.unchanged)} files already up to date"
+            _say(f"plan for {args.port} ({state}): copy {len(plan.copied)}, remove {len(plan.removed)}")
+            if args.dry_run:
+                for step in plan.steps:
+                    _say(f"  {step}    # {step.why}")
+                return 0
+            execute(plan, _say)
+        if args.no_check:
+            return 0
+        _say(f"asking {args.port} for HELLO")
+        hello = ask_hello(args.port, timeout=args.timeout)
+        problems = check_hello(hello, version, profile.id)
+        if problems:
+            print("tablesense flash: " + "; ".join(problems), file=sys.stderr)
+            return 1
+        _say(f"ok: firmware {hello.fw_version}, profile {hello.profile_id}, {hello.n_channels} channels")
+        return 0
+    except PortError as exc:
+        print(f"tablesense flash: {exc}", file=sys.stderr)
+        return 2
+    except (ProfileError, BuildError, FlashError, HelloError) as exc:
+        print(f"tablesense flash: {exc}", file=sys.stderr)
+        return 1

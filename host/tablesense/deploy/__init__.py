@@ -1,0 +1,1 @@
+"""Deploying the firmware: build (mpy-cross), plan (what to copy), run (mpremote), check (HELLO)."""

@@ -1,0 +1,50 @@
+"""Ask a running board for HELLO over the link (opened with DTR/RTS low: no reset)."""
+
+from __future__ import annotations
+
+import time
+
+from ..errors import TablesenseError
+from ..link.frame import HelloFrame, StreamDecoder
+from ..link.transport import open_port
+
+
+class HelloError(TablesenseError):
+    """The board did not answer HELLO, or answered with the wrong firmware or profile."""
+
+
+def ask_hello(port: str, timeout: float = 10.0, every: float = 0.5) -> HelloFrame:
+    """Send ``!hello`` every ``every`` s until a HELLO frame arrives; HelloError after ``timeout``."""
+    try:
+        ser = open_port(port)
+    except OSError as exc:
+        raise HelloError(f"cannot open {port}: {exc}") from None
+    dec = StreamDecoder()
+    deadline = time.monotonic() + timeout
+    next_ask = 0.0
+    try:
+        while time.monotonic() < deadline:
+            now = time.monotonic()
+            if now >= next_ask:
+                ser.write(b"!hello\n")
+                next_ask = now + every
+            data = ser.read(256)
+            for frame in dec.feed(data) if data else ():
+                if isinstance(frame, HelloFrame):
+                    return frame
+    except OSError as exc:
+        raise HelloError(f"lost {port}: {exc}") from None
+    finally:
+        ser.close()
+    raise HelloError(f"no HELLO from {port} within {timeout:g} s: is the tablesense firmware running "
+                     "(try `tablesense flash` again, or press EN on the board)?")
+
+
+def check_hello(hello: HelloFrame, fw_version: str, profile_id: str) -> list[str]:
+    """What is wrong with the board's HELLO (empty when it is the firmware and profile expected)."""
+    problems = []
+    if hello.fw_version != fw_version:
+        problems.append(f"board runs firmware {hello.fw_version!r}, expected {fw_version!r}")
+    if hello.profile_id != profile_id:
+        problems.append(f"board uses profile {hello.profile_id!r}, expected {profile_id!r}")
+    return problems

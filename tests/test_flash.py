@@ -1,0 +1,170 @@
+"""Flashing: mpy-cross over every firmware file, the flash plan for a clean and an updated
+board, the HELLO check against the real firmware (unix port on a pty), clear errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tablesense.cli import main
+from tablesense.deploy.build import (
+    Artifact,
+    BuildError,
+    build,
+    compile_module,
+    firmware_sources,
+    firmware_version,
+)
+from tablesense.deploy.hello import ask_hello, check_hello
+from tablesense.deploy.plan import make_plan, parse_manifest
+from tablesense.table.profile import load_profile
+
+ROOT = Path(__file__).resolve().parents[1]
+XTENSAWIN = 10  # MP_NATIVE_ARCH_XTENSAWIN in the .mpy header
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> list[Artifact]:
+    out = tmp_path_factory.mktemp("flash")
+    golf = load_profile("golf")
+    return build(out, [golf, load_profile("kegle"), load_profile("carom")], golf)
+
+
+def test_every_firmware_module_compiles_for_the_esp32(built: list[Artifact]) -> None:
+    sources = firmware_sources()
+    mpys = {a.remote: a for a in built if a.remote.endswith(".mpy")}
+    assert set(mpys) == {f"/{p.stem}.mpy" for p in sources if p.name != "main.py"}
+    for a in mpys.values():
+        head = a.local.read_bytes()[:4]
+        assert head[0:1] == b"M" and head[1] == 6, a.remote  # .mpy format 6
+        # bytecode-only modules are portable (arch 0); native code must be for the ESP32
+        assert head[2] >> 2 in (0, XTENSAWIN), f"{a.remote} compiled for another architecture"
+    main_py = next(a for a in built if a.remote == "/main.py")
+    assert main_py.local.read_text() == (ROOT / "firmware" / "main.py").read_text()
+
+
+def test_native_code_is_compiled_for_xtensawin(tmp_path: Path) -> None:
+    src = tmp_path / "fast.py"
+    src.write_text("import micropython\n@micropython.native\ndef f(x):\n    return x + 1\n")
+    head = compile_module(src, tmp_path).read_bytes()[:3]
+    assert head[:2] == b"M\x06" and head[2] >> 2 == XTENSAWIN
+
+
+def test_a_module_that_does_not_compile_is_named(tmp_path: Path) -> None:
+    src = tmp_path / "broken.py"
+    src.write_text("def f(:\n")
+    with pytest.raises(BuildError, match=r"failed on broken\.py: File .*line 1, SyntaxError: invalid syntax"):
+        compile_module(src, tmp_path)
+
+
+def test_board_configs_are_built_for_every_profile_and_the_default(built: list[Artifact]) -> None:
+    remotes = {a.remote: a for a in built}
+    configs = {"/profiles/golf.json", "/profiles/kegle.json", "/profiles/carom.json", "/board.json"}
+    assert configs <= set(remotes)
+    assert json.loads(remotes["/board.json"].local.read_text())["profile"] == "golf"
+    assert remotes["/board.json"].sha256 == remotes["/profiles/golf.json"].sha256
+
+
+def test_firmware_version_is_read_from_the_firmware() -> None:
+    text = "\n".join(p.read_text() for p in (ROOT / "firmware").glob("*.py"))
+    version = firmware_version()
+    assert f'FW_VERSION = "{version}"' in text
+
+
+def cp_targets(plan_steps: tuple) -> list[str]:  # type: ignore[type-arg]
+    return [s.argv[-1] for s in plan_steps if s.argv[3:5] == ("fs", "cp")]
+
+
+def test_plan_for_a_clean_board(built: list[Artifact]) -> None:
+    plan = make_plan("/dev/ttyUSB0", built, None, "0.1.0", "golf", manifest_local="m.json")
+    argvs = [s.argv for s in plan.steps]
+    assert all(a[:3] == ("mpremote", "connect", "/dev/ttyUSB0") for a in argvs)
+    assert argvs[0][3:] == ("fs", "mkdir", ":/profiles")
+    targets = cp_targets(plan.steps)
+    assert sorted(targets[:-1]) == sorted(f":{a.remote}" for a in built)  # everything, then the manifest
+    libs = [t for t in targets if t.endswith(".mpy")]
+    configs = [t for t in targets if t.endswith(".json") and t != ":/tablesense.json"]
+    assert targets == [*libs, *configs, ":/main.py", ":/tablesense.json"]  # main.py after what it imports
+    assert argvs[-1][3:] == ("reset",)
+    assert plan.manifest["files"] == {a.remote: a.sha256 for a in built}
+    assert plan.manifest["fw_version"] == "0.1.0" and plan.manifest["profile"] == "golf"
+
+
+def test_plan_for_an_updated_board_copies_only_what_changed(built: list[Artifact]) -> None:
+    on_board = {a.remote: a.sha256 for a in built}
+    wire = next(a for a in built if a.remote == "/wire.mpy")
+    on_board["/wire.mpy"] = "0" * 64  # an older wire module
+    on_board["/profiles/kegle.json"] = "1" * 64  # an older kegle profile
+    on_board["/oldmod.mpy"] = "2" * 64  # a module the new firmware no longer has
+    text = json.dumps({"fw_version": "0.0.9", "profile": "golf", "files": on_board})
+    plan = make_plan("/dev/ttyUSB0", built, parse_manifest(text), "0.1.0", "golf")
+    assert [str(s).split(" ", 3)[3] for s in plan.steps] == [
+        "fs rm :/oldmod.mpy",
+        f"fs cp {wire.local} :/wire.mpy",
+        f"fs cp {next(a.local for a in built if a.remote == '/profiles/kegle.json')} :/profiles/kegle.json",
+        "fs cp tablesense.json :/tablesense.json",
+        "reset",
+    ]
+    assert plan.removed == ("/oldmod.mpy",) and plan.copied == ("/wire.mpy", "/profiles/kegle.json")
+
+
+def test_plan_for_an_up_to_date_board_does_nothing_unless_forced(built: list[Artifact]) -> None:
+    on_board = {a.remote: a.sha256 for a in built}
+    plan = make_plan("P", built, on_board, "0.1.0", "golf")
+    assert plan.steps == () and plan.up_to_date
+    forced = make_plan("P", built, on_board, "0.1.0", "golf", force=True)
+    assert len(cp_targets(forced.steps)) == len(built) + 1 and forced.steps[-1].argv[-1] == "reset"
+    assert all(s.why == "forced" for s in forced.steps if s.argv[-1] not in (":/tablesense.json", "reset"))
+
+
+def test_another_default_profile_rewrites_only_board_json(built: list[Artifact], tmp_path: Path) -> None:
+    on_board = {a.remote: a.sha256 for a in built}
+    kegle = load_profile("kegle")
+    rebuilt = build(tmp_path, [load_profile("golf"), kegle, load_profile("carom")], kegle)
+    plan = make_plan("P", rebuilt, on_board, "0.1.0", "kegle")
+    assert plan.copied == ("/board.json",)
+
+
+@pytest.mark.parametrize("text", [None, "", "not json", '{"files": 3}', "[]"])
+def test_a_missing_or_garbled_manifest_means_a_clean_board(text: str | None) -> None:
+    assert parse_manifest(text) is None
+
+
+def test_flash_to_a_missing_port_says_so_and_lists_ports(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["flash", "--port", "/dev/ttyUSB97", "--profile", "golf"]) == 2
+    err = capsys.readouterr().err
+    assert "serial port /dev/ttyUSB97 not found" in err
+    assert "Ports seen:" in err or "no serial ports are connected" in err
+    assert "Traceback" not in err
+
+
+def test_flash_with_an_unknown_profile(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["flash", "--port", "/dev/ttyUSB97", "--profile", "snooker"]) == 1
+    assert "unknown table profile (profiles: carom, golf, kegle)" in capsys.readouterr().err
+
+
+def test_dry_run_without_a_board_prints_the_clean_board_plan(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["flash", "--port", "/dev/ttyUSB97", "--profile", "kegle", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "/dev/ttyUSB97 is not connected: planning for a clean board" in out
+    assert "connect /dev/ttyUSB97 fs mkdir :/profiles" in out
+    assert out.index(":/wire.mpy") < out.index(":/board.json") < out.index(":/main.py") < out.index("reset")
+
+
+@pytest.mark.micropython
+def test_hello_check_against_the_real_firmware(tmp_path: Path) -> None:
+    fitl = pytest.importorskip("tablesense.sim.fitl")
+    from tablesense.table.profile import board_config_json
+
+    board = tmp_path / "board.json"
+    board.write_text(board_config_json(load_profile("kegle")))
+    with fitl.start_firmware(str(board), realtime=True) as fw:
+        hello = ask_hello(fw.port, timeout=10)
+    assert hello.n_channels == 16
+    assert check_hello(hello, firmware_version(), "kegle") == []
+    assert check_hello(hello, "9.9.9", "golf") == [
+        f"board runs firmware {firmware_version()!r}, expected '9.9.9'",
+        "board uses profile 'kegle', expected 'golf'",
+    ]
