@@ -57,6 +57,9 @@ SMALL_TRIANGLE_BASE = 0.40
 
 Point = tuple[float, float]
 
+#: the rules of seeds/golf.md this module embodies
+RULES = ("golf.table", "golf.balls")
+
 
 class Peg(NamedTuple):
     name: str

@@ -308,6 +308,9 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None) -> GolfSt
     elif 0 in bl:
         winner = "p1" if bl[0] == 0 else "p2"
     if winner is None:
+        if not zone and 1 in bl:
+            u.rule(t_end, "golf.zone.play", None, "a player has one ball left: zone play begins")
+            common["rulings"] = tuple(u.rulings)
         return replace(
             pre, **common, balls_left=(bl[0], bl[1]), at_table=at, members=members,
             zone_play=zone or 1 in bl, clock=(at, t_end), positions=positions,
