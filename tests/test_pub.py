@@ -70,7 +70,8 @@ def test_restart_rebuilds_the_same_state_from_the_log(tmp_path: Path) -> None:
     again = Pub(Store(db), ["1"])
     assert _state(again) == before
     assert again.table("1").seq == pub.table("1").seq
-    assert [x["type"] for x in again.snapshot("1")["ticker"]] == [x["type"] for x in pub.snapshot("1")["ticker"]]
+    kinds = [x["type"] for x in pub.snapshot("1")["ticker"]]
+    assert [x["type"] for x in again.snapshot("1")["ticker"]] == kinds
 
 
 def test_refused_referee_call_is_not_logged(pub: Pub) -> None:
@@ -130,7 +131,8 @@ def test_void_refuses_the_setup_and_unknown_events(pub: Pub) -> None:
         pub.void("1", 2, 9)
 
 
-def test_exported_match_replays_to_the_same_state(pub: Pub, tmp_path: Path, tablesense_cmd: list[str]) -> None:
+def test_exported_match_replays_to_the_same_state(pub: Pub, tmp_path: Path,
+                                                  tablesense_cmd: list[str]) -> None:
     pub.start_match("1", {"game": "golf", "players": PLAYERS})
     for e in shot(1.0, {"type": "goal", "goal": "B", "ball": "p1"}) + shot(3.0, {"type": "goal", "goal": "A",
                                                                                   "ball": "p2"}):
