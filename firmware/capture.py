@@ -13,35 +13,45 @@ _F_LATE = const(2)
 _F_HWCAP = const(4)
 
 
-def irq_handler(ring, ch, pin, active, levels, ticks_us):
-    """Soft-IRQ handler of one channel. Hard-interrupt safe (does not allocate).
-    Cost on the unix port: see bench/firmware_handler.py."""
+class Edge:
+    """Soft-IRQ handler of one irq/capture channel: pass its bound method .irq to
+    Pin.irq. Hard-interrupt safe (does not allocate). A class, not a closure: calling
+    a closure over more than four values allocates its argument array in MicroPython.
+    Cost per edge on the unix port: bench/firmware_handler.py."""
 
-    def handler(_pin):
-        t = ticks_us()  # first thing: the scheduling delay is already in it
-        v = 1 if pin.value() == active else 0
-        if v == levels[ch]:
+    def __init__(self, ring, ch, pin, active, levels, ticks_us, cap=None):
+        self.ring = ring
+        self.ch = ch
+        self.pin = pin
+        self.active = active
+        self.levels = levels
+        self.ticks_us = ticks_us
+        self.cap = cap
+        self.hwcap = _F_HWCAP if cap is not None else 0
+
+    def irq(self, _pin):
+        if self.cap is None:
+            t = self.ticks_us()  # first thing: the scheduling delay is already in it
+        else:
+            t = self.cap.ticks()  # the capture unit latched the edge itself
+        v = 1 if self.pin.value() == self.active else 0
+        ch = self.ch
+        if v == self.levels[ch]:
             # the level is back where it was: a pulse shorter than the scheduling
             # delay; report its leading edge now, its trailing edge comes next
             v ^= 1
-        levels[ch] = v
-        ring.put(ch, v, t)
+        self.levels[ch] = v
+        self.ring.put(ch, v | self.hwcap, t)
 
-    return handler
+
+def irq_handler(ring, ch, pin, active, levels, ticks_us):
+    """The handler (a bound method, made once) of an irq channel."""
+    return Edge(ring, ch, pin, active, levels, ticks_us).irq
 
 
 def capture_handler(ring, ch, pin, active, levels, cap):
-    """Like irq_handler, the time read from the capture unit. Does not allocate."""
-
-    def handler(_pin):
-        t = cap.ticks()
-        v = 1 if pin.value() == active else 0
-        if v == levels[ch]:
-            v ^= 1
-        levels[ch] = v
-        ring.put(ch, v | _F_HWCAP, t)
-
-    return handler
+    """The handler of a capture channel: time from the capture unit, flag HWCAP."""
+    return Edge(ring, ch, pin, active, levels, None, cap).irq
 
 
 class Poller:

@@ -5,7 +5,8 @@
 #   {"t_us": 1234, "ch": 3, "level": 1}   channel 3 becomes ACTIVE at virtual time 1234
 #   {"t_us": 1250, "ch": 0, "colour": 2}  the colour sensor of channel 0 reads class 2
 #   {"t_us": 2000, "ch": 9, "pulses": 5}  5 pulses on a pulse-counter channel
-#   {"clock_us": 1073741000}              jump the virtual clock (forward, < 2**30 us)
+#   {"clock_us": 1073741000}              jump the virtual clock (forward; long jumps are
+#                                         taken in steps of 2**29 us, one per main-loop pass)
 # Environment: TABLESENSE_EDGES (feed path), TABLESENSE_REALTIME ("0": play the feed
 # as fast as the main loop drains it; default "1": at its own pace),
 # TABLESENSE_SCHED_US (virtual time one scheduled callback takes, default 20),
@@ -21,6 +22,8 @@ MASK = const(0x3FFFFFFF)
 DEPTH = const(8)  # MICROPY_SCHEDULER_DEPTH of the ESP32 port
 _WINDOW_US = const(1000)  # virtual time one main-loop pass covers when not realtime
 _FOREVER = const(1 << 60)
+_STEP_US = const(1 << 29)
+_SKIP_US = const(100000)  # not realtime: quiet time kept before an edge after a long gap  # longest clock jump in one main-loop pass
 
 
 def _env(name, default):
@@ -224,14 +227,32 @@ class Hal:
         elif "pulses" in item:
             self.pulses[ch] = self.pulses.get(ch, 0) + int(item["pulses"])
 
+    def _advance(self, t):
+        if t > self.now:
+            self.offset += t - self.now
+            self.now = t
+
     def service(self):
-        """Apply the feed up to the virtual now (realtime) or one window of it (not
-        realtime), running the scheduler as time passes. True if more is ready."""
+        """Apply the feed up to the virtual now (realtime), or the next millisecond of
+        it (not realtime: each main-loop pass is one millisecond of virtual time; a gap
+        over 100 ms is skipped down to 100 ms). Runs the scheduler as time passes.
+        Returns True if more of the feed is ready."""
         w = self._wall()
         if w > self.now:
             self.now = w
+        end = _FOREVER
+        if not self.realtime:
+            item = self._peek()
+            if item is not None and "clock_us" not in item:
+                try:
+                    t = int(item.get("t_us", self.now))
+                except (TypeError, ValueError):
+                    t = self.now
+                if t - self.now > _SKIP_US:
+                    self.sched.run_until(_FOREVER)
+                    self._advance(t - _SKIP_US)
+            end = self.now + _WINDOW_US
         n = 0
-        end = None
         while True:
             item = self._peek()
             if item is None:
@@ -239,31 +260,28 @@ class Hal:
             if "clock_us" in item:
                 if n:
                     break  # let the main loop drain what came before the jump
-                self._next += 1
-                n += 1
                 try:
-                    self.set_clock(int(item["clock_us"]))
+                    target = int(item["clock_us"])
                 except (TypeError, ValueError):
                     self.bad_feed += 1
-                continue
+                    self._next += 1
+                    continue
+                if target - self.now > _STEP_US:
+                    self.set_clock(self.now + _STEP_US)  # the main loop sees every 2**29 us
+                else:
+                    self.set_clock(target)
+                    self._next += 1
+                return True
             try:
                 t = int(item.get("t_us", self.now))
             except (TypeError, ValueError):
                 self.bad_feed += 1
                 self._next += 1
                 continue
-            if self.realtime:
-                if t > self.now:
-                    break
-            else:
-                if end is None:
-                    end = max(self.now, t) + _WINDOW_US
-                if t > end:
-                    break
+            if t > (self.now if self.realtime else end):
+                break
             self.sched.run_until(t)
-            if t > self.now:
-                self.offset += t - self.now
-                self.now = t
+            self._advance(t)
             self._next += 1
             n += 1
             try:
@@ -273,6 +291,8 @@ class Hal:
         if self.realtime:
             self.sched.run_until(self.now)
             return False
-        self.sched.run_until(_FOREVER)
-        return self._peek() is not None
-
+        more = self._peek() is not None
+        self.sched.run_until(end)
+        if more:
+            self._advance(end)
+        return more

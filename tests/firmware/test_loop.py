@@ -1,0 +1,156 @@
+# The main loop on the virtual HAL: stamping, debounce, overflow, scheduler drops,
+# the 30-bit wrap, colour readings, pulse counts, commands and replay.
+import fwtest
+import wire
+from fwtest import channel, eq, events, feed, settle
+
+
+def test_edges_come_out_in_order_with_times():
+    fw = fwtest.firmware(fwtest.board([channel(0, "capture"), channel(1, "capture")]))
+    feed(fw, [{"t_us": 5000, "ch": 1, "level": 1}, {"t_us": 5200, "ch": 0, "level": 1},
+              {"t_us": 9000, "ch": 1, "level": 0}, {"t_us": 9001, "ch": 0, "level": 0}])
+    ev = events(settle(fw))
+    eq([(e["seq"], e["ch"], e["b"], e["t"]) for e in ev],
+       [(0, 1, 5, 5000), (1, 0, 5, 5200), (2, 1, 4, 9000), (3, 0, 4, 9001)], "events")
+
+
+def test_irq_time_includes_the_scheduling_delay():
+    fw = fwtest.firmware(fwtest.board([channel(0)]), sched_us=35)
+    feed(fw, [{"t_us": 1000, "ch": 0, "level": 1}])
+    eq(events(settle(fw))[0]["t"], 1035, "irq stamp = edge + scheduling delay")
+
+
+def test_bouncing_tilt_switch_gives_one_edge_per_change():
+    fw = fwtest.firmware(fwtest.board([channel(0, "poll", "pin", debounce_us=3000)]))
+    bounce = []
+    t = 10000
+    for k in range(6):  # contact bounces for 5 ms, 1 ms apart
+        bounce.append({"t_us": t + 1000 * k, "ch": 0, "level": 1 - k % 2})
+    bounce.append({"t_us": 20000, "ch": 0, "level": 1})
+    bounce.append({"t_us": 40000, "ch": 0, "level": 0})
+    bounce.append({"t_us": 40500, "ch": 0, "level": 1})  # a 0.5 ms blip: filtered
+    bounce.append({"t_us": 41000, "ch": 0, "level": 0})
+    feed(fw, bounce)
+    ev = events(settle(fw, 200))
+    eq([e["b"] for e in ev], [1, 0], "one down, one up")
+    if not 20000 <= ev[0]["t"] <= 21000:
+        raise AssertionError("down edge at %d, expected the start of the stable run (20000)" % ev[0]["t"])
+
+
+def test_ring_overflow_is_counted_and_reported():
+    fw = fwtest.firmware(fwtest.board([channel(0)]))
+    hal = fw.hal
+    for k in range(300):  # 300 edges, nobody drains the ring
+        hal._apply({"ch": 0, "level": (k + 1) % 2}, 1000 + 100 * k)
+        hal.sched.run_until(1000 + 100 * k + 99)
+    settle(fw, 2)
+    eq(fw.ring.overflows, 300 - 255, "overflows")
+    fw.hello()
+    fw.flush()
+    h = [f for f in fw.out.take() if f["type"] == wire.HELLO][0]
+    eq(h["overflows"], 45, "HELLO reports the overflows")
+
+
+def test_flood_beyond_the_scheduler_queue_is_reported_late():
+    chans = [channel(c) for c in range(16)]
+    fw = fwtest.firmware(fwtest.board(chans), sched_us=20)
+    feed(fw, [{"t_us": 100000 + c, "ch": c, "level": 1} for c in range(16)])  # 16 edges in 16 us
+    frames = settle(fw, 80)
+    ev = events(frames)
+    eq(fw.hal.sched.dropped, 8, "the model dropped the edges beyond its queue of 8")
+    eq(sorted(e["ch"] for e in ev), list(range(16)), "every channel reported once")
+    late = [e for e in ev if e["b"] & wire.F_LATE]
+    eq(len(late), 8, "the dropped ones come flagged LATE")
+    fw.heartbeat()
+    fw.flush()
+    hb = [f for f in fw.out.take() if f["type"] == wire.HEARTBEAT][0]
+    eq((hb["drops"], hb["late"]), (8, 8), "heartbeat counters")
+
+
+def test_three_tick_wraps_keep_time_monotonic():
+    fw = fwtest.firmware(fwtest.board([channel(0, "capture"), channel(1)]))
+    lines = []
+    expect = []
+    t0 = 0
+    for w in range(1, 4):
+        jump = w * (1 << 30) - 600  # just before the w-th wrap of the 30-bit counter
+        lines.append({"clock_us": jump})
+        for k in range(4):
+            t = jump + 300 * k  # two edges before the wrap, two after
+            lines.append({"t_us": t, "ch": 0, "level": (k + 1) % 2})
+            expect.append(t)
+        t0 = t
+    lines.append({"t_us": t0 + 5000, "ch": 1, "level": 1})
+    feed(fw, lines)
+    ev = events(settle(fw))
+    eq([e["t"] for e in ev if e["ch"] == 0], expect, "exact capture times across 3 wraps")
+    times = [e["t"] for e in ev]
+    eq(times, sorted(times), "monotonic")
+    if not times[-1] > 3 * (1 << 30):
+        raise AssertionError("time after three wraps: %d" % times[-1])
+
+
+def test_colour_reading_follows_the_goal_edge():
+    fw = fwtest.firmware(fwtest.board([channel(0, colour=True), channel(1, colour=True)]))
+    feed(fw, [{"t_us": 1000, "ch": 0, "level": 1}, {"t_us": 1250, "ch": 0, "colour": 2},
+              {"t_us": 10000, "ch": 1, "level": 1}])
+    frames = [f for f in settle(fw, 10) if f["type"] in (wire.EVENT, wire.READING)]
+    eq([(f["type"], f["ch"]) for f in frames], [(1, 0), (3, 0), (1, 1), (3, 1)], "event then reading")
+    eq(frames[1]["b"], 2, "colour class of ch 0")
+    eq(frames[3]["b"], 0, "ch 1 unknown")
+    if frames[1]["t"] < 3000:  # 1000 + the 2 ms integration time
+        raise AssertionError("colour read before the sensor's integration time")
+
+
+def test_pulse_counts_saturate_at_255():
+    fw = fwtest.firmware(fwtest.board([channel(3, "pcnt", "cushion", active=1)]))
+    feed(fw, [{"t_us": 1000, "ch": 3, "pulses": 5}])
+    c = events(settle(fw), wire.COUNT)
+    eq([(f["ch"], f["b"]) for f in c], [(3, 5)], "count")
+    feed(fw, [{"t_us": 100000, "ch": 3, "pulses": 400}])
+    eq([f["b"] for f in events(settle(fw), wire.COUNT)], [255], "saturated")
+
+
+def test_commands_answer_and_bad_ones_get_an_error():
+    fw = fwtest.firmware(fwtest.board([channel(0)]))
+    for line in (b"!ping 4242\n", b"!ping x\n", b"!bogus\n", b"!replay\n", b"!hello\r\n", b"\n",
+                 b"!" + b"x" * 200 + b"\n", b"!ping \xff\n", b"!profile ../etc\n"):
+        for c in line:
+            fw.feed_byte(c)
+    fw.flush()
+    got = [(f["type"], f.get("token", f.get("code"))) for f in fw.out.take()]
+    eq(got, [(6, 4242), (7, 2), (7, 1), (7, 2), (4, None), (7, 2), (7, 2), (7, 2)], "answers")
+
+
+def test_replay_resends_kept_frames_flagged_and_refuses_gone_ones():
+    fw = fwtest.firmware(fwtest.board([channel(0, "capture")]))
+    feed(fw, [{"t_us": 1000 + 100 * k, "ch": 0, "level": (k + 1) % 2} for k in range(600)])
+    ev = events(settle(fw))
+    eq(len(ev), 600, "sent")
+    fw.command("!replay 595")
+    fw.flush()
+    r = fw.out.take()
+    eq([(f["seq"], f["b"] & wire.F_REPLAY, f["t"]) for f in r],
+       [(e["seq"], 8, e["t"]) for e in ev[595:]], "replayed tail")
+    fw.command("!replay 10")
+    fw.flush()
+    err = fw.out.take()[0]
+    eq((err["type"], err["code"], err["text"]), (7, 3, "replay 10: oldest kept is 88"), "gone")
+    fw.command("!replay 600")  # the next one: nothing missed, nothing sent
+    fw.flush()
+    eq(fw.out.take(), [], "nothing to replay")
+
+
+def test_profile_switch_loads_the_file_and_says_hello():
+    fw = fwtest.firmware(fwtest.board([channel(0)]))
+    fw.hal.profile_dir = fwtest.ROOT + "/firmware/boards"
+    fw.command("!profile kegle")
+    fw.command("!profile nosuch")
+    fw.flush()
+    out = fw.out.take()
+    eq((out[0]["type"], out[0]["profile"], out[0]["n"]), (4, "kegle", 16), "hello after the switch")
+    eq((out[1]["type"], out[1]["code"]), (7, 4), "missing profile")
+    eq(fw.board.profile, "kegle", "the good profile stays")
+
+
+fwtest.run(fwtest.tests_of(globals()))
