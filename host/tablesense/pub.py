@@ -94,13 +94,14 @@ class Pub:
                 "setup": setup, "started": tab.match.started, "events": len(tab.log),
             }
         state: dict[str, Any] | None = None
+        summary = ""
         if rep.engine is not None and rep.state is not None:
             state = rep.engine.to_json(rep.state)
-            state["summary"] = rep.engine.summary(rep.state)
+            summary = rep.engine.summary(rep.state)
         errors = [{"seq": e.line, "error": e.error} for e in rep.errors[-5:]] if rep.engine else []
         return {
             "table": tab.id, "lang": tab.lang, "version": tab.version, "match": match,
-            "state": state, "errors": errors, "ticker": list(tab.ticker),
+            "state": state, "summary": summary, "errors": errors, "ticker": list(tab.ticker),
             "rest_at": tab.rest_at, "turn_clock": TURN_CLOCK.get(match["game"]) if match else None,
             "now": time.time(),
         }

@@ -13,7 +13,7 @@ function card(s) {
     const row = (p) => `<span class="${st.at_table === p ? "at" : ""}">${st.at_table === p ? "▶ " : ""}${esc(name(m, p))}</span>
       <span class="n">${esc(per(st, key, p) ?? "")}</span>`;
     const last = s.ticker.length ? eventText(s.ticker[s.ticker.length - 1], m) : "";
-    body = `<div class="score">${row("p1")}${row("p2")}</div><div class="last">${esc(st.summary || "")} ${st.finished ? "· " + t("finished") : ""}</div>
+    body = `<div class="score">${row("p1")}${row("p2")}</div><div class="last">${esc(s.summary || "")} ${st.finished ? "· " + t("finished") : ""}</div>
       <div class="last">${esc(last)}</div>`;
   }
   return `<a class="card" href="/table/${encodeURIComponent(s.table)}" data-table="${esc(s.table)}">

@@ -50,7 +50,7 @@ function renderNow() {
   const row = (p) => `<span class="${s && s.at_table === p ? "at" : ""}">${s && s.at_table === p ? "▶ " : ""}${esc(name(m, p))}</span>
     <span>${esc(per(s, key, p) ?? "")}</span>`;
   el.innerHTML = `<h2>${esc(gameTitle(m))} · #${m.id}</h2><div class="score">${row("p1")}${row("p2")}</div>
-    <div>${esc(s ? s.summary || "" : t("no_engine"))}${s && s.finished ? " · " + t("finished") : ""}</div>
+    <div>${esc(s ? snap.summary || "" : t("no_engine"))}${s && s.finished ? " · " + t("finished") : ""}</div>
     ${snap.errors.map((e) => `<div class="q">! ${esc(e.error)}</div>`).join("")}`;
 }
 
