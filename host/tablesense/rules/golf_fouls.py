@@ -87,25 +87,25 @@ FOULS: tuple[Foul, ...] = (
          aliases=("time", "clock", "too-slow")),
 )
 
+def _key(name: str) -> str:
+    """Case, separators and the ``golf`` / ``foul`` prefixes do not matter."""
+    k = re.sub(r"[^a-z0-9]", "", name.lower())
+    k = k.removeprefix("golf")
+    return k.removeprefix("foul") or k
+
+
 _BY_NAME: dict[str, Foul] = {}
 for _f in FOULS:
-    _short = _f.id.removeprefix("golf.")
-    for _name in (_f.id, _short, _short.removeprefix("foul."), *_f.aliases):
-        _BY_NAME.setdefault(_name, _f)
+    for _name in (_f.id, *_f.aliases):
+        _BY_NAME.setdefault(_key(_name), _f)
 
 BY_ID: dict[str, Foul] = {f.id: f for f in FOULS}
 
 
-def _norm(name: str) -> str:
-    n = re.sub(r"[\s_]+", "-", name.strip().lower())
-    return n.removeprefix("golf.")
-
-
 def find_foul(name: str) -> Foul:
     """The foul a referee means by ``name``; ``IllegalCall`` listing the known names."""
-    n = _norm(name)
-    foul = _BY_NAME.get(n) or _BY_NAME.get(f"golf.{n}") or _BY_NAME.get(f"foul.{n}")
+    foul = _BY_NAME.get(_key(name))
     if foul is None:
         known = ", ".join(sorted({f.id.removeprefix("golf.").removeprefix("foul.") for f in FOULS}))
-        raise IllegalCall(f"unknown golf foul {name!r} (known: {known})")
+        raise IllegalCall(f"unknown golf foul {name!r} (known: {known}, or their full ids golf.foul.*)")
     return foul

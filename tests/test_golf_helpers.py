@@ -1,0 +1,89 @@
+"""Builders of golf match logs shared by the golf tests (no tests here): real JSON lines, real Replay."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tablesense.replay import Replay
+
+SINGLE = {"p1": "Ann", "p2": "Bob"}
+DUO = {"p1": ["Ann", "Cor"], "p2": ["Bob", "Dirk"]}
+
+
+def setup(players: dict[str, Any] | None = None, fmt: str | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"t": 0, "type": "setup", "game": "golf", "players": players or SINGLE}
+    if fmt:
+        out["format"] = fmt
+    return out
+
+
+def goal(t: float, g: str, ball: str | None) -> dict[str, Any]:
+    return {"t": t, "type": "goal", "goal": g, "ball": ball}
+
+
+def rest(t: float, positions: dict[str, Any] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"t": t, "type": "rest"}
+    if positions is not None:
+        out["positions"] = positions
+    return out
+
+
+def cushion(t: float) -> dict[str, Any]:
+    return {"t": t, "type": "cushion", "cushion": 2, "ball": None}
+
+
+def off(t: float, ball: str | None) -> dict[str, Any]:
+    return {"t": t, "type": "off_table", "ball": ball}
+
+
+def call(t: float, name: str, **kw: Any) -> dict[str, Any]:
+    return {"t": t, "type": "call", "call": name, **kw}
+
+
+def foul(t: float, name: str, **kw: Any) -> dict[str, Any]:
+    return call(t, "foul", foul=name, **kw)
+
+
+def miss(t: float) -> list[dict[str, Any]]:
+    """A shot that scores nothing."""
+    return [cushion(t), rest(t + 1)]
+
+
+def scores(t: float, player: str, n: int) -> list[dict[str, Any]]:
+    """``n`` shots by ``player``, each a valid goal (the player stays at the table)."""
+    g = "B" if player == "p1" else "A"
+    out: list[dict[str, Any]] = []
+    for k in range(n):
+        out += [goal(t + 2 * k, g, player), rest(t + 2 * k + 1)]
+    return out
+
+
+def one_one(t: float = 1.0) -> list[dict[str, Any]]:
+    """Both players down to one ball, p2 at the table (zone play)."""
+    return scores(t, "p1", 4) + miss(t + 10) + scores(t + 20, "p2", 4)
+
+
+def play(*events: dict[str, Any] | list[dict[str, Any]], players: dict[str, Any] | None = None,
+         fmt: str | None = None) -> Replay:
+    flat: list[dict[str, Any]] = []
+    for e in events:
+        flat += e if isinstance(e, list) else [e]
+    lines = [json.dumps(setup(players, fmt))] + [json.dumps(e) for e in flat]
+    return Replay().feed_lines(lines)
+
+
+def state(rep: Replay) -> dict[str, Any]:
+    return rep.to_json()
+
+
+def rules(rep: Replay) -> list[str]:
+    return [r["rule"] for r in rep.to_json()["rulings"]]
+
+
+def lines(*events: dict[str, Any] | list[dict[str, Any]], players: dict[str, Any] | None = None,
+          fmt: str | None = None) -> str:
+    flat: list[dict[str, Any]] = []
+    for e in events:
+        flat += e if isinstance(e, list) else [e]
+    return "\n".join(json.dumps(e) for e in [setup(players, fmt), *flat]) + "\n"
