@@ -1,0 +1,77 @@
+"""`tablesense run`: clear errors for bad arguments; serves the pub until interrupted."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tablesense.commands.run import plan
+
+
+def test_tables_are_numbered_in_port_order_with_their_profiles() -> None:
+    assert plan(["/dev/ttyUSB0", "/dev/ttyUSB1"], ["golf", "carom"], 1) == [
+        ("1", "/dev/ttyUSB0", "golf"), ("2", "/dev/ttyUSB1", "carom"), ("3", None, None)]
+    assert plan(["a", "b"], ["kegle"], 0) == [("1", "a", "kegle"), ("2", "b", "kegle")]
+    assert plan(["a"], [], 0) == [("1", "a", "golf")]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ([], "give a table"),
+    (["--port", "a", "--port", "b", "--profile", "golf", "--profile", "kegle", "--profile", "carom"],
+     "one per --port"),
+    (["--port", "socket://127.0.0.1:1", "--profile", "no-such-table"], "no-such-table"),
+])
+def test_bad_arguments_say_what_is_wrong(tablesense_cmd: list[str], tmp_path: Path, args: list[str],
+                                         message: str) -> None:
+    done = subprocess.run([*tablesense_cmd, "run", "--db", str(tmp_path / "x.db"), *args],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2
+    assert message in done.stderr and "Traceback" not in done.stderr
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_run_serves_the_pub_and_prints_the_referee_links(tablesense_cmd: list[str], tmp_path: Path) -> None:
+    port = _free_port()
+    proc = subprocess.Popen([*tablesense_cmd, "run", "--tables", "2", "--port-http", str(port),
+                             "--db", str(tmp_path / "pub.db"), "--lang", "nl"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        head = [proc.stdout.readline() for _ in range(3)]
+        assert f"http://127.0.0.1:{port}/" in head[0]
+        assert "/ref/1?token=" in head[1] and "/ref/2?token=" in head[2]
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/table/2") as r:
+                    assert b'"lang": "nl"' in r.read()
+                break
+            except OSError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(10)
+    assert proc.returncode == 0
+
+
+def test_port_in_use_is_a_clear_error(tablesense_cmd: list[str], tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        done = subprocess.run([*tablesense_cmd, "run", "--tables", "1", "--port-http", str(port),
+                               "--db", str(tmp_path / "x.db")], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2
+    assert "cannot serve" in done.stderr and "Traceback" not in done.stderr

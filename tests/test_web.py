@@ -1,0 +1,201 @@
+"""The web app over a real server: read-only public pages, the protected referee API, live updates."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from tablesense.events import parse_event
+from tablesense.pub import Pub
+from tablesense.store import Store
+from tablesense.web.guard import TOKEN_HEADER
+from tablesense.web.pages import strings
+from tablesense.web.server import start
+
+PLAYERS = {"p1": "Ann", "p2": "Bob"}
+SETUP = {"game": "golf", "players": PLAYERS}
+
+
+@pytest.fixture
+async def app(tmp_path: Path) -> AsyncIterator[tuple[Pub, str, aiohttp.ClientSession]]:
+    pub = Pub(Store(str(tmp_path / "pub.db")), ["1", "2"])
+    runner, url = await start(pub, port=0)
+    async with aiohttp.ClientSession() as http:
+        yield pub, url, http
+    await runner.cleanup()
+
+
+def _auth(pub: Pub, table: str = "1", **extra: str) -> dict[str, str]:
+    return {TOKEN_HEADER: pub.table(table).token, **extra}
+
+
+async def test_public_pages_are_served(app) -> None:  # type: ignore[no-untyped-def]
+    _pub, url, http = app
+    for path in ("/", "/table/1", "/overlay/1", "/table/1?overlay=1", "/ref/1", "/history/1",
+                 "/static/tv.js", "/static/ref.js", "/api/tables", "/api/table/1", "/i18n/da.json"):
+        async with http.get(url + path) as r:
+            assert r.status == 200, path
+    async with http.get(url + "/table/9") as r:
+        assert r.status == 404
+
+
+async def test_change_without_token_is_refused(app) -> None:  # type: ignore[no-untyped-def]
+    pub, url, http = app
+    async with http.post(f"{url}/api/table/1/setup", json=SETUP) as r:
+        assert r.status == 403
+        assert "token" in await r.text()
+    async with http.post(f"{url}/api/table/1/setup", json=SETUP, headers={TOKEN_HEADER: "guess"}) as r:
+        assert r.status == 403
+    async with http.post(f"{url}/api/table/1/setup", json=SETUP, headers=_auth(pub, "2")) as r:
+        assert r.status == 403  # another table's token
+    assert pub.snapshot("1")["match"] is None
+
+
+async def test_forged_origin_is_refused_even_with_the_token(app) -> None:  # type: ignore[no-untyped-def]
+    pub, url, http = app
+    for headers in (_auth(pub, Origin="http://evil.example"), _auth(pub, Origin="null"),
+                    _auth(pub, **{"Sec-Fetch-Site": "cross-site"})):
+        async with http.post(f"{url}/api/table/1/setup", json=SETUP, headers=headers) as r:
+            assert r.status == 403
+            assert "another site" in await r.text()
+    assert pub.snapshot("1")["match"] is None
+
+
+async def test_referee_with_token_starts_a_match_and_calls(app) -> None:  # type: ignore[no-untyped-def]
+    pub, url, http = app
+    async with http.post(f"{url}/api/table/1/setup", json=SETUP, headers=_auth(pub, Origin=url)) as r:
+        assert r.status == 200
+        assert (await r.json())["match"] == 1
+    async with http.get(f"{url}/api/table/1") as r:
+        snap = await r.json()
+    assert snap["match"]["players"] == PLAYERS and snap["state"]["game"] == "golf"
+    async with http.post(f"{url}/api/table/1/call", json={"call": "start", "player": "p2"},
+                         headers=_auth(pub)) as r:
+        assert r.status == 200
+    assert pub.snapshot("1")["state"]["at_table"] == "p2"
+
+
+async def test_token_in_the_body_works_too(app) -> None:  # type: ignore[no-untyped-def]
+    pub, url, http = app
+    async with http.post(f"{url}/api/table/1/setup", json={**SETUP, "token": pub.table("1").token}) as r:
+        assert r.status == 200
+
+
+async def test_referee_mistakes_come_back_as_plain_reasons(app) -> None:  # type: ignore[no-untyped-def]
+    pub, url, http = app
+    async with http.post(f"{url}/api/table/1/call", json={"call": "undo"}, headers=_auth(pub)) as r:
+        assert r.status == 400
+        assert "no match is running" in (await r.json())["error"]
+    async with http.post(f"{url}/api/table/1/setup", json={"game": "snooker", "players": PLAYERS},
+                         headers=_auth(pub)) as r:
+        assert r.status == 400
+        assert "unknown game 'snooker'" in (await r.json())["error"]
+    async with http.post(f"{url}/api/table/1/setup", data=b"{not json", headers=_auth(pub)) as r:
+        assert r.status == 400
+    async with http.post(f"{url}/api/table/1/void", json={"from": "x"}, headers=_auth(pub)) as r:
+        assert r.status == 400
+    async with http.post(f"{url}/api/table/1/lang", json={"lang": "fr"}, headers=_auth(pub)) as r:
+        assert r.status == 400
+
+
+async def test_websocket_pushes_each_new_event(app) -> None:  # type: ignore[no-untyped-def]
+    pub, url, http = app
+    async with http.ws_connect(f"{url}/ws/1") as ws:
+        first = json.loads((await ws.receive(timeout=2)).data)
+        assert first["match"] is None
+        pub.start_match("1", SETUP)
+        pub.submit("1", parse_event({"t": 1.0, "type": "goal", "goal": "B", "ball": "p1"}))
+        seen = []
+        while not seen or seen[-1]["ticker"][-1]["type"] != "goal":
+            seen.append(json.loads((await ws.receive(timeout=2)).data))
+        assert seen[-1]["ticker"][-1]["goal"] == "B"
+
+
+async def test_overview_websocket_covers_every_table(app) -> None:  # type: ignore[no-untyped-def]
+    pub, url, http = app
+    async with http.ws_connect(f"{url}/ws") as ws:
+        tables = {json.loads((await ws.receive(timeout=2)).data)["table"] for _ in range(2)}
+        assert tables == {"1", "2"}
+        pub.set_lang("2", "nl")
+        snap = json.loads((await ws.receive(timeout=2)).data)
+        assert (snap["table"], snap["lang"]) == ("2", "nl")
+
+
+async def test_export_history_and_score_sheet(app) -> None:  # type: ignore[no-untyped-def]
+    pub, url, http = app
+    match_id = pub.start_match("1", SETUP)
+    for e in ({"t": 1.0, "type": "goal", "goal": "B", "ball": "p1"}, {"t": 2.0, "type": "rest"}):
+        pub.submit("1", parse_event(e))
+    async with http.get(f"{url}/match/{match_id}.jsonl") as r:
+        lines = (await r.text()).splitlines()
+    assert [json.loads(x)["type"] for x in lines] == ["setup", "goal", "rest"]
+    async with http.get(f"{url}/match/{match_id}/sheet") as r:
+        sheet = await r.text()
+    assert "Ann" in sheet and "Bob" in sheet and "golf.goal" in sheet
+    async with http.get(f"{url}/history/1") as r:
+        assert f"/match/{match_id}/sheet" in await r.text()
+    async with http.get(f"{url}/api/table/1/matches") as r:
+        assert (await r.json())["matches"][0]["players"] == PLAYERS
+    async with http.get(f"{url}/match/999.jsonl") as r:
+        assert r.status == 404
+
+
+async def test_qr_code_is_svg_and_differs_per_table(app) -> None:  # type: ignore[no-untyped-def]
+    _pub, url, http = app
+    bodies = []
+    for table in ("1", "2"):
+        async with http.get(f"{url}/api/table/{table}/qr.svg") as r:
+            assert r.content_type == "image/svg+xml"
+            bodies.append(await r.read())
+    assert bodies[0].startswith(b"<svg") and bodies[0] != bodies[1]
+
+
+async def test_void_over_http_corrects_a_shot(app) -> None:  # type: ignore[no-untyped-def]
+    pub, url, http = app
+    pub.start_match("1", SETUP)
+    for e in ({"t": 1.0, "type": "goal", "goal": "B", "ball": "p1"}, {"t": 2.0, "type": "rest"}):
+        pub.submit("1", parse_event(e))
+    async with http.get(f"{url}/api/table/1/log") as r:
+        item = (await r.json())["items"][0]
+    async with http.post(f"{url}/api/table/1/void", json={"from": item["first"], "to": item["last"]}) as r:
+        assert r.status == 403
+    async with http.post(f"{url}/api/table/1/void", json={"from": item["first"], "to": item["last"]},
+                         headers=_auth(pub)) as r:
+        assert r.status == 200
+    assert pub.snapshot("1")["state"]["balls_left"] == {"p1": 5, "p2": 5}
+
+
+def test_every_language_has_every_string() -> None:
+    english = set(strings("en"))
+    for lang in ("nl", "da"):
+        path = Path(__file__).resolve().parent.parent / "host/tablesense/web/i18n" / f"{lang}.json"
+        assert set(json.loads(path.read_text(encoding="utf-8"))) == english, lang
+    assert strings("nl")["table"] == "Tafel" and strings("da")["table"] == "Bord"
+
+
+async def test_serve_feeds_table_sources(tmp_path: Path) -> None:
+    from tablesense.web.server import serve
+
+    ready: asyncio.Future[tuple[str, Pub]] = asyncio.get_running_loop().create_future()
+
+    async def source() -> AsyncIterator:  # type: ignore[type-arg]
+        yield parse_event({"t": 0.0, "type": "setup", "game": "golf", "players": PLAYERS})
+        yield parse_event({"t": 1.0, "type": "goal", "goal": "B", "ball": "p1"})
+
+    task = asyncio.create_task(serve({"1": source(), "2": None}, port=0, db=str(tmp_path / "pub.db"),
+                                     on_ready=lambda url, pub: ready.set_result((url, pub))))
+    url, pub = await asyncio.wait_for(ready, 5)
+    for _ in range(100):
+        if pub.snapshot("1")["ticker"] and pub.snapshot("1")["ticker"][-1]["type"] == "goal":
+            break
+        await asyncio.sleep(0.01)
+    async with aiohttp.ClientSession() as http, http.get(f"{url}/api/table/1") as r:
+        assert (await r.json())["ticker"][-1]["type"] == "goal"
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
