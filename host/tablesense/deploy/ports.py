@@ -22,6 +22,9 @@ class PortInfo:
     device: str  # /dev/ttyUSB0
     by_id: str | None  # /dev/serial/by-id/usb-Silicon_Labs_CP2102..._0001-if00-port0
     description: str
+    vid: int | None = None
+    pid: int | None = None
+    serial: str | None = None
 
     @property
     def stable(self) -> str:
@@ -44,7 +47,8 @@ def list_serial_ports(directory: Path = BY_ID) -> list[PortInfo]:
         desc = p.description if p.description and p.description != "n/a" else ""
         if p.vid is not None:
             desc = f"{desc} [{p.vid:04x}:{p.pid or 0:04x}]".strip()
-        ports.append(PortInfo(p.device, links.get(os.path.realpath(p.device)), desc))
+        ports.append(PortInfo(p.device, links.get(os.path.realpath(p.device)), desc, p.vid, p.pid,
+                              p.serial_number))
     return ports
 
 
