@@ -341,7 +341,8 @@ def _end_frame(pre: GolfState, u: _Unit, common: dict[str, Any], winner: str, bl
         members = pre.first_members
         how = "deciding frame: the opening is decided again (a 'start' call), by default as in frame 1"
     u.rule(t, "golf.frame.opening", opener, f"frame {frame}: {opener} opens; {how}", frame=frame)
-    common.update(rulings=tuple(u.rulings), frame_units=0)
+    # a new frame: balls waiting for a replacement spot are racked with the rest
+    common.update(rulings=tuple(u.rulings), frame_units=0, questions=(), unit_questions=())
     return replace(
         pre, **common, frame=frame, frames_won=(fw[0], fw[1]),
         balls_left=(BALLS_PER_PLAYER, BALLS_PER_PLAYER), zone_play=False, at_table=opener, members=members,
