@@ -34,6 +34,7 @@ STOP_SPEED = 0.008  # m/s: slower than this and a ball is at rest
 JUMP_SPEED = 6.0  # m/s into a cushion: the ball leaves the table
 PIN_TOPPLE_SPEED = 0.03  # m/s of approach that topples a pin
 MAX_SHOT_TIME = 60.0
+CURVE_TIME = 1.5  # s: side spin has worn off by then
 ROLL_EVERY = 0.012  # s of simulated time between rolling-resistance updates
 
 _BALL, _CUSHION, _PEG, _GOAL, _POCKET, _PIN = 1, 2, 3, 4, 5, 6
@@ -106,7 +107,7 @@ class Table:
         self.pins_up()
         self._register_handlers()
         self._log: list[Happening] = []
-        self._now = 0.0
+        self._now = self._t0 = 0.0
         self._pending_remove: list[str] = []
         self._pin_remove: dict[int, float] = {}
         self._cue: str | None = None
@@ -229,7 +230,7 @@ class Table:
         return {name: (round(b.position.x, 4), round(b.position.y, 4)) for name, b in self._bodies.items()}
 
     def kinetic_energy(self) -> float:
-        return sum(0.5 * b.mass * b.velocity.get_length_sqrd() for b in self._bodies.values())
+        return sum(0.5 * b.mass * b.velocity.length_squared for b in self._bodies.values())
 
     # --- collisions -----------------------------------------------------------------------
     def _register_handlers(self) -> None:
@@ -330,13 +331,18 @@ class Table:
             self._topple(a, self._pin_by.get(b), 0.0)
 
     # --- the shot -------------------------------------------------------------------------
-    def shoot(self, shot: Shot, t0: float = 0.0, max_time: float = MAX_SHOT_TIME) -> list[Happening]:
-        """Play ``shot`` until every ball is at rest; the happenings, times from ``t0``."""
+    def shoot(self, shot: Shot, t0: float = 0.0, max_time: float = MAX_SHOT_TIME,
+              trace: list[tuple[float, float]] | None = None) -> list[Happening]:
+        """Play ``shot`` until every ball is at rest; the happenings, times from ``t0``.
+
+        ``trace``, when given, receives (time, kinetic energy of the balls) at every
+        rolling-resistance update.
+        """
         if shot.ball not in self._bodies:
             have = ", ".join(self._bodies) or "none"
             raise BadShot(f"ball {shot.ball!r} is not on the table (on the table: {have})")
         self._log = [Happening(t0, "strike", shot.ball, speed=shot.speed)]
-        self._now = t0
+        self._now = self._t0 = t0
         self._pending_remove = []
         self._pin_remove = {}
         self._pin_by = {}
@@ -354,6 +360,8 @@ class Table:
             if since_roll >= ROLL_EVERY or since_roll == 0.0 or vmax < 0.05:
                 vmax = self._roll(shot, since_roll)
                 since_roll, since_ticks = 0.0, 0
+                if trace is not None:
+                    trace.append((self._now, self.kinetic_energy()))
                 if self._escaped:
                     self._after_step(shot)
                 if vmax == 0.0 and not self._pin_moving():
@@ -392,10 +400,12 @@ class Table:
                 body.angular_velocity = 0.0
                 self._moving.discard(name)
                 continue
-            if shot.curve and name == self._cue and not self._cue_touched:
-                # side spin: a push across the line of travel, to the left for positive curve
-                k = shot.curve * dt / speed
-                vx, vy = vx - vy * k, vy + vx * k
+            spinning = not self._cue_touched and self._now - self._t0 < CURVE_TIME
+            if shot.curve and name == self._cue and spinning:
+                # side spin: the line of travel turns (left for a positive curve); speed unchanged
+                angle = max(-0.5, min(0.5, shot.curve * dt / speed))
+                c, s = math.cos(angle), math.sin(angle)
+                vx, vy = vx * c - vy * s, vx * s + vy * c
             scale = max(speed - step, 0.0) / speed
             body.velocity = (vx * scale, vy * scale)
             vmax = max(vmax, speed)
