@@ -19,8 +19,9 @@ class Edge:
     a closure over more than four values allocates its argument array in MicroPython.
     Cost per edge on the unix port: bench/firmware_handler.py."""
 
-    def __init__(self, ring, ch, pin, active, levels, ticks_us, cap=None):
+    def __init__(self, ring, ch, pin, active, levels, calls, ticks_us, cap=None):
         self.ring = ring
+        self.calls = calls
         self.ch = ch
         self.pin = pin
         self.active = active
@@ -41,17 +42,19 @@ class Edge:
             # delay; report its leading edge now, its trailing edge comes next
             v ^= 1
         self.levels[ch] = v
+        self.calls[ch] = (self.calls[ch] + 1) & 0xFF
         self.ring.put(ch, v | self.hwcap, t)
 
 
-def irq_handler(ring, ch, pin, active, levels, ticks_us):
-    """The handler (a bound method, made once) of an irq channel."""
-    return Edge(ring, ch, pin, active, levels, ticks_us).irq
+def irq_handler(ring, ch, pin, active, levels, calls, ticks_us):
+    """The handler (a bound method, made once) of an irq channel. levels[ch]: the
+    last reported level; calls[ch]: callbacks run, mod 256 (for the level scan)."""
+    return Edge(ring, ch, pin, active, levels, calls, ticks_us).irq
 
 
-def capture_handler(ring, ch, pin, active, levels, cap):
+def capture_handler(ring, ch, pin, active, levels, calls, cap):
     """The handler of a capture channel: time from the capture unit, flag HWCAP."""
-    return Edge(ring, ch, pin, active, levels, None, cap).irq
+    return Edge(ring, ch, pin, active, levels, calls, None, cap).irq
 
 
 class Poller:
@@ -85,16 +88,17 @@ class Poller:
 
 class LevelScan:
     """Every scan_ms: an irq/capture channel whose level differs from the last reported
-    one on two scans in a row lost a callback; report a LATE edge (time of the first
-    scan that saw it) and count the drop."""
+    one on two scans in a row, with no callback of that channel run in between, lost
+    a callback; report a LATE edge (time of the first scan that saw it), count it."""
 
-    def __init__(self, channels, pins, levels):
+    def __init__(self, channels, pins, levels, calls):
         self.chans = [c.ch for c in channels]
         self.active = [c.active for c in channels]
         self.pins = pins
         self.levels = levels
+        self.calls = calls
         n = len(channels)
-        self.seen = bytearray(n)
+        self.seen = array("h", [-1] * n)  # callbacks count at the first mismatch; -1: none
         self.since = array("i", [0] * n)
         self.drops = 0
 
@@ -102,13 +106,14 @@ class LevelScan:
         for i in range(len(self.chans)):
             ch = self.chans[i]
             v = 1 if self.pins[i].value() == self.active[i] else 0
+            calls = self.calls[ch]
             if v == self.levels[ch]:
-                self.seen[i] = 0
-            elif not self.seen[i]:
-                self.seen[i] = 1
+                self.seen[i] = -1
+            elif self.seen[i] != calls:
+                self.seen[i] = calls  # a callback may still be on its way: wait a scan
                 self.since[i] = tick
             else:
-                self.seen[i] = 0
+                self.seen[i] = -1
                 self.levels[ch] = v
                 self.drops += 1
                 ring.put(ch, v | _F_LATE, self.since[i])

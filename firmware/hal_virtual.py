@@ -79,10 +79,13 @@ class Scheduler:
             self.pins[i] = None
             self.head = (i + 1) % DEPTH
             self.n -= 1
-            if self.due[i] > hal.now:
-                hal.now = self.due[i]
+            d = self.due[i]
+            if d > hal.now:
+                hal.now = d
             if pin.handler is not None:
+                hal.cb_now = d  # the callback reads the clock when it runs on the board
                 pin.handler(pin)
+                hal.cb_now = -1
 
 
 class Counter:
@@ -119,6 +122,7 @@ class Hal:
         self._wall0 = time.ticks_us()
         self.offset = 0
         self.now = 0
+        self.cb_now = -1
         self.pins = {}
         self.colours = {}
         self.pulses = {}
@@ -130,8 +134,13 @@ class Hal:
 
     # -- clock -------------------------------------------------------------------
     def ticks_us(self):
-        """The 30-bit tick counter (time.ticks_us() on the ESP32). Does not allocate."""
-        return self.now & MASK
+        """The 30-bit tick counter (time.ticks_us() on the ESP32). Does not allocate.
+        Inside a callback: the time it runs at in the scheduler model, even when the
+        unix port applies the feed late (a slow main-loop pass)."""
+        t = self.cb_now
+        if t < 0:
+            t = self.now
+        return t & MASK
 
     def _wall(self):
         return time.ticks_diff(time.ticks_us(), self._wall0) + self.offset
@@ -237,12 +246,15 @@ class Hal:
         it (not realtime: each main-loop pass is one millisecond of virtual time; a gap
         over 100 ms is skipped down to 100 ms). Runs the scheduler as time passes.
         Returns True if more of the feed is ready."""
-        w = self._wall()
-        if w > self.now:
-            self.now = w
         end = _FOREVER
+        item = self._peek()
+        if self.realtime or item is None:
+            # the clock follows the wall clock; not realtime, only while the feed is
+            # empty: a slow pass must not squeeze more than a millisecond of edges in
+            w = self._wall()
+            if w > self.now:
+                self.now = w
         if not self.realtime:
-            item = self._peek()
             if item is not None and "clock_us" not in item:
                 try:
                     t = int(item.get("t_us", self.now))

@@ -15,7 +15,7 @@ from ring import Ring
 FW_VERSION = "0.1.0"
 _MASK = const(0x3FFFFFFF)
 _HALF = const(0x20000000)
-KEEP = const(512)  # replayable frames kept (a power of two: seq & (KEEP - 1) is the slot)
+KEEP = const(2048)  # replayable frames kept (a power of two: seq & (KEEP - 1) is the slot)
 _RING = const(256)
 _TX_MAX = const(4096)
 _LINE_MAX = const(80)
@@ -47,6 +47,7 @@ class Firmware:
         self.ring = Ring(_RING)  # written by the soft-IRQ handlers only
         self.mring = Ring(_RING // 4)  # written by the main loop (poll, level scan)
         self.levels = bytearray(boardcfg.MAX_CHANNELS)
+        self.calls = bytearray(boardcfg.MAX_CHANNELS)
         self.clock = Clock(hal.ticks_us())
         self.next_seq = 0
         self.last_seq = wire.SEQ_MASK  # nothing sent yet
@@ -67,7 +68,7 @@ class Firmware:
         self.colour_chs = ()
         self.colour_due = {}
         self.poller = Poller([], [], self.levels)
-        self.scanner = LevelScan([], [], self.levels)
+        self.scanner = LevelScan([], [], self.levels, self.calls)
         t = hal.ticks_us()
         self.last_hb = t
         self.last_scan = t
@@ -86,10 +87,12 @@ class Firmware:
             self.pins[c.ch] = (pin, c)
             self.levels[c.ch] = 1 if pin.value() == c.active else 0
             if c.mode == "irq":
-                h = irq_handler(self.ring, c.ch, pin, c.active, self.levels, self.hal.ticks_us)
+                h = irq_handler(self.ring, c.ch, pin, c.active, self.levels, self.calls, self.hal.ticks_us)
                 self.hal.irq(pin, c, h)
             elif c.mode == "capture":
-                h = capture_handler(self.ring, c.ch, pin, c.active, self.levels, self.hal.capture(pin, c))
+                h = capture_handler(
+                    self.ring, c.ch, pin, c.active, self.levels, self.calls, self.hal.capture(pin, c)
+                )
                 self.hal.irq(pin, c, h)
             elif c.mode == "poll":
                 polls.append(c)
@@ -102,7 +105,7 @@ class Firmware:
             if c.colour:
                 col.append(c.ch)
         self.poller = Poller(polls, ppins, self.levels)
-        self.scanner = LevelScan(scanned, spins, self.levels)
+        self.scanner = LevelScan(scanned, spins, self.levels, self.calls)
         self.colour_chs = tuple(col)
         self.colour_due = {}
 

@@ -1,5 +1,6 @@
 # Tiny test harness for the firmware tests under MicroPython's unix port.
 # Run: micropython tests/firmware/test_X.py (from the repo root or anywhere).
+import gc
 import os
 import sys
 
@@ -148,6 +149,7 @@ _made = []
 
 def firmware(b, feed_lines=None, sched_us=20):
     """A Firmware on the virtual HAL (not realtime), its output in fw.out (a Sink)."""
+    gc.collect()
     hal = hal_virtual.Hal()
     hal.realtime = False
     hal.sched.sched_us = sched_us

@@ -1,6 +1,6 @@
 # Board config loading and the 30-bit -> 64-bit clock.
+import fwtest  # first: puts firmware/ on sys.path
 import board
-import fwtest
 from clock import PERIOD, Clock
 from fwtest import channel, eq
 
@@ -17,7 +17,7 @@ def _refused(d, words):
     except board.BoardError as e:
         for w in words:
             if w not in e.args[0]:
-                raise AssertionError("message %r lacks %r" % (e.args[0], w))
+                raise AssertionError("message %r lacks %r" % (e.args[0], w)) from None
         return
     raise AssertionError("accepted a bad board: %r" % d)
 
@@ -44,7 +44,7 @@ def test_missing_or_broken_file_says_which():
         except board.BoardError as e:
             for w in words:
                 if w not in e.args[0]:
-                    raise AssertionError("%r lacks %r" % (e.args[0], w))
+                    raise AssertionError("%r lacks %r" % (e.args[0], w)) from None
         else:
             raise AssertionError("loaded %s" % path)
 

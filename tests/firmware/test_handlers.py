@@ -1,9 +1,9 @@
 # The interrupt path allocates nothing: the real handlers, driven through the virtual
 # HAL's scheduler model, run under micropython.heap_lock() (an allocation raises
 # MemoryError and fails the test).
+import fwtest  # first: puts firmware/ on sys.path
 import micropython
 
-import fwtest
 import wire
 from capture import irq_handler
 from fwtest import channel, eq
@@ -33,7 +33,7 @@ def test_irq_and_capture_handlers_do_not_allocate():
         t = 1000 + 100 * k
         hal._apply({"ch": 0, "level": (k + 1) % 2}, t)
         hal._apply({"ch": 1, "level": (k + 1) % 2}, t + 7)
-        locked(lambda: hal.sched.run_until(t + 99))
+        locked(lambda t=t: hal.sched.run_until(t + 99))
     eq(len(fw.ring), 100, "records in the ring")
     eq(fw.ring.overflows, 0, "no overflow")
     m = fw.ring.take()
@@ -60,7 +60,7 @@ def test_main_loop_sampling_and_scan_do_not_allocate():
     hal = fw.hal
     hal.pins[2].level = 0  # tilt switch down (active low)
     for t in (1000, 2000, 5000):
-        locked(lambda: fw.poller.sample(t, fw.mring, fwtest.link.tdiff))
+        locked(lambda t=t: fw.poller.sample(t, fw.mring, fwtest.link.tdiff))
     eq(len(fw.mring), 1, "debounced edge")
     hal.pins[0].level = 0  # channel 0 active, its callback lost
     locked(lambda: fw.scanner.scan(30000, fw.mring))
@@ -85,7 +85,7 @@ def test_short_pulse_inside_the_scheduling_delay_gives_both_edges():
             return self.level
 
     pin = P()
-    h = irq_handler(r, 2, pin, 0, levels, lambda: 42)
+    h = irq_handler(r, 2, pin, 0, levels, bytearray(4), lambda: 42)
     # the beam was broken and restored before either callback ran: both see idle
     locked(lambda: h(pin))
     locked(lambda: h(pin))
@@ -93,7 +93,7 @@ def test_short_pulse_inside_the_scheduling_delay_gives_both_edges():
     eq(r.take() >> 8, 0, "second callback: idle")
     eq(levels[2], 0, "ends idle")
     r2 = Ring(8)
-    h2 = irq_handler(r2, 2, pin, 0, bytearray(4), lambda: 42)
+    h2 = irq_handler(r2, 2, pin, 0, bytearray(4), bytearray(4), lambda: 42)
     h2(pin)
     eq(r2.take() >> 8, 1, "first callback reports the leading (ACTIVE) edge")
 

@@ -1,6 +1,7 @@
 # The main loop on the virtual HAL: stamping, debounce, overflow, scheduler drops,
 # the 30-bit wrap, colour readings, pulse counts, commands and replay.
-import fwtest
+import fwtest  # first: puts firmware/ on sys.path
+import link
 import wire
 from fwtest import channel, eq, events, feed, settle
 
@@ -47,7 +48,7 @@ def test_ring_overflow_is_counted_and_reported():
     eq(fw.ring.overflows, 300 - 255, "overflows")
     fw.hello()
     fw.flush()
-    h = [f for f in fw.out.take() if f["type"] == wire.HELLO][0]
+    h = next(f for f in fw.out.take() if f["type"] == wire.HELLO)
     eq(h["overflows"], 45, "HELLO reports the overflows")
 
 
@@ -63,7 +64,7 @@ def test_flood_beyond_the_scheduler_queue_is_reported_late():
     eq(len(late), 8, "the dropped ones come flagged LATE")
     fw.heartbeat()
     fw.flush()
-    hb = [f for f in fw.out.take() if f["type"] == wire.HEARTBEAT][0]
+    hb = next(f for f in fw.out.take() if f["type"] == wire.HEARTBEAT)
     eq((hb["drops"], hb["late"]), (8, 8), "heartbeat counters")
 
 
@@ -124,19 +125,19 @@ def test_commands_answer_and_bad_ones_get_an_error():
 
 def test_replay_resends_kept_frames_flagged_and_refuses_gone_ones():
     fw = fwtest.firmware(fwtest.board([channel(0, "capture")]))
-    feed(fw, [{"t_us": 1000 + 100 * k, "ch": 0, "level": (k + 1) % 2} for k in range(600)])
+    feed(fw, [{"t_us": 1000 + 100 * k, "ch": 0, "level": (k + 1) % 2} for k in range(2100)])
     ev = events(settle(fw))
-    eq(len(ev), 600, "sent")
-    fw.command("!replay 595")
+    eq(len(ev), 2100, "sent")
+    fw.command("!replay 2095")
     fw.flush()
     r = fw.out.take()
     eq([(f["seq"], f["b"] & wire.F_REPLAY, f["t"]) for f in r],
-       [(e["seq"], 8, e["t"]) for e in ev[595:]], "replayed tail")
+       [(e["seq"], 8, e["t"]) for e in ev[2095:]], "replayed tail")
     fw.command("!replay 10")
     fw.flush()
     err = fw.out.take()[0]
-    eq((err["type"], err["code"], err["text"]), (7, 3, "replay 10: oldest kept is 88"), "gone")
-    fw.command("!replay 600")  # the next one: nothing missed, nothing sent
+    eq((err["type"], err["code"], err["text"]), (7, 3, "replay 10: oldest kept is %d" % (2100 - link.KEEP)), "gone")
+    fw.command("!replay 2100")  # the next one: nothing missed, nothing sent
     fw.flush()
     eq(fw.out.take(), [], "nothing to replay")
 

@@ -1,7 +1,7 @@
 # Wire encoding: CRC, COBS, every frame type, and the shared hex vectors.
+import fwtest  # first: puts firmware/ on sys.path
 import json
 
-import fwtest
 import wire
 from fwtest import eq, unhex
 
@@ -43,7 +43,8 @@ def _frame(enc, f):
                          f["sched_drops"], f["late"], f["fw_version"], f["profile_id"])
     if typ == "heartbeat":
         t = f["uptime_us"]
-        return enc.heartbeat(seq, t >> 30, t & fwtest.MASK30, f["ring_overflows"], f["sched_drops"], f["late"])
+        lo = t & fwtest.MASK30
+        return enc.heartbeat(seq, t >> 30, lo, f["ring_overflows"], f["sched_drops"], f["late"])
     if typ == "pong":
         return enc.pong(seq, f["token"])
     if typ == "error":
