@@ -163,6 +163,15 @@ def test_wrong_types_and_missing_fields() -> None:
     assert "channel 1 (goal_B): field 'mode' is missing" in msg
 
 
+def test_misspelt_fields_are_named() -> None:
+    d = raw()
+    d["rest_quite_ms"] = 900
+    d["channels"][1]["debounce"] = 100
+    msg = errors_of(d)
+    assert "profile: unknown field 'rest_quite_ms' (fields: id, name, game," in msg
+    assert "channel 1 (goal_B): unknown field 'debounce' (fields: ch, name, kind," in msg
+
+
 def test_a_piezo_on_an_interrupt_is_refused() -> None:
     d = raw("carom")
     d["channels"][0]["mode"] = "irq"

@@ -23,6 +23,12 @@ KINDS: tuple[str, ...] = ("goal", "pocket", "pin", "cushion", "motion")
 MODES: tuple[str, ...] = ("irq", "capture", "poll", "pcnt")
 PULLS: tuple[str, ...] = ("up", "down", "none")
 
+PROFILE_FIELDS = ("id", "profile", "name", "game", "version", "fw_min", "module", "rest_quiet_ms", "scan_ms",
+                  "heartbeat_ms", "colours", "i2c", "channels")
+CHANNEL_FIELDS = ("ch", "name", "kind", "index", "gpio", "pull", "active", "mode", "debounce_us", "colour",
+                  "sensor")
+I2C_FIELDS = ("sda", "scl", "mux")
+
 
 class ProfileError(TablesenseError):
     """A table profile that cannot be used: each line names the channel and field."""
@@ -139,6 +145,7 @@ def profile_from_dict(raw: Any, source: str = "<profile>") -> TableProfile:
     if not isinstance(raw, dict):
         raise ProfileError(source, ["a profile is a table/object of settings"])
     r = _Reader(raw, "profile", problems)
+    _unknown(raw, PROFILE_FIELDS, "profile", problems)
     # TOML profiles name themselves with `id`; a generated board config with `profile`.
     pid = raw.get("id", raw.get("profile"))
     if not isinstance(pid, str) or not pid:
@@ -152,6 +159,7 @@ def profile_from_dict(raw: Any, source: str = "<profile>") -> TableProfile:
     if "i2c" in raw:
         if isinstance(raw["i2c"], dict):
             ir = _Reader(raw["i2c"], "i2c", problems, required=("sda", "scl"))
+            _unknown(raw["i2c"], I2C_FIELDS, "i2c", problems)
             i2c = I2CBus(sda=ir.get("sda", int, -1), scl=ir.get("scl", int, -1), mux=ir.get("mux", int, None))
         else:
             problems.append("i2c: must be a table with sda, scl and optionally mux")
@@ -191,6 +199,7 @@ def _channel(rc: dict[str, Any], n: int, problems: list[str]) -> Channel:
     ch = rc.get("ch")
     where = f"channel {ch} ({rc.get('name', '?')})" if isinstance(ch, int) else f"channels[{n}]"
     r = _Reader(rc, where, problems, required=("ch", "gpio", "kind", "mode", "name"))
+    _unknown(rc, CHANNEL_FIELDS, where, problems)
     pull = rc.get("pull", "none")
     if pull is None:
         pull = "none"
@@ -214,6 +223,14 @@ def _channel(rc: dict[str, Any], n: int, problems: list[str]) -> Channel:
         colour=r.get("colour", bool, False),
         sensor=r.get("sensor", str, ""),
     )
+
+
+def _unknown(raw: dict[str, Any], known: tuple[str, ...], where: str, problems: list[str]) -> None:
+    """A misspelt field would silently fall back to its default: name it instead."""
+    names = ", ".join(k for k in known if k != "profile")
+    for key in raw:
+        if key not in known:
+            problems.append(f"{where}: unknown field {key!r} (fields: {names})")
 
 
 class _Reader:
