@@ -27,6 +27,7 @@ from .qr import qr_svg
 STATIC = Path(str(resources.files(__package__) / "static"))
 PUB_KEY: web.AppKey[Pub] = web.AppKey("pub", Pub)
 URL_KEY: web.AppKey[str] = web.AppKey("public_url", str)
+SOCKETS_KEY: web.AppKey[set[web.WebSocketResponse]] = web.AppKey("sockets", set)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -35,6 +36,8 @@ def make_app(pub: Pub, public_url: str = "") -> web.Application:
     app = web.Application(middlewares=[_errors])
     app[PUB_KEY] = pub
     app[URL_KEY] = public_url.rstrip("/")
+    app[SOCKETS_KEY] = set()
+    app.on_shutdown.append(_close_sockets)
     r = app.router
     r.add_get("/", _page("overview.html"))
     r.add_get("/table/{table}", _page("tv.html", table=True))
@@ -156,6 +159,10 @@ async def _sheet(request: web.Request) -> web.Response:
 
 # --- live --------------------------------------------------------------------------------
 
+async def _close_sockets(app: web.Application) -> None:
+    for ws in list(app[SOCKETS_KEY]):
+        await ws.close(code=1001, message=b"server shutdown")
+
 async def _ws_table(request: web.Request) -> web.WebSocketResponse:
     tid = _table_id(request)
     return await _stream(request, [tid])
@@ -170,6 +177,7 @@ async def _stream(request: web.Request, table_ids: list[str]) -> web.WebSocketRe
     pub = _pub(request)
     ws = web.WebSocketResponse(heartbeat=20, compress=False)
     await ws.prepare(request)
+    request.app[SOCKETS_KEY].add(ws)
     flag = asyncio.Event()
     for tid in table_ids:
         pub.table(tid).listeners.add(flag)
@@ -200,6 +208,7 @@ async def _stream(request: web.Request, table_ids: list[str]) -> web.WebSocketRe
         for tid in table_ids:
             pub.table(tid).listeners.discard(flag)
         reader.cancel()
+        request.app[SOCKETS_KEY].discard(ws)
         await ws.close()
     return ws
 
@@ -262,7 +271,8 @@ async def _lang(request: web.Request) -> web.Response:
 async def start(pub: Pub, host: str = "127.0.0.1", port: int = 8080,
                 public_url: str = "") -> tuple[web.AppRunner, str]:
     """Start the web app; returns the runner (``await runner.cleanup()``) and its base URL."""
-    runner = web.AppRunner(make_app(pub, public_url), access_log=None, handle_signals=False)
+    runner = web.AppRunner(make_app(pub, public_url), access_log=None, handle_signals=False,
+                           shutdown_timeout=2.0)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()

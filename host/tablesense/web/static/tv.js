@@ -15,10 +15,16 @@ let bannerTimer = null;
 let speech = localStorage.getItem("tablesense.speech") !== "off";
 window.__marks = {}; // bench/web_latency.py: event mark -> when the DOM showed it (ms since epoch)
 
+const SPEAKER = `<svg viewBox="0 0 24 24" width="1em" height="1em" fill="currentColor" aria-hidden="true">
+  <path d="M3 9v6h4l5 5V4L7 9H3z"/><path class="waves" d="M16.5 12a4.5 4.5 0 0 0-2.5-4v8a4.5 4.5 0 0 0 2.5-4zM14 3.2v2.1a7 7 0 0 1 0 13.4v2.1a9 9 0 0 0 0-17.6z"/>
+  <path class="cross" d="M15 9l6 6m0-6l-6 6" stroke="currentColor" stroke-width="2"/></svg>`;
 const KNOWN = new Set(["game", "finished", "winner", "at_table", "rulings", "questions", "summary", "errors",
   "frames_won", "balls_left", "zone_play", "frame", "points", "series", "distance", "remaining", "pins_down",
   "pins", "break_due", "caroms", "innings", "high_run", "average", "targets", "match_points", "current_run",
-  "entree", "dedans", "countdown", "clock", "announcements", "players", "discipline", "profile"]);
+  "entree", "dedans", "countdown", "clock", "announcements", "announcement", "players", "discipline", "profile",
+  // engine internals not worth a place on the TV
+  "format", "attacks", "frame_winners", "shot_in_progress", "replacements", "player_at_table", "first", "outlay",
+  "red_in_hand", "last_series", "last_shot", "breaker", "nastoot", "from_outlay", "evidence", "scheme"]);
 
 function stat(label, value, cls = "") {
   if (value === undefined || value === null) return "";
@@ -104,7 +110,10 @@ function kegle(s, m) {
   }
   pins += "</div>";
   const brk = s && (s.break_due === true || (s.break_due && typeof s.break_due === "object" && Object.values(s.break_due).some(Boolean)));
-  return { players, centre: pins + (brk ? `<div class="badge break">${t("break_due")}</div>` : "") };
+  const sp = s && typeof s.series_points === "number" ? stat(t("series_points"), s.series_points, "hi") : "";
+  const said = s && Array.isArray(s.announcements) && s.announcements.length ? s.announcements[s.announcements.length - 1] : null;
+  const ann = said ? `<div class="announce">${esc(typeof said === "string" ? said : said.text)}</div>` : "";
+  return { players, centre: pins + sp + ann + (brk ? `<div class="badge break">${t("break_due")}</div>` : "") };
 }
 
 // --- carom: caroms, target and remaining, innings, average, high run, run, entree/dedans ----
@@ -132,6 +141,8 @@ function carom(s, m) {
     const shown = v === true ? "✔" : typeof v === "object" ? (v[s.at_table] ?? "") : v;
     if (shown !== "" && shown !== false) centre += `<div class="badge ${k}">${t(k)} ${esc(shown === true ? "" : shown)}</div>`;
   }
+  if (s && typeof s.announcement === "string" && s.announcement) centre += `<div class="announce">${esc(s.announcement)}</div>`;
+  if (s && s.zone) centre += `<div class="badge">${esc(typeof s.zone === "object" ? JSON.stringify(s.zone) : s.zone)}</div>`;
   if (s && s.countdown !== undefined && s.countdown !== null) {
     const cd = typeof s.countdown === "object" ? s.countdown[s.at_table] : s.countdown;
     if (cd !== undefined && cd !== null) centre += `<div class="countdown">${t("countdown")} <b>${esc(cd)}</b></div>`;
@@ -147,7 +158,7 @@ function render() {
   const app = document.getElementById("app");
   let html = `<header><span class="table">${t("table")} ${esc(TID)}</span><span class="game">${esc(gameTitle(m))}</span>
     <span id="clock" class="clock"></span>
-    <button id="speech" class="speech" title="${speech ? t("speech_on") : t("speech_off")}">${speech ? "🔊" : "🔇"}</button></header>`;
+    <button id="speech" class="speech ${speech ? "on" : "off"}" title="${speech ? t("speech_on") : t("speech_off")}">${SPEAKER}</button></header>`;
   if (!m) {
     html += `<main class="idle"><div class="nomatch">${t("no_match")}</div></main>`;
   } else {
@@ -206,11 +217,15 @@ function announce(s, m) {
   if (said && seenAnnouncements >= 0) {
     for (const a of said.slice(seenAnnouncements)) say(typeof a === "string" ? a : a.text);
   }
+  const one = s && typeof s.announcement === "string" ? s.announcement : null;
+  if (one && one !== lastAnnouncement && seenRulings >= 0) say(one);
+  lastAnnouncement = one;
   seenRulings = rulings.length;
   seenAnnouncements = said ? said.length : 0;
 }
 
 let lastBanner = "";
+let lastAnnouncement = null;
 function showBanner(html) {
   lastBanner = html;
   const banner = document.getElementById("banner");
@@ -234,7 +249,9 @@ function tick() {
   const s = snap.state;
   if (!snap.rest_at || !snap.match || (s && s.finished)) { el.textContent = ""; el.className = "clock"; return; }
   const elapsed = (Date.now() + skew) / 1000 - snap.rest_at;
-  const limit = (s && typeof s.clock === "number") ? s.clock : snap.turn_clock;
+  let limit = snap.turn_clock;
+  if (s && typeof s.clock === "number") limit = s.clock;
+  else if (s && s.clock && typeof s.clock === "object" && typeof s.clock.limit === "number") limit = s.clock.limit;
   if (limit) {
     const left = limit - elapsed;
     el.textContent = fmtClock(Math.ceil(left));

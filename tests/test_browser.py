@@ -1,0 +1,237 @@
+"""The scoreboard and the referee panel in a real browser (Playwright driving Debian's chromium)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tablesense.events import parse_event
+from tablesense.pub import Pub
+from tablesense.store import Store
+from tablesense.web.server import start
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+
+
+class LivePub:
+    """A pub with its web app on its own event loop in a thread: the browser's host."""
+
+    def __init__(self, db: str, tables: list[str]) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.pub = Pub(Store(db), tables)
+        self.runner, self.url = self.run(start(self.pub, port=0))
+
+    def run(self, coro: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(10)
+
+    def call(self, fn: Any, *args: Any) -> Any:
+        """Run ``fn(*args)`` on the pub's loop (where the pub lives) and return its result."""
+        done: Future[Any] = Future()
+
+        def go() -> None:
+            try:
+                done.set_result(fn(*args))
+            except Exception as exc:
+                done.set_exception(exc)
+
+        self.loop.call_soon_threadsafe(go)
+        return done.result(10)
+
+    def submit(self, table: str, **event: Any) -> float:
+        """A table event entering the host; returns when it did (ms since the epoch)."""
+        entered = time.time() * 1000
+        self.call(self.pub.submit, table, parse_event(event))
+        return entered
+
+    def close(self) -> None:
+        self.run(self.runner.cleanup())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: `make browser` installs Debian's chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[LivePub]:
+    pub = LivePub(str(tmp_path / "pub.db"), ["1", "2"])
+    yield pub
+    pub.close()
+
+
+@pytest.fixture
+def ctx(browser: Any, live: LivePub) -> Iterator[Any]:
+    """A fresh browser context per test (closed before the host stops)."""
+    context = browser.new_context()
+    yield context
+    context.close()
+
+
+def _page(ctx: Any, width: int = 1280, height: int = 720) -> Any:
+    page = ctx.new_page()
+    page.set_viewport_size({"width": width, "height": height})
+    return page
+
+
+def _golf_start(live: LivePub, table: str = "1") -> None:
+    live.call(live.pub.start_match, table, {"game": "golf", "players": {"p1": "Ann", "p2": "Bob"}})
+
+
+def test_tv_shows_a_goal_within_a_second(ctx: Any, live: LivePub) -> None:
+    _golf_start(live)
+    page = _page(ctx, 1280, 720)
+    page.goto(f"{live.url}/table/1")
+    page.wait_for_selector(".player.p1 h2:has-text('Ann')")
+    assert page.locator(".player.p1 .balls[data-left='5'] .ball.on").count() == 5
+    entered = live.submit("1", t=1.0, type="goal", goal="B", ball="p1")
+    page.wait_for_selector(".ticker li[data-type='goal']", timeout=1000)
+    shown = page.evaluate("performance.timeOrigin + performance.now()")
+    assert shown - entered < 1000
+    assert "Goal B" in page.inner_text(".ticker li[data-type='goal']")
+    page.wait_for_selector(".player.p1 .balls[data-left='4']", timeout=1000)
+    live.submit("1", t=2.0, type="rest")  # the shot is over: the ruling shows as a banner
+    page.wait_for_selector("#banner.show:has-text('golf.goal')", timeout=1000)
+    page.close()
+
+
+def test_tv_shows_goals_of_a_simulated_table_stream(ctx: Any, live: LivePub) -> None:
+    page = _page(ctx, 1280, 720)
+    page.goto(f"{live.url}/table/2")
+    page.wait_for_selector(".nomatch")
+
+    async def table() -> Any:  # a table whose stream brings its own set-up, as the demo's does
+        yield parse_event({"t": 0.0, "type": "setup", "game": "golf", "players": {"p1": "Cor", "p2": "Dirk"}})
+        for t in (1.0, 3.0):
+            await asyncio.sleep(0.05)
+            yield parse_event({"t": t, "type": "goal", "goal": "A", "ball": "p2"})
+            yield parse_event({"t": t + 1, "type": "rest"})
+
+    live.run(live.pub.feed("2", table()))
+    page.wait_for_selector(".player.p2 .balls[data-left='3']", timeout=1000)
+    assert page.locator(".player.p2.at").count() == 1  # scored: stays at the table
+    assert page.inner_text(".clock")  # the turn clock runs from the rest
+    page.close()
+
+
+def _ref_page(ctx: Any, live: LivePub, table: str = "1") -> Any:
+    page = _page(ctx, 390, 844)  # a phone
+    page.on("dialog", lambda d: d.accept())
+    page.goto(f"{live.url}/ref/{table}?token={live.pub.table(table).token}")
+    return page
+
+
+def test_referee_starts_a_match_and_corrects_a_shot(ctx: Any, live: LivePub) -> None:
+    page = _ref_page(ctx, live)
+    assert "token=" not in page.url  # the token leaves the address bar
+    page.wait_for_selector("#setup[open]")
+    page.select_option("select[name=game]", "golf")
+    page.fill("input[name=p1]", "Ann")
+    page.fill("input[name=p2]", "Bob")
+    started = time.monotonic()
+    page.click("#start-match")
+    page.wait_for_selector("#now:has-text('Ann')", timeout=2000)
+    assert time.monotonic() - started < 30
+    snap = live.call(live.pub.snapshot, "1")
+    assert snap["match"]["players"] == {"p1": "Ann", "p2": "Bob"}
+    for event in ({"t": 1.0, "type": "goal", "goal": "B", "ball": "p1"}, {"t": 2.0, "type": "rest"},
+                  {"t": 3.0, "type": "goal", "goal": "B", "ball": "p1"}, {"t": 4.0, "type": "rest"}):
+        live.submit("1", **event)
+    page.wait_for_selector(".shot >> nth=1")
+    assert live.call(live.pub.snapshot, "1")["state"]["balls_left"]["p1"] == 3
+    page.click(".shot:last-child button.void")  # the older shot: the list is newest first
+    page.wait_for_selector(".status.ok")
+    state = live.call(live.pub.snapshot, "1")["state"]
+    assert state["balls_left"]["p1"] == 4
+    raw = live.call(live.pub.export_lines, snap["match"]["id"], True)
+    assert json.loads(raw[-1])["call"] == "void"  # the log keeps the correction
+    page.click("#c-undo")  # undo takes back the last shot that counts: the second
+    page.wait_for_function("document.querySelectorAll('.shot').length === 2")  # the shot and the undo
+    assert live.call(live.pub.snapshot, "1")["state"]["balls_left"]["p1"] == 5
+    page.close()
+
+
+def test_referee_answers_a_question(ctx: Any, live: LivePub) -> None:
+    _golf_start(live)
+    for event in ({"t": 1.0, "type": "goal", "goal": "A", "ball": "p1"}, {"t": 2.0, "type": "rest"}):
+        live.submit("1", **event)  # own goal: the opponent chooses the replacement spot
+    assert live.call(live.pub.snapshot, "1")["state"]["questions"]
+    page = _ref_page(ctx, live)
+    page.click("#questions button >> nth=1")
+    page.wait_for_function("document.querySelector('#questions').children.length === 0")
+    assert live.call(live.pub.snapshot, "1")["state"]["questions"] == []
+    page.close()
+
+
+def test_unauthorised_change_is_refused(ctx: Any, live: LivePub) -> None:
+    page = _page(ctx)
+    page.goto(f"{live.url}/ref/1")  # no token
+    page.wait_for_selector(".status.error")
+    page.fill("input[name=p1]", "Eve")
+    page.fill("input[name=p2]", "Mallory")
+    page.click("#start-match")
+    page.wait_for_selector(".status.error:has-text('token')")
+    assert live.call(live.pub.snapshot, "1")["match"] is None
+    # a page of another site posting with the token it somehow learnt: refused by origin
+    other = _page(ctx)
+    other.goto("about:blank")
+    status = other.evaluate(
+        """async ([url, token]) => {
+            try {
+              const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json",
+                "X-Tablesense-Token": token}, body: JSON.stringify({game: "golf", players: {p1: "E", p2: "M"}})});
+              return r.status;
+            } catch (e) { return "blocked"; }
+        }""",
+        [f"{live.url}/api/table/1/setup", live.pub.table("1").token],
+    )
+    assert status in (403, "blocked")
+    assert live.call(live.pub.snapshot, "1")["match"] is None
+    page.close()
+    other.close()
+
+
+def test_overlay_has_a_transparent_background(ctx: Any, live: LivePub) -> None:
+    _golf_start(live)
+    page = _page(ctx)
+    page.goto(f"{live.url}/overlay/1")
+    page.wait_for_selector(".player.p1")
+    bg = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert bg in ("rgba(0, 0, 0, 0)", "transparent")
+    assert page.locator(".qr").count() == 0
+    page.close()
+
+
+def test_language_per_table(ctx: Any, live: LivePub) -> None:
+    _golf_start(live)
+    live.call(live.pub.set_lang, "1", "da")
+    page = _page(ctx)
+    page.goto(f"{live.url}/table/1")
+    page.wait_for_selector("header .table:has-text('Bord 1')")
+    live.call(live.pub.set_lang, "1", "nl")
+    page.wait_for_selector("header .table:has-text('Tafel 1')")
+    page.close()
