@@ -17,13 +17,13 @@ and questions left open then are dropped with their default answer standing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import fields
 from typing import Any
 
 from ..errors import BadEvent, IllegalCall
 from ..events import Call, Contact, Cushion, Event, OffTable, Pin, Pocket, Rest, Setup, Strike
 from ..geometry import kegle as geo
-from .base import BaseState, Engine, Question, other, register
+from .base import Engine, Question, Ruling, other, register
 from .kegle_faults import (
     BY_ID,
     JUMPED_BALL,
@@ -36,48 +36,18 @@ from .kegle_faults import (
     Fault,
     find_fault,
 )
-from .kegle_shot import read_shot
+from .kegle_shot import ShotFacts, read_shot
+from .kegle_state import DEFAULT_DISTANCE, KegleState, Score, evolve, evolve_score
 
-#: the distance when the setup names none (the common bodega match)
-DEFAULT_DISTANCE = 100
 PIN_POINTS = 2
 CARAMBOLE_POINTS = 4
 #: the referee announces the missing points the first time they are at or under this
 ANNOUNCE_UNDER = 20
 BALLS = ("red", "white")
 _IDX = {"p1": 0, "p2": 1}
+_SCORE_FIELDS = tuple(f.name for f in fields(Score))
 
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class KegleState(BaseState):
-    """A keglebillard match. Per-player pairs are (p1, p2)."""
-
-    distance: int = DEFAULT_DISTANCE
-    first: str = "p1"  # the player who shot first (the equal-series finish counts from them)
-    points: tuple[int, int] = (0, 0)
-    series: tuple[int, int] = (0, 0)  # series started by each player
-    run: int = 0  # points of the current (or last) series
-    shots: int = 0  # shots of the current series so far
-    no_pin_shots: int = 0  # shots in a row of this series that toppled no pin (three reds)
-    no_cushion: int = 0  # pin set-ups in a row of this series without a cushion
-    pins_down: frozenset[int] = frozenset()
-    blocked: frozenset[int] = frozenset()  # pins that cannot stand because of a ball
-    outlay: str | None = "p1"  # who plays the next shot from a new outlay
-    red_in_hand: str | None = None  # who plays the next shot with the red in hand
-    last_series: bool = False
-    announced: tuple[bool, bool] = (False, False)  # "N remaining" said for each player
-    break_taken: bool = False
-    break_due: bool = False
-    announcements: tuple[str, ...] = ()
-    last: tuple[tuple[str, Any], ...] = ()  # what the last shot did, for the scoreboard
-    # the current / last shot
-    shooting: bool = False
-    amendable: bool = False  # the last shot can still be amended by calls
-    shot: tuple[Event, ...] = ()
-    calls: tuple[Call, ...] = ()
-    answers: tuple[tuple[int, str], ...] = ()  # (index of the pocket event in shot, ball)
-    rest: Rest | None = None
-    before: KegleState | None = None
+__all__ = ["KegleEngine", "KegleState", "Score"]
 
 
 def _pair(pair: tuple[Any, Any], player: str, value: Any) -> tuple[Any, Any]:
@@ -86,6 +56,34 @@ def _pair(pair: tuple[Any, Any], player: str, value: Any) -> tuple[Any, Any]:
 
 def _pairs(pair: tuple[Any, Any]) -> dict[str, Any]:
     return {"p1": pair[0], "p2": pair[1]}
+
+
+def _opened(score: Score, player: str) -> Score:
+    """The score as a shot of ``player`` starts: a new series counted, the last notices cleared."""
+    if score.shots == 0:
+        series = _pair(score.series, player, score.series[_IDX[player]] + 1)
+        return evolve_score(score, series=series, run=0, break_due=False, announcements=(),
+                            outlay=None, red_in_hand=None)
+    return evolve_score(score, break_due=False, announcements=(), outlay=None, red_in_hand=None)
+
+
+class _Verdict:
+    """The working copy of one shot's resolution: score changes and rulings, then frozen."""
+
+    __slots__ = ("at_table", "finished", "rulings", "score", "winner")
+
+    def __init__(self, score: dict[str, Any], at_table: str) -> None:
+        self.score = score
+        self.rulings: list[Ruling] = []
+        self.at_table = at_table
+        self.finished = False
+        self.winner: str | None = None
+
+    def rule(self, t: float, rule: str, player: str | None, text: str, **data: Any) -> None:
+        self.rulings.append(Ruling(t=t, rule=rule, player=player, text=text, data=tuple(data.items())))
+
+    def announce(self, text: str) -> None:
+        self.score["announcements"] = (*self.score["announcements"], text)
 
 
 @register
@@ -97,27 +95,30 @@ class KegleEngine(Engine[KegleState]):
     # --- interface --------------------------------------------------------------
     def new_state(self, setup: Setup) -> KegleState:
         distance = setup.distance if setup.distance is not None else DEFAULT_DISTANCE
-        return KegleState(
-            game="kegle", players=tuple(setup.players.items()), distance=distance,
-            at_table="p1", first="p1", outlay="p1",
-        )
+        return KegleState(game="kegle", players=tuple(setup.players.items()), at_table="p1",
+                          score=Score(distance=distance))
 
     def step(self, state: KegleState, event: Event) -> KegleState:
-        if isinstance(event, Call):
+        if state.shooting and not isinstance(event, (Call, Rest)):
+            # the hot path: one more sensor event of the shot in progress
+            _check_sensor(event)
+            state = evolve(state, shot=state.shot + (event,))
+        elif isinstance(event, Call):
             return self._call(state, event)
-        if isinstance(event, Rest):
+        elif isinstance(event, Rest):
             if not state.shooting:
                 return state  # balls still, nothing played: nothing to decide
-            return self._settle(state.before or state, state.shot, state.calls, state.answers, event,
-                                state)
-        _check_sensor(event)
-        if isinstance(event, Pin) and event.state == "up" and not state.shooting:
-            # the pin referee puts a pin up between shots: not a shot
-            return replace(state, pins_down=state.pins_down - {event.pin},
-                           blocked=state.blocked - {event.pin})
-        if not state.shooting:
-            state = self._begin(state)
-        state = replace(state, shot=state.shot + (event,))
+            return self._settle(state, event)
+        else:
+            _check_sensor(event)
+            if isinstance(event, Pin) and event.state == "up":
+                # the pin referee puts a pin up between shots: not a shot
+                sc = state.score
+                return evolve(state, score=evolve_score(sc, pins_down=sc.pins_down - {event.pin},
+                                                        blocked=sc.blocked - {event.pin}))
+            player = state.at_table or "p1"
+            state = evolve(state, before=state, shooting=True, amendable=False, shot=(event,), calls=(),
+                           answers=(), rest=None, questions=(), score=_opened(state.score, player))
         if isinstance(event, Pocket) and event.ball is None:
             state = self.ask(
                 state, event.t, RED_IN_HOLE, f"Which ball fell in pocket {event.pocket}?",
@@ -126,184 +127,80 @@ class KegleEngine(Engine[KegleState]):
         return state
 
     def on_answer(self, state: KegleState, question: Question, answer: Any, event: Call) -> KegleState:
-        index = question.get("index")
-        if index is None:  # pragma: no cover - every kegle question names its event
-            raise IllegalCall(f"question {question.id} cannot be answered here")
-        state = replace(state, answers=state.answers + ((int(index), str(answer)),))
-        if state.shooting or state.before is None:
-            return state
-        return self._resettle(state)
+        state = evolve(state, answers=state.answers + ((int(question.get("index", -1)), str(answer)),))
+        if state.amendable and state.rest is not None:
+            return self._settle(state, state.rest)
+        return state
 
     def game_json(self, state: KegleState) -> dict[str, Any]:
-        remaining = tuple(max(0, state.distance - p) for p in state.points)
+        sc = state.score
+        remaining = tuple(max(0, sc.distance - p) for p in sc.points)
         return {
-            "distance": state.distance,
-            "points": _pairs(state.points),
-            "series": _pairs(state.series),
+            "distance": sc.distance,
+            "points": _pairs(sc.points),
+            "series": _pairs(sc.series),
             "remaining": _pairs(remaining),
-            "series_points": state.run,
-            "first": state.first,
-            "pins_down": sorted(state.pins_down),
-            "outlay": state.outlay,
-            "red_in_hand": state.red_in_hand,
-            "last_series": state.last_series,
-            "break_due": state.break_due,
-            "announcements": list(state.announcements),
-            "last_shot": dict(state.last),
+            "series_points": sc.run,
+            "first": sc.first,
+            "pins_down": sorted(sc.pins_down),
+            "outlay": sc.outlay,
+            "red_in_hand": sc.red_in_hand,
+            "last_series": sc.last_series,
+            "break_due": sc.break_due,
+            "announcements": list(sc.announcements),
+            "last_shot": dict(sc.last),
         }
 
     def summary(self, state: KegleState) -> str:
+        sc = state.score
         names = dict(state.players)
-        side = [
-            f"{p} {_name(names.get(p))} {state.points[i]} ({state.series[i]} series)"
-            for p, i in _IDX.items()
-        ]
-        tail = f"to {state.distance}"
+        side = [f"{p} {_name(names.get(p))} {sc.points[i]} ({sc.series[i]} series)" for p, i in _IDX.items()]
+        tail = f"to {sc.distance}"
         if not state.finished:
-            tail += f"; {state.at_table} at the table, this series {state.run}"
-        if state.announcements:
-            tail += "; " + ", ".join(state.announcements)
+            tail += f"; {state.at_table} at the table, this series {sc.run}"
+        if sc.announcements:
+            tail += "; " + ", ".join(sc.announcements)
         return " - ".join(side) + f" | {tail}"
 
-    # --- a shot -----------------------------------------------------------------
-    def _begin(self, state: KegleState) -> KegleState:
-        """The first event of a shot: close the last shot, open this one."""
-        player = state.at_table or "p1"
-        series, run = state.series, state.run
-        if state.shots == 0:
-            series = _pair(series, player, series[_IDX[player]] + 1)
-            run = 0
-        return replace(
-            state, before=state, shooting=True, amendable=False, shot=(), calls=(), answers=(),
-            rest=None, questions=(), series=series, run=run, break_due=False, announcements=(),
-            outlay=None, red_in_hand=None,
-        )
-
-    def _resettle(self, state: KegleState) -> KegleState:
-        assert state.before is not None and state.rest is not None
-        return self._settle(state.before, state.shot, state.calls, state.answers, state.rest, state)
-
-    def _settle(self, before: KegleState, shot: tuple[Event, ...], calls: tuple[Call, ...],
-                answers: tuple[tuple[int, str], ...], rest: Rest, now: KegleState) -> KegleState:
-        """Resolve a shot from the state before it and its evidence (pure)."""
-        s = self._begin(before)
-        s = replace(s, shooting=False, amendable=True, shot=shot, calls=calls, answers=answers,
-                    rest=rest, questions=now.questions, asked=now.asked)
-        p = s.at_table or "p1"
+    # --- resolving a shot -------------------------------------------------------
+    def _settle(self, now: KegleState, rest: Rest) -> KegleState:
+        """Resolve the shot of ``now`` from the state before it and its evidence (pure)."""
+        before = now.before
+        assert before is not None
+        p = before.at_table or "p1"
         t = rest.t
         positions = rest.positions or {}
-        facts = read_shot(shot, before.pins_down, full_info=bool(positions))
-        answered = dict(answers)
-        pocketed = [(pocket, ball if ball is not None else answered.get(i))
-                    for i, pocket, ball in facts.pockets]
-        carambole = facts.carambole or any(c.call == "carom" for c in calls)
+        score = _opened(before.score, p)
+        facts = read_shot(now.shot, before.score.pins_down, full_info=bool(positions))
+        answered = dict(now.answers)
+        pocketed = [(pocket, answered.get(i) if ball is None else ball) for i, pocket, ball in facts.pockets]
+        carambole = facts.carambole or any(c.call == "carom" for c in now.calls)
+        faults = _faults(before.score, facts, pocketed, now.calls)
 
-        faults: list[Fault] = []
-        if facts.jumped:
-            faults.append(BY_ID[JUMPED_BALL])
-        if before.pins_down - before.blocked:
-            faults.append(BY_ID[PINS_NOT_UP])
-        if any(ball == "red" for _, ball in pocketed):
-            faults.append(BY_ID[RED_IN_HOLE])
-        if facts.by_red:
-            faults.append(BY_ID[RED_TOPPLES_PIN])
-        if facts.by_cue:
-            faults.append(BY_ID[PIN_BY_CUE])
-        faults.extend(find_fault(c.foul or "") for c in calls if c.call == "foul")
-        if facts.toppled and facts.cushions == 0 and before.no_cushion >= 1:
-            faults.append(BY_ID[NO_CUSHION])
-        if not facts.toppled and before.no_pin_shots >= 2:
-            faults.append(BY_ID[THREE_REDS])
-        faults = list(dict.fromkeys(faults))
-
-        pins = len(facts.toppled)
-        points = PIN_POINTS * pins + (CARAMBOLE_POINTS if carambole else 0)
-        s = replace(s, pins_down=facts.pins_after, blocked=before.blocked & facts.pins_after)
-        s = self._blocked_by_balls(s, t, positions)
+        v = _Verdict({f: getattr(score, f) for f in _SCORE_FIELDS}, p)
+        v.score["pins_down"] = facts.pins_after
+        v.score["blocked"] = before.score.blocked & facts.pins_after
+        _blocked_by_balls(v, t, positions)
         for pocket, ball in pocketed:
             if ball == "white":
-                s = self.rule(s, t, "kegle.white-in-hole", p,
-                              f"a white in pocket {pocket}: it goes on the spot opposite the other white",
-                              pocket=pocket)
+                v.rule(t, "kegle.white-in-hole", p,
+                       f"a white in pocket {pocket}: it goes on the spot opposite the other white",
+                       pocket=pocket, **_white_spot(positions))
+        pins = len(facts.toppled)
         last = {"player": p, "pins": list(facts.toppled), "carambole": carambole,
                 "cushions": facts.cushions, "points": 0, "faults": [f.id for f in faults]}
         if faults:
             for f in faults:
-                s = self.rule(s, t, f.id, p, f"fault: {f.text}; the shot scores nothing")
-            s = replace(s, last=tuple(last.items()))
-            return self._end_series(s, t, p, faults)
-
-        if pins:
-            s = self.rule(s, t, "kegle.pin", p, f"{pins} pin{'s' if pins > 1 else ''}: {PIN_POINTS * pins}",
-                          pins=list(facts.toppled), points=PIN_POINTS * pins)
-        if carambole:
-            s = self.rule(s, t, "kegle.carambole", p, f"carambole: {CARAMBOLE_POINTS}",
-                          points=CARAMBOLE_POINTS)
-        last["points"] = points
-        i = _IDX[p]
-        total = s.points[i] + points
-        s = replace(
-            s, points=_pair(s.points, p, total), run=s.run + points, shots=s.shots + 1,
-            no_pin_shots=0 if pins else s.no_pin_shots + 1,
-            no_cushion=(s.no_cushion + 1 if facts.cushions == 0 else 0) if pins else 0,
-            last=tuple(last.items()),
+                v.rule(t, f.id, p, f"fault: {f.text}; the shot scores nothing")
+            v.score["last"] = tuple(last.items())
+            _end_series(v, t, p, faults)
+        else:
+            _score_shot(v, t, p, pins, carambole, facts, last)
+        return evolve(
+            now, score=Score(**v.score), shooting=False, amendable=True, rest=rest,
+            rulings=before.rulings + tuple(v.rulings), at_table=v.at_table, finished=v.finished,
+            winner=v.winner,
         )
-        missing = s.distance - total
-        if 0 < missing <= ANNOUNCE_UNDER and not s.announced[i]:
-            s = self.rule(s, t, "kegle.announce.remaining", p, f"{missing} remaining", remaining=missing)
-            s = replace(s, announced=_pair(s.announced, p, True),
-                        announcements=(*s.announcements, f"{missing} remaining"))
-        if points == 0:
-            s = self.rule(s, t, "kegle.series", p, f"no points: series of {s.run} over")
-            return self._end_series(s, t, p, [])
-        if missing <= 0:
-            s = self.rule(s, t, "kegle.distance", p, "distance reached", points=total)
-            s = replace(s, announcements=(*s.announcements, "distance reached"))
-            return self._end_series(s, t, p, [])
-        return s
-
-    def _blocked_by_balls(self, s: KegleState, t: float, positions: dict[str, Any]) -> KegleState:
-        """Pins down at rest that a ball keeps off their spot (seed 8.3)."""
-        blocked = set(s.blocked)
-        for pin in sorted(s.pins_down - s.blocked):
-            for xy in positions.values():
-                spots = xy if xy and isinstance(xy[0], list) else [xy]
-                if any(geo.blocks_pin((float(b[0]), float(b[1])), pin) for b in spots):
-                    blocked.add(pin)
-                    s = self.rule(s, t, "kegle.pin-blocked", None,
-                                  f"pin {pin} cannot stand because of a ball", pin=pin)
-                    break
-        return replace(s, blocked=frozenset(blocked))
-
-    def _end_series(self, s: KegleState, t: float, p: str, faults: list[Fault]) -> KegleState:
-        """The series of ``p`` is over: finish, last series, break, or the opponent's turn."""
-        opp = other(p)
-        s = replace(s, shots=0, no_pin_shots=0, no_cushion=0, at_table=opp)
-        if any(f.outlay for f in faults):
-            s = self.rule(s, t, "kegle.outlay", opp, "new outlay after a jumped ball")
-            s = replace(s, outlay=opp)
-        if any(f.red_in_hand for f in faults):
-            s = self.rule(s, t, "kegle.red-in-hand", opp,
-                          "the red is placed between the lower cushion and the lower string")
-            s = replace(s, red_in_hand=opp)
-        reached = tuple(pt >= s.distance for pt in s.points)
-        if p != s.first and s.series[0] == s.series[1] and any(reached):
-            if all(reached):
-                s = self.rule(s, t, "kegle.draw", None, "both players reached the distance: a draw")
-                return replace(s, finished=True, winner="draw", at_table=p)
-            winner = "p1" if reached[0] else "p2"
-            s = self.rule(s, t, "kegle.same-series", winner,
-                          f"{winner} wins: distance reached, both played {s.series[0]} series")
-            return replace(s, finished=True, winner=winner, at_table=p)
-        if p == s.first and reached[_IDX[p]] and not s.last_series:
-            s = self.rule(s, t, "kegle.last-series", opp, "last series, from a new outlay")
-            s = replace(s, last_series=True, outlay=opp, red_in_hand=None,
-                        announcements=(*s.announcements, "last series"))
-        if not s.break_taken and 2 * s.points[_IDX[p]] >= s.distance:
-            s = self.rule(s, t, "kegle.break", p, "half the distance: 5-minute break")
-            s = replace(s, break_taken=True, break_due=True,
-                        announcements=(*s.announcements, "5-minute break"))
-        return s
 
     # --- referee calls ----------------------------------------------------------
     def _call(self, state: KegleState, call: Call) -> KegleState:
@@ -313,25 +210,26 @@ class KegleEngine(Engine[KegleState]):
         return handler(self, state, call)
 
     def _call_start(self, state: KegleState, call: Call) -> KegleState:
-        if state.series != (0, 0) or state.shooting:
+        sc = state.score
+        if sc.series != (0, 0) or state.shooting:
             raise IllegalCall("'start' decides who shoots first: only before the first shot (kegle.lag)")
-        p = call.player or ""
+        p = call.player or "p1"
         s = self.rule(state, call.t, "kegle.lag", p, f"{p} shoots first, from the outlay")
-        return replace(s, at_table=p, first=p, outlay=p)
+        return evolve(s, at_table=p, score=evolve_score(sc, first=p, outlay=p))
 
     def _amend(self, state: KegleState, call: Call) -> KegleState:
         if state.shooting:
-            return replace(state, calls=state.calls + (call,))
-        if not state.amendable:
+            return evolve(state, calls=state.calls + (call,))
+        if not state.amendable or state.rest is None:
             raise IllegalCall(
                 f"no shot to call {call.call!r} on: a fault is called during the shot or after its rest, "
                 "before the next shot (kegle.fault.noticed)"
             )
-        return self._resettle(replace(state, calls=state.calls + (call,)))
+        return self._settle(evolve(state, calls=state.calls + (call,)), state.rest)
 
     def _call_carom(self, state: KegleState, call: Call) -> KegleState:
         if state.shooting or state.amendable:
-            pins_before = state.before.pins_down if state.before else frozenset()
+            pins_before = state.before.score.pins_down if state.before else frozenset()
             called = any(c.call == "carom" for c in state.calls)
             if called or read_shot(state.shot, pins_before).carambole:
                 raise IllegalCall("the carambole of this shot is already counted")
@@ -346,23 +244,24 @@ class KegleEngine(Engine[KegleState]):
             raise IllegalCall("a new outlay is asked for between shots, not during one")
         p = state.at_table or "p1"
         s = self.rule(state, call.t, "kegle.outlay.request", p, f"new outlay for {p}")
-        return replace(s, outlay=p, red_in_hand=None, amendable=False)
+        return evolve(s, amendable=False, score=evolve_score(s.score, outlay=p, red_in_hand=None))
 
     def _call_blocked(self, state: KegleState, call: Call) -> KegleState:
         pin = call.extra.get("pin", call.spot)
         if isinstance(pin, bool) or not isinstance(pin, int) or not 1 <= pin <= 5:
             raise BadEvent(f"call 'blocked' needs 'pin' 1..5, not {pin!r}")
-        if pin not in state.pins_down:
+        sc = state.score
+        if pin not in sc.pins_down:
             raise IllegalCall(f"pin {pin} is standing; only a toppled pin can be blocked by a ball")
         s = self.rule(state, call.t, "kegle.pin-blocked", None, f"pin {pin} cannot stand because of a ball",
                       pin=pin)
-        return replace(s, blocked=s.blocked | {pin})
+        return evolve(s, score=evolve_score(sc, blocked=sc.blocked | {pin}))
 
     def _call_replay(self, state: KegleState, call: Call) -> KegleState:
-        if state.before is None or not (state.shooting or state.amendable):
-            raise IllegalCall("no shot to replay: 'replay' takes back the current shot or the one just ended")
         b = state.before
-        s = replace(b, questions=(), asked=state.asked, amendable=False, shooting=False)
+        if b is None or not (state.shooting or state.amendable):
+            raise IllegalCall("no shot to replay: 'replay' takes back the current shot or the one just ended")
+        s = evolve(b, questions=(), asked=state.asked, amendable=False, shooting=False)
         return self.rule(s, call.t, "kegle.ball-falls", b.at_table,
                          "a ball fell after lying still: the shot is replayed")
 
@@ -372,7 +271,7 @@ class KegleEngine(Engine[KegleState]):
         winner = other(call.player)
         s = self.rule(state, call.t, "kegle.disqualified", call.player,
                       f"{call.player} is designated the loser; {winner} wins")
-        return replace(s, finished=True, winner=winner, shooting=False)
+        return evolve(s, finished=True, winner=winner, shooting=False, amendable=False)
 
     def _call_spot(self, state: KegleState, call: Call) -> KegleState:
         raise IllegalCall("keglebillard has no 'spot' call: the referee places the balls (seeds/kegle.md)")
@@ -390,18 +289,149 @@ _CALLS = {
 }
 
 
+# --- the pieces of a resolution (pure functions over the verdict) ------------------
+def _faults(before: Score, facts: ShotFacts, pocketed: list[tuple[int, str | None]],
+            calls: tuple[Call, ...]) -> list[Fault]:
+    """Every fault of the shot, sensors first, then the referee's, each once."""
+    found: list[Fault] = []
+    if facts.jumped:
+        found.append(BY_ID[JUMPED_BALL])
+    if before.pins_down - before.blocked:
+        found.append(BY_ID[PINS_NOT_UP])
+    if any(ball == "red" for _, ball in pocketed):
+        found.append(BY_ID[RED_IN_HOLE])
+    if facts.by_red:
+        found.append(BY_ID[RED_TOPPLES_PIN])
+    if facts.by_cue:
+        found.append(BY_ID[PIN_BY_CUE])
+    found.extend(find_fault(c.foul or "") for c in calls if c.call == "foul")
+    if facts.toppled and facts.cushions == 0 and before.no_cushion >= 1:
+        found.append(BY_ID[NO_CUSHION])
+    if not facts.toppled and before.no_pin_shots >= 2:
+        found.append(BY_ID[THREE_REDS])
+    return list(dict.fromkeys(found))
+
+
+def _score_shot(v: _Verdict, t: float, p: str, pins: int, carambole: bool, facts: ShotFacts,
+                last: dict[str, Any]) -> None:
+    """A clean shot: its points, the announcements, and whether the series goes on."""
+    sc = v.score
+    points = PIN_POINTS * pins + (CARAMBOLE_POINTS if carambole else 0)
+    if pins:
+        v.rule(t, "kegle.pin", p, f"{pins} pin{'s' if pins > 1 else ''}: {PIN_POINTS * pins}",
+               pins=list(facts.toppled), points=PIN_POINTS * pins)
+    if carambole:
+        v.rule(t, "kegle.carambole", p, f"carambole: {CARAMBOLE_POINTS}", points=CARAMBOLE_POINTS)
+    i = _IDX[p]
+    total = sc["points"][i] + points
+    last["points"] = points
+    sc.update(
+        points=_pair(sc["points"], p, total), run=sc["run"] + points, shots=sc["shots"] + 1,
+        no_pin_shots=0 if pins else sc["no_pin_shots"] + 1,
+        no_cushion=(sc["no_cushion"] + 1 if facts.cushions == 0 else 0) if pins else 0,
+        last=tuple(last.items()),
+    )
+    missing = sc["distance"] - total
+    if 0 < missing <= ANNOUNCE_UNDER and not sc["announced"][i]:
+        v.rule(t, "kegle.announce.remaining", p, f"{missing} remaining", remaining=missing)
+        sc["announced"] = _pair(sc["announced"], p, True)
+        v.announce(f"{missing} remaining")
+    if points == 0:
+        v.rule(t, "kegle.series", p, f"no points: series of {sc['run']} over")
+        _end_series(v, t, p, [])
+    elif missing <= 0:
+        v.rule(t, "kegle.distance", p, "distance reached", points=total)
+        v.announce("distance reached")
+        _end_series(v, t, p, [])
+
+
+def _end_series(v: _Verdict, t: float, p: str, faults: list[Fault]) -> None:
+    """The series of ``p`` is over: finish, last series, break, or the opponent's turn."""
+    sc = v.score
+    opp = other(p)
+    sc.update(shots=0, no_pin_shots=0, no_cushion=0)
+    v.at_table = opp
+    if any(f.outlay for f in faults):
+        v.rule(t, "kegle.outlay", opp, "new outlay after a jumped ball")
+        sc["outlay"] = opp
+    if any(f.red_in_hand for f in faults):
+        v.rule(t, "kegle.red-in-hand", opp, "the red goes between the lower cushion and the lower string")
+        sc["red_in_hand"] = opp
+    reached = tuple(pt >= sc["distance"] for pt in sc["points"])
+    series = sc["series"]
+    if p != sc["first"] and series[0] == series[1] and any(reached):
+        v.finished, v.at_table = True, p
+        if all(reached):
+            v.winner = "draw"
+            v.rule(t, "kegle.draw", None, "both players reached the distance: a draw")
+        else:
+            v.winner = "p1" if reached[0] else "p2"
+            v.rule(t, "kegle.same-series", v.winner,
+                   f"{v.winner} wins: distance reached, both played {series[0]} series")
+        return
+    if p == sc["first"] and reached[_IDX[p]] and not sc["last_series"]:
+        v.rule(t, "kegle.last-series", opp, "last series, from a new outlay")
+        sc.update(last_series=True, outlay=opp, red_in_hand=None)
+        v.announce("last series")
+    if not sc["break_taken"] and 2 * sc["points"][_IDX[p]] >= sc["distance"]:
+        v.rule(t, "kegle.break", p, "half the distance: 5-minute break")
+        sc.update(break_taken=True, break_due=True)
+        v.announce("5-minute break")
+
+
+def _blocked_by_balls(v: _Verdict, t: float, positions: dict[str, Any]) -> None:
+    """Pins down at rest that a ball keeps off their spot (seed 8.3)."""
+    sc = v.score
+    blocked = set(sc["blocked"])
+    balls = [xy for at in positions.values() for xy in (at if at and isinstance(at[0], list) else [at])]
+    for pin in sorted(sc["pins_down"] - blocked):
+        if any(geo.blocks_pin((float(x), float(y)), pin) for x, y in balls):
+            blocked.add(pin)
+            v.rule(t, "kegle.pin-blocked", None, f"pin {pin} cannot stand because of a ball", pin=pin)
+    sc["blocked"] = frozenset(blocked)
+
+
+def _white_spot(positions: dict[str, Any]) -> dict[str, Any]:
+    """Where a pocketed white goes (seed 9.1, 9.3): the spot in the half the other white is not in."""
+    whites = positions.get("white")
+    if not whites:
+        return {}
+    if not isinstance(whites[0], list):
+        whites = [whites]
+    if len(whites) != 1:
+        return {}
+    side = geo.half(float(whites[0][0]))
+    if side == "middle":  # 9.3: a white on the middle line counts as in the half opposite the red
+        red = positions.get("red")
+        if not red or isinstance(red[0], list) or geo.half(float(red[0])) == "middle":
+            return {}
+        side = geo.opposite(geo.half(float(red[0])))
+    spot = geo.opposite(side)
+    out: dict[str, Any] = {"spot": spot}
+    red = positions.get("red")
+    if red and not isinstance(red[0], list):
+        sx, sy = geo.WHITE_SPOTS[spot]
+        if (float(red[0]) - sx) ** 2 + (float(red[1]) - sy) ** 2 < geo.BALL_DIAMETER ** 2:
+            out["spot_taken"] = True  # 9.1: the player may ask for a new outlay
+    return out
+
+
 def _check_sensor(event: Event) -> None:
     """Refuse sensor events a keglebillard table cannot produce."""
-    ball = getattr(event, "ball", None)
-    if isinstance(event, (Pocket, Cushion, OffTable, Strike)) and ball is not None and ball not in BALLS:
-        raise IllegalCall(f"keglebillard has no {ball!r} ball (balls: red, white)")
-    if isinstance(event, Contact) and not all(b in BALLS for b in event.balls):
-        raise IllegalCall(f"keglebillard has no {'/'.join(event.balls)} contact (balls: red, white)")
-    if not isinstance(event, (Pocket, Cushion, OffTable, Strike, Contact, Pin)):
+    if isinstance(event, Contact):
+        if not all(b in BALLS for b in event.balls):
+            raise IllegalCall(f"keglebillard has no {'/'.join(event.balls)} contact (balls: red, white)")
+        return
+    if isinstance(event, Pin):
+        by = event.extra.get("ball")
+        if by not in (None, "red", "white", "cue"):
+            raise BadEvent(f"pin event: 'ball' (what toppled the pin) must be red, white or cue, not {by!r}")
+        return
+    if not isinstance(event, (Pocket, Cushion, OffTable, Strike)):
         raise IllegalCall(f"a keglebillard table has no {event.type!r} sensor")
-    if isinstance(event, Pin) and event.extra.get("ball") not in (None, "red", "white", "cue"):
-        raise BadEvent(f"pin event: 'ball' (what toppled the pin) must be red, white or cue, "
-                       f"not {event.extra.get('ball')!r}")
+    ball = event.ball
+    if ball is not None and ball not in BALLS:
+        raise IllegalCall(f"keglebillard has no {ball!r} ball (balls: red, white)")
 
 
 def _name(name: Any) -> str:

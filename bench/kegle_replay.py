@@ -1,0 +1,92 @@
+"""Keglebillard replay speed: events per second of a long synthetic match on one core.
+
+Prints three figures: the engine alone (``engine.apply`` on parsed events), the
+whole replay (JSON parsing + engine, as ``tablesense replay`` does it), and the
+number of events and shots. The match is deterministic (seeded), with pins,
+caramboles, misses, faults, a late referee call now and then, and the pins put up
+after every shot that toppled them.
+
+    .venv/bin/python bench/kegle_replay.py [--shots N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from typing import Any
+
+from tablesense.events import parse_line
+from tablesense.replay import Replay
+from tablesense.rules import find_engine
+
+
+def synthetic_match(shots: int, seed: int = 5) -> list[str]:
+    """JSONL lines of a long keglebillard match that does not finish."""
+    rng = random.Random(seed)
+    t = 0.0
+    out: list[dict[str, Any]] = [
+        {"t": 0.0, "type": "setup", "game": "kegle", "players": {"p1": "Ann", "p2": "Bob"},
+         "distance": 10**9},
+    ]
+
+    def ev(kind: str, **kw: Any) -> None:
+        nonlocal t
+        t += rng.uniform(0.01, 0.4)
+        out.append({"t": round(t, 6), "type": kind, **kw})
+
+    for _ in range(shots):
+        ev("strike", ball="red")
+        for _ in range(rng.randint(1, 4)):
+            ev("cushion", cushion=rng.randint(1, 4), ball=rng.choice(["red", "white", None]))
+        roll = rng.random()
+        toppled: list[int] = []
+        if roll < 0.25:
+            ev("contact", balls=["red", "white"])
+            ev("contact", balls=["red", "white"])
+        if roll > 0.35:
+            ev("contact", balls=["red", "white"])
+            toppled = rng.sample(range(1, 6), rng.randint(1, 3))
+            for pin in toppled:
+                ev("pin", pin=pin, state="down")
+        if rng.random() < 0.03:
+            ev("pocket", pocket=rng.randint(1, 6), ball=rng.choice(["red", "white"]))
+        ev("rest")
+        if rng.random() < 0.02:
+            ev("call", call="foul", foul="foot")
+        for pin in toppled:
+            ev("pin", pin=pin, state="up")
+    return [json.dumps(o) for o in out]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--shots", type=int, default=20000)
+    args = ap.parse_args()
+    lines = synthetic_match(args.shots)
+    events = [parse_line(x) for x in lines]
+
+    engine = find_engine("kegle")
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        state = engine.new_state(events[0])  # type: ignore[arg-type]
+        for e in events[1:]:
+            state = engine.apply(state, e)
+        best = min(best, time.perf_counter() - t0)
+    n = len(events) - 1
+
+    t0 = time.perf_counter()
+    rep = Replay().feed_lines(lines)
+    whole = time.perf_counter() - t0
+    assert not rep.errors, rep.errors[:3]
+
+    final = engine.to_json(state)
+    print(f"kegle replay: {n} events, {args.shots} shots, points {final['points']}, series {final['series']}")
+    print(f"engine.apply: {n / best:,.0f} events/s ({best * 1e6 / n:.2f} us/event)")
+    print(f"replay (parse + engine): {len(lines) / whole:,.0f} events/s")
+
+
+if __name__ == "__main__":
+    main()
