@@ -84,8 +84,11 @@ class CaromTable:
 
         A point on the diagonal (within ``on_line``) counts as inside: against the player.
         """
+        reach = leg + on_line * math.sqrt(2)
+        if min(x, self.length - x) + min(y, self.width - y) > reach:
+            return None
         for corner, (cx, cy) in self.corner_points().items():
-            if abs(x - cx) + abs(y - cy) <= leg + on_line * math.sqrt(2):
+            if abs(x - cx) + abs(y - cy) <= reach:
                 return corner
         return None
 

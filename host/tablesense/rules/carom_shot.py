@@ -59,13 +59,14 @@ def read_shot(events: tuple[Event, ...], cue: str) -> ShotFacts:
     called: float | None = None
     fouls: list[tuple[str, float]] = []
     for ev in events:
-        if isinstance(ev, Cushion):
+        kind = type(ev)
+        if kind is Cushion:
             cushions += 1
             if ev.ball is None:
                 known = False
             elif ev.ball == cue:
                 cue_cushions += 1
-        elif isinstance(ev, Contact):
+        elif kind is Contact:
             contacts += 1
             before_last_contact = cushions
             if cue in ev.balls:
@@ -76,12 +77,12 @@ def read_shot(events: tuple[Event, ...], cue: str) -> ShotFacts:
                         before_first = cue_cushions
                     elif len(touched) == 2:
                         before_third = cue_cushions
-        elif isinstance(ev, OffTable):
+        elif kind is OffTable:
             jumped.append(ev.ball)
-        elif isinstance(ev, Strike):
+        elif kind is Strike:
             if struck is None:
                 struck = ev.ball
-        elif isinstance(ev, Call):
+        elif kind is Call:
             if ev.call == "carom":
                 called = ev.t
             elif ev.call == "foul" and ev.foul is not None:

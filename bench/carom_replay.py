@@ -1,0 +1,83 @@
+"""Benchmark: replay speed of the carom engine on a long synthetic match (events/s).
+
+Usage: python bench/carom_replay.py [--shots N] [--discipline libre|bandstoten|driebanden]
+
+Builds a full-information driebanden/libre match (strike, cushions with ball, contacts,
+rest with positions) of N shots with huge targets so that it never ends early, then
+times ``Engine.apply`` over the parsed events (parsing excluded) and the whole
+``Replay.feed_lines`` path (parsing included). Prints events/s for both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+
+from tablesense.events import parse_line
+from tablesense.replay import Replay
+from tablesense.rules import find_engine
+
+
+def synthetic_match(shots: int, discipline: str = "libre", seed: int = 1) -> list[str]:
+    rnd = random.Random(seed)
+    lines = [json.dumps({"t": 0, "type": "setup", "game": "carom", "discipline": discipline,
+                         "profile": "liemers", "players": {"p1": "Ann", "p2": "Bob"},
+                         "targets": {"p1": 10**6, "p2": 10**6}})]
+    t = 0.0
+    player = "p1"
+    for _ in range(shots):
+        cue = "yellow" if player == "p1" else "white"
+        objects = ["red", "white" if cue == "yellow" else "yellow"]
+        rnd.shuffle(objects)
+        t += 5.0
+        lines.append(json.dumps({"t": round(t, 6), "type": "strike", "ball": cue}))
+        for k in range(rnd.randint(0, 4)):
+            t += 0.3
+            lines.append(json.dumps({"t": round(t, 6), "type": "cushion", "cushion": k % 4 + 1, "ball": cue}))
+        t += 0.2
+        lines.append(json.dumps({"t": round(t, 6), "type": "contact", "balls": [cue, objects[0]]}))
+        scored = rnd.random() < 0.6
+        if scored:
+            for k in range(3 if discipline == "driebanden" else 1):
+                t += 0.3
+                lines.append(json.dumps({"t": round(t, 6), "type": "cushion", "cushion": k % 4 + 1,
+                                         "ball": cue}))
+            t += 0.2
+            lines.append(json.dumps({"t": round(t, 6), "type": "contact", "balls": [cue, objects[1]]}))
+        else:
+            player = "p2" if player == "p1" else "p1"
+        t += 1.0
+        pos = {b: [round(rnd.uniform(0.1, 2.7), 3), round(rnd.uniform(0.1, 1.3), 3)]
+               for b in ("yellow", "white", "red")}
+        lines.append(json.dumps({"t": round(t, 6), "type": "rest", "positions": pos}))
+    return lines
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--shots", type=int, default=20000)
+    ap.add_argument("--discipline", default="libre", choices=("libre", "bandstoten", "driebanden"))
+    args = ap.parse_args()
+    lines = synthetic_match(args.shots, args.discipline)
+    events = [parse_line(x) for x in lines]
+    engine = find_engine("carom")
+    state = engine.new_state(events[0])  # type: ignore[arg-type]
+    start = time.perf_counter()
+    for ev in events[1:]:
+        state = engine.apply(state, ev)
+    engine_s = time.perf_counter() - start
+    start = time.perf_counter()
+    rep = Replay().feed_lines(lines)
+    replay_s = time.perf_counter() - start
+    assert not rep.errors, rep.errors[:3]
+    n = len(events) - 1
+    print(f"carom {args.discipline}: {args.shots} shots, {n} events, "
+          f"caroms {state.m.caroms}, innings {state.m.innings}")
+    print(f"engine.apply: {n / engine_s:,.0f} events/s ({engine_s * 1e6 / n:.2f} us/event)")
+    print(f"replay (parse + apply): {n / replay_s:,.0f} events/s")
+
+
+if __name__ == "__main__":
+    main()
