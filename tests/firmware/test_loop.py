@@ -136,7 +136,8 @@ def test_replay_resends_kept_frames_flagged_and_refuses_gone_ones():
     fw.command("!replay 10")
     fw.flush()
     err = fw.out.take()[0]
-    eq((err["type"], err["code"], err["text"]), (7, 3, "replay 10: oldest kept is %d" % (2100 - link.KEEP)), "gone")
+    gone = "replay 10: oldest kept is %d" % (2100 - link.KEEP)
+    eq((err["type"], err["code"], err["text"]), (7, 3, gone), "gone")
     fw.command("!replay 2100")  # the next one: nothing missed, nothing sent
     fw.flush()
     eq(fw.out.take(), [], "nothing to replay")
