@@ -203,7 +203,8 @@ def test_unauthorised_change_is_refused(ctx: Any, live: LivePub) -> None:
         """async ([url, token]) => {
             try {
               const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json",
-                "X-Tablesense-Token": token}, body: JSON.stringify({game: "golf", players: {p1: "E", p2: "M"}})});
+                "X-Tablesense-Token": token},
+                body: JSON.stringify({game: "golf", players: {p1: "E", p2: "M"}})});
               return r.status;
             } catch (e) { return "blocked"; }
         }""",
