@@ -114,11 +114,13 @@ class KegleEngine(Engine[KegleState]):
             if isinstance(event, Pin) and event.state == "up":
                 # the pin referee puts a pin up between shots: not a shot
                 sc = state.score
-                return evolve(state, score=evolve_score(sc, pins_down=sc.pins_down - {event.pin},
-                                                        blocked=sc.blocked - {event.pin}))
+                return evolve(state, ups=state.ups | {event.pin},
+                              score=evolve_score(sc, pins_down=sc.pins_down - {event.pin},
+                                                 blocked=sc.blocked - {event.pin}))
             player = state.at_table or "p1"
             state = evolve(state, before=state, shooting=True, amendable=False, shot=(event,), calls=(),
-                           answers=(), rest=None, questions=(), score=_opened(state.score, player))
+                           answers=(), rest=None, ups=frozenset(), blocks=frozenset(), questions=(),
+                           score=_opened(state.score, player))
         if isinstance(event, Pocket) and event.ball is None:
             state = self.ask(
                 state, event.t, RED_IN_HOLE, f"Which ball fell in pocket {event.pocket}?",
@@ -178,14 +180,10 @@ class KegleEngine(Engine[KegleState]):
         faults = _faults(before.score, facts, pocketed, now.calls)
 
         v = _Verdict({f: getattr(score, f) for f in _SCORE_FIELDS}, p)
-        v.score["pins_down"] = facts.pins_after
-        v.score["blocked"] = before.score.blocked & facts.pins_after
+        down = facts.pins_after - now.ups
+        v.score["pins_down"] = down
+        v.score["blocked"] = (before.score.blocked | now.blocks) & down
         _blocked_by_balls(v, t, positions)
-        for pocket, ball in pocketed:
-            if ball == "white":
-                v.rule(t, "kegle.white-in-hole", p,
-                       f"a white in pocket {pocket}: it goes on the spot opposite the other white",
-                       pocket=pocket, **_white_spot(positions))
         pins = len(facts.toppled)
         last = {"player": p, "pins": list(facts.toppled), "carambole": carambole,
                 "cushions": facts.cushions, "points": 0, "faults": [f.id for f in faults]}
@@ -196,6 +194,11 @@ class KegleEngine(Engine[KegleState]):
             _end_series(v, t, p, faults)
         else:
             _score_shot(v, t, p, pins, carambole, facts, last)
+        for pocket, ball in pocketed:
+            if ball == "white":
+                v.rule(t, "kegle.white-in-hole", p,
+                       f"a white in pocket {pocket}: it goes on the spot opposite the other white",
+                       pocket=pocket, **_white_spot(positions))
         return evolve(
             now, score=Score(**v.score), shooting=False, amendable=True, rest=rest,
             rulings=before.rulings + tuple(v.rulings), at_table=v.at_table, finished=v.finished,
@@ -255,7 +258,7 @@ class KegleEngine(Engine[KegleState]):
             raise IllegalCall(f"pin {pin} is standing; only a toppled pin can be blocked by a ball")
         s = self.rule(state, call.t, "kegle.pin-blocked", None, f"pin {pin} cannot stand because of a ball",
                       pin=pin)
-        return evolve(s, score=evolve_score(sc, blocked=sc.blocked | {pin}))
+        return evolve(s, blocks=s.blocks | {pin}, score=evolve_score(sc, blocked=sc.blocked | {pin}))
 
     def _call_replay(self, state: KegleState, call: Call) -> KegleState:
         b = state.before

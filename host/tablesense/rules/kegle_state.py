@@ -58,6 +58,8 @@ class KegleState(BaseState):
     calls: tuple[Call, ...] = ()  # carom and foul calls about it
     answers: tuple[tuple[int, str], ...] = ()  # (index of a pocket event in shot, ball)
     rest: Rest | None = None
+    ups: frozenset[int] = frozenset()  # pins put up since the rest (a re-resolution keeps them up)
+    blocks: frozenset[int] = frozenset()  # pins the referee called blocked since the rest
     before: KegleState | None = None  # the state before the current / last shot
 
 
