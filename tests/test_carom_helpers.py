@@ -37,8 +37,8 @@ class Table:
         self.t = round(self.t + 0.25, 6)
         self.events.append({"t": self.t, "type": kind, **fields})
 
-    def carom(self, player: str, cushions: int = 0, first: str = "red", positions: dict[str, Any] | None = None,
-              cushions_before_first: int = 0) -> Table:
+    def carom(self, player: str, cushions: int = 0, first: str = "red",
+              positions: dict[str, Any] | None = None, cushions_before_first: int = 0) -> Table:
         """A full-information carom shot: ``cushions`` cue-ball cushions before the third ball."""
         cue = CUE[player]
         second = next(b for b in OBJECTS[player] if b != first)

@@ -212,8 +212,9 @@ def test_carom_outlay_positions_at_the_start() -> None:
     ("win-draw-loss", "draw", (30, 20), (30, 20), (1, 1)),
     ("percentage", "p1", (30, 15), (30, 20), (100, 75)),
 ])
-def test_carom_match_points_de_bruijn_and_other_schemes(scheme: str, winner: str, made: tuple[int, int],
-                                                        targets: tuple[int, int], points: tuple[int, int]) -> None:
+def test_carom_match_points_de_bruijn_and_other_schemes(
+        scheme: str, winner: str, made: tuple[int, int], targets: tuple[int, int],
+        points: tuple[int, int]) -> None:
     assert match_points(scheme, winner, made, targets) == points
 
 
