@@ -23,7 +23,7 @@ const KNOWN = new Set(["game", "finished", "winner", "at_table", "rulings", "que
   "pins", "break_due", "caroms", "innings", "high_run", "average", "targets", "match_points", "current_run",
   "entree", "dedans", "countdown", "clock", "announcements", "announcement", "players", "discipline", "profile",
   // engine internals not worth a place on the TV
-  "format", "attacks", "frame_winners", "shot_in_progress", "replacements", "player_at_table", "first", "outlay",
+  "series_points", "format", "attacks", "frame_winners", "shot_in_progress", "replacements", "player_at_table", "first", "outlay",
   "red_in_hand", "last_series", "last_shot", "breaker", "nastoot", "from_outlay", "evidence", "scheme"]);
 
 function stat(label, value, cls = "") {
@@ -159,14 +159,16 @@ function render() {
   let html = `<header><span class="table">${t("table")} ${esc(TID)}</span><span class="game">${esc(gameTitle(m))}</span>
     <span id="clock" class="clock"></span>
     <button id="speech" class="speech ${speech ? "on" : "off"}" title="${speech ? t("speech_on") : t("speech_off")}">${SPEAKER}</button></header>`;
+  const qr = showQr
+    ? `<aside class="qr"><img alt="" src="/api/table/${encodeURIComponent(TID)}/qr.svg"><span>${t("scan")}</span></aside>` : "";
   if (!m) {
-    html += `<main class="idle"><div class="nomatch">${t("no_match")}</div></main>`;
+    html += `<main class="idle"><div class="nomatch">${t("no_match")}</div>${qr}</main>`;
   } else {
     const lay = (LAYOUTS[m.game] || carom)(s || {}, m);
     const at = s ? s.at_table : null;
     const card = (p) => `<section class="player ${p} ${at === p ? "at" : ""} ${s && s.winner === p ? "won" : ""}" data-player="${p}">
         <h2>${at === p ? '<span class="cue" title="' + t("at_table") + '">▶</span>' : ""}${esc(name(m, p))}</h2>${lay.players[p]}</section>`;
-    html += `<main class="board ${esc(m.game)}">${card("p1")}<section class="centre">${lay.centre}${centreExtras(s)}</section>${card("p2")}</main>`;
+    html += `<main class="board ${esc(m.game)}">${card("p1")}<section class="centre">${lay.centre}${centreExtras(s)}${qr}</section>${card("p2")}</main>`;
     if (!s) html += `<div class="notice">${t("no_engine")}</div>`;
     if (s && s.finished) {
       const w = s.winner === "draw" ? t("draw") : s.winner ? `${t("winner")}: ${esc(name(m, s.winner))}` : "";
@@ -181,9 +183,6 @@ function render() {
     html += `<li data-seq="${esc(ev.seq)}" data-type="${esc(ev.type)}" class="${esc(ev.source)}">${esc(eventText(ev, m))}</li>`;
   }
   html += "</ol>";
-  if (showQr) {
-    html += `<aside class="qr"><img alt="" src="/api/table/${encodeURIComponent(TID)}/qr.svg"><span>${t("scan")}</span></aside>`;
-  }
   app.innerHTML = html;
   const now = performance.timeOrigin + performance.now();
   for (const ev of snap.ticker) if (ev.mark !== undefined && !(ev.mark in window.__marks)) window.__marks[ev.mark] = now;
