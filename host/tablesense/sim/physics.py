@@ -11,8 +11,8 @@ and mass; the cloth takes speed off with a constant rolling-resistance decelerat
 small linear damping; cushions and ball-ball collisions are restitution collisions with no
 friction (spin transfer is not modelled); follow/draw is an impulse along the original line
 after the first ball contact, side/massé a lateral acceleration until the first contact.
-Time advances on a fixed 1 ms tick; each physics step is 1, 2, 4 or 8 ticks depending on the
-fastest ball, so a moving ball never travels more than a few millimetres per step. The same
+Time advances on a fixed 1 ms tick; each physics step is 1, 2, 4, ... 32 ticks, as many as
+keep the fastest ball's travel per step under ``MAX_TRAVEL`` (12 mm, a fifth of a ball). The same
 table and shot always give the same happenings.
 """
 
@@ -34,10 +34,19 @@ STOP_SPEED = 0.008  # m/s: slower than this and a ball is at rest
 JUMP_SPEED = 6.0  # m/s into a cushion: the ball leaves the table
 PIN_TOPPLE_SPEED = 0.03  # m/s of approach that topples a pin
 MAX_SHOT_TIME = 60.0
+MAX_TRAVEL = 0.012  # m: the fastest ball moves at most this far in one physics step
 CURVE_TIME = 1.5  # s: side spin has worn off by then
 ROLL_EVERY = 0.012  # s of simulated time between rolling-resistance updates
 
 _BALL, _CUSHION, _PEG, _GOAL, _POCKET, _PIN = 1, 2, 3, 4, 5, 6
+
+
+def _ticks(vmax: float) -> int:
+    """Ticks in the next step: the fastest ball moves at most ``MAX_TRAVEL`` (1..32 ticks)."""
+    ticks = 32
+    while ticks > 1 and vmax * ticks * TICK > MAX_TRAVEL:
+        ticks //= 2
+    return ticks
 
 
 class BadShot(TablesenseError, ValueError):
@@ -170,8 +179,10 @@ class Table:
 
     def place(self, ball: str, xy: XY) -> None:
         """Put ``ball`` at rest at ``xy`` (adding it to the table if it was off)."""
-        if not self.spec.on_bed(xy, margin=1e-9):
+        if not self.spec.on_bed(xy, margin=0.001):
             raise BadShot(f"ball {ball!r} cannot be placed at {list(xy)}: not on the bed")
+        r = self.spec.ball_radius
+        xy = (min(max(xy[0], r), self.spec.length - r), min(max(xy[1], r), self.spec.width - r))
         body = self._bodies.get(ball)
         if body is None:
             spec = self.spec
@@ -366,7 +377,7 @@ class Table:
                     self._after_step(shot)
                 if vmax == 0.0 and not self._pin_moving():
                     break
-            ticks = 1 if vmax > 3.0 else 2 if vmax > 1.5 else 4 if vmax > 0.5 else 8 if vmax > 0.25 else 16
+            ticks = _ticks(vmax)
             self.space.step(ticks * TICK)
             ticks_done += ticks
             since_ticks += ticks
