@@ -298,12 +298,21 @@ def test_kegle_fault_red_in_hole_unknown_ball_asks_the_referee() -> None:
     m = Match().ev("pin", pin=1, state="down").ev("pocket", pocket=2, ball=None).rest()
     q = m.state["questions"][0]
     assert q["rule"] == "kegle.fault.red-in-hole"
-    assert q["options"] == ["red", "white"]
+    assert q["options"] == ["white", "red"]  # the default first
     assert m.state["points"]["p1"] == 2  # until answered, the default: not the red
     m.call("answer", question=q["id"], answer="red")
     assert m.state["questions"] == []
     assert m.state["points"]["p1"] == 0
     assert m.state["at_table"] == "p2"
+
+
+def test_kegle_pins_put_up_after_rest_stay_up_when_a_late_call_amends_the_shot() -> None:
+    m = Match().pins(1, 2).call("carom")  # pins(...) puts both pins up after the rest
+    assert m.state["points"]["p1"] == 8
+    assert m.state["pins_down"] == []
+    m.pins(3)
+    assert "kegle.fault.pins-not-up" not in m.rules()
+    assert m.state["points"]["p1"] == 10
 
 
 def test_kegle_open_question_dropped_when_the_next_shot_starts() -> None:

@@ -45,6 +45,8 @@ CARAMBOLE_POINTS = 4
 ANNOUNCE_UNDER = 20
 BALLS = ("red", "white")
 _IDX = {"p1": 0, "p2": 1}
+#: answers to "which ball fell in pocket N?", the default (not a fault) first
+_POCKET_OPTIONS = ("white", "red")
 _SCORE_FIELDS = tuple(f.name for f in fields(Score))
 
 __all__ = ["KegleEngine", "KegleState", "Score"]
@@ -124,7 +126,7 @@ class KegleEngine(Engine[KegleState]):
         if isinstance(event, Pocket) and event.ball is None:
             state = self.ask(
                 state, event.t, RED_IN_HOLE, f"Which ball fell in pocket {event.pocket}?",
-                options=BALLS, player=state.at_table, pocket=event.pocket, index=len(state.shot) - 1,
+                options=_POCKET_OPTIONS, player=state.at_table, pocket=event.pocket, index=len(state.shot) - 1,
             )
         return state
 
