@@ -69,7 +69,7 @@ class Translator:
     def __post_init__(self) -> None:
         self._channels: dict[int, Channel] = {c.ch: c for c in self.profile.channels}
         self._quiet_us = self.profile.rest_quiet_ms * 1000
-        self._pending: dict[int, tuple[int, bool]] = {}  # colour channel -> (edge t_us, late)
+        self._pending: dict[int, tuple[int, bool, int]] = {}  # colour channel -> (edge t_us, late, order)
         self._heap: list[tuple[int, int, Event]] = []
         self._n = 0
         self._last_activity: int | None = None
@@ -104,11 +104,11 @@ class Translator:
         if now_us > self.now_us:
             self.now_us = now_us
         now = self.now_us
-        for ch, (t0, late) in list(self._pending.items()):
+        for ch, (t0, late, order) in list(self._pending.items()):
             if now - t0 > self.colour_wait_us:
                 del self._pending[ch]
                 self.stats.colour_timeouts += 1
-                self._emit_ball_event(self._channels[ch], t0, None, late)
+                self._emit_ball_event(self._channels[ch], t0, late, order)
         last = self._last_activity
         if last is not None and now - last >= self._quiet_us:
             self._push(last + self._quiet_us, Rest(t=table_seconds(last + self._quiet_us)))
@@ -117,8 +117,8 @@ class Translator:
 
     def flush(self) -> list[Event]:
         """The stream ended: emit everything held (goals without a colour get ``null``)."""
-        for ch, (t0, late) in list(self._pending.items()):
-            self._emit_ball_event(self._channels[ch], t0, None, late)
+        for ch, (t0, late, order) in list(self._pending.items()):
+            self._emit_ball_event(self._channels[ch], t0, late, order)
         self._pending.clear()
         out = [e for _, _, e in sorted(self._heap)]
         self._heap.clear()
@@ -155,10 +155,11 @@ class Translator:
                 prev = self._pending.pop(c.ch, None)
                 if prev is not None:  # a second ball before the first one's colour: no colour for it
                     self.stats.colour_timeouts += 1
-                    self._emit_ball_event(c, prev[0], None, prev[1])
-                self._pending[c.ch] = (f.t_us, late)
+                    self._emit_ball_event(c, *prev)
+                self._n += 1
+                self._pending[c.ch] = (f.t_us, late, self._n)
             else:
-                self._emit_ball_event(c, f.t_us, None, late)
+                self._emit_ball_event(c, f.t_us, late)
         elif c.kind == "pin":
             state = "down" if active else "up"
             self._push(f.t_us, Pin(t=table_seconds(f.t_us), pin=int(c.index), state=state, extra=_late(late)))
@@ -182,23 +183,28 @@ class Translator:
                 self._pending[f.channel] = pending  # too late; advance() gives it null
             self.stats.stray_readings += 1
             return
-        self._emit_ball_event(c, pending[0], self.profile.colour_of(f.value), pending[1])
+        self._emit_ball_event(c, pending[0], pending[1], pending[2], self.profile.colour_of(f.value))
 
-    def _emit_ball_event(self, c: Channel, t_us: int, ball: str | None, late: bool) -> None:
+    def _emit_ball_event(
+        self, c: Channel, t_us: int, late: bool, order: int | None = None, ball: str | None = None
+    ) -> None:
         t = table_seconds(t_us)
         if c.kind == "goal":
             ev: Event = Goal(t=t, goal=str(c.index), ball=ball, extra=_late(late))
         else:
             ev = Pocket(t=t, pocket=int(c.index), ball=ball, extra=_late(late))
-        self._push(t_us, ev)
+        self._push(t_us, ev, order)
 
     # --- ordered output ------------------------------------------------------
 
-    def _push(self, t_us: int, ev: Event) -> None:
-        self._n += 1
+    def _push(self, t_us: int, ev: Event, order: int | None = None) -> None:
+        """Queue ``ev``; equal times keep the order of the frames (``order``: when its edge came)."""
+        if order is None:
+            self._n += 1
+            order = self._n
         if t_us <= self._released_to:
             self.stats.out_of_order += 1
-        heapq.heappush(self._heap, (t_us, self._n, ev))
+        heapq.heappush(self._heap, (t_us, order, ev))
 
     def release_until(self, t_us: int) -> list[Event]:
         """Release held events up to device time ``t_us`` (no colour timeout, no rest)."""
@@ -207,7 +213,7 @@ class Translator:
     def _release(self, limit: int | None = None) -> list[Event]:
         assert self.reorder_us is not None
         limit = max(self.now_us - self.reorder_us, limit if limit is not None else -1)
-        for t0, _ in self._pending.values():
+        for t0, _, _ in self._pending.values():
             limit = min(limit, t0 - 1)
         out: list[Event] = []
         heap = self._heap

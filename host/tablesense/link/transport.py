@@ -85,6 +85,11 @@ def open_port(url: str, baudrate: int = 115200, timeout: float = 0.05) -> serial
 
 
 _COUNTERS = ("ring_overflows", "sched_drops", "late")
+_WORDS = {
+    "ring_overflows": "ring overflows",
+    "sched_drops": "scheduler drops (found by the level scan)",
+    "late": "late edges",
+}
 
 
 class Link:
@@ -99,11 +104,14 @@ class Link:
         replay: bool = True,
         from_seq: int | None = None,
         hello_timeout: float = 1.0,
+        silence_timeout: float | None = 3.5,
         profile_id: str | None = None,
     ) -> None:
         """``from_seq``: the first seq wanted (0 = everything the device still holds; None = from now).
 
         ``give_up_after``: seconds of failed reconnecting before ``LinkError`` (None: never).
+        ``silence_timeout``: seconds without a byte (the device sends a heartbeat every
+        second) after which the port counts as lost and is reopened; None: never.
         ``profile_id``: after connecting, ask the device for this profile if it reports another.
         """
         self.url = url
@@ -113,6 +121,9 @@ class Link:
         self.give_up_after = give_up_after
         self.hello_timeout = hello_timeout
         self.profile_id = profile_id
+        self.silence_timeout = silence_timeout
+        self._last_rx = 0.0
+        self._hold_until = 0.0
         self.decoder = StreamDecoder()
         self.seq = Sequencer(replay=replay, expected=from_seq)
         self.clock = DeviceClock()
@@ -153,6 +164,14 @@ class Link:
             except (serial.SerialException, OSError):
                 pass  # the reader thread reports the broken port
 
+    def interrupt(self, reason: str = "cut by the host", hold: float = 0.0) -> None:
+        """Drop the connection as an unplugged cable would; ``items()`` reconnects (if allowed)
+        after ``hold`` seconds, as when the cable is put back."""
+        self._hold_until = time.monotonic() + hold
+        if self._queue is not None and self._ser is not None:
+            self._stop.set()
+            self._queue.put_nowait(ConnectionAbortedError(reason))
+
     def close(self) -> None:
         self._closed = True
         self._disconnect()
@@ -186,6 +205,15 @@ class Link:
                     raise LinkError(f"{self.url}: link lost ({_reason(item)})")
                 continue
             now = time.monotonic()
+            if item:
+                self._last_rx = now
+            elif self.silence_timeout is not None and now - self._last_rx > self.silence_timeout:
+                self.stats.disconnects += 1
+                self._disconnect()
+                yield LinkStatus("disconnected", f"{self.url}: silent for {self.silence_timeout:g} s")
+                if not self.reconnect:
+                    raise LinkError(f"{self.url}: the device went silent (no heartbeat)")
+                continue
             for out in self._handle_bytes(item, now):
                 if isinstance(out, str):
                     await self.send(out)
@@ -209,6 +237,9 @@ class Link:
         delay = self.backoff[0]
         started = time.monotonic()
         announced = False
+        hold = self._hold_until - time.monotonic()
+        if hold > 0:
+            await asyncio.sleep(hold)
         while not self._closed:
             try:
                 ser = await asyncio.to_thread(open_port, self.url, self.baudrate)
@@ -237,6 +268,7 @@ class Link:
             )
             self._thread.start()
             self.stats.connects += 1
+            self._last_rx = time.monotonic()
             self._hb_counters = {}
             self._hello_tries = 0
             kind = "connected" if self.stats.connects == 1 else "reconnected"
@@ -310,8 +342,9 @@ class Link:
             first = self.hello is None or self._hello_tries > 0
             self.hello = f
             self._hello_tries = 0
-            for name in _COUNTERS:
+            for name in _COUNTERS:  # the baseline for the heartbeats' (u16, saturating) counters
                 setattr(self.stats, name, getattr(f, name))
+                self._hb_counters[name] = min(getattr(f, name), 0xFFFF)
             if first:
                 out.append(
                     LinkStatus(
@@ -363,19 +396,11 @@ class Link:
         self._hb_counters = {n: getattr(f, n) for n in _COUNTERS}
         for n in _COUNTERS:  # heartbeats carry u16 (saturating); keep the larger hello figure
             setattr(self.stats, n, max(getattr(self.stats, n), getattr(f, n)))
-        if rose and prev:
-            words = {
-                "ring_overflows": "ring overflows",
-                "sched_drops": "scheduler drops",
-                "late": "late edges",
-            }
-            text = ", ".join(f"+{d} {words[n]} (now {getattr(f, n)})" for n, d in rose.items())
+        if rose:
+            text = ", ".join(f"+{d} {_WORDS[n]} (now {getattr(f, n)})" for n, d in rose.items())
             out.append(
                 LinkStatus("counters", f"device lost or delayed edges: {text}", dict(self._hb_counters))
             )
-        elif rose and not prev and any(self._hb_counters.values()):
-            text = ", ".join(f"{n}={v}" for n, v in self._hb_counters.items())
-            out.append(LinkStatus("counters", f"device counters: {text}", dict(self._hb_counters)))
 
     def _housekeeping(self, now: float) -> list[Frame | LinkStatus | str]:
         out: list[Frame | LinkStatus | str] = []
@@ -411,6 +436,8 @@ def _hello_data(f: HelloFrame) -> dict[str, Any]:
 
 
 def _reason(exc: BaseException) -> str:
+    if isinstance(exc, ConnectionAbortedError):
+        return str(exc)
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
     return str(exc) or type(exc).__name__
