@@ -77,6 +77,7 @@ FOUL_SYNONYMS = {
     "not-to-blame": "no-blame", "no-fault": "no-blame",
 }
 _MASSE = frozenset({"masse", "massé", "pique", "piqué", "pikeren", "masseren"})
+MASSE_RULE = "carom.masse"
 
 
 def resolve_profile(name: str | None) -> str:
@@ -100,7 +101,7 @@ def normalise_foul(name: str, profile: str) -> str:
     if key in _MASSE:
         if profile == "kampioen":
             raise IllegalCall("massé and piqué are allowed at the player's own risk in profile kampioen "
-                              "(carom.masse): not a fault")
+                              f"({MASSE_RULE}): not a fault")
         raise IllegalCall("massé and piqué are no fault in profile liemers")
     key = FOUL_SYNONYMS.get(key, key)
     if key in ("dedans-reste", "reste"):
