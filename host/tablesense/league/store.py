@@ -1,0 +1,164 @@
+"""The competition store: SQLite, the only I/O of the league (logic in ``standings``).
+
+A database holds any number of competitions (one per half season: najaar or
+voorjaar), each with its players (name, moyenne at the start) and results.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import IllegalCall, TablesenseError
+from ..rules.carom_profiles import SCHEMES, resolve_profile
+from .standings import Player, Result
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS competitions (
+    id         INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL UNIQUE,
+    season     TEXT NOT NULL DEFAULT '',
+    half       TEXT NOT NULL DEFAULT 'najaar',
+    discipline TEXT NOT NULL DEFAULT 'libre',
+    profile    TEXT NOT NULL DEFAULT 'kampioen',
+    scheme     TEXT NOT NULL DEFAULT 'de-bruijn'
+);
+CREATE TABLE IF NOT EXISTS players (
+    id             INTEGER PRIMARY KEY,
+    competition_id INTEGER NOT NULL REFERENCES competitions(id),
+    name           TEXT NOT NULL,
+    moyenne        REAL NOT NULL,
+    UNIQUE (competition_id, name)
+);
+CREATE TABLE IF NOT EXISTS results (
+    id             INTEGER PRIMARY KEY,
+    competition_id INTEGER NOT NULL REFERENCES competitions(id),
+    data           TEXT NOT NULL
+);
+"""
+
+HALVES = ("najaar", "voorjaar")
+DISCIPLINES = ("libre", "bandstoten", "driebanden")
+
+
+class LeagueError(TablesenseError):
+    """A league command that cannot be done (unknown competition, player, duplicate...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Competition:
+    id: int
+    name: str
+    season: str
+    half: str
+    discipline: str
+    profile: str
+    scheme: str
+
+
+class LeagueStore:
+    def __init__(self, path: str) -> None:
+        try:
+            self.db = sqlite3.connect(path)
+            self.db.executescript(SCHEMA)
+        except sqlite3.Error as exc:
+            raise LeagueError(f"cannot open the league database {path}: {exc}") from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> LeagueStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- competitions ---------------------------------------------------------------
+    def create(self, name: str, season: str = "", half: str = "najaar", discipline: str = "libre",
+               profile: str = "club", scheme: str = "de-bruijn") -> Competition:
+        if half not in HALVES:
+            raise LeagueError(f"half must be one of {', '.join(HALVES)}, not {half!r}")
+        if discipline not in DISCIPLINES:
+            raise LeagueError(f"discipline must be one of {', '.join(DISCIPLINES)}, not {discipline!r}")
+        if scheme not in SCHEMES:
+            raise LeagueError(f"match-point scheme must be one of {', '.join(SCHEMES)}, not {scheme!r}")
+        try:
+            profile = resolve_profile(profile)
+        except IllegalCall as exc:
+            raise LeagueError(str(exc)) from None
+        try:
+            with self.db:
+                self.db.execute("INSERT INTO competitions (name, season, half, discipline, profile, scheme) "
+                                "VALUES (?, ?, ?, ?, ?, ?)",
+                                (name, season, half, discipline, profile, scheme))
+        except sqlite3.IntegrityError:
+            raise LeagueError(f"a competition called {name!r} exists already") from None
+        return self.competition(name)
+
+    def competition(self, name: str) -> Competition:
+        row = self.db.execute("SELECT id, name, season, half, discipline, profile, scheme FROM competitions "
+                              "WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            have = [r[0] for r in self.db.execute("SELECT name FROM competitions ORDER BY id")]
+            raise LeagueError(f"no competition {name!r} (have: {', '.join(have) or 'none'})")
+        return Competition(*row)
+
+    def competitions(self) -> list[Competition]:
+        rows = self.db.execute("SELECT id, name, season, half, discipline, profile, scheme FROM competitions "
+                               "ORDER BY id").fetchall()
+        return [Competition(*r) for r in rows]
+
+    # --- players --------------------------------------------------------------------
+    def add_player(self, comp: Competition, name: str, moyenne: float) -> Player:
+        if moyenne < 0:
+            raise LeagueError(f"a moyenne cannot be negative, not {moyenne}")
+        if self.results(comp):
+            raise LeagueError(f"{name} cannot join {comp.name}: it has begun, and new members play no "
+                              "matches in a running competition (carom.league.new-members)")
+        try:
+            with self.db:
+                self.db.execute("INSERT INTO players (competition_id, name, moyenne) VALUES (?, ?, ?)",
+                                (comp.id, name, moyenne))
+        except sqlite3.IntegrityError:
+            raise LeagueError(f"{name} is already a player of {comp.name}") from None
+        return Player(name, moyenne)
+
+    def players(self, comp: Competition) -> list[Player]:
+        rows = self.db.execute("SELECT name, moyenne FROM players WHERE competition_id = ? ORDER BY id",
+                               (comp.id,)).fetchall()
+        return [Player(n, m) for n, m in rows]
+
+    def player(self, comp: Competition, name: str) -> Player:
+        for p in self.players(comp):
+            if p.name == name:
+                return p
+        have = ", ".join(p.name for p in self.players(comp)) or "none"
+        raise LeagueError(f"{name!r} is not a player of {comp.name} (players: {have})")
+
+    # --- results --------------------------------------------------------------------
+    def add_result(self, comp: Competition, result: Result) -> int:
+        for name in (result.p1, result.p2):
+            self.player(comp, name)
+        data = json.dumps(_result_dict(result))
+        with self.db:
+            cur = self.db.execute("INSERT INTO results (competition_id, data) VALUES (?, ?)", (comp.id, data))
+        return int(cur.lastrowid or 0)
+
+    def results(self, comp: Competition) -> list[Result]:
+        rows = self.db.execute("SELECT data FROM results WHERE competition_id = ? ORDER BY id",
+                               (comp.id,)).fetchall()
+        return [_result_from(json.loads(d)) for (d,) in rows]
+
+
+def _result_dict(r: Result) -> dict[str, Any]:
+    return {"p1": r.p1, "p2": r.p2, "caroms": list(r.caroms), "innings": list(r.innings),
+            "targets": list(r.targets), "winner": r.winner, "points": list(r.points),
+            "high_run": list(r.high_run), "barrage": r.barrage, "source": r.source}
+
+
+def _result_from(d: dict[str, Any]) -> Result:
+    return Result(d["p1"], d["p2"], tuple(d["caroms"]), tuple(d["innings"]), tuple(d["targets"]),  # type: ignore[arg-type]
+                  d["winner"], tuple(d["points"]), tuple(d["high_run"]), bool(d["barrage"]),  # type: ignore[arg-type]
+                  d.get("source", ""))
