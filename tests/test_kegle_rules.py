@@ -195,6 +195,22 @@ def test_kegle_distance_defaults_to_100() -> None:
     assert Match(distance=None).state["distance"] == 100
 
 
+def test_kegle_distance_own_per_player_with_targets() -> None:
+    m = Match(distance=None, targets={"p1": 10, "p2": 20})
+    assert m.state["distance"] == {"p1": 10, "p2": 20}
+    assert m.state["remaining"] == {"p1": 10, "p2": 20}
+    m.pins(1, 2, 3, 4, 5)  # p1 at his own distance: p2's last series
+    assert m.state["last_series"]
+    m.pins(1, 2, 3, 4, 5).miss()  # p2 10 of 20: not there
+    assert m.state["finished"] and m.state["winner"] == "p1"
+
+
+def test_kegle_break_at_half_of_the_own_distance() -> None:
+    m = Match(distance=None, targets={"p1": 40, "p2": 10}).miss().pins(1, 2, 3).miss()
+    assert m.state["break_due"]  # p2: 6 of 10
+    assert m.ruled("kegle.break")[0]["player"] == "p2"
+
+
 def test_kegle_break_first_time_half_the_distance_after_a_series() -> None:
     m = Match(distance=20).pins(1, 2, 3, 4, 5)
     assert m.state["points"]["p1"] == 10
@@ -338,6 +354,16 @@ def test_kegle_fault_red_topples_pin_before_any_contact_full_information() -> No
     # with sensors only, a pin is the white's unless the referee says otherwise
     m2 = Match().ev("pin", pin=2, state="down").rest()
     assert m2.state["points"]["p1"] == 2
+
+
+def test_kegle_fault_red_topples_pin_a_pin_toppled_by_a_pin_is_no_fault_by_itself() -> None:
+    m = Match().ev("contact", balls=["red", "white"]).ev("pin", pin=1, state="down", ball="white")
+    m.ev("pin", pin=2, state="down", ball="pin").rest()
+    assert m.state["points"]["p1"] == 4
+    m = Match().ev("pin", pin=1, state="down", ball="red").ev("pin", pin=2, state="down", ball="pin").rest()
+    assert "kegle.fault.red-topples-pin" in m.rules()
+    m = Match().ev("pin", pin=1, state="down", ball="blue")
+    assert m.errors and "must be red, white, pin or cue" in m.errors[0]
 
 
 def test_kegle_fault_pin_by_cue_from_pin_event() -> None:

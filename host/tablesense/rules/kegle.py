@@ -45,6 +45,8 @@ CARAMBOLE_POINTS = 4
 ANNOUNCE_UNDER = 20
 BALLS = ("red", "white")
 _IDX = {"p1": 0, "p2": 1}
+#: what a pin event may name as its toppler (``pin``: another pin; seed 8.1)
+_TOPPLERS = (None, "red", "white", "pin", "cue")
 #: answers to "which ball fell in pocket N?", the default (not a fault) first
 _POCKET_OPTIONS = ("white", "red")
 _SCORE_FIELDS = tuple(f.name for f in fields(Score))
@@ -96,7 +98,9 @@ class KegleEngine(Engine[KegleState]):
 
     # --- interface --------------------------------------------------------------
     def new_state(self, setup: Setup) -> KegleState:
-        distance = setup.distance if setup.distance is not None else DEFAULT_DISTANCE
+        agreed = setup.distance if setup.distance is not None else DEFAULT_DISTANCE
+        own = setup.targets or {}
+        distance = (own.get("p1", agreed), own.get("p2", agreed))
         return KegleState(game="kegle", players=tuple(setup.players.items()), at_table="p1",
                           score=Score(distance=distance))
 
@@ -126,7 +130,8 @@ class KegleEngine(Engine[KegleState]):
         if isinstance(event, Pocket) and event.ball is None:
             state = self.ask(
                 state, event.t, RED_IN_HOLE, f"Which ball fell in pocket {event.pocket}?",
-                options=_POCKET_OPTIONS, player=state.at_table, pocket=event.pocket, index=len(state.shot) - 1,
+                options=_POCKET_OPTIONS, player=state.at_table, pocket=event.pocket,
+                index=len(state.shot) - 1,
             )
         return state
 
@@ -138,9 +143,10 @@ class KegleEngine(Engine[KegleState]):
 
     def game_json(self, state: KegleState) -> dict[str, Any]:
         sc = state.score
-        remaining = tuple(max(0, sc.distance - p) for p in sc.points)
+        remaining = (max(0, sc.distance[0] - sc.points[0]), max(0, sc.distance[1] - sc.points[1]))
         return {
-            "distance": sc.distance,
+            "distance": sc.distance[0] if sc.distance[0] == sc.distance[1] else _pairs(sc.distance),
+            "targets": _pairs(sc.distance),
             "points": _pairs(sc.points),
             "series": _pairs(sc.series),
             "remaining": _pairs(remaining),
@@ -159,7 +165,8 @@ class KegleEngine(Engine[KegleState]):
         sc = state.score
         names = dict(state.players)
         side = [f"{p} {_name(names.get(p))} {sc.points[i]} ({sc.series[i]} series)" for p, i in _IDX.items()]
-        tail = f"to {sc.distance}"
+        d1, d2 = sc.distance
+        tail = f"to {d1}" if d1 == d2 else f"to {d1}/{d2}"
         if not state.finished:
             tail += f"; {state.at_table} at the table, this series {sc.run}"
         if sc.announcements:
@@ -336,7 +343,7 @@ def _score_shot(v: _Verdict, t: float, p: str, pins: int, carambole: bool, facts
         no_cushion=(sc["no_cushion"] + 1 if facts.cushions == 0 else 0) if pins else 0,
         last=tuple(last.items()),
     )
-    missing = sc["distance"] - total
+    missing = sc["distance"][i] - total
     if 0 < missing <= ANNOUNCE_UNDER and not sc["announced"][i]:
         v.rule(t, "kegle.announce.remaining", p, f"{missing} remaining", remaining=missing)
         sc["announced"] = _pair(sc["announced"], p, True)
@@ -362,7 +369,7 @@ def _end_series(v: _Verdict, t: float, p: str, faults: list[Fault]) -> None:
     if any(f.red_in_hand for f in faults):
         v.rule(t, "kegle.red-in-hand", opp, "the red goes between the lower cushion and the lower string")
         sc["red_in_hand"] = opp
-    reached = tuple(pt >= sc["distance"] for pt in sc["points"])
+    reached = tuple(pt >= d for pt, d in zip(sc["points"], sc["distance"]))
     series = sc["series"]
     if p != sc["first"] and series[0] == series[1] and any(reached):
         v.finished, v.at_table = True, p
@@ -378,7 +385,7 @@ def _end_series(v: _Verdict, t: float, p: str, faults: list[Fault]) -> None:
         v.rule(t, "kegle.last-series", opp, "last series, from a new outlay")
         sc.update(last_series=True, outlay=opp, red_in_hand=None)
         v.announce("last series")
-    if not sc["break_taken"] and 2 * sc["points"][_IDX[p]] >= sc["distance"]:
+    if not sc["break_taken"] and 2 * sc["points"][_IDX[p]] >= sc["distance"][_IDX[p]]:
         v.rule(t, "kegle.break", p, "half the distance: 5-minute break")
         sc.update(break_taken=True, break_due=True)
         v.announce("5-minute break")
@@ -429,8 +436,9 @@ def _check_sensor(event: Event) -> None:
         return
     if isinstance(event, Pin):
         by = event.extra.get("ball")
-        if by not in (None, "red", "white", "cue"):
-            raise BadEvent(f"pin event: 'ball' (what toppled the pin) must be red, white or cue, not {by!r}")
+        if by not in _TOPPLERS:
+            raise BadEvent(f"pin event: 'ball' (what toppled the pin) must be red, white, pin or cue, "
+                           f"not {by!r}")
         return
     if not isinstance(event, (Pocket, Cushion, OffTable, Strike)):
         raise IllegalCall(f"a keglebillard table has no {event.type!r} sensor")

@@ -27,7 +27,7 @@ DEFAULT_DISTANCE = 100
 class Score:
     """Everything the scoreboard shows. Per-player pairs are (p1, p2)."""
 
-    distance: int = DEFAULT_DISTANCE
+    distance: tuple[int, int] = (DEFAULT_DISTANCE, DEFAULT_DISTANCE)  # each player's own distance
     first: str = "p1"  # the player who shot first: the equal-series finish counts from them
     points: tuple[int, int] = (0, 0)
     series: tuple[int, int] = (0, 0)  # series started by each player
