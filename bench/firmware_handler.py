@@ -25,11 +25,15 @@ from board import Board
 from capture import irq_handler
 from ring import Ring
 
-N = 20000
+N = 5000
 def per(fn, n=N):
-    t0 = time.ticks_us()
-    fn(n)
-    return time.ticks_diff(time.ticks_us(), t0) * 1000 / n  # ns
+    best = None
+    for _ in range(7):  # best of 7: the figure without other processes' interference
+        t0 = time.ticks_us()
+        fn(n)
+        dt = time.ticks_diff(time.ticks_us(), t0) * 1000 / n  # ns
+        best = dt if best is None or dt < best else best
+    return best
 
 class P:
     level = 0

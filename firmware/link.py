@@ -123,7 +123,7 @@ class Firmware:
             if self.txlen + n > _TX_MAX:
                 self.tx_drops += 1
                 return
-        self.txbuf[self.txlen : self.txlen + n] = memoryview(self.enc.out)[:n]
+        wire.copy(self.txbuf, self.txlen, self.enc.out, n)
         self.txlen += n
 
     def flush(self):
@@ -142,8 +142,7 @@ class Firmware:
         """Send a replayable frame stamped with clock.hi/lo; keep it for replay."""
         seq = self.next_seq
         n = self.enc.record(typ, seq, ch, b, self.clock.hi, self.clock.lo)
-        o = (seq & (KEEP - 1)) * wire.RECORD
-        self.kept[o : o + wire.RECORD] = memoryview(self.enc.p)[: wire.RECORD]
+        wire.copy(self.kept, (seq & (KEEP - 1)) * wire.RECORD, self.enc.p, wire.RECORD)
         if self.kept_n < KEEP:
             self.kept_n += 1
         self.last_seq = seq

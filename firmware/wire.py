@@ -80,6 +80,36 @@ def cobs(src, n: int, dst) -> int:
     return o + 1
 
 
+@micropython.viper
+def _head(p, typ: int, seq: int):
+    b = ptr8(p)
+    b[0] = (VERSION << 4) | typ
+    b[1] = seq & 0xFF
+    b[2] = (seq >> 8) & 0xFF
+    b[3] = (seq >> 16) & 0xFF
+
+
+@micropython.viper
+def _t48(p, o: int, hi: int, lo: int):
+    # time = hi * 2**30 + lo (lo < 2**30): written LE without big integers
+    b = ptr8(p)
+    b[o] = lo & 0xFF
+    b[o + 1] = (lo >> 8) & 0xFF
+    b[o + 2] = (lo >> 16) & 0xFF
+    b[o + 3] = ((lo >> 24) & 0x3F) | ((hi & 3) << 6)
+    b[o + 4] = (hi >> 2) & 0xFF
+    b[o + 5] = (hi >> 10) & 0xFF
+
+
+@micropython.viper
+def copy(dst, o: int, src, n: int):
+    """dst[o:o+n] = src[0:n], without the slices' allocations."""
+    d = ptr8(dst)
+    s = ptr8(src)
+    for i in range(n):
+        d[o + i] = s[i]
+
+
 class Encoder:
     """Builds one frame at a time: payload in self.p, wire bytes in self.out."""
 
@@ -88,21 +118,7 @@ class Encoder:
         self.out = bytearray(176)
 
     def _head(self, typ, seq):
-        p = self.p
-        p[0] = (VERSION << 4) | typ
-        p[1] = seq & 0xFF
-        p[2] = (seq >> 8) & 0xFF
-        p[3] = (seq >> 16) & 0xFF
-
-    def _t48(self, o, hi, lo):
-        # time = hi * 2**30 + lo (lo < 2**30): written LE without big integers
-        p = self.p
-        p[o] = lo & 0xFF
-        p[o + 1] = (lo >> 8) & 0xFF
-        p[o + 2] = (lo >> 16) & 0xFF
-        p[o + 3] = ((lo >> 24) & 0x3F) | ((hi & 3) << 6)
-        p[o + 4] = (hi >> 2) & 0xFF
-        p[o + 5] = (hi >> 10) & 0xFF
+        _head(self.p, typ, seq)
 
     def _u(self, o, v, n):
         p = self.p
@@ -121,7 +137,7 @@ class Encoder:
         self._head(typ, seq)
         self.p[4] = ch
         self.p[5] = b
-        self._t48(6, hi, lo)
+        _t48(self.p, 6, hi, lo)
         return self.finish(RECORD)
 
     def stored(self, src, o, replay):
@@ -135,7 +151,7 @@ class Encoder:
 
     def heartbeat(self, seq, hi, lo, overflows, drops, late):
         self._head(HEARTBEAT, seq)
-        self._t48(4, hi, lo)
+        _t48(self.p, 4, hi, lo)
         self._u(10, min(overflows, 0xFFFF), 2)
         self._u(12, min(drops, 0xFFFF), 2)
         self._u(14, min(late, 0xFFFF), 2)
@@ -160,7 +176,7 @@ class Encoder:
 
     def hello(self, seq, hi, lo, n_channels, levels, overflows, drops, late, fw, profile):
         self._head(HELLO, seq)
-        self._t48(4, hi, lo)
+        _t48(self.p, 4, hi, lo)
         self.p[10] = n_channels
         self._u(11, levels, 4)
         self._u(15, min(overflows, 0xFFFFFFFF), 4)
