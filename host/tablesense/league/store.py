@@ -43,6 +43,9 @@ HALVES = ("najaar", "voorjaar")
 DISCIPLINES = ("libre", "bandstoten", "driebanden")
 
 
+NEW_MEMBERS_RULE = "carom.league.new-members"
+
+
 class LeagueError(TablesenseError):
     """A league command that cannot be done (unknown competition, player, duplicate...)."""
 
@@ -116,7 +119,7 @@ class LeagueStore:
             raise LeagueError(f"a moyenne cannot be negative, not {moyenne}")
         if self.results(comp):
             raise LeagueError(f"{name} cannot join {comp.name}: it has begun, and new members play no "
-                              "matches in a running competition (carom.league.new-members)")
+                              f"matches in a running competition ({NEW_MEMBERS_RULE})")
         try:
             with self.db:
                 self.db.execute("INSERT INTO players (competition_id, name, moyenne) VALUES (?, ?, ?)",
