@@ -4,6 +4,7 @@ board, the HELLO check against the real firmware (unix port on a pty), clear err
 from __future__ import annotations
 
 import json
+import platform
 from pathlib import Path
 
 import pytest
@@ -16,9 +17,11 @@ from tablesense.deploy.build import (
     compile_module,
     firmware_sources,
     firmware_version,
+    sha256_file,
 )
 from tablesense.deploy.hello import ask_hello, check_hello
-from tablesense.deploy.plan import make_plan, parse_manifest
+from tablesense.deploy.plan import FlashPlan, make_plan, parse_manifest
+from tablesense.deploy.run import execute
 from tablesense.table.profile import load_profile
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,8 +42,10 @@ def test_every_firmware_module_compiles_for_the_esp32(built: list[Artifact]) -> 
     for a in mpys.values():
         head = a.local.read_bytes()[:4]
         assert head[0:1] == b"M" and head[1] == 6, a.remote  # .mpy format 6
-        # bytecode-only modules are portable (arch 0); native code must be for the ESP32
-        assert head[2] >> 2 in (0, XTENSAWIN), f"{a.remote} compiled for another architecture"
+        # bytecode-only modules are portable (arch 0); native code (viper) must be for the ESP32
+        source = (ROOT / "firmware" / (a.remote[1:-4] + ".py")).read_text()
+        native = "@micropython.viper" in source or "@micropython.native" in source
+        assert head[2] >> 2 == (XTENSAWIN if native else 0), f"{a.remote}: wrong architecture"
     main_py = next(a for a in built if a.remote == "/main.py")
     assert main_py.local.read_text() == (ROOT / "firmware" / "main.py").read_text()
 
@@ -168,3 +173,93 @@ def test_hello_check_against_the_real_firmware(tmp_path: Path) -> None:
         f"board runs firmware {firmware_version()!r}, expected '9.9.9'",
         "board uses profile 'kegle', expected 'golf'",
     ]
+
+
+# -- the plan run for real: mpremote against MicroPython's unix port -----------------------
+#
+# The unix port's REPL on a pty speaks mpremote's raw-REPL protocol, so it stands in for a
+# board's filesystem: the same plan, with paths relative to a scratch folder (root "") and
+# `resume` (the unix REPL cannot soft-reset) and without the final `reset`. Then the
+# flashed folder is booted as the firmware and asked for HELLO.
+
+
+class VirtualBoard:
+    def __init__(self, folder: Path) -> None:
+        import os
+        import subprocess
+        import tty
+
+        from tablesense.sim.fitl import find_micropython
+
+        self.folder = folder
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        self.proc = subprocess.Popen([find_micropython()], stdin=master, stdout=master, stderr=master,
+                                     cwd=str(folder), start_new_session=True)
+        os.close(master)
+        self._slave = slave
+        self.port = os.ttyname(slave)
+
+    def close(self) -> None:
+        import os
+
+        self.proc.kill()
+        self.proc.wait()
+        os.close(self._slave)
+
+
+def run_plan(plan: FlashPlan) -> None:
+    steps = tuple(s for s in plan.steps if s.argv[-1] != "reset")
+    execute(FlashPlan(plan.port, steps, plan.copied, plan.removed, plan.unchanged, plan.manifest), print)
+
+
+HOST_MARCH = {"x86_64": "x64", "amd64": "x64", "i686": "x86"}.get(platform.machine().lower())
+
+
+@pytest.mark.micropython
+@pytest.mark.skipif(HOST_MARCH is None, reason="mpy-cross cannot emit native code for this host")
+def test_flash_plan_runs_with_mpremote_and_the_flashed_firmware_says_hello(tmp_path: Path) -> None:
+    from tablesense.deploy.run import mpremote_path, read_manifest
+    from tablesense.sim.fitl import start_firmware
+
+    golf = load_profile("golf")
+    profiles = [golf, load_profile("kegle"), load_profile("carom")]
+    folder = tmp_path / "board"
+    folder.mkdir()
+    board = VirtualBoard(folder)
+    mpremote = mpremote_path()
+    try:
+        # a clean board: everything goes over
+        assert read_manifest(board.port, mpremote, root="", resume=True) is None
+        arts = build(tmp_path / "b1", profiles, golf, march=HOST_MARCH or "x64")
+        plan = make_plan(board.port, arts, None, "0.1.0", "golf", mpremote=mpremote,
+                         manifest_local=str(tmp_path / "m1.json"), root="", resume=True)
+        (tmp_path / "m1.json").write_text(json.dumps(plan.manifest))
+        run_plan(plan)
+        for a in arts:
+            assert (folder / a.remote.lstrip("/")).read_bytes() == a.local.read_bytes(), a.remote
+        # the manifest read back: the board is up to date
+        on_board = parse_manifest(read_manifest(board.port, mpremote, root="", resume=True))
+        assert on_board == {a.remote: a.sha256 for a in arts}
+        assert make_plan(board.port, arts, on_board, "0.1.0", "golf").up_to_date
+        # an updated firmware: only the changed module goes over
+        fw2 = tmp_path / "fw2"
+        fw2.mkdir()
+        for src in firmware_sources():
+            (fw2 / src.name).write_bytes(src.read_bytes())
+        with (fw2 / "ring.py").open("a") as fh:
+            fh.write("\nFLASH_TEST_MARK = 1\n")
+        arts2 = build(tmp_path / "b2", profiles, golf, firmware_dir=fw2, march=HOST_MARCH or "x64")
+        plan2 = make_plan(board.port, arts2, on_board, "0.1.0", "golf", mpremote=mpremote,
+                          manifest_local=str(tmp_path / "m2.json"), root="", resume=True)
+        assert plan2.copied == ("/ring.mpy",)
+        (tmp_path / "m2.json").write_text(json.dumps(plan2.manifest))
+        run_plan(plan2)
+        assert sha256_file(folder / "ring.mpy") == next(a.sha256 for a in arts2 if a.remote == "/ring.mpy")
+    finally:
+        board.close()
+    # boot what was flashed (compiled modules and all) and check HELLO like `tablesense flash`
+    with start_firmware(folder / "board.json", firmware_dir=folder) as fw:
+        hello = ask_hello(fw.port, timeout=10)
+    assert check_hello(hello, firmware_version(), "golf") == []
+    assert [p.name for p in folder.glob("*.py")] == ["main.py"]  # everything else is compiled

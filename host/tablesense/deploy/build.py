@@ -89,8 +89,11 @@ def compile_module(src: Path, out_dir: Path, march: str = MARCH) -> Path:
 
 
 def build(out_dir: Path, profiles: list[TableProfile], default: TableProfile,
-          firmware_dir: Path = FIRMWARE_DIR) -> list[Artifact]:
-    """Compile the firmware and write the board configurations into ``out_dir``; the artifacts."""
+          firmware_dir: Path = FIRMWARE_DIR, march: str = MARCH) -> list[Artifact]:
+    """Compile the firmware and write the board configurations into ``out_dir``; the artifacts.
+
+    ``march``: the ESP32's xtensawin; the tests also build for the host (x64) to boot the
+    flashed files under MicroPython's unix port (viper code is native code)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     arts: list[Artifact] = []
     for src in firmware_sources(firmware_dir):
@@ -99,7 +102,7 @@ def build(out_dir: Path, profiles: list[TableProfile], default: TableProfile,
             shutil.copyfile(src, local)
             arts.append(Artifact("/main.py", local, sha256_file(local)))
         else:
-            local = compile_module(src, out_dir)
+            local = compile_module(src, out_dir, march)
             arts.append(Artifact(f"/{local.name}", local, sha256_file(local)))
     (out_dir / "profiles").mkdir(exist_ok=True)
     for prof in profiles:

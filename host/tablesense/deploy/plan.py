@@ -62,9 +62,19 @@ def _order(remote: str) -> tuple[int, str]:
 
 def make_plan(port: str, artifacts: Sequence[Artifact], on_board: dict[str, str] | None,
               fw_version: str, profile_id: str, force: bool = False,
-              mpremote: str = "mpremote", manifest_local: str = "tablesense.json") -> FlashPlan:
-    """Plan the flash of ``artifacts`` onto a board whose manifest is ``on_board`` (None = clean)."""
-    base = (mpremote, "connect", port)
+              mpremote: str = "mpremote", manifest_local: str = "tablesense.json",
+              root: str = "/", resume: bool = False) -> FlashPlan:
+    """Plan the flash of ``artifacts`` onto a board whose manifest is ``on_board`` (None = clean).
+
+    ``root``: the board's filesystem root as mpremote names it ("/" on the ESP32; "" makes
+    the paths relative, for MicroPython's unix port in a scratch folder). ``resume``: no soft
+    reset before each command (the unix port's REPL cannot soft-reset).
+    """
+    base = (mpremote, "connect", port, *(("resume",) if resume else ()))
+
+    def on(remote: str) -> str:
+        return ":" + root + remote.lstrip("/")
+
     steps: list[Step] = []
     known = on_board or {}
     wanted = {a.remote: a for a in artifacts}
@@ -74,16 +84,16 @@ def make_plan(port: str, artifacts: Sequence[Artifact], on_board: dict[str, str]
     unchanged = sorted(a.remote for a in artifacts if a not in changed)
     if not any(r.startswith(PROFILES_DIR + "/") for r in known) and any(
             a.remote.startswith(PROFILES_DIR + "/") for a in changed):
-        steps.append(Step((*base, "fs", "mkdir", f":{PROFILES_DIR}"), "clean board: profiles folder"))
+        steps.append(Step((*base, "fs", "mkdir", on(PROFILES_DIR)), "clean board: profiles folder"))
     for r in removed:
-        steps.append(Step((*base, "fs", "rm", f":{r}"), "left over by the firmware on the board"))
+        steps.append(Step((*base, "fs", "rm", on(r)), "left over by the firmware on the board"))
     for a in changed:
         why = "new" if a.remote not in known else ("forced" if known[a.remote] == a.sha256 else "changed")
-        steps.append(Step((*base, "fs", "cp", str(a.local), f":{a.remote}"), why))
+        steps.append(Step((*base, "fs", "cp", str(a.local), on(a.remote)), why))
     manifest = {"fw_version": fw_version, "profile": profile_id,
                 "files": {a.remote: a.sha256 for a in sorted(artifacts, key=lambda a: a.remote)}}
     if changed or removed:
-        steps.append(Step((*base, "fs", "cp", manifest_local, f":{MANIFEST}"),
+        steps.append(Step((*base, "fs", "cp", manifest_local, on(MANIFEST)),
                           "record what is on the board for the next flash"))
         steps.append(Step((*base, "reset"), "restart into the new firmware"))
     return FlashPlan(port=port, steps=tuple(steps), copied=tuple(a.remote for a in changed),
