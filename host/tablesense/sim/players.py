@@ -22,7 +22,7 @@ ATTACKS = {"p1": "B", "p2": "A"}
 DEFENDS = {"p1": "A", "p2": "B"}
 CAROM_BALL = {"p1": "yellow", "p2": "white"}
 #: seconds of each trial shot the player imagines (what counts has happened by then)
-LOOKAHEAD = 6.0
+LOOKAHEAD = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,10 +208,10 @@ class CaromPlayer(Player):
             direct = angle_to(pos[cue], pos[obj])
             d = math.dist(pos[cue], pos[obj])
             # hit fractions from thin on one side to thin on the other
-            for frac in (-0.8, -0.55, -0.3, 0.0, 0.3, 0.55, 0.8):
+            for frac in (-0.7, -0.35, 0.0, 0.35, 0.7):
                 off = math.degrees(math.asin(max(-1.0, min(1.0, frac * 2 * r / max(d, 2 * r)))))
                 shots.append(Shot(cue, round(direct + off, 2), round(self.rng.uniform(lo, hi), 2)))
-        shots += self._random_shots(cue, 4, lo, hi)
+        shots += self._random_shots(cue, 2, lo, hi)
         return shots
 
     def score(self, happenings: list[Happening], side: str, before: dict[str, XY]) -> float:
