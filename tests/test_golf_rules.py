@@ -507,3 +507,20 @@ def test_golf_calls_that_fit_no_state() -> None:
     assert len(msgs) == 5
     assert "no caroms" in msgs[0] and "unknown golf call 'fly'" in msgs[1]
     assert "no pockets" in msgs[2] and "spot must be 1..5" in msgs[3] and "p1 or p2" in msgs[4]
+
+
+def test_golf_undo_after_a_shot_goes_back_to_before_the_shot() -> None:
+    rep = play(goal(1.0, "B", "p1"), rest(2.0), cushion(3.0), goal(3.5, "B", "p1"), rest(4.0),
+               call(5.0, "undo"))
+    s = state(rep)
+    assert s["balls_left"]["p1"] == 4 and s["at_table"] == "p1" and rules(rep) == ["golf.goal"]
+    assert s["shot_in_progress"] is False
+
+
+def test_golf_late_foul_amends_the_deciding_shot_of_the_match() -> None:
+    rep = play(scores(1.0, "p1", 5), scores(20.0, "p2", 5), scores(40.0, "p1", 5), foul(60.0, "push"))
+    s = state(rep)
+    assert s["finished"] is False and s["frames_won"] == {"p1": 1, "p2": 1}
+    assert s["balls_left"]["p1"] == 1 and s["at_table"] == "p2"
+    over = play(scores(1.0, "p1", 5), scores(20.0, "p2", 5), scores(40.0, "p1", 5), call(60.0, "time"))
+    assert "the match is over" in over.errors[0].error

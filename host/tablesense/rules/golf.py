@@ -21,7 +21,6 @@ Events and calls (docs/events.md):
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from ..errors import IllegalCall
@@ -30,8 +29,9 @@ from ..geometry.golf import ATTACKS
 from .base import Engine, Question, other, register
 from .golf_fouls import find_foul
 from .golf_resolve import TIME_GRACE, TURN_LIMIT, resolve
-from .golf_state import IDX, SIDES, GolfState, Shot, norm_positions, pair_set
+from .golf_state import IDX, SIDES, GolfState, Shot, evolve, norm_positions, pair_set
 
+_SHOT_EVENTS = frozenset({Cushion, Goal, OffTable, Strike, Contact})
 CALLS = ("start", "foul", "time", "spot", "off_table", "rail", "edge", "wedged", "answer", "undo")
 WEDGED = ("attacking", "defending", "cushion")
 _DUO_ONLY = ("golf.duo.opening", "golf.duo.order", "golf.duo.consult")
@@ -55,6 +55,25 @@ class GolfEngine(Engine[GolfState]):
         return GolfState(players=players, duo=duo)
 
     # --- events -----------------------------------------------------------------
+    def apply(self, state: GolfState, event: Event) -> GolfState:
+        """The base's ``apply`` with a fast path for sensor events and ``rest``.
+
+        Same snapshots as the base: the state before a shot's first event is the
+        checkpoint ``undo`` returns (also after the shot's ``rest``); calls and answers
+        go through the base.
+        """
+        kind = type(event)
+        if not state.finished:
+            if kind in _SHOT_EVENTS:
+                if not state.shot_open:
+                    opened = self._open(state, event.t, snapshot=True)
+                    return opened if kind is Cushion else self.step(opened, event)
+                if state.in_shot:
+                    return state if kind is Cushion else self.step(state, event)
+            elif kind is Rest and state.shot_open:
+                return self._rest(state, event)  # type: ignore[arg-type]
+        return super().apply(state, event)
+
     def step(self, state: GolfState, event: Event) -> GolfState:
         if isinstance(event, Call):
             return self._call(state, event)
@@ -73,14 +92,14 @@ class GolfEngine(Engine[GolfState]):
             assert shot is not None and st.pre is not None
             if ball is not None:
                 _check_in_play(st.pre, shot, ball, "off_table event")
-            return replace(st, shot=shot._replace(offs=(*shot.offs, (event.t, ball, "sensor"))))
+            return evolve(st, shot=shot._replace(offs=(*shot.offs, (event.t, ball, "sensor"))))
         if isinstance(event, Strike):
             ball = _ball(event.ball, "strike", nullable=True)
             st = state if state.shot_open else self._open(state, event.t)
             assert st.shot is not None
             if st.shot.strike is not None or ball is None:
                 return st
-            return replace(st, shot=st.shot._replace(strike=ball))
+            return evolve(st, shot=st.shot._replace(strike=ball))
         if isinstance(event, Contact):
             for b in event.balls:
                 _ball(b, "contact")
@@ -88,17 +107,21 @@ class GolfEngine(Engine[GolfState]):
             assert st.shot is not None
             if st.shot.first_contact is not None:
                 return st
-            return replace(st, shot=st.shot._replace(first_contact=tuple(event.balls)))
+            return evolve(st, shot=st.shot._replace(first_contact=tuple(event.balls)))
         raise IllegalCall(f"{event.type} event has no meaning in golf billiards")
 
-    def _open(self, state: GolfState, t: float) -> GolfState:
+    def _open(self, state: GolfState, t: float, snapshot: bool = False) -> GolfState:
         """A shot begins: keep the state before it; open questions about the last shot
-        (other than replacement spots) take their default."""
-        qs = tuple(q for q in state.questions if str(q.get("key", "")).startswith("spot"))
-        pre = state if qs == state.questions else replace(state, questions=qs)
+        (other than replacement spots) take their default. ``snapshot``: also take the
+        base's undo snapshot (the fast path of ``apply``)."""
+        qs = _spot_questions(state)
+        pre = state if qs == state.questions else evolve(state, questions=qs)
         shooter = state.at_table or "p1"
         shot = Shot(t0=t, shooter=shooter, member=state.members[IDX[shooter]])
-        return replace(pre, pre=pre, shot=shot, shot_open=True, unit_questions=())
+        if snapshot:
+            return evolve(pre, pre=pre, shot=shot, shot_open=True, unit_questions=(), checkpoint=state,
+                          in_shot=True)
+        return evolve(pre, pre=pre, shot=shot, shot_open=True, unit_questions=())
 
     def _goal(self, state: GolfState, event: Goal) -> GolfState:
         ball = _ball(event.ball, "goal", nullable=True)
@@ -111,14 +134,14 @@ class GolfEngine(Engine[GolfState]):
             if ball != shot.shooter or event.goal == ATTACKS[ball]:
                 bl = pair_set(bl, ball, max(bl[IDX[ball]] - 1, 0))  # live count for the scoreboard
         goals = (*shot.goals, (event.t, event.goal, ball))
-        return replace(st, shot=shot._replace(goals=goals), balls_left=bl)
+        return evolve(st, shot=shot._replace(goals=goals), balls_left=bl)
 
     def _rest(self, state: GolfState, event: Rest) -> GolfState:
         positions = norm_positions(event.positions)
         if not state.shot_open:
             if positions is None:
                 return state
-            return replace(state, positions=positions, turn_positions=state.turn_positions or positions)
+            return evolve(state, positions=positions, turn_positions=state.turn_positions or positions)
         assert state.shot is not None and state.pre is not None
         return resolve(state.pre, state.shot._replace(rest_t=event.t, positions=positions))
 
@@ -177,33 +200,35 @@ class GolfEngine(Engine[GolfState]):
         just ended; with no shot to amend it stands alone against the player at the table."""
         if state.shot_open:
             assert state.shot is not None
-            return replace(state, shot=add(state.shot))
+            return evolve(state, shot=add(state.shot))
         last = state.shot
         if last is not None and state.pre is not None and (ev.player is None or ev.player == last.shooter):
             return resolve(state.pre, add(last), prev=state)
         return self._standalone(state, ev, add)
 
     def _standalone(self, state: GolfState, ev: Call, add: Any) -> GolfState:
+        if state.finished:
+            raise IllegalCall(f"the match is over ({self.result_text(state)}); '{ev.call}' fits no shot")
         if ev.player is not None and ev.player != state.at_table:
             raise IllegalCall(f"'{ev.call}' call for {ev.player}, but {state.at_table} is at the table and "
                               f"{ev.player} played no shot just now")
         shooter = state.at_table or "p1"
         unit = Shot(t0=ev.t, shooter=shooter, member=state.members[IDX[shooter]], standalone=True)
-        return resolve(replace(state, unit_questions=()), add(unit))
+        return resolve(evolve(state, questions=_spot_questions(state), unit_questions=()), add(unit))
 
     def _start(self, state: GolfState, ev: Call) -> GolfState:
         player = ev.player
         if player not in SIDES:
             raise IllegalCall("a 'start' call needs 'player': p1 or p2")
-        if state.frame_units or state.shot_open:
+        if state.frame_units or state.shot_open or state.finished:
             raise IllegalCall(f"'start' comes before the first shot of a frame; "
                               f"frame {state.frame} is under way")
         members = state.members
         if state.duo:
             members = pair_set(members, player, _member(state, player, ev.extra.get("member")))
-        new = replace(state, at_table=player, members=members, clock=(player, ev.t))
+        new = evolve(state, at_table=player, members=members, clock=(player, ev.t))
         if state.frame == 1:
-            new = replace(new, first_opener=player, first_members=members)
+            new = evolve(new, first_opener=player, first_members=members)
         rule = "golf.duo.deciding" if state.duo and state.frame == 3 else "golf.frame.opening"
         who = _name(new, player)
         return self.rule(new, ev.t, rule, player, f"{who} opens frame {state.frame}", frame=state.frame)
@@ -219,7 +244,7 @@ class GolfEngine(Engine[GolfState]):
         else:
             raise IllegalCall(f"'spot' call: no ball of {ball} is waiting for a replacement spot")
         rest = tuple(x for x in state.questions if x.id != q.id)
-        return self.on_answer(replace(state, questions=rest), q, spot, ev)
+        return self.on_answer(evolve(state, questions=rest), q, spot, ev)
 
     def on_answer(self, state: GolfState, question: Question, answer: Any, event: Call) -> GolfState:
         key = question.get("key")
@@ -230,7 +255,7 @@ class GolfEngine(Engine[GolfState]):
         if question.rule == "golf.spot.choice":
             ball = question.get("ball")
             rule = "golf.spot.fallback" if answer in (4, 5) else "golf.spot.choice"
-            new = replace(state, placed=pair_set(state.placed, ball, answer),
+            new = evolve(state, placed=pair_set(state.placed, ball, answer),
                           placements=(*state.placements, (ball, answer)))
             return self.rule(new, event.t, rule, other(ball), f"{other(ball)} chooses replacement spot "
                              f"{answer} for {ball}'s ball", ball=ball, spot=answer)
@@ -282,6 +307,12 @@ def _ball(ball: Any, what: str, nullable: bool = False) -> Any:
     if ball not in SIDES:
         raise IllegalCall(f"{what}: ball must be p1 or p2 (a golf ball is named by its owner), not {ball!r}")
     return ball
+
+
+def _spot_questions(state: GolfState) -> tuple[Question, ...]:
+    """The open questions that outlive their unit: where a penalised ball goes. The
+    others (whose ball, did a ball leave its zone) take their default."""
+    return tuple(q for q in state.questions if q.rule == "golf.spot.choice")
 
 
 def _check_in_play(pre: GolfState, shot: Shot, ball: str, what: str) -> None:

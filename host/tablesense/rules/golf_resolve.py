@@ -14,14 +14,13 @@ The order of work follows the rule text (seeds/golf.md):
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from ..geometry.golf import ATTACKS, BALLS_PER_PLAYER
 from .base import Question, Ruling, other
 from .golf_fouls import ALWAYS, BY_ID, ZONE, Foul
 from .golf_positions import attacking_triangle_broken, defensive_triangle_kept, free_spot, zone_left
-from .golf_state import IDX, GolfState, Shot
+from .golf_state import IDX, GolfState, Shot, evolve
 
 TURN_LIMIT = 50.0  # seconds from the moment the balls rest to the referee's TIME
 TIME_GRACE = 10.0  # seconds after TIME to play the shot
@@ -311,7 +310,7 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None) -> GolfSt
         if not zone and 1 in bl:
             u.rule(t_end, "golf.zone.play", None, "a player has one ball left: zone play begins")
             common["rulings"] = tuple(u.rulings)
-        return replace(
+        return evolve(
             pre, **common, balls_left=(bl[0], bl[1]), at_table=at, members=members,
             zone_play=zone or 1 in bl, clock=(at, t_end), positions=positions,
             turn_positions=pre.turn_positions if stays else positions,
@@ -329,7 +328,7 @@ def _end_frame(pre: GolfState, u: _Unit, common: dict[str, Any], winner: str, bl
     if fw[wi] >= FRAMES_TO_WIN:
         u.rule(t, "golf.match.won", winner, f"{winner} wins the match {fw[0]}-{fw[1]}")
         common.update(rulings=tuple(u.rulings))
-        return replace(pre, **common, frames_won=(fw[0], fw[1]), balls_left=bl, finished=True, winner=winner,
+        return evolve(pre, **common, frames_won=(fw[0], fw[1]), balls_left=bl, finished=True, winner=winner,
                        at_table=winner, clock=None, frame_winners=(*pre.frame_winners, winner))
     frame = pre.frame + 1
     if frame == 2:
@@ -343,7 +342,7 @@ def _end_frame(pre: GolfState, u: _Unit, common: dict[str, Any], winner: str, bl
     u.rule(t, "golf.frame.opening", opener, f"frame {frame}: {opener} opens; {how}", frame=frame)
     # a new frame: balls waiting for a replacement spot are racked with the rest
     common.update(rulings=tuple(u.rulings), frame_units=0, questions=(), unit_questions=())
-    return replace(
+    return evolve(
         pre, **common, frame=frame, frames_won=(fw[0], fw[1]),
         balls_left=(BALLS_PER_PLAYER, BALLS_PER_PLAYER), zone_play=False, at_table=opener, members=members,
         clock=(opener, t), positions=None, turn_positions=None, placed=(None, None),

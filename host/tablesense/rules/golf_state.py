@@ -69,6 +69,35 @@ class GolfState(BaseState):
     frame_winners: tuple[str, ...] = ()
 
 
+_FIELDS = tuple(GolfState.__dataclass_fields__)
+
+
+def _make_copier() -> Any:
+    """A straight-line copier generated once from the fields (the way dataclasses makes
+    ``__init__``): no loop, no per-field checks."""
+    body = "\n".join(f"    _set(o, {name!r}, s.{name})" for name in _FIELDS)
+    src = f"def _copy(s, _new=object.__new__, _set=object.__setattr__, _cls=GolfState):\n" \
+          f"    o = _new(_cls)\n{body}\n    return o\n"
+    scope: dict[str, Any] = {"GolfState": GolfState}
+    exec(src, scope)
+    return scope["_copy"]
+
+
+_copy = _make_copier()
+_set = object.__setattr__
+
+
+def evolve(state: GolfState, **changes: Any) -> GolfState:
+    """``dataclasses.replace`` for ``GolfState``, several times faster (the replay of a
+    long match makes a few per shot). Only field names are allowed."""
+    out = _copy(state)
+    for name, value in changes.items():
+        if name not in GolfState.__dataclass_fields__:
+            raise TypeError(f"GolfState has no field {name!r}")
+        _set(out, name, value)
+    return out
+
+
 def pair_set(pair: tuple[Any, Any], player: str, value: Any) -> tuple[Any, Any]:
     return (value, pair[1]) if player == "p1" else (pair[0], value)
 
