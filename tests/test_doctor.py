@@ -107,3 +107,37 @@ def test_doctor_against_the_real_firmware(tmp_path: Path) -> None:
     assert {("pin_1", "stuck"), ("pocket_3", "noisy"), ("cushion_2", "noisy")} <= problems
     assert ("pocket_2", "silent") in problems
     assert not {n for n, p in problems if p != "silent"} - {"pin_1", "pocket_3", "cushion_2"}
+
+
+@pytest.mark.micropython
+def test_live_view_on_a_terminal_lights_the_channel_that_fires(tmp_path: Path) -> None:
+    import os
+    import select
+
+    fitl = pytest.importorskip("tablesense.sim.fitl")
+    (tmp_path / "golf.json").write_text(board_config_json(load_profile("golf")))
+    with fitl.start_firmware(str(tmp_path / "golf.json")) as fw:
+        master, slave = os.openpty()  # the installer's terminal
+        argv = [*TABLESENSE, "doctor", "--port", fw.port, "--profile", "golf", "--seconds", "3"]
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=slave, stderr=subprocess.PIPE)
+        os.close(slave)
+        fw.send_edges([{"t_us": 1_500_000, "ch": 1, "level": 1}, {"t_us": 1_500_400, "ch": 1, "colour": 1},
+                       {"t_us": 1_520_000, "ch": 1, "level": 0}])
+        screen = b""
+        while True:
+            ready, _, _ = select.select([master], [], [], 10)
+            try:
+                chunk = os.read(master, 65536) if ready else b""
+            except OSError:  # the doctor closed the terminal
+                chunk = b""
+            if not chunk:
+                break
+            screen += chunk
+        os.close(master)
+        assert proc.wait(timeout=10) == 0  # nothing stuck or noisy (silent is only a warning)
+    text = screen.decode()
+    assert "\x1b[3F" in text  # the channel list is redrawn in place
+    assert "● ch  1 goal_B" in text  # lit while it fires
+    assert "○ ch  0 goal_A" in text
+    assert "goal_B     GPIO33  irq     idle     1 edges, p1 x1" in text
+    assert "silent ch 0: goal_A (GPIO32) never fired" in text
