@@ -7,8 +7,10 @@ Two outputs from the same ``Happening`` list of ``tablesense.sim.physics``:
   reported (the channels of its profile: goals with their colour, pockets with colour,
   pins, cushions without ball, rest without positions); with ``full_info`` every cushion
   carries its ball and ``contact``, ``strike`` and ``rest.positions`` are added.
-- ``pin_edges(...)``: timed input lines for the firmware's virtual HAL, one JSON object
-  each: ``{"t_us", "ch", "level"}`` for a level change, ``{"t_us", "ch", "colour"}`` for the
+- ``pin_edges(...)``: timed input lines for the firmware's virtual HAL (firmware/
+  hal_virtual.py), one JSON object each: ``{"t_us", "ch", "level"}`` for a change of the
+  channel's logical state (1 = active: beam broken, pin down; 0 = idle; the HAL turns it
+  into the electrical level of the channel's ``active`` setting), ``{"t_us", "ch", "colour"}`` for the
   colour-sensor reading (the profile's READING value, 1-based) set just before the beam
   breaks, and ``{"t_us", "ch", "pulses"}`` for a burst counted by a pulse counter. Beam
   breaks last as long as the ball takes to cross the beam (diameter / speed), tilt
@@ -138,17 +140,16 @@ def pin_edges(happenings: Iterable[Happening], spec: TableSpec, sensors: SensorS
             ch = sensors.channel(h.kind, h.where)
             if ch is None:
                 continue
-            act = sensors.active[ch]
             value = sensors.colour_value(h.ball)
             if value:
                 lines.append({"t_us": us, "ch": ch, "colour": value})
             crossing = 2 * spec.ball_radius / max(h.speed, MIN_BEAM_SPEED)
-            lines.append({"t_us": us, "ch": ch, "level": act})
-            lines.append({"t_us": us + max(int(crossing * 1e6), 1), "ch": ch, "level": 1 - act})
+            lines.append({"t_us": us, "ch": ch, "level": 1})
+            lines.append({"t_us": us + max(round(crossing * 1e6), 1), "ch": ch, "level": 0})
         elif h.kind == "pin":
             ch = sensors.channel("pin", h.where)
             if ch is not None:
-                lines.extend(tilt_chatter(us, ch, sensors.active[ch], rng))
+                lines.extend(tilt_chatter(us, ch, 1, rng))
         elif h.kind == "cushion" and h.speed >= PIEZO_MIN_SPEED:
             ch = sensors.channel("cushion", h.where)
             if ch is not None:
@@ -165,7 +166,8 @@ def pin_edges(happenings: Iterable[Happening], spec: TableSpec, sensors: SensorS
 
 
 def tilt_chatter(t_us: int, ch: int, level: int, rng: random.Random) -> list[dict[str, Any]]:
-    """A tilt switch going to ``level`` at ``t_us``: a few bounces 0.1-2 ms apart, then steady."""
+    """A tilt switch going to ``level`` (1 down, 0 up) at ``t_us``: a few bounces 0.1-2 ms
+    apart, then steady."""
     out = [{"t_us": t_us, "ch": ch, "level": level}]
     t = t_us
     for _ in range(rng.randint(1, 3)):
@@ -189,6 +191,6 @@ def pins_up_edges(t: float, pins: Iterable[int], sensors: SensorSet,
     for n in sorted(pins):
         ch = sensors.channel("pin", n)
         if ch is not None:
-            out.extend(tilt_chatter(round(t * 1e6), ch, 1 - sensors.active[ch], rng))
+            out.extend(tilt_chatter(round(t * 1e6), ch, 0, rng))
     out.sort(key=lambda line: line["t_us"])
     return out
