@@ -83,11 +83,11 @@ def test_doctor_against_the_real_firmware(tmp_path: Path) -> None:
     (tmp_path / "kegle.json").write_text(board_config_json(load_profile("kegle")))
     with fitl.start_firmware(str(tmp_path / "golf.json")) as fw:  # the board starts on golf
         proc = subprocess.Popen([*TABLESENSE, "doctor", "--port", fw.port, "--profile", "kegle",
-                                 "--seconds", "3.5", "--stuck", "1", "--json"],
+                                 "--seconds", "4", "--stuck", "1", "--json"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        # The firmware plays the feed on its own clock (from its start): at 2 s the doctor
+        # The firmware plays the feed on its own clock (from its start): at 2.5 s the doctor
         # has long switched the board to kegle.
-        t0 = 2_000_000
+        t0 = 2_500_000
         edges = [{"t_us": t0, "ch": 0, "level": 1}, {"t_us": t0 + 500, "ch": 0, "colour": 2},
                  {"t_us": t0 + 30_000, "ch": 0, "level": 0},
                  {"t_us": t0, "ch": 6, "level": 1},  # pin 1 falls and stays down
@@ -118,11 +118,11 @@ def test_live_view_on_a_terminal_lights_the_channel_that_fires(tmp_path: Path) -
     (tmp_path / "golf.json").write_text(board_config_json(load_profile("golf")))
     with fitl.start_firmware(str(tmp_path / "golf.json")) as fw:
         master, slave = os.openpty()  # the installer's terminal
-        argv = [*TABLESENSE, "doctor", "--port", fw.port, "--profile", "golf", "--seconds", "3"]
+        argv = [*TABLESENSE, "doctor", "--port", fw.port, "--profile", "golf", "--seconds", "4"]
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=slave, stderr=subprocess.PIPE)
         os.close(slave)
-        fw.send_edges([{"t_us": 1_500_000, "ch": 1, "level": 1}, {"t_us": 1_500_400, "ch": 1, "colour": 1},
-                       {"t_us": 1_520_000, "ch": 1, "level": 0}])
+        fw.send_edges([{"t_us": 2_500_000, "ch": 1, "level": 1}, {"t_us": 2_500_400, "ch": 1, "colour": 1},
+                       {"t_us": 2_520_000, "ch": 1, "level": 0}])
         screen = b""
         while True:
             ready, _, _ = select.select([master], [], [], 10)
