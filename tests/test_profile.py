@@ -172,6 +172,17 @@ def test_misspelt_fields_are_named() -> None:
     assert "channel 1 (goal_B): unknown field 'debounce' (fields: ch, name, kind," in msg
 
 
+def test_profile_ids_are_file_and_command_safe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    d = raw()
+    d["id"] = "Golf Table"
+    assert "profile: field 'id' 'Golf Table' must be 1-32 of a-z, 0-9, _ and -" in errors_of(d)
+    monkeypatch.setenv("TABLESENSE_PROFILES", str(tmp_path))
+    (tmp_path / "pool.toml").write_text((PROFILE_DIR / "golf.toml").read_text())
+    with pytest.raises(ProfileError) as info:
+        load_profile("pool")
+    assert "field 'id' is 'golf' but the file is pool.toml: name it golf.toml" in str(info.value)
+
+
 def test_a_piezo_on_an_interrupt_is_refused() -> None:
     d = raw("carom")
     d["channels"][0]["mode"] = "irq"

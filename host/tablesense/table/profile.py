@@ -134,7 +134,11 @@ def load_profile(id_or_path: str | os.PathLike[str]) -> TableProfile:
         raise ProfileError(str(path), [f"not valid {path.suffix[1:].upper()}: {exc}"]) from None
     except OSError as exc:
         raise ProfileError(str(path), [f"cannot read: {exc.strerror}"]) from None
-    return profile_from_dict(raw, source=str(path))
+    prof = profile_from_dict(raw, source=str(path))
+    if path.suffix == ".toml" and path.parent.resolve() == _profile_dir().resolve() and path.stem != prof.id:
+        raise ProfileError(str(path), [f"profile: field 'id' is {prof.id!r} but the file is {path.name}: "
+                                       f"name it {prof.id}.toml"])
+    return prof
 
 
 def profile_from_dict(raw: Any, source: str = "<profile>") -> TableProfile:

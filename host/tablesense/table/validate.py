@@ -35,6 +35,9 @@ def check_profile(p: TableProfile) -> list[str]:
 
 def _check_settings(p: TableProfile) -> list[str]:
     out = []
+    if not (0 < len(p.id) <= 32 and all(ch.isdigit() or "a" <= ch <= "z" or ch in "_-" for ch in p.id)):
+        out.append(f"profile: field 'id' {p.id!r} must be 1-32 of a-z, 0-9, _ and - "
+                   "(it names /profiles/<id>.json on the board and `!profile <id>`)")
     if p.module not in esp32.MODULES:
         out.append(f"profile: field 'module' must be one of {', '.join(esp32.MODULES)} (got {p.module!r})")
     for key in ("rest_quiet_ms", "scan_ms", "heartbeat_ms"):
