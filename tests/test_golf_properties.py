@@ -1,0 +1,93 @@
+"""Properties of the golf engine over random match logs (hypothesis), through the real Replay."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_golf_helpers import goal, one_one, play, rest, state
+
+from tablesense.replay import Replay
+
+CATALOGUE = {
+    m.group(1)
+    for line in (Path(__file__).resolve().parent.parent / "seeds" / "golf.md").read_text().splitlines()
+    if (m := re.match(r"^\|\s*`(golf\.[a-z0-9.-]+)`", line))
+}
+
+BALL = st.sampled_from(["p1", "p2"])
+GOAL = st.sampled_from(["A", "B"])
+FOULS = st.sampled_from(["touch", "push", "foot", "jump", "own-ball", "time", "zone", "hold-opponent"])
+
+
+@st.composite
+def shot(draw: Any) -> list[tuple[str, Any]]:
+    """One shot as abstract items: goals, balls off the table, a late foul, a spot."""
+    items: list[tuple[str, Any]] = [("cushion", None)]
+    for _ in range(draw(st.integers(0, 3))):
+        items.append(("goal", (draw(GOAL), draw(BALL))))
+    if draw(st.integers(0, 9)) == 0:
+        items.append(("off", draw(BALL)))
+    items.append(("rest", None))
+    if draw(st.integers(0, 5)) == 0:
+        items.append(("foul", draw(FOULS)))
+    if draw(st.booleans()):
+        items.append(("spot", (draw(BALL), draw(st.integers(1, 5)))))
+    return items
+
+
+def _log(shots: list[list[tuple[str, Any]]]) -> list[str]:
+    out = [{"t": 0, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Bob"}}]
+    t = 0.0
+    for items in shots:
+        for kind, arg in items:
+            t += 0.25
+            if kind == "cushion":
+                out.append({"t": t, "type": "cushion", "cushion": 1, "ball": None})
+            elif kind == "goal":
+                out.append({"t": t, "type": "goal", "goal": arg[0], "ball": arg[1]})
+            elif kind == "off":
+                out.append({"t": t, "type": "off_table", "ball": arg})
+            elif kind == "rest":
+                out.append({"t": t, "type": "rest"})
+            elif kind == "foul":
+                out.append({"t": t, "type": "call", "call": "foul", "foul": arg})
+            else:
+                out.append({"t": t, "type": "call", "call": "spot", "ball": arg[0], "spot": arg[1]})
+    return [json.dumps(e) for e in out]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(shot(), min_size=1, max_size=60))
+def test_golf_random_logs_keep_the_score_consistent(shots: list[list[tuple[str, Any]]]) -> None:
+    rep = Replay().feed_lines(_log(shots))  # anything but a TablesenseError would raise here
+    s = rep.to_json()
+    assert all(0 <= n <= 5 for n in s["balls_left"].values())
+    assert all(0 <= n <= 2 for n in s["frames_won"].values())
+    assert s["finished"] == (max(s["frames_won"].values()) == 2)
+    if s["finished"]:
+        assert s["frames_won"][s["winner"]] == 2
+    assert sum(s["frames_won"].values()) == len(s["frame_winners"])
+    assert {r["rule"] for r in s["rulings"]} <= CATALOGUE
+    assert {q["rule"] for q in s["questions"]} <= CATALOGUE
+    for err in rep.errors:
+        assert err.error and err.line >= 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 999_999), st.permutations([0, 1]))
+def test_golf_double_finish_goes_to_the_smaller_t_whatever_the_line_order(
+    gap_us: int, order: list[int]
+) -> None:
+    t1 = 40.0  # p1's last ball (played by p2 into goal A)
+    t2 = round(40.0 + gap_us * 1e-6, 6)  # p2's last ball
+    goals = [goal(t1, "A", "p1"), goal(t2, "A", "p2")]
+    rep = play(one_one(), goals[order[0]], goals[order[1]], rest(42.0))
+    assert state(rep)["frame_winners"] == ["p1"]
+    swapped = [goal(t2, "A", "p1"), goal(t1, "A", "p2")]
+    rep = play(one_one(), swapped[order[0]], swapped[order[1]], rest(42.0))
+    assert state(rep)["frame_winners"] == ["p2"]
