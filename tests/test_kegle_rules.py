@@ -101,6 +101,16 @@ def test_kegle_outlay_request_between_shots() -> None:
     assert m.state["at_table"] == "p1"  # the series goes on
 
 
+def test_kegle_outlay_request_stands_when_a_late_call_amends_the_shot() -> None:
+    m = Match().pins(2).call("outlay").call("carom")
+    assert m.state["points"]["p1"] == 6
+    assert m.state["outlay"] == "p1"
+    assert m.rules()[-1] == "kegle.outlay.request"
+    m.call("foul", foul="touch")  # the shot was a fault after all: the request goes with the turn
+    assert m.state["at_table"] == "p2"
+    assert m.state["outlay"] == "p2"
+
+
 def test_kegle_outlay_request_during_a_shot_is_refused() -> None:
     m = Match().ev("cushion", cushion=1, ball="red").call("outlay")
     assert m.errors and "between shots" in m.errors[0]
@@ -428,6 +438,14 @@ def test_kegle_pin_blocked_by_referee_call() -> None:
     assert m.state["points"]["p1"] == 4
     m.call("blocked", pin=4)
     assert m.errors and "pin 4 is standing" in m.errors[0]
+    m = Match().pins(3, up=False).ev("cushion", cushion=1, ball="red").call("blocked", pin=3)
+    assert m.errors and "between shots" in m.errors[0]
+
+
+def test_kegle_pin_blocked_call_stands_when_a_late_call_amends_the_shot() -> None:
+    m = Match().pins(3, up=False).call("blocked", pin=3).call("carom").pins(2)
+    assert "kegle.fault.pins-not-up" not in m.rules()
+    assert m.state["points"]["p1"] == 2 + 4 + 2
 
 
 def test_kegle_white_in_hole_points_still_count() -> None:

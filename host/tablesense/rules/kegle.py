@@ -125,7 +125,7 @@ class KegleEngine(Engine[KegleState]):
                                                  blocked=sc.blocked - {event.pin}))
             player = state.at_table or "p1"
             state = evolve(state, before=state, shooting=True, amendable=False, shot=(event,), calls=(),
-                           answers=(), rest=None, ups=frozenset(), blocks=frozenset(), questions=(),
+                           answers=(), rest=None, ups=frozenset(), post=(), questions=(),
                            score=_opened(state.score, player))
         if isinstance(event, Pocket) and event.ball is None:
             state = self.ask(
@@ -191,7 +191,7 @@ class KegleEngine(Engine[KegleState]):
         v = _Verdict({f: getattr(score, f) for f in _SCORE_FIELDS}, p)
         down = facts.pins_after - now.ups
         v.score["pins_down"] = down
-        v.score["blocked"] = (before.score.blocked | now.blocks) & down
+        v.score["blocked"] = before.score.blocked & down
         _blocked_by_balls(v, t, positions)
         pins = len(facts.toppled)
         last = {"player": p, "pins": list(facts.toppled), "carambole": carambole,
@@ -208,11 +208,17 @@ class KegleEngine(Engine[KegleState]):
                 v.rule(t, "kegle.white-in-hole", p,
                        f"a white in pocket {pocket}: it goes on the spot opposite the other white",
                        pocket=pocket, **_white_spot(positions))
-        return evolve(
+        settled = evolve(
             now, score=Score(**v.score), shooting=False, amendable=True, rest=rest,
             rulings=before.rulings + tuple(v.rulings), at_table=v.at_table, finished=v.finished,
-            winner=v.winner,
+            winner=v.winner, post=(),
         )
+        for call in now.post:  # what the referee did after the rest stands, where it still can
+            try:
+                settled = _CALLS[call.call](self, settled, call)
+            except IllegalCall:
+                continue
+        return settled
 
     # --- referee calls ----------------------------------------------------------
     def _call(self, state: KegleState, call: Call) -> KegleState:
@@ -254,20 +260,24 @@ class KegleEngine(Engine[KegleState]):
     def _call_outlay(self, state: KegleState, call: Call) -> KegleState:
         if state.shooting:
             raise IllegalCall("a new outlay is asked for between shots, not during one")
+        if state.finished:
+            raise IllegalCall("the match is over: no new outlay")
         p = state.at_table or "p1"
         s = self.rule(state, call.t, "kegle.outlay.request", p, f"new outlay for {p}")
-        return evolve(s, amendable=False, score=evolve_score(s.score, outlay=p, red_in_hand=None))
+        return evolve(s, post=s.post + (call,), score=evolve_score(s.score, outlay=p, red_in_hand=None))
 
     def _call_blocked(self, state: KegleState, call: Call) -> KegleState:
         pin = call.extra.get("pin", call.spot)
         if isinstance(pin, bool) or not isinstance(pin, int) or not 1 <= pin <= 5:
             raise BadEvent(f"call 'blocked' needs 'pin' 1..5, not {pin!r}")
         sc = state.score
+        if state.shooting:
+            raise IllegalCall("a pin is called blocked between shots, once the balls lie still")
         if pin not in sc.pins_down:
             raise IllegalCall(f"pin {pin} is standing; only a toppled pin can be blocked by a ball")
         s = self.rule(state, call.t, "kegle.pin-blocked", None, f"pin {pin} cannot stand because of a ball",
                       pin=pin)
-        return evolve(s, blocks=s.blocks | {pin}, score=evolve_score(sc, blocked=sc.blocked | {pin}))
+        return evolve(s, post=s.post + (call,), score=evolve_score(sc, blocked=sc.blocked | {pin}))
 
     def _call_replay(self, state: KegleState, call: Call) -> KegleState:
         b = state.before

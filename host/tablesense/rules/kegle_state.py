@@ -59,7 +59,7 @@ class KegleState(BaseState):
     answers: tuple[tuple[int, str], ...] = ()  # (index of a pocket event in shot, ball)
     rest: Rest | None = None
     ups: frozenset[int] = frozenset()  # pins put up since the rest (a re-resolution keeps them up)
-    blocks: frozenset[int] = frozenset()  # pins the referee called blocked since the rest
+    post: tuple[Call, ...] = ()  # calls between shots (blocked, outlay): re-applied after a re-resolution
     before: KegleState | None = None  # the state before the current / last shot
 
 
