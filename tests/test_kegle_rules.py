@@ -489,6 +489,23 @@ def test_kegle_same_series_second_player_reaches_distance_wins_at_once() -> None
     assert m.state["series"] == {"p1": 1, "p2": 1}
 
 
+def test_kegle_fault_noticed_after_the_winning_shot_reopens_the_match() -> None:
+    m = Match(distance=10).miss().pins(1, 2, 3, 4, 5, up=False)
+    assert m.state["winner"] == "p2"
+    m.call("foul", foul="foot")
+    assert m.errors == []
+    assert not m.state["finished"] and m.state["winner"] is None
+    assert m.state["points"]["p2"] == 0 and m.state["at_table"] == "p1"
+    m.call("carom")  # the shot before the foul call is still the one amended
+    assert m.state["points"]["p2"] == 0
+    m2 = Match(distance=10).miss().pins(1, 2, 3, 4, 5)  # the pins go back up after the last shot
+    assert m2.errors == [] and m2.state["pins_down"] == []
+    m2.call("disqualify", player="p1").call("foul", foul="foot")
+    assert m2.errors and "no shot to call 'foul' on" in m2.errors[0]
+    m2.ev("pin", pin=1, state="down")
+    assert "the match is over" in m2.errors[-1]
+
+
 def test_kegle_last_series_for_opponent_from_new_outlay() -> None:
     m = Match(distance=10).pins(1, 2, 3, 4, 5)
     assert not m.state["finished"]

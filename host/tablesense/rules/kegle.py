@@ -95,8 +95,15 @@ class KegleEngine(Engine[KegleState]):
     """Danish keglebillard (DDBU rules): pins, carambole, series, distance."""
 
     game = "kegle"
+    #: a fault, a carambole or a replay may still amend the shot that ended the match
+    _META_CALLS = frozenset({"undo", "answer", "foul", "carom", "replay"})
 
     # --- interface --------------------------------------------------------------
+    def apply(self, state: KegleState, event: Event) -> KegleState:
+        if state.finished and isinstance(event, Pin) and event.state == "up":
+            return self.step(state, event)  # the pin referee puts the pins back after the last shot
+        return super().apply(state, event)
+
     def new_state(self, setup: Setup) -> KegleState:
         agreed = setup.distance if setup.distance is not None else DEFAULT_DISTANCE
         own = setup.targets or {}
