@@ -24,6 +24,7 @@ class DeviceClock:
     offset_wall: float | None = None  # host wall clock - device seconds, at the same sample
     samples: int = 0
     last_us: int = -1
+    last_mono: float = 0.0
 
     def sample(self, device_us: int, mono: float | None = None, wall: float | None = None) -> None:
         mono = time.monotonic() if mono is None else mono
@@ -35,6 +36,7 @@ class DeviceClock:
             self.offset_mono = off
             self.offset_wall = wall - device_us / 1e6
         self.last_us = device_us
+        self.last_mono = mono
         self.samples += 1
 
     def wall(self, device_us: int) -> float | None:
@@ -42,11 +44,12 @@ class DeviceClock:
         return None if self.offset_wall is None else self.offset_wall + device_us / 1e6
 
     def device_now_us(self, mono: float | None = None) -> int | None:
-        """The device time now, estimated from the host's monotonic clock."""
+        """The device time now, estimated from the host's monotonic clock (a lower bound:
+        the larger of the best-offset estimate and the last sample plus the time since)."""
         if self.offset_mono is None:
             return None
         mono = time.monotonic() if mono is None else mono
-        return int((mono - self.offset_mono) * 1e6)
+        return max(int((mono - self.offset_mono) * 1e6), self.last_us + int((mono - self.last_mono) * 1e6))
 
     def as_dict(self) -> dict[str, float | int | None]:
         return {"offset_wall": self.offset_wall, "samples": self.samples, "last_us": self.last_us}
