@@ -59,9 +59,11 @@ def scores(t: float, player: str, n: int) -> list[dict[str, Any]]:
     return out
 
 
-def one_one(t: float = 1.0) -> list[dict[str, Any]]:
-    """Both players down to one ball, p2 at the table (zone play)."""
-    return scores(t, "p1", 4) + miss(t + 10) + scores(t + 20, "p2", 4)
+def one_one(t: float = 1.0, positions: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Both players down to one ball, p2 at the table (zone play); ``positions``: where the
+    balls lie after the last shot."""
+    return (scores(t, "p1", 4) + miss(t + 10) + scores(t + 20, "p2", 3)
+            + [goal(t + 26, "A", "p2"), rest(t + 27, positions)])
 
 
 def play(*events: dict[str, Any] | list[dict[str, Any]], players: dict[str, Any] | None = None,

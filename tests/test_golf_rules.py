@@ -375,17 +375,27 @@ def test_golf_zone_play_starts_at_one_ball_left() -> None:
 
 def test_golf_zone_leave_from_positions() -> None:
     pos = {"p1": [[0.9, 0.15]], "p2": [[0.54, 0.75]]}
-    rep = play(one_one(), rest(50.0, pos), cushion(51.0), rest(52.0, pos))
+    rep = play(one_one(positions=pos), cushion(51.0), rest(52.0, pos))
     s = state(rep)
     assert "golf.zone.leave" in rules(rep)
     assert s["at_table"] == "p1" and s["questions"][0]["ball"] == "p2"
     moved = {"p1": [[0.9, 0.15]], "p2": [[0.9, 0.75]]}
-    rep = play(one_one(), rest(50.0, pos), cushion(51.0), rest(52.0, moved))
+    rep = play(one_one(positions=pos), cushion(51.0), rest(52.0, moved))
     assert "golf.zone.leave" not in rules(rep)
     # a ball in the shooter's large attacking triangle need not change zone
     tri = {"p1": [[0.9, 0.15]], "p2": [[0.20, 0.45]]}
-    rep = play(one_one(), rest(50.0, tri), cushion(51.0), rest(52.0, tri))
+    rep = play(one_one(positions=tri), cushion(51.0), rest(52.0, tri))
     assert "golf.zone.leave" not in rules(rep)
+
+
+def test_golf_bare_rest_is_a_shot_no_sensor_saw() -> None:
+    rep = play(rest(5.0), rest(9.0), rest(13.0))  # a table without cushion sensors: three misses
+    s = state(rep)
+    assert s["at_table"] == "p2" and rules(rep) == ["golf.turn"] * 3
+    # the first lay-out of the balls, or a report where nothing moved, is no shot
+    pos = {"p1": [[0.6, 0.15]], "p2": [[1.2, 0.75]]}
+    rep = play(rest(0.5, pos), rest(0.7, pos))
+    assert state(rep)["at_table"] == "p1" and rules(rep) == []
 
 
 def test_golf_zone_leave_asks_the_referee_without_positions() -> None:

@@ -138,12 +138,20 @@ class GolfEngine(Engine[GolfState]):
 
     def _rest(self, state: GolfState, event: Rest) -> GolfState:
         positions = norm_positions(event.positions)
-        if not state.shot_open:
-            if positions is None:
-                return state
+        if state.shot_open:
+            assert state.shot is not None and state.pre is not None
+            return resolve(state.pre, state.shot._replace(rest_t=event.t, positions=positions))
+        if positions is not None and (positions == state.positions
+                                      or (state.positions is None and not state.frame_units)):
+            # the lay-out of the balls (nothing moved, or the first report of a frame): no shot
             return evolve(state, positions=positions, turn_positions=state.turn_positions or positions)
-        assert state.shot is not None and state.pre is not None
-        return resolve(state.pre, state.shot._replace(rest_t=event.t, positions=positions))
+        # every other ``rest`` ends a shot, even one that no sensor saw (a miss on a table
+        # without cushion sensors)
+        shooter = state.at_table or "p1"
+        pre = evolve(state, questions=_spot_questions(state), unit_questions=())
+        shot = Shot(t0=event.t, shooter=shooter, member=state.members[IDX[shooter]], rest_t=event.t,
+                    positions=positions)
+        return resolve(pre, shot)
 
     # --- referee calls ------------------------------------------------------------
     def _call(self, state: GolfState, ev: Call) -> GolfState:
