@@ -67,8 +67,7 @@ class Draft:
 
     def __init__(self, m: Match, at_table: str | None, finished: bool, winner: str | None,
                  names: dict[str, Any] | None = None) -> None:
-        for name in MATCH_FIELDS:
-            setattr(self, name, getattr(m, name))
+        _load(self, m)
         self.at_table = at_table
         self.finished = finished
         self.winner = winner
@@ -84,9 +83,21 @@ class Draft:
         self.rulings.append(Ruling(t=t, rule=rule, player=player, text=text, data=tuple(data.items())))
 
     def freeze(self) -> Match:
-        return Match(*(getattr(self, name) for name in MATCH_FIELDS))
+        return _freeze(self)  # type: ignore[no-any-return]
 
     def add(self, i: int, name: str, value: int) -> None:
         """Set player ``i``'s entry of the pair ``name`` (caroms, innings, high_run)."""
         pair = getattr(self, name)
         setattr(self, name, (value, pair[1]) if i == 0 else (pair[0], value))
+
+
+def _compile(src: str, name: str) -> Any:
+    scope: dict[str, Any] = {"Match": Match}
+    exec(src, scope)
+    return scope[name]
+
+
+# straight-line copies between Match and Draft (a loop over the fields costs twice as much)
+_load = _compile("def load(d, m):\n" + "".join(f"    d.{n} = m.{n}\n" for n in MATCH_FIELDS), "load")
+_freeze = _compile("def freeze(d):\n    return Match(" + ", ".join(f"d.{n}" for n in MATCH_FIELDS) + ")\n",
+                   "freeze")
