@@ -1,0 +1,191 @@
+"""``tablesense demo``: a whole simulated match, end to end, onto the scoreboard.
+
+By default the match goes through the real firmware under MicroPython's unix port and the
+serial link (``tablesense.sim.firmware_feed``); ``--direct`` feeds the simulator's table
+events straight in. ``--open`` opens the TV page in chromium (headless when there is no
+DISPLAY: the URL is printed and the page kept open). ``--print`` writes the events as
+JSON Lines to stdout instead of serving them (no web server).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from ..errors import TablesenseError
+from ..events import Event, dump_event
+from ..replay import Replay
+
+GAMES = ("golf", "kegle", "carom")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", choices=GAMES, default="golf", help="which table (default golf)")
+    parser.add_argument("--seed", type=int, default=0, help="the match to play: same seed, same match")
+    parser.add_argument("--speed", type=float, default=1.0,
+                        help="time scale: 1 real time, 10 ten times faster, 0 as fast as possible")
+    parser.add_argument("--open", action="store_true", help="open the TV scoreboard in chromium")
+    parser.add_argument("--direct", action="store_true",
+                        help="feed the simulator's events directly (no firmware, no serial link)")
+    parser.add_argument("--full-info", action="store_true",
+                        help="with --direct: add contacts and ball positions (a full-information table)")
+    parser.add_argument("--print", dest="print_events", action="store_true",
+                        help="print the events as JSON Lines instead of serving the scoreboard")
+    parser.add_argument("--target", type=int, help="carom: caroms each player needs (default 8)")
+    parser.add_argument("--distance", type=int, help="kegle: points to reach (default 40)")
+    parser.add_argument("--host", default="127.0.0.1", help="web server address (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8080, help="web server port (default 8080, 0: any)")
+    parser.add_argument("--db", help="match log database (default: a fresh one in a temporary directory)")
+    parser.add_argument("--exit", action="store_true", help="stop serving when the match is over")
+
+
+def _opts(args: argparse.Namespace) -> dict[str, Any]:
+    opts: dict[str, Any] = {}
+    if args.target is not None:
+        opts["targets"] = args.target
+    if args.distance is not None:
+        opts["distance"] = args.distance
+    return opts
+
+
+def _check(args: argparse.Namespace) -> str | None:
+    if args.speed < 0:
+        return f"--speed must be 0 (as fast as possible) or more, not {args.speed:g}"
+    if args.target is not None and (args.game != "carom" or args.target <= 0):
+        return "--target is for --game carom, a positive number of caroms"
+    if args.distance is not None and (args.game != "kegle" or args.distance <= 0):
+        return "--distance is for --game kegle, a positive number of points"
+    if args.full_info and not args.direct:
+        return "--full-info needs --direct (a real table's sensors have no full information)"
+    return None
+
+
+def events(args: argparse.Namespace, notes: list[str]) -> AsyncIterator[Event]:
+    """The demo's event source: direct from the simulator, or through firmware and link."""
+    if args.direct:
+        from ..sim.match import simulated_match
+
+        return simulated_match(args.game, seed=args.seed, speed=args.speed, full_info=args.full_info,
+                               **_opts(args))
+    from ..sim.firmware_feed import firmware_match
+
+    return firmware_match(args.game, seed=args.seed, speed=args.speed, notes=notes, **_opts(args))
+
+
+def run(args: argparse.Namespace) -> int:
+    problem = _check(args)
+    if problem:
+        print(f"tablesense demo: {problem}", file=sys.stderr)
+        return 2
+    try:
+        if args.print_events:
+            return asyncio.run(_print(args))
+        return asyncio.run(_serve(args))
+    except TablesenseError as exc:
+        print(f"tablesense demo: {exc}", file=sys.stderr)
+        return 1
+
+
+async def _print(args: argparse.Namespace) -> int:
+    notes: list[str] = []
+    replay = Replay()
+    async for event in events(args, notes):
+        with contextlib.suppress(TablesenseError):
+            replay.apply(event)
+        print(dump_event(event), flush=True)
+    _report(replay, notes)
+    return 0
+
+
+def _report(replay: Replay, notes: list[str]) -> None:
+    state = replay.to_json()
+    line = replay.engine.summary(replay.state) if replay.engine and replay.state else ""
+    winner = state.get("winner")
+    result = "drawn" if winner == "draw" else f"won by {winner}" if winner else "not finished"
+    print(f"tablesense demo: {state.get('game')} match {result}. {line}".rstrip(), file=sys.stderr)
+    for note in notes:
+        if note.startswith("no rest"):
+            print(f"tablesense demo: {note}", file=sys.stderr)
+
+
+async def _serve(args: argparse.Namespace) -> int:
+    try:
+        from ..web.server import serve
+    except ImportError as exc:  # the scoreboard is not part of this build
+        print(f"tablesense demo: the scoreboard is not available ({exc}); try --print", file=sys.stderr)
+        return 2
+    notes: list[str] = []
+    table_id = args.game
+    done = asyncio.Event()
+    replay = Replay()
+
+    async def source() -> AsyncIterator[Event]:
+        try:
+            async for event in events(args, notes):
+                with contextlib.suppress(TablesenseError):
+                    replay.apply(event)
+                yield event
+        finally:
+            _report(replay, notes)
+            done.set()
+
+    browser: list[subprocess.Popen[bytes]] = []
+
+    def ready(url: str, pub: Any) -> None:
+        page = f"{url}/table/{table_id}"
+        print(f"tablesense demo: scoreboard at {page}  (referee panel: {url}/ref/{table_id})", flush=True)
+        if args.open:
+            proc = open_browser(page)
+            if proc is not None:
+                browser.append(proc)
+
+    with tempfile.TemporaryDirectory(prefix="tablesense-demo-") as tmp:
+        db = args.db or str(Path(tmp) / "demo.db")
+        server = asyncio.create_task(serve({table_id: source()}, host=args.host, port=args.port, db=db,
+                                           on_ready=ready))
+        try:
+            if args.exit:
+                waiter = asyncio.create_task(done.wait())
+                await asyncio.wait({server, waiter}, return_when=asyncio.FIRST_COMPLETED)
+                waiter.cancel()
+                await asyncio.sleep(0.3)  # let the last state reach the pages
+            else:
+                await server
+        finally:
+            server.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await server
+            for proc in browser:
+                proc.terminate()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(3)
+        if server.done() and not server.cancelled() and server.exception() is not None:
+            raise server.exception()  # type: ignore[misc]
+    return 0
+
+
+def open_browser(url: str) -> subprocess.Popen[bytes] | None:
+    """Chromium on ``url``: a window when there is a DISPLAY, else headless (URL printed)."""
+    exe = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    if exe is None:
+        print(f"tablesense demo: no chromium found; open {url} in a browser", file=sys.stderr)
+        return None
+    cmd = [exe, "--no-first-run", "--no-default-browser-check"]
+    if os.geteuid() == 0:
+        cmd.append("--no-sandbox")
+    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        cmd += ["--headless", "--disable-gpu", "--remote-debugging-port=0"]
+        print(f"tablesense demo: no display; chromium runs headless on {url}", flush=True)
+    else:
+        cmd.append(f"--app={url}")
+    return subprocess.Popen(cmd + ([url] if "--headless" in cmd else []),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

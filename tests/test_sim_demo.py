@@ -1,0 +1,128 @@
+"""``tablesense demo``: a simulated match end to end (direct, and through the real firmware)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tablesense.cli import main
+from tablesense.events import Cushion, Rest, Setup, parse_line
+from tablesense.replay import Replay
+from tablesense.sim.match import MatchSim
+
+TABLESENSE = str(Path(sys.executable).parent / "tablesense")
+
+
+def test_demo_prints_a_whole_match_that_replays_to_its_result(capsys):
+    assert main(["demo", "--game", "kegle", "--direct", "--speed", "0", "--print", "--distance", "6",
+                 "--seed", "2"]) == 0
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    setup = parse_line(lines[0])
+    assert isinstance(setup, Setup) and setup.game == "kegle" and setup.distance == 6
+    state = Replay().feed_lines(lines).to_json()
+    assert state["finished"] and state["winner"] in ("p1", "p2", "draw")
+    assert "errors" not in state
+    assert ("drawn" if state["winner"] == "draw" else f"won by {state['winner']}") in err
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--speed", "-1"], "--speed must be 0"),
+    (["--game", "golf", "--target", "3"], "--target is for --game carom"),
+    (["--game", "carom", "--distance", "3"], "--distance is for --game kegle"),
+    (["--full-info"], "--full-info needs --direct"),
+])
+def test_demo_refuses_bad_options_with_a_reason(argv, message, capsys):
+    assert main(["demo", *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def _get(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=5) as resp:
+        return json.loads(resp.read())
+
+
+def test_demo_serves_the_match_on_the_scoreboard(tmp_path):
+    proc = subprocess.Popen(
+        [TABLESENSE, "demo", "--game", "carom", "--direct", "--speed", "0", "--target", "1", "--port", "0",
+         "--seed", "3", "--db", str(tmp_path / "demo.db")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        m = re.search(r"(http://\S+)/table/carom", line)
+        assert m, line
+        base = m.group(1)
+        deadline = time.monotonic() + 60
+        snapshot: dict = {}
+        while time.monotonic() < deadline:
+            snapshot = _get(f"{base}/api/table/carom")
+            if "finished" in json.dumps(snapshot) and _finished(snapshot):
+                break
+            time.sleep(0.3)
+        assert _finished(snapshot), snapshot
+        page = urllib.request.urlopen(f"{base}/table/carom", timeout=5).read().decode()
+        assert "<html" in page.lower()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def _finished(snapshot: dict) -> bool:
+    """The scoreboard snapshot holds the replay state somewhere: find ``finished``."""
+    stack = [snapshot]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if item.get("game") == "carom" and item.get("finished") is True:
+                return True
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="needs Debian's chromium")
+@pytest.mark.browser
+def test_demo_open_without_display_runs_chromium_headless(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    done = subprocess.run(
+        [TABLESENSE, "demo", "--game", "carom", "--direct", "--speed", "0", "--target", "1", "--port", "0",
+         "--open", "--exit", "--db", str(tmp_path / "demo.db")],
+        capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "chromium runs headless on http://127.0.0.1:" in done.stdout
+    assert "/table/carom" in done.stdout
+
+
+@pytest.mark.micropython
+@pytest.mark.slow
+async def test_a_shot_through_the_real_firmware_and_link_gives_the_simulated_sensor_events():
+    from tablesense.sim.firmware_feed import firmware_match
+
+    # what the simulator says the sensors see in the first shot
+    direct = MatchSim("carom", seed=3, full_info=False, opts={"targets": 1, "max_shots": 1})
+    expected = [e for e in direct.events() if isinstance(e, (Cushion, Rest))]
+    notes: list[str] = []
+    got = []
+    async with asyncio.timeout(60):
+        async for event in firmware_match("carom", seed=3, speed=0, notes=notes, targets=1, max_shots=1):
+            got.append(event)
+    sensed = [e for e in got if isinstance(e, (Cushion, Rest))]
+    link_cushions = [e for e in sensed if isinstance(e, Cushion)]
+    sim_cushions = [e for e in expected if isinstance(e, Cushion)]
+    assert [e.cushion for e in link_cushions] == [e.cushion for e in sim_cushions]
+    for a, b in zip(link_cushions, sim_cushions):
+        # device stamps follow the simulator's clock; a pulse count is read every scan (20 ms)
+        assert 0 <= a.t - b.t <= 0.025
+    assert isinstance(sensed[-1], Rest)
+    assert not any(n.startswith("no rest") for n in notes), notes
