@@ -1,0 +1,200 @@
+"""``tablesense sim EDGES.jsonl --profile ID [--json] [--frames] [--fast]``: firmware in the loop.
+
+Starts the real firmware under MicroPython's unix port on a pty (``tablesense.sim.fitl``)
+with the board configuration of the profile, plays the edges file on its virtual pins
+and reads the port through the same link code that reads ``/dev/ttyUSB0``; prints the
+table events (or frames) as ``tablesense monitor`` does, until every edge has been
+played and the table has come to rest.
+
+The edges file holds JSON lines ``{"t_us", "ch", "level"|"colour"|"pulses"}`` (and
+``{"clock_us"}`` jumps), times in microseconds. The firmware needs a moment to boot, so
+the edges are shifted to start just after it is up; printed times are shifted back, so
+they are the file's times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from ..errors import TablesenseError
+from ..events import Event
+from ..link.frame import Frame, HelloFrame
+from ..link.show import Printer
+from ..link.translate import Translator, table_profile
+from ..link.transport import Link, LinkError, LinkStatus
+from ..table.profile import TableProfile, board_config
+
+START_AHEAD_US = 200_000  # the first edge plays this long after the link is up
+
+
+class EdgeFileError(TablesenseError):
+    """A line of the edges file is not an edge."""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("edges", help="edges file (JSON lines of {t_us, ch, level|colour|pulses})")
+    p.add_argument("--profile", required=True, help="table profile id (golf, kegle, carom) or TOML path")
+    p.add_argument("--json", action="store_true", help="JSON lines instead of text")
+    p.add_argument("--frames", action="store_true", help="print the decoded wire frames, not table events")
+    p.add_argument("--fast", action="store_true", help="play the edges as fast as the firmware takes them")
+
+
+def read_edges(path: str, profile: TableProfile) -> list[dict[str, Any]]:
+    """The edges of ``path``, checked against ``profile``; ``EdgeFileError`` names the bad line."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise EdgeFileError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise EdgeFileError(f"{path} is not a text file") from None
+    channels = {c.ch for c in profile.channels}
+    edges: list[dict[str, Any]] = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise EdgeFileError(f"{path} line {n}: not JSON ({exc.msg})") from None
+        problem = _check_edge(item, channels)
+        if problem:
+            raise EdgeFileError(f"{path} line {n}: {problem}")
+        edges.append(item)
+    if not edges:
+        raise EdgeFileError(f"{path} holds no edges")
+    return edges
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _check_edge(item: Any, channels: set[int]) -> str:
+    if not isinstance(item, dict):
+        return "an edge is a JSON object"
+    if "clock_us" in item:
+        return (
+            "" if _is_int(item["clock_us"]) and item["clock_us"] >= 0 else "clock_us must be an integer >= 0"
+        )
+    if not _is_int(item.get("t_us")) or item["t_us"] < 0:
+        return "needs t_us, an integer >= 0 (microseconds)"
+    if not _is_int(item.get("ch")):
+        return "needs ch, the channel number"
+    if item["ch"] not in channels:
+        return (
+            f"channel {item['ch']} is not in the profile (channels: {', '.join(map(str, sorted(channels)))})"
+        )
+    kinds = [k for k in ("level", "colour", "pulses") if k in item]
+    if len(kinds) != 1:
+        return "needs exactly one of level (0/1), colour (class) or pulses (count)"
+    if not _is_int(item[kinds[0]]) or item[kinds[0]] < 0:
+        return f"{kinds[0]} must be an integer >= 0"
+    return ""
+
+
+def run(args: argparse.Namespace) -> int:
+    printer = Printer(sys.stdout, sys.stderr, as_json=args.json, prog="tablesense sim")
+    try:
+        from ..sim import fitl
+
+        profile = table_profile(args.profile)
+        edges = read_edges(args.edges, profile)
+    except TablesenseError as exc:
+        printer.error(str(exc))
+        return 2
+    with tempfile.TemporaryDirectory(prefix="tablesense-sim-") as tmp:
+        board = Path(tmp) / f"{profile.id}.json"
+        board.write_text(json.dumps(board_config(profile)))
+        try:
+            fw = fitl.start_firmware(board, realtime=not args.fast)
+        except TablesenseError as exc:
+            printer.error(str(exc))
+            return 2
+        try:
+            return asyncio.run(simulate(fw, profile, edges, printer, frames=args.frames, fast=args.fast))
+        except LinkError as exc:
+            printer.error(f"{exc}\n{fw.stderr_text()[-2000:]}".rstrip())
+            return 1
+        finally:
+            fw.stop()
+
+
+async def simulate(
+    fw: Any,
+    profile: TableProfile,
+    edges: list[dict[str, Any]],
+    printer: Printer,
+    *,
+    frames: bool = False,
+    fast: bool = False,
+) -> int:
+    """Play ``edges`` on the running firmware ``fw`` and print what the link makes of them."""
+    link = Link(fw.port, from_seq=0, reconnect=False)
+    tr = Translator(profile)
+    times = [e.get("t_us", e.get("clock_us", 0)) for e in edges]
+    first, last = min(times), max(times)
+    shift: int | None = None
+    end_us = 0
+    span = (last - first) / 1e6
+    deadline = time.monotonic() + (span * (0.2 if fast else 1.0)) + profile.rest_quiet_ms / 1e3 + 15
+    out_frames: list[Frame] = []
+
+    def emit(evs: list[Event]) -> None:
+        for ev in evs:
+            printer.event(dataclasses.replace(ev, t=round(ev.t - (shift or 0) / 1e6, 6)))
+
+    try:
+        async for item in link.items():
+            if isinstance(item, LinkStatus):
+                printer.status(item)
+                if item.kind == "hello" and shift is None:
+                    shift = max(0, item.data["uptime_us"] + START_AHEAD_US - first)
+                    fw.send_edges([_shifted(e, shift) for e in edges])
+                    end_us = last + shift + profile.rest_quiet_ms * 1000 + 100_000
+                continue
+            if frames:
+                printer.frame(item)
+                out_frames.append(item)
+            else:
+                emit(tr.feed(item))
+                for note in tr.notes:
+                    printer.status(LinkStatus("profile", note))
+                tr.notes.clear()
+            now_us = tr.now_us if not frames else _frame_time(item, tr)
+            if shift is not None and now_us >= end_us:
+                break
+            if time.monotonic() > deadline or not fw.alive():
+                why = "the firmware stopped" if not fw.alive() else "the edges did not play out in time"
+                printer.error(f"{why}; firmware log:\n{fw.stderr_text()[-2000:]}".rstrip())
+                return 1
+    finally:
+        link.close()
+    if not frames:
+        emit(tr.flush())
+    stats = link.seq_stats
+    if stats.lost:
+        printer.error(f"{stats.lost} frames were lost on the link")
+        return 1
+    return 0
+
+
+def _frame_time(f: Frame, tr: Translator) -> int:
+    tr.feed(f)  # keeps device time; the events are not printed in --frames mode
+    return tr.now_us
+
+
+def _shifted(e: dict[str, Any], shift: int) -> dict[str, Any]:
+    if "clock_us" in e:
+        return {**e, "clock_us": e["clock_us"] + shift}
+    return {**e, "t_us": e["t_us"] + shift}
+
+
+__all__ = ["EdgeFileError", "HelloFrame", "read_edges", "simulate"]
