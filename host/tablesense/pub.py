@@ -28,11 +28,20 @@ from typing import Any
 from .errors import BadEvent, IllegalCall, TablesenseError
 from .events import Call, Event, Rest, Setup, parse_event
 from .replay import Replay
-from .store import LANGS, LoggedEvent, MatchRow, Store, StoreError, effective_lines, void_record
+from .store import LANGS, LoggedEvent, MatchRow, Store, StoreError, Writer, effective_lines, void_record
 
 TICKER = 12
 #: seconds a turn may take, counted from the balls coming to rest (seed 000, the golf rules)
 TURN_CLOCK = {"golf": 50}
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """A change checked and ready: the log row, the event (None: a void), the state it makes."""
+
+    row: tuple[str, int | None, int, str, str, float]  # table, match, seq, line, source, at
+    event: Event | None
+    state: Any
 
 
 @dataclass(slots=True)
@@ -51,6 +60,7 @@ class Table:
     clock: tuple[float, float] = (0.0, 0.0)  # (table time, host monotonic) of the last sensor event
     rest_at: float | None = None  # host epoch of the last rest: the turn clock starts there
     listeners: set[asyncio.Event] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _json: tuple[int, str] = (-1, "")
 
     def table_time(self) -> float:
@@ -64,10 +74,12 @@ class Table:
 class Pub:
     """All tables of one pub over one match log."""
 
-    def __init__(self, store: Store, table_ids: Iterable[str], lang: str = "en") -> None:
+    def __init__(self, store: Store, table_ids: Iterable[str], lang: str = "en",
+                 writer: Writer | None = None) -> None:
         if lang not in LANGS:
             raise StoreError(f"unknown language {lang!r} (languages: {', '.join(LANGS)})")
         self.store = store
+        self.writer = writer
         self.tables: dict[str, Table] = {}
         for tid in table_ids:
             token, tlang = store.table(tid, lang)
@@ -160,78 +172,56 @@ class Pub:
             flag.set()
 
     # --- changing -------------------------------------------------------------------
+    # Each change is three steps: prepare (check; a referee call the rules refuse raises
+    # here, before anything is logged), log (committed to disk), apply. The sync methods
+    # log through the store directly (tools, tests); the async ones, which the web app and
+    # the table feeds use, hold the table's lock and log through the group-commit writer.
+
     def submit(self, table_id: str, event: Event, source: str = "table") -> None:
         """Log, then apply one event. Referee events the rules refuse raise and are not logged."""
         tab = self.table(table_id)
-        now = time.time()
-        if source != "referee":
-            tab.clock = (event.t, time.monotonic())
-        if isinstance(event, Setup):
-            self._start(tab, event, source, now)
-            return
-        line = json.dumps(event.to_dict(), separators=(", ", ": "), ensure_ascii=False)
-        if tab.match is None or (tab.match.ended is not None and source != "referee"):
-            if source == "referee":
-                raise IllegalCall("no match is running on this table: start one first")
-            self.store.append(tab.id, None, 0, line, source, now)
-            self._tick(tab, event, 0, source)
-            self._changed(tab)
-            return
-        rep = tab.replay
-        new_state = None
-        if source == "referee":
-            if rep.engine is None or rep.state is None:
-                raise IllegalCall(f"no rule engine is running for {tab.match.game}: calls cannot be applied")
-            new_state = rep.engine.apply(rep.state, event)  # raises: nothing logged
-        tab.seq += 1
-        logged = LoggedEvent(tab.seq, source, now, line)
-        self.store.append(tab.id, tab.match.id, tab.seq, line, source, now)
-        tab.log.append(logged)
-        if new_state is not None:
-            rep.state = new_state
-            rep.events += 1
-        else:
-            rep.feed_line(line, tab.seq)
-        self._tick(tab, event, tab.seq, source)
-        self._after_apply(tab)
+        step = self._prepare(tab, event, source)
+        if step is not None:
+            self.store.append(*step.row)
+            self._apply(tab, step)
+
+    async def submit_async(self, table_id: str, event: Event, source: str = "table") -> None:
+        tab = self.table(table_id)
+        async with tab.lock:
+            step = self._prepare(tab, event, source)
+            if step is not None:
+                await self._append(step)
+                self._apply(tab, step)
 
     def start_match(self, table_id: str, setup: dict[str, Any]) -> int:
         """The referee starts a match: checked, logged as seq 1, applied."""
-        tab = self.table(table_id)
-        obj = dict(setup)
-        obj.setdefault("t", tab.table_time())
-        obj["type"] = "setup"
-        event = parse_event(obj)
-        self.submit(table_id, event, source="referee")
-        assert tab.match is not None
-        return tab.match.id
+        self.submit(table_id, self._setup_event(table_id, setup), source="referee")
+        return self._match_id(table_id)
+
+    async def start_match_async(self, table_id: str, setup: dict[str, Any]) -> int:
+        await self.submit_async(table_id, self._setup_event(table_id, setup), source="referee")
+        return self._match_id(table_id)
 
     def call(self, table_id: str, call: dict[str, Any]) -> None:
         """A referee call (a JSON object without ``t``/``type``): checked, logged, applied."""
-        tab = self.table(table_id)
-        obj = dict(call)
-        obj["t"] = max(tab.table_time(), _last_t(tab))
-        obj["type"] = "call"
-        if obj.get("call") == "void":
-            raise BadEvent("use void() to void events")
-        self.submit(table_id, parse_event(obj), source="referee")
+        self.submit(table_id, self._call_event(table_id, call), source="referee")
+
+    async def call_async(self, table_id: str, call: dict[str, Any]) -> None:
+        await self.submit_async(table_id, self._call_event(table_id, call), source="referee")
 
     def void(self, table_id: str, first: int, last: int) -> None:
         """Void events ``first..last`` of the current match (a correction record is logged)."""
         tab = self.table(table_id)
-        if tab.match is None:
-            raise IllegalCall("no match is running on this table")
-        if not 2 <= first <= last <= tab.seq:
-            raise IllegalCall(f"events {first}..{last} cannot be voided (this match has events 2..{tab.seq})")
-        record = void_record(max(tab.table_time(), _last_t(tab)), first, last)
-        line = json.dumps(record, separators=(", ", ": "))
-        tab.seq += 1
-        now = time.time()
-        self.store.append(tab.id, tab.match.id, tab.seq, line, "referee", now)
-        tab.log.append(LoggedEvent(tab.seq, "referee", now, line))
-        tab.replay = _replay(tab.log)
-        tab.ticker.append({"seq": tab.seq, "source": "referee", **record})
-        self._after_apply(tab)
+        step = self._prepare_void(tab, first, last)
+        self.store.append(*step.row)
+        self._apply(tab, step)
+
+    async def void_async(self, table_id: str, first: int, last: int) -> None:
+        tab = self.table(table_id)
+        async with tab.lock:
+            step = self._prepare_void(tab, first, last)
+            await self._append(step)
+            self._apply(tab, step)
 
     def set_lang(self, table_id: str, lang: str) -> None:
         tab = self.table(table_id)
@@ -243,9 +233,90 @@ class Pub:
         """Apply a table's live events as they come (one task per table)."""
         async for event in source:
             try:
-                self.submit(table_id, event, source="table")
+                await self.submit_async(table_id, event, source="table")
             except TablesenseError as exc:  # a table's event that cannot even be logged
-                self.table(table_id).ticker.append({"type": "error", "error": str(exc), "at": time.time()})
+                tab = self.table(table_id)
+                tab.ticker.append({"type": "error", "error": str(exc), "at": time.time()})
+                self._changed(tab)
+
+    # --- the three steps ---------------------------------------------------------------
+    def _prepare(self, tab: Table, event: Event, source: str) -> _Step | None:
+        now = time.time()
+        if source != "referee":
+            tab.clock = (event.t, time.monotonic())
+        if isinstance(event, Setup):
+            self._start(tab, event, source, now)  # a new match: logged and applied at once
+            return None
+        line = json.dumps(event.to_dict(), separators=(", ", ": "), ensure_ascii=False)
+        if tab.match is None or (tab.match.ended is not None and source != "referee"):
+            if source == "referee":
+                raise IllegalCall("no match is running on this table: start one first")
+            return _Step((tab.id, None, 0, line, source, now), event, None)
+        rep = tab.replay
+        new_state = None
+        if source == "referee":
+            if rep.engine is None or rep.state is None:
+                raise IllegalCall(f"no rule engine is running for {tab.match.game}: calls cannot be applied")
+            new_state = rep.engine.apply(rep.state, event)  # raises: nothing logged
+        return _Step((tab.id, tab.match.id, tab.seq + 1, line, source, now), event, new_state)
+
+    def _prepare_void(self, tab: Table, first: int, last: int) -> _Step:
+        if tab.match is None:
+            raise IllegalCall("no match is running on this table")
+        if not 2 <= first <= last <= tab.seq:
+            raise IllegalCall(f"events {first}..{last} cannot be voided (this match has events 2..{tab.seq})")
+        record = void_record(max(tab.table_time(), _last_t(tab)), first, last)
+        line = json.dumps(record, separators=(", ", ": "))
+        return _Step((tab.id, tab.match.id, tab.seq + 1, line, "referee", time.time()), None, None)
+
+    async def _append(self, step: _Step) -> None:
+        if self.writer is None:
+            self.store.append(*step.row)
+        else:
+            await self.writer.append(*step.row)
+
+    def _apply(self, tab: Table, step: _Step) -> None:
+        _, match_id, seq, line, source, now = step.row
+        event = step.event
+        if match_id is None:  # no match running: logged, shown, not refereed
+            assert event is not None
+            self._tick(tab, event, 0, source)
+            self._changed(tab)
+            return
+        tab.seq = seq
+        tab.log.append(LoggedEvent(seq, source, now, line))
+        rep = tab.replay
+        if event is None:  # a void record: the match is replayed without the voided events
+            tab.replay = _replay(tab.log)
+            tab.ticker.append({**json.loads(line), "seq": seq, "source": source})
+        else:
+            if step.state is not None:
+                rep.state = step.state
+                rep.events += 1
+            else:
+                rep.feed_line(line, seq)
+            self._tick(tab, event, seq, source)
+        self._after_apply(tab)
+
+    def _setup_event(self, table_id: str, setup: dict[str, Any]) -> Event:
+        obj = dict(setup)
+        obj.setdefault("t", self.table(table_id).table_time())
+        obj["type"] = "setup"
+        return parse_event(obj)
+
+    def _call_event(self, table_id: str, call: dict[str, Any]) -> Event:
+        tab = self.table(table_id)
+        obj = dict(call)
+        obj["t"] = max(tab.table_time(), _last_t(tab))
+        obj["type"] = "call"
+        if obj.get("call") == "void":
+            raise BadEvent("a void is not a call: void events with their numbers")
+        return parse_event(obj)
+
+    def _match_id(self, table_id: str) -> int:
+        match = self.table(table_id).match
+        assert match is not None
+        return match.id
 
     # --- inside -----------------------------------------------------------------------
     def _start(self, tab: Table, setup: Setup, source: str, now: float) -> None:

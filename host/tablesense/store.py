@@ -17,9 +17,12 @@ table's sensors can be checked before a match starts.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import queue
 import secrets
 import sqlite3
+import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -54,6 +57,7 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE UNIQUE INDEX IF NOT EXISTS events_match_seq ON events(match_id, seq) WHERE match_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS matches_table ON matches(table_id, id);
 """
+INSERT_EVENT = "INSERT INTO events(table_id, match_id, seq, source, at, line) VALUES (?,?,?,?,?,?)"
 
 LANGS = ("en", "nl", "da")
 
@@ -96,13 +100,7 @@ class Store:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        try:
-            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open the match log {path}: {exc}") from None
-        self.db.execute("PRAGMA journal_mode=WAL")
-        # FULL: a commit is on disk when append() returns (power cut, not only a crash)
-        self.db.execute("PRAGMA synchronous=FULL")
+        self.db = _connect(path)
         self.db.executescript(SCHEMA)
 
     def close(self) -> None:
@@ -135,10 +133,7 @@ class Store:
                 (table_id, setup["game"], json.dumps(setup["players"], ensure_ascii=False), at),
             )
             match_id = int(cur.lastrowid or 0)
-            cur.execute(
-                "INSERT INTO events(table_id, match_id, seq, source, at, line) VALUES (?,?,?,?,?,?)",
-                (table_id, match_id, 1, source, at, line),
-            )
+            cur.execute(INSERT_EVENT, (table_id, match_id, 1, source, at, line))
         return match_id
 
     def append(self, table_id: str, match_id: int | None, seq: int, line: str, source: str,
@@ -146,10 +141,7 @@ class Store:
         """Append one event line and commit it. ``match_id`` None: no match running."""
         at = time.time() if at is None else at
         try:
-            self.db.execute(
-                "INSERT INTO events(table_id, match_id, seq, source, at, line) VALUES (?,?,?,?,?,?)",
-                (table_id, match_id, seq, source, at, line),
-            )
+            self.db.execute(INSERT_EVENT, (table_id, match_id, seq, source, at, line))
         except sqlite3.IntegrityError:
             raise StoreError(f"match {match_id} already has an event {seq}") from None
 
@@ -206,6 +198,98 @@ class Store:
 
     def _tx(self) -> _Transaction:
         return _Transaction(self.db)
+
+
+def _connect(path: str) -> sqlite3.Connection:
+    try:
+        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA busy_timeout=5000")
+        db.execute("PRAGMA journal_mode=WAL")
+        # FULL: a commit is on disk when it returns (a power cut, not only a crash)
+        db.execute("PRAGMA synchronous=FULL")
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open the match log {path}: {exc}") from None
+    return db
+
+
+_Item = tuple[tuple[Any, ...], "asyncio.Future[None]", asyncio.AbstractEventLoop]
+
+
+class Writer:
+    """Appends for the event loop, committed in groups by a thread of its own.
+
+    ``await writer.append(...)`` returns once the event is on disk. Events that arrive
+    while a commit is under way go into the next commit together, so eight tables
+    scoring at once cost one disk sync, not eight, and the event loop never waits
+    for the disk.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.db = _connect(path)
+        self.db.executescript(SCHEMA)
+        self.commits = 0
+        self._queue: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="tablesense-log", daemon=True)
+        self._thread.start()
+
+    async def append(self, table_id: str, match_id: int | None, seq: int, line: str, source: str,
+                     at: float | None = None) -> None:
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        at = time.time() if at is None else at
+        self._queue.put(((table_id, match_id, seq, source, at, line), done, loop))
+        await done
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(10)
+        self.db.close()
+
+    def _run(self) -> None:
+        stop = False
+        while not stop:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            while True:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stop = True
+                    break
+                batch.append(item)
+            self._commit(batch)
+
+    def _commit(self, batch: list[_Item]) -> None:
+        results: list[BaseException | None] = []
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            for row, _, _ in batch:
+                try:
+                    self.db.execute(INSERT_EVENT, row)
+                    results.append(None)
+                except sqlite3.IntegrityError:
+                    results.append(StoreError(f"match {row[1]} already has an event {row[2]}"))
+            self.db.execute("COMMIT")
+            self.commits += 1
+        except sqlite3.Error as exc:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            results = [StoreError(f"the match log cannot be written: {exc}")] * len(batch)
+        for (_, done, loop), error in zip(batch, results):
+            loop.call_soon_threadsafe(_settle, done, error)
+
+
+def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
+    if done.cancelled():
+        return
+    if error is None:
+        done.set_result(None)
+    else:
+        done.set_exception(error)
 
 
 class _Transaction:

@@ -20,7 +20,7 @@ from aiohttp import WSMsgType, web
 from ..errors import TablesenseError
 from ..events import Event
 from ..pub import Pub
-from ..store import LANGS, Store, StoreError
+from ..store import LANGS, Store, StoreError, Writer
 from . import guard, pages
 from .qr import qr_svg
 
@@ -241,13 +241,13 @@ async def _auth(request: web.Request) -> web.Response:
 
 async def _setup(request: web.Request) -> web.Response:
     tid, body = await _guarded(request)
-    match_id = _pub(request).start_match(tid, body)
+    match_id = await _pub(request).start_match_async(tid, body)
     return web.json_response({"ok": True, "match": match_id})
 
 
 async def _call(request: web.Request) -> web.Response:
     tid, body = await _guarded(request)
-    _pub(request).call(tid, body)
+    await _pub(request).call_async(tid, body)
     return web.json_response({"ok": True})
 
 
@@ -256,7 +256,7 @@ async def _void(request: web.Request) -> web.Response:
     first, last = body.get("from"), body.get("to", body.get("from"))
     if not isinstance(first, int) or not isinstance(last, int):
         raise web.HTTPBadRequest(text="void needs 'from' and 'to': event numbers")
-    _pub(request).void(tid, first, last)
+    await _pub(request).void_async(tid, first, last)
     return web.json_response({"ok": True})
 
 
@@ -286,7 +286,8 @@ async def serve(tables: dict[str, AsyncIterator[Event] | None], *, host: str = "
                 public_url: str = "", on_ready: Callable[[str, Pub], None] | None = None) -> None:
     """Serve the pub until cancelled: feed each table's events, serve the web app."""
     store = Store(db)
-    pub = Pub(store, tables, lang=lang)
+    writer = Writer(db)
+    pub = Pub(store, tables, lang=lang, writer=writer)
     runner, url = await start(pub, host, port, public_url)
     feeds = [asyncio.create_task(pub.feed(tid, src)) for tid, src in tables.items() if src is not None]
     if on_ready is not None:
@@ -300,4 +301,5 @@ async def serve(tables: dict[str, AsyncIterator[Event] | None], *, host: str = "
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await runner.cleanup()
+        writer.close()
         store.close()

@@ -152,45 +152,66 @@ function carom(s, m) {
 
 const LAYOUTS = { golf, kegle, carom };
 
-function render() {
-  const s = snap.state;
-  const m = snap.match;
-  const app = document.getElementById("app");
-  let html = `<header><span class="table">${t("table")} ${esc(TID)}</span><span class="game">${esc(gameTitle(m))}</span>
-    <span id="clock" class="clock"></span>
-    <button id="speech" class="speech ${speech ? "on" : "off"}" title="${speech ? t("speech_on") : t("speech_off")}">${SPEAKER}</button></header>`;
-  const qr = showQr
-    ? `<aside class="qr"><img alt="" src="/api/table/${encodeURIComponent(TID)}/qr.svg"><span>${t("scan")}</span></aside>` : "";
-  if (!m) {
-    html += `<main class="idle"><div class="nomatch">${t("no_match")}</div>${qr}</main>`;
-  } else {
-    const lay = (LAYOUTS[m.game] || carom)(s || {}, m);
-    const at = s ? s.at_table : null;
-    const card = (p) => `<section class="player ${p} ${at === p ? "at" : ""} ${s && s.winner === p ? "won" : ""}" data-player="${p}">
-        <h2>${at === p ? '<span class="cue" title="' + t("at_table") + '">▶</span>' : ""}${esc(name(m, p))}</h2>${lay.players[p]}</section>`;
-    html += `<main class="board ${esc(m.game)}">${card("p1")}<section class="centre">${lay.centre}${centreExtras(s)}${qr}</section>${card("p2")}</main>`;
-    if (!s) html += `<div class="notice">${t("no_engine")}</div>`;
-    if (s && s.finished) {
-      const w = s.winner === "draw" ? t("draw") : s.winner ? `${t("winner")}: ${esc(name(m, s.winner))}` : "";
-      html += `<div class="final">${t("finished")}${w ? " · " + w : ""}</div>`;
-    }
-    if (s && s.questions && s.questions.length) {
-      html += `<div class="questions">${t("question")}: ${s.questions.map((q) => esc(q.text)).join(" · ")}</div>`;
-    }
+// Only the parts whose HTML changed are rewritten: a new event repaints the ticker, not the board.
+function region(id, html) {
+  const el = document.getElementById(id);
+  if (el._html !== html) {
+    el.innerHTML = html;
+    el._html = html;
   }
-  html += `<div id="banner" class="banner"></div><ol class="ticker">`;
-  for (const ev of snap.ticker.slice(-8).reverse()) {
-    html += `<li data-seq="${esc(ev.seq)}" data-type="${esc(ev.type)}" class="${esc(ev.source)}">${esc(eventText(ev, m))}</li>`;
-  }
-  html += "</ol>";
-  app.innerHTML = html;
-  const now = performance.timeOrigin + performance.now();
-  for (const ev of snap.ticker) if (ev.mark !== undefined && !(ev.mark in window.__marks)) window.__marks[ev.mark] = now;
+}
+
+function skeleton() {
+  document.getElementById("app").innerHTML = `<header><span id="head" class="head"></span>
+    <span id="clock" class="clock"></span><button id="speech" class="speech"></button></header>
+    <div id="body" class="body"></div><div id="final"></div><div id="questions"></div>
+    <div id="banner" class="banner"></div><ol id="ticker" class="ticker"></ol>`;
   document.getElementById("speech").onclick = () => {
     speech = !speech;
     localStorage.setItem("tablesense.speech", speech ? "on" : "off");
     render();
   };
+}
+
+function render() {
+  const s = snap.state;
+  const m = snap.match;
+  if (!document.getElementById("ticker")) skeleton();
+  region("head", `<span class="table">${t("table")} ${esc(TID)}</span><span class="game">${esc(gameTitle(m))}</span>`);
+  const button = document.getElementById("speech");
+  button.className = `speech ${speech ? "on" : "off"}`;
+  button.title = speech ? t("speech_on") : t("speech_off");
+  region("speech", SPEAKER);
+  const qr = showQr
+    ? `<aside class="qr"><img alt="" src="/api/table/${encodeURIComponent(TID)}/qr.svg"><span>${t("scan")}</span></aside>` : "";
+  let body = "", fin = "", questions = "";
+  if (!m) {
+    body = `<main class="idle"><div class="nomatch">${t("no_match")}</div>${qr}</main>`;
+  } else {
+    const lay = (LAYOUTS[m.game] || carom)(s || {}, m);
+    const at = s ? s.at_table : null;
+    const card = (p) => `<section class="player ${p} ${at === p ? "at" : ""} ${s && s.winner === p ? "won" : ""}" data-player="${p}">
+        <h2>${at === p ? '<span class="cue" title="' + t("at_table") + '">▶</span>' : ""}${esc(name(m, p))}</h2>${lay.players[p]}</section>`;
+    body = `<main class="board ${esc(m.game)}">${card("p1")}<section class="centre">${lay.centre}${centreExtras(s)}${qr}</section>${card("p2")}</main>`;
+    if (!s) body += `<div class="notice">${t("no_engine")}</div>`;
+    if (s && s.finished) {
+      const w = s.winner === "draw" ? t("draw") : s.winner ? `${t("winner")}: ${esc(name(m, s.winner))}` : "";
+      fin = `<div class="final">${t("finished")}${w ? " · " + w : ""}</div>`;
+    }
+    if (s && s.questions && s.questions.length) {
+      questions = `<div class="questions">${t("question")}: ${s.questions.map((q) => esc(q.text)).join(" · ")}</div>`;
+    }
+  }
+  region("body", body);
+  region("final", fin);
+  region("questions", questions);
+  let ticker = "";
+  for (const ev of snap.ticker.slice(-8).reverse()) {
+    ticker += `<li data-seq="${esc(ev.seq)}" data-type="${esc(ev.type)}" class="${esc(ev.source)}">${esc(eventText(ev, m))}</li>`;
+  }
+  region("ticker", ticker);
+  const now = performance.timeOrigin + performance.now();
+  for (const ev of snap.ticker) if (ev.mark !== undefined && !(ev.mark in window.__marks)) window.__marks[ev.mark] = now;
   announce(s, m);
   tick();
 }
@@ -203,15 +224,11 @@ function rulingText(r) {
 function announce(s, m) {
   const rulings = (s && s.rulings) || [];
   const said = (s && Array.isArray(s.announcements)) ? s.announcements : null;
-  const banner = document.getElementById("banner");
   if (seenRulings >= 0 && rulings.length > seenRulings) {
     const r = rulings[rulings.length - 1];
     const who = r.player ? esc(name(m, r.player)) + ": " : "";
     showBanner(`${who}${esc(rulingText(r))} <code>${esc(r.rule)}</code>`);
     if (!said) say(rulingText(r));
-  } else if (bannerTimer) {
-    banner.innerHTML = lastBanner;
-    banner.classList.add("show");
   }
   if (said && seenAnnouncements >= 0) {
     for (const a of said.slice(seenAnnouncements)) say(typeof a === "string" ? a : a.text);
@@ -223,10 +240,8 @@ function announce(s, m) {
   seenAnnouncements = said ? said.length : 0;
 }
 
-let lastBanner = "";
 let lastAnnouncement = null;
 function showBanner(html) {
-  lastBanner = html;
   const banner = document.getElementById("banner");
   banner.innerHTML = html;
   banner.classList.add("show");
@@ -246,18 +261,20 @@ function tick() {
   const el = document.getElementById("clock");
   if (!el || !snap) return;
   const s = snap.state;
-  if (!snap.rest_at || !snap.match || (s && s.finished)) { el.textContent = ""; el.className = "clock"; return; }
+  const show = (text, cls) => {
+    if (el.textContent !== text) el.textContent = text;
+    if (el.className !== cls) el.className = cls;
+  };
+  if (!snap.rest_at || !snap.match || (s && s.finished)) { show("", "clock"); return; }
   const elapsed = (Date.now() + skew) / 1000 - snap.rest_at;
   let limit = snap.turn_clock;
   if (s && typeof s.clock === "number") limit = s.clock;
   else if (s && s.clock && typeof s.clock === "object" && typeof s.clock.limit === "number") limit = s.clock.limit;
   if (limit) {
     const left = limit - elapsed;
-    el.textContent = fmtClock(Math.ceil(left));
-    el.className = "clock" + (left <= 10 ? " warn" : "") + (left <= 0 ? " over" : "");
+    show(fmtClock(Math.ceil(left)), "clock" + (left <= 10 ? " warn" : "") + (left <= 0 ? " over" : ""));
   } else {
-    el.textContent = fmtClock(elapsed);
-    el.className = "clock up";
+    show(fmtClock(elapsed), "clock up");
   }
 }
 setInterval(tick, 250);

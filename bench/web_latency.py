@@ -1,0 +1,142 @@
+"""Latency from a table event entering the host to the scoreboard's DOM showing it.
+
+Runs the real pub (SQLite match log with a synced commit per event, the rule engine, the
+WebSocket) and Debian's chromium with one scoreboard page per table. Each event carries a
+``mark``; the page notes when its ticker showed the mark (``performance.timeOrigin +
+performance.now()``, the same wall clock as the host's ``time.time()``).
+
+    .venv/bin/python bench/web_latency.py [--events 200] [--gap-ms 20]
+
+Prints p50/p99/max in milliseconds for one table and for eight tables at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+from tablesense.events import parse_event
+from tablesense.pub import Pub
+from tablesense.store import Store, Writer
+from tablesense.web.server import start
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run",
+        # eight TVs are eight screens: no tab of ours is a background tab
+        "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+        "--disable-backgrounding-occluded-windows"]
+
+
+class Host:
+    """The pub and its web app on an event loop of their own (a thread)."""
+
+    def __init__(self, db: str, tables: list[str]) -> None:
+        self.loop = asyncio.new_event_loop()
+        threading.Thread(target=self.loop.run_forever, daemon=True).start()
+        self.writer = Writer(db)
+        self.pub = Pub(Store(db), tables, writer=self.writer)
+        self.runner, self.url = asyncio.run_coroutine_threadsafe(start(self.pub, port=0), self.loop).result()
+        self.entered: dict[str, float] = {}
+
+    def submit(self, table: str, event: dict[str, Any]) -> Future[None]:
+        """The event enters the host as a table's link hands it over (``Pub.feed``)."""
+
+        async def go() -> None:
+            self.entered[event["mark"]] = time.time() * 1000
+            await self.pub.submit_async(table, parse_event(event))
+
+        return asyncio.run_coroutine_threadsafe(go(), self.loop)
+
+    def stop(self) -> None:
+        asyncio.run_coroutine_threadsafe(self.runner.cleanup(), self.loop).result()
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.writer.close()
+
+
+def _events(n: int) -> list[dict[str, Any]]:
+    """A golf table's stream: strike, cushions, rest, over and over."""
+    out = []
+    t = 1.0
+    for i in range(n):
+        kind = i % 5
+        if kind == 0:
+            out.append({"t": t, "type": "strike", "ball": "p1"})
+        elif kind == 4:
+            out.append({"t": t, "type": "rest"})
+        else:
+            out.append({"t": t, "type": "cushion", "cushion": kind, "ball": None})
+        t += 0.5
+    return out
+
+
+def run(tables: int, events: int, gap_ms: float, burst: bool = False) -> list[float]:
+    from playwright.sync_api import sync_playwright
+
+    ids = [str(n) for n in range(1, tables + 1)]
+    with tempfile.TemporaryDirectory() as tmp:
+        host = Host(str(Path(tmp) / "bench.db"), ids)
+        for tid in ids:
+            host.submit(tid, {"t": 0.0, "type": "setup", "game": "golf", "mark": f"{tid}-setup",
+                              "players": {"p1": "Ann", "p2": "Bob"}}).result()
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            pages = {}
+            for tid in ids:  # a context each: eight TVs are eight browsers, not eight tabs of one
+                page = browser.new_context().new_page()
+                page.goto(f"{host.url}/table/{tid}?qr=0")
+                page.wait_for_selector(".player.p1")
+                pages[tid] = page
+            stream = _events(events)
+            for i, event in enumerate(stream):
+                for tid in ids:  # each table in its turn (burst: all at the same instant)
+                    host.submit(tid, {**event, "mark": f"{tid}-{i}"})
+                    if not burst:
+                        time.sleep(gap_ms / 1000 / tables)
+                if burst:
+                    time.sleep(gap_ms / 1000)
+            time.sleep(0.5)
+            shown: dict[str, float] = {}
+            for page in pages.values():
+                shown.update(page.evaluate("window.__marks"))
+            browser.close()
+        host.stop()
+    missing = [m for m in host.entered if m not in shown and not m.endswith("setup")]
+    if missing:
+        print(f"  {len(missing)} events never shown (e.g. {missing[:3]})", file=sys.stderr)
+    return [shown[m] - host.entered[m] for m in host.entered if m in shown and not m.endswith("setup")]
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--events", type=int, default=200, help="events per table (200)")
+    ap.add_argument("--gap-ms", type=float, default=100.0, help="time between a table's events (100 ms)")
+    ap.add_argument("--burst", action="store_true", help="every table's event at the same instant")
+    args = ap.parse_args()
+    if not Path(CHROMIUM).exists():
+        print(f"web_latency: {CHROMIUM} is missing (make browser)", file=sys.stderr)
+        return 2
+    print(f"web_latency: event into the host -> scoreboard DOM, {args.events} events per table, "
+          f"one every {args.gap_ms:g} ms")
+    for tables in (1, 8):
+        lat = run(tables, args.events, args.gap_ms, args.burst)
+        print(f"  {tables} table(s): n={len(lat)} p50={statistics.median(lat):.1f} ms "
+              f"p99={_pct(lat, 0.99):.1f} ms max={max(lat):.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
