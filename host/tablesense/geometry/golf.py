@@ -54,6 +54,7 @@ SHOT_LINE_DISTANCE = 0.15
 LARGE_TRIANGLE_DEPTH = 0.45
 SMALL_TRIANGLE_DEPTH = 0.20
 SMALL_TRIANGLE_BASE = 0.40
+START_DISTANCE = 0.55  # the row of a player's balls at the start, from their defending cushion
 
 Point = tuple[float, float]
 
@@ -260,6 +261,7 @@ REPLACEMENT_SPOTS: dict[str, dict[int, Point]] = {
 
 def start_positions(player: str) -> tuple[Point, ...]:
     """Where a player's five balls stand at the start of a frame (our choice: in a row
-    across the table, 0.25 m in front of their defending short cushion)."""
-    x = 0.25 if DEFENDS[player] == "A" else LENGTH - 0.25
+    across the table, 0.55 m in front of their defending short cushion, just clear of
+    the large defensive triangle so that the opening turn owes it nothing)."""
+    x = START_DISTANCE if DEFENDS[player] == "A" else LENGTH - START_DISTANCE
     return tuple((x, WIDTH * (k + 1) / 6) for k in range(BALLS_PER_PLAYER))
