@@ -71,6 +71,8 @@ class CaromState(BaseState):
     #: the shot under way (``open``) or the last one: its events and calls, and the state before it
     shot: tuple[Event, ...] = ()
     open: bool = False
+    #: how many rulings there were when the last shot was resolved (later ones are calls after it)
+    settled: int = 0
     before: CaromState | None = None
 
 
@@ -191,7 +193,10 @@ class CaromEngine(Engine[CaromState]):
                 raise IllegalCall(f"no shot has been played: nothing to {what}")
             if kind == "carom" and any(isinstance(e, Call) and e.call == "carom" for e in state.shot):
                 raise IllegalCall("the carom of the last shot is already counted (a shot scores one carom)")
+            later = state.rulings[state.settled:]  # notes and calls made since the shot
             amended = self._resolve(state.before, state.shot + (call,))
+            if later:
+                amended = _evolve(amended, rulings=amended.rulings + later)
             return self.rule(amended, call.t, "carom.referee.amend", player=state.before.at_table,
                              text=f"the referee's {kind} call amends the last shot")
         if kind == "frozen":
@@ -249,9 +254,10 @@ class CaromEngine(Engine[CaromState]):
         d.announcement = None
         d.positions = rest.positions
         self._decide(d, before.m, player, facts, t)
+        rulings = before.rulings + d.rulings
         return _evolve(before, m=d.freeze(), at_table=d.at_table, finished=d.finished, winner=d.winner,
-                       rulings=before.rulings + d.rulings, shot=shot, open=False, before=before,
-                       checkpoint=before, in_shot=False)
+                       rulings=rulings, shot=shot, open=False, before=before, checkpoint=before,
+                       in_shot=False, settled=len(rulings))
 
     def _decide(self, d: Draft, b: Match, player: str, facts: ShotFacts, t: float) -> None:
         tab = carom_table(b.table)
