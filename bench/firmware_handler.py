@@ -105,9 +105,8 @@ def main() -> int:
     print(f"  soft-IRQ handler (Edge.irq: read clock, level, ring.put) {int(figs['handler_ns']):>7} ns")
     print(f"  ring put + take                                          {int(figs['ring_put_take_ns']):>7} ns")
     print(f"  encode one EVENT frame (CRC-16 + COBS)                   {int(figs['encode_event_ns']):>7} ns")
-    print(
-        f"  main loop per event (drain, stamp, encode, keep, write)   {int(figs['drain_stamp_encode_write_ns']):>7} ns"
-    )
+    main_ns = int(figs["drain_stamp_encode_write_ns"])
+    print(f"  main loop per event (drain, stamp, encode, keep, write)  {main_ns:>7} ns")
     per_s = 1e9 / int(figs["drain_stamp_encode_write_ns"])
     print(f"  => main loop throughput on this host                     {per_s:>7.0f} events/s")
     print("bytes on the wire:")

@@ -100,7 +100,7 @@ class Hal:
         self.caps = []
         self.counters = []
 
-    def service(self):
+    def service(self, busy=False):
         return False
 
     def reset(self):

@@ -23,7 +23,8 @@ DEPTH = const(8)  # MICROPY_SCHEDULER_DEPTH of the ESP32 port
 _WINDOW_US = const(1000)  # virtual time one main-loop pass covers when not realtime
 _FOREVER = const(1 << 60)
 _STEP_US = const(1 << 29)
-_SKIP_US = const(100000)  # not realtime: quiet time kept before an edge after a long gap  # longest clock jump in one main-loop pass
+_SKIP_US = const(100000)
+_MAX_PER_PASS = const(64)  # feed items one pass applies at most (the ring holds 255)  # not realtime: quiet time kept before an edge after a long gap  # longest clock jump in one main-loop pass
 
 
 def _env(name, default):
@@ -241,13 +242,16 @@ class Hal:
             self.offset += t - self.now
             self.now = t
 
-    def service(self):
+    def service(self, busy=False):
         """Apply the feed up to the virtual now (realtime), or the next millisecond of
         it (not realtime: each main-loop pass is one millisecond of virtual time; a gap
         over 100 ms is skipped down to 100 ms). Runs the scheduler as time passes.
-        Returns True if more of the feed is ready."""
+        busy: the serial output is backed up; not realtime, the virtual table then
+        waits for the host (realtime, it does not). Returns True if more is ready."""
         end = _FOREVER
         item = self._peek()
+        if busy and not self.realtime and item is not None:
+            return False
         if self.realtime or item is None:
             # the clock follows the wall clock; not realtime, only while the feed is
             # empty: a slow pass must not squeeze more than a millisecond of edges in
@@ -263,7 +267,10 @@ class Hal:
                 if t - self.now > _SKIP_US:
                     self.sched.run_until(_FOREVER)
                     self._advance(t - _SKIP_US)
-            end = self.now + _WINDOW_US
+                # one millisecond of the feed per pass, also when it is behind the clock
+                end = min(self.now, t) + _WINDOW_US
+            else:
+                end = self.now + _WINDOW_US
         n = 0
         while True:
             item = self._peek()
@@ -290,7 +297,7 @@ class Hal:
                 self.bad_feed += 1
                 self._next += 1
                 continue
-            if t > (self.now if self.realtime else end):
+            if t > (self.now if self.realtime else end) or n == _MAX_PER_PASS:
                 break
             self.sched.run_until(t)
             self._advance(t)
@@ -302,7 +309,7 @@ class Hal:
                 self.bad_feed += 1
         if self.realtime:
             self.sched.run_until(self.now)
-            return False
+            return n == _MAX_PER_PASS  # behind (a slow pass): catch up without sleeping
         more = self._peek() is not None
         self.sched.run_until(end)
         if more:

@@ -318,7 +318,7 @@ class Firmware:
         """One pass of the main loop (about every millisecond). True if the HAL has
         more input ready (then the next pass comes without sleeping)."""
         hal = self.hal
-        more = hal.service()
+        more = hal.service(self.txlen > _TX_MAX // 2)
         t = hal.ticks_us()
         self.poller.sample(t, self.mring, tdiff)
         b = self.board
@@ -344,7 +344,7 @@ class Firmware:
             more = self.step()
             self.commands(poller)
             self.flush()
-            await asyncio.sleep_ms(0 if more else 1)
+            await asyncio.sleep_ms(0 if more and self.txlen <= _TX_MAX // 2 else 1)
 
 
 def _int_arg(args, top):

@@ -179,11 +179,14 @@ def feed(fw, lines):
 def settle(fw, passes=50):
     """Run main-loop passes until the feed is used up, then a few more."""
     for _ in range(10000):
-        if not fw.step():
+        more = fw.step()
+        fw.flush()
+        if not more:
             break
     for _ in range(passes):  # each pass one millisecond later, as on the board
         fw.hal.set_clock(fw.hal.now + 1000)
         fw.step()
+        fw.flush()
     fw.flush()
     return fw.out.take()
 
