@@ -36,7 +36,7 @@ PIN_TOPPLE_SPEED = 0.03  # m/s of approach that topples a pin
 MAX_SHOT_TIME = 60.0
 MAX_TRAVEL = 0.012  # m: the fastest ball moves at most this far in one physics step
 CURVE_TIME = 1.5  # s: side spin has worn off by then
-ROLL_EVERY = 0.012  # s of simulated time between rolling-resistance updates
+ROLL_EVERY = 0.02  # s of simulated time between rolling-resistance updates
 
 _BALL, _CUSHION, _PEG, _GOAL, _POCKET, _PIN = 1, 2, 3, 4, 5, 6
 
@@ -125,6 +125,7 @@ class Table:
         self._pin_by: dict[int, str | None] = {}
         self._escaped: list[str] = []
         self._moving: set[str] = set()
+        self._rolls = 0
 
     # --- building -------------------------------------------------------------------------
     def _build_static(self) -> None:
@@ -357,6 +358,7 @@ class Table:
         self._pending_remove = []
         self._pin_remove = {}
         self._pin_by = {}
+        self._rolls = 0
         self._cue, self._cue_touched, self._follow_kick = shot.ball, False, None
         rad = math.radians(shot.direction)
         ux, uy = math.cos(rad), math.sin(rad)
@@ -387,8 +389,14 @@ class Table:
             if len(self._log) != seen or self._follow_kick is not None or self._pin_remove:
                 self._after_step(shot)
                 seen = len(self._log)
-        for body in self._bodies.values():
+        r = 0.1 * self.spec.ball_radius
+        for name, body in list(self._bodies.items()):
             body.velocity = (0.0, 0.0)
+            x, y = body.position
+            if not (r <= x <= self.spec.length - r and r <= y <= self.spec.width - r):
+                self._escaped.append(name)
+        if self._escaped:
+            self._after_step(shot)
         for number in list(self._pin_remove):
             self._remove_pin(number)
         self._log.append(Happening(self._now, "rest", positions=self.positions()))
@@ -398,6 +406,8 @@ class Table:
         """Rolling resistance and side spin over the last step of ``dt``; the fastest ball's speed."""
         vmax = 0.0
         step = ROLLING_DECEL * dt
+        self._rolls += 1
+        check_bed = self._rolls % 4 == 0
         lo, hi_x, hi_y = 0.1 * self.spec.ball_radius, self.spec.length, self.spec.width
         for name in sorted(self._moving):
             body = self._bodies.get(name)
@@ -420,9 +430,10 @@ class Table:
             scale = max(speed - step, 0.0) / speed
             body.velocity = (vx * scale, vy * scale)
             vmax = max(vmax, speed)
-            x, y = body.position
-            if not (lo <= x <= hi_x - lo and lo <= y <= hi_y - lo):
-                self._escaped.append(name)
+            if check_bed:
+                x, y = body.position
+                if not (lo <= x <= hi_x - lo and lo <= y <= hi_y - lo):
+                    self._escaped.append(name)
         return vmax
 
     def _pin_moving(self) -> bool:
