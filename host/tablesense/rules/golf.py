@@ -111,11 +111,11 @@ class GolfEngine(Engine[GolfState]):
         raise IllegalCall(f"{event.type} event has no meaning in golf billiards")
 
     def _open(self, state: GolfState, t: float, snapshot: bool = False) -> GolfState:
-        """A shot begins: keep the state before it; open questions about the last shot
-        (other than replacement spots) take their default. ``snapshot``: also take the
-        base's undo snapshot (the fast path of ``apply``)."""
-        qs = _spot_questions(state)
-        pre = state if qs == state.questions else evolve(state, questions=qs)
+        """A shot begins: keep the state before it. Questions still open take their
+        default (whose ball: not counted; did a ball leave its zone: yes; replacement
+        spot: the ball is on the table again, its spot not recorded). ``snapshot``: also
+        take the base's undo snapshot (the fast path of ``apply``)."""
+        pre = evolve(state, questions=()) if state.questions else state
         shooter = state.at_table or "p1"
         shot = Shot(t0=t, shooter=shooter, member=state.members[IDX[shooter]])
         if snapshot:
@@ -148,7 +148,7 @@ class GolfEngine(Engine[GolfState]):
         # every other ``rest`` ends a shot, even one that no sensor saw (a miss on a table
         # without cushion sensors)
         shooter = state.at_table or "p1"
-        pre = evolve(state, questions=_spot_questions(state), unit_questions=())
+        pre = evolve(state, questions=(), unit_questions=())
         shot = Shot(t0=event.t, shooter=shooter, member=state.members[IDX[shooter]], rest_t=event.t,
                     positions=positions)
         return resolve(pre, shot)

@@ -327,7 +327,7 @@ def _end_frame(pre: GolfState, u: _Unit, common: dict[str, Any], winner: str, bl
     u.rule(t, "golf.frame.won", winner, f"frame {pre.frame} to {winner} ({fw[0]}-{fw[1]})", frame=pre.frame)
     if fw[wi] >= FRAMES_TO_WIN:
         u.rule(t, "golf.match.won", winner, f"{winner} wins the match {fw[0]}-{fw[1]}")
-        common.update(rulings=tuple(u.rulings))
+        common.update(rulings=tuple(u.rulings), questions=(), unit_questions=())
         return evolve(pre, **common, frames_won=(fw[0], fw[1]), balls_left=bl, finished=True, winner=winner,
                        at_table=winner, clock=None, frame_winners=(*pre.frame_winners, winner))
     frame = pre.frame + 1
