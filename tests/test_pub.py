@@ -195,3 +195,29 @@ def test_listeners_hear_of_each_change(pub: Pub) -> None:
         return pub.snapshot("1")["version"]
 
     assert asyncio.run(go()) == 1
+
+
+async def test_async_path_logs_through_the_writer_in_order(tmp_path: Path) -> None:
+    from tablesense.store import Writer
+
+    db = str(tmp_path / "pub.db")
+    writer = Writer(db)
+    pub = Pub(Store(db), ["1", "2"], writer=writer)
+    try:
+        await pub.start_match_async("1", {"game": "golf", "players": PLAYERS})
+        await pub.start_match_async("2", {"game": "golf", "players": PLAYERS})
+        events = (shot(1.0, {"type": "goal", "goal": "B", "ball": "p1"})
+                  + shot(3.0, {"type": "goal", "goal": "A", "ball": "p2"}))
+        # both tables at once; each table's events keep their order
+        await asyncio.gather(*(pub.submit_async(t, e) for e in events for t in ("1", "2")))
+        await pub.void_async("2", 2, 3)
+        await pub.call_async("1", {"call": "undo"})
+    finally:
+        writer.close()
+    again = Pub(Store(db), ["1", "2"])
+    for table in ("1", "2"):
+        assert _state(again, table) == _state(pub, table)
+        seqs = [e.seq for e in again.store.events(again.snapshot(table)["match"]["id"])]
+        assert seqs == list(range(1, len(seqs) + 1))
+    assert _state(pub, "2")["balls_left"] == {"p1": 5, "p2": 4}  # the first shot voided
+    assert _state(pub, "1")["balls_left"] == {"p1": 4, "p2": 5}  # the second shot undone

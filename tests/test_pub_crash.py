@@ -23,21 +23,25 @@ from tablesense.store import Store
 # asks the firmware to replay what it missed), logs and applies each event, and prints
 # "<events logged> <digest of the match state>" after each one.
 HOST = r"""
-import hashlib, json, sys, time
+import asyncio, hashlib, json, sys
 from tablesense.events import parse_line
 from tablesense.pub import Pub
-from tablesense.store import Store
+from tablesense.store import Store, Writer
 db, path = sys.argv[1], sys.argv[2]
 lines = open(path).read().splitlines()
-pub = Pub(Store(db), ["1"])
-done = pub.store.db.execute("SELECT count(*) FROM events WHERE table_id='1'").fetchone()[0]
-for line in lines[done:]:
-    pub.submit("1", parse_line(line), source="table")
-    state = json.dumps(pub.snapshot("1")["state"], sort_keys=True)
-    print(done + 1, hashlib.sha1(state.encode()).hexdigest(), flush=True)
-    done += 1
-    time.sleep(0.003)
-print("end", flush=True)
+
+async def main():
+    pub = Pub(Store(db), ["1"], writer=Writer(db))  # as `tablesense run` does
+    done = pub.store.db.execute("SELECT count(*) FROM events WHERE table_id='1'").fetchone()[0]
+    for line in lines[done:]:
+        await pub.submit_async("1", parse_line(line), source="table")
+        done += 1
+        state = json.dumps(pub.snapshot("1")["state"], sort_keys=True)
+        print(done, hashlib.sha1(state.encode()).hexdigest(), flush=True)
+        await asyncio.sleep(0.003)
+    print("end", flush=True)
+
+asyncio.run(main())
 """
 
 

@@ -113,3 +113,44 @@ def test_undo_is_kept_in_the_log_for_the_engine() -> None:
     undo = json.dumps({"t": 2.0, "type": "call", "call": "undo"})
     log = _log(json.dumps(SETUP), _goal(1), undo)
     assert [e.line for e in effective_lines(log)][-1] == undo
+
+
+async def test_writer_commits_events_that_arrive_together_in_one_sync(tmp_path: Path) -> None:
+    import asyncio
+
+    from tablesense.store import Writer
+
+    db = str(tmp_path / "pub.db")
+    store = Store(db)
+    matches = [store.new_match(str(n), SETUP) for n in range(1, 9)]
+    writer = Writer(db)
+    try:
+        await asyncio.gather(*(writer.append(str(n), mid, seq, _goal(float(seq)), "table")
+                               for seq in range(2, 12) for n, mid in enumerate(matches, start=1)))
+        assert writer.commits < 80  # 80 events, fewer disk syncs
+    finally:
+        writer.close()
+    for mid in matches:
+        assert [e.seq for e in Store(db).events(mid)] == list(range(1, 12))
+
+
+async def test_writer_refuses_a_duplicate_without_losing_its_neighbours(tmp_path: Path) -> None:
+    import asyncio
+
+    from tablesense.store import Writer
+
+    db = str(tmp_path / "pub.db")
+    mid = Store(db).new_match("1", SETUP)
+    writer = Writer(db)
+    try:
+        results = await asyncio.gather(
+            writer.append("1", mid, 2, _goal(1.0), "table"),
+            writer.append("1", mid, 2, _goal(2.0), "table"),
+            writer.append("1", mid, 3, _goal(3.0), "table"),
+            return_exceptions=True,
+        )
+    finally:
+        writer.close()
+    assert results[0] is None and results[2] is None
+    assert isinstance(results[1], StoreError) and "already has an event 2" in str(results[1])
+    assert [e.seq for e in Store(db).events(mid)] == [1, 2, 3]
