@@ -21,6 +21,20 @@ CATALOGUE = {
 
 BALL = st.sampled_from(["p1", "p2"])
 GOAL = st.sampled_from(["A", "B"])
+POINT = st.tuples(st.floats(0.0, 1.8), st.floats(0.0, 0.9))
+CALLS = st.one_of(
+    st.fixed_dictionaries({"call": st.sampled_from(["edge", "rail", "off_table"]), "ball": BALL}),
+    st.fixed_dictionaries({"call": st.just("wedged"), "ball": BALL,
+                           "where": st.sampled_from(["attacking", "defending", "cushion", "nowhere"])}),
+    st.fixed_dictionaries({"call": st.just("answer"), "question": st.sampled_from(["q1", "q2", "q5"]),
+                           "answer": st.sampled_from([True, False, 1, 2, "p1"])}),
+    st.fixed_dictionaries({"call": st.sampled_from(["undo", "time", "carom"])}),
+    st.fixed_dictionaries({"call": st.just("start"), "player": BALL}),
+    st.fixed_dictionaries({"type": st.just("rest"), "positions": st.fixed_dictionaries(
+        {"p1": st.lists(POINT.map(list), max_size=5), "p2": st.lists(POINT.map(list), max_size=5)})}),
+    st.fixed_dictionaries({"type": st.just("strike"), "ball": BALL}),
+    st.fixed_dictionaries({"type": st.just("contact"), "balls": st.lists(BALL, min_size=2, max_size=2)}),
+)
 FOULS = st.sampled_from(["touch", "push", "foot", "jump", "own-ball", "time", "zone", "hold-opponent"])
 
 
@@ -37,6 +51,8 @@ def shot(draw: Any) -> list[tuple[str, Any]]:
         items.append(("foul", draw(FOULS)))
     if draw(st.booleans()):
         items.append(("spot", (draw(BALL), draw(st.integers(1, 5)))))
+    if draw(st.integers(0, 3)) == 0:
+        items.append(("call", draw(CALLS)))
     return items
 
 
@@ -56,12 +72,14 @@ def _log(shots: list[list[tuple[str, Any]]]) -> list[str]:
                 out.append({"t": t, "type": "rest"})
             elif kind == "foul":
                 out.append({"t": t, "type": "call", "call": "foul", "foul": arg})
-            else:
+            elif kind == "spot":
                 out.append({"t": t, "type": "call", "call": "spot", "ball": arg[0], "spot": arg[1]})
+            else:
+                out.append({"t": t, "type": "call", **arg})
     return [json.dumps(e) for e in out]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.lists(shot(), min_size=1, max_size=60))
 def test_golf_random_logs_keep_the_score_consistent(shots: list[list[tuple[str, Any]]]) -> None:
     rep = Replay().feed_lines(_log(shots))  # anything but a TablesenseError would raise here
