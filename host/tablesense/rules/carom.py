@@ -424,7 +424,8 @@ class CaromEngine(Engine[CaromState]):
             "match_points": pair(m.points) if m.points is not None else None,
             "current_run": m.run, "breaker": m.breaker, "nastoot": m.nastoot,
             "from_outlay": m.from_outlay, "announcement": m.announcement,
-            "zone": ({"state": m.zone, "corner": m.zone_corner} if m.zone else None),
+            "zone": m.zone_corner if m.zone else None,
+            "entree": m.zone == "entree", "dedans": m.zone == "dedans",
             "countdown": countdown(state), "evidence": m.evidence, "scheme": m.scheme,
         }
 
@@ -437,16 +438,18 @@ class CaromEngine(Engine[CaromState]):
         return " - ".join(parts) + tail
 
 
-def countdown(state: CaromState) -> dict[str, Any] | None:
-    """"carom.countdown" (liemers): caroms still to make, announced from 5 (driebanden 3) down."""
+COUNTDOWN_RULE = "carom.countdown"
+
+
+def countdown(state: CaromState) -> int | None:
+    """COUNTDOWN_RULE (liemers): the caroms the player at the table still has to make, announced
+    from 5 (driebanden 3) down; None when the referee announces nothing."""
     m = state.m
     if m.profile != "liemers" or state.finished or state.at_table is None:
         return None
     i = _IDX[state.at_table]
     left = m.targets[i] - m.caroms[i]
-    if 0 < left <= COUNTDOWN_FROM[m.discipline]:
-        return {"player": state.at_table, "remaining": left, "rule": "carom.countdown"}
-    return None
+    return left if 0 < left <= COUNTDOWN_FROM[m.discipline] else None
 
 
 def _match(m: Match, **changes: Any) -> Match:
