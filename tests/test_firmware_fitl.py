@@ -15,6 +15,7 @@ from tablesense.link.frame import (
     F_ACTIVE,
     F_HWCAP,
     F_LATE,
+    F_REPLAY,
     ErrorFrame,
     EventFrame,
     HelloFrame,
@@ -186,3 +187,40 @@ def test_missing_board_or_firmware_is_a_clear_error(tmp_path: Path) -> None:
         start_firmware(tmp_path / "nope.json")
     with pytest.raises(FirmwareError, match="firmware not found"):
         start_firmware(goal_board(tmp_path, "irq"), firmware_dir=tmp_path)
+
+
+def test_pulled_cable_loses_nothing_after_a_replay(tmp_path: Path) -> None:
+    """The host closes the port mid-stream and reopens it: what the firmware wrote meanwhile
+    is gone (pyserial flushes the port on open), and `!replay` from the last seq seen
+    brings every frame back, in order, flagged REPLAY."""
+    board = json.loads((ROOT / "firmware" / "boards" / "kegle.json").read_text())
+    for c in board["channels"]:
+        c["mode"] = "irq"
+        c["colour"] = False  # EVENT frames only: seq i is edge i
+    path = tmp_path / "k16.json"
+    path.write_text(json.dumps(board))
+    n = 1500
+    with start_firmware(path, realtime=False) as fw:
+        port = Port(fw)
+        t0 = hello_uptime(port) + 100_000
+        level = [0] * 16
+        edges = []
+        for i in range(n):
+            level[i % 16] ^= 1
+            edges.append({"t_us": t0 + 100 * i, "ch": i % 16, "level": level[i % 16]})
+        fw.send_edges(edges)
+        port.until(lambda fs: sum(isinstance(f, EventFrame) for f in fs) >= 300)
+        before = [f for f in port.frames if isinstance(f, EventFrame)]
+        port.close()  # the cable is pulled ...
+        time.sleep(0.3)
+        again = Port(fw)  # ... and put back
+        again.send(f"!replay {before[-1].seq + 1}")
+        again.until(lambda fs: any(isinstance(f, EventFrame) and f.seq == n - 1 for f in fs), timeout=10)
+        again.close()
+    after = [f for f in again.frames if isinstance(f, EventFrame)]
+    by_seq = {f.seq: f for f in before + after}
+    assert sorted(by_seq) == list(range(n)), "every seq once the duplicates are dropped"
+    assert [(by_seq[i].channel, by_seq[i].flags & F_ACTIVE) for i in range(n)] == [
+        (e["ch"], e["level"]) for e in edges
+    ]
+    assert any(f.flags & F_REPLAY for f in after)
