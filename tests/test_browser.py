@@ -119,6 +119,35 @@ def test_tv_shows_a_goal_within_a_second(ctx: Any, live: LivePub) -> None:
     page.close()
 
 
+def test_tv_shows_the_simulators_goals_within_a_second(ctx: Any, live: LivePub) -> None:
+    from tablesense.sim.match import simulated_match
+
+    entered: dict[str, float] = {}
+    page = _page(ctx)
+    page.goto(f"{live.url}/table/1")
+    page.wait_for_selector(".nomatch")
+
+    async def table() -> Any:
+        """The simulator's golf match (set-up included), each goal marked as it enters the host."""
+        goals = 0
+        async for event in simulated_match("golf", seed=1, speed=0, full_info=False):
+            if event.type == "goal":
+                goals += 1
+                event = parse_event({**event.to_dict(), "mark": f"goal-{goals}"})
+                entered[f"goal-{goals}"] = time.time() * 1000
+            yield event
+            if goals == 3:
+                return
+
+    live.run(live.pub.feed("1", table()))
+    page.wait_for_function("Object.keys(window.__marks).length >= 3", timeout=5000)
+    shown = page.evaluate("window.__marks")
+    for mark, at in entered.items():
+        assert shown[mark] - at < 1000, mark
+    assert page.locator(".ticker li[data-type='goal']").count() >= 1
+    page.close()
+
+
 def test_tv_shows_goals_of_a_simulated_table_stream(ctx: Any, live: LivePub) -> None:
     page = _page(ctx, 1280, 720)
     page.goto(f"{live.url}/table/2")
