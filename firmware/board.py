@@ -58,6 +58,9 @@ class Board:
         if not isinstance(hb, int) or hb < 10:
             raise BoardError("heartbeat_ms: must be an integer >= 10")
         self.heartbeat_ms = min(hb, 1000)  # the protocol wants one at least every second
+        self.fw_min = d.get("fw_min", "0")
+        if not isinstance(self.fw_min, str) or _version(self.fw_min) is None:
+            raise BoardError("fw_min: not a version like 0.1.0: %r" % (self.fw_min,))
         self.colours = d.get("colours", [])
         chans = d.get("channels")
         if not isinstance(chans, list):
@@ -75,6 +78,19 @@ class Board:
 
     def n_channels(self):
         return max([c.ch + 1 for c in self.channels] or [0])
+
+
+def _version(s):
+    try:
+        return tuple(int(p) for p in s.split("-")[0].split("."))
+    except ValueError:
+        return None
+
+
+def check_firmware(b, fw_version):
+    """BoardError if board b asks for a newer firmware than fw_version."""
+    if _version(fw_version) < _version(b.fw_min):
+        raise BoardError("profile %s needs firmware %s or newer, this is %s" % (b.profile, b.fw_min, fw_version))
 
 
 def load(path):

@@ -76,6 +76,7 @@ class Firmware:
     # -- configuration ----------------------------------------------------------------
     def use_board(self, b):
         """Set up every channel of board b (drops the previous board's handlers)."""
+        boardcfg.check_firmware(b, FW_VERSION)
         self.drain()
         self.hal.reset()
         self.board = b
@@ -265,6 +266,11 @@ class Firmware:
             except boardcfg.BoardError as e:
                 self.error(E_PROFILE, "profile %s: %s" % (args[0], e.args[0]))
                 return
+            try:
+                boardcfg.check_firmware(b, FW_VERSION)
+            except boardcfg.BoardError as e:
+                self.error(E_PROFILE, "profile %s: %s" % (args[0], e.args[0]))
+                return  # the current profile stays
             try:
                 self.use_board(b)
             except boardcfg.BoardError as e:

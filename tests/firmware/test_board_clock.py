@@ -36,6 +36,19 @@ def test_bad_boards_are_refused_with_the_reason():
     _refused([1, 2], ["JSON object"])
 
 
+def test_a_board_for_newer_firmware_is_refused():
+    b = board.Board({"profile": "x", "fw_min": "0.2.0", "channels": []})
+    try:
+        board.check_firmware(b, "0.1.9")
+    except board.BoardError as e:
+        eq(e.args[0], "profile x needs firmware 0.2.0 or newer, this is 0.1.9", "message")
+    else:
+        raise AssertionError("accepted")
+    board.check_firmware(b, "0.2.0")
+    board.check_firmware(b, "0.10.0-dev")
+    _refused({"profile": "x", "fw_min": "new", "channels": []}, ["fw_min"])
+
+
 def test_missing_or_broken_file_says_which():
     for path, words in (("/nonexistent/b.json", ["cannot read", "/nonexistent/b.json"]),
                         (fwtest.ROOT + "/README.md", ["not valid JSON"])):
