@@ -271,9 +271,9 @@ class Link:
             self._last_rx = time.monotonic()
             self._hb_counters = {}
             self._hello_tries = 0
+            await self._ask_hello()
             kind = "connected" if self.stats.connects == 1 else "reconnected"
             yield LinkStatus(kind, f"{self.url} open", {"url": self.url})
-            await self._ask_hello()
             return
 
     def _disconnect(self) -> None:

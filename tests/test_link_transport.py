@@ -1,0 +1,157 @@
+"""The serial link over a real pty, with the test playing the device's side of the wire."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tty
+
+import pytest
+
+from tablesense.link import Link, LinkError, LinkStatus
+from tablesense.link.frame import F_ACTIVE, F_REPLAY, EventFrame, HelloFrame, encode_frame
+from tablesense.link.transport import open_port
+
+
+class Pty:
+    """The device end of a pseudo-terminal: write frames, read the host's command lines."""
+
+    def __init__(self) -> None:
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        self.port = os.ttyname(self.slave)
+        self._rx = b""
+
+    def send(self, *chunks: bytes) -> None:
+        os.write(self.master, b"".join(chunks))
+
+    async def command(self, timeout: float = 3.0) -> str:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while b"\n" not in self._rx:
+            assert loop.time() < deadline, f"no command line from the host (got {self._rx!r})"
+            try:
+                self._rx += os.read(self.master, 256)
+            except BlockingIOError:
+                pass
+            await asyncio.sleep(0.01)
+        line, self._rx = self._rx.split(b"\n", 1)
+        return line.decode("ascii")
+
+    def close(self) -> None:
+        os.close(self.master)
+        os.close(self.slave)
+
+
+@pytest.fixture
+def pty():
+    p = Pty()
+    os.set_blocking(p.master, False)
+    yield p
+    p.close()
+
+
+def ev(seq: int, ch: int = 3, flags: int = F_ACTIVE) -> bytes:
+    return encode_frame(EventFrame(seq, ch, flags, 1_000_000 + seq))
+
+
+HELLO = encode_frame(HelloFrame(0xFFFFFF, 1000, 16, 0, 0, 0, 0, "0.1.0", "golf"))
+
+
+async def take(link: Link, n_frames: int, device, timeout: float = 5.0) -> tuple[list, list[LinkStatus]]:  # type: ignore[no-untyped-def]
+    frames: list = []
+    statuses: list[LinkStatus] = []
+
+    async def run() -> None:
+        async for item in link.items():
+            if isinstance(item, LinkStatus):
+                statuses.append(item)
+                await device(item)
+            elif isinstance(item, EventFrame):
+                frames.append(item)
+                if len(frames) == n_frames:
+                    return
+
+    try:
+        await asyncio.wait_for(run(), timeout)
+    finally:
+        link.close()
+    return frames, statuses
+
+
+async def test_link_asks_hello_and_survives_garbage_and_corrupt_frames(pty: Pty) -> None:
+    link = Link(pty.port, from_seq=0, reconnect=False)
+    corrupt = bytearray(ev(2))
+    corrupt[6] ^= 0x40
+
+    async def device(s: LinkStatus) -> None:
+        if s.kind == "connected":
+            assert await pty.command() == "!hello"
+            pty.send(HELLO, ev(0), b"\x00MicroPython boot noise\r\n\x00", ev(1), bytes(corrupt), ev(2), ev(3))
+
+    frames, statuses = await take(link, 4, device)
+    assert [f.seq for f in frames] == [0, 1, 2, 3]
+    bad = [s for s in statuses if s.kind == "bad_frames"]
+    assert bad and "CRC mismatch" in " ".join(s.text for s in bad)
+    assert link.stats.bad_frames == 2  # the noise and the corrupted copy of frame 2
+
+
+async def test_a_gap_is_replayed_on_request_and_duplicates_dropped(pty: Pty) -> None:
+    link = Link(pty.port, from_seq=0, reconnect=False)
+
+    async def device(s: LinkStatus) -> None:
+        if s.kind == "connected":
+            assert await pty.command() == "!hello"
+            pty.send(HELLO, ev(0), ev(1), ev(4), ev(5))  # 2 and 3 lost on the wire
+        elif s.kind == "replay":
+            assert await pty.command() == "!replay 2"
+            pty.send(*(ev(q, flags=F_ACTIVE | F_REPLAY) for q in range(0, 6)), ev(6))
+
+    frames, statuses = await take(link, 7, device)
+    assert [f.seq for f in frames] == list(range(7))
+    assert [bool(f.flags & F_REPLAY) for f in frames] == [False, False, True, True, True, True, False]
+    assert "gap: expected seq 2, got 4" in [s.text for s in statuses if s.kind == "gap"]
+    assert link.seq_stats.duplicates == 2 and link.seq_stats.lost == 0
+
+
+async def test_replay_range_gone_is_reported_as_lost(pty: Pty) -> None:
+    from tablesense.link.frame import ErrorFrame
+
+    link = Link(pty.port, from_seq=0, reconnect=False)
+
+    async def device(s: LinkStatus) -> None:
+        if s.kind == "connected":
+            await pty.command()
+            pty.send(HELLO, ev(0), ev(900))
+        elif s.kind == "replay":
+            assert await pty.command() == "!replay 1"
+            pty.send(encode_frame(ErrorFrame(900, 3, "replay 1: oldest kept is 389")), ev(901))
+
+    frames, statuses = await take(link, 2, device)
+    assert [f.seq for f in frames] == [0, 901]
+    texts = [str(s) for s in statuses]
+    assert any("device error 3: replay 1: oldest kept is 389" in t for t in texts), texts
+    assert any(t.startswith("lost: lost 900 frames (seq 1..900)") for t in texts), texts
+    assert link.seq_stats.lost == 900
+
+
+async def test_a_port_that_cannot_be_opened_is_a_clear_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    link = Link(str(tmp_path / "ttyUSB7"), reconnect=False)
+    with pytest.raises(LinkError, match=r"cannot open .*ttyUSB7: .*No such file or directory"):
+        async for _ in link.items():
+            pass
+
+
+def test_port_opens_with_dtr_and_rts_low() -> None:
+    ser = open_port("loop://")
+    try:
+        assert ser.dtr is False and ser.rts is False
+    finally:
+        ser.close()
+
+
+async def test_commands_must_be_one_ascii_line(pty: Pty) -> None:
+    link = Link(pty.port)
+    for bad in ("!ping 1\n!hello", "\x03", "!profile k\u00e9gle"):
+        with pytest.raises(ValueError, match="one line of printable ASCII"):
+            await link.send(bad)
