@@ -205,10 +205,13 @@ class Hal:
                 if not isinstance(item, dict):
                     raise ValueError
             except ValueError:
-                self.bad_feed += 1
-                sys.stderr.write("feed: bad line ignored: %r\n" % line[:80])
+                self._bad(line[:80], "not a JSON object")
                 continue
             self._items.append(item)
+
+    def _bad(self, what, why):
+        self.bad_feed += 1
+        sys.stderr.write("feed: bad line ignored (%s): %r\n" % (why, what))
 
     def _peek(self):
         if self._next >= len(self._items):
@@ -224,6 +227,7 @@ class Hal:
         if "level" in item:
             p = self.pins.get(ch)
             if p is None:
+                self._bad(item, "no channel %r on this board" % (ch,))
                 return
             lev = (1 if item["level"] else 0) ^ (1 - p.active)
             if lev == p.level:
@@ -236,6 +240,8 @@ class Hal:
             self.colours[ch] = int(item["colour"])
         elif "pulses" in item:
             self.pulses[ch] = self.pulses.get(ch, 0) + int(item["pulses"])
+        else:
+            self._bad(item, "needs level, colour, pulses or clock_us")
 
     def _advance(self, t):
         if t > self.now:
@@ -282,7 +288,9 @@ class Hal:
                 try:
                     target = int(item["clock_us"])
                 except (TypeError, ValueError):
-                    self.bad_feed += 1
+                    target = -1
+                if target < self.now:
+                    self._bad(item, "clock_us must be a time after the current %d" % self.now)
                     self._next += 1
                     continue
                 if target - self.now > _STEP_US:
@@ -294,7 +302,7 @@ class Hal:
             try:
                 t = int(item.get("t_us", self.now))
             except (TypeError, ValueError):
-                self.bad_feed += 1
+                self._bad(item, "t_us must be an integer")
                 self._next += 1
                 continue
             if t > (self.now if self.realtime else end) or n == _MAX_PER_PASS:
@@ -306,7 +314,7 @@ class Hal:
             try:
                 self._apply(item, t)
             except (TypeError, ValueError, KeyError):
-                self.bad_feed += 1
+                self._bad(item, "bad value")
         if self.realtime:
             self.sched.run_until(self.now)
             return n == _MAX_PER_PASS  # behind (a slow pass): catch up without sleeping

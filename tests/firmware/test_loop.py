@@ -155,4 +155,17 @@ def test_profile_switch_loads_the_file_and_says_hello():
     eq(fw.board.profile, "kegle", "the good profile stays")
 
 
+def test_bad_feed_lines_are_skipped_and_the_rest_is_played():
+    fw = fwtest.firmware(fwtest.board([channel(0, "capture")]))
+    feed(fw, [{"t_us": 1000, "ch": 0, "level": 1}, {"t_us": "soon", "ch": 0, "level": 0},
+              {"t_us": 1100, "ch": 7, "level": 1}, {"t_us": 1200, "ch": 0, "colour": "red"},
+              {"t_us": 1300, "ch": 0}, {"clock_us": 5}, {"t_us": 2000, "ch": 0, "level": 0}])
+    with open(fw.feed_path, "a") as f:
+        f.write("not json\n[1, 2]\n")
+    feed(fw, [{"t_us": 3000, "ch": 0, "level": 1}])
+    ev = events(settle(fw))
+    eq([(e["b"] & 1, e["t"]) for e in ev], [(1, 1000), (0, 2000), (1, 3000)], "good lines played")
+    eq(fw.hal.bad_feed, 7, "bad lines counted")
+
+
 fwtest.run(fwtest.tests_of(globals()))
