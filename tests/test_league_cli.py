@@ -143,3 +143,32 @@ def test_the_installed_command_runs(db: Path, tablesense_cmd: list[str]) -> None
     proc = subprocess.run([*tablesense_cmd, "league", "--db", str(db), "list"], capture_output=True,
                           text=True, timeout=60)
     assert proc.returncode == 0 and "Najaar 2026" in proc.stdout and "3 players" in proc.stdout
+
+
+def test_import_from_the_pubs_match_log(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tablesense.store import Store
+
+    t = Table(setup(targets={"p1": 30, "p2": 45}))
+    t.events[0]["players"] = {"p1": "Bob", "p2": "Ann"}
+    t.run(3).piezo().run(30)  # Bob 3 and out; Ann 30 of her 45 so far
+    pub = tmp_path / "pub.db"
+    store = Store(str(pub))
+    match_id = store.new_match("t1", t.events[0])
+    for seq, ev in enumerate(t.events[1:], start=2):
+        store.append("t1", match_id, seq, json.dumps(ev), "sensor")
+    store.close()
+    code, _, err = league(db, "import", COMP, "--store", str(pub), "--match", str(match_id), capsys=capsys)
+    assert code == 1 and "not finished" in err
+    store = Store(str(pub))
+    seq = len(t.events) + 1
+    for ev in Table(setup()).run(15).events[1:]:
+        store.append("t1", match_id, seq, json.dumps({**ev, "t": ev["t"] + 1000}), "sensor")
+        seq += 1
+    store.close()
+    code, out, err = league(db, "import", COMP, "--store", str(pub), "--match", str(match_id), capsys=capsys)
+    assert code == 0, err
+    assert "Bob 3/30 - Ann 45/45 in 1 innings: Ann wins; points 1-11" in out
+    code, _, err = league(db, "import", COMP, "--store", str(pub), "--match", "99", capsys=capsys)
+    assert code == 1 and "no match 99" in err
+    code, _, err = league(db, "import", COMP, "--match", "1", capsys=capsys)
+    assert code == 1 and "go together" in err

@@ -17,6 +17,7 @@ from ..league import (
     LeagueStore,
     NotACompetitionMatch,
     check_visitor_breaks,
+    lines_from_store,
     make_result,
     new_moyennes,
     result_from_lines,
@@ -59,9 +60,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     r.add_argument("--barrage", action="store_true", help="a barrage match deciding a tie")
     r.add_argument("--visitor", help="the visiting player (liemers: he breaks, so he is P1)")
 
-    i = sub.add_parser("import", help="take results from stored match logs (JSONL)")
+    i = sub.add_parser("import", help="take results from stored match logs (JSONL files, or the pub's log)")
     i.add_argument("competition")
-    i.add_argument("logs", nargs="+", metavar="LOG")
+    i.add_argument("logs", nargs="*", metavar="LOG", help="match logs as JSONL files")
+    i.add_argument("--store", metavar="DB", help="the pub's match log (tablesense run --db)")
+    i.add_argument("--match", type=int, action="append", default=[], metavar="ID",
+                   help="a match id in --store (repeat for more)")
     i.add_argument("--barrage", action="store_true")
 
     for name, text in (("standings", "standings by match points"), ("moyennes", "new moyennes")):
@@ -118,17 +122,27 @@ def _add_result(store: LeagueStore, args: argparse.Namespace) -> int:
 
 def _import(store: LeagueStore, args: argparse.Namespace) -> int:
     comp = store.competition(args.competition)
+    if bool(args.store) != bool(args.match):
+        print("tablesense league: --store and --match go together", file=sys.stderr)
+        return 1
+    if not args.logs and not args.match:
+        print("tablesense league: import needs match logs (files, or --store DB --match ID)", file=sys.stderr)
+        return 1
+    sources: list[tuple[str, list[str]]] = []
     for path in args.logs:
         try:
             with open(path, encoding="utf-8") as fh:
-                lines = fh.read().splitlines()
+                sources.append((path, fh.read().splitlines()))
         except OSError as exc:
             print(f"tablesense league: cannot read {path}: {exc.strerror}", file=sys.stderr)
             return 1
+    for match_id in args.match:
+        sources.append((f"{args.store}#{match_id}", lines_from_store(args.store, match_id)))
+    for where, lines in sources:
         try:
-            result = result_from_lines(lines, source=path, barrage=args.barrage)
+            result = result_from_lines(lines, source=where, barrage=args.barrage)
         except NotACompetitionMatch as exc:
-            print(f"tablesense league: {path}: {exc}", file=sys.stderr)
+            print(f"tablesense league: {where}: {exc}", file=sys.stderr)
             return 1
         store.add_result(comp, result)
         print(_result_line(result))

@@ -1,4 +1,8 @@
-"""A competition result taken from a stored match log (JSONL), replayed by the real engine."""
+"""A competition result taken from a stored match log, replayed by the real engine.
+
+The log is a JSONL file or a match in the pub's SQLite match log (``tablesense.store``;
+voided events are left out as the pub's own replay does).
+"""
 
 from __future__ import annotations
 
@@ -30,3 +34,21 @@ def result_from_lines(lines: list[str], source: str = "", barrage: bool = False)
 
     return Result(names["p1"], names["p2"], pair("caroms"), pair("innings"), pair("targets"),
                   out["winner"], pair("match_points"), pair("high_run"), barrage, source)
+
+
+def lines_from_store(path: str, match_id: int) -> list[str]:
+    """The effective event lines of match ``match_id`` in the pub's match log at ``path``."""
+    import os
+
+    from ..store import Store, effective_lines
+
+    if not os.path.exists(path):
+        raise NotACompetitionMatch(f"no match log at {path}")
+    store = Store(path)
+    try:
+        store.match(match_id)
+        return [ev.line for ev in effective_lines(store.events(match_id))]
+    except ValueError as exc:
+        raise NotACompetitionMatch(f"{path}: {exc}") from None
+    finally:
+        store.close()
