@@ -109,3 +109,22 @@ def test_golf_double_finish_goes_to_the_smaller_t_whatever_the_line_order(
     swapped = [goal(t2, "A", "p1"), goal(t1, "A", "p2")]
     rep = play(one_one(), swapped[order[0]], swapped[order[1]], rest(42.0))
     assert state(rep)["frame_winners"] == ["p2"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.tuples(st.integers(2, 5), st.integers(2, 5)), BALL, st.booleans(),
+       st.lists(st.tuples(st.floats(1.0, 2.0), st.sampled_from(["A", "B"]), BALL), max_size=3))
+def test_golf_quick_path_gives_what_the_general_path_gives(
+    balls: tuple[int, int], shooter: str, duo: bool, goals: list[tuple[float, str, str]]
+) -> None:
+    from tablesense.rules.golf_resolve import resolve
+    from tablesense.rules.golf_state import GolfState, Shot
+
+    players = (("p1", ("Ann", "Cor")), ("p2", ("Bob", "Dirk"))) if duo else (("p1", "Ann"), ("p2", "Bob"))
+    pre = GolfState(players=players, duo=duo, balls_left=balls, at_table=shooter,
+                    zone_play=1 in balls)
+    shot = Shot(t0=0.5, shooter=shooter, goals=tuple(goals), rest_t=3.0)
+    quick = resolve(pre, shot)  # takes the quick path where it can
+    general = resolve(pre, shot, prev=pre)  # amending never does
+    assert quick == general
+    assert quick.checkpoint is general.checkpoint

@@ -79,6 +79,10 @@ def _zone_touch(foul_id: str, zone: bool) -> str:
 def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None) -> GolfState:
     """The state after ``shot`` played from ``pre``; ``prev`` is the state being amended
     (a late call or an answer), so that question ids stay stable."""
+    if prev is None:
+        quick = _plain(pre, shot)
+        if quick is not None:
+            return quick
     u = _Unit(pre, shot, prev)
     s = shot.shooter
     o = other(s)
@@ -317,6 +321,46 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None) -> GolfSt
             placed=(placed[0], placed[1]), fouled_from=(fouled[0], fouled[1]),
         )
     return _end_frame(pre, u, common, winner, (bl[0], bl[1]), t_end)
+
+
+def _plain(pre: GolfState, shot: Shot) -> GolfState | None:
+    """The common shot, resolved without the general machinery: before zone play, no
+    call, no question, no positions to check, and either no goal at all (the turn passes)
+    or only valid goals that neither end the frame nor start zone play. ``None`` for
+    anything else. It gives exactly what the general path gives."""
+    if (shot.rest_t is None or shot.standalone or shot.offs or shot.fouls or shot.rails or shot.edges
+            or shot.wedged or shot.answers or pre.zone_play or shot.positions is not None):
+        return None
+    s = shot.shooter
+    if shot.strike not in (None, s) or shot.first_contact == (s, s):
+        return None
+    t_end = shot.rest_t
+    si = IDX[s]
+    if shot.goals:
+        attack = ATTACKS[s]
+        for _, g, b in shot.goals:
+            if b != s or g != attack:
+                return None
+        left = pre.balls_left[si] - len(shot.goals)
+        if left <= 1:
+            return None
+        rulings = pre.rulings + tuple(
+            Ruling(t=t, rule="golf.goal", player=s, text=f"valid goal in goal {g}: {s} stays at the table",
+                   data=(("goal", g),))
+            for t, g, _ in sorted(shot.goals))
+        bl = (left, pre.balls_left[1]) if si == 0 else (pre.balls_left[0], left)
+        return evolve(pre, rulings=rulings, unit_questions=(), pre=pre, shot=shot, shot_open=False,
+                      frame_units=pre.frame_units + 1, placements=(), checkpoint=pre, balls_left=bl,
+                      at_table=s, clock=(s, t_end), positions=None)
+    o = other(s)
+    ruling = Ruling(t=t_end, rule="golf.turn", player=s,
+                    text=f"no valid goal of their own: the turn passes to {o}")
+    members = pre.members
+    if pre.duo:
+        members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
+    return evolve(pre, rulings=(*pre.rulings, ruling), unit_questions=(), pre=pre, shot=shot, shot_open=False,
+                  frame_units=pre.frame_units + 1, placements=(), checkpoint=pre, at_table=o, members=members,
+                  clock=(o, t_end), positions=None, turn_positions=None)
 
 
 def _end_frame(pre: GolfState, u: _Unit, common: dict[str, Any], winner: str, bl: tuple[int, int],

@@ -72,30 +72,30 @@ class GolfState(BaseState):
 _FIELDS = tuple(GolfState.__dataclass_fields__)
 
 
-def _make_copier() -> Any:
-    """A straight-line copier generated once from the fields (the way dataclasses makes
-    ``__init__``): no loop, no per-field checks."""
-    body = "\n".join(f"    _set(o, {name!r}, s.{name})" for name in _FIELDS)
-    src = f"def _copy(s, _new=object.__new__, _set=object.__setattr__, _cls=GolfState):\n" \
-          f"    o = _new(_cls)\n{body}\n    return o\n"
-    scope: dict[str, Any] = {"GolfState": GolfState}
-    exec(src, scope)
-    return scope["_copy"]
+_EVOLVERS: dict[tuple[str, ...], Any] = {}
 
 
-_copy = _make_copier()
-_set = object.__setattr__
+def _evolver(names: tuple[str, ...]) -> Any:
+    """A straight-line copier for one set of changed fields, generated once (the way
+    dataclasses makes ``__init__``): no loop, no per-field checks at run time."""
+    fn = _EVOLVERS.get(names)
+    if fn is None:
+        unknown = [n for n in names if n not in GolfState.__dataclass_fields__]
+        if unknown:
+            raise TypeError(f"GolfState has no field {unknown[0]!r}")
+        body = "".join(f"    _set(o, {n!r}, {'_v_' + n if n in names else 's.' + n})\n" for n in _FIELDS)
+        args = "".join(f", _v_{n}" for n in names)
+        src = f"def _evolve(s{args}):\n    o = _new(_cls)\n{body}    return o\n"
+        scope: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__, "_cls": GolfState}
+        exec(src, scope)
+        fn = _EVOLVERS[names] = scope["_evolve"]
+    return fn
 
 
 def evolve(state: GolfState, **changes: Any) -> GolfState:
     """``dataclasses.replace`` for ``GolfState``, several times faster (the replay of a
     long match makes a few per shot). Only field names are allowed."""
-    out = _copy(state)
-    for name, value in changes.items():
-        if name not in GolfState.__dataclass_fields__:
-            raise TypeError(f"GolfState has no field {name!r}")
-        _set(out, name, value)
-    return out
+    return _evolver(tuple(changes))(state, *changes.values())  # type: ignore[no-any-return]
 
 
 def pair_set(pair: tuple[Any, Any], player: str, value: Any) -> tuple[Any, Any]:
