@@ -224,3 +224,17 @@ def test_pulled_cable_loses_nothing_after_a_replay(tmp_path: Path) -> None:
         (e["ch"], e["level"]) for e in edges
     ]
     assert any(f.flags & F_REPLAY for f in after)
+
+
+def test_realtime_feed_is_played_at_its_own_time(tmp_path: Path) -> None:
+    with start_firmware(goal_board(tmp_path, "irq"), sched_us=30) as fw:  # realtime by default
+        port = Port(fw)
+        t = hello_uptime(port) + 600_000
+        fw.send_edges([{"t_us": t, "ch": 0, "level": 1}])
+        sent = time.monotonic()
+        frames = port.until(lambda fs: any(isinstance(f, EventFrame) for f in fs))
+        waited = time.monotonic() - sent
+        port.close()
+    ev = next(f for f in frames if isinstance(f, EventFrame))
+    assert 0.3 < waited < 3.0, "the edge waits for its time on the virtual clock"
+    assert ev.t_us == t + 30, "stamped at its time plus the scheduling delay"
