@@ -1,0 +1,31 @@
+"""`tablesense replay` on golf logs through the real command line: the readable account."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+MATCHES = Path(__file__).resolve().parent / "matches" / "golf"
+
+
+def _replay(cmd: list[str], name: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*cmd, "replay", str(MATCHES / name), *extra], capture_output=True, text=True,
+                          timeout=60)
+
+
+def test_golf_readable_account_shows_rulings_score_and_result(tablesense_cmd: list[str]) -> None:
+    proc = _replay(tablesense_cmd, "duo.jsonl")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "golf.duo.deciding [p1] Cor opens frame 3" in out
+    assert "golf.match.won [p1] p1 wins the match 2-1" in out
+    assert "frame 1: balls left p1 4, p2 5; frames 0-0; Ann (p1) at the table" in out
+    assert out.rstrip().endswith("result: won by p1")
+
+
+def test_golf_bad_lines_are_named_and_the_match_goes_on(tablesense_cmd: list[str]) -> None:
+    proc = _replay(tablesense_cmd, "bad_lines.jsonl")
+    assert proc.returncode == 1
+    assert "line 14: goal B for p1, but p1 has no balls left in play" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "frames 1-0" in proc.stdout
