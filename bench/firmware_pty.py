@@ -25,8 +25,17 @@ from tablesense.sim.fitl import start_firmware  # noqa: E402
 
 def board(path: Path) -> Path:
     chans = [
-        {"ch": i, "name": f"beam_{i}", "kind": "pocket", "index": i % 6 + 1, "gpio": 4 + i, "pull": None,
-         "active": 1, "mode": "irq", "debounce_us": 0}
+        {
+            "ch": i,
+            "name": f"beam_{i}",
+            "kind": "pocket",
+            "index": i % 6 + 1,
+            "gpio": 4 + i,
+            "pull": None,
+            "active": 1,
+            "mode": "irq",
+            "debounce_us": 0,
+        }
         for i in range(16)
     ]
     cfg = {"profile": "bench16", "scan_ms": 20, "heartbeat_ms": 1000, "channels": chans}

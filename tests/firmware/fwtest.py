@@ -134,13 +134,30 @@ class Sink:
 
 
 def channel(ch, mode="irq", kind="goal", active=0, debounce_us=0, colour=False):
-    return {"ch": ch, "name": "c%d" % ch, "kind": kind, "index": ch, "gpio": 10 + ch, "pull": "up",
-            "active": active, "mode": mode, "debounce_us": debounce_us, "colour": colour}
+    return {
+        "ch": ch,
+        "name": "c%d" % ch,
+        "kind": kind,
+        "index": ch,
+        "gpio": 10 + ch,
+        "pull": "up",
+        "active": active,
+        "mode": mode,
+        "debounce_us": debounce_us,
+        "colour": colour,
+    }
 
 
 def board(channels, profile="test", scan_ms=20):
-    return Board({"profile": profile, "scan_ms": scan_ms, "heartbeat_ms": 1000, "colours": ["p1", "p2"],
-                  "channels": channels})
+    return Board(
+        {
+            "profile": profile,
+            "scan_ms": scan_ms,
+            "heartbeat_ms": 1000,
+            "colours": ["p1", "p2"],
+            "channels": channels,
+        }
+    )
 
 
 _n = [0]

@@ -50,8 +50,10 @@ def test_a_board_for_newer_firmware_is_refused():
 
 
 def test_missing_or_broken_file_says_which():
-    for path, words in (("/nonexistent/b.json", ["cannot read", "/nonexistent/b.json"]),
-                        (fwtest.ROOT + "/README.md", ["not valid JSON"])):
+    for path, words in (
+        ("/nonexistent/b.json", ["cannot read", "/nonexistent/b.json"]),
+        (fwtest.ROOT + "/README.md", ["not valid JSON"]),
+    ):
         try:
             board.load(path)
         except board.BoardError as e:

@@ -19,8 +19,9 @@ def locked(fn):
 
 
 def _fw():
-    return fwtest.firmware(fwtest.board([channel(0), channel(1, "capture"), channel(2, "poll", "pin",
-                                                                                    debounce_us=3000)]))
+    return fwtest.firmware(
+        fwtest.board([channel(0), channel(1, "capture"), channel(2, "poll", "pin", debounce_us=3000)])
+    )
 
 
 def test_irq_and_capture_handlers_do_not_allocate():

@@ -8,11 +8,21 @@ from fwtest import channel, eq, events, feed, settle
 
 def test_edges_come_out_in_order_with_times():
     fw = fwtest.firmware(fwtest.board([channel(0, "capture"), channel(1, "capture")]))
-    feed(fw, [{"t_us": 5000, "ch": 1, "level": 1}, {"t_us": 5200, "ch": 0, "level": 1},
-              {"t_us": 9000, "ch": 1, "level": 0}, {"t_us": 9001, "ch": 0, "level": 0}])
+    feed(
+        fw,
+        [
+            {"t_us": 5000, "ch": 1, "level": 1},
+            {"t_us": 5200, "ch": 0, "level": 1},
+            {"t_us": 9000, "ch": 1, "level": 0},
+            {"t_us": 9001, "ch": 0, "level": 0},
+        ],
+    )
     ev = events(settle(fw))
-    eq([(e["seq"], e["ch"], e["b"], e["t"]) for e in ev],
-       [(0, 1, 5, 5000), (1, 0, 5, 5200), (2, 1, 4, 9000), (3, 0, 4, 9001)], "events")
+    eq(
+        [(e["seq"], e["ch"], e["b"], e["t"]) for e in ev],
+        [(0, 1, 5, 5000), (1, 0, 5, 5200), (2, 1, 4, 9000), (3, 0, 4, 9001)],
+        "events",
+    )
 
 
 def test_irq_time_includes_the_scheduling_delay():
@@ -93,8 +103,14 @@ def test_three_tick_wraps_keep_time_monotonic():
 
 def test_colour_reading_follows_the_goal_edge():
     fw = fwtest.firmware(fwtest.board([channel(0, colour=True), channel(1, colour=True)]))
-    feed(fw, [{"t_us": 1000, "ch": 0, "level": 1}, {"t_us": 1250, "ch": 0, "colour": 2},
-              {"t_us": 10000, "ch": 1, "level": 1}])
+    feed(
+        fw,
+        [
+            {"t_us": 1000, "ch": 0, "level": 1},
+            {"t_us": 1250, "ch": 0, "colour": 2},
+            {"t_us": 10000, "ch": 1, "level": 1},
+        ],
+    )
     frames = [f for f in settle(fw, 10) if f["type"] in (wire.EVENT, wire.READING)]
     eq([(f["type"], f["ch"]) for f in frames], [(1, 0), (3, 0), (1, 1), (3, 1)], "event then reading")
     eq(frames[1]["b"], 2, "colour class of ch 0")
@@ -114,8 +130,17 @@ def test_pulse_counts_saturate_at_255():
 
 def test_commands_answer_and_bad_ones_get_an_error():
     fw = fwtest.firmware(fwtest.board([channel(0)]))
-    for line in (b"!ping 4242\n", b"!ping x\n", b"!bogus\n", b"!replay\n", b"!hello\r\n", b"\n",
-                 b"!" + b"x" * 200 + b"\n", b"!ping \xff\n", b"!profile ../etc\n"):
+    for line in (
+        b"!ping 4242\n",
+        b"!ping x\n",
+        b"!bogus\n",
+        b"!replay\n",
+        b"!hello\r\n",
+        b"\n",
+        b"!" + b"x" * 200 + b"\n",
+        b"!ping \xff\n",
+        b"!profile ../etc\n",
+    ):
         for c in line:
             fw.feed_byte(c)
     fw.flush()
@@ -131,8 +156,11 @@ def test_replay_resends_kept_frames_flagged_and_refuses_gone_ones():
     fw.command("!replay 2095")
     fw.flush()
     r = fw.out.take()
-    eq([(f["seq"], f["b"] & wire.F_REPLAY, f["t"]) for f in r],
-       [(e["seq"], 8, e["t"]) for e in ev[2095:]], "replayed tail")
+    eq(
+        [(f["seq"], f["b"] & wire.F_REPLAY, f["t"]) for f in r],
+        [(e["seq"], 8, e["t"]) for e in ev[2095:]],
+        "replayed tail",
+    )
     fw.command("!replay 10")
     fw.flush()
     err = fw.out.take()[0]
@@ -157,9 +185,18 @@ def test_profile_switch_loads_the_file_and_says_hello():
 
 def test_bad_feed_lines_are_skipped_and_the_rest_is_played():
     fw = fwtest.firmware(fwtest.board([channel(0, "capture")]))
-    feed(fw, [{"t_us": 1000, "ch": 0, "level": 1}, {"t_us": "soon", "ch": 0, "level": 0},
-              {"t_us": 1100, "ch": 7, "level": 1}, {"t_us": 1200, "ch": 0, "colour": "red"},
-              {"t_us": 1300, "ch": 0}, {"clock_us": 5}, {"t_us": 2000, "ch": 0, "level": 0}])
+    feed(
+        fw,
+        [
+            {"t_us": 1000, "ch": 0, "level": 1},
+            {"t_us": "soon", "ch": 0, "level": 0},
+            {"t_us": 1100, "ch": 7, "level": 1},
+            {"t_us": 1200, "ch": 0, "colour": "red"},
+            {"t_us": 1300, "ch": 0},
+            {"clock_us": 5},
+            {"t_us": 2000, "ch": 0, "level": 0},
+        ],
+    )
     with open(fw.feed_path, "a") as f:
         f.write("not json\n[1, 2]\n")
     feed(fw, [{"t_us": 3000, "ch": 0, "level": 1}])

@@ -39,8 +39,18 @@ def _frame(enc, f):
         return enc.record(code, seq, f["channel"], b, t >> 30, t & fwtest.MASK30)
     if typ == "hello":
         t = f["uptime_us"]
-        return enc.hello(seq, t >> 30, t & fwtest.MASK30, f["n_channels"], f["levels"], f["ring_overflows"],
-                         f["sched_drops"], f["late"], f["fw_version"], f["profile_id"])
+        return enc.hello(
+            seq,
+            t >> 30,
+            t & fwtest.MASK30,
+            f["n_channels"],
+            f["levels"],
+            f["ring_overflows"],
+            f["sched_drops"],
+            f["late"],
+            f["fw_version"],
+            f["profile_id"],
+        )
     if typ == "heartbeat":
         t = f["uptime_us"]
         lo = t & fwtest.MASK30
