@@ -101,13 +101,18 @@ async def _merge(sim: MatchSim, fw: Any, clock: _Clock, link_events: asyncio.Que
                 delay = (ev.t - t_sim0) / speed - (time.monotonic() - start)
                 if delay > 0:
                     await asyncio.sleep(delay)
-            if ev.t <= last_t:  # the link's rest comes a quiet period after the balls stop
+            if isinstance(ev, Call) and ev.t <= last_t:  # the link's rest comes a quiet period late
                 ev = replace(ev, t=round(last_t + 0.5, 6))
             last_t = ev.t
             yield ev
             continue
         if isinstance(ev, Pin) and ev.state == "up" and not in_shot:
-            _send(fw, sim, clock)  # the referee sets the pins up: their switches go idle
+            # the referee sets the pins up: their switches go idle, the link reports them
+            # and, after the quiet time, a rest of its own
+            if _send(fw, sim, clock):
+                async for got in _until_rest(link_events, None, notes):
+                    last_t = max(last_t, got.t)
+                    yield got
             continue
         if not in_shot:
             in_shot = True
@@ -120,24 +125,28 @@ async def _merge(sim: MatchSim, fw: Any, clock: _Clock, link_events: asyncio.Que
             start, t_sim0 = time.monotonic(), ev.t
 
 
-def _send(fw: Any, sim: MatchSim, clock: _Clock) -> None:
+def _send(fw: Any, sim: MatchSim, clock: _Clock) -> bool:
     edges = sorted(sim.edges, key=lambda e: e["t_us"])
     sim.edges.clear()
     if not edges:
-        return
+        return False
     jump = clock.jump(edges[0]["t_us"] - 50_000)
     fw.send_edges(([jump] if jump else []) + edges)
+    return True
 
 
-async def _until_rest(link_events: asyncio.Queue[Event], sim_rest: Rest,
+async def _until_rest(link_events: asyncio.Queue[Event], sim_rest: Rest | None,
                       notes: list[str]) -> AsyncIterator[Event]:
+    """The link's events up to its next ``rest``; after ``REST_TIMEOUT`` the simulator's
+    ``sim_rest`` stands in (none for the pins being set up)."""
     deadline = time.monotonic() + REST_TIMEOUT
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
-            notes.append(f"no rest from the link {REST_TIMEOUT:.0f} s after the shot ending at "
-                         f"{sim_rest.t:.3f}: the simulator's rest stands in")
-            yield sim_rest
+            if sim_rest is not None:
+                notes.append(f"no rest from the link {REST_TIMEOUT:.0f} s after the shot ending at "
+                             f"{sim_rest.t:.3f}: the simulator's rest stands in")
+                yield sim_rest
             return
         try:
             ev = await asyncio.wait_for(link_events.get(), left)
