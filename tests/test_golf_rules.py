@@ -382,6 +382,9 @@ def test_golf_zone_leave_from_positions() -> None:
     moved = {"p1": [[0.9, 0.15]], "p2": [[0.9, 0.75]]}
     rep = play(one_one(positions=pos), cushion(51.0), rest(52.0, moved))
     assert "golf.zone.leave" not in rules(rep)
+    # a foul that puts the balls back leaves nothing for the positions to decide
+    rep = play(one_one(positions=pos), cushion(51.0), rest(52.0, pos), foul(53.0, "push"))
+    assert "golf.foul.push" in rules(rep) and "golf.zone.leave" not in rules(rep)
     # a ball in the shooter's large attacking triangle need not change zone
     tri = {"p1": [[0.9, 0.15]], "p2": [[0.20, 0.45]]}
     rep = play(one_one(positions=tri), cushion(51.0), rest(52.0, tri))

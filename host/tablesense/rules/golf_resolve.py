@@ -148,10 +148,11 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None) -> GolfSt
     if shot.first_contact == (s, s) and "golf.foul.own-ball" not in called:
         fouls.append(_foul(shot.t0, "golf.foul.own-ball", seen="contact"))
     own_valid = any(b == s and g == attack for _, g, b in goals)
-    if not shot.standalone and shot.rest_t is not None:
+    # positions mean nothing once a foul has put the balls back
+    if not shot.standalone and shot.rest_t is not None and not any(f.back for _, f, _ in fouls):
         after = shot.positions
         if after is not None and pre.positions is not None:
-            if zone and not goals and not offs and "golf.zone.leave" not in called \
+            if zone and not goals and not offs and not fouls \
                     and not zone_left(pre.positions, after, s):
                 fouls.append(_foul(t_end, "golf.zone.leave", seen="positions"))
             if "golf.triangle.attacking" not in called and attacking_triangle_broken(pre.positions, after, s):
