@@ -199,6 +199,12 @@ def test_golf_foul_names_are_normalised(name: str) -> None:
     assert rules(play(foul(0.5, name))) == ["golf.foul.foot"]
 
 
+@pytest.mark.parametrize("name", ["touch", "foot", "push", "double-hit", "jump", "wrong-ball", "time"])
+def test_golf_referee_panel_foul_buttons_are_all_known(name: str) -> None:
+    rep = play(goal(1.0, "B", "p1"), rest(2.0), foul(3.0, name))
+    assert not rep.errors and state(rep)["at_table"] == "p2"
+
+
 def test_golf_unknown_foul_is_an_illegal_call_listing_the_known_ones() -> None:
     rep = play(foul(0.5, "sneeze"), miss(1.0))
     (err,) = rep.errors

@@ -61,7 +61,7 @@ FOULS: tuple[Foul, ...] = (
     Foul("golf.foul.hold.opponent-ball", "held back, nudged or deflected an opponent's ball", True, ALWAYS,
          touched="goal", aliases=("hold-opponent", "hold-opponent-ball", "nudge-opponent")),
     Foul("golf.foul.push", "kept the cue tip against the ball (push shot)", True, ALWAYS,
-         aliases=("push", "push-shot")),
+         aliases=("push", "push-shot", "double-hit", "double-touch")),
     Foul("golf.foul.touching-ball", "moved a touching ball when not playing away from it", True, ALWAYS,
          aliases=("touching-ball", "touching", "frozen")),
     Foul("golf.foul.push-through", "pushed through at a ball touching the front or outer side peg",
