@@ -350,8 +350,9 @@ def test_kegle_open_question_dropped_when_the_next_shot_starts() -> None:
     assert m.errors and "no open question" in m.errors[0]
 
 
-def test_kegle_fault_red_topples_pin_from_pin_event_ball() -> None:
-    m = Match().ev("cushion", cushion=2, ball="red").ev("pin", pin=2, state="down", ball="red").rest()
+@pytest.mark.parametrize("key", ["ball", "by"])
+def test_kegle_fault_red_topples_pin_from_pin_event_ball(key: str) -> None:
+    m = Match().ev("cushion", cushion=2, ball="red").ev("pin", pin=2, state="down", **{key: "red"}).rest()
     assert "kegle.fault.red-topples-pin" in m.rules()
     assert m.state["points"]["p1"] == 0
 

@@ -36,7 +36,7 @@ from .kegle_faults import (
     Fault,
     find_fault,
 )
-from .kegle_shot import ShotFacts, read_shot
+from .kegle_shot import ShotFacts, read_shot, toppler
 from .kegle_state import DEFAULT_DISTANCE, KegleState, Score, evolve, evolve_score
 
 PIN_POINTS = 2
@@ -452,7 +452,7 @@ def _check_sensor(event: Event) -> None:
             raise IllegalCall(f"keglebillard has no {'/'.join(event.balls)} contact (balls: red, white)")
         return
     if isinstance(event, Pin):
-        by = event.extra.get("ball")
+        by = toppler(event)
         if by not in _TOPPLERS:
             raise BadEvent(f"pin event: 'ball' (what toppled the pin) must be red, white, pin or cue, "
                            f"not {by!r}")

@@ -7,8 +7,8 @@ balls that jumped, and whether the red hit both whites. Pure, no state.
 
 Which ball toppled a pin (``"kegle.fault.red-topples-pin"``, seed 8.1):
 
-1. a ``pin`` event may carry ``"ball": "red" | "white" | "cue"`` (a full-information
-   source such as the simulator knows it);
+1. a ``pin`` event may carry ``"ball": "red" | "white" | "pin" | "cue"`` (or ``"by"``;
+   a full-information source such as the simulator knows it);
 2. otherwise, when the shot comes from a full-information source (it has ``contact``
    events or its rest carries ``positions``), a pin that falls before the red has
    touched a white was toppled by the red: the red is the only ball played, so
@@ -42,6 +42,12 @@ class ShotFacts:
     carambole: bool
 
 
+def toppler(pin: Pin) -> str | None:
+    """What a ``pin`` event says toppled it: its ``ball`` key, or ``by``."""
+    extra = pin.extra
+    return extra.get("ball", extra.get("by"))  # type: ignore[no-any-return]
+
+
 def read_shot(events: Sequence[Event], pins_before: frozenset[int], full_info: bool = False) -> ShotFacts:
     """The facts of a shot from its sensor events (in file order)."""
     toppled: list[int] = []
@@ -60,7 +66,7 @@ def read_shot(events: Sequence[Event], pins_before: frozenset[int], full_info: b
             if e.state == "down":
                 if e.pin not in down and e.pin not in toppled:
                     toppled.append(e.pin)
-                    who = e.extra.get("ball")
+                    who = toppler(e)
                     if who is None and full and red_white == 0:
                         who = "red"
                     if who == "red":
