@@ -456,6 +456,21 @@ def test_kegle_white_in_hole_points_still_count() -> None:
     assert m.state["at_table"] == "p1"
 
 
+def test_kegle_white_in_hole_goes_to_the_spot_opposite_the_other_white() -> None:
+    m = Match().ev("contact", balls=["red", "white"]).ev("pin", pin=1, state="down")
+    m.ev("pocket", pocket=3, ball="white").rest(positions={"red": [1.5, 0.3], "white": [0.4, 0.8]})
+    ruling = m.ruled("kegle.white-in-hole")[0]
+    assert ruling["spot"] == "foot" and "spot_taken" not in ruling
+    # the red lies on that spot: the player may ask for a new outlay
+    m = Match().ev("contact", balls=["red", "white"]).ev("pocket", pocket=1, ball="white")
+    m.rest(positions={"red": [1.69, 0.56], "white": [0.4, 0.8]})
+    assert m.ruled("kegle.white-in-hole")[0]["spot_taken"] is True
+    # the other white on the middle line: the half opposite the red decides (seed 9.3)
+    m = Match().ev("contact", balls=["red", "white"]).ev("pocket", pocket=2, ball="white")
+    m.rest(positions={"red": [0.3, 0.3], "white": [1.12, 0.8]})
+    assert m.ruled("kegle.white-in-hole")[0]["spot"] == "head"
+
+
 def test_kegle_white_in_hole_by_answer() -> None:
     m = Match().ev("pin", pin=1, state="down").ev("pocket", pocket=3).rest()
     m.call("answer", question="q1", answer="white")
