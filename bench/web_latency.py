@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import statistics
 import sys
 import tempfile
@@ -115,6 +116,58 @@ def run(tables: int, events: int, gap_ms: float, burst: bool = False) -> list[fl
     return [shown[m] - host.entered[m] for m in host.entered if m in shown and not m.endswith("setup")]
 
 
+def run_host_only(tables: int, events: int, gap_ms: float, burst: bool = False) -> list[float]:
+    """The host's share: event in -> its snapshot received by a WebSocket client (no browser)."""
+    import aiohttp
+
+    ids = [str(n) for n in range(1, tables + 1)]
+
+    async def main(host: Host) -> list[float]:
+        lat: list[float] = []
+
+        async def client(tid: str, ready: asyncio.Event) -> None:
+            seen: set[str] = set()
+            async with aiohttp.ClientSession() as http, http.ws_connect(f"{host.url}/ws/{tid}") as ws:
+                ready.set()
+                async for msg in ws:
+                    now = time.time() * 1000
+                    for ev in json.loads(msg.data)["ticker"]:
+                        mark = ev.get("mark")
+                        if mark in host.entered and mark not in seen and not mark.endswith("setup"):
+                            seen.add(mark)
+                            lat.append(now - host.entered[mark])
+
+        pending: set[asyncio.Task[None]] = set()
+        flags = [asyncio.Event() for _ in ids]
+        tasks = [asyncio.create_task(client(tid, f)) for tid, f in zip(ids, flags)]
+        for f in flags:
+            await f.wait()
+        for i, event in enumerate(_events(events)):
+            for tid in ids:
+                mark = f"{tid}-{i}"
+                host.entered[mark] = time.time() * 1000
+                task = asyncio.create_task(host.pub.submit_async(tid, parse_event({**event, "mark": mark})))
+                pending.add(task)
+                task.add_done_callback(pending.discard)
+                if not burst:
+                    await asyncio.sleep(gap_ms / 1000 / tables)
+            if burst:
+                await asyncio.sleep(gap_ms / 1000)
+        await asyncio.sleep(0.5)
+        for task in tasks:
+            task.cancel()
+        return lat
+
+    with tempfile.TemporaryDirectory() as tmp:
+        host = Host(str(Path(tmp) / "bench.db"), ids)
+        for tid in ids:
+            host.submit(tid, {"t": 0.0, "type": "setup", "game": "golf", "mark": f"{tid}-setup",
+                              "players": {"p1": "Ann", "p2": "Bob"}}).result()
+        lat = asyncio.run_coroutine_threadsafe(main(host), host.loop).result()
+        host.stop()
+    return lat
+
+
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -133,8 +186,12 @@ def main() -> int:
           f"one every {args.gap_ms:g} ms")
     for tables in (1, 8):
         lat = run(tables, args.events, args.gap_ms, args.burst)
-        print(f"  {tables} table(s): n={len(lat)} p50={statistics.median(lat):.1f} ms "
+        print(f"  {tables} table(s), host -> chromium DOM:  n={len(lat)} p50={statistics.median(lat):.1f} ms "
               f"p99={_pct(lat, 0.99):.1f} ms max={max(lat):.1f} ms")
+    for tables in (1, 8):
+        lat = run_host_only(tables, args.events, args.gap_ms, args.burst)
+        print(f"  {tables} table(s), host -> WebSocket client: n={len(lat)} "
+              f"p50={statistics.median(lat):.1f} ms p99={_pct(lat, 0.99):.1f} ms max={max(lat):.1f} ms")
     return 0
 
 
