@@ -221,3 +221,25 @@ async def test_async_path_logs_through_the_writer_in_order(tmp_path: Path) -> No
         assert seqs == list(range(1, len(seqs) + 1))
     assert _state(pub, "2")["balls_left"] == {"p1": 5, "p2": 4}  # the first shot voided
     assert _state(pub, "1")["balls_left"] == {"p1": 4, "p2": 5}  # the second shot undone
+
+
+def test_an_engine_failure_costs_the_event_not_the_table(pub: Pub, monkeypatch: pytest.MonkeyPatch) -> None:
+    pub.start_match("1", {"game": "golf", "players": PLAYERS})
+    engine = pub.table("1").replay.engine
+    assert engine is not None
+    real_apply = type(engine).apply
+
+    def broken(self, state, event):  # type: ignore[no-untyped-def]
+        if event.type == "cushion":
+            raise KeyError("bug")
+        return real_apply(self, state, event)
+
+    monkeypatch.setattr(type(engine), "apply", broken)
+    pub.submit("1", ev(t=1.0, type="cushion", cushion=1, ball=None))
+    for e in shot(2.0, {"type": "goal", "goal": "B", "ball": "p1"}):
+        pub.submit("1", e)
+    snap = pub.snapshot("1")
+    assert "internal error" in snap["errors"][0]["error"]
+    assert snap["state"]["balls_left"]["p1"] == 4  # the table goes on
+    again = Pub(pub.store, ["1"])  # and the host still starts
+    assert again.snapshot("1")["state"]["balls_left"]["p1"] == 4

@@ -27,7 +27,7 @@ from typing import Any
 
 from .errors import BadEvent, IllegalCall, TablesenseError
 from .events import Call, Event, Rest, Setup, parse_event
-from .replay import Replay
+from .replay import LineError, Replay
 from .store import LANGS, LoggedEvent, MatchRow, Store, StoreError, Writer, effective_lines, void_record
 
 TICKER = 12
@@ -294,7 +294,7 @@ class Pub:
                 rep.state = step.state
                 rep.events += 1
             else:
-                rep.feed_line(line, seq)
+                _feed(rep, line, seq)
             self._tick(tab, event, seq, source)
         self._after_apply(tab)
 
@@ -384,11 +384,16 @@ class Pub:
 def _replay(log: list[LoggedEvent]) -> Replay:
     rep = Replay()
     for ev in effective_lines(log):
-        try:
-            rep.feed_line(ev.line, ev.seq)
-        except TablesenseError:  # feed_line records errors itself; belt and braces
-            continue
+        _feed(rep, ev.line, ev.seq)
     return rep
+
+
+def _feed(rep: Replay, line: str, seq: int) -> None:
+    """Apply a logged line; an engine that fails on it costs that event, never the table."""
+    try:
+        rep.feed_line(line, seq)  # records rule errors (TablesenseError) itself
+    except Exception as exc:
+        rep.errors.append(LineError(seq, f"internal error of the rule engine: {exc!r}", line))
 
 
 def _last_t(tab: Table) -> float:

@@ -10,8 +10,13 @@ function card(s) {
   if (m) {
     const st = s.state || {};
     const key = MAIN[m.game];
+    const figure = (p) => {
+      const main = per(st, key, p) ?? "";
+      const left = m.game === "golf" ? per(st, "balls_left", p) : undefined;
+      return left === undefined ? esc(main) : `${esc(main)} <small>${"●".repeat(left)}${"○".repeat(Math.max(0, 5 - left))}</small>`;
+    };
     const row = (p) => `<span class="${st.at_table === p ? "at" : ""}">${st.at_table === p ? "▶ " : ""}${esc(name(m, p))}</span>
-      <span class="n">${esc(per(st, key, p) ?? "")}</span>`;
+      <span class="n">${figure(p)}</span>`;
     const last = s.ticker.length ? eventText(s.ticker[s.ticker.length - 1], m) : "";
     body = `<div class="score">${row("p1")}${row("p2")}</div><div class="last">${esc(s.summary || "")} ${st.finished ? "· " + t("finished") : ""}</div>
       <div class="last">${esc(last)}</div>`;

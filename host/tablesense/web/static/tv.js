@@ -135,14 +135,17 @@ function carom(s, m) {
   let centre = "";
   const inn = s && s.innings;
   if (inn && typeof inn === "object") centre += stat(t("innings"), Math.max(inn.p1 ?? 0, inn.p2 ?? 0));
+  let zoneShown = false;
   for (const k of ["entree", "dedans"]) {
     const v = s && s[k];
-    if (v === undefined || v === null || v === false) continue;
-    const shown = v === true ? "✔" : typeof v === "object" ? (v[s.at_table] ?? "") : v;
-    if (shown !== "" && shown !== false) centre += `<div class="badge ${k}">${t(k)} ${esc(shown === true ? "" : shown)}</div>`;
+    if (v === undefined || v === null || v === false || v === "") continue;
+    const detail = v === true ? (typeof s.zone === "string" ? s.zone : "") : typeof v === "object" ? (v[s.at_table] ?? "") : v;
+    if (detail === false) continue;
+    centre += `<div class="badge ${k}">${t(k).toUpperCase()} ${esc(detail === true ? "" : detail)}</div>`;
+    zoneShown = true;
   }
   if (s && typeof s.announcement === "string" && s.announcement) centre += `<div class="announce">${esc(s.announcement)}</div>`;
-  if (s && s.zone) centre += `<div class="badge">${esc(typeof s.zone === "object" ? JSON.stringify(s.zone) : s.zone)}</div>`;
+  if (s && s.zone && !zoneShown) centre += `<div class="badge">${esc(typeof s.zone === "object" ? JSON.stringify(s.zone) : s.zone)}</div>`;
   if (s && s.countdown !== undefined && s.countdown !== null) {
     const cd = typeof s.countdown === "object" ? s.countdown[s.at_table] : s.countdown;
     if (cd !== undefined && cd !== null) centre += `<div class="countdown">${t("countdown")} <b>${esc(cd)}</b></div>`;
