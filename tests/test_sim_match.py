@@ -100,3 +100,33 @@ async def test_negative_speed_is_refused():
     with pytest.raises(SimError, match="speed"):
         async for _ in simulated_match("golf", speed=-1):
             pass
+
+
+def _sim_after(game: str, before: dict, happenings: list) -> MatchSim:
+    sim = MatchSim(game, seed=0)
+    sim.last_shot = (before, happenings)
+    return sim
+
+
+def test_referee_bot_answers_from_what_it_saw():
+    from tablesense.sim.physics import Happening
+
+    golf = _sim_after("golf", {"p1.1": (1.3, 0.45)}, [
+        Happening(5.0, "goal", "p2.3", where="A"), Happening(5.5, "off_table", "p1.2"),
+        Happening(7.0, "rest", positions={"p1.1": (1.3, 0.45)})])
+    goal_q = {"id": "q1", "t": 5.0, "rule": "golf.goal", "goal": "A", "options": ["p1", "p2"]}
+    assert golf.answer(goal_q) == "p2"
+    assert golf.answer({"id": "q2", "t": 5.5, "rule": "golf.off-table.own", "options": ["p1", "p2"],
+                        "text": "Whose ball left the table?"}) == "p1"
+    # zone play: the only ball did not move, so no ball left its zone
+    zone_q = {"id": "q3", "t": 7.0, "rule": "golf.zone.leave", "options": [True, False], "player": "p1"}
+    assert golf.answer(zone_q) is False
+    moved = _sim_after("golf", {"p1.1": (1.3, 0.45)},
+                       [Happening(7.0, "rest", positions={"p1.1": (0.3, 0.1)})])
+    assert moved.answer(zone_q) is True
+    kegle = _sim_after("kegle", {}, [Happening(3.0, "pocket", "white.2", where=4)])
+    assert kegle.answer({"id": "q1", "t": 3.0, "rule": "kegle.fault.red-in-hole", "pocket": 4,
+                         "options": ["red", "white"]}) == "white"
+    # what it cannot know: "no" when that is an option, else the first choice
+    assert kegle.answer({"id": "q2", "t": 3.0, "rule": "x.y", "options": [True, False]}) is False
+    assert golf.answer({"id": "q4", "t": 7.0, "rule": "golf.spot.choice", "options": [1, 2, 3]}) == 1

@@ -76,6 +76,8 @@ class MatchSim:
         self.log: list[Event] = []
         self._frame_key: Any = None
         self._edge_rng = random.Random(self.seed + 1)
+        #: positions before the last shot and what happened in it (the referee saw it)
+        self.last_shot: tuple[dict[str, XY], list[Happening]] = ({}, [])
 
     # --- set-up ---------------------------------------------------------------------------
     def _setup(self) -> Setup:
@@ -126,7 +128,9 @@ class MatchSim:
             plan = player.plan(self.table, side)
             shot = player.execute(plan)
             self.t = round(self.t + self.rng.uniform(*THINK), 3)
+            before = self.table.positions()
             happenings = self.table.shoot(shot, t0=self.t)
+            self.last_shot = (before, happenings)
             self.shots += 1
             if self.want_edges:
                 self.edges.extend(pin_edges(happenings, self.spec, self.sensors, self._edge_rng))
@@ -162,11 +166,58 @@ class MatchSim:
             if not questions:
                 return
             q = questions[0]
-            options = q.get("options") or [True, False]
-            answer = False if False in options else options[0]
             self.t = round(self.t + CALL_DELAY, 3)
-            yield self._emit(Call(t=self.t, call="answer", question=q["id"], answer=answer))
+            yield self._emit(Call(t=self.t, call="answer", question=q["id"], answer=self.answer(q)))
             state = self.state_json()
+
+    def answer(self, q: dict[str, Any]) -> Any:
+        """The referee's answer to an engine's question: what the simulator saw happen when
+        the question is about it, else "no" when that is an option, else the first option."""
+        options = q.get("options") or [True, False]
+        truth = self._truth(q)
+        if truth is not None and truth in options:
+            return truth
+        return False if False in options else options[0]
+
+    def _truth(self, q: dict[str, Any]) -> Any:
+        before, happenings = self.last_shot
+        t = q.get("t")
+
+        def at(kind: str, where: Any = None) -> Happening | None:
+            for h in happenings:
+                if h.kind == kind and (where is None or h.where == where) and (
+                        t is None or abs(h.t - float(t)) < 0.002):
+                    return h
+            return None
+
+        rule = str(q.get("rule", ""))
+        if rule == "golf.zone.leave":
+            return self._zone_left(before, happenings, q.get("player"))
+        if "goal" in q:
+            h = at("goal", q["goal"])
+            return owner(h.ball) if h is not None and h.ball else None
+        if "pocket" in q:
+            h = at("pocket", q["pocket"])
+            return owner(h.ball) if h is not None and h.ball else None
+        if "left the table" in str(q.get("text", "")):
+            h = at("off_table")
+            return owner(h.ball) if h is not None and h.ball else None
+        return None
+
+    def _zone_left(self, before: dict[str, XY], happenings: list[Happening], player: Any) -> bool:
+        """Golf zone play: did a ball leave its zone (or end in the large attacking triangle)?"""
+        from ..geometry import golf as geo
+
+        after = happenings[-1].positions if happenings else None
+        if not after:
+            return True
+        for ball, xy in before.items():
+            if ball not in after or geo.zone_of(xy) != geo.zone_of(after[ball]):
+                return True
+        if player in geo.ATTACKS:
+            goal = geo.ATTACKS[player]
+            return any(owner(b) == player and geo.in_triangle(xy, goal, "large") for b, xy in after.items())
+        return False
 
     # --- the referee's hands: balls back on the table ------------------------------------------
     def _frame(self) -> Any:
