@@ -121,3 +121,38 @@ def test_kegle_fault_names_any_spelling(fault: Any, prefix: str, spell: Any) -> 
     assert find_fault(spell(prefix + short)) is fault
     for alias in fault.aliases:
         assert find_fault(spell(alias)) is fault
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(shot, min_size=1, max_size=20))
+def test_kegle_fast_apply_matches_the_base_apply(shots: list[Any]) -> None:
+    from tablesense.events import Pin
+    from tablesense.rules.base import Engine
+
+    class Slow(type(ENGINE)):  # type: ignore[misc]
+        def apply(self, state: Any, event: Any) -> Any:
+            if state.finished and isinstance(event, Pin) and event.state == "up":
+                return self.step(state, event)  # the one intended difference: pins go up after the end
+            return Engine.apply(self, state, event)
+
+    def run(engine: Any) -> list[Any]:
+        t = 0.0
+        state = engine.new_state(parse_event({"t": 0, "type": "setup", "game": "kegle",
+                                              "players": {"p1": "A", "p2": "B"}, "distance": 12}))
+        seen = []
+        for events, call, put_up in shots:
+            objs = [*events, {"type": "rest"}, *([call] if call else [])]
+            objs += [{"type": "pin", "pin": p, "state": "up"} for p in range(1, 6)] if put_up else []
+            for obj in objs:
+                t += 0.5
+                try:
+                    state = engine.apply(state, parse_event({"t": t, **obj}))
+                except TablesenseError as exc:
+                    seen.append(str(exc))
+                    continue
+                back = state.checkpoint
+                seen.append((engine.to_json(state), state.in_shot,
+                             engine.to_json(back) if back is not None else None))
+        return seen
+
+    assert run(ENGINE) == run(Slow())

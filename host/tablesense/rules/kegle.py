@@ -100,9 +100,20 @@ class KegleEngine(Engine[KegleState]):
 
     # --- interface --------------------------------------------------------------
     def apply(self, state: KegleState, event: Event) -> KegleState:
-        if state.finished and isinstance(event, Pin) and event.state == "up":
-            return self.step(state, event)  # the pin referee puts the pins back after the last shot
-        return super().apply(state, event)
+        """The base's ``apply``; sensor events take a fast path with the same snapshots."""
+        if isinstance(event, (Call, Setup)):
+            return super().apply(state, event)
+        if state.finished:
+            if isinstance(event, Pin) and event.state == "up":
+                return self.step(state, event)  # the pin referee puts the pins back after the last shot
+            return super().apply(state, event)
+        # as in Engine.apply: a snapshot before the first event of a shot; rest closes the unit
+        new = self.step(state, event)
+        if state.in_shot:
+            return evolve(new, in_shot=False) if isinstance(event, Rest) else new
+        if new is state:
+            return state
+        return evolve(new, checkpoint=state, in_shot=not isinstance(event, Rest))
 
     def new_state(self, setup: Setup) -> KegleState:
         agreed = setup.distance if setup.distance is not None else DEFAULT_DISTANCE
