@@ -130,3 +130,25 @@ def test_fuzz_garbage_between_and_inside_frames(items, cuts) -> None:  # type: i
     assert all(any(g == f for g in it) for f in intact), (intact, got)
     # nothing else comes out: a corrupted frame or garbage never decodes as a frame
     assert len(got) == len(intact), (intact, got)
+
+
+@settings(max_examples=500)
+@given(
+    st.one_of(
+        st.builds(lambda f: encode_frame(f)[:-1], frames),
+        st.binary(min_size=15, max_size=15).map(lambda b: b.replace(b"\0", b"\1")),
+    )
+)
+def test_fast_path_agrees_with_the_reference_decoder(chunk: bytes) -> None:
+    """The inlined record decoder gives what COBS decode + decode_payload give, errors included."""
+    from tablesense.link.frame import _decode_fast, decode_payload
+
+    try:
+        want = decode_payload(cobs_decode(chunk))
+    except BadFrame:
+        want = None
+    try:
+        got = _decode_fast(chunk)
+    except BadFrame:
+        got = None
+    assert got == want and type(got) is type(want)
