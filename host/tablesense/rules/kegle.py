@@ -110,7 +110,7 @@ class KegleEngine(Engine[KegleState]):
         # as in Engine.apply: a snapshot before the first event of a shot; rest closes the unit
         new = self.step(state, event)
         if state.in_shot:
-            return evolve(new, in_shot=False) if isinstance(event, Rest) else new
+            return evolve(new, in_shot=False) if isinstance(event, Rest) and new.in_shot else new
         if new is state:
             return state
         return evolve(new, checkpoint=state, in_shot=not isinstance(event, Rest))
@@ -229,7 +229,7 @@ class KegleEngine(Engine[KegleState]):
         settled = evolve(
             now, score=Score(**v.score), shooting=False, amendable=True, rest=rest,
             rulings=before.rulings + tuple(v.rulings), at_table=v.at_table, finished=v.finished,
-            winner=v.winner, post=(),
+            winner=v.winner, post=(), in_shot=False,
         )
         for call in now.post:  # what the referee did after the rest stands, where it still can
             try:

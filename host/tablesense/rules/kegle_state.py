@@ -69,13 +69,15 @@ T = TypeVar("T")
 def _make_evolve(cls: type[T]) -> Callable[..., T]:
     """A copier ``evolve(obj, **changes)`` for the frozen slotted dataclass ``cls``."""
     names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
-    lines = [f"    _set(n, {x!r}, kw.pop({x!r}) if {x!r} in kw else s.{x})" for x in names]
+    lines = [f"    _set(n, {x!r}, kw[{x!r}] if {x!r} in kw else s.{x})" for x in names]
     src = (
-        "def evolve(s, **kw):\n    n = _new(cls)\n" + "\n".join(lines)
-        + "\n    if kw:\n        raise TypeError(f'{cls.__name__} has no field(s) {sorted(kw)}')"
-        + "\n    return n\n"
+        "def evolve(s, **kw):\n"
+        "    if not kw.keys() <= _names:\n"
+        "        raise TypeError(f'{cls.__name__} has no field(s) {sorted(kw.keys() - _names)}')\n"
+        "    n = _new(cls)\n" + "\n".join(lines) + "\n    return n\n"
     )
-    ns: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__, "cls": cls}
+    ns: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__, "cls": cls,
+                          "_names": frozenset(names)}
     exec(src, ns)
     return ns["evolve"]  # type: ignore[no-any-return]
 
