@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tablesense.link import Link, LinkError, LinkStatus, table_events
-from tablesense.link.frame import F_ACTIVE, F_LATE, F_REPLAY, EventFrame, HelloFrame
+from tablesense.link.frame import F_ACTIVE, F_LATE, F_REPLAY, EventFrame, HelloFrame, PongFrame
 from tablesense.table.profile import board_config, load_profile
 
 fitl = pytest.importorskip("tablesense.sim.fitl")
@@ -325,3 +325,28 @@ async def test_unplugged_port_is_reported_retried_then_a_clear_error(tmp_path, f
         await asyncio.wait_for(run(), 10)
     link.close()
     assert [s.kind for s in statuses] == ["connected", "hello", "disconnected", "reconnecting"], statuses
+
+
+async def test_link_selects_the_profile_it_was_given_and_pings(tmp_path, firmware) -> None:
+    """A board configured for golf is switched to kegle by ``!profile``; ``!ping`` gets its PONG."""
+    for pid in ("golf", "kegle"):
+        (tmp_path / f"{pid}.json").write_text(json.dumps(board_config(load_profile(pid))))
+    fw = firmware(tmp_path / "golf.json", realtime=False)
+    link = Link(fw.port, profile_id="kegle", reconnect=False)
+    seen: list[str] = []
+
+    async def run() -> None:
+        async for item in link.items():
+            if isinstance(item, HelloFrame):
+                seen.append(item.profile_id)
+                if item.profile_id == "kegle":
+                    await link.send("!ping 4242")
+            elif isinstance(item, PongFrame):
+                assert item.token == 4242
+                return
+
+    try:
+        await asyncio.wait_for(run(), 6)
+    finally:
+        link.close()
+    assert seen[0] == "golf" and seen[-1] == "kegle"

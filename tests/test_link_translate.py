@@ -134,3 +134,18 @@ def test_release_until_lets_quiet_events_out_early() -> None:
     tr = Translator(KEGLE)
     assert run(tr, [EventFrame(0, 6, F_ACTIVE, 1_000_000)]) == []
     assert [e.type for e in tr.release_until(1_000_000)] == ["pin"]
+
+
+def test_goals_stamped_alike_keep_the_order_their_edges_came_in() -> None:
+    tr = Translator(GOLF)
+    got = run(
+        tr,
+        [
+            EventFrame(0, 1, F_ACTIVE, 2_000_000),
+            EventFrame(1, 0, F_ACTIVE, 2_000_000),
+            ReadingFrame(2, 0, 2, 2_001_000),
+            ReadingFrame(3, 1, 1, 2_001_000),
+        ],
+        end=3_000_000,
+    )
+    assert [e["goal"] for e in got] == ["B", "A"]
