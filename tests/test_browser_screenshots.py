@@ -96,9 +96,18 @@ def _shot(ctx: Any, url: str, ready: str, path: Path, width: int = 1280, height:
 
 
 def test_golf_scoreboard(ctx: Any, pub: LivePub, out: Path) -> None:
-    page = _shot(ctx, f"{pub.url}/table/1", ".balls", out / "golf.png")
+    page = _page(ctx)
+    page.goto(f"{pub.url}/table/1")
+    page.wait_for_selector(".balls")
     assert page.locator(".player.p1 .ball.on").count() == 3
     assert page.locator(".player.p2 .ball.on").count() == 4
+    for event in ({"t": 40.0, "type": "strike", "ball": "p2"},
+                  {"t": 41.0, "type": "goal", "goal": "A", "ball": "p2"}, {"t": 42.0, "type": "rest"}):
+        pub.submit("1", **event)  # Bob scores while the TV looks: the ruling's banner
+    page.wait_for_selector("#banner.show:has-text('golf.goal')")
+    page.wait_for_timeout(400)
+    page.screenshot(path=str(out / "golf.png"))
+    assert page.locator(".player.p2 .ball.on").count() == 3
     assert page.inner_text(".clock")  # counting down from the last rest
     assert (out / "golf.png").stat().st_size > 10_000
 
