@@ -37,8 +37,10 @@ def main() -> None:
             got += len(dec.feed(c))
         best = min(best, time.process_time() - start)
         assert got == N and dec.bad == 0, (got, dec.bad)
-    print(f"decode: {N / best:,.0f} events/s on one core ({N} EVENT frames in {READ}-byte reads, "
-          "CPU time, best of 5)")
+    print(
+        f"decode: {N / best:,.0f} events/s on one core ({N} EVENT frames in {READ}-byte reads, "
+        "CPU time, best of 5)"
+    )
     print(f"wire: {len(data) / N:.1f} bytes per event")
 
 
