@@ -243,3 +243,20 @@ def test_an_engine_failure_costs_the_event_not_the_table(pub: Pub, monkeypatch: 
     assert snap["state"]["balls_left"]["p1"] == 4  # the table goes on
     again = Pub(pub.store, ["1"])  # and the host still starts
     assert again.snapshot("1")["state"]["balls_left"]["p1"] == 4
+
+
+def test_a_finished_match_goes_into_the_history_and_undo_reopens_it(pub: Pub) -> None:
+    pub.start_match("1", {"game": "kegle", "players": {"p1": "Mette", "p2": "Lars"}, "distance": 2})
+    first = shot(1.0, {"type": "cushion", "cushion": 1, "ball": "white"},
+                 {"type": "pin", "pin": 2, "state": "down"}, {"type": "pin", "pin": 1, "state": "down"})
+    for e in first + shot(5.0, {"type": "strike", "ball": "red"}):
+        pub.submit("1", e)
+    assert _state(pub)["finished"] is True
+    row = pub.store.matches("1")[0]
+    assert row.result is not None and row.result["winner"] == "p1" and row.ended is not None
+    pub.submit("1", ev(t=9.0, type="cushion", cushion=2, ball=None))  # racking up: not part of the match
+    assert pub.snapshot("1")["match"]["events"] == 7  # set-up and two shots
+    assert len(pub.store.idle_events("1")) == 1
+    pub.call("1", {"call": "undo"})
+    assert _state(pub)["finished"] is False
+    assert pub.store.matches("1")[0].result is None
