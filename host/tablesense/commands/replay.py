@@ -41,7 +41,7 @@ def _account(rep: Replay, lines: list[str]) -> None:
     for n, text in enumerate(lines, start=1):
         if not text.strip():
             continue
-        before = len(rep.state.rulings) if rep.state else 0
+        before = {id(r) for r in rep.state.rulings} if rep.state else set()
         try:
             event = parse_line(text)
             rep.apply(event)
@@ -52,8 +52,9 @@ def _account(rep: Replay, lines: list[str]) -> None:
         assert rep.state is not None and rep.engine is not None
         if event.type == "setup":
             print(f"match: {event.game}  " + "  ".join(f"{k}={v}" for k, v in rep.state.players))
-            before = 0
-        for r in rep.state.rulings[before:]:
+            before = set()
+        # a late call may re-decide a shot and rebuild the rulings: print what is new
+        for r in (r for r in rep.state.rulings if id(r) not in before):
             who = f" [{r.player}]" if r.player else ""
             print(f"  t={r.t:.6f} {r.rule}{who} {r.text}".rstrip())
         for q in rep.state.questions:
