@@ -265,3 +265,10 @@ def test_language_per_table(ctx: Any, live: LivePub) -> None:
     live.call(live.pub.set_lang, "1", "nl")
     page.wait_for_selector("header .table:has-text('Tafel 1')")
     page.close()
+
+
+def test_a_wrong_token_is_refused_at_once(ctx: Any, live: LivePub) -> None:
+    page = _page(ctx, 390, 844)
+    page.goto(f"{live.url}/ref/1?token={live.pub.table('2').token}")  # table 2's code on table 1
+    page.wait_for_selector(".status.error:has-text('wrong referee token')")
+    page.close()

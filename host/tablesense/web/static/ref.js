@@ -99,11 +99,22 @@ function renderCalls() {
   on("c-start-p2", () => post("call", { call: "start", player: "p2" }));
 }
 
+let logBusy = false;
 async function renderShots() {
   const el = document.getElementById("shots");
   if (!snap.match) { el.innerHTML = ""; return; }
-  if (logVersion === snap.version) return;
+  if (logVersion === snap.version || logBusy) return; // one fetch at a time; the newest version follows
   logVersion = snap.version;
+  logBusy = true;
+  try {
+    await fetchShots(el);
+  } finally {
+    logBusy = false;
+  }
+  if (logVersion !== snap.version) renderShots();
+}
+
+async function fetchShots(el) {
   const r = await fetch(`/api/table/${encodeURIComponent(TID)}/log`);
   const items = (await r.json()).items.slice(-30).reverse();
   let shotNo = items.filter((i) => i.kind === "shot").length;
@@ -172,6 +183,11 @@ function renderLinks() {
 }
 
 document.getElementById("lang").onchange = (e) => post("lang", { lang: e.target.value });
+
+if (TOKEN) { // say at once when the token is wrong (an old QR code, another table's)
+  fetch(`/api/table/${encodeURIComponent(TID)}/auth`, { method: "POST", headers: { "X-Tablesense-Token": TOKEN } })
+    .then(async (r) => { if (!r.ok) status(`${t("refused")}: ${await r.text()}`, "error"); });
+}
 
 live(`/ws/${encodeURIComponent(TID)}`, async (data) => {
   if (await loadLang(data.lang)) {
