@@ -151,3 +151,4 @@ def test_carom_tables_have_their_sizes(size, length):
     spec = table_spec("carom", size)
     assert spec.length == length
     assert spec.width == length / 2
+

@@ -33,6 +33,7 @@ DAMPING = 0.93  # fraction of speed kept per second on top of rolling resistance
 STOP_SPEED = 0.008  # m/s: slower than this and a ball is at rest
 JUMP_SPEED = 6.0  # m/s into a cushion: the ball leaves the table
 PIN_TOPPLE_SPEED = 0.03  # m/s of approach that topples a pin
+PIN_DECEL = 3.0  # m/s^2: a pin sliding on its base
 MAX_SHOT_TIME = 60.0
 MAX_TRAVEL = 0.012  # m: the fastest ball moves at most this far in one physics step
 CURVE_TIME = 1.5  # s: side spin has worn off by then
@@ -327,6 +328,7 @@ class Table:
         body = self._bodies[ball]
         speed = body.velocity.length
         self._moving.add(ball)
+        self._pin_by.setdefault(number, ball)
         if speed >= PIN_TOPPLE_SPEED:
             self._pin_by[number] = ball
             self._topple(number, ball, speed)
@@ -397,6 +399,8 @@ class Table:
                 self._escaped.append(name)
         if self._escaped:
             self._after_step(shot)
+        for body in self._pin_bodies.values():
+            body.velocity = (0.0, 0.0)
         for number in list(self._pin_remove):
             self._remove_pin(number)
         self._log.append(Happening(self._now, "rest", positions=self.positions()))
@@ -434,6 +438,13 @@ class Table:
                 x, y = body.position
                 if not (lo <= x <= hi_x - lo and lo <= y <= hi_y - lo):
                     self._escaped.append(name)
+        for body in self._pin_bodies.values():
+            # a pushed pin scrapes over the cloth on its base: it stops within a few mm
+            vx, vy = body.velocity
+            speed = math.hypot(vx, vy)
+            if speed > 0.0:
+                scale = max(speed - PIN_DECEL * dt, 0.0) / speed
+                body.velocity = (vx * scale, vy * scale)
         return vmax
 
     def _pin_moving(self) -> bool:
