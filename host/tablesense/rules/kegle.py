@@ -37,7 +37,7 @@ from .kegle_faults import (
     find_fault,
 )
 from .kegle_shot import ShotFacts, read_shot, toppler
-from .kegle_state import DEFAULT_DISTANCE, KegleState, Score, evolve, evolve_score
+from .kegle_state import DEFAULT_DISTANCE, KegleState, Score, evolve, evolve_score, with_shot
 
 PIN_POINTS = 2
 CARAMBOLE_POINTS = 4
@@ -126,7 +126,7 @@ class KegleEngine(Engine[KegleState]):
         if state.shooting and not isinstance(event, (Call, Rest)):
             # the hot path: one more sensor event of the shot in progress
             _check_sensor(event)
-            state = evolve(state, shot=state.shot + (event,))
+            state = with_shot(state, state.shot + (event,))
         elif isinstance(event, Call):
             return self._call(state, event)
         elif isinstance(event, Rest):

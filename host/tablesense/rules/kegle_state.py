@@ -82,7 +82,19 @@ def _make_evolve(cls: type[T]) -> Callable[..., T]:
     return ns["evolve"]  # type: ignore[no-any-return]
 
 
+def _make_setter(cls: type[T], field: str) -> Callable[[T, Any], T]:
+    """A copier ``set_<field>(obj, value)`` that changes one field: the hot path of a shot."""
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    lines = [f"    _set(n, {x!r}, {'value' if x == field else 's.' + x})" for x in names]
+    src = "def setter(s, value):\n    n = _new(cls)\n" + "\n".join(lines) + "\n    return n\n"
+    ns: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__, "cls": cls}
+    exec(src, ns)
+    return ns["setter"]  # type: ignore[no-any-return]
+
+
 #: ``evolve(state, **changes)``: ``state`` with ``changes``, like ``dataclasses.replace``
 evolve: Callable[..., KegleState] = _make_evolve(KegleState)
+#: ``with_shot(state, shot)``: ``state`` with its shot's events replaced (one more sensor event)
+with_shot: Callable[[KegleState, tuple[Event, ...]], KegleState] = _make_setter(KegleState, "shot")
 #: the same for the score
 evolve_score: Callable[..., Score] = _make_evolve(Score)
