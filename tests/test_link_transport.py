@@ -155,3 +155,26 @@ async def test_commands_must_be_one_ascii_line(pty: Pty) -> None:
     for bad in ("!ping 1\n!hello", "\x03", "!profile k\u00e9gle"):
         with pytest.raises(ValueError, match="one line of printable ASCII"):
             await link.send(bad)
+
+
+async def test_a_noisy_line_is_reported_once_a_second_not_per_chunk(pty: Pty) -> None:
+    link = Link(pty.port, from_seq=0, reconnect=False)
+
+    async def noise() -> None:  # 40 separate bursts the link reads one by one
+        for _ in range(40):
+            pty.send(b"\xaa\x55noise\x00")
+            await asyncio.sleep(0.01)
+        pty.send(ev(0))
+
+    tasks = []
+
+    async def device(s: LinkStatus) -> None:
+        if s.kind == "connected":
+            await pty.command()
+            pty.send(HELLO)
+            tasks.append(asyncio.create_task(noise()))
+
+    frames, statuses = await take(link, 1, device)
+    assert [f.seq for f in frames] == [0]
+    bad = [s for s in statuses if s.kind == "bad_frames"]
+    assert 1 <= len(bad) <= 2 and link.stats.bad_frames == 40

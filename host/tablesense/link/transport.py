@@ -124,6 +124,8 @@ class Link:
         self.silence_timeout = silence_timeout
         self._last_rx = 0.0
         self._hold_until = 0.0
+        self._bad_reported = 0
+        self._bad_reported_at = -1e9
         self.decoder = StreamDecoder()
         self.seq = Sequencer(replay=replay, expected=from_seq)
         self.clock = DeviceClock()
@@ -302,16 +304,8 @@ class Link:
         bad_before = dec.bad
         frames = dec.feed(data)
         if dec.bad != bad_before:
-            new = dec.bad - bad_before
-            self.stats.bad_frames += new
-            last = dec.errors[-1] if dec.errors else None
-            out.append(
-                LinkStatus(
-                    "bad_frames",
-                    f"{new} bad frame(s) skipped; last: {last}",
-                    {"count": new, "total": dec.bad},
-                )
-            )
+            self.stats.bad_frames += dec.bad - bad_before
+        self._report_bad(now, out)
         self.stats.frames += len(frames)
         seq = self.seq
         for f in frames:
@@ -334,6 +328,21 @@ class Link:
             self._status_frame(f, now, out)
             out.append(f)
         return out
+
+    def _report_bad(self, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        """Bad frames are reported at most once a second (a noisy line must not flood the log)."""
+        new = self.stats.bad_frames - self._bad_reported
+        if new and now - self._bad_reported_at >= 1.0:
+            self._bad_reported = self.stats.bad_frames
+            self._bad_reported_at = now
+            last = self.decoder.errors[-1] if self.decoder.errors else None
+            out.append(
+                LinkStatus(
+                    "bad_frames",
+                    f"{new} bad frame(s) skipped; last: {last}",
+                    {"count": new, "total": self.stats.bad_frames},
+                )
+            )
 
     def _status_frame(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> None:
         seq = self.seq
@@ -404,6 +413,7 @@ class Link:
 
     def _housekeeping(self, now: float) -> list[Frame | LinkStatus | str]:
         out: list[Frame | LinkStatus | str] = []
+        self._report_bad(now, out)
         v = self.seq.poll(now)
         if v.note and "giving up" in v.note:
             out.append(LinkStatus("lost", v.note))
