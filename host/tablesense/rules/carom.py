@@ -321,7 +321,8 @@ class CaromEngine(Engine[CaromState]):
         jump = False
         for key, ft in faults:
             jump = jump or key in ("jump", "woodwork")
-            d.rule(ft, foul_rule(key, b.profile, b.discipline), player, f"fault: {key}")
+            said = "RESTE DEDANS" if key == "reste-dedans" else key.replace("-", " ")
+            d.rule(ft, foul_rule(key, b.profile, b.discipline), player, f"fault: {said}")
         if carom:
             d.rule(t, "carom.foul.carom-void", player, "the carom of a faulty shot does not count")
         self._end_inning(d, player, t, tab, announce=False)
