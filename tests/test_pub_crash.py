@@ -1,8 +1,10 @@
-"""SIGKILL the host at random moments of a simulated match, restart it: the state after the
-restart equals the state before, and no event is lost or applied twice."""
+"""SIGKILL the host at random moments of a simulated match (the simulator's golf, keglebillard
+and carom matches), restart it: the state after the restart equals the state before, and no
+event is lost or applied twice."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import os
@@ -45,24 +47,19 @@ asyncio.run(main())
 """
 
 
-def _match(rng: random.Random, shots: int = 30) -> list[str]:
-    """A golf match as the table would send it: goals, cushions, rests."""
-    out = [{"t": 0.0, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Bob"}}]
-    t = 1.0
-    for _ in range(shots):
-        player = rng.choice(["p1", "p2"])
-        out.append({"t": round(t, 6), "type": "strike", "ball": player})
-        for _ in range(rng.randint(0, 2)):
-            t += rng.uniform(0.1, 1.0)
-            out.append({"t": round(t, 6), "type": "cushion", "cushion": rng.randint(1, 4), "ball": None})
-        if rng.random() < 0.5:
-            t += rng.uniform(0.1, 1.0)
-            goal = rng.choice(["A", "B"])
-            out.append({"t": round(t, 6), "type": "goal", "goal": goal, "ball": player})
-        t += rng.uniform(0.5, 3.0)
-        out.append({"t": round(t, 6), "type": "rest"})
-        t += rng.uniform(1.0, 5.0)
-    return [json.dumps(x) for x in out]
+def _simulated(game: str, seed: int, limit: int = 80) -> list[str]:
+    """The first events of a match played by the simulator (set-up included)."""
+    from tablesense.sim.match import simulated_match
+
+    async def collect() -> list[str]:
+        out: list[str] = []
+        async for event in simulated_match(game, seed=seed, speed=0, full_info=False):
+            out.append(json.dumps(event.to_dict()))
+            if len(out) == limit:
+                break
+        return out
+
+    return asyncio.run(collect())
 
 
 def _digest(pub: Pub) -> str:
@@ -75,10 +72,12 @@ def _host(db: Path, match: Path) -> subprocess.Popen[str]:
                             text=True, env=env)
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path, seed: int) -> None:
+@pytest.mark.parametrize(("game", "seed"), [("golf", 1), ("kegle", 2), ("carom", 3)])
+def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path, game: str, seed: int) -> None:
     rng = random.Random(seed)
-    lines = _match(rng)
+    lines = _simulated(game, seed)
+    assert json.loads(lines[0])["type"] == "setup"
+    assert Replay().feed_lines(lines).to_json()["rulings"]  # a match with something to lose
     match = tmp_path / "match.jsonl"
     match.write_text("\n".join(lines) + "\n")
     db = tmp_path / "pub.db"
