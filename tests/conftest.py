@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+# tests/firmware/ holds MicroPython scripts, run under the unix port by test_firmware.py
+collect_ignore = ["firmware"]
+
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
 
