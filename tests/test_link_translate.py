@@ -149,3 +149,29 @@ def test_goals_stamped_alike_keep_the_order_their_edges_came_in() -> None:
         end=3_000_000,
     )
     assert [e["goal"] for e in got] == ["B", "A"]
+
+
+def test_snapshot_after_lost_frames_tells_the_pins_that_changed() -> None:
+    from tablesense.link.frame import HelloFrame
+
+    tr = Translator(KEGLE)
+    run(
+        tr,
+        [
+            HelloFrame(0xFFFFFF, 1_000, 16, 0, 0, 0, 0, "0.1.0", "kegle"),
+            EventFrame(0, 7, F_ACTIVE, 2_000_000),
+        ],
+    )
+    # frames were lost; the HELLO says pin 2 (ch 7) is up again, pin 4 (ch 9) down, pocket 1 (ch 0) active
+    levels = 1 << 9 | 1 << 0
+    got = [
+        e.to_dict() for e in tr.snapshot(HelloFrame(900, 9_000_000, 16, levels, 0, 0, 0, "0.1.0", "kegle"))
+    ]
+    got += run(tr, [], end=9_100_000)
+    assert got == [
+        {"t": 2.0, "type": "pin", "pin": 2, "state": "down"},
+        {"t": 4.0, "type": "rest"},  # kegle: 2 s without activity
+        {"t": 9.0, "type": "pin", "pin": 2, "state": "up", "late": True},
+        {"t": 9.0, "type": "pin", "pin": 4, "state": "down", "late": True},
+    ]
+    assert "pocket_1 is active and its edge was lost" in tr.notes[0]

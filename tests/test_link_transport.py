@@ -9,7 +9,7 @@ import tty
 import pytest
 
 from tablesense.link import Link, LinkError, LinkStatus
-from tablesense.link.frame import F_ACTIVE, F_REPLAY, EventFrame, HelloFrame, encode_frame
+from tablesense.link.frame import F_ACTIVE, F_REPLAY, EventFrame, HeartbeatFrame, HelloFrame, encode_frame
 from tablesense.link.transport import open_port
 
 
@@ -178,3 +178,43 @@ async def test_a_noisy_line_is_reported_once_a_second_not_per_chunk(pty: Pty) ->
     assert [f.seq for f in frames] == [0]
     bad = [s for s in statuses if s.kind == "bad_frames"]
     assert 1 <= len(bad) <= 2 and link.stats.bad_frames == 40
+
+
+async def test_table_events_resync_pins_from_the_hello_after_a_loss(pty: Pty) -> None:
+    """Frames the device no longer holds are lost; the next HELLO's levels still tell the pin fell."""
+    from tablesense.link import table_events
+    from tablesense.link.frame import ErrorFrame
+
+    kegle_hello = HelloFrame(0xFFFFFF, 1000, 16, 0, 0, 0, 0, "0.1.0", "kegle")
+    statuses: list[str] = []
+    got = []
+
+    async def device() -> None:
+        assert await pty.command() == "!hello"
+        pty.send(encode_frame(kegle_hello), encode_frame(EventFrame(0, 6, F_ACTIVE, 2_000_000)))
+        pty.send(encode_frame(EventFrame(700, 11, F_ACTIVE, 5_000_000)))  # 1..699 never came
+        assert await pty.command() == "!replay 1"
+        pty.send(encode_frame(ErrorFrame(700, 3, "replay 1: oldest kept is 189")))
+        assert await pty.command() == "!hello"  # asked by table_events after the loss
+        levels = 1 << 8  # pin 1 (ch 6) is up again, pin 3 (ch 8) is down
+        pty.send(encode_frame(HelloFrame(700, 6_000_000, 16, levels, 0, 0, 0, "0.1.0", "kegle")))
+        pty.send(encode_frame(HeartbeatFrame(700, 7_000_000, 0, 0, 0)))
+
+    async def run() -> None:
+        async for e in table_events(
+            pty.port, "kegle", from_seq=0, reconnect=False, on_status=statuses.append
+        ):
+            got.append(e.to_dict())
+            if len(got) == 4:
+                return
+
+    task = asyncio.create_task(device())
+    await asyncio.wait_for(run(), 5)
+    await task
+    assert got == [
+        {"t": 2.0, "type": "pin", "pin": 1, "state": "down"},
+        {"t": 4.0, "type": "rest"},
+        {"t": 6.0, "type": "pin", "pin": 1, "state": "up", "late": True},
+        {"t": 6.0, "type": "pin", "pin": 3, "state": "down", "late": True},
+    ]
+    assert any(s.kind == "lost" for s in statuses)

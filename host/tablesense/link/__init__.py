@@ -23,7 +23,7 @@ from typing import Any
 
 from ..events import Event
 from ..table.profile import TableProfile
-from .frame import Frame
+from .frame import Frame, HelloFrame
 from .translate import Translator, table_profile
 from .transport import Link, LinkError, LinkStatus
 
@@ -57,15 +57,27 @@ async def table_events(
     ``on_status``: called with each ``LinkStatus`` (connected, gap, replay, reconnect, ...).
     ``link``: a ``Link`` made by the caller (to read its stats or send commands);
     otherwise one is made from ``url`` and ``opts``.
+
+    When frames are lost for good (the device no longer holds them), the HELLO asked
+    for next resynchronises the pins from its levels (``Translator.snapshot``).
     """
     translator = Translator(table_profile(profile))
     own = link is None
     link = link or Link(url, **opts)
+    resync = False  # frames were lost for good: the next HELLO's levels tell what changed
     try:
         async for item in link.items():
             if isinstance(item, LinkStatus):
                 if on_status is not None:
                     on_status(item)
+                if item.kind == "lost":
+                    resync = True
+                    await link.send("!hello")
+                continue
+            if resync and isinstance(item, HelloFrame):
+                resync = False
+                for event in translator.snapshot(item):
+                    yield event
                 continue
             for event in translator.feed(item):
                 yield event

@@ -143,7 +143,10 @@ class Sequencer:
         self._waiting_since = None
         self._requests = 0
         self._give_up = True
-        return "the device no longer holds the missing frames"
+        return (
+            f"the device no longer holds the frames from seq {self.expected} on; "
+            "those before the next frame to arrive are lost"
+        )
 
     def poll(self, now: float) -> Verdict:
         """Call now and then: re-requests a replay that got no answer."""

@@ -73,6 +73,7 @@ class Translator:
         self._heap: list[tuple[int, int, Event]] = []
         self._n = 0
         self._last_activity: int | None = None
+        self._levels: dict[int, bool] = {}  # channel -> active, as the frames (or a HELLO) tell
         if self.reorder_us is None:
             self.reorder_us = self.profile.scan_ms * 1000
         self._released_to = -1  # events at or before this device time have been released
@@ -89,7 +90,11 @@ class Translator:
                 self._count(frame)
             else:
                 self._reading(frame)
-        elif isinstance(frame, (HeartbeatFrame, HelloFrame)):
+        elif isinstance(frame, HelloFrame):
+            self._tick(frame.uptime_us)
+            for ch in self._channels:  # a baseline for channels no frame has told about yet
+                self._levels.setdefault(ch, bool(frame.levels >> ch & 1))
+        elif isinstance(frame, HeartbeatFrame):
             self._tick(frame.uptime_us)
         else:
             return []
@@ -114,6 +119,31 @@ class Translator:
             self._push(last + self._quiet_us, Rest(t=table_seconds(last + self._quiet_us)))
             self.stats.rests += 1
             self._last_activity = None
+
+    def snapshot(self, hello: HelloFrame) -> list[Event]:
+        """Resynchronise with a HELLO's levels after frames were lost for good.
+
+        A pin whose level differs from what the frames said fell (or was set up) while
+        the frames were lost: it gets its ``pin`` event now, at the HELLO's time, marked
+        ``"late": true``. A goal or pocket beam cannot tell which ball it missed: a note.
+        """
+        self._tick(hello.uptime_us)
+        for ch, c in self._channels.items():
+            active = bool(hello.levels >> ch & 1)
+            known = self._levels.get(ch)
+            self._levels[ch] = active
+            if known is None or known == active:
+                continue
+            if c.kind == "pin":
+                state = "down" if active else "up"
+                self._push(
+                    hello.uptime_us,
+                    Pin(t=table_seconds(hello.uptime_us), pin=int(c.index), state=state, extra=_late(True)),
+                )
+                self._activity(hello.uptime_us)
+            elif c.kind in ("goal", "pocket") and active:
+                self.notes.append(f"{c.name} is active and its edge was lost: a ball may have gone unseen")
+        return self._release()
 
     def flush(self) -> list[Event]:
         """The stream ended: emit everything held (goals without a colour get ``null``)."""
@@ -148,6 +178,7 @@ class Translator:
             self.stats.late_edges += 1
         self._activity(f.t_us)
         active = bool(f.flags & F_ACTIVE)
+        self._levels[f.channel] = active
         if c.kind in ("goal", "pocket"):
             if not active:
                 return

@@ -383,9 +383,10 @@ class Link:
             self._verdict(v.note, v.replay_from, out)
         elif isinstance(f, ErrorFrame):
             self.stats.device_errors += 1
-            extra = seq.device_error()
-            text = f"device error {f.code}: {f.text}" + (f"; {extra}" if extra else "")
-            out.append(LinkStatus("device_error", text, {"code": f.code}))
+            gone = seq.device_error()
+            out.append(LinkStatus("device_error", f"device error {f.code}: {f.text}", {"code": f.code}))
+            if gone:
+                out.append(LinkStatus("lost", gone, {"from": seq.expected}))
 
     def _verdict(self, note: str, replay_from: int | None, out: list[Frame | LinkStatus | str]) -> None:
         if note:
