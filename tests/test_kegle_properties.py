@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
@@ -67,7 +70,7 @@ def play(shots: list[tuple[list[dict[str, Any]], dict[str, Any] | None, bool]], 
 @given(st.lists(shot, min_size=1, max_size=40), st.integers(4, 24))
 def test_kegle_score_invariants(shots: list[Any], distance: int) -> None:
     for state in play(shots, distance):
-        out = ENGINE.to_json(state)
+        out = json.loads(json.dumps(ENGINE.to_json(state)))  # always plain JSON
         pts, series = out["points"], out["series"]
         # points: even (pins 2, carambole 4), never negative, the sum of the scoring rulings
         for p in ("p1", "p2"):
@@ -156,3 +159,9 @@ def test_kegle_fast_apply_matches_the_base_apply(shots: list[Any]) -> None:
         return seen
 
     assert run(ENGINE) == run(Slow())
+
+
+def test_kegle_fault_table_matches_the_catalogue() -> None:
+    catalogue = (Path(__file__).resolve().parent.parent / "seeds" / "kegle.md").read_text()
+    listed = set(re.findall(r"^\| `(kegle\.fault\.[a-z-]+)`", catalogue, re.M))
+    assert listed - {"kegle.fault.noticed"} == {f.id for f in FAULTS}
