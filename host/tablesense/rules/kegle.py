@@ -22,29 +22,22 @@ from typing import Any
 
 from ..errors import BadEvent, IllegalCall
 from ..events import Call, Contact, Cushion, Event, OffTable, Pin, Pocket, Rest, Setup, Strike
-from ..geometry import kegle as geo
-from .base import Engine, Question, Ruling, other, register
-from .kegle_faults import (
-    BY_ID,
-    JUMPED_BALL,
-    NO_CUSHION,
-    PIN_BY_CUE,
-    PINS_NOT_UP,
-    RED_IN_HOLE,
-    RED_TOPPLES_PIN,
-    THREE_REDS,
-    Fault,
-    find_fault,
-)
-from .kegle_shot import ShotFacts, read_shot, toppler
+from .base import Engine, Question, other, register
+from .kegle_faults import RED_IN_HOLE, find_fault
+from .kegle_shot import read_shot, toppler
 from .kegle_state import DEFAULT_DISTANCE, KegleState, Score, evolve, evolve_score, with_shot
+from .kegle_verdict import (
+    IDX,
+    Verdict,
+    blocked_by_balls,
+    end_series,
+    find_faults,
+    pair,
+    score_shot,
+    white_spot,
+)
 
-PIN_POINTS = 2
-CARAMBOLE_POINTS = 4
-#: the referee announces the missing points the first time they are at or under this
-ANNOUNCE_UNDER = 20
 BALLS = ("red", "white")
-_IDX = {"p1": 0, "p2": 1}
 #: what a pin event may name as its toppler (``pin``: another pin; seed 8.1)
 _TOPPLERS = (None, "red", "white", "pin", "cue")
 #: answers to "which ball fell in pocket N?", the default (not a fault) first
@@ -54,40 +47,17 @@ _SCORE_FIELDS = tuple(f.name for f in fields(Score))
 __all__ = ["KegleEngine", "KegleState", "Score"]
 
 
-def _pair(pair: tuple[Any, Any], player: str, value: Any) -> tuple[Any, Any]:
-    return (value, pair[1]) if player == "p1" else (pair[0], value)
-
-
-def _pairs(pair: tuple[Any, Any]) -> dict[str, Any]:
-    return {"p1": pair[0], "p2": pair[1]}
+def _pairs(values: tuple[Any, Any]) -> dict[str, Any]:
+    return {"p1": values[0], "p2": values[1]}
 
 
 def _opened(score: Score, player: str) -> Score:
     """The score as a shot of ``player`` starts: a new series counted, the last notices cleared."""
     if score.shots == 0:
-        series = _pair(score.series, player, score.series[_IDX[player]] + 1)
+        series = pair(score.series, player, score.series[IDX[player]] + 1)
         return evolve_score(score, series=series, run=0, break_due=False, announcements=(),
                             outlay=None, red_in_hand=None)
     return evolve_score(score, break_due=False, announcements=(), outlay=None, red_in_hand=None)
-
-
-class _Verdict:
-    """The working copy of one shot's resolution: score changes and rulings, then frozen."""
-
-    __slots__ = ("at_table", "finished", "rulings", "score", "winner")
-
-    def __init__(self, score: dict[str, Any], at_table: str) -> None:
-        self.score = score
-        self.rulings: list[Ruling] = []
-        self.at_table = at_table
-        self.finished = False
-        self.winner: str | None = None
-
-    def rule(self, t: float, rule: str, player: str | None, text: str, **data: Any) -> None:
-        self.rulings.append(Ruling(t=t, rule=rule, player=player, text=text, data=tuple(data.items())))
-
-    def announce(self, text: str) -> None:
-        self.score["announcements"] = (*self.score["announcements"], text)
 
 
 @register
@@ -182,7 +152,7 @@ class KegleEngine(Engine[KegleState]):
     def summary(self, state: KegleState) -> str:
         sc = state.score
         names = dict(state.players)
-        side = [f"{p} {_name(names.get(p))} {sc.points[i]} ({sc.series[i]} series)" for p, i in _IDX.items()]
+        side = [f"{p} {_name(names.get(p))} {sc.points[i]} ({sc.series[i]} series)" for p, i in IDX.items()]
         d1, d2 = sc.distance
         tail = f"to {d1}" if d1 == d2 else f"to {d1}/{d2}"
         if not state.finished:
@@ -204,13 +174,13 @@ class KegleEngine(Engine[KegleState]):
         answered = dict(now.answers)
         pocketed = [(pocket, answered.get(i) if ball is None else ball) for i, pocket, ball in facts.pockets]
         carambole = facts.carambole or any(c.call == "carom" for c in now.calls)
-        faults = _faults(before.score, facts, pocketed, now.calls)
+        faults = find_faults(before.score, facts, pocketed, now.calls)
 
-        v = _Verdict({f: getattr(score, f) for f in _SCORE_FIELDS}, p)
+        v = Verdict({f: getattr(score, f) for f in _SCORE_FIELDS}, p)
         down = facts.pins_after - now.ups
         v.score["pins_down"] = down
         v.score["blocked"] = before.score.blocked & down
-        _blocked_by_balls(v, t, positions)
+        blocked_by_balls(v, t, positions)
         pins = len(facts.toppled)
         last = {"player": p, "pins": list(facts.toppled), "carambole": carambole,
                 "cushions": facts.cushions, "points": 0, "faults": [f.id for f in faults]}
@@ -218,14 +188,14 @@ class KegleEngine(Engine[KegleState]):
             for f in faults:
                 v.rule(t, f.id, p, f"fault: {f.text}; the shot scores nothing")
             v.score["last"] = tuple(last.items())
-            _end_series(v, t, p, faults)
+            end_series(v, t, p, faults)
         else:
-            _score_shot(v, t, p, pins, carambole, facts, last)
+            score_shot(v, t, p, pins, carambole, facts, last)
         for pocket, ball in pocketed:
             if ball == "white":
                 v.rule(t, "kegle.white-in-hole", p,
                        f"a white in pocket {pocket}: it goes on the spot opposite the other white",
-                       pocket=pocket, **_white_spot(positions))
+                       pocket=pocket, **white_spot(positions))
         settled = evolve(
             now, score=Score(**v.score), shooting=False, amendable=True, rest=rest,
             rulings=before.rulings + tuple(v.rulings), at_table=v.at_table, finished=v.finished,
@@ -329,131 +299,7 @@ _CALLS = {
 }
 
 
-# --- the pieces of a resolution (pure functions over the verdict) ------------------
-def _faults(before: Score, facts: ShotFacts, pocketed: list[tuple[int, str | None]],
-            calls: tuple[Call, ...]) -> list[Fault]:
-    """Every fault of the shot, sensors first, then the referee's, each once."""
-    found: list[Fault] = []
-    if facts.jumped:
-        found.append(BY_ID[JUMPED_BALL])
-    if before.pins_down - before.blocked:
-        found.append(BY_ID[PINS_NOT_UP])
-    if any(ball == "red" for _, ball in pocketed):
-        found.append(BY_ID[RED_IN_HOLE])
-    if facts.by_red:
-        found.append(BY_ID[RED_TOPPLES_PIN])
-    if facts.by_cue:
-        found.append(BY_ID[PIN_BY_CUE])
-    found.extend(find_fault(c.foul or "") for c in calls if c.call == "foul")
-    if facts.toppled and facts.cushions == 0 and before.no_cushion >= 1:
-        found.append(BY_ID[NO_CUSHION])
-    if not facts.toppled and before.no_pin_shots >= 2:
-        found.append(BY_ID[THREE_REDS])
-    return list(dict.fromkeys(found))
 
-
-def _score_shot(v: _Verdict, t: float, p: str, pins: int, carambole: bool, facts: ShotFacts,
-                last: dict[str, Any]) -> None:
-    """A clean shot: its points, the announcements, and whether the series goes on."""
-    sc = v.score
-    points = PIN_POINTS * pins + (CARAMBOLE_POINTS if carambole else 0)
-    if pins:
-        v.rule(t, "kegle.pin", p, f"{pins} pin{'s' if pins > 1 else ''}: {PIN_POINTS * pins}",
-               pins=list(facts.toppled), points=PIN_POINTS * pins)
-    if carambole:
-        v.rule(t, "kegle.carambole", p, f"carambole: {CARAMBOLE_POINTS}", points=CARAMBOLE_POINTS)
-    i = _IDX[p]
-    total = sc["points"][i] + points
-    last["points"] = points
-    sc.update(
-        points=_pair(sc["points"], p, total), run=sc["run"] + points, shots=sc["shots"] + 1,
-        no_pin_shots=0 if pins else sc["no_pin_shots"] + 1,
-        no_cushion=(sc["no_cushion"] + 1 if facts.cushions == 0 else 0) if pins else 0,
-        last=tuple(last.items()),
-    )
-    missing = sc["distance"][i] - total
-    if 0 < missing <= ANNOUNCE_UNDER and not sc["announced"][i]:
-        v.rule(t, "kegle.announce.remaining", p, f"{missing} remaining", remaining=missing)
-        sc["announced"] = _pair(sc["announced"], p, True)
-        v.announce(f"{missing} remaining")
-    if points == 0:
-        v.rule(t, "kegle.series", p, f"no points: series of {sc['run']} over")
-        _end_series(v, t, p, [])
-    elif missing <= 0:
-        v.rule(t, "kegle.distance", p, "distance reached", points=total)
-        v.announce("distance reached")
-        _end_series(v, t, p, [])
-
-
-def _end_series(v: _Verdict, t: float, p: str, faults: list[Fault]) -> None:
-    """The series of ``p`` is over: finish, last series, break, or the opponent's turn."""
-    sc = v.score
-    opp = other(p)
-    sc.update(shots=0, no_pin_shots=0, no_cushion=0)
-    v.at_table = opp
-    if any(f.outlay for f in faults):
-        v.rule(t, "kegle.outlay", opp, "new outlay after a jumped ball")
-        sc["outlay"] = opp
-    if any(f.red_in_hand for f in faults):
-        v.rule(t, "kegle.red-in-hand", opp, "the red goes between the lower cushion and the lower string")
-        sc["red_in_hand"] = opp
-    reached = tuple(pt >= d for pt, d in zip(sc["points"], sc["distance"]))
-    series = sc["series"]
-    if p != sc["first"] and series[0] == series[1] and any(reached):
-        v.finished, v.at_table = True, p
-        if all(reached):
-            v.winner = "draw"
-            v.rule(t, "kegle.draw", None, "both players reached the distance: a draw")
-        else:
-            v.winner = "p1" if reached[0] else "p2"
-            v.rule(t, "kegle.same-series", v.winner,
-                   f"{v.winner} wins: distance reached, both played {series[0]} series")
-        return
-    if p == sc["first"] and reached[_IDX[p]] and not sc["last_series"]:
-        v.rule(t, "kegle.last-series", opp, "last series, from a new outlay")
-        sc.update(last_series=True, outlay=opp, red_in_hand=None)
-        v.announce("last series")
-    if not sc["break_taken"] and 2 * sc["points"][_IDX[p]] >= sc["distance"][_IDX[p]]:
-        v.rule(t, "kegle.break", p, "half the distance: 5-minute break")
-        sc.update(break_taken=True, break_due=True)
-        v.announce("5-minute break")
-
-
-def _blocked_by_balls(v: _Verdict, t: float, positions: dict[str, Any]) -> None:
-    """Pins down at rest that a ball keeps off their spot (seed 8.3)."""
-    sc = v.score
-    blocked = set(sc["blocked"])
-    balls = [xy for at in positions.values() for xy in (at if at and isinstance(at[0], list) else [at])]
-    for pin in sorted(sc["pins_down"] - blocked):
-        if any(geo.blocks_pin((float(x), float(y)), pin) for x, y in balls):
-            blocked.add(pin)
-            v.rule(t, "kegle.pin-blocked", None, f"pin {pin} cannot stand because of a ball", pin=pin)
-    sc["blocked"] = frozenset(blocked)
-
-
-def _white_spot(positions: dict[str, Any]) -> dict[str, Any]:
-    """Where a pocketed white goes (seed 9.1, 9.3): the spot in the half the other white is not in."""
-    whites = positions.get("white")
-    if not whites:
-        return {}
-    if not isinstance(whites[0], list):
-        whites = [whites]
-    if len(whites) != 1:
-        return {}
-    side = geo.half(float(whites[0][0]))
-    if side == "middle":  # 9.3: a white on the middle line counts as in the half opposite the red
-        red = positions.get("red")
-        if not red or isinstance(red[0], list) or geo.half(float(red[0])) == "middle":
-            return {}
-        side = geo.opposite(geo.half(float(red[0])))
-    spot = geo.opposite(side)
-    out: dict[str, Any] = {"spot": spot}
-    red = positions.get("red")
-    if red and not isinstance(red[0], list):
-        sx, sy = geo.WHITE_SPOTS[spot]
-        if (float(red[0]) - sx) ** 2 + (float(red[1]) - sy) ** 2 < geo.BALL_DIAMETER ** 2:
-            out["spot_taken"] = True  # 9.1: the player may ask for a new outlay
-    return out
 
 
 def _check_sensor(event: Event) -> None:
