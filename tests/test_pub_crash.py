@@ -97,6 +97,12 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path, game: str, seed
                 host.send_signal(signal.SIGKILL)
                 break
         host.wait(10)
+        # what the host printed before it died (it may be ahead of what we had read)
+        for out in host.stdout.read().splitlines():
+            if out.startswith("end"):
+                break
+            n, digest = out.split()
+            seen.append((int(n), digest))
         if host.returncode != -signal.SIGKILL:
             break  # the match ran out before the kill
         kills += 1
