@@ -272,3 +272,47 @@ def test_a_wrong_token_is_refused_at_once(ctx: Any, live: LivePub) -> None:
     page.goto(f"{live.url}/ref/1?token={live.pub.table('2').token}")  # table 2's code on table 1
     page.wait_for_selector(".status.error:has-text('wrong referee token')")
     page.close()
+
+
+SPEECH_PROBE = """
+window.__said = [];
+const speak = speechSynthesis.speak.bind(speechSynthesis);
+speechSynthesis.speak = (u) => { window.__said.push([u.text, u.lang]); speak(u); };
+"""
+
+
+def test_rulings_are_spoken_and_speech_switches_off(ctx: Any, live: LivePub) -> None:
+    _golf_start(live)
+    live.call(live.pub.set_lang, "1", "nl")
+    page = _page(ctx)
+    page.add_init_script(SPEECH_PROBE)
+    page.goto(f"{live.url}/table/1")
+    page.wait_for_selector("#speech.on")
+    live.submit("1", t=1.0, type="goal", goal="B", ball="p1")
+    live.submit("1", t=2.0, type="rest")
+    page.wait_for_function("window.__said.length === 1")
+    text, lang = page.evaluate("window.__said[0]")
+    assert "goal" in text and lang == "nl-NL"
+    page.click("#speech")
+    page.wait_for_selector("#speech.off")
+    live.submit("1", t=3.0, type="goal", goal="B", ball="p1")
+    live.submit("1", t=4.0, type="rest")
+    page.wait_for_selector(".player.p1 .balls[data-left='3']")
+    page.wait_for_selector("#banner.show")
+    assert page.evaluate("window.__said.length") == 1  # switched off: shown, not spoken
+    page.close()
+
+
+def test_turn_clock_starts_by_itself_at_rest(ctx: Any, live: LivePub) -> None:
+    _golf_start(live)
+    page = _page(ctx)
+    page.goto(f"{live.url}/table/1")
+    page.wait_for_selector(".player.p1")
+    assert page.inner_text("#clock") == ""  # no shot has ended yet
+    live.submit("1", t=1.0, type="strike", ball="p1")
+    live.submit("1", t=2.0, type="rest")
+    page.wait_for_function("document.querySelector('#clock').textContent === '0:50'")
+    page.wait_for_function("document.querySelector('#clock').textContent === '0:48'", timeout=4000)
+    live.submit("1", t=5.0, type="strike", ball="p2")  # the next shot: the clock stops
+    page.wait_for_function("document.querySelector('#clock').textContent === ''")
+    page.close()
