@@ -75,3 +75,56 @@ def test_port_in_use_is_a_clear_error(tablesense_cmd: list[str], tmp_path: Path)
                                "--db", str(tmp_path / "x.db")], capture_output=True, text=True, timeout=30)
     assert done.returncode == 2
     assert "cannot serve" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.micropython
+def test_run_shows_a_goal_from_the_firmware_on_a_real_pty(tablesense_cmd: list[str], tmp_path: Path) -> None:
+    """The whole chain: firmware under MicroPython on a pty -> `tablesense run --port` -> web API."""
+    import json
+
+    from tablesense.sim.fitl import start_firmware
+    from tablesense.sim.match import MatchSim
+    from tablesense.table.profile import board_config_json, load_profile
+
+    prof = load_profile("golf")
+    board = tmp_path / "golf.json"
+    board.write_text(board_config_json(prof), encoding="utf-8")
+    sim = MatchSim("golf", seed=1, full_info=False, opts={"profile": prof}, want_edges=True)
+    edges: list[dict] = []  # type: ignore[type-arg]
+    in_shot = goal = False
+    for event in sim.events():  # the first shot with a goal, as the table's pins see it
+        if event.type in ("setup", "call"):
+            continue
+        if not in_shot:
+            in_shot, goal = True, False
+            edges = sorted(sim.edges, key=lambda e: e["t_us"])
+            sim.edges.clear()
+        goal = goal or event.type == "goal"
+        if event.type == "rest":
+            in_shot = False
+            if goal:
+                break
+    assert goal and edges
+    port = _free_port()
+    with start_firmware(board, tmp_path / "edges.jsonl", realtime=True) as fw:
+        proc = subprocess.Popen([*tablesense_cmd, "run", "--port", fw.port, "--profile", "golf",
+                                 "--port-http", str(port), "--db", str(tmp_path / "pub.db")],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            assert proc.stdout is not None
+            assert "table 1: " + fw.port in proc.stdout.readline() + proc.stdout.readline()
+            fw.send_edges([{"clock_us": edges[0]["t_us"] - 50_000}, *edges])
+            deadline = time.monotonic() + 30
+            ticker: list[dict] = []  # type: ignore[type-arg]
+            while not any(e["type"] == "goal" for e in ticker):
+                assert time.monotonic() < deadline, f"no goal on the scoreboard: {ticker}"
+                time.sleep(0.2)
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/table/1") as r:
+                        ticker = json.loads(r.read())["ticker"]
+                except OSError:
+                    continue
+            assert next(e for e in ticker if e["type"] == "goal")["source"] == "table"
+        finally:
+            proc.send_signal(signal.SIGINT)
+            proc.wait(10)
