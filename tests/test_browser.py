@@ -316,3 +316,26 @@ def test_turn_clock_starts_by_itself_at_rest(ctx: Any, live: LivePub) -> None:
     live.submit("1", t=5.0, type="strike", ball="p2")  # the next shot: the clock stops
     page.wait_for_function("document.querySelector('#clock').textContent === ''")
     page.close()
+
+
+def test_referee_starts_a_carom_match_with_targets_and_counts_a_carom(ctx: Any, live: LivePub) -> None:
+    page = _ref_page(ctx, live, "2")
+    page.wait_for_selector("#setup[open]")
+    page.select_option("select[name=game]", "carom")
+    page.select_option("select[name=discipline]", "driebanden")
+    page.fill("input[name=profile]", "liemers")
+    page.fill("input[name=p1]", "Joop")
+    page.fill("input[name=p2]", "Kees")
+    page.fill("input[name=t1]", "15")
+    page.fill("input[name=t2]", "25")
+    page.click("#start-match")
+    page.wait_for_selector("#c-carom")
+    state = live.call(live.pub.snapshot, "2")["state"]
+    assert (state["discipline"], state["profile"], state["targets"]) == ("driebanden", "liemers",
+                                                                         {"p1": 15, "p2": 25})
+    live.submit("2", t=1.0, type="strike", ball="yellow")
+    live.submit("2", t=2.0, type="rest")
+    page.click("#c-carom")  # the referee saw a carom the sensors could not
+    page.wait_for_selector("#now:has-text('1')")
+    assert live.call(live.pub.snapshot, "2")["state"]["caroms"]["p1"] == 1
+    page.close()

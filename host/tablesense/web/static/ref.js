@@ -147,7 +147,7 @@ function renderSetup() {
     ${field(t("game"), `<select name="game">${["golf", "kegle", "carom"].map((g) => `<option value="${g}" ${last.game === g ? "selected" : ""}>${t("game." + g)}</option>`).join("")}</select>`)}
     <div data-for="golf">${field(t("format"), `<select name="format"><option value="">${t("single")}</option><option value="duo">${t("duo")}</option></select>`)}</div>
     <div data-for="carom">${field(t("discipline"), `<select name="discipline">${["libre", "bandstoten", "driebanden"].map((x) => `<option value="${x}">${t("discipline." + x)}</option>`).join("")}</select>`)}
-      ${field(t("profile"), `<input name="profile" value="${esc(last.profile || "")}" placeholder="club">`)}</div>
+      ${field(t("profile"), `<input name="profile" list="profiles" value="${esc(last.profile || "")}" placeholder="kampioen"><datalist id="profiles"><option value="kampioen"><option value="liemers"></datalist>`)}</div>
     ${field(t("player") + " 1", `<input name="p1" required value="${esc(last.p1 || "")}" autocomplete="off">`)}
     ${field(t("player") + " 2", `<input name="p2" required value="${esc(last.p2 || "")}" autocomplete="off">`)}
     <div data-for="carom">${field(t("targets"), `<input name="t1" type="number" min="1" inputmode="numeric" placeholder="p1"><input name="t2" type="number" min="1" inputmode="numeric" placeholder="p2">`)}
