@@ -218,3 +218,47 @@ async def test_table_events_resync_pins_from_the_hello_after_a_loss(pty: Pty) ->
         {"t": 6.0, "type": "pin", "pin": 3, "state": "down", "late": True},
     ]
     assert any(s.kind == "lost" for s in statuses)
+
+
+async def test_socket_url_reconnects_after_the_peer_hangs_up_and_replays() -> None:
+    """``socket://`` works like a serial port; a connection reset is an unplug: reconnect, resume."""
+    kept = [ev(q) for q in range(10)]  # the device's replay buffer
+    connections = 0
+
+    async def device(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal connections
+        connections += 1
+        first = connections == 1
+        try:
+            while line := await reader.readline():
+                cmd = line.decode().strip()
+                if cmd == "!hello":
+                    last = 3 if first else 9  # frames 4..9 were "sent" while the cable was out
+                    writer.write(encode_frame(HelloFrame(last, 1000, 16, 0, 0, 0, 0, "0.1.0", "golf")))
+                    if first:
+                        writer.write(b"".join(kept[:4]))
+                        await writer.drain()
+                        writer.close()  # the cable is pulled
+                        return
+                elif cmd.startswith("!replay "):
+                    start = int(cmd.split()[1])
+                    writer.write(b"".join(ev(q, flags=F_ACTIVE | F_REPLAY) for q in range(start, 10)))
+                await writer.drain()
+        except ConnectionError:
+            pass
+
+    server = await asyncio.start_server(device, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    link = Link(f"socket://127.0.0.1:{port}", from_seq=0, backoff=(0.05, 0.2))
+
+    async def nothing(s: LinkStatus) -> None:
+        pass
+
+    try:
+        frames, statuses = await take(link, 10, nothing)
+    finally:
+        server.close()
+    assert [f.seq for f in frames] == list(range(10))
+    kinds = [s.kind for s in statuses]
+    assert kinds[:2] == ["connected", "hello"] and "disconnected" in kinds and "reconnected" in kinds
+    assert "replay" in kinds and link.seq_stats.lost == 0 and connections == 2
