@@ -16,8 +16,13 @@ FILE = Path(__file__).parent / "vectors" / "protocol.json"
 CASES = json.loads(FILE.read_text())
 VALID = [c for c in CASES if "fields" in c]
 CORRUPT = [c for c in CASES if "error" in c]
-ERROR_WORDS = {"crc": "CRC", "version": "version", "type": "unknown frame type", "cobs": "COBS",
-               "length": "bytes"}
+ERROR_WORDS = {
+    "crc": "CRC",
+    "version": "version",
+    "type": "unknown frame type",
+    "cobs": "COBS",
+    "length": "bytes",
+}
 
 
 def test_file_is_what_the_generator_writes() -> None:
@@ -26,7 +31,14 @@ def test_file_is_what_the_generator_writes() -> None:
 
 def test_every_frame_type_and_edge_is_covered() -> None:
     assert {c["fields"]["type"] for c in VALID} == {
-        "event", "count", "reading", "hello", "heartbeat", "pong", "error"}
+        "event",
+        "count",
+        "reading",
+        "hello",
+        "heartbeat",
+        "pong",
+        "error",
+    }
     seqs = {c["fields"]["seq"] for c in VALID}
     assert {0, 0xFFFFFF} <= seqs
     assert max(c["fields"].get("t_us", 0) for c in VALID) == 2**48 - 1
