@@ -203,8 +203,16 @@ def _ball(obj: dict[str, Any], what: str) -> str | None:
     return ball
 
 
+_KNOWN_KEYS: dict[tuple[str, ...], frozenset[str]] = {}
+
+
 def _extra(obj: dict[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
-    return {k: v for k, v in obj.items() if k not in known and k not in ("t", "type")}
+    keys = _KNOWN_KEYS.get(known)
+    if keys is None:
+        keys = _KNOWN_KEYS[known] = frozenset((*known, "t", "type"))
+    if obj.keys() <= keys:  # the common case: nothing extra (a C-speed set test)
+        return {}
+    return {k: v for k, v in obj.items() if k not in keys}
 
 
 def parse_event(obj: Any) -> Event:
