@@ -7,7 +7,6 @@ Run: .venv/bin/python bench/firmware_pty.py [N_EDGES]
 
 from __future__ import annotations
 
-import json
 import select
 import sys
 import tempfile
@@ -20,27 +19,11 @@ sys.path.insert(0, str(ROOT / "host"))
 import serial  # noqa: E402
 
 from tablesense.link.frame import EventFrame, HelloFrame, StreamDecoder  # noqa: E402
-from tablesense.sim.fitl import start_firmware  # noqa: E402
+from tablesense.sim.fitl import beam_board, start_firmware  # noqa: E402
 
 
 def board(path: Path) -> Path:
-    chans = [
-        {
-            "ch": i,
-            "name": f"beam_{i}",
-            "kind": "pocket",
-            "index": i % 6 + 1,
-            "gpio": 4 + i,
-            "pull": None,
-            "active": 1,
-            "mode": "irq",
-            "debounce_us": 0,
-        }
-        for i in range(16)
-    ]
-    cfg = {"profile": "bench16", "scan_ms": 20, "heartbeat_ms": 1000, "channels": chans}
-    path.write_text(json.dumps(cfg))
-    return path
+    return beam_board(path)
 
 
 def run(n: int, step_us: int) -> tuple[float, int, int]:

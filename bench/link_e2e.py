@@ -10,7 +10,6 @@ faster (bench/link_decode.py).
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 import tempfile
 import time
@@ -18,41 +17,14 @@ from pathlib import Path
 
 from tablesense.link import Link, LinkStatus
 from tablesense.link.frame import EventFrame
-from tablesense.sim.fitl import start_firmware
+from tablesense.sim.fitl import beam_board, start_firmware
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
 STEP_US = 500
 
 
 def board(path: Path) -> Path:
-    chans = [
-        {
-            "ch": i,
-            "name": f"beam_{i}",
-            "kind": "pocket",
-            "index": i % 6 + 1,
-            "gpio": 4 + i,
-            "pull": None,
-            "active": 1,
-            "mode": "irq",
-            "debounce_us": 0,
-        }
-        for i in range(16)
-    ]
-    path.write_text(
-        json.dumps(
-            {
-                "profile": "bench16",
-                "version": 1,
-                "fw_min": "0.1.0",
-                "scan_ms": 20,
-                "heartbeat_ms": 1000,
-                "colours": [],
-                "channels": chans,
-            }
-        )
-    )
-    return path
+    return beam_board(path)
 
 
 async def measure(port: str, fw: object) -> None:

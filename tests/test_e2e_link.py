@@ -17,6 +17,7 @@ import pytest
 
 from tablesense.link import Link, LinkError, LinkStatus, table_events
 from tablesense.link.frame import F_ACTIVE, F_LATE, F_REPLAY, EventFrame, HelloFrame, PongFrame
+from tablesense.sim.fitl import beam_board
 from tablesense.table.profile import board_config, load_profile
 
 fitl = pytest.importorskip("tablesense.sim.fitl")
@@ -36,32 +37,7 @@ STEP_US = 2000
 
 def board_16(tmp_path: Path) -> Path:
     """A test board: 16 beam channels on pin IRQs, active high, no debounce."""
-    chans = [
-        {
-            "ch": i,
-            "name": f"beam_{i}",
-            "kind": "pocket",
-            "index": i % 6 + 1,
-            "gpio": 4 + i,
-            "pull": None,
-            "active": 1,
-            "mode": "irq",
-            "debounce_us": 0,
-        }
-        for i in range(16)
-    ]
-    cfg = {
-        "profile": "bench16",
-        "version": 1,
-        "fw_min": "0.1.0",
-        "scan_ms": 20,
-        "heartbeat_ms": 1000,
-        "colours": [],
-        "channels": chans,
-    }
-    path = tmp_path / "bench16.json"
-    path.write_text(json.dumps(cfg))
-    return path
+    return beam_board(tmp_path / "bench16.json")
 
 
 def edges_16(n: int, start_us: int, step_us: int) -> list[dict]:

@@ -187,3 +187,17 @@ def start_firmware(
         os.close(master)
         os.close(fd)
     return FirmwareProcess(proc, os.ttyname(slave), slave, edges, log, owned)
+
+
+def beam_board(path: Path, channels: int = 16, mode: str = "irq") -> Path:
+    """Write a test board config: ``channels`` beam channels (pocket kind) on pin IRQs,
+    active high, no debounce -- the board the end-to-end tests and benchmarks flood."""
+    chans = [
+        {"ch": i, "name": f"beam_{i}", "kind": "pocket", "index": i % 6 + 1, "gpio": 4 + i,
+         "pull": None, "active": 1, "mode": mode, "debounce_us": 0}
+        for i in range(channels)
+    ]
+    cfg = {"profile": f"bench{channels}", "version": 1, "fw_min": "0.1.0", "scan_ms": 20,
+           "heartbeat_ms": 1000, "colours": [], "channels": chans}
+    path.write_text(json.dumps(cfg))
+    return path
