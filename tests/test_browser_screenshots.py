@@ -116,6 +116,9 @@ def test_kegle_scoreboard(ctx: Any, pub: LivePub, out: Path) -> None:
     page = _shot(ctx, f"{pub.url}/table/2", ".pins", out / "kegle.png")
     assert page.locator(".pin").count() == 5
     state = pub.call(pub.pub.snapshot, "2")["state"]
+    shown = page.eval_on_selector_all(".pin.down", "els => els.map(e => e.dataset.pin)")
+    down = sorted(int(x) for x in shown)
+    assert down == sorted(state["pins_down"]) and down
     assert page.inner_text(".player.p1 .big") == str(state["points"]["p1"])
     assert str(state["remaining"]["p1"]) in page.inner_text(".player.p1 .stats")
 

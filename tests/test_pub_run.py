@@ -61,7 +61,7 @@ def test_run_serves_the_pub_and_prints_the_referee_links(tablesense_cmd: list[st
                 assert time.monotonic() < deadline
                 time.sleep(0.1)
     finally:
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(signal.SIGTERM)  # as systemd stops it
         proc.wait(10)
     assert proc.returncode == 0
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import signal
 import sys
 from collections.abc import AsyncIterator
 from typing import Any
@@ -72,6 +73,10 @@ def _sources(tables: list[tuple[str, str | None, str | None]]) -> dict[str, Asyn
     return out
 
 
+def _stop(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         tables = plan(args.port, args.profile, args.tables)
@@ -89,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"  table {tid}: {link}  TV {url}/table/{tid}  referee {base}/ref/{tid}?token="
                   f"{pub.table(tid).token}", flush=True)
 
+    signal.signal(signal.SIGTERM, _stop)  # systemd's stop: shut down as on Ctrl-C
     try:
         asyncio.run(serve(sources, host=args.host, port=args.port_http, db=args.db, lang=args.lang,
                           public_url=args.public_url, on_ready=ready))

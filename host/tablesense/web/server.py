@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from pathlib import Path
@@ -281,6 +282,15 @@ async def start(pub: Pub, host: str = "127.0.0.1", port: int = 8080,
     return runner, f"http://{host}:{bound}"
 
 
+def _feed_ended(task: asyncio.Task[None]) -> None:
+    """A table's feed stopped: say why (the web app and the other tables go on)."""
+    if task.cancelled():
+        return
+    exc = task.exception()
+    if exc is not None:
+        print(f"tablesense: {task.get_name()}: its events stopped: {exc}", file=sys.stderr, flush=True)
+
+
 async def serve(tables: dict[str, AsyncIterator[Event] | None], *, host: str = "127.0.0.1",
                 port: int = 8080, db: str = "tablesense.db", lang: str = "en",
                 public_url: str = "", on_ready: Callable[[str, Pub], None] | None = None) -> None:
@@ -289,7 +299,12 @@ async def serve(tables: dict[str, AsyncIterator[Event] | None], *, host: str = "
     writer = Writer(db)
     pub = Pub(store, tables, lang=lang, writer=writer)
     runner, url = await start(pub, host, port, public_url)
-    feeds = [asyncio.create_task(pub.feed(tid, src)) for tid, src in tables.items() if src is not None]
+    feeds = []
+    for tid, src in tables.items():
+        if src is not None:
+            task = asyncio.create_task(pub.feed(tid, src), name=f"table {tid}")
+            task.add_done_callback(_feed_ended)
+            feeds.append(task)
     if on_ready is not None:
         on_ready(url, pub)
     try:
