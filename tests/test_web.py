@@ -199,3 +199,15 @@ async def test_serve_feeds_table_sources(tmp_path: Path) -> None:
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+
+
+async def test_a_late_scoreboard_gets_the_hosts_clock_of_now(app) -> None:  # type: ignore[no-untyped-def]
+    pub, url, http = app
+    pub.start_match("1", SETUP)
+    pub.submit("1", parse_event({"t": 1.0, "type": "rest"}))
+    first = json.loads(pub.snapshot_json("1"))
+    await asyncio.sleep(0.2)  # a TV that connects later, with nothing new on the table
+    async with http.get(f"{url}/api/table/1") as r:
+        later = await r.json()
+    assert later["version"] == first["version"] and later["rest_at"] == first["rest_at"]
+    assert later["now"] - first["now"] >= 0.2  # the turn clock is measured against the host's now

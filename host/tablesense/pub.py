@@ -115,15 +115,18 @@ class Pub:
             "table": tab.id, "lang": tab.lang, "version": tab.version, "match": match,
             "state": state, "summary": summary, "errors": errors, "ticker": list(tab.ticker),
             "rest_at": tab.rest_at, "turn_clock": TURN_CLOCK.get(match["game"]) if match else None,
-            "now": time.time(),
+            "now": time.time(),  # the host's clock as it sends: the page's clock is set by it
         }
 
     def snapshot_json(self, table_id: str) -> str:
-        """``snapshot`` as JSON, computed once per version of the table."""
+        """``snapshot`` as JSON, computed once per version of the table (``now`` fresh each time)."""
         tab = self.table(table_id)
         if tab._json[0] != tab.version:
-            tab._json = (tab.version, json.dumps(self.snapshot(table_id), ensure_ascii=False))
-        return tab._json[1]
+            snap = self.snapshot(table_id)
+            del snap["now"]
+            tab._json = (tab.version, json.dumps(snap, ensure_ascii=False)[:-1])
+        return f'{tab._json[1]}, "now": {time.time()!r}}}'
+
 
     def overview(self) -> list[dict[str, Any]]:
         return [self.snapshot(tid) for tid in self.tables]
