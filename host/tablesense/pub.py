@@ -128,9 +128,6 @@ class Pub:
         return f'{tab._json[1]}, "now": {time.time()!r}}}'
 
 
-    def overview(self) -> list[dict[str, Any]]:
-        return [self.snapshot(tid) for tid in self.tables]
-
     def log_items(self, table_id: str) -> list[dict[str, Any]]:
         """The current match's effective events grouped into shots and calls (newest last)."""
         tab = self.table(table_id)
