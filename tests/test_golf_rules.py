@@ -69,9 +69,8 @@ def test_golf_own_goal_does_not_count_ball_on_a_spot_turn_over() -> None:
     assert s["balls_left"] == {"p1": 5, "p2": 5}
     assert s["at_table"] == "p2"
     assert rules(rep) == ["golf.own-goal"]
-    (q,) = s["questions"]
-    assert q["rule"] == "golf.spot.choice" and q["player"] == "p2" and q["ball"] == "p1"
-    assert q["options"] == [1, 2, 3]
+    # the ball waits for the opponent's 'spot' call; nothing is asked
+    assert s["spots_waiting"] == ["p1"] and s["questions"] == []
 
 
 def test_golf_turn_passes_without_a_valid_goal() -> None:
@@ -165,7 +164,7 @@ def test_golf_foul_after_rest_puts_balls_back_and_costs_the_turn(name: str, rule
     assert "golf.goal" not in rules(rep)  # the goal of the shot does not count
     expected_p2 = 4 if rule == "golf.foul.hold.opponent-ball" else 5  # the touched ball into the goal
     assert s["balls_left"] == {"p1": 5, "p2": expected_p2}
-    assert bool(s["questions"]) is spotted
+    assert bool(s["spots_waiting"]) is spotted and s["questions"] == []
 
 
 @pytest.mark.parametrize("name", ["aim-behind", "time"])
@@ -177,8 +176,7 @@ def test_golf_foul_aim_behind_and_time_cost_the_turn_and_in_zone_play_a_ball(nam
     zone = play(one_one(), foul(60.0, name))  # p2 at the table at 1/1
     zs = state(zone)
     assert zs["at_table"] == "p1"
-    (q,) = zs["questions"]
-    assert q["ball"] == "p2" and q["player"] == "p1"
+    assert zs["spots_waiting"] == ["p2"] and zs["questions"] == []
     assert "points out a ball" in zs["rulings"][-1]["text"]
 
 
@@ -273,7 +271,7 @@ def test_golf_wedged_defending_goal_goes_on_a_spot() -> None:
     rep = play(cushion(1.0), rest(2.0), call(3.0, "wedged", ball="p1", where="defending"))
     s = state(rep)
     assert "golf.wedged.defending-goal" in rules(rep)
-    assert s["questions"][0]["ball"] == "p1" and s["at_table"] == "p2"
+    assert s["spots_waiting"] == ["p1"] and s["at_table"] == "p2"
 
 
 def test_golf_wedged_cushion_is_freed_without_penalty() -> None:
@@ -290,7 +288,7 @@ def test_golf_off_table_own_ball_on_a_spot_and_the_goal_costs_the_turn() -> None
     assert "golf.off-table.own" in rules(rep)
     assert s["balls_left"]["p1"] == 4  # the goal counts
     assert s["at_table"] == "p2"
-    assert s["questions"][0]["ball"] == "p1"
+    assert s["spots_waiting"] == ["p1"]
 
 
 def test_golf_off_table_opponent_ball_goes_into_the_goal_ball_played_on_a_spot() -> None:
@@ -298,7 +296,7 @@ def test_golf_off_table_opponent_ball_goes_into_the_goal_ball_played_on_a_spot()
     s = state(rep)
     assert "golf.off-table.opponent" in rules(rep)
     assert s["balls_left"] == {"p1": 5, "p2": 4}
-    assert s["questions"][0]["ball"] == "p1" and s["at_table"] == "p2"
+    assert s["spots_waiting"] == ["p1"] and s["at_table"] == "p2"
 
 
 def test_golf_off_table_one_one_costs_the_frame() -> None:
@@ -349,7 +347,7 @@ def test_golf_triangle_attacking_from_positions() -> None:
     after = {"p1": [[1.50, 0.45]], "p2": [[1.70, 0.45]]}
     rep = play(rest(0.5, before), cushion(1.0), rest(2.0, after))
     assert "golf.triangle.attacking" in rules(rep)
-    assert state(rep)["questions"][0]["ball"] == "p1"
+    assert state(rep)["spots_waiting"] == ["p1"]
     fine = {"p1": [[1.50, 0.45]], "p2": [[1.40, 0.80]]}
     assert "golf.triangle.attacking" not in rules(play(rest(0.5, before), cushion(1.0), rest(2.0, fine)))
 
@@ -368,7 +366,7 @@ def test_golf_triangle_defensive_several_from_positions() -> None:
     end = {"p1": [[0.12, 0.40], [0.15, 0.60]], "p2": [[1.2, 0.75]]}
     rep = play(rest(0.5, start), cushion(1.0), rest(2.0, end))
     assert "golf.triangle.defensive.several" in rules(rep)
-    assert len(state(rep)["questions"]) == 2
+    assert state(rep)["spots_waiting"] == ["p1", "p1"]
 
 
 def test_golf_zone_play_starts_at_one_ball_left() -> None:
@@ -384,7 +382,7 @@ def test_golf_zone_leave_from_positions() -> None:
     rep = play(one_one(positions=pos), cushion(51.0), rest(52.0, pos))
     s = state(rep)
     assert "golf.zone.leave" in rules(rep)
-    assert s["at_table"] == "p1" and s["questions"][0]["ball"] == "p2"
+    assert s["at_table"] == "p1" and s["spots_waiting"] == ["p2"]
     moved = {"p1": [[0.9, 0.15]], "p2": [[0.9, 0.75]]}
     rep = play(one_one(positions=pos), cushion(51.0), rest(52.0, moved))
     assert "golf.zone.leave" not in rules(rep)
@@ -407,33 +405,30 @@ def test_golf_bare_rest_is_a_shot_no_sensor_saw() -> None:
     assert state(rep)["at_table"] == "p1" and rules(rep) == []
 
 
-def test_golf_zone_leave_asks_the_referee_without_positions() -> None:
+def test_golf_zone_leave_is_called_by_the_referee_without_positions() -> None:
+    # no positions: nothing is asked; a shot with no 'zone' call met the obligation
     rep = play(one_one(), miss(60.0))
-    (q,) = state(rep)["questions"]
-    assert q["rule"] == "golf.zone.leave" and q["options"] == [True, False]
-    rep = play(one_one(), miss(60.0), call(62.0, "answer", question=q["id"], answer=False))
     s = state(rep)
-    assert "golf.zone.leave" in rules(rep)
-    assert s["questions"][0]["rule"] == "golf.spot.choice"
-    # unanswered, the next shot takes the default (a ball left its zone)
-    rep = play(one_one(), miss(60.0), miss(70.0))
-    assert "golf.zone.leave" not in rules(rep)
-    assert not [x for x in state(rep)["questions"] if x["rule"] == "golf.zone.leave"][:-1]
+    assert s["questions"] == [] and s["at_table"] == "p1" and "golf.zone.leave" not in rules(rep)
+    rep = play(one_one(), miss(60.0), foul(61.0, "zone"))
+    s = state(rep)
+    assert rules(rep)[-1] == "golf.zone.leave"
+    # p2 played: the turn passes and p2's ball waits for its replacement spot
+    assert s["at_table"] == "p1" and s["spots_waiting"] == ["p2"]
 
 
-def test_golf_spot_choice_by_answer_or_spot_call() -> None:
-    rep = play(goal(1.0, "A", "p1"), rest(2.0))
-    qid = state(rep)["questions"][0]["id"]
-    by_answer = play(goal(1.0, "A", "p1"), rest(2.0), call(3.0, "answer", question=qid, answer=3))
-    by_call = play(goal(1.0, "A", "p1"), rest(2.0), call(3.0, "spot", ball="p1", spot=3))
-    for rep in (by_answer, by_call):
-        s = state(rep)
-        assert s["questions"] == [] and rules(rep)[-1] == "golf.spot.choice"
-        assert s["replacements"] == [{"ball": "p1", "spot": 3}]
+def test_golf_spot_choice_by_spot_call() -> None:
+    rep = play(goal(1.0, "A", "p1"), rest(2.0), call(3.0, "spot", ball="p1", spot=3))
+    s = state(rep)
+    assert s["questions"] == [] and s["spots_waiting"] == [] and rules(rep)[-1] == "golf.spot.choice"
+    assert s["replacements"] == [{"ball": "p1", "spot": 3}]
     bad = play(miss(1.0), call(3.0, "spot", ball="p1", spot=1))
     assert "no ball of p1 is waiting" in bad.errors[0].error
-    bad = play(goal(1.0, "A", "p1"), rest(2.0), call(3.0, "answer", question=qid, answer=4))
-    assert "must be one of [1, 2, 3]" in bad.errors[0].error
+    bad = play(goal(1.0, "A", "p1"), rest(2.0), call(3.0, "spot", ball="p1", spot=6))
+    assert "spot must be 1..5" in bad.errors[0].error
+    # unnamed, the spot lapses when the next shot begins
+    rep = play(goal(1.0, "A", "p1"), rest(2.0), miss(5.0))
+    assert state(rep)["spots_waiting"] == []
 
 
 def test_golf_spot_fallback_by_call_or_positions() -> None:
@@ -486,7 +481,7 @@ def test_golf_duo_opening_other_player_opens_frame_two() -> None:
     s = state(rep)
     assert s["at_table"] == "p2" and s["player_at_table"] == "Dirk"
     rep = play(foul(0.5, "opening"), players=DUO, fmt="duo")
-    assert rules(rep) == ["golf.duo.opening"] and state(rep)["questions"][0]["ball"] == "p1"
+    assert rules(rep) == ["golf.duo.opening"] and state(rep)["spots_waiting"] == ["p1"]
 
 
 def test_golf_duo_deciding_frame_start_call() -> None:

@@ -112,10 +112,10 @@ class GolfEngine(Engine[GolfState]):
 
     def _open(self, state: GolfState, t: float, snapshot: bool = False) -> GolfState:
         """A shot begins: keep the state before it. Questions still open take their
-        default (whose ball: not counted; did a ball leave its zone: yes; replacement
-        spot: the ball is on the table again, its spot not recorded). ``snapshot``: also
+        default (whose ball: not counted); a ball still waiting for its replacement spot
+        is on the table again, its spot not recorded. ``snapshot``: also
         take the base's undo snapshot (the fast path of ``apply``)."""
-        pre = evolve(state, questions=()) if state.questions else state
+        pre = evolve(state, questions=(), spot_wait=()) if state.questions or state.spot_wait else state
         shooter = state.at_table or "p1"
         shot = Shot(t0=t, shooter=shooter, member=state.members[IDX[shooter]])
         if snapshot:
@@ -148,7 +148,7 @@ class GolfEngine(Engine[GolfState]):
         # every other ``rest`` ends a shot, even one that no sensor saw (a miss on a table
         # without cushion sensors)
         shooter = state.at_table or "p1"
-        pre = evolve(state, questions=(), unit_questions=())
+        pre = evolve(state, questions=(), unit_questions=(), spot_wait=())
         shot = Shot(t0=event.t, shooter=shooter, member=state.members[IDX[shooter]], rest_t=event.t,
                     positions=positions)
         return resolve(pre, shot)
@@ -222,7 +222,7 @@ class GolfEngine(Engine[GolfState]):
                               f"{ev.player} played no shot just now")
         shooter = state.at_table or "p1"
         unit = Shot(t0=ev.t, shooter=shooter, member=state.members[IDX[shooter]], standalone=True)
-        return resolve(evolve(state, questions=_spot_questions(state), unit_questions=()), add(unit))
+        return resolve(evolve(state, questions=(), unit_questions=()), add(unit))
 
     def _start(self, state: GolfState, ev: Call) -> GolfState:
         player = ev.player
@@ -242,17 +242,28 @@ class GolfEngine(Engine[GolfState]):
         return self.rule(new, ev.t, rule, player, f"{who} opens frame {state.frame}", frame=state.frame)
 
     def _spot(self, state: GolfState, ev: Call) -> GolfState:
+        """The opponent names the replacement spot of a penalised ball (the first of that
+        ball's owner still waiting)."""
         ball = _ball(ev.ball or ev.player, "spot")
         spot = ev.spot
-        if spot is None or not 1 <= spot <= 5:
+        if isinstance(spot, bool) or not isinstance(spot, int) or not 1 <= spot <= 5:
             raise IllegalCall(f"'spot' call: spot must be 1..5, not {spot!r}")
-        for q in state.questions:
-            if q.rule == "golf.spot.choice" and q.get("ball") == ball:
+        for item in state.spot_wait:
+            if item[1] == ball:
                 break
         else:
             raise IllegalCall(f"'spot' call: no ball of {ball} is waiting for a replacement spot")
-        rest = tuple(x for x in state.questions if x.id != q.id)
-        return self.on_answer(evolve(state, questions=rest), q, spot, ev)
+        _, _, key = item
+        shot = state.shot
+        mine = state.pre is not None and item not in state.pre.spot_wait
+        if mine and shot is not None and state.pre is not None and not state.shot_open:
+            return resolve(state.pre, shot._replace(answers=(*shot.answers, (key, spot))), prev=state)
+        rule = "golf.spot.fallback" if spot in (4, 5) else "golf.spot.choice"
+        new = evolve(state, placed=pair_set(state.placed, ball, spot),
+                     placements=(*state.placements, (ball, spot)),
+                     spot_wait=tuple(x for x in state.spot_wait if x is not item))
+        return self.rule(new, ev.t, rule, other(ball), f"{other(ball)} chooses replacement spot "
+                         f"{spot} for {ball}'s ball", ball=ball, spot=spot)
 
     def on_answer(self, state: GolfState, question: Question, answer: Any, event: Call) -> GolfState:
         key = question.get("key")
@@ -260,13 +271,6 @@ class GolfEngine(Engine[GolfState]):
         mine = any(qid == question.id for _, qid in state.unit_questions)
         if mine and shot is not None and state.pre is not None and not state.shot_open:
             return resolve(state.pre, shot._replace(answers=(*shot.answers, (key, answer))), prev=state)
-        if question.rule == "golf.spot.choice":
-            ball = question.get("ball")
-            rule = "golf.spot.fallback" if answer in (4, 5) else "golf.spot.choice"
-            new = evolve(state, placed=pair_set(state.placed, ball, answer),
-                          placements=(*state.placements, (ball, answer)))
-            return self.rule(new, event.t, rule, other(ball), f"{other(ball)} chooses replacement spot "
-                             f"{answer} for {ball}'s ball", ball=ball, spot=answer)
         raise IllegalCall(f"question {question.id} was about a shot that is over; its default stands")
 
     # --- output -------------------------------------------------------------------
@@ -282,6 +286,7 @@ class GolfEngine(Engine[GolfState]):
             "shot_in_progress": state.shot_open,
             "clock": None,
             "replacements": [{"ball": b, "spot": n} for b, n in state.placements],
+            "spots_waiting": [b for _, b, _ in state.spot_wait],
         }
         if state.clock is not None and not state.finished:
             player, start = state.clock
@@ -304,6 +309,8 @@ class GolfEngine(Engine[GolfState]):
             line += f"; {_name(state, state.at_table)} ({state.at_table}) at the table"
         if state.questions:
             line += "; waiting for: " + ", ".join(q.id for q in state.questions)
+        if state.spot_wait:
+            line += "; replacement spot to name for: " + ", ".join(b for _, b, _ in state.spot_wait)
         return line
 
 
@@ -315,12 +322,6 @@ def _ball(ball: Any, what: str, nullable: bool = False) -> Any:
     if ball not in SIDES:
         raise IllegalCall(f"{what}: ball must be p1 or p2 (a golf ball is named by its owner), not {ball!r}")
     return ball
-
-
-def _spot_questions(state: GolfState) -> tuple[Question, ...]:
-    """The open questions that outlive their unit: where a penalised ball goes. The
-    others (whose ball, did a ball leave its zone) take their default."""
-    return tuple(q for q in state.questions if q.rule == "golf.spot.choice")
 
 
 def _check_in_play(pre: GolfState, shot: Shot, ball: str, what: str) -> None:

@@ -30,7 +30,7 @@ FRAMES_TO_WIN = 2
 class _Unit:
     """Mutable scratch for one resolution; only the returned state escapes."""
 
-    __slots__ = ("answers", "asked", "ids", "questions", "rulings", "unit_q")
+    __slots__ = ("answers", "asked", "ids", "questions", "rulings", "spot_wait", "unit_q")
 
     def __init__(self, pre: GolfState, shot: Shot, prev: GolfState | None) -> None:
         self.rulings: list[Ruling] = list(pre.rulings)
@@ -45,6 +45,7 @@ class _Unit:
             self.asked = prev.asked
         self.answers = dict(shot.answers)
         self.unit_q: list[tuple[str, str]] = []
+        self.spot_wait: list[tuple[float, str, str]] = list(pre.spot_wait)
 
     def rule(self, t: float, rule: str, player: str | None, text: str, **data: Any) -> None:
         self.rulings.append(Ruling(t=t, rule=rule, player=player, text=text, data=tuple(data.items())))
@@ -138,7 +139,7 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None) -> GolfSt
         else:
             u.rule(t, "golf.wedged.cushion", b,
                    "wedged between a peg and the short cushion: freed and laid loose")
-    goals.sort()
+    goals.sort(key=lambda x: x[0])  # stable: the same t keeps the order of the log
 
     # 2. fouls: called, and seen by the sensors or the positions
     fouls = [(t, BY_ID[_zone_touch(fid, zone)], extra) for t, fid, extra in shot.fouls]
@@ -164,27 +165,24 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None) -> GolfSt
                 fouls.append(_foul(t_end, "golf.triangle.defensive", seen="positions"))
             elif kept > 1:
                 fouls.append(_foul(t_end, "golf.triangle.defensive.several", seen="positions", balls=kept))
-        if after is None and zone and not goals and not offs and not fouls and not shot.wedged:
-            left = u.ask("zone", t_end, "golf.zone.leave",
-                         "Zone play: did at least one ball leave its zone (or lie in the large attacking "
-                         "triangle)?", (True, False), player=s)
-            if left is False:
-                fouls.append(_foul(t_end, "golf.zone.leave", seen="referee"))
+        # without positions the referee calls it: {"call": "foul", "foul": "zone"}; a shot
+        # with no such call met the zone obligation (as a shot with no 'carom' call scored none)
     fouls.sort(key=lambda f: f[0])
     back = any(f.back for _, f, _ in fouls)
 
     # 3. the count, in order of t
     bl = list(pre.balls_left)
     zero_t: list[float | None] = [None, None]
+    zero_k: list[int] = [0, 0]  # the order in the log of each side's last ball
     valid_own = own_goal = own_off = opp_off = False
     counted: list[tuple[float, int, str, str]] = []
     if not back:
         counted += [(t, 0, g, b) for t, g, b in goals]
         counted += [(t, 1, "", b) for t, b in offs]
     counted += [(t, 2, "", o) for t, f, _ in fouls if f.touched == "goal"]
-    counted.sort(key=lambda c: (c[0], c[1]))
+    counted.sort(key=lambda c: c[0])  # stable: the same t keeps the order of the log
     first_opp_off = None
-    for t, kind, g, b in counted:
+    for k, (t, kind, g, b) in enumerate(counted):
         bi = IDX[b]
         if kind == 0 and b == s and g == attack:
             valid_own = True
@@ -216,6 +214,7 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None) -> GolfSt
         bl[bi] = max(bl[bi], 0)
         if bl[bi] == 0 and zero_t[bi] is None:
             zero_t[bi] = t
+            zero_k[bi] = k
     if first_opp_off is not None:
         spots.append((first_opp_off, s))
     one_one = pre.balls_left == (1, 1) and opp_off and valid_own
@@ -275,9 +274,11 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None) -> GolfSt
             u.rule(t, "golf.spot.fallback", owner, f"replacement spots 1-3 are taken: the ball goes on "
                    f"replacement spot {n}", spot=n)
         else:
-            n = u.ask(f"spot{k}", t, "golf.spot.choice", f"{chooser}: choose the replacement spot for "
-                      f"{owner}'s ball (1, 2 or 3)", (1, 2, 3), player=chooser, ball=owner)
+            # the opponent's choice: named by a ``spot`` call, not asked (the state lists the
+            # balls waiting); until then the ball is simply back on the table
+            n = u.answers.get(f"spot{k}")
             if n is None:
+                u.spot_wait.append((t, owner, f"spot{k}"))
                 continue
             if n in (4, 5):
                 u.rule(t, "golf.spot.fallback", chooser, f"spots 1-3 unusable: {owner}'s ball on replacement "
@@ -298,6 +299,7 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None) -> GolfSt
         "rulings": tuple(u.rulings), "questions": tuple(u.questions), "asked": u.asked,
         "unit_questions": tuple(u.unit_q), "pre": pre, "shot": shot, "shot_open": False,
         "frame_units": pre.frame_units + 1, "placements": tuple(placements), "checkpoint": pre,
+        "spot_wait": tuple(u.spot_wait),
     }
     winner: str | None = None
     if one_one:
@@ -305,7 +307,8 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None) -> GolfSt
     elif bl[0] == 0 and bl[1] == 0:
         t1, t2 = zero_t
         assert t1 is not None and t2 is not None
-        winner = "p1" if t1 <= t2 else "p2"
+        # the same t: the goal listed first in the log dropped first
+        winner = "p1" if (t1, zero_k[0]) < (t2, zero_k[1]) else "p2"
         u.rule(min(t1, t2), "golf.frame.double-finish", winner, f"both last balls dropped in one shot; "
                f"{winner}'s dropped first, {abs(t1 - t2) * 1e6:.0f} µs earlier")
         common["rulings"] = tuple(u.rulings)
@@ -372,7 +375,7 @@ def _end_frame(pre: GolfState, u: _Unit, common: dict[str, Any], winner: str, bl
     u.rule(t, "golf.frame.won", winner, f"frame {pre.frame} to {winner} ({fw[0]}-{fw[1]})", frame=pre.frame)
     if fw[wi] >= FRAMES_TO_WIN:
         u.rule(t, "golf.match.won", winner, f"{winner} wins the match {fw[0]}-{fw[1]}")
-        common.update(rulings=tuple(u.rulings), questions=(), unit_questions=())
+        common.update(rulings=tuple(u.rulings), questions=(), unit_questions=(), spot_wait=())
         return evolve(pre, **common, frames_won=(fw[0], fw[1]), balls_left=bl, finished=True, winner=winner,
                        at_table=winner, clock=None, frame_winners=(*pre.frame_winners, winner))
     frame = pre.frame + 1
@@ -386,7 +389,7 @@ def _end_frame(pre: GolfState, u: _Unit, common: dict[str, Any], winner: str, bl
         how = "deciding frame: the opening is decided again (a 'start' call), by default as in frame 1"
     u.rule(t, "golf.frame.opening", opener, f"frame {frame}: {opener} opens; {how}", frame=frame)
     # a new frame: balls waiting for a replacement spot are racked with the rest
-    common.update(rulings=tuple(u.rulings), frame_units=0, questions=(), unit_questions=())
+    common.update(rulings=tuple(u.rulings), frame_units=0, questions=(), unit_questions=(), spot_wait=())
     return evolve(
         pre, **common, frame=frame, frames_won=(fw[0], fw[1]),
         balls_left=(BALLS_PER_PLAYER, BALLS_PER_PLAYER), zone_play=False, at_table=opener, members=members,

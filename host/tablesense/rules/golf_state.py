@@ -66,6 +66,9 @@ class GolfState(BaseState):
     placed: tuple[int | None, int | None] = (None, None)  # spot of each side's last replaced ball
     fouled_from: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
     placements: tuple[tuple[str, int], ...] = ()  # (ball, spot) decided by the last unit
+    #: penalised balls whose replacement spot the opponent has not named yet (a ``spot``
+    #: call names it): (t, ball, key of the unit's evidence)
+    spot_wait: tuple[tuple[float, str, str], ...] = ()
     frame_winners: tuple[str, ...] = ()
 
 
