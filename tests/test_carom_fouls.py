@@ -79,9 +79,10 @@ def test_carom_masse_is_no_fault_in_kampioen() -> None:
     assert s["caroms"]["p1"] == 1
 
 
-def test_foul_before_any_shot_is_refused() -> None:
-    s = Table(setup(targets=T)).call("foul", foul="touch").state(errors=True)
-    assert "no shot" in errors(s)[0]
+def test_foul_before_any_shot_ends_the_breakers_inning() -> None:
+    s = Table(setup(targets=T)).call("foul", foul="touch").state()
+    assert s["at_table"] == "p2" and s["innings"] == {"p1": 1, "p2": 0}
+    assert "carom.foul.touch" in rules(s)
 
 
 # --- jumped balls ------------------------------------------------------------------------

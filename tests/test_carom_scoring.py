@@ -89,10 +89,25 @@ def test_carom_referee_amend_a_late_call_counts_the_last_shot() -> None:
     assert "carom.poedel" not in rules(s)
 
 
-def test_a_second_carom_call_for_one_shot_is_refused() -> None:
-    s = Table(setup(targets={"p1": 30, "p2": 30})).piezo(called=True).call("carom").state(errors=True)
-    assert s["caroms"]["p1"] == 1
-    assert "already counted" in s["errors"][0]["error"]
+def test_a_second_carom_call_counts_a_shot_of_its_own() -> None:
+    # a shot scores one carom: a second call has nothing to amend, it is the referee's next count
+    s = Table(setup(targets={"p1": 30, "p2": 30})).piezo(called=True).call("carom").state()
+    assert s["caroms"]["p1"] == 2 and s["at_table"] == "p1"
+    assert "errors" not in s
+
+
+def test_carom_calls_alone_count_one_carom_each() -> None:
+    s = Table(setup(targets={"p1": 3, "p2": 3})).call("carom").call("carom").state()
+    assert s["caroms"] == {"p1": 2, "p2": 0} and s["at_table"] == "p1"
+    s = Table(setup(targets={"p1": 2, "p2": 3})).call("carom").call("carom").state()
+    assert s["at_table"] == "p2" and s["nastoot"] and not s["finished"]
+
+
+def test_a_carom_call_after_the_match_is_refused() -> None:
+    t = Table(setup(targets={"p1": 1, "p2": 1})).call("carom").piezo()
+    s = t.call("carom").call("carom").state(errors=True)
+    assert s["finished"] and s["winner"] == "draw"
+    assert "the match is over" in s["errors"][0]["error"]
 
 
 def test_carom_call_during_the_shot_counts_at_rest() -> None:

@@ -188,11 +188,14 @@ class CaromEngine(Engine[CaromState]):
                             player=call.player, extra=call.extra)
             if state.open:
                 return _evolve(state, shot=state.shot + (call,))
-            if state.before is None:
-                what = "count" if kind == "carom" else "fault"
-                raise IllegalCall(f"no shot has been played: nothing to {what}")
-            if kind == "carom" and any(isinstance(e, Call) and e.call == "carom" for e in state.shot):
-                raise IllegalCall("the carom of the last shot is already counted (a shot scores one carom)")
+            counted = kind == "carom" and any(isinstance(e, Call) and e.call == "carom" for e in state.shot)
+            if state.before is None or counted:
+                # nothing to amend (no shot yet, or its carom is already counted): the call is a
+                # shot of its own, seen by the referee alone (a shot scores one carom)
+                if state.finished:
+                    raise IllegalCall(f"the match is over ({self.result_text(state)}); "
+                                      f"the last shot's {kind} is already decided")
+                return self._resolve(state, (call, Rest(t=call.t)))
             later = state.rulings[state.settled:]  # notes and calls made since the shot
             amended = self._resolve(state.before, state.shot + (call,))
             if later:
@@ -312,7 +315,9 @@ class CaromEngine(Engine[CaromState]):
 
     def _fault(self, d: Draft, b: Match, player: str, facts: ShotFacts, faults: list[tuple[str, float]],
                carom: bool, t: float, tab: CaromTable) -> None:
-        if (b.profile == "kampioen" and facts.carom_called is not None
+        # 003 Art. 5.12: a carom the referee has counted stands though made with the wrong ball;
+        # a wrong ball called before the count is a plain fault
+        if (b.profile == "kampioen" and facts.carom_called is not None and not facts.wrong_ball_called_first
                 and all(k == "wrong-ball" for k, _ in faults)):
             d.rule(facts.carom_called, "carom.wrong-ball.counted", player,
                    "the referee counted the carom made with the wrong ball: it stands")

@@ -57,25 +57,55 @@ FOULS: dict[str, Foul] = {
     "reste-dedans": Foul("carom.dedans.reste"),
     "opening-shot": Foul("carom.opening-shot.direct"),
     "no-blame": Foul("carom.foul.no-blame"),
+    "poedel": Foul("carom.poedel"),
 }
 
+#: what referees and scenario writers call the fouls (Dutch words of the seeds, English guesses);
+#: matched after lower-casing and dropping ``_``, ``-``, ``.`` and spaces ("off_table" = "off-table")
 FOUL_SYNONYMS = {
-    "touche": "touch", "hand": "touch", "chalk": "touch", "touched": "touch",
+    "touche": "touch", "hand": "touch", "chalk": "touch", "touched": "touch", "touching": "touch",
+    "touch-ball": "touch", "touched-ball": "touch", "ball-touched": "touch", "clothing": "touch",
+    "kledingstuk": "touch", "dropped-chalk": "touch", "chalk-dropped": "touch", "krijt": "touch",
+    "aanraken": "touch", "aanraking": "touch",
     "remove-object": "touch-remove-object", "remove": "touch-remove-object",
-    "moved": "touch-moved", "moved-balls": "touch-moved", "move": "touch-moved",
-    "rijen": "push", "biljarderen": "push", "pushing": "push", "push-shot": "push",
+    "moved": "touch-moved", "moved-balls": "touch-moved", "move": "touch-moved", "moved-ball": "touch-moved",
+    "verplaatsen": "touch-moved",
+    "rijen": "push", "biljarderen": "push", "gebiljardeerd": "push", "pushing": "push",
+    "push-shot": "push", "pushed": "push", "push-stroke": "push", "double-hit": "push",
+    "double-contact": "push", "double-touch": "push",
     "no-foot-on-floor": "foot", "foot-off-floor": "foot", "no-foot": "foot", "feet": "foot",
+    "feet-off-floor": "foot", "foot-fault": "foot", "no-feet-on-floor": "foot", "feet-off-ground": "foot",
+    "foot-off-ground": "foot", "no-foot-on-ground": "foot", "voet": "foot", "geen-voet": "foot",
+    "both-feet-off-floor": "foot", "feet-off-the-floor": "foot", "foot-off-the-floor": "foot",
     "bench": "stool", "bankje": "stool",
-    "verkeerde-bal": "wrong-ball", "wrong": "wrong-ball",
+    "verkeerde-bal": "wrong-ball", "wrong": "wrong-ball", "wrong-cue-ball": "wrong-ball",
+    "played-wrong-ball": "wrong-ball", "opponents-ball": "wrong-ball", "wrongball": "wrong-ball",
     "jumped": "jump", "uitspringen": "jump", "uitgesprongen": "jump", "off-table": "jump",
-    "frame": "woodwork", "omlijsting": "woodwork", "houtwerk": "woodwork",
-    "dedans": "reste-dedans", "dedans-reste": "reste-dedans",
+    "ball-off-table": "jump", "jumped-ball": "jump", "ball-jumped": "jump", "jump-ball": "jump",
+    "off": "jump", "left-table": "jump", "jump-driebanden": "jump", "off-the-table": "jump",
+    "ball-off": "jump",
+    "frame": "woodwork", "omlijsting": "woodwork", "houtwerk": "woodwork", "wood": "woodwork",
+    "dedans": "reste-dedans", "dedans-reste": "reste-dedans", "reste": "reste-dedans",
+    "zone": "reste-dedans", "forbidden-zone": "reste-dedans", "verboden-zone": "reste-dedans",
+    "zone-fault": "reste-dedans",
     "afstoot": "opening-shot", "opening": "opening-shot", "break": "opening-shot",
-    "opening-shot-direct": "opening-shot", "opening-shot-cushion": "opening-shot",
-    "moving": "moving-balls", "not-at-rest": "moving-balls",
-    "smoke": "smoking", "cigarette": "smoking",
-    "not-to-blame": "no-blame", "no-fault": "no-blame",
+    "opening-shot-direct": "opening-shot", "opening-shot-cushion": "opening-shot", "acquit": "opening-shot",
+    "moving": "moving-balls", "not-at-rest": "moving-balls", "balls-moving": "moving-balls",
+    "moving-ball": "moving-balls", "before-rest": "moving-balls", "played-before-rest": "moving-balls",
+    "smoke": "smoking", "cigarette": "smoking", "cigar": "smoking", "pipe": "smoking", "sigaret": "smoking",
+    "not-to-blame": "no-blame", "no-fault": "no-blame", "blameless": "no-blame",
+    "nul": "poedel", "miss": "poedel", "no-carom": "poedel", "invalid-carom": "poedel",
 }
+
+
+def _compact(name: str) -> str:
+    return "".join(ch for ch in name.lower() if ch not in "-_. ")
+
+
+#: every accepted spelling, compacted, to its foul key
+_FOUL_LOOKUP: dict[str, str] = {}
+
+
 _MASSE = frozenset({"masse", "massé", "pique", "piqué", "pikeren", "masseren"})
 MASSE_RULE = "carom.masse"
 
@@ -103,15 +133,17 @@ def normalise_foul(name: str, profile: str) -> str:
             raise IllegalCall("massé and piqué are allowed at the player's own risk in profile kampioen "
                               f"({MASSE_RULE}): not a fault")
         raise IllegalCall("massé and piqué are no fault in profile liemers")
-    key = FOUL_SYNONYMS.get(key, key)
-    if key in ("dedans-reste", "reste"):
-        key = "reste-dedans"
+    key = _FOUL_LOOKUP.get(_compact(key), key)
     foul = FOULS.get(key)
     if foul is None or profile not in foul.profiles:
         known = ", ".join(k for k, f in FOULS.items() if profile in f.profiles)
         what = "unknown foul" if foul is None else f"not a foul in profile {profile}"
         raise IllegalCall(f"{what}: {name!r} (fouls: {known})")
     return key
+
+
+_FOUL_LOOKUP.update({_compact(k): k for k in FOULS})
+_FOUL_LOOKUP.update({_compact(k): v for k, v in FOUL_SYNONYMS.items()})
 
 
 def foul_rule(key: str, profile: str, discipline: str) -> str:

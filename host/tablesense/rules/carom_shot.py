@@ -34,6 +34,8 @@ class ShotFacts:
     jumped: tuple[str | None, ...] = ()
     struck: str | None = None
     carom_called: float | None = None
+    #: a ``wrong-ball`` foul was called before any ``carom`` call of the shot
+    wrong_ball_called_first: bool = False
     fouls: tuple[tuple[str, float], ...] = ()
 
     @property
@@ -58,6 +60,7 @@ def read_shot(events: tuple[Event, ...], cue: str) -> ShotFacts:
     struck: str | None = None
     called: float | None = None
     fouls: list[tuple[str, float]] = []
+    wrong_first = False
     for ev in events:
         kind = type(ev)
         if kind is Cushion:
@@ -87,6 +90,8 @@ def read_shot(events: tuple[Event, ...], cue: str) -> ShotFacts:
                 called = ev.t
             elif ev.call == "foul" and ev.foul is not None:
                 fouls.append((ev.foul, ev.t))
+                if ev.foul == "wrong-ball" and called is None:
+                    wrong_first = True
     if contacts == 0:
         before_last_contact = cushions
     return ShotFacts(
@@ -94,5 +99,6 @@ def read_shot(events: tuple[Event, ...], cue: str) -> ShotFacts:
         first_object=touched[0] if touched else None,
         cushions_before_first=before_first, cushions_before_third=before_third,
         cushions=cushions, cushions_before_last_contact=before_last_contact, cushions_known=known,
-        jumped=tuple(jumped), struck=struck, carom_called=called, fouls=tuple(fouls),
+        jumped=tuple(jumped), struck=struck, carom_called=called, wrong_ball_called_first=wrong_first,
+        fouls=tuple(fouls),
     )
