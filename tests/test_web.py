@@ -211,3 +211,16 @@ async def test_a_late_scoreboard_gets_the_hosts_clock_of_now(app) -> None:  # ty
         later = await r.json()
     assert later["version"] == first["version"] and later["rest_at"] == first["rest_at"]
     assert later["now"] - first["now"] >= 0.2  # the turn clock is measured against the host's now
+
+
+async def test_score_sheet_lists_the_rulings_that_stand(app) -> None:  # type: ignore[no-untyped-def]
+    pub, url, http = app
+    match_id = pub.start_match("1", SETUP)
+    for e in ({"t": 1.0, "type": "goal", "goal": "B", "ball": "p1"}, {"t": 2.0, "type": "rest"}):
+        pub.submit("1", parse_event(e))
+    pub.call("1", {"call": "undo"})
+    pub.set_lang("1", "nl")
+    async with http.get(f"{url}/match/{match_id}/sheet") as r:
+        sheet = await r.text()
+    assert "golf.goal" not in sheet  # undone: not on the sheet
+    assert "Afdrukken" in sheet and "Scoreformulier" in sheet  # the table's language

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import json
 import time
 from functools import cache
@@ -77,6 +78,8 @@ def _cell(value: Any) -> str:
         return "✔" if value else ""
     if value is None:
         return ""
+    if isinstance(value, float):
+        return f"{value:.3f}"
     if isinstance(value, (list, dict)):
         return escape(json.dumps(value, ensure_ascii=False))
     return escape(str(value))
@@ -86,23 +89,29 @@ def sheet_html(match: MatchRow, lines: list[str], lang: str) -> str:
     """A printable score sheet: the players, the final score, every ruling with its rule id."""
     s = strings(lang)
     rep = Replay()
-    account: list[tuple[int, str]] = []  # (shot number, ruling row)
-    shot = 1
-    for line in lines:
-        before = len(rep.state.rulings) if rep.state is not None else 0
+    starts: list[float] = []  # when each shot began: its first event after a rest
+    in_shot = False
+    problems: list[str] = []
+    for n, line in enumerate(lines, start=1):
         try:
             event = parse_line(line)
             rep.apply(event)
         except TablesenseError as exc:
-            account.append((shot, f"<td colspan=3>! {escape(str(exc))}</td>"))
+            problems.append(f"<tr><td class=num>{n}</td><td colspan=3>! {escape(str(exc))}</td></tr>")
             continue
-        if rep.state is not None and event.type != "setup":
-            for r in rep.state.rulings[before:]:
-                who = escape(_name(match.players, r.player)) if r.player else ""
-                account.append((shot, f"<td class=num>{r.t:.1f}</td><td><code>{escape(r.rule)}</code></td>"
-                                      f"<td>{who} {escape(r.text)}</td>"))
+        if event.type in ("setup", "call"):
+            continue
+        if not in_shot:
+            starts.append(event.t)
+            in_shot = True
         if event.type == "rest":
-            shot += 1
+            in_shot = False
+    account = []  # the rulings that stand (undone ones are gone from the final state)
+    for r in rep.state.rulings if rep.state is not None else ():
+        shot = max(1, bisect.bisect_right(starts, r.t))  # a call after a rest amends that shot
+        who = escape(_name(match.players, r.player)) if r.player else ""
+        account.append(f"<tr><td class=num>{shot}</td><td class=num>{r.t:.1f}</td>"
+                       f"<td><code>{escape(r.rule)}</code></td><td>{who} {escape(r.text)}</td></tr>")
     state: dict[str, Any] = rep.to_json() if rep.engine else {}
     score_rows = []
     for key, value in state.items():
@@ -117,14 +126,14 @@ def sheet_html(match: MatchRow, lines: list[str], lang: str) -> str:
     elif winner:
         result = f"{s['winner']}: {escape(_name(match.players, winner))}"
     p1, p2 = (escape(_name(match.players, p)) for p in ("p1", "p2"))
-    rulings = "".join(f"<tr><td class=num>{n}</td>{row}</tr>" for n, row in account)
+    rulings = "".join(account) + "".join(problems)
     game = s.get("game." + match.game, match.game)
     return (
         f"<!doctype html><html lang={lang}><meta charset=utf-8><title>{s['sheet']} #{match.id}</title>"
         f"<style>{_STYLE}</style><h1>{s['sheet']} · {escape(game)}</h1>"
         f"<p>{s['table']} {escape(match.table_id)} · {s['match']} #{match.id} · {_when(match.started)}"
         f" · {s['result']}: <strong>{result}</strong></p>"
-        f"<p class=noprint><button onclick='print()'>🖨</button> "
+        f"<p class=noprint><button onclick='print()'>{s['print']}</button> "
         f"<a href='/match/{match.id}.jsonl'>{s['export']}</a></p>"
         f"<table><tr><th></th><th>p1: {p1}</th><th>p2: {p2}</th></tr>{''.join(score_rows)}</table>"
         f"<h2>{s['rulings']}</h2><table><tr><th>{s['shot']}</th><th>{s['time']}</th><th>{s['rule']}</th>"
