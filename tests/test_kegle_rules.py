@@ -244,11 +244,19 @@ def test_kegle_fault_jumped_ball_new_outlay_for_opponent() -> None:
 
 
 def test_kegle_fault_pins_not_up_when_a_shot_starts_with_a_pin_down() -> None:
-    m = Match().pins(1, up=False)
+    m = Match().pins(4).pins(1, up=False)  # the tilt switches report the pins put up, then not pin 1
     m.ev("cushion", cushion=1, ball="red").ev("pin", pin=2, state="down").rest()
     assert "kegle.fault.pins-not-up" in m.rules()
-    assert m.state["points"]["p1"] == 2  # the first shot only
+    assert m.state["points"]["p1"] == 4  # the first two shots only
     assert m.state["at_table"] == "p2"
+
+
+def test_kegle_fault_pins_not_up_not_decided_by_a_log_without_pin_up_events() -> None:
+    # a referee's or hand-written log never says the pins were put up: they stand at each shot
+    m = Match().pins(1, up=False).pins(1, 2, up=False).pins(1, up=False)
+    assert "kegle.fault.pins-not-up" not in m.rules()
+    assert m.state["points"]["p1"] == 8  # pin 1 counts each time it falls again
+    assert m.state["at_table"] == "p1"
 
 
 def test_kegle_fault_pins_not_up_not_after_the_pins_are_put_up() -> None:
@@ -383,21 +391,28 @@ def test_kegle_fault_pin_by_cue_from_pin_event() -> None:
 
 
 def test_kegle_fault_no_cushion_second_pin_setup_in_a_row() -> None:
-    m = Match().pins(1, cushion=False)
-    assert m.state["points"]["p1"] == 2
+    m = Match().miss()  # the log reports cushions (p1's miss hit one)
+    m.pins(1, cushion=False)
+    assert m.state["points"]["p2"] == 2
     m.pins(2, cushion=False)
     assert "kegle.fault.no-cushion" in m.rules()
-    assert m.state["points"]["p1"] == 2
-    assert m.state["at_table"] == "p2"
+    assert m.state["points"]["p2"] == 2
+    assert m.state["at_table"] == "p1"
+
+
+def test_kegle_fault_no_cushion_not_decided_by_a_log_without_cushion_events() -> None:
+    m = Match().pins(1, cushion=False).pins(2, cushion=False).pins(3, cushion=False)
+    assert "kegle.fault.no-cushion" not in m.rules()
+    assert m.state["points"]["p1"] == 6 and m.state["at_table"] == "p1"
 
 
 def test_kegle_fault_no_cushion_reset_by_a_cushion_or_a_red_alone() -> None:
-    m = Match(distance=100).pins(1, cushion=False).pins(2).pins(3, cushion=False)
+    m = Match(distance=100).miss().pins(1, cushion=False).pins(2).pins(3, cushion=False)
     assert "kegle.fault.no-cushion" not in m.rules()
     m.ev("contact", balls=["red", "white"]).ev("contact", balls=["red", "white"]).rest()  # red alone
     m.pins(4, cushion=False)
     assert "kegle.fault.no-cushion" not in m.rules()
-    assert m.state["points"]["p1"] == 12
+    assert m.state["points"]["p2"] == 12
 
 
 def test_kegle_fault_three_reds_third_shot_without_pin() -> None:
@@ -425,18 +440,18 @@ def test_kegle_disqualified_opponent_wins() -> None:
 
 def test_kegle_pin_blocked_by_a_ball_at_rest_is_excused() -> None:
     pin1 = [1.12, 0.56]
-    m = Match().ev("contact", balls=["red", "white"]).ev("pin", pin=1, state="down")
+    m = Match().pins(4).ev("contact", balls=["red", "white"]).ev("pin", pin=1, state="down")
     m.rest(positions={"red": [0.3, 0.3], "white": [[pin1[0] + 0.02, pin1[1]], [1.9, 0.5]]})
     assert m.ruled("kegle.pin-blocked")[0]["pin"] == 1
     m.pins(2)  # pin 1 still down: excused
     assert "kegle.fault.pins-not-up" not in m.rules()
-    assert m.state["points"]["p1"] == 4
+    assert m.state["points"]["p1"] == 6
 
 
 def test_kegle_pin_blocked_by_referee_call() -> None:
-    m = Match().pins(3, up=False).call("blocked", pin=3).pins(2)
+    m = Match().pins(4).pins(3, up=False).call("blocked", pin=3).pins(2)
     assert "kegle.fault.pins-not-up" not in m.rules()
-    assert m.state["points"]["p1"] == 4
+    assert m.state["points"]["p1"] == 6
     m.call("blocked", pin=4)
     assert m.errors and "pin 4 is standing" in m.errors[0]
     m = Match().pins(3, up=False).ev("cushion", cushion=1, ball="red").call("blocked", pin=3)
@@ -444,9 +459,9 @@ def test_kegle_pin_blocked_by_referee_call() -> None:
 
 
 def test_kegle_pin_blocked_call_stands_when_a_late_call_amends_the_shot() -> None:
-    m = Match().pins(3, up=False).call("blocked", pin=3).call("carom").pins(2)
+    m = Match().pins(4).pins(3, up=False).call("blocked", pin=3).call("carom").pins(2)
     assert "kegle.fault.pins-not-up" not in m.rules()
-    assert m.state["points"]["p1"] == 2 + 4 + 2
+    assert m.state["points"]["p1"] == 2 + 2 + 4 + 2
 
 
 def test_kegle_white_in_hole_points_still_count() -> None:

@@ -110,7 +110,7 @@ class KegleEngine(Engine[KegleState]):
                 sc = state.score
                 return evolve(state, ups=state.ups | {event.pin},
                               score=evolve_score(sc, pins_down=sc.pins_down - {event.pin},
-                                                 blocked=sc.blocked - {event.pin}))
+                                                 blocked=sc.blocked - {event.pin}, pin_ups=True))
             player = state.at_table or "p1"
             state = evolve(state, before=state, shooting=True, amendable=False, shot=(event,), calls=(),
                            answers=(), rest=None, ups=frozenset(), post=(), questions=(),
@@ -170,16 +170,23 @@ class KegleEngine(Engine[KegleState]):
         t = rest.t
         positions = rest.positions or {}
         score = _opened(before.score, p)
-        facts = read_shot(now.shot, before.score.pins_down, full_info=bool(positions))
+        prior = before.score
+        if not prior.pin_ups:
+            # a log that never reports a pin put up (a referee's or a hand-written log): the pins
+            # are taken to stand at every shot, as the pin referee puts them up after each rest
+            prior = evolve_score(prior, pins_down=frozenset(), blocked=frozenset())
+        facts = read_shot(now.shot, prior.pins_down)
         answered = dict(now.answers)
         pocketed = [(pocket, answered.get(i) if ball is None else ball) for i, pocket, ball in facts.pockets]
         carambole = facts.carambole or any(c.call == "carom" for c in now.calls)
-        faults = find_faults(before.score, facts, pocketed, now.calls)
+        faults = find_faults(prior, facts, pocketed, now.calls)
 
         v = Verdict({f: getattr(score, f) for f in _SCORE_FIELDS}, p)
         down = facts.pins_after - now.ups
         v.score["pins_down"] = down
-        v.score["blocked"] = before.score.blocked & down
+        v.score["blocked"] = prior.blocked & down
+        v.score["pin_ups"] = prior.pin_ups or bool(now.ups)
+        v.score["cushions_seen"] = prior.cushions_seen or facts.cushions > 0
         blocked_by_balls(v, t, positions)
         pins = len(facts.toppled)
         last = {"player": p, "pins": list(facts.toppled), "carambole": carambole,

@@ -6,7 +6,8 @@ how the opponent starts: a jumped ball gives a new outlay (``outlay``), the red 
 hole puts the red in hand (``red_in_hand``).
 
 ``find_fault(name)`` accepts the full id (``kegle.fault.touch``), the short name
-(``touch``), any case, ``_``, ``-`` or spaces, with or without the ``kegle.`` and
+(``touch``), any case, with or without accents, ``_``, ``-``, spaces or none at all
+(``off_table`` = ``off-table`` = ``offtable``), with or without the ``kegle.`` and
 ``fault.`` prefixes, and the synonyms below; anything else is an ``IllegalCall``
 listing the known names.
 """
@@ -14,6 +15,7 @@ listing the known names.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import NamedTuple
 
 from ..errors import IllegalCall
@@ -36,55 +38,76 @@ NO_CUSHION = "kegle.fault.no-cushion"
 THREE_REDS = "kegle.fault.three-reds"
 
 FAULTS: tuple[Fault, ...] = (
-    Fault("kegle.fault.jumped-ball", "a ball jumped off the table", ("jumped", "jump", "off-table", "off"),
+    Fault("kegle.fault.jumped-ball", "a ball jumped off the table",
+          ("jumped", "jump", "off-table", "off", "jump-ball", "jumped-off", "ball-off-table", "ball-off",
+           "off-the-table", "left-table"),
           outlay=True),
-    Fault("kegle.fault.pins-not-up", "played before the pins were put up", ("pins", "pin-not-up")),
+    Fault("kegle.fault.pins-not-up", "played before the pins were put up",
+          ("pins", "pin-not-up", "pins-down", "pin-down", "pins-not-set", "pins-not-standing")),
     Fault("kegle.fault.balls-moving", "played before the balls lay still",
-          ("not-still", "moving", "early", "before-rest")),
-    Fault("kegle.fault.touch", "touched a ball with the hand, the cue or an object", ("hand", "touched")),
+          ("not-still", "moving", "early", "before-rest", "too-early", "balls-not-still", "moving-balls",
+           "ball-moving", "shot-too-early")),
+    Fault("kegle.fault.touch", "touched a ball with the hand, the cue or an object",
+          ("hand", "touched", "wrong-ball", "touch-ball", "ball-touched", "cue-ball-touch", "hand-ball",
+           "touched-ball")),
     Fault("kegle.fault.touche", "touche: touched a ball with something other than the cue tip",
-          ("touché", "not-tip")),
+          ("touché", "not-tip", "miscue", "not-cue-tip")),
     Fault("kegle.fault.push", "the cue was in contact with the red when it hit a ball or a cushion",
-          ("cue-contact", "cue-in-contact", "double-hit")),
+          ("cue-contact", "cue-in-contact", "double-hit", "push-shot", "pushed", "double-touch",
+           "double-contact")),
     Fault("kegle.fault.frozen", "played directly on a ball touching another without freeing it",
-          ("frozen-ball", "touching-ball")),
+          ("frozen-ball", "touching-ball", "frozen-balls", "touching-balls", "balls-touching")),
     Fault("kegle.fault.foot", "played without a foot on the floor",
-          ("no-foot-on-floor", "foot-off-floor", "no-foot", "feet")),
-    Fault("kegle.fault.marks", "made direction marks on the rail", ("rail-marks", "marking", "mark")),
-    Fault("kegle.fault.red-in-hole", "the red went in a hole", ("red-pocketed", "red-in-pocket"),
+          ("no-foot-on-floor", "foot-off-floor", "no-foot", "feet", "foot-on-floor", "feet-off-floor",
+           "off-floor", "no-feet", "floor")),
+    Fault("kegle.fault.marks", "made direction marks on the rail",
+          ("rail-marks", "marking", "mark", "direction-marks", "marks-on-rail", "chalk-marks",
+           "hold-points")),
+    Fault("kegle.fault.red-in-hole", "the red went in a hole",
+          ("red-pocketed", "red-in-pocket", "red-pocket", "red-hole", "red-potted", "pocketed-red",
+           "potted-red"),
           red_in_hand=True),
     Fault("kegle.fault.red-topples-pin", "the red toppled a pin",
-          ("red-pin", "red-toppled-pin", "red-topples")),
+          ("red-pin", "red-toppled-pin", "red-topples", "red-pins", "red-hits-pin", "red-knocks-pin",
+           "pin-by-red", "red-topple")),
     Fault("kegle.fault.pin-by-cue", "a pin was toppled by the cue, a bridge, clothes or the body",
-          ("cue-topples-pin", "body", "clothes", "bridge", "pin-by-body")),
-    Fault("kegle.fault.touch-toppled-pin", "touched a toppled pin", ("touched-pin", "touch-pin")),
+          ("cue-topples-pin", "body", "clothes", "bridge", "pin-by-body", "cue-pin", "pin-cue",
+           "pin-by-bridge", "pin-by-clothes", "body-pin")),
+    Fault("kegle.fault.touch-toppled-pin", "touched a toppled pin",
+          ("touched-pin", "touch-pin", "toppled-pin", "touched-toppled-pin", "touch-fallen-pin",
+           "pin-touched")),
     Fault("kegle.fault.no-cushion", "no ball touched a cushion the second time in a row the pins were put up",
-          ("no-rail", "rail", "cushion")),
-    Fault("kegle.fault.three-reds", "three reds in a row without a pin", ("3-reds", "three-red")),
+          ("no-rail", "rail", "cushion", "no-rail-contact", "no-cushion-contact", "no-cushions", "no-rails",
+           "every-other")),
+    Fault("kegle.fault.three-reds", "three reds in a row without a pin",
+          ("3-reds", "three-red", "three-reds-no-pin", "3-reds-no-pin", "three-reds-without-pin")),
 )
 
 BY_ID: dict[str, Fault] = {f.id: f for f in FAULTS}
 
 
 def _norm(name: str) -> str:
-    key = re.sub(r"[\s_]+", "-", name.strip().lower())
-    for prefix in ("kegle.", "fault.", "foul."):
+    """The comparison key of a fault name: no accents, case, prefixes or separators."""
+    key = unicodedata.normalize("NFKD", name.strip().lower())
+    key = "".join(c for c in key if not unicodedata.combining(c))
+    for prefix in ("kegle.", "kegle-", "kegle_", "fault.", "foul."):
         if key.startswith(prefix):
             key = key[len(prefix):]
-    return key
+    return re.sub(r"[^a-z0-9]+", "", key)
 
 
 _BY_NAME: dict[str, Fault] = {}
 for _f in FAULTS:
-    _BY_NAME[_norm(_f.id)] = _f
-    for _a in _f.aliases:
-        _BY_NAME[_norm(_a)] = _f
+    for _a in (_f.id, *_f.aliases):
+        _k = _norm(_a)
+        if _BY_NAME.setdefault(_k, _f) is not _f:
+            raise RuntimeError(f"fault name {_a!r} is ambiguous")  # a slip in the table above
 
 
 def find_fault(name: str) -> Fault:
     """The fault a referee means by ``name``, or ``IllegalCall`` listing the known ones."""
     fault = _BY_NAME.get(_norm(name))
     if fault is None:
-        known = ", ".join(_norm(f.id) for f in FAULTS)
+        known = ", ".join(f.id.removeprefix("kegle.fault.") for f in FAULTS)
         raise IllegalCall(f"unknown keglebillard fault {name!r} (known: {known})")
     return fault

@@ -10,9 +10,10 @@ Which ball toppled a pin (``"kegle.fault.red-topples-pin"``, seed 8.1):
 1. a ``pin`` event may carry ``"ball": "red" | "white" | "pin" | "cue"`` (or ``"by"``;
    a full-information source such as the simulator knows it);
 2. otherwise, when the shot comes from a full-information source (it has ``contact``
-   events or its rest carries ``positions``), a pin that falls before the red has
-   touched a white was toppled by the red: the red is the only ball played, so
-   nothing else moves until it hits a white;
+   events), a pin that falls before the red has touched a white was toppled by the
+   red: the red is the only ball played, so nothing else moves until it hits a white.
+   Rest ``positions`` alone do not make a shot full-information: a log may give where
+   the balls lie without reporting the contacts, and then no contact is no evidence;
 3. otherwise the pin counts as toppled by a white, and the referee calls the fault.
 
 The carambole (``"kegle.carambole"``): two ``contact`` events red-white. The seed's two

@@ -37,6 +37,8 @@ class Score:
     no_cushion: int = 0  # pin set-ups in a row of this series without a cushion
     pins_down: frozenset[int] = frozenset()
     blocked: frozenset[int] = frozenset()  # pins that cannot stand because of a ball
+    pin_ups: bool = False  # the source reports pins put up (a tilt switch): pins-not-up is decided
+    cushions_seen: bool = False  # the source reports cushions: the every-other-set-up rule is decided
     outlay: str | None = "p1"  # who plays the next shot from a new outlay
     red_in_hand: str | None = None  # who plays the next shot with the red in hand
     last_series: bool = False

@@ -73,7 +73,7 @@ def find_faults(before: Score, facts: ShotFacts, pocketed: list[tuple[int, str |
     if facts.by_cue:
         found.append(BY_ID[PIN_BY_CUE])
     found.extend(find_fault(c.foul or "") for c in calls if c.call == "foul")
-    if facts.toppled and facts.cushions == 0 and before.no_cushion >= 1:
+    if facts.toppled and facts.cushions == 0 and before.no_cushion >= 1 and before.cushions_seen:
         found.append(BY_ID[NO_CUSHION])
     if not facts.toppled and before.no_pin_shots >= 2:
         found.append(BY_ID[THREE_REDS])
