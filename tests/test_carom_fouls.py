@@ -37,7 +37,8 @@ def test_foul_called_after_rest_voids_the_carom_and_ends_the_inning(foul: str, r
 def test_carom_foul_carom_void_only_for_the_faulty_shot() -> None:
     s = Table(setup(targets=T)).carom("p1").call("foul", foul="touch").state()
     assert s["caroms"]["p1"] == 0
-    assert rules(s)[-2:] == ["carom.foul.carom-void", "carom.referee.amend"]
+    assert rules(s)[-3:] == ["carom.foul.carom-void", "carom.poedel", "carom.referee.amend"]
+    assert s["announcement"] == "POEDEL"  # no valid carom in the inning's first shot
 
 
 def test_foul_during_the_shot_counts_at_rest() -> None:

@@ -366,6 +366,10 @@ class CaromEngine(Engine[CaromState]):
                 d.rule(t, "carom.poedel", player, f"POEDEL {d.name(player)}")
             else:
                 d.rule(t, "carom.inning.end", player, f"{run} carom{'s' if run != 1 else ''} in the inning")
+        elif run == 0 and not reached:
+            # a fault in the inning's first shot: no valid carom, NUL or POEDEL too (003 Art. 8)
+            d.announcement = "POEDEL"
+            d.rule(t, "carom.poedel", player, f"POEDEL {d.name(player)}")
         if run >= 2:
             d.rule(t, "carom.series", player, f"series of {run}", run=run)
         second = other(d.breaker)

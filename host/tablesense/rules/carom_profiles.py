@@ -110,13 +110,23 @@ _MASSE = frozenset({"masse", "massé", "pique", "piqué", "pikeren", "masseren"}
 MASSE_RULE = "carom.masse"
 
 
+#: words that name a profile inside a longer name ("O.B.B. Liemers", "seed-004", "club championship")
+PROFILE_WORDS = (("liemers", "liemers"), ("obb", "liemers"), ("004", "liemers"), ("zevenaar", "liemers"),
+                 ("kampioen", "kampioen"), ("003", "kampioen"), ("club", "kampioen"))
+
+
 def resolve_profile(name: str | None) -> str:
+    """The profile a setup names: an alias, or a name that holds exactly one profile's word."""
     if name is None:
         return DEFAULT_PROFILE
     key = name.strip().lower()
-    if key not in PROFILE_ALIASES:
-        raise IllegalCall(f"unknown carom profile {name!r} (profiles: kampioen (alias club), liemers)")
-    return PROFILE_ALIASES[key]
+    if key in PROFILE_ALIASES:
+        return PROFILE_ALIASES[key]
+    compact = "".join(ch for ch in key if ch.isalnum())
+    found = {profile for word, profile in PROFILE_WORDS if word in compact}
+    if len(found) == 1:
+        return found.pop()
+    raise IllegalCall(f"unknown carom profile {name!r} (profiles: kampioen (alias club), liemers)")
 
 
 def normalise_foul(name: str, profile: str) -> str:

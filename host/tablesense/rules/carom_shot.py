@@ -47,6 +47,10 @@ class ShotFacts:
                 "contacts": self.contacts, "decided_by": decided_by}
 
 
+def _time(ev: Event) -> float:
+    return ev.t
+
+
 def read_shot(events: tuple[Event, ...], cue: str) -> ShotFacts:
     """Facts of a shot whose cue ball is ``cue``; foul calls must already be normalised."""
     contacts = 0
@@ -61,6 +65,10 @@ def read_shot(events: tuple[Event, ...], cue: str) -> ShotFacts:
     called: float | None = None
     fouls: list[tuple[str, float]] = []
     wrong_first = False
+    # events are applied in file order, but ``t`` orders the events inside one shot (EVENTS.md):
+    # sensors read by different channels may be logged out of order
+    if any(events[i].t > events[i + 1].t for i in range(len(events) - 1)):
+        events = tuple(sorted(events, key=_time))
     for ev in events:
         kind = type(ev)
         if kind is Cushion:
