@@ -206,14 +206,22 @@ def test_referee_starts_a_match_and_corrects_a_shot(ctx: Any, live: LivePub) -> 
 
 def test_referee_answers_a_question(ctx: Any, live: LivePub) -> None:
     _golf_start(live)
-    for event in ({"t": 1.0, "type": "goal", "goal": "A", "ball": "p1"}, {"t": 2.0, "type": "rest"}):
-        live.submit("1", **event)  # own goal: the opponent chooses the replacement spot
-    assert live.call(live.pub.snapshot, "1")["state"]["questions"]
+    for event in ({"t": 1.0, "type": "goal", "goal": "B", "ball": None}, {"t": 2.0, "type": "rest"}):
+        live.submit("1", **event)  # the beam saw a ball but not whose: the engine asks
+    question = live.call(live.pub.snapshot, "1")["state"]["questions"][0]
+    assert question["options"] == ["p1", "p2"]
+    tv = _page(ctx)
+    tv.goto(f"{live.url}/table/1")
+    tv.wait_for_selector(".questions")  # the TV says it waits for the referee
     page = _ref_page(ctx, live)
-    page.click("#questions button >> nth=1")
+    page.click(f"#questions [data-question='{question['id']}'] button >> nth=0")  # p1's ball
     page.wait_for_function("document.querySelector('#questions').children.length === 0")
-    assert live.call(live.pub.snapshot, "1")["state"]["questions"] == []
+    state = live.call(live.pub.snapshot, "1")["state"]
+    assert state["questions"] == [] and state["balls_left"]["p1"] == 4
+    tv.wait_for_selector(".player.p1 .balls[data-left='4']")
+    assert tv.locator(".questions").count() == 0
     page.close()
+    tv.close()
 
 
 def test_unauthorised_change_is_refused(ctx: Any, live: LivePub) -> None:
