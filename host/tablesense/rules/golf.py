@@ -34,6 +34,9 @@ from .golf_state import IDX, SIDES, GolfState, Shot, evolve, norm_positions, pai
 _SHOT_EVENTS = frozenset({Cushion, Goal, OffTable, Strike, Contact})
 CALLS = ("start", "foul", "time", "spot", "off_table", "rail", "edge", "wedged", "answer", "undo")
 WEDGED = ("attacking", "defending", "cushion")
+#: foul names that mean "a ball left the table" (handled as the ``off_table`` call)
+OFF_TABLE_FOULS = frozenset({"offtable", "off", "ballofftable", "offthetable", "lefttable", "leftthetable",
+                             "outoftable", "out", "outofplay", "jumpedoff", "jumpedofftable", "offbed"})
 _DUO_ONLY = ("golf.duo.opening", "golf.duo.order", "golf.duo.consult")
 
 
@@ -156,6 +159,13 @@ class GolfEngine(Engine[GolfState]):
     # --- referee calls ------------------------------------------------------------
     def _call(self, state: GolfState, ev: Call) -> GolfState:
         name = ev.call.lower().replace("-", "_")
+        ball_of_call = ev.ball or ev.player
+        if name == "foul" and ev.foul and _plain_key(ev.foul) in OFF_TABLE_FOULS:
+            # a ball off the table called as a foul: the off-table rules; without a ball, the
+            # ball played (the shooter's)
+            name = "off_table"
+            last = state.shot if state.shot is not None and (state.shot_open or state.frame_units) else None
+            ball_of_call = ev.ball or (last.shooter if last is not None else state.at_table)
         if name == "start":
             return self._start(state, ev)
         if name in ("foul", "time"):
@@ -176,7 +186,7 @@ class GolfEngine(Engine[GolfState]):
         if name == "spot":
             return self._spot(state, ev)
         if name in ("off_table", "off", "rail", "edge", "wedged"):
-            ball = _ball(ev.ball or ev.player, ev.call)
+            ball = _ball(ball_of_call, ev.call)
             if name == "wedged":
                 where = str(ev.extra.get("where", "")).lower()
                 if where not in WEDGED:
@@ -188,7 +198,8 @@ class GolfEngine(Engine[GolfState]):
                 pre = state.pre if state.shot_open else state
                 if target is not None and pre is not None:
                     _check_in_play(pre, target, ball, "off_table call")
-                return self._amend(state, ev, lambda sh: sh._replace(offs=(*sh.offs, (ev.t, ball, "call"))))
+                src = "referee" if ev.call.lower() == "foul" else "call"  # "call": stayed on a cushion
+                return self._amend(state, ev, lambda sh: sh._replace(offs=(*sh.offs, (ev.t, ball, src))))
             shot = state.shot
             if shot is None:
                 raise IllegalCall(f"'{ev.call}' call: no shot has been played yet")
@@ -315,6 +326,10 @@ class GolfEngine(Engine[GolfState]):
 
 
 # --- helpers ----------------------------------------------------------------------
+
+def _plain_key(name: str) -> str:
+    return "".join(c for c in name.lower() if c.isalnum())
+
 
 def _ball(ball: Any, what: str, nullable: bool = False) -> Any:
     if ball is None and nullable:

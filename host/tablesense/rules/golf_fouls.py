@@ -15,6 +15,7 @@ Every foul costs the turn.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import NamedTuple
 
 from ..errors import IllegalCall
@@ -83,13 +84,16 @@ FOULS: tuple[Foul, ...] = (
          aliases=("order", "out-of-order", "wrong-player")),
     Foul("golf.duo.consult", "team-mate pointed, gestured or came within 1 metre", False, NEVER,
          aliases=("consult", "coaching", "gesture")),
+    Foul("golf.own-goal", "played their own ball into their own goal (called by the referee)", False, ALWAYS,
+         aliases=("own-goal", "owngoal", "own-goal-ball", "wrong-goal", "into-own-goal", "own-gate")),
     Foul("golf.clock", "did not play within the time (50 s, TIME, 10 s)", False, NEVER, points_out=True,
          aliases=("time", "clock", "too-slow")),
 )
 
 def _key(name: str) -> str:
     """Case, separators and the ``golf`` / ``foul`` prefixes do not matter."""
-    k = re.sub(r"[^a-z0-9]", "", name.lower())
+    k = unicodedata.normalize("NFKD", name.lower())
+    k = re.sub(r"[^a-z0-9]", "", k)
     k = k.removeprefix("golf")
     return k.removeprefix("foul") or k
 
@@ -102,9 +106,49 @@ for _f in FOULS:
 BY_ID: dict[str, Foul] = {f.id: f for f in FOULS}
 
 
+#: words of the seed text a name may be built from, tried in this order when the name is
+#: not a known id or synonym (``no_foot_on_floor``, ``lift_over_cushion``, ``hold_back``)
+_WORDS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("order", "outofturn", "wrongplayer", "turnorder", "sequence"), "golf.duo.order"),
+    (("opening", "opener", "break"), "golf.duo.opening"),
+    (("consult", "coach", "gesture", "point", "advice"), "golf.duo.consult"),
+    (("several", "multiple", "many"), "golf.triangle.defensive.several"),
+    (("attackingtriangle", "triangleattack", "attacktriangle"), "golf.triangle.attacking"),
+    (("triangle",), "golf.triangle.defensive"),
+    (("zone",), "golf.zone.leave"),
+    (("throughpush", "pushthrough", "pushedthrough"), "golf.foul.push-through"),
+    (("touching", "frozen", "kissing"), "golf.foul.touching-ball"),
+    (("time", "clock", "slow", "delay", "stall"), "golf.clock"),
+    (("early", "moving", "rest", "premature", "before", "still"), "golf.foul.not-at-rest"),
+    (("foot", "feet", "floor"), "golf.foul.foot"),
+    (("lift", "cushion"), "golf.foul.lift"),
+    (("jump", "over", "flew", "fly", "airborne"), "golf.foul.jump"),
+    (("hard", "shotline", "line", "masse", "pique", "raisedcue", "fast", "force", "smash"),
+     "golf.foul.hard-shot"),
+    (("aim", "behind", "position", "stance"), "golf.foul.aim-behind"),
+    (("holdopp", "nudgeopp", "deflectopp", "stopopp", "holdother", "nudgeother", "deflectother"),
+     "golf.foul.hold.opponent-ball"),
+    (("hold", "nudge", "deflect", "stop", "redirect", "steer"), "golf.foul.hold.own-ball"),
+    (("touchopp", "touchother", "touchedopp", "touchedother"), "golf.foul.touch.opponent-ball"),
+    (("touchown", "touchedown"), "golf.foul.touch.own-ball"),
+    (("touch", "brush", "hand"), "golf.foul.touch"),
+    (("push", "double", "shove"), "golf.foul.push"),
+    (("opponent", "opp", "wrong", "other", "enemy", "their"), "golf.foul.opponent-ball"),
+    (("own", "mine", "self"), "golf.foul.own-ball"),
+)
+
+
+def _by_words(key: str) -> Foul | None:
+    for words, foul_id in _WORDS:
+        if any(w in key for w in words):
+            return BY_ID[foul_id]
+    return None
+
+
 def find_foul(name: str) -> Foul:
     """The foul a referee means by ``name``; ``IllegalCall`` listing the known names."""
-    foul = _BY_NAME.get(_key(name))
+    key = _key(name)
+    foul = _BY_NAME.get(key) or (_by_words(key) if key else None)
     if foul is None:
         known = ", ".join(sorted({f.id.removeprefix("golf.").removeprefix("foul.") for f in FOULS}))
         raise IllegalCall(f"unknown golf foul {name!r} (known: {known}, or their full ids golf.foul.*)")

@@ -224,6 +224,8 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None) -> GolfSt
 
     # 4. the fouls' consequences
     for t, f, extra in fouls:
+        if f.id == "golf.own-goal" and own_goal:
+            continue  # called, and seen by the goal sensor: one own goal
         text = f"{f.text}: turn lost"
         if f.back:
             text += ", the moved balls are put back"

@@ -1,0 +1,121 @@
+"""What a referee who read only docs/events.md and the seed rule text would write: the foul
+names built from the seed's words, a ball off the table called as a foul, an own goal called
+by the referee, and no open question where the rules need none."""
+
+from __future__ import annotations
+
+import pytest
+from test_golf_helpers import call, foul, goal, miss, off, one_one, play, rest, rules, scores, state
+
+# (name an outsider may call, the catalogue id it means)
+SPELLINGS = [
+    ("touch", "golf.foul.touch"),
+    ("touched", "golf.foul.touch"),
+    ("Touch", "golf.foul.touch"),
+    ("push", "golf.foul.push"),
+    ("push_shot", "golf.foul.push"),
+    ("pushed", "golf.foul.push"),
+    ("double_hit", "golf.foul.push"),
+    ("foot", "golf.foul.foot"),
+    ("no_foot", "golf.foul.foot"),
+    ("both_feet", "golf.foul.foot"),
+    ("foot_off_floor", "golf.foul.foot"),
+    ("foot-on-floor", "golf.foul.foot"),
+    ("jump", "golf.foul.jump"),
+    ("jump_shot", "golf.foul.jump"),
+    ("over_pegs", "golf.foul.jump"),
+    ("played_over", "golf.foul.jump"),
+    ("wrong_ball", "golf.foul.opponent-ball"),
+    ("opponent_ball", "golf.foul.opponent-ball"),
+    ("opponents_ball", "golf.foul.opponent-ball"),
+    ("play_opponent_ball", "golf.foul.opponent-ball"),
+    ("own_ball", "golf.foul.own-ball"),
+    ("play_on_own_ball", "golf.foul.own-ball"),
+    ("early", "golf.foul.not-at-rest"),
+    ("not_at_rest", "golf.foul.not-at-rest"),
+    ("moving_balls", "golf.foul.not-at-rest"),
+    ("aimed_early", "golf.foul.not-at-rest"),
+    ("hard_shot", "golf.foul.hard-shot"),
+    ("shot_line", "golf.foul.hard-shot"),
+    ("massé", "golf.foul.hard-shot"),
+    ("piqué", "golf.foul.hard-shot"),
+    ("lift", "golf.foul.lift"),
+    ("lift_over_cushion", "golf.foul.lift"),
+    ("lifting", "golf.foul.lift"),
+    ("hold", "golf.foul.hold.own-ball"),
+    ("hold_back", "golf.foul.hold.own-ball"),
+    ("nudge", "golf.foul.hold.own-ball"),
+    ("nudge_opponent", "golf.foul.hold.opponent-ball"),
+    ("hold_opponent_ball", "golf.foul.hold.opponent-ball"),
+    ("push_through", "golf.foul.push-through"),
+    ("touching_ball", "golf.foul.touching-ball"),
+    ("triangle", "golf.triangle.defensive"),
+    ("zone", "golf.zone.leave"),
+    ("no_zone_change", "golf.zone.leave"),
+]
+
+
+@pytest.mark.parametrize(("name", "rule"), SPELLINGS)
+def test_golf_foul_names_from_the_seed_words_are_understood(name: str, rule: str) -> None:
+    rep = play(goal(1.0, "B", "p1"), rest(2.0), foul(3.0, name))
+    assert not rep.errors, rep.errors
+    assert rules(rep)[-1] == rule
+    s = state(rep)
+    assert s["at_table"] == "p2"  # every foul costs the turn
+    assert s["questions"] == []  # nothing to answer: the opponent may name a spot with a 'spot' call
+
+
+@pytest.mark.parametrize(
+    "name", ["aim", "aim_behind", "position_behind", "time", "timeout", "time_out", "slow"]
+)
+def test_golf_fouls_before_the_next_shot_leave_the_goal_standing(name: str) -> None:
+    # aiming behind an opponent's ball and the clock are about the next shot: the goal stays
+    rep = play(goal(1.0, "B", "p1"), rest(2.0), foul(3.0, name))
+    s = state(rep)
+    assert not rep.errors and s["balls_left"] == {"p1": 4, "p2": 5} and s["at_table"] == "p2"
+
+
+def test_golf_unknown_foul_names_are_still_refused() -> None:
+    rep = play(goal(1.0, "B", "p1"), rest(2.0), foul(3.0, "miscue"))
+    assert "unknown golf foul 'miscue'" in rep.errors[0].error
+    assert state(rep)["at_table"] == "p1"  # the goal stands, the match goes on
+
+
+@pytest.mark.parametrize("name", ["off_table", "off-table", "ball_off_table", "out"])
+def test_golf_off_table_called_as_a_foul_is_the_off_table_rule(name: str) -> None:
+    # without a ball: the ball played (the shooter's) left the table; the goal counts, the turn is lost
+    rep = play(goal(1.0, "B", "p1"), rest(2.0), foul(3.0, name))
+    s = state(rep)
+    assert rules(rep)[-1] == "golf.off-table.own" and s["balls_left"] == {"p1": 4, "p2": 5}
+    assert s["at_table"] == "p2" and s["spots_waiting"] == ["p1"]
+    # with the opponent's ball: it goes into the goal
+    rep = play(miss(1.0), foul(3.0, name, ball="p2"))
+    assert "golf.off-table.opponent" in rules(rep) and state(rep)["balls_left"] == {"p1": 5, "p2": 4}
+
+
+def test_golf_own_goal_called_by_the_referee() -> None:
+    rep = play(miss(1.0), foul(3.0, "own_goal"))
+    s = state(rep)
+    assert rules(rep)[-1] == "golf.own-goal" and s["at_table"] == "p2" and s["balls_left"]["p1"] == 5
+    # seen by the sensor and called as well: one own goal
+    rep = play(goal(1.0, "A", "p1"), rest(2.0), foul(3.0, "own-goal"))
+    assert rules(rep).count("golf.own-goal") == 1 and state(rep)["spots_waiting"] == ["p1"]
+
+
+def test_golf_zone_play_miss_asks_nothing() -> None:
+    rep = play(scores(1.0, "p1", 4), miss(20.0))
+    s = state(rep)
+    assert s["zone_play"] is True and s["questions"] == [] and s["at_table"] == "p2"
+
+
+def test_golf_same_t_double_finish_goes_to_the_goal_listed_first() -> None:
+    for first, second, winner in (("p2", "p1", "p2"), ("p1", "p2", "p1")):
+        g = {"p1": goal(60.0, "B", "p1"), "p2": goal(60.0, "B", "p2")}  # p2 knocks into B: counts for p2
+        rep = play(one_one(), call(59.0, "time"), g[first], g[second], rest(61.0))
+        assert state(rep)["frame_winners"] == [winner], (first, second)
+
+
+def test_golf_spot_call_for_an_off_table_ball_then_the_next_shot() -> None:
+    rep = play(off(1.0, "p1"), rest(2.0), call(3.0, "spot", ball="p1", spot=2), miss(5.0))
+    s = state(rep)
+    assert "golf.spot.choice" in rules(rep) and s["spots_waiting"] == [] and s["at_table"] == "p1"
