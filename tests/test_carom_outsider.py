@@ -1,0 +1,182 @@
+"""The carom engine read by an outsider: someone who saw only EVENTS.md and the two seed texts.
+
+Foul names as such a scenario writer would guess them from the seed words, profile names
+copied from the seeds, calls with nothing to amend, and random well-formed event streams
+that must never raise anything but a ``TablesenseError`` nor leave an inconsistent state.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_carom_helpers import Table, errors, rules, setup
+
+from tablesense.errors import TablesenseError
+from tablesense.events import parse_event
+from tablesense.replay import Replay
+
+T = {"p1": 10, "p2": 10}
+
+#: (what the referee types, the catalogue id the engine rules under)
+SPELLINGS = [
+    ("touch", "carom.foul.touch"), ("touche", "carom.foul.touch"), ("TOUCHE", "carom.foul.touch"),
+    ("touched_ball", "carom.foul.touch"), ("chalk", "carom.foul.touch"), ("hand", "carom.foul.touch"),
+    ("carom.foul.touch", "carom.foul.touch"), ("moved_balls", "carom.foul.touch.moved"),
+    ("push", "carom.foul.push"), ("rijen", "carom.foul.push"), ("biljarderen", "carom.foul.push"),
+    ("push_shot", "carom.foul.push"), ("double_hit", "carom.foul.push"),
+    ("foot", "carom.foul.foot"), ("no_foot_on_floor", "carom.foul.foot"),
+    ("feet_off_floor", "carom.foul.foot"), ("foot off floor", "carom.foul.foot"),
+    ("wrong_ball", "carom.foul.wrong-ball"), ("wrong-ball", "carom.foul.wrong-ball"),
+    ("verkeerde_bal", "carom.foul.wrong-ball"), ("wrongball", "carom.foul.wrong-ball"),
+    ("off_table", "carom.jump"), ("offtable", "carom.jump"), ("jump", "carom.jump"), ("jumped", "carom.jump"),
+    ("uitgesprongen", "carom.jump"), ("ball_off_table", "carom.jump"), ("woodwork", "carom.jump"),
+    ("frame", "carom.jump"),
+    ("poedel", "carom.poedel"), ("NUL", "carom.poedel"),
+]
+
+
+@pytest.mark.parametrize(("spelling", "rule"), SPELLINGS)
+def test_carom_foul_spellings_an_outsider_guesses_void_the_carom_and_end_the_inning(
+        spelling: str, rule: str) -> None:
+    t = Table(setup(targets=T)).run(1)
+    t.raw("cushion", cushion=1, ball=None).call("foul", foul=spelling).rest().call("carom")
+    s = t.state()
+    assert s["caroms"] == {"p1": 1, "p2": 0}
+    assert s["at_table"] == "p2" and s["innings"] == {"p1": 1, "p2": 0}
+    assert rule in rules(s) and "carom.foul.carom-void" in rules(s)
+
+
+@pytest.mark.parametrize("spelling", ["moving_balls", "balls-moving", "smoking", "cigarette", "stool",
+                                      "bankje"])
+def test_liemers_fouls_by_their_outsider_names(spelling: str) -> None:
+    s = Table(setup(profile="liemers", targets=T)).run(1).piezo().call("foul", foul=spelling).state()
+    assert s["at_table"] == "p2" and s["caroms"]["p1"] == 1
+
+
+def test_an_unknown_foul_is_refused_with_the_list_of_fouls() -> None:
+    s = Table(setup(targets=T)).piezo(called=True).call("foul", foul="sneezing").state(errors=True)
+    assert "unknown foul: 'sneezing'" in errors(s)[0] and "touch" in errors(s)[0]
+    assert s["caroms"]["p1"] == 1 and s["at_table"] == "p1"
+
+
+@pytest.mark.parametrize(("name", "profile"), [
+    ("club", "kampioen"), ("003", "kampioen"), ("003_e5598ae3d8d4e474", "kampioen"),
+    ("Clubkampioenschap", "kampioen"),
+    ("liemers", "liemers"), ("O.B.B. Liemers", "liemers"), ("obb-liemers", "liemers"), ("004", "liemers"),
+])
+def test_profile_names_copied_from_the_seeds(name: str, profile: str) -> None:
+    assert Table(setup(profile=name, targets=T)).state()["profile"] == profile
+
+
+def test_a_profile_name_naming_both_clubs_is_refused() -> None:
+    rep = Replay().feed_lines([json.dumps(setup(profile="liemers club", targets=T))])
+    assert rep.state is None and "unknown carom profile" in rep.errors[0].error
+
+
+def test_carom_foul_wrong_ball_called_before_the_count_is_a_fault() -> None:
+    # 003 Art. 5.12 keeps a carom the referee has *counted*; a wrong ball called first is a fault
+    t = Table(setup(profile="club", targets=T))
+    s = t.raw("cushion", cushion=1, ball=None).call("foul", foul="wrong_ball").rest().call("carom").state()
+    assert s["caroms"]["p1"] == 0 and s["at_table"] == "p2"
+    assert "carom.foul.wrong-ball" in rules(s) and "carom.wrong-ball.counted" not in rules(s)
+
+
+def test_carom_wrong_ball_counted_before_the_foul_call_stands() -> None:
+    t = Table(setup(profile="club", targets=T)).piezo(called=True)
+    s = t.call("foul", foul="wrong_ball").state()
+    assert s["caroms"]["p1"] == 1 and s["at_table"] == "p1"
+    assert "carom.wrong-ball.counted" in rules(s)
+
+
+def test_carom_driebanden_contacts_and_cushions_ordered_by_t_not_by_file_order() -> None:
+    t = Table(setup("driebanden", targets=T))
+    for ev in ({"t": 1.0, "type": "contact", "balls": ["yellow", "red"]},
+               {"t": 1.9, "type": "contact", "balls": ["yellow", "white"]},
+               {"t": 1.3, "type": "cushion", "cushion": 2, "ball": "yellow"},
+               {"t": 1.5, "type": "cushion", "cushion": 3, "ball": "yellow"},
+               {"t": 1.7, "type": "cushion", "cushion": 4, "ball": "yellow"},
+               {"t": 2.0, "type": "rest"}):
+        t.events.append(ev)
+    s = t.state()
+    assert s["caroms"]["p1"] == 1 and s["at_table"] == "p1"
+
+
+# --- random well-formed streams ----------------------------------------------------------------
+
+BALL = st.sampled_from(["yellow", "white", "red", None])
+XY = st.lists(st.floats(0.0, 2.84, allow_nan=False), min_size=2, max_size=2)
+CORNER_XY = st.sampled_from([[0.05, 0.06], [0.1, 0.08], [2.79, 1.37], [2.7, 1.38], [0.21, 0.0], [1.4, 0.7]])
+POSITIONS = st.fixed_dictionaries({}, optional={"yellow": st.one_of(XY, CORNER_XY),
+                                                "white": st.one_of(XY, CORNER_XY),
+                                                "red": st.one_of(XY, CORNER_XY)})
+FOULS = st.sampled_from(["touch", "push", "foot", "off_table", "wrong_ball", "reste_dedans", "poedel",
+                         "no_blame", "opening-shot", "smoking", "masse", "carom.jump", "nonsense"])
+
+EVENTS = st.one_of(
+    st.builds(lambda b: {"type": "strike", "ball": b}, BALL),
+    st.builds(lambda c, b: {"type": "cushion", "cushion": c, "ball": b}, st.integers(1, 4), BALL),
+    st.builds(lambda a, b: {"type": "contact", "balls": [a, b]}, st.sampled_from(["yellow", "white", "red"]),
+              st.sampled_from(["yellow", "white", "red"])),
+    st.builds(lambda b: {"type": "off_table", "ball": b}, BALL),
+    st.just({"type": "rest"}),
+    st.builds(lambda p: {"type": "rest", "positions": p}, POSITIONS),
+    st.just({"type": "call", "call": "carom"}),
+    st.just({"type": "call", "call": "undo"}),
+    st.builds(lambda f: {"type": "call", "call": "foul", "foul": f}, FOULS),
+    st.builds(lambda p: {"type": "call", "call": "start", "player": p}, st.sampled_from(["p1", "p2"])),
+    st.builds(lambda c: {"type": "call", "call": "frozen", "choice": c},
+              st.sampled_from(["outlay", "play", "spot", "masse", "x"])),
+    st.builds(lambda r: {"type": "call", "call": "note", "rule": r},
+              st.sampled_from(["carom.protest", "carom.referee.change", "carom.referee.warning", "nope"])),
+    st.just({"type": "call", "call": "answer", "question": "q1", "answer": True}),
+    st.just({"type": "call", "call": "spot", "ball": "red", "spot": 1}),
+    st.just({"type": "pin", "pin": 1, "state": "down"}),
+)
+SETUPS = st.fixed_dictionaries(
+    {"discipline": st.sampled_from(["libre", "bandstoten", "driebanden"]),
+     "profile": st.sampled_from(["club", "liemers", "004", "kampioen"])},
+    optional={"targets": st.fixed_dictionaries({"p1": st.integers(1, 4), "p2": st.integers(1, 4)}),
+              "moyennes": st.fixed_dictionaries({"p1": st.floats(0, 3), "p2": st.floats(0, 3)})},
+)
+
+
+def check_consistent(s: dict[str, Any]) -> None:
+    json.dumps(s)
+    assert s["game"] == "carom"
+    assert s["winner"] in (None, "p1", "p2", "draw")
+    assert s["finished"] == (s["winner"] is not None)
+    assert s["at_table"] in ("p1", "p2")
+    assert (s["match_points"] is None) == (not s["finished"])
+    for p in ("p1", "p2"):
+        c, n, hr, tgt = s["caroms"][p], s["innings"][p], s["high_run"][p], s["targets"][p]
+        assert 0 <= c <= tgt and n >= 0 and 0 <= hr <= c
+        assert s["average"][p] == (round(c / n, 3) if n else 0)
+        if s["finished"]:
+            assert 0 <= s["match_points"][p] <= 11
+    assert abs(s["innings"]["p1"] - s["innings"]["p2"]) <= 1
+    if s["finished"] and s["winner"] != "draw":
+        w = s["winner"]
+        assert s["caroms"][w] == s["targets"][w] or s["innings"]["p1"] == s["innings"]["p2"]
+    assert all(isinstance(r["t"], float) and r["rule"].startswith("carom.") for r in s["rulings"])
+    assert s["questions"] == []
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(first=SETUPS, events=st.lists(st.tuples(EVENTS, st.floats(0, 0.5)), max_size=60))
+def test_random_event_streams_raise_only_tablesense_errors_and_stay_consistent(
+        first: dict[str, Any], events: list[tuple[dict[str, Any], float]]) -> None:
+    rep = Replay()
+    players = {"p1": "A", "p2": "B"}
+    rep.apply(parse_event({"t": 0, "type": "setup", "game": "carom", "players": players, **first}))
+    t = 0.0
+    for ev, dt in events:
+        t += dt
+        try:
+            rep.apply(parse_event({"t": t, **ev}))
+        except TablesenseError:
+            pass  # refused: a clear error, the state is as it was
+        check_consistent(rep.to_json())
