@@ -35,7 +35,6 @@ test-fast: setup
 
 lint: setup
 	$(BIN)/ruff check host tests bench
-	$(BIN)/ruff format --check host tests bench || true
 
 demo: setup browser
 	$(BIN)/tablesense demo --game $(GAME) --open
