@@ -38,3 +38,18 @@ def test_empty_log_prints_an_empty_state(tablesense_cmd: list[str], tmp_path: Pa
     assert proc.returncode == 0
     state = json.loads(proc.stdout)
     assert state["finished"] is False and state["rulings"] == [] and state["questions"] == []
+
+
+def test_a_void_record_takes_the_voided_shot_out_of_the_replay(tablesense_cmd: list[str], tmp_path: Path) -> None:
+    setup = '{"t": 0, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Bob"}}'
+    shot = '{"t": 5, "type": "goal", "goal": "B", "ball": "p1"}\n{"t": 6, "type": "rest"}'
+    plain, voided = tmp_path / "plain.jsonl", tmp_path / "voided.jsonl"
+    plain.write_text(f"{setup}\n{shot}\n")
+    # events 2..3 (the goal and its rest) voided by the referee panel's correction record
+    voided.write_text(f'{setup}\n{shot}\n{{"t": 9, "type": "call", "call": "void", "from": 2, "to": 3}}\n')
+    scored = json.loads(_replay(tablesense_cmd, plain, "--json").stdout)
+    proc = _replay(tablesense_cmd, voided, "--json")
+    corrected = json.loads(proc.stdout)
+    assert proc.returncode == 0, proc.stderr
+    assert scored["balls_left"]["p1"] == 4
+    assert corrected["balls_left"]["p1"] == 5 and corrected["rulings"] == []

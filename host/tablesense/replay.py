@@ -8,6 +8,7 @@ the next one: one bad line never loses the rest of the match.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 from .errors import BadEvent, TablesenseError
 from .events import Event, Setup, parse_line
 from .rules import BaseState, Engine, find_engine
+from .store import voided_range
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +66,7 @@ class Replay:
         return True
 
     def feed_lines(self, lines: Iterable[str]) -> Replay:
-        for n, text in enumerate(lines, start=1):
+        for n, text in effective_lines(lines):
             self.feed_line(text, n)
         return self
 
@@ -79,6 +81,39 @@ class Replay:
         if self.errors:
             out["errors"] = [e.to_dict() for e in self.errors]
         return out
+
+
+def effective_lines(lines: Iterable[str]) -> list[tuple[int, str]]:
+    """The lines that count, with their line numbers.
+
+    A void record (``{"type": "call", "call": "void", "from": X, "to": Y}``, written by
+    the referee panel to correct an earlier shot, docs/events.md) leaves out events X..Y
+    of its match, counted from the match's ``setup`` (1), void records included; it
+    reaches back only, and never voids the set-up. The records themselves are left out.
+    """
+    kept: list[tuple[int, str, int, int]] = []
+    voided: set[tuple[int, int]] = set()
+    match = seq = 0
+    for n, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        if '"setup"' in text and _is_setup(text):
+            match, seq = match + 1, 0
+        seq += 1
+        rng = voided_range(text)
+        if rng is None:
+            kept.append((n, text, match, seq))
+            continue
+        voided.update((match, s) for s in range(max(rng[0], 2), min(rng[1], seq - 1) + 1))
+    return [(n, text) for n, text, m, s in kept if (m, s) not in voided]
+
+
+def _is_setup(text: str) -> bool:
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(obj, dict) and obj.get("type") == "setup"
 
 
 def replay_file(path: str) -> Replay:

@@ -8,7 +8,7 @@ import sys
 
 from ..errors import TablesenseError
 from ..events import Rest, parse_line
-from ..replay import LineError, Replay
+from ..replay import LineError, Replay, effective_lines
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -38,9 +38,7 @@ def run(args: argparse.Namespace) -> int:
 def _account(rep: Replay, lines: list[str]) -> None:
     """Shot by shot: each ruling as it is made, the score after each shot."""
     shot = 0
-    for n, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
+    for n, text in effective_lines(lines):
         before = {id(r) for r in rep.state.rulings} if rep.state else set()
         try:
             event = parse_line(text)
