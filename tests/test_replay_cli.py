@@ -40,7 +40,9 @@ def test_empty_log_prints_an_empty_state(tablesense_cmd: list[str], tmp_path: Pa
     assert state["finished"] is False and state["rulings"] == [] and state["questions"] == []
 
 
-def test_a_void_record_takes_the_voided_shot_out_of_the_replay(tablesense_cmd: list[str], tmp_path: Path) -> None:
+def test_a_void_record_takes_the_voided_shot_out_of_the_replay(
+    tablesense_cmd: list[str], tmp_path: Path
+) -> None:
     setup = '{"t": 0, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Bob"}}'
     shot = '{"t": 5, "type": "goal", "goal": "B", "ball": "p1"}\n{"t": 6, "type": "rest"}'
     plain, voided = tmp_path / "plain.jsonl", tmp_path / "voided.jsonl"

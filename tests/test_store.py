@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tablesense.store import LoggedEvent, Store, StoreError, effective_lines, void_record
+from tablesense.corrections import void_record
+from tablesense.store import LoggedEvent, Store, StoreError, effective_lines
 
 SETUP = {"t": 0.0, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Bob"}}
 

@@ -25,10 +25,11 @@ from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .corrections import void_record
 from .errors import BadEvent, IllegalCall, TablesenseError
 from .events import Call, Event, Rest, Setup, parse_event
 from .replay import LineError, Replay
-from .store import LANGS, LoggedEvent, MatchRow, Store, StoreError, Writer, effective_lines, void_record
+from .store import LANGS, LoggedEvent, MatchRow, Store, StoreError, Writer, effective_lines
 
 TICKER = 12
 #: seconds a turn may take, counted from the balls coming to rest (seed 000, the golf rules)

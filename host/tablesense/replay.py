@@ -13,10 +13,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .corrections import dropped
 from .errors import BadEvent, TablesenseError
 from .events import Event, Setup, parse_line
 from .rules import BaseState, Engine, find_engine
-from .store import voided_range
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,28 +84,22 @@ class Replay:
 
 
 def effective_lines(lines: Iterable[str]) -> list[tuple[int, str]]:
-    """The lines that count, with their line numbers.
-
-    A void record (``{"type": "call", "call": "void", "from": X, "to": Y}``, written by
-    the referee panel to correct an earlier shot, docs/events.md) leaves out events X..Y
-    of its match, counted from the match's ``setup`` (1), void records included; it
-    reaches back only, and never voids the set-up. The records themselves are left out.
-    """
-    kept: list[tuple[int, str, int, int]] = []
-    voided: set[tuple[int, int]] = set()
-    match = seq = 0
+    """The non-blank lines that count, with their line numbers: the referee panel's void
+    records (``tablesense.corrections``, docs/events.md) leave out what they void. A
+    ``setup`` starts a new match and its numbering."""
+    matches: list[list[tuple[int, int, str]]] = [[]]
     for n, text in enumerate(lines, start=1):
         if not text.strip():
             continue
         if '"setup"' in text and _is_setup(text):
-            match, seq = match + 1, 0
-        seq += 1
-        rng = voided_range(text)
-        if rng is None:
-            kept.append((n, text, match, seq))
-            continue
-        voided.update((match, s) for s in range(max(rng[0], 2), min(rng[1], seq - 1) + 1))
-    return [(n, text) for n, text, m, s in kept if (m, s) not in voided]
+            matches.append([])
+        match = matches[-1]
+        match.append((len(match) + 1, n, text))
+    out: list[tuple[int, str]] = []
+    for match in matches:
+        drop = dropped((seq, text) for seq, _, text in match)
+        out.extend((n, text) for seq, n, text in match if seq not in drop)
+    return out
 
 
 def _is_setup(text: str) -> bool:

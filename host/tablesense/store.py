@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from .corrections import dropped
 from .errors import TablesenseError
 
 SCHEMA = """
@@ -313,40 +314,9 @@ def _match_row(row: tuple[Any, ...]) -> MatchRow:
 
 # --- corrections ----------------------------------------------------------------------
 
-def void_record(t: float, first: int, last: int) -> dict[str, Any]:
-    """The correction record that voids events ``first..last`` of a match."""
-    return {"t": t, "type": "call", "call": "void", "from": first, "to": last}
-
-
-def voided_range(line: str) -> tuple[int, int] | None:
-    """``(first, last)`` if ``line`` is a void record, else None."""
-    if '"void"' not in line:
-        return None
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError:
-        return None
-    if not (isinstance(obj, dict) and obj.get("type") == "call" and obj.get("call") == "void"):
-        return None
-    first, last = obj.get("from"), obj.get("to")
-    if not (isinstance(first, int) and isinstance(last, int)):
-        return None
-    return first, last
-
-
 def effective_lines(events: Iterable[LoggedEvent]) -> list[LoggedEvent]:
-    """The events that count: voided events and the void records themselves left out.
-
-    A void record only reaches back (it cannot void itself or anything after it), and
-    the set-up (seq 1) cannot be voided: a wrong set-up is a new match.
-    """
-    kept: list[LoggedEvent] = []
-    voided: set[int] = set()
-    for ev in events:
-        rng = voided_range(ev.line)
-        if rng is None:
-            kept.append(ev)
-            continue
-        first, last = max(rng[0], 2), min(rng[1], ev.seq - 1)
-        voided.update(range(first, last + 1))
-    return [ev for ev in kept if ev.seq not in voided]
+    """The events of one match that count: voided events and the void records themselves
+    left out (``tablesense.corrections``)."""
+    events = list(events)
+    drop = dropped((ev.seq, ev.line) for ev in events)
+    return [ev for ev in events if ev.seq not in drop]
