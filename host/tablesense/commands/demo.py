@@ -142,7 +142,9 @@ async def _serve(args: argparse.Namespace) -> int:
 
     def ready(url: str, pub: Any) -> None:
         page = f"{url}/table/{table_id}"
-        print(f"tablesense demo: scoreboard at {page}  (referee panel: {url}/ref/{table_id})", flush=True)
+        token = pub.table(table_id).token
+        print(f"tablesense demo: scoreboard at {page}  (referee panel: {url}/ref/{table_id}?token={token})",
+              flush=True)
         if args.open:
             proc = open_browser(page)
             if proc is not None:
