@@ -369,7 +369,8 @@ class CaromEngine(Engine[CaromState]):
         elif run == 0 and not reached:
             # a fault in the inning's first shot: no valid carom, NUL or POEDEL too (003 Art. 8)
             d.announcement = "POEDEL"
-            d.rule(t, "carom.poedel", player, f"POEDEL {d.name(player)}")
+            if not any(r.rule == "carom.poedel" for r in d.rulings):  # not twice for a `foul poedel`
+                d.rule(t, "carom.poedel", player, f"POEDEL {d.name(player)}")
         if run >= 2:
             d.rule(t, "carom.series", player, f"series of {run}", run=run)
         second = other(d.breaker)

@@ -93,7 +93,9 @@ FOUL_SYNONYMS = {
     "moving": "moving-balls", "not-at-rest": "moving-balls", "balls-moving": "moving-balls",
     "moving-ball": "moving-balls", "before-rest": "moving-balls", "played-before-rest": "moving-balls",
     "smoke": "smoking", "cigarette": "smoking", "cigar": "smoking", "pipe": "smoking", "sigaret": "smoking",
-    "not-to-blame": "no-blame", "no-fault": "no-blame", "blameless": "no-blame",
+    "not-to-blame": "no-blame", "no-fault": "no-blame", "blameless": "no-blame", "interference": "no-blame",
+    "outside-interference": "no-blame", "passer-by": "no-blame", "geen-schuld": "no-blame",
+    "zonder-schuld": "no-blame",
     "nul": "poedel", "miss": "poedel", "no-carom": "poedel", "invalid-carom": "poedel",
 }
 
