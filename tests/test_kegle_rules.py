@@ -313,11 +313,33 @@ def test_kegle_unknown_fault_lists_the_known_ones() -> None:
 
 
 def test_kegle_fault_noticed_before_the_next_shot_only() -> None:
-    m = Match().call("foul", foul="touch")
-    assert m.errors and "kegle.fault.noticed" in m.errors[0]
     m = Match().pins(1).ev("cushion", cushion=1, ball="red")
     m.call("foul", foul="foot").rest()  # called during shot 2: shot 2 is the faulty one
     assert m.state["points"]["p1"] == 2
+    m = Match().pins(1).pins(2).ev("cushion", cushion=1, ball="red").ev("pin", pin=3, state="down")
+    m.call("foul", foul="touch", player="p1").rest()  # naming the shooter changes nothing
+    assert m.state["points"] == {"p1": 4, "p2": 0} and m.state["at_table"] == "p2"
+
+
+def test_kegle_fault_noticed_between_shots_is_the_player_at_the_tables() -> None:
+    # seed 7.7: a shot is performed as soon as a ball is touched, so a fault before the
+    # first shot is the first player's, and ends his (empty) series
+    m = Match().call("foul", foul="touch")
+    assert m.errors == [] and m.ruled("kegle.fault.touch")[0]["player"] == "p1"
+    assert m.state["at_table"] == "p2" and m.state["series"] == {"p1": 1, "p2": 0}
+    # after p1's miss, a foul naming p2 (now at the table) is p2's; without a player it is p1's shot
+    m = Match().miss().call("foul", foul="touch-pin", player="p2")
+    assert m.ruled("kegle.fault.touch-toppled-pin")[0]["player"] == "p2"
+    assert m.state["at_table"] == "p1" and m.state["series"] == {"p1": 1, "p2": 1}
+    m = Match().miss().call("foul", foul="touch")
+    assert m.ruled("kegle.fault.touch")[0]["player"] == "p1" and m.state["at_table"] == "p2"
+    # the opponent of the player at the table cannot fault before anyone played
+    m = Match().call("foul", foul="touch", player="p2")
+    assert m.errors and "p2 is not at the table" in m.errors[0]
+    assert m.state["at_table"] == "p1" and m.state["rulings"] == []
+    # undo takes the faulty turn back
+    m = Match().miss().call("foul", foul="touch", player="p2").call("undo")
+    assert m.state["at_table"] == "p2" and m.state["series"] == {"p1": 1, "p2": 0}
 
 
 def test_kegle_fault_red_in_hole_by_colour_reading() -> None:

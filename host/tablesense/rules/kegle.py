@@ -40,8 +40,25 @@ from .kegle_verdict import (
 BALLS = ("red", "white")
 #: what a pin event may name as its toppler (``pin``: another pin; seed 8.1)
 _TOPPLERS = (None, "red", "white", "pin", "cue")
-#: answers to "which ball fell in pocket N?", the default (not a fault) first
-_POCKET_OPTIONS = ("white", "red")
+
+
+class _BallOptions(tuple[str, ...]):
+    """The options of "which ball fell in pocket N?": ``white`` (the default, not a fault), ``red``.
+
+    Also accepted, though not listed: any case (``"Red"``), and ``true`` / ``false`` for
+    "was it the red?" (a referee's yes/no button, an answer written without the question).
+    """
+
+    __slots__ = ()
+
+    def __contains__(self, value: object) -> bool:
+        if isinstance(value, bool):
+            return True
+        return isinstance(value, str) and tuple.__contains__(self, value.lower())
+
+
+_POCKET_OPTIONS = _BallOptions(("white", "red"))
+_POCKET_BOOL = {True: "red", False: "white"}
 _SCORE_FIELDS = tuple(f.name for f in fields(Score))
 
 __all__ = ["KegleEngine", "KegleState", "Score"]
@@ -124,7 +141,8 @@ class KegleEngine(Engine[KegleState]):
         return state
 
     def on_answer(self, state: KegleState, question: Question, answer: Any, event: Call) -> KegleState:
-        state = evolve(state, answers=state.answers + ((int(question.get("index", -1)), str(answer)),))
+        ball = _POCKET_BOOL.get(answer, answer) if isinstance(answer, bool) else str(answer).lower()
+        state = evolve(state, answers=state.answers + ((int(question.get("index", -1)), ball),))
         if state.amendable and state.rest is not None:
             return self._settle(state, state.rest)
         return state
@@ -171,7 +189,7 @@ class KegleEngine(Engine[KegleState]):
         positions = rest.positions or {}
         score = _opened(before.score, p)
         prior = before.score
-        if not prior.pin_ups:
+        if not prior.pin_ups or not now.shot:
             # a log that never reports a pin put up (a referee's or a hand-written log): the pins
             # are taken to stand at every shot, as the pin referee puts them up after each rest
             prior = evolve_score(prior, pins_down=frozenset(), blocked=frozenset())
@@ -250,7 +268,26 @@ class KegleEngine(Engine[KegleState]):
 
     def _call_foul(self, state: KegleState, call: Call) -> KegleState:
         find_fault(call.foul or "")  # unknown names fail here, with the list
-        return self._amend(state, call)
+        if state.shooting or state.finished:
+            return self._amend(state, call)
+        last = state.before.at_table if state.amendable and state.before is not None else None
+        at_table = state.at_table or "p1"
+        if call.player is None and last is not None:
+            return self._amend(state, call)  # a late call: the shot that just ended
+        if call.player is not None and call.player == last:
+            return self._amend(state, call)
+        if call.player is not None and call.player != at_table:
+            raise IllegalCall(f"{call.player} is not at the table and played no shot just now: "
+                              f"a fault between shots is {at_table}'s (kegle.fault.noticed)")
+        # the player at the table faults before his shot (seed 7.7: touching a ball is a shot)
+        return self._faulty_turn(state, call, at_table)
+
+    def _faulty_turn(self, state: KegleState, call: Call, player: str) -> KegleState:
+        """A shot of ``player`` with no sensor events, made of the referee's foul call alone."""
+        opened = evolve(state, before=state, shooting=True, amendable=False, shot=(), calls=(call,),
+                        answers=(), rest=None, ups=frozenset(), post=(), questions=(),
+                        score=_opened(state.score, player))
+        return self._settle(opened, Rest(t=call.t))
 
     def _call_outlay(self, state: KegleState, call: Call) -> KegleState:
         if state.shooting:
