@@ -180,3 +180,28 @@ def test_random_event_streams_raise_only_tablesense_errors_and_stay_consistent(
         except TablesenseError:
             pass  # refused: a clear error, the state is as it was
         check_consistent(rep.to_json())
+
+
+@pytest.mark.parametrize(("pattern", "caroms", "at_table"), [
+    ("carom rest carom rest", 2, "p1"),  # the call first, then the balls stop
+    ("rest carom rest carom", 2, "p1"),  # EVENTS.md: the call after the rest
+    ("carom carom carom", 3, "p1"),      # calls alone
+    ("carom rest rest", 1, "p2"),        # the second rest is a shot without a carom
+    ("foul rest", 0, "p2"),              # a fault the referee saw, then the balls stop
+])
+def test_carom_referee_amend_calls_with_or_without_their_rest(pattern: str, caroms: int,
+                                                              at_table: str) -> None:
+    t = Table(setup(targets=T))
+    for word in pattern.split():
+        if word == "rest":
+            t.rest()
+        else:
+            t.call(word, **({"foul": "touch"} if word == "foul" else {}))
+    s = t.state()
+    assert s["caroms"]["p1"] == caroms and s["at_table"] == at_table
+
+
+def test_the_rest_after_a_called_carom_brings_its_positions_to_the_zones() -> None:
+    t = Table(setup(targets=T)).call("carom")
+    s = t.rest({"yellow": [1.4, 0.7], "red": [0.05, 0.06], "white": [0.1, 0.05]}).state()
+    assert s["caroms"]["p1"] == 1 and s["entree"] and s["zone"] == "head-left"

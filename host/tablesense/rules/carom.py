@@ -160,6 +160,13 @@ class CaromEngine(Engine[CaromState]):
         if isinstance(event, Rest):
             if state.open:
                 before, shot = state.before, state.shot + (event,)
+            elif state.before is not None and _awaits_rest(state.shot):
+                # the rest of a shot the referee's call alone made ("carom", then "rest"):
+                # it closes that shot (its positions count) instead of being a shot of its own
+                shot = tuple(e for e in state.shot if not _is_call_rest(e)) + (event,)
+                later = state.rulings[state.settled:]
+                new = self._resolve(state.before, shot)
+                return _evolve(new, rulings=new.rulings + later) if later else new
             else:
                 before, shot = state, (event,)
             assert before is not None
@@ -195,7 +202,7 @@ class CaromEngine(Engine[CaromState]):
                 if state.finished:
                     raise IllegalCall(f"the match is over ({self.result_text(state)}); "
                                       f"the last shot's {kind} is already decided")
-                return self._resolve(state, (call, Rest(t=call.t)))
+                return self._resolve(state, (call, Rest(t=call.t, extra={_CALL_REST: True})))
             later = state.rulings[state.settled:]  # notes and calls made since the shot
             amended = self._resolve(state.before, state.shot + (call,))
             if later:
@@ -497,6 +504,20 @@ def _spot_jumped(positions: dict[str, Any] | None, jumped: tuple[str | None, ...
             x, y = tab.spot(spot_of.get(ball, "midden"))
             out[ball] = [round(x, 4), round(y, 4)]
     return out
+
+
+#: marks the rest the engine adds to a shot made of a referee call alone
+_CALL_REST = "_closed_by_call"
+
+
+def _is_call_rest(event: Event) -> bool:
+    return type(event) is Rest and bool(event.extra.get(_CALL_REST))
+
+
+def _awaits_rest(shot: tuple[Event, ...]) -> bool:
+    """A shot the referee's call alone made, whose own ``rest`` has not come yet."""
+    return any(_is_call_rest(e) for e in shot) and not any(type(e) is Rest and not _is_call_rest(e)
+                                                           for e in shot)
 
 
 def _check_balls(event: Event) -> None:
