@@ -119,3 +119,25 @@ def test_golf_spot_call_for_an_off_table_ball_then_the_next_shot() -> None:
     rep = play(off(1.0, "p1"), rest(2.0), call(3.0, "spot", ball="p1", spot=2), miss(5.0))
     s = state(rep)
     assert "golf.spot.choice" in rules(rep) and s["spots_waiting"] == [] and s["at_table"] == "p1"
+
+
+def test_golf_at_the_table_after_the_match_is_who_played_the_deciding_shot() -> None:
+    # docs/events.md's example: winner p1, at_table p2. p1 takes frame 1; in frame 2 (p2 opens)
+    # p2, at 1/1, sends p1's ball off the table and scores: p2 loses the frame and the match
+    frame1 = scores(1.0, "p1", 5)
+    frame2 = one_one(100.0)  # p1 four, a miss, p2 four: p2 at the table at 1/1
+    rep = play(
+        frame1,
+        call(50.0, "start", player="p1"),
+        frame2,
+        off(160.0, "p1"),
+        goal(160.5, "A", "p2"),
+        rest(161.0),
+    )
+    s = state(rep)
+    assert "golf.off-table.one-one" in rules(rep)
+    assert (s["finished"], s["winner"], s["at_table"]) == (True, "p1", "p2")
+    assert s["frames_won"] == {"p1": 2, "p2": 0}
+    # the winner scoring their own last ball stays at the table
+    s = state(play(frame1, call(50.0, "start", player="p1"), scores(60.0, "p1", 5)))
+    assert (s["finished"], s["winner"], s["at_table"]) == (True, "p1", "p1")

@@ -376,10 +376,13 @@ def _end_frame(pre: GolfState, u: _Unit, common: dict[str, Any], winner: str, bl
     fw[wi] += 1
     u.rule(t, "golf.frame.won", winner, f"frame {pre.frame} to {winner} ({fw[0]}-{fw[1]})", frame=pre.frame)
     if fw[wi] >= FRAMES_TO_WIN:
+        # the match is over: at the table stays whoever played the deciding shot (the
+        # winner, or the loser whose shot gave the winner the frame: docs/events.md's example)
         u.rule(t, "golf.match.won", winner, f"{winner} wins the match {fw[0]}-{fw[1]}")
         common.update(rulings=tuple(u.rulings), questions=(), unit_questions=(), spot_wait=())
         return evolve(pre, **common, frames_won=(fw[0], fw[1]), balls_left=bl, finished=True, winner=winner,
-                       at_table=winner, clock=None, frame_winners=(*pre.frame_winners, winner))
+                       at_table=common["shot"].shooter, clock=None,
+                       frame_winners=(*pre.frame_winners, winner))
     frame = pre.frame + 1
     if frame == 2:
         opener = other(pre.first_opener)
