@@ -8,6 +8,7 @@ when, which balls jumped, whether the wrong ball was struck.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,9 +68,11 @@ def read_shot(events: tuple[Event, ...], cue: str) -> ShotFacts:
     wrong_first = False
     # events are applied in file order, but ``t`` orders the events inside one shot (EVENTS.md):
     # sensors read by different channels may be logged out of order
-    if any(events[i].t > events[i + 1].t for i in range(len(events) - 1)):
-        events = tuple(sorted(events, key=_time))
+    last = -math.inf
     for ev in events:
+        if ev.t < last:
+            return read_shot(tuple(sorted(events, key=_time)), cue)
+        last = ev.t
         kind = type(ev)
         if kind is Cushion:
             cushions += 1
