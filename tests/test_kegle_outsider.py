@@ -74,8 +74,9 @@ def test_kegle_pocket_question_answered_yes_no_or_by_colour() -> None:
 
 
 def test_kegle_rest_positions_alone_do_not_blame_the_red_for_a_pin() -> None:
-    out = _replay({"type": "cushion", "cushion": 1, "ball": "red"}, {"type": "pin", "pin": 1, "state": "down"},
-                  {"type": "rest", "positions": {"red": [0.4, 0.3], "white": [[1.0, 0.5], [1.6, 0.7]]}}).to_json()
+    at = {"red": [0.4, 0.3], "white": [[1.0, 0.5], [1.6, 0.7]]}
+    out = _replay({"type": "cushion", "cushion": 1, "ball": "red"},
+                  {"type": "pin", "pin": 1, "state": "down"}, {"type": "rest", "positions": at}).to_json()
     assert out["points"]["p1"] == 2 and out["at_table"] == "p1"
     assert [r["rule"] for r in out["rulings"]] == ["kegle.pin"]
 
@@ -101,7 +102,7 @@ SENSOR = st.one_of(
 )
 CALL = st.one_of(
     st.builds(lambda f, p: {"type": "call", "call": "foul", "foul": f, **({"player": p} if p else {})},
-              st.sampled_from(["touch", "off_table", "red_in_hole", "three_reds", "pins", "no_rail", "nonsense"]),
+              st.sampled_from(["touch", "off_table", "red_in_hole", "three_reds", "pins", "no_rail", "bad"]),
               PLAYER),
     st.just({"type": "call", "call": "carom"}),
     st.just({"type": "call", "call": "undo"}),

@@ -158,6 +158,13 @@ def test_kegle_carambole_by_referee_call_after_rest_amends_the_shot() -> None:
     assert m.state["at_table"] == "p1"  # the series goes on after all
     m.call("carom")
     assert m.errors and "already counted" in m.errors[0]
+    assert m.state["points"]["p1"] == 4
+
+
+def test_kegle_carambole_call_confirming_the_contacts_counts_once() -> None:
+    m = Match().carambole().call("carom")
+    assert m.errors == [] and m.state["points"]["p1"] == 4
+    assert len(m.ruled("kegle.carambole")) == 1
 
 
 def test_kegle_carambole_with_pins_scores_both() -> None:

@@ -261,9 +261,10 @@ class KegleEngine(Engine[KegleState]):
     def _call_carom(self, state: KegleState, call: Call) -> KegleState:
         if state.shooting or state.amendable:
             pins_before = state.before.score.pins_down if state.before else frozenset()
-            called = any(c.call == "carom" for c in state.calls)
-            if called or read_shot(state.shot, pins_before).carambole:
+            if any(c.call == "carom" for c in state.calls):
                 raise IllegalCall("the carambole of this shot is already counted")
+            if read_shot(state.shot, pins_before).carambole:
+                return state  # the referee confirms what the contact events already counted
         return self._amend(state, call)
 
     def _call_foul(self, state: KegleState, call: Call) -> KegleState:
