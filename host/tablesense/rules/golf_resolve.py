@@ -14,6 +14,7 @@ The order of work follows the rule text (seeds/golf.md):
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..geometry.golf import ATTACKS, BALLS_PER_PLAYER
@@ -182,11 +183,13 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None) -> GolfSt
     counted += [(t, 2, "", o) for t, f, _ in fouls if f.touched == "goal"]
     counted.sort(key=lambda c: c[0])  # stable: the same t keeps the order of the log
     first_opp_off = None
+    goal_rulings: list[int] = []  # where the valid goals' rulings are, to word them once the turn is known
     for k, (t, kind, g, b) in enumerate(counted):
         bi = IDX[b]
         if kind == 0 and b == s and g == attack:
             valid_own = True
             bl[si] -= 1
+            goal_rulings.append(len(u.rulings))
             u.rule(t, "golf.goal", s, f"valid goal in goal {g}: {s} stays at the table", goal=g)
         elif kind == 0 and b == s:
             own_goal = True
@@ -252,6 +255,11 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None) -> GolfSt
         spots += [(t, s)] * n_spots
 
     stays = valid_own and not fouls and not own_goal and not own_off and not opp_off and not own_wedged
+    if not stays:
+        for i in goal_rulings:
+            r = u.rulings[i]
+            u.rulings[i] = replace(r, text=f"valid goal in goal {dict(r.data)['goal']}: it counts, "
+                                   f"but this shot costs {s} the turn")
     if not stays and not own_goal and not fouls and not counted and not offs and not own_wedged:
         u.rule(t_end, "golf.turn", s, f"no valid goal of their own: the turn passes to {o}")
 
