@@ -205,3 +205,25 @@ def test_the_rest_after_a_called_carom_brings_its_positions_to_the_zones() -> No
     t = Table(setup(targets=T)).call("carom")
     s = t.rest({"yellow": [1.4, 0.7], "red": [0.05, 0.06], "white": [0.1, 0.05]}).state()
     assert s["caroms"]["p1"] == 1 and s["entree"] and s["zone"] == "head-left"
+
+
+@pytest.mark.parametrize(("extra", "key", "value"), [
+    ({"scheme": "de Bruijn"}, "scheme", "de-bruijn"),
+    ({"points": "win_draw_loss"}, "scheme", "win-draw-loss"),
+    ({"table": "pub table 1"}, "profile", "kampioen"), ({"table": 2.3}, "profile", "kampioen"),
+])
+def test_setup_options_written_loosely_still_set_up_the_match(extra: dict[str, Any], key: str,
+                                                                value: str) -> None:
+    assert Table(setup(targets=T, **extra)).state()[key] == value
+
+
+def test_carom_target_moyenne_rounding_names() -> None:
+    s = Table(setup(moyennes={"p1": 1.5, "p2": 1.5}, rounding="floor")).state()
+    assert s["targets"] == {"p1": 37, "p2": 37}
+    s = Table(setup(moyennes={"p1": 1.5, "p2": 1.5}, rounding="half_up")).state()
+    assert s["targets"] == {"p1": 38, "p2": 38}
+
+
+def test_a_bed_size_that_does_not_exist_is_refused() -> None:
+    rep = Replay().feed_lines([json.dumps(setup(targets=T, table="2.5"))])
+    assert rep.state is None and "unknown carom table '2.5'" in rep.errors[0].error

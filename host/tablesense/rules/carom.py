@@ -22,6 +22,7 @@ from typing import Any
 
 from ..errors import IllegalCall
 from ..events import Call, Contact, Cushion, Event, OffTable, Rest, Setup, Strike
+from ..geometry.carom import TABLES as CAROM_TABLES
 from ..geometry.carom import CaromTable, opening_positions
 from ..geometry.carom import table as carom_table
 from .base import BaseState, Engine, Ruling, other, register
@@ -33,11 +34,11 @@ from .carom_profiles import (
     CUE_BALL,
     CUSHIONS_NEEDED,
     DISCIPLINE_RULE,
-    SCHEMES,
     foul_rule,
     match_points,
     normalise_foul,
     resolve_profile,
+    resolve_scheme,
     targets_for,
 )
 from .carom_shot import ShotFacts, read_shot
@@ -111,13 +112,8 @@ class CaromEngine(Engine[CaromState]):
         profile = resolve_profile(setup.profile)
         discipline = setup.discipline or "libre"
         extra = setup.extra or {}
-        scheme = str(extra.get("points", extra.get("scheme", "de-bruijn")))
-        if scheme not in SCHEMES:
-            raise IllegalCall(f"setup: unknown match-point scheme {scheme!r} (schemes: {', '.join(SCHEMES)})")
-        try:
-            tab = carom_table(extra.get("table"))
-        except ValueError as exc:
-            raise IllegalCall(f"setup: {exc}") from None
+        scheme = resolve_scheme(extra.get("points", extra.get("scheme", "de-bruijn")))
+        tab = _bed(extra.get("table"))
         targets, _how = targets_for(setup.targets, setup.moyennes, extra)
         m = Match(discipline=discipline, profile=profile, scheme=scheme, table=tab.name, targets=targets,
                   positions=_outlay(tab, "p1"))
@@ -484,6 +480,22 @@ def _name(state: BaseState, player: str) -> str:
 
 def _objects(cue: str) -> tuple[str, str]:
     return ("red", "white") if cue == "yellow" else ("red", "yellow")
+
+
+def _bed(name: Any) -> CaromTable:
+    """The bed a setup's ``table`` names: a size ("2.30", 2.3, "match"); a name without a digit
+    is the table's own name (a pub's "table 1" is no bed size): the match bed."""
+    if name is None or (isinstance(name, str) and not any(ch.isdigit() for ch in name)
+                        and name.strip().lower() != "match"):
+        return carom_table(None)
+    if isinstance(name, (int, float)) and not isinstance(name, bool):
+        for tab in CAROM_TABLES.values():
+            if abs(tab.length - float(name)) < 0.005:
+                return tab
+    try:
+        return carom_table(str(name).strip().lower())
+    except ValueError as exc:
+        raise IllegalCall(f"setup: {exc}") from None
 
 
 def _outlay(tab: CaromTable, breaker: str) -> dict[str, Any]:

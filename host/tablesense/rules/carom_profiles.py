@@ -170,6 +170,18 @@ def foul_rule(key: str, profile: str, discipline: str) -> str:
 # --- targets ("carom.target.moyenne", "carom.target.minimum") ----------------------------
 
 ROUNDINGS = {"half-up": ROUND_HALF_UP, "down": ROUND_FLOOR, "up": ROUND_CEILING}
+ROUNDING_ALIASES = {"halfup": "half-up", "round": "half-up", "nearest": "half-up", "normal": "half-up",
+                    "down": "down", "floor": "down",
+                    "up": "up", "ceil": "up", "ceiling": "up"}
+
+
+def resolve_rounding(name: Any) -> str:
+    """A rounding by name (``half_up``, ``floor``, ``ceil`` ...), or ``IllegalCall``."""
+    key = "".join(ch for ch in str(name).lower() if ch.isalnum())
+    rounding = ROUNDING_ALIASES.get(key)
+    if rounding is None:
+        raise IllegalCall(f"unknown rounding {name!r} (roundings: {', '.join(ROUNDINGS)})")
+    return rounding
 MULTIPLIER = 25
 MINIMUM_TARGET = 20
 
@@ -187,7 +199,7 @@ def target_from_moyenne(moyenne: float, rounding: str = "half-up", multiplier: f
 def targets_for(setup_targets: dict[str, int] | None, moyennes: dict[str, float] | None,
                 extra: dict[str, Any]) -> tuple[tuple[int, int], tuple[str, str]]:
     """The two targets and, per player, the rule that set each."""
-    rounding = str(extra.get("rounding", "half-up"))
+    rounding = resolve_rounding(extra.get("rounding", "half-up"))
     multiplier = extra.get("multiplier", MULTIPLIER)
     minimum = extra.get("minimum", MINIMUM_TARGET)
     if not isinstance(multiplier, (int, float)) or isinstance(multiplier, bool) or multiplier <= 0:
@@ -212,6 +224,18 @@ def targets_for(setup_targets: dict[str, int] | None, moyennes: dict[str, float]
 # --- match points ("carom.match-points.de-bruijn") ----------------------------------------
 
 SCHEMES = ("de-bruijn", "win-draw-loss", "percentage")
+SCHEME_ALIASES = {"debruijn": "de-bruijn", "bruijn": "de-bruijn", "windrawloss": "win-draw-loss",
+                  "wdl": "win-draw-loss", "210": "win-draw-loss",
+                  "percentage": "percentage", "percent": "percentage", "pct": "percentage"}
+
+
+def resolve_scheme(name: Any) -> str:
+    """A match-point scheme by name: ``de Bruijn`` = ``de_bruijn`` = ``de-bruijn``."""
+    key = "".join(ch for ch in str(name).lower() if ch.isalnum())
+    scheme = SCHEME_ALIASES.get(key)
+    if scheme is None:
+        raise IllegalCall(f"setup: unknown match-point scheme {name!r} (schemes: {', '.join(SCHEMES)})")
+    return scheme
 
 
 def match_points(scheme: str, winner: str | None, made: tuple[int, int],
