@@ -141,3 +141,21 @@ def test_golf_at_the_table_after_the_match_is_who_played_the_deciding_shot() -> 
     # the winner scoring their own last ball stays at the table
     s = state(play(frame1, call(50.0, "start", player="p1"), scores(60.0, "p1", 5)))
     assert (s["finished"], s["winner"], s["at_table"]) == (True, "p1", "p1")
+
+
+@pytest.mark.parametrize(
+    ("fmt", "players", "duo"),
+    [
+        ("single", {"p1": "Ann", "p2": "Bob"}, False),
+        ("singles", {"p1": "Ann", "p2": "Bob"}, False),
+        ("solo", {"p1": "Ann", "p2": "Bob"}, False),
+        ("1v1", {"p1": "Ann", "p2": "Bob"}, False),
+        ("doubles", {"p1": ["Ann", "Cor"], "p2": ["Bob", "Dirk"]}, True),
+        ("Duo", {"p1": ["Ann", "Cor"], "p2": ["Bob", "Dirk"]}, True),
+        (None, {"p1": ["Ann", "Cor"], "p2": ["Bob", "Dirk"]}, True),
+    ],
+)
+def test_golf_setup_format_words_do_not_lose_the_match(fmt: str | None, players: dict, duo: bool) -> None:
+    rep = play(goal(1.0, "B", "p1"), rest(2.0), players=players, fmt=fmt)
+    s = state(rep)
+    assert not rep.errors and s["format"] == ("duo" if duo else "single") and s["balls_left"]["p1"] == 4

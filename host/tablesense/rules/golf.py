@@ -37,6 +37,8 @@ WEDGED = ("attacking", "defending", "cushion")
 #: foul names that mean "a ball left the table" (handled as the ``off_table`` call)
 OFF_TABLE_FOULS = frozenset({"offtable", "off", "ballofftable", "offthetable", "lefttable", "leftthetable",
                              "outoftable", "out", "outofplay", "jumpedoff", "jumpedofftable", "offbed"})
+DUO_WORDS = frozenset({"duo", "duos", "double", "doubles", "pair", "pairs", "team", "teams", "2v2", "2vs2",
+                       "twoagainsttwo"})
 _DUO_ONLY = ("golf.duo.opening", "golf.duo.order", "golf.duo.consult")
 
 
@@ -46,11 +48,10 @@ class GolfEngine(Engine[GolfState]):
 
     # --- set-up -----------------------------------------------------------------
     def new_state(self, setup: Setup) -> GolfState:
-        fmt = (setup.format or "").lower()
-        if fmt not in ("", "single", "singles", "duo"):
-            raise IllegalCall(f"golf format is 'single' or 'duo', not {setup.format!r}")
+        fmt = str(setup.format or "").lower().replace("-", "").replace("_", "").replace(" ", "")
         names = setup.players
-        duo = fmt == "duo" or any(isinstance(names[p], list) for p in SIDES)
+        # "duo" (and its plain synonyms) or two names a side; any other word is one against one
+        duo = fmt in DUO_WORDS or any(isinstance(names[p], list) for p in SIDES)
         if duo and not all(isinstance(names[p], list) and len(names[p]) == 2 for p in SIDES):
             raise IllegalCall("a duo match needs two names per side: "
                               '"players": {"p1": ["Ann", "Cor"], "p2": ["Bob", "Dirk"]}')
