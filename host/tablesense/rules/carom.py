@@ -483,19 +483,21 @@ def _objects(cue: str) -> tuple[str, str]:
 
 
 def _bed(name: Any) -> CaromTable:
-    """The bed a setup's ``table`` names: a size ("2.30", 2.3, "match"); a name without a digit
-    is the table's own name (a pub's "table 1" is no bed size): the match bed."""
-    if name is None or (isinstance(name, str) and not any(ch.isdigit() for ch in name)
-                        and name.strip().lower() != "match"):
+    """The bed a setup's ``table`` names: a size ("2.30", 2.3) or "match". A name that is no
+    number ("table 1" of a pub) names the table, not its bed size: the match bed."""
+    if name is None or isinstance(name, bool):
         return carom_table(None)
-    if isinstance(name, (int, float)) and not isinstance(name, bool):
-        for tab in CAROM_TABLES.values():
-            if abs(tab.length - float(name)) < 0.005:
-                return tab
+    key = str(name).strip().lower()
+    if key in CAROM_TABLES:
+        return CAROM_TABLES[key]
     try:
-        return carom_table(str(name).strip().lower())
-    except ValueError as exc:
-        raise IllegalCall(f"setup: {exc}") from None
+        size = float(key)
+    except ValueError:
+        return carom_table(None)
+    for tab in CAROM_TABLES.values():
+        if abs(tab.length - size) < 0.005:
+            return tab
+    raise IllegalCall(f"setup: unknown carom table {name!r} (tables: {', '.join(CAROM_TABLES)})")
 
 
 def _outlay(tab: CaromTable, breaker: str) -> dict[str, Any]:
