@@ -159,3 +159,14 @@ def test_golf_setup_format_words_do_not_lose_the_match(fmt: str | None, players:
     rep = play(goal(1.0, "B", "p1"), rest(2.0), players=players, fmt=fmt)
     s = state(rep)
     assert not rep.errors and s["format"] == ("duo" if duo else "single") and s["balls_left"]["p1"] == 4
+
+
+def test_golf_sensor_events_with_a_null_ball_decide_nothing_by_themselves() -> None:
+    nulls = [
+        {"t": 1.0, "type": "strike", "ball": None},
+        {"t": 1.2, "type": "cushion", "cushion": 3, "ball": None},
+    ]
+    rep = play(*nulls, goal(1.5, "B", "p1"), rest(2.0))
+    s = state(rep)
+    assert not rep.errors and s["balls_left"]["p1"] == 4 and s["at_table"] == "p1"
+    assert rules(rep) == ["golf.goal"]
