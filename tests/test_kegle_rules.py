@@ -595,3 +595,28 @@ def test_kegle_announce_remaining_once_first_time_at_or_under_20() -> None:
 def test_kegle_announce_remaining_jumped_over_20_says_the_first_count_under() -> None:
     m = Match(distance=30).pins(1, 2, 3, 4).pins(1, 2, 3)
     assert m.ruled("kegle.announce.remaining")[0]["text"] == "16 remaining"
+
+
+def test_kegle_shot_a_bare_rest_is_a_shot_that_touched_nothing() -> None:
+    m = Match().rest()  # p1 played and touched nothing: a miss
+    assert m.state["at_table"] == "p2" and m.state["series"] == {"p1": 1, "p2": 0}
+    assert m.ruled("kegle.series")[0]["player"] == "p1"
+    m.pins(1, up=False).rest()  # p2 scored, then a rest right after the last one: his miss
+    assert m.state["points"] == {"p1": 0, "p2": 2} and m.state["at_table"] == "p1"
+    m.call("undo")
+    assert m.state["at_table"] == "p2"
+    # the rest a sensor source reports after the pins were put up is no shot
+    m = Match().pins(1, 2)
+    assert m.state["at_table"] == "p1"
+    m.rest()
+    assert m.state["at_table"] == "p1" and m.state["series"] == {"p1": 1, "p2": 0}
+
+
+def test_kegle_shot_events_count_in_t_order_inside_a_shot() -> None:
+    # the pin line is written after the contacts but fell before them: the red toppled it
+    m = Match()
+    m.ev("contact", balls=["red", "white"]).ev("contact", balls=["red", "white"])
+    m.rep.feed_line('{"t": 0.3, "type": "pin", "pin": 2, "state": "down"}', 99)
+    m.rest()
+    assert "kegle.fault.red-topples-pin" in m.rules()
+    assert m.state["points"]["p1"] == 0 and m.state["at_table"] == "p2"

@@ -77,6 +77,13 @@ def _opened(score: Score, player: str) -> Score:
     return evolve_score(score, break_due=False, announcements=(), outlay=None, red_in_hand=None)
 
 
+def _open_shot(state: KegleState, shot: tuple[Event, ...], player: str | None = None) -> KegleState:
+    """``state`` as a shot of ``player`` (the player at the table) starts with the events ``shot``."""
+    p = player or state.at_table or "p1"
+    return evolve(state, before=state, shooting=True, amendable=False, shot=shot, calls=(), answers=(),
+                  rest=None, ups=frozenset(), post=(), questions=(), score=_opened(state.score, p))
+
+
 @register
 class KegleEngine(Engine[KegleState]):
     """Danish keglebillard (DDBU rules): pins, carambole, series, distance."""
@@ -117,9 +124,13 @@ class KegleEngine(Engine[KegleState]):
         elif isinstance(event, Call):
             return self._call(state, event)
         elif isinstance(event, Rest):
-            if not state.shooting:
-                return state  # balls still, nothing played: nothing to decide
-            return self._settle(state, event)
+            if state.shooting:
+                return self._settle(state, event)
+            if state.ups:
+                # the rest a sensor source reports after the pin referee's hands: not a shot
+                return state
+            # a rest right after the last one (or the start): a shot that touched nothing, a miss
+            return self._settle(_open_shot(state, ()), event)
         else:
             _check_sensor(event)
             if isinstance(event, Pin) and event.state == "up":
@@ -128,10 +139,7 @@ class KegleEngine(Engine[KegleState]):
                 return evolve(state, ups=state.ups | {event.pin},
                               score=evolve_score(sc, pins_down=sc.pins_down - {event.pin},
                                                  blocked=sc.blocked - {event.pin}, pin_ups=True))
-            player = state.at_table or "p1"
-            state = evolve(state, before=state, shooting=True, amendable=False, shot=(event,), calls=(),
-                           answers=(), rest=None, ups=frozenset(), post=(), questions=(),
-                           score=_opened(state.score, player))
+            state = _open_shot(state, (event,))
         if isinstance(event, Pocket) and event.ball is None:
             state = self.ask(
                 state, event.t, RED_IN_HOLE, f"Which ball fell in pocket {event.pocket}?",
@@ -285,9 +293,7 @@ class KegleEngine(Engine[KegleState]):
 
     def _faulty_turn(self, state: KegleState, call: Call, player: str) -> KegleState:
         """A shot of ``player`` with no sensor events, made of the referee's foul call alone."""
-        opened = evolve(state, before=state, shooting=True, amendable=False, shot=(), calls=(call,),
-                        answers=(), rest=None, ups=frozenset(), post=(), questions=(),
-                        score=_opened(state.score, player))
+        opened = evolve(_open_shot(state, (), player), calls=(call,))
         return self._settle(opened, Rest(t=call.t))
 
     def _call_outlay(self, state: KegleState, call: Call) -> KegleState:

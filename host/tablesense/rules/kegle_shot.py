@@ -23,8 +23,9 @@ extra ``"white"`` key (any value), and then the two contacts must name different
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from ..events import Contact, Cushion, Event, OffTable, Pin, Pocket
 
@@ -50,7 +51,7 @@ def toppler(pin: Pin) -> str | None:
 
 
 def read_shot(events: Sequence[Event], pins_before: frozenset[int], full_info: bool = False) -> ShotFacts:
-    """The facts of a shot from its sensor events (in file order)."""
+    """The facts of a shot from its sensor events (in ``t`` order; indices are file order)."""
     toppled: list[int] = []
     by_red: list[int] = []
     by_cue: list[int] = []
@@ -62,7 +63,11 @@ def read_shot(events: Sequence[Event], pins_before: frozenset[int], full_info: b
     whites: set[object] = set()
     named_whites = True
     full = full_info or any(isinstance(e, Contact) for e in events)
-    for i, e in enumerate(events):
+    ordered: Iterable[tuple[int, Event]] = enumerate(events)
+    if any(b.t < a.t for a, b in pairwise(events)):
+        # docs/events.md: ``t`` orders the events inside one shot (file order breaks ties)
+        ordered = sorted(ordered, key=lambda ie: ie[1].t)
+    for i, e in ordered:
         if isinstance(e, Pin):
             if e.state == "down":
                 if e.pin not in down and e.pin not in toppled:
