@@ -5,6 +5,10 @@ from __future__ import annotations
 import pytest
 from test_carom_helpers import Table, errors, rules, setup
 
+from tablesense.errors import IllegalCall
+from tablesense.events import Setup, Strike
+from tablesense.rules import find_engine
+
 T = {"p1": 30, "p2": 30}
 
 FOULS = [
@@ -173,7 +177,11 @@ def test_carom_foul_no_blame_leaves_score_and_turn_as_before() -> None:
 
 
 def test_carom_equipment_refuses_balls_of_other_games() -> None:
-    s = Table(setup(targets=T)).raw("strike", ball="p1").state(errors=True)
-    assert "carom.equipment" in errors(s)[0]
+    engine = find_engine("carom")
+    state = engine.new_state(Setup(t=0, game="carom", players={"p1": "Ann", "p2": "Bob"}))
+    with pytest.raises(IllegalCall, match=r"carom\.equipment"):
+        engine.apply(state, Strike(t=1, ball="pink"))
+    s = Table(setup(targets=T)).raw("strike", ball="p1").state()  # p1's ball: the yellow
+    assert s["at_table"] == "p1" and "errors" not in s
     s = Table(setup(targets=T)).raw("pocket", pocket=2, ball="red").state(errors=True)
     assert "no pocket sensors" in errors(s)[0]

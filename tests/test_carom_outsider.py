@@ -107,7 +107,7 @@ def test_carom_driebanden_contacts_and_cushions_ordered_by_t_not_by_file_order()
 
 # --- random well-formed streams ----------------------------------------------------------------
 
-BALL = st.sampled_from(["yellow", "white", "red", None])
+BALL = st.sampled_from(["yellow", "white", "red", None, "p1", "p2"])
 XY = st.lists(st.floats(0.0, 2.84, allow_nan=False), min_size=2, max_size=2)
 CORNER_XY = st.sampled_from([[0.05, 0.06], [0.1, 0.08], [2.79, 1.37], [2.7, 1.38], [0.21, 0.0], [1.4, 0.7]])
 POSITIONS = st.fixed_dictionaries({}, optional={"yellow": st.one_of(XY, CORNER_XY),
@@ -227,3 +227,14 @@ def test_carom_target_moyenne_rounding_names() -> None:
 def test_a_bed_size_that_does_not_exist_is_refused() -> None:
     rep = Replay().feed_lines([json.dumps(setup(targets=T, table="2.5"))])
     assert rep.state is None and "unknown carom table '2.5'" in rep.errors[0].error
+
+
+def test_carom_equipment_player_names_stand_for_their_balls() -> None:
+    # EVENTS.md's sensor examples name a ball by its owner ("ball": "p2"): p1 yellow, p2 white
+    t = Table(setup(targets=T)).raw("contact", balls=["p1", "red"]).raw("contact", balls=["p1", "white"])
+    s = t.rest().state()
+    assert s["caroms"]["p1"] == 1
+    s = t.raw("off_table", ball="p2").rest().state()
+    assert s["at_table"] == "p2" and "carom.jump" in rules(s)
+    s = Table(setup(targets=T)).raw("pocket", pocket=1, ball="red").state(errors=True)
+    assert "no pocket sensors" in errors(s)[0]

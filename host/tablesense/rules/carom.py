@@ -17,7 +17,7 @@ costs one copy, the score is rebuilt once per shot through a ``Draft``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from ..errors import IllegalCall
@@ -137,7 +137,7 @@ class CaromEngine(Engine[CaromState]):
         kind = type(event)
         if not state.finished:
             if kind in _SHOT_EVENTS:
-                _check_balls(event)
+                event = _check_balls(event)
                 if not state.open:
                     return _open_shot(state, (event,), True, state, state, True)  # type: ignore[no-any-return]
                 if state.in_shot:
@@ -149,7 +149,7 @@ class CaromEngine(Engine[CaromState]):
 
     def step(self, state: CaromState, event: Event) -> CaromState:
         if type(event) in _SHOT_EVENTS:
-            _check_balls(event)
+            event = _check_balls(event)
             if state.open:
                 return _evolve(state, shot=state.shot + (event,))
             return _evolve(state, shot=(event,), open=True, before=state)
@@ -534,9 +534,20 @@ def _awaits_rest(shot: tuple[Event, ...]) -> bool:
                                                            for e in shot)
 
 
-def _check_balls(event: Event) -> None:
+#: a player's name for his ball (EVENTS.md: p1 plays the yellow, p2 the white)
+_PLAYER_BALL = {"p1": "yellow", "p2": "white"}
+
+
+def _check_balls(event: Event) -> Event:
+    """The event with carom ball names ("p1"/"p2" become their balls), or ``IllegalCall``."""
     balls = event.balls if type(event) is Contact else (event.ball,)  # type: ignore[attr-defined]
-    for b in balls:
+    if all(b is None or b in CAROM_BALLS for b in balls):
+        return event
+    named = tuple(_PLAYER_BALL.get(b, b) if b is not None else None for b in balls)
+    for b in named:
         if b is not None and b not in CAROM_BALLS:
             raise IllegalCall(f"carom.equipment: a carom table has the balls yellow, white and red, "
                               f"not {b!r}")
+    if type(event) is Contact:
+        return replace(event, balls=named)
+    return replace(event, ball=named[0])  # type: ignore[call-arg]
