@@ -238,3 +238,14 @@ def test_carom_equipment_player_names_stand_for_their_balls() -> None:
     assert s["at_table"] == "p2" and "carom.jump" in rules(s)
     s = Table(setup(targets=T)).raw("pocket", pocket=1, ball="red").state(errors=True)
     assert "no pocket sensors" in errors(s)[0]
+
+
+def test_a_call_naming_the_player_now_at_the_table_is_about_his_shot() -> None:
+    t = Table(setup(targets=T)).piezo()  # p1 misses: p2 at the table
+    s = t.call("foul", foul="touch", player="p2").state()
+    assert s["at_table"] == "p1" and s["innings"] == {"p1": 1, "p2": 1}
+    assert s["rulings"][-2]["player"] == "p2"
+    s = Table(setup(targets=T)).piezo().call("carom", player="p2").state()
+    assert s["caroms"] == {"p1": 0, "p2": 1} and s["at_table"] == "p2"
+    s = Table(setup(targets=T)).piezo().call("carom", player="p1").state()  # p1's late call
+    assert s["caroms"] == {"p1": 1, "p2": 0} and s["at_table"] == "p1"

@@ -192,9 +192,12 @@ class CaromEngine(Engine[CaromState]):
             if state.open:
                 return _evolve(state, shot=state.shot + (call,))
             counted = kind == "carom" and any(isinstance(e, Call) and e.call == "carom" for e in state.shot)
-            if state.before is None or counted:
-                # nothing to amend (no shot yet, or its carom is already counted): the call is a
-                # shot of its own, seen by the referee alone (a shot scores one carom)
+            # a call naming the player now at the table, who did not play the last shot, is his
+            new_player = (call.player is not None and state.before is not None
+                          and call.player == state.at_table and call.player != state.before.at_table)
+            if state.before is None or counted or (new_player and not state.finished):
+                # nothing to amend (no shot yet, its carom already counted, or the call is about
+                # the next player): the call is a shot of its own, seen by the referee alone
                 if state.finished:
                     raise IllegalCall(f"the match is over ({self.result_text(state)}); "
                                       f"the last shot's {kind} is already decided")
