@@ -128,10 +128,14 @@ def test_more_irq_channels_than_the_scheduler_queue() -> None:
 def test_more_capture_channels_than_mcpwm_has() -> None:
     d = raw("kegle")
     for c in d["channels"]:
-        if c["kind"] in ("pocket", "pin") and c["index"] in (1, 2, 3, 4):
+        if c["kind"] == "pocket" and c["index"] <= 5:
             c["mode"] = "capture"
     msg = errors_of(d)
-    assert "8 capture channels" in msg and "2 MCPWM units with 3 capture inputs" in msg
+    assert "5 capture channels" in msg and "at most 4" in msg and "time reference" in msg
+    for c in d["channels"]:
+        if c["kind"] == "pocket" and c["index"] == 5:
+            c["mode"] = "irq"
+    assert profile_from_dict(d, source="t.toml").by_kind("pocket")[0].mode == "capture"  # 4 are fine
 
 
 def test_more_pulse_counters_than_pcnt_units() -> None:

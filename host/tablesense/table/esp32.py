@@ -41,8 +41,10 @@ STRAPPING_PINS: frozenset[int] = frozenset([*BOOT_BREAKING_STRAPS, *SOFT_STRAPS]
 #: MicroPython on the ESP32 schedules every Pin.irq handler through one queue of 8
 #: entries; more interrupt channels than that can lose edges when they fire together.
 SCHED_QUEUE = 8
-#: MCPWM: 2 units x 3 capture inputs.
-MCPWM_CAPTURE_INPUTS = 6
+#: MCPWM: 2 units x 3 capture inputs, of which the firmware keeps input 2 of each unit as
+#: its time reference (a software capture of "now"): 4 inputs are left for sensors
+#: (firmware/hal_esp32.py refuses a fifth).
+MCPWM_CAPTURE_INPUTS = 4
 #: PCNT: 8 pulse-counter units on the ESP32.
 PCNT_UNITS = 8
 #: HELLO carries the channel levels as a u32 bit mask.

@@ -166,7 +166,7 @@ def _check_limits(channels: Iterable[Channel]) -> list[str]:
     if len(cap) > esp32.MCPWM_CAPTURE_INPUTS:
         out.append(f"{len(cap)} capture channels ({', '.join(c.name for c in cap)}): at most "
                    f"{esp32.MCPWM_CAPTURE_INPUTS}, because the ESP32 has 2 MCPWM units with 3 capture "
-                   "inputs each")
+                   "inputs each and the firmware keeps one input of each unit as its time reference")
     pcnt = [c for c in chans if c.mode == "pcnt"]
     if len(pcnt) > esp32.PCNT_UNITS:
         out.append(f"{len(pcnt)} pcnt channels ({', '.join(c.name for c in pcnt)}): at most "
