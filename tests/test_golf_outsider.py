@@ -170,3 +170,20 @@ def test_golf_sensor_events_with_a_null_ball_decide_nothing_by_themselves() -> N
     s = state(rep)
     assert not rep.errors and s["balls_left"]["p1"] == 4 and s["at_table"] == "p1"
     assert rules(rep) == ["golf.goal"]
+
+
+@pytest.mark.parametrize(
+    ("name", "rule"),
+    [
+        ("push", "golf.foul.push"),
+        ("touch", "golf.foul.touch"),
+        ("foot", "golf.foul.foot"),
+        ("jump", "golf.foul.jump"),
+    ],
+)
+def test_golf_a_foul_named_as_the_call_itself(name: str, rule: str) -> None:
+    rep = play(goal(1.0, "B", "p1"), rest(2.0), call(3.0, name))
+    s = state(rep)
+    assert not rep.errors and rules(rep)[-1] == rule and s["balls_left"]["p1"] == 5 and s["at_table"] == "p2"
+    bad = play(call(3.0, "sneeze"))
+    assert "unknown golf call 'sneeze'" in bad.errors[0].error

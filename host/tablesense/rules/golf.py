@@ -34,6 +34,7 @@ from .golf_state import IDX, SIDES, GolfState, Shot, evolve, norm_positions, pai
 _SHOT_EVENTS = frozenset({Cushion, Goal, OffTable, Strike, Contact})
 CALLS = ("start", "foul", "time", "spot", "off_table", "rail", "edge", "wedged", "answer", "undo")
 WEDGED = ("attacking", "defending", "cushion")
+_CALL_NAMES = frozenset({*CALLS, "off", "carom"})
 #: foul names that mean "a ball left the table" (handled as the ``off_table`` call)
 OFF_TABLE_FOULS = frozenset({"offtable", "off", "ballofftable", "offthetable", "lefttable", "leftthetable",
                              "outoftable", "out", "outofplay", "jumpedoff", "jumpedofftable", "offbed"})
@@ -161,7 +162,10 @@ class GolfEngine(Engine[GolfState]):
     def _call(self, state: GolfState, ev: Call) -> GolfState:
         name = ev.call.lower().replace("-", "_")
         ball_of_call = ev.ball or ev.player
-        if name == "foul" and ev.foul and _plain_key(ev.foul) in OFF_TABLE_FOULS:
+        foul_name = ev.foul
+        if name not in _CALL_NAMES and _is_foul(ev.call):
+            name, foul_name = "foul", ev.call  # a foul's name as the call itself: {"call": "push"}
+        if name == "foul" and foul_name and _plain_key(foul_name) in OFF_TABLE_FOULS:
             # a ball off the table called as a foul: the off-table rules; without a ball, the
             # ball played (the shooter's)
             name = "off_table"
@@ -170,9 +174,9 @@ class GolfEngine(Engine[GolfState]):
         if name == "start":
             return self._start(state, ev)
         if name in ("foul", "time"):
-            if name == "foul" and not ev.foul:
+            if name == "foul" and not foul_name:
                 raise IllegalCall("a 'foul' call needs 'foul' (a foul of seeds/golf.md, e.g. \"touch\")")
-            foul = find_foul(ev.foul if name == "foul" else "time")
+            foul = find_foul(foul_name if name == "foul" and foul_name else "time")
             if foul.id in _DUO_ONLY and not state.duo:
                 raise IllegalCall(f"foul {foul.id} applies to duo matches only")
             extra = {k: v for k, v in ev.extra.items() if k == "balls" and isinstance(v, int) and 1 <= v <= 5}
@@ -327,6 +331,14 @@ class GolfEngine(Engine[GolfState]):
 
 
 # --- helpers ----------------------------------------------------------------------
+
+def _is_foul(name: str) -> bool:
+    try:
+        find_foul(name)
+    except IllegalCall:
+        return False
+    return True
+
 
 def _plain_key(name: str) -> str:
     return "".join(c for c in name.lower() if c.isalnum())

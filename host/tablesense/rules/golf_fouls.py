@@ -122,7 +122,7 @@ _WORDS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("early", "moving", "rest", "premature", "before", "still"), "golf.foul.not-at-rest"),
     (("foot", "feet", "floor"), "golf.foul.foot"),
     (("lift", "cushion"), "golf.foul.lift"),
-    (("jump", "over", "flew", "fly", "airborne"), "golf.foul.jump"),
+    (("jump", "over", "airborne"), "golf.foul.jump"),
     (("hard", "shotline", "line", "masse", "pique", "raisedcue", "fast", "force", "smash"),
      "golf.foul.hard-shot"),
     (("aim", "behind", "position", "stance"), "golf.foul.aim-behind"),
