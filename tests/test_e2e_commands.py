@@ -66,6 +66,10 @@ def test_sim_frames_mode_prints_every_frame(tmp_path: Path) -> None:
         ('{"t_us": 5, "ch": 9, "level": 1}\n', "line 1: channel 9 is not in the profile (channels: 0, 1, 2)"),
         ('{"t_us": -1, "ch": 1, "level": 1}\n', "line 1: needs t_us, an integer >= 0"),
         ('{"t_us": 5, "ch": 1}\n', "line 1: needs exactly one of level"),
+        ('{"t_us": 5, "ch": 1, "level": 7}\n', "line 1: level must be 0 (idle) or 1 (active)"),
+        ('{"t_us": 5, "ch": 2, "level": 1}\n', "line 1: channel 2 (motion) is a pulse counter"),
+        ('{"t_us": 5, "ch": 0, "pulses": 3}\n', "line 1: pulses go to a pulse-counter channel"),
+        ('{"t_us": 5, "ch": 2, "colour": 1}\n', "line 1: channel 2 (motion) has no colour sensor"),
         ("\n", "holds no edges"),
     ],
 )

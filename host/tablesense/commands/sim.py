@@ -30,7 +30,7 @@ from ..link.frame import Frame, HelloFrame
 from ..link.show import Printer
 from ..link.translate import Translator, table_profile
 from ..link.transport import Link, LinkError, LinkStatus
-from ..table.profile import TableProfile, board_config
+from ..table.profile import Channel, TableProfile, board_config
 
 START_AHEAD_US = 200_000  # the first edge plays this long after the link is up
 
@@ -55,7 +55,7 @@ def read_edges(path: str, profile: TableProfile) -> list[dict[str, Any]]:
         raise EdgeFileError(f"cannot read {path}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise EdgeFileError(f"{path} is not a text file") from None
-    channels = {c.ch for c in profile.channels}
+    channels = {c.ch: c for c in profile.channels}
     edges: list[dict[str, Any]] = []
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -77,7 +77,7 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _check_edge(item: Any, channels: set[int]) -> str:
+def _check_edge(item: Any, channels: dict[int, Channel]) -> str:
     if not isinstance(item, dict):
         return "an edge is a JSON object"
     if "clock_us" in item:
@@ -95,8 +95,18 @@ def _check_edge(item: Any, channels: set[int]) -> str:
     kinds = [k for k in ("level", "colour", "pulses") if k in item]
     if len(kinds) != 1:
         return "needs exactly one of level (0/1), colour (class) or pulses (count)"
-    if not _is_int(item[kinds[0]]) or item[kinds[0]] < 0:
-        return f"{kinds[0]} must be an integer >= 0"
+    kind, value = kinds[0], item[kinds[0]]
+    if not _is_int(value) or value < 0:
+        return f"{kind} must be an integer >= 0"
+    c = channels[item["ch"]]
+    if kind == "level" and value > 1:
+        return "level must be 0 (idle) or 1 (active)"
+    if kind == "pulses" and c.mode != "pcnt":
+        return f"pulses go to a pulse-counter channel; {c.label} is {c.mode} (give it a level)"
+    if kind == "level" and c.mode == "pcnt":
+        return f"{c.label} is a pulse counter: give it pulses, not a level"
+    if kind == "colour" and not c.colour:
+        return f"{c.label} has no colour sensor"
     return ""
 
 
