@@ -620,3 +620,11 @@ def test_kegle_shot_events_count_in_t_order_inside_a_shot() -> None:
     m.rest()
     assert "kegle.fault.red-topples-pin" in m.rules()
     assert m.state["points"]["p1"] == 0 and m.state["at_table"] == "p2"
+
+
+def test_kegle_fault_touch_when_the_cue_strikes_a_white() -> None:
+    m = Match().ev("strike", ball="white").ev("pin", pin=1, state="down").rest()
+    assert m.ruled("kegle.fault.touch")[0]["player"] == "p1"
+    assert m.state["points"]["p1"] == 0 and m.state["at_table"] == "p2"
+    m.ev("strike", ball="red").ev("pin", pin=1, state="down").rest()
+    assert m.state["points"]["p2"] == 2 and m.state["at_table"] == "p2"

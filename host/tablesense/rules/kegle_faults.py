@@ -36,6 +36,7 @@ RED_TOPPLES_PIN = "kegle.fault.red-topples-pin"
 PIN_BY_CUE = "kegle.fault.pin-by-cue"
 NO_CUSHION = "kegle.fault.no-cushion"
 THREE_REDS = "kegle.fault.three-reds"
+TOUCH = "kegle.fault.touch"
 
 FAULTS: tuple[Fault, ...] = (
     Fault("kegle.fault.jumped-ball", "a ball jumped off the table",

@@ -16,6 +16,9 @@ Which ball toppled a pin (``"kegle.fault.red-topples-pin"``, seed 8.1):
    the balls lie without reporting the contacts, and then no contact is no evidence;
 3. otherwise the pin counts as toppled by a white, and the referee calls the fault.
 
+A ``strike`` naming a white means the player cued a white instead of the red: touching
+a ball with the cue (``"kegle.fault.touch"``, seed 5.3).
+
 The carambole (``"kegle.carambole"``): two ``contact`` events red-white. The seed's two
 whites share one name in the event format; a contact may say which white with an
 extra ``"white"`` key (any value), and then the two contacts must name different whites.
@@ -27,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from ..events import Contact, Cushion, Event, OffTable, Pin, Pocket
+from ..events import Contact, Cushion, Event, OffTable, Pin, Pocket, Strike
 
 _RED_WHITE = frozenset({"red", "white"})
 
@@ -41,6 +44,7 @@ class ShotFacts:
     pockets: tuple[tuple[int, int, str | None], ...]  # (index in shot, pocket, ball)
     cushions: int
     jumped: tuple[str | None, ...]
+    wrong_ball: bool  # a ``strike`` names a white: the player cued a white, not the red
     carambole: bool
 
 
@@ -59,6 +63,7 @@ def read_shot(events: Sequence[Event], pins_before: frozenset[int], full_info: b
     pockets: list[tuple[int, int, str | None]] = []
     cushions = 0
     jumped: list[str | None] = []
+    wrong_ball = False
     red_white = 0
     whites: set[object] = set()
     named_whites = True
@@ -88,6 +93,8 @@ def read_shot(events: Sequence[Event], pins_before: frozenset[int], full_info: b
             pockets.append((i, e.pocket, e.ball))
         elif isinstance(e, OffTable):
             jumped.append(e.ball)
+        elif isinstance(e, Strike) and e.ball == "white":
+            wrong_ball = True
         elif isinstance(e, Contact) and frozenset(e.balls) == _RED_WHITE:
             red_white += 1
             if "white" in e.extra:
@@ -98,5 +105,5 @@ def read_shot(events: Sequence[Event], pins_before: frozenset[int], full_info: b
     return ShotFacts(
         toppled=tuple(toppled), by_red=tuple(by_red), by_cue=tuple(by_cue),
         pins_after=frozenset(down), pockets=tuple(pockets), cushions=cushions,
-        jumped=tuple(jumped), carambole=carambole,
+        jumped=tuple(jumped), wrong_ball=wrong_ball, carambole=carambole,
     )

@@ -21,6 +21,7 @@ from .kegle_faults import (
     RED_IN_HOLE,
     RED_TOPPLES_PIN,
     THREE_REDS,
+    TOUCH,
     Fault,
     find_fault,
 )
@@ -72,6 +73,8 @@ def find_faults(before: Score, facts: ShotFacts, pocketed: list[tuple[int, str |
         found.append(BY_ID[RED_TOPPLES_PIN])
     if facts.by_cue:
         found.append(BY_ID[PIN_BY_CUE])
+    if facts.wrong_ball:
+        found.append(BY_ID[TOUCH])
     found.extend(find_fault(c.foul or "") for c in calls if c.call == "foul")
     if facts.toppled and facts.cushions == 0 and before.no_cushion >= 1 and before.cushions_seen:
         found.append(BY_ID[NO_CUSHION])
