@@ -187,3 +187,9 @@ def test_golf_a_foul_named_as_the_call_itself(name: str, rule: str) -> None:
     assert not rep.errors and rules(rep)[-1] == rule and s["balls_left"]["p1"] == 5 and s["at_table"] == "p2"
     bad = play(call(3.0, "sneeze"))
     assert "unknown golf call 'sneeze'" in bad.errors[0].error
+
+
+def test_golf_spot_call_may_name_the_player_who_chooses() -> None:
+    rep = play(goal(1.0, "A", "p1"), rest(2.0), call(3.0, "spot", player="p2", spot=1))
+    s = state(rep)
+    assert not rep.errors and s["replacements"] == [{"ball": "p1", "spot": 1}] and s["spots_waiting"] == []

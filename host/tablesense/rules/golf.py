@@ -261,6 +261,8 @@ class GolfEngine(Engine[GolfState]):
         """The opponent names the replacement spot of a penalised ball (the first of that
         ball's owner still waiting)."""
         ball = _ball(ev.ball or ev.player, "spot")
+        if ev.ball is None and not any(b == ball for _, b, _ in state.spot_wait):
+            ball = other(ball)  # "player": the opponent who chooses the spot
         spot = ev.spot
         if isinstance(spot, bool) or not isinstance(spot, int) or not 1 <= spot <= 5:
             raise IllegalCall(f"'spot' call: spot must be 1..5, not {spot!r}")
