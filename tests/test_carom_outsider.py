@@ -249,3 +249,29 @@ def test_a_call_naming_the_player_now_at_the_table_is_about_his_shot() -> None:
     assert s["caroms"] == {"p1": 0, "p2": 1} and s["at_table"] == "p2"
     s = Table(setup(targets=T)).piezo().call("carom", player="p1").state()  # p1's late call
     assert s["caroms"] == {"p1": 1, "p2": 0} and s["at_table"] == "p1"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(shots=st.lists(st.tuples(st.booleans(), st.sampled_from(["during", "after"]),
+                                st.sampled_from([None, "touch", "push"])), max_size=40),
+       profile=st.sampled_from(["club", "liemers"]))
+def test_carom_referee_amend_where_the_call_is_written_does_not_change_the_score(
+        shots: list[tuple[bool, str, str | None]], profile: str) -> None:
+    """A carom or foul called during the shot or right after its rest: the same match."""
+    def play(where: str | None) -> dict[str, Any]:
+        t = Table(setup(profile=profile, targets={"p1": 6, "p2": 5}))
+        for carom, style, foul in shots:
+            style = where or style
+            calls = ([("carom", {})] if carom else []) + ([("foul", {"foul": foul})] if foul else [])
+            t.raw("cushion", cushion=1, ball=None)
+            if style == "during":
+                for name, fields in calls:
+                    t.call(name, **fields)
+            t.rest()
+            if style != "during":
+                for name, fields in calls:
+                    t.call(name, **fields)
+        s = t.state(errors=True)
+        return {k: s[k] for k in ("caroms", "innings", "high_run", "at_table", "finished", "winner")}
+
+    assert play(None) == play("during") == play("after")
