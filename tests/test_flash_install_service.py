@@ -114,3 +114,17 @@ def test_no_port_and_a_bad_profile_are_user_errors(capsys: pytest.CaptureFixture
     assert "give the tables' serial ports with --port" in capsys.readouterr().err
     assert main(["install-service", "--port", "socket://x:1", "--profile", "pool", "--dry-run"]) == 2
     assert "unknown table profile" in capsys.readouterr().err
+
+
+def test_a_port_twice_or_more_profiles_than_ports_are_user_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    twice = ["install-service", "--dry-run", "--port", "socket://x:1", "--port", "socket://x:1"]
+    assert main(twice) == 2
+    assert "socket://x:1 is given twice" in capsys.readouterr().err
+    extra = ["install-service", "--dry-run", "--port", "socket://x:1",
+             "--profile", "golf", "--profile", "kegle"]
+    assert main(extra) == 2
+    assert "give one --profile per --port" in capsys.readouterr().err
+    two = ["install-service", "--dry-run", "--port", "socket://x:1", "--port", "socket://x:2",
+           "--profile", "golf", "--profile", "kegle"]
+    assert main(two) == 0
+    assert "--port socket://x:1 --port socket://x:2 --profile golf --profile kegle" in capsys.readouterr().out

@@ -26,6 +26,7 @@ from ..deploy.service import (
     udev_line,
     unit_path,
 )
+from ..store import LANGS
 from ..table.profile import ProfileError, load_profile
 
 
@@ -45,7 +46,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                 "~/.local/share/tablesense/tablesense.db with --user)")
     p.add_argument("--host", default="0.0.0.0", help="address of the web app (default: the pub network)")
     p.add_argument("--port-http", type=int, default=8080, help="port of the web app (8080)")
-    p.add_argument("--lang", default="en", help="language of the scoreboard (en, nl, da)")
+    p.add_argument("--lang", default="en", choices=LANGS, help="language of the scoreboard (en, nl, da)")
     p.add_argument("--run-as", help="user the system unit runs as (default: the user who ran sudo)")
 
 
@@ -59,6 +60,10 @@ def run(args: argparse.Namespace) -> int:
         print("tablesense install-service: give the tables' serial ports with --port "
               "(see them with --list-ports)", file=sys.stderr)
         return 2
+    if len(args.profile) > len(args.port):
+        print(f"tablesense install-service: {len(args.profile)} --profile for {len(args.port)} --port: "
+              "give one --profile per --port, in the same order", file=sys.stderr)
+        return 2
     try:
         for prof in args.profile:
             load_profile(prof)
@@ -70,6 +75,10 @@ def run(args: argparse.Namespace) -> int:
         stable, warning = stable_port(port)
         if warning:
             print(f"warning: {warning}", file=sys.stderr)
+        if stable in ports:
+            print(f"tablesense install-service: {port} is given twice (as {stable}): one --port per table",
+                  file=sys.stderr)
+            return 2
         ports.append(stable)
     home = Path.home()
     db = args.db or str(home / ".local/share/tablesense/tablesense.db" if args.user
