@@ -263,6 +263,11 @@ class CaromEngine(Engine[CaromState]):
         d.announcement = None
         d.positions = rest.positions
         self._decide(d, before.m, player, facts, t)
+        if d.profile == "liemers" and not d.finished and d.at_table is not None:
+            i = _IDX[d.at_table]
+            left = d.targets[i] - d.caroms[i]
+            if 0 < left <= COUNTDOWN_FROM[d.discipline]:
+                d.rule(t, COUNTDOWN_RULE, d.at_table, f"{d.name(d.at_table)}: nog {left}", left=left)
         rulings = before.rulings + d.rulings
         return _evolve(before, m=d.freeze(), at_table=d.at_table, finished=d.finished, winner=d.winner,
                        rulings=rulings, shot=shot, open=False, before=before, checkpoint=before,
