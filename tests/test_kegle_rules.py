@@ -509,9 +509,12 @@ def test_kegle_white_in_hole_goes_to_the_spot_opposite_the_other_white() -> None
     m = Match().ev("contact", balls=["red", "white"]).ev("pocket", pocket=1, ball="white")
     m.rest(positions={"red": [1.69, 0.56], "white": [0.4, 0.8]})
     assert m.ruled("kegle.white-in-hole")[0]["spot_taken"] is True
-    # the other white on the middle line: the half opposite the red decides (seed 9.3)
+    # the other white on the middle line: the spot in the half opposite the red (seed 9.3)
     m = Match().ev("contact", balls=["red", "white"]).ev("pocket", pocket=2, ball="white")
     m.rest(positions={"red": [0.3, 0.3], "white": [1.12, 0.8]})
+    assert m.ruled("kegle.white-in-hole")[0]["spot"] == "foot"
+    m = Match().ev("contact", balls=["red", "white"]).ev("pocket", pocket=2, ball="white")
+    m.rest(positions={"red": [[1.9, 0.3]], "white1": [1.12, 0.8], "white2": []})
     assert m.ruled("kegle.white-in-hole")[0]["spot"] == "head"
 
 

@@ -150,13 +150,26 @@ def end_series(v: Verdict, t: float, p: str, faults: list[Fault]) -> None:
         v.announce("5-minute break")
 
 
+def _where(value: Any) -> list[tuple[float, float]]:
+    """The points of a rest ``positions`` value: ``[x, y]``, ``[[x, y], ...]`` or ``[]``."""
+    if not isinstance(value, list) or not value:
+        return []
+    points = value if isinstance(value[0], list) else [value]
+    return [(float(p[0]), float(p[1])) for p in points if isinstance(p, list) and len(p) == 2]
+
+
+def _balls(positions: dict[str, Any], prefix: str) -> list[tuple[float, float]]:
+    """Where the balls named ``prefix`` lie (``white`` also finds ``white1``, ``white_2``...)."""
+    return [xy for name, at in positions.items() if name.startswith(prefix) for xy in _where(at)]
+
+
 def blocked_by_balls(v: Verdict, t: float, positions: dict[str, Any]) -> None:
     """Pins down at rest that a ball keeps off their spot (seed 8.3)."""
     sc = v.score
     blocked = set(sc["blocked"])
-    balls = [xy for at in positions.values() for xy in (at if at and isinstance(at[0], list) else [at])]
+    balls = [xy for at in positions.values() for xy in _where(at)]
     for pin in sorted(sc["pins_down"] - blocked):
-        if any(geo.blocks_pin((float(x), float(y)), pin) for x, y in balls):
+        if any(geo.blocks_pin(xy, pin) for xy in balls):
             blocked.add(pin)
             v.rule(t, "kegle.pin-blocked", None, f"pin {pin} cannot stand because of a ball", pin=pin)
     sc["blocked"] = frozenset(blocked)
@@ -164,24 +177,21 @@ def blocked_by_balls(v: Verdict, t: float, positions: dict[str, Any]) -> None:
 
 def white_spot(positions: dict[str, Any]) -> dict[str, Any]:
     """Where a pocketed white goes (seed 9.1, 9.3): the spot in the half the other white is not in."""
-    whites = positions.get("white")
-    if not whites:
-        return {}
-    if not isinstance(whites[0], list):
-        whites = [whites]
+    whites = _balls(positions, "white")
     if len(whites) != 1:
         return {}
-    side = geo.half(float(whites[0][0]))
-    if side == "middle":  # 9.3: a white on the middle line counts as in the half opposite the red
-        red = positions.get("red")
-        if not red or isinstance(red[0], list) or geo.half(float(red[0])) == "middle":
+    reds = _balls(positions, "red")
+    red = reds[0] if len(reds) == 1 else None
+    side = geo.half(whites[0][0])
+    if side == "middle":  # 9.3: the other white on the middle line: the spot in the half opposite the red
+        if red is None or geo.half(red[0]) == "middle":
             return {}
-        side = geo.opposite(geo.half(float(red[0])))
-    spot = geo.opposite(side)
+        spot = geo.opposite(geo.half(red[0]))
+    else:
+        spot = geo.opposite(side)
     out: dict[str, Any] = {"spot": spot}
-    red = positions.get("red")
-    if red and not isinstance(red[0], list):
+    if red is not None:
         sx, sy = geo.WHITE_SPOTS[spot]
-        if (float(red[0]) - sx) ** 2 + (float(red[1]) - sy) ** 2 < geo.BALL_DIAMETER ** 2:
+        if (red[0] - sx) ** 2 + (red[1] - sy) ** 2 < geo.BALL_DIAMETER ** 2:
             out["spot_taken"] = True  # 9.1: the player may ask for a new outlay
     return out
