@@ -95,9 +95,6 @@ EVENT = st.one_of(
             "ball": BALL,
         }
     ),
-    st.fixed_dictionaries(
-        {"type": st.just("setup"), "game": st.just("golf"), "players": st.just({"p1": "Ann", "p2": "Bob"})}
-    ),
 )
 CALL_EVENT = CALL.map(lambda c: {"type": "call", **c})
 # a goal-heavy stream finishes frames and matches, so the end of a match is exercised too
@@ -106,8 +103,15 @@ SCORING = st.sampled_from(
         [{"type": "goal", "goal": "B", "ball": "p1"}, {"type": "rest"}],
         [{"type": "goal", "goal": "A", "ball": "p2"}, {"type": "rest"}],
         [{"type": "cushion", "cushion": 1, "ball": None}, {"type": "rest"}],
+        # a frame for p1 or p2 (their balls count for them whoever plays them)
+        [{"type": "goal", "goal": "B", "ball": "p1"}, {"type": "rest"}] * 5,
+        [{"type": "goal", "goal": "A", "ball": "p2"}, {"type": "rest"}] * 5,
     ]
 )
+_P1_FRAME = [{"type": "goal", "goal": "B", "ball": "p1"}, {"type": "rest"}] * 5
+_P2_FRAME = [{"type": "goal", "goal": "A", "ball": "p2"}, {"type": "rest"}] * 5
+# where the random lines start: a fresh match, 1-0 in frames, or 1-1 (the next frame decides)
+PREFIXES = st.sampled_from([[], _P1_FRAME, _P1_FRAME + _P2_FRAME])
 SETUPS = st.sampled_from(
     [
         {"type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Bob"}},
@@ -135,6 +139,9 @@ def _consistent(s: dict[str, Any]) -> None:
         assert s["at_table"] in ("p1", "p2")
     if not s["finished"] and not s["shot_in_progress"]:
         assert s["zone_play"] == (1 in s["balls_left"].values())  # zone play: a player has one ball left
+    assert all(b in ("p1", "p2") for b in s["spots_waiting"])
+    if s["finished"]:
+        assert s["spots_waiting"] == [] and s["clock"] is None
     ids = [q["id"] for q in s["questions"]]
     assert len(ids) == len(set(ids))
     assert all(r["rule"].startswith("golf.") and isinstance(r["t"], (int, float)) for r in s["rulings"])
@@ -143,19 +150,20 @@ def _consistent(s: dict[str, Any]) -> None:
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     SETUPS,
+    PREFIXES,
     st.lists(
         st.one_of(EVENT.map(lambda e: [e]), CALL_EVENT.map(lambda e: [e]), SCORING), min_size=5, max_size=80
     ),
     st.randoms(),
 )
 def test_golf_random_event_lines_never_crash_and_keep_the_state_consistent(
-    setup: dict[str, Any], chunks: list[list[dict[str, Any]]], rnd: Any
+    setup: dict[str, Any], prefix: list[dict[str, Any]], chunks: list[list[dict[str, Any]]], rnd: Any
 ) -> None:
     rep = Replay()
     rep.feed_line(json.dumps({"t": 0, **setup}), 1)
     t = 0.0
     n = 1
-    for chunk in chunks:
+    for chunk in [prefix, *chunks]:
         for event in chunk:
             t += rnd.choice([0.0, 0.000001, 0.3, 1.0, -0.5])  # equal and backwards t as well
             n += 1
