@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT / "host"))
 import serial  # noqa: E402
 
 from tablesense.link.frame import EventFrame, HelloFrame, StreamDecoder  # noqa: E402
-from tablesense.sim.fitl import beam_board, start_firmware  # noqa: E402
+from tablesense.sim.fitl import beam_board, round_robin_edges, start_firmware  # noqa: E402
 
 
 def board(path: Path) -> Path:
@@ -42,11 +42,7 @@ def _run(tmp: Path, n: int, step_us: int) -> tuple[float, int, int]:
             for f in dec.feed(ser.read(4096)):
                 if isinstance(f, HelloFrame):
                     uptime = f.uptime_us
-        level = [0] * 16
-        edges = []
-        for i in range(n):
-            level[i % 16] ^= 1
-            edges.append({"t_us": uptime + 100_000 + i * step_us, "ch": i % 16, "level": level[i % 16]})
+        edges = round_robin_edges(n, uptime + 100_000, step_us)
         t0 = time.perf_counter()
         fw.send_edges(edges)
         got = 0

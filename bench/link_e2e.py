@@ -17,10 +17,12 @@ from pathlib import Path
 
 from tablesense.link import Link, LinkStatus
 from tablesense.link.frame import EventFrame
-from tablesense.sim.fitl import beam_board, start_firmware
+from tablesense.sim.fitl import beam_board, round_robin_edges, start_firmware
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
-STEP_US = 500
+# 25 us apart: the unix port plays 1 ms of the feed per main-loop pass, so edges further
+# apart would measure the pass rate, not how fast the firmware and the link move events.
+STEP_US = 25
 
 
 def board(path: Path) -> Path:
@@ -28,11 +30,7 @@ def board(path: Path) -> Path:
 
 
 async def measure(port: str, fw: object) -> None:
-    level = [0] * 16
-    edges = []
-    for i in range(N):
-        level[i % 16] ^= 1
-        edges.append({"t_us": 500_000 + i * STEP_US, "ch": i % 16, "level": level[i % 16]})
+    edges = round_robin_edges(N, 500_000, STEP_US)
     link = Link(port, from_seq=0, reconnect=False)
     got = 0
     first = last = 0.0

@@ -17,7 +17,7 @@ import pytest
 
 from tablesense.link import Link, LinkError, LinkStatus, table_events
 from tablesense.link.frame import F_ACTIVE, F_LATE, F_REPLAY, EventFrame, HelloFrame, PongFrame
-from tablesense.sim.fitl import beam_board
+from tablesense.sim.fitl import beam_board, round_robin_edges
 from tablesense.table.profile import board_config, load_profile
 
 fitl = pytest.importorskip("tablesense.sim.fitl")
@@ -38,17 +38,6 @@ STEP_US = 2000
 def board_16(tmp_path: Path) -> Path:
     """A test board: 16 beam channels on pin IRQs, active high, no debounce."""
     return beam_board(tmp_path / "bench16.json")
-
-
-def edges_16(n: int, start_us: int, step_us: int) -> list[dict]:
-    """n edges round-robin over 16 channels; each channel alternates active / idle."""
-    level = [0] * 16
-    out = []
-    for i in range(n):
-        ch = i % 16
-        level[ch] ^= 1
-        out.append({"t_us": start_us + i * step_us, "ch": ch, "level": level[ch]})
-    return out
 
 
 @pytest.fixture
@@ -120,7 +109,7 @@ class Feeder:
     that a busy machine stalls for half a second finds all edges of that half second due at
     once. Chunks smaller than the firmware's ring (256) keep such a stall from overflowing
     it, and keep what can be missed while the cable is out below what the device keeps for
-    replay (512 frames).
+    replay (2048 frames).
     """
 
     def __init__(self, link: Link, fw: object, pattern: list[dict], chunk: int = 200) -> None:
@@ -148,7 +137,7 @@ class Feeder:
 async def test_10000_edges_on_16_channels_arrive_in_order_none_lost_or_doubled(tmp_path, firmware) -> None:
     fw = firmware(board_16(tmp_path), realtime=False)
     link = Link(fw.port, from_seq=0, reconnect=False)
-    feed = Feeder(link, fw, edges_16(10_000, 0, STEP_US))
+    feed = Feeder(link, fw, round_robin_edges(10_000, 0, STEP_US))
     frames, statuses = await collect(link, 10_000, 30, feed.on_frame, on_hello=feed.send, into=feed.frames)
     check_stream(frames, feed.sent, statuses)
     # stamps: the edge's time plus the scheduler delay; the unix port's main loop applies the
@@ -162,7 +151,7 @@ async def test_link_cut_mid_stream_is_refilled_by_replay(tmp_path, firmware) -> 
     """The cable is pulled twice for 0.3 s; frames sent meanwhile are lost on the wire and replayed."""
     fw = firmware(board_16(tmp_path), realtime=False)
     link = Link(fw.port, from_seq=0, backoff=(0.05, 0.2))
-    feed = Feeder(link, fw, edges_16(10_000, 0, STEP_US))
+    feed = Feeder(link, fw, round_robin_edges(10_000, 0, STEP_US))
     cuts: list[int] = []
 
     def on_frame(n: int) -> None:

@@ -23,7 +23,7 @@ from tablesense.link.frame import (
     ReadingFrame,
     StreamDecoder,
 )
-from tablesense.sim.fitl import FirmwareError, FirmwareProcess, start_firmware
+from tablesense.sim.fitl import FirmwareError, FirmwareProcess, round_robin_edges, start_firmware
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.micropython
@@ -203,11 +203,7 @@ def test_pulled_cable_loses_nothing_after_a_replay(tmp_path: Path) -> None:
     with start_firmware(path, realtime=False) as fw:
         port = Port(fw)
         t0 = hello_uptime(port) + 100_000
-        level = [0] * 16
-        edges = []
-        for i in range(n):
-            level[i % 16] ^= 1
-            edges.append({"t_us": t0 + 100 * i, "ch": i % 16, "level": level[i % 16]})
+        edges = round_robin_edges(n, t0, 100)
         fw.send_edges(edges)
         port.until(lambda fs: sum(isinstance(f, EventFrame) for f in fs) >= 300)
         before = [f for f in port.frames if isinstance(f, EventFrame)]

@@ -201,3 +201,16 @@ def beam_board(path: Path, channels: int = 16, mode: str = "irq") -> Path:
            "heartbeat_ms": 1000, "colours": [], "channels": chans}
     path.write_text(json.dumps(cfg))
     return path
+
+
+def round_robin_edges(n: int, start_us: int, step_us: int, channels: int = 16) -> list[dict[str, int]]:
+    """``n`` feed edges ``step_us`` apart from ``start_us``, round-robin over ``channels``
+    channels, each channel alternating active / idle: the flood of the end-to-end tests and
+    the pty benchmarks (on a ``beam_board``)."""
+    level = [0] * channels
+    out = []
+    for i in range(n):
+        ch = i % channels
+        level[ch] ^= 1
+        out.append({"t_us": start_us + i * step_us, "ch": ch, "level": level[ch]})
+    return out
