@@ -631,3 +631,10 @@ def test_kegle_fault_touch_when_the_cue_strikes_a_white() -> None:
     assert m.state["points"]["p1"] == 0 and m.state["at_table"] == "p2"
     m.ev("strike", ball="red").ev("pin", pin=1, state="down").rest()
     assert m.state["points"]["p2"] == 2 and m.state["at_table"] == "p2"
+
+
+def test_kegle_carambole_call_may_be_named_carambole() -> None:
+    m = Match().miss().call("carambole")
+    assert m.errors == [] and m.state["points"]["p1"] == 4 and m.state["at_table"] == "p1"
+    m.call("carom")
+    assert m.errors and "already counted" in m.errors[0]

@@ -17,7 +17,7 @@ and questions left open then are dropped with their default answer standing.
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any
 
 from ..errors import BadEvent, IllegalCall
@@ -243,6 +243,9 @@ class KegleEngine(Engine[KegleState]):
 
     # --- referee calls ----------------------------------------------------------
     def _call(self, state: KegleState, call: Call) -> KegleState:
+        alias = _CALL_ALIASES.get(call.call)
+        if alias is not None:
+            call = replace(call, call=alias)
         handler = _CALLS.get(call.call)
         if handler is None:
             raise IllegalCall(f"unknown keglebillard call {call.call!r} (known: {', '.join(sorted(_CALLS))})")
@@ -348,6 +351,8 @@ _CALLS = {
     "disqualify": KegleEngine._call_disqualify,
     "spot": KegleEngine._call_spot,
 }
+#: other names a referee (or a log writer) may give the calls above
+_CALL_ALIASES = {"carambole": "carom", "new_outlay": "outlay", "new-outlay": "outlay"}
 
 
 
