@@ -69,15 +69,19 @@ class McpwmCapture:
 
 
 class Counter:
-    """Pulses since the last take(), from machine.Counter or esp32.PCNT."""
+    """Pulses since the last take(), from machine.Counter or esp32.PCNT. The channel's
+    debounce_us (at most 12, checked by the host) sets the PCNT glitch filter."""
 
-    def __init__(self, unit, pin):
+    def __init__(self, unit, pin, debounce_us=0):
         try:
-            self.c = machine.Counter(unit, pin, edge=machine.Counter.RISING)
+            self.c = machine.Counter(unit, pin, edge=machine.Counter.RISING, filter_ns=debounce_us * 1000)
         except (AttributeError, TypeError):
             import esp32
 
-            self.c = esp32.PCNT(unit, channel=0, pin=pin, rising=esp32.PCNT.INCREMENT, falling=esp32.PCNT.IGNORE)
+            self.c = esp32.PCNT(
+                unit, channel=0, pin=pin, rising=esp32.PCNT.INCREMENT, falling=esp32.PCNT.IGNORE,
+                filter=min(debounce_us * _APB_PER_US, 1023),
+            )
             self.c.start()
 
     def take(self):
@@ -133,7 +137,7 @@ class Hal:
         n = len(self.counters)
         if n >= 8:
             raise boardcfg.BoardError("channel %d: at most 8 pulse counters" % c.ch)
-        cnt = Counter(n, pin)
+        cnt = Counter(n, pin, c.debounce_us)
         self.counters.append(cnt)
         return cnt
 
