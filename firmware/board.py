@@ -16,7 +16,7 @@ class Channel:
             if key not in d:
                 raise BoardError("channels[%d]: missing %r" % (i, key))
             v = d[key]
-            if not isinstance(v, types) or isinstance(v, bool) and bool not in types:
+            if not isinstance(v, types) or (isinstance(v, bool) and bool not in types):
                 raise BoardError("channels[%d].%s: bad value %r" % (i, key, v))
             return v
 
@@ -29,7 +29,9 @@ class Channel:
             raise BoardError("channels[%d].kind: unknown kind %r" % (i, self.kind))
         self.mode = need("mode", (str,))
         if self.mode not in MODES:
-            raise BoardError("channels[%d].mode: unknown mode %r (one of %s)" % (i, self.mode, ", ".join(MODES)))
+            raise BoardError(
+                "channels[%d].mode: unknown mode %r (one of %s)" % (i, self.mode, ", ".join(MODES))
+            )
         self.gpio = need("gpio", (int,))
         self.active = need("active", (int,))
         if self.active not in (0, 1):
@@ -90,7 +92,9 @@ def _version(s):
 def check_firmware(b, fw_version):
     """BoardError if board b asks for a newer firmware than fw_version."""
     if _version(fw_version) < _version(b.fw_min):
-        raise BoardError("profile %s needs firmware %s or newer, this is %s" % (b.profile, b.fw_min, fw_version))
+        raise BoardError(
+            "profile %s needs firmware %s or newer, this is %s" % (b.profile, b.fw_min, fw_version)
+        )
 
 
 def load(path):

@@ -22,9 +22,9 @@ MASK = const(0x3FFFFFFF)
 DEPTH = const(8)  # MICROPY_SCHEDULER_DEPTH of the ESP32 port
 _WINDOW_US = const(1000)  # virtual time one main-loop pass covers when not realtime
 _FOREVER = const(1 << 60)
-_STEP_US = const(1 << 29)
-_SKIP_US = const(100000)
-_MAX_PER_PASS = const(64)  # feed items one pass applies at most (the ring holds 255)  # not realtime: quiet time kept before an edge after a long gap  # longest clock jump in one main-loop pass
+_STEP_US = const(1 << 29)  # longest clock jump in one main-loop pass
+_SKIP_US = const(100000)  # not realtime: quiet time kept before an edge after a long gap
+_MAX_PER_PASS = const(64)  # feed items one pass applies at most (the ring holds 255)
 
 
 def _env(name, default):
