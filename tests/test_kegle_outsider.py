@@ -45,7 +45,26 @@ def test_kegle_fault_name_any_spelling(rule: str, name: str) -> None:
     assert find_fault(f"kegle.fault.{name}").id == rule
 
 
-@pytest.mark.parametrize("name", ["", "banana", "pin", "foul", "touchy"])
+# names in no table, read by the seed's key words
+KEY_WORDS = {
+    "jumped_off_table": "kegle.fault.jumped-ball", "ball_jumped": "kegle.fault.jumped-ball",
+    "red_ball_pocketed": "kegle.fault.red-in-hole", "red_ball_in_hole": "kegle.fault.red-in-hole",
+    "red_ball_topples_pin": "kegle.fault.red-topples-pin",
+    "three_reds_without_a_pin": "kegle.fault.three-reds",
+    "pin_toppled_by_cue": "kegle.fault.pin-by-cue", "toppled_pin_touch": "kegle.fault.touch-toppled-pin",
+    "shot_before_still": "kegle.fault.balls-moving", "pins_not_in_place": "kegle.fault.pins-not-up",
+    "touched_with_hand": "kegle.fault.touch", "not_touching_floor": "kegle.fault.foot",
+    "rail_mark": "kegle.fault.marks", "no_rail_touch": "kegle.fault.no-cushion",
+    "touche_a": "kegle.fault.touche", "touche_b": "kegle.fault.push", "touche_c": "kegle.fault.frozen",
+}
+
+
+@pytest.mark.parametrize(("name", "rule"), sorted(KEY_WORDS.items()))
+def test_kegle_fault_name_read_by_key_words(name: str, rule: str) -> None:
+    assert find_fault(name).id == rule
+
+
+@pytest.mark.parametrize("name", ["", "banana", "pin", "foul", "not_a_foul", "unknown", "x"])
 def test_kegle_fault_name_unknown_is_refused_with_the_list(name: str) -> None:
     with pytest.raises(IllegalCall, match="known: jumped-ball, pins-not-up"):
         find_fault(name)

@@ -52,12 +52,13 @@ FAULTS: tuple[Fault, ...] = (
           ("hand", "touched", "wrong-ball", "touch-ball", "ball-touched", "cue-ball-touch", "hand-ball",
            "touched-ball")),
     Fault("kegle.fault.touche", "touche: touched a ball with something other than the cue tip",
-          ("touché", "not-tip", "miscue", "not-cue-tip")),
+          ("touché", "not-tip", "miscue", "not-cue-tip", "touche-a")),
     Fault("kegle.fault.push", "the cue was in contact with the red when it hit a ball or a cushion",
           ("cue-contact", "cue-in-contact", "double-hit", "push-shot", "pushed", "double-touch",
-           "double-contact")),
+           "double-contact", "touche-b")),
     Fault("kegle.fault.frozen", "played directly on a ball touching another without freeing it",
-          ("frozen-ball", "touching-ball", "frozen-balls", "touching-balls", "balls-touching")),
+          ("frozen-ball", "touching-ball", "frozen-balls", "touching-balls", "balls-touching",
+           "touche-c")),
     Fault("kegle.fault.foot", "played without a foot on the floor",
           ("no-foot-on-floor", "foot-off-floor", "no-foot", "feet", "foot-on-floor", "feet-off-floor",
            "off-floor", "no-feet", "floor")),
@@ -105,9 +106,44 @@ for _f in FAULTS:
             raise RuntimeError(f"fault name {_a!r} is ambiguous")  # a slip in the table above
 
 
+#: the last resort for a name not in the table: the seed's key words, most specific first
+_KEY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...], str], ...] = (
+    # (all of these, and one of these) -> fault id
+    (("three", "red"), ("",), THREE_REDS),
+    (("3", "red"), ("",), THREE_REDS),
+    (("red",), ("hole", "pocket", "pot"), RED_IN_HOLE),
+    (("red",), ("pin", "topple", "kegle"), RED_TOPPLES_PIN),
+    ((), ("jump", "offtable", "offthetable"), JUMPED_BALL),
+    ((), ("mark", "holdpoint"), "kegle.fault.marks"),
+    ((), ("rail", "cushion", "band"), NO_CUSHION),
+    ((), ("foot", "feet", "floor"), "kegle.fault.foot"),
+    ((), ("touche",), "kegle.fault.touche"),
+    ((), ("push", "double"), "kegle.fault.push"),
+    ((), ("frozen", "freeze"), "kegle.fault.frozen"),
+    (("pin",), ("cue", "body", "bridge", "cloth", "sleeve", "arm", "hand"), PIN_BY_CUE),
+    (("pin",), ("touch",), "kegle.fault.touch-toppled-pin"),
+    (("pin",), ("up", "place", "stand", "set"), PINS_NOT_UP),
+    ((), ("still", "moving", "motion", "early"), "kegle.fault.balls-moving"),
+    ((), ("touch", "hand", "wrongball"), "kegle.fault.touch"),
+)
+
+
+def _by_key_words(key: str) -> Fault | None:
+    key = key.replace("touched", "touch")  # "touched" is no "touche"
+    for every, some, fault_id in _KEY_WORDS:
+        if all(w in key for w in every) and any(w in key for w in some):
+            return BY_ID[fault_id]
+    return None
+
+
 def find_fault(name: str) -> Fault:
-    """The fault a referee means by ``name``, or ``IllegalCall`` listing the known ones."""
-    fault = _BY_NAME.get(_norm(name))
+    """The fault a referee means by ``name``, or ``IllegalCall`` listing the known ones.
+
+    A name that is not an id or a listed synonym is read by the seed's key words
+    (``red_ball_pocketed``: the red in a hole; ``jumped_off_table``: a jumped ball...).
+    """
+    key = _norm(name)
+    fault = _BY_NAME.get(key) or (_by_key_words(key) if key else None)
     if fault is None:
         known = ", ".join(f.id.removeprefix("kegle.fault.") for f in FAULTS)
         raise IllegalCall(f"unknown keglebillard fault {name!r} (known: {known})")
