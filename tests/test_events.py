@@ -57,6 +57,11 @@ def test_fields_are_typed() -> None:
     assert isinstance(parse_line(EXAMPLES[11]), Rest)
 
 
+def test_goal_and_ball_names_written_in_another_case_are_understood() -> None:
+    event = parse_line('{"t": 1, "type": "goal", "goal": "b", "ball": "P1"}')
+    assert isinstance(event, Goal) and event.goal == "B" and event.ball == "p1"
+
+
 def test_unknown_fields_are_kept_not_lost() -> None:
     event = parse_line('{"t": 1, "type": "goal", "goal": "A", "ball": "p2", "beam_ms": 3.1}')
     assert event.to_dict()["beam_ms"] == 3.1

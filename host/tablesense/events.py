@@ -199,6 +199,8 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
 def _ball(obj: dict[str, Any], what: str) -> str | None:
     ball = _opt(obj, "ball", str, what)
     if ball is not None and ball not in ALL_BALLS:
+        ball = ball.strip().lower()  # "P1", "Red " written by hand
+    if ball is not None and ball not in ALL_BALLS:
         raise BadEvent(f"{what} event: unknown ball {ball!r} (balls: {', '.join(sorted(ALL_BALLS))})")
     return ball
 
@@ -273,7 +275,7 @@ def _parse_setup(obj: dict[str, Any], t: float) -> Setup:
 
 
 def _parse_goal(obj: dict[str, Any], t: float) -> Goal:
-    goal = _req(obj, "goal", str, "goal")
+    goal = _req(obj, "goal", str, "goal").strip().upper()
     if goal not in GOLF_GOALS:
         raise BadEvent(f"goal event: goal must be 'A' or 'B', not {goal!r}")
     return Goal(t=t, goal=goal, ball=_ball(obj, "goal"), extra=_extra(obj, ("goal", "ball")))
