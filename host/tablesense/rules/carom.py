@@ -163,6 +163,8 @@ class CaromEngine(Engine[CaromState]):
                 later = state.rulings[state.settled:]
                 new = self._resolve(state.before, shot)
                 return _evolve(new, rulings=new.rulings + later) if later else new
+            elif state.before is None and state.m.shots == 0 and event.positions:
+                return self._placed(state, event)
             else:
                 before, shot = state, (event,)
             assert before is not None
@@ -214,6 +216,16 @@ class CaromEngine(Engine[CaromState]):
             return self._note(state, call)
         raise IllegalCall(f"unknown carom call {kind!r} "
                           "(calls: start, carom, foul, frozen, note, answer, undo)")
+
+    def _placed(self, state: CaromState, rest: Rest) -> CaromState:
+        """A ``rest`` with positions before the first shot and without a sensor event: where
+        the balls lie for the first shot, not a shot (a full-information source reports a
+        shot with its strike, contacts and cushions)."""
+        m = state.m
+        d = Draft(m, state.at_table, state.finished, state.winner, dict(state.players))
+        d.positions = rest.positions
+        self._update_zone(d, None, state.at_table or "p1", carom_table(m.table), rest.t, same_player=False)
+        return _evolve(state, m=d.freeze(), rulings=state.rulings + d.rulings, checkpoint=state)
 
     def _frozen(self, state: CaromState, call: Call) -> CaromState:
         if state.open:
