@@ -4,7 +4,9 @@ Rule ids come from seeds/carom.md. A shot is resolved as a pure function of the
 state before it and its evidence (sensor events and referee calls): ``_resolve``.
 A call that arrives after the shot's ``rest`` (a ``carom`` or a ``foul``) appends to
 that evidence and resolves the shot again from the state before it, so a late call
-amends the shot just ended.
+amends the shot just ended. A call with nothing to amend (no shot yet, the carom
+already counted, or naming the player now at the table) is a shot of its own; the
+``rest`` that follows it at once closes that shot.
 
 Players: p1 plays the yellow (marked) ball, p2 the white. The breaking player (p1
 unless a ``start`` call says otherwise) is "yellow" in the sense of the equalising
