@@ -175,6 +175,30 @@ def test_hello_check_against_the_real_firmware(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.micropython
+def test_hello_waits_for_a_port_that_comes_back_after_the_reset(tmp_path: Path) -> None:
+    """A native-USB board's port vanishes while it resets: the check waits for it."""
+    import threading
+
+    fitl = pytest.importorskip("tablesense.sim.fitl")
+    from tablesense.deploy.hello import HelloError
+    from tablesense.table.profile import board_config_json
+
+    with pytest.raises(HelloError, match=r"cannot open .*/gone"):
+        ask_hello(str(tmp_path / "gone"), timeout=0.6, every=0.2)
+    board = tmp_path / "board.json"
+    board.write_text(board_config_json(load_profile("golf")))
+    port = tmp_path / "ttyACM0"
+    with fitl.start_firmware(str(board), realtime=True) as fw:
+        plug = threading.Timer(0.7, lambda: port.symlink_to(fw.port))
+        plug.start()
+        try:
+            hello = ask_hello(str(port), timeout=10, every=0.2)
+        finally:
+            plug.cancel()
+    assert hello.profile_id == "golf"
+
+
 # -- the plan run for real: mpremote against MicroPython's unix port -----------------------
 #
 # The unix port's REPL on a pty speaks mpremote's raw-REPL protocol, so it stands in for a

@@ -14,13 +14,20 @@ class HelloError(TablesenseError):
 
 
 def ask_hello(port: str, timeout: float = 10.0, every: float = 0.5) -> HelloFrame:
-    """Send ``!hello`` every ``every`` s until a HELLO frame arrives; HelloError after ``timeout``."""
-    try:
-        ser = open_port(port)
-    except OSError as exc:
-        raise HelloError(f"cannot open {port}: {exc}") from None
-    dec = StreamDecoder()
+    """Send ``!hello`` every ``every`` s until a HELLO frame arrives; HelloError after ``timeout``.
+
+    A port that is not there yet is retried until the timeout: a board with native USB
+    (ESP32-S2/S3) drops its port while it resets after the flash."""
     deadline = time.monotonic() + timeout
+    while True:
+        try:
+            ser = open_port(port)
+            break
+        except OSError as exc:
+            if time.monotonic() + every > deadline:
+                raise HelloError(f"cannot open {port}: {exc}") from None
+            time.sleep(every)
+    dec = StreamDecoder()
     next_ask = 0.0
     try:
         while time.monotonic() < deadline:
