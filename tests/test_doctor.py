@@ -77,6 +77,18 @@ def test_doctor_without_a_board(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.micropython
+def test_a_board_without_the_profile_is_a_clear_error(tmp_path: Path) -> None:
+    fitl = pytest.importorskip("tablesense.sim.fitl")
+    (tmp_path / "golf.json").write_text(board_config_json(load_profile("golf")))  # no kegle.json
+    with fitl.start_firmware(str(tmp_path / "golf.json")) as fw:
+        r = subprocess.run([*TABLESENSE, "doctor", "--port", fw.port, "--profile", "kegle", "--seconds", "1"],
+                           capture_output=True, text=True, timeout=30)
+    assert r.returncode == 1
+    assert "board refused '!profile kegle': profile kegle: cannot read" in r.stderr, r.stderr
+    assert "tablesense flash --profile" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.micropython
 def test_doctor_against_the_real_firmware(tmp_path: Path) -> None:
     fitl = pytest.importorskip("tablesense.sim.fitl")
     (tmp_path / "golf.json").write_text(board_config_json(load_profile("golf")))

@@ -14,9 +14,10 @@ import time
 import serial
 
 from ..deploy.doctor import NOISY_EDGES_PER_S, NOISY_PULSES_PER_S, STUCK_S, Doctor
+from ..deploy.hello import HelloError, wait_hello
 from ..deploy.ports import PortError, check_port
 from ..errors import TablesenseError
-from ..link.frame import ErrorFrame, Frame, HelloFrame, StreamDecoder
+from ..link.frame import Frame, HelloFrame, StreamDecoder
 from ..link.transport import open_port
 from ..table.profile import ProfileError, load_profile
 
@@ -55,11 +56,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         with ser:
             dec = StreamDecoder()
-            hello = _hello(ser, dec, doc, "!hello\n")
+            hello = _hello(ser, dec, doc, "!hello")
             if hello.profile_id != profile.id:
                 say = print if not args.json else _quiet
                 say(f"board uses profile {hello.profile_id!r}; switching it to {profile.id!r}")
-                hello = _hello(ser, dec, doc, f"!profile {profile.id}\n")
+                hello = _hello(ser, dec, doc, f"!profile {profile.id}")
                 if hello.profile_id != profile.id:
                     raise DoctorError(f"board stays on profile {hello.profile_id!r}")
             if not args.json:
@@ -82,22 +83,11 @@ def _quiet(*_args: object, **_kw: object) -> None:
 
 def _hello(ser: serial.SerialBase, dec: StreamDecoder, doc: Doctor, command: str,
            timeout: float = 8.0) -> HelloFrame:
-    deadline = time.monotonic() + timeout
-    next_ask = 0.0
-    while time.monotonic() < deadline:
-        if time.monotonic() >= next_ask:
-            ser.write(command.encode())
-            next_ask = time.monotonic() + 1.0
-        data = ser.read(512)
-        for f in dec.feed(data) if data else ():
-            if isinstance(f, ErrorFrame):
-                raise DoctorError(f"board refused {command.strip()!r}: {f.text} (flash the profile with "
-                                  "`tablesense flash --profile ...`)")
-            doc.feed(f)
-            if isinstance(f, HelloFrame):
-                return f
-    raise DoctorError(f"no HELLO within {timeout:g} s: is the tablesense firmware running on it "
-                      "(`tablesense flash`)?")
+    try:
+        return wait_hello(ser, dec, command, timeout, every=1.0, on_frame=doc.feed)
+    except HelloError as exc:
+        hint = " (flash the profile with `tablesense flash --profile ...`)" if command != "!hello" else ""
+        raise DoctorError(f"{exc}{hint}") from None
 
 
 def _watch(ser: serial.SerialBase, dec: StreamDecoder, doc: Doctor, seconds: float, live: bool,

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+
+from serial import SerialBase
 
 from ..errors import TablesenseError
-from ..link.frame import HelloFrame, StreamDecoder
+from ..link.frame import ErrorFrame, Frame, HelloFrame, StreamDecoder
 from ..link.transport import open_port
 
 
@@ -27,23 +30,35 @@ def ask_hello(port: str, timeout: float = 10.0, every: float = 0.5) -> HelloFram
             if time.monotonic() + every > deadline:
                 raise HelloError(f"cannot open {port}: {exc}") from None
             time.sleep(every)
-    dec = StreamDecoder()
-    next_ask = 0.0
     try:
-        while time.monotonic() < deadline:
-            now = time.monotonic()
-            if now >= next_ask:
-                ser.write(b"!hello\n")
-                next_ask = now + every
-            data = ser.read(256)
-            for frame in dec.feed(data) if data else ():
-                if isinstance(frame, HelloFrame):
-                    return frame
+        return wait_hello(ser, StreamDecoder(), "!hello", max(deadline - time.monotonic(), every), every)
     except OSError as exc:
         raise HelloError(f"lost {port}: {exc}") from None
     finally:
         ser.close()
-    raise HelloError(f"no HELLO from {port} within {timeout:g} s: is the tablesense firmware running "
+
+
+def wait_hello(ser: SerialBase, dec: StreamDecoder, command: str, timeout: float, every: float = 0.5,
+               on_frame: Callable[[Frame], None] | None = None) -> HelloFrame:
+    """Send ``command`` (``!hello``, ``!profile ID``) on the open port every ``every`` s until a
+    HELLO arrives. ``on_frame`` sees every frame decoded meanwhile. HelloError when the board
+    answers ERROR or nothing comes within ``timeout``."""
+    deadline = time.monotonic() + timeout
+    next_ask = 0.0
+    while time.monotonic() < deadline:
+        now = time.monotonic()
+        if now >= next_ask:
+            ser.write(command.encode("ascii") + b"\n")
+            next_ask = now + every
+        data = ser.read(256)
+        for frame in dec.feed(data) if data else ():
+            if isinstance(frame, ErrorFrame) and command != "!hello":
+                raise HelloError(f"board refused {command!r}: {frame.text}")
+            if on_frame is not None:
+                on_frame(frame)
+            if isinstance(frame, HelloFrame):
+                return frame
+    raise HelloError(f"no HELLO from {ser.port} within {timeout:g} s: is the tablesense firmware running "
                      "(try `tablesense flash` again, or press EN on the board)?")
 
 
