@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tablesense.sim.fitl import find_micropython
 from tablesense.table.profile import board_config, load_profile
 
 ROOT = Path(__file__).resolve().parents[1]
-MICROPYTHON = Path(sys.executable).parent / "micropython"
 
 READER = """
 import sys
@@ -25,10 +24,7 @@ print(json.dumps({"profile": b.profile, "scan_ms": b.scan_ms, "heartbeat_ms": b.
                                 c.debounce_us, c.colour] for c in b.channels]}))
 """
 
-pytestmark = [
-    pytest.mark.micropython,
-    pytest.mark.skipif(not (ROOT / "firmware" / "board.py").exists(), reason="no firmware/board.py yet"),
-]
+pytestmark = pytest.mark.micropython
 
 
 @pytest.mark.parametrize("pid", ["golf", "kegle", "carom"])
@@ -38,7 +34,7 @@ def test_firmware_reads_back_the_generated_board_config(pid: str, tmp_path: Path
     cfg.write_text(json.dumps(board_config(prof)))
     script = tmp_path / "read.py"
     script.write_text(READER % (str(ROOT / "firmware"), str(cfg)))
-    res = subprocess.run([str(MICROPYTHON), str(script)], capture_output=True, text=True, timeout=30)
+    res = subprocess.run([find_micropython(), str(script)], capture_output=True, text=True, timeout=30)
     assert res.returncode == 0, res.stderr + res.stdout
     got = json.loads(res.stdout)
     assert got["profile"] == pid
