@@ -13,6 +13,11 @@ How a shot is refereed: the state keeps the state before the current (or last) s
 answer) re-resolves it from ``before``. The next shot closes the last one for good:
 a fault must be noticed before the next shot (``"kegle.fault.noticed"``, seed 6.1),
 and questions left open then are dropped with their default answer standing.
+
+Two shots have no sensor events: a ``rest`` right after the last one (or the setup),
+a shot that touched nothing; and a ``foul`` called between shots on the player at the
+table (or before the first shot), his faulty turn (seed 7.7: touching a ball is a shot).
+Both are resolved like any shot, by ``_settle``.
 """
 
 from __future__ import annotations
