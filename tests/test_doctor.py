@@ -78,7 +78,8 @@ def test_doctor_without_a_board(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.micropython
 def test_a_board_without_the_profile_is_a_clear_error(tmp_path: Path) -> None:
-    fitl = pytest.importorskip("tablesense.sim.fitl")
+    from tablesense.sim import fitl
+
     (tmp_path / "golf.json").write_text(board_config_json(load_profile("golf")))  # no kegle.json
     with fitl.start_firmware(str(tmp_path / "golf.json")) as fw:
         r = subprocess.run([*TABLESENSE, "doctor", "--port", fw.port, "--profile", "kegle", "--seconds", "1"],
@@ -90,7 +91,8 @@ def test_a_board_without_the_profile_is_a_clear_error(tmp_path: Path) -> None:
 
 @pytest.mark.micropython
 def test_doctor_against_the_real_firmware(tmp_path: Path) -> None:
-    fitl = pytest.importorskip("tablesense.sim.fitl")
+    from tablesense.sim import fitl
+
     (tmp_path / "golf.json").write_text(board_config_json(load_profile("golf")))
     (tmp_path / "kegle.json").write_text(board_config_json(load_profile("kegle")))
     with fitl.start_firmware(str(tmp_path / "golf.json")) as fw:  # the board starts on golf
@@ -126,7 +128,8 @@ def test_live_view_on_a_terminal_lights_the_channel_that_fires(tmp_path: Path) -
     import os
     import select
 
-    fitl = pytest.importorskip("tablesense.sim.fitl")
+    from tablesense.sim import fitl
+
     (tmp_path / "golf.json").write_text(board_config_json(load_profile("golf")))
     with fitl.start_firmware(str(tmp_path / "golf.json")) as fw:
         master, slave = os.openpty()  # the installer's terminal

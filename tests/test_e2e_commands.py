@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tablesense.sim import fitl
 from tablesense.table.profile import board_config, load_profile
-
-fitl = pytest.importorskip("tablesense.sim.fitl")
 
 CLI = [sys.executable, "-m", "tablesense"]
 GOLF_EDGES = [  # goal B's beam breaks 200 us before goal A's ("level": 1 = the sensor is active)

@@ -17,14 +17,9 @@ import pytest
 
 from tablesense.link import Link, LinkError, LinkStatus, table_events
 from tablesense.link.frame import F_ACTIVE, F_LATE, F_REPLAY, EventFrame, HelloFrame, PongFrame
+from tablesense.sim import fitl
 from tablesense.sim.fitl import beam_board, round_robin_edges
 from tablesense.table.profile import board_config, load_profile
-
-fitl = pytest.importorskip("tablesense.sim.fitl")
-try:
-    fitl.find_micropython()
-except fitl.FirmwareError as exc:  # pragma: no cover - the dev environment has it
-    pytest.skip(str(exc), allow_module_level=True)
 
 pytestmark = pytest.mark.micropython
 

@@ -160,7 +160,7 @@ def test_dry_run_without_a_board_prints_the_clean_board_plan(capsys: pytest.Capt
 
 @pytest.mark.micropython
 def test_hello_check_against_the_real_firmware(tmp_path: Path) -> None:
-    fitl = pytest.importorskip("tablesense.sim.fitl")
+    from tablesense.sim import fitl
     from tablesense.table.profile import board_config_json
 
     board = tmp_path / "board.json"
@@ -180,8 +180,8 @@ def test_hello_waits_for_a_port_that_comes_back_after_the_reset(tmp_path: Path) 
     """A native-USB board's port vanishes while it resets: the check waits for it."""
     import threading
 
-    fitl = pytest.importorskip("tablesense.sim.fitl")
     from tablesense.deploy.hello import HelloError
+    from tablesense.sim import fitl
     from tablesense.table.profile import board_config_json
 
     with pytest.raises(HelloError, match=r"cannot open .*/gone"):
