@@ -297,3 +297,15 @@ def test_carom_zone_entree_from_positions_given_before_the_first_shot() -> None:
     assert s["caroms"]["p1"] == 1
     s = Table(setup(targets=T)).rest().state()  # a bare rest is a shot: p1 missed
     assert s["at_table"] == "p2" and s["announcement"] == "POEDEL"
+
+
+def test_carom_outlay_positions_before_the_first_shot_keep_or_end_the_opening_shot() -> None:
+    # the outlay (yellow on the left spot, the breaker's choice): the first shot is the opening shot
+    outlay = {"red": [2.13, 0.71], "white": [0.71, 0.71], "yellow": [0.71, 0.528]}
+    s = Table(setup(profile="liemers", targets=T)).rest(outlay).state()
+    assert s["from_outlay"] and s["at_table"] == "p1"
+    s = Table(setup(profile="liemers", targets=T)).rest(outlay).carom("p1").state()  # red, white: no cushion
+    assert "carom.opening-shot.cushion" in rules(s) and s["caroms"]["p1"] == 0
+    elsewhere = {"red": [1.0, 0.3], "white": [2.0, 1.0], "yellow": [0.5, 0.5]}
+    s = Table(setup(profile="liemers", targets=T)).rest(elsewhere).carom("p1").state()
+    assert s["caroms"]["p1"] == 1 and s["at_table"] == "p1"

@@ -19,6 +19,7 @@ costs one copy, the score is rebuilt once per shot through a ``Draft``.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -44,7 +45,7 @@ from .carom_profiles import (
     targets_for,
 )
 from .carom_shot import ShotFacts, read_shot
-from .carom_zones import object_balls_zone, still_in
+from .carom_zones import ball_xy, object_balls_zone, still_in
 
 _IDX = {"p1": 0, "p2": 1}
 _SHOT_EVENTS = frozenset({Contact, Cushion, Strike, OffTable})
@@ -224,9 +225,12 @@ class CaromEngine(Engine[CaromState]):
         the balls lie for the first shot, not a shot (a full-information source reports a
         shot with its strike, contacts and cushions)."""
         m = state.m
+        tab = carom_table(m.table)
         d = Draft(m, state.at_table, state.finished, state.winner, dict(state.players))
         d.positions = rest.positions
-        self._update_zone(d, None, state.at_table or "p1", carom_table(m.table), rest.t, same_player=False)
+        # balls placed elsewhere than the starting position: the first shot is no opening shot
+        d.from_outlay = _at_outlay(rest.positions, tab, m.breaker)
+        self._update_zone(d, None, state.at_table or "p1", tab, rest.t, same_player=False)
         return _evolve(state, m=d.freeze(), rulings=state.rulings + d.rulings, checkpoint=state)
 
     def _frozen(self, state: CaromState, call: Call) -> CaromState:
@@ -520,6 +524,19 @@ def _bed(name: Any) -> CaromTable:
         if abs(tab.length - size) < 0.005:
             return tab
     raise IllegalCall(f"setup: unknown carom table {name!r} (tables: {', '.join(CAROM_TABLES)})")
+
+
+def _at_outlay(positions: dict[str, Any] | None, tab: CaromTable, breaker: str) -> bool:
+    """Whether the given balls lie on their outlay spots (red boven, the other white beneden,
+    the breaker's ball on links or rechts), within 3 cm."""
+    cue = CUE_BALL[breaker]
+    other_white = "white" if cue == "yellow" else "yellow"
+    spots = {"red": ("boven",), cue: ("links", "rechts"), other_white: ("beneden",)}
+    for ball, names in spots.items():
+        xy = ball_xy(positions, ball)
+        if xy is not None and not any(math.dist(xy, tab.spot(n)) <= 0.03 for n in names):
+            return False
+    return True
 
 
 def _outlay(tab: CaromTable, breaker: str) -> dict[str, Any]:
