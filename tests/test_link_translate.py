@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from tablesense.link.frame import F_ACTIVE, F_LATE, CountFrame, EventFrame, HeartbeatFrame, ReadingFrame
+from tablesense.link.frame import (
+    F_ACTIVE,
+    F_LATE,
+    CountFrame,
+    EventFrame,
+    HeartbeatFrame,
+    HelloFrame,
+    ReadingFrame,
+)
 from tablesense.link.translate import Translator, table_profile
 
 GOLF = table_profile("golf")  # ch 0 goal A, ch 1 goal B (colour sensors p1/p2), ch 2 motion; quiet 1.5 s
@@ -152,8 +160,6 @@ def test_goals_stamped_alike_keep_the_order_their_edges_came_in() -> None:
 
 
 def test_snapshot_after_lost_frames_tells_the_pins_that_changed() -> None:
-    from tablesense.link.frame import HelloFrame
-
     tr = Translator(KEGLE)
     run(
         tr,
@@ -175,3 +181,29 @@ def test_snapshot_after_lost_frames_tells_the_pins_that_changed() -> None:
         {"t": 9.0, "type": "pin", "pin": 4, "state": "down", "late": True},
     ]
     assert "pocket_1 is active and its edge was lost" in tr.notes[0]
+
+
+def test_a_rebooted_device_keeps_table_time_going_and_goals_keep_their_colour() -> None:
+    """The board reboots 10 minutes into a match: its clock starts over at 0. Table time must
+    not go back, and a goal after the reboot still waits for its colour instead of timing out
+    against the old clock."""
+    tr = Translator(GOLF)
+    before = run(tr, [EventFrame(0, 0, F_ACTIVE, 600_000_000), ReadingFrame(1, 0, 1, 600_002_000)],
+                 end=602_000_000)
+    assert [(e["type"], e["t"]) for e in before] == [("goal", 600.0), ("rest", 601.5)]
+    after = run(
+        tr,
+        [
+            HelloFrame(0xFFFFFF, 300_000, 3, 0, 0, 0, 0, "0.1.0", "golf"),  # the new boot says hello
+            EventFrame(0, 1, F_ACTIVE, 1_000_000),
+            ReadingFrame(1, 1, 2, 1_002_000),
+        ],
+        end=3_000_000,
+    )
+    assert [(e["type"], e.get("goal"), e.get("ball")) for e in after] == [
+        ("goal", "B", "p2"),
+        ("rest", None, None),
+    ]
+    assert after[0]["t"] == 603.0  # 602 s reached before the reboot + 1 s into the new boot
+    assert tr.stats.restarts == 1 and tr.stats.colour_timeouts == 0
+    assert any("restarted" in n for n in tr.notes)

@@ -52,6 +52,7 @@ class TranslateStats:
     unknown_channels: int = 0
     rests: int = 0
     out_of_order: int = 0  # events that arrived after a later one had been released
+    restarts: int = 0  # the device rebooted: its clock started over (``t`` goes on from where it was)
 
     def as_dict(self) -> dict[str, int]:
         return dict(self.__dict__)
@@ -77,12 +78,21 @@ class Translator:
         if self.reorder_us is None:
             self.reorder_us = self.profile.scan_ms * 1000
         self._released_to = -1  # events at or before this device time have been released
+        # A device that reboots starts its clock at 0 again: its times are shifted by the
+        # device time reached before the reboot, so ``t`` never goes back within a match.
+        self._offset_us = 0
+        self._seen_us = 0  # the latest device time a frame carried (before the offset)
 
     # --- input ---------------------------------------------------------------
 
     def feed(self, frame: Frame) -> list[Event]:
         """One frame (in seq order); returns the events that are now complete."""
+        if isinstance(frame, (HelloFrame, HeartbeatFrame)):
+            self._check_restart(frame.uptime_us)
         if isinstance(frame, (EventFrame, CountFrame, ReadingFrame)):
+            self._seen_us = max(self._seen_us, frame.t_us)
+            if self._offset_us:
+                frame = frame._replace(t_us=frame.t_us + self._offset_us)
             self._tick(frame.t_us)  # a rest that ended before this frame comes first
             if isinstance(frame, EventFrame):
                 self._edge(frame)
@@ -91,14 +101,32 @@ class Translator:
             else:
                 self._reading(frame)
         elif isinstance(frame, HelloFrame):
-            self._tick(frame.uptime_us)
+            self._tick(frame.uptime_us + self._offset_us)
             for ch in self._channels:  # a baseline for channels no frame has told about yet
                 self._levels.setdefault(ch, bool(frame.levels >> ch & 1))
         elif isinstance(frame, HeartbeatFrame):
-            self._tick(frame.uptime_us)
+            self._tick(frame.uptime_us + self._offset_us)
         else:
             return []
         return self._release()
+
+    def _check_restart(self, uptime_us: int) -> None:
+        """A HELLO or heartbeat whose uptime is before a frame already seen: the device
+        rebooted. Goals waiting for a colour get none (the reading will not come), and the
+        new boot's times continue from the device time reached so far."""
+        if uptime_us >= self._seen_us:
+            self._seen_us = uptime_us
+            return
+        self.stats.restarts += 1
+        for ch, (t0, late, order) in list(self._pending.items()):
+            self._emit_ball_event(self._channels[ch], t0, late, order)
+        self._pending.clear()
+        self._levels.clear()  # the new boot's HELLO gives the baseline again
+        self._offset_us = self.now_us
+        self._seen_us = uptime_us
+        self.notes.append(
+            f"the device restarted; its clock starts over, table times go on from {self.now_us / 1e6:.6f} s"
+        )
 
     def advance(self, now_us: int) -> list[Event]:
         """Device time has reached ``now_us``: emit what can no longer change."""
@@ -127,7 +155,9 @@ class Translator:
         the frames were lost: it gets its ``pin`` event now, at the HELLO's time, marked
         ``"late": true``. A goal or pocket beam cannot tell which ball it missed: a note.
         """
-        self._tick(hello.uptime_us)
+        self._check_restart(hello.uptime_us)
+        now_us = hello.uptime_us + self._offset_us
+        self._tick(now_us)
         for ch, c in self._channels.items():
             active = bool(hello.levels >> ch & 1)
             known = self._levels.get(ch)
@@ -136,11 +166,9 @@ class Translator:
                 continue
             if c.kind == "pin":
                 state = "down" if active else "up"
-                self._push(
-                    hello.uptime_us,
-                    Pin(t=table_seconds(hello.uptime_us), pin=int(c.index), state=state, extra=_late(True)),
-                )
-                self._activity(hello.uptime_us)
+                pin = Pin(t=table_seconds(now_us), pin=int(c.index), state=state, extra=_late(True))
+                self._push(now_us, pin)
+                self._activity(now_us)
             elif c.kind in ("goal", "pocket") and active:
                 self.notes.append(f"{c.name} is active and its edge was lost: a ball may have gone unseen")
         return self._release()
