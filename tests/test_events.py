@@ -62,6 +62,14 @@ def test_goal_and_ball_names_written_in_another_case_are_understood() -> None:
     assert isinstance(event, Goal) and event.goal == "B" and event.ball == "p1"
 
 
+def test_game_and_discipline_written_loosely_are_understood() -> None:
+    setup = parse_line('{"t": 0, "type": "setup", "game": "Carom", "discipline": "Driebanden", '
+                       '"players": {"p1": "A", "p2": "B"}}')
+    assert isinstance(setup, Setup) and setup.game == "carom" and setup.discipline == "driebanden"
+    assert parse_line('{"t": 0, "type": "setup", "game": "carom", "discipline": "three-cushion", '
+                      '"players": {"p1": "A", "p2": "B"}}').discipline == "driebanden"
+
+
 def test_unknown_fields_are_kept_not_lost() -> None:
     event = parse_line('{"t": 1, "type": "goal", "goal": "A", "ball": "p2", "beam_ms": 3.1}')
     assert event.to_dict()["beam_ms"] == 3.1

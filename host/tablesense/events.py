@@ -234,8 +234,22 @@ def parse_event(obj: Any) -> Event:
     return parser(obj, t)
 
 
+_GAME_ALIASES = {
+    "golfbiljart": "golf", "golf billiards": "golf", "golf-billiards": "golf", "bumper pool": "golf",
+    "keglebillard": "kegle", "kegle billard": "kegle", "keglebillar": "kegle", "kegler": "kegle",
+    "caram": "carom", "carambole": "carom", "biljart": "carom", "billiards": "carom",
+}
+_DISCIPLINE_ALIASES = {
+    "straightrail": "libre", "vrijspel": "libre", "free": "libre",
+    "bandstoot": "bandstoten", "cushion": "bandstoten", "onecushion": "bandstoten",
+    "driebanden": "driebanden", "threecushion": "driebanden", "3banden": "driebanden",
+    "3cushion": "driebanden",
+}
+
+
 def _parse_setup(obj: dict[str, Any], t: float) -> Setup:
-    game = _req(obj, "game", str, "setup")
+    game = _req(obj, "game", str, "setup").strip().lower()
+    game = _GAME_ALIASES.get(game, game)
     if game not in GAMES:
         raise BadEvent(f"setup: unknown game {game!r} (games: {', '.join(GAMES)})")
     players = _req(obj, "players", dict, "setup")
@@ -249,6 +263,9 @@ def _parse_setup(obj: dict[str, Any], t: float) -> Setup:
         if not ok:
             raise BadEvent(f"setup: player {p} must be a name or a list of names, not {name!r}")
     discipline = _opt(obj, "discipline", str, "setup")
+    if discipline is not None:
+        key = discipline.strip().lower().replace(" ", "").replace("-", "").replace("_", "")
+        discipline = _DISCIPLINE_ALIASES.get(key, key)
     if discipline is not None and discipline not in DISCIPLINES:
         raise BadEvent(f"setup: unknown discipline {discipline!r} ({', '.join(DISCIPLINES)})")
     targets = _opt(obj, "targets", dict, "setup")
