@@ -69,6 +69,8 @@ def test_sim_frames_mode_prints_every_frame(tmp_path: Path) -> None:
         ('{"t_us": 5, "ch": 2, "level": 1}\n', "line 1: channel 2 (motion) is a pulse counter"),
         ('{"t_us": 5, "ch": 0, "pulses": 3}\n', "line 1: pulses go to a pulse-counter channel"),
         ('{"t_us": 5, "ch": 2, "colour": 1}\n', "line 1: channel 2 (motion) has no colour sensor"),
+        ('{"t_us": 900, "ch": 1, "level": 1}\n{"t_us": 500, "ch": 0, "level": 1}\n',
+         "line 2: 500 us is before the line above (900 us): the edges must be in time order"),
         ("\n", "holds no edges"),
     ],
 )

@@ -67,6 +67,10 @@ def read_edges(path: str, profile: TableProfile) -> list[dict[str, Any]]:
         problem = _check_edge(item, channels)
         if problem:
             raise EdgeFileError(f"{path} line {n}: {problem}")
+        t = item.get("t_us", item.get("clock_us", 0))
+        if edges and t < (last := edges[-1].get("t_us", edges[-1].get("clock_us", 0))):
+            raise EdgeFileError(f"{path} line {n}: {t} us is before the line above ({last} us): "
+                                "the edges must be in time order")
         edges.append(item)
     if not edges:
         raise EdgeFileError(f"{path} holds no edges")
