@@ -34,7 +34,7 @@ test-fast: setup
 	$(BIN)/python -m pytest -q -m "not browser and not slow" tests
 
 lint: setup
-	$(BIN)/ruff check host tests bench
+	$(BIN)/ruff check host tests bench firmware
 
 demo: setup browser
 	$(BIN)/tablesense demo --game $(GAME) --open
