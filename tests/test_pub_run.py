@@ -26,6 +26,7 @@ def test_tables_are_numbered_in_port_order_with_their_profiles() -> None:
     (["--port", "a", "--port", "b", "--profile", "golf", "--profile", "kegle", "--profile", "carom"],
      "one per --port"),
     (["--port", "socket://127.0.0.1:1", "--profile", "no-such-table"], "no-such-table"),
+    (["--tables", "1", "--profile", "carom"], "--profile goes with --port"),
 ])
 def test_bad_arguments_say_what_is_wrong(tablesense_cmd: list[str], tmp_path: Path, args: list[str],
                                          message: str) -> None:

@@ -47,6 +47,19 @@ def test_demo_refuses_bad_options_with_a_reason(argv, message, capsys):
     assert message in capsys.readouterr().err
 
 
+def test_demo_on_a_port_in_use_says_so(tmp_path, capsys):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        assert main(["demo", "--direct", "--speed", "0", "--port", str(port), "--exit",
+                     "--db", str(tmp_path / "demo.db")]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot serve on 127.0.0.1:{port}" in err and "--port 0" in err
+
+
 def _get(url: str) -> dict:
     with urllib.request.urlopen(url, timeout=5) as resp:
         return json.loads(resp.read())

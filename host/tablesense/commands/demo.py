@@ -155,23 +155,26 @@ async def _serve(args: argparse.Namespace) -> int:
         server = asyncio.create_task(serve({table_id: source()}, host=args.host, port=args.port, db=db,
                                            on_ready=ready))
         try:
-            if args.exit:
-                waiter = asyncio.create_task(done.wait())
-                await asyncio.wait({server, waiter}, return_when=asyncio.FIRST_COMPLETED)
-                waiter.cancel()
-                await asyncio.sleep(0.3)  # let the last state reach the pages
-            else:
-                await server
+            waiter = asyncio.create_task(done.wait() if args.exit else asyncio.Event().wait())
+            await asyncio.wait({server, waiter}, return_when=asyncio.FIRST_COMPLETED)
+            waiter.cancel()
+            if not server.done():
+                await asyncio.sleep(0.3)  # the match is over: let the last state reach the pages
         finally:
             server.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await server
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await server  # a failure is looked at below
             for proc in browser:
                 proc.terminate()
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     proc.wait(3)
-        if server.done() and not server.cancelled() and server.exception() is not None:
-            raise server.exception()  # type: ignore[misc]
+        failed = server.exception() if server.done() and not server.cancelled() else None
+        if isinstance(failed, OSError):  # the port is taken (a `tablesense run` on 8080, ...)
+            print(f"tablesense demo: cannot serve on {args.host}:{args.port}: {failed.strerror or failed}; "
+                  "--port 0 takes any free port", file=sys.stderr)
+            return 2
+        if failed is not None:
+            raise failed
     return 0
 
 

@@ -47,6 +47,8 @@ def plan(ports: list[str], profiles: list[str], extra: int) -> list[tuple[str, s
         raise ValueError("--tables must be 0 or more")
     if not ports and not extra:
         raise ValueError("give a table: --port URL (one per table) or --tables N")
+    if profiles and not ports:
+        raise ValueError("--profile goes with --port (a table without a link has no sensors)")
     profs = profiles * len(ports) if len(profiles) == 1 else profiles or ["golf"] * len(ports)
     out: list[tuple[str, str | None, str | None]] = [
         (str(n), port, prof) for n, (port, prof) in enumerate(zip(ports, profs), start=1)
