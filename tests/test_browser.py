@@ -167,6 +167,32 @@ def test_tv_shows_goals_of_a_simulated_table_stream(ctx: Any, live: LivePub) -> 
     page.close()
 
 
+def test_tv_shows_the_pins_of_a_scenario_go_down_and_up(ctx: Any, live: LivePub) -> None:
+    """tests/scenarios/kegle_pins.jsonl played on the simulated table, onto the TV."""
+    from tablesense.events import Rest
+    from tablesense.sim.scenario import load
+
+    events = load(Path(__file__).parent / "scenarios" / "kegle_pins.jsonl").play().events
+    rest = next(i for i, e in enumerate(events) if isinstance(e, Rest))
+    down = {e.pin for e in events[:rest] if e.type == "pin" and e.state == "down"}
+    assert down  # the scenario topples pins
+    page = _page(ctx)
+    page.goto(f"{live.url}/table/1")
+    page.wait_for_selector(".nomatch")
+    for event in events[: rest + 1]:  # the shot, up to the balls at rest
+        live.call(live.pub.submit, "1", event)
+    page.wait_for_function(f"document.querySelectorAll('.pin.down').length === {len(down)}", timeout=2000)
+    shown = {int(x) for x in page.eval_on_selector_all(".pin.down", "els => els.map(e => e.dataset.pin)")}
+    assert shown == down
+    points = live.call(live.pub.snapshot, "1")["state"]["points"]["p1"]
+    assert points == 2 * len(down)
+    assert page.inner_text(".player.p1 .big") == str(points)
+    for event in events[rest + 1:]:  # the referee sets the pins up again
+        live.call(live.pub.submit, "1", event)
+    page.wait_for_function("document.querySelectorAll('.pin.down').length === 0", timeout=2000)
+    page.close()
+
+
 def _ref_page(ctx: Any, live: LivePub, table: str = "1") -> Any:
     page = _page(ctx, 390, 844)  # a phone
     page.on("dialog", lambda d: d.accept())
