@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import tempfile
 import time
 from collections.abc import AsyncIterator
@@ -156,7 +155,3 @@ async def _until_rest(link_events: asyncio.Queue[Event], sim_rest: Rest | None,
         if isinstance(ev, Rest):
             return
 
-
-def edges_jsonl(edges: list[dict[str, Any]]) -> str:
-    """HAL feed lines as text (for files given to ``tablesense sim``)."""
-    return "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in edges)

@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import TablesenseError
-from ..events import Call, Event, Pin, Setup
-from ..replay import Replay
+from ..events import Call, Event, Setup
+from ..replay import LineError, Replay
 from .physics import Happening, Table
 from .players import CAROM_BALL, Player, carambole_made, carom_made, player_for
-from .sensors import SensorSet, pin_edges, pins_up_edges, sensor_set, table_events
+from .sensors import SensorSet, pin_edges, pins_up_edges, pins_up_events, sensor_set, table_events
 from .tables import XY, TableSpec, owner, table_spec
 
 NAMES = ("Ann", "Bob", "Cor", "Dirk", "Els", "Frits", "Gerda", "Hans", "Inge", "Jan")
@@ -101,7 +101,7 @@ class MatchSim:
         try:
             self.replay.apply(event)
         except TablesenseError as exc:  # the engine refused it: keep the log, note why
-            self.replay.errors.append(_error(len(self.log) + 1, str(exc)))
+            self.replay.errors.append(LineError(len(self.log) + 1, str(exc)))
         self.log.append(event)
         return event
 
@@ -156,8 +156,8 @@ class MatchSim:
                 self.edges.extend(pins_up_edges(self.t, down, self.sensors, self._edge_rng))
             over = bool(self.replay.state is not None and self.replay.state.finished)
             if ("pin" in self.sensors.kinds or self.full_info) and not over:
-                for n in down:
-                    yield self._emit(Pin(t=self.t, pin=n, state="up"))
+                for event in pins_up_events(self.t, down):
+                    yield self._emit(event)
             self.table.pins_up()
 
     def _answer_questions(self, state: dict[str, Any]) -> Iterator[Event]:
@@ -293,12 +293,6 @@ class MatchSim:
                 if self.spec.on_bed(xy, margin=-0.005) and all(math.dist(xy, p) >= clear for p in pos):
                     return xy
         return wanted[0]
-
-
-def _error(line: int, text: str) -> Any:
-    from ..replay import LineError
-
-    return LineError(line, text)
 
 
 def play_match(game: str, seed: int = 0, full_info: bool = True, **opts: Any) -> list[Event]:

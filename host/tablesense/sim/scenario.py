@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BadEvent
-from ..events import Event, Pin, Setup, parse_event
+from ..events import Event, Setup, parse_event
 from .physics import BadShot, Shot, Table
-from .sensors import pin_edges, pins_up_edges, sensor_set, table_events
+from .sensors import pin_edges, pins_up_edges, pins_up_events, sensor_set, table_events
 from .tables import UnknownTable, table_spec
 
 DEFAULT_GAP = 2.0
@@ -99,7 +99,7 @@ class Scenario:
                 elif step.kind == "pins_up":
                     down = sorted(table.pins_down)
                     t = round(t + 1.0, 6)
-                    events.extend(Pin(t=t, pin=n, state="up") for n in down)
+                    events.extend(pins_up_events(t, down))
                     edges.extend(pins_up_edges(t, down, sensors, rng))
                     table.pins_up()
                 elif step.kind == "event":
