@@ -193,6 +193,22 @@ def test_tv_shows_the_pins_of_a_scenario_go_down_and_up(ctx: Any, live: LivePub)
     page.close()
 
 
+def test_tv_shows_a_ball_waiting_for_its_replacement_spot(ctx: Any, live: LivePub) -> None:
+    _golf_start(live)
+    live.call(live.pub.call, "1", {"call": "start", "player": "p1"})
+    page = _page(ctx)
+    page.goto(f"{live.url}/table/1")
+    page.wait_for_selector(".player.p1 h2:has-text('Ann')")
+    assert page.locator(".badge.spot").count() == 0
+    for event in ({"t": 1.0, "type": "strike", "ball": "p1"}, {"t": 2.0, "type": "off_table", "ball": "p1"},
+                  {"t": 3.0, "type": "rest"}):
+        live.submit("1", **event)
+    page.wait_for_selector(".badge.spot:has-text('Ann')", timeout=2000)
+    live.call(live.pub.call, "1", {"call": "spot", "ball": "p1", "spot": 1})  # Bob chooses spot 1
+    page.wait_for_function("!document.querySelector('.badge.spot')", timeout=2000)
+    page.close()
+
+
 def _ref_page(ctx: Any, live: LivePub, table: str = "1") -> Any:
     page = _page(ctx, 390, 844)  # a phone
     page.on("dialog", lambda d: d.accept())

@@ -24,7 +24,7 @@ const KNOWN = new Set(["game", "finished", "winner", "at_table", "rulings", "que
   "entree", "dedans", "countdown", "clock", "announcements", "announcement", "players", "discipline", "profile",
   // engine internals not worth a place on the TV
   "series_points", "format", "attacks", "frame_winners", "shot_in_progress", "replacements", "player_at_table", "first", "outlay",
-  "red_in_hand", "last_series", "last_shot", "breaker", "nastoot", "from_outlay", "evidence", "scheme"]);
+  "red_in_hand", "spots_waiting", "last_series", "last_shot", "breaker", "nastoot", "from_outlay", "evidence", "scheme"]);
 
 function stat(label, value, cls = "") {
   if (value === undefined || value === null) return "";
@@ -72,7 +72,10 @@ function golf(s, m) {
   }
   const frame = s && s.frame !== undefined ? stat(t("frame"), s.frame) : "";
   const zone = s && s.zone_play === true ? `<div class="badge zone">${t("zone_play")}</div>` : "";
-  return { players, centre: frame + zone };
+  // a fouled ball waits for the opponent to choose its replacement spot
+  const waiting = s && Array.isArray(s.spots_waiting) ? s.spots_waiting : [];
+  const spot = waiting.length ? `<div class="badge spot">${t("spot_waiting")}: ${waiting.map((p) => esc(name(m, p))).join(", ")}</div>` : "";
+  return { players, centre: frame + zone + spot };
 }
 
 // --- keglebillard: points, distance remaining, series, the five pins, the break notice ------
