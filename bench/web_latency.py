@@ -5,7 +5,7 @@ WebSocket) and Debian's chromium with one scoreboard page per table. Each event 
 ``mark``; the page notes when its ticker showed the mark (``performance.timeOrigin +
 performance.now()``, the same wall clock as the host's ``time.time()``).
 
-    .venv/bin/python bench/web_latency.py [--events 200] [--gap-ms 20]
+    .venv/bin/python bench/web_latency.py [--events 200] [--gap-ms 100] [--burst]
 
 Prints p50/p99/max in milliseconds for one table and for eight tables at once.
 """
