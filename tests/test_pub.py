@@ -124,6 +124,8 @@ def test_void_corrects_an_earlier_shot_and_the_log_keeps_it(pub: Pub) -> None:
 
 def test_void_refuses_the_setup_and_unknown_events(pub: Pub) -> None:
     pub.start_match("1", {"game": "golf", "players": PLAYERS})
+    with pytest.raises(IllegalCall, match="nothing to void yet"):
+        pub.void("1", 1, 1)
     pub.submit("1", ev(t=1.0, type="rest"))
     with pytest.raises(IllegalCall, match="cannot be voided"):
         pub.void("1", 1, 2)

@@ -264,6 +264,8 @@ class Pub:
     def _prepare_void(self, tab: Table, first: int, last: int) -> _Step:
         if tab.match is None:
             raise IllegalCall("no match is running on this table")
+        if tab.seq < 2:
+            raise IllegalCall("nothing to void yet: this match has only its set-up")
         if not 2 <= first <= last <= tab.seq:
             raise IllegalCall(f"events {first}..{last} cannot be voided (this match has events 2..{tab.seq})")
         record = void_record(max(tab.table_time(), _last_t(tab)), first, last)

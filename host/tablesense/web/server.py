@@ -253,7 +253,7 @@ async def _call(request: web.Request) -> web.Response:
 async def _void(request: web.Request) -> web.Response:
     tid, body = await _guarded(request)
     first, last = body.get("from"), body.get("to", body.get("from"))
-    if not isinstance(first, int) or not isinstance(last, int):
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in (first, last)):
         raise web.HTTPBadRequest(text="void needs 'from' and 'to': event numbers")
     await _pub(request).void_async(tid, first, last)
     return web.json_response({"ok": True})
