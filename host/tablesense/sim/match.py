@@ -25,6 +25,7 @@ from typing import Any
 
 from ..errors import TablesenseError
 from ..events import Call, Event, Setup
+from ..geometry.golf import ATTACKS
 from ..replay import LineError, Replay
 from .physics import Happening, Table
 from .players import CAROM_BALL, Player, carambole_made, carom_made, player_for
@@ -244,7 +245,7 @@ class MatchSim:
             mine = [b for b in on if owner(b) == side]
             want = int(left.get(side, len(mine)))
             if len(mine) > want:
-                goal = self.spec.goals["B" if side == "p1" else "A"]
+                goal = self.spec.goals[ATTACKS[side]]
                 mine.sort(key=lambda b: math.dist(self.table.positions()[b], goal))
                 for b in mine[: len(mine) - want]:
                     self.table.remove(b)

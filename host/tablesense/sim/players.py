@@ -15,11 +15,10 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..geometry.golf import ATTACKS, DEFENDS
 from .physics import Happening, Shot, Table
 from .tables import XY, TableSpec, owner
 
-ATTACKS = {"p1": "B", "p2": "A"}
-DEFENDS = {"p1": "A", "p2": "B"}
 CAROM_BALL = {"p1": "yellow", "p2": "white"}
 #: seconds of each trial shot the player imagines (what counts has happened by then)
 LOOKAHEAD = 5.0
