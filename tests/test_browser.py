@@ -389,3 +389,17 @@ def test_referee_starts_a_carom_match_with_targets_and_counts_a_carom(ctx: Any, 
     page.wait_for_selector("#now:has-text('1')")
     assert live.call(live.pub.snapshot, "2")["state"]["caroms"]["p1"] == 1
     page.close()
+
+
+def test_overview_lists_the_tables_in_number_order(browser: Any, tmp_path: Path) -> None:
+    pub = LivePub(str(tmp_path / "ten.db"), [str(n) for n in range(1, 12)])
+    context = browser.new_context()
+    try:
+        page = _page(context)
+        page.goto(f"{pub.url}/")
+        page.wait_for_function("document.querySelectorAll('.card').length === 11")
+        order = page.eval_on_selector_all(".card", "els => els.map(e => e.dataset.table)")
+        assert order == [str(n) for n in range(1, 12)]  # table 10 after table 9, not after table 1
+    finally:
+        context.close()
+        pub.close()

@@ -27,7 +27,7 @@ function card(s) {
 
 function render() {
   document.querySelector("header .table").textContent = t("overview");
-  document.getElementById("tables").innerHTML = Object.keys(snaps).sort().map((k) => card(snaps[k])).join("");
+  document.getElementById("tables").innerHTML = Object.keys(snaps).sort((a, b) => a.localeCompare(b, undefined, { numeric: true })).map((k) => card(snaps[k])).join("");
 }
 
 live("/ws", async (s) => {
