@@ -9,7 +9,7 @@ from test_carom_helpers import Table, rules, setup
 from tablesense.events import parse_event, parse_line
 from tablesense.rules import find_engine
 from tablesense.rules.base import Ruling
-from tablesense.rules.carom_log import RulingLog
+from tablesense.rules.ruling_log import RulingLog
 
 
 def _states(lines: list[str]) -> list:

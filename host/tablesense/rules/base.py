@@ -28,6 +28,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from ..errors import IllegalCall
 from ..events import Call, Event, Rest, Setup
+from .ruling_log import RulingLog
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +86,8 @@ class BaseState:
     finished: bool = False
     winner: str | None = None
     at_table: str | None = "p1"
-    rulings: tuple[Ruling, ...] = ()
+    #: shared append-only log: a new state's rulings cost no copy of the old ones
+    rulings: tuple[Ruling, ...] = field(default_factory=RulingLog)  # type: ignore[assignment]
     questions: tuple[Question, ...] = ()
     asked: int = 0
     in_shot: bool = False

@@ -29,7 +29,6 @@ from ..geometry.carom import TABLES as CAROM_TABLES
 from ..geometry.carom import CaromTable, opening_positions
 from ..geometry.carom import table as carom_table
 from .base import BaseState, Engine, Ruling, other, register
-from .carom_log import RulingLog
 from .carom_match import Draft, Match
 from .carom_profiles import (
     CAROM_BALLS,
@@ -46,6 +45,7 @@ from .carom_profiles import (
 )
 from .carom_shot import ShotFacts, read_shot
 from .carom_zones import ball_xy, object_balls_zone, still_in
+from .ruling_log import RulingLog
 
 _IDX = {"p1": 0, "p2": 1}
 _SHOT_EVENTS = frozenset({Contact, Cushion, Strike, OffTable})

@@ -1,5 +1,7 @@
 """An append-only ruling log that successive immutable states share without copying.
 
+Every engine state starts with one (``BaseState.rulings``).
+
 A long match makes tens of thousands of rulings; ``tuple + (ruling,)`` per ruling
 copies the whole tuple every time (quadratic). ``RulingLog`` is a view of the first
 ``n`` items of a list: appending at the tip appends to the shared list in place and
@@ -11,12 +13,13 @@ first. From the outside it behaves like an immutable tuple.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
-from .base import Ruling
+if TYPE_CHECKING:
+    from .base import Ruling
 
 
-class RulingLog(Sequence[Ruling]):
+class RulingLog(Sequence["Ruling"]):
     __slots__ = ("_items", "_n")
 
     def __init__(self, items: list[Ruling] | None = None, n: int | None = None) -> None:
@@ -55,6 +58,9 @@ class RulingLog(Sequence[Ruling]):
 
     def __add__(self, other: Iterable[Ruling]) -> RulingLog:
         return self.extend(other)
+
+    def __radd__(self, other: Iterable[Ruling]) -> RulingLog:
+        return RulingLog([*other, *self])
 
     def __eq__(self, other: Any) -> bool:
         if isinstance(other, (RulingLog, tuple, list)):
