@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 
 from ..errors import TablesenseError
 from ..events import Rest, parse_line
 from ..replay import LineError, Replay, effective_lines
+from ..rules import Ruling
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -35,11 +37,15 @@ def run(args: argparse.Namespace) -> int:
     return 1 if rep.errors else 0
 
 
+def _key(r: Ruling) -> tuple[float, str, str | None, str]:
+    return (r.t, r.rule, r.player, r.text)
+
+
 def _account(rep: Replay, lines: list[str]) -> None:
     """Shot by shot: each ruling as it is made, the score after each shot."""
     shot = 0
     for n, text in effective_lines(lines):
-        before = {id(r) for r in rep.state.rulings} if rep.state else set()
+        before = Counter(_key(r) for r in rep.state.rulings) if rep.state else Counter()
         try:
             event = parse_line(text)
             rep.apply(event)
@@ -50,9 +56,12 @@ def _account(rep: Replay, lines: list[str]) -> None:
         assert rep.state is not None and rep.engine is not None
         if event.type == "setup":
             print(f"match: {event.game}  " + "  ".join(f"{k}={v}" for k, v in rep.state.players))
-            before = set()
-        # a late call may re-decide a shot and rebuild the rulings: print what is new
-        for r in (r for r in rep.state.rulings if id(r) not in before):
+            before = Counter()
+        # a late call may re-decide a shot and rebuild the rulings: print only what is new
+        for r in rep.state.rulings:
+            if before[_key(r)] > 0:
+                before[_key(r)] -= 1
+                continue
             who = f" [{r.player}]" if r.player else ""
             print(f"  t={r.t:.6f} {r.rule}{who} {r.text}".rstrip())
         for q in rep.state.questions:
