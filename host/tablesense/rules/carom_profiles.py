@@ -175,13 +175,18 @@ ROUNDING_ALIASES = {"halfup": "half-up", "round": "half-up", "nearest": "half-up
                     "up": "up", "ceil": "up", "ceiling": "up"}
 
 
+def _by_alias(name: Any, aliases: dict[str, str], known: Any, what: str) -> str:
+    """``name`` written loosely (case, spaces, '_' or '-') looked up in ``aliases``."""
+    key = "".join(ch for ch in str(name).lower() if ch.isalnum())
+    found = aliases.get(key)
+    if found is None:
+        raise IllegalCall(f"setup: unknown {what} {name!r} ({what}s: {', '.join(known)})")
+    return found
+
+
 def resolve_rounding(name: Any) -> str:
     """A rounding by name (``half_up``, ``floor``, ``ceil`` ...), or ``IllegalCall``."""
-    key = "".join(ch for ch in str(name).lower() if ch.isalnum())
-    rounding = ROUNDING_ALIASES.get(key)
-    if rounding is None:
-        raise IllegalCall(f"unknown rounding {name!r} (roundings: {', '.join(ROUNDINGS)})")
-    return rounding
+    return _by_alias(name, ROUNDING_ALIASES, ROUNDINGS, "rounding")
 MULTIPLIER = 25
 MINIMUM_TARGET = 20
 
@@ -231,11 +236,7 @@ SCHEME_ALIASES = {"debruijn": "de-bruijn", "bruijn": "de-bruijn", "windrawloss":
 
 def resolve_scheme(name: Any) -> str:
     """A match-point scheme by name: ``de Bruijn`` = ``de_bruijn`` = ``de-bruijn``."""
-    key = "".join(ch for ch in str(name).lower() if ch.isalnum())
-    scheme = SCHEME_ALIASES.get(key)
-    if scheme is None:
-        raise IllegalCall(f"setup: unknown match-point scheme {name!r} (schemes: {', '.join(SCHEMES)})")
-    return scheme
+    return _by_alias(name, SCHEME_ALIASES, SCHEMES, "match-point scheme")
 
 
 def match_points(scheme: str, winner: str | None, made: tuple[int, int],
