@@ -37,7 +37,7 @@ _RED_WHITE = frozenset({"red", "white"})
 
 @dataclass(frozen=True, slots=True)
 class ShotFacts:
-    toppled: tuple[int, ...]  # pins that went down during the shot, first fall order, each once
+    toppled: tuple[int, ...]  # pins down when the shot is over that went down in it, first fall order
     by_red: tuple[int, ...]  # of those, toppled by the red
     by_cue: tuple[int, ...]  # of those, toppled by the cue, bridge, clothes or body
     pins_after: frozenset[int]  # pins down when the shot is over
@@ -102,6 +102,11 @@ def read_shot(events: Sequence[Event], pins_before: frozenset[int], full_info: b
             else:
                 named_whites = False
     carambole = len(whites) >= 2 if named_whites and whites else red_white >= 2
+    # seed 8.2: a pin is toppled when it lies down (or off its spot, or leans on a ball) once
+    # the shot is over; one that rocked and stands again on its spot (``up`` before the
+    # rest) is not toppled: it neither scores nor is a fault of the red
+    toppled = [p for p in toppled if p in down]
+    by_red = [p for p in by_red if p in down]
     return ShotFacts(
         toppled=tuple(toppled), by_red=tuple(by_red), by_cue=tuple(by_cue),
         pins_after=frozenset(down), pockets=tuple(pockets), cushions=cushions,
