@@ -50,6 +50,8 @@ FOUL_NAMES = st.one_of(
             "touch_own",
             "touch_opponent",
             "push_through",
+            "off_table_opponent",
+            "held_back_opponent",
         ]
     ),
     st.text(max_size=12),

@@ -165,12 +165,16 @@ class GolfEngine(Engine[GolfState]):
         foul_name = ev.foul
         if name not in _CALL_NAMES and _is_foul(ev.call):
             name, foul_name = "foul", ev.call  # a foul's name as the call itself: {"call": "push"}
-        if name == "foul" and foul_name and _plain_key(foul_name) in OFF_TABLE_FOULS:
+        off_whose = _off_table_foul(foul_name) if name == "foul" and foul_name else None
+        if off_whose is not None:
             # a ball off the table called as a foul: the off-table rules; without a ball, the
-            # ball played (the shooter's)
+            # ball played (the shooter's), or the opponent's when the name says so
             name = "off_table"
             last = state.shot if state.shot is not None and (state.shot_open or state.frame_units) else None
-            ball_of_call = ev.ball or (last.shooter if last is not None else state.at_table)
+            shooter = last.shooter if last is not None else state.at_table
+            if off_whose == "opponent" and shooter is not None:
+                shooter = other(shooter)
+            ball_of_call = ev.ball or shooter
         if name == "start":
             return self._start(state, ev)
         if name in ("foul", "time"):
@@ -344,6 +348,21 @@ def _is_foul(name: str) -> bool:
 
 def _plain_key(name: str) -> str:
     return "".join(c for c in name.lower() if c.isalnum())
+
+
+#: parts of a foul name that mean a ball left the table (``ball_off_table``, ``off_table_opponent``)
+_OFF_TABLE_PARTS = ("offtable", "offthetable", "lefttable", "leftthetable", "outoftable", "offbed",
+                    "jumpedoff")
+_OPPONENT_PARTS = ("opponent", "opp", "other", "their", "enemy")
+
+
+def _off_table_foul(name: str) -> str | None:
+    """``None`` unless ``name`` is an off-table foul; then whose ball it names by default:
+    ``"opponent"`` when the name says so, else ``"own"`` (the ball played)."""
+    key = _plain_key(name)
+    if key not in OFF_TABLE_FOULS and not any(part in key for part in _OFF_TABLE_PARTS):
+        return None
+    return "opponent" if any(part in key for part in _OPPONENT_PARTS) else "own"
 
 
 def _ball(ball: Any, what: str, nullable: bool = False) -> Any:

@@ -126,9 +126,10 @@ _WORDS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("hard", "shotline", "line", "masse", "pique", "raisedcue", "fast", "force", "smash"),
      "golf.foul.hard-shot"),
     (("aim", "behind", "position", "stance"), "golf.foul.aim-behind"),
-    (("holdopp", "nudgeopp", "deflectopp", "stopopp", "holdother", "nudgeother", "deflectother"),
+    (("holdopp", "nudgeopp", "deflectopp", "stopopp", "holdother", "nudgeother", "deflectother",
+      "heldopp", "heldother", "nudgedopp", "nudgedother"),
      "golf.foul.hold.opponent-ball"),
-    (("hold", "nudge", "deflect", "stop", "redirect", "steer"), "golf.foul.hold.own-ball"),
+    (("hold", "held", "nudge", "deflect", "stop", "redirect", "steer"), "golf.foul.hold.own-ball"),
     (("touchopp", "touchother", "touchedopp", "touchedother"), "golf.foul.touch.opponent-ball"),
     (("touchown", "touchedown"), "golf.foul.touch.own-ball"),
     (("touch", "brush", "hand"), "golf.foul.touch"),
@@ -138,7 +139,19 @@ _WORDS: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 
 
+#: a hold or touch word and an opponent word anywhere in the name (``hold_back_opponent_ball``)
+_OPP_WORDS = ("opp", "other", "their", "enemy")
+_PAIRED: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("hold", "held", "nudge", "deflect", "redirect", "steer"), "golf.foul.hold.opponent-ball"),
+    (("touch",), "golf.foul.touch.opponent-ball"),
+)
+
+
 def _by_words(key: str) -> Foul | None:
+    if any(w in key for w in _OPP_WORDS):
+        for words, foul_id in _PAIRED:
+            if any(w in key for w in words):
+                return BY_ID[foul_id]
     for words, foul_id in _WORDS:
         if any(w in key for w in words):
             return BY_ID[foul_id]
