@@ -1,4 +1,4 @@
-"""Second outsider pass on keglebillard: a pin that rocks and stands again (seed 8.2).
+"""Second outsider pass on keglebillard: a pin that rocks and stands again (seed 8.2), more foul names.
 
 The fixtures tests/matches/kegle/outsider2_*.jsonl hold the whole-match scenarios of
 this pass; here the one reading it changed, checked on the engine and on random shots.
@@ -9,12 +9,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablesense.errors import TablesenseError
 from tablesense.events import parse_event
 from tablesense.replay import Replay
+from tablesense.rules.kegle_faults import find_fault
 
 SETUP = {"t": 0, "type": "setup", "game": "kegle", "players": {"p1": "Ann", "p2": "Bob"}, "distance": 100}
 
@@ -94,3 +96,18 @@ def test_kegle_shot_points_are_the_pins_down_at_rest(events: list[dict[str, Any]
         if shot:
             assert len(set(shot["pins"])) == len(shot["pins"]) <= 5
             assert shot["points"] <= 2 * len(shot["pins"]) + 4
+
+
+# names a pool or carom player would use; in keglebillard the red is the ball the cue plays
+MORE_SPELLINGS = {
+    "scratch": "kegle.fault.red-in-hole", "cue_ball_pocketed": "kegle.fault.red-in-hole",
+    "cue ball in hole": "kegle.fault.red-in-hole", "Cue-Ball-Potted": "kegle.fault.red-in-hole",
+    "three_shots_without_a_pin": "kegle.fault.three-reds", "three_shots_no_pin": "kegle.fault.three-reds",
+    "red_off": "kegle.fault.jumped-ball", "cue_ball_off_table": "kegle.fault.jumped-ball",
+    "touch_toppled": "kegle.fault.touch-toppled-pin", "sleeve": "kegle.fault.pin-by-cue",
+}
+
+
+@pytest.mark.parametrize(("name", "rule"), sorted(MORE_SPELLINGS.items()))
+def test_kegle_fault_name_pool_words(name: str, rule: str) -> None:
+    assert find_fault(name).id == rule

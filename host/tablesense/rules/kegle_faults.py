@@ -41,7 +41,7 @@ TOUCH = "kegle.fault.touch"
 FAULTS: tuple[Fault, ...] = (
     Fault("kegle.fault.jumped-ball", "a ball jumped off the table",
           ("jumped", "jump", "off-table", "off", "jump-ball", "jumped-off", "ball-off-table", "ball-off",
-           "off-the-table", "left-table"),
+           "off-the-table", "left-table", "red-off", "white-off"),
           outlay=True),
     Fault("kegle.fault.pins-not-up", "played before the pins were put up",
           ("pins", "pin-not-up", "pins-down", "pin-down", "pins-not-set", "pins-not-standing")),
@@ -67,22 +67,24 @@ FAULTS: tuple[Fault, ...] = (
            "hold-points")),
     Fault("kegle.fault.red-in-hole", "the red went in a hole",
           ("red-pocketed", "red-in-pocket", "red-pocket", "red-hole", "red-potted", "pocketed-red",
-           "potted-red"),
+           "potted-red", "scratch", "cue-ball-pocketed", "cue-ball-in-pocket", "cue-ball-in-hole",
+           "cue-ball-potted"),
           red_in_hand=True),
     Fault("kegle.fault.red-topples-pin", "the red toppled a pin",
           ("red-pin", "red-toppled-pin", "red-topples", "red-pins", "red-hits-pin", "red-knocks-pin",
            "pin-by-red", "red-topple")),
     Fault("kegle.fault.pin-by-cue", "a pin was toppled by the cue, a bridge, clothes or the body",
           ("cue-topples-pin", "body", "clothes", "bridge", "pin-by-body", "cue-pin", "pin-cue",
-           "pin-by-bridge", "pin-by-clothes", "body-pin")),
+           "pin-by-bridge", "pin-by-clothes", "body-pin", "sleeve")),
     Fault("kegle.fault.touch-toppled-pin", "touched a toppled pin",
           ("touched-pin", "touch-pin", "toppled-pin", "touched-toppled-pin", "touch-fallen-pin",
-           "pin-touched")),
+           "touch-toppled", "touched-toppled", "pin-touched")),
     Fault("kegle.fault.no-cushion", "no ball touched a cushion the second time in a row the pins were put up",
           ("no-rail", "rail", "cushion", "no-rail-contact", "no-cushion-contact", "no-cushions", "no-rails",
            "every-other")),
     Fault("kegle.fault.three-reds", "three reds in a row without a pin",
-          ("3-reds", "three-red", "three-reds-no-pin", "3-reds-no-pin", "three-reds-without-pin")),
+          ("3-reds", "three-red", "three-reds-no-pin", "3-reds-no-pin", "three-reds-without-pin",
+           "three-shots-no-pin", "three-shots-without-pin")),
 )
 
 BY_ID: dict[str, Fault] = {f.id: f for f in FAULTS}
@@ -110,8 +112,10 @@ for _f in FAULTS:
 _KEY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...], str], ...] = (
     # (all of these, and one of these) -> fault id
     (("three", "red"), ("",), THREE_REDS),
+    (("three",), ("nopin", "withoutpin", "withoutapin", "withoutanypin", "pinless"), THREE_REDS),
     (("3", "red"), ("",), THREE_REDS),
     (("red",), ("hole", "pocket", "pot"), RED_IN_HOLE),
+    (("cueball",), ("hole", "pocket", "pot"), RED_IN_HOLE),  # the red is the ball the cue plays
     (("red",), ("pin", "topple", "kegle"), RED_TOPPLES_PIN),
     ((), ("jump", "offtable", "offthetable"), JUMPED_BALL),
     ((), ("mark", "holdpoint"), "kegle.fault.marks"),
