@@ -301,6 +301,9 @@ class CaromEngine(Engine[CaromState]):
             d.rule(blameless[0], "carom.foul.no-blame", player,
                    "a fault the player is not to blame for: the shot does not count")
             return
+        # a shot has been played: the balls no longer lie in the starting position unless a
+        # rule puts them back (jump, equalising inning); the opponent's next shot is no break
+        d.from_outlay = False
         # the carom: contacts decide; the referee's call counts it too (003 Art. 3)
         need = CUSHIONS_NEEDED[b.discipline]
         decides = facts.full_information and (need == 0 or facts.cushions_known)

@@ -8,6 +8,7 @@ Everything here is a pure lookup or a small calculation.
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal
 from typing import Any
@@ -77,13 +78,15 @@ FOUL_SYNONYMS = {
     "feet-off-floor": "foot", "foot-fault": "foot", "no-feet-on-floor": "foot", "feet-off-ground": "foot",
     "foot-off-ground": "foot", "no-foot-on-ground": "foot", "voet": "foot", "geen-voet": "foot",
     "both-feet-off-floor": "foot", "feet-off-the-floor": "foot", "foot-off-the-floor": "foot",
+    "foot-on-floor": "foot", "one-foot-on-floor": "foot",
     "bench": "stool", "bankje": "stool",
     "verkeerde-bal": "wrong-ball", "wrong": "wrong-ball", "wrong-cue-ball": "wrong-ball",
     "played-wrong-ball": "wrong-ball", "opponents-ball": "wrong-ball", "wrongball": "wrong-ball",
     "jumped": "jump", "uitspringen": "jump", "uitgesprongen": "jump", "off-table": "jump",
     "ball-off-table": "jump", "jumped-ball": "jump", "ball-jumped": "jump", "jump-ball": "jump",
     "off": "jump", "left-table": "jump", "jump-driebanden": "jump", "off-the-table": "jump",
-    "ball-off": "jump",
+    "ball-off": "jump", "jump-off-table": "jump", "ball-left-table": "jump", "out-of-table": "jump",
+    "ball-out": "jump", "jumped-off-table": "jump",
     "frame": "woodwork", "omlijsting": "woodwork", "houtwerk": "woodwork", "wood": "woodwork",
     "dedans": "reste-dedans", "dedans-reste": "reste-dedans", "reste": "reste-dedans",
     "zone": "reste-dedans", "forbidden-zone": "reste-dedans", "verboden-zone": "reste-dedans",
@@ -131,9 +134,14 @@ def resolve_profile(name: str | None) -> str:
     raise IllegalCall(f"unknown carom profile {name!r} (profiles: kampioen (alias club), liemers)")
 
 
+def _unaccented(text: str) -> str:
+    """``text`` without diacritics: "touché" is "touche", "massé" is "masse"."""
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+
+
 def normalise_foul(name: str, profile: str) -> str:
     """The short foul name for what a referee typed, or ``IllegalCall`` listing the known ones."""
-    key = name.strip().lower().replace("_", "-").replace(" ", "-")
+    key = _unaccented(name).strip().lower().replace("_", "-").replace(" ", "-")
     for prefix in ("carom.", "carom-"):
         if key.startswith(prefix):
             key = key[len(prefix):]
