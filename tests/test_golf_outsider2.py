@@ -54,3 +54,11 @@ def test_golf_holding_back_the_opponents_ball_puts_it_into_the_goal() -> None:
     # seed: "... the ball you touched goes into the goal"
     rep = play(miss(1.0), foul(3.0, "hold_back_opponent_ball"))
     assert state(rep)["balls_left"] == {"p1": 5, "p2": 4}
+
+
+def test_golf_two_fouls_in_one_shot_put_the_ball_played_on_one_replacement_spot() -> None:
+    # a touch and a push called for the same shot: one ball was played, so one spot to name
+    rep = play(goal(1.0, "B", "p1"), rest(2.0), foul(3.0, "touch"), foul(4.0, "push"))
+    s = state(rep)
+    assert rules(rep) == ["golf.foul.touch", "golf.foul.push"]
+    assert s["spots_waiting"] == ["p1"] and s["balls_left"] == {"p1": 5, "p2": 5} and s["at_table"] == "p2"

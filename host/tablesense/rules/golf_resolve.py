@@ -226,6 +226,7 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None) -> GolfSt
                f"{s} loses the frame")
 
     # 4. the fouls' consequences
+    played_spotted = False  # the ball played goes on a replacement spot once, however many fouls
     for t, f, extra in fouls:
         if f.id == "golf.own-goal" and own_goal:
             continue  # called, and seen by the goal sensor: one own goal
@@ -234,7 +235,8 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None) -> GolfSt
             text += ", the moved balls are put back"
         n_spots = 0
         if f.spot_played == ALWAYS or (f.spot_played == ZONE and zone):
-            n_spots += 1
+            n_spots += 0 if played_spotted else 1
+            played_spotted = True
             text += ", the ball played goes on a replacement spot"
         if f.points_out and zone:
             n_spots += 1
