@@ -157,13 +157,14 @@ class Engine(Generic[S]):
         else:
             open_ids = ", ".join(q.id for q in state.questions) or "none"
             raise IllegalCall(f"no open question {event.question!r} (open: {open_ids})")
-        if q.options and event.answer not in q.options:
+        answer = _as_option(event.answer, q.options)
+        if q.options and answer not in q.options:
             raise IllegalCall(
                 f"answer to {q.id} must be one of {list(q.options)!r}, not {event.answer!r}"
             )
         rest = tuple(x for x in state.questions if x.id != q.id)
         closed = replace(state, questions=rest)
-        new = self.on_answer(closed, q, event.answer, event)
+        new = self.on_answer(closed, q, answer, event)
         return replace(new, checkpoint=state, in_shot=False)  # type: ignore[return-value]
 
     # --- helpers for engines ----------------------------------------------------
@@ -201,6 +202,24 @@ class Engine(Generic[S]):
         }
         out.update(self.game_json(state))
         return out
+
+
+_YES_NO = {"yes": True, "y": True, "ja": True, "true": True, "no": False, "n": False, "nee": False,
+           "nej": False, "false": False}
+
+
+def _as_option(answer: Any, options: tuple[Any, ...]) -> Any:
+    """An answer written loosely, as one of the question's options: "P2" for "p2",
+    "yes"/"no" for true/false. Anything else is returned as it came."""
+    if not isinstance(answer, str):
+        return answer
+    text = answer.strip().lower()
+    for option in options:
+        if isinstance(option, str) and option.lower() == text:
+            return option
+    if text in _YES_NO and _YES_NO[text] in options and all(isinstance(o, bool) for o in options):
+        return _YES_NO[text]
+    return answer
 
 
 _REGISTRY: dict[str, type[Engine[Any]]] = {}
