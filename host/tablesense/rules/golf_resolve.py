@@ -112,19 +112,13 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None) -> GolfSt
                 continue
         offs.append((t, b))
     for t, b in shot.edges:
-        for j in range(len(goals) - 1, -1, -1):
-            if goals[j][2] == b:
-                del goals[j]
-                u.rule(t, "golf.goal.edge", b, "the ball dropped after it had come to rest: it does "
-                       "not count and is put back on the goal edge")
-                break
+        if _drop_last(goals, 2, b):
+            u.rule(t, "golf.goal.edge", b, "the ball dropped after it had come to rest: it does "
+                   "not count and is put back on the goal edge")
     for t, b in shot.rails:
-        for j in range(len(offs) - 1, -1, -1):
-            if offs[j][1] == b:
-                del offs[j]
-                u.rule(t, "golf.off-table.rail-return", b, "the ball came back onto the bed off the rail: "
-                       "no penalty")
-                break
+        if _drop_last(offs, 1, b):
+            u.rule(t, "golf.off-table.rail-return", b, "the ball came back onto the bed off the rail: "
+                   "no penalty")
     spots: list[tuple[float, str]] = []
     own_wedged = False
     for t, b, where in shot.wedged:
@@ -411,3 +405,12 @@ def _end_frame(pre: GolfState, u: _Unit, common: dict[str, Any], winner: str, bl
         clock=(opener, t), positions=None, turn_positions=None, placed=(None, None),
         fouled_from=((), ()), frame_winners=(*pre.frame_winners, winner),
     )
+
+
+def _drop_last(items: list[Any], at: int, ball: str) -> bool:
+    """Remove the last entry of ``items`` whose field ``at`` is ``ball``; True if one was."""
+    for j in range(len(items) - 1, -1, -1):
+        if items[j][at] == ball:
+            del items[j]
+            return True
+    return False

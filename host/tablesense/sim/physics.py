@@ -147,17 +147,17 @@ class Table:
             self.space.add(peg)
             self._shape_name[peg] = i
         for goal, xy in spec.goals.items():
-            hole = pymunk.Circle(static, max(spec.goal_radius - spec.ball_radius, 0.001), xy)
-            hole.sensor = True
-            hole.collision_type = _GOAL
-            self.space.add(hole)
-            self._shape_name[hole] = goal
+            self._add_hole(static, spec.goal_radius - spec.ball_radius, xy, _GOAL, goal)
         for number, xy in spec.pockets.items():
-            hole = pymunk.Circle(static, max(spec.pocket_radius - spec.ball_radius, 0.001), xy)
-            hole.sensor = True
-            hole.collision_type = _POCKET
-            self.space.add(hole)
-            self._shape_name[hole] = number
+            self._add_hole(static, spec.pocket_radius - spec.ball_radius, xy, _POCKET, number)
+
+    def _add_hole(self, static: pymunk.Body, radius: float, xy: XY, kind: int, name: Any) -> None:
+        """A sensor circle: a ball whose centre enters it has dropped (goal mouth or pocket)."""
+        hole = pymunk.Circle(static, max(radius, 0.001), xy)
+        hole.sensor = True
+        hole.collision_type = kind
+        self.space.add(hole)
+        self._shape_name[hole] = name
 
     def _cut_for_pockets(self, a: XY, b: XY, gap: float) -> list[tuple[XY, XY]]:
         """The cushion line from a to b with the pocket mouths left open."""
