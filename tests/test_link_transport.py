@@ -10,7 +10,6 @@ import pytest
 
 from tablesense.link import Link, LinkError, LinkStatus
 from tablesense.link.frame import F_ACTIVE, F_REPLAY, EventFrame, HeartbeatFrame, HelloFrame, encode_frame
-from tablesense.link.transport import open_port
 
 
 class Pty:
@@ -140,14 +139,6 @@ async def test_a_port_that_cannot_be_opened_is_a_clear_error(tmp_path) -> None: 
     with pytest.raises(LinkError, match=r"cannot open .*ttyUSB7: .*No such file or directory"):
         async for _ in link.items():
             pass
-
-
-def test_port_opens_with_dtr_and_rts_low() -> None:
-    ser = open_port("loop://")
-    try:
-        assert ser.dtr is False and ser.rts is False
-    finally:
-        ser.close()
 
 
 async def test_commands_must_be_one_ascii_line(pty: Pty) -> None:

@@ -15,6 +15,7 @@ import sys
 
 from ..errors import TablesenseError
 from ..link.frame import Frame, HelloFrame
+from ..link.lines import BAUD, baud, link_baud
 from ..link.show import Printer
 from ..link.translate import Translator, table_profile
 from ..link.transport import Link, LinkError, LinkStatus
@@ -25,9 +26,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", help="table profile id or TOML path (default: the one the board reports)")
     p.add_argument("--json", action="store_true", help="JSON lines instead of text")
     p.add_argument("--frames", action="store_true", help="print the decoded wire frames, not table events")
-    p.add_argument(
-        "--baud", type=int, default=115200, help="baud rate of a real serial port (default 115200)"
-    )
+    p.add_argument("--baud", type=baud, default=None,
+                   help=f"baud rate of a real serial port (default: the profile's, else {BAUD})")
     p.add_argument("--no-reconnect", action="store_true", help="stop when the port goes away")
     p.add_argument("--duration", type=float, help="stop after this many seconds")
 
@@ -35,11 +35,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     printer = Printer(sys.stdout, sys.stderr, as_json=args.json, prog="tablesense monitor")
     try:
-        translator = Translator(table_profile(args.profile)) if args.profile else None
-    except TablesenseError as exc:
+        profile = table_profile(args.profile) if args.profile else None
+        translator = Translator(profile) if profile else None
+        rate = link_baud(args.baud, profile)
+    except (TablesenseError, ValueError) as exc:
         printer.error(str(exc))
         return 2
-    link = Link(args.port, baudrate=args.baud, reconnect=not args.no_reconnect)
+    link = Link(args.port, baudrate=rate, reconnect=not args.no_reconnect)
     try:
         return asyncio.run(monitor(link, printer, translator, frames=args.frames, duration=args.duration))
     except LinkError as exc:

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import TablesenseError
 from ..events import Event
+from ..link.lines import BAUD, baud, link_baud
 from ..store import LANGS
 
 
@@ -26,6 +27,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a table's serial port (/dev/ttyUSB0, socket://host:port, a pty); repeat per table")
     p.add_argument("--profile", action="append", default=[], metavar="ID",
                    help="table profile per --port (golf, kegle, carom or a TOML file); default golf")
+    p.add_argument("--baud", type=baud, default=None, metavar="N",
+                   help=f"baud rate of the tables' serial ports (default: each profile's, else {BAUD})")
     p.add_argument("--tables", type=int, default=0, metavar="N",
                    help="tables without a link, refereed by hand")
     p.add_argument("--host", default="127.0.0.1",
@@ -57,7 +60,8 @@ def plan(ports: list[str], profiles: list[str], extra: int) -> list[tuple[str, s
     return out
 
 
-def _sources(tables: list[tuple[str, str | None, str | None]]) -> dict[str, AsyncIterator[Event] | None]:
+def _sources(tables: list[tuple[str, str | None, str | None]],
+             baudrate: int | None = None) -> dict[str, AsyncIterator[Event] | None]:
     from ..link import LinkStatus, table_events
     from ..link.translate import table_profile
 
@@ -71,7 +75,7 @@ def _sources(tables: list[tuple[str, str | None, str | None]]) -> dict[str, Asyn
         def status(s: LinkStatus, tid: str = tid) -> None:
             print(f"table {tid}: {s}", file=sys.stderr, flush=True)
 
-        out[tid] = table_events(port, profile, on_status=status)
+        out[tid] = table_events(port, profile, on_status=status, baudrate=link_baud(baudrate, profile))
     return out
 
 
@@ -82,7 +86,7 @@ def _stop(signum: int, frame: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         tables = plan(args.port, args.profile, args.tables)
-        sources = _sources(tables)
+        sources = _sources(tables, args.baud)
     except (ValueError, OSError) as exc:
         print(f"tablesense run: {exc}", file=sys.stderr)
         return 2

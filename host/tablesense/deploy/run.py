@@ -1,15 +1,20 @@
-"""Run a flash plan with mpremote, reading the board's manifest first."""
+"""Run a flash plan with mpremote: the board's MicroPython version first, then its manifest,
+then the plan's commands."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import TablesenseError
+from ..link.lines import REPL_BAUD
 from .build import MANIFEST
 from .plan import FlashPlan
+from .versions import PROBE, BoardPython, parse_board
 
 
 class FlashError(TablesenseError):
@@ -19,6 +24,40 @@ class FlashError(TablesenseError):
 def mpremote_path() -> str:
     beside = Path(sys.executable).parent / "mpremote"
     return str(beside) if beside.exists() else "mpremote"
+
+
+def board_micropython(port: str, timeout: float = 10.0, soft_reset: bool = True,
+                      baudrate: int = REPL_BAUD) -> BoardPython:
+    """Ask the board's REPL (mpremote's raw REPL, as a library) which MicroPython it runs.
+
+    Nothing on the board changes: Ctrl-C stops the firmware, a soft reset (``soft_reset``;
+    the unix port's REPL cannot) clears its interrupts, one ``print`` answers. mpremote's
+    serial transport keeps DTR and RTS asserted while open and lowers RTS before DTR on
+    close, so this never resets the board either (``link.lines``)."""
+    from mpremote.transport import TransportError
+    from mpremote.transport_serial import SerialTransport
+
+    chatter = io.StringIO()  # mpremote prints what it got when the raw REPL fails; we say it once
+    transport = None
+    try:
+        with contextlib.redirect_stdout(chatter):
+            transport = SerialTransport(port, baudrate=baudrate)
+            transport.enter_raw_repl(soft_reset=soft_reset, timeout_overall=timeout)
+            out = transport.exec(PROBE)
+            transport.exit_raw_repl()
+    except TransportError as exc:
+        raise FlashError(f"no MicroPython REPL on {port} ({exc}): is MicroPython on the board? "
+                         "(flash it first, see docs/installation.md)") from None
+    except OSError as exc:
+        raise FlashError(f"cannot talk to {port}: {exc.strerror or exc}") from None
+    finally:
+        if transport is not None:
+            with contextlib.suppress(Exception):
+                transport.close()
+    try:
+        return parse_board(out)
+    except ValueError as exc:
+        raise FlashError(f"{port}: {exc}") from None
 
 
 def read_manifest(port: str, mpremote: str, timeout: float = 30.0, root: str = "/",

@@ -1,8 +1,8 @@
 """The serial link: open without resetting the board, read frames, keep them whole.
 
 ``Link(url)`` works with anything ``serial.serial_for_url`` opens: ``/dev/ttyUSB0``,
-a pty path, ``socket://host:port``, ``loop://``. The port is opened with DTR and RTS
-low (set before ``open()``), so opening it never resets an ESP32. A thread reads the
+a pty path, ``socket://host:port``, ``loop://``. ``open_port`` opens it so that neither
+opening nor closing resets an ESP32 (``lines`` says how). A thread reads the
 port and hands the bytes to the event loop; the decoder, the sequencer and the clock
 run on the loop.
 
@@ -27,6 +27,7 @@ from typing import Any
 import serial
 
 from ..errors import TablesenseError
+from . import lines
 from .clock import DeviceClock
 from .frame import (
     REPLAYABLE,
@@ -75,11 +76,19 @@ class LinkStats:
         return dict(self.__dict__)
 
 
-def open_port(url: str, baudrate: int = 115200, timeout: float = 0.05) -> serial.SerialBase:
-    """Open ``url`` without toggling DTR/RTS (an ESP32's auto-reset circuit stays quiet)."""
-    ser = serial.serial_for_url(url, do_not_open=True, baudrate=baudrate, timeout=timeout)
-    ser.dtr = False
-    ser.rts = False
+def open_port(url: str, baudrate: int = lines.BAUD, timeout: float = 0.05) -> serial.SerialBase:
+    """Open ``url`` so that neither the open nor the close resets an ESP32 (``lines``: the
+    DevKitC auto-reset circuit never sees RTS asserted without DTR).
+
+    A device path opens as ``lines.QuietSerial`` (its close lowers RTS before DTR); a URL
+    (``socket://``, ``loop://``) through ``serial_for_url``. Every opening of a board's port
+    goes through here: the link and its reconnects, doctor, flash's HELLO check."""
+    if "://" in url:
+        ser = serial.serial_for_url(url, do_not_open=True, baudrate=baudrate, timeout=timeout)
+    else:
+        ser = lines.QuietSerial(None, baudrate=baudrate, timeout=timeout)
+        ser.port = url
+    lines.prepare_lines(ser)
     ser.open()
     return ser
 
@@ -97,7 +106,7 @@ class Link:
         self,
         url: str,
         *,
-        baudrate: int = 115200,
+        baudrate: int = lines.BAUD,
         reconnect: bool = True,
         backoff: tuple[float, float] = (0.05, 5.0),
         give_up_after: float | None = None,
