@@ -45,12 +45,15 @@ def test_the_three_tables_load() -> None:
 
 def test_board_config_has_the_contract_shape() -> None:
     cfg = board_config(load_profile("golf"))
-    keys = ["profile", "version", "fw_min", "scan_ms", "heartbeat_ms", "colours", "channels", "i2c"]
+    keys = ["profile", "version", "fw_min", "scan_ms", "heartbeat_ms", "colours", "channels", "i2c", "colour"]
     assert list(cfg) == keys
-    assert cfg["i2c"] == {"sda": 21, "scl": 22, "mux": 0x70}
+    assert cfg["i2c"] == {"sda": 21, "scl": 22, "freq": 100_000, "mux": 0x70}
+    assert cfg["colour"]["refs"][0] == [0, 1, 560, 230, 210, 2560, 640, 80]
+    assert "colour" not in board_config(load_profile("carom"))
     assert "i2c" not in board_config(load_profile("carom"))
     assert cfg["channels"][0] == {"ch": 0, "name": "goal_A", "kind": "goal", "index": "A", "gpio": 32,
-                                  "pull": "up", "active": 0, "mode": "irq", "debounce_us": 0, "colour": True}
+                                  "pull": "up", "active": 0, "mode": "irq", "debounce_us": 0, "colour": True,
+                                  "mux": 0}
     motion = cfg["channels"][2]
     assert motion["pull"] is None and motion["mode"] == "pcnt" and "colour" not in motion
 

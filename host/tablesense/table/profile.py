@@ -24,10 +24,15 @@ MODES: tuple[str, ...] = ("irq", "capture", "poll", "pcnt")
 PULLS: tuple[str, ...] = ("up", "down", "none")
 
 PROFILE_FIELDS = ("id", "profile", "name", "game", "version", "fw_min", "module", "rest_quiet_ms", "scan_ms",
-                  "heartbeat_ms", "colours", "i2c", "channels")
+                  "heartbeat_ms", "colours", "i2c", "colour", "channels")
 CHANNEL_FIELDS = ("ch", "name", "kind", "index", "gpio", "pull", "active", "mode", "debounce_us", "colour",
-                  "sensor")
-I2C_FIELDS = ("sda", "scl", "mux")
+                  "mux", "sensor")
+I2C_FIELDS = ("sda", "scl", "freq", "mux")
+COLOUR_FIELDS = ("cycles", "gain", "delay_us", "ref")
+REF_FIELDS = ("ch", "ball", "r", "g", "b", "clear", "min_clear", "max_dist")
+#: TCS34725 gains (CONTROL AGAIN 0..3) and one integration cycle
+GAINS: tuple[int, ...] = (1, 4, 16, 60)
+CYCLE_US = 2400
 
 
 class ProfileError(TablesenseError):
@@ -54,6 +59,7 @@ class Channel:
     mode: str
     debounce_us: int
     colour: bool = False  # a colour sensor is read after each active edge (goal, pocket)
+    mux: int | None = None  # TCA9548A port of its colour sensor
     sensor: str = field(default="", compare=False)  # what is wired to it, for the wiring diagram
 
     @property
@@ -66,6 +72,43 @@ class I2CBus:
     sda: int
     scl: int
     mux: int | None = None  # TCA9548A address when several colour sensors share the bus
+    freq: int = 100_000  # bus clock (Hz): 100 kHz for cables up to about 1 m per sensor
+
+
+@dataclass(frozen=True)
+class ColourRef:
+    """A ball's colour as one sensor saw it while learning (``tablesense doctor --learn-colours``):
+    chromaticity r, g, b = 1000 x red/clear ...; the mean clear count; a reading is that ball
+    when its clear count is at least ``min_clear`` and it lies within ``max_dist`` of r, g, b."""
+
+    ch: int
+    ball: str
+    r: int
+    g: int
+    b: int
+    clear: int
+    min_clear: int
+    max_dist: int
+
+
+@dataclass(frozen=True)
+class ColourSettings:
+    """The TCS34725s of the table: integration time (cycles x 2.4 ms), gain, when to read
+    after the beam edge, and the learned references."""
+
+    cycles: int = 4
+    gain: int = 16
+    delay_us: int = 24_000
+    refs: tuple[ColourRef, ...] = ()
+
+    @property
+    def integration_us(self) -> int:
+        return self.cycles * CYCLE_US
+
+    @property
+    def full(self) -> int:
+        """The clear count's ceiling: a reading at it is saturated."""
+        return min(1024 * self.cycles, 65535)
 
 
 @dataclass(frozen=True)
@@ -82,6 +125,7 @@ class TableProfile:
     colours: tuple[str, ...]
     channels: tuple[Channel, ...]
     i2c: I2CBus | None = None
+    colour: ColourSettings | None = None  # set when a channel has a colour sensor
     source: str = field(default="", compare=False)
 
     def channel(self, ch: int) -> Channel:
@@ -92,6 +136,9 @@ class TableProfile:
 
     def by_kind(self, kind: str) -> tuple[Channel, ...]:
         return tuple(c for c in self.channels if c.kind == kind)
+
+    def colour_channels(self) -> tuple[Channel, ...]:
+        return tuple(c for c in sorted(self.channels, key=lambda c: c.ch) if c.colour)
 
     def colour_of(self, value: int) -> str | None:
         """READING value -> ball colour (0 = unknown)."""
@@ -164,9 +211,10 @@ def profile_from_dict(raw: Any, source: str = "<profile>") -> TableProfile:
         if isinstance(raw["i2c"], dict):
             ir = _Reader(raw["i2c"], "i2c", problems, required=("sda", "scl"))
             _unknown(raw["i2c"], I2C_FIELDS, "i2c", problems)
-            i2c = I2CBus(sda=ir.get("sda", int, -1), scl=ir.get("scl", int, -1), mux=ir.get("mux", int, None))
+            i2c = I2CBus(sda=ir.get("sda", int, -1), scl=ir.get("scl", int, -1), mux=ir.get("mux", int, None),
+                         freq=ir.get("freq", int, 100_000))
         else:
-            problems.append("i2c: must be a table with sda, scl and optionally mux")
+            problems.append("i2c: must be a table with sda, scl and optionally freq and mux")
     channels: list[Channel] = []
     raw_channels = raw.get("channels")
     if not isinstance(raw_channels, list) or not raw_channels:
@@ -177,6 +225,7 @@ def profile_from_dict(raw: Any, source: str = "<profile>") -> TableProfile:
             problems.append(f"channels[{n}]: must be a table")
             continue
         channels.append(_channel(rc, n, problems))
+    colour = _colour(raw.get("colour"), channels, tuple(colours), problems)
     prof = TableProfile(
         id=pid,
         name=r.get("name", str, pid),
@@ -190,6 +239,7 @@ def profile_from_dict(raw: Any, source: str = "<profile>") -> TableProfile:
         colours=tuple(colours),
         channels=tuple(channels),
         i2c=i2c,
+        colour=colour,
         source=source,
     )
     if not problems:
@@ -225,8 +275,48 @@ def _channel(rc: dict[str, Any], n: int, problems: list[str]) -> Channel:
         mode=r.get("mode", str, "?"),
         debounce_us=r.get("debounce_us", int, 0),
         colour=r.get("colour", bool, False),
+        mux=r.get("mux", int, None),
         sensor=r.get("sensor", str, ""),
     )
+
+
+def _colour(raw: Any, channels: list[Channel], colours: tuple[str, ...],
+            problems: list[str]) -> ColourSettings | None:
+    """[colour] and its [[colour.ref]] entries; defaults when a channel has a sensor but the
+    table is missing. A board config (JSON) carries refs as lists with the class number."""
+    if raw is None:
+        return ColourSettings() if any(c.colour for c in channels) else None
+    if not isinstance(raw, dict):
+        problems.append("colour: must be a table of cycles, gain, delay_us and [[colour.ref]] entries")
+        return None
+    r = _Reader(raw, "colour", problems)
+    _unknown({k: v for k, v in raw.items() if k != "refs"}, COLOUR_FIELDS, "colour", problems)
+    cycles = r.get("cycles", int, 4)
+    refs: list[ColourRef] = []
+    raw_refs = raw.get("ref", [])
+    if isinstance(raw.get("refs"), list):  # a board config: [ch, class, r, g, b, clear, min_clear, max_dist]
+        raw_refs = []
+        for n, row in enumerate(raw["refs"]):
+            if not (isinstance(row, list) and len(row) == 8 and isinstance(row[1], int)
+                    and 1 <= row[1] <= len(colours)):
+                problems.append(f"colour.refs[{n}]: must be [ch, class 1..{len(colours)}, r, g, b, clear, "
+                                "min_clear, max_dist]")
+                continue
+            raw_refs.append(dict(zip(REF_FIELDS, [row[0], colours[row[1] - 1], *row[2:]], strict=True)))
+    if not isinstance(raw_refs, list):
+        problems.append("colour: 'ref' must be a list of [[colour.ref]] tables")
+        raw_refs = []
+    for n, rr in enumerate(raw_refs):
+        where = f"colour.ref[{n}]"
+        if not isinstance(rr, dict):
+            problems.append(f"{where}: must be a table of {', '.join(REF_FIELDS)}")
+            continue
+        rd = _Reader(rr, where, problems, required=REF_FIELDS)
+        _unknown(rr, REF_FIELDS, where, problems)
+        refs.append(ColourRef(**{k: rd.get(k, str if k == "ball" else int, "?" if k == "ball" else -1)
+                                 for k in REF_FIELDS}))
+    return ColourSettings(cycles=cycles, gain=r.get("gain", int, 16),
+                          delay_us=r.get("delay_us", int, 2 * cycles * CYCLE_US + 4800), refs=tuple(refs))
 
 
 def _unknown(raw: dict[str, Any], known: tuple[str, ...], where: str, problems: list[str]) -> None:
@@ -272,6 +362,8 @@ def board_config(profile: TableProfile) -> dict[str, Any]:
         }
         if c.kind in ("goal", "pocket"):
             d["colour"] = c.colour
+        if c.colour and c.mux is not None:
+            d["mux"] = c.mux
         channels.append(d)
     cfg: dict[str, Any] = {
         "profile": profile.id,
@@ -284,7 +376,16 @@ def board_config(profile: TableProfile) -> dict[str, Any]:
     }
     if profile.i2c is not None:
         # Extra key (the contract's shape plus this): where the colour sensors are wired.
-        cfg["i2c"] = {"sda": profile.i2c.sda, "scl": profile.i2c.scl, "mux": profile.i2c.mux}
+        cfg["i2c"] = {"sda": profile.i2c.sda, "scl": profile.i2c.scl, "freq": profile.i2c.freq,
+                      "mux": profile.i2c.mux}
+    if profile.colour is not None:
+        col = profile.colour
+        cfg["colour"] = {
+            "cycles": col.cycles, "gain": col.gain, "delay_us": col.delay_us,
+            # [ch, class (1-based in colours), r, g, b, clear, min_clear, max_dist]
+            "refs": [[f.ch, profile.colours.index(f.ball) + 1, f.r, f.g, f.b, f.clear, f.min_clear,
+                      f.max_dist] for f in col.refs],
+        }
     return cfg
 
 

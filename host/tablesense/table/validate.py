@@ -10,7 +10,11 @@ from collections import Counter
 from collections.abc import Iterable
 
 from . import esp32
-from .profile import KINDS, MODES, Channel, TableProfile
+from .profile import GAINS, KINDS, MODES, Channel, TableProfile
+
+#: After the beam edge, the firmware's main loop (a 10 ms FreeRTOS tick on the ESP32) and
+#: the I2C read (mux select + 9 bytes at 100 kHz, about 1.5 ms) come on top of delay_us.
+COLOUR_READ_SLACK_US = 15_000
 
 #: valid `index` values per kind
 INDEXES: dict[str, tuple[int | str, ...]] = {
@@ -30,7 +34,82 @@ def check_profile(p: TableProfile) -> list[str]:
         problems += check_channel(c, p)
     problems += _check_shared(p)
     problems += _check_limits(p.channels)
+    problems += _check_colour(p)
     return problems
+
+
+def _check_colour(p: TableProfile) -> list[str]:
+    """The colour sensors: settings the TCS34725 takes, a read the host still waits for,
+    one mux port each, references that name a ball and a sensor and do not overlap."""
+    from ..link.translate import COLOUR_WAIT_US
+
+    out: list[str] = []
+    col = p.colour
+    if p.i2c is not None and not 10_000 <= p.i2c.freq <= 400_000:
+        out.append(f"i2c: field 'freq' {p.i2c.freq} must be 10000..400000 Hz (the TCS34725 and the TCA9548A "
+                   "take up to 400 kHz; 100 kHz for long cables)")
+    if p.i2c is not None and p.i2c.mux is not None and not 0x70 <= p.i2c.mux <= 0x77:
+        out.append(f"i2c: field 'mux' {p.i2c.mux:#x} is not a TCA9548A address (0x70..0x77)")
+    sensors = p.colour_channels()
+    if col is None:
+        return out
+    if not 1 <= col.cycles <= 256:
+        out.append(f"colour: field 'cycles' {col.cycles} must be 1..256 (integration time = cycles x 2.4 ms)")
+    if col.gain not in GAINS:
+        out.append(f"colour: field 'gain' {col.gain} must be one of {', '.join(map(str, GAINS))}")
+    need = 2 * col.integration_us
+    if col.delay_us < need:
+        out.append(f"colour: field 'delay_us' {col.delay_us} is shorter than two integrations ({need} us): "
+                   "the reading could mix the light from before the ball came")
+    top = COLOUR_WAIT_US - COLOUR_READ_SLACK_US
+    if col.delay_us > top:
+        out.append(f"colour: field 'delay_us' {col.delay_us} is over {top} us: the host waits "
+                   f"{COLOUR_WAIT_US // 1000} ms after the beam edge for the reading "
+                   f"(and the main loop and the I2C read take up to {COLOUR_READ_SLACK_US // 1000} ms)")
+    if len(sensors) > 1:
+        if p.i2c is None or p.i2c.mux is None:
+            out.append(f"colour: {len(sensors)} colour sensors but no [i2c] mux: every TCS34725 answers at "
+                       "0x29, so several need a TCA9548A multiplexer (mux = 0x70) and a mux port per channel")
+        else:
+            ports: dict[int, Channel] = {}
+            for c in sensors:
+                if c.mux is None:
+                    out.append(f"{c.label}: field 'mux' is missing: the TCA9548A port (0..7) of its colour "
+                               "sensor")
+                elif not 0 <= c.mux <= 7:
+                    out.append(f"{c.label}: field 'mux' {c.mux} must be a TCA9548A port 0..7")
+                elif c.mux in ports:
+                    out.append(f"{c.label}: field 'mux' port {c.mux} is already {ports[c.mux].label}'s")
+                else:
+                    ports[c.mux] = c
+    chans = {c.ch: c for c in sensors}
+    for n, f in enumerate(col.refs):
+        where = f"colour.ref[{n}] (channel {f.ch}, {f.ball})"
+        if f.ch not in chans:
+            out.append(f"{where}: channel {f.ch} has no colour sensor")
+        if f.ball not in p.colours:
+            out.append(f"{where}: ball {f.ball!r} is not in colours ({', '.join(p.colours)})")
+        for key in ("r", "g", "b"):
+            if not 0 <= getattr(f, key) <= 2000:
+                out.append(f"{where}: field '{key}' must be 0..2000 (per mille of the clear count)")
+        if not 1 <= f.clear <= col.full:
+            out.append(f"{where}: field 'clear' {f.clear} must be 1..{col.full} (the ceiling at {col.cycles} "
+                       "cycles): learn the colours again after changing cycles or gain")
+        if not 0 <= f.min_clear <= f.clear:
+            out.append(f"{where}: field 'min_clear' must be 0..clear")
+        if not 1 <= f.max_dist <= 1000:
+            out.append(f"{where}: field 'max_dist' must be 1..1000")
+    refs = list(col.refs)
+    for i, a in enumerate(refs):
+        for z in refs[i + 1:]:
+            if a.ch != z.ch or a.ball == z.ball:
+                continue
+            d = ((a.r - z.r) ** 2 + (a.g - z.g) ** 2 + (a.b - z.b) ** 2) ** 0.5
+            if d <= a.max_dist + z.max_dist:
+                out.append(f"colour: channel {a.ch}: the {a.ball} and {z.ball} references overlap (distance "
+                           f"{d:.0f}, max_dist {a.max_dist} + {z.max_dist}): the sensor cannot tell them "
+                           "apart")
+    return out
 
 
 def _check_settings(p: TableProfile) -> list[str]:
