@@ -6,19 +6,32 @@ PY      ?= python3
 VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
+TC      := firmware/typecheck
+STUBS   := $(VENV)/stubs/.installed
 PORT    ?= /dev/ttyUSB0
 PROFILE ?= golf
 GAME    ?= golf
 
-.PHONY: setup browser test test-fast lint demo flash bench clean
+.PHONY: setup browser test test-fast lint typecheck demo flash bench clean
 
-setup: $(STAMP)
+setup: $(STAMP) $(STUBS)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+
+# The type checker and the published MicroPython ESP32 stubs of the oldest and the
+# newest supported MicroPython, each in its own folder (docs/firmware.md).
+$(STUBS): $(STAMP) $(TC)/checker.txt $(TC)/stubs-esp32-1.26.txt $(TC)/stubs-esp32-1.29.txt
+	$(BIN)/python -m pip install --quiet -r $(TC)/checker.txt
+	for v in 1.26 1.29; do \
+	  rm -rf $(VENV)/stubs/esp32-$$v && \
+	  $(BIN)/python -m pip install --quiet --no-compile --target $(VENV)/stubs/esp32-$$v \
+	    -r $(TC)/stubs-esp32-$$v.txt || exit 1; \
+	done
+	touch $(STUBS)
 
 # Debian's chromium for Playwright (no browser download: none is reachable).
 browser:
@@ -35,6 +48,10 @@ test-fast: setup
 
 lint: setup
 	$(BIN)/ruff check host tests bench firmware
+	$(BIN)/python $(TC)/run.py
+
+typecheck: setup
+	$(BIN)/python $(TC)/run.py
 
 demo: setup browser
 	$(BIN)/tablesense demo --game $(GAME) --open
