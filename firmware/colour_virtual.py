@@ -49,6 +49,8 @@ class _Light:
         self.noise = 20  # per mille
 
     def set(self, t, r, g, b):
+        if t < self.t[self.head]:
+            t = self.t[self.head]  # the history stays in time order
         i = (self.head + 1) % _HIST
         self.t[i] = t
         self.r[i] = r

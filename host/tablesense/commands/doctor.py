@@ -2,24 +2,53 @@
 
 Every channel is listed and lit while it fires; at the end (``--seconds`` or Ctrl-C) the
 stuck, noisy and silent sensors are named with what to check.
+
+``--learn-colours``: for each colour sensor, the installer takes the balls away, then holds
+each ball of the profile's ``colours`` in front of it when told; the firmware's raw
+readings (``!colour <ch>``, COLOUR frames) become the profile's ``[[colour.ref]]`` entries
+and the board JSON is generated again (``tablesense flash`` puts it on the board).
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import sys
 import time
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 
 import serial
 
+from ..deploy.colours import (
+    ColourSample,
+    ColourSplitter,
+    LearnError,
+    board_json_text,
+    check_dark,
+    check_separation,
+    reference,
+    summarise,
+    write_refs,
+)
 from ..deploy.doctor import NOISY_EDGES_PER_S, NOISY_PULSES_PER_S, STUCK_S, Doctor
 from ..deploy.hello import HelloError, wait_hello
 from ..deploy.ports import PortError, check_port
 from ..errors import TablesenseError
 from ..link.frame import Frame, HelloFrame, StreamDecoder
 from ..link.transport import open_port
-from ..table.profile import ProfileError, load_profile
+from ..table.profile import (
+    PROFILE_DIR,
+    ColourRef,
+    ProfileError,
+    TableProfile,
+    board_config,
+    load_profile,
+    profile_from_dict,
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -34,6 +63,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"more edges a second than this is noise (default {NOISY_EDGES_PER_S})")
     p.add_argument("--noisy-pulses", type=int, default=NOISY_PULSES_PER_S, metavar="N",
                    help=f"more piezo pulses a second than this is noise (default {NOISY_PULSES_PER_S})")
+    p.add_argument("--learn-colours", action="store_true",
+                   help="learn each ball's colour at each colour sensor and write them into the profile")
+    p.add_argument("--channel", type=int, action="append", metavar="CH",
+                   help="with --learn-colours: only this colour channel (repeatable; default all)")
+    p.add_argument("--balls", type=int, default=1, metavar="N",
+                   help="with --learn-colours: hold N balls of each colour in turn (golf: 5 each)")
+    p.add_argument("--samples", type=int, default=12, metavar="N",
+                   help="with --learn-colours: readings per ball (default 12)")
 
 
 class DoctorError(TablesenseError):
@@ -51,6 +88,9 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, serial.SerialException) as exc:
         print(f"tablesense doctor: cannot open {args.port}: {exc}", file=sys.stderr)
         return 2
+    if args.learn_colours:
+        with ser:
+            return learn_colours_command(ser, profile, args)
     doc = Doctor(profile, stuck_s=args.stuck, noisy_edges=args.noisy_edges, noisy_pulses=args.noisy_pulses)
     live = not args.json and sys.stdout.isatty()
     try:
@@ -133,3 +173,130 @@ def _report(doc: Doctor, as_json: bool) -> int:
     if not findings:
         print("all sensors fired, none stuck or noisy: the table is ready")
     return 1 if bad else 0
+
+
+# --- learning the colours -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    """What the installer is asked to do before the next readings: ``ball`` None = take
+    every ball away from channel ``ch``'s sensor."""
+
+    ch: int
+    name: str
+    ball: str | None
+    text: str
+
+
+def _ask(step: Step) -> None:
+    input(f"{step.text}, then press Enter ")
+
+
+def learn_colours(ser: serial.SerialBase, profile: TableProfile, prompt: Callable[[Step], None] = _ask,
+                  channels: list[int] | None = None, balls: int = 1, samples: int = 12,
+                  say: Callable[[str], None] = print) -> list[ColourRef]:
+    """Every (chosen) colour sensor's references, learned from the installer's balls; keeps
+    the profile's references of the channels not learned. LearnError when they cannot be."""
+    col = profile.colour
+    sensors = [c for c in profile.colour_channels() if channels is None or c.ch in channels]
+    if col is None or not sensors:
+        raise LearnError(f"profile {profile.id} has no colour sensor"
+                         + (f" on channel {', '.join(map(str, channels))}" if channels else ""))
+    reader = _SampleReader(ser, gap_s=1.5 * col.integration_us / 1e6)
+    refs: list[ColourRef] = []
+    for c in sensors:
+        where = f"{c.label} (mux port {c.mux})" if c.mux is not None else c.label
+        prompt(Step(c.ch, c.name, None, f"{c.name}: take every ball away from its colour sensor"))
+        dark = [s for s in reader.samples(c.ch, samples) if s.usable]
+        if not dark:
+            raise LearnError(f"{where}: the colour sensor gives no reading (not found at boot? check its "
+                             "cable and mux port; the firmware's ERROR lines name it)")
+        dark_clear = sum(s.clear for s in dark) / len(dark)
+        say(f"{c.name}: empty sensor, clear {dark_clear:.0f}")
+        for ball in profile.colours:
+            got = []
+            for k in range(balls):
+                n = f" ({k + 1} of {balls})" if balls > 1 else ""
+                prompt(Step(c.ch, c.name, ball, f"{c.name}: hold a {ball} ball{n} where it stops in front of "
+                                                "the colour sensor"))
+                got += reader.samples(c.ch, samples)
+            learned = summarise(c.ch, ball, got, col, where)
+            check_dark(learned, dark_clear, where)
+            ref = reference(learned, dark_clear)
+            refs.append(ref)
+            say(f"{c.name}: {ball}: r {ref.r} g {ref.g} b {ref.b} per mille, clear {ref.clear}, "
+                f"spread {learned.spread:.1f} -> max_dist {ref.max_dist}, min_clear {ref.min_clear}")
+    check_separation(refs, {c.ch: c.label for c in sensors})
+    learned_chs = {c.ch for c in sensors}
+    return [r for r in col.refs if r.ch not in learned_chs] + refs
+
+
+class _SampleReader:
+    def __init__(self, ser: serial.SerialBase, gap_s: float) -> None:
+        self.ser = ser
+        self.gap_s = gap_s
+        self.split = ColourSplitter()
+
+    def samples(self, ch: int, n: int, timeout: float = 2.0) -> list[ColourSample]:
+        out: list[ColourSample] = []
+        for _ in range(n):
+            self.ser.write(f"!colour {ch}\n".encode("ascii"))
+            end = time.monotonic() + timeout
+            got = None
+            while got is None and time.monotonic() < end:
+                data = self.ser.read(256)
+                if data:
+                    found, _rest = self.split.feed(data)
+                    got = next((s for s in found if s.ch == ch), got)
+            if got is None:
+                raise LearnError(f"channel {ch}: no answer to !colour (a firmware without colour sensor "
+                                 "support? flash it with `tablesense flash`)")
+            out.append(got)
+            time.sleep(self.gap_s)  # the next reading from another integration
+        return out
+
+
+def write_learned(profile: TableProfile, refs: list[ColourRef], note: str) -> tuple[Path, Path]:
+    """Write refs into the profile's TOML file and generate its board JSON again (the
+    shipped profiles' firmware/boards/<id>.json, else <profile>.json beside it)."""
+    src = Path(profile.source)
+    if src.suffix != ".toml":
+        raise LearnError(f"{src}: learn the colours into the table's TOML profile, not a board config")
+    text = write_refs(src.read_text(encoding="utf-8"), refs, note)
+    try:
+        new = profile_from_dict(tomllib.loads(text), source=str(src))
+    except ProfileError as exc:
+        raise LearnError(f"the learned colours do not make a valid profile: {exc}") from None
+    src.write_text(text, encoding="utf-8")
+    if src.parent.resolve() == PROFILE_DIR.resolve():
+        board = PROFILE_DIR.parents[1] / "firmware" / "boards" / f"{new.id}.json"
+    else:
+        board = src.with_suffix(".json")
+    board.write_text(board_json_text(board_config(new)), encoding="utf-8")
+    return src, board
+
+
+def learn_colours_command(ser: serial.SerialBase, profile: TableProfile, args: argparse.Namespace) -> int:
+    try:
+        dec = StreamDecoder()
+        hello = wait_hello(ser, dec, "!hello", 8.0, every=1.0)
+        if hello.profile_id != profile.id:
+            hello = wait_hello(ser, dec, f"!profile {profile.id}", 8.0, every=1.0)
+        print(f"{args.port}: firmware {hello.fw_version}, profile {hello.profile_id}: learning the colours "
+              f"({', '.join(profile.colours)})")
+        refs = learn_colours(ser, profile, channels=args.channel, balls=args.balls, samples=args.samples)
+        note = f"learned {datetime.date.today().isoformat()}"
+        toml_path, board = write_learned(profile, refs, note)
+    except (HelloError, LearnError) as exc:
+        print(f"tablesense doctor: {exc}", file=sys.stderr)
+        return 1
+    except (OSError, serial.SerialException) as exc:
+        print(f"tablesense doctor: lost {args.port}: {exc}", file=sys.stderr)
+        return 1
+    except (KeyboardInterrupt, EOFError):
+        print("\ntablesense doctor: stopped; nothing written", file=sys.stderr)
+        return 1
+    print(f"wrote {len(refs)} references into {toml_path} and {board}; "
+          f"put them on the board with `tablesense flash --port {args.port} --profile {profile.id}`")
+    return 0
