@@ -87,18 +87,26 @@ def wiring_svg(p: TableProfile) -> str:
         ]
     y = TOP + board_h + 50
     if i2c_rows and p.i2c is not None:
-        mux = f"TCA9548A at 0x{p.i2c.mux:02X}" if p.i2c.mux is not None else "direct"
+        mux = f"TCA9548A at 0x{p.i2c.mux:02X} (A0-A2 to GND, RESET 10 k to 3V3)" if p.i2c.mux is not None \
+            else "one sensor, no mux"
+        col = p.colour
+        timing = (f"integration {col.cycles} x 2.4 ms, gain {col.gain}x, read {col.delay_us / 1000:g} ms "
+                  "after the beam edge" if col is not None else "")
         out += [
-            _t(40, y, f"I2C colour sensors: SDA GPIO{p.i2c.sda}, SCL GPIO{p.i2c.scl} "
-                      f"(4.7 k pull-ups to 3V3), {mux}", 13, weight="bold"),
-            _t(40, y + 18, "each TCS34725 (fixed address 0x29) on its own mux port", 12),
+            _t(40, y, f"I2C colour sensors: SDA GPIO{p.i2c.sda}, SCL GPIO{p.i2c.scl} at "
+                      f"{p.i2c.freq // 1000} kHz (4.7 k pull-ups to 3V3 at the board), {mux}", 13,
+               weight="bold"),
+            _t(40, y + 18, "each TCS34725 module (fixed address 0x29): VIN 3V3, GND, SDA, SCL on its own "
+                           "mux port (SDn/SCn), LED pin open (LED on); 4-core shielded cable, at most 1 m; "
+                           f"{timing}", 11),
         ]
         y += 18
         for n, c in enumerate(colour_chans):
             y += 30
+            port = c.mux if c.mux is not None else n
             out += [
                 f'<line x1="60" y1="{y - 4}" x2="120" y2="{y - 4}" stroke="#e67700" stroke-width="2"/>',
-                _t(130, y, f"mux port {n} -> TCS34725 for {c.name} (LED on, read after each active edge; "
+                _t(130, y, f"mux port {port} -> TCS34725 for {c.name} (LED on, read after each active edge; "
                            f"READING value k = colours[k-1] of {list(p.colours)})", 12),
             ]
         y += 30
