@@ -72,7 +72,7 @@ class I2CBus:
     sda: int
     scl: int
     mux: int | None = None  # TCA9548A address when several colour sensors share the bus
-    freq: int = 100_000  # bus clock (Hz): 100 kHz for cables up to about 1 m per sensor
+    freq: int = 100_000  # bus clock (Hz): 100 kHz for up to 2 m of cable per sensor
 
 
 @dataclass(frozen=True)

@@ -97,8 +97,8 @@ def wiring_svg(p: TableProfile) -> str:
                       f"{p.i2c.freq // 1000} kHz (4.7 k pull-ups to 3V3 at the board), {mux}", 13,
                weight="bold"),
             _t(40, y + 18, "each TCS34725 module (fixed address 0x29): VIN 3V3, GND, SDA, SCL on its own "
-                           "mux port (SDn/SCn), LED pin open (LED on); 4-core shielded cable, at most 1 m; "
-                           f"{timing}", 11),
+                           "mux port (SDn/SCn), LED pin open (LED on); 4-core shielded cable, at most 2 m "
+                           f"per sensor at 100 kHz; {timing}", 11),
         ]
         y += 18
         for n, c in enumerate(colour_chans):
