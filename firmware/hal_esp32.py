@@ -250,6 +250,7 @@ class Hal:
         self.caps = []
         self.counters = []
         self.kbd = bytearray(1)  # set by _Guard when a handler caught a KeyboardInterrupt
+        self.colours = None  # colour.ColourSensors once use_board found an i2c bus
         st = _UART0_STATUS.get(self.chip)
         self.uart = None
         if st is not None:
@@ -342,8 +343,24 @@ class Hal:
         self.counters.append(cnt)
         return cnt
 
+    def use_board(self, b):
+        """Board-level set-up, for link.use_board to call after reset() (it does not
+        yet): the colour sensors, colour.ColourSensors on hardware I2C 0 at the board's
+        i2c {sda, scl, freq}. Returns the problem lines (sensors that did not answer)."""
+        self.colours = None
+        if getattr(b, "i2c_sda", None) is None:
+            return []
+        import colour
+
+        i2c = machine.I2C(0, scl=machine.Pin(b.i2c_scl), sda=machine.Pin(b.i2c_sda), freq=b.i2c_freq)
+        self.colours = colour.ColourSensors(i2c, b)
+        return self.colours.problems
+
     def colour(self, ch):
-        return 0  # no colour sensor driver yet: "unknown"
+        """Ball class under channel ch's colour sensor (0: unknown, or no sensor).
+        Main loop only (I2C); does not allocate (colour.py)."""
+        s = self.colours
+        return s.classify(ch) if s is not None else 0
 
     def profile_path(self, pid):
         return "/profiles/" + pid + ".json"

@@ -7,6 +7,7 @@ import micropython
 import uctypes
 
 import board as boardcfg
+from board import Board
 import hal_esp32
 from fwtest import eq
 
@@ -321,6 +322,53 @@ def test_capture_is_refused_off_the_original_esp32():
         eq("esp32s3" in e.args[0], True, e.args[0])
     else:
         raise AssertionError("no BoardError")
+
+
+def test_colour_sensors_set_up_from_the_board():
+    hal = hal_esp32.Hal()
+    eq(hal.use_board(fwtest.board([fwtest.channel(0)])), [], "no i2c: no sensors")
+    eq(hal.colour(0), 0, "unknown")
+
+    class Bus:
+        def __init__(self, id, scl=None, sda=None, freq=0):
+            self.args = (id, scl, sda, freq)
+            Bus.made = self
+
+        def readfrom_mem_into(self, addr, reg, buf):
+            raise OSError(19)
+
+        def writeto_mem(self, addr, reg, buf):
+            raise OSError(19)
+
+        def writeto(self, addr, buf):
+            raise OSError(19)
+
+    class FakeI2C:
+        I2C = Bus
+
+        @staticmethod
+        def Pin(n):
+            return ("pin", n)
+
+    b = Board(
+        {
+            "profile": "t",
+            "scan_ms": 20,
+            "heartbeat_ms": 1000,
+            "colours": ["p1", "p2"],
+            "i2c": {"sda": 21, "scl": 22, "freq": 100000},
+            "channels": [fwtest.channel(0, colour=True)],
+        }
+    )
+    real = hal_esp32.machine
+    hal_esp32.machine = FakeI2C
+    try:
+        problems = hal.use_board(b)
+    finally:
+        hal_esp32.machine = real
+    eq(Bus.made.args, (0, ("pin", 22), ("pin", 21), 100000), "I2C 0 on the board's pins")
+    eq(len(problems), 1, "the sensor that does not answer is named")
+    eq(hal.colour(0), 0, "and reads unknown")
 
 
 fwtest.run(fwtest.tests_of(globals()))
