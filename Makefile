@@ -53,6 +53,13 @@ lint: setup
 typecheck: setup
 	$(BIN)/python $(TC)/run.py
 
+# The firmware's checks on a real ESP32 at PORT (tests/board/; docs/firmware.md "On a real
+# board"): version, HELLO, doctor pass, replay, no reset on open. Skipped, exit 0, without a board.
+.PHONY: test-board
+test-board: setup
+	TABLESENSE_BOARD_PORT=$(PORT) TABLESENSE_BOARD_PROFILE=$(PROFILE) $(if $(BAUD),TABLESENSE_BOARD_BAUD=$(BAUD)) \
+	  $(BIN)/python -m pytest -q -rs -s -p no:cacheprovider tests/board
+
 demo: setup browser
 	$(BIN)/tablesense demo --game $(GAME) --open
 
