@@ -1,5 +1,17 @@
 # Virtual HAL for MicroPython's unix port: pins driven by the TABLESENSE_EDGES feed,
-# a settable virtual clock, and a model of the ESP32 soft-IRQ scheduler.
+# a settable virtual clock, and a model of the ESP32 port where it differs from the
+# unix port (read from micropython's ports/esp32, docs/timing.md):
+#   - the soft-IRQ scheduler: 8 slots, a full queue drops the edge silently;
+#   - stdout: a write spins until every byte is in the UART's 128-byte TX FIFO, which
+#     drains at the link's baud rate; whenever the FIFO is full the writer waits one
+#     FreeRTOS tick (10 ms, or less if a pin IRQ notifies the task) and no IRQ callback
+#     runs meanwhile (ports/esp32/uart.c uart_stdout_tx_strn); it returns the full length;
+#   - waits: a wait in select/poll or asyncio ends at the next tick (100 Hz) or at an IRQ
+#     (MICROPY_EVENT_POLL_HOOK: ulTaskNotifyTake(pdFALSE, 1)); time.sleep_us is exact
+#     and serves callbacks as it waits (mp_hal_delay_us), which is what pause() uses;
+#   - garbage collection: when what the firmware allocated fills the board's heap
+#     (ESP32 WROOM, no PSRAM: about 100 KB), a collection stops everything for GC_US;
+#     callbacks due meanwhile run after it, stamped late.
 #
 # Feed (JSON lines, a regular file appended to while the firmware runs):
 #   {"t_us": 1234, "ch": 3, "level": 1}   channel 3 becomes ACTIVE at virtual time 1234
@@ -10,9 +22,13 @@
 # Environment: TABLESENSE_EDGES (feed path), TABLESENSE_REALTIME ("0": play the feed
 # as fast as the main loop drains it; default "1": at its own pace),
 # TABLESENSE_SCHED_US (virtual time one scheduled callback takes, default 20),
-# TABLESENSE_BOARD (board config), TABLESENSE_PROFILES (directory of <id>.json).
+# TABLESENSE_BOARD (board config), TABLESENSE_PROFILES (directory of <id>.json),
+# TABLESENSE_BAUD (the link's rate, default 115200), TABLESENSE_GC_US (one collection's
+# pause, default 5000), TABLESENSE_HEAP (bytes allocated before a collection, 100000).
+import gc
 import json
 import os
+import select
 import sys
 import time
 
@@ -25,6 +41,12 @@ _FOREVER = const(1 << 60)
 _STEP_US = const(1 << 29)  # longest clock jump in one main-loop pass
 _SKIP_US = const(100000)  # not realtime: quiet time kept before an edge after a long gap
 _MAX_PER_PASS = const(64)  # feed items one pass applies at most (the ring holds 255)
+TICK_US = const(10000)  # FreeRTOS tick of the ESP32 port (CONFIG_FREERTOS_HZ=100)
+FIFO = const(128)  # the UART's TX FIFO (SOC_UART_FIFO_LEN)
+PAUSE_US = const(1000)  # the main loop's idle pause (time.sleep_us on the board)
+NO_GC = const(1 << 60)  # heap: never collect (the firmware's unit tests, whose harness allocates)
+_SAMPLE = const(32)  # passes per allocation sample of the GC model
+_PTY_WAIT_MS = const(200)  # not realtime: how long a full pty may hold the UART back
 
 
 def _env(name, default):
@@ -58,6 +80,7 @@ class Scheduler:
         self.head = 0
         self.n = 0
         self.last_due = 0
+        self.held = 0  # callbacks wait for this virtual time (the CPU is in C code)
         self.dropped = 0  # seen only by tests: the firmware must find drops itself
 
     def enqueue(self, pin, t):
@@ -71,9 +94,30 @@ class Scheduler:
         self.due[i] = d
         self.n += 1
 
+    def hold(self, t):
+        """The CPU is inside C code until t: a callback cannot start before it."""
+        if t > self.held:
+            self.held = t
+
+    def release(self, t):
+        """The C code returned at t: the callbacks it held run from t on, one after another."""
+        d = t
+        for k in range(self.n):
+            i = (self.head + k) % DEPTH
+            if self.due[i] < d + self.sched_us:
+                self.due[i] = d + self.sched_us
+            d = self.due[i]
+        if d > self.last_due:
+            self.last_due = d
+        self.held = 0
+
     def run_until(self, t):
         """Run every queued callback due by virtual time t. Does not allocate."""
         hal = self.hal
+        if self.held:
+            if t < self.held:
+                return
+            self.release(self.held)
         while self.n and self.due[self.head] <= t:
             i = self.head
             pin = self.pins[i]
@@ -110,8 +154,82 @@ class Capture:
         return self.pin.captured
 
 
+class VirtualUart:
+    """The REPL UART as the ESP32 port drives it: write() blocks until every byte is in
+    the 128-byte TX FIFO, which drains at baud/10 bytes a second of virtual time; while
+    it is full the writer waits a tick (or until a pin IRQ) with no callback run; it
+    returns the full length. room() is what a write can take now without blocking.
+    The bytes go on to dev (the pty); one that refuses them is a USB bridge with no
+    reader: they are lost (realtime), or, not realtime, the line waits for the host."""
+
+    def __init__(self, hal, dev, baud):
+        self.hal = hal
+        self.dev = dev
+        self.baud = baud
+        self.level = 0  # bytes in the FIFO at virtual time self.at
+        self.at = 0
+        self.lost = 0  # bytes the pty would not take
+        self.blocked_us = 0  # virtual time writers spent blocked (the stall a write caused)
+        self._poll = None
+
+    def room(self):
+        """Free bytes in the FIFO now. Does not allocate."""
+        now = self.hal.now
+        if self.level == 0:
+            self.at = now
+            return FIFO
+        gone = (now - self.at) * self.baud // 10000000
+        if gone >= self.level:
+            self.level = 0
+            self.at = now
+        elif gone > 0:
+            self.level -= gone
+            self.at += gone * 10000000 // self.baud
+        return FIFO - self.level
+
+    def write(self, buf, off=0, n=-1):
+        if n < 0:
+            n = len(buf) - off
+        done = 0
+        while True:
+            room = self.room()
+            k = n - done if n - done <= room else room
+            if k > 0:
+                self._out(buf, off + done, k)
+                self.level += k
+                done += k
+            if done >= n:
+                return n
+            t0 = self.hal.now
+            self.hal.block_tick()  # FIFO full: ulTaskNotifyTake(pdFALSE, 1), no callbacks
+            self.blocked_us += self.hal.now - t0
+
+    def _out(self, buf, off, n):
+        dev = self.dev
+        while n > 0:
+            try:
+                r = dev.write(buf, off, n)
+            except OSError:
+                r = None
+            if r:
+                off += r
+                n -= r
+                continue
+            if self.hal.realtime or not self._wait_writable():
+                self.lost += n
+                return
+
+    def _wait_writable(self):
+        if self._poll is None:
+            self._poll = select.poll()
+            self._poll.register(self.dev, select.POLLOUT)
+        return bool(self._poll.poll(_PTY_WAIT_MS))
+
+
 class Hal:
     name = "virtual"
+    chip = "unix"
+    mp_version = "%d.%d.%d" % sys.implementation.version[:3]
 
     def __init__(self):
         self.realtime = _env("TABLESENSE_REALTIME", "1") != "0"
@@ -132,6 +250,15 @@ class Hal:
         self._items = []
         self._next = 0
         self.bad_feed = 0
+        self.gc_us = int(_env("TABLESENSE_GC_US", "5000"))
+        self.heap = int(_env("TABLESENSE_HEAP", "100000"))
+        self.follow_wall = True  # not realtime, an empty feed: time goes on with the wall clock
+        self.allocated = 0  # what the firmware allocated since the last (virtual) collection
+        self.collections = 0
+        self._mem = -1
+        self._passes = 0
+        dev = getattr(sys.stdout, "buffer", sys.stdout)
+        self.out = VirtualUart(self, dev, int(_env("TABLESENSE_BAUD", "115200")))
 
     # -- clock -------------------------------------------------------------------
     def ticks_us(self):
@@ -178,6 +305,107 @@ class Hal:
     def profile_path(self, pid):
         return self.profile_dir + "/" + pid + ".json"
 
+    # -- the link ------------------------------------------------------------------
+    def tx_room(self):
+        """Bytes the UART's TX FIFO takes now without blocking. Does not allocate."""
+        return self.out.room()
+
+    def pause(self):
+        """The main loop's idle wait: time.sleep_us(PAUSE_US) on the board (exact, serves
+        callbacks as it waits). Realtime it waits that long; not realtime a pass already
+        is a millisecond of virtual time."""
+        time.sleep_us(PAUSE_US)
+
+    def next_tick(self, t):
+        """The first FreeRTOS tick after virtual time t."""
+        return (t // TICK_US + 1) * TICK_US
+
+    def wait_tick(self):
+        """A wait in select/poll or asyncio's sleep_ms on the board: to the next tick, or
+        to the next pin edge (its IRQ notifies the task); callbacks then run."""
+        end = self._wake(self.next_tick(self.now))
+        self._block(end)
+        self.sched.release(end)
+        self.sched.run_until(end)
+
+    def block_tick(self):
+        """Inside the port's C code (the UART write) until the next tick or pin IRQ: edges
+        are queued by the ISR, but no callback runs until the C code returns."""
+        self._block(self._wake(self.next_tick(self.now)))
+
+    def _wake(self, end):
+        """end, or earlier: the time of the next feed edge on a pin with a handler."""
+        item = self._peek()
+        if item is None or "level" not in item:
+            return end
+        try:
+            t = int(item.get("t_us", end))
+        except (TypeError, ValueError):
+            return end
+        p = self.pins.get(item.get("ch"))
+        if p is None or p.handler is None:
+            return end
+        return t if self.now < t < end else end
+
+    def _block(self, end):
+        """Virtual time moves to end with the scheduler held: feed items due meanwhile
+        reach the pins (their ISR queues the callback), callbacks wait for release()."""
+        if end <= self.now:
+            return
+        if self.realtime:
+            w = self._wall()
+            if end > w:
+                time.sleep_us(end - w)
+        self.sched.hold(end)
+        move = self._advance if not self.realtime else self._forward
+        start = self.now
+        while True:
+            item = self._peek()
+            if item is None or "clock_us" in item:
+                break
+            try:
+                t = int(item.get("t_us", self.now))
+            except (TypeError, ValueError):
+                break
+            if t > end or t < start:
+                break  # (not realtime, edges behind the clock are the waiting table's)
+            self._next += 1
+            move(t)
+            try:
+                self._apply(item, t)
+            except (TypeError, ValueError, KeyError):
+                self._bad(item, "bad value")
+        move(end)
+
+    def _forward(self, t):
+        if t > self.now:
+            self.now = t
+
+    def _collect_if_due(self):
+        """A garbage collection once the firmware's own allocations fill the board's heap:
+        gc_us with nothing running, callbacks after it. What the firmware allocates is
+        measured over one pass in every _SAMPLE (gc.mem_alloc() walks the heap: too slow
+        for every pass), from the end of one service() to the start of the next, so the
+        HAL's own feed reading is not counted."""
+        if self._mem >= 0:
+            m = gc.mem_alloc()
+            if m > self._mem:
+                self.allocated += (m - self._mem) * _SAMPLE
+            self._mem = -1
+        self._passes = 0
+        if self.allocated >= self.heap:
+            self.allocated = 0
+            self.collections += 1
+            end = self.now + self.gc_us
+            self._block(end)
+            self.sched.release(end)
+
+    def _sample_heap(self):
+        self._passes += 1
+        if self._passes >= _SAMPLE and self.heap < NO_GC:
+            self._passes = 0
+            self._mem = gc.mem_alloc()
+
     # -- the feed ------------------------------------------------------------------
     def _read_feed(self):
         if self.feed_path is None:
@@ -215,7 +443,8 @@ class Hal:
 
     def _peek(self):
         if self._next >= len(self._items):
-            self._items = []
+            if self._items:
+                self._items = []
             self._next = 0
             self._read_feed()
             if not self._items:
@@ -254,11 +483,21 @@ class Hal:
         over 100 ms is skipped down to 100 ms). Runs the scheduler as time passes.
         busy: the serial output is backed up; not realtime, the virtual table then
         waits for the host (realtime, it does not). Returns True if more is ready."""
+        self._collect_if_due()
+        more = self._service(busy)
+        self._sample_heap()
+        return more
+
+    def _service(self, busy):
         end = _FOREVER
         item = self._peek()
         if busy and not self.realtime and item is not None:
+            # the link is backed up: the virtual table waits (its edges come later, at
+            # their own times), while the line drains a pass's worth
+            self._advance(self.now + _WINDOW_US)
+            self.sched.run_until(self.now)
             return False
-        if self.realtime or item is None:
+        if self.realtime or (item is None and self.follow_wall):
             # the clock follows the wall clock; not realtime, only while the feed is
             # empty: a slow pass must not squeeze more than a millisecond of edges in
             w = self._wall()

@@ -1,8 +1,16 @@
-# The firmware's main loop: drain the rings, stamp, encode, write, keep frames for
-# replay, heartbeat, answer the host's ASCII commands. See docs/firmware.md.
+# The firmware's main loop: drain the rings, stamp, keep every replayable frame, send
+# them in order as the link has room, heartbeat, answer the host's ASCII commands.
+# See docs/firmware.md and docs/timing.md.
+#
+# On the ESP32 a write to stdout spins until every byte is in the UART's 128-byte TX
+# FIFO (ports/esp32/uart.c), waiting a FreeRTOS tick (10 ms) whenever the FIFO is full,
+# with no IRQ callback run meanwhile. So the loop never writes more than the FIFO can
+# take now (hal.tx_room()): replayable frames wait in `kept` and a send cursor walks
+# them out, a few per pass; a replay is the cursor moved back. Control frames (HELLO,
+# HEARTBEAT, PONG, ERROR) go first. The steady state allocates nothing (heap_lock tests).
 import sys
 
-import asyncio
+import micropython
 import select
 from micropython import const
 
@@ -12,14 +20,17 @@ from capture import LevelScan, Poller, capture_handler, irq_handler
 from clock import Clock
 from ring import Ring
 
-FW_VERSION = "0.1.0"
+FW_VERSION = "0.2.0"
 _MASK = const(0x3FFFFFFF)
 _HALF = const(0x20000000)
 KEEP = const(2048)  # replayable frames kept (a power of two: seq & (KEEP - 1) is the slot)
 _RING = const(256)
-_TX_MAX = const(4096)
+_TX_MAX = const(1024)  # control frames waiting for the link
+_WIRE_RECORD = const(16)  # an EVENT/COUNT/READING on the wire, always
+_BACKLOG_BUSY = const(256)  # frames waiting to be sent: the virtual table holds back
 _LINE_MAX = const(80)
-_COLOUR_DELAY_US = const(2000)  # colour sensor integration time after a beam edge
+_COLOUR_DELAY_US = const(2000)  # colour sensor integration time after a beam edge (default)
+_NO_MARK = const(-1)
 
 E_UNKNOWN = const(1)
 E_ARGUMENT = const(2)
@@ -38,25 +49,36 @@ def elapsed(a, b):
     return (a - b) & _MASK
 
 
+def _unlimited():
+    return _TX_MAX
+
+
 class Firmware:
     def __init__(self, hal, out=None, inp=None):
         self.hal = hal
+        if out is None:
+            out = getattr(hal, "out", None)
         self.out = out if out is not None else sys.stdout.buffer
         self.inp = inp if inp is not None else sys.stdin.buffer
+        self.tx_room = getattr(hal, "tx_room", _unlimited)
         self.enc = wire.Encoder()
         self.ring = Ring(_RING)  # written by the soft-IRQ handlers only
         self.mring = Ring(_RING // 4)  # written by the main loop (poll, level scan)
         self.levels = bytearray(boardcfg.MAX_CHANNELS)
         self.calls = bytearray(boardcfg.MAX_CHANNELS)
         self.clock = Clock(hal.ticks_us())
-        self.next_seq = 0
-        self.last_seq = wire.SEQ_MASK  # nothing sent yet
+        self.next_seq = 0  # the seq the next replayable frame gets
+        self.send_seq = 0  # the next kept frame to write to the link
+        self.sent_seq = wire.SEQ_MASK  # the last frame written in order (HELLO/HEARTBEAT/PONG say it)
+        self.replay_mark = _NO_MARK  # frames before this seq are re-sent: flagged REPLAY
         self.kept = bytearray(KEEP * wire.RECORD)
         self.kept_n = 0
         self.sched_drops = 0
         self.late = 0
-        self.tx_drops = 0
+        self.tx_drops = 0  # control frames dropped (no room); kept frames never are
+        self.skipped = 0  # kept frames overwritten before the link could send them
         self.txbuf = bytearray(_TX_MAX)
+        self.txoff = 0
         self.txlen = 0
         self.line = bytearray(_LINE_MAX)
         self.line_n = 0
@@ -66,7 +88,9 @@ class Firmware:
         self.pins = {}
         self.pcnt = []
         self.colour_chs = ()
-        self.colour_due = {}
+        self.colour_wait = bytearray(boardcfg.MAX_CHANNELS)  # 1: read the colour at colour_at[ch]
+        self.colour_at = [0] * boardcfg.MAX_CHANNELS
+        self.colour_delay = _COLOUR_DELAY_US
         self.poller = Poller([], [], self.levels)
         self.scanner = LevelScan([], [], self.levels, self.calls)
         t = hal.ticks_us()
@@ -108,7 +132,9 @@ class Firmware:
         self.poller = Poller(polls, ppins, self.levels)
         self.scanner = LevelScan(scanned, spins, self.levels, self.calls)
         self.colour_chs = tuple(col)
-        self.colour_due = {}
+        for ch in range(boardcfg.MAX_CHANNELS):
+            self.colour_wait[ch] = 0
+        self.colour_delay = getattr(b, "colour_delay_us", _COLOUR_DELAY_US)
 
     def boot(self):
         try:
@@ -118,40 +144,83 @@ class Firmware:
 
     # -- output ---------------------------------------------------------------------
     def write(self, n):
-        """Queue the frame in enc.out[0:n]; a full queue drops it (the host replays)."""
+        """Queue the control frame in enc.out[0:n]; dropped (counted) when no room."""
         if self.txlen + n > _TX_MAX:
-            self.flush()
+            if self.txoff:
+                self._compact()
             if self.txlen + n > _TX_MAX:
                 self.tx_drops += 1
                 return
         wire.copy(self.txbuf, self.txlen, self.enc.out, n)
         self.txlen += n
 
-    def flush(self):
-        if not self.txlen:
-            return
+    def _compact(self):
+        n = self.txlen - self.txoff
+        for i in range(n):
+            self.txbuf[i] = self.txbuf[self.txoff + i]
+        self.txoff = 0
+        self.txlen = n
+
+    def _put(self, buf, off, n):
+        """Write buf[off:off+n] to the link; bytes taken (0 if it would block)."""
         try:
-            r = self.out.write(memoryview(self.txbuf)[: self.txlen])
+            r = self.out.write(buf, off, n)
         except OSError:
-            r = None
-        if r:
-            if r < self.txlen:
-                self.txbuf[: self.txlen - r] = memoryview(self.txbuf)[r : self.txlen]
-            self.txlen -= r
+            return 0
+        return r if r else 0
+
+    def flush(self):
+        """Write what the link can take now without blocking: control frames first,
+        then kept frames from the send cursor (live ones, or a replay)."""
+        room = self.tx_room()
+        if self.txlen:
+            n = self.txlen - self.txoff
+            if n > room:
+                n = room
+            if n > 0:
+                r = self._put(self.txbuf, self.txoff, n)
+                room -= r
+                self.txoff += r
+            if self.txoff < self.txlen:
+                return  # the rest next pass: frames stay in order behind the control frames
+            self.txoff = 0
+            self.txlen = 0
+        behind = (self.next_seq - self.send_seq) & wire.SEQ_MASK
+        if behind > self.kept_n:  # the link fell behind by more than KEEP: skip what is gone
+            self.skipped += behind - self.kept_n
+            self.send_seq = (self.next_seq - self.kept_n) & wire.SEQ_MASK
+        enc = self.enc
+        while self.send_seq != self.next_seq and room >= _WIRE_RECORD:
+            s = self.send_seq
+            mark = self.replay_mark
+            again = mark != _NO_MARK and 0 < ((mark - s) & wire.SEQ_MASK) <= KEEP
+            n = enc.stored(self.kept, (s & (KEEP - 1)) * wire.RECORD, again)
+            r = self._put(enc.out, 0, n)
+            if not r:
+                return  # the port would block: this frame goes next pass
+            if r < n:
+                self.tx_drops += 1  # torn (unix port only): the host skips it and asks again
+            room -= n
+            self.sent_seq = s
+            self.send_seq = (s + 1) & wire.SEQ_MASK
+            if self.send_seq == mark:
+                self.replay_mark = _NO_MARK
+
+    def backlog(self):
+        """Frames kept but not yet written to the link."""
+        return (self.next_seq - self.send_seq) & wire.SEQ_MASK
 
     def record(self, typ, ch, b):
-        """Send a replayable frame stamped with clock.hi/lo; keep it for replay."""
+        """Keep a replayable frame stamped with clock.hi/lo; flush() sends it."""
         seq = self.next_seq
-        n = self.enc.record(typ, seq, ch, b, self.clock.hi, self.clock.lo)
-        wire.copy(self.kept, (seq & (KEEP - 1)) * wire.RECORD, self.enc.p, wire.RECORD)
+        off = (seq & (KEEP - 1)) * wire.RECORD
+        self.enc.keep(self.kept, off, typ, seq, ch, b, self.clock.hi, self.clock.lo)
         if self.kept_n < KEEP:
             self.kept_n += 1
-        self.last_seq = seq
         self.next_seq = (seq + 1) & wire.SEQ_MASK
-        self.write(n)
 
     def error(self, code, text):
-        self.write(self.enc.error(self.last_seq, code, text))
+        self.write(self.enc.error(self.sent_seq, code, text))
 
     def overflows(self):
         return self.ring.overflows + self.mring.overflows
@@ -170,11 +239,13 @@ class Firmware:
             if on:
                 lv |= 1 << ch
         b = self.board
+        hal = self.hal
         self.write(
             self.enc.hello(
-                self.last_seq, self.clock.hi, self.clock.lo,
+                self.sent_seq, self.clock.hi, self.clock.lo,
                 b.n_channels() if b else 0, lv, self.overflows(), self.sched_drops, self.late,
                 FW_VERSION, b.profile if b else "",
+                getattr(hal, "mp_version", ""), getattr(hal, "chip", ""),
             )
         )
 
@@ -182,34 +253,43 @@ class Firmware:
         self.now()
         self.write(
             self.enc.heartbeat(
-                self.last_seq, self.clock.hi, self.clock.lo, self.overflows(), self.sched_drops, self.late
+                self.sent_seq, self.clock.hi, self.clock.lo, self.overflows(), self.sched_drops, self.late
             )
         )
 
     # -- the rings --------------------------------------------------------------------
     def drain(self):
         self.now()
-        clock = self.clock
-        for ring in (self.ring, self.mring):
-            while True:
-                m = ring.take()
-                if m < 0:
-                    break
-                ch = m & 0xFF
-                flags = m >> 8
-                clock.at(ring.tick)
-                self.record(wire.EVENT, ch, flags)
-                if flags & wire.F_LATE:
-                    self.late += 1
-                if flags & wire.F_ACTIVE and ch in self.colour_chs:
-                    self.colour_due[ch] = (ring.tick + _COLOUR_DELAY_US) & _MASK
-        if self.colour_due:
+        self._drain(self.ring)
+        self._drain(self.mring)
+        chs = self.colour_chs
+        if chs:
             t = self.hal.ticks_us()
-            for ch in list(self.colour_due):
-                if tdiff(t, self.colour_due[ch]) >= 0:
-                    del self.colour_due[ch]
-                    self.clock.update(t)
-                    self.record(wire.READING, ch, self.hal.colour(ch) & 0xFF)
+            for ch in chs:
+                if self.colour_wait[ch] and tdiff(t, self.colour_at[ch]) >= 0:
+                    self.colour_wait[ch] = 0
+                    v = self.hal.colour(ch) & 0xFF
+                    self.now()
+                    self.record(wire.READING, ch, v)
+                    t = self.hal.ticks_us()
+
+    def _drain(self, ring):
+        clock = self.clock
+        while True:
+            m = ring.take()
+            if m < 0:
+                return
+            ch = m & 0xFF
+            flags = m >> 8
+            clock.at(ring.tick)
+            self.record(wire.EVENT, ch, flags)
+            if flags & wire.F_LATE:
+                self.late += 1
+            if flags & wire.F_ACTIVE and self.colour_chs:
+                for c in self.colour_chs:
+                    if c == ch:
+                        self.colour_wait[ch] = 1
+                        self.colour_at[ch] = (ring.tick + self.colour_delay) & _MASK
 
     def counts(self):
         if not self.pcnt:
@@ -222,20 +302,28 @@ class Firmware:
 
     # -- commands ---------------------------------------------------------------------
     def replay(self, seq):
-        oldest = (self.last_seq - self.kept_n + 1) & wire.SEQ_MASK
-        span = (self.last_seq - seq) & wire.SEQ_MASK  # frames after seq
-        if seq == self.next_seq:
+        """Move the send cursor back to seq: the frames from seq on are sent again,
+        flagged REPLAY, a few per pass. What is no longer kept: ERROR 3, and the
+        cursor goes to the oldest frame kept (a partial replay)."""
+        nxt = self.next_seq
+        if seq == nxt:
             return  # nothing missed
-        if self.kept_n == 0 or span >= self.kept_n:
-            if self.kept_n:
-                self.error(E_REPLAY_GONE, "replay %d: oldest kept is %d" % (seq, oldest))
-            else:
-                self.error(E_REPLAY_GONE, "replay %d: nothing sent yet" % seq)
+        back = (nxt - seq) & wire.SEQ_MASK  # frames from seq to the newest
+        if back > wire.SEQ_MASK // 2:
+            self.error(E_ARGUMENT, "replay %d: not sent yet (next is %d)" % (seq, nxt))
             return
-        for k in range(span + 1):
-            s = (seq + k) & wire.SEQ_MASK
-            self.flush()
-            self.write(self.enc.stored(self.kept, (s & (KEEP - 1)) * wire.RECORD, True))
+        if self.kept_n == 0:
+            self.error(E_REPLAY_GONE, "replay %d: nothing sent yet" % seq)
+            return
+        if back > self.kept_n:
+            oldest = (nxt - self.kept_n) & wire.SEQ_MASK
+            self.error(E_REPLAY_GONE, "replay %d: oldest kept is %d; replaying from it" % (seq, oldest))
+            seq = oldest
+            back = self.kept_n
+        if back <= self.backlog():
+            return  # not sent yet: it comes anyway
+        self.send_seq = seq
+        self.replay_mark = nxt
 
     def command(self, line):
         parts = line.split()
@@ -250,7 +338,7 @@ class Firmware:
             if tok is None:
                 self.error(E_ARGUMENT, "usage: !ping <token 0..65535>")
             else:
-                self.write(self.enc.pong(self.last_seq, tok))
+                self.write(self.enc.pong(self.sent_seq, tok))
         elif cmd == "!replay":
             seq = _int_arg(args, wire.SEQ_MASK)
             if seq is None:
@@ -282,6 +370,11 @@ class Firmware:
             self.error(E_UNKNOWN, "unknown command: %s" % line[:60])
 
     def feed_byte(self, c):
+        if c == 3:
+            # Ctrl-C, read as data (the port's own Ctrl-C is off, see run()): raised here
+            # in the main loop, never inside an IRQ callback where the port would print
+            # and swallow it, so mpremote can always stop the firmware
+            raise KeyboardInterrupt
         if c == 10:
             if self.line_over:
                 self.error(E_ARGUMENT, "command line longer than %d bytes" % _LINE_MAX)
@@ -309,7 +402,10 @@ class Firmware:
 
     def commands(self, poller):
         for _ in range(256):
-            if not poller.poll(0):
+            ready = False
+            for _ev in poller.ipoll(0):  # ipoll reuses its tuple: no allocation
+                ready = True
+            if not ready:
                 return
             try:
                 n = self.inp.readinto(self.onebyte)
@@ -322,9 +418,9 @@ class Firmware:
     # -- the loop -----------------------------------------------------------------------
     def step(self):
         """One pass of the main loop (about every millisecond). True if the HAL has
-        more input ready (then the next pass comes without sleeping)."""
+        more input ready (then the next pass comes without pausing)."""
         hal = self.hal
-        more = hal.service(self.txlen > _TX_MAX // 2)
+        more = hal.service(self.backlog() > _BACKLOG_BUSY)
         t = hal.ticks_us()
         self.poller.sample(t, self.mring, tdiff)
         b = self.board
@@ -336,21 +432,27 @@ class Firmware:
             self.counts()
         self.drain()
         hb = b.heartbeat_ms if b is not None else 1000
-        if elapsed(hal.ticks_us(), self.last_hb) >= hb * 1000:
-            self.last_hb = hal.ticks_us()
+        t = hal.ticks_us()
+        if elapsed(t, self.last_hb) >= hb * 1000:
+            self.last_hb = t
             self.heartbeat()
         return more
 
-    async def run(self):
+    def run(self):
+        """The main loop, forever. No asyncio: its sleep_ms(1) ends in a FreeRTOS wait of
+        one tick (10 ms) on the ESP32; hal.pause() is a short wait that serves IRQ
+        callbacks as they come (docs/timing.md)."""
         poller = select.poll()
         poller.register(self.inp, select.POLLIN)
         self.boot()
         self.hello()
+        hal = self.hal
         while True:
             more = self.step()
             self.commands(poller)
             self.flush()
-            await asyncio.sleep_ms(0 if more and self.txlen <= _TX_MAX // 2 else 1)
+            if not more:
+                hal.pause()
 
 
 def _int_arg(args, top):
@@ -371,4 +473,11 @@ def _ascii(s):
 
 
 def main(hal):
-    asyncio.run(Firmware(hal).run())
+    board = hal.name != "virtual"  # the unix port takes Ctrl-C as SIGINT: leave it be
+    if board:
+        micropython.kbd_intr(-1)  # Ctrl-C reaches stdin: feed_byte raises it in the main loop
+    try:
+        Firmware(hal).run()
+    finally:
+        if board:
+            micropython.kbd_intr(3)

@@ -140,6 +140,16 @@ class Encoder:
         _t48(self.p, 6, hi, lo)
         return self.finish(RECORD)
 
+    def keep(self, dst, o, typ, seq, ch, b, hi, lo):
+        """The RECORD bytes (no CRC, no COBS) of an EVENT / COUNT / READING into
+        dst[o:o+12], for stored() to encode when the link has room."""
+        p = self.p
+        _head(p, typ, seq)
+        p[4] = ch
+        p[5] = b
+        _t48(p, 6, hi, lo)
+        copy(dst, o, p, RECORD)
+
     def stored(self, src, o, replay):
         """Re-encode the RECORD bytes kept at src[o:o+12]; sets the REPLAY flag on EVENTs."""
         p = self.p
@@ -174,7 +184,7 @@ class Encoder:
         self.p[4] = code
         return self.finish(self._text(5, text, _TEXT_MAX))
 
-    def hello(self, seq, hi, lo, n_channels, levels, overflows, drops, late, fw, profile):
+    def hello(self, seq, hi, lo, n_channels, levels, overflows, drops, late, fw, profile, mp="", chip=""):
         self._head(HELLO, seq)
         _t48(self.p, 4, hi, lo)
         self.p[10] = n_channels
@@ -183,7 +193,7 @@ class Encoder:
         self._u(19, min(drops, 0xFFFFFFFF), 4)
         self._u(23, min(late, 0xFFFFFFFF), 4)
         o = 27
-        for s in (fw, profile):
+        for s in (fw, profile, mp, chip):
             n = min(len(s), 40)
             self.p[o] = n
             o = self._text(o + 1, s, n)

@@ -34,7 +34,7 @@ frames = st.one_of(
     st.builds(EventFrame, seqs, u8, st.integers(0, 15), t48),
     st.builds(CountFrame, seqs, u8, u8, t48),
     st.builds(ReadingFrame, seqs, u8, u8, t48),
-    st.builds(HelloFrame, seqs, t48, u8, u32, u32, u32, u32, text, text),
+    st.builds(HelloFrame, seqs, t48, u8, u32, u32, u32, u32, text, text, text, text),
     st.builds(HeartbeatFrame, seqs, t48, u16, u16, u16),
     st.builds(PongFrame, seqs, u16),
     st.builds(ErrorFrame, seqs, u8, text),
@@ -152,3 +152,24 @@ def test_fast_path_agrees_with_the_reference_decoder(chunk: bytes) -> None:
     except BadFrame:
         got = None
     assert got == want and type(got) is type(want)
+
+
+def test_a_hello_from_firmware_before_0_2_decodes_with_empty_micropython_and_chip() -> None:
+    """Boards flashed before the HELLO carried the MicroPython version and the chip still
+    connect: the two texts are simply absent at the end of the frame."""
+    from tablesense.link import frame
+
+    new = frame.encode_frame(frame.HelloFrame(5, 1000, 16, 0, 0, 0, 0, "0.1.0", "golf", "", ""))
+    old_payload = frame.cobs_decode(new[:-1])[:-2 - 2]  # without the two empty texts and the CRC
+    from binascii import crc_hqx
+
+    old_payload += crc_hqx(old_payload, 0xFFFF).to_bytes(2, "little")
+    got = frame.decode_frame(frame.cobs_encode(old_payload))
+    assert (got.fw_version, got.profile_id, got.mp_version, got.chip) == ("0.1.0", "golf", "", "")
+
+
+def test_a_hello_names_the_micropython_version_and_chip_of_the_board() -> None:
+    from tablesense.link import frame
+
+    f = frame.HelloFrame(5, 1000, 16, 0, 0, 0, 0, "0.2.0", "golf", "1.26.1", "esp32")
+    assert frame.decode_frame(frame.encode_frame(f)) == f

@@ -123,9 +123,11 @@ class Sink:
     def __init__(self):
         self.data = bytearray()
 
-    def write(self, b):
-        self.data += b
-        return len(b)
+    def write(self, b, off=0, n=-1):
+        if n < 0:
+            n = len(b) - off
+        self.data += b[off : off + n]
+        return n
 
     def take(self):
         d = decode(self.data)
@@ -164,8 +166,9 @@ _n = [0]
 _made = []
 
 
-def firmware(b, feed_lines=None, sched_us=20):
-    """A Firmware on the virtual HAL (not realtime), its output in fw.out (a Sink)."""
+def firmware(b, feed_lines=None, sched_us=20, baud=115200):
+    """A Firmware on the virtual HAL (not realtime): it writes to the HAL's UART model
+    (fw.out, at baud), whose line ends in fw.sink (a Sink)."""
     gc.collect()
     hal = hal_virtual.Hal()
     hal.realtime = False
@@ -177,7 +180,12 @@ def firmware(b, feed_lines=None, sched_us=20):
         f.write("")
     hal.feed_path = path
     _made.append(path)
-    fw = link.Firmware(hal, out=Sink(), inp=None)
+    hal.follow_wall = False  # virtual time only: what a test checks does not hang on the machine's speed
+    hal.heap = hal_virtual.NO_GC  # no collections: the harness allocates, the firmware's tests do not
+    hal.out.dev = Sink()
+    hal.out.baud = baud
+    fw = link.Firmware(hal, inp=None)
+    fw.sink = hal.out.dev
     fw.use_board(b)
     fw.feed_path = path
     if feed_lines:
@@ -194,18 +202,35 @@ def feed(fw, lines):
 
 
 def settle(fw, passes=50):
-    """Run main-loop passes until the feed is used up, then a few more."""
-    for _ in range(10000):
+    """Run main-loop passes until the feed is used up and everything kept is sent,
+    then a few more (each pass a millisecond later, as on the board)."""
+    for _ in range(200000):
         more = fw.step()
         fw.flush()
-        if not more:
+        if not more and not fw.backlog() and not fw.txlen:
             break
-    for _ in range(passes):  # each pass one millisecond later, as on the board
+        if not more and fw.hal._peek() is None:  # the feed is used up: a millisecond on
+            fw.hal.set_clock(fw.hal.now + 1000)
+    for _ in range(passes):
         fw.hal.set_clock(fw.hal.now + 1000)
         fw.step()
         fw.flush()
-    fw.flush()
-    return fw.out.take()
+    for _ in range(100000):  # what those passes made, sent
+        if not fw.backlog() and not fw.txlen:
+            break
+        fw.hal.set_clock(fw.hal.now + 1000)
+        fw.flush()
+    return fw.sink.take()
+
+
+def sent(fw):
+    """What the firmware has queued, once the line has taken it all (time moves on)."""
+    for _ in range(100000):
+        fw.flush()
+        if not fw.backlog() and not fw.txlen:
+            break
+        fw.hal.set_clock(fw.hal.now + 1000)
+    return fw.sink.take()
 
 
 def events(frames, typ=1):

@@ -57,8 +57,7 @@ def test_ring_overflow_is_counted_and_reported():
     settle(fw, 2)
     eq(fw.ring.overflows, 300 - 255, "overflows")
     fw.hello()
-    fw.flush()
-    h = next(f for f in fw.out.take() if f["type"] == wire.HELLO)
+    h = next(f for f in fwtest.sent(fw) if f["type"] == wire.HELLO)
     eq(h["overflows"], 45, "HELLO reports the overflows")
 
 
@@ -73,8 +72,7 @@ def test_flood_beyond_the_scheduler_queue_is_reported_late():
     late = [e for e in ev if e["b"] & wire.F_LATE]
     eq(len(late), 8, "the dropped ones come flagged LATE")
     fw.heartbeat()
-    fw.flush()
-    hb = next(f for f in fw.out.take() if f["type"] == wire.HEARTBEAT)
+    hb = next(f for f in fwtest.sent(fw) if f["type"] == wire.HEARTBEAT)
     eq((hb["drops"], hb["late"]), (8, 8), "heartbeat counters")
 
 
@@ -143,8 +141,7 @@ def test_commands_answer_and_bad_ones_get_an_error():
     ):
         for c in line:
             fw.feed_byte(c)
-    fw.flush()
-    got = [(f["type"], f.get("token", f.get("code"))) for f in fw.out.take()]
+    got = [(f["type"], f.get("token", f.get("code"))) for f in fwtest.sent(fw)]
     eq(got, [(6, 4242), (7, 2), (7, 1), (7, 2), (4, None), (7, 2), (7, 2), (7, 2)], "answers")
 
 
@@ -154,21 +151,56 @@ def test_replay_resends_kept_frames_flagged_and_refuses_gone_ones():
     ev = events(settle(fw))
     eq(len(ev), 2100, "sent")
     fw.command("!replay 2095")
-    fw.flush()
-    r = fw.out.take()
+    r = fwtest.sent(fw)
     eq(
         [(f["seq"], f["b"] & wire.F_REPLAY, f["t"]) for f in r],
         [(e["seq"], 8, e["t"]) for e in ev[2095:]],
         "replayed tail",
     )
-    fw.command("!replay 10")
-    fw.flush()
-    err = fw.out.take()[0]
-    gone = "replay 10: oldest kept is %d" % (2100 - link.KEEP)
-    eq((err["type"], err["code"], err["text"]), (7, 3, gone), "gone")
+    fw.command("!replay 10")  # older than the oldest kept: said, and what is kept comes
+    r = fwtest.sent(fw)
+    oldest = 2100 - link.KEEP
+    gone = "replay 10: oldest kept is %d; replaying from it" % oldest
+    eq((r[0]["type"], r[0]["code"], r[0]["text"]), (7, 3, gone), "gone")
+    eq([f["seq"] for f in r[1:]], list(range(oldest, 2100)), "a partial replay of what is kept")
+    eq(all(f["b"] & wire.F_REPLAY for f in r[1:]), True, "flagged")
     fw.command("!replay 2100")  # the next one: nothing missed, nothing sent
-    fw.flush()
-    eq(fw.out.take(), [], "nothing to replay")
+    eq(fwtest.sent(fw), [], "nothing to replay")
+    fw.command("!replay 3000")
+    r = fwtest.sent(fw)
+    eq((r[0]["type"], r[0]["code"]), (7, 2), "a seq not sent yet is a bad argument")
+
+
+def test_a_replay_goes_out_a_fifo_at_a_time_and_the_heartbeat_keeps_its_second():
+    """2048 frames are 32 KB, 2.8 s at 115200 baud: the replay is sent in slices as the
+    UART's FIFO drains, the main loop never blocks in a write, and the heartbeats keep
+    coming once a second in between."""
+    fw = fwtest.firmware(fwtest.board([channel(0, "capture")]))
+    feed(fw, [{"t_us": 1000 + 100 * k, "ch": 0, "level": (k + 1) % 2} for k in range(2048)])
+    settle(fw)
+    fw.command("!replay 0")
+    hal = fw.hal
+    t0 = hal.now
+    out = []
+    for second in range(4):
+        for _ in range(1000):  # a second of 1 ms passes (more if the wall clock runs ahead)
+            hal.set_clock(hal.now + 1000)
+            fw.step()
+            fw.flush()
+        out += fw.sink.take()
+        if second == 0:  # 11,520 bytes a second at 115200 baud: 720 frames (less heartbeats)
+            n = len([f for f in out if f["type"] == wire.EVENT])
+            want = (hal.now - t0) * 11520 // 16 // 1000000
+            if not want * 9 // 10 <= n <= want + 8:  # (+ the 8 frames the empty FIFO took at once)
+                raise AssertionError("%d frames replayed in %d us at 115200 baud" % (n, hal.now - t0))
+    eq([f["seq"] for f in out if f["type"] == wire.EVENT], list(range(2048)), "all replayed in order")
+    eq(hal.out.blocked_us, 0, "no write ever waited for the FIFO")
+    hb = [f["uptime"] for f in out if f["type"] == wire.HEARTBEAT]
+    if len(hb) < 3:
+        raise AssertionError("%d heartbeats in 4 s of replay" % len(hb))
+    gaps = [hb[i + 1] - hb[i] for i in range(len(hb) - 1)]
+    if max(gaps) > 1020000:
+        raise AssertionError("a heartbeat came %d us after the one before" % max(gaps))
 
 
 def test_profile_switch_loads_the_file_and_says_hello():
@@ -176,8 +208,7 @@ def test_profile_switch_loads_the_file_and_says_hello():
     fw.hal.profile_dir = fwtest.ROOT + "/firmware/boards"
     fw.command("!profile kegle")
     fw.command("!profile nosuch")
-    fw.flush()
-    out = fw.out.take()
+    out = fwtest.sent(fw)
     eq((out[0]["type"], out[0]["profile"], out[0]["n"]), (4, "kegle", 16), "hello after the switch")
     eq((out[1]["type"], out[1]["code"]), (7, 4), "missing profile")
     eq(fw.board.profile, "kegle", "the good profile stays")
@@ -206,3 +237,17 @@ def test_bad_feed_lines_are_skipped_and_the_rest_is_played():
 
 
 fwtest.run(fwtest.tests_of(globals()))
+
+
+def test_ctrl_c_from_the_host_is_raised_in_the_main_loop_not_in_a_callback():
+    """On the board the port's own Ctrl-C is off while the firmware runs, so 0x03 arrives
+    as a byte: the command reader raises KeyboardInterrupt there, in the main loop, where
+    main.py lets it reach the REPL (mpremote's Ctrl-C always stops the firmware)."""
+    fw = fwtest.firmware(fwtest.board([channel(0)]))
+    for c in b"!pi":
+        fw.feed_byte(c)
+    try:
+        fw.feed_byte(3)
+    except KeyboardInterrupt:
+        return
+    raise AssertionError("0x03 did not raise KeyboardInterrupt")

@@ -50,6 +50,8 @@ def _frame(enc, f):
             f["late"],
             f["fw_version"],
             f["profile_id"],
+            f.get("mp_version", ""),
+            f.get("chip", ""),
         )
     if typ == "heartbeat":
         t = f["uptime_us"]

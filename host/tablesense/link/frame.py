@@ -91,6 +91,8 @@ class HelloFrame(NamedTuple):
     late: int
     fw_version: str
     profile_id: str
+    mp_version: str = ""  # MicroPython on the board ("1.26.1"); "" from firmware before 0.2
+    chip: str = ""  # "esp32", "esp32s3", "unix" (the simulator); "" from firmware before 0.2
 
 
 class HeartbeatFrame(NamedTuple):
@@ -156,7 +158,8 @@ def frame_from_dict(obj: dict[str, object]) -> Frame:
     if cls is None:
         raise BadFrame(f"unknown frame type {obj.get('type')!r} (known: {', '.join(BY_NAME)})")
     try:
-        return cls(**{k: obj[k] for k in cls._fields})  # type: ignore[no-any-return]
+        given = {k: obj[k] for k in cls._fields if k in obj or k not in cls._field_defaults}
+        return cls(**given)  # type: ignore[no-any-return]
     except KeyError as exc:
         raise BadFrame(f"{obj.get('type')} frame needs field {exc.args[0]!r}") from None
 
@@ -216,7 +219,7 @@ def encode_payload(frame: Frame) -> bytes:
         body = _HELLO.pack(
             lo, hi, frame.n_channels, frame.levels, frame.ring_overflows, frame.sched_drops, frame.late
         )
-        body += _text(frame.fw_version, "fw_version") + _text(frame.profile_id, "profile_id")
+        body += b"".join(_text(getattr(frame, what), what) for what in _HELLO_TEXTS)
     elif isinstance(frame, HeartbeatFrame):
         lo, hi = _t48(frame.uptime_us)
         body = _HB.pack(lo, hi, frame.ring_overflows, frame.sched_drops, frame.late)
@@ -283,8 +286,11 @@ def _decode_hello(payload: bytes, seq: int) -> HelloFrame:
         raise BadFrame(f"hello body is {end - 4} bytes, shorter than {_HELLO.size}")
     lo, hi, n_ch, levels, ro, sd, late = _HELLO.unpack_from(payload, 4)
     texts = []
-    for what in ("fw_version", "profile_id"):
+    for i, what in enumerate(_HELLO_TEXTS):
         if pos >= end:
+            if i >= 2:  # mp_version and chip came with firmware 0.2: older boards end here
+                texts.append("")
+                continue
             raise BadFrame(f"hello frame ends before {what}")
         ln = payload[pos]
         if pos + 1 + ln > end:
@@ -292,8 +298,11 @@ def _decode_hello(payload: bytes, seq: int) -> HelloFrame:
         texts.append(payload[pos + 1 : pos + 1 + ln].decode("ascii", "replace"))
         pos += 1 + ln
     if pos != end:
-        raise BadFrame(f"hello frame has {end - pos} bytes after profile_id")
-    return HelloFrame(seq, lo | hi << 32, n_ch, levels, ro, sd, late, texts[0], texts[1])
+        raise BadFrame(f"hello frame has {end - pos} bytes after {_HELLO_TEXTS[-1]}")
+    return HelloFrame(seq, lo | hi << 32, n_ch, levels, ro, sd, late, *texts)
+
+
+_HELLO_TEXTS = ("fw_version", "profile_id", "mp_version", "chip")
 
 
 def decode_frame(wire: bytes) -> Frame:

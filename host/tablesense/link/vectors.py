@@ -58,7 +58,9 @@ VALID: list[tuple[str, Frame]] = [
     ),
     (
         "hello: kegle board, levels and counters",
-        HelloFrame(41, 3_600_000_000, 17, 0b1_0000_0000_0000_0101, 2, 3, 1, "0.1.0", "kegle"),
+        HelloFrame(
+            41, 3_600_000_000, 17, 0b1_0000_0000_0000_0101, 2, 3, 1, "0.2.0", "kegle", "1.26.1", "esp32"
+        ),
     ),
     ("hello: empty texts", HelloFrame(0, 0, 0, 0, 0, 0, 0, "", "")),
     (
