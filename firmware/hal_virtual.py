@@ -140,7 +140,8 @@ class Counter:
 
     def take(self):
         n = self.hal.pulses.get(self.ch, 0)
-        self.hal.pulses[self.ch] = 0
+        if n:
+            self.hal.pulses[self.ch] = 0
         return n
 
 
@@ -326,7 +327,7 @@ class Hal:
         end = self._wake(self.next_tick(self.now))
         self._block(end)
         self.sched.release(end)
-        self.sched.run_until(end)
+        self.sched.run_until(self.sched.last_due)  # woken: the pending callbacks run now
 
     def block_tick(self):
         """Inside the port's C code (the UART write) until the next tick or pin IRQ: edges
@@ -392,7 +393,6 @@ class Hal:
             if m > self._mem:
                 self.allocated += (m - self._mem) * _SAMPLE
             self._mem = -1
-        self._passes = 0
         if self.allocated >= self.heap:
             self.allocated = 0
             self.collections += 1
