@@ -71,7 +71,11 @@ class Firmware(link.Firmware):
 
 
 try:
-    Firmware(Hal()).run()
+    r = Firmware(Hal()).run()
+    if r is not None:  # a firmware whose main loop is a coroutine
+        import asyncio
+
+        asyncio.run(r)
 except Exception as e:
     sys.print_exception(e, sys.stderr)
     sys.exit(1)
