@@ -1,7 +1,7 @@
 # The firmware's main.py with the colour-sensor hooks proposed for hal_virtual.py and
 # link.py (docs/firmware.md, "Colour sensors: the hooks"), applied by subclassing so the
 # end-to-end tests run the real firmware with the register-level sensor model before
-# (and after) the hooks are in. Once hal_virtual.Hal has use_colours and link.Firmware
+# (and after) the hooks are in. Once hal_virtual.Hal has use_board and link.Firmware
 # answers `!colour`, this file adds nothing.
 import sys
 
@@ -13,7 +13,7 @@ import hal_virtual
 import link
 from colour_virtual import VirtualColourBus
 
-_HOOKED_HAL = hasattr(hal_virtual.Hal, "use_colours")
+_HOOKED_HAL = hasattr(hal_virtual.Hal, "use_board")
 
 
 class Hal(hal_virtual.Hal):
@@ -26,7 +26,7 @@ class Hal(hal_virtual.Hal):
 
     if not _HOOKED_HAL:
 
-        def use_colours(self, b):
+        def use_board(self, b):
             self.colour_bus.use_board(b)
             self.colour_sensors = colour.ColourSensors(self.colour_bus, b) if b.colour_model else None
             return self.colour_sensors.problems if self.colour_sensors is not None else []
@@ -53,7 +53,7 @@ class Firmware(link.Firmware):
 
     def use_board(self, b):
         super().use_board(b)
-        for text in self.hal.use_colours(b):
+        for text in self.hal.use_board(b):
             self.error(link.E_PROFILE, text)
 
     def command(self, line):
