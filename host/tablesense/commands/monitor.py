@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import sys
 
+from ..deploy.ports import check_port
 from ..errors import TablesenseError
 from ..link.frame import Frame, HelloFrame
 from ..link.lines import BAUD, baud, link_baud
@@ -38,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
         profile = table_profile(args.profile) if args.profile else None
         translator = Translator(profile) if profile else None
         rate = link_baud(args.baud, profile)
+        check_port(args.port)
     except (TablesenseError, ValueError) as exc:
         printer.error(str(exc))
         return 2

@@ -62,6 +62,7 @@ def plan(ports: list[str], profiles: list[str], extra: int) -> list[tuple[str, s
 
 def _sources(tables: list[tuple[str, str | None, str | None]],
              baudrate: int | None = None) -> dict[str, AsyncIterator[Event] | None]:
+    from ..deploy.ports import PortError, check_port
     from ..link import LinkStatus, table_events
     from ..link.translate import table_profile
 
@@ -71,6 +72,10 @@ def _sources(tables: list[tuple[str, str | None, str | None]],
             out[tid] = None
             continue
         profile = table_profile(prof)  # a bad profile is reported now, not from a background task
+        try:
+            check_port(port)
+        except PortError as exc:  # said once; the link keeps trying until the board is plugged in
+            print(f"table {tid}: {exc}; waiting for it", file=sys.stderr, flush=True)
 
         def status(s: LinkStatus, tid: str = tid) -> None:
             print(f"table {tid}: {s}", file=sys.stderr, flush=True)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from ..link.frame import CountFrame, EventFrame, Frame, HeartbeatFrame, HelloFrame, ReadingFrame
 from ..table.profile import Channel, TableProfile
+from .hello import describe
 
 #: A channel ACTIVE this long is stuck (a blocked beam, a shorted switch, a pin left down).
 STUCK_S = 5.0
@@ -116,6 +117,10 @@ class Doctor:
         w.colours[colour] = w.colours.get(colour, 0) + 1
         return f"{name}: colour {colour}"
 
+    def board(self) -> str:
+        """The board as its HELLO describes it: firmware, MicroPython and chip, profile, channels."""
+        return describe(self.hello) if self.hello else "no HELLO from the board yet"
+
     def lit(self, ch: int) -> bool:
         w = self.watch[ch]
         recent = w.last_fired_us is not None and self.now_us - w.last_fired_us <= LIT_S * 1e6
@@ -160,6 +165,8 @@ class Doctor:
         return {
             "profile": self.profile.id,
             "firmware": self.hello.fw_version if self.hello else None,
+            "micropython": (self.hello.mp_version or None) if self.hello else None,
+            "chip": (self.hello.chip or None) if self.hello else None,
             "counters": dict(self.counters),
             "channels": [
                 {"ch": ch, "name": w.channel.name, "kind": w.channel.kind, "gpio": w.channel.gpio,

@@ -1,4 +1,4 @@
-"""Ask a running board for HELLO over the link (opened with DTR/RTS low: no reset)."""
+"""Ask a running board for HELLO over the link (opened by ``open_port``: no reset)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,16 @@ from serial import SerialBase
 
 from ..errors import TablesenseError
 from ..link.frame import ErrorFrame, Frame, HelloFrame, StreamDecoder
+from ..link.lines import BAUD
 from ..link.transport import open_port
+from .versions import hello_refusal
 
 
 class HelloError(TablesenseError):
     """The board did not answer HELLO, or answered with the wrong firmware or profile."""
 
 
-def ask_hello(port: str, timeout: float = 10.0, every: float = 0.5) -> HelloFrame:
+def ask_hello(port: str, timeout: float = 10.0, every: float = 0.5, baudrate: int = BAUD) -> HelloFrame:
     """Send ``!hello`` every ``every`` s until a HELLO frame arrives; HelloError after ``timeout``.
 
     A port that is not there yet is retried until the timeout: a board with native USB
@@ -24,7 +26,7 @@ def ask_hello(port: str, timeout: float = 10.0, every: float = 0.5) -> HelloFram
     deadline = time.monotonic() + timeout
     while True:
         try:
-            ser = open_port(port)
+            ser = open_port(port, baudrate)
             break
         except OSError as exc:
             if time.monotonic() + every > deadline:
@@ -62,11 +64,26 @@ def wait_hello(ser: SerialBase, dec: StreamDecoder, command: str, timeout: float
                      "(try `tablesense flash` again, or press EN on the board)?")
 
 
-def check_hello(hello: HelloFrame, fw_version: str, profile_id: str) -> list[str]:
-    """What is wrong with the board's HELLO (empty when it is the firmware and profile expected)."""
+def check_hello(hello: HelloFrame, fw_version: str, profile_id: str, chip: str = "") -> list[str]:
+    """What is wrong with the board's HELLO (empty when it is the firmware and profile expected,
+    on a supported MicroPython, on ``chip`` when one is given and the firmware reports it)."""
     problems = []
+    why = hello_refusal(hello.mp_version)
+    if why:
+        problems.append(why)
+    if chip and hello.chip and hello.chip != chip:
+        problems.append(f"board reports chip {hello.chip!r}, expected {chip!r}")
     if hello.fw_version != fw_version:
         problems.append(f"board runs firmware {hello.fw_version!r}, expected {fw_version!r}")
     if hello.profile_id != profile_id:
         problems.append(f"board uses profile {hello.profile_id!r}, expected {profile_id!r}")
     return problems
+
+
+def describe(hello: HelloFrame) -> str:
+    """"firmware 0.2.0 on MicroPython 1.26.1 (esp32), profile golf, 9 channels"."""
+    on = ""
+    if hello.mp_version or hello.chip:
+        on = f" on MicroPython {hello.mp_version or '?'}" + (f" ({hello.chip})" if hello.chip else "")
+    return (f"firmware {hello.fw_version or '?'}{on}, profile {hello.profile_id or '?'}, "
+            f"{hello.n_channels} channels")

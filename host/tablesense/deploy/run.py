@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import struct
 import subprocess
 import sys
 from collections.abc import Callable
@@ -41,11 +42,11 @@ def board_micropython(port: str, timeout: float = 10.0, soft_reset: bool = True,
     transport = None
     try:
         with contextlib.redirect_stdout(chatter):
-            transport = SerialTransport(port, baudrate=baudrate)
+            transport = SerialTransport(port, baudrate=baudrate, timeout=1.0)  # a read never hangs
             transport.enter_raw_repl(soft_reset=soft_reset, timeout_overall=timeout)
             out = transport.exec(PROBE)
             transport.exit_raw_repl()
-    except TransportError as exc:
+    except (TransportError, struct.error) as exc:  # struct.error: a short answer to raw-paste mode
         raise FlashError(f"no MicroPython REPL on {port} ({exc}): is MicroPython on the board? "
                          "(flash it first, see docs/installation.md)") from None
     except OSError as exc:
