@@ -230,7 +230,8 @@ def test_one_baud_rate_overridden_by_the_command_line_then_the_profile() -> None
         link_baud(0)
 
 
-@pytest.mark.parametrize("cmd", [["monitor", "/dev/null"], ["run", "--port", "/dev/null"]])
+@pytest.mark.parametrize("cmd", [["monitor", "/dev/null"], ["run", "--port", "/dev/null"],
+                                 ["flash", "--port", "/dev/null"]])
 def test_every_command_takes_baud_and_refuses_nonsense(cmd: list[str], capsys) -> None:  # type: ignore[no-untyped-def]
     from tablesense.cli import main
 
