@@ -210,28 +210,6 @@ def counter_error():
         CHIP, MP_VERSION)
 
 
-class _Guard:
-    """Wraps a pin's soft-IRQ handler so that a KeyboardInterrupt raised while it runs
-    reaches the main loop. The port runs each scheduled callback inside
-    mp_call_function_1_protected (py/runtime_utils.c), which prints any exception,
-    KeyboardInterrupt included, to stdout and returns: Ctrl-C would be swallowed and a
-    traceback written into the binary stream. Here the handler's KeyboardInterrupt
-    sets a flag that Hal.service() raises again in the main loop. `return` inside the
-    try (not after it): MP_BC_POP_EXCEPT_JUMP, which ends a try block that falls
-    through, checks for a pending exception outside the try; RETURN_VALUE does not.
-    Hard-interrupt safe (does not allocate)."""
-
-    def __init__(self, handler, flag):
-        self.handler = handler
-        self.flag = flag
-
-    def irq(self, pin):
-        try:
-            return self.handler(pin)
-        except KeyboardInterrupt:
-            self.flag[0] = 1
-
-
 class Hal:
     """What link.Firmware calls on the board. Attributes for HELLO and the boot check:
     chip ("esp32", "esp32s3", ...), mp_version ("1.26.1"), mp_version_ok (bool) and
@@ -249,7 +227,6 @@ class Hal:
         self.pins = []
         self.caps = []
         self.counters = []
-        self.kbd = bytearray(1)  # set by _Guard when a handler caught a KeyboardInterrupt
         self.colours = None  # colour.ColourSensors once use_board found an i2c bus
         st = _UART0_STATUS.get(self.chip)
         self.uart = None
@@ -264,11 +241,12 @@ class Hal:
         return MP_VERSION_ERROR
 
     def service(self, busy=False):
-        """Called first in every main-loop pass: raises the KeyboardInterrupt that a
-        soft-IRQ handler caught (see _Guard). Returns False: no more input waiting."""
-        if self.kbd[0]:
-            self.kbd[0] = 0
-            raise KeyboardInterrupt
+        """Called first in every main-loop pass; nothing to do on the board. Ctrl-C needs
+        no guard here: link.main turns the port's own Ctrl-C off (micropython.kbd_intr(-1))
+        while the firmware runs, so 0x03 arrives on stdin and the command reader raises
+        KeyboardInterrupt in the main loop, never inside a soft-IRQ callback, where
+        mp_call_function_1_protected (py/runtime_utils.c) would print it to stdout and
+        swallow it."""
         return False
 
     def tx_room(self):
@@ -295,8 +273,6 @@ class Hal:
         allowed: the port's sdkconfig.base turns the idle-task watchdog off
         (CONFIG_ESP_TASK_WDT_CHECK_IDLE_TASK_CPU0=n, ..._CPU1=n)."""
         time.sleep_us(us)
-        if self.kbd[0]:
-            self.service()
 
     def reset(self):
         for p in self.pins:
@@ -317,8 +293,7 @@ class Hal:
         return p
 
     def irq(self, pin, c, handler):
-        g = _Guard(handler, self.kbd)
-        pin.irq(handler=g.irq, trigger=machine.Pin.IRQ_RISING | machine.Pin.IRQ_FALLING)
+        pin.irq(handler=handler, trigger=machine.Pin.IRQ_RISING | machine.Pin.IRQ_FALLING)
 
     def capture(self, pin, c):
         n = len(self.caps)
@@ -343,18 +318,22 @@ class Hal:
         self.counters.append(cnt)
         return cnt
 
-    def use_board(self, b):
-        """Board-level set-up, for link.use_board to call after reset() (it does not
-        yet): the colour sensors, colour.ColourSensors on hardware I2C 0 at the board's
-        i2c {sda, scl, freq}. Returns the problem lines (sensors that did not answer)."""
+    def use_colours(self, b):
+        """The colour sensors of board b (link.use_board calls this after reset()):
+        colour.ColourSensors on hardware I2C 0 at the board's i2c {sda, scl, freq}.
+        Returns the problem lines (sensors that did not answer)."""
         self.colours = None
-        if getattr(b, "i2c_sda", None) is None:
+        if not b.colour_model or b.i2c_sda is None:
             return []
         import colour
 
         i2c = machine.I2C(0, scl=machine.Pin(b.i2c_scl), sda=machine.Pin(b.i2c_sda), freq=b.i2c_freq)
         self.colours = colour.ColourSensors(i2c, b)
         return self.colours.problems
+
+    @property
+    def colour_sensors(self):
+        return self.colours
 
     def colour(self, ch):
         """Ball class under channel ch's colour sensor (0: unknown, or no sensor).

@@ -34,6 +34,9 @@ import time
 
 from micropython import const
 
+from colour import ColourSensors
+from colour_virtual import VirtualColourBus
+
 MASK = const(0x3FFFFFFF)
 DEPTH = const(8)  # MICROPY_SCHEDULER_DEPTH of the ESP32 port
 _WINDOW_US = const(1000)  # virtual time one main-loop pass covers when not realtime
@@ -253,6 +256,8 @@ class Hal:
         self.bad_feed = 0
         self.gc_us = int(_env("TABLESENSE_GC_US", "5000"))
         self.heap = int(_env("TABLESENSE_HEAP", "100000"))
+        self.colour_bus = VirtualColourBus(lambda: self.now, seed=int(_env("TABLESENSE_COLOUR_SEED", "1")))
+        self.colour_sensors = None
         self.follow_wall = True  # not realtime, an empty feed: time goes on with the wall clock
         self.allocated = 0  # what the firmware allocated since the last (virtual) collection
         self.collections = 0
@@ -300,7 +305,18 @@ class Hal:
     def counter(self, pin, c):
         return Counter(self, c.ch)
 
+    def use_colours(self, b):
+        """Board b's colour sensors (colour.py's driver) on the register-level model of
+        the TCS34725s and their mux; the problems found, one line each. A board without
+        an i2c/colour block (a hand-written test board) reads the feed's class as is."""
+        self.colour_bus.use_board(b)
+        self.colour_sensors = ColourSensors(self.colour_bus, b) if b.colour_model else None
+        return self.colour_sensors.problems if self.colour_sensors is not None else []
+
     def colour(self, ch):
+        """Ball class under channel ch's sensor (0: unknown). Main loop only."""
+        if self.colour_sensors is not None:
+            return self.colour_sensors.classify(ch)
         return self.colours.get(ch, 0)
 
     def profile_path(self, pid):
@@ -465,8 +481,10 @@ class Hal:
             p.captured = t & MASK
             if p.handler is not None:
                 self.sched.enqueue(p, t)
-        elif "colour" in item:
-            self.colours[ch] = int(item["colour"])
+        elif "colour" in item or "rgb" in item:
+            self.colour_bus.feed(ch, item, t)
+            if isinstance(item.get("colour"), int):
+                self.colours[ch] = item["colour"]
         elif "pulses" in item:
             self.pulses[ch] = self.pulses.get(ch, 0) + int(item["pulses"])
         else:

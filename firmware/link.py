@@ -15,7 +15,9 @@ import select
 from micropython import const
 
 import board as boardcfg
+import colour
 import wire
+from array import array
 from capture import LevelScan, Poller, capture_handler, irq_handler
 from clock import Clock
 from ring import Ring
@@ -91,6 +93,7 @@ class Firmware:
         self.colour_wait = bytearray(boardcfg.MAX_CHANNELS)  # 1: read the colour at colour_at[ch]
         self.colour_at = [0] * boardcfg.MAX_CHANNELS
         self.colour_delay = _COLOUR_DELAY_US
+        self.rgbc = array("H", [0] * 4)  # a raw colour reading (the !colour command)
         self.poller = Poller([], [], self.levels)
         self.scanner = LevelScan([], [], self.levels, self.calls)
         t = hal.ticks_us()
@@ -135,6 +138,8 @@ class Firmware:
         for ch in range(boardcfg.MAX_CHANNELS):
             self.colour_wait[ch] = 0
         self.colour_delay = getattr(b, "colour_delay_us", _COLOUR_DELAY_US)
+        for text in self.hal.use_colours(b):  # a sensor that did not answer: its ball is unknown
+            self.error(E_PROFILE, text)
 
     def boot(self):
         try:
@@ -345,6 +350,13 @@ class Firmware:
                 self.error(E_ARGUMENT, "usage: !replay <seq 0..16777215>")
             else:
                 self.replay(seq)
+        elif cmd == "!colour":
+            ch = _int_arg(args, boardcfg.MAX_CHANNELS - 1)
+            if ch is None:
+                self.error(E_ARGUMENT, "usage: !colour <channel 0..31>")
+            else:
+                st = colour.sample(getattr(self.hal, "colour_sensors", None), ch, self.rgbc)
+                self.write(colour.encode_colour(self.enc, self.sent_seq, ch, st, self.rgbc))
         elif cmd == "!profile":
             if len(args) != 1 or not boardcfg.valid_id(args[0]):
                 self.error(E_ARGUMENT, "usage: !profile <id of [a-z0-9_-]>")

@@ -1,8 +1,7 @@
 """Ball identity end to end: the real firmware under MicroPython's unix port, its TCS34725
 driver (firmware/colour.py) reading the register-level model (firmware/colour_virtual.py),
 the real link and translator, the engine; and ``tablesense doctor --learn-colours`` against
-the same firmware. The firmware runs with the hooks of tests/firmware/colour_main.py (the
-lines proposed for hal_virtual.py and link.py, applied by subclassing)."""
+the same firmware, exactly as ``tablesense sim`` and ``make demo`` run it."""
 
 from __future__ import annotations
 
@@ -29,15 +28,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
-def fwdir(tmp_path: Path) -> Path:
-    """The firmware with the colour hooks: firmware/*.py and tests/firmware/colour_main.py as main.py."""
-    d = tmp_path / "fw"
-    d.mkdir()
-    for p in (ROOT / "firmware").glob("*.py"):
-        if p.name != "main.py":
-            (d / p.name).symlink_to(p)
-    shutil.copy(ROOT / "tests" / "firmware" / "colour_main.py", d / "main.py")
-    return d
+def fwdir() -> Path:
+    """The firmware as shipped."""
+    return ROOT / "firmware"
 
 
 @pytest.fixture

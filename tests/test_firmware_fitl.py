@@ -197,6 +197,7 @@ def test_pulled_cable_loses_nothing_after_a_replay(tmp_path: Path) -> None:
     for c in board["channels"]:
         c["mode"] = "irq"
         c["colour"] = False  # EVENT frames only: seq i is edge i
+    board.pop("colour", None)  # (and no colour sensors to set up)
     path = tmp_path / "k16.json"
     path.write_text(json.dumps(board))
     n = 1500

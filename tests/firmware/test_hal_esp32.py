@@ -1,6 +1,6 @@
 # hal_esp32 under the unix port: the MCPWM capture arithmetic through a fake register
-# block (a bytearray at a real address), the torn-read cases, the KeyboardInterrupt
-# guard, machine.Counter's real keyword arguments, the version and chip checks, the
+# block (a bytearray at a real address), the torn-read cases,
+# machine.Counter's real keyword arguments, the version and chip checks, the
 # TX FIFO room. Nothing here touches a real ESP32 address.
 import fwtest  # first: puts firmware/ on sys.path
 import micropython
@@ -146,53 +146,6 @@ def test_capture_ticks_do_not_allocate():
     eq(t, clk.t - 8 + 2 - 7, "the last stamp: the middle of its two clock reads, 7 us back")
 
 
-def test_a_keyboard_interrupt_in_a_handler_reaches_the_main_loop():
-    hal = hal_esp32.Hal()
-    ki = KeyboardInterrupt()
-    seen = []
-
-    class Pin:
-        def irq(self, handler=None, trigger=0):
-            self.handler = handler
-
-    def ok(p):
-        seen.append(p)
-
-    def interrupted(p):
-        raise ki
-
-    class FakePins:
-        class Pin:
-            IRQ_RISING = 1
-            IRQ_FALLING = 2
-
-    real = hal_esp32.machine
-    hal_esp32.machine = FakePins
-    p = Pin()
-    try:
-        hal.irq(p, None, ok)
-    finally:
-        hal_esp32.machine = real
-    p.handler(p)
-    eq(seen, [p], "the handler runs through the guard")
-    eq(hal.service(), False, "nothing pending")
-    seen.clear()
-    locked(lambda: p.handler(p))  # the guard itself does not allocate
-    hal_esp32.machine = FakePins
-    try:
-        hal.irq(p, None, interrupted)
-    finally:
-        hal_esp32.machine = real
-    locked(lambda: p.handler(p))  # caught, not printed by the port's protected call
-    try:
-        hal.service()
-    except KeyboardInterrupt:
-        pass
-    else:
-        raise AssertionError("service() must raise the KeyboardInterrupt")
-    eq(hal.service(), False, "raised once")
-
-
 class FakeCounter:
     """machine.Counter as ports/esp32/modules/machine.py has it, v1.26.0 to v1.29:
     Counter(unit_id, src, *, edge=RISING, direction=UP, filter_ns=0); any other keyword
@@ -326,7 +279,7 @@ def test_capture_is_refused_off_the_original_esp32():
 
 def test_colour_sensors_set_up_from_the_board():
     hal = hal_esp32.Hal()
-    eq(hal.use_board(fwtest.board([fwtest.channel(0)])), [], "no i2c: no sensors")
+    eq(hal.use_colours(fwtest.board([fwtest.channel(0)])), [], "no i2c: no sensors")
     eq(hal.colour(0), 0, "unknown")
 
     class Bus:
@@ -357,13 +310,14 @@ def test_colour_sensors_set_up_from_the_board():
             "heartbeat_ms": 1000,
             "colours": ["p1", "p2"],
             "i2c": {"sda": 21, "scl": 22, "freq": 100000},
+            "colour": {"cycles": 4, "gain": 16},
             "channels": [fwtest.channel(0, colour=True)],
         }
     )
     real = hal_esp32.machine
     hal_esp32.machine = FakeI2C
     try:
-        problems = hal.use_board(b)
+        problems = hal.use_colours(b)
     finally:
         hal_esp32.machine = real
     eq(Bus.made.args, (0, ("pin", 22), ("pin", 21), 100000), "I2C 0 on the board's pins")

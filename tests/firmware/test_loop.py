@@ -236,7 +236,6 @@ def test_bad_feed_lines_are_skipped_and_the_rest_is_played():
     eq(fw.hal.bad_feed, 7, "bad lines counted")
 
 
-fwtest.run(fwtest.tests_of(globals()))
 
 
 def test_ctrl_c_from_the_host_is_raised_in_the_main_loop_not_in_a_callback():
@@ -251,3 +250,6 @@ def test_ctrl_c_from_the_host_is_raised_in_the_main_loop_not_in_a_callback():
     except KeyboardInterrupt:
         return
     raise AssertionError("0x03 did not raise KeyboardInterrupt")
+
+
+fwtest.run(fwtest.tests_of(globals()))
