@@ -171,3 +171,27 @@ def test_a_port_without_micropython_is_one_clear_error(tmp_path: Path) -> None:
     finally:
         os.close(master)
         os.close(slave)
+
+
+@pytest.mark.micropython
+def test_host_and_firmware_name_the_chip_alike() -> None:
+    """flash compares the chip the REPL reports (read on the host) with the HELLO's (read by
+    firmware/hal_esp32.chip_of on the board): both must give the same name for every
+    machine string the ESP32 port builds ("<board> with <MCU name>")."""
+    import json
+
+    from tablesense.deploy import versions
+    from tablesense.sim.fitl import find_micropython
+
+    names = [
+        "Generic ESP32 module with ESP32", "Generic ESP32 module with ESP32-D2WD",
+        "ESP32 UNICORE module with ESP32-UNICORE", "Generic ESP32S3 module with ESP32S3",
+        "ESP32S2 module with ESP32S2FN4R2", "ESP32C3 module with ESP32C3",
+        "Generic ESP32 module with ESP32-PICO-D4", "ESP32C6 module with ESP32C6",
+    ]
+    root = Path(__file__).resolve().parent.parent
+    script = (f"import sys\nsys.path.insert(0, {str(root / 'firmware')!r})\nimport hal_esp32, json\n"
+              f"print(json.dumps([hal_esp32.chip_of(n) for n in {names!r}]))")
+    r = subprocess.run([find_micropython(), "-c", script], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == [versions.chip_from_machine(n) for n in names]

@@ -51,12 +51,19 @@ class BoardPython:
         return chip_from_machine(self.machine, self.platform)
 
 
+_CHIPS = ("esp32s2", "esp32s3", "esp32c2", "esp32c3", "esp32c5", "esp32c6", "esp32h2", "esp32p4")
+
+
 def chip_from_machine(machine: str, platform: str = "") -> str:
     """"esp32", "esp32s3", "esp32c3" ... from ``sys.implementation._machine`` ("... with
     ESP32S3"); "unix" for MicroPython's unix port; "" when it cannot be told."""
     m = re.search(r"\bwith (ESP32[A-Z0-9]*)", machine, re.I)
-    if m:
-        return m.group(1).lower()  # ESP32-D2WD, ESP32-UNICORE: variants of the original ESP32
+    if m:  # as firmware/hal_esp32.chip_of names it, so the HELLO's chip compares equal
+        name = m.group(1).lower()
+        for chip in _CHIPS:
+            if name.startswith(chip):
+                return chip  # ESP32S2FN4R2 -> esp32s2
+        return "esp32"  # ESP32-D2WD, ESP32-UNICORE, ESP32-PICO-D4: variants of the original ESP32
     if platform in ("linux", "darwin", "freebsd") or machine.startswith(("linux", "darwin")):
         return "unix"
     if platform.startswith("esp32"):
