@@ -35,9 +35,10 @@ from ..deploy.colours import (
     write_refs,
 )
 from ..deploy.doctor import NOISY_EDGES_PER_S, NOISY_PULSES_PER_S, STUCK_S, Doctor
-from ..deploy.hello import HelloError, wait_hello
+from ..deploy.hello import HelloError, describe, wait_hello
 from ..deploy.ports import PortError, check_port
 from ..errors import TablesenseError
+from ..link import lines
 from ..link.frame import Frame, HelloFrame, StreamDecoder
 from ..link.transport import open_port
 from ..table.profile import (
@@ -54,6 +55,8 @@ from ..table.profile import (
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", required=True, help="serial port of the table's board (or a pty)")
     p.add_argument("--profile", default="golf", help="table profile of the board (default: golf)")
+    p.add_argument("--baud", type=lines.baud, default=None, metavar="N",
+                   help=f"the link's rate (default {lines.BAUD}, as flash, monitor and run)")
     p.add_argument("--seconds", type=float, default=0.0,
                    help="stop after this long (default: run until Ctrl-C)")
     p.add_argument("--json", action="store_true", help="print the result as JSON at the end (no live view)")
@@ -81,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         profile = load_profile(args.profile)
         check_port(args.port)
-        ser = open_port(args.port)
+        ser = open_port(args.port, lines.link_baud(args.baud, profile))
     except (ProfileError, PortError) as exc:
         print(f"tablesense doctor: {exc}", file=sys.stderr)
         return 2
@@ -104,8 +107,7 @@ def run(args: argparse.Namespace) -> int:
                 if hello.profile_id != profile.id:
                     raise DoctorError(f"board stays on profile {hello.profile_id!r}")
             if not args.json:
-                print(f"{args.port}: firmware {hello.fw_version}, profile {hello.profile_id}, "
-                      f"{hello.n_channels} channels. Fire each sensor; "
+                print(f"{args.port}: {describe(hello)}. Fire each sensor; "
                       + ("Ctrl-C to finish." if not args.seconds else f"{args.seconds:g} s."), flush=True)
             _watch(ser, dec, doc, args.seconds, live, quiet=args.json)
     except DoctorError as exc:
