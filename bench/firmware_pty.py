@@ -26,13 +26,16 @@ def board(path: Path) -> Path:
     return beam_board(path)
 
 
-def run(n: int, step_us: int) -> tuple[float, int, int]:
+UNLIMITED = 100_000_000  # a modelled line that is never the limit: the firmware and the host's side
+
+
+def run(n: int, step_us: int, baud: int) -> tuple[float, int, int]:
     with tempfile.TemporaryDirectory() as tmp:
-        return _run(Path(tmp), n, step_us)
+        return _run(Path(tmp), n, step_us, baud)
 
 
-def _run(tmp: Path, n: int, step_us: int) -> tuple[float, int, int]:
-    with start_firmware(board(tmp / "b.json"), realtime=False) as fw:
+def _run(tmp: Path, n: int, step_us: int, baud: int) -> tuple[float, int, int]:
+    with start_firmware(board(tmp / "b.json"), realtime=False, baud=baud) as fw:
         ser = serial.serial_for_url(fw.port, timeout=0)
         dec = StreamDecoder()
         ser.write(b"!hello\n")
@@ -60,15 +63,17 @@ def _run(tmp: Path, n: int, step_us: int) -> tuple[float, int, int]:
 
 def main() -> int:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
-    for step in (100, 25):
-        dt, got, nbytes = run(n, step)
+    runs = [(2_000, 100, 115200, "the board's link, 115200 baud (bound: 720/s)"),
+            (n, 100, UNLIMITED, "the line unlimited: firmware + pty + decoder"),
+            (n, 25, UNLIMITED, "the line unlimited: firmware + pty + decoder")]
+    for count, step, baud, what in runs:
+        dt, got, nbytes = run(count, step, baud)
         print(
-            f"{n} edges {step} us apart over 16 channels: {got} events in {dt:.2f} s"
-            f" = {got / dt:,.0f} events/s"
-            f" end to end through the pty ({nbytes / max(got, 1):.1f} bytes per event incl. heartbeats)"
+            f"{count} edges {step} us apart over 16 channels, {what}: {got} events in {dt:.2f} s"
+            f" = {got / dt:,.0f} events/s ({nbytes / max(got, 1):.1f} bytes per event incl. heartbeats)"
         )
-        if got != n:
-            print(f"  {n - got} missing (ring overflow or scheduler drops: see HELLO counters)")
+        if got != count:
+            print(f"  {count - got} missing (ring overflow or scheduler drops: see HELLO counters)")
     return 0
 
 

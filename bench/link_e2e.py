@@ -75,7 +75,9 @@ async def measure(port: str, fw: object) -> None:
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        fw = start_firmware(board(Path(tmp) / "bench16.json"), realtime=False)
+        # the modelled UART unlimited: this measures the host's link, not 115200 baud
+        # (bench/firmware_pty.py prints the board's rate)
+        fw = start_firmware(board(Path(tmp) / "bench16.json"), realtime=False, baud=100_000_000)
         try:
             asyncio.run(measure(fw.port, fw))
         finally:

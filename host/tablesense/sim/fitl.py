@@ -127,6 +127,7 @@ def start_firmware(
     *,
     sched_us: int | None = None,
     firmware_dir: str | os.PathLike[str] | None = None,
+    baud: int | None = None,
 ) -> FirmwareProcess:
     """Start ``micropython firmware/main.py`` on a pty.
 
@@ -134,7 +135,9 @@ def start_firmware(
     looks for ``ID.json`` beside it. ``edges_path``: the feed file (created empty when
     missing; a temporary file when None). ``realtime``: play feed edges at their own
     ``t_us`` (True) or as fast as the firmware drains them (False). ``sched_us``: the
-    virtual time one scheduled IRQ callback takes (firmware default 20 us).
+    virtual time one scheduled IRQ callback takes (firmware default 20 us). ``baud``: the
+    rate of the modelled UART (default 115200, as on the board; a benchmark of the host's
+    side raises it so that the line is not the limit).
     """
     board = Path(board_json_path)
     if not board.is_file():
@@ -169,6 +172,8 @@ def start_firmware(
     )
     if sched_us is not None:
         env["TABLESENSE_SCHED_US"] = str(int(sched_us))
+    if baud is not None:
+        env["TABLESENSE_BAUD"] = str(int(baud))
     try:
         proc = subprocess.Popen(
             [mpy, str(main)],
