@@ -107,7 +107,7 @@ def _i2c(b, d):
         raise BoardError("i2c: must be an object {sda, scl, freq, mux}")
     for key in ("sda", "scl"):
         v = d.get(key)
-        if not _int(v) or not 0 <= v <= 39:
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 39:
             raise BoardError("i2c.%s: must be a GPIO number, got %r" % (key, v))
     b.i2c_sda = d["sda"]
     b.i2c_scl = d["scl"]
@@ -197,7 +197,9 @@ def _version(s):
 
 def check_firmware(b, fw_version):
     """BoardError if board b asks for a newer firmware than fw_version."""
-    if _version(fw_version) < _version(b.fw_min):
+    have = _version(fw_version)
+    need = _version(b.fw_min)
+    if have is None or need is None or have < need:
         raise BoardError(
             "profile %s needs firmware %s or newer, this is %s" % (b.profile, b.fw_min, fw_version)
         )

@@ -233,7 +233,9 @@ COLOUR = const(8)  # the COLOUR frame type (docs/protocol.md): the answer to `!c
 def sample(sensors, ch, rgbc):
     """One raw reading of channel ch into rgbc and what it means: status bits | class
     << 8 (the class classify() would give for these very counts). Does not allocate."""
-    st = sensors.raw(ch, rgbc) if sensors is not None else 0
+    if sensors is None:
+        return 0
+    st = sensors.raw(ch, rgbc)
     cls = 0
     if (st & (S_PRESENT | S_VALID)) == (S_PRESENT | S_VALID):
         cls = sensors.classifiers[ch].classify(rgbc, sensors.sensors[ch].full)

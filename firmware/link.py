@@ -169,7 +169,8 @@ class Firmware:
     def _put(self, buf, off, n):
         """Write buf[off:off+n] to the link; bytes taken (0 if it would block)."""
         try:
-            r = self.out.write(buf, off, n)
+            # stream.write(buf, off, len): MicroPython's form (py/stream.c), no slice made
+            r = self.out.write(buf, off, n)  # pyright: ignore[reportCallIssue, reportArgumentType]
         except OSError:
             return 0
         return r if r else 0
@@ -420,7 +421,7 @@ class Firmware:
             if not ready:
                 return
             try:
-                n = self.inp.readinto(self.onebyte)
+                n = self.inp.readinto(self.onebyte)  # pyright: ignore[reportAttributeAccessIssue]
             except OSError:
                 return
             if not n:

@@ -1,4 +1,6 @@
 # Wire encoding: CRC-16/CCITT-FALSE, COBS and the frames of docs/protocol.md.
+# (ptr8/ptr16 are the viper emitter's built-ins, which the type checker does not know:)
+# pyright: reportUndefinedVariable=false
 # Everything writes into buffers allocated once; no method below allocates,
 # except hello()/error() which take str arguments.
 from array import array

@@ -5,7 +5,6 @@ MicroPython the firmware supports. Run by `make lint` and tests/test_firmware_ty
 stubs (.venv/stubs/esp32-VERSION). CPython (this script) only, not the firmware.
 
     python firmware/typecheck/run.py [VERSION ...]     # default: every supported version
-    python firmware/typecheck/run.py --writebaseline   # accept today's errors (see docs)
 """
 
 from __future__ import annotations
