@@ -142,6 +142,9 @@ class Firmware:
             self.error(E_PROFILE, text)
 
     def boot(self):
+        why = getattr(self.hal, "mp_version_error", None)
+        if why:  # a MicroPython too old for this firmware: say so, in every HELLO's wake
+            self.error(E_PROFILE, why)
         try:
             self.use_board(boardcfg.load(self.hal.board_path))
         except boardcfg.BoardError as e:

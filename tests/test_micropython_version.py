@@ -195,3 +195,23 @@ def test_host_and_firmware_name_the_chip_alike() -> None:
     r = subprocess.run([find_micropython(), "-c", script], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout) == [versions.chip_from_machine(n) for n in names]
+
+
+@pytest.mark.micropython
+def test_host_and_firmware_state_the_same_oldest_micropython() -> None:
+    """flash refuses, and the firmware's boot check names, the same oldest MicroPython."""
+    import json
+
+    from tablesense.deploy import versions
+    from tablesense.sim.fitl import find_micropython
+
+    root = Path(__file__).resolve().parent.parent
+    script = (f"import sys\nsys.path.insert(0, {str(root / 'firmware')!r})\nimport hal_esp32, json\n"
+              "print(json.dumps([list(hal_esp32.MP_MIN), hal_esp32.MP_MIN_TEXT,"
+              " hal_esp32.version_error((1, 25, 0, ''), 'esp32')]))")
+    r = subprocess.run([find_micropython(), "-c", script], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    mp_min, text, error = json.loads(r.stdout)
+    assert tuple(mp_min) == versions.MICROPYTHON_MIN[:2]
+    assert text == versions.version_text(versions.MICROPYTHON_MIN)[:4]
+    assert "1.25.0" in error and "1.26" in error
