@@ -13,7 +13,7 @@ import pytest
 from tablesense.events import parse_event
 from tablesense.pub import Pub
 from tablesense.store import Store
-from tablesense.web.guard import TOKEN_HEADER
+from tablesense.web.guard import TOKEN_HEADER, tv_code
 from tablesense.web.pages import strings
 from tablesense.web.server import start
 
@@ -25,7 +25,7 @@ SETUP = {"game": "golf", "players": PLAYERS}
 async def app(tmp_path: Path) -> AsyncIterator[tuple[Pub, str, aiohttp.ClientSession]]:
     pub = Pub(Store(str(tmp_path / "pub.db")), ["1", "2"])
     runner, url = await start(pub, port=0)
-    async with aiohttp.ClientSession() as http:
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
         yield pub, url, http
     await runner.cleanup()
 
@@ -146,9 +146,12 @@ async def test_export_history_and_score_sheet(app) -> None:  # type: ignore[no-u
 
 
 async def test_qr_code_is_svg_and_differs_per_table(app) -> None:  # type: ignore[no-untyped-def]
-    _pub, url, http = app
+    pub, url, http = app
     bodies = []
-    for table in ("1", "2"):
+    for table in ("1", "2"):  # on a TV paired with the table (tests/test_web_access.py)
+        code = tv_code(pub.table(table).token)
+        async with http.post(f"{url}/api/table/{table}/tv", json={"code": code}) as r:
+            assert r.status == 200
         async with http.get(f"{url}/api/table/{table}/qr.svg") as r:
             assert r.content_type == "image/svg+xml"
             bodies.append(await r.read())

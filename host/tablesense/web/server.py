@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import hmac
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
@@ -23,20 +23,36 @@ from ..events import Event
 from ..pub import Pub
 from ..store import LANGS, Store, StoreError, Writer
 from . import guard, pages
+from .limits import BadBody, Gate, Limits, load_json, path_number, server_logger
 from .qr import qr_svg
 
 STATIC = Path(str(resources.files(__package__) / "static"))
 PUB_KEY: web.AppKey[Pub] = web.AppKey("pub", Pub)
 URL_KEY: web.AppKey[str] = web.AppKey("public_url", str)
 SOCKETS_KEY: web.AppKey[set[web.WebSocketResponse]] = web.AppKey("sockets", set)
+LIMITS_KEY: web.AppKey[Limits] = web.AppKey("limits", Limits)
+HOSTS_KEY: web.AppKey[guard.Hosts] = web.AppKey("hosts", guard.Hosts)
+TV_CODE_KEY: web.AppKey[str] = web.AppKey("tv_code", str)
+THROTTLE_KEY: web.AppKey[guard.Throttle] = web.AppKey("throttle", guard.Throttle)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-def make_app(pub: Pub, public_url: str = "") -> web.Application:
-    """The web app over ``pub``. ``public_url``: how phones reach this host (for the QR code)."""
-    app = web.Application(middlewares=[_errors])
+def make_app(pub: Pub, public_url: str = "", *, tv_code: str = "", limits: Limits | None = None,
+             hosts: guard.Hosts | None = None) -> web.Application:
+    """The web app over ``pub``.
+
+    ``public_url``: how phones reach this host (for the QR code); ``tv_code``: the pub's code
+    that pairs a TV (empty: one per table from its token, ``guard.tv_code``); ``hosts``: the
+    names it answers to (default: this machine's and the public URL's).
+    """
+    limits = limits or Limits()
+    app = web.Application(middlewares=[_host_check, _errors], client_max_size=limits.max_body)
     app[PUB_KEY] = pub
     app[URL_KEY] = public_url.rstrip("/")
+    app[LIMITS_KEY] = limits
+    app[HOSTS_KEY] = hosts or guard.Hosts.of(public_url=public_url)
+    app[TV_CODE_KEY] = tv_code
+    app[THROTTLE_KEY] = guard.Throttle()
     app[SOCKETS_KEY] = set()
     app.on_shutdown.append(_close_sockets)
     r = app.router
@@ -53,6 +69,8 @@ def make_app(pub: Pub, public_url: str = "") -> web.Application:
     r.add_get("/api/table/{table}/log", _log)
     r.add_get("/api/table/{table}/matches", _matches)
     r.add_get("/api/table/{table}/qr.svg", _qr)
+    r.add_get("/api/table/{table}/tv", _tv_status)
+    r.add_post("/api/table/{table}/tv", _tv_pair)
     r.add_post("/api/table/{table}/auth", _auth)
     r.add_post("/api/table/{table}/setup", _setup)
     r.add_post("/api/table/{table}/call", _call)
@@ -65,6 +83,15 @@ def make_app(pub: Pub, public_url: str = "") -> web.Application:
 
 
 @web.middleware
+async def _host_check(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """A request for a host name this app does not serve (DNS rebinding) is refused: 421."""
+    if not request.app[HOSTS_KEY].allows(request):
+        return web.Response(status=421, text="this web app does not serve that host name "
+                            "(tablesense run --public-url names the one phones use)\n")
+    return await handler(request)
+
+
+@web.middleware
 async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
     """User mistakes come back as 400/404 with the reason, never as a traceback."""
     try:
@@ -74,6 +101,9 @@ async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
         return web.json_response({"error": str(exc)}, status=status)
     except TablesenseError as exc:
         return web.json_response({"error": str(exc)}, status=400)
+    except (BadBody, UnicodeError) as exc:  # bad bytes anywhere in the request
+        return web.json_response({"error": str(exc) if isinstance(exc, BadBody) else "bad characters"},
+                                 status=400)
 
 
 def _pub(request: web.Request) -> Pub:
@@ -82,8 +112,16 @@ def _pub(request: web.Request) -> Pub:
 
 def _table_id(request: web.Request) -> str:
     tid = request.match_info["table"]
-    _pub(request).table(tid)  # 404 for an unknown table
+    if tid not in _pub(request).tables:
+        raise web.HTTPNotFound(text=f"no table {tid[:40]!r}")
     return tid
+
+
+def _match_id(request: web.Request) -> int:
+    n = path_number(request.match_info["match"], request.app[LIMITS_KEY])
+    if n is None:
+        raise web.HTTPNotFound(text="no such match")
+    return n
 
 
 def _page(name: str, table: bool = False) -> Handler:
@@ -117,11 +155,47 @@ async def _matches(request: web.Request) -> web.Response:
     return web.json_response({"matches": [m.to_dict() for m in _pub(request).store.matches(tid)]})
 
 
+def _tv_code(request: web.Request, tid: str) -> str:
+    return guard.tv_code(_pub(request).table(tid).token, request.app[TV_CODE_KEY])
+
+
 async def _qr(request: web.Request) -> web.Response:
+    """The referee QR code (it holds the token): only for a TV paired with the table."""
     tid = _table_id(request)
+    if not guard.is_paired_tv(request, tid, _tv_code(request, tid)):
+        raise web.HTTPForbidden(text="refused: the referee QR code is shown on the pub's own TV only "
+                                "(open /table/<id>?tv=CODE there once; tablesense run prints the code)")
     tab = _pub(request).table(tid)
     base = request.app[URL_KEY] or f"{request.scheme}://{request.host}"
-    return web.Response(body=qr_svg(f"{base}/ref/{tid}?token={tab.token}"), content_type="image/svg+xml")
+    return web.Response(body=qr_svg(f"{base}/ref/{tid}?token={tab.token}"), content_type="image/svg+xml",
+                        headers={"Cache-Control": "no-store"})
+
+
+async def _tv_status(request: web.Request) -> web.Response:
+    tid = _table_id(request)
+    return web.json_response({"paired": guard.is_paired_tv(request, tid, _tv_code(request, tid))},
+                             headers={"Cache-Control": "no-store"})
+
+
+async def _tv_pair(request: web.Request) -> web.Response:
+    """Pair this browser as the table's TV: the pub's TV code in, a cookie out."""
+    tid = _table_id(request)
+    if not guard.same_origin(request):
+        raise web.HTTPForbidden(text="refused: the request comes from another site")
+    client = request.remote or "?"
+    throttle = request.app[THROTTLE_KEY]
+    throttle.check(client)
+    body = await _body(request)
+    code = _tv_code(request, tid)
+    given = body.get("code")
+    if not isinstance(given, str) or not hmac.compare_digest(given.encode("utf-8", "surrogateescape"),
+                                                             code.encode("utf-8", "surrogateescape")):
+        throttle.failed(client)
+        raise web.HTTPForbidden(text="refused: wrong TV code")
+    resp = web.json_response({"ok": True, "paired": True})
+    resp.set_cookie(guard.tv_cookie_name(tid), guard.tv_key(code, tid), max_age=guard.TV_COOKIE_AGE,
+                    path="/", httponly=True, samesite="Strict")
+    return resp
 
 
 async def _i18n(request: web.Request) -> web.Response:
@@ -132,7 +206,7 @@ async def _i18n(request: web.Request) -> web.Response:
 
 
 async def _export(request: web.Request) -> web.Response:
-    match_id = int(request.match_info["match"])
+    match_id = _match_id(request)
     raw = request.query.get("raw") == "1"
     lines = _pub(request).export_lines(match_id, raw=raw)
     name = f"match-{match_id}{'-raw' if raw else ''}.jsonl"
@@ -150,7 +224,7 @@ async def _history(request: web.Request) -> web.Response:
 
 
 async def _sheet(request: web.Request) -> web.Response:
-    match_id = int(request.match_info["match"])
+    match_id = _match_id(request)
     pub = _pub(request)
     match = pub.store.match(match_id)
     lang = pub.tables[match.table_id].lang if match.table_id in pub.tables else "en"
@@ -176,7 +250,8 @@ async def _ws_all(request: web.Request) -> web.WebSocketResponse:
 async def _stream(request: web.Request, table_ids: list[str]) -> web.WebSocketResponse:
     """Send each table's snapshot now and after every change (latest wins, nothing queues)."""
     pub = _pub(request)
-    ws = web.WebSocketResponse(heartbeat=20, compress=False)
+    ws = web.WebSocketResponse(heartbeat=20, compress=False,
+                               max_msg_size=request.app[LIMITS_KEY].max_ws_message)
     await ws.prepare(request)
     request.app[SOCKETS_KEY].add(ws)
     flag = asyncio.Event()
@@ -217,12 +292,18 @@ async def _stream(request: web.Request, table_ids: list[str]) -> web.WebSocketRe
 # --- protected: the referee --------------------------------------------------------------
 
 async def _body(request: web.Request) -> dict[str, Any]:
+    """The JSON object of the body: bounded in size (413), time (408), depth and numbers (400)."""
+    limits = request.app[LIMITS_KEY]
     try:
-        body = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise web.HTTPBadRequest(text="the request body must be a JSON object") from None
+        async with asyncio.timeout(limits.body_timeout):
+            raw = await request.read()
+    except TimeoutError:
+        raise web.HTTPRequestTimeout(text="the request body came too slowly") from None
+    except (ConnectionError, web.RequestPayloadError):  # the client went away, or sent a broken body
+        raise web.HTTPBadRequest(text="the request body did not arrive whole") from None
+    body = load_json(raw, limits)
     if not isinstance(body, dict):
-        raise web.HTTPBadRequest(text="the request body must be a JSON object")
+        raise BadBody("the request body must be a JSON object")
     return body
 
 
@@ -267,13 +348,23 @@ async def _lang(request: web.Request) -> web.Response:
 
 # --- running -------------------------------------------------------------------------------
 
-async def start(pub: Pub, host: str = "127.0.0.1", port: int = 8080,
-                public_url: str = "") -> tuple[web.AppRunner, str]:
-    """Start the web app; returns the runner (``await runner.cleanup()``) and its base URL."""
-    runner = web.AppRunner(make_app(pub, public_url), access_log=None, handle_signals=False,
-                           shutdown_timeout=2.0)
+async def start(pub: Pub, host: str = "127.0.0.1", port: int = 8080, public_url: str = "", *,
+                tv_code: str = "", limits: Limits | None = None,
+                allowed_hosts: tuple[str, ...] = ()) -> tuple[web.AppRunner, str]:
+    """Start the web app; returns the runner (``await runner.cleanup()``) and its base URL.
+
+    ``limits`` (default ``Limits()``, its connection cap fitted to the file limit) bound
+    what clients may cost; ``allowed_hosts``: more host names to answer to.
+    """
+    limits = (limits or Limits()).capped()
+    hosts = guard.Hosts.of(host, public_url, allowed_hosts)
+    app = make_app(pub, public_url, tv_code=tv_code, limits=limits, hosts=hosts)
+    runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=2.0,
+                           keepalive_timeout=limits.idle_timeout, logger=server_logger())
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
+    assert runner.server is not None
+    Gate(limits).attach(runner.server)
+    site = web.TCPSite(runner, host, port, backlog=128)
     await site.start()
     server = site._server
     bound = server.sockets[0].getsockname()[1] if server and server.sockets else port  # type: ignore[union-attr]
@@ -291,12 +382,13 @@ def _feed_ended(task: asyncio.Task[None]) -> None:
 
 async def serve(tables: dict[str, AsyncIterator[Event] | None], *, host: str = "127.0.0.1",
                 port: int = 8080, db: str = "tablesense.db", lang: str = "en",
-                public_url: str = "", on_ready: Callable[[str, Pub], None] | None = None) -> None:
+                public_url: str = "", on_ready: Callable[[str, Pub], None] | None = None,
+                tv_code: str = "", limits: Limits | None = None) -> None:
     """Serve the pub until cancelled: feed each table's events, serve the web app."""
     store = Store(db)
     writer = Writer(db)
     pub = Pub(store, tables, lang=lang, writer=writer)
-    runner, url = await start(pub, host, port, public_url)
+    runner, url = await start(pub, host, port, public_url, tv_code=tv_code, limits=limits)
     feeds = []
     for tid, src in tables.items():
         if src is not None:

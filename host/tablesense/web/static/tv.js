@@ -4,7 +4,8 @@ import { esc, eventText, fmtClock, gameTitle, live, loadLang, name, per, t, tabl
 const TID = tableId();
 const params = new URLSearchParams(location.search);
 const overlay = params.get("overlay") === "1" || location.pathname.startsWith("/overlay/");
-const showQr = !overlay && params.get("qr") !== "0";
+const wantQr = !overlay && params.get("qr") !== "0";
+let showQr = false; // the referee QR code is shown on a TV paired with the table only (pair() below)
 document.body.classList.toggle("overlay", overlay);
 
 let snap = null;
@@ -208,6 +209,7 @@ function render() {
       questions = `<div class="questions">${t("question")}: ${s.questions.map((q) => esc(q.text)).join(" · ")}</div>`;
     }
   }
+  if (document.body.dataset.pairing === "refused") body += `<div class="notice pairing">${t("tv_code_wrong")}</div>`;
   region("body", body);
   region("final", fin);
   region("questions", questions);
@@ -284,6 +286,28 @@ function tick() {
   }
 }
 setInterval(tick, 250);
+
+// Pairing: the pub's TV opens /table/<id>?tv=CODE once (the code `tablesense run` prints); the host
+// keeps a cookie for it and the code leaves the address bar. Only a paired TV gets the QR code.
+async function pair() {
+  const api = `/api/table/${encodeURIComponent(TID)}/tv`;
+  const code = params.get("tv");
+  if (code !== null) {
+    params.delete("tv");
+    const rest = params.toString();
+    history.replaceState(null, "", location.pathname + (rest ? "?" + rest : ""));
+    const r = await fetch(api, { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ code }) });
+    if (!r.ok) document.body.dataset.pairing = "refused";
+  }
+  if (wantQr) {
+    const r = await fetch(api, { cache: "no-store" });
+    showQr = r.ok && (await r.json()).paired === true;
+    if (showQr) document.body.dataset.pairing = "paired";
+  }
+  if (snap) render();
+}
+pair().catch(() => {});
 
 live(`/ws/${encodeURIComponent(TID)}`, async (data) => {
   skew = data.now * 1000 - Date.now();
