@@ -141,8 +141,10 @@ async def _serve(args: argparse.Namespace) -> int:
     browser: list[subprocess.Popen[bytes]] = []
 
     def ready(url: str, pub: Any) -> None:
-        page = f"{url}/table/{table_id}"
+        from ..web.guard import tv_code
+
         token = pub.table(table_id).token
+        page = f"{url}/table/{table_id}?tv={tv_code(token)}"  # this screen is the pub's TV: the QR code shows
         print(f"tablesense demo: scoreboard at {page}  (referee panel: {url}/ref/{table_id}?token={token})",
               flush=True)
         if args.open:

@@ -39,6 +39,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lang", default="en", choices=LANGS, help="language of new tables (en, nl, da)")
     p.add_argument("--public-url", default="", metavar="URL",
                    help="how phones reach this host, for the referee QR code (default: as the TV sees it)")
+    p.add_argument("--tv-code", default="", metavar="CODE",
+                   help="the pub's code that pairs a TV with a table (/table/N?tv=CODE shows the referee "
+                        "QR code there); default: one per table, printed at start")
 
 
 def plan(ports: list[str], profiles: list[str], extra: int) -> list[tuple[str, str | None, str | None]]:
@@ -95,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as exc:
         print(f"tablesense run: {exc}", file=sys.stderr)
         return 2
+    from ..web.guard import tv_code
     from ..web.server import serve
 
     def ready(url: str, pub: Any) -> None:
@@ -104,11 +108,14 @@ def run(args: argparse.Namespace) -> int:
             link = f"{port} ({prof})" if port else "no link"
             print(f"  table {tid}: {link}  TV {url}/table/{tid}  referee {base}/ref/{tid}?token="
                   f"{pub.table(tid).token}", flush=True)
+        for tid, _port, _prof in tables:  # open once on the pub's own TV: it shows the referee QR code
+            print(f"  the pub's TV of table {tid}: {url}/table/{tid}?tv="
+                  f"{tv_code(pub.table(tid).token, args.tv_code)}", flush=True)
 
     signal.signal(signal.SIGTERM, _stop)  # systemd's stop: shut down as on Ctrl-C
     try:
         asyncio.run(serve(sources, host=args.host, port=args.port_http, db=args.db, lang=args.lang,
-                          public_url=args.public_url, on_ready=ready))
+                          public_url=args.public_url, on_ready=ready, tv_code=args.tv_code))
     except KeyboardInterrupt:
         return 0
     except OSError as exc:
