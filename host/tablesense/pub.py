@@ -19,19 +19,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sys
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .corrections import void_record
 from .errors import BadEvent, IllegalCall, TablesenseError
 from .events import Call, Event, Rest, Setup, parse_event
+from .link.checkpoint import Checkpoint, CheckpointError, Dedupe
 from .replay import LineError, Replay
-from .store import LANGS, LoggedEvent, MatchRow, Store, StoreError, Writer, effective_lines
+from .store import LANGS, LoggedEvent, MatchRow, Store, StoreError, StoreUnavailable, Writer, effective_lines
 
 TICKER = 12
+#: seconds between two tries to write to a match log that refused a write (locked, disk full)
+RETRY_S = (0.1, 2.0)
+
+#: What a table's feed yields: its events, the link's checkpoints and its losses
+#: (``tablesense.link.table_items``); a factory gets the last checkpoint saved.
+FeedItem = Any
+Feed = AsyncIterator[FeedItem] | Callable[[Checkpoint | None], AsyncIterator[FeedItem]]
 #: seconds a turn may take, counted from the balls coming to rest (seed 000, the golf rules)
 TURN_CLOCK = {"golf": 50}
 
@@ -230,15 +239,95 @@ class Pub:
         tab.lang = lang
         self._changed(tab)
 
-    async def feed(self, table_id: str, source: AsyncIterator[Event]) -> None:
-        """Apply a table's live events as they come (one task per table)."""
-        async for event in source:
+    async def feed(self, table_id: str, source: Feed) -> None:
+        """Apply a table's live events as they come (one task per table).
+
+        ``source`` may be a factory: it is called with the table's last saved checkpoint
+        (None: none yet), so that a restarted host resumes where its log had got; the
+        events made again from the frames replayed after it are skipped when the log has
+        them already. Checkpoints are saved in order with the events; frames lost for good
+        are said on stderr, in the log (incidents) and on the table's ticker. A match log
+        that refuses a write keeps the event waiting (and the link unread: the board keeps
+        the frames) until it takes it; the ticker says why meanwhile."""
+        tab = self.table(table_id)
+        dedupe: Dedupe | None = None
+        if callable(source):
+            cp = self._checkpoint(tab)
+            if cp is not None:
+                saved = self.store.checkpoint(table_id)
+                assert saved is not None
+                dedupe = Dedupe(self.store.table_lines_after(table_id, saved[1]))
+            source = source(cp)
+        async for item in source:
+            if isinstance(item, Checkpoint):
+                await self._retrying(tab, lambda item=item: self._save_checkpoint(tab, item))
+                continue
+            if isinstance(item, Event):
+                if dedupe is not None:
+                    if dedupe.seen(_line(item)):
+                        continue
+                    if not dedupe.pending:
+                        dedupe = None
+                await self._retrying(tab, lambda item=item: self.submit_async(table_id, item, "table"))
+                continue
+            status = getattr(item, "kind", None)
+            if status == "lost":
+                await self._lost(tab, str(getattr(item, "text", item)))
+
+    async def _retrying(self, tab: Table, write: Callable[[], Any]) -> None:
+        """``await write()`` until the match log takes it; other refusals are shown and dropped."""
+        delay = RETRY_S[0]
+        failing = False
+        while True:
             try:
-                await self.submit_async(table_id, event, source="table")
+                await write()
+            except StoreUnavailable as exc:
+                if not failing:
+                    failing = True
+                    text = f"{exc}; the table's events wait and are written when it can"
+                    print(f"tablesense: table {tab.id}: {text}", file=sys.stderr, flush=True)
+                    tab.ticker.append({"type": "error", "error": text, "at": time.time()})
+                    self._changed(tab)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RETRY_S[1])
+                continue
             except TablesenseError as exc:  # a table's event that cannot even be logged
-                tab = self.table(table_id)
                 tab.ticker.append({"type": "error", "error": str(exc), "at": time.time()})
                 self._changed(tab)
+            if failing:
+                again = "the match log takes writes again"
+                print(f"tablesense: table {tab.id}: {again}", file=sys.stderr, flush=True)
+                tab.ticker.append({"type": "note", "note": again, "at": time.time()})
+                self._changed(tab)
+            return
+
+    def _checkpoint(self, tab: Table) -> Checkpoint | None:
+        saved = self.store.checkpoint(tab.id)
+        if saved is None:
+            return None
+        try:
+            return Checkpoint.from_json(saved[0])
+        except CheckpointError as exc:
+            print(f"tablesense: table {tab.id}: {exc}; reading the board from now on",
+                  file=sys.stderr, flush=True)
+            return None
+
+    async def _save_checkpoint(self, tab: Table, cp: Checkpoint) -> None:
+        if self.writer is None:
+            self.store.save_checkpoint(tab.id, cp.to_json())
+        else:
+            await self.writer.save_checkpoint(tab.id, cp.to_json())
+
+    async def _lost(self, tab: Table, text: str) -> None:
+        """Frames lost for good: once, with the range, on stderr, in the log, on the ticker."""
+        print(f"tablesense: table {tab.id}: {text}", file=sys.stderr, flush=True)
+        tab.ticker.append({"type": "error", "error": text, "at": time.time()})
+        self._changed(tab)
+        if self.writer is None:
+            await self._retrying(tab, lambda: _done(self.store.incident(tab.id, "lost", text)))
+        else:
+            writer = self.writer
+            await self._retrying(tab, lambda: writer.incident(tab.id, "lost", text))
 
     # --- the three steps ---------------------------------------------------------------
     def _prepare(self, tab: Table, event: Event, source: str) -> _Step | None:
@@ -248,7 +337,7 @@ class Pub:
         if isinstance(event, Setup):
             self._start(tab, event, source, now)  # a new match: logged and applied at once
             return None
-        line = json.dumps(event.to_dict(), separators=(", ", ": "), ensure_ascii=False)
+        line = _line(event)
         if tab.match is None or (tab.match.ended is not None and source != "referee"):
             if source == "referee":
                 raise IllegalCall("no match is running on this table: start one first")
@@ -382,6 +471,15 @@ class Pub:
                 tab.clock = (float(json.loads(tab.log[-1].line)["t"]), 0.0)
         if tab.ticker and tab.ticker[-1].get("type") == "rest":
             tab.rest_at = tab.ticker[-1]["at"]
+
+
+def _line(event: Event) -> str:
+    """An event as its match-log line."""
+    return json.dumps(event.to_dict(), separators=(", ", ": "), ensure_ascii=False)
+
+
+async def _done(_: object) -> None:
+    """An awaitable for a write that is already done (the store's own, synchronous)."""
 
 
 def _replay(log: list[LoggedEvent]) -> Replay:

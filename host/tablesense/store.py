@@ -18,6 +18,7 @@ table's sensors can be checked before a match starts.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import queue
 import secrets
@@ -57,14 +58,41 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS events_match_seq ON events(match_id, seq) WHERE match_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS matches_table ON matches(table_id, id);
+CREATE INDEX IF NOT EXISTS events_table ON events(table_id, id);
+-- where each table's link stands: the last quiet point of its frames (link/checkpoint.py)
+-- and the last event row written before it; a restarted host resumes from there
+CREATE TABLE IF NOT EXISTS checkpoints (
+    table_id TEXT PRIMARY KEY,
+    state    TEXT NOT NULL,
+    row      INTEGER NOT NULL,
+    at       REAL NOT NULL
+);
+-- what went wrong on a table's link that the match log must remember (frames lost)
+CREATE TABLE IF NOT EXISTS incidents (
+    id       INTEGER PRIMARY KEY,
+    table_id TEXT NOT NULL,
+    at       REAL NOT NULL,
+    kind     TEXT NOT NULL,
+    text     TEXT NOT NULL
+);
 """
 INSERT_EVENT = "INSERT INTO events(table_id, match_id, seq, source, at, line) VALUES (?,?,?,?,?,?)"
+SAVE_CHECKPOINT = (
+    "INSERT OR REPLACE INTO checkpoints(table_id, state, row, at) "
+    "VALUES (?, ?, (SELECT COALESCE(MAX(id), 0) FROM events WHERE table_id=?), ?)"
+)
+INSERT_INCIDENT = "INSERT INTO incidents(table_id, at, kind, text) VALUES (?,?,?,?)"
 
 LANGS = ("en", "nl", "da")
 
 
 class StoreError(TablesenseError):
     """The match log cannot do what was asked (unknown match, bad correction)."""
+
+
+class StoreUnavailable(StoreError):
+    """The match log cannot be written now (locked by another program, disk full or
+    failing): nothing was written; the same write may succeed later."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +130,7 @@ class Store:
     def __init__(self, path: str) -> None:
         self.path = path
         self.db = _connect(path)
-        self.db.executescript(SCHEMA)
+        _schema(self.db, path)
 
     def close(self) -> None:
         self.db.close()
@@ -145,6 +173,8 @@ class Store:
             self.db.execute(INSERT_EVENT, (table_id, match_id, seq, source, at, line))
         except sqlite3.IntegrityError:
             raise StoreError(f"match {match_id} already has an event {seq}") from None
+        except sqlite3.OperationalError as exc:
+            raise StoreUnavailable(f"the match log cannot be written: {exc}") from None
 
     def finish(self, match_id: int, result: dict[str, Any] | None, at: float | None = None) -> None:
         """Record how a match ended (a cache of the replay, for the history list).
@@ -197,8 +227,47 @@ class Store:
         ).fetchall()
         return [LoggedEvent(*r) for r in reversed(rows)]
 
+    # --- the link's place -------------------------------------------------------------
+    def checkpoint(self, table_id: str) -> tuple[str, int] | None:
+        """The table's last saved link checkpoint (its JSON) and the event row before it."""
+        sql = "SELECT state, row FROM checkpoints WHERE table_id=?"
+        row = self.db.execute(sql, (table_id,)).fetchone()
+        return (row[0], int(row[1])) if row else None
+
+    def save_checkpoint(self, table_id: str, state: str, at: float | None = None) -> None:
+        at = time.time() if at is None else at
+        self.db.execute(SAVE_CHECKPOINT, (table_id, state, table_id, at))
+
+    def table_lines_after(self, table_id: str, row: int) -> list[str]:
+        """The lines of the table's own events (source ``table``) written after ``row``."""
+        rows = self.db.execute(
+            "SELECT line FROM events WHERE table_id=? AND id>? AND source='table' ORDER BY id",
+            (table_id, row),
+        )
+        return [r[0] for r in rows]
+
+    def incident(self, table_id: str, kind: str, text: str, at: float | None = None) -> None:
+        at = time.time() if at is None else at
+        self.db.execute(INSERT_INCIDENT, (table_id, at, kind, text))
+
+    def incidents(self, table_id: str, limit: int = 50) -> list[tuple[float, str, str]]:
+        """(at, kind, text) of the table's incidents, newest last."""
+        rows = self.db.execute(
+            "SELECT at, kind, text FROM incidents WHERE table_id=? ORDER BY id DESC LIMIT ?",
+            (table_id, limit),
+        ).fetchall()
+        return [(r[0], r[1], r[2]) for r in reversed(rows)]
+
     def _tx(self) -> _Transaction:
         return _Transaction(self.db)
+
+
+def _schema(db: sqlite3.Connection, path: str) -> None:
+    try:
+        db.executescript(SCHEMA)
+    except sqlite3.Error as exc:
+        db.close()
+        raise StoreError(f"cannot open the match log {path}: {exc} (is another program holding it?)") from None
 
 
 def _connect(path: str) -> sqlite3.Connection:
@@ -213,7 +282,7 @@ def _connect(path: str) -> sqlite3.Connection:
     return db
 
 
-_Item = tuple[tuple[Any, ...], "asyncio.Future[None]", asyncio.AbstractEventLoop]
+_Item = tuple[str, tuple[Any, ...], "asyncio.Future[None]", asyncio.AbstractEventLoop]
 
 
 class Writer:
@@ -222,12 +291,13 @@ class Writer:
     ``await writer.append(...)`` returns once the event is on disk. Events that arrive
     while a commit is under way go into the next commit together, so eight tables
     scoring at once cost one disk sync, not eight, and the event loop never waits
-    for the disk.
+    for the disk. A commit the database refuses (locked, disk full) raises
+    ``StoreUnavailable`` in every waiter of that group: nothing of it was written.
     """
 
     def __init__(self, path: str) -> None:
         self.db = _connect(path)
-        self.db.executescript(SCHEMA)
+        _schema(self.db, path)
         self.commits = 0
         self._queue: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="tablesense-log", daemon=True)
@@ -235,10 +305,20 @@ class Writer:
 
     async def append(self, table_id: str, match_id: int | None, seq: int, line: str, source: str,
                      at: float | None = None) -> None:
+        at = time.time() if at is None else at
+        await self._put(INSERT_EVENT, (table_id, match_id, seq, source, at, line))
+
+    async def save_checkpoint(self, table_id: str, state: str) -> None:
+        """The link checkpoint, in order with the events before it (the same queue)."""
+        await self._put(SAVE_CHECKPOINT, (table_id, state, table_id, time.time()))
+
+    async def incident(self, table_id: str, kind: str, text: str) -> None:
+        await self._put(INSERT_INCIDENT, (table_id, time.time(), kind, text))
+
+    async def _put(self, sql: str, row: tuple[Any, ...]) -> None:
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
-        at = time.time() if at is None else at
-        self._queue.put(((table_id, match_id, seq, source, at, line), done, loop))
+        self._queue.put((sql, row, done, loop))
         await done
 
     def close(self) -> None:
@@ -268,19 +348,20 @@ class Writer:
         results: list[BaseException | None] = []
         try:
             self.db.execute("BEGIN IMMEDIATE")
-            for row, _, _ in batch:
+            for sql, row, _, _ in batch:
                 try:
-                    self.db.execute(INSERT_EVENT, row)
+                    self.db.execute(sql, row)
                     results.append(None)
                 except sqlite3.IntegrityError:
                     results.append(StoreError(f"match {row[1]} already has an event {row[2]}"))
             self.db.execute("COMMIT")
             self.commits += 1
         except sqlite3.Error as exc:
-            if self.db.in_transaction:
-                self.db.execute("ROLLBACK")
-            results = [StoreError(f"the match log cannot be written: {exc}")] * len(batch)
-        for (_, done, loop), error in zip(batch, results):
+            with contextlib.suppress(sqlite3.Error):
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+            results = [StoreUnavailable(f"the match log cannot be written: {exc}")] * len(batch)
+        for (_, _, done, loop), error in zip(batch, results):
             loop.call_soon_threadsafe(_settle, done, error)
 
 
@@ -298,11 +379,16 @@ class _Transaction:
         self.db = db
 
     def __enter__(self) -> sqlite3.Cursor:
-        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise StoreUnavailable(f"the match log cannot be written: {exc}") from None
         return self.db.cursor()
 
     def __exit__(self, kind: object, exc: object, tb: object) -> None:
         self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        if isinstance(exc, sqlite3.OperationalError):  # locked, disk full: may succeed later
+            raise StoreUnavailable(f"the match log cannot be written: {exc}") from None
 
 
 def _match_row(row: tuple[Any, ...]) -> MatchRow:

@@ -13,11 +13,9 @@ import argparse
 import asyncio
 import signal
 import sys
-from collections.abc import AsyncIterator
 from typing import Any
 
 from ..errors import TablesenseError
-from ..events import Event
 from ..link.lines import BAUD, baud, link_baud
 from ..store import LANGS
 
@@ -64,12 +62,14 @@ def plan(ports: list[str], profiles: list[str], extra: int) -> list[tuple[str, s
 
 
 def _sources(tables: list[tuple[str, str | None, str | None]],
-             baudrate: int | None = None) -> dict[str, AsyncIterator[Event] | None]:
+             baudrate: int | None = None) -> dict[str, Any]:
+    """Per table: None (no link) or a factory of its feed, which the pub calls with the
+    table's last checkpoint (link/checkpoint.py)."""
     from ..deploy.ports import PortError, check_port
-    from ..link import LinkStatus, table_events
+    from ..link import LinkStatus, table_items
     from ..link.translate import table_profile
 
-    out: dict[str, AsyncIterator[Event] | None] = {}
+    out: dict[str, Any] = {}
     for tid, port, prof in tables:
         if port is None or prof is None:
             out[tid] = None
@@ -81,9 +81,15 @@ def _sources(tables: list[tuple[str, str | None, str | None]],
             print(f"table {tid}: {exc}; waiting for it", file=sys.stderr, flush=True)
 
         def status(s: LinkStatus, tid: str = tid) -> None:
-            print(f"table {tid}: {s}", file=sys.stderr, flush=True)
+            if s.kind != "lost":  # frames lost for good: the pub says so (stderr, log, ticker)
+                print(f"table {tid}: {s}", file=sys.stderr, flush=True)
 
-        out[tid] = table_events(port, profile, on_status=status, baudrate=link_baud(baudrate, profile))
+        def feed(resume: Any, port: str = port, profile: Any = profile, status: Any = status) -> Any:
+            # called by the pub with the table's last checkpoint: resume where the log got to
+            return table_items(port, profile, resume=resume, on_status=status,
+                               baudrate=link_baud(baudrate, profile))
+
+        out[tid] = feed
     return out
 
 

@@ -13,6 +13,9 @@ For other parts of tablesense:
 
     async for item in link_items(url):      # frames and LinkStatus records
         ...
+
+    async for item in table_items(url, "golf", resume=checkpoint):  # events, checkpoints, losses
+        ...
 """
 
 from __future__ import annotations
@@ -23,11 +26,13 @@ from typing import Any
 
 from ..events import Event
 from ..table.profile import TableProfile
-from .frame import Frame, HelloFrame
+from .checkpoint import SEQ_MOD, Checkpoint
+from .frame import REPLAYABLE, Frame, HelloFrame
 from .translate import Translator, table_profile
 from .transport import Link, LinkError, LinkStatus
 
-__all__ = ["Link", "LinkError", "LinkStatus", "Translator", "link_items", "table_events"]
+__all__ = ["Checkpoint", "Link", "LinkError", "LinkStatus", "Translator", "link_items", "table_events",
+           "table_items"]
 
 
 async def link_items(url: str, **opts: Any) -> AsyncIterator[Frame | LinkStatus]:
@@ -61,10 +66,38 @@ async def table_events(
     When frames are lost for good (the device no longer holds them), the HELLO asked
     for next resynchronises the pins from its levels (``Translator.snapshot``).
     """
+    async for item in table_items(url, profile, on_status=on_status, link=link, **opts):
+        if not isinstance(item, (Checkpoint, LinkStatus)):
+            yield item
+
+
+async def table_items(
+    url: str,
+    profile: TableProfile | str | os.PathLike[str],
+    *,
+    resume: Checkpoint | None = None,
+    on_status: Callable[[LinkStatus], None] | None = None,
+    link: Link | None = None,
+    **opts: Any,
+) -> AsyncIterator[Event | Checkpoint | LinkStatus]:
+    """``table_events`` for a host that keeps its place (link/checkpoint.py): the events,
+    a ``Checkpoint`` at every quiet point (save it once the events before it are saved),
+    and the ``LinkStatus`` of frames lost for good (kind ``lost``, with the range).
+
+    ``resume``: the last checkpoint saved: the board is asked to replay from its seq, and
+    the translator's clock goes on from it. None: from the board's HELLO on.
+    """
     translator = Translator(table_profile(profile))
+    if resume is not None:
+        translator.restore_clock(resume.uptime_us, resume.offset_us, resume.now_us)
+        opts["from_seq"] = resume.seq
     own = link is None
     link = link or Link(url, **opts)
+    if resume is not None:
+        link.seq._uptime_us = resume.uptime_us  # a HELLO below it: the board rebooted meanwhile
     resync = False  # frames were lost for good: the next HELLO's levels tell what changed
+    last_cp = resume.seq if resume is not None else -1
+    next_seq: int | None = resume.seq if resume is not None else None
     try:
         async for item in link.items():
             if isinstance(item, LinkStatus):
@@ -72,19 +105,31 @@ async def table_events(
                     on_status(item)
                 if item.kind == "lost":
                     resync = True
+                    yield item
                     await link.send("!hello")
+                elif item.kind == "restarted" and resume is not None and next_seq == resume.seq:
+                    yield LinkStatus("lost", f"the board restarted while the host was down: what it sent "
+                                             f"from seq {resume.seq} of its previous boot on is lost")
                 continue
-            if resync and isinstance(item, HelloFrame):
-                resync = False
-                for event in translator.snapshot(item):
-                    yield event
-                continue
+            if isinstance(item, HelloFrame):
+                if next_seq is None:  # the first HELLO of a fresh start: read from here on
+                    next_seq = (item.seq + 1) % SEQ_MOD
+                if resync:
+                    resync = False
+                    for event in translator.snapshot(item):
+                        yield event
+                    continue
+            elif isinstance(item, REPLAYABLE):
+                next_seq = (item.seq + 1) % SEQ_MOD
             for event in translator.feed(item):
                 yield event
             if translator.notes and on_status is not None:
                 for note in translator.notes:
                     on_status(LinkStatus("profile", note))
                 translator.notes.clear()
+            if next_seq is not None and next_seq != last_cp and translator.quiet:
+                last_cp = next_seq
+                yield Checkpoint(next_seq, *translator.clock_state())
     finally:
         if own:
             link.close()

@@ -128,6 +128,25 @@ class Translator:
             f"the device restarted; its clock starts over, table times go on from {self.now_us / 1e6:.6f} s"
         )
 
+    # --- checkpoints (link/checkpoint.py) ---------------------------------------
+
+    @property
+    def quiet(self) -> bool:
+        """Nothing held: every frame fed so far has given all its events."""
+        return not self._pending and not self._heap and self._last_activity is None
+
+    def clock_state(self) -> tuple[int, int, int]:
+        """(raw device time reached, offset, device time with the offset): what a
+        checkpoint keeps of the translator."""
+        return self._seen_us, self._offset_us, self.now_us
+
+    def restore_clock(self, seen_us: int, offset_us: int, now_us: int) -> None:
+        """Continue from a checkpoint's clock: times go on where the log had got (also
+        across a reboot of the board before it), and a HELLO before ``seen_us`` is a reboot."""
+        self._seen_us = seen_us
+        self._offset_us = offset_us
+        self.now_us = now_us
+
     def advance(self, now_us: int) -> list[Event]:
         """Device time has reached ``now_us``: emit what can no longer change."""
         self._tick(now_us)

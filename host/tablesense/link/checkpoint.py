@@ -1,0 +1,71 @@
+"""Where a table's link stands, so that a host killed mid-match resumes without a loss
+or a double.
+
+A **checkpoint** is taken at a quiet point of the translator: every frame fed so far
+has given all its events (no goal waits for its colour, nothing is held for reordering,
+the last activity has had its ``rest``). It names the next device seq wanted and the
+translator's clock. The pub saves it in the match log after the events before it are
+committed (one queue, in order). A restarted host asks the board to replay from that
+seq; the events those frames make again, up to where the log had got, are already in
+the log and are skipped (``Dedupe``): the log's lines of the table's own events after
+the checkpoint, compared line for line. A board that rebooted while the host was down
+(its HELLO's uptime is below the checkpoint's) no longer holds the frames of its
+previous boot: they are reported lost, and the new boot is read from its start.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ..errors import TablesenseError
+
+SEQ_MOD = 1 << 24
+
+
+class CheckpointError(TablesenseError):
+    """A saved checkpoint that cannot be read (another version, a damaged row)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    seq: int  # the next device seq wanted: the board replays from here
+    uptime_us: int  # the device time reached, raw: a HELLO below it means the board rebooted
+    offset_us: int  # the translator's offset (the board rebooted earlier in the match)
+    now_us: int  # the translator's device time (offset applied)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> Checkpoint:
+        try:
+            d: dict[str, Any] = json.loads(text)
+            cp = cls(**{k: int(d[k]) for k in ("seq", "uptime_us", "offset_us", "now_us")})
+        except (ValueError, TypeError, KeyError) as exc:
+            why = f"the saved link checkpoint cannot be read ({exc}): {text[:80]!r}"
+            raise CheckpointError(why) from None
+        if not 0 <= cp.seq < SEQ_MOD or min(cp.uptime_us, cp.offset_us, cp.now_us) < 0:
+            raise CheckpointError(f"the saved link checkpoint is out of range: {text[:80]!r}")
+        return cp
+
+
+class Dedupe:
+    """The table's own event lines logged after the checkpoint: an event made again from
+    the replayed frames that matches one of them (line for line) is already in the log."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self._left: Counter[str] = Counter(lines)
+
+    def seen(self, line: str) -> bool:
+        """True (and counted off) if ``line`` is one of those already logged."""
+        if self._left[line] > 0:
+            self._left[line] -= 1
+            return True
+        return False
+
+    @property
+    def pending(self) -> int:
+        return sum(self._left.values())
