@@ -72,8 +72,10 @@ class Gate:
         self.say = say or (lambda line: print(line, file=sys.stderr, flush=True))
         self.clients: dict[RequestHandler, str] = {}
         self.per_client: Counter[str] = Counter()
-        self.refused = 0
-        self._full: str | None = None  # what is full now ("all", or a client), said once
+        self.refused = 0  # closed at a cap since the last line that said so
+        self._full: str | None = None  # what is full now ("all", or a client)
+        self._said_at = -60.0  # when a cap was last said: at most once a minute
+        self._said = False
 
     def attach(self, server: web.Server) -> None:
         """Put the gate in front of ``server``'s own bookkeeping of its connections."""
@@ -118,7 +120,10 @@ class Gate:
         self.refused += 1
         if self._full is None:
             self._full = what
-            self.say(f"tablesense: {why}: new connections are closed until some end")
+            now = time.monotonic()
+            if now - self._said_at >= 60:
+                self._said_at, self._said = now, True
+                self.say(f"tablesense: {why}: new connections are closed until some end")
 
     def _maybe_reopen(self) -> None:
         if self._full is None:
@@ -129,9 +134,10 @@ class Gate:
         else:
             calm = self.per_client[self._full] <= lim.max_per_client * 3 // 4
         if calm:
-            self.say(f"tablesense: connections accepted again ({self.refused} closed at the limit)")
+            if self._said:
+                self.say(f"tablesense: connections accepted again ({self.refused} closed at the limit)")
+                self._said, self.refused = False, 0
             self._full = None
-            self.refused = 0
 
 
 def _client(transport: Any) -> str:
