@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from test_browser import SCREENSHOTS, LivePub, _page, browser  # noqa: F401  (fixture)
 
+from tablesense.web.guard import tv_code
+
 pytestmark = pytest.mark.browser
 
 GOLF = [
@@ -86,10 +88,17 @@ def ctx(browser: Any, pub: LivePub) -> Iterator[Any]:  # noqa: F811
     context.close()
 
 
+def _tv(pub: LivePub, table: str) -> str:
+    """The address of the pub's own TV (paired: it shows the referee QR code)."""
+    return f"{pub.url}/table/{table}?tv={tv_code(pub.pub.table(table).token)}"
+
+
 def _shot(ctx: Any, url: str, ready: str, path: Path, width: int = 1280, height: int = 720) -> Any:
     page = _page(ctx, width, height)
     page.goto(url)
     page.wait_for_selector(ready)
+    if "?tv=" in url:  # the pub's own TV: its referee QR code is part of the picture
+        page.wait_for_function("document.querySelector('.qr img')?.naturalWidth > 0")
     page.wait_for_timeout(300)
     page.screenshot(path=str(path))
     return page
@@ -97,8 +106,9 @@ def _shot(ctx: Any, url: str, ready: str, path: Path, width: int = 1280, height:
 
 def test_golf_scoreboard(ctx: Any, pub: LivePub, out: Path) -> None:
     page = _page(ctx)
-    page.goto(f"{pub.url}/table/1")
+    page.goto(_tv(pub, "1"))
     page.wait_for_selector(".balls")
+    page.wait_for_function("document.querySelector('.qr img')?.naturalWidth > 0")
     assert page.locator(".player.p1 .ball.on").count() == 3
     assert page.locator(".player.p2 .ball.on").count() == 4
     for event in ({"t": 40.0, "type": "strike", "ball": "p2"},
@@ -113,7 +123,7 @@ def test_golf_scoreboard(ctx: Any, pub: LivePub, out: Path) -> None:
 
 
 def test_kegle_scoreboard(ctx: Any, pub: LivePub, out: Path) -> None:
-    page = _shot(ctx, f"{pub.url}/table/2", ".pins", out / "kegle.png")
+    page = _shot(ctx, _tv(pub, "2"), ".pins", out / "kegle.png")
     assert page.locator(".pin").count() == 5
     state = pub.call(pub.pub.snapshot, "2")["state"]
     shown = page.eval_on_selector_all(".pin.down", "els => els.map(e => e.dataset.pin)")
@@ -124,7 +134,7 @@ def test_kegle_scoreboard(ctx: Any, pub: LivePub, out: Path) -> None:
 
 
 def test_carom_scoreboard(ctx: Any, pub: LivePub, out: Path) -> None:
-    page = _shot(ctx, f"{pub.url}/table/3", ".player.p1 .big", out / "carom.png")
+    page = _shot(ctx, _tv(pub, "3"), ".player.p1 .big", out / "carom.png")
     state = pub.call(pub.pub.snapshot, "3")["state"]
     assert page.inner_text(".player.p1 .big") == str(state["caroms"]["p1"])
     assert "30" in page.inner_text(".player.p1 .stats")  # the target

@@ -303,7 +303,7 @@ async function pair() {
   if (wantQr) {
     const r = await fetch(api, { cache: "no-store" });
     showQr = r.ok && (await r.json()).paired === true;
-    if (showQr) document.body.dataset.pairing = "paired";
+    document.body.dataset.pairing = showQr ? "paired" : (document.body.dataset.pairing || "none");
   }
   if (snap) render();
 }
