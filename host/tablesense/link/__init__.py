@@ -27,7 +27,7 @@ from typing import Any
 from ..events import Event
 from ..table.profile import TableProfile
 from .checkpoint import SEQ_MOD, Checkpoint
-from .frame import REPLAYABLE, Frame, HelloFrame
+from .frame import REPLAYABLE, Frame, HeartbeatFrame, HelloFrame
 from .translate import Translator, table_profile
 from .transport import Link, LinkError, LinkStatus
 
@@ -121,6 +121,10 @@ async def table_items(
                     continue
             elif isinstance(item, REPLAYABLE):
                 next_seq = (item.seq + 1) % SEQ_MOD
+            if isinstance(item, (HelloFrame, HeartbeatFrame)) and getattr(link.seq, "waiting", False):
+                # frames are being replayed: the device's "now" must not run ahead of them
+                # (a rest after every replayed edge, goals timing out before their colour)
+                continue
             for event in translator.feed(item):
                 yield event
             if translator.notes and on_status is not None:
