@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import signal
 import sys
+from types import FrameType
 
 from . import __version__
 
@@ -61,10 +64,36 @@ def main(argv: list[str] | None = None) -> int:
     if mod is None:
         print(f"tablesense: the '{args.command}' command is not available in this build", file=sys.stderr)
         return 2
+    previous = signal.signal(signal.SIGTERM, _as_interrupt)
     try:
         return int(mod.run(args) or 0)
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt:  # Ctrl-C, or systemd's SIGTERM: a stop asked for, not a failure
+        return 0
+    except BrokenPipeError:  # `tablesense replay log | head`: the reader has what it wanted
+        _quiet_stdout()
+        return 0
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _as_interrupt(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM (what systemd, ``kill`` and ``docker stop`` send) is handled as Ctrl-C is:
+    whatever handles SIGINT just then (asyncio's runner cancels its main task; outside
+    it ``KeyboardInterrupt``) stops the command, and the command's own clean-up runs
+    (``finally``, context managers: the firmware child, the browser, the serial port)."""
+    if signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, signal.SIG_DFL, None):
+        raise KeyboardInterrupt  # started with SIGINT ignored (`cmd &` in a script)
+    signal.raise_signal(signal.SIGINT)
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's last flush does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

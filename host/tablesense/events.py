@@ -175,7 +175,7 @@ def _req(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], what: str
         raise BadEvent(f"{what} event needs '{key}'")
     value = obj[key]
     if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _as_tuple(kind)):
-        raise BadEvent(f"{what} event: '{key}' must be {_kind_name(kind)}, not {value!r}")
+        raise BadEvent(f"{what} event: '{key}' must be {_kind_name(kind)}, not {_short(value)}")
     return value
 
 
@@ -201,7 +201,7 @@ def _ball(obj: dict[str, Any], what: str) -> str | None:
     if ball is not None and ball not in ALL_BALLS:
         ball = ball.strip().lower()  # "P1", "Red " written by hand
     if ball is not None and ball not in ALL_BALLS:
-        raise BadEvent(f"{what} event: unknown ball {ball!r} (balls: {', '.join(sorted(ALL_BALLS))})")
+        raise BadEvent(f"{what} event: unknown ball {_short(ball)} (balls: {', '.join(sorted(ALL_BALLS))})")
     return ball
 
 
@@ -225,13 +225,28 @@ def parse_event(obj: Any) -> Event:
     if not isinstance(kind, str):
         raise BadEvent("event has no 'type'")
     t = obj.get("t")
-    if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
-        raise BadEvent(f"{kind} event needs a numeric 't' (seconds), not {t!r}")
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or not _finite(t):
+        raise BadEvent(f"{_short(kind)[1:-1]} event needs a numeric 't' (seconds), not {_short(t)}")
     t = float(t)
     parser = _PARSERS.get(kind)
     if parser is None:
-        raise BadEvent(f"unknown event type {kind!r} (known: {', '.join(sorted(_PARSERS))})")
+        raise BadEvent(f"unknown event type {_short(kind)} (known: {', '.join(sorted(_PARSERS))})")
     return parser(obj, t)
+
+
+def _finite(t: int | float) -> bool:
+    try:
+        return math.isfinite(t)
+    except OverflowError:  # an integer beyond float's range
+        return False
+
+
+def _short(value: Any) -> str:
+    """``repr(value)``, cut to 80 characters (a 4,000-digit number is not repeated whole)."""
+    if isinstance(value, int) and abs(value) > 10**60:
+        return f"an integer of {len(str(abs(value)))} digits"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 _GAME_ALIASES = {
@@ -251,7 +266,7 @@ def _parse_setup(obj: dict[str, Any], t: float) -> Setup:
     game = _req(obj, "game", str, "setup").strip().lower()
     game = _GAME_ALIASES.get(game, game)
     if game not in GAMES:
-        raise BadEvent(f"setup: unknown game {game!r} (games: {', '.join(GAMES)})")
+        raise BadEvent(f"setup: unknown game {_short(game)} (games: {', '.join(GAMES)})")
     players = _req(obj, "players", dict, "setup")
     for p in PLAYERS:
         if p not in players:
@@ -261,26 +276,26 @@ def _parse_setup(obj: dict[str, Any], t: float) -> Setup:
             isinstance(name, list) and name and all(isinstance(n, str) for n in name)
         )
         if not ok:
-            raise BadEvent(f"setup: player {p} must be a name or a list of names, not {name!r}")
+            raise BadEvent(f"setup: player {p} must be a name or a list of names, not {_short(name)}")
     discipline = _opt(obj, "discipline", str, "setup")
     if discipline is not None:
         key = discipline.strip().lower().replace(" ", "").replace("-", "").replace("_", "")
         discipline = _DISCIPLINE_ALIASES.get(key, key)
     if discipline is not None and discipline not in DISCIPLINES:
-        raise BadEvent(f"setup: unknown discipline {discipline!r} ({', '.join(DISCIPLINES)})")
+        raise BadEvent(f"setup: unknown discipline {_short(discipline)} ({', '.join(DISCIPLINES)})")
     targets = _opt(obj, "targets", dict, "setup")
     if targets is not None:
         for p, v in targets.items():
             if p not in PLAYERS or isinstance(v, bool) or not isinstance(v, int) or v <= 0:
-                raise BadEvent(f"setup: targets must map p1/p2 to positive integers, not {targets!r}")
+                raise BadEvent(f"setup: targets must map p1/p2 to positive integers, not {_short(targets)}")
     moyennes = _opt(obj, "moyennes", dict, "setup")
     if moyennes is not None:
         for p, v in moyennes.items():
             if p not in PLAYERS or isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
-                raise BadEvent(f"setup: moyennes must map p1/p2 to numbers >= 0, not {moyennes!r}")
+                raise BadEvent(f"setup: moyennes must map p1/p2 to numbers >= 0, not {_short(moyennes)}")
     distance = _opt(obj, "distance", int, "setup")
     if distance is not None and distance <= 0:
-        raise BadEvent(f"setup: distance must be positive, not {distance}")
+        raise BadEvent(f"setup: distance must be positive, not {_short(distance)}")
     known = ("game", "players", "format", "discipline", "profile", "targets", "moyennes", "distance")
     return Setup(
         t=t, game=game, players=dict(players), format=_opt(obj, "format", str, "setup"),
@@ -294,31 +309,31 @@ def _parse_setup(obj: dict[str, Any], t: float) -> Setup:
 def _parse_goal(obj: dict[str, Any], t: float) -> Goal:
     goal = _req(obj, "goal", str, "goal").strip().upper()
     if goal not in GOLF_GOALS:
-        raise BadEvent(f"goal event: goal must be 'A' or 'B', not {goal!r}")
+        raise BadEvent(f"goal event: goal must be 'A' or 'B', not {_short(goal)}")
     return Goal(t=t, goal=goal, ball=_ball(obj, "goal"), extra=_extra(obj, ("goal", "ball")))
 
 
 def _parse_pocket(obj: dict[str, Any], t: float) -> Pocket:
     pocket = _req(obj, "pocket", int, "pocket")
     if not 1 <= pocket <= 6:
-        raise BadEvent(f"pocket event: pocket must be 1..6, not {pocket}")
+        raise BadEvent(f"pocket event: pocket must be 1..6, not {_short(pocket)}")
     return Pocket(t=t, pocket=pocket, ball=_ball(obj, "pocket"), extra=_extra(obj, ("pocket", "ball")))
 
 
 def _parse_pin(obj: dict[str, Any], t: float) -> Pin:
     pin = _req(obj, "pin", int, "pin")
     if not 1 <= pin <= 5:
-        raise BadEvent(f"pin event: pin must be 1..5, not {pin}")
+        raise BadEvent(f"pin event: pin must be 1..5, not {_short(pin)}")
     state = _req(obj, "state", str, "pin")
     if state not in PIN_STATES:
-        raise BadEvent(f"pin event: state must be 'down' or 'up', not {state!r}")
+        raise BadEvent(f"pin event: state must be 'down' or 'up', not {_short(state)}")
     return Pin(t=t, pin=pin, state=state, extra=_extra(obj, ("pin", "state")))
 
 
 def _parse_cushion(obj: dict[str, Any], t: float) -> Cushion:
     cushion = _req(obj, "cushion", int, "cushion")
     if not 1 <= cushion <= 4:
-        raise BadEvent(f"cushion event: cushion must be 1..4, not {cushion}")
+        raise BadEvent(f"cushion event: cushion must be 1..4, not {_short(cushion)}")
     return Cushion(t=t, cushion=cushion, ball=_ball(obj, "cushion"), extra=_extra(obj, ("cushion", "ball")))
 
 
@@ -335,7 +350,9 @@ def _parse_rest(obj: dict[str, Any], t: float) -> Rest:
                 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in xy)
             ) or (isinstance(xy, list) and all(_is_xy(p) for p in xy))
             if not ok:
-                raise BadEvent(f"rest event: position of {ball!r} must be [x, y] in metres, not {xy!r}")
+                raise BadEvent(
+                    f"rest event: position of {_short(ball)} must be [x, y] in metres, not {_short(xy)}"
+                )
     return Rest(t=t, positions=positions, extra=_extra(obj, ("positions",)))
 
 
@@ -349,7 +366,7 @@ def _is_xy(p: Any) -> bool:
 def _parse_contact(obj: dict[str, Any], t: float) -> Contact:
     balls = _req(obj, "balls", list, "contact")
     if len(balls) != 2 or not all(isinstance(b, str) and b in ALL_BALLS for b in balls):
-        raise BadEvent(f"contact event: 'balls' must name two balls, not {balls!r}")
+        raise BadEvent(f"contact event: 'balls' must name two balls, not {_short(balls)}")
     return Contact(t=t, balls=tuple(balls), extra=_extra(obj, ("balls",)))
 
 
@@ -361,10 +378,10 @@ def _parse_call(obj: dict[str, Any], t: float) -> Call:
     call = _req(obj, "call", str, "call")
     for key in _KNOWN_CALLS.get(call, ()):
         if key not in obj:
-            raise BadEvent(f"call {call!r} needs '{key}'")
+            raise BadEvent(f"call {_short(call)} needs '{key}'")
     player = _opt(obj, "player", str, "call")
     if player is not None and player not in PLAYERS:
-        raise BadEvent(f"call {call!r}: player must be p1 or p2, not {player!r}")
+        raise BadEvent(f"call {_short(call)}: player must be p1 or p2, not {_short(player)}")
     spot = _opt(obj, "spot", int, "call")
     known = ("call", "player", "foul", "ball", "spot", "question", "answer")
     return Call(
@@ -392,12 +409,27 @@ SENSOR_TYPES = frozenset({"goal", "pocket", "pin", "cushion", "off_table", "cont
 
 
 def parse_line(line: str) -> Event:
-    """Parse one JSON Lines record."""
+    """Parse one JSON Lines record. Whatever is wrong with it is a ``BadEvent`` that says
+    what: not JSON, a number too long to read, nesting too deep, a wrong field."""
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
         raise BadEvent(f"not JSON: {exc.msg} at column {exc.colno}") from None
-    return parse_event(obj)
+    except RecursionError:
+        raise BadEvent("not an event: nested too deeply") from None
+    except ValueError as exc:  # an integer of more than sys.get_int_max_str_digits() digits
+        raise BadEvent(f"not an event: {_first_line(exc)}") from None
+    try:
+        return parse_event(obj)
+    except BadEvent:
+        raise
+    except (ValueError, OverflowError, RecursionError) as exc:  # float() of a 4,000-digit integer
+        raise BadEvent(f"not an event: {_first_line(exc)}") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text[:200]
 
 
 def dump_event(event: Event) -> str:

@@ -9,11 +9,11 @@ the next one: one bad line never loses the rest of the match.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .corrections import dropped
+from .corrections import dropped, voided_range
 from .errors import BadEvent, TablesenseError
 from .events import Event, Setup, parse_line
 from .rules import BaseState, Engine, find_engine
@@ -87,25 +87,60 @@ def effective_lines(lines: Iterable[str]) -> list[tuple[int, str]]:
     """The non-blank lines that count, with their line numbers: the referee panel's void
     records (``tablesense.corrections``, docs/events.md) leave out what they void. A
     ``setup`` starts a new match and its numbering."""
-    matches: list[list[tuple[int, int, str]]] = [[]]
-    for n, text in enumerate(lines, start=1):
+    kept = list(lines)
+    return list(effective_stream(lambda: kept))
+
+
+def effective_stream(reopen: Callable[[], Iterable[str]]) -> Iterator[tuple[int, str]]:
+    """``effective_lines`` over a log read twice and never held: ``reopen()`` gives the
+    lines from the start each time (a file seeked back to 0). The first pass only finds
+    the void records (a cheap substring test per line); the second yields what counts.
+    Memory: the voided sequence numbers, never the lines."""
+    drops = _void_drops(reopen())
+    match = seq = 0
+    for n, text in enumerate(reopen(), start=1):
         if not text.strip():
             continue
         if '"setup"' in text and _is_setup(text):
-            matches.append([])
-        match = matches[-1]
-        match.append((len(match) + 1, n, text))
-    out: list[tuple[int, str]] = []
-    for match in matches:
-        drop = dropped((seq, text) for seq, _, text in match)
-        out.extend((n, text) for seq, n, text in match if seq not in drop)
+            match, seq = match + 1, 0
+        seq += 1
+        drop = drops.get(match)
+        if drop and seq in drop:
+            continue
+        yield n, text
+
+
+def _void_drops(lines: Iterable[str]) -> dict[int, set[int]]:
+    """Per match (0: the lines before any setup), the sequence numbers that do not count."""
+    out: dict[int, set[int]] = {}
+    match = seq = 0
+    pairs: list[tuple[int, str]] = []
+    for text in lines:
+        if not text.strip():
+            continue
+        if '"setup"' in text and _is_setup(text):
+            if pairs:
+                out[match] = dropped(pairs)
+            match, seq, pairs = match + 1, 0, []
+        seq += 1
+        if '"void"' in text and _voided_range(text) is not None:
+            pairs.append((seq, text))
+    if pairs:
+        out[match] = dropped(pairs)
     return out
+
+
+def _voided_range(text: str) -> tuple[int, int] | None:
+    try:
+        return voided_range(text)
+    except (ValueError, RecursionError):  # a huge number, nesting too deep: not a void record
+        return None
 
 
 def _is_setup(text: str) -> bool:
     try:
         obj = json.loads(text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, a huge number, nesting too deep
         return False
     return isinstance(obj, dict) and obj.get("type") == "setup"
 

@@ -1,15 +1,30 @@
-"""``tablesense replay FILE [--json]``: the match state after a log, or a readable account."""
+"""``tablesense replay FILE [--json]``: the match state after a log, or a readable account.
+
+The log is streamed, never held: it is read twice (once for the referee panel's void
+records, once to replay), standard input through a temporary spool file. Time and
+memory grow with the lines, not with their square: a line's new rulings are found from
+the end of the ruling log, not by comparing all of it (``bench/replay_scale.py``).
+
+A bad line (not UTF-8, not JSON, nested too deeply, a number too long, a wrong field,
+impossible in the match) is named by its line number on standard error and the replay
+goes on with the next one (exit 1). An empty log is an error (exit 2). A reader that
+goes away (``| head``) ends the replay quietly, exit 0 (docs/events.md).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
+import tempfile
 from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from typing import IO, Any
 
 from ..errors import TablesenseError
-from ..events import Rest, parse_line
-from ..replay import LineError, Replay, effective_lines
+from ..events import Event, Rest, parse_line
+from ..replay import LineError, Replay, effective_stream
 from ..rules import Ruling
 
 
@@ -20,57 +35,180 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        fh = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
+        fh = _open(args.file)
     except OSError as exc:
-        print(f"tablesense replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        print(f"tablesense replay: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     with fh:
-        lines = fh.read().splitlines()
-    rep = Replay()
-    if args.json:
-        rep.feed_lines(lines)
-        print(json.dumps(rep.to_json(), ensure_ascii=False))
-    else:
-        _account(rep, lines)
+        lines = _reader(fh)
+        if not any(text.strip() for text in lines()):
+            print(f"tablesense replay: {args.file} holds no events", file=sys.stderr)
+            return 2
+        rep = Replay()
+        out = sys.stdout
+        on_error = (lambda e: None) if args.json else (lambda e: out.write(f"  ! {e}\n"))
+        applied = _events(rep, effective_stream(lines), on_error)
+        if args.json:
+            for _ in applied:
+                pass
+            write_state(rep, out)
+        else:
+            _account(rep, applied, out)
+        out.flush()
     for err in rep.errors:
         print(f"tablesense replay: {args.file}: {err}", file=sys.stderr)
     return 1 if rep.errors else 0
+
+
+def _open(path: str) -> IO[bytes]:
+    """The log as a seekable binary file; standard input is spooled to a temporary file."""
+    if path != "-":
+        return open(path, "rb")
+    spool = tempfile.TemporaryFile(prefix="tablesense-replay-")
+    shutil.copyfileobj(sys.stdin.buffer, spool, 1 << 20)
+    return spool
+
+
+def _reader(fh: IO[bytes]) -> Callable[[], Iterator[str]]:
+    """A function giving the file's lines from the start, each time it is called. Lines
+    end at ``\\n`` (as editors and ``wc -l`` count them); bytes that are not UTF-8 are kept
+    as surrogates and the line is refused with their column (``_text_problem``)."""
+
+    def lines() -> Iterator[str]:
+        fh.seek(0)
+        for raw in fh:
+            yield raw.decode("utf-8", "surrogateescape").rstrip("\r\n")
+
+    return lines
+
+
+def _text_problem(text: str) -> str | None:
+    if text.isascii():
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        byte = ord(text[exc.start]) - 0xDC00
+        return f"not UTF-8 text: byte 0x{byte:02x} at column {exc.start + 1}"
+    return None
+
+
+def _events(rep: Replay, lines: Iterator[tuple[int, str]],
+            on_error: Callable[[LineError], None]) -> Iterator[Event]:
+    """Apply each counted line to ``rep``; yield each event applied. A bad line is recorded
+    in ``rep.errors``, handed to ``on_error`` and skipped."""
+    for n, text in lines:
+        problem = _text_problem(text)
+        if problem is None:
+            try:
+                event = parse_line(text)
+                rep.apply(event)
+            except TablesenseError as exc:
+                problem = str(exc)
+            except Exception as exc:  # an engine that fails on one line costs that line only
+                problem = f"internal error of the rule engine: {exc!r}"[:300]
+            else:
+                yield event
+                continue
+        err = LineError(n, problem)
+        rep.errors.append(err)
+        on_error(err)
+
+
+def write_state(rep: Replay, out: IO[str]) -> None:
+    """``rep.to_json()`` as one line of JSON, the rulings written one at a time (a long
+    match's rulings are never all held as dicts, nor the whole text)."""
+    if rep.engine is None or rep.state is None:
+        out.write(json.dumps(rep.to_json(), ensure_ascii=False) + "\n")
+        return
+    state = rep.state
+    head = rep.engine.to_json(_without_rulings(state))
+    if rep.errors:
+        head["errors"] = [e.to_dict() for e in rep.errors]
+    out.write("{")
+    for i, (key, value) in enumerate(head.items()):
+        out.write((", " if i else "") + json.dumps(key) + ": ")
+        if key != "rulings":
+            out.write(json.dumps(value, ensure_ascii=False))
+            continue
+        out.write("[")
+        for j, r in enumerate(state.rulings):
+            out.write((", " if j else "") + json.dumps(r.to_dict(), ensure_ascii=False))
+        out.write("]")
+    out.write("}\n")
+
+
+def _without_rulings(state: Any) -> Any:
+    from dataclasses import replace
+
+    return replace(state, rulings=())
 
 
 def _key(r: Ruling) -> tuple[float, str, str | None, str]:
     return (r.t, r.rule, r.player, r.text)
 
 
-def _account(rep: Replay, lines: list[str]) -> None:
+def new_rulings(old: Sequence[Ruling], new: Sequence[Ruling]) -> list[Ruling]:
+    """The rulings of ``new`` that ``old`` did not have, in order.
+
+    A late call may re-decide a shot and rebuild the end of the log, and an undo shortens
+    it; the part the two logs share is the same objects (the engines extend the log
+    they are given). That shared start is found by galloping back from the end and a
+    binary search (O(log n)); only the tails are compared, as a multiset of rulings.
+    """
+    if old is new:
+        return []
+    m = min(len(old), len(new))
+    shared = m
+    if m and old[m - 1] is not new[m - 1]:
+        bad, step = m - 1, 1  # old[bad] is not new[bad]
+        good = bad - step
+        while good >= 0 and old[good] is not new[good]:
+            bad, step = good, step * 2
+            good = bad - step
+        good = max(good, -1)
+        while bad - good > 1:
+            mid = (good + bad) // 2
+            if old[mid] is new[mid]:
+                good = mid
+            else:
+                bad = mid
+        shared = good + 1
+    gone = Counter(_key(old[i]) for i in range(shared, len(old)))
+    out: list[Ruling] = []
+    for i in range(shared, len(new)):
+        r = new[i]
+        k = _key(r)
+        if gone[k] > 0:
+            gone[k] -= 1
+        else:
+            out.append(r)
+    return out
+
+
+def _account(rep: Replay, applied: Iterator[Event], out: IO[str]) -> None:
     """Shot by shot: each ruling as it is made, the score after each shot."""
+    write = out.write
     shot = 0
-    for n, text in effective_lines(lines):
-        before = Counter(_key(r) for r in rep.state.rulings) if rep.state else Counter()
-        try:
-            event = parse_line(text)
-            rep.apply(event)
-        except TablesenseError as exc:
-            rep.errors.append(LineError(n, str(exc), text))
-            print(f"  ! line {n}: {exc}")
-            continue
-        assert rep.state is not None and rep.engine is not None
+    before: Sequence[Ruling] = ()
+    for event in applied:
+        state, engine = rep.state, rep.engine
+        assert state is not None and engine is not None
         if event.type == "setup":
-            print(f"match: {event.game}  " + "  ".join(f"{k}={v}" for k, v in rep.state.players))
-            before = Counter()
-        # a late call may re-decide a shot and rebuild the rulings: print only what is new
-        for r in rep.state.rulings:
-            if before[_key(r)] > 0:
-                before[_key(r)] -= 1
-                continue
+            write(f"match: {event.game}  " + "  ".join(f"{k}={v}" for k, v in state.players) + "\n")
+            before = ()
+        for r in new_rulings(before, state.rulings):
             who = f" [{r.player}]" if r.player else ""
-            print(f"  t={r.t:.6f} {r.rule}{who} {r.text}".rstrip())
-        for q in rep.state.questions:
-            if q.t == event.t and event.type != "call":
-                print(f"  ? {q.id}: {q.text}")
+            write(f"  t={r.t:.6f} {r.rule}{who} {r.text}".rstrip() + "\n")
+        before = state.rulings
+        if event.type != "call":
+            for q in state.questions:
+                if q.t == event.t:
+                    write(f"  ? {q.id}: {q.text}\n")
         if isinstance(event, Rest):
             shot += 1
-            print(f"shot {shot}: {rep.engine.summary(rep.state)}")
+            write(f"shot {shot}: {engine.summary(state)}\n")
     if rep.state is not None and rep.engine is not None:
         state = rep.state
         end = rep.engine.result_text(state) if state.finished else f"in play, {state.at_table} at the table"
-        print(f"result: {end}")
+        write(f"result: {end}\n")
