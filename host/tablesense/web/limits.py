@@ -46,7 +46,7 @@ class Limits:
     #: open connections in all (a TV, a dozen phones and the overview need a few dozen)
     max_connections: int = 256
     #: open connections from one client address
-    max_per_client: int = 32
+    max_per_client: int = 64
     #: largest request body, bytes
     max_body: int = 64 * 1024
     #: deepest nesting of a JSON body
