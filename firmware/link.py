@@ -259,10 +259,21 @@ class Firmware:
         )
 
     def heartbeat(self):
+        """HEARTBEAT: uptime now, and settled_us: the stamp of the oldest frame still
+        waiting behind the send cursor (now if none), so that the host never takes the
+        device's time as past frames it has not received yet."""
         self.now()
+        clock = self.clock
+        shi = clock.hi
+        slo = clock.lo
+        if self.send_seq != self.next_seq:
+            k = self.kept
+            o = (self.send_seq & (KEEP - 1)) * wire.RECORD + 6
+            slo = k[o] | k[o + 1] << 8 | k[o + 2] << 16 | (k[o + 3] & 0x3F) << 24
+            shi = k[o + 3] >> 6 | k[o + 4] << 2 | k[o + 5] << 10
         self.write(
             self.enc.heartbeat(
-                self.sent_seq, self.clock.hi, self.clock.lo, self.overflows(), self.sched_drops, self.late
+                self.sent_seq, clock.hi, clock.lo, self.overflows(), self.sched_drops, self.late, shi, slo
             )
         )
 

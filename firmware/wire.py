@@ -161,13 +161,19 @@ class Encoder:
             p[5] |= F_REPLAY
         return self.finish(RECORD)
 
-    def heartbeat(self, seq, hi, lo, overflows, drops, late):
+    def heartbeat(self, seq, hi, lo, overflows, drops, late, shi=-1, slo=0):
+        """HEARTBEAT; shi/slo (firmware 0.2): settled_us, the time before which every
+        frame stamped has been sent (now, or the stamp of the oldest frame still waiting
+        behind the send cursor). shi < 0: the 0.1 frame, without it."""
         self._head(HEARTBEAT, seq)
         _t48(self.p, 4, hi, lo)
         self._u(10, min(overflows, 0xFFFF), 2)
         self._u(12, min(drops, 0xFFFF), 2)
         self._u(14, min(late, 0xFFFF), 2)
-        return self.finish(16)
+        if shi < 0:
+            return self.finish(16)
+        _t48(self.p, 16, shi, slo)
+        return self.finish(22)
 
     def pong(self, seq, token):
         self._head(PONG, seq)

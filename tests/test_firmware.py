@@ -91,8 +91,9 @@ for line in sys.stdin:
     elif k == "reading":
         n = enc.record(3, f["seq"], f["channel"], f["value"], f["t_us"] >> 30, f["t_us"] & M)
     elif k == "heartbeat":
+        st = f.get("settled_us")
         n = enc.heartbeat(f["seq"], f["uptime_us"] >> 30, f["uptime_us"] & M, f["ring_overflows"],
-                          f["sched_drops"], f["late"])
+                          f["sched_drops"], f["late"], st >> 30 if st is not None else -1, (st or 0) & M)
     elif k == "pong":
         n = enc.pong(f["seq"], f["token"])
     else:
@@ -125,6 +126,7 @@ def test_encoder_agrees_with_the_host_decoder_on_random_frames() -> None:
                     "ring_overflows": rnd.randrange(1 << 16),
                     "sched_drops": rnd.randrange(1 << 16),
                     "late": rnd.randrange(1 << 16),
+                    "settled_us": rnd.choice([None, rnd.randrange(1 << 48)]),
                 }
             )
         elif kind == "pong":

@@ -35,7 +35,7 @@ frames = st.one_of(
     st.builds(CountFrame, seqs, u8, u8, t48),
     st.builds(ReadingFrame, seqs, u8, u8, t48),
     st.builds(HelloFrame, seqs, t48, u8, u32, u32, u32, u32, text, text, text, text),
-    st.builds(HeartbeatFrame, seqs, t48, u16, u16, u16),
+    st.builds(HeartbeatFrame, seqs, t48, u16, u16, u16, st.none() | t48),
     st.builds(PongFrame, seqs, u16),
     st.builds(ErrorFrame, seqs, u8, text),
 )

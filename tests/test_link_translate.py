@@ -207,3 +207,25 @@ def test_a_rebooted_device_keeps_table_time_going_and_goals_keep_their_colour() 
     assert after[0]["t"] == 603.0  # 602 s reached before the reboot + 1 s into the new boot
     assert tr.stats.restarts == 1 and tr.stats.colour_timeouts == 0
     assert any("restarted" in n for n in tr.notes)
+
+
+def test_a_heartbeat_ahead_of_frames_behind_the_send_cursor_does_not_end_the_shot() -> None:
+    """Firmware 0.2 sends control frames before the kept frames waiting behind its send
+    cursor (a replay, a burst at 115200 baud): a heartbeat's uptime can be seconds ahead
+    of frames still to come. Its settled time is what moves the clock, so the pin that
+    comes after it is part of the same shot, not followed by a rest of its own."""
+    kegle = table_profile("kegle")
+    pin = next(c for c in kegle.channels if c.kind == "pin")
+    tr = Translator(kegle)
+    frames = [
+        EventFrame(0, pin.ch, F_ACTIVE, 1_000_000),
+        HeartbeatFrame(0, 9_000_000, 0, 0, 0, settled_us=1_050_000),  # frames 1.. still to come
+        EventFrame(1, pin.ch, 0, 1_100_000),
+        HeartbeatFrame(1, 9_500_000, 0, 0, 0, settled_us=9_500_000),
+    ]
+    got = [e.to_dict()["type"] for f in frames for e in tr.feed(f)]
+    assert got == ["pin", "pin", "rest"], got
+    # firmware 0.1 (no settled time): the uptime is taken as it is
+    tr = Translator(kegle)
+    old = [frames[0], HeartbeatFrame(0, 9_000_000, 0, 0, 0), frames[2]]
+    assert [e.to_dict()["type"] for f in old for e in tr.feed(f)][:2] == ["pin", "rest"]

@@ -267,7 +267,8 @@ def _schema(db: sqlite3.Connection, path: str) -> None:
         db.executescript(SCHEMA)
     except sqlite3.Error as exc:
         db.close()
-        raise StoreError(f"cannot open the match log {path}: {exc} (is another program holding it?)") from None
+        why = f"{exc} (is another program holding it?)"
+        raise StoreError(f"cannot open the match log {path}: {why}") from None
 
 
 def _connect(path: str) -> sqlite3.Connection:

@@ -108,6 +108,8 @@ def decode(stream):
             f["overflows"] = b[6] | b[7] << 8
             f["drops"] = b[8] | b[9] << 8
             f["late"] = b[10] | b[11] << 8
+            if len(b) >= 18:
+                f["settled"] = int.from_bytes(b[12:18], "little")
         elif typ == 6:
             f["token"] = b[0] | b[1] << 8
         elif typ == 7:

@@ -252,4 +252,23 @@ def test_ctrl_c_from_the_host_is_raised_in_the_main_loop_not_in_a_callback():
     raise AssertionError("0x03 did not raise KeyboardInterrupt")
 
 
+def test_a_heartbeat_during_a_replay_says_how_far_the_frames_sent_reach():
+    """HEARTBEAT's settled_us: the stamp of the oldest frame still behind the send
+    cursor, so that the host's clock does not run ahead of frames still to come."""
+    fw = fwtest.firmware(fwtest.board([channel(0, "capture")]))
+    feed(fw, [{"t_us": 100000 + 1000 * k, "ch": 0, "level": (k + 1) % 2} for k in range(300)])
+    settle(fw)
+    fw.command("!replay 100")  # frame 100 is stamped 200000
+    fw.heartbeat()
+    fw.flush()
+    hb = [f for f in fw.sink.take() if f["type"] == wire.HEARTBEAT][-1]
+    eq(hb["settled"], 200000, "the oldest frame not yet sent again")
+    if not hb["uptime"] > 300000:
+        raise AssertionError("uptime %d" % hb["uptime"])
+    fwtest.sent(fw)
+    fw.heartbeat()
+    hb = [f for f in fwtest.sent(fw) if f["type"] == wire.HEARTBEAT][-1]
+    eq(hb["settled"], hb["uptime"], "nothing waiting: settled is now")
+
+
 fwtest.run(fwtest.tests_of(globals()))

@@ -56,7 +56,9 @@ def _frame(enc, f):
     if typ == "heartbeat":
         t = f["uptime_us"]
         lo = t & fwtest.MASK30
-        return enc.heartbeat(seq, t >> 30, lo, f["ring_overflows"], f["sched_drops"], f["late"])
+        st = f.get("settled_us")
+        shi, slo = (st >> 30, st & fwtest.MASK30) if st is not None else (-1, 0)
+        return enc.heartbeat(seq, t >> 30, lo, f["ring_overflows"], f["sched_drops"], f["late"], shi, slo)
     if typ == "pong":
         return enc.pong(seq, f["token"])
     if typ == "error":

@@ -33,6 +33,7 @@ _HEAD = struct.Struct("<I")  # header + seq read as one u32: header = v & 0xFF, 
 _TRIPLE = struct.Struct("<BBIH")  # channel, u8, t_us low 32 + high 16
 _CRC = struct.Struct("<H")
 _HB = struct.Struct("<IHHHH")  # uptime lo32, hi16, ring_overflows, sched_drops, late
+_SETTLED = struct.Struct("<IH")  # settled_us lo32, hi16 (firmware 0.2)
 _HELLO = struct.Struct("<IHBIIII")  # uptime lo32, hi16, n_channels, levels, ring, sched, late
 _PONG = struct.Struct("<H")
 
@@ -96,13 +97,18 @@ class HelloFrame(NamedTuple):
 
 
 class HeartbeatFrame(NamedTuple):
-    """0x5 HEARTBEAT (at least every second); counters saturate at 65535."""
+    """0x5 HEARTBEAT (at least every second); counters saturate at 65535.
+
+    ``settled_us`` (firmware 0.2): every frame stamped before it has been sent; frames
+    waiting behind the device's send cursor (a replay, a burst) are stamped at or after
+    it. None from older firmware (then the uptime is)."""
 
     seq: int
     uptime_us: int
     ring_overflows: int
     sched_drops: int
     late: int
+    settled_us: int | None = None
 
 
 class PongFrame(NamedTuple):
@@ -223,6 +229,9 @@ def encode_payload(frame: Frame) -> bytes:
     elif isinstance(frame, HeartbeatFrame):
         lo, hi = _t48(frame.uptime_us)
         body = _HB.pack(lo, hi, frame.ring_overflows, frame.sched_drops, frame.late)
+        if frame.settled_us is not None:
+            slo, shi = _t48(frame.settled_us)
+            body += _SETTLED.pack(slo, shi)
     elif isinstance(frame, PongFrame):
         body = _PONG.pack(frame.token)
     else:
@@ -259,10 +268,15 @@ def decode_payload(payload: bytes) -> Frame:
         ch, v, lo, hi = _TRIPLE.unpack_from(payload, 4)
         return _TRIPLE_CLS[kind](seq, ch, v, lo | hi << 32)
     if kind == T_HEARTBEAT:
-        if blen != _HB.size:
-            raise BadFrame(f"heartbeat body is {blen} bytes, expected {_HB.size}")
+        if blen not in (_HB.size, _HB.size + _SETTLED.size):
+            sizes = f"{_HB.size} or {_HB.size + _SETTLED.size}"
+            raise BadFrame(f"heartbeat body is {blen} bytes, expected {sizes}")
         lo, hi, ro, sd, late = _HB.unpack_from(payload, 4)
-        return HeartbeatFrame(seq, lo | hi << 32, ro, sd, late)
+        settled = None
+        if blen > _HB.size:
+            slo, shi = _SETTLED.unpack_from(payload, 4 + _HB.size)
+            settled = slo | shi << 32
+        return HeartbeatFrame(seq, lo | hi << 32, ro, sd, late, settled)
     if kind == T_HELLO:
         return _decode_hello(payload, seq)
     if kind == T_PONG:

@@ -101,11 +101,14 @@ class Translator:
             else:
                 self._reading(frame)
         elif isinstance(frame, HelloFrame):
-            self._tick(frame.uptime_us + self._offset_us)
+            # no tick: the HELLO's uptime can be ahead of frames still waiting behind the
+            # device's send cursor (firmware 0.2); the heartbeats' settled time moves the clock
             for ch in self._channels:  # a baseline for channels no frame has told about yet
                 self._levels.setdefault(ch, bool(frame.levels >> ch & 1))
         elif isinstance(frame, HeartbeatFrame):
-            self._tick(frame.uptime_us + self._offset_us)
+            # every frame stamped before settled_us has been sent (firmware 0.2; older: uptime)
+            settled = frame.uptime_us if frame.settled_us is None else min(frame.settled_us, frame.uptime_us)
+            self._tick(settled + self._offset_us)
         else:
             return []
         return self._release()

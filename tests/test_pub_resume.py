@@ -1,0 +1,150 @@
+"""The pub's side of resuming a table's link and of a match log that refuses writes: the
+checkpoint saved in order with the events, the events made again after a restart
+skipped, frames lost for good said once (stderr, the log, the ticker), and a locked
+database that makes the events wait instead of dropping them."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tablesense.events import Pin, Rest
+from tablesense.link import LinkStatus
+from tablesense.link.checkpoint import Checkpoint, CheckpointError
+from tablesense.pub import Pub
+from tablesense.store import Store, StoreError, Writer
+
+
+def _pin(t: float, n: int, state: str = "down") -> Pin:
+    return Pin(t=t, pin=n, state=state)
+
+
+def _table_lines(db: Path) -> list[str]:
+    con = sqlite3.connect(db)
+    try:
+        return [r[0] for r in con.execute("SELECT line FROM events WHERE source='table' ORDER BY id")]
+    finally:
+        con.close()
+
+
+async def _run(db: Path, items: list[Any]) -> list[Checkpoint | None]:
+    """One life of the host: the feed's factory is called with the saved checkpoint."""
+    seen: list[Checkpoint | None] = []
+    store, writer = Store(str(db)), Writer(str(db))
+    pub = Pub(store, ["1"], writer=writer)
+
+    def factory(cp: Checkpoint | None) -> AsyncIterator[Any]:
+        seen.append(cp)
+
+        async def gen() -> AsyncIterator[Any]:
+            for it in items:
+                yield it
+
+        return gen()
+
+    try:
+        await pub.feed("1", factory)
+    finally:
+        writer.close()
+        store.close()
+    return seen
+
+
+def test_a_restart_gets_the_last_checkpoint_and_skips_what_the_log_has(tmp_path: Path) -> None:
+    db = tmp_path / "pub.db"
+    cp1 = Checkpoint(seq=5, uptime_us=3_000_000, offset_us=0, now_us=3_000_000)
+    first = [_pin(1.0, 1), Rest(t=1.5), cp1, _pin(2.0, 2), _pin(2.1, 3)]  # killed after pin 3
+    assert asyncio.run(_run(db, first)) == [None]
+    # the board replays from seq 5: pins 2 and 3 again, then what the host never saw
+    again = [_pin(2.0, 2), _pin(2.1, 3), _pin(2.2, 4), Rest(t=2.7)]
+    assert asyncio.run(_run(db, again)) == [cp1]
+    lines = _table_lines(db)
+    pins = [int(x.split('"pin": ')[1][0]) for x in lines if '"pin"' in x]
+    assert pins == [1, 2, 3, 4], lines
+    assert sum('"rest"' in x for x in lines) == 2
+
+
+def test_an_event_the_log_does_not_have_is_kept_even_if_it_looks_like_an_old_one(tmp_path: Path) -> None:
+    """Only the lines written after the checkpoint are candidates: a pin pressed twice at
+    different times is two events."""
+    db = tmp_path / "pub.db"
+    cp = Checkpoint(seq=1, uptime_us=10, offset_us=0, now_us=10)
+    asyncio.run(_run(db, [cp, _pin(1.0, 1)]))
+    asyncio.run(_run(db, [_pin(1.0, 1), _pin(1.0, 1, "up"), _pin(3.0, 1)]))
+    assert len(_table_lines(db)) == 3
+
+
+def test_frames_lost_for_good_are_said_once_on_stderr_in_the_log_and_on_the_ticker(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "pub.db"
+    text = "lost 12 frames (seq 100..111): the device could not replay them"
+    asyncio.run(_run(db, [_pin(1.0, 1), LinkStatus("lost", text), _pin(2.0, 1)]))
+    assert capsys.readouterr().err.count(text) == 1
+    store = Store(str(db))
+    try:
+        assert [(k, t) for _, k, t in store.incidents("1")] == [("lost", text)]
+    finally:
+        store.close()
+    assert len(_table_lines(db)) == 2
+
+
+def test_a_locked_match_log_keeps_the_event_waiting_and_writes_it_when_it_can(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Another program holds the database mid-run for longer than its busy timeout: the
+    table's event is not dropped; the ticker and stderr say why; once the lock is gone it
+    is written, and the one after it."""
+    db = tmp_path / "pub.db"
+    store, writer = Store(str(db)), Writer(str(db))
+    pub = Pub(store, ["1"], writer=writer)
+    blocker = sqlite3.connect(db, isolation_level=None, timeout=0)
+    blocker.execute("BEGIN EXCLUSIVE")
+
+    async def scenario() -> list[dict[str, Any]]:
+        async def gen() -> AsyncIterator[Any]:
+            yield _pin(1.0, 1)
+            yield _pin(1.2, 2)
+
+        task = asyncio.create_task(pub.feed("1", gen()))
+        await asyncio.sleep(6.5)  # longer than the database's busy timeout (5 s)
+        ticker = list(pub.table("1").ticker)
+        blocker.execute("ROLLBACK")
+        await asyncio.wait_for(task, 20)
+        return ticker
+
+    try:
+        ticker = asyncio.run(scenario())
+    finally:
+        blocker.close()
+        writer.close()
+        store.close()
+    assert any(e.get("type") == "error" and "cannot be written" in e.get("error", "") for e in ticker), ticker
+    assert len(_table_lines(db)) == 2, "both events written once the lock was gone"
+    err = capsys.readouterr().err
+    assert "wait and are written when it can" in err and "takes writes again" in err
+
+
+def test_a_locked_match_log_at_start_is_one_clear_line(tmp_path: Path) -> None:
+    db = tmp_path / "pub.db"
+    blocker = sqlite3.connect(db, isolation_level=None, timeout=0)
+    blocker.execute("PRAGMA journal_mode=DELETE")
+    blocker.execute("BEGIN EXCLUSIVE")
+    blocker.execute("CREATE TABLE x(y)")
+    try:
+        with pytest.raises(StoreError, match=r"cannot open the match log .*locked"):
+            Store(str(db))
+    finally:
+        blocker.close()
+
+
+def test_a_damaged_checkpoint_is_refused_with_its_reason() -> None:
+    with pytest.raises(CheckpointError, match="cannot be read"):
+        Checkpoint.from_json('{"seq": "x"}')
+    with pytest.raises(CheckpointError, match="out of range"):
+        Checkpoint.from_json('{"seq": 99999999, "uptime_us": 0, "offset_us": 0, "now_us": 0}')
+    cp = Checkpoint(7, 1, 2, 3)
+    assert Checkpoint.from_json(cp.to_json()) == cp
