@@ -252,5 +252,5 @@ def test_a_missing_port_is_one_line_naming_it_and_the_ports_seen(capsys) -> None
     sources = _sources([("1", "/dev/ttyUSB97", "golf")])  # the pub service warns and waits for it
     err = capsys.readouterr().err.strip()
     assert err.startswith("table 1: serial port /dev/ttyUSB97 not found") and err.endswith("waiting for it")
-    for gen in sources.values():
-        asyncio.run(gen.aclose())  # type: ignore[union-attr]
+    for feed in sources.values():  # each a factory the pub calls with the table's checkpoint
+        asyncio.run(feed(None).aclose())  # type: ignore[misc]
