@@ -5,12 +5,20 @@ booted). ``DeviceClock`` also keeps the mapping to the host's clocks as metadata
 from each (device uptime, host time of arrival) pair it keeps the smallest offset
 seen, i.e. the sample that waited least in buffers, so ``wall(t_us)`` is the host
 wall-clock time of a device time, good to the link's latency.
+
+It is also what a device time is checked against (``too_far_ahead``, ``fresh_boot``):
+only samples the transport believed go in, so a forged time cannot move the mapping.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+
+AHEAD_US = 1_000_000  # a device time may be this far ahead of the host's estimate of it
+DRIFT = 1e-3  # and 1 ms more per second since the last sample (a crystal drifts 50 ppm)
+BACK_US = 1_000_000  # a record may be stamped this far before the one delivered before it
+FRESH_US = 2_000_000  # slack of a reboot claim: uptime <= time since the old boot was heard + this
 
 
 def table_seconds(t_us: int) -> float:
@@ -50,6 +58,31 @@ class DeviceClock:
             return None
         mono = time.monotonic() if mono is None else mono
         return max(int((mono - self.offset_mono) * 1e6), self.last_us + int((mono - self.last_mono) * 1e6))
+
+    def too_far_ahead(self, device_us: int, mono: float) -> str:
+        """Why ``device_us`` cannot be the device's time at host time ``mono`` ('' if it can):
+        later than the estimate of the device's clock now, beyond drift and latency."""
+        est = self.device_now_us(mono)
+        if est is None:
+            return ""
+        slack = AHEAD_US + int(DRIFT * max(0.0, mono - self.last_mono) * 1e6)
+        if device_us <= est + slack:
+            return ""
+        return (
+            f"device time {device_us / 1e6:.6f} s is {(device_us - est) / 1e6:.3f} s ahead of the "
+            f"device's clock ({est / 1e6:.3f} s now)"
+        )
+
+    def fresh_boot(self, uptime_us: int, mono: float) -> bool:
+        """Could a device that was last heard at ``last_mono`` have booted since and be up
+        ``uptime_us`` now?"""
+        since = max(0.0, mono - self.last_mono) * (1 + DRIFT)
+        return self.samples == 0 or uptime_us <= since * 1e6 + FRESH_US
+
+    def rebase(self) -> None:
+        """The device rebooted (confirmed): its clock starts over; forget the old mapping."""
+        self.offset_mono = self.offset_wall = None
+        self.last_us = -1
 
     def as_dict(self) -> dict[str, float | int | None]:
         return {"offset_wall": self.offset_wall, "samples": self.samples, "last_us": self.last_us}

@@ -1,23 +1,40 @@
-"""Sequence bookkeeping: in-order delivery, duplicates dropped, gaps found and replayed.
+"""Sequence bookkeeping: in-order delivery, duplicates dropped, gaps found, replayed or lost.
 
-Pure logic: ``Sequencer.accept(frame, now)`` says what to do with a frame and when to
-ask the device for ``!replay <seq>``; the transport does the I/O. Seqs are u24 and
-wrap; a seq within half the space behind the next expected one is a duplicate.
+Pure logic: the transport hands every replayable frame to ``Sequencer.accept(frame, now)``
+and every seq a status frame reports to ``reported(seq, now)``; each returns a ``Step``:
+the frames to deliver now (strictly in seq order), the ``!replay <seq>`` requests to
+send, and the notes worth telling (``gap``, ``replay``, ``lost``, ``restarted``). Seqs
+are u24 and wrap; inside, they are unwrapped to a plain integer line.
 
-While a replay is outstanding, frames ahead of the gap are dropped: the device
-re-sends every kept frame from the gap on, so they come again, in order. When the
-device answers that the range is gone (ERROR), or after ``max_requests`` requests
-without an answer, the missing frames are counted as lost and delivery resumes.
+The rules (docs/protocol.md, "Gaps and replays"):
+
+- An intact frame ahead of a gap is kept (up to ``buffer`` frames) and delivered once
+  everything before it has come or is declared lost; a frame seen before is a duplicate.
+- A gap is reported once (``gap``) and asked for from its first missing seq. The device
+  re-sends everything it keeps from that seq on, in one ordered stream, so one request
+  also covers the later gaps found before its stream begins.
+- A request is retried when its replay does not begin, or stops moving, within its
+  timeout (``retry_s``, doubling per request); a replay that is arriving is never asked
+  again. A gap the replay stream passes over (lost again on the wire) is asked again.
+- A gap is given up after ``max_requests`` requests, when more than ``buffer`` frames
+  arrived after it (the device, which keeps 2048, no longer holds it), or when the
+  device says so (ERROR 3 "oldest kept is M": what is missing before M is lost, and
+  the partial replay from M fills the rest). Each gap is reported ``lost`` once, with
+  its exact range.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple, Protocol
 
-from .frame import SEQ_MOD, HelloFrame
+from .frame import SEQ_MOD
 
 HALF = SEQ_MOD // 2
+BUFFER = 4096  # frames held ahead of a gap: twice what the firmware keeps (2048)
+MAX_RATE = 100_000  # seqs a device can assign per second, generously (the link carries 720/s)
+SEQ_SLACK = 4096  # seqs a device may be ahead of what it has sent (its store, 2048, and margin)
 
 
 def seq_diff(a: int, b: int) -> int:
@@ -25,10 +42,27 @@ def seq_diff(a: int, b: int) -> int:
     return (a - b + HALF) % SEQ_MOD - HALF
 
 
-class Verdict(NamedTuple):
-    deliver: bool  # hand the frame on
-    replay_from: int | None = None  # send "!replay <seq>" now
-    note: str = ""  # a status change worth reporting ("gap ...", "lost ...")
+class Sequenced(Protocol):
+    @property
+    def seq(self) -> int: ...
+
+
+class Note(NamedTuple):
+    kind: str  # gap | replay | lost | restarted
+    text: str
+    data: dict[str, Any]
+
+
+@dataclass
+class Step:
+    frames: list[Any] = field(default_factory=list)  # deliver these, in this order
+    replay: list[int] = field(default_factory=list)  # send "!replay <seq>" for each
+    notes: list[Note] = field(default_factory=list)
+
+    def extend(self, other: Step) -> None:
+        self.frames += other.frames
+        self.replay += other.replay
+        self.notes += other.notes
 
 
 @dataclass
@@ -37,123 +71,377 @@ class SeqStats:
     duplicates: int = 0
     gaps: int = 0
     replay_requests: int = 0
-    dropped_ahead: int = 0  # frames dropped while waiting for a replay (they come again)
-    lost: int = 0  # frames the device could no longer replay
+    buffered: int = 0  # frames held ahead of a gap, now
+    buffered_max: int = 0  # the most held at once
+    lost: int = 0  # frames given up on (the device could not replay them)
     restarts: int = 0  # the device rebooted (seqs started over)
 
     def as_dict(self) -> dict[str, int]:
         return dict(self.__dict__)
 
 
+@dataclass(eq=False)
+class _Request:
+    start: int  # first seq asked for (unwrapped)
+    upto: int  # the newest seq known when asked: its replay re-sends at least start..upto
+    sent_at: float
+    timeout: float
+    number: int  # 1 for the first request of its gap, 2 for the retry ...
+    progress_at: float = -1.0
+    begun: bool = False
+
+    def quiet_for(self, now: float) -> float:
+        return now - max(self.sent_at, self.progress_at)
+
+
+@dataclass(eq=False)
+class _Gap:
+    start: int  # first missing seq (unwrapped, inclusive)
+    end: int  # last missing seq (inclusive)
+    req: _Request | None = None  # the request whose replay should fill it
+    tries: int = 0  # requests that covered it
+    lost: bool = False
+
+
 @dataclass
 class Sequencer:
     replay: bool = True
-    retry_s: float = 1.0
+    retry_s: float = 1.0  # first request's timeout; doubles with each retry
     max_requests: int = 3
-    expected: int | None = None  # seq of the next frame to deliver
+    expected: int | None = None  # seq of the next frame to deliver (u24)
+    buffer: int = BUFFER
+    max_rate: float = MAX_RATE
     stats: SeqStats = field(default_factory=SeqStats)
-    _waiting_since: float | None = None
-    _requests: int = 0
-    _give_up: bool = False
-    _uptime_us: int = -1
 
-    # --- replayable frames ---------------------------------------------------
+    def __post_init__(self) -> None:
+        self._exp: int | None = None if self.expected is None else self.expected
+        self._top = -1 if self._exp is None else self._exp - 1  # newest seq known to exist
+        self._seen_at: float | None = None  # host time of the last frame believed
+        self._last_arrival: int | None = None  # seq of the last frame that arrived
+        self._buf: dict[int, Any] = {}
+        self._gaps: list[_Gap] = []
+        self._req: _Request | None = None  # the newest request
+        # the device's uptime at the checkpoint a resumed host starts from (link/__init__.py
+        # sets it): a first HELLO below it claims a reboot while the host was down
+        self._uptime_us = -1
 
-    def accept(self, seq: int, now: float) -> Verdict:
-        """What to do with a replayable frame of ``seq`` arriving at host time ``now``."""
-        exp = self.expected
-        if exp is None or seq == exp:
-            return self._deliver(seq)
-        d = seq_diff(seq, exp)
-        if d < 0:
-            self.stats.duplicates += 1
-            return Verdict(False)
-        # seq is ahead: frames exp .. seq-1 are missing
-        if not self.replay or self._give_up:
-            self.stats.lost += d
-            note = f"lost {d} frames (seq {exp}..{(seq - 1) % SEQ_MOD}): the device could not replay them"
-            if not self.replay:
-                note = f"lost {d} frames (seq {exp}..{(seq - 1) % SEQ_MOD}), replay is off"
-            self._give_up = False
-            self._deliver(seq)
-            return Verdict(True, None, note)
-        self.stats.dropped_ahead += 1
-        return self._request(now, f"gap: expected seq {exp}, got {seq}")
+    # --- positions -------------------------------------------------------------
 
-    def _deliver(self, seq: int) -> Verdict:
-        self.expected = (seq + 1) % SEQ_MOD
-        self.stats.delivered += 1
-        self._waiting_since = None
-        self._requests = 0
-        return Verdict(True)
+    def _lin(self, seq: int) -> int:
+        assert self._exp is not None
+        return self._exp + seq_diff(seq, self._exp % SEQ_MOD)
 
-    def _request(self, now: float, note: str) -> Verdict:
-        assert self.expected is not None
-        if self._waiting_since is not None and now - self._waiting_since < self.retry_s:
-            return Verdict(False)
-        if self._requests >= self.max_requests:
-            self._give_up = True
-            return Verdict(False, None, f"no replay after {self._requests} requests; giving up on the gap")
-        if self._waiting_since is None:
-            self.stats.gaps += 1
-        self._waiting_since = now
-        self._requests += 1
-        self.stats.replay_requests += 1
-        if self._requests > 1:
-            note = f"{note} (request {self._requests})"
-        return Verdict(False, self.expected, note)
-
-    # --- status frames -------------------------------------------------------
-
-    def last_reported(self, last_seq: int, now: float) -> Verdict:
-        """HELLO/HEARTBEAT/PONG say the device's last assigned seq is ``last_seq``."""
-        if self.expected is None:
-            self.expected = (last_seq + 1) % SEQ_MOD
-            return Verdict(False)
-        missing = seq_diff(last_seq, self.expected) + 1
-        if missing <= 0:
-            return Verdict(False)
-        if not self.replay or self._give_up:
-            return Verdict(False)  # counted as lost when the next frame arrives
-        return self._request(now, f"gap: device is at seq {last_seq}, next expected {self.expected}")
-
-    def hello(self, frame: HelloFrame, now: float) -> Verdict:
-        """A HELLO: detects a reboot (uptime went back) and resumes from its seq."""
-        rebooted = 0 <= frame.uptime_us < self._uptime_us
-        self._uptime_us = frame.uptime_us
-        if rebooted:
-            self.stats.restarts += 1
-            self.expected = None
-            self._waiting_since, self._requests, self._give_up = None, 0, False
-            self.last_reported(0xFFFFFF, now)  # a rebooted device numbers from 0 again
-            v = self.last_reported(frame.seq, now)
-            return Verdict(v.deliver, v.replay_from, "device restarted: sequence numbers start over")
-        return self.last_reported(frame.seq, now)
-
-    def uptime(self, uptime_us: int) -> bool:
-        """Track uptime from heartbeats; True if the device rebooted since the last one."""
-        rebooted = 0 <= uptime_us < self._uptime_us
-        self._uptime_us = uptime_us
-        return rebooted
-
-    def device_error(self) -> str:
-        """The device answered ERROR while a replay was outstanding: the range is gone."""
-        if self._waiting_since is None:
-            return ""
-        self._waiting_since = None
-        self._requests = 0
-        self._give_up = True
-        return (
-            f"the device no longer holds the frames from seq {self.expected} on; "
-            "those before the next frame to arrive are lost"
-        )
-
-    def poll(self, now: float) -> Verdict:
-        """Call now and then: re-requests a replay that got no answer."""
-        if self._waiting_since is not None and self.expected is not None:
-            return self._request(now, f"gap: still waiting for seq {self.expected}")
-        return Verdict(False)
+    def _start(self, first: int) -> None:
+        self._exp = first
+        self._top = first - 1
+        self.expected = first % SEQ_MOD
 
     @property
     def waiting(self) -> bool:
-        return self._waiting_since is not None
+        """Some frame is missing (a replay is asked for or due)."""
+        return any(not g.lost for g in self._gaps)
+
+    @property
+    def gaps(self) -> list[tuple[int, int]]:
+        """The missing ranges (u24 seqs, inclusive) still hoped for."""
+        return [(g.start % SEQ_MOD, g.end % SEQ_MOD) for g in self._gaps if not g.lost]
+
+    def is_duplicate(self, seq: int) -> bool:
+        if self._exp is None:
+            return False
+        p = self._lin(seq)
+        return p < self._exp or p in self._buf
+
+    def plausible(self, seq: int, now: float) -> str:
+        """'' if a frame of ``seq`` (or a status frame reporting it) could be the device's,
+        else why not: a seq further ahead of the newest known than the device can have
+        assigned since the last frame believed (``max_rate`` per second and ``SEQ_SLACK``)."""
+        if self._exp is None or self._seen_at is None:
+            return ""
+        ahead = self._lin(seq) - self._top
+        elapsed = max(0.0, now - self._seen_at)
+        limit = SEQ_SLACK + self.max_rate * elapsed
+        if ahead <= limit:
+            return ""
+        return (
+            f"seq {seq} is {ahead} ahead of seq {self._top % SEQ_MOD}, more than the device "
+            f"can have assigned in {elapsed:.1f} s"
+        )
+
+    # --- replayable frames -------------------------------------------------------
+
+    def accept(self, frame: Sequenced, now: float) -> Step:
+        """A replayable frame arrived at host time ``now``."""
+        out = Step()
+        self._seen_at = now
+        if self._exp is None:
+            self._start(frame.seq)
+        p = self._lin(frame.seq)
+        last, self._last_arrival = self._last_arrival, p
+        if p < self._exp or p in self._buf:
+            self.stats.duplicates += 1
+            self._progress(p, now)
+            if last is not None and p > last + 1:
+                self._passed_over(last + 1, p - 1)
+                self._request(now, out)
+            return out
+        if not self.replay:
+            if p > self._exp:
+                n = p - self._exp
+                self.stats.lost += n
+                out.notes.append(_lost_note(self._exp, p - 1, "replay is off"))
+            self._exp = p
+            self._top = max(self._top, p)
+            self._buf[p] = frame
+            self._deliver(out)
+            return out
+        self._progress(p, now)
+        if p > self._top:
+            if p > self._top + 1:
+                self._new_gap(self._top + 1, p - 1, now, f"got {frame.seq}", out)
+            self._top = p
+        else:
+            self._fill(p)
+        if last is not None and p > last + 1:
+            self._passed_over(last + 1, p - 1)
+        self._buf[p] = frame
+        self._deliver(out)
+        while len(self._buf) > self.buffer and self._first_open() is not None:
+            g = self._first_open()
+            assert g is not None
+            self._give_up(
+                g, f"{len(self._buf)} frames arrived after it, more than the device keeps", out
+            )
+            self._deliver(out)
+        self._request(now, out)
+        return out
+
+    def _progress(self, p: int, now: float) -> None:
+        """A frame of seq p arrived: the replay stream of a request that covers p moves."""
+        for r in {id(g.req): g.req for g in self._gaps if g.req is not None}.values():
+            if r.start <= p and (r.begun or p <= r.upto):  # its stream has begun, or goes on
+                r.begun = True
+                r.progress_at = now
+
+    def _fill(self, p: int) -> None:
+        for i, g in enumerate(self._gaps):
+            if g.start <= p <= g.end:
+                if g.start == g.end:
+                    del self._gaps[i]
+                elif p == g.start:
+                    g.start += 1
+                elif p == g.end:
+                    g.end -= 1
+                else:
+                    tail = _Gap(p + 1, g.end, g.req, g.tries, g.lost)
+                    g.end = p - 1
+                    self._gaps.insert(i + 1, tail)
+                return
+
+    def _passed_over(self, a: int, b: int) -> None:
+        """The device's stream went from a-1 to b+1: what is missing in a..b was not in it
+        (lost on the wire again) and needs asking again, unless a replay still to begin
+        will bring it."""
+        for g in self._gaps:
+            if g.lost or g.end < a or g.start > b or g.req is None:
+                continue
+            if g.req.begun:
+                g.req = None
+
+    def _new_gap(self, a: int, b: int, now: float, why: str, out: Step) -> None:
+        self.stats.gaps += 1
+        if a == self._exp:
+            text = f"gap: expected seq {a % SEQ_MOD}, {why}"
+        else:
+            text = f"gap: seq {a % SEQ_MOD}..{b % SEQ_MOD} missing, {why}"
+        g = _Gap(a, b)
+        r = self._req
+        if r is not None and not r.begun and r.start <= a and r in self._live_requests():
+            g.req, g.tries = r, 1  # the replay asked for, not begun yet, will pass through it
+        self._gaps.append(g)
+        out.notes.append(Note("gap", text, _range(a, b)))
+
+    def _live_requests(self) -> list[_Request]:
+        return [g.req for g in self._gaps if g.req is not None]
+
+    def _first_open(self) -> _Gap | None:
+        return next((g for g in self._gaps if not g.lost), None)
+
+    def _give_up(self, g: _Gap, why: str, out: Step) -> None:
+        g.lost, g.req = True, None
+        n = g.end - g.start + 1
+        self.stats.lost += n
+        out.notes.append(_lost_note(g.start, g.end, why))
+
+    def _deliver(self, out: Step) -> None:
+        assert self._exp is not None
+        buf = self._buf
+        while True:
+            f = buf.pop(self._exp, None)
+            if f is not None:
+                out.frames.append(f)
+                self.stats.delivered += 1
+                self._exp += 1
+                continue
+            if self._gaps and self._gaps[0].lost and self._gaps[0].start <= self._exp:
+                self._exp = self._gaps.pop(0).end + 1
+                continue
+            break
+        self.expected = self._exp % SEQ_MOD
+        self.stats.buffered = len(buf)
+        self.stats.buffered_max = max(self.stats.buffered_max, len(buf))
+
+    def _request(self, now: float, out: Step) -> None:
+        """Ask for every gap no request covers; give up the ones asked often enough."""
+        needy = [g for g in self._gaps if not g.lost and g.req is None]
+        if not needy:
+            return
+        for g in needy:
+            if g.tries >= self.max_requests:
+                self._give_up(g, f"no replay after {g.tries} requests", out)
+        self._deliver(out)
+        needy = [g for g in needy if not g.lost]
+        if not needy:
+            return
+        start = needy[0].start
+        tries = max(g.tries for g in needy)
+        r = _Request(start, self._top, now, self.retry_s * 2**tries, tries + 1)
+        for g in self._gaps:
+            if g.lost or g.start < start:
+                continue
+            if g.req is None:
+                g.tries += 1
+            g.req = r
+        self._req = r
+        self.stats.replay_requests += 1
+        out.replay.append(start % SEQ_MOD)
+        more = f" (request {r.number})" if r.number > 1 else ""
+        out.notes.append(
+            Note("replay", f"asked the device to replay from seq {start % SEQ_MOD}{more}",
+                 {"from": start % SEQ_MOD, "request": r.number})
+        )
+
+    # --- status frames -------------------------------------------------------------
+
+    def reported(self, last_seq: int, now: float) -> Step:
+        """A HELLO, HEARTBEAT or PONG says ``last_seq`` is the last frame written before it."""
+        out = Step()
+        self._seen_at = now
+        if self._exp is None:
+            self._start((last_seq + 1) % SEQ_MOD)
+            return out
+        p = self._lin(last_seq)
+        if p <= self._top or not self.replay:
+            return out  # nothing new (without replay, losses are counted as frames arrive)
+        self._new_gap(self._top + 1, p, now, f"the device is at seq {last_seq}", out)
+        self._top = p
+        self._request(now, out)
+        return out
+
+    def restart(self, now: float) -> Step:
+        """The device rebooted (the transport decided, see docs/protocol.md): what it had not
+        replayed is lost with its store, what is buffered is delivered, and seqs start over."""
+        out = Step()
+        if self._exp is not None:
+            for g in self._gaps:
+                if not g.lost:
+                    self._give_up(g, "the device restarted before replaying them", out)
+            self._deliver(out)
+        self.stats.restarts += 1
+        self._buf.clear()
+        self._gaps.clear()
+        self._req = None
+        self._last_arrival = None
+        self._start(0)
+        self._seen_at = now
+        out.notes.append(Note("restarted", "device restarted: sequence numbers start over", {}))
+        return out
+
+    def link_reset(self) -> None:
+        """The port was reopened: a replay asked for on the old connection will not come."""
+        for g in self._gaps:
+            g.req = None
+        self._req = None
+        self._last_arrival = None
+
+    def device_error(self, code: int, text: str, now: float) -> Step:
+        """An ERROR frame: a refused ``!replay`` tells what the device no longer holds."""
+        out = Step()
+        m = re.match(r"replay (\d+): (.*)", text)
+        if m is None or self._exp is None or code not in (2, 3):
+            return out
+        rest = m.group(2)
+        if code == 3:
+            kept = re.search(r"oldest kept is (\d+)", rest)
+            if kept is None:  # "nothing sent yet", or a text this host does not know
+                for g in self._gaps:
+                    if not g.lost:
+                        self._give_up(g, f"the device no longer holds them ({rest})", out)
+                self._deliver(out)
+                return out
+            oldest = self._lin(int(kept.group(1)) % SEQ_MOD)
+            self._lose_before(oldest, out)
+            if "replaying from" in rest:  # firmware 0.2: the partial replay from M comes now
+                r = _Request(oldest, self._top, now, self.retry_s, 1)
+                for g in self._gaps:
+                    if not g.lost and g.start >= oldest:
+                        g.req = r
+                self._req = r
+            else:
+                for g in self._gaps:
+                    if not g.lost and g.start >= oldest:
+                        g.req = None
+                self._request(now, out)
+        elif "not sent yet" in rest:
+            nxt = re.search(r"next is (\d+)", rest)
+            if nxt is not None:  # what we thought missing at or beyond it was never sent
+                n = self._lin(int(nxt.group(1)) % SEQ_MOD)
+                if not any(q >= n for q in self._buf):
+                    self._gaps = [g for g in self._gaps if g.start < n]
+                    for g in self._gaps:
+                        g.end = min(g.end, n - 1)
+                    self._top = min(self._top, n - 1)
+        self._deliver(out)
+        return out
+
+    def _lose_before(self, oldest: int, out: Step) -> None:
+        """Everything missing before ``oldest`` is gone from the device: lost, each range once."""
+        assert self._exp is not None
+        if oldest - 1 > self._top:  # the device's window moved past all we knew of
+            self._gaps.append(_Gap(self._top + 1, oldest - 1))
+            self.stats.gaps += 1
+            self._top = oldest - 1
+        gaps: list[_Gap] = []
+        for g in self._gaps:
+            if g.lost or g.start >= oldest:
+                gaps.append(g)
+                continue
+            if g.end >= oldest:  # the part from oldest on can still come
+                gaps.append(_Gap(oldest, g.end, g.req, g.tries))
+                g.end = oldest - 1
+            self._give_up(g, f"the device no longer holds them (oldest kept is {oldest % SEQ_MOD})", out)
+            gaps.append(g)
+        self._gaps = sorted(gaps, key=lambda g: g.start)
+
+    def poll(self, now: float) -> Step:
+        """Call now and then: a request whose replay did not begin, or stopped, is asked again."""
+        out = Step()
+        timed_out = {
+            id(r): r for r in self._live_requests() if r.quiet_for(now) > r.timeout
+        }
+        if not timed_out:
+            return out
+        for g in self._gaps:
+            if g.req is not None and id(g.req) in timed_out:
+                g.req = None
+        self._request(now, out)
+        return out
+
+
+def _range(a: int, b: int) -> dict[str, int]:
+    return {"from": a % SEQ_MOD, "to": b % SEQ_MOD, "count": b - a + 1}
+
+
+def _lost_note(a: int, b: int, why: str) -> Note:
+    n = b - a + 1
+    return Note("lost", f"lost {n} frames (seq {a % SEQ_MOD}..{b % SEQ_MOD}): {why}", _range(a, b))

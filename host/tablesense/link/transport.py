@@ -9,7 +9,14 @@ run on the loop.
 ``Link.items()`` yields frames in sequence order (duplicates dropped, gaps replayed)
 interleaved with ``LinkStatus`` records for every change worth telling a user:
 connected, hello, gap, replay, lost, disconnected, reconnecting, restarted, device
-error, bad frames, device counters (ring overflows, scheduler drops, late edges).
+error, bad frames, implausible frames, device counters (ring overflows, scheduler
+drops, late edges).
+
+A CRC-valid frame is still checked before it is believed (docs/protocol.md, "Implausible
+frames"): its device time against the host's estimate of the device's clock, its seq
+against what the device can have assigned since, and a reboot (uptime going back)
+against a fresh boot and the next status frame. What fails is refused: counted in
+``LinkStats``, kept in ``Link.refused``, reported as ``implausible``, never passed on.
 With ``reconnect=True`` an unplugged port is retried with back-off and the link
 resumes from the HELLO snapshot: the seq the device is at tells what to replay.
 """
@@ -17,6 +24,7 @@ resumes from the HELLO snapshot: the seq the device is at tells what to replay.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import threading
 import time
@@ -28,7 +36,7 @@ import serial
 
 from ..errors import TablesenseError
 from . import lines
-from .clock import DeviceClock
+from .clock import AHEAD_US, BACK_US, DRIFT, DeviceClock
 from .frame import (
     REPLAYABLE,
     ErrorFrame,
@@ -38,7 +46,10 @@ from .frame import (
     PongFrame,
     StreamDecoder,
 )
-from .sequence import SeqStats, Sequencer
+from .sequence import BUFFER, SeqStats, Sequencer, Step
+
+HOLD_S = 3.0  # a time ahead of the device's clock not confirmed by a status frame within this is refused
+REBOOT_WAIT_S = 2.5  # a reboot claim not confirmed by a status frame within this is refused
 
 
 class LinkError(TablesenseError):
@@ -71,9 +82,32 @@ class LinkStats:
     ring_overflows: int = 0  # the device's counters, as last reported
     sched_drops: int = 0
     late: int = 0
+    implausible: int = 0  # CRC-valid frames refused for their content (the three below)
+    implausible_time: int = 0  # device time ahead of the device's clock, or back before the last
+    implausible_seq: int = 0  # seq further ahead than the device can have assigned
+    implausible_reboot: int = 0  # a reboot (uptime going back) not confirmed
 
     def as_dict(self) -> dict[str, int]:
         return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A CRC-valid frame refused for its content: ``what`` (time, seq, reboot) and why."""
+
+    what: str
+    reason: str
+    frame: Frame
+
+    def __str__(self) -> str:
+        return f"{self.reason} ({type(self.frame).__name__} seq {self.frame.seq})"
+
+
+@dataclass
+class _RebootClaim:
+    frame: HelloFrame | HeartbeatFrame  # the status frame whose uptime went back
+    at: float  # host time it came
+    held: list[Frame] = field(default_factory=list)  # frames that came since, undecided
 
 
 def open_port(url: str, baudrate: int = lines.BAUD, timeout: float = 0.05) -> serial.SerialBase:
@@ -135,6 +169,13 @@ class Link:
         self._hold_until = 0.0
         self._bad_reported = 0
         self._bad_reported_at = -1e9
+        self._refused_reported = 0
+        self._refused_reported_at = -1e9
+        self.refused: collections.deque[Refusal] = collections.deque(maxlen=100)
+        self._reboot: _RebootClaim | None = None
+        self._last_t_us = -1  # device time of the last record delivered
+        self._ahead: list[Frame] = []  # frames held: stamped ahead of the device's clock estimate
+        self._ahead_since = 0.0
         self.decoder = StreamDecoder()
         self.seq = Sequencer(replay=replay, expected=from_seq)
         self.clock = DeviceClock()
@@ -282,6 +323,7 @@ class Link:
             self._last_rx = time.monotonic()
             self._hb_counters = {}
             self._hello_tries = 0
+            self.seq.link_reset()
             await self._ask_hello()
             kind = "connected" if self.stats.connects == 1 else "reconnected"
             yield LinkStatus(kind, f"{self.url} open", {"url": self.url})
@@ -316,27 +358,78 @@ class Link:
             self.stats.bad_frames += dec.bad - bad_before
         self._report_bad(now, out)
         self.stats.frames += len(frames)
-        seq = self.seq
         for f in frames:
-            if isinstance(f, REPLAYABLE):
-                v = seq.accept(f.seq, now)
-                if v.note:
-                    out.append(LinkStatus("lost" if v.note.startswith("lost") else "gap", v.note))
-                if v.replay_from is not None:
-                    out.append(f"!replay {v.replay_from}")
-                    out.append(
-                        LinkStatus(
-                            "replay",
-                            f"asked the device to replay from seq {v.replay_from}",
-                            {"from": v.replay_from},
-                        )
-                    )
-                if v.deliver:
-                    out.append(f)
-                continue
-            self._status_frame(f, now, out)
-            out.append(f)
+            self._frame(f, now, out)
         return out
+
+    def _frame(
+        self, f: Frame, now: float, out: list[Frame | LinkStatus | str], confirmed: bool = False
+    ) -> None:
+        if self._reboot is not None and self._held(f, now, out):
+            return
+        if self._ahead or (not confirmed and self._runs_ahead(f, now)):
+            self._hold(f, now, out)
+            return
+        if isinstance(f, REPLAYABLE):
+            self._record(f, now, out)
+        else:
+            self._status_frame(f, now, out)
+
+    def _record(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        """A replayable frame: refused if its seq or time cannot be the device's, else sequenced.
+        A refused frame counts as not received: the device is asked to replay its seq."""
+        seq = self.seq
+        t_us: int = f.t_us  # type: ignore[union-attr]
+        if not seq.is_duplicate(f.seq):
+            why = seq.plausible(f.seq, now)
+            if why:
+                self._refuse("seq", why, f, now, out)
+                return
+            if self._last_t_us >= 0 and t_us < self._last_t_us - BACK_US:
+                why = (
+                    f"device time {t_us / 1e6:.6f} s is {(self._last_t_us - t_us) / 1e6:.3f} s before "
+                    "the frame delivered before it"
+                )
+            if why:
+                self._refuse("time", why, f, now, out)
+                return
+        self._step(seq.accept(f, now), out)
+
+    def _step(self, step: Step, out: list[Frame | LinkStatus | str]) -> None:
+        """The sequencer's notes as statuses (each ``!replay`` sent before its ``replay``
+        status), then the frames it delivers."""
+        replays = iter(step.replay)
+        for note in step.notes:
+            if note.kind == "replay":
+                out.append(f"!replay {next(replays)}")
+            out.append(LinkStatus(note.kind, note.text, note.data))
+        for f in step.frames:
+            t_us = getattr(f, "t_us", -1)
+            if t_us > self._last_t_us:
+                self._last_t_us = t_us
+            out.append(f)
+
+    def _refuse(self, what: str, why: str, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        self.stats.implausible += 1
+        name = f"implausible_{what}"
+        setattr(self.stats, name, getattr(self.stats, name) + 1)
+        self.refused.append(Refusal(what, why, f))
+        self._report_refused(now, out)
+
+    def _report_refused(self, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        """Refused frames are reported at most once a second, as bad frames are."""
+        new = self.stats.implausible - self._refused_reported
+        if new and now - self._refused_reported_at >= 1.0:
+            self._refused_reported = self.stats.implausible
+            self._refused_reported_at = now
+            last = self.refused[-1]
+            out.append(
+                LinkStatus(
+                    "implausible",
+                    f"{new} implausible frame(s) refused; last: {last}",
+                    {"count": new, "total": self.stats.implausible, "what": last.what, "reason": last.reason},
+                )
+            )
 
     def _report_bad(self, now: float, out: list[Frame | LinkStatus | str]) -> None:
         """Bad frames are reported at most once a second (a noisy line must not flood the log)."""
@@ -355,8 +448,47 @@ class Link:
 
     def _status_frame(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> None:
         seq = self.seq
+        if isinstance(f, (HelloFrame, HeartbeatFrame)):
+            why = seq.plausible(f.seq, now)
+            if why:
+                self._refuse("seq", why, f, now, out)
+                return
+            clock = self.clock
+            if f.uptime_us < self._old_uptime():  # the device claims it rebooted
+                if not clock.fresh_boot(f.uptime_us, now):
+                    why = (
+                        f"uptime went back from {self._old_uptime() / 1e6:.3f} s to "
+                        f"{f.uptime_us / 1e6:.3f} s, but the device was heard "
+                        f"{now - clock.last_mono:.1f} s ago: not a fresh boot"
+                    )
+                    self._refuse("reboot", why, f, now, out)
+                    return
+                self._reboot = _RebootClaim(f, now)
+                if isinstance(f, HeartbeatFrame):
+                    out.append("!hello")  # its answer confirms the reboot (or not)
+                return
+            self._believe(f, now, out)
+        elif isinstance(f, PongFrame):
+            why = seq.plausible(f.seq, now)
+            if why:
+                self._refuse("seq", why, f, now, out)
+                return
+            self._step(seq.reported(f.seq, now), out)
+            out.append(f)
+        elif isinstance(f, ErrorFrame):
+            self.stats.device_errors += 1
+            out.append(LinkStatus("device_error", f"device error {f.code}: {f.text}", {"code": f.code}))
+            self._step(seq.device_error(f.code, f.text, now), out)
+            out.append(f)
+        else:
+            out.append(f)
+
+    def _believe(
+        self, f: HelloFrame | HeartbeatFrame, now: float, out: list[Frame | LinkStatus | str]
+    ) -> None:
+        """A HELLO or HEARTBEAT found plausible: the clock, counters and seq it reports."""
+        self.clock.sample(f.uptime_us, now)
         if isinstance(f, HelloFrame):
-            self.clock.sample(f.uptime_us, now)
             first = self.hello is None or self._hello_tries > 0
             self.hello = f
             self._hello_tries = 0
@@ -377,36 +509,126 @@ class Link:
             if self.profile_id and f.profile_id != self.profile_id and not self._profile_asked:
                 self._profile_asked = True
                 out.append(f"!profile {self.profile_id}")
-            v = seq.hello(f, now)
-            self._verdict(v.note, v.replay_from, out)
-        elif isinstance(f, HeartbeatFrame):
-            self.clock.sample(f.uptime_us, now)
-            if seq.uptime(f.uptime_us):
-                out.append(LinkStatus("restarted", "device uptime went back: it restarted; asking for hello"))
-                out.append("!hello")
+        else:
             self._counters(f, out)
-            v = seq.last_reported(f.seq, now)
-            self._verdict(v.note, v.replay_from, out)
-        elif isinstance(f, PongFrame):
-            v = seq.last_reported(f.seq, now)
-            self._verdict(v.note, v.replay_from, out)
-        elif isinstance(f, ErrorFrame):
-            self.stats.device_errors += 1
-            gone = seq.device_error()
-            out.append(LinkStatus("device_error", f"device error {f.code}: {f.text}", {"code": f.code}))
-            if gone:
-                out.append(LinkStatus("lost", gone, {"from": seq.expected}))
+        self._step(self.seq.reported(f.seq, now), out)
+        out.append(f)
 
-    def _verdict(self, note: str, replay_from: int | None, out: list[Frame | LinkStatus | str]) -> None:
-        if note:
-            out.append(LinkStatus("gap" if note.startswith("gap") else "restarted", note))
-        if replay_from is not None:
-            out.append(f"!replay {replay_from}")
-            out.append(
-                LinkStatus(
-                    "replay", f"asked the device to replay from seq {replay_from}", {"from": replay_from}
+    # --- device times ahead of the host's estimate ------------------------------------
+
+    def _runs_ahead(self, f: Frame, now: float) -> bool:
+        """A frame stamped later than the device's clock can be now, by the host's estimate
+        (drift and latency allowed): a forged time, or a clock that really jumped (the
+        simulator's, playing edges as fast as it can). Held until a status frame tells."""
+        if isinstance(f, REPLAYABLE):
+            if self.seq.is_duplicate(f.seq):
+                return False
+            t: int = f.t_us  # type: ignore[union-attr]
+        elif isinstance(f, (HelloFrame, HeartbeatFrame)):
+            t = f.uptime_us
+            if t < self._old_uptime():
+                return False  # a reboot claim: decided on its own terms
+        else:
+            return False
+        return bool(self.clock.too_far_ahead(t, now))
+
+    def _hold(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        """Hold ``f`` (and every frame after it, to keep their order) until a status frame
+        confirms or refutes the times held: a frame stamped before a status frame was written
+        has a time at most its uptime. A status frame held waits for the next one."""
+        if not self._ahead:
+            self._ahead_since = now
+        self._ahead.append(f)
+        if isinstance(f, (HelloFrame, HeartbeatFrame)) and len(self._ahead) > 1:
+            self._settle(f, now, out)
+        elif len(self._ahead) > BUFFER:
+            self._expire("more frames came than the host holds", now, out)
+
+    def _settle(
+        self, s: HelloFrame | HeartbeatFrame, now: float, out: list[Frame | LinkStatus | str]
+    ) -> None:
+        """Status frame ``s`` came behind held frames: they were written before it (a status
+        frame reports the last seq written before it), so none can be stamped later than its
+        uptime. Those that are, are refused; the others are released, in order. ``s`` itself
+        is looked at again (held alone, it waits for the next status frame)."""
+        queue, self._ahead = self._ahead[:-1], []
+        u = s.uptime_us
+        for f in queue:
+            t = getattr(f, "uptime_us", getattr(f, "t_us", 0))
+            if t > u:
+                why = (
+                    f"device time {t / 1e6:.6f} s is after the uptime of the status frame "
+                    f"written after it ({u / 1e6:.6f} s)"
                 )
-            )
+                self._refuse("time", why, f, now, out)
+            else:
+                self._frame(f, now, out, confirmed=True)
+        self._frame(s, now, out)
+
+    def _expire(self, why: str, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        """No status frame confirmed the first frame held: it is refused, the rest looked at again."""
+        queue, self._ahead = self._ahead, []
+        first = queue[0]
+        t = getattr(first, "t_us", getattr(first, "uptime_us", 0))
+        why = f"device time {t / 1e6:.6f} s is ahead of the device's clock and {why}"
+        self._refuse("time", why, first, now, out)
+        for f in queue[1:]:
+            self._frame(f, now, out)
+
+    # --- reboot claims ---------------------------------------------------------------
+
+    def _old_uptime(self) -> int:
+        """The uptime the device is known to have reached: its last believed status frame, or
+        (a host resuming from a checkpoint, before any) the checkpoint's (``seq._uptime_us``)."""
+        return self.clock.last_us if self.clock.samples else self.seq._uptime_us
+
+    def _held(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> bool:
+        """A reboot is claimed: hold frames until a status frame decides. True if ``f`` was
+        held (or decided on); False if it is to be handled as usual now."""
+        claim = self._reboot
+        assert claim is not None
+        if not isinstance(f, (HelloFrame, HeartbeatFrame)):
+            claim.held.append(f)
+            if len(claim.held) > BUFFER:
+                self._reboot_refused("too many frames came before a status frame confirmed it", now, out)
+            return True
+        u, u0, old = f.uptime_us, claim.frame.uptime_us, self._old_uptime()
+        if u >= u0 and u < old and u - u0 <= (now - claim.at) * (1 + DRIFT) * 1e6 + AHEAD_US:
+            self._reboot = None
+            self._reboot_confirmed(claim, now, out)
+            return False
+        why = (
+            "the next status frame continues the old clock"
+            if u >= old
+            else "the next status frame does not follow it"
+        )
+        self._reboot_refused(why, now, out)
+        return False
+
+    def _reboot_confirmed(self, claim: _RebootClaim, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        """Two status frames agree on a new boot: seqs and the clock start over."""
+        self.clock.rebase()
+        self._last_t_us = -1
+        self._step(self.seq.restart(now), out)
+        self._believe(claim.frame, now, out)
+        for f in claim.held:
+            self._frame(f, now, out)
+
+    def _reboot_refused(self, why: str, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        claim = self._reboot
+        assert claim is not None
+        self._reboot = None
+        f = claim.frame
+        self._refuse(
+            "reboot",
+            f"uptime went back from {self._old_uptime() / 1e6:.3f} s to {f.uptime_us / 1e6:.3f} s, "
+            f"but {why}",
+            f,
+            now,
+            out,
+        )
+        for held in claim.held:
+            self._frame(held, now, out)
 
     def _counters(self, f: HeartbeatFrame, out: list[Frame | LinkStatus | str]) -> None:
         """Report any rise of the device's loss counters: a flood is never silent."""
@@ -424,11 +646,12 @@ class Link:
     def _housekeeping(self, now: float) -> list[Frame | LinkStatus | str]:
         out: list[Frame | LinkStatus | str] = []
         self._report_bad(now, out)
-        v = self.seq.poll(now)
-        if v.note and "giving up" in v.note:
-            out.append(LinkStatus("lost", v.note))
-        elif v.replay_from is not None:
-            self._verdict(v.note, v.replay_from, out)
+        if self._reboot is not None and now - self._reboot.at > REBOOT_WAIT_S:
+            self._reboot_refused(f"no status frame confirmed it within {REBOOT_WAIT_S:g} s", now, out)
+        if self._ahead and now - self._ahead_since > HOLD_S:
+            self._expire(f"no status frame confirmed it within {HOLD_S:g} s", now, out)
+        self._report_refused(now, out)
+        self._step(self.seq.poll(now), out)
         if self.hello is None or self._hello_tries:
             if self._hello_tries and now - self._hello_sent > self.hello_timeout:
                 if self._hello_tries == 3:
