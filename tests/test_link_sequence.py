@@ -1,13 +1,30 @@
-"""Sequence bookkeeping: in order, duplicates dropped, gaps replayed, losses counted."""
+"""Sequence bookkeeping: in order, duplicates dropped, intact frames kept across a gap,
+each gap asked for, reported once and, if it must be, lost once with its exact range."""
 
 from __future__ import annotations
 
-from tablesense.link.frame import HelloFrame
-from tablesense.link.sequence import Sequencer, seq_diff
+from typing import NamedTuple
+
+from tablesense.link.sequence import Sequencer, Step, seq_diff
 
 
-def hello(seq: int, uptime_us: int) -> HelloFrame:
-    return HelloFrame(seq, uptime_us, 16, 0, 0, 0, 0, "0.1.0", "golf")
+class F(NamedTuple):
+    seq: int
+
+
+def feed(s: Sequencer, seqs, now: float = 0.0) -> Step:  # type: ignore[no-untyped-def]
+    out = Step()
+    for q in seqs:
+        out.extend(s.accept(F(q), now))
+    return out
+
+
+def delivered(step: Step) -> list[int]:
+    return [f.seq for f in step.frames]
+
+
+def kinds(step: Step, kind: str) -> list[str]:
+    return [n.text for n in step.notes if n.kind == kind]
 
 
 def test_seq_diff_wraps_at_24_bits() -> None:
@@ -18,68 +35,146 @@ def test_seq_diff_wraps_at_24_bits() -> None:
 
 def test_in_order_frames_pass_and_wrap() -> None:
     s = Sequencer(expected=0xFFFFFE)
-    assert [s.accept(q, 0).deliver for q in (0xFFFFFE, 0xFFFFFF, 0, 1)] == [True] * 4
+    assert delivered(feed(s, (0xFFFFFE, 0xFFFFFF, 0, 1))) == [0xFFFFFE, 0xFFFFFF, 0, 1]
     assert s.expected == 2 and s.stats.delivered == 4
 
 
 def test_duplicates_are_dropped() -> None:
     s = Sequencer(expected=10)
-    s.accept(10, 0)
-    s.accept(11, 0)
-    assert not s.accept(10, 0).deliver and not s.accept(11, 0).deliver
-    assert s.stats.duplicates == 2
+    feed(s, (10, 11))
+    assert delivered(feed(s, (10, 11))) == [] and s.stats.duplicates == 2
 
 
-def test_a_gap_asks_for_a_replay_once_then_retries_then_gives_up() -> None:
-    s = Sequencer(expected=10, retry_s=1.0, max_requests=2)
-    v = s.accept(13, now=0.0)
-    assert (v.deliver, v.replay_from) == (False, 10) and "expected seq 10, got 13" in v.note
-    assert s.accept(14, now=0.5).replay_from is None  # already asked
-    assert s.poll(now=1.2).replay_from == 10  # no answer: ask again
-    assert "giving up" in s.poll(now=2.5).note
-    v = s.accept(15, now=2.6)  # what is still missing is lost: counted, and delivery goes on
-    assert v.deliver and "lost 5 frames (seq 10..14)" in v.note
-    assert s.stats.lost == 5 and s.expected == 16
+def test_one_missing_frame_that_never_comes_is_exactly_one_lost_and_the_ten_after_it_delivered() -> None:
+    s = Sequencer(expected=0)
+    step = feed(s, range(0, 5))
+    step.extend(feed(s, range(6, 16), now=0.1))  # 5 never comes, nor its replay
+    assert delivered(step) == list(range(5)) and s.stats.buffered == 10
+    assert step.replay == [5] and kinds(step, "gap") == ["gap: expected seq 5, got 6"]
+    polls = Step()
+    for t in range(1, 20):  # retries back off: 1 s, 2 s, 4 s
+        polls.extend(s.poll(float(t)))
+    assert polls.replay == [5, 5]
+    assert kinds(polls, "lost") == ["lost 1 frames (seq 5..5): no replay after 3 requests"]
+    assert delivered(polls) == list(range(6, 16))
+    assert s.stats.lost == 1 and s.stats.gaps == 1 and s.stats.replay_requests == 3
 
 
-def test_the_replay_fills_the_gap_in_order() -> None:
+def test_a_replay_that_fills_the_gap_delivers_in_order_and_drops_the_copies() -> None:
     s = Sequencer(expected=10)
-    s.accept(12, 0.0)
-    assert [s.accept(q, 0.1).deliver for q in (10, 11, 12, 13)] == [True] * 4
-    assert not s.waiting and s.stats.lost == 0 and s.stats.gaps == 1
+    step = feed(s, (10, 11, 14, 15))
+    step.extend(feed(s, range(12, 17), now=0.2))  # the replay from 12: 14 and 15 come again
+    assert delivered(step) == list(range(10, 17))
+    assert s.stats.duplicates == 2 and s.stats.lost == 0 and not s.waiting
 
 
-def test_device_error_during_a_replay_means_the_range_is_gone() -> None:
-    s = Sequencer(expected=10)
-    s.accept(700, 0.0)
-    assert "no longer holds" in s.device_error()
-    assert s.accept(701, 0.1).deliver and s.stats.lost == 691
+def test_a_replay_that_is_arriving_is_not_asked_again() -> None:
+    """A whole replay takes ~3 s at 115200 baud: while its frames come, no retry."""
+    s = Sequencer(expected=0)
+    step = feed(s, [0, 2100])
+    assert step.replay == [1]
+    for i, q in enumerate(range(1, 2100)):
+        step.extend(s.accept(F(q), 0.1 + i * 0.0014))  # 720 frames/s: 2.9 s
+        step.extend(s.poll(0.1 + i * 0.0014))
+    assert step.replay == [1] and delivered(step) == list(range(2101)) and s.stats.lost == 0
+
+
+def test_range_gone_reports_exactly_the_range_and_takes_the_partial_replay() -> None:
+    s = Sequencer(expected=0)
+    feed(s, [0, 3000])
+    step = s.device_error(3, "replay 1: oldest kept is 953; replaying from it", 0.1)
+    gone = "the device no longer holds them (oldest kept is 953)"
+    assert kinds(step, "lost") == [f"lost 952 frames (seq 1..952): {gone}"]
+    assert step.notes[0].data == {"from": 1, "to": 952, "count": 952}
+    step = feed(s, range(953, 3001), now=0.2)
+    assert delivered(step) == list(range(953, 3001)) and s.stats.lost == 952
+    assert not kinds(step, "lost") and not step.replay
+
+
+def test_a_one_frame_gap_gone_is_one_lost_not_two() -> None:
+    s = Sequencer(expected=0)
+    feed(s, [0, 1, 3])
+    step = s.device_error(3, "replay 2: oldest kept is 3; replaying from it", 0.1)
+    gone = "the device no longer holds them (oldest kept is 3)"
+    assert kinds(step, "lost") == [f"lost 1 frames (seq 2..2): {gone}"]
+    assert delivered(step) == [3] and s.stats.lost == 1
+    assert delivered(feed(s, [3, 4])) == [4]
+
+
+def test_a_second_gap_after_a_give_up_still_gets_a_request() -> None:
+    s = Sequencer(expected=0)
+    feed(s, [0, 2])
+    for t in range(1, 12):
+        s.poll(float(t))
+    assert s.stats.lost == 1
+    step = feed(s, [3, 5], now=12.0)
+    assert delivered(step) == [3] and step.replay == [4] and kinds(step, "gap")
+    assert delivered(feed(s, [4], now=12.1)) == [4, 5] and s.stats.lost == 1
+
+
+def test_giving_up_is_said_once_per_gap() -> None:
+    s = Sequencer(expected=0)
+    notes = feed(s, [0, 2]).notes
+    for i in range(200):  # frames keep coming, polls every 0.1 s
+        t = 0.1 * i
+        notes += s.accept(F(3 + i), t).notes + s.poll(t).notes
+    assert [n.kind for n in notes].count("lost") == 1
+    assert [n.kind for n in notes].count("gap") == 1
+
+
+def test_several_gaps_each_asked_for_and_each_lost_once() -> None:
+    s = Sequencer(expected=0)
+    step = feed(s, [0, 2, 3, 6, 7])
+    assert kinds(step, "gap") == ["gap: expected seq 1, got 2", "gap: seq 4..5 missing, got 6"]
+    assert step.replay == [1]  # the replay from 1 passes through 4..5 as well
+    step = feed(s, [1, 2, 3, 7], now=0.1)  # the replay: 4..5 lost again on the wire
+    assert delivered(step) == [1, 2, 3] and step.replay == [4]
+    step = feed(s, [4, 5], now=0.2)
+    assert delivered(step) == [4, 5, 6, 7] and s.stats.lost == 0
+
+
+def test_a_cut_longer_than_the_device_keeps_is_lost_at_the_buffer_limit() -> None:
+    s = Sequencer(expected=0, buffer=100)
+    step = feed(s, [0, *range(5, 106)])
+    why = "101 frames arrived after it, more than the device keeps"
+    assert kinds(step, "lost") == [f"lost 4 frames (seq 1..4): {why}"]
+    assert delivered(step) == [0, *range(5, 106)]
 
 
 def test_status_frames_reveal_a_gap_at_the_end_of_a_stream() -> None:
     s = Sequencer(expected=10)
-    assert s.last_reported(9, 0.0).replay_from is None  # nothing missing
-    assert s.last_reported(12, 0.0).replay_from == 10  # frames 10..12 never came
+    assert s.reported(9, 0.0).replay == []  # nothing missing
+    step = s.reported(12, 0.0)
+    assert step.replay == [10] and kinds(step, "gap") == ["gap: expected seq 10, the device is at seq 12"]
 
 
 def test_from_now_starts_after_the_hello_and_from_zero_replays_everything() -> None:
     live = Sequencer()
-    assert live.hello(hello(41, 5_000_000), 0.0).replay_from is None and live.expected == 42
+    assert live.reported(41, 0.0).replay == [] and live.expected == 42
     everything = Sequencer(expected=0)
-    assert everything.hello(hello(41, 5_000_000), 0.0).replay_from == 0
+    assert everything.reported(41, 0.0).replay == [0]
     fresh = Sequencer(expected=0)  # a board that has sent nothing yet reports seq 0xFFFFFF
-    assert fresh.hello(hello(0xFFFFFF, 1000), 0.0).replay_from is None
+    assert fresh.reported(0xFFFFFF, 0.0).replay == []
 
 
-def test_a_rebooted_device_starts_over_from_seq_0() -> None:
-    s = Sequencer()
-    s.hello(hello(500, 60_000_000), 0.0)
-    s.accept(501, 0.0)
-    v = s.hello(hello(3, 2_000_000), 1.0)
-    assert "restarted" in v.note and v.replay_from == 0 and s.stats.restarts == 1
+def test_a_restart_loses_what_was_not_replayed_delivers_what_is_held_and_starts_at_0() -> None:
+    s = Sequencer(expected=500)
+    feed(s, [500, 502])
+    step = s.restart(1.0)
+    assert delivered(step) == [502] and kinds(step, "lost") and s.stats.restarts == 1
+    assert s.reported(3, 1.0).replay == [0]
+
+
+def test_a_seq_far_ahead_of_what_the_device_can_have_assigned_is_implausible() -> None:
+    s = Sequencer(expected=0)
+    feed(s, [0, 1], now=100.0)
+    assert s.plausible(2, 100.1) == "" and s.plausible(50_000, 100.5) == ""
+    why = s.plausible(5_000_000, 100.5)
+    assert "is 4999999 ahead of seq 1" in why
+    assert s.plausible(5_000_000, 200.0) == ""  # 100 s of absence: anything is possible
 
 
 def test_replay_off_counts_losses_without_asking() -> None:
     s = Sequencer(replay=False, expected=0)
-    v = s.accept(3, 0.0)
-    assert v.deliver and v.replay_from is None and s.stats.lost == 3
+    step = s.accept(F(3), 0.0)
+    assert delivered(step) == [3] and step.replay == [] and s.stats.lost == 3
