@@ -39,6 +39,17 @@ def run(tests):
         sys.exit(1)
 
 
+def locked(fn):
+    """fn() under micropython.heap_lock(): any allocation raises MemoryError."""
+    import micropython
+
+    micropython.heap_lock()
+    try:
+        return fn()
+    finally:
+        micropython.heap_unlock()
+
+
 def tests_of(module_globals):
     return sorted((k, v) for k, v in module_globals.items() if k.startswith("test_"))
 

@@ -2,25 +2,16 @@
 # against the register-level model (firmware/colour_virtual.py); the steady-state reads
 # run under micropython.heap_lock(), so an allocation fails the test.
 import fwtest  # first: puts firmware/ on sys.path
-import micropython
 from array import array
 
 import board as boardcfg
 import colour
 import wire
 from colour_virtual import VirtualColourBus
-from fwtest import channel, eq
+from fwtest import locked, channel, eq
 
 RED = [0, 1, 560, 230, 210, 2560, 640, 80]  # ch, class, r, g, b (per mille), clear, min_clear, max_dist
 WHITE = [0, 2, 340, 350, 310, 2560, 640, 80]
-
-
-def locked(fn):
-    micropython.heap_lock()
-    try:
-        return fn()
-    finally:
-        micropython.heap_unlock()
 
 
 class Clock:

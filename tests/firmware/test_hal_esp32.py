@@ -3,13 +3,12 @@
 # machine.Counter's real keyword arguments, the version and chip checks, the
 # TX FIFO room. Nothing here touches a real ESP32 address.
 import fwtest  # first: puts firmware/ on sys.path
-import micropython
 import uctypes
 
 import board as boardcfg
 from board import Board
 import hal_esp32
-from fwtest import eq
+from fwtest import locked, eq
 
 _WORD = {"v": uctypes.UINT32 | 0}
 CLK, VERSION, TIMER_CFG = 0x120, 0x124, 0xE8
@@ -48,14 +47,6 @@ def _cap(chan=1, t=1000000):
     clk = Clock(t)
     c = hal_esp32.McpwmCapture(0, chan, 5, clk.ticks_us, base=r.base)
     return c, r, clk
-
-
-def locked(fn):
-    micropython.heap_lock()
-    try:
-        return fn()
-    finally:
-        micropython.heap_unlock()
 
 
 def test_setup_writes_the_registers_of_the_header():

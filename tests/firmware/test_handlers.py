@@ -2,20 +2,11 @@
 # HAL's scheduler model, run under micropython.heap_lock() (an allocation raises
 # MemoryError and fails the test).
 import fwtest  # first: puts firmware/ on sys.path
-import micropython
 
 import wire
 from capture import irq_handler
-from fwtest import channel, eq
+from fwtest import locked, channel, eq
 from ring import Ring
-
-
-def locked(fn):
-    micropython.heap_lock()
-    try:
-        return fn()
-    finally:
-        micropython.heap_unlock()
 
 
 def _fw():

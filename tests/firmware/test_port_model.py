@@ -89,7 +89,7 @@ def test_allocations_that_fill_the_heap_bring_a_collection_pause():
     hal.gc_us = 5000
     hal.set_clock(100000)
     junk = []
-    for i in range(200):  # a "firmware" that allocates ~1 KB a pass
+    for _ in range(200):  # a "firmware" that allocates ~1 KB a pass
         junk.append(bytearray(1000))
         if len(junk) > 50:
             junk.pop(0)
