@@ -521,13 +521,13 @@ class Link:
         (drift and latency allowed): a forged time, or a clock that really jumped (the
         simulator's, playing edges as fast as it can). Held until a status frame tells."""
         if isinstance(f, REPLAYABLE):
-            if self.seq.is_duplicate(f.seq):
-                return False
+            if self.seq.is_duplicate(f.seq) or self.seq.plausible(f.seq, now):
+                return False  # a duplicate is dropped, an implausible seq refused, as they are
             t: int = f.t_us  # type: ignore[union-attr]
         elif isinstance(f, (HelloFrame, HeartbeatFrame)):
             t = f.uptime_us
-            if t < self._old_uptime():
-                return False  # a reboot claim: decided on its own terms
+            if t < self._old_uptime() or self.seq.plausible(f.seq, now):
+                return False  # a reboot claim, or an implausible seq: decided on their own terms
         else:
             return False
         return bool(self.clock.too_far_ahead(t, now))
