@@ -8,6 +8,7 @@ import platform
 from pathlib import Path
 
 import pytest
+from unix_repl import UnixRepl
 
 from tablesense.cli import main
 from tablesense.deploy.build import (
@@ -207,29 +208,7 @@ def test_hello_waits_for_a_port_that_comes_back_after_the_reset(tmp_path: Path) 
 # flashed folder is booted as the firmware and asked for HELLO.
 
 
-class VirtualBoard:
-    def __init__(self, folder: Path) -> None:
-        import os
-        import subprocess
-        import tty
-
-        from tablesense.sim.fitl import find_micropython
-
-        self.folder = folder
-        master, slave = os.openpty()
-        tty.setraw(slave)
-        self.proc = subprocess.Popen([find_micropython()], stdin=master, stdout=master, stderr=master,
-                                     cwd=str(folder), start_new_session=True)
-        os.close(master)
-        self._slave = slave
-        self.port = os.ttyname(slave)
-
-    def close(self) -> None:
-        import os
-
-        self.proc.kill()
-        self.proc.wait()
-        os.close(self._slave)
+VirtualBoard = UnixRepl  # the board of these tests: the unix port's REPL on a pty
 
 
 def run_plan(plan: FlashPlan) -> None:

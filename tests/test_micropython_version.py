@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import os
 import subprocess
-import tty
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from unix_repl import UnixRepl
 
 from tablesense.cli import main
 from tablesense.deploy import run as deploy_run
@@ -104,26 +104,6 @@ def test_the_hello_check_names_an_old_micropython_and_a_wrong_chip() -> None:
 
 
 # -- the exchange for real: mpremote against the unix port's REPL -------------------------
-
-
-class UnixRepl:
-    """MicroPython's unix port with its REPL on a pty, run in ``folder`` (its "filesystem")."""
-
-    def __init__(self, folder: Path) -> None:
-        from tablesense.sim.fitl import find_micropython
-
-        master, slave = os.openpty()
-        tty.setraw(slave)
-        self.proc = subprocess.Popen([find_micropython()], stdin=master, stdout=master, stderr=master,
-                                     cwd=str(folder), start_new_session=True)
-        os.close(master)
-        self._slave = slave
-        self.port = os.ttyname(slave)
-
-    def close(self) -> None:
-        self.proc.kill()
-        self.proc.wait()
-        os.close(self._slave)
 
 
 @pytest.fixture
