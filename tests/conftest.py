@@ -1,10 +1,12 @@
-"""Shared fixtures: paths of the tools the tests run for real."""
+"""Shared fixtures: paths of the tools the tests run for real, the web app."""
 
 from __future__ import annotations
 
 import shutil
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,3 +34,20 @@ def tablesense_cmd() -> list[str]:
     """The installed console script, or the module when run from a bare checkout."""
     exe = _tool("tablesense")
     return [exe] if exe else [sys.executable, "-m", "tablesense"]
+
+
+@pytest.fixture
+async def app(tmp_path: Path) -> AsyncIterator[tuple[Any, str, Any]]:
+    """The web app on a free port over a fresh match log of tables 1 and 2: (pub, its
+    address, an HTTP client that keeps cookies, as a browser does)."""
+    import aiohttp
+
+    from tablesense.pub import Pub
+    from tablesense.store import Store
+    from tablesense.web.server import start
+
+    pub = Pub(Store(str(tmp_path / "pub.db")), ["1", "2"])
+    runner, url = await start(pub, port=0)
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+        yield pub, url, http
+    await runner.cleanup()

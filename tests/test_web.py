@@ -12,22 +12,11 @@ import pytest
 
 from tablesense.events import parse_event
 from tablesense.pub import Pub
-from tablesense.store import Store
 from tablesense.web.guard import TOKEN_HEADER, tv_code
 from tablesense.web.pages import strings
-from tablesense.web.server import start
 
 PLAYERS = {"p1": "Ann", "p2": "Bob"}
 SETUP = {"game": "golf", "players": PLAYERS}
-
-
-@pytest.fixture
-async def app(tmp_path: Path) -> AsyncIterator[tuple[Pub, str, aiohttp.ClientSession]]:
-    pub = Pub(Store(str(tmp_path / "pub.db")), ["1", "2"])
-    runner, url = await start(pub, port=0)
-    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
-        yield pub, url, http
-    await runner.cleanup()
 
 
 def _auth(pub: Pub, table: str = "1", **extra: str) -> dict[str, str]:

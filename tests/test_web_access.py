@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
@@ -19,15 +18,6 @@ from tablesense.web.qr import qr_svg
 from tablesense.web.server import start
 
 SETUP = {"game": "golf", "players": {"p1": "Ann", "p2": "Bob"}}
-
-
-@pytest.fixture
-async def app(tmp_path: Path) -> AsyncIterator[tuple[Pub, str, aiohttp.ClientSession]]:
-    pub = Pub(Store(str(tmp_path / "pub.db")), ["1", "2"])
-    runner, url = await start(pub, port=0)
-    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
-        yield pub, url, http
-    await runner.cleanup()
 
 
 def _code(pub: Pub, table: str = "1") -> str:
