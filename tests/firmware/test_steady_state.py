@@ -7,7 +7,6 @@ import micropython
 import select
 
 import hal_virtual
-import wire
 from fwtest import channel, eq
 
 
