@@ -121,9 +121,11 @@ async def table_items(
                     continue
             elif isinstance(item, REPLAYABLE):
                 next_seq = (item.seq + 1) % SEQ_MOD
-            if isinstance(item, (HelloFrame, HeartbeatFrame)) and getattr(link.seq, "waiting", False):
-                # frames are being replayed: the device's "now" must not run ahead of them
-                # (a rest after every replayed edge, goals timing out before their colour)
+            if isinstance(item, HeartbeatFrame) and getattr(link.seq, "waiting", False):
+                # a gap is open: frames older than this heartbeat's time are still to come
+                # (replayed), so its time must not move the translator's clock ahead of
+                # them (a rest after every replayed edge, goals timing out before their
+                # colour). A HELLO does not move the clock; its levels are always taken.
                 continue
             for event in translator.feed(item):
                 yield event
