@@ -40,6 +40,11 @@ class Replay:
     state: BaseState | None = None
     errors: list[LineError] = field(default_factory=list)
     events: int = 0
+    #: how far back (in links between states) older states stay reachable; None: all
+    #: the way (a live table, where the referee may undo any number of times). A whole
+    #: log's replay knows how many undos it holds (``history_for``) and keeps no more
+    #: than they could reach: memory stays flat.
+    history: int | None = None
 
     def apply(self, event: Event) -> BaseState:
         """Apply one event; raises ``TablesenseError`` and leaves the state as it was."""
@@ -52,6 +57,8 @@ class Replay:
                 raise BadEvent(f"{event.type} event before any 'setup' event")
             self.state = self.engine.apply(self.state, event)
         self.events += 1
+        if self.history is not None and self.events % TRIM_EVERY == 0:
+            trim_history(self.state, self.history)
         return self.state
 
     def feed_line(self, text: str, line: int) -> bool:
@@ -83,6 +90,47 @@ class Replay:
         return out
 
 
+#: the fields through which an engine state reaches older states (base, kegle/carom, golf)
+HISTORY_LINKS = ("checkpoint", "before", "pre")
+#: a replay with a bounded history lets go of old states once per this many events
+TRIM_EVERY = 512
+
+
+def history_for(undos: int) -> int:
+    """The history a log with at most ``undos`` undo calls needs, generously: an undo steps
+    one link back (``checkpoint``), an engine resolving or amending a shot looks one or two
+    links back (``before``, ``pre`` and theirs); four links per undo and 64 more."""
+    return 64 + 4 * undos
+
+
+def trim_history(state: BaseState, depth: int) -> int:
+    """Cut the links to older states (``HISTORY_LINKS``) of every state ``depth`` links
+    from ``state`` (breadth first over all those links): what lies beyond is garbage.
+    Engine states are frozen for the engines; these are ones no undo and no engine can
+    reach any more, so cutting them changes nothing the replay shows. Returns how many
+    states were cut."""
+    seen = {id(state)}
+    level: list[BaseState] = [state]
+    for _ in range(depth):
+        nxt: list[BaseState] = []
+        for s in level:
+            for name in HISTORY_LINKS:
+                older = getattr(s, name, None)
+                if older is not None and id(older) not in seen:
+                    seen.add(id(older))
+                    nxt.append(older)
+        if not nxt:
+            return 0
+        level = nxt
+    cut = 0
+    for s in level:
+        for name in HISTORY_LINKS:
+            if getattr(s, name, None) is not None:
+                object.__setattr__(s, name, None)
+                cut += 1
+    return cut
+
+
 def effective_lines(lines: Iterable[str]) -> list[tuple[int, str]]:
     """The non-blank lines that count, with their line numbers: the referee panel's void
     records (``tablesense.corrections``, docs/events.md) leave out what they void. A
@@ -91,12 +139,45 @@ def effective_lines(lines: Iterable[str]) -> list[tuple[int, str]]:
     return list(effective_stream(lambda: kept))
 
 
-def effective_stream(reopen: Callable[[], Iterable[str]]) -> Iterator[tuple[int, str]]:
+@dataclass(frozen=True, slots=True)
+class LogScan:
+    """What a first pass over a log finds: the voided sequence numbers per match (0: the
+    lines before any setup) and how many lines may be undo calls (an upper bound)."""
+
+    drops: dict[int, set[int]]
+    undos: int
+
+
+def scan_log(lines: Iterable[str]) -> LogScan:
+    """One pass over a log's lines, holding none of them: cheap substring tests, JSON
+    decoded only for what may be a setup or a void record."""
+    drops: dict[int, set[int]] = {}
+    match = seq = undos = 0
+    pairs: list[tuple[int, str]] = []
+    for text in lines:
+        if not text.strip():
+            continue
+        if '"setup"' in text and _is_setup(text):
+            if pairs:
+                drops[match] = dropped(pairs)
+            match, seq, pairs = match + 1, 0, []
+        seq += 1
+        if '"void"' in text and _voided_range(text) is not None:
+            pairs.append((seq, text))
+        elif '"undo"' in text:
+            undos += 1
+    if pairs:
+        drops[match] = dropped(pairs)
+    return LogScan(drops, undos)
+
+
+def effective_stream(reopen: Callable[[], Iterable[str]], scan: LogScan | None = None,
+                     ) -> Iterator[tuple[int, str]]:
     """``effective_lines`` over a log read twice and never held: ``reopen()`` gives the
-    lines from the start each time (a file seeked back to 0). The first pass only finds
-    the void records (a cheap substring test per line); the second yields what counts.
-    Memory: the voided sequence numbers, never the lines."""
-    drops = _void_drops(reopen())
+    lines from the start each time (a file seeked back to 0). The first pass
+    (``scan_log``, unless ``scan`` is given) finds the void records; the second yields
+    what counts. Memory: the voided sequence numbers, never the lines."""
+    drops = (scan or scan_log(reopen())).drops
     match = seq = 0
     for n, text in enumerate(reopen(), start=1):
         if not text.strip():
@@ -108,26 +189,6 @@ def effective_stream(reopen: Callable[[], Iterable[str]]) -> Iterator[tuple[int,
         if drop and seq in drop:
             continue
         yield n, text
-
-
-def _void_drops(lines: Iterable[str]) -> dict[int, set[int]]:
-    """Per match (0: the lines before any setup), the sequence numbers that do not count."""
-    out: dict[int, set[int]] = {}
-    match = seq = 0
-    pairs: list[tuple[int, str]] = []
-    for text in lines:
-        if not text.strip():
-            continue
-        if '"setup"' in text and _is_setup(text):
-            if pairs:
-                out[match] = dropped(pairs)
-            match, seq, pairs = match + 1, 0, []
-        seq += 1
-        if '"void"' in text and _voided_range(text) is not None:
-            pairs.append((seq, text))
-    if pairs:
-        out[match] = dropped(pairs)
-    return out
 
 
 def _voided_range(text: str) -> tuple[int, int] | None:

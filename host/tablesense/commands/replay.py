@@ -24,7 +24,7 @@ from typing import IO, Any
 
 from ..errors import TablesenseError
 from ..events import Event, Rest, parse_line
-from ..replay import LineError, Replay, effective_stream
+from ..replay import LineError, Replay, effective_stream, history_for, scan_log
 from ..rules import Ruling
 
 
@@ -44,10 +44,11 @@ def run(args: argparse.Namespace) -> int:
         if not any(text.strip() for text in lines()):
             print(f"tablesense replay: {args.file} holds no events", file=sys.stderr)
             return 2
-        rep = Replay()
+        scan = scan_log(lines())
+        rep = Replay(history=history_for(scan.undos))  # no more states kept than its undos reach
         out = sys.stdout
         on_error = (lambda e: None) if args.json else (lambda e: out.write(f"  ! {e}\n"))
-        applied = _events(rep, effective_stream(lines), on_error)
+        applied = _events(rep, effective_stream(lines, scan), on_error)
         if args.json:
             for _ in applied:
                 pass
