@@ -64,6 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     if mod is None:
         print(f"tablesense: the '{args.command}' command is not available in this build", file=sys.stderr)
         return 2
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # started as `cmd &` by a script:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # a SIGTERM must still stop it
     previous = signal.signal(signal.SIGTERM, _as_interrupt)
     try:
         return int(mod.run(args) or 0)
@@ -81,8 +83,6 @@ def _as_interrupt(signum: int, frame: FrameType | None) -> None:
     whatever handles SIGINT just then (asyncio's runner cancels its main task; outside
     it ``KeyboardInterrupt``) stops the command, and the command's own clean-up runs
     (``finally``, context managers: the firmware child, the browser, the serial port)."""
-    if signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, signal.SIG_DFL, None):
-        raise KeyboardInterrupt  # started with SIGINT ignored (`cmd &` in a script)
     signal.raise_signal(signal.SIGINT)
 
 

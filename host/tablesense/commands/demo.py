@@ -66,6 +66,8 @@ def _check(args: argparse.Namespace) -> str | None:
         return "--distance is for --game kegle, a positive number of points"
     if args.full_info and not args.direct:
         return "--full-info needs --direct (a real table's sensors have no full information)"
+    if not 0 <= args.port <= 65535:
+        return f"--port: the web port must be 0..65535 (0: any free one), not {args.port}"
     return None
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import signal
 import sys
 from typing import Any
 
@@ -68,6 +67,7 @@ def _sources(tables: list[tuple[str, str | None, str | None]],
     from ..deploy.ports import PortError, check_port
     from ..link import LinkStatus, table_items
     from ..link.translate import table_profile
+    from ..link.transport import Link
 
     out: dict[str, Any] = {}
     for tid, port, prof in tables:
@@ -84,20 +84,95 @@ def _sources(tables: list[tuple[str, str | None, str | None]],
             if s.kind != "lost":  # frames lost for good: the pub says so (stderr, log, ticker)
                 print(f"table {tid}: {s}", file=sys.stderr, flush=True)
 
-        def feed(resume: Any, port: str = port, profile: Any = profile, status: Any = status) -> Any:
+        def feed(resume: Any, tid: str = tid, port: str = port, profile: Any = profile,
+                 status: Any = status) -> Any:
             # called by the pub with the table's last checkpoint: resume where the log got to
-            return table_items(port, profile, resume=resume, on_status=status,
-                               baudrate=link_baud(baudrate, profile))
+            link = Link(port, baudrate=link_baud(baudrate, profile), profile_id=profile.id,
+                        from_seq=resume.seq if resume is not None else None)
+            guard = ProfileGuard(tid, port, profile.id, link)
+            return guard.items(table_items(port, profile, resume=resume, link=link,
+                                           on_status=guard.watch(status)))
 
         out[tid] = feed
     return out
 
 
-def _stop(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt
+#: how long a board that names another profile in its HELLO has to switch after ``!profile``
+SWITCH_WAIT = 5.0
+
+
+class ProfileGuard:
+    """A table's events are translated with its profile only if its board runs it.
+
+    The link asks a board whose HELLO names another profile to switch (``!profile ID``,
+    as ``tablesense doctor`` does). Until its HELLO names the right one no event of it
+    is passed on; if it has not switched ``SWITCH_WAIT`` seconds after that HELLO, one
+    line says so (the board does not hold that profile: flash it, or give the right
+    ``--profile``), and its events stay refused. A board that later comes back on the
+    right profile (flashed, replugged) is read again, with one line saying so.
+    """
+
+    def __init__(self, tid: str, port: str, profile_id: str, link: Any) -> None:
+        self.tid, self.port, self.profile_id, self.link = tid, port, profile_id, link
+        self.refused = False
+        self._timer: asyncio.TimerHandle | None = None
+
+    def wrong(self) -> str | None:
+        """The other profile the board runs, or None."""
+        hello = self.link.hello
+        if hello is not None and hello.profile_id != self.profile_id:
+            return str(hello.profile_id)
+        return None
+
+    def watch(self, status: Any) -> Any:
+        def on_status(s: Any) -> None:
+            status(s)
+            if s.kind == "hello" and self.wrong() is not None and self._timer is None:
+                self._timer = asyncio.get_running_loop().call_later(SWITCH_WAIT, self._check)
+        return on_status
+
+    def _check(self) -> None:
+        self._timer = None
+        other = self.wrong()
+        if other is not None and not self.refused:
+            self.refused = True
+            print(f"table {self.tid}: the board on {self.port} runs profile {other!r}, not "
+                  f"{self.profile_id!r}, and did not switch to it (!profile {self.profile_id}): its events "
+                  f"are refused; flash it with that profile or give --profile {other}",
+                  file=sys.stderr, flush=True)
+
+    async def items(self, source: Any) -> Any:
+        from ..link.transport import LinkStatus
+
+        try:
+            async for item in source:
+                if self.wrong() is not None and not isinstance(item, LinkStatus):
+                    continue  # translated with the wrong pin map: never believed
+                if self.refused and self.wrong() is None:
+                    self.refused = False
+                    print(f"table {self.tid}: the board on {self.port} now runs profile "
+                          f"{self.profile_id!r}; reading it again", file=sys.stderr, flush=True)
+                yield item
+        finally:
+            if self._timer is not None:
+                self._timer.cancel()
+            self.link.close()
+
+
+def check_http_port(value: int, *, allow_any: bool = False) -> str | None:
+    """Why ``value`` is not a TCP port to serve on (1..65535; 0 = any free one when
+    ``allow_any``), or None."""
+    low = 0 if allow_any else 1
+    if low <= value <= 65535:
+        return None
+    return f"the web port must be {low}..65535{' (0: any free one)' if allow_any else ''}, not {value}"
 
 
 def run(args: argparse.Namespace) -> int:
+    problem = check_http_port(args.port_http)
+    if problem:
+        print(f"tablesense run: --port-http: {problem}", file=sys.stderr)
+        return 2
     try:
         tables = plan(args.port, args.profile, args.tables)
         sources = _sources(tables, args.baud)
@@ -118,8 +193,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"  the pub's TV of table {tid}: {url}/table/{tid}?tv="
                   f"{tv_code(pub.table(tid).token, args.tv_code)}", flush=True)
 
-    signal.signal(signal.SIGTERM, _stop)  # systemd's stop: shut down as on Ctrl-C
-    try:
+    try:  # SIGTERM (systemd's stop) arrives as Ctrl-C does (tablesense.cli): exit 0
         asyncio.run(serve(sources, host=args.host, port=args.port_http, db=args.db, lang=args.lang,
                           public_url=args.public_url, on_ready=ready, tv_code=args.tv_code))
     except KeyboardInterrupt:

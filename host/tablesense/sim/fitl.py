@@ -13,16 +13,20 @@ reads the port, the firmware drops frames (and the host asks for a replay).
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import ctypes
 import fcntl
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import termios
 import tty
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -95,14 +99,16 @@ class FirmwareProcess:
             return ""
 
     def stop(self, timeout: float = 3.0) -> int | None:
-        """Stop the firmware (SIGTERM, then SIGKILL) and remove the files made for it."""
+        """Stop the firmware (SIGTERM to its process group, then SIGKILL) and remove the
+        files made for it."""
         if self.proc.poll() is None:
-            self.proc.terminate()
+            _signal_group(self.proc.pid, signal.SIGTERM)
             try:
                 self.proc.wait(timeout)
             except subprocess.TimeoutExpired:
-                self.proc.kill()
+                _signal_group(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(timeout)
+        _RUNNING.discard(self)
         if self._slave_fd >= 0:
             os.close(self._slave_fd)
             self._slave_fd = -1
@@ -184,6 +190,7 @@ def start_firmware(
             env=env,
             close_fds=True,
             start_new_session=True,  # a Ctrl-C in the test's terminal is not the firmware's
+            preexec_fn=_die_with_parent(os.getpid()),
         )
     except OSError as e:
         os.close(slave)
@@ -191,7 +198,60 @@ def start_firmware(
     finally:
         os.close(master)
         os.close(fd)
-    return FirmwareProcess(proc, os.ttyname(slave), slave, edges, log, owned)
+    fw = FirmwareProcess(proc, os.ttyname(slave), slave, edges, log, owned)
+    _RUNNING.add(fw)
+    return fw
+
+
+# --- the firmware never outlives the host ------------------------------------------
+#
+# The firmware runs in a session of its own, so that a Ctrl-C in the terminal reaches the
+# host only and the host stops it in order (``stop``). Three guards keep it from
+# outliving the host: ``stop`` signals the whole process group; an ``atexit`` hook stops
+# every firmware still running when the interpreter ends (SIGTERM reaches the host as
+# Ctrl-C, tablesense.cli); and for a host that dies without running any code (SIGKILL, a
+# crash) the kernel sends the firmware SIGKILL itself: ``prctl(PR_SET_PDEATHSIG)`` set in
+# the child between fork and exec. A watchdog reading the parent's pid or stdin would
+# need a process or thread of its own and could not act faster than its polling; the
+# kernel's signal is immediate. Its one condition: it fires when the *thread* that
+# started the child ends, so the firmware is started from a thread that lives as long
+# as the host (the main thread here).
+
+_RUNNING: set[FirmwareProcess] = set()
+_PR_SET_PDEATHSIG = 1
+
+
+def _signal_group(pid: int, sig: int) -> None:
+    try:
+        os.killpg(pid, sig)  # the firmware leads its own session: its group is its pid
+    except (ProcessLookupError, PermissionError):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, sig)
+
+
+def _die_with_parent(parent: int) -> Callable[[], None] | None:
+    """The child's last step before exec: SIGKILL when the parent dies (Linux only)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)  # loaded now: the child may only call it
+        prctl = libc.prctl
+    except (OSError, AttributeError):
+        return None
+
+    def preexec() -> None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:  # the parent died before the prctl took hold
+            os._exit(1)
+
+    return preexec
+
+
+@atexit.register
+def _stop_all() -> None:
+    for fw in list(_RUNNING):
+        with contextlib.suppress(Exception):
+            fw.stop(timeout=1.0)
 
 
 def beam_board(path: Path, channels: int = 16, mode: str = "irq") -> Path:
