@@ -28,6 +28,7 @@ from ..events import Call, Contact, Cushion, Event, Goal, OffTable, Pin, Pocket,
 from ..geometry.golf import ATTACKS
 from .base import Engine, Question, other, register
 from .golf_fouls import find_foul
+from .golf_positions import fallback_refused
 from .golf_resolve import TIME_GRACE, TURN_LIMIT, resolve
 from .golf_state import IDX, SIDES, GolfState, Shot, evolve, norm_positions, pair_set
 
@@ -275,6 +276,9 @@ class GolfEngine(Engine[GolfState]):
                 break
         else:
             raise IllegalCall(f"'spot' call: no ball of {ball} is waiting for a replacement spot")
+        why = fallback_refused(ball, state.positions, spot)
+        if why is not None:
+            raise IllegalCall(why)
         _, _, key = item
         shot = state.shot
         mine = state.pre is not None and item not in state.pre.spot_wait

@@ -70,18 +70,36 @@ def attacking_triangle_broken(before: Positions, after: Positions, shooter: str)
     )
 
 
+def spot_taken(owner: str, n: int, positions: Positions) -> bool:
+    """Whether a ball covers ``owner``'s replacement spot ``n`` (within a ball's diameter)."""
+    sx, sy = REPLACEMENT_SPOTS[owner][n]
+    return any((x - sx) ** 2 + (y - sy) ** 2 < BALL_DIAMETER**2 for x, y in positions[0] + positions[1])
+
+
 def free_spot(owner: str, positions: Positions) -> int | None:
     """When spots 1-3 of ``owner`` are all covered by a ball, the first free of 4 and 5
     (the fall-back); None when one of 1-3 is free (the opponent chooses)."""
-    balls = positions[0] + positions[1]
-
-    def taken(n: int) -> bool:
-        sx, sy = REPLACEMENT_SPOTS[owner][n]
-        return any((x - sx) ** 2 + (y - sy) ** 2 < BALL_DIAMETER**2 for x, y in balls)
-
-    if not all(taken(n) for n in (1, 2, 3)):
+    if not all(spot_taken(owner, n, positions) for n in (1, 2, 3)):
         return None
     for n in (4, 5):
-        if not taken(n):
+        if not spot_taken(owner, n, positions):
             return n
     return 5
+
+
+def fallback_refused(owner: str, positions: Positions | None, spot: int) -> str | None:
+    """"golf.spot.fallback": spots 4 and 5 are only for when the other balls make spots
+    1-3 unusable. Why a chosen spot 4 or 5 is refused when the positions show one of 1-3
+    free (and which to use instead); None when the choice stands (no positions: the
+    referee's word)."""
+    if spot not in (4, 5) or positions is None:
+        return None
+    free = [n for n in (1, 2, 3) if not spot_taken(owner, n, positions)]
+    if not free:
+        return None
+    nums = [str(n) for n in free]
+    listed = nums[0] if len(nums) == 1 else f"{', '.join(nums[:-1])} and {nums[-1]}"
+    choose = nums[0] if len(nums) == 1 else f"{', '.join(nums[:-1])} or {nums[-1]}"
+    return (f"'spot' call: replacement spot {spot} is only for when spots 1-3 are unusable "
+            f"(golf.spot.fallback), and the positions show spot{'s' if len(nums) > 1 else ''} {listed} "
+            f"free for {owner}'s ball: choose spot {choose} (golf.spot.choice)")
