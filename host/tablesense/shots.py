@@ -1,0 +1,325 @@
+"""The shot stage: a match's event stream cut into shots and between-shot incidents.
+
+One cutter for every consumer (docs/events.md, "Shots and incidents"). Pure: no I/O,
+no clock; it reads only the events' ``type``, ``t`` and, for pins, ``pin`` and
+``state``. It takes parsed events (``tablesense.events``) or the JSON objects of a
+log alike.
+
+The cut:
+
+- A **shot** opens at the strike; on a table without a strike sensor (every table
+  profile today) at the first ball event after the last shot: ``strike``, ``cushion``,
+  ``contact``, ``off_table``, ``goal``, ``pocket`` or a ``pin`` going down.
+- It is complete at ``rest`` (balls and pins still). A ``rest`` with nothing open is a
+  shot of its own with no sensor event (a shot that touched nothing).
+- What **settles** after the ``rest`` and before the next shot belongs to that shot
+  (a late settle): a ``pin`` that falls (or, having fallen so, rocks back up), a
+  ``goal`` or ``pocket`` (a ball dropping off the goal edge or into a hole), each
+  within the settle window of the shot's last event (its rest, or the settle before),
+  with nothing else between; the ``rest`` the table reports after a late settle ends
+  the settle. The window (``SETTLE_S``) is half the table profile's quiet time
+  (``rest_quiet_ms``, after which the table reports ``rest``), counted strictly.
+- An **incident** is what happens between shots with no ball played: a ``pin`` set up
+  (``up``: no ball stands a pin up), the ``rest`` the table reports after it; with a
+  strike sensor, any table event before the next strike that does not settle (a ball
+  that lay still dropping, a touch). Once an incident has happened nothing more
+  settles: the shot before is over.
+- Referee **calls** are no part of a shot or an incident; each is placed after the
+  shot it follows (``Role.CALL``), which it may amend. ``setup`` starts a new match
+  (numbering from 1 again). A void record (``call: void``) is marked ``Role.VOID``:
+  consumers drop it and what it voids before cutting (``tablesense.corrections``).
+
+Without a strike sensor the sensors cannot tell a late settle from a new shot whose
+first event is a drop or a pin: the cut takes a pin, goal or pocket within the
+window for a settle and one after it for a new shot, and a pin knocked over while the
+pin referee sets pins up (no ball moving) for a new shot too. Nor can they tell a
+ball that lay still and drops from a shot that pots it at once. The referee's calls
+decide those cases (``replay``, ``edge``, a ``foul``); the cutter does not guess.
+
+Two APIs:
+
+- batch: ``cut(events, seqs)`` -> ``Cut``: every event's ``Role``, the ``shots``
+  (each with its events, seqs, rest and late settles), the ``incidents``, and the
+  stream as contiguous ``pieces`` for a list on screen.
+- incremental: ``Cutter`` is an immutable value; ``role, cutter = cutter.feed(event)``
+  says what ``event`` is: ``OPEN`` (starts a new shot), ``PLAY`` (part of the current
+  one), ``REST`` (completes it), ``EMPTY`` (a rest that is a whole shot), ``SETTLE``
+  (a late settle of the shot just completed), ``INCIDENT``, ``CALL``, ``SETUP``,
+  ``VOID``. ``feed`` returns the same cutter when nothing changes (every ``PLAY`` and
+  ``CALL``), so it costs no allocation inside a shot.
+
+For the engines (a later step, issue 13): an engine keeps the cutter in its state and
+its ``state_before`` at ``OPEN``/``EMPTY``; it gathers ``PLAY`` events, resolves at
+``REST``/``EMPTY`` (``resolve(state_before, shot)``), resolves again from the same
+``state_before`` on a ``SETTLE`` or a ``CALL`` about the shot, handles an ``INCIDENT``
+as such, and closes the last shot for good at the next ``OPEN``. Undo is popping the
+state, cutter included, since the cutter is a value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+
+class Role(StrEnum):
+    """What one event is in the cut."""
+
+    SETUP = "setup"
+    VOID = "void"
+    CALL = "call"
+    OPEN = "open"  # the first event of a new shot
+    PLAY = "play"  # in the current shot, before its rest
+    REST = "rest"  # completes the current shot
+    EMPTY = "empty"  # a rest with nothing open: a whole shot without sensor events
+    SETTLE = "settle"  # after the shot's rest, before the next shot: part of that shot
+    INCIDENT = "incident"  # between shots, no ball played
+
+
+#: the roles of the events that belong to a shot
+SHOT_ROLES = frozenset({Role.OPEN, Role.PLAY, Role.REST, Role.EMPTY, Role.SETTLE})
+#: table events (sensors, the simulator, the camera): everything but set-up and calls
+TABLE_TYPES = frozenset({"strike", "cushion", "contact", "off_table", "goal", "pocket", "pin", "rest"})
+#: what may still settle after the rest: a pin, a ball dropping
+_SETTLING = frozenset({"pin", "goal", "pocket"})
+#: per game, seconds: the table profile's ``rest_quiet_ms`` (hardware/profiles/*.toml; a test
+#: keeps them equal), the quiet time after which the table reports ``rest``
+QUIET_S = {"golf": 1.5, "kegle": 2.0, "carom": 1.5}
+#: the settle window per game: half the quiet time. A drop or a pin falling sooner than
+#: this after the rest settles the shot before; later, it may be the next shot's first
+#: event (that player has had the quiet time and this window since the balls stopped)
+SETTLE_S = {game: quiet / 2 for game, quiet in QUIET_S.items()}
+DEFAULT_SETTLE_S = 0.75
+
+_IDLE, _OPEN, _SETTLING_PHASE, _CLOSED = "idle", "open", "settling", "closed"
+
+
+def is_table_event(event: Any) -> bool:
+    """A sensor event or ``rest``: not a set-up, not a referee call."""
+    return _kind(event) in TABLE_TYPES
+
+
+def completes(event: Any) -> bool:
+    """``rest``: balls and pins are still."""
+    return _kind(event) == "rest"
+
+
+def _kind(event: Any) -> Any:
+    return event.get("type") if isinstance(event, Mapping) else event.type
+
+
+def _get(event: Any, key: str) -> Any:
+    return event.get(key) if isinstance(event, Mapping) else getattr(event, key, None)
+
+
+def _time(event: Any) -> float | None:
+    t = _get(event, "t")
+    return float(t) if isinstance(t, (int, float)) and not isinstance(t, bool) else None
+
+
+@dataclass(frozen=True, slots=True)
+class Cutter:
+    """The incremental cut: ``role, cutter = cutter.feed(event)``. Immutable."""
+
+    #: the table reports strikes: then only a strike opens a shot
+    strike_sensor: bool = False
+    #: the settle window in seconds; None: the game's (``SETTLE_S``) from the ``setup``
+    window: float | None = None
+    game: str | None = None
+    #: the number of the current (or last) shot of the match; 0 before the first
+    shot: int = 0
+    phase: str = _IDLE
+    last_t: float | None = None  # the shot's last event: its rest or latest settle
+    settle_open: bool = False  # a late settle with no rest after it yet
+    incident_open: bool = False  # an incident with no rest after it yet
+    settled_pins: frozenset[int] = field(default_factory=frozenset)  # pins down in the settle
+
+    @property
+    def settle_s(self) -> float:
+        if self.window is not None:
+            return self.window
+        return SETTLE_S.get(self.game or "", DEFAULT_SETTLE_S)
+
+    @property
+    def in_shot(self) -> bool:
+        """A shot is open (opened, not yet at rest)."""
+        return self.phase == _OPEN
+
+    def feed(self, event: Any) -> tuple[Role, Cutter]:
+        """What ``event`` is, and the cutter after it."""
+        kind = _kind(event)
+        if kind == "call":
+            return (Role.VOID if _get(event, "call") == "void" else Role.CALL), self
+        if kind == "setup":
+            game = _get(event, "game")
+            return Role.SETUP, Cutter(strike_sensor=self.strike_sensor, window=self.window,
+                                      game=game if isinstance(game, str) else None)
+        if self.phase == _OPEN:
+            if kind == "rest":
+                return Role.REST, replace(self, phase=_SETTLING_PHASE, last_t=_time(event))
+            return Role.PLAY, self
+        if kind == "rest":
+            return self._rest_between(event)
+        if self.phase == _SETTLING_PHASE and self._settles(event):
+            pins = self.settled_pins
+            if kind == "pin" and _get(event, "state") != "up":
+                pins = pins | {_get(event, "pin")}
+            return Role.SETTLE, replace(self, last_t=_later(self.last_t, _time(event)), settle_open=True,
+                                        settled_pins=pins)
+        if self._opens(event):
+            return Role.OPEN, replace(self, shot=self.shot + 1, phase=_OPEN, last_t=None, settle_open=False,
+                                      incident_open=False, settled_pins=frozenset())
+        return Role.INCIDENT, replace(self, phase=_CLOSED, settle_open=False, incident_open=True)
+
+    def _rest_between(self, event: Any) -> tuple[Role, Cutter]:
+        if self.settle_open:
+            return Role.SETTLE, replace(self, settle_open=False, last_t=_later(self.last_t, _time(event)))
+        if self.incident_open or self.strike_sensor:
+            return Role.INCIDENT, replace(self, phase=_CLOSED, incident_open=False)
+        return Role.EMPTY, replace(self, shot=self.shot + 1, phase=_SETTLING_PHASE, last_t=_time(event),
+                                   settle_open=False, incident_open=False, settled_pins=frozenset())
+
+    def _settles(self, event: Any) -> bool:
+        kind = _kind(event)
+        if kind not in _SETTLING:
+            return False
+        if kind == "pin" and _get(event, "state") == "up" and _get(event, "pin") not in self.settled_pins:
+            return False  # set up by the pin referee, not rocking back
+        t, last = _time(event), self.last_t
+        return t is not None and last is not None and t - last < self.settle_s
+
+    def _opens(self, event: Any) -> bool:
+        kind = _kind(event)
+        if self.strike_sensor:
+            return kind == "strike"
+        if kind == "pin":
+            return _get(event, "state") != "up"
+        return kind in TABLE_TYPES
+
+
+def _later(a: float | None, b: float | None) -> float | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return max(a, b)
+
+
+@dataclass(frozen=True, slots=True)
+class Shot:
+    """One shot: its table events in stream order (play, rest, late settles)."""
+
+    number: int
+    events: tuple[Any, ...]
+    seqs: tuple[int, ...]
+    roles: tuple[Role, ...]
+
+    @property
+    def first(self) -> int:
+        return self.seqs[0]
+
+    @property
+    def last(self) -> int:
+        return self.seqs[-1]
+
+    @property
+    def start_t(self) -> float | None:
+        return _time(self.events[0])
+
+    @property
+    def complete(self) -> bool:
+        """Its balls and pins have come to rest."""
+        return any(r in (Role.REST, Role.EMPTY) for r in self.roles)
+
+    @property
+    def play(self) -> tuple[Any, ...]:
+        """The events up to and including the rest that completed it."""
+        return tuple(e for e, r in zip(self.events, self.roles, strict=True) if r is not Role.SETTLE)
+
+    @property
+    def settled(self) -> tuple[Any, ...]:
+        """The late settles: what came to rest after the shot's rest."""
+        return tuple(e for e, r in zip(self.events, self.roles, strict=True) if r is Role.SETTLE)
+
+
+@dataclass(frozen=True, slots=True)
+class Incident:
+    """Table events between shots with no ball played; ``after``: the shot before (0: none)."""
+
+    after: int
+    events: tuple[Any, ...]
+    seqs: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A contiguous run of the stream of one kind: ``shot`` (events of shot number
+    ``shot``), ``incident`` (after shot ``shot``), ``call``, ``void`` or ``setup`` (one
+    event each). A shot split by a call is two pieces with the same number."""
+
+    kind: str
+    shot: int
+    events: tuple[Any, ...]
+    seqs: tuple[int, ...]
+
+    @property
+    def first(self) -> int:
+        return self.seqs[0]
+
+    @property
+    def last(self) -> int:
+        return self.seqs[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """A whole stream cut: each event's role and shot number, the shots, the incidents,
+    the pieces. Shots of a later match (a second ``setup``) number from 1 again."""
+
+    roles: tuple[Role, ...]
+    numbers: tuple[int, ...]  # per event: the shot it belongs to, or follows
+    shots: tuple[Shot, ...]
+    incidents: tuple[Incident, ...]
+    pieces: tuple[Piece, ...]
+
+
+def cut(events: Iterable[Any], seqs: Sequence[int] | None = None, *, strike_sensor: bool = False,
+        window: float | None = None, game: str | None = None) -> Cut:
+    """Cut ``events`` (parsed events or log objects) into shots and incidents. ``seqs``
+    numbers them (their match-log seqs or line numbers); by default 1, 2, 3, ..."""
+    evs = list(events)
+    nums = list(seqs) if seqs is not None else list(range(1, len(evs) + 1))
+    if len(nums) != len(evs):
+        raise ValueError(f"{len(evs)} events but {len(nums)} seqs")
+    cutter = Cutter(strike_sensor=strike_sensor, window=window, game=game)
+    roles: list[Role] = []
+    numbers: list[int] = []
+    for e in evs:
+        role, cutter = cutter.feed(e)
+        roles.append(role)
+        numbers.append(cutter.shot)
+    shot_idx: dict[tuple[int, int], list[int]] = {}  # (match, shot number) -> event indices
+    runs: list[tuple[str, int, list[int]]] = []  # the pieces: kind, shot number, event indices
+    match = 0
+    for i, (role, n) in enumerate(zip(roles, numbers, strict=True)):
+        if role is Role.SETUP:
+            match += 1
+        if role in SHOT_ROLES:
+            kind = "shot"
+            shot_idx.setdefault((match, n), []).append(i)
+        else:
+            kind = "incident" if role is Role.INCIDENT else role.value
+        if runs and kind in ("shot", "incident") and runs[-1][0] == kind and runs[-1][1] == n:
+            runs[-1][2].append(i)
+        else:
+            runs.append((kind, n, [i]))
+
+    def pick(idx: list[int]) -> tuple[tuple[Any, ...], tuple[int, ...]]:
+        return tuple(evs[j] for j in idx), tuple(nums[j] for j in idx)
+
+    shots = tuple(Shot(n, *pick(idx), tuple(roles[j] for j in idx)) for (_, n), idx in shot_idx.items())
+    incidents = tuple(Incident(n, *pick(idx)) for kind, n, idx in runs if kind == "incident")
+    pieces = tuple(Piece(kind, n, *pick(idx)) for kind, n, idx in runs)
+    return Cut(tuple(roles), tuple(numbers), shots, incidents, pieces)
