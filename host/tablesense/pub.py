@@ -31,6 +31,7 @@ from .errors import BadEvent, IllegalCall, TablesenseError
 from .events import Call, Event, Rest, Setup, parse_event
 from .link.checkpoint import Checkpoint, CheckpointError, Dedupe
 from .replay import LineError, Replay
+from .shots import cut
 from .store import LANGS, LoggedEvent, MatchRow, Store, StoreError, StoreUnavailable, Writer, effective_lines
 
 TICKER = 12
@@ -139,26 +140,20 @@ class Pub:
 
 
     def log_items(self, table_id: str) -> list[dict[str, Any]]:
-        """The current match's effective events grouped into shots and calls (newest last)."""
+        """The current match's effective events as the shot stage cuts them (newest last):
+        ``shot`` items (a shot with its late settles; one split by a call is two items
+        with the same ``shot`` number), ``incident`` items (between shots, no ball played:
+        ``shot`` is the shot before) and one ``call`` item per referee call."""
         tab = self.table(table_id)
-        items: list[dict[str, Any]] = []
-        shot: list[dict[str, Any]] = []
+        game = tab.match.game if tab.match is not None else None
+        objs: list[dict[str, Any]] = []
         for ev in effective_lines(tab.log)[1:]:
             obj = json.loads(ev.line)
             obj["seq"] = ev.seq
-            if obj.get("type") == "call" or obj.get("type") == "setup":
-                if shot:
-                    items.append(_item("shot", shot))
-                    shot = []
-                items.append(_item("call", [obj]))
-                continue
-            shot.append(obj)
-            if obj.get("type") == "rest":
-                items.append(_item("shot", shot))
-                shot = []
-        if shot:
-            items.append(_item("shot", shot))
-        return items
+            objs.append(obj)
+        pieces = cut(objs, [o["seq"] for o in objs], game=game).pieces
+        return [_item(p.kind if p.kind in ("shot", "incident") else "call", list(p.events), p.shot)
+                for p in pieces]
 
     def export_lines(self, match_id: int, raw: bool = False) -> list[str]:
         """A match as JSONL: the effective events (replays to the same state) or the raw log."""
@@ -505,5 +500,6 @@ def _last_t(tab: Table) -> float:
     return 0.0
 
 
-def _item(kind: str, events: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"kind": kind, "first": events[0]["seq"], "last": events[-1]["seq"], "events": events}
+def _item(kind: str, events: list[dict[str, Any]], shot: int) -> dict[str, Any]:
+    return {"kind": kind, "first": events[0]["seq"], "last": events[-1]["seq"], "events": events,
+            "shot": shot}

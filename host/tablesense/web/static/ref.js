@@ -119,7 +119,9 @@ async function fetchShots(el) {
   const items = (await r.json()).items.slice(-30).reverse();
   let shotNo = items.filter((i) => i.kind === "shot").length;
   el.innerHTML = `<h2>${t("shots")}</h2>` + items.map((it) => {
-    const label = it.kind === "shot" ? `${t("shot")} ${shotNo--}` : "";
+    // the shot's number in the match (host/tablesense/shots.py): a late settle is in its shot
+    const no = it.shot !== undefined ? it.shot : shotNo--;
+    const label = it.kind === "shot" ? `${t("shot")} ${no}` : it.kind === "incident" ? t("incident") : "";
     const words = it.events.filter((e) => e.type !== "rest").map((e) => eventText(e, snap.match)).join(", ") || t("ev.rest");
     return `<div class="shot" data-first="${it.first}" data-last="${it.last}"><span><b>${esc(label)}</b> ${esc(words)}
       <small>#${it.first}${it.last !== it.first ? "–" + it.last : ""}</small></span>
