@@ -13,6 +13,7 @@ from typing import Any
 from ..errors import TablesenseError
 from ..events import parse_line
 from ..replay import Replay
+from ..shots import Cutter, Role
 from ..store import MatchRow
 
 
@@ -89,8 +90,8 @@ def sheet_html(match: MatchRow, lines: list[str], lang: str) -> str:
     """A printable score sheet: the players, the final score, every ruling with its rule id."""
     s = strings(lang)
     rep = Replay()
-    starts: list[float] = []  # when each shot began: its first event after a rest
-    in_shot = False
+    starts: list[float] = []  # when each shot began (tablesense.shots: late settles are in theirs)
+    cutter = Cutter(game=match.game)
     problems: list[str] = []
     for n, line in enumerate(lines, start=1):
         try:
@@ -99,13 +100,9 @@ def sheet_html(match: MatchRow, lines: list[str], lang: str) -> str:
         except TablesenseError as exc:
             problems.append(f"<tr><td class=num>{n}</td><td colspan=3>! {escape(str(exc))}</td></tr>")
             continue
-        if event.type in ("setup", "call"):
-            continue
-        if not in_shot:
+        role, cutter = cutter.feed(event)
+        if role is Role.OPEN or role is Role.EMPTY:
             starts.append(event.t)
-            in_shot = True
-        if event.type == "rest":
-            in_shot = False
     account = []  # the rulings that stand (undone ones are gone from the final state)
     for r in rep.state.rulings if rep.state is not None else ():
         shot = max(1, bisect.bisect_right(starts, r.t))  # a call after a rest amends that shot
