@@ -36,11 +36,13 @@ from .carom_profiles import (
     CUE_BALL,
     CUSHIONS_NEEDED,
     DISCIPLINE_RULE,
+    WOODWORK_RULE,
     foul_rule,
     match_points,
     normalise_foul,
     resolve_profile,
     resolve_scheme,
+    respots,
     targets_for,
 )
 from .carom_shot import ShotFacts, read_shot
@@ -333,7 +335,9 @@ class CaromEngine(Engine[CaromState]):
         keys = {k for k, _ in out}
         if facts.struck is not None and facts.struck != CUE_BALL[player] and "wrong-ball" not in keys:
             out.append(("wrong-ball", t))
-        if facts.jumped and not keys & {"jump", "woodwork"}:
+        # a ball off the table is a jump; a called woodwork fault stands for it only where touching
+        # the woodwork is itself a jump (kampioen), not under liemers, where they differ
+        if facts.jumped and not any(respots(k, b.profile) for k in keys):
             out.append(("jump", t))
         if carom and b.from_outlay and facts.full_information and facts.both_touched:
             ok = facts.first_object == "red"
@@ -357,9 +361,12 @@ class CaromEngine(Engine[CaromState]):
             return
         jump = False
         for key, ft in faults:
-            jump = jump or key in ("jump", "woodwork")
+            jump = jump or respots(key, b.profile)
             said = "RESTE DEDANS" if key == "reste-dedans" else key.replace("-", " ")
-            d.rule(ft, foul_rule(key, b.profile, b.discipline), player, f"fault: {said}")
+            rule = foul_rule(key, b.profile, b.discipline)
+            if rule == WOODWORK_RULE:
+                said += " (the balls stay where they lie)"
+            d.rule(ft, rule, player, f"fault: {said}")
         if carom:
             d.rule(t, "carom.foul.carom-void", player, "the carom of a faulty shot does not count")
         self._end_inning(d, player, t, tab, announce=False)

@@ -88,6 +88,8 @@ FOUL_SYNONYMS = {
     "ball-off": "jump", "jump-off-table": "jump", "ball-left-table": "jump", "out-of-table": "jump",
     "ball-out": "jump", "jumped-off-table": "jump",
     "frame": "woodwork", "omlijsting": "woodwork", "houtwerk": "woodwork", "wood": "woodwork",
+    "hout": "woodwork", "rail": "woodwork", "wooden-rail": "woodwork", "touched-woodwork": "woodwork",
+    "woodwork-touched": "woodwork", "houtwerk-geraakt": "woodwork",
     "dedans": "reste-dedans", "dedans-reste": "reste-dedans", "reste": "reste-dedans",
     "zone": "reste-dedans", "forbidden-zone": "reste-dedans", "verboden-zone": "reste-dedans",
     "zone-fault": "reste-dedans",
@@ -166,10 +168,31 @@ _FOUL_LOOKUP.update({_compact(k): k for k in FOULS})
 _FOUL_LOOKUP.update({_compact(k): v for k, v in FOUL_SYNONYMS.items()})
 
 
+#: liemers (004 A, E): touching the woodwork along the cushions is a fault of its own, the balls
+#: stay where they lie; only balls off the table (or frozen) go back to the starting position
+WOODWORK_RULE = "carom.foul.woodwork"
+
+
+def respots(key: str, profile: str) -> bool:
+    """Whether the foul ``key`` is a jump that puts balls back on their spots.
+
+    A ball off the table is one in both profiles. Touching the woodwork is one only in
+    kampioen (003 Art. 4: "als hij buiten het biljart terecht is gekomen of de omlijsting
+    heeft geraakt"); under liemers it is a fault that leaves the balls where they lie
+    (004 A: "het raken van het houtwerk langs de banden"; E: "In al deze gevallen blijven
+    de ballen in de positie, die voor het maken van de fout is ontstaan").
+    """
+    if key == "woodwork":
+        return profile != "liemers"
+    return FOULS[key].jump
+
+
 def foul_rule(key: str, profile: str, discipline: str) -> str:
     """The catalogue id a foul is ruled under in this profile and discipline."""
     if key == "opening-shot":
         return "carom.opening-shot.direct" if profile == "kampioen" else "carom.opening-shot.cushion"
+    if key == "woodwork" and profile == "liemers":
+        return WOODWORK_RULE
     if FOULS[key].jump and profile == "liemers" and discipline == "driebanden":
         return "carom.jump.driebanden"
     return FOULS[key].rule
