@@ -58,9 +58,10 @@ state, cutter included, since the cutter is a value.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from itertools import pairwise
 from typing import Any
 
 
@@ -106,12 +107,20 @@ def completes(event: Any) -> bool:
     return _kind(event) == "rest"
 
 
+def in_time_order(events: Sequence[Any]) -> Iterable[tuple[int, Any]]:
+    """A shot's events as ``(index in the stream, event)`` in ``t`` order, stream order
+    breaking ties (docs/events.md: ``t`` orders the events inside one shot)."""
+    if any(b.t < a.t for a, b in pairwise(events)):
+        return sorted(enumerate(events), key=lambda ie: ie[1].t)
+    return enumerate(events)
+
+
 def _kind(event: Any) -> Any:
-    return event.get("type") if isinstance(event, Mapping) else event.type
+    return event.get("type") if isinstance(event, dict) else event.type
 
 
 def _get(event: Any, key: str) -> Any:
-    return event.get(key) if isinstance(event, Mapping) else getattr(event, key, None)
+    return event.get(key) if isinstance(event, dict) else getattr(event, key, None)
 
 
 def _time(event: Any) -> float | None:

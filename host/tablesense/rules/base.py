@@ -28,6 +28,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from ..errors import IllegalCall
 from ..events import Call, Event, Rest, Setup
+from ..shots import completes, is_table_event
 from .ruling_log import RulingLog
 
 
@@ -138,15 +139,19 @@ class Engine(Generic[S]):
             if isinstance(event, Rest):
                 return state
             raise IllegalCall(f"the match is over ({self.result_text(state)}); no more {event.type} events")
-        starts_unit = isinstance(event, Call) or not state.in_shot
+        # the undo unit: a referee call, or table events up to the rest that completes them
+        # (tablesense.shots' event classes; the late settles and incidents of its cut are
+        # still units of their own here, as the engines score them today)
+        table_event = is_table_event(event)
+        starts_unit = not table_event or not state.in_shot
         new = self.step(state, event)
         if starts_unit:
             if new is state:
                 return state
             # snapshot: before a referee call, or before the first event of a shot
-            in_shot = not isinstance(event, (Call, Rest))
+            in_shot = table_event and not completes(event)
             return replace(new, checkpoint=state, in_shot=in_shot)  # type: ignore[return-value]
-        if isinstance(event, Rest):
+        if completes(event):
             new = replace(new, in_shot=False)
         return new
 

@@ -26,11 +26,11 @@ extra ``"white"`` key (any value), and then the two contacts must name different
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 
 from ..events import Contact, Cushion, Event, OffTable, Pin, Pocket, Strike
+from ..shots import in_time_order
 
 _RED_WHITE = frozenset({"red", "white"})
 
@@ -68,11 +68,7 @@ def read_shot(events: Sequence[Event], pins_before: frozenset[int], full_info: b
     whites: set[object] = set()
     named_whites = True
     full = full_info or any(isinstance(e, Contact) for e in events)
-    ordered: Iterable[tuple[int, Event]] = enumerate(events)
-    if any(b.t < a.t for a, b in pairwise(events)):
-        # docs/events.md: ``t`` orders the events inside one shot (file order breaks ties)
-        ordered = sorted(ordered, key=lambda ie: ie[1].t)
-    for i, e in ordered:
+    for i, e in in_time_order(events):
         if isinstance(e, Pin):
             if e.state == "down":
                 if e.pin not in down and e.pin not in toppled:
