@@ -12,10 +12,11 @@ import json
 import sys
 from typing import Any
 
-from ..errors import TablesenseError
+from ..errors import IllegalCall, TablesenseError
 from ..league import (
     LeagueStore,
     NotACompetitionMatch,
+    check_minimum,
     check_visitor_breaks,
     lines_from_store,
     make_result,
@@ -55,7 +56,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     r.add_argument("--innings", type=int, nargs="+", required=True, metavar="N",
                    help="innings (one number, or one per player)")
     r.add_argument("--targets", type=int, nargs=2, metavar=("P1", "P2"),
-                   help="targets (default: moyenne x 25, at least 20)")
+                   help="targets (default: moyenne x 25, at least 20; kampioen: at least 20, "
+                        "003 Art. 11.5)")
     r.add_argument("--high-run", type=int, nargs=2, default=(0, 0), metavar=("P1", "P2"))
     r.add_argument("--barrage", action="store_true", help="a barrage match deciding a tie")
     r.add_argument("--visitor", help="the visiting player (liemers: he breaks, so he is P1)")
@@ -114,7 +116,7 @@ def _add_result(store: LeagueStore, args: argparse.Namespace) -> int:
     p1, p2 = store.player(comp, args.p1), store.player(comp, args.p2)
     targets = tuple(args.targets) if args.targets else None
     result = make_result(p1, p2, tuple(args.caroms), innings, targets, comp.scheme, tuple(args.high_run),
-                         args.barrage, "entered")
+                         args.barrage, "entered", profile=comp.profile)
     store.add_result(comp, result)
     print(_result_line(result))
     return 0
@@ -138,12 +140,16 @@ def _import(store: LeagueStore, args: argparse.Namespace) -> int:
             return 1
     for match_id in args.match:
         sources.append((f"{args.store}#{match_id}", lines_from_store(args.store, match_id)))
-    for where, lines in sources:
+    results = []
+    for where, lines in sources:  # every log checked before any result is entered
         try:
             result = result_from_lines(lines, source=where, barrage=args.barrage)
-        except NotACompetitionMatch as exc:
+            check_minimum(comp.profile, result.p1, result.p2, result.targets)
+        except (NotACompetitionMatch, IllegalCall) as exc:
             print(f"tablesense league: {where}: {exc}", file=sys.stderr)
             return 1
+        results.append(result)
+    for result in results:
         store.add_result(comp, result)
         print(_result_line(result))
     return 0

@@ -6,6 +6,7 @@ from .standings import (
     Player,
     Result,
     Standing,
+    check_minimum,
     check_visitor_breaks,
     decide,
     make_result,
@@ -17,6 +18,6 @@ from .store import Competition, LeagueError, LeagueStore
 
 __all__ = [
     "Competition", "LeagueError", "LeagueStore", "NotACompetitionMatch", "Player", "Result", "Standing",
-    "check_visitor_breaks", "decide", "lines_from_store", "make_result", "new_moyennes", "result_from_lines",
-    "standings", "winner",
+    "check_minimum", "check_visitor_breaks", "decide", "lines_from_store", "make_result", "new_moyennes",
+    "result_from_lines", "standings", "winner",
 ]

@@ -7,6 +7,9 @@
   match points, not in the moyenne).
 - "carom.league.moyenne": a player's new moyenne is his caroms / innings over the
   half season's matches (3 decimals); a player without innings keeps his moyenne.
+- "carom.target.minimum": every match of a kampioen competition is a match for the club
+  championship (003 Art. 11.1), whose targets are at least 20 caroms (Art. 11.5); a
+  result with a smaller target, entered or imported, is refused.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import IllegalCall
-from ..rules.carom_profiles import match_points, target_from_moyenne
+from ..rules.carom_profiles import MINIMUM_PROFILES, below_minimum, match_points, target_from_moyenne
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,17 +79,30 @@ def decide(caroms: tuple[int, int], targets: tuple[int, int]) -> str:
                       f"{caroms[1]}/{targets[1]}): a match is played to the target (carom.target.play-out)")
 
 
+def check_minimum(profile: str, p1: str, p2: str, targets: tuple[int, int]) -> None:
+    """"carom.target.minimum" (003 Art. 11.5): in a competition of a profile with a minimum
+    (kampioen) both targets are at least 20, or ``IllegalCall`` names the one below it."""
+    if profile not in MINIMUM_PROFILES:
+        return
+    why = below_minimum({p1: targets[0], p2: targets[1]})
+    if why is not None:
+        raise IllegalCall(why)
+
+
 def make_result(p1: Player, p2: Player, caroms: tuple[int, int], innings: tuple[int, int],
                 targets: tuple[int, int] | None = None, scheme: str = "de-bruijn",
                 high_run: tuple[int, int] = (0, 0), barrage: bool = False, source: str = "",
-                rounding: str = "half-up") -> Result:
-    """A result entered by hand: targets from the moyennes unless given, winner and points worked out."""
+                rounding: str = "half-up", profile: str | None = None) -> Result:
+    """A result entered by hand: targets from the moyennes unless given, winner and points worked out.
+    With the competition's ``profile``, given targets below its minimum are refused (``check_minimum``)."""
     if p1.name == p2.name:
         raise IllegalCall("a player cannot play himself")
     if min(caroms) < 0 or min(innings) < 0:
         raise IllegalCall("caroms and innings cannot be negative")
     if targets is None:
         targets = (target_from_moyenne(p1.moyenne, rounding), target_from_moyenne(p2.moyenne, rounding))
+    elif profile is not None:
+        check_minimum(profile, p1.name, p2.name, targets)
     if caroms[0] > targets[0] or caroms[1] > targets[1]:
         raise IllegalCall(f"more caroms than the target ({caroms} of {targets}): "
                           "a player stops at his target (carom.last-carom)")

@@ -37,6 +37,7 @@ from .carom_profiles import (
     CUSHIONS_NEEDED,
     DISCIPLINE_RULE,
     WOODWORK_RULE,
+    championship_match,
     foul_rule,
     match_points,
     normalise_foul,
@@ -119,7 +120,8 @@ class CaromEngine(Engine[CaromState]):
         extra = setup.extra or {}
         scheme = resolve_scheme(extra.get("points", extra.get("scheme", "de-bruijn")))
         tab = _bed(extra.get("table"))
-        targets, _how = targets_for(setup.targets, setup.moyennes, extra)
+        targets, _how = targets_for(setup.targets, setup.moyennes, extra,
+                                    championship=championship_match(profile, extra))
         m = Match(discipline=discipline, profile=profile, scheme=scheme, table=tab.name, targets=targets,
                   positions=_outlay(tab, "p1"))
         return CaromState(game="carom", players=tuple(setup.players.items()), m=m,

@@ -232,9 +232,38 @@ def target_from_moyenne(moyenne: float, rounding: str = "half-up", multiplier: f
     return max(minimum, value)
 
 
+#: the profiles whose text sets a minimum target for its championship matches (003 Art. 11.5)
+MINIMUM_PROFILES = ("kampioen",)
+MINIMUM_RULE = "carom.target.minimum"
+
+
+def championship_match(profile: str, extra: dict[str, Any]) -> bool:
+    """A match for the club championship's competition (003 Art. 11.1 "Wedstrijden voor de
+    onderlinge competitie"): a ``kampioen`` setup whose ``competition`` names the competition
+    (or is ``true``). Other matches at the club (a friendly, a demonstration) set what target
+    they like; 004 (liemers) has no minimum."""
+    if profile not in MINIMUM_PROFILES:
+        return False
+    marker = extra.get("competition")
+    return marker is True or (isinstance(marker, str) and bool(marker.strip()))
+
+
+def below_minimum(targets: dict[str, int], minimum: int = MINIMUM_TARGET) -> str | None:
+    """``MINIMUM_RULE`` (003 Art. 11.5 "Het minimaal aantal te behalen caramboles bedraagt 20"):
+    why explicit targets are refused, naming the first one below the minimum; None when
+    every target is at least ``minimum``. ``targets`` maps a player (or a name) to his target."""
+    for who, value in targets.items():
+        if value < minimum:
+            return (f"target {value} for {who} is below the minimum of {minimum} caroms of a club "
+                    f"championship match ({MINIMUM_RULE}, 003 Art. 11.5)")
+    return None
+
+
 def targets_for(setup_targets: dict[str, int] | None, moyennes: dict[str, float] | None,
-                extra: dict[str, Any]) -> tuple[tuple[int, int], tuple[str, str]]:
-    """The two targets and, per player, the rule that set each."""
+                extra: dict[str, Any], championship: bool = False) -> tuple[tuple[int, int], tuple[str, str]]:
+    """The two targets and, per player, the rule that set each. In a ``championship`` match
+    explicit targets below the minimum are refused (``MINIMUM_RULE``); targets from the
+    moyennes are raised to it."""
     rounding = resolve_rounding(extra.get("rounding", "half-up"))
     multiplier = extra.get("multiplier", MULTIPLIER)
     minimum = extra.get("minimum", MINIMUM_TARGET)
@@ -242,6 +271,10 @@ def targets_for(setup_targets: dict[str, int] | None, moyennes: dict[str, float]
         raise IllegalCall(f"setup: multiplier must be a positive number, not {multiplier!r}")
     if not isinstance(minimum, int) or isinstance(minimum, bool) or minimum < 1:
         raise IllegalCall(f"setup: minimum must be a positive integer, not {minimum!r}")
+    if championship and setup_targets:
+        why = below_minimum({p: int(v) for p, v in setup_targets.items()}, minimum)
+        if why is not None:
+            raise IllegalCall(f"setup: {why}")
     out: list[int] = []
     how: list[str] = []
     for p in ("p1", "p2"):
