@@ -5,6 +5,7 @@ log, the score sheet)."""
 from __future__ import annotations
 
 import json
+import subprocess
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -348,3 +349,26 @@ def test_score_sheet_counts_a_call_after_pins_set_up_to_the_shot_before(tmp_path
     assert "<code>kegle.carambole</code>" in html
     row = next(r for r in html.split("<tr>") if "kegle.carambole" in r)
     assert row.startswith("<td class=num>1</td>")
+
+
+def test_replay_account_keeps_a_late_settle_in_its_shot_and_names_an_incident(
+        tablesense_cmd: list[str], tmp_path: Path) -> None:
+    """Before the shot stage the account printed "shot 2" at the rest after the late pin
+    and "shot 3" at the rest after the pin referee's hands; the next shot was "shot 4"."""
+    log = tmp_path / "kegle.jsonl"
+    log.write_text("\n".join(json.dumps(o) for o in [
+        {**KEGLE, "distance": 50},
+        {"t": 1.0, "type": "cushion", "cushion": 2, "ball": "red"},
+        {"t": 3.0, "type": "rest"},
+        {"t": 3.4, "type": "pin", "pin": 3, "state": "down"},
+        {"t": 5.4, "type": "rest"},
+        {"t": 8.0, "type": "pin", "pin": 3, "state": "up"},
+        {"t": 10.0, "type": "rest"},
+        {"t": 15.0, "type": "cushion", "cushion": 2, "ball": "red"},
+        {"t": 17.0, "type": "rest"},
+    ]) + "\n")
+    proc = subprocess.run([*tablesense_cmd, "replay", str(log)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    heads = [line.split(":")[0] for line in proc.stdout.splitlines()
+             if not line.startswith(("  ", "match", "result"))]
+    assert heads == ["shot 1", "shot 1 settled", "between shots", "shot 2"]

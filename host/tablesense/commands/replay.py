@@ -26,6 +26,7 @@ from ..errors import TablesenseError
 from ..events import Event, Rest, parse_line
 from ..replay import LineError, Replay, effective_stream, history_for, scan_log
 from ..rules import Ruling
+from ..shots import Cutter, Role
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -188,13 +189,15 @@ def new_rulings(old: Sequence[Ruling], new: Sequence[Ruling]) -> list[Ruling]:
 
 
 def _account(rep: Replay, applied: Iterator[Event], out: IO[str]) -> None:
-    """Shot by shot: each ruling as it is made, the score after each shot."""
+    """Shot by shot (``tablesense.shots``): each ruling as it is made, the score when each
+    shot comes to rest, again after a late settle and after an incident between shots."""
     write = out.write
-    shot = 0
+    cutter = Cutter()
     before: Sequence[Ruling] = ()
     for event in applied:
         state, engine = rep.state, rep.engine
         assert state is not None and engine is not None
+        role, cutter = cutter.feed(event)
         if event.type == "setup":
             write(f"match: {event.game}  " + "  ".join(f"{k}={v}" for k, v in state.players) + "\n")
             before = ()
@@ -207,8 +210,12 @@ def _account(rep: Replay, applied: Iterator[Event], out: IO[str]) -> None:
                 if q.t == event.t:
                     write(f"  ? {q.id}: {q.text}\n")
         if isinstance(event, Rest):
-            shot += 1
-            write(f"shot {shot}: {engine.summary(state)}\n")
+            if role is Role.SETTLE:
+                write(f"shot {cutter.shot} settled: {engine.summary(state)}\n")
+            elif role is Role.INCIDENT:
+                write(f"between shots: {engine.summary(state)}\n")
+            else:
+                write(f"shot {cutter.shot}: {engine.summary(state)}\n")
     if rep.state is not None and rep.engine is not None:
         state = rep.state
         end = rep.engine.result_text(state) if state.finished else f"in play, {state.at_table} at the table"
