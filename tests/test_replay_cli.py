@@ -31,13 +31,12 @@ def test_events_before_setup_and_garbage_are_named_by_line(tablesense_cmd: list[
     assert "Traceback" not in proc.stderr
 
 
-def test_empty_log_prints_an_empty_state(tablesense_cmd: list[str], tmp_path: Path) -> None:
+def test_empty_log_is_an_error_with_exit_2(tablesense_cmd: list[str], tmp_path: Path) -> None:
     log = tmp_path / "empty.jsonl"
     log.write_text("")
     proc = _replay(tablesense_cmd, log, "--json")
-    assert proc.returncode == 0
-    state = json.loads(proc.stdout)
-    assert state["finished"] is False and state["rulings"] == [] and state["questions"] == []
+    assert proc.returncode == 2  # issue 12: an empty log is an error, not an empty match
+    assert proc.stdout == "" and "holds no events" in proc.stderr
 
 
 def test_a_void_record_takes_the_voided_shot_out_of_the_replay(

@@ -80,9 +80,20 @@ async def firmware_match(game: str, seed: int = 0, speed: float = 1.0, profile: 
                 async for ev in _merge(sim, fw, clock, link_events, speed, notes):
                     yield ev
             finally:
-                reader.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await reader
+                await _cancel(reader)
+
+
+async def _cancel(task: asyncio.Task[None], timeout: float = 5.0) -> None:
+    """Cancel ``task`` and wait for it to end. The cancel is repeated: the link's read
+    loop waits with ``asyncio.wait_for``, which in Python 3.11 can swallow a cancellation
+    that meets a result, and one lost cancel would keep the firmware (and the host) alive."""
+    deadline = time.monotonic() + timeout
+    while not task.done() and time.monotonic() < deadline:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait({task}, timeout=0.2)
+    if task.done() and not task.cancelled():
+        task.exception()  # retrieved: a failure of the reader is not reported twice
 
 
 async def _merge(sim: MatchSim, fw: Any, clock: _Clock, link_events: asyncio.Queue[Event],
@@ -147,8 +158,9 @@ async def _until_rest(link_events: asyncio.Queue[Event], sim_rest: Rest | None,
                              f"{sim_rest.t:.3f}: the simulator's rest stands in")
                 yield sim_rest
             return
-        try:
-            ev = await asyncio.wait_for(link_events.get(), left)
+        try:  # not wait_for: in 3.11 it can swallow a cancellation that meets a result (a stop lost)
+            async with asyncio.timeout(left):
+                ev = await link_events.get()
         except TimeoutError:
             continue
         yield ev
