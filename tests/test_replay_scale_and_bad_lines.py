@@ -94,7 +94,8 @@ def test_standard_input_is_replayed_too(tablesense_cmd: list[str]) -> None:
     assert json.loads(proc.stdout)["balls_left"]["p1"] == 4
 
 
-def test_a_closed_pipe_ends_the_account_quietly_with_exit_0(tablesense_cmd: list[str], tmp_path: Path) -> None:
+def test_a_closed_pipe_ends_the_account_quietly_with_exit_0(
+        tablesense_cmd: list[str], tmp_path: Path) -> None:
     log = tmp_path / "long.jsonl"
     log.write_text("\n".join(_long_kegle(20_000)) + "\n")
     proc = subprocess.Popen([*tablesense_cmd, "replay", str(log)], stdout=subprocess.PIPE,

@@ -135,7 +135,8 @@ def test_demo_stops_on_signal_and_takes_its_firmware_with_it(
 
 
 @pytest.mark.micropython
-def test_demo_killed_outright_still_takes_its_firmware_with_it(tablesense_cmd: list[str], tmp_path: Path) -> None:
+def test_demo_killed_outright_still_takes_its_firmware_with_it(
+        tablesense_cmd: list[str], tmp_path: Path) -> None:
     """SIGKILL runs no code in the parent: the kernel's parent-death signal ends the firmware."""
     proc = subprocess.Popen([*tablesense_cmd, "demo", "--port", "0", "--speed", "5",
                              "--db", str(tmp_path / "demo.db")],
@@ -186,7 +187,8 @@ def test_monitor_stops_on_signal(tablesense_cmd: list[str], tmp_path: Path, sig:
 
 @pytest.mark.micropython
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_doctor_stops_on_signal_without_a_traceback(tablesense_cmd: list[str], tmp_path: Path, sig: int) -> None:
+def test_doctor_stops_on_signal_without_a_traceback(
+        tablesense_cmd: list[str], tmp_path: Path, sig: int) -> None:
     """doctor's exit code after a stop is its report's verdict (channels not fired: 1)."""
     board = tmp_path / "golf.json"
     board.write_text(json.dumps(board_config(load_profile("golf"))))
