@@ -243,8 +243,9 @@ class Link:
                     yield status
                 continue
             assert self._queue is not None
-            try:
-                item = await asyncio.wait_for(self._queue.get(), 0.2)
+            try:  # asyncio.timeout, not wait_for: in 3.11 wait_for can swallow a cancellation
+                async with asyncio.timeout(0.2):
+                    item = await self._queue.get()
             except TimeoutError:
                 item = b""
             if item is None:
