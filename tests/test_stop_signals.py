@@ -225,6 +225,7 @@ def test_firmware_dies_with_its_parent_process(tmp_path: Path) -> None:
     ["run", "--tables", "1", "--port-http", "-1"],
     ["demo", "--port", "99999"],
     ["demo", "--port", "-5"],
+    ["install-service", "--port", "/dev/ttyUSB0", "--port-http", "99999", "--dry-run"],
 ])
 def test_a_web_port_out_of_range_is_one_line_and_exit_2(tablesense_cmd: list[str], argv: list[str]) -> None:
     done = subprocess.run([*tablesense_cmd, *argv], capture_output=True, text=True, timeout=30)

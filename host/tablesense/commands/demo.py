@@ -66,9 +66,10 @@ def _check(args: argparse.Namespace) -> str | None:
         return "--distance is for --game kegle, a positive number of points"
     if args.full_info and not args.direct:
         return "--full-info needs --direct (a real table's sensors have no full information)"
-    if not 0 <= args.port <= 65535:
-        return f"--port: the web port must be 0..65535 (0: any free one), not {args.port}"
-    return None
+    from .run import check_http_port
+
+    why = check_http_port(args.port, allow_any=True)
+    return f"--port: {why}" if why else None
 
 
 def events(args: argparse.Namespace, notes: list[str]) -> AsyncIterator[Event]:

@@ -60,6 +60,12 @@ def run(args: argparse.Namespace) -> int:
         print("tablesense install-service: give the tables' serial ports with --port "
               "(see them with --list-ports)", file=sys.stderr)
         return 2
+    from .run import check_http_port
+
+    why = check_http_port(args.port_http)
+    if why:
+        print(f"tablesense install-service: --port-http: {why}", file=sys.stderr)
+        return 2
     if len(args.profile) > len(args.port):
         print(f"tablesense install-service: {len(args.profile)} --profile for {len(args.port)} --port: "
               "give one --profile per --port, in the same order", file=sys.stderr)
