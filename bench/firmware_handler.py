@@ -115,7 +115,7 @@ def main() -> int:
     print("  goal or pocket drop: EVENT active + READING colour + EVENT idle 48 bytes")
     print("  pin tilt down and up: 2 EVENTs                                 32 bytes")
     print("  cushion contact: COUNT                                         16 bytes")
-    print("  heartbeat (1/s): 20 bytes;  HELLO golf: 42 bytes")
+    print("  heartbeat (1/s): 26 bytes;  HELLO golf: 55 bytes")
     return 0
 
 
