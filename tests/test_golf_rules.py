@@ -225,7 +225,9 @@ def test_golf_foul_touch_own_ball_and_opponent_ball_in_zone_play() -> None:
 def test_golf_foul_touch_without_a_shot_stands_alone() -> None:
     rep = play(miss(1.0), foul(5.0, "touch", player="p2"))
     s = state(rep)
-    assert s["at_table"] == "p1" and rules(rep)[-1] == "golf.foul.touch"
+    # no shot played, so no ball played to put on a replacement spot (issue 13)
+    assert s["at_table"] == "p1" and rules(rep)[-1] == "golf.foul.touch.no-shot"
+    assert s["spots_waiting"] == []
     bad = play(foul(0.5, "touch", player="p2"))
     assert "p1 is at the table" in bad.errors[0].error
 

@@ -3,7 +3,11 @@
 The rules and their ids are in seeds/golf.md; docs/golf.md explains them to players.
 This module turns events into units (a shot from its first sensor event to ``rest``,
 or a call that stands alone) and hands each unit to ``golf_resolve.resolve``; a late
-referee call or an answer amends the unit just ended and resolves it again.
+referee call or an answer amends the unit just ended and resolves it again. Where a
+shot ends is the shot stage's (``tablesense.shots.Cutter``, kept in the state): a
+``goal`` it places after the shot's ``rest`` (a late settle: a ball dropping off the
+goal edge within the settle window) amends that shot as a drop after resting
+(``golf.goal.edge``), and the ``rest`` reported after it is no new shot.
 
 Events and calls (docs/events.md):
 - ``goal`` / ``off_table`` with a known ball decide alone; with ``ball: null`` the
@@ -17,6 +21,8 @@ Events and calls (docs/events.md):
   ``off_table`` (ball: it stayed on a cushion, a goal peg or the goal cap), ``rail``
   (ball: back on the bed off the rail), ``edge`` (ball: it dropped after resting on
   the goal edge), ``wedged`` (ball, ``where``: attacking | defending | cushion).
+- ``foul`` ``touch-no-shot`` (``golf.foul.touch.no-shot``): a touch between shots; it
+  always stands alone against the player at the table.
 """
 
 from __future__ import annotations
@@ -26,10 +32,11 @@ from typing import Any
 from ..errors import IllegalCall
 from ..events import Call, Contact, Cushion, Event, Goal, OffTable, Pin, Pocket, Rest, Setup, Strike
 from ..geometry.golf import ATTACKS
+from ..shots import Cutter, Role
 from .base import Engine, Question, other, register
 from .golf_fouls import find_foul
 from .golf_positions import fallback_refused
-from .golf_resolve import TIME_GRACE, TURN_LIMIT, resolve
+from .golf_resolve import NO_SHOT, TIME_GRACE, TURN_LIMIT, resolve
 from .golf_state import IDX, SIDES, GolfState, Shot, evolve, norm_positions, pair_set
 
 _SHOT_EVENTS = frozenset({Cushion, Goal, OffTable, Strike, Contact})
@@ -66,19 +73,40 @@ class GolfEngine(Engine[GolfState]):
 
         Same snapshots as the base: the state before a shot's first event is the
         checkpoint ``undo`` returns (also after the shot's ``rest``); calls and answers
-        go through the base.
+        go through the base. The cutter sees every event that may open a shot and every
+        ``rest`` (inside a shot it would only answer ``PLAY``): a ``goal`` it calls a late
+        settle amends the shot before, even the one that ended the match, and is undone
+        with the ``rest`` that follows it.
         """
         kind = type(event)
-        if not state.finished:
-            if kind in _SHOT_EVENTS:
-                if not state.shot_open:
-                    opened = self._open(state, event.t, snapshot=True)
+        if kind in _SHOT_EVENTS:
+            if not state.shot_open:
+                role, cutter = state.cutter.feed(event)
+                if role is Role.SETTLE and kind is Goal and _rested(state):
+                    return self._late_drop(state, event, cutter)  # type: ignore[arg-type]
+                if not state.finished:
+                    opened = self._open(state, event.t, snapshot=True, cutter=cutter)
                     return opened if kind is Cushion else self.step(opened, event)
-                if state.in_shot:
-                    return state if kind is Cushion else self.step(state, event)
-            elif kind is Rest and state.shot_open:
-                return self._rest(state, event)  # type: ignore[arg-type]
+            elif state.in_shot and not state.finished:
+                return state if kind is Cushion else self.step(state, event)
+        elif kind is Rest:
+            if state.shot_open:
+                if not state.finished:
+                    return self._rest(state, event)  # type: ignore[arg-type]
+            elif state.cutter.settle_open:
+                # the rest the table reports after a late settle: part of the shot before
+                return evolve(state, cutter=state.cutter.feed(event)[1])
         return super().apply(state, event)
+
+    def _late_drop(self, state: GolfState, event: Goal, cutter: Cutter) -> GolfState:
+        """A ball dropped into a goal after the shot's ``rest``, within the settle window:
+        it belongs to that shot, and it dropped after it had come to rest, so it does not
+        count and is put back on the goal edge (``golf.goal.edge``). Undo takes it back."""
+        ball = _ball(event.ball, "goal", nullable=True)
+        shot, pre = state.shot, state.pre
+        assert shot is not None and pre is not None
+        amended = shot._replace(late=(*shot.late, (event.t, event.goal, ball)))
+        return evolve(resolve(pre, amended, prev=state, cutter=cutter), checkpoint=state, in_shot=False)
 
     def step(self, state: GolfState, event: Event) -> GolfState:
         if isinstance(event, Call):
@@ -116,18 +144,21 @@ class GolfEngine(Engine[GolfState]):
             return evolve(st, shot=st.shot._replace(first_contact=tuple(event.balls)))
         raise IllegalCall(f"{event.type} event has no meaning in golf billiards")
 
-    def _open(self, state: GolfState, t: float, snapshot: bool = False) -> GolfState:
+    def _open(self, state: GolfState, t: float, snapshot: bool = False,
+              cutter: Cutter | None = None) -> GolfState:
         """A shot begins: keep the state before it. Questions still open take their
         default (whose ball: not counted); a ball still waiting for its replacement spot
         is on the table again, its spot not recorded. ``snapshot``: also
-        take the base's undo snapshot (the fast path of ``apply``)."""
+        take the base's undo snapshot (the fast path of ``apply``); ``cutter``: the shot
+        stage after the event that opens the shot."""
         pre = evolve(state, questions=(), spot_wait=()) if state.questions or state.spot_wait else state
         shooter = state.at_table or "p1"
         shot = Shot(t0=t, shooter=shooter, member=state.members[IDX[shooter]])
+        cut = state.cutter if cutter is None else cutter
         if snapshot:
             return evolve(pre, pre=pre, shot=shot, shot_open=True, unit_questions=(), checkpoint=state,
-                          in_shot=True)
-        return evolve(pre, pre=pre, shot=shot, shot_open=True, unit_questions=())
+                          in_shot=True, cutter=cut)
+        return evolve(pre, pre=pre, shot=shot, shot_open=True, unit_questions=(), cutter=cut)
 
     def _goal(self, state: GolfState, event: Goal) -> GolfState:
         ball = _ball(event.ball, "goal", nullable=True)
@@ -144,12 +175,14 @@ class GolfEngine(Engine[GolfState]):
 
     def _rest(self, state: GolfState, event: Rest) -> GolfState:
         positions = norm_positions(event.positions)
+        _, cutter = state.cutter.feed(event)
         if state.shot_open:
             assert state.shot is not None and state.pre is not None
-            return resolve(state.pre, state.shot._replace(rest_t=event.t, positions=positions))
+            return resolve(state.pre, state.shot._replace(rest_t=event.t, positions=positions), cutter=cutter)
         if positions is not None and (positions == state.positions
                                       or (state.positions is None and not state.frame_units)):
-            # the lay-out of the balls (nothing moved, or the first report of a frame): no shot
+            # the lay-out of the balls (nothing moved, or the first report of a frame): no
+            # shot, and for the cut nothing that a drop could settle
             return evolve(state, positions=positions, turn_positions=state.turn_positions or positions)
         # every other ``rest`` ends a shot, even one that no sensor saw (a miss on a table
         # without cushion sensors)
@@ -157,7 +190,7 @@ class GolfEngine(Engine[GolfState]):
         pre = evolve(state, questions=(), unit_questions=(), spot_wait=())
         shot = Shot(t0=event.t, shooter=shooter, member=state.members[IDX[shooter]], rest_t=event.t,
                     positions=positions)
-        return resolve(pre, shot)
+        return resolve(pre, shot, cutter=cutter)
 
     # --- referee calls ------------------------------------------------------------
     def _call(self, state: GolfState, ev: Call) -> GolfState:
@@ -190,6 +223,12 @@ class GolfEngine(Engine[GolfState]):
             def add_foul(sh: Shot) -> Shot:
                 return sh._replace(fouls=(*sh.fouls, item))
 
+            if foul.id == NO_SHOT:
+                # a touch between shots never amends the shot before (seed: "Touching a ball
+                # without playing a shot costs the turn as well, and all moved balls are put back")
+                if state.shot_open:
+                    raise IllegalCall("a touch between shots, but a shot is being played: call 'touch'")
+                return self._standalone(state, ev, add_foul)
             if foul.id == "golf.clock" and not state.shot_open:
                 return self._standalone(state, ev, add_foul)
             return self._amend(state, ev, add_foul)
@@ -217,7 +256,8 @@ class GolfEngine(Engine[GolfState]):
                 if not any(b == ball for _, b, _ in shot.offs):
                     raise IllegalCall(f"'rail' call: no ball of {ball} left the table in the last shot")
                 return self._amend(state, ev, lambda sh: sh._replace(rails=(*sh.rails, (ev.t, ball))))
-            if not any(b == ball for _, _, b in shot.goals):
+            late = any(b in (ball, None) for _, _, b in shot.late)  # placed after the rest by the cut
+            if not late and not any(b == ball for _, _, b in shot.goals):
                 raise IllegalCall(f"'edge' call: no ball of {ball} dropped into a goal in the last shot")
             return self._amend(state, ev, lambda sh: sh._replace(edges=(*sh.edges, (ev.t, ball))))
         if name == "carom":
@@ -341,6 +381,14 @@ class GolfEngine(Engine[GolfState]):
 
 
 # --- helpers ----------------------------------------------------------------------
+
+def _rested(state: GolfState) -> bool:
+    """The last unit is a shot that came to rest (not a call standing alone): a drop the
+    cut settles belongs to it."""
+    shot = state.shot
+    return (shot is not None and state.pre is not None and not state.shot_open and not shot.standalone
+            and shot.rest_t is not None)
+
 
 def _is_foul(name: str) -> bool:
     try:

@@ -53,6 +53,9 @@ FOULS: tuple[Foul, ...] = (
     Foul("golf.foul.not-at-rest", "aimed or played before the balls had come to rest", True, ZONE,
          aliases=("not-at-rest", "moving", "early", "before-rest")),
     Foul("golf.foul.touch", "touched a ball", True, ALWAYS, aliases=("touch", "touched")),
+    Foul("golf.foul.touch.no-shot", "touched a ball without playing a shot", True, NEVER,
+         aliases=("touch-no-shot", "touch-without-shot", "touch-between-shots", "touched-without-shot",
+                  "touched-between-shots", "touch-between", "no-shot-touch", "touch-without-playing")),
     Foul("golf.foul.touch.own-ball", "touched one of their own balls during zone play", True, ALWAYS,
          aliases=("touch-own", "touch-own-ball")),
     Foul("golf.foul.touch.opponent-ball", "touched an opponent's ball during zone play", True, NEVER,
@@ -147,7 +150,14 @@ _PAIRED: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 
 
+#: with a touch word: a touch between shots (``touched_a_ball_without_playing``)
+_NO_SHOT_WORDS = ("noshot", "withoutshot", "withoutashot", "betweenshots", "withoutplaying", "notplaying",
+                  "beforeshot", "beforetheshot", "betweenturns")
+
+
 def _by_words(key: str) -> Foul | None:
+    if "touch" in key and any(w in key for w in _NO_SHOT_WORDS):
+        return BY_ID["golf.foul.touch.no-shot"]
     if any(w in key for w in _OPP_WORDS):
         for words, foul_id in _PAIRED:
             if any(w in key for w in words):

@@ -3,7 +3,8 @@ function of the state before it and its evidence.
 
 The order of work follows the rule text (seeds/golf.md):
 1. whose ball (a goal or off-table sensor that could not tell asks the referee),
-   balls that dropped after resting (``golf.goal.edge``), back off the rail, wedged balls;
+   balls that dropped after resting (``golf.goal.edge``: the cut's late settles and the
+   referee's ``edge`` calls), back off the rail, wedged balls;
 2. fouls: called by the referee, or seen by the sensors and positions (a strike on the
    opponent's ball, a first contact on one's own ball, zones, triangles);
 3. the count, in order of ``t``: valid goals, own goals, the opponent's balls in a goal,
@@ -18,6 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..geometry.golf import ATTACKS, BALLS_PER_PLAYER
+from ..shots import Cutter
 from .base import Question, Ruling, other
 from .golf_fouls import ALWAYS, BY_ID, ZONE, Foul
 from .golf_positions import attacking_triangle_broken, defensive_triangle_kept, free_spot, zone_left
@@ -70,19 +72,31 @@ def _foul(t: float, foul_id: str, **extra: Any) -> tuple[float, Foul, dict[str, 
     return t, BY_ID[foul_id], extra
 
 
-def _zone_touch(foul_id: str, zone: bool) -> str:
+NO_SHOT = "golf.foul.touch.no-shot"
+_TOUCHES = frozenset({"golf.foul.touch", "golf.foul.touch.own-ball", "golf.foul.touch.opponent-ball"})
+
+
+def _zone_touch(foul_id: str, zone: bool, standalone: bool = False) -> str:
     """Touching one's own or the opponent's ball is a zone-play rule; before zone play
-    it is the plain touch."""
+    it is the plain touch. A touch that stands alone (no shot played) is the touch
+    without a shot: "Touching a ball without playing a shot costs the turn as well,
+    and all moved balls are put back" (no ball played, so none on a replacement spot)."""
+    if standalone and foul_id in _TOUCHES:
+        return NO_SHOT
     if not zone and foul_id in ("golf.foul.touch.own-ball", "golf.foul.touch.opponent-ball"):
         return "golf.foul.touch"
     return foul_id
 
 
-def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None) -> GolfState:
+def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None,
+            cutter: Cutter | None = None) -> GolfState:
     """The state after ``shot`` played from ``pre``; ``prev`` is the state being amended
-    (a late call or an answer), so that question ids stay stable."""
+    (a late call or an answer), so that question ids stay stable. ``cutter``: the shot
+    stage after the unit's last event (default: ``prev``'s, else ``pre``'s)."""
+    if cutter is None:
+        cutter = prev.cutter if prev is not None else pre.cutter
     if prev is None:
-        quick = _plain(pre, shot)
+        quick = _plain(pre, shot, cutter)
         if quick is not None:
             return quick
     u = _Unit(pre, shot, prev)
@@ -111,7 +125,13 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None) -> GolfSt
             if b is None:
                 continue
         offs.append((t, b))
+    # "Ball on the edge of the goal: if it drops before it comes to rest, the goal counts
+    # [...]. In all other cases it does not count: the ball is taken out of the table and
+    # put back." A drop the cut places after the shot's rest came after the ball rested.
+    late = list(shot.late)  # their rulings come after the shot's own (below)
     for t, b in shot.edges:
+        if _drop_last(late, 2, b) or _drop_last(late, 2, None):
+            continue  # the referee's call for a drop the cut already placed after the rest
         if _drop_last(goals, 2, b):
             u.rule(t, "golf.goal.edge", b, "the ball dropped after it had come to rest: it does "
                    "not count and is put back on the goal edge")
@@ -137,7 +157,7 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None) -> GolfSt
     goals.sort(key=lambda x: x[0])  # stable: the same t keeps the order of the log
 
     # 2. fouls: called, and seen by the sensors or the positions
-    fouls = [(t, BY_ID[_zone_touch(fid, zone)], extra) for t, fid, extra in shot.fouls]
+    fouls = [(t, BY_ID[_zone_touch(fid, zone, shot.standalone)], extra) for t, fid, extra in shot.fouls]
     called = {f.id for _, f, _ in fouls}
     if shot.strike == o and "golf.foul.opponent-ball" not in called:
         fouls.append(_foul(shot.t0, "golf.foul.opponent-ball", seen="strike"))
@@ -259,6 +279,10 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None) -> GolfSt
     if not stays and not own_goal and not fouls and not counted and not offs and not own_wedged:
         u.rule(t_end, "golf.turn", s, f"no valid goal of their own: the turn passes to {o}")
 
+    for t, g, b in shot.late:
+        u.rule(t, "golf.goal.edge", b, f"the ball dropped into goal {g} after the balls had come to rest: "
+               "it does not count and is put back on the goal edge", goal=g)
+
     # 5. replacement spots
     placed = list(pre.placed)
     fouled = list(pre.fouled_from)
@@ -305,7 +329,7 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None) -> GolfSt
         "rulings": tuple(u.rulings), "questions": tuple(u.questions), "asked": u.asked,
         "unit_questions": tuple(u.unit_q), "pre": pre, "shot": shot, "shot_open": False,
         "frame_units": pre.frame_units + 1, "placements": tuple(placements), "checkpoint": pre,
-        "spot_wait": tuple(u.spot_wait),
+        "spot_wait": tuple(u.spot_wait), "cutter": cutter,
     }
     winner: str | None = None
     if one_one:
@@ -333,13 +357,13 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None) -> GolfSt
     return _end_frame(pre, u, common, winner, (bl[0], bl[1]), t_end)
 
 
-def _plain(pre: GolfState, shot: Shot) -> GolfState | None:
+def _plain(pre: GolfState, shot: Shot, cutter: Cutter) -> GolfState | None:
     """The common shot, resolved without the general machinery: before zone play, no
     call, no question, no positions to check, and either no goal at all (the turn passes)
     or only valid goals that neither end the frame nor start zone play. ``None`` for
     anything else. It gives exactly what the general path gives."""
     if (shot.rest_t is None or shot.standalone or shot.offs or shot.fouls or shot.rails or shot.edges
-            or shot.wedged or shot.answers or pre.zone_play or shot.positions is not None):
+            or shot.late or shot.wedged or shot.answers or pre.zone_play or shot.positions is not None):
         return None
     s = shot.shooter
     if shot.strike not in (None, s) or shot.first_contact == (s, s):
@@ -361,7 +385,7 @@ def _plain(pre: GolfState, shot: Shot) -> GolfState | None:
         bl = (left, pre.balls_left[1]) if si == 0 else (pre.balls_left[0], left)
         return evolve(pre, rulings=rulings, unit_questions=(), pre=pre, shot=shot, shot_open=False,
                       frame_units=pre.frame_units + 1, placements=(), checkpoint=pre, balls_left=bl,
-                      at_table=s, clock=(s, t_end), positions=None)
+                      at_table=s, clock=(s, t_end), positions=None, cutter=cutter)
     o = other(s)
     ruling = Ruling(t=t_end, rule="golf.turn", player=s,
                     text=f"no valid goal of their own: the turn passes to {o}")
@@ -370,7 +394,7 @@ def _plain(pre: GolfState, shot: Shot) -> GolfState | None:
         members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
     return evolve(pre, rulings=(*pre.rulings, ruling), unit_questions=(), pre=pre, shot=shot, shot_open=False,
                   frame_units=pre.frame_units + 1, placements=(), checkpoint=pre, at_table=o, members=members,
-                  clock=(o, t_end), positions=None, turn_positions=None)
+                  clock=(o, t_end), positions=None, turn_positions=None, cutter=cutter)
 
 
 def _end_frame(pre: GolfState, u: _Unit, common: dict[str, Any], winner: str, bl: tuple[int, int],

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..geometry.golf import BALLS_PER_PLAYER, Point
+from ..shots import Cutter
 from .base import BaseState
 
 IDX = {"p1": 0, "p2": 1}
@@ -22,6 +23,8 @@ SIDES = ("p1", "p2")
 
 #: ball positions at rest, per player: the points of the balls still on the bed
 Positions = tuple[tuple[Point, ...], tuple[Point, ...]]
+#: the cut of a golf table (no strike sensor; the settle window of golf)
+GOLF_CUTTER = Cutter(game="golf")
 
 
 class Shot(NamedTuple):
@@ -36,6 +39,9 @@ class Shot(NamedTuple):
     fouls: tuple[tuple[float, str, Any], ...] = ()  # (t, foul id, extra)
     rails: tuple[tuple[float, str], ...] = ()  # (t, ball) back on the bed off the rail
     edges: tuple[tuple[float, str], ...] = ()  # (t, ball) dropped after coming to rest
+    #: (t, goal, ball) goals the cut placed after the shot's ``rest`` (a late settle,
+    #: ``shots.Role.SETTLE``): a ball that dropped off the goal edge after resting
+    late: tuple[tuple[float, str, str | None], ...] = ()
     wedged: tuple[tuple[float, str, str], ...] = ()  # (t, ball, where)
     first_contact: tuple[str, ...] | None = None
     strike: str | None = None
@@ -70,6 +76,9 @@ class GolfState(BaseState):
     #: call names it): (t, ball, key of the unit's evidence)
     spot_wait: tuple[tuple[float, str, str], ...] = ()
     frame_winners: tuple[str, ...] = ()
+    #: the shot stage (``tablesense.shots``): where the last shot's late settles end and
+    #: the next shot begins; fed each event that opens a shot and each ``rest``
+    cutter: Cutter = GOLF_CUTTER
 
 
 _FIELDS = tuple(GolfState.__dataclass_fields__)
