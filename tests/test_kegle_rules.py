@@ -36,8 +36,15 @@ class Match:
     def rest(self, **kw: Any) -> Match:
         return self.ev("rest", **kw)
 
+    def aim(self) -> Match:
+        """The next player aims: more than the settle window (1 s, tablesense.shots) passes, so a
+        pin or a pocket opening the next shot is not read as the last shot settling (seed 7.8)."""
+        self.t += 1.0
+        return self
+
     def pins(self, *pins: int, cushion: bool = True, up: bool = True, **pin_kw: Any) -> Match:
         """A shot in which the whites topple ``pins``; the pins are put up after it."""
+        self.aim()
         if cushion:
             self.ev("cushion", cushion=2, ball="red")
         for pin in pins:

@@ -27,6 +27,7 @@ from typing import Any
 
 from ..errors import BadEvent, IllegalCall
 from ..events import Call, Contact, Cushion, Event, OffTable, Pin, Pocket, Rest, Setup, Strike
+from ..shots import Cutter, Role
 from .base import Engine, Question, other, register
 from .kegle_faults import RED_IN_HOLE, find_fault
 from .kegle_shot import read_shot, toppler
@@ -82,11 +83,34 @@ def _opened(score: Score, player: str) -> Score:
     return evolve_score(score, break_due=False, announcements=(), outlay=None, red_in_hand=None)
 
 
-def _open_shot(state: KegleState, shot: tuple[Event, ...], player: str | None = None) -> KegleState:
+def _open_shot(state: KegleState, shot: tuple[Event, ...], player: str | None = None,
+               cut: Cutter | None = None) -> KegleState:
     """``state`` as a shot of ``player`` (the player at the table) starts with the events ``shot``."""
     p = player or state.at_table or "p1"
     return evolve(state, before=state, shooting=True, amendable=False, shot=shot, calls=(), answers=(),
-                  rest=None, ups=frozenset(), post=(), questions=(), score=_opened(state.score, p))
+                  rest=None, ups=frozenset(), post=(), questions=(), score=_opened(state.score, p),
+                  late=(), hands=frozenset(), cut=state.cut if cut is None else cut)
+
+
+def _by_hand(state: KegleState, pin: Pin) -> KegleState:
+    """A pin knocked over while the pin referee sets pins up (seed 7.7: no ball touched, no shot;
+    6.4: what an outsider or the referee does is not held against the player). The cutter is not
+    advanced: the table is still in the referee's hands. The pin is down until he puts it back up
+    (seed 7.9: a shot before that is ``kegle.fault.pins-not-up``)."""
+    sc = state.score
+    if pin.state != "down":
+        return state
+    s = KegleEngine.rule(state, pin.t, "kegle.shot", None,
+                         f"pin {pin.pin} knocked over between shots, no ball touched: no shot; "
+                         "it is put back up",
+                         pin=pin.pin)
+    return evolve(s, hands=state.hands | {pin.pin}, ups=state.ups - {pin.pin},
+                  score=evolve_score(sc, pins_down=sc.pins_down | {pin.pin}))
+
+
+def _falls_text(pocket: Pocket) -> str:
+    ball = pocket.ball or "a ball"
+    return f"{ball} fell in pocket {pocket.pocket} after lying still: it is put back, no fault"
 
 
 @register
@@ -105,7 +129,9 @@ class KegleEngine(Engine[KegleState]):
         if state.finished:
             if isinstance(event, Pin) and event.state == "up":
                 return self.step(state, event)  # the pin referee puts the pins back after the last shot
-            return super().apply(state, event)
+            if state.cut.feed(event)[0] is not Role.SETTLE:
+                return super().apply(state, event)
+            # a pin or a ball settling after the last shot's rest still belongs to that shot (7.8)
         # as in Engine.apply: a snapshot before the first event of a shot; rest closes the unit
         new = self.step(state, event)
         if state.in_shot:
@@ -122,36 +148,54 @@ class KegleEngine(Engine[KegleState]):
                           score=Score(distance=distance))
 
     def step(self, state: KegleState, event: Event) -> KegleState:
-        if state.shooting and not isinstance(event, (Call, Rest)):
-            # the hot path: one more sensor event of the shot in progress
+        if isinstance(event, Call):
+            return self._call(state, event)
+        if state.shooting:
+            if isinstance(event, Rest):
+                return self._settle(state, event, state.cut.feed(event)[1])
+            # the hot path: one more sensor event of the shot in progress (for the cutter, in a
+            # shot, every event but the rest is ``Role.PLAY``: it stays as it is)
             _check_sensor(event)
             state = with_shot(state, state.shot + (event,))
-        elif isinstance(event, Call):
-            return self._call(state, event)
-        elif isinstance(event, Rest):
-            if state.shooting:
-                return self._settle(state, event)
-            if state.ups:
-                # the rest a sensor source reports after the pin referee's hands: not a shot
-                return state
+            if isinstance(event, Pocket) and event.ball is None:
+                state = self._ask_pocket(state, event)
+            return state
+        role, cut = state.cut.feed(event)
+        if isinstance(event, Rest):
+            if role is Role.INCIDENT:
+                # the rest after the pin referee's hands: not a shot
+                return evolve(state, cut=cut, setup_rests=True)
+            if role is Role.SETTLE:
+                return evolve(state, cut=cut)  # the rest after a late settle
             # a rest right after the last one (or the start): a shot that touched nothing, a miss
-            return self._settle(_open_shot(state, ()), event)
-        else:
-            _check_sensor(event)
-            if isinstance(event, Pin) and event.state == "up":
-                # the pin referee puts a pin up between shots: not a shot
-                sc = state.score
-                return evolve(state, ups=state.ups | {event.pin},
-                              score=evolve_score(sc, pins_down=sc.pins_down - {event.pin},
-                                                 blocked=sc.blocked - {event.pin}, pin_ups=True))
-            state = _open_shot(state, (event,))
+            return self._settle(_open_shot(state, (), cut=cut), event)
+        _check_sensor(event)
+        if role is Role.SETTLE and state.amendable and state.rest is not None:
+            # seed 7.8: the shot is completed once all balls and pins are still
+            return self._settle(evolve(state, late=state.late + (event,), cut=cut), state.rest)
+        if isinstance(event, Pin) and event.state == "up":
+            # the pin referee puts a pin up between shots: not a shot
+            sc = state.score
+            return evolve(state, ups=state.ups | {event.pin}, hands=state.hands - {event.pin}, cut=cut,
+                          score=evolve_score(sc, pins_down=sc.pins_down - {event.pin},
+                                             blocked=sc.blocked - {event.pin}, pin_ups=True))
+        if isinstance(event, Pin) and state.cut.incident_open and state.setup_rests:
+            return _by_hand(state, event)
+        if role is Role.INCIDENT and isinstance(event, Pocket):
+            # a ball that lay still drops between shots (a strike sensor tells): seed 10.2
+            return evolve(self.rule(state, event.t, "kegle.ball-falls", None, _falls_text(event),
+                                    pocket=event.pocket, ball=event.ball), cut=cut)
+        state = _open_shot(state, (event,), cut=cut)
         if isinstance(event, Pocket) and event.ball is None:
-            state = self.ask(
-                state, event.t, RED_IN_HOLE, f"Which ball fell in pocket {event.pocket}?",
-                options=_POCKET_OPTIONS, player=state.at_table, pocket=event.pocket,
-                index=len(state.shot) - 1,
-            )
+            state = self._ask_pocket(state, event)
         return state
+
+    def _ask_pocket(self, state: KegleState, event: Pocket) -> KegleState:
+        return self.ask(
+            state, event.t, RED_IN_HOLE, f"Which ball fell in pocket {event.pocket}?",
+            options=_POCKET_OPTIONS, player=state.at_table, pocket=event.pocket,
+            index=len(state.shot) - 1,
+        )
 
     def on_answer(self, state: KegleState, question: Question, answer: Any, event: Call) -> KegleState:
         ball = _POCKET_BOOL.get(answer, answer) if isinstance(answer, bool) else str(answer).lower()
@@ -193,8 +237,9 @@ class KegleEngine(Engine[KegleState]):
         return " - ".join(side) + f" | {tail}"
 
     # --- resolving a shot -------------------------------------------------------
-    def _settle(self, now: KegleState, rest: Rest) -> KegleState:
-        """Resolve the shot of ``now`` from the state before it and its evidence (pure)."""
+    def _settle(self, now: KegleState, rest: Rest, cut: Cutter | None = None) -> KegleState:
+        """Resolve the shot of ``now`` from the state before it and its evidence (pure); ``cut``:
+        the cutter after ``rest``, when it is the shot's rest."""
         before = now.before
         assert before is not None
         p = before.at_table or "p1"
@@ -206,19 +251,26 @@ class KegleEngine(Engine[KegleState]):
             # a log that never reports a pin put up (a referee's or a hand-written log): the pins
             # are taken to stand at every shot, as the pin referee puts them up after each rest
             prior = evolve_score(prior, pins_down=frozenset(), blocked=frozenset())
-        facts = read_shot(now.shot, prior.pins_down)
+        late_pins = tuple(e for e in now.late if isinstance(e, Pin))
+        facts = read_shot(now.shot + late_pins if late_pins else now.shot, prior.pins_down)
         answered = dict(now.answers)
         pocketed = [(pocket, answered.get(i) if ball is None else ball) for i, pocket, ball in facts.pockets]
         carambole = facts.carambole or any(c.call == "carom" for c in now.calls)
         faults = find_faults(prior, facts, pocketed, now.calls)
 
         v = Verdict({f: getattr(score, f) for f in _SCORE_FIELDS}, p)
-        down = facts.pins_after - now.ups
+        down = (facts.pins_after - now.ups) | now.hands
         v.score["pins_down"] = down
         v.score["blocked"] = prior.blocked & down
         v.score["pin_ups"] = prior.pin_ups or bool(now.ups)
         v.score["cushions_seen"] = prior.cushions_seen or facts.cushions > 0
         blocked_by_balls(v, t, positions)
+        for e in now.late:
+            if isinstance(e, Pocket):
+                v.rule(e.t, "kegle.ball-falls", p, _falls_text(e), pocket=e.pocket, ball=e.ball)
+            elif isinstance(e, Pin) and e.state == "down" and e.pin in facts.toppled:
+                v.rule(e.t, "kegle.shot", p, f"pin {e.pin} fell after the balls stopped: it belongs to "
+                       "the shot, which was over only once balls and pins were still", pin=e.pin)
         pins = len(facts.toppled)
         last = {"player": p, "pins": list(facts.toppled), "carambole": carambole,
                 "cushions": facts.cushions, "points": 0, "faults": [f.id for f in faults]}
@@ -237,7 +289,7 @@ class KegleEngine(Engine[KegleState]):
         settled = evolve(
             now, score=Score(**v.score), shooting=False, amendable=True, rest=rest,
             rulings=before.rulings + tuple(v.rulings), at_table=v.at_table, finished=v.finished,
-            winner=v.winner, post=(), in_shot=False,
+            winner=v.winner, post=(), in_shot=False, cut=now.cut if cut is None else cut,
         )
         for call in now.post:  # what the referee did after the rest stands, where it still can
             try:
@@ -330,7 +382,8 @@ class KegleEngine(Engine[KegleState]):
         b = state.before
         if b is None or not (state.shooting or state.amendable):
             raise IllegalCall("no shot to replay: 'replay' takes back the current shot or the one just ended")
-        s = evolve(b, questions=(), asked=state.asked, amendable=False, shooting=False)
+        s = evolve(b, questions=(), asked=state.asked, amendable=False, shooting=False, cut=state.cut,
+                   setup_rests=state.setup_rests)
         return self.rule(s, call.t, "kegle.ball-falls", b.at_table,
                          "a ball fell after lying still: the shot is replayed")
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
 from ..events import Call, Event, Rest
+from ..shots import Cutter
 from .base import BaseState
 
 #: the distance when the setup names none (the common bodega match)
@@ -63,6 +64,13 @@ class KegleState(BaseState):
     ups: frozenset[int] = frozenset()  # pins put up since the rest (a re-resolution keeps them up)
     post: tuple[Call, ...] = ()  # calls between shots (blocked, outlay): re-applied after a re-resolution
     before: KegleState | None = None  # the state before the current / last shot
+    #: the shot cut (tablesense.shots): which events open, play, complete or settle a shot
+    cut: Cutter = Cutter(game="kegle")  # noqa: RUF009 (an immutable value)
+    late: tuple[Event, ...] = ()  # the last shot's late settles: pins and drops after its rest (7.8)
+    hands: frozenset[int] = frozenset()  # pins the pin referee knocked over since the rest (6.4)
+    #: the source reports a rest after the pin referee's hands (a tilt-switch table does): then a pin
+    #: that falls after a pin is set up and before that rest is the referee's, not a shot (7.7)
+    setup_rests: bool = False
 
 
 T = TypeVar("T")
