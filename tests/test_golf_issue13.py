@@ -148,3 +148,60 @@ def test_golf_foul_touch_no_shot_with_a_later_shot_is_a_normal_game() -> None:
     s = state(rep)
     assert s["balls_left"] == {"p1": 4, "p2": 4} and s["at_table"] == "p2"
     assert json.dumps(s)  # serialisable
+
+
+def test_golf_goal_edge_the_engine_cutter_follows_the_cut() -> None:
+    # the engine feeds its cutter only what can settle or end a shot; after every rest it
+    # must hold what ``shots.cut`` holds after the same events (the recorded matches, and
+    # a long synthetic log with late drops mixed in)
+    import glob
+    import sys
+    from pathlib import Path
+
+    from tablesense.events import parse_line
+    from tablesense.replay import Replay
+    from tablesense.shots import Cutter
+
+    root = Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root / "bench"))
+    try:
+        import golf_replay  # type: ignore[import-not-found]
+    finally:
+        sys.path.pop(0)
+    matches = sorted(glob.glob(str(root / "tests" / "matches" / "golf" / "*.jsonl")))
+    logs = [Path(p).read_text().splitlines() for p in matches]
+    synthetic = golf_replay.synthetic_log(4000)
+    late: list[str] = []
+    for k, line in enumerate(synthetic):  # a ball off the goal edge 0.3 s after some rests
+        late.append(line)
+        ev = json.loads(line)
+        if ev["type"] == "rest" and k % 7 == 0:
+            late.append(json.dumps({"t": ev["t"] + 0.3, "type": "goal", "goal": "A", "ball": None}))
+    checked = 0
+    for lines in [*logs, synthetic, late]:
+        rep = Replay()
+        ref = Cutter()
+        follow = True  # by design the engine's cutter leaves out what the engine does not
+        # take: a refused line, what an undo takes back, a lay-out rest, a finished match
+        for line in lines:
+            try:
+                ev = parse_line(line)
+            except Exception:
+                continue
+            _, ref = ref.feed(ev)
+            if ev.type == "setup":
+                follow = True
+            if getattr(ev, "call", None) == "undo" or getattr(ev, "positions", None):
+                follow = False
+            try:
+                rep.apply(ev)
+            except Exception:
+                follow = False
+                continue
+            st = rep.state
+            if st is None or st.finished:
+                follow = False
+            elif follow and ev.type == "rest" and not st.shot_open:
+                assert st.cutter == ref, line
+                checked += 1
+    assert checked > 500

@@ -81,9 +81,15 @@ class GolfEngine(Engine[GolfState]):
         kind = type(event)
         if kind in _SHOT_EVENTS:
             if not state.shot_open:
-                role, cutter = state.cutter.feed(event)
-                if role is Role.SETTLE and kind is Goal and _rested(state):
-                    return self._late_drop(state, event, cutter)  # type: ignore[arg-type]
+                cutter = state.cutter
+                if kind is Goal or cutter.settle_open or cutter.incident_open:
+                    role, cutter = cutter.feed(event)
+                    if role is Role.SETTLE and kind is Goal and _rested(state):
+                        return self._late_drop(state, event, cutter)  # type: ignore[arg-type]
+                # else the cut opens a shot here, and the value it would hold after the
+                # shot's rest is the one it gives that rest unfed now (a rest with nothing
+                # open): the feed of this event is left out (one copy less a shot;
+                # tests/test_golf_issue13.py checks the cutter against ``shots.cut``)
                 if not state.finished:
                     opened = self._open(state, event.t, snapshot=True, cutter=cutter)
                     return opened if kind is Cushion else self.step(opened, event)
