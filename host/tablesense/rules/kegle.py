@@ -14,6 +14,14 @@ answer) re-resolves it from ``before``. The next shot closes the last one for go
 a fault must be noticed before the next shot (``"kegle.fault.noticed"``, seed 6.1),
 and questions left open then are dropped with their default answer standing.
 
+Where a shot begins and ends is the shot cut's (``tablesense.shots.Cutter``, kept in the
+state as ``cut``): ``OPEN`` and ``PLAY`` events gather in ``shot``, ``REST`` resolves it,
+``EMPTY`` is a shot that touched nothing. What settles after the rest (``SETTLE``) is
+kept in ``late`` and the shot resolved again from ``before``: a late pin scores for it
+(seed 7.8), a ball dropping is put back without a fault (10.2, ``"kegle.ball-falls"``).
+An ``INCIDENT`` is no shot: pins set up, and a pin knocked over while they are set up
+(7.7, 6.4; ``hands``), once the log has shown a rest after a set-up (``setup_rests``).
+
 Two shots have no sensor events: a ``rest`` right after the last one (or the setup),
 a shot that touched nothing; and a ``foul`` called between shots on the player at the
 table (or before the first shot), his faulty turn (seed 7.7: touching a ball is a shot).
@@ -89,7 +97,8 @@ def _open_shot(state: KegleState, shot: tuple[Event, ...], player: str | None = 
     p = player or state.at_table or "p1"
     return evolve(state, before=state, shooting=True, amendable=False, shot=shot, calls=(), answers=(),
                   rest=None, ups=frozenset(), post=(), questions=(), score=_opened(state.score, p),
-                  late=(), hands=frozenset(), cut=state.cut if cut is None else cut)
+                  late=(), hands=frozenset(), cut=state.cut if cut is None else cut,
+                  checkpoint=state, in_shot=True)
 
 
 def _by_hand(state: KegleState, pin: Pin) -> KegleState:
@@ -138,7 +147,10 @@ class KegleEngine(Engine[KegleState]):
             return evolve(new, in_shot=False) if isinstance(event, Rest) and new.in_shot else new
         if new is state:
             return state
-        return evolve(new, checkpoint=state, in_shot=not isinstance(event, Rest))
+        in_shot = not isinstance(event, Rest)
+        if new.checkpoint is state and new.in_shot is in_shot:
+            return new  # _open_shot took the snapshot already: no second copy
+        return evolve(new, checkpoint=state, in_shot=in_shot)
 
     def new_state(self, setup: Setup) -> KegleState:
         agreed = setup.distance if setup.distance is not None else DEFAULT_DISTANCE
@@ -160,7 +172,11 @@ class KegleEngine(Engine[KegleState]):
             if isinstance(event, Pocket) and event.ball is None:
                 state = self._ask_pocket(state, event)
             return state
-        role, cut = state.cut.feed(event)
+        cut = state.cut
+        if cut.incident_open and isinstance(event, Pin) and event.state == "up":
+            role = Role.INCIDENT  # one more pin set up in the same incident: the cutter stays as it is
+        else:
+            role, cut = cut.feed(event)
         if isinstance(event, Rest):
             if role is Role.INCIDENT:
                 # the rest after the pin referee's hands: not a shot
