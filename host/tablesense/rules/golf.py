@@ -37,7 +37,7 @@ from .base import Engine, Question, other, register
 from .golf_fouls import find_foul
 from .golf_positions import fallback_refused
 from .golf_resolve import NO_SHOT, TIME_GRACE, TURN_LIMIT, resolve
-from .golf_state import IDX, SIDES, GolfState, Shot, evolve, norm_positions, pair_set
+from .golf_state import IDX, SIDES, GolfState, Shot, at_rest, evolve, norm_positions, pair_set
 
 _SHOT_EVENTS = frozenset({Cushion, Goal, OffTable, Strike, Contact})
 CALLS = ("start", "foul", "time", "spot", "off_table", "rail", "edge", "wedged", "answer", "undo")
@@ -184,7 +184,7 @@ class GolfEngine(Engine[GolfState]):
         _, cutter = state.cutter.feed(event)
         if state.shot_open:
             assert state.shot is not None and state.pre is not None
-            return resolve(state.pre, state.shot._replace(rest_t=event.t, positions=positions), cutter=cutter)
+            return resolve(state.pre, at_rest(state.shot, event.t, positions), cutter=cutter)
         if positions is not None and (positions == state.positions
                                       or (state.positions is None and not state.frame_units)):
             # the lay-out of the balls (nothing moved, or the first report of a frame): no

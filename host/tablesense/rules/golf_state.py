@@ -50,6 +50,15 @@ class Shot(NamedTuple):
     answers: tuple[tuple[str, Any], ...] = ()  # (question key, answer)
 
 
+_REST = Shot._fields.index("rest_t")
+assert Shot._fields[_REST:] == ("rest_t", "positions", "answers")
+
+
+def at_rest(shot: Shot, t: float, positions: Positions | None) -> Shot:
+    """``shot._replace(rest_t=t, positions=positions)``, a third of its cost (once a shot)."""
+    return tuple.__new__(Shot, (*shot[:_REST], t, positions, shot.answers))  # type: ignore[no-any-return]
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GolfState(BaseState):
     game: str = "golf"
