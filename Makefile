@@ -47,11 +47,11 @@ test-fast: setup
 	$(BIN)/python -m pytest -q -m "not browser and not slow" tests
 
 lint: setup
-	$(BIN)/ruff check host tests bench firmware
-	$(BIN)/python $(TC)/run.py
+	$(BIN)/ruff check host tests bench firmware tools
+	$(BIN)/python tools/firmware_typecheck.py
 
 typecheck: setup
-	$(BIN)/python $(TC)/run.py
+	$(BIN)/python tools/firmware_typecheck.py
 
 # The firmware's checks on a real ESP32 at PORT (tests/board/; docs/firmware.md "On a real
 # board"): version, HELLO, doctor pass, replay, no reset on open. Skipped, exit 0, without a board.

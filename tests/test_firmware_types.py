@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("fw_typecheck", ROOT / "firmware" / "typecheck" / "run.py")
+_spec = importlib.util.spec_from_file_location("fw_typecheck", ROOT / "tools" / "firmware_typecheck.py")
 assert _spec is not None and _spec.loader is not None
 typecheck = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(typecheck)

@@ -4,7 +4,7 @@ MicroPython the firmware supports. Run by `make lint` and tests/test_firmware_ty
 `make setup` installs the checker (basedpyright, pyright with its node bundled) and the
 stubs (.venv/stubs/esp32-VERSION). CPython (this script) only, not the firmware.
 
-    python firmware/typecheck/run.py [VERSION ...]     # default: every supported version
+    python tools/firmware_typecheck.py [VERSION ...]     # default: every supported version
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent.parent
+ROOT = Path(__file__).resolve().parent.parent
+HERE = ROOT / "firmware" / "typecheck"  # the checker's pins and the shared config
 VERSIONS = ("1.26", "1.29")  # the supported range's ends: machine.Counter is in 1.26 and later
 
 
@@ -24,7 +24,7 @@ def stubs_dir(version: str) -> Path:
 
 
 def config(version: str) -> Path:
-    return HERE.parent / f"pyright-esp32-{version}.json"
+    return ROOT / "firmware" / f"pyright-esp32-{version}.json"
 
 
 def checker() -> str | None:
