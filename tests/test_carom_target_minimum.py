@@ -22,19 +22,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_carom_helpers import Table, setup
+from test_league_cli import COMP, league
 
-from tablesense.cli import main
 from tablesense.errors import IllegalCall
 from tablesense.league import Player, make_result
 from tablesense.rules.carom_profiles import championship_match, targets_for
-
-COMP = "Najaar 2026"
-
-
-def league(db: Path, *args: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    code = main(["league", "--db", str(db), *args])
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 @pytest.fixture

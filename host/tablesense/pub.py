@@ -247,11 +247,9 @@ class Pub:
         tab = self.table(table_id)
         dedupe: Dedupe | None = None
         if callable(source):
-            cp = self._checkpoint(tab)
+            cp, row = self._checkpoint(tab)
             if cp is not None:
-                saved = self.store.checkpoint(table_id)
-                assert saved is not None
-                dedupe = Dedupe(self.store.table_lines_after(table_id, saved[1]))
+                dedupe = Dedupe(self.store.table_lines_after(table_id, row))
             source = source(cp)
         async for item in source:
             if isinstance(item, Checkpoint):
@@ -296,16 +294,17 @@ class Pub:
                 self._changed(tab)
             return
 
-    def _checkpoint(self, tab: Table) -> Checkpoint | None:
+    def _checkpoint(self, tab: Table) -> tuple[Checkpoint | None, int]:
+        """The table's saved checkpoint and the last event row written before it."""
         saved = self.store.checkpoint(tab.id)
         if saved is None:
-            return None
+            return None, 0
         try:
-            return Checkpoint.from_json(saved[0])
+            return Checkpoint.from_json(saved[0]), saved[1]
         except CheckpointError as exc:
             print(f"tablesense: table {tab.id}: {exc}; reading the board from now on",
                   file=sys.stderr, flush=True)
-            return None
+            return None, 0
 
     async def _save_checkpoint(self, tab: Table, cp: Checkpoint) -> None:
         if self.writer is None:

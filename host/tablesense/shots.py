@@ -227,14 +227,11 @@ def _later(a: float | None, b: float | None) -> float | None:
     return max(a, b)
 
 
-@dataclass(frozen=True, slots=True)
-class Shot:
-    """One shot: its table events in stream order (play, rest, late settles)."""
+class _Span:
+    """The first and last event numbers of a run of the stream (``seqs``)."""
 
-    number: int
-    events: tuple[Any, ...]
+    __slots__ = ()
     seqs: tuple[int, ...]
-    roles: tuple[Role, ...]
 
     @property
     def first(self) -> int:
@@ -243,6 +240,17 @@ class Shot:
     @property
     def last(self) -> int:
         return self.seqs[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class Shot(_Span):
+    """One shot: its table events in stream order (play, rest, late settles)."""
+
+    number: int
+    events: tuple[Any, ...]
+    seqs: tuple[int, ...]
+    roles: tuple[Role, ...]
+
 
     @property
     def start_t(self) -> float | None:
@@ -274,7 +282,7 @@ class Incident:
 
 
 @dataclass(frozen=True, slots=True)
-class Piece:
+class Piece(_Span):
     """A contiguous run of the stream of one kind: ``shot`` (events of shot number
     ``shot``), ``incident`` (after shot ``shot``), ``call``, ``void`` or ``setup`` (one
     event each). A shot split by a call is two pieces with the same number."""
@@ -284,13 +292,6 @@ class Piece:
     events: tuple[Any, ...]
     seqs: tuple[int, ...]
 
-    @property
-    def first(self) -> int:
-        return self.seqs[0]
-
-    @property
-    def last(self) -> int:
-        return self.seqs[-1]
 
 
 @dataclass(frozen=True, slots=True)

@@ -87,8 +87,7 @@ def _sources(tables: list[tuple[str, str | None, str | None]],
         def feed(resume: Any, tid: str = tid, port: str = port, profile: Any = profile,
                  status: Any = status) -> Any:
             # called by the pub with the table's last checkpoint: resume where the log got to
-            link = Link(port, baudrate=link_baud(baudrate, profile), profile_id=profile.id,
-                        from_seq=resume.seq if resume is not None else None)
+            link = Link(port, baudrate=link_baud(baudrate, profile), profile_id=profile.id)
             guard = ProfileGuard(tid, port, profile.id, link)
             return guard.items(table_items(port, profile, resume=resume, link=link,
                                            on_status=guard.watch(status)))

@@ -88,13 +88,11 @@ async def table_items(
     the translator's clock goes on from it. None: from the board's HELLO on.
     """
     translator = Translator(table_profile(profile))
-    if resume is not None:
-        translator.restore_clock(resume.uptime_us, resume.offset_us, resume.now_us)
-        opts["from_seq"] = resume.seq
     own = link is None
     link = link or Link(url, **opts)
-    if resume is not None:
-        link.seq._uptime_us = resume.uptime_us  # a HELLO below it: the board rebooted meanwhile
+    if resume is not None:  # the link asks for the frames after it; the clock goes on from it
+        translator.restore_clock(resume.uptime_us, resume.offset_us, resume.now_us)
+        link.seq.resume(resume.seq, resume.uptime_us)
     resync = False  # frames were lost for good: the next HELLO's levels tell what changed
     last_cp = resume.seq if resume is not None else -1
     next_seq: int | None = resume.seq if resume is not None else None

@@ -121,9 +121,16 @@ class Sequencer:
         self._buf: dict[int, Any] = {}
         self._gaps: list[_Gap] = []
         self._req: _Request | None = None  # the newest request
-        # the device's uptime at the checkpoint a resumed host starts from (link/__init__.py
-        # sets it): a first HELLO below it claims a reboot while the host was down
+        # the device's uptime at the checkpoint a resumed host starts from (``resume``):
+        # a first HELLO below it claims a reboot while the host was down
         self._uptime_us = -1
+
+    def resume(self, seq: int, uptime_us: int) -> None:
+        """Start from a saved checkpoint (link/checkpoint.py): ``seq`` is the next frame
+        wanted; a first HELLO whose uptime is below ``uptime_us`` claims a reboot while
+        the host was down. Before any frame has been seen."""
+        self._start(seq)
+        self._uptime_us = uptime_us
 
     # --- positions -------------------------------------------------------------
 
