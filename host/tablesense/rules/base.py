@@ -23,18 +23,32 @@ implements ``new_state``, ``step`` (one event, not undo/answer), ``on_answer`` a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
+
+import msgspec
 
 from ..errors import IllegalCall
 from ..events import Call, Event, Rest, Setup
 from ..shots import completes, is_table_event
+from ..texts import render
 from .ruling_log import RulingLog
+
+
+def replace(obj: Any, **changes: Any) -> Any:
+    """A copy of a frozen state with ``changes``: a msgspec Struct or a dataclass."""
+    if isinstance(obj, msgspec.Struct):
+        return msgspec.structs.replace(obj, **changes)
+    return dataclasses.replace(obj, **changes)
 
 
 @dataclass(frozen=True, slots=True)
 class Ruling:
-    """One decision of the engine: when, which rule, for or against whom."""
+    """One decision of the engine, as data: when, which rule, for or against whom, and the
+    rule's parameters (``data``). Its sentence is rendered from those (``tablesense.texts``)
+    in the language asked; ``text`` is only for an engine that still writes its own."""
 
     t: float
     rule: str
@@ -42,12 +56,18 @@ class Ruling:
     text: str = ""
     data: tuple[tuple[str, Any], ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
+    def say(self, lang: str = "en", names: Mapping[str, str] | None = None) -> str:
+        if self.text and lang == "en":
+            return self.text
+        return render(self.rule, dict(self.data), lang, self.player, names)
+
+    def to_dict(self, names: Mapping[str, str] | None = None, lang: str = "en") -> dict[str, Any]:
         out: dict[str, Any] = {"t": self.t, "rule": self.rule}
         if self.player is not None:
             out["player"] = self.player
-        if self.text:
-            out["text"] = self.text
+        text = self.say(lang, names)
+        if text:
+            out["text"] = text
         out.update(self.data)
         return out
 
@@ -64,9 +84,14 @@ class Question:
     player: str | None = None
     data: tuple[tuple[str, Any], ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
+    def say(self, lang: str = "en", names: Mapping[str, str] | None = None) -> str:
+        if self.text and lang == "en":
+            return self.text
+        return render(self.rule, dict(self.data), lang, self.player, names)
+
+    def to_dict(self, names: Mapping[str, str] | None = None, lang: str = "en") -> dict[str, Any]:
         out: dict[str, Any] = {
-            "id": self.id, "t": self.t, "rule": self.rule, "text": self.text,
+            "id": self.id, "t": self.t, "rule": self.rule, "text": self.say(lang, names),
             "options": list(self.options),
         }
         if self.player is not None:
@@ -195,18 +220,29 @@ class Engine(Generic[S]):
             return f"won by {state.winner}"
         return "finished"
 
-    def to_json(self, state: S) -> dict[str, Any]:
-        """The replay state of docs/events.md."""
+    def to_json(self, state: S, lang: str = "en") -> dict[str, Any]:
+        """The replay state of docs/events.md (sentences in ``lang``)."""
+        names = player_names(state)
         out: dict[str, Any] = {
             "game": state.game,
             "finished": state.finished,
             "winner": state.winner,
             "at_table": state.at_table,
-            "rulings": [r.to_dict() for r in state.rulings],
-            "questions": [q.to_dict() for q in state.questions],
+            "rulings": [r.to_dict(names, lang) for r in state.rulings],
+            "questions": [q.to_dict(names, lang) for q in state.questions],
         }
         out.update(self.game_json(state))
         return out
+
+
+def player_names(state: Any) -> dict[str, str]:
+    """``p1``/``p2`` to the names of the set-up (a team's names joined with "&")."""
+    names: dict[str, str] = {}
+    for pid, name in state.players:
+        if isinstance(name, (list, tuple)):
+            name = " & ".join(str(n) for n in name)
+        names[pid] = str(name) if name else pid
+    return names
 
 
 _YES_NO = {"yes": True, "y": True, "ja": True, "true": True, "no": False, "n": False, "nee": False,

@@ -3,11 +3,14 @@
 Every engine state starts with one (``BaseState.rulings``).
 
 A long match makes tens of thousands of rulings; ``tuple + (ruling,)`` per ruling
-copies the whole tuple every time (quadratic). ``RulingLog`` is a view of the first
-``n`` items of a list: appending at the tip appends to the shared list in place and
-returns a longer view, so every older view still shows exactly what it showed
-before; appending to an older view (after an undo or a re-resolved shot) copies
-first. From the outside it behaves like an immutable tuple.
+copies the whole tuple every time (quadratic). ``RulingLog`` is a persistent list:
+each log is a node that holds the rulings added in one step and a link to the log
+it extends. Appending makes one new node and copies nothing, whether it extends the
+newest log or an older one (a shot resolved again from the state before it, after an
+undo): older logs stay exactly as they were, and branches share what came before
+them. Reading from the end (the newest rulings, ``log[len(old):]``) walks back a few
+nodes; reading it whole walks them all once. From the outside it behaves like an
+immutable tuple.
 """
 
 from __future__ import annotations
@@ -20,19 +23,29 @@ if TYPE_CHECKING:
 
 
 class RulingLog(Sequence["Ruling"]):
-    __slots__ = ("_items", "_n")
+    __slots__ = ("_chunk", "_n", "_prev")
 
-    def __init__(self, items: list[Ruling] | None = None, n: int | None = None) -> None:
-        self._items = items if items is not None else []
-        self._n = len(self._items) if n is None else n
+    def __init__(self, items: Iterable[Ruling] = (), prev: RulingLog | None = None) -> None:
+        self._chunk: tuple[Ruling, ...] = tuple(items)
+        self._prev = prev if prev is not None and prev._n else None
+        self._n = (self._prev._n if self._prev is not None else 0) + len(self._chunk)
 
     def __len__(self) -> int:
         return self._n
 
+    def _chunks(self) -> list[tuple[Ruling, ...]]:
+        out: list[tuple[Ruling, ...]] = []
+        node: RulingLog | None = self
+        while node is not None:
+            if node._chunk:
+                out.append(node._chunk)
+            node = node._prev
+        out.reverse()
+        return out
+
     def __iter__(self) -> Iterator[Ruling]:
-        items = self._items
-        for i in range(self._n):
-            yield items[i]
+        for chunk in self._chunks():
+            yield from chunk
 
     @overload
     def __getitem__(self, key: int) -> Ruling: ...
@@ -40,31 +53,48 @@ class RulingLog(Sequence["Ruling"]):
     def __getitem__(self, key: slice) -> tuple[Ruling, ...]: ...
     def __getitem__(self, key: int | slice) -> Ruling | tuple[Ruling, ...]:
         if isinstance(key, slice):
-            return tuple(self._items[: self._n][key])
+            start, stop, step = key.indices(self._n)
+            if step == 1 and start >= stop:
+                return ()
+            if step == 1:
+                return self._tail(start)[: stop - start]
+            return tuple(self)[key]
         if key < 0:
             key += self._n
         if not 0 <= key < self._n:
             raise IndexError("ruling index out of range")
-        return self._items[key]
+        node: RulingLog | None = self
+        while node is not None:
+            first = node._n - len(node._chunk)
+            if key >= first:
+                return node._chunk[key - first]
+            node = node._prev
+        raise IndexError("ruling index out of range")  # pragma: no cover (lengths add up)
+
+    def _tail(self, start: int) -> tuple[Ruling, ...]:
+        """The rulings from index ``start`` on, walking back only as far as needed."""
+        parts: list[tuple[Ruling, ...]] = []
+        node: RulingLog | None = self
+        while node is not None and node._n > start:
+            first = node._n - len(node._chunk)
+            parts.append(node._chunk[max(0, start - first):])
+            node = node._prev
+        parts.reverse()
+        return tuple(r for part in parts for r in part)
 
     def extend(self, new: Iterable[Ruling]) -> RulingLog:
         """A log with ``new`` after these rulings; this log is unchanged."""
-        if self._n == len(self._items):
-            items = self._items
-        else:
-            items = self._items[: self._n]
-        items.extend(new)
-        return RulingLog(items, len(items))
+        return RulingLog(new, self)
 
     def __add__(self, other: Iterable[Ruling]) -> RulingLog:
-        return self.extend(other)
+        return RulingLog(other, self)
 
     def __radd__(self, other: Iterable[Ruling]) -> RulingLog:
         return RulingLog([*other, *self])
 
     def __eq__(self, other: Any) -> bool:
         if isinstance(other, (RulingLog, tuple, list)):
-            return tuple(self) == tuple(other)
+            return len(self) == len(other) and tuple(self) == tuple(other)
         return NotImplemented
 
     def __hash__(self) -> int:

@@ -1,0 +1,268 @@
+"""The shot stage in the engines: the base cuts, the engine resolves.
+
+``ShotEngine`` is the rule-engine interface of the shot stage (issue 13; docs/events.md,
+"Shots and incidents"). The base owns where a shot begins and ends (the cutter of
+``tablesense.shots``, kept in the state as ``cut``), gathers its events, and asks the
+engine for one pure function of the whole shot:
+
+    resolve(before, shot) -> state
+
+``before`` is the state before the shot; ``shot`` (``ShotRecord``) its sensor events,
+its ``rest``, what settled after the rest (``late``) and the referee's calls and
+answers about it (``calls``). The base calls ``resolve`` at the rest, and again from the
+same ``before`` when the shot is amended: a late settle (a pin that falls after the
+balls stop, a ball that drops off the goal edge), a call about the shot (``call``
+returns ``AMEND``), an answer to its question (``amend`` from ``on_answer``). The
+last shot closes for good when the next one opens (``close``).
+
+An engine implements:
+
+- ``new_state(setup)``;
+- ``resolve(before, shot)``: pure, from ``before`` and the whole shot (sensor events in
+  ``shot.events``, at ``shot.rest`` or still open when ``rest`` is None: the live view
+  of a shot in progress);
+- ``incident(state, event)``: an event between shots with no ball played (pins set up,
+  a ball that lay still dropping): the engine rules on it as such;
+- ``call(state, call)``: a referee call that is not ``undo`` or ``answer``; it returns
+  ``AMEND`` when the call is about the last shot (the base adds it to the shot and
+  resolves the shot again), else the new state;
+- ``on_answer`` (``Engine``'s), ``close(state)`` (default: nothing), ``game_json``,
+  ``summary``.
+
+What the base does besides: undo (``checkpoint``: the state before each shot and each
+call; undo pops it), questions (``Engine._answer``), the match's end (after it a rest
+changes nothing, a late settle still amends the deciding shot, an incident goes to the
+engine, any other sensor event is refused).
+
+The state is a ``MatchState``: a frozen msgspec Struct (copying one with changes is a
+C call, no generated code). Between the shot's first event and its rest, each event
+costs one copy of the small ``ShotRecord`` and one of the state; the engine does no
+work until the rest.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Generic, TypeVar
+
+import msgspec
+
+from ..errors import IllegalCall
+from ..events import Call, Event, Rest, Setup
+from ..shots import Cutter, Role
+from ..vocabulary import Vocabulary, canonical_call, for_game
+from .base import Engine, Question, Ruling
+from .ruling_log import RulingLog
+
+replace = msgspec.structs.replace
+
+
+class ShotRecord(msgspec.Struct, frozen=True, gc=False):
+    """One shot as the engine resolves it."""
+
+    #: the player at the table when the shot opened
+    player: str | None = None
+    #: the sensor events from the shot's first to its rest (the rest not included)
+    events: tuple[Event, ...] = ()
+    #: the rest that completed it; None while the shot is in progress
+    rest: Rest | None = None
+    #: what settled after the rest: it belongs to this shot
+    late: tuple[Event, ...] = ()
+    #: the referee's calls about this shot, answers included, in order
+    calls: tuple[Call, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        return self.rest is not None
+
+    @property
+    def t(self) -> float:
+        """When the shot began (its first event, or its rest for a shot with no events)."""
+        if self.events:
+            return self.events[0].t
+        if self.rest is not None:
+            return self.rest.t
+        return 0.0
+
+
+class Ended(msgspec.Struct, frozen=True, gc=False):
+    """Why a match ended, as data: the rule that ended it and its parameters."""
+
+    rule: str
+    winner: str | None = None
+    data: tuple[tuple[str, Any], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"rule": self.rule, "winner": self.winner}
+        out.update(self.data)
+        return out
+
+
+class MatchState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """What every game's state has (the shot stage's ``BaseState``)."""
+
+    game: str
+    players: tuple[tuple[str, Any], ...] = ()
+    finished: bool = False
+    winner: str | None = None
+    #: why the match ended (None while it goes on)
+    ended: Ended | None = None
+    at_table: str | None = "p1"
+    #: shared persistent log: a new state's rulings cost no copy of the old ones
+    rulings: RulingLog = msgspec.field(default_factory=RulingLog)
+    questions: tuple[Question, ...] = ()
+    asked: int = 0
+    in_shot: bool = False
+    checkpoint: MatchState | None = None
+    #: the shot cut (``tablesense.shots.Cutter``): an immutable value
+    cut: Cutter = Cutter()
+    #: the state before ``shot``, from which it is resolved (again)
+    before: MatchState | None = None
+    #: the current shot, or the last one while it may still be amended
+    shot: ShotRecord | None = None
+
+
+S = TypeVar("S", bound=MatchState)
+
+#: ``call`` returns this for a call about the last shot: the base adds it and resolves again
+AMEND: Any = object()
+
+
+class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
+    """Base of engines that resolve a whole shot at a time."""
+
+    game: ClassVar[str] = ""
+
+    # --- to implement -----------------------------------------------------------
+    def resolve(self, before: S, shot: ShotRecord) -> S:
+        raise NotImplementedError
+
+    def incident(self, state: S, event: Event) -> S:
+        raise IllegalCall(f"{event.type} between shots: no shot is being played")
+
+    def call(self, state: S, call: Call) -> S:
+        raise IllegalCall(f"unknown call {call.call!r}")
+
+    def close(self, state: S) -> S:
+        """The last shot closes for good (the next one opens): drop what only it could use."""
+        return state
+
+    def vocabulary(self, state: S) -> Vocabulary:
+        """The names the referee's calls may use (``tablesense.vocabulary``); a game whose
+        profiles name things differently returns its profile's."""
+        return for_game(self.game)
+
+    def live(self, state: S) -> S:
+        """The state to show: a shot in progress resolved as if it stopped now."""
+        if state.in_shot and state.shot is not None and state.before is not None:
+            return self._resolved(state.before, state.shot, state)  # type: ignore[arg-type]
+        return state
+
+    # --- the shared interface ---------------------------------------------------
+    def apply(self, state: S, event: Event) -> S:  # type: ignore[override]
+        if isinstance(event, Call):
+            return self._call(state, event)
+        if isinstance(event, Setup):
+            raise IllegalCall("a match is already set up; a new 'setup' starts a new match")
+        role, cut = state.cut.feed(event)
+        if role is Role.PLAY:
+            shot = state.shot
+            assert shot is not None
+            return replace(state, shot=replace(shot, events=(*shot.events, event)))
+        if state.finished:
+            if role is Role.SETTLE and state.shot is not None:
+                return self._settle(state, event, cut)
+            if role is Role.INCIDENT:
+                return replace(self.incident(state, event), cut=cut, checkpoint=state)
+            if isinstance(event, Rest):
+                return state
+            raise IllegalCall(f"the match is over ({self.result_text(state)}); no more {event.type} events")
+        if role is Role.REST:
+            shot = state.shot
+            before = state.before
+            assert shot is not None and before is not None
+            shot = replace(shot, rest=event)
+            return self._resolved(before, shot, state, cut=cut, in_shot=False)
+        if role is Role.OPEN:
+            before = self.close(state) if state.shot is not None else state
+            shot = ShotRecord(player=before.at_table, events=(event,))
+            return replace(before, shot=shot, before=before, cut=cut, in_shot=True, checkpoint=state)
+        if role is Role.EMPTY:
+            before = self.close(state) if state.shot is not None else state
+            shot = ShotRecord(player=before.at_table, rest=event)  # type: ignore[arg-type]
+            return self._resolved(before, shot, state, cut=cut, in_shot=False, checkpoint=state)
+        if role is Role.SETTLE:
+            if state.shot is None:
+                return replace(state, cut=cut)
+            return self._settle(state, event, cut)
+        # an incident between shots
+        new = self.incident(state, event)
+        if new is state and cut is state.cut:
+            return state
+        return replace(new, cut=cut, checkpoint=state)
+
+    def amend(self, state: S, call: Call) -> S:
+        """``state`` with the last shot resolved again with ``call`` about it."""
+        shot, before = state.shot, state.before
+        if shot is None or before is None:
+            raise IllegalCall(f"no shot yet for the call {call.call!r}")
+        return self._resolved(before, replace(shot, calls=(*shot.calls, call)), state)  # type: ignore[arg-type]
+
+    # --- inside ---------------------------------------------------------------------
+    def _settle(self, state: S, event: Event, cut: Cutter) -> S:
+        shot, before = state.shot, state.before
+        assert shot is not None and before is not None
+        if isinstance(event, Rest):
+            return replace(state, cut=cut)  # the rest the table reports after a late settle
+        shot = replace(shot, late=(*shot.late, event))
+        return self._resolved(before, shot, state, cut=cut, checkpoint=state)  # type: ignore[arg-type]
+
+    def _resolved(self, before: S, shot: ShotRecord, now: S, *, cut: Cutter | None = None,
+                  in_shot: bool | None = None, checkpoint: Any = ...) -> S:
+        """``resolve(before, shot)`` carrying the shot stage's own fields over from ``now``."""
+        new = self.resolve(before, shot)
+        return replace(new, before=before, shot=shot, cut=now.cut if cut is None else cut,
+                       in_shot=now.in_shot if in_shot is None else in_shot,
+                       checkpoint=now.checkpoint if checkpoint is ... else checkpoint)
+
+    def _call(self, state: S, event: Call) -> S:
+        event = canonical_call(self.vocabulary(state), event)  # the input edge: canonical ids only
+        if event.call == "undo":
+            if state.checkpoint is None:
+                raise IllegalCall("nothing to undo")
+            return state.checkpoint  # type: ignore[return-value]
+        if event.call == "answer":
+            return self._answer(state, event)  # type: ignore[return-value]
+        new = self.call(state, event)
+        if new is AMEND:
+            new = self.amend(state, event)
+        if new is state:
+            return state
+        return replace(new, checkpoint=state)
+
+    # --- helpers for engines --------------------------------------------------------
+    @staticmethod
+    def rule(state: S, t: float, rule: str, player: str | None = None, text: str = "",
+             **data: Any) -> S:
+        ruling = Ruling(t=t, rule=rule, player=player, text=text, data=tuple(data.items()))
+        return replace(state, rulings=state.rulings + (ruling,))
+
+    @staticmethod
+    def ask(state: S, t: float, rule: str, text: str = "", options: tuple[Any, ...] = (True, False),
+            player: str | None = None, **data: Any) -> S:
+        n = state.asked + 1
+        q = Question(id=f"q{n}", t=t, rule=rule, text=text, options=options, player=player,
+                     data=tuple(data.items()))
+        return replace(state, questions=(*state.questions, q), asked=n)
+
+    @staticmethod
+    def end(state: S, winner: str | None, rule: str, **data: Any) -> S:
+        """``state`` with the match over: who won (``"draw"``: nobody), by which rule, why."""
+        return replace(state, finished=True, winner=winner, at_table=None,
+                       ended=Ended(rule=rule, winner=winner, data=tuple(data.items())))
+
+    def to_json(self, state: S, lang: str = "en") -> dict[str, Any]:  # type: ignore[override]
+        shown = self.live(state)
+        out = Engine.to_json(self, shown, lang)  # type: ignore[arg-type]
+        if shown.ended is not None:
+            out["ended"] = shown.ended.to_dict()
+        return out

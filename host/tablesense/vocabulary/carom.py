@@ -1,0 +1,12 @@
+"""The names of carom as referees write them (``tablesense.vocabulary``): canonical id ->
+the other spellings, in English, Dutch and Danish."""
+
+from __future__ import annotations
+
+from . import Vocabulary
+
+VOCABULARY = Vocabulary(
+    fouls={},
+    balls={},
+    calls={},
+)
