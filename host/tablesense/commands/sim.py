@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
 import json
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from ..errors import TablesenseError
 from ..events import Event
@@ -163,7 +164,7 @@ async def simulate(
 
     def emit(evs: list[Event]) -> None:
         for ev in evs:
-            printer.event(dataclasses.replace(ev, t=round(ev.t - (shift or 0) / 1e6, 6)))
+            printer.event(msgspec.structs.replace(ev, t=round(ev.t - (shift or 0) / 1e6, 6)))
 
     try:
         async for item in link.items():

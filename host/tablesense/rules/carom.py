@@ -20,8 +20,10 @@ costs one copy, the score is rebuilt once per shot through a ``Draft``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
+
+import msgspec
 
 from ..errors import IllegalCall
 from ..events import Call, Contact, Cushion, Event, OffTable, Rest, Setup, Strike
@@ -600,5 +602,5 @@ def _check_balls(event: Event) -> Event:
             raise IllegalCall(f"carom.equipment: a carom table has the balls yellow, white and red, "
                               f"not {b!r}")
     if type(event) is Contact:
-        return replace(event, balls=named)
-    return replace(event, ball=named[0])  # type: ignore[call-arg]
+        return msgspec.structs.replace(event, balls=named)
+    return msgspec.structs.replace(event, ball=named[0])  # type: ignore[call-arg]

@@ -30,8 +30,10 @@ Both are resolved like any shot, by ``_settle``.
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import fields
 from typing import Any
+
+import msgspec
 
 from ..errors import BadEvent, IllegalCall
 from ..events import Call, Contact, Cushion, Event, OffTable, Pin, Pocket, Rest, Setup, Strike
@@ -318,7 +320,7 @@ class KegleEngine(Engine[KegleState]):
     def _call(self, state: KegleState, call: Call) -> KegleState:
         alias = _CALL_ALIASES.get(call.call)
         if alias is not None:
-            call = replace(call, call=alias)
+            call = msgspec.structs.replace(call, call=alias)
         handler = _CALLS.get(call.call)
         if handler is None:
             raise IllegalCall(f"unknown keglebillard call {call.call!r} (known: {', '.join(sorted(_CALLS))})")

@@ -20,9 +20,10 @@ import contextlib
 import tempfile
 import time
 from collections.abc import AsyncIterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from ..events import Call, Event, Pin, Rest, Setup
 from .match import MatchSim
@@ -112,7 +113,7 @@ async def _merge(sim: MatchSim, fw: Any, clock: _Clock, link_events: asyncio.Que
                 if delay > 0:
                     await asyncio.sleep(delay)
             if isinstance(ev, Call) and ev.t <= last_t:  # the link's rest comes a quiet period late
-                ev = replace(ev, t=round(last_t + 0.5, 6))
+                ev = msgspec.structs.replace(ev, t=round(last_t + 0.5, 6))
             last_t = ev.t
             yield ev
             continue

@@ -1,0 +1,108 @@
+"""Replay speed of every game beside ``json.loads`` of the same lines, and undo's memory.
+
+For each game's synthetic log (the generators of ``golf_replay``, ``kegle_replay``,
+``carom_replay``), in the same run, CPU time of one process, best of ``--repeat``:
+
+- ``json.loads``: every line decoded to a dict (the anchor: the least any replay does);
+- ``parse_line``: every line decoded into a checked, typed event (tablesense.events);
+- replay: parsing included, as ``tablesense replay`` does it (``Replay.feed_lines``);
+  printed with its ratio to ``json.loads`` and the issue's aim of 300,000 events/s;
+- undo's memory: the live table keeps every state an undo can reach; the bytes it holds
+  after the whole log (``tracemalloc``), per event, beside the bytes of the log's lines.
+
+    .venv/bin/python bench/replay_speed.py [--events N] [--repeat R] [--game GAME]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib.util
+import json
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tablesense.events import parse_line
+from tablesense.replay import Replay
+
+HERE = Path(__file__).resolve().parent
+AIM = 300_000
+
+
+def _bench_module(name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(name, HERE / f"{name}.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def logs(events: int) -> dict[str, list[str]]:
+    golf = _bench_module("golf_replay").synthetic_log(events)
+    kegle_shots = max(10, events // 8)
+    kegle = _bench_module("kegle_replay").synthetic_match(kegle_shots)
+    carom_shots = max(10, events // 6)
+    carom = _bench_module("carom_replay").synthetic_match(carom_shots)
+    return {"golf": golf, "kegle": kegle, "carom": carom}
+
+
+def best_cpu(run: Callable[[], object], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        gc.collect()
+        start = time.process_time()
+        run()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def undo_memory(lines: list[str]) -> int:
+    """Bytes held by a live table's replay (every undo reachable) after ``lines``."""
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    rep = Replay().feed_lines(lines)
+    gc.collect()
+    held = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    assert rep.state is not None
+    return held
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--events", type=int, default=60_000, help="about this many events per game")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--game", choices=("golf", "kegle", "carom"), action="append")
+    args = ap.parse_args(argv)
+    games = args.game or ["golf", "kegle", "carom"]
+    every = logs(args.events)
+    print(f"CPU time of one process, best of {args.repeat}; aim: {AIM:,} events/s with parsing")
+    for game in games:
+        lines = every[game]
+        n = len(lines)
+        check = Replay().feed_lines(lines)
+        if check.errors:
+            print(f"{game}: the synthetic log has errors: {check.errors[:3]}", file=sys.stderr)
+            return 1
+        anchor = best_cpu(lambda: [json.loads(x) for x in lines], args.repeat)  # noqa: B023
+        typed = best_cpu(lambda: [parse_line(x) for x in lines], args.repeat)  # noqa: B023
+        whole = best_cpu(lambda: Replay().feed_lines(lines), args.repeat)  # noqa: B023
+        held = undo_memory(lines)
+        log_bytes = sum(len(x) + 1 for x in lines)
+        print(f"{game}: {n:,} events")
+        print(f"  json.loads (anchor)     {n / anchor:>12,.0f} events/s")
+        print(f"  parse_line (typed)      {n / typed:>12,.0f} events/s  ({anchor / typed:.2f}x json.loads)")
+        print(f"  replay, parsing incl.   {n / whole:>12,.0f} events/s  ({anchor / whole:.2f}x json.loads; "
+              f"aim {AIM:,}: {'met' if n / whole >= AIM else 'not met'})")
+        print(f"  undo memory (live)      {held / n:>12,.0f} bytes/event  (the log: {log_bytes / n:,.0f} "
+              f"bytes/event; {held / log_bytes:.1f}x)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+"""``parse_line`` decodes a sensor event written as a log writes it in one pass (msgspec);
+everything else goes through ``parse_event``. Whichever way a line goes, the event (or the
+error) must be the one ``parse_event`` gives."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tablesense.errors import BadEvent
+from tablesense.events import _FAST, parse_event, parse_line
+
+TESTS = Path(__file__).resolve().parent
+LOG_LINES = sorted({
+    line.strip()
+    for path in [*TESTS.glob("matches/*/*.jsonl"), *TESTS.glob("scenarios/*.jsonl")]
+    for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+})
+
+EDGES = [
+    '{"t": 1, "type": "goal", "goal": "a", "ball": "p1"}',  # lower-case goal: normalised
+    '{"t": 1, "type": "pocket", "pocket": 2, "ball": "Red "}',  # a ball written by hand
+    '{"t": 1, "type": "pin", "pin": 3, "state": "down", "by": "red"}',  # an unknown key: kept
+    '{"t": 1e400, "type": "cushion", "cushion": 1}',  # not finite
+    '{"t": true, "type": "cushion", "cushion": 1}',
+    '{"t": 1, "type": "cushion", "cushion": 5}',
+    '{"t": 1, "type": "cushion", "cushion": 2.0}',
+    '{"t": 1, "type": "pin", "pin": true, "state": "down"}',
+    '{"t": 1, "type": "contact", "balls": ["red"]}',
+    '{"t": 1, "type": "contact", "balls": ["red", "red"]}',
+    '{"t": 1, "type": "rest", "positions": {"red": [0.5, 0.25]}}',
+    '{"t": 1, "type": "rest", "positions": {"red": [1]}}',
+    '{"t": 1, "type": "strike"}',
+    '{"t": 2.5, "type": "off_table", "ball": null}',
+    '{"t": 1, "type": "goal"}',
+    '{"type": "goal", "goal": "A"}',
+    '{"t": 1, "type": "goal", "goal": "A", "~extra~": {"x": 1}}',
+    '[1, 2]',
+    '{"t": 1, "type": "flash"}',
+    '{"t": 1, "type": "goal", "goal": "A"',
+    '{"t": 1, "type": "call", "call": "carom"}',
+    '{"t": 1, "type": "call", "call": "foul", "foul": "jump", "player": "p2"}',
+    '{"t": 1, "type": "call", "call": "foul", "foul": null}',
+    '{"t": 1, "type": "call", "call": "foul"}',
+    '{"t": 1, "type": "call", "call": "start", "player": "p3"}',
+    '{"t": 1, "type": "call", "call": "spot", "spot": true}',
+    '{"t": 1, "type": "call", "call": "answer", "question": "q1"}',
+    '{"t": 1, "type": "call", "call": "answer", "question": "q1", "answer": null}',
+    '{"t": 1, "type": "call", "call": "undo", "note": "by the referee"}',
+    '{"t": 1, "type": "call"}',
+]
+
+
+def _slow(line: str) -> object:
+    try:
+        return parse_event(json.loads(line))
+    except BadEvent as exc:
+        return ("error", str(exc))
+    except ValueError:
+        return ("not json",)
+
+
+def _fast(line: str) -> object:
+    try:
+        return parse_line(line)
+    except BadEvent as exc:
+        if str(exc).startswith("not JSON"):
+            return ("not json",)
+        return ("error", str(exc))
+
+
+@pytest.mark.parametrize("line", EDGES)
+def test_an_unusual_line_gives_what_parse_event_gives(line: str) -> None:
+    slow, fast = _slow(line), _fast(line)
+    assert fast == slow
+    if not isinstance(fast, tuple):
+        assert fast.to_dict() == slow.to_dict()  # type: ignore[attr-defined]
+
+
+def test_every_line_of_the_recorded_logs_gives_what_parse_event_gives() -> None:
+    assert len(LOG_LINES) > 1000
+    differ = [line for line in LOG_LINES if _fast(line) != _slow(line)]
+    assert differ == []
+
+
+def test_most_recorded_sensor_lines_take_the_one_pass_way() -> None:
+    sensor = [line for line in LOG_LINES if '"call"' not in line and '"setup"' not in line]
+    decoded = 0
+    for line in sensor:
+        try:
+            _FAST.decode(line)
+            decoded += 1
+        except Exception:
+            pass
+    assert decoded > 0.9 * len(sensor)
