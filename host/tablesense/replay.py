@@ -73,8 +73,25 @@ class Replay:
         return True
 
     def feed_lines(self, lines: Iterable[str]) -> Replay:
+        """``feed_line`` over a whole log, its void records applied (``effective_lines``).
+
+        The loop of a whole replay: the engine's ``apply`` is called straight for every
+        event but a set-up, with the same errors and history trimming as ``apply``."""
+        errors = self.errors
         for n, text in effective_lines(lines):
-            self.feed_line(text, n)
+            try:
+                event = parse_line(text)
+                engine, state = self.engine, self.state
+                if engine is None or state is None or type(event) is Setup:
+                    self.apply(event)
+                    continue
+                self.state = engine.apply(state, event)
+            except TablesenseError as exc:
+                errors.append(LineError(n, str(exc), text.strip()))
+                continue
+            self.events += 1
+            if self.history is not None and self.events % TRIM_EVERY == 0:
+                trim_history(self.state, self.history)
         return self
 
     def to_json(self) -> dict[str, Any]:
