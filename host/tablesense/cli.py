@@ -16,6 +16,7 @@ import sys
 from types import FrameType
 
 from . import __version__
+from .command_line import old_spellings
 from .command_line.options import Parser
 
 #: name -> (module under tablesense.commands, one line of help)
@@ -54,6 +55,7 @@ file, a web port taken).
 
 
 def build_parser() -> argparse.ArgumentParser:
+    old_spellings.reset()
     parser = Parser(prog="tablesense", description=DESCRIPTION, epilog=EPILOG,
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"tablesense {__version__}",

@@ -46,8 +46,9 @@ def _core(commands: list[Command], values: dict[str, list[str]]) -> str:
     for cmd in commands:
         words = list(cmd.children) + [o for a in cmd.arguments if not a.hidden for o in a.options]
         words += ["-h", "--help"] if cmd.path else ["--help", "--version"]
-        if any(not a.options and not a.hidden and not a.choices for a in cmd.arguments):
-            words.append("@files")
+        for a in cmd.arguments:
+            if not a.options and not a.hidden:  # a positional: its choices, its values, else files
+                words += list(a.choices) or values.get(a.dest, ["@files"])
         label = shlex.quote(_key(cmd.path)) if cmd.path else "''"
         lines.append(f"        {label}) echo {_quote(words)} ;;")
     lines += ["    esac", "}", ""]

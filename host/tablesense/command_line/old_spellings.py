@@ -3,7 +3,8 @@
 ``old_option(parser, "--port", new_action)`` adds ``--port`` as a hidden spelling of
 ``new_action`` (``--serial``): the value goes where ``--serial``'s would, and stderr gets
 ``tablesense run: --port is now --serial; the old spelling goes in the next release``
-(once per spelling and process). ``docs/cli.md`` lists every old spelling.
+(once per spelling and command line: ``reset()`` starts a new one). ``docs/cli.md`` lists
+every old spelling.
 """
 
 from __future__ import annotations
@@ -14,6 +15,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 _said: set[tuple[str, str]] = set()
+
+
+def reset() -> None:
+    """A new command line: each old spelling is noticed again."""
+    _said.clear()
 
 
 def notice(prog: str, old: str, new: str) -> None:

@@ -20,8 +20,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..cli import build_parser
+    from ..command_line.topics import pages
     from ..table.profile import profile_ids
 
-    values = {"serial": [SERIAL], "profile": profile_ids()}
+    values = {"serial": [SERIAL], "profile": profile_ids(), "topic": list(pages())}
     sys.stdout.write(script(build_parser(), args.shell, values))
     return 0

@@ -87,7 +87,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     r.add_argument("--visitor", metavar="NAME", help="the visiting player (liemers: he breaks, so he is P1)")
 
     i = action("import", "take results from stored match logs (JSONL files, or the pub's log)",
-               'tablesense league import "Najaar 2026" examples/carom-match.jsonl --db club.db')
+               'tablesense league import "Najaar 2026" examples/club/1-ann-bob.jsonl --db club.db')
     i.add_argument("competition", help="the competition's name")
     i.add_argument("logs", nargs="*", metavar="LOG", help="match logs as JSONL files")
     i.add_argument("--store", metavar="DB", help="the pub's match log (tablesense run --db)")
