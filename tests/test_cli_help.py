@@ -44,8 +44,9 @@ def test_top_level_help_is_for_users_and_documents_the_exit_codes(capsys: pytest
     assert "exit status: 0" in out and "1 the command ran" in out and "2 it could not start" in out
 
 
-@pytest.mark.parametrize("argv", [["league", "standings"], ["run", "--tables", "x"], ["demo", "--game", "pool"],
-                                  ["nonsense"], ["league", "create", "X", "--half", "zomer"]])
+@pytest.mark.parametrize("argv", [["league", "standings"], ["run", "--tables", "x"],
+                                  ["demo", "--game", "pool"], ["nonsense"],
+                                  ["league", "create", "X", "--half", "zomer"]])
 def test_an_argument_mistake_is_one_line_pointing_at_help(argv: list[str],
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as done:

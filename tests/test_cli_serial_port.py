@@ -67,7 +67,9 @@ def test_with_wait_the_command_waits_for_the_board_to_appear(tmp_path: Path, com
     /dev/serial/by-id/...), pointing at the real firmware's pty."""
     port = tmp_path / "ttyBOARD"
     argv = [*CLI, command, "--serial", str(port), "--wait"]
-    argv += ["--profile", "golf"] + (["--http", _free_port(), "--db", str(tmp_path / "pub.db")] if command == "run" else [])
+    argv += ["--profile", "golf"]
+    if command == "run":
+        argv += ["--http", _free_port(), "--db", str(tmp_path / "pub.db")]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stderr is not None

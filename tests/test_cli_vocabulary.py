@@ -20,7 +20,8 @@ def parse(*argv: str) -> argparse.Namespace:
 
 
 @pytest.mark.parametrize(("text", "host", "port"), [
-    ("8080", None, 8080), ("0.0.0.0:9000", "0.0.0.0", 9000), ("[::1]:8081", "::1", 8081), ("localhost:0", "localhost", 0),
+    ("8080", None, 8080), ("0.0.0.0:9000", "0.0.0.0", 9000), ("[::1]:8081", "::1", 8081),
+    ("localhost:0", "localhost", 0),
 ])
 def test_http_takes_a_port_or_host_and_port(text: str, host: str | None, port: int) -> None:
     assert parse_http(text) == (host, port)
@@ -73,7 +74,8 @@ def test_the_serial_port_is_called_serial_in_every_command_that_opens_one() -> N
             assert "--db" in visible, cmd.path
 
 
-def test_league_takes_db_before_or_after_the_action(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_league_takes_db_before_or_after_the_action(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "club.db")
     assert main(["league", "create", "Najaar 2026", "--db", db]) == 0
     assert main(["league", "--db", db, "add-player", "Najaar 2026", "Ann", "--moyenne", "1.2"]) == 0
@@ -87,9 +89,9 @@ def test_league_takes_db_before_or_after_the_action(tmp_path: Path, capsys: pyte
 
 
 def test_the_systemd_unit_speaks_the_new_words(tablesense_cmd: list[str]) -> None:
-    done = subprocess.run([*tablesense_cmd, "install-service", "--serial", "socket://table1:7000", "--profile",
-                           "carom", "--http", "0.0.0.0:8081", "--dry-run"], capture_output=True, text=True,
-                          timeout=30)
+    argv = ["install-service", "--serial", "socket://table1:7000", "--profile", "carom", "--http",
+            "0.0.0.0:8081", "--dry-run"]
+    done = subprocess.run([*tablesense_cmd, *argv], capture_output=True, text=True, timeout=30)
     assert done.returncode == 0 and done.stderr == ""
     start = next(line for line in done.stdout.splitlines() if line.startswith("ExecStart="))
     assert "run --serial socket://table1:7000 --profile carom --http 0.0.0.0:8081" in start

@@ -87,7 +87,8 @@ def test_committed_examples_are_up_to_date() -> None:
 def test_dry_run_prints_the_unit_and_changes_nothing(capsys: pytest.CaptureFixture[str]) -> None:
     unit = Path("/etc/systemd/system/tablesense.service")
     existed = unit.exists()
-    assert main(["install-service", "--serial", "socket://table1:7000", "--profile", "carom", "--dry-run"]) == 0
+    assert main(["install-service", "--serial", "socket://table1:7000", "--profile", "carom",
+                 "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert "# would write /etc/systemd/system/tablesense.service:" in out
     assert "--serial socket://table1:7000 --profile carom" in out and "Restart=always" in out
@@ -127,4 +128,5 @@ def test_a_port_twice_or_more_profiles_than_ports_are_user_errors(capsys: pytest
     two = ["install-service", "--dry-run", "--serial", "socket://x:1", "--serial", "socket://x:2",
            "--profile", "golf", "--profile", "kegle"]
     assert main(two) == 0
-    assert "--serial socket://x:1 --serial socket://x:2 --profile golf --profile kegle" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "--serial socket://x:1 --serial socket://x:2 --profile golf --profile kegle" in out

@@ -32,8 +32,8 @@ def add_serial(p: argparse.ArgumentParser, *, repeat: bool = False, old: str | N
                help: str | None = None) -> argparse.Action:
     """``--serial PORT`` (``repeat``: once per table); ``old`` stays as a hidden spelling."""
     text = help or SERIAL_HELP + ("; repeat it, one per table" if repeat else "")
-    action = p.add_argument("--serial", action="append" if repeat else "store", default=[] if repeat else None,
-                            metavar="PORT", help=text)
+    action = p.add_argument("--serial", action="append" if repeat else "store",
+                            default=[] if repeat else None, metavar="PORT", help=text)
     if old:
         old_option(p, old, action)
     return action
@@ -97,7 +97,8 @@ def add_db(p: argparse.ArgumentParser, text: str, **kw: Any) -> argparse.Action:
     return p.add_argument("--db", metavar="FILE", help=text, **kw)
 
 
-def add_lang(p: argparse.ArgumentParser, text: str = "language of the scoreboard", **kw: Any) -> argparse.Action:
+def add_lang(p: argparse.ArgumentParser, text: str = "language of the scoreboard",
+             **kw: Any) -> argparse.Action:
     from ..store import LANGS
 
     return p.add_argument("--lang", choices=LANGS, metavar="CODE",

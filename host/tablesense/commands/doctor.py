@@ -23,6 +23,8 @@ from pathlib import Path
 
 import serial
 
+from ..command_line.options import add_serial
+from ..command_line.serial_port import serial_problem
 from ..deploy.colours import (
     ColourSample,
     ColourSplitter,
@@ -36,8 +38,6 @@ from ..deploy.colours import (
 )
 from ..deploy.doctor import NOISY_EDGES_PER_S, NOISY_PULSES_PER_S, STUCK_S, Doctor
 from ..deploy.hello import HelloError, describe, wait_hello
-from ..command_line.options import add_serial
-from ..command_line.serial_port import serial_problem
 from ..errors import TablesenseError
 from ..link import lines
 from ..link.frame import Frame, HelloFrame, StreamDecoder
@@ -51,7 +51,6 @@ from ..table.profile import (
     load_profile,
     profile_from_dict,
 )
-
 
 EXAMPLES = """
 tablesense doctor --serial /dev/serial/by-id/usb-Silicon_Labs_CP2102-if00-port0 --profile golf

@@ -19,7 +19,6 @@ from ..deploy.versions import expected_chip, note, refusal
 from ..link.lines import BAUD, baud, link_baud
 from ..table.profile import ProfileError, load_profile, profile_ids
 
-
 EXAMPLES = """
 tablesense flash --serial /dev/serial/by-id/usb-Silicon_Labs_CP2102-if00-port0 --profile golf
 tablesense flash --serial /dev/ttyUSB0 --profile carom --dry-run
@@ -28,15 +27,18 @@ make flash PORT=/dev/ttyUSB0 PROFILE=kegle
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    add_serial(p, help="the board's serial port (/dev/serial/by-id/... keeps its name; a pyserial URL works too)")
+    add_serial(p, help="the board's serial port (/dev/serial/by-id/... keeps its name; a pyserial URL "
+                       "works too)")
     p.add_argument("--profile", default="golf", metavar="ID",
-                   help="table profile the board starts with: golf, kegle, carom or a TOML file (default: golf)")
+                   help="table profile the board starts with: golf, kegle, carom or a TOML file "
+                        "(default: golf)")
     p.add_argument("--firmware", default=str(FIRMWARE_DIR), help=argparse.SUPPRESS)
     p.add_argument("--force", action="store_true", help="copy every file, even those the board already has")
     p.add_argument("--dry-run", action="store_true",
                    help="print the plan (the mpremote commands) without changing the board")
     p.add_argument("--no-check", action="store_true", help="do not ask the board for HELLO afterwards")
-    p.add_argument("--timeout", type=float, default=15.0, metavar="S", help="seconds to wait for HELLO after the reset")
+    p.add_argument("--timeout", type=float, default=15.0, metavar="S",
+                   help="seconds to wait for HELLO after the reset")
     p.add_argument("--baud", type=baud, default=None, metavar="N",
                    help=f"baud rate of the link, for the HELLO check (default: the profile's, else {BAUD}; "
                         "mpremote copies at 115200)")

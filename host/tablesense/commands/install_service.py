@@ -29,7 +29,6 @@ from ..deploy.service import (
 )
 from ..table.profile import ProfileError, load_profile
 
-
 EXAMPLES = """
 tablesense install-service --list-ports
 tablesense install-service --serial socket://table1:7000 --profile carom --dry-run

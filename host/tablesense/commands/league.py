@@ -29,7 +29,6 @@ from ..league import (
 from ..league.store import DISCIPLINES, HALVES
 from ..rules.carom_profiles import SCHEMES
 
-
 EXAMPLES = """
 tablesense league create "Najaar 2026" --season 2026-2027 --half najaar --discipline libre --db club.db
 tablesense league add-player "Najaar 2026" Ann --moyenne 1.2 --db club.db
@@ -46,13 +45,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
     def action(name: str, text: str, example: str) -> argparse.ArgumentParser:
         return sub.add_parser(name, help=text, description=text[:1].upper() + text[1:] + ".",
-                              epilog=f"example:\n  {example}", formatter_class=argparse.RawDescriptionHelpFormatter)
+                              epilog=f"example:\n  {example}",
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
 
     c = action("create", "create a competition (one half season)",
                'tablesense league create "Najaar 2026" --season 2026-2027 --db club.db')
     c.add_argument("name", help="the competition's name, as the other actions name it")
     c.add_argument("--season", default="", help="the season, e.g. 2026-2027")
-    c.add_argument("--half", default="najaar", choices=HALVES, help="which half of the season (default najaar)")
+    c.add_argument("--half", default="najaar", choices=HALVES,
+                   help="which half of the season (default najaar)")
     c.add_argument("--discipline", default="libre", choices=DISCIPLINES,
                    help="the carom discipline played (default libre)")
     c.add_argument("--profile", default="club", metavar="ID",

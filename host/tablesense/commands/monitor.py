@@ -25,7 +25,6 @@ from ..link.show import Printer
 from ..link.translate import Translator, table_profile
 from ..link.transport import Link, LinkError, LinkStatus
 
-
 EXAMPLES = """
 tablesense monitor --serial /dev/ttyUSB0 --profile golf
 tablesense monitor --serial socket://192.168.1.40:7000 --json --duration 60 > table1.jsonl

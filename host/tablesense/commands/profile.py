@@ -8,7 +8,6 @@ from pathlib import Path
 
 from ..table.profile import ProfileError, TableProfile, board_config_json, load_profile, profile_ids
 
-
 EXAMPLES = """
 tablesense profile list
 tablesense profile check
@@ -22,16 +21,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
     def action(name: str, text: str, example: str) -> argparse.ArgumentParser:
         return sub.add_parser(name, help=text, description=text[:1].upper() + text[1:] + ".",
-                              epilog=f"example:\n  {example}", formatter_class=argparse.RawDescriptionHelpFormatter)
+                              epilog=f"example:\n  {example}",
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
 
     c = action("check", "validate profiles (ids or .toml/.json files); all when none given",
                "tablesense profile check my-table.toml")
-    c.add_argument("profiles", nargs="*", metavar="FILE|ID", help="profile ids or files (default: every profile)")
-    g = action("gen", "write the board configuration JSON the firmware reads", "tablesense profile gen golf -o golf.json")
+    c.add_argument("profiles", nargs="*", metavar="FILE|ID",
+                   help="profile ids or files (default: every profile)")
+    g = action("gen", "write the board configuration JSON the firmware reads",
+               "tablesense profile gen golf -o golf.json")
     g.add_argument("profile", metavar="FILE|ID", help="the profile: an id (golf, kegle, carom) or a file")
     g.add_argument("-o", "--output", metavar="FILE", help="output file (default: standard output)")
     action("list", "list the table profiles under hardware/profiles/", "tablesense profile list")
-    w = action("wiring", "write the wiring diagram (SVG) of a profile", "tablesense profile wiring golf -o golf.svg")
+    w = action("wiring", "write the wiring diagram (SVG) of a profile",
+               "tablesense profile wiring golf -o golf.svg")
     w.add_argument("profile", metavar="FILE|ID", help="the profile: an id (golf, kegle, carom) or a file")
     w.add_argument("-o", "--output", metavar="FILE", help="output file (default: standard output)")
 

@@ -28,7 +28,6 @@ from ..replay import LineError, Replay, effective_stream, history_for, scan_log
 from ..rules import Ruling
 from ..shots import Cutter, Role
 
-
 EXAMPLES = """
 tablesense replay examples/golf-match.jsonl
 tablesense replay examples/golf-match.jsonl --json

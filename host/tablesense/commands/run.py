@@ -44,7 +44,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the pub's code that pairs a TV with a table (/table/N?tv=CODE shows the referee "
                         "QR code there); default: one per table, printed at start")
     p.add_argument("--wait", action="store_true",
-                   help="start even when a serial port is not there yet, and wait for its board (default: exit 2)")
+                   help="start even when a serial port is not there yet, and wait for its board "
+                        "(default: exit 2)")
 
 
 def plan(ports: list[str], profiles: list[str], extra: int) -> list[tuple[str, str | None, str | None]]:

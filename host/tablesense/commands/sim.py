@@ -54,8 +54,9 @@ EDGE_KEYS = ("t_us", "clock_us", "ch")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("edges", metavar="EDGES", help="edges file: JSON lines of {t_us, ch, level|colour|pulses}, "
-                   "a header line first if you like")
+    p.add_argument("edges", metavar="EDGES",
+                   help="edges file: JSON lines of {t_us, ch, level|colour|pulses}, a header line first "
+                        "if you like")
     p.add_argument("--profile", metavar="ID", help="table profile id (golf, kegle, carom) or TOML path "
                    "(default: the header's profile or game)")
     p.add_argument("--json", action="store_true", help="JSON lines instead of text")
