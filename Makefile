@@ -64,7 +64,7 @@ demo: setup browser
 	$(BIN)/tablesense demo --game $(GAME) --open
 
 flash: setup
-	$(BIN)/tablesense flash --port $(PORT) --profile $(PROFILE)
+	$(BIN)/tablesense flash --serial $(PORT) --profile $(PROFILE)
 
 bench: setup
 	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

@@ -93,7 +93,7 @@ def test_sim_and_monitor_reject_an_unknown_profile(tmp_path: Path) -> None:
 
 
 def test_monitor_on_a_missing_port_says_so(tmp_path: Path) -> None:
-    r = tablesense("monitor", str(tmp_path / "ttyUSB9"), "--no-reconnect")
+    r = tablesense("monitor", "--serial", str(tmp_path / "ttyUSB9"), "--no-reconnect")
     assert r.returncode == 2
     assert f"serial port {tmp_path / 'ttyUSB9'} not found" in r.stderr and "Traceback" not in r.stderr
     assert "Ports seen:" in r.stderr or "no serial ports are connected" in r.stderr

@@ -36,8 +36,8 @@ def test_system_unit_restarts_always_and_runs_as_the_pub_user() -> None:
     unit = render_unit(opts())
     assert "Restart=always" in unit and "StartLimitIntervalSec=0" in unit
     assert "User=pi" in unit and "SupplementaryGroups=dialout" in unit
-    assert ("ExecStart=/opt/ts/bin/tablesense run --port /dev/serial/by-id/usb-A --profile kegle "
-            "--host 0.0.0.0 --port-http 8080 --db /var/lib/tablesense/t.db --lang en") in unit
+    assert ("ExecStart=/opt/ts/bin/tablesense run --serial /dev/serial/by-id/usb-A --profile kegle "
+            "--http 0.0.0.0:8080 --db /var/lib/tablesense/t.db --lang en --wait") in unit
     assert "WorkingDirectory=/var/lib/tablesense" in unit
     assert unit.rstrip().endswith("WantedBy=multi-user.target")
 
@@ -87,10 +87,11 @@ def test_committed_examples_are_up_to_date() -> None:
 def test_dry_run_prints_the_unit_and_changes_nothing(capsys: pytest.CaptureFixture[str]) -> None:
     unit = Path("/etc/systemd/system/tablesense.service")
     existed = unit.exists()
-    assert main(["install-service", "--port", "socket://table1:7000", "--profile", "carom", "--dry-run"]) == 0
+    assert main(["install-service", "--serial", "socket://table1:7000", "--profile", "carom",
+                 "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert "# would write /etc/systemd/system/tablesense.service:" in out
-    assert "--port socket://table1:7000 --profile carom" in out and "Restart=always" in out
+    assert "--serial socket://table1:7000 --profile carom" in out and "Restart=always" in out
     assert "systemctl enable --now tablesense.service" in out
     assert unit.exists() == existed
 
@@ -98,7 +99,7 @@ def test_dry_run_prints_the_unit_and_changes_nothing(capsys: pytest.CaptureFixtu
 def test_user_install_writes_the_unit_under_home(tmp_path: Path) -> None:
     env = dict(os.environ, HOME=str(tmp_path))
     res = subprocess.run([sys.executable, "-m", "tablesense", "install-service", "--user", "--no-enable",
-                          "--port", "socket://t:1", "--profile", "golf"], capture_output=True, text=True,
+                          "--serial", "socket://t:1", "--profile", "golf"], capture_output=True, text=True,
                          env=env, timeout=60)
     assert res.returncode == 0, res.stderr
     unit = (tmp_path / ".config/systemd/user/tablesense.service").read_text()
@@ -111,20 +112,21 @@ def test_user_install_writes_the_unit_under_home(tmp_path: Path) -> None:
 
 def test_no_port_and_a_bad_profile_are_user_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["install-service"]) == 2
-    assert "give the tables' serial ports with --port" in capsys.readouterr().err
-    assert main(["install-service", "--port", "socket://x:1", "--profile", "pool", "--dry-run"]) == 2
+    assert "give the tables' serial ports with --serial" in capsys.readouterr().err
+    assert main(["install-service", "--serial", "socket://x:1", "--profile", "pool", "--dry-run"]) == 2
     assert "unknown table profile" in capsys.readouterr().err
 
 
 def test_a_port_twice_or_more_profiles_than_ports_are_user_errors(capsys: pytest.CaptureFixture[str]) -> None:
-    twice = ["install-service", "--dry-run", "--port", "socket://x:1", "--port", "socket://x:1"]
+    twice = ["install-service", "--dry-run", "--serial", "socket://x:1", "--serial", "socket://x:1"]
     assert main(twice) == 2
     assert "socket://x:1 is given twice" in capsys.readouterr().err
-    extra = ["install-service", "--dry-run", "--port", "socket://x:1",
+    extra = ["install-service", "--dry-run", "--serial", "socket://x:1",
              "--profile", "golf", "--profile", "kegle"]
     assert main(extra) == 2
-    assert "give one --profile per --port" in capsys.readouterr().err
-    two = ["install-service", "--dry-run", "--port", "socket://x:1", "--port", "socket://x:2",
+    assert "give one --profile per --serial" in capsys.readouterr().err
+    two = ["install-service", "--dry-run", "--serial", "socket://x:1", "--serial", "socket://x:2",
            "--profile", "golf", "--profile", "kegle"]
     assert main(two) == 0
-    assert "--port socket://x:1 --port socket://x:2 --profile golf --profile kegle" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "--serial socket://x:1 --serial socket://x:2 --profile golf --profile kegle" in out

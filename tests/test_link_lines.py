@@ -245,7 +245,7 @@ def test_a_missing_port_is_one_line_naming_it_and_the_ports_seen(capsys) -> None
     from tablesense.cli import main
     from tablesense.commands.run import _sources
 
-    assert main(["monitor", "/dev/ttyUSB97", "--duration", "1"]) == 2
+    assert main(["monitor", "--serial", "/dev/ttyUSB97", "--duration", "1"]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "serial port /dev/ttyUSB97 not found" in err
     assert "Ports seen:" in err or "no serial ports are connected" in err

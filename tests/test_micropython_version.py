@@ -126,7 +126,7 @@ def test_flash_refuses_an_old_micropython_before_building_or_copying(
         repl: UnixRepl, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(deploy_run, "PROBE", f"print({ESP32_1_25_0!r})")
-    assert main(["flash", "--port", repl.port, "--profile", "golf", "--resume"]) == 2
+    assert main(["flash", "--serial", repl.port, "--profile", "golf", "--resume"]) == 2
     out, err = capsys.readouterr()
     assert err.count("\n") == 1 and "Traceback" not in err
     assert err.startswith("tablesense flash: the board runs MicroPython 1.25.0, the firmware needs 1.26.0")
@@ -137,7 +137,7 @@ def test_flash_refuses_an_old_micropython_before_building_or_copying(
 
 @pytest.mark.micropython
 def test_flash_reads_the_version_first_then_plans(repl: UnixRepl, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["flash", "--port", repl.port, "--profile", "golf", "--resume", "--dry-run"]) == 0
+    assert main(["flash", "--serial", repl.port, "--profile", "golf", "--resume", "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert out.index(": MicroPython 1.") < out.index("building firmware") < out.index("plan for")
     assert "on unix" in out

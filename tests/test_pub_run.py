@@ -24,9 +24,9 @@ def test_tables_are_numbered_in_port_order_with_their_profiles() -> None:
 @pytest.mark.parametrize(("args", "message"), [
     ([], "give a table"),
     (["--port", "a", "--port", "b", "--profile", "golf", "--profile", "kegle", "--profile", "carom"],
-     "one per --port"),
+     "one per --serial"),
     (["--port", "socket://127.0.0.1:1", "--profile", "no-such-table"], "no-such-table"),
-    (["--tables", "1", "--profile", "carom"], "--profile goes with --port"),
+    (["--tables", "1", "--profile", "carom"], "--profile goes with --serial"),
 ])
 def test_bad_arguments_say_what_is_wrong(tablesense_cmd: list[str], tmp_path: Path, args: list[str],
                                          message: str) -> None:

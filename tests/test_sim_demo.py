@@ -54,10 +54,10 @@ def test_demo_on_a_port_in_use_says_so(tmp_path, capsys):
         s.bind(("127.0.0.1", 0))
         s.listen()
         port = s.getsockname()[1]
-        assert main(["demo", "--direct", "--speed", "0", "--port", str(port), "--exit",
+        assert main(["demo", "--direct", "--speed", "0", "--http", str(port), "--exit",
                      "--db", str(tmp_path / "demo.db")]) == 2
     err = capsys.readouterr().err
-    assert f"cannot serve on 127.0.0.1:{port}" in err and "--port 0" in err
+    assert f"cannot serve on 127.0.0.1:{port}" in err and "--http 0" in err
 
 
 def _get(url: str) -> dict:
@@ -67,7 +67,7 @@ def _get(url: str) -> dict:
 
 def test_demo_serves_the_match_on_the_scoreboard(tmp_path):
     proc = subprocess.Popen(
-        [TABLESENSE, "demo", "--game", "carom", "--direct", "--speed", "0", "--target", "1", "--port", "0",
+        [TABLESENSE, "demo", "--game", "carom", "--direct", "--speed", "0", "--target", "1", "--http", "0",
          "--seed", "3", "--db", str(tmp_path / "demo.db")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -100,7 +100,7 @@ def _finished(snapshot: dict) -> bool:
 def test_demo_open_without_display_runs_chromium_headless(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     done = subprocess.run(
-        [TABLESENSE, "demo", "--game", "carom", "--direct", "--speed", "0", "--target", "1", "--port", "0",
+        [TABLESENSE, "demo", "--game", "carom", "--direct", "--speed", "0", "--target", "1", "--http", "0",
          "--open", "--exit", "--db", str(tmp_path / "demo.db")],
         capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr

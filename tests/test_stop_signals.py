@@ -220,12 +220,12 @@ def test_firmware_dies_with_its_parent_process(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("argv", [
-    ["run", "--tables", "1", "--port-http", "99999"],
-    ["run", "--tables", "1", "--port-http", "0"],
-    ["run", "--tables", "1", "--port-http", "-1"],
-    ["demo", "--port", "99999"],
-    ["demo", "--port", "-5"],
-    ["install-service", "--port", "/dev/ttyUSB0", "--port-http", "99999", "--dry-run"],
+    ["run", "--tables", "1", "--http", "99999"],
+    ["run", "--tables", "1", "--http", "0"],
+    ["run", "--tables", "1", "--http", "-1"],
+    ["demo", "--http", "99999"],
+    ["demo", "--http", "-5"],
+    ["install-service", "--serial", "/dev/ttyUSB0", "--http", "99999", "--dry-run"],
 ])
 def test_a_web_port_out_of_range_is_one_line_and_exit_2(tablesense_cmd: list[str], argv: list[str]) -> None:
     done = subprocess.run([*tablesense_cmd, *argv], capture_output=True, text=True, timeout=30)

@@ -1,8 +1,9 @@
 """The ``tablesense`` command line: a table of sub-commands, each in its own module.
 
-Each module under ``tablesense.commands`` has ``add_arguments(parser)`` and
-``run(args) -> int``. Modules are imported only when their command runs, so a
-command whose optional dependencies are missing never breaks the others.
+Each module under ``tablesense.commands`` has ``add_arguments(parser)``, ``run(args) ->
+int`` and ``EXAMPLES`` (the end of its ``--help``). A command whose module cannot be
+imported (an optional dependency missing) is listed but says so when run. The words
+they share (``--serial``, ``--http``, ``--db``, ...) come from ``tablesense.command_line``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import sys
 from types import FrameType
 
 from . import __version__
+from .command_line import old_spellings
+from .command_line.options import Parser
 
 #: name -> (module under tablesense.commands, one line of help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -29,20 +32,49 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "profile": ("profile", "validate table profiles and generate board configuration and wiring"),
     "install-service": ("install_service", "install the systemd unit that starts tablesense at boot"),
     "bench": ("bench", "run the benchmarks under bench/ and print their figures"),
+    "completion": ("completion", "print the shell completion script for bash or zsh"),
+    "help": ("help", "print a page of the documentation (tablesense help TOPIC; topics without one)"),
 }
+
+DESCRIPTION = """\
+tablesense referees a pub's billiards tables -- golf billiards, Danish keglebillard and
+Dutch carom -- from the sensors of an ESP32 on each table, keeps the match log and shows
+the scoreboard on the pub's TV and a referee panel on a phone. A simulator stands in for
+the table, so every command can be tried without hardware (start with `tablesense demo`).
+"""
+
+EPILOG = """\
+The same words everywhere: --serial PORT (a board's serial port), --http [HOST:]PORT (the
+web server), --db FILE, --profile ID, --table ID, --lang CODE. `tablesense COMMAND --help`
+explains a command with an example; `tablesense help cli` is the whole reference.
+
+exit status: 0 done; 1 the command ran and found a problem (a bad line in a log, a noisy
+sensor, a failed flash); 2 it could not start (a bad argument, a missing serial port or
+file, a web port taken).
+"""
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tablesense", description=__doc__.splitlines()[0])
-    parser.add_argument("--version", action="version", version=f"tablesense {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    old_spellings.reset()
+    parser = Parser(prog="tablesense", description=DESCRIPTION, epilog=EPILOG,
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"tablesense {__version__}",
+                        help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for name, (module, help_text) in COMMANDS.items():
-        p = sub.add_parser(name, help=help_text, description=help_text)
-        p.set_defaults(_module=module)
         mod = _load(module)
+        p = sub.add_parser(name, help=help_text, description=help_text[:1].upper() + help_text[1:] + ".",
+                           epilog=_examples(getattr(mod, "EXAMPLES", "")),
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        p.set_defaults(_module=module)
         if mod is not None:
             mod.add_arguments(p)
     return parser
+
+
+def _examples(text: str) -> str | None:
+    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
+    return "examples:\n" + "\n".join(f"  {ln}" for ln in lines) if lines else None
 
 
 def _load(module: str):  # type: ignore[no-untyped-def]

@@ -10,8 +10,15 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parents[3] / "bench"
 
 
+EXAMPLES = """
+tablesense bench --list
+tablesense bench link_decode golf_replay
+"""
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("names", nargs="*", help="benchmarks to run (file names without .py); all by default")
+    p.add_argument("names", nargs="*", metavar="NAME",
+                   help="benchmarks to run (file names without .py); all by default")
     p.add_argument("--list", action="store_true", help="list the benchmarks")
 
 

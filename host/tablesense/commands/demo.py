@@ -21,17 +21,26 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from ..command_line.options import add_db, add_http
 from ..errors import TablesenseError
 from ..events import Event, dump_event
 from ..replay import Replay
 
 GAMES = ("golf", "kegle", "carom")
 
+EXAMPLES = """
+tablesense demo --game kegle --seed 3 --open
+tablesense demo --game carom --direct --speed 0 --exit --http 0
+tablesense demo --game carom --direct --speed 0 --print --target 2 > match.jsonl
+"""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=GAMES, default="golf", help="which table (default golf)")
-    parser.add_argument("--seed", type=int, default=0, help="the match to play: same seed, same match")
-    parser.add_argument("--speed", type=float, default=1.0,
+    parser.add_argument("--game", choices=GAMES, default="golf", help="which table: golf, kegle or carom "
+                        "(default golf)")
+    parser.add_argument("--seed", type=int, default=0, metavar="N",
+                        help="the match to play: same seed, same match (default 0)")
+    parser.add_argument("--speed", type=float, default=1.0, metavar="X",
                         help="time scale: 1 real time, 10 ten times faster, 0 as fast as possible")
     parser.add_argument("--open", action="store_true", help="open the TV scoreboard in chromium")
     parser.add_argument("--direct", action="store_true",
@@ -40,11 +49,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --direct: add contacts and ball positions (a full-information table)")
     parser.add_argument("--print", dest="print_events", action="store_true",
                         help="print the events as JSON Lines instead of serving the scoreboard")
-    parser.add_argument("--target", type=int, help="carom: caroms each player needs (default 8)")
-    parser.add_argument("--distance", type=int, help="kegle: points to reach (default 40)")
-    parser.add_argument("--host", default="127.0.0.1", help="web server address (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8080, help="web server port (default 8080, 0: any)")
-    parser.add_argument("--db", help="match log database (default: a fresh one in a temporary directory)")
+    parser.add_argument("--target", type=int, metavar="N", help="carom: caroms each player needs (default 8)")
+    parser.add_argument("--distance", type=int, metavar="N", help="kegle: points to reach (default 40)")
+    add_http(parser, host="127.0.0.1", any_port=True, old_port="--port")
+    add_db(parser, "match log database (default: a fresh one in a temporary directory)")
     parser.add_argument("--exit", action="store_true", help="stop serving when the match is over")
 
 
@@ -68,8 +76,8 @@ def _check(args: argparse.Namespace) -> str | None:
         return "--full-info needs --direct (a real table's sensors have no full information)"
     from .run import check_http_port
 
-    why = check_http_port(args.port, allow_any=True)
-    return f"--port: {why}" if why else None
+    why = check_http_port(args.http.port, allow_any=True)
+    return f"--http: {why}" if why else None
 
 
 def events(args: argparse.Namespace, notes: list[str]) -> AsyncIterator[Event]:
@@ -157,8 +165,8 @@ async def _serve(args: argparse.Namespace) -> int:
 
     with tempfile.TemporaryDirectory(prefix="tablesense-demo-") as tmp:
         db = args.db or str(Path(tmp) / "demo.db")
-        server = asyncio.create_task(serve({table_id: source()}, host=args.host, port=args.port, db=db,
-                                           on_ready=ready))
+        server = asyncio.create_task(serve({table_id: source()}, host=args.http.host, port=args.http.port,
+                                           db=db, on_ready=ready))
         try:
             waiter = asyncio.create_task(done.wait() if args.exit else asyncio.Event().wait())
             await asyncio.wait({server, waiter}, return_when=asyncio.FIRST_COMPLETED)
@@ -175,8 +183,8 @@ async def _serve(args: argparse.Namespace) -> int:
                     proc.wait(3)
         failed = server.exception() if server.done() and not server.cancelled() else None
         if isinstance(failed, OSError):  # the port is taken (a `tablesense run` on 8080, ...)
-            print(f"tablesense demo: cannot serve on {args.host}:{args.port}: {failed.strerror or failed}; "
-                  "--port 0 takes any free port", file=sys.stderr)
+            print(f"tablesense demo: cannot serve on {args.http}: {failed.strerror or failed}; "
+                  "--http 0 takes any free port", file=sys.stderr)
             return 2
         if failed is not None:
             raise failed

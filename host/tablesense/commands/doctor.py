@@ -1,4 +1,4 @@
-"""``tablesense doctor --port P --profile ID``: watch every sensor channel of a table live.
+"""``tablesense doctor --serial PORT --profile ID``: watch every sensor channel of a table live.
 
 Every channel is listed and lit while it fires; at the end (``--seconds`` or Ctrl-C) the
 stuck, noisy and silent sensors are named with what to check.
@@ -23,6 +23,8 @@ from pathlib import Path
 
 import serial
 
+from ..command_line.options import add_serial
+from ..command_line.serial_port import serial_problem
 from ..deploy.colours import (
     ColourSample,
     ColourSplitter,
@@ -36,7 +38,6 @@ from ..deploy.colours import (
 )
 from ..deploy.doctor import NOISY_EDGES_PER_S, NOISY_PULSES_PER_S, STUCK_S, Doctor
 from ..deploy.hello import HelloError, describe, wait_hello
-from ..deploy.ports import PortError, check_port
 from ..errors import TablesenseError
 from ..link import lines
 from ..link.frame import Frame, HelloFrame, StreamDecoder
@@ -51,13 +52,20 @@ from ..table.profile import (
     profile_from_dict,
 )
 
+EXAMPLES = """
+tablesense doctor --serial /dev/serial/by-id/usb-Silicon_Labs_CP2102-if00-port0 --profile golf
+tablesense doctor --serial /dev/ttyUSB0 --profile kegle --seconds 60 --json
+tablesense doctor --serial /dev/ttyUSB0 --profile golf --learn-colours --balls 5
+"""
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--port", required=True, help="serial port of the table's board (or a pty)")
-    p.add_argument("--profile", default="golf", help="table profile of the board (default: golf)")
+    add_serial(p)
+    p.add_argument("--profile", default="golf", metavar="ID",
+                   help="table profile of the board: golf, kegle, carom or a TOML file (default: golf)")
     p.add_argument("--baud", type=lines.baud, default=None, metavar="N",
                    help=f"the link's rate (default {lines.BAUD}, as flash, monitor and run)")
-    p.add_argument("--seconds", type=float, default=0.0,
+    p.add_argument("--seconds", type=float, default=0.0, metavar="S",
                    help="stop after this long (default: run until Ctrl-C)")
     p.add_argument("--json", action="store_true", help="print the result as JSON at the end (no live view)")
     p.add_argument("--stuck", type=float, default=STUCK_S, metavar="S",
@@ -81,15 +89,20 @@ class DoctorError(TablesenseError):
 
 
 def run(args: argparse.Namespace) -> int:
+    args.port = args.serial  # the port the messages name
     try:
         profile = load_profile(args.profile)
-        check_port(args.port)
-        ser = open_port(args.port, lines.link_baud(args.baud, profile))
-    except (ProfileError, PortError) as exc:
+    except ProfileError as exc:
         print(f"tablesense doctor: {exc}", file=sys.stderr)
         return 2
-    except (OSError, serial.SerialException) as exc:
-        print(f"tablesense doctor: cannot open {args.port}: {exc}", file=sys.stderr)
+    problem = serial_problem(args.serial, probe=False)
+    if problem:
+        print(f"tablesense doctor: {problem}", file=sys.stderr)
+        return 2
+    try:
+        ser = open_port(args.port, lines.link_baud(args.baud, profile))
+    except (OSError, serial.SerialException):
+        print(f"tablesense doctor: {serial_problem(args.serial)}", file=sys.stderr)
         return 2
     if args.learn_colours:
         with ser:
@@ -300,5 +313,5 @@ def learn_colours_command(ser: serial.SerialBase, profile: TableProfile, args: a
         print("\ntablesense doctor: stopped; nothing written", file=sys.stderr)
         return 1
     print(f"wrote {len(refs)} references into {toml_path} and {board}; "
-          f"put them on the board with `tablesense flash --port {args.port} --profile {profile.id}`")
+          f"put them on the board with `tablesense flash --serial {args.port} --profile {profile.id}`")
     return 0

@@ -1,4 +1,4 @@
-"""``tablesense flash --port P --profile ID``: check the board's MicroPython, compile, copy what
+"""``tablesense flash --serial PORT --profile ID``: check the board's MicroPython, compile, copy what
 changed, reset, check HELLO."""
 
 from __future__ import annotations
@@ -9,26 +9,37 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ..command_line.options import add_serial
+from ..command_line.serial_port import serial_problem
 from ..deploy.build import FIRMWARE_DIR, BuildError, build, firmware_version
 from ..deploy.hello import HelloError, ask_hello, check_hello, describe
 from ..deploy.plan import make_plan, parse_manifest
-from ..deploy.ports import PortError, check_port
 from ..deploy.run import FlashError, board_micropython, execute, mpremote_path, read_manifest
 from ..deploy.versions import expected_chip, note, refusal
 from ..link.lines import BAUD, baud, link_baud
 from ..table.profile import ProfileError, load_profile, profile_ids
 
+EXAMPLES = """
+tablesense flash --serial /dev/serial/by-id/usb-Silicon_Labs_CP2102-if00-port0 --profile golf
+tablesense flash --serial /dev/ttyUSB0 --profile carom --dry-run
+make flash PORT=/dev/ttyUSB0 PROFILE=kegle
+"""
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--port", required=True, help="serial port of the board (/dev/serial/by-id/... is stable)")
-    p.add_argument("--profile", default="golf", help="table profile the board starts with (default: golf)")
+    add_serial(p, help="the board's serial port (/dev/serial/by-id/... keeps its name; a pyserial URL "
+                       "works too)")
+    p.add_argument("--profile", default="golf", metavar="ID",
+                   help="table profile the board starts with: golf, kegle, carom or a TOML file "
+                        "(default: golf)")
     p.add_argument("--firmware", default=str(FIRMWARE_DIR), help=argparse.SUPPRESS)
     p.add_argument("--force", action="store_true", help="copy every file, even those the board already has")
     p.add_argument("--dry-run", action="store_true",
                    help="print the plan (the mpremote commands) without changing the board")
     p.add_argument("--no-check", action="store_true", help="do not ask the board for HELLO afterwards")
-    p.add_argument("--timeout", type=float, default=15.0, help="seconds to wait for HELLO after the reset")
-    p.add_argument("--baud", type=baud, default=None,
+    p.add_argument("--timeout", type=float, default=15.0, metavar="S",
+                   help="seconds to wait for HELLO after the reset")
+    p.add_argument("--baud", type=baud, default=None, metavar="N",
                    help=f"baud rate of the link, for the HELLO check (default: the profile's, else {BAUD}; "
                         "mpremote copies at 115200)")
     p.add_argument("--resume", action="store_true", help=argparse.SUPPRESS)  # no soft reset: the unix port
@@ -39,11 +50,14 @@ def _say(text: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    args.port = args.serial  # the port the messages name
     try:
         profile = load_profile(args.profile)
         others = [load_profile(pid) for pid in profile_ids() if pid != profile.id]
-        if not args.dry_run:
-            check_port(args.port)
+        problem = serial_problem(args.serial) if not args.dry_run or not args.serial else None
+        if problem:
+            print(f"tablesense flash: {problem}", file=sys.stderr)
+            return 2
         baud = link_baud(args.baud, profile)
         fw_dir = Path(args.firmware)
         version = firmware_version(fw_dir)
@@ -96,9 +110,6 @@ def run(args: argparse.Namespace) -> int:
             return 1
         _say(f"ok: {describe(hello)}")
         return 0
-    except PortError as exc:
-        print(f"tablesense flash: {exc}", file=sys.stderr)
-        return 2
     except (ProfileError, BuildError, FlashError, HelloError) as exc:
         print(f"tablesense flash: {exc}", file=sys.stderr)
         return 1

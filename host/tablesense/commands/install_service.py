@@ -1,9 +1,9 @@
 """``tablesense install-service``: start ``tablesense run`` at boot, restart it after a crash.
 
     tablesense install-service --list-ports
-    tablesense install-service --port /dev/ttyUSB0 --profile golf --dry-run
-    sudo .venv/bin/tablesense install-service --port /dev/ttyUSB0 --profile golf
-    tablesense install-service --user --port /dev/ttyUSB0 --profile golf
+    tablesense install-service --serial /dev/ttyUSB0 --profile golf --dry-run
+    sudo .venv/bin/tablesense install-service --serial /dev/ttyUSB0 --profile golf
+    tablesense install-service --user --serial /dev/ttyUSB0 --profile golf
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ..command_line.options import add_db, add_http, add_lang, add_serial
 from ..deploy.ports import list_serial_ports
 from ..deploy.service import (
     UDEV_RULE,
@@ -26,15 +27,21 @@ from ..deploy.service import (
     udev_line,
     unit_path,
 )
-from ..store import LANGS
 from ..table.profile import ProfileError, load_profile
+
+EXAMPLES = """
+tablesense install-service --list-ports
+tablesense install-service --serial socket://table1:7000 --profile carom --dry-run
+sudo .venv/bin/tablesense install-service --serial /dev/ttyUSB0 --profile golf
+tablesense install-service --user --serial /dev/ttyUSB0 --profile golf --http 0.0.0.0:8080
+"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--port", action="append", default=[], metavar="PORT",
-                   help="a table's serial port; written as its /dev/serial/by-id name; repeat per table")
+    add_serial(p, repeat=True, help="a table's serial port, written into the unit as its /dev/serial/by-id "
+                                    "name; repeat it, one per table")
     p.add_argument("--profile", action="append", default=[], metavar="ID",
-                   help="table profile per --port (golf, kegle, carom); default golf")
+                   help="table profile per --serial (golf, kegle, carom); default golf")
     p.add_argument("--user", action="store_true",
                    help="a user unit (~/.config/systemd/user) instead of a system unit (needs root)")
     p.add_argument("--dry-run", action="store_true", help="print the unit and the commands, change nothing")
@@ -42,12 +49,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="list the serial ports with their stable by-id names and a udev rule for each")
     p.add_argument("--udev-example", action="store_true", help="print an example udev rule file")
     p.add_argument("--no-enable", action="store_true", help="write the unit but do not run systemctl")
-    p.add_argument("--db", help="the match log (default: /var/lib/tablesense/tablesense.db, "
-                                "~/.local/share/tablesense/tablesense.db with --user)")
-    p.add_argument("--host", default="0.0.0.0", help="address of the web app (default: the pub network)")
-    p.add_argument("--port-http", type=int, default=8080, help="port of the web app (8080)")
-    p.add_argument("--lang", default="en", choices=LANGS, help="language of the scoreboard (en, nl, da)")
-    p.add_argument("--run-as", help="user the system unit runs as (default: the user who ran sudo)")
+    add_db(p, "the match log (default: /var/lib/tablesense/tablesense.db, "
+              "~/.local/share/tablesense/tablesense.db with --user)")
+    add_http(p, host="0.0.0.0", old_port="--port-http")
+    add_lang(p, default="en")
+    p.add_argument("--run-as", metavar="USER",
+                   help="user the system unit runs as (default: the user who ran sudo)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,19 +63,19 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.list_ports:
         return _list_ports()
-    if not args.port:
-        print("tablesense install-service: give the tables' serial ports with --port "
+    if not args.serial:
+        print("tablesense install-service: give the tables' serial ports with --serial "
               "(see them with --list-ports)", file=sys.stderr)
         return 2
     from .run import check_http_port
 
-    why = check_http_port(args.port_http)
+    why = check_http_port(args.http.port)
     if why:
-        print(f"tablesense install-service: --port-http: {why}", file=sys.stderr)
+        print(f"tablesense install-service: --http: {why}", file=sys.stderr)
         return 2
-    if len(args.profile) > len(args.port):
-        print(f"tablesense install-service: {len(args.profile)} --profile for {len(args.port)} --port: "
-              "give one --profile per --port, in the same order", file=sys.stderr)
+    if len(args.profile) > len(args.serial):
+        print(f"tablesense install-service: {len(args.profile)} --profile for {len(args.serial)} --serial: "
+              "give one --profile per --serial, in the same order", file=sys.stderr)
         return 2
     try:
         for prof in args.profile:
@@ -77,12 +84,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"tablesense install-service: {exc}", file=sys.stderr)
         return 2
     ports = []
-    for port in args.port:
+    for port in args.serial:
         stable, warning = stable_port(port)
         if warning:
             print(f"warning: {warning}", file=sys.stderr)
         if stable in ports:
-            print(f"tablesense install-service: {port} is given twice (as {stable}): one --port per table",
+            print(f"tablesense install-service: {port} is given twice (as {stable}): one --serial per table",
                   file=sys.stderr)
             return 2
         ports.append(stable)
@@ -92,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     run_as = None if args.user else (args.run_as or os.environ.get("SUDO_USER") or getpass.getuser())
     opts = UnitOptions(executable=str(Path(sys.executable).parent / "tablesense"), ports=tuple(ports),
                        profiles=tuple(args.profile), db=str(Path(db).resolve()), user_unit=args.user,
-                       user=run_as, host=args.host, http_port=args.port_http, lang=args.lang,
+                       user=run_as, host=args.http.host, http_port=args.http.port, lang=args.lang,
                        docs=str(Path(__file__).resolve().parents[3] / "docs" / "installation.md"))
     text = render_unit(opts)
     path = unit_path(args.user, home)

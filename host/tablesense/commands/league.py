@@ -1,8 +1,8 @@
-"""``tablesense league --db FILE ACTION ...``: the club competition (docs/league.md).
+"""``tablesense league ACTION ... --db FILE``: the club competition (docs/league.md).
 
 Actions: ``create``, ``list``, ``add-player``, ``add-result``, ``import`` (stored match
-logs), ``standings`` and ``moyennes``. Every mistake is one line on stderr and exit
-status 1, never a traceback.
+logs), ``standings`` and ``moyennes``; ``--db`` goes before or after the action. Every
+mistake is one line on stderr and exit status 1, never a traceback.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import json
 import sys
 from typing import Any
 
+from ..command_line.options import add_db, also_after_action, need
 from ..errors import IllegalCall, TablesenseError
 from ..league import (
     LeagueStore,
@@ -28,55 +29,89 @@ from ..league import (
 from ..league.store import DISCIPLINES, HALVES
 from ..rules.carom_profiles import SCHEMES
 
+EXAMPLES = """
+tablesense league create "Najaar 2026" --season 2026-2027 --half najaar --discipline libre --db club.db
+tablesense league add-player "Najaar 2026" Ann --moyenne 1.2 --db club.db
+tablesense league add-result "Najaar 2026" Ann Bob --caroms 30 20 --innings 25 --db club.db
+tablesense league standings "Najaar 2026" --db club.db
+"""
+
+ACTIONS = "create, list, add-player, add-result, import, standings or moyennes"
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--db", required=True, help="the competition database (SQLite; created if missing)")
-    sub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    add_db(p, "the competition database (SQLite; created if missing); before or after the action")
+    sub = p.add_subparsers(dest="action", metavar="ACTION", title="actions")
 
-    c = sub.add_parser("create", help="create a competition (one half season)")
-    c.add_argument("name")
-    c.add_argument("--season", default="", help="e.g. 2026-2027")
-    c.add_argument("--half", default="najaar", choices=HALVES)
-    c.add_argument("--discipline", default="libre", choices=DISCIPLINES)
-    c.add_argument("--profile", default="club", help="kampioen (alias club) or liemers")
-    c.add_argument("--points", default="de-bruijn", choices=SCHEMES, help="match-point scheme")
+    def action(name: str, text: str, example: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=text, description=text[:1].upper() + text[1:] + ".",
+                              epilog=f"example:\n  {example}",
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
 
-    sub.add_parser("list", help="list the competitions")
+    c = action("create", "create a competition (one half season)",
+               'tablesense league create "Najaar 2026" --season 2026-2027 --db club.db')
+    c.add_argument("name", help="the competition's name, as the other actions name it")
+    c.add_argument("--season", default="", help="the season, e.g. 2026-2027")
+    c.add_argument("--half", default="najaar", choices=HALVES,
+                   help="which half of the season (default najaar)")
+    c.add_argument("--discipline", default="libre", choices=DISCIPLINES,
+                   help="the carom discipline played (default libre)")
+    c.add_argument("--profile", default="club", metavar="ID",
+                   help="the club's rule profile: kampioen (alias club) or liemers (default club)")
+    c.add_argument("--points", default="de-bruijn", choices=SCHEMES,
+                   help="match-point scheme (default de-bruijn)")
 
-    a = sub.add_parser("add-player", help="add a player with his moyenne (before the first result)")
-    a.add_argument("competition")
-    a.add_argument("name")
-    a.add_argument("--moyenne", type=float, required=True)
+    lst = action("list", "list the competitions", "tablesense league list --db club.db")
 
-    r = sub.add_parser("add-result", help="enter a played match; P1 broke with the yellow ball")
-    r.add_argument("competition")
-    r.add_argument("p1")
-    r.add_argument("p2")
-    r.add_argument("--caroms", type=int, nargs=2, required=True, metavar=("P1", "P2"))
-    r.add_argument("--innings", type=int, nargs="+", required=True, metavar="N",
+    a = action("add-player", "add a player with his moyenne (before the first result)",
+               'tablesense league add-player "Najaar 2026" Ann --moyenne 1.2 --db club.db')
+    a.add_argument("competition", help="the competition's name")
+    a.add_argument("name", help="the player's name")
+    a.add_argument("--moyenne", type=float, metavar="X", required=True,
+                   help="his moyenne: caroms per inning at the start of the competition")
+
+    r = action("add-result", "enter a played match; P1 broke with the yellow ball",
+               'tablesense league add-result "Najaar 2026" Ann Bob --caroms 30 20 --innings 25 --db club.db')
+    r.add_argument("competition", help="the competition's name")
+    r.add_argument("p1", help="the player who broke (yellow ball)")
+    r.add_argument("p2", help="his opponent")
+    r.add_argument("--caroms", type=int, nargs=2, metavar=("P1", "P2"), required=True,
+                   help="caroms each player made")
+    r.add_argument("--innings", type=int, nargs="+", metavar="N", required=True,
                    help="innings (one number, or one per player)")
     r.add_argument("--targets", type=int, nargs=2, metavar=("P1", "P2"),
                    help="targets (default: moyenne x 25, at least 20; kampioen: at least 20, "
                         "003 Art. 11.5)")
-    r.add_argument("--high-run", type=int, nargs=2, default=(0, 0), metavar=("P1", "P2"))
+    r.add_argument("--high-run", type=int, nargs=2, default=(0, 0), metavar=("P1", "P2"),
+                   help="each player's highest run (default 0 0)")
     r.add_argument("--barrage", action="store_true", help="a barrage match deciding a tie")
-    r.add_argument("--visitor", help="the visiting player (liemers: he breaks, so he is P1)")
+    r.add_argument("--visitor", metavar="NAME", help="the visiting player (liemers: he breaks, so he is P1)")
 
-    i = sub.add_parser("import", help="take results from stored match logs (JSONL files, or the pub's log)")
-    i.add_argument("competition")
+    i = action("import", "take results from stored match logs (JSONL files, or the pub's log)",
+               'tablesense league import "Najaar 2026" examples/club/1-ann-bob.jsonl --db club.db')
+    i.add_argument("competition", help="the competition's name")
     i.add_argument("logs", nargs="*", metavar="LOG", help="match logs as JSONL files")
     i.add_argument("--store", metavar="DB", help="the pub's match log (tablesense run --db)")
     i.add_argument("--match", type=int, action="append", default=[], metavar="ID",
                    help="a match id in --store (repeat for more)")
-    i.add_argument("--barrage", action="store_true")
+    i.add_argument("--barrage", action="store_true", help="the matches are barrage matches deciding a tie")
 
-    for name, text in (("standings", "standings by match points"), ("moyennes", "new moyennes")):
-        s = sub.add_parser(name, help=text)
-        s.add_argument("competition")
-        s.add_argument("--json", action="store_true")
+    subs = [c, lst, a, r, i]
+    for name, text in (("standings", "standings by match points"),
+                       ("moyennes", "each player's new moyenne and next target")):
+        st = action(name, text, f'tablesense league {name} "Najaar 2026" --db club.db')
+        st.add_argument("competition", help="the competition's name")
+        st.add_argument("--json", action="store_true", help="one JSON object instead of a table")
+        subs.append(st)
+    also_after_action(p, subs, "--db")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.action is None:
+        print(f"tablesense league: say what to do: {ACTIONS}", file=sys.stderr)
+        return 2
+    if not need(args.db, "tablesense league", "the competition database with --db FILE"):
+        return 2
     try:
         with LeagueStore(args.db) as store:
             return _ACTIONS[args.action](store, args)

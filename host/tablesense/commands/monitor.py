@@ -1,9 +1,11 @@
-"""``tablesense monitor PORT [--profile ID] [--json] [--frames]``: a table's events, live.
+"""``tablesense monitor --serial PORT [--profile ID] [--json] [--frames]``: a table's events, live.
 
 Events (or, with ``--frames``, the decoded frames) go to standard output as text or
 JSON lines; link status changes (connected, hello, gap, replay, disconnected,
 reconnecting, device counters) go to standard error. Without ``--profile`` the
-profile the board reports in its HELLO is used.
+profile the board reports in its HELLO is used. A port that is not there (or is no serial
+port) is one line and exit 2; with ``--wait`` the line ends "waiting for it" and the link
+keeps trying until the board is plugged in.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ import asyncio
 import contextlib
 import sys
 
-from ..deploy.ports import check_port
+from ..command_line.old_spellings import old_positional
+from ..command_line.options import add_serial
+from ..command_line.serial_port import serial_problem
 from ..errors import TablesenseError
 from ..link.frame import Frame, HelloFrame
 from ..link.lines import BAUD, baud, link_baud
@@ -21,16 +25,26 @@ from ..link.show import Printer
 from ..link.translate import Translator, table_profile
 from ..link.transport import Link, LinkError, LinkStatus
 
+EXAMPLES = """
+tablesense monitor --serial /dev/ttyUSB0 --profile golf
+tablesense monitor --serial socket://192.168.1.40:7000 --json --duration 60 > table1.jsonl
+tablesense monitor --serial /dev/ttyUSB0 --frames --wait
+"""
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("port", help="serial port: /dev/ttyUSB0, a pty path, socket://HOST:PORT")
-    p.add_argument("--profile", help="table profile id or TOML path (default: the one the board reports)")
+    serial_arg = add_serial(p, old=None)
+    old_positional(p, "port", serial_arg)
+    p.add_argument("--profile", metavar="ID",
+                   help="table profile id or TOML path (default: the one the board reports)")
     p.add_argument("--json", action="store_true", help="JSON lines instead of text")
     p.add_argument("--frames", action="store_true", help="print the decoded wire frames, not table events")
-    p.add_argument("--baud", type=baud, default=None,
+    p.add_argument("--baud", type=baud, default=None, metavar="N",
                    help=f"baud rate of a real serial port (default: the profile's, else {BAUD})")
     p.add_argument("--no-reconnect", action="store_true", help="stop when the port goes away")
-    p.add_argument("--duration", type=float, help="stop after this many seconds")
+    p.add_argument("--duration", type=float, metavar="S", help="stop after this many seconds")
+    p.add_argument("--wait", action="store_true",
+                   help="a port that is not there yet: say so and wait for it (default: exit 2)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -39,11 +53,16 @@ def run(args: argparse.Namespace) -> int:
         profile = table_profile(args.profile) if args.profile else None
         translator = Translator(profile) if profile else None
         rate = link_baud(args.baud, profile)
-        check_port(args.port)
     except (TablesenseError, ValueError) as exc:
         printer.error(str(exc))
         return 2
-    link = Link(args.port, baudrate=rate, reconnect=not args.no_reconnect)
+    problem = serial_problem(args.serial)
+    if problem and (not args.wait or not args.serial):
+        print(f"tablesense monitor: {problem}", file=sys.stderr)
+        return 2
+    if problem:
+        print(f"tablesense monitor: {problem}; waiting for it", file=sys.stderr, flush=True)
+    link = Link(args.serial, baudrate=rate, reconnect=not args.no_reconnect or args.wait)
     try:
         return asyncio.run(monitor(link, printer, translator, frames=args.frames, duration=args.duration))
     except LinkError as exc:

@@ -8,18 +8,35 @@ from pathlib import Path
 
 from ..table.profile import ProfileError, TableProfile, board_config_json, load_profile, profile_ids
 
+EXAMPLES = """
+tablesense profile list
+tablesense profile check
+tablesense profile gen golf -o golf.json
+tablesense profile wiring carom -o carom.svg
+"""
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    sub = p.add_subparsers(dest="action", metavar="ACTION")
-    c = sub.add_parser("check", help="validate profiles (ids or .toml/.json files); all when none given")
-    c.add_argument("profiles", nargs="*", metavar="FILE|ID")
-    g = sub.add_parser("gen", help="write the board configuration JSON the firmware reads")
-    g.add_argument("profile", metavar="FILE|ID")
-    g.add_argument("-o", "--output", help="output file (default: standard output)")
-    sub.add_parser("list", help="list the table profiles under hardware/profiles/")
-    w = sub.add_parser("wiring", help="write the wiring diagram (SVG) of a profile")
-    w.add_argument("profile", metavar="FILE|ID")
-    w.add_argument("-o", "--output", help="output file (default: standard output)")
+    sub = p.add_subparsers(dest="action", metavar="ACTION", title="actions")
+
+    def action(name: str, text: str, example: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=text, description=text[:1].upper() + text[1:] + ".",
+                              epilog=f"example:\n  {example}",
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+
+    c = action("check", "validate profiles (ids or .toml/.json files); all when none given",
+               "tablesense profile check my-table.toml")
+    c.add_argument("profiles", nargs="*", metavar="FILE|ID",
+                   help="profile ids or files (default: every profile)")
+    g = action("gen", "write the board configuration JSON the firmware reads",
+               "tablesense profile gen golf -o golf.json")
+    g.add_argument("profile", metavar="FILE|ID", help="the profile: an id (golf, kegle, carom) or a file")
+    g.add_argument("-o", "--output", metavar="FILE", help="output file (default: standard output)")
+    action("list", "list the table profiles under hardware/profiles/", "tablesense profile list")
+    w = action("wiring", "write the wiring diagram (SVG) of a profile",
+               "tablesense profile wiring golf -o golf.svg")
+    w.add_argument("profile", metavar="FILE|ID", help="the profile: an id (golf, kegle, carom) or a file")
+    w.add_argument("-o", "--output", metavar="FILE", help="output file (default: standard output)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -31,9 +31,15 @@ from ..rules.ruling_log import RulingLog
 from ..rules.shot_engine import MatchState
 from ..shots import Cutter, Role
 
+EXAMPLES = """
+tablesense replay examples/golf-match.jsonl
+tablesense replay examples/golf-match.jsonl --json
+tablesense demo --game kegle --direct --speed 0 --print | tablesense replay -
+"""
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", help="match log or scenario, JSON Lines ('-' for standard input)")
+    p.add_argument("file", metavar="FILE", help="match log or scenario, JSON Lines ('-' for standard input)")
     p.add_argument("--json", action="store_true", help="print the final state as one JSON object")
 
 

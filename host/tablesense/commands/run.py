@@ -1,10 +1,11 @@
 """``tablesense run``: serve the pub -- one link per table, the match log, the web app.
 
-    tablesense run --port /dev/ttyUSB0 --port /dev/ttyUSB1 --profile golf --profile carom
+    tablesense run --serial /dev/ttyUSB0 --serial /dev/ttyUSB1 --profile golf --profile carom
 
-Tables are numbered 1, 2, ... in the order of their ``--port``; ``--profile`` pairs with
-``--port`` by position (one ``--profile`` serves every port). ``--tables N`` adds tables
-without a link (a table refereed by hand).
+Tables are numbered 1, 2, ... in the order of their ``--serial``; ``--profile`` pairs with
+``--serial`` by position (one ``--profile`` serves every port). ``--tables N`` adds tables
+without a link (a table refereed by hand). A port that is not there is one line and exit
+2; with ``--wait`` (the systemd unit's) the pub starts and the link waits for the board.
 """
 
 from __future__ import annotations
@@ -14,44 +15,50 @@ import asyncio
 import sys
 from typing import Any
 
+from ..command_line.options import add_db, add_http, add_lang, add_serial
+from ..command_line.serial_port import serial_problem
 from ..errors import TablesenseError
 from ..link.lines import BAUD, baud, link_baud
-from ..store import LANGS
+
+EXAMPLES = """
+tablesense run --serial /dev/serial/by-id/usb-Silicon_Labs_CP2102-if00-port0 --profile golf
+tablesense run --serial /dev/ttyUSB0 --serial /dev/ttyUSB1 --profile golf --profile carom --http 0.0.0.0:8080
+tablesense run --tables 2 --db pub.db --lang nl
+"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--port", action="append", default=[], metavar="URL",
-                   help="a table's serial port (/dev/ttyUSB0, socket://host:port, a pty); repeat per table")
+    add_serial(p, repeat=True)
     p.add_argument("--profile", action="append", default=[], metavar="ID",
-                   help="table profile per --port (golf, kegle, carom or a TOML file); default golf")
+                   help="table profile per --serial (golf, kegle, carom or a TOML file); default golf")
     p.add_argument("--baud", type=baud, default=None, metavar="N",
                    help=f"baud rate of the tables' serial ports (default: each profile's, else {BAUD})")
     p.add_argument("--tables", type=int, default=0, metavar="N",
                    help="tables without a link, refereed by hand")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address of the web app (0.0.0.0: the whole pub network)")
-    p.add_argument("--port-http", type=int, default=8080, metavar="N", help="port of the web app (8080)")
-    p.add_argument("--db", default="tablesense.db", metavar="FILE",
-                   help="the match log, SQLite (tablesense.db)")
-    p.add_argument("--lang", default="en", choices=LANGS, help="language of new tables (en, nl, da)")
+    add_http(p, host="127.0.0.1", old_port="--port-http")
+    add_db(p, "the match log, SQLite (default tablesense.db)", default="tablesense.db")
+    add_lang(p, "language of new tables", default="en")
     p.add_argument("--public-url", default="", metavar="URL",
                    help="how phones reach this host, for the referee QR code (default: as the TV sees it)")
     p.add_argument("--tv-code", default="", metavar="CODE",
                    help="the pub's code that pairs a TV with a table (/table/N?tv=CODE shows the referee "
                         "QR code there); default: one per table, printed at start")
+    p.add_argument("--wait", action="store_true",
+                   help="start even when a serial port is not there yet, and wait for its board "
+                        "(default: exit 2)")
 
 
 def plan(ports: list[str], profiles: list[str], extra: int) -> list[tuple[str, str | None, str | None]]:
     """(table id, port, profile) per table; raises ValueError with the reason for a bad combination."""
     if len(profiles) > 1 and len(profiles) != len(ports):
-        raise ValueError(f"give one --profile for all ports or one per --port ({len(ports)} ports, "
+        raise ValueError(f"give one --profile for all ports or one per --serial ({len(ports)} ports, "
                          f"{len(profiles)} profiles)")
     if extra < 0:
         raise ValueError("--tables must be 0 or more")
     if not ports and not extra:
-        raise ValueError("give a table: --port URL (one per table) or --tables N")
+        raise ValueError("give a table: --serial PORT (one per table) or --tables N")
     if profiles and not ports:
-        raise ValueError("--profile goes with --port (a table without a link has no sensors)")
+        raise ValueError("--profile goes with --serial (a table without a link has no sensors)")
     profs = profiles * len(ports) if len(profiles) == 1 else profiles or ["golf"] * len(ports)
     out: list[tuple[str, str | None, str | None]] = [
         (str(n), port, prof) for n, (port, prof) in enumerate(zip(ports, profs), start=1)
@@ -167,13 +174,30 @@ def check_http_port(value: int, *, allow_any: bool = False) -> str | None:
     return f"the web port must be {low}..65535{' (0: any free one)' if allow_any else ''}, not {value}"
 
 
+def _serial_problem(tables: list[tuple[str, str | None, str | None]], wait: bool) -> str | None:
+    """The first table's port that is not there (its profile checked first), unless ``wait``."""
+    from ..link.translate import table_profile
+
+    for _tid, port, prof in tables:
+        if port is not None and prof is not None:
+            table_profile(prof)  # a bad profile is the first thing said
+            problem = None if wait else serial_problem(port)
+            if problem:
+                return problem
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
-    problem = check_http_port(args.port_http)
+    problem = check_http_port(args.http.port)
     if problem:
-        print(f"tablesense run: --port-http: {problem}", file=sys.stderr)
+        print(f"tablesense run: --http: {problem}", file=sys.stderr)
         return 2
     try:
-        tables = plan(args.port, args.profile, args.tables)
+        tables = plan(args.serial, args.profile, args.tables)
+        problem = _serial_problem(tables, args.wait)
+        if problem:
+            print(f"tablesense run: {problem} (--wait: start and wait for it)", file=sys.stderr)
+            return 2
         sources = _sources(tables, args.baud)
     except (ValueError, OSError) as exc:
         print(f"tablesense run: {exc}", file=sys.stderr)
@@ -193,12 +217,12 @@ def run(args: argparse.Namespace) -> int:
                   f"{tv_code(pub.table(tid).token, args.tv_code)}", flush=True)
 
     try:  # SIGTERM (systemd's stop) arrives as Ctrl-C does (tablesense.cli): exit 0
-        asyncio.run(serve(sources, host=args.host, port=args.port_http, db=args.db, lang=args.lang,
+        asyncio.run(serve(sources, host=args.http.host, port=args.http.port, db=args.db, lang=args.lang,
                           public_url=args.public_url, on_ready=ready, tv_code=args.tv_code))
     except KeyboardInterrupt:
         return 0
     except OSError as exc:
-        print(f"tablesense run: cannot serve on {args.host}:{args.port_http}: {exc.strerror or exc}",
+        print(f"tablesense run: cannot serve on {args.http}: {exc.strerror or exc}",
               file=sys.stderr)
         return 2
     except TablesenseError as exc:

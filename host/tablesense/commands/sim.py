@@ -1,4 +1,4 @@
-"""``tablesense sim EDGES.jsonl --profile ID [--json] [--frames] [--fast]``: firmware in the loop.
+"""``tablesense sim EDGES.jsonl [--profile ID] [--json] [--frames] [--fast]``: firmware in the loop.
 
 Starts the real firmware under MicroPython's unix port on a pty (``tablesense.sim.fitl``)
 with the board configuration of the profile, plays the edges file on its virtual pins
@@ -7,7 +7,10 @@ table events (or frames) as ``tablesense monitor`` does, until every edge has be
 played and the table has come to rest.
 
 The edges file holds JSON lines ``{"t_us", "ch", "level"|"colour"|"pulses"}`` (and
-``{"clock_us"}`` jumps), times in microseconds. The firmware needs a moment to boot, so
+``{"clock_us"}`` jumps), times in microseconds. Its first line may be a header, an object
+with none of those keys (``{"scenario": "...", "game": "golf"}``, as the scenario files
+under tests/scenarios/ have): its ``profile`` (else ``game``) is the profile when no
+``--profile`` is given. The firmware needs a moment to boot, so
 the edges are shifted to start just after it is up; printed times are shifted back, so
 they are the file's times.
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import sys
 import tempfile
@@ -40,27 +44,77 @@ class EdgeFileError(TablesenseError):
     """A line of the edges file is not an edge."""
 
 
+EXAMPLES = """
+tablesense sim examples/golf-edges.jsonl
+tablesense sim examples/golf-edges.jsonl --profile golf --json --fast
+tablesense sim tests/scenarios/golf_goal_edges.jsonl --frames
+"""
+
+#: keys of an edge line; a first line with none of them is the file's header
+EDGE_KEYS = ("t_us", "clock_us", "ch")
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("edges", help="edges file (JSON lines of {t_us, ch, level|colour|pulses})")
-    p.add_argument("--profile", required=True, help="table profile id (golf, kegle, carom) or TOML path")
+    p.add_argument("edges", metavar="EDGES",
+                   help="edges file: JSON lines of {t_us, ch, level|colour|pulses}, a header line first "
+                        "if you like")
+    p.add_argument("--profile", metavar="ID", help="table profile id (golf, kegle, carom) or TOML path "
+                   "(default: the header's profile or game)")
     p.add_argument("--json", action="store_true", help="JSON lines instead of text")
     p.add_argument("--frames", action="store_true", help="print the decoded wire frames, not table events")
     p.add_argument("--fast", action="store_true", help="play the edges as fast as the firmware takes them")
 
 
-def read_edges(path: str, profile: TableProfile) -> list[dict[str, Any]]:
-    """The edges of ``path``, checked against ``profile``; ``EdgeFileError`` names the bad line."""
+def _text(path: str) -> str:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise EdgeFileError(f"cannot read {path}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise EdgeFileError(f"{path} is not a text file") from None
+
+
+def read_header(path: str) -> dict[str, Any]:
+    """The header of the edges file ``path`` (its first line when that is an object that is no
+    edge), or ``{}``."""
+    for line in _text(path).splitlines():
+        if line.strip():
+            try:
+                item = json.loads(line)
+            except json.JSONDecodeError:
+                return {}
+            return item if _is_header(item) else {}
+    return {}
+
+
+def _is_header(item: Any) -> bool:
+    return isinstance(item, dict) and not any(k in item for k in EDGE_KEYS)
+
+
+def header_profile(path: str) -> str:
+    """The profile the header of ``path`` names; EdgeFileError when it names none."""
+    head = read_header(path)
+    name = head.get("profile", head.get("game"))
+    if not isinstance(name, str) or not name:
+        raise EdgeFileError(f"{path} names no profile (a header line with \"game\" or \"profile\"): "
+                            "give one with --profile ID")
+    return name
+
+
+def read_edges(path: str, profile: TableProfile) -> list[dict[str, Any]]:
+    """The edges of ``path``, checked against ``profile``; ``EdgeFileError`` names the bad line."""
+    text = _text(path)
     channels = {c.ch: c for c in profile.channels}
     edges: list[dict[str, Any]] = []
+    first = True
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
+        if first:
+            first = False
+            with contextlib.suppress(json.JSONDecodeError):
+                if _is_header(json.loads(line)):
+                    continue
         try:
             item = json.loads(line)
         except json.JSONDecodeError as exc:
@@ -120,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         from ..sim import fitl
 
-        profile = table_profile(args.profile)
+        profile = table_profile(args.profile or header_profile(args.edges))
         edges = read_edges(args.edges, profile)
     except TablesenseError as exc:
         printer.error(str(exc))

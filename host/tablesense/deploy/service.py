@@ -57,10 +57,11 @@ def duplicate_ids(ports: list[PortInfo]) -> list[str]:
 def exec_start(o: UnitOptions) -> str:
     argv = [o.executable, "run"]
     for port in o.ports:
-        argv += ["--port", port]
+        argv += ["--serial", port]
     for prof in o.profiles:
         argv += ["--profile", prof]
-    argv += ["--host", o.host, "--port-http", str(o.http_port), "--db", o.db, "--lang", o.lang]
+    http = f"[{o.host}]:{o.http_port}" if ":" in o.host else f"{o.host}:{o.http_port}"
+    argv += ["--http", http, "--db", o.db, "--lang", o.lang, "--wait"]  # --wait: a board plugged in later
     return " ".join(shlex.quote(a) for a in argv)
 
 
