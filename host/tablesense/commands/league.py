@@ -25,12 +25,14 @@ from ..league import (
     standings,
     winner,
 )
+from ..league import commands as league_commands
+from ..league.season import next_half_players
 from ..league.store import DISCIPLINES, HALVES
 from ..rules.carom_profiles import SCHEMES
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--db", required=True, help="the competition database (SQLite; created if missing)")
+    p.add_argument("--db", default=None, help="the competition database (SQLite; created if missing)")
     sub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
 
     c = sub.add_parser("create", help="create a competition (one half season)")
@@ -40,6 +42,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     c.add_argument("--discipline", default="libre", choices=DISCIPLINES)
     c.add_argument("--profile", default="club", help="kampioen (alias club) or liemers")
     c.add_argument("--points", default="de-bruijn", choices=SCHEMES, help="match-point scheme")
+    c.add_argument("--after", metavar="COMP",
+                   help="the half before: its players, with the moyennes it gave them")
 
     sub.add_parser("list", help="list the competitions")
 
@@ -74,9 +78,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         s = sub.add_parser(name, help=text)
         s.add_argument("competition")
         s.add_argument("--json", action="store_true")
+    league_commands.add_actions(sub)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.action in league_commands.ACTIONS:
+        return league_commands.run(args)
+    if not args.db:
+        print("tablesense league: give the competition database: --db FILE", file=sys.stderr)
+        return 1
     try:
         with LeagueStore(args.db) as store:
             return _ACTIONS[args.action](store, args)
@@ -86,9 +96,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _create(store: LeagueStore, args: argparse.Namespace) -> int:
+    before = store.competition(args.after) if args.after else None
     comp = store.create(args.name, args.season, args.half, args.discipline, args.profile, args.points)
+    if before is not None:  # the next half starts from the last half's moyennes
+        for p in next_half_players(store.players(before), store.results(before)):
+            store.add_player(comp, p.name, p.moyenne)
     print(f"created {comp.name}: {comp.half} {comp.season} {comp.discipline}, profile {comp.profile}, "
           f"{comp.scheme} points".replace("  ", " "))
+    if before is not None:
+        print(f"{len(store.players(comp))} players from {before.name}, with the moyennes it gave them")
     return 0
 
 

@@ -39,6 +39,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tv-code", default="", metavar="CODE",
                    help="the pub's code that pairs a TV with a table (/table/N?tv=CODE shows the referee "
                         "QR code there); default: one per table, printed at start")
+    p.add_argument("--league", metavar="URL", help="the league's broker, mqtt://PUB:PASSWORD@HOST:1883 "
+                   "(docs/league.md): every finished match and the live tables go there")
+    p.add_argument("--pub", metavar="NAME", help="this pub's name in the league (its broker user)")
 
 
 def plan(ports: list[str], profiles: list[str], extra: int) -> list[tuple[str, str | None, str | None]]:
@@ -167,19 +170,34 @@ def check_http_port(value: int, *, allow_any: bool = False) -> str | None:
     return f"the web port must be {low}..65535{' (0: any free one)' if allow_any else ''}, not {value}"
 
 
+def league_link(url: str | None, pub: str | None) -> Any:
+    """The broker of ``--league`` with ``--pub`` (None without), or ValueError saying what is wrong."""
+    if url is None and pub is None:
+        return None
+    if url is None or pub is None:
+        raise ValueError("--league and --pub go together")
+    from ..league.broker_url import check_pub_name, parse_broker_url
+
+    return parse_broker_url(url) if check_pub_name(pub) else None
+
+
 def run(args: argparse.Namespace) -> int:
     problem = check_http_port(args.port_http)
     if problem:
         print(f"tablesense run: --port-http: {problem}", file=sys.stderr)
         return 2
     try:
+        league = league_link(args.league, args.pub)
         tables = plan(args.port, args.profile, args.tables)
         sources = _sources(tables, args.baud)
     except (ValueError, OSError) as exc:
         print(f"tablesense run: {exc}", file=sys.stderr)
         return 2
+    from ..league.publisher import start_publisher
     from ..web.guard import tv_code
     from ..web.server import serve
+
+    tasks: list[Any] = []  # the league link, kept referenced while it runs
 
     def ready(url: str, pub: Any) -> None:
         print(f"tablesense: {len(tables)} table(s), scoreboard on {url}/  (match log: {args.db})", flush=True)
@@ -191,6 +209,9 @@ def run(args: argparse.Namespace) -> int:
         for tid, _port, _prof in tables:  # open once on the pub's own TV: it shows the referee QR code
             print(f"  the pub's TV of table {tid}: {url}/table/{tid}?tv="
                   f"{tv_code(pub.table(tid).token, args.tv_code)}", flush=True)
+        if league is not None:
+            tasks.append(start_publisher(pub, args.db, args.pub, league))
+            print(f"  league: {args.pub} on {league}", flush=True)
 
     try:  # SIGTERM (systemd's stop) arrives as Ctrl-C does (tablesense.cli): exit 0
         asyncio.run(serve(sources, host=args.host, port=args.port_http, db=args.db, lang=args.lang,
