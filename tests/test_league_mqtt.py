@@ -138,9 +138,8 @@ async def test_live_tables_are_retained_for_a_league_that_starts_later(
         await asyncio.to_thread(service.close)
 
 
-async def test_the_outbox_keeps_matches_while_the_broker_is_down(broker: Broker,  # noqa: F811
-                                                                 league: LeagueService,
-                                                                 kroeg: tuple[Pub, str], tmp_path: Path) -> None:
+async def test_the_outbox_keeps_matches_while_the_broker_is_down(
+        broker: Broker, league: LeagueService, kroeg: tuple[Pub, str], tmp_path: Path) -> None:  # noqa: F811
     pub, path = kroeg
     await asyncio.sleep(0.3)
     broker.stop()
@@ -178,7 +177,8 @@ def test_run_with_league_publishes_the_pubs_tables(broker: Broker, tablesense_cm
                                                    tmp_path: Path) -> None:
     http = free_port()
     proc = subprocess.Popen([*tablesense_cmd, "run", "--tables", "1", "--port-http", str(http),
-                             "--db", str(tmp_path / "pub.db"), "--league", broker.url("kroeg"), "--pub", "kroeg"],
+                             "--db", str(tmp_path / "pub.db"), "--league", broker.url("kroeg"),
+                             "--pub", "kroeg"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         got = subprocess.run(["mosquitto_sub", "-h", "127.0.0.1", "-p", str(broker.port), "-u", "league",
