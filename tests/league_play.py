@@ -21,15 +21,17 @@ from tablesense.pub import Pub
 TARGET = 20
 
 
-def match_events(p1: str, p2: str, first: int, second: int) -> list[dict[str, Any]]:
+def match_events(p1: str, p2: str, first: int, second: int,
+                 equalising: int | None = None) -> list[dict[str, Any]]:
     """Two innings to 20 each: p1 makes ``first`` (< 20) then misses, p2 makes ``second`` (< 20)
-    then misses; p1 completes his 20; p2's equalising inning makes 20 - ``second`` - 1."""
+    then misses; p1 completes his 20; p2's equalising inning makes ``equalising`` (default
+    20 - ``second`` - 1) and misses."""
     t = Table(setup(targets={"p1": TARGET, "p2": TARGET}))
     t.events[0]["players"] = {"p1": p1, "p2": p2}
     t.run(first).piezo()
     t.run(second).piezo()
     t.run(TARGET - first)
-    t.run(max(0, TARGET - second - 1)).piezo()
+    t.run(max(0, TARGET - second - 1) if equalising is None else equalising).piezo()
     return t.events
 
 

@@ -79,8 +79,10 @@ def parse(pub: str, raw: bytes) -> Received:
         raise Refused("the message has no table, start or id") from None
     if not rid.startswith(f"{pub}:"):
         raise Refused(f"match id {rid!r} is not one of {pub}'s")
-    comp = obj.get("competition")
-    return Received(rid, pub, table, started, len(lines), comp if isinstance(comp, str) else None, lines, rep)
+    comp, revision = obj.get("competition"), obj.get("revision")
+    if not isinstance(revision, int) or revision < len(lines):
+        raise Refused("the message has no revision (its number of logged events)")
+    return Received(rid, pub, table, started, revision, comp if isinstance(comp, str) else None, lines, rep)
 
 
 def check(rec: Received) -> Result:

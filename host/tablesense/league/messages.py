@@ -62,10 +62,13 @@ def reported(state_json: dict[str, Any]) -> dict[str, Any]:
 
 
 def match_message(pub: str, table: str, started: float, game: str, players: dict[str, Any],
-                  lines: list[str], result: dict[str, Any], competition: str | None = None) -> dict[str, Any]:
+                  lines: list[str], result: dict[str, Any], competition: str | None = None,
+                  revision: int | None = None) -> dict[str, Any]:
+    """``lines``: the match's effective events; ``revision``: how many events its log holds,
+    corrections included (default: as many as ``lines``), so a correction only ever raises it."""
     return {"v": VERSION, "id": match_id(pub, table, started), "pub": pub, "table": table,
             "started": started, "game": game, "players": players, "competition": competition,
-            "revision": len(lines), "result": result, "log": lines}
+            "revision": len(lines) if revision is None else revision, "result": result, "log": lines}
 
 
 def live_message(pub: str, table: str, snapshot: dict[str, Any]) -> dict[str, Any]:

@@ -72,7 +72,7 @@ class Outbox:
             if result is None:
                 result = _replayed(lines)
             msg = match_message(self.pub, match.table_id, match.started, match.game, match.players, lines,
-                                result)
+                                result, revision=len(events))
             self.db.execute("INSERT OR IGNORE INTO league_outbox(key, match_id, payload, queued) "
                             "VALUES (?, ?, ?, ?)",
                             (key, mid, json.dumps(msg, ensure_ascii=False), time.time()))
