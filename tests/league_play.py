@@ -38,11 +38,8 @@ def match_events(p1: str, p2: str, first: int, second: int,
 def play(pub: Pub, table: str, events: list[dict[str, Any]]) -> int:
     """Play a match on a pub's table as the referee and the sensors would; its match id."""
     pub.start_match(table, {k: v for k, v in events[0].items() if k not in ("t", "type")})
-    for ev in events[1:]:
-        if ev["type"] == "call":
-            pub.call(table, {k: v for k, v in ev.items() if k not in ("t", "type")})
-        else:
-            pub.submit(table, parse_event(ev), source="table")
+    for ev in events[1:]:  # a referee's call with the time of the table's clock it was made at
+        pub.submit(table, parse_event(ev), source="referee" if ev["type"] == "call" else "table")
     match = pub.table(table).match
     assert match is not None and match.ended is not None, "the match did not finish"
     return match.id
