@@ -57,22 +57,25 @@ class Outbox:
         ``results``: the engine's final figures per match id (the pub's live replay); a match
         without them is replayed here."""
         rows = self.db.execute(
-            "SELECT id FROM matches WHERE ended IS NOT NULL AND started >= ? ORDER BY id", (self.since,)
+            "SELECT m.id, (SELECT COUNT(*) FROM events e WHERE e.match_id = m.id) FROM matches m "
+            "WHERE m.ended IS NOT NULL AND m.started >= ? ORDER BY m.id", (self.since,)
         ).fetchall()
         queued = {k for (k,) in self.db.execute("SELECT key FROM league_outbox")}
         added = 0
-        for (mid,) in rows:
-            events = self.log.events(mid)
-            key = f"{mid}#{len(events)}"
+        for mid, count in rows:
+            key = f"{mid}#{count}"
             if key in queued:
                 continue
+            events = self.log.events(mid)
+            count = max(count, len(events))  # a correction logged meanwhile
+            key = f"{mid}#{count}"
             match = self.log.match(mid)
             lines = [e.line for e in effective_lines(events)]
             result = (results or {}).get(mid)
             if result is None:
                 result = _replayed(lines)
             msg = match_message(self.pub, match.table_id, match.started, match.game, match.players, lines,
-                                result, revision=len(events))
+                                result, revision=count)
             self.db.execute("INSERT OR IGNORE INTO league_outbox(key, match_id, payload, queued) "
                             "VALUES (?, ?, ?, ?)",
                             (key, mid, json.dumps(msg, ensure_ascii=False), time.time()))

@@ -11,7 +11,7 @@ from aiohttp import web
 from .inbox import Inbox
 from .view import league_view
 
-PAGE = """<!doctype html>
+PAGE = r"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>League</title>
 <style>
@@ -29,7 +29,7 @@ function grid(head, rows) {
   const t = el('table'), h = t.insertRow();
   head.forEach(x => h.appendChild(el('th', x)));
   rows.forEach(r => { const tr = t.insertRow();
-    r.forEach(v => tr.appendChild(el('td', String(v), typeof v === 'number' ? 'n' : ''))); });
+    r.forEach(v => tr.appendChild(el('td', String(v), /^[-\d./]+$/.test(String(v)) ? 'n' : ''))); });
   return t;
 }
 function standings(rows) {
@@ -46,7 +46,7 @@ function render(d) {
   const live = document.getElementById('live'); live.replaceChildren(el('h2', 'Live'));
   if (!d.live.length) live.appendChild(el('p', 'No match is being played.'));
   d.live.forEach(x => live.appendChild(el('p', `${x.pub} table ${x.table}: ` +
-    `${Object.values(x.match.players).join(' - ')} ${x.summary || ''}`, 'live')));
+    (x.summary || Object.values(x.match.players).join(' - ')), 'live')));
   const comps = document.getElementById('comps'); comps.replaceChildren();
   d.competitions.forEach(c => {
     comps.appendChild(el('h2', `${c.name} (${c.half} ${c.season}, ${c.discipline})`));
