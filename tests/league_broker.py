@@ -67,10 +67,11 @@ class Broker:
         self.proc = None
 
 
-def configure(directory: Path, port: int, pubs: tuple[str, ...] = PUBS) -> dict[str, str]:
+def configure(directory: Path, port: int, pubs: tuple[str, ...] = PUBS,
+              extra: tuple[str, ...] = ()) -> dict[str, str]:
     """The project's broker set-up; returns user -> password."""
     args = [sys.executable, "-m", "tablesense", "league", "broker-config", "--dir", str(directory),
-            "--port", str(port), "--bind", "127.0.0.1", "--host", "127.0.0.1", "--json"]
+            "--port", str(port), "--bind", "127.0.0.1", "--host", "127.0.0.1", "--json", *extra]
     for pub in pubs:
         args += ["--pub", pub]
     done = subprocess.run(args, capture_output=True, text=True, timeout=30, check=True)
