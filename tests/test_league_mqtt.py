@@ -203,3 +203,31 @@ def test_bad_league_options_are_one_line(tablesense_cmd: list[str], tmp_path: Pa
     done = subprocess.run([*tablesense_cmd, "run", "--tables", "1", "--db", str(tmp_path / "x.db"), *args],
                           capture_output=True, text=True, timeout=30)
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+
+
+async def test_a_match_that_ended_while_the_host_was_down_is_sent_at_its_next_start(
+        broker: Broker, league: LeagueService, tmp_path: Path) -> None:  # noqa: F811
+    path = str(tmp_path / "crashed.db")
+    Outbox(path, "kroeg").close()  # the pub had joined the league before
+    pub = Pub(Store(path), ["1"])
+    play(pub, "1", match_events("Bob", "Dirk", 4, 9))  # its host died before the league link saw it end
+    task = start_publisher(pub, path, "kroeg", parse_broker_url(broker.url("kroeg")))
+    try:
+        await until(lambda: results(tmp_path / "league.db"), what="the match from the match log")
+        assert [(r.p1, r.p2) for r in results(tmp_path / "league.db")] == [("Bob", "Dirk")]
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        pub.store.close()
+
+
+async def test_a_wrong_password_is_said_once(broker: Broker, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+    mqtt = AsyncPublisher(parse_broker_url(broker.url("kroeg", "wrong")), "wrong-password")
+    mqtt.start()
+    try:
+        await asyncio.sleep(2.5)  # paho tries again after 1 s, then 2 s
+        assert not mqtt.up.is_set()
+    finally:
+        await asyncio.to_thread(mqtt.close)
+    err = capsys.readouterr().err
+    assert err.count("refuses us: Not authorized") == 1 and "is gone" not in err, err

@@ -83,6 +83,8 @@ class Reporter:
         return True
 
     def disconnected(self, reason: Any) -> None:
+        if self.last.startswith(f"the broker {self.url} refuses us"):
+            return  # the refusal said it: the drop after it is no news
         self.say(f"the broker {self.url} is gone ({reason}); trying again")
 
 
