@@ -138,6 +138,7 @@ async def test_live_tables_are_retained_for_a_league_that_starts_later(
         await asyncio.to_thread(service.close)
 
 
+@pytest.mark.slow
 async def test_the_outbox_keeps_matches_while_the_broker_is_down(
         broker: Broker, league: LeagueService, kroeg: tuple[Pub, str], tmp_path: Path) -> None:  # noqa: F811
     pub, path = kroeg
@@ -173,6 +174,7 @@ async def test_a_result_that_disagrees_with_its_log_is_refused(broker: Broker,  
     assert results(tmp_path / "league.db") == []
 
 
+@pytest.mark.slow
 def test_run_with_league_publishes_the_pubs_tables(broker: Broker, tablesense_cmd: list[str],  # noqa: F811
                                                    tmp_path: Path) -> None:
     http = free_port()
@@ -221,6 +223,7 @@ async def test_a_match_that_ended_while_the_host_was_down_is_sent_at_its_next_st
         pub.store.close()
 
 
+@pytest.mark.slow
 async def test_a_wrong_password_is_said_once(broker: Broker, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
     mqtt = AsyncPublisher(parse_broker_url(broker.url("kroeg", "wrong")), "wrong-password")
     mqtt.start()
