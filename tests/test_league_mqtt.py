@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 import sys
 import time
@@ -178,10 +179,11 @@ async def test_a_result_that_disagrees_with_its_log_is_refused(broker: Broker,  
 def test_run_with_league_publishes_the_pubs_tables(broker: Broker, tablesense_cmd: list[str],  # noqa: F811
                                                    tmp_path: Path) -> None:
     http = free_port()
+    env = {**os.environ, "TABLESENSE_BROKER_PASSWORD": broker.passwords["kroeg"]}  # not on the command line
     proc = subprocess.Popen([*tablesense_cmd, "run", "--tables", "1", "--port-http", str(http),
-                             "--db", str(tmp_path / "pub.db"), "--league", broker.url("kroeg"),
+                             "--db", str(tmp_path / "pub.db"), "--league", f"mqtt://kroeg@127.0.0.1:{broker.port}",
                              "--pub", "kroeg"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         got = subprocess.run(["mosquitto_sub", "-h", "127.0.0.1", "-p", str(broker.port), "-u", "league",
                               "-P", broker.passwords["league"], "-t", "tablesense/pubs/kroeg/live/1",
@@ -199,11 +201,13 @@ def test_run_with_league_publishes_the_pubs_tables(broker: Broker, tablesense_cm
     (["--league", "mqtt://x:y@127.0.0.1:1883"], "--league and --pub go together"),
     (["--league", "http://x", "--pub", "kroeg"], "starts mqtt://"),
     (["--league", "mqtt://x:y@127.0.0.1:1883", "--pub", "a/b"], "a pub's name"),
+    (["--league", "mqtt://kroeg@127.0.0.1:1883", "--pub", "kroeg"], "no password for kroeg"),
 ])
 def test_bad_league_options_are_one_line(tablesense_cmd: list[str], tmp_path: Path, args: list[str],
                                          message: str) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "TABLESENSE_BROKER_PASSWORD"}
     done = subprocess.run([*tablesense_cmd, "run", "--tables", "1", "--db", str(tmp_path / "x.db"), *args],
-                          capture_output=True, text=True, timeout=30)
+                          capture_output=True, text=True, timeout=30, env=env)
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
 
 

@@ -1,12 +1,16 @@
 """Where the league's MQTT broker is and who we are there: ``mqtt://user:pass@host:1883``.
 
 ``mqtts://`` (default port 8883) connects with TLS; ``?ca=FILE`` names the certificate
-authority that signed the broker's certificate (default: the system's).
+authority that signed the broker's certificate (default: the system's). An address with
+a user but no password takes it from the environment, ``TABLESENSE_BROKER_PASSWORD``
+(a systemd ``EnvironmentFile``), so that it shows in no process list.
 """
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -14,6 +18,7 @@ from ..errors import TablesenseError
 
 #: a pub's name is one topic level: letters, digits, ``-`` and ``_``
 PUB_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+PASSWORD_ENV = "TABLESENSE_BROKER_PASSWORD"
 
 
 class BrokerURLError(TablesenseError):
@@ -34,7 +39,7 @@ class BrokerURL:
         return f"{'mqtts' if self.tls else 'mqtt'}://{who}{self.host}:{self.port}"
 
 
-def parse_broker_url(text: str) -> BrokerURL:
+def parse_broker_url(text: str, env: Mapping[str, str] = os.environ) -> BrokerURL:
     """``mqtt[s]://[user[:password]@]host[:port][?ca=FILE]``, or ``BrokerURLError`` saying what is wrong."""
     parts = urlsplit(text)
     if parts.scheme not in ("mqtt", "mqtts"):
@@ -47,9 +52,14 @@ def parse_broker_url(text: str) -> BrokerURL:
         raise BrokerURLError(f"no broker host in {text!r}")
     tls = parts.scheme == "mqtts"
     ca = parse_qs(parts.query).get("ca", [None])[0]
+    password = unquote(parts.password) if parts.password is not None else None
+    if parts.username and password is None:
+        password = env.get(PASSWORD_ENV)
+        if not password:
+            raise BrokerURLError(f"no password for {unquote(parts.username)}: give it in the address "
+                                 f"(mqtt://USER:PASSWORD@HOST) or in {PASSWORD_ENV}")
     return BrokerURL(parts.hostname, port or (8883 if tls else 1883),
-                     unquote(parts.username) if parts.username else None,
-                     unquote(parts.password) if parts.password is not None else None, tls, ca)
+                     unquote(parts.username) if parts.username else None, password, tls, ca)
 
 
 def check_pub_name(name: str) -> str:
