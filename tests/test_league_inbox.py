@@ -108,3 +108,21 @@ def test_a_kampioen_match_below_twenty_is_refused(inbox: Inbox) -> None:
     out = inbox.take("kroeg", message("kroeg", lines_of(t.events)))
     assert out.kind == "refused" and "target 15 for Ann" in out.text and "carom.target.minimum" in out.text
     assert results(inbox) == []
+
+
+def test_a_match_marked_as_the_barrage_decides_the_top_and_counts_for_nothing_else(inbox: Inbox) -> None:
+    from tablesense.league import standings, winner
+
+    store = inbox.store
+    comp = store.competition(COMP)
+    inbox.take("kroeg", message("kroeg", lines_of(match_events("Ann", "Bob", 5, 7)), started=1.0))
+    inbox.take("kroeg", message("kroeg", lines_of(match_events("Bob", "Ann", 5, 7)), started=2.0))
+    assert winner(standings(store.players(comp), store.results(comp)))[1] == ["Ann", "Bob"]
+    inbox.take("zaal", message("zaal", lines_of(match_events("Bob", "Ann", 3, 4)), started=3.0))
+    inbox.mark_barrage("zaal:1:3000")
+    rows = standings(store.players(comp), store.results(comp))
+    assert winner(rows) == ("Bob", [])
+    assert {r.name: (r.played, r.points) for r in rows}["Bob"] == (2, 20), "a barrage adds no points"
+    again = inbox.take("zaal", message("zaal", lines_of(match_events("Bob", "Ann", 3, 4)), started=3.0,
+                                       revision=999))
+    assert again.kind == "replaced" and all(r.barrage for r in store.results(comp)[2:])

@@ -81,6 +81,9 @@ def test_broker_config_again_keeps_the_passwords_it_gave(tmp_path: Path,
     (("serve", "--broker", "mqtt://h", "--db", "L", "--http", "x:y"), "--http is [HOST:]PORT"),
     (("serve", "--broker", "mqtt://h"), "serve needs --db FILE"),
     (("standings", "X"), "give the competition database"),
+    (("barrage", "kroeg:1:5"), "barrage needs --db FILE"),
+    (("--db", "L", "barrage", "kroeg:1:5"), "no match 'kroeg:1:5' came from a pub"),
+    (("year", "A", "B"), "year needs --db FILE"),
 ])
 def test_network_mistakes_are_one_line_and_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                   args: tuple[str, ...], message: str) -> None:

@@ -73,7 +73,7 @@ def test_the_league_page_shows_standings_rounds_live_tables_and_refusals(page_ur
             first = page.locator("main table").first.locator("tr").nth(1).inner_text()
             assert first.split("\t")[:2] == ["1", "Ann"] and "\t11\t" in first
             assert page.locator("h3", has_text="Round 1").count() == 1
-            assert "kroeg table 1" in page.locator("main").inner_text()
+            assert "kroeg table 1\tkroeg:1:1000000" in page.locator("main").inner_text()
             assert "Zed and Bob are not both members" in page.locator("#refused").inner_text()
             assert errors == []
             if os.environ.get("LEAGUE_SHOT"):

@@ -3,7 +3,8 @@
 - ``serve --broker URL --db FILE [--http [HOST:]PORT]``: the league service;
 - ``broker-config --dir DIR --pub NAME ...``: Mosquitto's password file, ACL and config;
 - ``alias COMP NAME MEMBER [--pub PUB]``: the name a pub uses for a member;
-- ``year COMP COMP``: the standings of a year played in two halves.
+- ``year COMP COMP``: the standings of a year played in two halves;
+- ``barrage MATCH_ID``: a match a pub sent was a barrage.
 
 ``commands/league.py`` adds them to its parser and hands them here.
 """
@@ -25,7 +26,7 @@ from .inbox import open_inbox
 from .season import year_standings
 from .store import LeagueStore
 
-ACTIONS = ("serve", "broker-config", "alias", "year")
+ACTIONS = ("serve", "broker-config", "alias", "year", "barrage")
 
 
 def add_actions(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -56,6 +57,9 @@ def add_actions(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     a.add_argument("member", help="the member of the competition")
     a.add_argument("--pub", default="", help="only for this pub's matches")
 
+    r = sub.add_parser("barrage", help="a match a pub sent was the barrage deciding a tie at the top")
+    r.add_argument("match", metavar="MATCH_ID", help="its id, PUB:TABLE:START (the league page lists them)")
+
     y = sub.add_parser("year", help="the standings of a year played in halves (both halves' matches)")
     y.add_argument("competitions", nargs="+", metavar="COMP")
     y.add_argument("--json", action="store_true")
@@ -63,7 +67,8 @@ def add_actions(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
 
 def run(args: argparse.Namespace) -> int:
     try:
-        action = {"serve": _serve, "broker-config": _broker_config, "alias": _alias, "year": _year}
+        action = {"serve": _serve, "broker-config": _broker_config, "alias": _alias, "year": _year,
+                  "barrage": _barrage}
         return action[args.action](args)
     except (TablesenseError, OSError) as exc:
         print(f"tablesense league: {exc}", file=sys.stderr)
@@ -86,8 +91,7 @@ def _http(text: str) -> tuple[str, int] | None:
 def _serve(args: argparse.Namespace) -> int:
     from .service import serve
 
-    if not getattr(args, "db", None):
-        raise BrokerURLError("serve needs --db FILE (the league database)")
+    _db(args)
     url = parse_broker_url(args.broker)
     http = _http(args.http)
     open_inbox(args.db).store.close()  # a database that cannot be opened: said now, not from a thread
@@ -129,7 +133,7 @@ def _broker_config(args: argparse.Namespace) -> int:
 
 
 def _alias(args: argparse.Namespace) -> int:
-    inbox = open_inbox(args.db)
+    inbox = open_inbox(_db(args))
     try:
         comp = inbox.store.competition(args.competition)
         inbox.alias(comp, args.name, args.member, args.pub)
@@ -140,8 +144,25 @@ def _alias(args: argparse.Namespace) -> int:
     return 0
 
 
+def _db(args: argparse.Namespace) -> str:
+    if not getattr(args, "db", None):
+        raise BrokerURLError(f"{args.action} needs --db FILE (the league database)")
+    return str(args.db)
+
+
+def _barrage(args: argparse.Namespace) -> int:
+    inbox = open_inbox(_db(args))
+    try:
+        r = inbox.mark_barrage(args.match)
+    finally:
+        inbox.store.close()
+    print(f"{args.match} ({r.p1} - {r.p2}) is a barrage: it decides the order at the top and counts for "
+          "nothing else")
+    return 0
+
+
 def _year(args: argparse.Namespace) -> int:
-    with LeagueStore(args.db) as store:
+    with LeagueStore(_db(args)) as store:
         comps = [store.competition(name) for name in args.competitions]
         rows = year_standings([(store.players(c), store.results(c)) for c in comps])
     if args.json:

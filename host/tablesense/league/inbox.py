@@ -17,10 +17,11 @@ import hashlib
 import json
 import sqlite3
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .ingest import Members, Refused, check, parse, place
-from .store import Competition, LeagueError, LeagueStore, _result_dict
+from .standings import Result
+from .store import Competition, LeagueError, LeagueStore, _result_dict, _result_from
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS league_matches (
@@ -30,7 +31,8 @@ CREATE TABLE IF NOT EXISTS league_matches (
     started   REAL NOT NULL,
     revision  INTEGER NOT NULL,
     result_id INTEGER NOT NULL REFERENCES results(id),
-    received  REAL NOT NULL
+    received  REAL NOT NULL,
+    barrage   INTEGER NOT NULL DEFAULT 0  -- the league said it was a barrage (``mark_barrage``)
 );
 CREATE TABLE IF NOT EXISTS league_refused (
     key      TEXT PRIMARY KEY,
@@ -87,7 +89,7 @@ class Inbox:
         except Refused as exc:
             return self._refuse(pub, f"{pub}:?#{hashlib.sha256(raw).hexdigest()[:16]}", f"{pub}:?", str(exc))
         key = f"{rec.id}#{rec.revision}"
-        had = self.db.execute("SELECT revision, result_id FROM league_matches WHERE match_id=?",
+        had = self.db.execute("SELECT revision, result_id, barrage FROM league_matches WHERE match_id=?",
                               (rec.id,)).fetchone()
         if had is not None and had[0] >= rec.revision:
             return Outcome("duplicate", rec.id)
@@ -98,15 +100,32 @@ class Inbox:
             comp, result = place(rec, result, self.members())
         except Refused as exc:
             return self._refuse(pub, key, rec.id, str(exc))
+        if had is not None and had[2]:
+            result = replace(result, barrage=True)
         data = json.dumps(_result_dict(result))
         with self.db:
             if had is not None:
                 self.db.execute("DELETE FROM results WHERE id=?", (had[1],))
             cur = self.db.execute("INSERT INTO results (competition_id, data) VALUES (?, ?)", (comp.id, data))
             self.db.execute("INSERT OR REPLACE INTO league_matches(match_id, pub, table_id, started, "
-                            "revision, result_id, received) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                            (rec.id, pub, rec.table, rec.started, rec.revision, cur.lastrowid, time.time()))
+                            "revision, result_id, received, barrage) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                            (rec.id, pub, rec.table, rec.started, rec.revision, cur.lastrowid, time.time(),
+                             int(result.barrage)))
         return Outcome("replaced" if had else "stored", rec.id, f"{comp.name}: {result.p1} - {result.p2}")
+
+    def mark_barrage(self, match_id: str) -> Result:
+        """A match a pub sent was the barrage deciding a tie ("carom.league.barrage"): it then
+        counts for the order at the top only (a later revision of it stays a barrage)."""
+        row = self.db.execute("SELECT result_id FROM league_matches WHERE match_id=?", (match_id,)).fetchone()
+        if row is None:
+            raise LeagueError(f"no match {match_id!r} came from a pub")
+        (data,) = self.db.execute("SELECT data FROM results WHERE id=?", (row[0],)).fetchone()
+        result = replace(_result_from(json.loads(data)), barrage=True)
+        with self.db:
+            self.db.execute("UPDATE results SET data=? WHERE id=?",
+                            (json.dumps(_result_dict(result)), row[0]))
+            self.db.execute("UPDATE league_matches SET barrage=1 WHERE match_id=?", (match_id,))
+        return result
 
     def _refuse(self, pub: str, key: str, match_id: str, why: str) -> Outcome:
         with self.db:

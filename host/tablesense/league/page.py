@@ -40,7 +40,7 @@ function standings(rows) {
 }
 function score(r) {
   return [r.p1, `${r.caroms[0]}/${r.targets[0]}`, r.p2, `${r.caroms[1]}/${r.targets[1]}`, r.innings[0],
-          `${r.points[0]}-${r.points[1]}`, r.pub ? `${r.pub} table ${r.table}` : 'entered'];
+          `${r.points[0]}-${r.points[1]}`, r.pub ? `${r.pub} table ${r.table}` : 'entered', r.match || ''];
 }
 function render(d) {
   const live = document.getElementById('live'); live.replaceChildren(el('h2', 'Live'));
@@ -54,7 +54,7 @@ function render(d) {
     if (c.winner) comps.appendChild(el('p', `winner: ${c.winner}`));
     else if (c.barrage.length)
       comps.appendChild(el('p', `a barrage decides between ${c.barrage.join(' and ')}`));
-    const head = ['yellow', '', 'white', '', 'innings', 'points', 'where'];
+    const head = ['yellow', '', 'white', '', 'innings', 'points', 'where', 'match'];
     c.rounds.forEach(r => { comps.appendChild(el('h3', `Round ${r.round} (${r.date})`));
       comps.appendChild(grid(head, r.results.map(score))); });
     if (c.entered.length) { comps.appendChild(el('h3', 'Entered by hand'));
