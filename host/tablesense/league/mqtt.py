@@ -124,7 +124,8 @@ class AsyncPublisher:
             else:
                 self._waiting[info.mid] = fut
         try:
-            await asyncio.wait_for(fut, timeout)
+            async with asyncio.timeout(timeout):  # not wait_for, which can swallow a cancel (3.11)
+                await fut
         except TimeoutError:
             raise NotConnected("no PUBACK in time") from None
         finally:

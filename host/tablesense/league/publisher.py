@@ -47,8 +47,9 @@ class LeaguePublisher:
         mqtt.start()
         try:
             while True:
-                with contextlib.suppress(TimeoutError):  # also a retry now and then (a PUBACK lost)
-                    await asyncio.wait_for(self.wake.wait(), RETRY_S)
+                with contextlib.suppress(TimeoutError):  # also a retry now and then (a PUBACK lost);
+                    async with asyncio.timeout(RETRY_S):  # not wait_for: in 3.11 it can swallow a cancel
+                        await self.wake.wait()
                 self.wake.clear()
                 self._queue(outbox)
                 if mqtt.up.is_set():
