@@ -82,19 +82,22 @@ class LeaguePublisher:
     def _queue(self, outbox: Outbox) -> None:
         """Matches that ended since the last look go into the outbox (all of them after a start
         or a reconnect: the log is the truth)."""
-        results: dict[int, dict[str, Any]] = {}
-        for tab in self.pub.tables.values():
-            if tab.match is None or tab.match.ended is None:
-                continue
+        ended = [tab for tab in self.pub.tables.values()
+                 if tab.match is not None and tab.match.ended is not None]
+        for tab in ended:
+            assert tab.match is not None
             if (tab.match.id, tab.seq) not in self._ended:
                 self._ended.add((tab.match.id, tab.seq))
                 self._sweep = True
+        if not self._sweep:
+            return
+        self._sweep = False
+        results: dict[int, dict[str, Any]] = {}  # the pub's own replay: the log is not replayed again
+        for tab in ended:
             rep = tab.replay
-            if rep.engine is not None and rep.state is not None:
+            if tab.match is not None and rep.engine is not None and rep.state is not None:
                 results[tab.match.id] = reported(rep.engine.to_json(rep.state))
-        if self._sweep:
-            self._sweep = False
-            outbox.sweep(results)
+        outbox.sweep(results)
 
     async def _send(self, mqtt: AsyncPublisher, outbox: Outbox) -> None:
         try:
