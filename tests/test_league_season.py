@@ -185,9 +185,10 @@ async def test_a_season_across_three_pubs_loses_nothing_and_doubles_nothing(seas
     broker.start()
     await settled(6, "round 2, after the broker came back")
 
-    league.kill()  # the league service killed: the broker keeps its session's messages
     play_round(2, rounds[2])
-    await asyncio.sleep(1.0)
+    await asyncio.sleep(0.05)  # on their way: the league service may be storing one of them
+    league.kill()  # killed: what it had not acknowledged the broker keeps in its session
+    await asyncio.sleep(0.5)
     league.start()
     await settled(9, "round 3, after the league service was killed")
 
