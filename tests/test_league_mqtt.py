@@ -238,3 +238,23 @@ async def test_a_wrong_password_is_said_once(broker: Broker, capsys: pytest.Capt
         await asyncio.to_thread(mqtt.close)
     err = capsys.readouterr().err
     assert err.count("refuses us: Not authorized") == 1 and "is gone" not in err, err
+
+
+@pytest.mark.slow
+async def test_a_league_database_locked_by_another_program_delays_a_match_but_keeps_it(
+        league: LeagueService, kroeg: tuple[Pub, str], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import sqlite3
+
+    pub, _ = kroeg
+    holder = sqlite3.connect(tmp_path / "league.db", isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # e.g. a backup tool, longer than SQLite's 5 s busy wait
+    try:
+        play(pub, "1", match_events("Ann", "Dirk", 6, 2))
+        await asyncio.sleep(6.5)
+        assert "cannot be stored now (database is locked); trying again" in capsys.readouterr().err
+    finally:
+        holder.execute("COMMIT")
+        holder.close()
+    await until(lambda: results(tmp_path / "league.db"), timeout=20, what="the match stored after the lock")
+    assert [(r.p1, r.p2) for r in results(tmp_path / "league.db")] == [("Ann", "Dirk")]

@@ -27,6 +27,8 @@ from .broker_url import BrokerURL
 SESSION_EXPIRY_S = 30 * 24 * 3600
 KEEPALIVE_S = 20
 RECONNECT_S = (1, 15)
+#: seconds between two tries to store a received message that could not be stored (locked, disk full)
+RETRY_HANDLE_S = (0.5, 10.0)
 #: an acknowledgement that came before its publish was registered counts this long
 EARLY_S = 5.0
 
@@ -178,8 +180,9 @@ class Subscriber:
     thread and each message is acknowledged only after it returned without an exception."""
 
     def __init__(self, url: BrokerURL, client_id: str, topic: str,
-                 handle: Callable[[str, bytes, bool], None], who: str = "league serve") -> None:
-        self.url, self.topic, self.handle = url, topic, handle
+                 handle: Callable[[str, bytes, bool], None], who: str = "league serve",
+                 retry_on: tuple[type[BaseException], ...] = ()) -> None:
+        self.url, self.topic, self.handle, self.retry_on = url, topic, handle, retry_on
         self.report = Reporter(who, url)
         self.connected = threading.Event()
         self.client = make_client(url, client_id, manual_ack=True)
@@ -203,10 +206,23 @@ class Subscriber:
         self.report.disconnected(reason)
 
     def _on_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
-        try:
-            self.handle(msg.topic, msg.payload, bool(msg.retain))
-        except Exception as exc:  # not acknowledged: the broker sends it again after a reconnect
-            print(f"tablesense league serve: a message on {msg.topic} could not be stored: {exc!r}",
-                  file=sys.stderr, flush=True)
-            return
+        """Handle, then acknowledge. A failure of kind ``retry_on`` (the database locked by
+        another program, a full disk) is tried again until it passes, the messages behind it
+        waiting in the broker; any other is said and the message dropped."""
+        delay, failing = RETRY_HANDLE_S[0], False
+        while True:
+            try:
+                self.handle(msg.topic, msg.payload, bool(msg.retain))
+                break
+            except self.retry_on as exc:
+                if not failing:
+                    failing = True
+                    self.report.say(f"a message on {msg.topic} cannot be stored now ({exc}); trying again")
+                time.sleep(delay)
+                delay = min(delay * 2, RETRY_HANDLE_S[1])
+            except Exception as exc:
+                self.report.say(f"a message on {msg.topic} was dropped: {exc!r}")
+                break
+        if failing:
+            self.report.say("messages are stored again")
         client.ack(msg.mid, msg.qos)

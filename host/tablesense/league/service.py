@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 import sys
 import threading
 from collections.abc import Callable
@@ -34,7 +35,8 @@ class LeagueService:
         self.on_outcome = on_outcome or _say
         self._live: dict[tuple[str, str], dict[str, Any]] = {}
         self._lock = threading.Lock()
-        self.subscriber = Subscriber(url, CLIENT_ID, f"{ROOT}/#", self.handle)
+        self.subscriber = Subscriber(url, CLIENT_ID, f"{ROOT}/#", self.handle,
+                                     retry_on=(sqlite3.OperationalError,))  # locked, disk full
 
     def handle(self, topic: str, payload: bytes, retained: bool) -> None:
         where = parse_topic(topic)
