@@ -51,8 +51,9 @@ class Broker:
         return f"mqtt://{user}:{password or self.passwords[user]}@127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        self.proc = subprocess.Popen(["mosquitto", "-c", str(self.dir / "mosquitto.conf")],
-                                     stdout=subprocess.DEVNULL, stderr=open(self.dir / "mosquitto.log", "ab"))
+        with open(self.dir / "mosquitto.log", "ab") as log:
+            self.proc = subprocess.Popen(["mosquitto", "-c", str(self.dir / "mosquitto.conf")],
+                                         stdout=subprocess.DEVNULL, stderr=log)
         wait_port(self.port)
 
     def stop(self) -> None:

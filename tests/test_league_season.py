@@ -86,10 +86,10 @@ class League:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        log = open(self.db.with_suffix(".log"), "ab")
-        self.proc = subprocess.Popen([sys.executable, "-m", "tablesense", "league", "serve", "--broker",
-                                      self.broker.url("league"), "--db", str(self.db),
-                                      "--http", f"127.0.0.1:{self.http}"], stdout=log, stderr=log)
+        with open(self.db.with_suffix(".log"), "ab") as log:
+            self.proc = subprocess.Popen([sys.executable, "-m", "tablesense", "league", "serve", "--broker",
+                                          self.broker.url("league"), "--db", str(self.db),
+                                          "--http", f"127.0.0.1:{self.http}"], stdout=log, stderr=log)
         wait_port(self.http, 20)
 
     def kill(self) -> None:
