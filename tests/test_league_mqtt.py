@@ -258,3 +258,15 @@ async def test_a_league_database_locked_by_another_program_delays_a_match_but_ke
         holder.close()
     await until(lambda: results(tmp_path / "league.db"), timeout=20, what="the match stored after the lock")
     assert [(r.p1, r.p2) for r in results(tmp_path / "league.db")] == [("Ann", "Dirk")]
+
+
+async def test_a_broker_that_does_not_answer_is_said_once(capsys: pytest.CaptureFixture[str]) -> None:
+    mqtt = AsyncPublisher(parse_broker_url(f"mqtt://kroeg:pw@127.0.0.1:{free_port()}"), "nobody-there")
+    mqtt.start()
+    try:
+        await asyncio.sleep(2.5)  # tried at once, after 1 s and after 2 s
+        assert not mqtt.up.is_set()
+    finally:
+        await asyncio.to_thread(mqtt.close)
+    err = capsys.readouterr().err
+    assert err.count("cannot reach the broker mqtt://kroeg@127.0.0.1") == 1, err

@@ -84,6 +84,10 @@ class Reporter:
         self.say(f"connected to the broker {self.url}")
         return True
 
+    def unreachable(self, client: paho.Client, userdata: Any) -> None:
+        """paho's ``on_connect_fail``: no answer from the broker (down, no route, refused)."""
+        self.say(f"cannot reach the broker {self.url}; trying again")
+
     def disconnected(self, reason: Any) -> None:
         if self.last.startswith(f"the broker {self.url} refuses us"):
             return  # the refusal said it: the drop after it is no news
@@ -104,6 +108,7 @@ class AsyncPublisher:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
+        self.client.on_connect_fail = self.report.unreachable
         self.url = url
         self.on_up: Callable[[], None] | None = None
 
@@ -189,6 +194,7 @@ class Subscriber:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
+        self.client.on_connect_fail = self.report.unreachable
 
     def start(self) -> None:
         start(self.client, self.url)
