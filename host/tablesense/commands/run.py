@@ -40,7 +40,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the pub's code that pairs a TV with a table (/table/N?tv=CODE shows the referee "
                         "QR code there); default: one per table, printed at start")
     p.add_argument("--league", metavar="URL", help="the league's broker, mqtt://PUB:PASSWORD@HOST:1883 "
-                   "(docs/league.md): every finished match and the live tables go there")
+                   "(or the password in TABLESENSE_BROKER_PASSWORD; docs/league.md): every finished "
+                   "match and the live tables go there")
     p.add_argument("--pub", metavar="NAME", help="this pub's name in the league (its broker user)")
 
 
@@ -178,7 +179,8 @@ def league_link(url: str | None, pub: str | None) -> Any:
         raise ValueError("--league and --pub go together")
     from ..league.broker_url import check_pub_name, parse_broker_url
 
-    return parse_broker_url(url) if check_pub_name(pub) else None
+    check_pub_name(pub)
+    return parse_broker_url(url)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -193,7 +195,6 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as exc:
         print(f"tablesense run: {exc}", file=sys.stderr)
         return 2
-    from ..league.publisher import start_publisher
     from ..web.guard import tv_code
     from ..web.server import serve
 
@@ -210,6 +211,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"  the pub's TV of table {tid}: {url}/table/{tid}?tv="
                   f"{tv_code(pub.table(tid).token, args.tv_code)}", flush=True)
         if league is not None:
+            from ..league.publisher import start_publisher
+
             tasks.append(start_publisher(pub, args.db, args.pub, league))
             print(f"  league: {args.pub} on {league}", flush=True)
 
