@@ -12,7 +12,7 @@ PORT    ?= /dev/ttyUSB0
 PROFILE ?= golf
 GAME    ?= golf
 
-.PHONY: setup browser test test-fast lint typecheck demo flash bench clean
+.PHONY: setup browser broker test test-fast lint typecheck demo flash bench clean
 
 setup: $(STAMP) $(STUBS)
 
@@ -40,7 +40,14 @@ browser:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
-test: setup browser
+# Debian's Mosquitto for the league tests (tests/league_broker.py starts its own).
+broker:
+	@command -v mosquitto >/dev/null 2>&1 || { \
+	  echo "installing Debian's mosquitto (apt)"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq mosquitto mosquitto-clients >/dev/null; }
+
+test: setup browser broker
 	$(BIN)/python -m pytest -q tests
 
 test-fast: setup

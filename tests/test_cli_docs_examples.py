@@ -122,6 +122,9 @@ def skip_reason(command: str) -> str | None:
         return "needs a board on a serial port"
     if "install-service" in command and "--dry-run" not in command:
         return "changes the system"
+    local = r"mqtts?://(\S*@)?(127\.0\.0\.1|localhost)\b"
+    if re.search(r"mqtts?://", command) and not re.search(local, command):
+        return "needs the league's broker on the network"
     return None
 
 
@@ -230,7 +233,7 @@ def test_the_examples_left_out_are_only_those_that_need_a_board_or_the_system() 
     left_out = {(c, skip_reason(c)) for e in every for c in e.commands if skip_reason(c) is not None}
     reasons = {r for _, r in left_out}
     assert reasons <= {"needs a board on a serial port", "changes the system", "not a tablesense command",
-                       skip_reason("make demo")}
+                       "needs the league's broker on the network", skip_reason("make demo")}
     taken = [c for e in EXAMPLES for c in runnable(e)]
     for must in ("tablesense sim examples/golf-edges.jsonl", "tablesense replay examples/golf-match.jsonl",
                  "tablesense demo --game kegle --seed 3 --open", "tablesense help cli"):

@@ -26,6 +26,8 @@ from ..league import (
     standings,
     winner,
 )
+from ..league import commands as league_commands
+from ..league.season import next_half_players
 from ..league.store import DISCIPLINES, HALVES
 from ..rules.carom_profiles import SCHEMES
 
@@ -60,6 +62,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the club's rule profile: kampioen (alias club) or liemers (default club)")
     c.add_argument("--points", default="de-bruijn", choices=SCHEMES,
                    help="match-point scheme (default de-bruijn)")
+    c.add_argument("--after", metavar="COMP",
+                   help="the half before: its players, with the moyennes it gave them")
 
     lst = action("list", "list the competitions", "tablesense league list --db club.db")
 
@@ -103,6 +107,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         st.add_argument("competition", help="the competition's name")
         st.add_argument("--json", action="store_true", help="one JSON object instead of a table")
         subs.append(st)
+    subs += league_commands.add_actions(action)
     also_after_action(p, subs, "--db")
 
 
@@ -110,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
     if args.action is None:
         print(f"tablesense league: say what to do: {ACTIONS}", file=sys.stderr)
         return 2
+    if args.action in league_commands.ACTIONS:
+        return league_commands.run(args)
     if not need(args.db, "tablesense league", "the competition database with --db FILE"):
         return 2
     try:
@@ -121,9 +128,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _create(store: LeagueStore, args: argparse.Namespace) -> int:
+    before = store.competition(args.after) if args.after else None
     comp = store.create(args.name, args.season, args.half, args.discipline, args.profile, args.points)
+    if before is not None:  # the next half starts from the last half's moyennes
+        for p in next_half_players(store.players(before), store.results(before)):
+            store.add_player(comp, p.name, p.moyenne)
     print(f"created {comp.name}: {comp.half} {comp.season} {comp.discipline}, profile {comp.profile}, "
           f"{comp.scheme} points".replace("  ", " "))
+    if before is not None:
+        print(f"{len(store.players(comp))} players from {before.name}, with the moyennes it gave them")
     return 0
 
 

@@ -46,6 +46,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--wait", action="store_true",
                    help="start even when a serial port is not there yet, and wait for its board "
                         "(default: exit 2)")
+    p.add_argument("--league", metavar="URL", help="the league's broker, mqtt://PUB:PASSWORD@HOST:1883 "
+                   "(or the password in TABLESENSE_BROKER_PASSWORD; docs/league.md): every finished "
+                   "match and the live tables go there")
+    p.add_argument("--pub", metavar="NAME", help="this pub's name in the league (its broker user)")
 
 
 def plan(ports: list[str], profiles: list[str], extra: int) -> list[tuple[str, str | None, str | None]]:
@@ -187,12 +191,25 @@ def _serial_problem(tables: list[tuple[str, str | None, str | None]], wait: bool
     return None
 
 
+def league_link(url: str | None, pub: str | None) -> Any:
+    """The broker of ``--league`` with ``--pub`` (None without), or ValueError saying what is wrong."""
+    if url is None and pub is None:
+        return None
+    if url is None or pub is None:
+        raise ValueError("--league and --pub go together")
+    from ..league.broker_url import check_pub_name, parse_broker_url
+
+    check_pub_name(pub)
+    return parse_broker_url(url)
+
+
 def run(args: argparse.Namespace) -> int:
     problem = check_http_port(args.http.port)
     if problem:
         print(f"tablesense run: --http: {problem}", file=sys.stderr)
         return 2
     try:
+        league = league_link(args.league, args.pub)
         tables = plan(args.serial, args.profile, args.tables)
         problem = _serial_problem(tables, args.wait)
         if problem:
@@ -205,6 +222,8 @@ def run(args: argparse.Namespace) -> int:
     from ..web.guard import tv_code
     from ..web.server import serve
 
+    tasks: list[Any] = []  # the league link, kept referenced while it runs
+
     def ready(url: str, pub: Any) -> None:
         print(f"tablesense: {len(tables)} table(s), scoreboard on {url}/  (match log: {args.db})", flush=True)
         base = args.public_url.rstrip("/") or url
@@ -215,6 +234,11 @@ def run(args: argparse.Namespace) -> int:
         for tid, _port, _prof in tables:  # open once on the pub's own TV: it shows the referee QR code
             print(f"  the pub's TV of table {tid}: {url}/table/{tid}?tv="
                   f"{tv_code(pub.table(tid).token, args.tv_code)}", flush=True)
+        if league is not None:
+            from ..league.publisher import start_publisher
+
+            tasks.append(start_publisher(pub, args.db, args.pub, league))
+            print(f"  league: {args.pub} on {league}", flush=True)
 
     try:  # SIGTERM (systemd's stop) arrives as Ctrl-C does (tablesense.cli): exit 0
         asyncio.run(serve(sources, host=args.http.host, port=args.http.port, db=args.db, lang=args.lang,

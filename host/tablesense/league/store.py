@@ -64,7 +64,7 @@ class Competition:
 class LeagueStore:
     def __init__(self, path: str) -> None:
         try:
-            self.db = sqlite3.connect(path)
+            self.db = sqlite3.connect(path, check_same_thread=False)  # league serve: paho's thread
             self.db.executescript(SCHEMA)
         except sqlite3.Error as exc:
             raise LeagueError(f"cannot open the league database {path}: {exc}") from None

@@ -1,0 +1,234 @@
+"""The MQTT client both sides use: paho-mqtt (MQTT 5, QoS 1, persistent sessions).
+
+paho runs its network loop in a thread of its own; ``AsyncPublisher`` hands its
+acknowledgements to the asyncio loop (a publish is awaited until the broker's PUBACK),
+``Subscriber`` calls a handler in paho's thread and acknowledges each message only after
+the handler returned (``manual_ack``): a league service killed while it stores a match
+gets the match again from the broker. docs/design.md says why paho and not aiomqtt.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import paho.mqtt.client as paho
+from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+from .broker_url import BrokerURL
+
+#: how long the broker keeps a session (its subscriptions, the messages queued for it)
+SESSION_EXPIRY_S = 30 * 24 * 3600
+KEEPALIVE_S = 20
+RECONNECT_S = (1, 15)
+#: seconds between two tries to store a received message that could not be stored (locked, disk full)
+RETRY_HANDLE_S = (0.5, 10.0)
+#: an acknowledgement that came before its publish was registered counts this long
+EARLY_S = 5.0
+
+
+class PublishRefused(Exception):
+    """The broker answered a publish with a failure (the ACL refused the topic)."""
+
+
+class NotConnected(Exception):
+    """No connection to the broker now (the publish may be tried again later)."""
+
+
+def make_client(url: BrokerURL, client_id: str, *, manual_ack: bool = False) -> paho.Client:
+    client = paho.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
+                         protocol=MQTTProtocolVersion.MQTTv5, manual_ack=manual_ack)
+    if url.username:
+        client.username_pw_set(url.username, url.password)
+    if url.tls:
+        client.tls_set(ca_certs=url.ca)
+    client.reconnect_delay_set(*RECONNECT_S)
+    return client
+
+
+def start(client: paho.Client, url: BrokerURL) -> None:
+    """Connect (retried in the background until the broker answers) with a persistent session."""
+    props = Properties(PacketTypes.CONNECT)
+    props.SessionExpiryInterval = SESSION_EXPIRY_S
+    client.connect_async(url.host, url.port, keepalive=KEEPALIVE_S, clean_start=False, properties=props)
+    client.loop_start()
+
+
+def stop(client: paho.Client) -> None:
+    client.disconnect()
+    client.loop_stop()
+
+
+class Reporter:
+    """Says each change of the connection once on stderr (not every retry)."""
+
+    def __init__(self, who: str, url: BrokerURL) -> None:
+        self.who, self.url = who, url
+        self.last = ""
+
+    def say(self, text: str) -> None:
+        if text != self.last:
+            self.last = text
+            print(f"tablesense {self.who}: {text}", file=sys.stderr, flush=True)
+
+    def connected(self, reason: Any) -> bool:
+        if getattr(reason, "is_failure", False):
+            self.say(f"the broker {self.url} refuses us: {reason}")
+            return False
+        self.say(f"connected to the broker {self.url}")
+        return True
+
+    def unreachable(self, client: paho.Client, userdata: Any) -> None:
+        """paho's ``on_connect_fail``: no answer from the broker (down, no route, refused)."""
+        self.say(f"cannot reach the broker {self.url}; trying again")
+
+    def disconnected(self, reason: Any) -> None:
+        if self.last.startswith(f"the broker {self.url} refuses us"):
+            return  # the refusal said it: the drop after it is no news
+        self.say(f"the broker {self.url} is gone ({reason}); trying again")
+
+
+class AsyncPublisher:
+    """Publishes from asyncio; ``await publish(...)`` returns once the broker has the message."""
+
+    def __init__(self, url: BrokerURL, client_id: str, who: str = "run") -> None:
+        self.loop = asyncio.get_running_loop()
+        self.up = asyncio.Event()
+        self.report = Reporter(who, url)
+        self._lock = threading.Lock()
+        self._waiting: dict[int, asyncio.Future[None]] = {}
+        self._early: dict[int, tuple[Any, float]] = {}
+        self.client = make_client(url, client_id)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_publish = self._on_publish
+        self.client.on_connect_fail = self.report.unreachable
+        self.url = url
+        self.on_up: Callable[[], None] | None = None
+
+    def start(self) -> None:
+        start(self.client, self.url)
+
+    def close(self) -> None:
+        stop(self.client)
+
+    async def publish(self, topic: str, payload: bytes, *, retain: bool = False,
+                      timeout: float = 15.0) -> None:
+        if not self.up.is_set():
+            raise NotConnected("not connected")
+        fut: asyncio.Future[None] = self.loop.create_future()
+        info = self.client.publish(topic, payload, qos=1, retain=retain)
+        with self._lock:
+            early = self._early.pop(info.mid, None)
+            if early is not None and time.monotonic() - early[1] < EARLY_S:
+                self._settle(fut, early[0])
+            else:
+                self._waiting[info.mid] = fut
+        try:
+            async with asyncio.timeout(timeout):  # not wait_for, which can swallow a cancel (3.11)
+                await fut
+        except TimeoutError:
+            raise NotConnected("no PUBACK in time") from None
+        finally:
+            with self._lock:
+                self._waiting.pop(info.mid, None)
+
+    # --- paho's thread -------------------------------------------------------------------
+    def _on_connect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if self.report.connected(reason):
+            self.loop.call_soon_threadsafe(self._set_up, True)
+
+    def _on_disconnect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        self.report.disconnected(reason)
+        self.loop.call_soon_threadsafe(self._set_up, False)
+
+    def _on_publish(self, client: paho.Client, userdata: Any, mid: int, reason: Any, props: Any) -> None:
+        with self._lock:
+            fut = self._waiting.pop(mid, None)
+            if fut is None:
+                self._early[mid] = (reason, time.monotonic())  # before publish() registered it,
+                return  # or one paho sent again after a reconnect (nobody waits; dropped by age)
+        self.loop.call_soon_threadsafe(self._settle, fut, reason)
+
+    # --- the loop's thread ---------------------------------------------------------------
+    def _set_up(self, up: bool) -> None:
+        if up:
+            self.up.set()
+            if self.on_up is not None:
+                self.on_up()
+            return
+        self.up.clear()
+        with self._lock:
+            waiting, self._waiting = self._waiting, {}
+        for fut in waiting.values():
+            if not fut.done():
+                fut.set_exception(NotConnected("the connection dropped"))
+
+    @staticmethod
+    def _settle(fut: asyncio.Future[None], reason: Any) -> None:
+        if fut.done():
+            return
+        if getattr(reason, "is_failure", False):
+            fut.set_exception(PublishRefused(str(reason)))
+        else:
+            fut.set_result(None)
+
+
+class Subscriber:
+    """Subscribes to ``topic`` with QoS 1; ``handle(topic, payload, retained)`` runs in paho's
+    thread and each message is acknowledged only after it returned without an exception."""
+
+    def __init__(self, url: BrokerURL, client_id: str, topic: str,
+                 handle: Callable[[str, bytes, bool], None], who: str = "league serve",
+                 retry_on: tuple[type[BaseException], ...] = ()) -> None:
+        self.url, self.topic, self.handle, self.retry_on = url, topic, handle, retry_on
+        self.report = Reporter(who, url)
+        self.connected = threading.Event()
+        self.client = make_client(url, client_id, manual_ack=True)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+        self.client.on_connect_fail = self.report.unreachable
+
+    def start(self) -> None:
+        start(self.client, self.url)
+
+    def close(self) -> None:
+        stop(self.client)
+
+    def _on_connect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if self.report.connected(reason):
+            client.subscribe(self.topic, qos=1)
+            self.connected.set()
+
+    def _on_disconnect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        self.connected.clear()
+        self.report.disconnected(reason)
+
+    def _on_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
+        """Handle, then acknowledge. A failure of kind ``retry_on`` (the database locked by
+        another program, a full disk) is tried again until it passes, the messages behind it
+        waiting in the broker; any other is said and the message dropped."""
+        delay, failing = RETRY_HANDLE_S[0], False
+        while True:
+            try:
+                self.handle(msg.topic, msg.payload, bool(msg.retain))
+                break
+            except self.retry_on as exc:
+                if not failing:
+                    failing = True
+                    self.report.say(f"a message on {msg.topic} cannot be stored now ({exc}); trying again")
+                time.sleep(delay)
+                delay = min(delay * 2, RETRY_HANDLE_S[1])
+            except Exception as exc:
+                self.report.say(f"a message on {msg.topic} was dropped: {exc!r}")
+                break
+        if failing:
+            self.report.say("messages are stored again")
+        client.ack(msg.mid, msg.qos)

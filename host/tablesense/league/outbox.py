@@ -1,0 +1,109 @@
+"""The pub's outbox: finished matches waiting for the broker, in the pub's own SQLite file.
+
+A match enters the outbox when it ends (its whole message, so that a later change of the
+match log cannot change what was sent) and leaves it only when the broker has
+acknowledged it (QoS 1 PUBACK). A host restarted, a broker down for a day: the outbox
+is drained when the broker is back. A match sent twice is the same message with the same
+id; the league counts it once.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ..store import Store as MatchLog
+from ..store import effective_lines
+from .messages import match_message
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS league_outbox (
+    key      TEXT PRIMARY KEY,       -- match id and revision: one row per version of a match
+    match_id INTEGER NOT NULL,
+    payload  TEXT NOT NULL,
+    queued   REAL NOT NULL,
+    sent     REAL,                   -- the broker's PUBACK
+    refused  TEXT                    -- the broker refused it (ACL): why
+);
+-- matches that ended before the pub joined the league are not sent
+CREATE TABLE IF NOT EXISTS league_joined (pub TEXT PRIMARY KEY, since REAL NOT NULL);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    key: str
+    payload: bytes
+
+
+class Outbox:
+    def __init__(self, path: str, pub: str) -> None:
+        self.pub = pub
+        self.log = MatchLog(path)  # its own connection: WAL, beside the pub's writer
+        self.db = self.log.db
+        self.db.executescript(SCHEMA)
+        self.db.execute("INSERT OR IGNORE INTO league_joined(pub, since) VALUES (?, ?)", (pub, time.time()))
+        row = self.db.execute("SELECT since FROM league_joined WHERE pub=?", (pub,)).fetchone()
+        self.since = float(row[0])
+
+    def close(self) -> None:
+        self.log.close()
+
+    def sweep(self, results: dict[int, dict[str, Any]] | None = None) -> int:
+        """Put every finished match of this pub's log not yet in the outbox into it; how many.
+
+        ``results``: the engine's final figures per match id (the pub's live replay); a match
+        without them is replayed here."""
+        rows = self.db.execute(
+            "SELECT m.id, (SELECT COUNT(*) FROM events e WHERE e.match_id = m.id) FROM matches m "
+            "WHERE m.ended IS NOT NULL AND m.started >= ? ORDER BY m.id", (self.since,)
+        ).fetchall()
+        queued = {k for (k,) in self.db.execute("SELECT key FROM league_outbox")}
+        added = 0
+        for mid, count in rows:
+            key = f"{mid}#{count}"
+            if key in queued:
+                continue
+            events = self.log.events(mid)
+            count = max(count, len(events))  # a correction logged meanwhile
+            key = f"{mid}#{count}"
+            match = self.log.match(mid)
+            lines = [e.line for e in effective_lines(events)]
+            result = (results or {}).get(mid)
+            if result is None:
+                result = _replayed(lines)
+            msg = match_message(self.pub, match.table_id, match.started, match.game, match.players, lines,
+                                result, revision=count)
+            self.db.execute("INSERT OR IGNORE INTO league_outbox(key, match_id, payload, queued) "
+                            "VALUES (?, ?, ?, ?)",
+                            (key, mid, json.dumps(msg, ensure_ascii=False), time.time()))
+            added += 1
+        return added
+
+    def pending(self, limit: int = 100) -> list[Pending]:
+        rows = self.db.execute("SELECT key, payload FROM league_outbox WHERE sent IS NULL "
+                               "AND refused IS NULL ORDER BY queued, key LIMIT ?", (limit,)).fetchall()
+        return [Pending(k, p.encode()) for k, p in rows]
+
+    def sent(self, key: str) -> None:
+        self.db.execute("UPDATE league_outbox SET sent=? WHERE key=?", (time.time(), key))
+
+    def refused(self, key: str, why: str) -> None:
+        self.db.execute("UPDATE league_outbox SET refused=? WHERE key=?", (why, key))
+
+    def counts(self) -> dict[str, int]:
+        row = self.db.execute("SELECT COUNT(*) - COUNT(sent) - COUNT(refused), COUNT(sent), COUNT(refused) "
+                              "FROM league_outbox").fetchone()
+        return {"waiting": row[0], "sent": row[1], "refused": row[2]}
+
+
+def _replayed(lines: list[str]) -> dict[str, Any]:
+    from ..replay import Replay
+    from .messages import reported
+
+    rep = Replay().feed_lines(lines)
+    if rep.engine is None or rep.state is None:
+        return {}
+    return reported(rep.engine.to_json(rep.state))

@@ -1,0 +1,89 @@
+"""The league web page: ``/`` (HTML, refreshed from ``/api/league`` every two seconds) and
+``/api/league`` (the data, ``view.league_view``). Read-only: nothing on it changes anything."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from aiohttp import web
+
+from .inbox import Inbox
+from .view import league_view
+
+PAGE = r"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>League</title>
+<style>
+body{font-family:system-ui,sans-serif;margin:1rem auto;max-width:60rem;padding:0 1rem;color:#111}
+table{border-collapse:collapse;margin:.5rem 0 1rem}td,th{padding:.2rem .6rem;border-bottom:1px solid #ddd}
+th{text-align:left}td.n{text-align:right}h2{margin-top:2rem}.live{background:#eef6ee}.bad{color:#900}
+</style></head><body>
+<h1>League</h1>
+<section id="live"></section><main id="comps"></main><section id="years"></section>
+<section id="refused"></section>
+<script>
+const el = (tag, text, cls) => { const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; };
+function grid(head, rows) {
+  const t = el('table'), h = t.insertRow();
+  head.forEach(x => h.appendChild(el('th', x)));
+  rows.forEach(r => { const tr = t.insertRow();
+    r.forEach(v => tr.appendChild(el('td', String(v), /^[-\d./]+$/.test(String(v)) ? 'n' : ''))); });
+  return t;
+}
+function standings(rows) {
+  return grid(['#', 'player', 'played', 'won', 'drawn', 'lost', 'points', 'caroms', 'innings', 'average',
+               'high run'],
+    rows.map((r, i) => [i + 1, r.name, r.played, r.won, r.drawn, r.lost, r.points, r.caroms, r.innings,
+                        r.average.toFixed(3), r.high_run]));
+}
+function score(r) {
+  return [r.p1, `${r.caroms[0]}/${r.targets[0]}`, r.p2, `${r.caroms[1]}/${r.targets[1]}`, r.innings[0],
+          `${r.points[0]}-${r.points[1]}`, r.pub ? `${r.pub} table ${r.table}` : 'entered', r.match || ''];
+}
+function render(d) {
+  const live = document.getElementById('live'); live.replaceChildren(el('h2', 'Live'));
+  if (!d.live.length) live.appendChild(el('p', 'No match is being played.'));
+  d.live.forEach(x => live.appendChild(el('p', `${x.pub} table ${x.table}: ` +
+    (x.summary || Object.values(x.match.players).join(' - ')), 'live')));
+  const comps = document.getElementById('comps'); comps.replaceChildren();
+  d.competitions.forEach(c => {
+    comps.appendChild(el('h2', `${c.name} (${c.half} ${c.season}, ${c.discipline})`));
+    comps.appendChild(standings(c.standings));
+    if (c.winner) comps.appendChild(el('p', `winner: ${c.winner}`));
+    else if (c.barrage.length)
+      comps.appendChild(el('p', `a barrage decides between ${c.barrage.join(' and ')}`));
+    const head = ['yellow', '', 'white', '', 'innings', 'points', 'where', 'match'];
+    c.rounds.forEach(r => { comps.appendChild(el('h3', `Round ${r.round} (${r.date})`));
+      comps.appendChild(grid(head, r.results.map(score))); });
+    if (c.entered.length) { comps.appendChild(el('h3', 'Entered by hand'));
+      comps.appendChild(grid(head, c.entered.map(score))); }
+  });
+  const years = document.getElementById('years'); years.replaceChildren();
+  d.years.forEach(y => { years.appendChild(el('h2', `Year ${y.season}: ${y.halves.join(' + ')}`));
+    years.appendChild(standings(y.standings)); });
+  const bad = document.getElementById('refused'); bad.replaceChildren();
+  if (d.refused.length) { bad.appendChild(el('h2', 'Refused'));
+    bad.appendChild(grid(['pub', 'match', 'why'], d.refused.map(x => [x.pub, x.match, x.reason]))); }
+}
+async function tick() {
+  try { const r = await fetch('api/league'); if (r.ok) render(await r.json()); } catch (e) {}
+  setTimeout(tick, 2000);
+}
+tick();
+</script></body></html>
+"""
+
+
+def make_app(inbox: Inbox, live: Callable[[], list[dict[str, Any]]]) -> web.Application:
+    async def page(request: web.Request) -> web.Response:
+        return web.Response(text=PAGE, content_type="text/html")
+
+    async def data(request: web.Request) -> web.Response:
+        return web.json_response(league_view(inbox, live()))
+
+    app = web.Application()
+    app.router.add_get("/", page)
+    app.router.add_get("/api/league", data)
+    return app

@@ -1,0 +1,148 @@
+"""The pub's side of the league: ``tablesense run --league URL --pub NAME``.
+
+One asyncio task beside the tables: it watches every table of the pub and
+
+- publishes each table's live state, retained, under ``tablesense/pubs/PUB/live/TABLE``
+  (only the newest state of a table is sent: changes made while a publish is under way
+  are sent together after it);
+- puts each match that ends into the outbox (``outbox``), in the pub's SQLite file;
+- drains the outbox to ``tablesense/pubs/PUB/matches`` whenever the broker is there,
+  one match at a time, each taken off the outbox only after the broker's PUBACK.
+
+A broker that is away costs nothing but time: the live state is sent again and the
+outbox drained when it is back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sys
+from typing import Any
+
+from ..pub import Pub
+from .broker_url import BrokerURL
+from .messages import encode, live_message, live_topic, matches_topic, reported
+from .mqtt import AsyncPublisher, NotConnected, PublishRefused
+from .outbox import Outbox
+
+#: seconds between two looks at the outbox when nothing wakes the publisher
+RETRY_S = 5.0
+
+
+class LeaguePublisher:
+    def __init__(self, pub: Pub, db: str, name: str, url: BrokerURL) -> None:
+        self.pub, self.db, self.name, self.url = pub, db, name, url
+        self.dirty: set[str] = set(pub.tables)
+        self.wake = asyncio.Event()
+        self._ended: set[tuple[int, int]] = set()
+        self._sweep = True
+
+    async def run(self) -> None:
+        outbox = Outbox(self.db, self.name)
+        mqtt = AsyncPublisher(self.url, client_id=f"tablesense-pub-{self.name}", who="run")
+        mqtt.on_up = self._reconnected
+        watchers = [asyncio.create_task(self._watch(tid), name=f"league watch {tid}")
+                    for tid in self.pub.tables]
+        mqtt.start()
+        try:
+            while True:
+                with contextlib.suppress(TimeoutError):  # also a retry now and then (a PUBACK lost);
+                    async with asyncio.timeout(RETRY_S):  # not wait_for: in 3.11 it can swallow a cancel
+                        await self.wake.wait()
+                self.wake.clear()
+                self._queue(outbox)
+                if mqtt.up.is_set():
+                    await self._send(mqtt, outbox)
+        finally:
+            for task in watchers:
+                task.cancel()
+            for task in watchers:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            await asyncio.to_thread(mqtt.close)
+            outbox.close()
+
+    def _reconnected(self) -> None:
+        self.dirty |= set(self.pub.tables)
+        self._sweep = True
+        self.wake.set()
+
+    async def _watch(self, tid: str) -> None:
+        flag = self.pub.subscribe(tid)
+        try:
+            while True:
+                await flag.wait()
+                flag.clear()
+                self.dirty.add(tid)
+                self.wake.set()
+        finally:
+            self.pub.unsubscribe(tid, flag)
+
+    def _queue(self, outbox: Outbox) -> None:
+        """Matches that ended since the last look go into the outbox (all of them after a start
+        or a reconnect: the log is the truth)."""
+        ended = [tab for tab in self.pub.tables.values()
+                 if tab.match is not None and tab.match.ended is not None]
+        for tab in ended:
+            assert tab.match is not None
+            if (tab.match.id, tab.seq) not in self._ended:
+                self._ended.add((tab.match.id, tab.seq))
+                self._sweep = True
+        if not self._sweep:
+            return
+        self._sweep = False
+        results: dict[int, dict[str, Any]] = {}  # the pub's own replay: the log is not replayed again
+        for tab in ended:
+            rep = tab.replay
+            if tab.match is not None and rep.engine is not None and rep.state is not None:
+                results[tab.match.id] = reported(rep.engine.to_json(rep.state))
+        outbox.sweep(results)
+
+    async def _send(self, mqtt: AsyncPublisher, outbox: Outbox) -> None:
+        try:
+            while self.dirty:
+                tid = self.dirty.pop()
+                try:
+                    live = live_message(self.name, tid, self.pub.snapshot(tid))
+                    await mqtt.publish(live_topic(self.name, tid), encode(live), retain=True)
+                except PublishRefused as exc:
+                    self._refused(live_topic(self.name, tid), str(exc))
+                except NotConnected:
+                    self.dirty.add(tid)
+                    raise
+            while True:
+                batch = outbox.pending()
+                if not batch:
+                    return
+                for item in batch:
+                    try:
+                        await mqtt.publish(matches_topic(self.name), item.payload)
+                    except PublishRefused as exc:
+                        outbox.refused(item.key, str(exc))
+                        self._refused(matches_topic(self.name), str(exc))
+                        continue
+                    outbox.sent(item.key)
+                    if self.dirty:  # a table changed meanwhile: its live state first
+                        self.wake.set()
+                        return
+        except NotConnected:
+            return  # the broker is away: everything waits for it (on_up wakes us)
+
+    def _refused(self, topic: str, why: str) -> None:
+        print(f"tablesense run: the broker refuses {topic} for user {self.url.username!r} ({why}): "
+              f"is --pub {self.name} the pub's user name in the league's broker set-up?",
+              file=sys.stderr, flush=True)
+
+
+def start_publisher(pub: Pub, db: str, name: str, url: BrokerURL) -> asyncio.Task[None]:
+    """The publisher as a task of the running loop (cancelled when the host stops)."""
+    task = asyncio.get_running_loop().create_task(LeaguePublisher(pub, db, name, url).run(),
+                                                  name=f"league {name}")
+
+    def ended(t: asyncio.Task[None]) -> None:
+        if not t.cancelled() and t.exception() is not None:
+            print(f"tablesense run: the league link stopped: {t.exception()!r}", file=sys.stderr, flush=True)
+
+    task.add_done_callback(ended)
+    return task

@@ -1,0 +1,97 @@
+"""A real Mosquitto for the league tests, set up by the project's own ``tablesense league
+broker-config`` (password file, ACL, config) on a free loopback port; stopped at teardown,
+also when a test fails. Mosquitto comes from Debian (``make test`` and ``.ci/run`` install it).
+
+No tests here; the test_league_mqtt* modules import the ``broker`` fixture.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+PUBS = ("kroeg", "zaal", "hoek")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_port(port: int, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+class Broker:
+    """A Mosquitto process that a test may stop and start again (same port, same data)."""
+
+    def __init__(self, directory: Path, port: int, accounts: dict[str, str]) -> None:
+        self.dir, self.port, self.passwords = directory, port, accounts
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def url(self, user: str, password: str | None = None) -> str:
+        return f"mqtt://{user}:{password or self.passwords[user]}@127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        with open(self.dir / "mosquitto.log", "ab") as log:
+            self.proc = subprocess.Popen(["mosquitto", "-c", str(self.dir / "mosquitto.conf")],
+                                         stdout=subprocess.DEVNULL, stderr=log)
+        wait_port(self.port)
+
+    def stop(self) -> None:
+        """SIGTERM: Mosquitto saves the queued messages of persistent sessions, then exits."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self.proc = None
+
+
+def configure(directory: Path, port: int, pubs: tuple[str, ...] = PUBS,
+              extra: tuple[str, ...] = ()) -> dict[str, str]:
+    """The project's broker set-up; returns user -> password."""
+    args = [sys.executable, "-m", "tablesense", "league", "broker-config", "--dir", str(directory),
+            "--broker-port", str(port), "--bind", "127.0.0.1", "--broker-host", "127.0.0.1", "--json", *extra]
+    for pub in pubs:
+        args += ["--pub", pub]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=30, check=True)
+    accounts = {a["user"]: a["password"] for a in json.loads(done.stdout)["accounts"]}
+    if os.geteuid() == 0:  # as root Mosquitto would switch to the user 'mosquitto', who cannot read our files
+        with open(directory / "mosquitto.conf", "a") as fh:
+            fh.write("user root\n")
+    return accounts
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    if shutil.which("mosquitto") is None:
+        pytest.skip("Mosquitto is not installed (apt-get install mosquitto; make test does it)")
+    port = free_port()
+    directory = tmp_path / "broker"
+    b = Broker(directory, port, configure(directory, port))
+    b.start()
+    try:
+        yield b
+    finally:
+        b.stop()
