@@ -26,6 +26,8 @@ from ..errors import TablesenseError
 from ..events import Event, Rest, parse_line
 from ..replay import LineError, Replay, effective_stream, history_for, scan_log
 from ..rules import Ruling
+from ..rules.base import player_names, replace
+from ..rules.shot_engine import ShotEngine
 from ..shots import Cutter, Role
 
 
@@ -125,6 +127,7 @@ def write_state(rep: Replay, out: IO[str]) -> None:
         return
     state = rep.state
     head = rep.engine.to_json(_without_rulings(state))
+    names = player_names(state)
     if rep.errors:
         head["errors"] = [e.to_dict() for e in rep.errors]
     out.write("{")
@@ -135,19 +138,17 @@ def write_state(rep: Replay, out: IO[str]) -> None:
             continue
         out.write("[")
         for j, r in enumerate(state.rulings):
-            out.write((", " if j else "") + json.dumps(r.to_dict(), ensure_ascii=False))
+            out.write((", " if j else "") + json.dumps(r.to_dict(names), ensure_ascii=False))
         out.write("]")
     out.write("}\n")
 
 
 def _without_rulings(state: Any) -> Any:
-    from dataclasses import replace
-
-    return replace(state, rulings=())
+    return replace(state, rulings=())  # a dataclass or a msgspec Struct
 
 
 def _key(r: Ruling) -> tuple[float, str, str | None, str]:
-    return (r.t, r.rule, r.player, r.text)
+    return (r.t, r.rule, r.player, r.text or repr(r.data))
 
 
 def new_rulings(old: Sequence[Ruling], new: Sequence[Ruling]) -> list[Ruling]:
@@ -201,14 +202,16 @@ def _account(rep: Replay, applied: Iterator[Event], out: IO[str]) -> None:
         if event.type == "setup":
             write(f"match: {event.game}  " + "  ".join(f"{k}={v}" for k, v in state.players) + "\n")
             before = ()
+        names = player_names(state)
         for r in new_rulings(before, state.rulings):
             who = f" [{r.player}]" if r.player else ""
-            write(f"  t={r.t:.6f} {r.rule}{who} {r.text}".rstrip() + "\n")
+            write(f"  t={r.t:.6f} {r.rule}{who} {r.say('en', names)}".rstrip() + "\n")
         before = state.rulings
         if event.type != "call":
-            for q in state.questions:
+            shown = engine.live(state) if isinstance(engine, ShotEngine) else state  # a shot in progress
+            for q in shown.questions:
                 if q.t == event.t:
-                    write(f"  ? {q.id}: {q.text}\n")
+                    write(f"  ? {q.id}: {q.say('en', names)}\n")
         if isinstance(event, Rest):
             if role is Role.SETTLE:
                 write(f"shot {cutter.shot} settled: {engine.summary(state)}\n")
