@@ -39,7 +39,7 @@ from ..errors import BadEvent, IllegalCall
 from ..events import Call, Contact, Cushion, Event, OffTable, Pin, Pocket, Rest, Setup, Strike
 from ..texts import render
 from ..vocabulary.kegle import POCKET_OPTIONS, pocket_ball
-from .base import Question, other, register
+from .base import Question, _as_option, other, register
 from .kegle_faults import fault
 from .kegle_shot import read_shot, toppler
 from .kegle_state import DEFAULT_DISTANCE, KegleState, Score
@@ -169,6 +169,22 @@ class KegleEngine(ShotEngine[KegleState]):
         if state.in_shot or _amendable(state):
             return self.amend(state, call)
         return state
+
+    def _answer(self, state: KegleState, event: Call) -> KegleState:
+        """The base's, and also an answer to a question about a shot still in progress (asked in
+        its live view: "which ball fell in pocket N?" as the ball drops)."""
+        if not state.in_shot:
+            return super()._answer(state, event)
+        shown = self.live(state).questions
+        question = next((q for q in shown if q.id == event.question), None)
+        if question is None:
+            open_ids = ", ".join(q.id for q in shown) or "none"
+            raise IllegalCall(f"no open question {event.question!r} (open: {open_ids})")
+        answer = _as_option(event.answer, question.options)
+        if answer not in question.options:
+            raise IllegalCall(f"answer to {question.id} must be one of {list(question.options)!r}, "
+                              f"not {event.answer!r}")
+        return replace(self.amend(state, _with_answer(event, pocket_ball(answer))), checkpoint=state)
 
     def _amendment(self, state: KegleState, call: Call) -> Any:
         if state.in_shot or _amendable(state):
