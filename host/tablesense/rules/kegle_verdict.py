@@ -79,40 +79,44 @@ class Verdict:
         self.score["announcements"] = (*self.score["announcements"], (key, tuple(params.items())))
 
 
-def pocket_questions(before: KegleState, shot: ShotRecord, player: str | None) -> tuple[Question, ...]:
+def _unknown_pockets(shot: ShotRecord) -> list[tuple[int, Pocket]]:
+    """The shot's pocket events that name no ball, with their index in ``shot.events``."""
+    return [(i, e) for i, e in enumerate(shot.events) if type(e) is Pocket and e.ball is None]
+
+
+def pocket_questions(before: KegleState, unknown: list[tuple[int, Pocket]], calls: tuple[Call, ...],
+                     player: str | None) -> tuple[Question, ...]:
     """The question about each pocket event of the shot that names no ball ("which ball fell in
     pocket N?"), numbered on from ``before``; the answered ones left out."""
-    answered = {c.question for c in shot.calls if c.call == "answer"}
+    if not unknown:
+        return ()
+    answered = {c.question for c in calls if c.call == "answer"}
     out: list[Question] = []
-    n = before.asked
-    for i, e in enumerate(shot.events):
-        if isinstance(e, Pocket) and e.ball is None:
-            n += 1
-            qid = f"q{n}"
-            if qid not in answered:
-                out.append(Question(id=qid, t=e.t, rule=RED_IN_HOLE, text="", options=POCKET_OPTIONS,
-                                    player=player, data=(("what", "which-ball"), ("pocket", e.pocket),
-                                                         ("index", i))))
+    for n, (i, e) in enumerate(unknown, start=before.asked + 1):
+        qid = f"q{n}"
+        if qid not in answered:
+            data = (("what", "which-ball"), ("pocket", e.pocket), ("index", i))
+            out.append(Question(id=qid, t=e.t, rule=RED_IN_HOLE, text="", options=POCKET_OPTIONS,
+                                player=player, data=data))
     return tuple(out)
 
 
 def asked(before: KegleState, shot: ShotRecord) -> int:
-    return before.asked + sum(1 for e in shot.events if isinstance(e, Pocket) and e.ball is None)
+    """The questions asked so far, counting those about ``shot``."""
+    return before.asked + len(_unknown_pockets(shot))
 
 
-def _answers(before: KegleState, shot: ShotRecord) -> dict[int, str]:
+def _answers(before: KegleState, unknown: list[tuple[int, Pocket]],
+             calls: tuple[Call, ...]) -> dict[int, str]:
     """The referee's answers about the shot's pocket events: event index -> ball."""
-    by_id = {c.question: c.answer for c in shot.calls if c.call == "answer"}
+    by_id = {c.question: c.answer for c in calls if c.call == "answer"} if unknown else None
     if not by_id:
         return {}
     out: dict[int, str] = {}
-    n = before.asked
-    for i, e in enumerate(shot.events):
-        if isinstance(e, Pocket) and e.ball is None:
-            n += 1
-            answer = by_id.get(f"q{n}")
-            if answer is not None:
-                out[i] = pocket_ball(answer)
+    for n, (i, _) in enumerate(unknown, start=before.asked + 1):
+        answer = by_id.get(f"q{n}")
+        if answer is not None:
+            out[i] = pocket_ball(answer)
     return out
 
 
@@ -120,8 +124,9 @@ def live(before: KegleState, shot: ShotRecord) -> KegleState:
     """A shot in progress as the scoreboard shows it: the series counted, the notices cleared,
     the questions about its pockets asked; the rest waits for the rest."""
     p = shot.player or before.at_table or "p1"
-    questions = pocket_questions(before, shot, before.at_table) if shot.events else ()
-    return replace(before, score=opened(before.score, p), questions=questions, asked=asked(before, shot))
+    unknown = _unknown_pockets(shot)
+    return replace(before, score=opened(before.score, p), asked=before.asked + len(unknown),
+                   questions=pocket_questions(before, unknown, shot.calls, before.at_table))
 
 
 def settle(before: KegleState, shot: ShotRecord) -> KegleState:
@@ -139,7 +144,8 @@ def settle(before: KegleState, shot: ShotRecord) -> KegleState:
         prior = replace(prior, pins_down=_NO_PINS, blocked=_NO_PINS)
     late_pins = tuple(e for e in shot.late if isinstance(e, Pin))
     facts = read_shot(shot.events + late_pins if late_pins else shot.events, prior.pins_down)
-    answered = _answers(before, shot)
+    unknown = _unknown_pockets(shot) if facts.pockets else []
+    answered = _answers(before, unknown, shot.calls)
     pocketed = [(pocket, answered.get(i) if ball is None else ball) for i, pocket, ball in facts.pockets]
     calls = shot.calls
     carambole = facts.carambole or any(c.call == "carom" for c in calls)
@@ -176,7 +182,7 @@ def settle(before: KegleState, shot: ShotRecord) -> KegleState:
     return replace(
         before, score=Score(**v.score), rulings=before.rulings + tuple(v.rulings), at_table=v.at_table,
         finished=v.finished, winner=v.winner, ended=ended,
-        questions=pocket_questions(before, shot, p), asked=asked(before, shot),
+        questions=pocket_questions(before, unknown, calls, p), asked=before.asked + len(unknown),
     )
 
 
