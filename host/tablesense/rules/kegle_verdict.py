@@ -29,11 +29,11 @@ from ..vocabulary.kegle import (
     TOUCH,
     pocket_ball,
 )
-from .base import Question, Ruling, other
+from .base import Ruling, other
 from .kegle_faults import BY_ID, Fault
 from .kegle_shot import ShotFacts, read_shot
 from .kegle_state import KegleState, Score
-from .shot_engine import Ended, ShotRecord
+from .shot_engine import Ended, ShotEngine, ShotRecord
 
 replace = msgspec.structs.replace
 asdict = msgspec.structs.asdict
@@ -84,21 +84,19 @@ def _unknown_pockets(shot: ShotRecord) -> list[tuple[int, Pocket]]:
     return [(i, e) for i, e in enumerate(shot.events) if type(e) is Pocket and e.ball is None]
 
 
-def pocket_questions(before: KegleState, unknown: list[tuple[int, Pocket]], calls: tuple[Call, ...],
-                     player: str | None) -> tuple[Question, ...]:
-    """The question about each pocket event of the shot that names no ball ("which ball fell in
-    pocket N?"), numbered on from ``before``; the answered ones left out."""
+def ask_pockets(state: KegleState, unknown: list[tuple[int, Pocket]], calls: tuple[Call, ...],
+                player: str | None) -> KegleState:
+    """``state`` (with no questions) asking about each pocket event of the shot that names no ball
+    ("which ball fell in pocket N?"), numbered on from ``state.asked``; the answered ones left out."""
     if not unknown:
-        return ()
+        return state
+    for i, e in unknown:
+        state = ShotEngine.ask(state, e.t, RED_IN_HOLE, options=POCKET_OPTIONS, player=player,
+                               what="which-ball", pocket=e.pocket, index=i)
     answered = {c.question for c in calls if c.call == "answer"}
-    out: list[Question] = []
-    for n, (i, e) in enumerate(unknown, start=before.asked + 1):
-        qid = f"q{n}"
-        if qid not in answered:
-            data = (("what", "which-ball"), ("pocket", e.pocket), ("index", i))
-            out.append(Question(id=qid, t=e.t, rule=RED_IN_HOLE, text="", options=POCKET_OPTIONS,
-                                player=player, data=data))
-    return tuple(out)
+    if answered:
+        state = replace(state, questions=tuple(q for q in state.questions if q.id not in answered))
+    return state
 
 
 def asked(before: KegleState, shot: ShotRecord) -> int:
@@ -124,9 +122,8 @@ def live(before: KegleState, shot: ShotRecord) -> KegleState:
     """A shot in progress as the scoreboard shows it: the series counted, the notices cleared,
     the questions about its pockets asked; the rest waits for the rest."""
     p = shot.player or before.at_table or "p1"
-    unknown = _unknown_pockets(shot)
-    return replace(before, score=opened(before.score, p), asked=before.asked + len(unknown),
-                   questions=pocket_questions(before, unknown, shot.calls, before.at_table))
+    opened_state = replace(before, score=opened(before.score, p), questions=())
+    return ask_pockets(opened_state, _unknown_pockets(shot), shot.calls, before.at_table)
 
 
 def settle(before: KegleState, shot: ShotRecord) -> KegleState:
@@ -179,11 +176,11 @@ def settle(before: KegleState, shot: ShotRecord) -> KegleState:
     ended = None
     if v.finished:
         ended = Ended(rule=v.rulings[-1].rule, winner=v.winner)
-    return replace(
+    settled = replace(
         before, score=Score(**v.score), rulings=before.rulings + tuple(v.rulings), at_table=v.at_table,
-        finished=v.finished, winner=v.winner, ended=ended,
-        questions=pocket_questions(before, unknown, calls, p), asked=before.asked + len(unknown),
+        finished=v.finished, winner=v.winner, ended=ended, questions=(),
     )
+    return ask_pockets(settled, unknown, calls, p)
 
 
 def find_faults(before: Score, facts: ShotFacts, pocketed: list[tuple[int, str | None]],
