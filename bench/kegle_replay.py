@@ -135,7 +135,8 @@ def undo_memory(engine: Any, events: list[Any], lines: list[str]) -> None:
     log = sum(len(x) + 1 for x in lines)
     per = len(events)
     print(f"undo chain: {depth:,} states reachable, {held / 1e6:.1f} MB held by the states "
-          f"({held / per:.0f} bytes/event; the parsed events they point to: {events_only / per:.0f} bytes/event) "
+          f"({held / per:.0f} bytes/event; the parsed events they point to: "
+          f"{events_only / per:.0f} bytes/event) "
           f"beside a log of {log / 1e6:.1f} MB ({log / per:.0f} bytes/event)")
 
 
