@@ -27,7 +27,8 @@ from ..events import Event, Rest, parse_line
 from ..replay import LineError, Replay, effective_stream, history_for, scan_log
 from ..rules import Ruling
 from ..rules.base import player_names, replace
-from ..rules.shot_engine import ShotEngine
+from ..rules.ruling_log import RulingLog
+from ..rules.shot_engine import MatchState
 from ..shots import Cutter, Role
 
 
@@ -125,9 +126,10 @@ def write_state(rep: Replay, out: IO[str]) -> None:
     if rep.engine is None or rep.state is None:
         out.write(json.dumps(rep.to_json(), ensure_ascii=False) + "\n")
         return
-    state = rep.state
-    head = rep.engine.to_json(_without_rulings(state))
+    live = getattr(rep.engine, "live", None)  # a shot in progress, shown as if it stopped now
+    state = live(rep.state) if live is not None else rep.state
     names = player_names(state)
+    head = rep.engine.to_json(_without_rulings(state))
     if rep.errors:
         head["errors"] = [e.to_dict() for e in rep.errors]
     out.write("{")
@@ -144,11 +146,14 @@ def write_state(rep: Replay, out: IO[str]) -> None:
 
 
 def _without_rulings(state: Any) -> Any:
-    return replace(state, rulings=())  # a dataclass or a msgspec Struct
+    """``state`` without its rulings, and with no shot in progress left to resolve."""
+    if isinstance(state, MatchState):
+        return replace(state, rulings=RulingLog(), in_shot=False)
+    return replace(state, rulings=())
 
 
-def _key(r: Ruling) -> tuple[float, str, str | None, str]:
-    return (r.t, r.rule, r.player, r.text or repr(r.data))
+def _key(r: Ruling) -> tuple[float, str, str | None, str, str]:
+    return (r.t, r.rule, r.player, r.text, repr(r.data))
 
 
 def new_rulings(old: Sequence[Ruling], new: Sequence[Ruling]) -> list[Ruling]:
@@ -202,16 +207,15 @@ def _account(rep: Replay, applied: Iterator[Event], out: IO[str]) -> None:
         if event.type == "setup":
             write(f"match: {event.game}  " + "  ".join(f"{k}={v}" for k, v in state.players) + "\n")
             before = ()
-        names = player_names(state)
         for r in new_rulings(before, state.rulings):
             who = f" [{r.player}]" if r.player else ""
-            write(f"  t={r.t:.6f} {r.rule}{who} {r.say('en', names)}".rstrip() + "\n")
+            write(f"  t={r.t:.6f} {r.rule}{who} {r.say(names=player_names(state))}".rstrip() + "\n")
         before = state.rulings
         if event.type != "call":
-            shown = engine.live(state) if isinstance(engine, ShotEngine) else state  # a shot in progress
-            for q in shown.questions:
+            live = getattr(engine, "live", None)  # a question asked while the shot is in progress
+            for q in (live(state) if live is not None else state).questions:
                 if q.t == event.t:
-                    write(f"  ? {q.id}: {q.say('en', names)}\n")
+                    write(f"  ? {q.id}: {q.say(names=player_names(state))}\n")
         if isinstance(event, Rest):
             if role is Role.SETTLE:
                 write(f"shot {cutter.shot} settled: {engine.summary(state)}\n")
