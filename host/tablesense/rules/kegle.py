@@ -282,7 +282,7 @@ class KegleEngine(ShotEngine[KegleState]):
         assert call.player is not None
         s = self.rule(state, call.t, "kegle.disqualified", call.player)
         ended = self.end(s, other(call.player), "kegle.disqualified", player=call.player)
-        return replace(ended, at_table=state.at_table, sealed=True)
+        return replace(ended, sealed=True)
 
     def _call_spot(self, state: KegleState, call: Call) -> KegleState:
         raise IllegalCall("keglebillard has no 'spot' call: the referee places the balls (seeds/kegle.md)")

@@ -269,8 +269,9 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
 
     @staticmethod
     def end(state: S, winner: str | None, rule: str, **data: Any) -> S:
-        """``state`` with the match over: who won (``"draw"``: nobody), by which rule, why."""
-        return replace(state, finished=True, winner=winner, at_table=None,
+        """``state`` with the match over: who won (``"draw"``: nobody), by which rule, why.
+        ``at_table`` stays who played last (docs/events.md)."""
+        return replace(state, finished=True, winner=winner,
                        ended=Ended(rule=rule, winner=winner, data=tuple(data.items())))
 
     def to_json(self, state: S, lang: str = "en") -> dict[str, Any]:  # type: ignore[override]
