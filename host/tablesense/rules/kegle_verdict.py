@@ -33,7 +33,7 @@ from .base import Ruling, other
 from .kegle_faults import BY_ID, Fault
 from .kegle_shot import ShotFacts, read_shot
 from .kegle_state import KegleState, Score
-from .shot_engine import Ended, ShotEngine, ShotRecord
+from .shot_engine import ShotEngine, ShotRecord
 
 replace = msgspec.structs.replace
 asdict = msgspec.structs.asdict
@@ -173,13 +173,10 @@ def settle(before: KegleState, shot: ShotRecord) -> KegleState:
     for pocket, ball in pocketed:
         if ball == "white":
             v.rule(t, "kegle.white-in-hole", p, pocket=pocket, **white_spot(positions))
-    ended = None
-    if v.finished:
-        ended = Ended(rule=v.rulings[-1].rule, winner=v.winner)
-    settled = replace(
-        before, score=Score(**v.score), rulings=before.rulings + tuple(v.rulings), at_table=v.at_table,
-        finished=v.finished, winner=v.winner, ended=ended, questions=(),
-    )
+    settled = replace(before, score=Score(**v.score), rulings=before.rulings + tuple(v.rulings),
+                      at_table=v.at_table, questions=())
+    if v.finished:  # the rule that ended it is the last one ruled (kegle.same-series, kegle.draw)
+        settled = ShotEngine.end(settled, v.winner, v.rulings[-1].rule)
     return ask_pockets(settled, unknown, calls, p)
 
 
