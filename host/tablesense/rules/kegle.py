@@ -315,6 +315,7 @@ class KegleEngine(ShotEngine[KegleState]):
         return out
 
     def summary(self, state: KegleState) -> str:
+        state = self.live(state)  # a shot in progress: as the scoreboard shows it
         sc = state.score
         names = dict(state.players)
         side = [f"{p} {_name(names.get(p))} {sc.points[i]} ({sc.series[i]} series)" for p, i in IDX.items()]
