@@ -147,3 +147,17 @@ def test_kegle_shot_by_hand_ruling_stays_when_a_late_foul_amends_the_shot() -> N
     assert [r["rule"] for r in state["rulings"]][-2:] == ["kegle.fault.foot", "kegle.shot"]
     assert state["rulings"][-1]["text"].startswith("pin 4 knocked over between shots")
     assert state["pins_down"] == [4] and state["points"]["p1"] == 2 and state["at_table"] == "p2"
+
+
+def test_kegle_disqualified_during_a_shot_ends_the_shot_and_the_match() -> None:
+    rep = Replay()
+    objs = [{"t": 0, "type": "setup", "game": "kegle", "players": {"p1": "Ann", "p2": "Bob"}},
+            {"t": 1, "type": "cushion", "cushion": 1, "ball": "red"},
+            {"t": 1.5, "type": "call", "call": "disqualify", "player": "p1"},
+            {"t": 4, "type": "cushion", "cushion": 2, "ball": "red"}]
+    for n, obj in enumerate(objs, 1):
+        rep.feed_line(json.dumps(obj), n)
+    state = rep.to_json()
+    assert (state["finished"], state["winner"], state["ended"]["rule"]) == (True, "p2", "kegle.disqualified")
+    assert [e.line for e in rep.errors] == [4]
+    assert "the match is over" in rep.errors[0].error

@@ -276,7 +276,16 @@ class KegleEngine(ShotEngine[KegleState]):
         if call.player is None:
             raise BadEvent("call 'disqualify' needs 'player'")
         new = self._disqualify(state, call)
-        return new if state.shot is None else AMEND
+        if state.shot is None:
+            return new
+        if not state.in_shot or state.before is None:
+            return AMEND
+        # during a shot: the shot ends here, as it stands (its live view), and the match with it;
+        # what the table reports after that is the end of this shot or refused
+        shot = replace(state.shot, calls=(*state.shot.calls, call))
+        _, cut = state.cut.feed(Rest(t=call.t))
+        return replace(self.resolve(state.before, shot), before=state.before, shot=shot, cut=cut,
+                       in_shot=False)
 
     def _disqualify(self, state: KegleState, call: Call) -> KegleState:
         assert call.player is not None
