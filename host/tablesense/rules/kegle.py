@@ -42,7 +42,7 @@ from ..vocabulary.kegle import POCKET_OPTIONS, pocket_ball
 from .base import Question, _as_option, other, register
 from .kegle_faults import fault
 from .kegle_shot import read_shot, toppler
-from .kegle_state import DEFAULT_DISTANCE, KegleState, Score
+from .kegle_state import DEFAULT_DISTANCE, Incidents, KegleState, Score, pinset
 from .kegle_verdict import IDX, asked, live, settle
 from .shot_engine import AMEND, ShotEngine, ShotRecord
 
@@ -128,19 +128,22 @@ class KegleEngine(ShotEngine[KegleState]):
 
     def incident(self, state: KegleState, event: Event) -> KegleState:
         new = self._incident(state, event)
-        return replace(new, after=(*state.after, event))
+        return replace(new, after=Incidents(event, state.after))
 
     def _incident(self, state: KegleState, event: Event) -> KegleState:
         sc = state.score
         if isinstance(event, Pin):
             if event.state == "up":  # the pin referee puts a pin up
-                return replace(state, score=replace(sc, pins_down=sc.pins_down - {event.pin},
-                                                    blocked=sc.blocked - {event.pin}, pin_ups=True))
+                pin = event.pin
+                if sc.pin_ups and pin not in sc.pins_down and pin not in sc.blocked:
+                    return state
+                return replace(state, score=replace(sc, pins_down=pinset(sc.pins_down - {pin}),
+                                                    blocked=pinset(sc.blocked - {pin}), pin_ups=True))
             # knocked over while the pins are set up (7.7: no ball touched, no shot; 6.4: what the
             # referee does is not held against the player). It is down until he puts it back up
             # (7.9: a shot before that is ``kegle.fault.pins-not-up``)
             s = self.rule(state, event.t, "kegle.shot", None, what="by-hand", pin=event.pin)
-            return replace(s, score=replace(sc, pins_down=sc.pins_down | {event.pin}))
+            return replace(s, score=replace(sc, pins_down=pinset(sc.pins_down | {event.pin})))
         if isinstance(event, Rest):  # the rest after the pin referee's hands: not a shot
             return state if state.setup_rests else replace(state, setup_rests=True)
         if isinstance(event, Pocket):  # a ball that lay still drops between shots (a strike sensor tells)
@@ -148,16 +151,16 @@ class KegleEngine(ShotEngine[KegleState]):
         raise IllegalCall(f"{event.type} between shots: no shot is being played")
 
     def close(self, state: KegleState) -> KegleState:
-        if not state.questions and not state.after and not state.sealed:
+        if not state.questions and state.after is None and not state.sealed:
             return state
-        return replace(state, questions=(), after=(), sealed=False)
+        return replace(state, questions=(), after=None, sealed=False)
 
     def amend(self, state: KegleState, call: Call) -> KegleState:
         """The base's amendment, and then what happened between shots since its rest, again."""
         new = super().amend(state, call)
-        if not state.after:
+        if state.after is None:
             return new
-        for event in state.after:
+        for event in state.after.in_order():
             new = self._incident(new, event)
         return replace(new, after=state.after)
 
@@ -259,14 +262,14 @@ class KegleEngine(ShotEngine[KegleState]):
         if pin not in sc.pins_down:
             raise IllegalCall(f"pin {pin} is standing; only a toppled pin can be blocked by a ball")
         s = self.rule(state, call.t, "kegle.pin-blocked", None, pin=pin)
-        return replace(s, score=replace(sc, blocked=sc.blocked | {pin}))
+        return replace(s, score=replace(sc, blocked=pinset(sc.blocked | {pin})))
 
     def _call_replay(self, state: KegleState, call: Call) -> KegleState:
         b, shot = state.before, state.shot
         if b is None or shot is None or not (state.in_shot or _amendable(state)):
             raise IllegalCall("no shot to replay: 'replay' takes back the current shot or the one just ended")
         s = replace(b, questions=(), asked=asked(b, shot), cut=state.cut, setup_rests=state.setup_rests,
-                    after=(), sealed=False, shot=None, before=None, in_shot=False)
+                    after=None, sealed=False, shot=None, before=None, in_shot=False)
         s = self.rule(s, call.t, "kegle.ball-falls", b.at_table, what="replay")
         if state.in_shot:  # the shot goes on from the balls as they were before it
             return replace(s, shot=ShotRecord(player=s.at_table), before=s, in_shot=True)
@@ -314,7 +317,7 @@ class KegleEngine(ShotEngine[KegleState]):
             "last_series": sc.last_series,
             "break_due": sc.break_due,
             "announcements": _announcements(sc),
-            "last_shot": dict(sc.last),
+            "last_shot": sc.last.to_dict() if sc.last is not None else {},
         }
 
     def to_json(self, state: KegleState, lang: str = "en") -> dict[str, Any]:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from ..events import Contact, Cushion, Event, OffTable, Pin, Pocket, Strike
 from ..shots import in_time_order
+from .kegle_state import pinset
 
 _RED_WHITE = frozenset({"red", "white"})
 
@@ -111,6 +112,6 @@ def read_shot(events: Sequence[Event], pins_before: frozenset[int], full_info: b
     by_red = [p for p in by_red if p in down]
     return ShotFacts(
         toppled=tuple(toppled), by_red=tuple(by_red), by_cue=tuple(by_cue),
-        pins_after=frozenset(down), pockets=tuple(pockets), cushions=cushions,
+        pins_after=pinset(down), pockets=tuple(pockets), cushions=cushions,
         jumped=tuple(jumped), wrong_ball=wrong_ball, carambole=carambole,
     )

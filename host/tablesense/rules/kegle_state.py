@@ -20,6 +20,36 @@ from .shot_engine import MatchState
 #: the distance when the setup names none (the common bodega match)
 DEFAULT_DISTANCE = 100
 
+_PINSETS: dict[frozenset[int], frozenset[int]] = {}
+
+
+def pinset(pins: frozenset[int] | set[int]) -> frozenset[int]:
+    """The one shared frozenset of these pins: there are only 32 sets of five pins, and the
+    undo chain keeps a score per shot and per pin set up; each keeps a reference, not a set."""
+    key = pins if isinstance(pins, frozenset) else frozenset(pins)
+    found = _PINSETS.get(key)
+    if found is None:
+        found = _PINSETS[key] = key
+    return found
+
+
+NO_PINS = pinset(frozenset())
+
+
+class LastShot(msgspec.Struct, frozen=True, gc=False):
+    """What the last shot did (the state's ``last_shot``)."""
+
+    player: str
+    pins: tuple[int, ...]
+    carambole: bool
+    cushions: int
+    points: int
+    faults: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "pins": list(self.pins), "carambole": self.carambole,
+                "cushions": self.cushions, "points": self.points, "faults": list(self.faults)}
+
 
 class Score(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Everything the scoreboard shows. Per-player pairs are (p1, p2)."""
@@ -32,8 +62,8 @@ class Score(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     shots: int = 0  # shots of the current series so far (0: the next shot opens a series)
     no_pin_shots: int = 0  # shots in a row of this series that toppled no pin (three reds)
     no_cushion: int = 0  # pin set-ups in a row of this series without a cushion
-    pins_down: frozenset[int] = frozenset()
-    blocked: frozenset[int] = frozenset()  # pins that cannot stand because of a ball
+    pins_down: frozenset[int] = NO_PINS
+    blocked: frozenset[int] = NO_PINS  # pins that cannot stand because of a ball
     pin_ups: bool = False  # the source reports pins put up (a tilt switch): pins-not-up is decided
     cushions_seen: bool = False  # the source reports cushions: the every-other-set-up rule is decided
     outlay: str | None = "p1"  # who plays the next shot from a new outlay
@@ -44,7 +74,24 @@ class Score(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     break_due: bool = False
     #: what the referee announced after the last shot: (template key, parameters) each
     announcements: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
-    last: tuple[tuple[str, Any], ...] = ()  # what the last shot did
+    last: LastShot | None = None  # what the last shot did
+
+
+class Incidents(msgspec.Struct, frozen=True, gc=False):
+    """The incidents since the last rest, newest first: a linked list, so that each one the undo
+    chain keeps costs one small record, not a copy of those before it."""
+
+    event: Event
+    before: Incidents | None = None
+
+    def in_order(self) -> list[Event]:
+        out: list[Event] = []
+        node: Incidents | None = self
+        while node is not None:
+            out.append(node.event)
+            node = node.before
+        out.reverse()
+        return out
 
 
 class KegleState(MatchState, frozen=True, kw_only=True, gc=False):
@@ -53,7 +100,7 @@ class KegleState(MatchState, frozen=True, kw_only=True, gc=False):
     score: Score = Score()
     #: the incidents since the last shot's rest (pins set up, the referee's hands, the rest
     #: after them), in order: a call that amends that shot applies them again
-    after: tuple[Event, ...] = ()
+    after: Incidents | None = None
     #: the source reports a rest after the pin referee's hands (a tilt-switch table does): then a pin
     #: that falls after a pin is set up and before that rest is the referee's, not a shot (7.7)
     setup_rests: bool = False

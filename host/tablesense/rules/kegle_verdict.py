@@ -32,7 +32,7 @@ from ..vocabulary.kegle import (
 from .base import Ruling, other
 from .kegle_faults import BY_ID, Fault
 from .kegle_shot import ShotFacts, read_shot
-from .kegle_state import KegleState, Score
+from .kegle_state import NO_PINS, KegleState, LastShot, Score, pinset
 from .shot_engine import ShotEngine, ShotRecord
 
 replace = msgspec.structs.replace
@@ -43,7 +43,6 @@ CARAMBOLE_POINTS = 4
 #: the referee announces the missing points the first time they are at or under this
 ANNOUNCE_UNDER = 20
 IDX = {"p1": 0, "p2": 1}
-_NO_PINS: frozenset[int] = frozenset()
 
 
 def pair(values: tuple[Any, Any], player: str, value: Any) -> tuple[Any, Any]:
@@ -138,7 +137,7 @@ def settle(before: KegleState, shot: ShotRecord) -> KegleState:
     if not prior.pin_ups or not shot.events:
         # a log that never reports a pin put up (a referee's or a hand-written log): the pins
         # are taken to stand at every shot, as the pin referee puts them up after each rest
-        prior = replace(prior, pins_down=_NO_PINS, blocked=_NO_PINS)
+        prior = replace(prior, pins_down=NO_PINS, blocked=NO_PINS)
     late_pins = tuple(e for e in shot.late if isinstance(e, Pin))
     facts = read_shot(shot.events + late_pins if late_pins else shot.events, prior.pins_down)
     unknown = _unknown_pockets(shot) if facts.pockets else []
@@ -151,7 +150,7 @@ def settle(before: KegleState, shot: ShotRecord) -> KegleState:
     v = Verdict(asdict(score), p)
     down = facts.pins_after
     v.score["pins_down"] = down
-    v.score["blocked"] = prior.blocked & down
+    v.score["blocked"] = pinset(prior.blocked & down)
     v.score["pin_ups"] = prior.pin_ups
     v.score["cushions_seen"] = prior.cushions_seen or facts.cushions > 0
     blocked_by_balls(v, t, positions)
@@ -161,12 +160,12 @@ def settle(before: KegleState, shot: ShotRecord) -> KegleState:
         elif isinstance(e, Pin) and e.state == "down" and e.pin in facts.toppled:
             v.rule(e.t, "kegle.shot", p, what="late-pin", pin=e.pin)
     pins = len(facts.toppled)
-    last = {"player": p, "pins": list(facts.toppled), "carambole": carambole,
-            "cushions": facts.cushions, "points": 0, "faults": [f.id for f in faults]}
+    last = LastShot(player=p, pins=facts.toppled, carambole=carambole, cushions=facts.cushions, points=0,
+                    faults=tuple(f.id for f in faults))
     if faults:
         for f in faults:
             v.rule(t, f.id, p)
-        v.score["last"] = tuple(last.items())
+        v.score["last"] = last
         end_series(v, t, p, faults)
     else:
         score_shot(v, t, p, pins, carambole, facts, last)
@@ -205,7 +204,7 @@ def find_faults(before: Score, facts: ShotFacts, pocketed: list[tuple[int, str |
 
 
 def score_shot(v: Verdict, t: float, p: str, pins: int, carambole: bool, facts: ShotFacts,
-               last: dict[str, Any]) -> None:
+               last: LastShot) -> None:
     """A clean shot: its points, the announcements, and whether the series goes on."""
     sc = v.score
     points = PIN_POINTS * pins + (CARAMBOLE_POINTS if carambole else 0)
@@ -215,12 +214,11 @@ def score_shot(v: Verdict, t: float, p: str, pins: int, carambole: bool, facts: 
         v.rule(t, "kegle.carambole", p, points=CARAMBOLE_POINTS)
     i = IDX[p]
     total = sc["points"][i] + points
-    last["points"] = points
     sc.update(
         points=pair(sc["points"], p, total), run=sc["run"] + points, shots=sc["shots"] + 1,
         no_pin_shots=0 if pins else sc["no_pin_shots"] + 1,
         no_cushion=(sc["no_cushion"] + 1 if facts.cushions == 0 else 0) if pins else 0,
-        last=tuple(last.items()),
+        last=replace(last, points=points) if points else last,
     )
     missing = sc["distance"][i] - total
     if 0 < missing <= ANNOUNCE_UNDER and not sc["announced"][i]:
@@ -293,7 +291,7 @@ def blocked_by_balls(v: Verdict, t: float, positions: dict[str, Any]) -> None:
         if any(geo.blocks_pin(xy, pin) for xy in balls):
             blocked.add(pin)
             v.rule(t, "kegle.pin-blocked", None, pin=pin)
-    sc["blocked"] = frozenset(blocked)
+    sc["blocked"] = pinset(blocked)
 
 
 def white_spot(positions: dict[str, Any]) -> dict[str, Any]:
