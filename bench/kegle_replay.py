@@ -9,8 +9,9 @@ after every shot that toppled them.
 
     .venv/bin/python bench/kegle_replay.py [--shots N]
 
-Beyond a few thousand shots the cost per event grows: every state keeps its own
-``rulings`` tuple (the base's snapshot design), so each shot copies the list so far.
+Last, the memory of the undo chain (every state an undo can reach, as on a live table that
+keeps all of its history), beside the size of the log: msgspec states share what they do
+not change, and the rulings are a persistent log, so it grows with the log, not faster.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import argparse
 import json
 import random
 import time
+import tracemalloc
 from typing import Any
 
 from tablesense.events import parse_line
@@ -100,10 +102,42 @@ def main() -> None:
     whole = time.process_time() - t0
     assert not rep.errors, rep.errors[:3]
 
+    t0 = time.process_time()
+    for x in lines:
+        json.loads(x)
+    loads = time.process_time() - t0
+
     final = engine.to_json(state)
     print(f"kegle replay: {n} events, {args.shots} shots, points {final['points']}, series {final['series']}")
     print(f"engine.apply: {n / best:,.0f} events/s ({best * 1e6 / n:.2f} us/event)")
-    print(f"replay (parse + engine): {len(lines) / whole:,.0f} events/s")
+    print(f"replay (parse + engine): {len(lines) / whole:,.0f} events/s; "
+          f"json.loads alone of the same lines: {len(lines) / loads:,.0f} lines/s")
+    undo_memory(engine, events, lines)
+
+
+def undo_memory(engine: Any, events: list[Any], lines: list[str]) -> None:
+    """What the whole undo chain (every state an undo can reach, as on a live table) holds,
+    beside the log's own size: it should grow no faster than the log."""
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    parsed = [parse_line(x) for x in lines]
+    events_only = tracemalloc.get_traced_memory()[0] - base
+    del parsed
+    base = tracemalloc.get_traced_memory()[0]
+    state = engine.new_state(events[0])
+    for e in events[1:]:
+        state = engine.apply(state, e)
+    held = tracemalloc.get_traced_memory()[0] - base
+    tracemalloc.stop()
+    depth, s = 0, state
+    while s is not None:
+        depth, s = depth + 1, s.checkpoint
+    log = sum(len(x) + 1 for x in lines)
+    per = len(events)
+    print(f"undo chain: {depth:,} states reachable, {held / 1e6:.1f} MB held by the states "
+          f"({held / per:.0f} bytes/event; the parsed events they point to: "
+          f"{events_only / per:.0f} bytes/event) "
+          f"beside a log of {log / 1e6:.1f} MB ({log / per:.0f} bytes/event)")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from .corrections import dropped, voided_range
 from .errors import BadEvent, TablesenseError
 from .events import Event, Setup, parse_line
@@ -143,9 +145,17 @@ def trim_history(state: BaseState, depth: int) -> int:
     for s in level:
         for name in HISTORY_LINKS:
             if getattr(s, name, None) is not None:
-                object.__setattr__(s, name, None)
+                _cut_link(s, name)
                 cut += 1
     return cut
+
+
+def _cut_link(state: Any, name: str) -> None:
+    """Set a frozen state's link ``name`` to None: a msgspec Struct or a dataclass."""
+    if isinstance(state, msgspec.Struct):
+        msgspec.structs.force_setattr(state, name, None)
+    else:
+        object.__setattr__(state, name, None)
 
 
 def effective_lines(lines: Iterable[str]) -> list[tuple[int, str]]:

@@ -218,7 +218,8 @@ def _account(rep: Replay, applied: Iterator[Event], out: IO[str]) -> None:
             write(f"  t={r.t:.6f} {r.rule}{who} {r.say(names=player_names(state))}".rstrip() + "\n")
         before = state.rulings
         if event.type != "call":
-            for q in state.questions:
+            live = getattr(engine, "live", None)  # a question asked while the shot is in progress
+            for q in (live(state) if live is not None else state).questions:
                 if q.t == event.t:
                     write(f"  ? {q.id}: {q.say(names=player_names(state))}\n")
         if isinstance(event, Rest):

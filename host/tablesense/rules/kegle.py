@@ -1,4 +1,4 @@
-"""Keglebillard (Danish five-pin billiards) on the shared rule-engine interface.
+"""Keglebillard (Danish five-pin billiards) on the shot stage (``ShotEngine``).
 
 The rules and their ids are in seeds/kegle.md. In short: the player always plays the
 red; each pin a white topples scores 2 (``"kegle.pin"``), the red hitting both whites
@@ -6,153 +6,77 @@ red; each pin a white topples scores 2 (``"kegle.pin"``), the red hitting both w
 (``"kegle.series"``); a fault ends it and the faulty shot scores nothing; the match
 goes to an agreed ``distance`` with the same number of series for both players.
 
-How a shot is refereed: the state keeps the state before the current (or last) shot
-(``before``), the shot's sensor events (``shot``) and the referee's calls about it
-(``calls``, ``answers``). At ``rest`` the shot is resolved as a pure function of those
-(``_settle``); a call that arrives after the rest (a late ``carom`` or ``foul``, an
-answer) re-resolves it from ``before``. The next shot closes the last one for good:
-a fault must be noticed before the next shot (``"kegle.fault.noticed"``, seed 6.1),
-and questions left open then are dropped with their default answer standing.
+How a shot is refereed: the base (``shot_engine``) cuts the stream into shots and keeps
+the state before the shot (``before``) and its record (``shot``: sensor events, rest,
+late settles, the referee's calls about it). ``resolve(before, shot)`` is the whole
+decision, pure (``kegle_verdict.settle``); before the rest it is the live view of the
+shot in progress (``kegle_verdict.live``). A late pin scores for the shot (seed 7.8),
+a ball dropping after the rest is put back without a fault (10.2); a ``carom``, a
+``foul``, an answer, and the ``outlay``, ``blocked`` and ``disqualify`` calls after the
+rest are about the last shot: the base resolves it again with them. The next shot
+closes the last one for good: a fault must be noticed before the next shot
+(``"kegle.fault.noticed"``, seed 6.1), and questions left open then are dropped with
+their default answer standing.
 
-Where a shot begins and ends is the shot cut's (``tablesense.shots.Cutter``, kept in the
-state as ``cut``): ``OPEN`` and ``PLAY`` events gather in ``shot``, ``REST`` resolves it,
-``EMPTY`` is a shot that touched nothing. What settles after the rest (``SETTLE``) is
-kept in ``late`` and the shot resolved again from ``before``: a late pin scores for it
-(seed 7.8), a ball dropping is put back without a fault (10.2, ``"kegle.ball-falls"``).
-An ``INCIDENT`` is no shot: pins set up, and a pin knocked over while they are set up
-(7.7, 6.4; ``hands``), once the log has shown a rest after a set-up (``setup_rests``).
+Between shots (``incident``): pins set up, the rest the table reports after them, and a
+pin knocked over while they are set up (7.7, 6.4) once the log has shown a rest after a
+set-up (``setup_rests``). They are kept (``after``) until the next shot, so that a call
+amending the last shot applies them again.
 
 Two shots have no sensor events: a ``rest`` right after the last one (or the setup),
 a shot that touched nothing; and a ``foul`` called between shots on the player at the
 table (or before the first shot), his faulty turn (seed 7.7: touching a ball is a shot).
-Both are resolved like any shot, by ``_settle``.
 """
 
 from __future__ import annotations
 
-from dataclasses import fields
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
 from ..errors import BadEvent, IllegalCall
 from ..events import Call, Contact, Cushion, Event, OffTable, Pin, Pocket, Rest, Setup, Strike
-from ..shots import Cutter, Role
-from .base import Engine, Question, other, register
-from .kegle_faults import RED_IN_HOLE, find_fault
+from ..texts import render
+from ..vocabulary.kegle import POCKET_OPTIONS, pocket_ball
+from .base import Question, _as_option, other, register
+from .kegle_faults import fault
 from .kegle_shot import read_shot, toppler
-from .kegle_state import DEFAULT_DISTANCE, KegleState, Score, evolve, evolve_score, with_shot
-from .kegle_verdict import (
-    IDX,
-    Verdict,
-    blocked_by_balls,
-    end_series,
-    find_faults,
-    pair,
-    score_shot,
-    white_spot,
-)
+from .kegle_state import DEFAULT_DISTANCE, Incidents, KegleState, Score, pinset
+from .kegle_verdict import IDX, asked, live, settle
+from .shot_engine import AMEND, ShotEngine, ShotRecord
+
+replace = msgspec.structs.replace
 
 BALLS = ("red", "white")
 #: what a pin event may name as its toppler (``pin``: another pin; seed 8.1)
 _TOPPLERS = (None, "red", "white", "pin", "cue")
+#: the sensor events of a keglebillard table that may name a ball
+_BALL_SENSORS = frozenset({Pocket, Cushion, OffTable, Strike})
 
-
-class _BallOptions(tuple[str, ...]):
-    """The options of "which ball fell in pocket N?": ``white`` (the default, not a fault), ``red``.
-
-    Also accepted, though not listed: any case (``"Red"``), and ``true`` / ``false`` for
-    "was it the red?" (a referee's yes/no button, an answer written without the question).
-    """
-
-    __slots__ = ()
-
-    def __contains__(self, value: object) -> bool:
-        if isinstance(value, bool):
-            return True
-        return isinstance(value, str) and tuple.__contains__(self, value.lower())
-
-
-_POCKET_OPTIONS = _BallOptions(("white", "red"))
-_POCKET_BOOL = {True: "red", False: "white"}
-_SCORE_FIELDS = tuple(f.name for f in fields(Score))
-
-__all__ = ["KegleEngine", "KegleState", "Score"]
+__all__ = ["POCKET_OPTIONS", "KegleEngine", "KegleState", "Score"]
 
 
 def _pairs(values: tuple[Any, Any]) -> dict[str, Any]:
     return {"p1": values[0], "p2": values[1]}
 
 
-def _opened(score: Score, player: str) -> Score:
-    """The score as a shot of ``player`` starts: a new series counted, the last notices cleared."""
-    if score.shots == 0:
-        series = pair(score.series, player, score.series[IDX[player]] + 1)
-        return evolve_score(score, series=series, run=0, break_due=False, announcements=(),
-                            outlay=None, red_in_hand=None)
-    return evolve_score(score, break_due=False, announcements=(), outlay=None, red_in_hand=None)
+def _amendable(state: KegleState) -> bool:
+    """The last shot is over and a call may still amend it."""
+    shot = state.shot
+    return shot is not None and shot.rest is not None and not state.in_shot and not state.sealed
 
 
-def _open_shot(state: KegleState, shot: tuple[Event, ...], player: str | None = None,
-               cut: Cutter | None = None) -> KegleState:
-    """``state`` as a shot of ``player`` (the player at the table) starts with the events ``shot``."""
-    p = player or state.at_table or "p1"
-    return evolve(state, before=state, shooting=True, amendable=False, shot=shot, calls=(), answers=(),
-                  rest=None, ups=frozenset(), post=(), questions=(), score=_opened(state.score, p),
-                  late=(), hands=frozenset(), cut=state.cut if cut is None else cut,
-                  checkpoint=state, in_shot=True)
-
-
-def _by_hand(state: KegleState, pin: Pin) -> KegleState:
-    """A pin knocked over while the pin referee sets pins up (seed 7.7: no ball touched, no shot;
-    6.4: what an outsider or the referee does is not held against the player). The cutter is not
-    advanced: the table is still in the referee's hands. The pin is down until he puts it back up
-    (seed 7.9: a shot before that is ``kegle.fault.pins-not-up``)."""
-    sc = state.score
-    if pin.state != "down":
-        return state
-    s = KegleEngine.rule(state, pin.t, "kegle.shot", None,
-                         f"pin {pin.pin} knocked over between shots, no ball touched: no shot; "
-                         "it is put back up",
-                         pin=pin.pin)
-    return evolve(s, hands=state.hands | {pin.pin}, ups=state.ups - {pin.pin},
-                  score=evolve_score(sc, pins_down=sc.pins_down | {pin.pin}))
-
-
-def _falls_text(pocket: Pocket) -> str:
-    ball = pocket.ball or "a ball"
-    return f"{ball} fell in pocket {pocket.pocket} after lying still: it is put back, no fault"
+def _announcements(score: Score, lang: str = "en") -> list[str]:
+    return [render(key.partition(":")[0], {**dict(params), "what": key.partition(":")[2]}, lang)
+            for key, params in score.announcements]
 
 
 @register
-class KegleEngine(Engine[KegleState]):
+class KegleEngine(ShotEngine[KegleState]):
     """Danish keglebillard (DDBU rules): pins, carambole, series, distance."""
 
     game = "kegle"
-    #: a fault, a carambole or a replay may still amend the shot that ended the match
-    _META_CALLS = frozenset({"undo", "answer", "foul", "carom", "replay"})
-
-    # --- interface --------------------------------------------------------------
-    def apply(self, state: KegleState, event: Event) -> KegleState:
-        """The base's ``apply``; sensor events take a fast path with the same snapshots."""
-        if isinstance(event, (Call, Setup)):
-            return super().apply(state, event)
-        if state.finished:
-            if isinstance(event, Pin) and event.state == "up":
-                return self.step(state, event)  # the pin referee puts the pins back after the last shot
-            if state.cut.feed(event)[0] is not Role.SETTLE:
-                return super().apply(state, event)
-            # a pin or a ball settling after the last shot's rest still belongs to that shot (7.8)
-        # as in Engine.apply: a snapshot before the first event of a shot; rest closes the unit
-        new = self.step(state, event)
-        if state.in_shot:
-            return evolve(new, in_shot=False) if isinstance(event, Rest) and new.in_shot else new
-        if new is state:
-            return state
-        in_shot = not isinstance(event, Rest)
-        if new.checkpoint is state and new.in_shot is in_shot:
-            return new  # _open_shot took the snapshot already: no second copy
-        return evolve(new, checkpoint=state, in_shot=in_shot)
 
     def new_state(self, setup: Setup) -> KegleState:
         agreed = setup.distance if setup.distance is not None else DEFAULT_DISTANCE
@@ -161,67 +85,221 @@ class KegleEngine(Engine[KegleState]):
         return KegleState(game="kegle", players=tuple(setup.players.items()), at_table="p1",
                           score=Score(distance=distance))
 
-    def step(self, state: KegleState, event: Event) -> KegleState:
-        if isinstance(event, Call):
-            return self._call(state, event)
-        if state.shooting:
-            if isinstance(event, Rest):
-                return self._settle(state, event, state.cut.feed(event)[1])
-            # the hot path: one more sensor event of the shot in progress (for the cutter, in a
-            # shot, every event but the rest is ``Role.PLAY``: it stays as it is)
-            _check_sensor(event)
-            state = with_shot(state, state.shot + (event,))
-            if isinstance(event, Pocket) and event.ball is None:
-                state = self._ask_pocket(state, event)
-            return state
-        cut = state.cut
-        if cut.incident_open and isinstance(event, Pin) and event.state == "up":
-            role = Role.INCIDENT  # one more pin set up in the same incident: the cutter stays as it is
-        else:
-            role, cut = cut.feed(event)
-        if isinstance(event, Rest):
-            if role is Role.INCIDENT:
-                # the rest after the pin referee's hands: not a shot
-                return evolve(state, cut=cut, setup_rests=True)
-            if role is Role.SETTLE:
-                return evolve(state, cut=cut)  # the rest after a late settle
-            # a rest right after the last one (or the start): a shot that touched nothing, a miss
-            return self._settle(_open_shot(state, (), cut=cut), event)
-        _check_sensor(event)
-        if role is Role.SETTLE and state.amendable and state.rest is not None:
-            # seed 7.8: the shot is completed once all balls and pins are still
-            return self._settle(evolve(state, late=state.late + (event,), cut=cut), state.rest)
-        if isinstance(event, Pin) and event.state == "up":
-            # the pin referee puts a pin up between shots: not a shot
-            sc = state.score
-            return evolve(state, ups=state.ups | {event.pin}, hands=state.hands - {event.pin}, cut=cut,
-                          score=evolve_score(sc, pins_down=sc.pins_down - {event.pin},
-                                             blocked=sc.blocked - {event.pin}, pin_ups=True))
-        if isinstance(event, Pin) and state.cut.incident_open and state.setup_rests:
-            return _by_hand(state, event)
-        if role is Role.INCIDENT and isinstance(event, Pocket):
-            # a ball that lay still drops between shots (a strike sensor tells): seed 10.2
-            return evolve(self.rule(state, event.t, "kegle.ball-falls", None, _falls_text(event),
-                                    pocket=event.pocket, ball=event.ball), cut=cut)
-        state = _open_shot(state, (event,), cut=cut)
-        if isinstance(event, Pocket) and event.ball is None:
-            state = self._ask_pocket(state, event)
+    # --- the shot stage -----------------------------------------------------------
+    def check(self, event: Event) -> None:
+        """Refuse sensor events a keglebillard table cannot produce (every sensor event comes
+        here: the common ones are told apart by their type alone)."""
+        kind = type(event)
+        if kind in _BALL_SENSORS:
+            ball = event.ball  # type: ignore[attr-defined]
+            if ball is None or ball == "red" or ball == "white":
+                return
+            raise IllegalCall(f"keglebillard has no {ball!r} ball (balls: red, white)")
+        if kind is Rest:
+            return
+        if kind is Pin:
+            if event.extra and toppler(event) not in _TOPPLERS:  # type: ignore[arg-type]
+                raise BadEvent(f"pin event: 'ball' (what toppled the pin) must be red, white, pin or cue, "
+                               f"not {toppler(event)!r}")  # type: ignore[arg-type]
+            return
+        if kind is Contact:
+            if not all(b in BALLS for b in event.balls):  # type: ignore[attr-defined]
+                raise IllegalCall(f"keglebillard has no {'/'.join(event.balls)} contact "  # type: ignore[attr-defined]
+                                  "(balls: red, white)")
+            return
+        raise IllegalCall(f"a keglebillard table has no {event.type!r} sensor")
+
+    def not_a_shot(self, state: KegleState, event: Event) -> bool:
+        """A pin that falls while the pin referee sets pins up, once the log has shown that the
+        table reports a rest after his hands: his, not a shot (seed 7.7, 6.4)."""
+        return (isinstance(event, Pin) and event.state == "down" and state.cut.incident_open
+                and state.setup_rests)
+
+    def resolve(self, before: KegleState, shot: ShotRecord) -> KegleState:
+        state = settle(before, shot) if shot.rest is not None else live(before, shot)
+        for call in shot.calls:  # what the referee did after the rest stands, where it still can
+            after = _AFTER_REST.get(call.call)
+            if after is not None:
+                try:
+                    state = after(self, state, call)
+                except IllegalCall:
+                    continue
         return state
 
-    def _ask_pocket(self, state: KegleState, event: Pocket) -> KegleState:
-        return self.ask(
-            state, event.t, RED_IN_HOLE, f"Which ball fell in pocket {event.pocket}?",
-            options=_POCKET_OPTIONS, player=state.at_table, pocket=event.pocket,
-            index=len(state.shot) - 1,
-        )
+    def incident(self, state: KegleState, event: Event) -> KegleState:
+        new = self._incident(state, event)
+        return replace(new, after=Incidents(event, state.after))
+
+    def _incident(self, state: KegleState, event: Event) -> KegleState:
+        sc = state.score
+        if isinstance(event, Pin):
+            if event.state == "up":  # the pin referee puts a pin up
+                pin = event.pin
+                if sc.pin_ups and pin not in sc.pins_down and pin not in sc.blocked:
+                    return state
+                return replace(state, score=replace(sc, pins_down=pinset(sc.pins_down - {pin}),
+                                                    blocked=pinset(sc.blocked - {pin}), pin_ups=True))
+            # knocked over while the pins are set up (7.7: no ball touched, no shot; 6.4: what the
+            # referee does is not held against the player). It is down until he puts it back up
+            # (7.9: a shot before that is ``kegle.fault.pins-not-up``)
+            s = self.rule(state, event.t, "kegle.shot", None, what="by-hand", pin=event.pin)
+            return replace(s, score=replace(sc, pins_down=pinset(sc.pins_down | {event.pin})))
+        if isinstance(event, Rest):  # the rest after the pin referee's hands: not a shot
+            return state if state.setup_rests else replace(state, setup_rests=True)
+        if isinstance(event, Pocket):  # a ball that lay still drops between shots (a strike sensor tells)
+            return self.rule(state, event.t, "kegle.ball-falls", None, pocket=event.pocket, ball=event.ball)
+        raise IllegalCall(f"{event.type} between shots: no shot is being played")
+
+    def close(self, state: KegleState) -> KegleState:
+        if not state.questions and state.after is None and not state.sealed:
+            return state
+        return replace(state, questions=(), after=None, sealed=False)
+
+    def amend(self, state: KegleState, call: Call) -> KegleState:
+        """The base's amendment, and then what happened between shots since its rest, again."""
+        new = super().amend(state, call)
+        if state.after is None:
+            return new
+        for event in state.after.in_order():
+            new = self._incident(new, event)
+        return replace(new, after=state.after)
+
+    # --- referee calls ----------------------------------------------------------------
+    def call(self, state: KegleState, call: Call) -> Any:
+        handler = _CALLS.get(call.call)
+        if handler is None:
+            raise IllegalCall(f"unknown keglebillard call {call.call!r} (known: {', '.join(sorted(_CALLS))})")
+        return handler(self, state, call)
 
     def on_answer(self, state: KegleState, question: Question, answer: Any, event: Call) -> KegleState:
-        ball = _POCKET_BOOL.get(answer, answer) if isinstance(answer, bool) else str(answer).lower()
-        state = evolve(state, answers=state.answers + ((int(question.get("index", -1)), ball),))
-        if state.amendable and state.rest is not None:
-            return self._settle(state, state.rest)
+        call = _with_answer(event, pocket_ball(answer))
+        if state.in_shot or _amendable(state):
+            return self.amend(state, call)
         return state
 
+    def _answer(self, state: KegleState, event: Call) -> KegleState:
+        """The base's, and also an answer to a question about a shot still in progress (asked in
+        its live view: "which ball fell in pocket N?" as the ball drops)."""
+        if not state.in_shot:
+            return super()._answer(state, event)
+        shown = self.live(state).questions
+        question = next((q for q in shown if q.id == event.question), None)
+        if question is None:
+            open_ids = ", ".join(q.id for q in shown) or "none"
+            raise IllegalCall(f"no open question {event.question!r} (open: {open_ids})")
+        answer = _as_option(event.answer, question.options)
+        if answer not in question.options:
+            raise IllegalCall(f"answer to {question.id} must be one of {list(question.options)!r}, "
+                              f"not {event.answer!r}")
+        return replace(self.amend(state, _with_answer(event, pocket_ball(answer))), checkpoint=state)
+
+    def _amendment(self, state: KegleState, call: Call) -> Any:
+        if state.in_shot or _amendable(state):
+            return AMEND
+        raise IllegalCall(
+            f"no shot to call {call.call!r} on: a fault is called during the shot or after its rest, "
+            "before the next shot (kegle.fault.noticed)"
+        )
+
+    def _call_start(self, state: KegleState, call: Call) -> KegleState:
+        sc = state.score
+        if sc.series != (0, 0) or state.in_shot:
+            raise IllegalCall("'start' decides who shoots first: only before the first shot (kegle.lag)")
+        p = call.player or "p1"
+        s = self.rule(state, call.t, "kegle.lag", p)
+        return replace(s, at_table=p, score=replace(sc, first=p, outlay=p))
+
+    def _call_carom(self, state: KegleState, call: Call) -> Any:
+        shot = state.shot
+        if shot is not None and (state.in_shot or _amendable(state)):
+            if any(c.call == "carom" for c in shot.calls):
+                raise IllegalCall("the carambole of this shot is already counted")
+            pins_before = state.before.score.pins_down if state.before is not None else frozenset()
+            if read_shot(shot.events, pins_before).carambole:
+                return state  # the referee confirms what the contact events already counted
+        return self._amendment(state, call)
+
+    def _call_foul(self, state: KegleState, call: Call) -> Any:
+        fault(call.foul)  # an unknown name fails here, with the list
+        if state.in_shot or state.finished:
+            return self._amendment(state, call)
+        last = state.shot.player if _amendable(state) and state.shot is not None else None
+        at_table = state.at_table or "p1"
+        if last is not None and call.player in (None, last):
+            return AMEND  # a late call: the shot that just ended
+        if call.player is not None and call.player != at_table:
+            raise IllegalCall(f"{call.player} is not at the table and played no shot just now: "
+                              f"a fault between shots is {at_table}'s (kegle.fault.noticed)")
+        # the player at the table faults before his shot (seed 7.7: touching a ball is a shot)
+        before = self.close(state)
+        shot = ShotRecord(player=at_table, rest=Rest(t=call.t), calls=(call,))
+        return replace(self.resolve(before, shot), before=before, shot=shot, cut=state.cut, in_shot=False)
+
+    def _call_outlay(self, state: KegleState, call: Call) -> Any:
+        if state.in_shot:
+            raise IllegalCall("a new outlay is asked for between shots, not during one")
+        new = self._outlay(state, call)
+        return new if state.shot is None else AMEND
+
+    def _outlay(self, state: KegleState, call: Call) -> KegleState:
+        if state.finished:
+            raise IllegalCall("the match is over: no new outlay")
+        p = state.at_table or "p1"
+        s = self.rule(state, call.t, "kegle.outlay.request", p)
+        return replace(s, score=replace(s.score, outlay=p, red_in_hand=None))
+
+    def _call_blocked(self, state: KegleState, call: Call) -> Any:
+        if state.in_shot:
+            raise IllegalCall("a pin is called blocked between shots, once the balls lie still")
+        new = self._blocked(state, call)
+        return new if state.shot is None else AMEND
+
+    def _blocked(self, state: KegleState, call: Call) -> KegleState:
+        pin = call.extra.get("pin", call.spot)
+        if isinstance(pin, bool) or not isinstance(pin, int) or not 1 <= pin <= 5:
+            raise BadEvent(f"call 'blocked' needs 'pin' 1..5, not {pin!r}")
+        sc = state.score
+        if pin not in sc.pins_down:
+            raise IllegalCall(f"pin {pin} is standing; only a toppled pin can be blocked by a ball")
+        s = self.rule(state, call.t, "kegle.pin-blocked", None, pin=pin)
+        return replace(s, score=replace(sc, blocked=pinset(sc.blocked | {pin})))
+
+    def _call_replay(self, state: KegleState, call: Call) -> KegleState:
+        b, shot = state.before, state.shot
+        if b is None or shot is None or not (state.in_shot or _amendable(state)):
+            raise IllegalCall("no shot to replay: 'replay' takes back the current shot or the one just ended")
+        s = replace(b, questions=(), asked=asked(b, shot), cut=state.cut, setup_rests=state.setup_rests,
+                    after=None, sealed=False, shot=None, before=None, in_shot=False)
+        s = self.rule(s, call.t, "kegle.ball-falls", b.at_table, what="replay")
+        if state.in_shot:  # the shot goes on from the balls as they were before it
+            return replace(s, shot=ShotRecord(player=s.at_table), before=s, in_shot=True)
+        return s
+
+    def _call_disqualify(self, state: KegleState, call: Call) -> Any:
+        if call.player is None:
+            raise BadEvent("call 'disqualify' needs 'player'")
+        new = self._disqualify(state, call)
+        if state.shot is None:
+            return new
+        if not state.in_shot or state.before is None:
+            return AMEND
+        # during a shot: the shot ends here, as it stands (its live view), and the match with it;
+        # what the table reports after that is the end of this shot or refused
+        shot = replace(state.shot, calls=(*state.shot.calls, call))
+        _, cut = state.cut.feed(Rest(t=call.t))
+        return replace(self.resolve(state.before, shot), before=state.before, shot=shot, cut=cut,
+                       in_shot=False)
+
+    def _disqualify(self, state: KegleState, call: Call) -> KegleState:
+        assert call.player is not None
+        s = self.rule(state, call.t, "kegle.disqualified", call.player)
+        ended = self.end(s, other(call.player), "kegle.disqualified", player=call.player)
+        return replace(ended, sealed=True)
+
+    def _call_spot(self, state: KegleState, call: Call) -> KegleState:
+        raise IllegalCall("keglebillard has no 'spot' call: the referee places the balls (seeds/kegle.md)")
+
+    # --- the replay state -------------------------------------------------------------
     def game_json(self, state: KegleState) -> dict[str, Any]:
         sc = state.score
         remaining = (max(0, sc.distance[0] - sc.points[0]), max(0, sc.distance[1] - sc.points[1]))
@@ -238,11 +316,18 @@ class KegleEngine(Engine[KegleState]):
             "red_in_hand": sc.red_in_hand,
             "last_series": sc.last_series,
             "break_due": sc.break_due,
-            "announcements": list(sc.announcements),
-            "last_shot": dict(sc.last),
+            "announcements": _announcements(sc),
+            "last_shot": sc.last.to_dict() if sc.last is not None else {},
         }
 
+    def to_json(self, state: KegleState, lang: str = "en") -> dict[str, Any]:
+        out = super().to_json(state, lang)
+        if lang != "en":
+            out["announcements"] = _announcements(self.live(state).score, lang)
+        return out
+
     def summary(self, state: KegleState) -> str:
+        state = self.live(state)  # a shot in progress: as the scoreboard shows it
         sc = state.score
         names = dict(state.players)
         side = [f"{p} {_name(names.get(p))} {sc.points[i]} ({sc.series[i]} series)" for p, i in IDX.items()]
@@ -251,173 +336,13 @@ class KegleEngine(Engine[KegleState]):
         if not state.finished:
             tail += f"; {state.at_table} at the table, this series {sc.run}"
         if sc.announcements:
-            tail += "; " + ", ".join(sc.announcements)
+            tail += "; " + ", ".join(_announcements(sc))
         return " - ".join(side) + f" | {tail}"
 
-    # --- resolving a shot -------------------------------------------------------
-    def _settle(self, now: KegleState, rest: Rest, cut: Cutter | None = None) -> KegleState:
-        """Resolve the shot of ``now`` from the state before it and its evidence (pure); ``cut``:
-        the cutter after ``rest``, when it is the shot's rest."""
-        before = now.before
-        assert before is not None
-        p = before.at_table or "p1"
-        t = rest.t
-        positions = rest.positions or {}
-        score = _opened(before.score, p)
-        prior = before.score
-        if not prior.pin_ups or not now.shot:
-            # a log that never reports a pin put up (a referee's or a hand-written log): the pins
-            # are taken to stand at every shot, as the pin referee puts them up after each rest
-            prior = evolve_score(prior, pins_down=frozenset(), blocked=frozenset())
-        late_pins = tuple(e for e in now.late if isinstance(e, Pin))
-        facts = read_shot(now.shot + late_pins if late_pins else now.shot, prior.pins_down)
-        answered = dict(now.answers)
-        pocketed = [(pocket, answered.get(i) if ball is None else ball) for i, pocket, ball in facts.pockets]
-        carambole = facts.carambole or any(c.call == "carom" for c in now.calls)
-        faults = find_faults(prior, facts, pocketed, now.calls)
 
-        v = Verdict({f: getattr(score, f) for f in _SCORE_FIELDS}, p)
-        down = (facts.pins_after - now.ups) | now.hands
-        v.score["pins_down"] = down
-        v.score["blocked"] = prior.blocked & down
-        v.score["pin_ups"] = prior.pin_ups or bool(now.ups)
-        v.score["cushions_seen"] = prior.cushions_seen or facts.cushions > 0
-        blocked_by_balls(v, t, positions)
-        for e in now.late:
-            if isinstance(e, Pocket):
-                v.rule(e.t, "kegle.ball-falls", p, _falls_text(e), pocket=e.pocket, ball=e.ball)
-            elif isinstance(e, Pin) and e.state == "down" and e.pin in facts.toppled:
-                v.rule(e.t, "kegle.shot", p, f"pin {e.pin} fell after the balls stopped: it belongs to "
-                       "the shot, which was over only once balls and pins were still", pin=e.pin)
-        pins = len(facts.toppled)
-        last = {"player": p, "pins": list(facts.toppled), "carambole": carambole,
-                "cushions": facts.cushions, "points": 0, "faults": [f.id for f in faults]}
-        if faults:
-            for f in faults:
-                v.rule(t, f.id, p, f"fault: {f.text}; the shot scores nothing")
-            v.score["last"] = tuple(last.items())
-            end_series(v, t, p, faults)
-        else:
-            score_shot(v, t, p, pins, carambole, facts, last)
-        for pocket, ball in pocketed:
-            if ball == "white":
-                v.rule(t, "kegle.white-in-hole", p,
-                       f"a white in pocket {pocket}: it goes on the spot opposite the other white",
-                       pocket=pocket, **white_spot(positions))
-        settled = evolve(
-            now, score=Score(**v.score), shooting=False, amendable=True, rest=rest,
-            rulings=before.rulings + tuple(v.rulings), at_table=v.at_table, finished=v.finished,
-            winner=v.winner, post=(), in_shot=False, cut=now.cut if cut is None else cut,
-        )
-        for call in now.post:  # what the referee did after the rest stands, where it still can
-            try:
-                settled = _CALLS[call.call](self, settled, call)
-            except IllegalCall:
-                continue
-        return settled
+_Handler = Callable[[KegleEngine, KegleState, Call], Any]
 
-    # --- referee calls ----------------------------------------------------------
-    def _call(self, state: KegleState, call: Call) -> KegleState:
-        alias = _CALL_ALIASES.get(call.call)
-        if alias is not None:
-            call = msgspec.structs.replace(call, call=alias)
-        handler = _CALLS.get(call.call)
-        if handler is None:
-            raise IllegalCall(f"unknown keglebillard call {call.call!r} (known: {', '.join(sorted(_CALLS))})")
-        return handler(self, state, call)
-
-    def _call_start(self, state: KegleState, call: Call) -> KegleState:
-        sc = state.score
-        if sc.series != (0, 0) or state.shooting:
-            raise IllegalCall("'start' decides who shoots first: only before the first shot (kegle.lag)")
-        p = call.player or "p1"
-        s = self.rule(state, call.t, "kegle.lag", p, f"{p} shoots first, from the outlay")
-        return evolve(s, at_table=p, score=evolve_score(sc, first=p, outlay=p))
-
-    def _amend(self, state: KegleState, call: Call) -> KegleState:
-        if state.shooting:
-            return evolve(state, calls=state.calls + (call,))
-        if not state.amendable or state.rest is None:
-            raise IllegalCall(
-                f"no shot to call {call.call!r} on: a fault is called during the shot or after its rest, "
-                "before the next shot (kegle.fault.noticed)"
-            )
-        return self._settle(evolve(state, calls=state.calls + (call,)), state.rest)
-
-    def _call_carom(self, state: KegleState, call: Call) -> KegleState:
-        if state.shooting or state.amendable:
-            pins_before = state.before.score.pins_down if state.before else frozenset()
-            if any(c.call == "carom" for c in state.calls):
-                raise IllegalCall("the carambole of this shot is already counted")
-            if read_shot(state.shot, pins_before).carambole:
-                return state  # the referee confirms what the contact events already counted
-        return self._amend(state, call)
-
-    def _call_foul(self, state: KegleState, call: Call) -> KegleState:
-        find_fault(call.foul or "")  # unknown names fail here, with the list
-        if state.shooting or state.finished:
-            return self._amend(state, call)
-        last = state.before.at_table if state.amendable and state.before is not None else None
-        at_table = state.at_table or "p1"
-        if call.player is None and last is not None:
-            return self._amend(state, call)  # a late call: the shot that just ended
-        if call.player is not None and call.player == last:
-            return self._amend(state, call)
-        if call.player is not None and call.player != at_table:
-            raise IllegalCall(f"{call.player} is not at the table and played no shot just now: "
-                              f"a fault between shots is {at_table}'s (kegle.fault.noticed)")
-        # the player at the table faults before his shot (seed 7.7: touching a ball is a shot)
-        return self._faulty_turn(state, call, at_table)
-
-    def _faulty_turn(self, state: KegleState, call: Call, player: str) -> KegleState:
-        """A shot of ``player`` with no sensor events, made of the referee's foul call alone."""
-        opened = evolve(_open_shot(state, (), player), calls=(call,))
-        return self._settle(opened, Rest(t=call.t))
-
-    def _call_outlay(self, state: KegleState, call: Call) -> KegleState:
-        if state.shooting:
-            raise IllegalCall("a new outlay is asked for between shots, not during one")
-        if state.finished:
-            raise IllegalCall("the match is over: no new outlay")
-        p = state.at_table or "p1"
-        s = self.rule(state, call.t, "kegle.outlay.request", p, f"new outlay for {p}")
-        return evolve(s, post=s.post + (call,), score=evolve_score(s.score, outlay=p, red_in_hand=None))
-
-    def _call_blocked(self, state: KegleState, call: Call) -> KegleState:
-        pin = call.extra.get("pin", call.spot)
-        if isinstance(pin, bool) or not isinstance(pin, int) or not 1 <= pin <= 5:
-            raise BadEvent(f"call 'blocked' needs 'pin' 1..5, not {pin!r}")
-        sc = state.score
-        if state.shooting:
-            raise IllegalCall("a pin is called blocked between shots, once the balls lie still")
-        if pin not in sc.pins_down:
-            raise IllegalCall(f"pin {pin} is standing; only a toppled pin can be blocked by a ball")
-        s = self.rule(state, call.t, "kegle.pin-blocked", None, f"pin {pin} cannot stand because of a ball",
-                      pin=pin)
-        return evolve(s, post=s.post + (call,), score=evolve_score(sc, blocked=sc.blocked | {pin}))
-
-    def _call_replay(self, state: KegleState, call: Call) -> KegleState:
-        b = state.before
-        if b is None or not (state.shooting or state.amendable):
-            raise IllegalCall("no shot to replay: 'replay' takes back the current shot or the one just ended")
-        s = evolve(b, questions=(), asked=state.asked, amendable=False, shooting=False, cut=state.cut,
-                   setup_rests=state.setup_rests)
-        return self.rule(s, call.t, "kegle.ball-falls", b.at_table,
-                         "a ball fell after lying still: the shot is replayed")
-
-    def _call_disqualify(self, state: KegleState, call: Call) -> KegleState:
-        if call.player is None:
-            raise BadEvent("call 'disqualify' needs 'player'")
-        winner = other(call.player)
-        s = self.rule(state, call.t, "kegle.disqualified", call.player,
-                      f"{call.player} is designated the loser; {winner} wins")
-        return evolve(s, finished=True, winner=winner, shooting=False, amendable=False)
-
-    def _call_spot(self, state: KegleState, call: Call) -> KegleState:
-        raise IllegalCall("keglebillard has no 'spot' call: the referee places the balls (seeds/kegle.md)")
-
-
-_CALLS = {
+_CALLS: dict[str, _Handler] = {
     "start": KegleEngine._call_start,
     "carom": KegleEngine._call_carom,
     "foul": KegleEngine._call_foul,
@@ -427,30 +352,18 @@ _CALLS = {
     "disqualify": KegleEngine._call_disqualify,
     "spot": KegleEngine._call_spot,
 }
-#: other names a referee (or a log writer) may give the calls above
-_CALL_ALIASES = {"carambole": "carom", "new_outlay": "outlay", "new-outlay": "outlay"}
+#: the calls about a shot that act once it is resolved (again): applied after its verdict
+_AFTER_REST: dict[str, Callable[[KegleEngine, KegleState, Call], KegleState]] = {
+    "outlay": KegleEngine._outlay,
+    "blocked": KegleEngine._blocked,
+    "disqualify": KegleEngine._disqualify,
+}
 
 
+def _with_answer(event: Call, answer: str) -> Call:
+    from .base import replace as copy
 
-
-
-def _check_sensor(event: Event) -> None:
-    """Refuse sensor events a keglebillard table cannot produce."""
-    if isinstance(event, Contact):
-        if not all(b in BALLS for b in event.balls):
-            raise IllegalCall(f"keglebillard has no {'/'.join(event.balls)} contact (balls: red, white)")
-        return
-    if isinstance(event, Pin):
-        by = toppler(event)
-        if by not in _TOPPLERS:
-            raise BadEvent(f"pin event: 'ball' (what toppled the pin) must be red, white, pin or cue, "
-                           f"not {by!r}")
-        return
-    if not isinstance(event, (Pocket, Cushion, OffTable, Strike)):
-        raise IllegalCall(f"a keglebillard table has no {event.type!r} sensor")
-    ball = event.ball
-    if ball is not None and ball not in BALLS:
-        raise IllegalCall(f"keglebillard has no {ball!r} ball (balls: red, white)")
+    return copy(event, answer=answer)  # type: ignore[no-any-return]
 
 
 def _name(name: Any) -> str:

@@ -31,8 +31,10 @@ from dataclasses import dataclass
 
 from ..events import Contact, Cushion, Event, OffTable, Pin, Pocket, Strike
 from ..shots import in_time_order
+from .kegle_state import pinset
 
 _RED_WHITE = frozenset({"red", "white"})
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,13 +69,17 @@ def read_shot(events: Sequence[Event], pins_before: frozenset[int], full_info: b
     red_white = 0
     whites: set[object] = set()
     named_whites = True
-    full = full_info or any(isinstance(e, Contact) for e in events)
-    for i, e in in_time_order(events):
-        if isinstance(e, Pin):
+    kinds = {type(e) for e in events}
+    full = full_info or Contact in kinds
+    times = [e.t for e in events]
+    ordered = enumerate(events) if times == sorted(times) else in_time_order(events)
+    for i, e in ordered:
+        kind = type(e)
+        if kind is Pin:
             if e.state == "down":
                 if e.pin not in down and e.pin not in toppled:
                     toppled.append(e.pin)
-                    who = toppler(e)
+                    who = toppler(e) if e.extra else None
                     if who is None and full and red_white == 0:
                         who = "red"
                     if who == "red":
@@ -83,20 +89,21 @@ def read_shot(events: Sequence[Event], pins_before: frozenset[int], full_info: b
                 down.add(e.pin)
             else:
                 down.discard(e.pin)
-        elif isinstance(e, Cushion):
+        elif kind is Cushion:
             cushions += 1
-        elif isinstance(e, Pocket):
+        elif kind is Contact:
+            if frozenset(e.balls) == _RED_WHITE:
+                red_white += 1
+                if "white" in e.extra:
+                    whites.add(repr(e.extra["white"]))
+                else:
+                    named_whites = False
+        elif kind is Pocket:
             pockets.append((i, e.pocket, e.ball))
-        elif isinstance(e, OffTable):
+        elif kind is OffTable:
             jumped.append(e.ball)
-        elif isinstance(e, Strike) and e.ball == "white":
+        elif kind is Strike and e.ball == "white":
             wrong_ball = True
-        elif isinstance(e, Contact) and frozenset(e.balls) == _RED_WHITE:
-            red_white += 1
-            if "white" in e.extra:
-                whites.add(repr(e.extra["white"]))
-            else:
-                named_whites = False
     carambole = len(whites) >= 2 if named_whites and whites else red_white >= 2
     # seed 8.2: a pin is toppled when it lies down (or off its spot, or leans on a ball) once
     # the shot is over; one that rocked and stands again on its spot (``up`` before the
@@ -105,6 +112,6 @@ def read_shot(events: Sequence[Event], pins_before: frozenset[int], full_info: b
     by_red = [p for p in by_red if p in down]
     return ShotFacts(
         toppled=tuple(toppled), by_red=tuple(by_red), by_cue=tuple(by_cue),
-        pins_after=frozenset(down), pockets=tuple(pockets), cushions=cushions,
+        pins_after=pinset(down), pockets=tuple(pockets), cushions=cushions,
         jumped=tuple(jumped), wrong_ball=wrong_ball, carambole=carambole,
     )

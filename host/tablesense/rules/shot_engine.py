@@ -146,6 +146,16 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
         """The last shot closes for good (the next one opens): drop what only it could use."""
         return state
 
+    def check(self, event: Event) -> None:
+        """Refuse a sensor event the game's table cannot produce (``IllegalCall``/``BadEvent``);
+        called for every sensor event, before the cut (default: every event is fine)."""
+
+    def not_a_shot(self, state: S, event: Event) -> bool:
+        """True when ``event``, which the cut takes for the first of a new shot, is an incident
+        by what the engine knows of the table (kegle: a pin the pin referee knocks over while
+        he sets pins up). It goes to ``incident`` and the cut stays as it was. Default: never."""
+        return False
+
     def vocabulary(self, state: S) -> Vocabulary:
         """The names the referee's calls may use (``tablesense.vocabulary``); a game whose
         profiles name things differently returns its profile's."""
@@ -163,6 +173,7 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
             return self._call(state, event)
         if isinstance(event, Setup):
             raise IllegalCall("a match is already set up; a new 'setup' starts a new match")
+        self.check(event)
         role, cut = state.cut.feed(event)
         if role is Role.PLAY:
             shot = state.shot
@@ -183,6 +194,8 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
             shot = replace(shot, rest=event)
             return self._resolved(before, shot, state, cut=cut, in_shot=False)
         if role is Role.OPEN:
+            if self.not_a_shot(state, event):
+                return replace(self.incident(state, event), checkpoint=state)
             before = self.close(state) if state.shot is not None else state
             shot = ShotRecord(player=before.at_table, events=(event,))
             return replace(before, shot=shot, before=before, cut=cut, in_shot=True, checkpoint=state)
