@@ -151,8 +151,8 @@ def test_golf_foul_touch_no_shot_with_a_later_shot_is_a_normal_game() -> None:
 
 
 def test_golf_goal_edge_the_engine_cutter_follows_the_cut() -> None:
-    # the engine feeds its cutter only what can settle or end a shot; after every rest it
-    # must hold what ``shots.cut`` holds after the same events (the recorded matches, and
+    # the engine's shot stage is the one cutter of ``tablesense.shots``: after every rest it
+    # holds what ``shots.cut`` holds after the same events (the recorded matches, and
     # a long synthetic log with late drops mixed in)
     import glob
     import sys
@@ -201,7 +201,7 @@ def test_golf_goal_edge_the_engine_cutter_follows_the_cut() -> None:
             st = rep.state
             if st is None or st.finished:
                 follow = False
-            elif follow and ev.type == "rest" and not st.shot_open:
-                assert st.cutter == ref, line
+            elif follow and ev.type == "rest" and not st.in_shot:
+                assert st.cut == ref, line
                 checked += 1
     assert checked > 500

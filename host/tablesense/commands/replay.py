@@ -26,6 +26,7 @@ from ..errors import TablesenseError
 from ..events import Event, Rest, parse_line
 from ..replay import LineError, Replay, effective_stream, history_for, scan_log
 from ..rules import Ruling
+from ..rules.base import player_names, replace
 from ..shots import Cutter, Role
 
 
@@ -134,15 +135,14 @@ def write_state(rep: Replay, out: IO[str]) -> None:
             out.write(json.dumps(value, ensure_ascii=False))
             continue
         out.write("[")
+        names = player_names(state)
         for j, r in enumerate(state.rulings):
-            out.write((", " if j else "") + json.dumps(r.to_dict(), ensure_ascii=False))
+            out.write((", " if j else "") + json.dumps(r.to_dict(names), ensure_ascii=False))
         out.write("]")
     out.write("}\n")
 
 
 def _without_rulings(state: Any) -> Any:
-    from dataclasses import replace
-
     return replace(state, rulings=())
 
 
@@ -203,12 +203,12 @@ def _account(rep: Replay, applied: Iterator[Event], out: IO[str]) -> None:
             before = ()
         for r in new_rulings(before, state.rulings):
             who = f" [{r.player}]" if r.player else ""
-            write(f"  t={r.t:.6f} {r.rule}{who} {r.text}".rstrip() + "\n")
+            write(f"  t={r.t:.6f} {r.rule}{who} {r.say('en', player_names(state))}".rstrip() + "\n")
         before = state.rulings
         if event.type != "call":
             for q in state.questions:
                 if q.t == event.t:
-                    write(f"  ? {q.id}: {q.text}\n")
+                    write(f"  ? {q.id}: {q.say('en', player_names(state))}\n")
         if isinstance(event, Rest):
             if role is Role.SETTLE:
                 write(f"shot {cutter.shot} settled: {engine.summary(state)}\n")
