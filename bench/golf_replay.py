@@ -3,10 +3,12 @@
 The log is a run of whole best-of-three matches (a fixed seed, so every run replays
 the same events): shots with several cushion contacts each, misses, valid goals, own
 goals with the replacement spot called, opponent's balls in a goal, balls off the
-table, late foul calls, and the time calls of the turn clock. Two figures:
+table, late foul calls, and the time calls of the turn clock. Three figures:
 
 - ``parse+engine``: ``Replay.feed_lines`` on the JSON lines (what ``tablesense replay`` does);
-- ``engine``: ``Replay.apply`` on events already parsed (the rule engine alone).
+- ``engine``: ``Replay.apply`` on events already parsed (the rule engine alone);
+- ``json.loads``: the same lines read by ``json.loads`` alone, the anchor measured in the
+  same run (issue 13's aim: replay with parsing at 300,000 events/s or more).
 
 Usage: ``python bench/golf_replay.py [EVENTS]`` (default 200000), one core.
 """
@@ -111,14 +113,20 @@ def main(argv: list[str]) -> int:
         for e in events:
             rep.apply(e)
 
+    def loads_only() -> None:
+        for line in lines:
+            json.loads(line)
+
     full = _best(lambda: Replay().feed_lines(lines))
     engine = _best(engine_only)
+    anchor = _best(loads_only)
     matches = sum(1 for e in events if e.type == "setup")
     shots = sum(1 for e in events if e.type == "rest")
     print(f"golf replay: {len(lines)} events, {matches} matches, {shots} shots")
     print("best of 3 runs, CPU time of one process (one core)")
     print(f"parse+engine: {len(lines) / full:>10,.0f} events/s ({full:.2f} s)")
     print(f"engine:       {len(events) / engine:>10,.0f} events/s ({engine:.2f} s)")
+    print(f"json.loads:   {len(lines) / anchor:>10,.0f} lines/s ({anchor:.2f} s; the anchor)")
     return 0
 
 

@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from .corrections import dropped, voided_range
 from .errors import BadEvent, TablesenseError
 from .events import Event, Setup, parse_line
@@ -126,9 +128,22 @@ def trim_history(state: BaseState, depth: int) -> int:
     for s in level:
         for name in HISTORY_LINKS:
             if getattr(s, name, None) is not None:
-                object.__setattr__(s, name, None)
+                _unlink(s, name)
                 cut += 1
     return cut
+
+
+def _unlink(state: Any, name: str) -> None:
+    """``state.name = None`` in a frozen state: a dataclass, or a msgspec Struct (through
+    its field's slot: a frozen Struct refuses ``object.__setattr__``)."""
+    if not isinstance(state, msgspec.Struct):
+        object.__setattr__(state, name, None)
+        return
+    for klass in type(state).__mro__:
+        slot = klass.__dict__.get(name)
+        if slot is not None:
+            slot.__set__(state, None)
+            return
 
 
 def effective_lines(lines: Iterable[str]) -> list[tuple[int, str]]:

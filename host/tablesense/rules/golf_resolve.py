@@ -25,7 +25,7 @@ from typing import Any
 
 import msgspec
 
-from ..events import Goal
+from ..events import Cushion, Goal
 from ..geometry.golf import ATTACKS, BALLS_PER_PLAYER
 from .base import Question, Ruling, other
 from .golf_evidence import Evidence
@@ -117,8 +117,11 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
     """The state after ``shot`` played from ``before``."""
     if shot.rest is None and shot.events:
         return live(before, shot)
-    ev = Evidence(shot)
     pre = start_of(before, shot)
+    quick = _plain(pre, shot)
+    if quick is not None:
+        return quick
+    ev = Evidence(shot)
     u = _Unit(pre, ev)
     s = ev.shooter
     o = other(s)
@@ -353,6 +356,47 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
             placed=(placed[0], placed[1]), fouled_from=(fouled[0], fouled[1]),
         )
     return _end_frame(pre, u, ev, winner, (bl[0], bl[1]), t_end, tuple(placements))
+
+
+def _plain(pre: GolfState, shot: ShotRecord) -> GolfState | None:
+    """The common shot, resolved without the general machinery: before zone play, no
+    call, no late settle, no positions, only cushions and valid goals that neither end
+    the frame nor start zone play (the player stays), or no goal at all (the turn
+    passes). ``None`` for anything else. It gives exactly what the general path gives
+    (tests/test_golf_properties.py)."""
+    rest = shot.rest
+    if rest is None or rest.positions or shot.late or shot.calls or pre.zone_play:
+        return None
+    s = shot.player or "p1"
+    attack = ATTACKS[s]
+    goals: list[tuple[float, str]] = []
+    for e in shot.events:
+        kind = type(e)
+        if kind is Cushion:
+            continue
+        if kind is Goal and e.ball == s and e.goal == attack:
+            goals.append((e.t, e.goal))
+            continue
+        return None
+    si = IDX[s]
+    t_end = rest.t
+    if goals:
+        left = pre.balls_left[si] - len(goals)
+        if left <= 1:
+            return None
+        goals.sort(key=lambda x: x[0])
+        rulings = pre.rulings + tuple(Ruling(t=t, rule="golf.goal", player=s, data=(("goal", g),))
+                                      for t, g in goals)
+        bl = (left, pre.balls_left[1]) if si == 0 else (pre.balls_left[0], left)
+        return replace(pre, rulings=rulings, frame_units=pre.frame_units + 1, placements=(), balls_left=bl,
+                       at_table=s, clock=(s, t_end), positions=None)
+    o = other(s)
+    members = pre.members
+    if pre.duo:
+        members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
+    ruling = Ruling(t=t_end, rule="golf.turn", player=s)
+    return replace(pre, rulings=pre.rulings + (ruling,), frame_units=pre.frame_units + 1, placements=(),
+                   at_table=o, members=members, clock=(o, t_end), positions=None, turn_positions=None)
 
 
 def _end_frame(pre: GolfState, u: _Unit, ev: Evidence, winner: str, bl: tuple[int, int], t: float,
