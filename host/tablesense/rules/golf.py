@@ -87,6 +87,13 @@ class GolfEngine(ShotEngine[GolfState]):
     def resolve(self, before: GolfState, shot: ShotRecord) -> GolfState:
         return resolve(before, shot)
 
+    def close(self, state: GolfState) -> GolfState:
+        """The next shot opens: a question still open takes its default (whose ball: not
+        counted), a ball still waiting for its replacement spot is back on the table."""
+        if state.questions or state.spot_wait:
+            return replace(state, questions=(), spot_wait=())
+        return state
+
     def live(self, state: GolfState) -> GolfState:
         if state.in_shot and state.shot is not None and state.before is not None:
             return replace(live(state.before, state.shot), in_shot=True)
