@@ -359,13 +359,13 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
 
 
 def _plain(pre: GolfState, shot: ShotRecord) -> GolfState | None:
-    """The common shot, resolved without the general machinery: before zone play, no
-    call, no late settle, no positions, only cushions and valid goals that neither end
-    the frame nor start zone play (the player stays), or no goal at all (the turn
-    passes). ``None`` for anything else. It gives exactly what the general path gives
+    """The common shot, resolved without the general machinery: no call, no late settle,
+    no positions, only cushions and valid goals that neither end the frame nor start
+    zone play (the player stays), or no goal at all (the turn passes). ``None`` for
+    anything else. It gives exactly what the general path gives
     (tests/test_golf_properties.py)."""
     rest = shot.rest
-    if rest is None or rest.positions or shot.late or shot.calls or pre.zone_play:
+    if rest is None or rest.positions or shot.late or shot.calls:
         return None
     s = shot.player or "p1"
     attack = ATTACKS[s]
@@ -382,7 +382,7 @@ def _plain(pre: GolfState, shot: ShotRecord) -> GolfState | None:
     t_end = rest.t
     if goals:
         left = pre.balls_left[si] - len(goals)
-        if left <= 1:
+        if left < 1 or (left == 1 and not pre.zone_play):
             return None
         goals.sort(key=lambda x: x[0])
         rulings = pre.rulings + tuple(Ruling(t=t, rule="golf.goal", player=s, data=(("goal", g),))
