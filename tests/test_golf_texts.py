@@ -89,3 +89,17 @@ def test_a_golf_ruling_chooses_its_sentence_without_saying_so() -> None:
     ended = state(play(*[[goal(2.0 * k + 1, "B", "p1"), rest(2.0 * k + 2)] for k in range(10)]))
     assert ended["ended"] == {"rule": "golf.match.won", "winner": "p1", "score": "2-0"}
     assert ended["rulings"][-1]["text"] == "Ann wins the match 2-0"
+
+
+def test_the_golf_score_sheet_says_each_ruling_in_words() -> None:
+    from test_golf_helpers import lines
+
+    from tablesense.store import MatchRow
+    from tablesense.web.pages import sheet_html
+
+    log = lines(miss(1.0), goal(3.0, "A", "p2"), rest(4.0)).splitlines()
+    match = MatchRow(id=1, table_id="t1", game="golf", players={"p1": "Ann", "p2": "Bob"}, started=0.0,
+                     ended=None, result=None)
+    sheet = sheet_html(match, log, "en")
+    assert "no valid goal of their own: the turn passes to Bob" in sheet
+    assert "valid goal in goal A: Bob stays at the table" in sheet

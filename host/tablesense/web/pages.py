@@ -13,6 +13,7 @@ from typing import Any
 from ..errors import TablesenseError
 from ..events import parse_line
 from ..replay import Replay
+from ..rules.base import player_names
 from ..shots import Cutter, Role
 from ..store import MatchRow
 
@@ -104,11 +105,13 @@ def sheet_html(match: MatchRow, lines: list[str], lang: str) -> str:
         if role is Role.OPEN or role is Role.EMPTY:
             starts.append(event.t)
     account = []  # the rulings that stand (undone ones are gone from the final state)
+    names = player_names(rep.state) if rep.state is not None else {}
     for r in rep.state.rulings if rep.state is not None else ():
         shot = max(1, bisect.bisect_right(starts, r.t))  # a call after a rest amends that shot
         who = escape(_name(match.players, r.player)) if r.player else ""
+        said = escape(r.say(lang, names))
         account.append(f"<tr><td class=num>{shot}</td><td class=num>{r.t:.1f}</td>"
-                       f"<td><code>{escape(r.rule)}</code></td><td>{who} {escape(r.text)}</td></tr>")
+                       f"<td><code>{escape(r.rule)}</code></td><td>{who} {said}</td></tr>")
     state: dict[str, Any] = rep.to_json() if rep.engine else {}
     score_rows = []
     for key, value in state.items():
