@@ -6,6 +6,9 @@
   shot's ``rest`` (a late settle) belongs to that shot, and does not count.
 - ``golf.foul.touch.no-shot``: "Touching a ball without playing a shot costs the turn as
   well, and all moved balls are put back": no replacement spot, nothing taken back.
+- on the shot stage: a drop within the settle window still does not count when a call
+  stood alone between the rest and the drop; a named replacement spot stays with its
+  ball when a later call re-decides the shot (``golf.spot.choice``).
 """
 
 from __future__ import annotations
