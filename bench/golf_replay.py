@@ -3,10 +3,15 @@
 The log is a run of whole best-of-three matches (a fixed seed, so every run replays
 the same events): shots with several cushion contacts each, misses, valid goals, own
 goals with the replacement spot called, opponent's balls in a goal, balls off the
-table, late foul calls, and the time calls of the turn clock. Two figures:
+table, late foul calls, and the time calls of the turn clock. Three figures:
 
 - ``parse+engine``: ``Replay.feed_lines`` on the JSON lines (what ``tablesense replay`` does);
-- ``engine``: ``Replay.apply`` on events already parsed (the rule engine alone).
+- ``engine``: ``Replay.apply`` on events already parsed (the rule engine alone);
+- ``json.loads``: the same lines read by ``json.loads`` alone, the anchor measured in the
+  same run (issue 13's aim: replay with parsing at 300,000 events/s or more);
+- ``undo chain``: the memory a replay of one long match holds with every state
+  reachable by undo (a live table's), per event, for its first half and the whole of
+  it, beside the log's own bytes per line: it should grow no faster than the log.
 
 Usage: ``python bench/golf_replay.py [EVENTS]`` (default 200000), one core.
 """
@@ -17,6 +22,7 @@ import json
 import random
 import sys
 import time
+import tracemalloc
 from typing import Any
 
 from tablesense.events import parse_event, parse_line
@@ -97,6 +103,39 @@ def _best(run: Any, repeat: int = 3) -> float:
     return best
 
 
+def long_match(n_events: int, seed: int = 5) -> list[str]:
+    """One match that never ends: shots without goals, late touch calls, time calls."""
+    rng = random.Random(seed)
+    out = [json.dumps({"t": 0.0, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Bob"}})]
+    t = 0.0
+    while len(out) < n_events:
+        t += 3.0
+        for _ in range(rng.randint(2, 6)):
+            t += 0.13
+            out.append(json.dumps({"t": round(t, 6), "type": "cushion", "cushion": rng.randint(1, 4),
+                                   "ball": None}))
+        t += 1.0
+        out.append(json.dumps({"t": round(t, 6), "type": "rest"}))
+        r = rng.random()
+        if r < 0.05:
+            out.append(json.dumps({"t": round(t + 0.5, 6), "type": "call", "call": "foul", "foul": "touch"}))
+        elif r < 0.07:
+            t += 61.0
+            out.append(json.dumps({"t": round(t, 6), "type": "call", "call": "time"}))
+    return out
+
+
+def _held(events: list[Any]) -> int:
+    """Bytes a replay of ``events`` holds at its end (every state reachable by undo)."""
+    tracemalloc.start()
+    rep = Replay()
+    for e in events:
+        rep.apply(e)
+    held = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    return held
+
+
 def main(argv: list[str]) -> int:
     n = int(argv[1]) if len(argv) > 1 else 200_000
     lines = synthetic_log(n)
@@ -111,14 +150,26 @@ def main(argv: list[str]) -> int:
         for e in events:
             rep.apply(e)
 
+    def loads_only() -> None:
+        for line in lines:
+            json.loads(line)
+
     full = _best(lambda: Replay().feed_lines(lines))
     engine = _best(engine_only)
+    anchor = _best(loads_only)
     matches = sum(1 for e in events if e.type == "setup")
     shots = sum(1 for e in events if e.type == "rest")
     print(f"golf replay: {len(lines)} events, {matches} matches, {shots} shots")
     print("best of 3 runs, CPU time of one process (one core)")
     print(f"parse+engine: {len(lines) / full:>10,.0f} events/s ({full:.2f} s)")
     print(f"engine:       {len(events) / engine:>10,.0f} events/s ({engine:.2f} s)")
+    print(f"json.loads:   {len(lines) / anchor:>10,.0f} lines/s ({anchor:.2f} s; the anchor)")
+    long = long_match(min(n, 100_000))
+    one = [parse_line(line) for line in long]
+    half = len(one) // 2
+    per_line = sum(len(line) + 1 for line in long) / len(long)
+    print(f"undo chain:   {_held(one[:half]) / half:>10,.0f} bytes/event at {half} events of one match, "
+          f"{_held(one) / len(one):,.0f} at {len(one)} (the log: {per_line:.0f} bytes/line)")
     return 0
 
 

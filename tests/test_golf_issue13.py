@@ -6,6 +6,9 @@
   shot's ``rest`` (a late settle) belongs to that shot, and does not count.
 - ``golf.foul.touch.no-shot``: "Touching a ball without playing a shot costs the turn as
   well, and all moved balls are put back": no replacement spot, nothing taken back.
+- on the shot stage: a drop within the settle window still does not count when a call
+  stood alone between the rest and the drop; a named replacement spot stays with its
+  ball when a later call re-decides the shot (``golf.spot.choice``).
 """
 
 from __future__ import annotations
@@ -151,8 +154,8 @@ def test_golf_foul_touch_no_shot_with_a_later_shot_is_a_normal_game() -> None:
 
 
 def test_golf_goal_edge_the_engine_cutter_follows_the_cut() -> None:
-    # the engine feeds its cutter only what can settle or end a shot; after every rest it
-    # must hold what ``shots.cut`` holds after the same events (the recorded matches, and
+    # the engine's shot stage is the one cutter of ``tablesense.shots``: after every rest it
+    # holds what ``shots.cut`` holds after the same events (the recorded matches, and
     # a long synthetic log with late drops mixed in)
     import glob
     import sys
@@ -201,7 +204,31 @@ def test_golf_goal_edge_the_engine_cutter_follows_the_cut() -> None:
             st = rep.state
             if st is None or st.finished:
                 follow = False
-            elif follow and ev.type == "rest" and not st.shot_open:
-                assert st.cutter == ref, line
+            elif follow and ev.type == "rest" and not st.in_shot:
+                assert st.cut == ref, line
                 checked += 1
     assert checked > 500
+
+
+def test_golf_goal_edge_a_drop_after_a_touch_between_shots_does_not_count() -> None:
+    # p1 misses; 0.2 s after the rest p2 touches a ball (a touch between shots), 0.5 s
+    # after the rest p1's ball drops off the goal edge: it dropped after resting, so it
+    # does not count (before: the drop opened a shot of its own and scored)
+    rep = play(miss(1.0), foul(2.2, "touch-no-shot"), goal(2.5, "B", "p1"), rest(4.0))
+    s = state(rep)
+    assert s["balls_left"] == {"p1": 5, "p2": 5} and not rep.errors
+    assert rules(rep) == ["golf.turn", "golf.foul.touch.no-shot", "golf.goal.edge"]
+    assert s["at_table"] == "p1"  # p2's touch cost p2 the turn
+
+
+def test_golf_spot_choice_stays_with_its_ball_when_the_shot_is_amended() -> None:
+    # p1's own ball goes off the table (a replacement spot for p1's ball); p2 names spot 2
+    # for it; then the referee calls p2's ball wedged in its own goal (a spot for p2's
+    # ball): p1's ball stays on spot 2 (before: the choice moved to p2's ball)
+    rep = play(cushion(1.0), {"t": 1.5, "type": "off_table", "ball": "p1"}, rest(3.0),
+               call(4.0, "spot", ball="p1", spot=2), call(5.0, "wedged", ball="p2", where="defending"))
+    s = state(rep)
+    assert not rep.errors
+    assert s["replacements"] == [{"ball": "p1", "spot": 2}] and s["spots_waiting"] == ["p2"]
+    assert [r["rule"] for r in s["rulings"]] == ["golf.wedged.defending-goal", "golf.off-table.own",
+                                                 "golf.spot.choice"]

@@ -145,6 +145,7 @@ def write_state(rep: Replay, out: IO[str]) -> None:
             out.write(json.dumps(value, ensure_ascii=False))
             continue
         out.write("[")
+        names = player_names(state)
         for j, r in enumerate(state.rulings):
             out.write((", " if j else "") + json.dumps(r.to_dict(names), ensure_ascii=False))
         out.write("]")

@@ -1,5 +1,5 @@
-"""Resolve one golf unit (a shot, or a stand-alone call): the state after it as a pure
-function of the state before it and its evidence.
+"""Resolve one golf unit (a shot, or a call that stands alone): the state after it as a
+pure function of the state before it and its record (``golf_evidence.Evidence``).
 
 The order of work follows the rule text (seeds/golf.md):
 1. whose ball (a goal or off-table sensor that could not tell asks the referee),
@@ -11,69 +11,94 @@ The order of work follows the rule text (seeds/golf.md):
    balls off the table; the 1/1 rule;
 4. each foul's consequence, the turn, the replacement spots, the end of the frame and
    of the match.
+
+Rulings and questions are data: a rule id, the player, the parameters, and ``what``
+when one rule says several things (the sentences: ``tablesense.texts.en_golf``).
+Questions are numbered from the state before the unit, one number per ball a sensor
+could not tell, so that an answer finds its question again when the unit is resolved
+again.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
+import msgspec
+
+from ..events import Cushion, Goal
 from ..geometry.golf import ATTACKS, BALLS_PER_PLAYER
-from ..shots import Cutter
 from .base import Question, Ruling, other
+from .golf_evidence import Evidence
 from .golf_fouls import ALWAYS, BY_ID, ZONE, Foul
 from .golf_positions import attacking_triangle_broken, defensive_triangle_kept, free_spot, zone_left
-from .golf_state import IDX, GolfState, Shot, evolve
+from .golf_state import IDX, GolfState
+from .shot_engine import ShotEngine, ShotRecord
+
+replace = msgspec.structs.replace
 
 TURN_LIMIT = 50.0  # seconds from the moment the balls rest to the referee's TIME
 TIME_GRACE = 10.0  # seconds after TIME to play the shot
 FRAMES_TO_WIN = 2
+NO_SHOT = "golf.foul.touch.no-shot"
+_TOUCHES = frozenset({"golf.foul.touch", "golf.foul.touch.own-ball", "golf.foul.touch.opponent-ball"})
+
+
+def start_of(before: GolfState, shot: ShotRecord) -> GolfState:
+    """The state a unit is resolved from: a shot begins with the questions still open
+    taking their default (whose ball: not counted) and a ball still waiting for its
+    replacement spot back on the table, its spot not recorded; a call that stands alone
+    finds the state as it is (its caller closed the questions)."""
+    if not shot.events and shot.rest is None:
+        return before
+    if before.questions or before.spot_wait:
+        return replace(before, questions=(), spot_wait=())
+    return before
+
+
+def live(before: GolfState, shot: ShotRecord) -> GolfState:
+    """A shot in progress as the scoreboard shows it: the state before it with the balls
+    that went into a goal counted already (not an own goal); nothing decided yet."""
+    start = start_of(before, shot)
+    s = shot.player
+    bl = start.balls_left
+    for e in shot.events:
+        if type(e) is not Goal:
+            continue
+        ball = e.ball
+        if ball is not None and (ball != s or e.goal == ATTACKS[ball]):
+            i = IDX[ball]
+            bl = (max(bl[0] - 1, 0), bl[1]) if i == 0 else (bl[0], max(bl[1] - 1, 0))
+    return start if bl is start.balls_left else replace(start, balls_left=bl)
 
 
 class _Unit:
     """Mutable scratch for one resolution; only the returned state escapes."""
 
-    __slots__ = ("answers", "asked", "ids", "questions", "rulings", "spot_wait", "unit_q")
+    __slots__ = ("answers", "asked", "base", "new", "questions", "spot_wait")
 
-    def __init__(self, pre: GolfState, shot: Shot, prev: GolfState | None) -> None:
-        self.rulings: list[Ruling] = list(pre.rulings)
-        if prev is None:
-            self.questions: list[Question] = list(pre.questions)
-            self.ids: dict[str, str] = {}
-            self.asked = pre.asked
-        else:
-            still_open = {q.id for q in prev.questions}
-            self.questions = [q for q in pre.questions if q.id in still_open]
-            self.ids = dict(prev.unit_questions)
-            self.asked = prev.asked
-        self.answers = dict(shot.answers)
-        self.unit_q: list[tuple[str, str]] = []
-        self.spot_wait: list[tuple[float, str, str]] = list(pre.spot_wait)
+    def __init__(self, start: GolfState, ev: Evidence) -> None:
+        self.new: list[Ruling] = []
+        self.questions: list[Question] = []
+        self.base = start.asked  # questions of this unit are numbered from here
+        self.asked = start.asked
+        self.answers = ev.answers
+        self.spot_wait: list[tuple[float, str, str]] = list(start.spot_wait)
 
-    def rule(self, t: float, rule: str, player: str | None, text: str, **data: Any) -> None:
-        self.rulings.append(Ruling(t=t, rule=rule, player=player, text=text, data=tuple(data.items())))
+    def rule(self, t: float, rule: str, player: str | None, what: str | None = None, **data: Any) -> None:
+        if what is not None:
+            data["what"] = what
+        self.new.append(Ruling(t=t, rule=rule, player=player, data=tuple(data.items())))
 
-    def ask(self, key: str, t: float, rule: str, text: str, options: tuple[Any, ...],
-            player: str | None = None, **data: Any) -> Any:
-        """The referee's answer for ``key`` if given, else ask (once) and return None."""
-        if key in self.answers:
-            return self.answers[key]
-        qid = self.ids.get(key)
-        if qid is None:
-            self.asked += 1
-            qid = f"q{self.asked}"
-        self.unit_q.append((key, qid))
-        self.questions.append(Question(id=qid, t=t, rule=rule, text=text, options=options, player=player,
-                                       data=(("key", key), *data.items())))
+    def ask(self, key: str, t: float, rule: str, what: str, options: tuple[Any, ...], **data: Any) -> Any:
+        """The referee's answer to this unit's next question if given, else ask it and
+        return None. Every question has its number whether answered or not."""
+        self.asked += 1
+        qid = f"q{self.asked}"
+        if qid in self.answers:
+            return self.answers[qid]
+        self.questions.append(Question(id=qid, t=t, rule=rule, text="", options=options,
+                                       data=(("key", key), *data.items(), ("what", what))))
         return None
-
-
-def _foul(t: float, foul_id: str, **extra: Any) -> tuple[float, Foul, dict[str, Any]]:
-    return t, BY_ID[foul_id], extra
-
-
-NO_SHOT = "golf.foul.touch.no-shot"
-_TOUCHES = frozenset({"golf.foul.touch", "golf.foul.touch.own-ball", "golf.foul.touch.opponent-ball"})
 
 
 def _zone_touch(foul_id: str, zone: bool, standalone: bool = False) -> str:
@@ -88,100 +113,94 @@ def _zone_touch(foul_id: str, zone: bool, standalone: bool = False) -> str:
     return foul_id
 
 
-def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None,
-            cutter: Cutter | None = None) -> GolfState:
-    """The state after ``shot`` played from ``pre``; ``prev`` is the state being amended
-    (a late call or an answer), so that question ids stay stable. ``cutter``: the shot
-    stage after the unit's last event (default: ``prev``'s, else ``pre``'s)."""
-    if cutter is None:
-        cutter = prev.cutter if prev is not None else pre.cutter
-    if prev is None:
-        quick = _plain(pre, shot, cutter)
-        if quick is not None:
-            return quick
-    u = _Unit(pre, shot, prev)
-    s = shot.shooter
+def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
+    """The state after ``shot`` played from ``before``."""
+    if shot.rest is None and shot.events:
+        return live(before, shot)
+    pre = start_of(before, shot)
+    quick = _plain(pre, shot)
+    if quick is not None:
+        return quick
+    ev = Evidence(shot)
+    u = _Unit(pre, ev)
+    s = ev.shooter
     o = other(s)
     si, oi = IDX[s], IDX[o]
     zone = pre.zone_play
-    t_end = shot.rest_t if shot.rest_t is not None else shot.t0
+    t_end = ev.rest_t if ev.rest_t is not None else ev.t0
     attack = ATTACKS[s]
 
     # 1. the balls of the evidence
     goals: list[tuple[float, str, str]] = []
-    for k, (t, g, b) in enumerate(shot.goals):
+    for k, (t, g, b) in enumerate(ev.goals):
         if b is None:
-            b = u.ask(f"goal{k}", t, "golf.goal", f"Whose ball dropped into goal {g}?", ("p1", "p2"), goal=g)
+            b = u.ask(f"goal{k}", t, "golf.goal", "whose", ("p1", "p2"), goal=g)
             if b is None:
                 continue
         goals.append((t, g, b))
     offs: list[tuple[float, str]] = []
-    for k, (t, b, src) in enumerate(shot.offs):
+    for k, (t, b, src) in enumerate(ev.offs):
         if src == "call":
-            u.rule(t, "golf.off-table.on-cushion", b,
-                   "the ball stayed on the cushion, a goal peg or the goal cap: it counts as off the table")
+            u.rule(t, "golf.off-table.on-cushion", b)
         if b is None:
-            b = u.ask(f"off{k}", t, "golf.off-table.own", "Whose ball left the table?", ("p1", "p2"))
+            b = u.ask(f"off{k}", t, "golf.off-table.own", "whose", ("p1", "p2"))
             if b is None:
                 continue
         offs.append((t, b))
     # "Ball on the edge of the goal: if it drops before it comes to rest, the goal counts
     # [...]. In all other cases it does not count: the ball is taken out of the table and
     # put back." A drop the cut places after the shot's rest came after the ball rested.
-    late = list(shot.late)  # their rulings come after the shot's own (below)
-    for t, b in shot.edges:
+    late = list(ev.late)  # their rulings come after the shot's own (below)
+    for t, b in ev.edges:
         if _drop_last(late, 2, b) or _drop_last(late, 2, None):
             continue  # the referee's call for a drop the cut already placed after the rest
         if _drop_last(goals, 2, b):
-            u.rule(t, "golf.goal.edge", b, "the ball dropped after it had come to rest: it does "
-                   "not count and is put back on the goal edge")
-    for t, b in shot.rails:
+            u.rule(t, "golf.goal.edge", b)
+    for t, b in ev.rails:
         if _drop_last(offs, 1, b):
-            u.rule(t, "golf.off-table.rail-return", b, "the ball came back onto the bed off the rail: "
-                   "no penalty")
+            u.rule(t, "golf.off-table.rail-return", b)
     spots: list[tuple[float, str]] = []
     own_wedged = False
-    for t, b, where in shot.wedged:
+    for t, b, where in ev.wedged:
         if where == "attacking":
-            u.rule(t, "golf.wedged.attacking-goal", b, "wedged between the pegs of the goal it attacks, "
-                   "clear of the bed: a valid goal")
+            u.rule(t, "golf.wedged.attacking-goal", b)
             goals.append((t, ATTACKS[b], b))
         elif where == "defending":
-            u.rule(t, "golf.wedged.defending-goal", b, "wedged between the pegs of its own goal: "
-                   "on a replacement spot")
+            u.rule(t, "golf.wedged.defending-goal", b)
             spots.append((t, b))
             own_wedged = own_wedged or b == s
         else:
-            u.rule(t, "golf.wedged.cushion", b,
-                   "wedged between a peg and the short cushion: freed and laid loose")
+            u.rule(t, "golf.wedged.cushion", b)
     goals.sort(key=lambda x: x[0])  # stable: the same t keeps the order of the log
 
     # 2. fouls: called, and seen by the sensors or the positions
-    fouls = [(t, BY_ID[_zone_touch(fid, zone, shot.standalone)], extra) for t, fid, extra in shot.fouls]
+    fouls: list[tuple[float, Foul, dict[str, Any]]] = [
+        (t, BY_ID[_zone_touch(fid, zone, ev.standalone)], extra) for t, fid, extra in ev.fouls]
     called = {f.id for _, f, _ in fouls}
-    if shot.strike == o and "golf.foul.opponent-ball" not in called:
-        fouls.append(_foul(shot.t0, "golf.foul.opponent-ball", seen="strike"))
-    if shot.first_contact == (s, s) and "golf.foul.own-ball" not in called:
-        fouls.append(_foul(shot.t0, "golf.foul.own-ball", seen="contact"))
+    if ev.strike == o and "golf.foul.opponent-ball" not in called:
+        fouls.append((ev.t0, BY_ID["golf.foul.opponent-ball"], {"seen": "strike"}))
+    if ev.first_contact == (s, s) and "golf.foul.own-ball" not in called:
+        fouls.append((ev.t0, BY_ID["golf.foul.own-ball"], {"seen": "contact"}))
     own_valid = any(b == s and g == attack for _, g, b in goals)
     # positions mean nothing once a foul has put the balls back
-    if not shot.standalone and shot.rest_t is not None and not any(f.back for _, f, _ in fouls):
-        after = shot.positions
+    if not ev.standalone and ev.rest_t is not None and not any(f.back for _, f, _ in fouls):
+        after = ev.positions
         if after is not None and pre.positions is not None:
             if zone and not goals and not offs and not fouls \
                     and not zone_left(pre.positions, after, s):
-                fouls.append(_foul(t_end, "golf.zone.leave", seen="positions"))
+                fouls.append((t_end, BY_ID["golf.zone.leave"], {"seen": "positions"}))
             if "golf.triangle.attacking" not in called and attacking_triangle_broken(pre.positions, after, s):
-                fouls.append(_foul(t_end, "golf.triangle.attacking", seen="positions"))
+                fouls.append((t_end, BY_ID["golf.triangle.attacking"], {"seen": "positions"}))
         if after is not None and pre.turn_positions is not None and not own_valid \
                 and not called & {"golf.triangle.defensive", "golf.triangle.defensive.several"}:
             kept = defensive_triangle_kept(pre.turn_positions, after, s)
             if kept == 1:
-                fouls.append(_foul(t_end, "golf.triangle.defensive", seen="positions"))
+                fouls.append((t_end, BY_ID["golf.triangle.defensive"], {"seen": "positions"}))
             elif kept > 1:
-                fouls.append(_foul(t_end, "golf.triangle.defensive.several", seen="positions", balls=kept))
+                fouls.append((t_end, BY_ID["golf.triangle.defensive.several"],
+                              {"seen": "positions", "balls": kept}))
         # without positions the referee calls it: {"call": "foul", "foul": "zone"}; a shot
-        # with no such call met the zone obligation (as a shot with no 'carom' call scored none)
+        # with no such call met the zone obligation
     fouls.sort(key=lambda f: f[0])
     back = any(f.back for _, f, _ in fouls)
 
@@ -189,7 +208,7 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None,
     bl = list(pre.balls_left)
     zero_t: list[float | None] = [None, None]
     zero_k: list[int] = [0, 0]  # the order in the log of each side's last ball
-    valid_own = own_goal = own_off = opp_off = False
+    own_goal = own_off = opp_off = valid_own = False
     counted: list[tuple[float, int, str, str]] = []
     if not back:
         counted += [(t, 0, g, b) for t, g, b in goals]
@@ -198,34 +217,30 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None,
     counted.sort(key=lambda c: c[0])  # stable: the same t keeps the order of the log
     first_opp_off = None
     goal_rulings: list[int] = []  # where the valid goals' rulings are, to word them once the turn is known
+    lost = "goal-lost" if own_valid else None
     for k, (t, kind, g, b) in enumerate(counted):
         bi = IDX[b]
         if kind == 0 and b == s and g == attack:
             valid_own = True
             bl[si] -= 1
-            goal_rulings.append(len(u.rulings))
-            u.rule(t, "golf.goal", s, f"valid goal in goal {g}: {s} stays at the table", goal=g)
+            goal_rulings.append(len(u.new))
+            u.rule(t, "golf.goal", s, goal=g)
         elif kind == 0 and b == s:
             own_goal = True
-            u.rule(t, "golf.own-goal", s, f"own ball in own goal {g}: does not count, the ball goes on a "
-                   "replacement spot, turn over", goal=g)
+            u.rule(t, "golf.own-goal", s, "count", goal=g)
             spots.append((t, s))
         elif kind == 0:
             bl[oi] -= 1
-            u.rule(t, "golf.goal.opponent-ball", o,
-                   f"{o}'s ball into goal {g} counts for {o}; the turn passes", goal=g)
+            u.rule(t, "golf.goal.opponent-ball", o, goal=g)
         elif kind == 1 and b == s:
             own_off = True
-            u.rule(t, "golf.off-table.own", s, "own ball off the table: on a replacement spot"
-                   + ("; the valid goal of this shot costs the turn" if own_valid else ""))
+            u.rule(t, "golf.off-table.own", s, lost)
             spots.append((t, s))
         elif kind == 1:
             opp_off = True
             first_opp_off = t if first_opp_off is None else first_opp_off
             bl[oi] -= 1
-            u.rule(t, "golf.off-table.opponent", s, f"{o}'s ball off the table goes into the goal; the ball "
-                   "played goes on a replacement spot"
-                   + ("; the valid goal of this shot costs the turn" if own_valid else ""))
+            u.rule(t, "golf.off-table.opponent", s, lost)
         else:
             bl[oi] -= 1
         bl[bi] = max(bl[bi], 0)
@@ -236,87 +251,80 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None,
         spots.append((first_opp_off, s))
     one_one = pre.balls_left == (1, 1) and opp_off and valid_own
     if one_one:
-        u.rule(t_end, "golf.off-table.one-one", s, f"at 1/1 {s} sent {o}'s ball off the table and scored: "
-               f"{s} loses the frame")
+        u.rule(t_end, "golf.off-table.one-one", s)
 
     # 4. the fouls' consequences
     played_spotted = False  # the ball played goes on a replacement spot once, however many fouls
     for t, f, extra in fouls:
         if f.id == "golf.own-goal" and own_goal:
             continue  # called, and seen by the goal sensor: one own goal
-        text = f"{f.text}: turn lost"
-        if f.back:
-            text += ", the moved balls are put back"
         n_spots = 0
         if f.spot_played == ALWAYS or (f.spot_played == ZONE and zone):
             n_spots += 0 if played_spotted else 1
             played_spotted = True
-            text += ", the ball played goes on a replacement spot"
         if f.points_out and zone:
             n_spots += 1
-            text += f", {o} points out a ball to be placed on a replacement spot"
         if f.touched == "spot":
             n_spots += 1
-            text += ", the touched ball goes on a replacement spot"
-        elif f.touched == "goal":
-            text += f", the touched ball goes into the goal and counts for {o}"
         if f.id in ("golf.triangle.defensive", "golf.triangle.attacking"):
             n_spots += 1
-            text += ", the ball goes on a replacement spot"
         elif f.id == "golf.triangle.defensive.several":
-            n = int(extra.get("balls", 2))
-            n_spots += n
-            text += f", all {n} balls go on replacement spots"
-        u.rule(t, f.id, s, text, **{k: v for k, v in extra.items() if k in ("seen", "balls")})
+            n_spots += int(extra.get("balls", 2))
+        u.rule(t, f.id, s, "zone" if zone else None,
+               **{k: v for k, v in extra.items() if k in ("seen", "balls")})
         spots += [(t, s)] * n_spots
 
     stays = valid_own and not fouls and not own_goal and not own_off and not opp_off and not own_wedged
     if not stays:
         for i in goal_rulings:
-            r = u.rulings[i]
-            u.rulings[i] = replace(r, text=f"valid goal in goal {dict(r.data)['goal']}: it counts, "
-                                   f"but this shot costs {s} the turn")
+            r = u.new[i]
+            u.new[i] = Ruling(t=r.t, rule=r.rule, player=r.player, data=(*r.data, ("what", "turn-lost")))
     if not stays and not own_goal and not fouls and not counted and not offs and not own_wedged:
-        u.rule(t_end, "golf.turn", s, f"no valid goal of their own: the turn passes to {o}")
+        u.rule(t_end, "golf.turn", s)
 
-    for t, g, b in shot.late:
-        u.rule(t, "golf.goal.edge", b, f"the ball dropped into goal {g} after the balls had come to rest: "
-               "it does not count and is put back on the goal edge", goal=g)
+    for t, g, b in ev.late:
+        u.rule(t, "golf.goal.edge", b, "late", goal=g)
 
-    # 5. replacement spots
+    # 5. replacement spots: the fall-backs and repeats first decided, then the opponent's
+    # choices named by ``spot`` calls (each for the first of that ball's still waiting)
     placed = list(pre.placed)
     fouled = list(pre.fouled_from)
     placements: list[tuple[str, int]] = []
+    plan: list[tuple[float, str, str, int | None, int | None]] = []  # (t, owner, how, spot, from)
     repeated = False
-    for k, (t, owner) in enumerate(spots):
-        wi = IDX[owner]
-        chooser = other(owner)
-        n: int | None
+    for t, owner in spots:
         if zone and owner == s and fouls and pre.placed[si] is not None and pre.balls_left[si] == 1 \
                 and not repeated:
             repeated = True
             from_spot = pre.placed[si]
             fouled[si] = fouled[si] if from_spot in fouled[si] else (*fouled[si], from_spot)
-            n = next((x for x in range(1, 6) if x not in fouled[si]), 5)
-            u.rule(t, "golf.spot.repeat", owner, f"fouled from replacement spot {from_spot}: the ball "
-                   f"goes on replacement spot {n}", spot=n)
-        elif shot.positions is not None and (n := free_spot(owner, shot.positions)) is not None:
-            u.rule(t, "golf.spot.fallback", owner, f"replacement spots 1-3 are taken: the ball goes on "
-                   f"replacement spot {n}", spot=n)
+            plan.append((t, owner, "repeat", next((x for x in range(1, 6) if x not in fouled[si]), 5),
+                         from_spot))
+        elif ev.positions is not None and (n := free_spot(owner, ev.positions)) is not None:
+            plan.append((t, owner, "fallback", n, None))
         else:
+            plan.append((t, owner, "choice", None, None))
+    for _, ball, n in ev.spot_calls:
+        for j, (t, owner, how, spot, _f) in enumerate(plan):
+            if how == "choice" and spot is None and owner == ball:
+                plan[j] = (t, owner, how, n, None)
+                break
+    for k, (t, owner, how, n, from_spot) in enumerate(plan):
+        if how == "repeat":
+            u.rule(t, "golf.spot.repeat", owner, spot=n, from_spot=from_spot)
+        elif how == "fallback":
+            u.rule(t, "golf.spot.fallback", owner, spot=n)
+        elif n is None:
             # the opponent's choice: named by a ``spot`` call, not asked (the state lists the
             # balls waiting); until then the ball is simply back on the table
-            n = u.answers.get(f"spot{k}")
-            if n is None:
-                u.spot_wait.append((t, owner, f"spot{k}"))
-                continue
-            if n in (4, 5):
-                u.rule(t, "golf.spot.fallback", chooser, f"spots 1-3 unusable: {owner}'s ball on replacement "
-                       f"spot {n}", ball=owner, spot=n)
-            else:
-                u.rule(t, "golf.spot.choice", chooser,
-                       f"{chooser} chooses replacement spot {n} for {owner}'s ball", ball=owner, spot=n)
-        placed[wi] = n
+            u.spot_wait.append((t, owner, f"spot{k}"))
+            continue
+        elif n in (4, 5):
+            u.rule(t, "golf.spot.fallback", other(owner), "chosen", ball=owner, spot=n)
+        else:
+            u.rule(t, "golf.spot.choice", other(owner), ball=owner, spot=n)
+        assert n is not None
+        placed[IDX[owner]] = n
         placements.append((owner, n))
 
     # 6. turn, frame, match
@@ -324,13 +332,7 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None,
     members = pre.members
     if not stays and pre.duo:
         members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
-    positions = pre.positions if shot.standalone else shot.positions
-    common: dict[str, Any] = {
-        "rulings": tuple(u.rulings), "questions": tuple(u.questions), "asked": u.asked,
-        "unit_questions": tuple(u.unit_q), "pre": pre, "shot": shot, "shot_open": False,
-        "frame_units": pre.frame_units + 1, "placements": tuple(placements), "checkpoint": pre,
-        "spot_wait": tuple(u.spot_wait), "cutter": cutter,
-    }
+    positions = pre.positions if ev.standalone else ev.positions
     winner: str | None = None
     if one_one:
         winner = o
@@ -339,99 +341,103 @@ def resolve(pre: GolfState, shot: Shot, prev: GolfState | None = None,
         assert t1 is not None and t2 is not None
         # the same t: the goal listed first in the log dropped first
         winner = "p1" if (t1, zero_k[0]) < (t2, zero_k[1]) else "p2"
-        u.rule(min(t1, t2), "golf.frame.double-finish", winner, f"both last balls dropped in one shot; "
-               f"{winner}'s dropped first, {abs(t1 - t2) * 1e6:.0f} µs earlier")
-        common["rulings"] = tuple(u.rulings)
+        u.rule(min(t1, t2), "golf.frame.double-finish", winner, gap_us=round(abs(t1 - t2) * 1e6))
     elif 0 in bl:
         winner = "p1" if bl[0] == 0 else "p2"
     if winner is None:
         if not zone and 1 in bl:
-            u.rule(t_end, "golf.zone.play", None, "a player has one ball left: zone play begins")
-            common["rulings"] = tuple(u.rulings)
-        return evolve(
-            pre, **common, balls_left=(bl[0], bl[1]), at_table=at, members=members,
+            u.rule(t_end, "golf.zone.play", None)
+        return replace(
+            pre, rulings=pre.rulings + tuple(u.new), questions=tuple(u.questions), asked=u.asked,
+            frame_units=pre.frame_units + 1, placements=tuple(placements), spot_wait=tuple(u.spot_wait),
+            balls_left=(bl[0], bl[1]), at_table=at, members=members,
             zone_play=zone or 1 in bl, clock=(at, t_end), positions=positions,
             turn_positions=pre.turn_positions if stays else positions,
             placed=(placed[0], placed[1]), fouled_from=(fouled[0], fouled[1]),
         )
-    return _end_frame(pre, u, common, winner, (bl[0], bl[1]), t_end)
+    return _end_frame(pre, u, ev, winner, (bl[0], bl[1]), t_end, tuple(placements))
 
 
-def _plain(pre: GolfState, shot: Shot, cutter: Cutter) -> GolfState | None:
-    """The common shot, resolved without the general machinery: before zone play, no
-    call, no question, no positions to check, and either no goal at all (the turn passes)
-    or only valid goals that neither end the frame nor start zone play. ``None`` for
-    anything else. It gives exactly what the general path gives."""
-    if (shot.rest_t is None or shot.standalone or shot.offs or shot.fouls or shot.rails or shot.edges
-            or shot.late or shot.wedged or shot.answers or pre.zone_play or shot.positions is not None):
+def _plain(pre: GolfState, shot: ShotRecord) -> GolfState | None:
+    """The common shot, resolved without the general machinery: no call, no late settle,
+    no positions, only cushions and valid goals that neither end the frame nor start
+    zone play (the player stays), or no goal at all (the turn passes). ``None`` for
+    anything else. It gives exactly what the general path gives
+    (tests/test_golf_properties.py)."""
+    rest = shot.rest
+    if rest is None or rest.positions or shot.late or shot.calls:
         return None
-    s = shot.shooter
-    if shot.strike not in (None, s) or shot.first_contact == (s, s):
+    s = shot.player or "p1"
+    attack = ATTACKS[s]
+    goals: list[tuple[float, str]] = []
+    for e in shot.events:
+        kind = type(e)
+        if kind is Cushion:
+            continue
+        if kind is Goal and e.ball == s and e.goal == attack:
+            goals.append((e.t, e.goal))
+            continue
         return None
-    t_end = shot.rest_t
     si = IDX[s]
-    if shot.goals:
-        attack = ATTACKS[s]
-        for _, g, b in shot.goals:
-            if b != s or g != attack:
-                return None
-        left = pre.balls_left[si] - len(shot.goals)
-        if left <= 1:
+    t_end = rest.t
+    if goals:
+        left = pre.balls_left[si] - len(goals)
+        if left < 1 or (left == 1 and not pre.zone_play):
             return None
-        rulings = pre.rulings + tuple(
-            Ruling(t=t, rule="golf.goal", player=s, text=f"valid goal in goal {g}: {s} stays at the table",
-                   data=(("goal", g),))
-            for t, g, _ in sorted(shot.goals))
+        goals.sort(key=lambda x: x[0])
+        rulings = pre.rulings + tuple(Ruling(t=t, rule="golf.goal", player=s, data=(("goal", g),))
+                                      for t, g in goals)
         bl = (left, pre.balls_left[1]) if si == 0 else (pre.balls_left[0], left)
-        return evolve(pre, rulings=rulings, unit_questions=(), pre=pre, shot=shot, shot_open=False,
-                      frame_units=pre.frame_units + 1, placements=(), checkpoint=pre, balls_left=bl,
-                      at_table=s, clock=(s, t_end), positions=None, cutter=cutter)
+        return replace(pre, rulings=rulings, frame_units=pre.frame_units + 1, placements=(), balls_left=bl,
+                       at_table=s, clock=(s, t_end), positions=None)
     o = other(s)
-    ruling = Ruling(t=t_end, rule="golf.turn", player=s,
-                    text=f"no valid goal of their own: the turn passes to {o}")
     members = pre.members
     if pre.duo:
         members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
-    return evolve(pre, rulings=(*pre.rulings, ruling), unit_questions=(), pre=pre, shot=shot, shot_open=False,
-                  frame_units=pre.frame_units + 1, placements=(), checkpoint=pre, at_table=o, members=members,
-                  clock=(o, t_end), positions=None, turn_positions=None, cutter=cutter)
+    ruling = Ruling(t=t_end, rule="golf.turn", player=s)
+    return replace(pre, rulings=pre.rulings + (ruling,), frame_units=pre.frame_units + 1, placements=(),
+                   at_table=o, members=members, clock=(o, t_end), positions=None, turn_positions=None)
 
 
-def _end_frame(pre: GolfState, u: _Unit, common: dict[str, Any], winner: str, bl: tuple[int, int],
-               t: float) -> GolfState:
+def _end_frame(pre: GolfState, u: _Unit, ev: Evidence, winner: str, bl: tuple[int, int], t: float,
+               placements: tuple[tuple[str, int], ...]) -> GolfState:
     wi = IDX[winner]
     fw = list(pre.frames_won)
     fw[wi] += 1
-    u.rule(t, "golf.frame.won", winner, f"frame {pre.frame} to {winner} ({fw[0]}-{fw[1]})", frame=pre.frame)
+    score = f"{fw[0]}-{fw[1]}"
+    u.rule(t, "golf.frame.won", winner, score, frame=pre.frame)  # the score picks the sentence
+    frame_winners = (*pre.frame_winners, winner)
     if fw[wi] >= FRAMES_TO_WIN:
         # the match is over: at the table stays whoever played the deciding shot (the
         # winner, or the loser whose shot gave the winner the frame: docs/events.md's example)
-        u.rule(t, "golf.match.won", winner, f"{winner} wins the match {fw[0]}-{fw[1]}")
-        common.update(rulings=tuple(u.rulings), questions=(), unit_questions=(), spot_wait=())
-        return evolve(pre, **common, frames_won=(fw[0], fw[1]), balls_left=bl, finished=True, winner=winner,
-                       at_table=common["shot"].shooter, clock=None,
-                       frame_winners=(*pre.frame_winners, winner))
+        u.rule(t, "golf.match.won", winner, score)
+        over = ShotEngine.end(pre, winner, "golf.match.won", score=score)
+        return replace(
+            over, rulings=pre.rulings + tuple(u.new), questions=(), asked=u.asked,
+            frame_units=pre.frame_units + 1, placements=placements, spot_wait=(),
+            frames_won=(fw[0], fw[1]), balls_left=bl, at_table=ev.shooter, clock=None,
+            frame_winners=frame_winners,
+        )
     frame = pre.frame + 1
     if frame == 2:
         opener = other(pre.first_opener)
         members = (1 - pre.first_members[0], 1 - pre.first_members[1])
-        how = "the other player opens the second frame"
+        u.rule(t, "golf.frame.opening", opener, "second", frame=frame)
     else:
         opener = pre.first_opener
         members = pre.first_members
-        how = "deciding frame: the opening is decided again (a 'start' call), by default as in frame 1"
-    u.rule(t, "golf.frame.opening", opener, f"frame {frame}: {opener} opens; {how}", frame=frame)
+        u.rule(t, "golf.frame.opening", opener, "deciding", frame=frame)
     # a new frame: balls waiting for a replacement spot are racked with the rest
-    common.update(rulings=tuple(u.rulings), frame_units=0, questions=(), unit_questions=(), spot_wait=())
-    return evolve(
-        pre, **common, frame=frame, frames_won=(fw[0], fw[1]),
+    return replace(
+        pre, rulings=pre.rulings + tuple(u.new), questions=(), asked=u.asked, frame_units=0,
+        placements=placements, spot_wait=(), frame=frame, frames_won=(fw[0], fw[1]),
         balls_left=(BALLS_PER_PLAYER, BALLS_PER_PLAYER), zone_play=False, at_table=opener, members=members,
         clock=(opener, t), positions=None, turn_positions=None, placed=(None, None),
-        fouled_from=((), ()), frame_winners=(*pre.frame_winners, winner),
+        fouled_from=((), ()), frame_winners=frame_winners,
     )
 
 
-def _drop_last(items: list[Any], at: int, ball: str) -> bool:
+def _drop_last(items: list[Any], at: int, ball: str | None) -> bool:
     """Remove the last entry of ``items`` whose field ``at`` is ``ball``; True if one was."""
     for j in range(len(items) - 1, -1, -1):
         if items[j][at] == ball:

@@ -109,9 +109,9 @@ def sheet_html(match: MatchRow, lines: list[str], lang: str) -> str:
     for r in rep.state.rulings if rep.state is not None else ():
         shot = max(1, bisect.bisect_right(starts, r.t))  # a call after a rest amends that shot
         who = escape(_name(match.players, r.player)) if r.player else ""
+        said = escape(r.say(lang, names))
         account.append(f"<tr><td class=num>{shot}</td><td class=num>{r.t:.1f}</td>"
-                       f"<td><code>{escape(r.rule)}</code></td>"
-                       f"<td>{who} {escape(r.say(lang, names))}</td></tr>")
+                       f"<td><code>{escape(r.rule)}</code></td><td>{who} {said}</td></tr>")
     state: dict[str, Any] = rep.to_json() if rep.engine else {}
     score_rows = []
     for key, value in state.items():
