@@ -26,7 +26,7 @@ from ..league import (
     winner,
 )
 from ..league.store import DISCIPLINES, HALVES
-from ..rules.carom_profiles import SCHEMES
+from ..rules.carom_targets import SCHEMES
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

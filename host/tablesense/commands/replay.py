@@ -26,6 +26,9 @@ from ..errors import TablesenseError
 from ..events import Event, Rest, parse_line
 from ..replay import LineError, Replay, effective_stream, history_for, scan_log
 from ..rules import Ruling
+from ..rules.base import player_names, replace
+from ..rules.ruling_log import RulingLog
+from ..rules.shot_engine import MatchState
 from ..shots import Cutter, Role
 
 
@@ -123,7 +126,9 @@ def write_state(rep: Replay, out: IO[str]) -> None:
     if rep.engine is None or rep.state is None:
         out.write(json.dumps(rep.to_json(), ensure_ascii=False) + "\n")
         return
-    state = rep.state
+    live = getattr(rep.engine, "live", None)  # a shot in progress, shown as if it stopped now
+    state = live(rep.state) if live is not None else rep.state
+    names = player_names(state)
     head = rep.engine.to_json(_without_rulings(state))
     if rep.errors:
         head["errors"] = [e.to_dict() for e in rep.errors]
@@ -135,19 +140,20 @@ def write_state(rep: Replay, out: IO[str]) -> None:
             continue
         out.write("[")
         for j, r in enumerate(state.rulings):
-            out.write((", " if j else "") + json.dumps(r.to_dict(), ensure_ascii=False))
+            out.write((", " if j else "") + json.dumps(r.to_dict(names), ensure_ascii=False))
         out.write("]")
     out.write("}\n")
 
 
 def _without_rulings(state: Any) -> Any:
-    from dataclasses import replace
-
+    """``state`` without its rulings, and with no shot in progress left to resolve."""
+    if isinstance(state, MatchState):
+        return replace(state, rulings=RulingLog(), in_shot=False)
     return replace(state, rulings=())
 
 
-def _key(r: Ruling) -> tuple[float, str, str | None, str]:
-    return (r.t, r.rule, r.player, r.text)
+def _key(r: Ruling) -> tuple[float, str, str | None, str, str]:
+    return (r.t, r.rule, r.player, r.text, repr(r.data))
 
 
 def new_rulings(old: Sequence[Ruling], new: Sequence[Ruling]) -> list[Ruling]:
@@ -203,12 +209,12 @@ def _account(rep: Replay, applied: Iterator[Event], out: IO[str]) -> None:
             before = ()
         for r in new_rulings(before, state.rulings):
             who = f" [{r.player}]" if r.player else ""
-            write(f"  t={r.t:.6f} {r.rule}{who} {r.text}".rstrip() + "\n")
+            write(f"  t={r.t:.6f} {r.rule}{who} {r.say(names=player_names(state))}".rstrip() + "\n")
         before = state.rulings
         if event.type != "call":
             for q in state.questions:
                 if q.t == event.t:
-                    write(f"  ? {q.id}: {q.text}\n")
+                    write(f"  ? {q.id}: {q.say(names=player_names(state))}\n")
         if isinstance(event, Rest):
             if role is Role.SETTLE:
                 write(f"shot {cutter.shot} settled: {engine.summary(state)}\n")

@@ -68,7 +68,7 @@ class Ruling:
         text = self.say(lang, names)
         if text:
             out["text"] = text
-        out.update(self.data)
+        out.update(kv for kv in self.data if kv[0] != "what")  # ``what`` picks the sentence only
         return out
 
 
@@ -96,7 +96,7 @@ class Question:
         }
         if self.player is not None:
             out["player"] = self.player
-        out.update(self.data)
+        out.update(kv for kv in self.data if kv[0] != "what")  # ``what`` picks the sentence only
         return out
 
     def get(self, key: str, default: Any = None) -> Any:
