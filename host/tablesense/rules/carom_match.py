@@ -47,9 +47,6 @@ class Match(msgspec.Struct, frozen=True, gc=False):
     points: tuple[int, int] | None = None
 
 
-MATCH_FIELDS = frozenset(Match.__struct_fields__)
-
-
 class CaromState(MatchState, frozen=True, kw_only=True, gc=False):
     m: Match = Match()
 
@@ -58,8 +55,10 @@ class Draft:
     """A shot's working copy of a ``Match`` plus the turn, the result and new rulings.
 
     Reading a field the shot has not set reads the ``Match`` before it; ``freeze`` makes
-    the new ``Match`` from what was set."""
+    the new ``Match`` from what was set (the ``Match`` fields set are the instance's
+    ``__dict__``, the draft's own are slots)."""
 
+    __slots__ = ("__dict__", "at_table", "base", "ended", "finished", "rulings", "winner")
     base: Match
     at_table: str | None
     finished: bool
@@ -86,7 +85,7 @@ class Draft:
         self.rulings.append(Ruling(t=t, rule=rule, player=player, data=data))
 
     def freeze(self) -> Match:
-        changes = {k: v for k, v in self.__dict__.items() if k in MATCH_FIELDS}
+        changes = self.__dict__
         return replace(self.base, **changes) if changes else self.base
 
     def add(self, i: int, name: str, value: int) -> None:

@@ -10,15 +10,15 @@ touched and when, which balls jumped, whether the wrong ball was struck.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from ..events import Call, Contact, Cushion, Event, OffTable, Strike
 from .shot_engine import ShotRecord
 
 
-@dataclass(frozen=True, slots=True)
-class ShotFacts:
+class ShotFacts(msgspec.Struct, frozen=True, gc=False):
     """What the sensors and calls of one shot establish."""
 
     contacts: int = 0
