@@ -278,7 +278,8 @@ class CaromEngine(ShotEngine[CaromState]):
             "from_outlay": m.from_outlay, "announcement": m.announcement,
             "zone": m.zone_corner if m.zone else None,
             "entree": m.zone == "entree", "dedans": m.zone == "dedans",
-            "countdown": countdown_of(state), "evidence": m.evidence, "scheme": m.scheme,
+            "countdown": countdown_of(state),
+            "evidence": m.evidence.to_dict() if m.evidence is not None else None, "scheme": m.scheme,
         }
 
     def summary(self, state: CaromState) -> str:

@@ -17,6 +17,7 @@ import msgspec
 
 from .base import Ruling
 from .carom_profiles import DEFAULT_PROFILE, Profile
+from .carom_shot import Evidence
 from .shot_engine import MatchState
 
 replace = msgspec.structs.replace
@@ -43,7 +44,7 @@ class Match(msgspec.Struct, frozen=True, gc=False):
     zone_corner: str | None = None
     positions: dict[str, Any] | None = None
     announcement: str | None = None
-    evidence: dict[str, Any] | None = None
+    evidence: Evidence | None = None
     points: tuple[int, int] | None = None
 
 

@@ -45,9 +45,21 @@ class ShotFacts(msgspec.Struct, frozen=True, gc=False):
     def full_information(self) -> bool:
         return self.contacts > 0
 
-    def evidence(self, decided_by: str) -> dict[str, Any]:
-        return {"cushions": self.cushions, "cushions_before_last_contact": self.cushions_before_last_contact,
-                "contacts": self.contacts, "decided_by": decided_by}
+    def evidence(self, decided_by: str) -> Evidence:
+        return Evidence(self.cushions, self.cushions_before_last_contact, self.contacts, decided_by)
+
+
+class Evidence(msgspec.Struct, frozen=True, gc=False):
+    """What the last shot was decided on, as the state shows it (``evidence``)."""
+
+    cushions: int
+    cushions_before_last_contact: int
+    contacts: int
+    #: ``contacts``, ``referee`` or ``none``
+    decided_by: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return msgspec.structs.asdict(self)
 
 
 def _time(ev: Event) -> float:
