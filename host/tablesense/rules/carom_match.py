@@ -88,8 +88,3 @@ class Draft:
     def freeze(self) -> Match:
         changes = self.__dict__
         return replace(self.base, **changes) if changes else self.base
-
-    def add(self, i: int, name: str, value: int) -> None:
-        """Set player ``i``'s entry of the pair ``name`` (caroms, innings, high_run)."""
-        pair = getattr(self, name)
-        setattr(self, name, (value, pair[1]) if i == 0 else (pair[0], value))

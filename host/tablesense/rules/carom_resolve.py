@@ -133,8 +133,8 @@ def _carom(d: Draft, b: Match, player: str, facts: ShotFacts, t: float, tab: Car
     i = IDX[player]
     made = b.caroms[i] + 1
     d.run = b.run + 1
-    d.add(i, "caroms", made)
-    d.add(i, "high_run", max(d.run, b.high_run[i]))
+    d.caroms = with_entry(b.caroms, i, made)
+    d.high_run = with_entry(b.high_run, i, max(d.run, b.high_run[i]))
     d.from_outlay = False
     d.rule(t, "carom.carom", player, made=made,
            cushions=facts.cushions_before_third if facts.full_information else facts.cushions)
@@ -149,7 +149,8 @@ def end_inning(d: Draft, player: str, t: float, tab: CaromTable, announce: bool 
                reached: bool = False) -> None:
     i = IDX[player]
     run = d.run
-    d.add(i, "innings", d.innings[i] + 1)
+    innings = d.innings
+    d.innings = with_entry(innings, i, innings[i] + 1)
     d.run = 0
     if announce:
         if run == 0:
@@ -214,6 +215,11 @@ def update_zone(d: Draft, b: Match | None, player: str, tab: CaromTable, t: floa
     else:
         d.zone, d.zone_corner = "entree", corner
         d.rule(t, "carom.zone.entree", player, corner=corner)
+
+
+def with_entry(pair: tuple[int, int], i: int, value: int) -> tuple[int, int]:
+    """``pair`` with player ``i``'s entry (0: p1, 1: p2) set to ``value``."""
+    return (value, pair[1]) if i == 0 else (pair[0], value)
 
 
 # --- the table ----------------------------------------------------------------------------
