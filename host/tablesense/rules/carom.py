@@ -40,11 +40,12 @@ from ..events import Call, Contact, Cushion, Event, OffTable, Rest, Setup, Strik
 from ..geometry.carom import TABLES as CAROM_TABLES
 from ..geometry.carom import CaromTable
 from ..geometry.carom import table as carom_table
+from ..shots import Cutter
 from ..vocabulary import Vocabulary, for_game
 from .base import player_names, register
 from .base import replace as replace_event
 from .carom_match import CaromState, Draft, Match
-from .carom_profiles import CAROM_BALLS, CUE_BALL, FOULS, PROFILES, foul_profiles, profile
+from .carom_profiles import CAROM_BALLS, CUE_BALL, FOULS, PROFILES, profile
 from .carom_resolve import IDX, at_outlay, caroms_to_go, countdown, decide, outlay, update_zone
 from .carom_shot import read_shot
 from .carom_targets import championship_match, resolve_scheme, targets_for
@@ -80,7 +81,7 @@ class CaromEngine(ShotEngine[CaromState]):
                                     championship=championship_match(club, extra))
         m = Match(discipline=discipline, profile=club, scheme=scheme, table=tab.name, targets=targets,
                   positions=outlay(tab, "p1"))
-        return CaromState(game="carom", players=tuple(setup.players.items()), m=m)
+        return CaromState(game="carom", players=tuple(setup.players.items()), m=m, cut=Cutter(game="carom"))
 
     def vocabulary(self, state: CaromState) -> Vocabulary:
         return for_game("carom", state.m.profile.name)
@@ -157,13 +158,13 @@ class CaromEngine(ShotEngine[CaromState]):
         if state.in_shot and shot is not None:
             return replace(state, shot=replace(shot, events=(*shot.events, call)))
         last = _last_shot(state.before, shot)
-        played = last is not None and not _placed(last[0], last[1])
-        counted = played and call.call == "carom" and any(
-            type(e) is Call and e.call == "carom" for e in (*last[1].events, *last[1].calls))  # type: ignore[index]
+        played = last[1] if last is not None and not _placed(*last) else None
+        counted = played is not None and call.call == "carom" and any(
+            type(e) is Call and e.call == "carom" for e in (*played.events, *played.calls))
         # a call naming the player now at the table, who did not play the last shot, is his
-        new_player = (played and call.player is not None and call.player == state.at_table
-                      and call.player != last[1].player)  # type: ignore[index]
-        if played and not counted and not (new_player and not state.finished):
+        new_player = (played is not None and call.player is not None and call.player == state.at_table
+                      and call.player != played.player)
+        if played is not None and not counted and not (new_player and not state.finished):
             return AMEND
         # nothing to amend (no shot yet, its carom already counted, or the call is about the
         # next player): the call is a shot of its own, seen by the referee alone
@@ -373,4 +374,4 @@ def _bed(name: Any) -> CaromTable:
     raise IllegalCall(f"setup: unknown carom table {name!r} (tables: {', '.join(CAROM_TABLES)})")
 
 
-__all__ = ["CaromEngine", "CaromState", "Draft", "countdown_of", "foul_profiles"]
+__all__ = ["CaromEngine", "CaromState", "countdown_of"]

@@ -183,7 +183,3 @@ def profile(name: str | None) -> Profile:
         raise IllegalCall(f"unknown carom profile {name!r} (profiles: kampioen (alias club), liemers)")
     return PROFILES[found]
 
-
-def foul_profiles(foul: str) -> tuple[str, ...]:
-    """The profiles whose text names ``foul``."""
-    return tuple(p.name for p in PROFILES.values() if p.knows(foul))
