@@ -6,7 +6,10 @@ Builds a full-information driebanden/libre match (strike, cushions with ball, co
 rest with positions) of N shots with huge targets so that it never ends early, then
 times ``Engine.apply`` over the parsed events (parsing excluded; the best of R runs)
 and the whole ``Replay.feed_lines`` path (parsing included). Prints events/s for
-both, and a calibration figure: on a busy machine every figure drops together.
+both beside ``json.loads`` of the same lines (the anchor: on a busy machine every
+figure drops together), and the memory the states kept for undo take beside the
+log's size, for the first and the second half of the match (undo's memory grows
+no faster than the log when the two halves cost the same per shot).
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import json
 import random
 import time
 import timeit
+import tracemalloc
+from typing import Any
 
 from tablesense.events import parse_line
 from tablesense.replay import Replay
@@ -81,12 +86,39 @@ def main() -> None:
     replay_s = time.process_time() - start
     assert not rep.errors, rep.errors[:3]
     calib = min(timeit.repeat("sum(range(100))", number=20000, repeat=5)) / 20000 * 1e6
+    start = time.process_time()
+    for x in lines:
+        json.loads(x)
+    loads_s = time.process_time() - start
+    half, full = undo_memory(engine, events)
+    log_bytes = sum(len(x) + 1 for x in lines)
     print(f"carom {args.discipline}: {args.shots} shots, {n} events, "
           f"caroms {state.m.caroms}, innings {state.m.innings}")
     print(f"engine.apply: {n / best_cpu:,.0f} events/s of CPU time ({best_cpu * 1e6 / n:.2f} us/event, "
           f"best of {args.repeat}); wall clock {n / best:,.0f} events/s")
-    print(f"replay (parse + apply): {n / replay_s:,.0f} events/s of CPU time")
+    print(f"replay (parse + apply): {n / replay_s:,.0f} events/s of CPU time; "
+          f"json.loads alone reads the same lines at {len(lines) / loads_s:,.0f} lines/s")
+    print(f"undo memory (every state an undo can reach): {full / 1e6:.1f} MB for a log of "
+          f"{log_bytes / 1e6:.1f} MB ({full / log_bytes:.2f} bytes per byte of log); per shot "
+          f"{2 * half / args.shots:,.0f} bytes in the first half, "
+          f"{2 * (full - half) / args.shots:,.0f} in the second")
     print(f"machine: sum(range(100)) takes {calib:.2f} us (about 0.6-0.9 us on an idle core)")
+
+
+def undo_memory(engine: Any, events: list[Any]) -> tuple[int, int]:
+    """Bytes allocated and still held by the states after half the events and after all
+    (the parsed events themselves, made before, are not counted)."""
+    tracemalloc.start()
+    state = engine.new_state(events[0])
+    half = 0
+    for i, ev in enumerate(events[1:], 1):
+        state = engine.apply(state, ev)
+        if i == len(events) // 2:
+            half = tracemalloc.get_traced_memory()[0]
+    full = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    assert state is not None
+    return half, full
 
 
 if __name__ == "__main__":

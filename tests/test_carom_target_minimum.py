@@ -26,7 +26,8 @@ from test_league_cli import COMP, league
 
 from tablesense.errors import IllegalCall
 from tablesense.league import Player, make_result
-from tablesense.rules.carom_profiles import championship_match, targets_for
+from tablesense.rules.carom_profiles import KAMPIOEN, LIEMERS
+from tablesense.rules.carom_targets import championship_match, targets_for
 
 
 @pytest.fixture
@@ -73,10 +74,10 @@ def test_003_11_5_minimum_is_for_championship_matches_of_kampioen_only() -> None
     assert Table(setup(profile="club", targets={"p1": 8, "p2": 8})).state()["targets"] == {"p1": 8, "p2": 8}
     s = Table(setup(profile="liemers", targets={"p1": 8, "p2": 8}, competition=COMP)).state()
     assert s["targets"] == {"p1": 8, "p2": 8}
-    assert championship_match("kampioen", {"competition": COMP})
-    assert not championship_match("kampioen", {"competition": ""})
-    assert not championship_match("kampioen", {"competition": False})
-    assert not championship_match("liemers", {"competition": True})
+    assert championship_match(KAMPIOEN, {"competition": COMP})
+    assert not championship_match(KAMPIOEN, {"competition": ""})
+    assert not championship_match(KAMPIOEN, {"competition": False})
+    assert not championship_match(LIEMERS, {"competition": True})
     with pytest.raises(IllegalCall, match=r"carom\.target\.minimum"):
         targets_for({"p1": 19, "p2": 30}, None, {}, championship=True)
 

@@ -29,7 +29,7 @@ from ..league import (
 from ..league import commands as league_commands
 from ..league.season import next_half_players
 from ..league.store import DISCIPLINES, HALVES
-from ..rules.carom_profiles import SCHEMES
+from ..rules.carom_targets import SCHEMES
 
 EXAMPLES = """
 tablesense league create "Najaar 2026" --season 2026-2027 --half najaar --discipline libre --db club.db

@@ -17,7 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import IllegalCall
-from ..rules.carom_profiles import MINIMUM_PROFILES, below_minimum, match_points, target_from_moyenne
+from ..rules.carom_profiles import MINIMUM_PROFILES
+from ..rules.carom_targets import below_minimum, match_points, target_from_moyenne
 
 
 @dataclass(frozen=True, slots=True)

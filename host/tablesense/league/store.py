@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import IllegalCall, TablesenseError
-from ..rules.carom_profiles import SCHEMES, resolve_profile
+from ..rules.carom_profiles import resolve_profile
+from ..rules.carom_targets import SCHEMES
 from .standings import Player, Result
 
 SCHEMA = """

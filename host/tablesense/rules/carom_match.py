@@ -1,23 +1,31 @@
-"""The score of a carom match (``Match``) and its mutable working copy (``Draft``).
+"""The state of a carom match: the score (``Match``), the engine state (``CaromState``) and
+the working copy a shot is resolved on (``Draft``).
 
-``Match`` is the immutable record a ``CaromState`` holds: targets, caroms, innings,
-runs, the equalising inning, the outlay, the zone status, the evidence of the last
-shot, the match points. Resolving a shot copies it into a ``Draft``, changes that
-local copy and freezes it again: one copy per shot instead of one per change.
+``Match`` is the immutable record a ``CaromState`` holds: the club's profile, targets,
+caroms, innings, runs, the equalising inning, the outlay, the zone status, the evidence
+of the last shot, the match points. Both are frozen msgspec Structs: a copy with changes
+shares every field that did not change. Resolving a shot works on a ``Draft``, which
+reads the ``Match`` before the shot and keeps only what the shot changes: freezing it
+is one copy of the record per shot, however many things changed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
 from typing import Any
 
+import msgspec
+
 from .base import Ruling
+from .carom_profiles import DEFAULT_PROFILE, Profile
+from .carom_shot import Evidence
+from .shot_engine import MatchState
+
+replace = msgspec.structs.replace
 
 
-@dataclass(frozen=True, slots=True)
-class Match:
+class Match(msgspec.Struct, frozen=True, gc=False):
     discipline: str = "libre"
-    profile: str = "kampioen"
+    profile: Profile = DEFAULT_PROFILE
     scheme: str = "de-bruijn"
     table: str = "match"
     targets: tuple[int, int] = (20, 20)
@@ -26,78 +34,57 @@ class Match:
     high_run: tuple[int, int] = (0, 0)
     run: int = 0
     breaker: str = "p1"
+    #: shots that counted (a blameless one does not)
     shots: int = 0
+    #: a shot has been played (a ``rest`` before it only places the balls)
+    played: bool = False
     nastoot: bool = False
     from_outlay: bool = True
     zone: str | None = None
     zone_corner: str | None = None
     positions: dict[str, Any] | None = None
     announcement: str | None = None
-    evidence: dict[str, Any] | None = None
+    evidence: Evidence | None = None
     points: tuple[int, int] | None = None
 
 
-MATCH_FIELDS = tuple(f.name for f in fields(Match))
+class CaromState(MatchState, frozen=True, kw_only=True, gc=False):
+    m: Match = Match()
 
 
 class Draft:
-    """A mutable copy of a ``Match`` plus the turn, the result and new rulings."""
+    """A shot's working copy of a ``Match`` plus the turn, the result and new rulings.
 
-    __slots__ = (*MATCH_FIELDS, "at_table", "finished", "names", "rulings", "winner")
+    Reading a field the shot has not set reads the ``Match`` before it; ``freeze`` makes
+    the new ``Match`` from what was set (the ``Match`` fields set are the instance's
+    ``__dict__``, the draft's own are slots)."""
 
-    discipline: str
-    profile: str
-    scheme: str
-    table: str
-    targets: tuple[int, int]
-    caroms: tuple[int, int]
-    innings: tuple[int, int]
-    high_run: tuple[int, int]
-    run: int
-    breaker: str
-    shots: int
-    nastoot: bool
-    from_outlay: bool
-    zone: str | None
-    zone_corner: str | None
-    positions: dict[str, Any] | None
-    announcement: str | None
-    evidence: dict[str, Any] | None
-    points: tuple[int, int] | None
+    __slots__ = ("__dict__", "at_table", "base", "ended", "finished", "rulings", "winner")
+    base: Match
+    at_table: str | None
+    finished: bool
+    winner: str | None
+    rulings: list[Ruling]
+    #: why the match ended: the rule and its parameters (``ShotEngine.end``)
+    ended: tuple[str, dict[str, Any]] | None
 
-    def __init__(self, m: Match, at_table: str | None, finished: bool, winner: str | None,
-                 names: dict[str, Any] | None = None) -> None:
-        _load(self, m)
+    def __init__(self, m: Match, at_table: str | None, finished: bool, winner: str | None) -> None:
+        self.base = m
         self.at_table = at_table
         self.finished = finished
         self.winner = winner
-        self.rulings: list[Ruling] = []
-        self.names = names or {}
+        self.rulings = []
+        self.ended = None
 
-    def name(self, player: str) -> str:
-        """The player's name for ruling texts (a team's names joined)."""
-        name = self.names.get(player, player)
-        return " & ".join(name) if isinstance(name, list) else str(name)
+    def __getattr__(self, name: str) -> Any:  # a Match field the shot has not set
+        return getattr(self.base, name)
 
-    def rule(self, t: float, rule: str, player: str | None = None, text: str = "", **data: Any) -> None:
-        self.rulings.append(Ruling(t=t, rule=rule, player=player, text=text, data=tuple(data.items())))
+    def rule(self, t: float, rule: str, player: str | None = None, what: str | None = None,
+             **params: Any) -> None:
+        """A ruling as data: its sentence is the template of ``rule`` (or ``rule:what``)."""
+        data = tuple(params.items()) if what is None else (("what", what), *params.items())
+        self.rulings.append(Ruling(t=t, rule=rule, player=player, data=data))
 
     def freeze(self) -> Match:
-        return _freeze(self)  # type: ignore[no-any-return]
-
-    def add(self, i: int, name: str, value: int) -> None:
-        """Set player ``i``'s entry of the pair ``name`` (caroms, innings, high_run)."""
-        pair = getattr(self, name)
-        setattr(self, name, (value, pair[1]) if i == 0 else (pair[0], value))
-
-
-def _compile(src: str, name: str) -> Any:
-    scope: dict[str, Any] = {"Match": Match}
-    exec(src, scope)
-    return scope[name]
-
-
-# straight-line copies between Match and Draft (a loop over the fields costs twice as much)
-_load = _compile("def load(d, m):\n" + "".join(f"    d.{n} = m.{n}\n" for n in MATCH_FIELDS), "load")
-_freeze = _compile("def freeze(d):\n    return Match(" + ", ".join(f"d.{n}" for n in MATCH_FIELDS) + ")\n",
-                   "freeze")
+        changes = self.__dict__
+        return replace(self.base, **changes) if changes else self.base

@@ -1,22 +1,24 @@
 """The evidence of one carom shot, read from its events (pure functions, no state).
 
-A shot is the events from its first sensor event to its ``rest``, plus the referee
-calls made during it or after it. ``read_shot`` boils them down to ``ShotFacts``:
-what the contacts say about the carom, how many cushions the cue ball touched and
-when, which balls jumped, whether the wrong ball was struck.
+A shot (``ShotRecord``) is the events from its first sensor event to its ``rest`` (the
+referee's calls during it among them, in stream order) and the calls made after its
+rest. ``read_shot`` boils the sensor events and the ``carom`` and ``foul`` calls down
+to ``ShotFacts``: what the contacts say about the carom, how many cushions the cue ball
+touched and when, which balls jumped, whether the wrong ball was struck.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from ..events import Call, Contact, Cushion, Event, OffTable, Strike
+from .shot_engine import ShotRecord
 
 
-@dataclass(frozen=True, slots=True)
-class ShotFacts:
+class ShotFacts(msgspec.Struct, frozen=True, gc=False):
     """What the sensors and calls of one shot establish."""
 
     contacts: int = 0
@@ -43,17 +45,34 @@ class ShotFacts:
     def full_information(self) -> bool:
         return self.contacts > 0
 
-    def evidence(self, decided_by: str) -> dict[str, Any]:
-        return {"cushions": self.cushions, "cushions_before_last_contact": self.cushions_before_last_contact,
-                "contacts": self.contacts, "decided_by": decided_by}
+    def evidence(self, decided_by: str) -> Evidence:
+        return Evidence(self.cushions, self.cushions_before_last_contact, self.contacts, decided_by)
+
+
+class Evidence(msgspec.Struct, frozen=True, gc=False):
+    """What the last shot was decided on, as the state shows it (``evidence``)."""
+
+    cushions: int
+    cushions_before_last_contact: int
+    contacts: int
+    #: ``contacts``, ``referee`` or ``none``
+    decided_by: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return msgspec.structs.asdict(self)
 
 
 def _time(ev: Event) -> float:
     return ev.t
 
 
-def read_shot(events: tuple[Event, ...], cue: str) -> ShotFacts:
-    """Facts of a shot whose cue ball is ``cue``; foul calls must already be normalised."""
+def read_shot(shot: ShotRecord, cue: str) -> ShotFacts:
+    """Facts of a shot whose cue ball is ``cue`` (its calls name fouls by canonical id)."""
+    events = shot.events + shot.calls if shot.calls else shot.events
+    return _read(events, cue)
+
+
+def _read(events: tuple[Event, ...], cue: str) -> ShotFacts:
     contacts = 0
     touched: list[str] = []
     cue_cushions = 0
@@ -71,7 +90,7 @@ def read_shot(events: tuple[Event, ...], cue: str) -> ShotFacts:
     last = -math.inf
     for ev in events:
         if ev.t < last:
-            return read_shot(tuple(sorted(events, key=_time)), cue)
+            return _read(tuple(sorted(events, key=_time)), cue)
         last = ev.t
         kind = type(ev)
         if kind is Cushion:

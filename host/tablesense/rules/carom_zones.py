@@ -25,19 +25,14 @@ def ball_xy(positions: dict[str, Any] | None, ball: str) -> tuple[float, float] 
 def object_balls_zone(positions: dict[str, Any] | None, object_balls: tuple[str, str],
                       table: CaromTable) -> tuple[str | None, bool]:
     """(corner, on_line) when both object balls lie in one zone, else (None, False)."""
-    corners: list[str | None] = []
-    on_line = False
-    for ball in object_balls:
-        xy = ball_xy(positions, ball)
-        if xy is None:
-            return None, False
-        corner = table.zone_of(*xy)
-        corners.append(corner)
-        if corner is not None and table.zone_of(*xy, on_line=0.0) is None:
-            on_line = True
-    if corners[0] is not None and corners[0] == corners[1]:
-        return corners[0], on_line
-    return None, False
+    first, second = ball_xy(positions, object_balls[0]), ball_xy(positions, object_balls[1])
+    if first is None or second is None:
+        return None, False
+    corner = table.zone_of(*first)
+    if corner is None or table.zone_of(*second) != corner:
+        return None, False
+    on_line = table.zone_of(*first, on_line=0.0) is None or table.zone_of(*second, on_line=0.0) is None
+    return corner, on_line
 
 
 def still_in(positions: dict[str, Any] | None, object_balls: tuple[str, str], corner: str,
