@@ -98,3 +98,20 @@ def test_the_end_says_why_and_refuses_more_shots() -> None:
 def test_an_unknown_call_is_refused() -> None:
     with pytest.raises(IllegalCall, match="unknown call"):
         play(Call(t=1.0, call="nonsense"))
+
+
+def test_in_shot_is_the_cutters_in_shot_after_every_event_of_every_recorded_match() -> None:
+    """The base's hot path trusts ``state.in_shot`` for the cut's ``Role.PLAY``."""
+    from pathlib import Path
+
+    from tablesense.replay import Replay
+
+    logs = sorted((Path(__file__).resolve().parent / "matches").glob("*/*.jsonl"))
+    checked = 0
+    for log in logs:
+        rep = Replay()
+        for line in log.read_text(encoding="utf-8").splitlines():
+            if rep.feed_line(line, 0) and rep.state is not None:
+                assert rep.state.in_shot == rep.state.cut.in_shot, (log.name, line)
+                checked += 1
+    assert checked > 1000

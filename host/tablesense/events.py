@@ -345,16 +345,20 @@ def _parse_off_table(obj: dict[str, Any], t: float) -> OffTable:
 def _parse_rest(obj: dict[str, Any], t: float) -> Rest:
     positions = _opt(obj, "positions", dict, "rest")
     if positions is not None:
-        for ball, xy in positions.items():
-            ok = (
-                isinstance(xy, list) and len(xy) == 2
-                and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in xy)
-            ) or (isinstance(xy, list) and all(_is_xy(p) for p in xy))
-            if not ok:
-                raise BadEvent(
-                    f"rest event: position of {_short(ball)} must be [x, y] in metres, not {_short(xy)}"
-                )
+        _check_positions(positions)
     return Rest(t=t, positions=positions, extra=_extra(obj, ("positions",)))
+
+
+def _check_positions(positions: dict[str, Any]) -> None:
+    for ball, xy in positions.items():
+        ok = (
+            isinstance(xy, list) and len(xy) == 2
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in xy)
+        ) or (isinstance(xy, list) and all(_is_xy(p) for p in xy))
+        if not ok:
+            raise BadEvent(
+                f"rest event: position of {_short(ball)} must be [x, y] in metres, not {_short(xy)}"
+            )
 
 
 def _is_xy(p: Any) -> bool:
@@ -429,10 +433,11 @@ def parse_line(line: str | bytes) -> Event:
     t = event.t
     kind = type(event)
     if (t - t != 0.0 or event.extra is not _NO_EXTRA
-            or (kind is Rest and event.positions is not None)  # type: ignore[attr-defined]
             or (kind is Contact and len(event.balls) != 2)  # type: ignore[attr-defined]
             or (kind is Call and not _plain_call(event))):  # type: ignore[arg-type]
-        return _parse_slow(line)  # not finite; positions and contacts are checked there
+        return _parse_slow(line)  # not finite, ...: said there in our words
+    if kind is Rest and event.positions is not None:  # type: ignore[attr-defined]
+        _check_positions(event.positions)  # type: ignore[attr-defined]
     return event
 
 

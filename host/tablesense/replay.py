@@ -18,7 +18,7 @@ import msgspec
 from .corrections import dropped, voided_range
 from .errors import BadEvent, TablesenseError
 from .events import Event, Setup, parse_line
-from .rules import BaseState, Engine, find_engine
+from .rules import Engine, MatchState, find_engine
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +39,7 @@ class Replay:
     """A match being replayed (or played live): the engine, the state, the errors."""
 
     engine: Engine[Any] | None = None
-    state: BaseState | None = None
+    state: MatchState | None = None
     errors: list[LineError] = field(default_factory=list)
     events: int = 0
     #: how far back (in links between states) older states stay reachable; None: all
@@ -48,7 +48,7 @@ class Replay:
     #: than they could reach: memory stays flat.
     history: int | None = None
 
-    def apply(self, event: Event) -> BaseState:
+    def apply(self, event: Event) -> MatchState:
         """Apply one event; raises ``TablesenseError`` and leaves the state as it was."""
         if isinstance(event, Setup):
             engine = find_engine(event.game)
@@ -122,16 +122,16 @@ def history_for(undos: int) -> int:
     return 64 + 4 * undos
 
 
-def trim_history(state: BaseState, depth: int) -> int:
+def trim_history(state: MatchState, depth: int) -> int:
     """Cut the links to older states (``HISTORY_LINKS``) of every state ``depth`` links
     from ``state`` (breadth first over all those links): what lies beyond is garbage.
     Engine states are frozen for the engines; these are ones no undo and no engine can
     reach any more, so cutting them changes nothing the replay shows. Returns how many
     states were cut."""
     seen = {id(state)}
-    level: list[BaseState] = [state]
+    level: list[MatchState] = [state]
     for _ in range(depth):
-        nxt: list[BaseState] = []
+        nxt: list[MatchState] = []
         for s in level:
             for name in HISTORY_LINKS:
                 older = getattr(s, name, None)
@@ -163,7 +163,10 @@ def effective_lines(lines: Iterable[str]) -> list[tuple[int, str]]:
     records (``tablesense.corrections``, docs/events.md) leave out what they void. A
     ``setup`` starts a new match and its numbering."""
     kept = list(lines)
-    return list(effective_stream(lambda: kept))
+    scan = scan_log(kept)
+    if not scan.drops:  # no void record (nearly every log): every line that is not blank
+        return [(n, text) for n, text in enumerate(kept, start=1) if text and not text.isspace()]
+    return list(effective_stream(lambda: kept, scan))
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,10 +59,12 @@ state, cutter included, since the cutter is a value.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from itertools import pairwise
 from typing import Any
+
+import msgspec
 
 
 class Role(StrEnum):
@@ -131,9 +133,9 @@ def _time(event: Any) -> float | None:
 _NO_PINS: frozenset[int] = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
-class Cutter:
-    """The incremental cut: ``role, cutter = cutter.feed(event)``. Immutable."""
+class Cutter(msgspec.Struct, frozen=True, gc=False):
+    """The incremental cut: ``role, cutter = cutter.feed(event)``. Immutable (a frozen
+    msgspec Struct: the engines make a new one a few times a shot, at a C call's cost)."""
 
     #: the table reports strikes: then only a strike opens a shot
     strike_sensor: bool = False
@@ -146,7 +148,7 @@ class Cutter:
     last_t: float | None = None  # the shot's last event: its rest or latest settle
     settle_open: bool = False  # a late settle with no rest after it yet
     incident_open: bool = False  # an incident with no rest after it yet
-    settled_pins: frozenset[int] = field(default_factory=frozenset)  # pins down in the settle
+    settled_pins: frozenset[int] = _NO_PINS  # pins down in the settle
 
     @property
     def settle_s(self) -> float:
@@ -196,8 +198,7 @@ class Cutter:
 
     def _next(self, shot: int, phase: str, last_t: float | None, settle_open: bool, incident_open: bool,
               settled_pins: frozenset[int]) -> Cutter:
-        """The cutter after an event: a plain constructor call (``dataclasses.replace``
-        costs twice as much, and the engines feed a cutter a few times a shot)."""
+        """The cutter after an event: a plain constructor call."""
         return Cutter(self.strike_sensor, self.window, self.game, shot, phase, last_t, settle_open,
                       incident_open, settled_pins)
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import importlib
 
-from .base import BaseState, Engine, Question, Ruling, find_engine, other, register
+from .base import Engine, Question, Ruling, find_engine, other, register
+from .shot_engine import MatchState, ShotEngine
 
 ENGINE_MODULES = ("golf", "kegle", "carom")
 
-__all__ = ["BaseState", "Engine", "Question", "Ruling", "find_engine", "load_all", "other", "register"]
+__all__ = ["Engine", "MatchState", "Question", "Ruling", "ShotEngine", "find_engine", "load_all", "other",
+           "register"]
 
 
 def load_all() -> None:

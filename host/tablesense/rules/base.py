@@ -1,40 +1,34 @@
-"""The one rule-engine interface every game family implements.
+"""What every rule engine shares: rulings and questions as data, answers, the registry.
 
-``state = engine.apply(state, event)`` is pure: no I/O, no mutation, the old state
-stays valid. Each ruling in the state carries the catalogue id of the rule it
-applied (``seeds/<game>.md``).
+The engines are ``tablesense.rules.shot_engine.ShotEngine``s (the shot stage: the base
+cuts the stream into shots, the engine resolves a whole shot); this module holds what
+that base and the engines build on:
 
-What the base does for every engine:
-
-- ``undo``: the state keeps a link to the snapshot taken before the last shot or
-  referee call (``checkpoint``); an ``undo`` call returns that snapshot. Undo is
-  popping a snapshot, never hand-reversing effects. Repeated undos walk further back.
-- ``answer``: finds the open question by id (an unknown id is an ``IllegalCall``),
-  closes it and hands the answer to the engine's ``on_answer``.
-- questions are numbered ``q1``, ``q2``, ... in the order the engine asks them.
-- sensor events after the match has finished are refused (``IllegalCall``); a
-  ``rest`` is ignored. Referee calls still reach the engine: a foul called right
-  after the deciding shot amends it, and the engine may refuse what makes no sense.
-
-An engine subclasses ``Engine`` and its state subclasses ``BaseState``; it
-implements ``new_state``, ``step`` (one event, not undo/answer), ``on_answer`` and
-``game_json`` (its own keys of the replay state).
+- ``Ruling``: one decision, as data: when, the catalogue id of the rule it applied
+  (``seeds/<game>.md``), the player, the rule's parameters; its sentence is rendered
+  from those per language (``tablesense.texts``).
+- ``Question``: something the sensors cannot see, asked of the referee; numbered
+  ``q1``, ``q2``, ... in the order asked.
+- ``Engine``: answers (``_answer`` finds the open question by id, an unknown id is an
+  ``IllegalCall``, closes it and hands the answer to the engine's ``on_answer``), the
+  replay state of docs/events.md (``to_json``), and the registry (``register``,
+  ``find_engine``).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import msgspec
 
 from ..errors import IllegalCall
-from ..events import Call, Event, Rest, Setup
-from ..shots import completes, is_table_event
+from ..events import Call, Setup
 from ..texts import render
-from .ruling_log import RulingLog
+
+if TYPE_CHECKING:
+    from .shot_engine import MatchState
 
 
 def replace(obj: Any, **changes: Any) -> Any:
@@ -44,8 +38,7 @@ def replace(obj: Any, **changes: Any) -> Any:
     return dataclasses.replace(obj, **changes)
 
 
-@dataclass(frozen=True, slots=True)
-class Ruling:
+class Ruling(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One decision of the engine, as data: when, which rule, for or against whom, and the
     rule's parameters (``data``). Its sentence is rendered from those (``tablesense.texts``)
     in the language asked; ``text`` is only for an engine that still writes its own."""
@@ -72,14 +65,13 @@ class Ruling:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class Question:
+class Question(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Something the sensors cannot see: the engine asks the referee and waits."""
 
     id: str
     t: float
     rule: str
-    text: str
+    text: str = ""
     options: tuple[Any, ...] = (True, False)
     player: str | None = None
     data: tuple[tuple[str, Any], ...] = ()
@@ -103,24 +95,7 @@ class Question:
         return dict(self.data).get(key, default)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BaseState:
-    """What every game's state has."""
-
-    game: str
-    players: tuple[tuple[str, Any], ...] = ()
-    finished: bool = False
-    winner: str | None = None
-    at_table: str | None = "p1"
-    #: shared append-only log: a new state's rulings cost no copy of the old ones
-    rulings: tuple[Ruling, ...] = field(default_factory=RulingLog)  # type: ignore[assignment]
-    questions: tuple[Question, ...] = ()
-    asked: int = 0
-    in_shot: bool = False
-    checkpoint: BaseState | None = field(default=None, repr=False, compare=False)
-
-
-S = TypeVar("S", bound=BaseState)
+S = TypeVar("S", bound="MatchState")
 
 
 def other(player: str) -> str:
@@ -128,14 +103,11 @@ def other(player: str) -> str:
 
 
 class Engine(Generic[S]):
-    """Base of the golf, keglebillard and carom engines."""
+    """What every engine shares (the engines are ``ShotEngine``s)."""
 
     game: ClassVar[str] = ""
     # --- to implement -----------------------------------------------------------
     def new_state(self, setup: Setup) -> S:
-        raise NotImplementedError
-
-    def step(self, state: S, event: Event) -> S:
         raise NotImplementedError
 
     def on_answer(self, state: S, question: Question, answer: Any, event: Call) -> S:
@@ -149,37 +121,6 @@ class Engine(Generic[S]):
         return ""
 
     # --- the shared interface ---------------------------------------------------
-    def apply(self, state: S, event: Event) -> S:
-        """Pure: the state after ``event``. Raises ``IllegalCall`` if impossible."""
-        if isinstance(event, Setup):
-            raise IllegalCall("a match is already set up; a new 'setup' starts a new match")
-        if isinstance(event, Call):
-            if event.call == "undo":
-                if state.checkpoint is None:
-                    raise IllegalCall("nothing to undo")
-                return state.checkpoint  # type: ignore[return-value]
-            if event.call == "answer":
-                return self._answer(state, event)
-        if state.finished and not isinstance(event, Call):
-            if isinstance(event, Rest):
-                return state
-            raise IllegalCall(f"the match is over ({self.result_text(state)}); no more {event.type} events")
-        # the undo unit: a referee call, or table events up to the rest that completes them
-        # (tablesense.shots' event classes; the late settles and incidents of its cut are
-        # still units of their own here, as the engines score them today)
-        table_event = is_table_event(event)
-        starts_unit = not table_event or not state.in_shot
-        new = self.step(state, event)
-        if starts_unit:
-            if new is state:
-                return state
-            # snapshot: before a referee call, or before the first event of a shot
-            in_shot = table_event and not completes(event)
-            return replace(new, checkpoint=state, in_shot=in_shot)  # type: ignore[return-value]
-        if completes(event):
-            new = replace(new, in_shot=False)
-        return new
-
     def _answer(self, state: S, event: Call) -> S:
         for q in state.questions:
             if q.id == event.question:
@@ -195,25 +136,11 @@ class Engine(Generic[S]):
         rest = tuple(x for x in state.questions if x.id != q.id)
         closed = replace(state, questions=rest)
         new = self.on_answer(closed, q, answer, event)
-        return replace(new, checkpoint=state, in_shot=False)  # type: ignore[return-value]
+        return replace(new, checkpoint=state)  # type: ignore[no-any-return]
 
     # --- helpers for engines ----------------------------------------------------
     @staticmethod
-    def rule(state: S, t: float, rule: str, player: str | None = None, text: str = "",
-             **data: Any) -> S:
-        ruling = Ruling(t=t, rule=rule, player=player, text=text, data=tuple(data.items()))
-        return replace(state, rulings=state.rulings + (ruling,))  # type: ignore[return-value]
-
-    @staticmethod
-    def ask(state: S, t: float, rule: str, text: str, options: tuple[Any, ...] = (True, False),
-            player: str | None = None, **data: Any) -> S:
-        n = state.asked + 1
-        q = Question(id=f"q{n}", t=t, rule=rule, text=text, options=options, player=player,
-                     data=tuple(data.items()))
-        return replace(state, questions=state.questions + (q,), asked=n)  # type: ignore[return-value]
-
-    @staticmethod
-    def result_text(state: BaseState) -> str:
+    def result_text(state: Any) -> str:
         if state.winner == "draw":
             return "a draw"
         if state.winner:

@@ -1,6 +1,6 @@
 """An append-only ruling log that successive immutable states share without copying.
 
-Every engine state starts with one (``BaseState.rulings``).
+Every engine state starts with one (``MatchState.rulings``).
 
 A long match makes tens of thousands of rulings; ``tuple + (ruling,)`` per ruling
 copies the whole tuple every time (quadratic). ``RulingLog`` is a persistent list:

@@ -98,7 +98,7 @@ class Ended(msgspec.Struct, frozen=True, gc=False):
 
 
 class MatchState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    """What every game's state has (the shot stage's ``BaseState``)."""
+    """What every game's state has."""
 
     game: str
     players: tuple[tuple[str, Any], ...] = ()
@@ -169,6 +169,14 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
 
     # --- the shared interface ---------------------------------------------------
     def apply(self, state: S, event: Event) -> S:  # type: ignore[override]
+        kind = type(event)
+        if state.in_shot and kind is not Rest and kind is not Call and kind is not Setup:
+            # the hot path: in a shot every event but its rest is one more of the shot
+            # (``Cutter.feed``: ``Role.PLAY``, the cutter unchanged); ``in_shot`` is the
+            # cutter's ``in_shot``, kept so (tests/test_shot_engine.py)
+            self.check(event)
+            shot = state.shot
+            return replace(state, shot=replace(shot, events=(*shot.events, event)))  # type: ignore[union-attr]
         if isinstance(event, Call):
             return self._call(state, event)
         if isinstance(event, Setup):
