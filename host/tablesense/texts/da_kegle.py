@@ -76,8 +76,8 @@ TEMPLATES: dict[str, Any] = {
     "kegle.fault.red-topples-pin": _fault("den røde væltede en kegle"),
     "kegle.fault.pin-by-cue": _fault("en kegle blev væltet af køen, en bro, tøjet eller kroppen"),
     "kegle.fault.touch-toppled-pin": _fault("rørte en væltet kegle"),
-    "kegle.fault.no-cushion": _fault("ingen kugle ramte en bande for anden gang i træk, keglerne "
-                                     "blev rejst"),
+    "kegle.fault.no-cushion": _fault("ingen kugle ramte en bande, anden gang i træk efter at "
+                                     "keglerne blev rejst"),
     "kegle.fault.three-reds": _fault("tre røde i træk uden kegle"),
     # the referee's announcements
     "kegle.announce.remaining:announce": "{remaining} mangler",
