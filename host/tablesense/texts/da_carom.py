@@ -119,7 +119,7 @@ TEMPLATES: dict[str, Any] = {
     "carom.countdown": "{player}: {left} mangler",
     # the referee's notes (``note`` calls)
     "carom.referee.warning": _note("dommeren advarer spilleren"),
-    "carom.referee.show-ball": _note("dommeren viser spilleren hans kugle"),
+    "carom.referee.show-ball": _note("dommeren viser spilleren hvilken kugle der er hans"),
     "carom.referee.duties": _note("dommerens pligter"),
     "carom.referee.change": _note("dommerskifte"),
     "carom.protest": _note("der protesteres til dommeren"),

@@ -117,7 +117,7 @@ TEMPLATES: dict[str, Any] = {
     "carom.countdown": "{player}: nog {left}",
     # the referee's notes (``note`` calls)
     "carom.referee.warning": _note("de arbiter waarschuwt de speler"),
-    "carom.referee.show-ball": _note("de arbiter wijst de speler zijn bal aan"),
+    "carom.referee.show-ball": _note("de arbiter wijst de speler zijn speelbal aan"),
     "carom.referee.duties": _note("de taken van de arbiter"),
     "carom.referee.change": _note("wisseling van arbiter"),
     "carom.protest": _note("protest bij de arbiter"),
