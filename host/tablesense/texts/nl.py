@@ -1,15 +1,22 @@
-"""Dutch (Nederlands): the sentences of the rulings (``tablesense.texts``). To be filled:
-until a key has a Dutch template, the English one stands in."""
+"""Dutch (Nederlands): the rulings', questions' and announcements' sentences
+(``tablesense.texts``).
+
+The templates are per game (``nl_golf``, ``nl_kegle``, ``nl_carom``) and for what every
+game says (``nl_common``), one for every English key with the same placeholders; ``say``
+fills them.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from . import fill
+from . import fill, nl_carom, nl_common, nl_golf, nl_kegle
 
-TEMPLATES: dict[str, Any] = {}
-BALLS = {"white": "de witte", "yellow": "de gele", "red": "de rode"}
+TEMPLATES: dict[str, Any] = {**nl_common.TEMPLATES, **nl_golf.TEMPLATES, **nl_kegle.TEMPLATES,
+                             **nl_carom.TEMPLATES}
+BALLS = {"white": "de witte", "yellow": "de gele", "red": "de rode",
+         "p1": "de bal van speler 1", "p2": "de bal van speler 2"}
 
 
 def say(key: str, params: Mapping[str, Any]) -> str | None:

@@ -1,0 +1,20 @@
+"""Danish templates: common (keys: rule id, or "rule id:what"; see ``tablesense.texts``),
+and the helpers the Danish game modules share."""
+
+from __future__ import annotations
+
+from typing import Any
+
+TEMPLATES: dict[str, Any] = {
+}
+
+
+def plural(n: Any, one: str, many: str) -> str:
+    """``one`` for 1, else ``many`` (a count that is no number, such as "?", is many)."""
+    return one if n == 1 or n == "1" else many
+
+
+def genitive(name: Any) -> str:
+    """A name's Danish genitive: "Ann" -> "Anns", "Jens" -> "Jens'"; a team's as a whole."""
+    text = str(name)
+    return text + "'" if text[-1:].lower() in ("s", "x", "z") else text + "s"
