@@ -22,7 +22,7 @@ from ..errors import TablesenseError
 from ..events import Event
 from ..pub import Pub
 from ..store import LANGS, Store, StoreError, Writer
-from . import guard, pages
+from . import guard, pages, view
 from .limits import BadBody, Gate, Limits, load_json, path_number, server_logger
 from .qr import qr_svg
 
@@ -54,6 +54,7 @@ def make_app(pub: Pub, public_url: str = "", *, tv_code: str = "", limits: Limit
     app[TV_CODE_KEY] = tv_code
     app[THROTTLE_KEY] = guard.Throttle()
     app[SOCKETS_KEY] = set()
+    pub.view = view.view
     app.on_shutdown.append(_close_sockets)
     r = app.router
     r.add_get("/", _page("overview.html"))
@@ -68,6 +69,7 @@ def make_app(pub: Pub, public_url: str = "", *, tv_code: str = "", limits: Limit
     r.add_get("/api/table/{table}", _snapshot)
     r.add_get("/api/table/{table}/log", _log)
     r.add_get("/api/table/{table}/matches", _matches)
+    r.add_get("/api/table/{table}/panel", _panel)
     r.add_get("/api/table/{table}/qr.svg", _qr)
     r.add_get("/api/table/{table}/tv", _tv_status)
     r.add_post("/api/table/{table}/tv", _tv_pair)
@@ -153,6 +155,15 @@ async def _log(request: web.Request) -> web.Response:
 async def _matches(request: web.Request) -> web.Response:
     tid = _table_id(request)
     return web.json_response({"matches": [m.to_dict() for m in _pub(request).store.matches(tid)]})
+
+
+async def _panel(request: web.Request) -> web.Response:
+    """The referee panel's buttons for the table's match (public: what the rules allow)."""
+    tid = _table_id(request)
+    pub = _pub(request)
+    rep = pub.table(tid).replay
+    state = rep.engine.to_json(rep.state) if rep.engine is not None and rep.state is not None else None
+    return web.json_response(view.panel(pub.table(tid), state))
 
 
 def _tv_code(request: web.Request, tid: str) -> str:
@@ -307,10 +318,17 @@ async def _body(request: web.Request) -> dict[str, Any]:
     return body
 
 
-async def _guarded(request: web.Request) -> tuple[str, dict[str, Any]]:
+async def _guarded(request: web.Request, tv: bool = False) -> tuple[str, dict[str, Any]]:
+    """The table and the body of a referee's request; refused (403) without the table's
+    token, or, when ``tv``, from the table's paired TV (its keyboard or remote: the TV
+    shows the token's QR code anyway)."""
     tid = _table_id(request)
     body = await _body(request) if request.can_read_body else {}
-    guard.check(request, _pub(request).table(tid).token, body.pop("token", None))
+    token = body.pop("token", None)
+    if tv and guard.TOKEN_HEADER not in request.headers and token is None and guard.same_origin(request) \
+            and guard.is_paired_tv(request, tid, _tv_code(request, tid)):
+        return tid, body
+    guard.check(request, _pub(request).table(tid).token, token)
     return tid, body
 
 
@@ -326,7 +344,7 @@ async def _setup(request: web.Request) -> web.Response:
 
 
 async def _call(request: web.Request) -> web.Response:
-    tid, body = await _guarded(request)
+    tid, body = await _guarded(request, tv=True)
     await _pub(request).call_async(tid, body)
     return web.json_response({"ok": True})
 
