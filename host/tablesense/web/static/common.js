@@ -41,11 +41,15 @@ export function gameTitle(match) {
 export function eventText(ev, match) {
   if (ev.type === "error") return "! " + ev.error;
   const key = "ev." + ev.type;
-  let s = t(key, ev);
+  const word = (k, fallback) => (t(k) !== k ? t(k) : fallback);
+  const game = match ? match.game : "";
+  let s = t(key, ev.type === "call" ? { call: word(`call.${ev.call}.${game}`, word("call." + ev.call, ev.call)) } : ev);
   if (ev.type === "call") {
-    const bits = [ev.foul, ev.player && name(match, ev.player), ev.ball, ev.spot, ev.question, ev.answer,
+    const ball = ["p1", "p2"].includes(ev.ball) ? name(match, ev.ball) : ev.ball && word("ball." + ev.ball, ev.ball);
+    const bits = [ev.foul && word(`foul.${game}.${ev.foul}`, ev.foul), ev.player && name(match, ev.player), ball,
+      ev.spot, ev.answer === true ? t("yes") : ev.answer === false ? t("no") : ["p1", "p2"].includes(ev.answer) ? name(match, ev.answer) : ev.answer,
       ev.call === "void" ? `${ev.from}–${ev.to}` : null];
-    s += " " + bits.filter((b) => b !== null && b !== undefined).join(" ");
+    s += " " + bits.filter((b) => b !== null && b !== undefined && b !== "").join(" ");
   }
   if (ev.ball && ev.type !== "call") s += " · " + (["p1", "p2"].includes(ev.ball) ? name(match, ev.ball) : ev.ball);
   return s.trim();
