@@ -178,6 +178,9 @@ async def _qr(request: web.Request) -> web.Response:
                                 "(open /table/<id>?tv=CODE there once; tablesense run prints the code)")
     tab = _pub(request).table(tid)
     base = request.app[URL_KEY] or f"{request.scheme}://{request.host}"
+    if "{port}" in base:  # the port bound (a demo on any free port)
+        sock = request.transport.get_extra_info("sockname") if request.transport else None
+        base = base.replace("{port}", str(sock[1] if isinstance(sock, tuple) else request.url.port or ""))
     return web.Response(body=qr_svg(f"{base}/ref/{tid}?token={tab.token}"), content_type="image/svg+xml",
                         headers={"Cache-Control": "no-store"})
 
@@ -368,14 +371,15 @@ async def _lang(request: web.Request) -> web.Response:
 
 async def start(pub: Pub, host: str = "127.0.0.1", port: int = 8080, public_url: str = "", *,
                 tv_code: str = "", limits: Limits | None = None,
-                allowed_hosts: tuple[str, ...] = ()) -> tuple[web.AppRunner, str]:
+                allowed_hosts: tuple[str, ...] = (), also: tuple[str, ...] = ()) -> tuple[web.AppRunner, str]:
     """Start the web app; returns the runner (``await runner.cleanup()``) and its base URL.
 
     ``limits`` (default ``Limits()``, its connection cap fitted to the file limit) bound
-    what clients may cost; ``allowed_hosts``: more host names to answer to.
+    what clients may cost; ``allowed_hosts``: more host names to answer to; ``also``: more
+    addresses to listen on, at the same port (the demo's LAN address, for phones).
     """
     limits = (limits or Limits()).capped()
-    hosts = guard.Hosts.of(host, public_url, allowed_hosts)
+    hosts = guard.Hosts.of(host, public_url, (*allowed_hosts, *also))
     app = make_app(pub, public_url, tv_code=tv_code, limits=limits, hosts=hosts)
     runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=2.0,
                            keepalive_timeout=limits.idle_timeout, logger=server_logger())
@@ -386,6 +390,9 @@ async def start(pub: Pub, host: str = "127.0.0.1", port: int = 8080, public_url:
     await site.start()
     server = site._server
     bound = server.sockets[0].getsockname()[1] if server and server.sockets else port  # type: ignore[union-attr]
+    for extra in also:
+        if extra != host:
+            await web.TCPSite(runner, extra, bound, backlog=128).start()
     return runner, f"http://{host}:{bound}"
 
 
@@ -401,12 +408,14 @@ def _feed_ended(task: asyncio.Task[None]) -> None:
 async def serve(tables: dict[str, AsyncIterator[Event] | None], *, host: str = "127.0.0.1",
                 port: int = 8080, db: str = "tablesense.db", lang: str = "en",
                 public_url: str = "", on_ready: Callable[[str, Pub], None] | None = None,
-                tv_code: str = "", limits: Limits | None = None) -> None:
-    """Serve the pub until cancelled: feed each table's events, serve the web app."""
+                tv_code: str = "", limits: Limits | None = None, also: tuple[str, ...] = ()) -> None:
+    """Serve the pub until cancelled: feed each table's events, serve the web app (on
+    ``host`` and the ``also`` addresses). ``public_url`` may hold ``{port}``: the port bound
+    (``--port 0``)."""
     store = Store(db)
     writer = Writer(db)
     pub = Pub(store, tables, lang=lang, writer=writer)
-    runner, url = await start(pub, host, port, public_url, tv_code=tv_code, limits=limits)
+    runner, url = await start(pub, host, port, public_url, tv_code=tv_code, limits=limits, also=also)
     feeds = []
     for tid, src in tables.items():
         if src is not None:

@@ -17,38 +17,52 @@ from . import fouls
 from .last_shot import name
 
 
-def last_unit(lines: Iterable[str]) -> tuple[str, dict[str, Any]] | None:
-    """The unit an ``undo`` now takes back: ("shot", {"n": number}) or ("call", the call);
-    None when there is nothing (the set-up is never undone). ``lines``: after the set-up."""
-    stack: list[tuple[str, dict[str, Any]]] = []
-    shots = 0
-    open_shot = False
-    for line in lines:
+class Walk:
+    """The undo walk over a match's effective log lines, fed one line at a time."""
+
+    __slots__ = ("open_shot", "shots", "stack")
+
+    def __init__(self) -> None:
+        self.stack: list[tuple[str, dict[str, Any]]] = []
+        self.shots = 0
+        self.open_shot = False
+
+    def feed(self, line: str) -> None:
         try:
             obj = json.loads(line)
         except json.JSONDecodeError:
-            continue
-        if obj.get("type") == "call":
+            return
+        kind = obj.get("type")
+        if kind == "call":
             if obj.get("call") == "undo":
-                if stack:
-                    kind, _ = stack.pop()
-                    if kind == "shot":
-                        shots -= 1
-                open_shot = False
+                if self.stack and self.stack.pop()[0] == "shot":
+                    self.shots -= 1
+                self.open_shot = False
             elif obj.get("call") != "void":
-                stack.append(("call", obj))
-                open_shot = False
-            continue
-        if obj.get("type") == "setup":
-            stack, shots, open_shot = [], 0, False
-            continue
-        if not open_shot:
-            shots += 1
-            stack.append(("shot", {"n": shots}))
-            open_shot = True
-        if obj.get("type") == "rest":
-            open_shot = False
-    return stack[-1] if stack else None
+                self.stack.append(("call", obj))
+                self.open_shot = False
+            return
+        if kind == "setup":
+            self.stack, self.shots, self.open_shot = [], 0, False
+            return
+        if not self.open_shot:
+            self.shots += 1
+            self.stack.append(("shot", {"n": self.shots}))
+            self.open_shot = True
+        if kind == "rest":
+            self.open_shot = False
+
+    def last(self) -> tuple[str, dict[str, Any]] | None:
+        return self.stack[-1] if self.stack else None
+
+
+def last_unit(lines: Iterable[str]) -> tuple[str, dict[str, Any]] | None:
+    """The unit an ``undo`` now takes back: ("shot", {"n": number}) or ("call", the call);
+    None when there is nothing (the set-up is never undone). ``lines``: after the set-up."""
+    walk = Walk()
+    for line in lines:
+        walk.feed(line)
+    return walk.last()
 
 
 def describe(unit: tuple[str, dict[str, Any]] | None, game: str, players: Mapping[str, Any],

@@ -24,20 +24,61 @@ COLOURS: dict[str, dict[str, str]] = {
 }
 
 
+class _Log:
+    """A match's log as the screens read it, kept up with each new line (a snapshot per
+    event must not cost a pass over the whole match): the undo walk, and the effective
+    lines once a void record has left some out."""
+
+    __slots__ = ("fed", "match", "tab", "voided", "walk")
+
+    def __init__(self, tab: Table, match: int) -> None:
+        self.tab = tab
+        self.match = match
+        self.fed = 0  # log rows read
+        self.voided = False
+        self.walk = undo.Walk()
+
+    def update(self, tab: Table) -> list[str] | None:
+        """Read the rows logged since; the effective lines when a void changed them (else None)."""
+        new = tab.log[self.fed:]
+        self.fed = len(tab.log)
+        if any('"void"' in e.line for e in new):
+            self.voided = True
+            self.walk = undo.Walk()
+            lines = [e.line for e in effective_lines(tab.log)[1:]]
+            for line in lines:
+                self.walk.feed(line)
+            return lines
+        for e in new:
+            if e.seq > 1:
+                self.walk.feed(e.line)
+        return None
+
+
+_LOGS: dict[int, _Log] = {}  # id(table) -> its log read so far
+
+
 def view(tab: Table, snap: dict[str, Any]) -> dict[str, Any]:
     match = snap.get("match")
-    if match is None:
+    if match is None or tab.match is None:
         return {}
     s = strings(tab.lang)
     game = match["game"]
     players = match.get("players") or {}
     state = snap.get("state") or {}
-    lines = [e.line for e in effective_lines(tab.log)[1:]]
-    since = last_shot.shot_start(islice(reversed(lines), 400))
+    log = _LOGS.get(id(tab))
+    if log is None or log.tab is not tab or log.match != tab.match.id or log.fed > len(tab.log):
+        log = _LOGS[id(tab)] = _Log(tab, tab.match.id)
+    lines = log.update(tab)
+    if log.voided:
+        recent = reversed(lines if lines is not None else [e.line for e in effective_lines(tab.log)[1:]])
+    else:
+        recent = (e.line for e in reversed(tab.log))
+    since = last_shot.shot_start(islice(recent, 400))
     rulings = [r for r in state.get("rulings") or () if float(r.get("t", 0.0)) > since]
     return {
         "last_shot": last_shot.tell(game, rulings, state, players, s),
-        "undo": undo.describe(undo.last_unit(lines), game, players, s),
+        "undo": undo.describe(log.walk.last(), game, players, s),
         "colours": COLOURS.get(game, {}),
     }
 
