@@ -43,6 +43,13 @@ export function eventText(ev, match) {
   const key = "ev." + ev.type;
   const word = (k, fallback) => (t(k) !== k ? t(k) : fallback);
   const game = match ? match.game : "";
+  if (ev.type === "pin" && t(`ev.pin.${ev.state}`) !== `ev.pin.${ev.state}`) return t(`ev.pin.${ev.state}`, ev);
+  if (ev.type === "call" && ["start", "foul", "spot"].includes(ev.call)) { // the call's words say it all
+    const who = name(match, ["p1", "p2"].includes(ev.ball) ? ev.ball : ev.player);
+    const foul = ev.foul && word(`foul.${game}.${ev.foul}`, ev.foul);
+    const what = t("call." + ev.call, { name: who, spot: ev.spot, foul });
+    return t("ev.call", { call: what }) + (ev.call === "foul" && ev.player ? ` (${name(match, ev.player)})` : "");
+  }
   let s = t(key, ev.type === "call" ? { call: word(`call.${ev.call}.${game}`, word("call." + ev.call, ev.call)) } : ev);
   if (ev.type === "call") {
     const ball = ["p1", "p2"].includes(ev.ball) ? name(match, ev.ball) : ev.ball && word("ball." + ev.ball, ev.ball);

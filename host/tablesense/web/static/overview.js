@@ -20,7 +20,7 @@ function card(s) {
     const extra = m.game === "kegle" ? per(st, "remaining", p) : m.game === "carom" ? per(st, "targets", p) : undefined;
     const small = extra === undefined || extra === null ? "" : `<small>${m.game === "kegle" ? t("remaining") : t("target")} ${esc(extra)}</small>`;
     return `<div class="prow ${at ? "at" : ""} ${st.winner === p ? "won" : ""}" data-player="${p}">
-      <span class="pname"><span class="dot ${colours[p] || "none"}"></span>${esc(name(m, p))}${st.winner === p ? ` <b class="crown">${t("winner")}</b>` : ""}</span>
+      <span class="pname"><span class="dot ${colours[p] || "none"}"></span>${esc(name(m, p))}</span>
       <span class="n">${esc(per(st, key, p) ?? 0)}${balls}${small}</span></div>`;
   };
   const told = over ? (st.winner === "draw" ? t("draw") : t("winner_big", { name: name(m, st.winner) })) : (s.view && s.view.last_shot) || "";
