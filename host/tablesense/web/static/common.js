@@ -68,7 +68,10 @@ export function live(path, onMessage, onState) {
   function open() {
     const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`);
     ws.onopen = () => { delay = 250; onState && onState(true); };
-    ws.onmessage = (m) => onMessage(JSON.parse(m.data));
+    ws.onmessage = (m) => {
+      const recv = performance.timeOrigin + performance.now(); // before parsing: the page's own work follows
+      onMessage(JSON.parse(m.data), recv);
+    };
     ws.onclose = () => {
       onState && onState(false);
       setTimeout(open, delay);
@@ -88,4 +91,25 @@ export function per(state, key, p) {
 export function fmtClock(sec) {
   const s = Math.max(0, Math.floor(sec));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// bench/web_latency.py: each marked event of a snapshot's ticker, when its message arrived,
+// when the DOM showed it (window.__marks) and when the frame that paints it began.
+window.__marks = window.__marks || {};
+window.__timing = window.__timing || {};
+export function marked(ticker, recv) {
+  const now = performance.timeOrigin + performance.now();
+  const fresh = [];
+  for (const ev of ticker) {
+    if (ev.mark === undefined || ev.mark in window.__marks) continue;
+    window.__marks[ev.mark] = now;
+    window.__timing[ev.mark] = { recv: recv ?? now, dom: now };
+    fresh.push(ev.mark);
+  }
+  if (fresh.length) {
+    requestAnimationFrame(() => {
+      const frame = performance.timeOrigin + performance.now();
+      for (const m of fresh) window.__timing[m].frame = frame;
+    });
+  }
 }

@@ -1,6 +1,6 @@
 // All tables of the pub at a glance (/), live over one WebSocket: up to 8 tables on one
 // 1080p screen, each readable from 3 m (names, score, who is at the table, the last shot).
-import { esc, gameTitle, live, loadLang, name, per, t } from "./common.js";
+import { esc, gameTitle, live, loadLang, marked, name, per, t } from "./common.js";
 
 const snaps = {};
 const MAIN = { golf: ["frames_won", "frames"], kegle: ["points", "points"], carom: ["caroms", "caroms"] };
@@ -49,15 +49,12 @@ function render(table) {
     const html = card(snaps[id]);
     if (cards[id]._html !== html) { cards[id].innerHTML = html; cards[id]._html = html; }
   }
-  const now = performance.timeOrigin + performance.now();
-  for (const id of table === undefined ? ids : [table]) {
-    for (const ev of snaps[id].ticker) if (ev.mark !== undefined && !(ev.mark in window.__marks)) window.__marks[ev.mark] = now;
-  }
+  for (const id of table === undefined ? ids : [table]) marked(snaps[id].ticker, snaps[id]._recv);
 }
 
-window.__marks = {}; // bench/web_latency.py: event mark -> when the DOM showed it (ms since epoch)
-live("/ws", async (s) => {
+live("/ws", async (s, recv) => {
   const first = !Object.keys(snaps).length;
+  s._recv = recv;
   if (await loadLang(s.lang) && !first) { snaps[s.table] = s; render(); return; }
   snaps[s.table] = s;
   render(first ? undefined : s.table);

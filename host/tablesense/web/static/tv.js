@@ -1,5 +1,5 @@
 // The TV scoreboard of one table (/table/<id>, overlay: ?overlay=1 or /overlay/<id>).
-import { esc, eventText, fmtClock, gameTitle, live, loadLang, name, per, t, tableId } from "./common.js";
+import { esc, eventText, fmtClock, gameTitle, live, loadLang, marked, name, per, t, tableId } from "./common.js";
 
 const TID = tableId();
 const params = new URLSearchParams(location.search);
@@ -14,7 +14,6 @@ let seenRulings = -1;
 let seenAnnouncements = -1;
 let bannerTimer = null;
 let speech = localStorage.getItem("tablesense.speech") !== "off";
-window.__marks = {}; // bench/web_latency.py: event mark -> when the DOM showed it (ms since epoch)
 
 const SPEAKER = `<svg viewBox="0 0 24 24" width="1em" height="1em" fill="currentColor" aria-hidden="true">
   <path d="M3 9v6h4l5 5V4L7 9H3z"/><path class="waves" d="M16.5 12a4.5 4.5 0 0 0-2.5-4v8a4.5 4.5 0 0 0 2.5-4zM14 3.2v2.1a7 7 0 0 1 0 13.4v2.1a9 9 0 0 0 0-17.6z"/>
@@ -233,8 +232,7 @@ function render() {
     ticker += `<li data-seq="${esc(ev.seq)}" data-type="${esc(ev.type)}" class="${esc(ev.source)}">${esc(eventText(ev, m))}</li>`;
   }
   region("ticker", ticker);
-  const now = performance.timeOrigin + performance.now();
-  for (const ev of snap.ticker) if (ev.mark !== undefined && !(ev.mark in window.__marks)) window.__marks[ev.mark] = now;
+  marked(snap.ticker, snap._recv);
   announce(s, m);
   tick();
 }
@@ -368,9 +366,10 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
-live(`/ws/${encodeURIComponent(TID)}`, async (data) => {
+live(`/ws/${encodeURIComponent(TID)}`, async (data, recv) => {
   skew = data.now * 1000 - Date.now();
   await loadLang(data.lang);
+  data._recv = recv;
   snap = data;
   render();
 }, (up) => document.body.classList.toggle("offline", !up));
