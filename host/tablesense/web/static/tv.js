@@ -197,7 +197,8 @@ function render() {
   button.title = speech ? t("speech_on") : t("speech_off");
   region("speech", SPEAKER);
   const qr = showQr
-    ? `<aside class="qr"><img alt="" src="/api/table/${encodeURIComponent(TID)}/qr.svg"><span>${t("scan")}</span></aside>` : "";
+    ? `<aside class="qr"><img alt="" src="/api/table/${encodeURIComponent(TID)}/qr.svg"><span>${t("scan")}</span>
+      <span class="keys">${t("panel.tv_keys")}</span></aside>` : "";
   let body = "", fin = "", questions = "";
   if (!m) {
     body = `<main class="idle"><div class="nomatch">${t("no_match")}</div>${qr}</main>`;
