@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from test_browser import LivePub, _page, browser  # noqa: F401  (fixture)
 
+from tablesense.geometry.golf import REPLACEMENT_SPOTS
 from tablesense.web.guard import tv_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -111,13 +112,16 @@ def test_a_whole_golf_match_in_danish_by_buttons(ctx: Any, live: LivePub) -> Non
     ref.page.wait_for_selector("#questions button.answer")
     ref.tap(ref.page.locator("#questions button.answer:has-text('Ann')"))
     assert ref.state()["balls_left"]["p1"] == 3
-    ref.sensors(*miss)
+    # a shot that ends with one of Bob's balls on Ann's replacement spot 1 (the table reports positions)
+    ref.sensors(miss[0], {"type": "rest", "positions": {"p2": [list(REPLACEMENT_SPOTS["p1"][1])]}})
     ref.tap(ref.button("Berøring"))  # the referee saw a touch in the shot just ended
     ref.page.wait_for_selector("#spot svg.bed")  # Ann's ball waits: Bob chooses its spot on the drawing
     assert "Bob vælger" in ref.page.inner_text("#spot h2")
     assert ref.page.locator("#spot g.spot.choice").count() == 3
     assert ref.page.locator("#spot g.spot.fallback").count() == 2
-    ref.tap(ref.page.locator("#spot g.spot[data-spot='1']"))
+    assert ref.page.locator("#spot g.spot.taken").count() == 3  # 1 is covered; 4 and 5 only if 1-3 are
+    assert ref.page.locator("#spot button.spot-button:disabled").count() == 3
+    ref.tap(ref.page.locator("#spot g.spot[data-spot='2']"))
     assert ref.state()["spots_waiting"] == []
     ref.sensors(*miss)  # Bob
     for _ in range(3):

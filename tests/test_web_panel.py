@@ -148,3 +148,30 @@ def test_undo_names_the_last_shot_or_call_and_walks_back() -> None:
     twice = [*once, json.dumps({"t": 7, "type": "call", "call": "undo"})]
     assert undo.describe(undo.last_unit(twice), "golf", players, s) == "Undo shot 1"
     assert undo.describe(undo.last_unit([]), "golf", players, strings("da")) == "Intet at fortryde"
+
+
+def test_the_spots_allowed_now_follow_the_balls_at_the_last_rest() -> None:
+    at = {n: list(spots.g.REPLACEMENT_SPOTS["p1"][n]) for n in range(1, 6)}
+    assert spots.allowed("p1", None) == [1, 2, 3, 4, 5]  # no positions: the referee's eyes
+    assert spots.allowed("p1", {"p2": [at[1]]}) == [2, 3]
+    assert spots.allowed("p1", {"p1": [at[1], at[3]], "p2": [at[2]]}) == [4]
+    assert spots.allowed("p1", {"p1": [at[1], at[2], at[3], at[4]]}) == [5]
+    assert spots.allowed("p2", {"p2": [at[1]]}) == [1, 2, 3]  # p1's spots are not p2's
+
+
+def test_the_panel_is_told_which_spots_a_waiting_ball_may_take(tmp_path: Path) -> None:
+    from tablesense.pub import Pub
+    from tablesense.store import Store
+    from tablesense.web import view
+
+    pub = Pub(Store(str(tmp_path / "pub.db")), ["1", "2"])
+    pub.view = view.view
+    spot2 = list(spots.g.REPLACEMENT_SPOTS["p1"][2])
+    for table, rest in (("1", {}), ("2", {"positions": {"p2": [spot2]}})):
+        pub.start_match(table, {"game": "golf", "players": {"p1": "Ann", "p2": "Bob"}})
+        pub.submit(table, parse_event({"t": 1.0, "type": "cushion", "cushion": 1, "ball": None}))
+        pub.submit(table, parse_event({"t": 2.0, "type": "rest", **rest}))
+        pub.call(table, {"call": "foul", "foul": "touch"})
+        assert pub.snapshot(table)["state"]["spots_waiting"] == ["p1"]
+    assert pub.snapshot("1")["view"]["spots"] == {"owner": "p1", "allowed": [1, 2, 3, 4, 5], "seen": False}
+    assert pub.snapshot("2")["view"]["spots"] == {"owner": "p1", "allowed": [1, 3], "seen": True}

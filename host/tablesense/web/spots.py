@@ -2,11 +2,14 @@
 
 The panel draws the bed, its goals and pegs, and for the ball that waits the five spots
 of its owner: 1-3 the opponent's choice (``golf.spot.choice``), 4 and 5 only when the
-other balls cover 1-3 (``golf.spot.fallback``).
+other balls cover 1-3 (``golf.spot.fallback``). ``allowed(owner, positions)`` says which
+the rules allow now, from the balls' positions at the last rest when the table reports
+them (a ball within a ball's diameter covers a spot).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..geometry import golf as g
@@ -39,3 +42,34 @@ def drawing() -> dict[str, Any]:
                       for n, (x, y) in sorted(spots.items())]
                   for p, spots in g.REPLACEMENT_SPOTS.items()},
     }
+
+
+def _balls(positions: Mapping[str, Any]) -> list[tuple[float, float]]:
+    """Every ball of ``rest.positions``: a ball's ``[x, y]``, or a player's list of them."""
+    out: list[tuple[float, float]] = []
+    for v in positions.values():
+        items = v if isinstance(v, list) and v and isinstance(v[0], list) else [v]
+        for p in items:
+            if isinstance(p, list) and len(p) == 2 and all(isinstance(c, (int, float)) for c in p):
+                out.append((float(p[0]), float(p[1])))
+    return out
+
+
+def allowed(owner: str, positions: Mapping[str, Any] | None) -> list[int]:
+    """The spots the rules allow now for ``owner``'s ball: the free ones of 1-3; when the
+    balls cover all three, the first free of 4 and 5 (5 when both are covered). Without
+    positions the referee sees the table: 1-3, and 4-5 on their word."""
+    if owner not in g.REPLACEMENT_SPOTS:
+        return []
+    if not positions:
+        return [*CHOICE, *FALLBACK]
+    balls = _balls(positions)
+
+    def taken(n: int) -> bool:
+        sx, sy = g.REPLACEMENT_SPOTS[owner][n]
+        return any((x - sx) ** 2 + (y - sy) ** 2 < g.BALL_DIAMETER ** 2 for x, y in balls)
+
+    free = [n for n in CHOICE if not taken(n)]
+    if free:
+        return free
+    return [next((n for n in FALLBACK if not taken(n)), FALLBACK[-1])]

@@ -7,6 +7,7 @@ display it; ``panel(table)`` is what the referee panel draws its buttons from.
 
 from __future__ import annotations
 
+import json
 from itertools import islice
 from typing import Any
 
@@ -76,11 +77,34 @@ def view(tab: Table, snap: dict[str, Any]) -> dict[str, Any]:
         recent = (e.line for e in reversed(tab.log))
     since = last_shot.shot_start(islice(recent, 400))
     rulings = [r for r in state.get("rulings") or () if float(r.get("t", 0.0)) > since]
-    return {
+    out: dict[str, Any] = {
         "last_shot": last_shot.tell(game, rulings, state, players, s),
         "undo": undo.describe(log.walk.last(), game, players, s),
         "colours": COLOURS.get(game, {}),
     }
+    waiting = state.get("spots_waiting")
+    if game == "golf" and isinstance(waiting, list) and waiting:
+        owner = str(waiting[0])
+        lines_back = reversed(lines) if lines is not None else (e.line for e in reversed(tab.log))
+        positions = _last_positions(islice(lines_back, 400))
+        out["spots"] = {"owner": owner, "allowed": spots.allowed(owner, positions),
+                        "seen": positions is not None}
+    return out
+
+
+def _last_positions(lines: Any) -> dict[str, Any] | None:
+    """The balls' positions at the last rest, when it reported them (newest lines first)."""
+    for line in lines:
+        if '"rest"' not in line:
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if obj.get("type") == "rest":
+            positions = obj.get("positions")
+            return positions if isinstance(positions, dict) else None
+    return None
 
 
 def panel(tab: Table, state: dict[str, Any] | None) -> dict[str, Any]:

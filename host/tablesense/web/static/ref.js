@@ -135,18 +135,24 @@ function renderSpot() {
     svg += `<circle cx="${x * k}" cy="${y * k}" r="${r * k}" class="goal"/><text x="${x * k}" y="${y * k + 1.5}" class="goal-name">${g}</text>`;
   }
   for (const [x, y] of d.pegs) svg += `<circle cx="${x * k}" cy="${y * k}" r="${d.peg * k * 1.5}" class="peg"/>`;
+  // the spots the rules allow now (web/spots.py: from the balls' positions when the table reports them)
+  const told = snap.view && snap.view.spots && snap.view.spots.owner === owner ? snap.view.spots : null;
+  const allowed = new Set(told ? told.allowed : [1, 2, 3, 4, 5]);
   for (const sp of d.spots[owner]) {
-    svg += `<g class="spot ${sp.choice ? "choice" : "fallback"}" data-spot="${sp.spot}" tabindex="0" role="button"
+    const ok = allowed.has(sp.spot);
+    svg += `<g class="spot ${sp.choice ? "choice" : "fallback"} ${ok ? "" : "taken"}" data-spot="${sp.spot}" ${ok ? 'tabindex="0" role="button"' : 'aria-disabled="true"'}
       aria-label="${esc(t("spot"))} ${sp.spot}"><circle cx="${sp.x * k}" cy="${sp.y * k}" r="${sp.choice ? 8 : 6}"/>
       <text x="${sp.x * k}" y="${sp.y * k + 2.5}">${sp.spot}</text></g>`;
   }
   svg += "</svg>";
+  const hint = told && told.seen ? t("panel.spot_seen") : t("panel.spot_hint");
   el.innerHTML = `<h2>${t("panel.spot_title", { name: esc(name(m, owner)), chooser: esc(name(m, owner === "p1" ? "p2" : "p1")) })}</h2>
-    ${svg}<p class="hint">${t("panel.spot_hint")}</p>
-    <div class="grid five">${d.spots[owner].map((sp) => `<button class="spot-button ${sp.choice ? "" : "secondary"}" data-spot="${sp.spot}">${sp.spot}</button>`).join("")}</div>`;
+    ${svg}<p class="hint">${hint}</p>
+    <div class="grid five">${d.spots[owner].map((sp) => `<button class="spot-button ${sp.choice ? "" : "secondary"}" data-spot="${sp.spot}" ${allowed.has(sp.spot) ? "" : "disabled"}>${sp.spot}</button>`).join("")}</div>`;
   const choose = (n) => call({ call: "spot", ball: owner, spot: n },
     `${t("ok")}: ${t("call.spot", { spot: n, name: name(m, owner) })}`);
   el.querySelectorAll("[data-spot]").forEach((b) => {
+    if (!allowed.has(Number(b.dataset.spot))) return;
     b.onclick = () => choose(Number(b.dataset.spot));
     b.onkeydown = (e) => { if (e.key === "Enter") choose(Number(b.dataset.spot)); };
   });
