@@ -132,7 +132,7 @@ def sheet_html(match: MatchRow, lines: list[str], lang: str) -> str:
         f" · {s['result']}: <strong>{result}</strong></p>"
         f"<p class=noprint><button onclick='print()'>{s['print']}</button> "
         f"<a href='/match/{match.id}.jsonl'>{s['export']}</a></p>"
-        f"<table><tr><th></th><th>p1: {p1}</th><th>p2: {p2}</th></tr>{''.join(score_rows)}</table>"
+        f"<table><tr><th></th><th>{p1}</th><th>{p2}</th></tr>{''.join(score_rows)}</table>"
         f"<h2>{s['rulings']}</h2><table><tr><th>{s['shot']}</th><th>{s['time']}</th><th>{s['rule']}</th>"
         f"<th></th></tr>{rulings}</table></html>"
     )
