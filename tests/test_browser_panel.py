@@ -241,3 +241,21 @@ def test_keys_at_the_panel_and_at_a_paired_tv(ctx: Any, live: LivePub) -> None:
         time.sleep(0.05)
     assert ref.state()["caroms"]["p1"] == 1
     tv.wait_for_selector("#lastshot:has-text('Joop scores 1, plays on')")
+
+
+def test_the_tv_speaks_the_last_shot_in_the_tables_language(ctx: Any, live: LivePub) -> None:
+    from test_browser import SPEECH_PROBE
+
+    live.call(live.pub.start_match, "1", {"game": "kegle", "players": {"p1": "Mette", "p2": "Lars"},
+                                          "distance": 40})
+    live.call(live.pub.set_lang, "1", "da")
+    tv = _page(ctx)
+    tv.add_init_script(SPEECH_PROBE)
+    tv.goto(f"{live.url}/table/1")
+    tv.wait_for_selector("#speech.on")
+    for e in ({"t": 1.0, "type": "cushion", "cushion": 1, "ball": "red"},
+              {"t": 1.5, "type": "pin", "pin": 2, "state": "down"},
+              {"t": 1.6, "type": "pin", "pin": 1, "state": "down"}, {"t": 3.0, "type": "rest"}):
+        live.submit("1", **e)
+    tv.wait_for_function("window.__said.length === 1")
+    assert tv.evaluate("window.__said[0]") == ["Mette: 4 point, spiller videre", "da-DK"]

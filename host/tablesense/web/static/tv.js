@@ -11,7 +11,6 @@ document.body.classList.toggle("overlay", overlay);
 let snap = null;
 let skew = 0; // host clock - our clock, ms
 let seenRulings = -1;
-let seenAnnouncements = -1;
 let bannerTimer = null;
 let speech = localStorage.getItem("tablesense.speech") !== "off";
 
@@ -245,23 +244,21 @@ function matters(ev) {
 }
 
 let lastTold = null;
+// Said aloud, in the table's language and voice: each new last shot (keglebillard's
+// "18 remaining" is part of it), and carom's countdown of caroms to go.
 function announce(s, m) {
   const rulings = (s && s.rulings) || [];
-  const said = (s && Array.isArray(s.announcements)) ? s.announcements : null;
   const told = snap.view ? snap.view.last_shot || "" : "";
-  if (seenRulings >= 0 && told && told !== lastTold && rulings.length !== seenRulings) {
+  if (seenRulings >= 0 && told && (told !== lastTold || rulings.length !== seenRulings)) {
     showBanner();
-    if (!said) say(told); // the last shot, in the table's language
+    say(told);
   }
   lastTold = told;
-  if (said && seenAnnouncements >= 0) {
-    for (const a of said.slice(seenAnnouncements)) say(typeof a === "string" ? a : a.text);
-  }
-  const one = s && typeof s.announcement === "string" ? s.announcement : null;
-  if (one && one !== lastAnnouncement && seenRulings >= 0) say(one);
-  lastAnnouncement = one;
+  const cd = s && s.countdown !== undefined && s.countdown !== null
+    ? (typeof s.countdown === "object" ? s.countdown[s.at_table] : s.countdown) : null;
+  if (typeof cd === "number" && cd !== lastAnnouncement && seenRulings >= 0) say(t("ls.remaining", { n: cd }));
+  lastAnnouncement = typeof cd === "number" ? cd : null;
   seenRulings = rulings.length;
-  seenAnnouncements = said ? said.length : 0;
 }
 
 let lastAnnouncement = null;
