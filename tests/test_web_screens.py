@@ -3,6 +3,7 @@ paired TV's keyboard, the demo's referee link at the LAN address."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -82,3 +83,19 @@ async def test_the_qr_code_holds_the_public_address_with_the_port_bound(tmp_path
         assert svg == qr_svg(f"http://192.0.2.7:{port}/ref/1?token={pub.table('1').token}")
     finally:
         await runner.cleanup()
+
+
+async def test_the_history_names_the_winner_and_the_players_never_p1_p2(app: Any) -> None:
+    pub, url, http = app
+    pub.start_match("1", {"game": "carom", "discipline": "libre", "players": {"p1": "Joop", "p2": "Kees"},
+                          "targets": {"p1": 1, "p2": 1}})
+    for e in ({"t": 1.0, "type": "cushion", "cushion": 1, "ball": None}, {"t": 2.0, "type": "rest"}):
+        pub.submit("1", parse_event(e))
+    pub.call("1", {"call": "carom"})
+    for e in ({"t": 3.0, "type": "cushion", "cushion": 1, "ball": None}, {"t": 4.0, "type": "rest"}):
+        pub.submit("1", parse_event(e))  # Kees's equalising inning: a miss
+    assert pub.snapshot("1")["state"]["winner"] == "p1"
+    async with http.get(f"{url}/history/1") as r:
+        page = await r.text()
+    assert "Winner: Joop" in page
+    assert not re.search(r"\bp[12]\b", page.split("<table>")[1])  # the rows: names only
