@@ -60,6 +60,15 @@ _LOGS: dict[int, _Log] = {}  # id(table) -> its log read so far
 
 
 def view(tab: Table, snap: dict[str, Any]) -> dict[str, Any]:
+    """The snapshot's ``view``; a fault in it costs the view, never the table's snapshot."""
+    try:
+        return _view(tab, snap)
+    except Exception as exc:  # the scoreboard goes on showing the state
+        _LOGS.pop(id(tab), None)
+        return {"error": f"the screens' view failed: {exc!r}"}
+
+
+def _view(tab: Table, snap: dict[str, Any]) -> dict[str, Any]:
     match = snap.get("match")
     if match is None or tab.match is None:
         return {}
