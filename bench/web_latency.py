@@ -1,13 +1,17 @@
 """Latency from a table event entering the host to the scoreboard's DOM showing it.
 
 Runs the real pub (SQLite match log with a synced commit per event, the rule engine, the
-WebSocket) and Debian's chromium with one scoreboard page per table. Each event carries a
-``mark``; the page notes when its ticker showed the mark (``performance.timeOrigin +
-performance.now()``, the same wall clock as the host's ``time.time()``).
+WebSocket) and Debian's chromium: one scoreboard page per table, and the overview (``/``,
+eight tables on one page). Each event carries a ``mark``; the page notes when the message
+holding it arrived, when its DOM showed it and when the frame that paints it began
+(``performance.timeOrigin + performance.now()``, the same wall clock as the host's
+``time.time()``), so the p99 splits into host + WebSocket, the page's script, and the wait
+for the browser's frame. The anchor, measured in the same run: the host's own share, up to
+a plain WebSocket client.
 
     .venv/bin/python bench/web_latency.py [--events 200] [--gap-ms 100] [--burst]
 
-Prints p50/p99/max in milliseconds for one table and for eight tables at once.
+Prints p50/p99/max in milliseconds for one table, eight TVs and the eight-table overview.
 """
 
 from __future__ import annotations
@@ -79,7 +83,10 @@ def _events(n: int) -> list[dict[str, Any]]:
     return out
 
 
-def run(tables: int, events: int, gap_ms: float, burst: bool = False) -> list[float]:
+def run(tables: int, events: int, gap_ms: float, burst: bool = False,
+        overview: bool = False) -> list[dict[str, float]]:
+    """Per shown event: ``entered`` (host), ``recv`` (message in the page), ``dom``, ``frame``.
+    ``overview``: one page on ``/`` with every table, else one TV page per table."""
     from playwright.sync_api import sync_playwright
 
     ids = [str(n) for n in range(1, tables + 1)]
@@ -91,7 +98,13 @@ def run(tables: int, events: int, gap_ms: float, burst: bool = False) -> list[fl
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             pages = {}
-            for tid in ids:  # a context each: eight TVs are eight browsers, not eight tabs of one
+            if overview:  # the pub's one screen of all tables
+                page = browser.new_context().new_page()
+                page.set_viewport_size({"width": 1920, "height": 1080})
+                page.goto(f"{host.url}/")
+                page.wait_for_function(f"document.querySelectorAll('.card .told').length === {tables}")
+                pages["all"] = page
+            for tid in ids if not overview else ():  # a context each: eight TVs are eight browsers
                 page = browser.new_context().new_page()
                 page.goto(f"{host.url}/table/{tid}?qr=0")
                 page.wait_for_selector(".player.p1")
@@ -105,15 +118,16 @@ def run(tables: int, events: int, gap_ms: float, burst: bool = False) -> list[fl
                 if burst:
                     time.sleep(gap_ms / 1000)
             time.sleep(0.5)
-            shown: dict[str, float] = {}
+            shown: dict[str, dict[str, float]] = {}
             for page in pages.values():
-                shown.update(page.evaluate("window.__marks"))
+                shown.update(page.evaluate("window.__timing"))
             browser.close()
         host.stop()
     missing = [m for m in host.entered if m not in shown and not m.endswith("setup")]
     if missing:
         print(f"  {len(missing)} events never shown (e.g. {missing[:3]})", file=sys.stderr)
-    return [shown[m] - host.entered[m] for m in host.entered if m in shown and not m.endswith("setup")]
+    return [{"entered": host.entered[m], **shown[m]} for m in host.entered
+            if m in shown and not m.endswith("setup") and "frame" in shown[m]]
 
 
 def run_host_only(tables: int, events: int, gap_ms: float, burst: bool = False) -> list[float]:
@@ -168,6 +182,20 @@ def run_host_only(tables: int, events: int, gap_ms: float, burst: bool = False) 
     return lat
 
 
+def _split(rows: list[dict[str, float]]) -> None:
+    """Where the time goes: p50/p99 of each stage, and the stages of the slowest 1 %."""
+    stages = (("host + WebSocket", "entered", "recv"), ("page script", "recv", "dom"),
+              ("to the frame", "dom", "frame"))
+    parts = "  ".join(f"{name} {statistics.median([r[b] - r[a] for r in rows]):.1f}/"
+                      f"{_pct([r[b] - r[a] for r in rows], 0.99):.1f}" for name, a, b in stages)
+    total = sorted(rows, key=lambda r: r["frame"] - r["entered"])
+    tail = total[max(0, int(len(total) * 0.99) - 1):] or total[-1:]
+    share = "  ".join(f"{name} {statistics.mean([r[b] - r[a] for r in tail]):.1f}" for name, a, b in stages)
+    print(f"      p50/p99 ms: {parts}; host -> frame p99 "
+          f"{_pct([r['frame'] - r['entered'] for r in rows], 0.99):.1f}")
+    print(f"      the slowest 1 % ({len(tail)}), mean ms: {share}")
+
+
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -178,16 +206,24 @@ def main() -> int:
     ap.add_argument("--events", type=int, default=200, help="events per table (200)")
     ap.add_argument("--gap-ms", type=float, default=100.0, help="time between a table's events (100 ms)")
     ap.add_argument("--burst", action="store_true", help="every table's event at the same instant")
+    ap.add_argument("--case", choices=("all", "tv1", "tv8", "overview"), default="all",
+                    help="which browser case to run (all; the WebSocket anchor always runs)")
     args = ap.parse_args()
     if not Path(CHROMIUM).exists():
         print(f"web_latency: {CHROMIUM} is missing (make browser)", file=sys.stderr)
         return 2
     print(f"web_latency: event into the host -> scoreboard DOM, {args.events} events per table, "
           f"one every {args.gap_ms:g} ms")
-    for tables in (1, 8):
-        lat = run(tables, args.events, args.gap_ms, args.burst)
-        print(f"  {tables} table(s), host -> chromium DOM:  n={len(lat)} p50={statistics.median(lat):.1f} ms "
+    cases = {"tv1": (1, False, "1 table, its TV"), "tv8": (8, False, "8 tables, 8 TVs"),
+             "overview": (8, True, "8 tables, the overview (one page)")}
+    for key, (tables, overview, what) in cases.items():
+        if args.case not in ("all", key):
+            continue
+        rows = run(tables, args.events, args.gap_ms, args.burst, overview)
+        lat = [r["dom"] - r["entered"] for r in rows]
+        print(f"  {what}, host -> chromium DOM:  n={len(lat)} p50={statistics.median(lat):.1f} ms "
               f"p99={_pct(lat, 0.99):.1f} ms max={max(lat):.1f} ms")
+        _split(rows)
     for tables in (1, 8):
         lat = run_host_only(tables, args.events, args.gap_ms, args.burst)
         print(f"  {tables} table(s), host -> WebSocket client: n={len(lat)} "

@@ -19,6 +19,7 @@ from tablesense.cli import main
 from tablesense.events import Cushion, Pin, Pocket, Setup, dump_event, parse_line
 from tablesense.replay import Replay
 from tablesense.sim.match import play_match
+from tablesense.web.lan import lan_address
 
 TABLESENSE = str(Path(sys.executable).parent / "tablesense")
 
@@ -33,7 +34,11 @@ def test_demo_prints_a_whole_match_that_replays_to_its_result(capsys):
     state = Replay().feed_lines(lines).to_json()
     assert state["finished"] and state["winner"] in ("p1", "p2", "draw")
     assert "errors" not in state
-    assert ("drawn" if state["winner"] == "draw" else f"won by {state['winner']}") in err
+    names = setup.players
+    winner = state["winner"]
+    won = "is a draw" if winner == "draw" else f"{names[winner]} wins the keglebillard match"
+    assert won in err
+    assert " p1 " not in err and " p2 " not in err  # names, never p1/p2
 
 
 @pytest.mark.parametrize("argv,message", [
@@ -75,6 +80,12 @@ def test_demo_serves_the_match_on_the_scoreboard(tmp_path):
         m = re.search(r"(http://\S+)/table/carom", line)
         assert m, line
         base = m.group(1)
+        referee, stop = proc.stdout.readline(), proc.stdout.readline()
+        lan = lan_address()
+        if lan:  # phones reach the referee panel (and its QR code) at the LAN address, not 127.0.0.1
+            assert f"referee panel at http://{lan}:{base.rsplit(':', 1)[1]}/ref/carom?token=" in referee
+            assert _get(f"http://{lan}:{base.rsplit(':', 1)[1]}/api/table/carom")["table"] == "carom"
+        assert "Ctrl-C stops it" in stop, stop
         deadline = time.monotonic() + 60
         snapshot: dict = {}
         while time.monotonic() < deadline:

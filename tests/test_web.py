@@ -126,6 +126,7 @@ async def test_export_history_and_score_sheet(app) -> None:  # type: ignore[no-u
     async with http.get(f"{url}/match/{match_id}/sheet") as r:
         sheet = await r.text()
     assert "Ann" in sheet and "Bob" in sheet and "golf.goal" in sheet
+    assert "p1:" not in sheet and "p2:" not in sheet  # the players by name
     async with http.get(f"{url}/history/1") as r:
         assert f"/match/{match_id}/sheet" in await r.text()
     async with http.get(f"{url}/api/table/1/matches") as r:

@@ -91,6 +91,8 @@ class Pub:
             raise StoreError(f"unknown language {lang!r} (languages: {', '.join(LANGS)})")
         self.store = store
         self.writer = writer
+        #: what the screens add to a table's snapshot (``tablesense.web.view``): its ``view``
+        self.view: Callable[[Table, dict[str, Any]], dict[str, Any]] | None = None
         self.tables: dict[str, Table] = {}
         for tid in table_ids:
             token, tlang = store.table(tid, lang)
@@ -122,12 +124,15 @@ class Pub:
             state = rep.engine.to_json(rep.state)
             summary = rep.engine.summary(rep.state)
         errors = [{"seq": e.line, "error": e.error} for e in rep.errors[-5:]] if rep.engine else []
-        return {
+        snap = {
             "table": tab.id, "lang": tab.lang, "version": tab.version, "match": match,
             "state": state, "summary": summary, "errors": errors, "ticker": list(tab.ticker),
             "rest_at": tab.rest_at, "turn_clock": TURN_CLOCK.get(match["game"]) if match else None,
             "now": time.time(),  # the host's clock as it sends: the page's clock is set by it
         }
+        if self.view is not None:
+            snap["view"] = self.view(tab, snap)
+        return snap
 
     def snapshot_json(self, table_id: str) -> str:
         """``snapshot`` as JSON, computed once per version of the table (``now`` fresh each time)."""

@@ -25,6 +25,7 @@ from ..command_line.options import add_db, add_http
 from ..errors import TablesenseError
 from ..events import Event, dump_event
 from ..replay import Replay
+from ..web.lan import lan_address
 
 GAMES = ("golf", "kegle", "carom")
 
@@ -109,20 +110,39 @@ def run(args: argparse.Namespace) -> int:
 async def _print(args: argparse.Namespace) -> int:
     notes: list[str] = []
     replay = Replay()
+    players: dict[str, Any] = {}
     async for event in events(args, notes):
         with contextlib.suppress(TablesenseError):
             replay.apply(event)
+        if event.type == "setup":
+            players = dict(event.to_dict().get("players") or {})
         print(dump_event(event), flush=True)
-    _report(replay, notes)
+    _report(replay, notes, players)
     return 0
 
 
-def _report(replay: Replay, notes: list[str]) -> None:
+def _name(players: dict[str, Any], player: str) -> str:
+    v = players.get(player, player)
+    return " & ".join(map(str, v)) if isinstance(v, list) else str(v)
+
+
+def _report(replay: Replay, notes: list[str], players: dict[str, Any]) -> None:
+    """The result, the winner by name ("Jan wins"), and what the simulator noticed."""
     state = replay.to_json()
     line = replay.engine.summary(replay.state) if replay.engine and replay.state else ""
+    for p in ("p1", "p2"):  # the engines' summaries say p1/p2 where the players have names
+        if p in players:
+            line = line.replace(f"{p} {_name(players, p)}", _name(players, p)).replace(p, _name(players, p))
     winner = state.get("winner")
-    result = "drawn" if winner == "draw" else f"won by {winner}" if winner else "not finished"
-    print(f"tablesense demo: {state.get('game')} match {result}. {line}".rstrip(), file=sys.stderr)
+    game = {"golf": "golf billiards", "kegle": "keglebillard", "carom": "carom"}.get(str(state.get("game")),
+                                                                                  str(state.get("game")))
+    if winner == "draw":
+        result = f"the {game} match is a draw."
+    elif winner:
+        result = f"{_name(players, winner)} wins the {game} match."
+    else:
+        result = f"the {game} match did not finish."
+    print(f"tablesense demo: {result} {line}".rstrip(), file=sys.stderr, flush=True)
     for note in notes:
         if note.startswith("no rest"):
             print(f"tablesense demo: {note}", file=sys.stderr)
@@ -138,15 +158,21 @@ async def _serve(args: argparse.Namespace) -> int:
     table_id = args.game
     done = asyncio.Event()
     replay = Replay()
+    players: dict[str, Any] = {}
 
     async def source() -> AsyncIterator[Event]:
         try:
             async for event in events(args, notes):
                 with contextlib.suppress(TablesenseError):
                     replay.apply(event)
+                if event.type == "setup":
+                    players.update(event.to_dict().get("players") or {})
                 yield event
         finally:
-            _report(replay, notes)
+            _report(replay, notes, players)
+            if not args.exit:
+                print("tablesense demo: the scoreboard stays up: Ctrl-C stops the demo", file=sys.stderr,
+                      flush=True)
             done.set()
 
     browser: list[subprocess.Popen[bytes]] = []
@@ -156,17 +182,31 @@ async def _serve(args: argparse.Namespace) -> int:
 
         token = pub.table(table_id).token
         page = f"{url}/table/{table_id}?tv={tv_code(token)}"  # this screen is the pub's TV: the QR code shows
-        print(f"tablesense demo: scoreboard at {page}  (referee panel: {url}/ref/{table_id}?token={token})",
-              flush=True)
+        port = url.rsplit(":", 1)[1]
+        phones = f"http://{lan}:{port}" if lan else url
+        print(f"tablesense demo: scoreboard at {page}", flush=True)
+        print(f"tablesense demo: referee panel at {phones}/ref/{table_id}?token={token}"
+              + ("  (the TV's QR code opens it on a phone on this network)" if lan else
+                 "  (no network but this machine: phones cannot reach it)"), flush=True)
+        stop = "it stops when the match is over, or at Ctrl-C" if args.exit else \
+            "Ctrl-C stops it (--exit: stop when the match is over)"
+        print(f"tablesense demo: the {args.game} match plays at --speed {args.speed:g}; {stop}", flush=True)
         if args.open:
             proc = open_browser(page)
             if proc is not None:
                 browser.append(proc)
 
+    # phones reach the demo at this machine's address on the network (its QR code says so)
+    host = args.http.host
+    lan = lan_address() if _loopback(host) else (None if host in ("0.0.0.0", "::") else host)
+    if lan is None and host in ("0.0.0.0", "::"):
+        lan = lan_address()
+    public_url = f"http://{lan}:{{port}}" if lan else ""
+    also = (lan,) if lan and _loopback(host) else ()
     with tempfile.TemporaryDirectory(prefix="tablesense-demo-") as tmp:
         db = args.db or str(Path(tmp) / "demo.db")
         server = asyncio.create_task(serve({table_id: source()}, host=args.http.host, port=args.http.port,
-                                           db=db, on_ready=ready))
+                                           db=db, on_ready=ready, public_url=public_url, also=also))
         try:
             waiter = asyncio.create_task(done.wait() if args.exit else asyncio.Event().wait())
             await asyncio.wait({server, waiter}, return_when=asyncio.FIRST_COMPLETED)
@@ -189,6 +229,10 @@ async def _serve(args: argparse.Namespace) -> int:
         if failed is not None:
             raise failed
     return 0
+
+
+def _loopback(host: str) -> bool:
+    return host in ("localhost", "127.0.0.1", "::1") or host.startswith("127.")
 
 
 def open_browser(url: str) -> subprocess.Popen[bytes] | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import re
 import time
 from functools import cache
 from html import escape
@@ -55,7 +56,9 @@ def history_html(table_id: str, matches: list[MatchRow], lang: str) -> str:
     for m in matches:
         result = s["in_play"]
         if m.result:
-            result = escape(str(m.result.get("summary") or m.result.get("winner") or ""))
+            winner = m.result.get("winner")
+            won = f"{s['winner']}: {_name(m.players, winner)} · " if winner and winner != "draw" else ""
+            result = escape(won + named(str(m.result.get("summary") or ""), m.players))
         rows.append(
             f"<tr><td class=num>{m.id}</td><td>{escape(s.get('game.' + m.game, m.game))}</td>"
             f"<td>{_players(m.players)}</td><td>{_when(m.started)}</td><td>{_when(m.ended)}</td>"
@@ -135,10 +138,21 @@ def sheet_html(match: MatchRow, lines: list[str], lang: str) -> str:
         f" · {s['result']}: <strong>{result}</strong></p>"
         f"<p class=noprint><button onclick='print()'>{s['print']}</button> "
         f"<a href='/match/{match.id}.jsonl'>{s['export']}</a></p>"
-        f"<table><tr><th></th><th>p1: {p1}</th><th>p2: {p2}</th></tr>{''.join(score_rows)}</table>"
+        f"<table><tr><th></th><th>{p1}</th><th>{p2}</th></tr>{''.join(score_rows)}</table>"
         f"<h2>{s['rulings']}</h2><table><tr><th>{s['shot']}</th><th>{s['time']}</th><th>{s['rule']}</th>"
         f"<th></th></tr>{rulings}</table></html>"
     )
+
+
+_PLAYER = re.compile(r"\bp([12])\b")
+
+
+def named(text: str, players: dict[str, Any]) -> str:
+    """An engine's summary with the players' names for p1/p2 ("p1 Gerda 2" reads "Gerda 2")."""
+    for p in ("p1", "p2"):
+        if p in players:
+            text = text.replace(f"{p} {_name(players, p)}", _name(players, p))
+    return _PLAYER.sub(lambda mt: _name(players, "p" + mt.group(1)), text)
 
 
 def _name(players: dict[str, Any], player: str | None) -> str:

@@ -22,7 +22,7 @@ from ..errors import TablesenseError
 from ..events import Event
 from ..pub import Pub
 from ..store import LANGS, Store, StoreError, Writer
-from . import guard, pages
+from . import guard, pages, view
 from .limits import BadBody, Gate, Limits, load_json, path_number, server_logger
 from .qr import qr_svg
 
@@ -54,6 +54,7 @@ def make_app(pub: Pub, public_url: str = "", *, tv_code: str = "", limits: Limit
     app[TV_CODE_KEY] = tv_code
     app[THROTTLE_KEY] = guard.Throttle()
     app[SOCKETS_KEY] = set()
+    pub.view = view.view
     app.on_shutdown.append(_close_sockets)
     r = app.router
     r.add_get("/", _page("overview.html"))
@@ -68,6 +69,7 @@ def make_app(pub: Pub, public_url: str = "", *, tv_code: str = "", limits: Limit
     r.add_get("/api/table/{table}", _snapshot)
     r.add_get("/api/table/{table}/log", _log)
     r.add_get("/api/table/{table}/matches", _matches)
+    r.add_get("/api/table/{table}/panel", _panel)
     r.add_get("/api/table/{table}/qr.svg", _qr)
     r.add_get("/api/table/{table}/tv", _tv_status)
     r.add_post("/api/table/{table}/tv", _tv_pair)
@@ -155,6 +157,15 @@ async def _matches(request: web.Request) -> web.Response:
     return web.json_response({"matches": [m.to_dict() for m in _pub(request).store.matches(tid)]})
 
 
+async def _panel(request: web.Request) -> web.Response:
+    """The referee panel's buttons for the table's match (public: what the rules allow)."""
+    tid = _table_id(request)
+    pub = _pub(request)
+    rep = pub.table(tid).replay
+    state = rep.engine.to_json(rep.state) if rep.engine is not None and rep.state is not None else None
+    return web.json_response(view.panel(pub.table(tid), state))
+
+
 def _tv_code(request: web.Request, tid: str) -> str:
     return guard.tv_code(_pub(request).table(tid).token, request.app[TV_CODE_KEY])
 
@@ -167,6 +178,9 @@ async def _qr(request: web.Request) -> web.Response:
                                 "(open /table/<id>?tv=CODE there once; tablesense run prints the code)")
     tab = _pub(request).table(tid)
     base = request.app[URL_KEY] or f"{request.scheme}://{request.host}"
+    if "{port}" in base:  # the port bound (a demo on any free port)
+        sock = request.transport.get_extra_info("sockname") if request.transport else None
+        base = base.replace("{port}", str(sock[1] if isinstance(sock, tuple) else request.url.port or ""))
     return web.Response(body=qr_svg(f"{base}/ref/{tid}?token={tab.token}"), content_type="image/svg+xml",
                         headers={"Cache-Control": "no-store"})
 
@@ -307,10 +321,17 @@ async def _body(request: web.Request) -> dict[str, Any]:
     return body
 
 
-async def _guarded(request: web.Request) -> tuple[str, dict[str, Any]]:
+async def _guarded(request: web.Request, tv: bool = False) -> tuple[str, dict[str, Any]]:
+    """The table and the body of a referee's request; refused (403) without the table's
+    token, or, when ``tv``, from the table's paired TV (its keyboard or remote: the TV
+    shows the token's QR code anyway)."""
     tid = _table_id(request)
     body = await _body(request) if request.can_read_body else {}
-    guard.check(request, _pub(request).table(tid).token, body.pop("token", None))
+    token = body.pop("token", None)
+    if tv and guard.TOKEN_HEADER not in request.headers and token is None and guard.same_origin(request) \
+            and guard.is_paired_tv(request, tid, _tv_code(request, tid)):
+        return tid, body
+    guard.check(request, _pub(request).table(tid).token, token)
     return tid, body
 
 
@@ -326,7 +347,7 @@ async def _setup(request: web.Request) -> web.Response:
 
 
 async def _call(request: web.Request) -> web.Response:
-    tid, body = await _guarded(request)
+    tid, body = await _guarded(request, tv=True)
     await _pub(request).call_async(tid, body)
     return web.json_response({"ok": True})
 
@@ -350,14 +371,15 @@ async def _lang(request: web.Request) -> web.Response:
 
 async def start(pub: Pub, host: str = "127.0.0.1", port: int = 8080, public_url: str = "", *,
                 tv_code: str = "", limits: Limits | None = None,
-                allowed_hosts: tuple[str, ...] = ()) -> tuple[web.AppRunner, str]:
+                allowed_hosts: tuple[str, ...] = (), also: tuple[str, ...] = ()) -> tuple[web.AppRunner, str]:
     """Start the web app; returns the runner (``await runner.cleanup()``) and its base URL.
 
     ``limits`` (default ``Limits()``, its connection cap fitted to the file limit) bound
-    what clients may cost; ``allowed_hosts``: more host names to answer to.
+    what clients may cost; ``allowed_hosts``: more host names to answer to; ``also``: more
+    addresses to listen on, at the same port (the demo's LAN address, for phones).
     """
     limits = (limits or Limits()).capped()
-    hosts = guard.Hosts.of(host, public_url, allowed_hosts)
+    hosts = guard.Hosts.of(host, public_url, (*allowed_hosts, *also))
     app = make_app(pub, public_url, tv_code=tv_code, limits=limits, hosts=hosts)
     runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=2.0,
                            keepalive_timeout=limits.idle_timeout, logger=server_logger())
@@ -368,6 +390,9 @@ async def start(pub: Pub, host: str = "127.0.0.1", port: int = 8080, public_url:
     await site.start()
     server = site._server
     bound = server.sockets[0].getsockname()[1] if server and server.sockets else port  # type: ignore[union-attr]
+    for extra in also:
+        if extra != host:
+            await web.TCPSite(runner, extra, bound, backlog=128).start()
     return runner, f"http://{host}:{bound}"
 
 
@@ -383,12 +408,14 @@ def _feed_ended(task: asyncio.Task[None]) -> None:
 async def serve(tables: dict[str, AsyncIterator[Event] | None], *, host: str = "127.0.0.1",
                 port: int = 8080, db: str = "tablesense.db", lang: str = "en",
                 public_url: str = "", on_ready: Callable[[str, Pub], None] | None = None,
-                tv_code: str = "", limits: Limits | None = None) -> None:
-    """Serve the pub until cancelled: feed each table's events, serve the web app."""
+                tv_code: str = "", limits: Limits | None = None, also: tuple[str, ...] = ()) -> None:
+    """Serve the pub until cancelled: feed each table's events, serve the web app (on
+    ``host`` and the ``also`` addresses). ``public_url`` may hold ``{port}``: the port bound
+    (``--port 0``)."""
     store = Store(db)
     writer = Writer(db)
     pub = Pub(store, tables, lang=lang, writer=writer)
-    runner, url = await start(pub, host, port, public_url, tv_code=tv_code, limits=limits)
+    runner, url = await start(pub, host, port, public_url, tv_code=tv_code, limits=limits, also=also)
     feeds = []
     for tid, src in tables.items():
         if src is not None:

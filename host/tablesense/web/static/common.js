@@ -41,11 +41,22 @@ export function gameTitle(match) {
 export function eventText(ev, match) {
   if (ev.type === "error") return "! " + ev.error;
   const key = "ev." + ev.type;
-  let s = t(key, ev);
+  const word = (k, fallback) => (t(k) !== k ? t(k) : fallback);
+  const game = match ? match.game : "";
+  if (ev.type === "pin" && t(`ev.pin.${ev.state}`) !== `ev.pin.${ev.state}`) return t(`ev.pin.${ev.state}`, ev);
+  if (ev.type === "call" && ["start", "foul", "spot"].includes(ev.call)) { // the call's words say it all
+    const who = name(match, ["p1", "p2"].includes(ev.ball) ? ev.ball : ev.player);
+    const foul = ev.foul && word(`foul.${game}.${ev.foul}`, ev.foul);
+    const what = t("call." + ev.call, { name: who, spot: ev.spot, foul });
+    return t("ev.call", { call: what }) + (ev.call === "foul" && ev.player ? ` (${name(match, ev.player)})` : "");
+  }
+  let s = t(key, ev.type === "call" ? { call: word(`call.${ev.call}.${game}`, word("call." + ev.call, ev.call)) } : ev);
   if (ev.type === "call") {
-    const bits = [ev.foul, ev.player && name(match, ev.player), ev.ball, ev.spot, ev.question, ev.answer,
+    const ball = ["p1", "p2"].includes(ev.ball) ? name(match, ev.ball) : ev.ball && word("ball." + ev.ball, ev.ball);
+    const bits = [ev.foul && word(`foul.${game}.${ev.foul}`, ev.foul), ev.player && name(match, ev.player), ball,
+      ev.spot, ev.answer === true ? t("yes") : ev.answer === false ? t("no") : ["p1", "p2"].includes(ev.answer) ? name(match, ev.answer) : ev.answer,
       ev.call === "void" ? `${ev.from}–${ev.to}` : null];
-    s += " " + bits.filter((b) => b !== null && b !== undefined).join(" ");
+    s += " " + bits.filter((b) => b !== null && b !== undefined && b !== "").join(" ");
   }
   if (ev.ball && ev.type !== "call") s += " · " + (["p1", "p2"].includes(ev.ball) ? name(match, ev.ball) : ev.ball);
   return s.trim();
@@ -57,7 +68,10 @@ export function live(path, onMessage, onState) {
   function open() {
     const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`);
     ws.onopen = () => { delay = 250; onState && onState(true); };
-    ws.onmessage = (m) => onMessage(JSON.parse(m.data));
+    ws.onmessage = (m) => {
+      const recv = performance.timeOrigin + performance.now(); // before parsing: the page's own work follows
+      onMessage(JSON.parse(m.data), recv);
+    };
     ws.onclose = () => {
       onState && onState(false);
       setTimeout(open, delay);
@@ -77,4 +91,25 @@ export function per(state, key, p) {
 export function fmtClock(sec) {
   const s = Math.max(0, Math.floor(sec));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// bench/web_latency.py: each marked event of a snapshot's ticker, when its message arrived,
+// when the DOM showed it (window.__marks) and when the frame that paints it began.
+window.__marks = window.__marks || {};
+window.__timing = window.__timing || {};
+export function marked(ticker, recv) {
+  const now = performance.timeOrigin + performance.now();
+  const fresh = [];
+  for (const ev of ticker) {
+    if (ev.mark === undefined || ev.mark in window.__marks) continue;
+    window.__marks[ev.mark] = now;
+    window.__timing[ev.mark] = { recv: recv ?? now, dom: now };
+    fresh.push(ev.mark);
+  }
+  if (fresh.length) {
+    requestAnimationFrame(() => {
+      const frame = performance.timeOrigin + performance.now();
+      for (const m of fresh) window.__timing[m].frame = frame;
+    });
+  }
 }

@@ -1,5 +1,6 @@
-// The referee panel (/ref/<table>?token=...): start a match, answer, call, correct. Every change
-// carries the table's token; the host refuses anything without it.
+// The referee panel (/ref/<table>?token=...): a phone in one hand, or a keyboard / presenter
+// remote at the TV. Every call is a button in the player's words; nothing is typed but the
+// players' names. Every change carries the table's token; the host refuses anything without it.
 import { esc, eventText, gameTitle, live, loadLang, name, per, t, tableId } from "./common.js";
 
 const TID = tableId();
@@ -10,15 +11,15 @@ if (q.get("token")) {
   history.replaceState(null, "", location.pathname); // keep the token out of shared links and screenshots
 }
 const TOKEN = sessionStorage.getItem(KEY) || "";
-const FOULS = {
-  golf: ["touch", "foot", "push", "double-hit", "jump", "wrong-ball", "time"],
-  kegle: ["touch", "foot", "push", "double-hit", "red-in-hole", "no-rail"],
-  carom: ["touch", "foot", "push", "double-hit", "wrong-ball", "jump"],
-};
-const MAIN = { golf: "frames_won", kegle: "points", carom: "caroms" };
+const MAIN = { golf: ["frames_won", "frames"], kegle: ["points", "points"], carom: ["caroms", "caroms"] };
+const SIDE = { golf: [["balls_left", "balls_left"]], kegle: [["remaining", "remaining"], ["series", "series"]],
+  carom: [["innings", "innings"], ["average", "average"], ["high_run", "high_run"]] };
 
 let snap = null;
+let panel = null; // /api/table/T/panel: the foul buttons, golf's table drawing
+let panelKey = "";
 let logVersion = -1;
+let locked = !TOKEN; // a missing or refused token: one message, every control disabled
 
 function status(text, kind) {
   const el = document.getElementById("status");
@@ -27,7 +28,20 @@ function status(text, kind) {
   if (kind === "ok") setTimeout(() => { if (el.textContent === text) el.className = "status"; }, 2500);
 }
 
-async function post(what, body) {
+function lock() {
+  locked = true;
+  document.body.classList.add("locked");
+  status(t("panel.locked", { table: TID }), "error locked");
+  applyLock();
+}
+
+function applyLock() {
+  if (!locked) return;
+  document.querySelectorAll("main button, main input, main select, header select").forEach((el) => { el.disabled = true; });
+}
+
+async function post(what, body, done) {
+  if (locked) return false;
   const r = await fetch(`/api/table/${encodeURIComponent(TID)}/${what}`, {
     method: "POST",
     headers: { "Content-Type": "application/json", "X-Tablesense-Token": TOKEN },
@@ -35,70 +49,162 @@ async function post(what, body) {
   });
   const text = await r.text();
   let msg = text;
-  try { msg = JSON.parse(text).error || t("ok"); } catch (e) { /* plain text */ }
-  if (!r.ok) { status(`${t("refused")}: ${msg}`, "error"); return false; }
-  status(t("ok"), "ok");
+  try { msg = JSON.parse(text).error || ""; } catch (e) { /* plain text */ }
+  if (r.status === 403 && /token/.test(msg)) { lock(); return false; }
+  if (!r.ok) { status(`${t("refused")}: ${String(msg).replace(/^refused:\s*/i, "")}`, "error"); return false; }
+  status(done || t("ok"), "ok");
   return true;
 }
 
+const call = (body, done) => post("call", body, done);
+
+function ballDot(m, p) {
+  const c = snap.view && snap.view.colours ? snap.view.colours[p] : null;
+  return c ? `<span class="dot ${c}" aria-hidden="true"></span>` : "";
+}
+
+// --- the score: names, each figure with its label ------------------------------------------
 function renderNow() {
   const m = snap.match, s = snap.state;
   document.getElementById("title").textContent = `${t("table")} ${TID} · ${t("referee")}`;
   const el = document.getElementById("now");
   if (!m) { el.innerHTML = `<h2>${t("no_match")}</h2>`; return; }
-  const key = MAIN[m.game];
-  const row = (p) => `<span class="${s && s.at_table === p ? "at" : ""}">${s && s.at_table === p ? "▶ " : ""}${esc(name(m, p))}</span>
-    <span>${esc(per(s, key, p) ?? "")}</span>`;
-  el.innerHTML = `<h2>${esc(gameTitle(m))} · #${m.id}</h2><div class="score">${row("p1")}${row("p2")}</div>
-    <div>${esc(s ? snap.summary || "" : t("no_engine"))}${s && s.finished ? " · " + t("finished") : ""}</div>
+  const [key, label] = MAIN[m.game] || MAIN.carom;
+  const over = s && s.finished;
+  const cell = (p) => {
+    const at = !over && s && s.at_table === p;
+    const side = (SIDE[m.game] || []).map(([k, l]) => {
+      let v = per(s, k, p);
+      if (typeof v === "number" && k === "average") v = v.toFixed(3);
+      return v === undefined ? "" : `<span class="fig"><small>${t(l)}</small> ${esc(v)}</span>`;
+    }).join("");
+    return `<div class="who ${at ? "at" : ""} ${s && s.winner === p ? "won" : ""}" data-player="${p}">
+      <div class="pname">${ballDot(m, p)}${esc(name(m, p))}${at ? ` <small class="atmark">${t("at_table")}</small>` : ""}</div>
+      <div class="main"><b>${esc(per(s, key, p) ?? 0)}</b> <small>${t(label)}</small></div><div class="side">${side}</div></div>`;
+  };
+  let end = "";
+  if (over) end = `<div class="final">${s.winner === "draw" ? t("draw") : t("winner_big", { name: esc(name(m, s.winner)) })}</div>`;
+  el.innerHTML = `<h2>${esc(gameTitle(m))}</h2><div class="score">${cell("p1")}${cell("p2")}</div>${end}
+    ${snap.view && snap.view.last_shot ? `<p class="last" id="last-shot"><small>${t("last_shot")}</small> ${esc(snap.view.last_shot)}</p>` : ""}
+    ${s ? "" : `<p>${t("no_engine")}</p>`}
     ${snap.errors.map((e) => `<div class="q">! ${esc(e.error)}</div>`).join("")}`;
+}
+
+// --- the engine's open questions: one button per answer, naming players or balls -------------
+function optionLabel(m, o) {
+  if (o === true) return t("yes");
+  if (o === false) return t("no");
+  if (o === "p1" || o === "p2") return name(m, o);
+  if (typeof o === "string" && t("ball." + o) !== "ball." + o) return t("ball." + o);
+  return String(o);
 }
 
 function renderQuestions() {
   const el = document.getElementById("questions");
   const qs = (snap.state && snap.state.questions) || [];
   if (!qs.length) { el.innerHTML = ""; return; }
+  const m = snap.match;
   el.innerHTML = `<h2>${t("questions")}</h2>` + qs.map((x) => `<div class="q" data-question="${esc(x.id)}"><p>${esc(x.text)}</p>
     <div class="grid">${(x.options || [true, false]).map((o, i) =>
-      `<button data-q="${esc(x.id)}" data-i="${i}">${esc(o === true ? t("yes") : o === false ? t("no") : o)}</button>`).join("")}</div></div>`).join("");
+      `<button class="answer" data-q="${esc(x.id)}" data-i="${i}">${ballDot(m, o)}${esc(optionLabel(m, o))}</button>`).join("")}</div></div>`).join("");
   el.querySelectorAll("button[data-q]").forEach((b) => {
     b.onclick = () => {
       const question = qs.find((x) => x.id === b.dataset.q);
-      post("call", { call: "answer", question: question.id, answer: (question.options || [true, false])[Number(b.dataset.i)] });
+      const answer = (question.options || [true, false])[Number(b.dataset.i)];
+      call({ call: "answer", question: question.id, answer }, `${t("ok")}: ${optionLabel(m, answer)}`);
     };
   });
 }
 
-function renderCalls() {
-  const el = document.getElementById("calls");
-  const m = snap.match;
-  if (!m) { el.innerHTML = ""; return; }
-  const balls = m.game === "golf" ? ["p1", "p2"] : m.game === "kegle" ? ["red", "white"] : ["white", "yellow", "red"];
-  if (el.dataset.game === m.game + m.id) return; // keep what the referee is typing
-  el.dataset.game = m.game + m.id;
-  el.innerHTML = `<h2>${t("calls")}</h2>
-    <div class="grid">${m.game !== "golf" ? `<button id="c-carom">${t("carom_call")}</button>` : ""}
-      <button id="c-undo" class="danger">${t("undo")}</button></div>
-    <div class="row"><input id="c-foul" list="fouls" placeholder="${t("foul")}" autocomplete="off"><button id="c-foul-go">${t("foul")}</button></div>
-    <datalist id="fouls">${(FOULS[m.game] || []).map((f) => `<option value="${f}">`).join("")}</datalist>
-    <div class="row"><select id="c-ball">${balls.map((b) => `<option value="${b}">${esc(["p1", "p2"].includes(b) ? name(m, b) : b)}</option>`).join("")}</select>
-      <input id="c-spot" type="number" min="1" max="9" value="1" inputmode="numeric" aria-label="${t("spot")}">
-      <button id="c-spot-go">${t("spot")}</button></div>
-    <div class="row"><label>${t("starts")}</label><button id="c-start-p1" class="secondary">${esc(name(m, "p1"))}</button>
-      <button id="c-start-p2" class="secondary">${esc(name(m, "p2"))}</button></div>`;
-  const on = (id, fn) => { const b = document.getElementById(id); if (b) b.onclick = fn; };
-  on("c-carom", () => post("call", { call: "carom" }));
-  on("c-undo", () => post("call", { call: "undo" }));
-  on("c-foul-go", async () => {
-    const f = document.getElementById("c-foul").value.trim();
-    if (f && await post("call", { call: "foul", foul: f })) document.getElementById("c-foul").value = "";
+// --- golf: a ball waits for its replacement spot, chosen on a drawing of the table ------------
+function renderSpot() {
+  const el = document.getElementById("spot");
+  const s = snap.state, m = snap.match;
+  const waiting = (s && Array.isArray(s.spots_waiting)) ? s.spots_waiting : [];
+  if (!m || m.game !== "golf" || !waiting.length || !panel || !panel.table) { el.innerHTML = ""; el.dataset.key = ""; return; }
+  const owner = waiting[0];
+  const key = `${snap.version}`;
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  const d = panel.table, k = 100; // metres to centimetres
+  const W = d.length * k, H = d.width * k, pad = 6;
+  let svg = `<svg viewBox="${-pad} ${-pad} ${W + 2 * pad} ${H + 2 * pad}" class="bed" role="group" aria-label="${esc(t("spot"))}">
+    <rect x="${-pad}" y="${-pad}" width="${W + 2 * pad}" height="${H + 2 * pad}" rx="4" class="rail"/>
+    <rect x="0" y="0" width="${W}" height="${H}" class="cloth"/>`;
+  for (const [g, [x, y, r]] of Object.entries(d.goals)) {
+    svg += `<circle cx="${x * k}" cy="${y * k}" r="${r * k}" class="goal"/><text x="${x * k}" y="${y * k + 1.5}" class="goal-name">${g}</text>`;
+  }
+  for (const [x, y] of d.pegs) svg += `<circle cx="${x * k}" cy="${y * k}" r="${d.peg * k * 1.5}" class="peg"/>`;
+  // the spots the rules allow now (web/spots.py: from the balls' positions when the table reports them)
+  const told = snap.view && snap.view.spots && snap.view.spots.owner === owner ? snap.view.spots : null;
+  const allowed = new Set(told ? told.allowed : [1, 2, 3, 4, 5]);
+  for (const sp of d.spots[owner]) {
+    const ok = allowed.has(sp.spot);
+    svg += `<g class="spot ${sp.choice ? "choice" : "fallback"} ${ok ? "" : "taken"}" data-spot="${sp.spot}" ${ok ? 'tabindex="0" role="button"' : 'aria-disabled="true"'}
+      aria-label="${esc(t("spot"))} ${sp.spot}"><circle cx="${sp.x * k}" cy="${sp.y * k}" r="${sp.choice ? 8 : 6}"/>
+      <text x="${sp.x * k}" y="${sp.y * k + 2.5}">${sp.spot}</text></g>`;
+  }
+  svg += "</svg>";
+  const hint = told && told.seen ? t("panel.spot_seen") : t("panel.spot_hint");
+  el.innerHTML = `<h2>${t("panel.spot_title", { name: esc(name(m, owner)), chooser: esc(name(m, owner === "p1" ? "p2" : "p1")) })}</h2>
+    ${svg}<p class="hint">${hint}</p>
+    <div class="grid five">${d.spots[owner].map((sp) => `<button class="spot-button ${sp.choice ? "" : "secondary"}" data-spot="${sp.spot}" ${allowed.has(sp.spot) ? "" : "disabled"}>${sp.spot}</button>`).join("")}</div>`;
+  const choose = (n) => call({ call: "spot", ball: owner, spot: n },
+    `${t("ok")}: ${t("call.spot", { spot: n, name: name(m, owner) })}`);
+  el.querySelectorAll("[data-spot]").forEach((b) => {
+    if (!allowed.has(Number(b.dataset.spot))) return;
+    b.onclick = () => choose(Number(b.dataset.spot));
+    b.onkeydown = (e) => { if (e.key === "Enter") choose(Number(b.dataset.spot)); };
   });
-  on("c-spot-go", () => post("call", { call: "spot", ball: document.getElementById("c-ball").value,
-    spot: Number(document.getElementById("c-spot").value) }));
-  on("c-start-p1", () => post("call", { call: "start", player: "p1" }));
-  on("c-start-p2", () => post("call", { call: "start", player: "p2" }));
 }
 
+// --- the calls: who starts, the big +1, the fouls, undo --------------------------------------
+function noShotYet() {
+  return !snap.ticker.some((e) => e.source === "table" && e.type !== "setup");
+}
+
+function bigButton(m, s) {
+  if (m.game === "carom") {
+    const sensed = s && s.evidence && s.evidence.decided_by === "contacts";
+    return `<button id="c-carom" class="big-call ${sensed ? "small" : ""}">${t("panel.carom_big")}</button>`;
+  }
+  if (m.game === "kegle") return `<button id="c-carom" class="big-call">${t("panel.carambole_big")}</button>`;
+  return "";
+}
+
+function renderCalls() {
+  const el = document.getElementById("calls");
+  const m = snap.match, s = snap.state;
+  if (!m || !s || s.finished) { el.innerHTML = ""; el.dataset.key = ""; return; }
+  const key = `${m.id}|${snap.lang}|${panelKey}|${noShotYet()}|${snap.view ? snap.view.undo : ""}|${s.evidence ? s.evidence.decided_by : ""}`;
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  const fouls = (panel && panel.fouls) || [];
+  const btn = (f) => `<button class="foul ${f.common ? "" : "rare"}" data-foul="${esc(f.call)}" title="${esc(f.rule)}">${esc(f.label)}</button>`;
+  const starts = noShotYet() ? `<h2>${t("panel.who_starts")}</h2><div class="grid">
+      <button class="start secondary" data-player="p1">${ballDot(m, "p1")}${esc(name(m, "p1"))}</button>
+      <button class="start secondary" data-player="p2">${ballDot(m, "p2")}${esc(name(m, "p2"))}</button></div>` : "";
+  const undo = snap.view ? snap.view.undo : t("undo");
+  el.innerHTML = `${starts}${bigButton(m, s)}
+    <h2>${t("panel.fouls")}</h2><div class="grid">${fouls.filter((f) => f.common).map(btn).join("")}</div>
+    <details class="more"><summary>${t("panel.more")}</summary><div class="grid">${fouls.filter((f) => !f.common).map(btn).join("")}</div></details>
+    <button id="c-undo" class="danger undo" ${undo === t("undo.nothing") ? "disabled" : ""}>${esc(undo)}</button>`;
+  const on = (sel, fn) => el.querySelectorAll(sel).forEach((b) => { b.onclick = () => fn(b); });
+  on("#c-carom", (b) => call({ call: "carom" }, `${t("ok")}: ${b.textContent}`));
+  on("#c-undo", (b) => call({ call: "undo" }, `${t("ok")}: ${b.textContent}`));
+  on("button.foul", (b) => call({ call: "foul", foul: b.dataset.foul }, `${t("ok")}: ${b.textContent}`));
+  on("button.start", (b) => call({ call: "start", player: b.dataset.player }, `${t("ok")}: ${t("call.start", { name: name(m, b.dataset.player) })}`));
+}
+
+async function loadPanel() {
+  const s = snap.state || {};
+  const key = snap.match ? `${snap.match.id}|${snap.lang}|${s.zone_play}|${s.profile}|${s.format}` : "";
+  if (key === panelKey) return;
+  panelKey = key;
+  panel = key ? await (await fetch(`/api/table/${encodeURIComponent(TID)}/panel`)).json() : null;
+}
+
+// --- the shots: each one's words, a correction (void) per shot -------------------------------
 let logBusy = false;
 async function renderShots() {
   const el = document.getElementById("shots");
@@ -117,21 +223,18 @@ async function renderShots() {
 async function fetchShots(el) {
   const r = await fetch(`/api/table/${encodeURIComponent(TID)}/log`);
   const items = (await r.json()).items.slice(-30).reverse();
-  let shotNo = items.filter((i) => i.kind === "shot").length;
-  el.innerHTML = `<h2>${t("shots")}</h2>` + items.map((it) => {
-    // the shot's number in the match (host/tablesense/shots.py): a late settle is in its shot
-    const no = it.shot !== undefined ? it.shot : shotNo--;
-    const label = it.kind === "shot" ? `${t("shot")} ${no}` : it.kind === "incident" ? t("incident") : "";
+  el.innerHTML = `<details><summary>${t("shots")}</summary>` + items.map((it) => {
+    const label = it.kind === "shot" ? `${t("shot")} ${it.shot}` : it.kind === "incident" ? t("incident") : t("referee");
     const words = it.events.filter((e) => e.type !== "rest").map((e) => eventText(e, snap.match)).join(", ") || t("ev.rest");
-    return `<div class="shot" data-first="${it.first}" data-last="${it.last}"><span><b>${esc(label)}</b> ${esc(words)}
-      <small>#${it.first}${it.last !== it.first ? "–" + it.last : ""}</small></span>
-      <button class="secondary void" data-first="${it.first}" data-last="${it.last}">${t("void")}</button></div>`;
-  }).join("");
+    return `<div class="shot"><span><b>${esc(label)}</b> <small>${esc(words)}</small></span>
+      <button class="secondary void" data-first="${it.first}" data-last="${it.last}" data-label="${esc(label)}">${t("void")}</button></div>`;
+  }).join("") + "</details>";
   el.querySelectorAll("button.void").forEach((b) => {
     b.onclick = () => {
-      if (confirm(t("void_confirm"))) post("void", { from: Number(b.dataset.first), to: Number(b.dataset.last) });
+      if (confirm(`${b.dataset.label}: ${t("void_confirm")}`)) post("void", { from: Number(b.dataset.first), to: Number(b.dataset.last) });
     };
   });
+  applyLock();
 }
 
 // --- start a match: game, profile, players, targets or moyennes ----------------------------
@@ -140,24 +243,27 @@ function field(label, html) { return `<div class="row"><label>${label}</label>${
 function renderSetup() {
   const d = document.getElementById("setup");
   document.getElementById("setup-title").textContent = t("start_match");
-  if (!snap.match || (snap.state && snap.state.finished)) d.open = true;
+  if ((!snap.match || (snap.state && snap.state.finished)) && !d.dataset.shown) { d.open = true; d.dataset.shown = "1"; }
   const form = document.getElementById("setup-form");
   if (form.dataset.lang === snap.lang) return;
   form.dataset.lang = snap.lang;
   const last = JSON.parse(localStorage.getItem("tablesense.setup") || "{}");
+  const choice = (nm, values, label, current) => `<div class="choice" role="radiogroup">${values.map((v, i) =>
+    `<label><input type="radio" name="${nm}" value="${v}" ${(current ? current === v : i === 0) ? "checked" : ""}><span>${label(v)}</span></label>`).join("")}</div>`;
   form.innerHTML = `
-    ${field(t("game"), `<select name="game">${["golf", "kegle", "carom"].map((g) => `<option value="${g}" ${last.game === g ? "selected" : ""}>${t("game." + g)}</option>`).join("")}</select>`)}
-    <div data-for="golf">${field(t("format"), `<select name="format"><option value="">${t("single")}</option><option value="duo">${t("duo")}</option></select>`)}</div>
-    <div data-for="carom">${field(t("discipline"), `<select name="discipline">${["libre", "bandstoten", "driebanden"].map((x) => `<option value="${x}">${t("discipline." + x)}</option>`).join("")}</select>`)}
-      ${field(t("profile"), `<input name="profile" list="profiles" value="${esc(last.profile || "")}" placeholder="kampioen"><datalist id="profiles"><option value="kampioen"><option value="liemers"></datalist>`)}</div>
+    ${field(t("game"), choice("game", ["golf", "kegle", "carom"], (g) => t("game." + g), last.game))}
+    <div data-for="golf">${field(t("format"), choice("format", ["", "duo"], (v) => (v ? t("duo") : t("single"))))}</div>
+    <div data-for="carom">${field(t("discipline"), choice("discipline", ["libre", "bandstoten", "driebanden"], (x) => t("discipline." + x)))}
+      ${field(t("profile"), choice("profile", ["kampioen", "liemers"], (x) => x, last.profile))}</div>
     ${field(t("player") + " 1", `<input name="p1" required value="${esc(last.p1 || "")}" autocomplete="off">`)}
     ${field(t("player") + " 2", `<input name="p2" required value="${esc(last.p2 || "")}" autocomplete="off">`)}
-    <div data-for="carom">${field(t("targets"), `<input name="t1" type="number" min="1" inputmode="numeric" placeholder="p1"><input name="t2" type="number" min="1" inputmode="numeric" placeholder="p2">`)}
-      ${field(t("moyennes"), `<input name="m1" type="number" step="0.001" min="0" inputmode="decimal" placeholder="p1"><input name="m2" type="number" step="0.001" min="0" inputmode="decimal" placeholder="p2">`)}</div>
+    <div data-for="carom">${field(t("targets"), `<input name="t1" type="number" min="1" inputmode="numeric" placeholder="1"><input name="t2" type="number" min="1" inputmode="numeric" placeholder="2">`)}
+      ${field(t("moyennes"), `<input name="m1" type="number" step="0.001" min="0" inputmode="decimal" placeholder="1"><input name="m2" type="number" step="0.001" min="0" inputmode="decimal" placeholder="2">`)}</div>
     <div data-for="kegle">${field(t("distance"), `<input name="distance" type="number" min="1" inputmode="numeric" value="${esc(last.distance || 100)}">`)}</div>
     <button type="submit" id="start-match">${t("start")}</button>`;
-  const show = () => form.querySelectorAll("[data-for]").forEach((x) => x.classList.toggle("hidden", x.dataset.for !== form.game.value));
-  form.game.onchange = show;
+  const game = () => (form.querySelector("input[name=game]:checked") || {}).value;
+  const show = () => form.querySelectorAll("[data-for]").forEach((x) => x.classList.toggle("hidden", x.dataset.for !== game()));
+  form.querySelectorAll("input[name=game]").forEach((r) => { r.onchange = show; });
   show();
   form.onsubmit = async (e) => {
     e.preventDefault();
@@ -175,34 +281,59 @@ function renderSetup() {
     localStorage.setItem("tablesense.setup", JSON.stringify({ game: f.game, p1: f.p1, p2: f.p2, profile: f.profile, distance: f.distance }));
     if (await post("setup", body)) document.getElementById("setup").open = false;
   };
+  applyLock();
 }
 
 function renderLinks() {
   const m = snap.match;
   const tid = encodeURIComponent(TID);
   document.getElementById("links").innerHTML = `<a href="/table/${tid}">${t("tv")}</a><a href="/history/${tid}">${t("history")}</a>
-    ${m ? `<a href="/match/${m.id}.jsonl">${t("export")}</a><a href="/match/${m.id}/sheet">${t("sheet")}</a>` : ""}`;
+    ${m ? `<a href="/match/${m.id}.jsonl">${t("export")}</a><a href="/match/${m.id}/sheet">${t("sheet")}</a>` : ""}
+    <span class="keys">${t("panel.keys")}</span>`;
 }
+
+// --- a keyboard or a presenter remote (Carambus tables are run so) ---------------------------
+// Arrows move between the buttons, Enter (or a remote's "next" = Space on a focused button)
+// calls the focused one; Space with nothing focused is the big +1; Backspace is undo.
+function controls() {
+  return [...document.querySelectorAll("main button:not(:disabled), main [data-spot][tabindex]")]
+    .filter((b) => b.offsetParent !== null);
+}
+
+document.addEventListener("keydown", (e) => {
+  if (locked || e.target.matches("input, select, textarea")) return;
+  const list = controls();
+  const i = list.indexOf(document.activeElement);
+  const move = (d) => { e.preventDefault(); const n = list[(i < 0 ? (d > 0 ? 0 : list.length - 1) : (i + d + list.length) % list.length)]; if (n) n.focus(); };
+  if (e.key === "ArrowRight" || e.key === "ArrowDown" || e.key === "PageDown") move(e.key === "ArrowDown" ? 2 : 1);
+  else if (e.key === "ArrowLeft" || e.key === "ArrowUp" || e.key === "PageUp") move(e.key === "ArrowUp" ? -2 : -1);
+  else if (e.key === "Backspace") { e.preventDefault(); const u = document.getElementById("c-undo"); if (u && !u.disabled) u.click(); }
+  else if (e.key === " " && i < 0) { const b = document.getElementById("c-carom"); if (b) { e.preventDefault(); b.click(); } }
+});
 
 document.getElementById("lang").onchange = (e) => post("lang", { lang: e.target.value });
 
 if (TOKEN) { // say at once when the token is wrong (an old QR code, another table's)
   fetch(`/api/table/${encodeURIComponent(TID)}/auth`, { method: "POST", headers: { "X-Tablesense-Token": TOKEN } })
-    .then(async (r) => { if (!r.ok) status(`${t("refused")}: ${await r.text()}`, "error"); });
+    .then((r) => { if (!r.ok) lock(); });
 }
 
 live(`/ws/${encodeURIComponent(TID)}`, async (data) => {
   if (await loadLang(data.lang)) {
-    document.getElementById("calls").dataset.game = "";
+    document.getElementById("calls").dataset.key = "";
+    document.getElementById("spot").dataset.key = "";
     document.getElementById("setup-form").dataset.lang = "";
   }
   snap = data;
   document.getElementById("lang").value = data.lang;
-  if (!TOKEN) status(t("no_token"), "error");
+  await loadPanel();
   renderNow();
   renderQuestions();
+  renderSpot();
   renderCalls();
   renderSetup();
   renderLinks();
   renderShots();
+  if (locked) lock();
+  document.body.dataset.ready = String(snap.version);
 });

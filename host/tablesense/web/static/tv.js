@@ -1,5 +1,5 @@
 // The TV scoreboard of one table (/table/<id>, overlay: ?overlay=1 or /overlay/<id>).
-import { esc, eventText, fmtClock, gameTitle, live, loadLang, name, per, t, tableId } from "./common.js";
+import { esc, eventText, fmtClock, gameTitle, live, loadLang, marked, name, per, t, tableId } from "./common.js";
 
 const TID = tableId();
 const params = new URLSearchParams(location.search);
@@ -11,10 +11,8 @@ document.body.classList.toggle("overlay", overlay);
 let snap = null;
 let skew = 0; // host clock - our clock, ms
 let seenRulings = -1;
-let seenAnnouncements = -1;
 let bannerTimer = null;
 let speech = localStorage.getItem("tablesense.speech") !== "off";
-window.__marks = {}; // bench/web_latency.py: event mark -> when the DOM showed it (ms since epoch)
 
 const SPEAKER = `<svg viewBox="0 0 24 24" width="1em" height="1em" fill="currentColor" aria-hidden="true">
   <path d="M3 9v6h4l5 5V4L7 9H3z"/><path class="waves" d="M16.5 12a4.5 4.5 0 0 0-2.5-4v8a4.5 4.5 0 0 0 2.5-4zM14 3.2v2.1a7 7 0 0 1 0 13.4v2.1a9 9 0 0 0 0-17.6z"/>
@@ -68,7 +66,7 @@ function golf(s, m) {
     }
     const zone = flag(s && s.zone_play, p);
     players[p] = `<div class="big">${esc(per(s, "frames_won", p) ?? 0)}</div><div class="label">${t("frames")}</div>
-      <div class="balls" title="${t("balls_left")}" data-left="${esc(left)}">${balls}</div>
+      <div class="balls" title="${t("balls_left")}" data-left="${esc(left)}">${balls}</div><div class="label">${t("balls_left")} ${esc(left ?? "")}</div>
       ${zone && typeof s.zone_play === "object" ? `<div class="badge">${t("zone_play")}</div>` : ""}${extras(s, p)}`;
   }
   const frame = s && s.frame !== undefined ? stat(t("frame"), s.frame) : "";
@@ -108,7 +106,7 @@ function kegle(s, m) {
   const down = pinsDown(s);
   // pin 1 the centre, 2 towards the head, 3 towards the foot, 4 and 5 across (geometry/kegle.py)
   const spots = { 1: [50, 50], 2: [20, 50], 3: [80, 50], 4: [50, 20], 5: [50, 80] };
-  let pins = `<div class="pins" title="${t("pins")}">`;
+  let pins = `<div class="label">${t("pins_label")}</div><div class="pins" title="${t("pins")}">`;
   for (const [n, [x, y]] of Object.entries(spots)) {
     pins += `<span class="pin ${down.has(Number(n)) ? "down" : "up"}" data-pin="${n}" style="left:${x}%;top:${y}%">${n}</span>`;
   }
@@ -138,7 +136,7 @@ function carom(s, m) {
   }
   let centre = "";
   const inn = s && s.innings;
-  if (inn && typeof inn === "object") centre += stat(t("innings"), Math.max(inn.p1 ?? 0, inn.p2 ?? 0));
+  if (inn && typeof inn === "object") centre += stat(t("innings"), Math.max(inn.p1 ?? 0, inn.p2 ?? 0), "innings");
   let zoneShown = false;
   for (const k of ["entree", "dedans"]) {
     const v = s && s[k];
@@ -159,6 +157,13 @@ function carom(s, m) {
 
 const LAYOUTS = { golf, kegle, carom };
 
+function optionWord(m, o) {
+  if (o === true) return t("yes");
+  if (o === false) return t("no");
+  if (o === "p1" || o === "p2") return name(m, o);
+  return t("ball." + o) !== "ball." + o ? t("ball." + o) : String(o);
+}
+
 // Only the parts whose HTML changed are rewritten: a new event repaints the ticker, not the board.
 function region(id, html) {
   const el = document.getElementById(id);
@@ -170,9 +175,10 @@ function region(id, html) {
 
 function skeleton() {
   document.getElementById("app").innerHTML = `<header><span id="head" class="head"></span>
-    <span id="clock" class="clock"></span><button id="speech" class="speech"></button></header>
+    <span id="clock-box" class="clock-box"><small id="clock-label" class="label"></small><span id="clock" class="clock"></span></span>
+    <button id="speech" class="speech"></button></header>
     <div id="body" class="body"></div><div id="final"></div><div id="questions"></div>
-    <div id="banner" class="banner"></div><ol id="ticker" class="ticker"></ol>`;
+    <div id="lastshot" class="lastshot" aria-live="polite"></div><ol id="ticker" class="ticker"></ol>`;
   document.getElementById("speech").onclick = () => {
     speech = !speech;
     localStorage.setItem("tablesense.speech", speech ? "on" : "off");
@@ -190,71 +196,78 @@ function render() {
   button.title = speech ? t("speech_on") : t("speech_off");
   region("speech", SPEAKER);
   const qr = showQr
-    ? `<aside class="qr"><img alt="" src="/api/table/${encodeURIComponent(TID)}/qr.svg"><span>${t("scan")}</span></aside>` : "";
+    ? `<aside class="qr"><img alt="" src="/api/table/${encodeURIComponent(TID)}/qr.svg"><span>${t("scan")}</span>
+      <span class="keys">${t("panel.tv_keys")}</span></aside>` : "";
   let body = "", fin = "", questions = "";
   if (!m) {
     body = `<main class="idle"><div class="nomatch">${t("no_match")}</div>${qr}</main>`;
   } else {
     const lay = (LAYOUTS[m.game] || carom)(s || {}, m);
-    const at = s ? s.at_table : null;
-    const card = (p) => `<section class="player ${p} ${at === p ? "at" : ""} ${s && s.winner === p ? "won" : ""}" data-player="${p}">
-        <h2>${at === p ? '<span class="cue" title="' + t("at_table") + '">▶</span>' : ""}${esc(name(m, p))}</h2>${lay.players[p]}</section>`;
+    const over = !!(s && s.finished);
+    const at = s && !over ? s.at_table : null; // after the end nobody is at the table
+    const colours = (snap.view && snap.view.colours) || {};
+    const card = (p) => `<section class="player ${p} ${at === p ? "at" : ""} ${s && s.winner === p ? "won" : ""} ${colours[p] ? "ball-" + colours[p] : "ball-none"}" data-player="${p}">
+        ${s && s.winner === p ? `<div class="ribbon">${t("winner")}</div>` : ""}
+        <h2>${at === p ? '<span class="cue" title="' + t("at_table") + '">▶</span>' : ""}${esc(name(m, p))}</h2>
+        ${at === p ? `<div class="atlabel">${t("at_table")}</div>` : ""}${lay.players[p]}</section>`;
     body = `<main class="board ${esc(m.game)}">${card("p1")}<section class="centre">${lay.centre}${centreExtras(s)}${qr}</section>${card("p2")}</main>`;
     if (!s) body += `<div class="notice">${t("no_engine")}</div>`;
-    if (s && s.finished) {
-      const w = s.winner === "draw" ? t("draw") : s.winner ? `${t("winner")}: ${esc(name(m, s.winner))}` : "";
-      fin = `<div class="final">${t("finished")}${w ? " · " + w : ""}</div>`;
+    if (over) {
+      const w = s.winner === "draw" ? t("draw") : s.winner ? t("winner_big", { name: esc(name(m, s.winner)) }) : "";
+      fin = `<div class="final">${w || t("finished")} <small>${t("finished")} · ${t("table_free")}</small></div>`;
     }
     if (s && s.questions && s.questions.length) {
-      questions = `<div class="questions">${t("question")}: ${s.questions.map((q) => esc(q.text)).join(" · ")}</div>`;
+      const opts = (q) => (showQr ? ` <small>(← ${esc(optionWord(m, (q.options || [true])[0]))} · ${esc(optionWord(m, (q.options || [true, false])[1]))} →)</small>` : "");
+      questions = `<div class="questions">${t("question")}: ${s.questions.map((q) => esc(q.text) + opts(q)).join(" · ")}</div>`;
     }
   }
   if (document.body.dataset.pairing === "refused") body += `<div class="notice pairing">${t("tv_code_wrong")}</div>`;
   region("body", body);
   region("final", fin);
   region("questions", questions);
+  const told = snap.view && snap.view.last_shot;
+  region("lastshot", told ? `<small>${t("last_shot")}</small> <span id="lastshot-text">${esc(told)}</span>` : "");
   let ticker = "";
-  for (const ev of snap.ticker.slice(-8).reverse()) {
+  for (const ev of snap.ticker.filter(matters).slice(-8).reverse()) {
     ticker += `<li data-seq="${esc(ev.seq)}" data-type="${esc(ev.type)}" class="${esc(ev.source)}">${esc(eventText(ev, m))}</li>`;
   }
   region("ticker", ticker);
-  const now = performance.timeOrigin + performance.now();
-  for (const ev of snap.ticker) if (ev.mark !== undefined && !(ev.mark in window.__marks)) window.__marks[ev.mark] = now;
+  marked(snap.ticker, snap._recv);
   announce(s, m);
   tick();
 }
 
-function rulingText(r) {
-  const key = "rule." + r.rule;
-  return t(key) !== key ? t(key) : (r.text || r.rule);
+// The ticker keeps what matters: goals, pockets, pins falling, balls off the table, the
+// referee's calls and the table's errors (not every cushion and rest).
+function matters(ev) {
+  return ["goal", "pocket", "off_table", "call", "error", "note"].includes(ev.type) || (ev.type === "pin" && ev.state === "down");
 }
 
+let lastTold = null;
+// Said aloud, in the table's language and voice: each new last shot (keglebillard's
+// "18 remaining" is part of it), and carom's countdown of caroms to go.
 function announce(s, m) {
   const rulings = (s && s.rulings) || [];
-  const said = (s && Array.isArray(s.announcements)) ? s.announcements : null;
-  if (seenRulings >= 0 && rulings.length > seenRulings) {
-    const r = rulings[rulings.length - 1];
-    const who = r.player ? esc(name(m, r.player)) + ": " : "";
-    showBanner(`${who}${esc(rulingText(r))} <code>${esc(r.rule)}</code>`);
-    if (!said) say(rulingText(r));
+  const told = snap.view ? snap.view.last_shot || "" : "";
+  if (seenRulings >= 0 && told && (told !== lastTold || rulings.length !== seenRulings)) {
+    showBanner();
+    say(told);
   }
-  if (said && seenAnnouncements >= 0) {
-    for (const a of said.slice(seenAnnouncements)) say(typeof a === "string" ? a : a.text);
-  }
-  const one = s && typeof s.announcement === "string" ? s.announcement : null;
-  if (one && one !== lastAnnouncement && seenRulings >= 0) say(one);
-  lastAnnouncement = one;
+  lastTold = told;
+  const cd = s && s.countdown !== undefined && s.countdown !== null
+    ? (typeof s.countdown === "object" ? s.countdown[s.at_table] : s.countdown) : null;
+  if (typeof cd === "number" && cd !== lastAnnouncement && seenRulings >= 0) say(t("ls.remaining", { n: cd }));
+  lastAnnouncement = typeof cd === "number" ? cd : null;
   seenRulings = rulings.length;
-  seenAnnouncements = said ? said.length : 0;
 }
 
 let lastAnnouncement = null;
-function showBanner(html) {
-  const banner = document.getElementById("banner");
-  banner.innerHTML = html;
-  banner.classList.add("show");
+// A new last shot lights its strip up for a few seconds (in the page's flow: it covers nothing).
+function showBanner() {
+  const strip = document.getElementById("lastshot");
+  strip.classList.add("fresh");
   clearTimeout(bannerTimer);
-  bannerTimer = setTimeout(() => { bannerTimer = null; document.getElementById("banner").classList.remove("show"); }, 6000);
+  bannerTimer = setTimeout(() => { bannerTimer = null; document.getElementById("lastshot").classList.remove("fresh"); }, 6000);
 }
 
 function say(text) {
@@ -269,9 +282,12 @@ function tick() {
   const el = document.getElementById("clock");
   if (!el || !snap) return;
   const s = snap.state;
+  const label = document.getElementById("clock-label");
   const show = (text, cls) => {
     if (el.textContent !== text) el.textContent = text;
     if (el.className !== cls) el.className = cls;
+    const l = text ? t("turn_clock") : "";
+    if (label.textContent !== l) label.textContent = l;
   };
   if (!snap.rest_at || !snap.match || (s && s.finished)) { show("", "clock"); return; }
   const elapsed = (Date.now() + skew) / 1000 - snap.rest_at;
@@ -309,9 +325,49 @@ async function pair() {
 }
 pair().catch(() => {});
 
-live(`/ws/${encodeURIComponent(TID)}`, async (data) => {
+// A keyboard or a presenter remote at a paired TV referees the table (as Carambus tables are
+// run): Space counts a carom (carambole), Backspace undoes, ← → answer the open question,
+// 1-5 put the waiting golf ball on that replacement spot.
+async function tvCall(body) {
+  const r = await fetch(`/api/table/${encodeURIComponent(TID)}/call`, { method: "POST",
+    headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  if (!r.ok) {
+    let msg = await r.text();
+    try { msg = JSON.parse(msg).error || msg; } catch (e) { /* plain text */ }
+    flash(`${t("refused")}: ${String(msg).replace(/^refused:\s*/i, "")}`);
+  }
+}
+
+function flash(text) {
+  const strip = document.getElementById("lastshot");
+  if (!strip) return;
+  strip.innerHTML = `<span class="keymsg">${esc(text)}</span>`;
+  strip._html = null;
+  showBanner();
+}
+
+document.addEventListener("keydown", (e) => {
+  if (!showQr || !snap || !snap.match || !snap.state || snap.state.finished) return;
+  const s = snap.state, m = snap.match;
+  const qs = s.questions || [];
+  const waiting = Array.isArray(s.spots_waiting) ? s.spots_waiting : [];
+  if (e.key === " " && m.game !== "golf") { e.preventDefault(); tvCall({ call: "carom" }); }
+  else if (e.key === "Backspace") {
+    e.preventDefault();
+    if (snap.view && snap.view.undo && snap.view.undo !== t("undo.nothing")) { flash(snap.view.undo); tvCall({ call: "undo" }); }
+  } else if ((e.key === "ArrowLeft" || e.key === "ArrowRight") && qs.length) {
+    e.preventDefault();
+    const opts = qs[0].options || [true, false];
+    tvCall({ call: "answer", question: qs[0].id, answer: opts[e.key === "ArrowLeft" ? 0 : Math.min(1, opts.length - 1)] });
+  } else if (/^[1-5]$/.test(e.key) && waiting.length) {
+    tvCall({ call: "spot", ball: waiting[0], spot: Number(e.key) });
+  }
+});
+
+live(`/ws/${encodeURIComponent(TID)}`, async (data, recv) => {
   skew = data.now * 1000 - Date.now();
   await loadLang(data.lang);
+  data._recv = recv;
   snap = data;
   render();
 }, (up) => document.body.classList.toggle("offline", !up));

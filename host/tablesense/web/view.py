@@ -1,0 +1,136 @@
+"""What the screens show beyond the engine's state, made on the host in the table's language.
+
+``view(table, snapshot)`` is the pub's snapshot hook (``Pub.view``): the last shot told
+in one line, what undo would take back, the players' ball colours. The pages only
+display it; ``panel(table)`` is what the referee panel draws its buttons from.
+"""
+
+from __future__ import annotations
+
+import json
+from itertools import islice
+from typing import Any
+
+from ..pub import Table
+from ..store import effective_lines
+from . import fouls, last_shot, spots, undo
+from .pages import strings
+
+#: the balls a player plays, by game: the TV paints each player's card in their ball's colour
+#: (golf: the stock sets are red and yellow, hardware/profiles/golf.toml's learned colours;
+#: carom: p1 the yellow, p2 the white, docs/events.md; keglebillard: both play the red)
+COLOURS: dict[str, dict[str, str]] = {
+    "golf": {"p1": "red", "p2": "yellow"},
+    "carom": {"p1": "yellow", "p2": "white"},
+}
+
+
+class _Log:
+    """A match's log as the screens read it, kept up with each new line (a snapshot per
+    event must not cost a pass over the whole match): the undo walk, and the effective
+    lines once a void record has left some out."""
+
+    __slots__ = ("fed", "match", "tab", "voided", "walk")
+
+    def __init__(self, tab: Table, match: int) -> None:
+        self.tab = tab
+        self.match = match
+        self.fed = 0  # log rows read
+        self.voided = False
+        self.walk = undo.Walk()
+
+    def update(self, tab: Table) -> list[str] | None:
+        """Read the rows logged since; the effective lines when a void changed them (else None)."""
+        new = tab.log[self.fed:]
+        self.fed = len(tab.log)
+        if any('"void"' in e.line for e in new):
+            self.voided = True
+            self.walk = undo.Walk()
+            lines = [e.line for e in effective_lines(tab.log)[1:]]
+            for line in lines:
+                self.walk.feed(line)
+            return lines
+        for e in new:
+            if e.seq > 1:
+                self.walk.feed(e.line)
+        return None
+
+
+_LOGS: dict[int, _Log] = {}  # id(table) -> its log read so far
+
+
+def view(tab: Table, snap: dict[str, Any]) -> dict[str, Any]:
+    """The snapshot's ``view``; a fault in it costs the view, never the table's snapshot."""
+    try:
+        return _view(tab, snap)
+    except Exception as exc:  # the scoreboard goes on showing the state
+        _LOGS.pop(id(tab), None)
+        return {"error": f"the screens' view failed: {exc!r}"}
+
+
+def _view(tab: Table, snap: dict[str, Any]) -> dict[str, Any]:
+    match = snap.get("match")
+    if match is None or tab.match is None:
+        return {}
+    s = strings(tab.lang)
+    game = match["game"]
+    players = match.get("players") or {}
+    state = snap.get("state") or {}
+    log = _LOGS.get(id(tab))
+    if log is None or log.tab is not tab or log.match != tab.match.id or log.fed > len(tab.log):
+        log = _LOGS[id(tab)] = _Log(tab, tab.match.id)
+    lines = log.update(tab)
+    if log.voided:
+        recent = reversed(lines if lines is not None else [e.line for e in effective_lines(tab.log)[1:]])
+    else:
+        recent = (e.line for e in reversed(tab.log))
+    since = last_shot.shot_start(islice(recent, 400))
+    rulings = [r for r in state.get("rulings") or () if float(r.get("t", 0.0)) > since]
+    out: dict[str, Any] = {
+        "last_shot": last_shot.tell(game, rulings, state, players, s),
+        "undo": undo.describe(log.walk.last(), game, players, s),
+        "colours": COLOURS.get(game, {}),
+    }
+    waiting = state.get("spots_waiting")
+    if game == "golf" and isinstance(waiting, list) and waiting:
+        owner = str(waiting[0])
+        lines_back = reversed(lines) if lines is not None else (e.line for e in reversed(tab.log))
+        positions = _last_positions(islice(lines_back, 400))
+        out["spots"] = {"owner": owner, "allowed": spots.allowed(owner, positions),
+                        "seen": positions is not None}
+    return out
+
+
+def _last_positions(lines: Any) -> dict[str, Any] | None:
+    """The balls' positions at the last rest, when it reported them (newest lines first)."""
+    for line in lines:
+        if '"rest"' not in line:
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if obj.get("type") == "rest":
+            positions = obj.get("positions")
+            return positions if isinstance(positions, dict) else None
+    return None
+
+
+def panel(tab: Table, state: dict[str, Any] | None) -> dict[str, Any]:
+    """The referee panel's buttons for the table's match: its fouls (common first, the
+    ones its rules or format do not know left out), golf's replacement spots."""
+    if tab.match is None:
+        return {"game": None, "fouls": []}
+    s = strings(tab.lang)
+    game = tab.match.game
+    state = state or {}
+    profile = state.get("profile") if game == "carom" else state.get("format") or "single"
+    zone = state.get("zone_play")
+    out: dict[str, Any] = {
+        "game": game, "lang": tab.lang,
+        "fouls": fouls.buttons(game, s, profile if isinstance(profile, str) else None,
+                               zone if isinstance(zone, bool) else None),
+    }
+    if game == "golf":
+        out["table"] = spots.drawing()
+    return out

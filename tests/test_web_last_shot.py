@@ -1,0 +1,107 @@
+"""The TV's one line for the last shot (tablesense.web.last_shot), through the real pub and engines."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tablesense.events import parse_event
+from tablesense.pub import Pub
+from tablesense.sim.match import play_match
+from tablesense.store import Store
+from tablesense.web import view
+from tablesense.web.last_shot import shot_start
+
+GOLF = {"game": "golf", "players": {"p1": "Ann", "p2": "Bob"}}
+KEGLE = {"game": "kegle", "players": {"p1": "Mette", "p2": "Lars"}, "distance": 40}
+CAROM = {"game": "carom", "discipline": "libre", "players": {"p1": "Joop", "p2": "Kees"}}
+
+
+def _pub(tmp_path: Path, setup: dict[str, Any], lang: str = "en") -> Pub:
+    pub = Pub(Store(str(tmp_path / "pub.db")), ["1"], lang=lang)
+    pub.view = view.view
+    pub.start_match("1", setup)
+    return pub
+
+
+def _play(pub: Pub, *events: dict[str, Any]) -> str:
+    for e in events:
+        if e["type"] == "call":
+            pub.call("1", {k: v for k, v in e.items() if k not in ("t", "type")})
+        else:
+            pub.submit("1", parse_event(e))
+    return pub.snapshot("1")["view"]["last_shot"]
+
+
+def test_a_golf_goal_is_told_with_the_players_name(tmp_path: Path) -> None:
+    pub = _pub(tmp_path, GOLF)
+    told = _play(pub, {"t": 1.0, "type": "goal", "goal": "B", "ball": "p1"}, {"t": 2.0, "type": "rest"})
+    assert told == "Ann scores, plays on"
+
+
+def test_a_golf_shot_without_a_goal_says_who_plays_next_in_dutch(tmp_path: Path) -> None:
+    pub = _pub(tmp_path, GOLF, "nl")
+    told = _play(pub, {"t": 1.0, "type": "cushion", "cushion": 2, "ball": None}, {"t": 2.0, "type": "rest"})
+    assert told == "Ann: geen doelpunt — Bob aan stoot"
+
+
+def test_a_golf_touch_sends_the_ball_to_a_replacement_spot(tmp_path: Path) -> None:
+    pub = _pub(tmp_path, GOLF)
+    _play(pub, {"t": 1.0, "type": "goal", "goal": "B", "ball": "p1"}, {"t": 2.0, "type": "rest"})
+    told = _play(pub, {"t": 3.0, "type": "cushion", "cushion": 1, "ball": None}, {"t": 4.0, "type": "rest"},
+                 {"t": 5.0, "type": "call", "call": "foul", "foul": "touch"})
+    assert told == "Ann: Touch — ball to a replacement spot"
+    assert pub.snapshot("1")["state"]["spots_waiting"] == ["p1"]
+    told = _play(pub, {"t": 6.0, "type": "call", "call": "spot", "ball": "p1", "spot": 2})
+    assert told == "Ann: Touch — Bob to play"  # the ball is on its spot: the turn is Bob's
+
+
+def test_a_carom_counted_by_the_referee_and_a_poedel_in_dutch(tmp_path: Path) -> None:
+    pub = _pub(tmp_path, CAROM, "nl")
+    told = _play(pub, {"t": 1.0, "type": "cushion", "cushion": 1, "ball": None}, {"t": 2.0, "type": "rest"},
+                 {"t": 2.5, "type": "call", "call": "carom"})
+    assert told == "Joop caramboleert (1), speelt door"
+    _play(pub, {"t": 3.0, "type": "cushion", "cushion": 1, "ball": None}, {"t": 4.0, "type": "rest"})
+    told = _play(pub, {"t": 5.0, "type": "cushion", "cushion": 1, "ball": None}, {"t": 6.0, "type": "rest"})
+    assert told == "POEDEL Kees — Joop aan stoot"  # Kees's inning opened with a miss
+
+
+def test_keglebillard_pins_are_told_in_danish(tmp_path: Path) -> None:
+    pub = _pub(tmp_path, KEGLE, "da")
+    told = _play(pub, {"t": 1.0, "type": "cushion", "cushion": 1, "ball": "red"},
+                 {"t": 1.5, "type": "pin", "pin": 2, "state": "down"},
+                 {"t": 1.6, "type": "pin", "pin": 1, "state": "down"}, {"t": 3.0, "type": "rest"})
+    assert told == "Mette: 4 point, spiller videre"
+
+
+def test_the_rest_before_the_last_one_starts_the_last_shot() -> None:
+    lines = ['{"t": 9.0, "type": "rest"}', '{"t": 8.0, "type": "cushion", "cushion": 1}',
+             '{"t": 5.0, "type": "rest"}', '{"t": 2.0, "type": "rest"}']  # newest first
+    assert shot_start(lines) == 5.0
+    assert shot_start(lines[:2]) == float("-inf")  # one shot so far: all of its rulings
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game,lang", [("golf", "nl"), ("kegle", "da"), ("carom", "nl")])
+def test_every_shot_of_a_simulated_match_is_told_with_names_never_p1_or_p2(tmp_path: Path, game: str,
+                                                                          lang: str) -> None:
+    pub = Pub(Store(str(tmp_path / "pub.db")), ["1"], lang=lang)
+    pub.view = view.view
+    told: list[str] = []
+    rests = 0
+    events = play_match(game, seed=1, full_info=False)
+    names = events[0].to_dict()["players"]
+    for event in events:
+        pub.submit("1", event, "referee" if event.type == "call" else "table")
+        rests += event.type == "rest"
+        if rests:
+            told.append(pub.snapshot("1")["view"]["last_shot"])
+    assert rests > 10 and all(told), [t for t in told if not t][:3]
+    leaks = [t for t in told if re.search(r"\bp[12]\b", t)]
+    assert not leaks, leaks[:3]
+    state = pub.snapshot("1")["state"]
+    assert state["finished"] and state["winner"] in names
+    assert names[state["winner"]] in told[-1]  # the end: the winner by name
