@@ -54,3 +54,17 @@ def test_a_void_record_takes_the_voided_shot_out_of_the_replay(
     assert proc.returncode == 0, proc.stderr
     assert scored["balls_left"]["p1"] == 4
     assert corrected["balls_left"]["p1"] == 5 and corrected["rulings"] == []
+
+
+def test_lang_renders_the_rulings_in_dutch_or_danish_with_names(tablesense_cmd: list[str]) -> None:
+    example = Path(__file__).resolve().parent.parent / "examples" / "golf-match.jsonl"
+    said = {}
+    for lang in ("en", "nl", "da"):
+        proc = _replay(tablesense_cmd, example, "--json", "--lang", lang)
+        assert proc.returncode == 0, proc.stderr
+        last = json.loads(proc.stdout)["rulings"][-1]
+        assert last["rule"] == "golf.match.won" and "Inge" in last["text"] and "p2" not in last["text"]
+        said[lang] = last["text"]
+        account = _replay(tablesense_cmd, example, "--lang", lang)
+        assert said[lang] in account.stdout
+    assert len(set(said.values())) == 3  # three languages, three sentences

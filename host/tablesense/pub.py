@@ -121,7 +121,7 @@ class Pub:
         state: dict[str, Any] | None = None
         summary = ""
         if rep.engine is not None and rep.state is not None:
-            state = rep.engine.to_json(rep.state)
+            state = rep.engine.to_json(rep.state, tab.lang)  # rulings and questions in the table's language
             summary = rep.engine.summary(rep.state)
         errors = [{"seq": e.line, "error": e.error} for e in rep.errors[-5:]] if rep.engine else []
         snap = {

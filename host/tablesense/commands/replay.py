@@ -30,10 +30,12 @@ from ..rules.base import player_names, replace
 from ..rules.ruling_log import RulingLog
 from ..rules.shot_engine import MatchState
 from ..shots import Cutter, Role
+from ..texts import LANGS
 
 EXAMPLES = """
 tablesense replay examples/golf-match.jsonl
 tablesense replay examples/golf-match.jsonl --json
+tablesense replay examples/golf-match.jsonl --lang nl
 tablesense demo --game kegle --direct --speed 0 --print | tablesense replay -
 """
 
@@ -41,6 +43,8 @@ tablesense demo --game kegle --direct --speed 0 --print | tablesense replay -
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="match log or scenario, JSON Lines ('-' for standard input)")
     p.add_argument("--json", action="store_true", help="print the final state as one JSON object")
+    p.add_argument("--lang", default="en", choices=LANGS,
+                   help="the language of the rulings' and questions' sentences (default en)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -62,9 +66,9 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             for _ in applied:
                 pass
-            write_state(rep, out)
+            write_state(rep, out, args.lang)
         else:
-            _account(rep, applied, out)
+            _account(rep, applied, out, args.lang)
         out.flush()
     for err in rep.errors:
         print(f"tablesense replay: {args.file}: {err}", file=sys.stderr)
@@ -126,7 +130,7 @@ def _events(rep: Replay, lines: Iterator[tuple[int, str]],
         on_error(err)
 
 
-def write_state(rep: Replay, out: IO[str]) -> None:
+def write_state(rep: Replay, out: IO[str], lang: str = "en") -> None:
     """``rep.to_json()`` as one line of JSON, the rulings written one at a time (a long
     match's rulings are never all held as dicts, nor the whole text)."""
     if rep.engine is None or rep.state is None:
@@ -135,7 +139,7 @@ def write_state(rep: Replay, out: IO[str]) -> None:
     live = getattr(rep.engine, "live", None)  # a shot in progress, shown as if it stopped now
     state = live(rep.state) if live is not None else rep.state
     names = player_names(state)
-    head = rep.engine.to_json(_without_rulings(state))
+    head = rep.engine.to_json(_without_rulings(state), lang)
     if rep.errors:
         head["errors"] = [e.to_dict() for e in rep.errors]
     out.write("{")
@@ -147,7 +151,7 @@ def write_state(rep: Replay, out: IO[str]) -> None:
         out.write("[")
         names = player_names(state)
         for j, r in enumerate(state.rulings):
-            out.write((", " if j else "") + json.dumps(r.to_dict(names), ensure_ascii=False))
+            out.write((", " if j else "") + json.dumps(r.to_dict(names, lang), ensure_ascii=False))
         out.write("]")
     out.write("}\n")
 
@@ -201,7 +205,7 @@ def new_rulings(old: Sequence[Ruling], new: Sequence[Ruling]) -> list[Ruling]:
     return out
 
 
-def _account(rep: Replay, applied: Iterator[Event], out: IO[str]) -> None:
+def _account(rep: Replay, applied: Iterator[Event], out: IO[str], lang: str = "en") -> None:
     """Shot by shot (``tablesense.shots``): each ruling as it is made, the score when each
     shot comes to rest, again after a late settle and after an incident between shots."""
     write = out.write
@@ -216,13 +220,13 @@ def _account(rep: Replay, applied: Iterator[Event], out: IO[str]) -> None:
             before = ()
         for r in new_rulings(before, state.rulings):
             who = f" [{r.player}]" if r.player else ""
-            write(f"  t={r.t:.6f} {r.rule}{who} {r.say(names=player_names(state))}".rstrip() + "\n")
+            write(f"  t={r.t:.6f} {r.rule}{who} {r.say(lang, player_names(state))}".rstrip() + "\n")
         before = state.rulings
         if event.type != "call":
             live = getattr(engine, "live", None)  # a question asked while the shot is in progress
             for q in (live(state) if live is not None else state).questions:
                 if q.t == event.t:
-                    write(f"  ? {q.id}: {q.say(names=player_names(state))}\n")
+                    write(f"  ? {q.id}: {q.say(lang, player_names(state))}\n")
         if isinstance(event, Rest):
             if role is Role.SETTLE:
                 write(f"shot {cutter.shot} settled: {engine.summary(state)}\n")
