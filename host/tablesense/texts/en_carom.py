@@ -9,10 +9,35 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+#: the fouls' words (the ``foul`` parameter of a ``:fault`` ruling)
+FOUL_WORDS: dict[str, str] = {
+    "touch": "a ball touched", "touch-remove-object": "a ball touched to remove something",
+    "touch-moved": "balls moved", "push": "push shot", "foot": "no foot on the floor",
+    "stool": "the stool used without leave", "wrong-ball": "the wrong ball played",
+    "moving-balls": "played before the balls were still", "smoking": "smoking in the inning",
+    "jump": "a ball jumped off the table", "woodwork": "the woodwork touched",
+    "reste-dedans": "RESTE DEDANS", "opening-shot": "the opening shot not by the rules",
+    "no-blame": "no blame on the player", "poedel": "POEDEL", "masse": "massé or piqué",
+}
+#: what a player chooses with a frozen ball (``rules.carom_profiles.Frozen.choices``)
+CHOICES: dict[str, str] = {
+    "outlay": "the balls to the starting position", "play": "play a ball not frozen, or off the cushion",
+    "masse": "play it loose with a massé or piqué", "spot": "cue ball and frozen ball on the spots",
+}
+#: the forbidden zones' corners (``geometry.carom.CORNERS``; the head is where one breaks)
+CORNERS: dict[str, str] = {
+    "head-left": "bottom left", "head-right": "bottom right",
+    "foot-right": "top right", "foot-left": "top left",
+}
+SCHEMES: dict[str, str] = {"de-bruijn": "de Bruijn system"}
+
+
+def _word(table: Mapping[str, str], value: Any) -> str:
+    return table.get(str(value), str(value).replace("-", " "))
+
 
 def _fault(p: Mapping[str, Any]) -> str:
-    foul = str(p["foul"])
-    return "fault: " + ("RESTE DEDANS" if foul == "reste-dedans" else foul.replace("-", " "))
+    return "fault: " + _word(FOUL_WORDS, p["foul"])
 
 
 def _inning(p: Mapping[str, Any]) -> str:
@@ -43,9 +68,9 @@ TEMPLATES: dict[str, Any] = {
     "carom.outlay:break": "{player} breaks from the outlay",
     "carom.outlay:respot": "all balls to the outlay",
     "carom.referee.amend": "the referee's {call} call amends the last shot",
-    "carom.frozen": "frozen ball: {choice}",
-    "carom.frozen.libre": "frozen ball: {choice}",
-    "carom.frozen.driebanden": "frozen ball: {choice}",
+    "carom.frozen": lambda p: "frozen ball: " + _word(CHOICES, p["choice"]),
+    "carom.frozen.libre": lambda p: "frozen ball: " + _word(CHOICES, p["choice"]),
+    "carom.frozen.driebanden": lambda p: "frozen ball: " + _word(CHOICES, p["choice"]),
     "carom.foul.no-blame": "a fault the player is not to blame for: the shot does not count",
     "carom.bandstoten": _cushions("bandstoten"),
     "carom.driebanden": _cushions("driebanden"),
@@ -61,12 +86,13 @@ TEMPLATES: dict[str, Any] = {
     "carom.draw": "both targets made: a draw",
     "carom.match.won": "{player} wins",
     "carom.match.won:short": "the equalising inning fell short: {player} wins",
-    "carom.match-points.de-bruijn": "match points {p1}-{p2} ({scheme})",
+    "carom.match-points.de-bruijn": lambda p: (f"match points {p['p1']}-{p['p2']} "
+                                               f"({_word(SCHEMES, p['scheme'])})"),
     "carom.zone": "a ball has left the zone",
     "carom.zone.line": "a ball on the line counts as in the zone",
-    "carom.zone.dedans": "DEDANS ({corner})",
-    "carom.zone.entree": "ENTREE ({corner})",
-    "carom.countdown": "{player}: nog {left}",
+    "carom.zone.dedans": lambda p: f"DEDANS ({_word(CORNERS, p['corner'])})",
+    "carom.zone.entree": lambda p: f"ENTREE ({_word(CORNERS, p['corner'])})",
+    "carom.countdown": "{player}: {left} to go",
     # the referee's notes (``note`` calls)
     "carom.referee.warning": _note("the referee warns the player"),
     "carom.referee.show-ball": _note("the referee shows the player his ball"),
