@@ -48,12 +48,12 @@ Two APIs:
   ``VOID``. ``feed`` returns the same cutter when nothing changes (every ``PLAY`` and
   ``CALL``), so it costs no allocation inside a shot.
 
-For the engines (a later step, issue 13): an engine keeps the cutter in its state and
-its ``state_before`` at ``OPEN``/``EMPTY``; it gathers ``PLAY`` events, resolves at
-``REST``/``EMPTY`` (``resolve(state_before, shot)``), resolves again from the same
-``state_before`` on a ``SETTLE`` or a ``CALL`` about the shot, handles an ``INCIDENT``
-as such, and closes the last shot for good at the next ``OPEN``. Undo is popping the
-state, cutter included, since the cutter is a value.
+The engines use it through their base (``tablesense.rules.shot_engine``): the state keeps
+the cutter and the state before the shot; ``PLAY`` events gather in the shot, the rest
+resolves it (``resolve(before, shot)``), a ``SETTLE`` or a call about the shot resolves it
+again from the same state before, an ``INCIDENT`` goes to the engine's ``incident``, and
+the next ``OPEN`` closes the last shot for good. Undo is popping the state, cutter
+included, since the cutter is a value.
 """
 
 from __future__ import annotations
