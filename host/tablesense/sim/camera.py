@@ -166,7 +166,7 @@ class SimCamera:
         ``tail`` s after rest."""
         before = table.positions()
         samples: dict[str, tuple[list[float], list[float], list[float]]] = {
-            b: ([t0 - lead - 1.0], [xy[0]], [xy[1]]) for b, xy in before.items()}
+            b: ([t0 - lead - 1.0, t0], [xy[0], xy[0]], [xy[1], xy[1]]) for b, xy in before.items()}
 
         def step(t: float, pos: dict[str, XY]) -> None:
             for b, (x, y) in pos.items():
@@ -228,7 +228,7 @@ class SimCamera:
         u0, v0, u1, v1 = max(u0, 0), max(v0, 0), min(u1, m.width), min(v1, m.height)
         if u1 <= u0 or v1 <= v0:
             return
-        uu, vv = np.meshgrid(np.arange(u0, u1) + 0.5, np.arange(v0, v1) + 0.5)
+        uu, vv = np.meshgrid(np.arange(u0, u1, dtype=np.float64), np.arange(v0, v1, dtype=np.float64))
         base = np.array(BALL_BGR.get(_owner(ball), (200, 200, 200)), np.float64)
         lit = float(self.light_map[min(max(int(uv[0][1]), 0), m.height - 1),
                                    min(max(int(uv[0][0]), 0), m.width - 1)])
