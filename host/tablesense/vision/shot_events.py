@@ -44,6 +44,7 @@ class CameraShot:
     """What the camera says of one shot, and what it did not dare to say."""
 
     events: list[Event]
+    #: why the shot's contacts were not said (empty: they were)
     doubts: list[str] = field(default_factory=list)
 
     @property
@@ -109,12 +110,12 @@ class ShotReader:
         for b, p in tracks.items():
             if moves.get(b) is None:
                 continue
-            for t, number, clear in self._cushions(times, p):
+            start = int(np.searchsorted(times, moves[b]))  # type: ignore[arg-type]
+            for t, number, clear in self._cushions(times, p, start) + self._struck_off(times, p, start):
                 if clear:
                     cushions.append((t, b, number))
                 else:
                     unclear_cushion.append((t, number))
-                    doubts.append(f"{b}: unclear cushion {number} at {t:.3f}")
         contacts = self._contacts(times, tracks, moves, cushions, doubts)
         for b, spans in gaps.items():
             for a, e in spans:
@@ -133,7 +134,10 @@ class ShotReader:
         if not doubts:
             events += [Contact(t=round(t, 6), balls=(a, b)) for t, a, b in contacts]
         events += [Cushion(t=round(t, 6), cushion=n, ball=b) for t, b, n in cushions]
-        events += [Cushion(t=round(t, 6), cushion=n, ball=None) for t, n in unclear_cushion]
+        # an unclear cushion is said without its ball (the engine then leaves cushion counts to the
+        # referee); after the last contact it can decide nothing and is not said at all
+        last_contact = max((t for t, _a, _b in contacts), default=math.inf) if not doubts else math.inf
+        events += [Cushion(t=round(t, 6), cushion=n, ball=None) for t, n in unclear_cushion if t < last_contact]
         events.sort(key=lambda e: e.t)
         positions = {b: [round(x, 4), round(y, 4)] for b, (x, y) in sorted(shot.rest.items())}
         events.append(Rest(t=round(float(shot.rest_t), 6), positions=positions or None))
@@ -172,21 +176,23 @@ class ShotReader:
         r, L, W, n = self.r, self.length, self.width, self.numbers
         return {n["x0"]: p[:, 0] - r, n["xL"]: L - r - p[:, 0], n["y0"]: p[:, 1] - r, n["yW"]: W - r - p[:, 1]}
 
-    def _cushions(self, times: np.ndarray, p: np.ndarray) -> list[tuple[float, int, bool]]:
+    def _cushions(self, times: np.ndarray, p: np.ndarray, start: int = 0) -> list[tuple[float, int, bool]]:
         out: list[tuple[float, int, bool]] = []
         for number, gap in self._walls(p).items():
             g = np.nan_to_num(gap, nan=1.0)
             for k in range(1, len(g) - 1):
-                if not (g[k] <= g[k - 1] and g[k] < g[k + 1] and g[k] < 0.03):
+                if not (g[k] <= g[k - 1] and g[k] < g[k + 1] and g[k] < 0.12):
                     continue
-                v_in = _velocity(times, gap[:, None], k - 3, k)
+                if k <= start:
+                    continue
+                v_in = _velocity(times, gap[:, None], max(k - 3, start), k)
                 v_out = _velocity(times, gap[:, None], k + 1, k + 4)
                 if v_in is None or v_out is None:
                     out.append((float(times[k]), number, False))
                     continue
                 vi, vo = float(v_in[0]), float(v_out[0])
                 if vi > -0.02 or vo < 0.005:
-                    if g[k] < 0.004:  # crept up to the cushion: touched or not, unclear
+                    if g[k] < 0.004 and vi < -0.006:  # crept up to the cushion: touched or not, unclear
                         out.append((float(times[k]), number, False))
                     continue
                 # where the incoming and the outgoing line reach the nose
@@ -194,11 +200,27 @@ class ShotReader:
                 k_out = min(k + 1, len(g) - 1)
                 t_out = float(times[k_out] - g[k_out] / vo)
                 dt = float(times[1] - times[0]) if len(times) > 1 else 0.02
-                if g[k] < CUSHION_NEAR and abs(t_in - t_out) < 2.5 * dt:
+                reach = max(CUSHION_NEAR, 1.1 * abs(vi) * dt)  # a fast ball's nearest frame is further off
+                if g[k] < reach and abs(t_in - t_out) < 2.5 * dt:
                     t_hit = min(max(t_in, float(times[k - 1])), float(times[k_out]))
                     out.append((t_hit, number, True))
-                elif g[k] < 0.02:
+                elif g[k] < reach + 0.02:
                     out.append((float(times[k]), number, False))
+        return out
+
+    def _struck_off(self, times: np.ndarray, p: np.ndarray, k: int) -> list[tuple[float, int, bool]]:
+        """A ball lying by a cushion that leaves it: struck away, or into the cushion first? Between
+        two frames both fit when the outgoing line reaches the nose after the last still frame."""
+        out: list[tuple[float, int, bool]] = []
+        if k + 2 >= len(times):
+            return out
+        for number, gap in self._walls(p).items():
+            g0, gb = gap[k], gap[k + 1]
+            vo = _velocity(times, gap[:, None], k + 1, k + 4)
+            if vo is None or np.isnan(g0) or np.isnan(gb) or g0 > 0.03 or float(vo[0]) < 0.02:
+                continue
+            if times[k + 1] - gb / float(vo[0]) > times[k] - 0.002:
+                out.append((float(times[k]), number, False))
         return out
 
     # --- ball-ball contacts --------------------------------------------------------------

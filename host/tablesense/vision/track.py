@@ -86,7 +86,12 @@ class ShotCutter:
 
     def _check_end(self, t: float) -> ShotTrack | None:
         start = self._frames[0][0]
-        window = [(ft, s) for ft, s in self._frames if ft >= t - self.hold]
+        window = []
+        for ft, s in reversed(self._frames):
+            if ft < t - self.hold:
+                break
+            window.append((ft, s))
+        window.reverse()
         if t - start < self.hold * 2 or len(window) < 3:
             return None
         still = True
@@ -94,7 +99,7 @@ class ShotCutter:
         for b in self.balls:
             pts = np.array([s[b] for _, s in window if b in s])
             if len(pts) < max(2, len(window) // 3):
-                last = max((ft for ft, s in self._frames if b in s), default=start - GONE)
+                last = next((ft for ft, s in reversed(self._frames) if b in s), start - GONE)
                 if t - last < GONE:
                     still = False  # covered for a moment, or moving too fast to be seen
                 continue

@@ -40,38 +40,34 @@ class TableWatcher:
                                  cloth_hue=self.cloth_hue)
         names = tuple(c.name if c.count == 1 else f"{c.name}.{i}" for c in self.colours
                       for i in range(1, c.count + 1))
+        self.names = names
         self.cutter = ShotCutter(names)
         self.reader = ShotReader(self.length, self.width, self.ball_radius)
 
+    def reset(self) -> None:
+        """Forget where the balls lay (they were put elsewhere by hand)."""
+        self.cutter = ShotCutter(self.names)
+        self.last = self.last_track = None
+
     def sightings(self, frame: np.ndarray) -> dict[str, tuple[float, float]]:
         """Ball -> bed position in this frame (half-hidden balls left out)."""
-        out: dict[str, tuple[float, float]] = {}
-        for colour in self.colours:
-            found = [s for s in self.finder.find(frame)[colour.name] if s.outline or s.area >= PARTIAL] \
-                if colour.count == 1 else None
-            if found is not None:
-                if found:
-                    out[colour.name] = (found[0].x, found[0].y)
-        if any(c.count > 1 for c in self.colours):
-            out.update(self._alike(frame))
-        return out
-
-    def _alike(self, frame: np.ndarray) -> dict[str, tuple[float, float]]:
-        """Balls that look alike (kegle whites, golf players' balls): each to the nearest of
-        where the balls of that colour lay, greedily."""
-        out: dict[str, tuple[float, float]] = {}
-        lying = self.cutter.resting()
         found_all = self.finder.find(frame)
+        out: dict[str, tuple[float, float]] = {}
+        lying: dict[str, tuple[float, float]] | None = None
         for colour in self.colours:
-            if colour.count == 1:
-                continue
             found = [(s.x, s.y) for s in found_all[colour.name] if s.outline or s.area >= PARTIAL]
-            names = [f"{colour.name}.{i}" for i in range(1, colour.count + 1)]
-            free = list(names)
+            if colour.count == 1:
+                if found:
+                    out[colour.name] = found[0]
+                continue
+            # balls that look alike (kegle whites, golf players' balls): each to the nearest of
+            # where the balls of that colour lay, greedily
+            lying = self.cutter.resting() if lying is None else lying
+            free = [f"{colour.name}.{i}" for i in range(1, colour.count + 1)]
             for xy in found:
                 if not free:
                     break
-                best = min(free, key=lambda n: np.hypot(*(np.subtract(lying.get(n, (1e3, 1e3)), xy))))
+                best = min(free, key=lambda n: float(np.hypot(*np.subtract(lying.get(n, (1e3, 1e3)), xy))))
                 free.remove(best)
                 out[best] = xy
         return out
