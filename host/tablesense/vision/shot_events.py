@@ -111,10 +111,12 @@ class ShotReader:
             if moves.get(b) is None:
                 continue
             start = int(np.searchsorted(times, moves[b]))  # type: ignore[arg-type]
-            for t, number, clear in self._cushions(times, p, start) + self._struck_off(times, p, start):
+            found = self._cushions(times, p, start) + self._struck_off(times, p, start)
+            clear_hits = [(t, number) for t, number, clear in found if clear]
+            for t, number, clear in found:
                 if clear:
                     cushions.append((t, b, number))
-                else:
+                elif not any(n == number and abs(tc - t) < 0.04 for tc, n in clear_hits):
                     unclear_cushion.append((t, number))
         contacts = self._contacts(times, tracks, moves, cushions, doubts)
         for b, spans in gaps.items():
@@ -236,6 +238,9 @@ class ShotReader:
             dt = float(np.median(np.diff(times))) if len(times) > 1 else 1 / 60
             for k0, k1 in self._encounters(rel, touch + NEAR, dt):
                 k, s, dmin = self._closest(rel, k0, k1)
+                moved_at = self._moved_off(pa, k0, k1) or self._moved_off(pb, k0, k1)
+                if moved_at is not None:  # a still ball moved off: the touch is in the interval before
+                    k, s, dmin = self._closest(rel, moved_at - 1, moved_at - 1)
                 dmin = max(dmin - 0.25 * float(np.hypot(*(rel[k + 1] - rel[k]))), min(dmin, touch))
                 verdict, t_hit = self._verdict(times, pa, pb, a, b, k, s, dmin, cushions)
                 if verdict is None:
@@ -244,6 +249,19 @@ class ShotReader:
                     out.append((t_hit, a, b))
         out.sort()
         return out
+
+    @staticmethod
+    def _moved_off(p: np.ndarray, k0: int, k1: int) -> int | None:
+        """The first frame (k0+1 .. k1+2) in which a ball still before the encounter has moved."""
+        pre = p[max(k0 - 5, 0): k0 + 1]
+        pre = pre[~np.isnan(pre[:, 0])]
+        if len(pre) < 2 or float(np.ptp(pre, axis=0).max()) > 0.0015:
+            return None
+        ref = np.median(pre, axis=0)
+        for m in range(k0 + 1, min(k1 + 3, len(p))):
+            if not np.isnan(p[m, 0]) and math.hypot(*(p[m] - ref)) > 0.0015:
+                return m
+        return None
 
     @staticmethod
     def _encounters(rel: np.ndarray, within: float, dt: float) -> list[tuple[int, int]]:
