@@ -44,3 +44,16 @@ def with_camera(feed: Any, device: str, path: str | Path) -> Any:
         return merged(feed(resume), camera_shots(device, load_watcher(path)))
 
     return camera_feed
+
+
+def cameras_for(sources: dict[str, Any], tables: list[tuple[str, str | None, str | None]],
+                cameras: list[str]) -> dict[str, Any]:
+    """``run``'s sources with ``--camera`` devices wired in, one per linked table by position
+    (each reads ``camera-PROFILE.json``); raises ValueError for more cameras than tables."""
+    linked = [(tid, prof) for tid, port, prof in tables if port is not None and prof is not None]
+    if len(cameras) > len(linked):
+        raise ValueError(f"{len(cameras)} --camera for {len(linked)} --port: one camera per table at most")
+    out = dict(sources)
+    for (tid, prof), device in zip(linked, cameras):
+        out[tid] = with_camera(sources[tid], device, calibration_path(prof))
+    return out
