@@ -47,15 +47,26 @@ def merged_truth_contacts(events: list[Event]) -> list[tuple[float, frozenset[st
 def decide(events: list[Event], discipline: str, before: dict[str, Any]) -> dict[str, Any]:
     """The carom engine's reading of one shot played by p1 (yellow) from positions ``before``."""
     engine = find_engine("carom")
-    state = engine.new_state(Setup(t=0.0, game="carom", players={"p1": "A", "p2": "B"},
-                                     discipline=discipline, targets={"p1": 50, "p2": 50}))
+    state = engine.new_state(
+        Setup(
+            t=0.0,
+            game="carom",
+            players={"p1": "A", "p2": "B"},
+            discipline=discipline,
+            targets={"p1": 50, "p2": 50},
+        )
+    )
     t0 = events[0].t - 1.0
     state = engine.apply(state, Rest(t=t0, positions={b: [x, y] for b, (x, y) in before.items()}))
     for e in events:
         state = engine.apply(state, e)
     js = engine.to_json(state)
-    return {"carom": js["caroms"]["p1"] == 1, "zone": js.get("zone"), "entree": js.get("entree"),
-            "decided_by": (js.get("evidence") or {}).get("decided_by")}
+    return {
+        "carom": js["caroms"]["p1"] == 1,
+        "zone": js.get("zone"),
+        "entree": js.get("entree"),
+        "decided_by": (js.get("evidence") or {}).get("decided_by"),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -116,16 +127,24 @@ def main(argv: list[str] | None = None) -> int:
         if referee:
             doubt_shots += 1
             if args.verbose:
-                print(f"shot {i} ({discipline}): left to the referee: {watcher.last.doubts}; truth cushions "
-                      f"{[(round(t, 3), b, n) for t, b, n in truth.cushions]} contacts {truth.contacts}")
+                print(
+                    f"shot {i} ({discipline}): left to the referee: {watcher.last.doubts}; truth cushions "
+                    f"{[(round(t, 3), b, n) for t, b, n in truth.cushions]} contacts {truth.contacts}"
+                )
         if sure:
             tc = merged_truth_contacts(truth.events)
             cc = [(e.t, frozenset(e.balls)) for e in got if isinstance(e, Contact)]
             used: set[int] = set()
             for t, pair in tc:
                 total += 1
-                hit = next((j for j, (t2, p2) in enumerate(cc) if j not in used and p2 == pair
-                            and abs(t2 - t) < MATCH_T), None)
+                hit = next(
+                    (
+                        j
+                        for j, (t2, p2) in enumerate(cc)
+                        if j not in used and p2 == pair and abs(t2 - t) < MATCH_T
+                    ),
+                    None,
+                )
                 if hit is not None:
                     used.add(hit)
                     found += 1
@@ -137,19 +156,36 @@ def main(argv: list[str] | None = None) -> int:
             if discipline == "driebanden":
                 ft, fc = read_shot(tuple(truth.events), "yellow"), read_shot(tuple(got), "yellow")
                 cushion_n += 1
-                ok = (ft.cushions_before_third, ft.both_touched) == (fc.cushions_before_third, fc.both_touched)
+                ok = (ft.cushions_before_third, ft.both_touched) == (
+                    fc.cushions_before_third,
+                    fc.both_touched,
+                )
                 cushion_same += ok
                 if args.verbose and not ok:
-                    print(f"shot {i}: cushions truth {[(round(t, 3), b, n) for t, b, n in truth.cushions]} camera "
-                          f"{[(e.t, e.ball, e.cushion) for e in got if isinstance(e, Cushion)]}")
-        if sure and args.verbose and (len(used) != len(tc) or len(cc) != len(used)
-                                      or t_cam["carom"] != t_truth["carom"]):
-            print(f"shot {i} ({discipline}): truth {[(round(t, 3), sorted(p)) for t, p in tc]} "
-                  f"camera {[(round(t, 3), sorted(p)) for t, p in cc]} carom {t_truth['carom']}/{t_cam['carom']}")
+                    print(
+                        f"shot {i}: cushions truth {[(round(t, 3), b, n) for t, b, n in truth.cushions]} "
+                        "camera "
+                        f"{[(e.t, e.ball, e.cushion) for e in got if isinstance(e, Cushion)]}"
+                    )
+        if (
+            sure
+            and args.verbose
+            and (len(used) != len(tc) or len(cc) != len(used) or t_cam["carom"] != t_truth["carom"])
+        ):
+            print(
+                f"shot {i} ({discipline}): truth {[(round(t, 3), sorted(p)) for t, p in tc]} "
+                f"camera {[(round(t, 3), sorted(p)) for t, p in cc]} "
+                f"carom {t_truth['carom']}/{t_cam['carom']}"
+            )
         if discipline == "libre":
             t_zone = decide(truth.events, discipline, before)
-            c_zone = decide([e for e in got if isinstance(e, (Strike, Cushion, Contact))] + [rest]
-                            if sure else [*truth.events[:-1], rest], discipline, before)
+            c_zone = decide(
+                [e for e in got if isinstance(e, (Strike, Cushion, Contact))] + [rest]
+                if sure
+                else [*truth.events[:-1], rest],
+                discipline,
+                before,
+            )
             zone_n += 1
             zone_same += (t_zone["zone"], t_zone["entree"]) == (c_zone["zone"], c_zone["entree"])
     frame = np.zeros((720, 1280, 3), np.uint8)
@@ -164,20 +200,41 @@ def main(argv: list[str] | None = None) -> int:
     fps = frames / watch_s if watch_s else float("nan")
     pct = lambda a, b: 100.0 * a / b if b else float("nan")  # noqa: E731
     print(f"camera over {n} simulated carom shots (seed {args.seed}), {frames} frames at 1280x720, 60 fps")
-    print(f"  position error at rest      {rms:6.2f} mm RMS (max {1000 * max(errs, default=0):.1f} mm)   aim < 5 mm")
+    print(
+        f"  position error at rest      {rms:6.2f} mm RMS (max {1000 * max(errs, default=0):.1f} mm)"
+        "   aim < 5 mm"
+    )
     print(f"  contacts found              {pct(found, total):6.2f} % ({found}/{total})            aim 99 %")
-    print(f"  contacts false              {pct(false, emitted):6.2f} % ({false}/{emitted})            aim < 1 %")
-    print(f"  shots left to the referee   {pct(doubt_shots, n):6.2f} % ({doubt_shots}/{n})  (the engine asks, as today)")
-    print(f"  caroms decided as physics   {pct(same, decided):6.2f} % ({same}/{decided} decided shots)  aim 99.5 %")
-    print(f"  driebanden cushion counts   {pct(cushion_same, cushion_n):6.2f} % exact ({cushion_same}/{cushion_n})  "
-          "aim 100 %")
-    print(f"  entree/dedans as true pos.  {pct(zone_same, zone_n):6.2f} % ({zone_same}/{zone_n} libre shots)  "
-          "aim 100 %")
-    print(f"  frames per second, 1 core   {fps:6.1f} fps  (anchor: blur+HSV of one frame {1000 * anchor:.2f} ms "
-          f"= {1 / anchor:.0f}/s)  aim >= 120 (2 x 60 fps)")
+    print(
+        f"  contacts false              {pct(false, emitted):6.2f} % ({false}/{emitted})            aim < 1 %"
+    )
+    print(
+        f"  shots left to the referee   {pct(doubt_shots, n):6.2f} % ({doubt_shots}/{n})"
+        "  (the engine asks, as today)"
+    )
+    print(
+        f"  caroms decided as physics   {pct(same, decided):6.2f} % ({same}/{decided} decided shots)"
+        "  aim 99.5 %"
+    )
+    print(
+        f"  driebanden cushion counts   {pct(cushion_same, cushion_n):6.2f} % exact"
+        f" ({cushion_same}/{cushion_n})  "
+        "aim 100 %"
+    )
+    print(
+        f"  entree/dedans as true pos.  {pct(zone_same, zone_n):6.2f} % ({zone_same}/{zone_n} libre shots)  "
+        "aim 100 %"
+    )
+    print(
+        f"  frames per second, 1 core   {fps:6.1f} fps  "
+        f"(anchor: blur+HSV of one frame {1000 * anchor:.2f} ms "
+        f"= {1 / anchor:.0f}/s)  aim >= 120 (2 x 60 fps)"
+    )
     if delays:
-        print(f"  rest to positions           {1000 * statistics.median(delays):6.0f} ms median, "
-              f"{1000 * max(delays):.0f} ms max")
+        print(
+            f"  rest to positions           {1000 * statistics.median(delays):6.0f} ms median, "
+            f"{1000 * max(delays):.0f} ms max"
+        )
     return 0
 
 

@@ -82,22 +82,52 @@ def test_a_ball_passed_close_by_is_no_contact(camera: SimCamera) -> None:
 
 @pytest.mark.slow
 def test_calibration_from_a_picture_maps_the_bed_to_within_3_mm(tmp_path) -> None:
-    true = overhead(1280, 720, SPEC.length, SPEC.width, camera_height=2.3, fill=0.8, k1=-0.15, tilt=3.0,
-                    yaw=-1.5, offset=(-0.04, 0.03))
+    true = overhead(
+        1280,
+        720,
+        SPEC.length,
+        SPEC.width,
+        camera_height=2.3,
+        fill=0.8,
+        k1=-0.15,
+        tilt=3.0,
+        yaw=-1.5,
+        offset=(-0.04, 0.03),
+    )
     cam = SimCamera(SPEC, true, cue=False)
     film = film_of(cam, SPEC.start, "red", 1.0)
     picture = tmp_path / "table.png"
     cv2.imwrite(str(picture), cam.render(film, 4.0))
     out = tmp_path / "cam.json"
     env = {**os.environ, "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
-    done = subprocess.run([sys.executable, "-m", "tablesense", "camera", "calibrate", "--camera", str(picture),
-                           "--profile", "carom", "--height", "2.3", "--calibration", str(out)],
-                          capture_output=True, text=True, env=env, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tablesense",
+            "camera",
+            "calibrate",
+            "--camera",
+            str(picture),
+            "--profile",
+            "carom",
+            "--height",
+            "2.3",
+            "--calibration",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     assert out.with_suffix(".png").exists()
     model, extra = load_model(out)
     assert extra["game"] == "carom"
-    grid = np.array([[x, y] for x in np.linspace(R, SPEC.length - R, 9) for y in np.linspace(R, SPEC.width - R, 5)])
+    grid = np.array(
+        [[x, y] for x in np.linspace(R, SPEC.length - R, 9) for y in np.linspace(R, SPEC.width - R, 5)]
+    )
     uv = true.project(np.column_stack([grid, np.full(len(grid), R)]))
     err = np.hypot(*(model.bed_from_image(uv, R) - grid).T)
     assert err.max() < 0.003
@@ -133,8 +163,12 @@ def test_a_video_file_through_videocapture_gives_the_same_contacts(camera: SimCa
 
 def test_merge_names_the_sensor_cushions_and_adds_contacts_and_positions() -> None:
     sensor = [Cushion(t=1.000, cushion=2), Cushion(t=1.500, cushion=3), Rest(t=3.0)]
-    camera = [Strike(t=0.5, ball="yellow"), Contact(t=0.8, balls=("yellow", "red")),
-              Cushion(t=1.012, cushion=2, ball="yellow"), Rest(t=2.9, positions={"red": [1.0, 0.5]})]
+    camera = [
+        Strike(t=0.5, ball="yellow"),
+        Contact(t=0.8, balls=("yellow", "red")),
+        Cushion(t=1.012, cushion=2, ball="yellow"),
+        Rest(t=2.9, positions={"red": [1.0, 0.5]}),
+    ]
     merged = merge_shot(sensor, camera)
     assert [e.to_dict() for e in merged] == [
         {"t": 0.5, "type": "strike", "ball": "yellow"},
@@ -146,13 +180,71 @@ def test_merge_names_the_sensor_cushions_and_adds_contacts_and_positions() -> No
 
 
 def test_camera_watch_with_no_calibration_says_so_in_one_line(tmp_path) -> None:
-    done = subprocess.run([sys.executable, "-m", "tablesense", "camera", "watch", "--camera", "x.avi",
-                           "--profile", "carom", "--calibration", str(tmp_path / "none.json")],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tablesense",
+            "camera",
+            "watch",
+            "--camera",
+            "x.avi",
+            "--profile",
+            "carom",
+            "--calibration",
+            str(tmp_path / "none.json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "cannot read calibration" in done.stderr
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"camera": {"width": 1}}))
-    done = subprocess.run([sys.executable, "-m", "tablesense", "camera", "watch", "--camera", "x.avi",
-                           "--profile", "carom", "--calibration", str(bad)], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tablesense",
+            "camera",
+            "watch",
+            "--camera",
+            "x.avi",
+            "--profile",
+            "carom",
+            "--calibration",
+            str(bad),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2 and "Traceback" not in done.stderr and "not a camera model" in done.stderr
+
+
+async def test_live_merge_holds_the_sensor_shot_for_the_camera_positions() -> None:
+    import asyncio
+    import time
+
+    from tablesense.vision.merge import merged
+
+    start = time.monotonic()
+
+    async def sensor():  # stands in for the link (a real one needs a board): what it yields
+        yield Cushion(t=100.0, cushion=2)
+        await asyncio.sleep(0.1)
+        yield Rest(t=100.1)
+        yield "checkpoint after the rest"
+
+    async def camera():  # the camera's reading of the shot, on the host's clock, after its rest
+        await asyncio.sleep(0.3)
+        yield time.monotonic(), [Cushion(t=start + 0.01, cushion=2, ball="yellow"),
+                                 Rest(t=start + 0.09, positions={"yellow": [1.0, 0.5]})]
+
+    got = [item async for item in merged(sensor(), camera(), wait=2.0)]
+    assert [e if isinstance(e, str) else e.to_dict() for e in got] == [
+        {"t": 100.0, "type": "cushion", "cushion": 2, "ball": "yellow"},
+        {"t": 100.1, "type": "rest", "positions": {"yellow": [1.0, 0.5]}},
+        "checkpoint after the rest",
+    ]

@@ -22,18 +22,42 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     cal = sub.add_parser("calibrate", help="find the lens and the camera's pose from a picture of the table")
     watch = sub.add_parser("watch", help="print the table events a camera or a recording makes (JSONL)")
     for q in (cal, watch):
-        q.add_argument("--camera", required=True, metavar="DEVICE",
-                       help="/dev/video0 (or 0), an rtsp:// stream, or a picture/video file")
-        q.add_argument("--profile", required=True, metavar="ID", help="the table's profile (golf, kegle, carom)")
-        q.add_argument("--calibration", default=None, metavar="FILE",
-                       help="the calibration file (default camera-PROFILE.json)")
-    cal.add_argument("--height", type=float, default=2.5, metavar="M",
-                     help="the lens's height above the cloth in metres, measured (default 2.5)")
-    cal.add_argument("--head", choices=("left", "right"), default="left",
-                     help="the side of the picture the head cushion is on (default left)")
+        q.add_argument(
+            "--camera",
+            required=True,
+            metavar="DEVICE",
+            help="/dev/video0 (or 0), an rtsp:// stream, or a picture/video file",
+        )
+        q.add_argument(
+            "--profile", required=True, metavar="ID", help="the table's profile (golf, kegle, carom)"
+        )
+        q.add_argument(
+            "--calibration",
+            default=None,
+            metavar="FILE",
+            help="the calibration file (default camera-PROFILE.json)",
+        )
+    cal.add_argument(
+        "--height",
+        type=float,
+        default=2.5,
+        metavar="M",
+        help="the lens's height above the cloth in metres, measured (default 2.5)",
+    )
+    cal.add_argument(
+        "--head",
+        choices=("left", "right"),
+        default="left",
+        help="the side of the picture the head cushion is on (default left)",
+    )
     cal.add_argument("--size", default="match", help="carom bed: match, 2.30, 2.10, 1.90 (default match)")
-    cal.add_argument("--colour", action="append", default=[], metavar="PLAYER=COLOUR",
-                     help="golf: a player's ball colour for the camera (p1=red, p2=yellow; repeat)")
+    cal.add_argument(
+        "--colour",
+        action="append",
+        default=[],
+        metavar="PLAYER=COLOUR",
+        help="golf: a player's ball colour for the camera (p1=red, p2=yellow; repeat)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -67,26 +91,41 @@ def _calibrate(args: argparse.Namespace) -> int:
     spec = table_spec(profile.game, args.size)
     golf = dict(c.split("=", 1) for c in args.colour if "=" in c) or None
     colours_for(profile.game, golf)  # a bad colour is said before the picture is taken
-    frame = read_frame(args.camera) if not Path(args.camera).suffix.lower() in (".png", ".jpg", ".jpeg") \
+    frame = (
+        read_frame(args.camera)
+        if Path(args.camera).suffix.lower() not in (".png", ".jpg", ".jpeg")
         else cv2.imread(args.camera)
+    )
     if frame is None:
         print(f"tablesense camera calibrate: cannot read the picture {args.camera}", file=sys.stderr)
         return 2
     cal = calibrate(frame, spec.length, spec.width, camera_height=args.height, head=args.head)
     out = calibration_path(profile.id, args.calibration)
-    extra = {"game": profile.game, "profile": profile.id, "length": spec.length, "width": spec.width,
-             "ball_radius": spec.ball_radius, "cloth_hue": list(cal.cloth_hue), "head": args.head,
-             "camera_height": args.height, "residual_px": round(cal.residual_px, 3)}
+    extra = {
+        "game": profile.game,
+        "profile": profile.id,
+        "length": spec.length,
+        "width": spec.width,
+        "ball_radius": spec.ball_radius,
+        "cloth_hue": list(cal.cloth_hue),
+        "head": args.head,
+        "camera_height": args.height,
+        "residual_px": round(cal.residual_px, 3),
+    }
     if golf:
         extra["golf_colours"] = golf
     save_model(out, cal.model, extra)
     picture = out.with_suffix(".png")
     cv2.imwrite(str(picture), check_picture(frame, cal.model, spec.length, spec.width))
     mm = 1000 * cal.model.metres_per_pixel((spec.length / 2, spec.width / 2))
-    print(f"calibration written to {out}; check {picture} by eye (green: the cushion noses, yellow: the rail, "
-          f"red circles: the diamonds)")
-    print(f"  lens k1 {cal.model.dist[0]:+.3f}, focal {cal.model.fx:.0f} px, {mm:.2f} mm per pixel, sides "
-          f"straight to {cal.residual_px:.2f} px")
+    print(
+        f"calibration written to {out}; check {picture} by eye (green: the cushion noses, yellow: the rail, "
+        f"red circles: the diamonds)"
+    )
+    print(
+        f"  lens k1 {cal.model.dist[0]:+.3f}, focal {cal.model.fx:.0f} px, {mm:.2f} mm per pixel, sides "
+        f"straight to {cal.residual_px:.2f} px"
+    )
     return 0
 
 

@@ -46,8 +46,13 @@ CUSHION = (120, 75, 20)
 WOOD = (30, 60, 105)
 FLOOR = (35, 35, 40)
 DIAMOND = (225, 230, 235)
-BALL_BGR = {"white": (228, 232, 235), "yellow": (30, 190, 235), "red": (35, 35, 200),
-            "p1": (35, 35, 200), "p2": (30, 190, 235)}
+BALL_BGR = {
+    "white": (228, 232, 235),
+    "yellow": (30, 190, 235),
+    "red": (35, 35, 200),
+    "p1": (35, 35, 200),
+    "p2": (30, 190, 235),
+}
 CUE_WOOD = (120, 175, 205)
 SLEEVE = (60, 55, 50)
 SKIN = (120, 150, 200)
@@ -96,11 +101,20 @@ class ShotFilm:
 class SimCamera:
     """Renders a table seen by ``model`` at ``fps`` frames per second."""
 
-    def __init__(self, spec: TableSpec, model: CameraModel | None = None, fps: float = 60.0,
-                 exposure: float = 1 / 120, noise: float = 3.0, seed: int = 0, cue: bool = True) -> None:
+    def __init__(
+        self,
+        spec: TableSpec,
+        model: CameraModel | None = None,
+        fps: float = 60.0,
+        exposure: float = 1 / 120,
+        noise: float = 3.0,
+        seed: int = 0,
+        cue: bool = True,
+    ) -> None:
         self.spec = spec
-        self.model = model or overhead(1280, 720, spec.length, spec.width, fill=0.8, k1=-0.1, tilt=2.0,
-                                       yaw=1.0, offset=(0.03, -0.02))
+        self.model = model or overhead(
+            1280, 720, spec.length, spec.width, fill=0.8, k1=-0.1, tilt=2.0, yaw=1.0, offset=(0.03, -0.02)
+        )
         self.fps, self.exposure, self.cue = fps, exposure, cue
         self.rng = np.random.default_rng(seed)
         self.background, self.light_map = self._background()
@@ -161,12 +175,15 @@ class SimCamera:
         return r / self.model.metres_per_pixel(c, r)
 
     # --- filming a shot ------------------------------------------------------------------
-    def film(self, table: Table, shot: Shot, t0: float = 0.0, lead: float = 1.0, tail: float = 0.8) -> ShotFilm:
+    def film(
+        self, table: Table, shot: Shot, t0: float = 0.0, lead: float = 1.0, tail: float = 0.8
+    ) -> ShotFilm:
         """Play ``shot`` on ``table`` from ``t0`` and film it from ``lead`` s before the strike to
         ``tail`` s after rest."""
         before = table.positions()
         samples: dict[str, tuple[list[float], list[float], list[float]]] = {
-            b: ([t0 - lead - 1.0, t0], [xy[0], xy[0]], [xy[1], xy[1]]) for b, xy in before.items()}
+            b: ([t0 - lead - 1.0, t0], [xy[0], xy[0]], [xy[1], xy[1]]) for b, xy in before.items()
+        }
 
         def step(t: float, pos: dict[str, XY]) -> None:
             for b, (x, y) in pos.items():
@@ -184,10 +201,13 @@ class SimCamera:
                 xs.append(rest[b][0])
                 ys.append(rest[b][1])
         paths = {b: (np.array(ts), np.array(xs), np.array(ys)) for b, (ts, xs, ys) in samples.items()}
-        n = int(math.floor((t_end + tail - (t0 - lead)) * self.fps)) + 1
+        n = math.floor((t_end + tail - (t0 - lead)) * self.fps) + 1
         times = np.round(t0 - lead + np.arange(n) / self.fps, 6)
-        truth = ShotTruth(happenings=happenings, rest={_owner(b): xy for b, xy in rest.items()},
-                          events=table_events(happenings, None, full_info=True))
+        truth = ShotTruth(
+            happenings=happenings,
+            rest={_owner(b): xy for b, xy in rest.items()},
+            events=table_events(happenings, None, full_info=True),
+        )
         for h in happenings:
             if h.kind == "contact" and h.ball and h.other:
                 truth.contacts.append((h.t, _owner(h.ball), _owner(h.other)))
@@ -230,8 +250,9 @@ class SimCamera:
             return
         uu, vv = np.meshgrid(np.arange(u0, u1, dtype=np.float64), np.arange(v0, v1, dtype=np.float64))
         base = np.array(BALL_BGR.get(_owner(ball), (200, 200, 200)), np.float64)
-        lit = float(self.light_map[min(max(int(uv[0][1]), 0), m.height - 1),
-                                   min(max(int(uv[0][0]), 0), m.width - 1)])
+        lit = float(
+            self.light_map[min(max(int(uv[0][1]), 0), m.height - 1), min(max(int(uv[0][0]), 0), m.width - 1)]
+        )
         cover = np.zeros(uu.shape)
         colour = np.zeros(uu.shape + (3,))
         shadow = np.zeros(uu.shape)
@@ -239,7 +260,9 @@ class SimCamera:
             d = np.hypot(uu - cu, vv - cv)
             cov = np.clip(rho + 0.5 - d, 0.0, 1.0)
             rim = np.sqrt(np.clip(1.0 - (d / rho) ** 2, 0.0, 1.0))
-            spot = np.exp(-((uu - cu + 0.3 * rho) ** 2 + (vv - cv + 0.3 * rho) ** 2) / (2 * (0.18 * rho) ** 2))
+            spot = np.exp(
+                -((uu - cu + 0.3 * rho) ** 2 + (vv - cv + 0.3 * rho) ** 2) / (2 * (0.18 * rho) ** 2)
+            )
             shade = (0.5 + 0.5 * rim) * lit
             col = base[None, None, :] * shade[..., None] + 160.0 * spot[..., None] * lit
             colour += cov[..., None] * np.clip(col, 0, 255)
@@ -256,7 +279,7 @@ class SimCamera:
 
     def _draw_cue(self, img: np.ndarray, film: ShotFilm, t: float) -> None:
         """The cue, the bridge hand and the arm, from ``lead`` s before the strike to 0.25 s after."""
-        ball, t_strike, (bx, by), direction = film.strike
+        _ball, t_strike, (bx, by), direction = film.strike
         dt = t - t_strike
         if not -0.9 <= dt <= 0.25:
             return
@@ -273,8 +296,15 @@ class SimCamera:
         self._poly(img, [(tip, 0.006), (butt, 0.015)], z, CUE_WOOD)
         # the bridge hand lies on the cloth 20 cm behind the tip, the arm reaches out sideways
         bridge = (tip[0] - ux * 0.22, tip[1] - uy * 0.22)
-        self._poly(img, [((bridge[0] - ux * 0.05, bridge[1] - uy * 0.05), 0.045),
-                         ((bridge[0] + ux * 0.02, bridge[1] + uy * 0.02), 0.04)], 0.03, SKIN)
+        self._poly(
+            img,
+            [
+                ((bridge[0] - ux * 0.05, bridge[1] - uy * 0.05), 0.045),
+                ((bridge[0] + ux * 0.02, bridge[1] + uy * 0.02), 0.04),
+            ],
+            0.03,
+            SKIN,
+        )
         side = 1.0 if (uy * -1 + ux * 0) >= 0 else -1.0
         px, py = -uy * side, ux * side
         elbow = (bridge[0] - ux * 0.25 + px * 0.35, bridge[1] - uy * 0.25 + py * 0.35)
@@ -282,17 +312,30 @@ class SimCamera:
         self._poly(img, [(bridge, 0.035), (elbow, 0.05)], 0.15, SLEEVE)
         self._poly(img, [(elbow, 0.05), (shoulder, 0.07)], 0.3, SLEEVE)
         hand = (butt[0] + ux * 0.3, butt[1] + uy * 0.3)
-        self._poly(img, [((hand[0] - ux * 0.04, hand[1] - uy * 0.04), 0.03),
-                         ((hand[0] + ux * 0.04, hand[1] + uy * 0.04), 0.03)], 0.1, SKIN)
+        self._poly(
+            img,
+            [
+                ((hand[0] - ux * 0.04, hand[1] - uy * 0.04), 0.03),
+                ((hand[0] + ux * 0.04, hand[1] + uy * 0.04), 0.03),
+            ],
+            0.1,
+            SKIN,
+        )
 
-    def _poly(self, img: np.ndarray, ends: list[tuple[XY, float]], z: float, bgr: tuple[int, int, int]) -> None:
+    def _poly(
+        self, img: np.ndarray, ends: list[tuple[XY, float]], z: float, bgr: tuple[int, int, int]
+    ) -> None:
         """A tapered band between two points (each with a half width) ``z`` above the cloth."""
         (a, wa), (b, wb) = ends
         dx, dy = b[0] - a[0], b[1] - a[1]
         n = math.hypot(dx, dy) or 1.0
         px, py = -dy / n, dx / n
-        corners = [(a[0] + px * wa, a[1] + py * wa), (b[0] + px * wb, b[1] + py * wb),
-                   (b[0] - px * wb, b[1] - py * wb), (a[0] - px * wa, a[1] - py * wa)]
+        corners = [
+            (a[0] + px * wa, a[1] + py * wa),
+            (b[0] + px * wb, b[1] + py * wb),
+            (b[0] - px * wb, b[1] - py * wb),
+            (a[0] - px * wa, a[1] - py * wa),
+        ]
         uv = self.model.project(np.array([[x, y, z] for x, y in corners]))
         if not np.all(np.isfinite(uv)) or np.abs(uv).max() > 1e5:
             return

@@ -39,7 +39,7 @@ class Calibration:
 def cloth_hue(hsv: np.ndarray) -> tuple[int, int]:
     """The hue band of the cloth: the commonest hue of the saturated middle of the picture."""
     h, w = hsv.shape[:2]
-    mid = hsv[h // 4: 3 * h // 4, w // 4: 3 * w // 4].reshape(-1, 3)
+    mid = hsv[h // 4 : 3 * h // 4, w // 4 : 3 * w // 4].reshape(-1, 3)
     sat = mid[mid[:, 1] > 80]
     if len(sat) < 0.2 * len(mid):
         raise BadCalibration("no coloured cloth in the middle of the picture: is the camera over the table?")
@@ -58,8 +58,9 @@ def cloth_outline(frame: np.ndarray, hue: tuple[int, int]) -> np.ndarray:
         raise BadCalibration("no cloth found in the picture")
     best = max(contours, key=cv2.contourArea)
     if cv2.contourArea(best) < 0.15 * frame.shape[0] * frame.shape[1]:
-        raise BadCalibration("the cloth covers too little of the picture: mount the camera so the table "
-                             "fills most of it")
+        raise BadCalibration(
+            "the cloth covers too little of the picture: mount the camera so the table fills most of it"
+        )
     return best.reshape(-1, 2).astype(np.float64)
 
 
@@ -99,6 +100,7 @@ def _undistort(points: np.ndarray, f: float, cx: float, cy: float, k1: float) ->
 
 def _straightest_k1(sides: list[np.ndarray], f: float, cx: float, cy: float) -> tuple[float, float]:
     """The k1 (of -0.5..0.3) whose undistortion makes the four sides straightest; its residual in px."""
+
     def cost(k1: float) -> float:
         return sum(_line(_undistort(side, f, cx, cy, k1))[2] for side in sides) * f / 4
 
@@ -125,8 +127,9 @@ def _corners(sides: list[np.ndarray], f: float, cx: float, cy: float, k1: float)
     return np.array(out)
 
 
-def calibrate(frame: np.ndarray, length: float, width: float, camera_height: float = DEFAULT_HEIGHT,
-              head: str = "left") -> Calibration:
+def calibrate(
+    frame: np.ndarray, length: float, width: float, camera_height: float = DEFAULT_HEIGHT, head: str = "left"
+) -> Calibration:
     """The camera model from a picture of the table (``head``: the head cushion's side of the
     picture, ``left`` or ``right``), its lens ``camera_height`` metres above the cloth."""
     if head not in ("left", "right"):
@@ -169,9 +172,17 @@ def calibrate(frame: np.ndarray, length: float, width: float, camera_height: flo
         f *= target / above
         k1 = k1_px * f**2
     assert rvec is not None and tvec is not None
-    model = CameraModel(width=w, height=h, fx=f, fy=f, cx=cx, cy=cy, dist=(k1, 0.0, 0.0, 0.0, 0.0),
-                        rvec=tuple(float(v) for v in rvec.ravel()),  # type: ignore[arg-type]
-                        tvec=tuple(float(v) for v in tvec.ravel()))  # type: ignore[arg-type]
+    model = CameraModel(
+        width=w,
+        height=h,
+        fx=f,
+        fy=f,
+        cx=cx,
+        cy=cy,
+        dist=(k1, 0.0, 0.0, 0.0, 0.0),
+        rvec=tuple(float(v) for v in rvec.ravel()),  # type: ignore[arg-type]
+        tvec=tuple(float(v) for v in tvec.ravel()),
+    )  # type: ignore[arg-type]
     return Calibration(model=model, cloth_hue=hue, residual_px=residual)
 
 
@@ -180,14 +191,23 @@ def check_picture(frame: np.ndarray, model: CameraModel, length: float, width: f
     diamonds (red circles), a 50 cm grid on the cloth (thin white)."""
     out = frame.copy()
 
-    def poly(points: list[tuple[float, float]], z: float, bgr: tuple[int, int, int], thick: int = 1,
-             closed: bool = True) -> None:
+    def poly(
+        points: list[tuple[float, float]],
+        z: float,
+        bgr: tuple[int, int, int],
+        thick: int = 1,
+        closed: bool = True,
+    ) -> None:
         uv = model.project(np.array([[x, y, z] for x, y in points]))
         cv2.polylines(out, [np.round(uv * 4).astype(np.int32)], closed, bgr, thick, cv2.LINE_AA, shift=2)
 
     def rect(x0: float, y0: float, x1: float, y1: float, n: int = 40) -> list[tuple[float, float]]:
-        return ([(x0 + (x1 - x0) * i / n, y0) for i in range(n)] + [(x1, y0 + (y1 - y0) * i / n) for i in range(n)]
-                + [(x1 - (x1 - x0) * i / n, y1) for i in range(n)] + [(x0, y1 - (y1 - y0) * i / n) for i in range(n)])
+        return (
+            [(x0 + (x1 - x0) * i / n, y0) for i in range(n)]
+            + [(x1, y0 + (y1 - y0) * i / n) for i in range(n)]
+            + [(x1 - (x1 - x0) * i / n, y1) for i in range(n)]
+            + [(x0, y1 - (y1 - y0) * i / n) for i in range(n)]
+        )
 
     for k in range(1, math.ceil(length / 0.5)):
         poly([(k * 0.5, y * width / 20) for y in range(21)], 0.0, (230, 230, 230), closed=False)
@@ -197,8 +217,10 @@ def check_picture(frame: np.ndarray, model: CameraModel, length: float, width: f
     c = CUSHION_WIDTH
     poly(rect(-c, -c, length + c, width + c), RAIL_HEIGHT, (0, 220, 255), 1)
     for x, y in diamonds(length, width):
-        (u, v), = model.project(np.array([[x, y, RAIL_HEIGHT]]))
-        cv2.circle(out, (int(round(u)), int(round(v))), 6, (0, 0, 255), 1, cv2.LINE_AA)
-    (u, v), = model.project(np.array([[0.0, 0.0, NOSE_HEIGHT]]))
-    cv2.putText(out, "x=0 y=0", (int(u) + 6, int(v) - 6), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 220, 0), 1, cv2.LINE_AA)
+        ((u, v),) = model.project(np.array([[x, y, RAIL_HEIGHT]]))
+        cv2.circle(out, (round(u), round(v)), 6, (0, 0, 255), 1, cv2.LINE_AA)
+    ((u, v),) = model.project(np.array([[0.0, 0.0, NOSE_HEIGHT]]))
+    cv2.putText(
+        out, "x=0 y=0", (int(u) + 6, int(v) - 6), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 220, 0), 1, cv2.LINE_AA
+    )
     return out

@@ -50,8 +50,9 @@ def colours_for(game: str, golf_colours: dict[str, str] | None = None) -> tuple[
         for player in ("p1", "p2"):
             colour = NAMED.get(chosen[player])
             if colour is None:
-                raise UnknownColour(f"golf {player}: no camera colour {chosen[player]!r} "
-                                    f"(colours: {', '.join(NAMED)})")
+                raise UnknownColour(
+                    f"golf {player}: no camera colour {chosen[player]!r} (colours: {', '.join(NAMED)})"
+                )
             out.append(_renamed(colour, player, 5))
         if chosen["p1"] == chosen["p2"]:
             raise UnknownColour("golf: the two players' balls need two different colours for the camera")

@@ -44,9 +44,16 @@ class Sighting:
 class BallFinder:
     """Finds ``colours`` on a bed ``length`` x ``width`` seen by ``model``."""
 
-    def __init__(self, model: CameraModel, length: float, width: float, ball_radius: float,
-                 colours: tuple[BallColour, ...], cloth_hue: tuple[int, int] = (95, 125),
-                 cloth_min_sat: int = 90) -> None:
+    def __init__(
+        self,
+        model: CameraModel,
+        length: float,
+        width: float,
+        ball_radius: float,
+        colours: tuple[BallColour, ...],
+        cloth_hue: tuple[int, int] = (95, 125),
+        cloth_min_sat: int = 90,
+    ) -> None:
         self.model, self.r = model, ball_radius
         self.length, self.width = length, width
         self.colours = colours
@@ -61,8 +68,12 @@ class BallFinder:
         """Where ball pixels can be, at half size: the bed outline at ball-top height, 3 px out."""
         L, W, m = self.length, self.width, self.model
         n = 40
-        edge = ([(L * i / n, 0.0) for i in range(n)] + [(L, W * i / n) for i in range(n)]
-                + [(L - L * i / n, W) for i in range(n)] + [(0.0, W - W * i / n) for i in range(n)])
+        edge = (
+            [(L * i / n, 0.0) for i in range(n)]
+            + [(L, W * i / n) for i in range(n)]
+            + [(L - L * i / n, W) for i in range(n)]
+            + [(0.0, W - W * i / n) for i in range(n)]
+        )
         uv = m.project(np.array([[x, y, 2 * self.r] for x, y in edge])) / SCALE
         mask = np.zeros((m.height // SCALE, m.width // SCALE), np.uint8)
         cv2.fillPoly(mask, [np.round(uv).astype(np.int32)], 255)
@@ -79,8 +90,9 @@ class BallFinder:
 
     def find(self, frame: np.ndarray) -> dict[str, list[Sighting]]:
         """Ball colour name -> the balls of that colour found (at most its ``count``), best first."""
-        small = cv2.resize(frame, (frame.shape[1] // SCALE, frame.shape[0] // SCALE),
-                           interpolation=cv2.INTER_AREA)
+        small = cv2.resize(
+            frame, (frame.shape[1] // SCALE, frame.shape[0] // SCALE), interpolation=cv2.INTER_AREA
+        )
         hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
         small_area = self.area / SCALE**2
         out: dict[str, list[Sighting]] = {}
@@ -104,8 +116,9 @@ class BallFinder:
             out[colour.name] = [s for _, s in found[: colour.count]]
         return out
 
-    def _refine(self, frame: np.ndarray, colour: BallColour, cu: float, cv: float,
-                area: float) -> Sighting | None:
+    def _refine(
+        self, frame: np.ndarray, colour: BallColour, cu: float, cv: float, area: float
+    ) -> Sighting | None:
         reach = int(self.rho * (1.0 + max(area, 1.0)) + 6)
         u0, v0 = max(int(cu) - reach, 0), max(int(cv) - reach, 0)
         u1, v1 = min(int(cu) + reach + 1, frame.shape[1]), min(int(cv) + reach + 1, frame.shape[0])
@@ -113,14 +126,16 @@ class BallFinder:
         cloth = cv2.inRange(hsv, (self.cloth_hue[0], self.cloth_min_sat, 0), (self.cloth_hue[1], 255, 255))
         ball = cv2.bitwise_not(cloth)
         ball = cv2.morphologyEx(ball, cv2.MORPH_OPEN, self._kernel)
-        n, labels, stats, cents = cv2.connectedComponentsWithStats(ball, connectivity=8)
-        lu, lv = int(round(cu)) - u0, int(round(cv)) - v0
+        _n, labels, stats, cents = cv2.connectedComponentsWithStats(ball, connectivity=8)
+        lu, lv = round(cu) - u0, round(cv) - v0
         pick = labels[min(max(lv, 0), labels.shape[0] - 1), min(max(lu, 0), labels.shape[1] - 1)]
         outline = False
         if pick > 0:
             a = stats[pick, cv2.CC_STAT_AREA] / self.area
-            x, y, w, h = (stats[pick, k] for k in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH,
-                                                   cv2.CC_STAT_HEIGHT))
+            x, y, w, h = (
+                stats[pick, k]
+                for k in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT)
+            )
             inside = x > 0 and y > 0 and x + w < labels.shape[1] and y + h < labels.shape[0]
             if inside and 0.6 <= a <= max(1.5, 1.35 * area):
                 fu, fv = cents[pick]
@@ -132,5 +147,5 @@ class BallFinder:
                 return None
             fu, fv = mom["m10"] / mom["m00"], mom["m01"] / mom["m00"]
         u, v = float(fu) + u0, float(fv) + v0
-        (x_bed, y_bed), = self.model.bed_from_image(np.array([[u, v]]), self.r)
+        ((x_bed, y_bed),) = self.model.bed_from_image(np.array([[u, v]]), self.r)
         return Sighting(float(x_bed), float(y_bed), u, v, area, outline)

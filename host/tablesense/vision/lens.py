@@ -40,15 +40,15 @@ class CameraModel:
     tvec: tuple[float, float, float]
 
     @property
-    def K(self) -> np.ndarray:  # noqa: N802 - the usual name of the camera matrix
+    def K(self) -> np.ndarray:
         return np.array([[self.fx, 0.0, self.cx], [0.0, self.fy, self.cy], [0.0, 0.0, 1.0]])
 
     @property
-    def D(self) -> np.ndarray:  # noqa: N802
+    def D(self) -> np.ndarray:
         return np.array(self.dist, dtype=float)
 
     @property
-    def R(self) -> np.ndarray:  # noqa: N802
+    def R(self) -> np.ndarray:
         rot, _ = cv2.Rodrigues(np.array(self.rvec, dtype=float))
         return rot
 
@@ -66,8 +66,9 @@ class CameraModel:
     def rays(self, uv: np.ndarray) -> np.ndarray:
         """Unit-free ray directions in the world (N x 3) through pixels ``uv`` (N x 2)."""
         pts = np.asarray(uv, dtype=float).reshape(-1, 1, 2)
-        norm = cv2.undistortPoints(pts, self.K, self.D, None, None, None,
-                                       (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 20, 1e-9))
+        norm = cv2.undistortPoints(
+            pts, self.K, self.D, None, None, None, (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 20, 1e-9)
+        )
         n = norm.reshape(-1, 2)
         d_cam = np.column_stack([n, np.ones(len(n))])
         return d_cam @ self.R  # R^T d for each row
@@ -86,24 +87,49 @@ class CameraModel:
 
     # --- files ---------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        return {"width": self.width, "height": self.height, "fx": self.fx, "fy": self.fy, "cx": self.cx,
-                "cy": self.cy, "dist": list(self.dist), "rvec": list(self.rvec), "tvec": list(self.tvec)}
+        return {
+            "width": self.width,
+            "height": self.height,
+            "fx": self.fx,
+            "fy": self.fy,
+            "cx": self.cx,
+            "cy": self.cy,
+            "dist": list(self.dist),
+            "rvec": list(self.rvec),
+            "tvec": list(self.tvec),
+        }
 
     @classmethod
     def from_dict(cls, raw: Any) -> CameraModel:
         try:
-            return cls(width=int(raw["width"]), height=int(raw["height"]), fx=float(raw["fx"]),
-                       fy=float(raw["fy"]), cx=float(raw["cx"]), cy=float(raw["cy"]),
-                       dist=tuple(float(v) for v in raw["dist"]),
-                       rvec=tuple(float(v) for v in raw["rvec"]),  # type: ignore[arg-type]
-                       tvec=tuple(float(v) for v in raw["tvec"]))  # type: ignore[arg-type]
+            return cls(
+                width=int(raw["width"]),
+                height=int(raw["height"]),
+                fx=float(raw["fx"]),
+                fy=float(raw["fy"]),
+                cx=float(raw["cx"]),
+                cy=float(raw["cy"]),
+                dist=tuple(float(v) for v in raw["dist"]),
+                rvec=tuple(float(v) for v in raw["rvec"]),  # type: ignore[arg-type]
+                tvec=tuple(float(v) for v in raw["tvec"]),
+            )  # type: ignore[arg-type]
         except (KeyError, TypeError, ValueError) as exc:
             raise BadCalibration(f"not a camera model: {exc}") from None
 
 
-def overhead(width: int, height: int, length: float, bed_width: float, camera_height: float = 2.5,
-             fill: float = 0.86, k1: float = 0.0, k2: float = 0.0, tilt: float = 0.0, yaw: float = 0.0,
-             offset: tuple[float, float] = (0.0, 0.0)) -> CameraModel:
+def overhead(
+    width: int,
+    height: int,
+    length: float,
+    bed_width: float,
+    camera_height: float = 2.5,
+    fill: float = 0.86,
+    k1: float = 0.0,
+    k2: float = 0.0,
+    tilt: float = 0.0,
+    yaw: float = 0.0,
+    offset: tuple[float, float] = (0.0, 0.0),
+) -> CameraModel:
     """A camera ``camera_height`` metres above the cloth over the bed's centre (plus ``offset``),
     its image's long side along the table, the bed ``fill`` of the image's width; ``tilt``
     (degrees, about the table's width) and ``yaw`` (degrees, about the vertical) turn it."""
@@ -117,9 +143,17 @@ def overhead(width: int, height: int, length: float, bed_width: float, camera_he
     centre = np.array([length / 2 + offset[0], bed_width / 2 + offset[1], camera_height])
     tvec = -rot @ centre
     rvec, _ = cv2.Rodrigues(rot)
-    return CameraModel(width=width, height=height, fx=f, fy=f, cx=width / 2, cy=height / 2,
-                       dist=(k1, k2, 0.0, 0.0, 0.0), rvec=tuple(float(v) for v in rvec.ravel()),  # type: ignore[arg-type]
-                       tvec=tuple(float(v) for v in tvec.ravel()))  # type: ignore[arg-type]
+    return CameraModel(
+        width=width,
+        height=height,
+        fx=f,
+        fy=f,
+        cx=width / 2,
+        cy=height / 2,
+        dist=(k1, k2, 0.0, 0.0, 0.0),
+        rvec=tuple(float(v) for v in rvec.ravel()),  # type: ignore[arg-type]
+        tvec=tuple(float(v) for v in tvec.ravel()),
+    )  # type: ignore[arg-type]
 
 
 def save_model(path: str | Path, model: CameraModel, extra: dict[str, Any] | None = None) -> None:

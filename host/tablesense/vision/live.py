@@ -11,9 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..sim.tables import table_spec
 from .colours import colours_for
 from .lens import BadCalibration, load_model
 from .merge import merged
+from .shot_events import cushion_numbers
 from .source import camera_shots, open_capture
 from .watch import TableWatcher
 
@@ -31,7 +33,13 @@ def load_watcher(path: str | Path) -> TableWatcher:
     except (KeyError, TypeError, ValueError) as exc:
         raise BadCalibration(f"calibration {path}: missing or bad {exc}") from None
     colours = colours_for(game, extra.get("golf_colours"))
-    return TableWatcher(model, length, width, r, game=game, colours=colours, cloth_hue=hue)  # type: ignore[arg-type]
+    sides = None
+    if game == "kegle":
+        sides = cushion_numbers(table_spec(game).cushions)
+    elif game == "golf":  # golf's cushions are not the bed's four straight sides: none are said
+        sides = {}
+    return TableWatcher(model, length, width, r, game=game, colours=colours, cloth_hue=hue,  # type: ignore[arg-type]
+                        cushions=sides)
 
 
 def with_camera(feed: Any, device: str, path: str | Path) -> Any:
@@ -46,8 +54,9 @@ def with_camera(feed: Any, device: str, path: str | Path) -> Any:
     return camera_feed
 
 
-def cameras_for(sources: dict[str, Any], tables: list[tuple[str, str | None, str | None]],
-                cameras: list[str]) -> dict[str, Any]:
+def cameras_for(
+    sources: dict[str, Any], tables: list[tuple[str, str | None, str | None]], cameras: list[str]
+) -> dict[str, Any]:
     """``run``'s sources with ``--camera`` devices wired in, one per linked table by position
     (each reads ``camera-PROFILE.json``); raises ValueError for more cameras than tables."""
     linked = [(tid, prof) for tid, port, prof in tables if port is not None and prof is not None]

@@ -42,8 +42,15 @@ def merge_shot(sensor: list[Event], camera: list[Event], tolerance: float = TOLE
     out: list[Event] = []
     for e in sensor:
         if isinstance(e, Cushion) and e.ball is None:
-            match = min((i for i, c in enumerate(cam_cushions) if i not in used and c.cushion == e.cushion
-                         and abs(c.t - e.t) <= tolerance), key=lambda i: abs(cam_cushions[i].t - e.t), default=None)
+            match = min(
+                (
+                    i
+                    for i, c in enumerate(cam_cushions)
+                    if i not in used and c.cushion == e.cushion and abs(c.t - e.t) <= tolerance
+                ),
+                key=lambda i: abs(cam_cushions[i].t - e.t),
+                default=None,
+            )
             if match is not None:
                 used.add(match)
                 out.append(replace(e, ball=cam_cushions[match].ball))
@@ -60,7 +67,9 @@ def merge_shot(sensor: list[Event], camera: list[Event], tolerance: float = TOLE
     rest_c = next((e for e in reversed(camera) if isinstance(e, Rest)), None)
     if rest_s is not None or rest_c is not None:
         t = max(r.t for r in (rest_s, rest_c) if r is not None)
-        positions = (rest_c.positions if rest_c is not None else None) or (rest_s.positions if rest_s else None)
+        positions = (rest_c.positions if rest_c is not None else None) or (
+            rest_s.positions if rest_s else None
+        )
         base = rest_s or rest_c
         assert base is not None
         out.append(replace(base, t=t, positions=positions))
@@ -72,8 +81,9 @@ def _table_event(item: Any) -> bool:
     return isinstance(item, Event) and not isinstance(item, (Call, Setup))
 
 
-async def merged(sensor: AsyncIterator[Any], camera: AsyncIterator[tuple[float, list[Event]]],
-                 wait: float = WAIT) -> AsyncIterator[Any]:
+async def merged(
+    sensor: AsyncIterator[Any], camera: AsyncIterator[tuple[float, list[Event]]], wait: float = WAIT
+) -> AsyncIterator[Any]:
     """The sensor items with each shot's camera events merged in (see the module doc)."""
     queue: asyncio.Queue[tuple[str, Any, float]] = asyncio.Queue()
 

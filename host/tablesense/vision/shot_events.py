@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import numpy as np
 
@@ -60,7 +60,7 @@ def _fill_gaps(times: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, list[tuple
     if ok.sum() < 2:
         return p, long_gaps
     idx = np.flatnonzero(ok)
-    for a, b in zip(idx[:-1], idx[1:]):
+    for a, b in pairwise(idx):
         if b - a > 1:
             if b - a - 1 <= MAX_GAP:
                 for k in range(a + 1, b):
@@ -87,13 +87,26 @@ def _velocity(times: np.ndarray, p: np.ndarray, i0: int, i1: int) -> np.ndarray 
     return (tc[:, None] * (q - q.mean(axis=0))).sum(axis=0) / den  # type: ignore[no-any-return]
 
 
+def cushion_numbers(lines: dict[int, tuple[tuple[float, float], tuple[float, float]]]) -> dict[str, int]:
+    """Side (``x0``, ``xL``, ``y0``, ``yW``) -> cushion number, from a table's cushion nose lines
+    (``TableSpec.cushions``: number -> two end points)."""
+    out: dict[str, int] = {}
+    xs = [v for (a, b) in lines.values() for v in (a[0], b[0])]
+    for number, ((ax, ay), (bx, by)) in lines.items():
+        if ax == bx:
+            out["x0" if ax == min(xs) else "xL"] = number
+        elif ay == by:
+            out["y0" if ay == 0 else "yW"] = number
+    return out
+
+
 class ShotReader:
     """Reads shots on a bed ``length`` x ``width`` with balls of radius ``r``."""
 
     def __init__(self, length: float, width: float, r: float, cushion_numbers: dict[str, int] | None = None):
         self.length, self.width, self.r = length, width, r
         # carom numbering (geometry.carom): 1 head x=0, 2 y=width, 3 foot x=length, 4 y=0
-        self.numbers = cushion_numbers or {"x0": 1, "yW": 2, "xL": 3, "y0": 4}
+        self.numbers = {"x0": 1, "yW": 2, "xL": 3, "y0": 4} if cushion_numbers is None else cushion_numbers
 
     def read(self, shot: ShotTrack) -> CameraShot:
         times = shot.times
@@ -122,7 +135,9 @@ class ShotReader:
         for b, spans in gaps.items():
             for a, e in spans:
                 if self._hidden_matters(times, tracks, b, a, e):
-                    doubts.append(f"{b} hidden {times[a]:.3f}..{times[e - 1]:.3f} while another ball was near")
+                    doubts.append(
+                        f"{b} hidden {times[a]:.3f}..{times[e - 1]:.3f} while another ball was near"
+                    )
         if struck is not None:
             for t, a, b in contacts:
                 if struck not in (a, b):
@@ -139,7 +154,9 @@ class ShotReader:
         # an unclear cushion is said without its ball (the engine then leaves cushion counts to the
         # referee); after the last contact it can decide nothing and is not said at all
         last_contact = max((t for t, _a, _b in contacts), default=math.inf) if not doubts else math.inf
-        events += [Cushion(t=round(t, 6), cushion=n, ball=None) for t, n in unclear_cushion if t < last_contact]
+        events += [
+            Cushion(t=round(t, 6), cushion=n, ball=None) for t, n in unclear_cushion if t < last_contact
+        ]
         events.sort(key=lambda e: e.t)
         positions = {b: [round(x, 4), round(y, 4)] for b, (x, y) in sorted(shot.rest.items())}
         events.append(Rest(t=round(float(shot.rest_t), 6), positions=positions or None))
@@ -147,7 +164,9 @@ class ShotReader:
 
     # --- strike --------------------------------------------------------------------------
     @staticmethod
-    def _strike(times: np.ndarray, tracks: dict[str, np.ndarray]) -> tuple[str | None, dict[str, float | None]]:
+    def _strike(
+        times: np.ndarray, tracks: dict[str, np.ndarray]
+    ) -> tuple[str | None, dict[str, float | None]]:
         """The ball that moved first, and when each ball first moved (None: never)."""
         first: dict[str, float | None] = {}
         index: dict[str, int] = {}
@@ -176,7 +195,8 @@ class ShotReader:
     def _walls(self, p: np.ndarray) -> dict[int, np.ndarray]:
         """Cushion number -> the gap (m) between the ball and that cushion's nose, per frame."""
         r, L, W, n = self.r, self.length, self.width, self.numbers
-        return {n["x0"]: p[:, 0] - r, n["xL"]: L - r - p[:, 0], n["y0"]: p[:, 1] - r, n["yW"]: W - r - p[:, 1]}
+        sides = {"x0": p[:, 0] - r, "xL": L - r - p[:, 0], "y0": p[:, 1] - r, "yW": W - r - p[:, 1]}
+        return {n[side]: gap for side, gap in sides.items() if side in n}
 
     def _cushions(self, times: np.ndarray, p: np.ndarray, start: int = 0) -> list[tuple[float, int, bool]]:
         out: list[tuple[float, int, bool]] = []
@@ -226,8 +246,14 @@ class ShotReader:
         return out
 
     # --- ball-ball contacts --------------------------------------------------------------
-    def _contacts(self, times: np.ndarray, tracks: dict[str, np.ndarray], moves: dict[str, float | None],
-                  cushions: list[tuple[float, str, int]], doubts: list[str]) -> list[tuple[float, str, str]]:
+    def _contacts(
+        self,
+        times: np.ndarray,
+        tracks: dict[str, np.ndarray],
+        moves: dict[str, float | None],
+        cushions: list[tuple[float, str, int]],
+        doubts: list[str],
+    ) -> list[tuple[float, str, str]]:
         out: list[tuple[float, str, str]] = []
         touch = 2 * self.r
         for a, b in combinations(sorted(tracks), 2):
@@ -244,7 +270,9 @@ class ShotReader:
                 dmin = max(dmin - 0.25 * float(np.hypot(*(rel[k + 1] - rel[k]))), min(dmin, touch))
                 verdict, t_hit = self._verdict(times, pa, pb, a, b, k, s, dmin, cushions)
                 if verdict is None:
-                    doubts.append(f"{a}-{b} at {times[k]:.3f}: {dmin * 1000 - touch * 1000:+.1f} mm apart, unclear")
+                    doubts.append(
+                        f"{a}-{b} at {times[k]:.3f}: {dmin * 1000 - touch * 1000:+.1f} mm apart, unclear"
+                    )
                 elif verdict:
                     out.append((t_hit, a, b))
         out.sort()
@@ -253,7 +281,7 @@ class ShotReader:
     @staticmethod
     def _moved_off(p: np.ndarray, k0: int, k1: int) -> int | None:
         """The first frame (k0+1 .. k1+2) in which a ball still before the encounter has moved."""
-        pre = p[max(k0 - 5, 0): k0 + 1]
+        pre = p[max(k0 - 5, 0) : k0 + 1]
         pre = pre[~np.isnan(pre[:, 0])]
         if len(pre) < 2 or float(np.ptp(pre, axis=0).max()) > 0.0015:
             return None
@@ -304,16 +332,27 @@ class ShotReader:
                 best = (k, s, dist)
         return best
 
-    def _verdict(self, times: np.ndarray, pa: np.ndarray, pb: np.ndarray, a: str, b: str, k: int, s: float,
-                 dmin: float, cushions: list[tuple[float, str, int]]) -> tuple[bool | None, float]:
+    def _verdict(
+        self,
+        times: np.ndarray,
+        pa: np.ndarray,
+        pb: np.ndarray,
+        a: str,
+        b: str,
+        k: int,
+        s: float,
+        dmin: float,
+        cushions: list[tuple[float, str, int]],
+    ) -> tuple[bool | None, float]:
         """(True: touched, False: did not, None: unclear; the time of the touch)."""
         touch = 2 * self.r
         rel0, rel1 = pb[k] - pa[k], pb[k + 1] - pa[k + 1]
         t_hit = self._touch_time(times, rel0, rel1, k, s, touch)
         va, vb = _velocity(times, pa, k - 3, k), _velocity(times, pb, k - 3, k)
         if va is not None and vb is not None:  # where the incoming lines reach touching
-            t_in = self._touch_time(times, rel0, rel0 + (vb - va) * float(times[k + 1] - times[k]), k, -1.0,
-                                    touch)
+            t_in = self._touch_time(
+                times, rel0, rel0 + (vb - va) * float(times[k + 1] - times[k]), k, -1.0, touch
+            )
             if t_in >= times[k]:
                 t_hit = t_in
         if dmin > touch + NEAR:
@@ -333,15 +372,15 @@ class ShotReader:
                 dv[ball] = None
             else:
                 dv[ball] = sign * float((after - before) @ n)
-            pre = p[max(k - window, 0): k + 1]
+            pre = p[max(k - window, 0) : k + 1]
             pre = pre[~np.isnan(pre[:, 0])]
             still[ball] = len(pre) >= 2 and float(np.ptp(pre, axis=0).max()) < 0.0015
         # a ball that lay still: did it move off? (catches the thinnest touches)
         for ball, p in ((a, pa), (b, pb)):
             if not still[ball]:
                 continue
-            ref = np.nanmedian(p[max(k - window, 0): k + 1], axis=0)
-            post = p[k + 1: k + 1 + 8]
+            ref = np.nanmedian(p[max(k - window, 0) : k + 1], axis=0)
+            post = p[k + 1 : k + 1 + 8]
             post = post[~np.isnan(post[:, 0])]
             if len(post) == 0:
                 return None, t_hit
@@ -362,8 +401,9 @@ class ShotReader:
         return None, t_hit
 
     @staticmethod
-    def _touch_time(times: np.ndarray, rel0: np.ndarray, rel1: np.ndarray, k: int, s_min: float,
-                    touch: float) -> float:
+    def _touch_time(
+        times: np.ndarray, rel0: np.ndarray, rel1: np.ndarray, k: int, s_min: float, touch: float
+    ) -> float:
         """When the straight relative track first reaches ``touch`` in frame interval k (else its closest)."""
         d = rel1 - rel0
         a, b, c = float(d @ d), 2 * float(rel0 @ d), float(rel0 @ rel0) - touch**2
@@ -376,14 +416,16 @@ class ShotReader:
                     s = root
         return float(times[k] + s * (times[k + 1] - times[k]))
 
-    def _hidden_matters(self, times: np.ndarray, tracks: dict[str, np.ndarray], ball: str, a: int, e: int) -> bool:
+    def _hidden_matters(
+        self, times: np.ndarray, tracks: dict[str, np.ndarray], ball: str, a: int, e: int
+    ) -> bool:
         """Could ``ball``, hidden in frames a..e-1, have been touched (or touched another)?"""
         p = tracks[ball]
         before = p[a - 1] if a > 0 else None
         after = p[e] if e < len(p) else None
         if before is None or after is None or np.isnan(before[0]) or np.isnan(after[0]):
             for other, q in tracks.items():  # hidden at the start or the end: did anything move?
-                seg = q[max(a - 1, 0): min(e + 1, len(q))]
+                seg = q[max(a - 1, 0) : min(e + 1, len(q))]
                 seg = seg[~np.isnan(seg[:, 0])]
                 if other != ball and len(seg) > 1 and float(np.ptp(seg, axis=0).max()) > 0.002:
                     return True
@@ -395,6 +437,9 @@ class ShotReader:
                 continue
             seg = q[a:e]
             seg = seg[~np.isnan(seg[:, 0])]
-            if len(seg) and float(np.hypot(seg[:, 0] - before[0], seg[:, 1] - before[1]).min()) < 2 * self.r + 0.03:
+            if (
+                len(seg)
+                and float(np.hypot(seg[:, 0] - before[0], seg[:, 1] - before[1]).min()) < 2 * self.r + 0.03
+            ):
                 return True
         return False

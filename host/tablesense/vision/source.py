@@ -32,8 +32,10 @@ def open_capture(device: str) -> tuple[cv2.VideoCapture, bool]:
     target: str | int = int(device) if device.isdigit() else device
     cap = cv2.VideoCapture(target)
     if not cap.isOpened():
-        raise CameraError(f"cannot open camera {device!r} (a V4L2 device such as /dev/video0 or 0, "
-                          "an rtsp:// stream or a video file)")
+        raise CameraError(
+            f"cannot open camera {device!r} (a V4L2 device such as /dev/video0 or 0, "
+            "an rtsp:// stream or a video file)"
+        )
     return cap, is_file
 
 
@@ -53,8 +55,9 @@ def read_frame(device: str, skip: int = 10) -> np.ndarray:
         cap.release()
 
 
-def frames(cap: cv2.VideoCapture, is_file: bool, stop: threading.Event | None = None) -> Iterator[
-        tuple[float, np.ndarray]]:
+def frames(
+    cap: cv2.VideoCapture, is_file: bool, stop: threading.Event | None = None
+) -> Iterator[tuple[float, np.ndarray]]:
     while stop is None or not stop.is_set():
         ok, frame = cap.read()
         if not ok:
@@ -89,7 +92,7 @@ async def camera_shots(device: str, watcher: TableWatcher) -> AsyncIterator[tupl
                 if events:
                     loop.call_soon_threadsafe(queue.put_nowait, (time.monotonic(), events))
             loop.call_soon_threadsafe(queue.put_nowait, None)
-        except BaseException as exc:  # noqa: BLE001 - handed to the reader, who raises it
+        except BaseException as exc:
             loop.call_soon_threadsafe(queue.put_nowait, exc)
         finally:
             cap.release()

@@ -110,8 +110,10 @@ class ShotCutter:
         if not still and t - start < MAX_SHOT:
             return None
         times = np.array([ft for ft, _ in self._frames])
-        tracks = {b: np.array([s.get(b, (np.nan, np.nan)) for _, s in self._frames], dtype=float)
-                  for b in self.balls}
+        tracks = {
+            b: np.array([s.get(b, (np.nan, np.nan)) for _, s in self._frames], dtype=float)
+            for b in self.balls
+        }
         shot = ShotTrack(times=times, tracks=tracks, rest_t=window[0][0], rest=rest, done_t=t)
         self.in_shot = False
         self._frames = []

@@ -31,18 +31,22 @@ class TableWatcher:
     game: str = "carom"
     colours: tuple[BallColour, ...] = ()
     cloth_hue: tuple[int, int] = (95, 125)
+    #: which cushion number each side has (``shot_events.cushion_numbers``); carom's by default
+    cushions: dict[str, int] | None = None
     last: CameraShot | None = field(default=None, init=False)
     last_track: ShotTrack | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         self.colours = self.colours or colours_for(self.game)
-        self.finder = BallFinder(self.model, self.length, self.width, self.ball_radius, self.colours,
-                                 cloth_hue=self.cloth_hue)
-        names = tuple(c.name if c.count == 1 else f"{c.name}.{i}" for c in self.colours
-                      for i in range(1, c.count + 1))
+        self.finder = BallFinder(
+            self.model, self.length, self.width, self.ball_radius, self.colours, cloth_hue=self.cloth_hue
+        )
+        names = tuple(
+            c.name if c.count == 1 else f"{c.name}.{i}" for c in self.colours for i in range(1, c.count + 1)
+        )
         self.names = names
         self.cutter = ShotCutter(names)
-        self.reader = ShotReader(self.length, self.width, self.ball_radius)
+        self.reader = ShotReader(self.length, self.width, self.ball_radius, self.cushions)
 
     def reset(self) -> None:
         """Forget where the balls lay (they were put elsewhere by hand)."""
