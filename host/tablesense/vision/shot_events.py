@@ -15,6 +15,11 @@ ball hidden by the arm where another passed, a cushion of the cue ball within a 
 contact with a ball) the reader says nothing: no contacts at all for the shot (a shot with
 contacts is taken as the whole truth by the carom engine) and, for an unclear cushion, a
 cushion without its ball. The engines then ask the referee, as without a camera.
+
+``NEAR`` is generous (20 mm) because nearness alone decides nothing: the momentum exchange
+(or a still ball moving off) does. The simulator's physics resolves a fast ball's contact
+up to a step's travel (12 mm) before the balls touch, and a real camera's centroids of
+blurred balls scatter by a few millimetres.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from ..events import Contact, Cushion, Event, Rest, Strike
 from .track import ShotTrack
 
 MAX_GAP = 4  # frames a ball may go unseen and be interpolated
-NEAR = 0.008  # m beyond touching: two balls this far apart may have touched
+NEAR = 0.02  # m beyond touching: two balls this far apart may have touched (see below)
 OVERLAP = 0.004  # m of overlap of the straight tracks: they did touch
 J_SURE = 0.04  # m/s of momentum exchange: a contact
 J_NONE = 0.015  # m/s: no contact
