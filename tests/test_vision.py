@@ -255,5 +255,17 @@ def test_run_with_a_camera_not_calibrated_says_so_in_one_line(tmp_path) -> None:
                            "--profile", "carom", "--camera", "/dev/video9", "--db", str(tmp_path / "t.db")],
                           capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert done.returncode == 2
-    assert done.stderr.strip().splitlines()[-1] == ("tablesense run: cannot read calibration camera-carom.json: "
-                                                    "No such file or directory")
+    last = done.stderr.strip().splitlines()[-1]
+    assert last == "tablesense run: cannot read calibration camera-carom.json: No such file or directory"
+
+
+def test_alike_balls_rest_as_lists_of_positions() -> None:
+    from tablesense.vision.shot_events import ShotReader
+    from tablesense.vision.track import ShotTrack
+
+    lying = {"red": (1.0, 0.5), "white.1": (0.5, 0.5), "white.2": (2.0, 0.5)}
+    shot = ShotTrack(times=np.arange(10) / 60, tracks={b: np.tile(xy, (10, 1)) for b, xy in lying.items()},
+                     rest_t=0.1, rest=lying, done_t=0.45)
+    events = ShotReader(2.5, 1.25, 0.03).read(shot).events
+    assert [e.to_dict() for e in events] == [
+        {"t": 0.1, "type": "rest", "positions": {"red": [1.0, 0.5], "white": [[0.5, 0.5], [2.0, 0.5]]}}]

@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from itertools import combinations, pairwise
+from typing import Any
 
 import numpy as np
 
@@ -55,6 +56,23 @@ class CameraShot:
     @property
     def sure(self) -> bool:
         return not self.doubts
+
+
+def _owner(ball: str) -> str:
+    """The event name of a tracked ball: alike balls ``white.2``, ``p1.3`` are ``white``, ``p1``."""
+    return ball.split(".", 1)[0]
+
+
+def _positions(rest: dict[str, tuple[float, float]]) -> dict[str, Any]:
+    """``rest.positions`` as docs/events.md has them: alike balls as a list of [x, y]."""
+    out: dict[str, Any] = {}
+    for ball, (x, y) in sorted(rest.items()):
+        xy = [round(x, 4), round(y, 4)]
+        if _owner(ball) != ball:
+            out.setdefault(_owner(ball), []).append(xy)
+        else:
+            out[ball] = xy
+    return out
 
 
 def _fill_gaps(times: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, list[tuple[int, int]]]:
@@ -152,19 +170,17 @@ class ShotReader:
                         doubts.append(f"order of {struck}'s cushion at {tc:.3f} and contact at {t:.3f}")
         events: list[Event] = []
         if struck is not None:
-            events.append(Strike(t=round(float(moves[struck] or times[0]), 6), ball=struck))
+            events.append(Strike(t=round(float(moves[struck] or times[0]), 6), ball=_owner(struck)))
         if not doubts:
-            events += [Contact(t=round(t, 6), balls=(a, b)) for t, a, b in contacts]
-        events += [Cushion(t=round(t, 6), cushion=n, ball=b) for t, b, n in cushions]
+            events += [Contact(t=round(t, 6), balls=(_owner(a), _owner(b))) for t, a, b in contacts]
+        events += [Cushion(t=round(t, 6), cushion=n, ball=_owner(b)) for t, b, n in cushions]
         # an unclear cushion is said without its ball (the engine then leaves cushion counts to the
         # referee); after the last contact it can decide nothing and is not said at all
         last_contact = max((t for t, _a, _b in contacts), default=math.inf) if not doubts else math.inf
-        events += [
-            Cushion(t=round(t, 6), cushion=n, ball=None) for t, n in unclear_cushion if t < last_contact
-        ]
+        events += [Cushion(t=round(t, 6), cushion=n, ball=None)
+                   for t, n in unclear_cushion if t < last_contact]
         events.sort(key=lambda e: e.t)
-        positions = {b: [round(x, 4), round(y, 4)] for b, (x, y) in sorted(shot.rest.items())}
-        events.append(Rest(t=round(float(shot.rest_t), 6), positions=positions or None))
+        events.append(Rest(t=round(float(shot.rest_t), 6), positions=_positions(shot.rest) or None))
         return CameraShot(events, doubts)
 
     # --- strike --------------------------------------------------------------------------
