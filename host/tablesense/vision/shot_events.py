@@ -42,6 +42,7 @@ J_NONE = 0.015  # m/s: no contact
 NUDGE_SURE = 0.0025  # m a still ball moved off after the other passed: a contact
 NUDGE_NONE = 0.0008  # m: not moved
 CUSHION_NEAR = 0.012  # m: the turning point is at the cushion (blurred centroids scatter)
+CREEP = 0.003  # m: balls this close that exchange no visible momentum may have touched at a crawl
 ORDER = 0.012  # s: a cue ball cushion this close to its contact leaves the order unclear
 
 
@@ -288,7 +289,11 @@ class ShotReader:
                 moved_at = self._moved_off(pa, k0, k1) or self._moved_off(pb, k0, k1)
                 if moved_at is not None:  # a still ball moved off: the touch is in the interval before
                     k, s, dmin = self._closest(rel, moved_at - 1, moved_at - 1)
-                dmin = max(dmin - 0.25 * float(np.hypot(*(rel[k + 1] - rel[k]))), min(dmin, touch))
+                # the straight line between frames cuts the corner of a touch: the gate allows for it,
+                # the verdict goes by the measured distance (exact for balls that went straight on)
+                gate = max(dmin - 0.25 * float(np.hypot(*(rel[k + 1] - rel[k]))), min(dmin, touch))
+                if gate > touch + NEAR:
+                    continue
                 verdict, t_hit = self._verdict(times, pa, pb, a, b, k, s, dmin, cushions)
                 if verdict is None:
                     doubts.append(
@@ -376,8 +381,6 @@ class ShotReader:
             )
             if t_in >= times[k]:
                 t_hit = t_in
-        if dmin > touch + NEAR:
-            return False, t_hit
         n = rel0 + s * (rel1 - rel0)
         norm = float(np.hypot(*n)) or 1.0
         n = n / norm
@@ -401,14 +404,14 @@ class ShotReader:
             if not still[ball]:
                 continue
             ref = np.nanmedian(p[max(k - window, 0) : k + 1], axis=0)
-            post = p[k + 1 : k + 1 + 8]
+            post = p[k + 1 : k + 1 + 3]  # a touched ball moves off at once: 50 ms
             post = post[~np.isnan(post[:, 0])]
             if len(post) == 0:
                 return None, t_hit
             moved = float(np.hypot(post[:, 0] - ref[0], post[:, 1] - ref[1]).max())
             if moved >= NUDGE_SURE:
                 return True, t_hit
-            if moved <= NUDGE_NONE and dmin > touch - 0.0015:
+            if moved <= NUDGE_NONE and dmin > touch + CREEP:
                 return False, t_hit
             return None, t_hit
         known = [v for v in dv.values() if v is not None]
@@ -417,7 +420,7 @@ class ShotReader:
         j = sum(known) / len(known)
         if j >= J_SURE or dmin < touch - OVERLAP:
             return True, t_hit
-        if j <= J_NONE and dmin > touch - 0.0015:
+        if j <= J_NONE and dmin > touch + CREEP:
             return False, t_hit
         return None, t_hit
 
