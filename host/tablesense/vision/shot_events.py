@@ -41,6 +41,7 @@ J_SURE = 0.04  # m/s of momentum exchange: a contact
 J_NONE = 0.015  # m/s: no contact
 NUDGE_SURE = 0.0025  # m a still ball moved off after the other passed: a contact
 NUDGE_NONE = 0.0008  # m: not moved
+MOVED_OFF = 0.0012  # m: where a still ball has started to move (a blurred ball passing by shifts it less)
 CUSHION_NEAR = 0.012  # m: the turning point is at the cushion (blurred centroids scatter)
 CREEP = 0.003  # m: balls this close that exchange no visible momentum may have touched at a crawl
 ORDER = 0.012  # s: a cue ball cushion this close to its contact leaves the order unclear
@@ -294,7 +295,7 @@ class ShotReader:
                 gate = max(dmin - 0.25 * float(np.hypot(*(rel[k + 1] - rel[k]))), min(dmin, touch))
                 if gate > touch + NEAR:
                     continue
-                verdict, t_hit = self._verdict(times, pa, pb, a, b, k, s, dmin, cushions)
+                verdict, t_hit = self._verdict(times, pa, pb, a, b, k, s, dmin, cushions, k0, k1)
                 if verdict is None:
                     doubts.append(
                         f"{a}-{b} at {times[k]:.3f}: {dmin * 1000 - touch * 1000:+.1f} mm apart, unclear"
@@ -313,7 +314,7 @@ class ShotReader:
             return None
         ref = np.median(pre, axis=0)
         for m in range(k0 + 1, min(k1 + 3, len(p))):
-            if not np.isnan(p[m, 0]) and math.hypot(*(p[m] - ref)) > 0.0015:
+            if not np.isnan(p[m, 0]) and math.hypot(*(p[m] - ref)) > MOVED_OFF:
                 return m
         return None
 
@@ -369,6 +370,8 @@ class ShotReader:
         s: float,
         dmin: float,
         cushions: list[tuple[float, str, int]],
+        k0: int,
+        k1: int,
     ) -> tuple[bool | None, float]:
         """(True: touched, False: did not, None: unclear; the time of the touch)."""
         touch = 2 * self.r
@@ -396,15 +399,19 @@ class ShotReader:
                 dv[ball] = None
             else:
                 dv[ball] = sign * float((after - before) @ n)
-            pre = p[max(k - window, 0) : k + 1]
+            pre = p[max(k0 - window, 0) : k0 + 1]  # before the balls came near
             pre = pre[~np.isnan(pre[:, 0])]
             still[ball] = len(pre) >= 2 and float(np.ptp(pre, axis=0).max()) < 0.0015
         # a ball that lay still: did it move off? (catches the thinnest touches)
         for ball, p in ((a, pa), (b, pb)):
             if not still[ball]:
                 continue
-            ref = np.nanmedian(p[max(k - window, 0) : k + 1], axis=0)
-            post = p[k + 1 : k + 1 + 3]  # a touched ball moves off at once: 50 ms
+            ref = np.nanmedian(p[max(k0 - window, 0) : k0 + 1], axis=0)
+            # a touched ball moves off at once: while the other is near, or 50 ms after
+            other = pb if p is pa else pa
+            span = np.arange(k0 + 1, min(k1 + 5, len(p)))
+            near = np.hypot(*(p[span] - other[span]).T) <= touch + NEAR + 0.03
+            post = p[span[near]] if near.any() else p[span[:0]]
             post = post[~np.isnan(post[:, 0])]
             if len(post) == 0:
                 return None, t_hit
