@@ -198,7 +198,7 @@ class ShotReader:
             if ok.sum() < 3:
                 first[b] = None
                 continue
-            start = np.nanmedian(p[: max(3, min(6, len(p))), :], axis=0)
+            start = np.median(p[ok][:6], axis=0)  # where it lay when first seen (the arm may hide it)
             d = np.hypot(p[:, 0] - start[0], p[:, 1] - start[1])
             over = np.flatnonzero(np.nan_to_num(d, nan=0.0) > 0.002)
             if len(over) == 0:
