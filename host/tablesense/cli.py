@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "doctor": ("doctor", "live check of every sensor channel of a table"),
     "profile": ("profile", "validate table profiles and generate board configuration and wiring"),
     "install-service": ("install_service", "install the systemd unit that starts tablesense at boot"),
+    "camera": ("camera", "the overhead camera: calibrate it, watch a recording"),
     "bench": ("bench", "run the benchmarks under bench/ and print their figures"),
     "completion": ("completion", "print the shell completion script for bash or zsh"),
     "help": ("help", "print a page of the documentation (tablesense help TOPIC; topics without one)"),

@@ -33,6 +33,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="table profile per --serial (golf, kegle, carom or a TOML file); default golf")
     p.add_argument("--baud", type=baud, default=None, metavar="N",
                    help=f"baud rate of the tables' serial ports (default: each profile's, else {BAUD})")
+    p.add_argument("--camera", action="append", default=[], metavar="DEVICE",
+                   help="an overhead camera per --port, by position (docs/camera.md; calibrate it first)")
     p.add_argument("--tables", type=int, default=0, metavar="N",
                    help="tables without a link, refereed by hand")
     add_http(p, host="127.0.0.1", old_port="--port-http")
@@ -216,7 +218,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"tablesense run: {problem} (--wait: start and wait for it)", file=sys.stderr)
             return 2
         sources = _sources(tables, args.baud)
-    except (ValueError, OSError) as exc:
+        if args.camera:  # the camera's events merged with the sensors' (tablesense.vision.live)
+            from ..vision.live import cameras_for
+            sources = cameras_for(sources, tables, args.camera)
+    except (ValueError, OSError, TablesenseError) as exc:
         print(f"tablesense run: {exc}", file=sys.stderr)
         return 2
     from ..web.guard import tv_code

@@ -19,6 +19,7 @@ table and shot always give the same happenings.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -346,11 +347,13 @@ class Table:
 
     # --- the shot -------------------------------------------------------------------------
     def shoot(self, shot: Shot, t0: float = 0.0, max_time: float = MAX_SHOT_TIME,
-              trace: list[tuple[float, float]] | None = None) -> list[Happening]:
+              trace: list[tuple[float, float]] | None = None,
+              on_step: Callable[[float, dict[str, XY]], None] | None = None) -> list[Happening]:
         """Play ``shot`` until every ball is at rest; the happenings, times from ``t0``.
 
         ``trace``, when given, receives (time, kinetic energy of the balls) at every
-        rolling-resistance update.
+        rolling-resistance update; ``on_step``, when given, is called after every physics
+        step with the time and the balls' positions (the simulated camera films them).
         """
         if shot.ball not in self._bodies:
             have = ", ".join(self._bodies) or "none"
@@ -388,6 +391,8 @@ class Table:
             elapsed = ticks_done * TICK
             since_roll = since_ticks * TICK
             self._now = round(t0 + elapsed, 6)
+            if on_step is not None:
+                on_step(self._now, {n: (b.position.x, b.position.y) for n, b in self._bodies.items()})
             if len(self._log) != seen or self._follow_kick is not None or self._pin_remove:
                 self._after_step(shot)
                 seen = len(self._log)

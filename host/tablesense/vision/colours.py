@@ -1,0 +1,64 @@
+"""Which balls a camera looks for on each table, and what colour each is (OpenCV HSV).
+
+OpenCV's HSV: hue 0..180, saturation and value 0..255. A colour is one or more hue bands
+with the least saturation and value a pixel of it has (``max_sat`` for the white: a white
+ball is the one unsaturated bright thing on the cloth). ``count`` balls share a colour
+(keglebillard's two whites, a golf player's five balls).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import TablesenseError
+
+
+class UnknownColour(TablesenseError, ValueError):
+    """A ball colour the camera has no range for."""
+
+
+@dataclass(frozen=True, slots=True)
+class BallColour:
+    name: str
+    hues: tuple[tuple[int, int], ...]
+    min_sat: int = 0
+    max_sat: int = 255
+    min_val: int = 0
+    count: int = 1
+
+
+WHITE = BallColour("white", ((0, 180),), min_sat=0, max_sat=70, min_val=110)
+YELLOW = BallColour("yellow", ((17, 38),), min_sat=130, min_val=90)
+RED = BallColour("red", ((0, 8), (168, 180)), min_sat=140, min_val=60)
+BLUE = BallColour("blue", ((100, 125),), min_sat=130, min_val=40)
+GREEN = BallColour("green", ((45, 85),), min_sat=110, min_val=40)
+BLACK = BallColour("black", ((0, 180),), min_sat=0, max_sat=255, min_val=0)
+#: named colours a profile (or ``--ball p1=red``) may give a golf player's balls
+NAMED = {c.name: c for c in (WHITE, YELLOW, RED, BLUE, GREEN)}
+
+
+def colours_for(game: str, golf_colours: dict[str, str] | None = None) -> tuple[BallColour, ...]:
+    """The balls of ``game`` as the camera sees them; golf takes each player's colour
+    (``{"p1": "red", "p2": "yellow"}`` by default)."""
+    if game == "carom":
+        return (WHITE, YELLOW, RED)
+    if game == "kegle":
+        return (RED, _renamed(WHITE, "white", 2))
+    if game == "golf":
+        chosen = {"p1": "red", "p2": "yellow", **(golf_colours or {})}
+        out = []
+        for player in ("p1", "p2"):
+            colour = NAMED.get(chosen[player])
+            if colour is None:
+                raise UnknownColour(
+                    f"golf {player}: no camera colour {chosen[player]!r} (colours: {', '.join(NAMED)})"
+                )
+            out.append(_renamed(colour, player, 5))
+        if chosen["p1"] == chosen["p2"]:
+            raise UnknownColour("golf: the two players' balls need two different colours for the camera")
+        return tuple(out)
+    raise UnknownColour(f"no camera colours for game {game!r} (games: golf, kegle, carom)")
+
+
+def _renamed(colour: BallColour, name: str, count: int) -> BallColour:
+    return BallColour(name, colour.hues, colour.min_sat, colour.max_sat, colour.min_val, count)

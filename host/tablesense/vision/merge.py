@@ -1,0 +1,155 @@
+"""The camera's events beside the sensors' of the same table, by time.
+
+Within one shot the sensors know the cushion hits to the millisecond but not the ball, and
+the rest but not the positions; the camera knows balls, contacts and positions. ``merge_shot``
+makes one shot of both: a sensor cushion is the camera's cushion of the same number within
+``TOLERANCE`` (it gains the ball), the camera's strike and contacts are added, and the one
+``rest`` carries the camera's positions. Nothing is invented: what neither saw stays out,
+what only the sensors saw stays as they said it.
+
+``merged(sensor, camera)`` does it live: a table's items (events, checkpoints, link status)
+pass through, a shot's table events are held from its first event to its ``rest`` and up to
+``WAIT`` seconds more for the camera's reading of it. Camera times (host monotonic) are
+put on the table's clock by the smallest offset seen between a sensor event's time and its
+arrival (the one that waited least).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import time
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from typing import Any
+
+from ..events import Call, Contact, Cushion, Event, Rest, Setup, Strike
+
+TOLERANCE = 0.04  # s between a sensor's and the camera's report of one cushion hit
+WAIT = 1.5  # s after the sensors' rest that the camera's reading of the shot is awaited
+
+
+def shift(events: list[Event], offset: float) -> list[Event]:
+    """Camera events moved onto the table's clock (``t - offset``)."""
+    return [replace(e, t=round(e.t - offset, 6)) for e in events]
+
+
+def merge_shot(sensor: list[Event], camera: list[Event], tolerance: float = TOLERANCE) -> list[Event]:
+    """One shot from the sensors' events and the camera's (both on the table's clock)."""
+    cam_cushions = [e for e in camera if isinstance(e, Cushion)]
+    used: set[int] = set()
+    out: list[Event] = []
+    for e in sensor:
+        if isinstance(e, Cushion) and e.ball is None:
+            match = min(
+                (
+                    i
+                    for i, c in enumerate(cam_cushions)
+                    if i not in used and c.cushion == e.cushion and abs(c.t - e.t) <= tolerance
+                ),
+                key=lambda i: abs(cam_cushions[i].t - e.t),
+                default=None,
+            )
+            if match is not None:
+                used.add(match)
+                out.append(replace(e, ball=cam_cushions[match].ball))
+                continue
+        if isinstance(e, Rest):
+            continue
+        out.append(e)
+    have_sensor_cushions = any(isinstance(e, Cushion) for e in sensor)
+    for i, c in enumerate(cam_cushions):
+        if i not in used and not have_sensor_cushions:  # a table without cushion sensors
+            out.append(c)
+    out += [e for e in camera if isinstance(e, (Contact, Strike))]
+    rest_s = next((e for e in reversed(sensor) if isinstance(e, Rest)), None)
+    rest_c = next((e for e in reversed(camera) if isinstance(e, Rest)), None)
+    if rest_s is not None or rest_c is not None:
+        t = max(r.t for r in (rest_s, rest_c) if r is not None)
+        positions = (rest_c.positions if rest_c is not None else None) or (
+            rest_s.positions if rest_s else None
+        )
+        base = rest_s or rest_c
+        assert base is not None
+        out.append(replace(base, t=t, positions=positions))
+    out.sort(key=lambda e: (isinstance(e, Rest), e.t))
+    return out
+
+
+def _table_event(item: Any) -> bool:
+    return isinstance(item, Event) and not isinstance(item, (Call, Setup))
+
+
+async def merged(
+    sensor: AsyncIterator[Any], camera: AsyncIterator[tuple[float, list[Event]]], wait: float = WAIT
+) -> AsyncIterator[Any]:
+    """The sensor items with each shot's camera events merged in (see the module doc)."""
+    queue: asyncio.Queue[tuple[str, Any, float]] = asyncio.Queue()
+
+    async def pump(kind: str, source: AsyncIterator[Any]) -> None:
+        try:
+            async for item in source:
+                await queue.put((kind, item, time.monotonic()))
+        finally:
+            await queue.put((kind + "-end", None, time.monotonic()))
+
+    tasks = [asyncio.create_task(pump("s", sensor)), asyncio.create_task(pump("c", camera))]
+    offset = math.inf
+    shot: list[Event] = []
+    held: list[Any] = []  # checkpoints and status behind a held shot: after its events
+    seen: list[list[Event]] = []  # camera shots not yet merged (camera times)
+    rest_at: float | None = None
+    ended = 0
+    try:
+        while ended < 2 or shot:
+            timeout = None if rest_at is None else max(rest_at + wait - time.monotonic(), 0.0)
+            try:
+                kind, item, arrived = await asyncio.wait_for(queue.get(), timeout)
+            except TimeoutError:
+                kind, item, arrived = "timeout", None, time.monotonic()
+            if kind.endswith("-end"):
+                ended += 1
+                if ended == 2 and shot:
+                    kind = "timeout"
+                else:
+                    continue
+            if kind == "c":
+                seen.append(item[1])
+                if rest_at is None:
+                    continue
+            elif kind == "s":
+                if isinstance(item, Event):
+                    offset = min(offset, arrived - item.t) if item.t else offset
+                if _table_event(item):
+                    shot.append(item)
+                    if isinstance(item, Rest):
+                        rest_at = arrived
+                    continue
+                if shot:
+                    held.append(item)
+                    continue
+                yield item
+                continue
+            if rest_at is None and kind != "timeout":
+                continue
+            # the sensors' shot is over: merge the camera shot that overlaps it, if any came
+            cam: list[Event] = []
+            if seen and math.isfinite(offset):
+                first, last = shot[0].t, shot[-1].t
+                for events in seen:
+                    moved = shift(events, offset)
+                    if moved and moved[-1].t >= first - 1.0 and moved[0].t <= last + 1.0:
+                        cam = moved
+                seen = [s for s in seen if shift(s, offset)[-1].t > shot[-1].t + 1.0]
+            for event in merge_shot(shot, cam):
+                yield event
+            for item in held:
+                yield item
+            shot, held, rest_at = [], [], None
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
