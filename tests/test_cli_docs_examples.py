@@ -116,6 +116,8 @@ def skip_reason(command: str) -> str | None:
         return None  # a directory the next command writes into
     if "tablesense" not in command or re.search(r"<\w", command):
         return "not a tablesense command"
+    if re.search(r"--camera\s+(/dev/video|rtsp://)", command) and "--serial" not in command:
+        return "needs a camera"
     if _BOARD.search(command):
         return "needs a board on a serial port"
     if " flash" in command and "--dry-run" not in command:
@@ -233,7 +235,7 @@ def test_the_examples_left_out_are_only_those_that_need_a_board_or_the_system() 
     left_out = {(c, skip_reason(c)) for e in every for c in e.commands if skip_reason(c) is not None}
     reasons = {r for _, r in left_out}
     assert reasons <= {"needs a board on a serial port", "changes the system", "not a tablesense command",
-                       "needs the league's broker on the network", skip_reason("make demo")}
+                       "needs the league's broker on the network", "needs a camera", skip_reason("make demo")}
     taken = [c for e in EXAMPLES for c in runnable(e)]
     for must in ("tablesense sim examples/golf-edges.jsonl", "tablesense replay examples/golf-match.jsonl",
                  "tablesense demo --game kegle --seed 3 --open", "tablesense help cli"):

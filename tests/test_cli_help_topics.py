@@ -30,8 +30,10 @@ def test_help_topic_prints_the_page_by_name_or_a_unique_beginning(capsys: pytest
     assert capsys.readouterr().out.startswith("# The club competition")
 
 
-@pytest.mark.parametrize(("topic", "said"), [("snooker", "no help topic 'snooker'; topics: carom, cli,"),
-                                             ("c", "'c' could be carom, cli")])
+@pytest.mark.parametrize(("topic", "said"), [
+    ("snooker", "no help topic 'snooker'; topics: camera, carom, cli,"),
+    ("c", "'c' could be camera, carom, cli"),
+])
 def test_an_unknown_or_ambiguous_topic_is_one_line(topic: str, said: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["help", topic]) == 2

@@ -251,8 +251,9 @@ async def test_live_merge_holds_the_sensor_shot_for_the_camera_positions() -> No
 
 
 def test_run_with_a_camera_not_calibrated_says_so_in_one_line(tmp_path) -> None:
-    done = subprocess.run([sys.executable, "-m", "tablesense", "run", "--port", "socket://127.0.0.1:9",
-                           "--profile", "carom", "--camera", "/dev/video9", "--db", str(tmp_path / "t.db")],
+    done = subprocess.run([sys.executable, "-m", "tablesense", "run", "--serial", "socket://127.0.0.1:9",
+                           "--wait", "--profile", "carom", "--camera", "/dev/video9",
+                           "--db", str(tmp_path / "t.db")],
                           capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert done.returncode == 2
     last = done.stderr.strip().splitlines()[-1]

@@ -16,11 +16,24 @@ import json
 import sys
 from pathlib import Path
 
+EXAMPLES = """
+tablesense camera calibrate --camera /dev/video0 --profile carom --height 2.45
+tablesense camera watch --camera shot.mp4 --profile carom
+"""
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    sub = p.add_subparsers(dest="action", metavar="ACTION")
-    cal = sub.add_parser("calibrate", help="find the lens and the camera's pose from a picture of the table")
-    watch = sub.add_parser("watch", help="print the table events a camera or a recording makes (JSONL)")
+    sub = p.add_subparsers(dest="action", metavar="ACTION", title="actions")
+
+    def action(name: str, text: str, example: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=text, description=text[:1].upper() + text[1:] + ".",
+                              epilog=f"example:\n  {example}",
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+
+    cal = action("calibrate", "find the lens and the camera's pose from a picture of the table",
+                 "tablesense camera calibrate --camera /dev/video0 --profile carom --height 2.45")
+    watch = action("watch", "print the table events a camera or a recording makes (JSONL)",
+                   "tablesense camera watch --camera shot.mp4 --profile carom")
     for q in (cal, watch):
         q.add_argument(
             "--camera",

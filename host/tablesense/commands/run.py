@@ -34,7 +34,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--baud", type=baud, default=None, metavar="N",
                    help=f"baud rate of the tables' serial ports (default: each profile's, else {BAUD})")
     p.add_argument("--camera", action="append", default=[], metavar="DEVICE",
-                   help="an overhead camera per --port, by position (docs/camera.md; calibrate it first)")
+                   help="an overhead camera per --serial, by position (docs/camera.md; calibrate it first)")
     p.add_argument("--tables", type=int, default=0, metavar="N",
                    help="tables without a link, refereed by hand")
     add_http(p, host="127.0.0.1", old_port="--port-http")

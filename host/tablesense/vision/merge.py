@@ -21,8 +21,9 @@ import contextlib
 import math
 import time
 from collections.abc import AsyncIterator
-from dataclasses import replace
 from typing import Any
+
+from msgspec.structs import replace
 
 from ..events import Call, Contact, Cushion, Event, Rest, Setup, Strike
 
