@@ -139,7 +139,8 @@ def write_state(rep: Replay, out: IO[str], lang: str = "en") -> None:
     live = getattr(rep.engine, "live", None)  # a shot in progress, shown as if it stopped now
     state = live(rep.state) if live is not None else rep.state
     names = player_names(state)
-    head = rep.engine.to_json(_without_rulings(state), lang)
+    shown_json = getattr(rep.engine, "shown_json", rep.engine.to_json)  # the state is shown (live) already
+    head = shown_json(_without_rulings(state), lang)
     if rep.errors:
         head["errors"] = [e.to_dict() for e in rep.errors]
     out.write("{")
@@ -157,9 +158,9 @@ def write_state(rep: Replay, out: IO[str], lang: str = "en") -> None:
 
 
 def _without_rulings(state: Any) -> Any:
-    """``state`` without its rulings, and with no shot in progress left to resolve."""
+    """``state`` without its rulings (they are written one at a time)."""
     if isinstance(state, MatchState):
-        return replace(state, rulings=RulingLog(), in_shot=False)
+        return replace(state, rulings=RulingLog())
     return replace(state, rulings=())
 
 

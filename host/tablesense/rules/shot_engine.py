@@ -283,7 +283,11 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
                        ended=Ended(rule=rule, winner=winner, data=tuple(data.items())))
 
     def to_json(self, state: S, lang: str = "en") -> dict[str, Any]:  # type: ignore[override]
-        shown = self.live(state)
+        return self.shown_json(self.live(state), lang)
+
+    def shown_json(self, shown: S, lang: str = "en") -> dict[str, Any]:
+        """``to_json`` of a state already as shown (``live``): a shot in progress is not
+        resolved again."""
         out = Engine.to_json(self, shown, lang)  # type: ignore[arg-type]
         if shown.ended is not None:
             out["ended"] = shown.ended.to_dict()
