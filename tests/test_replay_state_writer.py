@@ -14,11 +14,10 @@ from tablesense.commands.replay import write_state
 from tablesense.replay import Replay
 
 MATCHES = Path(__file__).resolve().parent / "matches"
-SOME = [MATCHES / "golf" / "duo.jsonl", *sorted(MATCHES.glob("kegle/*.jsonl"))[:3],
-        *sorted(MATCHES.glob("carom/*.jsonl"))[:3]]
+LOGS = sorted(MATCHES.glob("*/*.jsonl"))
 
 
-@pytest.mark.parametrize("log", SOME, ids=[f"{p.parent.name}/{p.stem}" for p in SOME])
+@pytest.mark.parametrize("log", LOGS, ids=[f"{p.parent.name}/{p.stem}" for p in LOGS])
 def test_the_written_state_is_the_state_after_every_line(log: Path) -> None:
     lines = [line for line in log.read_text(encoding="utf-8").splitlines() if line.strip()]
     rep = Replay()
@@ -30,5 +29,5 @@ def test_the_written_state_is_the_state_after_every_line(log: Path) -> None:
         written = json.loads(out.getvalue())
         assert written == rep.to_json(), f"{log.name}: after line {n}"
         in_progress += bool(written.get("shot_in_progress"))
-    if log.parent.name == "golf":
+    if log.name == "duo.jsonl":
         assert in_progress > 0  # the match's logs do stop inside shots: the check saw some
