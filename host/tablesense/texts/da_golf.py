@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..rules.golf_fouls import ALWAYS, FOULS, ZONE, Foul
 from .da_common import genitive
+from .golf_fouls import FoulPhrases, foul_templates
 
 #: what each foul is (seeds/golf.md, in Danish)
 FOUL_WORDS: dict[str, str] = {
@@ -47,29 +47,15 @@ FOUL_WORDS: dict[str, str] = {
 }
 
 
-def _foul_sentence(foul: Foul, zone: bool) -> Any:
-    """The sentence of a foul: what it was, then what it costs (in zone play or not)."""
-    text = f"{FOUL_WORDS[foul.id]}: turen er tabt"
-    if foul.back:
-        text += ", de flyttede kugler lægges tilbage"
-    if foul.spot_played == ALWAYS or (foul.spot_played == ZONE and zone):
-        text += ", den spillede kugle kommer på et erstatningspunkt"
-    if foul.points_out and zone:
-        text += ", {opponent} udpeger en kugle, der kommer på et erstatningspunkt"
-    if foul.touched == "spot":
-        text += ", den rørte kugle kommer på et erstatningspunkt"
-    elif foul.touched == "goal":
-        text += ", den rørte kugle går i målet og tæller for {opponent}"
-    if foul.id in ("golf.triangle.defensive", "golf.triangle.attacking"):
-        text += ", kuglen kommer på et erstatningspunkt"
-    elif foul.id == "golf.triangle.defensive.several":
-        head = text
-
-        def several(p: Mapping[str, Any]) -> str:
-            return head.format_map(p) + f", alle {p.get('balls', 2)} kugler kommer på erstatningspunkter"
-
-        return several
-    return text
+PHRASES: FoulPhrases = {
+    "turn_lost": ': turen er tabt', "back": ', de flyttede kugler lægges tilbage',
+    "played_spot": ', den spillede kugle kommer på et erstatningspunkt',
+    "points_out": ', {opponent} udpeger en kugle, der kommer på et erstatningspunkt',
+    "touched_spot": ', den rørte kugle kommer på et erstatningspunkt',
+    "touched_goal": ', den rørte kugle går i målet og tæller for {opponent}',
+    "triangle": ', kuglen kommer på et erstatningspunkt',
+    "several": ', alle {balls} kugler kommer på erstatningspunkter',
+}
 
 
 def _opens(p: Mapping[str, Any]) -> str:
@@ -159,6 +145,4 @@ for _a, _b in ((1, 0), (0, 1), (1, 1), (2, 0), (0, 2), (2, 1), (1, 2)):
     TEMPLATES[f"golf.frame.won:{_a}-{_b}"] = f"sæt {{frame}} til {{player}} ({_a}-{_b})"
     if 2 in (_a, _b):
         TEMPLATES[f"golf.match.won:{_a}-{_b}"] = f"{{player}} vinder kampen {_a}-{_b}"
-for _foul in FOULS:
-    TEMPLATES[_foul.id] = _foul_sentence(_foul, zone=False)
-    TEMPLATES[f"{_foul.id}:zone"] = _foul_sentence(_foul, zone=True)
+TEMPLATES.update(foul_templates(FOUL_WORDS, PHRASES))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..rules.golf_fouls import ALWAYS, FOULS, ZONE, Foul
+from .golf_fouls import FoulPhrases, foul_templates
 
 #: what each foul is, in the words of the rule text (seeds/golf.md)
 FOUL_WORDS: dict[str, str] = {
@@ -46,29 +46,15 @@ FOUL_WORDS: dict[str, str] = {
 }
 
 
-def _foul_sentence(foul: Foul, zone: bool) -> Any:
-    """The sentence of a foul: what it was, then what it costs (in zone play or not)."""
-    text = f"{FOUL_WORDS[foul.id]}: turn lost"
-    if foul.back:
-        text += ", the moved balls are put back"
-    if foul.spot_played == ALWAYS or (foul.spot_played == ZONE and zone):
-        text += ", the ball played goes on a replacement spot"
-    if foul.points_out and zone:
-        text += ", {opponent} points out a ball to be placed on a replacement spot"
-    if foul.touched == "spot":
-        text += ", the touched ball goes on a replacement spot"
-    elif foul.touched == "goal":
-        text += ", the touched ball goes into the goal and counts for {opponent}"
-    if foul.id in ("golf.triangle.defensive", "golf.triangle.attacking"):
-        text += ", the ball goes on a replacement spot"
-    elif foul.id == "golf.triangle.defensive.several":
-        head = text
-
-        def several(p: Mapping[str, Any]) -> str:
-            return head.format_map(p) + f", all {p.get('balls', 2)} balls go on replacement spots"
-
-        return several
-    return text
+PHRASES: FoulPhrases = {
+    "turn_lost": ': turn lost', "back": ', the moved balls are put back',
+    "played_spot": ', the ball played goes on a replacement spot',
+    "points_out": ', {opponent} points out a ball to be placed on a replacement spot',
+    "touched_spot": ', the touched ball goes on a replacement spot',
+    "touched_goal": ', the touched ball goes into the goal and counts for {opponent}',
+    "triangle": ', the ball goes on a replacement spot',
+    "several": ', all {balls} balls go on replacement spots',
+}
 
 
 def _opens(p: Mapping[str, Any]) -> str:
@@ -139,6 +125,4 @@ for _a, _b in ((1, 0), (0, 1), (1, 1), (2, 0), (0, 2), (2, 1), (1, 2)):
     TEMPLATES[f"golf.frame.won:{_a}-{_b}"] = f"frame {{frame}} to {{player}} ({_a}-{_b})"
     if 2 in (_a, _b):
         TEMPLATES[f"golf.match.won:{_a}-{_b}"] = f"{{player}} wins the match {_a}-{_b}"
-for _foul in FOULS:
-    TEMPLATES[_foul.id] = _foul_sentence(_foul, zone=False)
-    TEMPLATES[f"{_foul.id}:zone"] = _foul_sentence(_foul, zone=True)
+TEMPLATES.update(foul_templates(FOUL_WORDS, PHRASES))

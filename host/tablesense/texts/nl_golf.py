@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..rules.golf_fouls import ALWAYS, FOULS, ZONE, Foul
+from .golf_fouls import FoulPhrases, foul_templates
 
 #: what each foul is (seeds/golf.md, in Dutch)
 FOUL_WORDS: dict[str, str] = {
@@ -44,29 +44,15 @@ FOUL_WORDS: dict[str, str] = {
 }
 
 
-def _foul_sentence(foul: Foul, zone: bool) -> Any:
-    """The sentence of a foul: what it was, then what it costs (in zone play or not)."""
-    text = f"{FOUL_WORDS[foul.id]}: beurt verloren"
-    if foul.back:
-        text += ", de verplaatste ballen worden teruggelegd"
-    if foul.spot_played == ALWAYS or (foul.spot_played == ZONE and zone):
-        text += ", de gespeelde bal gaat naar een vervangplek"
-    if foul.points_out and zone:
-        text += ", {opponent} wijst een bal aan die naar een vervangplek gaat"
-    if foul.touched == "spot":
-        text += ", de aangeraakte bal gaat naar een vervangplek"
-    elif foul.touched == "goal":
-        text += ", de aangeraakte bal gaat in het doel en telt voor {opponent}"
-    if foul.id in ("golf.triangle.defensive", "golf.triangle.attacking"):
-        text += ", de bal gaat naar een vervangplek"
-    elif foul.id == "golf.triangle.defensive.several":
-        head = text
-
-        def several(p: Mapping[str, Any]) -> str:
-            return head.format_map(p) + f", alle {p.get('balls', 2)} ballen gaan naar vervangplekken"
-
-        return several
-    return text
+PHRASES: FoulPhrases = {
+    "turn_lost": ': beurt verloren', "back": ', de verplaatste ballen worden teruggelegd',
+    "played_spot": ', de gespeelde bal gaat naar een vervangplek',
+    "points_out": ', {opponent} wijst een bal aan die naar een vervangplek gaat',
+    "touched_spot": ', de aangeraakte bal gaat naar een vervangplek',
+    "touched_goal": ', de aangeraakte bal gaat in het doel en telt voor {opponent}',
+    "triangle": ', de bal gaat naar een vervangplek',
+    "several": ', alle {balls} ballen gaan naar vervangplekken',
+}
 
 
 def _opens(p: Mapping[str, Any]) -> str:
@@ -138,6 +124,4 @@ for _a, _b in ((1, 0), (0, 1), (1, 1), (2, 0), (0, 2), (2, 1), (1, 2)):
     TEMPLATES[f"golf.frame.won:{_a}-{_b}"] = f"spel {{frame}} voor {{player}} ({_a}-{_b})"
     if 2 in (_a, _b):
         TEMPLATES[f"golf.match.won:{_a}-{_b}"] = f"{{player}} wint de partij {_a}-{_b}"
-for _foul in FOULS:
-    TEMPLATES[_foul.id] = _foul_sentence(_foul, zone=False)
-    TEMPLATES[f"{_foul.id}:zone"] = _foul_sentence(_foul, zone=True)
+TEMPLATES.update(foul_templates(FOUL_WORDS, PHRASES))
