@@ -35,7 +35,6 @@ empty ``ShotRecord`` holding the call, that later calls amend in the same way.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import msgspec
@@ -343,9 +342,7 @@ def _call_with(event: Call, **changes: Any) -> Call:
     """``call`` as the engine understood it (a default filled in); the same call if nothing changes."""
     if all(getattr(event, k) == v for k, v in changes.items()):
         return event
-    if isinstance(event, msgspec.Struct):
-        return msgspec.structs.replace(event, **changes)
-    return dataclasses.replace(event, **changes)
+    return msgspec.structs.replace(event, **changes)
 
 
 def _ball(ball: Any, what: str, nullable: bool = False) -> Any:

@@ -103,8 +103,4 @@ def canonical_call(vocab: Vocabulary, call: Call) -> Call:
                 changes[attr] = found
     if not changes:
         return call
-    if isinstance(call, msgspec.Struct):
-        return msgspec.structs.replace(call, **changes)
-    from dataclasses import replace
-
-    return replace(call, **changes)
+    return msgspec.structs.replace(call, **changes)
