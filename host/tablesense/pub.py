@@ -122,7 +122,7 @@ class Pub:
         summary = ""
         if rep.engine is not None and rep.state is not None:
             state = rep.engine.to_json(rep.state, tab.lang)  # rulings and questions in the table's language
-            summary = rep.engine.summary(rep.state)
+            summary = rep.engine.summary(rep.state, tab.lang)
         errors = [{"seq": e.line, "error": e.error} for e in rep.errors[-5:]] if rep.engine else []
         snap = {
             "table": tab.id, "lang": tab.lang, "version": tab.version, "match": match,
@@ -438,7 +438,7 @@ class Pub:
         if finished != was:
             result = None
             if finished and rep.state is not None and rep.engine is not None:
-                result = {"winner": rep.state.winner, "summary": rep.engine.summary(rep.state)}
+                result = {"winner": rep.state.winner, "summary": rep.engine.summary(rep.state, tab.lang)}
             self.store.finish(tab.match.id, result)
             tab.match = self.store.match(tab.match.id)
         self._changed(tab)

@@ -30,7 +30,7 @@ from ..rules.base import player_names, replace
 from ..rules.ruling_log import RulingLog
 from ..rules.shot_engine import MatchState
 from ..shots import Cutter, Role
-from ..texts import LANGS
+from ..texts import LANGS, phrase
 
 EXAMPLES = """
 tablesense replay examples/golf-match.jsonl
@@ -206,6 +206,9 @@ def new_rulings(old: Sequence[Ruling], new: Sequence[Ruling]) -> list[Ruling]:
     return out
 
 
+_ACCOUNT_LINE = {Role.SETTLE: "account:settled", Role.INCIDENT: "account:incident"}
+
+
 def _account(rep: Replay, applied: Iterator[Event], out: IO[str], lang: str = "en") -> None:
     """Shot by shot (``tablesense.shots``): each ruling as it is made, the score when each
     shot comes to rest, again after a late settle and after an incident between shots."""
@@ -217,7 +220,8 @@ def _account(rep: Replay, applied: Iterator[Event], out: IO[str], lang: str = "e
         assert state is not None and engine is not None
         role, cutter = cutter.feed(event)
         if event.type == "setup":
-            write(f"match: {event.game}  " + "  ".join(f"{k}={v}" for k, v in state.players) + "\n")
+            write(phrase("account:match", {"game": event.game}, lang) + "  "
+                  + "  ".join(f"{k}={v}" for k, v in state.players) + "\n")
             before = ()
         for r in new_rulings(before, state.rulings):
             who = f" [{r.player}]" if r.player else ""
@@ -229,13 +233,8 @@ def _account(rep: Replay, applied: Iterator[Event], out: IO[str], lang: str = "e
                 if q.t == event.t:
                     write(f"  ? {q.id}: {q.say(lang, player_names(state))}\n")
         if isinstance(event, Rest):
-            if role is Role.SETTLE:
-                write(f"shot {cutter.shot} settled: {engine.summary(state)}\n")
-            elif role is Role.INCIDENT:
-                write(f"between shots: {engine.summary(state)}\n")
-            else:
-                write(f"shot {cutter.shot}: {engine.summary(state)}\n")
+            line = _ACCOUNT_LINE.get(role, "account:shot")
+            write(phrase(line, {"shot": cutter.shot, "score": engine.summary(state, lang)}, lang) + "\n")
     if rep.state is not None and rep.engine is not None:
         state = rep.state
-        end = rep.engine.result_text(state) if state.finished else f"in play, {state.at_table} at the table"
-        write(f"result: {end}\n")
+        write(phrase("account:result", {"result": rep.engine.result_text(state, lang)}, lang) + "\n")

@@ -25,7 +25,7 @@ import msgspec
 
 from ..errors import IllegalCall
 from ..events import Call, Setup
-from ..texts import render
+from ..texts import phrase, render
 
 if TYPE_CHECKING:
     from .shot_engine import MatchState
@@ -116,8 +116,8 @@ class Engine(Generic[S]):
     def game_json(self, state: S) -> dict[str, Any]:
         return {}
 
-    def summary(self, state: S) -> str:
-        """One line of score for the readable replay account."""
+    def summary(self, state: S, lang: str = "en") -> str:
+        """One line of score for the readable replay account and the pub's results, in ``lang``."""
         return ""
 
     # --- the shared interface ---------------------------------------------------
@@ -140,12 +140,16 @@ class Engine(Generic[S]):
 
     # --- helpers for engines ----------------------------------------------------
     @staticmethod
-    def result_text(state: Any) -> str:
+    def result_text(state: Any, lang: str = "en") -> str:
+        """How the match ended (or that it is in play), in ``lang``; the players by their ids,
+        as the log names them (``web.pages.named`` puts the names in for the pub's pages)."""
+        if not state.finished:
+            return phrase("result:in-play", {"side": state.at_table}, lang)
         if state.winner == "draw":
-            return "a draw"
+            return phrase("result:draw", {}, lang)
         if state.winner:
-            return f"won by {state.winner}"
-        return "finished"
+            return phrase("result:won", {"winner": state.winner}, lang)
+        return phrase("result:finished", {}, lang)
 
     def to_json(self, state: S, lang: str = "en") -> dict[str, Any]:
         """The replay state of docs/events.md (sentences in ``lang``)."""

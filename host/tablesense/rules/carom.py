@@ -41,6 +41,7 @@ from ..geometry.carom import TABLES as CAROM_TABLES
 from ..geometry.carom import CaromTable
 from ..geometry.carom import table as carom_table
 from ..shots import Cutter
+from ..texts import phrase
 from ..vocabulary import Vocabulary, for_game
 from .base import player_names, register
 from .base import replace as replace_event
@@ -283,13 +284,15 @@ class CaromEngine(ShotEngine[CaromState]):
             "evidence": m.evidence.to_dict() if m.evidence is not None else None, "scheme": m.scheme,
         }
 
-    def summary(self, state: CaromState) -> str:
+    def summary(self, state: CaromState, lang: str = "en") -> str:
         m = state.m
         names = player_names(state)
-        parts = [f"{names.get(p, p)} {m.caroms[i]}/{m.targets[i]} in {m.innings[i]}" for p, i in IDX.items()]
-        tail = f" ({m.announcement})" if m.announcement else ""
+        parts = [phrase("summary.carom:player", {"name": names.get(p, p), "caroms": m.caroms[i],
+                                                 "target": m.targets[i], "innings": m.innings[i]}, lang)
+                 for p, i in IDX.items()]
+        tail = f" ({m.announcement})" if m.announcement else ""  # POEDEL: the club's word in any language
         if m.zone:
-            tail += f" [{m.zone.upper()}]"
+            tail += f" [{m.zone.upper()}]"  # ENTREE, DEDANS: the same words in Dutch and Danish
         return " - ".join(parts) + tail
 
 

@@ -42,6 +42,7 @@ import msgspec
 from ..errors import IllegalCall
 from ..events import Call, Contact, Event, Goal, OffTable, Pin, Pocket, Rest, Setup, Strike
 from ..geometry.golf import ATTACKS
+from ..texts import phrase
 from ..vocabulary import for_game
 from .base import Question, other, register
 from .golf_evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
@@ -272,20 +273,23 @@ class GolfEngine(ShotEngine[GolfState]):
             out["player_at_table"] = _name(state, state.at_table)
         return out
 
-    def summary(self, state: GolfState) -> str:
+    def summary(self, state: GolfState, lang: str = "en") -> str:
         state = self.live(state)
-        p1, p2 = state.balls_left
-        f1, f2 = state.frames_won
-        line = f"frame {state.frame}: balls left p1 {p1}, p2 {p2}; frames {f1}-{f2}"
+        (left1, left2), (won1, won2) = state.balls_left, state.frames_won
+        parts = [phrase("summary.golf", {"frame": state.frame, "left1": left1, "left2": left2,
+                                         "won1": won1, "won2": won2}, lang)]
         if state.zone_play:
-            line += "; zone play"
+            parts.append(phrase("summary.golf:zone-play", {}, lang))
         if not state.finished and state.at_table:
-            line += f"; {_name(state, state.at_table)} ({state.at_table}) at the table"
+            parts.append(phrase("summary.golf:at-table",
+                                {"name": _name(state, state.at_table), "side": state.at_table}, lang))
         if state.questions:
-            line += "; waiting for: " + ", ".join(q.id for q in state.questions)
+            parts.append(phrase("summary.golf:waiting", {"ids": ", ".join(q.id for q in state.questions)},
+                                lang))
         if state.spot_wait:
-            line += "; replacement spot to name for: " + ", ".join(b for _, b, _ in state.spot_wait)
-        return line
+            parts.append(phrase("summary.golf:spot", {"balls": ", ".join(b for _, b, _ in state.spot_wait)},
+                                lang))
+        return "; ".join(parts)
 
 
 # --- the input edge: checks of sensor events, the lay-out rest -----------------------

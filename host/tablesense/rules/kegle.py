@@ -37,7 +37,7 @@ import msgspec
 
 from ..errors import BadEvent, IllegalCall
 from ..events import Call, Contact, Cushion, Event, OffTable, Pin, Pocket, Rest, Setup, Strike
-from ..texts import render
+from ..texts import phrase, render
 from ..vocabulary.kegle import POCKET_OPTIONS, pocket_ball
 from .base import Question, _as_option, other, register
 from .kegle_faults import fault
@@ -326,17 +326,19 @@ class KegleEngine(ShotEngine[KegleState]):
             out["announcements"] = _announcements(self.live(state).score, lang)
         return out
 
-    def summary(self, state: KegleState) -> str:
+    def summary(self, state: KegleState, lang: str = "en") -> str:
         state = self.live(state)  # a shot in progress: as the scoreboard shows it
         sc = state.score
         names = dict(state.players)
-        side = [f"{p} {_name(names.get(p))} {sc.points[i]} ({sc.series[i]} series)" for p, i in IDX.items()]
+        side = [phrase("summary.kegle:player", {"side": p, "name": _name(names.get(p)),
+                                                "points": sc.points[i], "series": sc.series[i]}, lang)
+                for p, i in IDX.items()]
         d1, d2 = sc.distance
-        tail = f"to {d1}" if d1 == d2 else f"to {d1}/{d2}"
+        tail = phrase("summary.kegle:distance", {"distance": d1 if d1 == d2 else f"{d1}/{d2}"}, lang)
         if not state.finished:
-            tail += f"; {state.at_table} at the table, this series {sc.run}"
+            tail += "; " + phrase("summary.kegle:at-table", {"side": state.at_table, "run": sc.run}, lang)
         if sc.announcements:
-            tail += "; " + ", ".join(_announcements(sc))
+            tail += "; " + ", ".join(_announcements(sc, lang))
         return " - ".join(side) + f" | {tail}"
 
 

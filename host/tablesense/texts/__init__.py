@@ -43,6 +43,15 @@ def render(rule: str, data: Mapping[str, Any], lang: str = "en", player: str | N
     return text if text is not None else rule
 
 
+def phrase(key: str, params: Mapping[str, Any], lang: str = "en") -> str:
+    """A line that is not a ruling (a score line, a result) in ``lang``: the parameters as
+    given (names already put in), English where the language lacks the key."""
+    text = _language(lang).say(key, params)
+    if text is None and lang != "en":
+        text = _language("en").say(key, params)
+    return text if text is not None else key
+
+
 def has_text(key: str, lang: str) -> bool:
     return key in _language(lang).TEMPLATES
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import da_carom, da_common, da_golf, da_kegle, fill
+from . import da_carom, da_common, da_golf, da_kegle, da_summary, fill
 
 TEMPLATES: dict[str, Any] = {**da_common.TEMPLATES, **da_golf.TEMPLATES, **da_kegle.TEMPLATES,
-                             **da_carom.TEMPLATES}
+                             **da_carom.TEMPLATES, **da_summary.TEMPLATES}
 BALLS = {"white": "den hvide", "yellow": "den gule", "red": "den røde",
          "p1": "spiller 1s kugle", "p2": "spiller 2s kugle"}
 

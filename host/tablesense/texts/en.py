@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import en_carom, en_common, en_golf, en_kegle, fill
+from . import en_carom, en_common, en_golf, en_kegle, en_summary, fill
 
-TEMPLATES = {**en_common.TEMPLATES, **en_golf.TEMPLATES, **en_kegle.TEMPLATES, **en_carom.TEMPLATES}
+TEMPLATES = {**en_common.TEMPLATES, **en_golf.TEMPLATES, **en_kegle.TEMPLATES, **en_carom.TEMPLATES,
+             **en_summary.TEMPLATES}
 BALLS = {"white": "the white", "yellow": "the yellow", "red": "the red",
          "p1": "player 1's ball", "p2": "player 2's ball"}
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import fill, nl_carom, nl_common, nl_golf, nl_kegle
+from . import fill, nl_carom, nl_common, nl_golf, nl_kegle, nl_summary
 
 TEMPLATES: dict[str, Any] = {**nl_common.TEMPLATES, **nl_golf.TEMPLATES, **nl_kegle.TEMPLATES,
-                             **nl_carom.TEMPLATES}
+                             **nl_carom.TEMPLATES, **nl_summary.TEMPLATES}
 BALLS = {"white": "de witte", "yellow": "de gele", "red": "de rode",
          "p1": "de bal van speler 1", "p2": "de bal van speler 2"}
 
