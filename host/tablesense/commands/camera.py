@@ -2,6 +2,7 @@
 
     tablesense camera calibrate --camera /dev/video0 --profile carom [--height 2.5] [--head left]
     tablesense camera watch --camera FILE.mp4 --profile carom      # the events a recording makes
+    tablesense camera film --out DIR [--shots 4]                   # a simulated table's video to try
 
 ``calibrate`` takes one picture of the table (clear of people; balls may lie on it), finds
 the lens and the camera's pose from the cloth's outline and writes ``camera-PROFILE.json``
@@ -19,6 +20,7 @@ from pathlib import Path
 EXAMPLES = """
 tablesense camera calibrate --camera /dev/video0 --profile carom --height 2.45
 tablesense camera watch --camera shot.mp4 --profile carom
+tablesense camera film --out rally --shots 4
 """
 
 
@@ -34,6 +36,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                  "tablesense camera calibrate --camera /dev/video0 --profile carom --height 2.45")
     watch = action("watch", "print the table events a camera or a recording makes (JSONL)",
                    "tablesense camera watch --camera shot.mp4 --profile carom")
+    film = action("film", "film a simulated carom rally: a picture to calibrate from, its video and what "
+                  "happened (no table needed)", "tablesense camera film --out rally --shots 4")
+    from . import camera_film
+
+    camera_film.add_arguments(film)
     for q in (cal, watch):
         q.add_argument(
             "--camera",
@@ -75,11 +82,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.action is None:
-        print("tablesense camera: say calibrate or watch (tablesense camera --help)", file=sys.stderr)
+        print("tablesense camera: say calibrate, watch or film (tablesense camera --help)", file=sys.stderr)
         return 2
     from ..errors import TablesenseError
 
     try:
+        if args.action == "film":
+            from . import camera_film
+
+            return camera_film.run(args)
         return _calibrate(args) if args.action == "calibrate" else _watch(args)
     except TablesenseError as exc:
         print(f"tablesense camera {args.action}: {exc}", file=sys.stderr)
