@@ -351,10 +351,7 @@ def _parse_rest(obj: dict[str, Any], t: float) -> Rest:
 
 def _check_positions(positions: dict[str, Any]) -> None:
     for ball, xy in positions.items():
-        ok = (
-            isinstance(xy, list) and len(xy) == 2
-            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in xy)
-        ) or (isinstance(xy, list) and all(_is_xy(p) for p in xy))
+        ok = _is_xy(xy) or (isinstance(xy, list) and all(_is_xy(p) for p in xy))
         if not ok:
             raise BadEvent(
                 f"rest event: position of {_short(ball)} must be [x, y] in metres, not {_short(xy)}"
@@ -364,7 +361,7 @@ def _check_positions(positions: dict[str, Any]) -> None:
 def _is_xy(p: Any) -> bool:
     return (
         isinstance(p, list) and len(p) == 2
-        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in p)
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) and _finite(v) for v in p)
     )
 
 

@@ -1,19 +1,19 @@
 """What the screens show beyond the engine's state, made on the host in the table's language.
 
 ``view(table, snapshot)`` is the pub's snapshot hook (``Pub.view``): the last shot told
-in one line, what undo would take back, the players' ball colours. The pages only
+in one line, what undo would take back, the players' ball colours, the plan of the
+balls where the last rest put them (``plan``, when the table reports positions). The pages only
 display it; ``panel(table)`` is what the referee panel draws its buttons from.
 """
 
 from __future__ import annotations
 
-import json
 from itertools import islice
 from typing import Any
 
 from ..pub import Table
 from ..store import effective_lines
-from . import fouls, last_shot, spots, undo
+from . import fouls, last_shot, plan, spots, undo
 from .pages import strings
 
 #: the balls a player plays, by game: the TV paints each player's card in their ball's colour
@@ -91,29 +91,17 @@ def _view(tab: Table, snap: dict[str, Any]) -> dict[str, Any]:
         "undo": undo.describe(log.walk.last(), game, players, s),
         "colours": COLOURS.get(game, {}),
     }
+    lines_back = reversed(lines) if lines is not None else (e.line for e in reversed(tab.log))
+    positions = plan.last_positions(islice(lines_back, 400))
+    drawn = plan.drawing(game, match.get("setup") or {}, state, positions, out["colours"])
+    if drawn is not None:
+        out["plan"] = drawn
     waiting = state.get("spots_waiting")
     if game == "golf" and isinstance(waiting, list) and waiting:
         owner = str(waiting[0])
-        lines_back = reversed(lines) if lines is not None else (e.line for e in reversed(tab.log))
-        positions = _last_positions(islice(lines_back, 400))
         out["spots"] = {"owner": owner, "allowed": spots.allowed(owner, positions),
                         "seen": positions is not None}
     return out
-
-
-def _last_positions(lines: Any) -> dict[str, Any] | None:
-    """The balls' positions at the last rest, when it reported them (newest lines first)."""
-    for line in lines:
-        if '"rest"' not in line:
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if obj.get("type") == "rest":
-            positions = obj.get("positions")
-            return positions if isinstance(positions, dict) else None
-    return None
 
 
 def panel(tab: Table, state: dict[str, Any] | None) -> dict[str, Any]:
