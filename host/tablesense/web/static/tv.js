@@ -155,6 +155,45 @@ function carom(s, m) {
   return { players, centre };
 }
 
+// --- the plan: the balls where the last rest put them (web/plan.py; only when the table reports positions)
+const BALL_SCALE = 1.6; // balls drawn larger than to scale, to be seen from across the room
+const num = (v) => typeof v === "number" && Number.isFinite(v);
+const cm = (v) => Math.round(v * 1000) / 10; // metres to centimetres, to the millimetre
+
+function planSvg(p, s) {
+  if (!p || !num(p.length) || !num(p.width) || p.length <= 0 || p.width <= 0 || p.length > 10 || p.width > 10) return "";
+  const balls = (Array.isArray(p.balls) ? p.balls : []).filter((b) => b && num(b.x) && num(b.y)).slice(0, 16);
+  if (!balls.length) return "";
+  const L = cm(p.length), W = cm(p.width), rail = 7;
+  const pts = (ps) => (Array.isArray(ps) ? ps : []).filter((q) => Array.isArray(q) && num(q[0]) && num(q[1]))
+    .map((q) => `${cm(q[0])},${cm(q[1])}`).join(" ");
+  let svg = `<svg class="bed ${esc(p.game)}" viewBox="${-rail} ${-rail} ${L + 2 * rail} ${W + 2 * rail}" role="img" aria-label="${esc(t("plan.title"))}">
+    <rect class="rail" x="${-rail}" y="${-rail}" width="${L + 2 * rail}" height="${W + 2 * rail}" rx="3"/>
+    <rect class="cloth" x="0" y="0" width="${L}" height="${W}"/>`;
+  for (const z of Array.isArray(p.zones) ? p.zones : []) {
+    svg += `<polygon class="zone ${z && z.corner === p.zone ? "on" : ""}" data-corner="${esc(z && z.corner)}" points="${pts(z && z.points)}"/>`;
+  }
+  for (const tri of Array.isArray(p.triangles) ? p.triangles : []) svg += `<polygon class="triangle" points="${pts(tri)}"/>`;
+  for (const g of Array.isArray(p.goals) ? p.goals : []) {
+    if (Array.isArray(g) && num(g[0]) && num(g[1]) && num(g[2])) svg += `<circle class="goal" cx="${cm(g[0])}" cy="${cm(g[1])}" r="${cm(g[2])}"/>`;
+  }
+  for (const q of Array.isArray(p.pegs) ? p.pegs : []) {
+    if (Array.isArray(q) && num(q[0]) && num(q[1])) svg += `<circle class="peg" cx="${cm(q[0])}" cy="${cm(q[1])}" r="1.2"/>`;
+  }
+  for (const q of Array.isArray(p.pockets) ? p.pockets : []) {
+    if (Array.isArray(q) && num(q[0]) && num(q[1]) && num(q[2])) svg += `<circle class="pocket" cx="${cm(q[0])}" cy="${cm(q[1])}" r="${cm(q[2])}"/>`;
+  }
+  const down = p.pins ? pinsDown(s) : new Set();
+  for (const q of Array.isArray(p.pins) ? p.pins : []) {
+    if (Array.isArray(q) && num(q[1]) && num(q[2])) svg += `<circle class="kpin ${down.has(Number(q[0])) ? "down" : "up"}" cx="${cm(q[1])}" cy="${cm(q[2])}" r="1.6"/>`;
+  }
+  const r = cm(num(p.ball) && p.ball > 0 && p.ball < 0.1 ? p.ball : 0.03) * BALL_SCALE;
+  for (const b of balls) {
+    svg += `<circle class="b ball-${esc(b.colour)}" data-ball="${esc(b.ball)}" cx="${cm(b.x)}" cy="${cm(b.y)}" r="${r}"/>`;
+  }
+  return `<figure class="plan"><figcaption class="label">${esc(t("plan.title"))}</figcaption>${svg}</svg></figure>`;
+}
+
 const LAYOUTS = { golf, kegle, carom };
 
 function optionWord(m, o) {
@@ -210,7 +249,8 @@ function render() {
         ${s && s.winner === p ? `<div class="ribbon">${t("winner")}</div>` : ""}
         <h2>${at === p ? '<span class="cue" title="' + t("at_table") + '">▶</span>' : ""}${esc(name(m, p))}</h2>
         ${at === p ? `<div class="atlabel">${t("at_table")}</div>` : ""}${lay.players[p]}</section>`;
-    body = `<main class="board ${esc(m.game)}">${card("p1")}<section class="centre">${lay.centre}${centreExtras(s)}${qr}</section>${card("p2")}</main>`;
+    const drawn = snap.view ? planSvg(snap.view.plan, s) : "";
+    body = `<main class="board ${esc(m.game)}">${card("p1")}<section class="centre ${drawn ? "planned" : ""}">${drawn}${lay.centre}${centreExtras(s)}${qr}</section>${card("p2")}</main>`;
     if (!s) body += `<div class="notice">${t("no_engine")}</div>`;
     if (over) {
       const w = s.winner === "draw" ? t("draw") : s.winner ? t("winner_big", { name: esc(name(m, s.winner)) }) : "";
@@ -235,6 +275,7 @@ function render() {
   marked(snap.ticker, snap._recv);
   announce(s, m);
   tick();
+  document.body.dataset.version = snap.version; // the snapshot on the screen (the tests wait for it)
 }
 
 // The ticker keeps what matters: goals, pockets, pins falling, balls off the table, the
