@@ -24,7 +24,8 @@ KEGLE = {"game": "kegle", "players": {"p1": "Mette", "p2": "Lars"}, "distance": 
 GOLF = {"game": "golf", "players": {"p1": "Ann", "p2": "Bob"}}
 #: per game: its setup and the positions of a rest (metres on the bed)
 GAMES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
-    "carom": (CAROM, {"white": [0.71, 0.355], "yellow": [2.13, 1.065], "red": [1.42, 0.71]}),
+    # Joop's shot leaves Kees's object balls (yellow, red) in the head-left corner: entree
+    "carom": (CAROM, {"white": [1.6, 0.9], "yellow": [0.07, 0.12], "red": [0.12, 0.06]}),
     "kegle": (KEGLE, {"red": [0.56, 0.56], "white": [[1.68, 0.3], [1.9, 0.9]]}),
     "golf": (GOLF, {"p1": [[0.3, 0.2], [0.6, 0.45], [1.5, 0.7]], "p2": [[1.2, 0.3], [1.7, 0.8]]}),
 }
@@ -139,10 +140,14 @@ def test_the_tv_draws_each_carom_ball_where_the_rest_put_it_and_moves_it_at_the_
     assert _near(_balls(page), _expected(first, 2.84, 1.42))
     assert _fills(page) == {b: PAINT[b] for b in ("white", "yellow", "red")}  # each in its real colour
     assert page.locator(".plan polygon.zone").count() == 4  # libre: the four corner zones
+    assert page.eval_on_selector_all(".plan polygon.zone.on", "els => els.map((e) => e.dataset.corner)") == [
+        "head-left"]  # the one the object balls lie in, as the entree badge says
+    assert page.locator(".badge.entree").count() == 1
     moved = {"white": [0.2, 1.2], "yellow": [2.6, 0.25], "red": [0.9, 0.4]}
     tab.shot(moved)
     _shown(page, tab)
     assert _near(_balls(page), _expected(moved, 2.84, 1.42))
+    assert page.locator(".plan polygon.zone.on").count() == 0  # out of the corner: no zone marked
     assert page.errors == []
 
 

@@ -23,7 +23,8 @@ const KNOWN = new Set(["game", "finished", "winner", "at_table", "rulings", "que
   "entree", "dedans", "countdown", "clock", "announcements", "announcement", "players", "discipline", "profile",
   // engine internals not worth a place on the TV
   "series_points", "format", "attacks", "frame_winners", "shot_in_progress", "replacements", "player_at_table", "first", "outlay",
-  "red_in_hand", "spots_waiting", "last_series", "last_shot", "breaker", "nastoot", "from_outlay", "evidence", "scheme"]);
+  "red_in_hand", "spots_waiting", "last_series", "last_shot", "breaker", "nastoot", "from_outlay", "evidence", "scheme",
+  "zone"]); // carom's zone: its entree/dedans badge (and the plan's marked corner) say it
 
 function stat(label, value, cls = "") {
   if (value === undefined || value === null) return "";
