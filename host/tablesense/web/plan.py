@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping
+from functools import cache, lru_cache
 from typing import Any
 
 from ..geometry import carom as gc
@@ -79,8 +80,14 @@ def bed(game: str, setup: Mapping[str, Any]) -> tuple[float, float, float]:
         return gg.LENGTH, gg.WIDTH, gg.BALL_RADIUS
     if game == "kegle":
         return gk.LENGTH, gk.WIDTH, gk.BALL_RADIUS
+    name = setup.get("table")
+    return _carom_bed(name if isinstance(name, (str, int, float)) else None)
+
+
+@lru_cache(maxsize=16)  # a few bed names a pub uses
+def _carom_bed(name: str | float | None) -> tuple[float, float, float]:
     try:
-        tab = carom_bed(setup.get("table"))
+        tab = carom_bed(name)
     except Exception:  # the engine refused that setup already: the match bed
         tab = gc.MATCH
     return tab.length, tab.width, gc.BALL_RADIUS
@@ -121,26 +128,33 @@ def _r(v: float) -> float:
     return round(v, 4)
 
 
+@cache
+def _corner_zones(length: float, width: float) -> list[dict[str, Any]]:
+    leg = gc.ZONE_LEG
+    corners = {"head-left": (0.0, 0.0, 1, 1), "head-right": (0.0, width, 1, -1),
+               "foot-right": (length, width, -1, -1), "foot-left": (length, 0.0, -1, 1)}
+    return [{"corner": c, "points": [[_r(x), _r(y)], [_r(x + sx * leg), _r(y)], [_r(x), _r(y + sy * leg)]]}
+            for c, (x, y, sx, sy) in corners.items()]
+
+
 def _carom_zones(length: float, width: float, state: Mapping[str, Any]) -> dict[str, Any]:
     """libre's forbidden corner triangles, the corner the object balls lie in marked."""
     if state.get("discipline") != "libre":
         return {}
-    leg = gc.ZONE_LEG
-    corners = {"head-left": (0.0, 0.0, 1, 1), "head-right": (0.0, width, 1, -1),
-               "foot-right": (length, width, -1, -1), "foot-left": (length, 0.0, -1, 1)}
-    zones = [{"corner": c, "points": [[_r(x), _r(y)], [_r(x + sx * leg), _r(y)], [_r(x), _r(y + sy * leg)]]}
-             for c, (x, y, sx, sy) in corners.items()]
+    zones = _corner_zones(length, width)
     zone = state.get("zone")
-    marked = zone if isinstance(zone, str) and zone in corners else None
+    marked = zone if isinstance(zone, str) and any(z["corner"] == zone for z in zones) else None
     return {"zones": zones, "zone": marked}
 
 
+@cache
 def _golf_marks() -> dict[str, Any]:
     d = spots.drawing()
     triangles = [[[_r(x), _r(y)] for x, y in gg.triangle(goal, "large")] for goal in ("A", "B")]
     return {"goals": list(d["goals"].values()), "pegs": d["pegs"], "peg": d["peg"], "triangles": triangles}
 
 
+@cache
 def _kegle_marks() -> dict[str, Any]:
     def mouth(n: int) -> float:
         return gk.MIDDLE_POCKET_MOUTH if n in gk.MIDDLE_POCKETS else gk.CORNER_POCKET_MOUTH
@@ -164,7 +178,7 @@ def drawing(game: str, setup: Mapping[str, Any], state: Mapping[str, Any],
     if game == "carom":
         out |= _carom_zones(length, width, state)
     elif game == "golf":
-        out |= _golf_marks()
+        out |= _golf_marks()  # cached: the same lists each time, never changed
     else:
         out |= _kegle_marks()
     return out
