@@ -193,8 +193,11 @@ def test_the_plan_fits_the_tv_beside_the_qr_code_and_above_the_last_shot(
         ctx: Any, live: LivePub, out: Path, game: str, size: tuple[int, int]) -> None:
     setup, positions = GAMES[game]
     tab = Table(live, "1", setup)
-    # keglebillard: a pin down, so the ticker runs too (the fullest centre column of the three games)
+    # each centre column at its fullest: keglebillard a pin down (and the ticker runs), golf a
+    # touch foul (the ball waiting for its spot), carom the entree badge (GAMES)
     tab.shot(positions, ball="red" if game == "kegle" else None, pin=4 if game == "kegle" else None)
+    if game == "golf":
+        live.call(live.pub.call, "1", {"call": "foul", "foul": "touch"})
     page = tab.tv(ctx, *size)
     page.wait_for_selector(".plan circle.b")
     page.wait_for_selector("#lastshot-text")
@@ -224,6 +227,8 @@ def test_the_plan_fits_the_tv_beside_the_qr_code_and_above_the_last_shot(
         assert box and box["y"] + box["height"] <= strip["y"] + 1, f"{above} runs under the last shot"
     if game == "kegle":
         assert page.locator(".plan .kpin.down").count() == 1  # pin 4 is down on the plan too
+    if game == "golf":
+        assert page.locator(".badge.spot").count() == 1
     assert page.errors == []
 
 
