@@ -118,6 +118,8 @@ def test_a_voided_rest_takes_its_positions_off_the_tv(pub: Pub) -> None:
     last = len(pub.table("1").log)
     pub.void("1", last - 1, last)  # the referee voids the last shot
     assert _drawn(pub) == {"red": [(1.0, 0.5)]}
+    pub.submit("1", parse_event({"t": 9.0, "type": "cushion", "cushion": 2, "ball": None}))
+    assert _drawn(pub) == {"red": [(1.0, 0.5)]}  # the next shot under way: still not the voided rest
 
 
 JUNK: list[Any] = [

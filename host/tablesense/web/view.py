@@ -8,6 +8,7 @@ display it; ``panel(table)`` is what the referee panel draws its buttons from.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import islice
 from typing import Any
 
@@ -80,19 +81,21 @@ def _view(tab: Table, snap: dict[str, Any]) -> dict[str, Any]:
     if log is None or log.tab is not tab or log.match != tab.match.id or log.fed > len(tab.log):
         log = _LOGS[id(tab)] = _Log(tab, tab.match.id)
     lines = log.update(tab)
+    effective = None  # once a void left lines out, the screens read the effective ones only
     if log.voided:
-        recent = reversed(lines if lines is not None else [e.line for e in effective_lines(tab.log)[1:]])
-    else:
-        recent = (e.line for e in reversed(tab.log))
-    since = last_shot.shot_start(islice(recent, 400))
+        effective = lines if lines is not None else [e.line for e in effective_lines(tab.log)[1:]]
+
+    def newest_first() -> Iterator[str]:
+        return reversed(effective) if effective is not None else (e.line for e in reversed(tab.log))
+
+    since = last_shot.shot_start(islice(newest_first(), 400))
     rulings = [r for r in state.get("rulings") or () if float(r.get("t", 0.0)) > since]
     out: dict[str, Any] = {
         "last_shot": last_shot.tell(game, rulings, state, players, s),
         "undo": undo.describe(log.walk.last(), game, players, s),
         "colours": COLOURS.get(game, {}),
     }
-    lines_back = reversed(lines) if lines is not None else (e.line for e in reversed(tab.log))
-    positions = plan.last_positions(islice(lines_back, 400))
+    positions = plan.last_positions(islice(newest_first(), 400))
     drawn = plan.drawing(game, match.get("setup") or {}, state, positions, out["colours"])
     if drawn is not None:
         out["plan"] = drawn
