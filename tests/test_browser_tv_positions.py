@@ -143,6 +143,7 @@ def test_the_tv_draws_each_carom_ball_where_the_rest_put_it_and_moves_it_at_the_
     assert page.eval_on_selector_all(".plan polygon.zone.on", "els => els.map((e) => e.dataset.corner)") == [
         "head-left"]  # the one the object balls lie in, as the entree badge says
     assert page.locator(".badge.entree").count() == 1
+    assert page.locator(".badge.entree").inner_text().strip() == "ENTREE bottom left"  # the corner in words
     moved = {"white": [0.2, 1.2], "yellow": [2.6, 0.25], "red": [0.9, 0.4]}
     tab.shot(moved)
     _shown(page, tab)

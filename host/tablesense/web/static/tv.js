@@ -144,7 +144,8 @@ function carom(s, m) {
     if (v === undefined || v === null || v === false || v === "") continue;
     const detail = v === true ? (typeof s.zone === "string" ? s.zone : "") : typeof v === "object" ? (v[s.at_table] ?? "") : v;
     if (detail === false) continue;
-    centre += `<div class="badge ${k}">${t(k).toUpperCase()} ${esc(detail === true ? "" : detail)}</div>`;
+    const word = typeof detail === "string" && t(`corner.${detail}`) !== `corner.${detail}` ? t(`corner.${detail}`) : detail;
+    centre += `<div class="badge ${k}">${t(k).toUpperCase()} ${esc(word === true ? "" : word)}</div>`;
     zoneShown = true;
   }
   if (s && typeof s.announcement === "string" && s.announcement) centre += `<div class="announce">${esc(s.announcement)}</div>`;
