@@ -25,6 +25,17 @@ from .colours import BallColour
 from .lens import CameraModel
 
 SCALE = 2  # the first pass works at 1/SCALE of the frame's size
+#: half-size pixels from a window's side within which a blob may be cut by it
+EDGE = 3
+
+
+@dataclass(frozen=True, slots=True)
+class _Blob:
+    """A candidate of the first pass: its area over a ball's, its centroid (full-size pixels)."""
+
+    area: float
+    cu: float
+    cv: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,33 +99,120 @@ class BallFinder:
         assert out is not None
         return out
 
-    def find(self, frame: np.ndarray) -> dict[str, list[Sighting]]:
-        """Ball colour name -> the balls of that colour found (at most its ``count``), best first."""
+    def find(
+        self, frame: np.ndarray, only: tuple[str, ...] | None = None
+    ) -> dict[str, list[Sighting]]:
+        """Ball colour name -> the balls of that colour found on the whole bed (at most its
+        ``count``), best first; ``only``: just those colours."""
         small = cv2.resize(
             frame, (frame.shape[1] // SCALE, frame.shape[0] // SCALE), interpolation=cv2.INTER_AREA
         )
         hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-        small_area = self.area / SCALE**2
         out: dict[str, list[Sighting]] = {}
         for colour in self.colours:
-            mask = cv2.bitwise_and(self.colour_mask(hsv, colour), self.mask)
-            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
-            n, _labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-            found: list[tuple[float, Sighting]] = []
-            for i in range(1, n):
-                area = stats[i, cv2.CC_STAT_AREA] / small_area
-                w, h = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
-                if not 0.3 <= area <= 3.5 or min(w, h) < 0.9 * self.rho / SCALE:
-                    continue
-                if area / max(w * h / small_area, 1e-9) < 0.35:  # a sliver, not a disc
-                    continue
-                cu, cv = (cents[i] + 0.5) * SCALE - 0.5
-                s = self._refine(frame, colour, float(cu), float(cv), area)
-                if s is not None:
-                    found.append((abs(math.log(max(area, 1e-3))), s))
-            found.sort(key=lambda p: p[0])
-            out[colour.name] = [s for _, s in found[: colour.count]]
+            if only is not None and colour.name not in only:
+                continue
+            blobs = self._blobs(hsv, colour, 0, 0, self.mask)
+            out[colour.name] = self._best(frame, colour, blobs)
         return out
+
+    def find_near(
+        self, frame: np.ndarray, windows: dict[str, list[tuple[float, float, float]]]
+    ) -> dict[str, list[Sighting] | None]:
+        """Like ``find``, looking only within the windows given for each colour (centre ``u``,
+        ``v`` and half size, full-size pixels). A colour whose windows cut a blob (the ball may
+        lie partly outside them) is ``None``: search the whole bed for it. What a window finds
+        is exactly what ``find`` finds there."""
+        H, W = frame.shape[:2]
+        out: dict[str, list[Sighting] | None] = {}
+        for colour in self.colours:
+            boxes = windows.get(colour.name)
+            if not boxes:
+                continue
+            blobs: list[_Blob] = []
+            for cu, cv, half in boxes:
+                # corners on even pixels, so the half-size crop is the whole frame's half size cut
+                u0 = max(int(cu - half) // SCALE * SCALE, 0)
+                v0 = max(int(cv - half) // SCALE * SCALE, 0)
+                u1 = min(int(cu + half + SCALE) // SCALE * SCALE, W // SCALE * SCALE)
+                v1 = min(int(cv + half + SCALE) // SCALE * SCALE, H // SCALE * SCALE)
+                if u1 - u0 < 4 * SCALE or v1 - v0 < 4 * SCALE:
+                    blobs = []
+                    break
+                crop = frame[v0:v1, u0:u1]
+                small = cv2.resize(
+                    crop, ((u1 - u0) // SCALE, (v1 - v0) // SCALE), interpolation=cv2.INTER_AREA
+                )
+                hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+                su, sv = u0 // SCALE, v0 // SCALE
+                bed = self.mask[sv : sv + hsv.shape[0], su : su + hsv.shape[1]]
+                cut = (u0 > 0, v0 > 0, u1 < W // SCALE * SCALE, v1 < H // SCALE * SCALE)
+                found = self._blobs(hsv, colour, su, sv, bed, cut)
+                if found is None:
+                    break
+                for b in found:
+                    if all(abs(b.cu - o.cu) > 0.5 or abs(b.cv - o.cv) > 0.5 for o in blobs):
+                        blobs.append(b)
+            else:
+                out[colour.name] = self._best(frame, colour, blobs)
+                continue
+            out[colour.name] = None
+        return out
+
+    def _blobs(
+        self,
+        hsv: np.ndarray,
+        colour: BallColour,
+        su: int,
+        sv: int,
+        bed: np.ndarray,
+        cut: tuple[bool, bool, bool, bool] = (False, False, False, False),
+    ) -> list[_Blob] | None:
+        """The ball-like blobs of ``colour`` in a half-size HSV region whose corner is (``su``,
+        ``sv``) in the half-size frame; None if one comes within ``EDGE`` of a side that is
+        ``cut`` (left, top, right, bottom: a side inside the frame)."""
+        mask = cv2.bitwise_and(self.colour_mask(hsv, colour), bed)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
+        contours, tree = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+        small_area = self.area / SCALE**2
+        h_all, w_all = mask.shape
+        out: list[_Blob] = []
+        for k, contour in enumerate(contours):
+            if tree[0][k][3] != -1:  # a hole's border, not a blob's
+                continue
+            x, y, w, h = cv2.boundingRect(contour)
+            if (
+                (cut[0] and x < EDGE)
+                or (cut[1] and y < EDGE)
+                or (cut[2] and x + w > w_all - EDGE)
+                or (cut[3] and y + h > h_all - EDGE)
+            ):
+                return None
+            if w * h < 0.3 * small_area or min(w, h) < 0.9 * self.rho / SCALE:
+                continue  # too small however it is filled
+            # the blob's own pixels: the component of its border's first point, in its box
+            _n, labels, stats, cents = cv2.connectedComponentsWithStats(
+                mask[y : y + h, x : x + w], connectivity=8
+            )
+            px, py = contour[0][0]
+            pick = labels[py - y, px - x]
+            area = stats[pick, cv2.CC_STAT_AREA] / small_area
+            if not 0.3 <= area <= 3.5:
+                continue
+            if area / max(w * h / small_area, 1e-9) < 0.35:  # a sliver, not a disc
+                continue
+            cu, cv = (cents[pick] + (x + su, y + sv) + 0.5) * SCALE - 0.5
+            out.append(_Blob(float(area), float(cu), float(cv)))
+        return out
+
+    def _best(self, frame: np.ndarray, colour: BallColour, blobs: list[_Blob]) -> list[Sighting]:
+        found: list[tuple[float, Sighting]] = []
+        for b in blobs:
+            s = self._refine(frame, colour, b.cu, b.cv, b.area)
+            if s is not None:
+                found.append((abs(math.log(max(b.area, 1e-3))), s))
+        found.sort(key=lambda p: p[0])
+        return [s for _, s in found[: colour.count]]
 
     def _refine(
         self, frame: np.ndarray, colour: BallColour, cu: float, cv: float, area: float
