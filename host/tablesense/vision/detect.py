@@ -29,6 +29,10 @@ SCALE = 2  # the first pass works at 1/SCALE of the frame's size
 EDGE = 3
 
 
+#: a ball seen, not yet placed on the bed: its centroid (pixels), area over a ball's, outline
+_Seen = tuple[float, float, float, bool]
+
+
 @dataclass(frozen=True, slots=True)
 class _Blob:
     """A candidate of the first pass: its area over a ball's, its centroid (full-size pixels)."""
@@ -108,13 +112,14 @@ class BallFinder:
             frame, (frame.shape[1] // SCALE, frame.shape[0] // SCALE), interpolation=cv2.INTER_AREA
         )
         hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-        out: dict[str, list[Sighting]] = {}
+        out: dict[str, list[_Seen]] = {}
         for colour in self.colours:
             if only is not None and colour.name not in only:
                 continue
             blobs = self._blobs(hsv, colour, 0, 0, self.mask)
+            assert blobs is not None  # nothing is cut on the whole bed
             out[colour.name] = self._best(frame, colour, blobs)
-        return out
+        return self._placed(out)  # type: ignore[return-value]
 
     def find_near(
         self, frame: np.ndarray, windows: dict[str, list[tuple[float, float, float]]]
@@ -124,7 +129,7 @@ class BallFinder:
         lie partly outside them) is ``None``: search the whole bed for it. What a window finds
         is exactly what ``find`` finds there."""
         H, W = frame.shape[:2]
-        out: dict[str, list[Sighting] | None] = {}
+        out: dict[str, list[_Seen] | None] = {}
         for colour in self.colours:
             boxes = windows.get(colour.name)
             if not boxes:
@@ -157,6 +162,24 @@ class BallFinder:
                 out[colour.name] = self._best(frame, colour, blobs)
                 continue
             out[colour.name] = None
+        return self._placed(out)
+
+    def _placed(self, seen: dict[str, list[_Seen] | None]) -> dict[str, list[Sighting] | None]:
+        """The balls seen, each placed on the bed (one lens computation for them all)."""
+        flat = [s for got in seen.values() if got for s in got]
+        if not flat:
+            return {name: None if got is None else [] for name, got in seen.items()}
+        bed = self.model.bed_from_image(np.array([(u, v) for u, v, _a, _o in flat]), self.r)
+        places = iter(bed.tolist())
+        out: dict[str, list[Sighting] | None] = {}
+        for name, got in seen.items():
+            if got is None:
+                out[name] = None
+                continue
+            out[name] = []
+            for u, v, area, outline in got:
+                x, y = next(places)
+                out[name].append(Sighting(x, y, u, v, area, outline))  # type: ignore[union-attr]
         return out
 
     def _blobs(
@@ -205,8 +228,8 @@ class BallFinder:
             out.append(_Blob(float(area), float(cu), float(cv)))
         return out
 
-    def _best(self, frame: np.ndarray, colour: BallColour, blobs: list[_Blob]) -> list[Sighting]:
-        found: list[tuple[float, Sighting]] = []
+    def _best(self, frame: np.ndarray, colour: BallColour, blobs: list[_Blob]) -> list[_Seen]:
+        found: list[tuple[float, _Seen]] = []
         for b in blobs:
             s = self._refine(frame, colour, b.cu, b.cv, b.area)
             if s is not None:
@@ -216,7 +239,7 @@ class BallFinder:
 
     def _refine(
         self, frame: np.ndarray, colour: BallColour, cu: float, cv: float, area: float
-    ) -> Sighting | None:
+    ) -> _Seen | None:
         reach = int(self.rho * (1.0 + max(area, 1.0)) + 6)
         u0, v0 = max(int(cu) - reach, 0), max(int(cv) - reach, 0)
         u1, v1 = min(int(cu) + reach + 1, frame.shape[1]), min(int(cv) + reach + 1, frame.shape[0])
@@ -244,6 +267,4 @@ class BallFinder:
             if mom["m00"] < 0.25 * self.area:
                 return None
             fu, fv = mom["m10"] / mom["m00"], mom["m01"] / mom["m00"]
-        u, v = float(fu) + u0, float(fv) + v0
-        ((x_bed, y_bed),) = self.model.bed_from_image(np.array([[u, v]]), self.r)
-        return Sighting(float(x_bed), float(y_bed), u, v, area, outline)
+        return float(fu) + u0, float(fv) + v0, area, outline
