@@ -39,6 +39,8 @@ class BallFollower:
     since: int = field(default=0, init=False)
     whole: int = field(default=0, init=False)
     frames: int = field(default=0, init=False)
+    #: what the last frame found
+    last_found: dict[str, list[Sighting]] = field(default_factory=dict, init=False)
     _seen: dict[str, list[_Seen]] = field(default_factory=dict, init=False)
     #: how many balls of each colour the last whole search found
     _expected: dict[str, int] = field(default_factory=dict, init=False)
@@ -74,6 +76,7 @@ class BallFollower:
                     self._expected[name] = len(got)
             self.since += 1
         self._remember(t, found)
+        self.last_found = found
         return found
 
     def _after_whole(self, found: dict[str, list[Sighting]]) -> None:
