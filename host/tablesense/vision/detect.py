@@ -229,13 +229,13 @@ class BallFinder:
         return out
 
     def _best(self, frame: np.ndarray, colour: BallColour, blobs: list[_Blob]) -> list[_Seen]:
-        found: list[tuple[float, _Seen]] = []
+        found: list[tuple[float, float, float, _Seen]] = []
         for b in blobs:
             s = self._refine(frame, colour, b.cu, b.cv, b.area)
-            if s is not None:
-                found.append((abs(math.log(max(b.area, 1e-3))), s))
-        found.sort(key=lambda p: p[0])
-        return [s for _, s in found[: colour.count]]
+            if s is not None:  # nearest a ball's area first; alike balls left to right
+                found.append((abs(math.log(max(b.area, 1e-3))), b.cu, b.cv, s))
+        found.sort(key=lambda p: p[:3])
+        return [p[3] for p in found[: colour.count]]
 
     def _refine(
         self, frame: np.ndarray, colour: BallColour, cu: float, cv: float, area: float
