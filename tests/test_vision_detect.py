@@ -1,23 +1,27 @@
-"""The camera's ball finder: following the balls in windows costs no accuracy, and the ball
-colours learnt at calibration find balls a camera's white balance hides from the defaults."""
+"""The camera's ball finder and calibration: following the balls in windows costs no
+accuracy, the ball colours learnt at calibration find balls a camera's white balance hides
+from the defaults, and the diamonds make the bed's mapping several times finer."""
 
 from __future__ import annotations
 
 import json
 import math
 
+import cv2
 import numpy as np
 import pytest
 
 from tablesense.sim.camera import SimCamera
 from tablesense.sim.physics import Shot, Table
 from tablesense.sim.tables import table_spec
+from tablesense.vision.calibrate import calibrate
 from tablesense.vision.colour_fit import fit_colours
 from tablesense.vision.colours import colours_for, colours_to_json
 from tablesense.vision.detect import BallFinder
 from tablesense.vision.follow import BallFollower
-from tablesense.vision.lens import BadCalibration, save_model
+from tablesense.vision.lens import BadCalibration, CameraModel, overhead, save_model
 from tablesense.vision.live import load_watcher
+from tablesense.vision.table_dress import RAIL_HEIGHT, diamonds
 
 CAROM = table_spec("carom")
 #: a warmer white balance (a tungsten lamp): less blue, more red
@@ -148,3 +152,41 @@ def test_learnt_colours_survive_the_calibration_file_and_an_older_file_has_the_d
     path.write_text(json.dumps(raw))
     with pytest.raises(BadCalibration, match="colour 'white' is out of OpenCV's HSV ranges"):
         load_watcher(path)
+
+
+@pytest.fixture(scope="module")
+def tilted() -> tuple[CameraModel, np.ndarray]:
+    """A camera hung 2.3 m up, a little off the middle and tilted, and its picture of the table."""
+    true = overhead(1280, 720, CAROM.length, CAROM.width, camera_height=2.3, fill=0.8, k1=-0.15,
+                    tilt=3.0, yaw=-1.5, offset=(-0.04, 0.03))
+    picture, _ = still(SimCamera(CAROM, true, cue=False), dict(CAROM.start))
+    return true, picture
+
+
+def bed_errors_mm(true: CameraModel, model: CameraModel) -> np.ndarray:
+    r = CAROM.ball_radius
+    grid = np.array([[x, y] for x in np.linspace(r, CAROM.length - r, 9)
+                     for y in np.linspace(r, CAROM.width - r, 5)])
+    uv = true.project(np.column_stack([grid, np.full(len(grid), r)]))
+    return 1000 * np.hypot(*(model.bed_from_image(uv, r) - grid).T)
+
+
+def test_the_diamonds_refine_the_calibration_to_a_fraction_of_a_millimetre(tilted) -> None:
+    true, picture = tilted
+    # the height measured with a tape, 3 cm out
+    corners = calibrate(picture, CAROM.length, CAROM.width, camera_height=2.33, use_diamonds=False)
+    both = calibrate(picture, CAROM.length, CAROM.width, camera_height=2.33)
+    assert both.diamonds >= 18
+    before, after = bed_errors_mm(true, corners.model), bed_errors_mm(true, both.model)
+    assert after.max() < 0.6
+    assert np.sqrt(np.mean(after**2)) < 0.3 * np.sqrt(np.mean(before**2))
+
+
+def test_a_glint_beside_a_diamond_does_not_pull_the_calibration(tilted) -> None:
+    true, picture = tilted
+    picture = picture.copy()
+    ((u, v),) = true.project(np.array([[*diamonds(CAROM.length, CAROM.width)[2], RAIL_HEIGHT]]))
+    cv2.circle(picture, (round(u) + 6, round(v) + 1), 4, (250, 250, 250), -1)  # larger than a diamond
+    cal = calibrate(picture, CAROM.length, CAROM.width, camera_height=2.3)
+    assert cal.diamonds == len(diamonds(CAROM.length, CAROM.width)) - 1
+    assert bed_errors_mm(true, cal.model).max() < 0.6

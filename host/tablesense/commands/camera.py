@@ -4,8 +4,8 @@
     tablesense camera watch --camera FILE.mp4 --profile carom      # the events a recording makes
 
 ``calibrate`` takes one picture of the table with the balls on it (clear of people), finds
-the lens and the camera's pose from the cloth's outline, learns each ball's colour as this
-camera sees it (its white balance) and writes ``camera-PROFILE.json``
+the lens and the camera's pose from the cloth's outline, refines the pose from the diamonds,
+learns each ball's colour as this camera sees it (its white balance) and writes ``camera-PROFILE.json``
 and ``camera-PROFILE.png`` (the picture with the bed outline, rail, diamonds and a 50 cm grid
 drawn over it: check it by eye). ``tablesense run --camera DEVICE`` reads that file.
 """
@@ -130,6 +130,7 @@ def _calibrate(args: argparse.Namespace) -> int:
         "head": args.head,
         "camera_height": args.height,
         "residual_px": round(cal.residual_px, 3),
+        "diamonds": cal.diamonds,
         # the ball colours as this camera sees them; one not found keeps its default
         "colours": colours_to_json(tuple(c for c in learnt if c.name not in missing)),
     }
@@ -147,6 +148,10 @@ def _calibrate(args: argparse.Namespace) -> int:
         f"  lens k1 {cal.model.dist[0]:+.3f}, focal {cal.model.fx:.0f} px, {mm:.2f} mm per pixel, sides "
         f"straight to {cal.residual_px:.2f} px"
     )
+    if cal.diamonds:
+        print(f"  {cal.diamonds} diamonds refined the pose (each within {cal.diamond_px:.2f} px on average)")
+    else:
+        print("  the diamonds did not refine the pose (too few found): the cloth's corners give it")
     seen = [c.name for c in learnt if c.name not in missing]
     if seen:
         print(f"  ball colours learnt from the picture: {', '.join(seen)}")
