@@ -10,10 +10,11 @@ no harm (the outline's holes are filled); the arm over the rail does (take the p
 the table clear of people).
 
 The diamonds then refine the pose: each is looked for as a small dot brighter than the wood
-near where the first fit puts it, and the pose is solved again from the diamonds found
-(the lens and the focal length kept). The refined pose is kept only when at least
-``MIN_DIAMONDS`` were found and they lie closer to it than to the first (on the simulator
-the bed's mapping goes from about 1.2 mm RMS to 0.1 mm).
+near where the first fit puts it; the pose is solved again from the diamonds found, those
+far off it dropped (a glint, a hand), then the lens's ``k1`` with the pose (the focal
+length kept). The result is kept only when at least ``MIN_DIAMONDS`` were found and they
+lie closer to it than to the first fit (on the simulator the bed's mapping goes from about
+1.1 mm RMS to under 0.2 mm: bench/camera_calibrate.py).
 
 ``check_picture`` draws the result over the picture to check by eye: the bed's outline at
 the cushion noses, the rail edge, the diamonds, a 50 cm grid.
@@ -172,8 +173,8 @@ def find_diamonds(
 def _by_diamonds(
     frame: np.ndarray, model: CameraModel, length: float, width: float
 ) -> tuple[CameraModel, int, float]:
-    """The pose solved again from the diamonds (lens and focal length kept), if it fits them
-    better; with how many and their mean distance from the model kept (pixels)."""
+    """The pose and ``k1`` solved again from the diamonds (the focal length kept), if they fit
+    them better; with how many and their mean distance from the model kept (pixels)."""
     obj, pts = find_diamonds(frame, model, length, width)
     if len(obj) < MIN_DIAMONDS:
         return model, 0, 0.0
@@ -197,6 +198,27 @@ def _by_diamonds(
         keep = off <= max(3.0 * float(np.median(off)), 1.0)
         if keep.sum() < MIN_DIAMONDS:
             return model, 0, before
+    # then the lens's k1 with the pose (the focal length kept: the measured height sets it):
+    # the diamonds ring the picture, where the distortion is largest
+    flags = (cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_PRINCIPAL_POINT | cv2.CALIB_FIX_FOCAL_LENGTH
+             | cv2.CALIB_FIX_ASPECT_RATIO | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K2
+             | cv2.CALIB_FIX_K3)
+    _rms, _K, dist, rvecs, tvecs = cv2.calibrateCamera(
+        [obj[keep].astype(np.float32)], [pts[keep].astype(np.float32).reshape(-1, 1, 2)],
+        (model.width, model.height), model.K.copy(), np.array([new.D], dtype=np.float64), flags=flags,
+        rvecs=None, tvecs=None,
+    )
+    k1 = float(dist.ravel()[0])
+    if -0.6 <= k1 <= 0.4:
+        lens = replace(
+            new,
+            dist=(k1, 0.0, 0.0, 0.0, 0.0),
+            rvec=tuple(float(v) for v in rvecs[0].ravel()),  # type: ignore[arg-type]
+            tvec=tuple(float(v) for v in tvecs[0].ravel()),  # type: ignore[arg-type]
+        )
+        off_lens = np.linalg.norm(lens.project(obj[keep]) - pts[keep], axis=1)
+        if off_lens.mean() < off[keep].mean():
+            new, off = lens, np.linalg.norm(lens.project(obj) - pts, axis=1)
     used = off[keep]
     if float(used.mean()) >= float(np.linalg.norm(model.project(obj[keep]) - pts[keep], axis=1).mean()):
         return model, 0, before
