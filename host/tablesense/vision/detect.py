@@ -11,6 +11,9 @@ Two passes per frame, so 1280x720 stays cheap on one core:
    with another ball or the arm, the colour mask's centroid stands in.
 
 The centroid goes through the lens model to the plane of ball centres (``z = r``).
+
+``find`` searches the whole bed; ``find_near`` only windows around given points, finding
+there exactly what ``find`` would (``follow.BallFollower`` chooses the windows).
 """
 
 from __future__ import annotations
