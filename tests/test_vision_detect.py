@@ -202,3 +202,22 @@ def test_a_glint_beside_a_diamond_does_not_pull_the_calibration(tilted) -> None:
     cal = calibrate(picture, CAROM.length, CAROM.width, camera_height=2.3)
     assert cal.diamonds == len(diamonds(CAROM.length, CAROM.width)) - 1
     assert bed_errors_mm(true, cal.model).max() < 0.6
+
+
+def test_calibrate_warns_in_one_line_of_a_ball_colour_not_on_the_table(camera: SimCamera, tmp_path,
+                                                                       capsys) -> None:
+    from tablesense.cli import main
+
+    picture, _ = still(camera, {"yellow": (0.6, 0.5), "red": (1.9, 0.8)})
+    cv2.imwrite(str(tmp_path / "table.png"), cast(picture, WARM))
+    out = tmp_path / "camera-carom.json"
+    rc = main(["camera", "calibrate", "--camera", str(tmp_path / "table.png"), "--profile", "carom",
+               "--calibration", str(out)])
+    err = capsys.readouterr().err
+    assert rc == 0
+    assert err == ("tablesense camera calibrate: warning: no white ball found in the picture: its default "
+                   "colour is kept (put the balls on the table and calibrate again)\n")
+    watcher = load_watcher(out)
+    assert [c.name for c in watcher.colours] == ["white", "yellow", "red"]
+    assert watcher.colours[0] == colours_for("carom")[0]  # the default white
+    assert watcher.colours[1] != colours_for("carom")[1]  # the yellow learnt under the warm light
