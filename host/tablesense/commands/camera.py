@@ -4,8 +4,9 @@
     tablesense camera watch --camera FILE.mp4 --profile carom      # the events a recording makes
     tablesense camera film --out DIR [--shots 4]                   # a simulated table's video to try
 
-``calibrate`` takes one picture of the table (clear of people; balls may lie on it), finds
-the lens and the camera's pose from the cloth's outline and writes ``camera-PROFILE.json``
+``calibrate`` takes one picture of the table with the balls on it (clear of people), finds
+the lens and the camera's pose from the cloth's outline, refines the pose from the diamonds,
+learns each ball's colour as this camera sees it (its white balance) and writes ``camera-PROFILE.json``
 and ``camera-PROFILE.png`` (the picture with the bed outline, rail, diamonds and a 50 cm grid
 drawn over it: check it by eye). ``tablesense run --camera DEVICE`` reads that file.
 """
@@ -32,7 +33,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                               epilog=f"example:\n  {example}",
                               formatter_class=argparse.RawDescriptionHelpFormatter)
 
-    cal = action("calibrate", "find the lens and the camera's pose from a picture of the table",
+    cal = action("calibrate", "find the lens, the camera's pose and the balls' colours from a picture "
+                 "of the table with the balls on it",
                  "tablesense camera calibrate --camera /dev/video0 --profile carom --height 2.45")
     watch = action("watch", "print the table events a camera or a recording makes (JSONL)",
                    "tablesense camera watch --camera shot.mp4 --profile carom")
@@ -106,7 +108,8 @@ def _calibrate(args: argparse.Namespace) -> int:
     from ..sim.tables import table_spec
     from ..table.profile import load_profile
     from ..vision.calibrate import calibrate, check_picture
-    from ..vision.colours import colours_for
+    from ..vision.colour_fit import fit_colours
+    from ..vision.colours import colours_for, colours_to_json
     from ..vision.lens import save_model
     from ..vision.live import calibration_path
     from ..vision.source import read_frame
@@ -114,7 +117,7 @@ def _calibrate(args: argparse.Namespace) -> int:
     profile = load_profile(args.profile)
     spec = table_spec(profile.game, args.size)
     golf = dict(c.split("=", 1) for c in args.colour if "=" in c) or None
-    colours_for(profile.game, golf)  # a bad colour is said before the picture is taken
+    wanted = colours_for(profile.game, golf)  # a bad colour is said before the picture is taken
     frame = (
         read_frame(args.camera)
         if Path(args.camera).suffix.lower() not in (".png", ".jpg", ".jpeg")
@@ -125,6 +128,9 @@ def _calibrate(args: argparse.Namespace) -> int:
         return 2
     cal = calibrate(frame, spec.length, spec.width, camera_height=args.height, head=args.head)
     out = calibration_path(profile.id, args.calibration)
+    learnt, missing = fit_colours(
+        frame, cal.model, spec.length, spec.width, spec.ball_radius, wanted, cal.cloth_hue
+    )
     extra = {
         "game": profile.game,
         "profile": profile.id,
@@ -135,6 +141,9 @@ def _calibrate(args: argparse.Namespace) -> int:
         "head": args.head,
         "camera_height": args.height,
         "residual_px": round(cal.residual_px, 3),
+        "diamonds": cal.diamonds,
+        # the ball colours as this camera sees them; one not found keeps its default
+        "colours": colours_to_json(tuple(c for c in learnt if c.name not in missing)),
     }
     if golf:
         extra["golf_colours"] = golf
@@ -150,6 +159,21 @@ def _calibrate(args: argparse.Namespace) -> int:
         f"  lens k1 {cal.model.dist[0]:+.3f}, focal {cal.model.fx:.0f} px, {mm:.2f} mm per pixel, sides "
         f"straight to {cal.residual_px:.2f} px"
     )
+    if cal.diamonds:
+        print(f"  {cal.diamonds} diamonds refined the pose (each within {cal.diamond_px:.2f} px on average)")
+    else:
+        print("  the diamonds did not refine the pose (too few found): the cloth's corners give it")
+    seen = [c.name for c in learnt if c.name not in missing]
+    if seen:
+        print(f"  ball colours learnt from the picture: {', '.join(seen)}")
+    chosen = {"p1": "red", "p2": "yellow", **(golf or {})} if profile.game == "golf" else {}
+    for name in missing:
+        label = f"{name} ({chosen[name]})" if name in chosen else name
+        print(
+            f"tablesense camera calibrate: warning: no {label} ball found in the picture: its default "
+            "colour is kept (put the balls on the table and calibrate again)",
+            file=sys.stderr,
+        )
     return 0
 
 

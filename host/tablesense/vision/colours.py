@@ -9,6 +9,7 @@ ball is the one unsaturated bright thing on the cloth). ``count`` balls share a 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import TablesenseError
 
@@ -62,3 +63,42 @@ def colours_for(game: str, golf_colours: dict[str, str] | None = None) -> tuple[
 
 def _renamed(colour: BallColour, name: str, count: int) -> BallColour:
     return BallColour(name, colour.hues, colour.min_sat, colour.max_sat, colour.min_val, count)
+
+
+def colours_to_json(colours: tuple[BallColour, ...]) -> dict[str, dict[str, Any]]:
+    """The ranges of ``colours`` as the calibration file keeps them (by ball colour name)."""
+    return {
+        c.name: {"hues": [list(h) for h in c.hues], "min_sat": c.min_sat, "max_sat": c.max_sat,
+                 "min_val": c.min_val}
+        for c in colours
+    }
+
+
+def with_learnt(colours: tuple[BallColour, ...], raw: Any) -> tuple[BallColour, ...]:
+    """``colours`` with the ranges a calibration file learnt (``colours_to_json``); a colour the
+    file does not have (an older file, a ball not on the table) keeps its default."""
+    if raw is None:
+        return colours
+    if not isinstance(raw, dict):
+        raise UnknownColour("the calibration's 'colours' is not a table of ball colours")
+    out = []
+    for c in colours:
+        got = raw.get(c.name)
+        if got is None:
+            out.append(c)
+            continue
+        try:
+            hues = tuple((int(lo), int(hi)) for lo, hi in got["hues"])
+            sat = (int(got["min_sat"]), int(got["max_sat"]))
+            val = int(got["min_val"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise UnknownColour(f"the calibration's colour {c.name!r} is not a range: {exc}") from None
+        if (
+            not hues
+            or any(not 0 <= lo <= hi <= 180 for lo, hi in hues)
+            or not 0 <= sat[0] <= sat[1] <= 255
+            or not 0 <= val <= 255
+        ):
+            raise UnknownColour(f"the calibration's colour {c.name!r} is out of OpenCV's HSV ranges")
+        out.append(BallColour(c.name, hues, sat[0], sat[1], val, c.count))
+    return tuple(out)

@@ -11,6 +11,9 @@ Two passes per frame, so 1280x720 stays cheap on one core:
    with another ball or the arm, the colour mask's centroid stands in.
 
 The centroid goes through the lens model to the plane of ball centres (``z = r``).
+
+``find`` searches the whole bed; ``find_near`` only windows around given points, finding
+there exactly what ``find`` would (``follow.BallFollower`` chooses the windows).
 """
 
 from __future__ import annotations
@@ -25,6 +28,21 @@ from .colours import BallColour
 from .lens import CameraModel
 
 SCALE = 2  # the first pass works at 1/SCALE of the frame's size
+#: half-size pixels from a window's side within which a blob may be cut by it
+EDGE = 3
+
+
+#: a ball seen, not yet placed on the bed: its centroid (pixels), area over a ball's, outline
+_Seen = tuple[float, float, float, bool]
+
+
+@dataclass(frozen=True, slots=True)
+class _Blob:
+    """A candidate of the first pass: its area over a ball's, its centroid (full-size pixels)."""
+
+    area: float
+    cu: float
+    cv: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,37 +106,143 @@ class BallFinder:
         assert out is not None
         return out
 
-    def find(self, frame: np.ndarray) -> dict[str, list[Sighting]]:
-        """Ball colour name -> the balls of that colour found (at most its ``count``), best first."""
+    def find(
+        self, frame: np.ndarray, only: tuple[str, ...] | None = None
+    ) -> dict[str, list[Sighting]]:
+        """Ball colour name -> the balls of that colour found on the whole bed (at most its
+        ``count``), best first; ``only``: just those colours."""
         small = cv2.resize(
             frame, (frame.shape[1] // SCALE, frame.shape[0] // SCALE), interpolation=cv2.INTER_AREA
         )
         hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-        small_area = self.area / SCALE**2
-        out: dict[str, list[Sighting]] = {}
+        out: dict[str, list[_Seen]] = {}
         for colour in self.colours:
-            mask = cv2.bitwise_and(self.colour_mask(hsv, colour), self.mask)
-            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
-            n, _labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-            found: list[tuple[float, Sighting]] = []
-            for i in range(1, n):
-                area = stats[i, cv2.CC_STAT_AREA] / small_area
-                w, h = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
-                if not 0.3 <= area <= 3.5 or min(w, h) < 0.9 * self.rho / SCALE:
-                    continue
-                if area / max(w * h / small_area, 1e-9) < 0.35:  # a sliver, not a disc
-                    continue
-                cu, cv = (cents[i] + 0.5) * SCALE - 0.5
-                s = self._refine(frame, colour, float(cu), float(cv), area)
-                if s is not None:
-                    found.append((abs(math.log(max(area, 1e-3))), s))
-            found.sort(key=lambda p: p[0])
-            out[colour.name] = [s for _, s in found[: colour.count]]
+            if only is not None and colour.name not in only:
+                continue
+            blobs = self._blobs(hsv, colour, 0, 0, self.mask)
+            assert blobs is not None  # nothing is cut on the whole bed
+            out[colour.name] = self._best(frame, colour, blobs)
+        return self._placed(out)  # type: ignore[return-value]
+
+    def find_near(
+        self, frame: np.ndarray, windows: dict[str, list[tuple[float, float, float]]]
+    ) -> dict[str, list[Sighting] | None]:
+        """Like ``find``, looking only within the windows given for each colour (centre ``u``,
+        ``v`` and half size, full-size pixels). A colour whose windows cut a blob (the ball may
+        lie partly outside them) is ``None``: search the whole bed for it. What a window finds
+        is exactly what ``find`` finds there."""
+        H, W = frame.shape[:2]
+        out: dict[str, list[_Seen] | None] = {}
+        for colour in self.colours:
+            boxes = windows.get(colour.name)
+            if not boxes:
+                continue
+            blobs: list[_Blob] = []
+            for cu, cv, half in boxes:
+                # corners on even pixels, so the half-size crop is the whole frame's half size cut
+                u0 = max(int(cu - half) // SCALE * SCALE, 0)
+                v0 = max(int(cv - half) // SCALE * SCALE, 0)
+                u1 = min(int(cu + half + SCALE) // SCALE * SCALE, W // SCALE * SCALE)
+                v1 = min(int(cv + half + SCALE) // SCALE * SCALE, H // SCALE * SCALE)
+                if u1 - u0 < 4 * SCALE or v1 - v0 < 4 * SCALE:
+                    blobs = []
+                    break
+                crop = frame[v0:v1, u0:u1]
+                small = cv2.resize(
+                    crop, ((u1 - u0) // SCALE, (v1 - v0) // SCALE), interpolation=cv2.INTER_AREA
+                )
+                hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+                su, sv = u0 // SCALE, v0 // SCALE
+                bed = self.mask[sv : sv + hsv.shape[0], su : su + hsv.shape[1]]
+                cut = (u0 > 0, v0 > 0, u1 < W // SCALE * SCALE, v1 < H // SCALE * SCALE)
+                found = self._blobs(hsv, colour, su, sv, bed, cut)
+                if found is None:
+                    break
+                for b in found:
+                    if all(abs(b.cu - o.cu) > 0.5 or abs(b.cv - o.cv) > 0.5 for o in blobs):
+                        blobs.append(b)
+            else:
+                out[colour.name] = self._best(frame, colour, blobs)
+                continue
+            out[colour.name] = None
+        return self._placed(out)
+
+    def _placed(self, seen: dict[str, list[_Seen] | None]) -> dict[str, list[Sighting] | None]:
+        """The balls seen, each placed on the bed (one lens computation for them all)."""
+        flat = [s for got in seen.values() if got for s in got]
+        if not flat:
+            return {name: None if got is None else [] for name, got in seen.items()}
+        bed = self.model.bed_from_image(np.array([(u, v) for u, v, _a, _o in flat]), self.r)
+        places = iter(bed.tolist())
+        out: dict[str, list[Sighting] | None] = {}
+        for name, got in seen.items():
+            if got is None:
+                out[name] = None
+                continue
+            out[name] = []
+            for u, v, area, outline in got:
+                x, y = next(places)
+                out[name].append(Sighting(x, y, u, v, area, outline))  # type: ignore[union-attr]
         return out
+
+    def _blobs(
+        self,
+        hsv: np.ndarray,
+        colour: BallColour,
+        su: int,
+        sv: int,
+        bed: np.ndarray,
+        cut: tuple[bool, bool, bool, bool] = (False, False, False, False),
+    ) -> list[_Blob] | None:
+        """The ball-like blobs of ``colour`` in a half-size HSV region whose corner is (``su``,
+        ``sv``) in the half-size frame; None if one comes within ``EDGE`` of a side that is
+        ``cut`` (left, top, right, bottom: a side inside the frame)."""
+        mask = cv2.bitwise_and(self.colour_mask(hsv, colour), bed)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
+        contours, tree = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+        small_area = self.area / SCALE**2
+        h_all, w_all = mask.shape
+        out: list[_Blob] = []
+        for k, contour in enumerate(contours):
+            if tree[0][k][3] != -1:  # a hole's border, not a blob's
+                continue
+            x, y, w, h = cv2.boundingRect(contour)
+            if (
+                (cut[0] and x < EDGE)
+                or (cut[1] and y < EDGE)
+                or (cut[2] and x + w > w_all - EDGE)
+                or (cut[3] and y + h > h_all - EDGE)
+            ):
+                return None
+            if w * h < 0.3 * small_area or min(w, h) < 0.9 * self.rho / SCALE:
+                continue  # too small however it is filled
+            # the blob's own pixels: the component of its border's first point, in its box
+            _n, labels, stats, cents = cv2.connectedComponentsWithStats(
+                mask[y : y + h, x : x + w], connectivity=8
+            )
+            px, py = contour[0][0]
+            pick = labels[py - y, px - x]
+            area = stats[pick, cv2.CC_STAT_AREA] / small_area
+            if not 0.3 <= area <= 3.5:
+                continue
+            if area / max(w * h / small_area, 1e-9) < 0.35:  # a sliver, not a disc
+                continue
+            cu, cv = (cents[pick] + (x + su, y + sv) + 0.5) * SCALE - 0.5
+            out.append(_Blob(float(area), float(cu), float(cv)))
+        return out
+
+    def _best(self, frame: np.ndarray, colour: BallColour, blobs: list[_Blob]) -> list[_Seen]:
+        found: list[tuple[float, float, float, _Seen]] = []
+        for b in blobs:
+            s = self._refine(frame, colour, b.cu, b.cv, b.area)
+            if s is not None:  # nearest a ball's area first; alike balls left to right
+                found.append((abs(math.log(max(b.area, 1e-3))), b.cu, b.cv, s))
+        found.sort(key=lambda p: p[:3])
+        return [p[3] for p in found[: colour.count]]
 
     def _refine(
         self, frame: np.ndarray, colour: BallColour, cu: float, cv: float, area: float
-    ) -> Sighting | None:
+    ) -> _Seen | None:
         reach = int(self.rho * (1.0 + max(area, 1.0)) + 6)
         u0, v0 = max(int(cu) - reach, 0), max(int(cv) - reach, 0)
         u1, v1 = min(int(cu) + reach + 1, frame.shape[1]), min(int(cv) + reach + 1, frame.shape[0])
@@ -146,6 +270,4 @@ class BallFinder:
             if mom["m00"] < 0.25 * self.area:
                 return None
             fu, fv = mom["m10"] / mom["m00"], mom["m01"] / mom["m00"]
-        u, v = float(fu) + u0, float(fv) + v0
-        ((x_bed, y_bed),) = self.model.bed_from_image(np.array([[u, v]]), self.r)
-        return Sighting(float(x_bed), float(y_bed), u, v, area, outline)
+        return float(fu) + u0, float(fv) + v0, area, outline

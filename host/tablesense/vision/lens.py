@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -39,23 +40,24 @@ class CameraModel:
     rvec: tuple[float, float, float]
     tvec: tuple[float, float, float]
 
-    @property
+    # computed once a model (read only: a model does not change)
+    @cached_property
     def K(self) -> np.ndarray:
-        return np.array([[self.fx, 0.0, self.cx], [0.0, self.fy, self.cy], [0.0, 0.0, 1.0]])
+        return _frozen(np.array([[self.fx, 0.0, self.cx], [0.0, self.fy, self.cy], [0.0, 0.0, 1.0]]))
 
-    @property
+    @cached_property
     def D(self) -> np.ndarray:
-        return np.array(self.dist, dtype=float)
+        return _frozen(np.array(self.dist, dtype=float))
 
-    @property
+    @cached_property
     def R(self) -> np.ndarray:
         rot, _ = cv2.Rodrigues(np.array(self.rvec, dtype=float))
-        return rot
+        return _frozen(rot)
 
-    @property
+    @cached_property
     def centre(self) -> np.ndarray:
         """The camera's position in the world (metres)."""
-        return -self.R.T @ np.array(self.tvec, dtype=float)
+        return _frozen(-self.R.T @ np.array(self.tvec, dtype=float))
 
     def project(self, xyz: np.ndarray) -> np.ndarray:
         """World points (N x 3) to pixels (N x 2), lens distortion included."""
@@ -115,6 +117,11 @@ class CameraModel:
             )  # type: ignore[arg-type]
         except (KeyError, TypeError, ValueError) as exc:
             raise BadCalibration(f"not a camera model: {exc}") from None
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
 
 
 def overhead(

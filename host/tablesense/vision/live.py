@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..sim.tables import table_spec
-from .colours import colours_for
+from .colours import UnknownColour, colours_for, with_learnt
 from .lens import BadCalibration, load_model
 from .merge import merged
 from .shot_events import cushion_numbers
@@ -33,6 +33,10 @@ def load_watcher(path: str | Path) -> TableWatcher:
     except (KeyError, TypeError, ValueError) as exc:
         raise BadCalibration(f"calibration {path}: missing or bad {exc}") from None
     colours = colours_for(game, extra.get("golf_colours"))
+    try:
+        colours = with_learnt(colours, extra.get("colours"))  # learnt at calibration, if it was
+    except UnknownColour as exc:
+        raise BadCalibration(f"calibration {path}: {exc}") from None
     sides = None
     if game == "kegle":
         sides = cushion_numbers(table_spec(game).cushions)

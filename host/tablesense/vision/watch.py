@@ -14,6 +14,7 @@ import numpy as np
 from ..events import Event
 from .colours import BallColour, colours_for
 from .detect import BallFinder
+from .follow import BallFollower
 from .lens import CameraModel
 from .shot_events import CameraShot, ShotReader
 from .track import ShotCutter, ShotTrack
@@ -41,6 +42,7 @@ class TableWatcher:
         self.finder = BallFinder(
             self.model, self.length, self.width, self.ball_radius, self.colours, cloth_hue=self.cloth_hue
         )
+        self.follower = BallFollower(self.finder)
         names = tuple(
             c.name if c.count == 1 else f"{c.name}.{i}" for c in self.colours for i in range(1, c.count + 1)
         )
@@ -51,11 +53,13 @@ class TableWatcher:
     def reset(self) -> None:
         """Forget where the balls lay (they were put elsewhere by hand)."""
         self.cutter = ShotCutter(self.names)
+        self.follower.reset()
         self.last = self.last_track = None
 
-    def sightings(self, frame: np.ndarray) -> dict[str, tuple[float, float]]:
-        """Ball -> bed position in this frame (half-hidden balls left out)."""
-        found_all = self.finder.find(frame)
+    def sightings(self, frame: np.ndarray, t: float | None = None) -> dict[str, tuple[float, float]]:
+        """Ball -> bed position in this frame (half-hidden balls left out); given the frame's
+        time ``t``, the balls are followed from the frames before (``follow.BallFollower``)."""
+        found_all = self.finder.find(frame) if t is None else self.follower.find(t, frame)
         out: dict[str, tuple[float, float]] = {}
         lying: dict[str, tuple[float, float]] | None = None
         for colour in self.colours:
@@ -77,7 +81,7 @@ class TableWatcher:
         return out
 
     def feed(self, t: float, frame: np.ndarray) -> list[Event]:
-        shot = self.cutter.feed(t, self.sightings(frame))
+        shot = self.cutter.feed(t, self.sightings(frame, t))
         if shot is None:
             return []
         self.last_track = shot
