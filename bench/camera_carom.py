@@ -30,6 +30,7 @@ import numpy as np
 from tablesense.events import Contact, Cushion, Event, Rest, Setup, Strike, parse_event
 from tablesense.rules import find_engine
 from tablesense.rules.carom_shot import read_shot
+from tablesense.rules.shot_engine import ShotRecord
 from tablesense.sim.camera import ShotTruth
 from tablesense.sim.camera_shots import carom_shots
 from tablesense.sim.tables import table_spec
@@ -200,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     watch_s = 0.0
     frames = 0
     spec = table_spec("carom")
-    reader = ShotReader(spec.length, spec.width, spec.ball_radius)
+    reader = ShotReader(spec.length, spec.width, spec.ball_radius, game="carom")
     for i, rec in enumerate(shot_records(args.shots, args.seed, args.cache)):
         frames += rec.frames
         watch_s += rec.watch_s
@@ -255,7 +256,8 @@ def main(argv: list[str] | None = None) -> int:
             decided += 1
             same += t_cam["carom"] == t_truth["carom"]
             if discipline == "driebanden":
-                ft, fc = read_shot(tuple(truth.events), "yellow"), read_shot(tuple(got), "yellow")
+                ft = read_shot(ShotRecord(events=tuple(truth.events)), "yellow")
+                fc = read_shot(ShotRecord(events=tuple(got)), "yellow")
                 cushion_n += 1
                 ok = (ft.cushions_before_third, ft.both_touched) == (
                     fc.cushions_before_third,
@@ -268,6 +270,10 @@ def main(argv: list[str] | None = None) -> int:
                         "camera "
                         f"{[(e.t, e.ball, e.cushion) for e in got if isinstance(e, Cushion)]}"
                     )
+        if args.verbose and not referee and t_cam["carom"] != t_truth["carom"]:
+            print(f"shot {i} ({discipline}): WRONG CAROM: camera {t_cam['carom']}, truth {t_truth['carom']}")
+        if args.verbose and cam_shot.notes:
+            print(f"shot {i} ({discipline}): said its clear contacts, unclear: {cam_shot.notes}")
         if (
             sure
             and args.verbose
@@ -316,6 +322,10 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"  caroms decided as physics   {pct(same, decided):6.2f} % ({same}/{decided} decided shots)"
         "  aim 99.5 %"
+    )
+    print(
+        f"    over all shots            {pct(same, n):6.2f} % ({same}/{n}: a shot left to the referee "
+        "is not decided by the camera)"
     )
     print(
         f"  driebanden cushion counts   {pct(cushion_same, cushion_n):6.2f} % exact"

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..events import Contact, Cushion, Event, Rest, Strike
+from .doubts import cushion_matters, judge
 from .track import ShotTrack
 
 MAX_GAP = 4  # frames a ball may go unseen and be interpolated
@@ -54,6 +55,8 @@ class CameraShot:
     events: list[Event]
     #: why the shot's contacts were not said (empty: they were)
     doubts: list[str] = field(default_factory=list)
+    #: what was unclear but could not change the carom (the clear contacts were said)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def sure(self) -> bool:
@@ -128,8 +131,18 @@ def cushion_numbers(lines: dict[int, tuple[tuple[float, float], tuple[float, flo
 class ShotReader:
     """Reads shots on a bed ``length`` x ``width`` with balls of radius ``r``."""
 
-    def __init__(self, length: float, width: float, r: float, cushion_numbers: dict[str, int] | None = None):
+    def __init__(
+        self,
+        length: float,
+        width: float,
+        r: float,
+        cushion_numbers: dict[str, int] | None = None,
+        game: str | None = None,
+    ):
         self.length, self.width, self.r = length, width, r
+        #: ``carom``: a doubt cancels the contacts only where it could change the carom
+        #: (``vision.doubts``); any other game: every doubt cancels them
+        self.game = game
         # carom numbering (geometry.carom): 1 head x=0, 2 y=width, 3 foot x=length, 4 y=0
         self.numbers = {"x0": 1, "yW": 2, "xL": 3, "y0": 4} if cushion_numbers is None else cushion_numbers
 
@@ -144,7 +157,7 @@ class ShotReader:
             tracks[b], gaps[b] = _fill_gaps(times, p)
         struck, moves = self._strike(times, tracks)
         cushions: list[tuple[float, str, int]] = []
-        unclear_cushion: list[tuple[float, int]] = []
+        unclear_cushion: list[tuple[float, str, int]] = []
         for b, p in tracks.items():
             if moves.get(b) is None:
                 continue
@@ -155,21 +168,49 @@ class ShotReader:
                 if clear:
                     cushions.append((t, b, number))
                 elif not any(n == number and abs(tc - t) < 0.04 for tc, n in clear_hits):
-                    unclear_cushion.append((t, number))
-        contacts = self._contacts(times, tracks, moves, cushions, doubts)
+                    unclear_cushion.append((t, b, number))
+        cushions.sort()
+        contacts, unclear = self._contacts(times, tracks, moves, cushions)
         for b, spans in gaps.items():
             for a, e in spans:
                 if self._hidden_matters(times, tracks, b, a, e):
                     doubts.append(
                         f"{b} hidden {times[a]:.3f}..{times[e - 1]:.3f} while another ball was near"
                     )
-        if struck is not None:
-            for t, a, b in contacts:
-                if struck not in (a, b):
-                    continue
-                for tc, bc, _n in cushions:
-                    if bc == struck and abs(tc - t) < ORDER:
-                        doubts.append(f"order of {struck}'s cushion at {tc:.3f} and contact at {t:.3f}")
+        notes: list[str] = []
+        if self.game == "carom":
+            # a doubt cancels the contacts only where it could change the carom (vision/doubts.py)
+            cues = [struck] if struck is not None else list(tracks)
+            matters, unsure = judge(
+                contacts, [(t, a, b) for t, a, b, _ in unclear], cues, [(t, b) for t, b, _n in cushions]
+            )
+            said = "" if matters else "not said: it decides nothing"
+            for _t, _a, _b, why in unclear:
+                (doubts if matters else notes).append(f"{why}{'; ' + said if said else ''}")
+            for i in sorted(unsure, reverse=True):
+                t, b, n = cushions.pop(i)
+                unclear_cushion.append((t, b, n))
+                notes.append(f"{b}'s cushion at {t:.3f}: before or after its touch unclear")
+            if not doubts:
+                keep = [(t, b, n) for t, b, n in unclear_cushion if cushion_matters(t, b, cues, contacts)]
+                notes += [
+                    f"{b}'s unclear cushion at {t:.3f} decides nothing"
+                    for t, b, n in unclear_cushion
+                    if (t, b, n) not in keep
+                ]
+                unclear_cushion = keep
+        else:
+            doubts += [why for _t, _a, _b, why in unclear]
+            if struck is not None:
+                for t, a, b in contacts:
+                    if struck not in (a, b):
+                        continue
+                    for tc, bc, _n in cushions:
+                        if bc == struck and abs(tc - t) < ORDER:
+                            doubts.append(f"order of {struck}'s cushion at {tc:.3f} and contact at {t:.3f}")
+            if not doubts:  # after the last contact an unclear cushion can decide nothing
+                last = max((t for t, _a, _b in contacts), default=math.inf)
+                unclear_cushion = [c for c in unclear_cushion if c[0] < last]
         events: list[Event] = []
         if struck is not None:
             events.append(Strike(t=round(float(moves[struck] or times[0]), 6), ball=_owner(struck)))
@@ -177,13 +218,11 @@ class ShotReader:
             events += [Contact(t=round(t, 6), balls=(_owner(a), _owner(b))) for t, a, b in contacts]
         events += [Cushion(t=round(t, 6), cushion=n, ball=_owner(b)) for t, b, n in cushions]
         # an unclear cushion is said without its ball (the engine then leaves cushion counts to the
-        # referee); after the last contact it can decide nothing and is not said at all
-        last_contact = max((t for t, _a, _b in contacts), default=math.inf) if not doubts else math.inf
-        events += [Cushion(t=round(t, 6), cushion=n, ball=None)
-                   for t, n in unclear_cushion if t < last_contact]
+        # referee)
+        events += [Cushion(t=round(t, 6), cushion=n, ball=None) for t, _b, n in unclear_cushion]
         events.sort(key=lambda e: e.t)
         events.append(Rest(t=round(float(shot.rest_t), 6), positions=_positions(shot.rest) or None))
-        return CameraShot(events, doubts)
+        return CameraShot(events, doubts, notes)
 
     # --- strike --------------------------------------------------------------------------
     @staticmethod
@@ -275,9 +314,10 @@ class ShotReader:
         tracks: dict[str, np.ndarray],
         moves: dict[str, float | None],
         cushions: list[tuple[float, str, int]],
-        doubts: list[str],
-    ) -> list[tuple[float, str, str]]:
+    ) -> tuple[list[tuple[float, str, str]], list[tuple[float, str, str, str]]]:
+        """The clear touches (t, ball, ball), and the unclear ones (t, ball, ball, why)."""
         out: list[tuple[float, str, str]] = []
+        unclear: list[tuple[float, str, str, str]] = []
         touch = 2 * self.r
         for a, b in combinations(sorted(tracks), 2):
             if moves.get(a) is None and moves.get(b) is None:
@@ -297,13 +337,18 @@ class ShotReader:
                     continue
                 verdict, t_hit = self._verdict(times, pa, pb, a, b, k, s, dmin, cushions, k0, k1)
                 if verdict is None:
-                    doubts.append(
-                        f"{a}-{b} at {times[k]:.3f}: {dmin * 1000 - touch * 1000:+.1f} mm apart, unclear"
+                    unclear.append(
+                        (
+                            t_hit,
+                            a,
+                            b,
+                            f"{a}-{b} at {times[k]:.3f}: {dmin * 1000 - touch * 1000:+.1f} mm apart, unclear",
+                        )
                     )
                 elif verdict:
                     out.append((t_hit, a, b))
         out.sort()
-        return out
+        return out, unclear
 
     @staticmethod
     def _moved_off(p: np.ndarray, k0: int, k1: int) -> int | None:

@@ -1,0 +1,95 @@
+"""The camera's contacts read from synthetic tracks (numpy arrays, no images): double kisses, and
+which unclear touches and cushions leave a shot to the referee (vision/shot_events.py, doubts.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tablesense.events import Contact, Event, Rest, Setup
+from tablesense.rules import find_engine
+from tablesense.vision.shot_events import ShotReader
+from tablesense.vision.track import ShotTrack
+
+R = 0.03  # ball radius of the synthetic table (2.84 x 1.42 m)
+FPS = 60.0
+Keys = list[tuple[float, float, float]]
+
+
+def track(paths: dict[str, Keys], end: float) -> ShotTrack:
+    """Each ball moves straight between its key points (t, x, y) and lies still before the first
+    and after the last; filmed at 60 fps from 0 to ``end``."""
+    times = np.round(np.arange(0.0, end, 1 / FPS), 6)
+    tracks = {}
+    for ball, keys in paths.items():
+        ts, xs, ys = (np.array(v) for v in zip(*keys))
+        tracks[ball] = np.stack([np.interp(times, ts, xs), np.interp(times, ts, ys)], axis=1)
+    rest = {b: (float(p[-1, 0]), float(p[-1, 1])) for b, p in tracks.items()}
+    return ShotTrack(times=times, tracks=tracks, rest_t=float(times[-1]) - 0.35, rest=rest, done_t=end)
+
+
+def read(shot: ShotTrack, game: str | None = "carom") -> list[Event]:
+    return ShotReader(2.84, 1.42, R, game=game).read(shot).events
+
+
+def contacts(events: list[Event]) -> list[tuple[str, ...]]:
+    return [tuple(sorted(e.balls)) for e in events if isinstance(e, Contact)]
+
+
+def carom_of(events: list[Event], discipline: str, before: dict[str, tuple[float, float]]) -> dict:
+    """What the carom engine makes of the shot played by p1 (yellow): carom made, decided by."""
+    engine = find_engine("carom")
+    state = engine.new_state(
+        Setup(
+            t=-5.0,
+            game="carom",
+            players={"p1": "A", "p2": "B"},
+            discipline=discipline,
+            targets={"p1": 50, "p2": 50},
+        )
+    )
+    state = engine.apply(state, Rest(t=-1.0, positions={b: list(xy) for b, xy in before.items()}))
+    for e in events:
+        state = engine.apply(state, e)
+    js = engine.to_json(state)
+    return {"carom": js["caroms"]["p1"] == 1, "decided_by": js["evidence"]["decided_by"]}
+
+
+# yellow, struck at 0.1 s, cuts red (lying still) at 0.56 s, then hits white (lying still) full
+# at 0.86 s: a carom. The key points follow the two contacts' geometry (line of centres).
+YELLOW: Keys = [(0.1, 0.4, 0.6), (0.5627, 0.9553, 0.6), (0.8627, 1.1953, 0.42), (1.1, 1.1953, 0.2776)]
+RED_OFF: Keys = [(0.5627, 1.0, 0.64), (0.9, 1.2011, 0.8199)]
+WHITE_OFF: Keys = [(0.8627, 1.2553, 0.42), (1.1, 1.4451, 0.42)]
+BEFORE = {"yellow": (0.4, 0.6), "red": (1.0, 0.64), "white": (1.2553, 0.42)}
+
+
+def test_a_clear_carom_gives_both_contacts_and_counts() -> None:
+    events = read(track({"yellow": YELLOW, "red": RED_OFF, "white": WHITE_OFF}, 2.0))
+    assert contacts(events) == [("red", "yellow"), ("white", "yellow")]
+    assert carom_of(events, "libre", BEFORE) == {"carom": True, "decided_by": "contacts"}
+
+
+# red, rolled off, passes yellow lying where it stopped 1 mm further than touching: touched or not
+# is unclear (the still yellow does not move, but a crawl could touch and not show)
+RED_PASSES_YELLOW: Keys = [*RED_OFF, (1.2, 1.2563, 0.5), (1.6, 1.2563, 0.15)]
+
+
+def test_an_unclear_touch_after_the_carom_is_made_still_lets_the_carom_count() -> None:
+    shot = track({"yellow": YELLOW, "red": RED_PASSES_YELLOW, "white": WHITE_OFF}, 2.5)
+    assert contacts(read(shot, game=None)) == []  # every doubt cancels: the referee is asked
+    reader = ShotReader(2.84, 1.42, R, game="carom")
+    seen = reader.read(shot)
+    assert seen.sure and any("unclear" in n for n in seen.notes)
+    assert contacts(seen.events) == [("red", "yellow"), ("white", "yellow")]
+    assert carom_of(seen.events, "libre", BEFORE) == {"carom": True, "decided_by": "contacts"}
+
+
+def test_an_unclear_touch_that_could_make_the_carom_leaves_it_to_the_referee() -> None:
+    # yellow cuts red, then passes white (lying still) 1 mm further than touching
+    yellow: Keys = [*YELLOW[:3], (1.0627, 1.3553, 0.30)]
+    white: Keys = [(0.0, 1.2319, 0.4688)]
+    seen = ShotReader(2.84, 1.42, R, game="carom").read(
+        track({"yellow": yellow, "red": RED_OFF, "white": white}, 2.0)
+    )
+    assert not seen.sure and "white-yellow" in seen.doubts[0]
+    assert contacts(seen.events) == []
+    assert carom_of(seen.events, "libre", {**BEFORE, "white": (1.2319, 0.4688)})["decided_by"] == "none"
