@@ -44,6 +44,8 @@ NUDGE_SURE = 0.0025  # m a still ball moved off after the other passed: a contac
 NUDGE_NONE = 0.0008  # m: not moved
 MOVED_OFF = 0.0012  # m: where a still ball has started to move (a blurred ball passing by shifts it less)
 CUSHION_NEAR = 0.012  # m: the turning point is at the cushion (blurred centroids scatter)
+KISS_OPEN = 0.006  # m: two balls that part this far and close again within an encounter touched twice
+FAST_PASS = 0.5  # m/s: a ball passing a still one this fast moves it off if it touches at all
 CREEP = 0.003  # m: balls this close that exchange no visible momentum may have touched at a crawl
 ORDER = 0.012  # s: a cue ball cushion this close to its contact leaves the order unclear
 
@@ -325,9 +327,14 @@ class ShotReader:
             pa, pb = tracks[a], tracks[b]
             rel = pb - pa
             dt = float(np.median(np.diff(times))) if len(times) > 1 else 1 / 60
-            for k0, k1 in self._encounters(rel, touch + NEAR, dt):
+            runs = [
+                part for run in self._encounters(rel, touch + NEAR, dt) for part in self._split(rel, *run)
+            ]
+            for k0, k1, lo, hi in runs:
                 k, s, dmin = self._closest(rel, k0, k1)
-                moved_at = self._moved_off(pa, k0, k1) or self._moved_off(pb, k0, k1)
+                moved_at = self._moved_off(pa, k0, min(k1, hi - 2)) or self._moved_off(
+                    pb, k0, min(k1, hi - 2)
+                )
                 if moved_at is not None:  # a still ball moved off: the touch is in the interval before
                     k, s, dmin = self._closest(rel, moved_at - 1, moved_at - 1)
                 # the straight line between frames cuts the corner of a touch: the gate allows for it,
@@ -335,7 +342,7 @@ class ShotReader:
                 gate = max(dmin - 0.25 * float(np.hypot(*(rel[k + 1] - rel[k]))), min(dmin, touch))
                 if gate > touch + NEAR:
                     continue
-                verdict, t_hit = self._verdict(times, pa, pb, a, b, k, s, dmin, cushions, k0, k1)
+                verdict, t_hit = self._verdict(times, pa, pb, a, b, k, s, dmin, cushions, k0, k1, lo, hi)
                 if verdict is None:
                     unclear.append(
                         (
@@ -392,6 +399,32 @@ class ShotReader:
         return runs
 
     @staticmethod
+    def _split(rel: np.ndarray, k0: int, k1: int) -> list[tuple[int, int, int, int]]:
+        """An encounter (intervals k0..k1) cut where the balls part by ``KISS_OPEN`` and close again
+        (a double kiss: two touches); each part with the frames its velocities may use (lo, hi)."""
+        d = np.hypot(rel[k0 : k1 + 2, 0], rel[k0 : k1 + 2, 1])  # frames k0..k1+1
+        cuts: list[int] = []
+        i_min, i_max = 0, -1
+        for i in range(1, len(d)):
+            if i_max < 0:
+                if d[i] < d[i_min]:
+                    i_min = i
+                elif d[i] - d[i_min] >= KISS_OPEN:
+                    i_max = i
+            elif d[i] > d[i_max]:
+                i_max = i
+            elif d[i_max] - d[i] >= KISS_OPEN:
+                cuts.append(k0 + i_max)
+                i_min, i_max = i, -1
+        if not cuts:
+            return [(k0, k1, 0, 1 << 30)]
+        edges = [k0, *cuts, k1 + 1]
+        return [
+            (a, b - 1, 0 if j == 0 else a, 1 << 30 if j == len(edges) - 2 else b)
+            for j, (a, b) in enumerate(pairwise(edges))
+        ]
+
+    @staticmethod
     def _closest(rel: np.ndarray, k0: int, k1: int) -> tuple[int, float, float]:
         best = (k0, 0.0, math.inf)
         for k in range(k0, k1 + 1):
@@ -417,8 +450,11 @@ class ShotReader:
         cushions: list[tuple[float, str, int]],
         k0: int,
         k1: int,
+        lo: int = 0,
+        hi: int = 1 << 30,
     ) -> tuple[bool | None, float]:
-        """(True: touched, False: did not, None: unclear; the time of the touch)."""
+        """(True: touched, False: did not, None: unclear; the time of the touch). Velocities are
+        taken within frames lo..hi (a double kiss: between the touches, not across them)."""
         touch = 2 * self.r
         rel0, rel1 = pb[k] - pa[k], pb[k + 1] - pa[k + 1]
         t_hit = self._touch_time(times, rel0, rel1, k, s, touch)
@@ -438,8 +474,8 @@ class ShotReader:
         dv: dict[str, float | None] = {}
         still: dict[str, bool] = {}
         for ball, p, sign in ((a, pa, -1.0), (b, pb, 1.0)):
-            before = _velocity(times, p, k - window, k)
-            after = _velocity(times, p, k + 1, k + 1 + window)
+            before = _velocity(times, p, max(k - window, lo), k)
+            after = _velocity(times, p, k + 1, min(k + 1 + window, hi))
             if before is None or after is None or ball in near_cushion:
                 dv[ball] = None
             else:
@@ -454,7 +490,7 @@ class ShotReader:
             ref = np.nanmedian(p[max(k0 - window, 0) : k0 + 1], axis=0)
             # a touched ball moves off at once: while the other is near, or 50 ms after
             other = pb if p is pa else pa
-            span = np.arange(k0 + 1, min(k1 + 5, len(p)))
+            span = np.arange(k0 + 1, min(k1 + 5, hi + 1, len(p)))
             near = np.hypot(*(p[span] - other[span]).T) <= touch + NEAR + 0.03
             post = p[span[near]] if near.any() else p[span[:0]]
             post = post[~np.isnan(post[:, 0])]
@@ -465,6 +501,14 @@ class ShotReader:
                 return True, t_hit
             if moved <= NUDGE_NONE and dmin > touch + CREEP:
                 return False, t_hit
+            # a fast ball passing within CREEP: a touch, however thin, would move the still ball
+            # off at once; it has not moved in the frames after (though the other is gone)
+            v_rel = float(np.hypot(*(rel1 - rel0))) / float(times[k + 1] - times[k])
+            after = p[k0 + 1 : min(k + 6, hi + 1, len(p))]
+            after = after[~np.isnan(after[:, 0])]
+            if dmin >= touch and v_rel >= FAST_PASS and len(after) >= 3:
+                if float(np.hypot(after[:, 0] - ref[0], after[:, 1] - ref[1]).max()) <= NUDGE_NONE:
+                    return False, t_hit
             return None, t_hit
         known = [v for v in dv.values() if v is not None]
         if not known:
