@@ -68,13 +68,13 @@ def test_a_clear_carom_gives_both_contacts_and_counts() -> None:
     assert carom_of(events, "libre", BEFORE) == {"carom": True, "decided_by": "contacts"}
 
 
-# red, rolled off, passes yellow lying where it stopped 1 mm further than touching: touched or not
-# is unclear (the still yellow does not move, but a crawl could touch and not show)
-RED_PASSES_YELLOW: Keys = [*RED_OFF, (1.2, 1.2563, 0.5), (1.6, 1.2563, 0.15)]
+# red, rolled off, passes slowly by yellow lying where it stopped, 1 mm further than touching:
+# touched or not is unclear (the still yellow does not move, but a crawl could touch and not show)
+RED_PASSES_YELLOW: Keys = [*RED_OFF, (1.2, 1.2563, 0.5), (2.2, 1.2563, 0.15)]
 
 
 def test_an_unclear_touch_after_the_carom_is_made_still_lets_the_carom_count() -> None:
-    shot = track({"yellow": YELLOW, "red": RED_PASSES_YELLOW, "white": WHITE_OFF}, 2.5)
+    shot = track({"yellow": YELLOW, "red": RED_PASSES_YELLOW, "white": WHITE_OFF}, 3.0)
     assert contacts(read(shot, game=None)) == []  # every doubt cancels: the referee is asked
     reader = ShotReader(2.84, 1.42, R, game="carom")
     seen = reader.read(shot)
@@ -84,12 +84,33 @@ def test_an_unclear_touch_after_the_carom_is_made_still_lets_the_carom_count() -
 
 
 def test_an_unclear_touch_that_could_make_the_carom_leaves_it_to_the_referee() -> None:
-    # yellow cuts red, then passes white (lying still) 1 mm further than touching
-    yellow: Keys = [*YELLOW[:3], (1.0627, 1.3553, 0.30)]
+    # yellow cuts red, then crawls by white (lying still) 1 mm further than touching
+    yellow: Keys = [*YELLOW[:2], (1.5627, 1.1953, 0.42), (2.2627, 1.3553, 0.30)]
     white: Keys = [(0.0, 1.2319, 0.4688)]
     seen = ShotReader(2.84, 1.42, R, game="carom").read(
-        track({"yellow": yellow, "red": RED_OFF, "white": white}, 2.0)
+        track({"yellow": yellow, "red": RED_OFF, "white": white}, 3.0)
     )
     assert not seen.sure and "white-yellow" in seen.doubts[0]
     assert contacts(seen.events) == []
     assert carom_of(seen.events, "libre", {**BEFORE, "white": (1.2319, 0.4688)})["decided_by"] == "none"
+
+
+def test_a_double_kiss_by_the_cushion_gives_two_contacts() -> None:
+    # white lies 3 cm off the foot cushion; yellow hits it full at 0.52 s, white comes back off
+    # the cushion and meets yellow again 64 ms later: the balls part by 17 mm between the touches
+    yellow: Keys = [(0.1, 2.3, 0.7), (0.52, 2.72, 0.7), (0.5843, 2.7393, 0.7), (0.9843, 2.5793, 0.7)]
+    white: Keys = [(0.52, 2.78, 0.7), (0.5629, 2.81, 0.7), (0.5843, 2.7993, 0.7), (0.6143, 2.8053, 0.7)]
+    events = read(track({"yellow": yellow, "white": white, "red": [(0.0, 1.0, 0.3)]}, 2.0))
+    touches = [e.t for e in events if isinstance(e, Contact)]
+    assert contacts(events) == [("white", "yellow")] * 2
+    assert abs(touches[0] - 0.52) < 0.01 and abs(touches[1] - 0.5843) < 0.01
+
+
+def test_a_fast_ball_passing_a_still_one_that_does_not_move_is_no_touch() -> None:
+    # yellow passes red at 5 m/s, 1 mm further than touching; red does not stir: no question
+    yellow: Keys = [(0.1, 0.5, 0.7), (0.5, 2.5, 0.7)]
+    seen = ShotReader(2.84, 1.42, R, game="carom").read(
+        track({"yellow": yellow, "red": [(0.0, 1.5, 0.761)], "white": [(0.0, 1.0, 0.3)]}, 1.5)
+    )
+    assert seen.sure and not seen.notes
+    assert contacts(seen.events) == []

@@ -420,7 +420,7 @@ class ShotReader:
             return [(k0, k1, 0, 1 << 30)]
         edges = [k0, *cuts, k1 + 1]
         return [
-            (a, b - 1, 0 if j == 0 else a, 1 << 30 if j == len(edges) - 2 else b)
+            (a, b - 1, 0 if j == 0 else a - 1, 1 << 30 if j == len(edges) - 2 else b + 1)
             for j, (a, b) in enumerate(pairwise(edges))
         ]
 
