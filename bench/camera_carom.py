@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     cv2.setNumThreads(1)
     errs: list[float] = []
-    found = total = false = emitted = 0
+    found = total = false = emitted = unsaid = 0
     doubt_shots = 0
     same = decided = 0
     cushion_same = cushion_n = 0
@@ -250,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
                 if hit is not None:
                     used.add(hit)
                     found += 1
+                elif any(frozenset((a, b)) == pair and abs(t2 - t) < MATCH_T for t2, a, b in cam_shot.unsaid):
+                    unsaid += 1
             emitted += len(cc)
             false += len(cc) - len(used)
         if not referee:
@@ -312,6 +314,7 @@ def main(argv: list[str] | None = None) -> int:
         "   aim < 5 mm"
     )
     print(f"  contacts found              {pct(found, total):6.2f} % ({found}/{total})            aim 99 %")
+    print(f"    of those missed, seen but unclear and left unsaid (could not change a carom): {unsaid}")
     print(
         f"  contacts false              {pct(false, emitted):6.2f} % ({false}/{emitted})            aim < 1 %"
     )

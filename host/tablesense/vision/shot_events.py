@@ -42,6 +42,7 @@ J_SURE = 0.04  # m/s of momentum exchange: a contact
 J_NONE = 0.015  # m/s: no contact
 NUDGE_SURE = 0.0025  # m a still ball moved off after the other passed: a contact
 NUDGE_NONE = 0.0008  # m: not moved
+AFTER = 3  # frames after the other has gone in which a touched still ball is seen rolling away
 MOVED_OFF = 0.0012  # m: where a still ball has started to move (a blurred ball passing by shifts it less)
 CUSHION_NEAR = 0.012  # m: the turning point is at the cushion (blurred centroids scatter)
 KISS_OPEN = 0.006  # m: two balls that part this far and close again within an encounter touched twice
@@ -59,6 +60,8 @@ class CameraShot:
     doubts: list[str] = field(default_factory=list)
     #: what was unclear but could not change the carom (the clear contacts were said)
     notes: list[str] = field(default_factory=list)
+    #: the unclear touches (t, ball, ball) left unsaid beside the clear contacts
+    unsaid: list[tuple[float, str, str]] = field(default_factory=list)
 
     @property
     def sure(self) -> bool:
@@ -180,6 +183,7 @@ class ShotReader:
                         f"{b} hidden {times[a]:.3f}..{times[e - 1]:.3f} while another ball was near"
                     )
         notes: list[str] = []
+        unsaid: list[tuple[float, str, str]] = []
         if self.game == "carom":
             # a doubt cancels the contacts only where it could change the carom (vision/doubts.py)
             cues = [struck] if struck is not None else list(tracks)
@@ -187,8 +191,10 @@ class ShotReader:
                 contacts, [(t, a, b) for t, a, b, _ in unclear], cues, [(t, b) for t, b, _n in cushions]
             )
             said = "" if matters else "not said: it decides nothing"
-            for _t, _a, _b, why in unclear:
+            for t, a, b, why in unclear:
                 (doubts if matters else notes).append(f"{why}{'; ' + said if said else ''}")
+                if not matters:
+                    unsaid.append((t, _owner(a), _owner(b)))
             for i in sorted(unsure, reverse=True):
                 t, b, n = cushions.pop(i)
                 unclear_cushion.append((t, b, n))
@@ -224,7 +230,7 @@ class ShotReader:
         events += [Cushion(t=round(t, 6), cushion=n, ball=None) for t, _b, n in unclear_cushion]
         events.sort(key=lambda e: e.t)
         events.append(Rest(t=round(float(shot.rest_t), 6), positions=_positions(shot.rest) or None))
-        return CameraShot(events, doubts, notes)
+        return CameraShot(events, doubts, notes, unsaid)
 
     # --- strike --------------------------------------------------------------------------
     @staticmethod
@@ -336,13 +342,16 @@ class ShotReader:
                     pb, k0, min(k1, hi - 2)
                 )
                 if moved_at is not None:  # a still ball moved off: the touch is in the interval before
-                    k, s, dmin = self._closest(rel, moved_at - 1, moved_at - 1)
+                    k, s, dmin = self._closest(rel, k0, moved_at - 1)
                 # the straight line between frames cuts the corner of a touch: the gate allows for it,
                 # the verdict goes by the measured distance (exact for balls that went straight on)
                 gate = max(dmin - 0.25 * float(np.hypot(*(rel[k + 1] - rel[k]))), min(dmin, touch))
                 if gate > touch + NEAR:
                     continue
-                verdict, t_hit = self._verdict(times, pa, pb, a, b, k, s, dmin, cushions, k0, k1, lo, hi)
+                others = tuple(q for o, q in tracks.items() if o not in (a, b))
+                verdict, t_hit = self._verdict(
+                    times, pa, pb, a, b, k, s, dmin, cushions, k0, k1, lo, hi, others
+                )
                 if verdict is None:
                     unclear.append(
                         (
@@ -452,6 +461,7 @@ class ShotReader:
         k1: int,
         lo: int = 0,
         hi: int = 1 << 30,
+        others: tuple[np.ndarray, ...] = (),
     ) -> tuple[bool | None, float]:
         """(True: touched, False: did not, None: unclear; the time of the touch). Velocities are
         taken within frames lo..hi (a double kiss: between the touches, not across them)."""
@@ -499,6 +509,20 @@ class ShotReader:
             moved = float(np.hypot(post[:, 0] - ref[0], post[:, 1] - ref[1]).max())
             if moved >= NUDGE_SURE:
                 return True, t_hit
+            if near.any():  # the other gone, and no third ball near: rolling away from it is a touch
+                last = int(span[near][-1])
+                later = [
+                    m
+                    for m in range(last + 1, min(last + 1 + AFTER, hi + 1, len(p)))
+                    if not np.isnan(p[m, 0])
+                    and all(
+                        np.isnan(q[m, 0]) or math.hypot(*(p[m] - q[m])) > touch + NEAR + 0.03 for q in others
+                    )
+                ]
+                if later and len(later) == min(AFTER, len(p) - last - 1):
+                    away = (p[later[-1]] - ref) @ (n if p is pb else -n)
+                    if away >= NUDGE_SURE and away >= 0.8 * math.hypot(*(p[later[-1]] - ref)):
+                        return True, t_hit
             if moved <= NUDGE_NONE and dmin > touch + CREEP:
                 return False, t_hit
             # a fast ball passing within CREEP: a touch, however thin, would move the still ball
