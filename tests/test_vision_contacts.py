@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tablesense.events import Contact, Event, Rest, Setup
+from tablesense.events import Contact, Cushion, Event, Rest, Setup, Strike
 from tablesense.rules import find_engine
 from tablesense.vision.shot_events import ShotReader
 from tablesense.vision.track import ShotTrack
@@ -114,3 +114,35 @@ def test_a_fast_ball_passing_a_still_one_that_does_not_move_is_no_touch() -> Non
     )
     assert seen.sure and not seen.notes
     assert contacts(seen.events) == []
+
+
+def test_a_cue_cushion_just_before_its_third_ball_loses_its_ball_so_libre_counts_and_driebanden_asks() -> (
+    None
+):
+    from tablesense.vision.doubts import judge
+
+    touches = [(0.5, "yellow", "red"), (1.2, "yellow", "white")]
+    cushions = [(0.8, "yellow"), (1.195, "yellow"), (1.0, "red")]  # the second: 5 ms before white
+    matters, unsure = judge(touches, [], ["yellow"], cushions)
+    assert (matters, unsure) == (False, {1})
+    events = [
+        Strike(t=0.1, ball="yellow"),
+        Contact(t=0.5, balls=("yellow", "red")),
+        Cushion(t=0.8, cushion=2, ball="yellow"),
+        Cushion(t=1.195, cushion=3, ball=None),
+        Contact(t=1.2, balls=("yellow", "white")),
+        Rest(t=3.0),
+    ]
+    assert carom_of(events, "libre", BEFORE) == {"carom": True, "decided_by": "contacts"}
+    assert carom_of(events, "bandstoten", BEFORE)["decided_by"] == "none"
+
+
+def test_an_unclear_touch_that_would_change_the_first_ball_matters_and_one_after_it_does_not() -> None:
+    from tablesense.vision.doubts import judge
+
+    clear = [(0.5, "yellow", "red"), (1.2, "yellow", "white")]
+    assert judge(clear, [(0.4, "yellow", "white")], ["yellow"], [])[0]  # white first, then red
+    assert not judge(clear, [(1.5, "yellow", "red")], ["yellow"], [])[0]  # red again, after the carom
+    assert not judge(clear, [(0.9, "red", "white")], ["yellow"], [])[0]  # the object balls: no matter
+    # the strike unclear: any ball may be the cue ball, and red touching white may make red's carom
+    assert judge(clear, [(0.9, "red", "white")], ["yellow", "red", "white"], [])[0]
