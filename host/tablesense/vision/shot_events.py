@@ -295,10 +295,34 @@ class ShotReader:
                 reach = max(CUSHION_NEAR, 1.1 * abs(vi) * dt)  # a fast ball's nearest frame is further off
                 if g[k] < reach and abs(t_in - t_out) < 2.5 * dt:
                     t_hit = min(max(t_in, float(times[k - 1])), float(times[k_out]))
-                    out.append((t_hit, number, True))
+                    out.append((self._hit_time(times, gap, k, start, t_hit), number, True))
                 elif g[k] < reach + 0.02:
                     out.append((float(times[k]), number, False))
         return out
+
+    @staticmethod
+    def _hit_time(times: np.ndarray, gap: np.ndarray, k: int, start: int, fallback: float) -> float:
+        """When a ball nearest the nose in frame ``k`` hit it: the nearest frame may be after the hit
+        already (on its way out) or before it; the incoming and the outgoing line, each through the
+        frames on its side, reach the nose on either side of the hit (their mean)."""
+        if k + 1 >= len(times):
+            return fallback
+        v1 = _velocity(times, gap[:, None], max(k - 3, start), k - 1)
+        if v1 is None or float(v1[0]) >= 0 or np.isnan(gap[k - 1]):
+            return fallback
+        t1 = float(times[k - 1] + gap[k - 1] / -float(v1[0]))
+        first_out = k if t1 <= times[k] else k + 1
+        if first_out == k + 1:
+            v_in = _velocity(times, gap[:, None], max(k - 3, start), k)
+            if v_in is None or float(v_in[0]) >= 0:
+                return fallback
+            t1 = float(times[k] + max(float(gap[k]), 0.0) / -float(v_in[0]))
+        v2 = _velocity(times, gap[:, None], first_out, first_out + 3)
+        if v2 is None or float(v2[0]) <= 0 or np.isnan(gap[first_out]):
+            return fallback
+        t2 = float(times[first_out] - max(float(gap[first_out]), 0.0) / float(v2[0]))
+        lo, hi = float(times[first_out - 1]), float(times[first_out])
+        return min(max((t1 + t2) / 2, lo), hi)
 
     def _struck_off(self, times: np.ndarray, p: np.ndarray, k: int) -> list[tuple[float, int, bool]]:
         """A ball lying by a cushion that leaves it: struck away, or into the cushion first? Between
