@@ -42,6 +42,7 @@ J_SURE = 0.04  # m/s of momentum exchange: a contact
 J_NONE = 0.015  # m/s: no contact
 NUDGE_SURE = 0.0025  # m a still ball moved off after the other passed: a contact
 NUDGE_NONE = 0.0008  # m: not moved
+CUSHION_FRAMES = 3  # frames each side of a touch, between a ball's cushion hits, to measure its exchange
 AFTER = 3  # frames after the other has gone in which a touched still ball is seen rolling away
 MOVED_OFF = 0.0012  # m: where a still ball has started to move (a blurred ball passing by shifts it less)
 CUSHION_NEAR = 0.012  # m: the turning point is at the cushion (blurred centroids scatter)
@@ -510,7 +511,21 @@ class ShotReader:
         for ball, p, sign in ((a, pa, -1.0), (b, pb, 1.0)):
             before = _velocity(times, p, max(k - window, lo), k)
             after = _velocity(times, p, k + 1, min(k + 1 + window, hi))
-            if before is None or after is None or ball in near_cushion:
+            if ball in near_cushion:  # velocities only between its cushion hits, if frames enough
+                b_lo, b_hi = max(k - window, lo), min(k + 1 + window, hi)
+                for tc, bc, _n in cushions:
+                    if bc != ball:
+                        continue
+                    if tc <= times[k]:
+                        b_lo = max(b_lo, int(np.searchsorted(times, tc)) + 1)
+                    elif tc >= times[k + 1]:
+                        b_hi = min(b_hi, int(np.searchsorted(times, tc)) - 2)
+                    else:
+                        b_lo = 1 << 30  # a cushion inside the touch's interval: no velocities
+                ok = k - b_lo + 1 >= CUSHION_FRAMES and b_hi - k >= CUSHION_FRAMES
+                before = _velocity(times, p, b_lo, k) if ok else None
+                after = _velocity(times, p, k + 1, b_hi) if ok else None
+            if before is None or after is None:
                 dv[ball] = None
             else:
                 dv[ball] = sign * float((after - before) @ n)
