@@ -34,6 +34,7 @@ from tablesense.rules.shot_engine import ShotRecord
 from tablesense.sim.camera import ShotTruth
 from tablesense.sim.camera_shots import carom_shots
 from tablesense.sim.tables import table_spec
+from tablesense.vision.merge import merge_shot
 from tablesense.vision.shot_events import ShotReader
 from tablesense.vision.track import ShotTrack
 from tablesense.vision.watch import TableWatcher
@@ -197,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     same = decided = 0
     cushion_same = cushion_n = 0
     zone_same = zone_n = 0
+    p_referee = p_decided = p_same = p_cushion_n = p_cushion_same = 0
     delays: list[float] = []
     watch_s = 0.0
     frames = 0
@@ -272,6 +274,28 @@ def main(argv: list[str] | None = None) -> int:
                         "camera "
                         f"{[(e.t, e.ball, e.cushion) for e in got if isinstance(e, Cushion)]}"
                     )
+        # the same shot on a table with cushion piezos: their hits (time and cushion, no ball, as
+        # docs/events.md has a sensor's ``cushion``) merged with the camera's events as live play does
+        sensor: list[Event] = [Cushion(t=round(t, 6), cushion=n) for t, _b, n in truth.cushions]
+        merged = merge_shot([*sensor, Rest(t=rest_truth)], got, maybe=cam_shot.maybe_cushions)
+        t_piezo = decide(merged, discipline, before)
+        if t_truth["decided_by"] == "contacts" and t_piezo["decided_by"] != "contacts":
+            p_referee += 1
+            if args.verbose:
+                print(f"shot {i} ({discipline}): with piezos, left to the referee")
+        else:
+            p_decided += 1
+            p_same += t_piezo["carom"] == t_truth["carom"]
+            if args.verbose and t_piezo["carom"] != t_truth["carom"]:
+                print(f"shot {i} ({discipline}): with piezos WRONG CAROM: {t_piezo['carom']}")
+            if discipline == "driebanden":
+                ft = read_shot(ShotRecord(events=tuple(truth.events)), "yellow")
+                fp = read_shot(ShotRecord(events=tuple(merged)), "yellow")
+                p_cushion_n += 1
+                p_cushion_same += (ft.cushions_before_third, ft.both_touched) == (
+                    fp.cushions_before_third,
+                    fp.both_touched,
+                )
         if args.verbose and not referee and t_cam["carom"] != t_truth["carom"]:
             print(f"shot {i} ({discipline}): WRONG CAROM: camera {t_cam['carom']}, truth {t_truth['carom']}")
         if args.verbose and cam_shot.notes:
@@ -338,6 +362,16 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"  entree/dedans as true pos.  {pct(zone_same, zone_n):6.2f} % ({zone_same}/{zone_n} libre shots)  "
         "aim 100 %"
+    )
+    print("  with cushion piezos (the physics' cushion hits, time and cushion only, merged by time):")
+    print(f"    shots left to the referee {pct(p_referee, n):6.2f} % ({p_referee}/{n})")
+    print(
+        f"    caroms decided as physics {pct(p_same, p_decided):6.2f} % ({p_same}/{p_decided} decided shots),"
+        f" {pct(p_same, n):.2f} % of all shots  aim 99.5 %"
+    )
+    print(
+        f"    driebanden cushion counts {pct(p_cushion_same, p_cushion_n):6.2f} % exact"
+        f" ({p_cushion_same}/{p_cushion_n})  aim 100 %"
     )
     print(
         f"  frames per second, 1 core   {fps:6.1f} fps  "

@@ -20,12 +20,13 @@ import asyncio
 import contextlib
 import math
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from msgspec.structs import replace
 
 from ..events import Call, Contact, Cushion, Event, Rest, Setup, Strike
+from .doubts import ORDER, first_touches
 
 TOLERANCE = 0.04  # s between a sensor's and the camera's report of one cushion hit
 WAIT = 1.5  # s after the sensors' rest that the camera's reading of the shot is awaited
@@ -36,8 +37,19 @@ def shift(events: list[Event], offset: float) -> list[Event]:
     return [replace(e, t=round(e.t - offset, 6)) for e in events]
 
 
-def merge_shot(sensor: list[Event], camera: list[Event], tolerance: float = TOLERANCE) -> list[Event]:
-    """One shot from the sensors' events and the camera's (both on the table's clock)."""
+def merge_shot(
+    sensor: list[Event],
+    camera: list[Event],
+    tolerance: float = TOLERANCE,
+    maybe: Sequence[tuple[float, str, int]] = (),
+) -> list[Event]:
+    """One shot from the sensors' events and the camera's (both on the table's clock).
+
+    ``maybe`` are the cushion hits the camera was unsure of (``CameraShot.maybe_cushions``: time,
+    the ball by that cushion then, cushion): a sensor's hit of that cushion then settles that it
+    was hit, and by that ball (when only one was by it). With the sensor's time the order of a
+    cue-ball cushion and its touch of a ball is settled too, unless they are within
+    ``doubts.ORDER``: then the cushion stays without its ball (the referee counts cushions)."""
     cam_cushions = [e for e in camera if isinstance(e, Cushion)]
     used: set[int] = set()
     out: list[Event] = []
@@ -47,7 +59,10 @@ def merge_shot(sensor: list[Event], camera: list[Event], tolerance: float = TOLE
                 (
                     i
                     for i, c in enumerate(cam_cushions)
-                    if i not in used and c.cushion == e.cushion and abs(c.t - e.t) <= tolerance
+                    if i not in used
+                    and c.ball is not None
+                    and c.cushion == e.cushion
+                    and abs(c.t - e.t) <= tolerance
                 ),
                 key=lambda i: abs(cam_cushions[i].t - e.t),
                 default=None,
@@ -55,6 +70,10 @@ def merge_shot(sensor: list[Event], camera: list[Event], tolerance: float = TOLE
             if match is not None:
                 used.add(match)
                 out.append(replace(e, ball=cam_cushions[match].ball))
+                continue
+            near = {b for t, b, n in maybe if n == e.cushion and abs(t - e.t) <= tolerance}
+            if len(near) == 1:
+                out.append(replace(e, ball=near.pop()))
                 continue
         if isinstance(e, Rest):
             continue
@@ -64,6 +83,8 @@ def merge_shot(sensor: list[Event], camera: list[Event], tolerance: float = TOLE
         if i not in used and not have_sensor_cushions:  # a table without cushion sensors
             out.append(c)
     out += [e for e in camera if isinstance(e, (Contact, Strike))]
+    if have_sensor_cushions:  # the sensors' times: is a cue-ball cushion before its touch or after?
+        out = _cushion_order(out)
     rest_s = next((e for e in reversed(sensor) if isinstance(e, Rest)), None)
     rest_c = next((e for e in reversed(camera) if isinstance(e, Rest)), None)
     if rest_s is not None or rest_c is not None:
@@ -75,6 +96,26 @@ def merge_shot(sensor: list[Event], camera: list[Event], tolerance: float = TOLE
         assert base is not None
         out.append(replace(base, t=t, positions=positions))
     out.sort(key=lambda e: (isinstance(e, Rest), e.t))
+    return out
+
+
+def _cushion_order(events: list[Event]) -> list[Event]:
+    """Cue-ball cushions (the struck ball's; any ball's when no strike was seen) too close to its
+    first touch of a ball to tell the order: without their ball."""
+    touches = [(e.t, *e.balls) for e in events if isinstance(e, Contact)]
+    struck = next((e.ball for e in events if isinstance(e, Strike)), None)
+    cues = [struck] if struck is not None else sorted({b for _t, *balls in touches for b in balls})
+    firsts = {cue: [t for _o, t in first_touches(touches, cue)] for cue in cues}
+    out: list[Event] = []
+    for e in events:
+        if (
+            isinstance(e, Cushion)
+            and e.ball in firsts
+            and len(firsts[e.ball]) >= 2
+            and any(abs(e.t - t) < ORDER for t in firsts[e.ball])
+        ):
+            e = replace(e, ball=None)
+        out.append(e)
     return out
 
 

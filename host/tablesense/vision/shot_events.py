@@ -63,6 +63,9 @@ class CameraShot:
     notes: list[str] = field(default_factory=list)
     #: the unclear touches (t, ball, ball) left unsaid beside the clear contacts
     unsaid: list[tuple[float, str, str]] = field(default_factory=list)
+    #: every cushion hit the camera was unsure of (t, the ball by that cushion then, cushion): said
+    #: without its ball or not at all; a cushion sensor's hit there names its ball (``merge_shot``)
+    maybe_cushions: list[tuple[float, str, int]] = field(default_factory=list)
 
     @property
     def sure(self) -> bool:
@@ -200,6 +203,7 @@ class ShotReader:
                 t, b, n = cushions.pop(i)
                 unclear_cushion.append((t, b, n))
                 notes.append(f"{b}'s cushion at {t:.3f}: before or after its touch unclear")
+            maybe = list(unclear_cushion)
             if not doubts:
                 keep = [(t, b, n) for t, b, n in unclear_cushion if cushion_matters(t, b, cues, contacts)]
                 notes += [
@@ -209,6 +213,7 @@ class ShotReader:
                 ]
                 unclear_cushion = keep
         else:
+            maybe = list(unclear_cushion)
             doubts += [why for _t, _a, _b, why in unclear]
             if struck is not None:
                 for t, a, b in contacts:
@@ -231,7 +236,7 @@ class ShotReader:
         events += [Cushion(t=round(t, 6), cushion=n, ball=None) for t, _b, n in unclear_cushion]
         events.sort(key=lambda e: e.t)
         events.append(Rest(t=round(float(shot.rest_t), 6), positions=_positions(shot.rest) or None))
-        return CameraShot(events, doubts, notes, unsaid)
+        return CameraShot(events, doubts, notes, unsaid, [(t, _owner(b), n) for t, b, n in sorted(maybe)])
 
     # --- strike --------------------------------------------------------------------------
     @staticmethod
