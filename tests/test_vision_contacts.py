@@ -146,3 +146,27 @@ def test_an_unclear_touch_that_would_change_the_first_ball_matters_and_one_after
     assert not judge(clear, [(0.9, "red", "white")], ["yellow"], [])[0]  # the object balls: no matter
     # the strike unclear: any ball may be the cue ball, and red touching white may make red's carom
     assert judge(clear, [(0.9, "red", "white")], ["yellow", "red", "white"], [])[0]
+
+
+def test_cushion_piezos_settle_the_cushions_the_camera_was_unsure_of() -> None:
+    from tablesense.vision.merge import merge_shot
+
+    camera = [
+        Strike(t=0.1, ball="yellow"),
+        Contact(t=0.5, balls=("yellow", "red")),
+        Cushion(t=0.9, cushion=1, ball=None),  # yellow by cushion 1: touched it or not?
+        Cushion(t=1.3, cushion=2, ball="yellow"),
+        Contact(t=1.6, balls=("yellow", "white")),
+        Rest(t=3.0, positions={"red": [1.0, 0.5]}),
+    ]
+    maybe = [(0.2, "yellow", 4), (0.9, "yellow", 1)]  # yellow struck off cushion 4: into it first?
+    # the piezos heard cushion 1 (yellow's, then) and not 4; cushion 2 at 1.595, 5 ms before white
+    sensor = [Cushion(t=0.905, cushion=1), Cushion(t=1.595, cushion=2), Rest(t=3.0)]
+    merged = merge_shot(sensor, camera, maybe=maybe)
+    said = [(e.t, e.cushion, e.ball) for e in merged if isinstance(e, Cushion)]
+    assert said == [(0.905, 1, "yellow"), (1.595, 2, None)]
+    assert carom_of(merged, "libre", BEFORE) == {"carom": True, "decided_by": "contacts"}
+    assert carom_of(merged, "bandstoten", BEFORE)["decided_by"] == "none"  # cushion 2: before white?
+    sensor[1] = Cushion(t=1.3, cushion=2)
+    merged = merge_shot(sensor, camera, maybe=maybe)
+    assert carom_of(merged, "bandstoten", BEFORE) == {"carom": True, "decided_by": "contacts"}
