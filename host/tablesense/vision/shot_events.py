@@ -14,7 +14,11 @@ Where the evidence is not clear either way (a thin touch too slight to move the 
 ball hidden by the arm where another passed, a cushion of the cue ball within a frame of its
 contact with a ball) the reader says nothing: no contacts at all for the shot (a shot with
 contacts is taken as the whole truth by the carom engine) and, for an unclear cushion, a
-cushion without its ball. The engines then ask the referee, as without a camera.
+cushion without its ball. The engines then ask the referee, as without a camera. For carom
+(``game="carom"``) only a doubt that could change the carom does that (``vision.doubts``):
+an unclear touch that decides nothing is left out and the clear contacts are said; an
+unclear cushion that cannot change the cue ball's count before its third ball is not said.
+A double kiss (two balls part and meet again within one encounter) is two contacts.
 
 ``NEAR`` is generous (20 mm) because nearness alone decides nothing: the momentum exchange
 (or a still ball moving off) does. The simulator's physics resolves a fast ball's contact
@@ -186,45 +190,9 @@ class ShotReader:
                     doubts.append(
                         f"{b} hidden {times[a]:.3f}..{times[e - 1]:.3f} while another ball was near"
                     )
-        notes: list[str] = []
-        unsaid: list[tuple[float, str, str]] = []
-        if self.game == "carom":
-            # a doubt cancels the contacts only where it could change the carom (vision/doubts.py)
-            cues = [struck] if struck is not None else list(tracks)
-            matters, unsure = judge(
-                contacts, [(t, a, b) for t, a, b, _ in unclear], cues, [(t, b) for t, b, _n in cushions]
-            )
-            said = "" if matters else "not said: it decides nothing"
-            for t, a, b, why in unclear:
-                (doubts if matters else notes).append(f"{why}{'; ' + said if said else ''}")
-                if not matters:
-                    unsaid.append((t, _owner(a), _owner(b)))
-            for i in sorted(unsure, reverse=True):
-                t, b, n = cushions.pop(i)
-                unclear_cushion.append((t, b, n))
-                notes.append(f"{b}'s cushion at {t:.3f}: before or after its touch unclear")
-            maybe = list(unclear_cushion)
-            if not doubts:
-                keep = [(t, b, n) for t, b, n in unclear_cushion if cushion_matters(t, b, cues, contacts)]
-                notes += [
-                    f"{b}'s unclear cushion at {t:.3f} decides nothing"
-                    for t, b, n in unclear_cushion
-                    if (t, b, n) not in keep
-                ]
-                unclear_cushion = keep
-        else:
-            maybe = list(unclear_cushion)
-            doubts += [why for _t, _a, _b, why in unclear]
-            if struck is not None:
-                for t, a, b in contacts:
-                    if struck not in (a, b):
-                        continue
-                    for tc, bc, _n in cushions:
-                        if bc == struck and abs(tc - t) < ORDER:
-                            doubts.append(f"order of {struck}'s cushion at {tc:.3f} and contact at {t:.3f}")
-            if not doubts:  # after the last contact an unclear cushion can decide nothing
-                last = max((t for t, _a, _b in contacts), default=math.inf)
-                unclear_cushion = [c for c in unclear_cushion if c[0] < last]
+        cues = [struck] if struck is not None else list(tracks)
+        weigh = self._weigh_carom if self.game == "carom" else self._weigh_any
+        notes, unsaid, maybe = weigh(contacts, unclear, cushions, unclear_cushion, cues, doubts)
         events: list[Event] = []
         if struck is not None:
             events.append(Strike(t=round(float(moves[struck] or times[0]), 6), ball=_owner(struck)))
@@ -236,7 +204,72 @@ class ShotReader:
         events += [Cushion(t=round(t, 6), cushion=n, ball=None) for t, _b, n in unclear_cushion]
         events.sort(key=lambda e: e.t)
         events.append(Rest(t=round(float(shot.rest_t), 6), positions=_positions(shot.rest) or None))
-        return CameraShot(events, doubts, notes, unsaid, [(t, _owner(b), n) for t, b, n in sorted(maybe)])
+        return CameraShot(events, doubts, notes, unsaid, [(t, _owner(b), n) for t, b, n in maybe])
+
+    # --- doubts --------------------------------------------------------------------------
+    @staticmethod
+    def _weigh_carom(
+        contacts: list[tuple[float, str, str]],
+        unclear: list[tuple[float, str, str, str]],
+        cushions: list[tuple[float, str, int]],
+        unclear_cushion: list[tuple[float, str, int]],
+        cues: list[str],
+        doubts: list[str],
+    ) -> tuple[list[str], list[tuple[float, str, str]], list[tuple[float, str, int]]]:
+        """A doubt cancels the contacts only where it could change the carom (vision/doubts.py).
+        Moves order-unsure cushions to ``unclear_cushion`` and keeps there only those that matter;
+        adds to ``doubts``; returns (notes, unclear touches left unsaid, every unsure cushion)."""
+        notes: list[str] = []
+        unsaid: list[tuple[float, str, str]] = []
+        matters, unsure = judge(
+            contacts, [(t, a, b) for t, a, b, _ in unclear], cues, [(t, b) for t, b, _n in cushions]
+        )
+        for t, a, b, why in unclear:
+            if matters:
+                doubts.append(why)
+            else:
+                notes.append(f"{why}; not said: it decides nothing")
+                unsaid.append((t, _owner(a), _owner(b)))
+        for i in sorted(unsure, reverse=True):
+            t, b, n = cushions.pop(i)
+            unclear_cushion.append((t, b, n))
+            notes.append(f"{b}'s cushion at {t:.3f}: before or after its touch unclear")
+        maybe = sorted(unclear_cushion)
+        if not doubts:
+            keep = [(t, b, n) for t, b, n in unclear_cushion if cushion_matters(t, b, cues, contacts)]
+            notes += [
+                f"{b}'s unclear cushion at {t:.3f} decides nothing"
+                for t, b, n in unclear_cushion
+                if (t, b, n) not in keep
+            ]
+            unclear_cushion[:] = keep
+        return notes, unsaid, maybe
+
+    @staticmethod
+    def _weigh_any(
+        contacts: list[tuple[float, str, str]],
+        unclear: list[tuple[float, str, str, str]],
+        cushions: list[tuple[float, str, int]],
+        unclear_cushion: list[tuple[float, str, int]],
+        cues: list[str],
+        doubts: list[str],
+    ) -> tuple[list[str], list[tuple[float, str, str]], list[tuple[float, str, int]]]:
+        """Any game but carom: every doubt cancels the contacts, and so does a cushion of the
+        struck ball within ``ORDER`` of its contact."""
+        maybe = sorted(unclear_cushion)
+        doubts += [why for _t, _a, _b, why in unclear]
+        if len(cues) == 1:
+            struck = cues[0]
+            for t, a, b in contacts:
+                if struck not in (a, b):
+                    continue
+                for tc, bc, _n in cushions:
+                    if bc == struck and abs(tc - t) < ORDER:
+                        doubts.append(f"order of {struck}'s cushion at {tc:.3f} and contact at {t:.3f}")
+        if not doubts:  # after the last contact an unclear cushion can decide nothing
+            last = max((t for t, _a, _b in contacts), default=math.inf)
+            unclear_cushion[:] = [c for c in unclear_cushion if c[0] < last]
+        return [], [], maybe
 
     # --- strike --------------------------------------------------------------------------
     @staticmethod
