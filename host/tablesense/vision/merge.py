@@ -9,7 +9,8 @@ what only the sensors saw stays as they said it.
 
 ``merged(sensor, camera)`` does it live: a table's items (events, checkpoints, link status)
 pass through, a shot's table events are held from its first event to its ``rest`` and up to
-``WAIT`` seconds more for the camera's reading of it. Camera times (host monotonic) are
+``WAIT`` seconds more for the camera's reading of it (time read, events, and the cushion hits
+it was unsure of: ``merge_shot``'s ``maybe``). Camera times (host monotonic) are
 put on the table's clock by the smallest offset seen between a sensor event's time and its
 arrival (the one that waited least).
 """
@@ -124,7 +125,7 @@ def _table_event(item: Any) -> bool:
 
 
 async def merged(
-    sensor: AsyncIterator[Any], camera: AsyncIterator[tuple[float, list[Event]]], wait: float = WAIT
+    sensor: AsyncIterator[Any], camera: AsyncIterator[tuple[Any, ...]], wait: float = WAIT
 ) -> AsyncIterator[Any]:
     """The sensor items with each shot's camera events merged in (see the module doc)."""
     queue: asyncio.Queue[tuple[str, Any, float]] = asyncio.Queue()
@@ -140,7 +141,8 @@ async def merged(
     offset = math.inf
     shot: list[Event] = []
     held: list[Any] = []  # checkpoints and status behind a held shot: after its events
-    seen: list[list[Event]] = []  # camera shots not yet merged (camera times)
+    # camera shots not yet merged (camera times): events, and the cushions it was unsure of
+    seen: list[tuple[list[Event], list[tuple[float, str, int]]]] = []
     rest_at: float | None = None
     ended = 0
     try:
@@ -157,7 +159,7 @@ async def merged(
                 else:
                     continue
             if kind == "c":
-                seen.append(item[1])
+                seen.append((item[1], list(item[2]) if len(item) > 2 else []))
                 if rest_at is None:
                     continue
             elif kind == "s":
@@ -177,14 +179,16 @@ async def merged(
                 continue
             # the sensors' shot is over: merge the camera shot that overlaps it, if any came
             cam: list[Event] = []
+            maybe: list[tuple[float, str, int]] = []
             if seen and math.isfinite(offset):
                 first, last = shot[0].t, shot[-1].t
-                for events in seen:
+                for events, unsure in seen:
                     moved = shift(events, offset)
                     if moved and moved[-1].t >= first - 1.0 and moved[0].t <= last + 1.0:
                         cam = moved
-                seen = [s for s in seen if shift(s, offset)[-1].t > shot[-1].t + 1.0]
-            for event in merge_shot(shot, cam):
+                        maybe = [(round(t - offset, 6), b, n) for t, b, n in unsure]
+                seen = [s for s in seen if shift(s[0], offset)[-1].t > shot[-1].t + 1.0]
+            for event in merge_shot(shot, cam, maybe=maybe):
                 yield event
             for item in held:
                 yield item
