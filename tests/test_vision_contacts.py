@@ -170,3 +170,25 @@ def test_cushion_piezos_settle_the_cushions_the_camera_was_unsure_of() -> None:
     sensor[1] = Cushion(t=1.3, cushion=2)
     merged = merge_shot(sensor, camera, maybe=maybe)
     assert carom_of(merged, "bandstoten", BEFORE) == {"carom": True, "decided_by": "contacts"}
+
+
+async def test_live_the_camera_s_unsure_cushion_is_named_by_the_piezo_hit() -> None:
+    import asyncio
+    import time
+
+    from tablesense.vision.merge import merged
+
+    start = time.monotonic()
+
+    async def sensor():  # the board's piezo heard cushion 4 (no ball), then the rest
+        yield Cushion(t=100.0, cushion=4)
+        await asyncio.sleep(0.1)
+        yield Rest(t=100.1)
+
+    async def camera():  # the camera saw yellow by cushion 4 then, unsure whether it touched
+        await asyncio.sleep(0.3)
+        events = [Cushion(t=start + 0.01, cushion=4, ball=None), Rest(t=start + 0.09)]
+        yield time.monotonic(), events, [(start + 0.01, "yellow", 4)]
+
+    got = [item async for item in merged(sensor(), camera(), wait=2.0)]
+    assert [(e.t, e.cushion, e.ball) for e in got if isinstance(e, Cushion)] == [(100.0, 4, "yellow")]
