@@ -390,16 +390,34 @@ class ShotReader:
         out: list[tuple[float, str, str]] = []
         unclear: list[tuple[float, str, str, str]] = []
         touch = 2 * self.r
-        for a, b in combinations(sorted(tracks), 2):
-            if moves.get(a) is None and moves.get(b) is None:
-                continue
+        dt = float(np.median(np.diff(times))) if len(times) > 1 else 1 / 60
+        pairs = [(a, b) for a, b in combinations(sorted(tracks), 2) if moves.get(a) or moves.get(b)]
+        runs_of = {
+            (a, b): [
+                part
+                for run in self._encounters(tracks[b] - tracks[a], touch + NEAR, dt)
+                for part in self._split(tracks[b] - tracks[a], *run)
+            ]
+            for a, b in pairs
+        }
+        for a, b in pairs:
             pa, pb = tracks[a], tracks[b]
             rel = pb - pa
-            dt = float(np.median(np.diff(times))) if len(times) > 1 else 1 / 60
-            runs = [
-                part for run in self._encounters(rel, touch + NEAR, dt) for part in self._split(rel, *run)
+            # each encounter's frames end where another encounter of either ball begins (its
+            # velocities, and a still ball's moving off, belong to that one)
+            elsewhere = [
+                (q0, q1)
+                for pair, runs in runs_of.items()
+                for q0, q1, _lo, _hi in runs
+                if pair != (a, b) and (a in pair or b in pair)
             ]
-            for k0, k1, lo, hi in runs:
+            for k0, k1, lo, hi in runs_of[(a, b)]:
+                own = [(q0, q1) for q0, q1, _lo, _hi in runs_of[(a, b)] if (q0, q1) != (k0, k1)]
+                for q0, q1 in elsewhere + own:
+                    if q0 > k1:
+                        hi = min(hi, q0)
+                    elif q1 < k0:
+                        lo = max(lo, q1 + 1)
                 k, s, dmin = self._closest(rel, k0, k1)
                 moved_at = self._moved_off(pa, k0, min(k1, hi - 2)) or self._moved_off(
                     pb, k0, min(k1, hi - 2)
