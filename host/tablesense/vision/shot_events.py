@@ -412,7 +412,9 @@ class ShotReader:
                 if pair != (a, b) and (a in pair or b in pair)
             ]
             for k0, k1, lo, hi in runs_of[(a, b)]:
-                own = [(q0, q1) for q0, q1, _lo, _hi in runs_of[(a, b)] if (q0, q1) != (k0, k1)]
+                own = [  # the pair's other encounters (the parts of a split one keep their own bounds)
+                    (q0, q1) for q0, q1, _lo, _hi in runs_of[(a, b)] if q0 > k1 + 1 or q1 < k0 - 1
+                ]
                 for q0, q1 in elsewhere + own:
                     if q0 > k1:
                         hi = min(hi, q0)
@@ -510,7 +512,7 @@ class ShotReader:
             return [(k0, k1, 0, 1 << 30)]
         edges = [k0, *cuts, k1 + 1]
         return [
-            (a, b - 1, 0 if j == 0 else a - 1, 1 << 30 if j == len(edges) - 2 else b + 1)
+            (a, b - 1, 0 if j == 0 else a, 1 << 30 if j == len(edges) - 2 else b)
             for j, (a, b) in enumerate(pairwise(edges))
         ]
 
