@@ -101,6 +101,8 @@ def _fill_gaps(times: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, list[tuple
     if ok.sum() < 2:
         return p, long_gaps
     idx = np.flatnonzero(ok)
+    if idx[0] > MAX_GAP:  # unseen from the track's start (under the arm at the strike)
+        long_gaps.append((0, int(idx[0])))
     for a, b in pairwise(idx):
         if b - a > 1:
             if b - a - 1 <= MAX_GAP:
@@ -109,6 +111,8 @@ def _fill_gaps(times: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, list[tuple
                     p[k] = p[a] + s * (p[b] - p[a])
             else:
                 long_gaps.append((a + 1, b))
+    if len(p) - 1 - idx[-1] > MAX_GAP:  # unseen to its end
+        long_gaps.append((int(idx[-1]) + 1, len(p)))
     return p, long_gaps
 
 
@@ -665,10 +669,20 @@ class ShotReader:
         before = p[a - 1] if a > 0 else None
         after = p[e] if e < len(p) else None
         if before is None or after is None or np.isnan(before[0]) or np.isnan(after[0]):
-            for other, q in tracks.items():  # hidden at the start or the end: did anything move?
-                seg = q[max(a - 1, 0) : min(e + 1, len(q))]
+            # hidden at the start (under the arm at the strike) or the end: it lay still where it
+            # was seen next (or last), and no moving ball came near that spot while it was unseen
+            seen = p[e : e + 6] if before is None or np.isnan(before[0]) else p[max(a - 6, 0) : a]
+            seen = seen[~np.isnan(seen[:, 0])]
+            if len(seen) < 3 or float(np.ptp(seen, axis=0).max()) > 0.0015:
+                return True
+            spot = np.median(seen, axis=0)
+            for other, q in tracks.items():
+                seg = q[a:e]
                 seg = seg[~np.isnan(seg[:, 0])]
-                if other != ball and len(seg) > 1 and float(np.ptp(seg, axis=0).max()) > 0.002:
+                if other == ball or len(seg) == 0:
+                    continue
+                moved = float(np.ptp(seg, axis=0).max()) > 0.002
+                if moved and float(np.hypot(*(seg - spot).T).min()) < 2 * self.r + 0.03:
                     return True
             return False
         if math.hypot(*(after - before)) > 0.002:
