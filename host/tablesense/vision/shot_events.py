@@ -425,6 +425,9 @@ class ShotReader:
                     elif q1 < k0:
                         lo = max(lo, q1 + 1)
                 k, s, dmin = self._closest(rel, k0, k1)
+                if k == k0 and s == 0.0 and k0 > 0 and not np.isnan(rel[k0 - 1, 0]):
+                    if math.hypot(*rel[k0 - 1]) < dmin:  # parting already before it: a tail, not a touch
+                        continue
                 moved_at = self._moved_off(pa, k0, min(k1, hi - 2)) or self._moved_off(
                     pb, k0, min(k1, hi - 2)
                 )
