@@ -187,7 +187,8 @@ class ShotReader:
                 elif not any(n == number and abs(tc - t) < 0.04 for tc, n in clear_hits):
                     unclear_cushion.append((t, b, number))
         cushions.sort()
-        contacts, unclear = self._contacts(times, tracks, moves, cushions)
+        # a ball's velocity is not measured across any cushion hit of it, clear or not
+        contacts, unclear = self._contacts(times, tracks, moves, sorted(cushions + unclear_cushion))
         for b, spans in gaps.items():
             for a, e in spans:
                 if self._hidden_matters(times, tracks, b, a, e):
@@ -410,20 +411,21 @@ class ShotReader:
             # each encounter's frames end where another encounter of either ball begins (its
             # velocities, and a still ball's moving off, belong to that one)
             elsewhere = [
-                (q0, q1)
+                (q0, q1, self._closest(tracks[pair[1]] - tracks[pair[0]], q0, q1)[0])
                 for pair, runs in runs_of.items()
                 for q0, q1, _lo, _hi in runs
                 if pair != (a, b) and (a in pair or b in pair)
             ]
             for k0, k1, lo, hi in runs_of[(a, b)]:
                 own = [  # the pair's other encounters (the parts of a split one keep their own bounds)
-                    (q0, q1) for q0, q1, _lo, _hi in runs_of[(a, b)] if q0 > k1 + 1 or q1 < k0 - 1
+                    (q0, q1, q0) for q0, q1, _lo, _hi in runs_of[(a, b)] if q0 > k1 + 1 or q1 < k0 - 1
                 ]
-                for q0, q1 in elsewhere + own:
-                    if q0 > k1:
-                        hi = min(hi, q0)
-                    elif q1 < k0:
-                        lo = max(lo, q1 + 1)
+                k_here = self._closest(rel, k0, k1)[0]
+                for q0, q1, kq in elsewhere + own:
+                    if q0 > k1 or (q1 >= k0 and kq > k_here):  # after this one (or, overlapping, its
+                        hi = min(hi, q0 if q0 > k1 else kq)  # closest point after this one's)
+                    elif q1 < k0 or kq < k_here:
+                        lo = max(lo, q1 + 1 if q1 < k0 else kq + 1)
                 k, s, dmin = self._closest(rel, k0, k1)
                 if k == k0 and s == 0.0 and k0 > 0 and not np.isnan(rel[k0 - 1, 0]):
                     if math.hypot(*rel[k0 - 1]) < dmin:  # parting already before it: a tail, not a touch
