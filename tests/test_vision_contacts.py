@@ -192,3 +192,19 @@ async def test_live_the_camera_s_unsure_cushion_is_named_by_the_piezo_hit() -> N
 
     got = [item async for item in merged(sensor(), camera(), wait=2.0)]
     assert [(e.t, e.cushion, e.ball) for e in got if isinstance(e, Cushion)] == [(100.0, 4, "yellow")]
+
+
+def test_a_ball_unseen_from_the_strike_that_was_touched_leaves_the_shot_to_the_referee() -> None:
+    # white lies under the arm (unseen) when yellow, struck, cuts it at 0.3 s; white is first
+    # seen rolling at 0.45 s; yellow then hits red. Saying only yellow-red would make a miss.
+    yellow: Keys = [(0.1, 0.5, 0.7), (0.3, 0.9553, 0.7), (0.8, 1.44, 0.5), (1.0, 1.44, 0.5)]
+    white: Keys = [(0.3, 1.0, 0.74), (0.9, 1.2012, 0.9199)]
+    red: Keys = [(0.8, 1.5, 0.5), (1.1, 1.65, 0.5)]
+    shot = track({"yellow": yellow, "white": white, "red": red}, 2.0)
+    shot.tracks["white"][shot.times < 0.45] = np.nan
+    seen = ShotReader(2.84, 1.42, R, game="carom").read(shot)
+    assert contacts(seen.events) == [] and any("white hidden" in d for d in seen.doubts)
+    assert (
+        carom_of(seen.events, "libre", {**BEFORE, "white": (1.0, 0.74), "red": (1.5, 0.5)})["decided_by"]
+        == "none"
+    )
