@@ -9,7 +9,8 @@ what only the sensors saw stays as they said it.
 
 ``merged(sensor, camera)`` does it live: a table's items (events, checkpoints, link status)
 pass through, a shot's table events are held from its first event to its ``rest`` and up to
-``WAIT`` seconds more for the camera's reading of it. Camera times (host monotonic) are
+``WAIT`` seconds more for the camera's reading of it (time read, events, and the cushion hits
+it was unsure of: ``merge_shot``'s ``maybe``). Camera times (host monotonic) are
 put on the table's clock by the smallest offset seen between a sensor event's time and its
 arrival (the one that waited least).
 """
@@ -20,12 +21,13 @@ import asyncio
 import contextlib
 import math
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from msgspec.structs import replace
 
 from ..events import Call, Contact, Cushion, Event, Rest, Setup, Strike
+from .doubts import ORDER, first_touches
 
 TOLERANCE = 0.04  # s between a sensor's and the camera's report of one cushion hit
 WAIT = 1.5  # s after the sensors' rest that the camera's reading of the shot is awaited
@@ -36,8 +38,19 @@ def shift(events: list[Event], offset: float) -> list[Event]:
     return [replace(e, t=round(e.t - offset, 6)) for e in events]
 
 
-def merge_shot(sensor: list[Event], camera: list[Event], tolerance: float = TOLERANCE) -> list[Event]:
-    """One shot from the sensors' events and the camera's (both on the table's clock)."""
+def merge_shot(
+    sensor: list[Event],
+    camera: list[Event],
+    tolerance: float = TOLERANCE,
+    maybe: Sequence[tuple[float, str, int]] = (),
+) -> list[Event]:
+    """One shot from the sensors' events and the camera's (both on the table's clock).
+
+    ``maybe`` are the cushion hits the camera was unsure of (``CameraShot.maybe_cushions``: time,
+    the ball by that cushion then, cushion): a sensor's hit of that cushion then settles that it
+    was hit, and by that ball (when only one was by it). With the sensor's time the order of a
+    cue-ball cushion and its touch of a ball is settled too, unless they are within
+    ``doubts.ORDER``: then the cushion stays without its ball (the referee counts cushions)."""
     cam_cushions = [e for e in camera if isinstance(e, Cushion)]
     used: set[int] = set()
     out: list[Event] = []
@@ -47,7 +60,10 @@ def merge_shot(sensor: list[Event], camera: list[Event], tolerance: float = TOLE
                 (
                     i
                     for i, c in enumerate(cam_cushions)
-                    if i not in used and c.cushion == e.cushion and abs(c.t - e.t) <= tolerance
+                    if i not in used
+                    and c.ball is not None
+                    and c.cushion == e.cushion
+                    and abs(c.t - e.t) <= tolerance
                 ),
                 key=lambda i: abs(cam_cushions[i].t - e.t),
                 default=None,
@@ -55,6 +71,10 @@ def merge_shot(sensor: list[Event], camera: list[Event], tolerance: float = TOLE
             if match is not None:
                 used.add(match)
                 out.append(replace(e, ball=cam_cushions[match].ball))
+                continue
+            near = {b for t, b, n in maybe if n == e.cushion and abs(t - e.t) <= tolerance}
+            if len(near) == 1:
+                out.append(replace(e, ball=near.pop()))
                 continue
         if isinstance(e, Rest):
             continue
@@ -64,6 +84,8 @@ def merge_shot(sensor: list[Event], camera: list[Event], tolerance: float = TOLE
         if i not in used and not have_sensor_cushions:  # a table without cushion sensors
             out.append(c)
     out += [e for e in camera if isinstance(e, (Contact, Strike))]
+    if have_sensor_cushions:  # the sensors' times: is a cue-ball cushion before its touch or after?
+        out = _cushion_order(out)
     rest_s = next((e for e in reversed(sensor) if isinstance(e, Rest)), None)
     rest_c = next((e for e in reversed(camera) if isinstance(e, Rest)), None)
     if rest_s is not None or rest_c is not None:
@@ -78,12 +100,32 @@ def merge_shot(sensor: list[Event], camera: list[Event], tolerance: float = TOLE
     return out
 
 
+def _cushion_order(events: list[Event]) -> list[Event]:
+    """Cue-ball cushions (the struck ball's; any ball's when no strike was seen) too close to its
+    first touch of a ball to tell the order: without their ball."""
+    touches = [(e.t, *e.balls) for e in events if isinstance(e, Contact)]
+    struck = next((e.ball for e in events if isinstance(e, Strike)), None)
+    cues = [struck] if struck is not None else sorted({b for _t, *balls in touches for b in balls})
+    firsts = {cue: [t for _o, t in first_touches(touches, cue)] for cue in cues}
+    out: list[Event] = []
+    for e in events:
+        if (
+            isinstance(e, Cushion)
+            and e.ball in firsts
+            and len(firsts[e.ball]) >= 2
+            and any(abs(e.t - t) < ORDER for t in firsts[e.ball])
+        ):
+            e = replace(e, ball=None)
+        out.append(e)
+    return out
+
+
 def _table_event(item: Any) -> bool:
     return isinstance(item, Event) and not isinstance(item, (Call, Setup))
 
 
 async def merged(
-    sensor: AsyncIterator[Any], camera: AsyncIterator[tuple[float, list[Event]]], wait: float = WAIT
+    sensor: AsyncIterator[Any], camera: AsyncIterator[tuple[Any, ...]], wait: float = WAIT
 ) -> AsyncIterator[Any]:
     """The sensor items with each shot's camera events merged in (see the module doc)."""
     queue: asyncio.Queue[tuple[str, Any, float]] = asyncio.Queue()
@@ -99,7 +141,8 @@ async def merged(
     offset = math.inf
     shot: list[Event] = []
     held: list[Any] = []  # checkpoints and status behind a held shot: after its events
-    seen: list[list[Event]] = []  # camera shots not yet merged (camera times)
+    # camera shots not yet merged (camera times): events, and the cushions it was unsure of
+    seen: list[tuple[list[Event], list[tuple[float, str, int]]]] = []
     rest_at: float | None = None
     ended = 0
     try:
@@ -116,7 +159,7 @@ async def merged(
                 else:
                     continue
             if kind == "c":
-                seen.append(item[1])
+                seen.append((item[1], list(item[2]) if len(item) > 2 else []))
                 if rest_at is None:
                     continue
             elif kind == "s":
@@ -136,14 +179,16 @@ async def merged(
                 continue
             # the sensors' shot is over: merge the camera shot that overlaps it, if any came
             cam: list[Event] = []
+            maybe: list[tuple[float, str, int]] = []
             if seen and math.isfinite(offset):
                 first, last = shot[0].t, shot[-1].t
-                for events in seen:
+                for events, unsure in seen:
                     moved = shift(events, offset)
                     if moved and moved[-1].t >= first - 1.0 and moved[0].t <= last + 1.0:
                         cam = moved
-                seen = [s for s in seen if shift(s, offset)[-1].t > shot[-1].t + 1.0]
-            for event in merge_shot(shot, cam):
+                        maybe = [(round(t - offset, 6), b, n) for t, b, n in unsure]
+                seen = [s for s in seen if shift(s[0], offset)[-1].t > shot[-1].t + 1.0]
+            for event in merge_shot(shot, cam, maybe=maybe):
                 yield event
             for item in held:
                 yield item

@@ -21,6 +21,8 @@ from ..errors import TablesenseError
 from ..events import Event
 from .watch import TableWatcher
 
+Unsure = list[tuple[float, str, int]]  # (t, ball, cushion): hits the camera was unsure of
+
 
 class CameraError(TablesenseError, OSError):
     """A camera that cannot be opened or read."""
@@ -78,10 +80,13 @@ def watch_file(path: str, watcher: TableWatcher) -> list[Event]:
     return out
 
 
-async def camera_shots(device: str, watcher: TableWatcher) -> AsyncIterator[tuple[float, list[Event]]]:
-    """Per shot the camera saw: (host monotonic time it was read, its events, camera times)."""
+async def camera_shots(
+    device: str, watcher: TableWatcher
+) -> AsyncIterator[tuple[float, list[Event], Unsure]]:
+    """Per shot the camera saw: (host monotonic time it was read, its events, the cushion hits it
+    was unsure of; camera times)."""
     loop = asyncio.get_running_loop()
-    queue: asyncio.Queue[tuple[float, list[Event]] | BaseException | None] = asyncio.Queue()
+    queue: asyncio.Queue[tuple[float, list[Event], Unsure] | BaseException | None] = asyncio.Queue()
     stop = threading.Event()
     cap, is_file = open_capture(device)
 
@@ -90,7 +95,8 @@ async def camera_shots(device: str, watcher: TableWatcher) -> AsyncIterator[tupl
             for t, frame in frames(cap, is_file, stop):
                 events = watcher.feed(t, frame)
                 if events:
-                    loop.call_soon_threadsafe(queue.put_nowait, (time.monotonic(), events))
+                    unsure = watcher.last.maybe_cushions if watcher.last is not None else []
+                    loop.call_soon_threadsafe(queue.put_nowait, (time.monotonic(), events, unsure))
             loop.call_soon_threadsafe(queue.put_nowait, None)
         except BaseException as exc:
             loop.call_soon_threadsafe(queue.put_nowait, exc)

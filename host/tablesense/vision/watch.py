@@ -48,7 +48,7 @@ class TableWatcher:
         )
         self.names = names
         self.cutter = ShotCutter(names)
-        self.reader = ShotReader(self.length, self.width, self.ball_radius, self.cushions)
+        self.reader = ShotReader(self.length, self.width, self.ball_radius, self.cushions, self.game)
 
     def reset(self) -> None:
         """Forget where the balls lay (they were put elsewhere by hand)."""
