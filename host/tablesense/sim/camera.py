@@ -198,7 +198,9 @@ class SimCamera:
     def _disc(self, img: np.ndarray, centre: XY, radius: float, z: float, bgr: tuple[int, int, int]) -> None:
         """A flat disc ``z`` above the cloth, as the camera sees it."""
         cx, cy = centre
-        ring = [(cx + radius * math.cos(a), cy + radius * math.sin(a), z) for a in np.linspace(0, 2 * math.pi, 48)]
+        ring = [
+            (cx + radius * math.cos(a), cy + radius * math.sin(a), z) for a in np.linspace(0, 2 * math.pi, 48)
+        ]
         uv = self.model.project(np.array(ring))
         cv2.fillConvexPoly(img, np.round(uv * 16).astype(np.int32), bgr, lineType=cv2.LINE_AA, shift=4)
 
