@@ -7,10 +7,10 @@ are), the shot chosen by ``players.CaromPlayer`` for libre or driebanden, filmed
 
 ``golf_shots(n, seed)`` yields ``(film, shooter)`` pairs on the golf table: ten balls laid
 out where golf's position rules are close calls (a ball's footprint just on or just off a
-zone line, a triangle's side, a replacement spot's reach; the rest anywhere clear of the
-pegs and goals), p1 and p2 in turn playing the shot ``players.GolfPlayer`` chooses; every
-third shot is a touch at a fraction of the chosen pace (as in zone play, where a ball need
-only leave its zone).
+zone line, a triangle's side, a replacement spot's reach; a ball a few millimetres from a
+peg or over a goal's edge; the rest anywhere clear of the pegs and goals), p1 and p2 in
+turn playing the shot ``players.GolfPlayer`` chooses; every third shot is a touch at a
+fraction of the chosen pace (as in zone play, where a ball need only leave its zone).
 """
 
 from __future__ import annotations
@@ -116,11 +116,34 @@ def _anywhere(rng: random.Random, spec: TableSpec) -> XY:
     return rng.uniform(0.0, spec.length), rng.uniform(0.0, spec.width)
 
 
+def _in_small_triangle(rng: random.Random, spec: TableSpec) -> XY:
+    """A ball inside a small triangle (where a defender's ball makes the attacking triangle's rule)."""
+    (ax, ay), (bx, by), (cx, cy) = golf_geo.triangle(rng.choice("AB"), "small")
+    u, v = rng.random(), rng.random()
+    if u + v > 1:
+        u, v = 1 - u, 1 - v
+    return ax + u * (bx - ax) + v * (cx - ax), ay + u * (by - ay) + v * (cy - ay)
+
+
+def _by_peg_or_goal(rng: random.Random, spec: TableSpec) -> XY:
+    """A ball a few millimetres clear of a peg (where replacement spots are), or over a goal's edge."""
+    a = rng.uniform(0.0, 2 * math.pi)
+    if rng.random() < 0.75:
+        px, py = rng.choice(spec.pegs)
+        d = spec.peg_radius + spec.ball_radius + rng.uniform(0.0005, 0.006)
+    else:
+        px, py = rng.choice(list(spec.goals.values()))
+        d = spec.goal_radius + rng.uniform(0.006, 0.03)
+    return px + d * math.cos(a), py + d * math.sin(a)
+
+
 _GOLF_PLACES: tuple[tuple[float, Callable[[random.Random, TableSpec], XY]], ...] = (
     (0.3, _near_zone_line),
     (0.2, _near_triangle),
-    (0.15, _near_spot),
-    (0.35, _anywhere),
+    (0.08, _in_small_triangle),
+    (0.12, _near_spot),
+    (0.08, _by_peg_or_goal),
+    (0.22, _anywhere),
 )
 
 
@@ -163,7 +186,7 @@ def golf_shots(n: int, seed: int = 0, camera: SimCamera | None = None) -> Iterat
         if i % 3 == 2:
             # a touch as in zone play: the player's line at a fraction of its pace, so the ball
             # played stops on the cloth, often in or by the zone it left
-            shot = replace(shot, speed=round(shot.speed * rng.uniform(0.12, 0.4), 3))
+            shot = replace(shot, speed=round(shot.speed * rng.uniform(0.08, 0.35), 3))
         # filmed 1.5 s past the rest: a ball gone into a goal looks to the tracker like one
         # covered, and holds up the rest for track.GONE (1 s) after it was last seen
         film = camera.film(table, shot, t0=t, tail=GOLF_TAIL)
