@@ -28,7 +28,7 @@ from tablesense.sim.tables import XY, table_spec
 from tablesense.vision.calibrate import calibrate
 from tablesense.vision.lens import overhead
 from tablesense.vision.merge import merge_shot
-from tablesense.vision.watch import TableWatcher
+from tablesense.vision.watch import TableWatcher, alike_names
 
 SPEC = table_spec("golf")
 
@@ -131,3 +131,14 @@ def test_calibration_from_a_golf_table_picture_maps_the_bed_to_within_3_mm() -> 
     uv = true.project(np.column_stack([grid, np.full(len(grid), r)]))
     err = np.hypot(*(cal.model.bed_from_image(uv, r) - grid).T)
     assert err.max() < 0.003
+
+
+def test_alike_balls_keep_their_names_whichever_order_they_are_found_in() -> None:
+    # two of p1's balls rolled towards the middle, both now nearer where p1.1 lay: frame after
+    # frame they must keep one naming, or the tracker sees them jump and the shot never rests
+    lying = {"p1.1": (0.5, 0.5), "p1.2": (1.5, 0.5)}
+    a, b = (0.8, 0.5), (0.95, 0.5)
+    names = ["p1.1", "p1.2", "p1.3"]
+    assert alike_names([a, b], names, lying) == alike_names([b, a], names, lying) == {"p1.1": a, "p1.2": b}
+    # a name never seen lying takes a ball only when the known ones are taken
+    assert alike_names([a, b, (0.2, 0.2)], names, lying)["p1.3"] == (0.2, 0.2)
