@@ -10,8 +10,9 @@ arm, the goals and pegs) and read by the vision source (``TableWatcher(game="gol
 
 The rules of ``rules/golf_positions.py`` are decided twice, from the physics' positions
 before and after the shot and from the camera's (where it saw the balls lie before the
-strike, and its ``rest.positions``): each ball's zone, zone left (``zone_left``), defensive triangle kept,
-attacking triangle broken, and each side's free replacement spot (``free_spot``). Printed
+player leaned over the table, and its ``rest.positions``): each ball's zone, zone left
+(``zone_left``), defensive triangle kept, attacking triangle broken, each replacement
+spot free or covered, and each side's fall-back spot (``free_spot``). Printed
 beside each aim: position error at rest (apart: the balls by a peg or over a goal's
 edge, whose silhouette the peg or hole joins), balls seen at rest, each rule decided the same,
 the shots with no positions (left to the referee), false shots cut before the strike,
@@ -50,8 +51,11 @@ from tablesense.vision.watch import TableWatcher
 XY = tuple[float, float]
 #: a ball at rest this close (m) to where a rule changes its mind is a close call
 CLOSE = 0.002
-#: a ball this close (m) to a peg, or over a goal's edge, lies by the table's dressing
-DRESSED = 0.008
+#: a ball this close (m) to a peg, or over a goal's edge, lies by the table's dressing (a peg's
+#: top, 40 mm up, leans out in the picture towards the ball's)
+DRESSED = 0.02
+#: seconds before the strike the simulated cue and arm come over the table (sim.camera)
+CUE_IN = 0.9
 
 
 def by_side(balls: dict[str, XY]) -> Positions:
@@ -88,6 +92,14 @@ def dressed(p: XY) -> bool:
     if any(math.dist(p, (q.x, q.y)) < q.radius + r + DRESSED for q in geo.PEGS):
         return True
     return any(math.dist(p, g) < geo.GOAL_RADIUS + r for g in geo.GOALS.values())
+
+
+def by(p: XY) -> str:
+    """How far a ball lies from the nearest peg (mm between edges) and goal (its centre past the hole)."""
+    r = geo.BALL_RADIUS
+    peg = min(math.dist(p, (q.x, q.y)) - q.radius - r for q in geo.PEGS)
+    goal = min(math.dist(p, g) - geo.GOAL_RADIUS for g in geo.GOALS.values())
+    return f"{1000 * peg:.0f} mm from a peg, its centre {1000 * goal:.0f} mm outside a goal"
 
 
 def place(p: XY, owner: str) -> object:
@@ -145,29 +157,25 @@ class Read:
 
 
 def watch(watcher: TableWatcher, film: ShotFilm, clock: list[float]) -> Read:
-    """Feed the film's frames; the last shot cut after the strike is the shot, its lay-out the
-    balls where the tracker held them just before that shot began."""
+    """Feed the film's frames; the last shot cut after the strike is the shot. Its lay-out is where
+    the tracker saw the balls lie before the player leaned over the table (``CUE_IN`` before the
+    strike; in play the lay-out is the previous shot's rest)."""
     watcher.reset()
     out = Read()
-    lying: dict[str, XY] = {}
-    start_lying: dict[str, XY] = {}
     strike_t = film.strike[1]
     for t, img in film.frames():
-        if not watcher.cutter.in_shot:
-            lying = watcher.cutter.resting()
         t1 = time.perf_counter()
         events = watcher.feed(t, img)
         clock[0] += time.perf_counter() - t1
         clock[1] += 1
-        if watcher.cutter.in_shot and not start_lying:
-            start_lying = lying
+        if t < strike_t - CUE_IN:
+            out.before = watcher.cutter.resting()
         if events:
             rest = next(e for e in events if isinstance(e, Rest))
             if rest.t < strike_t:
                 out.false_cuts += 1  # cut and ended before the ball was struck
             else:
-                out.rest, out.done_t, out.before = rest, t, start_lying
-            start_lying = {}
+                out.rest, out.done_t = rest, t
     return out
 
 
@@ -217,6 +225,8 @@ def main(argv: list[str] | None = None) -> int:
             pairs = matched(c_after[side], t_after[side])
             for c, t in pairs:
                 (by_dressing if dressed(t) else errs).append(math.dist(c, t))
+                if args.verbose and math.dist(c, t) > 0.003:
+                    print(f"shot {i}: {owner} ball at {t} seen {1000 * math.dist(c, t):.1f} mm off, {by(t)}")
             lying += len(t_after[side])
             seen += len(pairs)
             phantoms += max(0, len(c_after[side]) - len(t_after[side]))
