@@ -13,8 +13,8 @@ before and after the shot and from the camera's (where it saw the balls lie befo
 player leaned over the table, and its ``rest.positions``): each ball's zone, zone left
 (``zone_left``), defensive triangle kept, attacking triangle broken, each replacement
 spot free or covered, and each side's fall-back spot (``free_spot``). Printed
-beside each aim: position error at rest (apart: the balls by a peg or over a goal's
-edge, whose silhouette the peg or hole joins), balls seen at rest, each rule decided the same,
+beside each aim: position error at rest (apart: the balls within 20 mm of a peg or a goal,
+whose silhouette the peg or hole joins), balls seen at rest, each rule decided the same,
 the shots with no positions (left to the referee), false shots cut before the strike,
 frames per second on one core beside an anchor measured in the same run, and the delay
 from a shot's rest to its positions.
@@ -51,8 +51,8 @@ from tablesense.vision.watch import TableWatcher
 XY = tuple[float, float]
 #: a ball at rest this close (m) to where a rule changes its mind is a close call
 CLOSE = 0.002
-#: a ball this close (m) to a peg, or over a goal's edge, lies by the table's dressing (a peg's
-#: top, 40 mm up, leans out in the picture towards the ball's)
+#: a ball whose edge is this close (m) to a peg or a goal's hole lies by the table's dressing
+#: (a peg's top, 40 mm up, leans out in the picture towards the ball's)
 DRESSED = 0.02
 #: seconds before the strike the simulated cue and arm come over the table (sim.camera)
 CUE_IN = 0.9
@@ -87,11 +87,11 @@ def matched(camera: tuple[XY, ...], truth: tuple[XY, ...]) -> list[tuple[XY, XY]
 
 
 def dressed(p: XY) -> bool:
-    """A ball lying within ``DRESSED`` of a peg, or over a goal's edge."""
+    """A ball whose edge lies within ``DRESSED`` of a peg's or of a goal's hole."""
     r = geo.BALL_RADIUS
     if any(math.dist(p, (q.x, q.y)) < q.radius + r + DRESSED for q in geo.PEGS):
         return True
-    return any(math.dist(p, g) < geo.GOAL_RADIUS + r for g in geo.GOALS.values())
+    return any(math.dist(p, g) < geo.GOAL_RADIUS + r + DRESSED for g in geo.GOALS.values())
 
 
 def by(p: XY) -> str:
@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     cv2.setNumThreads(1)
     errs: list[float] = []
-    by_dressing: list[float] = []  # balls within DRESSED of a peg or over a goal's edge
+    by_dressing: list[float] = []  # balls whose edge is within DRESSED of a peg or a goal
     seen = lying = phantoms = same_place = 0
     no_positions = false_cut_shots = 0
     same = dict.fromkeys(RULES, 0)
@@ -267,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(errs)} balls)"
     )
     print(
-        f"    by a peg or over a goal       {rms_dressed:6.2f} mm RMS "
+        f"    within 20 mm of a peg or goal {rms_dressed:6.2f} mm RMS "
         f"(max {1000 * max(by_dressing, default=0):.1f} mm, {len(by_dressing)} balls)"
     )
     print(
