@@ -8,7 +8,8 @@ are), the shot chosen by ``players.CaromPlayer`` for libre or driebanden, filmed
 ``golf_shots(n, seed)`` yields ``(film, shooter)`` pairs on the golf table: ten balls laid
 out where golf's position rules are close calls (a ball's footprint just on or just off a
 zone line, a triangle's side, a replacement spot's reach; a ball a few millimetres from a
-peg or over a goal's edge; the rest anywhere clear of the pegs and goals), p1 and p2 in
+peg or over a goal's edge; in every fifth lay-out three balls on a side's replacement spots
+1-3; the rest anywhere clear of the pegs and goals), p1 and p2 in
 turn playing the shot ``players.GolfPlayer`` chooses; every third shot is a touch at a
 fraction of the chosen pace (as in zone play, where a ball need only leave its zone).
 """
@@ -159,14 +160,41 @@ def _clear(spec: TableSpec, xy: XY, out: dict[str, XY]) -> bool:
     return all(math.dist(xy, o) > 2 * r + 0.004 for o in out.values())
 
 
-def golf_layout(rng: random.Random, spec: TableSpec) -> dict[str, XY]:
-    """Ten golf balls (``p1.1`` .. ``p2.5``), many of them close calls of the position rules."""
+def _spot_crowd(rng: random.Random, spec: TableSpec, side: str) -> list[Callable[[], XY]]:
+    """Three balls on ``side``'s replacement spots 1-3: two well on, one about at the edge of
+    covering its spot (so the fall-back to spot 4 or 5 is a close call)."""
+    edge = rng.randrange(3)
+
+    def by(n: int) -> Callable[[], XY]:
+        sx, sy = spec.spots[f"{side}.{n}"]
+
+        def at() -> XY:
+            d = (
+                2 * spec.ball_radius + rng.uniform(-CLOSE, CLOSE)
+                if n - 1 == edge
+                else rng.uniform(0.004, 0.045)
+            )
+            a = rng.uniform(0.0, 2 * math.pi)
+            return sx + d * math.cos(a), sy + d * math.sin(a)
+
+        return at
+
+    return [by(n) for n in (1, 2, 3)]
+
+
+def golf_layout(rng: random.Random, spec: TableSpec, crowd: str | None = None) -> dict[str, XY]:
+    """Ten golf balls (``p1.1`` .. ``p2.5``), many of them close calls of the position rules;
+    ``crowd`` (p1 or p2): three of them on that side's replacement spots 1-3."""
     out: dict[str, XY] = {}
     weights = [w for w, _ in _GOLF_PLACES]
-    for ball in spec.ball_names:
+    first = _spot_crowd(rng, spec, crowd) if crowd else []
+    for k, ball in enumerate(spec.ball_names):
         for _ in range(500):
-            (place,) = rng.choices([f for _, f in _GOLF_PLACES], weights)
-            xy = place(rng, spec)
+            if k < len(first):
+                xy = first[k]()
+            else:
+                (place,) = rng.choices([f for _, f in _GOLF_PLACES], weights)
+                xy = place(rng, spec)
             if _clear(spec, xy, out):
                 out[ball] = xy
                 break
@@ -181,7 +209,8 @@ def golf_shots(n: int, seed: int = 0, camera: SimCamera | None = None) -> Iterat
     t = 10.0
     for i in range(n):
         shooter = ("p1", "p2")[i % 2]
-        table = Table(spec, golf_layout(rng, spec))
+        crowd = rng.choice(("p1", "p2")) if i % 5 == 4 else None
+        table = Table(spec, golf_layout(rng, spec, crowd))
         shot = player.execute(player.plan(table, shooter))
         if i % 3 == 2:
             # a touch as in zone play: the player's line at a fraction of its pace, so the ball
