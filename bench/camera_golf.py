@@ -198,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     close = 0
     true_yes = dict.fromkeys(RULES, 0)
     delays: list[float] = []
+    goal_delays: list[float] = []  # shots where a ball went into a goal
     clock = [0.0, 0]
     watcher: TableWatcher | None = None
     for i, (film, shooter) in enumerate(golf_shots(args.shots, seed=args.seed)):
@@ -218,7 +219,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.verbose:
                 print(f"shot {i} ({shooter}): no positions")
             continue
-        delays.append((got.done_t or truth_rest.t) - truth_rest.t)
+        dropped = any(h.kind == "goal" for h in film.truth.happenings)
+        (goal_delays if dropped else delays).append((got.done_t or truth_rest.t) - truth_rest.t)
         c_after = from_rest(got.rest)
         c_before = by_side(got.before)
         for side, owner in enumerate(("p1", "p2")):
@@ -297,11 +299,12 @@ def main(argv: list[str] | None = None) -> int:
         f"(anchor: blur+HSV of one frame {1000 * anchor:.2f} ms "
         f"= {1 / anchor:.0f}/s)  aim >= 120 (2 x 60 fps)"
     )
-    if delays:
-        print(
-            f"  rest to positions               {1000 * statistics.median(delays):6.0f} ms median, "
-            f"{1000 * max(delays):.0f} ms max"
-        )
+    for label, ds in (("rest to positions, no goal", delays), ("rest to positions, a goal", goal_delays)):
+        if ds:
+            print(
+                f"  {label:<31} {1000 * statistics.median(ds):6.0f} ms median, {1000 * max(ds):.0f} ms max"
+                f" ({len(ds)} shots)"
+            )
     return 0
 
 
