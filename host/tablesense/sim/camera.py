@@ -53,6 +53,15 @@ BALL_BGR = {
     "p1": (35, 35, 200),
     "p2": (30, 190, 235),
 }
+#: golf's dressing: metal pegs (a darker side, a lit top) and the goal holes with their rim
+PEG_SIDE = (150, 150, 148)
+PEG_TOP = (205, 205, 200)
+GOAL_HOLE = (12, 12, 14)
+GOAL_RIM = (70, 70, 72)
+#: the share of the picture's width a golf bed fills (the rails and their diamonds all in view)
+GOLF_FILL = 0.66
+#: golf pegs stand this high above the cloth (geometry.golf.PEG_HEIGHT)
+PEG_HEIGHT = 0.040
 CUE_WOOD = (120, 175, 205)
 SLEEVE = (60, 55, 50)
 SKIN = (120, 150, 200)
@@ -112,8 +121,10 @@ class SimCamera:
         cue: bool = True,
     ) -> None:
         self.spec = spec
+        # a golf bed is half as wide as long: at carom's 0.8 the long rails leave a 16:9 picture
+        fill = GOLF_FILL if spec.goals else 0.8
         self.model = model or overhead(
-            1280, 720, spec.length, spec.width, fill=0.8, k1=-0.1, tilt=2.0, yaw=1.0, offset=(0.03, -0.02)
+            1280, 720, spec.length, spec.width, fill=fill, k1=-0.1, tilt=2.0, yaw=1.0, offset=(0.03, -0.02)
         )
         self.fps, self.exposure, self.cue = fps, exposure, cue
         self.rng = np.random.default_rng(seed)
@@ -158,12 +169,40 @@ class SimCamera:
         for dx, dy in diamonds(L, W):
             close = in_rail & ((rx - dx) ** 2 + (ry - dy) ** 2 < 0.009**2)
             img[close] = DIAMOND
+        self._dress_golf(img)
         light = self.light(bed[..., 0], bed[..., 1])
         u, v = np.meshgrid(np.arange(m.width), np.arange(m.height))
         vignette = 1.0 - 0.25 * (((u - m.cx) / m.width) ** 2 + ((v - m.cy) / m.height) ** 2) * 2
         light = light * vignette
         img *= light[..., None]
         return np.clip(img, 0, 255).astype(np.uint8), light.astype(np.float32)
+
+    def _dress_golf(self, img: np.ndarray) -> None:
+        """Golf's goals (a dark hole in a metal rim) and pegs (metal cylinders): nothing on
+        a table without them, so carom's picture is unchanged."""
+        spec = self.spec
+        for gx, gy in spec.goals.values():
+            self._disc(img, (gx, gy), spec.goal_radius + 0.004, 0.0, GOAL_RIM)
+            self._disc(img, (gx, gy), spec.goal_radius, 0.0, GOAL_HOLE)
+        for px, py in spec.pegs:
+            rim = [
+                (px + spec.peg_radius * math.cos(a), py + spec.peg_radius * math.sin(a), z)
+                for a in np.linspace(0.0, 2 * math.pi, 24, endpoint=False)
+                for z in (0.0, PEG_HEIGHT)
+            ]
+            uv = self.model.project(np.array(rim))
+            hull = cv2.convexHull(np.round(uv * 16).astype(np.int32))
+            cv2.fillConvexPoly(img, hull, PEG_SIDE, lineType=cv2.LINE_AA, shift=4)
+            self._disc(img, (px, py), spec.peg_radius, PEG_HEIGHT, PEG_TOP)
+
+    def _disc(self, img: np.ndarray, centre: XY, radius: float, z: float, bgr: tuple[int, int, int]) -> None:
+        """A flat disc ``z`` above the cloth, as the camera sees it."""
+        cx, cy = centre
+        ring = [
+            (cx + radius * math.cos(a), cy + radius * math.sin(a), z) for a in np.linspace(0, 2 * math.pi, 48)
+        ]
+        uv = self.model.project(np.array(ring))
+        cv2.fillConvexPoly(img, np.round(uv * 16).astype(np.int32), bgr, lineType=cv2.LINE_AA, shift=4)
 
     def _noise_pair(self, sigma: float) -> tuple[np.ndarray, np.ndarray]:
         n = self.rng.normal(0.0, sigma, (self.model.height, self.model.width, 3))

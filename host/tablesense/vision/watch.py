@@ -7,6 +7,8 @@ comes from ``tablesense.vision.source`` (a camera, a stream, a file) or from the
 
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -21,6 +23,28 @@ from .track import ShotCutter, ShotTrack
 
 #: a sighting covering less than this of a ball, found by colour alone, is a ball half hidden
 PARTIAL = 0.7
+
+
+def alike_names(
+    found: list[tuple[float, float]], names: list[str], lying: dict[str, tuple[float, float]]
+) -> dict[str, tuple[float, float]]:
+    """Alike balls found -> their names: the naming with the least sum of squared distances to
+    where each name's ball lay, so a frame names its balls as the last did whichever order the
+    finder gave them in (a greedy nearest-first naming swapped two still balls frame to frame,
+    and the shot never came to rest)."""
+    found = found[: len(names)]
+    unknown = 1e6  # m^2: a name not seen lying yet takes a ball only when no known name is left
+    cost = [
+        [(x - p[0]) ** 2 + (y - p[1]) ** 2 if (p := lying.get(n)) else unknown for n in names]
+        for x, y in found
+    ]
+    best: tuple[int, ...] = tuple(range(len(found)))
+    least = math.inf
+    for perm in itertools.permutations(range(len(names)), len(found)):
+        c = sum(row[j] for row, j in zip(cost, perm))
+        if c < least - 1e-9:  # a tie keeps the first (the finder's order, as before)
+            best, least = perm, c
+    return {names[j]: xy for xy, j in zip(found, best)}
 
 
 @dataclass
@@ -68,16 +92,10 @@ class TableWatcher:
                 if found:
                     out[colour.name] = found[0]
                 continue
-            # balls that look alike (kegle whites, golf players' balls): each to the nearest of
-            # where the balls of that colour lay, greedily
+            # balls that look alike (kegle whites, golf players' balls): named by where the balls
+            # of that colour lay
             lying = self.cutter.resting() if lying is None else lying
-            free = [f"{colour.name}.{i}" for i in range(1, colour.count + 1)]
-            for xy in found:
-                if not free:
-                    break
-                best = min(free, key=lambda n: float(np.hypot(*np.subtract(lying.get(n, (1e3, 1e3)), xy))))
-                free.remove(best)
-                out[best] = xy
+            out.update(alike_names(found, [f"{colour.name}.{i}" for i in range(1, colour.count + 1)], lying))
         return out
 
     def feed(self, t: float, frame: np.ndarray) -> list[Event]:
