@@ -30,6 +30,10 @@ from .lens import CameraModel
 SCALE = 2  # the first pass works at 1/SCALE of the frame's size
 #: half-size pixels from a window's side within which a blob may be cut by it
 EDGE = 3
+#: a blob of at most this area over a ball's is a ball at rest or slow (not a blurred streak)
+STILL = 1.3
+#: pixels a still ball's silhouette may reach past its radius before something else joins it
+SLACK = 1.5
 
 
 #: a ball seen, not yet placed on the bed: its centroid (pixels), area over a ball's, outline
@@ -261,9 +265,15 @@ class BallFinder:
                 for k in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT)
             )
             inside = x > 0 and y > 0 and x + w < labels.shape[1] and y + h < labels.shape[0]
-            if inside and 0.6 <= a <= max(1.5, 1.35 * area):
+            still = area <= STILL
+            if inside and 0.6 <= a <= max(1.5, 1.35 * area) and not (still and self._touched(w, h, a)):
                 fu, fv = cents[pick]
                 outline = True
+            elif still:  # a peg, a goal's hole or another ball joins the silhouette
+                fit = self._ball_arc(labels[y : y + h, x : x + w] == pick, cu - u0 - x, cv - v0 - y)
+                if fit is not None:
+                    fu, fv = fit[0] + x, fit[1] + y
+                    outline = True
         if not outline:
             mask = self.colour_mask(hsv, colour)
             mom = cv2.moments(mask, binaryImage=True)
@@ -271,3 +281,43 @@ class BallFinder:
                 return None
             fu, fv = mom["m10"] / mom["m00"], mom["m01"] / mom["m00"]
         return float(fu) + u0, float(fv) + v0, area, outline
+
+    def _touched(self, w: int, h: int, a: float) -> bool:
+        """A still ball's silhouette (box ``w`` x ``h``, area ``a`` over a ball's) that something
+        else joins: wider or taller than the ball, or larger."""
+        side = 2 * self.rho + 1 + 2 * SLACK
+        return w > side or h > side or a > 1.12
+
+    def _ball_arc(self, blob: np.ndarray, cu: float, cv: float) -> tuple[float, float] | None:
+        """The centre of the ball in a silhouette ``blob`` that something else joins, from the
+        part of its border that lies on a circle of about the ball's radius: a circle fitted to
+        the border, the points off it (the peg's, the hole's, the other ball's) dropped in
+        turn; (``cu``, ``cv``) is where the colour mask put the ball. None if too little of
+        the border is the ball's."""
+        contours, _ = cv2.findContours(blob.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        if not contours:
+            return None
+        pts = np.vstack([c.reshape(-1, 2) for c in contours]).astype(np.float64)
+        centre = np.array([cu, cv])
+        radius = self.rho - 0.5  # a border pixel's centre lies half a pixel inside the edge
+        keep = np.zeros(len(pts), bool)
+        for tol in (3.0, 2.0, 1.2, 1.0):
+            d = np.hypot(*(pts - centre).T)
+            keep = np.abs(d - radius) < tol
+            if keep.sum() < 0.4 * 2 * math.pi * self.rho:
+                return None
+            centre, radius = _circle(pts[keep])
+            if not 0.8 * self.rho < radius < 1.2 * self.rho:
+                return None
+        return float(centre[0]), float(centre[1])
+
+
+def _circle(pts: np.ndarray) -> tuple[np.ndarray, float]:
+    """The least-squares circle (centre, radius) through points (N x 2), algebraic (Kasa)."""
+    mean = pts.mean(axis=0)
+    q = pts - mean
+    a = np.column_stack([q, np.ones(len(q))])
+    b = (q**2).sum(axis=1)
+    sol, *_ = np.linalg.lstsq(a, b, rcond=None)
+    c = sol[:2] / 2
+    return c + mean, float(math.sqrt(max(sol[2] + c @ c, 0.0)))
