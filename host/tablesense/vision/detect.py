@@ -34,6 +34,11 @@ EDGE = 3
 STILL = 1.3
 #: pixels a still ball's silhouette may reach past its radius before something else joins it
 SLACK = 1.5
+#: pixels a silhouette's border pixels' centres lie inside the ball's edge (measured on the
+#: simulated camera: 0.3-0.45 by colour and light)
+BORDER = 0.35
+#: the share of a ball's border (in 10 degree steps) from which its own radius is fitted
+WHOLE = 0.8
 
 
 #: a ball seen, not yet placed on the bed: its centroid (pixels), area over a ball's, outline
@@ -292,14 +297,16 @@ class BallFinder:
         """The centre of the ball in a silhouette ``blob`` that something else joins, from the
         part of its border that lies on a circle of about the ball's radius: a circle fitted to
         the border, the points off it (the peg's, the hole's, the other ball's) dropped in
-        turn; (``cu``, ``cv``) is where the colour mask put the ball. None if too little of
-        the border is the ball's."""
+        turn; (``cu``, ``cv``) is where the colour mask put the ball. Where less than
+        ``WHOLE`` of the ball's border is left (a ball half over a goal's hole), the circle
+        keeps the ball's known radius. None if too little of the border is the ball's."""
         contours, _ = cv2.findContours(blob.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         if not contours:
             return None
         pts = np.vstack([c.reshape(-1, 2) for c in contours]).astype(np.float64)
         centre = np.array([cu, cv])
-        radius = self.rho - 0.5  # a border pixel's centre lies half a pixel inside the edge
+        known = self.rho - BORDER
+        radius = known
         keep = np.zeros(len(pts), bool)
         for tol in (3.0, 2.0, 1.2, 1.0):
             d = np.hypot(*(pts - centre).T)
@@ -309,6 +316,9 @@ class BallFinder:
             centre, radius = _circle(pts[keep])
             if not 0.8 * self.rho < radius < 1.2 * self.rho:
                 return None
+        seen = np.arctan2(*(pts[keep] - centre).T[::-1])
+        if len(np.unique(np.floor((seen + math.pi) / (2 * math.pi) * 36))) < WHOLE * 36:
+            centre = _circle_of(pts[keep], centre, known)
         return float(centre[0]), float(centre[1])
 
 
@@ -321,3 +331,15 @@ def _circle(pts: np.ndarray) -> tuple[np.ndarray, float]:
     sol, *_ = np.linalg.lstsq(a, b, rcond=None)
     c = sol[:2] / 2
     return c + mean, float(math.sqrt(max(sol[2] + c @ c, 0.0)))
+
+
+def _circle_of(pts: np.ndarray, centre: np.ndarray, radius: float) -> np.ndarray:
+    """The centre of the circle of ``radius`` nearest points (N x 2), from ``centre`` on
+    (Gauss-Newton on the points' distances to it)."""
+    for _ in range(4):
+        q = pts - centre
+        d = np.maximum(np.hypot(*q.T), 1e-9)
+        jac = -q / d[:, None]
+        step, *_ = np.linalg.lstsq(jac, radius - d, rcond=None)
+        centre = centre + step
+    return centre
