@@ -7,8 +7,11 @@ Two passes per frame, so 1280x720 stays cheap on one core:
    area and roughly round is a candidate;
 2. at full size, around each candidate, the ball's silhouette against the cloth (every
    pixel not of the cloth's hue; a shadow keeps the cloth's hue, a highlight is inside the
-   silhouette) gives the centroid to a fraction of a pixel; where the silhouette merges
-   with another ball or the arm, the colour mask's centroid stands in.
+   silhouette) gives the centroid to a fraction of a pixel. Where something joins a still
+   ball's silhouette (a golf peg, a goal's hole, another ball, the arm), the ball is the
+   circle of about its radius fitted to the part of the silhouette's border that lies on
+   one (the peg's, hole's or other ball's part dropped); where too little of the border is
+   the ball's, or a blurred ball's silhouette merges, the colour mask's centroid stands in.
 
 The centroid goes through the lens model to the plane of ball centres (``z = r``).
 
