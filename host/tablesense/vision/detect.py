@@ -328,21 +328,29 @@ class BallFinder:
 def _circle(pts: np.ndarray) -> tuple[np.ndarray, float]:
     """The least-squares circle (centre, radius) through points (N x 2), algebraic (Kasa)."""
     mean = pts.mean(axis=0)
-    q = pts - mean
-    a = np.column_stack([q, np.ones(len(q))])
-    b = (q**2).sum(axis=1)
-    sol, *_ = np.linalg.lstsq(a, b, rcond=None)
-    c = sol[:2] / 2
-    return c + mean, float(math.sqrt(max(sol[2] + c @ c, 0.0)))
+    x, y = (pts - mean).T
+    z = x * x + y * y
+    sxx, sxy, syy = float(x @ x), float(x @ y), float(y @ y)
+    sxz, syz = float(x @ z), float(y @ z)
+    det = sxx * syy - sxy * sxy
+    if det <= 1e-12:
+        return mean, 0.0
+    cx = (syy * sxz - sxy * syz) / det / 2
+    cy = (sxx * syz - sxy * sxz) / det / 2
+    return mean + (cx, cy), math.sqrt(max(float(z.mean()) + cx * cx + cy * cy, 0.0))
 
 
 def _circle_of(pts: np.ndarray, centre: np.ndarray, radius: float) -> np.ndarray:
     """The centre of the circle of ``radius`` nearest points (N x 2), from ``centre`` on
     (Gauss-Newton on the points' distances to it)."""
     for _ in range(4):
-        q = pts - centre
-        d = np.maximum(np.hypot(*q.T), 1e-9)
-        jac = -q / d[:, None]
-        step, *_ = np.linalg.lstsq(jac, radius - d, rcond=None)
-        centre = centre + step
+        qx, qy = (pts - centre).T
+        d = np.maximum(np.hypot(qx, qy), 1e-9)
+        jx, jy, e = qx / d, qy / d, d - radius  # the distances' gradient, their misses
+        a, b, c = float(jx @ jx), float(jx @ jy), float(jy @ jy)
+        det = a * c - b * b
+        if det <= 1e-12:
+            break
+        gx, gy = float(jx @ e), float(jy @ e)
+        centre = centre + ((c * gx - b * gy) / det, (a * gy - b * gx) / det)
     return centre
