@@ -105,3 +105,28 @@ def test_a_white_run_past_the_other_whites_place_keeps_its_name(camera: SimCamer
     contacts = [e.balls for e in seen if isinstance(e, Contact)]
     assert contacts == [("red", "white")]
     assert whites_not_white(film, watcher) == 0
+
+
+def contacts_seen(camera: SimCamera, lay: dict[str, XY], shot: Shot) -> tuple[list[float], TableWatcher]:
+    film = camera.film(Table(SPEC, lay), shot, t0=5.0, tail=KEGLE_TAIL)
+    watcher = watcher_for(camera)
+    seen = [e for t, frame in film.frames() for e in watcher.feed(t, frame)]
+    return [e.t for e in seen if isinstance(e, Contact)], watcher
+
+
+def test_a_red_struck_from_beside_a_white_has_not_touched_it(camera: SimCamera) -> None:
+    # the red lies 22 mm from white.1 and is played away past it onto white.2: the strike set it
+    # moving, not a touch (two red-white contacts would score a false carambole)
+    lay = {"red": (1.478, 0.4775), "white.1": (1.557, 0.505), "white.2": (1.512, 0.90)}
+    contacts, _ = contacts_seen(camera, lay, Shot("red", 80.88, 1.5))
+    assert len(contacts) == 1 and contacts[0] > 5.2
+
+
+def test_a_white_gone_into_a_pocket_leaves_the_contact_said(camera: SimCamera) -> None:
+    # the red sends white.1 into the foot-left corner pocket: the white, never seen again, is
+    # in the pocket (its sensor says so), not hidden where it could have touched a ball
+    lay = {"red": (1.55, 0.45), "white.1": (1.9, 0.2), "white.2": (0.6, 0.8)}
+    aim = ghost_aim(lay["red"], lay["white.1"], SPEC.pockets[3], SPEC.ball_radius)
+    contacts, watcher = contacts_seen(camera, lay, Shot("red", aim, 1.2))
+    assert watcher.last is not None and watcher.last.doubts == []
+    assert len(contacts) == 1
