@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     seen = lying = phantoms = 0
     stray_merged = stray_w = stray_r = 0
     found = missed = false = 0
-    carambole_same = carambole_true = carambole_false = 0
+    carambole_same = carambole_true = carambole_false = carambole_asked = decided = 0
     by_red_same = pins_same = toppled_shots = by_red_unsure = 0
     to_referee = no_positions = false_cut_shots = 0
     kinds: collections.Counter[str] = collections.Counter()
@@ -204,7 +204,11 @@ def main(argv: list[str] | None = None) -> int:
         sensors = table_events(film.truth.happenings, None, full_info=False)
         cam = read_shot(merge_shot(sensors, got.events), frozenset())
         true = read_shot(film.truth.events, frozenset(), full_info=True)
-        carambole_same += cam.carambole == true.carambole
+        if got.doubts:  # contacts left to the referee: the carambole is the referee's call
+            carambole_asked += true.carambole
+        else:
+            decided += 1
+            carambole_same += cam.carambole == true.carambole
         carambole_true += true.carambole
         carambole_false += cam.carambole and not true.carambole
         pins_same += cam.toppled == true.toppled
@@ -231,7 +235,6 @@ def main(argv: list[str] | None = None) -> int:
     rms = lambda es: 1000 * math.sqrt(sum(e * e for e in es) / len(es)) if es else float("nan")  # noqa: E731
     pct = lambda a, b: 100.0 * a / b if b else float("nan")  # noqa: E731
     fps = clock[1] / clock[0] if clock[0] else float("nan")
-    decided = n - no_positions
     made = ", ".join(f"{k} {v}" for k, v in sorted(kinds.items()))
     print(f"camera over {n} simulated keglebillard shots (seed {args.seed}), {clock[1]} frames at "
           f"1280x720, 60 fps; {made}")
@@ -247,9 +250,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  red-white contacts found           {pct(found, found + missed):6.2f} % "
           f"({found}/{found + missed}; {false} false)   aim all, 0 false")
     print(f"  carambole as from the truth        {pct(carambole_same, decided):6.2f} % "
-          f"({carambole_same}/{decided}; {carambole_true} caramboles, {carambole_false} false)"
-          "   aim all, 0 false")
-    print(f"  pins toppled as from the truth     {pct(pins_same, decided):6.2f} % ({pins_same}/{decided})"
+          f"({carambole_same}/{decided} shots whose contacts were said; {carambole_true} caramboles, "
+          f"{carambole_false} false, {carambole_asked} left to the referee)   aim all, 0 false")
+    print(f"  pins toppled as from the truth     {pct(pins_same, n - no_positions):6.2f} % "
+          f"({pins_same}/{n - no_positions})"
           "   aim all (the pin switches)")
     print(f"  pins the red toppled, as truth     {pct(by_red_same, toppled_shots):6.2f} % "
           f"({by_red_same}/{toppled_shots} shots with pins down; of the others {by_red_unsure} with the"
