@@ -17,7 +17,10 @@ What the picture has, so the tracker meets what a pub camera sees:
 - sensor noise (Gaussian, a bank of noise frames cycled) and motion blur (each ball is
   averaged over the exposure);
 - the cue stick and the player's arm and bridge hand, over the table before and just
-  after the strike, covering parts of the cloth and of balls.
+  after the strike, covering parts of the cloth and of balls;
+- keglebillard's five pins, white: a standing pin is a lit head disc with a glint over its
+  darker turned side; a pin the physics topples (a ``pin`` happening) lies on the cloth from
+  then on, along the way the ball that knocked it (or the pin that fell on it) came.
 
 The silhouette of a ball is drawn as a disc around its projected centre (the true ellipse's
 centre differs by under 0.2 px at 2.5 m); the cushion noses are at ``NOSE_HEIGHT``, the
@@ -34,6 +37,7 @@ import cv2
 import numpy as np
 
 from ..events import Event
+from ..geometry import kegle as kegle_geo
 from ..vision.lens import CameraModel, overhead
 from ..vision.table_dress import CUSHION_WIDTH, NOSE_HEIGHT, RAIL_HEIGHT, RAIL_WIDTH, diamonds
 from .physics import Happening, Shot, Table
@@ -62,6 +66,15 @@ GOAL_RIM = (70, 70, 72)
 GOLF_FILL = 0.66
 #: golf pegs stand this high above the cloth (geometry.golf.PEG_HEIGHT)
 PEG_HEIGHT = 0.040
+#: kegle pins stand this high (geometry.kegle.PIN_HEIGHT)
+PIN_HEIGHT_KEGLE = kegle_geo.PIN_HEIGHT
+#: keglebillard's pins: turned skittles painted white (the seed rules give no colour; white,
+#: as on most bodega tables, is the camera's hard case: a pin's top is a small white disc)
+PIN_SIDE = (178, 186, 190)
+PIN_TOP = (222, 228, 232)
+PIN_GLINT = (246, 248, 250)
+#: a pin's waist is this far up its height, and this wide against its head
+PIN_WAIST = (0.55, 0.9)
 CUE_WOOD = (120, 175, 205)
 SLEEVE = (60, 55, 50)
 SKIN = (120, 150, 200)
@@ -69,6 +82,31 @@ SKIN = (120, 150, 200)
 
 def _owner(ball: str) -> str:
     return ball.split(".", 1)[0]
+
+
+def _lit(bgr: tuple[int, int, int], light: float) -> tuple[int, int, int]:
+    b, g, r = (int(min(255.0, c * light)) for c in bgr)
+    return b, g, r
+
+
+def _fallen(film: ShotFilm, spec: TableSpec) -> dict[int, tuple[float, XY]]:
+    """The pins the physics toppled: when, and which way each lies (away from the ball that
+    knocked it, or from the pin that fell on it, or out from the centre)."""
+    out: dict[int, tuple[float, XY]] = {}
+    centre = (spec.length / 2, spec.width / 2)
+    for h in film.truth.happenings:
+        if h.kind != "pin" or not isinstance(h.where, int) or h.where in out:
+            continue
+        px, py = spec.pins[h.where]
+        down = [spec.pins[n] for n in out]
+        came = film.position(h.ball, h.t) if h.ball and h.speed > 0 else None
+        if came is None and down:
+            came = min(down, key=lambda xy: math.dist(xy, (px, py)))
+        if came is None or math.dist(came, (px, py)) < 1e-6:
+            came = centre if math.dist(centre, (px, py)) > 1e-6 else (px - 1.0, py)
+        d = math.dist(came, (px, py))
+        out[h.where] = (h.t, ((px - came[0]) / d, (py - came[1]) / d))
+    return out
 
 
 @dataclass
@@ -94,6 +132,8 @@ class ShotFilm:
     paths: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]
     truth: ShotTruth
     strike: tuple[str, float, XY, float]  # ball, time, where it lay, direction in degrees
+    #: pin number -> (when it fell, the unit way it lies along) for the pins the shot topples
+    pins_down: dict[int, tuple[float, XY]] = field(default_factory=dict)
 
     def position(self, ball: str, t: float) -> XY | None:
         path = self.paths.get(ball)
@@ -131,6 +171,7 @@ class SimCamera:
         self.background, self.light_map = self._background()
         self._noise = [self._noise_pair(noise) for _ in range(6)] if noise > 0 else []
         self._ball_px = self._ball_radius_px()
+        self._pins_up = self._standing_pins() if spec.pins else None
 
     # --- the still picture ---------------------------------------------------------------
     def _plane(self, z: float) -> np.ndarray:
@@ -213,6 +254,52 @@ class SimCamera:
         c = (self.spec.length / 2, self.spec.width / 2)
         return r / self.model.metres_per_pixel(c, r)
 
+    def _standing_pins(self) -> dict[int, tuple[slice, slice, np.ndarray]]:
+        """Pin number -> (rows, columns, the lit picture of the standing pin there)."""
+        spec, h = self.spec, PIN_HEIGHT_KEGLE
+        img = np.empty((self.model.height, self.model.width, 3), np.float64)
+        out: dict[int, tuple[slice, slice, np.ndarray]] = {}
+        for number, (px, py) in spec.pins.items():
+            img[:] = self.background
+            head, base = spec.pin_radius, spec.pin_radius * 0.7
+            waist_z, waist_r = h * PIN_WAIST[0], head * PIN_WAIST[1]
+            rim = [
+                (px + rr * math.cos(a), py + rr * math.sin(a), z)
+                for a in np.linspace(0.0, 2 * math.pi, 24, endpoint=False)
+                for z, rr in ((0.0, base), (waist_z, waist_r), (h, head))
+            ]
+            uv = self.model.project(np.array(rim))
+            lit = float(self.light(np.array(px), np.array(py)))
+            hull = cv2.convexHull(np.round(uv * 16).astype(np.int32))
+            cv2.fillConvexPoly(img, hull, _lit(PIN_SIDE, lit), lineType=cv2.LINE_AA, shift=4)
+            self._disc(img, (px, py), head, h, _lit(PIN_TOP, lit))
+            # the glint: the lamps are over the middle of the table, the head's top catches them
+            self._disc(img, (px - head * 0.3, py - head * 0.3), head * 0.4, h, _lit(PIN_GLINT, lit))
+            u0, v0 = np.floor(uv.min(axis=0)).astype(int) - 2
+            u1, v1 = np.ceil(uv.max(axis=0)).astype(int) + 3
+            rows, cols = slice(max(v0, 0), v1), slice(max(u0, 0), u1)
+            out[number] = (rows, cols, np.clip(img[rows, cols], 0, 255).astype(np.uint8))
+        return out
+
+    def _draw_pins(self, img: np.ndarray, film: ShotFilm, t: float) -> None:
+        """Standing pins as they stand; a pin toppled before ``t`` lying on the cloth."""
+        assert self._pins_up is not None
+        for number, (rows, cols, patch) in self._pins_up.items():
+            if number not in film.pins_down or film.pins_down[number][0] > t:
+                img[rows, cols] = patch
+        for number, (when, (dx, dy)) in film.pins_down.items():
+            if when <= t:
+                self._lying_pin(img, self.spec.pins[number], (dx, dy))
+
+    def _lying_pin(self, img: np.ndarray, spot: XY, way: XY) -> None:
+        """A pin on its side: its foot by its spot, its head a pin's height along ``way``."""
+        head = self.spec.pin_radius
+        foot = spot
+        top = (spot[0] + way[0] * PIN_HEIGHT_KEGLE, spot[1] + way[1] * PIN_HEIGHT_KEGLE)
+        lit = float(self.light(np.array(spot[0]), np.array(spot[1])))
+        self._poly(img, [(foot, head * 0.7), (top, head * 0.9)], head, _lit(PIN_SIDE, lit))
+        self._disc(img, top, head, head, _lit(PIN_TOP, lit))
+
     # --- filming a shot ------------------------------------------------------------------
     def film(
         self, table: Table, shot: Shot, t0: float = 0.0, lead: float = 1.0, tail: float = 0.8
@@ -252,7 +339,9 @@ class SimCamera:
                 truth.contacts.append((h.t, _owner(h.ball), _owner(h.other)))
             elif h.kind == "cushion" and h.ball:
                 truth.cushions.append((h.t, _owner(h.ball), int(h.where or 0)))
-        return ShotFilm(self, times, paths, truth, (shot.ball, t0, before[shot.ball], shot.direction))
+        film = ShotFilm(self, times, paths, truth, (shot.ball, t0, before[shot.ball], shot.direction))
+        film.pins_down = _fallen(film, self.spec)
+        return film
 
     # --- one frame -----------------------------------------------------------------------
     def render(self, film: ShotFilm, t: float, k: int = 0) -> np.ndarray:
@@ -263,6 +352,8 @@ class SimCamera:
             if a is not None and b is not None:
                 px = math.dist(a, b) / self.model.metres_per_pixel(a)
                 subs = max(subs, min(10, int(px / 1.5) + 1))
+        if self._pins_up is not None:
+            self._draw_pins(img, film, t)
         for ball in film.paths:
             self._draw_ball(img, film, ball, t, subs)
         if self.cue:

@@ -12,6 +12,12 @@ peg or over a goal's edge; in every fifth lay-out three balls on a side's replac
 1-3; the rest anywhere clear of the pegs and goals), p1 and p2 in
 turn playing the shot ``players.GolfPlayer`` chooses; every third shot is a touch at a
 fraction of the chosen pace (as in zone play, where a ball need only leave its zone).
+
+``kegle_shots(n, seed)`` yields ``(film, kind)`` pairs on the keglebillard table, the five
+pins standing: the red and the two whites laid out as after a shot (a third of the lay-outs
+with a white a few centimetres from the pins, where a white sits by a white-looking pin),
+the red played as ``players.KeglePlayer`` chooses (a white into the pins, or a carambole);
+``kind`` says what the physics made of it: ``pins``, ``carambole``, ``both`` or ``none``.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from dataclasses import replace
 from ..geometry import golf as golf_geo
 from .camera import ShotFilm, SimCamera
 from .physics import Table
-from .players import CaromPlayer, GolfPlayer
+from .players import CaromPlayer, GolfPlayer, KeglePlayer, carambole_made
 from .tables import XY, TableSpec, table_spec
 
 
@@ -221,3 +227,61 @@ def golf_shots(n: int, seed: int = 0, camera: SimCamera | None = None) -> Iterat
         film = camera.film(table, shot, t0=t, tail=GOLF_TAIL)
         t = float(film.times[-1]) + 3.0
         yield film, shooter
+
+
+#: seconds a kegle shot is filmed past its rest (a ball into a pocket holds the rest up for
+#: track.GONE, as a golf ball into a goal does)
+KEGLE_TAIL = 1.5
+
+
+def _kegle_clear(spec: TableSpec, xy: XY, out: dict[str, XY]) -> bool:
+    """On the bed, off the pocket mouths, clear of the pins and the other balls."""
+    r = spec.ball_radius
+    if not spec.on_bed(xy, margin=-0.002):
+        return False
+    if any(math.dist(xy, p) < spec.pocket_radius + r for p in spec.pockets.values()):
+        return False
+    if any(math.dist(xy, p) < spec.pin_radius + r + 0.004 for p in spec.pins.values()):
+        return False
+    return all(math.dist(xy, o) > 2 * r + 0.004 for o in out.values())
+
+
+def kegle_layout(rng: random.Random, spec: TableSpec, by_pins: bool = False) -> dict[str, XY]:
+    """The red and two whites anywhere clear; ``by_pins``: the first white 1-6 cm from a pin."""
+    out: dict[str, XY] = {}
+    for ball in ("white.1", "white.2", "red"):
+        for _ in range(500):
+            if by_pins and ball == "white.1":
+                px, py = rng.choice(list(spec.pins.values()))
+                a = rng.uniform(0.0, 2 * math.pi)
+                d = spec.pin_radius + spec.ball_radius + rng.uniform(0.01, 0.06)
+                xy = px + d * math.cos(a), py + d * math.sin(a)
+            else:
+                xy = _anywhere(rng, spec)
+            if _kegle_clear(spec, xy, out):
+                out[ball] = xy
+                break
+    return out
+
+
+def kegle_kind(film: ShotFilm) -> str:
+    """What the shot made: ``pins`` (a pin fell), ``carambole``, ``both`` or ``none``."""
+    pins = any(h.kind == "pin" for h in film.truth.happenings)
+    carambole = carambole_made(film.truth.happenings)
+    return {(True, True): "both", (True, False): "pins", (False, True): "carambole"}.get(
+        (pins, carambole), "none"
+    )
+
+
+def kegle_shots(n: int, seed: int = 0, camera: SimCamera | None = None) -> Iterator[tuple[ShotFilm, str]]:
+    spec = table_spec("kegle")
+    camera = camera or SimCamera(spec, seed=seed)
+    rng = random.Random(seed)
+    player = KeglePlayer(spec, seed=seed * 31 + 11, skill=0.75)
+    t = 10.0
+    for i in range(n):
+        table = Table(spec, kegle_layout(rng, spec, by_pins=i % 3 == 1))
+        shot = player.execute(player.plan(table, "p1"))
+        film = camera.film(table, shot, t0=t, tail=KEGLE_TAIL)
+        t = float(film.times[-1]) + 3.0
+        yield film, kegle_kind(film)

@@ -54,6 +54,7 @@ KISS_OPEN = 0.006  # m: two balls that part this far and close again within an e
 FAST_PASS = 0.5  # m/s: a ball passing a still one this fast moves it off if it touches at all
 CREEP = 0.003  # m: balls this close that exchange no visible momentum may have touched at a crawl
 ORDER = 0.012  # s: a cue ball cushion this close to its contact leaves the order unclear
+POCKET_REACH = 0.09  # m: a ball last seen this near a pocket's centre, and never again, went in
 
 
 @dataclass
@@ -162,6 +163,11 @@ class ShotReader:
         self.game = game
         # carom numbering (geometry.carom): 1 head x=0, 2 y=width, 3 foot x=length, 4 y=0
         self.numbers = {"x0": 1, "yW": 2, "xL": 3, "y0": 4} if cushion_numbers is None else cushion_numbers
+        #: a kegle table's six pockets (corners, middles of the long sides): a ball gone into one
+        #: is not hidden (the pocket sensor says it), and raises no doubt
+        self.pockets = (
+            [(x, y) for y in (0.0, width) for x in (0.0, length / 2, length)] if game == "kegle" else []
+        )
 
     def read(self, shot: ShotTrack) -> CameraShot:
         times = shot.times
@@ -599,6 +605,10 @@ class ShotReader:
             pre = p[max(k0 - window, 0) : k0 + 1]  # before the balls came near
             pre = pre[~np.isnan(pre[:, 0])]
             still[ball] = len(pre) >= 2 and float(np.ptp(pre, axis=0).max()) < 0.0015
+        if still[a] and still[b]:  # both lay still: the first to move was struck, not touched
+            starts = [(m, ball) for ball, p in ((a, pa), (b, pb)) if (m := self._moved_off(p, k0, len(p)))]
+            if starts:
+                still[min(starts)[1]] = False
         # a ball that lay still: did it move off? (catches the thinnest touches)
         for ball, p in ((a, pa), (b, pb)):
             if not still[ball]:
@@ -666,6 +676,9 @@ class ShotReader:
                     s = root
         return float(times[k] + s * (times[k + 1] - times[k]))
 
+    def _by_pocket(self, xy: np.ndarray) -> bool:
+        return any(math.dist((float(xy[0]), float(xy[1])), q) < POCKET_REACH for q in self.pockets)
+
     def _hidden_matters(
         self, times: np.ndarray, tracks: dict[str, np.ndarray], ball: str, a: int, e: int
     ) -> bool:
@@ -673,6 +686,8 @@ class ShotReader:
         p = tracks[ball]
         before = p[a - 1] if a > 0 else None
         after = p[e] if e < len(p) else None
+        if after is None and before is not None and self._by_pocket(before):
+            return False  # unseen to the end, last seen by a pocket: it went in
         if before is None or after is None or np.isnan(before[0]) or np.isnan(after[0]):
             # hidden at the start (under the arm at the strike) or the end: it lay still where it
             # was seen next (or last), and no moving ball came near that spot while it was unseen

@@ -60,6 +60,10 @@ class TableWatcher:
     cushions: dict[str, int] | None = None
     last: CameraShot | None = field(default=None, init=False)
     last_track: ShotTrack | None = field(default=None, init=False)
+    #: alike balls -> where each was last seen: a moving ball is named by where it just was, not
+    #: by where it lay before the shot (a white run up the table came as near the other white's
+    #: place as its own, the names swapped frame to frame and the contacts were lost)
+    seen_last: dict[str, tuple[float, float]] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         self.colours = self.colours or colours_for(self.game)
@@ -78,6 +82,7 @@ class TableWatcher:
         """Forget where the balls lay (they were put elsewhere by hand)."""
         self.cutter = ShotCutter(self.names)
         self.follower.reset()
+        self.seen_last = {}
         self.last = self.last_track = None
 
     def sightings(self, frame: np.ndarray, t: float | None = None) -> dict[str, tuple[float, float]]:
@@ -94,8 +99,10 @@ class TableWatcher:
                 continue
             # balls that look alike (kegle whites, golf players' balls): named by where the balls
             # of that colour lay
-            lying = self.cutter.resting() if lying is None else lying
-            out.update(alike_names(found, [f"{colour.name}.{i}" for i in range(1, colour.count + 1)], lying))
+            lying = {**self.cutter.resting(), **self.seen_last} if lying is None else lying
+            named = alike_names(found, [f"{colour.name}.{i}" for i in range(1, colour.count + 1)], lying)
+            self.seen_last.update(named)
+            out.update(named)
         return out
 
     def feed(self, t: float, frame: np.ndarray) -> list[Event]:
