@@ -32,6 +32,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from camera_anchor import blur_hsv_seconds
 
 from tablesense.events import Contact, Cushion, Event, Rest, Setup, Strike, parse_event
 from tablesense.rules import find_engine
@@ -327,13 +328,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             zone_n += 1
             zone_same += (t_zone["zone"], t_zone["entree"]) == (c_zone["zone"], c_zone["entree"])
-    frame = np.zeros((720, 1280, 3), np.uint8)
-    frame[:] = (150, 95, 25)
-    reps = 200
-    t1 = time.perf_counter()
-    for _ in range(reps):
-        cv2.cvtColor(cv2.GaussianBlur(frame, (5, 5), 0), cv2.COLOR_BGR2HSV)
-    anchor = (time.perf_counter() - t1) / reps
+    anchor = blur_hsv_seconds()
     n = args.shots
     rms = 1000 * math.sqrt(sum(e * e for e in errs) / len(errs)) if errs else float("nan")
     fps = frames / watch_s if watch_s else float("nan")

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
-import numpy as np
+from camera_anchor import blur_hsv_seconds
 
 from tablesense.events import Rest
 from tablesense.geometry import golf as geo
@@ -246,13 +246,7 @@ def main(argv: list[str] | None = None) -> int:
             true_yes[name] += SAID.get(name, bool)(want)
             if args.verbose and want != have:
                 print(f"shot {i} ({shooter}): {name}: truth {want}, camera {have}")
-    frame = np.zeros((720, 1280, 3), np.uint8)
-    frame[:] = (150, 95, 25)
-    reps = 200
-    t1 = time.perf_counter()
-    for _ in range(reps):
-        cv2.cvtColor(cv2.GaussianBlur(frame, (5, 5), 0), cv2.COLOR_BGR2HSV)
-    anchor = (time.perf_counter() - t1) / reps
+    anchor = blur_hsv_seconds()
     n = args.shots
     rms_of = lambda es: 1000 * math.sqrt(sum(e * e for e in es) / len(es)) if es else float("nan")  # noqa: E731
     rms, rms_dressed = rms_of(errs), rms_of(by_dressing)

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
+from camera_anchor import blur_hsv_seconds
 
 from tablesense.events import Contact, Event, Rest
 from tablesense.rules.kegle_shot import read_shot
@@ -224,13 +225,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"shot {i} ({kind}): carambole {true.carambole}/{cam.carambole} (truth/camera)")
         if args.verbose and true.toppled and cam.by_red != red_pins:
             print(f"shot {i} ({kind}): pins by the red {red_pins}/{cam.by_red} (physics/camera)")
-    frame = np.zeros((720, 1280, 3), np.uint8)
-    frame[:] = (150, 95, 25)
-    reps = 200
-    t1 = time.perf_counter()
-    for _ in range(reps):
-        cv2.cvtColor(cv2.GaussianBlur(frame, (5, 5), 0), cv2.COLOR_BGR2HSV)
-    anchor = (time.perf_counter() - t1) / reps
+    anchor = blur_hsv_seconds()
     n = args.shots
     rms = lambda es: 1000 * math.sqrt(sum(e * e for e in es) / len(es)) if es else float("nan")  # noqa: E731
     pct = lambda a, b: 100.0 * a / b if b else float("nan")  # noqa: E731
