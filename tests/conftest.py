@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from collections.abc import AsyncIterator
@@ -51,3 +52,13 @@ async def app(tmp_path: Path) -> AsyncIterator[tuple[Any, str, Any]]:
     async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
         yield pub, url, http
     await runner.cleanup()
+
+
+@pytest.fixture
+def out(tmp_path: Path) -> Path:
+    """Where a browser test's screenshots go: tmp, or docs/screenshots/ with TABLESENSE_SCREENSHOTS=1."""
+    if os.environ.get("TABLESENSE_SCREENSHOTS") == "1":
+        shots = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+        shots.mkdir(parents=True, exist_ok=True)
+        return shots
+    return tmp_path

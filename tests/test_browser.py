@@ -24,7 +24,6 @@ pytestmark = pytest.mark.browser
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
-SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 
 
 class LivePub:

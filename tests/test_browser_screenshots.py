@@ -6,13 +6,12 @@ ones the README and docs/scoreboard.md, docs/referee.md show)."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import SCREENSHOTS, LivePub, _page, browser  # noqa: F401  (fixture)
+from test_browser import LivePub, _page, browser  # noqa: F401  (fixture)
 
 from tablesense.web.guard import tv_code
 
@@ -88,14 +87,6 @@ def pub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LivePub]:
         _play(live, table, *GAMES[game])
     yield live
     live.close()
-
-
-@pytest.fixture
-def out(tmp_path: Path) -> Path:
-    if os.environ.get("TABLESENSE_SCREENSHOTS") == "1":
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        return SCREENSHOTS
-    return tmp_path
 
 
 @pytest.fixture

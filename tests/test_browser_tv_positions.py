@@ -6,13 +6,12 @@ The pictures go to tmp; with TABLESENSE_SCREENSHOTS=1 they go to docs/screenshot
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import SCREENSHOTS, LivePub, _page, browser  # noqa: F401  (fixture)
+from test_browser import LivePub, _page, browser  # noqa: F401  (fixture)
 
 from tablesense.web.guard import tv_code
 
@@ -45,14 +44,6 @@ def ctx(browser: Any, live: LivePub) -> Iterator[Any]:  # noqa: F811
     context = browser.new_context(device_scale_factor=1)
     yield context
     context.close()
-
-
-@pytest.fixture
-def out(tmp_path: Path) -> Path:
-    if os.environ.get("TABLESENSE_SCREENSHOTS") == "1":
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        return SCREENSHOTS
-    return tmp_path
 
 
 class Table:
