@@ -90,7 +90,7 @@ def test_a_mistyped_option_is_named_in_the_commands_name_with_the_one_meant(
 @pytest.mark.parametrize(("argv", "prog", "said"), [
     (["replya", "x"], "tablesense", "'replya' is not a command; did you mean replay?"),
     (["leage", "list"], "tablesense", "did you mean league?"),
-    (["nonsense"], "tablesense", "'nonsense' is not a command; commands: replay, monitor"),
+    (["nonsense"], "tablesense", "'nonsense' is not a command; commands: replay, sheet, monitor"),
     (["league", "standigns", "X"], "tablesense league",
      "'standigns' is not an action; did you mean standings?"),
     (["profile", "chek"], "tablesense profile", "did you mean check?"),

@@ -27,6 +27,8 @@ if TYPE_CHECKING:  # annotations only: the start-up imports no more than it need
 #: name -> (module under tablesense.commands, one line of help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("replay", "replay a match log (JSONL) and print the match state"),
+    "sheet": ("sheet", "print a match's score sheet (HTML made for A4, or PDF) from its log or the pub's "
+              "database"),
     "monitor": ("monitor", "print the decoded table events of a serial port live"),
     "sim": ("sim", "run the real firmware under MicroPython on a pty, driven by a file of edges"),
     "demo": ("demo", "play a whole simulated match and show it on the scoreboard"),
