@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 #: simulator, the camera, and the program's own heavy parts
 HEAVY = ("asyncio", "aiohttp", "msgspec", "numpy", "cv2", "pymunk", "serial", "sqlite3", "qrcode",
          "paho", "tablesense.league", "tablesense.web", "tablesense.rules", "tablesense.link",
-         "tablesense.events", "tablesense.replay", "tablesense.sim", "tablesense.vision")
+         "tablesense.events", "tablesense.replay", "tablesense.sim", "tablesense.vision", "tablesense.sheet",
+         "shutil", "typing", "dataclasses")  # shutil: bz2, lzma, zlib; typing, dataclasses: inspect
 
 #: the console script ``make setup`` installs runs ``tablesense.cli:main``; this does the same
 #: and then writes what the process has imported to stderr

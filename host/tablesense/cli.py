@@ -17,7 +17,7 @@ import importlib
 import sys
 
 from . import __version__
-from .command_line.argument_parser import Parser, unknown_arguments
+from .command_line.argument_parser import Formatter, Parser, unknown_arguments
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: the start-up imports no more than it needs
@@ -66,8 +66,7 @@ def build_parser(load: Collection[str] | None = None) -> argparse.ArgumentParser
     """The parser of ``tablesense``. ``load``: the commands whose modules are imported and
     whose arguments are added (None: every one, as the completion script and the help
     test need); the others are listed with their line of help only."""
-    parser = Parser(prog="tablesense", description=DESCRIPTION, epilog=EPILOG,
-                    formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = Parser(prog="tablesense", description=DESCRIPTION, epilog=EPILOG, formatter_class=Formatter)
     parser.add_argument("--version", action="version", version=f"tablesense {__version__}",
                         help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
@@ -77,8 +76,7 @@ def build_parser(load: Collection[str] | None = None) -> argparse.ArgumentParser
             continue
         mod = _load(module)
         p = sub.add_parser(name, help=help_text, description=help_text[:1].upper() + help_text[1:] + ".",
-                           epilog=_examples(getattr(mod, "EXAMPLES", "")),
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
+                           epilog=_examples(getattr(mod, "EXAMPLES", "")), formatter_class=Formatter)
         p.set_defaults(_module=module)
         if mod is not None:
             mod.add_arguments(p)

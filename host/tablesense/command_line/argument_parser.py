@@ -20,6 +20,33 @@ if TYPE_CHECKING:  # the annotations only (typing costs a start-up its import)
     from typing import Any, NoReturn
 
 
+class Formatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's help layout (descriptions and examples as written), its width found
+    without ``shutil``: argparse makes a formatter for every argument it adds, and
+    ``shutil`` (with bz2, lzma and zlib) would be most of what ``--version`` imports."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        width = width if width is not None else columns() - 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+def columns() -> int:
+    """The terminal's width, as ``shutil.get_terminal_size`` finds it: $COLUMNS, the
+    terminal of stdout, else 80."""
+    import os
+    import sys
+
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
 def did_you_mean(word: str, known: Iterable[str]) -> str:
     """``"; did you mean replay?"`` for the known word closest to ``word``, or ``""``."""
     import difflib
