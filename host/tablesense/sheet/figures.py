@@ -24,7 +24,7 @@ written anew, so the figures always belong to the match as it stands.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import TablesenseError
@@ -142,16 +142,18 @@ class Tally:
     """The running totals at the end of each inning (carom), series (keglebillard) and
     frame (golf), kept from the states of a match shown to it one after another."""
 
-    def __init__(self) -> None:
+    def __init__(self, setup: Setup | None = None) -> None:
         #: per player: inning (or series) number -> the player's total at its end
         self.ends: dict[str, dict[int, int]] = {p: {0: 0} for p in SIDES}
         #: golf: frame number -> how it ended
         self.frames: dict[int, Frame] = {}
-        self.setup: Setup | None = None
+        #: the match's set-up (the registered moyennes are in it, not in the state)
+        self.setup = setup
 
     def start(self, setup: Setup) -> None:
         """A new match: nothing kept from the one before."""
-        self.__init__()  # type: ignore[misc]
+        self.ends = {p: {0: 0} for p in SIDES}
+        self.frames = {}
         self.setup = setup
 
     def see(self, state: Any) -> None:
@@ -195,11 +197,11 @@ class Tally:
         names = player_names(state)
         out = Figures(state.game, names, state.finished, state.winner, errors=tuple(errors))
         if state.game == "carom":
-            return _replace(out, carom=self._carom(state, names))
+            return replace(out, carom=self._carom(state, names))
         if state.game == "kegle":
-            return _replace(out, kegle=self._kegle(state, names))
+            return replace(out, kegle=self._kegle(state, names))
         if state.game == "golf":
-            return _replace(out, golf=self._golf(state))
+            return replace(out, golf=self._golf(state))
         return out
 
     def _carom(self, state: Any, names: Mapping[str, str]) -> CaromFigures:
@@ -260,12 +262,6 @@ def _balls_after(left: tuple[int, int], rulings: Iterable[Any]) -> tuple[int, in
         elif r.rule == "golf.off-table.opponent" and r.player in SIDES:
             bl[1 - SIDES.index(r.player)] -= 1
     return (max(bl[0], 0), max(bl[1], 0))
-
-
-def _replace(figures: Figures, **changes: Any) -> Figures:
-    from dataclasses import replace
-
-    return replace(figures, **changes)
 
 
 # --- a whole log ------------------------------------------------------------------------------
