@@ -43,7 +43,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="an overhead camera per --serial, by position (docs/camera.md; calibrate it first)")
     p.add_argument("--tables", type=int, default=0, metavar="N",
                    help="tables without a link, refereed by hand")
-    add_http(p, host="0.0.0.0", any_port=True, old_port="--port-http")
+    add_http(p, host="0.0.0.0", old_port="--port-http")
     add_db(p, "the match log, SQLite (default tablesense.db)", default="tablesense.db")
     add_lang(p, "language of new tables", default="en")
     p.add_argument("--public-url", default="", metavar="URL",
@@ -213,7 +213,7 @@ def league_link(url: str | None, pub: str | None) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    problem = check_http_port(args.http.port, allow_any=True)
+    problem = check_http_port(args.http.port)  # a fixed port: the pub's TVs and phones keep its address
     if problem:
         print(f"tablesense run: --http: {problem}", file=sys.stderr)
         return 2
