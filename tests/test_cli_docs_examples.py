@@ -20,6 +20,12 @@ exit 0; its web server is moved to a free port (``--http 127.0.0.1:N`` added, or
 place of the one given): the machine's 8080 may be taken by another test or a real pub.
 Each directory is a fresh temporary one holding links to examples/ and tests/, with HOME
 pointing into it (``~/.zfunc`` lands there).
+
+``tablesense`` is found as a reader of the README finds it: on the PATH the README's
+set-up line gives (``. .venv/bin/activate``, run in the checkout), starting from a PATH
+with no ``tablesense`` on it; and each command of the README's table answers its
+``--help`` there, those that need a board too. A checkout without ``.venv`` (the suite
+run from another environment) uses a ``tablesense`` that runs this checkout's code.
 """
 
 from __future__ import annotations
@@ -156,22 +162,60 @@ def _on_a_free_port(command: str) -> str:
     return f"{command} --http {port}"
 
 
+VENV_TABLESENSE = ROOT / ".venv" / "bin" / "tablesense"
+
+
+def setup_line() -> str:
+    """The README's line that puts ``tablesense`` on the PATH (in its first shell block)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("```sh", 1)[1].split("```", 1)[0]
+    lines = [re.sub(r"\s+#\s.*$", "", ln).strip() for ln in block.splitlines() if ".venv/bin" in ln]
+    assert len(lines) == 1, f"the README's set-up block names no single line for .venv/bin: {lines}"
+    return lines[0]
+
+
+def _path_without_tablesense() -> str:
+    dirs = os.environ.get("PATH", "").split(os.pathsep)
+    return os.pathsep.join(d for d in dirs if d and not os.access(os.path.join(d, "tablesense"), os.X_OK))
+
+
+def path_after_setup() -> str:
+    """The PATH after the README's set-up line, run in the checkout in a shell whose PATH
+    had no ``tablesense``."""
+    env = {**os.environ, "PATH": _path_without_tablesense()}
+    env.pop("VIRTUAL_ENV", None)
+    done = subprocess.run(["bash", "-c", f'{setup_line()} && printf %s "$PATH"'], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _env(home: Path) -> dict[str, str]:
+    """What a reader's shell has after the README's set-up (or, without .venv, a ``tablesense``
+    that runs this checkout's code), HOME in ``home``."""
+    path = os.environ.get("PYTHONPATH", "")
+    env = {**os.environ, "HOME": str(home),
+           "PYTHONPATH": f"{ROOT / 'host'}{os.pathsep}{path}" if path else str(ROOT / "host")}
+    if VENV_TABLESENSE.exists():
+        env["PATH"] = path_after_setup()
+    else:
+        bin_dir = home / ".bin"
+        bin_dir.mkdir(exist_ok=True)
+        exe = bin_dir / "tablesense"
+        exe.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m tablesense "$@"\n')
+        exe.chmod(0o755)
+        env["PATH"] = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
+    env.pop("DISPLAY", None)  # --open: chromium headless, no window on the developer's screen
+    return env
+
+
 @pytest.fixture
 def workdir(tmp_path: Path) -> tuple[Path, dict[str, str]]:
-    """A fresh directory with examples/ and tests/ in reach, and a ``tablesense`` on PATH that
-    runs this checkout's code."""
+    """A fresh directory with examples/ and tests/ in reach, and ``tablesense`` on the PATH
+    as the README's set-up line puts it there."""
     for name in ("examples", "tests"):
         (tmp_path / name).symlink_to(ROOT / name)
-    bin_dir = tmp_path / ".bin"
-    bin_dir.mkdir()
-    exe = bin_dir / "tablesense"
-    exe.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m tablesense "$@"\n')
-    exe.chmod(0o755)
-    path = os.environ.get("PYTHONPATH", "")
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", "HOME": str(tmp_path),
-           "PYTHONPATH": f"{ROOT / 'host'}{os.pathsep}{path}" if path else str(ROOT / "host")}
-    env.pop("DISPLAY", None)  # --open: chromium headless, no window on the developer's screen
-    return tmp_path, env
+    return tmp_path, _env(tmp_path)
 
 
 def _run(command: str, cwd: Path, env: dict[str, str]) -> None:
@@ -241,3 +285,51 @@ def test_the_examples_left_out_are_only_those_that_need_a_board_or_the_system() 
                  "tablesense demo --game kegle --seed 3 --open", "tablesense help cli"):
         assert must in taken
     assert sum("league" in c for c in taken) >= 10 and len(taken) >= 30, taken
+
+
+def test_the_readmes_set_up_line_puts_tablesense_on_the_path() -> None:
+    line = setup_line()
+    before = {**os.environ, "PATH": _path_without_tablesense()}
+    assert subprocess.run(["bash", "-c", "command -v tablesense"], env=before).returncode != 0  # not yet
+    if not VENV_TABLESENSE.exists():
+        pytest.skip(f"no .venv in this checkout ({line!r} needs `make setup` first)")
+    env = {**os.environ, "PATH": path_after_setup()}
+    found = subprocess.run(["bash", "-c", "command -v tablesense && tablesense --version"], cwd=ROOT, env=env,
+                           capture_output=True, text=True, timeout=60)
+    assert found.returncode == 0, found.stderr
+    where, version = found.stdout.splitlines()
+    assert Path(where).resolve() == VENV_TABLESENSE.resolve() and version.startswith("tablesense ")
+
+
+def _command_path(command: str) -> tuple[str, ...]:
+    """``tablesense league create "X" --db f`` -> ("league", "create"): the words naming a
+    command and its action."""
+    from tablesense.cli import build_parser
+    from tablesense.command_line.parsers import walk
+
+    children = {cmd.path: cmd.children for cmd in walk(build_parser())}
+    words = shlex.split(command.split("|")[0])
+    path: tuple[str, ...] = ()
+    for word in words[words.index("tablesense") + 1:]:
+        if word not in children.get(path, ()):
+            break
+        path = (*path, word)
+    return path
+
+
+README_COMMANDS = sorted({_command_path(c) for e in readme_rows() for c in e.commands
+                          if re.match(r"(\.venv/bin/)?tablesense ", c)})
+
+
+@pytest.mark.parametrize("path", README_COMMANDS, ids=lambda p: " ".join(p) or "tablesense")
+def test_each_command_of_the_readmes_table_answers_its_help_after_the_set_up_line(
+        path: tuple[str, ...], tmp_path: Path) -> None:
+    done = subprocess.run(["tablesense", *path, "--help"], cwd=tmp_path, env=_env(tmp_path),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage: tablesense") and "Traceback" not in done.stderr
+
+
+def test_the_readmes_table_names_the_commands_a_pub_runs() -> None:
+    assert {("demo",), ("run",), ("replay",), ("sheet",), ("league", "standings"), ("doctor",)} <= set(
+        README_COMMANDS)

@@ -34,7 +34,7 @@ def test_http_refuses_what_is_not_host_and_port(text: str) -> None:
 
 
 def test_run_and_demo_and_install_service_take_the_web_address_the_same_way() -> None:
-    assert parse("run", "--tables", "1", "--http", "9000").http == HttpAddress("127.0.0.1", 9000)
+    assert parse("run", "--tables", "1", "--http", "9000").http == HttpAddress("0.0.0.0", 9000)  # the network
     assert parse("run", "--tables", "1", "--http", "0.0.0.0:9000").http == HttpAddress("0.0.0.0", 9000)
     assert parse("demo", "--http", "0").http == HttpAddress("127.0.0.1", 0)
     assert parse("install-service", "--http", "8090").http == HttpAddress("0.0.0.0", 8090)

@@ -39,7 +39,7 @@ KILLS = {"golf": 17, "kegle": 17, "carom": 17}
 
 def _free_port() -> int:
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+        s.bind(("", 0))  # free on every address: `run` listens on 0.0.0.0
         return int(s.getsockname()[1])
 
 

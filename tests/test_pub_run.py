@@ -38,7 +38,7 @@ def test_bad_arguments_say_what_is_wrong(tablesense_cmd: list[str], tmp_path: Pa
 
 def _free_port() -> int:
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+        s.bind(("", 0))  # free on every address: `run` listens on 0.0.0.0
         return int(s.getsockname()[1])
 
 

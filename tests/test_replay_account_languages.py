@@ -35,7 +35,7 @@ def test_the_english_account_keeps_its_words() -> None:
     lines = account(Path(__file__).parent.parent / "examples" / "golf-match.jsonl", "en")
     assert lines[0] == "match: golf  p1=Dirk  p2=Inge"
     assert lines[1].startswith("shot 1: frame 1: balls left p1 5, p2 5; frames 0-0; Dirk (p1) at the table")
-    assert lines[-1] == "result: won by p2"
+    assert lines[-1] == "result: won by Inge"  # the winner by name
 
 
 @pytest.mark.parametrize("lang", ["nl", "da"])

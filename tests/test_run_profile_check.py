@@ -18,7 +18,7 @@ from tablesense.table.profile import board_config, load_profile
 
 def _free_port() -> int:
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+        s.bind(("", 0))  # free on every address: `run` listens on 0.0.0.0
         return int(s.getsockname()[1])
 
 

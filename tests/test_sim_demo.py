@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -99,6 +100,45 @@ def test_demo_serves_the_match_on_the_scoreboard(tmp_path):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def _demo(tmp_path: Path, *argv: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([TABLESENSE, "demo", "--direct", "--http", "0", "--db", str(tmp_path / "demo.db"),
+                             *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _stop(proc: subprocess.Popen[str], sig: int) -> tuple[int, str]:
+    proc.send_signal(sig)
+    try:
+        _out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    return proc.returncode, err
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
+def test_stopping_a_demo_mid_match_never_says_the_scoreboard_stays_up(tmp_path, sig):
+    proc = _demo(tmp_path, "--game", "golf", "--speed", "1")  # minutes long: it is stopped mid-match
+    assert "scoreboard at" in proc.stdout.readline()
+    time.sleep(1)
+    status, err = _stop(proc, sig)
+    assert status == 0 and "Traceback" not in err, err
+    assert "stays up" not in err, err
+    assert "did not finish" in err, err
+
+
+def test_after_the_match_the_demo_says_once_that_the_scoreboard_stays_up_and_then_only_stops(tmp_path):
+    proc = _demo(tmp_path, "--game", "carom", "--speed", "0", "--target", "1", "--seed", "3")
+    assert proc.stderr is not None
+    said = ""
+    deadline = time.monotonic() + 60
+    while "stays up" not in said and time.monotonic() < deadline:
+        said += proc.stderr.readline()
+    assert "wins the carom match" in said and said.rstrip().endswith("Ctrl-C stops the demo"), said
+    status, after = _stop(proc, signal.SIGINT)
+    assert status == 0 and "stays up" not in after and "Traceback" not in after, after
 
 
 def _finished(snapshot: dict) -> bool:

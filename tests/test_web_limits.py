@@ -141,7 +141,7 @@ def test_hundreds_of_idle_sockets_leave_the_scoreboard_answering(tablesense_cmd:
                                                                  tmp_path: Path) -> None:
     """500 idle sockets from 127.0.0.1 against `tablesense run` under systemd's 1024 descriptors."""
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+        s.bind(("", 0))  # free on every address: `run` listens on 0.0.0.0
         port = s.getsockname()[1]
 
     def systemd_limit() -> None:

@@ -1,27 +1,34 @@
-"""The ``tablesense`` command line: a table of sub-commands, each in its own module.
+"""The ``tablesense`` command line: a static table of sub-commands, each in its own module.
 
-Each module under ``tablesense.commands`` has ``add_arguments(parser)``, ``run(args) ->
-int`` and ``EXAMPLES`` (the end of its ``--help``). A command whose module cannot be
-imported (an optional dependency missing) is listed but says so when run. The words
-they share (``--serial``, ``--http``, ``--db``, ...) come from ``tablesense.command_line``.
+``COMMANDS`` names each command, its line of help and the module under
+``tablesense.commands`` that runs it. A module is imported only when its command is
+asked for: ``tablesense --help`` and ``--version`` import none (the list of commands is
+the table), ``tablesense replay ...`` and ``tablesense replay --help`` import
+``commands.replay`` alone. Each module has ``add_arguments(parser)``, ``run(args) -> int``
+and ``EXAMPLES`` (the end of its ``--help``). A command whose module cannot be imported
+(an optional dependency missing) is listed but says so when run. The words they share
+(``--serial``, ``--http``, ``--db``, ...) come from ``tablesense.command_line``.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import os
-import signal
 import sys
-from types import FrameType
 
 from . import __version__
-from .command_line import old_spellings
-from .command_line.options import Parser
+from .command_line.argument_parser import Formatter, Parser, unknown_arguments
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: the start-up imports no more than it needs
+    from collections.abc import Collection
+    from types import FrameType, ModuleType
 
 #: name -> (module under tablesense.commands, one line of help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("replay", "replay a match log (JSONL) and print the match state"),
+    "sheet": ("sheet", "print a match's score sheet (HTML made for A4, or PDF) from its log or the pub's "
+              "database"),
     "monitor": ("monitor", "print the decoded table events of a serial port live"),
     "sim": ("sim", "run the real firmware under MicroPython on a pty, driven by a file of edges"),
     "demo": ("demo", "play a whole simulated match and show it on the scoreboard"),
@@ -55,21 +62,28 @@ file, a web port taken).
 """
 
 
-def build_parser() -> argparse.ArgumentParser:
-    old_spellings.reset()
-    parser = Parser(prog="tablesense", description=DESCRIPTION, epilog=EPILOG,
-                    formatter_class=argparse.RawDescriptionHelpFormatter)
+def build_parser(load: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of ``tablesense``. ``load``: the commands whose modules are imported and
+    whose arguments are added (None: every one, as the completion script and the help
+    test need); the others are listed with their line of help only."""
+    parser = Parser(prog="tablesense", description=DESCRIPTION, epilog=EPILOG, formatter_class=Formatter)
     parser.add_argument("--version", action="version", version=f"tablesense {__version__}",
                         help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for name, (module, help_text) in COMMANDS.items():
+        if load is not None and name not in load:
+            sub.add_parser(name, help=help_text, add_help=False)
+            continue
         mod = _load(module)
         p = sub.add_parser(name, help=help_text, description=help_text[:1].upper() + help_text[1:] + ".",
-                           epilog=_examples(getattr(mod, "EXAMPLES", "")),
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
+                           epilog=_examples(getattr(mod, "EXAMPLES", "")), formatter_class=Formatter)
         p.set_defaults(_module=module)
         if mod is not None:
             mod.add_arguments(p)
+    if load is None or load:
+        from .command_line import old_spellings
+
+        old_spellings.reset()  # a new command line: each old spelling is noticed again
     return parser
 
 
@@ -78,7 +92,7 @@ def _examples(text: str) -> str | None:
     return "examples:\n" + "\n".join(f"  {ln}" for ln in lines) if lines else None
 
 
-def _load(module: str):  # type: ignore[no-untyped-def]
+def _load(module: str) -> ModuleType | None:
     try:
         return importlib.import_module(f"tablesense.commands.{module}")
     except ModuleNotFoundError as exc:
@@ -87,9 +101,24 @@ def _load(module: str):  # type: ignore[no-untyped-def]
         raise
 
 
+def command_word(argv: list[str]) -> str | None:
+    """The command ``argv`` names: its first word that is no option (the top level's options
+    take no value)."""
+    for word in argv:
+        if word == "--":
+            return None
+        if not word.startswith("-"):
+            return word
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    name = command_word(argv)
+    parser = build_parser(load=(name,) if name in COMMANDS else ())
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        unknown_arguments(parser, args, extras)
     if not getattr(args, "command", None):
         parser.print_help()
         return 2
@@ -97,6 +126,8 @@ def main(argv: list[str] | None = None) -> int:
     if mod is None:
         print(f"tablesense: the '{args.command}' command is not available in this build", file=sys.stderr)
         return 2
+    import signal
+
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # started as `cmd &` by a script:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # a SIGTERM must still stop it
     previous = signal.signal(signal.SIGTERM, _as_interrupt)
@@ -116,11 +147,15 @@ def _as_interrupt(signum: int, frame: FrameType | None) -> None:
     whatever handles SIGINT just then (asyncio's runner cancels its main task; outside
     it ``KeyboardInterrupt``) stops the command, and the command's own clean-up runs
     (``finally``, context managers: the firmware child, the browser, the serial port)."""
+    import signal
+
     signal.raise_signal(signal.SIGINT)
 
 
 def _quiet_stdout() -> None:
     """Point stdout at /dev/null so that the interpreter's last flush does not fail again."""
+    import os
+
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -13,19 +13,15 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass, replace
-from typing import Any, NoReturn
+from typing import Any
 
+from .argument_parser import Parser
 from .old_spellings import old_option
+
+__all__ = ["HttpAddress", "Parser", "add_db", "add_http", "add_lang", "add_serial", "parse_http"]
 
 SERIAL_HELP = ("the board's serial port: a device (/dev/serial/by-id/..., /dev/ttyUSB0, a pty) or a "
                "pyserial URL (socket://HOST:PORT)")
-
-
-class Parser(argparse.ArgumentParser):
-    """An argparse parser whose mistakes are one line: what is wrong and where help is."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
 def add_serial(p: argparse.ArgumentParser, *, repeat: bool = False, old: str | None = "--port",

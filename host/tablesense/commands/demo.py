@@ -161,6 +161,7 @@ async def _serve(args: argparse.Namespace) -> int:
     players: dict[str, Any] = {}
 
     async def source() -> AsyncIterator[Event]:
+        played = False  # the match played to its end (not stopped by Ctrl-C or SIGTERM)
         try:
             async for event in events(args, notes):
                 with contextlib.suppress(TablesenseError):
@@ -168,9 +169,10 @@ async def _serve(args: argparse.Namespace) -> int:
                 if event.type == "setup":
                     players.update(event.to_dict().get("players") or {})
                 yield event
+            played = True
         finally:
             _report(replay, notes, players)
-            if not args.exit:
+            if played and not args.exit:  # said only while the scoreboard does stay up
                 print("tablesense demo: the scoreboard stays up: Ctrl-C stops the demo", file=sys.stderr,
                       flush=True)
             done.set()

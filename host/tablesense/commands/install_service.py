@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     for port in args.serial:
         stable, warning = stable_port(port)
         if warning:
-            print(f"warning: {warning}", file=sys.stderr)
+            print(f"tablesense install-service: {warning}", file=sys.stderr)
         if stable in ports:
             print(f"tablesense install-service: {port} is given twice (as {stable}): one --serial per table",
                   file=sys.stderr)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from ..command_line.options import add_db, also_after_action, need
@@ -119,6 +120,10 @@ def run(args: argparse.Namespace) -> int:
         return league_commands.run(args)
     if not need(args.db, "tablesense league", "the competition database with --db FILE"):
         return 2
+    if args.action != "create" and not Path(args.db).exists():  # only create makes the file
+        print(f"tablesense league: {args.db} does not exist (tablesense league create NAME --db {args.db} "
+              "makes it)", file=sys.stderr)
+        return 2
     try:
         with LeagueStore(args.db) as store:
             return _ACTIONS[args.action](store, args)
@@ -185,7 +190,7 @@ def _import(store: LeagueStore, args: argparse.Namespace) -> int:
                 sources.append((path, fh.read().splitlines()))
         except OSError as exc:
             print(f"tablesense league: cannot read {path}: {exc.strerror}", file=sys.stderr)
-            return 1
+            return 2  # could not start (docs/cli.md)
     for match_id in args.match:
         sources.append((f"{args.store}#{match_id}", lines_from_store(args.store, match_id)))
     results = []

@@ -58,6 +58,10 @@ def run(args: argparse.Namespace) -> int:
         if not any(text.strip() for text in lines()):
             print(f"tablesense replay: {args.file} holds no events", file=sys.stderr)
             return 2
+        if is_edges_file(lines()):  # said once, not as a bad line per edge
+            print(f"tablesense replay: {args.file} is an edges file (sensor edges for the firmware, not "
+                  f"table events): play it with tablesense sim {args.file}", file=sys.stderr)
+            return 2
         scan = scan_log(lines())
         rep = Replay(history=history_for(scan.undos))  # no more states kept than its undos reach
         out = sys.stdout
@@ -73,6 +77,27 @@ def run(args: argparse.Namespace) -> int:
     for err in rep.errors:
         print(f"tablesense replay: {args.file}: {err}", file=sys.stderr)
     return 1 if rep.errors else 0
+
+
+def is_edges_file(lines: Iterator[str]) -> bool:
+    """Whether the file is ``tablesense sim``'s edges file: its first line, or the one after a
+    header (an object with no ``type``), is a sensor edge (``t_us`` or ``clock_us``, no ``type``)."""
+    seen = 0
+    for text in lines:
+        if not text.strip():
+            continue
+        try:
+            item = json.loads(text)
+        except ValueError:
+            return False
+        if not isinstance(item, dict) or "type" in item:
+            return False
+        if "t_us" in item or "clock_us" in item:
+            return True
+        seen += 1
+        if seen == 2:
+            return False
+    return False
 
 
 def _open(path: str) -> IO[bytes]:
@@ -237,4 +262,15 @@ def _account(rep: Replay, applied: Iterator[Event], out: IO[str], lang: str = "e
             write(phrase(line, {"shot": cutter.shot, "score": engine.summary(state, lang)}, lang) + "\n")
     if rep.state is not None and rep.engine is not None:
         state = rep.state
-        write(phrase("account:result", {"result": rep.engine.result_text(state, lang)}, lang) + "\n")
+        write(phrase("account:result", {"result": result_text(rep.engine, state, lang)}, lang) + "\n")
+
+
+def result_text(engine: Any, state: Any, lang: str) -> str:
+    """How the match ended, the winner by name ("won by Ann"), or that it is in play and who
+    is at the table."""
+    names = player_names(state)
+    if state.finished and state.winner in names:
+        return phrase("result:won", {"winner": names[state.winner]}, lang)
+    if not state.finished and state.at_table in names:
+        return phrase("result:in-play", {"side": names[state.at_table]}, lang)
+    return str(engine.result_text(state, lang))

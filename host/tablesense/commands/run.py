@@ -6,6 +6,10 @@ Tables are numbered 1, 2, ... in the order of their ``--serial``; ``--profile`` 
 ``--serial`` by position (one ``--profile`` serves every port). ``--tables N`` adds tables
 without a link (a table refereed by hand). A port that is not there is one line and exit
 2; with ``--wait`` (the systemd unit's) the pub starts and the link waits for the board.
+
+The web app serves the pub's network (``0.0.0.0:8080``), and the start says the address
+the referee QR codes carry: this PC's on that network (``command_line.phone_address``).
+``--http 127.0.0.1:PORT`` keeps it on this PC, with one line saying phones cannot reach it.
 """
 
 from __future__ import annotations
@@ -16,14 +20,16 @@ import sys
 from typing import Any
 
 from ..command_line.options import add_db, add_http, add_lang, add_serial
+from ..command_line.phone_address import EVERY_ADDRESS, phone_address
 from ..command_line.serial_port import serial_problem
 from ..errors import TablesenseError
 from ..link.lines import BAUD, baud, link_baud
 
 EXAMPLES = """
 tablesense run --serial /dev/serial/by-id/usb-Silicon_Labs_CP2102-if00-port0 --profile golf
-tablesense run --serial /dev/ttyUSB0 --serial /dev/ttyUSB1 --profile golf --profile carom --http 0.0.0.0:8080
+tablesense run --serial /dev/ttyUSB0 --serial /dev/ttyUSB1 --profile golf --profile carom --http 8080
 tablesense run --tables 2 --db pub.db --lang nl
+tablesense run --tables 1 --http 127.0.0.1:8080   # this PC only: no phone reaches it
 """
 
 
@@ -37,11 +43,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="an overhead camera per --serial, by position (docs/camera.md; calibrate it first)")
     p.add_argument("--tables", type=int, default=0, metavar="N",
                    help="tables without a link, refereed by hand")
-    add_http(p, host="127.0.0.1", old_port="--port-http")
+    add_http(p, host="0.0.0.0", old_port="--port-http")
     add_db(p, "the match log, SQLite (default tablesense.db)", default="tablesense.db")
     add_lang(p, "language of new tables", default="en")
     p.add_argument("--public-url", default="", metavar="URL",
-                   help="how phones reach this host, for the referee QR code (default: as the TV sees it)")
+                   help="how phones reach this host, for the referee QR code (default: this PC's address "
+                        "on the pub's network, printed at start)")
     p.add_argument("--tv-code", default="", metavar="CODE",
                    help="the pub's code that pairs a TV with a table (/table/N?tv=CODE shows the referee "
                         "QR code there); default: one per table, printed at start")
@@ -206,7 +213,7 @@ def league_link(url: str | None, pub: str | None) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    problem = check_http_port(args.http.port)
+    problem = check_http_port(args.http.port)  # a fixed port: the pub's TVs and phones keep its address
     if problem:
         print(f"tablesense run: --http: {problem}", file=sys.stderr)
         return 2
@@ -225,20 +232,31 @@ def run(args: argparse.Namespace) -> int:
         print(f"tablesense run: {exc}", file=sys.stderr)
         return 2
     from ..web.guard import tv_code
+    from ..web.lan import lan_address
     from ..web.server import serve
 
     tasks: list[Any] = []  # the league link, kept referenced while it runs
+    every = args.http.host in EVERY_ADDRESS
+    phones = phone_address(args.http.host, args.public_url, lan_address() if every else None)
 
     def ready(url: str, pub: Any) -> None:
-        print(f"tablesense: {len(tables)} table(s), scoreboard on {url}/  (match log: {args.db})", flush=True)
-        base = args.public_url.rstrip("/") or url
+        bound = url.rsplit(":", 1)[1]
+        base = phones.at(bound)  # what the referee QR codes carry
+        here = f"http://127.0.0.1:{bound}"
+        site = base if every and not args.public_url else url
+        also = f" (on this PC {here}/)" if every and site != here else ""
+        print(f"tablesense: {len(tables)} table(s), scoreboard on {site}/{also}  (match log: {args.db})",
+              flush=True)
         for tid, port, prof in tables:
             link = f"{port} ({prof})" if port else "no link"
-            print(f"  table {tid}: {link}  TV {url}/table/{tid}  referee {base}/ref/{tid}?token="
+            print(f"  table {tid}: {link}  TV {site}/table/{tid}  referee {base}/ref/{tid}?token="
                   f"{pub.table(tid).token}", flush=True)
         for tid, _port, _prof in tables:  # open once on the pub's own TV: it shows the referee QR code
-            print(f"  the pub's TV of table {tid}: {url}/table/{tid}?tv="
+            print(f"  the pub's TV of table {tid}: {site}/table/{tid}?tv="
                   f"{tv_code(pub.table(tid).token, args.tv_code)}", flush=True)
+        print(f"  phones: the referee QR code on each TV carries {base}/ref/N?token=...", flush=True)
+        if phones.warning:
+            print(f"tablesense run: {phones.warning}", file=sys.stderr, flush=True)
         if league is not None:
             from ..league.publisher import start_publisher
 
@@ -247,7 +265,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:  # SIGTERM (systemd's stop) arrives as Ctrl-C does (tablesense.cli): exit 0
         asyncio.run(serve(sources, host=args.http.host, port=args.http.port, db=args.db, lang=args.lang,
-                          public_url=args.public_url, on_ready=ready, tv_code=args.tv_code))
+                          public_url=phones.base, on_ready=ready, tv_code=args.tv_code))
     except KeyboardInterrupt:
         return 0
     except OSError as exc:

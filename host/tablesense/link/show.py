@@ -88,5 +88,5 @@ class Printer:
         self.err.flush()
 
     def error(self, text: str) -> None:
-        self.err.write(f"{self.prog}: error: {text}\n")
+        self.err.write(f"{self.prog}: {text}\n")  # one form for every command: "tablesense sim: ..."
         self.err.flush()

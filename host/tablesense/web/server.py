@@ -64,6 +64,7 @@ def make_app(pub: Pub, public_url: str = "", *, tv_code: str = "", limits: Limit
     r.add_get("/history/{table}", _history)
     r.add_get("/match/{match:\\d+}.jsonl", _export)
     r.add_get("/match/{match:\\d+}/sheet", _sheet)
+    r.add_get("/sheet/{match:\\d+}", _club_sheet)  # the printable club score sheet (tablesense.sheet)
     r.add_get("/i18n/{lang}.json", _i18n)
     r.add_get("/api/tables", _tables)
     r.add_get("/api/table/{table}", _snapshot)
@@ -243,6 +244,15 @@ async def _sheet(request: web.Request) -> web.Response:
     match = pub.store.match(match_id)
     lang = pub.tables[match.table_id].lang if match.table_id in pub.tables else "en"
     html = pages.sheet_html(match, pub.export_lines(match_id), lang)
+    return web.Response(text=html, content_type="text/html")
+
+
+async def _club_sheet(request: web.Request) -> web.Response:
+    """The club's score sheet for printing on A4, in the table's language or ``?lang=``."""
+    from ..sheet.source import store_sheet
+
+    lang = request.query.get("lang")
+    html = store_sheet(_pub(request).store, _match_id(request), lang if lang in LANGS else None)
     return web.Response(text=html, content_type="text/html")
 
 
