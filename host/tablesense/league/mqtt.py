@@ -2,14 +2,17 @@
 
 paho runs its network loop in a thread of its own; ``AsyncPublisher`` hands its
 acknowledgements to the asyncio loop (a publish is awaited until the broker's PUBACK),
-``Subscriber`` calls a handler in paho's thread and acknowledges each message only after
-the handler returned (``manual_ack``): a league service killed while it stores a match
-gets the match again from the broker. docs/design.md says why paho and not aiomqtt.
+``Subscriber`` hands each message to a thread of its own, which calls a handler and
+acknowledges the message only after the handler returned (``manual_ack``): a league
+service killed while it stores a match gets the match again from the broker. paho's thread
+itself only queues: however long a handler takes, the connection's keepalive goes on.
+docs/design.md says why paho and not aiomqtt.
 """
 
 from __future__ import annotations
 
 import asyncio
+import queue
 import sys
 import threading
 import time
@@ -31,6 +34,10 @@ RECONNECT_S = (1, 15)
 RETRY_HANDLE_S = (0.5, 10.0)
 #: an acknowledgement that came before its publish was registered counts this long
 EARLY_S = 5.0
+#: the most messages the broker sends the league before their acknowledgement (MQTT 5
+#: Receive Maximum): what waits in the service's memory is bounded by this and the
+#: broker's message_size_limit
+RECEIVE_MAXIMUM = 20
 
 
 class PublishRefused(Exception):
@@ -52,10 +59,12 @@ def make_client(url: BrokerURL, client_id: str, *, manual_ack: bool = False) -> 
     return client
 
 
-def start(client: paho.Client, url: BrokerURL) -> None:
+def start(client: paho.Client, url: BrokerURL, receive_maximum: int | None = None) -> None:
     """Connect (retried in the background until the broker answers) with a persistent session."""
     props = Properties(PacketTypes.CONNECT)
     props.SessionExpiryInterval = SESSION_EXPIRY_S
+    if receive_maximum is not None:
+        props.ReceiveMaximum = receive_maximum
     client.connect_async(url.host, url.port, keepalive=KEEPALIVE_S, clean_start=False, properties=props)
     client.loop_start()
 
@@ -181,8 +190,9 @@ class AsyncPublisher:
 
 
 class Subscriber:
-    """Subscribes to ``topic`` with QoS 1; ``handle(topic, payload, retained)`` runs in paho's
-    thread and each message is acknowledged only after it returned without an exception."""
+    """Subscribes to ``topic`` with QoS 1; ``handle(topic, payload, retained)`` runs in a thread
+    of the subscriber's own (not paho's: its keepalive never waits for a handler) and each
+    message is acknowledged only after it returned."""
 
     def __init__(self, url: BrokerURL, client_id: str, topic: str,
                  handle: Callable[[str, bytes, bool], None], who: str = "league serve",
@@ -195,12 +205,20 @@ class Subscriber:
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
         self.client.on_connect_fail = self.report.unreachable
+        self._queue: queue.Queue[paho.MQTTMessage | None] = queue.Queue()
+        self._stop = threading.Event()
+        self._keeper = threading.Thread(target=self._keep, name=f"{who} messages", daemon=True)
 
     def start(self) -> None:
-        start(self.client, self.url)
+        self._keeper.start()
+        start(self.client, self.url, RECEIVE_MAXIMUM)
 
     def close(self) -> None:
+        self._stop.set()
+        self._queue.put(None)
         stop(self.client)
+        if self._keeper.is_alive():
+            self._keeper.join(10)
 
     def _on_connect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if self.report.connected(reason):
@@ -212,9 +230,21 @@ class Subscriber:
         self.report.disconnected(reason)
 
     def _on_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
-        """Handle, then acknowledge. A failure of kind ``retry_on`` (the database locked by
-        another program, a full disk) is tried again until it passes, the messages behind it
-        waiting in the broker; any other is said and the message dropped."""
+        self._queue.put(msg)  # paho's thread only queues
+
+    def _keep(self) -> None:
+        while True:
+            msg = self._queue.get()
+            if msg is None or self._stop.is_set():
+                return
+            if self._handle(msg):
+                self.client.ack(msg.mid, msg.qos)
+
+    def _handle(self, msg: paho.MQTTMessage) -> bool:
+        """Handle one message; True once it may be acknowledged. A failure of kind
+        ``retry_on`` (the database locked by another program, a full disk) is tried again
+        until it passes, the messages behind it waiting; any other is said and the message
+        dropped. False: the subscriber is stopping (the broker sends it again)."""
         delay, failing = RETRY_HANDLE_S[0], False
         while True:
             try:
@@ -224,11 +254,12 @@ class Subscriber:
                 if not failing:
                     failing = True
                     self.report.say(f"a message on {msg.topic} cannot be stored now ({exc}); trying again")
-                time.sleep(delay)
+                if self._stop.wait(delay):
+                    return False
                 delay = min(delay * 2, RETRY_HANDLE_S[1])
             except Exception as exc:
                 self.report.say(f"a message on {msg.topic} was dropped: {exc!r}")
                 break
         if failing:
             self.report.say("messages are stored again")
-        client.ack(msg.mid, msg.qos)
+        return True
