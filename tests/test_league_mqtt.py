@@ -56,7 +56,8 @@ def league_db(path: Path) -> Path:
 def matches(league: LeagueService) -> list[str]:
     """The match ids the league service stored."""
     with league.inbox.lock:
-        return [m for (m,) in league.inbox.db.execute("SELECT match_id FROM league_matches ORDER BY match_id")]
+        rows = league.inbox.db.execute("SELECT match_id FROM league_matches ORDER BY match_id").fetchall()
+    return [m for (m,) in rows]
 
 
 def results(db: Path) -> list[Any]:
