@@ -55,3 +55,19 @@ def direct_standings(players: list[Player], logs: list[list[str]]) -> list[dict[
 
 def lines_of(events: list[dict[str, Any]]) -> list[str]:
     return [json.dumps(e) for e in events]
+
+
+def long_match_lines(p1: str, p2: str, lines: int, shot: int = 999) -> list[str]:
+    """A finished match whose log is about ``lines`` lines long (a log as long as the league
+    reads, and as slow to replay): it opens with innings in which both players miss, each
+    shot running along the cushions ``shot`` times."""
+    t = Table(setup(targets={"p1": TARGET, "p2": TARGET}))
+    t.events[0]["players"] = {"p1": p1, "p2": p2}
+    normal = len(match_events(p1, p2, 5, 7))
+    for _ in range(max(0, lines - normal) // (2 * (shot + 1))):
+        t.piezo(cushions=shot).piezo(cushions=shot)
+    t.run(5).piezo()
+    t.run(7).piezo()
+    t.run(TARGET - 5)
+    t.run(TARGET - 7 - 1).piezo()
+    return [json.dumps(e, separators=(",", ":")) for e in t.events]

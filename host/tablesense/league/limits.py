@@ -23,6 +23,10 @@ MAX_LINE_DEPTH = 8
 #: the largest magnitude of any number in an event line but ``t``
 MAX_NUMBER = 1e15
 
+#: the most sensor events in one shot (between two rests): a real shot has tens; more would
+#: make the rule engines, which gather a shot's evidence as it comes, slow for nothing
+MAX_SHOT_EVENTS = 2_000
+
 #: ``t`` is seconds on the table's clock: never below 0, never above this (31 years)
 MAX_T = 1e9
 #: how far ``t`` may step back from the latest ``t`` before it (events released late by the

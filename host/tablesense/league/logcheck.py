@@ -4,8 +4,9 @@ A log the league replays (a pub's message, a file ``league import`` reads) is ta
 if every line is a JSON object of bounded size and nesting with finite numbers in range,
 every line that counts (void records applied, ``replay.effective_lines``) is a table event
 (``events.parse_event``), the first is the match's set-up and no other is one, the
-players' names are names, and ``t`` is seconds on a table's clock: 0 to ``MAX_T``, never
-stepping back more than ``BACKWARDS_S``. The first fault found is the reason, one line
+players' names are names, ``t`` is seconds on a table's clock (0 to ``MAX_T``, never
+stepping back more than ``BACKWARDS_S``) and no shot has more than ``MAX_SHOT_EVENTS``
+sensor events. The first fault found is the reason, one line
 naming the line: ``line 7: t 1e+308 is beyond ...``.
 
 The bounds are in ``limits``. The event records themselves come from ``events``; what this
@@ -23,7 +24,7 @@ from typing import Any
 import msgspec
 
 from ..errors import TablesenseError
-from ..events import Event, Setup, parse_event
+from ..events import SENSOR_TYPES, Event, Rest, Setup, parse_event
 from ..replay import effective_lines
 from .limits import (
     BACKWARDS_S,
@@ -33,6 +34,7 @@ from .limits import (
     MAX_MOYENNE,
     MAX_NAME,
     MAX_NUMBER,
+    MAX_SHOT_EVENTS,
     MAX_T,
     MAX_TARGET,
     short,
@@ -75,6 +77,7 @@ def check_lines(lines: Sequence[str], should_stop: Callable[[], bool] | None = N
         objs[n] = _decode(n, text)
     events: list[tuple[int, Event]] = []
     latest: tuple[int, float] | None = None
+    shot = 0  # sensor events since the last rest
     for n, _ in effective_lines(lines):
         obj = objs[n]
         try:
@@ -95,6 +98,13 @@ def check_lines(lines: Sequence[str], should_stop: Callable[[], bool] | None = N
                          f"{latest[1]:g}: a table's clock does not run backwards")
         if latest is None or t > latest[1]:
             latest = (n, t)
+        if isinstance(event, Rest):
+            shot = 0
+        elif event.type in SENSOR_TYPES:
+            shot += 1
+            if shot > MAX_SHOT_EVENTS:
+                raise BadLog(f"line {n}: more than {MAX_SHOT_EVENTS:,} sensor events since the last rest: no "
+                             "shot is this long (a chattering sensor? tablesense doctor finds it)")
         events.append((n, event))
     if not events:
         raise BadLog("the log has no set-up event")

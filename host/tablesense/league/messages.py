@@ -235,5 +235,7 @@ def _field_fault(raw: bytes, text: str, kind: str) -> str:
     if text.startswith("Expected `array` of length <=") and text.endswith("at `$.log`"):
         return f"the log is too long: the league reads at most {MAX_LOG_LINES:,} lines"
     if "at `$.log[" in text and "length <=" in text:
-        return f"a line of the log is longer than {MAX_LINE_CHARS:,} characters"
+        index = text.rsplit("$.log[", 1)[1].split("]")[0]
+        line = int(index) + 1 if index.isdigit() else "?"
+        return f"line {line} of the log is longer than {MAX_LINE_CHARS:,} characters"
     return f"not a {kind} message as the league reads it: {text}"

@@ -80,6 +80,7 @@ class Reporter:
     def __init__(self, who: str, url: BrokerURL) -> None:
         self.who, self.url = who, url
         self.last = ""
+        self.closing = False  # we are the ones hanging up: no news
 
     def say(self, text: str) -> None:
         if text != self.last:
@@ -98,6 +99,8 @@ class Reporter:
         self.say(f"cannot reach the broker {self.url}; trying again")
 
     def disconnected(self, reason: Any) -> None:
+        if self.closing:
+            return
         if self.last.startswith(f"the broker {self.url} refuses us"):
             return  # the refusal said it: the drop after it is no news
         self.say(f"the broker {self.url} is gone ({reason}); trying again")
@@ -125,6 +128,7 @@ class AsyncPublisher:
         start(self.client, self.url)
 
     def close(self) -> None:
+        self.report.closing = True
         stop(self.client)
 
     async def publish(self, topic: str, payload: bytes, *, retain: bool = False,
@@ -216,6 +220,7 @@ class Subscriber:
     def close(self) -> None:
         self._stop.set()
         self._queue.put(None)
+        self.report.closing = True
         stop(self.client)
         if self._keeper.is_alive():
             self._keeper.join(10)
