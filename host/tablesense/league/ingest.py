@@ -164,7 +164,7 @@ def place(rec: Received, result: Result, comps: list[Members], match: ReplayedMa
             raise Refused(f"{m.comp.name}: {exc}") from None
         return m.comp, replace(result, p1=p1, p2=p2)
     where = short(rec.competition) if rec.competition else f"any {kind} competition"
-    raise Refused(f"{short(result.p1)} and {short(result.p2)} are not both members of {where} "
+    raise Refused(f"{result.p1} and {result.p2} are not both members of {where} "  # names of 100 at most
                   f"(tablesense league alias maps a pub's name to a member)")
 
 
