@@ -66,7 +66,7 @@ def check_lines(lines: Sequence[str], should_stop: Callable[[], bool] | None = N
     """The checked events of a match log, or ``BadLog`` with the first fault."""
     if len(lines) > MAX_LOG_LINES:
         raise BadLog(f"the log has {len(lines):,} lines; the league reads at most {MAX_LOG_LINES:,}")
-    objs: dict[int, dict[str, Any]] = {}
+    parsed: dict[int, Event | str] = {}  # the event, or why the line is none (said if it counts)
     for n, text in enumerate(lines, start=1):
         if should_stop is not None and n % SLICE == 0 and should_stop():
             raise Stopped
@@ -74,18 +74,20 @@ def check_lines(lines: Sequence[str], should_stop: Callable[[], bool] | None = N
             raise BadLog(f"line {n} is no text")
         if not text or text.isspace():
             continue
-        objs[n] = _decode(n, text)
+        obj = _decode(n, text)
+        try:
+            parsed[n] = parse_event(obj)
+        except TablesenseError as exc:
+            parsed[n] = f"line {n}: {exc}"
+        except (ValueError, OverflowError, RecursionError) as exc:
+            parsed[n] = f"line {n}: not an event ({type(exc).__name__})"
     events: list[tuple[int, Event]] = []
     latest: tuple[int, float] | None = None
     shot = 0  # sensor events since the last rest
     for n, _ in effective_lines(lines):
-        obj = objs[n]
-        try:
-            event = parse_event(obj)
-        except TablesenseError as exc:
-            raise BadLog(f"line {n}: {exc}") from None
-        except (ValueError, OverflowError, RecursionError) as exc:
-            raise BadLog(f"line {n}: not an event ({type(exc).__name__})") from None
+        event = parsed[n]
+        if isinstance(event, str):
+            raise BadLog(event)
         if isinstance(event, Setup):
             if events:
                 raise BadLog(f"line {n}: a second set-up: a log holds one match")

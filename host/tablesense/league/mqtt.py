@@ -38,6 +38,11 @@ EARLY_S = 5.0
 #: Receive Maximum): what waits in the service's memory is bounded by this and the
 #: broker's message_size_limit
 RECEIVE_MAXIMUM = 20
+#: the largest packet the league takes from the broker (MQTT 5 Maximum Packet Size): a
+#: broker set up without the league's message_size_limit passes on messages up to this
+#: size, which the service refuses by their size and lists; a bigger one the broker drops
+#: unseen, so that no message can cost the service more than a few times this in memory
+MAXIMUM_PACKET = 32 * 1024 * 1024
 
 
 class PublishRefused(Exception):
@@ -59,12 +64,15 @@ def make_client(url: BrokerURL, client_id: str, *, manual_ack: bool = False) -> 
     return client
 
 
-def start(client: paho.Client, url: BrokerURL, receive_maximum: int | None = None) -> None:
+def start(client: paho.Client, url: BrokerURL, receive_maximum: int | None = None,
+          maximum_packet: int | None = None) -> None:
     """Connect (retried in the background until the broker answers) with a persistent session."""
     props = Properties(PacketTypes.CONNECT)
     props.SessionExpiryInterval = SESSION_EXPIRY_S
     if receive_maximum is not None:
         props.ReceiveMaximum = receive_maximum
+    if maximum_packet is not None:
+        props.MaximumPacketSize = maximum_packet
     client.connect_async(url.host, url.port, keepalive=KEEPALIVE_S, clean_start=False, properties=props)
     client.loop_start()
 
@@ -215,7 +223,7 @@ class Subscriber:
 
     def start(self) -> None:
         self._keeper.start()
-        start(self.client, self.url, RECEIVE_MAXIMUM)
+        start(self.client, self.url, RECEIVE_MAXIMUM, MAXIMUM_PACKET)
 
     def close(self) -> None:
         self._stop.set()
