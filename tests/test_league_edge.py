@@ -24,7 +24,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from league_broker import Broker, broker, configure, free_port, wait_port  # noqa: F401 (the fixture)
-from league_play import START, lines_of, long_match_lines, match_events
+from league_play import START, lines_of, long_match_lines, match_events, play
 from test_league_inbox import message
 from test_league_mqtt import COMP, league, league_db, matches, results, until  # noqa: F401 (the fixture)
 
@@ -33,7 +33,11 @@ from tablesense.league.broker_url import parse_broker_url
 from tablesense.league.limits import MAX_LOG_LINES, MAX_MESSAGE_BYTES
 from tablesense.league.messages import match_id, matches_topic
 from tablesense.league.mqtt import AsyncPublisher, NotConnected, PublishRefused
+from tablesense.league.outbox import Outbox
+from tablesense.league.publisher import start_publisher
 from tablesense.league.service import LeagueService
+from tablesense.pub import Pub
+from tablesense.store import Store
 
 BIG = 15 * 1024 * 1024  # the 200,000-line log
 
@@ -167,6 +171,30 @@ async def test_a_long_log_does_not_hold_back_another_pubs_match_nor_the_broker_c
         await asyncio.to_thread(service.close)
     err = capsys.readouterr().err
     assert not service_dropped(err), f"the broker connection dropped during the replay: {err}"
+
+
+async def test_a_pub_does_not_send_a_match_longer_than_the_league_reads(
+        broker: Broker, league: LeagueService, tmp_path: Path,  # noqa: F811
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(tmp_path / "kroeg.db")
+    outbox = Outbox(path, "kroeg")
+    big = message("kroeg", lines_of(match_events("Cor", "Dirk", 5, 7)), note="x" * MAX_MESSAGE_BYTES)
+    outbox.db.execute("INSERT INTO league_outbox(key, match_id, payload, queued) VALUES ('7#166', 7, ?, 0)",
+                      (big.decode(),))
+    pub = Pub(Store(path), ["1"])
+    task = start_publisher(pub, path, "kroeg", parse_broker_url(broker.url("kroeg")))
+    try:
+        await until(lambda: outbox.counts()["refused"] == 1, what="the long match kept back")
+        play(pub, "1", match_events("Ann", "Bob", 5, 7))
+        await until(lambda: results(tmp_path / "league.db"), what="the next match")
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        pub.store.close()
+        outbox.close()
+    err = capsys.readouterr().err
+    assert f"match 7 is not sent to the league: {len(big) / 1e6:,.1f} MB, more than the 4.2 MB" in err
+    assert "is gone" not in err, "the broker never had to drop it"
 
 
 # --- junk of every kind, on the page --------------------------------------------------------

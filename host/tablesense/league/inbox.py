@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 
 from .ingest import Members, Refused, check, parse, place, replayed, too_big
 from .limits import MAX_SAID, cut
+from .logcheck import name_fault
 from .standings import Result
 from .store import Competition, LeagueError, LeagueStore, _result_dict, _result_from
 
@@ -84,6 +85,9 @@ class Inbox:
 
     # --- members' names -------------------------------------------------------------
     def alias(self, comp: Competition, name: str, member: str, pub: str = "") -> None:
+        why = name_fault(name)
+        if why is not None:
+            raise LeagueError(f"the name {why}")
         self.store.player(comp, member)
         with self.lock, self.db:
             self.db.execute("INSERT OR REPLACE INTO league_aliases(competition_id, pub, name, member) "
