@@ -173,6 +173,29 @@ async def test_a_long_log_does_not_hold_back_another_pubs_match_nor_the_broker_c
     assert not service_dropped(err), f"the broker connection dropped during the replay: {err}"
 
 
+async def test_a_fault_of_the_leagues_own_lists_the_message_and_the_next_goes_on(
+        broker: Broker, league: LeagueService, tmp_path: Path,  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tablesense.league import inbox as inbox_module
+
+    real = inbox_module.replayed
+
+    def faulty(rec: Any, should_stop: Any = None) -> Any:
+        # a stand-in for a bug in the league's own code: no known message makes one
+        if rec.pub == "zaal":
+            raise RuntimeError("a bug of the league's own")
+        return real(rec, should_stop)
+
+    monkeypatch.setattr(inbox_module, "replayed", faulty)
+    lines = lines_of(match_events("Ann", "Bob", 5, 7))
+    await send(broker, "zaal", message("zaal", lines))
+    await send(broker, "kroeg", message("kroeg", lines))
+    [(pub, _, reason)] = await until(lambda: refusals(league), what="the fault listed")
+    assert pub == "zaal" and "could not check it (RuntimeError: a bug of the league's own)" in reason
+    await until(lambda: matches(league) == [match_id("kroeg", "1", START)], what="the next match")
+    assert league.inbox.waiting() == 0, "not checked again and again"
+
+
 async def test_a_pub_does_not_send_a_match_longer_than_the_league_reads(
         broker: Broker, league: LeagueService, tmp_path: Path,  # noqa: F811
         capsys: pytest.CaptureFixture[str]) -> None:

@@ -216,10 +216,12 @@ class Inbox:
                 self.db.execute("UPDATE league_matches SET barrage=1 WHERE match_id=?", (match_id,))
         return result
 
-    def refuse_other(self, pub: str, what: str, raw: bytes, why: str) -> Outcome:
+    def refuse_other(self, pub: str, what: str, why: str) -> Outcome:
         """A message that is no match (a live state that does not read, a topic the league does
-        not know): listed with the refused matches."""
-        return self._refuse(pub, _junk_key(pub, raw, what), cut(what, 120), why)
+        not know): listed with the refused matches, once per what and why (a table's live
+        state refused again at every change is listed once)."""
+        what = cut(what, 120)
+        return self._refuse(pub, _junk_key(pub, f"{what}\n{why}".encode(), what), what, why)
 
     def _refuse(self, pub: str, key: str, match_id: str, why: str, received: int | None = None) -> Outcome:
         why = cut(why, MAX_SAID)

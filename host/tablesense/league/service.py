@@ -54,7 +54,7 @@ class LeagueService:
         where = parse_topic(topic)
         if where is None:
             pub = topic.split("/")[2] if topic.startswith(f"{ROOT}/") and topic.count("/") >= 2 else "?"
-            self.on_outcome(self.inbox.refuse_other(pub, topic, payload, "a topic the league does not read "
+            self.on_outcome(self.inbox.refuse_other(pub, topic, "a topic the league does not read "
                                                     "(a pub writes live/TABLE and matches)"))
             return
         if where.kind == "live" and where.table is not None:
@@ -78,7 +78,7 @@ class LeagueService:
                     raise BadMessage(f"a live state of {msg.pub}'s table {msg.table} on {pub}'s "
                                      f"table {table}")
             except BadMessage as exc:
-                self.on_outcome(self.inbox.refuse_other(pub, f"live/{table}", payload, str(exc)))
+                self.on_outcome(self.inbox.refuse_other(pub, f"live/{table}", str(exc)))
                 msg = None
             if msg is not None and msg.match is not None and not msg.finished:
                 m = msg.match
@@ -142,9 +142,9 @@ class LeagueService:
     def _unreadable(self, row: int, exc: Exception) -> Outcome:
         inbox = self.inbox
         with inbox.lock:
-            got = inbox.db.execute("SELECT pub, payload FROM league_received WHERE id=?", (row,)).fetchone()
-            pub, raw = (str(got[0]), bytes(got[1])) if got else ("?", b"")
-            out = inbox.refuse_other(pub, "?", raw, f"the league could not check it ({type(exc).__name__}: "
+            got = inbox.db.execute("SELECT pub FROM league_received WHERE id=?", (row,)).fetchone()
+            pub = str(got[0]) if got else "?"
+            out = inbox.refuse_other(pub, "?", f"the league could not check it ({type(exc).__name__}: "
                                      f"{str(exc)[:100]})")
             with inbox.db:
                 inbox.db.execute("DELETE FROM league_received WHERE id=?", (row,))
