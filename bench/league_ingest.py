@@ -1,6 +1,6 @@
 """Benchmark: the league across pubs over a real Mosquitto.
 
-Usage: python bench/league_ingest.py [--matches N] [--latency R]
+Usage: python bench/league_ingest.py [--matches N] [--latency R] [--beside R]
 
 1. Ingest: N finished carom matches are published at once by one pub; a real
    ``tablesense league serve`` process checks each by replaying its log through the rule
@@ -11,6 +11,14 @@ Usage: python bench/league_ingest.py [--matches N] [--latency R]
    for each, the time from its last event to the result in the league page's data
    (``/api/league``, which the page fetches every 2 s), beside the anchor: an MQTT message's
    round trip through the same broker (publish to PUBACK to a subscriber).
+3. A big message beside a normal one: one pub sends a 15 MB match (a 200,000-line log)
+   and at once another pub a normal match; the time from the normal match's publish to
+   its result in the league page's data (``/api/league``), R times, beside the anchor: the
+   same with no neighbour. Three neighbours: the 15 MB message through the league's broker
+   (``message_size_limit``: the broker drops it), the same through a broker set up without
+   the limit (the service refuses it by its size before reading it), and the longest log
+   the league reads (about 48,000 lines, under the limit: replayed beside the normal one).
+   With each, the league service's peak memory (VmHWM).
 
 Needs Debian's mosquitto (apt-get install mosquitto).
 """
@@ -47,24 +55,29 @@ from tablesense.store import Store
 NAMES = ["Ann", "Bob", "Cor", "Dirk", "Eva", "Fem", "Gijs", "Hans"]
 
 
-def match(p1: str, p2: str, first: int, second: int) -> list[dict[str, Any]]:
-    """A carom match to 20 in two innings, seen by piezos, caroms called by the referee."""
+def match(p1: str, p2: str, first: int, second: int, start: float = 0.0, misses: int = 0,
+          cushions: int = 2) -> list[dict[str, Any]]:
+    """A carom match to 20 in two innings, seen by piezos, caroms called by the referee; its
+    first shot ``start`` s into the table's clock. ``misses``: innings before those two in
+    which both players miss, each shot running along ``cushions`` cushions (a long log)."""
     events: list[dict[str, Any]] = [{"t": 0, "type": "setup", "game": "carom", "discipline": "libre",
                                      "profile": "club", "players": {"p1": p1, "p2": p2},
                                      "targets": {"p1": 20, "p2": 20}}]
-    t = 0.0
+    t = start
 
-    def shot(carom: bool) -> None:
+    def shot(carom: bool, hits: int = 2) -> None:
         nonlocal t
-        for c in (1, 2):
-            t += 0.25
-            events.append({"t": t, "type": "cushion", "cushion": c, "ball": None})
+        for c in range(hits):
+            t += 0.001 if hits > 2 else 0.25
+            events.append({"t": round(t, 6), "type": "cushion", "cushion": c % 4 + 1, "ball": None})
         t += 0.25
-        events.append({"t": t, "type": "rest"})
+        events.append({"t": round(t, 6), "type": "rest"})
         if carom:
             t += 0.25
-            events.append({"t": t, "type": "call", "call": "carom"})
+            events.append({"t": round(t, 6), "type": "call", "call": "carom"})
 
+    for _ in range(2 * misses):
+        shot(False, cushions)
     for inning, made in enumerate((first, second, 20 - first, 19 - second)):
         for _ in range(made):
             shot(True)
@@ -91,14 +104,20 @@ def wait_port(port: int) -> None:
             time.sleep(0.05)
 
 
-def broker(d: Path) -> tuple[subprocess.Popen[bytes], int, dict[str, str]]:
+def broker(d: Path, limit: bool = True) -> tuple[subprocess.Popen[bytes], int, dict[str, str]]:
+    """Mosquitto as ``league broker-config`` sets it up for the pubs kroeg and zaal (``limit``
+    False: without its message_size_limit, as a broker set up by hand may be)."""
     port = free_port()
     out = subprocess.run([sys.executable, "-m", "tablesense", "league", "broker-config", "--dir", str(d),
-                          "--pub", "kroeg", "--broker-port", str(port), "--bind", "127.0.0.1", "--json"],
-                         capture_output=True, text=True, check=True)
+                          "--pub", "kroeg", "--pub", "zaal", "--broker-port", str(port),
+                          "--bind", "127.0.0.1", "--json"], capture_output=True, text=True, check=True)
     accounts = {a["user"]: a["password"] for a in json.loads(out.stdout)["accounts"]}
+    conf = d / "mosquitto.conf"
+    if not limit:
+        conf.write_text("".join(x for x in conf.read_text().splitlines(keepends=True)
+                                if not x.startswith("message_size_limit")))
     if os.geteuid() == 0:
-        with open(d / "mosquitto.conf", "a") as fh:
+        with open(conf, "a") as fh:
             fh.write("user root\n")
     proc = subprocess.Popen(["mosquitto", "-c", str(d / "mosquitto.conf")], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
@@ -123,13 +142,25 @@ def stored(db: Path) -> int:
         con.close()
 
 
+def refused(db: Path) -> str:
+    con = sqlite3.connect(db)
+    try:
+        row = con.execute("SELECT reason FROM league_refused LIMIT 1").fetchone()
+        return str(row[0]) if row else ""
+    except sqlite3.OperationalError:
+        return ""
+    finally:
+        con.close()
+
+
 def logs(n: int) -> list[list[str]]:
     out = []
     for k in range(n):
         p1, p2 = NAMES[k % len(NAMES)], NAMES[(k * 3 + 1) % len(NAMES)]
         if p1 == p2:
             p2 = NAMES[(k + 1) % len(NAMES)]
-        out.append([json.dumps(e) for e in match(p1, p2, k % 15 + 1, (k * 7) % 15 + 1)])
+        events = match(p1, p2, k % 15 + 1, (k * 7) % 15 + 1, start=k)  # each its own match
+        out.append([json.dumps(e) for e in events])
     return out
 
 
@@ -140,17 +171,21 @@ async def ingest(url: str, db: Path, n: int) -> tuple[float, float]:
         result_from_lines(log)
     direct = n / (time.perf_counter() - t0)
     messages = []
+    started = time.time() - 86400  # a league takes no match dated before 2000
     for k, log in enumerate(lines):
         rep = Replay().feed_lines(log)
         assert rep.engine is not None and rep.state is not None
-        messages.append(encode(match_message("kroeg", "1", 1000.0 + k, "carom", json.loads(log[0])["players"],
-                                             log, reported(rep.engine.to_json(rep.state)))))
+        players = json.loads(log[0])["players"]
+        messages.append(encode(match_message("kroeg", "1", started + k, "carom", players, log,
+                                             reported(rep.engine.to_json(rep.state)))))
     pub = AsyncPublisher(parse_broker_url(url), "bench-ingest")
     pub.start()
     await asyncio.wait_for(pub.up.wait(), 10)
     t0 = time.perf_counter()
     await asyncio.gather(*(pub.publish(matches_topic("kroeg"), m, timeout=120) for m in messages))
     while stored(db) < n:
+        if refused(db):
+            raise SystemExit(f"league_ingest: the league refused a bench match: {refused(db)}")
         await asyncio.sleep(0.01)
     rate = n / (time.perf_counter() - t0)
     await asyncio.to_thread(pub.close)
@@ -210,10 +245,112 @@ async def latency(url: str, http: int, pub_db: Path, league: Path, repeat: int) 
     return statistics.median(times), statistics.median(stored_at)
 
 
+def serve(broker_url: str, db: Path, http: int) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen([sys.executable, "-m", "tablesense", "league", "serve", "--broker", broker_url,
+                             "--db", str(db), "--http", f"127.0.0.1:{http}"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_port(http)
+    return proc
+
+
+def signed(pub: str, events: list[dict[str, Any]], started: float) -> bytes:
+    """A pub's match message for ``events``, with the result its own replay computes."""
+    log = [json.dumps(e) for e in events]
+    rep = Replay().feed_lines(log)
+    assert rep.engine is not None and rep.state is not None
+    return encode(match_message(pub, "1", started, "carom", events[0]["players"], log,
+                                reported(rep.engine.to_json(rep.state))))
+
+
+def peak_kb(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as fh:
+        for line in fh:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return 0
+
+
+async def beside(url: str, zaal_url: str, http: int, neighbour: bytes | None, repeat: int,
+                 start: float) -> float:
+    """Median seconds from kroeg's normal match published to its result in /api/league, each
+    time right after zaal sent ``neighbour`` (None: alone)."""
+    kroeg = AsyncPublisher(parse_broker_url(url), f"bench-kroeg-{start}")
+    kroeg.start()
+    await asyncio.wait_for(kroeg.up.wait(), 10)
+
+    def shown() -> int:
+        with urllib.request.urlopen(f"http://127.0.0.1:{http}/api/league", timeout=30) as r:
+            data = json.load(r)
+        return sum(len(rd["results"]) for rd in data["competitions"][0]["rounds"])
+
+    times = []
+    for k in range(repeat):
+        before = await asyncio.to_thread(shown)
+        normal = signed("kroeg", match(NAMES[k % 4], NAMES[4 + k % 4], k % 10 + 1, k % 7 + 1, start=k),
+                        start + k)
+        side = None
+        if neighbour is not None:
+            zaal = AsyncPublisher(parse_broker_url(zaal_url), f"bench-zaal-{start}-{k}")
+            zaal.start()
+            await asyncio.wait_for(zaal.up.wait(), 10)
+            big = neighbour.replace(b'"id":"zaal:1:', f'"id":"zaal:{k}:'.encode()).replace(
+                b'"table":"1"', f'"table":"{k}"'.encode())
+            side = asyncio.ensure_future(zaal.publish(matches_topic("zaal"), big, timeout=120))
+            await asyncio.sleep(0.05)  # on its way first
+        t0 = time.perf_counter()
+        await kroeg.publish(matches_topic("kroeg"), normal, timeout=120)
+        while await asyncio.to_thread(shown) == before:
+            await asyncio.sleep(0.005)
+        times.append(time.perf_counter() - t0)
+        if side is not None:
+            await asyncio.gather(side, return_exceptions=True)  # the broker refuses it, or takes it
+            await asyncio.to_thread(zaal.close)
+    await asyncio.to_thread(kroeg.close)
+    return statistics.median(times)
+
+
+def neighbours(tmp: Path, repeat: int) -> None:
+    """Section 3: the normal match's time to the page beside each neighbour, and alone."""
+    started = time.time() - 86400
+    huge = match("Eva", "Fem", 5, 7, misses=100, cushions=999)  # ~200,000 lines, ~15 MB as a message
+    longest = match("Gijs", "Hans", 5, 7, misses=24, cushions=999)  # ~48,000 lines, under the limit
+    big, long = signed("zaal", huge, started - 7200), signed("zaal", longest, started - 3600)
+    longest_name = f"the longest log the league reads ({len(longest):,} lines, {len(long) / 1e6:.1f} MB)"
+    runs = [("alone", True, None), ("a 15 MB message, the league's broker", True, big),
+            ("a 15 MB message, a broker without the limit", False, big), (longest_name, True, long)]
+    results = []
+    for n, (name, limit, neighbour) in enumerate(runs):
+        d = tmp / f"beside{n}"
+        proc, port, acc = broker(d / "broker", limit)
+        db = d / "league.db"
+        league_db(db)
+        http = free_port()
+        league = serve(f"mqtt://league:{acc['league']}@127.0.0.1:{port}", db, http)
+        try:
+            time.sleep(0.5)
+            took = asyncio.run(beside(f"mqtt://kroeg:{acc['kroeg']}@127.0.0.1:{port}",
+                                      f"mqtt://zaal:{acc['zaal']}@127.0.0.1:{port}", http, neighbour, repeat,
+                                      started + 1000 * n))
+            results.append((name, took, peak_kb(league.pid)))
+        finally:
+            league.terminate()
+            league.wait(30)
+            proc.terminate()
+            proc.wait(10)
+    anchor = results[0][1]
+    print(f"beside: {len(huge):,}-line log = {len(big) / 1e6:.1f} MB; a normal match's time to the league "
+          f"page's data, median of {repeat}; anchor: alone {anchor * 1000:.0f} ms "
+          f"(service peak {results[0][2] / 1024:.0f} MB)")
+    for name, took, peak in results[1:]:
+        print(f"beside:   with {name}: {took * 1000:.0f} ms ({took / anchor:.1f}x the anchor; "
+              f"service peak {peak / 1024:.0f} MB)")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--matches", type=int, default=300)
     ap.add_argument("--latency", type=int, default=10)
+    ap.add_argument("--beside", type=int, default=3, help="repeats of section 3 (0: skip it)")
     args = ap.parse_args()
     if shutil.which("mosquitto") is None:
         print("league_ingest: needs mosquitto (apt-get install mosquitto)", file=sys.stderr)
@@ -247,6 +384,8 @@ def main() -> int:
             league.wait(10)
             proc.terminate()
             proc.wait(10)
+        if args.beside:
+            neighbours(d, args.beside)
     return 0
 
 

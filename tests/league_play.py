@@ -19,6 +19,9 @@ from tablesense.league import Player, result_from_lines, standings
 from tablesense.pub import Pub
 
 TARGET = 20
+#: when the tests' matches start (epoch seconds, 2026-09-21): a league takes no match dated
+#: before 2000 or after 2100
+START = 1_790_000_000.0
 
 
 def match_events(p1: str, p2: str, first: int, second: int,
@@ -52,3 +55,19 @@ def direct_standings(players: list[Player], logs: list[list[str]]) -> list[dict[
 
 def lines_of(events: list[dict[str, Any]]) -> list[str]:
     return [json.dumps(e) for e in events]
+
+
+def long_match_lines(p1: str, p2: str, lines: int, shot: int = 999) -> list[str]:
+    """A finished match whose log is about ``lines`` lines long (a log as long as the league
+    reads, and as slow to replay): it opens with innings in which both players miss, each
+    shot running along the cushions ``shot`` times."""
+    t = Table(setup(targets={"p1": TARGET, "p2": TARGET}))
+    t.events[0]["players"] = {"p1": p1, "p2": p2}
+    normal = len(match_events(p1, p2, 5, 7))
+    for _ in range(max(0, lines - normal) // (2 * (shot + 1))):
+        t.piezo(cushions=shot).piezo(cushions=shot)
+    t.run(5).piezo()
+    t.run(7).piezo()
+    t.run(TARGET - 5)
+    t.run(TARGET - 7 - 1).piezo()
+    return [json.dumps(e, separators=(",", ":")) for e in t.events]

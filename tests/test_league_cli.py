@@ -118,7 +118,7 @@ def test_import_refuses_unfinished_or_foreign_logs(db: Path, tmp_path: Path,
     code, _, err = league(db, "import", COMP, str(log), capsys=capsys)
     assert code == 1 and "not finished" in err
     code, _, err = league(db, "import", COMP, str(tmp_path / "missing.jsonl"), capsys=capsys)
-    assert code == 2 and "cannot read" in err  # could not start (docs/cli.md)
+    assert code == 2 and "cannot read" in err, "docs/cli.md: a file that cannot be read: 2"
 
 
 @pytest.mark.parametrize(("args", "message"), [

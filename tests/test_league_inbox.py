@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from league_play import lines_of, match_events
+from league_play import START, lines_of, match_events
 from test_carom_helpers import Table, setup
 
 from tablesense.league import LeagueStore
 from tablesense.league.inbox import Inbox
-from tablesense.league.messages import encode, match_message, reported
+from tablesense.league.messages import encode, match_id, match_message, reported
 from tablesense.replay import Replay
 
 COMP = "Najaar 2026"
@@ -30,7 +30,7 @@ def inbox(tmp_path: Path) -> Inbox:
     return Inbox(store)
 
 
-def message(pub: str, lines: list[str], started: float = 1000.0, **over: object) -> bytes:
+def message(pub: str, lines: list[str], started: float = START, **over: object) -> bytes:
     rep = Replay().feed_lines(lines)
     assert rep.engine is not None and rep.state is not None
     first = json.loads(lines[0])
@@ -71,7 +71,7 @@ def test_a_pubs_name_for_a_member_is_mapped_by_an_alias(inbox: Inbox) -> None:
     assert out.kind == "refused" and "tablesense league alias" in out.text
     inbox.alias(inbox.store.competition(COMP), "annie", "Ann", pub="kroeg")
     assert inbox.take("zaal", message("zaal", lines)).kind == "refused", "the alias is kroeg's only"
-    assert inbox.take("kroeg", message("kroeg", lines, started=2000.0)).kind == "stored"
+    assert inbox.take("kroeg", message("kroeg", lines, started=START + 2000)).kind == "stored"
     assert results(inbox) == [("Ann", "Bob", (20, 19))]
 
 
@@ -95,7 +95,7 @@ def test_a_message_that_does_not_fit_is_refused_with_its_reason(inbox: Inbox, pu
 def test_a_golf_match_or_an_unfinished_one_is_no_competition_result(inbox: Inbox) -> None:
     golf = [json.dumps({"t": 0, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Bob"}})]
     assert "not carom" in inbox.take("kroeg", encode(match_message(
-        "kroeg", "1", 1.0, "golf", {}, golf, {}))).text
+        "kroeg", "1", START, "golf", {"p1": "Ann", "p2": "Bob"}, golf, {}))).text
     half = lines_of(match_events("Ann", "Bob", 5, 7)[:5])
     assert "not finished" in inbox.take("kroeg", message("kroeg", half)).text
 
@@ -115,14 +115,14 @@ def test_a_match_marked_as_the_barrage_decides_the_top_and_counts_for_nothing_el
 
     store = inbox.store
     comp = store.competition(COMP)
-    inbox.take("kroeg", message("kroeg", lines_of(match_events("Ann", "Bob", 5, 7)), started=1.0))
-    inbox.take("kroeg", message("kroeg", lines_of(match_events("Bob", "Ann", 5, 7)), started=2.0))
+    inbox.take("kroeg", message("kroeg", lines_of(match_events("Ann", "Bob", 5, 7)), started=START + 1))
+    inbox.take("kroeg", message("kroeg", lines_of(match_events("Bob", "Ann", 5, 7)), started=START + 2))
     assert winner(standings(store.players(comp), store.results(comp)))[1] == ["Ann", "Bob"]
-    inbox.take("zaal", message("zaal", lines_of(match_events("Bob", "Ann", 3, 4)), started=3.0))
-    inbox.mark_barrage("zaal:1:3000")
+    inbox.take("zaal", message("zaal", lines_of(match_events("Bob", "Ann", 3, 4)), started=START + 3))
+    inbox.mark_barrage(match_id("zaal", "1", START + 3))
     rows = standings(store.players(comp), store.results(comp))
     assert winner(rows) == ("Bob", [])
     assert {r.name: (r.played, r.points) for r in rows}["Bob"] == (2, 20), "a barrage adds no points"
-    again = inbox.take("zaal", message("zaal", lines_of(match_events("Bob", "Ann", 3, 4)), started=3.0,
+    again = inbox.take("zaal", message("zaal", lines_of(match_events("Bob", "Ann", 3, 4)), started=START + 3,
                                        revision=999))
     assert again.kind == "replaced" and all(r.barrage for r in store.results(comp)[2:])

@@ -17,11 +17,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from league_broker import Broker, broker, free_port  # noqa: F401 (the fixture)
-from league_play import match_events, play
+from league_play import START, match_events, play
 
 from tablesense.league import LeagueStore
 from tablesense.league.broker_url import parse_broker_url
-from tablesense.league.messages import encode, match_message, matches_topic, reported
+from tablesense.league.messages import encode, match_id, match_message, matches_topic, reported
 from tablesense.league.mqtt import AsyncPublisher, PublishRefused
 from tablesense.league.outbox import Outbox
 from tablesense.league.publisher import start_publisher
@@ -51,6 +51,13 @@ def league_db(path: Path) -> Path:
         for name in MEMBERS:
             store.add_player(comp, name, 0.8)
     return path
+
+
+def matches(league: LeagueService) -> list[str]:
+    """The match ids the league service stored."""
+    with league.inbox.lock:
+        rows = league.inbox.db.execute("SELECT match_id FROM league_matches ORDER BY match_id").fetchall()
+    return [m for (m,) in rows]
 
 
 def results(db: Path) -> list[Any]:
@@ -85,7 +92,7 @@ async def test_a_pub_cannot_publish_under_another_pubs_topic(broker: Broker,  # 
     mqtt.start()
     try:
         await asyncio.wait_for(mqtt.up.wait(), 10)
-        forged = match_message("zaal", "1", 1.0, "carom", {"p1": "Ann", "p2": "Bob"},
+        forged = match_message("zaal", "1", START + 1, "carom", {"p1": "Ann", "p2": "Bob"},
                                [json.dumps(e) for e in match_events("Ann", "Bob", 3, 4)], {})
         with pytest.raises(PublishRefused, match="Not authorized"):
             await mqtt.publish(matches_topic("zaal"), encode(forged))
@@ -95,13 +102,13 @@ async def test_a_pub_cannot_publish_under_another_pubs_topic(broker: Broker,  # 
         lines = [json.dumps(e) for e in match_events("Ann", "Bob", 3, 4)]
         rep = Replay().feed_lines(lines)
         assert rep.engine is not None and rep.state is not None
-        own = match_message("kroeg", "1", 2.0, "carom", {"p1": "Ann", "p2": "Bob"}, lines,
+        own = match_message("kroeg", "1", START + 2, "carom", {"p1": "Ann", "p2": "Bob"}, lines,
                             reported(rep.engine.to_json(rep.state)))
         await mqtt.publish(matches_topic("kroeg"), encode(own))
     finally:
         await asyncio.to_thread(mqtt.close)
-    rows = await until(lambda: league.inbox.db.execute("SELECT match_id FROM league_matches").fetchall())
-    assert rows == [("kroeg:1:2000",)]
+    rows = await until(lambda: matches(league))
+    assert rows == [match_id("kroeg", "1", START + 2)]
     assert league.inbox.refused() == []
 
 
@@ -165,12 +172,12 @@ async def test_a_result_that_disagrees_with_its_log_is_refused(broker: Broker,  
     mqtt.start()
     try:
         await asyncio.wait_for(mqtt.up.wait(), 10)
-        msg = match_message("kroeg", "1", 3.0, "carom", {"p1": "Ann", "p2": "Bob"}, lines, told)
+        msg = match_message("kroeg", "1", START + 3, "carom", {"p1": "Ann", "p2": "Bob"}, lines, told)
         await mqtt.publish(matches_topic("kroeg"), encode(msg))
     finally:
         await asyncio.to_thread(mqtt.close)
     [(pub, match, reason, _)] = await until(league.inbox.refused)
-    assert (pub, match) == ("kroeg", "kroeg:1:3000")
+    assert (pub, match) == ("kroeg", match_id("kroeg", "1", START + 3))
     assert "disagrees with its own log" in reason and "winner p2 (log: p1)" in reason
     assert results(tmp_path / "league.db") == []
 

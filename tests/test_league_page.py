@@ -15,7 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from league_broker import Broker, broker, free_port, wait_port  # noqa: F401 (the fixture)
-from league_play import lines_of, match_events
+from league_play import START, lines_of, match_events
 from test_league_inbox import message
 
 from tablesense.league import LeagueStore
@@ -39,7 +39,10 @@ def page_url(broker: Broker, tmp_path: Path) -> Iterator[str]:  # noqa: F811
         assert inbox.take("kroeg", played).kind == "stored"
         stranger = message("zaal", lines_of(match_events("Zed", "Bob", 5, 7)))
         assert inbox.take("zaal", stranger).kind == "refused"
-    live = {"pub": "hoek", "table": "2", "match": {"id": "hoek:2:1", "game": "carom", "started": 1.0,
+        assert inbox.take("hoek", b'{"v": 1, "started": NaN}').kind == "refused"
+        with store.db:  # a row no release writes: listed apart, the page goes on
+            store.db.execute("INSERT INTO results (competition_id, data) VALUES (1, '{\"p1\": NaN}')")
+    live = {"pub": "hoek", "table": "2", "match": {"id": "hoek:2:1", "game": "carom", "started": START,
                                                   "players": {"p1": "Cor", "p2": "Ann"}},
             "summary": "Cor 7/20 - Ann 3/20", "finished": False, "score": {}}
     subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(broker.port), "-u", "hoek", "-P",
@@ -73,8 +76,11 @@ def test_the_league_page_shows_standings_rounds_live_tables_and_refusals(page_ur
             first = page.locator("main table").first.locator("tr").nth(1).inner_text()
             assert first.split("\t")[:2] == ["1", "Ann"] and "\t11\t" in first
             assert page.locator("h3", has_text="Round 1").count() == 1
-            assert "kroeg table 1\tkroeg:1:1000000" in page.locator("main").inner_text()
-            assert "Zed and Bob are not both members" in page.locator("#refused").inner_text()
+            assert f"kroeg table 1\tkroeg:1:{round(START * 1000)}" in page.locator("main").inner_text()
+            refused = page.locator("#refused").inner_text()
+            assert "Zed and Bob are not both members" in refused
+            assert "hoek\thoek:?\tnot a JSON match message" in refused
+            assert "Stored results that do not read" in refused
             assert errors == []
             if os.environ.get("LEAGUE_SHOT"):
                 page.screenshot(path=os.environ["LEAGUE_SHOT"], full_page=True)

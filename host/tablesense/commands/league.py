@@ -2,7 +2,8 @@
 
 Actions: ``create``, ``list``, ``add-player``, ``add-result``, ``import`` (stored match
 logs), ``standings`` and ``moyennes``; ``--db`` goes before or after the action. Every
-mistake is one line on stderr and exit status 1, never a traceback.
+mistake is one line on stderr and exit status 1 (a log file that cannot be read: 2),
+never a traceback.
 """
 
 from __future__ import annotations
@@ -23,11 +24,13 @@ from ..league import (
     lines_from_store,
     make_result,
     new_moyennes,
-    result_from_lines,
     standings,
     winner,
 )
 from ..league import commands as league_commands
+from ..league.ingest import fits
+from ..league.limits import MAX_LINE_CHARS, MAX_LOG_LINES
+from ..league.matchlog import carom_result, replay_match
 from ..league.season import next_half_players
 from ..league.store import DISCIPLINES, HALVES
 from ..rules.carom_targets import SCHEMES
@@ -185,27 +188,63 @@ def _import(store: LeagueStore, args: argparse.Namespace) -> int:
         return 1
     sources: list[tuple[str, list[str]]] = []
     for path in args.logs:
-        try:
-            with open(path, encoding="utf-8") as fh:
-                sources.append((path, fh.read().splitlines()))
-        except OSError as exc:
-            print(f"tablesense league: cannot read {path}: {exc.strerror}", file=sys.stderr)
-            return 2  # could not start (docs/cli.md)
+        lines = _read_log(path)
+        if isinstance(lines, tuple):
+            print(f"tablesense league: {lines[1]}", file=sys.stderr)
+            return lines[0]
+        sources.append((path, lines))
     for match_id in args.match:
         sources.append((f"{args.store}#{match_id}", lines_from_store(args.store, match_id)))
     results = []
+    seen: dict[str, str] = {}
     for where, lines in sources:  # every log checked before any result is entered
         try:
-            result = result_from_lines(lines, source=where, barrage=args.barrage)
+            match = replay_match(lines)
+            result = carom_result(match, source=where, barrage=args.barrage)
+            why = fits(comp, match.game, match.discipline or "libre")
+            if why is not None:
+                raise NotACompetitionMatch(why)
             check_minimum(comp.profile, result.p1, result.p2, result.targets)
+            had = seen.get(match.digest) or store.digest_source(match.digest)
+            if had is not None:
+                raise NotACompetitionMatch(f"the same match as {had}, entered already: one log counts once")
         except (NotACompetitionMatch, IllegalCall) as exc:
             print(f"tablesense league: {where}: {exc}", file=sys.stderr)
             return 1
-        results.append(result)
-    for result in results:
-        store.add_result(comp, result)
+        seen[match.digest] = where
+        for name in (result.p1, result.p2):
+            store.player(comp, name)
+        results.append((result, match.digest))
+    for result, digest in results:
+        store.add_result(comp, result, digest)
         print(_result_line(result))
     return 0
+
+
+def _read_log(path: str) -> list[str] | tuple[int, str]:
+    """A match log's lines, or the exit status and why it is not read (one line): 2 for a file
+    that cannot be read or is empty (docs/cli.md), 1 for one far longer than any match log,
+    which is not read whole: the first line too many is enough to say so."""
+    lines: list[str] = []
+    try:
+        with open(path, encoding="utf-8") as fh:
+            while True:
+                text = fh.readline(MAX_LINE_CHARS + 2)
+                if not text:
+                    break
+                if len(text) > MAX_LINE_CHARS + 1:
+                    return 1, (f"{path}: line {len(lines) + 1} is longer than {MAX_LINE_CHARS:,} characters: "
+                               "no event line is")
+                lines.append(text.rstrip("\r\n"))
+                if len(lines) > MAX_LOG_LINES:
+                    return 1, f"{path}: more than {MAX_LOG_LINES:,} lines: no match log is this long"
+    except OSError as exc:
+        return 2, f"cannot read {path}: {exc.strerror}"
+    except UnicodeDecodeError:
+        return 2, f"cannot read {path}: it is not UTF-8 text (a match log is JSON Lines)"
+    if not any(text.strip() for text in lines):
+        return 2, f"{path} is empty: a match log has one event per line"
+    return lines
 
 
 def _standings(store: LeagueStore, args: argparse.Namespace) -> int:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .broker_url import BrokerURLError, check_pub_name
+from .limits import MAX_MESSAGE_BYTES
 from .messages import ROOT
 
 #: PBKDF2 rounds of a password hash (mosquitto_passwd's default is 101)
@@ -56,7 +57,10 @@ def conf_text(directory: Path, port: int, bind: str = "0.0.0.0", cert: str | Non
            "# queued messages of the league's persistent session survive a restart",
            "persistence true", f"persistence_location {d / 'data'}/", "autosave_interval 30",
            "# a league service away for days: its queue may grow this long",
-           "max_queued_messages 100000", "max_inflight_messages 100", "",
+           "max_queued_messages 100000", "max_inflight_messages 100",
+           "# no message longer than the league reads (docs/league.md): a pub sending one is told so",
+           "# (its PUBACK says 'implementation specific error') and nobody else receives it",
+           f"message_size_limit {MAX_MESSAGE_BYTES}", "",
            f"listener {port} {bind}"]
     if cert and key:
         out += [f"certfile {cert}", f"keyfile {key}"]

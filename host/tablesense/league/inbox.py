@@ -1,14 +1,20 @@
 """What the league service received, in the league's SQLite file beside the competitions.
 
-- ``league_matches``: one row per match id (``PUB:TABLE:START``), its revision and the
-  result row it entered; the same match again is a duplicate (counted once), a higher
-  revision replaces the result it entered before.
-- ``league_refused``: every refused match with the reason (the league page lists them).
+- ``league_received``: messages taken from the broker and not yet checked (the service
+  acknowledges a message to the broker once it is here, ``service``); each leaves it in the
+  same transaction that stores what came of it;
+- ``league_matches``: one row per match id (``PUB:TABLE:START``), its revision and the result
+  row it entered, whose digest (``digest``: what the match is) ``match_digests`` holds beside
+  those ``league import`` entered. The same match id again is a duplicate (counted once); a
+  higher revision replaces the result it entered before; the same digest under another id,
+  from another pub or imported by hand is refused: one log, one match;
+- ``league_refused``: every refused message with the reason (the league page lists them);
 - ``league_aliases``: a name a pub's referee typed for a competition member.
 
-Each received match is taken in one transaction: a service killed half-way stores
-nothing of it, and since the broker's message is acknowledged only after the commit
-(``mqtt.Subscriber``) it arrives again.
+Each match is stored in one transaction: a service killed half-way stores nothing of it,
+and the received message is still there to be checked again at the next start.
+``take`` replays a log without holding the database: several pubs' matches are checked at
+once (``service``), and each is stored under ``lock``.
 """
 
 from __future__ import annotations
@@ -16,10 +22,14 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from .ingest import Members, Refused, check, parse, place
+from .ingest import Members, Refused, check, parse, place, replayed, too_big
+from .limits import MAX_SAID, cut
+from .logcheck import name_fault
 from .standings import Result
 from .store import Competition, LeagueError, LeagueStore, _result_dict, _result_from
 
@@ -48,12 +58,18 @@ CREATE TABLE IF NOT EXISTS league_aliases (
     member         TEXT NOT NULL,
     PRIMARY KEY (competition_id, pub, name)
 );
+CREATE TABLE IF NOT EXISTS league_received (
+    id       INTEGER PRIMARY KEY,
+    pub      TEXT NOT NULL,
+    payload  BLOB NOT NULL,
+    received REAL NOT NULL
+);
 """
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    kind: str  # "stored" | "replaced" | "duplicate" | "refused"
+    kind: str  # "stored" | "replaced" | "duplicate" | "refused" | "received"
     match_id: str
     text: str = ""
 
@@ -62,89 +78,191 @@ class Inbox:
     def __init__(self, store: LeagueStore) -> None:
         self.store = store
         self.db = store.db
+        #: every use of ``db`` from the service's threads holds it (one connection, several threads)
+        self.lock = threading.RLock()
         self.db.execute("PRAGMA journal_mode=WAL")  # the league page reads while matches come in
         self.db.executescript(SCHEMA)
 
     # --- members' names -------------------------------------------------------------
     def alias(self, comp: Competition, name: str, member: str, pub: str = "") -> None:
+        why = name_fault(name)
+        if why is not None:
+            raise LeagueError(f"the name {why}")
         self.store.player(comp, member)
-        with self.db:
+        with self.lock, self.db:
             self.db.execute("INSERT OR REPLACE INTO league_aliases(competition_id, pub, name, member) "
                             "VALUES (?, ?, ?, ?)", (comp.id, pub, name, member))
 
     def members(self) -> list[Members]:
         out = []
-        for comp in self.store.competitions():
-            names = frozenset(p.name for p in self.store.players(comp))
-            rows = self.db.execute("SELECT pub, name, member FROM league_aliases WHERE competition_id=?",
-                                   (comp.id,)).fetchall()
-            out.append(Members(comp, names, {(p, n): m for p, n, m in rows}))
+        with self.lock:
+            for comp in self.store.competitions():
+                names = frozenset(p.name for p in self.store.players(comp))
+                rows = self.db.execute("SELECT pub, name, member FROM league_aliases WHERE competition_id=?",
+                                       (comp.id,)).fetchall()
+                out.append(Members(comp, names, {(p, n): m for p, n, m in rows}))
         return out
 
+    # --- received, not yet checked ----------------------------------------------------
+    def receive(self, pub: str, raw: bytes) -> Outcome:
+        """Keep a match message from ``pub``'s topic until it is checked (``take_next``); one
+        too long to read is refused at once, and not kept."""
+        why = too_big(raw)
+        if why is not None:
+            return self._refuse(pub, _junk_key(pub, raw), f"{pub}:?", why)
+        with self.lock, self.db:
+            cur = self.db.execute("INSERT INTO league_received(pub, payload, received) VALUES (?, ?, ?)",
+                                  (pub, raw, time.time()))
+        return Outcome("received", f"{pub}#{cur.lastrowid}")
+
+    def next_received(self, busy: set[str]) -> tuple[int, str] | None:
+        """The oldest received message of a pub not in ``busy``: (its row, its pub)."""
+        with self.lock:
+            marks = ",".join("?" * len(busy))
+            row = self.db.execute(f"SELECT id, pub FROM league_received WHERE pub NOT IN ({marks}) "
+                                  "ORDER BY id LIMIT 1", tuple(busy)).fetchone()
+        return (int(row[0]), str(row[1])) if row else None
+
+    def waiting(self) -> int:
+        with self.lock:
+            return int(self.db.execute("SELECT COUNT(*) FROM league_received").fetchone()[0])
+
+    def take_received(self, row: int, should_stop: Callable[[], bool] | None = None) -> Outcome | None:
+        """Check and store received message ``row``; it leaves ``league_received`` with what came
+        of it. None: no such row (taken already)."""
+        with self.lock:
+            got = self.db.execute("SELECT pub, payload FROM league_received WHERE id=?", (row,)).fetchone()
+        if got is None:
+            return None
+        return self.take(str(got[0]), bytes(got[1]), should_stop=should_stop, received=row)
+
     # --- taking a match ---------------------------------------------------------------
-    def take(self, pub: str, raw: bytes) -> Outcome:
-        """Check and store one match message from ``pub``'s topic."""
+    def take(self, pub: str, raw: bytes, *, should_stop: Callable[[], bool] | None = None,
+             received: int | None = None, now: float | None = None) -> Outcome:
+        """Check and store one match message from ``pub``'s topic. The log is replayed without
+        the lock; what comes of it is stored under it, ``received`` (a ``league_received``
+        row) deleted in the same transaction."""
         try:
-            rec = parse(pub, raw)
+            rec = parse(pub, raw, now)
         except Refused as exc:
-            return self._refuse(pub, f"{pub}:?#{hashlib.sha256(raw).hexdigest()[:16]}", f"{pub}:?", str(exc))
+            return self._refuse(pub, _junk_key(pub, raw), f"{pub}:?", str(exc), received)
         key = f"{rec.id}#{rec.revision}"
-        had = self.db.execute("SELECT revision, result_id, barrage FROM league_matches WHERE match_id=?",
-                              (rec.id,)).fetchone()
-        if had is not None and had[0] >= rec.revision:
-            return Outcome("duplicate", rec.id)
-        if self.db.execute("SELECT 1 FROM league_refused WHERE key=?", (key,)).fetchone():
-            return Outcome("duplicate", rec.id, "refused before")
+        known = self._known(rec.id, rec.revision, key)
+        if known is not None:
+            self._done(received)
+            return known
         try:
-            result = check(rec)
-            comp, result = place(rec, result, self.members())
+            match = replayed(rec, should_stop)
+            result = check(rec, match)
+            comp, result = place(rec, result, self.members(), match)
         except Refused as exc:
-            return self._refuse(pub, key, rec.id, str(exc))
-        if had is not None and had[2]:
-            result = replace(result, barrage=True)
-        data = json.dumps(_result_dict(result))
-        with self.db:
-            if had is not None:
-                self.db.execute("DELETE FROM results WHERE id=?", (had[1],))
-            cur = self.db.execute("INSERT INTO results (competition_id, data) VALUES (?, ?)", (comp.id, data))
-            self.db.execute("INSERT OR REPLACE INTO league_matches(match_id, pub, table_id, started, "
-                            "revision, result_id, received, barrage) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                            (rec.id, pub, rec.table, rec.started, rec.revision, cur.lastrowid, time.time(),
-                             int(result.barrage)))
+            return self._refuse(pub, key, rec.id, str(exc), received)
+        with self.lock:
+            known = self._known(rec.id, rec.revision, key)  # another thread was quicker
+            if known is not None:
+                self._done(received)
+                return known
+            had = self.db.execute("SELECT result_id, barrage FROM league_matches WHERE match_id=?",
+                                  (rec.id,)).fetchone()
+            same = self.db.execute("SELECT d.source, m.pub FROM match_digests d LEFT JOIN league_matches m "
+                                   "ON m.result_id = d.result_id WHERE d.digest=?",
+                                   (match.digest,)).fetchone()
+            if same is not None and same[0] != rec.id:  # (the same id: a revision that changed nothing)
+                sender = f" (sent by {same[1]})" if same[1] else " (entered by league import)"
+                return self._refuse(pub, key, rec.id, f"the same match as {same[0]}{sender}: one log counts "
+                                    "once, whatever its id or sender", received)
+            if had is not None and had[1]:
+                result = replace(result, barrage=True)
+            data = json.dumps(_result_dict(result))
+            with self.db:
+                if had is not None:
+                    self.db.execute("DELETE FROM match_digests WHERE result_id=?", (had[0],))
+                    self.db.execute("DELETE FROM results WHERE id=?", (had[0],))
+                cur = self.db.execute("INSERT INTO results (competition_id, data) VALUES (?, ?)",
+                                      (comp.id, data))
+                self.db.execute("INSERT INTO match_digests(digest, result_id, source) VALUES (?, ?, ?)",
+                                (match.digest, cur.lastrowid, rec.id))
+                self.db.execute("INSERT OR REPLACE INTO league_matches(match_id, pub, table_id, started, "
+                                "revision, result_id, received, barrage) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                (rec.id, pub, rec.table, rec.started, rec.revision, cur.lastrowid,
+                                 time.time(), int(result.barrage)))
+                self._forget(received)
         return Outcome("replaced" if had else "stored", rec.id, f"{comp.name}: {result.p1} - {result.p2}")
+
+    def _known(self, match_id: str, revision: int, key: str) -> Outcome | None:
+        """A duplicate: this revision of the match (or a later one) is stored, or was refused."""
+        with self.lock:
+            had = self.db.execute("SELECT revision FROM league_matches WHERE match_id=?",
+                                  (match_id,)).fetchone()
+            if had is not None and had[0] >= revision:
+                return Outcome("duplicate", match_id)
+            if self.db.execute("SELECT 1 FROM league_refused WHERE key=?", (key,)).fetchone():
+                return Outcome("duplicate", match_id, "refused before")
+        return None
 
     def mark_barrage(self, match_id: str) -> Result:
         """A match a pub sent was the barrage deciding a tie ("carom.league.barrage"): it then
         counts for the order at the top only (a later revision of it stays a barrage)."""
-        row = self.db.execute("SELECT result_id FROM league_matches WHERE match_id=?", (match_id,)).fetchone()
-        if row is None:
-            raise LeagueError(f"no match {match_id!r} came from a pub")
-        (data,) = self.db.execute("SELECT data FROM results WHERE id=?", (row[0],)).fetchone()
-        result = replace(_result_from(json.loads(data)), barrage=True)
-        with self.db:
-            self.db.execute("UPDATE results SET data=? WHERE id=?",
-                            (json.dumps(_result_dict(result)), row[0]))
-            self.db.execute("UPDATE league_matches SET barrage=1 WHERE match_id=?", (match_id,))
+        with self.lock:
+            row = self.db.execute("SELECT result_id FROM league_matches WHERE match_id=?",
+                                  (match_id,)).fetchone()
+            if row is None:
+                raise LeagueError(f"no match {match_id!r} came from a pub")
+            (data,) = self.db.execute("SELECT data FROM results WHERE id=?", (row[0],)).fetchone()
+            result = replace(_result_from(json.loads(data)), barrage=True)
+            with self.db:
+                self.db.execute("UPDATE results SET data=? WHERE id=?",
+                                (json.dumps(_result_dict(result)), row[0]))
+                self.db.execute("UPDATE league_matches SET barrage=1 WHERE match_id=?", (match_id,))
         return result
 
-    def _refuse(self, pub: str, key: str, match_id: str, why: str) -> Outcome:
-        with self.db:
+    def refuse_other(self, pub: str, what: str, why: str) -> Outcome:
+        """A message that is no match (a live state that does not read, a topic the league does
+        not know): listed with the refused matches, once per what and why (a table's live
+        state refused again at every change is listed once)."""
+        what = cut(what, 120)
+        return self._refuse(pub, _junk_key(pub, f"{what}\n{why}".encode(), what), what, why)
+
+    def _refuse(self, pub: str, key: str, match_id: str, why: str, received: int | None = None) -> Outcome:
+        why = cut(why, MAX_SAID)
+        with self.lock, self.db:
             self.db.execute("INSERT OR IGNORE INTO league_refused(key, pub, match_id, reason, received) "
-                            "VALUES (?, ?, ?, ?, ?)", (key, pub, match_id, why, time.time()))
+                            "VALUES (?, ?, ?, ?, ?)", (key, pub, cut(match_id, 200), why, time.time()))
+            self._forget(received)
         return Outcome("refused", match_id, why)
+
+    def _forget(self, received: int | None) -> None:
+        if received is not None:
+            self.db.execute("DELETE FROM league_received WHERE id=?", (received,))
+
+    def _done(self, received: int | None) -> None:
+        if received is not None:
+            with self.lock, self.db:
+                self._forget(received)
 
     # --- reading --------------------------------------------------------------------
     def played(self, comp: Competition) -> dict[int, tuple[str, str, str, float]]:
         """result id -> (match id, pub, table, start) of the results that came from pubs."""
-        rows = self.db.execute(
-            "SELECT m.result_id, m.match_id, m.pub, m.table_id, m.started FROM league_matches m "
-            "JOIN results r ON r.id = m.result_id WHERE r.competition_id=?", (comp.id,)).fetchall()
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT m.result_id, m.match_id, m.pub, m.table_id, m.started FROM league_matches m "
+                "JOIN results r ON r.id = m.result_id WHERE r.competition_id=?", (comp.id,)).fetchall()
         return {r[0]: (r[1], r[2], r[3], r[4]) for r in rows}
 
     def refused(self, limit: int = 50) -> list[tuple[str, str, str, float]]:
-        rows = self.db.execute("SELECT pub, match_id, reason, received FROM league_refused "
-                               "ORDER BY received DESC LIMIT ?", (limit,)).fetchall()
+        with self.lock:
+            rows = self.db.execute("SELECT pub, match_id, reason, received FROM league_refused "
+                                   "ORDER BY received DESC, rowid DESC LIMIT ?", (limit,)).fetchall()
         return [(r[0], r[1], r[2], r[3]) for r in rows]
+
+    def refused_count(self) -> int:
+        with self.lock:
+            return int(self.db.execute("SELECT COUNT(*) FROM league_refused").fetchone()[0])
+
+
+def _junk_key(pub: str, raw: bytes, what: str = "?") -> str:
+    """A refused message's key when it has no match id to go by: its bytes' digest."""
+    return f"{pub}:{what}#{hashlib.sha256(raw).hexdigest()[:16]}"
 
 
 def open_inbox(path: str) -> Inbox:

@@ -2,26 +2,34 @@
 
 A match message (``messages.match_message``) is taken only if
 
-1. it is well formed and says it comes from the pub whose topic it came on (the broker's
-   ACL lets a pub write only under its own topic, so the topic is the sender);
-2. its event log, replayed through the rule engine (``result_from_lines``), is a finished
-   carom match, and the result the pub reports is the one the engine computes from that
-   log (caroms, innings, targets, winner) -- a result that disagrees is refused;
-3. both players are members of a competition of that discipline (directly by name, or by
-   an alias: the name a pub's referee typed for a member), the competition named in the
-   message if it names one, else the newest such competition;
+1. it is at most ``limits.MAX_MESSAGE_BYTES`` long (checked before a byte is parsed), every
+   field fits its type and bounds (``messages.decode_match``), and it says it comes from the
+   pub whose topic it came on (the broker's ACL lets a pub write only under its own topic,
+   so the topic is the sender), under the id its pub, table and start make;
+2. its event log passes the league's checks (``logcheck``) and, replayed through the rule
+   engine (``matchlog.replay_match``), is a finished match of the game the message names,
+   between the players it names, and the result the pub reports is the one the engine
+   computes from that log (caroms, innings, targets, winner) -- one that disagrees is refused;
+3. both players are members of a competition of that game and discipline (directly by
+   name, or by an alias: the name a pub's referee typed for a member), the competition
+   named in the message if it names one (and it must fit), else the newest such competition;
 4. the competition's rules take it (a kampioen target of at least 20).
+
+Whether it is a match the league has already (the same log under another id or from
+another pub: its digest) is the inbox's question.
 """
 
 from __future__ import annotations
 
-import json
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import IllegalCall
-from .matchlog import NotACompetitionMatch, result_from_lines
-from .messages import VERSION
+from .limits import FUTURE_S, MAX_MESSAGE_BYTES, cut, short
+from .matchlog import NotACompetitionMatch, ReplayedMatch, carom_result, replay_match
+from .messages import BadMessage, decode_match, match_id
 from .standings import Result, check_minimum
 from .store import Competition
 
@@ -39,7 +47,9 @@ class Received:
     revision: int
     competition: str | None
     lines: list[str]
-    reported: dict[str, Any]
+    reported: dict[str, Any]  # each figure as [p1, p2]; the winner as it is
+    game: str = "carom"
+    players: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,69 +66,94 @@ class Members:
         return self.aliases.get((pub, name)) or self.aliases.get(("", name))
 
 
-def parse(pub: str, raw: bytes) -> Received:
+def too_big(raw: bytes) -> str | None:
+    """Why a message is too long to read (None: it is not)."""
+    if len(raw) <= MAX_MESSAGE_BYTES:
+        return None
+    return (f"the message is {len(raw) / 1e6:,.1f} MB; the league reads at most "
+            f"{MAX_MESSAGE_BYTES / 1e6:.1f} MB (the broker's message_size_limit)")
+
+
+def parse(pub: str, raw: bytes, now: float | None = None) -> Received:
     """A match message from ``pub``'s topic, or ``Refused``."""
+    big = too_big(raw)
+    if big is not None:
+        raise Refused(big)
     try:
-        obj = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise Refused("not a JSON match message") from None
-    if not isinstance(obj, dict):
-        raise Refused("not a JSON match message")
-    if obj.get("v") != VERSION:
-        raise Refused(f"message version {obj.get('v')!r} (this league reads {VERSION})")
-    if obj.get("pub") != pub:
-        raise Refused(f"the message says it is from {obj.get('pub')!r} but {pub} sent it")
-    lines, rep = obj.get("log"), obj.get("result")
-    if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines) or not lines:
-        raise Refused("the message has no event log")
-    if not isinstance(rep, dict):
-        raise Refused("the message reports no result")
-    try:
-        table, started, rid = str(obj["table"]), float(obj["started"]), str(obj["id"])
-    except (KeyError, TypeError, ValueError):
-        raise Refused("the message has no table, start or id") from None
-    if not rid.startswith(f"{pub}:"):
-        raise Refused(f"match id {rid!r} is not one of {pub}'s")
-    comp, revision = obj.get("competition"), obj.get("revision")
-    if not isinstance(revision, int) or revision < len(lines):
-        raise Refused("the message has no revision (its number of logged events)")
-    return Received(rid, pub, table, started, revision, comp if isinstance(comp, str) else None, lines, rep)
+        msg = decode_match(raw)
+    except BadMessage as exc:
+        raise Refused(str(exc)) from None
+    if msg.pub != pub:
+        raise Refused(f"the message says it is from {short(msg.pub)} but {pub} sent it")
+    if not msg.id.startswith(f"{pub}:"):
+        raise Refused(f"match id {short(msg.id)} is not one of {pub}'s")
+    own = match_id(pub, msg.table, msg.started)
+    if msg.id != own:
+        raise Refused(f"match id {short(msg.id)} is not its pub, table and start ({own})")
+    now = time.time() if now is None else now
+    if msg.started > now + FUTURE_S:
+        raise Refused(f"the match starts {time.strftime('%Y-%m-%d %H:%M', time.gmtime(msg.started))} UTC, "
+                      "in the future: the pub's clock is wrong")
+    if msg.revision < len(msg.log):
+        raise Refused(f"the revision {msg.revision} is below the {len(msg.log)} events of its log "
+                      "(it counts every logged event)")
+    players = {"p1": msg.players.p1, "p2": msg.players.p2}
+    return Received(msg.id, pub, msg.table, msg.started, msg.revision, msg.competition, msg.log,
+                    msg.result.figures(), msg.game, players)
 
 
-def check(rec: Received) -> Result:
+def replayed(rec: Received, should_stop: Callable[[], bool] | None = None) -> ReplayedMatch:
+    """The league's own replay of the message's log: of the game and players it names."""
+    try:
+        match = replay_match(rec.lines, should_stop)
+    except NotACompetitionMatch as exc:
+        raise Refused(f"its log: {exc}") from None
+    if match.game != rec.game:
+        raise Refused(f"the message says {rec.game} but its log is a {match.game} match")
+    if match.players != rec.players:
+        raise Refused(f"the message names {_vs(rec.players)} but its log {_vs(match.players)}")
+    return match
+
+
+def check(rec: Received, match: ReplayedMatch | None = None) -> Result:
     """The result the engine computes from the log, if the pub reports the same; else ``Refused``."""
+    match = replayed(rec) if match is None else match
     try:
-        result = result_from_lines(rec.lines, source=rec.id)
+        result = carom_result(match, source=rec.id)
     except NotACompetitionMatch as exc:
         raise Refused(str(exc)) from None
-    except Exception as exc:  # a log the engine cannot even read is no match of ours
-        raise Refused(f"its log does not replay: {exc}") from None
     own = {"winner": result.winner, "caroms": list(result.caroms), "innings": list(result.innings),
            "targets": list(result.targets)}
-    told = {k: _pair(rec.reported.get(k)) for k in own}
+    told = {k: rec.reported.get(k) for k in own}
     if told != own:
         diff = ", ".join(f"{k} {told[k]} (log: {own[k]})" for k in own if told[k] != own[k])
         raise Refused(f"the reported result disagrees with its own log: {diff}")
     return result
 
 
-def discipline(rec: Received) -> str:
-    try:
-        first = json.loads(rec.lines[0])
-    except json.JSONDecodeError:
-        return ""
-    return str(first.get("discipline") or "libre") if isinstance(first, dict) else ""
+def fits(comp: Competition, game: str, discipline: str) -> str | None:
+    """Why a match of ``game`` (and ``discipline``) does not fit ``comp`` (None: it fits)."""
+    if comp.game != game:
+        return f"{comp.name!r} is a {comp.game} competition; this log is a {game} match"
+    if comp.discipline != discipline:
+        return f"{comp.name!r} is a {comp.discipline} competition; this log is a {discipline} match"
+    return None
 
 
-def place(rec: Received, result: Result, comps: list[Members]) -> tuple[Competition, Result]:
+def place(rec: Received, result: Result, comps: list[Members], match: ReplayedMatch | None = None,
+          ) -> tuple[Competition, Result]:
     """The competition the match belongs to and the result with the members' names."""
-    kind = discipline(rec)
+    game = match.game if match is not None else rec.game
+    kind = (match.discipline if match is not None else None) or "libre"
     if rec.competition is not None:
         chosen = [m for m in comps if m.comp.name == rec.competition]
         if not chosen:
-            raise Refused(f"no competition {rec.competition!r} in this league")
+            raise Refused(f"no competition {short(rec.competition)} in this league")
+        why = fits(chosen[0].comp, game, kind)
+        if why is not None:
+            raise Refused(why)
     else:
-        chosen = sorted((m for m in comps if m.comp.discipline == kind), key=lambda m: -m.comp.id)
+        chosen = sorted((m for m in comps if fits(m.comp, game, kind) is None), key=lambda m: -m.comp.id)
     for m in chosen:
         p1, p2 = m.member(rec.pub, result.p1), m.member(rec.pub, result.p2)
         if p1 is None or p2 is None or p1 == p2:
@@ -128,12 +163,10 @@ def place(rec: Received, result: Result, comps: list[Members]) -> tuple[Competit
         except IllegalCall as exc:
             raise Refused(f"{m.comp.name}: {exc}") from None
         return m.comp, replace(result, p1=p1, p2=p2)
-    where = f"{rec.competition!r}" if rec.competition else f"any {kind} competition"
-    raise Refused(f"{result.p1} and {result.p2} are not both members of {where} "
+    where = short(rec.competition) if rec.competition else f"any {kind} competition"
+    raise Refused(f"{result.p1} and {result.p2} are not both members of {where} "  # names of 100 at most
                   f"(tablesense league alias maps a pub's name to a member)")
 
 
-def _pair(value: Any) -> Any:
-    if isinstance(value, dict):  # the engine's {"p1": .., "p2": ..}
-        return [value.get("p1"), value.get("p2")]
-    return value
+def _vs(players: dict[str, Any]) -> str:
+    return cut(f"{players.get('p1')} - {players.get('p2')}", 120)

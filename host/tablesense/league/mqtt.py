@@ -2,14 +2,17 @@
 
 paho runs its network loop in a thread of its own; ``AsyncPublisher`` hands its
 acknowledgements to the asyncio loop (a publish is awaited until the broker's PUBACK),
-``Subscriber`` calls a handler in paho's thread and acknowledges each message only after
-the handler returned (``manual_ack``): a league service killed while it stores a match
-gets the match again from the broker. docs/design.md says why paho and not aiomqtt.
+``Subscriber`` hands each message to a thread of its own, which calls a handler and
+acknowledges the message only after the handler returned (``manual_ack``): a league
+service killed while it stores a match gets the match again from the broker. paho's thread
+itself only queues: however long a handler takes, the connection's keepalive goes on.
+docs/design.md says why paho and not aiomqtt.
 """
 
 from __future__ import annotations
 
 import asyncio
+import queue
 import sys
 import threading
 import time
@@ -31,6 +34,15 @@ RECONNECT_S = (1, 15)
 RETRY_HANDLE_S = (0.5, 10.0)
 #: an acknowledgement that came before its publish was registered counts this long
 EARLY_S = 5.0
+#: the most messages the broker sends the league before their acknowledgement (MQTT 5
+#: Receive Maximum): what waits in the service's memory is bounded by this and the
+#: broker's message_size_limit
+RECEIVE_MAXIMUM = 20
+#: the largest packet the league takes from the broker (MQTT 5 Maximum Packet Size): a
+#: broker set up without the league's message_size_limit passes on messages up to this
+#: size, which the service refuses by their size and lists; a bigger one the broker drops
+#: unseen, so that no message can cost the service more than a few times this in memory
+MAXIMUM_PACKET = 32 * 1024 * 1024
 
 
 class PublishRefused(Exception):
@@ -52,10 +64,15 @@ def make_client(url: BrokerURL, client_id: str, *, manual_ack: bool = False) -> 
     return client
 
 
-def start(client: paho.Client, url: BrokerURL) -> None:
+def start(client: paho.Client, url: BrokerURL, receive_maximum: int | None = None,
+          maximum_packet: int | None = None) -> None:
     """Connect (retried in the background until the broker answers) with a persistent session."""
     props = Properties(PacketTypes.CONNECT)
     props.SessionExpiryInterval = SESSION_EXPIRY_S
+    if receive_maximum is not None:
+        props.ReceiveMaximum = receive_maximum
+    if maximum_packet is not None:
+        props.MaximumPacketSize = maximum_packet
     client.connect_async(url.host, url.port, keepalive=KEEPALIVE_S, clean_start=False, properties=props)
     client.loop_start()
 
@@ -71,6 +88,7 @@ class Reporter:
     def __init__(self, who: str, url: BrokerURL) -> None:
         self.who, self.url = who, url
         self.last = ""
+        self.closing = False  # we are the ones hanging up: no news
 
     def say(self, text: str) -> None:
         if text != self.last:
@@ -89,6 +107,8 @@ class Reporter:
         self.say(f"cannot reach the broker {self.url}; trying again")
 
     def disconnected(self, reason: Any) -> None:
+        if self.closing:
+            return
         if self.last.startswith(f"the broker {self.url} refuses us"):
             return  # the refusal said it: the drop after it is no news
         self.say(f"the broker {self.url} is gone ({reason}); trying again")
@@ -116,6 +136,7 @@ class AsyncPublisher:
         start(self.client, self.url)
 
     def close(self) -> None:
+        self.report.closing = True
         stop(self.client)
 
     async def publish(self, topic: str, payload: bytes, *, retain: bool = False,
@@ -181,8 +202,9 @@ class AsyncPublisher:
 
 
 class Subscriber:
-    """Subscribes to ``topic`` with QoS 1; ``handle(topic, payload, retained)`` runs in paho's
-    thread and each message is acknowledged only after it returned without an exception."""
+    """Subscribes to ``topic`` with QoS 1; ``handle(topic, payload, retained)`` runs in a thread
+    of the subscriber's own (not paho's: its keepalive never waits for a handler) and each
+    message is acknowledged only after it returned."""
 
     def __init__(self, url: BrokerURL, client_id: str, topic: str,
                  handle: Callable[[str, bytes, bool], None], who: str = "league serve",
@@ -195,12 +217,21 @@ class Subscriber:
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
         self.client.on_connect_fail = self.report.unreachable
+        self._queue: queue.Queue[paho.MQTTMessage | None] = queue.Queue()
+        self._stop = threading.Event()
+        self._keeper = threading.Thread(target=self._keep, name=f"{who} messages", daemon=True)
 
     def start(self) -> None:
-        start(self.client, self.url)
+        self._keeper.start()
+        start(self.client, self.url, RECEIVE_MAXIMUM, MAXIMUM_PACKET)
 
     def close(self) -> None:
+        self._stop.set()
+        self._queue.put(None)
+        self.report.closing = True
         stop(self.client)
+        if self._keeper.is_alive():
+            self._keeper.join(10)
 
     def _on_connect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if self.report.connected(reason):
@@ -212,9 +243,21 @@ class Subscriber:
         self.report.disconnected(reason)
 
     def _on_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
-        """Handle, then acknowledge. A failure of kind ``retry_on`` (the database locked by
-        another program, a full disk) is tried again until it passes, the messages behind it
-        waiting in the broker; any other is said and the message dropped."""
+        self._queue.put(msg)  # paho's thread only queues
+
+    def _keep(self) -> None:
+        while True:
+            msg = self._queue.get()
+            if msg is None or self._stop.is_set():
+                return
+            if self._handle(msg):
+                self.client.ack(msg.mid, msg.qos)
+
+    def _handle(self, msg: paho.MQTTMessage) -> bool:
+        """Handle one message; True once it may be acknowledged. A failure of kind
+        ``retry_on`` (the database locked by another program, a full disk) is tried again
+        until it passes, the messages behind it waiting; any other is said and the message
+        dropped. False: the subscriber is stopping (the broker sends it again)."""
         delay, failing = RETRY_HANDLE_S[0], False
         while True:
             try:
@@ -224,11 +267,12 @@ class Subscriber:
                 if not failing:
                     failing = True
                     self.report.say(f"a message on {msg.topic} cannot be stored now ({exc}); trying again")
-                time.sleep(delay)
+                if self._stop.wait(delay):
+                    return False
                 delay = min(delay * 2, RETRY_HANDLE_S[1])
             except Exception as exc:
                 self.report.say(f"a message on {msg.topic} was dropped: {exc!r}")
                 break
         if failing:
             self.report.say("messages are stored again")
-        client.ack(msg.mid, msg.qos)
+        return True

@@ -1,15 +1,23 @@
 """The league web page: ``/`` (HTML, refreshed from ``/api/league`` every two seconds) and
-``/api/league`` (the data, ``view.league_view``). Read-only: nothing on it changes anything."""
+``/api/league`` (the data, ``view.league_view``). Read-only: nothing on it changes anything.
+
+The data never fails as a whole: a fault reading the league's file (locked past SQLite's
+wait, damaged) answers with what could not be read in ``error`` -- said once on stderr, a
+page that polls every two seconds writing no trace each time -- never with a 500.
+"""
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
 
 from .inbox import Inbox
-from .view import league_view
+from .limits import cut
+from .view import finite, league_view
 
 PAGE = r"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
@@ -36,7 +44,7 @@ function standings(rows) {
   return grid(['#', 'player', 'played', 'won', 'drawn', 'lost', 'points', 'caroms', 'innings', 'average',
                'high run'],
     rows.map((r, i) => [i + 1, r.name, r.played, r.won, r.drawn, r.lost, r.points, r.caroms, r.innings,
-                        r.average.toFixed(3), r.high_run]));
+                        r.average === null ? '?' : r.average.toFixed(3), r.high_run]));
 }
 function score(r) {
   return [r.p1, `${r.caroms[0]}/${r.targets[0]}`, r.p2, `${r.caroms[1]}/${r.targets[1]}`, r.innings[0],
@@ -64,8 +72,14 @@ function render(d) {
   d.years.forEach(y => { years.appendChild(el('h2', `Year ${y.season}: ${y.halves.join(' + ')}`));
     years.appendChild(standings(y.standings)); });
   const bad = document.getElementById('refused'); bad.replaceChildren();
+  if (d.error) bad.appendChild(el('p', `the league's data cannot be read now: ${d.error}`, 'bad'));
   if (d.refused.length) { bad.appendChild(el('h2', 'Refused'));
+    if (d.refused_total > d.refused.length)
+      bad.appendChild(el('p', `the newest ${d.refused.length} of ${d.refused_total}`));
     bad.appendChild(grid(['pub', 'match', 'why'], d.refused.map(x => [x.pub, x.match, x.reason]))); }
+  if ((d.unreadable || []).length) { bad.appendChild(el('h2', 'Stored results that do not read'));
+    bad.appendChild(grid(['competition', 'result', 'why'],
+      d.unreadable.map(x => [x.competition, x.result, x.why]))); }
 }
 async function tick() {
   try { const r = await fetch('api/league'); if (r.ok) render(await r.json()); } catch (e) {}
@@ -77,11 +91,22 @@ tick();
 
 
 def make_app(inbox: Inbox, live: Callable[[], list[dict[str, Any]]]) -> web.Application:
+    said: list[str] = []
+
     async def page(request: web.Request) -> web.Response:
         return web.Response(text=PAGE, content_type="text/html")
 
     async def data(request: web.Request) -> web.Response:
-        return web.json_response(league_view(inbox, live()))
+        try:
+            body = league_view(inbox, live())
+        except Exception as exc:  # the page's edge: whatever it is, said once, answered with what it is
+            why = cut(f"{type(exc).__name__}: {exc}", 200)
+            if said != [why]:  # once per new fault, not once per poll
+                said[:] = [why]
+                print(f"tablesense league serve: the league page's data: {why}", file=sys.stderr, flush=True)
+            body = {"competitions": [], "years": [], "live": finite(live()), "refused": [],
+                    "refused_total": 0, "unreadable": [], "error": why}
+        return web.Response(text=json.dumps(body, allow_nan=False), content_type="application/json")
 
     app = web.Application()
     app.router.add_get("/", page)

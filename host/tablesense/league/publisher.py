@@ -22,6 +22,7 @@ from typing import Any
 
 from ..pub import Pub
 from .broker_url import BrokerURL
+from .limits import MAX_MESSAGE_BYTES
 from .messages import encode, live_message, live_topic, matches_topic, reported
 from .mqtt import AsyncPublisher, NotConnected, PublishRefused
 from .outbox import Outbox
@@ -116,11 +117,13 @@ class LeaguePublisher:
                 if not batch:
                     return
                 for item in batch:
+                    if self._too_big(outbox, item.key, len(item.payload)):
+                        continue
                     try:
                         await mqtt.publish(matches_topic(self.name), item.payload)
                     except PublishRefused as exc:
                         outbox.refused(item.key, str(exc))
-                        self._refused(matches_topic(self.name), str(exc))
+                        self._refused(matches_topic(self.name), str(exc), len(item.payload))
                         continue
                     outbox.sent(item.key)
                     if self.dirty:  # a table changed meanwhile: its live state first
@@ -129,7 +132,23 @@ class LeaguePublisher:
         except NotConnected:
             return  # the broker is away: everything waits for it (on_up wakes us)
 
-    def _refused(self, topic: str, why: str) -> None:
+    @staticmethod
+    def _too_big(outbox: Outbox, key: str, size: int) -> bool:
+        """A match longer than a league reads is not sent (the broker and the league would
+        refuse it); it stays in the outbox as refused, and the pub is told once."""
+        if size <= MAX_MESSAGE_BYTES:
+            return False
+        why = f"{size / 1e6:,.1f} MB, more than the {MAX_MESSAGE_BYTES / 1e6:.1f} MB a league reads"
+        outbox.refused(key, why)
+        print(f"tablesense run: match {key.split('#')[0]} is not sent to the league: {why}",
+              file=sys.stderr, flush=True)
+        return True
+
+    def _refused(self, topic: str, why: str, size: int = 0) -> None:
+        if "authori" not in why.lower() and size:  # Mosquitto's message_size_limit: no word of size in it
+            print(f"tablesense run: the broker refuses a message of {size:,} bytes on {topic} ({why}): "
+                  "longer than its message_size_limit?", file=sys.stderr, flush=True)
+            return
         print(f"tablesense run: the broker refuses {topic} for user {self.url.username!r} ({why}): "
               f"is --pub {self.name} the pub's user name in the league's broker set-up?",
               file=sys.stderr, flush=True)

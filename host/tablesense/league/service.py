@@ -2,15 +2,16 @@
 stores each match it receives (``inbox``), keeps the live tables, serves the league page.
 
 The subscription is a persistent MQTT session (client id ``tablesense-league``): while the
-service is stopped the broker keeps the pubs' matches for it, and a message is
-acknowledged only once its match is committed, so a service killed at any moment loses
-nothing and stores nothing twice.
+service is stopped the broker keeps the pubs' matches for it. A message is acknowledged
+once it is in the league's database (``league_received``), so a service killed at any
+moment loses nothing; its match is checked there by one of ``WORKERS`` threads, at most one
+per pub at a time, oldest first: a long log from one pub never holds back another pub's
+match, and the broker connection (paho's thread) never waits for a replay.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import sqlite3
 import sys
 import threading
@@ -21,40 +22,72 @@ from aiohttp import web
 
 from .broker_url import BrokerURL
 from .inbox import Inbox, Outcome, open_inbox
-from .messages import ROOT, parse_topic
-from .mqtt import Subscriber
+from .limits import MAX_LIVE_BYTES
+from .logcheck import Stopped
+from .messages import ROOT, BadMessage, decode_live, parse_topic
+from .mqtt import RETRY_HANDLE_S, Subscriber
 from .page import make_app
 
 CLIENT_ID = "tablesense-league"
+#: matches checked at once (each of another pub)
+WORKERS = 4
 
 
 class LeagueService:
-    def __init__(self, url: BrokerURL, db: str, on_outcome: Callable[[Outcome], None] | None = None) -> None:
+    def __init__(self, url: BrokerURL, db: str, on_outcome: Callable[[Outcome], None] | None = None,
+                 workers: int = WORKERS) -> None:
         self.url, self.db = url, db
-        self.inbox = open_inbox(db)  # paho's thread writes through it
+        self.inbox = open_inbox(db)  # the subscriber's and the workers' threads write through it
         self.on_outcome = on_outcome or _say
         self._live: dict[tuple[str, str], dict[str, Any]] = {}
         self._lock = threading.Lock()
         self.subscriber = Subscriber(url, CLIENT_ID, f"{ROOT}/#", self.handle,
                                      retry_on=(sqlite3.OperationalError,))  # locked, disk full
+        self._ready = threading.Condition()
+        self._busy: set[str] = set()
+        self._stop = threading.Event()
+        self._workers = [threading.Thread(target=self._work, name=f"league check {k}", daemon=True)
+                         for k in range(workers)]
 
+    # --- the subscriber's thread: keep, then acknowledge -------------------------------
     def handle(self, topic: str, payload: bytes, retained: bool) -> None:
         where = parse_topic(topic)
         if where is None:
+            pub = topic.split("/")[2] if topic.startswith(f"{ROOT}/") and topic.count("/") >= 2 else "?"
+            self.on_outcome(self.inbox.refuse_other(pub, topic, "a topic the league does not read "
+                                                    "(a pub writes live/TABLE and matches)"))
             return
         if where.kind == "live" and where.table is not None:
             self._set_live(where.pub, where.table, payload)
             return
-        self.on_outcome(self.inbox.take(where.pub, payload))
+        out = self.inbox.receive(where.pub, payload)
+        if out.kind == "refused":
+            self.on_outcome(out)
+            return
+        with self._ready:
+            self._ready.notify()
 
     def _set_live(self, pub: str, table: str, payload: bytes) -> None:
-        try:
-            obj = json.loads(payload) if payload else None
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            obj = None
+        live = None
+        if payload:
+            try:
+                if len(payload) > MAX_LIVE_BYTES:
+                    raise BadMessage(f"a live state of {len(payload):,} bytes (at most {MAX_LIVE_BYTES:,})")
+                msg = decode_live(payload)
+                if (msg.pub, msg.table) != (pub, table):
+                    raise BadMessage(f"a live state of {msg.pub}'s table {msg.table} on {pub}'s "
+                                     f"table {table}")
+            except BadMessage as exc:
+                self.on_outcome(self.inbox.refuse_other(pub, f"live/{table}", str(exc)))
+                msg = None
+            if msg is not None and msg.match is not None and not msg.finished:
+                m = msg.match
+                live = {"pub": pub, "table": table, "summary": msg.summary, "finished": False,
+                        "match": {"id": m.id, "game": m.game, "started": m.started,
+                                  "players": {"p1": m.players.p1, "p2": m.players.p2}}}
         with self._lock:
-            if isinstance(obj, dict) and isinstance(obj.get("match"), dict) and not obj.get("finished"):
-                self._live[(pub, table)] = {**obj, "pub": pub, "table": table}
+            if live is not None:
+                self._live[(pub, table)] = live
             else:
                 self._live.pop((pub, table), None)
 
@@ -62,18 +95,81 @@ class LeagueService:
         with self._lock:
             return [self._live[k] for k in sorted(self._live)]
 
+    # --- the workers: check and store -------------------------------------------------
+    def _work(self) -> None:
+        while not self._stop.is_set():
+            with self._ready:
+                got = self.inbox.next_received(self._busy)
+                if got is None:
+                    self._ready.wait(1.0)
+                    continue
+                row, pub = got
+                self._busy.add(pub)
+            try:
+                out = self._take(row)
+            except Stopped:
+                return
+            finally:
+                with self._ready:
+                    self._busy.discard(pub)
+                    self._ready.notify()
+            if out is not None:
+                self.on_outcome(out)
+
+    def _take(self, row: int) -> Outcome | None:
+        delay, failing = RETRY_HANDLE_S[0], False
+        report = self.subscriber.report
+        while True:
+            try:
+                out = self.inbox.take_received(row, should_stop=self._stop.is_set)
+                break
+            except sqlite3.OperationalError as exc:  # locked by another program, a full disk
+                if not failing:
+                    failing = True
+                    report.say(f"a received match cannot be stored now ({exc}); trying again")
+                if self._stop.wait(delay):
+                    raise Stopped from None
+                delay = min(delay * 2, RETRY_HANDLE_S[1])
+            except (Stopped, sqlite3.ProgrammingError):  # stopping (the database closed under us)
+                raise Stopped from None
+            except Exception as exc:  # a fault of the league's own: the message is listed, not lost in a loop
+                out = self._unreadable(row, exc)
+                break
+        if failing:
+            report.say("received matches are stored again")
+        return out
+
+    def _unreadable(self, row: int, exc: Exception) -> Outcome:
+        inbox = self.inbox
+        with inbox.lock:
+            got = inbox.db.execute("SELECT pub FROM league_received WHERE id=?", (row,)).fetchone()
+            pub = str(got[0]) if got else "?"
+            out = inbox.refuse_other(pub, "?", f"the league could not check it ({type(exc).__name__}: "
+                                     f"{str(exc)[:100]})")
+            with inbox.db:
+                inbox.db.execute("DELETE FROM league_received WHERE id=?", (row,))
+        return out
+
     def start(self) -> None:
+        for w in self._workers:
+            w.start()
         self.subscriber.start()
 
     def close(self) -> None:
+        self._stop.set()
+        with self._ready:
+            self._ready.notify_all()
         self.subscriber.close()
+        for w in self._workers:
+            if w.is_alive():
+                w.join(10)
         self.inbox.store.close()
 
 
 def _say(out: Outcome) -> None:
     if out.kind == "refused":
         print(f"tablesense league serve: refused {out.match_id}: {out.text}", file=sys.stderr, flush=True)
-    elif out.kind != "duplicate":
+    elif out.kind not in ("duplicate", "received"):
         print(f"{out.kind} {out.match_id}: {out.text}", flush=True)
 
 

@@ -14,6 +14,8 @@ from typing import Any
 from ..errors import IllegalCall, TablesenseError
 from ..rules.carom_profiles import resolve_profile
 from ..rules.carom_targets import SCHEMES
+from .limits import MAX_COMPETITION, MAX_MOYENNE, short
+from .logcheck import name_fault
 from .standings import Player, Result
 
 SCHEMA = """
@@ -38,6 +40,12 @@ CREATE TABLE IF NOT EXISTS results (
     competition_id INTEGER NOT NULL REFERENCES competitions(id),
     data           TEXT NOT NULL
 );
+-- what each result taken from a match log is (digest.match_digest): one log, one result
+CREATE TABLE IF NOT EXISTS match_digests (
+    digest    TEXT PRIMARY KEY,
+    result_id INTEGER NOT NULL UNIQUE REFERENCES results(id),
+    source    TEXT NOT NULL
+);
 """
 
 HALVES = ("najaar", "voorjaar")
@@ -61,6 +69,11 @@ class Competition:
     profile: str
     scheme: str
 
+    @property
+    def game(self) -> str:
+        """The game its matches are: carom (the only competitions the league keeps today)."""
+        return "carom"
+
 
 class LeagueStore:
     def __init__(self, path: str) -> None:
@@ -82,6 +95,9 @@ class LeagueStore:
     # --- competitions ---------------------------------------------------------------
     def create(self, name: str, season: str = "", half: str = "najaar", discipline: str = "libre",
                profile: str = "club", scheme: str = "de-bruijn") -> Competition:
+        if not name or not name.isprintable() or name != name.strip() or len(name) > MAX_COMPETITION:
+            raise LeagueError(f"a competition's name is 1 to {MAX_COMPETITION} printable characters with no "
+                              f"space at an end, not {short(name)}")
         if half not in HALVES:
             raise LeagueError(f"half must be one of {', '.join(HALVES)}, not {half!r}")
         if discipline not in DISCIPLINES:
@@ -116,8 +132,11 @@ class LeagueStore:
 
     # --- players --------------------------------------------------------------------
     def add_player(self, comp: Competition, name: str, moyenne: float) -> Player:
-        if moyenne < 0:
-            raise LeagueError(f"a moyenne cannot be negative, not {moyenne}")
+        why = name_fault(name)
+        if why is not None:
+            raise LeagueError(f"a player's name {why}")
+        if not 0 <= moyenne <= MAX_MOYENNE:  # NaN fails both
+            raise LeagueError(f"a moyenne is a number from 0 to {MAX_MOYENNE:g}, not {moyenne}")
         if self.results(comp):
             raise LeagueError(f"{name} cannot join {comp.name}: it has begun, and new members play no "
                               f"matches in a running competition ({NEW_MEMBERS_RULE})")
@@ -142,13 +161,27 @@ class LeagueStore:
         raise LeagueError(f"{name!r} is not a player of {comp.name} (players: {have})")
 
     # --- results --------------------------------------------------------------------
-    def add_result(self, comp: Competition, result: Result) -> int:
+    def add_result(self, comp: Competition, result: Result, digest: str | None = None) -> int:
+        """Enter a result; one taken from a match log comes with its ``digest``, and a log
+        entered once already is refused (``LeagueError`` naming where it came from)."""
         for name in (result.p1, result.p2):
             self.player(comp, name)
+        if digest is not None:
+            had = self.digest_source(digest)
+            if had is not None:
+                raise LeagueError(f"the same match as {had}, entered already: one log counts once")
         data = json.dumps(_result_dict(result))
         with self.db:
             cur = self.db.execute("INSERT INTO results (competition_id, data) VALUES (?, ?)", (comp.id, data))
+            if digest is not None:
+                self.db.execute("INSERT INTO match_digests(digest, result_id, source) VALUES (?, ?, ?)",
+                                (digest, cur.lastrowid, result.source))
         return int(cur.lastrowid or 0)
+
+    def digest_source(self, digest: str) -> str | None:
+        """Where the match with this digest came from (a file, a pub's match id), if it is in."""
+        row = self.db.execute("SELECT source FROM match_digests WHERE digest=?", (digest,)).fetchone()
+        return None if row is None else str(row[0])
 
     def results(self, comp: Competition) -> list[Result]:
         rows = self.db.execute("SELECT data FROM results WHERE competition_id = ? ORDER BY id",

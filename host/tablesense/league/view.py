@@ -3,63 +3,127 @@
 A round is an evening of play: the pubs' matches that started on one date (the league
 host's local time), numbered in order. Results entered by hand have no date and are
 listed apart.
+
+Nothing stored can take the page down: a result row that does not read (written by hand,
+by an older release, a file damaged) is left out of the standings and listed under
+``unreadable`` with the reason; a start that is no date shows as ``?``; a number that is not
+finite is sent as null (``finite``).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import time
 from typing import Any
 
 from .inbox import Inbox
+from .limits import MAX_COUNT, MAX_STARTED, MIN_STARTED, cut
 from .season import year_standings
 from .standings import Result, standings, winner
 from .store import Competition, _result_from
 
+#: how many refusals the page lists (the newest; ``refused_total`` says how many there are)
+REFUSED_SHOWN = 200
+
 
 def league_view(inbox: Inbox, live: list[dict[str, Any]]) -> dict[str, Any]:
     store = inbox.store
-    comps = store.competitions()
+    with inbox.lock:
+        comps = store.competitions()
     out: list[dict[str, Any]] = []
-    halves: dict[str, list[Competition]] = {}
+    unreadable: list[dict[str, Any]] = []
+    halves: dict[str, list[tuple[Competition, list[Result]]]] = {}
     for comp in comps:
-        out.append(_competition(inbox, comp))
+        view, results = _competition(inbox, comp, unreadable)
+        out.append(view)
         if comp.season:
-            halves.setdefault(comp.season, []).append(comp)
+            halves.setdefault(comp.season, []).append((comp, results))
     years = []
     for season, group in halves.items():
         if len(group) > 1:
-            rows = year_standings([(store.players(c), store.results(c)) for c in group])
-            years.append({"season": season, "halves": [c.name for c in group],
+            with inbox.lock:
+                players = [store.players(c) for c, _ in group]
+            rows = year_standings([(p, rs) for p, (_, rs) in zip(players, group)])
+            years.append({"season": season, "halves": [c.name for c, _ in group],
                           "standings": [r.to_dict() for r in rows]})
-    refused = [{"pub": p, "match": m, "reason": r, "at": at} for p, m, r, at in inbox.refused()]
-    return {"competitions": out, "years": years, "live": live, "refused": refused, "now": time.time()}
+    refused = [{"pub": p, "match": m, "reason": r, "at": at} for p, m, r, at in inbox.refused(REFUSED_SHOWN)]
+    return finite({"competitions": out, "years": years, "live": live, "refused": refused,
+                   "refused_total": inbox.refused_count(), "unreadable": unreadable, "now": time.time()})
 
 
-def _competition(inbox: Inbox, comp: Competition) -> dict[str, Any]:
-    rows = inbox.db.execute("SELECT id, data FROM results WHERE competition_id=? ORDER BY id",
-                            (comp.id,)).fetchall()
-    results = [(rid, _result_from(json.loads(d))) for rid, d in rows]
-    table = standings(inbox.store.players(comp), [r for _, r in results])
+def _competition(inbox: Inbox, comp: Competition, unreadable: list[dict[str, Any]],
+                 ) -> tuple[dict[str, Any], list[Result]]:
+    with inbox.lock:
+        rows = inbox.db.execute("SELECT id, data FROM results WHERE competition_id=? ORDER BY id",
+                                (comp.id,)).fetchall()
+        players = inbox.store.players(comp)
+    results: list[tuple[int, Result]] = []
+    for rid, data in rows:
+        try:
+            results.append((rid, readable(json.loads(data))))
+        except (ValueError, TypeError, KeyError, IndexError, RecursionError) as exc:
+            why = cut(str(exc) or type(exc).__name__, 200)
+            unreadable.append({"competition": comp.name, "result": rid, "why": why})
+    table = standings(players, [r for _, r in results])
     champ, barrage = winner(table)
     played = inbox.played(comp)
     by_date: dict[str, list[dict[str, Any]]] = {}
     entered = []
-    for rid, r in sorted(results, key=lambda x: played.get(x[0], ("", "", "", 0.0))[3]):
+    for rid, r in sorted(results, key=lambda x: _when(played.get(x[0], ("", "", "", 0.0))[3])):
         item = _result(r)
         if rid in played:
             match, pub, tab, started = played[rid]
             item.update(match=match, pub=pub, table=tab, started=started)
-            by_date.setdefault(time.strftime("%Y-%m-%d", time.localtime(started)), []).append(item)
+            by_date.setdefault(_date(started), []).append(item)
         else:
             entered.append(item)
     rounds = [{"round": n, "date": day, "results": items}
               for n, (day, items) in enumerate(sorted(by_date.items()), start=1)]
-    return {"name": comp.name, "season": comp.season, "half": comp.half, "discipline": comp.discipline,
-            "profile": comp.profile, "scheme": comp.scheme, "standings": [s.to_dict() for s in table],
-            "winner": champ, "barrage": barrage, "rounds": rounds, "entered": entered}
+    return ({"name": comp.name, "season": comp.season, "half": comp.half, "discipline": comp.discipline,
+             "profile": comp.profile, "scheme": comp.scheme, "standings": [s.to_dict() for s in table],
+             "winner": champ, "barrage": barrage, "rounds": rounds, "entered": entered},
+            [r for _, r in results])
+
+
+def readable(d: Any) -> Result:
+    """A stored result row, every field checked (``ValueError`` says which does not read)."""
+    if not isinstance(d, dict):
+        raise ValueError("not a result")
+    r = _result_from(d)
+    for name in ("p1", "p2"):
+        if not isinstance(getattr(r, name), str):
+            raise ValueError(f"{name} is no name")
+    for name in ("caroms", "innings", "targets", "points", "high_run"):
+        pair = getattr(r, name)
+        if len(pair) != 2 or not all(type(v) is int and 0 <= v <= MAX_COUNT for v in pair):
+            raise ValueError(f"{name} is no pair of counts")
+    if r.winner not in ("p1", "p2", "draw"):
+        raise ValueError("no winner")
+    return r
+
+
+def _when(started: Any) -> float:
+    return float(started) if isinstance(started, (int, float)) and math.isfinite(started) else 0.0
+
+
+def _date(started: Any) -> str:
+    if not isinstance(started, (int, float)) or not MIN_STARTED <= started <= MAX_STARTED:
+        return "?"
+    return time.strftime("%Y-%m-%d", time.localtime(started))
 
 
 def _result(r: Result) -> dict[str, Any]:
     return {"p1": r.p1, "p2": r.p2, "caroms": list(r.caroms), "targets": list(r.targets),
             "innings": list(r.innings), "winner": r.winner, "points": list(r.points), "barrage": r.barrage}
+
+
+def finite(value: Any) -> Any:
+    """``value`` with every number that is not finite made null (JSON has no NaN)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [finite(v) for v in value]
+    return value
