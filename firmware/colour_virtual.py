@@ -1,6 +1,7 @@
 # Register-level model of TCS34725 colour sensors behind a TCA9548A multiplexer, on
 # machine.I2C's interface (readfrom_mem_into, writeto_mem, writeto), for the virtual
-# HAL: the firmware's real driver (colour.py) talks to it as it would to the chips.
+# HAL: the firmware's real drivers (tcs34725.py, tca9548a.py, through colour.py) talk to
+# it as they would to the chips.
 #
 # Modelled: the command byte (0x80 required; 0x20 auto-increment, else the same
 # register again), ENABLE (PON, AEN), ATIME (cycles of 2.4 ms: the integration restarts

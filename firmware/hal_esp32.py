@@ -328,7 +328,7 @@ class Hal:
         import colour
 
         i2c = machine.I2C(0, scl=machine.Pin(b.i2c_scl), sda=machine.Pin(b.i2c_sda), freq=b.i2c_freq)
-        self.colours = colour.ColourSensors(i2c, b)
+        self.colours = colour.ColourSensors(i2c, b, self.ticks_us)
         return self.colours.problems
 
     @property

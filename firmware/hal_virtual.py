@@ -310,7 +310,7 @@ class Hal:
         the TCS34725s and their mux; the problems found, one line each. A board without
         an i2c/colour block (a hand-written test board) reads the feed's class as is."""
         self.colour_bus.use_board(b)
-        self.colour_sensors = ColourSensors(self.colour_bus, b) if b.colour_model else None
+        self.colour_sensors = ColourSensors(self.colour_bus, b, self.ticks_us) if b.colour_model else None
         return self.colour_sensors.problems if self.colour_sensors is not None else []
 
     def colour(self, ch):

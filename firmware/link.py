@@ -371,7 +371,7 @@ class Firmware:
                 self.error(E_ARGUMENT, "usage: !colour <channel 0..31>")
             else:
                 st = colour.sample(getattr(self.hal, "colour_sensors", None), ch, self.rgbc)
-                self.write(colour.encode_colour(self.enc, self.sent_seq, ch, st, self.rgbc))
+                self.write(self.enc.colour(self.sent_seq, ch, st, self.rgbc))
         elif cmd == "!profile":
             if len(args) != 1 or not boardcfg.valid_id(args[0]):
                 self.error(E_ARGUMENT, "usage: !profile <id of [a-z0-9_-]>")

@@ -1,13 +1,17 @@
-# The TCS34725 driver, the classifier and the per-board front-end (firmware/colour.py)
-# against the register-level model (firmware/colour_virtual.py); the steady-state reads
-# run under micropython.heap_lock(), so an allocation fails the test.
+# The TCS34725 driver (tcs34725.py), the TCA9548A (tca9548a.py), the classifier
+# (classifier.py) and the per-board front-end (colour.py) against the register-level
+# model (firmware/colour_virtual.py); the steady-state reads run under
+# micropython.heap_lock(), so an allocation fails the test.
 import fwtest  # first: puts firmware/ on sys.path
 from array import array
 
 import board as boardcfg
 import colour
 import wire
+from classifier import Classifier
 from colour_virtual import VirtualColourBus
+from tca9548a import Mux
+from tcs34725 import TCS34725
 from fwtest import locked, channel, eq
 
 RED = [0, 1, 560, 230, 210, 2560, 640, 80]  # ch, class, r, g, b (per mille), clear, min_clear, max_dist
@@ -51,7 +55,7 @@ def setup(b=None, absent=(), seed=1):
     clk = Clock()
     bus = VirtualColourBus(clk.now, seed=seed, absent=absent)
     bus.use_board(b)
-    cs = colour.ColourSensors(bus, b, sleep_us=no_sleep)
+    cs = colour.ColourSensors(bus, b, clk.now, sleep_us=no_sleep)
     return clk, bus, cs, b
 
 
@@ -70,12 +74,12 @@ def test_a_missing_sensor_is_a_clear_oserror_and_its_channel_reads_unknown():
     b = colour_board()
     bus.use_board(b)
     try:
-        colour.TCS34725(bus, mux=colour.Mux(bus), port=0, sleep_us=no_sleep)
+        TCS34725(bus, mux=Mux(bus), port=0, sleep_us=no_sleep)
         raise AssertionError("no OSError")
     except OSError as e:
         text = e.args[0]
     eq("TCS34725 at 0x29 on mux port 0: no answer" in text, True, text)
-    cs = colour.ColourSensors(bus, b, sleep_us=no_sleep)
+    cs = colour.ColourSensors(bus, b, clk.now, sleep_us=no_sleep)
     eq(len(cs.problems), 1, "one problem")
     eq("channel 1 (c1)" in cs.problems[0], True, cs.problems[0])
     clk.t = 100000
@@ -88,7 +92,7 @@ def test_a_wrong_chip_is_named_by_its_id():
     bus.use_board(colour_board(1, mux=False))
     bus.single.regs[0x12] = 0x12
     try:
-        colour.TCS34725(bus, sleep_us=no_sleep)
+        TCS34725(bus, sleep_us=no_sleep)
         raise AssertionError("no OSError")
     except OSError as e:
         eq("ID register reads 0x12, not 0x44 or 0x4D" in e.args[0], True, e.args[0])
@@ -111,7 +115,7 @@ def test_read_fills_the_counts_without_allocating_and_reports_avalid():
 
 
 def test_classifier_nearest_within_distance_else_unknown():
-    k = colour.Classifier([RED[1:], WHITE[1:]])
+    k = Classifier([RED[1:], WHITE[1:]])
     rgbc = array("H", [2000, 1120, 460, 420])  # exactly red
     eq(locked(lambda: k.classify(rgbc, 4096)), 1, "red")
     rgbc[1], rgbc[2], rgbc[3] = 680, 700, 620
@@ -122,9 +126,9 @@ def test_classifier_nearest_within_distance_else_unknown():
     eq(k.classify(rgbc, 4096), 0, "saturated")
     rgbc[0], rgbc[1], rgbc[2], rgbc[3] = 2000, 900, 580, 520  # between the two, beyond both
     eq(k.classify(rgbc, 4096), 0, "beyond the max distance")
-    wide = colour.Classifier([[1, 560, 230, 210, 2560, 100, 300], [2, 340, 350, 310, 2560, 100, 300]])
+    wide = Classifier([[1, 560, 230, 210, 2560, 100, 300], [2, 340, 350, 310, 2560, 100, 300]])
     eq(wide.classify(rgbc, 4096), 0, "within two classes: ambiguous")
-    eq(colour.Classifier([]).classify(rgbc, 4096), 0, "nothing learned")
+    eq(Classifier([]).classify(rgbc, 4096), 0, "nothing learned")
 
 
 def test_a_ball_arriving_mid_integration_reads_mixed_then_clean():
@@ -187,7 +191,7 @@ def test_the_colour_frame_encodes_a_sample_without_allocating():
     clk.t = 30000
     enc = wire.Encoder()
     rgbc = array("H", [0] * 4)
-    n = locked(lambda: colour.encode_colour(enc, 41, 1, colour.sample(cs, 1, rgbc), rgbc))
+    n = locked(lambda: enc.colour(41, 1, colour.sample(cs, 1, rgbc), rgbc))
     p = fwtest.cobs_decode(bytes(enc.out[: n - 1]))
     eq(len(p), 17, "payload")
     eq(p[0], 0x18, "version 1, type 8")
