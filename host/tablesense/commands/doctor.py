@@ -118,9 +118,11 @@ def run(args: argparse.Namespace) -> int:
                 if hello.profile_id != profile.id:
                     raise DoctorError(f"board stays on profile {hello.profile_id!r}")
             if not args.json:
-                print(f"{args.port}: {describe(hello)}. Fire each sensor; "
+                start = f"; {doc.restart()}" if doc.restart() else ""
+                print(f"{args.port}: {describe(hello)}{start}. Fire each sensor; "
                       + ("Ctrl-C to finish." if not args.seconds else f"{args.seconds:g} s."), flush=True)
             _watch(ser, dec, doc, args.seconds, live, quiet=args.json)
+            doc.text(dec.text_lines, dec.texts[-1] if dec.texts else "")
     except DoctorError as exc:
         print(f"tablesense doctor: {exc}", file=sys.stderr)
         return 1
@@ -180,6 +182,12 @@ def _report(doc: Doctor, as_json: bool) -> int:
     c = doc.counters
     print(f"{fired} of {len(doc.watch)} channels fired; ring overflows {c['ring_overflows']}, "
           f"scheduler drops {c['sched_drops']}, late edges {c['late']}")
+    start = doc.restart()
+    if start:
+        print(f"board: {start}")
+    if doc.text_lines:
+        print(f"board: {doc.text_lines} line(s) of text between frames (its boot ROM at a reset; anything "
+              f"else is ESP-IDF's log, which firmware 0.3 turns off); last: {doc.last_text!r}")
     for f in findings:
         tag = {"stuck": "STUCK ", "noisy": "NOISY ", "silent": "silent"}[f.problem]
         print(f"  {tag} ch {f.ch}: {f.text}")
