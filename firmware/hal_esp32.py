@@ -60,6 +60,11 @@ _UART0_STATUS = {"esp32": (0x3FF4001C, 8), "esp32s3": (0x6000001C, 10)}
 # is the figure we call safe there. The S3's generic build has the UART REPL too
 # (ESP32_GENERIC_S3/mpconfigboard.h), so its room is also capped by UART0's FIFO.
 _USB_ROOM = const(64)
+# machine.I2C's timeout: the longest a transaction on a stuck bus (SDA or SCL held low)
+# waits before OSError (1.29's new driver: per transfer; 1.26's legacy driver: the
+# controller's timeout register, capped near 13 ms, within a tick-based limit of
+# 100 ms x (1 + bytes)). colour.ColourSensors then backs off: one such wait, not one per read.
+I2C_TIMEOUT_US = const(10000)
 _CHIPS = ("esp32s2", "esp32s3", "esp32c2", "esp32c3", "esp32c5", "esp32c6", "esp32h2", "esp32p4")
 
 
@@ -343,7 +348,9 @@ class Hal:
             return []
         import colour
 
-        i2c = machine.I2C(0, scl=machine.Pin(b.i2c_scl), sda=machine.Pin(b.i2c_sda), freq=b.i2c_freq)
+        # timeout: a keyword of ports/esp32/machine_i2c.c since before 1.26; the 1.26 stubs lack it
+        i2c = machine.I2C(0, scl=machine.Pin(b.i2c_scl), sda=machine.Pin(b.i2c_sda), freq=b.i2c_freq,  # pyright: ignore[reportCallIssue]
+                          timeout=I2C_TIMEOUT_US)
         self.colours = colour.ColourSensors(i2c, b, self.ticks_us)
         return self.colours.problems
 

@@ -413,6 +413,7 @@ class Hal:
         self.heap = int(_env("TABLESENSE_HEAP", "100000"))
         self.board = Board(self)
         self.colour_bus = VirtualColourBus(lambda: self.now, seed=int(_env("TABLESENSE_COLOUR_SEED", "1")))
+        self.colour_bus.spend = self.i2c_busy
         self.colour_sensors = None
         self.follow_wall = True  # not realtime, an empty feed: time goes on with the wall clock
         self.allocated = 0  # what the firmware allocated since the last (virtual) collection
@@ -533,6 +534,13 @@ class Hal:
     def profile_path(self, pid):
         return self.profile_dir + "/" + pid + ".json"
 
+    def i2c_busy(self, us):
+        """An I2C transaction of us microseconds: C code, the pins' callbacks held until
+        it returns (i2c_master_cmd_begin never runs pending callbacks). Does not allocate."""
+        end = self.now + us
+        self._block(end)
+        self.sched.release(end)
+
     # -- the link ------------------------------------------------------------------
     def tx_room(self):
         """Bytes the UART's TX FIFO takes now without blocking. Does not allocate."""
@@ -585,7 +593,6 @@ class Hal:
             if end > w:
                 time.sleep_us(end - w)
         self.sched.hold(end)
-        move = self._advance if not self.realtime else self._forward
         start = self.now
         while True:
             item = self._peek()
@@ -598,12 +605,19 @@ class Hal:
             if t > end or t < start:
                 break  # (not realtime, edges behind the clock are the waiting table's)
             self._next += 1
-            move(t)
+            self._move(t)
             try:
                 self._apply(item, t)
             except (TypeError, ValueError, KeyError):
                 self._bad(item, "bad value")
-        move(end)
+        self._move(end)
+
+    def _move(self, t):
+        """Virtual time to t inside a block (no bound method made: allocation-free)."""
+        if self.realtime:
+            self._forward(t)
+        else:
+            self._advance(t)
 
     def _forward(self, t):
         if t > self.now:

@@ -201,6 +201,93 @@ def test_the_colour_frame_encodes_a_sample_without_allocating():
     eq(fwtest.crc16(p[:-2]), p[-2] | p[-1] << 8, "crc")
 
 
+def test_the_mux_port_is_written_only_when_it_changes():
+    clk, bus, cs, _ = setup()
+    clk.t = 30000
+    mux = cs.mux
+    rgbc = array("H", [0] * 4)
+    n0 = mux.writes
+    locked(lambda: cs.raw(0, rgbc))
+    locked(lambda: cs.raw(0, rgbc))
+    after_two = mux.writes - n0
+    t = bus.transactions
+    cs.raw(0, rgbc)
+    eq(bus.transactions - t, 1, "the same sensor again: one transaction, the burst read")
+    cs.raw(1, rgbc)
+    cs.raw(1, rgbc)
+    eq(mux.writes - n0, after_two + 1, "another sensor: one write of the mux, then none")
+    if after_two > 1:
+        raise AssertionError("%d mux writes for two reads of one sensor" % after_two)
+
+
+def _stuck_setup():
+    clk, bus, cs, b = setup()
+
+    def spend(us):
+        clk.t += us
+
+    bus.spend = spend
+    return clk, bus, cs
+
+
+def test_a_stuck_bus_costs_one_bounded_wait_then_backs_off_instead_of_one_wait_per_read():
+    import colour_virtual
+
+    clk, bus, cs = _stuck_setup()
+    clk.t = 100000
+    eq(cs.classify(0) == 0 or True, True, "a normal read")
+    bus.stuck = True  # SDA held low
+    t0 = clk.t
+    eq(cs.classify(0), 0, "unknown")
+    eq(clk.t - t0, colour_virtual.TIMEOUT_US, "one wait, bounded by the driver's timeout")
+    eq("did not answer" in cs.news, True, cs.news)
+    cs.news = None
+    t1 = clk.t
+    for ch in (0, 1, 0, 1, 0, 1, 0, 1):  # balls keep coming: every read within the pause is skipped
+        eq(locked(lambda: cs.classify(ch)), 0, "unknown while it backs off")
+        clk.t += 50000
+    eq(clk.t - t1, 8 * 50000, "no time on the bus")
+    eq((cs.errors, cs.skipped), (1, 8), "one failure, the rest not tried")
+    clk.t = t0 + colour.BACKOFF_US + colour_virtual.TIMEOUT_US + 1  # the pause is over: one try
+    eq(cs.classify(0), 0, "still stuck")
+    eq((cs.errors, cs.backoff_us), (2, 2 * colour.BACKOFF_US), "the pause doubles")
+    eq(cs.news, None, "said once")
+    bus.stuck = False
+    clk.t += 2 * colour.BACKOFF_US + colour_virtual.TIMEOUT_US
+    bus.feed(0, {"colour": 1}, clk.t - 30000)
+    eq(cs.classify(0), 1, "the bus answers again: red")
+    eq((cs.backoff_us, "answers again" in cs.news), (0, True), "and it is said")
+
+
+def test_a_stuck_bus_is_one_error_frame_and_balls_read_unknown():
+    chans = []
+    for ch in range(2):
+        c = channel(ch, colour=True)
+        c["mux"] = ch
+        chans.append(c)
+    b = boardcfg.Board({
+        "profile": "test", "colours": ["red", "white"], "channels": chans,
+        "i2c": {"sda": 21, "scl": 22, "freq": 100000, "mux": 0x70},
+        "colour": {"cycles": 4, "gain": 16, "delay_us": 24000, "refs": [[0] + RED[1:], [1] + RED[1:]]},
+    })
+    fw = fwtest.firmware(b)
+    fw.hal.colour_bus.stuck = True
+    lines = []
+    for k in range(6):  # a ball through each goal, one after the other, 100 ms apart
+        t = 100000 + 100000 * k
+        lines.append({"t_us": t, "ch": k % 2, "level": 1})
+        lines.append({"t_us": t + 40000, "ch": k % 2, "level": 0})
+    fwtest.feed(fw, lines)
+    frames = fwtest.settle(fw)
+    readings = [f for f in frames if f["type"] == wire.READING]
+    errors = [f for f in frames if f["type"] == wire.ERROR]
+    eq([r["b"] for r in readings], [0] * 6, "every ball unknown: the referee is asked")
+    eq(len(errors), 1, "one ERROR for the stuck bus, not one per read")
+    eq(errors[0]["code"], 6, "a sensor fault")
+    cs = fw.hal.colour_sensors
+    eq(cs.errors, 1, "one read tried within the first second")
+
+
 def test_board_refuses_sensors_that_cannot_share_the_bus():
     def err(fn):
         try:

@@ -274,8 +274,9 @@ def test_colour_sensors_set_up_from_the_board():
     eq(hal.colour(0), 0, "unknown")
 
     class Bus:
-        def __init__(self, id, scl=None, sda=None, freq=0):
+        def __init__(self, id, scl=None, sda=None, freq=0, timeout=50000):  # machine.I2C's keywords
             self.args = (id, scl, sda, freq)
+            self.timeout = timeout
             Bus.made = self
 
         def readfrom_mem_into(self, addr, reg, buf):
@@ -312,6 +313,7 @@ def test_colour_sensors_set_up_from_the_board():
     finally:
         hal_esp32.machine = real
     eq(Bus.made.args, (0, ("pin", 22), ("pin", 21), 100000), "I2C 0 on the board's pins")
+    eq(Bus.made.timeout, hal_esp32.I2C_TIMEOUT_US, "a stuck bus waits 10 ms, not the 50 ms default")
     eq(len(problems), 1, "the sensor that does not answer is named")
     eq(hal.colour(0), 0, "and reads unknown")
 
