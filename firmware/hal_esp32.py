@@ -367,7 +367,7 @@ class Hal:
     def profile_path(self, pid):
         return "/profiles/" + pid + ".json"
 
-    # -- the board around the firmware (crash.py, link.main) ------------------------
+    # -- the board around the firmware (recover.py, link.main) ------------------------
     flash_dir = "/"  # the crash file's folder
 
     @staticmethod

@@ -33,7 +33,7 @@ _BACKLOG_BUSY = const(256)  # frames waiting to be sent: the virtual table holds
 _LINE_MAX = const(80)
 _COLOUR_DELAY_US = const(2000)  # colour sensor integration time after a beam edge (default)
 _NO_MARK = const(-1)
-_FEED_US = const(100000)  # the watchdog is fed this often (crash.WDT_MS: 5 s)
+_FEED_US = const(100000)  # the watchdog is fed this often (recover.WDT_MS: 5 s)
 _QUIET_US = const(200000)  # no edge for this long: a quiet point, where garbage is collected
 
 E_UNKNOWN = const(1)
@@ -64,7 +64,7 @@ class Firmware:
         quiet = getattr(hal, "quiet", None)
         if quiet is not None:
             quiet()  # ESP-IDF's log lines off: nothing but frames on the link
-        # what started this boot and what ended the one before (crash.Boot), for HELLO
+        # what started this boot and what ended the one before (recover.Boot), for HELLO
         self.reset_cause = boot.cause if boot is not None else _call(hal, "reset_cause", 0)
         self.crash = boot.text if boot is not None else ""
         if out is None:
@@ -567,8 +567,8 @@ def last_words():
 
 
 def main(hal, boot=None):
-    """Run the firmware on hal until Ctrl-C or an exception (crash.run handles both).
-    boot: what crash.at_boot found (the reset cause, the last crash), for HELLO."""
+    """Run the firmware on hal until Ctrl-C or an exception (recover.run handles both).
+    boot: what recover.at_boot found (the reset cause, the last crash), for HELLO."""
     board = hal.name != "virtual"  # the unix port takes Ctrl-C as SIGINT: leave it be
     if board:
         micropython.kbd_intr(-1)  # Ctrl-C reaches stdin: feed_byte raises it in the main loop

@@ -43,7 +43,7 @@ class VirtualBoard:
     """The board in ``folder`` on a pty: ``port`` opens like /dev/ttyUSB0. ``boots`` lists
     (what ran, reset cause) for every start; ``send_edges`` feeds the virtual pins."""
 
-    def __init__(self, folder: Path, *, realtime: bool = True) -> None:
+    def __init__(self, folder: Path, *, realtime: bool = True, power: bool = True) -> None:
         self.folder = folder
         self.realtime = realtime
         master, slave = os.openpty()
@@ -51,9 +51,8 @@ class VirtualBoard:
         self._master = master
         self._slave = slave  # held open: the pty lives while the host closes and reopens it
         self.port = os.ttyname(slave)
-        fd, name = tempfile.mkstemp(prefix="tablesense-board-edges-", suffix=".jsonl")
-        os.close(fd)
-        self.edges = Path(name)
+        self.edges = self._new_feed()  # a feed file per boot: the pins' past is no part of a new boot
+        self._feeds = [self.edges]
         fd, name = tempfile.mkstemp(prefix="tablesense-board-", suffix=".log")
         os.close(fd)
         self.log = Path(name)
@@ -62,6 +61,12 @@ class VirtualBoard:
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, daemon=True)
+        if power:
+            self.power_on()
+
+    def power_on(self) -> None:
+        """Plug the board in (``power=False`` leaves that to the test: the host's port can be
+        open first and see the boot ROM's text)."""
         self._thread.start()
 
     # -- the host's side ------------------------------------------------------------
@@ -90,7 +95,8 @@ class VirtualBoard:
             proc = self._proc
         if proc is not None and proc.poll() is None:
             proc.kill()
-        self._thread.join(10)
+        if self._thread.is_alive():
+            self._thread.join(10)
         with self._lock:
             if self._proc is not None and self._proc.poll() is None:
                 self._proc.kill()
@@ -100,7 +106,8 @@ class VirtualBoard:
                 os.close(fd)
             except OSError:
                 pass
-        self.edges.unlink(missing_ok=True)
+        for feed in self._feeds:
+            feed.unlink(missing_ok=True)
         self.log.unlink(missing_ok=True)
 
     def __enter__(self) -> VirtualBoard:
@@ -110,7 +117,16 @@ class VirtualBoard:
         self.close()
 
     # -- the chip --------------------------------------------------------------------
+    @staticmethod
+    def _new_feed() -> Path:
+        fd, name = tempfile.mkstemp(prefix="tablesense-board-edges-", suffix=".jsonl")
+        os.close(fd)
+        return Path(name)
+
     def _start(self, what: str, cause: int) -> subprocess.Popen[bytes]:
+        if what == "firmware" and self.boots:  # a new boot: the feed starts empty
+            self.edges = self._new_feed()
+            self._feeds.append(self.edges)
         env = dict(os.environ)
         env.update(
             TABLESENSE_BOARD=str(self.folder / "board.json"),

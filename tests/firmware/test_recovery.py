@@ -1,4 +1,4 @@
-# A board that runs a season unattended (crash.py, link.py, the board model of
+# A board that runs a season unattended (recover.py, link.py, the board model of
 # hal_virtual.py): the crash file (bounded, rotated, never on a full flash), the reset
 # after a crash and not after Ctrl-C, the watchdog fed by the main loop and firing on a
 # stall, HELLO's reset cause and crash, nothing but frames on the line (ESP-IDF's log off),
@@ -7,7 +7,7 @@ import fwtest  # first: puts firmware/ on sys.path
 import os
 import sys
 
-import crash
+import recover
 import hal_virtual
 import link
 import wire
@@ -35,7 +35,7 @@ def _read(path):
 
 
 class Board:
-    """The HAL as crash.py sees it: reset cause, flash folder, and what it was asked."""
+    """The HAL as recover.py sees it: reset cause, flash folder, and what it was asked."""
 
     def __init__(self, folder, cause=1):
         self.flash_dir = folder
@@ -75,29 +75,29 @@ def test_a_crash_is_written_bounded_then_reported_at_the_next_boot_and_rotated()
     folder = _folder()
     try:
         hal = Board(folder)
-        boot = crash.at_boot(hal)  # a power-on: nothing to say, nothing written
+        boot = recover.at_boot(hal)  # a power-on: nothing to say, nothing written
         eq((boot.text, os.listdir(folder)), ("", []), "power-on")
         texts = []
         for k, (kind, msg) in enumerate([(ValueError, "unit id 99"), (OSError, "x" * 5000), (MemoryError, "")]):
-            q = crash.record(hal, boot, _boom(kind, msg), 100.0 + k, "firmware 0.3.0, profile golf")
+            q = recover.record(hal, boot, _boom(kind, msg), 100.0 + k, "firmware 0.3.0, profile golf")
             eq(q, 0, "not quick: over 30 s after boot")
-            size = os.stat(folder + "/" + crash.NEW)[6]
-            if size > crash.TEXT_MAX:
+            size = os.stat(folder + "/" + recover.NEW)[6]
+            if size > recover.TEXT_MAX:
                 raise AssertionError("crash file of %d bytes" % size)
             hal.cause = 2  # machine.reset()
-            boot = crash.at_boot(hal)
+            boot = recover.at_boot(hal)
             texts.append(boot.text)
             eq(boot.after_crash, True, "this boot follows a crash")
         eq(texts[0].startswith("#1 crash at 100.0 s: ValueError: unit id 99 (test_recovery.py line "), True, texts[0])
         eq(texts[1].startswith("#2 crash at 101.0 s: OSError: xxx"), True, texts[1])
         eq(texts[2].startswith("#3 crash at 102.0 s: MemoryError"), True, texts[2])
-        eq(sorted(os.listdir(folder)), [crash.OLDER, crash.LAST], "two files kept, the new one rotated in")
-        eq(_read(folder + "/" + crash.LAST).split("\n")[1], texts[2], "the last crash")
-        eq(_read(folder + "/" + crash.OLDER).split("\n")[1], texts[1], "the one before; the first is gone")
-        eq("firmware 0.3.0, profile golf" in _read(folder + "/" + crash.LAST), True, "what ran")
-        eq("Traceback" in _read(folder + "/" + crash.LAST), True, "the traceback")
+        eq(sorted(os.listdir(folder)), [recover.OLDER, recover.LAST], "two files kept, the new one rotated in")
+        eq(_read(folder + "/" + recover.LAST).split("\n")[1], texts[2], "the last crash")
+        eq(_read(folder + "/" + recover.OLDER).split("\n")[1], texts[1], "the one before; the first is gone")
+        eq("firmware 0.3.0, profile golf" in _read(folder + "/" + recover.LAST), True, "what ran")
+        eq("Traceback" in _read(folder + "/" + recover.LAST), True, "the traceback")
         hal.cause = 2  # a reset asked for (mpremote reset) with no crash before it
-        eq(crash.at_boot(hal).text, "", "nothing to say")
+        eq(recover.at_boot(hal).text, "", "nothing to say")
     finally:
         _clear(folder)
 
@@ -106,31 +106,31 @@ def test_a_watchdog_reset_is_recorded_at_boot_and_numbered_after_the_last_crash(
     folder = _folder()
     try:
         hal = Board(folder)
-        crash.record(hal, crash.at_boot(hal), _boom(ValueError, "a"), 50.0)
+        recover.record(hal, recover.at_boot(hal), _boom(ValueError, "a"), 50.0)
         hal.cause = 2
-        crash.at_boot(hal)
+        recover.at_boot(hal)
         hal.cause = 3  # machine.WDT_RESET
-        boot = crash.at_boot(hal)
+        boot = recover.at_boot(hal)
         eq(boot.text, "#2 watchdog: the main loop stopped for over 5 s", "watchdog")
         eq(boot.after_crash, False, "not after a crash")
-        eq(crash.at_boot(Board(folder, 1)).text, "", "a power-on after it says nothing")
+        eq(recover.at_boot(Board(folder, 1)).text, "", "a power-on after it says nothing")
     finally:
         _clear(folder)
 
 
 def test_no_crash_file_on_a_flash_that_is_nearly_full():
     folder = _folder()
-    real = crash._free
-    crash._free = lambda f: crash.FREE_MIN - 1
+    real = recover._free
+    recover._free = lambda f: recover.FREE_MIN - 1
     try:
         hal = Board(folder)
-        crash.record(hal, crash.at_boot(hal), _boom(ValueError, "a"), 50.0)
+        recover.record(hal, recover.at_boot(hal), _boom(ValueError, "a"), 50.0)
         eq(os.listdir(folder), [], "nothing written into the last 16 KB")
         hal.cause = 3
-        eq(crash.at_boot(hal).text, "#1 watchdog: the main loop stopped for over 5 s", "still said in HELLO")
+        eq(recover.at_boot(hal).text, "#1 watchdog: the main loop stopped for over 5 s", "still said in HELLO")
         eq(os.listdir(folder), [], "and still nothing written")
     finally:
-        crash._free = real
+        recover._free = real
         _clear(folder)
 
 
@@ -138,18 +138,18 @@ def test_quick_crashes_in_a_row_wait_longer_before_each_reset():
     folder = _folder()
     try:
         hal = Board(folder)
-        boot = crash.at_boot(hal)
+        boot = recover.at_boot(hal)
         runs = []
         for _ in range(6):
-            runs.append(crash.record(hal, boot, _boom(ValueError, "at boot"), 2.5))
+            runs.append(recover.record(hal, boot, _boom(ValueError, "at boot"), 2.5))
             hal.cause = 2
-            boot = crash.at_boot(hal)
+            boot = recover.at_boot(hal)
         eq(runs, [1, 2, 3, 4, 5, 6], "each boot after a crash continues the run")
-        eq([crash.pause_s(q) for q in runs], [0, 0, 30, 60, 120, 240], "pauses")
-        eq(crash.pause_s(40), crash.PAUSE_MAX_S, "at most 10 min")
+        eq([recover.pause_s(q) for q in runs], [0, 0, 30, 60, 120, 240], "pauses")
+        eq(recover.pause_s(40), recover.PAUSE_MAX_S, "at most 10 min")
         hal.cause = 1  # someone power-cycles it
-        boot = crash.at_boot(hal)
-        eq(crash.record(hal, boot, _boom(ValueError, "at boot"), 2.5), 1, "a power-on starts a new run")
+        boot = recover.at_boot(hal)
+        eq(recover.record(hal, boot, _boom(ValueError, "at boot"), 2.5), 1, "a power-on starts a new run")
     finally:
         _clear(folder)
 
@@ -164,9 +164,9 @@ def test_run_resets_after_a_crash_but_not_after_ctrl_c():
             raise ValueError("channel 40: no such unit")
 
         link.main = crashes
-        crash.run(hal)
-        eq(hal.calls, [("watchdog", crash.WDT_MS), "report", "restart"], "recorded, then machine.reset()")
-        eq(os.listdir(folder), [crash.NEW], "the crash file")
+        recover.run(hal)
+        eq(hal.calls, [("watchdog", recover.WDT_MS), "report", "restart"], "recorded, then machine.reset()")
+        eq(os.listdir(folder), [recover.NEW], "the crash file")
 
         def stopped(h, boot):
             raise KeyboardInterrupt
@@ -174,12 +174,34 @@ def test_run_resets_after_a_crash_but_not_after_ctrl_c():
         hal = Board(folder, cause=2)
         link.main = stopped
         try:
-            crash.run(hal)
+            recover.run(hal)
             raise AssertionError("Ctrl-C was swallowed")
         except KeyboardInterrupt:
             pass
-        eq(hal.calls, [("watchdog", crash.WDT_MS), "interrupted"], "no reset: the REPL takes over")
-        eq(os.listdir(folder), [crash.LAST], "the boot rotated the crash in; Ctrl-C wrote none")
+        eq(hal.calls, [("watchdog", recover.WDT_MS), "interrupted"], "no reset: the REPL takes over")
+        eq(os.listdir(folder), [recover.LAST], "the boot rotated the crash in; Ctrl-C wrote none")
+    finally:
+        link.main = real
+        _clear(folder)
+
+
+def test_a_run_of_quick_crashes_waits_before_the_reset_feeding_the_watchdog():
+    folder = _folder()
+    real = link.main
+    try:
+        def crashes(h, boot):
+            raise ValueError("at boot")
+
+        link.main = crashes
+        sleeps = []
+        for cause in (1, 2, 2):
+            hal = Board(folder, cause)
+            recover.run(hal)
+            sleeps.append(sum(1 for c in hal.calls if c == ("sleep", 100)))
+            eq(hal.calls[-1], "restart", "then machine.reset()")
+        eq(sleeps, [0, 0, recover.PAUSE_S * 10], "the third quick crash in a row waits 30 s")
+        feeds = sum(1 for c in hal.calls if c == "feed")
+        eq(feeds, recover.PAUSE_S * 10, "fed every 100 ms meanwhile: the watchdog does not bite")
     finally:
         link.main = real
         _clear(folder)
@@ -187,7 +209,7 @@ def test_run_resets_after_a_crash_but_not_after_ctrl_c():
 
 def test_hello_says_what_started_this_boot_and_the_crash_before_it():
     b = fwtest.board([channel(0)])
-    boot = crash.Boot(2)
+    boot = recover.Boot(2)
     boot.text = "#3 crash at 12.0 s: OSError: [Errno 5] EIO (hal_virtual.py line 1, in x)"
     hal = hal_virtual.Hal()
     hal.realtime = False
@@ -260,7 +282,7 @@ def test_the_modelled_watchdog_fires_on_a_stall_at_least_its_timeout():
         fw = fwtest.firmware(fwtest.board([channel(0)]))
         hal = fw.hal
         hal.board.supervised = supervised
-        hal.board.wdt_start(crash.WDT_MS)
+        hal.board.wdt_start(recover.WDT_MS)
         feed(fw, [{"t_us": 5000, "hang_us": hang}])
         got = None
         try:
