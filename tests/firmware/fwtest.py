@@ -157,7 +157,9 @@ class Sink:
         return d
 
 
-def channel(ch, mode="irq", kind="goal", active=0, debounce_us=0, colour=False):
+def channel(ch, mode="irq", kind="goal", active=0, debounce_us=None, colour=False):
+    if debounce_us is None:
+        debounce_us = 10 if mode == "pcnt" else 0  # counted channels always filter glitches
     return {
         "ch": ch,
         "name": "c%d" % ch,

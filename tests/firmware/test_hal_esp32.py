@@ -192,6 +192,30 @@ def test_counter_uses_machine_counter_with_its_real_keywords():
         hal_esp32.machine = real
 
 
+def test_every_counted_channel_has_a_glitch_filter_that_reaches_the_pcnt():
+    def ch(**kw):
+        d = {"ch": 11, "name": "cushion_1", "kind": "cushion", "gpio": 34, "active": 1, "mode": "pcnt"}
+        d.update(kw)
+        return boardcfg.Channel(d, 0)
+
+    eq(ch().debounce_us, 10, "a board that names none gets 10 us")
+    for bad in (0, 13):
+        try:
+            ch(debounce_us=bad)
+        except boardcfg.BoardError as e:
+            eq("glitch filter is 1..12 us" in e.args[0], True, e.args[0])
+        else:
+            raise AssertionError("debounce_us %d taken for a pulse counter" % bad)
+    real = hal_esp32.machine
+    hal_esp32.machine = FakeMachine
+    try:
+        hal = hal_esp32.Hal()
+        hal.counter("pin", ch())
+        eq(FakeCounter.made[-1].filter, 800, "10 us: 800 APB cycles at 80 MHz")
+    finally:
+        hal_esp32.machine = real
+
+
 def test_no_counter_is_a_board_error_naming_the_version():
     real = hal_esp32.machine
     hal_esp32.machine = NoCounter
