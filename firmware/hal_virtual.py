@@ -129,6 +129,8 @@ class Scheduler:
         self.last_due = 0
         self.held = 0  # callbacks wait for this virtual time (the CPU is in C code)
         self.dropped = 0  # seen only by tests: the firmware must find drops itself
+        self.edge = [0] * DEPTH  # each queued callback's edge time
+        self.worst_us = 0  # seen only by benchmarks: the longest a callback ran after its edge
 
     def enqueue(self, pin, t):
         if self.n == DEPTH:
@@ -139,6 +141,7 @@ class Scheduler:
         self.last_due = d
         self.pins[i] = pin
         self.due[i] = d
+        self.edge[i] = t
         self.n += 1
 
     def hold(self, t):
@@ -172,6 +175,8 @@ class Scheduler:
             self.head = (i + 1) % DEPTH
             self.n -= 1
             d = self.due[i]
+            if d - self.edge[i] > self.worst_us:
+                self.worst_us = d - self.edge[i]
             if d > hal.now:
                 hal.now = d
             if pin.handler is not None:
