@@ -7,7 +7,7 @@ And the longest pause in play (issue 24): five times two minutes of play (a shot
 edges over 1.5 s each) with the host's commands coming at random moments, shots included,
 on a model of the garbage collector: the commands' garbage measured (the steady state
 allocates none, above), a collection when it fills the heap model (15 KB here, so that two
-minutes fill it a few times; the board's ~100 KB take about ten) or when the firmware
+minutes fill it a few times; the board's ~100 KB would take about three) or when the firmware
 asks, 5 ms each with the callbacks held. Printed: the longest delay of an irq stamp (the
 scheduler model's: callback time minus the edge's time) and the collections that fell in
 a shot, for the firmware as it is (a command's garbage collected at the next quiet point,
