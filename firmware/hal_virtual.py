@@ -291,8 +291,9 @@ class Board:
       - machine.reset_cause() (TABLESENSE_RESET_CAUSE), machine.reset() (the process
         ends with RESET_EXIT for a supervisor to boot it again, cause 2);
       - machine.WDT: started with a timeout, fed by the main loop; it fires when the
-        loop has not fed it for that long: realtime, on the wall clock between feeds;
-        always, when a modelled stall ("hang_us") is at least the timeout. Firing writes
+        loop has not fed it for that long: realtime on a supervised board, on the wall
+        clock between feeds (a process the machine held back that long: a board's loop
+        stuck); always, when a modelled stall ("hang_us") is at least the timeout. Firing writes
         the panic's log line and ends the process with WATCHDOG_EXIT (cause 3). Not
         modelled: the timer interrupting a stall half way (the process ends at its end);
       - the flash: TABLESENSE_FLASH, a folder (the crash file goes there)."""
@@ -368,7 +369,7 @@ class Board:
             hal = self.hal
             hal._block(hal.now + us)  # in C code: callbacks held until it returns
             hal.sched.release(hal.now)
-        if self.wdt_us and self.hal.realtime:  # the wall clock since the last feed
+        if self.wdt_us and self.hal.realtime and self.supervised:  # the wall clock since the last feed
             if time.ticks_diff(time.ticks_ms(), self.fed_wall) * 1000 > self.wdt_us:
                 self.watchdog_fires()
         if self.fault is not None:
