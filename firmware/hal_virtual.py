@@ -428,7 +428,7 @@ class Hal:
         self._passes = 0
         dev = getattr(sys.stdout, "buffer", sys.stdout)
         self.out = VirtualUart(self, dev, int(_env("TABLESENSE_BAUD", "115200")))
-        if _env("TABLESENSE_BOARD", None) is not None:  # a board's process: it was just reset
+        if self.board.supervised:  # a modelled board (tests/virtual_board.py): it was just reset
             self.board.rom_text()
 
     # -- the board around the firmware (class Board) ------------------------------------
