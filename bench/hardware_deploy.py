@@ -1,5 +1,6 @@
 """Benchmark of the hardware tooling: profile loading and validation, the firmware build
-(mpy-cross over every firmware file), the flash plan, and the doctor's frame rate."""
+(mpy-cross over every firmware file), the flash plan, and the doctor's frame rate; and each
+table's power budget (tablesense.table.power) beside what a USB port gives."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from tablesense.deploy.build import build
 from tablesense.deploy.doctor import Doctor
 from tablesense.deploy.plan import make_plan
 from tablesense.link.frame import CountFrame, EventFrame, HelloFrame
+from tablesense.table.power import USB_MA, budget
 from tablesense.table.profile import board_config, load_profile
 
 
@@ -51,6 +53,10 @@ def main() -> None:
     for f in frames:
         doc.feed(f)
     print(f"doctor: {len(frames) / (time.perf_counter() - t0):,.0f} frames/s")
+    for pid in ("golf", "kegle", "carom"):
+        b = budget(load_profile(pid))
+        print(f"power, {pid}: 3V3 {b.rail_3v3_ma} mA, 5 V {b.rail_5v_ma} mA, {b.usb_ma} mA through USB "
+              f"(a USB port: {USB_MA} mA){': a supply for the sensors' if b.supply else ''}")
 
 
 if __name__ == "__main__":

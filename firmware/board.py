@@ -4,6 +4,8 @@ import json
 MODES = ("irq", "capture", "poll", "pcnt")
 KINDS = ("goal", "pocket", "pin", "cushion", "motion")
 MAX_CHANNELS = 32
+PCNT_FILTER_US = 10  # a counted channel's glitch filter when the board names none (hardware/sensors.md)
+PCNT_FILTER_MAX_US = 12  # the PCNT's filter counts at most 1023 APB cycles: 12.8 us
 
 
 class BoardError(ValueError):
@@ -39,9 +41,12 @@ class Channel:
         self.pull = d.get("pull")
         if self.pull not in (None, "up", "down"):
             raise BoardError("channels[%d].pull: must be up, down or null" % i)
-        self.debounce_us = d.get("debounce_us", 0)
+        self.debounce_us = d.get("debounce_us", PCNT_FILTER_US if self.mode == "pcnt" else 0)
         if not isinstance(self.debounce_us, int) or self.debounce_us < 0:
             raise BoardError("channels[%d].debounce_us: must be an integer >= 0" % i)
+        if self.mode == "pcnt" and not 1 <= self.debounce_us <= PCNT_FILTER_MAX_US:
+            raise BoardError("channels[%d].debounce_us: a pulse counter's glitch filter is 1..%d us, not %d"
+                             % (i, PCNT_FILTER_MAX_US, self.debounce_us))
         self.colour = d.get("colour", False) is True
         self.index = d.get("index")
         self.mux = d.get("mux")  # TCA9548A port of this channel's colour sensor

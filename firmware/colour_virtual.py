@@ -1,6 +1,7 @@
 # Register-level model of TCS34725 colour sensors behind a TCA9548A multiplexer, on
 # machine.I2C's interface (readfrom_mem_into, writeto_mem, writeto), for the virtual
-# HAL: the firmware's real driver (colour.py) talks to it as it would to the chips.
+# HAL: the firmware's real drivers (tcs34725.py, tca9548a.py, through colour.py) talk to
+# it as they would to the chips.
 #
 # Modelled: the command byte (0x80 required; 0x20 auto-increment, else the same
 # register again), ENABLE (PON, AEN), ATIME (cycles of 2.4 ms: the integration restarts
@@ -19,6 +20,12 @@
 #   {"t_us":.., "ch":0, "colour":[1,2]}    two balls, half of the view each
 #   {"t_us":.., "ch":0, "rgb":[r,g,b]}     counts per 2.4 ms cycle at gain 1 (clear = r+g+b)
 #   optional "noise": per mille of the counts (standard deviation) from then on
+# Time on the bus: every transaction takes its bits at the board's i2c.freq plus the
+# driver's own overhead (OVERHEAD_US, an estimate for ESP-IDF's i2c_master_cmd_begin),
+# spent through spend(us): the virtual HAL holds the pins' IRQ callbacks meanwhile, as the
+# port does (the call is C code; no callback runs until it returns). A stuck bus (stuck =
+# True: SDA or SCL held low) makes every transaction wait TIMEOUT_US, then fail with
+# ETIMEDOUT.
 # Reads allocate nothing (a heap_lock test of the whole main loop runs through them).
 from micropython import const
 
@@ -27,6 +34,9 @@ _MUX = const(0x70)
 _CYCLE_US = const(2400)
 _ENODEV = const(19)
 _EIO = const(5)
+_ETIMEDOUT = const(110)
+OVERHEAD_US = const(60)  # the driver's work per transaction besides the bits (estimated)
+TIMEOUT_US = const(10000)  # what the HAL sets as machine.I2C's timeout (hal_esp32 I2C_TIMEOUT_US)
 _HIST = const(8)  # light changes kept per channel (an integration is at most 614 ms)
 _DARK = const(2)  # clear counts per cycle at gain 1 in an empty, unlit chute
 _BALL = const(40)  # clear counts per cycle at gain 1 of a ball under the module's LED
@@ -116,11 +126,16 @@ class VirtualColourBus:
         self.refs = {}  # (ch, class) -> (r, g, b, clear) milli-counts per cycle at gain 1
         self.sum = [0, 0, 0, 0]
         self.transactions = 0
+        self.freq = 100000
+        self.spend = None  # spend(us): the HAL's clock moves on, callbacks held; None: no time
+        self.stuck = False
+        self.busy_us = 0  # time spent on the bus, all transactions
 
     # -- the table side ------------------------------------------------------------------
     def use_board(self, b):
         """Fit a sensor for each colour channel of board b (on its mux port)."""
         self.has_mux = b.i2c_mux is not None
+        self.freq = b.i2c_freq
         self.sensors = {}
         self.ports = [None] * 8
         self.single = None
@@ -188,6 +203,20 @@ class VirtualColourBus:
             li.set(t, a[0], a[1], a[2])
 
     # -- machine.I2C ------------------------------------------------------------------
+    def _time(self, nbytes):
+        """One transaction of nbytes (address bytes included) on the bus; ETIMEDOUT after
+        the timeout when the bus is stuck. Does not allocate."""
+        self.transactions += 1
+        if self.stuck:
+            us = TIMEOUT_US
+        else:
+            us = OVERHEAD_US + (nbytes * 9 + 3) * 1000000 // self.freq
+        self.busy_us += us
+        if self.spend is not None:
+            self.spend(us)
+        if self.stuck:
+            raise OSError(_ETIMEDOUT)
+
     def _target(self, addr):
         if addr != _ADDR:
             raise OSError(_ENODEV)
@@ -207,7 +236,7 @@ class VirtualColourBus:
         return found
 
     def writeto(self, addr, buf):
-        self.transactions += 1
+        self._time(1 + len(buf))
         if addr != _MUX or not self.has_mux:
             raise OSError(_ENODEV)
         if len(buf):
@@ -215,7 +244,7 @@ class VirtualColourBus:
         return 1
 
     def writeto_mem(self, addr, reg, buf):
-        self.transactions += 1
+        self._time(2 + len(buf))
         if addr == _MUX and self.has_mux:
             self.sel = reg
             return
@@ -244,7 +273,7 @@ class VirtualColourBus:
             s.t_en = t  # a new integration time starts a new integration
 
     def readfrom_mem_into(self, addr, reg, buf):
-        self.transactions += 1
+        self._time(3 + len(buf))  # address+W, register, address+R (repeated start), data
         if addr == _MUX and self.has_mux:
             for i in range(len(buf)):
                 buf[i] = self.sel

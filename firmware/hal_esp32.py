@@ -4,6 +4,7 @@
 # against ESP-IDF's headers for the original ESP32 (components/soc/esp32/register/soc/
 # mcpwm_reg.h, dport_reg.h, gpio_reg.h, uart_reg.h, reg_base.h; include/soc/
 # gpio_sig_map.h); what the port does is from micropython's ports/esp32/ (v1.26.0-v1.29).
+import gc
 import sys
 import time
 
@@ -59,6 +60,11 @@ _UART0_STATUS = {"esp32": (0x3FF4001C, 8), "esp32s3": (0x6000001C, 10)}
 # is the figure we call safe there. The S3's generic build has the UART REPL too
 # (ESP32_GENERIC_S3/mpconfigboard.h), so its room is also capped by UART0's FIFO.
 _USB_ROOM = const(64)
+# machine.I2C's timeout: the longest a transaction on a stuck bus (SDA or SCL held low)
+# waits before OSError (1.29's new driver: per transfer; 1.26's legacy driver: the
+# controller's timeout register, capped near 13 ms, within a tick-based limit of
+# 100 ms x (1 + bytes)). colour.ColourSensors then backs off: one such wait, not one per read.
+I2C_TIMEOUT_US = const(10000)
 _CHIPS = ("esp32s2", "esp32s3", "esp32c2", "esp32c3", "esp32c5", "esp32c6", "esp32h2", "esp32p4")
 
 
@@ -228,6 +234,7 @@ class Hal:
         self.caps = []
         self.counters = []
         self.colours = None  # colour.ColourSensors once use_board found an i2c bus
+        self.wdt = None  # machine.WDT once watchdog() started it
         st = _UART0_STATUS.get(self.chip)
         self.uart = None
         if st is not None:
@@ -284,13 +291,27 @@ class Hal:
         self.counters = []
 
     def pin(self, c):
-        pull = {"up": machine.Pin.PULL_UP, "down": machine.Pin.PULL_DOWN}.get(c.pull)
-        if pull is not None:
-            p = machine.Pin(c.gpio, machine.Pin.IN, pull)
-        else:
-            p = machine.Pin(c.gpio, machine.Pin.IN)
+        # pull None: both pulls off (the port takes None; the stubs say int only)
+        p = machine.Pin(c.gpio, machine.Pin.IN, self._pull(c))  # pyright: ignore[reportArgumentType]
         self.pins.append(p)
         return p
+
+    @staticmethod
+    def _pull(c):
+        """machine.Pin's pull for the profile's: None turns both internal pulls off
+        (ports/esp32/machine_pin.c: gpio_pullup_dis, gpio_pulldown_dis)."""
+        if c.pull == "up":
+            return machine.Pin.PULL_UP
+        if c.pull == "down":
+            return machine.Pin.PULL_DOWN
+        return None
+
+    def pull(self, pin, c):
+        """The pin's pull as the profile says, again: link.use_board calls this after the
+        pulse counter is made, whose driver (ESP-IDF's legacy _pcnt_set_pin, under
+        esp32.PCNT in 1.26-1.29) turns the internal pull-up on, against pull = "none"
+        and the 100 kOhm to GND that makes an unplugged cable read idle."""
+        pin.init(pull=self._pull(c))  # pyright: ignore[reportArgumentType]  (None: pulls off)
 
     def irq(self, pin, c, handler):
         pin.irq(handler=handler, trigger=machine.Pin.IRQ_RISING | machine.Pin.IRQ_FALLING)
@@ -327,8 +348,10 @@ class Hal:
             return []
         import colour
 
-        i2c = machine.I2C(0, scl=machine.Pin(b.i2c_scl), sda=machine.Pin(b.i2c_sda), freq=b.i2c_freq)
-        self.colours = colour.ColourSensors(i2c, b)
+        # timeout: a keyword of ports/esp32/machine_i2c.c since before 1.26; the 1.26 stubs lack it
+        i2c = machine.I2C(0, scl=machine.Pin(b.i2c_scl), sda=machine.Pin(b.i2c_sda), freq=b.i2c_freq,  # pyright: ignore[reportCallIssue]
+                          timeout=I2C_TIMEOUT_US)
+        self.colours = colour.ColourSensors(i2c, b, self.ticks_us)
         return self.colours.problems
 
     @property
@@ -343,3 +366,60 @@ class Hal:
 
     def profile_path(self, pid):
         return "/profiles/" + pid + ".json"
+
+    # -- the board around the firmware (recover.py, link.main) ------------------------
+    flash_dir = "/"  # the crash file's folder
+
+    @staticmethod
+    def reset_cause():
+        """machine.reset_cause(): 1 power-on (also a brown-out and the EN button or the
+        host's RTS pulse), 2 hard (machine.reset(), a panic), 3 watchdog, 4 deep sleep,
+        5 soft (ports/esp32/modmachine.c)."""
+        return machine.reset_cause()
+
+    @staticmethod
+    def quiet():
+        """ESP-IDF's log off: it writes on UART0, the link, between (or inside) our
+        frames. esp.osdebug(None) only sets it back to its boot level, LOG_ERROR, which
+        is what the pulse counter's "GPIO number error" and the 1.29 I2C driver's
+        timeouts use; esp.osdebug(0, esp.LOG_NONE) silences it (ports/esp32/modesp.c,
+        the same in 1.26 and 1.29)."""
+        try:
+            import esp
+        except ImportError:  # not the ESP32 port (its tests under the unix port)
+            return
+        # (esp_osdebug takes 1 or 2 arguments in 1.26 and 1.29; the 1.29 stubs list one)
+        esp.osdebug(0, esp.LOG_NONE)  # pyright: ignore[reportCallIssue]
+
+    def watchdog(self, ms):
+        """The task watchdog (machine.WDT: esp_task_wdt reconfigured to ms, a user of its
+        own that feed() resets; it cannot be stopped once started)."""
+        self.wdt = machine.WDT(id=0, timeout=ms)
+
+    def feed(self):
+        w = self.wdt
+        if w is not None:
+            w.feed()
+
+    def interrupted(self, e):
+        """Ctrl-C stopped the firmware (mpremote, a person at the REPL): the watchdog
+        cannot be stopped, so it is stretched to an hour (a second machine.WDT()
+        reconfigures the same one); the next boot sets it back."""
+        if self.wdt is not None:
+            self.wdt = machine.WDT(id=0, timeout=3600000)
+
+    @staticmethod
+    def report(e):
+        """An uncaught exception: nothing on stdout, the link (the crash file has it)."""
+
+    @staticmethod
+    def restart():
+        machine.reset()
+
+    @staticmethod
+    def sleep_ms(ms):
+        time.sleep_ms(ms)
+
+    @staticmethod
+    def collect():
+        gc.collect()

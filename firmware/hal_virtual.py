@@ -11,7 +11,14 @@
 #     and serves callbacks as it waits (mp_hal_delay_us), which is what pause() uses;
 #   - garbage collection: when what the firmware allocated fills the board's heap
 #     (ESP32 WROOM, no PSRAM: about 100 KB), a collection stops everything for GC_US;
-#     callbacks due meanwhile run after it, stamped late.
+#     callbacks due meanwhile run after it, stamped late; a collection the firmware asks
+#     for (hal.collect()) costs the same;
+#   - the board around the firmware (class Board below): the ROM's boot text on the
+#     UART at every start, ESP-IDF's error log lines until the firmware silences them
+#     (esp.osdebug), the pulse counter's driver turning a pin's pull-up on, cables
+#     unplugged, machine.reset_cause(), machine.reset(), the task watchdog
+#     (machine.WDT), the flash the crash file lives on; and faults the firmware does not
+#     expect (an exception raised in the main loop, a stall).
 #
 # Feed (JSON lines, a regular file appended to while the firmware runs):
 #   {"t_us": 1234, "ch": 3, "level": 1}   channel 3 becomes ACTIVE at virtual time 1234
@@ -19,12 +26,22 @@
 #   {"t_us": 2000, "ch": 9, "pulses": 5}  5 pulses on a pulse-counter channel
 #   {"clock_us": 1073741000}              jump the virtual clock (forward; long jumps are
 #                                         taken in steps of 2**29 us, one per main-loop pass)
+#   {"t_us": 3000, "ch": 9, "plugged": false}  the cable of channel 9 pulled out (true: back)
+#   {"t_us": 4000, "fault": "OSError"}    the main loop meets an exception it did not expect
+#                                         (OSError, ValueError, MemoryError, RuntimeError)
+#   {"t_us": 5000, "hang_us": 6000000}    the main loop stalls that long in C code (callbacks
+#                                         held, the watchdog not fed)
 # Environment: TABLESENSE_EDGES (feed path), TABLESENSE_REALTIME ("0": play the feed
 # as fast as the main loop drains it; default "1": at its own pace),
 # TABLESENSE_SCHED_US (virtual time one scheduled callback takes, default 20),
 # TABLESENSE_BOARD (board config), TABLESENSE_PROFILES (directory of <id>.json),
 # TABLESENSE_BAUD (the link's rate, default 115200), TABLESENSE_GC_US (one collection's
-# pause, default 5000), TABLESENSE_HEAP (bytes allocated before a collection, 100000).
+# pause, default 5000), TABLESENSE_HEAP (bytes allocated before a collection, 100000);
+# the board around it: TABLESENSE_RESET_CAUSE (machine.reset_cause() of this boot,
+# default 1, power-on), TABLESENSE_FLASH (the folder that stands for the board's flash:
+# the crash file goes there; unset: none is written), TABLESENSE_SUPERVISED ("1": a
+# supervisor boots the firmware again after machine.reset() or the watchdog, told by the
+# exit code, RESET_EXIT or WATCHDOG_EXIT; else the process ends with 1).
 import gc
 import json
 import os
@@ -50,6 +67,22 @@ PAUSE_US = const(1000)  # the main loop's idle pause (time.sleep_us on the board
 NO_GC = const(1 << 60)  # heap: never collect (the firmware's unit tests, whose harness allocates)
 _SAMPLE = const(32)  # passes per allocation sample of the GC model
 _PTY_WAIT_MS = const(200)  # not realtime: how long a full pty may hold the UART back
+RESET_EXIT = const(75)  # exit code: machine.reset() (the supervisor boots it again, cause 2)
+WATCHDOG_EXIT = const(76)  # exit code: the task watchdog reset the board (cause 3)
+INTERRUPT_EXIT = const(130)  # exit code: Ctrl-C stopped the firmware (the REPL comes next)
+INPUT_ONLY = (34, 35, 36, 37, 38, 39)  # GPIO34-39: input-only pads, no internal pulls
+# What the ESP32's ROM prints on UART0 at every reset (boot mode, then the second stage
+# loader's segments), before MicroPython runs: nothing in the firmware can silence it.
+_ROM = (
+    "ets Jul 29 2019 12:21:46\r\n\r\nrst:%s,boot:0x13 (SPI_FAST_FLASH_BOOT)\r\n"
+    "configsip: 0, SPIWP:0xee\r\nclk_drv:0x00,q_drv:0x00,d_drv:0x00,cs0_drv:0x00,hd_drv:0x00,wp_drv:0x00\r\n"
+    "mode:DIO, clock div:2\r\nload:0x3fff0030,len:4728\r\nload:0x40078000,len:14888\r\n"
+    "load:0x40080400,len:3368\r\nentry 0x400805cc\r\n"
+)
+_ROM_CAUSE = {1: "0x1 (POWERON_RESET)", 2: "0xc (SW_CPU_RESET)", 3: "0xc (SW_CPU_RESET)",
+              5: "0xc (SW_CPU_RESET)"}
+_FAULTS = {"OSError": OSError, "ValueError": ValueError, "MemoryError": MemoryError,
+           "RuntimeError": RuntimeError}
 
 
 def _env(name, default):
@@ -58,16 +91,27 @@ def _env(name, default):
 
 
 class VirtualPin:
-    def __init__(self, hal, ch, active):
+    """A GPIO with its sensor's cable. level: what the sensor drives; unplugged, the pin
+    reads what the resistors make of it: the board's own (4.7 kOhm to 3V3 on channels
+    with pull "up", else 100 kOhm to GND, hardware/sensors.md) against the chip's internal
+    pull (about 45 kOhm): an internal pull-up beats the 100 kOhm to GND (2.3 V: high)."""
+
+    def __init__(self, hal, ch, active, gpio=-1, board_up=False):
         self.hal = hal
         self.ch = ch
         self.active = active
         self.level = 1 - active  # electrical level; idle at boot
         self.handler = None
         self.captured = 0
+        self.gpio = gpio
+        self.board_up = board_up  # the board's own pull-up resistor on this line
+        self.pull = None  # the chip's internal pull: None, "up" or "down"
+        self.plugged = True
 
     def value(self):
-        return self.level
+        if self.plugged:
+            return self.level
+        return 1 if self.board_up or self.pull == "up" else 0
 
 
 class Scheduler:
@@ -85,6 +129,8 @@ class Scheduler:
         self.last_due = 0
         self.held = 0  # callbacks wait for this virtual time (the CPU is in C code)
         self.dropped = 0  # seen only by tests: the firmware must find drops itself
+        self.edge = [0] * DEPTH  # each queued callback's edge time
+        self.worst_us = 0  # seen only by benchmarks: the longest a callback ran after its edge
 
     def enqueue(self, pin, t):
         if self.n == DEPTH:
@@ -95,6 +141,7 @@ class Scheduler:
         self.last_due = d
         self.pins[i] = pin
         self.due[i] = d
+        self.edge[i] = t
         self.n += 1
 
     def hold(self, t):
@@ -110,7 +157,7 @@ class Scheduler:
             if self.due[i] < d + self.sched_us:
                 self.due[i] = d + self.sched_us
             d = self.due[i]
-        if d > self.last_due:
+        if self.n and d > self.last_due:  # (with none held, edges behind the clock keep their times)
             self.last_due = d
         self.held = 0
 
@@ -128,6 +175,8 @@ class Scheduler:
             self.head = (i + 1) % DEPTH
             self.n -= 1
             d = self.due[i]
+            if d - self.edge[i] > self.worst_us:
+                self.worst_us = d - self.edge[i]
             if d > hal.now:
                 hal.now = d
             if pin.handler is not None:
@@ -230,6 +279,118 @@ class VirtualUart:
         return bool(self._poll.poll(_PTY_WAIT_MS))
 
 
+class Board:
+    """The ESP32 around the firmware, where the unix port has nothing of its own: what
+    the tests of a board that recovers by itself need (docs/firmware.md). Modelled:
+      - the ROM's boot text on UART0 at every start (rst: the reset cause);
+      - ESP-IDF's log at its boot level (errors) until esp.osdebug(0, esp.LOG_NONE):
+        the pulse counter's driver on an input-only pin logs "GPIO number error"; the
+        line goes out on the UART, in the binary stream;
+      - the pulse counter's driver turning the pin's internal pull-up on (GPIO34-39 have
+        none); Pin.init(pull=...) setting it as asked;
+      - machine.reset_cause() (TABLESENSE_RESET_CAUSE), machine.reset() (the process
+        ends with RESET_EXIT for a supervisor to boot it again, cause 2);
+      - machine.WDT: started with a timeout, fed by the main loop; it fires when the
+        loop has not fed it for that long: realtime on a supervised board, on the wall
+        clock between feeds (a process the machine held back that long: a board's loop
+        stuck); always, when a modelled stall ("hang_us") is at least the timeout. Firing writes
+        the panic's log line and ends the process with WATCHDOG_EXIT (cause 3). Not
+        modelled: the timer interrupting a stall half way (the process ends at its end);
+      - the flash: TABLESENSE_FLASH, a folder (the crash file goes there)."""
+
+    def __init__(self, hal):
+        self.hal = hal
+        self.cause = int(_env("TABLESENSE_RESET_CAUSE", "1"))
+        self.flash = _env("TABLESENSE_FLASH", None)
+        self.supervised = _env("TABLESENSE_SUPERVISED", "0") == "1"
+        self.os_log = True  # ESP-IDF logs errors until the firmware says otherwise
+        self.wdt_us = 0  # 0: no watchdog started
+        self.fed_wall = 0
+        self.fault = None
+        self.hang_us = 0
+        self.logged = 0  # log lines written on the UART
+
+    def _write(self, text):
+        self.hal.out.write(text.encode())
+
+    def rom_text(self):
+        self._write(_ROM % _ROM_CAUSE.get(self.cause, "0x1 (POWERON_RESET)"))
+
+    def log(self, tag, text):
+        """An ESP-IDF error line (ESP_LOGE), unless the firmware turned the log off."""
+        if self.os_log:
+            self.logged += 1
+            self._write("E (%d) %s: %s\r\n" % (self.hal.now // 1000, tag, text))
+
+    def osdebug_none(self):
+        self.os_log = False
+
+    def pullup_en(self, pin):
+        """gpio_pullup_en(pin), as ESP-IDF's pulse counter driver calls it."""
+        if pin.gpio in INPUT_ONLY:
+            self.log("gpio", "gpio_pullup_en(78): GPIO number error (input-only pad has no internal PU)")
+        else:
+            pin.pull = "up"
+
+    def set_pull(self, pin, pull):
+        """Pin.init(pull=...): GPIO34-39 have no pulls to set (and log nothing)."""
+        if pin.gpio not in INPUT_ONLY:
+            pin.pull = pull
+
+    def wdt_start(self, ms):
+        self.wdt_us = ms * 1000
+        self.fed_wall = time.ticks_ms()
+
+    def wdt_feed(self):
+        self.fed_wall = time.ticks_ms()
+
+    def apply(self, item):
+        """A feed line for the board (plugged, fault, hang_us); False if it is none."""
+        if "plugged" in item:
+            p = self.hal.pins.get(item.get("ch"))
+            if p is None:
+                raise KeyError("no channel")
+            p.plugged = bool(item["plugged"])
+        elif "fault" in item:
+            self.fault = _FAULTS[item["fault"]]
+        elif "hang_us" in item:
+            self.hang_us = int(item["hang_us"])
+        else:
+            return False
+        return True
+
+    def after_service(self):
+        """The end of the HAL's service(): a stall, the watchdog, a fault."""
+        if self.hang_us:
+            us = self.hang_us
+            self.hang_us = 0
+            if self.wdt_us and us >= self.wdt_us:
+                self.watchdog_fires()
+            hal = self.hal
+            hal._block(hal.now + us)  # in C code: callbacks held until it returns
+            hal.sched.release(hal.now)
+        if self.wdt_us and self.hal.realtime and self.supervised:  # the wall clock since the last feed
+            if time.ticks_diff(time.ticks_ms(), self.fed_wall) * 1000 > self.wdt_us:
+                self.watchdog_fires()
+        if self.fault is not None:
+            f = self.fault
+            self.fault = None
+            raise f(5) if f is OSError else f("fault put in by the feed")
+
+    def watchdog_fires(self):
+        t = self.hal.now // 1000
+        self.os_log = True  # the panic handler prints whatever the log level
+        self.log("task_wdt", "Task watchdog got triggered. The following tasks/users did not reset the "
+                 "watchdog in time:")
+        self.log("task_wdt", " - mpy_machine_wdt (%d ms)" % t)
+        sys.stderr.write("watchdog: not fed for %d ms: the board resets\n" % (self.wdt_us // 1000))
+        self.reset(WATCHDOG_EXIT)
+
+    def reset(self, code):
+        """The board resets: a supervisor boots it again (told why by the exit code)."""
+        sys.exit(code if self.supervised else 1)
+
+
 class Hal:
     name = "virtual"
     chip = "unix"
@@ -256,7 +417,9 @@ class Hal:
         self.bad_feed = 0
         self.gc_us = int(_env("TABLESENSE_GC_US", "5000"))
         self.heap = int(_env("TABLESENSE_HEAP", "100000"))
+        self.board = Board(self)
         self.colour_bus = VirtualColourBus(lambda: self.now, seed=int(_env("TABLESENSE_COLOUR_SEED", "1")))
+        self.colour_bus.spend = self.i2c_busy
         self.colour_sensors = None
         self.follow_wall = True  # not realtime, an empty feed: time goes on with the wall clock
         self.allocated = 0  # what the firmware allocated since the last (virtual) collection
@@ -265,6 +428,52 @@ class Hal:
         self._passes = 0
         dev = getattr(sys.stdout, "buffer", sys.stdout)
         self.out = VirtualUart(self, dev, int(_env("TABLESENSE_BAUD", "115200")))
+        if self.board.supervised:  # a modelled board (tests/virtual_board.py): it was just reset
+            self.board.rom_text()
+
+    # -- the board around the firmware (class Board) ------------------------------------
+    def reset_cause(self):
+        return self.board.cause
+
+    @property
+    def flash_dir(self):
+        return self.board.flash
+
+    def quiet(self):
+        self.board.osdebug_none()
+
+    def watchdog(self, ms):
+        self.board.wdt_start(ms)
+
+    def feed(self):
+        self.board.wdt_feed()
+
+    def interrupted(self, e):
+        """Ctrl-C stopped the firmware: on the unix port the process ends (130); a
+        supervisor puts MicroPython's REPL on the line next, as the board's would be."""
+        sys.print_exception(e, sys.stderr)
+        sys.exit(INTERRUPT_EXIT)
+
+    def report(self, e):
+        """An uncaught exception: its traceback on stderr (stdout is the serial line)."""
+        sys.print_exception(e, sys.stderr)
+
+    def restart(self):
+        """machine.reset(): a supervised board boots again (hard reset), else the process ends."""
+        self.board.reset(RESET_EXIT)
+
+    def sleep_ms(self, ms):
+        time.sleep_ms(ms)
+
+    def collect(self):
+        """gc.collect() at a quiet point; the model charges it one collection's pause."""
+        gc.collect()
+        if self.heap < NO_GC:
+            self.allocated = 0
+            self.collections += 1
+            end = self.now + self.gc_us
+            self._block(end)
+            self.sched.release(end)
 
     # -- clock -------------------------------------------------------------------
     def ticks_us(self):
@@ -292,7 +501,8 @@ class Hal:
         self.pins = {}
 
     def pin(self, c):
-        p = VirtualPin(self, c.ch, c.active)
+        p = VirtualPin(self, c.ch, c.active, c.gpio, c.pull == "up")
+        self.board.set_pull(p, c.pull)  # machine.Pin(gpio, Pin.IN, pull)
         self.pins[c.ch] = p
         return p
 
@@ -303,14 +513,22 @@ class Hal:
         return Capture(pin)
 
     def counter(self, pin, c):
+        """The pulse counter on pin. Like ESP-IDF's legacy driver under machine.Counter
+        (_pcnt_set_pin calls gpio_pullup_en on the pulse pin), it turns the pin's
+        internal pull-up on, or, on GPIO34-39, logs an error line on the UART."""
+        self.board.pullup_en(pin)
         return Counter(self, c.ch)
+
+    def pull(self, pin, c):
+        """The pin's pull as the profile says: Pin.init(pull=...) after the counter."""
+        self.board.set_pull(pin, c.pull)
 
     def use_colours(self, b):
         """Board b's colour sensors (colour.py's driver) on the register-level model of
         the TCS34725s and their mux; the problems found, one line each. A board without
         an i2c/colour block (a hand-written test board) reads the feed's class as is."""
         self.colour_bus.use_board(b)
-        self.colour_sensors = ColourSensors(self.colour_bus, b) if b.colour_model else None
+        self.colour_sensors = ColourSensors(self.colour_bus, b, self.ticks_us) if b.colour_model else None
         return self.colour_sensors.problems if self.colour_sensors is not None else []
 
     def colour(self, ch):
@@ -321,6 +539,13 @@ class Hal:
 
     def profile_path(self, pid):
         return self.profile_dir + "/" + pid + ".json"
+
+    def i2c_busy(self, us):
+        """An I2C transaction of us microseconds: C code, the pins' callbacks held until
+        it returns (i2c_master_cmd_begin never runs pending callbacks). Does not allocate."""
+        end = self.now + us
+        self._block(end)
+        self.sched.release(end)
 
     # -- the link ------------------------------------------------------------------
     def tx_room(self):
@@ -374,7 +599,6 @@ class Hal:
             if end > w:
                 time.sleep_us(end - w)
         self.sched.hold(end)
-        move = self._advance if not self.realtime else self._forward
         start = self.now
         while True:
             item = self._peek()
@@ -387,12 +611,19 @@ class Hal:
             if t > end or t < start:
                 break  # (not realtime, edges behind the clock are the waiting table's)
             self._next += 1
-            move(t)
+            self._move(t)
             try:
                 self._apply(item, t)
             except (TypeError, ValueError, KeyError):
                 self._bad(item, "bad value")
-        move(end)
+        self._move(end)
+
+    def _move(self, t):
+        """Virtual time to t inside a block (no bound method made: allocation-free)."""
+        if self.realtime:
+            self._forward(t)
+        else:
+            self._advance(t)
 
     def _forward(self, t):
         if t > self.now:
@@ -487,8 +718,8 @@ class Hal:
                 self.colours[ch] = item["colour"]
         elif "pulses" in item:
             self.pulses[ch] = self.pulses.get(ch, 0) + int(item["pulses"])
-        else:
-            self._bad(item, "needs level, colour, pulses or clock_us")
+        elif not self.board.apply(item):
+            self._bad(item, "needs level, colour, pulses, plugged, fault, hang_us or clock_us")
 
     def _advance(self, t):
         if t > self.now:
@@ -504,10 +735,12 @@ class Hal:
         self._collect_if_due()
         more = self._service(busy)
         self._sample_heap()
+        self.board.after_service()
         return more
 
     def _service(self, busy):
         end = _FOREVER
+        due = end
         item = self._peek()
         if busy and not self.realtime and item is not None:
             # the link is backed up: the virtual table waits (its edges come later, at
@@ -532,8 +765,10 @@ class Hal:
                     self._advance(t - _SKIP_US)
                 # one millisecond of the feed per pass, also when it is behind the clock
                 end = min(self.now, t) + _WINDOW_US
+                due = self.now + _WINDOW_US  # callbacks due by then run in this pass
             else:
                 end = self.now + _WINDOW_US
+                due = end
         n = 0
         while True:
             item = self._peek()
@@ -576,7 +811,9 @@ class Hal:
             self.sched.run_until(self.now)
             return n == _MAX_PER_PASS  # behind (a slow pass): catch up without sleeping
         more = self._peek() is not None
-        self.sched.run_until(end)
+        # callbacks due within this pass run, also when the feed is behind the clock
+        # (after a pause held them: a collection, a stall): they move the clock on
+        self.sched.run_until(due)
         if more:
             self._advance(end)
         return more

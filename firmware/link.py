@@ -22,7 +22,7 @@ from capture import LevelScan, Poller, capture_handler, irq_handler
 from clock import Clock
 from ring import Ring
 
-FW_VERSION = "0.2.0"
+FW_VERSION = "0.3.0"
 _MASK = const(0x3FFFFFFF)
 _HALF = const(0x20000000)
 KEEP = const(2048)  # replayable frames kept (a power of two: seq & (KEEP - 1) is the slot)
@@ -33,12 +33,15 @@ _BACKLOG_BUSY = const(256)  # frames waiting to be sent: the virtual table holds
 _LINE_MAX = const(80)
 _COLOUR_DELAY_US = const(2000)  # colour sensor integration time after a beam edge (default)
 _NO_MARK = const(-1)
+_FEED_US = const(100000)  # the watchdog is fed this often (recover.WDT_MS: 5 s)
+_QUIET_US = const(200000)  # no edge for this long: a quiet point, where garbage is collected
 
 E_UNKNOWN = const(1)
 E_ARGUMENT = const(2)
 E_REPLAY_GONE = const(3)
 E_PROFILE = const(4)
 E_INTERNAL = const(5)
+E_SENSOR = const(6)  # a sensor's bus stopped answering (or answers again)
 
 
 def tdiff(a, b):
@@ -56,8 +59,14 @@ def _unlimited():
 
 
 class Firmware:
-    def __init__(self, hal, out=None, inp=None):
+    def __init__(self, hal, out=None, inp=None, boot=None):
         self.hal = hal
+        quiet = getattr(hal, "quiet", None)
+        if quiet is not None:
+            quiet()  # ESP-IDF's log lines off: nothing but frames on the link
+        # what started this boot and what ended the one before (recover.Boot), for HELLO
+        self.reset_cause = boot.cause if boot is not None else _call(hal, "reset_cause", 0)
+        self.crash = boot.text if boot is not None else ""
         if out is None:
             out = getattr(hal, "out", None)
         self.out = out if out is not None else sys.stdout.buffer
@@ -99,6 +108,11 @@ class Firmware:
         t = hal.ticks_us()
         self.last_hb = t
         self.last_scan = t
+        self.last_feed = t
+        self.last_edge = t
+        self.gc_due = False  # a command left garbage: collect it at the next quiet point
+        self.feed = getattr(hal, "feed", _nothing)
+        self.collect = getattr(hal, "collect", _nothing)
 
     # -- configuration ----------------------------------------------------------------
     def use_board(self, b):
@@ -127,6 +141,8 @@ class Firmware:
                 ppins.append(pin)
             else:
                 self.pcnt.append((c.ch, self.hal.counter(pin, c)))
+                # the counter's driver turns the internal pull-up on: the profile's pull again
+                self.hal.pull(pin, c)
             if c.mode in ("irq", "capture"):
                 scanned.append(c)
                 spins.append(pin)
@@ -140,7 +156,7 @@ class Firmware:
         self.colour_delay = getattr(b, "colour_delay_us", _COLOUR_DELAY_US)
         for text in self.hal.use_colours(b):  # a sensor that did not answer: its ball is unknown
             self.error(E_PROFILE, text)
-
+        self.collect()  # set-up's garbage, now, before the first edge
     def boot(self):
         why = getattr(self.hal, "mp_version_error", None)
         if why:  # a MicroPython too old for this firmware: say so, in every HELLO's wake
@@ -255,6 +271,7 @@ class Firmware:
                 b.n_channels() if b else 0, lv, self.overflows(), self.sched_drops, self.late,
                 FW_VERSION, b.profile if b else "",
                 getattr(hal, "mp_version", ""), getattr(hal, "chip", ""),
+                self.reset_cause, self.crash,
             )
         )
 
@@ -280,8 +297,11 @@ class Firmware:
     # -- the rings --------------------------------------------------------------------
     def drain(self):
         self.now()
+        seq = self.next_seq
         self._drain(self.ring)
         self._drain(self.mring)
+        if self.next_seq != seq:
+            self.last_edge = self.hal.ticks_us()  # not a quiet point yet
         chs = self.colour_chs
         if chs:
             t = self.hal.ticks_us()
@@ -292,6 +312,14 @@ class Firmware:
                     self.now()
                     self.record(wire.READING, ch, v)
                     t = self.hal.ticks_us()
+                    self._colour_news()
+
+    def _colour_news(self):
+        """The colour bus stopped answering, or answers again: one ERROR frame each."""
+        cs = getattr(self.hal, "colour_sensors", None)
+        if cs is not None and cs.news is not None:
+            self.error(E_SENSOR, cs.news)
+            cs.news = None
 
     def _drain(self, ring):
         clock = self.clock
@@ -371,7 +399,8 @@ class Firmware:
                 self.error(E_ARGUMENT, "usage: !colour <channel 0..31>")
             else:
                 st = colour.sample(getattr(self.hal, "colour_sensors", None), ch, self.rgbc)
-                self.write(colour.encode_colour(self.enc, self.sent_seq, ch, st, self.rgbc))
+                self.write(self.enc.colour(self.sent_seq, ch, st, self.rgbc))
+                self._colour_news()
         elif cmd == "!profile":
             if len(args) != 1 or not boardcfg.valid_id(args[0]):
                 self.error(E_ARGUMENT, "usage: !profile <id of [a-z0-9_-]>")
@@ -417,6 +446,7 @@ class Firmware:
                         self.command(text)
                     except Exception as e:  # never crash on a command
                         self.error(E_INTERNAL, "%s: %s" % (type(e).__name__, e))
+                self.gc_due = True  # its garbage goes at the next quiet point
             self.line_n = 0
             self.line_over = False
         elif c == 13:
@@ -449,6 +479,9 @@ class Firmware:
         hal = self.hal
         more = hal.service(self.backlog() > _BACKLOG_BUSY)
         t = hal.ticks_us()
+        if elapsed(t, self.last_feed) >= _FEED_US:
+            self.last_feed = t
+            self.feed()  # the watchdog: this loop still runs
         self.poller.sample(t, self.mring, tdiff)
         b = self.board
         if b is not None and elapsed(t, self.last_scan) >= b.scan_ms * 1000:
@@ -463,6 +496,9 @@ class Firmware:
         if elapsed(t, self.last_hb) >= hb * 1000:
             self.last_hb = t
             self.heartbeat()
+        if self.gc_due and elapsed(t, self.last_edge) >= _QUIET_US:
+            self.gc_due = False
+            self.collect()  # a quiet point: no edge drained for a while
         return more
 
     def run(self):
@@ -499,12 +535,47 @@ def _ascii(s):
     return True
 
 
-def main(hal):
+def _nothing():
+    pass
+
+
+def _call(obj, name, default):
+    f = getattr(obj, name, None)
+    return f() if f is not None else default
+
+
+_running: list = [None]  # the Firmware running now, for last_words() after a crash
+
+
+def last_words():
+    """(uptime in s, what ran: firmware, profile, MicroPython, chip) of the firmware that
+    just ended, which is then let go of (its buffers become garbage for the collector)."""
+    fw = _running[0]
+    _running[0] = None
+    if fw is None:
+        return 0.0, ""
+    fw.now()
+    hi = fw.clock.hi
+    lo = fw.clock.lo
+    b = fw.board
+    hal = fw.hal
+    about = "firmware %s, profile %s, MicroPython %s on %s" % (
+        FW_VERSION, b.profile if b is not None else "-", getattr(hal, "mp_version", "?"),
+        getattr(hal, "chip", "?"))
+    fw = None
+    return hi * 1073.741824 + lo / 1000000, about
+
+
+def main(hal, boot=None):
+    """Run the firmware on hal until Ctrl-C or an exception (recover.run handles both).
+    boot: what recover.at_boot found (the reset cause, the last crash), for HELLO."""
     board = hal.name != "virtual"  # the unix port takes Ctrl-C as SIGINT: leave it be
     if board:
         micropython.kbd_intr(-1)  # Ctrl-C reaches stdin: feed_byte raises it in the main loop
     try:
-        Firmware(hal).run()
+        fw = Firmware(hal, boot=boot)
+        _running[0] = fw
+        fw.run()
     finally:
         if board:
             micropython.kbd_intr(3)

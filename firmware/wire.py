@@ -3,6 +3,7 @@
 # pyright: reportUndefinedVariable=false
 # Everything writes into buffers allocated once; no method below allocates,
 # except hello()/error() which take str arguments.
+# One module on each side holds the wire format: this one, and host/tablesense/link/frame.py.
 from array import array
 
 import micropython
@@ -16,6 +17,7 @@ HELLO = const(4)
 HEARTBEAT = const(5)
 PONG = const(6)
 ERROR = const(7)
+COLOUR = const(8)  # the answer to `!colour CH`: a colour sensor's raw counts
 
 F_ACTIVE = const(1)
 F_LATE = const(2)
@@ -25,6 +27,7 @@ F_REPLAY = const(8)
 SEQ_MASK = const(0xFFFFFF)
 RECORD = const(12)  # header + seq + 8-byte body of a replayable frame, without CRC
 _TEXT_MAX = const(100)
+CRASH_MAX = const(120)  # HELLO's crash text (firmware 0.3): what caused this boot, cut to this
 
 
 def _table():
@@ -116,8 +119,8 @@ class Encoder:
     """Builds one frame at a time: payload in self.p, wire bytes in self.out."""
 
     def __init__(self):
-        self.p = bytearray(160)
-        self.out = bytearray(176)
+        self.p = bytearray(256)  # a payload is at most 253 bytes (one COBS block)
+        self.out = bytearray(260)
 
     def _head(self, typ, seq):
         _head(self.p, typ, seq)
@@ -192,7 +195,16 @@ class Encoder:
         self.p[4] = code
         return self.finish(self._text(5, text, _TEXT_MAX))
 
-    def hello(self, seq, hi, lo, n_channels, levels, overflows, drops, late, fw, profile, mp="", chip=""):
+    def _str(self, o, s, limit):
+        n = min(len(s), limit)
+        self.p[o] = n
+        return self._text(o + 1, s, n)
+
+    def hello(self, seq, hi, lo, n_channels, levels, overflows, drops, late, fw, profile, mp="", chip="",
+              reset=-1, crash=""):
+        """HELLO. mp, chip: firmware 0.2. reset (machine.reset_cause(), 0 unknown) and
+        crash (what ended the last boot, "" none), firmware 0.3; reset < 0: without them.
+        Texts are cut to 16 bytes (fw, mp, chip), 32 (profile), CRASH_MAX (crash)."""
         self._head(HELLO, seq)
         _t48(self.p, 4, hi, lo)
         self.p[10] = n_channels
@@ -200,9 +212,25 @@ class Encoder:
         self._u(15, min(overflows, 0xFFFFFFFF), 4)
         self._u(19, min(drops, 0xFFFFFFFF), 4)
         self._u(23, min(late, 0xFFFFFFFF), 4)
-        o = 27
-        for s in (fw, profile, mp, chip):
-            n = min(len(s), 40)
-            self.p[o] = n
-            o = self._text(o + 1, s, n)
+        o = self._str(27, fw, 16)
+        o = self._str(o, profile, 32)
+        o = self._str(o, mp, 16)
+        o = self._str(o, chip, 16)
+        if reset >= 0:
+            self.p[o] = reset & 0xFF
+            o = self._str(o + 1, crash, CRASH_MAX)
         return self.finish(o)
+
+    def colour(self, seq, ch, st, rgbc):
+        """COLOUR: channel u8, status u8, class u8, then clear, red, green, blue u16 LE;
+        st as colour.sample() returns it (status bits | class << 8), rgbc its counts.
+        Not replayable: seq is the last frame sent, as in PONG. Does not allocate."""
+        self._head(COLOUR, seq)
+        p = self.p
+        p[4] = ch
+        p[5] = st & 0xFF
+        p[6] = st >> 8 & 0xFF
+        for k in range(4):
+            p[7 + 2 * k] = rgbc[k] & 0xFF
+            p[8 + 2 * k] = rgbc[k] >> 8
+        return self.finish(15)

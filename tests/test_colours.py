@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import binascii
 import random
 import tomllib
 from dataclasses import replace
@@ -10,18 +9,11 @@ from dataclasses import replace
 import pytest
 
 from tablesense.deploy import colours as C
-from tablesense.link.frame import cobs_encode
+from tablesense.link.frame import C_PRESENT, C_SATURATED, C_VALID, ColourFrame, StreamDecoder, encode_frame
 from tablesense.table.profile import ColourRef, ProfileError, load_profile, profile_from_dict
 
 SET = load_profile("golf").colour
 assert SET is not None
-
-
-def _frame(seq: int, ch: int, st: int, cls: int, rgbc: tuple[int, int, int, int]) -> bytes:
-    p = bytes([0x18]) + seq.to_bytes(3, "little") + bytes([ch, st, cls])
-    p += b"".join(v.to_bytes(2, "little") for v in rgbc)
-    p += binascii.crc_hqx(p, 0xFFFF).to_bytes(2, "little")
-    return cobs_encode(p) + b"\x00"
 
 
 def _samples(ch: int, rgb: tuple[int, int, int], n: int = 12, noise: float = 0.02, seed: int = 1):
@@ -29,18 +21,19 @@ def _samples(ch: int, rgb: tuple[int, int, int], n: int = 12, noise: float = 0.0
     out = []
     for i in range(n):
         r, g, b = (max(0, round(v * (1 + rnd.gauss(0, noise)))) for v in rgb)
-        out.append(C.ColourSample(i, ch, C.S_PRESENT | C.S_VALID, 0, r + g + b, r, g, b))
+        out.append(ColourFrame(i, ch, C_PRESENT | C_VALID, 0, r + g + b, r, g, b))
     return out
 
 
-def test_colour_frames_are_split_out_of_the_stream_and_the_rest_passed_on() -> None:
-    other = cobs_encode(b"\x16\x01\x00\x00\x05\x00") + b"\x00"
-    data = other + _frame(7, 1, 3, 2, (2560, 1400, 600, 560)) + other
-    split = C.ColourSplitter()
-    got, rest = split.feed(data[:10])
-    got2, rest2 = split.feed(data[10:])
-    assert got + got2 == [C.ColourSample(7, 1, 3, 2, 2560, 1400, 600, 560)]
-    assert rest + rest2 == other + other
+def test_colour_frames_come_out_of_the_links_decoder_among_the_others() -> None:
+    from tablesense.link.frame import PongFrame
+
+    other = encode_frame(PongFrame(1, 5))
+    data = other + encode_frame(ColourFrame(7, 1, 3, 2, 2560, 1400, 600, 560)) + other
+    dec = StreamDecoder()
+    got = dec.feed(data[:10]) + dec.feed(data[10:])
+    assert got == [PongFrame(1, 5), ColourFrame(7, 1, 3, 2, 2560, 1400, 600, 560), PongFrame(1, 5)]
+    assert dec.bad == 0
 
 
 def test_a_ball_learns_a_reference_with_its_spread() -> None:
@@ -52,7 +45,7 @@ def test_a_ball_learns_a_reference_with_its_spread() -> None:
 
 @pytest.mark.parametrize(("rgb", "status", "why"), [
     ((20, 10, 10), 3, "too dark"),
-    ((3000, 1000, 500), 3 | C.S_SATURATED, "saturates the sensor"),
+    ((3000, 1000, 500), 3 | C_SATURATED, "saturates the sensor"),
     ((1400, 600, 560), 2, "complete integrations"),
     ((1400, 600, 560), 0, "no colour sensor answers"),
 ])

@@ -33,7 +33,8 @@ def _tool(name: str) -> str:
 
 def test_the_firmware_has_its_modules() -> None:
     names = {p.stem for p in MODULES}
-    assert {"main", "link", "ring", "clock", "wire", "capture", "board", "hal_esp32", "hal_virtual"} <= names
+    assert {"main", "link", "ring", "clock", "wire", "capture", "board", "hal_esp32", "hal_virtual",
+            "recover", "tcs34725", "tca9548a", "classifier", "colour"} <= names
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda p: p.name)
@@ -73,6 +74,25 @@ def test_shipped_board_files_match_the_profile_generator(pid: str) -> None:
     want = profile.board_config(profile.load_profile(pid))
     got = json.loads((FIRMWARE / "boards" / f"{pid}.json").read_text())
     assert got == want, f"firmware/boards/{pid}.json is stale: regenerate with `tablesense profile gen {pid}`"
+
+
+@pytest.mark.parametrize("pid", ["golf", "kegle", "carom"])
+def test_every_counted_channel_of_a_shipped_profile_filters_glitches(pid: str) -> None:
+    """The pulse counter's glitch filter is on for every piezo on its 3-5 m cable (the
+    one-shots' pulses last 4.5-5 ms; a spike of a few us is no hit), and a profile that
+    turns it off is refused with the reason."""
+    from dataclasses import replace
+
+    from tablesense.table import profile
+    from tablesense.table.validate import check_channel
+
+    p = profile.load_profile(pid)
+    counted = [c for c in p.channels if c.mode == "pcnt"]
+    assert counted and all(c.debounce_us == 10 for c in counted)
+    cfg = json.loads((FIRMWARE / "boards" / f"{pid}.json").read_text())
+    assert all(c["debounce_us"] == 10 for c in cfg["channels"] if c["mode"] == "pcnt")
+    errors = check_channel(replace(counted[0], debounce_us=0), p)
+    assert any("turns the pulse counter's glitch filter off" in e for e in errors), errors
 
 
 ENCODE_SCRIPT = r"""

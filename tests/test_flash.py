@@ -116,10 +116,14 @@ def test_plan_for_an_updated_board_copies_only_what_changed(built: list[Artifact
     assert plan.removed == ("/oldmod.mpy",) and plan.copied == ("/wire.mpy", "/profiles/kegle.json")
 
 
-def test_plan_for_an_up_to_date_board_does_nothing_unless_forced(built: list[Artifact]) -> None:
+def test_plan_for_an_up_to_date_board_copies_nothing_unless_forced_and_restarts_it(
+        built: list[Artifact]) -> None:
+    """Reading the board stopped its firmware (mpremote's Ctrl-C): an up-to-date board is
+    restarted all the same, or it would stay at the REPL."""
     on_board = {a.remote: a.sha256 for a in built}
     plan = make_plan("P", built, on_board, "0.1.0", "golf")
-    assert plan.steps == () and plan.up_to_date
+    assert plan.up_to_date and plan.changes == ()
+    assert [s.argv for s in plan.steps] == [("mpremote", "connect", "P", "reset")]
     forced = make_plan("P", built, on_board, "0.1.0", "golf", force=True)
     assert len(cp_targets(forced.steps)) == len(built) + 1 and forced.steps[-1].argv[-1] == "reset"
     assert all(s.why == "forced" for s in forced.steps if s.argv[-1] not in (":/tablesense.json", "reset"))
@@ -244,7 +248,7 @@ def test_flash_plan_runs_with_mpremote_and_the_flashed_firmware_says_hello(tmp_p
         # the manifest read back: the board is up to date
         on_board = parse_manifest(read_manifest(board.port, mpremote, root="", resume=True))
         assert on_board == {a.remote: a.sha256 for a in arts}
-        assert make_plan(board.port, arts, on_board, "0.1.0", "golf").up_to_date
+        assert make_plan(board.port, arts, on_board, "0.1.0", "golf").changes == ()
         # an updated firmware: only the changed module goes over
         fw2 = tmp_path / "fw2"
         fw2.mkdir()

@@ -10,6 +10,7 @@ from tablesense.errors import BadFrame
 from tablesense.link.frame import (
     MAX_WIRE,
     T_MAX,
+    ColourFrame,
     CountFrame,
     ErrorFrame,
     EventFrame,
@@ -34,10 +35,14 @@ frames = st.one_of(
     st.builds(EventFrame, seqs, u8, st.integers(0, 15), t48),
     st.builds(CountFrame, seqs, u8, u8, t48),
     st.builds(ReadingFrame, seqs, u8, u8, t48),
-    st.builds(HelloFrame, seqs, t48, u8, u32, u32, u32, u32, text, text, text, text),
+    st.builds(HelloFrame, seqs, t48, u8, u32, u32, u32, u32, text, text, text, text,
+              st.none(), st.just("")),
+    st.builds(HelloFrame, seqs, t48, u8, u32, u32, u32, u32, text, text, text, text, u8,
+              st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=120)),
     st.builds(HeartbeatFrame, seqs, t48, u16, u16, u16, st.none() | t48),
     st.builds(PongFrame, seqs, u16),
     st.builds(ErrorFrame, seqs, u8, text),
+    st.builds(ColourFrame, seqs, u8, u8, u8, u16, u16, u16, u16),
 )
 
 
@@ -76,7 +81,7 @@ def test_decoder_reports_where_and_why() -> None:
 def test_frame_after_garbage_without_delimiter_is_recovered() -> None:
     frame = EventFrame(1, 2, 1, 99)
     dec = StreamDecoder()
-    got = dec.feed(b"MicroPython v1.24 on unix; >>> " + encode_frame(frame))
+    got = dec.feed(b"\x95\xfe\x81 v1.24 on unix; >>> " + encode_frame(frame))
     assert got == [frame]
     assert dec.bad == 1 and "garbage" in dec.errors[0].reason
 
@@ -84,7 +89,7 @@ def test_frame_after_garbage_without_delimiter_is_recovered() -> None:
 def test_endless_garbage_is_bounded_and_reported() -> None:
     dec = StreamDecoder()
     for _ in range(100):
-        assert dec.feed(b"\x55" * 1000) == []
+        assert dec.feed(b"\x95" * 1000) == []
     assert dec.pending <= MAX_WIRE
     frame = EventFrame(1, 2, 1, 99)
     assert dec.feed(encode_frame(frame)) == [frame]
@@ -173,3 +178,66 @@ def test_a_hello_names_the_micropython_version_and_chip_of_the_board() -> None:
 
     f = frame.HelloFrame(5, 1000, 16, 0, 0, 0, 0, "0.2.0", "golf", "1.26.1", "esp32")
     assert frame.decode_frame(frame.encode_frame(f)) == f
+
+
+# --- text between frames: the ESP32's boot ROM, ESP-IDF's log lines ---------------------
+
+#: What the ESP32's ROM prints on UART0 at 115200 baud at every reset, before MicroPython
+#: runs (nothing in the firmware can silence it).
+ROM_BOOT = (b"ets Jul 29 2019 12:21:46\r\n\r\nrst:0xc (SW_CPU_RESET),boot:0x13 (SPI_FAST_FLASH_BOOT)\r\n"
+            b"configsip: 0, SPIWP:0xee\r\nclk_drv:0x00,q_drv:0x00,d_drv:0x00,cs0_drv:0x00,hd_drv:0x00,"
+            b"wp_drv:0x00\r\nmode:DIO, clock div:2\r\nload:0x3fff0030,len:4728\r\n"
+            b"load:0x40078000,len:14888\r\nload:0x40080400,len:3368\r\nentry 0x400805cc\r\n")
+#: ESP-IDF's error line for a pulse counter on an input-only pin, as the legacy driver logs it
+IDF_LINE = b"E (523) gpio: gpio_pullup_en(78): GPIO number error (input-only pad has no internal PU)\r\n"
+
+
+def test_the_boot_rom_text_before_the_first_hello_is_text_not_a_bad_frame() -> None:
+    hello = HelloFrame(0xFFFFFF, 120_000, 3, 0, 0, 0, 0, "0.3.0", "golf", "1.26.1", "esp32", 2, "")
+    dec = StreamDecoder()
+    got = dec.feed(ROM_BOOT + encode_frame(hello))
+    assert got == [hello] and dec.bad == 0
+    assert dec.text_bytes == len(ROM_BOOT)
+    assert dec.texts[0] == "ets Jul 29 2019 12:21:46" and dec.texts[-1] == "entry 0x400805cc"
+    assert dec.text_lines == 9
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(frames, min_size=1, max_size=6),
+    st.lists(st.one_of(st.just(IDF_LINE), st.just(ROM_BOOT),
+                       st.text(st.characters(min_codepoint=32, max_codepoint=126), min_size=1, max_size=600)
+                       .map(lambda t: t.encode("ascii"))), min_size=1, max_size=6),
+    st.lists(st.integers(1, 300), max_size=20),
+)
+def test_text_between_frames_never_costs_a_frame_in_any_chunking(fs, texts, cuts) -> None:  # type: ignore[no-untyped-def]
+    """Any printable text before any frame, read in any pieces: every frame comes out, no
+    bad frame is counted, every byte of text is counted as text."""
+    stream = bytearray()
+    for i, f in enumerate(fs):
+        stream += texts[i % len(texts)] + encode_frame(f)
+    dec = StreamDecoder()
+    got = []
+    pos = 0
+    for c in [*cuts, len(stream)]:
+        got += dec.feed(bytes(stream[pos : pos + c]))
+        pos += c
+    assert got == fs
+    assert dec.bad == 0, dec.errors
+    assert dec.text_bytes == sum(len(texts[i % len(texts)]) for i in range(len(fs)))
+
+
+def test_an_idf_error_line_between_two_events_is_kept_as_a_line() -> None:
+    a, b = EventFrame(1, 11, 1, 1000), EventFrame(2, 11, 0, 6000)
+    dec = StreamDecoder()
+    assert dec.feed(encode_frame(a) + IDF_LINE + encode_frame(b)) == [a, b]
+    assert dec.bad == 0
+    assert dec.texts == [IDF_LINE.decode().strip()]
+
+
+def test_a_colour_frame_decodes_with_its_counts() -> None:
+    f = ColourFrame(41, 1, 3, 2, 2560, 1400, 600, 560)
+    wire = encode_frame(f)
+    assert decode_frame(wire) == f and f.usable
+    assert [round(x) for x in f.chroma()] == [547, 234, 219]
+    assert StreamDecoder().feed(encode_frame(EventFrame(0, 0, 1, 5)) + wire) == [EventFrame(0, 0, 1, 5), f]

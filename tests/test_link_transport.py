@@ -100,7 +100,9 @@ async def test_link_asks_hello_and_survives_garbage_and_corrupt_frames(pty: Pty)
     assert [f.seq for f in frames] == [0, 1, 2, 3]
     bad = [s for s in statuses if s.kind == "bad_frames"]
     assert bad and "CRC mismatch" in " ".join(s.text for s in bad)
-    assert link.stats.bad_frames == 2  # the noise and the corrupted copy of frame 2
+    assert link.stats.bad_frames == 1  # the corrupted copy of frame 2
+    text = [s for s in statuses if s.kind == "board_text"]  # the noise is text between frames, said as such
+    assert text and "MicroPython boot noise" in text[0].text
 
 
 async def test_a_gap_is_replayed_on_request_and_duplicates_dropped(pty: Pty) -> None:

@@ -47,7 +47,7 @@ def test_board_config_has_the_contract_shape() -> None:
     cfg = board_config(load_profile("golf"))
     keys = ["profile", "version", "fw_min", "scan_ms", "heartbeat_ms", "colours", "channels", "i2c", "colour"]
     assert list(cfg) == keys
-    assert cfg["i2c"] == {"sda": 21, "scl": 22, "freq": 100_000, "mux": 0x70}
+    assert cfg["i2c"] == {"sda": 21, "scl": 22, "freq": 400_000, "mux": 0x70}
     assert cfg["colour"]["refs"][0] == [0, 1, 560, 230, 210, 2560, 640, 80]
     assert "colour" not in board_config(load_profile("carom"))
     assert "i2c" not in board_config(load_profile("carom"))

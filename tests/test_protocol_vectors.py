@@ -38,11 +38,15 @@ def test_every_frame_type_and_edge_is_covered() -> None:
         "heartbeat",
         "pong",
         "error",
+        "colour",
     }
     seqs = {c["fields"]["seq"] for c in VALID}
     assert {0, 0xFFFFFF} <= seqs
     assert max(c["fields"].get("t_us", 0) for c in VALID) == 2**48 - 1
     assert any(b"\0" in bytes.fromhex(c["payload"]) for c in VALID)
+    hellos = [c["fields"] for c in VALID if c["fields"]["type"] == "hello"]
+    assert {h.get("reset_cause") for h in hellos} >= {None, 1, 2, 3}  # before 0.3, and its causes
+    assert any(h.get("crash") for h in hellos)
     assert {c["error"] for c in CORRUPT} == set(ERROR_WORDS)
 
 

@@ -271,6 +271,10 @@ class Pub:
             status = getattr(item, "kind", None)
             if status == "lost":
                 await self._lost(tab, str(getattr(item, "text", item)))
+            elif status == "board_reset":  # the board crashed or its watchdog bit; said at every HELLO
+                text = str(getattr(item, "text", item))
+                if not any(k == status and t == text for _, k, t in self.store.incidents(tab.id, 20)):
+                    await self._lost(tab, text, status)
 
     async def _retrying(self, tab: Table, write: Callable[[], Any]) -> None:
         """``await write()`` until the match log takes it; other refusals are shown and dropped."""
@@ -317,16 +321,17 @@ class Pub:
         else:
             await self.writer.save_checkpoint(tab.id, cp.to_json())
 
-    async def _lost(self, tab: Table, text: str) -> None:
-        """Frames lost for good: once, with the range, on stderr, in the log, on the ticker."""
+    async def _lost(self, tab: Table, text: str, kind: str = "lost") -> None:
+        """Frames lost for good (or the board restarted by itself, kind ``board_reset``):
+        once, with the range, on stderr, in the log, on the ticker."""
         print(f"tablesense: table {tab.id}: {text}", file=sys.stderr, flush=True)
         tab.ticker.append({"type": "error", "error": text, "at": time.time()})
         self._changed(tab)
         if self.writer is None:
-            await self._retrying(tab, lambda: _done(self.store.incident(tab.id, "lost", text)))
+            await self._retrying(tab, lambda: _done(self.store.incident(tab.id, kind, text)))
         else:
             writer = self.writer
-            await self._retrying(tab, lambda: writer.incident(tab.id, "lost", text))
+            await self._retrying(tab, lambda: writer.incident(tab.id, kind, text))
 
     # --- the three steps ---------------------------------------------------------------
     def _prepare(self, tab: Table, event: Event, source: str) -> _Step | None:

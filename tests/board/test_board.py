@@ -7,7 +7,12 @@ profile names and the MicroPython the REPL reported; every channel goes through 
 (a guided pass when a person is at the terminal: fire each sensor when asked; otherwise a
 short watch, and the silent channels are reported); ``!replay`` returns the frames seen
 live, the same seq, channel and time, flagged REPLAY, while heartbeats keep coming; and
-closing and reopening the port does not reset the board (uptime keeps growing, seq is kept).
+closing and reopening the port does not reset the board (uptime keeps growing, seq is kept);
+nothing but frames on the line while it runs (ESP-IDF's log off), the boot ROM's text at a
+reset counted as text; the watchdog fed (the board outlives its timeout) and, when the loop
+stalls, resetting the board with cause 3 and a watchdog record; a crash written to the crash
+file on the board's flash, then machine.reset(), and the next HELLO's reset cause and crash
+text. The last two reset the board on purpose, so they run last.
 docs/firmware.md ("On a real board") says what this checks that the unix port cannot.
 
 Without a board at the port the module skips itself with one line (make exits 0).
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import subprocess
 import sys
 import time
 
@@ -26,7 +32,7 @@ from tablesense.deploy.build import firmware_version
 from tablesense.deploy.doctor import Doctor
 from tablesense.deploy.hello import ask_hello, describe, wait_hello
 from tablesense.deploy.ports import PortError, check_port
-from tablesense.deploy.run import board_micropython
+from tablesense.deploy.run import board_micropython, mpremote_path
 from tablesense.deploy.versions import BoardPython, expected_chip, parse_version, refusal
 from tablesense.link.frame import (
     F_REPLAY,
@@ -176,3 +182,78 @@ def test_closing_and_reopening_the_port_does_not_reset_the_board(hello: HelloFra
     for a, b in itertools.pairwise(hellos):
         assert b.uptime_us > a.uptime_us + 800_000, "uptime went back: opening the port reset the board"
         assert b.seq == a.seq or (b.seq - a.seq) % (1 << 24) < 1 << 23, "seq went back: the board restarted"
+
+
+def _mpremote(*args: str, timeout: float = 30.0) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([mpremote_path(), "connect", PORT, *args], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def _boot(ser, dec: StreamDecoder, timeout: float = 15.0) -> HelloFrame:  # type: ignore[no-untyped-def]
+    """The first HELLO after a reset (the firmware sends one at boot; asked for too)."""
+    return wait_hello(ser, dec, "!hello", timeout)
+
+
+def test_nothing_but_frames_on_the_line_and_the_watchdog_fed(hello: HelloFrame) -> None:
+    """ESP-IDF's log is off: a `!profile` (which makes the pulse counters again, whose
+    driver logs on GPIO34-39) and a few seconds of running put no text on the line; the
+    board outlives its 5 s watchdog, so the main loop feeds it."""
+    with open_port(PORT, BAUD) as ser:
+        dec = StreamDecoder()
+        first = wait_hello(ser, dec, "!hello", 8)
+        wait_hello(ser, dec, f"!profile {PROFILE}", 8)
+        _frames(ser, dec, 7.0)
+        last = wait_hello(ser, dec, "!hello", 8)
+    say(f"{dec.frames} frames, {dec.text_bytes} bytes of text, {dec.bad} bad; "
+        f"up {first.uptime_us / 1e6:.1f} s -> {last.uptime_us / 1e6:.1f} s")
+    assert dec.text_lines == 0, f"text between frames: {dec.texts[-3:]}"
+    assert dec.bad == 0, [str(e) for e in dec.errors[-3:]]
+    assert last.uptime_us - first.uptime_us > 6_000_000, "the board reset within the watchdog's 5 s"
+    assert last.reset_cause == first.reset_cause
+
+
+def test_a_stalled_loop_is_reset_by_the_watchdog_and_the_next_hello_says_so(hello: HelloFrame) -> None:
+    """A loop that stops feeding it (here the REPL, asleep) is reset by the task watchdog;
+    the firmware boots again by itself and reports cause 3 and its watchdog record."""
+    r = _mpremote("exec", "--no-follow", "import machine, time\nmachine.WDT(timeout=2000)\ntime.sleep(30)")
+    assert r.returncode == 0, r.stderr
+    with open_port(PORT, BAUD) as ser:
+        dec = StreamDecoder()
+        time.sleep(4)
+        after = _boot(ser, dec)
+    say(f"after the stall: reset {after.reset_text!r}, {after.crash!r}; {dec.text_lines} lines of boot text")
+    assert after.reset_cause == 3, "not reset by the watchdog"
+    assert "watchdog: the main loop stopped" in after.crash
+    assert dec.bad == 0
+
+
+def test_a_crash_is_written_to_the_flash_and_the_board_restarts_and_says_it(hello: HelloFrame) -> None:
+    """recover.run on the board with a main loop that raises: the crash file on the board's
+    flash (at most 1 KB, rotated), machine.reset(), and the next boot's HELLO says cause 2
+    and the crash; the firmware runs again by itself."""
+    code = ("import recover, link\n"
+            "def boom(hal, boot):\n raise ValueError('make test-board: a crash on purpose')\n"
+            "link.main = boom\n"
+            "from hal_esp32 import Hal\n"
+            "recover.run(Hal())\n")
+    r = _mpremote("exec", "--no-follow", code)
+    assert r.returncode == 0, r.stderr
+    with open_port(PORT, BAUD) as ser:
+        dec = StreamDecoder()
+        time.sleep(3)
+        after = _boot(ser, dec)
+    say(f"after the crash: reset {after.reset_text!r}, {after.crash!r}")
+    assert after.reset_cause == 2
+    assert "ValueError: make test-board: a crash on purpose" in after.crash
+    assert after.fw_version == firmware_version()
+    listing = _mpremote("fs", "ls", ":/").stdout
+    _mpremote("reset")  # reading the flash stopped the firmware
+    sizes = {}
+    for line in listing.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[1].startswith("crash."):
+            sizes[parts[1]] = int(parts[0])
+    say(f"crash files on the flash: {sizes}")
+    assert "crash.txt" in sizes and "crash.new" not in sizes
+    assert all(n <= 1024 for n in sizes.values())
+    ask_hello(PORT, timeout=15, baudrate=BAUD)

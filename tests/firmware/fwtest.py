@@ -95,7 +95,7 @@ def decode(stream):
         if len(p) < 6:
             raise ValueError("short frame")
         typ = p[0] & 15
-        if p[0] >> 4 != 1 or not 1 <= typ <= 7:
+        if p[0] >> 4 != 1 or not 1 <= typ <= 8:
             raise ValueError("bad version or type %02x" % p[0])
         f = {"type": typ, "seq": p[1] | p[2] << 8 | p[3] << 16}
         b = p[4:-2]
@@ -111,9 +111,15 @@ def decode(stream):
             f["overflows"] = int.from_bytes(b[11:15], "little")
             f["drops"] = int.from_bytes(b[15:19], "little")
             f["late"] = int.from_bytes(b[19:23], "little")
-            n = b[23]
-            f["fw"] = b[24 : 24 + n].decode()
-            f["profile"] = b[25 + n : 25 + n + b[24 + n]].decode()
+            texts = []
+            o = 23
+            for _ in range(4):
+                n = b[o]
+                texts.append(b[o + 1 : o + 1 + n].decode())
+                o += 1 + n
+            f["fw"], f["profile"], f["mp"], f["chip"] = texts
+            f["reset"] = b[o] if o < len(b) else None
+            f["crash"] = b[o + 2 : o + 2 + b[o + 1]].decode() if o < len(b) else ""
         elif typ == 5:
             f["uptime"] = int.from_bytes(b[0:6], "little")
             f["overflows"] = b[6] | b[7] << 8
@@ -126,6 +132,9 @@ def decode(stream):
         elif typ == 7:
             f["code"] = b[0]
             f["text"] = b[1:].decode()
+        elif typ == 8:
+            f["ch"], f["status"], f["cls"] = b[0], b[1], b[2]
+            f["rgbc"] = [b[3 + 2 * k] | b[4 + 2 * k] << 8 for k in range(4)]
         frames.append(f)
     return frames
 
@@ -148,7 +157,9 @@ class Sink:
         return d
 
 
-def channel(ch, mode="irq", kind="goal", active=0, debounce_us=0, colour=False):
+def channel(ch, mode="irq", kind="goal", active=0, debounce_us=None, colour=False):
+    if debounce_us is None:
+        debounce_us = 10 if mode == "pcnt" else 0  # counted channels always filter glitches
     return {
         "ch": ch,
         "name": "c%d" % ch,

@@ -1,13 +1,17 @@
-# The TCS34725 driver, the classifier and the per-board front-end (firmware/colour.py)
-# against the register-level model (firmware/colour_virtual.py); the steady-state reads
-# run under micropython.heap_lock(), so an allocation fails the test.
+# The TCS34725 driver (tcs34725.py), the TCA9548A (tca9548a.py), the classifier
+# (classifier.py) and the per-board front-end (colour.py) against the register-level
+# model (firmware/colour_virtual.py); the steady-state reads run under
+# micropython.heap_lock(), so an allocation fails the test.
 import fwtest  # first: puts firmware/ on sys.path
 from array import array
 
 import board as boardcfg
 import colour
 import wire
+from classifier import Classifier
 from colour_virtual import VirtualColourBus
+from tca9548a import Mux
+from tcs34725 import TCS34725
 from fwtest import locked, channel, eq
 
 RED = [0, 1, 560, 230, 210, 2560, 640, 80]  # ch, class, r, g, b (per mille), clear, min_clear, max_dist
@@ -51,7 +55,7 @@ def setup(b=None, absent=(), seed=1):
     clk = Clock()
     bus = VirtualColourBus(clk.now, seed=seed, absent=absent)
     bus.use_board(b)
-    cs = colour.ColourSensors(bus, b, sleep_us=no_sleep)
+    cs = colour.ColourSensors(bus, b, clk.now, sleep_us=no_sleep)
     return clk, bus, cs, b
 
 
@@ -70,12 +74,12 @@ def test_a_missing_sensor_is_a_clear_oserror_and_its_channel_reads_unknown():
     b = colour_board()
     bus.use_board(b)
     try:
-        colour.TCS34725(bus, mux=colour.Mux(bus), port=0, sleep_us=no_sleep)
+        TCS34725(bus, mux=Mux(bus), port=0, sleep_us=no_sleep)
         raise AssertionError("no OSError")
     except OSError as e:
         text = e.args[0]
     eq("TCS34725 at 0x29 on mux port 0: no answer" in text, True, text)
-    cs = colour.ColourSensors(bus, b, sleep_us=no_sleep)
+    cs = colour.ColourSensors(bus, b, clk.now, sleep_us=no_sleep)
     eq(len(cs.problems), 1, "one problem")
     eq("channel 1 (c1)" in cs.problems[0], True, cs.problems[0])
     clk.t = 100000
@@ -88,7 +92,7 @@ def test_a_wrong_chip_is_named_by_its_id():
     bus.use_board(colour_board(1, mux=False))
     bus.single.regs[0x12] = 0x12
     try:
-        colour.TCS34725(bus, sleep_us=no_sleep)
+        TCS34725(bus, sleep_us=no_sleep)
         raise AssertionError("no OSError")
     except OSError as e:
         eq("ID register reads 0x12, not 0x44 or 0x4D" in e.args[0], True, e.args[0])
@@ -111,7 +115,7 @@ def test_read_fills_the_counts_without_allocating_and_reports_avalid():
 
 
 def test_classifier_nearest_within_distance_else_unknown():
-    k = colour.Classifier([RED[1:], WHITE[1:]])
+    k = Classifier([RED[1:], WHITE[1:]])
     rgbc = array("H", [2000, 1120, 460, 420])  # exactly red
     eq(locked(lambda: k.classify(rgbc, 4096)), 1, "red")
     rgbc[1], rgbc[2], rgbc[3] = 680, 700, 620
@@ -122,9 +126,9 @@ def test_classifier_nearest_within_distance_else_unknown():
     eq(k.classify(rgbc, 4096), 0, "saturated")
     rgbc[0], rgbc[1], rgbc[2], rgbc[3] = 2000, 900, 580, 520  # between the two, beyond both
     eq(k.classify(rgbc, 4096), 0, "beyond the max distance")
-    wide = colour.Classifier([[1, 560, 230, 210, 2560, 100, 300], [2, 340, 350, 310, 2560, 100, 300]])
+    wide = Classifier([[1, 560, 230, 210, 2560, 100, 300], [2, 340, 350, 310, 2560, 100, 300]])
     eq(wide.classify(rgbc, 4096), 0, "within two classes: ambiguous")
-    eq(colour.Classifier([]).classify(rgbc, 4096), 0, "nothing learned")
+    eq(Classifier([]).classify(rgbc, 4096), 0, "nothing learned")
 
 
 def test_a_ball_arriving_mid_integration_reads_mixed_then_clean():
@@ -187,7 +191,7 @@ def test_the_colour_frame_encodes_a_sample_without_allocating():
     clk.t = 30000
     enc = wire.Encoder()
     rgbc = array("H", [0] * 4)
-    n = locked(lambda: colour.encode_colour(enc, 41, 1, colour.sample(cs, 1, rgbc), rgbc))
+    n = locked(lambda: enc.colour(41, 1, colour.sample(cs, 1, rgbc), rgbc))
     p = fwtest.cobs_decode(bytes(enc.out[: n - 1]))
     eq(len(p), 17, "payload")
     eq(p[0], 0x18, "version 1, type 8")
@@ -195,6 +199,93 @@ def test_the_colour_frame_encodes_a_sample_without_allocating():
     eq((p[4], p[5], p[6]), (1, colour.S_PRESENT | colour.S_VALID, 2), "channel, status, class")
     eq(p[7] | p[8] << 8, rgbc[0], "clear")
     eq(fwtest.crc16(p[:-2]), p[-2] | p[-1] << 8, "crc")
+
+
+def test_the_mux_port_is_written_only_when_it_changes():
+    clk, bus, cs, _ = setup()
+    clk.t = 30000
+    mux = cs.mux
+    rgbc = array("H", [0] * 4)
+    n0 = mux.writes
+    locked(lambda: cs.raw(0, rgbc))
+    locked(lambda: cs.raw(0, rgbc))
+    after_two = mux.writes - n0
+    t = bus.transactions
+    cs.raw(0, rgbc)
+    eq(bus.transactions - t, 1, "the same sensor again: one transaction, the burst read")
+    cs.raw(1, rgbc)
+    cs.raw(1, rgbc)
+    eq(mux.writes - n0, after_two + 1, "another sensor: one write of the mux, then none")
+    if after_two > 1:
+        raise AssertionError("%d mux writes for two reads of one sensor" % after_two)
+
+
+def _stuck_setup():
+    clk, bus, cs, b = setup()
+
+    def spend(us):
+        clk.t += us
+
+    bus.spend = spend
+    return clk, bus, cs
+
+
+def test_a_stuck_bus_costs_one_bounded_wait_then_backs_off_instead_of_one_wait_per_read():
+    import colour_virtual
+
+    clk, bus, cs = _stuck_setup()
+    clk.t = 100000
+    eq(cs.classify(0) == 0 or True, True, "a normal read")
+    bus.stuck = True  # SDA held low
+    t0 = clk.t
+    eq(cs.classify(0), 0, "unknown")
+    eq(clk.t - t0, colour_virtual.TIMEOUT_US, "one wait, bounded by the driver's timeout")
+    eq("did not answer" in cs.news, True, cs.news)
+    cs.news = None
+    t1 = clk.t
+    for ch in (0, 1, 0, 1, 0, 1, 0, 1):  # balls keep coming: every read within the pause is skipped
+        eq(locked(lambda: cs.classify(ch)), 0, "unknown while it backs off")
+        clk.t += 50000
+    eq(clk.t - t1, 8 * 50000, "no time on the bus")
+    eq((cs.errors, cs.skipped), (1, 8), "one failure, the rest not tried")
+    clk.t = t0 + colour.BACKOFF_US + colour_virtual.TIMEOUT_US + 1  # the pause is over: one try
+    eq(cs.classify(0), 0, "still stuck")
+    eq((cs.errors, cs.backoff_us), (2, 2 * colour.BACKOFF_US), "the pause doubles")
+    eq(cs.news, None, "said once")
+    bus.stuck = False
+    clk.t += 2 * colour.BACKOFF_US + colour_virtual.TIMEOUT_US
+    bus.feed(0, {"colour": 1}, clk.t - 30000)
+    eq(cs.classify(0), 1, "the bus answers again: red")
+    eq((cs.backoff_us, "answers again" in cs.news), (0, True), "and it is said")
+
+
+def test_a_stuck_bus_is_one_error_frame_and_balls_read_unknown():
+    chans = []
+    for ch in range(2):
+        c = channel(ch, colour=True)
+        c["mux"] = ch
+        chans.append(c)
+    b = boardcfg.Board({
+        "profile": "test", "colours": ["red", "white"], "channels": chans,
+        "i2c": {"sda": 21, "scl": 22, "freq": 100000, "mux": 0x70},
+        "colour": {"cycles": 4, "gain": 16, "delay_us": 24000, "refs": [[0] + RED[1:], [1] + RED[1:]]},
+    })
+    fw = fwtest.firmware(b)
+    fw.hal.colour_bus.stuck = True
+    lines = []
+    for k in range(6):  # a ball through each goal, one after the other, 100 ms apart
+        t = 100000 + 100000 * k
+        lines.append({"t_us": t, "ch": k % 2, "level": 1})
+        lines.append({"t_us": t + 40000, "ch": k % 2, "level": 0})
+    fwtest.feed(fw, lines)
+    frames = fwtest.settle(fw)
+    readings = [f for f in frames if f["type"] == wire.READING]
+    errors = [f for f in frames if f["type"] == wire.ERROR]
+    eq([r["b"] for r in readings], [0] * 6, "every ball unknown: the referee is asked")
+    eq(len(errors), 1, "one ERROR for the stuck bus, not one per read")
+    eq(errors[0]["code"], 6, "a sensor fault")
+    cs = fw.hal.colour_sensors
+    eq(cs.errors, 1, "one read tried within the first second")
 
 
 def test_board_refuses_sensors_that_cannot_share_the_bus():

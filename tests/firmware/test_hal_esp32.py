@@ -192,6 +192,30 @@ def test_counter_uses_machine_counter_with_its_real_keywords():
         hal_esp32.machine = real
 
 
+def test_every_counted_channel_has_a_glitch_filter_that_reaches_the_pcnt():
+    def ch(**kw):
+        d = {"ch": 11, "name": "cushion_1", "kind": "cushion", "gpio": 34, "active": 1, "mode": "pcnt"}
+        d.update(kw)
+        return boardcfg.Channel(d, 0)
+
+    eq(ch().debounce_us, 10, "a board that names none gets 10 us")
+    for bad in (0, 13):
+        try:
+            ch(debounce_us=bad)
+        except boardcfg.BoardError as e:
+            eq("glitch filter is 1..12 us" in e.args[0], True, e.args[0])
+        else:
+            raise AssertionError("debounce_us %d taken for a pulse counter" % bad)
+    real = hal_esp32.machine
+    hal_esp32.machine = FakeMachine
+    try:
+        hal = hal_esp32.Hal()
+        hal.counter("pin", ch())
+        eq(FakeCounter.made[-1].filter, 800, "10 us: 800 APB cycles at 80 MHz")
+    finally:
+        hal_esp32.machine = real
+
+
 def test_no_counter_is_a_board_error_naming_the_version():
     real = hal_esp32.machine
     hal_esp32.machine = NoCounter
@@ -274,8 +298,9 @@ def test_colour_sensors_set_up_from_the_board():
     eq(hal.colour(0), 0, "unknown")
 
     class Bus:
-        def __init__(self, id, scl=None, sda=None, freq=0):
+        def __init__(self, id, scl=None, sda=None, freq=0, timeout=50000):  # machine.I2C's keywords
             self.args = (id, scl, sda, freq)
+            self.timeout = timeout
             Bus.made = self
 
         def readfrom_mem_into(self, addr, reg, buf):
@@ -312,6 +337,7 @@ def test_colour_sensors_set_up_from_the_board():
     finally:
         hal_esp32.machine = real
     eq(Bus.made.args, (0, ("pin", 22), ("pin", 21), 100000), "I2C 0 on the board's pins")
+    eq(Bus.made.timeout, hal_esp32.I2C_TIMEOUT_US, "a stuck bus waits 10 ms, not the 50 ms default")
     eq(len(problems), 1, "the sensor that does not answer is named")
     eq(hal.colour(0), 0, "and reads unknown")
 

@@ -103,4 +103,40 @@ def test_passes_with_events_colour_counts_and_a_replay_allocate_nothing():
     eq(fw.hal.out.blocked_us, 0, "no write waited for the FIFO")
 
 
+def test_colour_reads_through_the_driver_and_the_timed_bus_allocate_nothing():
+    """Beam edges on two colour channels: their readings go through tcs34725.py, the mux
+    kept selected or switched, and the bus model's time (callbacks held meanwhile)."""
+    from board import Board
+
+    chans = []
+    for ch in range(2):
+        c = channel(ch, colour=True)
+        c["mux"] = ch
+        chans.append(c)
+    chans.append(channel(2))  # a beam without a sensor, whose stamps wait while the bus is busy
+    ref = [1, 560, 230, 210, 2560, 640, 80]
+    b = Board({"profile": "t", "colours": ["red"], "channels": chans,
+               "i2c": {"sda": 21, "scl": 22, "freq": 100000, "mux": 0x70},
+               "colour": {"cycles": 4, "gain": 16, "delay_us": 24000, "refs": [[0] + ref, [1] + ref]}})
+    fw = fwtest.firmware(b)
+    hal = fw.hal
+    hal.feed_path = None
+    hal.out.dev = Counting()
+    fw.sink = hal.out.dev
+    for ch in range(2):
+        hal.colour_bus.feed(ch, {"colour": 1}, hal.now)
+    inp, poller = _poller()
+    fw.inp = inp
+    edges = []
+    for i in range(40):
+        edges.append((50 * i + 1, i % 2, 1))
+        edges.append((50 * i + 30, i % 2, 0))
+        edges.append((50 * i + 26, 2, (i + 1) % 2))
+    edges.sort()
+    busy = hal.colour_bus.busy_us
+    _passes(fw, poller, 2100, edges)
+    eq(fw.next_seq >= 100, True, "events and readings recorded")
+    eq(hal.colour_bus.busy_us > busy, True, "the reads took time on the bus")
+
+
 fwtest.run(fwtest.tests_of(globals()))

@@ -52,6 +52,8 @@ def _frame(enc, f):
             f["profile_id"],
             f.get("mp_version", ""),
             f.get("chip", ""),
+            -1 if f.get("reset_cause") is None else f["reset_cause"],
+            f.get("crash", ""),
         )
     if typ == "heartbeat":
         t = f["uptime_us"]
@@ -63,6 +65,11 @@ def _frame(enc, f):
         return enc.pong(seq, f["token"])
     if typ == "error":
         return enc.error(seq, f["code"], f["text"])
+    if typ == "colour":
+        from array import array
+
+        rgbc = array("H", [f["clear"], f["red"], f["green"], f["blue"]])
+        return enc.colour(seq, f["channel"], f["status"] | f["cls"] << 8, rgbc)
     raise ValueError("unknown vector type %r" % typ)
 
 
@@ -75,6 +82,7 @@ def test_encoder_matches_shared_vectors():
         return "skip"
     enc = wire.Encoder()
     n_checked = 0
+    kinds = set()
     for v in vectors:
         if "fields" not in v:
             # a corrupt-input case: the firmware never sends it; our decoder must refuse it
@@ -86,6 +94,9 @@ def test_encoder_matches_shared_vectors():
         n = _frame(enc, v["fields"])
         eq(bytes(enc.out[:n]).hex(), v["hex"], v["name"])
         n_checked += 1
+        kinds.add(v["fields"]["type"])
+    eq(sorted(kinds), ["colour", "count", "error", "event", "heartbeat", "hello", "pong", "reading"],
+       "every frame type the firmware sends is checked")
     if n_checked < 10:
         raise AssertionError("only %d vectors checked" % n_checked)
 

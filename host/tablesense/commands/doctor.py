@@ -26,8 +26,6 @@ import serial
 from ..command_line.options import add_serial
 from ..command_line.serial_port import serial_problem
 from ..deploy.colours import (
-    ColourSample,
-    ColourSplitter,
     LearnError,
     board_json_text,
     check_dark,
@@ -40,7 +38,7 @@ from ..deploy.doctor import NOISY_EDGES_PER_S, NOISY_PULSES_PER_S, STUCK_S, Doct
 from ..deploy.hello import HelloError, describe, wait_hello
 from ..errors import TablesenseError
 from ..link import lines
-from ..link.frame import Frame, HelloFrame, StreamDecoder
+from ..link.frame import ColourFrame, Frame, HelloFrame, StreamDecoder
 from ..link.transport import open_port
 from ..table.profile import (
     PROFILE_DIR,
@@ -120,9 +118,11 @@ def run(args: argparse.Namespace) -> int:
                 if hello.profile_id != profile.id:
                     raise DoctorError(f"board stays on profile {hello.profile_id!r}")
             if not args.json:
-                print(f"{args.port}: {describe(hello)}. Fire each sensor; "
+                start = f"; {doc.restart()}" if doc.restart() else ""
+                print(f"{args.port}: {describe(hello)}{start}. Fire each sensor; "
                       + ("Ctrl-C to finish." if not args.seconds else f"{args.seconds:g} s."), flush=True)
             _watch(ser, dec, doc, args.seconds, live, quiet=args.json)
+            doc.text(dec.text_lines, dec.texts[-1] if dec.texts else "")
     except DoctorError as exc:
         print(f"tablesense doctor: {exc}", file=sys.stderr)
         return 1
@@ -182,6 +182,12 @@ def _report(doc: Doctor, as_json: bool) -> int:
     c = doc.counters
     print(f"{fired} of {len(doc.watch)} channels fired; ring overflows {c['ring_overflows']}, "
           f"scheduler drops {c['sched_drops']}, late edges {c['late']}")
+    start = doc.restart()
+    if start:
+        print(f"board: {start}")
+    if doc.text_lines:
+        print(f"board: {doc.text_lines} line(s) of text between frames (its boot ROM at a reset; anything "
+              f"else is ESP-IDF's log, which firmware 0.3 turns off); last: {doc.last_text!r}")
     for f in findings:
         tag = {"stuck": "STUCK ", "noisy": "NOISY ", "silent": "silent"}[f.problem]
         print(f"  {tag} ch {f.ch}: {f.text}")
@@ -251,10 +257,10 @@ class _SampleReader:
     def __init__(self, ser: serial.SerialBase, gap_s: float) -> None:
         self.ser = ser
         self.gap_s = gap_s
-        self.split = ColourSplitter()
+        self.dec = StreamDecoder()
 
-    def samples(self, ch: int, n: int, timeout: float = 2.0) -> list[ColourSample]:
-        out: list[ColourSample] = []
+    def samples(self, ch: int, n: int, timeout: float = 2.0) -> list[ColourFrame]:
+        out: list[ColourFrame] = []
         for _ in range(n):
             self.ser.write(f"!colour {ch}\n".encode("ascii"))
             end = time.monotonic() + timeout
@@ -262,8 +268,8 @@ class _SampleReader:
             while got is None and time.monotonic() < end:
                 data = self.ser.read(256)
                 if data:
-                    found, _rest = self.split.feed(data)
-                    got = next((s for s in found if s.ch == ch), got)
+                    found = [f for f in self.dec.feed(data) if isinstance(f, ColourFrame)]
+                    got = next((s for s in found if s.channel == ch), got)
             if got is None:
                 raise LearnError(f"channel {ch}: no answer to !colour (a firmware without colour sensor "
                                  "support? flash it with `tablesense flash`)")

@@ -1,6 +1,7 @@
 """Learning the balls' colours for ``tablesense doctor --learn-colours``: pure logic.
 
-The firmware answers ``!colour <ch>`` with one COLOUR frame (type 0x8, docs/protocol.md):
+The firmware answers ``!colour <ch>`` with one COLOUR frame (type 0x8, docs/protocol.md;
+``link.frame.ColourFrame``, decoded by the link's ``StreamDecoder`` like every frame):
 the raw counts of that channel's TCS34725 (clear, red, green, blue), its status and the
 class it would name. Samples of one ball held in front of one sensor are averaged into a
 :class:`~tablesense.table.profile.ColourRef` (chromaticity per mille of the clear count,
@@ -12,20 +13,16 @@ TOML text between two marker lines, leaving the rest of the file as it was.
 
 from __future__ import annotations
 
-import binascii
 import json
 import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from ..errors import TablesenseError
-from ..link.frame import cobs_decode
+from ..link.frame import C_SATURATED, ColourFrame
 from ..table.profile import ColourRef, ColourSettings
 
-T_COLOUR = 0x8
-S_VALID, S_PRESENT, S_SATURATED = 1, 2, 4
 #: the smallest max_dist written: chromaticity noise of a good reading is a few per mille
 MIN_DIST = 30
 #: max_dist = this many times the samples' RMS distance from their mean
@@ -40,64 +37,6 @@ class LearnError(TablesenseError):
     """The colours cannot be learned as they are; the text says why in one line."""
 
 
-class ColourSample(NamedTuple):
-    """One COLOUR frame: a raw reading of channel ``ch``'s sensor."""
-
-    seq: int
-    ch: int
-    status: int
-    cls: int
-    clear: int
-    red: int
-    green: int
-    blue: int
-
-    @property
-    def usable(self) -> bool:
-        return self.status & (S_VALID | S_PRESENT) == S_VALID | S_PRESENT
-
-    def chroma(self) -> tuple[float, float, float]:
-        c = max(self.clear, 1)
-        return 1000 * self.red / c, 1000 * self.green / c, 1000 * self.blue / c
-
-
-def decode_colour(payload: bytes) -> ColourSample | None:
-    """A COLOUR frame's payload (after COBS, CRC checked here) or None if it is not one."""
-    if len(payload) != 17 or payload[0] != (1 << 4 | T_COLOUR):
-        return None
-    if binascii.crc_hqx(payload[:-2], 0xFFFF) != int.from_bytes(payload[-2:], "little"):
-        return None
-    seq = int.from_bytes(payload[1:4], "little")
-    c, r, g, b = (int.from_bytes(payload[7 + 2 * k: 9 + 2 * k], "little") for k in range(4))
-    return ColourSample(seq, payload[4], payload[5], payload[6], c, r, g, b)
-
-
-class ColourSplitter:
-    """Takes COLOUR frames out of a byte stream; hands every other frame's bytes on (for
-    the link's ``StreamDecoder``, which does not know type 0x8)."""
-
-    def __init__(self) -> None:
-        self._buf = b""
-
-    def feed(self, data: bytes) -> tuple[list[ColourSample], bytes]:
-        self._buf += data
-        *chunks, self._buf = self._buf.split(b"\x00")
-        samples: list[ColourSample] = []
-        rest = bytearray()
-        for chunk in chunks:
-            s = None
-            if chunk:
-                try:
-                    s = decode_colour(cobs_decode(chunk))
-                except Exception:  # not COBS: the decoder downstream reports it
-                    s = None
-            if s is not None:
-                samples.append(s)
-            else:
-                rest += chunk + b"\x00"
-        return samples, bytes(rest)
-
-
 @dataclass(frozen=True)
 class Learned:
     """The samples of one ball at one sensor, summarised."""
@@ -110,7 +49,7 @@ class Learned:
     spread: float  # RMS distance of the samples from their mean (per mille)
 
 
-def summarise(ch: int, ball: str, samples: Iterable[ColourSample], settings: ColourSettings,
+def summarise(ch: int, ball: str, samples: Iterable[ColourFrame], settings: ColourSettings,
               where: str = "") -> Learned:
     """Average one ball's samples; LearnError when they cannot make a reference."""
     where = where or f"channel {ch}"
@@ -120,7 +59,7 @@ def summarise(ch: int, ball: str, samples: Iterable[ColourSample], settings: Col
     ok = [s for s in got if s.usable]
     if len(ok) < max(3, len(got) // 2):
         raise LearnError(f"{where}: only {len(ok)} of {len(got)} readings were complete integrations")
-    if any(s.status & S_SATURATED or s.clear >= settings.full for s in ok):
+    if any(s.status & C_SATURATED or s.clear >= settings.full for s in ok):
         raise LearnError(f"{where}: the {ball} ball saturates the sensor (clear {settings.full}): "
                          f"lower [colour] gain ({settings.gain}) or cycles ({settings.cycles})")
     clear = sum(s.clear for s in ok) / len(ok)

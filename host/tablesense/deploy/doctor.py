@@ -68,6 +68,8 @@ class Doctor:
         self.hello: HelloFrame | None = None
         self.counters = {"ring_overflows": 0, "sched_drops": 0, "late": 0}
         self.unknown_channels: set[int] = set()
+        self.text_lines = 0  # text the board wrote between frames (StreamDecoder.text_lines) ...
+        self.last_text = ""  # ... and its last line
 
     def feed(self, f: Frame) -> str | None:
         """Apply one frame; a line for the installer when a channel did something."""
@@ -121,6 +123,21 @@ class Doctor:
         """The board as its HELLO describes it: firmware, MicroPython and chip, profile, channels."""
         return describe(self.hello) if self.hello else "no HELLO from the board yet"
 
+    def text(self, lines: int, last: str) -> None:
+        """What the link's decoder counted of text between frames (the boot ROM's, ESP-IDF's)."""
+        self.text_lines, self.last_text = lines, last
+
+    def restart(self) -> str:
+        """How this boot of the board began, from its HELLO (firmware 0.3): the reset cause,
+        and the crash or watchdog reset that ended the boot before; "" when not known."""
+        h = self.hello
+        if h is None or h.reset_cause is None:
+            return ""
+        line = f"started by a {h.reset_text}" if h.reset_cause else "reset cause unknown"
+        if h.crash:
+            line += f"; it restarted by itself: {h.crash} (the whole traceback: mpremote fs cat :/crash.txt)"
+        return line
+
     def lit(self, ch: int) -> bool:
         w = self.watch[ch]
         recent = w.last_fired_us is not None and self.now_us - w.last_fired_us <= LIT_S * 1e6
@@ -167,6 +184,9 @@ class Doctor:
             "firmware": self.hello.fw_version if self.hello else None,
             "micropython": (self.hello.mp_version or None) if self.hello else None,
             "chip": (self.hello.chip or None) if self.hello else None,
+            "reset": (self.hello.reset_text or None) if self.hello else None,
+            "crash": (self.hello.crash or None) if self.hello else None,
+            "text_between_frames": {"lines": self.text_lines, "last": self.last_text or None},
             "counters": dict(self.counters),
             "channels": [
                 {"ch": ch, "name": w.channel.name, "kind": w.channel.kind, "gpio": w.channel.gpio,

@@ -60,8 +60,9 @@ def wait_hello(ser: SerialBase, dec: StreamDecoder, command: str, timeout: float
                 on_frame(frame)
             if isinstance(frame, HelloFrame):
                 return frame
-    raise HelloError(f"no HELLO from {ser.port} within {timeout:g} s: is the tablesense firmware running "
-                     "(try `tablesense flash` again, or press EN on the board)?")
+    said = f"; it wrote {dec.texts[-1]!r}" if dec.texts else ""
+    raise HelloError(f"no HELLO from {ser.port} within {timeout:g} s{said}: is the tablesense firmware "
+                     "running (try `tablesense flash` again, or press EN on the board)?")
 
 
 def check_hello(hello: HelloFrame, fw_version: str, profile_id: str, chip: str = "") -> list[str]:

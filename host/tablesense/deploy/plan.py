@@ -1,7 +1,9 @@
 """The flash plan: which files to copy to the board, in which order, as mpremote commands.
 
 Pure: it compares the files built for the board with the manifest the last flash left on
-the board and returns the commands; running them is someone else's job.
+the board and returns the commands; running them is someone else's job. The last command
+always restarts the board (``mpremote reset``): reading the board's version and manifest
+stopped the firmware (mpremote's Ctrl-C), so even a board that is up to date needs it.
 """
 
 from __future__ import annotations
@@ -35,6 +37,11 @@ class FlashPlan:
     def up_to_date(self) -> bool:
         return not self.copied and not self.removed
 
+    @property
+    def changes(self) -> tuple[Step, ...]:
+        """The steps that change the board (all but the final restart)."""
+        return tuple(s for s in self.steps if s.argv[-1] != "reset")
+
 
 def parse_manifest(text: str | None) -> dict[str, str] | None:
     """Remote path -> sha256 from the manifest on the board; None when there is none (clean board)."""
@@ -58,6 +65,11 @@ def _order(remote: str) -> tuple[int, str]:
     if remote.startswith(PROFILES_DIR + "/") or remote == DEFAULT_BOARD:
         return (2, remote)
     return (1, remote)
+
+
+def restart_argv(port: str, mpremote: str = "mpremote", resume: bool = False) -> tuple[str, ...]:
+    """``mpremote connect PORT reset``: ``machine.reset()``, a hard reset that runs main.py."""
+    return (mpremote, "connect", port, *(("resume",) if resume else ()), "reset")
 
 
 def make_plan(port: str, artifacts: Sequence[Artifact], on_board: dict[str, str] | None,
@@ -95,6 +107,9 @@ def make_plan(port: str, artifacts: Sequence[Artifact], on_board: dict[str, str]
     if changed or removed:
         steps.append(Step((*base, "fs", "cp", manifest_local, on(MANIFEST)),
                           "record what is on the board for the next flash"))
-        steps.append(Step((*base, "reset"), "restart into the new firmware"))
+        steps.append(Step(restart_argv(port, mpremote, resume), "restart into the new firmware"))
+    else:
+        steps.append(Step(restart_argv(port, mpremote, resume),
+                          "start the firmware again (reading the board stopped it)"))
     return FlashPlan(port=port, steps=tuple(steps), copied=tuple(a.remote for a in changed),
                      removed=tuple(removed), unchanged=tuple(unchanged), manifest=manifest)

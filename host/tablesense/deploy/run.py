@@ -14,7 +14,7 @@ from pathlib import Path
 from ..errors import TablesenseError
 from ..link.lines import REPL_BAUD
 from .build import MANIFEST
-from .plan import FlashPlan
+from .plan import FlashPlan, restart_argv
 from .versions import PROBE, BoardPython, parse_board
 
 
@@ -92,3 +92,15 @@ def execute(plan: FlashPlan, log: Callable[[str], None], timeout: float = 60.0) 
             if "mkdir" in step.argv and "exists" in err.lower():
                 continue
             raise FlashError(f"`{step}` failed: {err}")
+
+
+def restart(port: str, mpremote: str, resume: bool = False, timeout: float = 30.0) -> None:
+    """``mpremote connect PORT reset``: the board boots again and runs the firmware (main.py).
+    FlashError when mpremote cannot do it."""
+    argv = list(restart_argv(port, mpremote, resume))
+    try:
+        res = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        raise FlashError(f"`{' '.join(argv)}` did not finish within {timeout:g} s") from None
+    if res.returncode != 0:
+        raise FlashError(f"`{' '.join(argv)}` failed: {(res.stderr or res.stdout).strip()}")

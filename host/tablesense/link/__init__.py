@@ -82,7 +82,9 @@ async def table_items(
 ) -> AsyncIterator[Event | Checkpoint | LinkStatus]:
     """``table_events`` for a host that keeps its place (link/checkpoint.py): the events,
     a ``Checkpoint`` at every quiet point (save it once the events before it are saved),
-    and the ``LinkStatus`` of frames lost for good (kind ``lost``, with the range).
+    and the ``LinkStatus`` of frames lost for good (kind ``lost``, with the range) and of a
+    board that restarted by itself after a crash or its watchdog (kind ``board_reset``, with
+    the HELLO's crash text, at every HELLO of that boot: the pub logs it once).
 
     ``resume``: the last checkpoint saved: the board is asked to replay from its seq, and
     the translator's clock goes on from it. None: from the board's HELLO on.
@@ -110,6 +112,10 @@ async def table_items(
                                              f"from seq {resume.seq} of its previous boot on is lost")
                 continue
             if isinstance(item, HelloFrame):
+                if item.crash:  # the board restarted by itself (firmware 0.3): the pub logs it once
+                    why = f"the board restarted by itself ({item.reset_text}): {item.crash}"
+                    data = {"reset_cause": item.reset_cause, "crash": item.crash}
+                    yield LinkStatus("board_reset", why, data)
                 if next_seq is None:  # the first HELLO of a fresh start: read from here on
                     next_seq = (item.seq + 1) % SEQ_MOD
                 if resync:

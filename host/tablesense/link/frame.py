@@ -7,6 +7,10 @@ A frame on the wire is ``COBS(payload) + b"\\0"``; the payload is
 Pure logic, no I/O. ``decode_frame`` raises ``BadFrame`` naming what is wrong;
 ``StreamDecoder.feed`` never raises: it returns the intact frames and keeps the
 rejected chunks as ``FrameError`` records, resynchronising on the next delimiter.
+Text between frames (the ESP32's boot ROM at every reset, ESP-IDF's log lines) is
+counted and kept as text, and the frame after it is decoded as if it were not there.
+
+One module on each side holds the wire format: this one, and firmware/wire.py.
 """
 
 from __future__ import annotations
@@ -18,11 +22,19 @@ from typing import NamedTuple
 from ..errors import BadFrame
 
 VERSION = 1
-T_EVENT, T_COUNT, T_READING, T_HELLO, T_HEARTBEAT, T_PONG, T_ERROR = 1, 2, 3, 4, 5, 6, 7
+T_EVENT, T_COUNT, T_READING, T_HELLO, T_HEARTBEAT, T_PONG, T_ERROR, T_COLOUR = 1, 2, 3, 4, 5, 6, 7, 8
 REPLAYABLE_TYPES = frozenset({T_EVENT, T_COUNT, T_READING})
 
 # EVENT flags
 F_ACTIVE, F_LATE, F_HWCAP, F_REPLAY = 0x01, 0x02, 0x04, 0x08
+# COLOUR status bits
+C_VALID, C_PRESENT, C_SATURATED = 0x01, 0x02, 0x04
+#: HELLO's reset cause (firmware 0.3): MicroPython's ``machine.reset_cause()`` on the ESP32
+#: (ports/esp32/modmachine.c: the power-on value also covers a brown-out and the EN button,
+#: the hard one ``machine.reset()`` and a panic)
+RESET_CAUSES = {0: "unknown", 1: "power-on", 2: "hard reset", 3: "watchdog", 4: "deep sleep", 5: "soft reset"}
+RESET_WATCHDOG = 3
+CRASH_MAX = 120  # the longest crash text a HELLO carries
 
 SEQ_MOD = 1 << 24
 T_MAX = (1 << 48) - 1
@@ -36,6 +48,7 @@ _HB = struct.Struct("<IHHHH")  # uptime lo32, hi16, ring_overflows, sched_drops,
 _SETTLED = struct.Struct("<IH")  # settled_us lo32, hi16 (firmware 0.2)
 _HELLO = struct.Struct("<IHBIIII")  # uptime lo32, hi16, n_channels, levels, ring, sched, late
 _PONG = struct.Struct("<H")
+_COLOUR = struct.Struct("<BBBHHHH")  # channel, status, class, clear, red, green, blue
 
 
 # --- frame records ---------------------------------------------------------------
@@ -94,6 +107,15 @@ class HelloFrame(NamedTuple):
     profile_id: str
     mp_version: str = ""  # MicroPython on the board ("1.26.1"); "" from firmware before 0.2
     chip: str = ""  # "esp32", "esp32s3", "unix" (the simulator); "" from firmware before 0.2
+    reset_cause: int | None = None  # what started this boot (RESET_CAUSES); None before firmware 0.3
+    crash: str = ""  # what ended the boot before, when the firmware crashed or the watchdog bit
+
+    @property
+    def reset_text(self) -> str:
+        """"watchdog", "hard reset", ...; "" from firmware before 0.3."""
+        if self.reset_cause is None:
+            return ""
+        return RESET_CAUSES.get(self.reset_cause, f"reset cause {self.reset_cause}")
 
 
 class HeartbeatFrame(NamedTuple):
@@ -126,7 +148,35 @@ class ErrorFrame(NamedTuple):
     text: str
 
 
-Frame = EventFrame | CountFrame | ReadingFrame | HelloFrame | HeartbeatFrame | PongFrame | ErrorFrame
+class ColourFrame(NamedTuple):
+    """0x8 COLOUR: the raw reading of ``channel``'s colour sensor, the answer to ``!colour CH``.
+
+    ``status``: C_VALID | C_PRESENT | C_SATURATED (0: no sensor on that channel, or its
+    bus is backing off); ``cls``: the class the board's classifier names (0 unknown);
+    the four counts of the sensor's last completed integration. Not replayable."""
+
+    seq: int
+    channel: int
+    status: int
+    cls: int
+    clear: int
+    red: int
+    green: int
+    blue: int
+
+    @property
+    def usable(self) -> bool:
+        """The sensor answered with a completed integration."""
+        return self.status & (C_VALID | C_PRESENT) == C_VALID | C_PRESENT
+
+    def chroma(self) -> tuple[float, float, float]:
+        """Red, green and blue per mille of the clear count."""
+        c = max(self.clear, 1)
+        return 1000 * self.red / c, 1000 * self.green / c, 1000 * self.blue / c
+
+
+Frame = (EventFrame | CountFrame | ReadingFrame | HelloFrame | HeartbeatFrame | PongFrame | ErrorFrame
+         | ColourFrame)
 ReplayableFrame = EventFrame | CountFrame | ReadingFrame
 REPLAYABLE = (EventFrame, CountFrame, ReadingFrame)
 
@@ -138,6 +188,7 @@ TYPE_NAMES: dict[type, str] = {
     HeartbeatFrame: "heartbeat",
     PongFrame: "pong",
     ErrorFrame: "error",
+    ColourFrame: "colour",
 }
 TYPE_CODES: dict[type, int] = {
     EventFrame: T_EVENT,
@@ -147,6 +198,7 @@ TYPE_CODES: dict[type, int] = {
     HeartbeatFrame: T_HEARTBEAT,
     PongFrame: T_PONG,
     ErrorFrame: T_ERROR,
+    ColourFrame: T_COLOUR,
 }
 BY_NAME: dict[str, type] = {name: cls for cls, name in TYPE_NAMES.items()}
 
@@ -226,6 +278,12 @@ def encode_payload(frame: Frame) -> bytes:
             lo, hi, frame.n_channels, frame.levels, frame.ring_overflows, frame.sched_drops, frame.late
         )
         body += b"".join(_text(getattr(frame, what), what) for what in _HELLO_TEXTS)
+        if frame.reset_cause is not None:
+            if not 0 <= frame.reset_cause <= 255:
+                raise BadFrame(f"reset cause {frame.reset_cause} does not fit in a byte")
+            body += bytes([frame.reset_cause]) + _text(frame.crash, "crash")
+        elif frame.crash:
+            raise BadFrame("a hello's crash text needs its reset cause (firmware 0.3)")
     elif isinstance(frame, HeartbeatFrame):
         lo, hi = _t48(frame.uptime_us)
         body = _HB.pack(lo, hi, frame.ring_overflows, frame.sched_drops, frame.late)
@@ -234,6 +292,8 @@ def encode_payload(frame: Frame) -> bytes:
             body += _SETTLED.pack(slo, shi)
     elif isinstance(frame, PongFrame):
         body = _PONG.pack(frame.token)
+    elif isinstance(frame, ColourFrame):
+        body = _COLOUR.pack(*frame[1:])
     else:
         body = bytes([frame.code]) + frame.text.encode("ascii")
     data = head + body
@@ -287,6 +347,10 @@ def decode_payload(payload: bytes) -> Frame:
         if blen < 1:
             raise BadFrame("error frame without a code")
         return ErrorFrame(seq, payload[4], payload[5:-2].decode("ascii", "replace"))
+    if kind == T_COLOUR:
+        if blen != _COLOUR.size:
+            raise BadFrame(f"colour body is {blen} bytes, expected {_COLOUR.size}")
+        return ColourFrame(seq, *_COLOUR.unpack_from(payload, 4))
     raise BadFrame(f"unknown frame type 0x{kind:x}")
 
 
@@ -311,9 +375,20 @@ def _decode_hello(payload: bytes, seq: int) -> HelloFrame:
             raise BadFrame(f"hello {what} of {ln} bytes runs past the end")
         texts.append(payload[pos + 1 : pos + 1 + ln].decode("ascii", "replace"))
         pos += 1 + ln
+    reset: int | None = None
+    crash = ""
+    if pos < end:  # firmware 0.3: the reset cause and the crash text
+        reset = payload[pos]
+        if pos + 1 >= end:
+            raise BadFrame("hello frame ends before crash")
+        ln = payload[pos + 1]
+        if pos + 2 + ln > end:
+            raise BadFrame(f"hello crash of {ln} bytes runs past the end")
+        crash = payload[pos + 2 : pos + 2 + ln].decode("ascii", "replace")
+        pos += 2 + ln
     if pos != end:
-        raise BadFrame(f"hello frame has {end - pos} bytes after {_HELLO_TEXTS[-1]}")
-    return HelloFrame(seq, lo | hi << 32, n_ch, levels, ro, sd, late, *texts)
+        raise BadFrame(f"hello frame has {end - pos} bytes after crash")
+    return HelloFrame(seq, lo | hi << 32, n_ch, levels, ro, sd, late, *texts, reset, crash)
 
 
 _HELLO_TEXTS = ("fw_version", "profile_id", "mp_version", "chip")
@@ -352,17 +427,27 @@ class StreamDecoder:
     A chunk that fails to decode is searched for a valid frame at its tail, so a
     frame that follows garbage with no delimiter in between is still recovered;
     bytes beyond ``MAX_WIRE`` without a delimiter are dropped (and reported).
+
+    Text between frames is no frame error: a run of printable ASCII (the ESP32's boot
+    ROM prints a dozen lines at every reset, ESP-IDF its log lines) has no zero byte,
+    so it reaches the decoder joined to the frame after it. That frame is decoded as if
+    the text were not there, and the text is counted in ``text_bytes`` and kept as
+    lines in ``texts`` (the last ``keep_errors``; ``text_lines`` counts them all).
     """
 
     def __init__(self, keep_errors: int = 100) -> None:
         self._buf = b""
         self._offset = 0  # stream offset of _buf[0]
         self._dropped = 0  # bytes dropped from the current chunk (no delimiter for too long)
+        self._line = b""  # text of a line not ended yet
         self.keep_errors = keep_errors
         self.errors: list[FrameError] = []
         self.frames = 0
         self.bad = 0
         self.bytes = 0
+        self.text_bytes = 0
+        self.text_lines = 0
+        self.texts: list[str] = []
 
     def feed(self, data: bytes) -> list[Frame]:
         self.bytes += len(data)
@@ -385,7 +470,10 @@ class StreamDecoder:
             offset += n + 1
         if len(rest) > MAX_WIRE:
             cut = len(rest) - MAX_WIRE
-            self._dropped += cut
+            if not self._dropped and _printable(rest, cut) == cut:
+                self._text(rest[:cut], end=False)  # a long text: kept as text, not dropped
+            else:
+                self._dropped += cut
             offset += cut
             rest = rest[cut:]
         self._buf = rest
@@ -394,7 +482,10 @@ class StreamDecoder:
         return out
 
     def _salvage(self, offset: int, chunk: bytes, out: list[Frame], reason: str = "") -> None:
-        """A chunk that is not one frame: report it, and keep a valid frame at its tail."""
+        """A chunk that is not one frame: text and a frame after it, or garbage; report
+        it, and keep a valid frame at its tail."""
+        if not self._dropped and self._text_then_frame(chunk, out):
+            return
         dropped, self._dropped = self._dropped, 0
         if len(chunk) > MAX_WIRE:
             dropped += len(chunk) - MAX_WIRE
@@ -420,6 +511,44 @@ class StreamDecoder:
             reason = f"{dropped} bytes without a delimiter, then {reason}"
         self._error(offset - dropped, reason, chunk)
 
+    def _text_then_frame(self, chunk: bytes, out: list[Frame]) -> bool:
+        """True if chunk is printable text, then (maybe) a frame: the text is kept, the
+        frame decoded. The frame's first byte is at most where the text's run ends (its
+        COBS code byte may itself be printable, so earlier starts are tried too)."""
+        n = len(chunk)
+        p = _printable(chunk, n)
+        if p == n:
+            self._text(chunk)
+            return True
+        if p == 0:
+            return False
+        for k in range(p, max(n - MAX_WIRE, 1) - 1, -1):
+            try:
+                frame = _decode_fast(chunk[k:])
+            except BadFrame:
+                continue
+            self._text(chunk[:k])
+            out.append(frame)
+            return True
+        return False
+
+    def _text(self, text: bytes, end: bool = True) -> None:
+        """Text between frames: counted, kept a line at a time (``end``: a frame follows,
+        so a line not ended yet ends here)."""
+        self.text_bytes += len(text)
+        lines = (self._line + text).split(b"\n")
+        self._line = lines.pop()[-200:]
+        if end and self._line:
+            lines.append(self._line)
+            self._line = b""
+        for raw in lines:
+            line = raw.decode("ascii", "replace").strip()
+            if line:
+                self.text_lines += 1
+                self.texts.append(line[:200])
+        if len(self.texts) > self.keep_errors:
+            del self.texts[: len(self.texts) - self.keep_errors]
+
     def _error(self, offset: int, reason: str, chunk: bytes) -> None:
         self.bad += 1
         self.errors.append(FrameError(offset, reason, bytes(chunk[:64])))
@@ -430,6 +559,18 @@ class StreamDecoder:
     def pending(self) -> int:
         """Bytes waiting for a delimiter."""
         return len(self._buf)
+
+
+_TEXT_BYTES = frozenset(range(0x20, 0x7F)) | {0x09, 0x0A, 0x0D, 0x1B}
+
+
+def _printable(data: bytes, n: int) -> int:
+    """How many of data's first n bytes are printable ASCII in a row (tab, CR, LF and
+    ESC too: ESP-IDF colours its log lines with ANSI sequences when built so)."""
+    for i in range(n):
+        if data[i] not in _TEXT_BYTES:
+            return i
+    return n
 
 
 def _decode_fast(chunk: bytes) -> Frame:

@@ -11,6 +11,7 @@ from .frame import (
     F_HWCAP,
     F_LATE,
     F_REPLAY,
+    ColourFrame,
     CountFrame,
     ErrorFrame,
     EventFrame,
@@ -57,6 +58,7 @@ def frame_text(f: Frame) -> str:
             f"seq {f.seq:>8}  HELLO    fw {f.fw_version} profile {f.profile_id} channels {f.n_channels} "
             f"levels {f.levels:#x} up {f.uptime_us / 1e6:.3f} s overflows {f.ring_overflows} "
             f"drops {f.sched_drops} late {f.late}"
+            + (f" reset {f.reset_text}" if f.reset_text else "") + (f" crash: {f.crash}" if f.crash else "")
         )
     if isinstance(f, HeartbeatFrame):
         return (
@@ -65,6 +67,9 @@ def frame_text(f: Frame) -> str:
         )
     if isinstance(f, PongFrame):
         return f"seq {f.seq:>8}  PONG     token {f.token}"
+    if isinstance(f, ColourFrame):
+        return (f"seq {f.seq:>8}  COLOUR   ch {f.channel:>2} class {f.cls} status {f.status:#x} "
+                f"clear {f.clear} red {f.red} green {f.green} blue {f.blue}")
     assert isinstance(f, ErrorFrame)
     return f"seq {f.seq:>8}  ERROR    code {f.code}: {f.text}"
 

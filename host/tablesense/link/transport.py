@@ -177,6 +177,7 @@ class Link:
         self._ahead: list[Frame] = []  # frames held: stamped ahead of the device's clock estimate
         self._ahead_since = 0.0
         self.decoder = StreamDecoder()
+        self._text_said = (0, 0.0)  # text lines between frames reported so far, and when
         self.seq = Sequencer(replay=replay, expected=from_seq)
         self.clock = DeviceClock()
         self.stats = LinkStats()
@@ -358,6 +359,11 @@ class Link:
         if dec.bad != bad_before:
             self.stats.bad_frames += dec.bad - bad_before
         self._report_bad(now, out)
+        said, at = self._text_said  # text between frames (boot ROM, ESP-IDF log): at most once a second
+        if dec.text_lines != said and now - at >= 1.0:
+            self._text_said = (dec.text_lines, now)
+            text = f"the board wrote {dec.text_lines - said} line(s) between frames; last: {dec.texts[-1]!r}"
+            out.append(LinkStatus("board_text", text, {"lines": dec.text_lines, "bytes": dec.text_bytes}))
         self.stats.frames += len(frames)
         for f in frames:
             self._frame(f, now, out)

@@ -16,11 +16,15 @@ from binascii import crc_hqx
 from typing import Any
 
 from .frame import (
+    C_PRESENT,
+    C_SATURATED,
+    C_VALID,
     F_ACTIVE,
     F_HWCAP,
     F_LATE,
     F_REPLAY,
     T_MAX,
+    ColourFrame,
     CountFrame,
     ErrorFrame,
     EventFrame,
@@ -64,6 +68,22 @@ VALID: list[tuple[str, Frame]] = [
     ),
     ("hello: empty texts", HelloFrame(0, 0, 0, 0, 0, 0, 0, "", "")),
     (
+        "hello: firmware 0.3 after a power-on, no crash",
+        HelloFrame(0xFFFFFF, 95_000, 3, 0, 0, 0, 0, "0.3.0", "golf", "1.26.1", "esp32", 1, ""),
+    ),
+    (
+        "hello: firmware 0.3 restarted by itself after a crash",
+        HelloFrame(
+            0xFFFFFF, 1_250_000, 16, 0, 0, 0, 0, "0.3.0", "kegle", "1.29.0", "esp32", 2,
+            "#3 crash at 5412.3 s: OSError: [Errno 5] EIO (link.py line 287, in counts)",
+        ),
+    ),
+    (
+        "hello: firmware 0.3 after the watchdog",
+        HelloFrame(12, 2_000_000, 4, 1, 0, 0, 0, "0.3.0", "carom", "1.26.0", "esp32", 3,
+                   "#4 watchdog: the main loop stopped for over 5 s"),
+    ),
+    (
         "hello: counters at u32 max",
         HelloFrame(7, T_MAX, 32, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, "0.1.0-dev", "carom"),
     ),
@@ -76,10 +96,16 @@ VALID: list[tuple[str, Frame]] = [
     ("error: unknown command", ErrorFrame(5, 1, "unknown command: !bogus")),
     ("error: replay range gone", ErrorFrame(900, 3, "replay 12: oldest kept is 644")),
     ("error: no text", ErrorFrame(0, 2, "")),
+    ("colour: a red ball under channel 1's sensor, class 1",
+     ColourFrame(41, 1, C_VALID | C_PRESENT, 1, 2560, 1434, 589, 537)),
+    ("colour: no sensor on channel 5 (status 0, zero counts)", ColourFrame(0, 5, 0, 0, 0, 0, 0, 0)),
+    ("colour: saturated, counts at the ceiling", ColourFrame(0xFFFFFF, 0, C_VALID | C_PRESENT | C_SATURATED,
+                                                             0, 65535, 40000, 30000, 65535)),
 ]
 
 # How the firmware numbers its ERROR codes (docs/protocol.md)
-ERROR_CODES = {1: "unknown command", 2: "bad argument", 3: "replay range gone", 4: "profile not found"}
+ERROR_CODES = {1: "unknown command", 2: "bad argument", 3: "replay range gone", 4: "profile not found",
+               5: "internal error while answering", 6: "sensor bus fault"}
 
 
 def _wire_of_payload(payload: bytes) -> str:

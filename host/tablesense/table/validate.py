@@ -176,6 +176,9 @@ def check_channel(c: Channel, p: TableProfile) -> list[str]:
         out.append(f"{where}: field 'active' must be 0 or 1 (the level while the sensor is active)")
     if c.debounce_us < 0:
         out.append(f"{where}: field 'debounce_us' must not be negative")
+    elif c.mode == "pcnt" and c.debounce_us == 0:
+        out.append(f"{where}: field 'debounce_us' 0 turns the pulse counter's glitch filter off: give "
+                   f"1..{esp32.PCNT_FILTER_MAX_US} (10 for the one-shots of hardware/sensors.md)")
     elif c.mode == "pcnt" and c.debounce_us > esp32.PCNT_FILTER_MAX_US:
         out.append(f"{where}: field 'debounce_us' {c.debounce_us} is longer than the pulse counter's "
                    f"glitch filter allows ({esp32.PCNT_FILTER_MAX_US} us); debounce the piezo in hardware "

@@ -10,6 +10,7 @@ from __future__ import annotations
 from xml.sax.saxutils import escape
 
 from . import esp32
+from .power import budget
 from .profile import Channel, TableProfile
 
 ROW = 46
@@ -40,8 +41,8 @@ def resistor_note(c: Channel) -> str:
     if c.pull == "down":
         return "4.7 k to GND + internal pull-down; 100 R series, 1 nF to GND"
     if c.gpio in esp32.INPUT_ONLY:
-        return "input-only: external 100 k to GND; the one-shot drives it"
-    return "100 k to GND; the one-shot drives it; 100 R series"
+        return "input-only: external 100 k to GND; the one-shot (on 3V3) drives it"
+    return "100 k to GND; the one-shot (on 3V3) drives it; 100 R series"
 
 
 def _level(c: Channel) -> str:
@@ -54,7 +55,7 @@ def wiring_svg(p: TableProfile) -> str:
     colour_chans = [c for c in chans if c.colour]
     i2c_rows = (2 + len(colour_chans)) if p.i2c is not None and colour_chans else 0
     board_h = max(len(chans), 1) * ROW + 40
-    height = TOP + board_h + 60 + i2c_rows * 30 + 150
+    height = TOP + board_h + 60 + i2c_rows * 30 + 182 + (36 if any(c.mode == "pcnt" for c in chans) else 0)
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
         f'viewBox="0 0 {WIDTH} {height}" font-family="DejaVu Sans, Arial, sans-serif">',
@@ -92,15 +93,19 @@ def wiring_svg(p: TableProfile) -> str:
         col = p.colour
         timing = (f"integration {col.cycles} x 2.4 ms, gain {col.gain}x, read {col.delay_us / 1000:g} ms "
                   "after the beam edge" if col is not None else "")
+        fast = p.i2c.freq > 100_000
+        cable = ("at most 1.2 m per sensor at 400 kHz (2.2 k pull-ups at each mux port)" if fast else
+                 "at most 2 m per sensor at 100 kHz (4.7 k pull-ups at each mux port)")
         out += [
             _t(40, y, f"I2C colour sensors: SDA GPIO{p.i2c.sda}, SCL GPIO{p.i2c.scl} at "
-                      f"{p.i2c.freq // 1000} kHz (4.7 k pull-ups to 3V3 at the board), {mux}", 13,
+                      f"{p.i2c.freq // 1000} kHz (4.7 k pull-ups to 3V3 at the board)", 13,
                weight="bold"),
-            _t(40, y + 18, "each TCS34725 module (fixed address 0x29): VIN 3V3, GND, SDA, SCL on its own "
-                           "mux port (SDn/SCn), LED pin open (LED on); 4-core shielded cable, at most 2 m "
-                           f"per sensor at 100 kHz; {timing}", 11),
+            _t(40, y + 18, f"{mux}; each TCS34725 module (fixed address 0x29): VIN 3V3, GND, SDA, SCL on its "
+                           "own mux port (SDn/SCn),", 11),
+            _t(40, y + 34, f"LED pin open (LED on); 4-core shielded cable, {cable};", 11),
+            _t(40, y + 50, timing, 11),
         ]
-        y += 18
+        y += 50
         for n, c in enumerate(colour_chans):
             y += 30
             port = c.mux if c.mux is not None else n
@@ -111,14 +116,27 @@ def wiring_svg(p: TableProfile) -> str:
             ]
         y += 30
     y += 30
+    b = budget(p)
+    power = (f"Power: 3V3 {b.rail_3v3_ma} mA, 5 V {b.rail_5v_ma} mA, {b.usb_ma} mA through the host's USB "
+             "port: enough." if not b.supply else
+             f"Power: 3V3 {b.rail_3v3_ma} mA, 5 V {b.rail_5v_ma} mA, {b.usb_ma} mA through USB: too much. "
+             "The board stays on USB; the sensors get a supply (hardware/sensors.md, Power).")
+    piezo = any(c.mode == "pcnt" for c in chans)
     out += [
-        _t(40, y, "Power: 5 V USB from the host PC powers the board; sensors from 3V3 (max 300 mA total), "
-                  "IR emitters from 5 V through their resistors.", 12),
+        _t(40, y, power, 12),
         _t(40, y + 20, "ESD: TVS diode (PESD5V0) from every line to GND where the cable enters the box; "
                        "100 ohm series resistor on each input.", 12),
         _t(40, y + 40, f"rest: host declares all balls at rest after {p.rest_quiet_ms} ms without motion; "
                        f"level scan every {p.scan_ms} ms; heartbeat every {p.heartbeat_ms} ms.", 12),
     ]
+    if piezo:
+        out += [
+            _t(40, y + 60, "Piezos: LM339 comparator on 5 V (its inputs need VCC - 1.5 V above the 1.95 V of "
+                           "bias + threshold),", 12),
+            _t(40, y + 76, "its open-collector outputs pulled up to 3V3; one-shots 74HC123/221 on 3V3 (never "
+                           "5 V: GPIO34-39 take 3.3 V at most).", 12),
+        ]
+        y += 36
     legend_x = 40
     for kind, colour in KIND_COLOURS.items():
         if any(c.kind == kind for c in chans):
