@@ -1,0 +1,509 @@
+"""The soak's invariants: each a plain function over what the run left behind (the pubs'
+match logs, the boards' record of every frame they wrote, the referee's acknowledged
+calls, every HTTP answer, every process's stderr, the league's database) that returns
+what broke, one line per break (an empty list: it holds).
+
+The sensor events are checked against the truth of the board's own frames, not against
+the host's translation of them: each frame the board wrote (``board.Boot.frames``, read
+off the wire by the relay also while the cable was cut) makes at most one sensor event
+(an ACTIVE edge of a goal or pocket beam with the colour read after it, a pin's edge, a
+cushion's pulses; the motion sensor only keeps the table awake), as docs/events.md and
+``link/translate.py`` define them. An event the board wrote must be in the pub's log
+once, in order, or inside a range the pub said lost (``incidents``) for a board that no
+longer held it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+import json
+import re
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tablesense.table.profile import TableProfile
+
+from .board import BOARD_KEEPS, Boot
+
+COLOUR_WAIT_US = 50_000  # link/translate.py: a colour read later than this names no ball
+#: frames short of the board's store a lost range must be, to count as still held: the
+#: board's progress is sampled from the frames it wrote, the pub's time from its clock
+HELD_MARGIN = 64
+
+
+# --- reading what the run left ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Logged:
+    row: int
+    match_id: int | None
+    obj: dict[str, Any]
+    at: float
+
+    @property
+    def type(self) -> str:
+        return str(self.obj.get("type"))
+
+
+def _open(db: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
+
+
+def sensor_events(db: Path, table: str) -> list[Logged]:
+    """The table's own events in the pub's log, in the order they were written."""
+    con = _open(db)
+    try:
+        rows = con.execute("SELECT id, match_id, line, at FROM events WHERE table_id=? AND source='table' "
+                           "ORDER BY id", (table,)).fetchall()
+    finally:
+        con.close()
+    return [Logged(r[0], r[1], json.loads(r[2]), r[3]) for r in rows]
+
+
+def incidents(db: Path, table: str) -> list[tuple[float, str]]:
+    con = _open(db)
+    try:
+        rows = con.execute("SELECT at, text FROM incidents WHERE table_id=? AND kind='lost' ORDER BY id",
+                           (table,)).fetchall()
+    finally:
+        con.close()
+    return [(float(a), str(t)) for a, t in rows]
+
+
+# --- what the board wrote -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Expected:
+    boot: int
+    seq: int
+    t_us: int
+    key: tuple[Any, ...]
+    wall: float
+
+
+def expected_events(boots: list[Boot], profile: TableProfile) -> list[Expected]:
+    """The sensor events the board's frames make, boot after boot, each in device-time order."""
+    chans = {c.ch: c for c in profile.channels}
+    out: list[Expected] = []
+    for b in boots:
+        frames = [b.frames[s] for s in sorted(b.frames)]
+        mine: list[Expected] = []
+        for i, f in enumerate(frames):
+            c = chans.get(f.ch)
+            if c is None:
+                continue
+            key: tuple[Any, ...] | None = None
+            if f.kind == "event" and c.kind in ("goal", "pocket") and f.value & 1:
+                ball = None
+                if c.colour:
+                    for g in frames[i + 1:]:
+                        if g.ch != f.ch:
+                            continue
+                        if g.kind == "reading":
+                            if g.t_us - f.t_us <= COLOUR_WAIT_US:
+                                ball = profile.colour_of(g.value)
+                            break
+                        if g.kind == "event" and g.value & 1:
+                            break
+                key = (c.kind, str(c.index) if c.kind == "goal" else int(c.index), ball)
+            elif f.kind == "event" and c.kind == "pin":
+                key = ("pin", int(c.index), "down" if f.value & 1 else "up")
+            elif f.kind == "count" and c.kind == "cushion" and f.value:
+                key = ("cushion", int(c.index))
+            if key is not None:
+                mine.append(Expected(b.number, f.seq, f.t_us, key, f.wall))
+        mine.sort(key=lambda e: (e.t_us, e.seq))
+        out += mine
+    return out
+
+
+def logged_key(obj: dict[str, Any]) -> tuple[Any, ...] | None:
+    kind = obj.get("type")
+    if kind == "goal":
+        return ("goal", str(obj.get("goal")), obj.get("ball"))
+    if kind == "pocket":
+        return ("pocket", obj.get("pocket"), obj.get("ball"))
+    if kind == "pin":
+        return ("pin", obj.get("pin"), obj.get("state"))
+    if kind == "cushion":
+        return ("cushion", obj.get("cushion"))
+    return None
+
+
+# --- what the pub said it lost ---------------------------------------------------------------
+
+_RANGE = re.compile(r"lost (\d+) frames \(seq (\d+)\.\.(\d+)\): (.*)")
+_SINCE = re.compile(r"from seq (\d+) of its previous boot on is lost")
+
+
+@dataclass
+class LostRange:
+    at: float
+    text: str
+    boot: int
+    first: int
+    last: int | None  # None: to the end of the boot (and every boot after it up to ``upto``)
+    upto: int  # boots before this one, after ``boot``, count as lost whole
+
+    def covers(self, e: Expected) -> bool:
+        if e.boot == self.boot:
+            return e.seq >= self.first and (self.last is None or e.seq <= self.last)
+        return self.last is None and self.boot < e.boot < self.upto
+
+
+def lost_ranges(said: list[tuple[float, str]], boots: list[Boot]) -> tuple[list[LostRange], list[str]]:
+    """The pub's ``lost`` incidents as seq ranges of the boot they are about; and the
+    incidents that cannot be placed."""
+    out: list[LostRange] = []
+    odd: list[str] = []
+    for at, text in said:
+        current = next((b for b in reversed(boots) if b.started <= at), None)
+        if current is None:
+            odd.append(f"{text} (said before the board was on)")
+            continue
+        m = _RANGE.search(text)
+        if m:
+            first, last, why = int(m.group(2)), int(m.group(3)), m.group(4)
+            restarted = "restart" in why
+            candidates = [b for b in reversed(boots) if b.started <= at + 1.0]
+            if restarted:
+                candidates = [b for b in candidates if b.number < current.number] or candidates
+            top = next((b for b in candidates if _top(b, at) >= last), candidates[0])
+            out.append(LostRange(at, text, top.number, first, last, top.number + 1))
+            continue
+        m = _SINCE.search(text)
+        if m:
+            first = int(m.group(1))
+            before = [b for b in reversed(boots) if b.number < current.number]
+            prev = next((b for b in before if _top(b, at) >= first - 1), before[0] if before else current)
+            out.append(LostRange(at, text, prev.number, first, None, current.number))
+            continue
+        odd.append(text)
+    return out, odd
+
+
+def _top(b: Boot, at: float) -> int:
+    return b.top_seq(at if b.ended is None else min(at, b.ended + 5.0))
+
+
+# --- the invariants ----------------------------------------------------------------------------
+
+@dataclass
+class SensorFigures:
+    expected: int = 0
+    logged: int = 0
+    matched: int = 0
+    said_lost: int = 0
+    silently_lost: int = 0
+    doubled: int = 0
+    invented: int = 0
+    resync: int = 0
+    lost_said_held: int = 0
+    #: wall times of the frames behind each break (to find the fault that caused it)
+    break_times: list[float] = field(default_factory=list)
+
+
+def check_sensor_events(name: str, logged: list[Logged], boots: list[Boot], profile: TableProfile,
+                        said: list[tuple[float, str]], figures: SensorFigures | None = None) -> list[str]:
+    """Every sensor event the board wrote is in the pub's log exactly once and in order, or
+    inside a range said lost; and a range is said lost only where the board no longer held it."""
+    fig = figures if figures is not None else SensorFigures()
+    broken: list[str] = []
+    want = expected_events(boots, profile)
+    got = [(g, logged_key(g.obj)) for g in logged]
+    got = [(g, k) for g, k in got if k is not None]
+    ranges, odd = lost_ranges(said, boots)
+    fig.expected += len(want)
+    fig.logged += len(got)
+    for text in odd:
+        broken.append(f"{name}: a 'lost' incident that names no range of frames: {text[:160]}")
+    # only then: no range said lost that the board still held
+    by_number = {b.number: b for b in boots}
+    for r in ranges:
+        b = by_number.get(r.boot)
+        if b is None or r.last is None:
+            continue
+        if b.alive_at(r.at - 2.0) and b.alive_at(r.at) and _top(b, r.at) - r.first < BOARD_KEEPS - HELD_MARGIN:
+            fig.lost_said_held += 1
+            fig.break_times.append(r.at)
+            broken.append(f"{name}: said lost while the board still held them (boot {b.number}, its newest "
+                          f"seq then {_top(b, r.at)}, keeps {BOARD_KEEPS}): {r.text[:160]}")
+    a = [e.key for e in want]
+    bkeys = [k for _, k in got]
+    sm = difflib.SequenceMatcher(None, a, bkeys, autojunk=False)
+    missing: list[Expected] = []
+    extra: list[tuple[Logged, tuple[Any, ...]]] = []
+    for op, i1, i2, j1, j2 in sm.get_opcodes():
+        if op == "equal":
+            fig.matched += i2 - i1
+            continue
+        missing += want[i1:i2]
+        extra += got[j1:j2]
+    silent: list[Expected] = []
+    for e in missing:
+        if any(r.covers(e) for r in ranges):
+            fig.said_lost += 1
+        else:
+            silent.append(e)
+    fig.silently_lost += len(silent)
+    fig.break_times += [e.wall for e in silent]
+    if silent:
+        runs = _runs(silent)
+        broken.append(f"{name}: {len(silent)} sensor event(s) the board wrote are not in the log and were not "
+                      f"said lost: " + "; ".join(runs[:6]) + (" ..." if len(runs) > 6 else ""))
+    wanted = {e.key for e in want}
+    doubled = [(g, k) for g, k in extra if k in wanted and not (k[0] == "pin" and g.obj.get("late"))]
+    resync = [(g, k) for g, k in extra if k[0] == "pin" and g.obj.get("late") and ranges]
+    invented = [(g, k) for g, k in extra if (g, k) not in doubled and (g, k) not in resync]
+    fig.doubled += len(doubled)
+    fig.resync += len(resync)
+    fig.invented += len(invented)
+    fig.break_times += [g.at for g, _ in doubled + invented]
+    if doubled:
+        broken.append(f"{name}: {len(doubled)} sensor event(s) in the log once too often: "
+                      + ", ".join(f"{k} at t={g.obj.get('t')} (row {g.row})" for g, k in doubled[:5]))
+    if invented:
+        broken.append(f"{name}: {len(invented)} sensor event(s) in the log that the board never wrote: "
+                      + ", ".join(f"{g.obj} (row {g.row})" for g, _ in invented[:5]))
+    return broken
+
+
+def _runs(events: list[Expected]) -> list[str]:
+    """Missing events as runs: 'boot 2 seq 100..130 (12 events, written 12:00:01.2)'."""
+    out: list[str] = []
+    start = prev = events[0]
+    n = 1
+    for e in events[1:]:
+        if e.boot == prev.boot and e.seq - prev.seq < 40:
+            prev, n = e, n + 1
+            continue
+        out.append(_run(start, prev, n))
+        start = prev = e
+        n = 1
+    out.append(_run(start, prev, n))
+    return out
+
+
+def _run(a: Expected, b: Expected, n: int) -> str:
+    import time as _time
+
+    when = _time.strftime("%H:%M:%S", _time.localtime(a.wall)) + f".{int(a.wall * 10) % 10}"
+    return f"boot {a.boot} seq {a.seq}..{b.seq} ({n} events, written {when})"
+
+
+def check_times_in_order(name: str, logged: list[Logged]) -> list[str]:
+    """The table's sensor events in the log go forward in table time."""
+    back = [(a, b) for a, b in itertools.pairwise(logged) if float(b.obj["t"]) < float(a.obj["t"])]
+    if not back:
+        return []
+    a, b = back[0]
+    return [f"{name}: table time goes back {len(back)} time(s) in the log; first: row {b.row} t={b.obj['t']} "
+            f"after row {a.row} t={a.obj['t']}"]
+
+
+def activity_clusters(boots: list[Boot], profile: TableProfile) -> list[tuple[int, int, int, bool]]:
+    """The board's shots as its frames tell them: per boot, runs of activity (every edge, every
+    count of pulses) with less than the profile's quiet time between two frames; (boot,
+    first seq, last seq, ends the boot)."""
+    quiet = profile.rest_quiet_ms * 1000
+    known = {c.ch for c in profile.channels}
+    out: list[tuple[int, int, int, bool]] = []
+    for b in boots:
+        act = sorted((f.t_us, f.seq) for f in b.frames.values()
+                     if f.ch in known and (f.kind == "event" or (f.kind == "count" and f.value)))
+        start = 0
+        for i in range(1, len(act) + 1):
+            if i == len(act) or act[i][0] - act[i - 1][0] >= quiet:
+                seqs = [s for _, s in act[start:i]]
+                out.append((b.number, min(seqs), max(seqs), i == len(act)))
+                start = i
+    return out
+
+
+def align(want: list[Expected], logged: list[Logged]) -> dict[int, int]:
+    """Which logged event (index into ``logged``) is which expected one (index into ``want``)."""
+    got = [(j, logged_key(g.obj)) for j, g in enumerate(logged)]
+    got = [(j, k) for j, k in got if k is not None]
+    sm = difflib.SequenceMatcher(None, [e.key for e in want], [k for _, k in got], autojunk=False)
+    pairs: dict[int, int] = {}
+    for op, i1, i2, j1, _j2 in sm.get_opcodes():
+        if op == "equal":
+            for d in range(i2 - i1):
+                pairs[i1 + d] = got[j1 + d][0]
+    return pairs
+
+
+def check_shots_ended(name: str, logged: list[Logged], boots: list[Boot], profile: TableProfile) -> list[str]:
+    """Every shot is ended by its rest: the last sensor event of each of the board's shots
+    (a run of activity followed by the quiet time) that is in the log has a rest after it
+    before the next shot's events; and the log ends with a rest. (A shot cut short by a
+    reboot of the board may go on in the next boot: it needs no rest of its own.)"""
+    broken: list[str] = []
+    want = expected_events(boots, profile)
+    pairs = align(want, logged)
+    index = {(e.boot, e.seq): i for i, e in enumerate(want)}
+    last_boot = boots[-1].number if boots else 0
+    unended = []
+    for boot, first, last, ends_boot in activity_clusters(boots, profile):
+        if ends_boot and boot != last_boot:
+            continue
+        mine = [index[(boot, s)] for s in range(first, last + 1) if (boot, s) in index]
+        seen = [pairs[i] for i in mine if i in pairs]
+        if not seen:
+            continue
+        j = max(seen)
+        nxt = logged[j + 1].type if j + 1 < len(logged) else None
+        if nxt != "rest":
+            unended.append((boot, first, last, logged[j]))
+    if unended:
+        boot, first, last, g = unended[0]
+        broken.append(f"{name}: {len(unended)} shot(s) with no rest after their last event in the log; first: "
+                      f"boot {boot} seq {first}..{last}, its last event {g.obj} (row {g.row})")
+    return broken
+
+
+# --- the referee ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Ack:
+    """A referee request the pub acknowledged (HTTP 200)."""
+
+    table: str
+    kind: str  # setup | call
+    body: dict[str, Any]
+    match: int | None  # the match id the pub answered (setup)
+    at: float
+
+
+def referee_lines(db: Path, table: str) -> list[tuple[int | None, dict[str, Any]]]:
+    con = _open(db)
+    try:
+        rows = con.execute("SELECT match_id, line FROM events WHERE table_id=? AND source='referee' "
+                           "ORDER BY id", (table,)).fetchall()
+    finally:
+        con.close()
+    return [(m, json.loads(line)) for m, line in rows]
+
+
+def check_acknowledged_calls(name: str, acks: list[Ack], lines: list[tuple[int | None, dict[str, Any]]]
+                             ) -> list[str]:
+    """Every referee request the pub answered with 200 is in its log, in the order made."""
+    def same(ack: Ack, obj: dict[str, Any]) -> bool:
+        if obj.get("type") != ack.kind:
+            return False
+        return all(obj.get(k) == v for k, v in ack.body.items())
+
+    broken: list[str] = []
+    i = 0
+    for ack in acks:
+        j = i
+        while j < len(lines) and not same(ack, lines[j][1]):
+            j += 1
+        if j == len(lines):
+            broken.append(f"{name}: an acknowledged {ack.kind} is not in the log (after the "
+                          f"{i}th referee line): {ack.body}")
+            continue
+        if ack.kind == "setup" and ack.match is not None and lines[j][0] != ack.match:
+            broken.append(f"{name}: the set-up acknowledged as match {ack.match} is logged as match {lines[j][0]}")
+        i = j + 1
+    return broken
+
+
+# --- the league --------------------------------------------------------------------------------
+
+def finished_carom_logs(db: Path) -> list[tuple[str, list[str]]]:
+    """(match id as the league names it, effective lines) of every finished carom match in a pub's log."""
+    from tablesense.store import Store, effective_lines
+
+    store = Store(str(db))
+    try:
+        rows = store.db.execute("SELECT id, table_id, started FROM matches WHERE ended IS NOT NULL "
+                                "AND game='carom' ORDER BY id").fetchall()
+        out = []
+        for mid, table, started in rows:
+            lines = [e.line for e in effective_lines(store.events(mid))]
+            out.append((f"{table}:{round(started * 1000)}", lines))
+        return out
+    finally:
+        store.close()
+
+
+def direct_standings(league_db: Path, competition: str, pub_dbs: dict[str, Path]) -> tuple[list[dict], int]:
+    """The standings computed directly from the pubs' logs with the league's own code: every
+    finished carom match replayed (``result_from_lines``), ``standings`` over the league's
+    players. Returns the rows and how many matches went in."""
+    from tablesense.league import LeagueStore, NotACompetitionMatch, result_from_lines, standings
+
+    with LeagueStore(str(league_db)) as store:
+        players = store.players(store.competition(competition))
+    members = {p.name for p in players}
+    results = []
+    for pub, db in sorted(pub_dbs.items()):
+        for mid, lines in finished_carom_logs(db):
+            try:
+                r = result_from_lines(lines, source=f"{pub}:{mid}")
+            except NotACompetitionMatch:
+                continue
+            if r.p1 in members and r.p2 in members and r.p1 != r.p2:
+                results.append(r)
+    return [r.to_dict() for r in standings(players, results)], len(results)
+
+
+def league_standings(league_db: Path, competition: str) -> tuple[list[dict], int]:
+    """The league's own standings of the competition, as ``league standings`` shows them."""
+    from tablesense.league import LeagueStore, standings
+
+    with LeagueStore(str(league_db)) as store:
+        comp = store.competition(competition)
+        results = store.results(comp)
+        return [r.to_dict() for r in standings(store.players(comp), results)], len(results)
+
+
+def check_league(league_db: Path, competition: str, pub_dbs: dict[str, Path]) -> list[str]:
+    """The league's standings are those computed directly from the pubs' match logs."""
+    want, n_want = direct_standings(league_db, competition, pub_dbs)
+    got, n_got = league_standings(league_db, competition)
+    if want == got:
+        return []
+    diff = []
+    wmap = {r["name"]: r for r in want}
+    for r in got:
+        w = wmap.get(r["name"])
+        if w != r:
+            diff.append(f"{r['name']}: league {_short(r)} vs logs {_short(w) if w else None}")
+    return [f"the league's standings ({n_got} results) differ from the pubs' logs ({n_want} finished matches): "
+            + "; ".join(diff[:6])]
+
+
+def _short(r: dict[str, Any]) -> str:
+    return f"played {r.get('played')} points {r.get('points')} caroms {r.get('caroms')} innings {r.get('innings')}"
+
+
+# --- answers and stderr -------------------------------------------------------------------------
+
+def check_no_5xx(answers: Iterable[tuple[str, str, int]]) -> list[str]:
+    """No web server answered 5xx: (server, request, status) of every answer the soak got."""
+    bad = [(s, r, c) for s, r, c in answers if c >= 500]
+    if not bad:
+        return []
+    by: dict[tuple[str, int], list[str]] = {}
+    for s, r, c in bad:
+        by.setdefault((s, c), []).append(r)
+    return [f"{s} answered {c} {len(rs)} time(s), e.g. {rs[0][:120]}" for (s, c), rs in sorted(by.items())]
+
+
+def check_no_traceback(stderrs: dict[str, str]) -> list[str]:
+    """No process wrote a Python traceback (or a MicroPython one) on stderr."""
+    out = []
+    for name, text in sorted(stderrs.items()):
+        n = text.count("Traceback (most recent call last)")
+        if not n:
+            continue
+        lines = text[text.find("Traceback (most recent call last)"):].splitlines()[1:80]
+        last = next((x for x in lines if x and not x.startswith(" ")), "?")
+        out.append(f"{name}: {n} traceback(s) on stderr; the first: {last[:200]}")
+    return out
