@@ -38,7 +38,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--every-kind", action="store_true", help="at least one fault of each kind (short runs)")
     ap.add_argument("--keep", action="store_true", help="keep the work directory (logs, databases)")
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
+    ap.add_argument("--recheck", metavar="DIR", type=Path,
+                    help="check the invariants again over a kept run's work directory (its record.json)")
     args = ap.parse_args(argv)
+    if args.recheck is not None:
+        return recheck(args.recheck)
     kinds = KINDS if args.only is None else tuple(k for k in args.only if k != "none")
     cfg = SoakConfig(seed=args.seed, seconds=args.minutes * 60, kinds=kinds, keep=args.keep,
                      every_kind=args.every_kind,
@@ -49,6 +53,19 @@ def main(argv: list[str] | None = None) -> int:
     print(format_report(report))
     print(f"wall time {time.monotonic() - start:.0f} s")
     return 0 if report.ok else 1
+
+
+def recheck(work: Path) -> int:
+    from soak.record import Record, check
+
+    broken, sensor, _ = check(Record.load(work / "record.json"))
+    print(f"sensor events: the boards wrote {sensor.expected}, logged {sensor.logged}, said lost {sensor.said_lost}, "
+          f"silently lost {sensor.silently_lost}, doubled {sensor.doubled}")
+    for name, lines in broken.items():
+        print(f"{'BROKEN' if lines else 'holds '} {name}")
+        for line in lines:
+            print(f"  - {line}")
+    return 1 if any(broken.values()) else 0
 
 
 if __name__ == "__main__":

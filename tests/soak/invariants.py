@@ -155,11 +155,14 @@ class LostRange:
         return self.last is None and self.boot < e.boot < self.upto
 
 
-def lost_ranges(said: list[tuple[float, str]], boots: list[Boot]) -> tuple[list[LostRange], list[str]]:
+def lost_ranges(said: list[tuple[float, str]], boots: list[Boot], host_stops: list[float] | None = None
+                ) -> tuple[list[LostRange], list[str]]:
     """The pub's ``lost`` incidents as seq ranges of the boot they are about; and the
-    incidents that cannot be placed."""
+    incidents that cannot be placed. ``host_stops``: when the pub's host was killed or
+    stopped (a board that rebooted "while the host was down" rebooted after the last of them)."""
     out: list[LostRange] = []
     odd: list[str] = []
+    stops = sorted(host_stops or ())
     for at, text in said:
         current = next((b for b in reversed(boots) if b.started <= at), None)
         if current is None:
@@ -178,9 +181,11 @@ def lost_ranges(said: list[tuple[float, str]], boots: list[Boot]) -> tuple[list[
         m = _SINCE.search(text)
         if m:
             first = int(m.group(1))
-            before = [b for b in reversed(boots) if b.number < current.number]
-            prev = next((b for b in before if _top(b, at) >= first - 1), before[0] if before else current)
-            out.append(LostRange(at, text, prev.number, first, None, current.number))
+            down = [t for t in stops if t <= at]
+            then = next((b for b in reversed(boots) if down and b.started <= down[-1]), None)
+            if then is None or then.number >= current.number:
+                then = next((b for b in reversed(boots) if b.number < current.number), current)
+            out.append(LostRange(at, text, then.number, first, None, current.number))
             continue
         odd.append(text)
     return out, odd
@@ -208,7 +213,8 @@ class SensorFigures:
 
 
 def check_sensor_events(name: str, logged: list[Logged], boots: list[Boot], profile: TableProfile,
-                        said: list[tuple[float, str]], figures: SensorFigures | None = None) -> list[str]:
+                        said: list[tuple[float, str]], figures: SensorFigures | None = None,
+                        host_stops: list[float] | None = None) -> list[str]:
     """Every sensor event the board wrote is in the pub's log exactly once and in order, or
     inside a range said lost; and a range is said lost only where the board no longer held it."""
     fig = figures if figures is not None else SensorFigures()
@@ -216,7 +222,7 @@ def check_sensor_events(name: str, logged: list[Logged], boots: list[Boot], prof
     want = expected_events(boots, profile)
     got = [(g, logged_key(g.obj)) for g in logged]
     got = [(g, k) for g, k in got if k is not None]
-    ranges, odd = lost_ranges(said, boots)
+    ranges, odd = lost_ranges(said, boots, host_stops)
     fig.expected += len(want)
     fig.logged += len(got)
     for text in odd:
@@ -363,6 +369,15 @@ def check_shots_ended(name: str, logged: list[Logged], boots: list[Boot], profil
         boot, first, last, g = unended[0]
         broken.append(f"{name}: {len(unended)} shot(s) with no rest after their last event in the log; first: "
                       f"boot {boot} seq {first}..{last}, its last event {g.obj} (row {g.row})")
+    # a rest ends a shot: it comes the quiet time after the shot's last activity, so two rests
+    # closer than half of it have no shot between them
+    rests = [g for g in logged if g.type == "rest"]
+    half = profile.rest_quiet_ms / 2000
+    close = [(a, b) for a, b in itertools.pairwise(rests) if 0 <= float(b.obj["t"]) - float(a.obj["t"]) < half]
+    if close:
+        a, b = close[0]
+        broken.append(f"{name}: {len(close)} rest(s) less than {half:g} s after the rest before them, with no "
+                      f"shot between; first: row {b.row} t={b.obj['t']} after row {a.row} t={a.obj['t']}")
     return broken
 
 
@@ -415,14 +430,15 @@ def check_acknowledged_calls(name: str, acks: list[Ack], lines: list[tuple[int |
 
 # --- the league --------------------------------------------------------------------------------
 
-def finished_carom_logs(db: Path) -> list[tuple[str, list[str]]]:
-    """(match id as the league names it, effective lines) of every finished carom match in a pub's log."""
+def carom_logs(db: Path) -> list[tuple[str, list[str]]]:
+    """(match id as the league names it, effective lines) of every carom match in a pub's log,
+    finished or not (whether it finished is for its log to say, when replayed)."""
     from tablesense.store import Store, effective_lines
 
     store = Store(str(db))
     try:
-        rows = store.db.execute("SELECT id, table_id, started FROM matches WHERE ended IS NOT NULL "
-                                "AND game='carom' ORDER BY id").fetchall()
+        rows = store.db.execute("SELECT id, table_id, started FROM matches WHERE game='carom' "
+                                "ORDER BY id").fetchall()
         out = []
         for mid, table, started in rows:
             lines = [e.line for e in effective_lines(store.events(mid))]
@@ -434,8 +450,9 @@ def finished_carom_logs(db: Path) -> list[tuple[str, list[str]]]:
 
 def direct_standings(league_db: Path, competition: str, pub_dbs: dict[str, Path]) -> tuple[list[dict], int]:
     """The standings computed directly from the pubs' logs with the league's own code: every
-    finished carom match replayed (``result_from_lines``), ``standings`` over the league's
-    players. Returns the rows and how many matches went in."""
+    carom match of every pub's log replayed (``result_from_lines``; those it finds finished
+    count), ``standings`` over the league's players. Returns the rows and how many matches
+    went in."""
     from tablesense.league import LeagueStore, NotACompetitionMatch, result_from_lines, standings
 
     with LeagueStore(str(league_db)) as store:
@@ -443,7 +460,7 @@ def direct_standings(league_db: Path, competition: str, pub_dbs: dict[str, Path]
     members = {p.name for p in players}
     results = []
     for pub, db in sorted(pub_dbs.items()):
-        for mid, lines in finished_carom_logs(db):
+        for mid, lines in carom_logs(db):
             try:
                 r = result_from_lines(lines, source=f"{pub}:{mid}")
             except NotACompetitionMatch:

@@ -33,6 +33,7 @@ class Proc:
     terms: int = 0
     exits: list[int] = field(default_factory=list)  # exit statuses seen (negative: a signal)
     marks: list[int] = field(default_factory=list)  # the size of its stderr file at each start
+    stops: list[float] = field(default_factory=list)  # wall times it was killed or stopped
 
     def start(self) -> None:
         self.stderr_path.parent.mkdir(parents=True, exist_ok=True)
@@ -72,6 +73,7 @@ class Proc:
         if self.popen is None:
             return
         if self.popen.poll() is None:
+            self.stops.append(time.time())
             _signal_group(self.popen.pid, signal.SIGKILL)
             self.kills += 1
         self._reap(10)
@@ -84,6 +86,7 @@ class Proc:
             return None
         p = self.popen
         if p.poll() is None:
+            self.stops.append(time.time())
             _signal_group(p.pid, signal.SIGTERM)
             self.terms += 1
             if not self._reap(timeout):
