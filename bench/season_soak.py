@@ -59,8 +59,8 @@ def recheck(work: Path) -> int:
     from soak.record import Record, check
 
     broken, sensor, _ = check(Record.load(work / "record.json"))
-    print(f"sensor events: the boards wrote {sensor.expected}, logged {sensor.logged}, said lost {sensor.said_lost}, "
-          f"silently lost {sensor.silently_lost}, doubled {sensor.doubled}")
+    print(f"sensor events: the boards wrote {sensor.expected}, logged {sensor.logged}, "
+          f"said lost {sensor.said_lost}, silently lost {sensor.silently_lost}, doubled {sensor.doubled}")
     for name, lines in broken.items():
         print(f"{'BROKEN' if lines else 'holds '} {name}")
         for line in lines:

@@ -19,6 +19,7 @@ import subprocess
 from pathlib import Path
 
 FILLER = "filler.bin"
+_NO_LIMIT = resource.RLIM_INFINITY
 
 
 class Disk:
@@ -46,14 +47,16 @@ class Disk:
     @property
     def kept(self) -> Path:
         """Where the disk's files are once it is unmounted (the databases, for the checks)."""
-        return self.path.parent / "disk-kept" if self.method.startswith("tmpfs") or self.was_mounted else self.path
+        mounted = self.method.startswith("tmpfs") or self.was_mounted
+        return self.path.parent / "disk-kept" if mounted else self.path
 
     def unmount(self) -> None:
         """Copy its files (all but the filler) beside it, then unmount it."""
         if self.method.startswith("tmpfs"):
             self.was_mounted = True
             with contextlib.suppress(OSError):
-                shutil.copytree(self.path, self.kept, ignore=shutil.ignore_patterns(FILLER), dirs_exist_ok=True)
+                shutil.copytree(self.path, self.kept, ignore=shutil.ignore_patterns(FILLER),
+                                dirs_exist_ok=True)
             subprocess.run(["umount", "-l", str(self.path)], capture_output=True, timeout=10)
             self.method = "tmpfs (unmounted)"
 
@@ -98,4 +101,4 @@ class Disk:
         if self.method == "RLIMIT_FSIZE":
             for pid in self.pids:
                 with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
-                    resource.prlimit(pid, resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+                    resource.prlimit(pid, resource.RLIMIT_FSIZE, (_NO_LIMIT, _NO_LIMIT))

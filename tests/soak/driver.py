@@ -177,5 +177,6 @@ class TableDriver:
         self.fig.bursts += 1
         self.fig.burst_edges += len(edges)
         self.fig.burst_rate_max = max(self.fig.burst_rate_max, rate)
-        cut_at = self.rng.uniform(0.1, 0.8) * seconds + 0.1 if self.rng.random() < self.play.burst_cut_chance else None
+        cut = self.rng.random() < self.play.burst_cut_chance
+        cut_at = self.rng.uniform(0.1, 0.8) * seconds + 0.1 if cut else None
         await self._play(edges, cut_at, rate)

@@ -62,7 +62,8 @@ def _raw_requests(host: str, rng: random.Random) -> list[tuple[str, bytes]]:
     deep = b"[" * 60_000 + b"]" * 60_000
     big = b"x" * 200_000
     return [
-        ("garbage", b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + bytes(rng.randrange(256) for _ in range(64))),
+        ("garbage", b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03"
+         + bytes(rng.randrange(256) for _ in range(64))),
         ("no version", b"GET /\r\n\r\n"),
         ("bad method", b"FROB / HTTP/1.1\r\n" + h + b"\r\n"),
         ("latin-1 header", b"GET / HTTP/1.1\r\n" + h + b"X-Tablesense-Token: \xe9\xff\r\n\r\n"),
@@ -174,17 +175,20 @@ async def idle_sockets(base: str, n: int, hold: float, rng: random.Random) -> in
     return len(socks)
 
 
-async def websockets(base: str, n: int, hold: float, rng: random.Random, answers: Answers, server: str) -> int:
+async def websockets(base: str, n: int, hold: float, rng: random.Random, answers: Answers,
+                     server: str) -> int:
     """``n`` WebSockets on the live pages from a few addresses, held ``hold`` seconds."""
     addrs = rng.sample(ADDRESSES, rng.randint(1, 6))
-    sessions = [aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(a, 0), limit=0)) for a in addrs]
+    sessions = [aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(a, 0), limit=0))
+                for a in addrs]
     opened: list[Any] = []
     try:
         for i in range(n):
             http = sessions[i % len(sessions)]
             path = rng.choice(["/ws", "/ws/1", "/ws/2"])
             try:
-                ws = await http.ws_connect(base + path, timeout=aiohttp.ClientWSTimeout(ws_close=2), heartbeat=None)
+                ws = await http.ws_connect(base + path, timeout=aiohttp.ClientWSTimeout(ws_close=2),
+                                           heartbeat=None)
                 opened.append(ws)
             except aiohttp.WSServerHandshakeError as exc:
                 answers.note(server, f"WS {path}", exc.status)

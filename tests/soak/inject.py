@@ -270,7 +270,11 @@ class Injector:
         finally:
             await asyncio.to_thread(mqtt.close)
         await asyncio.sleep(2.0)
-        f.recovered = self.league.alive() and await self._league_up(10)
+        async with self.locks["league"]:  # not while a kill of the league restarts it
+            f.recovered = self.league.alive() and await self._league_up(20)
+        if not f.recovered:
+            f.note = f.note or "the league service did not answer 20 s after the junk"
+
 
     def _sent_match(self, pub: str) -> dict[str, Any] | None:
         """One of the pub's carom matches from its outbox, as it sent it (None: none yet)."""

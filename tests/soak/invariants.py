@@ -233,7 +233,8 @@ def check_sensor_events(name: str, logged: list[Logged], boots: list[Boot], prof
         b = by_number.get(r.boot)
         if b is None or r.last is None:
             continue
-        if b.alive_at(r.at - 2.0) and b.alive_at(r.at) and _top(b, r.at) - r.first < BOARD_KEEPS - HELD_MARGIN:
+        held = _top(b, r.at) - r.first < BOARD_KEEPS - HELD_MARGIN
+        if b.alive_at(r.at - 2.0) and b.alive_at(r.at) and held:
             fig.lost_said_held += 1
             fig.break_times.append(r.at)
             broken.append(f"{name}: said lost while the board still held them (boot {b.number}, its newest "
@@ -259,8 +260,8 @@ def check_sensor_events(name: str, logged: list[Logged], boots: list[Boot], prof
     fig.break_times += [e.wall for e in silent]
     if silent:
         runs = _runs(silent)
-        broken.append(f"{name}: {len(silent)} sensor event(s) the board wrote are not in the log and were not "
-                      f"said lost: " + "; ".join(runs[:6]) + (" ..." if len(runs) > 6 else ""))
+        broken.append(f"{name}: {len(silent)} sensor event(s) the board wrote are not in the log and were "
+                      f"not said lost: " + "; ".join(runs[:6]) + (" ..." if len(runs) > 6 else ""))
     wanted = {e.key for e in want}
     doubled = [(g, k) for g, k in extra if k in wanted and not (k[0] == "pin" and g.obj.get("late"))]
     resync = [(g, k) for g, k in extra if k[0] == "pin" and g.obj.get("late") and ranges]
@@ -367,17 +368,19 @@ def check_shots_ended(name: str, logged: list[Logged], boots: list[Boot], profil
             unended.append((boot, first, last, logged[j]))
     if unended:
         boot, first, last, g = unended[0]
-        broken.append(f"{name}: {len(unended)} shot(s) with no rest after their last event in the log; first: "
-                      f"boot {boot} seq {first}..{last}, its last event {g.obj} (row {g.row})")
+        broken.append(f"{name}: {len(unended)} shot(s) with no rest after their last event in the log; "
+                      f"first: boot {boot} seq {first}..{last}, its last event {g.obj} (row {g.row})")
     # a rest ends a shot: it comes the quiet time after the shot's last activity, so two rests
     # closer than half of it have no shot between them
     rests = [g for g in logged if g.type == "rest"]
     half = profile.rest_quiet_ms / 2000
-    close = [(a, b) for a, b in itertools.pairwise(rests) if 0 <= float(b.obj["t"]) - float(a.obj["t"]) < half]
+    close = [(a, b) for a, b in itertools.pairwise(rests)
+             if 0 <= float(b.obj["t"]) - float(a.obj["t"]) < half]
     if close:
         a, b = close[0]
-        broken.append(f"{name}: {len(close)} rest(s) less than {half:g} s after the rest before them, with no "
-                      f"shot between; first: row {b.row} t={b.obj['t']} after row {a.row} t={a.obj['t']}")
+        broken.append(f"{name}: {len(close)} rest(s) less than {half:g} s after the rest before them, "
+                      f"with no shot between; first: row {b.row} t={b.obj['t']} after row {a.row} "
+                      f"t={a.obj['t']}")
     return broken
 
 
@@ -423,7 +426,8 @@ def check_acknowledged_calls(name: str, acks: list[Ack], lines: list[tuple[int |
                           f"{i}th referee line): {ack.body}")
             continue
         if ack.kind == "setup" and ack.match is not None and lines[j][0] != ack.match:
-            broken.append(f"{name}: the set-up acknowledged as match {ack.match} is logged as match {lines[j][0]}")
+            broken.append(f"{name}: the set-up acknowledged as match {ack.match} is logged as match "
+                          f"{lines[j][0]}")
         i = j + 1
     return broken
 
@@ -492,12 +496,14 @@ def check_league(league_db: Path, competition: str, pub_dbs: dict[str, Path]) ->
         w = wmap.get(r["name"])
         if w != r:
             diff.append(f"{r['name']}: league {_short(r)} vs logs {_short(w) if w else None}")
-    return [f"the league's standings ({n_got} results) differ from the pubs' logs ({n_want} finished matches): "
+    return [f"the league's standings ({n_got} results) differ from the pubs' logs "
+            f"({n_want} finished matches): "
             + "; ".join(diff[:6])]
 
 
 def _short(r: dict[str, Any]) -> str:
-    return f"played {r.get('played')} points {r.get('points')} caroms {r.get('caroms')} innings {r.get('innings')}"
+    return (f"played {r.get('played')} points {r.get('points')} caroms {r.get('caroms')} "
+            f"innings {r.get('innings')}")
 
 
 # --- answers and stderr -------------------------------------------------------------------------

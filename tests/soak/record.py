@@ -15,7 +15,8 @@ from tablesense.table.profile import load_profile
 from . import invariants as inv
 from .board import Boot, FrameRec
 
-INVARIANTS = ("sensor events once and in order, or said lost", "lost said only where the board no longer held it",
+INVARIANTS = ("sensor events once and in order, or said lost",
+              "lost said only where the board no longer held it",
               "table times in order", "every shot ended", "acknowledged calls kept", "league standings",
               "no 5xx", "no traceback")
 
@@ -87,7 +88,8 @@ def check(rec: Record) -> tuple[dict[str, list[str]], inv.SensorFigures, dict[st
         db = Path(rec.pub_dbs[t.pub])
         logged = inv.sensor_events(db, t.table)
         before = len(sensor.break_times)
-        for line in inv.check_sensor_events(t.name, logged, t.boots, profile, inv.incidents(db, t.table), sensor,
+        said = inv.incidents(db, t.table)
+        for line in inv.check_sensor_events(t.name, logged, t.boots, profile, said, sensor,
                                             rec.host_stops.get(t.pub)):
             broken[INVARIANTS[1] if "still held" in line else INVARIANTS[0]].append(line)
         per_table[t.name] = sensor.break_times[before:]

@@ -176,7 +176,8 @@ class Season(Injector):
         self.lport = _free_port()
         self.league = self.procs.add("league", [*_tablesense(), "league", "serve", "--broker",
                                                 f"mqtt://league:{self.accounts['league']}@127.0.0.1:{self.bport}",
-                                                "--db", str(self.league_db), "--http", f"127.0.0.1:{self.lport}"],
+                                                "--db", str(self.league_db),
+                                                "--http", f"127.0.0.1:{self.lport}"],
                                      self.logs / "league.err", stdout_path=self.logs / "league.out")
         self.league.start()
         self.disks["league"].pids = [self.league.pid or 0]
@@ -196,9 +197,10 @@ class Season(Injector):
         for spec in self.specs:
             ref = Referee(self.http, self.webs[spec.pub], spec.table, self.answers)
             self.referees[spec.name] = ref
-            self.drivers[spec.name] = TableDriver(spec, self.profiles[spec.game][2], self.boards[spec.name], ref,
-                                                  self.cfg.seed, self.cfg.play)
-        self.say(f"soak: {len(self.pubs)} pubs, {len(self.specs)} tables, broker on {self.bport}, league page "
+            self.drivers[spec.name] = TableDriver(spec, self.profiles[spec.game][2], self.boards[spec.name],
+                                                  ref, self.cfg.seed, self.cfg.play)
+        self.say(f"soak: {len(self.pubs)} pubs, {len(self.specs)} tables, broker on {self.bport}, "
+                 f"league page "
                  f"http://127.0.0.1:{self.lport}/, disks: {self.disks[self.pubs[0]].method}")
 
     def _tokens(self, pub: str) -> dict[str, str]:
@@ -342,7 +344,8 @@ class Season(Injector):
         con = sqlite3.connect(self.db[pub], timeout=30)
         try:
             with con:
-                self.resent += con.execute("UPDATE league_outbox SET sent = NULL WHERE sent IS NOT NULL").rowcount
+                sql = "UPDATE league_outbox SET sent = NULL WHERE sent IS NOT NULL"
+                self.resent += con.execute(sql).rowcount
         finally:
             con.close()
 
@@ -448,7 +451,8 @@ class Season(Injector):
             lo, hi = f.started - 1.0, (f.ended or f.started) + 10.0
             hits = [t for name in touched for t in per_table.get(name, []) if lo <= t <= hi]
             if hits:
-                f.note = (f.note + "; " if f.note else "") + f"{len(hits)} sensor event break(s) on its table(s)"
+                what = f"{len(hits)} sensor event break(s) on its table(s)"
+                f.note = f"{f.note}; {what}" if f.note else what
                 f.recovered = False
 
     def _figures(self, sensor: inv.SensorFigures) -> dict[str, Any]:
@@ -470,7 +474,8 @@ class Season(Injector):
         fig["sensor events"] = {"the boards wrote": sensor.expected, "logged": sensor.logged,
                                 "matched": sensor.matched, "said lost": sensor.said_lost,
                                 "silently lost": sensor.silently_lost, "doubled": sensor.doubled,
-                                "never written": sensor.invented, "pins set again after a loss": sensor.resync,
+                                "never written": sensor.invented,
+                                "pins set again after a loss": sensor.resync,
                                 "lost ranges the board still held": sensor.lost_said_held}
         drv = list(self.drivers.values())
         fig["play"] = {"matches started": sum(d.fig.matches_started for d in drv),
@@ -493,7 +498,8 @@ class Season(Injector):
         fig["play"]["matches finished in the pubs"] = finished
         _, in_league = inv.league_standings(self.league_db, COMPETITION)
         _, direct = inv.direct_standings(self.league_db, COMPETITION, self.db)
-        fig["league"] = {"results in the league": in_league, "finished carom matches in the pubs' logs": direct,
+        fig["league"] = {"results in the league": in_league,
+                         "finished carom matches in the pubs' logs": direct,
                          "matches resent after the broker lost power": self.resent,
                          "junk messages": sum(self.junk_sent.values())}
         fig["web"] = dict(self.answers.counts) | {"hostile": dict(self.hostile_sent)}
