@@ -139,7 +139,7 @@ class Season(Injector):
         self.broker.start()
         await asyncio.to_thread(wait_port, self.bport)
         for name in [*self.pubs, "league"]:
-            disk = Disk(self.work / name / "disk", self.cfg.disk_mb)
+            disk = Disk(self.work / name / "disk", self.cfg.disk_mb * (3 if name == "league" else 1))
             disk.mount()
             self.disks[name] = disk
             self.procs.on_stop(disk.unmount)
