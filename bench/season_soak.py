@@ -11,9 +11,9 @@ sends hostile web clients and junk MQTT messages. At the end it prints the figur
 (faults injected and survived per kind, events, shots, matches, calls) and every broken
 invariant with the seed that repeats the run; exit status 1 if an invariant broke.
 
-Anchor: the same soak's own figures with no fault (``--only none``) on this machine,
-which is what the faults are measured against (events the boards wrote, matches
-finished in the same minutes).
+Anchor: first the same season with no fault for ``--anchor-minutes`` (default 1; 0: none),
+on the same machine at the same moment: its events, shots and finished matches per
+minute are printed beside those under fire.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from soak.faults import KINDS
-from soak.season import SoakConfig, format_report, run
+from soak.season import Report, SoakConfig, format_report, run
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,6 +38,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--every-kind", action="store_true", help="at least one fault of each kind (short runs)")
     ap.add_argument("--keep", action="store_true", help="keep the work directory (logs, databases)")
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
+    ap.add_argument("--anchor-minutes", type=float, default=1.0, metavar="M",
+                    help="first play M minutes with no fault, the anchor (default 1; 0: none)")
     ap.add_argument("--recheck", metavar="DIR", type=Path,
                     help="check the invariants again over a kept run's work directory (its record.json)")
     args = ap.parse_args(argv)
@@ -48,11 +50,31 @@ def main(argv: list[str] | None = None) -> int:
                      every_kind=args.every_kind,
                      settle=max(60.0, args.minutes * 10),
                      say=None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True)))
+    anchor = None
+    if args.anchor_minutes > 0 and kinds:
+        calm = SoakConfig(seed=args.seed, seconds=args.anchor_minutes * 60, kinds=(), play=cfg.play,
+                          say=cfg.say)
+        anchor = run(calm)
     start = time.monotonic()
     report = run(cfg)
     print(format_report(report))
+    if anchor is not None:
+        print(per_minute(report, "under fire"))
+        print(per_minute(anchor, "anchor, no fault"))
+        if not anchor.ok:
+            print("the anchor (no fault) broke invariants too:")
+            print(format_report(anchor))
     print(f"wall time {time.monotonic() - start:.0f} s")
     return 0 if report.ok else 1
+
+
+def per_minute(report: Report, what: str) -> str:
+    fig, minutes = report.figures, report.config.seconds / 60
+    rate = {"sensor events written": fig["sensor events"]["the boards wrote"], "shots": fig["play"]["shots"],
+            "matches finished": fig["play"]["matches finished in the pubs"],
+            "league results": fig["league"]["results in the league"]}
+    rates = ", ".join(f"{k} {v / minutes:.1f}" for k, v in rate.items())
+    return f"per minute ({what}, {minutes:g} min): {rates}"
 
 
 def recheck(work: Path) -> int:
