@@ -1,7 +1,9 @@
 """The soak's processes: each started in a session (process group) of its own, its stderr
 kept in a file (appended to across restarts), and every one of them stopped at the end,
 also when the soak fails: ``Processes.stop_all`` in a ``finally`` signals each group
-(SIGTERM, then SIGKILL), never a process by its name.
+(SIGTERM, then SIGKILL), never a process by its name. A soak that is itself killed
+outright takes them with it: each is started with ``PR_SET_PDEATHSIG`` (as the firmware is,
+``sim/fitl.py``), so the kernel kills it when the soak's main thread ends.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from tablesense.sim.fitl import _die_with_parent
 
 
 @dataclass
@@ -46,7 +50,7 @@ class Proc:
                     out = fh
                 self.popen = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
                                               env=self.env, start_new_session=True,
-                                              preexec_fn=self.preexec)
+                                              preexec_fn=self.preexec or _die_with_parent(os.getpid()))
             finally:
                 if fh is not None:
                     fh.close()
