@@ -195,6 +195,113 @@ def _top(b: Boot, at: float) -> int:
     return b.top_seq(at if b.ended is None else min(at, b.ended + 5.0))
 
 
+# --- aligning the log with the board's frames ------------------------------------------------
+
+#: the most differences the exact alignment works through before it falls back to difflib
+MAX_DIFFERENCES = 4000
+
+
+def matched_pairs(a: list[Any], b: list[Any]) -> list[tuple[int, int]]:
+    """Index pairs (i, j) with ``a[i] == b[j]`` of a longest common subsequence of ``a`` and
+    ``b`` (Myers' O(ND) difference algorithm: the fewest events missing and extra). The
+    keys repeat (a cushion hit after a cushion hit), where difflib's longest-block-first
+    pairing can mismatch a whole run for one doubled event. Beyond ``MAX_DIFFERENCES``
+    differences, difflib's pairing."""
+    n, m = len(a), len(b)
+    v: dict[int, int] = {1: 0}
+    trace: list[dict[int, int]] = []
+    for d in range(min(n + m, MAX_DIFFERENCES) + 1):
+        trace.append(dict(v))
+        for k in range(-d, d + 1, 2):
+            if k == -d or (k != d and v[k - 1] < v[k + 1]):
+                x = v[k + 1]
+            else:
+                x = v[k - 1] + 1
+            y = x - k
+            while x < n and y < m and a[x] == b[y]:
+                x += 1
+                y += 1
+            v[k] = x
+            if x >= n and y >= m:
+                return _backtrack(trace, n, m)
+    sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    return [(i + t, j + t) for i, j, size in sm.get_matching_blocks() for t in range(size)]
+
+
+def _backtrack(trace: list[dict[int, int]], n: int, m: int) -> list[tuple[int, int]]:
+    pairs: list[tuple[int, int]] = []
+    x, y = n, m
+    for d in range(len(trace) - 1, -1, -1):
+        v = trace[d]
+        k = x - y
+        prev_k = k + 1 if k == -d or (k != d and v[k - 1] < v[k + 1]) else k - 1
+        prev_x = v[prev_k]
+        prev_y = prev_x - prev_k
+        while x > prev_x and y > prev_y:
+            x -= 1
+            y -= 1
+            pairs.append((x, y))
+        x, y = prev_x, prev_y
+    pairs.reverse()
+    return pairs
+
+
+#: how far a logged time may be from the board's stamp plus the boot's offset (µs): the log
+#: keeps table times to the microsecond
+TIME_SLACK_US = 2
+#: how many of the board's events either side of its key-only partner a logged event votes over
+OFFSET_WINDOW = 64
+#: a frame is logged after the relay read it (the host gets it from the relay): seconds of
+#: clock slack allowed between the two
+CAUSE_SLACK_S = 0.05
+
+
+def _us(g: Logged) -> int:
+    return round(float(g.obj.get("t", 0.0)) * 1e6)
+
+
+def boot_offsets(want: list[Expected], logged: list[Logged]) -> dict[int, tuple[int, float]]:
+    """Per boot, what the log adds to the board's stamps (µs), and the weight of the logged
+    events that voted for it: the pub's table time goes on across reboots of the board
+    (link/translate.py), by one offset per boot. Each logged event votes for the offsets to
+    the board's events of its key near the one its key alone pairs it with, the more the
+    nearer in wall time it was logged to when the board wrote it; per boot, the offset with
+    the most votes is the boot's (the stamps are microseconds: a wrong offset gathers votes
+    only by chance)."""
+    votes: dict[int, dict[int, float]] = {}
+    keys = [logged_key(g.obj) for g in logged]
+    for i, j in matched_pairs([e.key for e in want], keys):
+        g = logged[j]
+        t = _us(g)
+        for e in want[max(0, i - OFFSET_WINDOW): i + OFFSET_WINDOW + 1]:
+            if e.key == keys[j] and g.at >= e.wall - CAUSE_SLACK_S:  # not logged before it was written
+                per = votes.setdefault(e.boot, {})
+                per[t - e.t_us] = per.get(t - e.t_us, 0.0) + 1.0 / (1.0 + abs(g.at - e.wall))
+    return {boot: max(per.items(), key=lambda kv: kv[1]) for boot, per in votes.items()}
+
+
+def timed_pairs(want: list[Expected], logged: list[Logged]) -> list[tuple[int, int]]:
+    """The board's events paired with the logged ones by key and time: a logged event is
+    the board's event of its key whose stamp plus its boot's offset is its table time, and
+    that was written before it was logged (of the boot with the most support, should two
+    explain it), so that an event doubled next
+    to another of the same key, or lost next to its twin, is told apart."""
+    off = boot_offsets(want, logged)
+    support = {boot: votes for boot, (_, votes) in off.items()}
+    index: dict[tuple[Any, ...], list[tuple[int, int]]] = {}  # (key, table time) -> [(boot, i)]
+    for i, e in enumerate(want):
+        if e.boot in off:
+            index.setdefault((e.key, e.t_us + off[e.boot][0]), []).append((e.boot, i))
+    whose: list[int] = []
+    for g in logged:
+        key, t = logged_key(g.obj), _us(g)
+        found = [c for d in range(-TIME_SLACK_US, TIME_SLACK_US + 1) for c in index.get((key, t + d), ())
+                 if g.at >= want[c[1]].wall - CAUSE_SLACK_S]
+        found.sort(key=lambda c: -support[c[0]])
+        whose.append(found[0][1] if found else -1 - len(whose))  # -1, -2 ...: the board wrote no such event
+    return matched_pairs(list(range(len(want))), whose)
+
+
 # --- the invariants ----------------------------------------------------------------------------
 
 @dataclass
@@ -239,17 +346,13 @@ def check_sensor_events(name: str, logged: list[Logged], boots: list[Boot], prof
             fig.break_times.append(r.at)
             broken.append(f"{name}: said lost while the board still held them (boot {b.number}, its newest "
                           f"seq then {_top(b, r.at)}, keeps {BOARD_KEEPS}): {r.text[:160]}")
-    a = [e.key for e in want]
-    bkeys = [k for _, k in got]
-    sm = difflib.SequenceMatcher(None, a, bkeys, autojunk=False)
-    missing: list[Expected] = []
-    extra: list[tuple[Logged, tuple[Any, ...]]] = []
-    for op, i1, i2, j1, j2 in sm.get_opcodes():
-        if op == "equal":
-            fig.matched += i2 - i1
-            continue
-        missing += want[i1:i2]
-        extra += got[j1:j2]
+    pairs = timed_pairs(want, [g for g, _ in got])
+    fig.matched += len(pairs)
+    paired_want = {i for i, _ in pairs}
+    paired_got = {j for _, j in pairs}
+    missing = [e for i, e in enumerate(want) if i not in paired_want]
+    extra = [x for j, x in enumerate(got) if j not in paired_got]
+    logged_at = {(k, _us(got[j][0])) for _, j in pairs for k in [got[j][1]]}
     silent: list[Expected] = []
     for e in missing:
         if any(r.covers(e) for r in ranges):
@@ -262,9 +365,12 @@ def check_sensor_events(name: str, logged: list[Logged], boots: list[Boot], prof
         runs = _runs(silent)
         broken.append(f"{name}: {len(silent)} sensor event(s) the board wrote are not in the log and were "
                       f"not said lost: " + "; ".join(runs[:6]) + (" ..." if len(runs) > 6 else ""))
-    wanted = {e.key for e in want}
-    doubled = [(g, k) for g, k in extra if k in wanted and not (k[0] == "pin" and g.obj.get("late"))]
+    def again(g: Logged, k: tuple[Any, ...]) -> bool:  # the same event as one logged: same key, same time
+        t = _us(g)
+        return any((k, t + d) in logged_at for d in range(-TIME_SLACK_US, TIME_SLACK_US + 1))
+
     resync = [(g, k) for g, k in extra if k[0] == "pin" and g.obj.get("late") and ranges]
+    doubled = [(g, k) for g, k in extra if (g, k) not in resync and again(g, k)]
     invented = [(g, k) for g, k in extra if (g, k) not in doubled and (g, k) not in resync]
     fig.doubled += len(doubled)
     fig.resync += len(resync)
@@ -274,7 +380,8 @@ def check_sensor_events(name: str, logged: list[Logged], boots: list[Boot], prof
         broken.append(f"{name}: {len(doubled)} sensor event(s) in the log once too often: "
                       + ", ".join(f"{k} at t={g.obj.get('t')} (row {g.row})" for g, k in doubled[:5]))
     if invented:
-        broken.append(f"{name}: {len(invented)} sensor event(s) in the log that the board never wrote: "
+        broken.append(f"{name}: {len(invented)} sensor event(s) in the log that the board never wrote (or "
+                      f"not at that time): "
                       + ", ".join(f"{g.obj} (row {g.row})" for g, _ in invented[:5]))
     return broken
 
@@ -335,13 +442,7 @@ def align(want: list[Expected], logged: list[Logged]) -> dict[int, int]:
     """Which logged event (index into ``logged``) is which expected one (index into ``want``)."""
     got = [(j, logged_key(g.obj)) for j, g in enumerate(logged)]
     got = [(j, k) for j, k in got if k is not None]
-    sm = difflib.SequenceMatcher(None, [e.key for e in want], [k for _, k in got], autojunk=False)
-    pairs: dict[int, int] = {}
-    for op, i1, i2, j1, _j2 in sm.get_opcodes():
-        if op == "equal":
-            for d in range(i2 - i1):
-                pairs[i1 + d] = got[j1 + d][0]
-    return pairs
+    return {i: got[j][0] for i, j in matched_pairs([e.key for e in want], [k for _, k in got])}
 
 
 def check_shots_ended(name: str, logged: list[Logged], boots: list[Boot], profile: TableProfile) -> list[str]:
