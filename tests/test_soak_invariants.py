@@ -127,6 +127,15 @@ def test_a_shot_without_its_rest_and_a_storm_of_rests_are_breaks() -> None:
     assert any("with no shot between" in line for line in inv.check_shots_ended("t", storm, [b], CAROM))
 
 
+def test_an_event_logged_once_but_out_of_order_is_named_so() -> None:
+    b = board(12)
+    logged = log_of(b)
+    logged[1], logged[2] = logged[2], logged[1]  # two hits of one shot swapped
+    broken, fig = check([b], logged)
+    assert fig.out_of_order == 1 and fig.silently_lost == 0 and fig.invented == 0
+    assert any("out of the board's (device-time) order" in line for line in broken)
+
+
 def test_time_going_back_is_a_break() -> None:
     b = board(8)
     logged = log_of(b)

@@ -280,12 +280,13 @@ def boot_offsets(want: list[Expected], logged: list[Logged]) -> dict[int, tuple[
     return {boot: max(per.items(), key=lambda kv: kv[1]) for boot, per in votes.items()}
 
 
-def timed_pairs(want: list[Expected], logged: list[Logged]) -> list[tuple[int, int]]:
+def timed_pairs(want: list[Expected], logged: list[Logged]) -> tuple[list[tuple[int, int]], list[int]]:
     """The board's events paired with the logged ones by key and time: a logged event is
     the board's event of its key whose stamp plus its boot's offset is its table time, and
     that was written before it was logged (of the boot with the most support, should two
     explain it), so that an event doubled next
-    to another of the same key, or lost next to its twin, is told apart."""
+    to another of the same key, or lost next to its twin, is told apart. Returns the pairs
+    in order, and for each logged event the board's event it is (-1 and below: none)."""
     off = boot_offsets(want, logged)
     support = {boot: votes for boot, (_, votes) in off.items()}
     index: dict[tuple[Any, ...], list[tuple[int, int]]] = {}  # (key, table time) -> [(boot, i)]
@@ -299,7 +300,7 @@ def timed_pairs(want: list[Expected], logged: list[Logged]) -> list[tuple[int, i
                  if g.at >= want[c[1]].wall - CAUSE_SLACK_S]
         found.sort(key=lambda c: -support[c[0]])
         whose.append(found[0][1] if found else -1 - len(whose))  # -1, -2 ...: the board wrote no such event
-    return matched_pairs(list(range(len(want))), whose)
+    return matched_pairs(list(range(len(want))), whose), whose
 
 
 # --- the invariants ----------------------------------------------------------------------------
@@ -315,6 +316,8 @@ class SensorFigures:
     invented: int = 0
     resync: int = 0
     lost_said_held: int = 0
+    out_of_order: int = 0
+    doubled_shifted: int = 0  # of the invented: the logged ones again, at another time
     #: wall times of the frames behind each break (to find the fault that caused it)
     break_times: list[float] = field(default_factory=list)
 
@@ -346,12 +349,22 @@ def check_sensor_events(name: str, logged: list[Logged], boots: list[Boot], prof
             fig.break_times.append(r.at)
             broken.append(f"{name}: said lost while the board still held them (boot {b.number}, its newest "
                           f"seq then {_top(b, r.at)}, keeps {BOARD_KEEPS}): {r.text[:160]}")
-    pairs = timed_pairs(want, [g for g, _ in got])
+    pairs, whose = timed_pairs(want, [g for g, _ in got])
     fig.matched += len(pairs)
     paired_want = {i for i, _ in pairs}
     paired_got = {j for _, j in pairs}
-    missing = [e for i, e in enumerate(want) if i not in paired_want]
-    extra = [x for j, x in enumerate(got) if j not in paired_got]
+    # an event in the log once, but not where the board's order puts it
+    moved = {j: whose[j] for j in range(len(got)) if j not in paired_got and whose[j] >= 0
+             and whose[j] not in paired_want}
+    fig.out_of_order += len(moved)
+    moved_want = set(moved.values())
+    missing = [e for i, e in enumerate(want) if i not in paired_want and i not in moved_want]
+    extra = [x for j, x in enumerate(got) if j not in paired_got and j not in moved]
+    if moved:
+        first = got[min(moved)][0]
+        broken.append(f"{name}: {len(moved)} sensor event(s) logged once but out of the board's "
+                      f"(device-time) order; first: {first.obj} (row {first.row})")
+        fig.break_times += [got[j][0].at for j in moved]
     logged_at = {(k, _us(got[j][0])) for _, j in pairs for k in [got[j][1]]}
     silent: list[Expected] = []
     for e in missing:
@@ -380,14 +393,41 @@ def check_sensor_events(name: str, logged: list[Logged], boots: list[Boot], prof
         broken.append(f"{name}: {len(doubled)} sensor event(s) in the log once too often: "
                       + ", ".join(f"{k} at t={g.obj.get('t')} (row {g.row})" for g, k in doubled[:5]))
     if invented:
-        broken.append(f"{name}: {len(invented)} sensor event(s) in the log that the board never wrote (or "
-                      f"not at that time): "
+        broken.append(f"{name}: {len(invented)} sensor event(s) in the log at a time the board never wrote "
+                      f"them (logged twice at two times, or made up): "
                       + ", ".join(f"{g.obj} (row {g.row})" for g, _ in invented[:5]))
+    shifted = _shifted_doubles(invented, logged_at)
+    if shifted:
+        shift, n = shifted
+        fig.doubled_shifted += n
+        broken.append(f"{name}: {n} of them logged twice, the second time {shift / 1e6:+.6f} s off the first "
+                      f"(the same events made again with another clock)")
     return broken
+
+
+def _shifted_doubles(extra: list[tuple[Logged, tuple[Any, ...]]], logged_at: set[tuple[Any, int]]
+                     ) -> tuple[int, int] | None:
+    """Extra logged events that are the logged ones again, shifted by one time: (the shift in
+    µs, how many), for the shift that explains the most of them (None: none explains two)."""
+    shifts: dict[int, int] = {}
+    at_key: dict[tuple[Any, ...], list[int]] = {}
+    for k, t in logged_at:
+        at_key.setdefault(k, []).append(t)
+    for g, k in extra[:400]:
+        t = _us(g)
+        for t0 in at_key.get(k, ()):
+            if abs(t - t0) < 600_000_000:
+                shifts[t - t0] = shifts.get(t - t0, 0) + 1
+    if not shifts:
+        return None
+    shift, _ = max(shifts.items(), key=lambda kv: kv[1])
+    n = sum(1 for g, k in extra if (k, _us(g) - shift) in logged_at)
+    return (shift, n) if n >= 2 else None
 
 
 def _runs(events: list[Expected]) -> list[str]:
     """Missing events as runs: 'boot 2 seq 100..130 (12 events, written 12:00:01.2)'."""
+    events = sorted(events, key=lambda e: (e.boot, e.seq))
     out: list[str] = []
     start = prev = events[0]
     n = 1

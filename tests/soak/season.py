@@ -476,6 +476,7 @@ class Season(Injector):
                                 "silently lost": sensor.silently_lost, "doubled": sensor.doubled,
                                 "never written": sensor.invented,
                                 "pins set again after a loss": sensor.resync,
+                                "out of order": sensor.out_of_order,
                                 "lost ranges the board still held": sensor.lost_said_held}
         drv = list(self.drivers.values())
         fig["play"] = {"matches started": sum(d.fig.matches_started for d in drv),
