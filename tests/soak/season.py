@@ -474,9 +474,10 @@ class Season(Injector):
         fig["sensor events"] = {"the boards wrote": sensor.expected, "logged": sensor.logged,
                                 "matched": sensor.matched, "said lost": sensor.said_lost,
                                 "silently lost": sensor.silently_lost, "doubled": sensor.doubled,
-                                "never written": sensor.invented,
+                                "at a time never written": sensor.invented,
                                 "pins set again after a loss": sensor.resync,
                                 "out of order": sensor.out_of_order,
+                                "logged twice at another time": sensor.doubled_shifted,
                                 "lost ranges the board still held": sensor.lost_said_held}
         drv = list(self.drivers.values())
         fig["play"] = {"matches started": sum(d.fig.matches_started for d in drv),
