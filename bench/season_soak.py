@@ -83,8 +83,9 @@ def recheck(work: Path) -> int:
     broken, sensor, _ = check(Record.load(work / "record.json"))
     print(f"sensor events: the boards wrote {sensor.expected}, logged {sensor.logged}, "
           f"said lost {sensor.said_lost}, silently lost {sensor.silently_lost}, doubled {sensor.doubled} "
-          f"(and {sensor.doubled_shifted} at another time), out of order {sensor.out_of_order}, at a time the "
-          f"board never wrote {sensor.invented}, lost ranges the board still held {sensor.lost_said_held}")
+          f"(and {sensor.doubled_shifted} at another time), out of order {sensor.out_of_order}, "
+          f"at a time the board never wrote {sensor.invented}, lost ranges the board still held "
+          f"{sensor.lost_said_held}")
     for name, lines in broken.items():
         print(f"{'BROKEN' if lines else 'holds '} {name}")
         for line in lines:
