@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import random
 import shutil
 import sqlite3
@@ -194,11 +195,14 @@ class Season(Injector):
                 raise RuntimeError("a pub's host never asked its board for a HELLO")
             await asyncio.sleep(0.2)
         await asyncio.sleep(1.0)
+        play = self.cfg.play  # the practice bursts cut the cable only when cuts are among the faults
+        if "cut" not in self.cfg.kinds:
+            play = dataclasses.replace(play, burst_cut_chance=0.0)
         for spec in self.specs:
             ref = Referee(self.http, self.webs[spec.pub], spec.table, self.answers)
             self.referees[spec.name] = ref
             self.drivers[spec.name] = TableDriver(spec, self.profiles[spec.game][2], self.boards[spec.name],
-                                                  ref, self.cfg.seed, self.cfg.play)
+                                                  ref, self.cfg.seed, play)
         self.say(f"soak: {len(self.pubs)} pubs, {len(self.specs)} tables, broker on {self.bport}, "
                  f"league page "
                  f"http://127.0.0.1:{self.lport}/, disks: {self.disks[self.pubs[0]].method}")
