@@ -42,6 +42,7 @@ class Play:
     burst_seconds: tuple[float, float] = (1.0, 4.0)
     burst_cut_chance: float = 0.6
     rest_wait: float = 10.0
+    finish_seconds: float = 60.0  # after the play time, to finish the matches being played
 
 
 @dataclass
@@ -65,7 +66,10 @@ class TableDriver:
         self.seed = seed
         self.play = play
         self.fig = TableFigures()
-        self.stop_at = float("inf")  # monotonic: no shot starts after it
+        self.stop_at = float("inf")  # monotonic: no match starts after it
+        #: monotonic: no shot starts after it (the evening ends when its last matches are over,
+        #: or this much after ``stop_at``; a match the league took but that goes on would
+        #: otherwise be checked half-played)
         self.started = time.monotonic()
         self.cuts: list[Fault] = []  # the cable cuts made during practice bursts
 
@@ -78,6 +82,9 @@ class TableDriver:
 
     def playing(self) -> bool:
         return time.monotonic() < self.stop_at
+
+    def finishing(self) -> bool:
+        return time.monotonic() < self.stop_at + self.play.finish_seconds
 
     async def run(self) -> None:
         n = 0
@@ -94,7 +101,7 @@ class TableDriver:
         self.fig.matches_started += 1
         done_all = True
         for step in script.steps:
-            if step.kind in ("shot", "pins_up") and not self.playing():
+            if step.kind in ("shot", "pins_up") and not self.finishing():
                 done_all = False
                 break
             if step.kind in ("setup", "call"):
