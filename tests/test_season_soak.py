@@ -75,10 +75,19 @@ def test_frames_are_said_lost_only_where_the_board_no_longer_held_them(season: R
     _holds(season, INVARIANTS[1])
 
 
+# Two more breaks meet this season in about one run in three, timing decides (the same
+# reboots as above, during a replay): strict would make the suite flaky either way, so
+# these two are not strict; remove them with the reboot fix above.
+@pytest.mark.xfail(strict=False, reason=(
+    "issue 22, Link and board (found by the soak): after a board's reboots during a replay the host logs "
+    "events released behind later ones, so table time goes back (seed 11: hoek-1, 0.26 s; not every run)"))
 def test_table_times_go_forward_in_every_log(season: Report) -> None:
     _holds(season, INVARIANTS[2])
 
 
+@pytest.mark.xfail(strict=False, reason=(
+    "issue 22, Link and board (found by the soak): after a board's reboots during a replay the host logs a "
+    "rest every 20 ms with no shot between (seed 11: hoek-1, a rest storm; not every run)"))
 def test_every_shot_is_ended_by_its_rest(season: Report) -> None:
     _holds(season, INVARIANTS[3])
 
