@@ -45,8 +45,9 @@ def season(tmp_path_factory: pytest.TempPathFactory) -> Report:
 
 def _holds(season: Report, invariant: str) -> None:
     broken = season.broken[invariant]
-    assert not broken, (f"{invariant}: broken (seed {SEED}; python bench/season_soak.py --seed {SEED} "
-                        f"--minutes {SECONDS / 60:g} --every-kind):\n  " + "\n  ".join(broken[:10])
+    repeat = (f"python bench/season_soak.py --seed {SEED} --minutes {SECONDS / 60:g} --every-kind "
+              "--anchor-minutes 0")
+    assert not broken, (f"{invariant}: broken (seed {SEED}; {repeat}):\n  " + "\n  ".join(broken[:10])
                         + f"\n\n{format_report(season)}")
 
 

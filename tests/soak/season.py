@@ -561,6 +561,8 @@ def format_report(report: Report) -> str:
         out.append("faults not survived:")
         out += [f"  {f} -- {f.note}" for f in unsurvived[:20]]
     if not report.ok:
-        out.append(f"repeat: python bench/season_soak.py --seed {cfg.seed} --minutes {cfg.seconds / 60:g}; "
-                   f"logs and databases in {report.workdir}")
+        only = "" if set(cfg.kinds) == set(fault_plan.KINDS) else " --only " + (" ".join(cfg.kinds) or "none")
+        every = " --every-kind" if cfg.every_kind else ""
+        out.append(f"repeat: python bench/season_soak.py --seed {cfg.seed} --minutes {cfg.seconds / 60:g}"
+                   f"{every}{only} --anchor-minutes 0; logs and databases in {report.workdir}")
     return "\n".join(out)
