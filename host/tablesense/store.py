@@ -39,6 +39,7 @@ from typing import Any
 
 from .corrections import dropped
 from .errors import TablesenseError
+from .log_checks import check_players
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -224,7 +225,9 @@ class Store:
     # --- matches --------------------------------------------------------------------
     def new_match(self, table_id: str, setup: dict[str, Any], source: str = "referee",
                   at: float | None = None) -> int:
-        """Open a match whose first event (seq 1) is ``setup``; both in one transaction."""
+        """Open a match whose first event (seq 1) is ``setup``; both in one transaction.
+        Its players' names are checked first (``log_checks``: ``BadEvent`` for a bad one)."""
+        check_players(setup.get("players"))
         at = time.time() if at is None else at
         line = json.dumps(setup, separators=(", ", ": "), ensure_ascii=False)
         with self._tx() as cur:
