@@ -324,3 +324,35 @@ async def test_guessing_the_tv_code_from_many_addresses_is_throttled_in_all(tmp_
         assert others.count(403) == guard.WRONG_CODES_IN_ALL - 10 and others.count(429) == 20, others
         assert await pair("127.0.4.1", "12345678") == 429  # not forgotten
         assert await pair("127.0.4.250", code) == 429  # even the right code, for the rest of the minute
+
+
+def test_screens_are_shared_fairly_and_the_trusted_are_kept_apart() -> None:
+    """The bookkeeping alone: a newcomer closes the oldest socket of the busiest guest
+    only when that guest holds more than the newcomer would; the referee's never count."""
+    from tablesense.web.limits import Screens, TooMany
+
+    now = [0.0]
+    screens = Screens(Limits(max_guest_ws=4, max_ws_per_client=3, ws_idle_timeout=10), clock=lambda: now[0])
+    closed: list[str] = []
+
+    def opened(client: str, trusted: bool = False) -> Any:
+        name = f"{client}#{len(screens.screens)}"
+        return screens.open(client, trusted, lambda: closed.append(name))
+
+    a = [opened("a") for _ in range(3)]
+    opened("b")
+    with pytest.raises(TooMany):
+        opened("a")  # its own cap
+    opened("c")  # a holds 3 > 0 + 1: a's oldest makes room
+    assert closed == ["a#0"] and a[0].gone
+    opened("d")  # a holds 2 > 0 + 1
+    assert closed == ["a#0", "a#1"]
+    with pytest.raises(TooMany):
+        opened("e")  # everyone holds 1: nobody's place is taken, the pool is full
+    ref = opened("r", trusted=True)  # the referee counts against nothing
+    assert screens.idle_left(ref) is None and sum(screens.guests.values()) == 4
+    now[0] = 11.0
+    assert screens.idle_left(a[2]) < 0  # a guest's quiet socket is idle now
+    screens.promote("b")  # b showed the token: its socket is the referee's now
+    assert "b" not in screens.guests
+    opened("e")

@@ -250,6 +250,8 @@ class Screen:
     opened: float
     last: float
     close: Callable[[], Any]
+    #: closed, or being closed to make room: it counts no more
+    gone: bool = False
 
 
 class Screens:
@@ -295,10 +297,10 @@ class Screens:
 
     def done(self, screen: Screen) -> None:
         """The socket closed (or is being closed): it counts no more."""
-        try:
-            self.screens.remove(screen)
-        except ValueError:
+        if screen.gone:
             return
+        screen.gone = True
+        self.screens.remove(screen)
         if not screen.trusted:
             self.guests[screen.client] -= 1
             if self.guests[screen.client] <= 0:

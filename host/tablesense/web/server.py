@@ -301,9 +301,12 @@ async def _stream(request: web.Request, table_ids: list[str]) -> web.WebSocketRe
     screens = request.app[SCREENS_KEY]
     ws = web.WebSocketResponse(heartbeat=20, compress=False, max_msg_size=limits.max_ws_message)
 
+    async def closed_for_room() -> None:
+        with contextlib.suppress(Exception):  # not prepared yet, or gone already
+            await ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"the pub's screens are all taken")
+
     def make_room() -> None:  # another guest needs the place of this socket
-        asyncio.get_running_loop().create_task(
-            ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"the pub's screens are all taken"))
+        asyncio.get_running_loop().create_task(closed_for_room())
 
     try:
         screen = screens.open(request.remote or "?", _screen_trusted(request, table_ids), make_room)
@@ -314,6 +317,9 @@ async def _stream(request: web.Request, table_ids: list[str]) -> web.WebSocketRe
     except BaseException:
         screens.done(screen)
         raise
+    if screen.gone:  # its place was given to another guest while it was being opened
+        await ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"the pub's screens are all taken")
+        return ws
     request.app[SOCKETS_KEY].add(ws)
     flag = asyncio.Event()
     for tid in table_ids:
