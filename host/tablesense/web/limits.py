@@ -53,8 +53,9 @@ class Limits:
     max_connections: int = 256
     #: open connections from one client address (a browser needs up to seven)
     max_per_client: int = 32
-    #: live WebSockets (scoreboards, panels) from one guest address
-    max_ws_per_client: int = 8
+    #: live WebSockets (scoreboards, panels) from one guest address (a PC behind the bar may
+    #: show a scoreboard for each of its tables)
+    max_ws_per_client: int = 16
     #: live WebSockets of guests in all: the rest of ``max_connections`` stays for pages,
     #: the referee and the paired TVs
     max_guest_ws: int = 128
