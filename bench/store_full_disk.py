@@ -6,10 +6,11 @@ Usage: python bench/store_full_disk.py [--events N] [--disk 2m]
    One table's N events (pins, at the link's pace) go through the pub's feed into the
    match log; after a third of them another file fills the disk to the last byte, and is
    deleted 1.5 s later. Prints the events written and still waiting when the feed is
-   stopped (5 s after the last was fed, or 20 s after it should have been) and the write-ahead log's largest size; beside
-   the anchor, the same feed on the machine's own disk. And the
-   same run with SQLite's defaults as the store had them (a write-ahead log checkpointed
-   at 1000 pages and never cut back, nothing done when the disk refuses), for the "was".
+   stopped (5 s after the last was fed, or 20 s after it should have been) and the
+   write-ahead log's largest size; beside the anchor, the same feed on the machine's own
+   disk. And the same run with SQLite's defaults as the store had them (a write-ahead log
+   checkpointed at 1000 pages and never cut back, nothing done when the disk refuses),
+   for the "was".
 2. A file-size limit (``ulimit -f``, RLIMIT_FSIZE in a child process): the events written
    before the log refuses every write, with the store's settings and with SQLite's defaults.
 """

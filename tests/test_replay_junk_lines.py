@@ -106,7 +106,8 @@ def test_each_junk_line_is_one_line_on_stderr_and_the_play_around_it_counts(
     assert "Traceback" not in err + out
     assert code == 1
     assert _said(err) == bad  # each junk line once, nothing else
-    _, want, _ = _replay(tmp_path, clean, "--json")
+    clean_code, want, clean_err = _replay(tmp_path, clean, "--json")
+    assert clean_code == 0 and clean_err == ""  # the same log without the junk: nothing to say
     if as_json:  # the junk changed nothing of the match
         got = json.loads(out)
         got.pop("errors")
