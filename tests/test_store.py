@@ -155,3 +155,14 @@ async def test_writer_refuses_a_duplicate_without_losing_its_neighbours(tmp_path
     assert results[0] is None and results[2] is None
     assert isinstance(results[1], StoreError) and "already has an event 2" in str(results[1])
     assert [e.seq for e in Store(db).events(mid)] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("name", ["", "\n", "  ", "x" * 10_000, "Ann\x1b[2J"])
+def test_a_match_with_a_bad_players_name_is_not_opened(tmp_path: Path, name: str) -> None:
+    from tablesense.errors import BadEvent
+
+    store = Store(str(tmp_path / "pub.db"))
+    with pytest.raises(BadEvent, match="name") as caught:
+        store.new_match("1", {**SETUP, "players": {"p1": name, "p2": "Bob"}})
+    assert len(str(caught.value)) < 200
+    assert store.matches("1") == []

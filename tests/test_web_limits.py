@@ -197,6 +197,10 @@ def _get(path: bytes, extra: bytes = b"") -> bytes:
     return b"GET " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extra + b"Connection: close\r\n\r\n"
 
 
+def _setup(name: bytes) -> bytes:
+    return b'{"game": "golf", "players": {"p1": ' + name + b', "p2": "Bob"}}'
+
+
 BAD = {
     "non-UTF-8 token header": lambda tok: _post("/api/table/1/setup", b"{}", token=b"\xff\xfe\x80"),
     "non-UTF-8 origin": lambda tok: _post("/api/table/1/setup", b"{}", tok, b"Origin: http://\xff\r\n"),
@@ -232,6 +236,10 @@ BAD = {
                                  b"Connection: close\r\n\r\n",
     "not HTTP at all": lambda tok: b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + b"\x00" * 64,
     "bad TV code body": lambda tok: _post("/api/table/1/tv", b'{"code": ' + b"[" * 40 + b"]" * 40 + b"}"),
+    "empty player's name": lambda tok: _post("/api/table/1/setup", _setup(b'""'), tok),
+    "a newline for a name": lambda tok: _post("/api/table/1/setup", _setup(b'"\\n"'), tok),
+    "a 9,999-character name": lambda tok: _post("/api/table/1/setup", _setup(b'"%s"' % (b"x" * 9999)), tok),
+    "a time out of range": lambda tok: _post("/api/table/1/setup", b'{"t": -1, ' + _setup(b'"A"')[1:], tok),
 }
 
 

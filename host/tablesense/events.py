@@ -4,13 +4,15 @@ Every event has ``t`` (seconds on the table's clock) and ``type``. ``parse_event
 turns one decoded JSON object into a record and rejects anything malformed with a
 ``BadEvent`` that says what is wrong; ``Event.to_dict`` gives the JSON object back.
 Unknown extra keys are kept in ``extra`` so that logs written by newer releases
-replay on older ones without losing data.
+replay on older ones without losing data. What comes in is checked at this edge with
+``tablesense.log_checks``: times and numbers finite and in range, players' names
+non-empty, without control characters and of a sane length, anything quoted back cut
+short.
 """
 
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Annotated, Any, ClassVar, Literal
@@ -18,6 +20,7 @@ from typing import Annotated, Any, ClassVar, Literal
 import msgspec
 
 from .errors import BadEvent
+from .log_checks import MAX_T, check_int, check_players, check_time, is_number, short
 
 GAMES = ("golf", "kegle", "carom")
 PLAYERS = ("p1", "p2")
@@ -30,6 +33,15 @@ BALLS = {
     "carom": ("white", "yellow", "red"),
 }
 ALL_BALLS = frozenset(b for balls in BALLS.values() for b in balls)
+
+#: the largest figure a set-up may give: caroms to make (``targets``) or points (``distance``);
+#: far beyond any match (a match that never ends, for a benchmark, sets 10^9), far below
+#: what would upset the arithmetic of the engines
+MAX_COUNT = 10**9
+#: the largest moyenne (caroms per inning)
+MAX_MOYENNE = 10_000.0
+#: the largest replacement spot number a call may name
+MAX_SPOT = 99
 
 
 _NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
@@ -215,7 +227,26 @@ def _extra(obj: dict[str, Any], known: tuple[str, ...]) -> Mapping[str, Any]:
         keys = _KNOWN_KEYS[known] = frozenset((*known, "t", "type"))
     if obj.keys() <= keys:  # the common case: nothing extra (a C-speed set test)
         return _NO_EXTRA
-    return {k: v for k, v in obj.items() if k not in keys}
+    extra = {k: v for k, v in obj.items() if k not in keys}
+    for key, value in extra.items():
+        if not _all_finite(value):
+            raise BadEvent(f"'{short(key)[1:-1]}': NaN and Infinity are no numbers a log may hold")
+    return extra
+
+
+def _all_finite(value: Any) -> bool:
+    """No NaN or infinity anywhere in ``value`` (kept and written back, it would not be JSON)."""
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, float):
+            if v - v != 0.0:
+                return False
+        elif isinstance(v, dict):
+            todo.extend(v.values())
+        elif isinstance(v, list):
+            todo.extend(v)
+    return True
 
 
 def parse_event(obj: Any) -> Event:
@@ -225,29 +256,16 @@ def parse_event(obj: Any) -> Event:
     kind = obj.get("type")
     if not isinstance(kind, str):
         raise BadEvent("event has no 'type'")
-    t = obj.get("t")
-    if isinstance(t, bool) or not isinstance(t, (int, float)) or not _finite(t):
-        raise BadEvent(f"{_short(kind)[1:-1]} event needs a numeric 't' (seconds), not {_short(t)}")
-    t = float(t)
+    t = check_time(obj.get("t"), f"{_short(kind)[1:-1]} event")
     parser = _PARSERS.get(kind)
     if parser is None:
         raise BadEvent(f"unknown event type {_short(kind)} (known: {', '.join(sorted(_PARSERS))})")
     return parser(obj, t)
 
 
-def _finite(t: int | float) -> bool:
-    try:
-        return math.isfinite(t)
-    except OverflowError:  # an integer beyond float's range
-        return False
-
-
 def _short(value: Any) -> str:
-    """``repr(value)``, cut to 80 characters (a 4,000-digit number is not repeated whole)."""
-    if isinstance(value, int) and abs(value) > 10**60:
-        return f"an integer of {len(str(abs(value)))} digits"
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
+    """``repr(value)``, cut to 80 characters (``log_checks.short``)."""
+    return short(value)
 
 
 _GAME_ALIASES = {
@@ -268,16 +286,7 @@ def _parse_setup(obj: dict[str, Any], t: float) -> Setup:
     game = _GAME_ALIASES.get(game, game)
     if game not in GAMES:
         raise BadEvent(f"setup: unknown game {_short(game)} (games: {', '.join(GAMES)})")
-    players = _req(obj, "players", dict, "setup")
-    for p in PLAYERS:
-        if p not in players:
-            raise BadEvent(f"setup: 'players' needs '{p}'")
-        name = players[p]
-        ok = isinstance(name, str) or (
-            isinstance(name, list) and name and all(isinstance(n, str) for n in name)
-        )
-        if not ok:
-            raise BadEvent(f"setup: player {p} must be a name or a list of names, not {_short(name)}")
+    players = check_players(_req(obj, "players", dict, "setup"))
     discipline = _opt(obj, "discipline", str, "setup")
     if discipline is not None:
         key = discipline.strip().lower().replace(" ", "").replace("-", "").replace("_", "")
@@ -287,16 +296,18 @@ def _parse_setup(obj: dict[str, Any], t: float) -> Setup:
     targets = _opt(obj, "targets", dict, "setup")
     if targets is not None:
         for p, v in targets.items():
-            if p not in PLAYERS or isinstance(v, bool) or not isinstance(v, int) or v <= 0:
-                raise BadEvent(f"setup: targets must map p1/p2 to positive integers, not {_short(targets)}")
+            if p not in PLAYERS or isinstance(v, bool) or not isinstance(v, int) or not 0 < v <= MAX_COUNT:
+                raise BadEvent(f"setup: targets must map p1/p2 to whole numbers from 1 to {MAX_COUNT}, "
+                               f"not {_short(targets)}")
     moyennes = _opt(obj, "moyennes", dict, "setup")
     if moyennes is not None:
         for p, v in moyennes.items():
-            if p not in PLAYERS or isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
-                raise BadEvent(f"setup: moyennes must map p1/p2 to numbers >= 0, not {_short(moyennes)}")
+            if p not in PLAYERS or not is_number(v) or not 0 <= v <= MAX_MOYENNE:
+                raise BadEvent(f"setup: moyennes must map p1/p2 to numbers from 0 to {MAX_MOYENNE:g}, "
+                               f"not {_short(moyennes)}")
     distance = _opt(obj, "distance", int, "setup")
-    if distance is not None and distance <= 0:
-        raise BadEvent(f"setup: distance must be positive, not {_short(distance)}")
+    if distance is not None:
+        check_int(distance, 1, MAX_COUNT, "setup: distance")
     known = ("game", "players", "format", "discipline", "profile", "targets", "moyennes", "distance")
     return Setup(
         t=t, game=game, players=dict(players), format=_opt(obj, "format", str, "setup"),
@@ -361,7 +372,7 @@ def _check_positions(positions: dict[str, Any]) -> None:
 def _is_xy(p: Any) -> bool:
     return (
         isinstance(p, list) and len(p) == 2
-        and all(isinstance(v, (int, float)) and not isinstance(v, bool) and _finite(v) for v in p)
+        and all(is_number(v) for v in p)
     )
 
 
@@ -385,6 +396,8 @@ def _parse_call(obj: dict[str, Any], t: float) -> Call:
     if player is not None and player not in PLAYERS:
         raise BadEvent(f"call {_short(call)}: player must be p1 or p2, not {_short(player)}")
     spot = _opt(obj, "spot", int, "call")
+    if spot is not None:
+        check_int(spot, 1, MAX_SPOT, f"call {_short(call)}: spot")
     known = ("call", "player", "foul", "ball", "spot", "question", "answer")
     return Call(
         t=t, call=call, player=player, foul=_opt(obj, "foul", str, "call"),
@@ -429,10 +442,10 @@ def parse_line(line: str | bytes) -> Event:
         return _parse_slow(line)
     t = event.t
     kind = type(event)
-    if (t - t != 0.0 or event.extra is not _NO_EXTRA
+    if (not 0.0 <= t <= MAX_T or event.extra is not _NO_EXTRA
             or (kind is Contact and len(event.balls) != 2)  # type: ignore[attr-defined]
             or (kind is Call and not _plain_call(event))):  # type: ignore[arg-type]
-        return _parse_slow(line)  # not finite, ...: said there in our words
+        return _parse_slow(line)  # not finite, out of range, ...: said there in our words
     if kind is Rest and event.positions is not None:  # type: ignore[attr-defined]
         _check_positions(event.positions)  # type: ignore[attr-defined]
     return event
@@ -443,6 +456,8 @@ def _plain_call(call: Call) -> bool:
     (an ``answer`` goes the long way: only it tells a missing answer from ``null``)."""
     name = call.call
     if name == "answer" or (call.player is not None and call.player not in PLAYERS):
+        return False
+    if call.spot is not None and not 1 <= call.spot <= MAX_SPOT:
         return False
     need = _KNOWN_CALLS.get(name, ())
     return not need or all(getattr(call, key) is not None for key in need)

@@ -3,7 +3,11 @@
 ``Replay`` feeds events one at a time to the engine chosen by the ``setup`` event.
 A line that is malformed (``BadEvent``) or impossible in the current state
 (``IllegalCall``) is recorded as an error naming the line, and replay goes on with
-the next one: one bad line never loses the rest of the match.
+the next one: one bad line never loses the rest of the match. One problem is one
+error: a set-up that cannot be taken is named once, and the events of its match after
+it are skipped without a line each (so are events before any set-up); a clock that runs
+backwards (``log_checks.TimeOrder``) is named once a match, its events still applied.
+Every error is one line of at most ``log_checks.MAX_MESSAGE`` characters.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import msgspec
 from .corrections import dropped, voided_range
 from .errors import BadEvent, TablesenseError
 from .events import Event, Setup, parse_line
+from .log_checks import MAX_ECHO, MAX_MESSAGE, TimeOrder, clip
 from .rules import Engine, MatchState, find_engine
 
 
@@ -27,11 +32,16 @@ class LineError:
     error: str
     text: str = ""
 
+    @classmethod
+    def of(cls, line: int, error: str, text: str = "") -> LineError:
+        """An error fit to print in one line, quoting at most the start of the line."""
+        return cls(line, clip(error, MAX_MESSAGE), clip(text.strip(), MAX_ECHO) if text else "")
+
     def to_dict(self) -> dict[str, Any]:
-        return {"line": self.line, "error": self.error}
+        return {"line": self.line, "error": clip(self.error, MAX_MESSAGE)}
 
     def __str__(self) -> str:
-        return f"line {self.line}: {self.error}"
+        return f"line {self.line}: {clip(self.error, MAX_MESSAGE)}"
 
 
 @dataclass(slots=True)
@@ -47,6 +57,13 @@ class Replay:
     #: log's replay knows how many undos it holds (``history_for``) and keeps no more
     #: than they could reach: memory stays flat.
     history: int | None = None
+    #: whether the table's clock ran backwards in this match (said once a match)
+    order: TimeOrder = field(default_factory=TimeOrder)
+    #: the line whose error covers the events now skipped (a set-up that could not be
+    #: taken, or the first event before any set-up); None when none are skipped
+    skipping: int | None = None
+    #: events skipped under that error, without a line each
+    skipped: int = 0
 
     def apply(self, event: Event) -> MatchState:
         """Apply one event; raises ``TablesenseError`` and leaves the state as it was."""
@@ -54,9 +71,10 @@ class Replay:
             engine = find_engine(event.game)
             state = engine.new_state(event)
             self.engine, self.state = engine, state
+            self.skipping = None
         else:
             if self.engine is None or self.state is None:
-                raise BadEvent(f"{event.type} event before any 'setup' event")
+                raise NoSetup(f"{event.type} event before any 'setup' event")
             self.state = self.engine.apply(self.state, event)
         self.events += 1
         if self.history is not None and self.events % TRIM_EVERY == 0:
@@ -68,29 +86,66 @@ class Replay:
         if not text.strip():
             return False
         try:
-            self.apply(parse_line(text))
+            event = parse_line(text)
+            self.apply(event)
         except TablesenseError as exc:
-            self.errors.append(LineError(line, str(exc), text.strip()))
+            self.refused(line, text, str(exc), isinstance(exc, NoSetup))
             return False
+        self.timed(event, line)
         return True
+
+    def refused(self, line: int, text: str, problem: str, no_setup: bool = False) -> LineError | None:
+        """Record that ``line`` could not be applied; the error, or None when an earlier
+        error covers it (the match's set-up was refused, or no set-up came yet).
+
+        A set-up refused leaves no match to apply the events after it to: they are skipped,
+        under its error, until a set-up is taken (``replay`` reports the last match: a
+        match that cannot be refereed, not the one before it)."""
+        if no_setup and self.skipping is not None:
+            self.skipped += 1
+            return None
+        if '"setup"' in text and _is_setup(text):
+            self.engine = self.state = None
+            self.skipping = line
+            problem += "; its match's events are skipped until a set-up that can be taken"
+        elif no_setup:
+            self.skipping = line
+            problem += " (the events until one are skipped, not named each)"
+        err = LineError.of(line, problem, text)
+        self.errors.append(err)
+        return err
+
+    def timed(self, event: Event, line: int) -> LineError | None:
+        """Check an applied event's time against the shot before (``TimeOrder``); the error
+        the first time in a match that the clock runs backwards."""
+        problem = self.order.see(event.type, event.t)
+        if problem is None:
+            return None
+        err = LineError.of(line, problem)
+        self.errors.append(err)
+        return err
 
     def feed_lines(self, lines: Iterable[str]) -> Replay:
         """``feed_line`` over a whole log, its void records applied (``effective_lines``).
 
         The loop of a whole replay: the engine's ``apply`` is called straight for every
         event but a set-up, with the same errors and history trimming as ``apply``."""
-        errors = self.errors
+        order = self.order
         for n, text in effective_lines(lines):
             try:
                 event = parse_line(text)
                 engine, state = self.engine, self.state
                 if engine is None or state is None or type(event) is Setup:
                     self.apply(event)
+                    self.timed(event, n)
                     continue
                 self.state = engine.apply(state, event)
             except TablesenseError as exc:
-                errors.append(LineError(n, str(exc), text.strip()))
+                self.refused(n, text, str(exc), isinstance(exc, NoSetup))
                 continue
+            floor = order.floor
+            if (floor is not None and event.t < floor) or type(event).type == "rest":
+                self.timed(event, n)  # the clock ran back, or a shot ended: the slow way
             self.events += 1
             if self.history is not None and self.events % TRIM_EVERY == 0:
                 trim_history(self.state, self.history)
@@ -107,6 +162,10 @@ class Replay:
         if self.errors:
             out["errors"] = [e.to_dict() for e in self.errors]
         return out
+
+
+class NoSetup(BadEvent):
+    """An event came before any set-up (or after one that was refused)."""
 
 
 #: the fields through which an engine state reaches older states (base, kegle/carom, golf)

@@ -13,6 +13,14 @@ Nothing is ever changed or deleted. A correction is a record of its own:
 
 Events that arrive while no match is running are kept too (``match_id`` NULL), so a
 table's sensors can be checked before a match starts.
+
+A nearly full disk (or a file-size limit, ``ulimit -f``) refuses writes now and then; the
+log keeps working through it. Its write-ahead log is kept small (moved into the database
+every ``WAL_PAGES`` pages and cut back to ``WAL_BYTES`` when it starts over), and a write
+the disk refuses is rolled back whole, after which the write-ahead log is moved into the
+database and truncated to nothing (``make_room``): the room it held is free for the next
+try. A refused write raises ``StoreUnavailable`` and nothing of it is on disk, so the same
+write may simply be tried again; it is taken once the disk has room (docs/reliability.md).
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from typing import Any
 
 from .corrections import dropped
 from .errors import TablesenseError
+from .log_checks import check_players
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -95,6 +104,56 @@ class StoreUnavailable(StoreError):
     failing): nothing was written; the same write may succeed later."""
 
 
+#: the write-ahead log is moved into the database once it holds this many pages (4 KiB
+#: each; SQLite's default, 1000, lets it grow to 4 MB, more than a small disk holds)
+WAL_PAGES = 128
+#: and cut back to this many bytes when it starts over (SQLite's default: never cut)
+WAL_BYTES = 512 * 1024
+#: how long a write waits for a lock another program holds (a backup)
+BUSY_MS = 5000
+#: how long making room waits for a reader to let go of the write-ahead log
+MAKE_ROOM_WAIT_MS = 100
+
+
+def make_room(db: sqlite3.Connection) -> bool:
+    """After a write the disk refused: roll back what is open, move the write-ahead log
+    into the database and truncate it to nothing. True when it is empty now (the room it
+    held is free); False when the database could not take it yet (no room for even that,
+    or a reader holds it), which the next refused write tries again. Waits for readers a
+    tenth of a second at most."""
+    with contextlib.suppress(sqlite3.Error):
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+    try:
+        db.execute(f"PRAGMA busy_timeout={MAKE_ROOM_WAIT_MS}")
+        try:
+            busy, _frames, _moved = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        finally:
+            db.execute(f"PRAGMA busy_timeout={BUSY_MS}")
+    except sqlite3.Error:
+        return False
+    return not busy
+
+
+def disk_refused(exc: sqlite3.Error) -> bool:
+    """Whether SQLite's error says the disk refused (full, a file-size limit, an I/O error),
+    not a lock: only then is there room to make."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is None:
+        return "full" in str(exc) or "I/O" in str(exc)
+    return (code & 0xFF) in (sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR)
+
+
+def _refused(db: sqlite3.Connection, exc: sqlite3.Error) -> StoreUnavailable:
+    """The error for a write that was refused, the room made first when the disk refused it."""
+    with contextlib.suppress(sqlite3.Error):
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+    if disk_refused(exc):
+        make_room(db)
+    return StoreUnavailable(f"the match log cannot be written: {exc}")
+
+
 @dataclass(frozen=True, slots=True)
 class MatchRow:
     """One match of a table: who played what, when, and how it ended."""
@@ -131,9 +190,22 @@ class Store:
         self.path = path
         self.db = _connect(path)
         _schema(self.db, path)
+        #: match results the disk refused (``finish``): shown by ``match``, written later
+        self._unfinished: dict[int, tuple[float | None, str | None]] = {}
 
     def close(self) -> None:
+        self._write_results()
         self.db.close()
+
+    def _write(self, sql: str, args: tuple[Any, ...]) -> sqlite3.Cursor:
+        """One statement, committed; a refusal of the disk or a lock is ``StoreUnavailable``
+        (nothing written, the write-ahead log truncated to make room for the next try)."""
+        try:
+            return self.db.execute(sql, args)
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.Error as exc:
+            raise _refused(self.db, exc) from None
 
     # --- tables -------------------------------------------------------------------
     def table(self, table_id: str, lang: str = "en") -> tuple[str, str]:
@@ -142,18 +214,20 @@ class Store:
         if row:
             return row[0], row[1]
         token = secrets.token_urlsafe(12)
-        self.db.execute("INSERT INTO tables(id, token, lang) VALUES (?,?,?)", (table_id, token, lang))
+        self._write("INSERT INTO tables(id, token, lang) VALUES (?,?,?)", (table_id, token, lang))
         return token, lang
 
     def set_lang(self, table_id: str, lang: str) -> None:
         if lang not in LANGS:
             raise StoreError(f"unknown language {lang!r} (languages: {', '.join(LANGS)})")
-        self.db.execute("UPDATE tables SET lang=? WHERE id=?", (lang, table_id))
+        self._write("UPDATE tables SET lang=? WHERE id=?", (lang, table_id))
 
     # --- matches --------------------------------------------------------------------
     def new_match(self, table_id: str, setup: dict[str, Any], source: str = "referee",
                   at: float | None = None) -> int:
-        """Open a match whose first event (seq 1) is ``setup``; both in one transaction."""
+        """Open a match whose first event (seq 1) is ``setup``; both in one transaction.
+        Its players' names are checked first (``log_checks``: ``BadEvent`` for a bad one)."""
+        check_players(setup.get("players"))
         at = time.time() if at is None else at
         line = json.dumps(setup, separators=(", ", ": "), ensure_ascii=False)
         with self._tx() as cur:
@@ -170,32 +244,48 @@ class Store:
         """Append one event line and commit it. ``match_id`` None: no match running."""
         at = time.time() if at is None else at
         try:
-            self.db.execute(INSERT_EVENT, (table_id, match_id, seq, source, at, line))
+            self._write(INSERT_EVENT, (table_id, match_id, seq, source, at, line))
         except sqlite3.IntegrityError:
             raise StoreError(f"match {match_id} already has an event {seq}") from None
-        except sqlite3.OperationalError as exc:
-            raise StoreUnavailable(f"the match log cannot be written: {exc}") from None
 
     def finish(self, match_id: int, result: dict[str, Any] | None, at: float | None = None) -> None:
         """Record how a match ended (a cache of the replay, for the history list).
 
-        ``result`` None reopens the match (the referee undid the deciding shot)."""
+        ``result`` None reopens the match (the referee undid the deciding shot). A disk
+        that refuses it loses nothing: the event that decided it is in the log already; the
+        result is shown as recorded (``match``) and written at the next chance."""
         if result is None:
-            self.db.execute("UPDATE matches SET ended=NULL, result=NULL WHERE id=?", (match_id,))
-            return
-        at = time.time() if at is None else at
-        self.db.execute(
-            "UPDATE matches SET ended=?, result=? WHERE id=?",
-            (at, json.dumps(result, ensure_ascii=False), match_id),
-        )
+            self._unfinished[match_id] = (None, None)
+        else:
+            at = time.time() if at is None else at
+            self._unfinished[match_id] = (at, json.dumps(result, ensure_ascii=False))
+        self._write_results()
+
+    def _write_results(self) -> None:
+        """Write the results ``finish`` could not write (the disk was full); quiet if it still cannot."""
+        while self._unfinished:
+            match_id, (ended, result) = next(iter(self._unfinished.items()))
+            try:
+                self._write("UPDATE matches SET ended=?, result=? WHERE id=?", (ended, result, match_id))
+            except StoreUnavailable:
+                return
+            self._unfinished.pop(match_id, None)
 
     def match(self, match_id: int) -> MatchRow:
+        self._write_results()
         row = self.db.execute(
             "SELECT id, table_id, game, players, started, ended, result FROM matches WHERE id=?",
             (match_id,),
         ).fetchone()
         if row is None:
             raise StoreError(f"no match {match_id}")
+        return self._shown(row)
+
+    def _shown(self, row: tuple[Any, ...]) -> MatchRow:
+        """A match row with the result ``finish`` has not written yet."""
+        waiting = self._unfinished.get(row[0])
+        if waiting is not None:
+            row = (*row[:5], *waiting)
         return _match_row(row)
 
     def matches(self, table_id: str | None = None, limit: int = 50) -> list[MatchRow]:
@@ -206,7 +296,8 @@ class Store:
             sql += " WHERE table_id=?"
             args = (table_id,)
         sql += " ORDER BY id DESC LIMIT ?"
-        return [_match_row(r) for r in self.db.execute(sql, (*args, limit))]
+        self._write_results()
+        return [self._shown(r) for r in self.db.execute(sql, (*args, limit)).fetchall()]
 
     def latest_match(self, table_id: str) -> MatchRow | None:
         found = self.matches(table_id, limit=1)
@@ -236,7 +327,7 @@ class Store:
 
     def save_checkpoint(self, table_id: str, state: str, at: float | None = None) -> None:
         at = time.time() if at is None else at
-        self.db.execute(SAVE_CHECKPOINT, (table_id, state, table_id, at))
+        self._write(SAVE_CHECKPOINT, (table_id, state, table_id, at))
 
     def table_lines_after(self, table_id: str, row: int) -> list[str]:
         """The lines of the table's own events (source ``table``) written after ``row``."""
@@ -248,7 +339,7 @@ class Store:
 
     def incident(self, table_id: str, kind: str, text: str, at: float | None = None) -> None:
         at = time.time() if at is None else at
-        self.db.execute(INSERT_INCIDENT, (table_id, at, kind, text))
+        self._write(INSERT_INCIDENT, (table_id, at, kind, text))
 
     def incidents(self, table_id: str, limit: int = 50) -> list[tuple[float, str, str]]:
         """(at, kind, text) of the table's incidents, newest last."""
@@ -274,10 +365,13 @@ def _schema(db: sqlite3.Connection, path: str) -> None:
 def _connect(path: str) -> sqlite3.Connection:
     try:
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        db.execute("PRAGMA busy_timeout=5000")
+        db.execute(f"PRAGMA busy_timeout={BUSY_MS}")
         db.execute("PRAGMA journal_mode=WAL")
         # FULL: a commit is on disk when it returns (a power cut, not only a crash)
         db.execute("PRAGMA synchronous=FULL")
+        # a small write-ahead log: a disk of a few MB is not filled by it (make_room)
+        db.execute(f"PRAGMA wal_autocheckpoint={WAL_PAGES}")
+        db.execute(f"PRAGMA journal_size_limit={WAL_BYTES}")
     except sqlite3.Error as exc:
         raise StoreError(f"cannot open the match log {path}: {exc}") from None
     return db
@@ -293,13 +387,16 @@ class Writer:
     while a commit is under way go into the next commit together, so eight tables
     scoring at once cost one disk sync, not eight, and the event loop never waits
     for the disk. A commit the database refuses (locked, disk full) raises
-    ``StoreUnavailable`` in every waiter of that group: nothing of it was written.
+    ``StoreUnavailable`` in every waiter of that group: nothing of it was written, and
+    the write-ahead log is truncated (``make_room``) so that the next try finds the room
+    it held.
     """
 
     def __init__(self, path: str) -> None:
         self.db = _connect(path)
         _schema(self.db, path)
         self.commits = 0
+        self.refused = 0  # commits the database refused (each retried by its writers)
         self._queue: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="tablesense-log", daemon=True)
         self._thread.start()
@@ -358,10 +455,8 @@ class Writer:
             self.db.execute("COMMIT")
             self.commits += 1
         except sqlite3.Error as exc:
-            with contextlib.suppress(sqlite3.Error):
-                if self.db.in_transaction:
-                    self.db.execute("ROLLBACK")
-            results = [StoreUnavailable(f"the match log cannot be written: {exc}")] * len(batch)
+            results = [_refused(self.db, exc)] * len(batch)  # the whole group rolled back
+            self.refused += 1
         for (_, _, done, loop), error in zip(batch, results):
             loop.call_soon_threadsafe(_settle, done, error)
 
@@ -382,14 +477,22 @@ class _Transaction:
     def __enter__(self) -> sqlite3.Cursor:
         try:
             self.db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            raise StoreUnavailable(f"the match log cannot be written: {exc}") from None
+        except sqlite3.Error as exc:
+            raise _refused(self.db, exc) from None
         return self.db.cursor()
 
     def __exit__(self, kind: object, exc: object, tb: object) -> None:
-        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
-        if isinstance(exc, sqlite3.OperationalError):  # locked, disk full: may succeed later
-            raise StoreUnavailable(f"the match log cannot be written: {exc}") from None
+        if kind is None:
+            try:
+                self.db.execute("COMMIT")
+                return
+            except sqlite3.Error as failed:  # the disk refused the commit: nothing of it is kept
+                raise _refused(self.db, failed) from None
+        with contextlib.suppress(sqlite3.Error):
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.Error) and not isinstance(exc, sqlite3.IntegrityError):
+            raise _refused(self.db, exc) from None  # locked, disk full: may succeed later
 
 
 def _match_row(row: tuple[Any, ...]) -> MatchRow:

@@ -5,9 +5,12 @@ records, once to replay), standard input through a temporary spool file. Time an
 memory grow with the lines, not with their square: a line's new rulings are found from
 the end of the ruling log, not by comparing all of it (``bench/replay_scale.py``).
 
-A bad line (not UTF-8, not JSON, nested too deeply, a number too long, a wrong field,
-impossible in the match) is named by its line number on standard error and the replay
-goes on with the next one (exit 1). An empty log is an error (exit 2). A reader that
+A bad line (not UTF-8, not JSON, nested too deeply, a number too long or out of range, a
+wrong field, a bad player's name, impossible in the match) is named by its line number
+on standard error, in one line of at most 300 characters, and the replay goes on with
+the next one (exit 1). One problem is one line: a set-up refused is named once and the
+events of its match skipped under it; a clock that runs backwards across shots is named
+once a match (docs/events.md, "Times"). An empty log is an error (exit 2). A reader that
 goes away (``| head``) ends the replay quietly, exit 0 (docs/events.md).
 """
 
@@ -24,7 +27,7 @@ from typing import IO, Any
 
 from ..errors import TablesenseError
 from ..events import Event, Rest, parse_line
-from ..replay import LineError, Replay, effective_stream, history_for, scan_log
+from ..replay import LineError, NoSetup, Replay, effective_stream, history_for, scan_log
 from ..rules import Ruling
 from ..rules.base import player_names, replace
 from ..rules.ruling_log import RulingLog
@@ -136,23 +139,29 @@ def _text_problem(text: str) -> str | None:
 def _events(rep: Replay, lines: Iterator[tuple[int, str]],
             on_error: Callable[[LineError], None]) -> Iterator[Event]:
     """Apply each counted line to ``rep``; yield each event applied. A bad line is recorded
-    in ``rep.errors``, handed to ``on_error`` and skipped."""
+    in ``rep.errors``, handed to ``on_error`` and skipped; one problem is one error
+    (``Replay.refused``: a refused set-up covers the events of its match; ``Replay.timed``:
+    a clock running backwards is said once a match)."""
     for n, text in lines:
         problem = _text_problem(text)
+        no_setup = False
         if problem is None:
             try:
                 event = parse_line(text)
                 rep.apply(event)
             except TablesenseError as exc:
-                problem = str(exc)
+                problem, no_setup = str(exc), isinstance(exc, NoSetup)
             except Exception as exc:  # an engine that fails on one line costs that line only
                 problem = f"internal error of the rule engine: {exc!r}"[:300]
             else:
+                late = rep.timed(event, n)
+                if late is not None:
+                    on_error(late)
                 yield event
                 continue
-        err = LineError(n, problem)
-        rep.errors.append(err)
-        on_error(err)
+        err = rep.refused(n, text, problem, no_setup)
+        if err is not None:
+            on_error(err)
 
 
 def write_state(rep: Replay, out: IO[str], lang: str = "en") -> None:

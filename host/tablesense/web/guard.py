@@ -29,6 +29,7 @@ from aiohttp import web
 TOKEN_HEADER = "X-Tablesense-Token"
 TV_COOKIE_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie
 WRONG_CODES_PER_MINUTE = 10  # per client address
+WRONG_CODES_IN_ALL = 30  # per minute from all addresses together
 
 
 def _bytes(text: str) -> bytes:
@@ -185,24 +186,42 @@ def is_paired_tv(request: web.Request, table: str, code: str) -> bool:
 
 
 class Throttle:
-    """Counts wrong codes per client address: more than ``per_minute`` in a minute are refused (429)."""
+    """Counts wrong TV codes per client address and from all addresses together: more than
+    ``per_minute`` from one address, or ``in_all`` from all, within a minute are refused
+    (429) for the rest of that minute, the right code too (a right code let through would
+    tell a guesser which code is right). Addresses are forgotten a minute after their
+    first wrong code, never earlier: a flood of addresses makes no room by forgetting the
+    one being throttled; past ``max_clients`` addresses, the count in all holds them."""
 
-    def __init__(self, per_minute: int = WRONG_CODES_PER_MINUTE,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, per_minute: int = WRONG_CODES_PER_MINUTE, in_all: int = WRONG_CODES_IN_ALL,
+                 clock: Callable[[], float] = time.monotonic, max_clients: int = 4096) -> None:
         self.per_minute = per_minute
+        self.in_all = in_all
         self.clock = clock
-        self.wrong: dict[str, tuple[float, int]] = {}
+        self.max_clients = max_clients
+        self.wrong: dict[str, tuple[float, int]] = {}  # client -> (window start, wrong codes in it)
+        self.total: tuple[float, int] = (-60.0, 0)
 
     def check(self, client: str) -> None:
+        now = self.clock()
         since, count = self.wrong.get(client, (0.0, 0))
-        if count >= self.per_minute and self.clock() - since < 60:
-            raise web.HTTPTooManyRequests(text="refused: too many wrong codes from here; wait a minute")
+        if count >= self.per_minute and now - since < 60:
+            raise web.HTTPTooManyRequests(text="refused: too many wrong codes from here; wait a minute",
+                                          headers={"Retry-After": str(max(1, int(60 - (now - since))))})
+        since, count = self.total
+        if count >= self.in_all and now - since < 60:
+            raise web.HTTPTooManyRequests(text="refused: too many wrong codes were tried; wait a minute",
+                                          headers={"Retry-After": str(max(1, int(60 - (now - since))))})
 
     def failed(self, client: str) -> None:
         now = self.clock()
+        since, count = self.total
+        self.total = (now, 1) if now - since >= 60 else (since, count + 1)
         since, count = self.wrong.get(client, (now, 0))
         if now - since >= 60:
             since, count = now, 0
-        if len(self.wrong) >= 4096 and client not in self.wrong:
-            self.wrong.clear()  # bounded: a flood of addresses forgets, it does not grow
+        if client not in self.wrong and len(self.wrong) >= self.max_clients:
+            self.wrong = {c: v for c, v in self.wrong.items() if now - v[0] < 60}  # the expired only
+            if len(self.wrong) >= self.max_clients:
+                return  # the count in all holds them
         self.wrong[client] = (since, count + 1)

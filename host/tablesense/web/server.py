@@ -16,14 +16,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from ..errors import TablesenseError
 from ..events import Event
 from ..pub import Pub
 from ..store import LANGS, Store, StoreError, Writer
 from . import guard, pages, view
-from .limits import BadBody, Gate, Limits, load_json, path_number, server_logger
+from .limits import BadBody, Gate, Limits, Screen, Screens, TooMany, load_json, path_number, server_logger
 from .qr import qr_svg
 
 STATIC = Path(str(resources.files(__package__) / "static"))
@@ -34,6 +34,8 @@ LIMITS_KEY: web.AppKey[Limits] = web.AppKey("limits", Limits)
 HOSTS_KEY: web.AppKey[guard.Hosts] = web.AppKey("hosts", guard.Hosts)
 TV_CODE_KEY: web.AppKey[str] = web.AppKey("tv_code", str)
 THROTTLE_KEY: web.AppKey[guard.Throttle] = web.AppKey("throttle", guard.Throttle)
+GATE_KEY: web.AppKey[Gate] = web.AppKey("gate", Gate)
+SCREENS_KEY: web.AppKey[Screens] = web.AppKey("screens", Screens)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -53,6 +55,8 @@ def make_app(pub: Pub, public_url: str = "", *, tv_code: str = "", limits: Limit
     app[HOSTS_KEY] = hosts or guard.Hosts.of(public_url=public_url)
     app[TV_CODE_KEY] = tv_code
     app[THROTTLE_KEY] = guard.Throttle()
+    app[GATE_KEY] = Gate(limits)  # start() puts it in front of the server's connections
+    app[SCREENS_KEY] = Screens(limits)
     app[SOCKETS_KEY] = set()
     pub.view = view.view
     app.on_shutdown.append(_close_sockets)
@@ -111,6 +115,15 @@ async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
 
 def _pub(request: web.Request) -> Pub:
     return request.app[PUB_KEY]
+
+
+def _trust(request: web.Request) -> None:
+    """The request showed the referee token or a paired TV's cookie: its address is kept
+    apart from guests' (``limits.Gate``, ``limits.Screens``)."""
+    client = request.remote
+    if client:
+        request.app[GATE_KEY].trust(client)
+        request.app[SCREENS_KEY].promote(client)
 
 
 def _table_id(request: web.Request) -> str:
@@ -177,6 +190,7 @@ async def _qr(request: web.Request) -> web.Response:
     if not guard.is_paired_tv(request, tid, _tv_code(request, tid)):
         raise web.HTTPForbidden(text="refused: the referee QR code is shown on the pub's own TV only "
                                 "(open /table/<id>?tv=CODE there once; tablesense run prints the code)")
+    _trust(request)
     tab = _pub(request).table(tid)
     base = request.app[URL_KEY] or f"{request.scheme}://{request.host}"
     if "{port}" in base:  # the port bound (a demo on any free port)
@@ -188,8 +202,10 @@ async def _qr(request: web.Request) -> web.Response:
 
 async def _tv_status(request: web.Request) -> web.Response:
     tid = _table_id(request)
-    return web.json_response({"paired": guard.is_paired_tv(request, tid, _tv_code(request, tid))},
-                             headers={"Cache-Control": "no-store"})
+    paired = guard.is_paired_tv(request, tid, _tv_code(request, tid))
+    if paired:
+        _trust(request)
+    return web.json_response({"paired": paired}, headers={"Cache-Control": "no-store"})
 
 
 async def _tv_pair(request: web.Request) -> web.Response:
@@ -207,6 +223,7 @@ async def _tv_pair(request: web.Request) -> web.Response:
                                                              code.encode("utf-8", "surrogateescape")):
         throttle.failed(client)
         raise web.HTTPForbidden(text="refused: wrong TV code")
+    _trust(request)
     resp = web.json_response({"ok": True, "paired": True})
     resp.set_cookie(guard.tv_cookie_name(tid), guard.tv_key(code, tid), max_age=guard.TV_COOKIE_AGE,
                     path="/", httponly=True, samesite="Strict")
@@ -271,12 +288,48 @@ async def _ws_all(request: web.Request) -> web.WebSocketResponse:
     return await _stream(request, list(_pub(request).tables))
 
 
+def _screen_trusted(request: web.Request, table_ids: list[str]) -> bool:
+    """Whether a WebSocket is the referee's or a paired TV's: its address showed the token
+    or a TV cookie before, or the request carries the cookie of one of its tables."""
+    if request.remote in request.app[GATE_KEY].trusted:
+        return True
+    for tid in table_ids:
+        if guard.is_paired_tv(request, tid, _tv_code(request, tid)):
+            _trust(request)
+            return True
+    return False
+
+
 async def _stream(request: web.Request, table_ids: list[str]) -> web.WebSocketResponse:
-    """Send each table's snapshot now and after every change (latest wins, nothing queues)."""
+    """Send each table's snapshot now and after every change (latest wins, nothing queues).
+
+    A guest's socket counts against the caps of ``limits.Screens`` (429 before the upgrade
+    when it is over one) and is closed after ``ws_idle_timeout`` with nothing passing
+    either way; the referee's and the paired TV's never are."""
     pub = _pub(request)
-    ws = web.WebSocketResponse(heartbeat=20, compress=False,
-                               max_msg_size=request.app[LIMITS_KEY].max_ws_message)
-    await ws.prepare(request)
+    limits = request.app[LIMITS_KEY]
+    screens = request.app[SCREENS_KEY]
+    ws = web.WebSocketResponse(heartbeat=20, compress=False, max_msg_size=limits.max_ws_message)
+
+    async def closed_for_room() -> None:
+        with contextlib.suppress(Exception):  # not prepared yet, or gone already
+            await ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"the pub's screens are all taken")
+
+    def make_room() -> None:  # another guest needs the place of this socket
+        asyncio.get_running_loop().create_task(closed_for_room())
+
+    try:
+        screen = screens.open(request.remote or "?", _screen_trusted(request, table_ids), make_room)
+    except TooMany as exc:
+        raise web.HTTPTooManyRequests(text=f"refused: {exc}", headers={"Retry-After": "5"}) from None
+    try:
+        await ws.prepare(request)
+    except BaseException:
+        screens.done(screen)
+        raise
+    if screen.gone:  # its place was given to another guest while it was being opened
+        await ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"the pub's screens are all taken")
+        return ws
     request.app[SOCKETS_KEY].add(ws)
     flag = asyncio.Event()
     for tid in table_ids:
@@ -285,6 +338,7 @@ async def _stream(request: web.Request, table_ids: list[str]) -> web.WebSocketRe
 
     async def drain() -> None:
         async for msg in ws:
+            screens.touch(screen)
             if msg.type == WSMsgType.ERROR:
                 break
 
@@ -297,20 +351,38 @@ async def _stream(request: web.Request, table_ids: list[str]) -> web.WebSocketRe
                 if sent[tid] != tab.version:
                     sent[tid] = tab.version
                     await ws.send_str(pub.snapshot_json(tid))
-            waiter = asyncio.create_task(flag.wait())
-            done, _ = await asyncio.wait({waiter, reader}, return_when=asyncio.FIRST_COMPLETED)
-            if reader in done:
-                waiter.cancel()
+                    screens.touch(screen)
+            if await _idle(screens, screen, flag, reader):
+                await ws.close(code=WSCloseCode.OK, message=b"idle")
+                break
+            if reader.done():
                 break
     except (ConnectionResetError, RuntimeError):
         pass
     finally:
+        screens.done(screen)
         for tid in table_ids:
             pub.table(tid).listeners.discard(flag)
         reader.cancel()
         request.app[SOCKETS_KEY].discard(ws)
         await ws.close()
     return ws
+
+
+async def _idle(screens: Screens, screen: Screen, flag: asyncio.Event, reader: asyncio.Task[None]) -> bool:
+    """Wait for a change to send or for the page to go; True when the socket has been idle
+    too long (a guest's: nothing either way for ``ws_idle_timeout``)."""
+    waiter = asyncio.create_task(flag.wait())
+    try:
+        while True:
+            left = screens.idle_left(screen)
+            if left is not None and left <= 0:
+                return True
+            done, _ = await asyncio.wait({waiter, reader}, timeout=left, return_when=asyncio.FIRST_COMPLETED)
+            if done:
+                return False
+    finally:
+        waiter.cancel()
 
 
 # --- protected: the referee --------------------------------------------------------------
@@ -340,8 +412,10 @@ async def _guarded(request: web.Request, tv: bool = False) -> tuple[str, dict[st
     token = body.pop("token", None)
     if tv and guard.TOKEN_HEADER not in request.headers and token is None and guard.same_origin(request) \
             and guard.is_paired_tv(request, tid, _tv_code(request, tid)):
+        _trust(request)
         return tid, body
     guard.check(request, _pub(request).table(tid).token, token)
+    _trust(request)
     return tid, body
 
 
@@ -395,7 +469,7 @@ async def start(pub: Pub, host: str = "127.0.0.1", port: int = 8080, public_url:
                            keepalive_timeout=limits.idle_timeout, logger=server_logger())
     await runner.setup()
     assert runner.server is not None
-    Gate(limits).attach(runner.server)
+    app[GATE_KEY].attach(runner.server)
     site = web.TCPSite(runner, host, port, backlog=128)
     await site.start()
     server = site._server
