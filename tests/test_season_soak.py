@@ -97,23 +97,13 @@ def test_every_acknowledged_referee_call_is_kept(season: Report) -> None:
     _holds(season, INVARIANTS[4])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 22, League over MQTT: one match counted many times -- the same log sent again by its pub under "
-    "another match id (and with table null, started 1e300) or by another pub as its own is stored each time"))
 def test_the_leagues_standings_are_those_of_the_pubs_logs(season: Report) -> None:
     _holds(season, INVARIANTS[5])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 22, League over MQTT: a match message with \"started\": \"inf\" is stored and /api/league "
-    "answers 500 to everyone from then on"))
 def test_no_web_server_answered_5xx(season: Report) -> None:
     _holds(season, INVARIANTS[6])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "league serve writes a traceback on stderr for each /api/league after \"started\": \"inf\" (issue 22), "
-    "and aiohttp's LineTooLong traceback for a request header over 8190 bytes (its page server does not "
-    "use the pub's quiet logger, web/limits.py server_logger)"))
 def test_no_process_wrote_a_traceback(season: Report) -> None:
     _holds(season, INVARIANTS[7])

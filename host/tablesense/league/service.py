@@ -20,6 +20,7 @@ from typing import Any
 
 from aiohttp import web
 
+from ..web.limits import server_logger
 from .broker_url import BrokerURL
 from .inbox import Inbox, Outcome, open_inbox
 from .limits import MAX_LIVE_BYTES
@@ -183,7 +184,8 @@ async def serve(url: BrokerURL, db: str, http: tuple[str, int] | None,
     try:
         if http is not None:
             reader = open_inbox(db)
-            runner = web.AppRunner(make_app(reader, service.live), access_log=None, handle_signals=False)
+            runner = web.AppRunner(make_app(reader, service.live), access_log=None, handle_signals=False,
+                                   logger=server_logger())  # a bad request is one line, not a traceback
             await runner.setup()
             site = web.TCPSite(runner, http[0], http[1])
             await site.start()
