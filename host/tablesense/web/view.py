@@ -12,7 +12,9 @@ from collections.abc import Iterator
 from itertools import islice
 from typing import Any
 
-from ..pub import Table
+from ..errors import TablesenseError
+from ..events import Call
+from ..pub import Table, call_time, charged
 from ..store import effective_lines
 from . import fouls, last_shot, plan, spots, undo
 from .pages import strings
@@ -28,17 +30,16 @@ COLOURS: dict[str, dict[str, str]] = {
 
 class _Log:
     """A match's log as the screens read it, kept up with each new line (a snapshot per
-    event must not cost a pass over the whole match): the undo walk, and the effective
-    lines once a void record has left some out."""
+    event must not cost a pass over the whole match): the effective lines once a void
+    record has left some out. (The undo walk is the pub's: ``Table.walk``.)"""
 
-    __slots__ = ("fed", "match", "tab", "voided", "walk")
+    __slots__ = ("fed", "match", "tab", "voided")
 
     def __init__(self, tab: Table, match: int) -> None:
         self.tab = tab
         self.match = match
         self.fed = 0  # log rows read
         self.voided = False
-        self.walk = undo.Walk()
 
     def update(self, tab: Table) -> list[str] | None:
         """Read the rows logged since; the effective lines when a void changed them (else None)."""
@@ -46,14 +47,7 @@ class _Log:
         self.fed = len(tab.log)
         if any('"void"' in e.line for e in new):
             self.voided = True
-            self.walk = undo.Walk()
-            lines = [e.line for e in effective_lines(tab.log)[1:]]
-            for line in lines:
-                self.walk.feed(line)
-            return lines
-        for e in new:
-            if e.seq > 1:
-                self.walk.feed(e.line)
+            return [e.line for e in effective_lines(tab.log)[1:]]
         return None
 
 
@@ -88,12 +82,13 @@ def _view(tab: Table, snap: dict[str, Any]) -> dict[str, Any]:
     def newest_first() -> Iterator[str]:
         return reversed(effective) if effective is not None else (e.line for e in reversed(tab.log))
 
-    since = last_shot.shot_start(islice(newest_first(), 400))
+    since = tab.walk.last_shot_since()
     rulings = [r for r in state.get("rulings") or () if float(r.get("t", 0.0)) > since]
     out: dict[str, Any] = {
         "last_shot": last_shot.tell(game, rulings, state, players, s),
-        "undo": undo.describe(log.walk.last(), game, players, s),
+        "undo": undo.describe(tab.walk.last(), game, players, s),
         "colours": COLOURS.get(game, {}),
+        "foul_on": _foul_on(tab),
     }
     positions = plan.last_positions(islice(newest_first(), 400))
     drawn = plan.drawing(game, match.get("setup") or {}, state, positions, out["colours"])
@@ -105,6 +100,19 @@ def _view(tab: Table, snap: dict[str, Any]) -> dict[str, Any]:
         out["spots"] = {"owner": owner, "allowed": spots.allowed(owner, positions),
                         "seen": positions is not None}
     return out
+
+
+def _foul_on(tab: Table) -> str | None:
+    """The player a foul called now would go against ("p1"/"p2"): the engine is asked, with
+    a push (a foul of every game), on the state as it is; nothing is logged."""
+    rep = tab.replay
+    if rep.engine is None or rep.state is None or tab.match is None or rep.state.finished:
+        return None
+    try:
+        after = rep.engine.apply(rep.state, Call(t=call_time(tab), call="foul", foul="push"))
+    except TablesenseError:
+        return None
+    return charged(rep.engine, rep.state, after)
 
 
 def panel(tab: Table, state: dict[str, Any] | None) -> dict[str, Any]:
