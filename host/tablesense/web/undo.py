@@ -45,7 +45,8 @@ def describe(unit: Unit | None, game: str, players: Mapping[str, Any], strings: 
 def event_words(event: Mapping[str, Any], players: Mapping[str, Any], s: Mapping[str, str]) -> str:
     """A table event in the screens' words ("Pin 2 up", "Goal B"), as the TV's ticker says it."""
     kind = str(event.get("type"))
-    key = f"ev.pin.{event.get('state')}" if kind == "pin" and f"ev.pin.{event.get('state')}" in s else f"ev.{kind}"
+    pin = f"ev.pin.{event.get('state')}"
+    key = pin if kind == "pin" and pin in s else f"ev.{kind}"
     text = s.get(key, kind)
     for k, v in event.items():
         if isinstance(v, (str, int, float)) and not isinstance(v, bool):
