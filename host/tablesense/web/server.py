@@ -65,6 +65,7 @@ def make_app(pub: Pub, public_url: str = "", *, tv_code: str = "", limits: Limit
     r.add_get("/match/{match:\\d+}.jsonl", _export)
     r.add_get("/match/{match:\\d+}/sheet", _sheet)
     r.add_get("/i18n/{lang}.json", _i18n)
+    r.add_get("/favicon.ico", _favicon)
     r.add_get("/api/tables", _tables)
     r.add_get("/api/table/{table}", _snapshot)
     r.add_get("/api/table/{table}/log", _log)
@@ -139,7 +140,13 @@ def _page(name: str, table: bool = False) -> Handler:
 
 async def _tables(request: web.Request) -> web.Response:
     pub = _pub(request)
-    return web.json_response({"tables": list(pub.tables), "langs": list(LANGS)})
+    return web.json_response({"tables": list(pub.tables), "langs": list(LANGS), "lang": pub.lang})
+
+
+async def _favicon(request: web.Request) -> web.FileResponse:
+    """The pages' icon where a browser asks for it by default (the pages link the same one)."""
+    return web.FileResponse(STATIC / "favicon.svg", headers={"Content-Type": "image/svg+xml",
+                                                              "Cache-Control": "max-age=86400"})
 
 
 async def _snapshot(request: web.Request) -> web.Response:

@@ -16,7 +16,7 @@ from ..errors import TablesenseError
 from ..events import Call
 from ..pub import Table, call_time, charged
 from ..store import effective_lines
-from . import fouls, last_shot, plan, spots, undo
+from . import club_figures, fouls, last_shot, plan, spots, undo
 from .pages import strings
 
 #: the balls a player plays, by game: the TV paints each player's card in their ball's colour
@@ -89,6 +89,8 @@ def _view(tab: Table, snap: dict[str, Any]) -> dict[str, Any]:
         "undo": undo.describe(tab.walk.last(), game, players, s),
         "colours": COLOURS.get(game, {}),
         "foul_on": _foul_on(tab),
+        "club": club_figures.figures(match.get("setup") or {}, state,
+                                     _shown(tab) if game == "kegle" else None),
     }
     positions = plan.last_positions(islice(newest_first(), 400))
     drawn = plan.drawing(game, match.get("setup") or {}, state, positions, out["colours"])
@@ -100,6 +102,15 @@ def _view(tab: Table, snap: dict[str, Any]) -> dict[str, Any]:
         out["spots"] = {"owner": owner, "allowed": spots.allowed(owner, positions),
                         "seen": positions is not None}
     return out
+
+
+def _shown(tab: Table) -> Any:
+    """The engine's state as the screens show it (a shot under way resolved as if it stopped now)."""
+    rep = tab.replay
+    if rep.engine is None or rep.state is None:
+        return None
+    live = getattr(rep.engine, "live", None)
+    return live(rep.state) if live is not None else rep.state
 
 
 def _foul_on(tab: Table) -> str | None:
