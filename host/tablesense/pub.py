@@ -524,6 +524,9 @@ class Pub:
             tab.rest_at = entry["at"]
         elif not isinstance(event, Call):
             tab.rest_at = None
+        elif event.call == "timeout" and tab.rest_at is not None and tab.match is not None and tab.log:
+            period = turn_clock(tab.match.game, json.loads(tab.log[0].line))  # a time-out: one more period
+            tab.rest_at += period or 0
 
     def _load(self, tab: Table) -> None:
         match = self.store.latest_match(tab.id)

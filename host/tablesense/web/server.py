@@ -415,13 +415,15 @@ def _feed_ended(task: asyncio.Task[None]) -> None:
 async def serve(tables: dict[str, AsyncIterator[Event] | None], *, host: str = "127.0.0.1",
                 port: int = 8080, db: str = "tablesense.db", lang: str = "en",
                 public_url: str = "", on_ready: Callable[[str, Pub], None] | None = None,
-                tv_code: str = "", limits: Limits | None = None, also: tuple[str, ...] = ()) -> None:
+                tv_code: str = "", limits: Limits | None = None, also: tuple[str, ...] = (),
+                games: dict[str, tuple[str, ...]] | None = None) -> None:
     """Serve the pub until cancelled: feed each table's events, serve the web app (on
     ``host`` and the ``also`` addresses). ``public_url`` may hold ``{port}``: the port bound
-    (``--port 0``)."""
+    (``--port 0``). ``games``: the games each table is set up for (its profile's; the panel's
+    set-up form offers those only)."""
     store = Store(db)
     writer = Writer(db)
-    pub = Pub(store, tables, lang=lang, writer=writer)
+    pub = Pub(store, tables, lang=lang, writer=writer, games=games)
     runner, url = await start(pub, host, port, public_url, tv_code=tv_code, limits=limits, also=also)
     feeds = []
     for tid, src in tables.items():
