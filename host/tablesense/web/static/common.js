@@ -78,6 +78,29 @@ export function eventText(ev, match) {
   return s.trim();
 }
 
+// Text as large as its box allows: the font shrinks (down to ``least`` of its own size) until the
+// text fits; then it may wrap (class "wrap") and shrink on until it fits in height too. Returns
+// the size used (px). A name or a line is never cut: it gets smaller, then takes two lines.
+export function fitText(el, least = 0.6) {
+  el.style.fontSize = "";
+  el.classList.remove("wrap");
+  const full = parseFloat(getComputedStyle(el).fontSize);
+  let size = full;
+  const over = () => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+  while (over() && size > full * least) {
+    size -= full * 0.05;
+    el.style.fontSize = `${size}px`;
+  }
+  if (over()) {
+    el.classList.add("wrap");
+    while (over() && size > full * least * 0.75) {
+      size -= full * 0.05;
+      el.style.fontSize = `${size}px`;
+    }
+  }
+  return size;
+}
+
 // A WebSocket that reconnects by itself; calls onMessage(JSON) for every snapshot.
 export function live(path, onMessage, onState) {
   let delay = 250;

@@ -2,7 +2,7 @@
 // 1080p screen, each readable from 3 m (names, score, who is at the table, the last shot).
 // Each card speaks its table's language (the last shot is told by the host in it); the page's
 // own frame speaks the pub's language (/api/tables), or ?lang=.
-import { esc, gameTitle, live, loadLang, marked, name, per, strings, tIn } from "./common.js";
+import { esc, fitText, gameTitle, live, loadLang, marked, name, per, strings, tIn } from "./common.js";
 
 const snaps = {};
 const MAIN = { golf: ["frames_won", "frames"], kegle: ["points", "points"], carom: ["caroms", "caroms"] };
@@ -40,19 +40,10 @@ function card(s) {
     ${row("p1")}${row("p2")}<div class="told ${over ? "over" : ""}">${esc(told)}</div>`;
 }
 
-// Each name as large as its row allows (down to 60 %), then on two lines: never cut.
+// Each name, the game's line and the last shot as large as the card allows, then on two
+// lines, smaller: never cut (common.js fitText).
 function fit(el) {
-  for (const n of el.querySelectorAll(".pname")) {
-    n.style.fontSize = "";
-    n.classList.remove("wrap");
-    const full = parseFloat(getComputedStyle(n).fontSize);
-    let size = full;
-    while (n.scrollWidth > n.clientWidth + 1 && size > full * 0.6) {
-      size -= full * 0.05;
-      n.style.fontSize = `${size}px`;
-    }
-    if (n.scrollWidth > n.clientWidth + 1) n.classList.add("wrap");
-  }
+  for (const n of el.querySelectorAll(".pname, h2 small, .told")) fitText(n, n.classList.contains("told") ? 0.7 : 0.6);
 }
 
 function render(table) {
@@ -60,7 +51,9 @@ function render(table) {
   const ids = Object.keys(snaps).sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
   const n = ids.length;
   grid.dataset.count = String(n);
-  grid.style.setProperty("--cols", String(n <= 1 ? 1 : n <= 4 ? 2 : n <= 6 ? 3 : 4));
+  const cols = String(n <= 1 ? 1 : n <= 4 ? 2 : n <= 6 ? 3 : 4);
+  const refit = grid.style.getPropertyValue("--cols") !== cols; // the cards' width changed: fit them all again
+  grid.style.setProperty("--cols", cols);
   for (const id of ids) {
     if (!cards[id]) {
       const a = document.createElement("a");
@@ -76,6 +69,7 @@ function render(table) {
     cards[id].lang = snaps[id].lang;
     if (cards[id]._html !== html) { cards[id].innerHTML = html; cards[id]._html = html; fit(cards[id]); }
   }
+  if (refit) ids.forEach((id) => fit(cards[id]));
   for (const id of table === undefined ? ids : [table]) marked(snaps[id].ticker, snaps[id]._recv);
   document.body.dataset.shown = String(Object.values(snaps).reduce((a, x) => a + x.version, 0));
 }

@@ -1,5 +1,5 @@
 // The TV scoreboard of one table (/table/<id>, overlay: ?overlay=1 or /overlay/<id>).
-import { clockText, esc, eventText, gameTitle, live, loadLang, marked, name, per, t, tableId } from "./common.js";
+import { clockText, esc, eventText, fitText, gameTitle, live, loadLang, marked, name, per, t, tableId } from "./common.js";
 
 const TID = tableId();
 const params = new URLSearchParams(location.search);
@@ -249,19 +249,20 @@ function skeleton() {
   };
 }
 
-// A name shrinks to fit its card (down to 60 %), then wraps: a long name is never cut.
+// A name shrinks to fit its card (down to 60 %), then wraps: a long name is never cut. Both
+// names take the smaller size and the same height, so the two cards line up.
 function fitNames() {
-  for (const h of document.querySelectorAll(".player h2")) {
-    h.style.fontSize = "";
-    h.classList.remove("wrap");
-    const full = parseFloat(getComputedStyle(h).fontSize);
-    let size = full;
-    while (h.scrollWidth > h.clientWidth + 1 && size > full * 0.6) {
-      size -= full * 0.05;
-      h.style.fontSize = `${size}px`;
-    }
-    if (h.scrollWidth > h.clientWidth + 1) h.classList.add("wrap");
-  }
+  const names = [...document.querySelectorAll(".player h2")];
+  if (!names.length) return;
+  names.forEach((h) => { h.style.minHeight = ""; });
+  const sizes = names.map((h) => fitText(h));
+  const wrap = names.some((h) => h.classList.contains("wrap"));
+  const size = Math.min(...sizes);
+  names.forEach((h) => { h.style.fontSize = `${size}px`; h.classList.toggle("wrap", wrap); });
+  const high = Math.max(...names.map((h) => h.getBoundingClientRect().height));
+  names.forEach((h) => { h.style.minHeight = `${high}px`; });
+  const line = document.getElementById("lastshot-text");
+  if (line) fitText(line, 0.55);
 }
 
 function render() {
@@ -310,7 +311,7 @@ function render() {
   region("final", fin);
   region("questions", questions);
   const told = snap.view && snap.view.last_shot;
-  region("lastshot", told && !over ? `<small>${t("last_shot")}</small> <span id="lastshot-text">${esc(told)}</span>` : "");
+  region("lastshot", told && !over ? `<small>${t("last_shot")}</small><span id="lastshot-text">${esc(told)}</span>` : "");
   let ticker = "";
   for (const ev of snap.ticker.filter(matters).slice(-8).reverse()) {
     ticker += `<li data-seq="${esc(ev.seq)}" data-type="${esc(ev.type)}" class="${esc(ev.source)}">${esc(eventText(ev, m))}</li>`;
