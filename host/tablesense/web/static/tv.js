@@ -240,8 +240,8 @@ function skeleton() {
   document.getElementById("app").innerHTML = `<header><h1 id="head" class="head"></h1>
     <span id="clock-box" class="clock-box"><small id="clock-label" class="label"></small><span id="clock" class="clock"></span></span>
     <button id="speech" class="speech"></button></header>
-    <div id="body" class="body"></div><div id="final"></div><div id="questions"></div>
-    <div id="lastshot" class="lastshot" aria-live="polite"></div><ol id="ticker" class="ticker"></ol>`;
+    <div id="body" class="body"></div><footer class="foot"><div id="notice"></div><div id="final"></div><div id="questions"></div>
+    <div id="lastshot" class="lastshot" aria-live="polite"></div><ol id="ticker" class="ticker"></ol></footer>`;
   document.getElementById("speech").onclick = () => {
     speech = !speech;
     localStorage.setItem("tablesense.speech", speech ? "on" : "off");
@@ -279,7 +279,7 @@ function render() {
   const qr = showQr
     ? `<aside class="qr"><img alt="${esc(t("scan"))}" src="/api/table/${encodeURIComponent(TID)}/qr.svg"><span>${t("scan")}</span>
       <span class="keys">${esc(keys)}</span></aside>` : "";
-  let body = "", fin = "", questions = "";
+  let body = "", fin = "", questions = "", notice = "";
   const over = !!(m && s && s.finished);
   if (!m) {
     body = `<main class="idle"><div class="nomatch">${t("no_match")}</div>${qr}</main>`;
@@ -295,7 +295,7 @@ function render() {
         ${tag(p)}<h2>${esc(name(m, p))}</h2>${lay.players[p]}</section>`;
     const drawn = snap.view && !over ? planSvg(snap.view.plan, s) : "";
     body = `<main class="board ${esc(m.game)} ${over ? "over" : ""}">${card("p1")}<section class="centre ${drawn ? "planned" : ""}">${drawn}${lay.centre}${centreExtras(s)}${qr}</section>${card("p2")}</main>`;
-    if (!s) body += `<div class="notice">${t("no_engine")}</div>`;
+    if (!s) notice += `<div class="notice">${t("no_engine")}</div>`;
     if (over) {
       const w = s.winner === "draw" ? t("draw") : s.winner ? t("winner_big", { name: esc(name(m, s.winner)) }) : "";
       fin = `<div class="final">${w || t("finished")} <small>${t("finished")} · ${t("table_free")}</small></div>`;
@@ -305,7 +305,8 @@ function render() {
       questions = `<div class="questions">${t("question")}: ${s.questions.map((q) => esc(q.text) + opts(q)).join(" · ")}</div>`;
     }
   }
-  if (document.body.dataset.pairing === "refused") body += `<div class="notice pairing">${t("tv_code_wrong")}</div>`;
+  if (document.body.dataset.pairing === "refused") notice += `<div class="notice pairing">${t("tv_code_wrong")}</div>`;
+  region("notice", notice);
   document.body.classList.toggle("over", over);
   region("body", body);
   region("final", fin);
