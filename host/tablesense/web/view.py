@@ -16,6 +16,7 @@ from ..errors import TablesenseError
 from ..events import Call
 from ..pub import Table, call_time, charged
 from ..store import effective_lines
+from ..texts import render
 from . import club_figures, fouls, last_shot, plan, spots, undo
 from .pages import strings
 
@@ -89,6 +90,7 @@ def _view(tab: Table, snap: dict[str, Any]) -> dict[str, Any]:
         "undo": undo.describe(tab.walk.last(), game, players, s),
         "colours": COLOURS.get(game, {}),
         "foul_on": _foul_on(tab),
+        "announcements": _announcements(tab),
         "club": club_figures.figures(match.get("setup") or {}, state,
                                      _shown(tab) if game == "kegle" else None),
     }
@@ -101,6 +103,22 @@ def _view(tab: Table, snap: dict[str, Any]) -> dict[str, Any]:
         owner = str(waiting[0])
         out["spots"] = {"owner": owner, "allowed": spots.allowed(owner, positions),
                         "seen": positions is not None}
+    return out
+
+
+def _announcements(tab: Table) -> list[str]:
+    """Keglebillard's referee announcements in the table's language (the state's are in English).
+    The referee's bare "distance" is said as its rule's sentence ("distancen er nået"): on a
+    screen the one word explains nothing."""
+    state = tab.replay.state
+    score = getattr(state, "score", None)
+    out = []
+    for key, params in getattr(score, "announcements", ()) or ():
+        rule, _, what = str(key).partition(":")
+        data = dict(params)
+        if key != "kegle.distance:announce" and what:
+            data["what"] = what
+        out.append(render(rule, data, tab.lang))
     return out
 
 

@@ -14,6 +14,7 @@ const TOKEN = sessionStorage.getItem(KEY) || "";
 const MAIN = { golf: ["frames_won", "frames"], kegle: ["points", "points"], carom: ["caroms", "caroms"] };
 const SIDE = { golf: [["balls_left", "balls_left"]], kegle: [["remaining", "remaining"], ["series", "series"]],
   carom: [["targets", "target"], ["remaining", "remaining"], ["innings", "innings"], ["average", "moyenne_tonight"], ["high_run", "high_run"]] };
+const SHARE = { carom: true }; // the share of the target made, beside the main figure
 let skew = 0; // host clock - our clock, ms
 
 let snap = null;
@@ -80,23 +81,25 @@ function renderNow() {
       if (typeof v === "number" && k === "average") v = v.toFixed(3);
       if (k === "average" && club && club.moyenne !== null) v = `${v} (${t("moyenne_registered", { m: club.moyenne.toFixed(3) })})`;
       return v === undefined ? "" : `<span class="fig" data-fig="${k}"><small>${t(l)}</small> ${esc(v)}</span>`;
-    }).join("") + (club && club.percent !== null && club.percent !== undefined
-      ? `<span class="fig" data-fig="percent"><small>${t("percent_target")}</small> ${esc(club.percent)}%</span>` : "");
+    }).join("");
+    const share = SHARE[m.game] && club && club.percent !== null && club.percent !== undefined
+      ? ` <small class="share" data-fig="percent" title="${esc(t("percent_target"))}">· ${esc(club.percent)}%</small>` : "";
     return `<div class="who ${at ? "at" : ""} ${s && s.winner === p ? "won" : ""}" data-player="${p}">
       <div class="pname">${ballDot(m, p)}${esc(name(m, p))}${at ? ` <small class="atmark">${t("at_table")}</small>` : ""}</div>
-      <div class="main"><b>${esc(per(s, key, p) ?? 0)}</b> <small>${t(label)}</small></div><div class="side">${side}</div></div>`;
+      <div class="main"><b>${esc(per(s, key, p) ?? 0)}</b> <small>${t(label)}</small>${share}</div><div class="side">${side}</div></div>`;
   };
   let end = "";
   if (over) end = `<div class="final">${s.winner === "draw" ? t("draw") : t("winner_big", { name: esc(name(m, s.winner)) })}</div>`;
   const club = snap.view && snap.view.club;
   let match = "";
-  if (club && club.best_of) match = `<p class="matchline">${esc(t("best_of", { n: club.best_of }))} · ${esc(t("frame_of", { n: club.frame ?? 1 }))}</p>`;
+  if (club && club.best_of) match = `${esc(t("best_of", { n: club.best_of }))} · ${esc(t("frame_of", { n: club.frame ?? 1 }))}`;
   if (club && club.game === "carom") {
-    match = `<p class="matchline">${esc(club.innings_limit ? t("inning_of", { n: club.inning, limit: club.innings_limit }) : t("inning_n", { n: club.inning }))}`
-      + `${club.nastoot ? ` · <b>${esc(t("nastoot_for", { name: name(m, club.nastoot) }))}</b>` : ""}</p>`;
+    match = esc(club.innings_limit ? t("inning_of", { n: club.inning, limit: club.innings_limit }) : t("inning_n", { n: club.inning }))
+      + `${club.nastoot ? ` · <b>${esc(t("nastoot_for", { name: name(m, club.nastoot) }))}</b>` : ""}`;
   }
-  el.innerHTML = `<h2>${esc(gameTitle(m))}</h2><div class="score">${cell("p1")}${cell("p2")}</div>${end}${match}
-    <p class="clock-line" id="panel-clock" aria-live="off"></p>
+  // one line under the score: the match (best of 3, the inning) and the turn clock
+  el.innerHTML = `<h2>${esc(gameTitle(m))}</h2><div class="score">${cell("p1")}${cell("p2")}</div>${end}
+    <p class="matchline"><span>${match}</span> <span class="clock-line" id="panel-clock" aria-live="off"></span></p>
     ${snap.view && snap.view.last_shot ? `<p class="last" id="last-shot"><small>${t("last_shot")}</small> ${esc(snap.view.last_shot)}</p>` : ""}
     ${s ? "" : `<p>${t("no_engine")}</p>`}
     ${snap.errors.map((e) => `<div class="q">! ${esc(e.error)}</div>`).join("")}`;
@@ -231,7 +234,7 @@ function tickClock() {
   const shown = clockText(snap, Date.now() + skew);
   const text = shown ? `${t("turn_clock")} ${shown.text}${snap.paused_at ? " · " + t("clock_paused") : ""}` : "";
   if (el.textContent !== text) el.textContent = text;
-  const cls = "clock-line " + (shown ? shown.cls : "");
+  const cls = "clock-line " + (shown ? shown.cls.replace("clock", "") : "");
   if (el.className !== cls) el.className = cls;
 }
 setInterval(tickClock, 250);

@@ -119,7 +119,8 @@ function kegle(s, m, club) {
   pins += "</div>";
   const brk = s && (s.break_due === true || (s.break_due && typeof s.break_due === "object" && Object.values(s.break_due).some(Boolean)));
   const sp = s && !s.finished && typeof s.series_points === "number" ? stat(t("series_points"), s.series_points, "hi") : "";
-  const said = s && Array.isArray(s.announcements) && s.announcements.length ? s.announcements[s.announcements.length - 1] : null;
+  const told = snap.view && Array.isArray(snap.view.announcements) ? snap.view.announcements : s && s.announcements;
+  const said = !s.finished && Array.isArray(told) && told.length ? told[told.length - 1] : null;
   const ann = said ? `<div class="announce">${esc(typeof said === "string" ? said : said.text)}</div>` : "";
   return { players, centre: pins + sp + ann + (brk ? `<div class="badge break">${t("break_due")}</div>` : "") };
 }
