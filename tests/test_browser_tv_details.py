@@ -76,3 +76,21 @@ def test_a_waiting_spot_keeps_the_middle_column_and_the_balls_round(ctx: Any, li
     for ball in page.locator(".player .ball").all():
         b = ball.bounding_box()
         assert b and abs(b["width"] - b["height"]) <= 1, "a ball drawn as an oval"
+
+
+def test_keglebillard_last_shot_stays_on_the_tv_while_the_next_shot_plays(ctx: Any, live: LivePub) -> None:
+    """A tilt-switch table reports a rest after the pin referee has set the pins up: that rest
+    is no shot, and the strip keeps telling the last one while the next plays."""
+    setup = {"game": "kegle", "players": {"p1": "Mette", "p2": "Lars"}, "distance": 40}
+    live.call(live.pub.start_match, "2", setup)
+    live.submit("2", t=1.0, type="cushion", cushion=1, ball="red")
+    live.submit("2", t=1.5, type="pin", pin=2, state="down")
+    live.submit("2", t=3.0, type="rest")
+    page = _tv(ctx, live, "2")
+    told = page.inner_text("#lastshot-text")
+    assert told == "Mette: 2 points, plays on"
+    live.submit("2", t=8.0, type="pin", pin=2, state="up")  # the pin referee's hands
+    live.submit("2", t=10.0, type="rest")
+    live.submit("2", t=15.0, type="cushion", cushion=2, ball="red")  # the next shot rolls
+    shown(page, live, "2")
+    assert page.inner_text("#lastshot-text") == told
