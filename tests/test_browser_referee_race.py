@@ -147,3 +147,40 @@ def test_the_turn_clock_stands_still_while_a_replacement_spot_waits(ctx: Any, li
     snap = _snap(live)
     assert snap["paused_at"] is None and not snap["state"]["spots_waiting"]
     panel.wait_for_function("!document.getElementById('panel-clock').textContent.includes('stands still')")
+
+
+def test_a_driebanden_match_with_an_innings_limit_and_a_shot_clock_set_up_on_the_panel(
+        ctx: Any, live: LivePub, out: Path) -> None:
+    """The competition's own settings typed into the set-up form reach the TV: the inning of
+    the limit, the shot clock counting down from its seconds, a time-out giving one more period."""
+    panel = _panel(ctx, live)
+    panel.locator("input[name=game][value=carom]").check(force=True)
+    panel.locator("input[name=discipline][value=driebanden]").check(force=True)
+    panel.fill("#f-p1", "Ann")
+    panel.fill("#f-p2", "Bob")
+    panel.fill("#f-t1", "15")
+    panel.fill("#f-t2", "25")
+    panel.fill("#f-innings_limit", "20")
+    panel.fill("#f-shot_clock", "40")
+    panel.fill("#f-timeouts", "1")
+    _tap(panel, live, panel.locator("#start-match"))
+    setup = _snap(live)["match"]["setup"]
+    assert setup["innings_limit"] == 20 and setup["shot_clock"] == 40 and setup["timeouts"] == 1
+    live.submit("1", t=1.0, type="cushion", cushion=1, ball=None)
+    live.submit("1", t=2.0, type="rest")
+    tv = _page(ctx, 1920, 1080)
+    tv.goto(tv_url(live, "1"))
+    shown(tv, live, "1")
+    assert tv.inner_text(".limit b") == "Inning 1 of 20"  # Ann's inning is over; Bob's makes the first whole
+    tv.wait_for_function("document.getElementById('clock').textContent.startsWith('0:')")
+    left = int(tv.inner_text("#clock").split(":")[1])
+    assert 30 <= left <= 40  # counting down the shot clock's 40 s
+    shown(panel, live, "1", "ready")
+    timeout = panel.locator("#c-timeout")
+    assert timeout.inner_text() == "Time-out (1 left)"
+    _tap(panel, live, timeout)  # Bob takes his time-out: one more period
+    shown(tv, live, "1")
+    tv.wait_for_function("Number(document.getElementById('clock').textContent.split(':')[0]) >= 1")
+    assert panel.locator("#c-timeout").is_disabled()
+    assert "Bob 0" in tv.inner_text(".timeouts")
+    tv.screenshot(path=str(out / "carom-shot-clock.png"))
