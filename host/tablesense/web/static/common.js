@@ -84,21 +84,28 @@ export function eventText(ev, match) {
 export function fitText(el, least = 0.6) {
   el.style.fontSize = "";
   el.classList.remove("wrap");
-  const full = parseFloat(getComputedStyle(el).fontSize);
-  let size = full;
   const over = () => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
-  while (over() && size > full * least) {
-    size -= full * 0.05;
-    el.style.fontSize = `${size}px`;
-  }
-  if (over()) {
-    el.classList.add("wrap");
-    while (over() && size > full * least * 0.75) {
-      size -= full * 0.05;
-      el.style.fontSize = `${size}px`;
+  if (!over()) return parseFloat(getComputedStyle(el).fontSize); // fits as it is: one layout
+  const full = parseFloat(getComputedStyle(el).fontSize);
+  // the largest size that fits, found by halving (a few layouts, not one per step)
+  const largest = (low, high) => {
+    el.style.fontSize = `${low}px`;
+    if (over()) return null;
+    for (let i = 0; i < 5; i++) {
+      const mid = (low + high) / 2;
+      el.style.fontSize = `${mid}px`;
+      if (over()) high = mid; else low = mid;
     }
-  }
-  return size;
+    el.style.fontSize = `${low}px`;
+    return low;
+  };
+  const oneLine = largest(full * least, full);
+  if (oneLine !== null) return oneLine;
+  el.classList.add("wrap");
+  const wrapped = largest(full * least * 0.75, full);
+  if (wrapped !== null) return wrapped;
+  el.style.fontSize = `${full * least * 0.75}px`; // the least it may be: as good as it gets
+  return full * least * 0.75;
 }
 
 // A WebSocket that reconnects by itself; calls onMessage(JSON) for every snapshot.

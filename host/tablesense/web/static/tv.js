@@ -231,10 +231,10 @@ function optionWord(m, o) {
 // Only the parts whose HTML changed are rewritten: a new event repaints the ticker, not the board.
 function region(id, html) {
   const el = document.getElementById(id);
-  if (el._html !== html) {
-    el.innerHTML = html;
-    el._html = html;
-  }
+  if (el._html === html) return false;
+  el.innerHTML = html;
+  el._html = html;
+  return true;
 }
 
 function skeleton() {
@@ -309,17 +309,17 @@ function render() {
   if (document.body.dataset.pairing === "refused") notice += `<div class="notice pairing">${t("tv_code_wrong")}</div>`;
   region("notice", notice);
   document.body.classList.toggle("over", over);
-  region("body", body);
-  region("final", fin);
-  region("questions", questions);
+  let moved = region("body", body);
+  moved = region("final", fin) || moved;
+  moved = region("questions", questions) || moved;
   const told = snap.view && snap.view.last_shot;
-  region("lastshot", told && !over ? `<small>${t("last_shot")}</small><span id="lastshot-text">${esc(told)}</span>` : "");
+  moved = region("lastshot", told && !over ? `<small>${t("last_shot")}</small><span id="lastshot-text">${esc(told)}</span>` : "") || moved;
   let ticker = "";
   for (const ev of snap.ticker.filter(matters).slice(-8).reverse()) {
     ticker += `<li data-seq="${esc(ev.seq)}" data-type="${esc(ev.type)}" class="${esc(ev.source)}">${esc(eventText(ev, m))}</li>`;
   }
   region("ticker", ticker);
-  fitNames();
+  if (moved) fitNames(); // only when what it measures changed: a ticker line costs no layout
   marked(snap.ticker, snap._recv);
   announce(s, m);
   tick();
@@ -423,6 +423,8 @@ function flash(text) {
   strip._html = null;
   showBanner();
 }
+
+addEventListener("resize", () => { if (snap) fitNames(); });
 
 document.addEventListener("keydown", (e) => {
   if (!showQr || !snap || !snap.match || !snap.state || snap.state.finished) return;
