@@ -102,7 +102,10 @@ export function fitText(el, least = 0.6) {
   const oneLine = largest(full * least, full);
   if (oneLine !== null) return oneLine;
   el.classList.add("wrap");
-  const wrapped = largest(full * least * 0.75, full);
+  // wrapped, it takes the smallest one-line size (larger would only take more lines), less if needed
+  el.style.fontSize = `${full * least}px`;
+  if (!over()) return full * least;
+  const wrapped = largest(full * least * 0.75, full * least);
   if (wrapped !== null) return wrapped;
   el.style.fontSize = `${full * least * 0.75}px`; // the least it may be: as good as it gets
   return full * least * 0.75;
