@@ -133,7 +133,9 @@ def test_a_whole_golf_match_in_danish_by_buttons(ctx: Any, live: LivePub) -> Non
     state = ref.state()
     assert state["finished"] and state["winner"] == "p1"
     ref.page.wait_for_selector("#now .final:has-text('Ann vinder!')")
-    assert ref.page.locator("#calls button").count() == 0  # the match is over: nothing to call
+    # the match is over: nothing to call but undo, which names the shot that ended it
+    assert ref.page.locator("#calls button").count() == 1
+    assert ref.page.locator("#calls #c-undo").inner_text().startswith("Fortryd")
     assert ref.page.locator("#now .who.at").count() == 0  # nobody at the table
     assert not ref.errors
 

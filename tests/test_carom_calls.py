@@ -86,7 +86,7 @@ def test_start_after_the_first_shot_is_refused() -> None:
 
 
 def test_unknown_call_lists_the_calls() -> None:
-    s = Table(setup(targets=T)).call("timeout").state(errors=True)
+    s = Table(setup(targets=T)).call("pause").state(errors=True)
     assert "unknown carom call" in errors(s)[0] and "frozen" in errors(s)[0]
 
 

@@ -105,3 +105,44 @@ def test_every_shot_of_a_simulated_match_is_told_with_names_never_p1_or_p2(tmp_p
     state = pub.snapshot("1")["state"]
     assert state["finished"] and state["winner"] in names
     assert names[state["winner"]] in told[-1]  # the end: the winner by name
+
+
+def test_keglebillard_keeps_the_last_shot_while_the_next_plays_after_the_pin_referees_rest(
+        tmp_path: Path) -> None:
+    """A tilt-switch table reports a rest after the pins are set up (an incident): the line
+    still tells the last shot, not nothing, while the next shot plays."""
+    pub = _pub(tmp_path, KEGLE)
+    told = _play(pub, {"t": 1.0, "type": "cushion", "cushion": 1, "ball": "red"},
+                 {"t": 1.5, "type": "pin", "pin": 2, "state": "down"}, {"t": 3.0, "type": "rest"})
+    assert told == "Mette: 2 points, plays on"
+    during = _play(pub, {"t": 8.0, "type": "pin", "pin": 2, "state": "up"}, {"t": 10.0, "type": "rest"},
+                   {"t": 15.0, "type": "cushion", "cushion": 2, "ball": "red"})
+    assert during == told  # the set-up's rest is no shot: the line stays
+    after = _play(pub, {"t": 16.0, "type": "rest"})
+    assert after.startswith("Mette: no points")
+
+
+def test_golf_the_last_ball_of_a_frame_tells_the_frame_won_and_frame_two_opens_with_its_own_line(
+        tmp_path: Path) -> None:
+    pub = _pub(tmp_path, GOLF)
+    t = 0.0
+    for _ in range(4):
+        t += 2.0
+        told = _play(pub, {"t": t, "type": "goal", "goal": "B", "ball": "p1"}, {"t": t + 1, "type": "rest"})
+        assert told.startswith("Ann scores, plays on")  # (the fourth: "· zone play")
+    told = _play(pub, {"t": 20.0, "type": "goal", "goal": "B", "ball": "p1"}, {"t": 21.0, "type": "rest"})
+    assert told == "Ann wins frame 1" and pub.snapshot("1")["state"]["frame"] == 2
+    # frame 2: its first shot has its own line, not the frame's win
+    told = _play(pub, {"t": 30.0, "type": "cushion", "cushion": 1, "ball": None}, {"t": 31.0, "type": "rest"})
+    assert "frame" not in told and told.endswith("to play")
+
+
+def test_the_tv_line_waits_for_the_referees_answer_instead_of_naming_who_plays(tmp_path: Path) -> None:
+    pub = _pub(tmp_path, GOLF)
+    told = _play(pub, {"t": 1.0, "type": "cushion", "cushion": 1, "ball": None},
+                 {"t": 1.5, "type": "goal", "goal": "B", "ball": None}, {"t": 2.0, "type": "rest"})
+    assert pub.snapshot("1")["state"]["questions"]
+    assert told == "Ann's shot — the referee decides"
+    q = pub.snapshot("1")["state"]["questions"][0]
+    told = _play(pub, {"type": "call", "call": "answer", "question": q["id"], "answer": "p1"})
+    assert told == "Ann scores, plays on"

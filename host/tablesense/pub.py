@@ -26,6 +26,8 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from .corrections import void_record
 from .errors import BadEvent, IllegalCall, TablesenseError
 from .events import Call, Event, Rest, Setup, parse_event
@@ -33,6 +35,7 @@ from .link.checkpoint import Checkpoint, CheckpointError, Dedupe
 from .replay import LineError, Replay
 from .shots import cut
 from .store import LANGS, LoggedEvent, MatchRow, Store, StoreError, StoreUnavailable, Writer, effective_lines
+from .undo_walk import Walk
 
 TICKER = 12
 #: seconds between two tries to write to a match log that refused a write (locked, disk full)
@@ -42,8 +45,21 @@ RETRY_S = (0.1, 2.0)
 #: (``tablesense.link.table_items``); a factory gets the last checkpoint saved.
 FeedItem = Any
 Feed = AsyncIterator[FeedItem] | Callable[[Checkpoint | None], AsyncIterator[FeedItem]]
-#: seconds a turn may take, counted from the balls coming to rest (seed 000, the golf rules)
+#: seconds a turn may take, counted from the balls coming to rest (seed 000, the golf rules);
+#: carom has one only where the competition uses a shot clock (the set-up's ``shot_clock``)
 TURN_CLOCK = {"golf": 50}
+#: every game a table may be set up for (``Pub(games=...)`` narrows a table to its own)
+GAMES = ("golf", "kegle", "carom")
+
+
+def turn_clock(game: str | None, setup: dict[str, Any]) -> int | None:
+    """The seconds a turn may take in a match of ``game`` set up with ``setup``; None: no limit."""
+    if game is None:
+        return None
+    own = setup.get("shot_clock")
+    if game == "carom" and isinstance(own, int) and not isinstance(own, bool) and own > 0:
+        return own
+    return TURN_CLOCK.get(game)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +86,13 @@ class Table:
     version: int = 0
     clock: tuple[float, float] = (0.0, 0.0)  # (table time, host monotonic) of the last sensor event
     rest_at: float | None = None  # host epoch of the last rest: the turn clock starts there
+    #: host epoch since when the turn clock stands still: the referee has a question to answer
+    #: or a replacement spot to choose (the player cannot be over time meanwhile)
+    paused_at: float | None = None
+    #: the games this table is set up for (its profile's); all of them when not known
+    games: tuple[str, ...] = GAMES
+    #: what the next ``undo`` takes back (``tablesense.undo_walk``), kept up with the log
+    walk: Walk = field(default_factory=Walk)
     listeners: set[asyncio.Event] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _json: tuple[int, str] = (-1, "")
@@ -86,17 +109,19 @@ class Pub:
     """All tables of one pub over one match log."""
 
     def __init__(self, store: Store, table_ids: Iterable[str], lang: str = "en",
-                 writer: Writer | None = None) -> None:
+                 writer: Writer | None = None, games: dict[str, tuple[str, ...]] | None = None) -> None:
         if lang not in LANGS:
             raise StoreError(f"unknown language {lang!r} (languages: {', '.join(LANGS)})")
         self.store = store
         self.writer = writer
+        #: the pub's own language (a new table's; the overview's frame)
+        self.lang = lang
         #: what the screens add to a table's snapshot (``tablesense.web.view``): its ``view``
         self.view: Callable[[Table, dict[str, Any]], dict[str, Any]] | None = None
         self.tables: dict[str, Table] = {}
         for tid in table_ids:
             token, tlang = store.table(tid, lang)
-            table = Table(id=tid, token=token, lang=tlang)
+            table = Table(id=tid, token=token, lang=tlang, games=(games or {}).get(tid, GAMES))
             self.tables[tid] = table
             self._load(table)
 
@@ -127,7 +152,9 @@ class Pub:
         snap = {
             "table": tab.id, "lang": tab.lang, "version": tab.version, "match": match,
             "state": state, "summary": summary, "errors": errors, "ticker": list(tab.ticker),
-            "rest_at": tab.rest_at, "turn_clock": TURN_CLOCK.get(match["game"]) if match else None,
+            "rest_at": tab.rest_at, "paused_at": tab.paused_at,
+            "turn_clock": turn_clock(match["game"], match["setup"]) if match else None,
+            "games": list(tab.games),
             "now": time.time(),  # the host's clock as it sends: the page's clock is set by it
         }
         if self.view is not None:
@@ -213,11 +240,34 @@ class Pub:
         return self._match_id(table_id)
 
     def call(self, table_id: str, call: dict[str, Any]) -> None:
-        """A referee call (a JSON object without ``t``/``type``): checked, logged, applied."""
+        """A referee call (a JSON object without ``t``/``type``): checked, logged, applied.
+        An ``undo`` of a call made while the balls still rolled voids that call's line
+        (``_undo_during``): the shot it was made in stands."""
+        during = self._undo_during(table_id, call)
+        if during is not None:
+            self.void(table_id, during, during)
+            return
         self.submit(table_id, self._call_event(table_id, call), source="referee")
 
     async def call_async(self, table_id: str, call: dict[str, Any]) -> None:
+        during = self._undo_during(table_id, call)
+        if during is not None:
+            await self.void_async(table_id, during, during)
+            return
         await self.submit_async(table_id, self._call_event(table_id, call), source="referee")
+
+    def _undo_during(self, table_id: str, call: dict[str, Any]) -> int | None:
+        """The log line of the call an ``undo`` now takes back, when that call came during a
+        shot; None otherwise. The engines' undo returns the state before the call, in the
+        middle of the shot, so the rest of the shot would go with it; voiding the call's
+        line replays the shot without it, which is what the undo button promised."""
+        if call.get("call") != "undo":
+            return None
+        tab = self.table(table_id)
+        unit = tab.walk.last()
+        if tab.match is None or unit is None or unit.kind != "call" or not unit.during or unit.seq < 2:
+            return None
+        return unit.seq
 
     def void(self, table_id: str, first: int, last: int) -> None:
         """Void events ``first..last`` of the current match (a correction record is logged)."""
@@ -352,6 +402,9 @@ class Pub:
             if rep.engine is None or rep.state is None:
                 raise IllegalCall(f"no rule engine is running for {tab.match.game}: calls cannot be applied")
             new_state = rep.engine.apply(rep.state, event)  # raises: nothing logged
+            if isinstance(event, Call) and event.call == "foul" and event.player is None:
+                event, new_state = _foul_on(rep.engine, rep.state, event, new_state)
+                line = _line(event)
         return _Step((tab.id, tab.match.id, tab.seq + 1, line, source, now), event, new_state)
 
     def _prepare_void(self, tab: Table, first: int, last: int) -> _Step:
@@ -384,8 +437,10 @@ class Pub:
         rep = tab.replay
         if event is None:  # a void record: the match is replayed without the voided events
             tab.replay = _replay(tab.log)
+            tab.walk = _walk(tab.log)
             tab.ticker.append({**json.loads(line), "seq": seq, "source": source})
         else:
+            tab.walk.feed(line, seq)
             if step.state is not None:
                 rep.state = step.state
                 rep.events += 1
@@ -403,7 +458,7 @@ class Pub:
     def _call_event(self, table_id: str, call: dict[str, Any]) -> Event:
         tab = self.table(table_id)
         obj = dict(call)
-        obj["t"] = max(tab.table_time(), _last_t(tab))
+        obj["t"] = call_time(tab)
         obj["type"] = "call"
         if obj.get("call") == "void":
             raise BadEvent("a void is not a call: void events with their numbers")
@@ -430,7 +485,8 @@ class Pub:
         tab.log = [LoggedEvent(1, source, now, line)]
         tab.seq = 1
         tab.replay = rep
-        tab.rest_at = None
+        tab.walk = Walk(tab.match.game)
+        tab.rest_at = tab.paused_at = None
         tab.ticker.clear()
         self._tick(tab, setup, 1, source)
         self._changed(tab)
@@ -438,6 +494,7 @@ class Pub:
     def _after_apply(self, tab: Table) -> None:
         rep = tab.replay
         assert tab.match is not None
+        self._pause_clock(tab, rep.state)
         finished = bool(rep.state is not None and rep.state.finished)
         was = tab.match.ended is not None
         if finished != was:
@@ -447,6 +504,20 @@ class Pub:
             self.store.finish(tab.match.id, result)
             tab.match = self.store.match(tab.match.id)
         self._changed(tab)
+
+    @staticmethod
+    def _pause_clock(tab: Table, state: Any, now: float | None = None) -> None:
+        """The turn clock stands still while the referee has a question open or a ball waits
+        for its replacement spot, and goes on from where it stood when they are answered."""
+        now = time.time() if now is None else now
+        waiting = state is not None and not getattr(state, "finished", False) and bool(
+            getattr(state, "questions", ()) or getattr(state, "spot_wait", ()))
+        if waiting and tab.paused_at is None:
+            tab.paused_at = now
+        elif not waiting and tab.paused_at is not None:
+            if tab.rest_at is not None:
+                tab.rest_at += max(0.0, now - max(tab.paused_at, tab.rest_at))
+            tab.paused_at = None
 
     def _tick(self, tab: Table, event: Event, seq: int, source: str) -> None:
         entry = event.to_dict()
@@ -458,6 +529,9 @@ class Pub:
             tab.rest_at = entry["at"]
         elif not isinstance(event, Call):
             tab.rest_at = None
+        elif event.call == "timeout" and tab.rest_at is not None and tab.match is not None and tab.log:
+            period = turn_clock(tab.match.game, json.loads(tab.log[0].line))  # a time-out: one more period
+            tab.rest_at += period or 0
 
     def _load(self, tab: Table) -> None:
         match = self.store.latest_match(tab.id)
@@ -467,6 +541,7 @@ class Pub:
         tab.log = self.store.events(match.id)
         tab.seq = tab.log[-1].seq if tab.log else 0
         tab.replay = _replay(tab.log)
+        tab.walk = _walk(tab.log)
         for ev in tab.log[-TICKER:]:
             with contextlib.suppress(json.JSONDecodeError):
                 tab.ticker.append({**json.loads(ev.line), "seq": ev.seq, "source": ev.source, "at": ev.at})
@@ -475,6 +550,7 @@ class Pub:
                 tab.clock = (float(json.loads(tab.log[-1].line)["t"]), 0.0)
         if tab.ticker and tab.ticker[-1].get("type") == "rest":
             tab.rest_at = tab.ticker[-1]["at"]
+        self._pause_clock(tab, tab.replay.state)
 
 
 def _line(event: Event) -> str:
@@ -493,12 +569,59 @@ def _replay(log: list[LoggedEvent]) -> Replay:
     return rep
 
 
+def _walk(log: list[LoggedEvent]) -> Walk:
+    walk = Walk()
+    for ev in effective_lines(log):
+        walk.feed(ev.line, ev.seq)
+    return walk
+
+
+def _foul_on(engine: Any, before: Any, call: Call, after: Any) -> tuple[Call, Any]:
+    """A foul called without a player, with the player its ruling went to (the panel and the
+    ticker say on whom, docs/referee.md), when naming him changes nothing the engine decides;
+    else the call as it came."""
+    player = charged(engine, before, after)
+    if player is None:
+        return call, after
+    named = msgspec.structs.replace(call, player=player)
+    try:
+        again = engine.apply(before, named)
+    except TablesenseError:
+        return call, after
+    if engine.to_json(again) != engine.to_json(after):
+        return call, after
+    return named, again
+
+
+def charged(engine: Any, before: Any, after: Any) -> str | None:
+    """The player of the foul ruling a call added (``before`` -> ``after``, a shot in progress
+    resolved as if it stopped now): the first new ruling with a player whose rule is a foul or
+    a fault; None when there is none."""
+    live = getattr(engine, "live", lambda state: state)
+    seen = {msgspec.json.encode(r) for r in getattr(live(before), "rulings", ())}
+    for r in getattr(live(after), "rulings", ()):
+        if r.player and msgspec.json.encode(r) not in seen and (".foul" in r.rule or ".fault" in r.rule
+                                                                  or r.rule.endswith("own-goal")
+                                                                  or r.rule in ("golf.clock", "carom.jump")):
+            return str(r.player)
+    shot = getattr(before, "shot", None)
+    if getattr(before, "in_shot", False) and shot is not None and shot.player:
+        return str(shot.player)  # decided at the shot's rest: a foul while the balls roll is the shooter's
+    return None
+
+
 def _feed(rep: Replay, line: str, seq: int) -> None:
     """Apply a logged line; an engine that fails on it costs that event, never the table."""
     try:
         rep.feed_line(line, seq)  # records rule errors (TablesenseError) itself
     except Exception as exc:
         rep.errors.append(LineError(seq, f"internal error of the rule engine: {exc!r}", line))
+
+
+def call_time(tab: Table) -> float:
+    """The table time a referee call made now carries: the table's clock, never before its
+    last event."""
+    return max(tab.table_time(), _last_t(tab))
 
 
 def _last_t(tab: Table) -> float:

@@ -208,7 +208,8 @@ async def _serve(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="tablesense-demo-") as tmp:
         db = args.db or str(Path(tmp) / "demo.db")
         server = asyncio.create_task(serve({table_id: source()}, host=args.http.host, port=args.http.port,
-                                           db=db, on_ready=ready, public_url=public_url, also=also))
+                                           db=db, on_ready=ready, public_url=public_url, also=also,
+                                           games={table_id: (args.game,)}))
         try:
             waiter = asyncio.create_task(done.wait() if args.exit else asyncio.Event().wait())
             await asyncio.wait({server, waiter}, return_when=asyncio.FIRST_COMPLETED)

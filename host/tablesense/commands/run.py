@@ -231,6 +231,7 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError, TablesenseError) as exc:
         print(f"tablesense run: {exc}", file=sys.stderr)
         return 2
+    from ..link.translate import table_profile
     from ..web.guard import tv_code
     from ..web.lan import lan_address
     from ..web.server import serve
@@ -264,8 +265,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"  league: {args.pub} on {league}", flush=True)
 
     try:  # SIGTERM (systemd's stop) arrives as Ctrl-C does (tablesense.cli): exit 0
+        games = {tid: (table_profile(prof).game,) for tid, _port, prof in tables if prof}  # the set-up form's
         asyncio.run(serve(sources, host=args.http.host, port=args.http.port, db=args.db, lang=args.lang,
-                          public_url=phones.base, on_ready=ready, tv_code=args.tv_code))
+                          public_url=phones.base, on_ready=ready, tv_code=args.tv_code, games=games))
     except KeyboardInterrupt:
         return 0
     except OSError as exc:

@@ -47,7 +47,7 @@ from .base import player_names, register
 from .base import replace as replace_event
 from .carom_match import CaromState, Draft, Match
 from .carom_profiles import CAROM_BALLS, CUE_BALL, FOULS, PROFILES, profile
-from .carom_resolve import IDX, at_outlay, caroms_to_go, countdown, decide, outlay, update_zone
+from .carom_resolve import IDX, at_outlay, caroms_to_go, countdown, decide, outlay, update_zone, with_entry
 from .carom_shot import read_shot
 from .carom_targets import championship_match, resolve_scheme, targets_for
 from .shot_engine import AMEND, ShotEngine, ShotRecord
@@ -59,7 +59,7 @@ NOTE_RULES = (
     "carom.referee.warning", "carom.referee.show-ball", "carom.referee.duties", "carom.referee.change",
     "carom.protest", "carom.interruption", "carom.schedule", "carom.board-decides",
 )
-CALLS = ("start", "carom", "foul", "frozen", "note", "answer", "undo")
+CALLS = ("start", "carom", "foul", "frozen", "note", "timeout", "answer", "undo")
 _ONE_BALL = frozenset({Cushion, Strike, OffTable})
 #: ball names as the engine knows them (a cushion, strike or off-table event may name none)
 _NAMED = frozenset({*CAROM_BALLS, None})
@@ -81,7 +81,8 @@ class CaromEngine(ShotEngine[CaromState]):
         targets, _how = targets_for(setup.targets, setup.moyennes, extra,
                                     championship=championship_match(club, extra))
         m = Match(discipline=discipline, profile=club, scheme=scheme, table=tab.name, targets=targets,
-                  positions=outlay(tab, "p1"))
+                  positions=outlay(tab, "p1"), innings_limit=_innings_limit(extra.get("innings_limit")),
+                  **_shot_clock(extra))
         return CaromState(game="carom", players=tuple(setup.players.items()), m=m, cut=Cutter(game="carom"))
 
     def vocabulary(self, state: CaromState) -> Vocabulary:
@@ -128,6 +129,8 @@ class CaromEngine(ShotEngine[CaromState]):
             return self._frozen(state, call)
         if kind == "note":
             return self._note(state, call)
+        if kind == "timeout":
+            return self._timeout(state, call)
         raise IllegalCall(f"unknown carom call {kind!r} (calls: {', '.join(CALLS)})")
 
     def _start(self, state: CaromState, call: Call) -> CaromState:
@@ -207,6 +210,28 @@ class CaromEngine(ShotEngine[CaromState]):
             return replace(state, shot=replace(state.shot, events=(*state.shot.events, call)))
         return self._about_last_shot(state, call)
 
+    def _timeout(self, state: CaromState, call: Call) -> CaromState:
+        """SHOT_CLOCK_RULE: the player at the table takes a time-out (one more shot-clock
+        period for this shot), as many as the set-up allows him."""
+        m = state.m
+        if m.shot_clock is None:
+            raise IllegalCall(f"no shot clock in this match: a time-out needs the set-up's shot_clock "
+                              f"({SHOT_CLOCK_RULE})")
+        if state.finished:
+            raise IllegalCall("the match is over")
+        if state.in_shot:
+            raise IllegalCall("a time-out is taken before the shot, not while the balls roll")
+        player = call.player or state.at_table or "p1"
+        if player != state.at_table:
+            raise IllegalCall(f"only the player at the table ({state.at_table}) takes a time-out")
+        i = IDX[player]
+        if m.timeouts_used[i] >= m.timeouts:
+            raise IllegalCall(f"{player} has no time-out left ({m.timeouts} a match, {SHOT_CLOCK_RULE})")
+        used = with_entry(m.timeouts_used, i, m.timeouts_used[i] + 1)
+        s = replace(state, m=replace(m, timeouts_used=used))
+        return self.rule(s, call.t, SHOT_CLOCK_RULE, player, what="timeout", left=m.timeouts - used[i],
+                         seconds=m.shot_clock)
+
     def _about_last_shot(self, state: CaromState, call: Call) -> Any:
         """A ``note`` or ``frozen`` call between shots: kept with the last shot (an amended
         shot keeps it), or applied at once before the first."""
@@ -274,6 +299,9 @@ class CaromEngine(ShotEngine[CaromState]):
         return {
             "discipline": m.discipline, "profile": m.profile.name,
             "caroms": pair(m.caroms), "innings": pair(m.innings), "high_run": pair(m.high_run),
+            "runs": {"p1": list(m.runs[0]), "p2": list(m.runs[1])}, "innings_limit": m.innings_limit,
+            "shot_clock": m.shot_clock,
+            "timeouts_left": pair(tuple(m.timeouts - u for u in m.timeouts_used)) if m.shot_clock else None,
             "average": pair(avg), "targets": pair(m.targets),
             "match_points": pair(m.points) if m.points is not None else None,
             "current_run": m.run, "breaker": m.breaker, "nastoot": m.nastoot,
@@ -357,6 +385,32 @@ def _after_call(state: CaromState, call: Call, shot_player: str | None = None) -
     if kind in ("carom", "foul"):
         return CaromEngine.rule(state, call.t, "carom.referee.amend", shot_player, call=kind)
     return state
+
+
+SHOT_CLOCK_RULE = "carom.shot-clock"
+
+
+def _shot_clock(extra: dict[str, Any]) -> dict[str, Any]:
+    """The set-up's ``shot_clock`` (seconds) and ``timeouts`` (a player's in a match,
+    default 1) as ``Match`` fields (SHOT_CLOCK_RULE); none without a shot clock."""
+    clock, timeouts = extra.get("shot_clock"), extra.get("timeouts", 1)
+    if clock is None:
+        return {}
+    for name, value, least in (("shot_clock", clock, 1), ("timeouts", timeouts, 0)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < least:
+            raise IllegalCall(f"setup: {name} must be a whole number of {'seconds' if least else 'time-outs'}"
+                              f" ({SHOT_CLOCK_RULE}), not {value!r}")
+    return {"shot_clock": clock, "timeouts": timeouts}
+
+
+def _innings_limit(value: Any) -> int | None:
+    """The set-up's ``innings_limit`` ("carom.innings-limit"): a positive whole number of
+    innings, or none (play to the targets, carom.target.play-out)."""
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise IllegalCall(f"setup: innings_limit must be a positive whole number of innings, not {value!r}")
+    return value
 
 
 def _bed(name: Any) -> CaromTable:

@@ -33,6 +33,15 @@ class Match(msgspec.Struct, frozen=True, gc=False):
     innings: tuple[int, int] = (0, 0)
     high_run: tuple[int, int] = (0, 0)
     run: int = 0
+    #: each player's runs, one per inning ended (the score sheet's column of caroms per inning)
+    runs: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    #: the set-up's ``innings_limit`` (a competition's beurtenlimiet): None, play to the targets
+    innings_limit: int | None = None
+    #: the set-up's ``shot_clock`` (seconds a shot, driebanden competitions) and the time-outs
+    #: each player may take (``timeouts``), with those taken so far
+    shot_clock: int | None = None
+    timeouts: int = 0
+    timeouts_used: tuple[int, int] = (0, 0)
     breaker: str = "p1"
     #: shots that counted (a blameless one does not)
     shots: int = 0

@@ -151,6 +151,7 @@ def end_inning(d: Draft, player: str, t: float, tab: CaromTable, announce: bool 
     run = d.run
     innings = d.innings
     d.innings = with_entry(innings, i, innings[i] + 1)
+    d.runs = (d.runs[0] + (run,), d.runs[1]) if i == 0 else (d.runs[0], d.runs[1] + (run,))
     d.run = 0
     if announce:
         if run == 0:
@@ -177,16 +178,29 @@ def end_inning(d: Draft, player: str, t: float, tab: CaromTable, announce: bool 
         _finish(d, player, t, "carom.match.won")
     elif d.nastoot:
         _finish(d, breaker, t, "carom.match.won", "short")
+    elif player == second and d.base.innings_limit and d.innings[i] >= d.base.innings_limit:
+        won = limit_winner(d.caroms, d.base.targets)
+        _finish(d, won, t, INNINGS_LIMIT_RULE, "draw" if won == "draw" else None, innings=d.innings[i])
     else:
         d.at_table = other(player)
         update_zone(d, None, d.at_table, tab, t, same_player=False)
 
 
-def _finish(d: Draft, winner: str, t: float, rule: str, what: str | None = None) -> None:
+INNINGS_LIMIT_RULE = "carom.innings-limit"
+
+
+def limit_winner(caroms: tuple[int, int], targets: tuple[int, int]) -> str:
+    """INNINGS_LIMIT_RULE: the innings are up with neither target reached: the larger share
+    of one's target wins (caroms / target), the same share is a draw."""
+    a, b = caroms[0] * targets[1], caroms[1] * targets[0]  # caroms[0]/targets[0] vs caroms[1]/targets[1]
+    return "p1" if a > b else "p2" if b > a else "draw"
+
+
+def _finish(d: Draft, winner: str, t: float, rule: str, what: str | None = None, **params: Any) -> None:
     scheme, caroms, targets = d.base.scheme, d.caroms, d.base.targets
     pts = match_points(scheme, winner, caroms, targets)
     d.finished, d.winner, d.points, d.zone, d.zone_corner = True, winner, pts, None, None
-    d.rule(t, rule, None if winner == "draw" else winner, what)
+    d.rule(t, rule, None if winner == "draw" else winner, what, **params)
     d.rule(t, "carom.match-points.de-bruijn", None, p1=pts[0], p2=pts[1], scheme=scheme)
     d.ended = (rule, {"caroms": {"p1": caroms[0], "p2": caroms[1]},
                       "targets": {"p1": targets[0], "p2": targets[1]},

@@ -109,6 +109,9 @@ TEMPLATES: dict[str, Any] = {
     "carom.nastoot": "{player} spiller udligningsindgangen (fra udlægget)",
     "carom.draw": "begge har nået deres mål: uafgjort",
     "carom.match.won": "{player} vinder",
+    "carom.shot-clock:timeout": "{player} tager en time-out: {seconds} s mere ({left} tilbage)",
+    "carom.innings-limit": "de {innings} indgange er brugt: {player} vinder på andelen af målet",
+    "carom.innings-limit:draw": "de {innings} indgange er brugt med samme andel af målet: uafgjort",
     "carom.match.won:short": "udligningsindgangen slog ikke til: {player} vinder",
     "carom.match-points.de-bruijn": lambda p: (f"matchpoint {p['p1']}-{p['p2']} "
                                                f"({_word(SCHEMES, p['scheme'])})"),

@@ -85,6 +85,9 @@ TEMPLATES: dict[str, Any] = {
     "carom.nastoot": "{player} plays the equalising inning (outlay)",
     "carom.draw": "both targets made: a draw",
     "carom.match.won": "{player} wins",
+    "carom.shot-clock:timeout": "{player} takes a time-out: {seconds} s more ({left} left)",
+    "carom.innings-limit": "the {innings} innings are up: {player} wins on the share of the target",
+    "carom.innings-limit:draw": "the {innings} innings are up with the same share of the target: a draw",
     "carom.match.won:short": "the equalising inning fell short: {player} wins",
     "carom.match-points.de-bruijn": lambda p: (f"match points {p['p1']}-{p['p2']} "
                                                f"({_word(SCHEMES, p['scheme'])})"),

@@ -107,6 +107,10 @@ TEMPLATES: dict[str, Any] = {
     "carom.nastoot": "{player} speelt de nastoot (vanuit de beginpositie)",
     "carom.draw": "beide spelers hebben hun partij uitgemaakt: remise",
     "carom.match.won": "{player} wint",
+    "carom.shot-clock:timeout": "{player} neemt een time-out: {seconds} s extra (nog {left})",
+    "carom.innings-limit": ("de beurtenlimiet van {innings} is bereikt: {player} wint op het percentage "
+                            "van de partij"),
+    "carom.innings-limit:draw": "de beurtenlimiet van {innings} is bereikt, gelijk percentage: remise",
     "carom.match.won:short": "de nastoot bleef te kort: {player} wint",
     "carom.match-points.de-bruijn": lambda p: (f"wedstrijdpunten {p['p1']}-{p['p2']} "
                                                f"({_word(SCHEMES, p['scheme'])})"),

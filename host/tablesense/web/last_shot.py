@@ -93,6 +93,10 @@ def tell(game: str, rulings: Sequence[Mapping[str, Any]], state: Mapping[str, An
         at = state.get("at_table")
         return name(players, at if at and at != offender else _other(offender))
 
+    if state.get("questions") and not state.get("finished"):
+        # the referee has yet to decide what the shot made: no "X to play" beside the question
+        shooter = next((r.get("player") for r in rulings if r.get("player")), None)
+        return _fmt(s, "ls.asking", name=name(players, shooter)) if shooter else ""
     extra: list[str] = []
     if "golf.zone.play" in rules:
         extra.append(s.get("ls.zone_play", "zone play"))

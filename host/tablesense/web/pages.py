@@ -53,6 +53,7 @@ th,td{border:1px solid #999;padding:.3rem .5rem;text-align:left;vertical-align:t
 th{background:#eee}
 .num{text-align:right;font-variant-numeric:tabular-nums}
 @media print{a.noprint,.noprint{display:none}body{margin:0}}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 """
 
 
@@ -76,11 +77,12 @@ def history_html(table_id: str, matches: list[MatchRow], lang: str) -> str:
         f"<!doctype html><html lang={lang}><meta charset=utf-8>"
         f"<meta name=viewport content='width=device-width,initial-scale=1'>"
         f"<title>{s['history']} · {s['table']} {escape(table_id)}</title><style>{_STYLE}</style>"
-        f"<h1>{s['history']} · {s['table']} {escape(table_id)}</h1>"
+        f"<main><h1>{s['history']} · {s['table']} {escape(table_id)}</h1>"
         f"<p class=noprint><a href='/table/{escape(table_id)}'>{s['tv']}</a> · "
         f"<a href='/'>{s['overview']}</a></p>"
         f"<table><tr><th>#</th><th>{s['game']}</th><th>{s['player']}</th><th>{s['started']}</th>"
-        f"<th>{s['ended']}</th><th>{s['result']}</th><th></th></tr>{body}</table></html>"
+        f"<th>{s['ended']}</th><th>{s['result']}</th><th><span class=sr>{s['sheet']}</span></th></tr>"
+        f"{body}</table></main></html>"
     )
 
 
@@ -139,14 +141,15 @@ def sheet_html(match: MatchRow, lines: list[str], lang: str) -> str:
     game = s.get("game." + match.game, match.game)
     return (
         f"<!doctype html><html lang={lang}><meta charset=utf-8><title>{s['sheet']} #{match.id}</title>"
-        f"<style>{_STYLE}</style><h1>{s['sheet']} · {escape(game)}</h1>"
+        f"<style>{_STYLE}</style><main><h1>{s['sheet']} · {escape(game)}</h1>"
         f"<p>{s['table']} {escape(match.table_id)} · {s['match']} #{match.id} · {_when(match.started)}"
         f" · {s['result']}: <strong>{result}</strong></p>"
         f"<p class=noprint><button onclick='print()'>{s['print']}</button> "
         f"<a href='/match/{match.id}.jsonl'>{s['export']}</a></p>"
-        f"<table><tr><th></th><th>{p1}</th><th>{p2}</th></tr>{''.join(score_rows)}</table>"
+        f"<table><tr><th><span class=sr>{s['score']}</span></th><th>{p1}</th><th>{p2}</th></tr>"
+        f"{''.join(score_rows)}</table>"
         f"<h2>{s['rulings']}</h2><table><tr><th>{s['shot']}</th><th>{s['time']}</th><th>{s['rule']}</th>"
-        f"<th></th></tr>{rulings}</table></html>"
+        f"<th>{s['rulings']}</th></tr>{rulings}</table></main></html>"
     )
 
 

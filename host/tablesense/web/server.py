@@ -70,6 +70,7 @@ def make_app(pub: Pub, public_url: str = "", *, tv_code: str = "", limits: Limit
     r.add_get("/match/{match:\\d+}/sheet", _sheet)
     r.add_get("/sheet/{match:\\d+}", _club_sheet)  # the printable club score sheet (tablesense.sheet)
     r.add_get("/i18n/{lang}.json", _i18n)
+    r.add_get("/favicon.ico", _favicon)
     r.add_get("/api/tables", _tables)
     r.add_get("/api/table/{table}", _snapshot)
     r.add_get("/api/table/{table}/log", _log)
@@ -153,7 +154,13 @@ def _page(name: str, table: bool = False) -> Handler:
 
 async def _tables(request: web.Request) -> web.Response:
     pub = _pub(request)
-    return web.json_response({"tables": list(pub.tables), "langs": list(LANGS)})
+    return web.json_response({"tables": list(pub.tables), "langs": list(LANGS), "lang": pub.lang})
+
+
+async def _favicon(request: web.Request) -> web.FileResponse:
+    """The pages' icon where a browser asks for it by default (the pages link the same one)."""
+    return web.FileResponse(STATIC / "favicon.svg", headers={"Content-Type": "image/svg+xml",
+                                                              "Cache-Control": "max-age=86400"})
 
 
 async def _snapshot(request: web.Request) -> web.Response:
@@ -492,13 +499,15 @@ def _feed_ended(task: asyncio.Task[None]) -> None:
 async def serve(tables: dict[str, AsyncIterator[Event] | None], *, host: str = "127.0.0.1",
                 port: int = 8080, db: str = "tablesense.db", lang: str = "en",
                 public_url: str = "", on_ready: Callable[[str, Pub], None] | None = None,
-                tv_code: str = "", limits: Limits | None = None, also: tuple[str, ...] = ()) -> None:
+                tv_code: str = "", limits: Limits | None = None, also: tuple[str, ...] = (),
+                games: dict[str, tuple[str, ...]] | None = None) -> None:
     """Serve the pub until cancelled: feed each table's events, serve the web app (on
     ``host`` and the ``also`` addresses). ``public_url`` may hold ``{port}``: the port bound
-    (``--port 0``)."""
+    (``--port 0``). ``games``: the games each table is set up for (its profile's; the panel's
+    set-up form offers those only)."""
     store = Store(db)
     writer = Writer(db)
-    pub = Pub(store, tables, lang=lang, writer=writer)
+    pub = Pub(store, tables, lang=lang, writer=writer, games=games)
     runner, url = await start(pub, host, port, public_url, tv_code=tv_code, limits=limits, also=also)
     feeds = []
     for tid, src in tables.items():

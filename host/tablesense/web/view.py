@@ -12,9 +12,12 @@ from collections.abc import Iterator
 from itertools import islice
 from typing import Any
 
-from ..pub import Table
+from ..errors import TablesenseError
+from ..events import Call
+from ..pub import Table, call_time, charged
 from ..store import effective_lines
-from . import fouls, last_shot, plan, spots, undo
+from ..texts import render
+from . import club_figures, fouls, last_shot, plan, spots, undo
 from .pages import strings
 
 #: the balls a player plays, by game: the TV paints each player's card in their ball's colour
@@ -28,17 +31,16 @@ COLOURS: dict[str, dict[str, str]] = {
 
 class _Log:
     """A match's log as the screens read it, kept up with each new line (a snapshot per
-    event must not cost a pass over the whole match): the undo walk, and the effective
-    lines once a void record has left some out."""
+    event must not cost a pass over the whole match): the effective lines once a void
+    record has left some out. (The undo walk is the pub's: ``Table.walk``.)"""
 
-    __slots__ = ("fed", "match", "tab", "voided", "walk")
+    __slots__ = ("fed", "match", "tab", "voided")
 
     def __init__(self, tab: Table, match: int) -> None:
         self.tab = tab
         self.match = match
         self.fed = 0  # log rows read
         self.voided = False
-        self.walk = undo.Walk()
 
     def update(self, tab: Table) -> list[str] | None:
         """Read the rows logged since; the effective lines when a void changed them (else None)."""
@@ -46,14 +48,7 @@ class _Log:
         self.fed = len(tab.log)
         if any('"void"' in e.line for e in new):
             self.voided = True
-            self.walk = undo.Walk()
-            lines = [e.line for e in effective_lines(tab.log)[1:]]
-            for line in lines:
-                self.walk.feed(line)
-            return lines
-        for e in new:
-            if e.seq > 1:
-                self.walk.feed(e.line)
+            return [e.line for e in effective_lines(tab.log)[1:]]
         return None
 
 
@@ -88,12 +83,16 @@ def _view(tab: Table, snap: dict[str, Any]) -> dict[str, Any]:
     def newest_first() -> Iterator[str]:
         return reversed(effective) if effective is not None else (e.line for e in reversed(tab.log))
 
-    since = last_shot.shot_start(islice(newest_first(), 400))
+    since = tab.walk.last_shot_since()
     rulings = [r for r in state.get("rulings") or () if float(r.get("t", 0.0)) > since]
     out: dict[str, Any] = {
         "last_shot": last_shot.tell(game, rulings, state, players, s),
-        "undo": undo.describe(log.walk.last(), game, players, s),
+        "undo": undo.describe(tab.walk.last(), game, players, s),
         "colours": COLOURS.get(game, {}),
+        "foul_on": _foul_on(tab),
+        "announcements": _announcements(tab),
+        "club": club_figures.figures(match.get("setup") or {}, state,
+                                     _shown(tab) if game == "kegle" else None),
     }
     positions = plan.last_positions(islice(newest_first(), 400))
     drawn = plan.drawing(game, match.get("setup") or {}, state, positions, out["colours"])
@@ -105,6 +104,44 @@ def _view(tab: Table, snap: dict[str, Any]) -> dict[str, Any]:
         out["spots"] = {"owner": owner, "allowed": spots.allowed(owner, positions),
                         "seen": positions is not None}
     return out
+
+
+def _announcements(tab: Table) -> list[str]:
+    """Keglebillard's referee announcements in the table's language (the state's are in English).
+    The referee's bare "distance" is said as its rule's sentence ("distancen er nået"): on a
+    screen the one word explains nothing."""
+    state = tab.replay.state
+    score = getattr(state, "score", None)
+    out = []
+    for key, params in getattr(score, "announcements", ()) or ():
+        rule, _, what = str(key).partition(":")
+        data = dict(params)
+        if key != "kegle.distance:announce" and what:
+            data["what"] = what
+        out.append(render(rule, data, tab.lang))
+    return out
+
+
+def _shown(tab: Table) -> Any:
+    """The engine's state as the screens show it (a shot under way resolved as if it stopped now)."""
+    rep = tab.replay
+    if rep.engine is None or rep.state is None:
+        return None
+    live = getattr(rep.engine, "live", None)
+    return live(rep.state) if live is not None else rep.state
+
+
+def _foul_on(tab: Table) -> str | None:
+    """The player a foul called now would go against ("p1"/"p2"): the engine is asked, with
+    a push (a foul of every game), on the state as it is; nothing is logged."""
+    rep = tab.replay
+    if rep.engine is None or rep.state is None or tab.match is None or rep.state.finished:
+        return None
+    try:
+        after = rep.engine.apply(rep.state, Call(t=call_time(tab), call="foul", foul="push"))
+    except TablesenseError:
+        return None
+    return charged(rep.engine, rep.state, after)
 
 
 def panel(tab: Table, state: dict[str, Any] | None) -> dict[str, Any]:

@@ -1,23 +1,39 @@
 // Shared by the scoreboard, the overview and the referee panel: strings, live updates, event words.
 
 let STR = {};
+const TABLES = {}; // language -> its strings (the overview shows each table in its own)
+const LOADED = {}; // language -> the promise of its strings
 
 export function tableId() {
   return decodeURIComponent(location.pathname.split("/")[2] || "");
 }
 
+// The strings of ``lang``, fetched once.
+export async function strings(lang) {
+  const l = lang || "en";
+  if (!LOADED[l]) LOADED[l] = fetch(`/i18n/${encodeURIComponent(l)}.json`).then((r) => r.json()).then((x) => (TABLES[l] = x));
+  return LOADED[l];
+}
+
+// The page's language: its strings become t()'s (true when it changed).
 export async function loadLang(lang) {
   if (STR.lang === lang) return false;
-  const r = await fetch(`/i18n/${encodeURIComponent(lang || "en")}.json`);
-  STR = await r.json();
+  STR = await strings(lang);
   document.documentElement.lang = STR.lang;
   return true;
 }
 
+function fill(s, vars) {
+  return vars ? s.replace(/\{(\w+)\}/g, (_, k) => (vars[k] ?? "")) : s;
+}
+
 export function t(key, vars) {
-  let s = STR[key] ?? key;
-  if (vars) s = s.replace(/\{(\w+)\}/g, (_, k) => (vars[k] ?? ""));
-  return s;
+  return fill(STR[key] ?? key, vars);
+}
+
+// t() in another language whose strings are loaded (``strings``): the overview's cards.
+export function tIn(lang, key, vars) {
+  return fill((TABLES[lang] || STR)[key] ?? key, vars);
 }
 
 export function esc(v) {
@@ -29,11 +45,11 @@ export function name(match, p) {
   return Array.isArray(v) ? v.join(" & ") : (v ?? p);
 }
 
-export function gameTitle(match) {
+export function gameTitle(match, tr = t) {
   if (!match) return "";
-  let s = t("game." + match.game);
+  let s = tr("game." + match.game);
   const d = match.setup && match.setup.discipline;
-  if (d) s += " · " + t("discipline." + d);
+  if (d) s += " · " + tr("discipline." + d);
   return s;
 }
 
@@ -58,8 +74,41 @@ export function eventText(ev, match) {
       ev.call === "void" ? `${ev.from}–${ev.to}` : null];
     s += " " + bits.filter((b) => b !== null && b !== undefined && b !== "").join(" ");
   }
-  if (ev.ball && ev.type !== "call") s += " · " + (["p1", "p2"].includes(ev.ball) ? name(match, ev.ball) : ev.ball);
+  if (ev.ball && ev.type !== "call") s += " · " + (["p1", "p2"].includes(ev.ball) ? name(match, ev.ball) : word("ball." + ev.ball, ev.ball));
   return s.trim();
+}
+
+// Text as large as its box allows: the font shrinks (down to ``least`` of its own size) until the
+// text fits; then it may wrap (class "wrap") and shrink on until it fits in height too. Returns
+// the size used (px). A name or a line is never cut: it gets smaller, then takes two lines.
+export function fitText(el, least = 0.6) {
+  el.style.fontSize = "";
+  el.classList.remove("wrap");
+  const over = () => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+  if (!over()) return parseFloat(getComputedStyle(el).fontSize); // fits as it is: one layout
+  const full = parseFloat(getComputedStyle(el).fontSize);
+  // the largest size that fits, found by halving (a few layouts, not one per step)
+  const largest = (low, high) => {
+    el.style.fontSize = `${low}px`;
+    if (over()) return null;
+    for (let i = 0; i < 5; i++) {
+      const mid = (low + high) / 2;
+      el.style.fontSize = `${mid}px`;
+      if (over()) high = mid; else low = mid;
+    }
+    el.style.fontSize = `${low}px`;
+    return low;
+  };
+  const oneLine = largest(full * least, full);
+  if (oneLine !== null) return oneLine;
+  el.classList.add("wrap");
+  // wrapped, it takes the smallest one-line size (larger would only take more lines), less if needed
+  el.style.fontSize = `${full * least}px`;
+  if (!over()) return full * least;
+  const wrapped = largest(full * least * 0.75, full * least);
+  if (wrapped !== null) return wrapped;
+  el.style.fontSize = `${full * least * 0.75}px`; // the least it may be: as good as it gets
+  return full * least * 0.75;
 }
 
 // A WebSocket that reconnects by itself; calls onMessage(JSON) for every snapshot.
@@ -92,6 +141,21 @@ export function fmtClock(sec) {
   const s = Math.max(0, Math.floor(sec));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
+
+// The turn clock of a snapshot at the host's time nowMs: its text and class (null: no clock).
+export function clockText(sn, nowMs) {
+  const s = sn.state;
+  if (!sn.rest_at || !sn.match || (s && s.finished)) return null;
+  const until = sn.paused_at ? Math.max(sn.paused_at, sn.rest_at) : nowMs / 1000;
+  const elapsed = until - sn.rest_at;
+  const limit = sn.turn_clock;
+  if (limit) {
+    const left = limit - elapsed;
+    return { text: fmtClock(Math.ceil(left)), cls: "clock" + (sn.paused_at ? " paused" : left <= 10 ? " warn" : "") + (!sn.paused_at && left <= 0 ? " over" : "") };
+  }
+  return { text: fmtClock(elapsed), cls: "clock up" + (sn.paused_at ? " paused" : "") };
+}
+
 
 // bench/web_latency.py: each marked event of a snapshot's ticker, when its message arrived,
 // when the DOM showed it (window.__marks) and when the frame that paints it began.

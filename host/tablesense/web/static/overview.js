@@ -1,40 +1,59 @@
 // All tables of the pub at a glance (/), live over one WebSocket: up to 8 tables on one
 // 1080p screen, each readable from 3 m (names, score, who is at the table, the last shot).
-import { esc, gameTitle, live, loadLang, marked, name, per, t } from "./common.js";
+// Each card speaks its table's language (the last shot is told by the host in it); the page's
+// own frame speaks the pub's language (/api/tables), or ?lang=.
+import { esc, fitText, gameTitle, live, loadLang, marked, name, per, strings, tIn } from "./common.js";
 
 const snaps = {};
 const MAIN = { golf: ["frames_won", "frames"], kegle: ["points", "points"], carom: ["caroms", "caroms"] };
 const cards = {}; // table -> its element: one table's change repaints its card only
+const wanted = new URLSearchParams(location.search).get("lang");
 
 function card(s) {
+  const L = s.lang;
+  const t = (key, vars) => tIn(L, key, vars);
   const m = s.match;
   if (!m) return `<h2>${t("table")} ${esc(s.table)}</h2><div class="idle">${t("no_match")}</div>`;
   const st = s.state || {};
   const [key, label] = MAIN[m.game] || MAIN.carom;
   const over = !!st.finished;
   const colours = (s.view && s.view.colours) || {};
+  const club = (s.view && s.view.club) || {};
   const row = (p) => {
     const at = !over && st.at_table === p;
     const left = m.game === "golf" ? per(st, "balls_left", p) : undefined;
-    const balls = left === undefined ? "" : `<span class="left" title="${t("balls_left")}">${"●".repeat(left)}${"○".repeat(Math.max(0, 5 - left))}</span>`;
+    const colour = colours[p] || "none";
+    let balls = "";
+    if (left !== undefined) {
+      for (let i = 0; i < 5; i++) balls += `<i class="pip ${colour} ${i < left ? "on" : "off"}"></i>`;
+      balls = `<span class="left" title="${esc(t("balls_left"))}" data-left="${esc(left)}">${balls}</span>`;
+    }
     const extra = m.game === "kegle" ? per(st, "remaining", p) : m.game === "carom" ? per(st, "targets", p) : undefined;
     const small = extra === undefined || extra === null ? "" : `<small>${m.game === "kegle" ? t("remaining") : t("target")} ${esc(extra)}</small>`;
     return `<div class="prow ${at ? "at" : ""} ${st.winner === p ? "won" : ""}" data-player="${p}">
-      <span class="pname"><span class="dot ${colours[p] || "none"}"></span>${esc(name(m, p))}</span>
+      <span class="pname"><span class="dot ${colour}"></span>${esc(name(m, p))}</span>
       <span class="n">${esc(per(st, key, p) ?? 0)}${balls}${small}</span></div>`;
   };
   const told = over ? (st.winner === "draw" ? t("draw") : t("winner_big", { name: name(m, st.winner) })) : (s.view && s.view.last_shot) || "";
-  return `<h2>${t("table")} ${esc(s.table)} <small>${esc(gameTitle(m))} · ${t(label)}</small></h2>
+  const sub = m.game === "golf" && club.best_of ? ` · ${t("best_of", { n: club.best_of })}` : "";
+  return `<h2>${t("table")} ${esc(s.table)} <small>${esc(gameTitle(m, t))} · ${t(label)}${esc(sub)}</small></h2>
     ${row("p1")}${row("p2")}<div class="told ${over ? "over" : ""}">${esc(told)}</div>`;
 }
 
+// Each name, the game's line and the last shot as large as the card allows, then on two
+// lines, smaller: never cut (common.js fitText).
+function fit(el) {
+  for (const n of el.querySelectorAll(".pname, h2 small, .told")) fitText(n, n.classList.contains("told") ? 0.7 : 0.6);
+}
+
 function render(table) {
-  document.querySelector("header .table").textContent = t("overview");
   const grid = document.getElementById("tables");
   const ids = Object.keys(snaps).sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
   const n = ids.length;
   grid.dataset.count = String(n);
-  grid.style.setProperty("--cols", String(n <= 1 ? 1 : n <= 4 ? 2 : n <= 6 ? 3 : 4));
+  const cols = String(n <= 1 ? 1 : n <= 4 ? 2 : n <= 6 ? 3 : 4);
+  const refit = grid.style.getPropertyValue("--cols") !== cols; // the cards' width changed: fit them all again
+  grid.style.setProperty("--cols", cols);
   for (const id of ids) {
     if (!cards[id]) {
       const a = document.createElement("a");
@@ -47,15 +66,29 @@ function render(table) {
   if (grid.children.length !== n) ids.forEach((id) => grid.appendChild(cards[id]));
   for (const id of table === undefined ? ids : [table]) {
     const html = card(snaps[id]);
-    if (cards[id]._html !== html) { cards[id].innerHTML = html; cards[id]._html = html; }
+    cards[id].lang = snaps[id].lang;
+    if (cards[id]._html !== html) { cards[id].innerHTML = html; cards[id]._html = html; fit(cards[id]); }
   }
+  if (refit) ids.forEach((id) => fit(cards[id]));
   for (const id of table === undefined ? ids : [table]) marked(snaps[id].ticker, snaps[id]._recv);
+  document.body.dataset.shown = String(Object.values(snaps).reduce((a, x) => a + x.version, 0));
 }
 
+async function frame() {
+  const info = await (await fetch("/api/tables")).json();
+  await loadLang(wanted || info.lang || "en");
+  document.getElementById("title").textContent = tIn(document.documentElement.lang, "overview");
+  document.getElementById("title").title = tIn(document.documentElement.lang, "overview_lang");
+}
+
+const ready = frame();
+let first = true;
 live("/ws", async (s, recv) => {
-  const first = !Object.keys(snaps).length;
   s._recv = recv;
-  if (await loadLang(s.lang) && !first) { snaps[s.table] = s; render(); return; }
+  await ready;
+  await strings(s.lang);
   snaps[s.table] = s;
   render(first ? undefined : s.table);
+  first = false;
 });
+addEventListener("resize", () => Object.values(cards).forEach(fit));

@@ -1,7 +1,7 @@
 // The referee panel (/ref/<table>?token=...): a phone in one hand, or a keyboard / presenter
 // remote at the TV. Every call is a button in the player's words; nothing is typed but the
 // players' names. Every change carries the table's token; the host refuses anything without it.
-import { esc, eventText, gameTitle, live, loadLang, name, per, t, tableId } from "./common.js";
+import { clockText, esc, eventText, gameTitle, live, loadLang, name, per, t, tableId } from "./common.js";
 
 const TID = tableId();
 const KEY = `tablesense.token.${TID}`;
@@ -13,7 +13,9 @@ if (q.get("token")) {
 const TOKEN = sessionStorage.getItem(KEY) || "";
 const MAIN = { golf: ["frames_won", "frames"], kegle: ["points", "points"], carom: ["caroms", "caroms"] };
 const SIDE = { golf: [["balls_left", "balls_left"]], kegle: [["remaining", "remaining"], ["series", "series"]],
-  carom: [["innings", "innings"], ["average", "average"], ["high_run", "high_run"]] };
+  carom: [["targets", "target"], ["remaining", "remaining"], ["innings", "innings"], ["average", "moyenne_tonight"], ["high_run", "high_run"]] };
+const SHARE = { carom: true }; // the share of the target made, beside the main figure
+let skew = 0; // host clock - our clock, ms
 
 let snap = null;
 let panel = null; // /api/table/T/panel: the foul buttons, golf's table drawing
@@ -73,18 +75,31 @@ function renderNow() {
   const over = s && s.finished;
   const cell = (p) => {
     const at = !over && s && s.at_table === p;
+    const club = snap.view && snap.view.club && snap.view.club.players ? snap.view.club.players[p] : null;
     const side = (SIDE[m.game] || []).map(([k, l]) => {
-      let v = per(s, k, p);
+      let v = club && k === "remaining" && m.game === "carom" ? club.remaining : per(s, k, p);
       if (typeof v === "number" && k === "average") v = v.toFixed(3);
-      return v === undefined ? "" : `<span class="fig"><small>${t(l)}</small> ${esc(v)}</span>`;
+      if (k === "average" && club && club.moyenne !== null) v = `${v} (${t("moyenne_registered", { m: club.moyenne.toFixed(3) })})`;
+      return v === undefined ? "" : `<span class="fig" data-fig="${k}"><small>${t(l)}</small> ${esc(v)}</span>`;
     }).join("");
+    const share = SHARE[m.game] && club && club.percent !== null && club.percent !== undefined
+      ? ` <small class="share" data-fig="percent" title="${esc(t("percent_target"))}">· ${esc(club.percent)}%</small>` : "";
     return `<div class="who ${at ? "at" : ""} ${s && s.winner === p ? "won" : ""}" data-player="${p}">
       <div class="pname">${ballDot(m, p)}${esc(name(m, p))}${at ? ` <small class="atmark">${t("at_table")}</small>` : ""}</div>
-      <div class="main"><b>${esc(per(s, key, p) ?? 0)}</b> <small>${t(label)}</small></div><div class="side">${side}</div></div>`;
+      <div class="main"><b>${esc(per(s, key, p) ?? 0)}</b> <small>${t(label)}</small>${share}</div><div class="side">${side}</div></div>`;
   };
   let end = "";
   if (over) end = `<div class="final">${s.winner === "draw" ? t("draw") : t("winner_big", { name: esc(name(m, s.winner)) })}</div>`;
+  const club = snap.view && snap.view.club;
+  let match = "";
+  if (club && club.best_of) match = `${esc(t("best_of", { n: club.best_of }))} · ${esc(t("frame_of", { n: club.frame ?? 1 }))}`;
+  if (club && club.game === "carom") {
+    match = esc(club.innings_limit ? t("inning_of", { n: club.inning, limit: club.innings_limit }) : t("inning_n", { n: club.inning }))
+      + `${club.nastoot ? ` · <b>${esc(t("nastoot_for", { name: name(m, club.nastoot) }))}</b>` : ""}`;
+  }
+  // one line under the score: the match (best of 3, the inning) and the turn clock
   el.innerHTML = `<h2>${esc(gameTitle(m))}</h2><div class="score">${cell("p1")}${cell("p2")}</div>${end}
+    <p class="matchline"><span>${match}</span> <span class="clock-line" id="panel-clock" aria-live="off"></span></p>
     ${snap.view && snap.view.last_shot ? `<p class="last" id="last-shot"><small>${t("last_shot")}</small> ${esc(snap.view.last_shot)}</p>` : ""}
     ${s ? "" : `<p>${t("no_engine")}</p>`}
     ${snap.errors.map((e) => `<div class="q">! ${esc(e.error)}</div>`).join("")}`;
@@ -175,26 +190,54 @@ function bigButton(m, s) {
 function renderCalls() {
   const el = document.getElementById("calls");
   const m = snap.match, s = snap.state;
-  if (!m || !s || s.finished) { el.innerHTML = ""; el.dataset.key = ""; return; }
-  const key = `${m.id}|${snap.lang}|${panelKey}|${noShotYet()}|${snap.view ? snap.view.undo : ""}|${s.evidence ? s.evidence.decided_by : ""}`;
+  if (!m || !s) { el.innerHTML = ""; el.dataset.key = ""; return; }
+  const over = !!s.finished;
+  const v = snap.view || {};
+  const club = v.club || {};
+  const timeouts = club.timeouts_left && !over && s.at_table ? club.timeouts_left[s.at_table] : null;
+  const key = `${m.id}|${snap.lang}|${panelKey}|${noShotYet()}|${v.undo}|${s.evidence ? s.evidence.decided_by : ""}|${over}|${v.foul_on}|${timeouts}`;
   if (el.dataset.key === key) return;
   el.dataset.key = key;
+  const undo = v.undo || t("undo");
+  const undoButton = `<button id="c-undo" class="danger undo" ${undo === t("undo.nothing") ? "disabled" : ""}>${esc(undo)}</button>`;
+  if (over) {
+    // the match is over; the call that ended it may have been a mis-tap: undo stays
+    el.innerHTML = undoButton;
+    el.querySelector("#c-undo").onclick = (e) => call({ call: "undo" }, `${t("ok")}: ${e.target.textContent}`);
+    return;
+  }
   const fouls = (panel && panel.fouls) || [];
+  const on = v.foul_on ? name(m, v.foul_on) : null;
   const btn = (f) => `<button class="foul ${f.common ? "" : "rare"}" data-foul="${esc(f.call)}" title="${esc(f.rule)}">${esc(f.label)}</button>`;
   const starts = noShotYet() ? `<h2>${t("panel.who_starts")}</h2><div class="grid">
       <button class="start secondary" data-player="p1">${ballDot(m, "p1")}${esc(name(m, "p1"))}</button>
       <button class="start secondary" data-player="p2">${ballDot(m, "p2")}${esc(name(m, "p2"))}</button></div>` : "";
-  const undo = snap.view ? snap.view.undo : t("undo");
-  el.innerHTML = `${starts}${bigButton(m, s)}
-    <h2>${t("panel.fouls")}</h2><div class="grid">${fouls.filter((f) => f.common).map(btn).join("")}</div>
+  const timeout = timeouts !== null && timeouts !== undefined
+    ? `<button id="c-timeout" class="secondary" ${timeouts > 0 ? "" : "disabled"}>${esc(t("panel.timeout", { left: timeouts }))}</button>` : "";
+  el.innerHTML = `${starts}${bigButton(m, s)}${timeout}
+    <h2 id="fouls-title">${on ? esc(t("fouls_on", { name: on })) : t("panel.fouls")}</h2><div class="grid">${fouls.filter((f) => f.common).map(btn).join("")}</div>
     <details class="more"><summary>${t("panel.more")}</summary><div class="grid">${fouls.filter((f) => !f.common).map(btn).join("")}</div></details>
-    <button id="c-undo" class="danger undo" ${undo === t("undo.nothing") ? "disabled" : ""}>${esc(undo)}</button>`;
-  const on = (sel, fn) => el.querySelectorAll(sel).forEach((b) => { b.onclick = () => fn(b); });
-  on("#c-carom", (b) => call({ call: "carom" }, `${t("ok")}: ${b.textContent}`));
-  on("#c-undo", (b) => call({ call: "undo" }, `${t("ok")}: ${b.textContent}`));
-  on("button.foul", (b) => call({ call: "foul", foul: b.dataset.foul }, `${t("ok")}: ${b.textContent}`));
-  on("button.start", (b) => call({ call: "start", player: b.dataset.player }, `${t("ok")}: ${t("call.start", { name: name(m, b.dataset.player) })}`));
+    ${undoButton}`;
+  const onTap = (sel, fn) => el.querySelectorAll(sel).forEach((b) => { b.onclick = () => fn(b); });
+  onTap("#c-carom", (b) => call({ call: "carom" }, `${t("ok")}: ${b.textContent}`));
+  onTap("#c-timeout", (b) => call({ call: "timeout" }, `${t("ok")}: ${b.textContent}`));
+  onTap("#c-undo", (b) => call({ call: "undo" }, `${t("ok")}: ${b.textContent}`));
+  onTap("button.foul", (b) => call({ call: "foul", foul: b.dataset.foul },
+    on ? t("done_foul", { foul: b.textContent, name: on }) : `${t("ok")}: ${b.textContent}`));
+  onTap("button.start", (b) => call({ call: "start", player: b.dataset.player }, `${t("ok")}: ${t("call.start", { name: name(m, b.dataset.player) })}`));
 }
+
+// The turn clock, as the TV shows it: the referee sees it before calling "Over time".
+function tickClock() {
+  const el = document.getElementById("panel-clock");
+  if (!el || !snap) return;
+  const shown = clockText(snap, Date.now() + skew);
+  const text = shown ? `${t("turn_clock")} ${shown.text}${snap.paused_at ? " · " + t("clock_paused") : ""}` : "";
+  if (el.textContent !== text) el.textContent = text;
+  const cls = "clock-line " + (shown ? shown.cls.replace("clock", "") : "");
+  if (el.className !== cls) el.className = cls;
+}
+setInterval(tickClock, 250);
 
 async function loadPanel() {
   const s = snap.state || {};
@@ -238,32 +281,48 @@ async function fetchShots(el) {
 }
 
 // --- start a match: game, profile, players, targets or moyennes ----------------------------
-function field(label, html) { return `<div class="row"><label>${label}</label>${html}</div>`; }
+// Every input has its label (a <label for>); the games offered are the table's own (snap.games).
+function field(label, html, id) { return `<div class="row"><label${id ? ` for="${id}"` : ""}>${label}</label>${html}</div>`; }
+
+function numberInput(nm, label, attrs) {
+  return `<label class="sub" for="f-${nm}"><span>${esc(label)}</span><input id="f-${nm}" name="${nm}" type="number" ${attrs}></label>`;
+}
 
 function renderSetup() {
   const d = document.getElementById("setup");
   document.getElementById("setup-title").textContent = t("start_match");
   if ((!snap.match || (snap.state && snap.state.finished)) && !d.dataset.shown) { d.open = true; d.dataset.shown = "1"; }
   const form = document.getElementById("setup-form");
-  if (form.dataset.lang === snap.lang) return;
-  form.dataset.lang = snap.lang;
+  const games = Array.isArray(snap.games) && snap.games.length ? snap.games : ["golf", "kegle", "carom"];
+  const formKey = `${snap.lang}|${games.join(",")}`;
+  if (form.dataset.lang === formKey) return;
+  form.dataset.lang = formKey;
   const last = JSON.parse(localStorage.getItem("tablesense.setup") || "{}");
-  const choice = (nm, values, label, current) => `<div class="choice" role="radiogroup">${values.map((v, i) =>
-    `<label><input type="radio" name="${nm}" value="${v}" ${(current ? current === v : i === 0) ? "checked" : ""}><span>${label(v)}</span></label>`).join("")}</div>`;
+  const choice = (nm, values, label, current, title) => `<div class="choice" role="radiogroup" aria-label="${esc(title)}">${values.map((v, i) =>
+    `<label><input type="radio" name="${nm}" value="${v}" ${(values.includes(current) ? current === v : i === 0) ? "checked" : ""}><span>${label(v)}</span></label>`).join("")}</div>`;
   form.innerHTML = `
-    ${field(t("game"), choice("game", ["golf", "kegle", "carom"], (g) => t("game." + g), last.game))}
-    <div data-for="golf">${field(t("format"), choice("format", ["", "duo"], (v) => (v ? t("duo") : t("single"))))}</div>
-    <div data-for="carom">${field(t("discipline"), choice("discipline", ["libre", "bandstoten", "driebanden"], (x) => t("discipline." + x)))}
-      ${field(t("profile"), choice("profile", ["kampioen", "liemers"], (x) => x, last.profile))}</div>
-    ${field(t("player") + " 1", `<input name="p1" required value="${esc(last.p1 || "")}" autocomplete="off">`)}
-    ${field(t("player") + " 2", `<input name="p2" required value="${esc(last.p2 || "")}" autocomplete="off">`)}
-    <div data-for="carom">${field(t("targets"), `<input name="t1" type="number" min="1" inputmode="numeric" placeholder="1"><input name="t2" type="number" min="1" inputmode="numeric" placeholder="2">`)}
-      ${field(t("moyennes"), `<input name="m1" type="number" step="0.001" min="0" inputmode="decimal" placeholder="1"><input name="m2" type="number" step="0.001" min="0" inputmode="decimal" placeholder="2">`)}</div>
-    <div data-for="kegle">${field(t("distance"), `<input name="distance" type="number" min="1" inputmode="numeric" value="${esc(last.distance || 100)}">`)}</div>
+    ${games.length > 1 ? field(t("game"), choice("game", games, (g) => t("game." + g), last.game, t("game")))
+      : `<input type="hidden" name="game" value="${esc(games[0])}"><p class="only-game">${esc(t("game." + games[0]))}</p>`}
+    <div data-for="golf">${field(t("format"), choice("format", ["", "duo"], (v) => (v ? t("duo") : t("single")), "", t("format")))}</div>
+    <div data-for="carom">${field(t("discipline"), choice("discipline", ["libre", "bandstoten", "driebanden"], (x) => t("discipline." + x), last.discipline, t("discipline")))}
+      ${field(t("profile"), choice("profile", ["kampioen", "liemers"], (x) => t("profile." + x), last.profile, t("profile")))}</div>
+    ${field(t("player_n", { n: 1 }), `<input id="f-p1" name="p1" required value="${esc(last.p1 || "")}" autocomplete="off">`, "f-p1")}
+    ${field(t("player_n", { n: 2 }), `<input id="f-p2" name="p2" required value="${esc(last.p2 || "")}" autocomplete="off">`, "f-p2")}
+    <div data-for="carom">
+      <div class="row pair">${numberInput("t1", t("target_n", { n: 1 }), 'min="1" inputmode="numeric"')}${numberInput("t2", t("target_n", { n: 2 }), 'min="1" inputmode="numeric"')}</div>
+      <div class="row pair">${numberInput("m1", t("moyenne_n", { n: 1 }), 'step="0.001" min="0" inputmode="decimal"')}${numberInput("m2", t("moyenne_n", { n: 2 }), 'step="0.001" min="0" inputmode="decimal"')}</div>
+      <div class="row pair">${numberInput("innings_limit", `${t("innings_limit")} (${t("optional")})`, `min="1" inputmode="numeric" placeholder="${esc(t("innings_none"))}"`)}</div>
+      <div class="row pair" data-for-discipline="driebanden">${numberInput("shot_clock", `${t("shot_clock_s")} (${t("optional")})`, 'min="10" inputmode="numeric"')}${numberInput("timeouts", t("timeouts"), 'min="0" inputmode="numeric" value="1"')}</div>
+      <p class="hint">${esc(t("optional"))}: ${esc(t("targets"))} / ${esc(t("moyennes"))}</p></div>
+    <div data-for="kegle">${field(t("distance"), `<input id="f-distance" name="distance" type="number" min="1" inputmode="numeric" value="${esc(last.distance || 100)}">`, "f-distance")}</div>
     <button type="submit" id="start-match">${t("start")}</button>`;
-  const game = () => (form.querySelector("input[name=game]:checked") || {}).value;
-  const show = () => form.querySelectorAll("[data-for]").forEach((x) => x.classList.toggle("hidden", x.dataset.for !== game()));
-  form.querySelectorAll("input[name=game]").forEach((r) => { r.onchange = show; });
+  const game = () => (form.querySelector("input[name=game]:checked") || form.querySelector("input[name=game]") || {}).value;
+  const discipline = () => (form.querySelector("input[name=discipline]:checked") || {}).value;
+  const show = () => {
+    form.querySelectorAll("[data-for]").forEach((x) => x.classList.toggle("hidden", x.dataset.for !== game()));
+    form.querySelectorAll("[data-for-discipline]").forEach((x) => x.classList.toggle("hidden", x.dataset.forDiscipline !== discipline()));
+  };
+  form.querySelectorAll("input[name=game], input[name=discipline]").forEach((r) => { r.onchange = show; });
   show();
   form.onsubmit = async (e) => {
     e.preventDefault();
@@ -277,8 +336,14 @@ function renderSetup() {
       if (f.profile) body.profile = f.profile;
       if (f.t1 && f.t2) body.targets = { p1: Number(f.t1), p2: Number(f.t2) };
       if (f.m1 && f.m2) body.moyennes = { p1: Number(f.m1), p2: Number(f.m2) };
+      if (f.innings_limit) body.innings_limit = Number(f.innings_limit);
+      if (f.discipline === "driebanden" && f.shot_clock) {
+        body.shot_clock = Number(f.shot_clock);
+        body.timeouts = Number(f.timeouts || 0);
+      }
     }
-    localStorage.setItem("tablesense.setup", JSON.stringify({ game: f.game, p1: f.p1, p2: f.p2, profile: f.profile, distance: f.distance }));
+    localStorage.setItem("tablesense.setup", JSON.stringify({ game: f.game, p1: f.p1, p2: f.p2, profile: f.profile,
+      discipline: f.discipline, distance: f.distance }));
     if (await post("setup", body)) document.getElementById("setup").open = false;
   };
   applyLock();
@@ -319,6 +384,7 @@ if (TOKEN) { // say at once when the token is wrong (an old QR code, another tab
 }
 
 live(`/ws/${encodeURIComponent(TID)}`, async (data) => {
+  skew = data.now * 1000 - Date.now();
   if (await loadLang(data.lang)) {
     document.getElementById("calls").dataset.key = "";
     document.getElementById("spot").dataset.key = "";
@@ -334,6 +400,7 @@ live(`/ws/${encodeURIComponent(TID)}`, async (data) => {
   renderSetup();
   renderLinks();
   renderShots();
+  tickClock();
   if (locked) lock();
   document.body.dataset.ready = String(snap.version);
 });

@@ -1,5 +1,5 @@
 // The TV scoreboard of one table (/table/<id>, overlay: ?overlay=1 or /overlay/<id>).
-import { esc, eventText, fmtClock, gameTitle, live, loadLang, marked, name, per, t, tableId } from "./common.js";
+import { clockText, esc, eventText, fitText, gameTitle, live, loadLang, marked, name, per, t, tableId } from "./common.js";
 
 const TID = tableId();
 const params = new URLSearchParams(location.search);
@@ -24,7 +24,7 @@ const KNOWN = new Set(["game", "finished", "winner", "at_table", "rulings", "que
   // engine internals not worth a place on the TV
   "series_points", "format", "attacks", "frame_winners", "shot_in_progress", "replacements", "player_at_table", "first", "outlay",
   "red_in_hand", "spots_waiting", "last_series", "last_shot", "breaker", "nastoot", "from_outlay", "evidence", "scheme",
-  "zone"]); // carom's zone: its entree/dedans badge (and the plan's marked corner) say it
+  "zone", "runs", "innings_limit", "shot_clock", "timeouts_left", "ended", "current_run"]); // carom's zone: its entree/dedans badge (and the plan's marked corner) say it
 
 function stat(label, value, cls = "") {
   if (value === undefined || value === null) return "";
@@ -56,8 +56,8 @@ function centreExtras(state) {
   return html;
 }
 
-// --- golf: frames, each player's balls left drawn as balls, zone play ---------------------
-function golf(s, m) {
+// --- golf: frames won of "best of 3", each player's balls left drawn as balls, zone play ------
+function golf(s, m, club) {
   const players = {};
   for (const p of ["p1", "p2"]) {
     const left = per(s, "balls_left", p);
@@ -70,12 +70,13 @@ function golf(s, m) {
       <div class="balls" title="${t("balls_left")}" data-left="${esc(left)}">${balls}</div><div class="label">${t("balls_left")} ${esc(left ?? "")}</div>
       ${zone && typeof s.zone_play === "object" ? `<div class="badge">${t("zone_play")}</div>` : ""}${extras(s, p)}`;
   }
-  const frame = s && s.frame !== undefined ? stat(t("frame"), s.frame) : "";
+  const best = club && club.best_of ? `<div class="bestof" data-best-of="${esc(club.best_of)}">${esc(t("best_of", { n: club.best_of }))}</div>` : "";
+  const frame = s && s.frame !== undefined ? `<div class="framebox"><span class="label">${t("frame")}</span><b>${esc(s.frame)}</b></div>` : "";
   const zone = s && s.zone_play === true ? `<div class="badge zone">${t("zone_play")}</div>` : "";
   // a fouled ball waits for the opponent to choose its replacement spot
   const waiting = s && Array.isArray(s.spots_waiting) ? s.spots_waiting : [];
   const spot = waiting.length ? `<div class="badge spot">${t("spot_waiting")}: ${waiting.map((p) => esc(name(m, p))).join(", ")}</div>` : "";
-  return { players, centre: frame + zone + spot };
+  return { players, centre: best + frame + zone + spot };
 }
 
 // --- keglebillard: points, distance remaining, series, the five pins, the break notice ------
@@ -94,15 +95,19 @@ function pinsDown(s) {
   return down;
 }
 
-function kegle(s, m) {
+function kegle(s, m, club) {
   const players = {};
   const setupDistance = m.setup && m.setup.distance;
   for (const p of ["p1", "p2"]) {
     const pts = per(s, "points", p) ?? 0;
     const dist = per(s, "distance", p) ?? (typeof (s && s.distance) === "number" ? s.distance : setupDistance);
     const rem = per(s, "remaining", p) ?? (dist !== undefined ? Math.max(0, dist - pts) : undefined);
+    const c = club && club.players ? club.players[p] : null;
+    const list = c && c.series.length ? `<div class="runs" aria-label="${esc(t("series_sheet"))}"><span class="label">${t("series_sheet")}</span>
+      <ol>${c.series.slice(-5).map((x) => `<li>${esc(x)}</li>`).join("")}</ol></div>` : `<div class="runs empty"></div>`;
     players[p] = `<div class="big">${esc(pts)}</div><div class="label">${t("points")}</div>
-      <div class="stats">${stat(t("distance"), dist)}${stat(t("remaining"), rem, "hi")}${stat(t("series"), per(s, "series", p))}${extras(s, p)}</div>`;
+      <div class="stats three">${stat(t("distance"), dist)}${stat(t("remaining"), rem, "hi")}${stat(t("series"), per(s, "series", p))}
+      ${stat(t("highest_series"), c ? c.highest : undefined)}${stat(t("average_series"), c ? c.average.toFixed(1) : undefined)}${extras(s, p)}</div>${list}`;
   }
   const down = pinsDown(s);
   // pin 1 the centre, 2 towards the head, 3 towards the foot, 4 and 5 across (geometry/kegle.py)
@@ -113,31 +118,46 @@ function kegle(s, m) {
   }
   pins += "</div>";
   const brk = s && (s.break_due === true || (s.break_due && typeof s.break_due === "object" && Object.values(s.break_due).some(Boolean)));
-  const sp = s && typeof s.series_points === "number" ? stat(t("series_points"), s.series_points, "hi") : "";
-  const said = s && Array.isArray(s.announcements) && s.announcements.length ? s.announcements[s.announcements.length - 1] : null;
+  const sp = s && !s.finished && typeof s.series_points === "number" ? stat(t("series_points"), s.series_points, "hi") : "";
+  const told = snap.view && Array.isArray(snap.view.announcements) ? snap.view.announcements : s && s.announcements;
+  const said = !s.finished && Array.isArray(told) && told.length ? told[told.length - 1] : null;
   const ann = said ? `<div class="announce">${esc(typeof said === "string" ? said : said.text)}</div>` : "";
   return { players, centre: pins + sp + ann + (brk ? `<div class="badge break">${t("break_due")}</div>` : "") };
 }
 
 // --- carom: caroms, target and remaining, innings, average, high run, run, entree/dedans ----
-function carom(s, m) {
+function carom(s, m, club) {
   const players = {};
+  const over = !!(s && s.finished);
   for (const p of ["p1", "p2"]) {
-    const c = per(s, "caroms", p) ?? 0;
-    const target = per(s, "targets", p) ?? (m.setup && m.setup.targets ? m.setup.targets[p] : undefined);
-    const rem = target !== undefined && target !== null ? Math.max(0, target - c) : undefined;
-    let run = per(s, "current_run", p);
-    if (run === undefined && s && typeof s.current_run === "number" && s.at_table === p) run = s.current_run;
+    const c = club && club.players ? club.players[p] : null;
+    const caroms = per(s, "caroms", p) ?? 0;
+    const target = c ? c.target : per(s, "targets", p);
+    const avg = c ? c.average.toFixed(3) : undefined;
+    const reg = c && c.moyenne !== null ? `<small class="reg">${esc(t("moyenne_registered", { m: c.moyenne.toFixed(3) }))}</small>` : "";
     const mp = per(s, "match_points", p);
-    players[p] = `<div class="big">${esc(c)}</div><div class="label">${t("caroms")}</div>
-      <div class="stats">${stat(t("target"), target)}${stat(t("remaining"), rem, "hi")}
-      ${stat(t("average"), typeof per(s, "average", p) === "number" ? per(s, "average", p).toFixed(3) : per(s, "average", p))}
-      ${stat(t("high_run"), per(s, "high_run", p))}${run !== undefined ? stat(t("current_run"), run, "hi") : ""}
-      ${mp !== undefined && mp !== null ? stat("MP", mp) : ""}${extras(s, p)}</div>`;
+    // the last innings, and the run of the inning under way (the player at the table's)
+    const past = c ? c.last.slice(over || c.run === null ? -5 : -4) : [];
+    const now = !over && c && c.run !== null ? `<li class="now" title="${esc(t("current_run"))}">${esc(c.run)}</li>` : "";
+    const last = past.map((x) => `<li>${esc(x)}</li>`).join("") + now;
+    players[p] = `<div class="big">${esc(caroms)}</div><div class="label">${t("caroms")}</div>
+      <div class="stats three">${stat(t("target"), target)}${stat(t("remaining"), c ? c.remaining : undefined, "hi")}
+      ${stat(t("percent_target"), c && c.percent !== null ? c.percent + "%" : undefined)}
+      ${stat(t("innings"), c ? c.innings : per(s, "innings", p))}
+      <div class="stat avg"><span class="label">${t("moyenne_tonight")}</span><span class="value">${esc(avg)}</span>${reg}</div>
+      ${over && mp !== undefined && mp !== null ? stat(t("match_points"), mp, "hi") : stat(t("high_run"), per(s, "high_run", p))}${extras(s, p)}</div>
+      <div class="runs" aria-label="${esc(t("last_innings"))}"><span class="label">${t("last_innings")}${now ? " · " + t("current_run") : ""}</span><ol>${last}</ol></div>`;
   }
   let centre = "";
-  const inn = s && s.innings;
-  if (inn && typeof inn === "object") centre += stat(t("innings"), Math.max(inn.p1 ?? 0, inn.p2 ?? 0), "innings");
+  if (club && club.innings_limit) {
+    centre += `<div class="limit" data-limit="${esc(club.innings_limit)}"><span class="label">${t("innings_limit")}</span><b>${esc(t("inning_of", { n: club.inning, limit: club.innings_limit }))}</b></div>`;
+  } else if (club) {
+    centre += `<div class="limit"><b>${esc(t("inning_n", { n: club.inning }))}</b></div>`;
+  }
+  if (club && club.nastoot) centre += `<div class="badge nastoot">${esc(t("nastoot_for", { name: name(m, club.nastoot) }))}</div>`;
+  if (club && club.timeouts_left && s && !over) {
+    centre += `<div class="timeouts"><span class="label">${t("timeouts_left")}</span><b>${esc(name(m, "p1"))} ${esc(club.timeouts_left.p1)} · ${esc(name(m, "p2"))} ${esc(club.timeouts_left.p2)}</b></div>`;
+  }
   let zoneShown = false;
   for (const k of ["entree", "dedans"]) {
     const v = s && s[k];
@@ -148,7 +168,10 @@ function carom(s, m) {
     centre += `<div class="badge ${k}">${t(k).toUpperCase()} ${esc(word === true ? "" : word)}</div>`;
     zoneShown = true;
   }
-  if (s && typeof s.announcement === "string" && s.announcement) centre += `<div class="announce">${esc(s.announcement)}</div>`;
+  if (s && !over && typeof s.announcement === "string" && s.announcement) {
+    const said = t("announce." + s.announcement);
+    centre += `<div class="announce">${esc(said === "announce." + s.announcement ? s.announcement : said)}</div>`;
+  }
   if (s && s.zone && !zoneShown) centre += `<div class="badge">${esc(typeof s.zone === "object" ? JSON.stringify(s.zone) : s.zone)}</div>`;
   if (s && s.countdown !== undefined && s.countdown !== null) {
     const cd = typeof s.countdown === "object" ? s.countdown[s.at_table] : s.countdown;
@@ -208,23 +231,39 @@ function optionWord(m, o) {
 // Only the parts whose HTML changed are rewritten: a new event repaints the ticker, not the board.
 function region(id, html) {
   const el = document.getElementById(id);
-  if (el._html !== html) {
-    el.innerHTML = html;
-    el._html = html;
-  }
+  if (el._html === html) return false;
+  el.innerHTML = html;
+  el._html = html;
+  return true;
 }
 
 function skeleton() {
-  document.getElementById("app").innerHTML = `<header><span id="head" class="head"></span>
+  document.getElementById("app").innerHTML = `<header><h1 id="head" class="head"></h1>
     <span id="clock-box" class="clock-box"><small id="clock-label" class="label"></small><span id="clock" class="clock"></span></span>
     <button id="speech" class="speech"></button></header>
-    <div id="body" class="body"></div><div id="final"></div><div id="questions"></div>
-    <div id="lastshot" class="lastshot" aria-live="polite"></div><ol id="ticker" class="ticker"></ol>`;
+    <div id="body" class="body"></div><footer class="foot"><div id="notice"></div><div id="final"></div><div id="questions"></div>
+    <div id="lastshot" class="lastshot" aria-live="polite"></div><ol id="ticker" class="ticker"></ol></footer>`;
   document.getElementById("speech").onclick = () => {
     speech = !speech;
     localStorage.setItem("tablesense.speech", speech ? "on" : "off");
     render();
   };
+}
+
+// A name shrinks to fit its card (down to 60 %), then wraps: a long name is never cut. Both
+// names take the smaller size and the same height, so the two cards line up.
+function fitNames() {
+  const names = [...document.querySelectorAll(".player h2")];
+  if (!names.length) return;
+  names.forEach((h) => { h.style.minHeight = ""; });
+  const sizes = names.map((h) => fitText(h));
+  const wrap = names.some((h) => h.classList.contains("wrap"));
+  const size = Math.min(...sizes);
+  names.forEach((h) => { h.style.fontSize = `${size}px`; h.classList.toggle("wrap", wrap); });
+  const high = Math.max(...names.map((h) => h.getBoundingClientRect().height));
+  names.forEach((h) => { h.style.minHeight = `${high}px`; });
+  const line = document.getElementById("lastshot-text");
+  if (line) fitText(line, 0.55);
 }
 
 function render() {
@@ -235,25 +274,29 @@ function render() {
   const button = document.getElementById("speech");
   button.className = `speech ${speech ? "on" : "off"}`;
   button.title = speech ? t("speech_on") : t("speech_off");
+  button.setAttribute("aria-label", button.title);
   region("speech", SPEAKER);
+  const keys = m && m.game === "golf" ? t("tv_keys.golf") : t("panel.tv_keys");
   const qr = showQr
-    ? `<aside class="qr"><img alt="" src="/api/table/${encodeURIComponent(TID)}/qr.svg"><span>${t("scan")}</span>
-      <span class="keys">${t("panel.tv_keys")}</span></aside>` : "";
-  let body = "", fin = "", questions = "";
+    ? `<aside class="qr"><img alt="${esc(t("scan"))}" src="/api/table/${encodeURIComponent(TID)}/qr.svg"><span>${t("scan")}</span>
+      <span class="keys">${esc(keys)}</span></aside>` : "";
+  let body = "", fin = "", questions = "", notice = "";
+  const over = !!(m && s && s.finished);
   if (!m) {
     body = `<main class="idle"><div class="nomatch">${t("no_match")}</div>${qr}</main>`;
   } else {
-    const lay = (LAYOUTS[m.game] || carom)(s || {}, m);
-    const over = !!(s && s.finished);
+    const club = snap.view && snap.view.club;
+    const lay = (LAYOUTS[m.game] || carom)(s || {}, m, club);
     const at = s && !over ? s.at_table : null; // after the end nobody is at the table
     const colours = (snap.view && snap.view.colours) || {};
+    // every card has the same rows (a tag above the name: at the table, or the winner), so the two line up
+    const tag = (p) => (s && s.winner === p ? `<div class="tag ribbon">${t("winner")}</div>`
+      : at === p ? `<div class="tag atlabel"><span class="cue" aria-hidden="true">▶</span> ${t("at_table")}</div>` : `<div class="tag"></div>`);
     const card = (p) => `<section class="player ${p} ${at === p ? "at" : ""} ${s && s.winner === p ? "won" : ""} ${colours[p] ? "ball-" + colours[p] : "ball-none"}" data-player="${p}">
-        ${s && s.winner === p ? `<div class="ribbon">${t("winner")}</div>` : ""}
-        <h2>${at === p ? '<span class="cue" title="' + t("at_table") + '">▶</span>' : ""}${esc(name(m, p))}</h2>
-        ${at === p ? `<div class="atlabel">${t("at_table")}</div>` : ""}${lay.players[p]}</section>`;
-    const drawn = snap.view ? planSvg(snap.view.plan, s) : "";
-    body = `<main class="board ${esc(m.game)}">${card("p1")}<section class="centre ${drawn ? "planned" : ""}">${drawn}${lay.centre}${centreExtras(s)}${qr}</section>${card("p2")}</main>`;
-    if (!s) body += `<div class="notice">${t("no_engine")}</div>`;
+        ${tag(p)}<h2>${esc(name(m, p))}</h2>${lay.players[p]}</section>`;
+    const drawn = snap.view && !over ? planSvg(snap.view.plan, s) : "";
+    body = `<main class="board ${esc(m.game)} ${over ? "over" : ""}">${card("p1")}<section class="centre ${drawn ? "planned" : ""}">${drawn}${lay.centre}${centreExtras(s)}${qr}</section>${card("p2")}</main>`;
+    if (!s) notice += `<div class="notice">${t("no_engine")}</div>`;
     if (over) {
       const w = s.winner === "draw" ? t("draw") : s.winner ? t("winner_big", { name: esc(name(m, s.winner)) }) : "";
       fin = `<div class="final">${w || t("finished")} <small>${t("finished")} · ${t("table_free")}</small></div>`;
@@ -263,17 +306,20 @@ function render() {
       questions = `<div class="questions">${t("question")}: ${s.questions.map((q) => esc(q.text) + opts(q)).join(" · ")}</div>`;
     }
   }
-  if (document.body.dataset.pairing === "refused") body += `<div class="notice pairing">${t("tv_code_wrong")}</div>`;
-  region("body", body);
-  region("final", fin);
-  region("questions", questions);
+  if (document.body.dataset.pairing === "refused") notice += `<div class="notice pairing">${t("tv_code_wrong")}</div>`;
+  region("notice", notice);
+  document.body.classList.toggle("over", over);
+  let moved = region("body", body);
+  moved = region("final", fin) || moved;
+  moved = region("questions", questions) || moved;
   const told = snap.view && snap.view.last_shot;
-  region("lastshot", told ? `<small>${t("last_shot")}</small> <span id="lastshot-text">${esc(told)}</span>` : "");
+  moved = region("lastshot", told && !over ? `<small>${t("last_shot")}</small><span id="lastshot-text">${esc(told)}</span>` : "") || moved;
   let ticker = "";
   for (const ev of snap.ticker.filter(matters).slice(-8).reverse()) {
     ticker += `<li data-seq="${esc(ev.seq)}" data-type="${esc(ev.type)}" class="${esc(ev.source)}">${esc(eventText(ev, m))}</li>`;
   }
   region("ticker", ticker);
+  if (moved) fitNames(); // only when what it measures changed: a ticker line costs no layout
   marked(snap.ticker, snap._recv);
   announce(s, m);
   tick();
@@ -320,29 +366,18 @@ function say(text) {
   speechSynthesis.speak(u);
 }
 
-// The turn clock starts by itself when the balls come to rest (a countdown where the rules set a limit).
+// The turn clock starts by itself when the balls come to rest (a countdown where the rules set a
+// limit); it stands still while the referee answers a question or picks a spot (snap.paused_at).
 function tick() {
   const el = document.getElementById("clock");
   if (!el || !snap) return;
-  const s = snap.state;
   const label = document.getElementById("clock-label");
-  const show = (text, cls) => {
-    if (el.textContent !== text) el.textContent = text;
-    if (el.className !== cls) el.className = cls;
-    const l = text ? t("turn_clock") : "";
-    if (label.textContent !== l) label.textContent = l;
-  };
-  if (!snap.rest_at || !snap.match || (s && s.finished)) { show("", "clock"); return; }
-  const elapsed = (Date.now() + skew) / 1000 - snap.rest_at;
-  let limit = snap.turn_clock;
-  if (s && typeof s.clock === "number") limit = s.clock;
-  else if (s && s.clock && typeof s.clock === "object" && typeof s.clock.limit === "number") limit = s.clock.limit;
-  if (limit) {
-    const left = limit - elapsed;
-    show(fmtClock(Math.ceil(left)), "clock" + (left <= 10 ? " warn" : "") + (left <= 0 ? " over" : ""));
-  } else {
-    show(fmtClock(elapsed), "clock up");
-  }
+  const shown = clockText(snap, Date.now() + skew);
+  const text = shown ? shown.text : "", cls = shown ? shown.cls : "clock";
+  if (el.textContent !== text) el.textContent = text;
+  if (el.className !== cls) el.className = cls;
+  const l = text ? t("turn_clock") + (snap.paused_at ? " · " + t("clock_paused") : "") : "";
+  if (label.textContent !== l) label.textContent = l;
 }
 setInterval(tick, 250);
 
@@ -388,6 +423,8 @@ function flash(text) {
   strip._html = null;
   showBanner();
 }
+
+addEventListener("resize", () => { if (snap) fitNames(); });
 
 document.addEventListener("keydown", (e) => {
   if (!showQr || !snap || !snap.match || !snap.state || snap.state.finished) return;

@@ -1,0 +1,103 @@
+"""What an ``undo`` takes back, followed over a match's log lines as the engines' undo does.
+
+The engines' ``undo`` (docs/events.md) returns the state before the last step that set
+their checkpoint (``rules/shot_engine.py``): a shot's first event (or a rest that is a
+whole shot), a late settle, an incident between shots, a referee call. ``Walk`` follows
+the same steps with the same cutter (``tablesense.shots.Cutter``), fed one effective log
+line at a time, so the panel can say what the next undo takes back ("shot 12", "foul:
+touch") and the TV which shot was the last one completed. A call made while the balls of
+a shot still rolled is marked ``during``: the shot it was made in has its own unit before
+it, and the pub takes such a call back by voiding its line (``Pub.call``), so that the
+rest of the shot stands. Each unit keeps the walk as it was before it, and an ``undo``
+puts that back, as the engines' undo puts back their cutter. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, NamedTuple
+
+from .shots import Cutter, Role
+
+
+class Unit(NamedTuple):
+    """One step an undo takes back: ``kind`` ("shot", "settle", "incident", "call"), its
+    data (a shot's number, the call's JSON object, the event), the log line number
+    (``seq``, 0 when the lines came without one) and whether a call came during a shot."""
+
+    kind: str
+    data: dict[str, Any]
+    seq: int = 0
+    during: bool = False
+
+
+class _Mark(NamedTuple):
+    """The walk before a unit (what its undo restores)."""
+
+    cutter: Cutter
+    rests: tuple[float, ...]
+    shots: int
+
+
+class Walk:
+    """The undo walk over one match's effective log lines (after its set-up)."""
+
+    __slots__ = ("cutter", "rests", "shots", "stack")
+
+    def __init__(self, game: str | None = None) -> None:
+        self.cutter = Cutter(game=game)
+        self.stack: list[tuple[Unit, _Mark]] = []
+        #: the table times of the rests that completed a shot, oldest first (an incident's
+        #: rest, a late settle's rest are not among them)
+        self.rests: tuple[float, ...] = ()
+        self.shots = 0
+
+    def _push(self, unit: Unit) -> None:
+        self.stack.append((unit, _Mark(self.cutter, self.rests, self.shots)))
+
+    def feed(self, line: str, seq: int = 0) -> None:
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError:
+            return
+        if not isinstance(obj, dict):
+            return
+        kind = obj.get("type")
+        if kind == "setup":
+            game = obj.get("game")
+            self.cutter = Cutter(game=game if isinstance(game, str) else None)
+            self.stack, self.rests, self.shots = [], (), 0
+            return
+        if kind == "call":
+            call = obj.get("call")
+            if call == "void":
+                return
+            if call == "undo":
+                if self.stack:
+                    _, mark = self.stack.pop()
+                    self.cutter, self.rests, self.shots = mark
+                return
+            self._push(Unit("call", obj, seq, during=self.cutter.in_shot))
+            return
+        role, cutter = self.cutter.feed(obj)
+        if role is Role.OPEN or role is Role.EMPTY:
+            self._push(Unit("shot", {"n": self.shots + 1}, seq))
+            self.shots += 1
+        elif role is Role.SETTLE and kind != "rest":
+            self._push(Unit("settle", {"n": self.shots, "event": obj}, seq))
+        elif role is Role.INCIDENT and (kind != "rest" or cutter != self.cutter):
+            self._push(Unit("incident", {"event": obj}, seq))
+        self.cutter = cutter
+        if role is Role.REST or role is Role.EMPTY:
+            t = obj.get("t")
+            self.rests = (*self.rests, float(t) if isinstance(t, (int, float)) else -math.inf)
+
+    def last(self) -> Unit | None:
+        """The unit the next undo takes back; None when there is none (the set-up stays)."""
+        return self.stack[-1][0] if self.stack else None
+
+    def last_shot_since(self) -> float:
+        """The table time after which the last completed shot's rulings were made: the rest
+        of the shot completed before it (-inf: the set-up's and the first shot's all count)."""
+        return self.rests[-2] if len(self.rests) >= 2 else -math.inf
