@@ -13,7 +13,8 @@ friction (spin transfer is not modelled); follow/draw is an impulse along the or
 after the first ball contact, side/massé a lateral acceleration until the first contact.
 Time advances on a fixed 1 ms tick; each physics step is 1, 2, 4, ... 32 ticks, as many as
 keep the fastest ball's travel per step under ``MAX_TRAVEL`` (12 mm, a fifth of a ball). The same
-table and shot always give the same happenings.
+table and shot always give the same happenings (tests/test_sim_reference.py holds them to the
+bit; docs/simulator.md, "Speed", says where the time of a shot goes).
 """
 
 from __future__ import annotations
@@ -59,11 +60,18 @@ def _pymunk_idle(space: pymunk.Space) -> bool:
     what collision callbacks queued and runs post-step callbacks. A table's callbacks queue
     nothing (balls and pins are taken off between steps), so once the new bodies have been
     through one ordinary step the wrapper is bookkeeping only, and ``Table.shoot`` calls
-    ``cpSpaceStep`` itself, with the space locked as pymunk locks it: the same steps, a third
-    of the time.
+    ``cpSpaceStep`` itself, with the space locked as pymunk locks it: the same steps in less
+    than half the time.
     """
-    return not (space._bodies_to_check or space._add_later or space._remove_later
-                or space._post_step_callbacks)
+    return _DIRECT and not (space._bodies_to_check or space._add_later or space._remove_later
+                            or space._post_step_callbacks)
+
+
+#: this pymunk keeps its step's bookkeeping where ``_pymunk_idle`` looks (pymunk 7); another
+#: release that does not is stepped through ``Space.step`` only
+_DIRECT = all(hasattr(pymunk.Space(), name) for name in (
+    "_space", "_locked", "_bodies_to_check", "_add_later", "_remove_later", "_post_step_callbacks",
+    "_removed_shapes"))
 
 
 class BadShot(TablesenseError, ValueError):
@@ -404,7 +412,7 @@ class Table:
         # simulated time (every step once the fastest ball is slower than 5 cm/s); between
         # two updates each step is as long as the last update chose.
         space = self.space
-        cp_step, handle = _cp.cpSpaceStep, space._space
+        cp_step, handle = _cp.cpSpaceStep, space._space if _DIRECT else None
         idle = _pymunk_idle(space)
         ticks_done = since_ticks = ticks = 0
         dt = 0.0
