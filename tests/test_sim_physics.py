@@ -152,3 +152,49 @@ def test_carom_tables_have_their_sizes(size, length):
     assert spec.length == length
     assert spec.width == length / 2
 
+
+
+def _play_filmed(table, shot, t0=0.0):
+    steps: list[tuple[float, dict]] = []
+    happenings = table.shoot(shot, t0=t0, on_step=lambda t, p: steps.append((t, p)))
+    return happenings, [h.positions for h in happenings], steps
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    game=st.sampled_from(["golf", "kegle", "carom"]),
+    ball=st.integers(0, 9),
+    direction=st.floats(0, 360),
+    speed=st.floats(0.1, 9.0),
+    follow=st.floats(-1, 1),
+    curve=st.floats(-3, 3),
+    t0=st.floats(0, 5000),
+)
+def test_shots_stepped_past_pymunks_wrapper_are_the_shots_pymunk_steps(game, ball, direction, speed, follow,
+                                                                        curve, t0):
+    """Table.shoot calls Chipmunk's step itself while pymunk has nothing queued; pymunk's own
+    Space.step on every step gives the same happenings, times, positions and camera frames."""
+    from tablesense.sim import physics
+
+    spec = table_spec(game)
+    shot = Shot(spec.ball_names[ball % len(spec.ball_names)], direction, speed, follow, curve)
+    fast = _play_filmed(Table(spec), shot, t0)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(physics, "_pymunk_idle", lambda space: False)
+        ordinary = _play_filmed(Table(spec), shot, t0)
+    assert fast == ordinary
+
+
+def test_what_the_camera_hook_queues_in_pymunk_is_run_by_the_next_step():
+    spec = table_spec("carom")
+    table = Table(spec, positions={"yellow": (1.0, 0.3), "white": (0.5, 1.0), "red": (2.0, 0.4)})
+    ran: list[float] = []
+
+    def film(t, positions):
+        if len(ran) < 3:
+            table.space.add_post_step_callback(lambda space, t=t: ran.append(t), key=t)
+
+    happenings = table.shoot(Shot("yellow", 20, 3.0), on_step=film)
+    assert len(ran) == 3 and ran == sorted(ran)
+    again = Table(spec, positions={"yellow": (1.0, 0.3), "white": (0.5, 1.0), "red": (2.0, 0.4)})
+    assert again.shoot(Shot("yellow", 20, 3.0)) == happenings

@@ -13,7 +13,8 @@ friction (spin transfer is not modelled); follow/draw is an impulse along the or
 after the first ball contact, side/massé a lateral acceleration until the first contact.
 Time advances on a fixed 1 ms tick; each physics step is 1, 2, 4, ... 32 ticks, as many as
 keep the fastest ball's travel per step under ``MAX_TRAVEL`` (12 mm, a fifth of a ball). The same
-table and shot always give the same happenings.
+table and shot always give the same happenings (tests/test_sim_reference.py holds them to the
+bit; docs/simulator.md, "Speed", says where the time of a shot goes).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pymunk
+from pymunk._chipmunk import lib as _cp  # Chipmunk's C API, under pymunk's Python one
 
 from ..errors import TablesenseError
 from .tables import XY, TableSpec
@@ -49,6 +51,27 @@ def _ticks(vmax: float) -> int:
     while ticks > 1 and vmax * ticks * TICK > MAX_TRAVEL:
         ticks //= 2
     return ticks
+
+
+def _pymunk_idle(space: pymunk.Space) -> bool:
+    """Whether pymunk's ``Space.step`` would do nothing around Chipmunk's ``cpSpaceStep``.
+
+    Its wrapper checks bodies added since the last step, and after the step adds and removes
+    what collision callbacks queued and runs post-step callbacks. A table's callbacks queue
+    nothing (balls and pins are taken off between steps), so once the new bodies have been
+    through one ordinary step the wrapper is bookkeeping only, and ``Table.shoot`` calls
+    ``cpSpaceStep`` itself, with the space locked as pymunk locks it: the same steps in less
+    than half the time.
+    """
+    return _DIRECT and not (space._bodies_to_check or space._add_later or space._remove_later
+                            or space._post_step_callbacks)
+
+
+#: this pymunk keeps its step's bookkeeping where ``_pymunk_idle`` looks (pymunk 7); another
+#: release that does not is stepped through ``Space.step`` only
+_DIRECT = all(hasattr(pymunk.Space(), name) for name in (
+    "_space", "_locked", "_bodies_to_check", "_add_later", "_remove_later", "_post_step_callbacks",
+    "_removed_shapes"))
 
 
 class BadShot(TablesenseError, ValueError):
@@ -118,7 +141,7 @@ class Table:
         self.pins_up()
         self._register_handlers()
         self._log: list[Happening] = []
-        self._now = self._t0 = 0.0
+        self._t0, self._ticks_done = 0.0, 0
         self._pending_remove: list[str] = []
         self._pin_remove: dict[int, float] = {}
         self._cue: str | None = None
@@ -243,6 +266,15 @@ class Table:
     def positions(self) -> dict[str, XY]:
         return {name: (round(b.position.x, 4), round(b.position.y, 4)) for name, b in self._bodies.items()}
 
+    def _xy(self) -> dict[str, XY]:
+        """Every ball's position, unrounded (what the camera films)."""
+        get = _cp.cpBodyGetPosition
+        out = {}
+        for name, body in self._bodies.items():
+            p = get(body._body)
+            out[name] = (p.x, p.y)
+        return out
+
     def kinetic_energy(self) -> float:
         return sum(0.5 * b.mass * b.velocity.length_squared for b in self._bodies.values())
 
@@ -346,6 +378,12 @@ class Table:
             self._topple(a, self._pin_by.get(b), 0.0)
 
     # --- the shot -------------------------------------------------------------------------
+    @property
+    def _now(self) -> float:
+        """The shot's clock: ``t0`` plus the ticks stepped so far, to the microsecond."""
+        ticks = self._ticks_done
+        return round(self._t0 + ticks * TICK, 6) if ticks else self._t0
+
     def shoot(self, shot: Shot, t0: float = 0.0, max_time: float = MAX_SHOT_TIME,
               trace: list[tuple[float, float]] | None = None,
               on_step: Callable[[float, dict[str, XY]], None] | None = None) -> list[Happening]:
@@ -359,7 +397,7 @@ class Table:
             have = ", ".join(self._bodies) or "none"
             raise BadShot(f"ball {shot.ball!r} is not on the table (on the table: {have})")
         self._log = [Happening(t0, "strike", shot.ball, speed=shot.speed)]
-        self._now = self._t0 = t0
+        self._t0, self._ticks_done = t0, 0
         self._pending_remove = []
         self._pin_remove = {}
         self._pin_by = {}
@@ -369,33 +407,47 @@ class Table:
         ux, uy = math.cos(rad), math.sin(rad)
         cue = self._bodies[shot.ball]
         cue.velocity = (shot.speed * ux, shot.speed * uy)
-        elapsed = since_roll = 0.0
-        ticks_done = since_ticks = 0
-        seen = len(self._log)
         self._moving = {shot.ball}
+        # The loop: a rolling-resistance update at the start, then every ROLL_EVERY of
+        # simulated time (every step once the fastest ball is slower than 5 cm/s); between
+        # two updates each step is as long as the last update chose.
+        space = self.space
+        cp_step, handle = _cp.cpSpaceStep, space._space if _DIRECT else None
+        idle = _pymunk_idle(space)
+        ticks_done = since_ticks = ticks = 0
+        dt = 0.0
         vmax = shot.speed
-        while elapsed < max_time:
-            if since_roll >= ROLL_EVERY or since_roll == 0.0 or vmax < 0.05:
-                vmax = self._roll(shot, since_roll)
-                since_roll, since_ticks = 0.0, 0
+        while ticks_done * TICK < max_time:
+            if ticks == 0 or since_ticks * TICK >= ROLL_EVERY or vmax < 0.05:
+                vmax = self._roll(shot, since_ticks * TICK)
+                since_ticks = 0
                 if trace is not None:
                     trace.append((self._now, self.kinetic_energy()))
                 if self._escaped:
                     self._after_step(shot)
                 if vmax == 0.0 and not self._pin_moving():
                     break
-            ticks = _ticks(vmax)
-            self.space.step(ticks * TICK)
+                ticks = _ticks(vmax)
+                dt = ticks * TICK
+            if idle:
+                space._locked = True
+                try:
+                    cp_step(handle, dt)
+                finally:
+                    space._locked = False
+                if space._removed_shapes:  # kept alive by pymunk until a step has ended
+                    space._removed_shapes.clear()
+            else:
+                space.step(dt)
+                idle = _pymunk_idle(space)
             ticks_done += ticks
             since_ticks += ticks
-            elapsed = ticks_done * TICK
-            since_roll = since_ticks * TICK
-            self._now = round(t0 + elapsed, 6)
+            self._ticks_done = ticks_done
             if on_step is not None:
-                on_step(self._now, {n: (b.position.x, b.position.y) for n, b in self._bodies.items()})
-            if len(self._log) != seen or self._follow_kick is not None or self._pin_remove:
+                on_step(self._now, self._xy())
+                idle = _pymunk_idle(space)  # the hook may have added something
+            if self._follow_kick is not None or self._pending_remove or self._pin_remove:
                 self._after_step(shot)
-                seen = len(self._log)
         r = 0.1 * self.spec.ball_radius
         for name, body in list(self._bodies.items()):
             body.velocity = (0.0, 0.0)
@@ -418,38 +470,41 @@ class Table:
         self._rolls += 1
         check_bed = self._rolls % 4 == 0
         lo, hi_x, hi_y = 0.1 * self.spec.ball_radius, self.spec.length, self.spec.width
+        curving = bool(shot.curve) and not self._cue_touched and self._now - self._t0 < CURVE_TIME
+        get_v, set_v = _cp.cpBodyGetVelocity, _cp.cpBodySetVelocity
         for name in sorted(self._moving):
             body = self._bodies.get(name)
             if body is None:
                 self._moving.discard(name)
                 continue
-            vx, vy = body.velocity
+            v = get_v(body._body)
+            vx, vy = v.x, v.y
             speed = math.hypot(vx, vy)
             if speed < STOP_SPEED:
-                body.velocity = (0.0, 0.0)
-                body.angular_velocity = 0.0
+                set_v(body._body, (0.0, 0.0))
+                _cp.cpBodySetAngularVelocity(body._body, 0.0)
                 self._moving.discard(name)
                 continue
-            spinning = not self._cue_touched and self._now - self._t0 < CURVE_TIME
-            if shot.curve and name == self._cue and spinning:
+            if curving and name == self._cue:
                 # side spin: the line of travel turns (left for a positive curve); speed unchanged
                 angle = max(-0.5, min(0.5, shot.curve * dt / speed))
                 c, s = math.cos(angle), math.sin(angle)
                 vx, vy = vx * c - vy * s, vx * s + vy * c
             scale = max(speed - step, 0.0) / speed
-            body.velocity = (vx * scale, vy * scale)
+            set_v(body._body, (vx * scale, vy * scale))
             vmax = max(vmax, speed)
             if check_bed:
-                x, y = body.position
-                if not (lo <= x <= hi_x - lo and lo <= y <= hi_y - lo):
+                p = _cp.cpBodyGetPosition(body._body)
+                if not (lo <= p.x <= hi_x - lo and lo <= p.y <= hi_y - lo):
                     self._escaped.append(name)
         for body in self._pin_bodies.values():
             # a pushed pin scrapes over the cloth on its base: it stops within a few mm
-            vx, vy = body.velocity
+            v = get_v(body._body)
+            vx, vy = v.x, v.y
             speed = math.hypot(vx, vy)
             if speed > 0.0:
                 scale = max(speed - PIN_DECEL * dt, 0.0) / speed
-                body.velocity = (vx * scale, vy * scale)
+                set_v(body._body, (vx * scale, vy * scale))
         return vmax
 
     def _pin_moving(self) -> bool:
