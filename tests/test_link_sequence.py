@@ -52,12 +52,59 @@ def test_one_missing_frame_that_never_comes_is_exactly_one_lost_and_the_ten_afte
     assert delivered(step) == list(range(5)) and s.stats.buffered == 10
     assert step.replay == [5] and kinds(step, "gap") == ["gap: expected seq 5, got 6"]
     polls = Step()
-    for t in range(1, 20):  # retries back off: 1 s, 2 s, 4 s
+    for t in range(1, 20):  # retries back off: 1 s, 2 s, 4 s; the device's heartbeats come
+        polls.extend(s.reported(15, float(t)))
         polls.extend(s.poll(float(t)))
     assert polls.replay == [5, 5]
     assert kinds(polls, "lost") == ["lost 1 frames (seq 5..5): no replay after 3 requests"]
     assert delivered(polls) == list(range(6, 16))
     assert s.stats.lost == 1 and s.stats.gaps == 1 and s.stats.replay_requests == 3
+
+
+def test_a_device_that_is_not_heard_is_asked_again_and_never_given_up() -> None:
+    """A cable out: the requests go nowhere, which says nothing about what the board holds."""
+    s = Sequencer(expected=0)
+    feed(s, [0, 2], now=0.0)
+    step = Step()
+    for i in range(1, 600):  # a minute of silence, polled every 0.1 s
+        step.extend(s.poll(i / 10))
+    assert s.stats.lost == 0 and not kinds(step, "lost") and len(step.replay) >= 30
+    step = feed(s, [1, 2], now=60.0)  # the cable is back: the next request's replay
+    assert delivered(step) == [1, 2] and s.stats.lost == 0
+
+
+def test_requests_that_meet_cuts_never_give_a_gap_up_however_many() -> None:
+    """Each request is lost in a cut (the line drops frames after it, and the request with
+    them): asked again every time, never given up while the board may hold the gap."""
+    s = Sequencer(expected=0)
+    notes = feed(s, [0, 2]).notes
+    top, t = 2, 0.0
+    for _ in range(30):
+        t += 1.2  # the request timed out; frames came meanwhile, but across a new gap
+        notes += s.accept(F(top + 2), t).notes + s.poll(t).notes
+        top += 2
+    assert not [n for n in notes if n.kind == "lost"] and s.stats.lost == 0
+    assert s.stats.replay_requests > 10
+    step = feed(s, range(1, top + 1), now=t + 0.1)  # one replay gets through at last
+    assert s.stats.lost == 0 and not s.waiting and s.expected == top + 1
+    assert delivered(step)[-1] == top
+
+
+def test_a_replay_that_began_starts_its_gap_count_over() -> None:
+    """Each replay is cut part way: three, four, ten requests, but each answered, so the
+    board holds the rest and nothing is given up."""
+    s = Sequencer(expected=0)
+    feed(s, [0, 100])
+    t, got = 0.0, 1
+    while got < 100:
+        t += 0.1
+        feed(s, range(got, got + 10), now=t)  # ten replayed frames, then the cut
+        got += 10
+        for _ in range(15):  # 1.5 s of nothing: the replay stopped
+            t += 0.1
+            s.reported(100, t)
+            s.poll(t)
+    assert s.stats.lost == 0 and s.stats.replay_requests >= 9 and not s.waiting
 
 
 def test_a_replay_that_fills_the_gap_delivers_in_order_and_drops_the_copies() -> None:
@@ -105,6 +152,7 @@ def test_a_second_gap_after_a_give_up_still_gets_a_request() -> None:
     s = Sequencer(expected=0)
     feed(s, [0, 2])
     for t in range(1, 12):
+        s.reported(2, float(t))
         s.poll(float(t))
     assert s.stats.lost == 1
     step = feed(s, [3, 5], now=12.0)

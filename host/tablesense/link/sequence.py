@@ -14,13 +14,18 @@ The rules (docs/protocol.md, "Gaps and replays"):
   re-sends everything it keeps from that seq on, in one ordered stream, so one request
   also covers the later gaps found before its stream begins.
 - A request is retried when its replay does not begin, or stops moving, within its
-  timeout (``retry_s``, doubling per request); a replay that is arriving is never asked
-  again. A gap the replay stream passes over (lost again on the wire) is asked again.
-- A gap is given up after ``max_requests`` requests, when more than ``buffer`` frames
-  arrived after it (the device, which keeps 2048, no longer holds it), or when the
-  device says so (ERROR 3 "oldest kept is M": what is missing before M is lost, and
-  the partial replay from M fills the rest). Each gap is reported ``lost`` once, with
-  its exact range.
+  timeout (``retry_s``, doubling per unanswered request); a replay that is arriving is
+  never asked again. A gap the replay stream passes over (lost again on the wire) is
+  asked again.
+- A gap is given up only when the device cannot replay it: it says so (ERROR 3 "oldest
+  kept is M": what is missing before M is lost, and the partial replay from M fills the
+  rest), more than ``buffer`` frames arrived after it (the device, which keeps 2048, no
+  longer holds it), the device restarted, or ``max_requests`` requests went unanswered on
+  a whole line. A request is *unanswered* only if no frame of its replay ever came while
+  the device was heard the whole time and the line lost nothing since it was sent; a
+  request that met a cut (a new gap, a silence, a reconnect) may never have reached the
+  device and is simply asked again, and a replay that has begun proves the device holds
+  the gap (its count starts over). Each gap is reported ``lost`` once, with its range.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ HALF = SEQ_MOD // 2
 BUFFER = 4096  # frames held ahead of a gap: twice what the firmware keeps (2048)
 MAX_RATE = 100_000  # seqs a device can assign per second, generously (the link carries 720/s)
 SEQ_SLACK = 4096  # seqs a device may be ahead of what it has sent (its store, 2048, and margin)
+SILENT_S = 1.5  # the device sends a status frame at least every second: a longer silence is a cut
 
 
 def seq_diff(a: int, b: int) -> int:
@@ -89,6 +95,7 @@ class _Request:
     number: int  # 1 for the first request of its gap, 2 for the retry ...
     progress_at: float = -1.0
     begun: bool = False
+    spoiled: bool = False  # the line lost something after it was sent: it may never have arrived
 
     def quiet_for(self, now: float) -> float:
         return now - max(self.sent_at, self.progress_at)
@@ -101,6 +108,7 @@ class _Gap:
     req: _Request | None = None  # the request whose replay should fill it
     tries: int = 0  # requests that covered it
     lost: bool = False
+    unanswered: int = 0  # requests that reached a whole line and got no frame of a replay
 
 
 @dataclass
@@ -117,6 +125,7 @@ class Sequencer:
         self._exp: int | None = None if self.expected is None else self.expected
         self._top = -1 if self._exp is None else self._exp - 1  # newest seq known to exist
         self._seen_at: float | None = None  # host time of the last frame believed
+        self._heard_at = -1e9  # host time the device was last heard (any frame believed)
         self._last_arrival: int | None = None  # seq of the last frame that arrived
         self._buf: dict[int, Any] = {}
         self._gaps: list[_Gap] = []
@@ -181,6 +190,7 @@ class Sequencer:
         """A replayable frame arrived at host time ``now``."""
         out = Step()
         self._seen_at = now
+        self._heard(now)
         if self._exp is None:
             self._start(frame.seq)
         p = self._lin(frame.seq)
@@ -190,7 +200,7 @@ class Sequencer:
             self._progress(p, now)
             if last is not None and p > last + 1:
                 self._passed_over(last + 1, p - 1)
-                self._request(now, out)
+            self._request(now, out)
             return out
         if not self.replay:
             if p > self._exp:
@@ -223,12 +233,37 @@ class Sequencer:
         self._request(now, out)
         return out
 
+    def _heard(self, now: float) -> None:
+        """The device was heard at ``now``: after a silence longer than a heartbeat's, the
+        line was out, and a request sent before may have been lost in it."""
+        if now - self._heard_at > SILENT_S:
+            self._spoil(now)
+        self._heard_at = now
+
+    def _spoil(self, now: float) -> None:
+        """The line lost something: the requests sent before ``now`` may never have reached
+        the device, so their going unanswered says nothing about what it holds. One whose
+        replay has not begun is asked again now (from the first seq still missing), not a
+        timeout later: the line is back, as what was just heard shows. (A request made in
+        the same batch of bytes, at the same ``now``, has not gone out yet.)"""
+        for g in self._gaps:
+            r = g.req
+            if r is None or r.sent_at >= now:
+                continue
+            r.spoiled = True
+            if not r.begun:
+                g.req = None
+
     def _progress(self, p: int, now: float) -> None:
-        """A frame of seq p arrived: the replay stream of a request that covers p moves."""
+        """A frame of seq p arrived: the replay stream of a request that covers p moves
+        (and the device, which answers, holds the gaps it covers: their count starts over)."""
         for r in {id(g.req): g.req for g in self._gaps if g.req is not None}.values():
             if r.start <= p and (r.begun or p <= r.upto):  # its stream has begun, or goes on
                 r.begun = True
                 r.progress_at = now
+                for g in self._gaps:
+                    if g.req is r:
+                        g.unanswered = 0
 
     def _fill(self, p: int) -> None:
         for i, g in enumerate(self._gaps):
@@ -240,7 +275,7 @@ class Sequencer:
                 elif p == g.end:
                     g.end -= 1
                 else:
-                    tail = _Gap(p + 1, g.end, g.req, g.tries, g.lost)
+                    tail = _Gap(p + 1, g.end, g.req, g.tries, g.lost, g.unanswered)
                     g.end = p - 1
                     self._gaps.insert(i + 1, tail)
                 return
@@ -257,12 +292,13 @@ class Sequencer:
 
     def _new_gap(self, a: int, b: int, now: float, why: str, out: Step) -> None:
         self.stats.gaps += 1
+        self._spoil(now)  # frames were lost on the line: a request may have been too
         if a == self._exp:
             text = f"gap: expected seq {a % SEQ_MOD}, {why}"
         else:
             text = f"gap: seq {a % SEQ_MOD}..{b % SEQ_MOD} missing, {why}"
         g = _Gap(a, b)
-        r = self._req
+        r = self._req  # a request made in this batch (older ones were just undone) covers it
         if r is not None and not r.begun and r.start <= a and r in self._live_requests():
             g.req, g.tries = r, 1  # the replay asked for, not begun yet, will pass through it
         self._gaps.append(g)
@@ -304,15 +340,16 @@ class Sequencer:
         if not needy:
             return
         for g in needy:
-            if g.tries >= self.max_requests:
-                self._give_up(g, f"no replay after {g.tries} requests", out)
+            if g.unanswered >= self.max_requests:
+                self._give_up(g, f"no replay after {g.unanswered} requests", out)
         self._deliver(out)
         needy = [g for g in needy if not g.lost]
         if not needy:
             return
         start = needy[0].start
         tries = max(g.tries for g in needy)
-        r = _Request(start, self._top, now, self.retry_s * 2**tries, tries + 1)
+        unanswered = max(g.unanswered for g in needy)
+        r = _Request(start, self._top, now, self.retry_s * 2**unanswered, tries + 1)
         for g in self._gaps:
             if g.lost or g.start < start:
                 continue
@@ -334,11 +371,13 @@ class Sequencer:
         """A HELLO, HEARTBEAT or PONG says ``last_seq`` is the last frame written before it."""
         out = Step()
         self._seen_at = now
+        self._heard(now)
         if self._exp is None:
             self._start((last_seq + 1) % SEQ_MOD)
             return out
         p = self._lin(last_seq)
         if p <= self._top or not self.replay:
+            self._request(now, out)  # what a silence just ended left to ask again, if any
             return out  # nothing new (without replay, losses are counted as frames arrive)
         self._new_gap(self._top + 1, p, now, f"the device is at seq {last_seq}", out)
         self._top = p
@@ -365,7 +404,8 @@ class Sequencer:
         return out
 
     def link_reset(self) -> None:
-        """The port was reopened: a replay asked for on the old connection will not come."""
+        """The port was reopened: a replay asked for on the old connection will not come
+        (and its going unanswered says nothing of what the device holds)."""
         for g in self._gaps:
             g.req = None
         self._req = None
@@ -374,6 +414,7 @@ class Sequencer:
     def device_error(self, code: int, text: str, now: float) -> Step:
         """An ERROR frame: a refused ``!replay`` tells what the device no longer holds."""
         out = Step()
+        self._heard(now)
         m = re.match(r"replay (\d+): (.*)", text)
         if m is None or self._exp is None or code not in (2, 3):
             return out
@@ -409,6 +450,7 @@ class Sequencer:
                         g.end = min(g.end, n - 1)
                     self._top = min(self._top, n - 1)
         self._deliver(out)
+        self._request(now, out)
         return out
 
     def _lose_before(self, oldest: int, out: Step) -> None:
@@ -431,15 +473,22 @@ class Sequencer:
         self._gaps = sorted(gaps, key=lambda g: g.start)
 
     def poll(self, now: float) -> Step:
-        """Call now and then: a request whose replay did not begin, or stopped, is asked again."""
+        """Call now and then: a request whose replay did not begin, or stopped, is asked
+        again. It counts as unanswered (towards giving its gaps up) only if no frame of its
+        replay came although the line was whole: the device heard since it was sent and
+        within a heartbeat's time, nothing lost meanwhile."""
         out = Step()
         timed_out = {
             id(r): r for r in self._live_requests() if r.quiet_for(now) > r.timeout
         }
         if not timed_out:
             return out
+        whole = now - self._heard_at <= SILENT_S
         for g in self._gaps:
-            if g.req is not None and id(g.req) in timed_out:
+            r = g.req
+            if r is not None and id(r) in timed_out:
+                if not r.begun and not r.spoiled and whole and self._heard_at > r.sent_at:
+                    g.unanswered += 1
                 g.req = None
         self._request(now, out)
         return out
