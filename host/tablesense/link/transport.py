@@ -13,10 +13,11 @@ error, bad frames, implausible frames, device counters (ring overflows, schedule
 drops, late edges).
 
 A CRC-valid frame is still checked before it is believed (docs/protocol.md, "Implausible
-frames"): its device time against the host's estimate of the device's clock, its seq
-against what the device can have assigned since, and a reboot (uptime going back)
-against a fresh boot and the next status frame. What fails is refused: counted in
-``LinkStats``, kept in ``Link.refused``, reported as ``implausible``, never passed on.
+frames"; the checks are ``plausible.py``): its device time against the host's estimate of
+the device's clock, its seq against what the device can have assigned since, and a reboot
+(uptime going back) against a fresh boot and the next status frame. What fails is refused:
+counted in ``LinkStats``, kept in ``Link.refused``, reported as ``implausible``, never
+passed on.
 With ``reconnect=True`` an unplugged port is retried with back-off and the link
 resumes from the HELLO snapshot: the seq the device is at tells what to replay.
 """
@@ -35,8 +36,8 @@ from typing import Any
 import serial
 
 from ..errors import TablesenseError
-from . import lines
-from .clock import AHEAD_US, BACK_US, DRIFT, DeviceClock
+from . import lines, plausible
+from .clock import DeviceClock
 from .frame import (
     REPLAYABLE,
     ErrorFrame,
@@ -46,10 +47,8 @@ from .frame import (
     PongFrame,
     StreamDecoder,
 )
-from .sequence import BUFFER, SeqStats, Sequencer, Step
-
-HOLD_S = 3.0  # a time ahead of the device's clock not confirmed by a status frame within this is refused
-REBOOT_WAIT_S = 2.5  # a reboot claim not confirmed by a status frame within this is refused
+from .plausible import HOLD_S, REBOOT_WAIT_S, AheadHold, RebootClaim, Refusal
+from .sequence import SeqStats, Sequencer, Step
 
 
 class LinkError(TablesenseError):
@@ -89,25 +88,6 @@ class LinkStats:
 
     def as_dict(self) -> dict[str, int]:
         return dict(self.__dict__)
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """A CRC-valid frame refused for its content: ``what`` (time, seq, reboot) and why."""
-
-    what: str
-    reason: str
-    frame: Frame
-
-    def __str__(self) -> str:
-        return f"{self.reason} ({type(self.frame).__name__} seq {self.frame.seq})"
-
-
-@dataclass
-class _RebootClaim:
-    frame: HelloFrame | HeartbeatFrame  # the status frame whose uptime went back
-    at: float  # host time it came
-    held: list[Frame] = field(default_factory=list)  # frames that came since, undecided
 
 
 def open_port(url: str, baudrate: int = lines.BAUD, timeout: float = 0.05) -> serial.SerialBase:
@@ -172,10 +152,9 @@ class Link:
         self._refused_reported = 0
         self._refused_reported_at = -1e9
         self.refused: collections.deque[Refusal] = collections.deque(maxlen=100)
-        self._reboot: _RebootClaim | None = None
+        self._reboot: RebootClaim | None = None
         self._last_t_us = -1  # device time of the last record delivered
-        self._ahead: list[Frame] = []  # frames held: stamped ahead of the device's clock estimate
-        self._ahead_since = 0.0
+        self._ahead = AheadHold()  # frames held: stamped ahead of the device's clock estimate
         self.decoder = StreamDecoder()
         self.seq = Sequencer(replay=replay, expected=from_seq)
         self.clock = DeviceClock()
@@ -368,7 +347,9 @@ class Link:
     ) -> None:
         if self._reboot is not None and self._held(f, now, out):
             return
-        if self._ahead or (not confirmed and self._runs_ahead(f, now)):
+        if self._ahead or (
+            not confirmed and plausible.runs_ahead(f, self.seq, self.clock, self._old_uptime(), now)
+        ):
             self._hold(f, now, out)
             return
         if isinstance(f, REPLAYABLE):
@@ -379,22 +360,11 @@ class Link:
     def _record(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> None:
         """A replayable frame: refused if its seq or time cannot be the device's, else sequenced.
         A refused frame counts as not received: the device is asked to replay its seq."""
-        seq = self.seq
-        t_us: int = f.t_us  # type: ignore[union-attr]
-        if not seq.is_duplicate(f.seq):
-            why = seq.plausible(f.seq, now)
-            if why:
-                self._refuse("seq", why, f, now, out)
-                return
-            if self._last_t_us >= 0 and t_us < self._last_t_us - BACK_US:
-                why = (
-                    f"device time {t_us / 1e6:.6f} s is {(self._last_t_us - t_us) / 1e6:.3f} s before "
-                    "the frame delivered before it"
-                )
-            if why:
-                self._refuse("time", why, f, now, out)
-                return
-        self._step(seq.accept(f, now), out)
+        what, why = plausible.record_doubt(f, self.seq, self._last_t_us, now)
+        if why:
+            self._refuse(what, why, f, now, out)
+            return
+        self._step(self.seq.accept(f, now), out)
 
     def _step(self, step: Step, out: list[Frame | LinkStatus | str]) -> None:
         """The sequencer's notes as statuses (each ``!replay`` sent before its ``replay``
@@ -411,10 +381,13 @@ class Link:
             out.append(f)
 
     def _refuse(self, what: str, why: str, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        self._refused(Refusal(what, why, f), now, out)
+
+    def _refused(self, r: Refusal, now: float, out: list[Frame | LinkStatus | str]) -> None:
         self.stats.implausible += 1
-        name = f"implausible_{what}"
+        name = f"implausible_{r.what}"
         setattr(self.stats, name, getattr(self.stats, name) + 1)
-        self.refused.append(Refusal(what, why, f))
+        self.refused.append(r)
         self._report_refused(now, out)
 
     def _report_refused(self, now: float, out: list[Frame | LinkStatus | str]) -> None:
@@ -450,27 +423,23 @@ class Link:
     def _status_frame(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> None:
         seq = self.seq
         if isinstance(f, (HelloFrame, HeartbeatFrame)):
-            why = seq.plausible(f.seq, now)
+            why = plausible.status_seq_doubt(f, seq, now)
             if why:
                 self._refuse("seq", why, f, now, out)
                 return
-            clock = self.clock
-            if f.uptime_us < self._old_uptime():  # the device claims it rebooted
-                if not clock.fresh_boot(f.uptime_us, now):
-                    why = (
-                        f"uptime went back from {self._old_uptime() / 1e6:.3f} s to "
-                        f"{f.uptime_us / 1e6:.3f} s, but the device was heard "
-                        f"{now - clock.last_mono:.1f} s ago: not a fresh boot"
-                    )
+            old = self._old_uptime()
+            if plausible.claims_reboot(f, old):  # the device claims it rebooted
+                why = plausible.reboot_doubt(f, self.clock, old, now)
+                if why:
                     self._refuse("reboot", why, f, now, out)
                     return
-                self._reboot = _RebootClaim(f, now)
+                self._reboot = RebootClaim(f, now)
                 if isinstance(f, HeartbeatFrame):
                     out.append("!hello")  # its answer confirms the reboot (or not)
                 return
             self._believe(f, now, out)
         elif isinstance(f, PongFrame):
-            why = seq.plausible(f.seq, now)
+            why = plausible.status_seq_doubt(f, seq, now)
             if why:
                 self._refuse("seq", why, f, now, out)
                 return
@@ -515,52 +484,24 @@ class Link:
         self._step(self.seq.reported(f.seq, now), out)
         out.append(f)
 
-    # --- device times ahead of the host's estimate ------------------------------------
-
-    def _runs_ahead(self, f: Frame, now: float) -> bool:
-        """A frame stamped later than the device's clock can be now, by the host's estimate
-        (drift and latency allowed): a forged time, or a clock that really jumped (the
-        simulator's, playing edges as fast as it can). Held until a status frame tells."""
-        if isinstance(f, REPLAYABLE):
-            if self.seq.is_duplicate(f.seq) or self.seq.plausible(f.seq, now):
-                return False  # a duplicate is dropped, an implausible seq refused, as they are
-            t: int = f.t_us  # type: ignore[union-attr]
-        elif isinstance(f, (HelloFrame, HeartbeatFrame)):
-            t = f.uptime_us
-            if t < self._old_uptime() or self.seq.plausible(f.seq, now):
-                return False  # a reboot claim, or an implausible seq: decided on their own terms
-        else:
-            return False
-        return bool(self.clock.too_far_ahead(t, now))
+    # --- device times ahead of the host's estimate (plausible.AheadHold) ---------------
 
     def _hold(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> None:
-        """Hold ``f`` (and every frame after it, to keep their order) until a status frame
-        confirms or refutes the times held: a frame stamped before a status frame was written
-        has a time at most its uptime. A status frame held waits for the next one."""
-        if not self._ahead:
-            self._ahead_since = now
-        self._ahead.append(f)
-        if isinstance(f, (HelloFrame, HeartbeatFrame)) and len(self._ahead) > 1:
-            self._settle(f, now, out)
-        elif len(self._ahead) > BUFFER:
+        """Hold ``f`` (and every frame after it) until a status frame confirms or refutes the
+        times held; a status frame held behind others settles them."""
+        then = self._ahead.add(f, now)
+        if then == "settle":
+            self._settle(now, out)
+        elif then == "expire":
             self._expire("more frames came than the host holds", now, out)
 
-    def _settle(
-        self, s: HelloFrame | HeartbeatFrame, now: float, out: list[Frame | LinkStatus | str]
-    ) -> None:
-        """Status frame ``s`` came behind held frames: they were written before it (a status
-        frame reports the last seq written before it), so none can be stamped later than its
-        uptime. Those that are, are refused; the others are released, in order. ``s`` itself
-        is looked at again (held alone, it waits for the next status frame)."""
-        queue, self._ahead = self._ahead[:-1], []
-        u = s.uptime_us
-        for f in queue:
-            t = getattr(f, "uptime_us", getattr(f, "t_us", 0))
-            if t > u:
-                why = (
-                    f"device time {t / 1e6:.6f} s is after the uptime of the status frame "
-                    f"written after it ({u / 1e6:.6f} s)"
-                )
+    def _settle(self, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        """Those held frames stamped later than the status frame behind them are refused, the
+        others released in order; the status frame itself is looked at again (held alone, it
+        waits for the next one)."""
+        queue, s = self._ahead.settle()
+        for f, why in queue:
+            if why:
                 self._refuse("time", why, f, now, out)
             else:
                 self._frame(f, now, out, confirmed=True)
@@ -568,15 +509,12 @@ class Link:
 
     def _expire(self, why: str, now: float, out: list[Frame | LinkStatus | str]) -> None:
         """No status frame confirmed the first frame held: it is refused, the rest looked at again."""
-        queue, self._ahead = self._ahead, []
-        first = queue[0]
-        t = getattr(first, "t_us", getattr(first, "uptime_us", 0))
-        why = f"device time {t / 1e6:.6f} s is ahead of the device's clock and {why}"
+        first, why, rest = self._ahead.expire(why)
         self._refuse("time", why, first, now, out)
-        for f in queue[1:]:
+        for f in rest:
             self._frame(f, now, out)
 
-    # --- reboot claims ---------------------------------------------------------------
+    # --- reboot claims (plausible.RebootClaim) ----------------------------------------
 
     def _old_uptime(self) -> int:
         """The uptime the device is known to have reached: its last believed status frame, or
@@ -589,24 +527,18 @@ class Link:
         claim = self._reboot
         assert claim is not None
         if not isinstance(f, (HelloFrame, HeartbeatFrame)):
-            claim.held.append(f)
-            if len(claim.held) > BUFFER:
+            if claim.hold(f):
                 self._reboot_refused("too many frames came before a status frame confirmed it", now, out)
             return True
-        u, u0, old = f.uptime_us, claim.frame.uptime_us, self._old_uptime()
-        if u >= u0 and u < old and u - u0 <= (now - claim.at) * (1 + DRIFT) * 1e6 + AHEAD_US:
+        why = claim.judge(f, self._old_uptime(), now)
+        if not why:
             self._reboot = None
             self._reboot_confirmed(claim, now, out)
             return False
-        why = (
-            "the next status frame continues the old clock"
-            if u >= old
-            else "the next status frame does not follow it"
-        )
         self._reboot_refused(why, now, out)
         return False
 
-    def _reboot_confirmed(self, claim: _RebootClaim, now: float, out: list[Frame | LinkStatus | str]) -> None:
+    def _reboot_confirmed(self, claim: RebootClaim, now: float, out: list[Frame | LinkStatus | str]) -> None:
         """Two status frames agree on a new boot: seqs and the clock start over."""
         self.clock.rebase()
         self._last_t_us = -1
@@ -619,15 +551,7 @@ class Link:
         claim = self._reboot
         assert claim is not None
         self._reboot = None
-        f = claim.frame
-        self._refuse(
-            "reboot",
-            f"uptime went back from {self._old_uptime() / 1e6:.3f} s to {f.uptime_us / 1e6:.3f} s, "
-            f"but {why}",
-            f,
-            now,
-            out,
-        )
+        self._refused(claim.refusal(why, self._old_uptime()), now, out)
         for held in claim.held:
             self._frame(held, now, out)
 
@@ -647,9 +571,9 @@ class Link:
     def _housekeeping(self, now: float) -> list[Frame | LinkStatus | str]:
         out: list[Frame | LinkStatus | str] = []
         self._report_bad(now, out)
-        if self._reboot is not None and now - self._reboot.at > REBOOT_WAIT_S:
+        if self._reboot is not None and self._reboot.overdue(now):
             self._reboot_refused(f"no status frame confirmed it within {REBOOT_WAIT_S:g} s", now, out)
-        if self._ahead and now - self._ahead_since > HOLD_S:
+        if self._ahead.overdue(now):
             self._expire(f"no status frame confirmed it within {HOLD_S:g} s", now, out)
         self._report_refused(now, out)
         self._step(self.seq.poll(now), out)

@@ -1,0 +1,206 @@
+"""Is a CRC-valid frame the device's? The checks a frame passes before the link believes it.
+
+A CRC says a frame was not damaged in a way the CRC sees; it does not make its content true
+(a corruption the CRC misses, 1 in 65,536 of them, or a device bug). docs/protocol.md,
+"Implausible frames", has the rules; this module holds them, as pure logic over the
+frames, the host's clock readings (``now``), the ``Sequencer`` and the ``DeviceClock``:
+
+- ``record_doubt``: a replayable frame's seq further ahead than the device can have
+  assigned, or its time seconds before the frame delivered before it.
+- ``status_seq_doubt``: the same for the seq a HELLO, HEARTBEAT or PONG reports.
+- ``runs_ahead`` and ``AheadHold``: a time ahead of the host's estimate of the device's
+  clock is held, with every frame after it, until a status frame decides.
+- ``reboot_doubt`` and ``RebootClaim``: an uptime going back claims a restart; refused at
+  once if it cannot be a fresh boot, else believed once the next status frame agrees.
+
+The transport (``transport.py``) does the I/O and passes frames through these in order;
+what fails is a ``Refusal``: counted, kept, reported, never passed on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .clock import AHEAD_US, BACK_US, DRIFT, DeviceClock
+from .frame import REPLAYABLE, Frame, HeartbeatFrame, HelloFrame
+from .sequence import BUFFER, Sequencer
+
+HOLD_S = 3.0  # a time ahead of the device's clock not confirmed by a status frame within this is refused
+REBOOT_WAIT_S = 2.5  # a reboot claim not confirmed by a status frame within this is refused
+
+Status = HelloFrame | HeartbeatFrame
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A CRC-valid frame refused for its content: ``what`` (time, seq, reboot) and why."""
+
+    what: str
+    reason: str
+    frame: Frame
+
+    def __str__(self) -> str:
+        return f"{self.reason} ({type(self.frame).__name__} seq {self.frame.seq})"
+
+
+def frame_time(f: Frame) -> int:
+    """The device time a frame states: a record's stamp, a status frame's uptime (0: none)."""
+    return int(getattr(f, "t_us", getattr(f, "uptime_us", 0)))
+
+
+# --- seq and time of one frame ----------------------------------------------------------
+
+
+def record_doubt(f: Frame, seq: Sequencer, last_t_us: int, now: float) -> tuple[str, str]:
+    """(what, why) a replayable frame cannot be the device's; ('', '') if it can. A duplicate
+    is not doubted (the sequencer drops it). ``last_t_us``: the time of the last record
+    delivered (-1: none yet)."""
+    if seq.is_duplicate(f.seq):
+        return "", ""
+    why = seq.plausible(f.seq, now)
+    if why:
+        return "seq", why
+    t_us = frame_time(f)
+    if last_t_us >= 0 and t_us < last_t_us - BACK_US:
+        return "time", (
+            f"device time {t_us / 1e6:.6f} s is {(last_t_us - t_us) / 1e6:.3f} s before "
+            "the frame delivered before it"
+        )
+    return "", ""
+
+
+def status_seq_doubt(f: Frame, seq: Sequencer, now: float) -> str:
+    """Why the seq a status frame reports cannot be the device's ('' if it can)."""
+    return seq.plausible(f.seq, now)
+
+
+# --- times ahead of the host's estimate of the device's clock ----------------------------
+
+
+def runs_ahead(f: Frame, seq: Sequencer, clock: DeviceClock, old_uptime: int, now: float) -> bool:
+    """A frame stamped later than the device's clock can be now, by the host's estimate
+    (drift and latency allowed): a forged time, or a clock that really jumped (the
+    simulator's, playing edges as fast as it can). To be held until a status frame tells."""
+    if isinstance(f, REPLAYABLE):
+        if seq.is_duplicate(f.seq) or seq.plausible(f.seq, now):
+            return False  # a duplicate is dropped, an implausible seq refused, as they are
+        t = frame_time(f)
+    elif isinstance(f, (HelloFrame, HeartbeatFrame)):
+        t = f.uptime_us
+        if t < old_uptime or seq.plausible(f.seq, now):
+            return False  # a reboot claim, or an implausible seq: decided on their own terms
+    else:
+        return False
+    return bool(clock.too_far_ahead(t, now))
+
+
+@dataclass
+class AheadHold:
+    """Frames held because one was stamped ahead of the device's clock (and every frame after
+    it, to keep their order), until a status frame confirms or refutes the times held: a
+    frame stamped before a status frame was written has a time at most its uptime."""
+
+    frames: list[Frame] = field(default_factory=list)
+    since: float = 0.0  # host time the first was held
+
+    def __bool__(self) -> bool:
+        return bool(self.frames)
+
+    def add(self, f: Frame, now: float) -> str:
+        """Hold ``f``. Returns what to do next: ``settle`` (a status frame came behind held
+        frames), ``expire`` (more frames than the host holds), or ''."""
+        if not self.frames:
+            self.since = now
+        self.frames.append(f)
+        if isinstance(f, (HelloFrame, HeartbeatFrame)) and len(self.frames) > 1:
+            return "settle"
+        if len(self.frames) > BUFFER:
+            return "expire"
+        return ""
+
+    def overdue(self, now: float) -> bool:
+        return bool(self.frames) and now - self.since > HOLD_S
+
+    def settle(self) -> tuple[list[tuple[Frame, str]], Frame]:
+        """The last frame held is a status frame ``s``, written after the others: none of them
+        can be stamped later than its uptime. Returns each of the others with why it is
+        refused ('' : released), in order, and ``s`` (to be looked at again on its own)."""
+        *queue, s = self.frames
+        self.frames = []
+        u = frame_time(s)
+        out: list[tuple[Frame, str]] = []
+        for f in queue:
+            t = frame_time(f)
+            why = ""
+            if t > u:
+                why = (
+                    f"device time {t / 1e6:.6f} s is after the uptime of the status frame "
+                    f"written after it ({u / 1e6:.6f} s)"
+                )
+            out.append((f, why))
+        return out, s
+
+    def expire(self, why: str) -> tuple[Frame, str, list[Frame]]:
+        """No status frame confirmed the first frame held: it is refused (with the reason
+        returned); the rest are to be looked at again."""
+        first, *rest = self.frames
+        self.frames = []
+        t = frame_time(first)
+        return first, f"device time {t / 1e6:.6f} s is ahead of the device's clock and {why}", rest
+
+
+# --- reboot claims -----------------------------------------------------------------------------
+
+
+def claims_reboot(f: Frame, old_uptime: int) -> bool:
+    """A HELLO or HEARTBEAT whose uptime is below the one the device is known to have reached."""
+    return isinstance(f, (HelloFrame, HeartbeatFrame)) and f.uptime_us < old_uptime
+
+
+def reboot_doubt(f: Status, clock: DeviceClock, old_uptime: int, now: float) -> str:
+    """Why a reboot claim is refused at once ('' : it could be a fresh boot, to be confirmed):
+    the uptime is longer than the time since the device was last heard (plus 2 s)."""
+    if clock.fresh_boot(f.uptime_us, now):
+        return ""
+    return (
+        f"uptime went back from {old_uptime / 1e6:.3f} s to "
+        f"{f.uptime_us / 1e6:.3f} s, but the device was heard "
+        f"{now - clock.last_mono:.1f} s ago: not a fresh boot"
+    )
+
+
+@dataclass
+class RebootClaim:
+    """A status frame whose uptime went back: frames are held until the next status frame
+    confirms the new boot or refutes it."""
+
+    frame: Status  # the status frame whose uptime went back
+    at: float  # host time it came
+    held: list[Frame] = field(default_factory=list)  # frames that came since, undecided
+
+    def hold(self, f: Frame) -> bool:
+        """Hold a frame that is not a status frame; True if more are held than the host holds."""
+        self.held.append(f)
+        return len(self.held) > BUFFER
+
+    def overdue(self, now: float) -> bool:
+        return now - self.at > REBOOT_WAIT_S
+
+    def judge(self, f: Status, old_uptime: int, now: float) -> str:
+        """The next status frame ``f``: '' if it confirms the new boot (it goes on from the
+        claimed uptime, within the host time passed, and stays below the old clock), else why
+        the claim is refuted."""
+        u, u0 = f.uptime_us, self.frame.uptime_us
+        if u >= u0 and u < old_uptime and u - u0 <= (now - self.at) * (1 + DRIFT) * 1e6 + AHEAD_US:
+            return ""
+        if u >= old_uptime:
+            return "the next status frame continues the old clock"
+        return "the next status frame does not follow it"
+
+    def refusal(self, why: str, old_uptime: int) -> Refusal:
+        f = self.frame
+        return Refusal(
+            "reboot",
+            f"uptime went back from {old_uptime / 1e6:.3f} s to {f.uptime_us / 1e6:.3f} s, but {why}",
+            f,
+        )
