@@ -245,7 +245,9 @@ async def test_socket_url_reconnects_after_the_peer_hangs_up_and_replays() -> No
                 cmd = line.decode().strip()
                 if cmd == "!hello":
                     last = 3 if first else 9  # frames 4..9 were "sent" while the cable was out
-                    writer.write(encode_frame(HelloFrame(last, 1000, 16, 0, 0, 0, 0, "0.1.0", "golf")))
+                    # its uptime after the stamps of the frames written before it, as on a board
+                    hello = HelloFrame(last, 1_000_100, 16, 0, 0, 0, 0, "0.1.0", "golf")
+                    writer.write(encode_frame(hello))
                     if first:
                         writer.write(b"".join(kept[:4]))
                         await writer.drain()

@@ -10,8 +10,11 @@ frames, the host's clock readings (``now``), the ``Sequencer`` and the ``DeviceC
 - ``status_seq_doubt``: the same for the seq a HELLO, HEARTBEAT or PONG reports.
 - ``runs_ahead`` and ``AheadHold``: a time ahead of the host's estimate of the device's
   clock is held, with every frame after it, until a status frame decides.
-- ``reboot_doubt`` and ``RebootClaim``: an uptime going back claims a restart; refused at
-  once if it cannot be a fresh boot, else believed once the next status frame agrees.
+- ``claims_reboot``, ``reboot_doubt`` and ``RebootClaim``: an uptime going back (or a HELLO
+  that says nothing was written since boot) claims a restart; refused at once if it cannot
+  be a fresh boot, else believed once the next status frame follows the new clock rather
+  than the old. ``renumbered``: a seq delivered already, again and not flagged REPLAY, makes
+  the link ask for a HELLO, which then tells.
 
 The transport (``transport.py``) does the I/O and passes frames through these in order;
 what fails is a ``Refusal``: counted, kept, reported, never passed on.
@@ -22,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .clock import AHEAD_US, BACK_US, DRIFT, DeviceClock
-from .frame import REPLAYABLE, Frame, HeartbeatFrame, HelloFrame
+from .frame import F_REPLAY, REPLAYABLE, Frame, HeartbeatFrame, HelloFrame
 from .sequence import BUFFER, Sequencer
 
 HOLD_S = 3.0  # a time ahead of the device's clock not confirmed by a status frame within this is refused
@@ -151,10 +154,37 @@ class AheadHold:
 
 # --- reboot claims -----------------------------------------------------------------------------
 
+SUSPECT_US = 250_000  # a HELLO this far behind the old clock, asked for after renumbered frames
 
-def claims_reboot(f: Frame, old_uptime: int) -> bool:
-    """A HELLO or HEARTBEAT whose uptime is below the one the device is known to have reached."""
-    return isinstance(f, (HelloFrame, HeartbeatFrame)) and f.uptime_us < old_uptime
+
+def renumbered(f: Frame, seq: Sequencer) -> bool:
+    """A record whose seq was delivered already, not flagged REPLAY: a device re-sends frames
+    only in a replay, flagged; the same seq again unflagged is another frame under a number
+    the host has used (a reboot it did not see, or a corruption). To be checked by a HELLO."""
+    return isinstance(f, REPLAYABLE) and seq.is_duplicate(f.seq) and not f.flags & F_REPLAY  # type: ignore[union-attr]
+
+
+def claims_reboot(
+    f: Frame, old_uptime: int, seq: Sequencer, clock: DeviceClock, now: float, suspect: bool = False
+) -> bool:
+    """A HELLO or HEARTBEAT that says the device booted again: its uptime is below the one
+    the device is known to have reached; or a HELLO reporting nothing written since boot
+    while frames of this boot have come (``Sequencer.says_nothing_written``: a board reset
+    just after boot, its new uptime already past the old one's frames), where no replay can
+    be at seq 0xFFFFFF or the HELLO is more than ``SUSPECT_US`` behind the old clock now; or,
+    ``suspect`` (renumbered frames came), any HELLO that far behind the old clock."""
+    if not isinstance(f, (HelloFrame, HeartbeatFrame)):
+        return False
+    if f.uptime_us < old_uptime:
+        return True
+    if isinstance(f, HelloFrame):
+        est = clock.device_now_us(now)
+        behind = est is not None and f.uptime_us < est - SUSPECT_US
+        if seq.says_nothing_written(f.seq) and (behind or not seq.could_be_replaying(f.seq)):
+            return True
+        if suspect and behind:
+            return True
+    return False
 
 
 def reboot_doubt(f: Status, clock: DeviceClock, old_uptime: int, now: float) -> str:
@@ -170,11 +200,28 @@ def reboot_doubt(f: Status, clock: DeviceClock, old_uptime: int, now: float) -> 
 
 
 @dataclass
-class RebootClaim:
-    """A status frame whose uptime went back: frames are held until the next status frame
-    confirms the new boot or refutes it."""
+class Doubt:
+    """Renumbered frames came (``renumbered``): frames are held until the HELLO asked for
+    tells whether the device booted again (they are the new boot's) or not."""
 
-    frame: Status  # the status frame whose uptime went back
+    at: float
+    held: list[Frame] = field(default_factory=list)
+
+    def hold(self, f: Frame) -> bool:
+        self.held.append(f)
+        return len(self.held) > BUFFER
+
+    def overdue(self, now: float) -> bool:
+        return now - self.at > REBOOT_WAIT_S
+
+
+@dataclass
+class RebootClaim:
+    """A status frame that says the device booted again: frames are held until the next
+    status frame confirms the new boot or refutes it (the transport asks for a HELLO at once,
+    so that the answer decides within the link's round trip)."""
+
+    frame: Status  # the status frame that claims the new boot
     at: float  # host time it came
     held: list[Frame] = field(default_factory=list)  # frames that came since, undecided
 
@@ -186,21 +233,30 @@ class RebootClaim:
     def overdue(self, now: float) -> bool:
         return now - self.at > REBOOT_WAIT_S
 
-    def judge(self, f: Status, old_uptime: int, now: float) -> str:
-        """The next status frame ``f``: '' if it confirms the new boot (it goes on from the
-        claimed uptime, within the host time passed, and stays below the old clock), else why
-        the claim is refuted."""
+    def judge(self, f: Status, clock: DeviceClock, old_uptime: int, now: float) -> str:
+        """The next status frame ``f``: '' if it confirms the new boot, else why the claim is
+        refuted. Two clocks could have written ``f``: the new boot's, now at the claimed
+        uptime plus the host time passed, and the old one's, now where the host's estimate
+        of the device's clock says (``DeviceClock.device_now_us``). ``f`` confirms the claim
+        if it is nearer the new one, goes on from the claimed uptime and is not ahead of it
+        by more than the time passed (drift and latency allowed). (Nearer, not "below the
+        old uptime": a board that reboots 1.2-1.8 s after booting has its first heartbeat
+        at 1 s on both clocks.)"""
         u, u0 = f.uptime_us, self.frame.uptime_us
-        if u >= u0 and u < old_uptime and u - u0 <= (now - self.at) * (1 + DRIFT) * 1e6 + AHEAD_US:
-            return ""
-        if u >= old_uptime:
+        passed = max(0.0, now - self.at) * 1e6
+        new = u0 + passed
+        est = clock.device_now_us(now)
+        old = old_uptime if est is None else max(old_uptime, est)
+        if abs(u - old) <= abs(u - new):
             return "the next status frame continues the old clock"
-        return "the next status frame does not follow it"
+        if u < u0 or u - u0 > passed * (1 + DRIFT) + AHEAD_US:
+            return "the next status frame does not follow it"
+        return ""
 
     def refusal(self, why: str, old_uptime: int) -> Refusal:
         f = self.frame
-        return Refusal(
-            "reboot",
-            f"uptime went back from {old_uptime / 1e6:.3f} s to {f.uptime_us / 1e6:.3f} s, but {why}",
-            f,
-        )
+        if f.uptime_us < old_uptime:
+            what = f"uptime went back from {old_uptime / 1e6:.3f} s to {f.uptime_us / 1e6:.3f} s"
+        else:
+            what = f"a new boot was claimed at uptime {f.uptime_us / 1e6:.3f} s"
+        return Refusal("reboot", f"{what}, but {why}", f)

@@ -125,6 +125,7 @@ class Sequencer:
         self._exp: int | None = None if self.expected is None else self.expected
         self._top = -1 if self._exp is None else self._exp - 1  # newest seq known to exist
         self._seen_at: float | None = None  # host time of the last frame believed
+        self._records = 0  # replayable frames accepted since the start (or the device's restart)
         self._heard_at = -1e9  # host time the device was last heard (any frame believed)
         self._last_arrival: int | None = None  # seq of the last frame that arrived
         self._buf: dict[int, Any] = {}
@@ -162,6 +163,16 @@ class Sequencer:
         """The missing ranges (u24 seqs, inclusive) still hoped for."""
         return [(g.start % SEQ_MOD, g.end % SEQ_MOD) for g in self._gaps if not g.lost]
 
+    def says_nothing_written(self, seq: int) -> bool:
+        """A status frame reporting ``seq`` as the last frame written says nothing was written
+        since boot (``0xFFFFFF``) although frames of this boot have arrived: a new boot, unless
+        a replay is at ``0xFFFFFF`` after a wrap (``could_be_replaying``)."""
+        return seq == SEQ_MOD - 1 and self._records > 0 and self._exp is not None
+
+    def could_be_replaying(self, seq: int) -> bool:
+        """``seq`` is at most ``buffer`` behind the newest known: a replay can be there."""
+        return self._exp is not None and 0 <= seq_diff(self._top % SEQ_MOD, seq) <= self.buffer
+
     def is_duplicate(self, seq: int) -> bool:
         if self._exp is None:
             return False
@@ -191,6 +202,7 @@ class Sequencer:
         out = Step()
         self._seen_at = now
         self._heard(now)
+        self._records += 1
         if self._exp is None:
             self._start(frame.seq)
         p = self._lin(frame.seq)
@@ -394,6 +406,7 @@ class Sequencer:
                     self._give_up(g, "the device restarted before replaying them", out)
             self._deliver(out)
         self.stats.restarts += 1
+        self._records = 0
         self._buf.clear()
         self._gaps.clear()
         self._req = None

@@ -47,7 +47,7 @@ from .frame import (
     PongFrame,
     StreamDecoder,
 )
-from .plausible import HOLD_S, REBOOT_WAIT_S, AheadHold, RebootClaim, Refusal
+from .plausible import HOLD_S, REBOOT_WAIT_S, AheadHold, Doubt, RebootClaim, Refusal
 from .sequence import SeqStats, Sequencer, Step
 
 
@@ -153,6 +153,8 @@ class Link:
         self._refused_reported_at = -1e9
         self.refused: collections.deque[Refusal] = collections.deque(maxlen=100)
         self._reboot: RebootClaim | None = None
+        self._doubt: Doubt | None = None  # renumbered frames came: a HELLO is to tell
+        self._suspect = False  # the HELLO being looked at answers a doubt
         self._last_t_us = -1  # device time of the last record delivered
         self._ahead = AheadHold()  # frames held: stamped ahead of the device's clock estimate
         self.decoder = StreamDecoder()
@@ -347,6 +349,8 @@ class Link:
     ) -> None:
         if self._reboot is not None and self._held(f, now, out):
             return
+        if self._doubt is not None and self._doubted(f, now, out):
+            return
         if self._ahead or (
             not confirmed and plausible.runs_ahead(f, self.seq, self.clock, self._old_uptime(), now)
         ):
@@ -359,7 +363,13 @@ class Link:
 
     def _record(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> None:
         """A replayable frame: refused if its seq or time cannot be the device's, else sequenced.
-        A refused frame counts as not received: the device is asked to replay its seq."""
+        A refused frame counts as not received: the device is asked to replay its seq.
+        A seq delivered already, again and not flagged REPLAY, is held until a HELLO tells
+        whether the device booted again (``plausible.renumbered``)."""
+        if plausible.renumbered(f, self.seq):
+            self._doubt = Doubt(now, [f])
+            out.append("!hello")
+            return
         what, why = plausible.record_doubt(f, self.seq, self._last_t_us, now)
         if why:
             self._refuse(what, why, f, now, out)
@@ -428,14 +438,13 @@ class Link:
                 self._refuse("seq", why, f, now, out)
                 return
             old = self._old_uptime()
-            if plausible.claims_reboot(f, old):  # the device claims it rebooted
+            if plausible.claims_reboot(f, old, seq, self.clock, now, self._suspect):  # a new boot?
                 why = plausible.reboot_doubt(f, self.clock, old, now)
                 if why:
                     self._refuse("reboot", why, f, now, out)
                     return
                 self._reboot = RebootClaim(f, now)
-                if isinstance(f, HeartbeatFrame):
-                    out.append("!hello")  # its answer confirms the reboot (or not)
+                out.append("!hello")  # its answer confirms the reboot (or not) within a round trip
                 return
             self._believe(f, now, out)
         elif isinstance(f, PongFrame):
@@ -517,9 +526,12 @@ class Link:
     # --- reboot claims (plausible.RebootClaim) ----------------------------------------
 
     def _old_uptime(self) -> int:
-        """The uptime the device is known to have reached: its last believed status frame, or
-        (a host resuming from a checkpoint, before any) the checkpoint's (``seq._uptime_us``)."""
-        return self.clock.last_us if self.clock.samples else self.seq._uptime_us
+        """The uptime the device is known to have reached: its last believed status frame (or,
+        a host resuming from a checkpoint, before any, the checkpoint's ``seq._uptime_us``),
+        or the time of the last record delivered, if later (a status frame is written after
+        every record the host has before it)."""
+        status = self.clock.last_us if self.clock.samples else self.seq._uptime_us
+        return max(status, self._last_t_us)
 
     def _held(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> bool:
         """A reboot is claimed: hold frames until a status frame decides. True if ``f`` was
@@ -530,7 +542,7 @@ class Link:
             if claim.hold(f):
                 self._reboot_refused("too many frames came before a status frame confirmed it", now, out)
             return True
-        why = claim.judge(f, self._old_uptime(), now)
+        why = claim.judge(f, self.clock, self._old_uptime(), now)
         if not why:
             self._reboot = None
             self._reboot_confirmed(claim, now, out)
@@ -555,6 +567,44 @@ class Link:
         for held in claim.held:
             self._frame(held, now, out)
 
+    def _doubted(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> bool:
+        """Renumbered frames came: hold frames until a HELLO. If the HELLO claims a new boot,
+        the frames held are the new boot's (they go with the claim); if not, they are looked
+        at again, and the renumbered ones refused. True if ``f`` was held or decided on."""
+        doubt = self._doubt
+        assert doubt is not None
+        if not isinstance(f, HelloFrame):
+            if doubt.hold(f):
+                self._doubt_ends(now, out)
+            return True
+        self._doubt = None
+        self._suspect = True
+        try:
+            self._frame(f, now, out)
+        finally:
+            self._suspect = False
+        if self._reboot is not None and self._reboot.frame is f:
+            self._reboot.held[:0] = doubt.held
+        else:
+            self._release(doubt, now, out)
+        return True
+
+    def _doubt_ends(self, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        doubt, self._doubt = self._doubt, None
+        if doubt is not None:
+            self._release(doubt, now, out)
+
+    def _release(self, doubt: Doubt, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        """No new boot: a renumbered frame is refused (a corruption, or a reboot the HELLO did not
+        show: said, never dropped as a duplicate without a word); the others go on."""
+        for g in doubt.held:
+            if plausible.renumbered(g, self.seq):
+                why = (f"seq {g.seq} came again, not flagged as a replay, and the device's HELLO "
+                       "shows no new boot")
+                self._refuse("seq", why, g, now, out)
+            else:
+                self._frame(g, now, out)
+
     def _counters(self, f: HeartbeatFrame, out: list[Frame | LinkStatus | str]) -> None:
         """Report any rise of the device's loss counters: a flood is never silent."""
         prev = self._hb_counters
@@ -573,6 +623,8 @@ class Link:
         self._report_bad(now, out)
         if self._reboot is not None and self._reboot.overdue(now):
             self._reboot_refused(f"no status frame confirmed it within {REBOOT_WAIT_S:g} s", now, out)
+        if self._doubt is not None and self._doubt.overdue(now):
+            self._doubt_ends(now, out)
         if self._ahead.overdue(now):
             self._expire(f"no status frame confirmed it within {HOLD_S:g} s", now, out)
         self._report_refused(now, out)

@@ -13,6 +13,9 @@ can pull a real one):
   be opened again until it is back (the connection is refused, as a vanished
   ``/dev/ttyUSB0`` refuses an open); the board's bytes meanwhile are lost.
 
+``attach(pty_path)`` puts another board process behind the same port: a board that
+reboots (a new firmware process, its clock from 0) behind a USB bridge that stays.
+
 Bytes are forwarded as they come, by one thread; ``close()`` stops it.
 """
 
@@ -39,8 +42,7 @@ class Cable:
     """``socket://`` stand-in for the cable to the board whose pty is ``pty_path``."""
 
     def __init__(self, pty_path: str) -> None:
-        self._fd = os.open(pty_path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
-        tty.setraw(self._fd, termios.TCSANOW)
+        self._fd = self._open_pty(pty_path)
         self._srv: socket.socket | None = self._listen(0)
         self.port = self._srv.getsockname()[1]
         self.url = f"socket://127.0.0.1:{self.port}"
@@ -55,6 +57,20 @@ class Cable:
         self.unplugs = 0
         self._thread = threading.Thread(target=self._run, name=f"cable {pty_path}", daemon=True)
         self._thread.start()
+
+    @staticmethod
+    def _open_pty(path: str) -> int:
+        fd = os.open(path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        tty.setraw(fd, termios.TCSANOW)
+        return fd
+
+    def attach(self, pty_path: str) -> None:
+        """The board's end of the cable now goes to ``pty_path`` (a rebooted board)."""
+        fd = self._open_pty(pty_path)
+        with self._lock:
+            old, self._fd = self._fd, fd
+        with contextlib.suppress(OSError):
+            os.close(old)
 
     @staticmethod
     def _listen(port: int) -> socket.socket:
@@ -97,8 +113,8 @@ class Cable:
                 if self._srv is None and time.monotonic() >= self._out_until:
                     with contextlib.suppress(OSError):
                         self._srv = self._listen(self.port)  # plugged in again
-                srv, conn = self._srv, self._conn
-            watch: list[int | socket.socket] = [self._fd]
+                srv, conn, fd = self._srv, self._conn, self._fd
+            watch: list[int | socket.socket] = [fd]
             if conn is not None:
                 watch.append(conn)
             elif srv is not None:
@@ -109,10 +125,10 @@ class Cable:
                 continue  # a socket closed by unplug() under our feet
             if srv is not None and srv in ready:
                 self._accept(srv)
-            if self._fd in ready:
-                self._board_to_host(conn)
+            if fd in ready:
+                self._board_to_host(fd, conn)
             if conn is not None and conn in ready:
-                self._host_to_board(conn)
+                self._host_to_board(fd, conn)
 
     def _accept(self, srv: socket.socket) -> None:
         try:
@@ -128,16 +144,16 @@ class Cable:
                 return
         conn.close()
 
-    def _board_to_host(self, conn: socket.socket | None) -> None:
+    def _board_to_host(self, fd: int, conn: socket.socket | None) -> None:
         try:
-            data = os.read(self._fd, 65536)
+            data = os.read(fd, 65536)
         except BlockingIOError:
             return
-        except OSError as exc:
-            if exc.errno == errno.EIO:  # the board's side is gone (the firmware stopped)
-                time.sleep(0.02)
-                return
-            raise
+        except OSError as exc:  # EIO: the board's side is gone (the firmware stopped, rebooting)
+            if exc.errno not in (errno.EIO, errno.EBADF):
+                raise
+            time.sleep(0.02)
+            return
         if conn is None or self.cut_now:
             self.dropped_up += len(data)
             return
@@ -146,7 +162,7 @@ class Cable:
         except OSError:
             self._drop(conn)
 
-    def _host_to_board(self, conn: socket.socket) -> None:
+    def _host_to_board(self, fd: int, conn: socket.socket) -> None:
         try:
             data = conn.recv(65536)
         except (BlockingIOError, InterruptedError):
@@ -159,8 +175,8 @@ class Cable:
         if self.cut_now:
             self.dropped_down += len(data)
             return
-        with contextlib.suppress(BlockingIOError):
-            os.write(self._fd, data)
+        with contextlib.suppress(OSError):  # a full pty, or a board gone (rebooting)
+            os.write(fd, data)
 
     def _drop(self, conn: socket.socket) -> None:
         with self._lock:
