@@ -155,6 +155,8 @@ class AheadHold:
 # --- reboot claims -----------------------------------------------------------------------------
 
 SUSPECT_US = 250_000  # a HELLO this far behind the old clock, asked for after renumbered frames
+TIE_US = 200_000  # two clocks nearer than this cannot be told apart by one status frame
+UNDECIDED = "?"  # RebootClaim.judge: the clocks cannot tell; the frames after the claim will
 
 
 def renumbered(f: Frame, seq: Sequencer) -> bool:
@@ -224,6 +226,8 @@ class RebootClaim:
     frame: Status  # the status frame that claims the new boot
     at: float  # host time it came
     held: list[Frame] = field(default_factory=list)  # frames that came since, undecided
+    before: int = 0  # frames at the head of ``held`` that came before the claim (a doubt's)
+    undecided: bool = False  # a status frame came that the clocks could not judge
 
     def hold(self, f: Frame) -> bool:
         """Hold a frame that is not a status frame; True if more are held than the host holds."""
@@ -247,10 +251,24 @@ class RebootClaim:
         new = u0 + passed
         est = clock.device_now_us(now)
         old = old_uptime if est is None else max(old_uptime, est)
+        if u < u0 or u - u0 > passed * (1 + DRIFT) + AHEAD_US:
+            if abs(u - old) <= abs(u - new):
+                return "the next status frame continues the old clock"
+            return "the next status frame does not follow it"
+        if abs(old - new) < TIE_US:
+            return UNDECIDED  # a claim close to the old clock: the frames after it tell
         if abs(u - old) <= abs(u - new):
             return "the next status frame continues the old clock"
-        if u < u0 or u - u0 > passed * (1 + DRIFT) + AHEAD_US:
-            return "the next status frame does not follow it"
+        return ""
+
+    def numbering(self, seq: Sequencer) -> str:
+        """When the clocks cannot tell (``UNDECIDED``): the first record held since the claim
+        that tells whose numbering goes on: ``new`` (a seq delivered already, not flagged
+        REPLAY: the new boot numbers from 0), ``old`` (a seq beyond those delivered, or a
+        replay), '' (none yet)."""
+        for f in self.held[self.before :]:
+            if isinstance(f, REPLAYABLE):
+                return "new" if renumbered(f, seq) else "old"
         return ""
 
     def refusal(self, why: str, old_uptime: int) -> Refusal:

@@ -54,7 +54,7 @@ class Sequenced(Protocol):
 
 
 class Note(NamedTuple):
-    kind: str  # gap | replay | lost | restarted
+    kind: str  # gap | replay | lost | restarted | implausible (a claim the device did not confirm)
     text: str
     data: dict[str, Any]
 
@@ -64,11 +64,13 @@ class Step:
     frames: list[Any] = field(default_factory=list)  # deliver these, in this order
     replay: list[int] = field(default_factory=list)  # send "!replay <seq>" for each
     notes: list[Note] = field(default_factory=list)
+    ask: bool = False  # ask the device where it is (a status frame to confirm a claim)
 
     def extend(self, other: Step) -> None:
         self.frames += other.frames
         self.replay += other.replay
         self.notes += other.notes
+        self.ask = self.ask or other.ask
 
 
 @dataclass
@@ -126,6 +128,7 @@ class Sequencer:
         self._top = -1 if self._exp is None else self._exp - 1  # newest seq known to exist
         self._seen_at: float | None = None  # host time of the last frame believed
         self._records = 0  # replayable frames accepted since the start (or the device's restart)
+        self._claim: int | None = None  # a seq a status frame reported beyond the newest, unconfirmed
         self._heard_at = -1e9  # host time the device was last heard (any frame believed)
         self._last_arrival: int | None = None  # seq of the last frame that arrived
         self._buf: dict[int, Any] = {}
@@ -207,6 +210,8 @@ class Sequencer:
             self._start(frame.seq)
         p = self._lin(frame.seq)
         last, self._last_arrival = self._last_arrival, p
+        if self._claim is not None and p >= self._claim:
+            self._claim = None  # the device's own frames reach it: the claim is moot
         if p < self._exp or p in self._buf:
             self.stats.duplicates += 1
             self._progress(p, now)
@@ -380,7 +385,14 @@ class Sequencer:
     # --- status frames -------------------------------------------------------------
 
     def reported(self, last_seq: int, now: float) -> Step:
-        """A HELLO, HEARTBEAT or PONG says ``last_seq`` is the last frame written before it."""
+        """A HELLO, HEARTBEAT or PONG says ``last_seq`` is the last frame written before it.
+
+        A seq beyond the newest known is a *claim*: not believed (no gap, no request) until a
+        second status frame confirms it (``ask``: the transport asks the device, whose PONG is
+        that second frame). One that reports as far or further confirms it; one that reports
+        less confirms up to there, the rest was never the device's (an ``implausible`` note);
+        one at or behind the newest, while no replay is under way (status frames report the
+        replay's place), refutes it. The device's own frames reaching it make it moot."""
         out = Step()
         self._seen_at = now
         self._heard(now)
@@ -388,11 +400,24 @@ class Sequencer:
             self._start((last_seq + 1) % SEQ_MOD)
             return out
         p = self._lin(last_seq)
+        claim = self._claim
         if p <= self._top or not self.replay:
+            if claim is not None and not self.waiting:
+                self._claim = None
+                out.notes.append(_refuted(claim, p))
             self._request(now, out)  # what a silence just ended left to ask again, if any
             return out  # nothing new (without replay, losses are counted as frames arrive)
-        self._new_gap(self._top + 1, p, now, f"the device is at seq {last_seq}", out)
-        self._top = p
+        if claim is None:
+            self._claim = p
+            out.ask = True
+            return out
+        q = min(p, claim)
+        if p < claim:
+            out.notes.append(_refuted(claim, p))
+        self._claim = p if p > claim else None
+        out.ask = p > claim  # what this one claims beyond the first is a claim of its own
+        self._new_gap(self._top + 1, q, now, f"the device is at seq {q % SEQ_MOD}", out)
+        self._top = q
         self._request(now, out)
         return out
 
@@ -407,6 +432,7 @@ class Sequencer:
             self._deliver(out)
         self.stats.restarts += 1
         self._records = 0
+        self._claim = None
         self._buf.clear()
         self._gaps.clear()
         self._req = None
@@ -457,6 +483,9 @@ class Sequencer:
             nxt = re.search(r"next is (\d+)", rest)
             if nxt is not None:  # what we thought missing at or beyond it was never sent
                 n = self._lin(int(nxt.group(1)) % SEQ_MOD)
+                if self._claim is not None and self._claim >= n:
+                    out.notes.append(_refuted(self._claim, n - 1))
+                    self._claim = None
                 if not any(q >= n for q in self._buf):
                     self._gaps = [g for g in self._gaps if g.start < n]
                     for g in self._gaps:
@@ -509,6 +538,12 @@ class Sequencer:
 
 def _range(a: int, b: int) -> dict[str, int]:
     return {"from": a % SEQ_MOD, "to": b % SEQ_MOD, "count": b - a + 1}
+
+
+def _refuted(claim: int, p: int) -> Note:
+    text = (f"a status frame said the device was at seq {claim % SEQ_MOD}, but the device did not "
+            f"confirm it (it is at seq {p % SEQ_MOD}): not confirmed")
+    return Note("implausible", text, {"claimed": claim % SEQ_MOD, "at": p % SEQ_MOD})
 
 
 def _lost_note(a: int, b: int, why: str) -> Note:

@@ -50,6 +50,10 @@ from .frame import (
 from .plausible import HOLD_S, REBOOT_WAIT_S, AheadHold, Doubt, RebootClaim, Refusal
 from .sequence import SeqStats, Sequencer, Step
 
+#: the ``!ping`` token the link asks with (to confirm a seq a status frame claimed); its PONG
+#: is the link's own and is not passed on
+PING_TOKEN = 0xFFFF
+
 
 class LinkError(TablesenseError):
     """The link cannot go on: the port cannot be opened (and reconnecting is off), or it closed."""
@@ -155,6 +159,7 @@ class Link:
         self._reboot: RebootClaim | None = None
         self._doubt: Doubt | None = None  # renumbered frames came: a HELLO is to tell
         self._suspect = False  # the HELLO being looked at answers a doubt
+        self._claimed: Frame | None = None  # the status frame whose seq claim awaits the device's word
         self._last_t_us = -1  # device time of the last record delivered
         self._ahead = AheadHold()  # frames held: stamped ahead of the device's clock estimate
         self.decoder = StreamDecoder()
@@ -376,14 +381,26 @@ class Link:
             return
         self._step(self.seq.accept(f, now), out)
 
-    def _step(self, step: Step, out: list[Frame | LinkStatus | str]) -> None:
+    def _step(
+        self, step: Step, out: list[Frame | LinkStatus | str], now: float = 0.0, source: Frame | None = None
+    ) -> None:
         """The sequencer's notes as statuses (each ``!replay`` sent before its ``replay``
-        status), then the frames it delivers."""
+        status), then the frames it delivers. A seq claim of status frame ``source`` is
+        asked about (``!ping``); one the device did not confirm is refused as implausible."""
         replays = iter(step.replay)
         for note in step.notes:
             if note.kind == "replay":
                 out.append(f"!replay {next(replays)}")
+            if note.kind == "implausible":
+                claimed = self._claimed if self._claimed is not None else source
+                self._claimed = None
+                if claimed is not None:
+                    self._refuse("seq", note.text, claimed, now, out)
+                continue
             out.append(LinkStatus(note.kind, note.text, note.data))
+        if step.ask:
+            self._claimed = source
+            out.append(f"!ping {PING_TOKEN}")
         for f in step.frames:
             t_us = getattr(f, "t_us", -1)
             if t_us > self._last_t_us:
@@ -452,12 +469,13 @@ class Link:
             if why:
                 self._refuse("seq", why, f, now, out)
                 return
-            self._step(seq.reported(f.seq, now), out)
-            out.append(f)
+            self._step(seq.reported(f.seq, now), out, now, f)
+            if f.token != PING_TOKEN:
+                out.append(f)
         elif isinstance(f, ErrorFrame):
             self.stats.device_errors += 1
             out.append(LinkStatus("device_error", f"device error {f.code}: {f.text}", {"code": f.code}))
-            self._step(seq.device_error(f.code, f.text, now), out)
+            self._step(seq.device_error(f.code, f.text, now), out, now)
             out.append(f)
         else:
             out.append(f)
@@ -490,7 +508,7 @@ class Link:
                 out.append(f"!profile {self.profile_id}")
         else:
             self._counters(f, out)
-        self._step(self.seq.reported(f.seq, now), out)
+        self._step(self.seq.reported(f.seq, now), out, now, f)
         out.append(f)
 
     # --- device times ahead of the host's estimate (plausible.AheadHold) ---------------
@@ -538,17 +556,32 @@ class Link:
         held (or decided on); False if it is to be handled as usual now."""
         claim = self._reboot
         assert claim is not None
-        if not isinstance(f, (HelloFrame, HeartbeatFrame)):
+        if claim.undecided or not isinstance(f, (HelloFrame, HeartbeatFrame)):
             if claim.hold(f):
                 self._reboot_refused("too many frames came before a status frame confirmed it", now, out)
+            elif claim.undecided:
+                self._numbering_decides(claim, now, out)
             return True
         why = claim.judge(f, self.clock, self._old_uptime(), now)
+        if why == plausible.UNDECIDED:  # the clocks are too close: the frames after the claim tell
+            claim.undecided = True
+            claim.hold(f)
+            self._numbering_decides(claim, now, out)
+            return True
         if not why:
             self._reboot = None
             self._reboot_confirmed(claim, now, out)
             return False
         self._reboot_refused(why, now, out)
         return False
+
+    def _numbering_decides(self, claim: RebootClaim, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        which = claim.numbering(self.seq)
+        if which == "new":
+            self._reboot = None
+            self._reboot_confirmed(claim, now, out)
+        elif which == "old":
+            self._reboot_refused("the frames after it go on with the old boot's numbering", now, out)
 
     def _reboot_confirmed(self, claim: RebootClaim, now: float, out: list[Frame | LinkStatus | str]) -> None:
         """Two status frames agree on a new boot: seqs and the clock start over."""
@@ -585,6 +618,7 @@ class Link:
             self._suspect = False
         if self._reboot is not None and self._reboot.frame is f:
             self._reboot.held[:0] = doubt.held
+            self._reboot.before = len(doubt.held)
         else:
             self._release(doubt, now, out)
         return True

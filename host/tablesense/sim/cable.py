@@ -15,6 +15,8 @@ can pull a real one):
 
 ``attach(pty_path)`` puts another board process behind the same port: a board that
 reboots (a new firmware process, its clock from 0) behind a USB bridge that stays.
+``inject(data)`` slips bytes into the board's stream between two of its frames: a frame
+that no software can make the firmware send (a corruption the CRC missed, a forged claim).
 
 Bytes are forwarded as they come, by one thread; ``close()`` stops it.
 """
@@ -55,6 +57,8 @@ class Cable:
         self.dropped_down = 0  # bytes from the host lost in cuts
         self.cuts = 0
         self.unplugs = 0
+        self._inject: list[bytes] = []
+        self._boundary = True  # the last byte sent to the host ended a frame
         self._thread = threading.Thread(target=self._run, name=f"cable {pty_path}", daemon=True)
         self._thread.start()
 
@@ -101,6 +105,12 @@ class Cable:
                 with contextlib.suppress(OSError):
                     s.close()
 
+    def inject(self, data: bytes) -> None:
+        """Send ``data`` to the host between two of the board's frames, as soon as the stream
+        is at a frame's end."""
+        with self._lock:
+            self._inject.append(data)
+
     @property
     def cut_now(self) -> bool:
         return time.monotonic() < self._cut_until
@@ -123,6 +133,14 @@ class Cable:
                 ready, _, _ = select.select(watch, [], [], 0.02)
             except (OSError, ValueError):
                 continue  # a socket closed by unplug() under our feet
+            if conn is not None and self._boundary and self._inject:
+                with self._lock:
+                    data, self._inject = b"".join(self._inject), []
+                try:
+                    conn.sendall(data)
+                except OSError:
+                    self._drop(conn)
+                    continue
             if srv is not None and srv in ready:
                 self._accept(srv)
             if fd in ready:
@@ -161,6 +179,8 @@ class Cable:
             conn.sendall(data)
         except OSError:
             self._drop(conn)
+            return
+        self._boundary = data.endswith(b"\x00")
 
     def _host_to_board(self, fd: int, conn: socket.socket) -> None:
         try:
