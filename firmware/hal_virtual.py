@@ -44,6 +44,7 @@ from colour_virtual import VirtualColourBus
 MASK = const(0x3FFFFFFF)
 DEPTH = const(8)  # MICROPY_SCHEDULER_DEPTH of the ESP32 port
 _WINDOW_US = const(1000)  # virtual time one main-loop pass covers when not realtime
+_LATE_US = const(5000)  # realtime: a pass this late behind the wall clock plays the feed paced
 _FOREVER = const(1 << 60)
 _STEP_US = const(1 << 28)  # longest clock move in one main-loop pass (half the half-wrap)
 _SKIP_US = const(100000)  # not realtime: quiet time kept after the last edge and before the next
@@ -522,36 +523,46 @@ class Hal:
             self.sched.run_until(self.now)
             return False
         behind = False
+        w = self.now
         if self.realtime or (item is None and self.follow_wall):
             # the clock follows the wall clock; not realtime, only while the feed is
             # empty: a slow pass must not squeeze more than a millisecond of edges in
             w = self._wall()
             if w > self.now + _STEP_US:  # a process stalled for minutes: catch up by steps
-                self.now += _STEP_US
+                w = self.now + _STEP_US
                 behind = True
-            elif w > self.now:
-                self.now = w
-        if not self.realtime:
-            if item is not None and "clock_us" not in item:
-                try:
-                    t = int(item.get("t_us", self.now))
-                except (TypeError, ValueError):
-                    t = self.now
-                if t - self.now > _SKIP_US and self.now - self._fed_at >= _SKIP_US:
-                    # a quiet gap, once the main loop has run 100 ms past the last item (its
-                    # scans, counter reads, colour reads and debounces done at their times)
-                    self.sched.run_until(_FOREVER)
-                    if t - _SKIP_US - self.now > _STEP_US:
-                        # a quiet gap skipped by steps: the main loop reads the ticks at least
-                        # every 2**28 us, as a board's does every millisecond (a gap skipped in
-                        # one pass lost the edges around it once it passed 2**29 us, 537 s)
-                        self._advance(self.now + _STEP_US)
-                        return True
-                    self._advance(t - _SKIP_US)
-                # one millisecond of the feed per pass, also when it is behind the clock
-                end = min(self.now, t) + _WINDOW_US
-            else:
-                end = self.now + _WINDOW_US
+        paced = not self.realtime  # a millisecond of the feed per pass
+        t = self.now
+        if item is not None and "clock_us" not in item:
+            try:
+                t = int(item.get("t_us", self.now))
+            except (TypeError, ValueError):
+                t = self.now
+            if self.realtime and t <= w and w - self.now > _LATE_US:
+                # realtime, and the process ran late (a loaded machine stalled it): the feed
+                # due meanwhile is played a millisecond a pass, as a board's main loop sees
+                # it (a colour read 2 ms after a beam edge, before the ball has left the
+                # sensor 30 ms later), not all at once; the clock catches up without pauses
+                paced = behind = True
+        if w > self.now and (not paced or item is None):
+            self.now = w
+        if paced and item is not None and "clock_us" not in item:
+            move = self._forward if self.realtime else self._advance
+            if t - self.now > _SKIP_US and self.now - self._fed_at >= _SKIP_US:
+                # a quiet gap, once the main loop has run 100 ms past the last item (its
+                # scans, counter reads, colour reads and debounces done at their times)
+                self.sched.run_until(_FOREVER)
+                if t - _SKIP_US - self.now > _STEP_US:
+                    # a quiet gap skipped by steps: the main loop reads the ticks at least
+                    # every 2**28 us, as a board's does every millisecond (a gap skipped in
+                    # one pass lost the edges around it once it passed 2**29 us, 537 s)
+                    move(self.now + _STEP_US)
+                    return True
+                move(t - _SKIP_US)
+            # one millisecond of the feed per pass, also when it is behind the clock
+            end = min(self.now, t) + _WINDOW_US
+        else:
+            end = self.now + _WINDOW_US
         n = 0
         while True:
             item = self._peek()
@@ -580,10 +591,10 @@ class Hal:
                 self._bad(item, "t_us must be an integer")
                 self._next += 1
                 continue
-            if t > (self.now if self.realtime else end) or n == _MAX_PER_PASS:
+            if t > (end if paced else self.now) or n == _MAX_PER_PASS:
                 break
             self.sched.run_until(t)
-            self._advance(t)
+            self._advance(t) if not self.realtime else self._forward(t)
             self._fed_at = t
             self._next += 1
             n += 1
@@ -591,11 +602,14 @@ class Hal:
                 self._apply(item, t)
             except (TypeError, ValueError, KeyError):
                 self._bad(item, "bad value")
-        if self.realtime:
+        if not paced:
             self.sched.run_until(self.now)
             return behind or n == _MAX_PER_PASS  # behind (a slow pass): catch up without sleeping
         more = self._peek() is not None
         self.sched.run_until(end)
+        if self.realtime:
+            self._forward(end)
+            return True  # still behind the wall clock: the next pass without a pause
         if more:
             self._advance(end)
         return more

@@ -100,5 +100,31 @@ def test_a_process_stalled_for_minutes_catches_up_by_steps():
         raise AssertionError("moved %d us at most a pass, %d in all" % (most, hal.now - start))
 
 
+def test_a_stalled_realtime_process_plays_the_feed_a_millisecond_a_pass():
+    """Realtime, the firmware process stalled 200 ms by a loaded machine: the feed due
+    meanwhile (a ball under the colour sensor, through the beam, gone 30 ms later) is played
+    a millisecond a pass, so the colour is read 2 ms after the beam edge, as on a board; all
+    at once, it was read after the ball had left (class 0: a goal with no ball)."""
+    import wire
+
+    fw = fwtest.firmware(fwtest.board([channel(0, colour=True)]))
+    hal = fw.hal
+    hal.realtime = True
+    fw.step()
+    t = hal.now + 50000
+    feed(fw, [{"t_us": t - 1000, "ch": 0, "colour": 1}, {"t_us": t, "ch": 0, "level": 1},
+              {"t_us": t + 30000, "ch": 0, "level": 0}, {"t_us": t + 31000, "ch": 0, "colour": 0}])
+    hal.offset += 250000  # the process was stopped while all of it came due
+    for _ in range(400):
+        if not fw.step():
+            break
+    got = fwtest.sent(fw)
+    (r,) = events(got, wire.READING)
+    eq(r["b"], 1, "the ball's class, read while it was under the sensor")
+    if not t + 2000 <= r["t"] <= t + 4000:
+        raise AssertionError("read at %d, the edge at %d" % (r["t"], t))
+    eq([e["b"] & 1 for e in events(got)], [1, 0], "the beam's two edges")
+
+
 if __name__ == "__main__":
     fwtest.run(fwtest.tests_of(globals()))
