@@ -89,6 +89,7 @@ class LinkStats:
     implausible_time: int = 0  # device time ahead of the device's clock, or back before the last
     implausible_seq: int = 0  # seq further ahead than the device can have assigned
     implausible_reboot: int = 0  # a reboot (uptime going back) not confirmed
+    resets: int = 0  # hard resets of a silent board (RTS pulse)
 
     def as_dict(self) -> dict[str, int]:
         return dict(self.__dict__)
@@ -133,6 +134,7 @@ class Link:
         hello_timeout: float = 1.0,
         silence_timeout: float | None = 3.5,
         profile_id: str | None = None,
+        reset_silent: bool = True,
     ) -> None:
         """``from_seq``: the first seq wanted (0 = everything the device still holds; None = from now).
 
@@ -140,6 +142,9 @@ class Link:
         ``silence_timeout``: seconds without a byte (the device sends a heartbeat every
         second) after which the port counts as lost and is reopened; None: never.
         ``profile_id``: after connecting, ask the device for this profile if it reports another.
+        ``reset_silent``: a board silent for ``silence_timeout`` is reset once (``lines.hard_reset``,
+        esptool's RTS pulse), if the port has modem lines, before the port is reopened; not
+        again until it has been heard. Opening the port never resets it.
         """
         self.url = url
         self.baudrate = baudrate
@@ -149,6 +154,8 @@ class Link:
         self.hello_timeout = hello_timeout
         self.profile_id = profile_id
         self.silence_timeout = silence_timeout
+        self.reset_silent = reset_silent
+        self._reset_this_silence = False  # the board was reset since it was last heard
         self._last_rx = 0.0
         self._hold_until = 0.0
         self._bad_reported = 0
@@ -246,7 +253,21 @@ class Link:
             now = time.monotonic()
             if item:
                 self._last_rx = now
+                self._reset_this_silence = False
             elif self.silence_timeout is not None and now - self._last_rx > self.silence_timeout:
+                if self.reset_silent and not self._reset_this_silence:
+                    self._reset_this_silence = True  # once per silence, whatever comes of it
+                    if await self._hard_reset():
+                        self.stats.resets += 1
+                        self._last_rx = time.monotonic()  # the board's time to boot and say HELLO
+                        yield LinkStatus(
+                            "reset",
+                            f"{self.url}: silent for {self.silence_timeout:g} s: reset the board "
+                            "(RTS pulse with DTR low, as esptool's hard reset); not again before it "
+                            "is heard",
+                            {"silent_s": self.silence_timeout},
+                        )
+                        continue
                 self.stats.disconnects += 1
                 self._disconnect()
                 yield LinkStatus("disconnected", f"{self.url}: silent for {self.silence_timeout:g} s")
@@ -325,6 +346,16 @@ class Link:
         if self._queue is not None:
             with contextlib.suppress(Exception):
                 self._queue.put_nowait(None)
+
+    async def _hard_reset(self) -> bool:
+        """esptool's hard reset on the open port; False if the port has no modem lines."""
+        ser = self._ser
+        if ser is None:
+            return False
+        try:
+            return await asyncio.to_thread(lines.hard_reset, ser)
+        except (serial.SerialException, OSError):
+            return False  # the port went away meanwhile: the reader thread reports it
 
     async def _ask_hello(self) -> None:
         self._hello_sent = time.monotonic()

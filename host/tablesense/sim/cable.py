@@ -18,6 +18,12 @@ reboots (a new firmware process, its clock from 0) behind a USB bridge that stay
 ``inject(data)`` slips bytes into the board's stream between two of its frames: a frame
 that no software can make the firmware send (a corruption the CRC missed, a forged claim).
 
+With ``modem=AutoReset(...)`` the host's end speaks RFC 2217 (``rfc2217://``, pyserial's
+own client and ``PortManager``), which carries DTR and RTS as a USB bridge does, into a
+model of the DevKitC's auto-reset circuit: RTS asserted without DTR holds the chip in reset
+(the firmware process is stopped), and releasing it with IO0 high boots it again (a new
+process behind the same port). A pty has no modem lines, so this is the stand-in for them.
+
 Bytes are forwarded as they come, by one thread; ``close()`` stops it.
 """
 
@@ -33,21 +39,120 @@ import termios
 import threading
 import time
 import tty
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+import serial.rfc2217
 
 if TYPE_CHECKING:
     from ..link.frame import EventFrame
 
 
-class Cable:
-    """``socket://`` stand-in for the cable to the board whose pty is ``pty_path``."""
+def devkitc(dtr: bool, rts: bool) -> tuple[bool, bool]:
+    """(EN, IO0) of the ESP32 DevKitC auto-reset circuit (two NPNs): EN is pulled low only
+    with RTS asserted and DTR not; IO0 only with DTR asserted and RTS not."""
+    return (not (rts and not dtr), not (dtr and not rts))
 
-    def __init__(self, pty_path: str) -> None:
+
+class AutoReset:
+    """The board's auto-reset circuit, driven by the modem lines the host sends over RFC
+    2217 (``PortManager`` sets ``dtr`` and ``rts`` here, and reads the rest of a port's
+    settings). ``hold()`` is called when EN goes low (the chip held in reset: stop the
+    firmware), ``boot()`` when EN rises with IO0 high (it boots: start the firmware; returns
+    its pty, which the cable moves to). EN rising with IO0 low, or IO0 pulled low within
+    50 ms of it, is the ROM's download mode: the board stays silent (``downloads``)."""
+
+    STRAP_S = 0.05  # the strapping pins are latched this soon after EN rises (esptool's reset_delay)
+
+    def __init__(self, hold: Callable[[], None], boot: Callable[[], str | None]) -> None:
+        self._hold, self._boot = hold, boot
+        self.cable: Cable | None = None
+        self._dtr = self._rts = False  # the bridge's port is closed: both deasserted
+        self._rose_at = -1e9
+        self.log: list[tuple[str, bool, bool]] = []  # every change: (what, dtr, rts)
+        self.resets = 0  # times EN went low
+        self.boots = 0
+        self.downloads = 0
+        # what PortManager reads and writes besides the two lines
+        self.baudrate, self.bytesize, self.parity, self.stopbits = 115200, 8, "N", 1
+        self.xonxoff = self.rtscts = self.dsrdtr = self.break_condition = False
+        self.cts = self.dsr = self.ri = self.cd = False
+
+    @property
+    def dtr(self) -> bool:
+        return self._dtr
+
+    @dtr.setter
+    def dtr(self, on: bool) -> None:
+        self._set(f"dtr={bool(on)}", bool(on), self._rts)
+
+    @property
+    def rts(self) -> bool:
+        return self._rts
+
+    @rts.setter
+    def rts(self, on: bool) -> None:
+        self._set(f"rts={bool(on)}", self._dtr, bool(on))
+
+    def hang_up(self) -> None:
+        """The host's port closed (or the USB cable went): the bridge drops both lines."""
+        self._set("hang-up", False, False)
+
+    def reset_input_buffer(self) -> None:
+        pass
+
+    def reset_output_buffer(self) -> None:
+        pass
+
+    def _set(self, why: str, dtr: bool, rts: bool) -> None:
+        if (dtr, rts) == (self._dtr, self._rts):
+            return
+        en_was, _ = devkitc(self._dtr, self._rts)
+        self._dtr, self._rts = dtr, rts
+        en, io0 = devkitc(dtr, rts)
+        self.log.append((why, dtr, rts))
+        if en_was and not en:
+            self.resets += 1
+            self._hold()
+        elif not en_was and en:
+            self._rose_at = time.monotonic()
+            if not io0:
+                self.downloads += 1
+                return
+            self.boots += 1
+            path = self._boot()
+            if path is not None and self.cable is not None:
+                self.cable.attach(path)
+        elif en and not io0 and time.monotonic() - self._rose_at < self.STRAP_S:
+            self.downloads += 1  # IO0 low while the chip latched its strapping pins
+
+
+class _Net:
+    """PortManager's connection: telnet answers go straight to the host's socket."""
+
+    def __init__(self, conn: socket.socket) -> None:
+        self.conn = conn
+
+    def write(self, data: bytes) -> None:
+        with contextlib.suppress(OSError):
+            self.conn.sendall(data)
+
+
+class Cable:
+    """``socket://`` stand-in for the cable to the board whose pty is ``pty_path``
+    (``rfc2217://`` with ``modem``: the modem lines reach the board's reset circuit)."""
+
+    def __init__(self, pty_path: str, modem: AutoReset | None = None) -> None:
         self._fd = self._open_pty(pty_path)
         self._srv: socket.socket | None = self._listen(0)
         self.port = self._srv.getsockname()[1]
-        self.url = f"socket://127.0.0.1:{self.port}"
+        self.modem = modem
+        self._pm: serial.rfc2217.PortManager | None = None
+        if modem is not None:
+            modem.cable = self
+        scheme = "rfc2217" if modem is not None else "socket"
+        self.url = f"{scheme}://127.0.0.1:{self.port}"
         self._cut_until = 0.0
         self._out_until = 0.0
         self._conn: socket.socket | None = None
@@ -100,6 +205,8 @@ class Cable:
             self._out_until = max(self._out_until, time.monotonic() + seconds)
             conn, self._conn = self._conn, None
             srv, self._srv = self._srv, None
+        if self.modem is not None and conn is not None:
+            self.modem.hang_up()
         for s in (conn, srv):
             if s is not None:
                 with contextlib.suppress(OSError):
@@ -159,6 +266,8 @@ class Cable:
         with self._lock:
             if self._srv is srv and self._conn is None:
                 self._conn = conn
+                if self.modem is not None:  # RFC 2217: the telnet negotiation starts now
+                    self._pm = serial.rfc2217.PortManager(self.modem, _Net(conn))
                 return
         conn.close()
 
@@ -175,6 +284,8 @@ class Cable:
         if conn is None or self.cut_now:
             self.dropped_up += len(data)
             return
+        if self._pm is not None:
+            data = b"".join(self._pm.escape(data))
         try:
             conn.sendall(data)
         except OSError:
@@ -195,6 +306,9 @@ class Cable:
         if self.cut_now:
             self.dropped_down += len(data)
             return
+        if self._pm is not None:  # telnet commands (the modem lines among them) taken out
+            data = b"".join(self._pm.filter(data))
+            fd = self._fd  # a reset in them may have moved the board to a new pty
         with contextlib.suppress(OSError):  # a full pty, or a board gone (rebooting)
             os.write(fd, data)
 
@@ -202,6 +316,8 @@ class Cable:
         with self._lock:
             if self._conn is conn:
                 self._conn = None
+                if self.modem is not None:
+                    self.modem.hang_up()
         with contextlib.suppress(OSError):
             conn.close()
 
