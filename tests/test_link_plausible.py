@@ -268,3 +268,24 @@ async def test_a_renumbered_frame_without_a_reboot_is_refused_and_said_not_dropp
     assert [f.seq for f in frames] == [0, 1, 2, 3] and link.seq_stats.restarts == 0
     (s,) = [s for s in statuses if s.kind == "implausible"]
     assert "seq 1 came again, not flagged as a replay" in s.text and link.stats.implausible_seq == 1
+
+
+# --- the judgement itself (link/plausible.py, pure) -----------------------------------------
+
+
+def test_the_next_status_frame_is_judged_by_the_clock_it_follows() -> None:
+    from tablesense.link.clock import DeviceClock
+    from tablesense.link.plausible import UNDECIDED, RebootClaim
+
+    clock = DeviceClock()
+    clock.sample(1_000_000, mono=100.0)  # the old boot: 1 s up at host time 100 s
+    old = 1_000_000
+    claim = RebootClaim(HeartbeatFrame(0, 100_000, 0, 0, 0), at=100.5)  # a new boot 0.1 s up
+    new_hb = HeartbeatFrame(0, 1_000_000, 0, 0, 0)  # its first heartbeat, 0.9 s later: 1 s up
+    assert claim.judge(new_hb, clock, old, now=101.4) == ""
+    old_hb = HeartbeatFrame(0, 2_400_000, 0, 0, 0)  # the old clock going on
+    assert "continues the old clock" in claim.judge(old_hb, clock, old, now=101.4)
+    back = HeartbeatFrame(0, 50_000, 0, 0, 0)  # before the claim: follows neither
+    assert claim.judge(back, clock, old, now=101.4)
+    close = RebootClaim(HeartbeatFrame(0, 1_450_000, 0, 0, 0), at=100.5)  # 50 ms behind the old clock
+    assert close.judge(HeartbeatFrame(0, 1_460_000, 0, 0, 0), clock, old, now=100.51) == UNDECIDED
