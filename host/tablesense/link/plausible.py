@@ -16,16 +16,19 @@ frames, the host's clock readings (``now``), the ``Sequencer`` and the ``DeviceC
   than the old. ``renumbered``: a seq delivered already, again and not flagged REPLAY, makes
   the link ask for a HELLO, which then tells.
 
-The transport (``transport.py``) does the I/O and passes frames through these in order;
-what fails is a ``Refusal``: counted, kept, reported, never passed on.
+``Gate`` puts them together: every CRC-valid frame passes it in stream order, and it holds,
+refuses or hands each on to a ``Sink`` (the transport, ``transport.py``, which does the I/O,
+sequences what is believed and reports): what fails is a ``Refusal``, counted, kept,
+reported, never passed on.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from .clock import AHEAD_US, BACK_US, DRIFT, DeviceClock
-from .frame import F_REPLAY, REPLAYABLE, Frame, HeartbeatFrame, HelloFrame
+from .frame import F_REPLAY, REPLAYABLE, Frame, HeartbeatFrame, HelloFrame, PongFrame
 from .sequence import BUFFER, Sequencer
 
 HOLD_S = 3.0  # a time ahead of the device's clock not confirmed by a status frame within this is refused
@@ -278,3 +281,244 @@ class RebootClaim:
         else:
             what = f"a new boot was claimed at uptime {f.uptime_us / 1e6:.3f} s"
         return Refusal("reboot", f"{what}, but {why}", f)
+
+
+# --- the gate every frame passes ---------------------------------------------------------------
+
+
+class Sink(Protocol):
+    """What is done with a frame the gate lets through, or refuses. ``out`` is the caller's
+    list for this batch (frames, statuses, command lines), passed along untouched."""
+
+    def accept(self, f: Frame, now: float, out: list[Any]) -> None:
+        """A replayable frame believed: to be sequenced."""
+
+    def believe(self, f: Status, now: float, out: list[Any]) -> None:
+        """A HELLO or HEARTBEAT believed: its clock, counters and seq."""
+
+    def pong(self, f: PongFrame, now: float, out: list[Any]) -> None:
+        """A PONG believed: the seq it reports."""
+
+    def other(self, f: Frame, now: float, out: list[Any]) -> None:
+        """ERROR, COLOUR: nothing to check."""
+
+    def restart(self, now: float, out: list[Any]) -> None:
+        """A new boot confirmed: the device's clock and seqs start over."""
+
+    def refuse(self, r: Refusal, now: float, out: list[Any]) -> None:
+        """An implausible frame: counted, kept and reported, never passed on."""
+
+    def ask(self, line: str, out: list[Any]) -> None:
+        """A command to send the device (``!hello``)."""
+
+
+class Gate:
+    """The checks in stream order, with what they hold: frames stamped ahead of the device's
+    clock (``AheadHold``), a reboot claimed (``RebootClaim``), renumbered frames awaiting a
+    HELLO (``Doubt``). ``frame()`` for each frame; ``poll()`` now and then for what is
+    overdue. ``last_t_us`` is the time of the last record delivered (-1: none), kept by the
+    sink as the sequencer delivers."""
+
+    def __init__(self, seq: Sequencer, clock: DeviceClock, sink: Sink) -> None:
+        self.seq = seq
+        self.clock = clock
+        self.sink = sink
+        self.last_t_us = -1
+        self.ahead = AheadHold()
+        self.reboot: RebootClaim | None = None
+        self.doubt: Doubt | None = None
+        self._suspect = False  # the HELLO being looked at answers a doubt
+
+    def old_uptime(self) -> int:
+        """The uptime the device is known to have reached: its last believed status frame (or,
+        a host resuming from a checkpoint, before any, the checkpoint's ``seq._uptime_us``),
+        or the time of the last record delivered, if later (a status frame is written after
+        every record the host has before it)."""
+        status = self.clock.last_us if self.clock.samples else self.seq._uptime_us
+        return max(status, self.last_t_us)
+
+    def frame(self, f: Frame, now: float, out: list[Any], confirmed: bool = False) -> None:
+        """One CRC-valid frame, in stream order: held, refused, or handed to the sink."""
+        if self.reboot is not None and self._held(f, now, out):
+            return
+        if self.doubt is not None and self._doubted(f, now, out):
+            return
+        if self.ahead or (not confirmed and runs_ahead(f, self.seq, self.clock, self.old_uptime(), now)):
+            self._hold(f, now, out)
+            return
+        if isinstance(f, REPLAYABLE):
+            self._record(f, now, out)
+        elif isinstance(f, (HelloFrame, HeartbeatFrame)):
+            self._status(f, now, out)
+        elif isinstance(f, PongFrame):
+            why = status_seq_doubt(f, self.seq, now)
+            if why:
+                self.sink.refuse(Refusal("seq", why, f), now, out)
+            else:
+                self.sink.pong(f, now, out)
+        else:
+            self.sink.other(f, now, out)
+
+    def poll(self, now: float, out: list[Any]) -> None:
+        """What no status frame decided in time: a reboot claim refuted, a doubt ended, the
+        first frame held ahead refused."""
+        if self.reboot is not None and self.reboot.overdue(now):
+            self._reboot_refused(f"no status frame confirmed it within {REBOOT_WAIT_S:g} s", now, out)
+        if self.doubt is not None and self.doubt.overdue(now):
+            self._doubt_ends(now, out)
+        if self.ahead.overdue(now):
+            self._expire(f"no status frame confirmed it within {HOLD_S:g} s", now, out)
+
+    # --- records and status frames -----------------------------------------------------
+
+    def _record(self, f: Frame, now: float, out: list[Any]) -> None:
+        """A replayable frame: refused if its seq or time cannot be the device's, else on to the
+        sink (a refused frame counts as not received: the device is asked to replay its seq).
+        A seq delivered already, again and not flagged REPLAY, is held until a HELLO tells
+        whether the device booted again."""
+        if renumbered(f, self.seq):
+            self.doubt = Doubt(now, [f])
+            self.sink.ask("!hello", out)
+            return
+        what, why = record_doubt(f, self.seq, self.last_t_us, now)
+        if why:
+            self.sink.refuse(Refusal(what, why, f), now, out)
+            return
+        self.sink.accept(f, now, out)
+
+    def _status(self, f: Status, now: float, out: list[Any]) -> None:
+        why = status_seq_doubt(f, self.seq, now)
+        if why:
+            self.sink.refuse(Refusal("seq", why, f), now, out)
+            return
+        old = self.old_uptime()
+        if claims_reboot(f, old, self.seq, self.clock, now, self._suspect):  # a new boot?
+            why = reboot_doubt(f, self.clock, old, now)
+            if why:
+                self.sink.refuse(Refusal("reboot", why, f), now, out)
+                return
+            self.reboot = RebootClaim(f, now)
+            self.sink.ask("!hello", out)  # its answer confirms the reboot (or not) within a round trip
+            return
+        self.sink.believe(f, now, out)
+
+    # --- device times ahead of the host's estimate --------------------------------------
+
+    def _hold(self, f: Frame, now: float, out: list[Any]) -> None:
+        """Hold ``f`` (and every frame after it) until a status frame confirms or refutes the
+        times held; a status frame held behind others settles them."""
+        then = self.ahead.add(f, now)
+        if then == "settle":
+            self._settle(now, out)
+        elif then == "expire":
+            self._expire("more frames came than the host holds", now, out)
+
+    def _settle(self, now: float, out: list[Any]) -> None:
+        """Those held frames stamped later than the status frame behind them are refused, the
+        others released in order; the status frame itself is looked at again (held alone, it
+        waits for the next one)."""
+        queue, s = self.ahead.settle()
+        for f, why in queue:
+            if why:
+                self.sink.refuse(Refusal("time", why, f), now, out)
+            else:
+                self.frame(f, now, out, confirmed=True)
+        self.frame(s, now, out)
+
+    def _expire(self, why: str, now: float, out: list[Any]) -> None:
+        """No status frame confirmed the first frame held: it is refused, the rest looked at again."""
+        first, why, rest = self.ahead.expire(why)
+        self.sink.refuse(Refusal("time", why, first), now, out)
+        for f in rest:
+            self.frame(f, now, out)
+
+    # --- reboot claims --------------------------------------------------------------------
+
+    def _held(self, f: Frame, now: float, out: list[Any]) -> bool:
+        """A reboot is claimed: hold frames until a status frame (or, the clocks too close to
+        tell, the numbering of the frames after it) decides. True if ``f`` was held or decided
+        on; False if it is to be looked at as usual now."""
+        claim = self.reboot
+        assert claim is not None
+        if claim.undecided or not isinstance(f, (HelloFrame, HeartbeatFrame)):
+            if claim.hold(f):
+                self._reboot_refused("too many frames came before a status frame confirmed it", now, out)
+            elif claim.undecided:
+                self._numbering_decides(claim, now, out)
+            return True
+        why = claim.judge(f, self.clock, self.old_uptime(), now)
+        if why == UNDECIDED:  # the clocks are too close: the frames after the claim tell
+            claim.undecided = True
+            claim.hold(f)
+            self._numbering_decides(claim, now, out)
+            return True
+        if not why:
+            self._reboot_confirmed(claim, now, out)
+            return False
+        self._reboot_refused(why, now, out)
+        return False
+
+    def _numbering_decides(self, claim: RebootClaim, now: float, out: list[Any]) -> None:
+        which = claim.numbering(self.seq)
+        if which == "new":
+            self._reboot_confirmed(claim, now, out)
+        elif which == "old":
+            self._reboot_refused("the frames after it go on with the old boot's numbering", now, out)
+
+    def _reboot_confirmed(self, claim: RebootClaim, now: float, out: list[Any]) -> None:
+        """The new boot is believed: seqs and the clock start over, then the frames held."""
+        self.reboot = None
+        self.sink.restart(now, out)
+        self.last_t_us = -1
+        self.sink.believe(claim.frame, now, out)
+        for f in claim.held:
+            self.frame(f, now, out)
+
+    def _reboot_refused(self, why: str, now: float, out: list[Any]) -> None:
+        claim = self.reboot
+        assert claim is not None
+        self.reboot = None
+        self.sink.refuse(claim.refusal(why, self.old_uptime()), now, out)
+        for held in claim.held:
+            self.frame(held, now, out)
+
+    # --- renumbered frames ------------------------------------------------------------------
+
+    def _doubted(self, f: Frame, now: float, out: list[Any]) -> bool:
+        """Renumbered frames came: hold frames until a HELLO. If the HELLO claims a new boot,
+        the frames held are the new boot's (they go with the claim); if not, they are looked
+        at again, and the renumbered ones refused. True if ``f`` was held or decided on."""
+        doubt = self.doubt
+        assert doubt is not None
+        if not isinstance(f, HelloFrame):
+            if doubt.hold(f):
+                self._doubt_ends(now, out)
+            return True
+        self.doubt = None
+        self._suspect = True
+        try:
+            self.frame(f, now, out)
+        finally:
+            self._suspect = False
+        if self.reboot is not None and self.reboot.frame is f:
+            self.reboot.held[:0] = doubt.held
+            self.reboot.before = len(doubt.held)
+        else:
+            self._release(doubt, now, out)
+        return True
+
+    def _doubt_ends(self, now: float, out: list[Any]) -> None:
+        doubt, self.doubt = self.doubt, None
+        if doubt is not None:
+            self._release(doubt, now, out)
+
+    def _release(self, doubt: Doubt, now: float, out: list[Any]) -> None:
+        """No new boot: a renumbered frame is refused (a corruption, or a reboot the HELLO did
+        not show: said, never dropped as a duplicate without a word); the others go on."""
+        for g in doubt.held:
+            if renumbered(g, self.seq):
+                why = (f"seq {g.seq} came again, not flagged as a replay, and the device's HELLO "
+                       "shows no new boot")
+                self.sink.refuse(Refusal("seq", why, g), now, out)
+            else:
+                self.frame(g, now, out)

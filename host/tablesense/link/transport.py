@@ -36,10 +36,9 @@ from typing import Any
 import serial
 
 from ..errors import TablesenseError
-from . import lines, plausible
+from . import lines
 from .clock import DeviceClock
 from .frame import (
-    REPLAYABLE,
     ErrorFrame,
     Frame,
     HeartbeatFrame,
@@ -47,7 +46,7 @@ from .frame import (
     PongFrame,
     StreamDecoder,
 )
-from .plausible import HOLD_S, REBOOT_WAIT_S, AheadHold, Doubt, RebootClaim, Refusal
+from .plausible import Gate, Refusal, Status
 from .sequence import SeqStats, Sequencer, Step
 
 #: the ``!ping`` token the link asks with (to confirm a seq a status frame claimed); its PONG
@@ -163,15 +162,11 @@ class Link:
         self._refused_reported = 0
         self._refused_reported_at = -1e9
         self.refused: collections.deque[Refusal] = collections.deque(maxlen=100)
-        self._reboot: RebootClaim | None = None
-        self._doubt: Doubt | None = None  # renumbered frames came: a HELLO is to tell
-        self._suspect = False  # the HELLO being looked at answers a doubt
         self._claimed: Frame | None = None  # the status frame whose seq claim awaits the device's word
-        self._last_t_us = -1  # device time of the last record delivered
-        self._ahead = AheadHold()  # frames held: stamped ahead of the device's clock estimate
         self.decoder = StreamDecoder()
         self.seq = Sequencer(replay=replay, expected=from_seq)
         self.clock = DeviceClock()
+        self.gate = Gate(self.seq, self.clock, self)  # the checks every frame passes (plausible.py)
         self.stats = LinkStats()
         self.hello: HelloFrame | None = None
         self._ser: serial.SerialBase | None = None
@@ -377,40 +372,39 @@ class Link:
         self._report_bad(now, out)
         self.stats.frames += len(frames)
         for f in frames:
-            self._frame(f, now, out)
+            self.gate.frame(f, now, out)
         return out
 
-    def _frame(
-        self, f: Frame, now: float, out: list[Frame | LinkStatus | str], confirmed: bool = False
-    ) -> None:
-        if self._reboot is not None and self._held(f, now, out):
-            return
-        if self._doubt is not None and self._doubted(f, now, out):
-            return
-        if self._ahead or (
-            not confirmed and plausible.runs_ahead(f, self.seq, self.clock, self._old_uptime(), now)
-        ):
-            self._hold(f, now, out)
-            return
-        if isinstance(f, REPLAYABLE):
-            self._record(f, now, out)
-        else:
-            self._status_frame(f, now, out)
+    # --- what the gate lets through, or refuses (plausible.Sink) ------------------------
 
-    def _record(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> None:
-        """A replayable frame: refused if its seq or time cannot be the device's, else sequenced.
-        A refused frame counts as not received: the device is asked to replay its seq.
-        A seq delivered already, again and not flagged REPLAY, is held until a HELLO tells
-        whether the device booted again (``plausible.renumbered``)."""
-        if plausible.renumbered(f, self.seq):
-            self._doubt = Doubt(now, [f])
-            out.append("!hello")
-            return
-        what, why = plausible.record_doubt(f, self.seq, self._last_t_us, now)
-        if why:
-            self._refuse(what, why, f, now, out)
-            return
-        self._step(self.seq.accept(f, now), out)
+    def accept(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        self._step(self.seq.accept(f, now), out, now)
+
+    def pong(self, f: PongFrame, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        self._step(self.seq.reported(f.seq, now), out, now, f)
+        if f.token != PING_TOKEN:
+            out.append(f)
+
+    def other(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        if isinstance(f, ErrorFrame):
+            self.stats.device_errors += 1
+            out.append(LinkStatus("device_error", f"device error {f.code}: {f.text}", {"code": f.code}))
+            self._step(self.seq.device_error(f.code, f.text, now), out, now)
+        out.append(f)
+
+    def restart(self, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        self.clock.rebase()
+        self._step(self.seq.restart(now), out, now)
+
+    def refuse(self, r: Refusal, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        self.stats.implausible += 1
+        name = f"implausible_{r.what}"
+        setattr(self.stats, name, getattr(self.stats, name) + 1)
+        self.refused.append(r)
+        self._report_refused(now, out)
+
+    def ask(self, line: str, out: list[Frame | LinkStatus | str]) -> None:
+        out.append(line)
 
     def _step(
         self, step: Step, out: list[Frame | LinkStatus | str], now: float = 0.0, source: Frame | None = None
@@ -426,27 +420,18 @@ class Link:
                 claimed = self._claimed if self._claimed is not None else source
                 self._claimed = None
                 if claimed is not None:
-                    self._refuse("seq", note.text, claimed, now, out)
+                    self.refuse(Refusal("seq", note.text, claimed), now, out)
                 continue
             out.append(LinkStatus(note.kind, note.text, note.data))
         if step.ask:
             self._claimed = source
             out.append(f"!ping {PING_TOKEN}")
+        gate = self.gate
         for f in step.frames:
             t_us = getattr(f, "t_us", -1)
-            if t_us > self._last_t_us:
-                self._last_t_us = t_us
+            if t_us > gate.last_t_us:
+                gate.last_t_us = t_us
             out.append(f)
-
-    def _refuse(self, what: str, why: str, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> None:
-        self._refused(Refusal(what, why, f), now, out)
-
-    def _refused(self, r: Refusal, now: float, out: list[Frame | LinkStatus | str]) -> None:
-        self.stats.implausible += 1
-        name = f"implausible_{r.what}"
-        setattr(self.stats, name, getattr(self.stats, name) + 1)
-        self.refused.append(r)
-        self._report_refused(now, out)
 
     def _report_refused(self, now: float, out: list[Frame | LinkStatus | str]) -> None:
         """Refused frames are reported at most once a second, as bad frames are."""
@@ -478,42 +463,7 @@ class Link:
                 )
             )
 
-    def _status_frame(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> None:
-        seq = self.seq
-        if isinstance(f, (HelloFrame, HeartbeatFrame)):
-            why = plausible.status_seq_doubt(f, seq, now)
-            if why:
-                self._refuse("seq", why, f, now, out)
-                return
-            old = self._old_uptime()
-            if plausible.claims_reboot(f, old, seq, self.clock, now, self._suspect):  # a new boot?
-                why = plausible.reboot_doubt(f, self.clock, old, now)
-                if why:
-                    self._refuse("reboot", why, f, now, out)
-                    return
-                self._reboot = RebootClaim(f, now)
-                out.append("!hello")  # its answer confirms the reboot (or not) within a round trip
-                return
-            self._believe(f, now, out)
-        elif isinstance(f, PongFrame):
-            why = plausible.status_seq_doubt(f, seq, now)
-            if why:
-                self._refuse("seq", why, f, now, out)
-                return
-            self._step(seq.reported(f.seq, now), out, now, f)
-            if f.token != PING_TOKEN:
-                out.append(f)
-        elif isinstance(f, ErrorFrame):
-            self.stats.device_errors += 1
-            out.append(LinkStatus("device_error", f"device error {f.code}: {f.text}", {"code": f.code}))
-            self._step(seq.device_error(f.code, f.text, now), out, now)
-            out.append(f)
-        else:
-            out.append(f)
-
-    def _believe(
-        self, f: HelloFrame | HeartbeatFrame, now: float, out: list[Frame | LinkStatus | str]
-    ) -> None:
+    def believe(self, f: Status, now: float, out: list[Frame | LinkStatus | str]) -> None:
         """A HELLO or HEARTBEAT found plausible: the clock, counters and seq it reports."""
         self.clock.sample(f.uptime_us, now)
         if isinstance(f, HelloFrame):
@@ -542,134 +492,6 @@ class Link:
         self._step(self.seq.reported(f.seq, now), out, now, f)
         out.append(f)
 
-    # --- device times ahead of the host's estimate (plausible.AheadHold) ---------------
-
-    def _hold(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> None:
-        """Hold ``f`` (and every frame after it) until a status frame confirms or refutes the
-        times held; a status frame held behind others settles them."""
-        then = self._ahead.add(f, now)
-        if then == "settle":
-            self._settle(now, out)
-        elif then == "expire":
-            self._expire("more frames came than the host holds", now, out)
-
-    def _settle(self, now: float, out: list[Frame | LinkStatus | str]) -> None:
-        """Those held frames stamped later than the status frame behind them are refused, the
-        others released in order; the status frame itself is looked at again (held alone, it
-        waits for the next one)."""
-        queue, s = self._ahead.settle()
-        for f, why in queue:
-            if why:
-                self._refuse("time", why, f, now, out)
-            else:
-                self._frame(f, now, out, confirmed=True)
-        self._frame(s, now, out)
-
-    def _expire(self, why: str, now: float, out: list[Frame | LinkStatus | str]) -> None:
-        """No status frame confirmed the first frame held: it is refused, the rest looked at again."""
-        first, why, rest = self._ahead.expire(why)
-        self._refuse("time", why, first, now, out)
-        for f in rest:
-            self._frame(f, now, out)
-
-    # --- reboot claims (plausible.RebootClaim) ----------------------------------------
-
-    def _old_uptime(self) -> int:
-        """The uptime the device is known to have reached: its last believed status frame (or,
-        a host resuming from a checkpoint, before any, the checkpoint's ``seq._uptime_us``),
-        or the time of the last record delivered, if later (a status frame is written after
-        every record the host has before it)."""
-        status = self.clock.last_us if self.clock.samples else self.seq._uptime_us
-        return max(status, self._last_t_us)
-
-    def _held(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> bool:
-        """A reboot is claimed: hold frames until a status frame decides. True if ``f`` was
-        held (or decided on); False if it is to be handled as usual now."""
-        claim = self._reboot
-        assert claim is not None
-        if claim.undecided or not isinstance(f, (HelloFrame, HeartbeatFrame)):
-            if claim.hold(f):
-                self._reboot_refused("too many frames came before a status frame confirmed it", now, out)
-            elif claim.undecided:
-                self._numbering_decides(claim, now, out)
-            return True
-        why = claim.judge(f, self.clock, self._old_uptime(), now)
-        if why == plausible.UNDECIDED:  # the clocks are too close: the frames after the claim tell
-            claim.undecided = True
-            claim.hold(f)
-            self._numbering_decides(claim, now, out)
-            return True
-        if not why:
-            self._reboot = None
-            self._reboot_confirmed(claim, now, out)
-            return False
-        self._reboot_refused(why, now, out)
-        return False
-
-    def _numbering_decides(self, claim: RebootClaim, now: float, out: list[Frame | LinkStatus | str]) -> None:
-        which = claim.numbering(self.seq)
-        if which == "new":
-            self._reboot = None
-            self._reboot_confirmed(claim, now, out)
-        elif which == "old":
-            self._reboot_refused("the frames after it go on with the old boot's numbering", now, out)
-
-    def _reboot_confirmed(self, claim: RebootClaim, now: float, out: list[Frame | LinkStatus | str]) -> None:
-        """Two status frames agree on a new boot: seqs and the clock start over."""
-        self.clock.rebase()
-        self._last_t_us = -1
-        self._step(self.seq.restart(now), out)
-        self._believe(claim.frame, now, out)
-        for f in claim.held:
-            self._frame(f, now, out)
-
-    def _reboot_refused(self, why: str, now: float, out: list[Frame | LinkStatus | str]) -> None:
-        claim = self._reboot
-        assert claim is not None
-        self._reboot = None
-        self._refused(claim.refusal(why, self._old_uptime()), now, out)
-        for held in claim.held:
-            self._frame(held, now, out)
-
-    def _doubted(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> bool:
-        """Renumbered frames came: hold frames until a HELLO. If the HELLO claims a new boot,
-        the frames held are the new boot's (they go with the claim); if not, they are looked
-        at again, and the renumbered ones refused. True if ``f`` was held or decided on."""
-        doubt = self._doubt
-        assert doubt is not None
-        if not isinstance(f, HelloFrame):
-            if doubt.hold(f):
-                self._doubt_ends(now, out)
-            return True
-        self._doubt = None
-        self._suspect = True
-        try:
-            self._frame(f, now, out)
-        finally:
-            self._suspect = False
-        if self._reboot is not None and self._reboot.frame is f:
-            self._reboot.held[:0] = doubt.held
-            self._reboot.before = len(doubt.held)
-        else:
-            self._release(doubt, now, out)
-        return True
-
-    def _doubt_ends(self, now: float, out: list[Frame | LinkStatus | str]) -> None:
-        doubt, self._doubt = self._doubt, None
-        if doubt is not None:
-            self._release(doubt, now, out)
-
-    def _release(self, doubt: Doubt, now: float, out: list[Frame | LinkStatus | str]) -> None:
-        """No new boot: a renumbered frame is refused (a corruption, or a reboot the HELLO did not
-        show: said, never dropped as a duplicate without a word); the others go on."""
-        for g in doubt.held:
-            if plausible.renumbered(g, self.seq):
-                why = (f"seq {g.seq} came again, not flagged as a replay, and the device's HELLO "
-                       "shows no new boot")
-                self._refuse("seq", why, g, now, out)
-            else:
-                self._frame(g, now, out)
-
     def _counters(self, f: HeartbeatFrame, out: list[Frame | LinkStatus | str]) -> None:
         """Report any rise of the device's loss counters: a flood is never silent."""
         prev = self._hb_counters
@@ -686,12 +508,7 @@ class Link:
     def _housekeeping(self, now: float) -> list[Frame | LinkStatus | str]:
         out: list[Frame | LinkStatus | str] = []
         self._report_bad(now, out)
-        if self._reboot is not None and self._reboot.overdue(now):
-            self._reboot_refused(f"no status frame confirmed it within {REBOOT_WAIT_S:g} s", now, out)
-        if self._doubt is not None and self._doubt.overdue(now):
-            self._doubt_ends(now, out)
-        if self._ahead.overdue(now):
-            self._expire(f"no status frame confirmed it within {HOLD_S:g} s", now, out)
+        self.gate.poll(now, out)
         self._report_refused(now, out)
         self._step(self.seq.poll(now), out)
         if self.hello is None or self._hello_tries:
