@@ -1,6 +1,11 @@
 # 30-bit tick counter -> 64-bit monotonic microseconds, kept as (hi, lo) so that no
 # big integer is ever needed on the ESP32 (small ints hold 31 bits there):
 # time_us = hi * 2**30 + lo, 0 <= lo < 2**30.
+# The main loop updates it on every pass (about every millisecond); update() is exact for
+# any step under 2**30 us and at() for stamps within 2**29 us of the reference, so the loop
+# must read the ticks at least once per half-wrap (8.9 min). A board always does (its loop
+# never waits for long, docs/timing.md); the unix port's HAL moves its virtual clock at
+# most 2**28 us per pass for the same reason.
 from micropython import const
 
 PERIOD = const(0x40000000)

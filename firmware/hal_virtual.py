@@ -25,12 +25,16 @@
 #   {"t_us": 1250, "ch": 0, "colour": 2}  the colour sensor of channel 0 reads class 2
 #   {"t_us": 2000, "ch": 9, "pulses": 5}  5 pulses on a pulse-counter channel
 #   {"clock_us": 1073741000}              jump the virtual clock (forward; long jumps are
-#                                         taken in steps of 2**29 us, one per main-loop pass)
+#                                         taken in steps of 2**28 us, one per main-loop pass)
 #   {"t_us": 3000, "ch": 9, "plugged": false}  the cable of channel 9 pulled out (true: back)
 #   {"t_us": 4000, "fault": "OSError"}    the main loop meets an exception it did not expect
 #                                         (OSError, ValueError, MemoryError, RuntimeError)
 #   {"t_us": 5000, "hang_us": 6000000}    the main loop stalls that long in C code (callbacks
 #                                         held, the watchdog not fed)
+# The clock never moves more than 2**28 us (4.5 min) in one main-loop pass, whatever moves
+# it (a clock_us jump, a quiet gap of the feed skipped, a process stalled behind the wall
+# clock): the firmware's 30-bit tick arithmetic (clock.py, the poller's debounce, the level
+# scan) holds for steps under 2**29 us, and a board's main loop passes every millisecond.
 # Environment: TABLESENSE_EDGES (feed path), TABLESENSE_REALTIME ("0": play the feed
 # as fast as the main loop drains it; default "1": at its own pace),
 # TABLESENSE_SCHED_US (virtual time one scheduled callback takes, default 20),
@@ -57,9 +61,10 @@ from colour_virtual import VirtualColourBus
 MASK = const(0x3FFFFFFF)
 DEPTH = const(8)  # MICROPY_SCHEDULER_DEPTH of the ESP32 port
 _WINDOW_US = const(1000)  # virtual time one main-loop pass covers when not realtime
+_LATE_US = const(5000)  # realtime: a pass this late behind the wall clock plays the feed paced
 _FOREVER = const(1 << 60)
-_STEP_US = const(1 << 29)  # longest clock jump in one main-loop pass
-_SKIP_US = const(100000)  # not realtime: quiet time kept before an edge after a long gap
+_STEP_US = const(1 << 28)  # longest clock move in one main-loop pass (half the half-wrap)
+_SKIP_US = const(100000)  # not realtime: quiet time kept after the last edge and before the next
 _MAX_PER_PASS = const(64)  # feed items one pass applies at most (the ring holds 255)
 TICK_US = const(10000)  # FreeRTOS tick of the ESP32 port (CONFIG_FREERTOS_HZ=100)
 FIFO = const(128)  # the UART's TX FIFO (SOC_UART_FIFO_LEN)
@@ -422,6 +427,7 @@ class Hal:
         self.colour_bus.spend = self.i2c_busy
         self.colour_sensors = None
         self.follow_wall = True  # not realtime, an empty feed: time goes on with the wall clock
+        self._fed_at = 0  # virtual time of the last feed item applied
         self.allocated = 0  # what the firmware allocated since the last (virtual) collection
         self.collections = 0
         self._mem = -1
@@ -612,6 +618,7 @@ class Hal:
                 break  # (not realtime, edges behind the clock are the waiting table's)
             self._next += 1
             self._move(t)
+            self._fed_at = t
             try:
                 self._apply(item, t)
             except (TypeError, ValueError, KeyError):
@@ -748,27 +755,48 @@ class Hal:
             self._advance(self.now + _WINDOW_US)
             self.sched.run_until(self.now)
             return False
+        behind = False
+        w = self.now
         if self.realtime or (item is None and self.follow_wall):
             # the clock follows the wall clock; not realtime, only while the feed is
             # empty: a slow pass must not squeeze more than a millisecond of edges in
             w = self._wall()
-            if w > self.now:
-                self.now = w
-        if not self.realtime:
-            if item is not None and "clock_us" not in item:
-                try:
-                    t = int(item.get("t_us", self.now))
-                except (TypeError, ValueError):
-                    t = self.now
-                if t - self.now > _SKIP_US:
-                    self.sched.run_until(_FOREVER)
-                    self._advance(t - _SKIP_US)
-                # one millisecond of the feed per pass, also when it is behind the clock
-                end = min(self.now, t) + _WINDOW_US
-                due = self.now + _WINDOW_US  # callbacks due by then run in this pass
-            else:
-                end = self.now + _WINDOW_US
-                due = end
+            if w > self.now + _STEP_US:  # a process stalled for minutes: catch up by steps
+                w = self.now + _STEP_US
+                behind = True
+        paced = not self.realtime  # a millisecond of the feed per pass
+        t = self.now
+        if item is not None and "clock_us" not in item:
+            try:
+                t = int(item.get("t_us", self.now))
+            except (TypeError, ValueError):
+                t = self.now
+            if self.realtime and t <= w and w - self.now > _LATE_US:
+                # realtime, and the process ran late (a loaded machine stalled it): the feed
+                # due meanwhile is played a millisecond a pass, as a board's main loop sees
+                # it (a colour read 2 ms after a beam edge, before the ball has left the
+                # sensor 30 ms later), not all at once; the clock catches up without pauses
+                paced = behind = True
+        if w > self.now and (not paced or item is None):
+            self.now = w
+        if paced and item is not None and "clock_us" not in item:
+            if t - self.now > _SKIP_US and self.now - self._fed_at >= _SKIP_US:
+                # a quiet gap, once the main loop has run 100 ms past the last item (its
+                # scans, counter reads, colour reads and debounces done at their times)
+                self.sched.run_until(_FOREVER)
+                if t - _SKIP_US - self.now > _STEP_US:
+                    # a quiet gap skipped by steps: the main loop reads the ticks at least
+                    # every 2**28 us, as a board's does every millisecond (a gap skipped in
+                    # one pass lost the edges around it once it passed 2**29 us, 537 s)
+                    self._move(self.now + _STEP_US)
+                    return True
+                self._move(t - _SKIP_US)
+            # one millisecond of the feed per pass, also when it is behind the clock
+            end = min(self.now, t) + _WINDOW_US
+            due = self.now + _WINDOW_US  # callbacks due by then run in this pass
+        else:
+            end = self.now + _WINDOW_US
+            due = end
         n = 0
         while True:
             item = self._peek()
@@ -786,7 +814,7 @@ class Hal:
                     self._next += 1
                     continue
                 if target - self.now > _STEP_US:
-                    self.set_clock(self.now + _STEP_US)  # the main loop sees every 2**29 us
+                    self.set_clock(self.now + _STEP_US)  # the main loop sees every 2**28 us
                 else:
                     self.set_clock(target)
                     self._next += 1
@@ -797,23 +825,27 @@ class Hal:
                 self._bad(item, "t_us must be an integer")
                 self._next += 1
                 continue
-            if t > (self.now if self.realtime else end) or n == _MAX_PER_PASS:
+            if t > (end if paced else self.now) or n == _MAX_PER_PASS:
                 break
             self.sched.run_until(t)
-            self._advance(t)
+            self._move(t)
+            self._fed_at = t
             self._next += 1
             n += 1
             try:
                 self._apply(item, t)
             except (TypeError, ValueError, KeyError):
                 self._bad(item, "bad value")
-        if self.realtime:
+        if not paced:
             self.sched.run_until(self.now)
-            return n == _MAX_PER_PASS  # behind (a slow pass): catch up without sleeping
+            return behind or n == _MAX_PER_PASS  # behind (a slow pass): catch up without sleeping
         more = self._peek() is not None
         # callbacks due within this pass run, also when the feed is behind the clock
         # (after a pause held them: a collection, a stall): they move the clock on
         self.sched.run_until(due)
+        if self.realtime:
+            self._forward(end)
+            return True  # still behind the wall clock: the next pass without a pause
         if more:
             self._advance(end)
         return more

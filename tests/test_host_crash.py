@@ -10,6 +10,12 @@ board to replay what came after it (link/checkpoint.py).
 
 The shots are short (the profiles' quiet time before ``rest`` cut to 300 ms) so that the
 three games get more than 50 kills between them in about two minutes.
+
+It holds on a loaded machine (two busy loops on the two cores and a second copy of it at
+once): the match starts once a host has met the board (a host takes seconds to start
+there), and the simulated board plays its feed a millisecond a main-loop pass when its
+process was held up (firmware/hal_virtual.py), as a board's loop would, instead of all at
+once after the ball had left the colour sensor or a pin had bounced back.
 """
 
 from __future__ import annotations
@@ -132,17 +138,23 @@ def test_a_host_killed_at_random_moments_loses_and_doubles_nothing(
     kills = KILLS[game]
     with start_firmware(board, tmp_path / "edges.jsonl", realtime=True) as fw:
         host = _start(tablesense_cmd, fw.port, profile_path, db)
-        t0_wall, t0_dev = time.monotonic(), 0  # the firmware's clock started with it, about now
-        start_us = 2_500_000  # the first shot once the host has said hello
-        lines, want = _shots(game, profile, kills * 2 + 4, start_us, rnd)
-        fw.send_edges(lines)
-        last_us = max(x["t_us"] for x in lines) + QUIET_MS * 1000
-        span_s = (last_us - start_us) / 1e6
         stderr: list[str] = []
         try:
+            # The match starts once a host has met the board and saved its place (a fresh
+            # log reads the board from its HELLO on): the first shot 3 s after that, on the
+            # board's clock as the checkpoint gives it. (Played from a fixed moment after the
+            # firmware started, a host slow to start on a loaded machine missed the first
+            # shot: 184 of 186 events, not a loss of the host's.)
+            t0_dev = _first_checkpoint(db, host)
+            t0_wall = time.monotonic()
+            start_us = t0_dev + 3_000_000
+            lines, want = _shots(game, profile, kills * 2 + 4, start_us, rnd)
+            fw.send_edges(lines)
+            last_us = max(x["t_us"] for x in lines) + QUIET_MS * 1000
+            span_s = (last_us - start_us) / 1e6
             moments = sorted(rnd.uniform(0.2, span_s) for _ in range(kills))
             for k, at in enumerate(moments):
-                wait = start_us / 1e6 + at - (time.monotonic() - t0_wall)
+                wait = (start_us - t0_dev) / 1e6 + at - (time.monotonic() - t0_wall)
                 if wait > 0:
                     time.sleep(wait)
                 host.send_signal(signal.SIGKILL)
@@ -154,7 +166,7 @@ def test_a_host_killed_at_random_moments_loses_and_doubles_nothing(
             # let the last host read everything, then stop it as systemd does
             while _device_now(fw, t0_wall, t0_dev) < last_us + 1_500_000:
                 time.sleep(0.2)
-            deadline = time.monotonic() + 20
+            deadline = time.monotonic() + 90  # a host that starts slowly on a loaded machine
             while time.monotonic() < deadline and len(_logged(db)) < len(want):
                 time.sleep(0.3)
         finally:
@@ -167,12 +179,36 @@ def test_a_host_killed_at_random_moments_loses_and_doubles_nothing(
             stderr.append(host.stderr.read() if host.stderr else "")
     got = _logged(db)
     said = "\n".join(stderr)
-    assert [_key(g) for g in got] == want, (
-        f"{len(got)} events logged for {len(want)} made ({kills} kills); host said:\n{said[-3000:]}")
+    keys = [_key(g) for g in got]
+    first = next((i for i, (a, b) in enumerate(zip(keys, want)) if a != b), min(len(keys), len(want)))
+    assert keys == want, (
+        f"{len(got)} events logged for {len(want)} made ({kills} kills); the first difference at "
+        f"{first}: logged {got[first - 2:first + 3]}, made {want[first - 2:first + 3]}; "
+        f"host said:\n{said[-3000:]}")
     times = [g["t"] for g in got]
     assert times == sorted(times), "table times go forward across every restart"
     assert "lost" not in said, said[-2000:]
     assert "Traceback" not in said, said[-3000:]
+
+
+def _first_checkpoint(db: Path, host: subprocess.Popen[str], timeout: float = 120.0) -> int:
+    """The board's uptime (us) in the first link checkpoint a host saves: the moment it read
+    the board's HELLO (a host starting on a loaded machine takes seconds)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert host.poll() is None, host.stderr.read() if host.stderr else ""
+        if db.exists():
+            con = sqlite3.connect(db, timeout=10)
+            try:
+                row = con.execute("SELECT state FROM checkpoints WHERE table_id='1'").fetchone()
+            except sqlite3.Error:
+                row = None
+            finally:
+                con.close()
+            if row:
+                return int(json.loads(row[0])["uptime_us"])
+        time.sleep(0.05)
+    raise AssertionError(f"no host saved a link checkpoint in {timeout:.0f} s")
 
 
 def _logged(db: Path) -> list[dict[str, Any]]:

@@ -159,6 +159,34 @@ async def test_link_connect_reconnect_and_close_never_reset_the_board(pty: str, 
     assert resets(wire.states) == []
 
 
+def test_the_hard_reset_pulses_en_once_and_boots_the_firmware(pty: str, wire: Lines) -> None:
+    """``lines.hard_reset`` (esptool's HardReset, the link's answer to a silent board): EN
+    low once, for 0.1 s, released with IO0 high (the firmware boots, not the ROM's download
+    mode), the lines back to both asserted after it; then a close that resets nothing."""
+    ser = open_port(pty)
+    opened = len(wire.states)
+    assert lines.hard_reset(ser)
+    assert (wire.dtr, wire.rts) == (True, True)  # back as the open left them
+    ser.close()
+    during = wire.states[opened - 1 :]
+    en = [devkitc(dtr, rts)[0] for _, dtr, rts in during]
+    falls = [during[i][0] for i in range(1, len(en)) if en[i - 1] and not en[i]]
+    assert falls == ["dtr=False"], during  # EN goes low once: DTR dropped with RTS asserted
+    rise = next(i for i in range(1, len(en)) if not en[i - 1] and en[i])
+    assert during[rise][0] == "rts=False" and devkitc(*during[rise][1:])[1], during  # IO0 high
+    assert not [r for r in resets(during[rise:]) if "EN low" in r or "download" in r], during
+
+
+def test_a_port_without_modem_lines_is_not_reset(pty: str) -> None:
+    """A pty refuses the ioctl (ENOTTY), ``socket://`` has no lines: nothing is done."""
+    ser = open_port(pty)
+    try:
+        assert lines.hard_reset(ser) is False
+    finally:
+        ser.close()
+    assert lines.hard_reset(serial.serial_for_url("loop://")) is False
+
+
 def test_links_open_function_is_the_one_checked() -> None:
     """Link, flash's HELLO check and doctor call ``transport.open_port``: no other way in."""
     import inspect

@@ -52,12 +52,59 @@ def test_one_missing_frame_that_never_comes_is_exactly_one_lost_and_the_ten_afte
     assert delivered(step) == list(range(5)) and s.stats.buffered == 10
     assert step.replay == [5] and kinds(step, "gap") == ["gap: expected seq 5, got 6"]
     polls = Step()
-    for t in range(1, 20):  # retries back off: 1 s, 2 s, 4 s
+    for t in range(1, 20):  # retries back off: 1 s, 2 s, 4 s; the device's heartbeats come
+        polls.extend(s.reported(15, float(t)))
         polls.extend(s.poll(float(t)))
     assert polls.replay == [5, 5]
     assert kinds(polls, "lost") == ["lost 1 frames (seq 5..5): no replay after 3 requests"]
     assert delivered(polls) == list(range(6, 16))
     assert s.stats.lost == 1 and s.stats.gaps == 1 and s.stats.replay_requests == 3
+
+
+def test_a_device_that_is_not_heard_is_asked_again_and_never_given_up() -> None:
+    """A cable out: the requests go nowhere, which says nothing about what the board holds."""
+    s = Sequencer(expected=0)
+    feed(s, [0, 2], now=0.0)
+    step = Step()
+    for i in range(1, 600):  # a minute of silence, polled every 0.1 s
+        step.extend(s.poll(i / 10))
+    assert s.stats.lost == 0 and not kinds(step, "lost") and len(step.replay) >= 30
+    step = feed(s, [1, 2], now=60.0)  # the cable is back: the next request's replay
+    assert delivered(step) == [1, 2] and s.stats.lost == 0
+
+
+def test_requests_that_meet_cuts_never_give_a_gap_up_however_many() -> None:
+    """Each request is lost in a cut (the line drops frames after it, and the request with
+    them): asked again every time, never given up while the board may hold the gap."""
+    s = Sequencer(expected=0)
+    notes = feed(s, [0, 2]).notes
+    top, t = 2, 0.0
+    for _ in range(30):
+        t += 1.2  # the request timed out; frames came meanwhile, but across a new gap
+        notes += s.accept(F(top + 2), t).notes + s.poll(t).notes
+        top += 2
+    assert not [n for n in notes if n.kind == "lost"] and s.stats.lost == 0
+    assert s.stats.replay_requests > 10
+    step = feed(s, range(1, top + 1), now=t + 0.1)  # one replay gets through at last
+    assert s.stats.lost == 0 and not s.waiting and s.expected == top + 1
+    assert delivered(step)[-1] == top
+
+
+def test_a_replay_that_began_starts_its_gap_count_over() -> None:
+    """Each replay is cut part way: three, four, ten requests, but each answered, so the
+    board holds the rest and nothing is given up."""
+    s = Sequencer(expected=0)
+    feed(s, [0, 100])
+    t, got = 0.0, 1
+    while got < 100:
+        t += 0.1
+        feed(s, range(got, got + 10), now=t)  # ten replayed frames, then the cut
+        got += 10
+        for _ in range(15):  # 1.5 s of nothing: the replay stopped
+            t += 0.1
+            s.reported(100, t)
+            s.poll(t)
+    assert s.stats.lost == 0 and s.stats.replay_requests >= 9 and not s.waiting
 
 
 def test_a_replay_that_fills_the_gap_delivers_in_order_and_drops_the_copies() -> None:
@@ -105,6 +152,7 @@ def test_a_second_gap_after_a_give_up_still_gets_a_request() -> None:
     s = Sequencer(expected=0)
     feed(s, [0, 2])
     for t in range(1, 12):
+        s.reported(2, float(t))
         s.poll(float(t))
     assert s.stats.lost == 1
     step = feed(s, [3, 5], now=12.0)
@@ -144,7 +192,9 @@ def test_a_cut_longer_than_the_device_keeps_is_lost_at_the_buffer_limit() -> Non
 def test_status_frames_reveal_a_gap_at_the_end_of_a_stream() -> None:
     s = Sequencer(expected=10)
     assert s.reported(9, 0.0).replay == []  # nothing missing
-    step = s.reported(12, 0.0)
+    first = s.reported(12, 0.0)  # a claim: the device is asked (its PONG confirms it)
+    assert first.ask and not first.replay and not first.notes
+    step = s.reported(12, 0.01)
     assert step.replay == [10] and kinds(step, "gap") == ["gap: expected seq 10, the device is at seq 12"]
 
 
@@ -152,7 +202,7 @@ def test_from_now_starts_after_the_hello_and_from_zero_replays_everything() -> N
     live = Sequencer()
     assert live.reported(41, 0.0).replay == [] and live.expected == 42
     everything = Sequencer(expected=0)
-    assert everything.reported(41, 0.0).replay == [0]
+    assert everything.reported(41, 0.0).ask and everything.reported(41, 0.01).replay == [0]
     fresh = Sequencer(expected=0)  # a board that has sent nothing yet reports seq 0xFFFFFF
     assert fresh.reported(0xFFFFFF, 0.0).replay == []
 
@@ -162,7 +212,50 @@ def test_a_restart_loses_what_was_not_replayed_delivers_what_is_held_and_starts_
     feed(s, [500, 502])
     step = s.restart(1.0)
     assert delivered(step) == [502] and kinds(step, "lost") and s.stats.restarts == 1
-    assert s.reported(3, 1.0).replay == [0]
+    assert s.reported(3, 1.0).ask and s.reported(3, 1.01).replay == [0]
+
+
+def test_a_claim_the_device_does_not_confirm_is_refused_and_asks_for_nothing() -> None:
+    """A forged heartbeat says the device is 500 frames ahead; its answer says it is not."""
+    s = Sequencer(expected=0)
+    feed(s, range(10))
+    claim = s.reported(509, 0.1)
+    assert claim.ask and not claim.notes and not claim.replay and not s.waiting
+    answer = s.reported(9, 0.11)
+    assert kinds(answer, "implausible") and "not confirmed" in answer.notes[0].text
+    assert not answer.replay and not s.waiting and not s.gaps
+    step = feed(s, range(10, 520), now=0.2)  # the device's frames, all delivered, none lost
+    assert delivered(step) == list(range(10, 520)) and s.stats.lost == 0 and not step.replay
+
+
+def test_a_claim_confirmed_in_part_is_a_gap_of_that_part_only() -> None:
+    s = Sequencer(expected=0)
+    feed(s, range(10))
+    assert s.reported(509, 0.1).ask
+    step = s.reported(12, 0.11)  # the device is at 12: 10..12 are missing, 13..509 never were
+    assert kinds(step, "gap") == ["gap: expected seq 10, the device is at seq 12"] and step.replay == [10]
+    assert kinds(step, "implausible") and s.gaps == [(10, 12)]
+    assert delivered(feed(s, range(10, 14), now=0.2)) == [10, 11, 12, 13] and not s.waiting
+
+
+def test_a_claim_during_a_replay_waits_for_a_report_that_can_tell() -> None:
+    """While a replay goes out, status frames report its place: no refutation from them."""
+    s = Sequencer(expected=0)
+    feed(s, [0, 1, 5])  # 2..4 missing, asked for
+    assert s.reported(900, 0.1).ask
+    assert not kinds(s.reported(2, 0.11), "implausible")  # the replay's place: cannot tell
+    feed(s, [2, 3, 4], now=0.2)
+    step = s.reported(5, 0.3)  # the replay is done: the device is at 5
+    assert kinds(step, "implausible") and not s.waiting and not step.replay
+
+
+def test_a_claim_the_device_s_frames_reach_is_moot() -> None:
+    s = Sequencer(expected=0)
+    feed(s, [0])
+    assert s.reported(3, 0.1).ask
+    step = feed(s, [1, 2, 3], now=0.2)
+    assert delivered(step) == [1, 2, 3] and not s.waiting
+    assert not kinds(s.reported(3, 0.3), "implausible")
 
 
 def test_a_seq_far_ahead_of_what_the_device_can_have_assigned_is_implausible() -> None:

@@ -9,7 +9,15 @@ import tty
 import pytest
 
 from tablesense.link import Link, LinkError, LinkStatus
-from tablesense.link.frame import F_ACTIVE, F_REPLAY, EventFrame, HeartbeatFrame, HelloFrame, encode_frame
+from tablesense.link.frame import (
+    F_ACTIVE,
+    F_REPLAY,
+    EventFrame,
+    HeartbeatFrame,
+    HelloFrame,
+    PongFrame,
+    encode_frame,
+)
 
 
 class Pty:
@@ -247,7 +255,9 @@ async def test_socket_url_reconnects_after_the_peer_hangs_up_and_replays() -> No
                 cmd = line.decode().strip()
                 if cmd == "!hello":
                     last = 3 if first else 9  # frames 4..9 were "sent" while the cable was out
-                    writer.write(encode_frame(HelloFrame(last, 1000, 16, 0, 0, 0, 0, "0.1.0", "golf")))
+                    # its uptime after the stamps of the frames written before it, as on a board
+                    hello = HelloFrame(last, 1_000_100, 16, 0, 0, 0, 0, "0.1.0", "golf")
+                    writer.write(encode_frame(hello))
                     if first:
                         writer.write(b"".join(kept[:4]))
                         await writer.drain()
@@ -256,6 +266,8 @@ async def test_socket_url_reconnects_after_the_peer_hangs_up_and_replays() -> No
                 elif cmd.startswith("!replay "):
                     start = int(cmd.split()[1])
                     writer.write(b"".join(ev(q, flags=F_ACTIVE | F_REPLAY) for q in range(start, 10)))
+                elif cmd.startswith("!ping "):  # the link confirms the seq the HELLO reported
+                    writer.write(encode_frame(PongFrame(3 if first else 9, int(cmd.split()[1]))))
                 await writer.drain()
         except ConnectionError:
             pass

@@ -3,6 +3,7 @@
 - ``frame``: the wire format (COBS, CRC-16, typed frame records, streaming decoder).
 - ``sequence``: in-order delivery, duplicates dropped, gaps replayed.
 - ``clock``: device microseconds -> table seconds, and the mapping to host time.
+- ``plausible``: the checks a CRC-valid frame passes before it is believed (pure logic).
 - ``transport``: ``Link``, the asyncio serial link (pyserial, reconnect, replay).
 - ``translate``: frames -> the table events of docs/events.md with the table profile.
 

@@ -27,14 +27,26 @@ listening" and otherwise lets its output overwrite itself.
 Closing lowers RTS first and DTR second (as mpremote's ``close()`` does): both asserted,
 then DTR alone (IO0 low, EN still high), then neither; the kernel's hang-up on close
 (HUPCL) finds them already low. No step passes through RTS-without-DTR.
+
+**The one reset.** ``hard_reset`` is esptool's ``HardReset`` (esptool/reset.py): DTR
+low, so that IO0 is high when the chip comes out of reset and it boots its firmware, not
+the ROM's download mode; RTS asserted for 0.1 s (EN low: the chip held in reset), then
+released (each RTS write followed by a DTR write of the same state, esptool's work-around
+for Windows' usbser.sys). Half a second later, the chip running, the lines go back to
+both asserted, DTR first (IO0 low with EN high is harmless once it has booted). The link
+uses it for a board silent past the heartbeat's limit, once per silence (transport.py);
+nothing else resets a board, and opening a port never does.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import time
 
 import serial
+import serial.rfc2217
 
 #: The link's baud rate, unless ``--baud`` (or the profile) says otherwise.
 BAUD = 115200
@@ -83,3 +95,40 @@ def prepare_lines(ser: serial.SerialBase) -> None:
     quiet_open = os.name == "nt"
     ser.dtr = not quiet_open
     ser.rts = not quiet_open
+
+
+#: how long the reset holds EN low, and how long after it the lines go back to both asserted
+RESET_PULSE_S = 0.1
+RESET_SETTLE_S = 0.5
+
+
+def has_modem_lines(ser: serial.SerialBase) -> bool:
+    """A port whose DTR and RTS reach a board: a local serial device, or RFC 2217 over the
+    network (as esptool's ``rfc2217://``). ``socket://`` and ``loop://`` carry bytes only."""
+    return isinstance(ser, (serial.Serial, serial.rfc2217.Serial))
+
+
+def hard_reset(ser: serial.SerialBase) -> bool:
+    """Reset the board as esptool's ``HardReset`` does (the module text); False, and nothing
+    done, if the port has no modem lines (a pty refuses the ioctl: ENOTTY, as esptool
+    notes). Blocking for about 0.6 s: call it from a thread."""
+    if not has_modem_lines(ser):
+        return False
+    try:
+        ser.dtr = False  # IO0 high when EN rises: the firmware boots, not the download mode
+        ser.rts = True  # with DTR low: EN low, the chip held in reset
+        ser.dtr = ser.dtr
+        time.sleep(RESET_PULSE_S)
+        ser.rts = False  # EN high: it boots
+        ser.dtr = ser.dtr
+    except (OSError, serial.SerialException) as exc:
+        code = getattr(exc, "errno", None)
+        if code in (errno.ENOTTY, errno.EINVAL) or "Inappropriate ioctl" in str(exc):
+            return False
+        raise
+    time.sleep(RESET_SETTLE_S)
+    if os.name != "nt":  # back as open left them (prepare_lines): DTR first, never RTS alone
+        with contextlib.suppress(OSError, ValueError, serial.SerialException):
+            ser.dtr = True
+            ser.rts = True
+    return True

@@ -14,13 +14,18 @@ The rules (docs/protocol.md, "Gaps and replays"):
   re-sends everything it keeps from that seq on, in one ordered stream, so one request
   also covers the later gaps found before its stream begins.
 - A request is retried when its replay does not begin, or stops moving, within its
-  timeout (``retry_s``, doubling per request); a replay that is arriving is never asked
-  again. A gap the replay stream passes over (lost again on the wire) is asked again.
-- A gap is given up after ``max_requests`` requests, when more than ``buffer`` frames
-  arrived after it (the device, which keeps 2048, no longer holds it), or when the
-  device says so (ERROR 3 "oldest kept is M": what is missing before M is lost, and
-  the partial replay from M fills the rest). Each gap is reported ``lost`` once, with
-  its exact range.
+  timeout (``retry_s``, doubling per unanswered request); a replay that is arriving is
+  never asked again. A gap the replay stream passes over (lost again on the wire) is
+  asked again.
+- A gap is given up only when the device cannot replay it: it says so (ERROR 3 "oldest
+  kept is M": what is missing before M is lost, and the partial replay from M fills the
+  rest), more than ``buffer`` frames arrived after it (the device, which keeps 2048, no
+  longer holds it), the device restarted, or ``max_requests`` requests went unanswered on
+  a whole line. A request is *unanswered* only if no frame of its replay ever came while
+  the device was heard the whole time and the line lost nothing since it was sent; a
+  request that met a cut (a new gap, a silence, a reconnect) may never have reached the
+  device and is simply asked again, and a replay that has begun proves the device holds
+  the gap (its count starts over). Each gap is reported ``lost`` once, with its range.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ HALF = SEQ_MOD // 2
 BUFFER = 4096  # frames held ahead of a gap: twice what the firmware keeps (2048)
 MAX_RATE = 100_000  # seqs a device can assign per second, generously (the link carries 720/s)
 SEQ_SLACK = 4096  # seqs a device may be ahead of what it has sent (its store, 2048, and margin)
+SILENT_S = 1.5  # the device sends a status frame at least every second: a longer silence is a cut
 
 
 def seq_diff(a: int, b: int) -> int:
@@ -48,7 +54,7 @@ class Sequenced(Protocol):
 
 
 class Note(NamedTuple):
-    kind: str  # gap | replay | lost | restarted
+    kind: str  # gap | replay | lost | restarted | implausible (a claim the device did not confirm)
     text: str
     data: dict[str, Any]
 
@@ -58,11 +64,13 @@ class Step:
     frames: list[Any] = field(default_factory=list)  # deliver these, in this order
     replay: list[int] = field(default_factory=list)  # send "!replay <seq>" for each
     notes: list[Note] = field(default_factory=list)
+    ask: bool = False  # ask the device where it is (a status frame to confirm a claim)
 
     def extend(self, other: Step) -> None:
         self.frames += other.frames
         self.replay += other.replay
         self.notes += other.notes
+        self.ask = self.ask or other.ask
 
 
 @dataclass
@@ -89,6 +97,7 @@ class _Request:
     number: int  # 1 for the first request of its gap, 2 for the retry ...
     progress_at: float = -1.0
     begun: bool = False
+    spoiled: bool = False  # the line lost something after it was sent: it may never have arrived
 
     def quiet_for(self, now: float) -> float:
         return now - max(self.sent_at, self.progress_at)
@@ -101,6 +110,7 @@ class _Gap:
     req: _Request | None = None  # the request whose replay should fill it
     tries: int = 0  # requests that covered it
     lost: bool = False
+    unanswered: int = 0  # requests that reached a whole line and got no frame of a replay
 
 
 @dataclass
@@ -117,6 +127,9 @@ class Sequencer:
         self._exp: int | None = None if self.expected is None else self.expected
         self._top = -1 if self._exp is None else self._exp - 1  # newest seq known to exist
         self._seen_at: float | None = None  # host time of the last frame believed
+        self._records = 0  # replayable frames accepted since the start (or the device's restart)
+        self._claim: int | None = None  # a seq a status frame reported beyond the newest, unconfirmed
+        self._heard_at = -1e9  # host time the device was last heard (any frame believed)
         self._last_arrival: int | None = None  # seq of the last frame that arrived
         self._buf: dict[int, Any] = {}
         self._gaps: list[_Gap] = []
@@ -153,6 +166,16 @@ class Sequencer:
         """The missing ranges (u24 seqs, inclusive) still hoped for."""
         return [(g.start % SEQ_MOD, g.end % SEQ_MOD) for g in self._gaps if not g.lost]
 
+    def says_nothing_written(self, seq: int) -> bool:
+        """A status frame reporting ``seq`` as the last frame written says nothing was written
+        since boot (``0xFFFFFF``) although frames of this boot have arrived: a new boot, unless
+        a replay is at ``0xFFFFFF`` after a wrap (``could_be_replaying``)."""
+        return seq == SEQ_MOD - 1 and self._records > 0 and self._exp is not None
+
+    def could_be_replaying(self, seq: int) -> bool:
+        """``seq`` is at most ``buffer`` behind the newest known: a replay can be there."""
+        return self._exp is not None and 0 <= seq_diff(self._top % SEQ_MOD, seq) <= self.buffer
+
     def is_duplicate(self, seq: int) -> bool:
         if self._exp is None:
             return False
@@ -181,16 +204,20 @@ class Sequencer:
         """A replayable frame arrived at host time ``now``."""
         out = Step()
         self._seen_at = now
+        self._heard(now)
+        self._records += 1
         if self._exp is None:
             self._start(frame.seq)
         p = self._lin(frame.seq)
         last, self._last_arrival = self._last_arrival, p
+        if self._claim is not None and p >= self._claim:
+            self._claim = None  # the device's own frames reach it: the claim is moot
         if p < self._exp or p in self._buf:
             self.stats.duplicates += 1
             self._progress(p, now)
             if last is not None and p > last + 1:
                 self._passed_over(last + 1, p - 1)
-                self._request(now, out)
+            self._request(now, out)
             return out
         if not self.replay:
             if p > self._exp:
@@ -223,12 +250,37 @@ class Sequencer:
         self._request(now, out)
         return out
 
+    def _heard(self, now: float) -> None:
+        """The device was heard at ``now``: after a silence longer than a heartbeat's, the
+        line was out, and a request sent before may have been lost in it."""
+        if now - self._heard_at > SILENT_S:
+            self._spoil(now)
+        self._heard_at = now
+
+    def _spoil(self, now: float) -> None:
+        """The line lost something: the requests sent before ``now`` may never have reached
+        the device, so their going unanswered says nothing about what it holds. One whose
+        replay has not begun is asked again now (from the first seq still missing), not a
+        timeout later: the line is back, as what was just heard shows. (A request made in
+        the same batch of bytes, at the same ``now``, has not gone out yet.)"""
+        for g in self._gaps:
+            r = g.req
+            if r is None or r.sent_at >= now:
+                continue
+            r.spoiled = True
+            if not r.begun:
+                g.req = None
+
     def _progress(self, p: int, now: float) -> None:
-        """A frame of seq p arrived: the replay stream of a request that covers p moves."""
+        """A frame of seq p arrived: the replay stream of a request that covers p moves
+        (and the device, which answers, holds the gaps it covers: their count starts over)."""
         for r in {id(g.req): g.req for g in self._gaps if g.req is not None}.values():
             if r.start <= p and (r.begun or p <= r.upto):  # its stream has begun, or goes on
                 r.begun = True
                 r.progress_at = now
+                for g in self._gaps:
+                    if g.req is r:
+                        g.unanswered = 0
 
     def _fill(self, p: int) -> None:
         for i, g in enumerate(self._gaps):
@@ -240,7 +292,7 @@ class Sequencer:
                 elif p == g.end:
                     g.end -= 1
                 else:
-                    tail = _Gap(p + 1, g.end, g.req, g.tries, g.lost)
+                    tail = _Gap(p + 1, g.end, g.req, g.tries, g.lost, g.unanswered)
                     g.end = p - 1
                     self._gaps.insert(i + 1, tail)
                 return
@@ -257,12 +309,13 @@ class Sequencer:
 
     def _new_gap(self, a: int, b: int, now: float, why: str, out: Step) -> None:
         self.stats.gaps += 1
+        self._spoil(now)  # frames were lost on the line: a request may have been too
         if a == self._exp:
             text = f"gap: expected seq {a % SEQ_MOD}, {why}"
         else:
             text = f"gap: seq {a % SEQ_MOD}..{b % SEQ_MOD} missing, {why}"
         g = _Gap(a, b)
-        r = self._req
+        r = self._req  # a request made in this batch (older ones were just undone) covers it
         if r is not None and not r.begun and r.start <= a and r in self._live_requests():
             g.req, g.tries = r, 1  # the replay asked for, not begun yet, will pass through it
         self._gaps.append(g)
@@ -304,15 +357,16 @@ class Sequencer:
         if not needy:
             return
         for g in needy:
-            if g.tries >= self.max_requests:
-                self._give_up(g, f"no replay after {g.tries} requests", out)
+            if g.unanswered >= self.max_requests:
+                self._give_up(g, f"no replay after {g.unanswered} requests", out)
         self._deliver(out)
         needy = [g for g in needy if not g.lost]
         if not needy:
             return
         start = needy[0].start
         tries = max(g.tries for g in needy)
-        r = _Request(start, self._top, now, self.retry_s * 2**tries, tries + 1)
+        unanswered = max(g.unanswered for g in needy)
+        r = _Request(start, self._top, now, self.retry_s * 2**unanswered, tries + 1)
         for g in self._gaps:
             if g.lost or g.start < start:
                 continue
@@ -331,17 +385,39 @@ class Sequencer:
     # --- status frames -------------------------------------------------------------
 
     def reported(self, last_seq: int, now: float) -> Step:
-        """A HELLO, HEARTBEAT or PONG says ``last_seq`` is the last frame written before it."""
+        """A HELLO, HEARTBEAT or PONG says ``last_seq`` is the last frame written before it.
+
+        A seq beyond the newest known is a *claim*: not believed (no gap, no request) until a
+        second status frame confirms it (``ask``: the transport asks the device, whose PONG is
+        that second frame). One that reports as far or further confirms it; one that reports
+        less confirms up to there, the rest was never the device's (an ``implausible`` note);
+        one at or behind the newest, while no replay is under way (status frames report the
+        replay's place), refutes it. The device's own frames reaching it make it moot."""
         out = Step()
         self._seen_at = now
+        self._heard(now)
         if self._exp is None:
             self._start((last_seq + 1) % SEQ_MOD)
             return out
         p = self._lin(last_seq)
+        claim = self._claim
         if p <= self._top or not self.replay:
+            if claim is not None and not self.waiting:
+                self._claim = None
+                out.notes.append(_refuted(claim, p))
+            self._request(now, out)  # what a silence just ended left to ask again, if any
             return out  # nothing new (without replay, losses are counted as frames arrive)
-        self._new_gap(self._top + 1, p, now, f"the device is at seq {last_seq}", out)
-        self._top = p
+        if claim is None:
+            self._claim = p
+            out.ask = True
+            return out
+        q = min(p, claim)
+        if p < claim:
+            out.notes.append(_refuted(claim, p))
+        self._claim = p if p > claim else None
+        out.ask = p > claim  # what this one claims beyond the first is a claim of its own
+        self._new_gap(self._top + 1, q, now, f"the device is at seq {q % SEQ_MOD}", out)
+        self._top = q
         self._request(now, out)
         return out
 
@@ -355,6 +431,8 @@ class Sequencer:
                     self._give_up(g, "the device restarted before replaying them", out)
             self._deliver(out)
         self.stats.restarts += 1
+        self._records = 0
+        self._claim = None
         self._buf.clear()
         self._gaps.clear()
         self._req = None
@@ -365,7 +443,8 @@ class Sequencer:
         return out
 
     def link_reset(self) -> None:
-        """The port was reopened: a replay asked for on the old connection will not come."""
+        """The port was reopened: a replay asked for on the old connection will not come
+        (and its going unanswered says nothing of what the device holds)."""
         for g in self._gaps:
             g.req = None
         self._req = None
@@ -374,6 +453,7 @@ class Sequencer:
     def device_error(self, code: int, text: str, now: float) -> Step:
         """An ERROR frame: a refused ``!replay`` tells what the device no longer holds."""
         out = Step()
+        self._heard(now)
         m = re.match(r"replay (\d+): (.*)", text)
         if m is None or self._exp is None or code not in (2, 3):
             return out
@@ -403,12 +483,16 @@ class Sequencer:
             nxt = re.search(r"next is (\d+)", rest)
             if nxt is not None:  # what we thought missing at or beyond it was never sent
                 n = self._lin(int(nxt.group(1)) % SEQ_MOD)
+                if self._claim is not None and self._claim >= n:
+                    out.notes.append(_refuted(self._claim, n - 1))
+                    self._claim = None
                 if not any(q >= n for q in self._buf):
                     self._gaps = [g for g in self._gaps if g.start < n]
                     for g in self._gaps:
                         g.end = min(g.end, n - 1)
                     self._top = min(self._top, n - 1)
         self._deliver(out)
+        self._request(now, out)
         return out
 
     def _lose_before(self, oldest: int, out: Step) -> None:
@@ -431,15 +515,22 @@ class Sequencer:
         self._gaps = sorted(gaps, key=lambda g: g.start)
 
     def poll(self, now: float) -> Step:
-        """Call now and then: a request whose replay did not begin, or stopped, is asked again."""
+        """Call now and then: a request whose replay did not begin, or stopped, is asked
+        again. It counts as unanswered (towards giving its gaps up) only if no frame of its
+        replay came although the line was whole: the device heard since it was sent and
+        within a heartbeat's time, nothing lost meanwhile."""
         out = Step()
         timed_out = {
             id(r): r for r in self._live_requests() if r.quiet_for(now) > r.timeout
         }
         if not timed_out:
             return out
+        whole = now - self._heard_at <= SILENT_S
         for g in self._gaps:
-            if g.req is not None and id(g.req) in timed_out:
+            r = g.req
+            if r is not None and id(r) in timed_out:
+                if not r.begun and not r.spoiled and whole and self._heard_at > r.sent_at:
+                    g.unanswered += 1
                 g.req = None
         self._request(now, out)
         return out
@@ -447,6 +538,12 @@ class Sequencer:
 
 def _range(a: int, b: int) -> dict[str, int]:
     return {"from": a % SEQ_MOD, "to": b % SEQ_MOD, "count": b - a + 1}
+
+
+def _refuted(claim: int, p: int) -> Note:
+    text = (f"a status frame said the device was at seq {claim % SEQ_MOD}, but the device did not "
+            f"confirm it (it is at seq {p % SEQ_MOD}): not confirmed")
+    return Note("implausible", text, {"claimed": claim % SEQ_MOD, "at": p % SEQ_MOD})
 
 
 def _lost_note(a: int, b: int, why: str) -> Note:

@@ -13,10 +13,11 @@ error, bad frames, implausible frames, device counters (ring overflows, schedule
 drops, late edges).
 
 A CRC-valid frame is still checked before it is believed (docs/protocol.md, "Implausible
-frames"): its device time against the host's estimate of the device's clock, its seq
-against what the device can have assigned since, and a reboot (uptime going back)
-against a fresh boot and the next status frame. What fails is refused: counted in
-``LinkStats``, kept in ``Link.refused``, reported as ``implausible``, never passed on.
+frames"; the checks are ``plausible.py``): its device time against the host's estimate of
+the device's clock, its seq against what the device can have assigned since, and a reboot
+(uptime going back) against a fresh boot and the next status frame. What fails is refused:
+counted in ``LinkStats``, kept in ``Link.refused``, reported as ``implausible``, never
+passed on.
 With ``reconnect=True`` an unplugged port is retried with back-off and the link
 resumes from the HELLO snapshot: the seq the device is at tells what to replay.
 """
@@ -36,9 +37,8 @@ import serial
 
 from ..errors import TablesenseError
 from . import lines
-from .clock import AHEAD_US, BACK_US, DRIFT, DeviceClock
+from .clock import DeviceClock
 from .frame import (
-    REPLAYABLE,
     ErrorFrame,
     Frame,
     HeartbeatFrame,
@@ -46,10 +46,12 @@ from .frame import (
     PongFrame,
     StreamDecoder,
 )
-from .sequence import BUFFER, SeqStats, Sequencer, Step
+from .plausible import Gate, Refusal, Status
+from .sequence import SeqStats, Sequencer, Step
 
-HOLD_S = 3.0  # a time ahead of the device's clock not confirmed by a status frame within this is refused
-REBOOT_WAIT_S = 2.5  # a reboot claim not confirmed by a status frame within this is refused
+#: the ``!ping`` token the link asks with (to confirm a seq a status frame claimed); its PONG
+#: is the link's own and is not passed on
+PING_TOKEN = 0xFFFF
 
 
 class LinkError(TablesenseError):
@@ -86,28 +88,10 @@ class LinkStats:
     implausible_time: int = 0  # device time ahead of the device's clock, or back before the last
     implausible_seq: int = 0  # seq further ahead than the device can have assigned
     implausible_reboot: int = 0  # a reboot (uptime going back) not confirmed
+    resets: int = 0  # hard resets of a silent board (RTS pulse)
 
     def as_dict(self) -> dict[str, int]:
         return dict(self.__dict__)
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """A CRC-valid frame refused for its content: ``what`` (time, seq, reboot) and why."""
-
-    what: str
-    reason: str
-    frame: Frame
-
-    def __str__(self) -> str:
-        return f"{self.reason} ({type(self.frame).__name__} seq {self.frame.seq})"
-
-
-@dataclass
-class _RebootClaim:
-    frame: HelloFrame | HeartbeatFrame  # the status frame whose uptime went back
-    at: float  # host time it came
-    held: list[Frame] = field(default_factory=list)  # frames that came since, undecided
 
 
 def open_port(url: str, baudrate: int = lines.BAUD, timeout: float = 0.05) -> serial.SerialBase:
@@ -149,6 +133,7 @@ class Link:
         hello_timeout: float = 1.0,
         silence_timeout: float | None = 3.5,
         profile_id: str | None = None,
+        reset_silent: bool = True,
     ) -> None:
         """``from_seq``: the first seq wanted (0 = everything the device still holds; None = from now).
 
@@ -156,6 +141,9 @@ class Link:
         ``silence_timeout``: seconds without a byte (the device sends a heartbeat every
         second) after which the port counts as lost and is reopened; None: never.
         ``profile_id``: after connecting, ask the device for this profile if it reports another.
+        ``reset_silent``: a board silent for ``silence_timeout`` is reset once (``lines.hard_reset``,
+        esptool's RTS pulse), if the port has modem lines, before the port is reopened; not
+        again until it has been heard. Opening the port never resets it.
         """
         self.url = url
         self.baudrate = baudrate
@@ -165,6 +153,8 @@ class Link:
         self.hello_timeout = hello_timeout
         self.profile_id = profile_id
         self.silence_timeout = silence_timeout
+        self.reset_silent = reset_silent
+        self._reset_this_silence = False  # the board was reset since it was last heard
         self._last_rx = 0.0
         self._hold_until = 0.0
         self._bad_reported = 0
@@ -172,14 +162,12 @@ class Link:
         self._refused_reported = 0
         self._refused_reported_at = -1e9
         self.refused: collections.deque[Refusal] = collections.deque(maxlen=100)
-        self._reboot: _RebootClaim | None = None
-        self._last_t_us = -1  # device time of the last record delivered
-        self._ahead: list[Frame] = []  # frames held: stamped ahead of the device's clock estimate
-        self._ahead_since = 0.0
+        self._claimed: Frame | None = None  # the status frame whose seq claim awaits the device's word
         self.decoder = StreamDecoder()
         self._text_said = (0, 0.0)  # text lines between frames reported so far, and when
         self.seq = Sequencer(replay=replay, expected=from_seq)
         self.clock = DeviceClock()
+        self.gate = Gate(self.seq, self.clock, self)  # the checks every frame passes (plausible.py)
         self.stats = LinkStats()
         self.hello: HelloFrame | None = None
         self._ser: serial.SerialBase | None = None
@@ -261,7 +249,21 @@ class Link:
             now = time.monotonic()
             if item:
                 self._last_rx = now
+                self._reset_this_silence = False
             elif self.silence_timeout is not None and now - self._last_rx > self.silence_timeout:
+                if self.reset_silent and not self._reset_this_silence:
+                    self._reset_this_silence = True  # once per silence, whatever comes of it
+                    if await self._hard_reset():
+                        self.stats.resets += 1
+                        self._last_rx = time.monotonic()  # the board's time to boot and say HELLO
+                        yield LinkStatus(
+                            "reset",
+                            f"{self.url}: silent for {self.silence_timeout:g} s: reset the board "
+                            "(RTS pulse with DTR low, as esptool's hard reset); not again before it "
+                            "is heard",
+                            {"silent_s": self.silence_timeout},
+                        )
+                        continue
                 self.stats.disconnects += 1
                 self._disconnect()
                 yield LinkStatus("disconnected", f"{self.url}: silent for {self.silence_timeout:g} s")
@@ -341,6 +343,16 @@ class Link:
             with contextlib.suppress(Exception):
                 self._queue.put_nowait(None)
 
+    async def _hard_reset(self) -> bool:
+        """esptool's hard reset on the open port; False if the port has no modem lines."""
+        ser = self._ser
+        if ser is None:
+            return False
+        try:
+            return await asyncio.to_thread(lines.hard_reset, ser)
+        except (serial.SerialException, OSError):
+            return False  # the port went away meanwhile: the reader thread reports it
+
     async def _ask_hello(self) -> None:
         self._hello_sent = time.monotonic()
         self._hello_tries += 1
@@ -366,62 +378,66 @@ class Link:
             out.append(LinkStatus("board_text", text, {"lines": dec.text_lines, "bytes": dec.text_bytes}))
         self.stats.frames += len(frames)
         for f in frames:
-            self._frame(f, now, out)
+            self.gate.frame(f, now, out)
         return out
 
-    def _frame(
-        self, f: Frame, now: float, out: list[Frame | LinkStatus | str], confirmed: bool = False
+    # --- what the gate lets through, or refuses (plausible.Sink) ------------------------
+
+    def accept(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        self._step(self.seq.accept(f, now), out, now)
+
+    def pong(self, f: PongFrame, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        self._step(self.seq.reported(f.seq, now), out, now, f)
+        if f.token != PING_TOKEN:
+            out.append(f)
+
+    def other(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        if isinstance(f, ErrorFrame):
+            self.stats.device_errors += 1
+            out.append(LinkStatus("device_error", f"device error {f.code}: {f.text}", {"code": f.code}))
+            self._step(self.seq.device_error(f.code, f.text, now), out, now)
+        out.append(f)
+
+    def restart(self, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        self.clock.rebase()
+        self._step(self.seq.restart(now), out, now)
+
+    def refuse(self, r: Refusal, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        self.stats.implausible += 1
+        name = f"implausible_{r.what}"
+        setattr(self.stats, name, getattr(self.stats, name) + 1)
+        self.refused.append(r)
+        self._report_refused(now, out)
+
+    def ask(self, line: str, out: list[Frame | LinkStatus | str]) -> None:
+        out.append(line)
+
+    def _step(
+        self, step: Step, out: list[Frame | LinkStatus | str], now: float = 0.0, source: Frame | None = None
     ) -> None:
-        if self._reboot is not None and self._held(f, now, out):
-            return
-        if self._ahead or (not confirmed and self._runs_ahead(f, now)):
-            self._hold(f, now, out)
-            return
-        if isinstance(f, REPLAYABLE):
-            self._record(f, now, out)
-        else:
-            self._status_frame(f, now, out)
-
-    def _record(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> None:
-        """A replayable frame: refused if its seq or time cannot be the device's, else sequenced.
-        A refused frame counts as not received: the device is asked to replay its seq."""
-        seq = self.seq
-        t_us: int = f.t_us  # type: ignore[union-attr]
-        if not seq.is_duplicate(f.seq):
-            why = seq.plausible(f.seq, now)
-            if why:
-                self._refuse("seq", why, f, now, out)
-                return
-            if self._last_t_us >= 0 and t_us < self._last_t_us - BACK_US:
-                why = (
-                    f"device time {t_us / 1e6:.6f} s is {(self._last_t_us - t_us) / 1e6:.3f} s before "
-                    "the frame delivered before it"
-                )
-            if why:
-                self._refuse("time", why, f, now, out)
-                return
-        self._step(seq.accept(f, now), out)
-
-    def _step(self, step: Step, out: list[Frame | LinkStatus | str]) -> None:
         """The sequencer's notes as statuses (each ``!replay`` sent before its ``replay``
-        status), then the frames it delivers."""
+        status), then the frames it delivers. A seq claim of status frame ``source`` is
+        asked about (``!ping``); one the device did not confirm is refused as implausible."""
         replays = iter(step.replay)
         for note in step.notes:
             if note.kind == "replay":
                 out.append(f"!replay {next(replays)}")
+            if note.kind == "implausible":
+                claimed = self._claimed if self._claimed is not None else source
+                self._claimed = None
+                if claimed is not None:
+                    self.refuse(Refusal("seq", note.text, claimed), now, out)
+                continue
             out.append(LinkStatus(note.kind, note.text, note.data))
+        if step.ask:
+            self._claimed = source
+            out.append(f"!ping {PING_TOKEN}")
+        gate = self.gate
         for f in step.frames:
             t_us = getattr(f, "t_us", -1)
-            if t_us > self._last_t_us:
-                self._last_t_us = t_us
+            if t_us > gate.last_t_us:
+                gate.last_t_us = t_us
             out.append(f)
-
-    def _refuse(self, what: str, why: str, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> None:
-        self.stats.implausible += 1
-        name = f"implausible_{what}"
-        setattr(self.stats, name, getattr(self.stats, name) + 1)
-        self.refused.append(Refusal(what, why, f))
-        self._report_refused(now, out)
 
     def _report_refused(self, now: float, out: list[Frame | LinkStatus | str]) -> None:
         """Refused frames are reported at most once a second, as bad frames are."""
@@ -453,46 +469,7 @@ class Link:
                 )
             )
 
-    def _status_frame(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> None:
-        seq = self.seq
-        if isinstance(f, (HelloFrame, HeartbeatFrame)):
-            why = seq.plausible(f.seq, now)
-            if why:
-                self._refuse("seq", why, f, now, out)
-                return
-            clock = self.clock
-            if f.uptime_us < self._old_uptime():  # the device claims it rebooted
-                if not clock.fresh_boot(f.uptime_us, now):
-                    why = (
-                        f"uptime went back from {self._old_uptime() / 1e6:.3f} s to "
-                        f"{f.uptime_us / 1e6:.3f} s, but the device was heard "
-                        f"{now - clock.last_mono:.1f} s ago: not a fresh boot"
-                    )
-                    self._refuse("reboot", why, f, now, out)
-                    return
-                self._reboot = _RebootClaim(f, now)
-                if isinstance(f, HeartbeatFrame):
-                    out.append("!hello")  # its answer confirms the reboot (or not)
-                return
-            self._believe(f, now, out)
-        elif isinstance(f, PongFrame):
-            why = seq.plausible(f.seq, now)
-            if why:
-                self._refuse("seq", why, f, now, out)
-                return
-            self._step(seq.reported(f.seq, now), out)
-            out.append(f)
-        elif isinstance(f, ErrorFrame):
-            self.stats.device_errors += 1
-            out.append(LinkStatus("device_error", f"device error {f.code}: {f.text}", {"code": f.code}))
-            self._step(seq.device_error(f.code, f.text, now), out)
-            out.append(f)
-        else:
-            out.append(f)
-
-    def _believe(
-        self, f: HelloFrame | HeartbeatFrame, now: float, out: list[Frame | LinkStatus | str]
-    ) -> None:
+    def believe(self, f: Status, now: float, out: list[Frame | LinkStatus | str]) -> None:
         """A HELLO or HEARTBEAT found plausible: the clock, counters and seq it reports."""
         self.clock.sample(f.uptime_us, now)
         if isinstance(f, HelloFrame):
@@ -518,124 +495,8 @@ class Link:
                 out.append(f"!profile {self.profile_id}")
         else:
             self._counters(f, out)
-        self._step(self.seq.reported(f.seq, now), out)
+        self._step(self.seq.reported(f.seq, now), out, now, f)
         out.append(f)
-
-    # --- device times ahead of the host's estimate ------------------------------------
-
-    def _runs_ahead(self, f: Frame, now: float) -> bool:
-        """A frame stamped later than the device's clock can be now, by the host's estimate
-        (drift and latency allowed): a forged time, or a clock that really jumped (the
-        simulator's, playing edges as fast as it can). Held until a status frame tells."""
-        if isinstance(f, REPLAYABLE):
-            if self.seq.is_duplicate(f.seq) or self.seq.plausible(f.seq, now):
-                return False  # a duplicate is dropped, an implausible seq refused, as they are
-            t: int = f.t_us  # type: ignore[union-attr]
-        elif isinstance(f, (HelloFrame, HeartbeatFrame)):
-            t = f.uptime_us
-            if t < self._old_uptime() or self.seq.plausible(f.seq, now):
-                return False  # a reboot claim, or an implausible seq: decided on their own terms
-        else:
-            return False
-        return bool(self.clock.too_far_ahead(t, now))
-
-    def _hold(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> None:
-        """Hold ``f`` (and every frame after it, to keep their order) until a status frame
-        confirms or refutes the times held: a frame stamped before a status frame was written
-        has a time at most its uptime. A status frame held waits for the next one."""
-        if not self._ahead:
-            self._ahead_since = now
-        self._ahead.append(f)
-        if isinstance(f, (HelloFrame, HeartbeatFrame)) and len(self._ahead) > 1:
-            self._settle(f, now, out)
-        elif len(self._ahead) > BUFFER:
-            self._expire("more frames came than the host holds", now, out)
-
-    def _settle(
-        self, s: HelloFrame | HeartbeatFrame, now: float, out: list[Frame | LinkStatus | str]
-    ) -> None:
-        """Status frame ``s`` came behind held frames: they were written before it (a status
-        frame reports the last seq written before it), so none can be stamped later than its
-        uptime. Those that are, are refused; the others are released, in order. ``s`` itself
-        is looked at again (held alone, it waits for the next status frame)."""
-        queue, self._ahead = self._ahead[:-1], []
-        u = s.uptime_us
-        for f in queue:
-            t = getattr(f, "uptime_us", getattr(f, "t_us", 0))
-            if t > u:
-                why = (
-                    f"device time {t / 1e6:.6f} s is after the uptime of the status frame "
-                    f"written after it ({u / 1e6:.6f} s)"
-                )
-                self._refuse("time", why, f, now, out)
-            else:
-                self._frame(f, now, out, confirmed=True)
-        self._frame(s, now, out)
-
-    def _expire(self, why: str, now: float, out: list[Frame | LinkStatus | str]) -> None:
-        """No status frame confirmed the first frame held: it is refused, the rest looked at again."""
-        queue, self._ahead = self._ahead, []
-        first = queue[0]
-        t = getattr(first, "t_us", getattr(first, "uptime_us", 0))
-        why = f"device time {t / 1e6:.6f} s is ahead of the device's clock and {why}"
-        self._refuse("time", why, first, now, out)
-        for f in queue[1:]:
-            self._frame(f, now, out)
-
-    # --- reboot claims ---------------------------------------------------------------
-
-    def _old_uptime(self) -> int:
-        """The uptime the device is known to have reached: its last believed status frame, or
-        (a host resuming from a checkpoint, before any) the checkpoint's (``seq._uptime_us``)."""
-        return self.clock.last_us if self.clock.samples else self.seq._uptime_us
-
-    def _held(self, f: Frame, now: float, out: list[Frame | LinkStatus | str]) -> bool:
-        """A reboot is claimed: hold frames until a status frame decides. True if ``f`` was
-        held (or decided on); False if it is to be handled as usual now."""
-        claim = self._reboot
-        assert claim is not None
-        if not isinstance(f, (HelloFrame, HeartbeatFrame)):
-            claim.held.append(f)
-            if len(claim.held) > BUFFER:
-                self._reboot_refused("too many frames came before a status frame confirmed it", now, out)
-            return True
-        u, u0, old = f.uptime_us, claim.frame.uptime_us, self._old_uptime()
-        if u >= u0 and u < old and u - u0 <= (now - claim.at) * (1 + DRIFT) * 1e6 + AHEAD_US:
-            self._reboot = None
-            self._reboot_confirmed(claim, now, out)
-            return False
-        why = (
-            "the next status frame continues the old clock"
-            if u >= old
-            else "the next status frame does not follow it"
-        )
-        self._reboot_refused(why, now, out)
-        return False
-
-    def _reboot_confirmed(self, claim: _RebootClaim, now: float, out: list[Frame | LinkStatus | str]) -> None:
-        """Two status frames agree on a new boot: seqs and the clock start over."""
-        self.clock.rebase()
-        self._last_t_us = -1
-        self._step(self.seq.restart(now), out)
-        self._believe(claim.frame, now, out)
-        for f in claim.held:
-            self._frame(f, now, out)
-
-    def _reboot_refused(self, why: str, now: float, out: list[Frame | LinkStatus | str]) -> None:
-        claim = self._reboot
-        assert claim is not None
-        self._reboot = None
-        f = claim.frame
-        self._refuse(
-            "reboot",
-            f"uptime went back from {self._old_uptime() / 1e6:.3f} s to {f.uptime_us / 1e6:.3f} s, "
-            f"but {why}",
-            f,
-            now,
-            out,
-        )
-        for held in claim.held:
-            self._frame(held, now, out)
 
     def _counters(self, f: HeartbeatFrame, out: list[Frame | LinkStatus | str]) -> None:
         """Report any rise of the device's loss counters: a flood is never silent."""
@@ -653,10 +514,7 @@ class Link:
     def _housekeeping(self, now: float) -> list[Frame | LinkStatus | str]:
         out: list[Frame | LinkStatus | str] = []
         self._report_bad(now, out)
-        if self._reboot is not None and now - self._reboot.at > REBOOT_WAIT_S:
-            self._reboot_refused(f"no status frame confirmed it within {REBOOT_WAIT_S:g} s", now, out)
-        if self._ahead and now - self._ahead_since > HOLD_S:
-            self._expire(f"no status frame confirmed it within {HOLD_S:g} s", now, out)
+        self.gate.poll(now, out)
         self._report_refused(now, out)
         self._step(self.seq.poll(now), out)
         if self.hello is None or self._hello_tries:

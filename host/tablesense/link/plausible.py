@@ -1,0 +1,524 @@
+"""Is a CRC-valid frame the device's? The checks a frame passes before the link believes it.
+
+A CRC says a frame was not damaged in a way the CRC sees; it does not make its content true
+(a corruption the CRC misses, 1 in 65,536 of them, or a device bug). docs/protocol.md,
+"Implausible frames", has the rules; this module holds them, as pure logic over the
+frames, the host's clock readings (``now``), the ``Sequencer`` and the ``DeviceClock``:
+
+- ``record_doubt``: a replayable frame's seq further ahead than the device can have
+  assigned, or its time seconds before the frame delivered before it.
+- ``status_seq_doubt``: the same for the seq a HELLO, HEARTBEAT or PONG reports.
+- ``runs_ahead`` and ``AheadHold``: a time ahead of the host's estimate of the device's
+  clock is held, with every frame after it, until a status frame decides.
+- ``claims_reboot``, ``reboot_doubt`` and ``RebootClaim``: an uptime going back (or a HELLO
+  that says nothing was written since boot) claims a restart; refused at once if it cannot
+  be a fresh boot, else believed once the next status frame follows the new clock rather
+  than the old. ``renumbered``: a seq delivered already, again and not flagged REPLAY, makes
+  the link ask for a HELLO, which then tells.
+
+``Gate`` puts them together: every CRC-valid frame passes it in stream order, and it holds,
+refuses or hands each on to a ``Sink`` (the transport, ``transport.py``, which does the I/O,
+sequences what is believed and reports): what fails is a ``Refusal``, counted, kept,
+reported, never passed on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from .clock import AHEAD_US, BACK_US, DRIFT, DeviceClock
+from .frame import F_REPLAY, REPLAYABLE, Frame, HeartbeatFrame, HelloFrame, PongFrame
+from .sequence import BUFFER, Sequencer
+
+HOLD_S = 3.0  # a time ahead of the device's clock not confirmed by a status frame within this is refused
+REBOOT_WAIT_S = 2.5  # a reboot claim not confirmed by a status frame within this is refused
+
+Status = HelloFrame | HeartbeatFrame
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A CRC-valid frame refused for its content: ``what`` (time, seq, reboot) and why."""
+
+    what: str
+    reason: str
+    frame: Frame
+
+    def __str__(self) -> str:
+        return f"{self.reason} ({type(self.frame).__name__} seq {self.frame.seq})"
+
+
+def frame_time(f: Frame) -> int:
+    """The device time a frame states: a record's stamp, a status frame's uptime (0: none)."""
+    return int(getattr(f, "t_us", getattr(f, "uptime_us", 0)))
+
+
+# --- seq and time of one frame ----------------------------------------------------------
+
+
+def record_doubt(f: Frame, seq: Sequencer, last_t_us: int, now: float) -> tuple[str, str]:
+    """(what, why) a replayable frame cannot be the device's; ('', '') if it can. A duplicate
+    is not doubted (the sequencer drops it). ``last_t_us``: the time of the last record
+    delivered (-1: none yet)."""
+    if seq.is_duplicate(f.seq):
+        return "", ""
+    why = seq.plausible(f.seq, now)
+    if why:
+        return "seq", why
+    t_us = frame_time(f)
+    if last_t_us >= 0 and t_us < last_t_us - BACK_US:
+        return "time", (
+            f"device time {t_us / 1e6:.6f} s is {(last_t_us - t_us) / 1e6:.3f} s before "
+            "the frame delivered before it"
+        )
+    return "", ""
+
+
+def status_seq_doubt(f: Frame, seq: Sequencer, now: float) -> str:
+    """Why the seq a status frame reports cannot be the device's ('' if it can)."""
+    return seq.plausible(f.seq, now)
+
+
+# --- times ahead of the host's estimate of the device's clock ----------------------------
+
+
+def runs_ahead(f: Frame, seq: Sequencer, clock: DeviceClock, old_uptime: int, now: float) -> bool:
+    """A frame stamped later than the device's clock can be now, by the host's estimate
+    (drift and latency allowed): a forged time, or a clock that really jumped (the
+    simulator's, playing edges as fast as it can). To be held until a status frame tells."""
+    if isinstance(f, REPLAYABLE):
+        if seq.is_duplicate(f.seq) or seq.plausible(f.seq, now):
+            return False  # a duplicate is dropped, an implausible seq refused, as they are
+        t = frame_time(f)
+    elif isinstance(f, (HelloFrame, HeartbeatFrame)):
+        t = f.uptime_us
+        if t < old_uptime or seq.plausible(f.seq, now):
+            return False  # a reboot claim, or an implausible seq: decided on their own terms
+    else:
+        return False
+    return bool(clock.too_far_ahead(t, now))
+
+
+@dataclass
+class AheadHold:
+    """Frames held because one was stamped ahead of the device's clock (and every frame after
+    it, to keep their order), until a status frame confirms or refutes the times held: a
+    frame stamped before a status frame was written has a time at most its uptime."""
+
+    frames: list[Frame] = field(default_factory=list)
+    since: float = 0.0  # host time the first was held
+
+    def __bool__(self) -> bool:
+        return bool(self.frames)
+
+    def add(self, f: Frame, now: float) -> str:
+        """Hold ``f``. Returns what to do next: ``settle`` (a status frame came behind held
+        frames), ``expire`` (more frames than the host holds), or ''."""
+        if not self.frames:
+            self.since = now
+        self.frames.append(f)
+        if isinstance(f, (HelloFrame, HeartbeatFrame)) and len(self.frames) > 1:
+            return "settle"
+        if len(self.frames) > BUFFER:
+            return "expire"
+        return ""
+
+    def overdue(self, now: float) -> bool:
+        return bool(self.frames) and now - self.since > HOLD_S
+
+    def settle(self) -> tuple[list[tuple[Frame, str]], Frame]:
+        """The last frame held is a status frame ``s``, written after the others: none of them
+        can be stamped later than its uptime. Returns each of the others with why it is
+        refused ('' : released), in order, and ``s`` (to be looked at again on its own)."""
+        *queue, s = self.frames
+        self.frames = []
+        u = frame_time(s)
+        out: list[tuple[Frame, str]] = []
+        for f in queue:
+            t = frame_time(f)
+            why = ""
+            if t > u:
+                why = (
+                    f"device time {t / 1e6:.6f} s is after the uptime of the status frame "
+                    f"written after it ({u / 1e6:.6f} s)"
+                )
+            out.append((f, why))
+        return out, s
+
+    def expire(self, why: str) -> tuple[Frame, str, list[Frame]]:
+        """No status frame confirmed the first frame held: it is refused (with the reason
+        returned); the rest are to be looked at again."""
+        first, *rest = self.frames
+        self.frames = []
+        t = frame_time(first)
+        return first, f"device time {t / 1e6:.6f} s is ahead of the device's clock and {why}", rest
+
+
+# --- reboot claims -----------------------------------------------------------------------------
+
+SUSPECT_US = 250_000  # a HELLO this far behind the old clock, asked for after renumbered frames
+TIE_US = 200_000  # two clocks nearer than this cannot be told apart by one status frame
+UNDECIDED = "?"  # RebootClaim.judge: the clocks cannot tell; the frames after the claim will
+
+
+def renumbered(f: Frame, seq: Sequencer) -> bool:
+    """A record whose seq was delivered already, not flagged REPLAY: a device re-sends frames
+    only in a replay, flagged; the same seq again unflagged is another frame under a number
+    the host has used (a reboot it did not see, or a corruption). To be checked by a HELLO."""
+    return isinstance(f, REPLAYABLE) and seq.is_duplicate(f.seq) and not f.flags & F_REPLAY  # type: ignore[union-attr]
+
+
+def claims_reboot(
+    f: Frame, old_uptime: int, seq: Sequencer, clock: DeviceClock, now: float, suspect: bool = False
+) -> bool:
+    """A HELLO or HEARTBEAT that says the device booted again: its uptime is below the one
+    the device is known to have reached; or a HELLO reporting nothing written since boot
+    while frames of this boot have come (``Sequencer.says_nothing_written``: a board reset
+    just after boot, its new uptime already past the old one's frames), where no replay can
+    be at seq 0xFFFFFF or the HELLO is more than ``SUSPECT_US`` behind the old clock now; or,
+    ``suspect`` (renumbered frames came), any HELLO that far behind the old clock."""
+    if not isinstance(f, (HelloFrame, HeartbeatFrame)):
+        return False
+    if f.uptime_us < old_uptime:
+        return True
+    if isinstance(f, HelloFrame):
+        est = clock.device_now_us(now)
+        behind = est is not None and f.uptime_us < est - SUSPECT_US
+        if seq.says_nothing_written(f.seq) and (behind or not seq.could_be_replaying(f.seq)):
+            return True
+        if suspect and behind:
+            return True
+    return False
+
+
+def reboot_doubt(f: Status, clock: DeviceClock, old_uptime: int, now: float) -> str:
+    """Why a reboot claim is refused at once ('' : it could be a fresh boot, to be confirmed):
+    the uptime is longer than the time since the device was last heard (plus 2 s)."""
+    if clock.fresh_boot(f.uptime_us, now):
+        return ""
+    return (
+        f"uptime went back from {old_uptime / 1e6:.3f} s to "
+        f"{f.uptime_us / 1e6:.3f} s, but the device was heard "
+        f"{now - clock.last_mono:.1f} s ago: not a fresh boot"
+    )
+
+
+@dataclass
+class Doubt:
+    """Renumbered frames came (``renumbered``): frames are held until the HELLO asked for
+    tells whether the device booted again (they are the new boot's) or not."""
+
+    at: float
+    held: list[Frame] = field(default_factory=list)
+
+    def hold(self, f: Frame) -> bool:
+        self.held.append(f)
+        return len(self.held) > BUFFER
+
+    def overdue(self, now: float) -> bool:
+        return now - self.at > REBOOT_WAIT_S
+
+
+@dataclass
+class RebootClaim:
+    """A status frame that says the device booted again: frames are held until the next
+    status frame confirms the new boot or refutes it (the transport asks for a HELLO at once,
+    so that the answer decides within the link's round trip)."""
+
+    frame: Status  # the status frame that claims the new boot
+    at: float  # host time it came
+    held: list[Frame] = field(default_factory=list)  # frames that came since, undecided
+    before: int = 0  # frames at the head of ``held`` that came before the claim (a doubt's)
+    undecided: bool = False  # a status frame came that the clocks could not judge
+
+    def hold(self, f: Frame) -> bool:
+        """Hold a frame that is not a status frame; True if more are held than the host holds."""
+        self.held.append(f)
+        return len(self.held) > BUFFER
+
+    def overdue(self, now: float) -> bool:
+        return now - self.at > REBOOT_WAIT_S
+
+    def judge(self, f: Status, clock: DeviceClock, old_uptime: int, now: float) -> str:
+        """The next status frame ``f``: '' if it confirms the new boot, else why the claim is
+        refuted. Two clocks could have written ``f``: the new boot's, now at the claimed
+        uptime plus the host time passed, and the old one's, now where the host's estimate
+        of the device's clock says (``DeviceClock.device_now_us``). ``f`` confirms the claim
+        if it is nearer the new one, goes on from the claimed uptime and is not ahead of it
+        by more than the time passed (drift and latency allowed). (Nearer, not "below the
+        old uptime": a board that reboots 1.2-1.8 s after booting has its first heartbeat
+        at 1 s on both clocks.)"""
+        u, u0 = f.uptime_us, self.frame.uptime_us
+        passed = max(0.0, now - self.at) * 1e6
+        new = u0 + passed
+        est = clock.device_now_us(now)
+        old = old_uptime if est is None else max(old_uptime, est)
+        if u < u0 or u - u0 > passed * (1 + DRIFT) + AHEAD_US:
+            if abs(u - old) <= abs(u - new):
+                return "the next status frame continues the old clock"
+            return "the next status frame does not follow it"
+        if abs(old - new) < TIE_US:
+            return UNDECIDED  # a claim close to the old clock: the frames after it tell
+        if abs(u - old) <= abs(u - new):
+            return "the next status frame continues the old clock"
+        return ""
+
+    def numbering(self, seq: Sequencer) -> str:
+        """When the clocks cannot tell (``UNDECIDED``): the first record held since the claim
+        that tells whose numbering goes on: ``new`` (a seq delivered already, not flagged
+        REPLAY: the new boot numbers from 0), ``old`` (a seq beyond those delivered, or a
+        replay), '' (none yet)."""
+        for f in self.held[self.before :]:
+            if isinstance(f, REPLAYABLE):
+                return "new" if renumbered(f, seq) else "old"
+        return ""
+
+    def refusal(self, why: str, old_uptime: int) -> Refusal:
+        f = self.frame
+        if f.uptime_us < old_uptime:
+            what = f"uptime went back from {old_uptime / 1e6:.3f} s to {f.uptime_us / 1e6:.3f} s"
+        else:
+            what = f"a new boot was claimed at uptime {f.uptime_us / 1e6:.3f} s"
+        return Refusal("reboot", f"{what}, but {why}", f)
+
+
+# --- the gate every frame passes ---------------------------------------------------------------
+
+
+class Sink(Protocol):
+    """What is done with a frame the gate lets through, or refuses. ``out`` is the caller's
+    list for this batch (frames, statuses, command lines), passed along untouched."""
+
+    def accept(self, f: Frame, now: float, out: list[Any]) -> None:
+        """A replayable frame believed: to be sequenced."""
+
+    def believe(self, f: Status, now: float, out: list[Any]) -> None:
+        """A HELLO or HEARTBEAT believed: its clock, counters and seq."""
+
+    def pong(self, f: PongFrame, now: float, out: list[Any]) -> None:
+        """A PONG believed: the seq it reports."""
+
+    def other(self, f: Frame, now: float, out: list[Any]) -> None:
+        """ERROR, COLOUR: nothing to check."""
+
+    def restart(self, now: float, out: list[Any]) -> None:
+        """A new boot confirmed: the device's clock and seqs start over."""
+
+    def refuse(self, r: Refusal, now: float, out: list[Any]) -> None:
+        """An implausible frame: counted, kept and reported, never passed on."""
+
+    def ask(self, line: str, out: list[Any]) -> None:
+        """A command to send the device (``!hello``)."""
+
+
+class Gate:
+    """The checks in stream order, with what they hold: frames stamped ahead of the device's
+    clock (``AheadHold``), a reboot claimed (``RebootClaim``), renumbered frames awaiting a
+    HELLO (``Doubt``). ``frame()`` for each frame; ``poll()`` now and then for what is
+    overdue. ``last_t_us`` is the time of the last record delivered (-1: none), kept by the
+    sink as the sequencer delivers."""
+
+    def __init__(self, seq: Sequencer, clock: DeviceClock, sink: Sink) -> None:
+        self.seq = seq
+        self.clock = clock
+        self.sink = sink
+        self.last_t_us = -1
+        self.ahead = AheadHold()
+        self.reboot: RebootClaim | None = None
+        self.doubt: Doubt | None = None
+        self._suspect = False  # the HELLO being looked at answers a doubt
+
+    def old_uptime(self) -> int:
+        """The uptime the device is known to have reached: its last believed status frame (or,
+        a host resuming from a checkpoint, before any, the checkpoint's ``seq._uptime_us``),
+        or the time of the last record delivered, if later (a status frame is written after
+        every record the host has before it)."""
+        status = self.clock.last_us if self.clock.samples else self.seq._uptime_us
+        return max(status, self.last_t_us)
+
+    def frame(self, f: Frame, now: float, out: list[Any], confirmed: bool = False) -> None:
+        """One CRC-valid frame, in stream order: held, refused, or handed to the sink."""
+        if self.reboot is not None and self._held(f, now, out):
+            return
+        if self.doubt is not None and self._doubted(f, now, out):
+            return
+        if self.ahead or (not confirmed and runs_ahead(f, self.seq, self.clock, self.old_uptime(), now)):
+            self._hold(f, now, out)
+            return
+        if isinstance(f, REPLAYABLE):
+            self._record(f, now, out)
+        elif isinstance(f, (HelloFrame, HeartbeatFrame)):
+            self._status(f, now, out)
+        elif isinstance(f, PongFrame):
+            why = status_seq_doubt(f, self.seq, now)
+            if why:
+                self.sink.refuse(Refusal("seq", why, f), now, out)
+            else:
+                self.sink.pong(f, now, out)
+        else:
+            self.sink.other(f, now, out)
+
+    def poll(self, now: float, out: list[Any]) -> None:
+        """What no status frame decided in time: a reboot claim refuted, a doubt ended, the
+        first frame held ahead refused."""
+        if self.reboot is not None and self.reboot.overdue(now):
+            self._reboot_refused(f"no status frame confirmed it within {REBOOT_WAIT_S:g} s", now, out)
+        if self.doubt is not None and self.doubt.overdue(now):
+            self._doubt_ends(now, out)
+        if self.ahead.overdue(now):
+            self._expire(f"no status frame confirmed it within {HOLD_S:g} s", now, out)
+
+    # --- records and status frames -----------------------------------------------------
+
+    def _record(self, f: Frame, now: float, out: list[Any]) -> None:
+        """A replayable frame: refused if its seq or time cannot be the device's, else on to the
+        sink (a refused frame counts as not received: the device is asked to replay its seq).
+        A seq delivered already, again and not flagged REPLAY, is held until a HELLO tells
+        whether the device booted again."""
+        if renumbered(f, self.seq):
+            self.doubt = Doubt(now, [f])
+            self.sink.ask("!hello", out)
+            return
+        what, why = record_doubt(f, self.seq, self.last_t_us, now)
+        if why:
+            self.sink.refuse(Refusal(what, why, f), now, out)
+            return
+        self.sink.accept(f, now, out)
+
+    def _status(self, f: Status, now: float, out: list[Any]) -> None:
+        why = status_seq_doubt(f, self.seq, now)
+        if why:
+            self.sink.refuse(Refusal("seq", why, f), now, out)
+            return
+        old = self.old_uptime()
+        if claims_reboot(f, old, self.seq, self.clock, now, self._suspect):  # a new boot?
+            why = reboot_doubt(f, self.clock, old, now)
+            if why:
+                self.sink.refuse(Refusal("reboot", why, f), now, out)
+                return
+            self.reboot = RebootClaim(f, now)
+            self.sink.ask("!hello", out)  # its answer confirms the reboot (or not) within a round trip
+            return
+        self.sink.believe(f, now, out)
+
+    # --- device times ahead of the host's estimate --------------------------------------
+
+    def _hold(self, f: Frame, now: float, out: list[Any]) -> None:
+        """Hold ``f`` (and every frame after it) until a status frame confirms or refutes the
+        times held; a status frame held behind others settles them."""
+        then = self.ahead.add(f, now)
+        if then == "settle":
+            self._settle(now, out)
+        elif then == "expire":
+            self._expire("more frames came than the host holds", now, out)
+
+    def _settle(self, now: float, out: list[Any]) -> None:
+        """Those held frames stamped later than the status frame behind them are refused, the
+        others released in order; the status frame itself is looked at again (held alone, it
+        waits for the next one)."""
+        queue, s = self.ahead.settle()
+        for f, why in queue:
+            if why:
+                self.sink.refuse(Refusal("time", why, f), now, out)
+            else:
+                self.frame(f, now, out, confirmed=True)
+        self.frame(s, now, out)
+
+    def _expire(self, why: str, now: float, out: list[Any]) -> None:
+        """No status frame confirmed the first frame held: it is refused, the rest looked at again."""
+        first, why, rest = self.ahead.expire(why)
+        self.sink.refuse(Refusal("time", why, first), now, out)
+        for f in rest:
+            self.frame(f, now, out)
+
+    # --- reboot claims --------------------------------------------------------------------
+
+    def _held(self, f: Frame, now: float, out: list[Any]) -> bool:
+        """A reboot is claimed: hold frames until a status frame (or, the clocks too close to
+        tell, the numbering of the frames after it) decides. True if ``f`` was held or decided
+        on; False if it is to be looked at as usual now."""
+        claim = self.reboot
+        assert claim is not None
+        if claim.undecided or not isinstance(f, (HelloFrame, HeartbeatFrame)):
+            if claim.hold(f):
+                self._reboot_refused("too many frames came before a status frame confirmed it", now, out)
+            elif claim.undecided:
+                self._numbering_decides(claim, now, out)
+            return True
+        why = claim.judge(f, self.clock, self.old_uptime(), now)
+        if why == UNDECIDED:  # the clocks are too close: the frames after the claim tell
+            claim.undecided = True
+            claim.hold(f)
+            self._numbering_decides(claim, now, out)
+            return True
+        if not why:
+            self._reboot_confirmed(claim, now, out)
+            return False
+        self._reboot_refused(why, now, out)
+        return False
+
+    def _numbering_decides(self, claim: RebootClaim, now: float, out: list[Any]) -> None:
+        which = claim.numbering(self.seq)
+        if which == "new":
+            self._reboot_confirmed(claim, now, out)
+        elif which == "old":
+            self._reboot_refused("the frames after it go on with the old boot's numbering", now, out)
+
+    def _reboot_confirmed(self, claim: RebootClaim, now: float, out: list[Any]) -> None:
+        """The new boot is believed: seqs and the clock start over, then the frames held."""
+        self.reboot = None
+        self.sink.restart(now, out)
+        self.last_t_us = -1
+        self.sink.believe(claim.frame, now, out)
+        for f in claim.held:
+            self.frame(f, now, out)
+
+    def _reboot_refused(self, why: str, now: float, out: list[Any]) -> None:
+        claim = self.reboot
+        assert claim is not None
+        self.reboot = None
+        self.sink.refuse(claim.refusal(why, self.old_uptime()), now, out)
+        for held in claim.held:
+            self.frame(held, now, out)
+
+    # --- renumbered frames ------------------------------------------------------------------
+
+    def _doubted(self, f: Frame, now: float, out: list[Any]) -> bool:
+        """Renumbered frames came: hold frames until a HELLO. If the HELLO claims a new boot,
+        the frames held are the new boot's (they go with the claim); if not, they are looked
+        at again, and the renumbered ones refused. True if ``f`` was held or decided on."""
+        doubt = self.doubt
+        assert doubt is not None
+        if not isinstance(f, HelloFrame):
+            if doubt.hold(f):
+                self._doubt_ends(now, out)
+            return True
+        self.doubt = None
+        self._suspect = True
+        try:
+            self.frame(f, now, out)
+        finally:
+            self._suspect = False
+        if self.reboot is not None and self.reboot.frame is f:
+            self.reboot.held[:0] = doubt.held
+            self.reboot.before = len(doubt.held)
+        else:
+            self._release(doubt, now, out)
+        return True
+
+    def _doubt_ends(self, now: float, out: list[Any]) -> None:
+        doubt, self.doubt = self.doubt, None
+        if doubt is not None:
+            self._release(doubt, now, out)
+
+    def _release(self, doubt: Doubt, now: float, out: list[Any]) -> None:
+        """No new boot: a renumbered frame is refused (a corruption, or a reboot the HELLO did
+        not show: said, never dropped as a duplicate without a word); the others go on."""
+        for g in doubt.held:
+            if renumbered(g, self.seq):
+                why = (f"seq {g.seq} came again, not flagged as a replay, and the device's HELLO "
+                       "shows no new boot")
+                self.sink.refuse(Refusal("seq", why, g), now, out)
+            else:
+                self.frame(g, now, out)
