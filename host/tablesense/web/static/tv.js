@@ -307,6 +307,12 @@ function render() {
     }
   }
   if (document.body.dataset.pairing === "refused") notice += `<div class="notice pairing">${t("tv_code_wrong")}</div>`;
+  // the board is silent: play goes on by the referee's hand (docs/scoreboard.md, "Sensors out")
+  const sensors = snap.sensors || {};
+  if (sensors.link === "out") notice += `<div class="notice sensors-out" role="status"><span aria-hidden="true">⚠</span> ${t("sensors.out")}</div>`;
+  else if (sensors.checking) notice += `<div class="notice sensors-back" role="status">${t("sensors.checking")}</div>`;
+  const asked = (snap.view && snap.view.sensor_questions) || [];
+  if (asked.length) questions += `<div class="questions sensors">${t("question")}: ${asked.map((q) => esc(q.text)).join(" · ")}</div>`;
   region("notice", notice);
   document.body.classList.toggle("over", over);
   let moved = region("body", body);
@@ -329,7 +335,7 @@ function render() {
 // The ticker keeps what matters: goals, pockets, pins falling, balls off the table, the
 // referee's calls and the table's errors (not every cushion and rest).
 function matters(ev) {
-  return ["goal", "pocket", "off_table", "call", "error", "note"].includes(ev.type) || (ev.type === "pin" && ev.state === "down");
+  return ["goal", "pocket", "off_table", "call", "error", "note", "sensors"].includes(ev.type) || (ev.type === "pin" && ev.state === "down");
 }
 
 let lastTold = null;
