@@ -106,14 +106,15 @@ async def test_the_table_says_its_sensors_are_out_while_the_board_is_silent_and_
     await golf.cut()
     out = golf.pub.snapshot("1")["sensors"]
     assert out["link"] == "out" and out["since"] is not None
-    await golf.link(LinkStatus("reconnected", "socket://... open"))  # the port opens; the board is not heard yet
+    await golf.link(LinkStatus("reconnected", "socket://... open"))  # the port opens, the board unheard
     assert golf.pub.snapshot("1")["sensors"]["link"] == "out"
     await golf.back()
     assert golf.pub.snapshot("1")["sensors"]["link"] == "up"
 
 
 @pytest.mark.parametrize("game,events,figure", [
-    ("golf", [{"type": "goal", "goal": "B", "ball": "p1"}, {"type": "rest"}], ("balls_left", {"p1": 4, "p2": 5})),
+    ("golf", [{"type": "goal", "goal": "B", "ball": "p1"}, {"type": "rest"}],
+     ("balls_left", {"p1": 4, "p2": 5})),
     ("kegle", [{"type": "pin", "pin": 3, "state": "down"}, {"type": "rest"}], ("points", {"p1": 2, "p2": 0})),
     ("kegle", [{"type": "pocket", "pocket": 2, "ball": "white"}, {"type": "rest"}], ("at_table", "p2")),
     ("carom", [{"type": "cushion", "cushion": 1}, {"type": "rest"}], ("innings", {"p1": 1, "p2": 0})),
@@ -144,7 +145,8 @@ async def test_the_boards_replay_of_what_was_entered_by_hand_is_not_doubled(golf
     await golf.hand(type="goal", goal="B", ball="p1")
     await golf.back()
     # the board kept its frames: the same shots, stamped when the ball dropped (before the taps)
-    await golf.link({"t": t0 + 0.05, "type": "goal", "goal": "B", "ball": "p1"}, {"t": t0 + 0.1, "type": "rest"},
+    await golf.link({"t": t0 + 0.05, "type": "goal", "goal": "B", "ball": "p1"},
+                    {"t": t0 + 0.1, "type": "rest"},
                     {"t": t0 + 0.3, "type": "goal", "goal": "B", "ball": "p1"})
     snap = await golf.checked()
     assert kinds(golf.lines()) == ["goal", "rest", "goal*", "rest*", "goal*"]
@@ -170,7 +172,8 @@ async def test_a_goal_the_board_saw_and_the_referee_did_not_enter_is_asked_and_a
     await golf.link({"t": t0 + 0.1, "type": "goal", "goal": "B", "ball": "p1"},
                     {"t": t0 + 0.2, "type": "goal", "goal": "B", "ball": "p1"},  # a second one: not entered
                     {"t": t0 + 0.25, "type": "rest"},
-                    {"t": t0 + 0.4, "type": "goal", "goal": "A", "ball": "p2"}, {"t": t0 + 0.55, "type": "rest"})
+                    {"t": t0 + 0.4, "type": "goal", "goal": "A", "ball": "p2"},
+                    {"t": t0 + 0.55, "type": "rest"})
     snap = await golf.checked()
     (q,) = snap["sensors"]["questions"]
     assert q["kind"] == "board" and q["board"]["goal"] == "B" and q["board"]["ball"] == "p1"
@@ -193,7 +196,8 @@ async def test_another_ball_is_asked_and_the_answer_is_applied(golf: Table) -> N
     await golf.hand(type="goal", goal="B", ball="p2")  # Bob's ball, by the referee
     await golf.hand(type="rest")
     await golf.back()
-    await golf.link({"t": t0 + 0.1, "type": "goal", "goal": "B", "ball": "p1"}, {"t": t0 + 0.2, "type": "rest"})
+    await golf.link({"t": t0 + 0.1, "type": "goal", "goal": "B", "ball": "p1"},
+                    {"t": t0 + 0.2, "type": "rest"})
     snap = await golf.checked()
     (q,) = snap["sensors"]["questions"]
     assert q["kind"] == "other" and q["options"] == ["hand", "board", "both"]
@@ -205,7 +209,8 @@ async def test_another_ball_is_asked_and_the_answer_is_applied(golf: Table) -> N
     assert golf.state()["balls_left"] == {"p1": 4, "p2": 5}
 
 
-async def test_a_hand_entry_the_board_did_not_see_is_kept_or_taken_out_as_the_referee_says(golf: Table) -> None:
+async def test_a_hand_entry_the_board_did_not_see_is_kept_or_taken_out_as_the_referee_says(
+        golf: Table) -> None:
     await golf.link({"t": 1.0, "type": "rest"})
     await golf.cut()
     await golf.hand(type="goal", goal="A", ball="p1")  # Ann's own goal? the referee thought so
@@ -260,7 +265,8 @@ async def test_the_panels_api_takes_a_tap_and_an_answer_with_the_token_only(app:
     h = {"X-Tablesense-Token": token}
     r = await http.post(f"{url}/api/table/{tid}/event", json={"type": "goal", "goal": "B", "ball": "p1"})
     assert r.status == 403
-    r = await http.post(f"{url}/api/table/{tid}/event", json={"type": "goal", "goal": "B", "ball": "p1"}, headers=h)
+    goal = {"type": "goal", "goal": "B", "ball": "p1"}
+    r = await http.post(f"{url}/api/table/{tid}/event", json=goal, headers=h)
     assert r.status == 200, await r.text()
     r = await http.post(f"{url}/api/table/{tid}/event", json={"type": "goal", "goal": "C"}, headers=h)
     assert r.status == 400 and "needs 'goal'" in (await r.json())["error"]
@@ -282,7 +288,8 @@ async def test_the_panels_api_takes_a_tap_and_an_answer_with_the_token_only(app:
     (q,) = snap["view"]["sensor_questions"]
     assert "Goal B · Ann's ball was entered by hand; the sensors did not see it. Keep it?" in q["text"]
     assert [o["label"] for o in q["options"]] == ["Keep it", "Take it out"]
-    r = await http.post(f"{url}/api/table/{tid}/sensors", json={"question": q["id"], "answer": True}, headers=h)
+    answer = {"question": q["id"], "answer": True}
+    r = await http.post(f"{url}/api/table/{tid}/sensors", json=answer, headers=h)
     assert r.status == 200
     snap = await (await http.get(f"{url}/api/table/{tid}")).json()
     assert snap["view"]["sensor_questions"] == [] and snap["state"]["balls_left"]["p1"] == 4

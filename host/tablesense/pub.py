@@ -312,6 +312,7 @@ class Pub(SensorsOut):
             source = source(cp)
         async for item in source:
             if isinstance(item, Checkpoint):
+                self._clock_from(tab, item)  # the device's time now: hand entries are stamped by it
                 await self._retrying(tab, lambda item=item: self._save_checkpoint(tab, item))
                 continue
             if isinstance(item, Event):

@@ -115,6 +115,14 @@ class SensorsOut:
         elif kind in LOST:
             sensors.merge = sensors.merge.frames_lost()
 
+    def _clock_from(self, tab: Table, checkpoint: Any) -> None:
+        """A checkpoint of the link (a quiet point) carries the device's time as the translator
+        has it, which may be ahead of the last event's: a ``rest`` is reported up to a heartbeat
+        after its time. The table's clock (``Table.table_time``) takes it, never going back."""
+        t = getattr(checkpoint, "now_us", 0) / 1e6
+        if t > tab.table_time():
+            tab.clock = (t, time.monotonic())
+
     def sensors_snapshot(self, tab: Table) -> dict[str, Any]:
         """What the screens show of the table's sensors (``Pub.snapshot``'s ``sensors``)."""
         s = tab.sensors
