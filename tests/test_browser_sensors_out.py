@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from screen_checks import apart, axe_violations, box, clipped, describe
 from test_browser import LivePub, _page, browser  # noqa: F401  (fixture)
 
 from tablesense.link import LinkStatus
@@ -170,7 +171,7 @@ def _balls(snap: dict[str, Any]) -> dict[str, int] | None:
 
 
 def test_a_golf_match_goes_on_by_hand_while_the_cable_is_cut_and_the_boards_replay_is_merged(
-        browser: Any, golf_table: tuple[Cable, Pub]) -> None:  # noqa: F811
+        browser: Any, golf_table: tuple[Cable, Pub], out: Path) -> None:  # noqa: F811
     cable, pub = golf_table
     pub.wait("the board heard", lambda s: s["sensors"]["link"] == "up")
     match = pub.post("/api/table/1/setup", {"game": "golf", "players": {"p1": "Ann", "p2": "Bob"}})["match"]
@@ -195,6 +196,7 @@ def test_a_golf_match_goes_on_by_hand_while_the_cable_is_cut_and_the_boards_repl
         assert "Sensors out — the referee enters the table's events" in tv.inner_text(".notice.sensors-out")
         ref.wait_for_selector("#sensors .sensors-out")
         assert ref.locator("#sensors button.hand").count() == 5  # each goal with whose ball, and the rest
+        _board_whole(tv)
 
         # shot 2: Ann scores again; the board sees it, the referee taps it
         cable.goal(1, 1)
@@ -220,6 +222,7 @@ def test_a_golf_match_goes_on_by_hand_while_the_cable_is_cut_and_the_boards_repl
         assert re.search(r"At \d\d:\d\d:\d\d the sensors saw Goal B · Ann's ball, which was not entered\. "
                          r"Did it happen\?", question), question
         tv.wait_for_selector(".questions.sensors")
+        ref.screenshot(path=str(out / "sensors-question-golf.png"), full_page=True)
         snap = pub.snap()
         assert _balls(snap) == {"p1": 3, "p2": 5}, "the goal entered by hand is not doubled by the replay"
         note = [e for e in snap["ticker"] if e["type"] == "sensors"]
@@ -262,6 +265,18 @@ def _panel(browser: Any, live: LivePub) -> tuple[Any, Any, Any]:  # noqa: F811
     return ctx, tv, ref
 
 
+def _board_whole(tv: Any) -> None:
+    """The banner takes a row of its own: nothing of the board is cut or covered, on a TV of
+    either size."""
+    for size in ({"width": 1280, "height": 720}, {"width": 1920, "height": 1080}):
+        tv.set_viewport_size(size)
+        tv.wait_for_timeout(200)
+        assert clipped(tv, ".player, .player h2, .centre, .notice, .lastshot") == [], size
+        banner = box(tv, ".notice.sensors-out")
+        assert all(apart(banner, box(tv, sel)) for sel in (".player.p1", ".player.p2", ".centre")), size
+    tv.set_viewport_size({"width": 1280, "height": 720})
+
+
 def _tap(live: LivePub, ref: Any, name: str) -> None:
     before = live.call(lambda: live.pub.table("1").version)
     ref.get_by_role("button", name=name, exact=True).click()
@@ -272,7 +287,7 @@ def _tap(live: LivePub, ref: Any, name: str) -> None:
     time.sleep(0.25)  # the table's clock moves on between taps
 
 
-def test_a_keglebillard_shot_by_hand_in_danish(browser: Any, live: LivePub) -> None:  # noqa: F811
+def test_a_keglebillard_shot_by_hand_in_danish(browser: Any, live: LivePub, out: Path) -> None:  # noqa: F811
     live.call(live.pub.start_match, "1",
               {"game": "kegle", "players": {"p1": "Ann", "p2": "Bob"}, "distance": 100})
     live.call(live.pub.set_lang, "1", "da")
@@ -286,6 +301,11 @@ def test_a_keglebillard_shot_by_hand_in_danish(browser: Any, live: LivePub) -> N
         _tap(live, ref, "Kegle 3 væltet")
         _tap(live, ref, "Kegle 5 væltet")
         _tap(live, ref, "Kuglerne ligger stille — stødet er slut")
+        ref.screenshot(path=str(out / "sensors-out-panel-kegle-da.png"), full_page=True)
+        tv.screenshot(path=str(out / "sensors-out-tv-kegle-da.png"))
+        _board_whole(tv)
+        assert axe_violations(tv) == [], describe(axe_violations(tv))
+        assert axe_violations(ref) == [], describe(axe_violations(ref))
         state = live.call(live.pub.snapshot, "1")["state"]
         assert state["points"] == {"p1": 4, "p2": 0} and state["pins_down"] == [3, 5]
         tv.wait_for_selector(".pin.down[data-pin='3']")
@@ -322,6 +342,7 @@ def test_a_carom_shot_by_hand_and_the_referees_choice_while_the_board_talks(
         _tap(live, ref, "+1 carom")
         state = live.call(live.pub.snapshot, "1")["state"]
         assert state["caroms"] == {"p1": 1, "p2": 0} and state["at_table"] == "p1"
+        _board_whole(tv)
         tv.wait_for_selector(".player.p1 .big:has-text('1')")
     finally:
         ctx.close()
