@@ -36,11 +36,14 @@ NEXT_SHOT = 0.9
 class Table:
     """A pub's table with the test as its link."""
 
-    def __init__(self, tmp_path: Path, game: str) -> None:
+    def __init__(self, tmp_path: Path, game: str | None) -> None:
+        """A pub over ``tmp_path``'s match log; ``game``: start a match of it (None: the host
+        restarted, the log's match goes on)."""
         self.pub = Pub(Store(str(tmp_path / "pub.db")), ["1"])
         self.pub.check_s = 0.3  # the board's record is checked this long after it is back
         self.tab = self.pub.table("1")
-        self.pub.start_match("1", SETUPS[game])
+        if game is not None:
+            self.pub.start_match("1", SETUPS[game])
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
         self.task = asyncio.get_running_loop().create_task(self.pub.feed("1", self._items()))
 
@@ -85,6 +88,7 @@ class Table:
     async def close(self) -> None:
         self.queue.put_nowait(None)
         await self.task
+        self.pub.store.close()
 
 
 @pytest.fixture
@@ -293,3 +297,24 @@ async def test_the_panels_api_takes_a_tap_and_an_answer_with_the_token_only(app:
     assert r.status == 200
     snap = await (await http.get(f"{url}/api/table/{tid}")).json()
     assert snap["view"]["sensor_questions"] == [] and snap["state"]["balls_left"]["p1"] == 4
+
+
+async def test_a_host_restarted_while_the_sensors_were_out_merges_the_replay_with_the_hand_entries(
+        tmp_path: Path) -> None:
+    first = Table(tmp_path, "golf")
+    await first.link({"t": 1.0, "type": "rest"})
+    await first.cut()
+    t0 = first.now()
+    await first.hand(type="goal", goal="B", ball="p1")
+    await first.hand(type="rest")
+    await first.close()  # the host goes down while the board is silent
+    again = Table(tmp_path, None)
+    try:
+        await again.back()  # the board replays from the last checkpoint: the goal the referee entered
+        await again.link({"t": t0 + 0.1, "type": "goal", "goal": "B", "ball": "p1"},
+                         {"t": t0 + 0.3, "type": "rest"})
+        snap = await again.checked()
+        assert kinds(again.lines()) == ["rest", "goal*", "rest*"]
+        assert snap["state"]["balls_left"] == {"p1": 4, "p2": 5} and snap["sensors"]["questions"] == []
+    finally:
+        await again.close()

@@ -304,6 +304,7 @@ class Pub(SensorsOut):
         that refuses a write keeps the event waiting (and the link unread: the board keeps
         the frames) until it takes it; the ticker says why meanwhile."""
         tab = self.table(table_id)
+        self._sensors_resume(tab)  # the board was out when the host went down: merge its replay
         dedupe: Dedupe | None = None
         if callable(source):
             cp, row = self._checkpoint(tab)

@@ -319,6 +319,26 @@ class SensorsOut:
             else:
                 await writer.incident(tab.id, "sensors", text)
 
+    def _sensors_resume(self, tab: Table) -> None:
+        """A host (re)started with a table whose log ends in events entered by hand (after the
+        board's last): the board was out when the host went down. They are the hand record of
+        an out period again, so that the board's replay (from the checkpoint before them) is
+        merged with them, not logged beside them."""
+        entered: list[Sensed] = []
+        for ev in reversed(effective_lines(tab.log)[1:] if tab.match is not None else []):
+            if ev.source == "table":
+                break
+            with contextlib.suppress(json.JSONDecodeError):
+                obj = json.loads(ev.line)
+                s = sensed(obj, ev.seq) if isinstance(obj, dict) and obj.get("by_hand") is True else None
+                if s is not None:
+                    entered.append(s)
+        merge = Merge().went_out() if entered else Merge()
+        for s in reversed(entered):
+            merge, _, _ = merge.by_hand(s)
+        if merge.period is not None:
+            tab.sensors.merge = merge
+
     def _sensors_new_match(self, tab: Table) -> None:
         """A new match: the old one's questions and entries go."""
         sensors = tab.sensors
