@@ -306,6 +306,10 @@ def test_a_keglebillard_shot_by_hand_in_danish(browser: Any, live: LivePub, out:
         _board_whole(tv)
         assert axe_violations(tv) == [], describe(axe_violations(tv))
         assert axe_violations(ref) == [], describe(axe_violations(ref))
+        overview = _page(ctx, 1920, 1080)  # the bar's overview: the table's card says it too
+        overview.goto(f"{live.url}/")
+        overview.wait_for_selector(".card .told.sensors-out:has-text('Sensorerne er ude')")
+        assert axe_violations(overview) == [], describe(axe_violations(overview))
         state = live.call(live.pub.snapshot, "1")["state"]
         assert state["points"] == {"p1": 4, "p2": 0} and state["pins_down"] == [3, 5]
         tv.wait_for_selector(".pin.down[data-pin='3']")
