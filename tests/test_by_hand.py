@@ -1,9 +1,10 @@
 """The merge of a table's two records of a time its sensors were out (``tablesense.by_hand``):
 what the referee entered by hand and what the board replays when it is heard again.
 
-Pure: a season of such periods is played in memory, hand entries and board events in any
-interleaving; the log the pub would write is kept beside them, and each question is answered
-as a referee who knows what happened on the table would."""
+Pure: such periods are played in memory, the referee's taps and the board's replay and live
+events in any interleaving (a tap is stamped when it comes: nothing the board stamped later,
+beyond the clock's lag, came before it); the log the pub would write is kept beside them, and
+each question is answered as a referee who knows what happened on the table would."""
 
 from __future__ import annotations
 
@@ -180,8 +181,14 @@ def play(p: dict[str, Any], lost: bool = False) -> Table:
     if lost:
         table.merge = table.merge.frames_lost()
     hand, board = list(p["hand"]), [None, *p["after"]]  # None: the board's HELLO
+
+    def may_come(ev: dict[str, Any] | None) -> bool:
+        """A hand entry is stamped when it comes: a board event (or the HELLO) that came
+        before it is no later than its time, give or take the clock's lag."""
+        return not hand or (p["back"] if ev is None else ev["t"]) <= hand[0]["t"] + EARLY_S
+
     for board_next in p["order"]:
-        if (board_next and board) or not hand:
+        if (board_next and board and may_come(board[0])) or not hand:
             if not board:
                 break
             ev = board.pop(0)

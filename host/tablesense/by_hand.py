@@ -221,7 +221,9 @@ class Merge:
     pending: tuple[Sensed, ...] = ()
     #: board events applied lately, for a hand entry after them
     seen: tuple[Sensed, ...] = ()
-    clock: float = 0.0  # the latest time either record gave
+    #: the latest time of a hand entry and of a board event: what is too old to match goes
+    hand_t: float = 0.0
+    board_t: float = 0.0
 
     # --- the link ------------------------------------------------------------------------
     def went_out(self) -> Merge:
@@ -246,12 +248,18 @@ class Merge:
     def new_match(self) -> Merge:
         """A new match starts: the old one's entries are no longer compared."""
         period = Period(back_t=self.period.back_t) if self.period is not None and self.out else None
-        return Merge(out=self.out, period=period, clock=self.clock)
+        return Merge(out=self.out, period=period, hand_t=self.hand_t, board_t=self.board_t)
+
+    @property
+    def back(self) -> bool:
+        """The board is back and the out period waits for its check (a tap of what happened
+        just before may still come)."""
+        return self.period is not None and not self.out
 
     @property
     def checking(self) -> bool:
-        """The board is back and its record of the period waits for the check."""
-        return self.period is not None and not self.out
+        """The board is back and its record is to be compared with entries made by hand."""
+        return self.back and self.period is not None and self.period.entered > 0
 
     # --- events ------------------------------------------------------------------------------
     def by_hand(self, s: Sensed) -> tuple[Merge, Verdict, Sensed | None]:
@@ -262,7 +270,7 @@ class Merge:
         While the board is out, an entry like an event it reported just before is no double
         for sure: another goal may have dropped meanwhile. It is applied (play goes on) and,
         if the board's replay does not bring it, asked about at the check."""
-        m = self._tick(s.t)
+        m = self._tick(hand=s.t)
         p = m.period
         if p is None:
             twin = _first(b for b in m.seen if matches(s, b))
@@ -286,7 +294,7 @@ class Merge:
         """A sensor event the board reports: ``DROP`` (with the hand entry) when it was entered
         by hand, ``HOLD`` when it belongs to an out period the referee entered events in, else
         ``APPLY``."""
-        m = self._tick(s.t)
+        m = self._tick(board=s.t)
         p = m.period
         twin = _first(h for h in (*m.pending, *(p.hand if p is not None else ())) if matches(h, s))
         if twin is not None and any(h is twin for h in m.pending):
@@ -307,7 +315,7 @@ class Merge:
 
     def applied(self, s: Sensed) -> Merge:
         """A board event applied outside ``from_board`` (the rest that closes a shot)."""
-        m = self._tick(s.t)
+        m = self._tick(board=s.t)
         if m.period is not None:
             return replace(m, period=replace(m.period, applied=(*m.period.applied, s)))
         return replace(m, seen=(*m.seen, s))
@@ -346,18 +354,23 @@ class Merge:
         out = Outcome(tuple(asked), p.entered, p.same, dropped, p.lost)
         return replace(self, period=None, seen=(*self.seen, *p.applied)), out
 
-    def _tick(self, t: float) -> Merge:
-        """The clock moves on to ``t``: entries too old to match anything more are forgotten."""
-        if t <= self.clock:
+    def _tick(self, hand: float = 0.0, board: float = 0.0) -> Merge:
+        """The records move on: what can no longer match is forgotten. A hand entry is stamped
+        with the table's clock when it is tapped, so the next one is no earlier than the last
+        (nor than the board's last event, less the clock's lag): a board event ``LATE_S``
+        before that matches none. The board's events come in time order: a hand entry
+        ``EARLY_S`` and ``LATE_S`` before the board's last will match none of its next."""
+        hand_t, board_t = max(self.hand_t, hand), max(self.board_t, board)
+        if hand_t == self.hand_t and board_t == self.board_t:
             return self
-        horizon = t - LATE_S - EARLY_S
-        seen = self.seen
-        if seen and seen[0].t < horizon:
-            seen = tuple(b for b in seen if b.t >= horizon)
-        pending = self.pending
-        if pending and pending[0].t < horizon:
-            pending = tuple(h for h in pending if h.t >= horizon)
-        return replace(self, clock=t, seen=seen, pending=pending)
+        seen, pending = self.seen, self.pending
+        old = max(hand_t, board_t - EARLY_S) - LATE_S - 1.0
+        if seen and min(b.t for b in seen) < old:
+            seen = tuple(b for b in seen if b.t >= old)
+        old = board_t - LATE_S - EARLY_S - 1.0
+        if pending and pending[0].t < old:
+            pending = tuple(h for h in pending if h.t >= old)
+        return replace(self, hand_t=hand_t, board_t=board_t, seen=seen, pending=pending)
 
 
 # --- the correction of the match log --------------------------------------------------------

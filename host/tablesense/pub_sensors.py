@@ -109,7 +109,7 @@ class SensorsOut:
         elif kind == "hello" and sensors.link != "up":
             sensors.link, sensors.since = "up", None
             sensors.merge = sensors.merge.came_back(tab.table_time())
-            if sensors.merge.checking:
+            if sensors.merge.back:
                 self._schedule_check(tab)
             self._changed(tab)
         elif kind in LOST:
@@ -144,7 +144,7 @@ class SensorsOut:
         """The board has been back ``check_s``: what is left of the out period is asked."""
         async with tab.lock:
             sensors = tab.sensors
-            if not sensors.merge.checking:
+            if not sensors.merge.back:
                 return
             sensors.merge, rest = sensors.merge.closing_rest()
             if rest is not None and _in_shot(tab):
