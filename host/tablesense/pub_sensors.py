@@ -178,6 +178,8 @@ class SensorsOut:
     def _from_board(self, tab: Table, event: Event) -> list[Event]:
         """The events to log for one the board reports: none (entered by hand already, or held
         for the check), itself, or the closing rest of an out period first."""
+        if event.type not in by_hand.MATCHED:  # a contact, a strike: the hand enters none
+            return [event]
         sensors = tab.sensors
         sensors.arrivals += 1
         s = sensed(event.to_dict(), sensors.arrivals)
