@@ -317,6 +317,29 @@ def test_an_entry_like_the_last_goal_before_the_cut_is_another_goal_until_asked(
     assert table.counted() == Counter({("goal", "A", "p1"): 1})
 
 
+def test_an_entry_taken_back_no_longer_stands_for_the_boards_event() -> None:
+    """The referee undoes (or voids) a goal he entered: the board's goal it stood for is
+    asked again, whether the tap came before the board's replay or after it."""
+    goal = {"t": 102.0, "type": "goal", "goal": "A", "ball": "p1"}
+    for tap_first in (True, False):
+        table = Table()
+        table.merge = table.merge.went_out()
+        table.hand({"t": 101.0, "type": "rest"})
+        table.merge = table.merge.came_back(104.0)
+        if tap_first:
+            table.hand({**goal, "t": 103.0})
+            assert table.board(goal) is Verdict.DROP
+        else:
+            assert table.board(goal) is Verdict.HOLD
+            table.hand({**goal, "t": 105.0})
+        tapped = table.log[-1][0]
+        table.merge = table.merge.forget(lambda ref, n=tapped: ref == n)  # the undo
+        table.log = table.log[:-1]
+        table.check()
+        (q,) = table.asked
+        assert q.kind == "board" and q.board is not None and q.board.t == 102.0, tap_first
+
+
 def test_the_boards_last_rest_closes_the_shot_the_referee_left_open() -> None:
     table = Table()
     table.merge = table.merge.went_out()
@@ -336,6 +359,15 @@ def test_rewrite_voids_from_the_first_change_and_writes_the_rest_again() -> None
     assert plan.lines == ((None, {"t": 4.5, "type": "pin"}), (6, {"t": 5.0, "type": "rest"}))
     assert rewrite(lines, insert=[{"t": 9.0, "type": "pin"}]).voids == ()
     assert rewrite(lines, remove=[5]).voids == ((5, 5),)
+
+
+def test_a_board_event_in_a_shot_the_referee_took_back_goes_in_after_the_undo() -> None:
+    lines = [(2, {"t": 1.0, "type": "rest"}), (3, {"t": 5.0, "type": "goal", "by_hand": True}),
+             (4, {"t": 6.0, "type": "rest", "by_hand": True}),
+             (5, {"t": 7.0, "type": "call", "call": "undo"}), (6, {"t": 20.0, "type": "goal"})]
+    plan = rewrite(lines, insert=[{"t": 4.0, "type": "goal", "board": True}], undone={5: 3})
+    assert plan.voids == ((6, 6),)
+    assert plan.lines == ((None, {"t": 7.0, "type": "goal", "board": True}), (6, {"t": 20.0, "type": "goal"}))
 
 
 @given(st.lists(st.floats(0, 50), max_size=12), st.lists(st.floats(0, 50), max_size=3), st.data())

@@ -318,3 +318,21 @@ async def test_a_host_restarted_while_the_sensors_were_out_merges_the_replay_wit
         assert snap["state"]["balls_left"] == {"p1": 4, "p2": 5} and snap["sensors"]["questions"] == []
     finally:
         await again.close()
+
+
+async def test_a_goal_entered_by_hand_and_undone_leaves_the_boards_goal_to_be_asked(golf: Table) -> None:
+    await golf.link({"t": 1.0, "type": "rest"})
+    await golf.cut()
+    t0 = golf.now()
+    await golf.hand(type="goal", goal="B", ball="p1")
+    await golf.hand(type="rest")
+    await golf.pub.call_async("1", {"call": "undo"})  # the referee takes the shot back
+    assert golf.state()["balls_left"] == {"p1": 5, "p2": 5}
+    await golf.back()
+    await golf.link({"t": t0 + 0.1, "type": "goal", "goal": "B", "ball": "p1"},
+                    {"t": t0 + 0.3, "type": "rest"})
+    snap = await golf.checked()
+    (q,) = snap["sensors"]["questions"]
+    assert q["kind"] == "board" and q["board"]["ball"] == "p1"  # not dropped as the undone tap's twin
+    await golf.pub.answer_sensors("1", q["id"], True)
+    assert golf.state()["balls_left"] == {"p1": 4, "p2": 5}

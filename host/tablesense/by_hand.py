@@ -44,7 +44,7 @@ corrected match.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
@@ -159,6 +159,8 @@ class Period:
     last: Sensed | None = None  # the board's latest event of the period (matched or held)
     #: hand entries of an event like one the board reported just before it went silent
     echoes: tuple[tuple[Sensed, Sensed], ...] = ()
+    #: hand entries and the board's events they stand for (the board's not logged)
+    pairs: tuple[tuple[Sensed, Sensed], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,7 +283,8 @@ class Merge:
         if twin is not None and any(b is twin for b in p.applied):  # reported since the board is back
             return replace(m, period=replace(p, applied=_without(p.applied, twin))), Verdict.DOUBLE, twin
         if twin is not None:  # held: the hand entry stands for it
-            p = replace(p, held=_without(p.held, twin), entered=p.entered + 1, same=p.same + 1)
+            p = replace(p, held=_without(p.held, twin), entered=p.entered + 1, same=p.same + 1,
+                        pairs=(*p.pairs, (s, twin)))
             return replace(m, period=p), Verdict.APPLY, twin
         echo = _first(b for b in m.seen if matches(s, b))
         if echo is not None:
@@ -302,7 +305,8 @@ class Merge:
         if p is not None:
             last = s if p.last is None or s.t >= p.last.t else p.last
             if twin is not None:
-                p = replace(p, hand=_without(p.hand, twin), same=p.same + 1, last=last)
+                p = replace(p, hand=_without(p.hand, twin), same=p.same + 1, last=last,
+                            pairs=(*p.pairs, (twin, s)))
                 return replace(m, period=p), Verdict.DROP, twin
             if p.entered and (p.back_t is None or s.t <= p.back_t):
                 return replace(m, period=replace(p, held=(*p.held, s), last=last)), Verdict.HOLD, None
@@ -312,6 +316,19 @@ class Merge:
         if s.kind in MATCHED:
             m = replace(m, seen=(*m.seen, s))
         return m, Verdict.APPLY, None
+
+    def forget(self, gone: Callable[[int], bool]) -> Merge:
+        """Hand entries taken back (an undo, a void: ``gone(ref)`` of their log lines) are no
+        longer compared; a board event one of them stood for is held again, to be asked."""
+        pending = tuple(h for h in self.pending if not gone(h.ref))
+        p = self.period
+        if p is not None:
+            back = tuple(b for h, b in p.pairs if gone(h.ref))
+            p = replace(p, hand=tuple(h for h in p.hand if not gone(h.ref)),
+                        echoes=tuple((h, b) for h, b in p.echoes if not gone(h.ref)),
+                        pairs=tuple((h, b) for h, b in p.pairs if not gone(h.ref)),
+                        held=(*p.held, *back), same=p.same - len(back))
+        return replace(self, pending=pending, period=p)
 
     def applied(self, s: Sensed) -> Merge:
         """A board event applied outside ``from_board`` (the rest that closes a shot)."""
@@ -385,29 +402,37 @@ class Rewrite:
 
 
 def rewrite(lines: Sequence[tuple[int, Mapping[str, Any]]], remove: Iterable[int] = (),
-            insert: Iterable[Mapping[str, Any]] = ()) -> Rewrite:
+            insert: Iterable[Mapping[str, Any]] = (), undone: Mapping[int, int] | None = None) -> Rewrite:
     """The correction that takes the lines ``remove`` (their numbers) out of a match and puts
     the events ``insert`` in at their time.
 
     ``lines``: the match's effective lines after its set-up, ``(number, event)``, in log order,
     the last line of the log last. An event goes in after the last line whose time is not
-    later than its own (a line of the same time stays before it). Lines before the first
-    place an event goes in are taken out by a void record each; from that place on,
-    everything is voided at once and written again, the new events among them."""
+    later than its own (a line of the same time stays before it), unless an ``undo`` after
+    that place takes it back (``undone``: each undo's line -> the first line of what it took
+    back): then it goes in after that undo, stamped no earlier than the line before it (the
+    referee took that shot back; what the board saw in it comes in as the match now stands).
+    Lines before the first place an event goes in are taken out by a void record each; from
+    that place on, everything is voided at once and written again, the new events among them."""
     gone = set(remove)
     new = sorted(insert, key=lambda e: float(e["t"]))
     if not new:
         return Rewrite(voids=tuple((n, n) for n, _ in lines if n in gone))
     times = [float(ev["t"]) for _, ev in lines]
-    where = [_place(times, float(e["t"])) for e in new]
-    first = min(where)
+    todo: list[tuple[int, int, Mapping[str, Any]]] = []
+    for k, e in enumerate(new):
+        at = _past_undos(lines, _place(times, float(e["t"])), undone or {})
+        if at and float(e["t"]) < times[at - 1]:
+            e = {**e, "t": times[at - 1]}
+        todo.append((at, k, e))
+    todo.sort()
+    first = todo[0][0]
     if first == len(lines):  # every line is earlier: the events go at the end
         voids = tuple((n, n) for n, _ in lines if n in gone)
-        return Rewrite(voids=voids, lines=tuple((None, e) for e in new))
+        return Rewrite(voids=voids, lines=tuple((None, e) for _, _, e in todo))
     voids = [(n, n) for n, _ in lines[:first] if n in gone]
     voids.append((lines[first][0], lines[-1][0]))
     out: list[tuple[int | None, Mapping[str, Any]]] = []
-    todo = sorted(zip(where, range(len(new)), new, strict=True))
     k = 0
     for i in range(first, len(lines)):
         while k < len(todo) and todo[k][0] == i:
@@ -418,6 +443,18 @@ def rewrite(lines: Sequence[tuple[int, Mapping[str, Any]]], remove: Iterable[int
             out.append((n, ev))
     out += [(None, e) for _, _, e in todo[k:]]
     return Rewrite(voids=tuple(voids), lines=tuple(out))
+
+
+def _past_undos(lines: Sequence[tuple[int, Mapping[str, Any]]], at: int, undone: Mapping[int, int]) -> int:
+    """``at``, or the place after the last undo that takes back what lies at ``at``."""
+    if not undone or at >= len(lines):
+        return at
+    here = lines[at][0]  # the line the event would go in before
+    for i in range(len(lines) - 1, at - 1, -1):
+        first = undone.get(lines[i][0])
+        if first is not None and first <= here:
+            return i + 1
+    return at
 
 
 def _place(times: Sequence[float], t: float) -> int:

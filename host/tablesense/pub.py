@@ -435,6 +435,7 @@ class Pub(SensorsOut):
     def _apply(self, tab: Table, step: _Step) -> None:
         _, match_id, seq, line, source, now = step.row
         event = step.event
+        self._sensors_step(tab, step)  # an undo or a void takes entries made by hand back
         if match_id is None:  # no match running: logged, shown, not refereed
             assert event is not None
             self._tick(tab, event, 0, source)

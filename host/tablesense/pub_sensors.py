@@ -26,9 +26,11 @@ from typing import TYPE_CHECKING, Any
 
 from . import by_hand
 from .by_hand import Disagreement, Merge, Sensed, Verdict, sensed
+from .corrections import voided_range
 from .errors import BadEvent, IllegalCall, TablesenseError
-from .events import Event, parse_event
+from .events import Call, Event, parse_event
 from .store import effective_lines
+from .undo_walk import Walk
 
 if TYPE_CHECKING:
     from .pub import Table, _Step
@@ -272,7 +274,7 @@ class SensorsOut:
         logged = effective_lines(tab.log)[1:]
         lines = [(ev.seq, json.loads(ev.line)) for ev in logged]
         sources = {ev.seq: ev.source for ev in logged}
-        plan = by_hand.rewrite(lines, remove, insert)
+        plan = by_hand.rewrite(lines, remove, insert, _undone(tab.match.game, logged))
         clock = tab.clock
         for first, last in plan.voids:
             await self._log_step(tab, lambda first=first, last=last: self._prepare_void(tab, first, last))
@@ -321,6 +323,21 @@ class SensorsOut:
             else:
                 await writer.incident(tab.id, "sensors", text)
 
+    def _sensors_step(self, tab: Table, step: _Step) -> None:
+        """A step about to be applied: an ``undo`` or a void takes hand entries back, and the
+        merge no longer compares them (``Merge.forget``)."""
+        event = step.event
+        if event is None:  # a void record
+            rng = voided_range(step.row[3])
+            if rng is not None:
+                first, last = rng
+                tab.sensors.merge = tab.sensors.merge.forget(lambda ref: first <= ref <= last)
+        elif isinstance(event, Call) and event.call == "undo":
+            unit = tab.walk.last()  # what this undo takes back: its lines and all after them
+            if unit is not None and unit.seq:
+                since = unit.seq
+                tab.sensors.merge = tab.sensors.merge.forget(lambda ref: ref >= since)
+
     def _sensors_resume(self, tab: Table) -> None:
         """A host (re)started with a table whose log ends in events entered by hand (after the
         board's last): the board was out when the host went down. They are the hand record of
@@ -356,6 +373,28 @@ def _clock_runs(tab: Table) -> None:
     t, mono = tab.clock
     if mono == 0.0:
         tab.clock = (t, time.monotonic())
+
+
+def _undone(game: str, logged: list[Any]) -> dict[int, int]:
+    """Each ``undo`` of a match's effective lines (after its set-up) and the first line of
+    what it took back, as the undo walk follows them."""
+    walk = Walk(game)
+    out: dict[int, int] = {}
+    for ev in logged:
+        if '"undo"' in ev.line and _is_undo(ev.line):
+            unit = walk.last()
+            if unit is not None and unit.seq:
+                out[ev.seq] = unit.seq
+        walk.feed(ev.line, ev.seq)
+    return out
+
+
+def _is_undo(line: str) -> bool:
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(obj, dict) and obj.get("type") == "call" and obj.get("call") == "undo"
 
 
 def _in_shot(tab: Table) -> bool:
