@@ -336,3 +336,26 @@ async def test_a_goal_entered_by_hand_and_undone_leaves_the_boards_goal_to_be_as
     assert q["kind"] == "board" and q["board"]["ball"] == "p1"  # not dropped as the undone tap's twin
     await golf.pub.answer_sensors("1", q["id"], True)
     assert golf.state()["balls_left"] == {"p1": 4, "p2": 5}
+
+
+async def test_keglebillard_another_pin_and_both_happened(tmp_path: Path) -> None:
+    table = Table(tmp_path, "kegle")
+    try:
+        await table.link({"t": 1.0, "type": "rest"})
+        await table.cut()
+        t0 = table.now()
+        await table.hand(type="pin", pin=2, state="down")  # the referee saw pin 2 fall
+        await table.hand(type="rest")
+        await table.back()
+        await table.link({"t": t0 + 0.1, "type": "pin", "pin": 3, "state": "down"},  # the board saw pin 3
+                         {"t": t0 + 0.3, "type": "rest"})
+        snap = await table.checked()
+        (q,) = snap["sensors"]["questions"]
+        assert q["kind"] == "other" and q["hand"]["pin"] == 2 and q["board"]["pin"] == 3
+        assert snap["state"]["points"] == {"p1": 0, "p2": 2}  # Bob's shot (Ann's was the empty one)
+        await table.pub.answer_sensors("1", q["id"], "both")  # both fell
+        state = table.state()
+        assert state["points"] == {"p1": 0, "p2": 4} and sorted(state["pins_down"]) == [2, 3]
+        assert kinds(table.lines()) == ["rest", "pin", "pin*", "rest*"]
+    finally:
+        await table.close()
