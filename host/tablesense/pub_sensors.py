@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 OUT = frozenset({"disconnected", "reconnecting", "no_hello"})
 #: statuses that mean frames of the board are lost for good
 LOST = frozenset({"lost", "restarted", "board_reset"})
-#: how many answers of the referee and board events the table keeps for the screens' words
+#: the open questions a table keeps (the oldest go first: a flood of them is no use to anyone)
 KEPT_QUESTIONS = 32
 
 
