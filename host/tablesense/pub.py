@@ -32,6 +32,7 @@ from .corrections import void_record
 from .errors import BadEvent, IllegalCall, TablesenseError
 from .events import Call, Event, Rest, Setup, parse_event
 from .link.checkpoint import Checkpoint, CheckpointError, Dedupe
+from .pub_sensors import SensorsOut, TableSensors
 from .replay import LineError, Replay
 from .shots import cut
 from .store import LANGS, LoggedEvent, MatchRow, Store, StoreError, StoreUnavailable, Writer, effective_lines
@@ -93,6 +94,8 @@ class Table:
     games: tuple[str, ...] = GAMES
     #: what the next ``undo`` takes back (``tablesense.undo_walk``), kept up with the log
     walk: Walk = field(default_factory=Walk)
+    #: the board heard or not, sensor events entered by hand, the merge (``pub_sensors``)
+    sensors: TableSensors = field(default_factory=TableSensors)
     listeners: set[asyncio.Event] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _json: tuple[int, str] = (-1, "")
@@ -105,7 +108,7 @@ class Table:
         return round(t + (time.monotonic() - mono), 6)
 
 
-class Pub:
+class Pub(SensorsOut):
     """All tables of one pub over one match log."""
 
     def __init__(self, store: Store, table_ids: Iterable[str], lang: str = "en",
@@ -155,6 +158,7 @@ class Pub:
             "rest_at": tab.rest_at, "paused_at": tab.paused_at,
             "turn_clock": turn_clock(match["game"], match["setup"]) if match else None,
             "games": list(tab.games),
+            "sensors": self.sensors_snapshot(tab),
             "now": time.time(),  # the host's clock as it sends: the page's clock is set by it
         }
         if self.view is not None:
@@ -300,6 +304,7 @@ class Pub:
         that refuses a write keeps the event waiting (and the link unread: the board keeps
         the frames) until it takes it; the ticker says why meanwhile."""
         tab = self.table(table_id)
+        self._sensors_resume(tab)  # the board was out when the host went down: merge its replay
         dedupe: Dedupe | None = None
         if callable(source):
             cp, row = self._checkpoint(tab)
@@ -308,6 +313,7 @@ class Pub:
             source = source(cp)
         async for item in source:
             if isinstance(item, Checkpoint):
+                self._clock_from(tab, item)  # the device's time now: hand entries are stamped by it
                 await self._retrying(tab, lambda item=item: self._save_checkpoint(tab, item))
                 continue
             if isinstance(item, Event):
@@ -316,9 +322,11 @@ class Pub:
                         continue
                     if not dedupe.pending:
                         dedupe = None
-                await self._retrying(tab, lambda item=item: self.submit_async(table_id, item, "table"))
+                for event in self._from_board(tab, item):  # sensors out: merged with the referee's
+                    await self._retrying(tab, lambda event=event: self.submit_async(table_id, event, "table"))
                 continue
             status = getattr(item, "kind", None)
+            self.link_status(table_id, item)
             if status == "lost":
                 await self._lost(tab, str(getattr(item, "text", item)))
             elif status == "board_reset":  # the board crashed or its watchdog bit; said at every HELLO
@@ -427,6 +435,7 @@ class Pub:
     def _apply(self, tab: Table, step: _Step) -> None:
         _, match_id, seq, line, source, now = step.row
         event = step.event
+        self._sensors_step(tab, step)  # an undo or a void takes entries made by hand back
         if match_id is None:  # no match running: logged, shown, not refereed
             assert event is not None
             self._tick(tab, event, 0, source)
@@ -488,6 +497,7 @@ class Pub:
         tab.walk = Walk(tab.match.game)
         tab.rest_at = tab.paused_at = None
         tab.ticker.clear()
+        self._sensors_new_match(tab)
         self._tick(tab, setup, 1, source)
         self._changed(tab)
 

@@ -80,10 +80,22 @@ def plan(ports: list[str], profiles: list[str], extra: int) -> list[tuple[str, s
     return out
 
 
+class PubLinks:
+    """The pub, once it runs: every table's link statuses go to it (``Pub.link_status``: the
+    TV and the referee panel say when the sensors are out, docs/referee.md)."""
+
+    def __init__(self) -> None:
+        self.pub: Any = None
+
+    def status(self, tid: str, s: Any) -> None:
+        if self.pub is not None:
+            self.pub.link_status(tid, s)
+
+
 def _sources(tables: list[tuple[str, str | None, str | None]],
-             baudrate: int | None = None) -> dict[str, Any]:
+             baudrate: int | None = None, links: PubLinks | None = None) -> dict[str, Any]:
     """Per table: None (no link) or a factory of its feed, which the pub calls with the
-    table's last checkpoint (link/checkpoint.py)."""
+    table's last checkpoint (link/checkpoint.py). ``links``: where the links' statuses go."""
     from ..deploy.ports import PortError, check_port
     from ..link import LinkStatus, table_items
     from ..link.translate import table_profile
@@ -103,6 +115,8 @@ def _sources(tables: list[tuple[str, str | None, str | None]],
         def status(s: LinkStatus, tid: str = tid) -> None:
             if s.kind != "lost":  # frames lost for good: the pub says so (stderr, log, ticker)
                 print(f"table {tid}: {s}", file=sys.stderr, flush=True)
+            if links is not None:
+                links.status(tid, s)
 
         def feed(resume: Any, tid: str = tid, port: str = port, profile: Any = profile,
                  status: Any = status) -> Any:
@@ -224,7 +238,8 @@ def run(args: argparse.Namespace) -> int:
         if problem:
             print(f"tablesense run: {problem} (--wait: start and wait for it)", file=sys.stderr)
             return 2
-        sources = _sources(tables, args.baud)
+        links = PubLinks()
+        sources = _sources(tables, args.baud, links)
         if args.camera:  # the camera's events merged with the sensors' (tablesense.vision.live)
             from ..vision.live import cameras_for
             sources = cameras_for(sources, tables, args.camera)
@@ -241,6 +256,7 @@ def run(args: argparse.Namespace) -> int:
     phones = phone_address(args.http.host, args.public_url, lan_address() if every else None)
 
     def ready(url: str, pub: Any) -> None:
+        links.pub = pub  # before the feeds run: their first status finds it
         bound = url.rsplit(":", 1)[1]
         base = phones.at(bound)  # what the referee QR codes carry
         here = f"http://127.0.0.1:{bound}"

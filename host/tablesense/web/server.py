@@ -83,6 +83,8 @@ def make_app(pub: Pub, public_url: str = "", *, tv_code: str = "", limits: Limit
     r.add_post("/api/table/{table}/setup", _setup)
     r.add_post("/api/table/{table}/call", _call)
     r.add_post("/api/table/{table}/void", _void)
+    r.add_post("/api/table/{table}/event", _by_hand)  # a sensor event entered by hand
+    r.add_post("/api/table/{table}/sensors", _sensors_answer)  # the board's record and the hand's
     r.add_post("/api/table/{table}/lang", _lang)
     r.add_get("/ws", _ws_all)
     r.add_get("/ws/{table}", _ws_table)
@@ -449,6 +451,25 @@ async def _void(request: web.Request) -> web.Response:
     if not all(isinstance(n, int) and not isinstance(n, bool) for n in (first, last)):
         raise web.HTTPBadRequest(text="void needs 'from' and 'to': event numbers")
     await _pub(request).void_async(tid, first, last)
+    return web.json_response({"ok": True})
+
+
+async def _by_hand(request: web.Request) -> web.Response:
+    """A sensor event the referee enters (the sensors are out, or he chose to):
+    ``{"type": "goal", "goal": "B", "ball": "p1"}``; the host stamps it (docs/referee.md)."""
+    tid, body = await _guarded(request)
+    await _pub(request).enter_by_hand(tid, body)
+    return web.json_response({"ok": True})
+
+
+async def _sensors_answer(request: web.Request) -> web.Response:
+    """The referee's answer where the board's record and the hand entries disagree:
+    ``{"question": "s1", "answer": true}``."""
+    tid, body = await _guarded(request)
+    question = body.get("question")
+    if not isinstance(question, str):
+        raise web.HTTPBadRequest(text="an answer needs 'question': the question's id (s1, s2, ...)")
+    await _pub(request).answer_sensors(tid, question, body.get("answer"))
     return web.json_response({"ok": True})
 
 

@@ -17,7 +17,7 @@ from ..events import Call
 from ..pub import Table, call_time, charged
 from ..store import effective_lines
 from ..texts import render
-from . import club_figures, fouls, last_shot, plan, spots, undo
+from . import club_figures, fouls, last_shot, plan, sensors, spots, undo
 from .pages import strings
 
 #: the balls a player plays, by game: the TV paints each player's card in their ball's colour
@@ -93,6 +93,8 @@ def _view(tab: Table, snap: dict[str, Any]) -> dict[str, Any]:
         "announcements": _announcements(tab),
         "club": club_figures.figures(match.get("setup") or {}, state,
                                      _shown(tab) if game == "kegle" else None),
+        # the sensors were out: where the board's record and the referee's disagree
+        "sensor_questions": sensors.questions(snap.get("sensors"), players, s),
     }
     positions = plan.last_positions(islice(newest_first(), 400))
     drawn = plan.drawing(game, match.get("setup") or {}, state, positions, out["colours"])
@@ -146,7 +148,8 @@ def _foul_on(tab: Table) -> str | None:
 
 def panel(tab: Table, state: dict[str, Any] | None) -> dict[str, Any]:
     """The referee panel's buttons for the table's match: its fouls (common first, the
-    ones its rules or format do not know left out), golf's replacement spots."""
+    ones its rules or format do not know left out), golf's replacement spots, the sensor
+    events entered by hand (``by_hand``, web/sensors.py)."""
     if tab.match is None:
         return {"game": None, "fouls": []}
     s = strings(tab.lang)
@@ -161,4 +164,6 @@ def panel(tab: Table, state: dict[str, Any] | None) -> dict[str, Any]:
     }
     if game == "golf":
         out["table"] = spots.drawing()
+    # the sensor events as buttons: while the sensors are out, or when the referee chooses
+    out["by_hand"] = sensors.buttons(game, tab.match.players or {}, s)
     return out

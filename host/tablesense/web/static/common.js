@@ -53,9 +53,16 @@ export function gameTitle(match, tr = t) {
   return s;
 }
 
-// One short line for a table event (the ticker, the referee's shot list).
+// One short line for a table event (the ticker, the referee's shot list); one the referee entered
+// by hand while the sensors were out says so.
 export function eventText(ev, match) {
+  const s = eventWords(ev, match);
+  return ev.by_hand === true ? `${s} (${t("ev.by_hand")})` : s;
+}
+
+function eventWords(ev, match) {
   if (ev.type === "error") return "! " + ev.error;
+  if (ev.type === "sensors") return t("ev.sensors", ev); // the board back: its record merged with the hand's
   const key = "ev." + ev.type;
   const word = (k, fallback) => (t(k) !== k ? t(k) : fallback);
   const game = match ? match.game : "";

@@ -34,10 +34,13 @@ function card(s) {
       <span class="pname"><span class="dot ${colour}"></span>${esc(name(m, p))}</span>
       <span class="n">${esc(per(st, key, p) ?? 0)}${balls}${small}</span></div>`;
   };
-  const told = over ? (st.winner === "draw" ? t("draw") : t("winner_big", { name: name(m, st.winner) })) : (s.view && s.view.last_shot) || "";
+  // the board is silent: the referee enters its events (the card's last line says so instead)
+  const out = !over && s.sensors && s.sensors.link === "out";
+  const told = over ? (st.winner === "draw" ? t("draw") : t("winner_big", { name: name(m, st.winner) }))
+    : out ? `⚠ ${t("sensors.out")}` : (s.view && s.view.last_shot) || "";
   const sub = m.game === "golf" && club.best_of ? ` · ${t("best_of", { n: club.best_of })}` : "";
   return `<h2>${t("table")} ${esc(s.table)} <small>${esc(gameTitle(m, t))} · ${t(label)}${esc(sub)}</small></h2>
-    ${row("p1")}${row("p2")}<div class="told ${over ? "over" : ""}">${esc(told)}</div>`;
+    ${row("p1")}${row("p2")}<div class="told ${over ? "over" : ""} ${out ? "sensors-out" : ""}">${esc(told)}</div>`;
 }
 
 // Each name, the game's line and the last shot as large as the card allows, then on two

@@ -175,7 +175,7 @@ function renderSpot() {
 
 // --- the calls: who starts, the big +1, the fouls, undo --------------------------------------
 function noShotYet() {
-  return !snap.ticker.some((e) => e.source === "table" && e.type !== "setup");
+  return !snap.ticker.some((e) => (e.source === "table" || e.by_hand === true) && e.type !== "setup");
 }
 
 function bigButton(m, s) {
@@ -225,6 +225,69 @@ function renderCalls() {
   onTap("button.foul", (b) => call({ call: "foul", foul: b.dataset.foul },
     on ? t("done_foul", { foul: b.textContent, name: on }) : `${t("ok")}: ${b.textContent}`));
   onTap("button.start", (b) => call({ call: "start", player: b.dataset.player }, `${t("ok")}: ${t("call.start", { name: name(m, b.dataset.player) })}`));
+}
+
+// --- the sensors are out: their events as buttons, and the questions where the board disagrees --
+// While the board is silent the buttons stand above the calls; while it talks they wait, folded,
+// below them (a sensor that misbehaves: the referee's choice). The host stamps each tap.
+let handEvents = [];
+let byHandOpen = false;
+
+function handSection(m) {
+  const b = panel && panel.by_hand;
+  handEvents = [];
+  if (!b || !b.rest) return "";
+  const button = (x, cls) => {
+    handEvents.push(x);
+    return `<button class="hand ${cls || ""}" data-hand="${handEvents.length - 1}" aria-label="${esc(x.label)}">${x.ball ? ballDot(m, x.ball) : ""}${esc(x.text)}</button>`;
+  };
+  const groups = b.groups.map((g) => `<div class="hand-group"><h3>${esc(g.title)}</h3>
+    <div class="grid ${g.small ? "six" : ""}">${g.buttons.map((x) => button(x)).join("")}</div></div>`).join("");
+  return `${groups}${button(b.rest, "rest")}`;
+}
+
+function sensorQuestions() {
+  const qs = (snap.view && snap.view.sensor_questions) || [];
+  if (!qs.length) return "";
+  return `<h2>${t("sensors.questions")}</h2>` + qs.map((x) => `<div class="q" data-sensor-question="${esc(x.id)}"><p>${esc(x.text)}</p>
+    <div class="grid">${x.options.map((o, i) => `<button class="answer sensor-answer" data-sq="${esc(x.id)}" data-i="${i}">${esc(o.label)}</button>`).join("")}</div></div>`).join("");
+}
+
+function renderSensors() {
+  const top = document.getElementById("sensors"), below = document.getElementById("by-hand");
+  const m = snap.match, s = snap.state, sensors = snap.sensors || {};
+  const playing = !!(m && s && !s.finished);
+  const out = sensors.link === "out" || sensors.checking;
+  const qs = (snap.view && snap.view.sensor_questions) || [];
+  const key = `${snap.lang}|${panelKey}|${playing}|${sensors.link}|${sensors.checking}|${qs.map((q) => q.id).join(",")}`;
+  if (top.dataset.key === key) return;
+  top.dataset.key = key;
+  const banner = sensors.link === "out" ? `<p class="sensors-out" role="status">${t("sensors.panel_out")}</p>`
+    : sensors.checking ? `<p class="sensors-back" role="status">${t("sensors.checking")}</p>` : "";
+  if (!playing) {
+    top.innerHTML = banner + sensorQuestions();
+    below.innerHTML = "";
+  } else if (out) {
+    top.innerHTML = `${banner}${sensorQuestions()}<p class="hint">${t("sensors.hint")}</p>${handSection(m)}`;
+    below.innerHTML = "";
+  } else {
+    top.innerHTML = sensorQuestions();
+    below.innerHTML = `<details id="by-hand-more" ${byHandOpen ? "open" : ""}><summary>${t("sensors.by_hand")}</summary>
+      <p class="hint">${t("sensors.hint_up")}</p>${handSection(m)}</details>`;
+    below.querySelector("details").ontoggle = (e) => { byHandOpen = e.target.open; };
+  }
+  for (const el of [top, below]) {
+    el.querySelectorAll("button[data-hand]").forEach((b) => {
+      const x = handEvents[Number(b.dataset.hand)];
+      b.onclick = () => post("event", x.event, `${t("ok")}: ${x.label}`);
+    });
+    el.querySelectorAll("button[data-sq]").forEach((b) => {
+      const q = qs.find((x) => x.id === b.dataset.sq);
+      const o = q.options[Number(b.dataset.i)];
+      b.onclick = () => post("sensors", { question: q.id, answer: o.value }, `${t("ok")}: ${o.label}`);
+    });
+  }
+  applyLock();
 }
 
 // The turn clock, as the TV shows it: the referee sees it before calling "Over time".
@@ -396,6 +459,7 @@ live(`/ws/${encodeURIComponent(TID)}`, async (data) => {
   renderNow();
   renderQuestions();
   renderSpot();
+  renderSensors();
   renderCalls();
   renderSetup();
   renderLinks();

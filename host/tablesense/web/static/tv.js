@@ -282,6 +282,9 @@ function render() {
       <span class="keys">${esc(keys)}</span></aside>` : "";
   let body = "", fin = "", questions = "", notice = "";
   const over = !!(m && s && s.finished);
+  // the board is silent: play goes on by the referee's hand (docs/scoreboard.md, "Sensors out")
+  const sensors = snap.sensors || {};
+  const sensorsOut = !over && sensors.link === "out", checking = !over && !!sensors.checking;
   if (!m) {
     body = `<main class="idle"><div class="nomatch">${t("no_match")}</div>${qr}</main>`;
   } else {
@@ -295,7 +298,7 @@ function render() {
     const card = (p) => `<section class="player ${p} ${at === p ? "at" : ""} ${s && s.winner === p ? "won" : ""} ${colours[p] ? "ball-" + colours[p] : "ball-none"}" data-player="${p}">
         ${tag(p)}<h2>${esc(name(m, p))}</h2>${lay.players[p]}</section>`;
     const drawn = snap.view && !over ? planSvg(snap.view.plan, s) : "";
-    body = `<main class="board ${esc(m.game)} ${over ? "over" : ""}">${card("p1")}<section class="centre ${drawn ? "planned" : ""}">${drawn}${lay.centre}${centreExtras(s)}${qr}</section>${card("p2")}</main>`;
+    body = `<main class="board ${esc(m.game)} ${over ? "over" : ""} ${sensorsOut || checking ? "squeezed" : ""}">${card("p1")}<section class="centre ${drawn ? "planned" : ""}">${drawn}${lay.centre}${centreExtras(s)}${qr}</section>${card("p2")}</main>`;
     if (!s) notice += `<div class="notice">${t("no_engine")}</div>`;
     if (over) {
       const w = s.winner === "draw" ? t("draw") : s.winner ? t("winner_big", { name: esc(name(m, s.winner)) }) : "";
@@ -307,6 +310,10 @@ function render() {
     }
   }
   if (document.body.dataset.pairing === "refused") notice += `<div class="notice pairing">${t("tv_code_wrong")}</div>`;
+  if (sensorsOut) notice += `<div class="notice sensors-out" role="status"><span aria-hidden="true">⚠</span> ${t("sensors.out")}</div>`;
+  else if (checking) notice += `<div class="notice sensors-back" role="status">${t("sensors.checking")}</div>`;
+  const asked = (snap.view && snap.view.sensor_questions) || [];
+  if (asked.length) questions += `<div class="questions sensors">${t("question")}: ${asked.map((q) => esc(q.text)).join(" · ")}</div>`;
   region("notice", notice);
   document.body.classList.toggle("over", over);
   let moved = region("body", body);
@@ -329,7 +336,7 @@ function render() {
 // The ticker keeps what matters: goals, pockets, pins falling, balls off the table, the
 // referee's calls and the table's errors (not every cushion and rest).
 function matters(ev) {
-  return ["goal", "pocket", "off_table", "call", "error", "note"].includes(ev.type) || (ev.type === "pin" && ev.state === "down");
+  return ["goal", "pocket", "off_table", "call", "error", "note", "sensors"].includes(ev.type) || (ev.type === "pin" && ev.state === "down");
 }
 
 let lastTold = null;
