@@ -241,3 +241,185 @@ def test_a_colour_frame_decodes_with_its_counts() -> None:
     assert decode_frame(wire) == f and f.usable
     assert [round(x) for x in f.chroma()] == [547, 234, 219]
     assert StreamDecoder().feed(encode_frame(EventFrame(0, 0, 1, 5)) + wire) == [EventFrame(0, 0, 1, 5), f]
+
+
+# --- runs of records, decoded at once ----------------------------------------------------
+
+records = st.one_of(
+    st.builds(EventFrame, seqs, u8, st.integers(0, 15), t48),
+    st.builds(CountFrame, seqs, u8, u8, t48),
+    st.builds(ReadingFrame, seqs, u8, u8, t48),
+)
+
+
+def _cobs_reference(data: bytes) -> bytes:
+    """COBS decoding as the paper gives it, byte by byte: the oracle for the C decoder."""
+    out = bytearray()
+    i = 0
+    while i < len(data):
+        code = data[i]
+        if code == 0 or i + code > len(data) or 0 in data[i + 1 : i + code]:
+            raise BadFrame("not COBS")
+        out += data[i + 1 : i + code]
+        i += code
+        if i < len(data) and code < 255:
+            out.append(0)
+    return bytes(out)
+
+
+@settings(max_examples=500)
+@given(st.one_of(st.binary(min_size=1, max_size=600),
+                 st.binary(min_size=1, max_size=600).map(lambda b: b.replace(b"\0", b"\xff")),
+                 st.binary(max_size=600).map(cobs_encode)))
+def test_cobs_decode_agrees_with_the_reference_on_any_bytes(data: bytes) -> None:
+    """The C decoder (the ``cobs`` package) takes what the byte-by-byte definition takes,
+    gives what it gives, and refuses what it refuses (as a BadFrame naming COBS)."""
+    try:
+        want = _cobs_reference(data)
+    except BadFrame:
+        want = None
+    try:
+        got = cobs_decode(data)
+    except BadFrame as exc:
+        assert "COBS" in str(exc)
+        got = None
+    assert got == want
+
+
+def _damage(wire: bytes, how: int, where: int, xor: int) -> bytes:
+    """One frame's wire bytes damaged: a byte flipped (its delimiter never), one dropped,
+    one inserted inside it, or its first code byte turned into 0xFF (a block that crosses
+    into the next chunk)."""
+    b = bytearray(wire)
+    i = where % (len(b) - 1)
+    if how == 0:
+        b[i] ^= xor or 1
+    elif how == 1:
+        del b[i]
+    elif how == 2:  # inside it (at 0, or a copy of the byte before it: garbage before a frame)
+        i = max(i, 1)
+        v = xor or 1
+        b.insert(i, v if v != b[i - 1] else v % 255 + 1)
+    else:
+        b[0] = 0xFF
+    return bytes(b)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(records, st.booleans(), st.integers(0, 3), st.integers(0, 20), u8),
+                min_size=4, max_size=80))
+def test_a_run_decoded_at_once_gives_what_frame_by_frame_gives(items) -> None:  # type: ignore[no-untyped-def]
+    """A run of record frames, some damaged in every way the line can: the run decoder
+    either gives exactly the frames that decoding each chunk alone gives (all of them
+    intact records), or declines; it never declines a run of intact records."""
+    from tablesense.link.frame import _records
+
+    wires = [_damage(encode_frame(f), how, where, xor) if bad else encode_frame(f)
+             for f, bad, how, where, xor in items]
+    buf = b"".join(wires)
+    k = len(buf) >> 4
+    got = _records(buf, 0, k) if len(buf) & 15 == 0 else None
+    chunks = buf.split(b"\0")[:-1]
+    try:
+        want = [decode_frame(c) for c in chunks]
+    except BadFrame:
+        want = None
+    if want is not None and len(chunks) == k and all(len(c) == 15 for c in chunks):
+        assert got == want
+    else:
+        assert got is None
+    if not any(bad for _, bad, *_ in items):
+        assert got == [f for f, *_ in items]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.one_of(records, records, frames), st.booleans(), st.integers(0, 3),
+                       st.integers(0, 20), u8,
+                       st.one_of(st.just(b""), st.just(b""), st.binary(max_size=30), st.just(IDF_LINE))),
+             min_size=1, max_size=80),
+    st.lists(st.integers(1, 3000), max_size=8),
+)
+def test_any_chunking_gives_the_same_frames_errors_and_text(items, cuts) -> None:  # type: ignore[no-untyped-def]
+    """Long runs of records among other frames, damaged frames, garbage and text, read in
+    big pieces (runs decoded at once) or a byte at a time (chunk by chunk): the same frames
+    come out, the same bad frames are counted at the same offsets, the same text is kept;
+    every intact frame comes out and nothing else does."""
+    stream = bytearray()
+    intact = []
+    for f, bad, how, where, xor, junk in items:
+        stream += junk
+        if bad:
+            stream += _damage(encode_frame(f), how, where, xor)
+        else:
+            intact.append(f)
+            stream += encode_frame(f)
+
+    def run(pieces: list[int]) -> tuple[list, StreamDecoder]:
+        dec = StreamDecoder(keep_errors=10_000)
+        got = []
+        pos = 0
+        for c in pieces:
+            got += dec.feed(bytes(stream[pos : pos + c]))
+            pos += c
+        got += dec.feed(bytes(stream[pos:]))
+        return got, dec
+
+    big, a = run(cuts)
+    small, b = run([1] * len(stream))
+    assert big == small
+    assert (a.bad, a.errors, a.text_bytes, a.texts) == (b.bad, b.errors, b.text_bytes, b.texts)
+    it = iter(big)
+    assert all(any(g == f for g in it) for f in intact), (intact, big)
+    if not any(junk for *_, junk in items):
+        assert len(big) == len(intact)  # a damaged frame never comes out as one
+
+
+def _rewired(payload: bytes) -> bytes:
+    """A payload (without its CRC) on the wire: CRC, COBS, delimiter."""
+    from binascii import crc_hqx
+
+    return cobs_encode(payload + crc_hqx(payload, 0xFFFF).to_bytes(2, "little")) + b"\0"
+
+
+def test_a_cobs_chain_across_a_delimiter_is_no_run_of_records() -> None:
+    """Four intact payloads COBS-encoded as one block, cut into four 15-byte chunks with
+    a delimiter after each: joined, they decode to four payloads with valid CRCs, but no
+    chunk is a frame on its own (its code bytes point into the next): nothing comes out,
+    each chunk is a bad frame."""
+    from binascii import crc_hqx
+
+    from tablesense.link.frame import encode_payload
+
+    payloads = [encode_payload(EventFrame(i, 3, 1, 1000 * i + 7)) for i in range(4)]
+    joined = b"\x55".join(payloads)  # a non-zero byte where each chunk's closing zero would be
+    enc = cobs_encode(joined)
+    assert len(enc) == 60 and crc_hqx(payloads[0][:12], 0xFFFF) == int.from_bytes(payloads[0][12:], "little")
+    wire = b"".join(enc[i : i + 15] + b"\0" for i in range(0, 60, 15))
+    dec = StreamDecoder()
+    assert dec.feed(wire) == []
+    assert dec.bad == 4
+
+
+@pytest.mark.parametrize(
+    ("odd", "want", "reason"),
+    [
+        (encode_frame(ErrorFrame(9, 4, "no chip")), ErrorFrame(9, 4, "no chip"), None),
+        (_rewired(bytes([0x21, 5, 0, 0, 3, 1, 7, 0, 0, 0, 0, 0])), None, "protocol version 2"),
+        (_rewired(bytes([0x19, 5, 0, 0, 3, 1, 7, 0, 0, 0, 0, 0])), None, "unknown frame type 0x9"),
+    ],
+    ids=["error frame", "version 2", "unknown type"],
+)
+def test_a_fifteen_byte_frame_that_is_no_record_inside_a_run(odd: bytes, want, reason) -> None:  # type: ignore[no-untyped-def]
+    """A run of events with a 15-byte frame in the middle that is not a record: an ERROR
+    with a 7-letter text comes out as itself, a record of another protocol version or an
+    unknown type is a bad frame saying so; every event around it comes out."""
+    assert len(odd) == 16
+    events = [EventFrame(i, i % 16, i & 1, 5000 + i) for i in range(12)]
+    wire = b"".join(encode_frame(e) for e in events[:6]) + odd + b"".join(encode_frame(e) for e in events[6:])
+    dec = StreamDecoder()
+    got = dec.feed(wire)
+    assert got == events[:6] + ([want] if want else []) + events[6:]
+    assert dec.bad == (1 if reason else 0)
+    if reason:
+        assert reason in dec.errors[0].reason and dec.errors[0].offset == 6 * 16
