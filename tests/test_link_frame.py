@@ -306,50 +306,62 @@ def _damage(wire: bytes, how: int, where: int, xor: int) -> bytes:
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.lists(st.tuples(records, st.booleans(), st.integers(0, 3), st.integers(0, 20), u8),
-                min_size=4, max_size=80))
+@given(st.lists(st.tuples(records, st.integers(0, 9).map(lambda x: x == 7), st.integers(0, 3),
+                          st.integers(0, 20), u8),
+                min_size=12, max_size=80))
 def test_a_run_decoded_at_once_gives_what_frame_by_frame_gives(items) -> None:  # type: ignore[no-untyped-def]
-    """A run of record frames, some damaged in every way the line can: the run decoder
-    either gives exactly the frames that decoding each chunk alone gives (all of them
-    intact records), or declines; it never declines a run of intact records."""
-    from tablesense.link.frame import _records
+    """Record frames, some damaged in every way the line can: the run decoder takes the
+    16-byte chunks that end in a delimiter, from the first on, and gives exactly the
+    frames that decoding each alone gives, when they are all intact records (and at least
+    _RUN_MIN of them); otherwise it declines. A run of intact records it always takes."""
+    from tablesense.link.frame import _RUN_MIN, _records, decode_payload
 
     wires = [_damage(encode_frame(f), how, where, xor) if bad else encode_frame(f)
              for f, bad, how, where, xor in items]
     buf = b"".join(wires)
     k = len(buf) >> 4
-    got = _records(buf, 0, k) if len(buf) & 15 == 0 else None
-    chunks = buf.split(b"\0")[:-1]
-    try:
-        want = [decode_frame(c) for c in chunks]
-    except BadFrame:
-        want = None
-    if want is not None and len(chunks) == k and all(len(c) == 15 for c in chunks):
-        assert got == want
-    else:
-        assert got is None
+    got = _records(buf, 0, k)
+    lead = 0  # 16-byte spans ending in a delimiter, from the start
+    while lead < k and buf[16 * lead + 15] == 0:
+        lead += 1
+    spans = [buf[16 * i : 16 * i + 15] for i in range(lead)]
+    want: list | None = None
+    if lead >= _RUN_MIN and all(0 not in c for c in spans):
+        try:
+            want = [decode_frame(c) for c in spans]
+        except BadFrame:
+            want = None
+        if want is not None and not all(isinstance(f, (EventFrame, CountFrame, ReadingFrame)) for f in want):
+            want = None
+    assert got == want
+    if got is not None:  # each is what its own payload says
+        assert got == [decode_payload(cobs_decode(c)) for c in spans]
     if not any(bad for _, bad, *_ in items):
         assert got == [f for f, *_ in items]
 
 
 @settings(max_examples=200, deadline=None)
 @given(
-    st.lists(st.tuples(st.one_of(records, records, frames), st.booleans(), st.integers(0, 3),
+    st.lists(st.tuples(st.one_of(st.lists(records, max_size=3), st.lists(records, min_size=12, max_size=40)),
+                       frames, st.integers(0, 2), st.integers(0, 3),
                        st.integers(0, 20), u8,
-                       st.one_of(st.just(b""), st.just(b""), st.binary(max_size=30), st.just(IDF_LINE))),
-             min_size=1, max_size=80),
+                       st.one_of(st.binary(min_size=1, max_size=30), st.just(IDF_LINE))),
+             min_size=1, max_size=6),
     st.lists(st.integers(1, 3000), max_size=8),
 )
 def test_any_chunking_gives_the_same_frames_errors_and_text(items, cuts) -> None:  # type: ignore[no-untyped-def]
-    """Long runs of records among other frames, damaged frames, garbage and text, read in
-    big pieces (runs decoded at once) or a byte at a time (chunk by chunk): the same frames
-    come out, the same bad frames are counted at the same offsets, the same text is kept;
-    every intact frame comes out and nothing else does."""
+    """Runs of records, each followed by another frame, damaged or not, or by garbage or
+    text and a frame, read in big pieces (runs decoded at once) or a byte at a time (chunk
+    by chunk): the same frames come out, the same bad frames are counted at the same
+    offsets, the same text is kept; every intact frame comes out and nothing else does."""
     stream = bytearray()
     intact = []
-    for f, bad, how, where, xor, junk in items:
-        stream += junk
-        if bad:
+    for run_of, f, fate, how, where, xor, junk in items:  # fate: 1 damaged, 2 junk before f
+        intact += run_of
+        stream += b"".join(encode_frame(r) for r in run_of)
+        if fate == 2:
+            stream += junk
+        if fate == 1:
             stream += _damage(encode_frame(f), how, where, xor)
         else:
             intact.append(f)
@@ -371,7 +383,7 @@ def test_any_chunking_gives_the_same_frames_errors_and_text(items, cuts) -> None
     assert (a.bad, a.errors, a.text_bytes, a.texts) == (b.bad, b.errors, b.text_bytes, b.texts)
     it = iter(big)
     assert all(any(g == f for g in it) for f in intact), (intact, big)
-    if not any(junk for *_, junk in items):
+    if not any(fate == 2 for _, _, fate, *_ in items):
         assert len(big) == len(intact)  # a damaged frame never comes out as one
 
 
@@ -383,22 +395,26 @@ def _rewired(payload: bytes) -> bytes:
 
 
 def test_a_cobs_chain_across_a_delimiter_is_no_run_of_records() -> None:
-    """Four intact payloads COBS-encoded as one block, cut into four 15-byte chunks with
-    a delimiter after each: joined, they decode to four payloads with valid CRCs, but no
-    chunk is a frame on its own (its code bytes point into the next): nothing comes out,
-    each chunk is a bad frame."""
+    """Twelve intact payloads COBS-encoded as one block, cut into twelve 15-byte chunks
+    with a delimiter after each: joined, they decode to twelve payloads with valid CRCs,
+    but no chunk is a frame on its own (its code bytes point into the next): nothing
+    comes out, each chunk is a bad frame."""
     from binascii import crc_hqx
 
-    from tablesense.link.frame import encode_payload
+    from tablesense.link.frame import _RUN_MIN, _records, encode_payload
 
-    payloads = [encode_payload(EventFrame(i, 3, 1, 1000 * i + 7)) for i in range(4)]
+    n = 12
+    assert n >= _RUN_MIN  # one read of them goes the run's way first
+    payloads = [encode_payload(EventFrame(i, 3, 1, 1000 * i + 7)) for i in range(n)]
     joined = b"\x55".join(payloads)  # a non-zero byte where each chunk's closing zero would be
     enc = cobs_encode(joined)
-    assert len(enc) == 60 and crc_hqx(payloads[0][:12], 0xFFFF) == int.from_bytes(payloads[0][12:], "little")
-    wire = b"".join(enc[i : i + 15] + b"\0" for i in range(0, 60, 15))
+    assert len(enc) == 15 * n
+    assert crc_hqx(payloads[0][:12], 0xFFFF) == int.from_bytes(payloads[0][12:], "little")
+    wire = b"".join(enc[i : i + 15] + b"\0" for i in range(0, 15 * n, 15))
+    assert _records(wire, 0, n) is None
     dec = StreamDecoder()
     assert dec.feed(wire) == []
-    assert dec.bad == 4
+    assert dec.bad == n
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import struct
 from binascii import crc_hqx
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import repeat
 from operator import itemgetter
 from typing import NamedTuple
@@ -638,15 +638,25 @@ _record_class = _RECORD_BY_HEADER.get
 
 # --- a run of records at once --------------------------------------------------------
 
-_RUN_MIN = 4  # shorter runs go chunk by chunk (a run's fixed cost is a dozen C calls)
+_RUN_MIN = 12  # shorter runs go chunk by chunk: a run costs a dozen C calls (a few µs) at least
 _RUN_MAX = 1024  # the most records decoded at once
 _ZEROS = bytes(_RUN_MAX)
 _PAYLOADS = [slice(15 * i, 15 * i + 12) for i in range(_RUN_MAX)]  # header..t_us of record i
-_cut: list = [0, None, None]  # k; an itemgetter of k records' CRC'd bytes (one C call); k u16 packed
+_CutK = tuple[int, itemgetter, Callable[..., bytes]]
+
+
+def _cut_for(k: int) -> _CutK:
+    """For k records: an itemgetter of their CRC'd bytes (one C call slices them all; k >= 2,
+    so it gives a tuple), and the packer of k CRCs as on the wire."""
+    return k, itemgetter(*_PAYLOADS[:k]), struct.Struct(f"<{k}H").pack
+
+
+_cut = _cut_for(256)  # the last k's (a 4 KiB read holds 256 records): made again when k changes
 
 
 def _records(buf: bytes, pos: int, k: int) -> list[Frame] | None:
-    """The frames of ``buf[pos : pos + 16 k]`` when it is k record frames (EVENT, COUNT,
+    """The frames of ``buf[pos : pos + 16 k]``, or of as many of its first 16-byte chunks
+    as end in a delimiter (at least _RUN_MIN), when they are record frames (EVENT, COUNT,
     READING: 15 bytes of COBS and a delimiter each), all intact, decoded in a handful of
     C calls; None otherwise (then the caller goes chunk by chunk, and finds what is wrong).
 
@@ -661,21 +671,26 @@ def _records(buf: bytes, pos: int, k: int) -> list[Frame] | None:
     where the zero should be. So the length and the zeros at 14, 29, ... prove the
     chunking; then every payload's CRC is checked, and its header.
     """
+    delimiters = buf[pos + 15 : pos + 16 * k : 16]
+    if delimiters != _ZEROS[:k]:  # a delimiter every 16 bytes up to where one is not
+        k -= len(delimiters.lstrip(b"\0"))
+    if k < _RUN_MIN:
+        return None
     end = pos + 16 * k
-    if buf[pos + 15 : end : 16] != _ZEROS[:k]:
-        return None  # not a delimiter every 16 bytes: not a run of records
     try:
         d = _cobs(buf[pos : end - 1].replace(b"\0", b""))
     except _CobsError:
         return None
     if len(d) != 15 * k - 1 or d[14::15] != _ZEROS[: k - 1]:
         return None  # a zero inside a chunk (fewer bytes joined), or a chain across chunks
-    if _cut[0] != k:
-        _cut[:] = k, itemgetter(*_PAYLOADS[:k]), struct.Struct(f"<{k}H").pack  # k >= 2: a tuple
+    global _cut
+    ck, payloads, pack = _cut  # one read of the global: another thread may replace it
+    if ck != k:
+        _cut = ck, payloads, pack = _cut_for(k)
     crcs = bytearray(2 * k)  # the CRCs on the wire, u16 after u16
     crcs[0::2] = d[12::15]
     crcs[1::2] = d[13::15]
-    if crcs != _cut[2](*map(crc_hqx, _cut[1](d), repeat(0xFFFF, k))):
+    if crcs != pack(*map(crc_hqx, payloads(d), repeat(0xFFFF, k))):
         return None
     heads = d[0::15]
     if heads.count(_EVENT_HEADER) == k:
