@@ -4,11 +4,13 @@
 #   poll     sampled and debounced in the main loop
 #   pcnt     counted by the pulse counter, read in the main loop (COUNT frames)
 # and the periodic level scan that finds edges whose callback the scheduler dropped.
+# (ptr8 and ptr32 are the viper emitter's built-ins, which the type checker does not know:)
+# pyright: reportUndefinedVariable=false
 from array import array
 
+import micropython
 from micropython import const
 
-_F_ACTIVE = const(1)
 _F_LATE = const(2)
 _F_HWCAP = const(4)
 
@@ -17,45 +19,64 @@ class Edge:
     """Soft-IRQ handler of one irq/capture channel: pass its bound method .irq to
     Pin.irq. Hard-interrupt safe (does not allocate). A class, not a closure: calling
     a closure over more than four values allocates its argument array in MicroPython.
-    Cost per edge: 2-4 us on the unix port (bench/firmware_handler.py); estimated
-    50-150 us on the ESP32 at 240 MHz (docs/timing.md)."""
 
-    def __init__(self, ring, ch, pin, active, levels, calls, ticks_us, cap=None):
-        self.ring = ring
-        self.calls = calls
+    irq is viper code: native machine code (Xtensa on the ESP32, in executable RAM) whose
+    integers are machine words and whose byte arrays are pointers, so only the two calls
+    (the clock, the pin) go through the runtime; everything it needs is an attribute set
+    once here (bound methods included: taking one at run time would allocate). It writes
+    the ring itself, as Ring.put does: a call would cost as much as the rest of it.
+    Cost per edge: bench/firmware_handler.py (about 1.3x a bare ring write on the unix
+    port); on the ESP32, docs/timing.md."""
+
+    def __init__(self, ring, ch, pin, active, levels, calls, stamp, hwcap):
+        self.st = ring.st
+        self.ticks = ring.ticks
+        self.meta = ring.meta
         self.ch = ch
-        self.pin = pin
+        self.level = pin.value
         self.active = active
         self.levels = levels
-        self.ticks_us = ticks_us
-        self.cap = cap
-        self.hwcap = _F_HWCAP if cap is not None else 0
+        self.calls = calls
+        self.stamp = stamp  # time.ticks_us, or the capture unit's latched edge
+        self.flags = hwcap
 
+    @micropython.viper
     def irq(self, _pin):
-        if self.cap is None:
-            t = self.ticks_us()  # first thing: the scheduling delay is already in it
-        else:
-            t = self.cap.ticks()  # the capture unit latched the edge itself
-        v = 1 if self.pin.value() == self.active else 0
-        ch = self.ch
-        if v == self.levels[ch]:
+        t = int(self.stamp())  # first thing: the scheduling delay is already in it
+        v = 1 if int(self.level()) == int(self.active) else 0
+        ch = int(self.ch)
+        levels = ptr8(self.levels)
+        if v == levels[ch]:
             # the level is back where it was: a pulse shorter than the scheduling
             # delay; report its leading edge now, its trailing edge comes next
             v ^= 1
-        self.levels[ch] = v
-        self.calls[ch] = (self.calls[ch] + 1) & 0xFF
-        self.ring.put(ch, v | self.hwcap, t)
+        levels[ch] = v
+        calls = ptr8(self.calls)
+        calls[ch] = calls[ch] + 1  # mod 256: a byte
+        st = ptr32(self.st)  # the ring: head, tail, overflows, size (ring.py)
+        h = st[0]
+        n = h + 1
+        if n == st[3]:
+            n = 0
+        if n == st[1]:
+            st[2] = st[2] + 1
+            return
+        ticks = ptr32(self.ticks)
+        ticks[h] = t
+        meta = ptr32(self.meta)
+        meta[h] = ch | ((v | int(self.flags)) << 8)
+        st[0] = n
 
 
 def irq_handler(ring, ch, pin, active, levels, calls, ticks_us):
     """The handler (a bound method, made once) of an irq channel. levels[ch]: the
     last reported level; calls[ch]: callbacks run, mod 256 (for the level scan)."""
-    return Edge(ring, ch, pin, active, levels, calls, ticks_us).irq
+    return Edge(ring, ch, pin, active, levels, calls, ticks_us, 0).irq
 
 
 def capture_handler(ring, ch, pin, active, levels, calls, cap):
     """The handler of a capture channel: time from the capture unit, flag HWCAP."""
-    return Edge(ring, ch, pin, active, levels, calls, None, cap).irq
+    return Edge(ring, ch, pin, active, levels, calls, cap.ticks, _F_HWCAP).irq
 
 
 class Poller:

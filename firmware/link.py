@@ -29,6 +29,12 @@ KEEP = const(2048)  # replayable frames kept (a power of two: seq & (KEEP - 1) i
 _RING = const(256)
 _TX_MAX = const(1024)  # control frames waiting for the link
 _WIRE_RECORD = const(16)  # an EVENT/COUNT/READING on the wire, always
+_SEND_MAX = const(32)  # kept frames encoded for one write (the ESP32's FIFO takes 8)
+_SEQ_MASK = const(0xFFFFFF)
+_RECORD = const(12)  # wire.RECORD: a kept frame's bytes
+_EVENT = const(1)  # wire.EVENT
+_F_ACTIVE = const(1)
+_F_LATE = const(2)
 _BACKLOG_BUSY = const(256)  # frames waiting to be sent: the virtual table holds back
 _LINE_MAX = const(80)
 _COLOUR_DELAY_US = const(2000)  # colour sensor integration time after a beam edge (default)
@@ -80,15 +86,16 @@ class Firmware:
         self.clock = Clock(hal.ticks_us())
         self.next_seq = 0  # the seq the next replayable frame gets
         self.send_seq = 0  # the next kept frame to write to the link
-        self.sent_seq = wire.SEQ_MASK  # the last frame written in order (HELLO/HEARTBEAT/PONG say it)
+        self.sent_seq = _SEQ_MASK  # the last frame written in order (HELLO/HEARTBEAT/PONG say it)
         self.replay_mark = _NO_MARK  # frames before this seq are re-sent: flagged REPLAY
-        self.kept = bytearray(KEEP * wire.RECORD)
+        self.kept = bytearray(KEEP * _RECORD)
         self.kept_n = 0
         self.sched_drops = 0
         self.late = 0
         self.tx_drops = 0  # control frames dropped (no room); kept frames never are
         self.skipped = 0  # kept frames overwritten before the link could send them
         self.txbuf = bytearray(_TX_MAX)
+        self.sendbuf = bytearray(_SEND_MAX * _WIRE_RECORD)  # kept frames, encoded for one write
         self.txoff = 0
         self.txlen = 0
         self.line = bytearray(_LINE_MAX)
@@ -210,39 +217,54 @@ class Firmware:
                 return  # the rest next pass: frames stay in order behind the control frames
             self.txoff = 0
             self.txlen = 0
-        behind = (self.next_seq - self.send_seq) & wire.SEQ_MASK
+        behind = (self.next_seq - self.send_seq) & _SEQ_MASK
         if behind > self.kept_n:  # the link fell behind by more than KEEP: skip what is gone
             self.skipped += behind - self.kept_n
-            self.send_seq = (self.next_seq - self.kept_n) & wire.SEQ_MASK
-        enc = self.enc
-        while self.send_seq != self.next_seq and room >= _WIRE_RECORD:
-            s = self.send_seq
-            mark = self.replay_mark
-            again = mark != _NO_MARK and 0 < ((mark - s) & wire.SEQ_MASK) <= KEEP
-            n = enc.stored(self.kept, (s & (KEEP - 1)) * wire.RECORD, again)
-            r = self._put(enc.out, 0, n)
-            if not r:
-                return  # the port would block: this frame goes next pass
-            if r < n:
-                self.tx_drops += 1  # torn (unix port only): the host skips it and asks again
-            room -= n
-            self.sent_seq = s
-            self.send_seq = (s + 1) & wire.SEQ_MASK
-            if self.send_seq == mark:
-                self.replay_mark = _NO_MARK
+            self.send_seq = (self.next_seq - self.kept_n) & _SEQ_MASK
+            behind = self.kept_n
+        n = room >> 4  # frames the link takes now: 16 bytes each
+        if n > behind:
+            n = behind
+        if n > _SEND_MAX:
+            n = _SEND_MAX
+        if n <= 0:
+            return
+        s = self.send_seq
+        mark = self.replay_mark
+        again = 0  # how many of them are sent again (a replay): flagged REPLAY
+        if mark != _NO_MARK:
+            again = (mark - s) & _SEQ_MASK
+            if again > KEEP:
+                again = 0
+        buf = self.sendbuf
+        kept = self.kept
+        frame = wire.frame
+        o = 0
+        for i in range(n):  # encoded one by one, callbacks served in between
+            o += frame(kept, ((s + i) & (KEEP - 1)) * _RECORD, 1 if i < again else 0, buf, o)
+        r = self._put(buf, 0, o)
+        if not r:
+            return  # the port would block: these frames go next pass
+        sent = (r + _WIRE_RECORD - 1) >> 4
+        if r & (_WIRE_RECORD - 1):
+            self.tx_drops += 1  # torn (unix port only): the host skips it and asks again
+        self.sent_seq = (s + sent - 1) & _SEQ_MASK
+        self.send_seq = (s + sent) & _SEQ_MASK
+        if 0 < again <= sent:
+            self.replay_mark = _NO_MARK
 
     def backlog(self):
         """Frames kept but not yet written to the link."""
-        return (self.next_seq - self.send_seq) & wire.SEQ_MASK
+        return (self.next_seq - self.send_seq) & _SEQ_MASK
 
     def record(self, typ, ch, b):
         """Keep a replayable frame stamped with clock.hi/lo; flush() sends it."""
         seq = self.next_seq
-        off = (seq & (KEEP - 1)) * wire.RECORD
-        self.enc.keep(self.kept, off, typ, seq, ch, b, self.clock.hi, self.clock.lo)
+        clock = self.clock
+        wire.keep(self.kept, (seq & (KEEP - 1)) * _RECORD, typ, seq, ch, b, clock.hi, clock.lo)
         if self.kept_n < KEEP:
             self.kept_n += 1
-        self.next_seq = (seq + 1) & wire.SEQ_MASK
+        self.next_seq = (seq + 1) & _SEQ_MASK
 
     def error(self, code, text):
         self.write(self.enc.error(self.sent_seq, code, text))
@@ -285,7 +307,7 @@ class Firmware:
         slo = clock.lo
         if self.send_seq != self.next_seq:
             k = self.kept
-            o = (self.send_seq & (KEEP - 1)) * wire.RECORD + 6
+            o = (self.send_seq & (KEEP - 1)) * _RECORD + 6
             slo = k[o] | k[o + 1] << 8 | k[o + 2] << 16 | (k[o + 3] & 0x3F) << 24
             shi = k[o + 3] >> 6 | k[o + 4] << 2 | k[o + 5] << 10
         self.write(
@@ -322,22 +344,44 @@ class Firmware:
             cs.news = None
 
     def _drain(self, ring):
+        """Every record in the ring, stamped and kept (record(), inline: this runs once
+        an event). Callbacks that add records meanwhile are drained too."""
+        st = ring.st  # head, tail, overflows, size (ring.py)
+        t = st[1]
+        if t == st[0]:
+            return
+        meta = ring.meta
+        ticks = ring.ticks
+        size = ring.size
         clock = self.clock
-        while True:
-            m = ring.take()
-            if m < 0:
-                return
+        kept = self.kept
+        keep = wire.keep
+        colour = self.colour_chs
+        seq = self.next_seq
+        n = 0
+        while t != st[0]:
+            m = meta[t]
+            tick = ticks[t]
+            t += 1
+            if t == size:
+                t = 0
+            st[1] = t  # the slot is free for the handlers again
             ch = m & 0xFF
             flags = m >> 8
-            clock.at(ring.tick)
-            self.record(wire.EVENT, ch, flags)
-            if flags & wire.F_LATE:
+            clock.at(tick)
+            keep(kept, (seq & (KEEP - 1)) * _RECORD, _EVENT, seq, ch, flags, clock.hi, clock.lo)
+            seq = (seq + 1) & _SEQ_MASK
+            n += 1
+            if flags & _F_LATE:
                 self.late += 1
-            if flags & wire.F_ACTIVE and self.colour_chs:
-                for c in self.colour_chs:
+            if flags & _F_ACTIVE and colour:
+                for c in colour:
                     if c == ch:
                         self.colour_wait[ch] = 1
-                        self.colour_at[ch] = (ring.tick + self.colour_delay) & _MASK
+                        self.colour_at[ch] = (tick + self.colour_delay) & _MASK
+        self.next_seq = seq
+        n += self.kept_n
+        self.kept_n = n if n < KEEP else KEEP
 
     def counts(self):
         if not self.pcnt:
@@ -356,15 +400,15 @@ class Firmware:
         nxt = self.next_seq
         if seq == nxt:
             return  # nothing missed
-        back = (nxt - seq) & wire.SEQ_MASK  # frames from seq to the newest
-        if back > wire.SEQ_MASK // 2:
+        back = (nxt - seq) & _SEQ_MASK  # frames from seq to the newest
+        if back > _SEQ_MASK // 2:
             self.error(E_ARGUMENT, "replay %d: not sent yet (next is %d)" % (seq, nxt))
             return
         if self.kept_n == 0:
             self.error(E_REPLAY_GONE, "replay %d: nothing sent yet" % seq)
             return
         if back > self.kept_n:
-            oldest = (nxt - self.kept_n) & wire.SEQ_MASK
+            oldest = (nxt - self.kept_n) & _SEQ_MASK
             self.error(E_REPLAY_GONE, "replay %d: oldest kept is %d; replaying from it" % (seq, oldest))
             seq = oldest
             back = self.kept_n
@@ -388,7 +432,7 @@ class Firmware:
             else:
                 self.write(self.enc.pong(self.sent_seq, tok))
         elif cmd == "!replay":
-            seq = _int_arg(args, wire.SEQ_MASK)
+            seq = _int_arg(args, _SEQ_MASK)
             if seq is None:
                 self.error(E_ARGUMENT, "usage: !replay <seq 0..16777215>")
             else:

@@ -115,6 +115,65 @@ def copy(dst, o: int, src, n: int):
         d[o + i] = s[i]
 
 
+@micropython.viper
+def keep(dst, o: int, typ: int, seq: int, ch: int, b: int, hi: int, lo: int):
+    """The RECORD bytes of an EVENT / COUNT / READING (header, seq, channel u8, flags |
+    count | value u8, t_us u48 as hi * 2**30 + lo) into dst[o:o+12]. Does not allocate."""
+    d = ptr8(dst)
+    d[o] = (VERSION << 4) | typ
+    d[o + 1] = seq
+    d[o + 2] = seq >> 8
+    d[o + 3] = seq >> 16
+    d[o + 4] = ch
+    d[o + 5] = b
+    d[o + 6] = lo
+    d[o + 7] = lo >> 8
+    d[o + 8] = lo >> 16
+    d[o + 9] = ((lo >> 24) & 0x3F) | (hi << 6)
+    d[o + 10] = hi >> 2
+    d[o + 11] = hi >> 10
+
+
+@micropython.viper
+def frame(src, o: int, replay: int, dst, d: int) -> int:
+    """The wire bytes of the RECORD at src[o:o+12] into dst[d:d+16]: CRC-16, COBS and the
+    delimiter in one pass; replay (non-zero): the REPLAY flag set on an EVENT. Returns 16
+    (a record is 16 bytes on the wire, always). Does not allocate."""
+    s = ptr8(src)
+    out = ptr8(dst)
+    t = ptr16(_CRC)
+    flag = 0
+    if replay and (s[o] & 0x0F) == EVENT:
+        flag = F_REPLAY
+    crc = 0xFFFF
+    ci = d  # where the current block's code byte goes
+    k = d + 1
+    code = 1
+    i = 0
+    while i < RECORD + 2:
+        if i < RECORD:
+            c = s[o + i]
+            if i == 5:
+                c |= flag
+            crc = ((crc << 8) & 0xFF00) ^ t[((crc >> 8) ^ c) & 0xFF]
+        elif i == RECORD:
+            c = crc & 0xFF
+        else:
+            c = (crc >> 8) & 0xFF
+        if c == 0:
+            out[ci] = code
+            ci = k
+            code = 1
+        else:
+            out[k] = c
+            code += 1
+        k += 1
+        i += 1
+    out[ci] = code
+    out[k] = 0
+    return k + 1 - d
+
+
 class Encoder:
     """Builds one frame at a time: payload in self.p, wire bytes in self.out."""
 
@@ -139,30 +198,13 @@ class Encoder:
 
     def record(self, typ, seq, ch, b, hi, lo):
         """EVENT / COUNT / READING: channel u8, flags|count|value u8, t_us u48. Returns length."""
-        self._head(typ, seq)
-        self.p[4] = ch
-        self.p[5] = b
-        _t48(self.p, 6, hi, lo)
-        return self.finish(RECORD)
-
-    def keep(self, dst, o, typ, seq, ch, b, hi, lo):
-        """The RECORD bytes (no CRC, no COBS) of an EVENT / COUNT / READING into
-        dst[o:o+12], for stored() to encode when the link has room."""
-        p = self.p
-        _head(p, typ, seq)
-        p[4] = ch
-        p[5] = b
-        _t48(p, 6, hi, lo)
-        copy(dst, o, p, RECORD)
+        keep(self.p, 0, typ, seq, ch, b, hi, lo)
+        return frame(self.p, 0, 0, self.out, 0)
 
     def stored(self, src, o, replay):
-        """Re-encode the RECORD bytes kept at src[o:o+12]; sets the REPLAY flag on EVENTs."""
-        p = self.p
-        for i in range(RECORD):
-            p[i] = src[o + i]
-        if replay and (p[0] & 0x0F) == EVENT:
-            p[5] |= F_REPLAY
-        return self.finish(RECORD)
+        """Encode the RECORD bytes kept at src[o:o+12] (keep()) into self.out; replay:
+        set the REPLAY flag on an EVENT. Returns the length (16)."""
+        return frame(src, o, 1 if replay else 0, self.out, 0)
 
     def heartbeat(self, seq, hi, lo, overflows, drops, late, shi=-1, slo=0):
         """HEARTBEAT; shi/slo (firmware 0.2): settled_us, the time before which every

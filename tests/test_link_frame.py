@@ -241,3 +241,201 @@ def test_a_colour_frame_decodes_with_its_counts() -> None:
     assert decode_frame(wire) == f and f.usable
     assert [round(x) for x in f.chroma()] == [547, 234, 219]
     assert StreamDecoder().feed(encode_frame(EventFrame(0, 0, 1, 5)) + wire) == [EventFrame(0, 0, 1, 5), f]
+
+
+# --- runs of records, decoded at once ----------------------------------------------------
+
+records = st.one_of(
+    st.builds(EventFrame, seqs, u8, st.integers(0, 15), t48),
+    st.builds(CountFrame, seqs, u8, u8, t48),
+    st.builds(ReadingFrame, seqs, u8, u8, t48),
+)
+
+
+def _cobs_reference(data: bytes) -> bytes:
+    """COBS decoding as the paper gives it, byte by byte: the oracle for the C decoder."""
+    out = bytearray()
+    i = 0
+    while i < len(data):
+        code = data[i]
+        if code == 0 or i + code > len(data) or 0 in data[i + 1 : i + code]:
+            raise BadFrame("not COBS")
+        out += data[i + 1 : i + code]
+        i += code
+        if i < len(data) and code < 255:
+            out.append(0)
+    return bytes(out)
+
+
+@settings(max_examples=500)
+@given(st.one_of(st.binary(min_size=1, max_size=600),
+                 st.binary(min_size=1, max_size=600).map(lambda b: b.replace(b"\0", b"\xff")),
+                 st.binary(max_size=600).map(cobs_encode)))
+def test_cobs_decode_agrees_with_the_reference_on_any_bytes(data: bytes) -> None:
+    """The C decoder (the ``cobs`` package) takes what the byte-by-byte definition takes,
+    gives what it gives, and refuses what it refuses (as a BadFrame naming COBS)."""
+    try:
+        want = _cobs_reference(data)
+    except BadFrame:
+        want = None
+    try:
+        got = cobs_decode(data)
+    except BadFrame as exc:
+        assert "COBS" in str(exc)
+        got = None
+    assert got == want
+
+
+def _damage(wire: bytes, how: int, where: int, xor: int) -> bytes:
+    """One frame's wire bytes damaged: a byte flipped (its delimiter never), one dropped,
+    one inserted inside it, or its first code byte turned into 0xFF (a block that crosses
+    into the next chunk)."""
+    b = bytearray(wire)
+    i = where % (len(b) - 1)
+    if how == 0:
+        b[i] ^= xor or 1
+    elif how == 1:
+        del b[i]
+    elif how == 2:  # inside it (at 0, or a copy of the byte before it: garbage before a frame)
+        i = max(i, 1)
+        v = xor or 1
+        b.insert(i, v if v != b[i - 1] else v % 255 + 1)
+    else:
+        b[0] = 0xFF
+    return bytes(b)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(records, st.integers(0, 9).map(lambda x: x == 7), st.integers(0, 3),
+                          st.integers(0, 20), u8),
+                min_size=12, max_size=80))
+def test_a_run_decoded_at_once_gives_what_frame_by_frame_gives(items) -> None:  # type: ignore[no-untyped-def]
+    """Record frames, some damaged in every way the line can: the run decoder takes the
+    16-byte chunks that end in a delimiter, from the first on, and gives exactly the
+    frames that decoding each alone gives, when they are all intact records (and at least
+    _RUN_MIN of them); otherwise it declines. A run of intact records it always takes."""
+    from tablesense.link.frame import _RUN_MIN, _records, decode_payload
+
+    wires = [_damage(encode_frame(f), how, where, xor) if bad else encode_frame(f)
+             for f, bad, how, where, xor in items]
+    buf = b"".join(wires)
+    k = len(buf) >> 4
+    got = _records(buf, 0, k)
+    lead = 0  # 16-byte spans ending in a delimiter, from the start
+    while lead < k and buf[16 * lead + 15] == 0:
+        lead += 1
+    spans = [buf[16 * i : 16 * i + 15] for i in range(lead)]
+    want: list | None = None
+    if lead >= _RUN_MIN and all(0 not in c for c in spans):
+        try:
+            want = [decode_frame(c) for c in spans]
+        except BadFrame:
+            want = None
+        if want is not None and not all(isinstance(f, (EventFrame, CountFrame, ReadingFrame)) for f in want):
+            want = None
+    assert got == want
+    if got is not None:  # each is what its own payload says
+        assert got == [decode_payload(cobs_decode(c)) for c in spans]
+    if not any(bad for _, bad, *_ in items):
+        assert got == [f for f, *_ in items]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.one_of(st.lists(records, max_size=3), st.lists(records, min_size=12, max_size=40)),
+                       frames, st.integers(0, 2), st.integers(0, 3),
+                       st.integers(0, 20), u8,
+                       st.one_of(st.binary(min_size=1, max_size=30), st.just(IDF_LINE))),
+             min_size=1, max_size=6),
+    st.lists(st.integers(1, 3000), max_size=8),
+)
+def test_any_chunking_gives_the_same_frames_errors_and_text(items, cuts) -> None:  # type: ignore[no-untyped-def]
+    """Runs of records, each followed by another frame, damaged or not, or by garbage or
+    text and a frame, read in big pieces (runs decoded at once) or a byte at a time (chunk
+    by chunk): the same frames come out, the same bad frames are counted at the same
+    offsets, the same text is kept; every intact frame comes out and nothing else does."""
+    stream = bytearray()
+    intact = []
+    for run_of, f, fate, how, where, xor, junk in items:  # fate: 1 damaged, 2 junk before f
+        intact += run_of
+        stream += b"".join(encode_frame(r) for r in run_of)
+        if fate == 2:
+            stream += junk
+        if fate == 1:
+            stream += _damage(encode_frame(f), how, where, xor)
+        else:
+            intact.append(f)
+            stream += encode_frame(f)
+
+    def run(pieces: list[int]) -> tuple[list, StreamDecoder]:
+        dec = StreamDecoder(keep_errors=10_000)
+        got = []
+        pos = 0
+        for c in pieces:
+            got += dec.feed(bytes(stream[pos : pos + c]))
+            pos += c
+        got += dec.feed(bytes(stream[pos:]))
+        return got, dec
+
+    big, a = run(cuts)
+    small, b = run([1] * len(stream))
+    assert big == small
+    assert (a.bad, a.errors, a.text_bytes, a.texts) == (b.bad, b.errors, b.text_bytes, b.texts)
+    it = iter(big)
+    assert all(any(g == f for g in it) for f in intact), (intact, big)
+    if not any(fate == 2 for _, _, fate, *_ in items):
+        assert len(big) == len(intact)  # a damaged frame never comes out as one
+
+
+def _rewired(payload: bytes) -> bytes:
+    """A payload (without its CRC) on the wire: CRC, COBS, delimiter."""
+    from binascii import crc_hqx
+
+    return cobs_encode(payload + crc_hqx(payload, 0xFFFF).to_bytes(2, "little")) + b"\0"
+
+
+def test_a_cobs_chain_across_a_delimiter_is_no_run_of_records() -> None:
+    """Twelve intact payloads COBS-encoded as one block, cut into twelve 15-byte chunks
+    with a delimiter after each: joined, they decode to twelve payloads with valid CRCs,
+    but no chunk is a frame on its own (its code bytes point into the next): nothing
+    comes out, each chunk is a bad frame."""
+    from binascii import crc_hqx
+
+    from tablesense.link.frame import _RUN_MIN, _records, encode_payload
+
+    n = 12
+    assert n >= _RUN_MIN  # one read of them goes the run's way first
+    payloads = [encode_payload(EventFrame(i, 3, 1, 1000 * i + 7)) for i in range(n)]
+    joined = b"\x55".join(payloads)  # a non-zero byte where each chunk's closing zero would be
+    enc = cobs_encode(joined)
+    assert len(enc) == 15 * n
+    assert crc_hqx(payloads[0][:12], 0xFFFF) == int.from_bytes(payloads[0][12:], "little")
+    wire = b"".join(enc[i : i + 15] + b"\0" for i in range(0, 15 * n, 15))
+    assert _records(wire, 0, n) is None
+    dec = StreamDecoder()
+    assert dec.feed(wire) == []
+    assert dec.bad == n
+
+
+@pytest.mark.parametrize(
+    ("odd", "want", "reason"),
+    [
+        (encode_frame(ErrorFrame(9, 4, "no chip")), ErrorFrame(9, 4, "no chip"), None),
+        (_rewired(bytes([0x21, 5, 0, 0, 3, 1, 7, 0, 0, 0, 0, 0])), None, "protocol version 2"),
+        (_rewired(bytes([0x19, 5, 0, 0, 3, 1, 7, 0, 0, 0, 0, 0])), None, "unknown frame type 0x9"),
+    ],
+    ids=["error frame", "version 2", "unknown type"],
+)
+def test_a_fifteen_byte_frame_that_is_no_record_inside_a_run(odd: bytes, want, reason) -> None:  # type: ignore[no-untyped-def]
+    """A run of events with a 15-byte frame in the middle that is not a record: an ERROR
+    with a 7-letter text comes out as itself, a record of another protocol version or an
+    unknown type is a bad frame saying so; every event around it comes out."""
+    assert len(odd) == 16
+    events = [EventFrame(i, i % 16, i & 1, 5000 + i) for i in range(12)]
+    wire = b"".join(encode_frame(e) for e in events[:6]) + odd + b"".join(encode_frame(e) for e in events[6:])
+    dec = StreamDecoder()
+    got = dec.feed(wire)
+    assert got == events[:6] + ([want] if want else []) + events[6:]
+    assert dec.bad == (1 if reason else 0)
+    if reason:
+        assert reason in dec.errors[0].reason and dec.errors[0].offset == 6 * 16

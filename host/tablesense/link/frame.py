@@ -9,6 +9,7 @@ Pure logic, no I/O. ``decode_frame`` raises ``BadFrame`` naming what is wrong;
 rejected chunks as ``FrameError`` records, resynchronising on the next delimiter.
 Text between frames (the ESP32's boot ROM at every reset, ESP-IDF's log lines) is
 counted and kept as text, and the frame after it is decoded as if it were not there.
+COBS decoding is the ``cobs`` package's C extension (``cobs.cobs.decode``).
 
 One module on each side holds the wire format: this one, and firmware/wire.py.
 """
@@ -17,7 +18,13 @@ from __future__ import annotations
 
 import struct
 from binascii import crc_hqx
+from collections.abc import Callable, Iterable
+from itertools import repeat
+from operator import itemgetter
 from typing import NamedTuple
+
+from cobs.cobs import DecodeError as _CobsError
+from cobs.cobs import decode as _cobs
 
 from ..errors import BadFrame
 
@@ -242,9 +249,23 @@ def cobs_decode(data: bytes) -> bytes:
     """Undo ``cobs_encode``; ``BadFrame`` if a code byte points past the end or a zero appears."""
     if not data:
         raise BadFrame("empty frame")
+    try:
+        return _cobs(data)
+    except _CobsError:
+        raise BadFrame(_cobs_error(data)) from None
+
+
+def _cobs_error(data: bytes) -> str:
+    """Why ``data`` is no COBS (the C decoder only says that it is not): where it breaks."""
     if b"\0" in data:
-        raise BadFrame(f"zero byte inside COBS data at offset {data.index(0)}")
-    return _cobs_rebuild_checked(data)
+        return f"zero byte inside COBS data at offset {data.index(0)}"
+    i, n = 0, len(data)
+    while i < n:
+        code = data[i]
+        if i + code > n:
+            return f"COBS block at offset {i} runs past the end ({code} > {n - i})"
+        i += code
+    return "not COBS"
 
 
 # --- payload -------------------------------------------------------------------
@@ -451,32 +472,43 @@ class StreamDecoder:
 
     def feed(self, data: bytes) -> list[Frame]:
         self.bytes += len(data)
-        buf = self._buf + data if self._buf else bytes(data)
-        chunks = buf.split(b"\0")
-        rest = chunks.pop()
+        buf = self._buf + data if self._buf else data if type(data) is bytes else bytes(data)
+        end = buf.rfind(b"\0") + 1  # the complete chunks are buf[:end]
         out: list[Frame] = []
-        append = out.append
         offset = self._offset
-        for chunk in chunks:
-            n = len(chunk)
-            if n:
-                if self._dropped or n > MAX_WIRE:
-                    self._salvage(offset, chunk, out)
-                else:
-                    try:
-                        append(_decode_fast(chunk))
-                    except BadFrame as exc:
-                        self._salvage(offset, chunk, out, str(exc))
-            offset += n + 1
-        if len(rest) > MAX_WIRE:
-            cut = len(rest) - MAX_WIRE
-            if not self._dropped and _printable(rest, cut) == cut:
-                self._text(rest[:cut], end=False)  # a long text: kept as text, not dropped
+        if end:
+            pos = 0
+            if end >= _RUN_MIN * 16:  # (after dropped bytes the first chunk is longer: no run)
+                while end - pos >= _RUN_MIN * 16:  # the common case: runs of records, each at once
+                    got = _records(buf, pos, min((end - pos) >> 4, _RUN_MAX))
+                    if got is None:
+                        break
+                    out += got
+                    pos += len(got) << 4
+                offset += pos
+            if pos < end:
+                append = out.append
+                for chunk in buf[pos : end - 1].split(b"\0"):
+                    n = len(chunk)
+                    if n:
+                        if self._dropped or n > MAX_WIRE:
+                            self._salvage(offset, chunk, out)
+                        else:
+                            try:
+                                append(_decode_fast(chunk))
+                            except BadFrame as exc:
+                                self._salvage(offset, chunk, out, str(exc))
+                    offset += n + 1
+            buf = buf[end:]
+        if len(buf) > MAX_WIRE:
+            cut = len(buf) - MAX_WIRE
+            if not self._dropped and _printable(buf, cut) == cut:
+                self._text(buf[:cut], end=False)  # a long text: kept as text, not dropped
             else:
                 self._dropped += cut
             offset += cut
-            rest = rest[cut:]
-        self._buf = rest
+            buf = buf[cut:]
+        self._buf = buf
         self._offset = offset
         self.frames += len(out)
         return out
@@ -576,57 +608,103 @@ def _printable(data: bytes, n: int) -> int:
 def _decode_fast(chunk: bytes) -> Frame:
     """One chunk from ``split(b"\\0")`` (so no zero byte in it) -> its frame.
 
-    The hot path of the decoder: the record frames (EVENT, COUNT, READING, 15 bytes of
-    COBS) are decoded inline with one precompiled struct; everything else goes the long way.
+    The record frames (EVENT, COUNT, READING: 15 bytes of COBS, a 14-byte payload) are
+    built inline from one precompiled struct; everything else goes through ``decode_payload``.
     """
     n = len(chunk)
-    if n == 15:
-        buf = bytearray(chunk)
-        i = buf[0]
-        while i < 15:  # each code byte becomes the zero it stands for
-            c = buf[i]
-            if c == 255:
-                break
-            buf[i] = 0
-            i += c
-        if i == 15:
-            del buf[0]
-            if crc_hqx(memoryview(buf)[:12], 0xFFFF) == buf[12] | buf[13] << 8:
-                head, ch, v, lo, hi = _RECORD.unpack_from(buf)
-                cls = _RECORD_BY_HEADER.get(head & 0xFF)
-                if cls is not None:  # tuple.__new__: the NamedTuple without its Python-level __new__
-                    return _tuple_new(cls, (head >> 8, ch, v, lo | hi << 32))  # type: ignore[no-any-return]
     if n > MAX_WIRE:
         raise BadFrame(f"frame of {n} bytes is longer than {MAX_WIRE}")
-    return decode_payload(_cobs_rebuild_checked(chunk))
+    try:
+        p = _cobs(chunk)
+    except _CobsError:
+        raise BadFrame(_cobs_error(chunk)) from None
+    if len(p) == 14:
+        head, ch, v, lo, hi, crc = _RECORD.unpack(p)
+        cls = _RECORD_BY_HEADER.get(head & 0xFF)
+        if cls is not None and crc_hqx(p[:12], 0xFFFF) == crc:
+            # tuple.__new__: the NamedTuple without its Python-level __new__
+            return _tuple_new(cls, (head >> 8, ch, v, lo | hi << 32))  # type: ignore[no-any-return]
+    return decode_payload(p)
 
 
 _tuple_new = tuple.__new__
-_RECORD = struct.Struct("<IBBIH")  # header+seq, channel, u8, t_us low 32, high 16
+_RECORD = struct.Struct("<IBBIHH")  # header+seq, channel, u8, t_us low 32, high 16, crc
 _RECORD_BY_HEADER: dict[int, type] = {
     VERSION << 4 | T_EVENT: EventFrame,
     VERSION << 4 | T_COUNT: CountFrame,
     VERSION << 4 | T_READING: ReadingFrame,
 }
+_record_class = _RECORD_BY_HEADER.get
+
+# --- a run of records at once --------------------------------------------------------
+
+_RUN_MIN = 12  # shorter runs go chunk by chunk: a run costs a dozen C calls (a few µs) at least
+_RUN_MAX = 1024  # the most records decoded at once
+_ZEROS = bytes(_RUN_MAX)
+_PAYLOADS = [slice(15 * i, 15 * i + 12) for i in range(_RUN_MAX)]  # header..t_us of record i
+_CutK = tuple[int, itemgetter, Callable[..., bytes]]
 
 
-def _cobs_rebuild_checked(data: bytes) -> bytes:
-    """COBS decode for a chunk known to hold no zero byte (it came from split)."""
-    n = len(data)
-    code = data[0]
-    if code > n:
-        raise BadFrame(f"COBS block at offset 0 runs past the end ({code} > {n})")
-    if code == n:  # common case for long all-non-zero payloads
-        return data[1:]
-    parts = [data[1:code]]
-    i = code
-    while i < n:
-        if code != 255:
-            parts.append(b"\0")
-        code = data[i]
-        nxt = i + code
-        if nxt > n:
-            raise BadFrame(f"COBS block at offset {i} runs past the end ({code} > {n - i})")
-        parts.append(data[i + 1 : nxt])
-        i = nxt
-    return b"".join(parts)
+def _cut_for(k: int) -> _CutK:
+    """For k records: an itemgetter of their CRC'd bytes (one C call slices them all; k >= 2,
+    so it gives a tuple), and the packer of k CRCs as on the wire."""
+    return k, itemgetter(*_PAYLOADS[:k]), struct.Struct(f"<{k}H").pack
+
+
+_cut = _cut_for(256)  # the last k's (a 4 KiB read holds 256 records): made again when k changes
+
+
+def _records(buf: bytes, pos: int, k: int) -> list[Frame] | None:
+    """The frames of ``buf[pos : pos + 16 k]``, or of as many of its first 16-byte chunks
+    as end in a delimiter (at least _RUN_MIN), when they are record frames (EVENT, COUNT,
+    READING: 15 bytes of COBS and a delimiter each), all intact, decoded in a handful of
+    C calls; None otherwise (then the caller goes chunk by chunk, and finds what is wrong).
+
+    The k chunks are joined without their delimiters and COBS-decoded in one call: n
+    joined bytes decode to n - 1 - (0xFF codes not last), so a length of 15 k - 1 proves
+    that no chunk held a zero of its own. The output is ``p0 00 p1 00 ... p(k-1)``, each
+    ``pi`` the chunk's own payload, if and only if every chunk's first byte is a COBS code
+    byte (each chunk's chain ends at its end): then no block crosses a chunk, no code is
+    0xFF, and each chunk's last code adds the zero. If some chunk's first byte is data
+    instead, the earliest such (at 15 i of the joined bytes) lands, with no 0xFF code
+    before it, at 15 i - 1 of the output: a non-zero byte (the joined bytes hold no zero)
+    where the zero should be. So the length and the zeros at 14, 29, ... prove the
+    chunking; then every payload's CRC is checked, and its header.
+    """
+    delimiters = buf[pos + 15 : pos + 16 * k : 16]
+    if delimiters != _ZEROS[:k]:  # a delimiter every 16 bytes up to where one is not
+        k -= len(delimiters.lstrip(b"\0"))
+    if k < _RUN_MIN:
+        return None
+    end = pos + 16 * k
+    try:
+        d = _cobs(buf[pos : end - 1].replace(b"\0", b""))
+    except _CobsError:
+        return None
+    if len(d) != 15 * k - 1 or d[14::15] != _ZEROS[: k - 1]:
+        return None  # a zero inside a chunk (fewer bytes joined), or a chain across chunks
+    global _cut
+    ck, payloads, pack = _cut  # one read of the global: another thread may replace it
+    if ck != k:
+        _cut = ck, payloads, pack = _cut_for(k)
+    crcs = bytearray(2 * k)  # the CRCs on the wire, u16 after u16
+    crcs[0::2] = d[12::15]
+    crcs[1::2] = d[13::15]
+    if crcs != pack(*map(crc_hqx, payloads(d), repeat(0xFFFF, k))):
+        return None
+    heads = d[0::15]
+    if heads.count(_EVENT_HEADER) == k:
+        classes: Iterable[type | None] = repeat(EventFrame, k)
+    else:
+        classes = list(map(_record_class, heads))
+        if None in classes:
+            return None
+    fields = bytearray(16 * k)  # seq u24 + a zero, channel, u8, 2 zeros, t_us u48 + 2 zeros
+    for i, at in _FIELDS:
+        fields[i::16] = d[at::15]
+    return list(map(_tuple_new, classes, _RECORD_FIELDS(fields)))
+
+
+_FIELDS = ((0, 1), (1, 2), (2, 3), (4, 4), (5, 5), *((8 + i, 6 + i) for i in range(6)))
+_RECORD_FIELDS = struct.Struct("<IBBxxQ").iter_unpack  # seq, channel, u8, t_us
+_EVENT_HEADER = VERSION << 4 | T_EVENT
