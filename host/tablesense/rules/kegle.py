@@ -116,6 +116,8 @@ class KegleEngine(ShotEngine[KegleState]):
                 and state.setup_rests)
 
     def resolve(self, before: KegleState, shot: ShotRecord) -> KegleState:
+        if _by_hand(before, shot):
+            return self._hands(before, shot)
         state = settle(before, shot) if shot.rest is not None else live(before, shot)
         for call in shot.calls:  # what the referee did after the rest stands, where it still can
             after = _AFTER_REST.get(call.call)
@@ -125,6 +127,20 @@ class KegleEngine(ShotEngine[KegleState]):
                 except IllegalCall:
                     continue
         return state
+
+    def _hands(self, before: KegleState, shot: ShotRecord) -> KegleState:
+        """What the table took for a shot was the pin referee's hands (7.7, 6.4): no shot. Its pins
+        and drops are incidents (a pin knocked over stays down until he puts it up; a ball that
+        fell is put back), the turn stays; the referee's ``hands`` call says so in a ruling."""
+        state = replace(before, questions=(), asked=asked(before, shot))
+        for event in (*shot.events, *shot.late):
+            if type(event) is Pin or type(event) is Pocket:
+                state = self.incident(state, event)
+        for call in shot.calls:
+            if call.call == "hands":
+                state = self.rule(state, call.t, "kegle.shot", None, what="hands")
+                break
+        return replace(state, setup_rests=True) if shot.rest is not None and not state.setup_rests else state
 
     def incident(self, state: KegleState, event: Event) -> KegleState:
         new = self._incident(state, event)
@@ -144,8 +160,10 @@ class KegleEngine(ShotEngine[KegleState]):
             # (7.9: a shot before that is ``kegle.fault.pins-not-up``)
             s = self.rule(state, event.t, "kegle.shot", None, what="by-hand", pin=event.pin)
             return replace(s, score=replace(sc, pins_down=pinset(sc.pins_down | {event.pin})))
-        if isinstance(event, Rest):  # the rest after the pin referee's hands: not a shot
-            return state if state.setup_rests else replace(state, setup_rests=True)
+        if isinstance(event, Rest):  # the rest after the pin referee's hands (or a drop): not a shot
+            if state.setup_rests or not state.cut.incident_open:
+                return state  # a rest with nothing before it: a table that reports strikes says so
+            return replace(state, setup_rests=True)
         if isinstance(event, Pocket):  # a ball that lay still drops between shots (a strike sensor tells)
             return self.rule(state, event.t, "kegle.ball-falls", None, pocket=event.pocket, ball=event.ball)
         raise IllegalCall(f"{event.type} between shots: no shot is being played")
@@ -275,6 +293,21 @@ class KegleEngine(ShotEngine[KegleState]):
             return replace(s, shot=ShotRecord(player=s.at_table), before=s, in_shot=True)
         return s
 
+    def _call_hands(self, state: KegleState, call: Call) -> Any:
+        """The referee: what the table took for the current or last shot was the pin referee's
+        hands, no ball played (7.7, 6.4). A table without a strike sensor cannot tell a pin he
+        knocks over from a shot that topples it."""
+        shot = state.shot
+        if shot is None or not (state.in_shot or _amendable(state)):
+            raise IllegalCall("no shot to take for the pin referee's hands: 'hands' is called during a shot "
+                              "or after its rest, before the next shot")
+        if any(type(e) is Strike for e in shot.events):
+            raise IllegalCall("the table reported the cue's strike in this shot: it was played "
+                              "(a shot to take back is 'replay' or 'undo')")
+        if any(c.call == "hands" for c in shot.calls):
+            return state
+        return AMEND
+
     def _call_disqualify(self, state: KegleState, call: Call) -> Any:
         if call.player is None:
             raise BadEvent("call 'disqualify' needs 'player'")
@@ -351,6 +384,7 @@ _CALLS: dict[str, _Handler] = {
     "outlay": KegleEngine._call_outlay,
     "blocked": KegleEngine._call_blocked,
     "replay": KegleEngine._call_replay,
+    "hands": KegleEngine._call_hands,
     "disqualify": KegleEngine._call_disqualify,
     "spot": KegleEngine._call_spot,
 }
@@ -360,6 +394,23 @@ _AFTER_REST: dict[str, Callable[[KegleEngine, KegleState, Call], KegleState]] = 
     "blocked": KegleEngine._blocked,
     "disqualify": KegleEngine._disqualify,
 }
+
+
+def _by_hand(before: KegleState, shot: ShotRecord) -> bool:
+    """The shot is the pin referee's hands, not a shot (7.7, 6.4): the referee's ``hands`` call says
+    so; or, on a table without a strike sensor, it opened with a pin falling while he set pins up
+    (no rest since he put one up), nothing but pins moved, and every pin stood again at its rest.
+    A pin that stays down is a shot's (a log without the rest after the set-up: a shot that
+    toppled it); once the table has shown it reports that rest, ``not_a_shot`` takes the pin
+    for his at once."""
+    calls = shot.calls
+    if calls:
+        return any(c.call == "hands" for c in calls)
+    if shot.rest is None or shot.late or not shot.events or not before.cut.incident_open:
+        return False
+    if before.cut.has_strike_sensor or not all(type(e) is Pin for e in shot.events):
+        return False
+    return not read_shot(shot.events, before.score.pins_down).toppled
 
 
 def _with_answer(event: Call, answer: str) -> Call:

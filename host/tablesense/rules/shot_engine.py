@@ -47,7 +47,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import msgspec
 
 from ..errors import IllegalCall
-from ..events import Call, Event, Rest, Setup
+from ..events import Call, Event, Rest, Setup, Strike
 from ..shots import Cutter, Role
 from ..vocabulary import Vocabulary, canonical_call, for_game
 from .base import Engine, Question, Ruling
@@ -176,6 +176,9 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
             # cutter's ``in_shot``, kept so (tests/test_shot_engine.py)
             self.check(event)
             shot = state.shot
+            if kind is Strike and not state.cut.strikes:  # the first strike: the table has a sensor
+                return replace(state, shot=replace(shot, events=(*shot.events, event)),  # type: ignore[union-attr]
+                               cut=replace(state.cut, strikes=True))
             return replace(state, shot=replace(shot, events=(*shot.events, event)))  # type: ignore[union-attr]
         if isinstance(event, Call):
             return self._call(state, event)
@@ -186,7 +189,7 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
         if role is Role.PLAY:
             shot = state.shot
             assert shot is not None
-            return replace(state, shot=replace(shot, events=(*shot.events, event)))
+            return replace(state, shot=replace(shot, events=(*shot.events, event)), cut=cut)
         if state.finished:
             if role is Role.SETTLE and state.shot is not None:
                 return self._settle(state, event, cut)
