@@ -47,7 +47,16 @@ from .base import player_names, register
 from .base import replace as replace_event
 from .carom_match import CaromState, Draft, Match
 from .carom_profiles import CAROM_BALLS, CUE_BALL, FOULS, PROFILES, profile
-from .carom_resolve import IDX, at_outlay, caroms_to_go, countdown, decide, outlay, update_zone
+from .carom_resolve import (
+    COUNTDOWN_RULE,
+    IDX,
+    at_outlay,
+    caroms_to_go,
+    countdown,
+    decide,
+    outlay,
+    update_zone,
+)
 from .carom_shot import read_shot
 from .carom_targets import championship_match, resolve_scheme, targets_for
 from .shot_engine import AMEND, ShotEngine, ShotRecord
@@ -82,7 +91,8 @@ class CaromEngine(ShotEngine[CaromState]):
                                     championship=championship_match(club, extra))
         m = Match(discipline=discipline, profile=club, scheme=scheme, table=tab.name, targets=targets,
                   positions=outlay(tab, "p1"))
-        return CaromState(game="carom", players=tuple(setup.players.items()), m=m, cut=Cutter(game="carom"))
+        state = CaromState(game="carom", players=tuple(setup.players.items()), m=m, cut=Cutter(game="carom"))
+        return _first_countdown(state, setup.t)
 
     def vocabulary(self, state: CaromState) -> Vocabulary:
         return for_game("carom", state.m.profile.name)
@@ -136,7 +146,7 @@ class CaromEngine(ShotEngine[CaromState]):
         player = call.player or "p1"
         m = replace(state.m, breaker=player, positions=outlay(carom_table(state.m.table), player))
         s = replace(state, at_table=player, m=m)
-        return self.rule(s, call.t, "carom.outlay", player=player, what="break")
+        return _first_countdown(self.rule(s, call.t, "carom.outlay", player=player, what="break"), call.t)
 
     def _check_foul(self, state: CaromState, call: Call) -> None:
         """A foul by canonical id that the profile's text names, or ``IllegalCall``."""
@@ -302,6 +312,16 @@ def countdown_of(state: CaromState) -> int | None:
     m = state.m
     return caroms_to_go(m.profile.countdown_from, m.discipline, state.finished, state.at_table, m.targets,
                         m.caroms)
+
+
+def _first_countdown(state: CaromState, t: float) -> CaromState:
+    """carom.countdown before the first inning (004: "waarschuwen als deze nog 5-4-3-2-1 caroms te
+    maken heeft"): a player at the table whose target is within the countdown is warned before
+    his first shot as well; after a shot ``countdown`` warns the player it leaves at the table."""
+    left = countdown_of(state)
+    if left is None or any(r.rule == COUNTDOWN_RULE and r.player == state.at_table for r in state.rulings):
+        return state
+    return CaromEngine.rule(state, t, COUNTDOWN_RULE, state.at_table, left=left)
 
 
 def _placed(before: CaromState | None, shot: ShotRecord) -> bool:
