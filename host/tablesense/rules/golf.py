@@ -111,6 +111,8 @@ class GolfEngine(ShotEngine[GolfState]):
         return state
 
     def live(self, state: GolfState) -> GolfState:
+        if state.held:
+            state = self.release(state)
         if state.in_shot and state.shot is not None and state.before is not None:
             return replace(live(state.before, state.shot), in_shot=True)
         return state

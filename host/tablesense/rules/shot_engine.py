@@ -47,7 +47,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import msgspec
 
 from ..errors import IllegalCall
-from ..events import Call, Event, Rest, Setup, Strike
+from ..events import Call, Event, Goal, Pin, Pocket, Rest, Setup, Strike
 from ..shots import Cutter, Role
 from ..vocabulary import Vocabulary, canonical_call, for_game
 from .base import Engine, Question, Ruling
@@ -119,12 +119,20 @@ class MatchState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     before: MatchState | None = None
     #: the current shot, or the last one while it may still be amended
     shot: ShotRecord | None = None
+    #: on a table that reports strikes: drops and pins since the last event that is no shot's,
+    #: with no strike yet. The table's next rest or a call makes them incidents; a shot that
+    #: opens before either takes those of them that came at or after its first event (``t``
+    #: orders a shot's events, whatever their order in the log)
+    held: tuple[Event, ...] = ()
 
 
 S = TypeVar("S", bound=MatchState)
 
 #: ``call`` returns this for a call about the last shot: the base adds it and resolves again
 AMEND: Any = object()
+#: what a table that reports strikes holds between shots until its rest or the next shot: a
+#: ball dropping, a pin
+_HELD = frozenset({Pin, Pocket, Goal})
 
 
 class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
@@ -162,7 +170,10 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
         return for_game(self.game)
 
     def live(self, state: S) -> S:
-        """The state to show: a shot in progress resolved as if it stopped now."""
+        """The state to show: a shot in progress resolved as if it stopped now, drops and pins
+        waiting for the table's rest (``held``) taken as what they are so far, incidents."""
+        if state.held:
+            state = self.release(state)
         if state.in_shot and state.shot is not None and state.before is not None:
             return self._resolved(state.before, state.shot, state)  # type: ignore[arg-type]
         return state
@@ -181,11 +192,18 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
                                cut=replace(state.cut, strikes=True))
             return replace(state, shot=replace(shot, events=(*shot.events, event)))  # type: ignore[union-attr]
         if isinstance(event, Call):
-            return self._call(state, event)
+            return self._call(self.release(state) if state.held else state, event)
         if isinstance(event, Setup):
             raise IllegalCall("a match is already set up; a new 'setup' starts a new match")
         self.check(event)
         role, cut = state.cut.feed(event)
+        if role is Role.INCIDENT and kind in _HELD and cut.has_strike_sensor:
+            # no strike before it: no shot's, unless a strike listed after it came before it
+            return replace(state, held=(*state.held, event), cut=cut, checkpoint=state)
+        if state.held:
+            if role is Role.OPEN and not state.finished:
+                return self._open(state, event, cut)
+            state = self.release(state)
         if role is Role.PLAY:
             shot = state.shot
             assert shot is not None
@@ -203,13 +221,13 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
             before = state.before
             assert shot is not None and before is not None
             shot = replace(shot, rest=event)
+            if cut.has_strike_sensor:
+                before, shot = self._before_strike(before, shot)
             return self._resolved(before, shot, state, cut=cut, in_shot=False)
         if role is Role.OPEN:
             if self.not_a_shot(state, event):
                 return replace(self.incident(state, event), checkpoint=state)
-            before = self.close(state) if state.shot is not None else state
-            shot = ShotRecord(player=before.at_table, events=(event,))
-            return replace(before, shot=shot, before=before, cut=cut, in_shot=True, checkpoint=state)
+            return self._open(state, event, cut)
         if role is Role.EMPTY:
             before = self.close(state) if state.shot is not None else state
             shot = ShotRecord(player=before.at_table, rest=event)  # type: ignore[arg-type]
@@ -231,7 +249,45 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
             raise IllegalCall(f"no shot yet for the call {call.call!r}")
         return self._resolved(before, replace(shot, calls=(*shot.calls, call)), state)  # type: ignore[arg-type]
 
+    def release(self, state: S) -> S:
+        """``state`` with its held drops and pins (``held``) applied as incidents, in log order."""
+        new = state
+        for event in state.held:
+            new = self.incident(new, event)
+        return replace(new, held=(), checkpoint=state.checkpoint)
+
     # --- inside ---------------------------------------------------------------------
+    def _open(self, state: S, event: Event, cut: Cutter) -> S:
+        """A new shot opens with ``event``; of the drops and pins held before it, those at or after
+        its ``t`` are its own (listed before the strike, they came after it), the others incidents."""
+        own: tuple[Event, ...] = ()
+        checkpoint = state
+        if state.held:
+            t = event.t
+            own = tuple(e for e in state.held if e.t >= t)
+            state = self.release(replace(state, held=tuple(e for e in state.held if e.t < t)))
+        before = self.close(state) if state.shot is not None else state
+        shot = ShotRecord(player=before.at_table, events=(event, *own))
+        return replace(before, shot=shot, before=before, cut=cut, in_shot=True, checkpoint=checkpoint)
+
+    def _before_strike(self, before: S, shot: ShotRecord) -> tuple[S, ShotRecord]:
+        """On a table that reports strikes: the drops and pins of a shot that came before its strike
+        (``t`` orders a shot's events, whatever their order in the log) are no part of it, but
+        incidents before it."""
+        strike_t = None
+        for e in shot.events:
+            if type(e) is Strike and (strike_t is None or e.t < strike_t):
+                strike_t = e.t
+        if strike_t is None:
+            return before, shot
+        early = tuple(e for e in shot.events if type(e) in _HELD and e.t < strike_t)
+        if not early:
+            return before, shot
+        for e in early:
+            before = self.incident(before, e)
+        gone = {id(e) for e in early}
+        return before, replace(shot, events=tuple(e for e in shot.events if id(e) not in gone))
+
     def _settle(self, state: S, event: Event, cut: Cutter) -> S:
         shot, before = state.shot, state.before
         assert shot is not None and before is not None
