@@ -63,7 +63,7 @@ class Evidence:
         if contacts:
             self.first_contact = _direct_first_contact(shot.events)
         if shot.events:
-            self.t0 = shot.events[0].t
+            self.t0 = min(e.t for e in shot.events)  # t orders a shot's events, not the log
         elif rest is not None:
             self.t0 = rest.t
         else:

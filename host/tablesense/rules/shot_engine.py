@@ -47,7 +47,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import msgspec
 
 from ..errors import IllegalCall
-from ..events import Call, Event, Goal, Pin, Pocket, Rest, Setup, Strike
+from ..events import Call, Contact, Cushion, Event, Goal, OffTable, Pin, Pocket, Rest, Setup, Strike
 from ..shots import Cutter, Role
 from ..vocabulary import Vocabulary, canonical_call, for_game
 from .base import Engine, Question, Ruling
@@ -119,10 +119,11 @@ class MatchState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     before: MatchState | None = None
     #: the current shot, or the last one while it may still be amended
     shot: ShotRecord | None = None
-    #: on a table that reports strikes: drops and pins since the last event that is no shot's,
-    #: with no strike yet. The table's next rest or a call makes them incidents; a shot that
-    #: opens before either takes those of them that came at or after its first event (``t``
-    #: orders a shot's events, whatever their order in the log)
+    #: table events between shots that open no shot and that a shot opening next may still
+    #: claim (``t`` orders a shot's events, whatever their order in the log): on a table that
+    #: reports strikes, drops and pins with no strike before them; on one that does not, pins
+    #: set up. The table's next rest or a call makes them incidents; a shot that opens first
+    #: takes them, and gives back at its rest those that came before it (``_before_shot``)
     held: tuple[Event, ...] = ()
 
 
@@ -133,6 +134,8 @@ AMEND: Any = object()
 #: what a table that reports strikes holds between shots until its rest or the next shot: a
 #: ball dropping, a pin
 _HELD = frozenset({Pin, Pocket, Goal})
+#: on such a table, a ball seen rolling: a shot whose strike the source missed
+_ROLLING = frozenset({Cushion, Contact, OffTable})
 
 
 class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
@@ -197,13 +200,13 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
             raise IllegalCall("a match is already set up; a new 'setup' starts a new match")
         self.check(event)
         role, cut = state.cut.feed(event)
-        if role is Role.INCIDENT and kind in _HELD and cut.has_strike_sensor:
-            # no strike before it: no shot's, unless a strike listed after it came before it
+        if role is Role.INCIDENT and (kind in _HELD if cut.has_strike_sensor else kind is Pin):
+            # no shot's, unless a shot listed after it came before it
             return replace(state, held=(*state.held, event), cut=cut, checkpoint=state)
         if state.held:
-            if role is Role.OPEN and not state.finished:
-                return self._open(state, event, cut)
-            state = self.release(state)
+            opens = role is Role.OPEN and not state.finished and not self.not_a_shot(state, event)
+            if not opens:
+                state = self.release(state)  # the rest, a settle, the referee's hands: incidents
         if role is Role.PLAY:
             shot = state.shot
             assert shot is not None
@@ -221,8 +224,7 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
             before = state.before
             assert shot is not None and before is not None
             shot = replace(shot, rest=event)
-            if cut.has_strike_sensor:
-                before, shot = self._before_strike(before, shot)
+            before, shot = self._before_shot(before, shot, cut.has_strike_sensor)
             return self._resolved(before, shot, state, cut=cut, in_shot=False)
         if role is Role.OPEN:
             if self.not_a_shot(state, event):
@@ -258,35 +260,46 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
 
     # --- inside ---------------------------------------------------------------------
     def _open(self, state: S, event: Event, cut: Cutter) -> S:
-        """A new shot opens with ``event``; of the drops and pins held before it, those at or after
-        its ``t`` are its own (listed before the strike, they came after it), the others incidents."""
-        own: tuple[Event, ...] = ()
+        """A new shot opens with ``event``. The events held before it (``held``) go into it for
+        now: at its rest, those that came before it are taken out again (``_before_shot``)."""
         checkpoint = state
-        if state.held:
-            t = event.t
-            own = tuple(e for e in state.held if e.t >= t)
-            state = self.release(replace(state, held=tuple(e for e in state.held if e.t < t)))
+        held = state.held
+        if held:
+            state = replace(state, held=())
         before = self.close(state) if state.shot is not None else state
-        shot = ShotRecord(player=before.at_table, events=(event, *own))
+        shot = ShotRecord(player=before.at_table, events=(event, *held))
         return replace(before, shot=shot, before=before, cut=cut, in_shot=True, checkpoint=checkpoint)
 
-    def _before_strike(self, before: S, shot: ShotRecord) -> tuple[S, ShotRecord]:
-        """On a table that reports strikes: the drops and pins of a shot that came before its strike
-        (``t`` orders a shot's events, whatever their order in the log) are no part of it, but
-        incidents before it."""
-        strike_t = None
-        for e in shot.events:
-            if type(e) is Strike and (strike_t is None or e.t < strike_t):
-                strike_t = e.t
-        if strike_t is None:
-            return before, shot
-        early = tuple(e for e in shot.events if type(e) in _HELD and e.t < strike_t)
+    def _before_shot(self, before: S, shot: ShotRecord, strikes: bool) -> tuple[S, ShotRecord]:
+        """``t`` orders a shot's events, whatever their order in the log: what could not open it
+        and came before its start is no part of it, but incidents before it. On a table that
+        reports strikes, the start is the strike (or, without one, the first ball seen rolling)
+        and the drops and pins before it are taken out; on one that does not, the start is its
+        first event that could open it, and the pins set up before it are taken out."""
+        events = shot.events
+        start = None
+        kinds = {type(e) for e in events}
+        if Pin not in kinds and not (strikes and not kinds.isdisjoint(_HELD)):
+            return before, shot  # the common shot: nothing it could give back
+        if strikes:
+            for e in events:
+                if type(e) is Strike and (start is None or e.t < start):
+                    start = e.t
+            if start is None:
+                start = min((e.t for e in events if type(e) in _ROLLING), default=None)
+            early = tuple(e for e in events if type(e) in _HELD and start is not None and e.t < start)
+        else:
+            for e in events:
+                if (type(e) is not Pin or e.state != "up") and (start is None or e.t < start):  # type: ignore[attr-defined]
+                    start = e.t
+            early = tuple(e for e in events if type(e) is Pin and e.state == "up"  # type: ignore[attr-defined]
+                          and start is not None and e.t < start)
         if not early:
             return before, shot
         for e in early:
             before = self.incident(before, e)
         gone = {id(e) for e in early}
-        return before, replace(shot, events=tuple(e for e in shot.events if id(e) not in gone))
+        return before, replace(shot, events=tuple(e for e in events if id(e) not in gone))
 
     def _settle(self, state: S, event: Event, cut: Cutter) -> S:
         shot, before = state.shot, state.before
