@@ -49,8 +49,11 @@ class Evidence:
         self.rest_t: float | None = rest.t if rest is not None else None
         self.positions: Positions | None = norm_positions(rest.positions) if rest is not None else None
         contacts = False
+        t0 = None
         for e in shot.events:
             kind = type(e)
+            if t0 is None or e.t < t0:
+                t0 = e.t  # t orders a shot's events, not the log
             if kind is Goal:
                 self.goals.append((e.t, e.goal, e.ball))
             elif kind is OffTable:
@@ -62,8 +65,8 @@ class Evidence:
                 contacts = True
         if contacts:
             self.first_contact = _direct_first_contact(shot.events)
-        if shot.events:
-            self.t0 = min(e.t for e in shot.events)  # t orders a shot's events, not the log
+        if t0 is not None:
+            self.t0 = t0
         elif rest is not None:
             self.t0 = rest.t
         else:

@@ -124,9 +124,10 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
     """The state after ``shot`` played from ``before``."""
     if shot.rest is None and shot.events:
         return live(before, shot)
-    dropped = _dropped_after_rest(before, shot)
-    if dropped is not None:
-        return dropped
+    if shot.calls:
+        dropped = _dropped_after_rest(before, shot)
+        if dropped is not None:
+            return dropped
     pre = start_of(before, shot)
     quick = _plain(pre, shot)
     if quick is not None:

@@ -200,13 +200,12 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
             raise IllegalCall("a match is already set up; a new 'setup' starts a new match")
         self.check(event)
         role, cut = state.cut.feed(event)
-        if role is Role.INCIDENT and (kind in _HELD if cut.has_strike_sensor else kind is Pin):
+        if role is Role.INCIDENT and (kind in _HELD if cut.strikes or cut.strike_sensor else kind is Pin):
             # no shot's, unless a shot listed after it came before it
             return replace(state, held=(*state.held, event), cut=cut, checkpoint=state)
-        if state.held:
-            opens = role is Role.OPEN and not state.finished and not self.not_a_shot(state, event)
-            if not opens:
-                state = self.release(state)  # the rest, a settle, the referee's hands: incidents
+        hands = role is Role.OPEN and self.not_a_shot(state, event)
+        if state.held and (role is not Role.OPEN or state.finished or hands):
+            state = self.release(state)  # the rest, a call, the referee's hands: incidents
         if role is Role.PLAY:
             shot = state.shot
             assert shot is not None
@@ -224,10 +223,10 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
             before = state.before
             assert shot is not None and before is not None
             shot = replace(shot, rest=event)
-            before, shot = self._before_shot(before, shot, cut.has_strike_sensor)
+            before, shot = self._before_shot(before, shot, cut.strikes or cut.strike_sensor)
             return self._resolved(before, shot, state, cut=cut, in_shot=False)
         if role is Role.OPEN:
-            if self.not_a_shot(state, event):
+            if hands:
                 return replace(self.incident(state, event), checkpoint=state)
             return self._open(state, event, cut)
         if role is Role.EMPTY:
@@ -265,7 +264,12 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
         checkpoint = state
         held = state.held
         if held:
-            state = replace(state, held=())
+            if type(event) is Strike:  # the shot's start is known: what came before it is no part of it
+                t = event.t
+                state = self.release(replace(state, held=tuple([e for e in held if e.t < t])))
+                held = tuple([e for e in held if e.t >= t])
+            else:
+                state = replace(state, held=())
         before = self.close(state) if state.shot is not None else state
         shot = ShotRecord(player=before.at_table, events=(event, *held))
         return replace(before, shot=shot, before=before, cut=cut, in_shot=True, checkpoint=checkpoint)
@@ -277,29 +281,33 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
         and the drops and pins before it are taken out; on one that does not, the start is its
         first event that could open it, and the pins set up before it are taken out."""
         events = shot.events
-        start = None
-        kinds = {type(e) for e in events}
-        if Pin not in kinds and not (strikes and not kinds.isdisjoint(_HELD)):
-            return before, shot  # the common shot: nothing it could give back
+        start: float | None = None
         if strikes:
             for e in events:
                 if type(e) is Strike and (start is None or e.t < start):
                     start = e.t
             if start is None:
-                start = min((e.t for e in events if type(e) in _ROLLING), default=None)
-            early = tuple(e for e in events if type(e) in _HELD and start is not None and e.t < start)
+                start = min([e.t for e in events if type(e) in _ROLLING], default=None)
+            if start is None:
+                return before, shot
+            early = [e for e in events if e.t < start and type(e) in _HELD]
         else:
+            for e in events:
+                if type(e) is Pin:
+                    break
+            else:
+                return before, shot  # the common shot: nothing it could give back
             for e in events:
                 if (type(e) is not Pin or e.state != "up") and (start is None or e.t < start):  # type: ignore[attr-defined]
                     start = e.t
-            early = tuple(e for e in events if type(e) is Pin and e.state == "up"  # type: ignore[attr-defined]
-                          and start is not None and e.t < start)
+            if start is None:
+                return before, shot
+            early = [e for e in events if e.t < start and type(e) is Pin and e.state == "up"]  # type: ignore[attr-defined]
         if not early:
             return before, shot
         for e in early:
             before = self.incident(before, e)
-        gone = {id(e) for e in early}
-        return before, replace(shot, events=tuple(e for e in events if id(e) not in gone))
+        return before, replace(shot, events=tuple([e for e in events if e.t >= start or e not in early]))
 
     def _settle(self, state: S, event: Event, cut: Cutter) -> S:
         shot, before = state.shot, state.before
