@@ -53,6 +53,8 @@ BALLS = ("red", "white")
 _TOPPLERS = (None, "red", "white", "pin", "cue")
 #: the sensor events of a keglebillard table that may name a ball
 _BALL_SENSORS = frozenset({Pocket, Cushion, OffTable, Strike})
+#: what shows a ball played: no pin referee's hands
+_ROLLING = frozenset({Strike, Cushion, Contact, OffTable})
 
 __all__ = ["POCKET_OPTIONS", "KegleEngine", "KegleState", "Score"]
 
@@ -116,6 +118,8 @@ class KegleEngine(ShotEngine[KegleState]):
                 and state.setup_rests)
 
     def resolve(self, before: KegleState, shot: ShotRecord) -> KegleState:
+        if shot.calls and shot.calls[0].call == "replay":
+            return before  # the rest of a shot the referee took back (``_call_replay``): no shot
         if _by_hand(before, shot):
             return self._hands(before, shot)
         state = settle(before, shot) if shot.rest is not None else live(before, shot)
@@ -288,9 +292,12 @@ class KegleEngine(ShotEngine[KegleState]):
             raise IllegalCall("no shot to replay: 'replay' takes back the current shot or the one just ended")
         s = replace(b, questions=(), asked=asked(b, shot), cut=state.cut, setup_rests=state.setup_rests,
                     after=None, sealed=False, shot=None, before=None, in_shot=False)
+        for e in shot.events:  # a pin the pin referee set up is up, whatever is taken back
+            if type(e) is Pin and e.state == "up" and e.pin in b.score.pins_down:
+                s = self._incident(s, e)
         s = self.rule(s, call.t, "kegle.ball-falls", b.at_table, what="replay")
-        if state.in_shot:  # the shot goes on from the balls as they were before it
-            return replace(s, shot=ShotRecord(player=s.at_table), before=s, in_shot=True)
+        if state.in_shot:  # the balls go back; what rolls on until the rest is no shot (resolve)
+            return replace(s, shot=ShotRecord(player=s.at_table, calls=(call,)), before=s, in_shot=True)
         return s
 
     def _call_hands(self, state: KegleState, call: Call) -> Any:
@@ -298,12 +305,15 @@ class KegleEngine(ShotEngine[KegleState]):
         hands, no ball played (7.7, 6.4). A table without a strike sensor cannot tell a pin he
         knocks over from a shot that topples it."""
         shot = state.shot
+        if not state.in_shot and state.after is not None and any(
+                type(e) is Pin and e.state == "down" for e in state.after.in_order()):  # type: ignore[attr-defined]
+            return state  # the table took it for his hands already: the call confirms it
         if shot is None or not (state.in_shot or _amendable(state)):
             raise IllegalCall("no shot to take for the pin referee's hands: 'hands' is called during a shot "
                               "or after its rest, before the next shot")
-        if any(type(e) is Strike for e in shot.events):
-            raise IllegalCall("the table reported the cue's strike in this shot: it was played "
-                              "(a shot to take back is 'replay' or 'undo')")
+        if any(type(e) in _ROLLING for e in shot.events):
+            raise IllegalCall("the last shot moved a ball (a strike, a cushion, a contact): it was played, "
+                              "not the pin referee's hands ('replay' or 'undo' takes a shot back)")
         if any(c.call == "hands" for c in shot.calls):
             return state
         return AMEND
