@@ -344,7 +344,7 @@ def _layout(state: GolfState, event: Rest) -> GolfState | None:
     the first report of a frame): no shot, and for the cut nothing that a drop could
     settle. Every other ``rest`` goes to the base (one with nothing open is a shot that
     no sensor saw: a miss on a table without cushion sensors)."""
-    if not event.positions or state.in_shot or state.cut.settle_open or state.finished:
+    if not event.positions or state.in_shot or state.cut.settle_open or state.finished or state.held:
         return None
     positions = norm_positions(event.positions)
     if positions is None or not (positions == state.positions
