@@ -59,6 +59,7 @@ from .carom_resolve import (
 )
 from .carom_shot import read_shot
 from .carom_targets import championship_match, resolve_scheme, targets_for
+from .ruling_log import RulingLog
 from .shot_engine import AMEND, ShotEngine, ShotRecord
 
 replace = msgspec.structs.replace
@@ -145,7 +146,12 @@ class CaromEngine(ShotEngine[CaromState]):
             raise IllegalCall("'start' is only allowed before the first shot")
         player = call.player or "p1"
         m = replace(state.m, breaker=player, positions=outlay(carom_table(state.m.table), player))
-        s = replace(state, at_table=player, m=m)
+        # before the first shot: the warning goes to the player who breaks, not to the one the
+        # set-up put at the table
+        rulings = state.rulings
+        if any(r.rule == COUNTDOWN_RULE for r in rulings):
+            rulings = RulingLog(r for r in rulings if r.rule != COUNTDOWN_RULE)
+        s = replace(state, at_table=player, m=m, rulings=rulings)
         return _first_countdown(self.rule(s, call.t, "carom.outlay", player=player, what="break"), call.t)
 
     def _check_foul(self, state: CaromState, call: Call) -> None:
@@ -319,7 +325,7 @@ def _first_countdown(state: CaromState, t: float) -> CaromState:
     maken heeft"): a player at the table whose target is within the countdown is warned before
     his first shot as well; after a shot ``countdown`` warns the player it leaves at the table."""
     left = countdown_of(state)
-    if left is None or any(r.rule == COUNTDOWN_RULE and r.player == state.at_table for r in state.rulings):
+    if left is None:
         return state
     return CaromEngine.rule(state, t, COUNTDOWN_RULE, state.at_table, left=left)
 
