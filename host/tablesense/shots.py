@@ -7,9 +7,13 @@ log alike.
 
 The cut:
 
-- A **shot** opens at the strike; on a table without a strike sensor (every table
-  profile today) at the first ball event after the last shot: ``strike``, ``cushion``,
-  ``contact``, ``off_table``, ``goal``, ``pocket`` or a ``pin`` going down.
+- A **shot** opens, on a table without a strike sensor (every table profile today), at
+  the first ball event after the last shot: ``strike``, ``cushion``, ``contact``,
+  ``off_table``, ``goal``, ``pocket`` or a ``pin`` going down. A table that has reported a
+  ``strike`` in this match has a strike sensor (``Cutter.strikes``; configured:
+  ``strike_sensor``): there a shot opens at the strike, or at a ball seen rolling
+  (``cushion``, ``contact``, ``off_table``: a shot whose strike the source missed, as a
+  camera does when it cannot tell which ball moved first); a drop or a pin does not.
 - It is complete at ``rest`` (balls and pins still). A ``rest`` with nothing open is a
   shot of its own with no sensor event (a shot that touched nothing).
 - What **settles** after the ``rest`` and before the next shot belongs to that shot
@@ -21,9 +25,11 @@ The cut:
   (``rest_quiet_ms``, after which the table reports ``rest``), counted strictly.
 - An **incident** is what happens between shots with no ball played: a ``pin`` set up
   (``up``: no ball stands a pin up), the ``rest`` the table reports after it; with a
-  strike sensor, any table event before the next strike that does not settle (a ball
-  that lay still dropping, a touch). Once an incident has happened nothing more
-  settles: the shot before is over.
+  strike sensor, a drop or a pin before the next strike that does not settle (a ball
+  that lay still dropping, a pin the pin referee knocks over), and every ``rest`` with
+  nothing open. Once an incident has happened nothing more settles: the shot before is
+  over. (The cut goes by the lines' order; ``t`` orders a shot's events, and the
+  engines' base gives an event its place by ``t``: ``rules/shot_engine.py``, ``held``.)
 - Referee **calls** are no part of a shot or an incident; each is placed after the
   shot it follows (``Role.CALL``), which it may amend. ``setup`` starts a new match
   (numbering from 1 again). A void record (``call: void``) is marked ``Role.VOID``:
@@ -33,8 +39,9 @@ Without a strike sensor the sensors cannot tell a late settle from a new shot wh
 first event is a drop or a pin: the cut takes a pin, goal or pocket within the
 window for a settle and one after it for a new shot, and a pin knocked over while the
 pin referee sets pins up (no ball moving) for a new shot too. Nor can they tell a
-ball that lay still and drops from a shot that pots it at once. The referee's calls
-decide those cases (``replay``, ``edge``, a ``foul``); the cutter does not guess.
+ball that lay still and drops from a shot that pots it at once. The engines and the
+referee's calls decide those cases (``replay``, ``hands``, ``edge``, a ``foul``;
+docs/events.md has the table); the cutter does not guess.
 
 Two APIs:
 
