@@ -118,3 +118,26 @@ def test_carom_countdown_warns_before_the_first_inning_as_well(
     assert errors == [] and state["at_table"] == other
     assert warned(state, other) == ([targets[other]] if targets[other] <= announce else [])
     assert warned(state, first) == ([targets[first]] if targets[first] <= announce else [])
+
+
+# --- a shot the referee's call alone made, closed by the table's rest ----------------------
+
+@settings(max_examples=40, deadline=None)
+@given(st.booleans(), st.booleans(), st.booleans())
+def test_carom_carom_call_alone_is_a_shot_closed_by_the_tables_rest_with_strikes_or_without(
+        strike: bool, positions: bool, placed: bool) -> None:
+    """carom.carom by the referee's call for the player now at the table (a shot the sensors did
+    not see): the rest the table reports after it closes that shot, also on a table that reports
+    strikes, where a rest with nothing open is otherwise no shot; its positions count."""
+    setup = {"t": 0, "type": "setup", "game": "carom", "discipline": "libre", "profile": "kampioen",
+             "players": PLAYERS, "targets": {"p1": 30, "p2": 30}}
+    where = {"yellow": [1.0, 0.3], "white": [1.2, 0.7], "red": [2.0, 0.7]}
+    lines = [ev(0.5, "rest", positions=where)] if placed else []
+    lines += [ev(1.0, "strike", ball="yellow")] if strike else []
+    lines += [ev(1.2, "cushion", cushion=1, ball="yellow"), ev(3.0, "rest"),
+              ev(5.0, "call", call="carom", player="p2"),
+              ev(6.0, "rest", **({"positions": P1_OBJECTS_IN_ZONE} if positions else {}))]
+    state, errors = replay(setup, lines)
+    assert errors == []
+    assert state["caroms"] == {"p1": 0, "p2": 1} and state["at_table"] == "p2"
+    assert [r["t"] for r in state["rulings"] if r["rule"] == "carom.carom"] == [6.0]

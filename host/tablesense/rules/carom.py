@@ -231,6 +231,18 @@ class CaromEngine(ShotEngine[CaromState]):
             return AMEND
         return _after_call(state, call)
 
+    def incident(self, state: CaromState, event: Event) -> CaromState:
+        """Between shots on a table that reports strikes, a ``rest`` with nothing open is no shot;
+        it still closes a shot the referee's call alone made (its positions count) and places the
+        balls before the first shot, as it does where strikes are not reported."""
+        if isinstance(event, Rest):
+            last = state.shot
+            if (last is not None and _awaits_rest(last)) or (not state.m.played and event.positions):
+                before = self.close(state) if last is not None else state
+                return self._resolved(before, ShotRecord(player=before.at_table, rest=event), state)
+            return state
+        return ShotEngine.incident(self, state, event)
+
     # --- resolving a shot -------------------------------------------------------------
     def resolve(self, before: CaromState, shot: ShotRecord) -> CaromState:
         rest = shot.rest
