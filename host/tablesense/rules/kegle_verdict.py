@@ -154,8 +154,11 @@ def settle(before: KegleState, shot: ShotRecord) -> KegleState:
     # frees the spot is over. Where the balls lie now decides it (rest positions); without them,
     # a pin the red lay on is free (the shot played the red), one a white lay on stays excused
     # until the positions or the referee say otherwise
-    kept = NO_PINS if positions else prior.blocked - prior.blocked_red
-    v.score["blocked"] = pinset(kept & down)
+    if prior.blocked:
+        kept = NO_PINS if positions else prior.blocked - prior.blocked_red
+        v.score["blocked"] = pinset(kept & down)
+    else:
+        v.score["blocked"] = NO_PINS
     v.score["blocked_red"] = NO_PINS
     v.score["pin_ups"] = prior.pin_ups
     v.score["cushions_seen"] = prior.cushions_seen or facts.cushions > 0

@@ -283,6 +283,15 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
         events = shot.events
         start: float | None = None
         if strikes:
+            first = events[0] if events else None
+            if type(first) is Strike:  # the common shot: opened by its strike, nothing before it
+                start = first.t  # type: ignore[union-attr]
+                for e in events:
+                    if e.t < start:
+                        break
+                else:
+                    return before, shot
+                start = None
             for e in events:
                 if type(e) is Strike and (start is None or e.t < start):
                     start = e.t
