@@ -80,6 +80,7 @@ _CALL_REST = "_closed_by_call"
 @register
 class CaromEngine(ShotEngine[CaromState]):
     game = "carom"
+    drops = False  # no pins, no holes: nothing comes before a shot's start to give back
 
     # --- set-up ---------------------------------------------------------------------
     def new_state(self, setup: Setup) -> CaromState:

@@ -142,6 +142,9 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
     """Base of engines that resolve a whole shot at a time."""
 
     game: ClassVar[str] = ""
+    #: the game's table has pins or holes: a drop or a pin may come before a shot's start and be
+    #: given back at its rest (``_before_shot``); a carom table has neither
+    drops: ClassVar[bool] = True
 
     # --- to implement -----------------------------------------------------------
     def resolve(self, before: S, shot: ShotRecord) -> S:
@@ -223,12 +226,17 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
             before = state.before
             assert shot is not None and before is not None
             shot = replace(shot, rest=event)
-            before, shot = self._before_shot(before, shot, cut.strikes or cut.strike_sensor)
+            if self.drops:
+                before, shot = self._before_shot(before, shot, cut.strikes or cut.strike_sensor)
             return self._resolved(before, shot, state, cut=cut, in_shot=False)
         if role is Role.OPEN:
             if hands:
                 return replace(self.incident(state, event), checkpoint=state)
-            return self._open(state, event, cut)
+            if state.held:
+                return self._open(state, event, cut)
+            before = self.close(state) if state.shot is not None else state
+            shot = ShotRecord(player=before.at_table, events=(event,))
+            return replace(before, shot=shot, before=before, cut=cut, in_shot=True, checkpoint=state)
         if role is Role.EMPTY:
             before = self.close(state) if state.shot is not None else state
             shot = ShotRecord(player=before.at_table, rest=event)  # type: ignore[arg-type]
