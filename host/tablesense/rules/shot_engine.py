@@ -32,7 +32,12 @@ An engine implements:
 What the base does besides: undo (``checkpoint``: the state before each shot and each
 call; undo pops it), questions (``Engine._answer``), the match's end (after it a rest
 changes nothing, a late settle still amends the deciding shot, an incident goes to the
-engine, any other sensor event is refused).
+engine, any other sensor event is refused), and the events' order: ``t``, not the line,
+orders a shot's events, so a drop or a pin between shots that opens no shot (a pin set
+up; on a table that reports strikes, any drop or pin with no strike before it) is held
+(``held``) until the table's rest or a call makes it an incident or the next shot opens
+and takes it, and at a shot's rest what came before its start is given back as incidents
+before it (``_before_shot``; docs/events.md, "Line order").
 
 The state is a ``MatchState``: a frozen msgspec Struct (copying one with changes is a
 C call, no generated code). Between the shot's first event and its rest, each event
