@@ -20,8 +20,12 @@ their default answer standing.
 
 Between shots (``incident``): pins set up, the rest the table reports after them, and a
 pin knocked over while they are set up (7.7, 6.4) once the log has shown a rest after a
-set-up (``setup_rests``). They are kept (``after``) until the next shot, so that a call
-amending the last shot applies them again.
+set-up (``setup_rests``); on a table that reports strikes, every pin and drop with no
+strike before it (a ball that lay still falling is put back, 10.2). They are kept
+(``after``) until the next shot, so that a call amending the last shot applies them again.
+What the cut took for a shot is the pin referee's hands when the referee's ``hands`` call
+says so, or (the match's first set-up on a table without a strike sensor) when it opened
+with a pin falling while pins were set up and only pins moved, all standing at its rest.
 
 Two shots have no sensor events: a ``rest`` right after the last one (or the setup),
 a shot that touched nothing; and a ``foul`` called between shots on the player at the
