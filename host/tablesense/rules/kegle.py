@@ -83,6 +83,7 @@ class KegleEngine(ShotEngine[KegleState]):
     """Danish keglebillard (DDBU rules): pins, carambole, series, distance."""
 
     game = "kegle"
+    pins = True  # the pin referee sets them up between shots
 
     def new_state(self, setup: Setup) -> KegleState:
         agreed = setup.distance if setup.distance is not None else DEFAULT_DISTANCE
@@ -420,9 +421,10 @@ def _by_hand(before: KegleState, shot: ShotRecord) -> bool:
     calls = shot.calls
     if calls:
         return any(c.call == "hands" for c in calls)
-    if shot.rest is None or shot.late or not shot.events or not before.cut.incident_open:
+    cut = before.cut
+    if shot.rest is None or shot.late or not shot.events or not cut.incident_open or cut.strikes:
         return False
-    if before.cut.has_strike_sensor or not all(type(e) is Pin for e in shot.events):
+    if cut.strike_sensor or not all(type(e) is Pin for e in shot.events):
         return False
     return not read_shot(shot.events, before.score.pins_down).toppled
 

@@ -147,9 +147,13 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
     """Base of engines that resolve a whole shot at a time."""
 
     game: ClassVar[str] = ""
-    #: the game's table has pins or holes: a drop or a pin may come before a shot's start and be
-    #: given back at its rest (``_before_shot``); a carom table has neither
+    #: the game's table has holes or goals, or pins: on a table that reports strikes a drop or a
+    #: pin may come before a shot's start and be given back at its rest (``_before_shot``); a
+    #: carom table has neither
     drops: ClassVar[bool] = True
+    #: the game's pins are set up between shots: a pin set up may come before a shot's start on
+    #: any table (keglebillard)
+    pins: ClassVar[bool] = False
 
     # --- to implement -----------------------------------------------------------
     def resolve(self, before: S, shot: ShotRecord) -> S:
@@ -231,8 +235,9 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
             before = state.before
             assert shot is not None and before is not None
             shot = replace(shot, rest=event)
-            if self.drops:
-                before, shot = self._before_shot(before, shot, cut.strikes or cut.strike_sensor)
+            strikes = cut.strikes or cut.strike_sensor
+            if self.pins or (strikes and self.drops):
+                before, shot = self._before_shot(before, shot, strikes)
             return self._resolved(before, shot, state, cut=cut, in_shot=False)
         if role is Role.OPEN:
             if hands:
@@ -279,8 +284,13 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
         if held:
             if type(event) is Strike:  # the shot's start is known: what came before it is no part of it
                 t = event.t
-                state = self.release(replace(state, held=tuple([e for e in held if e.t < t])))
-                held = tuple([e for e in held if e.t >= t])
+                for e in held:
+                    if e.t >= t:
+                        state = self.release(replace(state, held=tuple([e for e in held if e.t < t])))
+                        held = tuple([e for e in held if e.t >= t])
+                        break
+                else:  # the common case: the pins set up before the strike
+                    state, held = self.release(state), ()
             else:
                 state = replace(state, held=())
         before = self.close(state) if state.shot is not None else state
