@@ -195,9 +195,10 @@ def test_a_pin_that_falls_late_and_rocks_back_up_is_all_in_the_settle() -> None:
     assert _roles(objs) == ["setup", "open", "rest", "settle", "settle", "settle"]
 
 
-def test_with_a_strike_sensor_only_the_strike_opens_a_shot() -> None:
-    """A ball that lay still dropping (keglebillard 10.2) or a touch between shots moves a
-    ball without a strike: an incident. A rest with nothing open closes it."""
+def test_with_a_strike_sensor_a_drop_or_a_pin_without_a_strike_opens_no_shot() -> None:
+    """A ball that lay still dropping (keglebillard 10.2) or a pin the pin referee knocks over
+    (7.7) happens with no strike: an incident. A rest with nothing open closes it. A ball seen
+    rolling (a cushion) is a shot whose strike the source missed."""
     objs = [KEGLE,
             {"t": 1.0, "type": "strike", "ball": "red"},
             {"t": 1.5, "type": "cushion", "cushion": 2, "ball": "red"},
@@ -205,17 +206,38 @@ def test_with_a_strike_sensor_only_the_strike_opens_a_shot() -> None:
             {"t": 4.2, "type": "pocket", "pocket": 3, "ball": "white"},  # settles: within the window
             {"t": 9.0, "type": "pocket", "pocket": 4, "ball": "red"},  # lay still, then dropped
             {"t": 11.0, "type": "rest"},
-            {"t": 12.0, "type": "cushion", "cushion": 1, "ball": "white"},  # a touch
+            {"t": 12.0, "type": "pin", "pin": 2, "state": "down"},  # the pin referee's hands
+            {"t": 12.5, "type": "pin", "pin": 2, "state": "up"},
             {"t": 20.0, "type": "strike", "ball": "red"},
             {"t": 20.5, "type": "strike", "ball": "red"},  # a double hit: the same shot
-            {"t": 23.0, "type": "rest"}]
-    assert _roles(objs, strike_sensor=True) == [
-        "setup", "open", "play", "rest", "settle", "incident", "incident", "incident", "open", "play", "rest"]
-    result = cut([parse_event(o) for o in objs], strike_sensor=True)
-    assert [i.seqs for i in result.incidents] == [(6, 7, 8)]
-    # without the sensor the late drop and the touch open shots of their own
-    assert _roles(objs) == ["setup", "open", "play", "rest", "settle", "open", "rest", "open", "play", "play",
-                            "rest"]
+            {"t": 23.0, "type": "rest"},
+            {"t": 27.0, "type": "rest"},  # nothing open, no strike: no shot
+            {"t": 30.0, "type": "cushion", "cushion": 1, "ball": "red"},  # the strike was missed
+            {"t": 32.0, "type": "rest"}]
+    expected = ["setup", "open", "play", "rest", "settle", "incident", "incident", "incident", "incident",
+                "open", "play", "rest", "incident", "open", "rest"]
+    assert _roles(objs, strike_sensor=True) == expected
+    # a table that has reported a strike in this match has a strike sensor
+    assert _roles(objs) == expected
+    result = cut([parse_event(o) for o in objs])
+    assert [i.seqs for i in result.incidents] == [(6, 7, 8, 9), (13,)]
+    # without a strike the late drop and the pins open shots of their own
+    no_strike = [o for o in objs if o["type"] != "strike"]
+    assert _roles(no_strike) == ["setup", "open", "rest", "settle", "open", "rest", "open", "play", "rest",
+                                 "empty", "open", "rest"]
+
+
+def test_the_first_strike_teaches_the_cut_wherever_it_comes_in_its_shot() -> None:
+    cutter = Cutter(game="kegle")
+    for obj in ({"t": 1.0, "type": "cushion", "cushion": 2, "ball": "red"},
+                {"t": 0.9, "type": "strike", "ball": "red"},  # listed after the cushion it caused
+                {"t": 3.0, "type": "rest"}):
+        _, cutter = cutter.feed(parse_event(obj))
+    assert cutter.has_strike_sensor
+    role, cutter = cutter.feed(parse_event({"t": 9.0, "type": "pocket", "pocket": 1, "ball": "red"}))
+    assert role is Role.INCIDENT
+    _, cutter = cutter.feed(parse_event({**KEGLE, "t": 20.0}))  # a new match: learnt again
+    assert not cutter.has_strike_sensor
 
 
 def test_a_rest_with_nothing_open_is_a_shot_without_sensor_events() -> None:

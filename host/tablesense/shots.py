@@ -7,9 +7,13 @@ log alike.
 
 The cut:
 
-- A **shot** opens at the strike; on a table without a strike sensor (every table
-  profile today) at the first ball event after the last shot: ``strike``, ``cushion``,
-  ``contact``, ``off_table``, ``goal``, ``pocket`` or a ``pin`` going down.
+- A **shot** opens, on a table without a strike sensor (every table profile today), at
+  the first ball event after the last shot: ``strike``, ``cushion``, ``contact``,
+  ``off_table``, ``goal``, ``pocket`` or a ``pin`` going down. A table that has reported a
+  ``strike`` in this match has a strike sensor (``Cutter.strikes``; configured:
+  ``strike_sensor``): there a shot opens at the strike, or at a ball seen rolling
+  (``cushion``, ``contact``, ``off_table``: a shot whose strike the source missed, as a
+  camera does when it cannot tell which ball moved first); a drop or a pin does not.
 - It is complete at ``rest`` (balls and pins still). A ``rest`` with nothing open is a
   shot of its own with no sensor event (a shot that touched nothing).
 - What **settles** after the ``rest`` and before the next shot belongs to that shot
@@ -21,9 +25,11 @@ The cut:
   (``rest_quiet_ms``, after which the table reports ``rest``), counted strictly.
 - An **incident** is what happens between shots with no ball played: a ``pin`` set up
   (``up``: no ball stands a pin up), the ``rest`` the table reports after it; with a
-  strike sensor, any table event before the next strike that does not settle (a ball
-  that lay still dropping, a touch). Once an incident has happened nothing more
-  settles: the shot before is over.
+  strike sensor, a drop or a pin before the next strike that does not settle (a ball
+  that lay still dropping, a pin the pin referee knocks over), and every ``rest`` with
+  nothing open. Once an incident has happened nothing more settles: the shot before is
+  over. (The cut goes by the lines' order; ``t`` orders a shot's events, and the
+  engines' base gives an event its place by ``t``: ``rules/shot_engine.py``, ``held``.)
 - Referee **calls** are no part of a shot or an incident; each is placed after the
   shot it follows (``Role.CALL``), which it may amend. ``setup`` starts a new match
   (numbering from 1 again). A void record (``call: void``) is marked ``Role.VOID``:
@@ -33,8 +39,9 @@ Without a strike sensor the sensors cannot tell a late settle from a new shot wh
 first event is a drop or a pin: the cut takes a pin, goal or pocket within the
 window for a settle and one after it for a new shot, and a pin knocked over while the
 pin referee sets pins up (no ball moving) for a new shot too. Nor can they tell a
-ball that lay still and drops from a shot that pots it at once. The referee's calls
-decide those cases (``replay``, ``edge``, a ``foul``); the cutter does not guess.
+ball that lay still and drops from a shot that pots it at once. The engines and the
+referee's calls decide those cases (``replay``, ``hands``, ``edge``, a ``foul``;
+docs/events.md has the table); the cutter does not guess.
 
 Two APIs:
 
@@ -66,6 +73,8 @@ from typing import Any
 
 import msgspec
 
+replace = msgspec.structs.replace
+
 
 class Role(StrEnum):
     """What one event is in the cut."""
@@ -87,6 +96,8 @@ SHOT_ROLES = frozenset({Role.OPEN, Role.PLAY, Role.REST, Role.EMPTY, Role.SETTLE
 TABLE_TYPES = frozenset({"strike", "cushion", "contact", "off_table", "goal", "pocket", "pin", "rest"})
 #: what may still settle after the rest: a pin, a ball dropping
 _SETTLING = frozenset({"pin", "goal", "pocket"})
+#: on a table that reports strikes, what opens a shot: the strike, or a ball seen rolling
+_ROLLING = frozenset({"strike", "cushion", "contact", "off_table"})
 #: per game, seconds: the table profile's ``rest_quiet_ms`` (hardware/profiles/*.toml; a test
 #: keeps them equal), the quiet time after which the table reports ``rest``
 QUIET_S = {"golf": 1.5, "kegle": 2.0, "carom": 1.5}
@@ -137,7 +148,7 @@ class Cutter(msgspec.Struct, frozen=True, gc=False):
     """The incremental cut: ``role, cutter = cutter.feed(event)``. Immutable (a frozen
     msgspec Struct: the engines make a new one a few times a shot, at a C call's cost)."""
 
-    #: the table reports strikes: then only a strike opens a shot
+    #: the table has a strike sensor (configured): see ``strikes``
     strike_sensor: bool = False
     #: the settle window in seconds; None: the game's (``SETTLE_S``) from the ``setup``
     window: float | None = None
@@ -149,6 +160,9 @@ class Cutter(msgspec.Struct, frozen=True, gc=False):
     settle_open: bool = False  # a late settle with no rest after it yet
     incident_open: bool = False  # an incident with no rest after it yet
     settled_pins: frozenset[int] = _NO_PINS  # pins down in the settle
+    #: the table has reported a ``strike`` in this match: it has a strike sensor, and from
+    #: now on a drop or a pin with no strike before it opens no shot (``has_strike_sensor``)
+    strikes: bool = False
 
     @property
     def settle_s(self) -> float:
@@ -160,6 +174,11 @@ class Cutter(msgspec.Struct, frozen=True, gc=False):
     def in_shot(self) -> bool:
         """A shot is open (opened, not yet at rest)."""
         return self.phase == _OPEN
+
+    @property
+    def has_strike_sensor(self) -> bool:
+        """The table reports strikes: configured so, or a ``strike`` seen in this match."""
+        return self.strike_sensor or self.strikes
 
     def feed(self, event: Any) -> tuple[Role, Cutter]:
         """What ``event`` is, and the cutter after it."""
@@ -174,6 +193,8 @@ class Cutter(msgspec.Struct, frozen=True, gc=False):
             if kind == "rest":
                 return Role.REST, self._next(self.shot, _SETTLING_PHASE, _time(event), self.settle_open,
                                              self.incident_open, self.settled_pins)
+            if kind == "strike" and not self.strikes:
+                return Role.PLAY, replace(self, strikes=True)  # the first strike seen: learnt
             return Role.PLAY, self
         if kind == "rest":
             return self._rest_between(event)
@@ -184,14 +205,17 @@ class Cutter(msgspec.Struct, frozen=True, gc=False):
             return Role.SETTLE, self._next(self.shot, self.phase, _later(self.last_t, _time(event)), True,
                                            self.incident_open, pins)
         if self._opens(event):
-            return Role.OPEN, self._next(self.shot + 1, _OPEN, None, False, False, _NO_PINS)
+            opened = self._next(self.shot + 1, _OPEN, None, False, False, _NO_PINS)
+            if kind == "strike" and not self.strikes:
+                opened = replace(opened, strikes=True)  # the first strike seen: learnt
+            return Role.OPEN, opened
         return Role.INCIDENT, self._next(self.shot, _CLOSED, self.last_t, False, True, self.settled_pins)
 
     def _rest_between(self, event: Any) -> tuple[Role, Cutter]:
         if self.settle_open:
             return Role.SETTLE, self._next(self.shot, self.phase, _later(self.last_t, _time(event)), False,
                                            self.incident_open, self.settled_pins)
-        if self.incident_open or self.strike_sensor:
+        if self.incident_open or self.strike_sensor or self.strikes:
             return Role.INCIDENT, self._next(self.shot, _CLOSED, self.last_t, self.settle_open, False,
                                              self.settled_pins)
         return Role.EMPTY, self._next(self.shot + 1, _SETTLING_PHASE, _time(event), False, False, _NO_PINS)
@@ -200,7 +224,7 @@ class Cutter(msgspec.Struct, frozen=True, gc=False):
               settled_pins: frozenset[int]) -> Cutter:
         """The cutter after an event: a plain constructor call."""
         return Cutter(self.strike_sensor, self.window, self.game, shot, phase, last_t, settle_open,
-                      incident_open, settled_pins)
+                      incident_open, settled_pins, self.strikes)
 
     def _settles(self, event: Any) -> bool:
         kind = _kind(event)
@@ -213,8 +237,11 @@ class Cutter(msgspec.Struct, frozen=True, gc=False):
 
     def _opens(self, event: Any) -> bool:
         kind = _kind(event)
-        if self.strike_sensor:
-            return kind == "strike"
+        if self.strike_sensor or self.strikes:
+            # a drop or a pin needs the strike; a ball seen rolling (a cushion, a contact, a ball
+            # off the table) is a shot whose strike the source missed: a camera says no strike
+            # when it cannot tell which ball moved first (vision/shot_events.py)
+            return kind in _ROLLING
         if kind == "pin":
             return _get(event, "state") != "up"
         return kind in TABLE_TYPES

@@ -47,9 +47,20 @@ from .base import player_names, register
 from .base import replace as replace_event
 from .carom_match import CaromState, Draft, Match
 from .carom_profiles import CAROM_BALLS, CUE_BALL, FOULS, PROFILES, profile
-from .carom_resolve import IDX, at_outlay, caroms_to_go, countdown, decide, outlay, update_zone, with_entry
+from .carom_resolve import (
+    COUNTDOWN_RULE,
+    IDX,
+    at_outlay,
+    caroms_to_go,
+    countdown,
+    decide,
+    outlay,
+    update_zone,
+    with_entry,
+)
 from .carom_shot import read_shot
 from .carom_targets import championship_match, resolve_scheme, targets_for
+from .ruling_log import RulingLog
 from .shot_engine import AMEND, ShotEngine, ShotRecord
 
 replace = msgspec.structs.replace
@@ -70,6 +81,7 @@ _CALL_REST = "_closed_by_call"
 @register
 class CaromEngine(ShotEngine[CaromState]):
     game = "carom"
+    drops = False  # no pins, no holes: nothing comes before a shot's start to give back
 
     # --- set-up ---------------------------------------------------------------------
     def new_state(self, setup: Setup) -> CaromState:
@@ -83,7 +95,8 @@ class CaromEngine(ShotEngine[CaromState]):
         m = Match(discipline=discipline, profile=club, scheme=scheme, table=tab.name, targets=targets,
                   positions=outlay(tab, "p1"), innings_limit=_innings_limit(extra.get("innings_limit")),
                   **_shot_clock(extra))
-        return CaromState(game="carom", players=tuple(setup.players.items()), m=m, cut=Cutter(game="carom"))
+        state = CaromState(game="carom", players=tuple(setup.players.items()), m=m, cut=Cutter(game="carom"))
+        return _first_countdown(state, setup.t)
 
     def vocabulary(self, state: CaromState) -> Vocabulary:
         return for_game("carom", state.m.profile.name)
@@ -138,8 +151,13 @@ class CaromEngine(ShotEngine[CaromState]):
             raise IllegalCall("'start' is only allowed before the first shot")
         player = call.player or "p1"
         m = replace(state.m, breaker=player, positions=outlay(carom_table(state.m.table), player))
-        s = replace(state, at_table=player, m=m)
-        return self.rule(s, call.t, "carom.outlay", player=player, what="break")
+        # before the first shot: the warning goes to the player who breaks, not to the one the
+        # set-up put at the table
+        rulings = state.rulings
+        if any(r.rule == COUNTDOWN_RULE for r in rulings):
+            rulings = RulingLog(r for r in rulings if r.rule != COUNTDOWN_RULE)
+        s = replace(state, at_table=player, m=m, rulings=rulings)
+        return _first_countdown(self.rule(s, call.t, "carom.outlay", player=player, what="break"), call.t)
 
     def _check_foul(self, state: CaromState, call: Call) -> None:
         """A foul by canonical id that the profile's text names, or ``IllegalCall``."""
@@ -240,6 +258,18 @@ class CaromEngine(ShotEngine[CaromState]):
             return AMEND
         return _after_call(state, call)
 
+    def incident(self, state: CaromState, event: Event) -> CaromState:
+        """Between shots on a table that reports strikes, a ``rest`` with nothing open is no shot;
+        it still closes a shot the referee's call alone made (its positions count) and places the
+        balls before the first shot, as it does where strikes are not reported."""
+        if isinstance(event, Rest):
+            last = state.shot
+            if (last is not None and _awaits_rest(last)) or (not state.m.played and event.positions):
+                before = self.close(state) if last is not None else state
+                return self._resolved(before, ShotRecord(player=before.at_table, rest=event), state)
+            return state
+        return ShotEngine.incident(self, state, event)
+
     # --- resolving a shot -------------------------------------------------------------
     def resolve(self, before: CaromState, shot: ShotRecord) -> CaromState:
         rest = shot.rest
@@ -330,6 +360,16 @@ def countdown_of(state: CaromState) -> int | None:
     m = state.m
     return caroms_to_go(m.profile.countdown_from, m.discipline, state.finished, state.at_table, m.targets,
                         m.caroms)
+
+
+def _first_countdown(state: CaromState, t: float) -> CaromState:
+    """carom.countdown before the first inning (004: "waarschuwen als deze nog 5-4-3-2-1 caroms te
+    maken heeft"): a player at the table whose target is within the countdown is warned before
+    his first shot as well; after a shot ``countdown`` warns the player it leaves at the table."""
+    left = countdown_of(state)
+    if left is None:
+        return state
+    return CaromEngine.rule(state, t, COUNTDOWN_RULE, state.at_table, left=left)
 
 
 def _placed(before: CaromState | None, shot: ShotRecord) -> bool:

@@ -119,10 +119,12 @@ def _fault(d: Draft, b: Match, player: str, facts: ShotFacts, faults: list[tuple
         d.rule(ft, profile.foul_rule(key, b.discipline), player, "fault", foul=key)
     if carom:
         d.rule(t, "carom.foul.carom-void", player)
-    end_inning(d, player, t, tab, announce=False)
+    # after a jump the balls go to their spots (003 Art. 4): no zone is judged where they lay
+    end_inning(d, player, t, tab, announce=False, zone=not jump)
     if jump and not d.finished:
         if b.discipline in profile.spot_jumped_balls:
             d.positions = _spot_jumped(d.positions, facts.jumped, CUE_BALL[player], tab)
+            update_zone(d, None, d.at_table or other(player), tab, t, same_player=False)
         else:
             nxt = d.at_table or other(player)
             d.from_outlay, d.positions, d.zone, d.zone_corner = True, outlay(tab, nxt), None, None
@@ -146,7 +148,7 @@ def _carom(d: Draft, b: Match, player: str, facts: ShotFacts, t: float, tab: Car
 
 
 def end_inning(d: Draft, player: str, t: float, tab: CaromTable, announce: bool = True,
-               reached: bool = False) -> None:
+               reached: bool = False, zone: bool = True) -> None:
     i = IDX[player]
     run = d.run
     innings = d.innings
@@ -183,7 +185,8 @@ def end_inning(d: Draft, player: str, t: float, tab: CaromTable, announce: bool 
         _finish(d, won, t, INNINGS_LIMIT_RULE, "draw" if won == "draw" else None, innings=d.innings[i])
     else:
         d.at_table = other(player)
-        update_zone(d, None, d.at_table, tab, t, same_player=False)
+        if zone:
+            update_zone(d, None, d.at_table, tab, t, same_player=False)
 
 
 INNINGS_LIMIT_RULE = "carom.innings-limit"

@@ -47,7 +47,7 @@ from ..vocabulary import for_game
 from .base import Question, other, register
 from .golf_evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
 from .golf_fouls import BY_ID, DUO_ONLY, known_fouls
-from .golf_positions import fallback_refused
+from .golf_positions import spot_refused
 from .golf_resolve import NO_SHOT, TIME_GRACE, TURN_LIMIT, live, resolve, start_of
 from .golf_state import IDX, SIDES, GolfState, norm_positions, pair_set
 from .shot_engine import AMEND, ShotEngine, ShotRecord
@@ -87,6 +87,22 @@ class GolfEngine(ShotEngine[GolfState]):
     def resolve(self, before: GolfState, shot: ShotRecord) -> GolfState:
         return resolve(before, shot)
 
+    def incident(self, state: GolfState, event: Event) -> GolfState:
+        """Between shots on a table that reports strikes (no strike before it): a ball that drops
+        into a goal dropped after resting (``golf.goal.edge``: it does not count, it is put back),
+        a late settle of the last shot however late it comes; a ``rest`` says where the balls lie."""
+        if isinstance(event, Goal):
+            shot, before = state.shot, state.before
+            if shot is not None and before is not None and shot.rest is not None:
+                return self._resolved(before, replace(shot, late=(*shot.late, event)), state)
+            return self.rule(state, event.t, "golf.goal.edge", event.ball, what="late", goal=event.goal)
+        if isinstance(event, Rest):
+            positions = norm_positions(event.positions)
+            if positions is None or positions == state.positions:
+                return state
+            return replace(state, positions=positions)
+        return ShotEngine.incident(self, state, event)
+
     def close(self, state: GolfState) -> GolfState:
         """The next shot opens: a question still open takes its default (whose ball: not
         counted), a ball still waiting for its replacement spot is back on the table."""
@@ -95,6 +111,8 @@ class GolfEngine(ShotEngine[GolfState]):
         return state
 
     def live(self, state: GolfState) -> GolfState:
+        if state.held:
+            state = self.release(state)
         if state.in_shot and state.shot is not None and state.before is not None:
             return replace(live(state.before, state.shot), in_shot=True)
         return state
@@ -145,7 +163,7 @@ class GolfEngine(ShotEngine[GolfState]):
             return self._amend(state, ev, call)
         if name == "edge":
             late = any(b in (ball, None) for _, _, b in evidence.late)  # placed after the rest by the cut
-            if not late and not any(b == ball for _, _, b in evidence.goals):
+            if not late and not any(b in (ball, None) for _, _, b in evidence.goals):
                 raise IllegalCall(f"'edge' call: no ball of {ball} dropped into a goal in the last shot")
             return self._amend(state, ev, call)
         raise IllegalCall(f"unknown golf call {ev.call!r} (golf calls: {', '.join(CALLS)})")
@@ -229,7 +247,7 @@ class GolfEngine(ShotEngine[GolfState]):
                 break
         else:
             raise IllegalCall(f"'spot' call: no ball of {ball} is waiting for a replacement spot")
-        why = fallback_refused(ball, state.positions, spot)
+        why = spot_refused(ball, state.positions, spot)
         if why is not None:
             raise IllegalCall(why)
         shot, before = state.shot, state.before
@@ -326,7 +344,7 @@ def _layout(state: GolfState, event: Rest) -> GolfState | None:
     the first report of a frame): no shot, and for the cut nothing that a drop could
     settle. Every other ``rest`` goes to the base (one with nothing open is a shot that
     no sensor saw: a miss on a table without cushion sensors)."""
-    if not event.positions or state.in_shot or state.cut.settle_open or state.finished:
+    if not event.positions or state.in_shot or state.cut.settle_open or state.finished or state.held:
         return None
     positions = norm_positions(event.positions)
     if positions is None or not (positions == state.positions

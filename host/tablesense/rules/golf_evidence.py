@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..events import Contact, Goal, OffTable, Strike
+from ..events import Contact, Cushion, Goal, OffTable, Strike
+from ..shots import in_time_order
 from .golf_state import Positions, norm_positions
 from .shot_engine import ShotRecord
 
@@ -38,6 +39,8 @@ class Evidence:
         self.wedged: list[tuple[float, str, str]] = []  # (t, ball, where)
         self.answers: dict[str, Any] = {}  # question id -> answer
         self.spot_calls: list[tuple[float, str, int]] = []  # (t, ball, spot)
+        #: the shot's first ball-to-ball contact in ``t`` order, when no cushion came before it (a
+        #: ball played off a cushion onto another was not played directly onto it)
         self.first_contact: tuple[str, ...] | None = None
         self.strike: str | None = None
         #: goals the cut placed after the shot's ``rest`` (late settles): (t, goal, ball)
@@ -45,8 +48,12 @@ class Evidence:
         rest = shot.rest
         self.rest_t: float | None = rest.t if rest is not None else None
         self.positions: Positions | None = norm_positions(rest.positions) if rest is not None else None
+        contacts = False
+        t0 = None
         for e in shot.events:
             kind = type(e)
+            if t0 is None or e.t < t0:
+                t0 = e.t  # t orders a shot's events, not the log
             if kind is Goal:
                 self.goals.append((e.t, e.goal, e.ball))
             elif kind is OffTable:
@@ -55,10 +62,11 @@ class Evidence:
                 if self.strike is None and e.ball is not None:
                     self.strike = e.ball
             elif kind is Contact:
-                if self.first_contact is None:
-                    self.first_contact = tuple(e.balls)
-        if shot.events:
-            self.t0 = shot.events[0].t
+                contacts = True
+        if contacts:
+            self.first_contact = _direct_first_contact(shot.events)
+        if t0 is not None:
+            self.t0 = t0
         elif rest is not None:
             self.t0 = rest.t
         else:
@@ -94,6 +102,18 @@ class Evidence:
                 self.spot_calls.append((c.t, str(c.ball), int(c.spot or 0)))
         if sensor_offs and called_offs:
             self.offs.sort(key=lambda o: o[0])  # a call during the shot among the sensor's, by t
+
+
+def _direct_first_contact(events: tuple[Any, ...]) -> tuple[str, ...] | None:
+    """The balls of the shot's first contact (in ``t`` order, the log's order at the same ``t``),
+    or None when a cushion came before it: "directly onto" no longer holds."""
+    for _, e in in_time_order(events):
+        kind = type(e)
+        if kind is Cushion:
+            return None
+        if kind is Contact:
+            return tuple(e.balls)
+    return None
 
 
 def _extra(extra: dict[str, Any]) -> dict[str, Any]:

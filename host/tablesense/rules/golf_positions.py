@@ -70,10 +70,12 @@ def attacking_triangle_broken(before: Positions, after: Positions, shooter: str)
     )
 
 
-def spot_taken(owner: str, n: int, positions: Positions) -> bool:
-    """Whether a ball covers ``owner``'s replacement spot ``n`` (within a ball's diameter)."""
+def spot_taken(owner: str, n: int, positions: Positions, ignore: str | None = None) -> bool:
+    """Whether a ball covers ``owner``'s replacement spot ``n`` (within a ball's diameter); the
+    balls of ``ignore`` do not count (the ball to be placed, when it is its owner's only one)."""
     sx, sy = REPLACEMENT_SPOTS[owner][n]
-    return any((x - sx) ** 2 + (y - sy) ** 2 < BALL_DIAMETER**2 for x, y in positions[0] + positions[1])
+    balls = positions[0] + positions[1] if ignore is None else positions[1 - IDX[ignore]]
+    return any((x - sx) ** 2 + (y - sy) ** 2 < BALL_DIAMETER**2 for x, y in balls)
 
 
 def free_spot(owner: str, positions: Positions) -> int | None:
@@ -87,6 +89,41 @@ def free_spot(owner: str, positions: Positions) -> int | None:
     return 5
 
 
+def repeat_spot(owner: str, fouled: tuple[int, ...], positions: Positions | None) -> int:
+    """"golf.spot.repeat": the first replacement spot from which no foul shot has been played yet,
+    and that no other ball makes unusable (the positions at the rest, when there are any; the
+    ball to be placed is its owner's only one and does not count). Without such a spot, the
+    first not fouled from; with none, spot 5."""
+    spots = [n for n in range(1, 6) if n not in fouled]
+    if positions is not None:
+        usable = [n for n in spots if not spot_taken(owner, n, positions, ignore=owner)]
+        if usable:
+            return usable[0]
+    return spots[0] if spots else 5
+
+
+def _listed(nums: list[str], word: str) -> str:
+    return nums[0] if len(nums) == 1 else f"{', '.join(nums[:-1])} {word} {nums[-1]}"
+
+
+def spot_refused(owner: str, positions: Positions | None, spot: int) -> str | None:
+    """Why the opponent cannot name replacement spot ``spot`` for ``owner``'s ball, or None when
+    the choice stands. "If the position of the other balls makes these replacement spots
+    unusable": a spot a ball covers in the last rest's positions is unusable, and spots 4 and 5
+    are only for when the positions show spots 1-3 all unusable (``golf.spot.fallback``). No
+    positions: the referee's word."""
+    if positions is None:
+        return None
+    if spot_taken(owner, spot, positions):
+        free = [str(n) for n in range(1, 4) if not spot_taken(owner, n, positions)]
+        if not free:
+            free = [str(n) for n in (4, 5) if not spot_taken(owner, n, positions)]
+        instead = f": choose spot {_listed(free, 'or')}" if free else ""
+        return (f"'spot' call: replacement spot {spot} is unusable, a ball lies on it in the positions "
+                f"of the last rest (golf.spot.choice){instead}; {owner}'s ball is still waiting")
+    return fallback_refused(owner, positions, spot)
+
+
 def fallback_refused(owner: str, positions: Positions | None, spot: int) -> str | None:
     """"golf.spot.fallback": spots 4 and 5 are only for when the other balls make spots
     1-3 unusable. Why a chosen spot 4 or 5 is refused when the positions show one of 1-3
@@ -98,8 +135,7 @@ def fallback_refused(owner: str, positions: Positions | None, spot: int) -> str 
     if not free:
         return None
     nums = [str(n) for n in free]
-    listed = nums[0] if len(nums) == 1 else f"{', '.join(nums[:-1])} and {nums[-1]}"
-    choose = nums[0] if len(nums) == 1 else f"{', '.join(nums[:-1])} or {nums[-1]}"
     return (f"'spot' call: replacement spot {spot} is only for when spots 1-3 are unusable "
-            f"(golf.spot.fallback), and the positions show spot{'s' if len(nums) > 1 else ''} {listed} "
-            f"free for {owner}'s ball: choose spot {choose} (golf.spot.choice)")
+            f"(golf.spot.fallback), and the positions show spot{'s' if len(nums) > 1 else ''} "
+            f"{_listed(nums, 'and')} free for {owner}'s ball: choose spot {_listed(nums, 'or')} "
+            "(golf.spot.choice)")

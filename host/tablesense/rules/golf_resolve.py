@@ -27,10 +27,17 @@ import msgspec
 
 from ..events import Cushion, Goal
 from ..geometry.golf import ATTACKS, BALLS_PER_PLAYER
+from ..shots import QUIET_S
 from .base import Question, Ruling, other
 from .golf_evidence import Evidence
 from .golf_fouls import ALWAYS, BY_ID, ZONE, Foul
-from .golf_positions import attacking_triangle_broken, defensive_triangle_kept, free_spot, zone_left
+from .golf_positions import (
+    attacking_triangle_broken,
+    defensive_triangle_kept,
+    free_spot,
+    repeat_spot,
+    zone_left,
+)
 from .golf_state import IDX, GolfState
 from .shot_engine import ShotEngine, ShotRecord
 
@@ -117,6 +124,10 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
     """The state after ``shot`` played from ``before``."""
     if shot.rest is None and shot.events:
         return live(before, shot)
+    if shot.calls:
+        dropped = _dropped_after_rest(before, shot)
+        if dropped is not None:
+            return dropped
     pre = start_of(before, shot)
     quick = _plain(pre, shot)
     if quick is not None:
@@ -298,8 +309,7 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
             repeated = True
             from_spot = pre.placed[si]
             fouled[si] = fouled[si] if from_spot in fouled[si] else (*fouled[si], from_spot)
-            plan.append((t, owner, "repeat", next((x for x in range(1, 6) if x not in fouled[si]), 5),
-                         from_spot))
+            plan.append((t, owner, "repeat", repeat_spot(owner, fouled[si], ev.positions), from_spot))
         elif ev.positions is not None and (n := free_spot(owner, ev.positions)) is not None:
             plan.append((t, owner, "fallback", n, None))
         else:
@@ -356,6 +366,36 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
             placed=(placed[0], placed[1]), fouled_from=(fouled[0], fouled[1]),
         )
     return _end_frame(pre, u, ev, winner, (bl[0], bl[1]), t_end, tuple(placements))
+
+
+def _dropped_after_rest(before: GolfState, shot: ShotRecord) -> GolfState | None:
+    """"Ball on the edge of the goal [...] In all other cases it does not count": a unit the cut
+    took for a shot, made of goals alone that the referee's ``edge`` calls say dropped after
+    resting, whose first drop came within the table's quiet time of the last shot's rest, was
+    that shot's late drop, not a shot: no player strikes, rolls a ball to the goal and has it
+    rest on the edge so soon after the balls stopped. (On a table without a strike sensor a
+    drop later than the settle window cannot be told from the next shot's first event by the
+    sensors; the call and the time tell it.) The drops become the last shot's late settles, as
+    if they had come within the window: that shot is resolved again with them and with every
+    call about this unit; the turn is as it left it. None for any other unit (an ``edge`` call
+    then annuls the goal in the unit's own shot)."""
+    if not shot.events or shot.rest is None or not shot.calls:
+        return None
+    edges = {c.ball for c in shot.calls if c.call == "edge"}
+    if not edges:
+        return None
+    for e in shot.events:
+        if type(e) is not Goal or not (e.ball is None or e.ball in edges):
+            return None
+    last, prior = before.shot, before.before
+    if last is None or prior is None or last.rest is None:
+        return None
+    settled = max((e.t for e in last.late), default=last.rest.t)
+    if min(e.t for e in shot.events) - max(last.rest.t, settled) >= QUIET_S["golf"]:
+        return None
+    named = next(iter(edges)) if len(edges) == 1 else None
+    drops = tuple(e if e.ball is not None or named is None else replace(e, ball=named) for e in shot.events)
+    return resolve(prior, replace(last, late=(*last.late, *drops), calls=(*last.calls, *shot.calls)))
 
 
 def _plain(pre: GolfState, shot: ShotRecord) -> GolfState | None:

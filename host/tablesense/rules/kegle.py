@@ -20,8 +20,12 @@ their default answer standing.
 
 Between shots (``incident``): pins set up, the rest the table reports after them, and a
 pin knocked over while they are set up (7.7, 6.4) once the log has shown a rest after a
-set-up (``setup_rests``). They are kept (``after``) until the next shot, so that a call
-amending the last shot applies them again.
+set-up (``setup_rests``); on a table that reports strikes, every pin and drop with no
+strike before it (a ball that lay still falling is put back, 10.2). They are kept
+(``after``) until the next shot, so that a call amending the last shot applies them again.
+What the cut took for a shot is the pin referee's hands when the referee's ``hands`` call
+says so, or (the match's first set-up on a table without a strike sensor) when it opened
+with a pin falling while pins were set up and only pins moved, all standing at its rest.
 
 Two shots have no sensor events: a ``rest`` right after the last one (or the setup),
 a shot that touched nothing; and a ``foul`` called between shots on the player at the
@@ -53,6 +57,8 @@ BALLS = ("red", "white")
 _TOPPLERS = (None, "red", "white", "pin", "cue")
 #: the sensor events of a keglebillard table that may name a ball
 _BALL_SENSORS = frozenset({Pocket, Cushion, OffTable, Strike})
+#: what shows a ball played: no pin referee's hands
+_ROLLING = frozenset({Strike, Cushion, Contact, OffTable})
 
 __all__ = ["POCKET_OPTIONS", "KegleEngine", "KegleState", "Score"]
 
@@ -77,6 +83,7 @@ class KegleEngine(ShotEngine[KegleState]):
     """Danish keglebillard (DDBU rules): pins, carambole, series, distance."""
 
     game = "kegle"
+    pins = True  # the pin referee sets them up between shots
 
     def new_state(self, setup: Setup) -> KegleState:
         agreed = setup.distance if setup.distance is not None else DEFAULT_DISTANCE
@@ -116,6 +123,10 @@ class KegleEngine(ShotEngine[KegleState]):
                 and state.setup_rests)
 
     def resolve(self, before: KegleState, shot: ShotRecord) -> KegleState:
+        if shot.calls and shot.calls[0].call == "replay":
+            return before  # the rest of a shot the referee took back (``_call_replay``): no shot
+        if _by_hand(before, shot):
+            return self._hands(before, shot)
         state = settle(before, shot) if shot.rest is not None else live(before, shot)
         for call in shot.calls:  # what the referee did after the rest stands, where it still can
             after = _AFTER_REST.get(call.call)
@@ -125,6 +136,20 @@ class KegleEngine(ShotEngine[KegleState]):
                 except IllegalCall:
                     continue
         return state
+
+    def _hands(self, before: KegleState, shot: ShotRecord) -> KegleState:
+        """What the table took for a shot was the pin referee's hands (7.7, 6.4): no shot. Its pins
+        and drops are incidents (a pin knocked over stays down until he puts it up; a ball that
+        fell is put back), the turn stays; the referee's ``hands`` call says so in a ruling."""
+        state = replace(before, questions=(), asked=asked(before, shot))
+        for event in (*shot.events, *shot.late):
+            if type(event) is Pin or type(event) is Pocket:
+                state = self.incident(state, event)
+        for call in shot.calls:
+            if call.call == "hands":
+                state = self.rule(state, call.t, "kegle.shot", None, what="hands")
+                break
+        return replace(state, setup_rests=True) if shot.rest is not None and not state.setup_rests else state
 
     def incident(self, state: KegleState, event: Event) -> KegleState:
         new = self._incident(state, event)
@@ -144,8 +169,10 @@ class KegleEngine(ShotEngine[KegleState]):
             # (7.9: a shot before that is ``kegle.fault.pins-not-up``)
             s = self.rule(state, event.t, "kegle.shot", None, what="by-hand", pin=event.pin)
             return replace(s, score=replace(sc, pins_down=pinset(sc.pins_down | {event.pin})))
-        if isinstance(event, Rest):  # the rest after the pin referee's hands: not a shot
-            return state if state.setup_rests else replace(state, setup_rests=True)
+        if isinstance(event, Rest):  # the rest after the pin referee's hands (or a drop): not a shot
+            if state.setup_rests or not state.cut.incident_open:
+                return state  # a rest with nothing before it: a table that reports strikes says so
+            return replace(state, setup_rests=True)
         if isinstance(event, Pocket):  # a ball that lay still drops between shots (a strike sensor tells)
             return self.rule(state, event.t, "kegle.ball-falls", None, pocket=event.pocket, ball=event.ball)
         raise IllegalCall(f"{event.type} between shots: no shot is being played")
@@ -270,10 +297,31 @@ class KegleEngine(ShotEngine[KegleState]):
             raise IllegalCall("no shot to replay: 'replay' takes back the current shot or the one just ended")
         s = replace(b, questions=(), asked=asked(b, shot), cut=state.cut, setup_rests=state.setup_rests,
                     after=None, sealed=False, shot=None, before=None, in_shot=False)
+        for e in shot.events:  # a pin the pin referee set up is up, whatever is taken back
+            if type(e) is Pin and e.state == "up" and e.pin in b.score.pins_down:
+                s = self._incident(s, e)
         s = self.rule(s, call.t, "kegle.ball-falls", b.at_table, what="replay")
-        if state.in_shot:  # the shot goes on from the balls as they were before it
-            return replace(s, shot=ShotRecord(player=s.at_table), before=s, in_shot=True)
+        if state.in_shot:  # the balls go back; what rolls on until the rest is no shot (resolve)
+            return replace(s, shot=ShotRecord(player=s.at_table, calls=(call,)), before=s, in_shot=True)
         return s
+
+    def _call_hands(self, state: KegleState, call: Call) -> Any:
+        """The referee: what the table took for the current or last shot was the pin referee's
+        hands, no ball played (7.7, 6.4). A table without a strike sensor cannot tell a pin he
+        knocks over from a shot that topples it."""
+        shot = state.shot
+        if not state.in_shot and state.after is not None and any(
+                type(e) is Pin and e.state == "down" for e in state.after.in_order()):  # type: ignore[attr-defined]
+            return state  # the table took it for his hands already: the call confirms it
+        if shot is None or not (state.in_shot or _amendable(state)):
+            raise IllegalCall("no shot to take for the pin referee's hands: 'hands' is called during a shot "
+                              "or after its rest, before the next shot")
+        if any(type(e) in _ROLLING for e in shot.events):
+            raise IllegalCall("the last shot moved a ball (a strike, a cushion, a contact): it was played, "
+                              "not the pin referee's hands ('replay' or 'undo' takes a shot back)")
+        if any(c.call == "hands" for c in shot.calls):
+            return state
+        return AMEND
 
     def _call_disqualify(self, state: KegleState, call: Call) -> Any:
         if call.player is None:
@@ -351,6 +399,7 @@ _CALLS: dict[str, _Handler] = {
     "outlay": KegleEngine._call_outlay,
     "blocked": KegleEngine._call_blocked,
     "replay": KegleEngine._call_replay,
+    "hands": KegleEngine._call_hands,
     "disqualify": KegleEngine._call_disqualify,
     "spot": KegleEngine._call_spot,
 }
@@ -360,6 +409,24 @@ _AFTER_REST: dict[str, Callable[[KegleEngine, KegleState, Call], KegleState]] = 
     "blocked": KegleEngine._blocked,
     "disqualify": KegleEngine._disqualify,
 }
+
+
+def _by_hand(before: KegleState, shot: ShotRecord) -> bool:
+    """The shot is the pin referee's hands, not a shot (7.7, 6.4): the referee's ``hands`` call says
+    so; or, on a table without a strike sensor, it opened with a pin falling while he set pins up
+    (no rest since he put one up), nothing but pins moved, and every pin stood again at its rest.
+    A pin that stays down is a shot's (a log without the rest after the set-up: a shot that
+    toppled it); once the table has shown it reports that rest, ``not_a_shot`` takes the pin
+    for his at once."""
+    calls = shot.calls
+    if calls:
+        return any(c.call == "hands" for c in calls)
+    cut = before.cut
+    if shot.rest is None or shot.late or not shot.events or not cut.incident_open or cut.strikes:
+        return False
+    if cut.strike_sensor or not all(type(e) is Pin for e in shot.events):
+        return False
+    return not read_shot(shot.events, before.score.pins_down).toppled
 
 
 def _with_answer(event: Call, answer: str) -> Call:

@@ -64,6 +64,9 @@ class Score(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     no_cushion: int = 0  # pin set-ups in a row of this series without a cushion
     pins_down: frozenset[int] = NO_PINS
     blocked: frozenset[int] = NO_PINS  # pins that cannot stand because of a ball
+    #: of those, the pins the red lay on (rest positions): the next shot plays the red off the
+    #: spot, so their excuse ends with it (seed 8.3), also when its rest gives no positions
+    blocked_red: frozenset[int] = NO_PINS
     pin_ups: bool = False  # the source reports pins put up (a tilt switch): pins-not-up is decided
     cushions_seen: bool = False  # the source reports cushions: the every-other-set-up rule is decided
     outlay: str | None = "p1"  # who plays the next shot from a new outlay

@@ -150,10 +150,19 @@ def settle(before: KegleState, shot: ShotRecord) -> KegleState:
     v = Verdict(asdict(score), p)
     down = facts.pins_after
     v.score["pins_down"] = down
-    v.score["blocked"] = pinset(prior.blocked & down)
+    # 8.3: a pin is excused while a ball keeps it off its spot, and must be up once the shot that
+    # frees the spot is over. Where the balls lie now decides it (rest positions); without them,
+    # a pin the red lay on is free (the shot played the red), one a white lay on stays excused
+    # until the positions or the referee say otherwise
+    if prior.blocked:
+        kept = NO_PINS if positions else prior.blocked - prior.blocked_red
+        v.score["blocked"] = pinset(kept & down)
+    else:
+        v.score["blocked"] = NO_PINS
+    v.score["blocked_red"] = NO_PINS
     v.score["pin_ups"] = prior.pin_ups
     v.score["cushions_seen"] = prior.cushions_seen or facts.cushions > 0
-    blocked_by_balls(v, t, positions)
+    blocked_by_balls(v, t, positions, prior.blocked)
     for e in shot.late:
         if isinstance(e, Pocket):
             v.rule(e.t, "kegle.ball-falls", p, pocket=e.pocket, ball=e.ball)
@@ -280,18 +289,25 @@ def _balls(positions: dict[str, Any], prefix: str) -> list[tuple[float, float]]:
     return [xy for name, at in positions.items() if name.startswith(prefix) for xy in _where(at)]
 
 
-def blocked_by_balls(v: Verdict, t: float, positions: dict[str, Any]) -> None:
-    """Pins down at rest that a ball keeps off their spot (seed 8.3)."""
+def blocked_by_balls(v: Verdict, t: float, positions: dict[str, Any], was: frozenset[int] = NO_PINS) -> None:
+    """Pins down at rest that a ball keeps off their spot (seed 8.3); a ruling for each that was
+    not excused before the shot (``was``)."""
     sc = v.score
     if not positions or not sc["pins_down"]:
         return
     blocked = set(sc["blocked"])
-    balls = [xy for at in positions.values() for xy in _where(at)]
+    by_red: set[int] = set()
+    balls = [(name, xy) for name, at in positions.items() for xy in _where(at)]
     for pin in sorted(sc["pins_down"] - blocked):
-        if any(geo.blocks_pin(xy, pin) for xy in balls):
+        on = [name for name, xy in balls if geo.blocks_pin(xy, pin)]
+        if on:
             blocked.add(pin)
-            v.rule(t, "kegle.pin-blocked", None, pin=pin)
+            if all(name.startswith("red") for name in on):
+                by_red.add(pin)
+            if pin not in was:
+                v.rule(t, "kegle.pin-blocked", None, pin=pin)
     sc["blocked"] = pinset(blocked)
+    sc["blocked_red"] = pinset(by_red)
 
 
 def white_spot(positions: dict[str, Any]) -> dict[str, Any]:

@@ -32,7 +32,12 @@ An engine implements:
 What the base does besides: undo (``checkpoint``: the state before each shot and each
 call; undo pops it), questions (``Engine._answer``), the match's end (after it a rest
 changes nothing, a late settle still amends the deciding shot, an incident goes to the
-engine, any other sensor event is refused).
+engine, any other sensor event is refused), and the events' order: ``t``, not the line,
+orders a shot's events, so a drop or a pin between shots that opens no shot (a pin set
+up; on a table that reports strikes, any drop or pin with no strike before it) is held
+(``held``) until the table's rest or a call makes it an incident or the next shot opens
+and takes it, and at a shot's rest what came before its start is given back as incidents
+before it (``_before_shot``; docs/events.md, "Line order").
 
 The state is a ``MatchState``: a frozen msgspec Struct (copying one with changes is a
 C call, no generated code). Between the shot's first event and its rest, each event
@@ -47,7 +52,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import msgspec
 
 from ..errors import IllegalCall
-from ..events import Call, Event, Rest, Setup
+from ..events import Call, Contact, Cushion, Event, Goal, OffTable, Pin, Pocket, Rest, Setup, Strike
 from ..shots import Cutter, Role
 from ..vocabulary import Vocabulary, canonical_call, for_game
 from .base import Engine, Question, Ruling
@@ -119,18 +124,36 @@ class MatchState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     before: MatchState | None = None
     #: the current shot, or the last one while it may still be amended
     shot: ShotRecord | None = None
+    #: table events between shots that open no shot and that a shot opening next may still
+    #: claim (``t`` orders a shot's events, whatever their order in the log): on a table that
+    #: reports strikes, drops and pins with no strike before them; on one that does not, pins
+    #: set up. The table's next rest or a call makes them incidents; a shot that opens first
+    #: takes them, and gives back at its rest those that came before it (``_before_shot``)
+    held: tuple[Event, ...] = ()
 
 
 S = TypeVar("S", bound=MatchState)
 
 #: ``call`` returns this for a call about the last shot: the base adds it and resolves again
 AMEND: Any = object()
+#: what a table that reports strikes holds between shots until its rest or the next shot: a
+#: ball dropping, a pin
+_HELD = frozenset({Pin, Pocket, Goal})
+#: on such a table, a ball seen rolling: a shot whose strike the source missed
+_ROLLING = frozenset({Cushion, Contact, OffTable})
 
 
 class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
     """Base of engines that resolve a whole shot at a time."""
 
     game: ClassVar[str] = ""
+    #: the game's table has holes or goals, or pins: on a table that reports strikes a drop or a
+    #: pin may come before a shot's start and be given back at its rest (``_before_shot``); a
+    #: carom table has neither
+    drops: ClassVar[bool] = True
+    #: the game's pins are set up between shots: a pin set up may come before a shot's start on
+    #: any table (keglebillard)
+    pins: ClassVar[bool] = False
 
     # --- to implement -----------------------------------------------------------
     def resolve(self, before: S, shot: ShotRecord) -> S:
@@ -162,7 +185,10 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
         return for_game(self.game)
 
     def live(self, state: S) -> S:
-        """The state to show: a shot in progress resolved as if it stopped now."""
+        """The state to show: a shot in progress resolved as if it stopped now, drops and pins
+        waiting for the table's rest (``held``) taken as what they are so far, incidents."""
+        if state.held:
+            state = self.release(state)
         if state.in_shot and state.shot is not None and state.before is not None:
             return self._resolved(state.before, state.shot, state)  # type: ignore[arg-type]
         return state
@@ -176,17 +202,26 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
             # cutter's ``in_shot``, kept so (tests/test_shot_engine.py)
             self.check(event)
             shot = state.shot
+            if kind is Strike and not state.cut.strikes:  # the first strike: the table has a sensor
+                return replace(state, shot=replace(shot, events=(*shot.events, event)),  # type: ignore[union-attr]
+                               cut=replace(state.cut, strikes=True))
             return replace(state, shot=replace(shot, events=(*shot.events, event)))  # type: ignore[union-attr]
         if isinstance(event, Call):
-            return self._call(state, event)
+            return self._call(self.release(state) if state.held else state, event)
         if isinstance(event, Setup):
             raise IllegalCall("a match is already set up; a new 'setup' starts a new match")
         self.check(event)
         role, cut = state.cut.feed(event)
+        if role is Role.INCIDENT and (kind in _HELD if cut.strikes or cut.strike_sensor else kind is Pin):
+            # no shot's, unless a shot listed after it came before it
+            return replace(state, held=(*state.held, event), cut=cut, checkpoint=state)
+        hands = role is Role.OPEN and self.not_a_shot(state, event)
+        if state.held and (role is not Role.OPEN or state.finished or hands):
+            state = self.release(state)  # the rest, a call, the referee's hands: incidents
         if role is Role.PLAY:
             shot = state.shot
             assert shot is not None
-            return replace(state, shot=replace(shot, events=(*shot.events, event)))
+            return replace(state, shot=replace(shot, events=(*shot.events, event)), cut=cut)
         if state.finished:
             if role is Role.SETTLE and state.shot is not None:
                 return self._settle(state, event, cut)
@@ -200,10 +235,15 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
             before = state.before
             assert shot is not None and before is not None
             shot = replace(shot, rest=event)
+            strikes = cut.strikes or cut.strike_sensor
+            if self.pins or (strikes and self.drops):
+                before, shot = self._before_shot(before, shot, strikes)
             return self._resolved(before, shot, state, cut=cut, in_shot=False)
         if role is Role.OPEN:
-            if self.not_a_shot(state, event):
+            if hands:
                 return replace(self.incident(state, event), checkpoint=state)
+            if state.held:
+                return self._open(state, event, cut)
             before = self.close(state) if state.shot is not None else state
             shot = ShotRecord(player=before.at_table, events=(event,))
             return replace(before, shot=shot, before=before, cut=cut, in_shot=True, checkpoint=state)
@@ -228,7 +268,79 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
             raise IllegalCall(f"no shot yet for the call {call.call!r}")
         return self._resolved(before, replace(shot, calls=(*shot.calls, call)), state)  # type: ignore[arg-type]
 
+    def release(self, state: S) -> S:
+        """``state`` with its held drops and pins (``held``) applied as incidents, in log order."""
+        new = state
+        for event in state.held:
+            new = self.incident(new, event)
+        return replace(new, held=(), checkpoint=state.checkpoint)
+
     # --- inside ---------------------------------------------------------------------
+    def _open(self, state: S, event: Event, cut: Cutter) -> S:
+        """A new shot opens with ``event``. The events held before it (``held``) go into it for
+        now: at its rest, those that came before it are taken out again (``_before_shot``)."""
+        checkpoint = state
+        held = state.held
+        if held:
+            if type(event) is Strike:  # the shot's start is known: what came before it is no part of it
+                t = event.t
+                for e in held:
+                    if e.t >= t:
+                        state = self.release(replace(state, held=tuple([e for e in held if e.t < t])))
+                        held = tuple([e for e in held if e.t >= t])
+                        break
+                else:  # the common case: the pins set up before the strike
+                    state, held = self.release(state), ()
+            else:
+                state = replace(state, held=())
+        before = self.close(state) if state.shot is not None else state
+        shot = ShotRecord(player=before.at_table, events=(event, *held))
+        return replace(before, shot=shot, before=before, cut=cut, in_shot=True, checkpoint=checkpoint)
+
+    def _before_shot(self, before: S, shot: ShotRecord, strikes: bool) -> tuple[S, ShotRecord]:
+        """``t`` orders a shot's events, whatever their order in the log: what could not open it
+        and came before its start is no part of it, but incidents before it. On a table that
+        reports strikes, the start is the strike (or, without one, the first ball seen rolling)
+        and the drops and pins before it are taken out; on one that does not, the start is its
+        first event that could open it, and the pins set up before it are taken out."""
+        events = shot.events
+        start: float | None = None
+        if strikes:
+            first = events[0] if events else None
+            if type(first) is Strike:  # the common shot: opened by its strike, nothing before it
+                start = first.t  # type: ignore[union-attr]
+                for e in events:
+                    if e.t < start:
+                        break
+                else:
+                    return before, shot
+                start = None
+            for e in events:
+                if type(e) is Strike and (start is None or e.t < start):
+                    start = e.t
+            if start is None:
+                start = min([e.t for e in events if type(e) in _ROLLING], default=None)
+            if start is None:
+                return before, shot
+            early = [e for e in events if e.t < start and type(e) in _HELD]
+        else:
+            for e in events:
+                if type(e) is Pin:
+                    break
+            else:
+                return before, shot  # the common shot: nothing it could give back
+            for e in events:
+                if (type(e) is not Pin or e.state != "up") and (start is None or e.t < start):  # type: ignore[attr-defined]
+                    start = e.t
+            if start is None:
+                return before, shot
+            early = [e for e in events if e.t < start and type(e) is Pin and e.state == "up"]  # type: ignore[attr-defined]
+        if not early:
+            return before, shot
+        for e in early:
+            before = self.incident(before, e)
+        return before, replace(shot, events=tuple([e for e in events if e.t >= start or e not in early]))
+
     def _settle(self, state: S, event: Event, cut: Cutter) -> S:
         shot, before = state.shot, state.before
         assert shot is not None and before is not None

@@ -49,6 +49,8 @@ TEMPLATES: dict[str, Any] = {
     "kegle.shot:late-pin": "kegle {pin} væltede efter at kuglerne lå stille: den hører til stødet, som "
                            "først var slut, da kugler og kegler stod stille",
     "kegle.shot:by-hand": "kegle {pin} væltet mellem stødene, ingen kugle rørt: intet stød; den rejses igen",
+    "kegle.shot:hands": "dommeren: det var keglerejserens hænder, ingen kugle spillet: intet stød, turen "
+                        "bliver",
     "kegle.break": "halvdelen af distancen: 5 minutters pause",
     "kegle.last-series": "sidste serie, fra et nyt udlæg",
     "kegle.same-series": _same_series,

@@ -40,6 +40,8 @@ TEMPLATES: dict[str, Any] = {
     "kegle.shot:late-pin": "pin {pin} fell after the balls stopped: it belongs to the shot, "
                            "which was over only once balls and pins were still",
     "kegle.shot:by-hand": "pin {pin} knocked over between shots, no ball touched: no shot; it is put back up",
+    "kegle.shot:hands": "the referee: that was the pin referee's hands, no ball played: no shot, "
+                        "the turn stays",
     "kegle.break": "half the distance: 5-minute break",
     "kegle.last-series": "last series, from a new outlay",
     "kegle.same-series": "{player} wins: distance reached, both played {series} series",

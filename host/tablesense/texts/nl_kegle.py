@@ -49,6 +49,8 @@ TEMPLATES: dict[str, Any] = {
                            "voorbij was toen ballen en kegels stil stonden",
     "kegle.shot:by-hand": "kegel {pin} tussen de stoten omgestoten, geen bal geraakt: geen stoot; hij wordt "
                           "weer rechtgezet",
+    "kegle.shot:hands": "de scheidsrechter: dat waren de handen van de kegelzetter, geen bal gespeeld: geen "
+                        "stoot, de beurt blijft",
     "kegle.break": "de helft van de afstand: 5 minuten pauze",
     "kegle.last-series": "laatste serie, vanuit een nieuwe beginopstelling",
     "kegle.same-series": _same_series,

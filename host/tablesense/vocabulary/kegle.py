@@ -138,7 +138,9 @@ class KegleVocabulary(Vocabulary):
 VOCABULARY = KegleVocabulary(
     fouls=FAULT_NAMES,
     balls={},
-    calls={"carom": ("carambole",), "outlay": ("new_outlay", "new-outlay")},
+    calls={"carom": ("carambole",), "outlay": ("new_outlay", "new-outlay"),
+           # 7.7, 6.4: what the table took for a shot was the pin referee's hands
+           "hands": ("pin-referee", "by-hand", "referee-hands", "no-shot", "not-a-shot")},
 )
 
 
