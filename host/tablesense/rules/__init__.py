@@ -14,10 +14,14 @@ __all__ = ["Engine", "MatchState", "Question", "Ruling", "ShotEngine", "find_eng
 
 
 def load_all() -> None:
-    """Import every engine module so that it registers itself."""
+    """Import every engine so that it registers itself: a game's package's ``engine``
+    module, or the game's module while it is one file."""
     for name in ENGINE_MODULES:
         try:
-            importlib.import_module(f"{__name__}.{name}")
+            module = importlib.import_module(f"{__name__}.{name}")
         except ModuleNotFoundError as exc:
             if exc.name != f"{__name__}.{name}":
                 raise
+            continue
+        if hasattr(module, "__path__"):
+            importlib.import_module(f"{module.__name__}.engine")

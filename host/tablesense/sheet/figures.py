@@ -31,7 +31,7 @@ from ..errors import TablesenseError
 from ..events import Setup, parse_line
 from ..replay import LineError, Replay, effective_lines
 from ..rules.base import player_names
-from ..rules.golf_resolve import FRAMES_TO_WIN
+from ..rules.golf.resolve import FRAMES_TO_WIN
 
 SIDES = ("p1", "p2")
 
@@ -254,7 +254,7 @@ def _balls_after(left: tuple[int, int], rulings: Iterable[Any]) -> tuple[int, in
     """The balls each side had left after the shot that decided a frame, from the balls
     before it and the shot's rulings (the state itself starts the next frame): a goal of
     one's own ball, an opponent's ball in a goal, an opponent's ball off the table each
-    take one (``rules.golf_resolve``, step 3)."""
+    take one (``rules.golf.resolve``, step 3)."""
     bl = [left[0], left[1]]
     for r in rulings:
         if r.rule in ("golf.goal", "golf.goal.opponent-ball") and r.player in SIDES:

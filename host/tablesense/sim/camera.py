@@ -64,7 +64,7 @@ GOAL_HOLE = (12, 12, 14)
 GOAL_RIM = (70, 70, 72)
 #: the share of the picture's width a golf bed fills (the rails and their diamonds all in view)
 GOLF_FILL = 0.66
-#: golf pegs stand this high above the cloth (geometry.golf.PEG_HEIGHT)
+#: golf pegs stand this high above the cloth (rules.golf.geometry.PEG_HEIGHT)
 PEG_HEIGHT = 0.040
 #: kegle pins stand this high (geometry.kegle.PIN_HEIGHT)
 PIN_HEIGHT_KEGLE = kegle_geo.PIN_HEIGHT

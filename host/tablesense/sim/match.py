@@ -25,8 +25,8 @@ from typing import Any
 
 from ..errors import TablesenseError
 from ..events import Call, Event, Setup
-from ..geometry.golf import ATTACKS
 from ..replay import LineError, Replay
+from ..rules.golf.geometry import ATTACKS
 from .physics import Happening, Table
 from .players import CAROM_BALL, Player, carambole_made, carom_made, player_for
 from .sensors import SensorSet, pin_edges, pins_up_edges, pins_up_events, sensor_set, table_events
@@ -207,7 +207,7 @@ class MatchSim:
 
     def _zone_left(self, before: dict[str, XY], happenings: list[Happening], player: Any) -> bool:
         """Golf zone play: did a ball leave its zone (or end in the large attacking triangle)?"""
-        from ..geometry import golf as geo
+        from ..rules.golf import geometry as geo
 
         after = happenings[-1].positions if happenings else None
         if not after:

@@ -2,7 +2,7 @@
 
 ``{player}`` is the player the ruling concerns, ``{opponent}`` the other one (both as
 the players' names); ``{ball}`` names a ball by its owner. A foul's sentence is built
-from what the foul costs (``rules.golf_fouls``): its ``:zone`` variant is said in zone
+from what the foul costs (``rules.golf.fouls``): its ``:zone`` variant is said in zone
 play, where some fouls cost more. ``golf.own-goal`` is both a count (the goal sensor saw
 it: ``:count``) and a foul the referee calls.
 """

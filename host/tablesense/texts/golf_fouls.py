@@ -1,5 +1,5 @@
 """A golf foul's sentence in any language: what the foul was, then what it costs (in zone
-play or not), built from the foul's costs (``rules.golf_fouls``) once for every language;
+play or not), built from the foul's costs (``rules.golf.fouls``) once for every language;
 each language gives its words (``FOUL_WORDS``) and its phrases (``FoulPhrases``)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypedDict
 
-from ..rules.golf_fouls import ALWAYS, FOULS, ZONE, Foul
+from ..rules.golf.fouls import ALWAYS, FOULS, ZONE, Foul
 
 
 class FoulPhrases(TypedDict):

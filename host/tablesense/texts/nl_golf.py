@@ -2,7 +2,7 @@
 
 The words are the scoreboard's (``web/i18n/nl.json``): doel, vervangplek, pin, zonespel,
 verdedigings- and aanvalsdriehoek, schotlijn; a frame is a ``spel`` in a sentence. A
-foul's sentence is built from what it costs (``rules.golf_fouls``), as in English.
+foul's sentence is built from what it costs (``rules.golf.fouls``), as in English.
 """
 
 from __future__ import annotations

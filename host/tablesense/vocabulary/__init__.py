@@ -81,9 +81,13 @@ def for_game(game: str, profile: str | None = None) -> Vocabulary:
 
 
 def _load(game: str) -> Vocabulary:
-    try:
-        module = import_module(f"{__name__}.{game}")
-    except ModuleNotFoundError:
+    for where in (f"tablesense.rules.{game}.names", f"{__name__}.{game}"):
+        try:
+            module = import_module(where)
+            break
+        except ModuleNotFoundError:
+            continue
+    else:
         return EMPTY
     vocab: Vocabulary = module.VOCABULARY
     return vocab

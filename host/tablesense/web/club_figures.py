@@ -24,7 +24,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from ..rules.golf_resolve import FRAMES_TO_WIN
+from ..rules.golf.resolve import FRAMES_TO_WIN
 
 PLAYERS = ("p1", "p2")
 #: how many innings the TV lists (what club scoreboards show between shots)
