@@ -67,6 +67,7 @@ def make_app(pub: Pub, public_url: str = "", *, tv_code: str = "", limits: Limit
     r.add_get("/sheet/{match:\\d+}", _club_sheet)  # the printable club score sheet (tablesense.sheet)
     r.add_get("/i18n/{lang}.json", _i18n)
     r.add_get("/api/tables", _tables)
+    r.add_get("/api/team-night", _team_night)  # the overview's team score (league.pub_nights)
     r.add_get("/api/table/{table}", _snapshot)
     r.add_get("/api/table/{table}/log", _log)
     r.add_get("/api/table/{table}/matches", _matches)
@@ -141,6 +142,11 @@ def _page(name: str, table: bool = False) -> Handler:
 async def _tables(request: web.Request) -> web.Response:
     pub = _pub(request)
     return web.json_response({"tables": list(pub.tables), "langs": list(LANGS)})
+
+
+async def _team_night(request: web.Request) -> web.Response:
+    """Tonight's team nights at this pub and their score (none: ``{"nights": []}``)."""
+    return web.json_response(_pub(request).team_night or {"nights": []})
 
 
 async def _snapshot(request: web.Request) -> web.Response:
