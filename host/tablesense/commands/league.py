@@ -206,10 +206,17 @@ def _create(store: LeagueStore, args: argparse.Namespace) -> int:
         print(f"created {comp.name}: {comp.half} {comp.season} {comp.discipline}, profile {comp.profile}, "
               f"{comp.scheme} points".replace("  ", " "))
     else:
-        print(f"created {comp.name}: {comp.game}, {comp.half} {comp.season}, scheme {comp.scheme}".replace("  ", " "))
+        print(f"created {comp.name}: {_when(comp)}scheme {comp.scheme}")
     if before is not None:
         print(f"{len(store.players(comp))} players from {before.name}, with the moyennes it gave them")
     return 0
+
+
+def _when(comp: Competition) -> str:
+    """"najaar 2026-2027, " as carom's titles say it (a carom half without a season: "najaar, ");
+    golf and keglebillard: the season, if any."""
+    when = f"{comp.half} {comp.season}".strip() if comp.game == "carom" else comp.season
+    return f"{when}, " if when else ""
 
 
 def _list(store: LeagueStore, args: argparse.Namespace) -> int:
@@ -233,7 +240,7 @@ def _show(store: LeagueStore, args: argparse.Namespace) -> int:
                           "fixtures": len(fixtures)}))
         return 0
     what = f"{comp.discipline}, profile {comp.profile}" if comp.game == "carom" else comp.game
-    print(f"{comp.name} ({comp.half} {comp.season}, {what})".replace("( ", "(").replace("  ", " "))
+    print(f"{comp.name} ({_when(comp)}{what})")
     for line in comp.record.lines():
         print(f"  {line}")
     for t in teams:
@@ -506,7 +513,7 @@ def _standings(store: LeagueStore, args: argparse.Namespace) -> int:
         print(json.dumps(data))
         return 0
     what = f"{comp.discipline}, {comp.scheme} points" if comp.game == "carom" else f"{comp.game}, scheme {comp.scheme}"
-    print(f"{comp.name} ({comp.half} {comp.season}, {what})".replace("( ", "(").replace("  ", " "))
+    print(f"{comp.name} ({_when(comp)}{what})")
     decider = comp.record.decider
     for g in data["groups"]:
         if g["group"]:
