@@ -153,3 +153,30 @@ def kegle_events(p1: str, p2: str, distances: tuple[int, int], per_series: tuple
 
 def game_lines(events: list[dict[str, Any]]) -> list[str]:
     return [json.dumps(e) for e in events]
+
+
+def pub_logs(path: str) -> list[list[str]]:
+    """Every match of a pub's SQLite match log, as its effective event lines (oldest first)."""
+    from tablesense.store import Store, effective_lines
+
+    store = Store(path)
+    try:
+        return [[e.line for e in effective_lines(store.events(m.id))] for m in reversed(store.matches(limit=1000))]
+    finally:
+        store.close()
+
+
+def direct_table(scheme: Any, players: list[Player], logs: list[list[str]]) -> list[dict[str, Any]]:
+    """A competition's standings worked out from the match logs themselves: each replayed by the
+    rule engine, read and scored under ``scheme`` (the moyennes of ``players`` for a bonus)."""
+    from tablesense.league import games
+    from tablesense.league.matchlog import replay_match
+
+    by_name = {p.name: p for p in players}
+    results = []
+    for lines in logs:
+        match = replay_match(lines)
+        r = games.read(match, scheme)
+        results.append(games.score(r, scheme, (by_name[r.p1], by_name[r.p2])))
+    game = results[0].game if results else "carom"
+    return [s.to_dict() for s in standings(players, results, scheme.order, game)]

@@ -54,14 +54,22 @@ class PubNights:
         return self._read[key]
 
     def complete(self, pub: Pub, log: Store) -> set[int]:
-        """Matches in play that their night's scheme reads as played (an innings cap reached)."""
+        """Matches not ended that their night's scheme reads as played: an innings cap reached,
+        in play or left there when the table's next match started."""
+        if not any(scheme_of(c).innings_cap is not None for c in self.cards):
+            return set()
+        current = {tab.match.id: tab for tab in pub.tables.values() if tab.match is not None}
         out: set[int] = set()
-        for tab in pub.tables.values():
-            m = tab.match
-            if m is None or m.ended is not None or m.game != "carom":
+        for m in log.matches(limit=RECENT):
+            if m.ended is not None or m.game != "carom":
                 continue
             card = tag(self.cards, m.game, m.players, m.started)
-            if card is not None and _at_cap(card, tab) and self._result(log, card, m.id, tab.id) is not None:
+            if card is None or scheme_of(card).innings_cap is None:
+                continue
+            tab = current.get(m.id)
+            if tab is not None and not _at_cap(card, tab):
+                continue  # in play, short of the cap: not replayed at every shot
+            if self._result(log, card, m.id, m.table_id) is not None:
                 out.add(m.id)
         return out
 
@@ -71,6 +79,7 @@ class PubNights:
         if not tonight:
             return {"pub": self.name, "nights": []}
         current = {tab.match.id: tab for tab in pub.tables.values() if tab.match is not None}
+        capped = self.complete(pub, log)
         out = []
         recent = log.matches(limit=RECENT)
         for card in tonight:
@@ -79,7 +88,7 @@ class PubNights:
             for m in reversed(recent):
                 if tag([card], m.game, m.players, m.started) is None:
                     continue
-                done = m.ended is not None or (m.id in current and _at_cap(card, current[m.id]))
+                done = m.ended is not None or m.id in capped
                 result = self._result(log, card, m.id, m.table_id) if done else None
                 if result is not None:
                     played.append((m.table_id, result))
