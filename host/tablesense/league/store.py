@@ -16,7 +16,7 @@ from ..rules.carom_profiles import resolve_profile
 from .broker_url import PUB_NAME
 from .limits import MAX_COMPETITION, MAX_MOYENNE, short
 from .logcheck import name_fault
-from .scheme import GAMES, Scheme, SchemeError, builtin, from_dict
+from .scheme import DEFAULT, GAMES, Scheme, SchemeError, builtin, from_dict
 from .standings import Player, Result
 
 SCHEMA = """
@@ -171,9 +171,9 @@ class LeagueStore:
 
     # --- competitions ---------------------------------------------------------------
     def create(self, name: str, season: str = "", half: str = "najaar", discipline: str = "libre",
-               profile: str = "club", scheme: str | Scheme = "de-bruijn", game: str = "carom") -> Competition:
+               profile: str = "club", scheme: str | Scheme | None = None, game: str = "carom") -> Competition:
         """A competition of ``game`` under ``scheme`` (a built-in's name, or a record: a club's
-        own, kept with the competition)."""
+        own, kept with the competition; default: the game's, ``scheme.DEFAULT``)."""
         if not name or not name.isprintable() or name != name.strip() or len(name) > MAX_COMPETITION:
             raise LeagueError(f"a competition's name is 1 to {MAX_COMPETITION} printable characters with no "
                               f"space at an end, not {short(name)}")
@@ -184,6 +184,8 @@ class LeagueStore:
         if game == "carom" and discipline not in DISCIPLINES:
             raise LeagueError(f"discipline must be one of {', '.join(DISCIPLINES)}, not {discipline!r}")
         try:
+            if scheme is None:
+                scheme = DEFAULT.get(game, "")
             record = builtin(scheme, game) if isinstance(scheme, str) else scheme
         except SchemeError as exc:
             raise LeagueError(str(exc)) from None
