@@ -90,7 +90,8 @@ def golf_events(p1: Any, p2: Any, frames: list[tuple[str, int]]) -> list[dict[st
         nonlocal t
         goal = "B" if player == "p1" else "A"
         for _ in range(n):
-            events.extend([{"t": t, "type": "goal", "goal": goal, "ball": player}, {"t": t + 1, "type": "rest"}])
+            events.extend([{"t": t, "type": "goal", "goal": goal, "ball": player},
+                           {"t": t + 1, "type": "rest"}])
             t += 2
 
     def miss() -> None:
@@ -116,8 +117,9 @@ def kegle_events(p1: str, p2: str, distances: tuple[int, int], per_series: tuple
     most five a shot; a miss ends the series) until his distance; the same number of series
     for both (kegle.same-series), ``first`` shooting first (a start call: kegle.lag)."""
     t = 0.0
-    events: list[dict[str, Any]] = [{"t": 0, "type": "setup", "game": "kegle", "players": {"p1": p1, "p2": p2},
-                                     "targets": {"p1": distances[0], "p2": distances[1]}}]
+    setup = {"t": 0, "type": "setup", "game": "kegle", "players": {"p1": p1, "p2": p2},
+             "targets": {"p1": distances[0], "p2": distances[1]}}
+    events: list[dict[str, Any]] = [setup]
 
     def ev(kind: str, **kw: Any) -> None:
         nonlocal t
@@ -161,7 +163,8 @@ def pub_logs(path: str) -> list[list[str]]:
 
     store = Store(path)
     try:
-        return [[e.line for e in effective_lines(store.events(m.id))] for m in reversed(store.matches(limit=1000))]
+        matches = reversed(store.matches(limit=1000))
+        return [[e.line for e in effective_lines(store.events(m.id))] for m in matches]
     finally:
         store.close()
 

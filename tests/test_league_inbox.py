@@ -97,8 +97,9 @@ def test_an_unfinished_match_or_one_of_a_game_without_a_competition_is_no_result
     assert "not finished" in inbox.take("kroeg", encode(match_message(
         "kroeg", "1", START, "golf", {"p1": "Ann", "p2": "Bob"}, golf, {}))).text
     played = game_lines(golf_events("Ann", "Bob", [("p1", 2), ("p1", 0)]))
-    said = inbox.take("kroeg", encode(match_message("kroeg", "1", START + 9, "golf", {"p1": "Ann", "p2": "Bob"},
-                                                    played, {"winner": "p1", "frames_won": [2, 0]}))).text
+    msg = match_message("kroeg", "1", START + 9, "golf", {"p1": "Ann", "p2": "Bob"}, played,
+                        {"winner": "p1", "frames_won": [2, 0]})
+    said = inbox.take("kroeg", encode(msg)).text
     assert "Ann and Bob are not both members of any golf competition" in said
     half = lines_of(match_events("Ann", "Bob", 5, 7)[:5])
     assert "not finished" in inbox.take("kroeg", message("kroeg", half)).text

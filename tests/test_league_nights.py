@@ -54,8 +54,16 @@ def send(inbox: Inbox, pub: str, p1: str, p2: str, started: float = START, fixtu
     lines = lines_of(match_events(p1, p2, 5, 7))
     rep = Replay().feed_lines(lines)
     assert rep.engine is not None and rep.state is not None
-    msg = match_message(pub, "1", started, "carom", {"p1": p1, "p2": p2}, lines, reported(rep.engine.to_json(rep.state)),
-                        fixture=fixture)
+    msg = match_message(
+        pub,
+        "1",
+        started,
+        "carom",
+        {"p1": p1, "p2": p2},
+        lines,
+        reported(rep.engine.to_json(rep.state)),
+        fixture=fixture,
+    )
     return inbox.take(pub, encode(msg))
 
 
@@ -98,8 +106,9 @@ def test_an_untagged_match_is_the_night_of_its_date_or_none(inbox: Inbox) -> Non
     assert out.kind == "refused" and f"no fixture of {f.home} and {f.away} on" in out.text
 
 
-def test_the_nights_score_adds_up_the_players_points_and_gives_team_points(tmp_path: Path,
-                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_nights_score_adds_up_the_players_points_and_gives_team_points(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = tmp_path / "league.db"
     with LeagueStore(str(db)) as store:
         make(store, "2026-09-21")
@@ -111,11 +120,14 @@ def test_the_nights_score_adds_up_the_players_points_and_gives_team_points(tmp_p
         out = capsys.readouterr()
         return code, out.out, out.err
 
-    code, _, err = result(home[0], away[0], "--caroms", "20", "10", "--innings", "12", "--targets", "20", "20")
+    code, _, err = result(
+        home[0], away[0], "--caroms", "20", "10", "--innings", "12", "--targets", "20", "20"
+    )
     assert code == 1 and "played in team nights: say which with --night" in err
     for p1, p2, caroms in ((home[0], away[0], ("20", "10")), (home[1], away[1], ("14", "20"))):
-        code, out, err = result(p1, p2, "--caroms", *caroms, "--innings", "25", "--targets", "20", "20",
-                                "--night", str(f1.id))
+        code, _, err = result(
+            p1, p2, "--caroms", *caroms, "--innings", "25", "--targets", "20", "20", "--night", str(f1.id)
+        )
         assert code == 0, err
     data = json.loads(main_json(db, capsys))
     [night] = data["nights"]
@@ -135,6 +147,7 @@ def main_json(db: Path, capsys: pytest.CaptureFixture[str]) -> str:
 
 # --- the pub's side ----------------------------------------------------------------------------------
 
+
 def cards(tmp_path: Path, day: str) -> dict[str, list[dict[str, Any]]]:
     with LeagueStore(str(tmp_path / "cards.db")) as store:
         make(store, day)
@@ -148,17 +161,22 @@ def week(day: str) -> str:
 def test_the_league_tells_each_home_pub_its_nights_and_the_pub_reads_them_with_bounds(tmp_path: Path) -> None:
     told = cards(tmp_path, TODAY)
     assert {pub: [c["date"] for c in mine] for pub, mine in told.items()} in (
-        {"kroeg": [TODAY], "zaal": [week(TODAY)]}, {"kroeg": [week(TODAY)], "zaal": [TODAY]}), \
-        "each pub its home night: today and a week on"
+        {"kroeg": [TODAY], "zaal": [week(TODAY)]},
+        {"kroeg": [week(TODAY)], "zaal": [TODAY]},
+    ), "each pub its home night: today and a week on"
     for pub, mine in told.items():
         raw = encode(nights_message(pub, mine))
         assert decode_nights(raw, pub) == json.loads(raw)["nights"]
         with pytest.raises(BadNights, match="for kroeg"):
-            decode_nights(raw, "hoek") if pub == "kroeg" else decode_nights(encode(nights_message("kroeg", [])),
-                                                                            "hoek")
+            decode_nights(raw, "hoek") if pub == "kroeg" else decode_nights(
+                encode(nights_message("kroeg", [])), "hoek"
+            )
     card = next(c for cs in told.values() for c in cs)
-    for bad in ({**card, "date": "tonight"}, {**card, "scheme": {**card["scheme"], "team_points": [2]}},
-                {**card, "home": {"team": "", "players": []}}):
+    for bad in (
+        {**card, "date": "tonight"},
+        {**card, "scheme": {**card["scheme"], "team_points": [2]}},
+        {**card, "home": {"team": "", "players": []}},
+    ):
         with pytest.raises(BadNights):
             decode_nights(encode(nights_message("kroeg", [bad])), "kroeg")
 
@@ -180,15 +198,18 @@ def test_the_pub_tags_a_nights_match_and_adds_up_its_score(tmp_path: Path) -> No
         outbox.save_nights(encode(nights_message(pub_name, told[pub_name])))
         keeper = PubNights(pub_name, outbox.nights())
         play(pub, "1", match_events(home[0], away[0], 5, 7))
-        pub.start_match("2", {"game": "carom", "players": {"p1": home[1], "p2": away[1]},
-                              "targets": {"p1": 20, "p2": 20}})
+        pub.start_match(
+            "2", {"game": "carom", "players": {"p1": home[1], "p2": away[1]}, "targets": {"p1": 20, "p2": 20}}
+        )
         view = keeper.view(pub, outbox.log)
         [night] = view["nights"]
         assert night["played"] == 1 and night["expected"] == 4, "visitebiljart: every player twice"
         assert sorted(map(tuple, night["to_play"])) == sorted([(home[0], away[1]), (home[1], away[0])])
         assert [m["state"] for m in night["matches"]] == ["played", "playing"]
         played = night["matches"][0]
-        assert night["home"]["points"] == played["points"][0] and night["away"]["points"] == played["points"][1]
+        assert (
+            night["home"]["points"] == played["points"][0] and night["away"]["points"] == played["points"][1]
+        )
         assert outbox.sweep(nights=keeper.cards) == 1
         [(payload,)] = outbox.db.execute("SELECT payload FROM league_outbox").fetchall()
         sent = json.loads(payload)

@@ -50,14 +50,16 @@ def page_url(broker: Broker, tmp_path: Path) -> Iterator[str]:  # noqa: F811
             store.add_player(golf, name)
         store.set_schedule(golf, schedule({"": ["Eva", "Fien", "Gus"]}, dt.date.today(), 7))
         lines = game_lines(golf_events("Fien", "Eva", [("p1", 3), ("p1", 4)]))
-        assert inbox.take("zaal", encode(match_message("zaal", "2", START, "golf", {"p1": "Fien", "p2": "Eva"},
-                                                       lines, {"winner": "p1", "frames_won": [2, 0]}))).kind == "stored"
+        golf_msg = match_message("zaal", "2", START, "golf", {"p1": "Fien", "p2": "Eva"}, lines,
+                                 {"winner": "p1", "frames_won": [2, 0]})
+        assert inbox.take("zaal", encode(golf_msg)).kind == "stored"
         visite = store.create("Visite", scheme="visite-25")
         for team, pub, names in (("De Kroeg", "kroeg", ("Ann", "Bob")), ("De Zaal", "zaal", ("Cor", "Dirk"))):
             store.add_team(visite, team, pub)
             for name in names:
                 store.add_player(visite, name, 0.8, team=team)
-        store.set_schedule(visite, schedule({"": ["De Kroeg", "De Zaal"]}, dt.date.today() + dt.timedelta(days=3), 7))
+        later = dt.date.today() + dt.timedelta(days=3)
+        store.set_schedule(visite, schedule({"": ["De Kroeg", "De Zaal"]}, later, 7))
     live = {"pub": "hoek", "table": "2", "match": {"id": "hoek:2:1", "game": "carom", "started": START,
                                                   "players": {"p1": "Cor", "p2": "Ann"}},
             "summary": "Cor 7/20 - Ann 3/20", "finished": False, "score": {}}

@@ -33,10 +33,14 @@ def league(db: Path, *args: str, capsys: pytest.CaptureFixture[str]) -> tuple[in
 def test_de_bruijn_as_a_record_gives_the_engines_points(t1: int, t2: int, data: st.DataObject) -> None:
     """003 Art. 11.6 from the record equals the engine's own count, for every score."""
     winner = data.draw(st.sampled_from(["p1", "p2", "draw"]))
-    made = (t1 if winner in ("p1", "draw") else data.draw(st.integers(0, t1 - 1 if t1 > 0 else 0)),
-            t2 if winner in ("p2", "draw") else data.draw(st.integers(0, t2 - 1 if t2 > 0 else 0)))
+    made = (
+        t1 if winner in ("p1", "draw") else data.draw(st.integers(0, t1 - 1 if t1 > 0 else 0)),
+        t2 if winner in ("p2", "draw") else data.draw(st.integers(0, t2 - 1 if t2 > 0 else 0)),
+    )
     for name in ("de-bruijn", "win-draw-loss", "percentage"):
-        assert builtin(name).carom_points(winner, made, (t1, t2)) == match_points(name, winner, made, (t1, t2))
+        assert builtin(name).carom_points(winner, made, (t1, t2)) == match_points(
+            name, winner, made, (t1, t2)
+        )
 
 
 def test_the_belgian_count_is_caroms_times_ten_over_the_target_cut_down() -> None:
@@ -78,7 +82,9 @@ def test_a_kegle_distance_is_the_series_average_times_the_series_within_bounds()
 
 def test_team_points_compare_the_two_teams_sums() -> None:
     s = builtin("visite-25")
-    assert s.team_result(40, 38) == (2, 0) and s.team_result(38, 40) == (0, 2) and s.team_result(9, 9) == (1, 1)
+    assert (
+        s.team_result(40, 38) == (2, 0) and s.team_result(38, 40) == (0, 2) and s.team_result(9, 9) == (1, 1)
+    )
 
 
 @pytest.mark.parametrize("name", sorted(BUILTIN))
@@ -95,28 +101,36 @@ def test_the_example_scheme_files_read(tmp_path: Path) -> None:
         assert s.name and s.game in ("carom", "golf", "kegle"), path
 
 
-@pytest.mark.parametrize(("text", "said"), [
-    ('game = "snooker"', "game must be one of carom, golf, kegle, not 'snooker'"),
-    ('game = "carom"\n[match]\ncount = "dutch"', "[match] count of a carom scheme is one of"),
-    ('game = "carom"\n[match]\nwin = -1', "[match] win is a whole number from 0 to 10,000, not -1"),
-    ('game = "carom"\n[match]\nwin = 2.5', "[match] win is a whole number"),
-    ('game = "carom"\n[match]\nwin = true', "[match] win is a whole number"),
-    ('game = "carom"\n[match]\ninnings_cap = 0', "innings_cap is a number of innings from 1 to 1000"),
-    ('game = "golf"\n[match]\nframes_to_win = 3', "the rule engine plays golf to two winning frames"),
-    ('game = "golf"\n[match]\ninnings_cap = 20', "[match] innings_cap is for carom, not golf"),
-    ('game = "kegle"\n[distance]\nseries = 0', "[distance] wants series at least 1"),
-    ('game = "kegle"\n[distance]\nminimum = 900\nmaximum = 800', "1 <= minimum <= maximum"),
-    ('game = "carom"\n[team]\npoints = [2, 1]', "[team] points is three counts"),
-    ('game = "carom"\n[team]\nnight = "often"', "[team] night is one of ranks, twice, all"),
-    ('game = "carom"\n[standings]\norder = ["frames"]', "[standings] order of a carom scheme is a list of"),
-    ('game = "golf"\n[standings]\norder = ["points", "points"]', "each once"),
-    ('game = "carom"\n[standings]\ntie = "coin"', "[standings] tie is one of barrage, deciding-game"),
-    ('game = "carom"\ncolour = "red"', "unknown key 'colour'"),
-    ('game = "carom"\n[match]\nwinner = 3', "unknown key 'winner' in [match]"),
-    ('game = "carom"\n[bonus]\ndecimals = 7', "[bonus] decimals is 0 to 3"),
-    ("game = ", "is no TOML"),
-])
-def test_a_scheme_file_that_does_not_read_is_one_line_naming_the_field(tmp_path: Path, text: str, said: str) -> None:
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('game = "snooker"', "game must be one of carom, golf, kegle, not 'snooker'"),
+        ('game = "carom"\n[match]\ncount = "dutch"', "[match] count of a carom scheme is one of"),
+        ('game = "carom"\n[match]\nwin = -1', "[match] win is a whole number from 0 to 10,000, not -1"),
+        ('game = "carom"\n[match]\nwin = 2.5', "[match] win is a whole number"),
+        ('game = "carom"\n[match]\nwin = true', "[match] win is a whole number"),
+        ('game = "carom"\n[match]\ninnings_cap = 0', "innings_cap is a number of innings from 1 to 1000"),
+        ('game = "golf"\n[match]\nframes_to_win = 3', "the rule engine plays golf to two winning frames"),
+        ('game = "golf"\n[match]\ninnings_cap = 20', "[match] innings_cap is for carom, not golf"),
+        ('game = "kegle"\n[distance]\nseries = 0', "[distance] wants series at least 1"),
+        ('game = "kegle"\n[distance]\nminimum = 900\nmaximum = 800', "1 <= minimum <= maximum"),
+        ('game = "carom"\n[team]\npoints = [2, 1]', "[team] points is three counts"),
+        ('game = "carom"\n[team]\nnight = "often"', "[team] night is one of ranks, twice, all"),
+        (
+            'game = "carom"\n[standings]\norder = ["frames"]',
+            "[standings] order of a carom scheme is a list of",
+        ),
+        ('game = "golf"\n[standings]\norder = ["points", "points"]', "each once"),
+        ('game = "carom"\n[standings]\ntie = "coin"', "[standings] tie is one of barrage, deciding-game"),
+        ('game = "carom"\ncolour = "red"', "unknown key 'colour'"),
+        ('game = "carom"\n[match]\nwinner = 3', "unknown key 'winner' in [match]"),
+        ('game = "carom"\n[bonus]\ndecimals = 7', "[bonus] decimals is 0 to 3"),
+        ("game = ", "is no TOML"),
+    ],
+)
+def test_a_scheme_file_that_does_not_read_is_one_line_naming_the_field(
+    tmp_path: Path, text: str, said: str
+) -> None:
     path = tmp_path / "club.toml"
     path.write_text(text)
     with pytest.raises(SchemeError) as info:
@@ -126,12 +140,19 @@ def test_a_scheme_file_that_does_not_read_is_one_line_naming_the_field(tmp_path:
 
 
 def test_a_json_scheme_reads_as_its_toml_twin(tmp_path: Path) -> None:
-    data = {"name": "club", "game": "carom", "match": {"count": "win-draw-loss", "win": 3, "draw": 1, "loss": 0},
-            "team": {"points": [2, 1, 0], "night": "twice"}, "standings": {"order": ["points", "average"]}}
+    data = {
+        "name": "club",
+        "game": "carom",
+        "match": {"count": "win-draw-loss", "win": 3, "draw": 1, "loss": 0},
+        "team": {"points": [2, 1, 0], "night": "twice"},
+        "standings": {"order": ["points", "average"]},
+    }
     (tmp_path / "club.json").write_text(json.dumps(data))
-    (tmp_path / "club.toml").write_text('name = "club"\ngame = "carom"\n[match]\ncount = "win-draw-loss"\nwin = 3\n'
-                                        'draw = 1\nloss = 0\n[team]\npoints = [2, 1, 0]\nnight = "twice"\n'
-                                        '[standings]\norder = ["points", "average"]\n')
+    (tmp_path / "club.toml").write_text(
+        'name = "club"\ngame = "carom"\n[match]\ncount = "win-draw-loss"\nwin = 3\n'
+        'draw = 1\nloss = 0\n[team]\npoints = [2, 1, 0]\nnight = "twice"\n'
+        '[standings]\norder = ["points", "average"]\n'
+    )
     assert load(tmp_path / "club.json") == load(tmp_path / "club.toml") == from_file(data)
     assert resolve(str(tmp_path / "club.json"), "carom").win == 3
     with pytest.raises(SchemeError, match="is a carom scheme; this is a golf competition"):
@@ -139,17 +160,23 @@ def test_a_json_scheme_reads_as_its_toml_twin(tmp_path: Path) -> None:
 
 
 def test_a_club_changes_its_points_without_code_and_the_competition_keeps_them(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db, path = tmp_path / "club.db", tmp_path / "club.toml"
-    path.write_text('name = "three-for-a-win"\ngame = "carom"\ntitle = "3 a win, 1 a draw"\n'
-                    '[match]\ncount = "win-draw-loss"\nwin = 3\ndraw = 1\nloss = 0\n')
+    path.write_text(
+        'name = "three-for-a-win"\ngame = "carom"\ntitle = "3 a win, 1 a draw"\n'
+        '[match]\ncount = "win-draw-loss"\nwin = 3\ndraw = 1\nloss = 0\n'
+    )
     assert league(db, "create", "Najaar", "--scheme", str(path), capsys=capsys)[0] == 0
     for name, moyenne in (("Ann", "1.2"), ("Bob", "1.8")):
         league(db, "add-player", "Najaar", name, "--moyenne", moyenne, capsys=capsys)
-    code, out, _ = league(db, "add-result", "Najaar", "Ann", "Bob", "--caroms", "30", "20", "--innings", "25",
-                          capsys=capsys)
+    code, out, _ = league(
+        db, "add-result", "Najaar", "Ann", "Bob", "--caroms", "30", "20", "--innings", "25", capsys=capsys
+    )
     assert code == 0 and "points 3-0" in out
-    path.write_text('game = "carom"\n[match]\ncount = "win-draw-loss"\nwin = 7\n')  # changed later: not this one
+    path.write_text(
+        'game = "carom"\n[match]\ncount = "win-draw-loss"\nwin = 7\n'
+    )  # changed later: not this one
     code, out, _ = league(db, "show", "Najaar", capsys=capsys)
     assert "scheme three-for-a-win: 3 a win, 1 a draw" in out and "a win 3, a draw 1, a loss 0" in out
     shown = json.loads(league(db, "show", "Najaar", "--json", capsys=capsys)[1])
@@ -159,7 +186,8 @@ def test_a_club_changes_its_points_without_code_and_the_competition_keeps_them(
 
 
 def test_create_with_a_scheme_that_does_not_read_is_one_line_and_makes_nothing(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = tmp_path / "club.db"
     code, _, err = league(db, "create", "X", "--scheme", "fourteen-one", capsys=capsys)
     assert code == 1 and "no built-in carom scheme 'fourteen-one'" in err and len(err.splitlines()) == 1

@@ -61,7 +61,9 @@ def tables(db: Path, comp: str) -> dict[str, Any]:
         c = store.competition(comp)
         rows = store.db.execute("SELECT id, data FROM results WHERE competition_id=? ORDER BY id", (c.id,))
         results = [(rid, _result_from(json.loads(d))) for rid, d in rows]
-        return report(c, store.players(c), results, store.teams(c), store.fixtures(c), dt.date.today().isoformat())
+        return report(
+            c, store.players(c), results, store.teams(c), store.fixtures(c), dt.date.today().isoformat()
+        )
 
 
 class Season:
@@ -72,8 +74,11 @@ class Season:
         self.pubs: dict[str, tuple[Pub, str]] = {}
         self.tasks: list[asyncio.Task[None]] = []
         self.refused: list[str] = []
-        self.service = LeagueService(parse_broker_url(broker.url("league")), str(db),
-                                     on_outcome=lambda o: self.refused.append(o.text) if o.kind == "refused" else None)
+        self.service = LeagueService(
+            parse_broker_url(broker.url("league")),
+            str(db),
+            on_outcome=lambda o: self.refused.append(o.text) if o.kind == "refused" else None,
+        )
 
     async def __aenter__(self) -> Season:
         self.service.start()
@@ -111,18 +116,31 @@ async def season(broker: Broker, tmp_path: Path) -> AsyncIterator[Callable[[Path
     yield make
 
 
-async def test_a_golf_season_in_two_groups_across_three_pubs(season: Callable[[Path], Season],
-                                                             tmp_path: Path) -> None:
+async def test_a_golf_season_in_two_groups_across_three_pubs(
+    season: Callable[[Path], Season], tmp_path: Path
+) -> None:
     db = tmp_path / "league.db"
     with LeagueStore(str(db)) as store:
         comp = store.create("Golf 2026", game="golf", scheme="golf-frames")
-        for name, group in (("Ann", "A"), ("Bob", "A"), ("Cor", "A"), ("Dirk", "B"), ("Eva", "B"), ("Fien", "B")):
+        for name, group in (
+            ("Ann", "A"),
+            ("Bob", "A"),
+            ("Cor", "A"),
+            ("Dirk", "B"),
+            ("Eva", "B"),
+            ("Fien", "B"),
+        ):
             store.add_player(comp, name, group=group)
         players = store.players(comp)
         scheme = comp.record
-    games = [("kroeg", "Ann", "Bob", [("p1", 3), ("p2", 4), ("p1", 0)]), ("zaal", "Bob", "Cor", [("p2", 1), ("p2", 2)]),
-             ("hoek", "Cor", "Ann", [("p1", 4), ("p1", 4)]), ("kroeg", "Dirk", "Eva", [("p2", 0), ("p1", 2), ("p1", 1)]),
-             ("zaal", "Eva", "Fien", [("p1", 2), ("p1", 3)]), ("hoek", "Fien", "Dirk", [("p2", 4), ("p1", 4), ("p1", 4)])]
+    games = [
+        ("kroeg", "Ann", "Bob", [("p1", 3), ("p2", 4), ("p1", 0)]),
+        ("zaal", "Bob", "Cor", [("p2", 1), ("p2", 2)]),
+        ("hoek", "Cor", "Ann", [("p1", 4), ("p1", 4)]),
+        ("kroeg", "Dirk", "Eva", [("p2", 0), ("p1", 2), ("p1", 1)]),
+        ("zaal", "Eva", "Fien", [("p1", 2), ("p1", 3)]),
+        ("hoek", "Fien", "Dirk", [("p2", 4), ("p1", 4), ("p1", 4)]),
+    ]
     async with season(db) as s:
         for k, (pub, p1, p2, frames) in enumerate(games):
             play(s.pubs[pub][0], str(k % 2 + 1), golf_events(p1, p2, frames))
@@ -140,7 +158,8 @@ async def test_a_golf_season_in_two_groups_across_three_pubs(season: Callable[[P
 
 
 async def test_a_keglebillard_season_to_handicap_distances_across_three_pubs(
-        season: Callable[[Path], Season], tmp_path: Path) -> None:
+    season: Callable[[Path], Season], tmp_path: Path
+) -> None:
     db = tmp_path / "league.db"
     with LeagueStore(str(db)) as store:
         comp = store.create("Kegle 2026", game="kegle", scheme="kegle-handicap")
@@ -150,8 +169,14 @@ async def test_a_keglebillard_season_to_handicap_distances_across_three_pubs(
         scheme = comp.record
     distance = {p.name: scheme.kegle_distance(p.moyenne) for p in players}
     assert distance == {"Ann": 30, "Bob": 23, "Cor": 20}
-    games = [("kroeg", "Ann", "Bob", (10, 8)), ("zaal", "Bob", "Cor", (8, 6)), ("hoek", "Cor", "Ann", (10, 6)),
-             ("kroeg", "Bob", "Ann", (6, 10)), ("zaal", "Cor", "Bob", (4, 10)), ("hoek", "Ann", "Cor", (8, 8))]
+    games = [
+        ("kroeg", "Ann", "Bob", (10, 8)),
+        ("zaal", "Bob", "Cor", (8, 6)),
+        ("hoek", "Cor", "Ann", (10, 6)),
+        ("kroeg", "Bob", "Ann", (6, 10)),
+        ("zaal", "Cor", "Bob", (4, 10)),
+        ("hoek", "Ann", "Cor", (8, 8)),
+    ]
     async with season(db) as s:
         for k, (pub, p1, p2, per) in enumerate(games):
             play(s.pubs[pub][0], str(k % 2 + 1), kegle_events(p1, p2, (distance[p1], distance[p2]), per))
@@ -178,13 +203,19 @@ night = "ranks"
 """
 
 
-async def test_a_season_of_team_nights_between_three_pubs(season: Callable[[Path], Season], tmp_path: Path) -> None:
+async def test_a_season_of_team_nights_between_three_pubs(
+    season: Callable[[Path], Season], tmp_path: Path
+) -> None:
     """Six nights (three teams, home and away), played in one evening; two matches a night, one of
     them to the innings cap; the nights' scores on the home pub's overview and the team standings
     in the league equal those worked out from the pubs' logs."""
     db = tmp_path / "league.db"
     (tmp_path / "visite.toml").write_text(CAPPED)
-    teams = {"Kroeg": ("kroeg", ["Ann", "Bob"]), "Zaal": ("zaal", ["Cor", "Dirk"]), "Hoek": ("hoek", ["Eva", "Fien"])}
+    teams = {
+        "Kroeg": ("kroeg", ["Ann", "Bob"]),
+        "Zaal": ("zaal", ["Cor", "Dirk"]),
+        "Hoek": ("hoek", ["Eva", "Fien"]),
+    }
     today = dt.date.today().isoformat()
     with LeagueStore(str(db)) as store:
         comp = store.create("Visite", scheme=load(tmp_path / "visite.toml"))
@@ -200,7 +231,9 @@ async def test_a_season_of_team_nights_between_three_pubs(season: Callable[[Path
     assert len(fixtures) == 6
     async with season(db) as s:
         for name, (pub, _) in s.pubs.items():  # the league told every home pub its nights
-            await until(lambda pub=pub: pub.team_night and len(pub.team_night["nights"]) == 2, what=f"{name}'s nights")
+            await until(
+                lambda pub=pub: pub.team_night and len(pub.team_night["nights"]) == 2, what=f"{name}'s nights"
+            )
         first = fixtures[0]
         home_pub = s.pubs[teams[first.home][0]][0]
         client = TestClient(TestServer(make_app(home_pub)))
@@ -217,7 +250,9 @@ async def test_a_season_of_team_nights_between_three_pubs(season: Callable[[Path
                         t.run(2).piezo().run(3).piezo()
                     pub.start_match("2", {k: v for k, v in t.events[0].items() if k not in ("t", "type")})
                     for ev in t.events[1:]:
-                        pub.submit("2", parse_event(ev), source="referee" if ev["type"] == "call" else "table")
+                        pub.submit(
+                            "2", parse_event(ev), source="referee" if ev["type"] == "call" else "table"
+                        )
                 else:
                     play(pub, "2", match_events(home[1], away[1], 4, 2 + n))
             await until(lambda: count(db) == 12, what="every night's matches in the league")
@@ -229,10 +264,13 @@ async def test_a_season_of_team_nights_between_three_pubs(season: Callable[[Path
             assert 'id="team-night"' in overview and "team_night.js" in overview
             assert (await client.get("/static/team_night.js")).status == 200
             logs = s.logs()
-            for name, (pub, path) in s.pubs.items():  # every match went out tagged with its night
+            for name, (pub, _) in s.pubs.items():  # every match went out tagged with its night
                 sent = [json.loads(p) for (p,) in pub.store.db.execute("SELECT payload FROM league_outbox")]
-                assert len(sent) == 4 and all(m["competition"] == "Visite" and m["fixture"] in
-                                              {f.id for f in fixtures if teams[f.home][0] == name} for m in sent)
+                assert len(sent) == 4 and all(
+                    m["competition"] == "Visite"
+                    and m["fixture"] in {f.id for f in fixtures if teams[f.home][0] == name}
+                    for m in sent
+                )
             ended = [m.ended for m in home_pub.store.matches(limit=10)]
             assert ended.count(None) == 1, "the capped match never ended on the pub's scoreboard ..."
         finally:
@@ -240,8 +278,9 @@ async def test_a_season_of_team_nights_between_three_pubs(season: Callable[[Path
     got = tables(db, "Visite")
     with LeagueStore(str(db)) as store:
         capped = [r for r in store.results(store.competition("Visite")) if r.innings == (3, 3)]
-    assert len(capped) == 1 and capped[0].caroms == (6, 9) and capped[0].winner == "p2", \
+    assert len(capped) == 1 and capped[0].caroms == (6, 9) and capped[0].winner == "p2", (
         "... and the league read it at the cap: 6/20 against 9/20"
+    )
     assert got["standings"] == direct_table(scheme, players, logs)
     # the nights from the logs: each pub's matches are its home team's nights
     team_of = {p.name: p.team for p in players}
@@ -261,12 +300,14 @@ async def test_a_season_of_team_nights_between_three_pubs(season: Callable[[Path
         assert nights[(home, away)]["team_points"] == list(scheme.team_result(a, b))
     standing = {t["name"]: t for t in got["teams"]}
     for team in teams:
-        tp = sum(n["team_points"][0] for n in nights.values() if n["home"] == team) + \
-            sum(n["team_points"][1] for n in nights.values() if n["away"] == team)
+        tp = sum(n["team_points"][0] for n in nights.values() if n["home"] == team) + sum(
+            n["team_points"][1] for n in nights.values() if n["away"] == team
+        )
         assert standing[team]["team_points"] == tp and standing[team]["played"] == 4
     night0 = nights[(first.home, first.away)]
-    assert shown["home"]["points"] == night0["points"][0] and shown["away"]["points"] == night0["points"][1], \
-        "the pub's overview adds up as the league does"
+    assert (
+        shown["home"]["points"] == night0["points"][0] and shown["away"]["points"] == night0["points"][1]
+    ), "the pub's overview adds up as the league does"
     assert shown["played"] == 2 and shown["team_points"] == night0["team_points"]
 
 

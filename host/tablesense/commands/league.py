@@ -118,11 +118,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     r.add_argument("--frames", type=int, nargs=2, metavar=("P1", "P2"), help="golf: frames each won (2-1)")
     r.add_argument("--balls", type=int, nargs=2, metavar=("P1", "P2"),
                    help="golf: balls each scored over the frames (default five a frame won)")
-    r.add_argument("--scored", type=int, nargs=2, metavar=("P1", "P2"), help="keglebillard: points each scored")
+    r.add_argument("--scored", type=int, nargs=2, metavar=("P1", "P2"),
+                   help="keglebillard: points each scored")
     r.add_argument("--series", type=int, metavar="N", help="keglebillard: the series each played")
     r.add_argument("--highest", type=int, nargs=2, metavar=("P1", "P2"),
                    help="keglebillard: each player's highest series")
-    r.add_argument("--night", type=int, metavar="FIXTURE", help="team competition: the night it was played for")
+    r.add_argument("--night", type=int, metavar="FIXTURE",
+                   help="team competition: the night it was played for")
     r.add_argument("--barrage", action="store_true",
                    help="the match deciding a tie at the top (barrage, deciding game, shoot-out)")
     r.add_argument("--visitor", metavar="NAME", help="the visiting player (liemers: he breaks, so he is P1)")
@@ -134,7 +136,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     i.add_argument("--store", metavar="DB", help="the pub's match log (tablesense run --db)")
     i.add_argument("--match", type=int, action="append", default=[], metavar="ID",
                    help="a match id in --store (repeat for more)")
-    i.add_argument("--night", type=int, metavar="FIXTURE", help="team competition: the night they were played for")
+    i.add_argument("--night", type=int, metavar="FIXTURE",
+                   help="team competition: the night they were played for")
     i.add_argument("--barrage", action="store_true",
                    help="the matches decide a tie at the top (barrage, deciding game, shoot-out)")
 
@@ -187,7 +190,8 @@ def _create(store: LeagueStore, args: argparse.Namespace) -> int:
         print("tablesense league: --points and --scheme say the same; give one", file=sys.stderr)
         return 1
     if args.points and args.game != "carom":
-        print(f"tablesense league: --points is carom's; a {args.game} competition takes --scheme", file=sys.stderr)
+        print(f"tablesense league: --points is carom's; a {args.game} competition takes --scheme",
+              file=sys.stderr)
         return 1
     named = args.scheme or args.points
     if named is None and before is not None:
@@ -231,8 +235,9 @@ def _show(store: LeagueStore, args: argparse.Namespace) -> int:
     comp = store.competition(args.competition)
     players, teams, fixtures = store.players(comp), store.teams(comp), store.fixtures(comp)
     if args.json:
-        print(json.dumps({"competition": comp.name, "game": comp.game, "season": comp.season, "half": comp.half,
-                          "discipline": comp.discipline or None, "profile": comp.profile or None,
+        print(json.dumps({"competition": comp.name, "game": comp.game, "season": comp.season,
+                          "half": comp.half, "discipline": comp.discipline or None,
+                          "profile": comp.profile or None,
                           "scheme": comp.record.to_dict(),
                           "players": [{"name": p.name, "strength": p.moyenne, "group": p.group,
                                        "members": list(p.members), "team": p.team} for p in players],
@@ -269,12 +274,14 @@ def _strength(comp: Competition, p: Any) -> str:
 
 def _add_player(store: LeagueStore, args: argparse.Namespace) -> int:
     comp = store.competition(args.competition)
-    if args.moyenne is None and (comp.game == "carom" or (comp.game == "kegle" and comp.record.distance is None)):
+    strength = comp.game == "carom" or (comp.game == "kegle" and comp.record.distance is None)
+    if args.moyenne is None and strength:
         what = "--moyenne X (caroms per inning)" if comp.game == "carom" else \
             "--average X (points per series: his distance follows from it)"
         print(f"tablesense league: a player of {comp.name} needs {what}", file=sys.stderr)
         return 1
-    p = store.add_player(comp, args.name, args.moyenne or 0.0, args.group, tuple(args.members or ()), args.team)
+    p = store.add_player(comp, args.name, args.moyenne or 0.0, args.group, tuple(args.members or ()),
+                         args.team)
     where = (f" for {p.team}" if p.team else "") + (f" in group {p.group}" if p.group else "")
     if comp.game == "carom":
         print(f"{p.name} joins {comp.name} with moyenne {p.moyenne:.3f}{where}")
@@ -332,7 +339,8 @@ def _add_result(store: LeagueStore, args: argparse.Namespace) -> int:
                               barrage=args.barrage)
     else:
         if args.scored is None or args.series is None:
-            print("tablesense league: a keglebillard result needs --scored A B and --series N", file=sys.stderr)
+            print("tablesense league: a keglebillard result needs --scored A B and --series N",
+                  file=sys.stderr)
             return 1
         result = kegle_by_hand(p1, p2, tuple(args.scored), args.series,
                                tuple(args.highest) if args.highest else None, scheme, barrage=args.barrage)
@@ -452,7 +460,8 @@ def _schedule(store: LeagueStore, args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 1
         groups: dict[str, list[str]] = {}
-        for name, group in ([(t.name, t.group) for t in teams] if teams else [(p.name, p.group) for p in players]):
+        entrants = [(t.name, t.group) for t in teams] if teams else [(p.name, p.group) for p in players]
+        for name, group in entrants:
             groups.setdefault(group, []).append(name)
         if not any(len(v) > 1 for v in groups.values()):
             print(f"tablesense league: {comp.name} has fewer than two {'teams' if teams else 'players'} to "
@@ -471,8 +480,8 @@ def _schedule(store: LeagueStore, args: argparse.Namespace) -> int:
     done = {x["fixture"] for x in data["schedule"]["played"]}
     nxt = {x["fixture"] for x in data["schedule"]["next"]}
     pubs = {t.name: t.pub for t in teams}
-    table: list[tuple[Any, ...]] = [("night" if teams else "#", "round", "date", "group", "home", "away", "where",
-                                     "")]
+    table: list[tuple[Any, ...]] = [("night" if teams else "#", "round", "date", "group", "home", "away",
+                                     "where", "")]
     for f in fixtures:
         mark = "played" if f.id in done else "next" if f.id in nxt else ""
         table.append((f.id, f.round, f.date, f.group or "-", f.home, f.away, pubs.get(f.home, "-"), mark))
@@ -482,8 +491,8 @@ def _schedule(store: LeagueStore, args: argparse.Namespace) -> int:
 
 def _fixture_dict(f: Fixture, teams: list[Any]) -> dict[str, Any]:
     pubs = {t.name: t.pub for t in teams}
-    return {"fixture": f.id, "round": f.round, "date": f.date, "group": f.group, "home": f.home, "away": f.away,
-            "pub": pubs.get(f.home)}
+    return {"fixture": f.id, "round": f.round, "date": f.date, "group": f.group, "home": f.home,
+            "away": f.away, "pub": pubs.get(f.home)}
 
 
 def _results(store: LeagueStore, comp: Competition) -> list[tuple[int, Any]]:
@@ -495,10 +504,12 @@ def _results(store: LeagueStore, comp: Competition) -> list[tuple[int, Any]]:
 
 #: the standings' columns per game: (heading, Standing.to_dict key, format)
 COLUMNS = {
-    "carom": (("played", "played"), ("won", "won"), ("drawn", "drawn"), ("lost", "lost"), ("points", "points"),
-              ("caroms", "caroms"), ("innings", "innings"), ("average", "average"), ("high run", "high_run")),
+    "carom": (("played", "played"), ("won", "won"), ("drawn", "drawn"), ("lost", "lost"),
+              ("points", "points"), ("caroms", "caroms"), ("innings", "innings"), ("average", "average"),
+              ("high run", "high_run")),
     "golf": (("played", "played"), ("won", "won"), ("lost", "lost"), ("points", "points"),
-             ("frames", "frames_won"), ("lost", "frames_lost"), ("balls", "balls_won"), ("against", "balls_lost")),
+             ("frames", "frames_won"), ("lost", "frames_lost"), ("balls", "balls_won"),
+             ("against", "balls_lost")),
     "kegle": (("played", "played"), ("won", "won"), ("tied", "drawn"), ("lost", "lost"), ("points", "points"),
               ("scored", "scored"), ("series", "series"), ("average", "average"), ("highest", "highest")),
 }
@@ -512,7 +523,8 @@ def _standings(store: LeagueStore, args: argparse.Namespace) -> int:
         data.pop("schedule", None)
         print(json.dumps(data))
         return 0
-    what = f"{comp.discipline}, {comp.scheme} points" if comp.game == "carom" else f"{comp.game}, scheme {comp.scheme}"
+    what = (f"{comp.discipline}, {comp.scheme} points" if comp.game == "carom" else
+            f"{comp.game}, scheme {comp.scheme}")
     print(f"{comp.name} ({_when(comp)}{what})")
     decider = comp.record.decider
     for g in data["groups"]:
@@ -538,8 +550,8 @@ def _standings(store: LeagueStore, args: argparse.Namespace) -> int:
         print("teams")
         table = [("#", "team", "home", "nights", "won", "drawn", "lost", "team points", "points", "against")]
         for n, t in enumerate(data["teams"], 1):
-            table.append((n, t["name"], t["pub"], t["played"], t["won"], t["drawn"], t["lost"], t["team_points"],
-                          t["points_for"], t["points_against"]))
+            table.append((n, t["name"], t["pub"], t["played"], t["won"], t["drawn"], t["lost"],
+                          t["team_points"], t["points_for"], t["points_against"]))
         _print_table(table)
     return 0
 
@@ -578,7 +590,8 @@ def _kegle_averages(store: LeagueStore, comp: Competition) -> list[dict[str, Any
     for p in store.players(comp):
         row = rows.get(p.name)
         new = row.average if row is not None and row.series else p.moyenne
-        out.append({"name": p.name, "old": p.moyenne, "new": new, "distance": comp.record.kegle_distance(new)})
+        out.append({"name": p.name, "old": p.moyenne, "new": new,
+                    "distance": comp.record.kegle_distance(new)})
     return out
 
 
@@ -587,8 +600,8 @@ def _result_line(r: Any) -> str:
     kind = "barrage " if r.barrage else ""
     night = f" (night {r.fixture})" if r.fixture is not None else ""
     if r.game == "golf":
-        return (f"{kind}{r.p1} - {r.p2}: frames {r.frames[0]}-{r.frames[1]}, balls {r.balls[0]}-{r.balls[1]}: "
-                f"{who}; points {r.points[0]}-{r.points[1]}{night}")
+        return (f"{kind}{r.p1} - {r.p2}: frames {r.frames[0]}-{r.frames[1]}, "
+                f"balls {r.balls[0]}-{r.balls[1]}: {who}; points {r.points[0]}-{r.points[1]}{night}")
     if r.game == "kegle":
         who = who if r.winner != "draw" else "a tie"
         return (f"{kind}{r.p1} {r.scored[0]}/{r.targets[0]} - {r.p2} {r.scored[1]}/{r.targets[1]} in "

@@ -73,7 +73,8 @@ def pairings(how: str, home: list[str], away: list[str]) -> list[tuple[str, str]
     return list(zip(home, away))
 
 
-def assign(fixtures: list[Fixture], results: Iterable[tuple[int, Result]], teams: bool) -> dict[int, list[int]]:
+def assign(fixtures: list[Fixture], results: Iterable[tuple[int, Result]],
+           teams: bool) -> dict[int, list[int]]:
     """Fixture id -> the ids of the results played for it."""
     out: dict[int, list[int]] = {f.id: [] for f in fixtures}
     if teams:
@@ -148,8 +149,8 @@ class TeamStanding:
     nights: list[int] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, object]:
-        return {"name": self.name, "pub": self.pub, "group": self.group, "played": self.played, "won": self.won,
-                "drawn": self.drawn, "lost": self.lost, "team_points": self.team_points,
+        return {"name": self.name, "pub": self.pub, "group": self.group, "played": self.played,
+                "won": self.won, "drawn": self.drawn, "lost": self.lost, "team_points": self.team_points,
                 "points_for": self.points_for, "points_against": self.points_against}
 
 

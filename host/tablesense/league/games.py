@@ -50,7 +50,8 @@ def side_name(value: Any) -> str:
     return " & ".join(str(v) for v in value) if isinstance(value, (list, tuple)) else str(value)
 
 
-def read(match: ReplayedMatch, scheme: Scheme | None = None, source: str = "", barrage: bool = False) -> Result:
+def read(match: ReplayedMatch, scheme: Scheme | None = None, source: str = "",
+         barrage: bool = False) -> Result:
     """The result of a replayed match, before its points (``score``); ``NotACompetitionMatch``
     says why a log is no result (not finished, one player a side in carom ...)."""
     reader = {"carom": _carom, "golf": _golf, "kegle": _kegle}.get(match.game)
@@ -112,7 +113,8 @@ def _by_share(caroms: tuple[int, int], targets: tuple[int, int]) -> str:
 def _golf(match: ReplayedMatch, scheme: Scheme | None, source: str, barrage: bool) -> Result:
     out = match.final
     if not out["finished"]:
-        raise NotACompetitionMatch("the match in the log is not finished (golf.match.won: two winning frames)")
+        raise NotACompetitionMatch("the match in the log is not finished "
+                                   "(golf.match.won: two winning frames)")
     figures = match.figures.golf if match.figures is not None else None
     balls = [0, 0]
     for frame in (figures.frames if figures is not None else ()):
@@ -181,8 +183,8 @@ def check_entry(profile: str, scheme: Scheme, result: Result, p1: Player, p2: Pl
             if distance != own:
                 how = (f"everyone plays to {scheme.distance}" if scheme.distance is not None else
                        f"series average {player.moyenne:g} x {scheme.series} series")
-                raise IllegalCall(f"{player.name} played to {distance}, but his distance here is {own} ({how}; "
-                                  "kegle.distance)")
+                raise IllegalCall(f"{player.name} played to {distance}, but his distance here is {own} "
+                                  f"({how}; kegle.distance)")
 
 
 def members_text(p: Player) -> str:
@@ -205,8 +207,8 @@ def golf_by_hand(p1: Player, p2: Player, frames: tuple[int, int], balls: tuple[i
     balls = balls if balls is not None else (BALLS_PER_PLAYER * frames[0], BALLS_PER_PLAYER * frames[1])
     for b in balls:
         if not 0 <= b <= BALLS_PER_PLAYER * played:
-            raise IllegalCall(f"balls {balls[0]} and {balls[1]}: each side scores 0 to {BALLS_PER_PLAYER} a frame, "
-                              f"at most {BALLS_PER_PLAYER * played} in {played} frames")
+            raise IllegalCall(f"balls {balls[0]} and {balls[1]}: each side scores 0 to {BALLS_PER_PLAYER} "
+                              f"a frame, at most {BALLS_PER_PLAYER * played} in {played} frames")
     for i in range(2):
         if balls[i] < BALLS_PER_PLAYER * frames[i]:
             raise IllegalCall(f"{(p1, p2)[i].name} won {frames[i]} frames and so scored at least "

@@ -178,7 +178,8 @@ def place(rec: Received, comps: list[Members], match: ReplayedMatch) -> tuple[Co
         if e1 is None or e2 is None or e1 == e2:
             continue
         try:
-            return m.comp, enter(m, match, e1, e2, rec.id, pub=rec.pub, started=rec.started, fixture=rec.fixture)
+            return m.comp, enter(m, match, e1, e2, rec.id, pub=rec.pub, started=rec.started,
+                                 fixture=rec.fixture)
         except (NotACompetitionMatch, IllegalCall) as exc:
             raise Refused(f"{m.comp.name}: {exc}") from None
     names = (games.side_name(match.players.get("p1")), games.side_name(match.players.get("p2")))

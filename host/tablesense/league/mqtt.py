@@ -184,7 +184,10 @@ class AsyncPublisher:
 
     def _on_disconnect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         self.report.disconnected(reason)
-        self.loop.call_soon_threadsafe(self._set_up, False)
+        try:
+            self.loop.call_soon_threadsafe(self._set_up, False)
+        except RuntimeError:  # the loop closed before paho's thread said goodbye: nobody waits
+            pass
 
     def _on_publish(self, client: paho.Client, userdata: Any, mid: int, reason: Any, props: Any) -> None:
         with self._lock:

@@ -39,8 +39,19 @@ from .scheme import Scheme, SchemeError, from_dict
 from .standings import Player, Result
 from .store import Competition, Fixture, LeagueStore, Team
 
-__all__ = ["Card", "BadNights", "card_result", "cards_by_pub", "decode_nights", "night_card", "night_view",
-           "nights_message", "nights_topic", "tag", "upcoming"]
+__all__ = [
+    "BadNights",
+    "Card",
+    "card_result",
+    "cards_by_pub",
+    "decode_nights",
+    "night_card",
+    "night_view",
+    "nights_message",
+    "nights_topic",
+    "tag",
+    "upcoming",
+]
 
 VERSION = 1
 #: the most nights one message holds (a pub's next weeks)
@@ -49,7 +60,8 @@ MAX_NIGHTS = 60
 AHEAD_DAYS = 60
 
 
-def night_card(comp: Competition, fixture: Fixture, teams: list[Team], players: list[Player]) -> dict[str, Any]:
+def night_card(comp: Competition, fixture: Fixture, teams: list[Team],
+               players: list[Player]) -> dict[str, Any]:
     """What the home pub needs of one night."""
     by_team: dict[str, list[Player]] = {}
     for p in players:
@@ -62,7 +74,8 @@ def night_card(comp: Competition, fixture: Fixture, teams: list[Team], players: 
                 "players": [{"name": p.name, "strength": p.moyenne} for p in by_team.get(team, [])]}
 
     home, away = side(fixture.home), side(fixture.away)
-    pairs = pairings(comp.record.night, [p["name"] for p in home["players"]], [p["name"] for p in away["players"]])
+    pairs = pairings(comp.record.night, [p["name"] for p in home["players"]],
+                     [p["name"] for p in away["players"]])
     return {"fixture": fixture.id, "competition": comp.name, "game": comp.game, "discipline": comp.discipline,
             "profile": comp.profile, "date": fixture.date, "round": fixture.round, "home": home, "away": away,
             "scheme": comp.record.to_dict(), "pairings": [list(p) for p in pairs]}
@@ -182,7 +195,8 @@ def _side_team(card: dict[str, Any], side: Any) -> str | None:
     return teams.pop() if len(teams) == 1 else None
 
 
-def tag(cards: list[dict[str, Any]], game: str, players: dict[str, Any], started: float) -> dict[str, Any] | None:
+def tag(cards: list[dict[str, Any]], game: str, players: dict[str, Any],
+        started: float) -> dict[str, Any] | None:
     """The night a match belongs to: one of this date's cards of its game with a player of each
     team on either side (None: no night)."""
     day = time.strftime("%Y-%m-%d", time.localtime(started))

@@ -31,7 +31,11 @@ CREATE TABLE IF NOT EXISTS league_outbox (
 -- matches that ended before the pub joined the league are not sent
 CREATE TABLE IF NOT EXISTS league_joined (pub TEXT PRIMARY KEY, since REAL NOT NULL);
 -- the team nights the league told this pub (league/nights.py): its newest message
-CREATE TABLE IF NOT EXISTS league_nights (pub TEXT PRIMARY KEY, payload TEXT NOT NULL, received REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS league_nights (
+    pub      TEXT PRIMARY KEY,
+    payload  TEXT NOT NULL,
+    received REAL NOT NULL
+);
 """
 
 
@@ -55,7 +59,8 @@ class Outbox:
         self.log.close()
 
     def sweep(self, results: dict[int, dict[str, Any]] | None = None,
-              nights: list[dict[str, Any]] | None = None, complete: set[int] | frozenset[int] = frozenset()) -> int:
+              nights: list[dict[str, Any]] | None = None,
+              complete: set[int] | frozenset[int] = frozenset()) -> int:
         """Put every finished match of this pub's log not yet in the outbox into it; how many.
 
         ``results``: the engine's final figures per match id (the pub's live replay); a match

@@ -43,8 +43,9 @@ function grid(head, rows) {
 const COLUMNS = {
   carom: [['played', 'played'], ['won', 'won'], ['drawn', 'drawn'], ['lost', 'lost'], ['points', 'points'],
           ['caroms', 'caroms'], ['innings', 'innings'], ['average', 'average', 3], ['high run', 'high_run']],
-  golf: [['played', 'played'], ['won', 'won'], ['lost', 'lost'], ['points', 'points'], ['frames', 'frames_won'],
-         ['lost', 'frames_lost'], ['balls', 'balls_won'], ['against', 'balls_lost']],
+  golf: [['played', 'played'], ['won', 'won'], ['lost', 'lost'], ['points', 'points'],
+         ['frames', 'frames_won'], ['lost', 'frames_lost'], ['balls', 'balls_won'],
+         ['against', 'balls_lost']],
   kegle: [['played', 'played'], ['won', 'won'], ['tied', 'drawn'], ['lost', 'lost'], ['points', 'points'],
           ['scored', 'scored'], ['series', 'series'], ['average', 'average', 2], ['highest', 'highest']],
 };
@@ -62,11 +63,13 @@ const HEADS = {
 function score(r) {
   const where = r.pub ? `${r.pub} table ${r.table}` : 'entered', id = r.match || '';
   const pts = `${r.points[0]}-${r.points[1]}`;
-  if (r.game === 'golf') return [r.p1, `${r.frames[0]}-${r.frames[1]}`, r.p2, `${r.balls[0]}-${r.balls[1]}`, pts,
-                                 where, id];
-  if (r.game === 'kegle') return [r.p1, `${r.scored[0]}/${r.targets[0]}`, r.p2, `${r.scored[1]}/${r.targets[1]}`,
-                                  r.series[0], pts, where, id];
-  return [r.p1, `${r.caroms[0]}/${r.targets[0]}`, r.p2, `${r.caroms[1]}/${r.targets[1]}`, r.innings[0], pts, where, id];
+  if (r.game === 'golf')
+    return [r.p1, `${r.frames[0]}-${r.frames[1]}`, r.p2, `${r.balls[0]}-${r.balls[1]}`, pts, where, id];
+  if (r.game === 'kegle')
+    return [r.p1, `${r.scored[0]}/${r.targets[0]}`, r.p2, `${r.scored[1]}/${r.targets[1]}`, r.series[0], pts,
+            where, id];
+  return [r.p1, `${r.caroms[0]}/${r.targets[0]}`, r.p2, `${r.caroms[1]}/${r.targets[1]}`, r.innings[0], pts,
+          where, id];
 }
 function fixtures(list) {
   return grid(['date', 'home', 'away', 'where'], list.map(f => [f.date, f.home, f.away, f.pub || '']));
@@ -101,8 +104,8 @@ function render(d) {
       comps.appendChild(fixtures(sch.next)); }
     if ((sch.overdue || []).length) { comps.appendChild(el('h3', 'Not played yet (overdue)'));
       comps.appendChild(fixtures(sch.overdue)); }
-    if ((sch.played || []).length) { comps.appendChild(el('h3', `Played: ${sch.played.length} of ` +
-      `${sch.played.length + (sch.next || []).length + (sch.later || []).length + (sch.overdue || []).length}`,
+    const all = ['played', 'next', 'later', 'overdue'].reduce((n, k) => n + (sch[k] || []).length, 0);
+    if ((sch.played || []).length) { comps.appendChild(el('h3', `Played: ${sch.played.length} of ${all}`,
       'played'));
       comps.appendChild(fixtures(sch.played)); }
     const head = HEADS[c.game] || HEADS.carom;

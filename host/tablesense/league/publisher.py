@@ -90,7 +90,8 @@ class LeaguePublisher:
         self._night_at = 0.0
         self.wake.set()
         if cards:
-            print(f"  league: {len(cards)} team nights at {self.name}, the next on {cards[0]['date']}", flush=True)
+            print(f"  league: {len(cards)} team nights at {self.name}, the next on {cards[0]['date']}",
+                  flush=True)
 
     def _show_night(self, outbox: Outbox) -> None:
         """Tonight's team nights for the overview (``/api/team-night``), at most every ``NIGHT_EVERY`` s."""

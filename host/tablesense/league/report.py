@@ -83,8 +83,8 @@ def report(comp: Competition, players: list[Player], results: list[tuple[int, Re
 
 def _fixture(f: Fixture, teams: list[Team]) -> dict[str, Any]:
     pubs = {t.name: t.pub for t in teams}
-    out: dict[str, Any] = {"fixture": f.id, "round": f.round, "date": f.date, "group": f.group, "home": f.home,
-                           "away": f.away}
+    out: dict[str, Any] = {"fixture": f.id, "round": f.round, "date": f.date, "group": f.group,
+                           "home": f.home, "away": f.away}
     if f.home in pubs:
         out["pub"] = pubs[f.home]
     return out

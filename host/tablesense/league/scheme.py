@@ -61,6 +61,8 @@ ORDER_COLUMNS = {
 }
 #: what decides players level on every ordering column at the top
 TIES = ("barrage", "deciding-game", "shoot-out", "shared")
+#: what the match deciding a tie is called
+DECIDERS = {"barrage": "barrage", "deciding-game": "deciding game", "shoot-out": "shoot-out"}
 #: who plays whom on a team night
 NIGHTS = ("ranks", "twice", "all")
 #: the most a field may say (points, caps, distances): far above any real scheme
@@ -161,7 +163,7 @@ class Scheme:
     @property
     def decider(self) -> str | None:
         """What the match deciding a tie is called (None: a tie is shared)."""
-        return {"barrage": "barrage", "deciding-game": "deciding game", "shoot-out": "shoot-out"}.get(self.tie)
+        return DECIDERS.get(self.tie)
 
     def to_dict(self) -> dict[str, Any]:
         """The record as the competition keeps it (and ``league show --json`` prints it)."""
@@ -185,8 +187,8 @@ class Scheme:
                 out.append(f"innings cap: {self.innings_cap} (the match is read at the end of inning "
                            f"{self.innings_cap}, the higher share of the target wins)")
             if self.bonus or self.bonus_winner:
-                out.append(f"bonus for a match moyenne above one's own (cut to {self.bonus_decimals} decimals): "
-                           f"the winner {self.bonus_winner}, the other {self.bonus}")
+                out.append(f"bonus for a match moyenne above one's own (cut to {self.bonus_decimals} "
+                           f"decimals): the winner {self.bonus_winner}, the other {self.bonus}")
         elif g == "golf":
             out.append(f"matches to {self.frames_to_win} winning frames; a win {self.win}, a loss "
                        f"{self.loss}" + (f", {self.per_frame} a frame won" if self.per_frame else ""))
@@ -212,8 +214,8 @@ def _builtins() -> dict[str, Scheme]:
                    win=11, draw=10, loss=0, tie="barrage")
     out = {
         "de-bruijn": carom,
-        "win-draw-loss": replace(carom, name="win-draw-loss", title="2, 1 or 0 a match", count="win-draw-loss",
-                                 win=2, draw=1, loss=0),
+        "win-draw-loss": replace(carom, name="win-draw-loss", title="2, 1 or 0 a match",
+                                 count="win-draw-loss", win=2, draw=1, loss=0),
         "percentage": replace(carom, name="percentage", title="the share of the target in per cent",
                               count="percentage"),
         "belgian": replace(carom, name="belgian", title="the Belgian count: caroms x 10 / target",
@@ -227,14 +229,16 @@ def _builtins() -> dict[str, Scheme]:
                                        title=f"visitebiljart: the Belgian count, {cap} innings at most, "
                                              "a bonus above one's moyenne, every player twice")
     golf = Scheme("golf-frames", "golf", "a point for each frame won ('manches'), team points 2/1/0",
-                  win=0, draw=0, loss=0, per_frame=1, order=("points", "frames", "balls"), tie="deciding-game")
+                  win=0, draw=0, loss=0, per_frame=1, order=("points", "frames", "balls"),
+                  tie="deciding-game")
     out["golf-frames"] = golf
     out["golf-match"] = replace(golf, name="golf-match", title="2 for a match won, 0 for a loss",
                                 win=2, loss=0, per_frame=0)
     kegle = Scheme("kegle-handicap", "kegle", "a distance from each player's series average (x 15 series)",
                    win=2, draw=1, loss=0, distance=None, order=("points",), tie="shoot-out")
     out["kegle-handicap"] = kegle
-    out["kegle-100"] = replace(kegle, name="kegle-100", title="everyone to 100 (the bodega match)", distance=100)
+    out["kegle-100"] = replace(kegle, name="kegle-100", title="everyone to 100 (the bodega match)",
+                               distance=100)
     return out
 
 
@@ -378,19 +382,20 @@ def check(s: Scheme) -> Scheme:
     for name in ("win", "draw", "loss", "per_frame", "bonus", "bonus_winner", "series", "minimum", "maximum"):
         _count(s, name)
     if s.game == "carom" and s.count not in CAROM_COUNTS:
-        raise SchemeError(f"[match] count of a carom scheme is one of {', '.join(CAROM_COUNTS)}, not {s.count!r}")
+        raise SchemeError(f"[match] count of a carom scheme is one of {', '.join(CAROM_COUNTS)}, "
+                          f"not {s.count!r}")
     if s.game != "carom" and s.count != "result":
         raise SchemeError(f"[match] count is for carom; a {s.game} match counts win, draw, loss"
                           + (" and per_frame" if s.game == "golf" else ""))
     if s.count == "de-bruijn" and s.draw < 1:
-        raise SchemeError("[match] draw of a de-bruijn scheme is at least 1 (the loser gets at most draw - 1)")
+        raise SchemeError("[match] draw of a de-bruijn scheme is at least 1 "
+                          "(the loser gets at most draw - 1)")
     if s.game == "golf" and s.frames_to_win != 2:
         raise SchemeError(f"[match] frames_to_win is 2: the rule engine plays golf to two winning frames "
                           f"(golf.match.won, seed 000 'How you win'), not {s.frames_to_win!r}")
-    if s.innings_cap is not None and not (isinstance(s.innings_cap, int) and not isinstance(s.innings_cap, bool)
-                                          and 1 <= s.innings_cap <= 1000):
+    if s.innings_cap is not None and not (_is_count(s.innings_cap) and 1 <= s.innings_cap <= 1000):
         raise SchemeError(f"[match] innings_cap is a number of innings from 1 to 1000, not {s.innings_cap!r}")
-    if not isinstance(s.bonus_decimals, int) or isinstance(s.bonus_decimals, bool) or not 0 <= s.bonus_decimals <= 3:
+    if not _is_count(s.bonus_decimals) or s.bonus_decimals > 3:
         raise SchemeError(f"[bonus] decimals is 0 to 3, not {s.bonus_decimals!r}")
     if s.distance is not None:
         _count(s, "distance")
@@ -400,7 +405,8 @@ def check(s: Scheme) -> Scheme:
         raise SchemeError(f"[distance] wants series at least 1 and 1 <= minimum <= maximum, not "
                           f"{s.series}, {s.minimum}, {s.maximum}")
     if len(s.team_points) != 3 or not all(_is_count(v) for v in s.team_points):
-        raise SchemeError(f"[team] points is three counts (above, equal, below), not {list(s.team_points)!r}"[:200])
+        raise SchemeError(f"[team] points is three counts (above, equal, below), "
+                          f"not {list(s.team_points)!r}"[:200])
     if s.night not in NIGHTS:
         raise SchemeError(f"[team] night is one of {', '.join(NIGHTS)}, not {s.night!r}"[:200])
     columns = ORDER_COLUMNS[s.game]

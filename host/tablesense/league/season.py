@@ -18,8 +18,8 @@ def next_half_players(players: list[Player], results: list[Result], game: str = 
         return [replace(p, team="") for p in players]
     if game == "kegle":
         rows = {r.name: r for r in standings(players, results, game="kegle")}
-        return [replace(p, moyenne=rows[p.name].average if p.name in rows and rows[p.name].series else p.moyenne,
-                        team="") for p in players]
+        return [replace(p, team="", moyenne=rows[p.name].average if p.name in rows and rows[p.name].series
+                        else p.moyenne) for p in players]
     return [replace(p, moyenne=moyenne, team="") for p, moyenne, _ in new_moyennes(players, results)]
 
 

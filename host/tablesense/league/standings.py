@@ -179,8 +179,9 @@ def make_result(p1: Player, p2: Player, caroms: tuple[int, int], innings: tuple[
         winner = decide(caroms, targets)
     points = record.carom_points(winner, caroms, targets)
     bonus = record.carom_bonus(winner, caroms, innings, (p1.moyenne, p2.moyenne))
-    return Result(p1.name, p2.name, caroms, innings, targets, winner, (points[0] + bonus[0], points[1] + bonus[1]),
-                  high_run, barrage, source, bonus=bonus)
+    total = (points[0] + bonus[0], points[1] + bonus[1])
+    return Result(p1.name, p2.name, caroms, innings, targets, winner, total, high_run, barrage, source,
+                  bonus=bonus)
 
 
 def standings(players: list[Player], results: list[Result], order: tuple[str, ...] = _DEFAULT_ORDER,

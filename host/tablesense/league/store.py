@@ -198,18 +198,19 @@ class LeagueStore:
                 raise LeagueError(str(exc)) from None
         else:
             discipline, profile = "", ""
-        stored = json.dumps(record.to_dict())  # kept: a later release's built-ins change no running competition
+        stored = json.dumps(record.to_dict())  # kept: a later release's built-ins change no competition
         try:
             with self.db:
-                self.db.execute("INSERT INTO competitions (name, season, half, discipline, profile, scheme, game, "
-                                "rules) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                self.db.execute("INSERT INTO competitions (name, season, half, discipline, profile, scheme, "
+                                "game, rules) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                                 (name, season, half, discipline, profile, record.name, game, stored))
         except sqlite3.IntegrityError:
             raise LeagueError(f"a competition called {name!r} exists already") from None
         return self.competition(name)
 
     def competition(self, name: str) -> Competition:
-        row = self.db.execute(f"SELECT {COMPETITION_COLUMNS} FROM competitions WHERE name = ?", (name,)).fetchone()
+        row = self.db.execute(f"SELECT {COMPETITION_COLUMNS} FROM competitions WHERE name = ?",
+                              (name,)).fetchone()
         if row is None:
             have = [r[0] for r in self.db.execute("SELECT name FROM competitions ORDER BY id")]
             raise LeagueError(f"no competition {name!r} (have: {', '.join(have) or 'none'})")
@@ -225,8 +226,8 @@ class LeagueStore:
         if why is not None:
             raise LeagueError(f"a team's name {why}")
         if not PUB_NAME.match(pub):
-            raise LeagueError(f"a team's home is a pub's name (1-64 letters, digits, '-' or '_', as its broker "
-                              f"user), not {short(pub)}")
+            raise LeagueError(f"a team's home is a pub's name (1-64 letters, digits, '-' or '_', as its "
+                              f"broker user), not {short(pub)}")
         _check_group(group)
         if self.results(comp):
             raise LeagueError(f"{name} cannot join {comp.name}: it has begun ({NEW_MEMBERS_RULE})")
@@ -257,7 +258,8 @@ class LeagueStore:
             self.db.execute("DELETE FROM fixtures WHERE competition_id=?", (comp.id,))
             for f in fixtures:
                 self.db.execute("INSERT INTO fixtures (competition_id, grp, round, date, home, away) "
-                                "VALUES (?, ?, ?, ?, ?, ?)", (comp.id, f.group, f.round, f.date, f.home, f.away))
+                                "VALUES (?, ?, ?, ?, ?, ?)",
+                                (comp.id, f.group, f.round, f.date, f.home, f.away))
         return self.fixtures(comp)
 
     def fixtures(self, comp: Competition) -> list[Fixture]:
@@ -305,16 +307,17 @@ class LeagueStore:
             with self.db:
                 self.db.execute("INSERT INTO players (competition_id, name, moyenne, grp, members, team) "
                                 "VALUES (?, ?, ?, ?, ?, ?)",
-                                (comp.id, name, moyenne, group, json.dumps(list(members)) if members else None,
-                                 team))
+                                (comp.id, name, moyenne, group,
+                                 json.dumps(list(members)) if members else None, team))
         except sqlite3.IntegrityError:
             raise LeagueError(f"{name} is already a player of {comp.name}") from None
         return Player(name, moyenne, group, tuple(members), team)
 
     def players(self, comp: Competition) -> list[Player]:
-        rows = self.db.execute("SELECT name, moyenne, grp, members, team FROM players WHERE competition_id = ? "
-                               "ORDER BY id", (comp.id,)).fetchall()
-        return [Player(n, m, g or "", tuple(json.loads(ms)) if ms else (), t or "") for n, m, g, ms, t in rows]
+        rows = self.db.execute("SELECT name, moyenne, grp, members, team FROM players "
+                               "WHERE competition_id = ? ORDER BY id", (comp.id,)).fetchall()
+        return [Player(n, m, g or "", tuple(json.loads(ms)) if ms else (), t or "")
+                for n, m, g, ms, t in rows]
 
     def player(self, comp: Competition, name: str) -> Player:
         for p in self.players(comp):

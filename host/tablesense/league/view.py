@@ -47,7 +47,8 @@ def league_view(inbox: Inbox, live: list[dict[str, Any]]) -> dict[str, Any]:
             with inbox.lock:
                 players = [store.players(c) for c, _ in group]
             first = group[0][0]
-            rows = year_standings([(p, rs) for p, (_, rs) in zip(players, group)], first.record.order, first.game)
+            rows = year_standings([(p, rs) for p, (_, rs) in zip(players, group)], first.record.order,
+                                  first.game)
             years.append({"season": season, "halves": [c.name for c, _ in group], "game": first.game,
                           "standings": [r.to_dict() for r in rows]})
     refused = [{"pub": p, "match": m, "reason": r, "at": at} for p, m, r, at in inbox.refused(REFUSED_SHOWN)]
@@ -125,14 +126,16 @@ def _date(started: Any) -> str:
 
 
 def _result(r: Result) -> dict[str, Any]:
-    out: dict[str, Any] = {"p1": r.p1, "p2": r.p2, "game": r.game, "winner": r.winner, "points": list(r.points),
-                           "barrage": r.barrage, "fixture": r.fixture}
+    out: dict[str, Any] = {"p1": r.p1, "p2": r.p2, "game": r.game, "winner": r.winner,
+                           "points": list(r.points), "barrage": r.barrage, "fixture": r.fixture}
     if r.game == "golf":
         out.update(frames=list(r.frames), balls=list(r.balls), openers=list(r.openers))
     elif r.game == "kegle":
-        out.update(scored=list(r.scored), targets=list(r.targets), series=list(r.series), highest=list(r.highest))
+        out.update(scored=list(r.scored), targets=list(r.targets), series=list(r.series),
+                   highest=list(r.highest))
     else:
-        out.update(caroms=list(r.caroms), targets=list(r.targets), innings=list(r.innings), bonus=list(r.bonus))
+        out.update(caroms=list(r.caroms), targets=list(r.targets), innings=list(r.innings),
+                   bonus=list(r.bonus))
     return out
 
 
