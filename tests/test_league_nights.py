@@ -217,3 +217,55 @@ def test_the_pub_tags_a_nights_match_and_adds_up_its_score(tmp_path: Path) -> No
     finally:
         outbox.close()
         pub.store.close()
+
+
+@pytest.mark.browser
+def test_the_pubs_tv_overview_shows_tonights_team_score(tmp_path: Path) -> None:
+    """The overview in a real browser (Debian's chromium): the bar above the tables names both
+    teams with their points, as the pub's night keeper worked them out from its own log."""
+    import os
+
+    from test_browser import ARGS, CHROMIUM, LivePub
+
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: `make browser` installs Debian's chromium")
+    from playwright.sync_api import sync_playwright
+
+    day = time.strftime("%Y-%m-%d")
+    told = cards(tmp_path, day)
+    pub_name = next(p for p, c in told.items() if c[0]["date"] == day)
+    card = told[pub_name][0]
+    home, away = TEAMS[card["home"]["team"]][1], TEAMS[card["away"]["team"]][1]
+    path = str(tmp_path / "pub.db")
+    live = LivePub(path, ["1", "2"])
+    outbox = Outbox(path, pub_name)
+    try:
+        keeper = PubNights(pub_name, told[pub_name])
+        live.call(play, live.pub, "1", match_events(home[0], away[0], 5, 7))
+
+        def show() -> dict[str, Any]:
+            live.pub.team_night = keeper.view(live.pub, outbox.log)
+            return live.pub.team_night
+
+        [night] = live.call(show)["nights"]
+        assert night["played"] == 1
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            try:
+                page = b.new_page()
+                page.goto(live.url)
+                bar = page.locator("#team-night")
+                bar.locator(".tn-points").first.wait_for(timeout=15000)
+                assert bar.is_visible()
+                text = bar.inner_text()
+                assert card["home"]["team"] in text and card["away"]["team"] in text and "Visite" in text
+                for side in ("home", "away"):
+                    shown = bar.locator(f'.tn-points[data-side="{side}"]').inner_text()
+                    assert shown == str(night[side]["points"])
+                assert f"{home[0]} {night['matches'][0]['points'][0]}-" in text
+            finally:
+                b.close()
+    finally:
+        outbox.close()
+        live.close()
+        live.pub.store.close()
