@@ -219,3 +219,35 @@ def test_an_innings_capped_log_is_read_at_the_end_of_the_capped_inning() -> None
     assert r.caroms == (20, 20) and r.innings == (20, 20) and r.winner == "p1", "20/30 beats 20/40"
     scored = games.score(r, builtin("visite-20"), (Player("Ann", 0.5), Player("Bob", 1.5)))
     assert scored.points == (6 + 2, 5), "20 x 10 / 30 = 6, a winner above 0.5: +2; Bob 5, below 1.5"
+
+
+scalars = st.one_of(st.none(), st.booleans(), st.integers(-5, 2000), st.floats(allow_nan=False),
+                    st.text(max_size=12), st.sampled_from(["points", "belgian", "twice", "barrage"]))
+values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
+                      | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
+sections = st.fixed_dictionaries({}, optional={
+    "name": values, "title": values, "game": st.sampled_from(["carom", "golf", "kegle", "pool"]) | values,
+    "match": st.dictionaries(st.sampled_from(["count", "win", "draw", "loss", "per_frame", "frames_to_win",
+                                              "innings_cap", "x"]), values, max_size=4) | values,
+    "bonus": st.dictionaries(st.sampled_from(["points", "winner", "decimals"]), values, max_size=3),
+    "distance": st.dictionaries(st.sampled_from(["fixed", "series", "minimum", "maximum"]), values,
+                                max_size=3),
+    "team": st.dictionaries(st.sampled_from(["points", "night"]), values, max_size=2) | values,
+    "standings": st.dictionaries(st.sampled_from(["order", "tie"]), values, max_size=2)})
+
+
+@settings(max_examples=300, deadline=None)
+@given(sections)
+def test_any_scheme_file_reads_or_is_one_line_saying_why(data: dict[str, object]) -> None:
+    """Whatever a club writes: a scheme whose every field fits, or a SchemeError of one line;
+    never another exception. The record a competition keeps reads back the same."""
+    try:
+        s = from_file(data)
+    except SchemeError as exc:
+        assert str(exc) and "\n" not in str(exc) and len(str(exc)) <= 300
+        return
+    assert s.game in ("carom", "golf", "kegle") and s.order and len(s.team_points) == 3
+    assert from_dict(json.loads(json.dumps(s.to_dict()))) == s
+    for record in (s.to_dict() | {"order": 3}, s.to_dict() | {"team_points": {"a": 1}}, [1]):
+        with pytest.raises(SchemeError):
+            from_dict(record)  # type: ignore[arg-type]

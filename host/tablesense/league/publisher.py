@@ -49,6 +49,7 @@ class LeaguePublisher:
         self._night_at = 0.0
         self._night_later = False
         self._capped: set[int] = set()  # matches sent at their night's innings cap
+        self._said = ""  # the last fault of the night's score said on stderr (said once)
 
     async def run(self) -> None:
         outbox = Outbox(self.db, self.name)
@@ -102,7 +103,17 @@ class LeaguePublisher:
                 asyncio.get_running_loop().call_later(NIGHT_EVERY, self._wake_for_night)
             return
         self._night_at = now
-        self.pub.team_night = self.nights.view(self.pub, outbox.log)
+        try:
+            self.pub.team_night = self.nights.view(self.pub, outbox.log)
+        except Exception as exc:  # the overview's score, never the link: the matches go out all the same
+            self._night_fault(exc)
+
+    def _night_fault(self, exc: Exception) -> None:
+        why = f"{type(exc).__name__}: {exc}"[:200]
+        if why != self._said:
+            self._said = why
+            print(f"tablesense run: tonight's team score cannot be worked out ({why})", file=sys.stderr,
+                  flush=True)
 
     def _wake_for_night(self) -> None:
         self._night_later = False
@@ -134,7 +145,11 @@ class LeaguePublisher:
             if (tab.match.id, tab.seq) not in self._ended:
                 self._ended.add((tab.match.id, tab.seq))
                 self._sweep = True
-        complete = self.nights.complete(self.pub, outbox.log) if self.nights.cards else set()
+        try:
+            complete = self.nights.complete(self.pub, outbox.log) if self.nights.cards else set()
+        except Exception as exc:  # the night's innings cap: the ended matches go out all the same
+            self._night_fault(exc)
+            complete = set()
         if complete - self._capped:  # a night's match at its innings cap: played, though not ended
             self._capped |= complete
             self._sweep = True

@@ -336,18 +336,27 @@ def from_file(data: Any, default_name: str = "scheme") -> Scheme:
         fields.setdefault("count", "result")
     elif "count" in fields and "win" not in fields and fields["count"] == "de-bruijn":
         fields.update(win=11, draw=10)
-    return check(replace(base, game=game, **_typed(fields)))
+    try:
+        return check(replace(base, game=game, **_typed(fields)))
+    except TypeError as exc:  # a field of the wrong kind for a comparison (a list for a number ...)
+        raise SchemeError(f"a value of the wrong kind: {exc}"[:200]) from None
 
 
 def from_dict(data: dict[str, Any]) -> Scheme:
     """The record as ``to_dict`` wrote it (a competition's stored scheme)."""
+    if not isinstance(data, dict):
+        raise SchemeError("a scheme record is a table of fields")
     known = set(Scheme.__dataclass_fields__)
     fields = {k: v for k, v in data.items() if k in known}
-    if "team_points" in fields:
-        fields["team_points"] = tuple(fields["team_points"])
-    if "order" in fields:
-        fields["order"] = tuple(fields["order"])
-    return check(Scheme(**fields))
+    for name in ("team_points", "order"):
+        if name in fields:
+            if not isinstance(fields[name], (list, tuple)):
+                raise SchemeError(f"{_key(name)} is a list, not {fields[name]!r}"[:200])
+            fields[name] = tuple(fields[name])
+    try:
+        return check(Scheme(**fields))
+    except TypeError as exc:  # a field of the wrong kind for a comparison (a list for a number ...)
+        raise SchemeError(f"a scheme record that does not read: {exc}"[:200]) from None
 
 
 def _text(value: Any, key: str, empty: bool = False) -> str:
