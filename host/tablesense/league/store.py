@@ -110,8 +110,14 @@ class Competition:
 
     @property
     def record(self) -> Scheme:
-        """The competition's scheme: what a match gives, how a tie is decided (``scheme``)."""
-        return self.rules if self.rules is not None else builtin(self.scheme)
+        """The competition's scheme: what a match gives, how a tie is decided (``scheme``); a
+        stored record that no longer reads: the built-in of its name, else its game's."""
+        if self.rules is not None:
+            return self.rules
+        try:
+            return builtin(self.scheme, self.game)
+        except SchemeError:
+            return builtin(DEFAULT.get(self.game, "de-bruijn"))
 
 
 @dataclass(frozen=True, slots=True)
