@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import TablesenseError
+from .limits import cut, short
 
 GAMES = ("carom", "golf", "kegle")
 #: how a carom match's points are counted (``count``); golf and keglebillard count ``result``
@@ -253,7 +254,7 @@ def builtin(name: str, game: str | None = None) -> Scheme:
     if found is None or (game is not None and found.game != game):
         have = ", ".join(n for n, s in BUILTIN.items() if game is None or s.game == game)
         what = f"{game} " if game else ""
-        raise SchemeError(f"no built-in {what}scheme {name!r} (have: {have}; or a TOML/JSON file)")
+        raise SchemeError(f"no built-in {what}scheme {short(name)} (have: {have}; or a TOML/JSON file)")
     return found
 
 
@@ -312,11 +313,11 @@ def from_file(data: Any, default_name: str = "scheme") -> Scheme:
         raise SchemeError("a scheme is a table of keys (name, game, [match], ...)")
     unknown = set(data) - {"name", "game", "title", *_SECTIONS}
     if unknown:
-        raise SchemeError(f"unknown key {sorted(unknown)[0]!r} (keys: name, game, title, "
+        raise SchemeError(f"unknown key {short(sorted(unknown)[0])} (keys: name, game, title, "
                           f"{', '.join(f'[{s}]' for s in _SECTIONS)})")
     game = data.get("game")
     if game not in GAMES:
-        raise SchemeError(f"game must be one of {', '.join(GAMES)}, not {game!r}")
+        raise SchemeError(f"game must be one of {', '.join(GAMES)}, not {short(game)}")
     base = BUILTIN[DEFAULT[game]]
     fields: dict[str, Any] = {"name": _text(data.get("name", default_name), "name"),
                               "title": _text(data.get("title", ""), "title", empty=True)}
@@ -326,7 +327,7 @@ def from_file(data: Any, default_name: str = "scheme") -> Scheme:
             raise SchemeError(f"[{section}] is a table of keys")
         bad = set(given) - set(keys)
         if bad:
-            raise SchemeError(f"unknown key {sorted(bad)[0]!r} in [{section}] (keys: {', '.join(keys)})")
+            raise SchemeError(f"unknown key {short(sorted(bad)[0])} in [{section}] (keys: {', '.join(keys)})")
         for key, name in keys.items():
             if key in given:
                 if name in _GAME_ONLY and _GAME_ONLY[name] != game:
@@ -339,7 +340,7 @@ def from_file(data: Any, default_name: str = "scheme") -> Scheme:
     try:
         return check(replace(base, game=game, **_typed(fields)))
     except TypeError as exc:  # a field of the wrong kind for a comparison (a list for a number ...)
-        raise SchemeError(f"a value of the wrong kind: {exc}"[:200]) from None
+        raise SchemeError(f"a value of the wrong kind: {cut(str(exc), 120)}") from None
 
 
 def from_dict(data: dict[str, Any]) -> Scheme:
@@ -351,17 +352,17 @@ def from_dict(data: dict[str, Any]) -> Scheme:
     for name in ("team_points", "order"):
         if name in fields:
             if not isinstance(fields[name], (list, tuple)):
-                raise SchemeError(f"{_key(name)} is a list, not {fields[name]!r}"[:200])
+                raise SchemeError(f"{_key(name)} is a list, not {short(fields[name])}")
             fields[name] = tuple(fields[name])
     try:
         return check(Scheme(**fields))
     except TypeError as exc:  # a field of the wrong kind for a comparison (a list for a number ...)
-        raise SchemeError(f"a scheme record that does not read: {exc}"[:200]) from None
+        raise SchemeError(f"a scheme record that does not read: {cut(str(exc), 120)}") from None
 
 
 def _text(value: Any, key: str, empty: bool = False) -> str:
     if not isinstance(value, str) or len(value) > 200 or not value.isprintable() or (not empty and not value):
-        raise SchemeError(f"{key} is a line of text of at most 200 characters, not {value!r}"[:200])
+        raise SchemeError(f"{key} is a line of text of at most 200 characters, not {short(value)}")
     return value
 
 
@@ -370,7 +371,7 @@ def _typed(fields: dict[str, Any]) -> dict[str, Any]:
     for name in ("team_points", "order"):
         if name in out:
             if not isinstance(out[name], list):
-                raise SchemeError(f"{_key(name)} is a list, not {out[name]!r}"[:200])
+                raise SchemeError(f"{_key(name)} is a list, not {short(out[name])}")
             out[name] = tuple(out[name])
     return out
 
@@ -386,13 +387,13 @@ def _key(name: str) -> str:
 def check(s: Scheme) -> Scheme:
     """The scheme if every field fits its game, else ``SchemeError`` naming the first that does not."""
     if s.game not in GAMES:
-        raise SchemeError(f"game must be one of {', '.join(GAMES)}, not {s.game!r}")
+        raise SchemeError(f"game must be one of {', '.join(GAMES)}, not {short(s.game)}")
     _text(s.name, "name")
     for name in ("win", "draw", "loss", "per_frame", "bonus", "bonus_winner", "series", "minimum", "maximum"):
         _count(s, name)
     if s.game == "carom" and s.count not in CAROM_COUNTS:
         raise SchemeError(f"[match] count of a carom scheme is one of {', '.join(CAROM_COUNTS)}, "
-                          f"not {s.count!r}")
+                          f"not {short(s.count)}")
     if s.game != "carom" and s.count != "result":
         raise SchemeError(f"[match] count is for carom; a {s.game} match counts win, draw, loss"
                           + (" and per_frame" if s.game == "golf" else ""))
@@ -401,11 +402,12 @@ def check(s: Scheme) -> Scheme:
                           "(the loser gets at most draw - 1)")
     if s.game == "golf" and s.frames_to_win != 2:
         raise SchemeError(f"[match] frames_to_win is 2: the rule engine plays golf to two winning frames "
-                          f"(golf.match.won, seed 000 'How you win'), not {s.frames_to_win!r}")
+                          f"(golf.match.won, seed 000 'How you win'), not {short(s.frames_to_win)}")
     if s.innings_cap is not None and not (_is_count(s.innings_cap) and 1 <= s.innings_cap <= 1000):
-        raise SchemeError(f"[match] innings_cap is a number of innings from 1 to 1000, not {s.innings_cap!r}")
+        raise SchemeError(f"[match] innings_cap is a number of innings from 1 to 1000, "
+                          f"not {short(s.innings_cap)}")
     if not _is_count(s.bonus_decimals) or s.bonus_decimals > 3:
-        raise SchemeError(f"[bonus] decimals is 0 to 3, not {s.bonus_decimals!r}")
+        raise SchemeError(f"[bonus] decimals is 0 to 3, not {short(s.bonus_decimals)}")
     if s.distance is not None:
         _count(s, "distance")
         if s.distance < 1:
@@ -415,16 +417,16 @@ def check(s: Scheme) -> Scheme:
                           f"{s.series}, {s.minimum}, {s.maximum}")
     if len(s.team_points) != 3 or not all(_is_count(v) for v in s.team_points):
         raise SchemeError(f"[team] points is three counts (above, equal, below), "
-                          f"not {list(s.team_points)!r}"[:200])
+                          f"not {short(list(s.team_points))}")
     if s.night not in NIGHTS:
-        raise SchemeError(f"[team] night is one of {', '.join(NIGHTS)}, not {s.night!r}"[:200])
+        raise SchemeError(f"[team] night is one of {', '.join(NIGHTS)}, not {short(s.night)}")
     columns = ORDER_COLUMNS[s.game]
     if not s.order or len(s.order) > len(columns) or any(c not in columns for c in s.order) \
             or len(set(s.order)) != len(s.order):
         raise SchemeError(f"[standings] order of a {s.game} scheme is a list of {', '.join(columns)}, each "
-                          f"once, not {list(s.order)!r}"[:200])
+                          f"once, not {short(list(s.order))}")
     if s.tie not in TIES:
-        raise SchemeError(f"[standings] tie is one of {', '.join(TIES)}, not {s.tie!r}"[:200])
+        raise SchemeError(f"[standings] tie is one of {', '.join(TIES)}, not {short(s.tie)}")
     return s
 
 
@@ -435,7 +437,7 @@ def _is_count(v: Any) -> bool:
 def _count(s: Scheme, name: str) -> None:
     value = getattr(s, name)
     if not _is_count(value):
-        raise SchemeError(f"{_key(name)} is a whole number from 0 to {MAX_FIELD:,}, not {value!r}"[:200])
+        raise SchemeError(f"{_key(name)} is a whole number from 0 to {MAX_FIELD:,}, not {short(value)}")
 
 
 __all__ = ["BUILTIN", "DEFAULT", "GAMES", "Scheme", "SchemeError", "builtin", "check", "from_dict",
