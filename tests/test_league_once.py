@@ -165,11 +165,11 @@ def test_a_libre_log_naming_a_driebanden_competition_is_refused_with_the_reason(
     assert len(results(inbox)) == 1 and inbox.store.results(drie) == []
 
 
-def test_a_golf_match_is_refused_with_the_reason(inbox: Inbox) -> None:
+def test_a_message_that_names_another_game_than_its_log_is_refused_with_the_reason(inbox: Inbox) -> None:
     golf = [json.dumps({"t": 0, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Bob"}})]
-    out = inbox.take("kroeg", encode(match_message("kroeg", "1", START, "golf", {"p1": "Ann", "p2": "Bob"},
+    out = inbox.take("kroeg", encode(match_message("kroeg", "1", START, "kegle", {"p1": "Ann", "p2": "Bob"},
                                                    golf, {})))
-    assert out.kind == "refused" and "a golf match, not carom" in out.text
+    assert out.kind == "refused" and "the message says kegle but its log is a golf match" in out.text
     said = inbox.take("kroeg", encode(match_message("kroeg", "2", START, "carom", {"p1": "Ann", "p2": "Bob"},
                                                     golf, {})))
     assert "the message says carom but its log is a golf match" in said.text

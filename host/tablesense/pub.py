@@ -121,6 +121,9 @@ class Pub(SensorsOut):
         self.lang = lang
         #: what the screens add to a table's snapshot (``tablesense.web.view``): its ``view``
         self.view: Callable[[Table, dict[str, Any]], dict[str, Any]] | None = None
+        #: tonight's team nights at this pub, their score so far (``league.pub_nights``; the
+        #: overview shows it from ``/api/team-night``); None: the pub is in no league
+        self.team_night: dict[str, Any] | None = None
         self.tables: dict[str, Table] = {}
         for tid in table_ids:
             token, tlang = store.table(tid, lang)

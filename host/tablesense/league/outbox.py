@@ -17,6 +17,7 @@ from typing import Any
 from ..store import Store as MatchLog
 from ..store import effective_lines
 from .messages import match_message
+from .nights import BadNights, decode_nights, tag
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS league_outbox (
@@ -29,6 +30,12 @@ CREATE TABLE IF NOT EXISTS league_outbox (
 );
 -- matches that ended before the pub joined the league are not sent
 CREATE TABLE IF NOT EXISTS league_joined (pub TEXT PRIMARY KEY, since REAL NOT NULL);
+-- the team nights the league told this pub (league/nights.py): its newest message
+CREATE TABLE IF NOT EXISTS league_nights (
+    pub      TEXT PRIMARY KEY,
+    payload  TEXT NOT NULL,
+    received REAL NOT NULL
+);
 """
 
 
@@ -51,14 +58,20 @@ class Outbox:
     def close(self) -> None:
         self.log.close()
 
-    def sweep(self, results: dict[int, dict[str, Any]] | None = None) -> int:
+    def sweep(self, results: dict[int, dict[str, Any]] | None = None,
+              nights: list[dict[str, Any]] | None = None,
+              complete: set[int] | frozenset[int] = frozenset()) -> int:
         """Put every finished match of this pub's log not yet in the outbox into it; how many.
 
         ``results``: the engine's final figures per match id (the pub's live replay); a match
-        without them is replayed here."""
+        without them is replayed here. ``nights``: the team nights the league told this pub; a
+        match of one is tagged with its fixture and competition (``nights.tag``). ``complete``:
+        matches not ended that a night's scheme reads as done (an innings cap reached)."""
+        marks = ",".join("?" * len(complete))
         rows = self.db.execute(
             "SELECT m.id, (SELECT COUNT(*) FROM events e WHERE e.match_id = m.id) FROM matches m "
-            "WHERE m.ended IS NOT NULL AND m.started >= ? ORDER BY m.id", (self.since,)
+            f"WHERE (m.ended IS NOT NULL OR m.id IN ({marks})) AND m.started >= ? ORDER BY m.id",
+            (*complete, self.since)
         ).fetchall()
         queued = {k for (k,) in self.db.execute("SELECT key FROM league_outbox")}
         added = 0
@@ -74,8 +87,10 @@ class Outbox:
             result = (results or {}).get(mid)
             if result is None:
                 result = _replayed(lines)
+            card = tag(nights or [], match.game, match.players, match.started)
             msg = match_message(self.pub, match.table_id, match.started, match.game, match.players, lines,
-                                result, revision=count)
+                                result, revision=count, competition=card["competition"] if card else None,
+                                fixture=card["fixture"] if card else None)
             self.db.execute("INSERT OR IGNORE INTO league_outbox(key, match_id, payload, queued) "
                             "VALUES (?, ?, ?, ?)",
                             (key, mid, json.dumps(msg, ensure_ascii=False), time.time()))
@@ -92,6 +107,21 @@ class Outbox:
 
     def refused(self, key: str, why: str) -> None:
         self.db.execute("UPDATE league_outbox SET refused=? WHERE key=?", (why, key))
+
+    # --- the team nights the league told this pub ---------------------------------------
+    def save_nights(self, payload: bytes) -> None:
+        self.db.execute("INSERT OR REPLACE INTO league_nights(pub, payload, received) VALUES (?, ?, ?)",
+                        (self.pub, payload.decode("utf-8", "replace"), time.time()))
+
+    def nights(self) -> list[dict[str, Any]]:
+        """The nights last told (none: an empty list); a stored message that no longer reads: none."""
+        row = self.db.execute("SELECT payload FROM league_nights WHERE pub=?", (self.pub,)).fetchone()
+        if row is None:
+            return []
+        try:
+            return decode_nights(row[0].encode(), self.pub)
+        except BadNights:
+            return []
 
     def counts(self) -> dict[str, int]:
         row = self.db.execute("SELECT COUNT(*) - COUNT(sent) - COUNT(refused), COUNT(sent), COUNT(refused) "

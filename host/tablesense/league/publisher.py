@@ -7,7 +7,10 @@ One asyncio task beside the tables: it watches every table of the pub and
   are sent together after it);
 - puts each match that ends into the outbox (``outbox``), in the pub's SQLite file;
 - drains the outbox to ``tablesense/pubs/PUB/matches`` whenever the broker is there,
-  one match at a time, each taken off the outbox only after the broker's PUBACK.
+  one match at a time, each taken off the outbox only after the broker's PUBACK;
+- reads the team nights the league tells it (``tablesense/league/nights/PUB``, retained;
+  kept in the pub's SQLite file), tags each match of a night with its fixture and keeps the
+  night's score for the TV overview (``pub_nights``: ``Pub.team_night``).
 
 A broker that is away costs nothing but time: the live state is sent again and the
 outbox drained when it is back.
@@ -18,17 +21,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
+import time
 from typing import Any
 
 from ..pub import Pub
 from .broker_url import BrokerURL
 from .limits import MAX_MESSAGE_BYTES
-from .messages import encode, live_message, live_topic, matches_topic, reported
+from .messages import encode, live_message, live_topic, matches_topic, nights_topic, reported
 from .mqtt import AsyncPublisher, NotConnected, PublishRefused
 from .outbox import Outbox
+from .pub_nights import BadNights, PubNights
 
 #: seconds between two looks at the outbox when nothing wakes the publisher
 RETRY_S = 5.0
+#: the team night's score is worked out at most this often (seconds)
+NIGHT_EVERY = 1.0
 
 
 class LeaguePublisher:
@@ -38,11 +45,18 @@ class LeaguePublisher:
         self.wake = asyncio.Event()
         self._ended: set[tuple[int, int]] = set()
         self._sweep = True
+        self.nights = PubNights(name)
+        self._night_at = 0.0
+        self._night_later = False
+        self._capped: set[int] = set()  # matches sent at their night's innings cap
+        self._said = ""  # the last fault of the night's score said on stderr (said once)
 
     async def run(self) -> None:
         outbox = Outbox(self.db, self.name)
+        self.nights.cards = outbox.nights()
         mqtt = AsyncPublisher(self.url, client_id=f"tablesense-pub-{self.name}", who="run")
         mqtt.on_up = self._reconnected
+        mqtt.listen(nights_topic(self.name), lambda raw: self._told(outbox, raw))
         watchers = [asyncio.create_task(self._watch(tid), name=f"league watch {tid}")
                     for tid in self.pub.tables]
         mqtt.start()
@@ -53,6 +67,7 @@ class LeaguePublisher:
                         await self.wake.wait()
                 self.wake.clear()
                 self._queue(outbox)
+                self._show_night(outbox)
                 if mqtt.up.is_set():
                     await self._send(mqtt, outbox)
         finally:
@@ -63,6 +78,46 @@ class LeaguePublisher:
                     await task
             await asyncio.to_thread(mqtt.close)
             outbox.close()
+
+    def _told(self, outbox: Outbox, raw: bytes) -> None:
+        """The league's team nights for this pub (retained: again at every connect)."""
+        try:
+            cards = self.nights.told(raw)
+        except BadNights as exc:
+            print(f"tablesense run: {exc}", file=sys.stderr, flush=True)
+            return
+        outbox.save_nights(raw)
+        self._sweep = True
+        self._night_at = 0.0
+        self.wake.set()
+        if cards:
+            print(f"  league: {len(cards)} team nights at {self.name}, the next on {cards[0]['date']}",
+                  flush=True)
+
+    def _show_night(self, outbox: Outbox) -> None:
+        """Tonight's team nights for the overview (``/api/team-night``), at most every ``NIGHT_EVERY`` s."""
+        now = time.monotonic()
+        if now - self._night_at < NIGHT_EVERY:
+            if not self._night_later and self.nights.tonight():  # the last change is shown too
+                self._night_later = True
+                asyncio.get_running_loop().call_later(NIGHT_EVERY, self._wake_for_night)
+            return
+        self._night_at = now
+        try:
+            self.pub.team_night = self.nights.view(self.pub, outbox.log)
+        except Exception as exc:  # the overview's score, never the link: the matches go out all the same
+            self._night_fault(exc)
+
+    def _night_fault(self, exc: Exception) -> None:
+        why = f"{type(exc).__name__}: {exc}"[:200]
+        if why != self._said:
+            self._said = why
+            print(f"tablesense run: tonight's team score cannot be worked out ({why})", file=sys.stderr,
+                  flush=True)
+
+    def _wake_for_night(self) -> None:
+        self._night_later = False
+        self.wake.set()
 
     def _reconnected(self) -> None:
         self.dirty |= set(self.pub.tables)
@@ -90,15 +145,24 @@ class LeaguePublisher:
             if (tab.match.id, tab.seq) not in self._ended:
                 self._ended.add((tab.match.id, tab.seq))
                 self._sweep = True
+        try:
+            complete = self.nights.complete(self.pub, outbox.log) if self.nights.cards else set()
+        except Exception as exc:  # the night's innings cap: the ended matches go out all the same
+            self._night_fault(exc)
+            complete = set()
+        if complete - self._capped:  # a night's match at its innings cap: played, though not ended
+            self._capped |= complete
+            self._sweep = True
         if not self._sweep:
             return
         self._sweep = False
         results: dict[int, dict[str, Any]] = {}  # the pub's own replay: the log is not replayed again
-        for tab in ended:
+        for tab in self.pub.tables.values():
             rep = tab.replay
-            if tab.match is not None and rep.engine is not None and rep.state is not None:
+            if tab.match is not None and (tab.match.ended is not None or tab.match.id in complete) \
+                    and rep.engine is not None and rep.state is not None:
                 results[tab.match.id] = reported(rep.engine.to_json(rep.state))
-        outbox.sweep(results)
+        outbox.sweep(results, self.nights.cards, complete)
 
     async def _send(self, mqtt: AsyncPublisher, outbox: Outbox) -> None:
         try:

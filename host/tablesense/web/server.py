@@ -72,6 +72,7 @@ def make_app(pub: Pub, public_url: str = "", *, tv_code: str = "", limits: Limit
     r.add_get("/i18n/{lang}.json", _i18n)
     r.add_get("/favicon.ico", _favicon)
     r.add_get("/api/tables", _tables)
+    r.add_get("/api/team-night", _team_night)  # the overview's team score (league.pub_nights)
     r.add_get("/api/table/{table}", _snapshot)
     r.add_get("/api/table/{table}/log", _log)
     r.add_get("/api/table/{table}/matches", _matches)
@@ -163,6 +164,11 @@ async def _favicon(request: web.Request) -> web.FileResponse:
     """The pages' icon where a browser asks for it by default (the pages link the same one)."""
     return web.FileResponse(STATIC / "favicon.svg", headers={"Content-Type": "image/svg+xml",
                                                               "Cache-Control": "max-age=86400"})
+
+
+async def _team_night(request: web.Request) -> web.Response:
+    """Tonight's team nights at this pub and their score (none: ``{"nights": []}``)."""
+    return web.json_response(_pub(request).team_night or {"nights": []})
 
 
 async def _snapshot(request: web.Request) -> web.Response:
