@@ -73,11 +73,13 @@ def test_the_referee_panel_has_no_accessibility_violations(ctx: Any, pub: LivePu
     _clean(page, missing)
 
 
-def test_the_history_and_the_score_sheet_have_no_accessibility_violations(ctx: Any, pub: LivePub) -> None:
+def test_the_history_the_score_sheet_and_the_rulings_have_no_accessibility_violations(
+        ctx: Any, pub: LivePub) -> None:
     page, missing = _open(ctx, f"{pub.url}/history/4", 1280, 800)
     page.wait_for_selector("h1")
     _clean(page, missing)
     match = pub.call(lambda: pub.pub.table("4").match.id)  # type: ignore[union-attr]
-    sheet, missing = _open(ctx, f"{pub.url}/match/{match}/sheet", 1280, 800)
-    sheet.wait_for_selector("h1")
-    _clean(sheet, missing)
+    for path in (f"/sheet/{match}", f"/match/{match}/rulings"):
+        sheet, missing = _open(ctx, pub.url + path, 1280, 800)
+        sheet.wait_for_selector("h1")
+        _clean(sheet, missing)

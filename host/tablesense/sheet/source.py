@@ -9,7 +9,7 @@ from typing import IO
 from ..errors import TablesenseError
 from ..store import Store, StoreError
 from ..store import effective_lines as store_effective_lines
-from .figures import figures_of_log
+from ..club_figures import figures_of_log
 from .page import About, render
 
 

@@ -67,7 +67,8 @@ def make_app(pub: Pub, public_url: str = "", *, tv_code: str = "", limits: Limit
     r.add_get("/ref/{table}", _page("ref.html", table=True))
     r.add_get("/history/{table}", _history)
     r.add_get("/match/{match:\\d+}.jsonl", _export)
-    r.add_get("/match/{match:\\d+}/sheet", _sheet)
+    r.add_get("/match/{match:\\d+}/rulings", _rulings)
+    r.add_get("/match/{match:\\d+}/sheet", _old_sheet)  # the rulings page's old address: the score sheet now
     r.add_get("/sheet/{match:\\d+}", _club_sheet)  # the printable club score sheet (tablesense.sheet)
     r.add_get("/i18n/{lang}.json", _i18n)
     r.add_get("/favicon.ico", _favicon)
@@ -262,13 +263,19 @@ async def _history(request: web.Request) -> web.Response:
     return web.Response(text=html, content_type="text/html")
 
 
-async def _sheet(request: web.Request) -> web.Response:
+async def _rulings(request: web.Request) -> web.Response:
+    """A match's rulings with their rule ids, in the table's language."""
     match_id = _match_id(request)
     pub = _pub(request)
     match = pub.store.match(match_id)
     lang = pub.tables[match.table_id].lang if match.table_id in pub.tables else "en"
-    html = pages.sheet_html(match, pub.export_lines(match_id), lang)
+    html = pages.rulings_html(match, pub.export_lines(match_id), lang)
     return web.Response(text=html, content_type="text/html")
+
+
+async def _old_sheet(request: web.Request) -> web.Response:
+    """``/match/<id>/sheet`` (the rulings, before the club's sheet came): the score sheet now."""
+    raise web.HTTPMovedPermanently(f"/sheet/{_match_id(request)}")
 
 
 async def _club_sheet(request: web.Request) -> web.Response:
