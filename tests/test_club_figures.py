@@ -134,7 +134,8 @@ def test_the_screens_and_the_sheet_read_the_same_figures(tmp_path: Path) -> None
     for game, seed in (("carom", 3), ("kegle", 0), ("golf", 1)):
         (tmp_path / game).mkdir()
         pub = _pub(tmp_path / game)
-        for event in play_match(game, seed=seed, full_info=False, **({"targets": 6} if game == "carom" else {})):
+        opts = {"targets": 6} if game == "carom" else {}
+        for event in play_match(game, seed=seed, full_info=False, **opts):
             pub.submit("1", event, "referee" if event.type == "call" else "table")
         match_id = pub.table("1").match.id  # type: ignore[union-attr]
         assert _club(pub) == for_screens(figures_of_log(pub.export_lines(match_id))), game

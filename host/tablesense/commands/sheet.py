@@ -31,8 +31,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import TablesenseError
     from ..club_figures import figures_of_log
+    from ..errors import TablesenseError
     from ..sheet.page import render
     from ..sheet.source import SheetSourceError, from_file, from_store, open_store
     from ..store import StoreError

@@ -25,8 +25,8 @@ from html import escape
 from importlib import import_module
 from typing import Any
 
-from ..texts import LANGS, fill, phrase
 from ..club_figures import CaromFigures, Figures, GolfFigures, KegleFigures
+from ..texts import LANGS, fill, phrase
 
 #: rows of innings (series) per block: longer matches get blocks side by side (two on a
 #: row of A4, 60 innings on the first page)

@@ -12,12 +12,12 @@ from collections.abc import Iterator
 from itertools import islice
 from typing import Any
 
+from ..club_figures import figures, for_screens
 from ..errors import TablesenseError
 from ..events import Call
 from ..pub import Table, call_time, charged
 from ..store import effective_lines
 from ..texts import render
-from ..club_figures import figures, for_screens
 from . import fouls, last_shot, plan, spots, undo
 from .pages import strings
 
