@@ -28,12 +28,6 @@ def pub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LivePub]:
     live.close()
 
 
-@pytest.fixture
-def ctx(browser: Any, pub: LivePub) -> Iterator[Any]:  # noqa: F811
-    context = browser.new_context(device_scale_factor=1)
-    yield context
-    context.close()
-
 
 def _open(ctx: Any, url: str, width: int, height: int) -> tuple[Any, list[str]]:
     page = _page(ctx, width, height)
