@@ -93,6 +93,9 @@ class Table:
     games: tuple[str, ...] = GAMES
     #: what the next ``undo`` takes back (``tablesense.undo_walk``), kept up with the log
     walk: Walk = field(default_factory=Walk)
+    #: the tasks whose item (an event, a checkpoint, a loss) of this table waits for a match
+    #: log that refuses writes: a referee's change waits behind them (``web.server``)
+    waiting: set[asyncio.Task[Any]] = field(default_factory=set)
     listeners: set[asyncio.Event] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _json: tuple[int, str] = (-1, "")
@@ -336,6 +339,7 @@ class Pub:
             except StoreUnavailable as exc:
                 if not failing:
                     failing = True
+                    tab.waiting.add(asyncio.current_task())  # type: ignore[arg-type]
                     text = f"{exc}; the table's events wait and are written when it can"
                     print(f"tablesense: table {tab.id}: {text}", file=sys.stderr, flush=True)
                     tab.ticker.append({"type": "error", "error": text, "at": time.time()})
@@ -347,6 +351,7 @@ class Pub:
                 tab.ticker.append({"type": "error", "error": str(exc), "at": time.time()})
                 self._changed(tab)
             if failing:
+                tab.waiting.discard(asyncio.current_task())  # type: ignore[arg-type]
                 again = "the match log takes writes again"
                 print(f"tablesense: table {tab.id}: {again}", file=sys.stderr, flush=True)
                 tab.ticker.append({"type": "note", "note": again, "at": time.time()})
