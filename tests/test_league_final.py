@@ -171,6 +171,7 @@ async def test_a_match_the_referees_late_carom_call_changes_reaches_the_league_o
         assert (got.winner, got.caroms, got.innings, got.points) == (want.winner, want.caroms, want.innings,
                                                                      want.points)
         assert (want.winner, want.caroms) != (provisional.winner, provisional.caroms)  # the call counted
+        assert (pub.store.match(tab.match.id).result or {}).get("winner") == want.winner  # the history's too
         assert league.revisions() == [len(pub.export_lines(tab.match.id, raw=True))]
         await asyncio.sleep(0.5)
         assert _outbox_rows(path) == 1 and len(league.results()) == 1  # one version of the match, ever

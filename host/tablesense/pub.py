@@ -502,11 +502,12 @@ class Pub:
         self._pause_clock(tab, rep.state)
         finished = bool(rep.state is not None and rep.state.finished)
         was = tab.match.ended is not None
-        if finished != was:
+        if finished or was:  # ended, reopened, or amended after its end (a late call, a void)
             result = None
             if finished and rep.state is not None and rep.engine is not None:
                 result = {"winner": rep.state.winner, "summary": rep.engine.summary(rep.state, tab.lang)}
-            self.store.finish(tab.match.id, result)
+            if finished != was or result != tab.match.result:
+                self.store.finish(tab.match.id, result)
             tab.match = self.store.match(tab.match.id)
         self._changed(tab)
 
