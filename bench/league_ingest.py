@@ -10,7 +10,8 @@ Usage: python bench/league_ingest.py [--matches N] [--latency R] [--beside R]
    matches (two or three frames) and N keglebillard matches (to handicap distances of 20
    to 30), each beside its own anchor (``replay_match`` and ``games.read``).
 2. Latency: R matches played on a pub (``Pub`` with its league link) one after the other;
-   for each, the time from its last event to the result in the league page's data
+   for each, the time from its result being final (here at its last event: the publisher's
+   time for the referee to amend, ``final_after``, set to 0) to the result in the league page's data
    (``/api/league``, which the page fetches every 2 s), beside the anchor: an MQTT message's
    round trip through the same broker (publish to PUBACK to a subscriber).
 3. A big message beside a normal one: one pub sends a 15 MB match (a 200,000-line log)
@@ -251,7 +252,8 @@ def mqtt_round_trip(url: str, sub_url: str, repeat: int) -> float:
 
 async def latency(url: str, http: int, pub_db: Path, league: Path, repeat: int) -> tuple[float, float]:
     pub = Pub(Store(str(pub_db)), ["1"])
-    task = start_publisher(pub, str(pub_db), "kroeg", parse_broker_url(url))
+    # a result final at its end: the time the referee has to amend it is not measured here
+    task = start_publisher(pub, str(pub_db), "kroeg", parse_broker_url(url), final_after=0.0)
     await asyncio.sleep(0.5)
     times, stored_at = [], []
 
@@ -413,8 +415,8 @@ def main() -> int:
                       f"{direct:.0f} matches/s")
             lat, in_db = asyncio.run(latency(url, http, d / "pub.db", db, args.latency))
             rtt = mqtt_round_trip(url, league_url, 50)
-            print(f"latency: {lat * 1000:.1f} ms median from a match's end in a pub to the league page's "
-                  "data "
+            print(f"latency: {lat * 1000:.1f} ms median from a match's final result in a pub to the league "
+                  "page's data "
                   f"({args.latency} matches; stored in the league's database after {in_db * 1000:.1f} ms; "
                   f"the page itself fetches every 2 s); "
                   f"anchor: MQTT round trip {rtt * 1000:.2f} ms")

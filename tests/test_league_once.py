@@ -306,9 +306,9 @@ def test_a_log_with_a_junk_line_is_refused_naming_the_line(kind: str, where: int
 
 
 @pytest.mark.parametrize(("players", "reason"), [
-    ({"p1": "", "p2": "Bob"}, "p1's name is empty"),
-    ({"p1": "Ann\nBob", "p2": "Bob"}, "holds a control character"),
-    ({"p1": "A" * 10_000, "p2": "Bob"}, "is longer than 100 characters"),
+    ({"p1": "", "p2": "Bob"}, "player p1: a name is empty"),
+    ({"p1": "Ann\nBob", "p2": "Bob"}, "a name cannot hold the control character U+000A"),
+    ({"p1": "A" * 10_000, "p2": "Bob"}, "a name has at most 64 characters"),
     ({"p1": " Ann", "p2": "Bob"}, "has a space at an end"),
 ])
 def test_a_set_up_with_names_that_are_no_names_is_refused(inbox: Inbox, players: dict[str, str],

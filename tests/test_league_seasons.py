@@ -86,7 +86,9 @@ class Season:
         for name in PUBS:
             path = str(self.tmp / f"{name}.db")
             pub = Pub(Store(path), ["1", "2"])
-            self.tasks.append(start_publisher(pub, path, name, parse_broker_url(self.broker.url(name))))
+            # final at once: the referee's grace before a result goes is test_league_final's
+            self.tasks.append(start_publisher(pub, path, name, parse_broker_url(self.broker.url(name)),
+                                              final_after=0.0))
             self.pubs[name] = (pub, path)
         for name, (pub, _) in self.pubs.items():  # a pub's league link sends the matches from its start on
             await until(lambda pub=pub: _joined(pub), what=f"{name}'s league link")

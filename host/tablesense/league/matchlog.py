@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..club_figures import Figures, figures
 from ..errors import TablesenseError
 from ..replay import Replay, history_for
-from ..sheet.figures import Figures, Tally
 from .digest import match_digest
 from .logcheck import SLICE, BadLog, Stopped, check_lines
 from .standings import Result
@@ -36,7 +36,7 @@ class ReplayedMatch:
     digest: str  # ``digest.match_digest`` of the events applied
     skipped: int  # lines the rule engine refused (the pub's own replay skipped them as well)
     #: the score sheet's figures: carom inning by inning, keglebillard series by series,
-    #: golf frame by frame (``sheet.figures``: an innings cap, the highest series, the balls)
+    #: golf frame by frame (``club_figures``: an innings cap, the highest series, the balls)
     figures: Figures | None = None
 
 
@@ -49,14 +49,13 @@ def replay_match(lines: Sequence[str], should_stop: Callable[[], bool] | None = 
         raise NotACompetitionMatch(str(exc)) from None
     undos = sum(1 for _, ev in checked.events if getattr(ev, "call", None) == "undo")
     rep = Replay(history=history_for(undos))
-    tally = Tally(checked.setup)
     applied = []
     skipped = 0
     for k, (n, event) in enumerate(checked.events):
         if should_stop is not None and k % SLICE == SLICE - 1 and should_stop():
             raise Stopped
         try:
-            state = rep.apply(event)
+            rep.apply(event)
         except TablesenseError as exc:
             if k == 0:  # the set-up itself
                 raise NotACompetitionMatch(f"line {n}: {exc}") from None
@@ -68,13 +67,13 @@ def replay_match(lines: Sequence[str], should_stop: Callable[[], bool] | None = 
                                            f"({type(exc).__name__})") from None
             skipped += 1
             continue
-        tally.see(state)
         applied.append(event)
     if rep.engine is None or rep.state is None:
         raise NotACompetitionMatch("the log has no set-up the rule engine takes")
     setup = checked.setup
     return ReplayedMatch(setup.game, setup.discipline, dict(setup.players), rep.engine.to_json(rep.state),
-                         match_digest(applied), skipped, tally.figures(rep.state))
+                         match_digest(applied), skipped,
+                         figures(rep.state, setup.moyennes))
 
 
 def carom_result(match: ReplayedMatch, source: str = "", barrage: bool = False) -> Result:

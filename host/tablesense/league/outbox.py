@@ -1,21 +1,30 @@
 """The pub's outbox: finished matches waiting for the broker, in the pub's own SQLite file.
 
-A match enters the outbox when it ends (its whole message, so that a later change of the
-match log cannot change what was sent) and leaves it only when the broker has
-acknowledged it (QoS 1 PUBACK). A host restarted, a broker down for a day: the outbox
-is drained when the broker is back. A match sent twice is the same message with the same
-id; the league counts it once.
+A match enters the outbox when its result is final (``publisher``: the referee has moved on
+to the next match at its table, or has let the grace period pass without amending it), its
+whole message, so that a later change of the match log cannot change what was sent, and
+leaves it only when the broker has acknowledged it (QoS 1 PUBACK). A change after that (a
+void, a late call) is a new version of the match, under a higher revision (its number of
+logged events), which replaces the one the league has. A host restarted, a broker down for
+a day: the outbox is drained when the broker is back. A match sent twice is the same
+message with the same id; the league counts it once.
+
+A disk that refuses a write of the outbox (full) raises ``StoreUnavailable`` with nothing
+written and the write-ahead log truncated (``store.make_room``), as the match log does; the
+publisher tries again later.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
 from ..store import Store as MatchLog
-from ..store import effective_lines
+from ..store import StoreUnavailable, disk_refused, effective_lines, make_room
 from .messages import match_message
 from .nights import BadNights, decode_nights, tag
 
@@ -50,23 +59,41 @@ class Outbox:
         self.pub = pub
         self.log = MatchLog(path)  # its own connection: WAL, beside the pub's writer
         self.db = self.log.db
-        self.db.executescript(SCHEMA)
-        self.db.execute("INSERT OR IGNORE INTO league_joined(pub, since) VALUES (?, ?)", (pub, time.time()))
+        try:
+            self._write(SCHEMA)
+            self._write("INSERT OR IGNORE INTO league_joined(pub, since) VALUES (?, ?)", (pub, time.time()))
+        except StoreUnavailable:
+            self.log.close()
+            raise
         row = self.db.execute("SELECT since FROM league_joined WHERE pub=?", (pub,)).fetchone()
         self.since = float(row[0])
 
     def close(self) -> None:
         self.log.close()
 
+    def _write(self, sql: str, args: tuple[Any, ...] | None = None) -> None:
+        """One statement (``args`` None: a script), committed; ``StoreUnavailable`` when the disk
+        (or a lock) refuses it, nothing of it written."""
+        try:
+            if args is None:
+                self.db.executescript(sql)
+            else:
+                self.db.execute(sql, args)
+        except sqlite3.Error as exc:
+            if disk_refused(exc):
+                make_room(self.db)
+            raise StoreUnavailable(f"the league's outbox cannot be written: {exc}") from None
+
     def sweep(self, results: dict[int, dict[str, Any]] | None = None,
               nights: list[dict[str, Any]] | None = None,
-              complete: set[int] | frozenset[int] = frozenset()) -> int:
+              complete: set[int] | frozenset[int] = frozenset(), hold: Collection[int] = ()) -> int:
         """Put every finished match of this pub's log not yet in the outbox into it; how many.
 
         ``results``: the engine's final figures per match id (the pub's live replay); a match
         without them is replayed here. ``nights``: the team nights the league told this pub; a
         match of one is tagged with its fixture and competition (``nights.tag``). ``complete``:
-        matches not ended that a night's scheme reads as done (an innings cap reached)."""
+        matches not ended that a night's scheme reads as done (an innings cap reached).
+        ``hold``: matches whose result is not final yet (left for a later sweep)."""
         marks = ",".join("?" * len(complete))
         rows = self.db.execute(
             "SELECT m.id, (SELECT COUNT(*) FROM events e WHERE e.match_id = m.id) FROM matches m "
@@ -77,7 +104,7 @@ class Outbox:
         added = 0
         for mid, count in rows:
             key = f"{mid}#{count}"
-            if key in queued:
+            if key in queued or mid in hold:
                 continue
             events = self.log.events(mid)
             count = max(count, len(events))  # a correction logged meanwhile
@@ -91,9 +118,8 @@ class Outbox:
             msg = match_message(self.pub, match.table_id, match.started, match.game, match.players, lines,
                                 result, revision=count, competition=card["competition"] if card else None,
                                 fixture=card["fixture"] if card else None)
-            self.db.execute("INSERT OR IGNORE INTO league_outbox(key, match_id, payload, queued) "
-                            "VALUES (?, ?, ?, ?)",
-                            (key, mid, json.dumps(msg, ensure_ascii=False), time.time()))
+            self._write("INSERT OR IGNORE INTO league_outbox(key, match_id, payload, queued) "
+                        "VALUES (?, ?, ?, ?)", (key, mid, json.dumps(msg, ensure_ascii=False), time.time()))
             added += 1
         return added
 
@@ -103,15 +129,15 @@ class Outbox:
         return [Pending(k, p.encode()) for k, p in rows]
 
     def sent(self, key: str) -> None:
-        self.db.execute("UPDATE league_outbox SET sent=? WHERE key=?", (time.time(), key))
+        self._write("UPDATE league_outbox SET sent=? WHERE key=?", (time.time(), key))
 
     def refused(self, key: str, why: str) -> None:
-        self.db.execute("UPDATE league_outbox SET refused=? WHERE key=?", (why, key))
+        self._write("UPDATE league_outbox SET refused=? WHERE key=?", (why, key))
 
     # --- the team nights the league told this pub ---------------------------------------
     def save_nights(self, payload: bytes) -> None:
-        self.db.execute("INSERT OR REPLACE INTO league_nights(pub, payload, received) VALUES (?, ?, ?)",
-                        (self.pub, payload.decode("utf-8", "replace"), time.time()))
+        self._write("INSERT OR REPLACE INTO league_nights(pub, payload, received) VALUES (?, ?, ?)",
+                    (self.pub, payload.decode("utf-8", "replace"), time.time()))
 
     def nights(self) -> list[dict[str, Any]]:
         """The nights last told (none: an empty list); a stored message that no longer reads: none."""
