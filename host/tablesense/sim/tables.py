@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 from ..errors import TablesenseError
 from ..geometry import carom as carom_geo
-from ..geometry import kegle as kegle_geo
 from ..rules.golf import geometry as golf_geo
+from ..rules.kegle import geometry as kegle_geo
 
 XY = tuple[float, float]
 

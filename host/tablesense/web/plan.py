@@ -19,9 +19,9 @@ from functools import cache, lru_cache
 from typing import Any
 
 from ..geometry import carom as gc
-from ..geometry import kegle as gk
 from ..rules.carom import _bed as carom_bed
 from ..rules.golf import geometry as gg
+from ..rules.kegle import geometry as gk
 from . import spots
 
 #: rests this close in time are one rest told by two sources (the camera and the motion sensor)
