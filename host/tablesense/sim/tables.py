@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import TablesenseError
-from ..geometry import carom as carom_geo
+from ..rules.carom import geometry as carom_geo
 from ..rules.golf import geometry as golf_geo
 from ..rules.kegle import geometry as kegle_geo
 

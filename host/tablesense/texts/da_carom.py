@@ -14,7 +14,7 @@ from typing import Any
 from .da_common import plural
 from .en_carom import FAULT_RULES
 
-#: a foul's canonical id (``rules.carom_profiles.FOULS``) as the referee announces it
+#: a foul's canonical id (``rules.carom.profiles.FOULS``) as the referee announces it
 FOUL_WORDS: dict[str, str] = {
     "touch": "TOUCHÉ",
     "touch-remove-object": "TOUCHÉ (rørte en kugle for at fjerne noget)",
@@ -33,14 +33,14 @@ FOUL_WORDS: dict[str, str] = {
     "poedel": "NUL",
     "masse": "massé eller piqué",
 }
-#: what a player chooses with a frozen ball (``rules.carom_profiles.Frozen.choices``)
+#: what a player chooses with a frozen ball (``rules.carom.profiles.Frozen.choices``)
 CHOICES: dict[str, str] = {
     "outlay": "kuglerne på udlægget",
     "play": "spil på en kugle den ikke ligger an mod eller fra en fri bande",
     "masse": "spil fri med massé eller piqué",
     "spot": "stødkuglen og den anliggende kugle på deres punkter",
 }
-#: the forbidden zones' corners (``geometry.carom.CORNERS``; the head is where one breaks)
+#: the forbidden zones' corners (``rules.carom.geometry.CORNERS``; the head is where one breaks)
 CORNERS: dict[str, str] = {
     "head-left": "nederst til venstre", "head-right": "nederst til højre",
     "foot-right": "øverst til højre", "foot-left": "øverst til venstre",

@@ -19,12 +19,12 @@ FOUL_WORDS: dict[str, str] = {
     "reste-dedans": "RESTE DEDANS", "opening-shot": "the opening shot not by the rules",
     "no-blame": "no blame on the player", "poedel": "POEDEL", "masse": "massé or piqué",
 }
-#: what a player chooses with a frozen ball (``rules.carom_profiles.Frozen.choices``)
+#: what a player chooses with a frozen ball (``rules.carom.profiles.Frozen.choices``)
 CHOICES: dict[str, str] = {
     "outlay": "the balls to the starting position", "play": "play a ball not frozen, or off the cushion",
     "masse": "play it loose with a massé or piqué", "spot": "cue ball and frozen ball on the spots",
 }
-#: the forbidden zones' corners (``geometry.carom.CORNERS``; the head is where one breaks)
+#: the forbidden zones' corners (``rules.carom.geometry.CORNERS``; the head is where one breaks)
 CORNERS: dict[str, str] = {
     "head-left": "bottom left", "head-right": "bottom right",
     "foot-right": "top right", "foot-left": "top left",
@@ -54,7 +54,7 @@ def _cushions(discipline: str) -> Any:
     return f"{{cushions}} cushion(s) before the third ball; {discipline} needs {{need}}"
 
 
-#: the rules a foul may be ruled under (``rules.carom_profiles``): each says "fault: ..."
+#: the rules a foul may be ruled under (``rules.carom.profiles``): each says "fault: ..."
 FAULT_RULES = (
     "carom.foul.touch", "carom.foul.touch.remove-object", "carom.foul.touch.moved", "carom.foul.push",
     "carom.foul.foot", "carom.foul.stool", "carom.foul.wrong-ball", "carom.foul.moving-balls",

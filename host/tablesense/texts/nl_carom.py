@@ -14,7 +14,7 @@ from typing import Any
 from .en_carom import FAULT_RULES
 from .nl_common import plural
 
-#: a foul's canonical id (``rules.carom_profiles.FOULS``) as the arbiter announces it
+#: a foul's canonical id (``rules.carom.profiles.FOULS``) as the arbiter announces it
 FOUL_WORDS: dict[str, str] = {
     "touch": "TOUCHE",
     "touch-remove-object": "TOUCHE (bal aangeraakt om iets te verwijderen)",
@@ -33,14 +33,14 @@ FOUL_WORDS: dict[str, str] = {
     "poedel": "POEDEL",
     "masse": "massé of piqué",
 }
-#: what a player chooses with a frozen ball (``rules.carom_profiles.Frozen.choices``)
+#: what a player chooses with a frozen ball (``rules.carom.profiles.Frozen.choices``)
 CHOICES: dict[str, str] = {
     "outlay": "de ballen in de beginpositie",
     "play": "spelen van een niet vastliggende bal of van losse band",
     "masse": "losspelen met een kopstoot (massé of piqué)",
     "spot": "speelbal en vastliggende bal op de acquits",
 }
-#: the forbidden zones' corners (``geometry.carom.CORNERS``; the head is where one breaks)
+#: the forbidden zones' corners (``rules.carom.geometry.CORNERS``; the head is where one breaks)
 CORNERS: dict[str, str] = {
     "head-left": "linksonder", "head-right": "rechtsonder",
     "foot-right": "rechtsboven", "foot-left": "linksboven",

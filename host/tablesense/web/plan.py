@@ -18,8 +18,8 @@ from collections.abc import Iterable, Mapping
 from functools import cache, lru_cache
 from typing import Any
 
-from ..geometry import carom as gc
-from ..rules.carom import _bed as carom_bed
+from ..rules.carom import geometry as gc
+from ..rules.carom.engine import _bed as carom_bed
 from ..rules.golf import geometry as gg
 from ..rules.kegle import geometry as gk
 from . import spots
