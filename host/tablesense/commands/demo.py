@@ -21,13 +21,12 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from .. import games
 from ..command_line.options import add_db, add_http
 from ..errors import TablesenseError
 from ..events import Event, dump_event
 from ..replay import Replay
 from ..web.lan import lan_address
-
-GAMES = ("golf", "kegle", "carom")
 
 EXAMPLES = """
 tablesense demo --game kegle --seed 3 --open
@@ -37,8 +36,8 @@ tablesense demo --game carom --direct --speed 0 --print --target 2 > match.jsonl
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=GAMES, default="golf", help="which table: golf, kegle or carom "
-                        "(default golf)")
+    parser.add_argument("--game", choices=games.names(), default="golf",
+                        help=f"which table: {', '.join(games.names())} (default golf)")
     parser.add_argument("--seed", type=int, default=0, metavar="N",
                         help="the match to play: same seed, same match (default 0)")
     parser.add_argument("--speed", type=float, default=1.0, metavar="X",

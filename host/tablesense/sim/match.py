@@ -23,6 +23,7 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import games
 from ..errors import TablesenseError
 from ..events import Call, Event, Setup
 from ..replay import LineError, Replay
@@ -57,11 +58,12 @@ class MatchSim:
     want_edges: bool = False
 
     def __post_init__(self) -> None:
-        if self.game not in ("golf", "kegle", "carom"):
-            raise SimError(f"unknown game {self.game!r} (games: golf, kegle, carom)")
+        game = games.find(self.game)
+        if game is None or game.name != self.game:
+            raise SimError(f"unknown game {self.game!r} (games: {', '.join(games.names())})")
         self.rng = random.Random(self.seed)
         self.setup = self._setup()
-        size = str(self.setup.extra.get("table", "match")) if self.game == "carom" else "match"
+        size = str(self.setup.extra.get("table", "match")) if game.table_sizes else "match"
         self.spec: TableSpec = table_spec(self.game, size)
         self.table = Table(self.spec)
         discipline = self.setup.discipline or "libre"

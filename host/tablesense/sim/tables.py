@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .. import games
 from ..errors import TablesenseError
 from ..rules.carom import geometry as carom_geo
 from ..rules.golf import geometry as golf_geo
@@ -149,4 +150,4 @@ def table_spec(game: str, size: str = "match") -> TableSpec:
         return _kegle()
     if game == "carom":
         return _carom(size)
-    raise UnknownTable(f"unknown game {game!r} (games: golf, kegle, carom)")
+    raise UnknownTable(f"unknown game {game!r} (games: {', '.join(games.names())})")

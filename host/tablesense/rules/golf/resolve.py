@@ -26,11 +26,11 @@ from typing import Any
 import msgspec
 
 from ...events import Cushion, Goal
-from ...shots import QUIET_S
 from ..base import Question, Ruling, other
 from ..shot_engine import ShotEngine, ShotRecord
 from .evidence import Evidence
 from .fouls import ALWAYS, BY_ID, ZONE, Foul
+from .game import GAME
 from .geometry import ATTACKS, BALLS_PER_PLAYER
 from .positions import (
     attacking_triangle_broken,
@@ -391,7 +391,7 @@ def _dropped_after_rest(before: GolfState, shot: ShotRecord) -> GolfState | None
     if last is None or prior is None or last.rest is None:
         return None
     settled = max((e.t for e in last.late), default=last.rest.t)
-    if min(e.t for e in shot.events) - max(last.rest.t, settled) >= QUIET_S["golf"]:
+    if min(e.t for e in shot.events) - max(last.rest.t, settled) >= GAME.quiet_s:
         return None
     named = next(iter(edges)) if len(edges) == 1 else None
     drops = tuple(e if e.ball is not None or named is None else replace(e, ball=named) for e in shot.events)
