@@ -13,7 +13,8 @@ import pytest
 from tablesense.errors import IllegalCall
 from tablesense.events import parse_event
 from tablesense.replay import Replay
-from tablesense.web import fouls, spots, undo
+from tablesense.rules.golf import spots
+from tablesense.web import fouls, undo
 from tablesense.web.pages import strings
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -4,9 +4,10 @@ A game is one place: ``rules/<game>/`` holds its engine, state, fouls, table and
 and ``rules/<game>/game.py`` declares what the rest of the house asks about it (in the
 manner of python-chess's variants, which carry their own aliases and settings): the
 names a set-up may use for it, its quiet time, its turn clock, which field of the state
-names its rule variant, whether the opponent names a replacement spot, the sensor events
-a referee may enter by hand. Nothing outside a game's package branches on the game's
-name: it asks ``get(game)``.
+names its rule variant, the sensor events a referee may enter by hand. What a game draws
+(the TV's plan, golf's replacement spots) is a piece of its package that ``part`` finds.
+Outside a game's package, code asks ``get(game)`` or ``part(game, ...)`` instead of
+branching on the game's name.
 
 Adding a game is adding its package with a ``game.py``; this module finds it. The
 declarations are data only (a ``game.py`` imports nothing of the house but this module),
@@ -19,6 +20,7 @@ import importlib
 import pkgutil
 from dataclasses import dataclass
 from functools import cache
+from types import ModuleType
 
 
 class UnknownGame(ValueError):
@@ -44,8 +46,6 @@ class Game:
     variant: str = "format"
     #: the default of that field when the state has none
     variant_default: str | None = "single"
-    #: a penalised ball goes on a spot the opponent names (the panel draws the spots)
-    replacement_spots: bool = False
     #: the sensor events a referee may enter by hand while the sensors are out (web/sensors.py)
     by_hand: tuple[str, ...] = ()
     #: the set-up's ``table`` picks the bed (a match table or a smaller one)
@@ -113,4 +113,25 @@ def get(name: str | None) -> Game:
     return game
 
 
-__all__ = ["Game", "UnknownGame", "either", "every", "find", "get", "names"]
+def part(name: str | None, what: str) -> ModuleType | None:
+    """A piece of the game's package the rest of the house draws on by name
+    (``rules/<game>/<what>.py``: ``plan``, the TV's drawing of the bed; ``spots``, golf's
+    replacement spots); None when the game is unknown or has no such piece."""
+    game = find(name)
+    if game is None:
+        return None
+    return _part(game.name, what)
+
+
+@cache
+def _part(name: str, what: str) -> ModuleType | None:
+    where = f"tablesense.rules.{name}.{what}"
+    try:
+        return importlib.import_module(where)
+    except ModuleNotFoundError as exc:
+        if exc.name != where:
+            raise
+        return None
+
+
+__all__ = ["Game", "UnknownGame", "either", "every", "find", "get", "names", "part"]

@@ -8,6 +8,5 @@ GAME = Game(
     quiet_s=1.5,
     turn_clock=50,  # seed 000, the golf rules: 50 seconds from the balls coming to rest
     variant="format", variant_default="single",
-    replacement_spots=True,  # golf.spot.choice: the opponent names the spot
     by_hand=("goal",),
 )
