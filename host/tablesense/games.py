@@ -50,6 +50,9 @@ class Game:
     by_hand: tuple[str, ...] = ()
     #: the set-up's ``table`` picks the bed (a match table or a smaller one)
     table_sizes: bool = False
+    #: the set-up's field a match is played to: ``"targets"`` (caroms each), ``"distance"``
+    #: (points to reach); None: the game's own length (golf: best of three frames)
+    played_to: str | None = None
 
     @property
     def settle_s(self) -> float:
@@ -98,6 +101,11 @@ def either() -> str:
     return f"{', '.join(first)} or {last}" if first else last
 
 
+def played_to(field: str) -> tuple[str, ...]:
+    """The games whose set-up's ``field`` says how long a match is (``"targets"``: carom)."""
+    return tuple(g.name for g in _declared() if g.played_to == field)
+
+
 def find(name: str | None) -> Game | None:
     """The game called ``name`` (its id or an alias, case and outer spaces aside); None if none is."""
     if not isinstance(name, str):
@@ -134,4 +142,4 @@ def _part(name: str, what: str) -> ModuleType | None:
         return None
 
 
-__all__ = ["Game", "UnknownGame", "either", "every", "find", "get", "names", "part"]
+__all__ = ["Game", "UnknownGame", "either", "every", "find", "get", "names", "part", "played_to"]

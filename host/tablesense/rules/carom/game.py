@@ -8,6 +8,7 @@ GAME = Game(
     quiet_s=1.5,
     shot_clock=True,  # a turn clock only where the competition uses one (the set-up's shot_clock)
     variant="profile", variant_default=None,  # the club's profile picks the fouls
+    played_to="targets",
     by_hand=("cushion",),
     table_sizes=True,
 )

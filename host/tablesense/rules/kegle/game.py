@@ -7,5 +7,6 @@ GAME = Game(
     aliases=("keglebillard", "kegle billard", "keglebillar", "kegler"),
     quiet_s=2.0,  # pins may rock for a while after the balls stop
     variant="format", variant_default="single",
+    played_to="distance",
     by_hand=("pin", "pocket"),
 )
