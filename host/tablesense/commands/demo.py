@@ -94,6 +94,12 @@ def events(args: argparse.Namespace, notes: list[str]) -> AsyncIterator[Event]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..command_line.extras import needs
+
+    missing = needs("tablesense demo", "pymunk", *(() if args.direct else ("micropython",)))
+    if missing:
+        print(missing, file=sys.stderr)
+        return 2
     problem = _check(args)
     if problem:
         print(f"tablesense demo: {problem}", file=sys.stderr)

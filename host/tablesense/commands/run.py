@@ -227,6 +227,12 @@ def league_link(url: str | None, pub: str | None) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..command_line.extras import needs
+
+    missing = needs("tablesense run", "cv2", "numpy") if args.camera else None  # --camera: the camera extra
+    if missing:
+        print(missing, file=sys.stderr)
+        return 2
     problem = check_http_port(args.http.port)  # a fixed port: the pub's TVs and phones keep its address
     if problem:
         print(f"tablesense run: --http: {problem}", file=sys.stderr)
