@@ -205,13 +205,20 @@ class Pub(SensorsOut):
         return [e.line for e in (events if raw else effective_lines(events))]
 
     # --- listening ------------------------------------------------------------------
-    def subscribe(self, table_id: str) -> asyncio.Event:
+    def subscribe(self, *table_ids: str) -> asyncio.Event:
+        """A flag set at every change of any of ``table_ids`` (its state, its link, its
+        language): the follower clears it, reads what it needs, and waits for it again.
+        How the web app's screens and the league publisher follow the pub."""
+        tabs = [self.table(tid) for tid in table_ids]
         flag = asyncio.Event()
-        self.table(table_id).listeners.add(flag)
+        for tab in tabs:
+            tab.listeners.add(flag)
         return flag
 
-    def unsubscribe(self, table_id: str, flag: asyncio.Event) -> None:
-        self.table(table_id).listeners.discard(flag)
+    def unsubscribe(self, flag: asyncio.Event) -> None:
+        """``flag`` is set no more, by any table."""
+        for tab in self.tables.values():
+            tab.listeners.discard(flag)
 
     def _changed(self, tab: Table) -> None:
         tab.version += 1

@@ -156,7 +156,7 @@ def _report(replay: Replay, notes: list[str], players: dict[str, Any]) -> None:
 
 async def _serve(args: argparse.Namespace) -> int:
     try:
-        from ..web.server import serve
+        from ..pipeline import serve
     except ImportError as exc:  # the scoreboard is not part of this build
         print(f"tablesense demo: the scoreboard is not available ({exc}); try --print", file=sys.stderr)
         return 2
