@@ -18,7 +18,6 @@ HOST = Path(__file__).resolve().parent.parent / "host"
 #: its line no more (delete it); one that grows, or a new one, fails
 KNOWN = [
     "rules rules.base rules.ruling_log rules.shot_engine",
-    "pub pub_sensors",
 ]
 KNOWN_CIRCLES = [frozenset(f"tablesense.{m}" for m in line.split()) for line in KNOWN]
 
