@@ -113,6 +113,12 @@ async def test_overview_websocket_covers_every_table(app) -> None:  # type: igno
         pub.set_lang("2", "nl")
         snap = json.loads((await ws.receive(timeout=2)).data)
         assert (snap["table"], snap["lang"]) == ("2", "nl")
+        assert all(len(pub.table(t).listeners) == 1 for t in ("1", "2"))  # it follows the pub's tables
+    for _ in range(200):  # the screen gone, the pub no longer wakes it (Pub.unsubscribe)
+        if not any(pub.table(t).listeners for t in ("1", "2")):
+            break
+        await asyncio.sleep(0.02)
+    assert not any(pub.table(t).listeners for t in ("1", "2"))
 
 
 async def test_export_history_rulings_and_score_sheet(app) -> None:  # type: ignore[no-untyped-def]
@@ -182,7 +188,7 @@ def test_every_language_has_every_string() -> None:
 
 
 async def test_serve_feeds_table_sources(tmp_path: Path) -> None:
-    from tablesense.web.server import serve
+    from tablesense.pipeline import serve
 
     ready: asyncio.Future[tuple[str, Pub]] = asyncio.get_running_loop().create_future()
 
