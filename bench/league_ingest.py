@@ -6,9 +6,12 @@ Usage: python bench/league_ingest.py [--matches N] [--latency R] [--beside R]
    ``tablesense league serve`` process checks each by replaying its log through the rule
    engine and stores it. Prints matches/s from the first publish to the last match
    committed, beside the anchor: the same N logs replayed directly in this process
-   (``result_from_lines``), which is the league's own floor.
+   (``result_from_lines``), which is the league's own floor. Then the same for N golf
+   matches (two or three frames) and N keglebillard matches (to handicap distances of 20
+   to 30), each beside its own anchor (``replay_match`` and ``games.read``).
 2. Latency: R matches played on a pub (``Pub`` with its league link) one after the other;
-   for each, the time from its last event to the result in the league page's data
+   for each, the time from its result being final (here at its last event: the publisher's
+   time for the referee to amend, ``final_after``, set to 0) to the result in the league page's data
    (``/api/league``, which the page fetches every 2 s), beside the anchor: an MQTT message's
    round trip through the same broker (publish to PUBACK to a subscriber).
 3. A big message beside a normal one: one pub sends a 15 MB match (a 200,000-line log)
@@ -43,16 +46,21 @@ from pathlib import Path
 from typing import Any
 
 from tablesense.events import parse_event
-from tablesense.league import LeagueStore, result_from_lines
+from tablesense.league import LeagueStore, games, result_from_lines
 from tablesense.league.broker_url import parse_broker_url
+from tablesense.league.matchlog import replay_match
 from tablesense.league.messages import encode, match_message, matches_topic, reported
 from tablesense.league.mqtt import AsyncPublisher, make_client, start, stop
 from tablesense.league.publisher import start_publisher
+from tablesense.league.scheme import builtin
 from tablesense.pub import Pub
 from tablesense.replay import Replay
 from tablesense.store import Store
 
 NAMES = ["Ann", "Bob", "Cor", "Dirk", "Eva", "Fem", "Gijs", "Hans"]
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the tests' match builders
+from league_play import golf_events, kegle_events  # noqa: E402
 
 
 def match(p1: str, p2: str, first: int, second: int, start: float = 0.0, misses: int = 0,
@@ -130,6 +138,15 @@ def league_db(path: Path) -> None:
         comp = store.create("Najaar", profile="club")
         for n in NAMES:
             store.add_player(comp, n, 0.8)
+        golf = store.create("Golf", game="golf", scheme="golf-frames")
+        kegle = store.create("Kegle", game="kegle", scheme="kegle-handicap")
+        for k, n in enumerate(NAMES):
+            store.add_player(golf, n)
+            store.add_player(kegle, n, KEGLE_AVERAGE[k])
+
+
+#: the keglebillard players' series averages: distances 20 to 30 (x 15 series)
+KEGLE_AVERAGE = [1.0, 1.2, 1.4, 1.5, 1.6, 1.8, 1.9, 2.0]
 
 
 def stored(db: Path) -> int:
@@ -153,37 +170,57 @@ def refused(db: Path) -> str:
         con.close()
 
 
-def logs(n: int) -> list[list[str]]:
+def logs(n: int, game: str = "carom") -> list[list[str]]:
     out = []
     for k in range(n):
-        p1, p2 = NAMES[k % len(NAMES)], NAMES[(k * 3 + 1) % len(NAMES)]
-        if p1 == p2:
-            p2 = NAMES[(k + 1) % len(NAMES)]
-        events = match(p1, p2, k % 15 + 1, (k * 7) % 15 + 1, start=k)  # each its own match
+        a, b = k % len(NAMES), (k * 3 + 1) % len(NAMES)
+        if a == b:
+            b = (k + 1) % len(NAMES)
+        p1, p2 = NAMES[a], NAMES[b]
+        if game == "golf":
+            w, lose = ("p1", "p2") if k % 2 else ("p2", "p1")
+            frames = [(w, k % 5), (w, (k // 5) % 5)] if k % 3 else [(w, k % 5), (lose, 2), (w, 1)]
+            events = golf_events(p1, p2, frames)
+        elif game == "kegle":
+            d1, d2 = (builtin("kegle-handicap").kegle_distance(KEGLE_AVERAGE[i]) for i in (a, b))
+            events = kegle_events(p1, p2, (d1, d2), (k % 5 * 2 + 6, k % 3 * 2 + 6))
+        else:
+            events = match(p1, p2, k % 15 + 1, (k * 7) % 15 + 1, start=k)
+        for e in events[1:]:  # each its own match (a league counts a log once)
+            e["t"] = round(e["t"] + k, 6)
         out.append([json.dumps(e) for e in events])
     return out
 
 
-async def ingest(url: str, db: Path, n: int) -> tuple[float, float]:
-    lines = logs(n)
+def replayed_directly(lines: list[list[str]], game: str) -> float:
+    """The anchor: the same logs replayed and read here, matches per second."""
     t0 = time.perf_counter()
     for log in lines:
-        result_from_lines(log)
-    direct = n / (time.perf_counter() - t0)
+        if game == "carom":
+            result_from_lines(log)
+        else:
+            games.read(replay_match(log))
+    return len(lines) / (time.perf_counter() - t0)
+
+
+async def ingest(url: str, db: Path, n: int, game: str = "carom") -> tuple[float, float]:
+    lines = logs(n, game)
+    direct = replayed_directly(lines, game)
+    have = stored(db)
     messages = []
-    started = time.time() - 86400  # a league takes no match dated before 2000
+    started = time.time() - 86400 + {"carom": 0, "golf": 10_000, "kegle": 20_000}[game]  # none before 2000
     for k, log in enumerate(lines):
         rep = Replay().feed_lines(log)
         assert rep.engine is not None and rep.state is not None
         players = json.loads(log[0])["players"]
-        messages.append(encode(match_message("kroeg", "1", started + k, "carom", players, log,
+        messages.append(encode(match_message("kroeg", "1", started + k, game, players, log,
                                              reported(rep.engine.to_json(rep.state)))))
     pub = AsyncPublisher(parse_broker_url(url), "bench-ingest")
     pub.start()
     await asyncio.wait_for(pub.up.wait(), 10)
     t0 = time.perf_counter()
     await asyncio.gather(*(pub.publish(matches_topic("kroeg"), m, timeout=120) for m in messages))
-    while stored(db) < n:
+    while stored(db) < have + n:
         if refused(db):
             raise SystemExit(f"league_ingest: the league refused a bench match: {refused(db)}")
         await asyncio.sleep(0.01)
@@ -215,7 +252,8 @@ def mqtt_round_trip(url: str, sub_url: str, repeat: int) -> float:
 
 async def latency(url: str, http: int, pub_db: Path, league: Path, repeat: int) -> tuple[float, float]:
     pub = Pub(Store(str(pub_db)), ["1"])
-    task = start_publisher(pub, str(pub_db), "kroeg", parse_broker_url(url))
+    # a result final at its end: the time the referee has to amend it is not measured here
+    task = start_publisher(pub, str(pub_db), "kroeg", parse_broker_url(url), final_after=0.0)
     await asyncio.sleep(0.5)
     times, stored_at = [], []
 
@@ -369,13 +407,16 @@ def main() -> int:
         try:
             wait_port(http)
             time.sleep(0.5)
-            rate, direct = asyncio.run(ingest(url, db, args.matches))
-            print(f"ingest: {rate:.0f} matches/s through broker + league serve ({args.matches} matches); "
-                  f"anchor: the same logs replayed directly {direct:.0f} matches/s")
+            for game in ("carom", "golf", "kegle"):
+                rate, direct = asyncio.run(ingest(url, db, args.matches, game))
+                lines = sum(len(log) for log in logs(min(args.matches, 20), game)) / min(args.matches, 20)
+                print(f"ingest {game}: {rate:.0f} matches/s through broker + league serve ({args.matches} "
+                      f"matches, {lines:.0f} log lines each); anchor: the same logs replayed directly "
+                      f"{direct:.0f} matches/s")
             lat, in_db = asyncio.run(latency(url, http, d / "pub.db", db, args.latency))
             rtt = mqtt_round_trip(url, league_url, 50)
-            print(f"latency: {lat * 1000:.1f} ms median from a match's end in a pub to the league page's "
-                  "data "
+            print(f"latency: {lat * 1000:.1f} ms median from a match's final result in a pub to the league "
+                  "page's data "
                   f"({args.latency} matches; stored in the league's database after {in_db * 1000:.1f} ms; "
                   f"the page itself fetches every 2 s); "
                   f"anchor: MQTT round trip {rtt * 1000:.2f} ms")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -62,3 +62,17 @@ def out(tmp_path: Path) -> Path:
         shots.mkdir(parents=True, exist_ok=True)
         return shots
     return tmp_path
+
+
+@pytest.fixture
+def ctx(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """The browser tests' context: a fresh one per test, made once the module's host is up
+    (its ``pub`` fixture, else ``live``) and closed before the host stops; from the module's
+    ``browser`` (test_browser.py's, imported)."""
+    try:
+        request.getfixturevalue("pub")
+    except pytest.FixtureLookupError:
+        request.getfixturevalue("live")
+    context = request.getfixturevalue("browser").new_context(device_scale_factor=1)
+    yield context
+    context.close()

@@ -83,14 +83,6 @@ def live(tmp_path: Path) -> Iterator[LivePub]:
     pub.close()
 
 
-@pytest.fixture
-def ctx(browser: Any, live: LivePub) -> Iterator[Any]:
-    """A fresh browser context per test (closed before the host stops)."""
-    context = browser.new_context()
-    yield context
-    context.close()
-
-
 def _page(ctx: Any, width: int = 1280, height: int = 720) -> Any:
     page = ctx.new_page()
     page.set_viewport_size({"width": width, "height": height})

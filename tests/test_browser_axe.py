@@ -28,12 +28,6 @@ def pub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LivePub]:
     live.close()
 
 
-@pytest.fixture
-def ctx(browser: Any, pub: LivePub) -> Iterator[Any]:  # noqa: F811
-    context = browser.new_context(device_scale_factor=1)
-    yield context
-    context.close()
-
 
 def _open(ctx: Any, url: str, width: int, height: int) -> tuple[Any, list[str]]:
     page = _page(ctx, width, height)
@@ -73,11 +67,13 @@ def test_the_referee_panel_has_no_accessibility_violations(ctx: Any, pub: LivePu
     _clean(page, missing)
 
 
-def test_the_history_and_the_score_sheet_have_no_accessibility_violations(ctx: Any, pub: LivePub) -> None:
+def test_the_history_the_score_sheet_and_the_rulings_have_no_accessibility_violations(
+        ctx: Any, pub: LivePub) -> None:
     page, missing = _open(ctx, f"{pub.url}/history/4", 1280, 800)
     page.wait_for_selector("h1")
     _clean(page, missing)
     match = pub.call(lambda: pub.pub.table("4").match.id)  # type: ignore[union-attr]
-    sheet, missing = _open(ctx, f"{pub.url}/match/{match}/sheet", 1280, 800)
-    sheet.wait_for_selector("h1")
-    _clean(sheet, missing)
+    for path in (f"/sheet/{match}", f"/match/{match}/rulings"):
+        sheet, missing = _open(ctx, pub.url + path, 1280, 800)
+        sheet.wait_for_selector("h1")
+        _clean(sheet, missing)

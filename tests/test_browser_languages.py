@@ -48,12 +48,6 @@ def pub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LivePub]:
     live.close()
 
 
-@pytest.fixture
-def ctx(browser: Any, pub: LivePub) -> Iterator[Any]:  # noqa: F811
-    context = browser.new_context(device_scale_factor=1)
-    yield context
-    context.close()
-
 
 def _foreign(text: str, lang: str) -> list[str]:
     return [w for w in foreign_words(lang) if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text)]

@@ -36,12 +36,6 @@ def pub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LivePub]:
     live.close()
 
 
-@pytest.fixture
-def ctx(browser: Any, pub: LivePub) -> Iterator[Any]:  # noqa: F811
-    context = browser.new_context(device_scale_factor=1)
-    yield context
-    context.close()
-
 
 def test_eight_tables_in_three_languages_each_card_in_its_own_and_no_name_cut(ctx: Any, pub: LivePub,
                                                                                out: Path) -> None:

@@ -35,12 +35,6 @@ def pub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LivePub]:
     live.close()
 
 
-@pytest.fixture
-def ctx(browser: Any, pub: LivePub) -> Iterator[Any]:  # noqa: F811
-    context = browser.new_context(device_scale_factor=1)
-    yield context
-    context.close()
-
 
 @pytest.mark.parametrize("table", list(TABLES))
 def test_the_end_of_a_match_on_the_tv_shows_both_names_and_cuts_nothing(ctx: Any, pub: LivePub, out: Path,

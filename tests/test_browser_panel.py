@@ -27,12 +27,6 @@ def live(tmp_path: Path) -> Iterator[LivePub]:
     pub.close()
 
 
-@pytest.fixture
-def ctx(browser: Any, live: LivePub) -> Iterator[Any]:  # noqa: F811
-    context = browser.new_context()
-    yield context
-    context.close()
-
 
 class Referee:
     """The panel on a phone, and the table's sensors."""

@@ -32,12 +32,6 @@ def live(tmp_path: Path) -> Iterator[LivePub]:
     pub.close()
 
 
-@pytest.fixture
-def ctx(browser: Any, live: LivePub) -> Iterator[Any]:  # noqa: F811
-    context = browser.new_context(device_scale_factor=1)
-    yield context
-    context.close()
-
 
 def _panel(ctx: Any, live: LivePub) -> Any:
     page = _page(ctx, 390, 844)

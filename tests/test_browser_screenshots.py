@@ -89,12 +89,6 @@ def pub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LivePub]:
     live.close()
 
 
-@pytest.fixture
-def ctx(browser: Any, pub: LivePub) -> Iterator[Any]:  # noqa: F811
-    context = browser.new_context(device_scale_factor=1)
-    yield context
-    context.close()
-
 
 def _table(game: str, lang: str) -> str:
     return next(t for t, gl in TABLES.items() if gl == (game, lang))

@@ -22,12 +22,6 @@ def live(tmp_path: Path) -> Iterator[LivePub]:
     pub.close()
 
 
-@pytest.fixture
-def ctx(browser: Any, live: LivePub) -> Iterator[Any]:  # noqa: F811
-    context = browser.new_context(device_scale_factor=1)
-    yield context
-    context.close()
-
 
 def _tv(ctx: Any, live: LivePub, table: str) -> Any:
     page = _page(ctx, 1920, 1080)

@@ -54,12 +54,6 @@ def live(tmp_path: Path) -> Iterator[LivePub]:
     pub.close()
 
 
-@pytest.fixture
-def ctx(browser: Any, live: LivePub) -> Iterator[Any]:  # noqa: F811
-    context = browser.new_context(device_scale_factor=1)
-    yield context
-    context.close()
-
 
 def _set_up_on_the_panel(panel: Any, live: LivePub, game: str, players: dict[str, str], lang: str) -> None:
     """The referee starts the match as a referee does: the language menu, the game, the names."""

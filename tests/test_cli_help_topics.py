@@ -20,14 +20,14 @@ def test_help_lists_every_page_of_the_docs_with_its_title(capsys: pytest.Capture
     out = capsys.readouterr().out
     for page in (ROOT / "docs").glob("*.md"):
         assert f"  {page.stem} " in out
-    assert "The club competition: tablesense league" in out
+    assert "Competitions: tablesense league" in out
 
 
 def test_help_topic_prints_the_page_by_name_or_a_unique_beginning(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["help", "cli"]) == 0
     assert capsys.readouterr().out == (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     assert main(["help", "leag"]) == 0
-    assert capsys.readouterr().out.startswith("# The club competition")
+    assert capsys.readouterr().out.startswith("# Competitions: `tablesense league`")
 
 
 @pytest.mark.parametrize(("topic", "said"), [

@@ -25,10 +25,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tablesense.cli import main
-from tablesense.events import Setup, parse_line
+from tablesense.club_figures import figures
+from tablesense.events import parse_line
 from tablesense.replay import Replay
 from tablesense.rules.base import player_names
-from tablesense.sheet.figures import Tally, _balls_after, figures_of_log
 from tablesense.texts import LANGS, phrase
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -36,6 +36,14 @@ from test_carom_helpers import Table, setup
 
 ROOT = Path(__file__).resolve().parent.parent
 KEGLE = ROOT / "tests" / "matches" / "kegle" / "won_after_equal_series.jsonl"
+
+
+def kegle_lines() -> list[str]:
+    """The recorded keglebillard match with every shot's strike: the file's shot of lines 70-72
+    has none (on a table that reports strikes, no shot: rule 10.2), here it gets one."""
+    lines = KEGLE.read_text(encoding="utf-8").splitlines()
+    assert '"pin": 1, "state": "down"' in lines[69] and '"strike"' not in lines[68]
+    return [*lines[:69], '{"t": 146.5, "type": "strike", "ball": "red"}', *lines[69:]]
 TITLE = {"en": "Score sheet", "nl": "Scoreformulier", "da": "Scoreark"}
 
 
@@ -312,8 +320,7 @@ def test_the_keglebillard_sheet_shows_each_series_the_highest_and_the_average(
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_recorded_keglebillard_match_to_its_end(lang: str, tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    lines = KEGLE.read_text(encoding="utf-8").splitlines()
-    page = sheet_of(lines, lang, tmp_path, capsys)
+    page = sheet_of(kegle_lines(), lang, tmp_path, capsys)
     ann = page.rows("series", "p1", "points")
     bob = page.rows("series", "p2", "points")
     assert [int(ann[n].text) for n in sorted(ann)] == [10, 18, 12]
@@ -324,30 +331,6 @@ def test_a_recorded_keglebillard_match_to_its_end(lang: str, tmp_path: Path,
 
 
 # --- golf: frame by frame ---------------------------------------------------------------------
-
-GOLF = sorted((ROOT / "tests" / "matches" / "golf").glob("*.jsonl"))
-
-
-def test_a_frames_balls_come_from_the_deciding_shot_as_the_engine_counts_them() -> None:
-    """The state keeps the balls of the last frame only; the sheet works out the others from
-    the shot that decided them. Checked where both are known: every recorded golf match's
-    last frame."""
-    checked = 0
-    for path in GOLF:
-        rep = Replay()
-        for text in path.read_text(encoding="utf-8").splitlines():
-            if text.strip():
-                rep.feed_line(text, 0)
-        state = rep.state
-        if state is None or not state.finished or state.before is None:
-            continue
-        if len(state.before.frame_winners) != len(state.frame_winners) - 1:
-            continue
-        new = state.rulings[len(state.before.rulings):]
-        assert _balls_after(state.before.balls_left, new) == tuple(state.balls_left), path.name
-        checked += 1
-    assert checked >= 5
-
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_golf_sheet_shows_each_frames_winner_balls_and_the_frames_won(
@@ -370,14 +353,10 @@ def test_the_golf_sheet_shows_each_frames_winner_balls_and_the_frames_won(
 def test_the_golf_sheet_of_a_match_in_play_shows_the_frame_as_it_stands(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     lines = (ROOT / "examples" / "golf-match.jsonl").read_text(encoding="utf-8").splitlines()
-    rep, tally = Replay(), Tally()
+    rep = Replay()
     cut = None
     for n, text in enumerate(lines):  # the log cut just after frame 1 was decided
-        event = parse_line(text)
-        state = rep.apply(event)
-        if isinstance(event, Setup):
-            tally.start(event)
-        tally.see(state)
+        state = rep.apply(parse_line(text))
         if len(state.frame_winners) == 1 and not state.in_shot:
             cut = n + 1
             break
@@ -386,7 +365,7 @@ def test_the_golf_sheet_of_a_match_in_play_shows_the_frame_as_it_stands(
     winners = [c.attrs["data-value"] for c in page.cells if c.attrs.get("data-figure") == "winner"]
     assert winners == [rep.state.frame_winners[0], "none"]  # type: ignore[union-attr]
     assert page.result() == "in play"
-    frame1 = tally.figures(rep.state).golf.frames[0]  # type: ignore[union-attr, arg-type]
+    frame1 = figures(rep.state).golf.frames[0]  # type: ignore[union-attr]
     shown = [int(page.rows("frames", p, "balls-left")[1].text) for p in ("p1", "p2")]
     assert shown == list(frame1.balls_left)
 
@@ -396,7 +375,7 @@ def test_the_golf_sheet_of_a_match_in_play_shows_the_frame_as_it_stands(
 def _pub_db(tmp_path: Path, lang: str) -> tuple[Path, int]:
     from tablesense.store import Store
 
-    lines = KEGLE.read_text(encoding="utf-8").splitlines()
+    lines = kegle_lines()
     db = tmp_path / "pub.db"
     store = Store(str(db))
     store.table("3", lang)
@@ -490,11 +469,3 @@ def test_pdf_is_an_a4_page_printed_by_chromium(tmp_path: Path) -> None:
     assert pdf.startswith(b"%PDF-")
     boxes = re.findall(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", pdf)
     assert boxes and all(abs(float(w) - 595.3) < 2 and abs(float(h) - 841.9) < 2 for w, h in boxes), boxes
-
-
-def test_the_figures_of_a_log_are_the_same_as_the_sheets(tmp_path: Path) -> None:
-    lines = (ROOT / "examples" / "club" / "2-bob-cor.jsonl").read_text(encoding="utf-8").splitlines()
-    fig = figures_of_log(lines)
-    assert fig.carom is not None and fig.finished
-    for p in fig.carom.players:
-        assert sum(i.run for i in p.innings) == p.caroms and max(i.run for i in p.innings) == p.high_run

@@ -95,11 +95,11 @@ def test_the_golf_score_sheet_says_each_ruling_in_words() -> None:
     from test_golf_helpers import lines
 
     from tablesense.store import MatchRow
-    from tablesense.web.pages import sheet_html
+    from tablesense.web.pages import rulings_html
 
     log = lines(miss(1.0), goal(3.0, "A", "p2"), rest(4.0)).splitlines()
     match = MatchRow(id=1, table_id="t1", game="golf", players={"p1": "Ann", "p2": "Bob"}, started=0.0,
                      ended=None, result=None)
-    sheet = sheet_html(match, log, "en")
+    sheet = rulings_html(match, log, "en")
     assert "no valid goal of their own: the turn passes to Bob" in sheet
     assert "valid goal in goal A: Bob stays at the table" in sheet

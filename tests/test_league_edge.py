@@ -205,7 +205,7 @@ async def test_a_pub_does_not_send_a_match_longer_than_the_league_reads(
     outbox.db.execute("INSERT INTO league_outbox(key, match_id, payload, queued) VALUES ('7#166', 7, ?, 0)",
                       (big.decode(),))
     pub = Pub(Store(path), ["1"])
-    task = start_publisher(pub, path, "kroeg", parse_broker_url(broker.url("kroeg")))
+    task = start_publisher(pub, path, "kroeg", parse_broker_url(broker.url("kroeg")), final_after=0.0)
     try:
         await until(lambda: outbox.counts()["refused"] == 1, what="the long match kept back")
         play(pub, "1", match_events("Ann", "Bob", 5, 7))

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from league_play import START, lines_of, match_events
+from league_play import START, game_lines, golf_events, lines_of, match_events
 from test_carom_helpers import Table, setup
 
 from tablesense.league import LeagueStore
@@ -92,10 +92,15 @@ def test_a_message_that_does_not_fit_is_refused_with_its_reason(inbox: Inbox, pu
     assert [r[2] for r in inbox.refused()] == [out.text]
 
 
-def test_a_golf_match_or_an_unfinished_one_is_no_competition_result(inbox: Inbox) -> None:
+def test_an_unfinished_match_or_one_of_a_game_without_a_competition_is_no_result(inbox: Inbox) -> None:
     golf = [json.dumps({"t": 0, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Bob"}})]
-    assert "not carom" in inbox.take("kroeg", encode(match_message(
+    assert "not finished" in inbox.take("kroeg", encode(match_message(
         "kroeg", "1", START, "golf", {"p1": "Ann", "p2": "Bob"}, golf, {}))).text
+    played = game_lines(golf_events("Ann", "Bob", [("p1", 2), ("p1", 0)]))
+    msg = match_message("kroeg", "1", START + 9, "golf", {"p1": "Ann", "p2": "Bob"}, played,
+                        {"winner": "p1", "frames_won": [2, 0]})
+    said = inbox.take("kroeg", encode(msg)).text
+    assert "Ann and Bob are not both members of any golf competition" in said
     half = lines_of(match_events("Ann", "Bob", 5, 7)[:5])
     assert "not finished" in inbox.take("kroeg", message("kroeg", half)).text
 

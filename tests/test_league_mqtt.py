@@ -79,7 +79,9 @@ async def league(broker: Broker, tmp_path: Path) -> AsyncIterator[LeagueService]
 async def kroeg(broker: Broker, tmp_path: Path) -> AsyncIterator[tuple[Pub, str]]:  # noqa: F811
     path = str(tmp_path / "kroeg.db")
     pub = Pub(Store(path), ["1", "2"])
-    task = start_publisher(pub, path, "kroeg", parse_broker_url(broker.url("kroeg")))
+    # a result is final at once here (no time for the referee to amend it): these tests are about
+    # the way to the league; tests/test_league_final.py is about when a result goes
+    task = start_publisher(pub, path, "kroeg", parse_broker_url(broker.url("kroeg")), final_after=0.0)
     yield pub, path
     task.cancel()
     await asyncio.gather(task, return_exceptions=True)
@@ -224,7 +226,7 @@ async def test_a_match_that_ended_while_the_host_was_down_is_sent_at_its_next_st
     Outbox(path, "kroeg").close()  # the pub had joined the league before
     pub = Pub(Store(path), ["1"])
     play(pub, "1", match_events("Bob", "Dirk", 4, 9))  # its host died before the league link saw it end
-    task = start_publisher(pub, path, "kroeg", parse_broker_url(broker.url("kroeg")))
+    task = start_publisher(pub, path, "kroeg", parse_broker_url(broker.url("kroeg")), final_after=0.0)
     try:
         await until(lambda: results(tmp_path / "league.db"), what="the match from the match log")
         assert [(r.p1, r.p2) for r in results(tmp_path / "league.db")] == [("Bob", "Dirk")]

@@ -30,15 +30,16 @@ def config(capsys: pytest.CaptureFixture[str], d: Path, *pubs: str,
     return {a["user"]: a["password"] for a in json.loads(out)["accounts"]}
 
 
-def test_broker_config_lets_each_pub_write_only_under_its_own_topics(
+def test_broker_config_lets_each_pub_write_only_under_its_own_topics_and_read_only_its_own_nights(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     accounts = config(capsys, tmp_path, "kroeg", "zaal")
     assert set(accounts) == {"league", "kroeg", "zaal"}
     acl = (tmp_path / "acl").read_text().split("\n\n")
     grants = {block.splitlines()[0]: block.splitlines()[1:] for block in acl if block.startswith("user")}
-    assert grants == {"user league": ["topic read tablesense/pubs/#"],
-                      "user kroeg": ["topic write tablesense/pubs/kroeg/#"],
-                      "user zaal": ["topic write tablesense/pubs/zaal/#"]}
+    nights = "tablesense/league/nights"
+    assert grants == {"user league": ["topic read tablesense/pubs/#", f"topic write {nights}/#"],
+                      "user kroeg": ["topic write tablesense/pubs/kroeg/#", f"topic read {nights}/kroeg"],
+                      "user zaal": ["topic write tablesense/pubs/zaal/#", f"topic read {nights}/zaal"]}
     conf = (tmp_path / "mosquitto.conf").read_text()
     assert "allow_anonymous false" in conf and f"acl_file {tmp_path / 'acl'}" in conf
     assert os.stat(tmp_path / "passwd").st_mode & 0o077 == 0, "the password file: the broker's eyes only"

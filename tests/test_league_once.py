@@ -165,11 +165,11 @@ def test_a_libre_log_naming_a_driebanden_competition_is_refused_with_the_reason(
     assert len(results(inbox)) == 1 and inbox.store.results(drie) == []
 
 
-def test_a_golf_match_is_refused_with_the_reason(inbox: Inbox) -> None:
+def test_a_message_that_names_another_game_than_its_log_is_refused_with_the_reason(inbox: Inbox) -> None:
     golf = [json.dumps({"t": 0, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Bob"}})]
-    out = inbox.take("kroeg", encode(match_message("kroeg", "1", START, "golf", {"p1": "Ann", "p2": "Bob"},
+    out = inbox.take("kroeg", encode(match_message("kroeg", "1", START, "kegle", {"p1": "Ann", "p2": "Bob"},
                                                    golf, {})))
-    assert out.kind == "refused" and "a golf match, not carom" in out.text
+    assert out.kind == "refused" and "the message says kegle but its log is a golf match" in out.text
     said = inbox.take("kroeg", encode(match_message("kroeg", "2", START, "carom", {"p1": "Ann", "p2": "Bob"},
                                                     golf, {})))
     assert "the message says carom but its log is a golf match" in said.text
@@ -306,9 +306,9 @@ def test_a_log_with_a_junk_line_is_refused_naming_the_line(kind: str, where: int
 
 
 @pytest.mark.parametrize(("players", "reason"), [
-    ({"p1": "", "p2": "Bob"}, "p1's name is empty"),
-    ({"p1": "Ann\nBob", "p2": "Bob"}, "holds a control character"),
-    ({"p1": "A" * 10_000, "p2": "Bob"}, "is longer than 100 characters"),
+    ({"p1": "", "p2": "Bob"}, "player p1: a name is empty"),
+    ({"p1": "Ann\nBob", "p2": "Bob"}, "a name cannot hold the control character U+000A"),
+    ({"p1": "A" * 10_000, "p2": "Bob"}, "a name has at most 64 characters"),
     ({"p1": " Ann", "p2": "Bob"}, "has a space at an end"),
 ])
 def test_a_set_up_with_names_that_are_no_names_is_refused(inbox: Inbox, players: dict[str, str],

@@ -146,7 +146,7 @@ async def season(broker: Broker, tmp_path: Path) -> AsyncIterator[dict[str, Any]
         url = broker.url(name)
         if name == "hoek":
             url = url.replace(f":{broker.port}", f":{relay.port}")
-        tasks.append(start_publisher(pub, path, name, parse_broker_url(url)))
+        tasks.append(start_publisher(pub, path, name, parse_broker_url(url), final_after=0.0))
         pubs[name] = (pub, path)
     league.start()
     try:

@@ -36,7 +36,7 @@ def season(tmp_path_factory: pytest.TempPathFactory) -> Report:
     if shutil.which("mosquitto") is None:
         pytest.skip("Mosquitto is not installed (apt-get install mosquitto; make test does it)")
     cfg = SoakConfig(seed=SEED, seconds=SECONDS, every_kind=True, settle=45.0,
-                     play=Play(carom_targets=(1, 2), finish_seconds=20.0),
+                     play=Play(carom_targets=(1, 2)),
                      workdir=tmp_path_factory.mktemp("season"))
     report = run(cfg)
     print(format_report(report))

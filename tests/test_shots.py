@@ -17,7 +17,7 @@ from tablesense.events import parse_event, parse_line
 from tablesense.pub import Pub
 from tablesense.shots import QUIET_S, SETTLE_S, SHOT_ROLES, Cutter, Role, cut
 from tablesense.store import Store
-from tablesense.web.pages import sheet_html
+from tablesense.web.pages import rulings_html
 
 ROOT = Path(__file__).resolve().parent.parent
 MATCHES = sorted((ROOT / "tests" / "matches").glob("*/*.jsonl"))
@@ -367,7 +367,7 @@ def test_score_sheet_counts_a_call_after_pins_set_up_to_the_shot_before(tmp_path
     pub.call("1", {"call": "carom"})
     match = pub.table("1").match
     assert match is not None
-    html = sheet_html(match, pub.export_lines(match.id), "en")
+    html = rulings_html(match, pub.export_lines(match.id), "en")
     assert "<code>kegle.carambole</code>" in html
     row = next(r for r in html.split("<tr>") if "kegle.carambole" in r)
     assert row.startswith("<td class=num>1</td>")

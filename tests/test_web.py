@@ -115,7 +115,7 @@ async def test_overview_websocket_covers_every_table(app) -> None:  # type: igno
         assert (snap["table"], snap["lang"]) == ("2", "nl")
 
 
-async def test_export_history_and_score_sheet(app) -> None:  # type: ignore[no-untyped-def]
+async def test_export_history_rulings_and_score_sheet(app) -> None:  # type: ignore[no-untyped-def]
     pub, url, http = app
     match_id = pub.start_match("1", SETUP)
     for e in ({"t": 1.0, "type": "goal", "goal": "B", "ball": "p1"}, {"t": 2.0, "type": "rest"}):
@@ -123,12 +123,20 @@ async def test_export_history_and_score_sheet(app) -> None:  # type: ignore[no-u
     async with http.get(f"{url}/match/{match_id}.jsonl") as r:
         lines = (await r.text()).splitlines()
     assert [json.loads(x)["type"] for x in lines] == ["setup", "goal", "rest"]
-    async with http.get(f"{url}/match/{match_id}/sheet") as r:
-        sheet = await r.text()
-    assert "Ann" in sheet and "Bob" in sheet and "golf.goal" in sheet
-    assert "p1:" not in sheet and "p2:" not in sheet  # the players by name
+    async with http.get(f"{url}/match/{match_id}/rulings") as r:
+        rulings = await r.text()
+    assert "Ann" in rulings and "Bob" in rulings and "golf.goal" in rulings and "<h1>Rulings" in rulings
+    assert "p1:" not in rulings and "p2:" not in rulings  # the players by name
+    assert f"href='/sheet/{match_id}'" in rulings  # the club's score sheet, one tap away
     async with http.get(f"{url}/history/1") as r:
-        assert f"/match/{match_id}/sheet" in await r.text()
+        history = await r.text()
+    # one score sheet (the club's) and the rulings, each under its own name
+    assert f"<a href='/sheet/{match_id}'>Score sheet</a>" in history
+    assert f"<a href='/match/{match_id}/rulings'>Rulings</a>" in history
+    async with http.get(f"{url}/sheet/{match_id}") as r:
+        assert r.status == 200 and "<h1>Score sheet" in await r.text()
+    async with http.get(f"{url}/match/{match_id}/sheet", allow_redirects=False) as r:  # an old link
+        assert r.status == 301 and r.headers["Location"] == f"/sheet/{match_id}"
     async with http.get(f"{url}/api/table/1/matches") as r:
         assert (await r.json())["matches"][0]["players"] == PLAYERS
     async with http.get(f"{url}/match/999.jsonl") as r:
@@ -208,14 +216,15 @@ async def test_a_late_scoreboard_gets_the_hosts_clock_of_now(app) -> None:  # ty
     assert later["now"] - first["now"] >= 0.2  # the turn clock is measured against the host's now
 
 
-async def test_score_sheet_lists_the_rulings_that_stand(app) -> None:  # type: ignore[no-untyped-def]
+async def test_the_rulings_page_lists_the_rulings_that_stand(app) -> None:  # type: ignore[no-untyped-def]
     pub, url, http = app
     match_id = pub.start_match("1", SETUP)
     for e in ({"t": 1.0, "type": "goal", "goal": "B", "ball": "p1"}, {"t": 2.0, "type": "rest"}):
         pub.submit("1", parse_event(e))
     pub.call("1", {"call": "undo"})
     pub.set_lang("1", "nl")
-    async with http.get(f"{url}/match/{match_id}/sheet") as r:
+    async with http.get(f"{url}/match/{match_id}/rulings") as r:
         sheet = await r.text()
-    assert "golf.goal" not in sheet  # undone: not on the sheet
-    assert "Afdrukken" in sheet and "Scoreformulier" in sheet  # the table's language
+    assert "golf.goal" not in sheet  # undone: not among the rulings
+    assert "Afdrukken" in sheet and "Beslissingen" in sheet  # the table's language
+    assert "Scoreformulier" in sheet  # the link to the score sheet

@@ -38,6 +38,7 @@ async def test_no_public_page_or_api_carries_a_token(app) -> None:  # type: igno
     paths = ["/", "/table/1", "/overlay/1", "/table/1?qr=0", "/ref/1", "/history/1", "/api/tables",
              "/api/table/1", "/api/table/1/log", "/api/table/1/matches", "/api/table/1/tv",
              f"/match/{match_id}.jsonl", f"/match/{match_id}.jsonl?raw=1", f"/match/{match_id}/sheet",
+             f"/match/{match_id}/rulings", f"/sheet/{match_id}",
              "/static/tv.js", "/static/ref.js", "/static/common.js", "/i18n/en.json"]
     for path in paths:
         async with http.get(url + path) as r:

@@ -220,6 +220,8 @@ BAD = {
     "huge match number": lambda tok: _get(b"/match/99999999999999999999999.jsonl"),
     "huge match number, raw": lambda tok: _get(b"/match/99999999999999999999999.jsonl?raw=1"),
     "huge sheet number": lambda tok: _get(b"/match/99999999999999999999999/sheet"),
+    "huge rulings number": lambda tok: _get(b"/match/99999999999999999999999/rulings"),
+    "huge club sheet number": lambda tok: _get(b"/sheet/99999999999999999999999"),
     "9,000-digit match number": lambda tok: _get(b"/match/" + b"9" * 7000 + b".jsonl"),
     "unknown table": lambda tok: _get(b"/api/table/" + b"9" * 300),
     "percent-encoded bad byte": lambda tok: _get(b"/table/%ff%fe"),

@@ -96,6 +96,9 @@ class Table:
     walk: Walk = field(default_factory=Walk)
     #: the board heard or not, sensor events entered by hand, the merge (``pub_sensors``)
     sensors: TableSensors = field(default_factory=TableSensors)
+    #: the tasks whose item (an event, a checkpoint, a loss) of this table waits for a match
+    #: log that refuses writes: a referee's change waits behind them (``web.server``)
+    waiting: set[asyncio.Task[Any]] = field(default_factory=set)
     listeners: set[asyncio.Event] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _json: tuple[int, str] = (-1, "")
@@ -121,6 +124,9 @@ class Pub(SensorsOut):
         self.lang = lang
         #: what the screens add to a table's snapshot (``tablesense.web.view``): its ``view``
         self.view: Callable[[Table, dict[str, Any]], dict[str, Any]] | None = None
+        #: tonight's team nights at this pub, their score so far (``league.pub_nights``; the
+        #: overview shows it from ``/api/team-night``); None: the pub is in no league
+        self.team_night: dict[str, Any] | None = None
         self.tables: dict[str, Table] = {}
         for tid in table_ids:
             token, tlang = store.table(tid, lang)
@@ -344,6 +350,7 @@ class Pub(SensorsOut):
             except StoreUnavailable as exc:
                 if not failing:
                     failing = True
+                    tab.waiting.add(asyncio.current_task())  # type: ignore[arg-type]
                     text = f"{exc}; the table's events wait and are written when it can"
                     print(f"tablesense: table {tab.id}: {text}", file=sys.stderr, flush=True)
                     tab.ticker.append({"type": "error", "error": text, "at": time.time()})
@@ -355,6 +362,7 @@ class Pub(SensorsOut):
                 tab.ticker.append({"type": "error", "error": str(exc), "at": time.time()})
                 self._changed(tab)
             if failing:
+                tab.waiting.discard(asyncio.current_task())  # type: ignore[arg-type]
                 again = "the match log takes writes again"
                 print(f"tablesense: table {tab.id}: {again}", file=sys.stderr, flush=True)
                 tab.ticker.append({"type": "note", "note": again, "at": time.time()})
@@ -507,11 +515,12 @@ class Pub(SensorsOut):
         self._pause_clock(tab, rep.state)
         finished = bool(rep.state is not None and rep.state.finished)
         was = tab.match.ended is not None
-        if finished != was:
+        if finished or was:  # ended, reopened, or amended after its end (a late call, a void)
             result = None
             if finished and rep.state is not None and rep.engine is not None:
                 result = {"winner": rep.state.winner, "summary": rep.engine.summary(rep.state, tab.lang)}
-            self.store.finish(tab.match.id, result)
+            if finished != was or result != tab.match.result:
+                self.store.finish(tab.match.id, result)
             tab.match = self.store.match(tab.match.id)
         self._changed(tab)
 

@@ -42,7 +42,10 @@ class Play:
     burst_seconds: tuple[float, float] = (1.0, 4.0)
     burst_cut_chance: float = 0.6
     rest_wait: float = 10.0
-    finish_seconds: float = 60.0  # after the play time, to finish the matches being played
+    #: after the play time, to finish the matches being played: none is needed since a pub
+    #: sends a result only when it is final (a match cut off is unfinished in its log and
+    #: not in the league); kept to play longer evenings out
+    finish_seconds: float = 0.0
 
 
 @dataclass
@@ -67,9 +70,8 @@ class TableDriver:
         self.play = play
         self.fig = TableFigures()
         self.stop_at = float("inf")  # monotonic: no match starts after it
-        #: monotonic: no shot starts after it (the evening ends when its last matches are over,
-        #: or this much after ``stop_at``; a match the league took but that goes on would
-        #: otherwise be checked half-played)
+        #: monotonic: when the evening started (no shot starts ``finish_seconds`` after
+        #: ``stop_at``)
         self.started = time.monotonic()
         self.cuts: list[Fault] = []  # the cable cuts made during practice bursts
 

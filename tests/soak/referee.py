@@ -1,6 +1,9 @@
 """The soak's web clients: the referee's phone (the panel's HTTP API with the table's
 token, as ``ref.html`` sends it) and a recorder of every answer any client of the soak got
-from any web server, for the "no 5xx" invariant.
+from any web server, for the "no 5xx" invariant. A referee's change the pub's match log
+cannot take (a full disk) is answered 503 "not taken (nothing changed)" by design: nothing
+of it is kept, the panel says so and the referee presses again; those are counted apart
+(``web["503 not taken"]`` in the figures), not as a break.
 
 The referee's phone does what a referee with a flaky phone does. A request that could
 not connect (the pub's host is down, restarting) is sent again until the host answers. A
@@ -23,6 +26,8 @@ import aiohttp
 from .invariants import Ack
 
 TOKEN_HEADER = "X-Tablesense-Token"
+#: how the pub's 503 for a change its match log cannot take begins (web/server.py NOT_TAKEN)
+NOT_TAKEN = "not taken (nothing changed): "
 
 
 @dataclass
@@ -32,7 +37,10 @@ class Answers:
     seen: list[tuple[str, str, int]] = field(default_factory=list)
     counts: Counter[str] = field(default_factory=Counter)
 
-    def note(self, server: str, request: str, status: int) -> None:
+    def note(self, server: str, request: str, status: int, said: str = "") -> None:
+        if status == 503 and NOT_TAKEN in said:  # refused by design: nothing taken, the referee told
+            self.counts["503 not taken"] += 1
+            return
         self.counts[f"{status // 100}xx"] += 1
         if status >= 500 or len(self.seen) < 200_000:
             self.seen.append((server, request, status))
@@ -102,8 +110,8 @@ class Referee:
             try:
                 async with self.http.post(url, json=body, headers={TOKEN_HEADER: self.web.tokens[self.table]},
                                           timeout=aiohttp.ClientTimeout(total=10)) as r:
-                    self.answers.note(self.web.pub, f"POST {url} {body}", r.status)
                     text = await r.text()
+                    self.answers.note(self.web.pub, f"POST {url} {body}", r.status, text)
                     if r.status == 200:
                         match = None
                         if kind == "setup":

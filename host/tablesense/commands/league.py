@@ -1,16 +1,18 @@
-"""``tablesense league ACTION ... --db FILE``: the club competition (docs/league.md).
+"""``tablesense league ACTION ... --db FILE``: competitions of every game (docs/league.md).
 
-Actions: ``create``, ``list``, ``add-player``, ``add-result``, ``import`` (stored match
-logs), ``standings`` and ``moyennes``; ``--db`` goes before or after the action. Every
-mistake is one line on stderr and exit status 1 (a log file that cannot be read: 2),
-never a traceback.
+Actions: ``create``, ``list``, ``show``, ``add-player``, ``add-team``, ``add-result``,
+``import`` (stored match logs), ``schedule``, ``standings`` and ``moyennes``; ``--db`` goes
+before or after the action. Every mistake is one line on stderr and exit status 1 (a log
+file that cannot be read: 2), never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,20 +21,22 @@ from ..errors import IllegalCall, TablesenseError
 from ..league import (
     LeagueStore,
     NotACompetitionMatch,
-    check_minimum,
     check_visitor_breaks,
     lines_from_store,
     make_result,
     new_moyennes,
-    standings,
-    winner,
 )
 from ..league import commands as league_commands
-from ..league.ingest import fits
+from ..league.fixtures import schedule
+from ..league.games import check_entry, golf_by_hand, kegle_by_hand, members_text, side_name
+from ..league.ingest import Members, enter, fits, team_night
 from ..league.limits import MAX_LINE_CHARS, MAX_LOG_LINES
-from ..league.matchlog import carom_result, replay_match
+from ..league.matchlog import replay_match
+from ..league.report import report
+from ..league.scheme import BUILTIN, GAMES, SchemeError, resolve
 from ..league.season import next_half_players
-from ..league.store import DISCIPLINES, HALVES
+from ..league.standings import standings
+from ..league.store import DISCIPLINES, HALVES, Competition, Fixture, _result_from
 from ..rules.carom_targets import SCHEMES
 
 EXAMPLES = """
@@ -42,7 +46,7 @@ tablesense league add-result "Najaar 2026" Ann Bob --caroms 30 20 --innings 25 -
 tablesense league standings "Najaar 2026" --db club.db
 """
 
-ACTIONS = "create, list, add-player, add-result, import, standings or moyennes"
+ACTIONS = "create, list, show, add-player, add-team, add-result, import, schedule, standings or moyennes"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -54,45 +58,75 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                               epilog=f"example:\n  {example}",
                               formatter_class=argparse.RawDescriptionHelpFormatter)
 
-    c = action("create", "create a competition (one half season)",
+    c = action("create", "create a competition (a half season, a series of team nights, ...)",
                'tablesense league create "Najaar 2026" --season 2026-2027 --db club.db')
     c.add_argument("name", help="the competition's name, as the other actions name it")
+    c.add_argument("--game", default="carom", choices=GAMES, help="the game played (default carom)")
     c.add_argument("--season", default="", help="the season, e.g. 2026-2027")
     c.add_argument("--half", default="najaar", choices=HALVES,
                    help="which half of the season (default najaar)")
     c.add_argument("--discipline", default="libre", choices=DISCIPLINES,
                    help="the carom discipline played (default libre)")
     c.add_argument("--profile", default="club", metavar="ID",
-                   help="the club's rule profile: kampioen (alias club) or liemers (default club)")
-    c.add_argument("--points", default="de-bruijn", choices=SCHEMES,
-                   help="match-point scheme (default de-bruijn)")
+                   help="carom: the club's rule profile, kampioen (alias club) or liemers (default club)")
+    c.add_argument("--scheme", metavar="NAME|FILE",
+                   help="what a match gives, how a tie is decided: a built-in scheme ("
+                        + ", ".join(BUILTIN) + ") or a TOML/JSON file (docs/league.md); default: "
+                        "de-bruijn, golf-frames, kegle-handicap")
+    c.add_argument("--points", choices=SCHEMES, help="carom: the same as --scheme with a built-in name")
     c.add_argument("--after", metavar="COMP",
                    help="the half before: its players, with the moyennes it gave them")
 
     lst = action("list", "list the competitions", "tablesense league list --db club.db")
 
-    a = action("add-player", "add a player with his moyenne (before the first result)",
+    sh = action("show", "the competition: its game, scheme, players, teams and schedule",
+                'tablesense league show "Najaar 2026" --db club.db')
+    sh.add_argument("competition", help="the competition's name")
+    sh.add_argument("--json", action="store_true", help="one JSON object")
+
+    a = action("add-player", "add a player (or a golf duo) before the first result",
                'tablesense league add-player "Najaar 2026" Ann --moyenne 1.2 --db club.db')
     a.add_argument("competition", help="the competition's name")
-    a.add_argument("name", help="the player's name")
-    a.add_argument("--moyenne", type=float, metavar="X", required=True,
-                   help="his moyenne: caroms per inning at the start of the competition")
+    a.add_argument("name", help="the player's name (a duo: the duo's name)")
+    a.add_argument("--moyenne", "--average", dest="moyenne", type=float, metavar="X",
+                   help="his strength: carom, his moyenne (caroms per inning); keglebillard, his series "
+                        "average (points per series, the distance follows from it)")
+    a.add_argument("--group", default="", metavar="G", help="his group: the A or B series of the competition")
+    a.add_argument("--members", nargs=2, metavar=("P1", "P2"), help="golf: the duo's two players")
+    a.add_argument("--team", default="", metavar="TEAM", help="the team he plays for (league add-team)")
 
-    r = action("add-result", "enter a played match; P1 broke with the yellow ball",
+    tm = action("add-team", "add a team and its home pub (a team competition's nights are played there)",
+                'tablesense league add-team "Visite 2026" "De Kroeg 1" --pub kroeg --db league.db')
+    tm.add_argument("competition", help="the competition's name")
+    tm.add_argument("name", help="the team's name")
+    tm.add_argument("--pub", required=True, metavar="PUB", help="its home pub (the pub's name in the league)")
+    tm.add_argument("--group", default="", metavar="G", help="its group (A, B ...)")
+
+    r = action("add-result", "enter a played match; P1 broke (carom: the yellow ball)",
                'tablesense league add-result "Najaar 2026" Ann Bob --caroms 30 20 --innings 25 --db club.db')
     r.add_argument("competition", help="the competition's name")
-    r.add_argument("p1", help="the player who broke (yellow ball)")
+    r.add_argument("p1", help="the player who broke (carom: yellow ball; golf: opened frame 1)")
     r.add_argument("p2", help="his opponent")
-    r.add_argument("--caroms", type=int, nargs=2, metavar=("P1", "P2"), required=True,
-                   help="caroms each player made")
-    r.add_argument("--innings", type=int, nargs="+", metavar="N", required=True,
-                   help="innings (one number, or one per player)")
+    r.add_argument("--caroms", type=int, nargs=2, metavar=("P1", "P2"), help="carom: caroms each player made")
+    r.add_argument("--innings", type=int, nargs="+", metavar="N",
+                   help="carom: innings (one number, or one per player)")
     r.add_argument("--targets", type=int, nargs=2, metavar=("P1", "P2"),
-                   help="targets (default: moyenne x 25, at least 20; kampioen: at least 20, "
+                   help="carom: targets (default: moyenne x 25, at least 20; kampioen: at least 20, "
                         "003 Art. 11.5)")
     r.add_argument("--high-run", type=int, nargs=2, default=(0, 0), metavar=("P1", "P2"),
-                   help="each player's highest run (default 0 0)")
-    r.add_argument("--barrage", action="store_true", help="a barrage match deciding a tie")
+                   help="carom: each player's highest run (default 0 0)")
+    r.add_argument("--frames", type=int, nargs=2, metavar=("P1", "P2"), help="golf: frames each won (2-1)")
+    r.add_argument("--balls", type=int, nargs=2, metavar=("P1", "P2"),
+                   help="golf: balls each scored over the frames (default five a frame won)")
+    r.add_argument("--scored", type=int, nargs=2, metavar=("P1", "P2"),
+                   help="keglebillard: points each scored")
+    r.add_argument("--series", type=int, metavar="N", help="keglebillard: the series each played")
+    r.add_argument("--highest", type=int, nargs=2, metavar=("P1", "P2"),
+                   help="keglebillard: each player's highest series")
+    r.add_argument("--night", type=int, metavar="FIXTURE",
+                   help="team competition: the night it was played for")
+    r.add_argument("--barrage", action="store_true",
+                   help="the match deciding a tie at the top (barrage, deciding game, shoot-out)")
     r.add_argument("--visitor", metavar="NAME", help="the visiting player (liemers: he breaks, so he is P1)")
 
     i = action("import", "take results from stored match logs (JSONL files, or the pub's log)",
@@ -102,11 +136,24 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     i.add_argument("--store", metavar="DB", help="the pub's match log (tablesense run --db)")
     i.add_argument("--match", type=int, action="append", default=[], metavar="ID",
                    help="a match id in --store (repeat for more)")
-    i.add_argument("--barrage", action="store_true", help="the matches are barrage matches deciding a tie")
+    i.add_argument("--night", type=int, metavar="FIXTURE",
+                   help="team competition: the night they were played for")
+    i.add_argument("--barrage", action="store_true",
+                   help="the matches decide a tie at the top (barrage, deciding game, shoot-out)")
 
-    subs = [c, lst, a, r, i]
-    for name, text in (("standings", "standings by match points"),
-                       ("moyennes", "each player's new moyenne and next target")):
+    sc = action("schedule", "make the season's round-robin (home and away) with dates, or show it",
+                'tablesense league schedule "Najaar 2026" --start 2026-09-21 --every 7 --db club.db')
+    sc.add_argument("competition", help="the competition's name")
+    sc.add_argument("--start", metavar="YYYY-MM-DD", help="the first round's date (makes the schedule)")
+    sc.add_argument("--every", type=int, default=7, metavar="DAYS", help="days between rounds (default 7)")
+    sc.add_argument("--once", action="store_true", help="a single round-robin (no return matches)")
+    sc.add_argument("--replace", action="store_true", help="make it anew though one exists (none played yet)")
+    sc.add_argument("--json", action="store_true", help="one JSON object")
+
+    subs = [c, lst, sh, a, tm, r, i, sc]
+    for name, text in (("standings", "standings by the competition's scheme (teams: their nights too)"),
+                       ("moyennes", "carom: each player's new moyenne and next target; keglebillard: the "
+                                    "new series average and next distance")):
         st = action(name, text, f'tablesense league {name} "Najaar 2026" --db club.db')
         st.add_argument("competition", help="the competition's name")
         st.add_argument("--json", action="store_true", help="one JSON object instead of a table")
@@ -135,47 +182,182 @@ def run(args: argparse.Namespace) -> int:
         return 1
 
 
+# --- competitions -------------------------------------------------------------------------------
+
 def _create(store: LeagueStore, args: argparse.Namespace) -> int:
     before = store.competition(args.after) if args.after else None
-    comp = store.create(args.name, args.season, args.half, args.discipline, args.profile, args.points)
+    if args.points and args.scheme:
+        print("tablesense league: --points and --scheme say the same; give one", file=sys.stderr)
+        return 1
+    if args.points and args.game != "carom":
+        print(f"tablesense league: --points is carom's; a {args.game} competition takes --scheme",
+              file=sys.stderr)
+        return 1
+    named = args.scheme or args.points
+    if named is None and before is not None:
+        scheme = before.record
+    else:
+        try:
+            scheme = resolve(named, args.game)
+        except SchemeError as exc:
+            print(f"tablesense league: {exc}", file=sys.stderr)
+            return 1
+    comp = store.create(args.name, args.season, args.half, args.discipline, args.profile, scheme, args.game)
     if before is not None:  # the next half starts from the last half's moyennes
-        for p in next_half_players(store.players(before), store.results(before)):
-            store.add_player(comp, p.name, p.moyenne)
-    print(f"created {comp.name}: {comp.half} {comp.season} {comp.discipline}, profile {comp.profile}, "
-          f"{comp.scheme} points".replace("  ", " "))
+        for p in next_half_players(store.players(before), store.results(before), before.game):
+            store.add_player(comp, p.name, p.moyenne, p.group, p.members)
+    if comp.game == "carom":
+        print(f"created {comp.name}: {comp.half} {comp.season} {comp.discipline}, profile {comp.profile}, "
+              f"{comp.scheme} points".replace("  ", " "))
+    else:
+        print(f"created {comp.name}: {_when(comp)}scheme {comp.scheme}")
     if before is not None:
         print(f"{len(store.players(comp))} players from {before.name}, with the moyennes it gave them")
     return 0
 
 
+def _when(comp: Competition) -> str:
+    """"najaar 2026-2027, " as carom's titles say it (a carom half without a season: "najaar, ");
+    golf and keglebillard: the season, if any."""
+    when = f"{comp.half} {comp.season}".strip() if comp.game == "carom" else comp.season
+    return f"{when}, " if when else ""
+
+
 def _list(store: LeagueStore, args: argparse.Namespace) -> int:
     for comp in store.competitions():
         n = len(store.players(comp))
-        print(f"{comp.name}\t{comp.half} {comp.season}\t{comp.discipline}\t{comp.profile}\t{n} players")
+        kind = f"{comp.discipline}\t{comp.profile}" if comp.game == "carom" else f"{comp.game}\t{comp.scheme}"
+        print(f"{comp.name}\t{comp.half} {comp.season}\t{kind}\t{n} players")
     return 0
 
+
+def _show(store: LeagueStore, args: argparse.Namespace) -> int:
+    comp = store.competition(args.competition)
+    players, teams, fixtures = store.players(comp), store.teams(comp), store.fixtures(comp)
+    if args.json:
+        print(json.dumps({"competition": comp.name, "game": comp.game, "season": comp.season,
+                          "half": comp.half, "discipline": comp.discipline or None,
+                          "profile": comp.profile or None,
+                          "scheme": comp.record.to_dict(),
+                          "players": [{"name": p.name, "strength": p.moyenne, "group": p.group,
+                                       "members": list(p.members), "team": p.team} for p in players],
+                          "teams": [{"name": t.name, "pub": t.pub, "group": t.group} for t in teams],
+                          "fixtures": len(fixtures)}))
+        return 0
+    what = f"{comp.discipline}, profile {comp.profile}" if comp.game == "carom" else comp.game
+    print(f"{comp.name} ({_when(comp)}{what})")
+    for line in comp.record.lines():
+        print(f"  {line}")
+    for t in teams:
+        names = [p.name for p in players if p.team == t.name]
+        print(f"team {t.name} (home: {t.pub}{', group ' + t.group if t.group else ''}): {', '.join(names)}")
+    for p in players:
+        if p.team:
+            continue
+        strength = _strength(comp, p)
+        print(f"player {members_text(p)}{strength}{', group ' + p.group if p.group else ''}")
+    if fixtures:
+        print(f"schedule: {len(fixtures)} fixtures, {fixtures[0].date} to {fixtures[-1].date} "
+              "(tablesense league schedule shows them)")
+    return 0
+
+
+def _strength(comp: Competition, p: Any) -> str:
+    if comp.game == "carom":
+        return f", moyenne {p.moyenne:.3f}"
+    if comp.game == "kegle":
+        return f", series average {p.moyenne:g}, distance {comp.record.kegle_distance(p.moyenne)}"
+    return ""
+
+
+# --- entrants ------------------------------------------------------------------------------------
 
 def _add_player(store: LeagueStore, args: argparse.Namespace) -> int:
     comp = store.competition(args.competition)
-    p = store.add_player(comp, args.name, args.moyenne)
-    print(f"{p.name} joins {comp.name} with moyenne {p.moyenne:.3f}")
+    strength = comp.game == "carom" or (comp.game == "kegle" and comp.record.distance is None)
+    if args.moyenne is None and strength:
+        what = "--moyenne X (caroms per inning)" if comp.game == "carom" else \
+            "--average X (points per series: his distance follows from it)"
+        print(f"tablesense league: a player of {comp.name} needs {what}", file=sys.stderr)
+        return 1
+    p = store.add_player(comp, args.name, args.moyenne or 0.0, args.group, tuple(args.members or ()),
+                         args.team)
+    where = (f" for {p.team}" if p.team else "") + (f" in group {p.group}" if p.group else "")
+    if comp.game == "carom":
+        print(f"{p.name} joins {comp.name} with moyenne {p.moyenne:.3f}{where}")
+    elif comp.game == "kegle":
+        print(f"{p.name} joins {comp.name}{where}: series average {p.moyenne:g}, distance "
+              f"{comp.record.kegle_distance(p.moyenne)}")
+    else:
+        print(f"{members_text(p)} joins {comp.name}{where}")
     return 0
+
+
+def _add_team(store: LeagueStore, args: argparse.Namespace) -> int:
+    comp = store.competition(args.competition)
+    t = store.add_team(comp, args.name, args.pub, args.group)
+    print(f"{t.name} joins {comp.name}, at home in {t.pub}" + (f", group {t.group}" if t.group else ""))
+    return 0
+
+
+# --- results -------------------------------------------------------------------------------------
+
+def _members(store: LeagueStore, comp: Competition) -> Members:
+    players = store.players(comp)
+    teams = {t.name: t for t in store.teams(comp)}
+    return Members(comp, frozenset(p.name for p in players), {}, {p.name: p for p in players}, teams,
+                   tuple(store.fixtures(comp)))
 
 
 def _add_result(store: LeagueStore, args: argparse.Namespace) -> int:
     comp = store.competition(args.competition)
-    if len(args.innings) > 2:
-        print("tablesense league: --innings takes one number or two", file=sys.stderr)
-        return 1
-    innings = (args.innings[0], args.innings[-1])
-    check_visitor_breaks(comp.profile, args.p1, args.p2, args.visitor)
     p1, p2 = store.player(comp, args.p1), store.player(comp, args.p2)
-    targets = tuple(args.targets) if args.targets else None
-    result = make_result(p1, p2, tuple(args.caroms), innings, targets, comp.scheme, tuple(args.high_run),
-                         args.barrage, "entered", profile=comp.profile)
+    scheme = comp.record
+    given = {"carom": ("caroms", "innings", "targets"), "golf": ("frames", "balls"),
+             "kegle": ("scored", "series", "highest")}
+    wrong = [f"--{k}" for g, keys in given.items() if g != comp.game for k in keys if getattr(args, k)]
+    if wrong:
+        print(f"tablesense league: {', '.join(wrong)} is not for a {comp.game} match", file=sys.stderr)
+        return 1
+    if comp.game == "carom":
+        if args.caroms is None or args.innings is None:
+            print("tablesense league: a carom result needs --caroms A B and --innings N", file=sys.stderr)
+            return 1
+        if len(args.innings) > 2:
+            print("tablesense league: --innings takes one number or two", file=sys.stderr)
+            return 1
+        innings = (args.innings[0], args.innings[-1])
+        check_visitor_breaks(comp.profile, args.p1, args.p2, args.visitor)
+        targets = tuple(args.targets) if args.targets else None
+        result = make_result(p1, p2, tuple(args.caroms), innings, targets, scheme, tuple(args.high_run),
+                             args.barrage, "entered", profile=comp.profile)
+    elif comp.game == "golf":
+        if args.frames is None:
+            print("tablesense league: a golf result needs --frames A B (frames each won)", file=sys.stderr)
+            return 1
+        result = golf_by_hand(p1, p2, tuple(args.frames), tuple(args.balls) if args.balls else None, scheme,
+                              barrage=args.barrage)
+    else:
+        if args.scored is None or args.series is None:
+            print("tablesense league: a keglebillard result needs --scored A B and --series N",
+                  file=sys.stderr)
+            return 1
+        result = kegle_by_hand(p1, p2, tuple(args.scored), args.series,
+                               tuple(args.highest) if args.highest else None, scheme, barrage=args.barrage)
+    check_entry(comp.profile, scheme, result, p1, p2)
+    m = _members(store, comp)
+    if m.teams and not args.barrage:
+        _needs_night(comp, args.night)
+        result = replace(result, fixture=team_night(m, p1, p2, None, None, args.night))
     store.add_result(comp, result)
     print(_result_line(result))
     return 0
+
+
+def _needs_night(comp: Competition, night: int | None) -> None:
+    if night is None:
+        raise IllegalCall(f"{comp.name} is played in team nights: say which with --night FIXTURE "
+                          "(tablesense league schedule lists them)")
 
 
 def _import(store: LeagueStore, args: argparse.Namespace) -> int:
@@ -195,16 +377,24 @@ def _import(store: LeagueStore, args: argparse.Namespace) -> int:
         sources.append((path, lines))
     for match_id in args.match:
         sources.append((f"{args.store}#{match_id}", lines_from_store(args.store, match_id)))
+    m = _members(store, comp)
+    if m.teams and not args.barrage:
+        _needs_night(comp, args.night)
     results = []
     seen: dict[str, str] = {}
     for where, lines in sources:  # every log checked before any result is entered
         try:
             match = replay_match(lines)
-            result = carom_result(match, source=where, barrage=args.barrage)
-            why = fits(comp, match.game, match.discipline or "libre")
+            why = fits(comp, match.game, (match.discipline or "libre") if match.game == "carom" else "")
             if why is not None:
                 raise NotACompetitionMatch(why)
-            check_minimum(comp.profile, result.p1, result.p2, result.targets)
+            e1, e2 = (m.entrant("", match.players.get(side)) for side in ("p1", "p2"))
+            for side, e in (("p1", e1), ("p2", e2)):
+                if e is None:
+                    raise NotACompetitionMatch(f"{side_name(match.players.get(side))!r} is not a player of "
+                                               f"{comp.name}")
+            assert e1 is not None and e2 is not None
+            result = enter(m, match, e1, e2, where, fixture=args.night, barrage=args.barrage)
             had = seen.get(match.digest) or store.digest_source(match.digest)
             if had is not None:
                 raise NotACompetitionMatch(f"the same match as {had}, entered already: one log counts once")
@@ -212,8 +402,6 @@ def _import(store: LeagueStore, args: argparse.Namespace) -> int:
             print(f"tablesense league: {where}: {exc}", file=sys.stderr)
             return 1
         seen[match.digest] = where
-        for name in (result.p1, result.p2):
-            store.player(comp, name)
         results.append((result, match.digest))
     for result, digest in results:
         store.add_result(comp, result, digest)
@@ -247,48 +435,180 @@ def _read_log(path: str) -> list[str] | tuple[int, str]:
     return lines
 
 
+# --- the schedule --------------------------------------------------------------------------------
+
+def _schedule(store: LeagueStore, args: argparse.Namespace) -> int:
+    comp = store.competition(args.competition)
+    teams, players = store.teams(comp), store.players(comp)
+    if args.start is not None:
+        try:
+            start = dt.date.fromisoformat(args.start)
+        except ValueError:
+            print(f"tablesense league: --start is a date YYYY-MM-DD, not {args.start!r}", file=sys.stderr)
+            return 1
+        if not 1 <= args.every <= 365:
+            print(f"tablesense league: --every is 1 to 365 days, not {args.every}", file=sys.stderr)
+            return 1
+        had = store.fixtures(comp)
+        if had and not args.replace:
+            print(f"tablesense league: {comp.name} has a schedule already ({len(had)} fixtures); --replace "
+                  "makes a new one", file=sys.stderr)
+            return 1
+        data = report(comp, players, _results(store, comp), teams, had, "0000-00-00")
+        if had and data["schedule"]["played"]:
+            print(f"tablesense league: {comp.name}'s schedule has played fixtures; it is not made anew",
+                  file=sys.stderr)
+            return 1
+        groups: dict[str, list[str]] = {}
+        entrants = [(t.name, t.group) for t in teams] if teams else [(p.name, p.group) for p in players]
+        for name, group in entrants:
+            groups.setdefault(group, []).append(name)
+        if not any(len(v) > 1 for v in groups.values()):
+            print(f"tablesense league: {comp.name} has fewer than two {'teams' if teams else 'players'} to "
+                  "schedule", file=sys.stderr)
+            return 1
+        store.set_schedule(comp, schedule(groups, start, args.every, not args.once))
+    fixtures = store.fixtures(comp)
+    data = report(comp, players, _results(store, comp), teams, fixtures, dt.date.today().isoformat())
+    if args.json:
+        print(json.dumps({"competition": comp.name, "fixtures": [_fixture_dict(f, teams) for f in fixtures],
+                          **{k: [x["fixture"] for x in v] for k, v in data["schedule"].items()}}))
+        return 0
+    if not fixtures:
+        print(f"{comp.name} has no schedule (tablesense league schedule COMP --start YYYY-MM-DD makes it)")
+        return 0
+    done = {x["fixture"] for x in data["schedule"]["played"]}
+    nxt = {x["fixture"] for x in data["schedule"]["next"]}
+    pubs = {t.name: t.pub for t in teams}
+    table: list[tuple[Any, ...]] = [("night" if teams else "#", "round", "date", "group", "home", "away",
+                                     "where", "")]
+    for f in fixtures:
+        mark = "played" if f.id in done else "next" if f.id in nxt else ""
+        table.append((f.id, f.round, f.date, f.group or "-", f.home, f.away, pubs.get(f.home, "-"), mark))
+    _print_table(table)
+    return 0
+
+
+def _fixture_dict(f: Fixture, teams: list[Any]) -> dict[str, Any]:
+    pubs = {t.name: t.pub for t in teams}
+    return {"fixture": f.id, "round": f.round, "date": f.date, "group": f.group, "home": f.home,
+            "away": f.away, "pub": pubs.get(f.home)}
+
+
+def _results(store: LeagueStore, comp: Competition) -> list[tuple[int, Any]]:
+    rows = store.db.execute("SELECT id, data FROM results WHERE competition_id=? ORDER BY id", (comp.id,))
+    return [(rid, _result_from(json.loads(d))) for rid, d in rows]
+
+
+# --- standings -------------------------------------------------------------------------------------
+
+#: the standings' columns per game: (heading, Standing.to_dict key, format)
+COLUMNS = {
+    "carom": (("played", "played"), ("won", "won"), ("drawn", "drawn"), ("lost", "lost"),
+              ("points", "points"), ("caroms", "caroms"), ("innings", "innings"), ("average", "average"),
+              ("high run", "high_run")),
+    "golf": (("played", "played"), ("won", "won"), ("lost", "lost"), ("points", "points"),
+             ("frames", "frames_won"), ("lost", "frames_lost"), ("balls", "balls_won"),
+             ("against", "balls_lost")),
+    "kegle": (("played", "played"), ("won", "won"), ("tied", "drawn"), ("lost", "lost"), ("points", "points"),
+              ("scored", "scored"), ("series", "series"), ("average", "average"), ("highest", "highest")),
+}
+
+
 def _standings(store: LeagueStore, args: argparse.Namespace) -> int:
     comp = store.competition(args.competition)
-    rows = standings(store.players(comp), store.results(comp))
-    champ, barrage = winner(rows)
+    data = report(comp, store.players(comp), _results(store, comp), store.teams(comp), store.fixtures(comp),
+                  dt.date.today().isoformat())
     if args.json:
-        print(json.dumps({"competition": comp.name, "standings": [r.to_dict() for r in rows],
-                          "winner": champ, "barrage": barrage}))
+        data.pop("schedule", None)
+        print(json.dumps(data))
         return 0
-    title = f"{comp.name} ({comp.half} {comp.season}, {comp.discipline}, {comp.scheme} points)"
-    print(title.replace("  ", " "))
-    head = ("#", "player", "played", "won", "drawn", "lost", "points", "caroms", "innings", "average",
-            "high run")
-    table: list[tuple[Any, ...]] = [head]
-    for n, r in enumerate(rows, 1):
-        table.append((n, r.name, r.played, r.won, r.drawn, r.lost, r.points, r.caroms, r.innings,
-                      f"{r.average:.3f}", r.high_run))
-    _print_table(table)
-    if champ:
-        print(f"winner: {champ}")
-    elif barrage:
-        print(f"level on points at the top: a barrage match decides between {' and '.join(barrage)}")
+    what = (f"{comp.discipline}, {comp.scheme} points" if comp.game == "carom" else
+            f"{comp.game}, scheme {comp.scheme}")
+    print(f"{comp.name} ({_when(comp)}{what})")
+    decider = comp.record.decider
+    for g in data["groups"]:
+        if g["group"]:
+            print(f"group {g['group']}")
+        head = ("#", "player", *(h for h, _ in COLUMNS[comp.game]))
+        table: list[tuple[Any, ...]] = [head]
+        for n, row in enumerate(g["standings"], 1):
+            cells = []
+            for _, key in COLUMNS[comp.game]:
+                v = row[key]
+                cells.append(f"{v:.3f}" if key == "average" and comp.game == "carom" else
+                             f"{v:.2f}" if key == "average" else v)
+            table.append((n, row["name"], *cells))
+        _print_table(table)
+        if g["winner"]:
+            print(f"winner: {g['winner']}")
+        elif g["decider"] and decider:
+            print(f"level at the top: a {decider} match decides between {' and '.join(g['decider'])}")
+        elif g["decider"]:
+            print(f"level at the top: {' and '.join(g['decider'])} share the title")
+    if "teams" in data:
+        print("teams")
+        table = [("#", "team", "home", "nights", "won", "drawn", "lost", "team points", "points", "against")]
+        for n, t in enumerate(data["teams"], 1):
+            table.append((n, t["name"], t["pub"], t["played"], t["won"], t["drawn"], t["lost"],
+                          t["team_points"], t["points_for"], t["points_against"]))
+        _print_table(table)
     return 0
 
 
 def _moyennes(store: LeagueStore, args: argparse.Namespace) -> int:
     comp = store.competition(args.competition)
-    rows = new_moyennes(store.players(comp), store.results(comp))
+    if comp.game == "golf":
+        print(f"tablesense league: {comp.name} is golf: a golf player has no moyenne or distance",
+              file=sys.stderr)
+        return 1
+    if comp.game == "kegle":
+        rows = _kegle_averages(store, comp)
+        if args.json:
+            print(json.dumps({"competition": comp.name, "averages": rows}))
+            return 0
+        table: list[tuple[Any, ...]] = [("player", "old average", "new average", "next distance")]
+        table += [(r["name"], f"{r['old']:.2f}", f"{r['new']:.2f}", r["distance"]) for r in rows]
+        _print_table(table)
+        return 0
+    moy = new_moyennes(store.players(comp), store.results(comp))
     if args.json:
         print(json.dumps({"competition": comp.name, "moyennes": [
-            {"name": p.name, "old": p.moyenne, "new": new, "target": target} for p, new, target in rows]}))
+            {"name": p.name, "old": p.moyenne, "new": new, "target": target} for p, new, target in moy]}))
         return 0
-    table: list[tuple[Any, ...]] = [("player", "old moyenne", "new moyenne", "next target")]
-    table += [(p.name, f"{p.moyenne:.3f}", f"{new:.3f}", target) for p, new, target in rows]
+    table = [("player", "old moyenne", "new moyenne", "next target")]
+    table += [(p.name, f"{p.moyenne:.3f}", f"{new:.3f}", target) for p, new, target in moy]
     _print_table(table)
     return 0
+
+
+def _kegle_averages(store: LeagueStore, comp: Competition) -> list[dict[str, Any]]:
+    """Each player's series average over the competition (points / series, 2 decimals; without
+    series his own) and the distance it gives under the scheme."""
+    rows = {r.name: r for r in standings(store.players(comp), store.results(comp), game="kegle")}
+    out = []
+    for p in store.players(comp):
+        row = rows.get(p.name)
+        new = row.average if row is not None and row.series else p.moyenne
+        out.append({"name": p.name, "old": p.moyenne, "new": new,
+                    "distance": comp.record.kegle_distance(new)})
+    return out
 
 
 def _result_line(r: Any) -> str:
     who = {"p1": f"{r.p1} wins", "p2": f"{r.p2} wins", "draw": "a draw"}[r.winner]
     kind = "barrage " if r.barrage else ""
+    night = f" (night {r.fixture})" if r.fixture is not None else ""
+    if r.game == "golf":
+        return (f"{kind}{r.p1} - {r.p2}: frames {r.frames[0]}-{r.frames[1]}, "
+                f"balls {r.balls[0]}-{r.balls[1]}: {who}; points {r.points[0]}-{r.points[1]}{night}")
+    if r.game == "kegle":
+        who = who if r.winner != "draw" else "a tie"
+        return (f"{kind}{r.p1} {r.scored[0]}/{r.targets[0]} - {r.p2} {r.scored[1]}/{r.targets[1]} in "
+                f"{r.series[0]} series: {who}; points {r.points[0]}-{r.points[1]}{night}")
+    bonus = f" (bonus {r.bonus[0]}-{r.bonus[1]})" if any(r.bonus) else ""
     return (f"{kind}{r.p1} {r.caroms[0]}/{r.targets[0]} - {r.p2} {r.caroms[1]}/{r.targets[1]} "
-            f"in {r.innings[0]} innings: {who}; points {r.points[0]}-{r.points[1]}")
+            f"in {r.innings[0]} innings: {who}; points {r.points[0]}-{r.points[1]}{bonus}{night}")
 
 
 def _print_table(rows: list[tuple[Any, ...]]) -> None:
@@ -298,5 +618,6 @@ def _print_table(rows: list[tuple[Any, ...]]) -> None:
                         for v, w in zip(row, widths)).rstrip())
 
 
-_ACTIONS = {"create": _create, "list": _list, "add-player": _add_player, "add-result": _add_result,
-            "import": _import, "standings": _standings, "moyennes": _moyennes}
+_ACTIONS = {"create": _create, "list": _list, "show": _show, "add-player": _add_player, "add-team": _add_team,
+            "add-result": _add_result, "import": _import, "schedule": _schedule, "standings": _standings,
+            "moyennes": _moyennes}

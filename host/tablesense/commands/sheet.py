@@ -4,7 +4,7 @@ MATCH is a match log (JSONL; ``-`` for standard input), or with ``--db`` a match
 the pub's database (``tablesense run --db``; the ids are on the table's /history page).
 The sheet is an HTML page made for A4 (``> sheet.html``, then print it from a browser),
 in the table's language or ``--lang``; ``--pdf FILE`` prints it to a PDF with Debian's
-chromium. Its figures are ``tablesense.sheet.figures``'s: carom inning by inning,
+chromium. Its figures are ``tablesense.club_figures``'s: carom inning by inning,
 keglebillard series by series, golf frame by frame (docs/cli.md, "The score sheet").
 """
 
@@ -31,8 +31,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..club_figures import figures_of_log
     from ..errors import TablesenseError
-    from ..sheet.figures import figures_of_log
     from ..sheet.page import render
     from ..sheet.source import SheetSourceError, from_file, from_store, open_store
     from ..store import StoreError

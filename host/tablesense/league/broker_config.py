@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .broker_url import BrokerURLError, check_pub_name
 from .limits import MAX_MESSAGE_BYTES
-from .messages import ROOT
+from .messages import NIGHTS_ROOT, ROOT
 
 #: PBKDF2 rounds of a password hash (mosquitto_passwd's default is 101)
 ITERATIONS = 1000
@@ -41,10 +41,11 @@ def hash_line(user: str, password: str, iterations: int = ITERATIONS, salt: byte
 
 def acl_text(pubs: list[str], league_user: str = LEAGUE_USER) -> str:
     out = ["# tablesense league ACL (tablesense league broker-config): each pub writes only under its",
-           "# own topics; the league service only reads.", "",
-           f"user {league_user}", f"topic read {ROOT}/#", ""]
+           "# own topics and reads only its own team nights; the league service reads the pubs' topics",
+           "# and writes only the nights it tells the pubs.", "",
+           f"user {league_user}", f"topic read {ROOT}/#", f"topic write {NIGHTS_ROOT}/#", ""]
     for pub in pubs:
-        out += [f"user {pub}", f"topic write {ROOT}/{pub}/#", ""]
+        out += [f"user {pub}", f"topic write {ROOT}/{pub}/#", f"topic read {NIGHTS_ROOT}/{pub}", ""]
     return "\n".join(out)
 
 

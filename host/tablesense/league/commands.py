@@ -25,7 +25,7 @@ from .broker_config import write as write_config
 from .broker_url import BrokerURLError, parse_broker_url
 from .inbox import open_inbox
 from .season import year_standings
-from .store import LeagueStore
+from .store import LeagueError, LeagueStore
 
 ACTIONS = ("serve", "broker-config", "alias", "year", "barrage")
 
@@ -177,7 +177,10 @@ def _barrage(args: argparse.Namespace) -> int:
 def _year(args: argparse.Namespace) -> int:
     with LeagueStore(_db(args)) as store:
         comps = [store.competition(name) for name in args.competitions]
-        rows = year_standings([(store.players(c), store.results(c)) for c in comps])
+        if len({c.game for c in comps}) > 1:
+            raise LeagueError("a year is of one game: " + ", ".join(f"{c.name} is {c.game}" for c in comps))
+        rows = year_standings([(store.players(c), store.results(c)) for c in comps], comps[0].record.order,
+                              comps[0].game)
     if args.json:
         print(json.dumps({"competitions": [c.name for c in comps], "standings": [r.to_dict() for r in rows]}))
         return 0

@@ -97,10 +97,13 @@ class Inbox:
         out = []
         with self.lock:
             for comp in self.store.competitions():
-                names = frozenset(p.name for p in self.store.players(comp))
+                players = self.store.players(comp)
+                names = frozenset(p.name for p in players)
                 rows = self.db.execute("SELECT pub, name, member FROM league_aliases WHERE competition_id=?",
                                        (comp.id,)).fetchall()
-                out.append(Members(comp, names, {(p, n): m for p, n, m in rows}))
+                teams = {t.name: t for t in self.store.teams(comp)}
+                out.append(Members(comp, names, {(p, n): m for p, n, m in rows}, {p.name: p for p in players},
+                                   teams, tuple(self.store.fixtures(comp)) if teams else ()))
         return out
 
     # --- received, not yet checked ----------------------------------------------------
@@ -153,8 +156,8 @@ class Inbox:
             return known
         try:
             match = replayed(rec, should_stop)
-            result = check(rec, match)
-            comp, result = place(rec, result, self.members(), match)
+            check(rec, match)
+            comp, result = place(rec, self.members(), match)
         except Refused as exc:
             return self._refuse(pub, key, rec.id, str(exc), received)
         with self.lock:

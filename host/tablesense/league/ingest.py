@@ -7,13 +7,19 @@ A match message (``messages.match_message``) is taken only if
    pub whose topic it came on (the broker's ACL lets a pub write only under its own topic,
    so the topic is the sender), under the id its pub, table and start make;
 2. its event log passes the league's checks (``logcheck``) and, replayed through the rule
-   engine (``matchlog.replay_match``), is a finished match of the game the message names,
-   between the players it names, and the result the pub reports is the one the engine
-   computes from that log (caroms, innings, targets, winner) -- one that disagrees is refused;
-3. both players are members of a competition of that game and discipline (directly by
-   name, or by an alias: the name a pub's referee typed for a member), the competition
-   named in the message if it names one (and it must fit), else the newest such competition;
-4. the competition's rules take it (a kampioen target of at least 20).
+   engine (``matchlog.replay_match``), is a match of the game the message names, between the
+   players it names, and the result the pub reports is the one the engine computes from that
+   log (carom: caroms, innings, targets, winner; golf: frames won, winner; keglebillard:
+   points, series, distances, winner) -- one that disagrees is refused;
+3. both sides are entrants of a competition of that game (and discipline): players by name
+   or by an alias (the name a pub's referee typed for a member), golf duos by their two
+   names; the competition named in the message if it names one (and it must fit), else the
+   newest such competition;
+4. the competition reads it (``games.read`` under its scheme: finished, or at its innings
+   cap) and takes it (``games.check_entry``: a kampioen target of at least 20, each
+   keglebillard player at his distance, both players of one group); in a team competition
+   it belongs to a night between the players' teams at the home team's pub (the fixture the
+   pub tagged it with, or the one of that date).
 
 Whether it is a match the league has already (the same log under another id or from
 another pub: its digest) is the inbox's question.
@@ -27,11 +33,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import IllegalCall
+from . import games
 from .limits import FUTURE_S, MAX_MESSAGE_BYTES, cut, short
-from .matchlog import NotACompetitionMatch, ReplayedMatch, carom_result, replay_match
+from .matchlog import NotACompetitionMatch, ReplayedMatch, replay_match
 from .messages import BadMessage, decode_match, match_id
-from .standings import Result, check_minimum
-from .store import Competition
+from .standings import Player, Result
+from .store import Competition, Fixture, Team
 
 
 class Refused(ValueError):
@@ -50,20 +57,37 @@ class Received:
     reported: dict[str, Any]  # each figure as [p1, p2]; the winner as it is
     game: str = "carom"
     players: dict[str, Any] = field(default_factory=dict)
+    fixture: int | None = None  # the team night the pub tagged it with
 
 
 @dataclass(frozen=True, slots=True)
 class Members:
-    """A competition as the check needs it: its members and the aliases of their names."""
+    """A competition as the check needs it: its entrants, the aliases of their names, its
+    teams and fixtures."""
 
     comp: Competition
     names: frozenset[str]
     aliases: dict[tuple[str, str], str] = field(default_factory=dict)  # (pub or "", name) -> member
+    players: dict[str, Player] = field(default_factory=dict)
+    teams: dict[str, Team] = field(default_factory=dict)
+    fixtures: tuple[Fixture, ...] = ()
 
     def member(self, pub: str, name: str) -> str | None:
         if name in self.names:
             return name
         return self.aliases.get((pub, name)) or self.aliases.get(("", name))
+
+    def entrant(self, pub: str, side: Any) -> str | None:
+        """The entrant a side of the log is: a player (by name or alias), or the golf duo of
+        these two players."""
+        if isinstance(side, str):
+            return self.member(pub, side)
+        if isinstance(side, (list, tuple)):
+            wanted = frozenset(side)
+            for p in self.players.values():
+                if p.members and frozenset(p.members) == wanted:
+                    return p.name
+        return None
 
 
 def too_big(raw: bytes) -> str | None:
@@ -99,7 +123,7 @@ def parse(pub: str, raw: bytes, now: float | None = None) -> Received:
                       "(it counts every logged event)")
     players = {"p1": msg.players.p1, "p2": msg.players.p2}
     return Received(msg.id, pub, msg.table, msg.started, msg.revision, msg.competition, msg.log,
-                    msg.result.figures(), msg.game, players)
+                    msg.result.figures(), msg.game, players, msg.fixture)
 
 
 def replayed(rec: Received, should_stop: Callable[[], bool] | None = None) -> ReplayedMatch:
@@ -115,36 +139,31 @@ def replayed(rec: Received, should_stop: Callable[[], bool] | None = None) -> Re
     return match
 
 
-def check(rec: Received, match: ReplayedMatch | None = None) -> Result:
-    """The result the engine computes from the log, if the pub reports the same; else ``Refused``."""
+def check(rec: Received, match: ReplayedMatch | None = None) -> None:
+    """``Refused`` unless the pub reports what the engine computes from the log."""
     match = replayed(rec) if match is None else match
-    try:
-        result = carom_result(match, source=rec.id)
-    except NotACompetitionMatch as exc:
-        raise Refused(str(exc)) from None
-    own = {"winner": result.winner, "caroms": list(result.caroms), "innings": list(result.innings),
-           "targets": list(result.targets)}
+    if not match.final.get("finished") and match.game != "carom":  # carom: an innings cap may read it
+        raise Refused("the match in the log is not finished")
+    own = games.reported_by_engine(match)
     told = {k: rec.reported.get(k) for k in own}
     if told != own:
         diff = ", ".join(f"{k} {told[k]} (log: {own[k]})" for k in own if told[k] != own[k])
         raise Refused(f"the reported result disagrees with its own log: {diff}")
-    return result
 
 
 def fits(comp: Competition, game: str, discipline: str) -> str | None:
     """Why a match of ``game`` (and ``discipline``) does not fit ``comp`` (None: it fits)."""
     if comp.game != game:
         return f"{comp.name!r} is a {comp.game} competition; this log is a {game} match"
-    if comp.discipline != discipline:
+    if game == "carom" and comp.discipline != discipline:
         return f"{comp.name!r} is a {comp.discipline} competition; this log is a {discipline} match"
     return None
 
 
-def place(rec: Received, result: Result, comps: list[Members], match: ReplayedMatch | None = None,
-          ) -> tuple[Competition, Result]:
-    """The competition the match belongs to and the result with the members' names."""
-    game = match.game if match is not None else rec.game
-    kind = (match.discipline if match is not None else None) or "libre"
+def place(rec: Received, comps: list[Members], match: ReplayedMatch) -> tuple[Competition, Result]:
+    """The competition the match belongs to and its result there (members' names, points)."""
+    game = match.game
+    kind = (match.discipline or "libre") if game == "carom" else ""
     if rec.competition is not None:
         chosen = [m for m in comps if m.comp.name == rec.competition]
         if not chosen:
@@ -155,17 +174,69 @@ def place(rec: Received, result: Result, comps: list[Members], match: ReplayedMa
     else:
         chosen = sorted((m for m in comps if fits(m.comp, game, kind) is None), key=lambda m: -m.comp.id)
     for m in chosen:
-        p1, p2 = m.member(rec.pub, result.p1), m.member(rec.pub, result.p2)
-        if p1 is None or p2 is None or p1 == p2:
+        e1, e2 = m.entrant(rec.pub, match.players.get("p1")), m.entrant(rec.pub, match.players.get("p2"))
+        if e1 is None or e2 is None or e1 == e2:
             continue
         try:
-            check_minimum(m.comp.profile, p1, p2, result.targets)
-        except IllegalCall as exc:
+            return m.comp, enter(m, match, e1, e2, rec.id, pub=rec.pub, started=rec.started,
+                                 fixture=rec.fixture)
+        except (NotACompetitionMatch, IllegalCall) as exc:
             raise Refused(f"{m.comp.name}: {exc}") from None
-        return m.comp, replace(result, p1=p1, p2=p2)
-    where = short(rec.competition) if rec.competition else f"any {kind} competition"
-    raise Refused(f"{result.p1} and {result.p2} are not both members of {where} "  # names of 100 at most
+    names = (games.side_name(match.players.get("p1")), games.side_name(match.players.get("p2")))
+    where = short(rec.competition) if rec.competition else f"any {kind or game} competition"
+    raise Refused(f"{cut(names[0], 100)} and {cut(names[1], 100)} are not both members of {where} "
                   f"(tablesense league alias maps a pub's name to a member)")
+
+
+def enter(m: Members, match: ReplayedMatch, e1: str, e2: str, source: str, *, pub: str | None = None,
+          started: float | None = None, fixture: int | None = None, barrage: bool = False) -> Result:
+    """The result of ``match`` between the entrants ``e1`` and ``e2`` of ``m``'s competition,
+    read and scored under its scheme; ``NotACompetitionMatch`` or ``IllegalCall`` say why it
+    does not belong there. ``pub`` (None: entered by hand) and ``started`` place a team
+    competition's match in its night."""
+    scheme = m.comp.record
+    result = games.read(match, scheme, source, barrage)
+    p1, p2 = m.players[e1], m.players[e2]
+    result = replace(result, p1=e1, p2=e2)
+    games.check_entry(m.comp.profile, scheme, result, p1, p2)
+    night = None
+    if m.teams and not barrage:
+        night = team_night(m, p1, p2, pub, started, fixture)
+    return replace(games.score(result, scheme, (p1, p2)), fixture=night)
+
+
+def team_night(m: Members, p1: Player, p2: Player, pub: str | None, started: float | None,
+               tagged: int | None) -> int:
+    """The fixture a team competition's match was played for: the one the pub tagged it with,
+    else the night of that date between the players' teams; at the home team's pub."""
+    t1, t2 = p1.team, p2.team
+    for p, t in ((p1, t1), (p2, t2)):
+        if not t:
+            raise IllegalCall(f"{p.name} plays for no team of {m.comp.name}")
+    if t1 == t2:
+        raise IllegalCall(f"{p1.name} and {p2.name} both play for {t1}: a night is between two teams")
+    teams = {t1, t2}
+    if tagged is not None:
+        found = [f for f in m.fixtures if f.id == tagged]
+        if not found:
+            raise IllegalCall(f"it was played for night {tagged}, which is no fixture of {m.comp.name}")
+        f = found[0]
+        if {f.home, f.away} != teams:
+            raise IllegalCall(f"night {f.id} is {f.home} - {f.away}; {p1.name} plays for {t1} and {p2.name} "
+                              f"for {t2}")
+    else:
+        day = time.strftime("%Y-%m-%d", time.localtime(started)) if started is not None else None
+        found = [f for f in m.fixtures if {f.home, f.away} == teams and (day is None or f.date == day)]
+        if not found:
+            when = f" on {day}" if day else ""
+            raise IllegalCall(f"a match of a team competition belongs to a night: no fixture of {t1} and {t2}"
+                              f"{when} (tablesense league schedule lists them)")
+        f = found[0]
+    home = m.teams.get(f.home)
+    if pub is not None and home is not None and home.pub != pub:
+        raise IllegalCall(f"night {f.id} ({f.home} - {f.away}) is played at {home.pub}, {f.home}'s home, "
+                          f"not at {pub}")
+    return f.id
 
 
 def _vs(players: dict[str, Any]) -> str:

@@ -43,6 +43,8 @@ FUTURE_S = 24 * 3600.0
 MAX_NAME = 100
 #: a competition's name as a message names it
 MAX_COMPETITION = 200
+#: a fixture's id as a match message names it (the team night it was played for)
+MAX_FIXTURE = 10**9
 #: a message's revision (events in its match log, corrections included)
 MAX_REVISION = 10 * MAX_LOG_LINES
 #: the largest count a reported result may carry (caroms, innings, targets, points)

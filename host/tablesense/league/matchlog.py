@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..club_figures import Figures, figures
 from ..errors import TablesenseError
 from ..replay import Replay, history_for
 from .digest import match_digest
@@ -34,6 +35,9 @@ class ReplayedMatch:
     final: dict[str, Any]  # the engine's ``to_json`` after the last event
     digest: str  # ``digest.match_digest`` of the events applied
     skipped: int  # lines the rule engine refused (the pub's own replay skipped them as well)
+    #: the score sheet's figures: carom inning by inning, keglebillard series by series,
+    #: golf frame by frame (``club_figures``: an innings cap, the highest series, the balls)
+    figures: Figures | None = None
 
 
 def replay_match(lines: Sequence[str], should_stop: Callable[[], bool] | None = None) -> ReplayedMatch:
@@ -68,7 +72,8 @@ def replay_match(lines: Sequence[str], should_stop: Callable[[], bool] | None = 
         raise NotACompetitionMatch("the log has no set-up the rule engine takes")
     setup = checked.setup
     return ReplayedMatch(setup.game, setup.discipline, dict(setup.players), rep.engine.to_json(rep.state),
-                         match_digest(applied), skipped)
+                         match_digest(applied), skipped,
+                         figures(rep.state, setup.moyennes))
 
 
 def carom_result(match: ReplayedMatch, source: str = "", barrage: bool = False) -> Result:

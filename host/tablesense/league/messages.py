@@ -6,6 +6,10 @@ nowhere else, ``broker_config``)::
     tablesense/pubs/PUB/live/TABLE   retained: the table's live match (JSON; empty: none)
     tablesense/pubs/PUB/matches      QoS 1: each finished match, its whole event log
 
+and the league writes, retained, each pub's team nights (``nights``)::
+
+    tablesense/league/nights/PUB
+
 A match's id is stable: ``PUB:TABLE:START`` (its start, milliseconds since the epoch).
 The same match sent again (an outbox drained twice) has the same id and the same
 ``revision`` (its number of logged events); a referee correction after the end gives a
@@ -27,6 +31,7 @@ import msgspec
 from .limits import (
     MAX_COMPETITION,
     MAX_COUNT,
+    MAX_FIXTURE,
     MAX_LINE_CHARS,
     MAX_LOG_LINES,
     MAX_NAME,
@@ -36,10 +41,14 @@ from .limits import (
 )
 
 ROOT = "tablesense/pubs"
+#: where the league tells each pub its team nights (``nights``): outside the pubs' branch
+NIGHTS_ROOT = "tablesense/league/nights"
 #: the match-message format; a league refuses versions it does not know
 VERSION = 1
-#: what a pub reports of a finished match (the keys its engine's ``to_json`` has)
-REPORTED = ("winner", "caroms", "innings", "targets", "match_points", "high_run")
+#: what a pub reports of a finished match (the keys its engine's ``to_json`` has: carom's
+#: caroms and innings, golf's frames won, keglebillard's points and series)
+REPORTED = ("winner", "caroms", "innings", "targets", "match_points", "high_run", "frames_won", "points",
+            "series")
 
 
 def live_topic(pub: str, table: str) -> str:
@@ -48,6 +57,10 @@ def live_topic(pub: str, table: str) -> str:
 
 def matches_topic(pub: str) -> str:
     return f"{ROOT}/{pub}/matches"
+
+
+def nights_topic(pub: str) -> str:
+    return f"{NIGHTS_ROOT}/{pub}"
 
 
 def match_id(pub: str, table: str, started: float) -> str:
@@ -80,12 +93,16 @@ def reported(state_json: dict[str, Any]) -> dict[str, Any]:
 
 def match_message(pub: str, table: str, started: float, game: str, players: dict[str, Any],
                   lines: list[str], result: dict[str, Any], competition: str | None = None,
-                  revision: int | None = None) -> dict[str, Any]:
+                  revision: int | None = None, fixture: int | None = None) -> dict[str, Any]:
     """``lines``: the match's effective events; ``revision``: how many events its log holds,
-    corrections included (default: as many as ``lines``), so a correction only ever raises it."""
-    return {"v": VERSION, "id": match_id(pub, table, started), "pub": pub, "table": table,
-            "started": started, "game": game, "players": players, "competition": competition,
-            "revision": len(lines) if revision is None else revision, "result": result, "log": lines}
+    corrections included (default: as many as ``lines``), so a correction only ever raises it;
+    ``fixture``: the team night it was played for (the league's fixture id), if any."""
+    out = {"v": VERSION, "id": match_id(pub, table, started), "pub": pub, "table": table,
+           "started": started, "game": game, "players": players, "competition": competition,
+           "revision": len(lines) if revision is None else revision, "result": result, "log": lines}
+    if fixture is not None:
+        out["fixture"] = fixture
+    return out
 
 
 def live_message(pub: str, table: str, snapshot: dict[str, Any]) -> dict[str, Any]:
@@ -139,6 +156,9 @@ class Reported(msgspec.Struct, frozen=True):
     targets: PairLike | None = None
     match_points: PairLike | None = None
     high_run: PairLike | None = None
+    frames_won: PairLike | None = None
+    points: PairLike | None = None
+    series: PairLike | None = None
 
     def figures(self) -> dict[str, Any]:
         """Each figure as ``[p1, p2]`` (the winner as it is; None: not reported)."""
@@ -168,6 +188,7 @@ class MatchMessage(msgspec.Struct, frozen=True):
     log: Annotated[list[Annotated[str, msgspec.Meta(max_length=MAX_LINE_CHARS)]],
                    msgspec.Meta(min_length=1, max_length=MAX_LOG_LINES)]
     competition: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_COMPETITION)] | None = None
+    fixture: Annotated[int, msgspec.Meta(ge=1, le=MAX_FIXTURE)] | None = None
 
 
 class LiveMatch(msgspec.Struct, frozen=True):

@@ -128,9 +128,16 @@ class AsyncPublisher:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
+        self.client.on_message = self._on_message
         self.client.on_connect_fail = self.report.unreachable
         self.url = url
         self.on_up: Callable[[], None] | None = None
+        #: topics read (QoS 1) and what the loop's thread does with each message on them
+        self._listen: dict[str, Callable[[bytes], None]] = {}
+
+    def listen(self, topic: str, handler: Callable[[bytes], None]) -> None:
+        """Subscribe to ``topic`` (on every connect); ``handler(payload)`` runs in the loop's thread."""
+        self._listen[topic] = handler
 
     def start(self) -> None:
         start(self.client, self.url)
@@ -163,11 +170,24 @@ class AsyncPublisher:
     # --- paho's thread -------------------------------------------------------------------
     def _on_connect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if self.report.connected(reason):
+            for topic in self._listen:
+                client.subscribe(topic, qos=1)
             self.loop.call_soon_threadsafe(self._set_up, True)
+
+    def _on_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
+        handler = self._listen.get(msg.topic)
+        if handler is not None:
+            try:
+                self.loop.call_soon_threadsafe(handler, bytes(msg.payload))
+            except RuntimeError:  # the loop is closing: the retained message comes again
+                pass
 
     def _on_disconnect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         self.report.disconnected(reason)
-        self.loop.call_soon_threadsafe(self._set_up, False)
+        try:
+            self.loop.call_soon_threadsafe(self._set_up, False)
+        except RuntimeError:  # the loop closed before paho's thread said goodbye: nobody waits
+            pass
 
     def _on_publish(self, client: paho.Client, userdata: Any, mid: int, reason: Any, props: Any) -> None:
         with self._lock:

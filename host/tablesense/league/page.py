@@ -40,15 +40,39 @@ function grid(head, rows) {
     r.forEach(v => tr.appendChild(el('td', String(v), /^[-\d./]+$/.test(String(v)) ? 'n' : ''))); });
   return t;
 }
-function standings(rows) {
-  return grid(['#', 'player', 'played', 'won', 'drawn', 'lost', 'points', 'caroms', 'innings', 'average',
-               'high run'],
-    rows.map((r, i) => [i + 1, r.name, r.played, r.won, r.drawn, r.lost, r.points, r.caroms, r.innings,
-                        r.average === null ? '?' : r.average.toFixed(3), r.high_run]));
+const COLUMNS = {
+  carom: [['played', 'played'], ['won', 'won'], ['drawn', 'drawn'], ['lost', 'lost'], ['points', 'points'],
+          ['caroms', 'caroms'], ['innings', 'innings'], ['average', 'average', 3], ['high run', 'high_run']],
+  golf: [['played', 'played'], ['won', 'won'], ['lost', 'lost'], ['points', 'points'],
+         ['frames', 'frames_won'], ['lost', 'frames_lost'], ['balls', 'balls_won'],
+         ['against', 'balls_lost']],
+  kegle: [['played', 'played'], ['won', 'won'], ['tied', 'drawn'], ['lost', 'lost'], ['points', 'points'],
+          ['scored', 'scored'], ['series', 'series'], ['average', 'average', 2], ['highest', 'highest']],
+};
+function standings(rows, game) {
+  const cols = COLUMNS[game] || COLUMNS.carom;
+  return grid(['#', 'player', ...cols.map(c => c[0])],
+    rows.map((r, i) => [i + 1, r.name, ...cols.map(([, k, d]) =>
+      d ? (r[k] === null || r[k] === undefined ? '?' : r[k].toFixed(d)) : r[k])]));
 }
+const HEADS = {
+  carom: ['yellow', '', 'white', '', 'innings', 'points', 'where', 'match'],
+  golf: ['', 'frames', '', 'balls', 'points', 'where', 'match'],
+  kegle: ['', '', '', '', 'series', 'points', 'where', 'match'],
+};
 function score(r) {
-  return [r.p1, `${r.caroms[0]}/${r.targets[0]}`, r.p2, `${r.caroms[1]}/${r.targets[1]}`, r.innings[0],
-          `${r.points[0]}-${r.points[1]}`, r.pub ? `${r.pub} table ${r.table}` : 'entered', r.match || ''];
+  const where = r.pub ? `${r.pub} table ${r.table}` : 'entered', id = r.match || '';
+  const pts = `${r.points[0]}-${r.points[1]}`;
+  if (r.game === 'golf')
+    return [r.p1, `${r.frames[0]}-${r.frames[1]}`, r.p2, `${r.balls[0]}-${r.balls[1]}`, pts, where, id];
+  if (r.game === 'kegle')
+    return [r.p1, `${r.scored[0]}/${r.targets[0]}`, r.p2, `${r.scored[1]}/${r.targets[1]}`, r.series[0], pts,
+            where, id];
+  return [r.p1, `${r.caroms[0]}/${r.targets[0]}`, r.p2, `${r.caroms[1]}/${r.targets[1]}`, r.innings[0], pts,
+          where, id];
+}
+function fixtures(list) {
+  return grid(['date', 'home', 'away', 'where'], list.map(f => [f.date, f.home, f.away, f.pub || '']));
 }
 function render(d) {
   const live = document.getElementById('live'); live.replaceChildren(el('h2', 'Live'));
@@ -57,12 +81,34 @@ function render(d) {
     (x.summary || Object.values(x.match.players).join(' - ')), 'live')));
   const comps = document.getElementById('comps'); comps.replaceChildren();
   d.competitions.forEach(c => {
-    comps.appendChild(el('h2', `${c.name} (${c.half} ${c.season}, ${c.discipline})`));
-    comps.appendChild(standings(c.standings));
-    if (c.winner) comps.appendChild(el('p', `winner: ${c.winner}`));
-    else if (c.barrage.length)
-      comps.appendChild(el('p', `a barrage decides between ${c.barrage.join(' and ')}`));
-    const head = ['yellow', '', 'white', '', 'innings', 'points', 'where', 'match'];
+    const what = c.game === 'carom' ? c.discipline : `${c.game}, ${c.scheme}`;
+    comps.appendChild(el('h2', `${c.name} (${c.half} ${c.season}, ${what})`));
+    (c.groups || []).forEach(g => {
+      if (g.group) comps.appendChild(el('h3', `group ${g.group}`));
+      comps.appendChild(standings(g.standings, c.game));
+      if (g.winner) comps.appendChild(el('p', `winner: ${g.winner}`));
+      else if (g.decider.length && c.decider)
+        comps.appendChild(el('p', `a ${c.decider} decides between ${g.decider.join(' and ')}`, 'decider'));
+      else if (g.decider.length) comps.appendChild(el('p', `shared: ${g.decider.join(' and ')}`));
+    });
+    if (c.teams) { comps.appendChild(el('h3', 'Teams'));
+      comps.appendChild(grid(['#', 'team', 'home', 'nights', 'won', 'drawn', 'lost', 'team points', 'points'],
+        c.teams.map((t, i) => [i + 1, t.name, t.pub, t.played, t.won, t.drawn, t.lost, t.team_points,
+                               t.points_for]))); }
+    if (c.nights && c.nights.length) { comps.appendChild(el('h3', 'Nights'));
+      comps.appendChild(grid(['date', 'home', '', 'away', '', 'team points', 'matches'],
+        c.nights.map(n => [n.date, n.home, n.points[0], n.away, n.points[1],
+                           n.team_points ? n.team_points.join('-') : '', `${n.matches}/${n.expected}`]))); }
+    const sch = c.schedule || {};
+    if ((sch.next || []).length) { comps.appendChild(el('h3', `Next: ${sch.next[0].date}`, 'next'));
+      comps.appendChild(fixtures(sch.next)); }
+    if ((sch.overdue || []).length) { comps.appendChild(el('h3', 'Not played yet (overdue)'));
+      comps.appendChild(fixtures(sch.overdue)); }
+    const all = ['played', 'next', 'later', 'overdue'].reduce((n, k) => n + (sch[k] || []).length, 0);
+    if ((sch.played || []).length) { comps.appendChild(el('h3', `Played: ${sch.played.length} of ${all}`,
+      'played'));
+      comps.appendChild(fixtures(sch.played)); }
+    const head = HEADS[c.game] || HEADS.carom;
     c.rounds.forEach(r => { comps.appendChild(el('h3', `Round ${r.round} (${r.date})`));
       comps.appendChild(grid(head, r.results.map(score))); });
     if (c.entered.length) { comps.appendChild(el('h3', 'Entered by hand'));
@@ -70,7 +116,7 @@ function render(d) {
   });
   const years = document.getElementById('years'); years.replaceChildren();
   d.years.forEach(y => { years.appendChild(el('h2', `Year ${y.season}: ${y.halves.join(' + ')}`));
-    years.appendChild(standings(y.standings)); });
+    years.appendChild(standings(y.standings, y.game)); });
   const bad = document.getElementById('refused'); bad.replaceChildren();
   if (d.error) bad.appendChild(el('p', `the league's data cannot be read now: ${d.error}`, 'bad'));
   if (d.refused.length) { bad.appendChild(el('h2', 'Refused'));

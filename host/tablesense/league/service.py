@@ -15,6 +15,7 @@ import asyncio
 import sqlite3
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -25,13 +26,17 @@ from .broker_url import BrokerURL
 from .inbox import Inbox, Outcome, open_inbox
 from .limits import MAX_LIVE_BYTES
 from .logcheck import Stopped
-from .messages import ROOT, BadMessage, decode_live, parse_topic
+from .messages import ROOT, BadMessage, decode_live, encode, parse_topic
 from .mqtt import RETRY_HANDLE_S, Subscriber
+from .nights import cards_by_pub, nights_message, nights_topic
 from .page import make_app
 
 CLIENT_ID = "tablesense-league"
 #: matches checked at once (each of another pub)
 WORKERS = 4
+#: seconds between two looks at the schedule for nights to tell the pubs (league schedule,
+#: add-team ... change it from another process)
+NIGHTS_EVERY = 5.0
 
 
 class LeagueService:
@@ -49,6 +54,8 @@ class LeagueService:
         self._stop = threading.Event()
         self._workers = [threading.Thread(target=self._work, name=f"league check {k}", daemon=True)
                          for k in range(workers)]
+        self._nights_sent: dict[str, bytes] = {}
+        self._nights = threading.Thread(target=self._tell_nights, name="league nights", daemon=True)
 
     # --- the subscriber's thread: keep, then acknowledge -------------------------------
     def handle(self, topic: str, payload: bytes, retained: bool) -> None:
@@ -151,17 +158,52 @@ class LeagueService:
                 inbox.db.execute("DELETE FROM league_received WHERE id=?", (row,))
         return out
 
+    # --- telling each home pub its team nights ---------------------------------------------
+    def _tell_nights(self) -> None:
+        """Publish each pub's nights (retained) whenever they change, and all again after a
+        reconnect (a broker that lost its retained messages)."""
+        up = False
+        while not self._stop.is_set():
+            now_up = self.subscriber.connected.is_set()
+            if now_up and not up:
+                self._nights_sent.clear()
+            up = now_up
+            if up:
+                try:
+                    self.tell_nights()
+                except sqlite3.Error:
+                    pass  # locked by another program: the next look
+            self._stop.wait(NIGHTS_EVERY)
+
+    def tell_nights(self) -> int:
+        """Publish the nights that changed since they were last sent; how many pubs were told."""
+        with self.inbox.lock:
+            cards = cards_by_pub(self.inbox.store, time.strftime("%Y-%m-%d"))
+        told = 0
+        for pub, mine in cards.items():
+            payload = encode(nights_message(pub, mine))
+            if self._nights_sent.get(pub) == payload:
+                continue
+            info = self.subscriber.client.publish(nights_topic(pub), payload, qos=1, retain=True)
+            if info.rc == 0:
+                self._nights_sent[pub] = payload
+                told += 1
+                nxt = f", the first on {mine[0]['date']}" if mine else ""
+                print(f"told {pub} its team nights: {len(mine)}{nxt}", flush=True)
+        return told
+
     def start(self) -> None:
         for w in self._workers:
             w.start()
         self.subscriber.start()
+        self._nights.start()
 
     def close(self) -> None:
         self._stop.set()
         with self._ready:
             self._ready.notify_all()
         self.subscriber.close()
-        for w in self._workers:
+        for w in (*self._workers, self._nights):
             if w.is_alive():
                 w.join(10)
         self.inbox.store.close()

@@ -18,13 +18,22 @@ from dataclasses import dataclass, field
 
 from ..errors import IllegalCall
 from ..rules.carom_profiles import MINIMUM_PROFILES
-from ..rules.carom_targets import below_minimum, match_points, target_from_moyenne
+from ..rules.carom_targets import below_minimum, target_from_moyenne
+from .scheme import Scheme, builtin
 
 
 @dataclass(frozen=True, slots=True)
 class Player:
+    """A competition's entrant: a player (carom: his moyenne; keglebillard: his series
+    average, the strength his distance follows from; golf: none), or a golf duo (``members``:
+    its two players), in a group (a café's A or B series, each with its own standings and
+    round-robin) and a team (``team``) if the competition has them."""
+
     name: str
     moyenne: float
+    group: str = ""
+    members: tuple[str, ...] = ()
+    team: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +50,17 @@ class Result:
     high_run: tuple[int, int] = (0, 0)
     barrage: bool = False
     source: str = ""
+    #: the game, and its own figures (carom's are the ones above; ``targets`` are a
+    #: keglebillard match's distances)
+    game: str = "carom"
+    frames: tuple[int, int] = (0, 0)  # golf: frames won
+    balls: tuple[int, int] = (0, 0)  # golf: balls scored, over the frames
+    scored: tuple[int, int] = (0, 0)  # keglebillard: points scored
+    series: tuple[int, int] = (0, 0)  # keglebillard: series played
+    highest: tuple[int, int] = (0, 0)  # keglebillard: the highest series
+    openers: tuple[str, ...] = ()  # golf: who opened each frame (golf.frame.opening)
+    bonus: tuple[int, int] = (0, 0)  # carom: bonus points, counted in ``points``
+    fixture: int | None = None  # the team night (or scheduled match) it was played for
 
 
 @dataclass(slots=True)
@@ -56,15 +76,52 @@ class Standing:
     high_run: int = 0
     barrage_won: int = 0
     notes: list[str] = field(default_factory=list)
+    game: str = "carom"
+    group: str = ""
+    frames_won: int = 0
+    frames_lost: int = 0
+    balls_won: int = 0
+    balls_lost: int = 0
+    scored: int = 0
+    series: int = 0
+    highest: int = 0
 
     @property
     def average(self) -> float:
+        """Carom: caroms per inning (3 decimals); keglebillard: points per series (2 decimals)."""
+        if self.game == "kegle":
+            return round(self.scored / self.series, 2) if self.series else 0.0
         return round(self.caroms / self.innings, 3) if self.innings else 0.0
 
+    def value(self, column: str) -> float:
+        """A column the standings can be ordered by (``scheme.ORDER_COLUMNS``)."""
+        if column == "frames":
+            return self.frames_won - self.frames_lost
+        if column == "balls":
+            return self.balls_won - self.balls_lost
+        if column == "average":
+            return self.average
+        return float(getattr(self, column))
+
     def to_dict(self) -> dict[str, object]:
-        return {"name": self.name, "played": self.played, "won": self.won, "drawn": self.drawn,
-                "lost": self.lost, "points": self.points, "caroms": self.caroms, "innings": self.innings,
-                "average": self.average, "high_run": self.high_run}
+        out: dict[str, object] = {"name": self.name, "played": self.played, "won": self.won}
+        if self.game == "golf":
+            out.update(lost=self.lost, points=self.points, frames_won=self.frames_won,
+                       frames_lost=self.frames_lost, balls_won=self.balls_won, balls_lost=self.balls_lost)
+        elif self.game == "kegle":
+            out.update(drawn=self.drawn, lost=self.lost, points=self.points, scored=self.scored,
+                       series=self.series, average=self.average, highest=self.highest)
+        else:
+            out.update(drawn=self.drawn, lost=self.lost, points=self.points, caroms=self.caroms,
+                       innings=self.innings, average=self.average, high_run=self.high_run)
+        if self.group:
+            out["group"] = self.group
+        return out
+
+
+#: after a scheme's ``order`` (and a decider's result), what orders the rest of the table
+_THEN = {"carom": ("average",), "golf": ("frames", "balls", "frames_won"), "kegle": ("average", "highest")}
+_DEFAULT_ORDER = ("points",)
 
 
 def decide(caroms: tuple[int, int], targets: tuple[int, int]) -> str:
@@ -91,11 +148,13 @@ def check_minimum(profile: str, p1: str, p2: str, targets: tuple[int, int]) -> N
 
 
 def make_result(p1: Player, p2: Player, caroms: tuple[int, int], innings: tuple[int, int],
-                targets: tuple[int, int] | None = None, scheme: str = "de-bruijn",
+                targets: tuple[int, int] | None = None, scheme: str | Scheme = "de-bruijn",
                 high_run: tuple[int, int] = (0, 0), barrage: bool = False, source: str = "",
                 rounding: str = "half-up", profile: str | None = None) -> Result:
-    """A result entered by hand: targets from the moyennes unless given, winner and points worked out.
+    """A carom result entered by hand: targets from the moyennes unless given, winner and points
+    worked out under ``scheme`` (a built-in's name or a record: its bonus, its innings cap).
     With the competition's ``profile``, given targets below its minimum are refused (``check_minimum``)."""
+    record = builtin(scheme, "carom") if isinstance(scheme, str) else scheme
     if p1.name == p2.name:
         raise IllegalCall("a player cannot play himself")
     if min(caroms) < 0 or min(innings) < 0:
@@ -107,48 +166,78 @@ def make_result(p1: Player, p2: Player, caroms: tuple[int, int], innings: tuple[
     if caroms[0] > targets[0] or caroms[1] > targets[1]:
         raise IllegalCall(f"more caroms than the target ({caroms} of {targets}): "
                           "a player stops at his target (carom.last-carom)")
-    winner = decide(caroms, targets)
     if innings[0] != innings[1]:
         raise IllegalCall(f"innings {innings[0]} and {innings[1]} differ: yellow (the first player) breaks "
                           "and white's last inning makes them equal (carom.nastoot)")
-    points = match_points(scheme, winner, caroms, targets)
-    return Result(p1.name, p2.name, caroms, innings, targets, winner, points, high_run, barrage, source)
+    cap = record.innings_cap
+    if cap is not None and innings[0] > cap:
+        raise IllegalCall(f"{innings[0]} innings; this competition's matches end at {cap}")
+    if cap is not None and innings[0] == cap and caroms[0] < targets[0] and caroms[1] < targets[1]:
+        left, right = caroms[0] * targets[1], caroms[1] * targets[0]  # at the cap: the higher share wins
+        winner = "draw" if left == right else ("p1" if left > right else "p2")
+    else:
+        winner = decide(caroms, targets)
+    points = record.carom_points(winner, caroms, targets)
+    bonus = record.carom_bonus(winner, caroms, innings, (p1.moyenne, p2.moyenne))
+    total = (points[0] + bonus[0], points[1] + bonus[1])
+    return Result(p1.name, p2.name, caroms, innings, targets, winner, total, high_run, barrage, source,
+                  bonus=bonus)
 
 
-def standings(players: list[Player], results: list[Result]) -> list[Standing]:
-    """Players ordered by match points, the barrage deciding a tie at the top."""
-    table = {p.name: Standing(p.name) for p in players}
+def standings(players: list[Player], results: list[Result], order: tuple[str, ...] = _DEFAULT_ORDER,
+              game: str = "carom") -> list[Standing]:
+    """Players ordered by ``order`` (a scheme's columns; carom: match points,
+    "carom.league.winner"), a decider (barrage, deciding game, shoot-out) breaking a tie at the
+    top; then by the game's other figures."""
+    table = {p.name: Standing(p.name, game=game, group=p.group) for p in players}
     for r in results:
         for name in (r.p1, r.p2):
             if name not in table:
-                table[name] = Standing(name)
+                table[name] = Standing(name, game=game)
         if r.barrage:
             if r.winner in ("p1", "p2"):
                 table[r.p1 if r.winner == "p1" else r.p2].barrage_won += 1
             continue
         for i, name in enumerate((r.p1, r.p2)):
-            row = table[name]
-            row.played += 1
-            row.points += r.points[i]
-            row.caroms += r.caroms[i]
-            row.innings += r.innings[i]
-            row.high_run = max(row.high_run, r.high_run[i])
-            me = "p1" if i == 0 else "p2"
-            if r.winner == "draw":
-                row.drawn += 1
-            elif r.winner == me:
-                row.won += 1
-            else:
-                row.lost += 1
-    rows = sorted(table.values(), key=lambda s: (-s.points, -s.barrage_won, -s.average, s.name))
-    return rows
+            _count(table[name], r, i)
+    then = tuple(c for c in _THEN.get(game, ()) if c not in order)
+    return sorted(table.values(), key=lambda s: (*(-s.value(c) for c in order), -s.barrage_won,
+                                                 *(-s.value(c) for c in then), s.name))
 
 
-def winner(rows: list[Standing]) -> tuple[str | None, list[str]]:
-    """"carom.league.winner": (the winner or None, the players who must play a barrage)."""
+def _count(row: Standing, r: Result, i: int) -> None:
+    j = 1 - i
+    row.played += 1
+    row.points += r.points[i]
+    me = "p1" if i == 0 else "p2"
+    if r.winner == "draw":
+        row.drawn += 1
+    elif r.winner == me:
+        row.won += 1
+    else:
+        row.lost += 1
+    if row.game == "golf":
+        row.frames_won += r.frames[i]
+        row.frames_lost += r.frames[j]
+        row.balls_won += r.balls[i]
+        row.balls_lost += r.balls[j]
+    elif row.game == "kegle":
+        row.scored += r.scored[i]
+        row.series += r.series[i]
+        row.highest = max(row.highest, r.highest[i])
+    else:
+        row.caroms += r.caroms[i]
+        row.innings += r.innings[i]
+        row.high_run = max(row.high_run, r.high_run[i])
+
+
+def winner(rows: list[Standing], order: tuple[str, ...] = _DEFAULT_ORDER) -> tuple[str | None, list[str]]:
+    """"carom.league.winner": (the winner or None, the players level at the top on every column
+    of ``order``, who must play the decider: "carom.league.barrage")."""
     if not rows or rows[0].played == 0:
         return None, []
-    top = [r for r in rows if r.points == rows[0].points]
+    first = tuple(rows[0].value(c) for c in order)
+    top = [r for r in rows if tuple(r.value(c) for c in order) == first]
     if len(top) == 1:
         return top[0].name, []
     best = max(r.barrage_won for r in top)
@@ -160,7 +249,7 @@ def winner(rows: list[Standing]) -> tuple[str | None, list[str]]:
 
 def new_moyennes(players: list[Player], results: list[Result]) -> list[tuple[Player, float, int]]:
     """"carom.league.moyenne": (player, new moyenne, its target) over the half season's matches."""
-    rows = {r.name: r for r in standings(players, results)}
+    rows = {r.name: r for r in standings(players, [r for r in results if r.game == "carom"])}
     out = []
     for p in players:
         row = rows.get(p.name)

@@ -18,10 +18,12 @@ import time
 from typing import Any
 
 from .inbox import Inbox
-from .limits import MAX_COUNT, MAX_STARTED, MIN_STARTED, cut
+from .limits import MAX_COUNT, MAX_FIXTURE, MAX_STARTED, MIN_STARTED, cut
+from .report import report
+from .scheme import GAMES
 from .season import year_standings
-from .standings import Result, standings, winner
-from .store import Competition, _result_from
+from .standings import Result
+from .store import GAME_PAIRS, Competition, _result_from
 
 #: how many refusals the page lists (the newest; ``refused_total`` says how many there are)
 REFUSED_SHOWN = 200
@@ -33,19 +35,21 @@ def league_view(inbox: Inbox, live: list[dict[str, Any]]) -> dict[str, Any]:
         comps = store.competitions()
     out: list[dict[str, Any]] = []
     unreadable: list[dict[str, Any]] = []
-    halves: dict[str, list[tuple[Competition, list[Result]]]] = {}
+    halves: dict[tuple[str, str], list[tuple[Competition, list[Result]]]] = {}
     for comp in comps:
         view, results = _competition(inbox, comp, unreadable)
         out.append(view)
         if comp.season:
-            halves.setdefault(comp.season, []).append((comp, results))
+            halves.setdefault((comp.season, comp.game), []).append((comp, results))
     years = []
-    for season, group in halves.items():
+    for (season, _), group in halves.items():
         if len(group) > 1:
             with inbox.lock:
                 players = [store.players(c) for c, _ in group]
-            rows = year_standings([(p, rs) for p, (_, rs) in zip(players, group)])
-            years.append({"season": season, "halves": [c.name for c, _ in group],
+            first = group[0][0]
+            rows = year_standings([(p, rs) for p, (_, rs) in zip(players, group)], first.record.order,
+                                  first.game)
+            years.append({"season": season, "halves": [c.name for c, _ in group], "game": first.game,
                           "standings": [r.to_dict() for r in rows]})
     refused = [{"pub": p, "match": m, "reason": r, "at": at} for p, m, r, at in inbox.refused(REFUSED_SHOWN)]
     return finite({"competitions": out, "years": years, "live": live, "refused": refused,
@@ -58,6 +62,8 @@ def _competition(inbox: Inbox, comp: Competition, unreadable: list[dict[str, Any
         rows = inbox.db.execute("SELECT id, data FROM results WHERE competition_id=? ORDER BY id",
                                 (comp.id,)).fetchall()
         players = inbox.store.players(comp)
+        teams = inbox.store.teams(comp)
+        fixtures = inbox.store.fixtures(comp)
     results: list[tuple[int, Result]] = []
     for rid, data in rows:
         try:
@@ -65,8 +71,7 @@ def _competition(inbox: Inbox, comp: Competition, unreadable: list[dict[str, Any
         except (ValueError, TypeError, KeyError, IndexError, RecursionError) as exc:
             why = cut(str(exc) or type(exc).__name__, 200)
             unreadable.append({"competition": comp.name, "result": rid, "why": why})
-    table = standings(players, [r for _, r in results])
-    champ, barrage = winner(table)
+    tables = report(comp, players, results, teams, fixtures, time.strftime("%Y-%m-%d"))
     played = inbox.played(comp)
     by_date: dict[str, list[dict[str, Any]]] = {}
     entered = []
@@ -80,10 +85,11 @@ def _competition(inbox: Inbox, comp: Competition, unreadable: list[dict[str, Any
             entered.append(item)
     rounds = [{"round": n, "date": day, "results": items}
               for n, (day, items) in enumerate(sorted(by_date.items()), start=1)]
-    return ({"name": comp.name, "season": comp.season, "half": comp.half, "discipline": comp.discipline,
-             "profile": comp.profile, "scheme": comp.scheme, "standings": [s.to_dict() for s in table],
-             "winner": champ, "barrage": barrage, "rounds": rounds, "entered": entered},
-            [r for _, r in results])
+    view = {"name": comp.name, "season": comp.season, "half": comp.half, "discipline": comp.discipline,
+            "profile": comp.profile, "game": comp.game, "scheme": comp.scheme,
+            "decider": comp.record.decider, "rounds": rounds, "entered": entered}
+    view.update({k: v for k, v in tables.items() if k not in ("competition", "scheme")})
+    return view, [r for _, r in results]
 
 
 def readable(d: Any) -> Result:
@@ -94,12 +100,18 @@ def readable(d: Any) -> Result:
     for name in ("p1", "p2"):
         if not isinstance(getattr(r, name), str):
             raise ValueError(f"{name} is no name")
-    for name in ("caroms", "innings", "targets", "points", "high_run"):
+    for name in ("caroms", "innings", "targets", "points", "high_run", *GAME_PAIRS):
         pair = getattr(r, name)
         if len(pair) != 2 or not all(type(v) is int and 0 <= v <= MAX_COUNT for v in pair):
             raise ValueError(f"{name} is no pair of counts")
     if r.winner not in ("p1", "p2", "draw"):
         raise ValueError("no winner")
+    if r.game not in GAMES:
+        raise ValueError("no game")
+    if r.fixture is not None and not (type(r.fixture) is int and 0 < r.fixture <= MAX_FIXTURE):
+        raise ValueError("fixture is no fixture's id")
+    if not all(o in ("p1", "p2") for o in r.openers):
+        raise ValueError("openers are no sides")
     return r
 
 
@@ -114,8 +126,17 @@ def _date(started: Any) -> str:
 
 
 def _result(r: Result) -> dict[str, Any]:
-    return {"p1": r.p1, "p2": r.p2, "caroms": list(r.caroms), "targets": list(r.targets),
-            "innings": list(r.innings), "winner": r.winner, "points": list(r.points), "barrage": r.barrage}
+    out: dict[str, Any] = {"p1": r.p1, "p2": r.p2, "game": r.game, "winner": r.winner,
+                           "points": list(r.points), "barrage": r.barrage, "fixture": r.fixture}
+    if r.game == "golf":
+        out.update(frames=list(r.frames), balls=list(r.balls), openers=list(r.openers))
+    elif r.game == "kegle":
+        out.update(scored=list(r.scored), targets=list(r.targets), series=list(r.series),
+                   highest=list(r.highest))
+    else:
+        out.update(caroms=list(r.caroms), targets=list(r.targets), innings=list(r.innings),
+                   bonus=list(r.bonus))
+    return out
 
 
 def finite(value: Any) -> Any:

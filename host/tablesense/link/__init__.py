@@ -97,6 +97,7 @@ async def table_items(
         translator.restore_clock(resume.uptime_us, resume.offset_us, resume.now_us)
         link.seq.resume(resume.seq, resume.uptime_us)
     resync = False  # frames were lost for good: the next HELLO's levels tell what changed
+    ask_again = False  # a HELLO came before the frames written before it: ask for another
     last_cp = resume.seq if resume is not None else -1
     next_seq: int | None = resume.seq if resume is not None else None
     try:
@@ -119,19 +120,26 @@ async def table_items(
                     yield LinkStatus("board_reset", why, data)
                 if next_seq is None:  # the first HELLO of a fresh start: read from here on
                     next_seq = (item.seq + 1) % SEQ_MOD
-                if resync:
-                    resync = False
+                if resync and link.seq.undelivered(item.seq):
+                    ask_again = True  # frames before it are still to come: its time would jump ahead
+                elif resync:
+                    resync = ask_again = False
                     for event in translator.snapshot(item):
                         yield event
                     continue
             elif isinstance(item, REPLAYABLE):
                 next_seq = (item.seq + 1) % SEQ_MOD
-            if isinstance(item, HeartbeatFrame) and getattr(link.seq, "waiting", False):
-                # a gap is open: frames older than this heartbeat's time are still to come
-                # (replayed), so its time must not move the translator's clock ahead of
-                # them (a rest after every replayed edge, goals timing out before their
-                # colour). A HELLO does not move the clock; its levels are always taken.
+            if isinstance(item, HeartbeatFrame) and link.seq.undelivered(item.seq):
+                # frames the board wrote before this heartbeat are still to come (a gap
+                # being replayed, or frames it reports before the host has asked for them:
+                # the first thing heard after a cut or a restart), older than its time:
+                # it must not move the translator's clock ahead of them (a rest after every
+                # replayed edge, events released behind later ones, goals timing out before
+                # their colour). A HELLO does not move the clock; its levels are always taken.
                 continue
+            if isinstance(item, HeartbeatFrame) and ask_again:
+                ask_again = False  # everything before it is in: the levels can be taken now
+                await link.send("!hello")
             for event in translator.feed(item):
                 yield event
             if translator.notes and on_status is not None:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .clock import AHEAD_US, BACK_US, DRIFT, DeviceClock
-from .frame import F_REPLAY, REPLAYABLE, Frame, HeartbeatFrame, HelloFrame, PongFrame
+from .frame import F_REPLAY, REPLAYABLE, EventFrame, Frame, HeartbeatFrame, HelloFrame, PongFrame
 from .sequence import BUFFER, Sequencer
 
 HOLD_S = 3.0  # a time ahead of the device's clock not confirmed by a status frame within this is refused
@@ -163,10 +163,12 @@ UNDECIDED = "?"  # RebootClaim.judge: the clocks cannot tell; the frames after t
 
 
 def renumbered(f: Frame, seq: Sequencer) -> bool:
-    """A record whose seq was delivered already, not flagged REPLAY: a device re-sends frames
+    """An EVENT whose seq was delivered already, not flagged REPLAY: a device re-sends frames
     only in a replay, flagged; the same seq again unflagged is another frame under a number
-    the host has used (a reboot it did not see, or a corruption). To be checked by a HELLO."""
-    return isinstance(f, REPLAYABLE) and seq.is_duplicate(f.seq) and not f.flags & F_REPLAY  # type: ignore[union-attr]
+    the host has used (a reboot it did not see, or a corruption). To be checked by a HELLO.
+    A COUNT or READING has no flags (its byte is the count or the value), so it cannot say
+    whether it is a replay: one of a seq delivered already is a duplicate, as it looks."""
+    return isinstance(f, EventFrame) and seq.is_duplicate(f.seq) and not f.flags & F_REPLAY
 
 
 def claims_reboot(
@@ -268,10 +270,13 @@ class RebootClaim:
         """When the clocks cannot tell (``UNDECIDED``): the first record held since the claim
         that tells whose numbering goes on: ``new`` (a seq delivered already, not flagged
         REPLAY: the new boot numbers from 0), ``old`` (a seq beyond those delivered, or a
-        replay), '' (none yet)."""
+        replay), '' (none yet). A COUNT or READING of a seq delivered already tells nothing
+        (it has no REPLAY flag)."""
         for f in self.held[self.before :]:
-            if isinstance(f, REPLAYABLE):
-                return "new" if renumbered(f, seq) else "old"
+            if renumbered(f, seq):
+                return "new"
+            if isinstance(f, EventFrame) or (isinstance(f, REPLAYABLE) and not seq.is_duplicate(f.seq)):
+                return "old"
         return ""
 
     def refusal(self, why: str, old_uptime: int) -> Refusal:

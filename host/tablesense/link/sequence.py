@@ -166,6 +166,12 @@ class Sequencer:
         """The missing ranges (u24 seqs, inclusive) still hoped for."""
         return [(g.start % SEQ_MOD, g.end % SEQ_MOD) for g in self._gaps if not g.lost]
 
+    def undelivered(self, seq: int) -> bool:
+        """A status frame reports ``seq`` as the last frame written before it, and that frame
+        (or one before it) has not been delivered: it is still to come, replayed, or so far
+        only claimed. The status frame's time is then ahead of frames still to come."""
+        return self._exp is not None and self._lin(seq) >= self._exp
+
     def says_nothing_written(self, seq: int) -> bool:
         """A status frame reporting ``seq`` as the last frame written says nothing was written
         since boot (``0xFFFFFF``) although frames of this boot have arrived: a new boot, unless

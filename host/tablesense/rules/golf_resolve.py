@@ -447,6 +447,7 @@ def _end_frame(pre: GolfState, u: _Unit, ev: Evidence, winner: str, bl: tuple[in
     score = f"{fw[0]}-{fw[1]}"
     u.rule(t, "golf.frame.won", winner, score, frame=pre.frame)  # the score picks the sentence
     frame_winners = (*pre.frame_winners, winner)
+    frame_ends = (*pre.frame_ends, (bl[0], bl[1], pre.frame_units + 1))
     if fw[wi] >= FRAMES_TO_WIN:
         # the match is over: at the table stays whoever played the deciding shot (the
         # winner, or the loser whose shot gave the winner the frame: docs/events.md's example)
@@ -456,7 +457,7 @@ def _end_frame(pre: GolfState, u: _Unit, ev: Evidence, winner: str, bl: tuple[in
             over, rulings=pre.rulings + tuple(u.new), questions=(), asked=u.asked,
             frame_units=pre.frame_units + 1, placements=placements, spot_wait=(),
             frames_won=(fw[0], fw[1]), balls_left=bl, at_table=ev.shooter, clock=None,
-            frame_winners=frame_winners,
+            frame_winners=frame_winners, frame_ends=frame_ends,
         )
     frame = pre.frame + 1
     if frame == 2:
@@ -473,7 +474,7 @@ def _end_frame(pre: GolfState, u: _Unit, ev: Evidence, winner: str, bl: tuple[in
         placements=placements, spot_wait=(), frame=frame, frames_won=(fw[0], fw[1]),
         balls_left=(BALLS_PER_PLAYER, BALLS_PER_PLAYER), zone_play=False, at_table=opener, members=members,
         clock=(opener, t), positions=None, turn_positions=None, placed=(None, None),
-        fouled_from=((), ()), frame_winners=frame_winners,
+        fouled_from=((), ()), frame_winners=frame_winners, frame_ends=frame_ends,
     )
 
 

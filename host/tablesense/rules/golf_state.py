@@ -46,6 +46,9 @@ class GolfState(MatchState, frozen=True, kw_only=True, gc=False):
     #: call names it): (t, ball, key)
     spot_wait: tuple[tuple[float, str, str], ...] = ()
     frame_winners: tuple[str, ...] = ()
+    #: each frame decided, as it ended: the balls p1 and p2 had left and its turns (the
+    #: state after the deciding shot racks the next frame: the score sheet's frame by frame)
+    frame_ends: tuple[tuple[int, int, int], ...] = ()
 
 
 def pair_set(pair: tuple[Any, Any], player: str, value: Any) -> tuple[Any, Any]:

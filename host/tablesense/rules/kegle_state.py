@@ -58,6 +58,8 @@ class Score(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     first: str = "p1"  # the player who shot first: the equal-series finish counts from them
     points: tuple[int, int] = (0, 0)
     series: tuple[int, int] = (0, 0)  # series started by each player
+    #: each player's points as each of his series began (the score sheet's series by series)
+    series_starts: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
     run: int = 0  # points of the current (or last) series
     shots: int = 0  # shots of the current series so far (0: the next shot opens a series)
     no_pin_shots: int = 0  # shots in a row of this series that toppled no pin (three reds)

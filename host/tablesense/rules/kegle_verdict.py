@@ -53,9 +53,11 @@ def pair(values: tuple[Any, Any], player: str, value: Any) -> tuple[Any, Any]:
 def opened(score: Score, player: str) -> Score:
     """The score as a shot of ``player`` starts: a new series counted, the last notices cleared."""
     if score.shots == 0:
-        series = pair(score.series, player, score.series[IDX[player]] + 1)
-        return replace(score, series=series, run=0, break_due=False, announcements=(), outlay=None,
-                       red_in_hand=None)
+        i = IDX[player]
+        series = pair(score.series, player, score.series[i] + 1)
+        starts = pair(score.series_starts, player, (*score.series_starts[i], score.points[i]))
+        return replace(score, series=series, series_starts=starts, run=0, break_due=False, announcements=(),
+                       outlay=None, red_in_hand=None)
     return replace(score, break_due=False, announcements=(), outlay=None, red_in_hand=None)
 
 

@@ -1,5 +1,5 @@
 """The score sheet as an HTML page made for printing on A4 (``tablesense sheet``, the pub's
-``/sheet/<match>``), in the table's language: the figures of ``sheet.figures`` laid out as
+``/sheet/<match>``), in the table's language: the figures of ``tablesense.club_figures`` laid out as
 the club's paper sheet lays them out.
 
 - carom: the scorer's sheet, inning by inning for both players (run and total), the
@@ -25,8 +25,8 @@ from html import escape
 from importlib import import_module
 from typing import Any
 
+from ..club_figures import CaromFigures, Figures, GolfFigures, KegleFigures
 from ..texts import LANGS, fill, phrase
-from .figures import CaromFigures, Figures, GolfFigures, KegleFigures
 
 #: rows of innings (series) per block: longer matches get blocks side by side (two on a
 #: row of A4, 60 innings on the first page)
@@ -204,12 +204,11 @@ def _carom(say: _Say, c: CaromFigures) -> list[str]:
                     *(("match-points",) if points else ()))
     summary_rows = []
     for p in c.players:
-        innings_played = sum(1 for i in p.innings if not i.playing)
         summary_rows.append(
             f"<tr><th scope=row class=name>{escape(p.name)}</th>"
             + _cell(p.player, "caroms", p.caroms) + _cell(p.player, "target", p.target)
             + _cell(p.player, "percent", round(p.percent, 1), say.num(p.percent, 1))
-            + _cell(p.player, "innings", innings_played)
+            + _cell(p.player, "innings", p.innings_played)
             + _cell(p.player, "moyenne", p.moyenne, say.num(p.moyenne, 3))
             + (_cell(p.player, "registered", p.registered,
                      say.num(p.registered, 3) if p.registered is not None else "") if registered else "")

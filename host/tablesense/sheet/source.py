@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import IO
 
+from ..club_figures import figures_of_log
 from ..errors import TablesenseError
 from ..store import Store, StoreError
 from ..store import effective_lines as store_effective_lines
-from .figures import figures_of_log
 from .page import About, render
 
 

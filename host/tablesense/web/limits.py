@@ -65,6 +65,9 @@ class Limits:
     #: an address that has shown the referee token or a paired TV's cookie is kept apart
     #: from guests this long after it last did
     trusted_for: float = 12 * 3600.0
+    #: a referee's change waits this long, seconds, for a match log that refuses writes (a full
+    #: disk, a lock another program holds) before it is refused with 503 (nothing taken)
+    store_wait: float = 5.0
     #: largest request body, bytes
     max_body: int = 64 * 1024
     #: deepest nesting of a JSON body

@@ -1,4 +1,5 @@
-"""Pages rendered on the host: a table's match history and a match's printable score sheet."""
+"""Pages rendered on the host: a table's match history and a match's rulings (the club's score
+sheet is ``tablesense.sheet``'s, at ``/sheet/<id>``)."""
 
 from __future__ import annotations
 
@@ -69,7 +70,8 @@ def history_html(table_id: str, matches: list[MatchRow], lang: str) -> str:
         rows.append(
             f"<tr><td class=num>{m.id}</td><td>{escape(s.get('game.' + m.game, m.game))}</td>"
             f"<td>{_players(m.players)}</td><td>{_when(m.started)}</td><td>{_when(m.ended)}</td>"
-            f"<td>{result}</td><td><a href='/match/{m.id}/sheet'>{s['sheet']}</a> · "
+            f"<td>{result}</td><td><a href='/sheet/{m.id}'>{s['sheet']}</a> · "
+            f"<a href='/match/{m.id}/rulings'>{s['rulings']}</a> · "
             f"<a href='/match/{m.id}.jsonl'>{s['export']}</a></td></tr>"
         )
     body = "".join(rows) or f"<tr><td colspan=7>{s['no_match']}</td></tr>"
@@ -98,8 +100,9 @@ def _cell(value: Any) -> str:
     return escape(str(value))
 
 
-def sheet_html(match: MatchRow, lines: list[str], lang: str) -> str:
-    """A printable score sheet: the players, the final score, every ruling with its rule id."""
+def rulings_html(match: MatchRow, lines: list[str], lang: str) -> str:
+    """A match's rulings, printable: the players, the final score, every ruling that stands with
+    its rule id and shot (the club's score sheet is ``tablesense.sheet``'s: ``/sheet/<id>``)."""
     s = strings(lang)
     rep = Replay()
     starts: list[float] = []  # when each shot began (tablesense.shots: late settles are in theirs)
@@ -140,11 +143,12 @@ def sheet_html(match: MatchRow, lines: list[str], lang: str) -> str:
     rulings = "".join(account) + "".join(problems)
     game = s.get("game." + match.game, match.game)
     return (
-        f"<!doctype html><html lang={lang}><meta charset=utf-8><title>{s['sheet']} #{match.id}</title>"
-        f"<style>{_STYLE}</style><main><h1>{s['sheet']} · {escape(game)}</h1>"
+        f"<!doctype html><html lang={lang}><meta charset=utf-8><title>{s['rulings']} #{match.id}</title>"
+        f"<style>{_STYLE}</style><main><h1>{s['rulings']} · {escape(game)}</h1>"
         f"<p>{s['table']} {escape(match.table_id)} · {s['match']} #{match.id} · {_when(match.started)}"
         f" · {s['result']}: <strong>{result}</strong></p>"
         f"<p class=noprint><button onclick='print()'>{s['print']}</button> "
+        f"<a href='/sheet/{match.id}'>{s['sheet']}</a> · "
         f"<a href='/match/{match.id}.jsonl'>{s['export']}</a></p>"
         f"<table><tr><th><span class=sr>{s['score']}</span></th><th>{p1}</th><th>{p2}</th></tr>"
         f"{''.join(score_rows)}</table>"

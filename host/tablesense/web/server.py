@@ -10,7 +10,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import sqlite3
 import sys
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from pathlib import Path
@@ -21,7 +23,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from ..errors import TablesenseError
 from ..events import Event
 from ..pub import Pub
-from ..store import LANGS, Store, StoreError, Writer
+from ..store import LANGS, Store, StoreError, StoreUnavailable, Writer
 from . import guard, pages, view
 from .limits import BadBody, Gate, Limits, Screen, Screens, TooMany, load_json, path_number, server_logger
 from .qr import qr_svg
@@ -37,6 +39,10 @@ THROTTLE_KEY: web.AppKey[guard.Throttle] = web.AppKey("throttle", guard.Throttle
 GATE_KEY: web.AppKey[Gate] = web.AppKey("gate", Gate)
 SCREENS_KEY: web.AppKey[Screens] = web.AppKey("screens", Screens)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+#: seconds between two tries of a referee's change the match log refused (``_kept``)
+KEPT_RETRY_S = (0.1, 1.0)
+#: what a referee is told when the match log cannot take his change (a 503)
+NOT_TAKEN = "not taken (nothing changed): {why}; press again in a moment"
 
 
 def make_app(pub: Pub, public_url: str = "", *, tv_code: str = "", limits: Limits | None = None,
@@ -67,11 +73,13 @@ def make_app(pub: Pub, public_url: str = "", *, tv_code: str = "", limits: Limit
     r.add_get("/ref/{table}", _page("ref.html", table=True))
     r.add_get("/history/{table}", _history)
     r.add_get("/match/{match:\\d+}.jsonl", _export)
-    r.add_get("/match/{match:\\d+}/sheet", _sheet)
+    r.add_get("/match/{match:\\d+}/rulings", _rulings)
+    r.add_get("/match/{match:\\d+}/sheet", _old_sheet)  # the rulings page's old address: the score sheet now
     r.add_get("/sheet/{match:\\d+}", _club_sheet)  # the printable club score sheet (tablesense.sheet)
     r.add_get("/i18n/{lang}.json", _i18n)
     r.add_get("/favicon.ico", _favicon)
     r.add_get("/api/tables", _tables)
+    r.add_get("/api/team-night", _team_night)  # the overview's team score (league.pub_nights)
     r.add_get("/api/table/{table}", _snapshot)
     r.add_get("/api/table/{table}/log", _log)
     r.add_get("/api/table/{table}/matches", _matches)
@@ -103,9 +111,16 @@ async def _host_check(request: web.Request, handler: Handler) -> web.StreamRespo
 
 @web.middleware
 async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """User mistakes come back as 400/404 with the reason, never as a traceback."""
+    """User mistakes come back as 400/404 with the reason, never as a traceback; a match log
+    that cannot take a change (a full disk, a lock) as 503, saying so, with nothing taken."""
     try:
         return await handler(request)
+    except StoreUnavailable as exc:
+        return _not_taken(str(exc))
+    except sqlite3.Error as exc:  # the database failed under a request (a read): said once, no traceback
+        print(f"tablesense: {request.method} {request.path}: the match log failed: {exc}",
+              file=sys.stderr, flush=True)
+        return _not_taken(f"the match log cannot be read: {exc}")
     except StoreError as exc:
         status = 404 if str(exc).startswith("no ") else 400
         return web.json_response({"error": str(exc)}, status=status)
@@ -118,6 +133,31 @@ async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
 
 def _pub(request: web.Request) -> Pub:
     return request.app[PUB_KEY]
+
+
+def _not_taken(why: str) -> web.Response:
+    return web.json_response({"error": NOT_TAKEN.format(why=why)}, status=503, headers={"Retry-After": "5"})
+
+
+async def _kept(request: web.Request, tid: str, change: Callable[[], Awaitable[Any]]) -> Any:
+    """A referee's change (a set-up, a call, a void, the language), made once the match log
+    takes it. A refused write leaves nothing on disk and nothing applied, so it is simply
+    made again (the table's own events that wait for the log go first: they came before it),
+    for up to ``Limits.store_wait`` seconds; then ``StoreUnavailable`` goes up: a 503 that
+    says so, and the referee presses again."""
+    tab = _pub(request).table(tid)
+    deadline = time.monotonic() + request.app[LIMITS_KEY].store_wait
+    delay = KEPT_RETRY_S[0]
+    while True:
+        try:
+            return await change()
+        except StoreUnavailable:
+            if time.monotonic() + delay > deadline:
+                raise
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, KEPT_RETRY_S[1])
+            while any(not task.done() for task in tab.waiting) and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
 
 
 def _trust(request: web.Request) -> None:
@@ -163,6 +203,11 @@ async def _favicon(request: web.Request) -> web.FileResponse:
     """The pages' icon where a browser asks for it by default (the pages link the same one)."""
     return web.FileResponse(STATIC / "favicon.svg", headers={"Content-Type": "image/svg+xml",
                                                               "Cache-Control": "max-age=86400"})
+
+
+async def _team_night(request: web.Request) -> web.Response:
+    """Tonight's team nights at this pub and their score (none: ``{"nights": []}``)."""
+    return web.json_response(_pub(request).team_night or {"nights": []})
 
 
 async def _snapshot(request: web.Request) -> web.Response:
@@ -264,13 +309,19 @@ async def _history(request: web.Request) -> web.Response:
     return web.Response(text=html, content_type="text/html")
 
 
-async def _sheet(request: web.Request) -> web.Response:
+async def _rulings(request: web.Request) -> web.Response:
+    """A match's rulings with their rule ids, in the table's language."""
     match_id = _match_id(request)
     pub = _pub(request)
     match = pub.store.match(match_id)
     lang = pub.tables[match.table_id].lang if match.table_id in pub.tables else "en"
-    html = pages.sheet_html(match, pub.export_lines(match_id), lang)
+    html = pages.rulings_html(match, pub.export_lines(match_id), lang)
     return web.Response(text=html, content_type="text/html")
+
+
+async def _old_sheet(request: web.Request) -> web.Response:
+    """``/match/<id>/sheet`` (the rulings, before the club's sheet came): the score sheet now."""
+    raise web.HTTPMovedPermanently(f"/sheet/{_match_id(request)}")
 
 
 async def _club_sheet(request: web.Request) -> web.Response:
@@ -435,13 +486,13 @@ async def _auth(request: web.Request) -> web.Response:
 
 async def _setup(request: web.Request) -> web.Response:
     tid, body = await _guarded(request)
-    match_id = await _pub(request).start_match_async(tid, body)
+    match_id = await _kept(request, tid, lambda: _pub(request).start_match_async(tid, body))
     return web.json_response({"ok": True, "match": match_id})
 
 
 async def _call(request: web.Request) -> web.Response:
     tid, body = await _guarded(request, tv=True)
-    await _pub(request).call_async(tid, body)
+    await _kept(request, tid, lambda: _pub(request).call_async(tid, body))
     return web.json_response({"ok": True})
 
 
@@ -450,7 +501,7 @@ async def _void(request: web.Request) -> web.Response:
     first, last = body.get("from"), body.get("to", body.get("from"))
     if not all(isinstance(n, int) and not isinstance(n, bool) for n in (first, last)):
         raise web.HTTPBadRequest(text="void needs 'from' and 'to': event numbers")
-    await _pub(request).void_async(tid, first, last)
+    await _kept(request, tid, lambda: _pub(request).void_async(tid, first, last))
     return web.json_response({"ok": True})
 
 
@@ -475,7 +526,11 @@ async def _sensors_answer(request: web.Request) -> web.Response:
 
 async def _lang(request: web.Request) -> web.Response:
     tid, body = await _guarded(request)
-    _pub(request).set_lang(tid, str(body.get("lang")))
+
+    async def set_lang() -> None:
+        _pub(request).set_lang(tid, str(body.get("lang")))
+
+    await _kept(request, tid, set_lang)
     return web.json_response({"ok": True})
 
 

@@ -12,12 +12,13 @@ from collections.abc import Iterator
 from itertools import islice
 from typing import Any
 
+from ..club_figures import figures, for_screens
 from ..errors import TablesenseError
 from ..events import Call
 from ..pub import Table, call_time, charged
 from ..store import effective_lines
 from ..texts import render
-from . import club_figures, fouls, last_shot, plan, sensors, spots, undo
+from . import fouls, last_shot, plan, sensors, spots, undo
 from .pages import strings
 
 #: the balls a player plays, by game: the TV paints each player's card in their ball's colour
@@ -91,8 +92,7 @@ def _view(tab: Table, snap: dict[str, Any]) -> dict[str, Any]:
         "colours": COLOURS.get(game, {}),
         "foul_on": _foul_on(tab),
         "announcements": _announcements(tab),
-        "club": club_figures.figures(match.get("setup") or {}, state,
-                                     _shown(tab) if game == "kegle" else None),
+        "club": _club(tab, match.get("setup") or {}),
         # the sensors were out: where the board's record and the referee's disagree
         "sensor_questions": sensors.questions(snap.get("sensors"), players, s),
     }
@@ -122,6 +122,15 @@ def _announcements(tab: Table) -> list[str]:
             data["what"] = what
         out.append(render(rule, data, tab.lang))
     return out
+
+
+def _club(tab: Table, setup: dict[str, Any]) -> dict[str, Any]:
+    """What a club counts (``tablesense.club_figures``), from the engine's state as shown."""
+    shown = _shown(tab)
+    if shown is None:
+        return {}
+    moyennes = setup.get("moyennes")
+    return for_screens(figures(shown, moyennes if isinstance(moyennes, dict) else None))
 
 
 def _shown(tab: Table) -> Any:

@@ -416,7 +416,7 @@ function renderLinks() {
   const m = snap.match;
   const tid = encodeURIComponent(TID);
   document.getElementById("links").innerHTML = `<a href="/table/${tid}">${t("tv")}</a><a href="/history/${tid}">${t("history")}</a>
-    ${m ? `<a href="/match/${m.id}.jsonl">${t("export")}</a><a href="/match/${m.id}/sheet">${t("sheet")}</a>` : ""}
+    ${m ? `<a href="/match/${m.id}.jsonl">${t("export")}</a><a href="/sheet/${m.id}">${t("sheet")}</a><a href="/match/${m.id}/rulings">${t("rulings")}</a>` : ""}
     <span class="keys">${t("panel.keys")}</span>`;
 }
 

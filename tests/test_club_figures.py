@@ -1,7 +1,9 @@
-"""What a club counts (tablesense.web.club_figures), through the real pub and engines, over
-simulated matches of several seeds: carom's runs per inning, last innings, moyennes and share
-of the target, the innings limit and the equalising inning; keglebillard's series; golf's best
-of three; the referee's announcements in the table's language."""
+"""What a club counts (tablesense.club_figures), one set of figures for the screens and the
+score sheet: through the real pub and engines over simulated matches of several seeds (carom's
+runs per inning, last innings, moyennes and share of the target, the innings limit and the
+equalising inning; keglebillard's series; golf's best of three; the referee's announcements in
+the table's language), and over recorded matches and logs (golf's frames as the engine ended
+them, a whole log's figures). The sheet's page is tests/test_cli_sheet.py's."""
 
 from __future__ import annotations
 
@@ -10,11 +12,15 @@ from typing import Any
 
 import pytest
 
+from tablesense.club_figures import figures, figures_of_log, for_screens
 from tablesense.events import parse_event
 from tablesense.pub import Pub
+from tablesense.replay import Replay
 from tablesense.sim.match import play_match
 from tablesense.store import Store
-from tablesense.web import club_figures, view
+from tablesense.web import view
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _pub(tmp_path: Path, lang: str = "en") -> Pub:
@@ -120,4 +126,50 @@ def test_the_referees_announcements_are_in_the_tables_language(tmp_path: Path) -
         said = pub.snapshot("1")["view"]["announcements"]
         assert "distance" not in said  # the referee's one word, said as what it means
         assert not any(w in " ".join(said) for w in ("remaining", "reached", "last series", "break"))
-    assert club_figures.figures({}, None) == {}
+    assert for_screens(None) == {}
+
+
+def test_the_screens_and_the_sheet_read_the_same_figures(tmp_path: Path) -> None:
+    """A match played through the pub: the screens' figures are the sheet's figures of its log."""
+    for game, seed in (("carom", 3), ("kegle", 0), ("golf", 1)):
+        (tmp_path / game).mkdir()
+        pub = _pub(tmp_path / game)
+        opts = {"targets": 6} if game == "carom" else {}
+        for event in play_match(game, seed=seed, full_info=False, **opts):
+            pub.submit("1", event, "referee" if event.type == "call" else "table")
+        match_id = pub.table("1").match.id  # type: ignore[union-attr]
+        assert _club(pub) == for_screens(figures_of_log(pub.export_lines(match_id))), game
+
+
+# --- golf: frame by frame -----------------------------------------------------------------------
+
+GOLF = sorted((ROOT / "tests" / "matches" / "golf").glob("*.jsonl"))
+
+
+def test_a_golf_frames_balls_and_turns_are_those_the_engine_ended_it_with() -> None:
+    """The state racks the next frame after the shot that decides one; the engine keeps how each
+    frame ended. Checked where the state itself still holds it: every recorded golf match's last
+    frame (its balls left), and every frame's winner and turns against the frames won and the
+    shots played."""
+    checked = 0
+    for path in GOLF:
+        rep = Replay().feed_lines(path.read_text(encoding="utf-8").splitlines())
+        state = rep.state
+        if state is None or not state.finished:
+            continue
+        golf = figures(state).golf
+        assert golf is not None
+        assert [f.winner for f in golf.frames] == list(state.frame_winners), path.name
+        assert golf.frames[-1].balls_left == tuple(state.balls_left), path.name
+        assert [sum(1 for f in golf.frames if f.winner == p) for p in ("p1", "p2")] == list(state.frames_won)
+        assert all(f.turns >= 1 for f in golf.frames) and golf.frame == len(golf.frames)
+        checked += 1
+    assert checked >= 5
+
+
+def test_the_figures_of_a_log_are_the_same_as_the_sheets() -> None:
+    lines = (ROOT / "examples" / "club" / "2-bob-cor.jsonl").read_text(encoding="utf-8").splitlines()
+    fig = figures_of_log(lines)
+    assert fig.carom is not None and fig.finished
+    for p in fig.carom.players:
+        assert sum(i.run for i in p.innings) == p.caroms and max(i.run for i in p.innings) == p.high_run
