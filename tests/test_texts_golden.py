@@ -26,8 +26,8 @@ from typing import Any
 import pytest
 
 from tablesense import texts
+from tablesense.club_figures import figures_of_log
 from tablesense.commands import replay
-from tablesense.sheet.figures import figures_of_log
 from tablesense.sheet.page import About, render
 
 ROOT = Path(__file__).resolve().parent
@@ -125,6 +125,8 @@ def test_every_message_says_what_it_said_under_varied_parameters() -> None:
     wrong = []
     for name, want in golden()["keys"].items():
         key, lang = name.split()
+        if key.startswith("sheet:"):  # the sheet's words: said on the sheets of the recorded matches
+            continue
         got = key_texts(key, lang)
         if got != want:
             first = next(i for i, (a, b) in enumerate(zip(got, want)) if a != b)

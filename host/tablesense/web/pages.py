@@ -9,9 +9,10 @@ import re
 import time
 from functools import cache
 from html import escape
-from importlib import import_module, resources
+from importlib import resources
 from typing import Any
 
+from .. import texts
 from ..errors import TablesenseError
 from ..events import parse_line
 from ..replay import Replay
@@ -31,9 +32,8 @@ def strings(lang: str) -> dict[str, str]:
 
 
 def _corners(lang: str) -> dict[str, str]:
-    """``corner.<corner>``: carom's corners in the rulings' own words (``texts.<lang>_carom``)."""
-    words = import_module(f"..texts.{lang}_carom", __package__).CORNERS
-    return {f"corner.{corner}": word for corner, word in words.items()}
+    """``corner.<corner>``: carom's corners in the rulings' own words (``texts/<lang>/words.ftl``)."""
+    return {f"corner.{corner}": word for corner, word in texts.words("corner", lang).items()}
 
 
 def _players(players: dict[str, Any]) -> str:
