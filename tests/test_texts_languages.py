@@ -205,3 +205,14 @@ def test_a_translators_folder_adds_a_language(tmp_path: Path, monkeypatch: pytes
     language = texts.messages.Language("es", texts.languages.folders("es"))
     assert language.say("golf_goal", Params(goal="A")) == "gol válido en la portería A"
     assert language.say("golf_turn", Params()) is None
+
+
+@pytest.mark.parametrize("lang", texts.LANGS)
+def test_a_referee_answers_yes_or_no_in_the_languages_words(lang: str) -> None:
+    from tablesense.rules.base import _as_option
+
+    for answer, value in (("yes", True), ("no", False)):
+        words = texts.language(lang).say(f"answer--{answer}", Params()) or ""
+        assert words, f"{lang} has no words for {answer}"
+        for word in words.split(","):
+            assert _as_option(word.strip().capitalize(), (True, False)) is value, (lang, word)

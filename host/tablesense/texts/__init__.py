@@ -122,6 +122,7 @@ def screen(lang: str) -> dict[str, str]:
             path = folder / "screen.json"
             if path.exists():
                 out.update(json.loads(path.read_text(encoding="utf-8")))
+    out.update({f"lang.{code}": name(code) for code in LANGS})  # the language menu: each in itself
     return out
 
 

@@ -9,7 +9,6 @@ import re
 import time
 from functools import cache
 from html import escape
-from importlib import resources
 from typing import Any
 
 from .. import texts
@@ -23,12 +22,8 @@ from ..store import MatchRow
 
 @cache
 def strings(lang: str) -> dict[str, str]:
-    """The interface strings of ``lang`` (en, nl, da), English for anything missing."""
-    base = resources.files(__package__) / "i18n"
-    english = json.loads((base / "en.json").read_text(encoding="utf-8")) | _corners("en")
-    if lang == "en":
-        return english
-    return {**english, **json.loads((base / f"{lang}.json").read_text(encoding="utf-8")), **_corners(lang)}
+    """The screens' words of ``lang`` (``texts/<lang>/screen.json``), English for anything missing."""
+    return texts.screen(lang) | _corners("en") | _corners(lang)
 
 
 def _corners(lang: str) -> dict[str, str]:
