@@ -216,3 +216,15 @@ def test_a_referee_answers_yes_or_no_in_the_languages_words(lang: str) -> None:
         assert words, f"{lang} has no words for {answer}"
         for word in words.split(","):
             assert _as_option(word.strip().capitalize(), (True, False)) is value, (lang, word)
+
+
+@pytest.mark.parametrize("lang", texts.LANGS)
+def test_every_rule_of_the_rule_books_has_its_text_in_the_language(lang: str) -> None:
+    """Each rule id of seeds/*.md has a message, or messages for each thing it says (``id:what``)."""
+    from test_catalogue import GAMES, catalogue
+
+    have = texts.keys(lang)
+    ids = [i for game in GAMES for i in catalogue(game)]
+    assert len(ids) > 100, "the rule books were not read"
+    missing = [i for i in ids if i not in have and not any(k.startswith(f"{i}:") for k in have)]
+    assert missing == [], f"rules with no {lang} text"

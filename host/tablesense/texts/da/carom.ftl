@@ -91,3 +91,16 @@ carom_board-decides = { $text_given ->
     [yes] { $text }
    *[no] bestyrelsen afgør
 }
+
+## rules no ruling says: the rule in a line (seeds/carom.md), where a page or a refusal cites it
+
+carom_masse = massé og piqué på spillerens egen risiko: ingen fejl
+carom_target_play-out = kampen spilles, til en spiller når sit mål
+carom_target_moyenne = målet er spillerens gennemsnit × 25
+carom_target_minimum = et mål er mindst 20 caramboler
+carom_league_winner = turneringens vinder har flest matchpoint
+carom_league_barrage = lige på point i toppen: en omkamp afgør
+carom_league_moyenne = efter hver halvsæson fastsættes hver spillers gennemsnit på ny
+carom_league_new-members = et medlem, der kommer til under turneringen, spiller ingen kampe i den
+carom_league_visitors-break = i turneringskampe åbner den besøgende klub
+carom_equipment = tre kugler: to hvide (den ene mærket, eller gul) og en rød

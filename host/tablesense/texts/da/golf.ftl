@@ -93,3 +93,8 @@ golf_own-goal = spillede sin egen kugle i sit eget mål (dømt af dommeren): tur
 golf_own-goal--zone = spillede sin egen kugle i sit eget mål (dømt af dommeren): turen er tabt, den spillede kugle kommer på et erstatningspunkt
 golf_clock = spillede ikke inden for tiden (50 s, TIME, 10 s): turen er tabt
 golf_clock--zone = spillede ikke inden for tiden (50 s, TIME, 10 s): turen er tabt, { $opponent } udpeger en kugle, der kommer på et erstatningspunkt
+
+## rules no ruling says: the rule in a line (seeds/golf.md), where a page or a refusal cites it
+
+golf_table = bordet: en dug på 1,80 x 0,90 m uden hjørnehuller, tolv pinde, femten zoner til zonespil
+golf_balls = ti kugler, fem til hver spiller

@@ -47,3 +47,7 @@ kegle_announce_remaining--announce = { $remaining } mangler
 kegle_distance--announce = distance
 kegle_last-series--announce = sidste serie
 kegle_break--announce = 5 minutters pause
+
+## rules no ruling says: the rule in a line (seeds/kegle.md), where a page or a refusal cites it
+
+kegle_fault_noticed = en fejl tæller kun, hvis den bemærkes før næste stød

@@ -82,3 +82,16 @@ carom_board-decides = { $text_given ->
     [yes] { $text }
    *[no] the board decides
 }
+
+## rules no ruling says: the rule in a line (seeds/carom.md), where a page or a refusal cites it
+
+carom_masse = massé and piqué at the player's own risk: not a fault
+carom_target_play-out = the match is played until a player reaches his target
+carom_target_moyenne = the target is the player's moyenne × 25
+carom_target_minimum = a target is at least 20 caroms
+carom_league_winner = the competition's winner has the most match points
+carom_league_barrage = level on points at the top: a barrage match decides
+carom_league_moyenne = after each half season every player's moyenne is set anew
+carom_league_new-members = a member who joins during a competition plays no matches in it
+carom_league_visitors-break = in a competition match the visiting club breaks
+carom_equipment = three balls: two white (one marked, or yellow) and one red

@@ -93,3 +93,8 @@ golf_own-goal = played their own ball into their own goal (called by the referee
 golf_own-goal--zone = played their own ball into their own goal (called by the referee): turn lost, the ball played goes on a replacement spot
 golf_clock = did not play within the time (50 s, TIME, 10 s): turn lost
 golf_clock--zone = did not play within the time (50 s, TIME, 10 s): turn lost, { $opponent } points out a ball to be placed on a replacement spot
+
+## rules no ruling says: the rule in a line (seeds/golf.md), where a page or a refusal cites it
+
+golf_table = the table: a 1.80 x 0.90 m bed without corner pockets, twelve pegs, fifteen zones for zone play
+golf_balls = ten balls, five per player

@@ -44,3 +44,7 @@ kegle_announce_remaining--announce = { $remaining } remaining
 kegle_distance--announce = distance reached
 kegle_last-series--announce = last series
 kegle_break--announce = 5-minute break
+
+## rules no ruling says: the rule in a line (seeds/kegle.md), where a page or a refusal cites it
+
+kegle_fault_noticed = a fault counts only when it is noticed before the next shot

@@ -91,3 +91,16 @@ carom_board-decides = { $text_given ->
     [yes] { $text }
    *[no] het bestuur beslist
 }
+
+## rules no ruling says: the rule in a line (seeds/carom.md), where a page or a refusal cites it
+
+carom_masse = massé en piqué op eigen risico van de speler: geen fout
+carom_target_play-out = de partij wordt gespeeld tot een speler zijn partij heeft uitgemaakt
+carom_target_moyenne = de partij is het moyenne van de speler × 25
+carom_target_minimum = een partij is minstens 20 caramboles
+carom_league_winner = de kampioen van de competitie heeft de meeste partijpunten
+carom_league_barrage = gelijk aan punten aan de top: een barragepartij beslist
+carom_league_moyenne = na elke halve competitie wordt het moyenne van elke speler opnieuw vastgesteld
+carom_league_new-members = wie tijdens de competitie lid wordt, speelt daarin geen partijen
+carom_league_visitors-break = bij competitiewedstrijden stoot de bezoekende club af
+carom_equipment = drie ballen: twee witte (één gemerkt, of geel) en één rode

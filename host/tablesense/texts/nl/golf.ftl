@@ -93,3 +93,8 @@ golf_own-goal = de eigen bal in het eigen doel gespeeld (gemeld door de scheidsr
 golf_own-goal--zone = de eigen bal in het eigen doel gespeeld (gemeld door de scheidsrechter): beurt verloren, de gespeelde bal gaat naar een vervangplek
 golf_clock = niet binnen de tijd gespeeld (50 s, TIME, 10 s): beurt verloren
 golf_clock--zone = niet binnen de tijd gespeeld (50 s, TIME, 10 s): beurt verloren, { $opponent } wijst een bal aan die naar een vervangplek gaat
+
+## rules no ruling says: the rule in a line (seeds/golf.md), where a page or a refusal cites it
+
+golf_table = de tafel: een speelvlak van 1,80 x 0,90 m zonder hoekzakken, twaalf pinnen, vijftien zones voor het zonespel
+golf_balls = tien ballen, vijf per speler

@@ -47,3 +47,7 @@ kegle_announce_remaining--announce = nog { $remaining }
 kegle_distance--announce = afstand bereikt
 kegle_last-series--announce = laatste serie
 kegle_break--announce = 5 minuten pauze
+
+## rules no ruling says: the rule in a line (seeds/kegle.md), where a page or a refusal cites it
+
+kegle_fault_noticed = een fout telt alleen als ze voor de volgende stoot wordt opgemerkt
