@@ -39,6 +39,7 @@ def key_of(rule: str, data: Mapping[str, Any]) -> str:
     return f"{rule}:{what}" if what else rule
 
 
+@cache
 def message_id(key: str) -> str:
     """A key's Fluent message id: ``golf.goal:turn-lost`` -> ``golf_goal--turn-lost``."""
     return key.replace(".", "_").replace(":", "--")
@@ -54,10 +55,10 @@ def render(rule: str, data: Mapping[str, Any], lang: str = "en", player: str | N
     """The sentence for a ruling (or question) with ``rule`` and parameters ``data``."""
     lang = lang if lang in LANGS else ENGLISH
     ident = message_id(key_of(rule, data))
-    params = _params(data, player, names or {}, lang)
-    text = language(lang).say(ident, params)
+    names = names or {}
+    text = language(lang).say(ident, _params(data, player, names, lang))
     if text is None and lang != ENGLISH:
-        text = language(ENGLISH).say(ident, _params(data, player, names or {}, ENGLISH))
+        text = language(ENGLISH).say(ident, _params(data, player, names, ENGLISH))
     return text if text is not None else rule
 
 
@@ -126,35 +127,57 @@ def screen(lang: str) -> dict[str, str]:
     return out
 
 
+class _RulingParams(Params):
+    """A ruling's parameters in words; those derived from them are worked out only when a
+    message reads them: ``text_given`` (``yes`` when the referee gave their own words,
+    ``text``) and ``member_name`` (the one of a duo who plays: ``member``, 0 or 1)."""
+
+    __slots__ = ("_data", "_side")
+    _data: Mapping[str, Any]
+    _side: str | None
+
+    def __missing__(self, key: str) -> Any:
+        if key == "text_given":
+            return "yes" if "text" in self._data else "no"
+        if key == "member_name" and self._side is not None:
+            member, members = self._data.get("member"), self._side.split(" & ")
+            return members[member] if isinstance(member, int) and 0 <= member < len(members) else self._side
+        return super().__missing__(key)
+
+
 def _params(data: Mapping[str, Any], player: str | None, names: Mapping[str, str], lang: str) -> Params:
-    out = Params()
+    side = None if player is None else names.get(player, player)
+    out = _RulingParams()
+    out._data, out._side = data, side
     for k, v in data.items():
-        if isinstance(v, (list, tuple)):
+        if v.__class__ is int:  # the most common: said as Python writes it
+            out[k] = v
+        elif isinstance(v, (list, tuple)):
             out[k] = ", ".join(str(_word(k, x, names, lang)) for x in v)
             out[f"{k}_count"] = len(v)
         else:
             out[k] = _word(k, v, names, lang)
-    out["text_given"] = "yes" if "text" in data else "no"  # the referee's own words, or none
     if player is not None:
-        side = names.get(player, player)
+        other = _other(player)
         out["player"] = side
-        out["opponent"] = names.get(_other(player), _other(player))
-        member = data.get("member")  # one of a duo: 0 or 1 of the side's names
-        members = side.split(" & ")
-        out["member_name"] = members[member] if isinstance(member, int) and 0 <= member < len(members) \
-            else side
+        out["opponent"] = names.get(other, other)
     return out
+
+
+@cache
+def _words_of(key: str) -> str | None:
+    """Whose words a parameter's value is put in: ``ball``, the parameter's own, or none."""
+    if key in BALL_KEYS or key.endswith("_ball"):
+        return "ball"
+    return key if key in WORD_KEYS else None
 
 
 def _word(key: str, value: Any, names: Mapping[str, str], lang: str) -> Any:
     if isinstance(value, str):
         if value in PLAYER_IDS:
             return names.get(value, value)
-        if key in BALL_KEYS or key.endswith("_ball"):
-            return _lookup("ball", value, lang)
-        if key in WORD_KEYS:
-            return _lookup(key, value, lang)
-        return value
+        kind = _words_of(key)
+        return value if kind is None else _lookup(kind, value, lang)
     if value is None and (key in BALL_KEYS or key in WORD_KEYS):
         return _lookup("ball" if key in BALL_KEYS else key, "none", lang, "None")
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -162,7 +185,9 @@ def _word(key: str, value: Any, names: Mapping[str, str], lang: str) -> Any:
     return value
 
 
+@cache
 def _lookup(kind: str, value: str, lang: str, default: str | None = None) -> str:
+    """The language's word for a parameter's value (``<kind>--<value>``), or the value itself."""
     said = language(lang).say(f"{kind}--{message_id(value)}", _EMPTY)
     return said if said is not None else (value if default is None else default)
 

@@ -57,6 +57,7 @@ class Language:
         self.errors: list[str] = []
         self._compiled: dict[str, Render] = {}
         self._plural: Callable[[Any], str] | None = None
+        self._plurals: dict[tuple[type, Any], str] = {}  # a count's category, once per count
         parser = FluentParser()
         for folder in folders:
             for path in sorted(folder.glob("*.ftl")):
@@ -213,11 +214,15 @@ class Language:
 
     def plural(self, n: Any) -> str:
         """``n``'s plural category in this language (CLDR: one, few, many, other, ...)."""
-        if self._plural is None:
-            from babel import Locale
+        key = (type(n), n)
+        category = self._plurals.get(key)
+        if category is None:
+            if self._plural is None:
+                from babel import Locale
 
-            self._plural = Locale.parse(self.code.replace("-", "_")).plural_form
-        return self._plural(n)
+                self._plural = Locale.parse(self.code.replace("-", "_")).plural_form
+            category = self._plurals[key] = self._plural(n)
+        return category
 
     # -- what a message reads (the check of the languages)
 
