@@ -5,6 +5,8 @@ in the same run.
   states) rendered by ``tablesense.texts.render`` in each language; the anchor is
   ``json.dumps`` of the same rulings' data (what ``tablesense replay --json`` writes for each
   ruling beside its sentence), so the ratio says what a sentence costs beside its data;
+- ``fluent.runtime en``: the same English sentences resolved by Fluent's reference
+  implementation instead of the catalogues' compiled messages (why they are compiled);
 - ``account``: the replay account (``tablesense replay FILE --lang L``, in this process) of
   every recorded match, beside the anchor of replaying the same matches with no account
   (``Replay().feed_lines``): what the words add to a replay.
@@ -70,6 +72,27 @@ def replay_only(logs: list[list[str]]) -> None:
         Replay().feed_lines(lines)
 
 
+def fluent_runtime(found: list[tuple[str, dict[str, Any], str | None, dict[str, str]]]) -> None:
+    """The same English sentences, each message resolved by ``fluent.runtime`` (the parameters
+    put in words as ``render`` puts them, outside the timing's interest but inside its loop)."""
+    for rule, data, player, names in found:
+        ident = texts.message_id(texts.key_of(rule, data))
+        message = BUNDLE.get_message(ident)
+        BUNDLE.format_pattern(message.value, dict(texts._params(data, player, names, "en")))
+
+
+def _bundle() -> Any:
+    from fluent.runtime import FluentBundle, FluentResource
+
+    bundle = FluentBundle(["en"], use_isolating=False)
+    for path in sorted((Path(texts.__file__).parent / "en").glob("*.ftl")):
+        bundle.add_resource(FluentResource(path.read_text(encoding="utf-8")))
+    return bundle
+
+
+BUNDLE = _bundle()
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5)
@@ -86,6 +109,9 @@ def main() -> int:
         secs = best_cpu(lambda lang=lang: [texts.render(r, d, lang, p, n) for r, d, p, n in found],
                         args.repeat)
         print(f"{'render ' + lang:<22} {secs / len(found) * 1e6:7.2f} µs each  {secs / anchor:5.2f}x anchor")
+    secs = best_cpu(lambda: fluent_runtime(found), args.repeat)
+    print(f"{'fluent.runtime en':<22} {secs / len(found) * 1e6:7.2f} µs each  {secs / anchor:5.2f}x anchor"
+          "  (the same messages resolved by Fluent's reference implementation)")
     logs = [p.read_text(encoding="utf-8").splitlines() for p in MATCHES]
     base = best_cpu(lambda: replay_only(logs), args.repeat)
     print(f"{'replay alone (anchor)':<22} {base * 1e3:7.1f} ms for the {len(MATCHES)} matches")

@@ -228,3 +228,11 @@ def test_every_rule_of_the_rule_books_has_its_text_in_the_language(lang: str) ->
     assert len(ids) > 100, "the rule books were not read"
     missing = [i for i in ids if i not in have and not any(k.startswith(f"{i}:") for k in have)]
     assert missing == [], f"rules with no {lang} text"
+
+
+@pytest.mark.parametrize("lang", texts.LANGS)
+def test_the_languages_code_is_one_whose_plural_rules_are_known(lang: str) -> None:
+    from babel import Locale
+
+    assert Locale.parse(lang.replace("-", "_")).plural_form(1) == texts.language(lang).plural(1)
+    assert texts.decimal_mark(lang) in ".,"
