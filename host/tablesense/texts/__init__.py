@@ -9,8 +9,10 @@ Each language is a folder of Project Fluent files (``texts/<code>/*.ftl``; found
 ``languages``); a key is a message there, its id the key with ``.`` written ``_`` and
 ``:`` written ``--`` (``golf.goal:turn-lost`` is ``golf_goal--turn-lost``). ``render`` puts
 the players' names for ``p1``/``p2`` and the language's word for each ball and each word a
-parameter names (``ball--white``, ``foul--push``, ``corner--head-left``), and counts a list
-(``pins`` gives ``pins_count``).
+parameter names (``ball--white``, ``foul--push``, ``corner--head-left``), counts a list
+(``pins`` gives ``pins_count``), and gives two parameters a message may read: ``text_given``
+(``yes`` when the referee gave their own words, ``text``) and ``member_name`` (the one of a
+duo who plays). The screens' words are the language's ``screen.json`` (``screen``).
 
 A key with no message in the language asked falls back to English, and a key with no
 English message to the rule id itself: a ruling is never lost for want of words.
