@@ -21,6 +21,7 @@ from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from .. import texts
 from ..errors import TablesenseError
 from ..pub import Pub
 from ..store import LANGS, StoreError, StoreUnavailable
@@ -196,7 +197,8 @@ def _page(name: str, table: bool = False) -> Handler:
 
 async def _tables(request: web.Request) -> web.Response:
     pub = _pub(request)
-    return web.json_response({"tables": list(pub.tables), "langs": list(LANGS), "lang": pub.lang})
+    return web.json_response({"tables": list(pub.tables), "langs": list(LANGS), "lang": pub.lang,
+                              "language_names": {code: texts.name(code) for code in LANGS}})
 
 
 async def _favicon(request: web.Request) -> web.FileResponse:
