@@ -12,12 +12,12 @@ import pytest
 from test_carom_helpers import Table, setup
 
 from tablesense.replay import Replay
-from tablesense.rules.carom_profiles import FOULS, PROFILES
+from tablesense.rules.carom.profiles import FOULS, PROFILES
 from tablesense.texts import has_text, keys
 
 ROOT = Path(__file__).resolve().parent.parent
 MATCHES = sorted((ROOT / "tests" / "matches" / "carom").glob("*.jsonl"))
-ENGINE = sorted((ROOT / "host" / "tablesense" / "rules").glob("carom*.py"))
+ENGINE = sorted((ROOT / "host" / "tablesense" / "rules" / "carom").glob("*.py"))
 DISCIPLINES = ("libre", "bandstoten", "driebanden")
 #: a ruling the engine writes: ``d.rule(t, "carom.x", player, "what", ...)`` or ``self.rule(...)``
 CITED = re.compile(r"\.rule\((?:[^,()\"]+,\s*){1,2}\"(carom\.[a-z0-9.-]+)\""

@@ -11,8 +11,8 @@ from pathlib import Path
 from test_golf_helpers import foul, goal, miss, one_one, play, rest, state
 
 from tablesense.replay import Replay
+from tablesense.rules.golf.names import FOULS
 from tablesense.texts import has_text, keys
-from tablesense.vocabulary.golf import FOULS
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "host" / "tablesense" / "rules"
@@ -21,7 +21,7 @@ RULES = ROOT / "host" / "tablesense" / "rules"
 def _cited() -> set[str]:
     """The rule ids (and ``:what`` keys) the engine's code cites in its rulings and questions."""
     keys: set[str] = set()
-    for path in RULES.glob("golf*.py"):
+    for path in (RULES / "golf").glob("*.py"):
         src = path.read_text()
         for m in re.finditer(r'(?:u|self)\.(?:rule|ask)\(\s*(?:[^,()]+,\s*){1,2}"(golf\.[a-z0-9.-]+)"'
                              r'(?:,\s*[^,]+,\s*(?:what=)?"([a-z0-9-]+)")?', src):

@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 
 from tablesense.replay import Replay
-from tablesense.rules.kegle_faults import FAULTS
+from tablesense.rules.kegle import names as kegle_names
+from tablesense.rules.kegle.faults import FAULTS
 from tablesense.texts import keys
-from tablesense.vocabulary import kegle as kegle_names
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINE_FILES = sorted((ROOT / "host" / "tablesense" / "rules").glob("kegle*.py"))
+ENGINE_FILES = sorted((ROOT / "host" / "tablesense" / "rules" / "kegle").glob("*.py"))
 RECORDED = sorted((ROOT / "tests" / "matches" / "kegle").glob("*.jsonl"))
 
 

@@ -13,8 +13,9 @@ import pytest
 from tablesense.errors import IllegalCall
 from tablesense.events import parse_event
 from tablesense.replay import Replay
+from tablesense.rules.golf import spots
 from tablesense.texts import LANGS
-from tablesense.web import fouls, spots, undo
+from tablesense.web import fouls, undo
 from tablesense.web.pages import strings
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -29,9 +29,11 @@ import msgspec
 from .corrections import void_record
 from .errors import BadEvent, IllegalCall, TablesenseError
 from .events import Call, Event, Rest, Setup, parse_event
+from .games import find as find_game
+from .games import names as games_names
 from .link.checkpoint import Checkpoint, CheckpointError, Dedupe
 from .pub_sensors import SensorsOut
-from .pub_table import GAMES, TICKER, Step, Table, call_time
+from .pub_table import TICKER, Step, Table, call_time
 from .replay import LineError, Replay
 from .shots import cut
 from .store import LANGS, LoggedEvent, Store, StoreError, StoreUnavailable, Writer, effective_lines
@@ -44,19 +46,17 @@ RETRY_S = (0.1, 2.0)
 #: (``tablesense.link.table_items``); a factory gets the last checkpoint saved.
 FeedItem = Any
 Feed = AsyncIterator[FeedItem] | Callable[[Checkpoint | None], AsyncIterator[FeedItem]]
-#: seconds a turn may take, counted from the balls coming to rest (seed 000, the golf rules);
-#: carom has one only where the competition uses a shot clock (the set-up's ``shot_clock``)
-TURN_CLOCK = {"golf": 50}
-
-
 def turn_clock(game: str | None, setup: dict[str, Any]) -> int | None:
-    """The seconds a turn may take in a match of ``game`` set up with ``setup``; None: no limit."""
-    if game is None:
+    """The seconds a turn may take in a match of ``game`` set up with ``setup``; None: no limit.
+    The game declares its clock (golf: 50 seconds from the rest, seed 000), or that a
+    set-up's ``shot_clock`` sets it (carom, where the competition uses a shot clock)."""
+    found = find_game(game)
+    if found is None:
         return None
     own = setup.get("shot_clock")
-    if game == "carom" and isinstance(own, int) and not isinstance(own, bool) and own > 0:
+    if found.shot_clock and isinstance(own, int) and not isinstance(own, bool) and own > 0:
         return own
-    return TURN_CLOCK.get(game)
+    return found.turn_clock
 
 
 class Pub(SensorsOut):
@@ -78,7 +78,7 @@ class Pub(SensorsOut):
         self.tables: dict[str, Table] = {}
         for tid in table_ids:
             token, tlang = store.table(tid, lang)
-            table = Table(id=tid, token=token, lang=tlang, games=(games or {}).get(tid, GAMES))
+            table = Table(id=tid, token=token, lang=tlang, games=(games or {}).get(tid, games_names()))
             self.tables[tid] = table
             self._load(table)
 

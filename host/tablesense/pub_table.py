@@ -16,14 +16,13 @@ from typing import Any
 
 from .by_hand import Disagreement, Merge
 from .events import Event
+from .games import names as games_names
 from .replay import Replay
 from .store import LoggedEvent, MatchRow
 from .undo_walk import Walk
 
 #: the last events a table's ticker shows
 TICKER = 12
-#: every game a table may be set up for (``Pub(games=...)`` narrows a table to its own)
-GAMES = ("golf", "kegle", "carom")
 
 
 @dataclass(slots=True)
@@ -87,7 +86,7 @@ class Table:
     #: or a replacement spot to choose (the player cannot be over time meanwhile)
     paused_at: float | None = None
     #: the games this table is set up for (its profile's); all of them when not known
-    games: tuple[str, ...] = GAMES
+    games: tuple[str, ...] = field(default_factory=games_names)
     #: what the next ``undo`` takes back (``tablesense.undo_walk``), kept up with the log
     walk: Walk = field(default_factory=Walk)
     #: the board heard or not, sensor events entered by hand, the merge (``pub_sensors``)

@@ -23,7 +23,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..errors import IllegalCall
-from ..geometry.golf import BALLS_PER_PLAYER
+from ..rules.golf.geometry import BALLS_PER_PLAYER
 from .matchlog import NotACompetitionMatch, ReplayedMatch
 from .scheme import Scheme
 from .standings import Player, Result, check_minimum

@@ -1,4 +1,5 @@
-"""Rule engines, one module per game family, found by name (``find_engine``)."""
+"""Rule engines, one package per game (``rules/<game>/``, declared in ``tablesense.games``),
+found by name (``find_engine``)."""
 
 from __future__ import annotations
 
@@ -7,17 +8,13 @@ import importlib
 from .base import Engine, Question, Ruling, find_engine, other, register
 from .shot_engine import MatchState, ShotEngine
 
-ENGINE_MODULES = ("golf", "kegle", "carom")
-
 __all__ = ["Engine", "MatchState", "Question", "Ruling", "ShotEngine", "find_engine", "load_all", "other",
            "register"]
 
 
 def load_all() -> None:
-    """Import every engine module so that it registers itself."""
-    for name in ENGINE_MODULES:
-        try:
-            importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{name}":
-                raise
+    """Import every game's engine (``rules/<game>/engine.py``) so that it registers itself."""
+    from .. import games
+
+    for name in games.names():
+        importlib.import_module(f"{__name__}.{name}.engine")

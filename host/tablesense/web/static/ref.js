@@ -150,7 +150,7 @@ function renderSpot() {
     svg += `<circle cx="${x * k}" cy="${y * k}" r="${r * k}" class="goal"/><text x="${x * k}" y="${y * k + 1.5}" class="goal-name">${g}</text>`;
   }
   for (const [x, y] of d.pegs) svg += `<circle cx="${x * k}" cy="${y * k}" r="${d.peg * k * 1.5}" class="peg"/>`;
-  // the spots the rules allow now (web/spots.py: from the balls' positions when the table reports them)
+  // the spots the rules allow now (rules/golf/spots.py: from the balls' positions when the table reports them)
   const told = snap.view && snap.view.spots && snap.view.spots.owner === owner ? snap.view.spots : null;
   const allowed = new Set(told ? told.allowed : [1, 2, 3, 4, 5]);
   for (const sp of d.spots[owner]) {

@@ -13,9 +13,9 @@ from typing import Any
 
 import msgspec
 
-from ..events import Event
-from ..shots import Cutter
-from .shot_engine import MatchState
+from ...events import Event
+from ...shots import Cutter
+from ..shot_engine import MatchState
 
 #: the distance when the setup names none (the common bodega match)
 DEFAULT_DISTANCE = 100

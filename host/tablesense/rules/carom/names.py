@@ -1,7 +1,7 @@
 """The names of carom as referees write them (``tablesense.vocabulary``): canonical id ->
 the other spellings, in English, Dutch and Danish.
 
-Fouls: the canonical ids are the short names of ``rules.carom_profiles.FOULS``; each is
+Fouls: the canonical ids are the short names of ``rules.carom.profiles.FOULS``; each is
 also understood with a ``carom``, ``foul`` or ``carom foul`` in front (its rule id:
 ``carom.foul.touch``, ``carom.dedans.reste``). The three fouls only seed 004 names
 (stool, moving balls, smoking) are the ``liemers`` profile's own words.
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from . import Vocabulary, key
+from ...vocabulary import Vocabulary, key
 
 #: every foul both club texts name; canonical id -> other spellings
 _FOULS: dict[str, tuple[str, ...]] = {

@@ -6,15 +6,15 @@ how the opponent starts: a jumped ball gives a new outlay (``outlay``), the red 
 hole puts the red in hand (``red_in_hand``).
 
 The engine sees canonical ids only: the names a referee writes are read at the input
-edge (``tablesense.vocabulary.kegle``); their sentences are ``tablesense.texts.en_kegle``'s.
+edge (``tablesense.rules.kegle.names``); their sentences are ``tablesense.texts.en_kegle``'s.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..errors import IllegalCall
-from ..vocabulary.kegle import (
+from ...errors import IllegalCall
+from .names import (
     BALLS_MOVING,
     FOOT,
     FROZEN,

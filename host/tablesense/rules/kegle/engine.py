@@ -9,8 +9,8 @@ goes to an agreed ``distance`` with the same number of series for both players.
 How a shot is refereed: the base (``shot_engine``) cuts the stream into shots and keeps
 the state before the shot (``before``) and its record (``shot``: sensor events, rest,
 late settles, the referee's calls about it). ``resolve(before, shot)`` is the whole
-decision, pure (``kegle_verdict.settle``); before the rest it is the live view of the
-shot in progress (``kegle_verdict.live``). A late pin scores for the shot (seed 7.8),
+decision, pure (``verdict.settle``); before the rest it is the live view of the
+shot in progress (``verdict.live``). A late pin scores for the shot (seed 7.8),
 a ball dropping after the rest is put back without a fault (10.2); a ``carom``, a
 ``foul``, an answer, and the ``outlay``, ``blocked`` and ``disqualify`` calls after the
 rest are about the last shot: the base resolves it again with them. The next shot
@@ -39,16 +39,16 @@ from typing import Any
 
 import msgspec
 
-from ..errors import BadEvent, IllegalCall
-from ..events import Call, Contact, Cushion, Event, OffTable, Pin, Pocket, Rest, Setup, Strike
-from ..texts import phrase, render
-from ..vocabulary.kegle import POCKET_OPTIONS, pocket_ball
-from .base import Question, _as_option, other, register
-from .kegle_faults import fault
-from .kegle_shot import read_shot, toppler
-from .kegle_state import DEFAULT_DISTANCE, Incidents, KegleState, Score, pinset
-from .kegle_verdict import IDX, asked, live, settle
-from .shot_engine import AMEND, ShotEngine, ShotRecord
+from ...errors import BadEvent, IllegalCall
+from ...events import Call, Contact, Cushion, Event, OffTable, Pin, Pocket, Rest, Setup, Strike
+from ...texts import phrase, render
+from ..base import Question, _as_option, other, register
+from ..shot_engine import AMEND, ShotEngine, ShotRecord
+from .faults import fault
+from .names import POCKET_OPTIONS, pocket_ball
+from .shot import read_shot, toppler
+from .state import DEFAULT_DISTANCE, Incidents, KegleState, Score, pinset
+from .verdict import IDX, asked, live, settle
 
 replace = msgspec.structs.replace
 
@@ -430,7 +430,7 @@ def _by_hand(before: KegleState, shot: ShotRecord) -> bool:
 
 
 def _with_answer(event: Call, answer: str) -> Call:
-    from .base import replace as copy
+    from ..base import replace as copy
 
     return copy(event, answer=answer)  # type: ignore[no-any-return]
 

@@ -1,6 +1,6 @@
 """The referee's decision on one carom shot, on a ``Draft`` (pure; seeds/carom.md).
 
-``decide`` takes the score before the shot and the shot's facts (``carom_shot``) and
+``decide`` takes the score before the shot and the shot's facts (``shot``) and
 rules: no blame, the carom (contacts or the referee), the faults, the inning's end,
 the equalising inning, the match's end and its points, the zone for the next shot.
 Every ruling is data: a rule id and its parameters (``tablesense.texts.en_carom``
@@ -12,14 +12,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..geometry.carom import CaromTable, opening_positions
-from ..geometry.carom import table as carom_table
-from .base import other
-from .carom_match import Draft, Match
-from .carom_profiles import CUE_BALL, CUSHIONS_NEEDED, DISCIPLINE_RULE
-from .carom_shot import ShotFacts
-from .carom_targets import match_points
-from .carom_zones import ball_xy, object_balls_zone, still_in
+from ..base import other
+from .geometry import CaromTable, opening_positions
+from .geometry import table as carom_table
+from .match import Draft, Match
+from .profiles import CUE_BALL, CUSHIONS_NEEDED, DISCIPLINE_RULE
+from .shot import ShotFacts
+from .targets import match_points
+from .zones import ball_xy, object_balls_zone, still_in
 
 IDX = {"p1": 0, "p2": 1}
 COUNTDOWN_RULE = "carom.countdown"

@@ -3,7 +3,7 @@
 A unit is a shot (sensor events up to ``rest``, late settles, the referee's calls about
 it) or a call that stands alone (TIME, a touch between shots, a foul with no shot to
 amend: a record with no events and no rest, the call in ``calls``). The calls are in
-canonical form (``tablesense.vocabulary.golf`` and ``GolfEngine.call``): a ``ball`` the
+canonical form (``tablesense.rules.golf.names`` and ``GolfEngine.call``): a ``ball`` the
 call left out is filled in, a foul named as the call itself is a ``foul`` call.
 """
 
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..events import Contact, Cushion, Goal, OffTable, Strike
-from ..shots import in_time_order
-from .golf_state import Positions, norm_positions
-from .shot_engine import ShotRecord
+from ...events import Contact, Cushion, Goal, OffTable, Strike
+from ...shots import in_time_order
+from ..shot_engine import ShotRecord
+from .state import Positions, norm_positions
 
 #: the foul ids that mean "a ball left the table" (the off-table rules, not a foul)
 OFF_TABLE_OWN = "golf.off-table.own"

@@ -5,7 +5,7 @@ moved by the shot are put back (so goals of the shot do not count), what happens
 the ball played (replacement spot always, only in zone play, or never), whether in
 zone play the opponent points out a ball to be placed on a replacement spot, and any
 ball the foul sends elsewhere (``touched``: the held-back ball). Every foul costs the
-turn. The names a referee may call them by are in ``tablesense.vocabulary.golf``; the
+turn. The names a referee may call them by are in ``tablesense.rules.golf.names``; the
 sentences in ``tablesense.texts.en_golf``.
 """
 

@@ -1,5 +1,5 @@
 """Resolve one golf unit (a shot, or a call that stands alone): the state after it as a
-pure function of the state before it and its record (``golf_evidence.Evidence``).
+pure function of the state before it and its record (``golf.evidence.Evidence``).
 
 The order of work follows the rule text (seeds/golf.md):
 1. whose ball (a goal or off-table sensor that could not tell asks the referee),
@@ -25,21 +25,21 @@ from typing import Any
 
 import msgspec
 
-from ..events import Cushion, Goal
-from ..geometry.golf import ATTACKS, BALLS_PER_PLAYER
-from ..shots import QUIET_S
-from .base import Question, Ruling, other
-from .golf_evidence import Evidence
-from .golf_fouls import ALWAYS, BY_ID, ZONE, Foul
-from .golf_positions import (
+from ...events import Cushion, Goal
+from ..base import Question, Ruling, other
+from ..shot_engine import ShotEngine, ShotRecord
+from .evidence import Evidence
+from .fouls import ALWAYS, BY_ID, ZONE, Foul
+from .game import GAME
+from .geometry import ATTACKS, BALLS_PER_PLAYER
+from .positions import (
     attacking_triangle_broken,
     defensive_triangle_kept,
     free_spot,
     repeat_spot,
     zone_left,
 )
-from .golf_state import IDX, GolfState
-from .shot_engine import ShotEngine, ShotRecord
+from .state import IDX, GolfState
 
 replace = msgspec.structs.replace
 
@@ -391,7 +391,7 @@ def _dropped_after_rest(before: GolfState, shot: ShotRecord) -> GolfState | None
     if last is None or prior is None or last.rest is None:
         return None
     settled = max((e.t for e in last.late), default=last.rest.t)
-    if min(e.t for e in shot.events) - max(last.rest.t, settled) >= QUIET_S["golf"]:
+    if min(e.t for e in shot.events) - max(last.rest.t, settled) >= GAME.quiet_s:
         return None
     named = next(iter(edges)) if len(edges) == 1 else None
     drops = tuple(e if e.ball is not None or named is None else replace(e, ball=named) for e in shot.events)

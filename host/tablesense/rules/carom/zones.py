@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..geometry.carom import ON_LINE, ZONE_LEG, CaromTable
+from .geometry import ON_LINE, ZONE_LEG, CaromTable
 
 
 def ball_xy(positions: dict[str, Any] | None, ball: str) -> tuple[float, float] | None:

@@ -3,7 +3,7 @@
 The rules and their ids are in seeds/golf.md; docs/golf.md explains them to players.
 The engine is a ``ShotEngine`` (``rules.shot_engine``): the base cuts the events into
 shots and keeps the one being played or amended; this module says what a shot means
-(``golf_resolve.resolve`` from the state before it and its ``ShotRecord``) and what each
+(``golf.resolve.resolve`` from the state before it and its ``ShotRecord``) and what each
 referee call does. A ``goal`` the cut places after the shot's ``rest`` (a late settle: a
 ball dropping off the goal edge within the settle window) amends that shot as a drop
 after resting (``golf.goal.edge``).
@@ -13,7 +13,7 @@ that is not p1's or p2's, a goal of a player with no ball left in play, a pin) i
 refused, and a ``rest`` that only reports where the balls lie (nothing moved, or the
 first report of a frame) is no shot: it records the positions.
 
-Events and calls (docs/events.md), names in canonical form (``vocabulary.golf``):
+Events and calls (docs/events.md), names in canonical form (``rules.golf.names``):
 - ``goal`` / ``off_table`` with a known ball decide alone; with ``ball: null`` the
   engine asks the referee whose ball it was. ``strike`` (the ball the cue hit) and
   ``contact`` (first contact) decide "played with an opponent's ball" and "played onto
@@ -39,18 +39,18 @@ from typing import Any
 
 import msgspec
 
-from ..errors import IllegalCall
-from ..events import Call, Contact, Event, Goal, OffTable, Pin, Pocket, Rest, Setup, Strike
-from ..geometry.golf import ATTACKS
-from ..texts import phrase
-from ..vocabulary import for_game
-from .base import Question, other, register
-from .golf_evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
-from .golf_fouls import BY_ID, DUO_ONLY, known_fouls
-from .golf_positions import spot_refused
-from .golf_resolve import NO_SHOT, TIME_GRACE, TURN_LIMIT, live, resolve, start_of
-from .golf_state import IDX, SIDES, GolfState, norm_positions, pair_set
-from .shot_engine import AMEND, ShotEngine, ShotRecord
+from ...errors import IllegalCall
+from ...events import Call, Contact, Event, Goal, OffTable, Pin, Pocket, Rest, Setup, Strike
+from ...texts import phrase
+from ...vocabulary import for_game
+from ..base import Question, other, register
+from ..shot_engine import AMEND, ShotEngine, ShotRecord
+from .evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
+from .fouls import BY_ID, DUO_ONLY, known_fouls
+from .geometry import ATTACKS
+from .positions import spot_refused
+from .resolve import NO_SHOT, TIME_GRACE, TURN_LIMIT, live, resolve, start_of
+from .state import IDX, SIDES, GolfState, norm_positions, pair_set
 
 replace = msgspec.structs.replace
 CALLS = ("start", "foul", "time", "spot", "off_table", "rail", "edge", "wedged", "answer", "undo")

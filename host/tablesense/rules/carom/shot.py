@@ -14,8 +14,8 @@ from typing import Any
 
 import msgspec
 
-from ..events import Call, Contact, Cushion, Event, OffTable, Strike
-from .shot_engine import ShotRecord
+from ...events import Call, Contact, Cushion, Event, OffTable, Strike
+from ..shot_engine import ShotRecord
 
 
 class ShotFacts(msgspec.Struct, frozen=True, gc=False):

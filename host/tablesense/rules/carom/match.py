@@ -15,10 +15,10 @@ from typing import Any
 
 import msgspec
 
-from .base import Ruling
-from .carom_profiles import DEFAULT_PROFILE, Profile
-from .carom_shot import Evidence
-from .shot_engine import MatchState
+from ..base import Ruling
+from ..shot_engine import MatchState
+from .profiles import DEFAULT_PROFILE, Profile
+from .shot import Evidence
 
 replace = msgspec.structs.replace
 

@@ -1,4 +1,4 @@
-"""Golf's replacement spots as the referee panel draws them (``tablesense.geometry.golf``).
+"""Golf's replacement spots as the referee panel draws them (``rules.golf.geometry``).
 
 The panel draws the bed, its goals and pegs, and for the ball that waits the five spots
 of its owner: 1-3 the opponent's choice (``golf.spot.choice``), 4 and 5 only when the
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..geometry import golf as g
+from . import geometry as g
 
 CHOICE = (1, 2, 3)
 FALLBACK = (4, 5)

@@ -15,9 +15,12 @@ from typing import Any
 
 import msgspec
 
-from ..events import Call, Pin, Pocket
-from ..geometry import kegle as geo
-from ..vocabulary.kegle import (
+from ...events import Call, Pin, Pocket
+from ..base import Ruling, other
+from ..shot_engine import ShotEngine, ShotRecord
+from . import geometry as geo
+from .faults import BY_ID, Fault
+from .names import (
     JUMPED_BALL,
     NO_CUSHION,
     PIN_BY_CUE,
@@ -29,11 +32,8 @@ from ..vocabulary.kegle import (
     TOUCH,
     pocket_ball,
 )
-from .base import Ruling, other
-from .kegle_faults import BY_ID, Fault
-from .kegle_shot import ShotFacts, read_shot
-from .kegle_state import NO_PINS, KegleState, LastShot, Score, pinset
-from .shot_engine import ShotEngine, ShotRecord
+from .shot import ShotFacts, read_shot
+from .state import NO_PINS, KegleState, LastShot, Score, pinset
 
 replace = msgspec.structs.replace
 asdict = msgspec.structs.asdict

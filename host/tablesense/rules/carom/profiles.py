@@ -5,7 +5,7 @@ club's rules change is read here.
 seed 004, the O.B.B. "Liemers" rules. The engine asks its profile record (which fouls,
 which rule a foul is ruled under, whether touching the woodwork re-spots, how an opening
 shot must go, what is announced) and never compares a profile's name. The names a set-up
-may use for a profile are in ``tablesense.vocabulary.carom``.
+may use for a profile are in ``tablesense.rules.carom.names``.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from ..errors import IllegalCall
-from ..vocabulary.carom import profile_name
+from ...errors import IllegalCall
+from .names import profile_name
 
 #: the ball each player plays (docs/events.md): p1 the yellow (marked), p2 the white
 CUE_BALL = {"p1": "yellow", "p2": "white"}
@@ -39,7 +39,7 @@ class Foul:
     jump: bool = False
 
 
-#: every fault by its canonical id (``tablesense.vocabulary.carom`` reads the referees' names)
+#: every fault by its canonical id (``tablesense.rules.carom.names`` reads the referees' names)
 FOULS: dict[str, Foul] = {
     "touch": Foul("carom.foul.touch"),
     "touch-remove-object": Foul("carom.foul.touch.remove-object"),

@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from . import Vocabulary
+from ...vocabulary import Vocabulary
 
 #: canonical foul id -> the other names a referee calls it by
 FOULS: dict[str, tuple[str, ...]] = {

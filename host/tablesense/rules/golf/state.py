@@ -2,7 +2,7 @@
 
 A frozen msgspec Struct on the shot stage's ``MatchState``: the base keeps the shot
 (``before``, ``shot``, ``cut``); this holds only the game. The state after a shot is a
-pure function of the state before it and the shot (``golf_resolve.resolve``).
+pure function of the state before it and the shot (``golf.resolve.resolve``).
 
 Per-player values are pairs indexed 0 for p1 and 1 for p2 (``IDX``).
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..geometry.golf import BALLS_PER_PLAYER, Point
-from ..shots import Cutter
-from .shot_engine import MatchState
+from ...shots import Cutter
+from ..shot_engine import MatchState
+from .geometry import BALLS_PER_PLAYER, Point
 
 IDX = {"p1": 0, "p2": 1}
 SIDES = ("p1", "p2")

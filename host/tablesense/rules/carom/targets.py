@@ -1,6 +1,6 @@
 """Targets and match points of carom (seeds/carom.md): ``carom.target.moyenne``,
 ``carom.target.minimum``, ``carom.match-points.de-bruijn``. Pure calculations; the names a
-set-up may use for a rounding or a scheme are in ``tablesense.vocabulary.carom``."""
+set-up may use for a rounding or a scheme are in ``tablesense.rules.carom.names``."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import math
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal
 from typing import Any
 
-from ..errors import IllegalCall
-from ..vocabulary.carom import ROUNDING_NAMES, SCHEME_NAMES, setup_name
-from .carom_profiles import Profile
+from ...errors import IllegalCall
+from .names import ROUNDING_NAMES, SCHEME_NAMES, setup_name
+from .profiles import Profile
 
 ROUNDINGS = {"half-up": ROUND_HALF_UP, "down": ROUND_FLOOR, "up": ROUND_CEILING}
 

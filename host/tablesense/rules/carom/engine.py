@@ -25,8 +25,8 @@ inning: when he reaches his target the other player gets one last inning.
 
 Rulings are data (rule id and parameters); ``tablesense.texts.en_carom`` says them.
 Names the referee writes loosely are read at the input edge
-(``tablesense.vocabulary.carom``); everything a club's rules change is its
-``Profile`` record (``carom_profiles``).
+(``tablesense.rules.carom.names``); everything a club's rules change is its
+``Profile`` record (``profiles``).
 """
 
 from __future__ import annotations
@@ -35,19 +35,21 @@ from typing import Any
 
 import msgspec
 
-from ..errors import IllegalCall
-from ..events import Call, Contact, Cushion, Event, OffTable, Rest, Setup, Strike
-from ..geometry.carom import TABLES as CAROM_TABLES
-from ..geometry.carom import CaromTable
-from ..geometry.carom import table as carom_table
-from ..shots import Cutter
-from ..texts import phrase
-from ..vocabulary import Vocabulary, for_game
-from .base import player_names, register
-from .base import replace as replace_event
-from .carom_match import CaromState, Draft, Match
-from .carom_profiles import CAROM_BALLS, CUE_BALL, FOULS, PROFILES, profile
-from .carom_resolve import (
+from ...errors import IllegalCall
+from ...events import Call, Contact, Cushion, Event, OffTable, Rest, Setup, Strike
+from ...shots import Cutter
+from ...texts import phrase
+from ...vocabulary import Vocabulary, for_game
+from ..base import player_names, register
+from ..base import replace as replace_event
+from ..ruling_log import RulingLog
+from ..shot_engine import AMEND, ShotEngine, ShotRecord
+from .geometry import TABLES as CAROM_TABLES
+from .geometry import CaromTable
+from .geometry import table as carom_table
+from .match import CaromState, Draft, Match
+from .profiles import CAROM_BALLS, CUE_BALL, FOULS, PROFILES, profile
+from .resolve import (
     COUNTDOWN_RULE,
     IDX,
     at_outlay,
@@ -58,10 +60,8 @@ from .carom_resolve import (
     update_zone,
     with_entry,
 )
-from .carom_shot import read_shot
-from .carom_targets import championship_match, resolve_scheme, targets_for
-from .ruling_log import RulingLog
-from .shot_engine import AMEND, ShotEngine, ShotRecord
+from .shot import read_shot
+from .targets import championship_match, resolve_scheme, targets_for
 
 replace = msgspec.structs.replace
 

@@ -19,7 +19,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from . import Vocabulary
+from ...vocabulary import Vocabulary
 
 JUMPED_BALL = "kegle.fault.jumped-ball"
 PINS_NOT_UP = "kegle.fault.pins-not-up"

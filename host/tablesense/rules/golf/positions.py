@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..geometry.golf import (
+from .geometry import (
     ATTACKS,
     BALL_DIAMETER,
     DEFENDS,
@@ -19,7 +19,7 @@ from ..geometry.golf import (
     zone_lines_of,
     zone_of,
 )
-from .golf_state import IDX, Positions
+from .state import IDX, Positions
 
 
 def _place(p: Point, owner: str) -> object:

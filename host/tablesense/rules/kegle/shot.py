@@ -29,9 +29,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..events import Contact, Cushion, Event, OffTable, Pin, Pocket, Strike
-from ..shots import in_time_order
-from .kegle_state import pinset
+from ...events import Contact, Cushion, Event, OffTable, Pin, Pocket, Strike
+from ...shots import in_time_order
+from .state import pinset
 
 _RED_WHITE = frozenset({"red", "white"})
 
