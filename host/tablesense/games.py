@@ -17,6 +17,7 @@ so asking a game never imports an engine.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 from dataclasses import dataclass
 from functools import cache
@@ -63,12 +64,13 @@ class Game:
 
 @cache
 def _declared() -> tuple[Game, ...]:
-    from . import rules
-
+    rules = f"{__package__}.rules"  # found, not imported here: the engines' package reads this module
+    spec = importlib.util.find_spec(rules)
+    assert spec is not None and spec.submodule_search_locations is not None
     found: list[Game] = []
-    for info in pkgutil.iter_modules(rules.__path__):
+    for info in pkgutil.iter_modules(spec.submodule_search_locations):
         if info.ispkg:
-            module = importlib.import_module(f"{rules.__name__}.{info.name}.game")
+            module = importlib.import_module(f"{rules}.{info.name}.game")
             game: Game = module.GAME
             if game.name != info.name:
                 raise RuntimeError(f"rules/{info.name}/game.py declares the game {game.name!r}")
