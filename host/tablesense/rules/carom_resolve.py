@@ -20,6 +20,7 @@ from .carom_profiles import CUE_BALL, CUSHIONS_NEEDED, DISCIPLINE_RULE
 from .carom_shot import ShotFacts
 from .carom_targets import match_points
 from .carom_zones import ball_xy, object_balls_zone, still_in
+from .ruling_log import Trail
 
 IDX = {"p1": 0, "p2": 1}
 COUNTDOWN_RULE = "carom.countdown"
@@ -153,7 +154,7 @@ def end_inning(d: Draft, player: str, t: float, tab: CaromTable, announce: bool 
     run = d.run
     innings = d.innings
     d.innings = with_entry(innings, i, innings[i] + 1)
-    d.runs = (d.runs[0] + (run,), d.runs[1]) if i == 0 else (d.runs[0], d.runs[1] + (run,))
+    d.runs = (Trail.plus(d.runs[0], run), d.runs[1]) if i == 0 else (d.runs[0], Trail.plus(d.runs[1], run))
     d.run = 0
     if announce:
         if run == 0:

@@ -33,6 +33,7 @@ from .base import Ruling, other
 from .kegle_faults import BY_ID, Fault
 from .kegle_shot import ShotFacts, read_shot
 from .kegle_state import NO_PINS, KegleState, LastShot, Score, pinset
+from .ruling_log import Trail
 from .shot_engine import ShotEngine, ShotRecord
 
 replace = msgspec.structs.replace
@@ -55,7 +56,7 @@ def opened(score: Score, player: str) -> Score:
     if score.shots == 0:
         i = IDX[player]
         series = pair(score.series, player, score.series[i] + 1)
-        starts = pair(score.series_starts, player, (*score.series_starts[i], score.points[i]))
+        starts = pair(score.series_starts, player, Trail.plus(score.series_starts[i], score.points[i]))
         return replace(score, series=series, series_starts=starts, run=0, break_due=False, announcements=(),
                        outlay=None, red_in_hand=None)
     return replace(score, break_due=False, announcements=(), outlay=None, red_in_hand=None)
