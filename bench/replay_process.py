@@ -10,9 +10,12 @@ each as its own process, CPU time (user + system, the child's), best of ``--repe
 - ``json.loads`` (the anchor): a process that reads the file and decodes every line;
 - ``replay --json``: ``python -m tablesense replay FILE --json``, start-up included.
 
-Printed: lines/s of each and the ratio (the aim: 0.9x or more for every game).
+Printed: lines/s of each and the ratio (the aim: 0.9x or more for every game). With
+``--before COMMIT``, the replay of that commit's host package too (from git, in a temporary
+directory), in the same run.
 
     .venv/bin/python bench/replay_process.py [--lines N] [--repeat R] [--game GAME]
+        [--source long|recorded] [--before COMMIT]
 """
 
 from __future__ import annotations
@@ -83,6 +86,15 @@ def make_long(path: Path, game: str, n: int) -> int:
     return len(lines)
 
 
+def old_tree(commit: str, tmp: Path) -> Path:
+    """The host package of ``commit``, unpacked under ``tmp``."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "host"],
+                             capture_output=True, check=True).stdout
+    tmp.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive, check=True)
+    return tmp / "host"
+
+
 def cpu_of(argv: list[str], env: dict[str, str]) -> float:
     """CPU seconds (user + system) of one run of ``argv`` as a child process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -99,18 +111,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--game", choices=GAMES, action="append")
     ap.add_argument("--source", choices=("long", "recorded"), action="append")
+    ap.add_argument("--before", metavar="COMMIT", help="also replay with this commit's host package")
     args = ap.parse_args(argv)
     env = dict(os.environ, PYTHONPATH=str(ROOT / "host"))
     py = sys.executable
     print(f"CPU time of each process (user + system), best of {args.repeat}; aim: replay >= 0.9x json.loads")
     with tempfile.TemporaryDirectory(prefix="tablesense-replay-process-") as tmp:
+        env_old = None
+        if args.before:
+            env_old = dict(os.environ, PYTHONPATH=str(old_tree(args.before, Path(tmp) / "old")))
         for game, source in [(g, s) for g in args.game or GAMES for s in args.source or ("long", "recorded")]:
             log = Path(tmp) / f"{game}-{source}.jsonl"
             n = (make_long if source == "long" else make_log)(log, game, args.lines)
-            anchor = replay = float("inf")
+            anchor = replay = before = float("inf")
+            run = [py, "-m", "tablesense", "replay", str(log), "--json"]
             for _ in range(args.repeat):  # alternating, so that a change of load hits both
                 anchor = min(anchor, cpu_of([py, "-c", LOADS, str(log)], env))
-                replay = min(replay, cpu_of([py, "-m", "tablesense", "replay", str(log), "--json"], env))
+                replay = min(replay, cpu_of(run, env))
+                if env_old is not None:
+                    before = min(before, cpu_of(run, env_old))
             what = "one long match" if source == "long" and game != "golf" else (
                 "whole matches" if source == "long" else "its recorded matches")
             print(f"{game}, {source}: {n:,} lines, {what}")
@@ -118,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
             ratio = anchor / replay
             print(f"  replay --json, a process       {n / replay:>10,.0f} lines/s  ({replay:.2f} s; "
                   f"{ratio:.2f}x json.loads, aim 0.9x: {'met' if ratio >= 0.9 else 'not met'})", flush=True)
+            if env_old is not None:
+                print(f"  replay --json, {args.before[:9]} (before) {n / before:>10,.0f} lines/s  "
+                      f"({before:.2f} s; {anchor / before:.2f}x json.loads)", flush=True)
     return 0
 
 

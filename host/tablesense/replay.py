@@ -12,6 +12,7 @@ Every error is one line of at most ``log_checks.MAX_MESSAGE`` characters.
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -138,6 +139,17 @@ class Replay:
         error recorded is also handed to ``on_error``. ``guard``: a line that is not UTF-8
         (kept as surrogates) is refused with its column, and an engine that fails on a line
         with anything but a ``TablesenseError`` costs that line only (``tablesense replay``)."""
+        paused = gc.isenabled()
+        if paused:  # a replay makes no reference cycles: the collector would only walk the states
+            gc.disable()
+        try:
+            return self._feed_counted(lines, on_error, guard)
+        finally:
+            if paused:
+                gc.enable()
+
+    def _feed_counted(self, lines: Iterable[tuple[int, str]], on_error: Callable[[LineError], object] | None,
+                      guard: bool) -> Replay:
         order = self.order
         history = self.history
         for n, text in lines:

@@ -171,10 +171,16 @@ def write_state(rep: Replay, out: IO[str], lang: str = "en") -> None:
             out.write(json.dumps(value, ensure_ascii=False))
             continue
         out.write("[")
-        names = player_names(state)
-        for j, r in enumerate(state.rulings):
-            out.write((", " if j else "") + json.dumps(r.to_dict(names, lang), ensure_ascii=False))
-        out.write("]")
+        dumps = json.JSONEncoder(ensure_ascii=False).encode
+        part: list[str] = []
+        sep = ""
+        for r in state.rulings:  # written a few hundred at a time: one write each, none held long
+            part.append(dumps(r.to_dict(names, lang)))
+            if len(part) == 512:
+                out.write(sep + ", ".join(part))
+                part.clear()
+                sep = ", "
+        out.write((sep + ", ".join(part) if part else "") + "]")
     out.write("}\n")
 
 

@@ -63,6 +63,10 @@ from .ruling_log import RulingLog
 replace = msgspec.structs.replace
 
 
+#: a shot in progress keeps its events in a tuple up to this many, then in a ``Run``
+RUN_FROM = 48
+
+
 class Run(Sequence[Event]):
     """The events of a shot in progress, growing by one per event in constant time.
 
@@ -80,14 +84,17 @@ class Run(Sequence[Event]):
         self._n = n
 
     @staticmethod
-    def plus(events: Sequence[Event], event: Event) -> Run:
-        """``events`` (a tuple or a ``Run``) with ``event`` after them; ``events`` unchanged."""
+    def plus(events: Sequence[Event], event: Event) -> Sequence[Event]:
+        """``events`` (a tuple or a ``Run``) with ``event`` after them; ``events`` unchanged.
+        A short shot's stay a tuple (a copy of a few is cheaper than a call)."""
         if type(events) is Run:
             items, n = events._items, events._n
             if len(items) != n:
                 items = items[:n]
             items.append(event)
             return Run(items, n + 1)
+        if len(events) < RUN_FROM:
+            return (*events, event)
         return Run([*events, event], len(events) + 1)
 
     def __len__(self) -> int:
@@ -271,10 +278,15 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
             # cutter's ``in_shot``, kept so (tests/test_shot_engine.py)
             self.check(event)
             shot = state.shot
+            events = shot.events  # type: ignore[union-attr]
+            if type(events) is tuple and len(events) < RUN_FROM:
+                events = (*events, event)
+            else:
+                events = Run.plus(events, event)
             if kind is Strike and not state.cut.strikes:  # the first strike: the table has a sensor
-                return replace(state, shot=replace(shot, events=Run.plus(shot.events, event)),  # type: ignore[union-attr]
+                return replace(state, shot=replace(shot, events=events),  # type: ignore[arg-type]
                                cut=replace(state.cut, strikes=True))
-            return replace(state, shot=replace(shot, events=Run.plus(shot.events, event)))  # type: ignore[union-attr]
+            return replace(state, shot=replace(shot, events=events))  # type: ignore[arg-type]
         if isinstance(event, Call):
             return self._call(self.release(state) if state.held else state, event)
         if isinstance(event, Setup):
