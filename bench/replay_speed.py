@@ -135,7 +135,8 @@ def free_live_table(lines: int) -> None:
         log = Path(tmp) / "kegle.jsonl"
         scale.make_log(log, lines)
         size = log.stat().st_size
-        env = dict(os.environ, PYTHONPATH=str(HERE.parent / "host"))
+        env = dict(os.environ)
+        env.setdefault("PYTHONPATH", str(HERE.parent / "host"))  # another tree's host: the before
         done = subprocess.run([sys.executable, "-c", FREE, str(log)], capture_output=True, text=True, env=env)
     if done.returncode != 0:
         what = "segfault" if done.returncode == -11 else f"exit {done.returncode}"
