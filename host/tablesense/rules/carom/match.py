@@ -57,7 +57,7 @@ class Match(msgspec.Struct, frozen=True, gc=False):
     points: tuple[int, int] | None = None
 
 
-class CaromState(MatchState, frozen=True, kw_only=True, gc=False):
+class CaromState(MatchState, frozen=True, kw_only=True):
     m: Match = Match()
 
 

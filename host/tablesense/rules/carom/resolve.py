@@ -13,6 +13,7 @@ import math
 from typing import Any
 
 from ..base import other
+from ..ruling_log import Trail
 from .geometry import CaromTable, opening_positions
 from .geometry import table as carom_table
 from .match import Draft, Match
@@ -153,7 +154,7 @@ def end_inning(d: Draft, player: str, t: float, tab: CaromTable, announce: bool 
     run = d.run
     innings = d.innings
     d.innings = with_entry(innings, i, innings[i] + 1)
-    d.runs = (d.runs[0] + (run,), d.runs[1]) if i == 0 else (d.runs[0], d.runs[1] + (run,))
+    d.runs = (Trail.plus(d.runs[0], run), d.runs[1]) if i == 0 else (d.runs[0], Trail.plus(d.runs[1], run))
     d.run = 0
     if announce:
         if run == 0:

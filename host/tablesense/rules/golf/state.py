@@ -24,7 +24,7 @@ Positions = tuple[tuple[Point, ...], tuple[Point, ...]]
 GOLF_CUTTER = Cutter(game="golf")
 
 
-class GolfState(MatchState, frozen=True, kw_only=True, gc=False):
+class GolfState(MatchState, frozen=True, kw_only=True):
     game: str = "golf"
     cut: Cutter = GOLF_CUTTER
     duo: bool = False

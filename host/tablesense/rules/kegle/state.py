@@ -99,7 +99,7 @@ class Incidents(msgspec.Struct, frozen=True, gc=False):
         return out
 
 
-class KegleState(MatchState, frozen=True, kw_only=True, gc=False):
+class KegleState(MatchState, frozen=True, kw_only=True):
     """A keglebillard match: the score, and what happened between the last shot and the next."""
 
     score: Score = Score()

@@ -17,6 +17,7 @@ import msgspec
 
 from ...events import Call, Pin, Pocket
 from ..base import Ruling, other
+from ..ruling_log import Trail
 from ..shot_engine import ShotEngine, ShotRecord
 from . import geometry as geo
 from .faults import BY_ID, Fault
@@ -36,7 +37,6 @@ from .shot import ShotFacts, read_shot
 from .state import NO_PINS, KegleState, LastShot, Score, pinset
 
 replace = msgspec.structs.replace
-asdict = msgspec.structs.asdict
 
 PIN_POINTS = 2
 CARAMBOLE_POINTS = 4
@@ -55,10 +55,28 @@ def opened(score: Score, player: str) -> Score:
     if score.shots == 0:
         i = IDX[player]
         series = pair(score.series, player, score.series[i] + 1)
-        starts = pair(score.series_starts, player, (*score.series_starts[i], score.points[i]))
+        starts = pair(score.series_starts, player, Trail.plus(score.series_starts[i], score.points[i]))
         return replace(score, series=series, series_starts=starts, run=0, break_due=False, announcements=(),
                        outlay=None, red_in_hand=None)
     return replace(score, break_due=False, announcements=(), outlay=None, red_in_hand=None)
+
+
+class Changes(dict[str, Any]):
+    """A shot's changes to a ``Score``, read through to the score for a field not changed:
+    freezing them is one copy of the score with the changes (``replace``), not a dict of
+    every field and a new record built from it."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, base: Score) -> None:
+        super().__init__()
+        self.base = base
+
+    def __missing__(self, key: str) -> Any:
+        return getattr(self.base, key)
+
+    def frozen(self) -> Score:
+        return replace(self.base, **self) if self else self.base
 
 
 class Verdict:
@@ -66,7 +84,7 @@ class Verdict:
 
     __slots__ = ("at_table", "finished", "rulings", "score", "winner")
 
-    def __init__(self, score: dict[str, Any], at_table: str) -> None:
+    def __init__(self, score: Changes, at_table: str) -> None:
         self.score = score
         self.rulings: list[Ruling] = []
         self.at_table = at_table
@@ -149,7 +167,7 @@ def settle(before: KegleState, shot: ShotRecord) -> KegleState:
     carambole = facts.carambole or any(c.call == "carom" for c in calls)
     faults = find_faults(prior, facts, pocketed, calls)
 
-    v = Verdict(asdict(score), p)
+    v = Verdict(Changes(score), p)
     down = facts.pins_after
     v.score["pins_down"] = down
     # 8.3: a pin is excused while a ball keeps it off its spot, and must be up once the shot that
@@ -183,7 +201,7 @@ def settle(before: KegleState, shot: ShotRecord) -> KegleState:
     for pocket, ball in pocketed:
         if ball == "white":
             v.rule(t, "kegle.white-in-hole", p, pocket=pocket, **white_spot(positions))
-    settled = replace(before, score=Score(**v.score), rulings=before.rulings + tuple(v.rulings),
+    settled = replace(before, score=v.score.frozen(), rulings=before.rulings + tuple(v.rulings),
                       at_table=v.at_table, questions=())
     if v.finished:  # the rule that ended it is the last one ruled (kegle.same-series, kegle.draw)
         settled = ShotEngine.end(settled, v.winner, v.rulings[-1].rule)
