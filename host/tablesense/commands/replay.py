@@ -242,6 +242,7 @@ def _account(rep: Replay, applied: Iterator[Event], out: IO[str], lang: str = "e
     write = out.write
     cutter = Cutter()
     before: Sequence[Ruling] = ()
+    asking: set[float] = set()  # the times at which a live view may ask (``asks_live``)
     for event in applied:
         state, engine = rep.state, rep.engine
         assert state is not None and engine is not None
@@ -255,8 +256,17 @@ def _account(rep: Replay, applied: Iterator[Event], out: IO[str], lang: str = "e
             write(f"  t={r.t:.6f} {r.rule}{who} {r.say(lang, player_names(state))}".rstrip() + "\n")
         before = state.rulings
         if event.type != "call":
+            shown = state
             live = getattr(engine, "live", None)  # a question asked while the shot is in progress
-            for q in (live(state) if live is not None else state).questions:
+            if live is not None:
+                asks = getattr(engine, "asks_live", None)
+                if asks is None or asks(event):  # (a drop held before a shot may open it: any state)
+                    asking.add(event.t)
+                if event.t in asking or not getattr(state, "in_shot", False) or getattr(state, "held", ()):
+                    shown = live(state)
+                else:  # a shot's live view resolves all of it: only where it may ask at this time
+                    shown = None
+            for q in shown.questions if shown is not None else ():
                 if q.t == event.t:
                     write(f"  ? {q.id}: {q.say(lang, player_names(state))}\n")
         if isinstance(event, Rest):
