@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
@@ -105,6 +103,9 @@ def _open(path: str) -> IO[bytes]:
     """The log as a seekable binary file; standard input is spooled to a temporary file."""
     if path != "-":
         return open(path, "rb")
+    import shutil  # standard input only: a file's replay does not load them
+    import tempfile
+
     spool = tempfile.TemporaryFile(prefix="tablesense-replay-")
     shutil.copyfileobj(sys.stdin.buffer, spool, 1 << 20)
     return spool
