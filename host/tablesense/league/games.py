@@ -19,6 +19,7 @@ pub's engine computed, for comparing with what the pub reports.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Any
 
@@ -76,6 +77,12 @@ def _carom(match: ReplayedMatch, scheme: Scheme | None, source: str, barrage: bo
     cap = scheme.innings_cap if scheme is not None else None
     caroms, innings, targets, high = (_pair(out, k) for k in ("caroms", "innings", "targets", "high_run"))
     winner = out.get("winner")
+    limit = out.get("innings_limit")
+    if out["finished"] and limit is not None and limit != cap and limit < (cap or math.inf) \
+            and all(c < t for c, t in zip(caroms, targets, strict=True)):
+        played = f"played to {cap} innings" if cap is not None else "played to the targets"
+        raise NotACompetitionMatch(f"the match ended at its innings limit of {limit} (carom.innings-limit); "
+                          f"this competition's matches are {played}")
     if out["finished"] and (cap is None or max(innings) <= cap):
         pass
     elif cap is not None and min(innings) >= cap:

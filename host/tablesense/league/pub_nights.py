@@ -5,9 +5,12 @@ tables, and the night's score for its TV overview (``Pub.team_night``, served as
 
 Each finished match of the night is read and scored once (cached by its match id and its
 number of logged events: a correction reads it again); a match in play shows its score line.
-A carom night whose scheme has an innings cap counts a match as played once both players
-have had that many innings (the rule engine plays on to the target; ``games.read`` reads the
-match at the cap), and the publisher sends it to the league then (``complete``).
+A carom night whose scheme has an innings cap gives its matches the cap as their set-up's
+``innings_limit`` (``setup_for``, as the referee starts one: ``Pub.league_setup``), so the rule
+engine itself ends a match at the cap (carom.innings-limit) and the TV shows the end. A match
+started without it (before the pub knew its nights, or by an older version) is still counted as
+played once both players have had that many innings (``games.read`` reads the match at the
+cap), and the publisher sends it to the league then (``complete``).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from ..errors import IllegalCall
 from ..pub import Pub
 from ..store import Store
 from ..store import effective_lines as store_effective
@@ -40,6 +44,28 @@ class PubNights:
     def tonight(self, now: float | None = None) -> list[dict[str, Any]]:
         day = time.strftime("%Y-%m-%d", time.localtime(time.time() if now is None else now))
         return [c for c in self.cards if c["date"] == day]
+
+    def setup_for(self, setup: dict[str, Any], now: float | None = None) -> dict[str, Any]:
+        """A referee's set-up as a match of tonight's night is played: a carom match between a
+        player of each team of a night whose scheme has an innings cap gets the cap as its
+        ``innings_limit`` (carom.innings-limit); a different limit is refused (``IllegalCall``,
+        one line), since the league reads the match at the cap. Any other set-up is unchanged."""
+        players = setup.get("players")
+        if setup.get("game") != "carom" or not isinstance(players, dict) or not self.cards:
+            return setup
+        card = tag(self.cards, "carom", players, time.time() if now is None else now)
+        cap = scheme_of(card).innings_cap if card is not None else None
+        if card is None or cap is None:
+            return setup
+        given = setup.get("innings_limit")
+        if given is None or given == "":
+            return {**setup, "innings_limit": cap}
+        if given != cap:
+            raise IllegalCall(f"this is a match of tonight's team night ({card['home']['team']} - "
+                              f"{card['away']['team']}, {card['competition']}), played to {cap} innings "
+                              f"(carom.innings-limit): leave the innings limit empty or make it {cap}, "
+                              f"not {str(given)[:20]}")
+        return setup
 
     # --- reading the night's matches ------------------------------------------------------
     def _result(self, log: Store, card: dict[str, Any], match_id: int, table: str) -> Result | None:

@@ -1,0 +1,171 @@
+"""A team night's innings cap is the match's own innings limit: the pub sets up a night's carom
+match with the scheme's cap as its ``innings_limit``, the rule engine ends it there
+(carom.innings-limit) and the league reads it as it reads an older log played on past the cap."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_carom_helpers import Table, setup
+
+from tablesense.errors import IllegalCall
+from tablesense.events import parse_event
+from tablesense.league import LeagueStore, Player, games
+from tablesense.league.fixtures import schedule
+from tablesense.league.matchlog import NotACompetitionMatch, replay_match
+from tablesense.league.nights import cards_by_pub
+from tablesense.league.pub_nights import PubNights
+from tablesense.league.scheme import builtin, from_dict
+from tablesense.pub import Pub
+from tablesense.store import Store
+
+TEAMS = {"De Kroeg": ("kroeg", ["Ann", "Bob"]), "De Zaal": ("zaal", ["Cor", "Dirk"])}
+CAP = 3
+SCHEME = {"name": "visite-3", "game": "carom", "count": "belgian", "innings_cap": CAP, "bonus": 1,
+          "bonus_winner": 2, "night": "twice"}
+
+
+def tonight(tmp_path: Path, scheme: dict[str, Any] | None = None) -> tuple[str, list[dict[str, Any]]]:
+    """The home pub of tonight's night and its cards, as the league tells them."""
+    day = time.strftime("%Y-%m-%d")
+    with LeagueStore(str(tmp_path / "league.db")) as store:
+        comp = store.create("Visite", scheme=from_dict(scheme or SCHEME))
+        for team, (pub, names) in TEAMS.items():
+            store.add_team(comp, team, pub)
+            for k, name in enumerate(names):
+                store.add_player(comp, name, 0.5 + k, team=team)
+        store.set_schedule(comp, schedule({"": list(TEAMS)}, dt.date.fromisoformat(day), 7))
+        told = cards_by_pub(store, day)
+    pub = next(p for p, cards in told.items() if cards and cards[0]["date"] == day)
+    return pub, told[pub]
+
+
+def sides(card: dict[str, Any]) -> tuple[list[str], list[str]]:
+    return TEAMS[card["home"]["team"]][1], TEAMS[card["away"]["team"]][1]
+
+
+def innings(runs: list[tuple[int, int]], **extra: Any) -> list[dict[str, Any]]:
+    """Each pair the runs of one inning of Ann and of Cor (each then misses), to 20 each: a run
+    ends at the target, and the innings end with the match (Cor's equalising inning after Ann
+    reached hers)."""
+    t = Table(setup(targets={"p1": 20, "p2": 20}, **extra))
+    t.events[0]["players"] = {"p1": "Ann", "p2": "Cor"}
+    made = [0, 0]
+    for pair in runs:
+        for i, run in enumerate(pair):
+            run = min(run, 20 - made[i])
+            made[i] += run
+            t.run(run)
+            if made[i] < 20:
+                t.piezo()
+        if max(made) >= 20:
+            break
+    return t.events
+
+
+def play_into(pub: Pub, table: str, events: list[dict[str, Any]]) -> Any:
+    """Set up as the referee does, then the table's shots and the referee's calls (a carom called
+    after its shot's rest, as the panel does)."""
+    pub.start_match(table, {k: v for k, v in events[0].items() if k not in ("t", "type")})
+    for ev in events[1:]:
+        pub.submit(table, parse_event(ev), source="referee" if ev["type"] == "call" else "table")
+    return pub.table(table)
+
+
+@pytest.fixture
+def night_pub(tmp_path: Path) -> Any:
+    name, cards = tonight(tmp_path)
+    pub = Pub(Store(str(tmp_path / "pub.db")), ["1", "2"])
+    keeper = PubNights(name, cards)
+    pub.league_setup = keeper.setup_for
+    yield pub, keeper, cards[0]
+    pub.store.close()
+
+
+def test_a_nights_match_is_set_up_to_the_schemes_innings_cap_and_the_engine_ends_it_there(
+    night_pub: Any,
+) -> None:
+    pub, _, card = night_pub
+    home, away = sides(card)
+    events = innings([(2, 3)] * CAP)
+    events[0]["players"] = {"p1": away[0], "p2": home[0]}  # the away player may break
+    tab = play_into(pub, "1", events)
+    assert json.loads(tab.log[0].line)["innings_limit"] == CAP, "the set-up carries the cap"
+    assert tab.match.ended is not None, "the engine ended the match at the cap: the TV shows the end"
+    snap = pub.snapshot("1")
+    state = snap["state"]
+    assert state["finished"] and state["winner"] == "p2" and state["innings"] == {"p1": CAP, "p2": CAP}
+    assert any(r["rule"] == "carom.innings-limit" for r in state["rulings"])
+
+
+def test_a_match_outside_the_night_and_other_games_are_set_up_as_the_referee_said(night_pub: Any) -> None:
+    pub, keeper, card = night_pub
+    home, away = sides(card)
+    same_team = {"game": "carom", "players": {"p1": home[0], "p2": home[1]}}
+    assert keeper.setup_for(same_team) == same_team
+    golf = {"game": "golf", "players": {"p1": home[0], "p2": away[0]}}
+    assert keeper.setup_for(golf) == golf
+    tomorrow = {"game": "carom", "players": {"p1": home[0], "p2": away[1]}}
+    assert keeper.setup_for(tomorrow, now=time.time() + 3 * 86400) == tomorrow
+    pub.start_match("2", {**same_team, "targets": {"p1": 20, "p2": 20}})
+    assert "innings_limit" not in json.loads(pub.table("2").log[0].line)
+
+
+@pytest.mark.parametrize("given_limit", [1, CAP + 1, 30])
+def test_a_nights_match_set_up_to_another_innings_limit_is_refused_with_the_nights_cap(
+    night_pub: Any, given_limit: int
+) -> None:
+    pub, _, card = night_pub
+    home, away = sides(card)
+    body = {"game": "carom", "players": {"p1": home[0], "p2": away[0]}, "innings_limit": given_limit}
+    with pytest.raises(IllegalCall, match=f"played to {CAP} innings .*make it {CAP}, not {given_limit}$"):
+        pub.start_match("1", body)
+    assert pub.table("1").match is None, "nothing logged"
+    pub.start_match("1", {**body, "innings_limit": CAP})
+    assert json.loads(pub.table("1").log[0].line)["innings_limit"] == CAP
+
+
+runs = st.lists(st.tuples(st.integers(0, 12), st.integers(0, 12)), min_size=CAP, max_size=CAP + 2)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(runs=runs)
+def test_the_league_reads_a_match_ended_at_its_limit_as_an_old_log_played_past_the_cap(
+    runs: list[tuple[int, int]],
+) -> None:
+    """The same innings, once with the cap as the set-up's innings limit (the engine ends the
+    match) and once without (an older pub's log: the engine plays on, the league reads it at the
+    cap): the same caroms, innings, winner and points, whoever reaches 20 first."""
+    scheme = from_dict(SCHEME)
+    players = (Player("Ann", 0.5, team="De Kroeg"), Player("Cor", 0.5, team="De Zaal"))
+
+    def result(events: list[dict[str, Any]]) -> Any:
+        r = games.read(replay_match([json.dumps(e) for e in events]), scheme)
+        return games.score(r, scheme, players)
+
+    old, new = result(innings(runs)), result(innings(runs[:CAP], innings_limit=CAP))
+    assert (new.caroms, new.innings, new.winner, new.points, new.high_run) == (
+        old.caroms, old.innings, old.winner, old.points, old.high_run)
+    assert max(new.innings) <= CAP
+
+
+@pytest.mark.parametrize("scheme", ["visite-25", "de-bruijn"])
+def test_a_match_ended_by_a_shorter_innings_limit_than_the_competitions_is_refused(scheme: str) -> None:
+    events = innings([(1, 1)] * 2, innings_limit=2)
+    match = replay_match([json.dumps(e) for e in events])
+    assert match.final["finished"]
+    cap = "played to 25 innings" if scheme == "visite-25" else "played to the targets"
+    with pytest.raises(NotACompetitionMatch, match=f"innings limit of 2 .*{cap}"):
+        games.read(match, builtin(scheme))
+    reached = innings([(20, 1)], innings_limit=2)  # a target reached before the limit: a result
+    assert games.read(replay_match([json.dumps(e) for e in reached]), builtin(scheme)).winner == "p1"
