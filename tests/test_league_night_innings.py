@@ -117,6 +117,9 @@ def test_a_match_outside_the_night_and_other_games_are_set_up_as_the_referee_sai
     assert keeper.setup_for(golf) == golf
     tomorrow = {"game": "carom", "players": {"p1": home[0], "p2": away[1]}}
     assert keeper.setup_for(tomorrow, now=time.time() + 3 * 86400) == tomorrow
+    odds = ({"game": "carom", "players": {"p1": [home[0]], "p2": {"x": 1}}}, {"game": "carom", "players": 3})
+    for odd in odds:
+        assert keeper.setup_for(odd) == odd, "refused by the set-up's own check, with its reason"
     pub.start_match("2", {**same_team, "targets": {"p1": 20, "p2": 20}})
     assert "innings_limit" not in json.loads(pub.table("2").log[0].line)
 

@@ -51,8 +51,9 @@ class PubNights:
         ``innings_limit`` (carom.innings-limit); a different limit is refused (``IllegalCall``,
         one line), since the league reads the match at the cap. Any other set-up is unchanged."""
         players = setup.get("players")
-        if setup.get("game") != "carom" or not isinstance(players, dict) or not self.cards:
-            return setup
+        if setup.get("game") != "carom" or not isinstance(players, dict) or not self.cards \
+                or not all(isinstance(v, str) for v in players.values()):
+            return setup  # not a night's carom match (or a set-up the engine refuses with its reason)
         card = tag(self.cards, "carom", players, time.time() if now is None else now)
         cap = scheme_of(card).innings_cap if card is not None else None
         if card is None or cap is None:
