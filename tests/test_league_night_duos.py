@@ -1,0 +1,124 @@
+"""A golf team night of duos (two a side): the pub knows each duo by its two players, tags the
+night's matches, and its overview adds up each team's points as the league does."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import io
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).parent))
+from league_play import golf_events, play
+
+from tablesense.cli import main
+from tablesense.league import LeagueStore
+from tablesense.league.fixtures import schedule
+from tablesense.league.inbox import open_inbox
+from tablesense.league.messages import encode
+from tablesense.league.nights import cards_by_pub, decode_nights, nights_message, tag
+from tablesense.league.outbox import Outbox
+from tablesense.league.pub_nights import PubNights
+from tablesense.pub import Pub
+from tablesense.store import Store
+
+TEAMS = {
+    "Kroeg": ("kroeg", [("Kroeg A", ("Ann", "Bob")), ("Kroeg B", ("Eva", "Fien"))]),
+    "Zaal": ("zaal", [("Zaal A", ("Cor", "Dirk")), ("Zaal B", ("Gijs", "Hans"))]),
+}
+
+
+def league(path: str, scheme: str) -> tuple[str, list[dict[str, Any]]]:
+    """A golf duo competition in team nights; the home pub of tonight's night and its cards."""
+    day = time.strftime("%Y-%m-%d")
+    with LeagueStore(path) as store:
+        comp = store.create("Duo", game="golf", scheme=scheme)
+        for team, (pub, duos) in TEAMS.items():
+            store.add_team(comp, team, pub)
+            for name, members in duos:
+                store.add_player(comp, name, 0, members=members, team=team)
+        store.set_schedule(comp, schedule({"": list(TEAMS)}, dt.date.fromisoformat(day), 7))
+        told = cards_by_pub(store, day)
+    pub = next(p for p, cards in told.items() if cards and cards[0]["date"] == day)
+    raw = encode(nights_message(pub, told[pub]))
+    return pub, decode_nights(raw, pub)  # as the pub reads them off the broker
+
+
+def duos(card: dict[str, Any]) -> tuple[list[tuple[str, tuple[str, str]]], list[tuple[str, tuple[str, str]]]]:
+    return TEAMS[card["home"]["team"]][1], TEAMS[card["away"]["team"]][1]
+
+
+#: a match to two winning frames: its winner, whether it takes a third frame, the loser's balls
+matches = st.tuples(st.sampled_from(["p1", "p2"]), st.booleans(), st.lists(st.integers(0, 4), min_size=3,
+                                                                            max_size=3))
+
+
+def frames(winner: str, three: bool, balls: list[int]) -> list[tuple[str, int]]:
+    loser = "p2" if winner == "p1" else "p1"
+    return [(winner, balls[0]), (loser, balls[1]), (winner, balls[2])] if three else \
+        [(winner, balls[0]), (winner, balls[1])]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games=st.lists(matches, min_size=2, max_size=2), away_breaks=st.lists(st.booleans(), min_size=2,
+                                                                              max_size=2),
+       scheme=st.sampled_from(["golf-frames", "golf-match"]))
+def test_a_duo_nights_score_is_each_teams_duos_points_added_up_as_the_league_does(
+    games: list[tuple[str, bool, list[int]]], away_breaks: list[bool], scheme: str
+) -> None:
+    with tempfile.TemporaryDirectory() as d:
+        name, cards = league(f"{d}/league.db", scheme)
+        card = cards[0]
+        assert {p["name"]: tuple(p["members"]) for p in card["home"]["players"]} == dict(duos(card)[0])
+        pub = Pub(Store(f"{d}/pub.db"), ["1", "2"])
+        outbox = Outbox(f"{d}/pub.db", name)
+        inbox = open_inbox(f"{d}/league.db")
+        try:
+            keeper = PubNights(name, cards)
+            for k, ((_, hm), (_, am)) in enumerate(zip(*duos(card), strict=True)):
+                sides = [list(reversed(hm)), list(am)]  # the log names a duo by its players, any order
+                if away_breaks[k]:
+                    sides.reverse()
+                assert tag(cards, "golf", {"p1": sides[0], "p2": sides[1]}, time.time()) == card
+                play(pub, str(k + 1), golf_events(sides[0], sides[1], frames(*games[k])))
+            [night] = keeper.view(pub, outbox.log)["nights"]
+            assert night["played"] == 2 and night["to_play"] == []
+            assert {frozenset((m["p1"], m["p2"])) for m in night["matches"]} == {
+                frozenset(("Kroeg A", "Zaal A")), frozenset(("Kroeg B", "Zaal B"))}, "each duo by its name"
+            assert outbox.sweep(nights=keeper.cards) == 2
+            for (payload,) in outbox.db.execute("SELECT payload FROM league_outbox").fetchall():
+                msg = json.loads(payload)
+                assert msg["fixture"] == card["fixture"], "the pub tagged the duo match with its night"
+                out = inbox.take(name, payload.encode())
+                assert out.kind == "stored", out
+            said = io.StringIO()
+            with contextlib.redirect_stdout(said):
+                assert main(["league", "--db", f"{d}/league.db", "standings", "Duo", "--json"]) == 0
+            [league_night] = json.loads(said.getvalue())["nights"]
+            assert [night["home"]["points"], night["away"]["points"]] == league_night["points"], (
+                "the overview adds up each team's duos' points as the league does")
+            assert night["team_points"] == league_night["team_points"]
+            home = dict(duos(card)[0])
+            assert night["home"]["points"] == sum(m["points"][0 if m["p1"] in home else 1]
+                                                  for m in night["matches"])
+        finally:
+            outbox.close()
+            inbox.store.close()
+            pub.store.close()
+
+
+@pytest.mark.parametrize("side", [["Ann"], ["Ann", "Cor"], ["Ann", "Bob", "Eva"], ["Ann", "Eva"]])
+def test_a_side_that_is_no_duo_of_the_night_is_not_tagged(tmp_path: Path, side: Any) -> None:
+    _, cards = league(str(tmp_path / "league.db"), "golf-frames")
+    card = cards[0]
+    other = list(duos(card)[1][0][1])
+    assert tag(cards, "golf", {"p1": side, "p2": other}, time.time()) is None
