@@ -183,7 +183,10 @@ function bigButton(m, s) {
     const sensed = s && s.evidence && s.evidence.decided_by === "contacts";
     return `<button id="c-carom" class="big-call ${sensed ? "small" : ""}">${t("panel.carom_big")}</button>`;
   }
-  if (m.game === "kegle") return `<button id="c-carom" class="big-call">${t("panel.carambole_big")}</button>`;
+  // keglebillard: what the table took for a shot was the pin referee's hands (kegle.shot, 7.7, 6.4)
+  // (beside the big call, in its height: the fouls and undo stay within the phone's screen)
+  if (m.game === "kegle") return `<div class="big-row"><button id="c-carom" class="big-call">${t("panel.carambole_big")}</button>
+    <button id="c-hands" class="secondary hands" title="kegle.shot">${t("panel.hands")}</button></div>`;
   return "";
 }
 
@@ -220,6 +223,7 @@ function renderCalls() {
     ${undoButton}`;
   const onTap = (sel, fn) => el.querySelectorAll(sel).forEach((b) => { b.onclick = () => fn(b); });
   onTap("#c-carom", (b) => call({ call: "carom" }, `${t("ok")}: ${b.textContent}`));
+  onTap("#c-hands", (b) => call({ call: "hands" }, `${t("ok")}: ${b.textContent}`));
   onTap("#c-timeout", (b) => call({ call: "timeout" }, `${t("ok")}: ${b.textContent}`));
   onTap("#c-undo", (b) => call({ call: "undo" }, `${t("ok")}: ${b.textContent}`));
   onTap("button.foul", (b) => call({ call: "foul", foul: b.dataset.foul },
