@@ -122,3 +122,60 @@ def test_a_side_that_is_no_duo_of_the_night_is_not_tagged(tmp_path: Path, side: 
     card = cards[0]
     other = list(duos(card)[1][0][1])
     assert tag(cards, "golf", {"p1": side, "p2": other}, time.time()) is None
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("lang", "words"), [
+    ("da", ("holdpoint 2-0", "1 af 2 kampe spillet", "bord 2, i gang")),
+    ("nl", ("teampunten 2-0", "1 van 2 partijen gespeeld", "tafel 2, bezig")),
+])
+def test_the_overview_shows_a_duo_night_by_the_duos_names_in_the_pubs_language(
+    tmp_path: Path, lang: str, words: tuple[str, str, str]
+) -> None:
+    """The overview in chromium, in the pub's language: both teams and their points, the team
+    points they give, how many of the night's matches are played, each duo by its name, the
+    match in play and its table; no engine words ("p1") in the bar."""
+    import os
+
+    from playwright.sync_api import sync_playwright
+    from test_browser import ARGS, CHROMIUM, LivePub
+
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: `make browser` installs Debian's chromium")
+    name, cards = league(str(tmp_path / "league.db"), "golf-frames")
+    card = cards[0]
+    (home1, hm1), (home2, hm2) = duos(card)[0]
+    (away1, am1), (away2, am2) = duos(card)[1]
+    live = LivePub(str(tmp_path / "pub.db"), ["1", "2"])
+    outbox = Outbox(str(tmp_path / "pub.db"), name)
+    try:
+        live.pub.lang = lang
+        live.call(play, live.pub, "1", golf_events(list(hm1), list(am1), [("p1", 2), ("p2", 3), ("p1", 1)]))
+        live.call(live.pub.start_match, "2", {"game": "golf", "format": "duo",
+                                              "players": {"p1": list(am2), "p2": list(hm2)}})
+        keeper = PubNights(name, cards)
+
+        def show() -> dict[str, Any]:
+            live.pub.team_night = keeper.view(live.pub, outbox.log)
+            return live.pub.team_night
+
+        [night] = live.call(show)["nights"]
+        assert (night["home"]["points"], night["away"]["points"], night["team_points"]) == (2, 1, [2, 0])
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            try:
+                page = b.new_page(viewport={"width": 1920, "height": 1080})
+                page.goto(live.url)
+                bar = page.locator("#team-night")
+                page.wait_for_function("document.querySelector('#team-night .tn-tp')")
+                text = bar.inner_text()
+                for said in (*words, f"{home1} 2-1 {away1}", f"{away2} - {home2}", card["home"]["team"]):
+                    assert said in text, f"{said!r} not in the bar: {text!r}"
+                assert "p1" not in text and "p2" not in text
+                assert bar.locator('.tn-points[data-side="home"]').inner_text() == "2"
+            finally:
+                b.close()
+    finally:
+        outbox.close()
+        live.close()
+        live.pub.store.close()
