@@ -1,6 +1,7 @@
-"""A team night's innings cap is the match's own innings limit: the pub sets up a night's carom
-match with the scheme's cap as its ``innings_limit``, the rule engine ends it there
-(carom.innings-limit) and the league reads it as it reads an older log played on past the cap."""
+"""A team night's match is set up as its scheme says: a carom night's innings cap is the match's
+own innings limit (the rule engine ends it there, carom.innings-limit, and the league reads it as
+it reads an older log played on past the cap); a keglebillard night's match is played to each
+player's distance (kegle.distance); a set-up that says otherwise is refused with the reason."""
 
 from __future__ import annotations
 
@@ -172,3 +173,74 @@ def test_a_match_ended_by_a_shorter_innings_limit_than_the_competitions_is_refus
         games.read(match, builtin(scheme))
     reached = innings([(20, 1)], innings_limit=2)  # a target reached before the limit: a result
     assert games.read(replay_match([json.dumps(e) for e in reached]), builtin(scheme)).winner == "p1"
+
+
+# --- keglebillard: each player's distance under the night's scheme ---------------------------------
+
+KEGLE_TEAMS = {"De Kroeg": ("kroeg", [("Mette", 1.0), ("Lars", 2.6)]),
+               "De Zaal": ("zaal", [("Ida", 0.5), ("Ole", 3.1)])}
+
+
+def kegle_tonight(tmp_path: Path, scheme: str) -> tuple[str, list[dict[str, Any]]]:
+    day = time.strftime("%Y-%m-%d")
+    with LeagueStore(str(tmp_path / "league.db")) as store:
+        comp = store.create("Kegle", game="kegle", scheme=scheme)
+        for team, (pub, members) in KEGLE_TEAMS.items():
+            store.add_team(comp, team, pub)
+            for name, average in members:
+                store.add_player(comp, name, average, team=team)
+        store.set_schedule(comp, schedule({"": list(KEGLE_TEAMS)}, dt.date.fromisoformat(day), 7))
+        told = cards_by_pub(store, day)
+    pub = next(p for p, cards in told.items() if cards and cards[0]["date"] == day)
+    return pub, told[pub]
+
+
+@pytest.mark.parametrize(("scheme", "first"),
+                         [("kegle-handicap", 0), ("kegle-handicap", 1), ("kegle-100", 0)])
+def test_a_keglebillard_nights_match_is_set_up_to_each_players_distance_and_counts(
+    tmp_path: Path, scheme: str, first: int
+) -> None:
+    """The panel offers one distance (100 unless changed); a night's match is played to each
+    player's own distance under the scheme, as the league checks (kegle.distance), and counts
+    on the pub's overview."""
+    from league_play import kegle_events
+
+    from tablesense.league.outbox import Outbox
+
+    name, cards = kegle_tonight(tmp_path, scheme)
+    card = cards[0]
+    s = builtin(scheme)
+    home, away = KEGLE_TEAMS[card["home"]["team"]][1], KEGLE_TEAMS[card["away"]["team"]][1]
+    pair = [home[first], away[first]]
+    if first:
+        pair.reverse()  # the away player breaks
+    want = {"p1": s.kegle_distance(pair[0][1]), "p2": s.kegle_distance(pair[1][1])}
+    pub = Pub(Store(str(tmp_path / "pub.db")), ["1"])
+    outbox = Outbox(str(tmp_path / "pub.db"), name)
+    keeper = PubNights(name, cards)
+    pub.league_setup = keeper.setup_for
+    try:
+        body = {"game": "kegle", "players": {"p1": pair[0][0], "p2": pair[1][0]}, "distance": 100}
+        with pytest.raises(IllegalCall, match=rf"{pair[0][0]} to {want['p1']} and {pair[1][0]} to "
+                                              rf"{want['p2']} \(kegle.distance\)"):
+            pub.start_match("1", {**body, "targets": {"p1": want["p1"] + 1, "p2": want["p2"]}})
+        events = kegle_events(pair[0][0], pair[1][0], (want["p1"], want["p2"]), (6, 4))
+        pub.start_match("1", body)
+        assert json.loads(pub.table("1").log[0].line)["targets"] == want
+        for ev in events[1:]:
+            pub.submit("1", parse_event(ev), source="referee" if ev["type"] == "call" else "table")
+        assert pub.table("1").match.ended is not None  # type: ignore[union-attr]
+        [night] = keeper.view(pub, outbox.log)["nights"]
+        assert night["played"] == 1, "the league's reading: each played to his own distance"
+    finally:
+        outbox.close()
+        pub.store.close()
+
+
+def test_a_carom_nights_match_of_another_discipline_is_refused_at_the_set_up(night_pub: Any) -> None:
+    pub, _, card = night_pub
+    home, away = sides(card)
+    with pytest.raises(IllegalCall, match=r"team night .* played libre, not bandstoten$"):
+        pub.start_match("1", {"game": "carom", "discipline": "bandstoten",
+                              "players": {"p1": home[0], "p2": away[0]}})
+    assert pub.table("1").match is None
