@@ -266,7 +266,8 @@ def card_result(card: dict[str, Any], match: ReplayedMatch, source: str = "") ->
 def night_view(card: dict[str, Any], played: list[tuple[str, Result]], playing: list[dict[str, Any]],
                ) -> dict[str, Any]:
     """The night as the pub's overview shows it: ``played`` (table, result) and ``playing``
-    (table, players, the score line) matches of the night."""
+    (table, players, the score line) matches of the night; ``to_play`` the pairings left (the
+    referee panel offers them), ``members`` each golf duo's two players (a duo's log names them)."""
     scheme = scheme_of(card)
     team_of = _team_of(card)
     totals = {"home": 0, "away": 0}
@@ -287,8 +288,10 @@ def night_view(card: dict[str, Any], played: list[tuple[str, Result]], playing: 
                         "state": "playing"})
     to_play = [pair for pair in card.get("pairings", []) if frozenset(pair) not in done]
     team_points = scheme.team_result(totals["home"], totals["away"]) if played else None
+    members = {p["name"]: list(p["members"]) for key in ("home", "away") for p in card[key]["players"]
+               if p.get("members")}
     return {"fixture": card["fixture"], "competition": card["competition"], "game": card["game"],
-            "date": card["date"], "scheme": scheme.name,
+            "date": card["date"], "scheme": scheme.name, "members": members,
             "home": {"team": card["home"]["team"], "points": totals["home"]},
             "away": {"team": card["away"]["team"], "points": totals["away"]},
             "team_points": list(team_points) if team_points is not None else None,
