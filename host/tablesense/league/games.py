@@ -19,7 +19,6 @@ pub's engine computed, for comparing with what the pub reports.
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from typing import Any
 
@@ -78,11 +77,10 @@ def _carom(match: ReplayedMatch, scheme: Scheme | None, source: str, barrage: bo
     caroms, innings, targets, high = (_pair(out, k) for k in ("caroms", "innings", "targets", "high_run"))
     winner = out.get("winner")
     limit = out.get("innings_limit")
-    if out["finished"] and limit is not None and limit != cap and limit < (cap or math.inf) \
+    if out["finished"] and limit is not None and cap is not None and limit < cap \
             and all(c < t for c, t in zip(caroms, targets, strict=True)):
-        played = f"played to {cap} innings" if cap is not None else "played to the targets"
         raise NotACompetitionMatch(f"the match ended at its innings limit of {limit} (carom.innings-limit); "
-                          f"this competition's matches are {played}")
+                                   f"this competition's matches are played to {cap} innings")
     if out["finished"] and (cap is None or max(innings) <= cap):
         pass
     elif cap is not None and min(innings) >= cap:
