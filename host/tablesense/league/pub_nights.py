@@ -8,8 +8,8 @@ number of logged events: a correction reads it again); a match in play shows its
 As the referee starts a match of tonight's night (``setup_for``: ``Pub.league_setup``), its
 set-up gets what the night's scheme fixes: a carom night with an innings cap the cap as its
 ``innings_limit``, so the rule engine itself ends the match at the cap (carom.innings-limit) and
-the TV shows the end; a keglebillard night each player's own distance. A match
-started without it (before the pub knew its nights, or by an older version) is still counted as
+the TV shows the end; a keglebillard night each player's own distance. A carom match started
+without the limit (before the pub knew its nights, or by an older version) is still counted as
 played once both players have had that many innings (``games.read`` reads the match at the
 cap), and the publisher sends it to the league then (``complete``).
 """
@@ -25,6 +25,7 @@ from ..store import Store
 from ..store import effective_lines as store_effective
 from .matchlog import NotACompetitionMatch, replay_match
 from .nights import BadNights, card_players, card_result, decode_nights, night_view, scheme_of, tag
+from .scheme import Scheme
 from .standings import Result
 
 #: the most of the pub's newest matches looked at for tonight's nights
@@ -145,7 +146,8 @@ class PubNights:
 
 
 
-def _kegle_distances(setup: dict[str, Any], card: dict[str, Any], scheme: Any, night: str) -> dict[str, Any]:
+def _kegle_distances(setup: dict[str, Any], card: dict[str, Any], scheme: Scheme,
+                     night: str) -> dict[str, Any]:
     """A keglebillard night's set-up with each player's distance under the scheme as its targets."""
     players = card_players(card)
     own: dict[str, int] = {}
