@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from screen_checks import axe_violations, describe
 from test_browser import LivePub, _page, browser  # noqa: F401  (fixture)
 from test_browser_panel import Referee
 
@@ -76,6 +77,8 @@ def test_a_carom_nights_match_is_picked_on_the_panel_and_played_to_the_innings_c
     ref.page.wait_for_function("document.documentElement.lang === 'nl'")
     ref.page.wait_for_selector("#setup[open] button.night-pair")
     assert "Teamavond vanavond" in ref.page.inner_text("#night-pairs")
+    found = axe_violations(ref.page)
+    assert found == [], describe(found)
     home, away = teams[card["home"]["team"]][1], teams[card["away"]["team"]][1]
     assert ref.page.locator("button.night-pair").count() == len(card["pairings"]) == 4, "visite: twice each"
     ref.page.locator("button.night-pair", has_text=f"{home[0]} - {away[0]}").click()

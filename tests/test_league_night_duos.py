@@ -138,6 +138,7 @@ def test_the_overview_shows_a_duo_night_by_the_duos_names_in_the_pubs_language(
     import os
 
     from playwright.sync_api import sync_playwright
+    from screen_checks import axe_violations, describe
     from test_browser import ARGS, CHROMIUM, LivePub
 
     if not os.path.exists(CHROMIUM):
@@ -173,6 +174,8 @@ def test_the_overview_shows_a_duo_night_by_the_duos_names_in_the_pubs_language(
                     assert said in text, f"{said!r} not in the bar: {text!r}"
                 assert "p1" not in text and "p2" not in text
                 assert bar.locator('.tn-points[data-side="home"]').inner_text() == "2"
+                found = axe_violations(page)  # the bar's small words readable too (axe-core)
+                assert found == [], describe(found)
             finally:
                 b.close()
     finally:

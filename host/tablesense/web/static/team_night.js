@@ -44,6 +44,7 @@ async function start() {
     const info = await (await fetch("/api/tables")).json();
     lang = (await strings(new URLSearchParams(location.search).get("lang") || info.lang || "en")).lang || "en";
   } catch (e) { /* English */ }
+  bar.setAttribute("aria-label", t("night.title")); // a named section: a landmark of its own
   tick();
 }
 if (bar) start();
