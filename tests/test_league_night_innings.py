@@ -244,3 +244,28 @@ def test_a_carom_nights_match_of_another_discipline_is_refused_at_the_set_up(nig
         pub.start_match("1", {"game": "carom", "discipline": "bandstoten",
                               "players": {"p1": home[0], "p2": away[0]}})
     assert pub.table("1").match is None
+
+
+@pytest.mark.parametrize("rank", [0, 1])
+def test_a_carom_nights_match_without_targets_plays_to_each_players_moyenne_target(
+    night_pub: Any, rank: int
+) -> None:
+    """The referee types only the names: each player plays to the target of his moyenne in the
+    competition (carom.target.moyenne, as the league counts a result entered by hand); targets
+    the referee gives stay his."""
+    from tablesense.rules.carom_targets import target_from_moyenne
+
+    pub, _, card = night_pub
+    home, away = sides(card)
+    strength = {p["name"]: p["strength"] for key in ("home", "away") for p in card[key]["players"]}
+    p1, p2 = away[rank], home[1 - rank]
+    pub.start_match("1", {"game": "carom", "players": {"p1": p1, "p2": p2}})
+    setup = pub.snapshot("1")["match"]["setup"]
+    assert setup["moyennes"] == {"p1": strength[p1], "p2": strength[p2]} and setup["competition"] == "Visite"
+    state = pub.snapshot("1")["state"]
+    want = {side: target_from_moyenne(strength[n]) for side, n in (("p1", p1), ("p2", p2))}
+    assert state["targets"] == want
+    assert state["targets"]["p1"] != state["targets"]["p2"], "two moyennes, two targets"
+    pub.start_match("2", {"game": "carom", "players": {"p1": p1, "p2": p2}, "targets": {"p1": 30, "p2": 40}})
+    assert pub.snapshot("2")["state"]["targets"] == {"p1": 30, "p2": 40}
+    assert "moyennes" not in pub.snapshot("2")["match"]["setup"]

@@ -53,8 +53,11 @@ class PubNights:
         that says otherwise is refused (``IllegalCall``, one line), since the league would
         refuse the match at its end:
 
-        - carom: the competition's discipline; the scheme's innings cap as the match's
-          ``innings_limit`` (carom.innings-limit: the engine ends the match there);
+        - carom: the competition's discipline; each player's moyenne in the competition, his
+          target following from it (carom.target.moyenne, as ``league add-result`` counts
+          it), unless the referee gave targets or moyennes; the match marked as one of the
+          competition (its minimum target, carom.target.minimum); the scheme's innings cap
+          as the match's ``innings_limit`` (carom.innings-limit: the engine ends it there);
         - keglebillard: each player's distance under the scheme (kegle.distance: his series
           average's handicap, or the fixed one) as the set-up's ``targets``, in place of the
           one distance the panel offers.
@@ -75,6 +78,7 @@ class PubNights:
         discipline = setup.get("discipline") or "libre"
         if card.get("discipline") and discipline != card["discipline"]:
             raise IllegalCall(f"{night}, played {card['discipline']}, not {str(discipline)[:20]}")
+        setup = _carom_targets(setup, card)
         cap = scheme.innings_cap
         if cap is None:
             return setup
@@ -144,6 +148,19 @@ class PubNights:
             out.append(night_view(card, played, playing))
         return {"pub": self.name, "nights": out}
 
+
+
+def _carom_targets(setup: dict[str, Any], card: dict[str, Any]) -> dict[str, Any]:
+    """A carom night's set-up with the players' moyennes in the competition (their targets follow
+    from them) unless it gives targets or moyennes, and marked as a competition match."""
+    out = {**setup}
+    out.setdefault("competition", card["competition"])
+    players = card_players(card)
+    names = [setup["players"].get(side) for side in ("p1", "p2")]
+    if "targets" not in setup and "moyennes" not in setup and all(isinstance(n, str) and n in players
+                                                                     for n in names):
+        out["moyennes"] = {side: players[str(n)].moyenne for side, n in zip(("p1", "p2"), names, strict=True)}
+    return out
 
 
 def _kegle_distances(setup: dict[str, Any], card: dict[str, Any], scheme: Scheme,
