@@ -269,3 +269,31 @@ def test_a_carom_nights_match_without_targets_plays_to_each_players_moyenne_targ
     pub.start_match("2", {"game": "carom", "players": {"p1": p1, "p2": p2}, "targets": {"p1": 30, "p2": 40}})
     assert pub.snapshot("2")["state"]["targets"] == {"p1": 30, "p2": 40}
     assert "moyennes" not in pub.snapshot("2")["match"]["setup"]
+
+
+junk = st.one_of(st.none(), st.booleans(), st.integers(-3, 40), st.text(max_size=6),
+                 st.floats(allow_nan=False), st.lists(st.integers(), max_size=2),
+                 st.dictionaries(st.sampled_from(["p1", "p2", "x"]), st.integers(-1, 50), max_size=3))
+side = st.one_of(st.sampled_from(["Ann", "Bob", "Cor", "Dirk", "Eve"]), junk,
+                 st.lists(st.sampled_from(["Ann", "Bob", "Cor", "Dirk"]) | junk, max_size=3))
+setups = st.fixed_dictionaries(
+    {"game": st.sampled_from(["carom", "kegle", "golf"]) | junk,
+     "players": st.fixed_dictionaries({}, optional={"p1": side, "p2": side}) | junk},
+    optional={k: junk for k in ("targets", "moyennes", "innings_limit", "discipline", "distance",
+                                "competition")})
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(setup=setups)
+def test_a_set_up_of_any_shape_is_filled_in_or_refused_in_one_line(night_pub: Any,
+                                                                    setup: dict[str, Any]) -> None:
+    """Whatever the panel or a script sends, the night's look at it gives a set-up or a one-line
+    refusal: never another error (a 500 on the panel)."""
+    _, keeper, _ = night_pub
+    try:
+        out = keeper.setup_for(setup)
+    except IllegalCall as exc:
+        assert "\n" not in str(exc) and "team night" in str(exc)
+        return
+    assert isinstance(out, dict)
+    assert all(out[k] == v for k, v in setup.items() if v not in (None, "", {}, [])), "what was given stays"
