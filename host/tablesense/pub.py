@@ -21,9 +21,7 @@ import contextlib
 import json
 import sys
 import time
-from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -32,13 +30,13 @@ from .corrections import void_record
 from .errors import BadEvent, IllegalCall, TablesenseError
 from .events import Call, Event, Rest, Setup, parse_event
 from .link.checkpoint import Checkpoint, CheckpointError, Dedupe
-from .pub_sensors import SensorsOut, TableSensors
+from .pub_sensors import SensorsOut
+from .pub_table import GAMES, TICKER, Step, Table, call_time
 from .replay import LineError, Replay
 from .shots import cut
-from .store import LANGS, LoggedEvent, MatchRow, Store, StoreError, StoreUnavailable, Writer, effective_lines
+from .store import LANGS, LoggedEvent, Store, StoreError, StoreUnavailable, Writer, effective_lines
 from .undo_walk import Walk
 
-TICKER = 12
 #: seconds between two tries to write to a match log that refused a write (locked, disk full)
 RETRY_S = (0.1, 2.0)
 
@@ -49,8 +47,6 @@ Feed = AsyncIterator[FeedItem] | Callable[[Checkpoint | None], AsyncIterator[Fee
 #: seconds a turn may take, counted from the balls coming to rest (seed 000, the golf rules);
 #: carom has one only where the competition uses a shot clock (the set-up's ``shot_clock``)
 TURN_CLOCK = {"golf": 50}
-#: every game a table may be set up for (``Pub(games=...)`` narrows a table to its own)
-GAMES = ("golf", "kegle", "carom")
 
 
 def turn_clock(game: str | None, setup: dict[str, Any]) -> int | None:
@@ -61,54 +57,6 @@ def turn_clock(game: str | None, setup: dict[str, Any]) -> int | None:
     if game == "carom" and isinstance(own, int) and not isinstance(own, bool) and own > 0:
         return own
     return TURN_CLOCK.get(game)
-
-
-@dataclass(frozen=True, slots=True)
-class _Step:
-    """A change checked and ready: the log row, the event (None: a void), the state it makes."""
-
-    row: tuple[str, int | None, int, str, str, float]  # table, match, seq, line, source, at
-    event: Event | None
-    state: Any
-
-
-@dataclass(slots=True)
-class Table:
-    """One table as the pub runs it: its match, its log and who listens to it."""
-
-    id: str
-    token: str
-    lang: str = "en"
-    match: MatchRow | None = None
-    log: list[LoggedEvent] = field(default_factory=list)
-    replay: Replay = field(default_factory=Replay)
-    seq: int = 0
-    ticker: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=TICKER))
-    version: int = 0
-    clock: tuple[float, float] = (0.0, 0.0)  # (table time, host monotonic) of the last sensor event
-    rest_at: float | None = None  # host epoch of the last rest: the turn clock starts there
-    #: host epoch since when the turn clock stands still: the referee has a question to answer
-    #: or a replacement spot to choose (the player cannot be over time meanwhile)
-    paused_at: float | None = None
-    #: the games this table is set up for (its profile's); all of them when not known
-    games: tuple[str, ...] = GAMES
-    #: what the next ``undo`` takes back (``tablesense.undo_walk``), kept up with the log
-    walk: Walk = field(default_factory=Walk)
-    #: the board heard or not, sensor events entered by hand, the merge (``pub_sensors``)
-    sensors: TableSensors = field(default_factory=TableSensors)
-    #: the tasks whose item (an event, a checkpoint, a loss) of this table waits for a match
-    #: log that refuses writes: a referee's change waits behind them (``web.server``)
-    waiting: set[asyncio.Task[Any]] = field(default_factory=set)
-    listeners: set[asyncio.Event] = field(default_factory=set)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    _json: tuple[int, str] = (-1, "")
-
-    def table_time(self) -> float:
-        """The table's clock now, estimated from its last event (for referee calls)."""
-        t, mono = self.clock
-        if mono == 0.0:
-            return round(t, 6)
-        return round(t + (time.monotonic() - mono), 6)
 
 
 class Pub(SensorsOut):
@@ -208,13 +156,20 @@ class Pub(SensorsOut):
         return [e.line for e in (events if raw else effective_lines(events))]
 
     # --- listening ------------------------------------------------------------------
-    def subscribe(self, table_id: str) -> asyncio.Event:
+    def subscribe(self, *table_ids: str) -> asyncio.Event:
+        """A flag set at every change of any of ``table_ids`` (its state, its link, its
+        language): the follower clears it, reads what it needs, and waits for it again.
+        How the web app's screens and the league publisher follow the pub."""
+        tabs = [self.table(tid) for tid in table_ids]
         flag = asyncio.Event()
-        self.table(table_id).listeners.add(flag)
+        for tab in tabs:
+            tab.listeners.add(flag)
         return flag
 
-    def unsubscribe(self, table_id: str, flag: asyncio.Event) -> None:
-        self.table(table_id).listeners.discard(flag)
+    def unsubscribe(self, flag: asyncio.Event) -> None:
+        """``flag`` is set no more, by any table."""
+        for tab in self.tables.values():
+            tab.listeners.discard(flag)
 
     def _changed(self, tab: Table) -> None:
         tab.version += 1
@@ -403,7 +358,7 @@ class Pub(SensorsOut):
             await self._retrying(tab, lambda: writer.incident(tab.id, kind, text))
 
     # --- the three steps ---------------------------------------------------------------
-    def _prepare(self, tab: Table, event: Event, source: str) -> _Step | None:
+    def _prepare(self, tab: Table, event: Event, source: str) -> Step | None:
         now = time.time()
         if source != "referee":
             tab.clock = (event.t, time.monotonic())
@@ -414,7 +369,7 @@ class Pub(SensorsOut):
         if tab.match is None or (tab.match.ended is not None and source != "referee"):
             if source == "referee":
                 raise IllegalCall("no match is running on this table: start one first")
-            return _Step((tab.id, None, 0, line, source, now), event, None)
+            return Step((tab.id, None, 0, line, source, now), event, None)
         rep = tab.replay
         new_state = None
         if source == "referee":
@@ -424,26 +379,26 @@ class Pub(SensorsOut):
             if isinstance(event, Call) and event.call == "foul" and event.player is None:
                 event, new_state = _foul_on(rep.engine, rep.state, event, new_state)
                 line = _line(event)
-        return _Step((tab.id, tab.match.id, tab.seq + 1, line, source, now), event, new_state)
+        return Step((tab.id, tab.match.id, tab.seq + 1, line, source, now), event, new_state)
 
-    def _prepare_void(self, tab: Table, first: int, last: int) -> _Step:
+    def _prepare_void(self, tab: Table, first: int, last: int) -> Step:
         if tab.match is None:
             raise IllegalCall("no match is running on this table")
         if tab.seq < 2:
             raise IllegalCall("nothing to void yet: this match has only its set-up")
         if not 2 <= first <= last <= tab.seq:
             raise IllegalCall(f"events {first}..{last} cannot be voided (this match has events 2..{tab.seq})")
-        record = void_record(max(tab.table_time(), _last_t(tab)), first, last)
+        record = void_record(call_time(tab), first, last)
         line = json.dumps(record, separators=(", ", ": "))
-        return _Step((tab.id, tab.match.id, tab.seq + 1, line, "referee", time.time()), None, None)
+        return Step((tab.id, tab.match.id, tab.seq + 1, line, "referee", time.time()), None, None)
 
-    async def _append(self, step: _Step) -> None:
+    async def _append(self, step: Step) -> None:
         if self.writer is None:
             self.store.append(*step.row)
         else:
             await self.writer.append(*step.row)
 
-    def _apply(self, tab: Table, step: _Step) -> None:
+    def _apply(self, tab: Table, step: Step) -> None:
         _, match_id, seq, line, source, now = step.row
         event = step.event
         self._sensors_step(tab, step)  # an undo or a void takes entries made by hand back
@@ -638,20 +593,6 @@ def _feed(rep: Replay, line: str, seq: int) -> None:
         rep.feed_line(line, seq)  # records rule errors (TablesenseError) itself
     except Exception as exc:
         rep.errors.append(LineError(seq, f"internal error of the rule engine: {exc!r}", line))
-
-
-def call_time(tab: Table) -> float:
-    """The table time a referee call made now carries: the table's clock, never before its
-    last event."""
-    return max(tab.table_time(), _last_t(tab))
-
-
-def _last_t(tab: Table) -> float:
-    for entry in reversed(tab.ticker):
-        t = entry.get("t")
-        if isinstance(t, (int, float)):
-            return float(t)
-    return 0.0
 
 
 def _item(kind: str, events: list[dict[str, Any]], shot: int) -> dict[str, Any]:

@@ -94,6 +94,12 @@ def events(args: argparse.Namespace, notes: list[str]) -> AsyncIterator[Event]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..command_line.extras import needs
+
+    missing = needs("tablesense demo", "pymunk", *(() if args.direct else ("micropython",)))
+    if missing:
+        print(missing, file=sys.stderr)
+        return 2
     problem = _check(args)
     if problem:
         print(f"tablesense demo: {problem}", file=sys.stderr)
@@ -150,7 +156,7 @@ def _report(replay: Replay, notes: list[str], players: dict[str, Any]) -> None:
 
 async def _serve(args: argparse.Namespace) -> int:
     try:
-        from ..web.server import serve
+        from ..pipeline import serve
     except ImportError as exc:  # the scoreboard is not part of this build
         print(f"tablesense demo: the scoreboard is not available ({exc}); try --print", file=sys.stderr)
         return 2

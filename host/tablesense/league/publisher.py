@@ -196,7 +196,7 @@ class LeaguePublisher:
                 self.dirty.add(tid)
                 self.wake.set()
         finally:
-            self.pub.unsubscribe(tid, flag)
+            self.pub.unsubscribe(flag)
 
     def _queue(self, outbox: Outbox) -> None:
         """Matches whose result became final since the last look go into the outbox (all of

@@ -488,6 +488,16 @@ document.addEventListener("keydown", (e) => {
 
 document.getElementById("setup").addEventListener("toggle", () => { nightAt = 0; renderNightPairs(); });
 document.getElementById("lang").onchange = (e) => post("lang", { lang: e.target.value });
+// the languages the pub has (its texts' folders, /api/tables): an option each, named in itself
+fetch("/api/tables").then((r) => r.json()).then((info) => {
+  const menu = document.getElementById("lang");
+  menu.replaceChildren(...info.langs.map((code) => {
+    const o = document.createElement("option");
+    o.value = code; o.lang = code; o.textContent = (info.language_names || {})[code] || code;
+    return o;
+  }));
+  if (snap) menu.value = snap.lang;
+});
 
 if (TOKEN) { // say at once when the token is wrong (an old QR code, another table's)
   fetch(`/api/table/${encodeURIComponent(TID)}/auth`, { method: "POST", headers: { "X-Tablesense-Token": TOKEN } })
