@@ -253,7 +253,7 @@ def test_a_carom_nights_match_without_targets_plays_to_each_players_moyenne_targ
     """The referee types only the names: each player plays to the target of his moyenne in the
     competition (carom.target.moyenne, as the league counts a result entered by hand); targets
     the referee gives stay his."""
-    from tablesense.rules.carom_targets import target_from_moyenne
+    from tablesense.rules.carom.targets import target_from_moyenne
 
     pub, _, card = night_pub
     home, away = sides(card)
