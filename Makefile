@@ -47,11 +47,12 @@ broker:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq mosquitto mosquitto-clients >/dev/null; }
 
-# The suite on two workers (pytest-xdist; WORKERS=0 runs it in one process), each property
-# test with a quarter of its examples (tests/conftest.py); test-long: four times as many, in
+# The suite on two workers (pytest-xdist; WORKERS=0 runs it in one process), a test file
+# on one worker (a module's fixture, a browser or a soak, made once), each property test
+# with a quarter of its examples (tests/conftest.py); test-long: four times as many, in
 # one process. docs/performance.md, "The test suite", has the times.
 WORKERS ?= 2
-PYTEST  := $(BIN)/python -m pytest -q -n $(WORKERS) --dist worksteal
+PYTEST  := $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile
 
 test: setup browser broker
 	$(PYTEST) --hypothesis-profile=quick tests
