@@ -6,21 +6,34 @@ PY      ?= python3
 VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
+PUB     = $(VENV)/.installed-pub$(if $(EXTRAS),-$(subst $(comma),-,$(EXTRAS)))
+comma   := ,
 TC      := firmware/typecheck
 STUBS   := $(VENV)/stubs/.installed
 PORT    ?= /dev/ttyUSB0
 PROFILE ?= golf
 GAME    ?= golf
+EXTRAS  ?=
 
-.PHONY: setup browser broker test test-fast test-long lint typecheck demo flash bench clean
+.PHONY: setup pub browser broker test test-fast test-long lint typecheck demo flash bench clean
 
 setup: $(STAMP) $(STUBS)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,camera,sim]'  # every extra: a pub needs only '.' (make pub)
 	touch $(STAMP)
+
+# What a pub runs (docs/installation.md): tablesense and its base dependencies, no camera,
+# simulator or test tools; `make pub EXTRAS=camera` adds the overhead camera's OpenCV
+# (EXTRAS=camera,sim both).
+pub: $(PUB)
+
+$(PUB): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -e '.$(if $(EXTRAS),[$(EXTRAS)])'
+	touch $(PUB)
 
 # The type checker and the published MicroPython ESP32 stubs of the oldest and the
 # newest supported MicroPython, each in its own folder (docs/firmware.md).
@@ -80,7 +93,7 @@ test-board: setup
 demo: setup browser
 	$(BIN)/tablesense demo --game $(GAME) --open
 
-flash: setup
+flash: $(if $(wildcard $(STAMP)),$(STAMP),$(PUB))  # a development checkout has it all already
 	$(BIN)/tablesense flash --serial $(PORT) --profile $(PROFILE)
 
 bench: setup

@@ -36,7 +36,7 @@ from camera_anchor import blur_hsv_seconds
 
 from tablesense.events import Contact, Cushion, Event, Rest, Setup, Strike, parse_event
 from tablesense.rules import find_engine
-from tablesense.rules.carom_shot import read_shot
+from tablesense.rules.carom.shot import read_shot
 from tablesense.rules.shot_engine import ShotRecord
 from tablesense.sim.camera import ShotTruth
 from tablesense.sim.camera_shots import carom_shots

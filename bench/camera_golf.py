@@ -8,7 +8,7 @@ reach of a replacement spot), is played by the simulator's golf player (p1 and p
 turn), filmed by the simulated camera (1280x720, 60 fps, lens, lamps, noise, blur, cue and
 arm, the goals and pegs) and read by the vision source (``TableWatcher(game="golf")``).
 
-The rules of ``rules/golf_positions.py`` are decided twice, from the physics' positions
+The rules of ``rules/golf/positions.py`` are decided twice, from the physics' positions
 before and after the shot and from the camera's (where it saw the balls lie before the
 player leaned over the table, and its ``rest.positions``): each ball's zone, zone left
 (``zone_left``), defensive triangle kept, attacking triangle broken, each replacement
@@ -35,15 +35,15 @@ import cv2
 from camera_anchor import blur_hsv_seconds
 
 from tablesense.events import Rest
-from tablesense.geometry import golf as geo
-from tablesense.rules.golf_positions import (
+from tablesense.rules.golf import geometry as geo
+from tablesense.rules.golf.positions import (
     attacking_triangle_broken,
     defensive_triangle_kept,
     free_spot,
     spot_taken,
     zone_left,
 )
-from tablesense.rules.golf_state import Positions
+from tablesense.rules.golf.state import Positions
 from tablesense.sim.camera import ShotFilm
 from tablesense.sim.camera_shots import golf_shots
 from tablesense.vision.watch import TableWatcher
@@ -103,7 +103,7 @@ def by(p: XY) -> str:
 
 
 def place(p: XY, owner: str) -> object:
-    """What zone play compares (rules.golf_positions): the zone, the lines the ball lies on, or
+    """What zone play compares (rules.golf.positions): the zone, the lines the ball lies on, or
     the owner's large defensive triangle (no zone for its own balls)."""
     if geo.in_triangle(p, geo.DEFENDS[owner], "large"):
         return "defensive-triangle"

@@ -34,7 +34,7 @@ import numpy as np
 from camera_anchor import blur_hsv_seconds
 
 from tablesense.events import Contact, Event, Rest
-from tablesense.rules.kegle_shot import read_shot
+from tablesense.rules.kegle.shot import read_shot
 from tablesense.sim.camera import ShotFilm
 from tablesense.sim.camera_shots import kegle_shots
 from tablesense.sim.sensors import table_events

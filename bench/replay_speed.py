@@ -9,9 +9,16 @@ For each game's synthetic log (the generators of ``golf_replay``, ``kegle_replay
   printed with its ratio to ``json.loads`` and the issue's aim of 300,000 events/s, set
   where ``json.loads`` read 620,000 lines/s, so scaled by this core's ``json.loads``;
 - undo's memory: the live table keeps every state an undo can reach; the bytes it holds
-  after the whole log (``tracemalloc``), per event, beside the bytes of the log's lines.
+  after the whole log (``tracemalloc``), per event, beside the bytes of the log's lines;
+- one long carom shot (``--long-shot``, default 20,000 events between its strike and its
+  rest) beside a quarter of it, each beside ``json.loads`` of its lines: linear time
+  replays four times the events in four times the time, quadratic in sixteen;
+- freeing a live table (``--free-lines``, default 1,000,000 lines of one keglebillard
+  match, bench/replay_scale.py's log): a process replays it with every undo kept, frees
+  it, and says so; its peak memory beside the log's size (a segfault is exit -11).
 
     .venv/bin/python bench/replay_speed.py [--events N] [--repeat R] [--game GAME]
+        [--long-shot N] [--free-lines N]
 """
 
 from __future__ import annotations
@@ -49,15 +56,17 @@ def _bench_module(name: str) -> Any:
 LONG: dict[str, list[str]] = {}
 
 
-def logs(events: int) -> dict[str, list[str]]:
-    golf_bench = _bench_module("golf_replay")
-    golf = golf_bench.synthetic_log(events)
-    LONG["golf"] = golf_bench.long_match(events)  # its log is many short matches: undo in one long one
-    kegle_shots = max(10, events // 8)
-    kegle = _bench_module("kegle_replay").synthetic_match(kegle_shots)
-    carom_shots = max(10, events // 6)
-    carom = _bench_module("carom_replay").synthetic_match(carom_shots)
-    return {"golf": golf, "kegle": kegle, "carom": carom}
+def logs(events: int, games: tuple[str, ...] = ("golf", "kegle", "carom")) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    if "golf" in games:
+        golf_bench = _bench_module("golf_replay")
+        out["golf"] = golf_bench.synthetic_log(events)
+        LONG["golf"] = golf_bench.long_match(events)  # its log is many short matches: undo in one long one
+    if "kegle" in games:
+        out["kegle"] = _bench_module("kegle_replay").synthetic_match(max(10, events // 8))
+    if "carom" in games:
+        out["carom"] = _bench_module("carom_replay").synthetic_match(max(10, events // 6))
+    return out
 
 
 def best_cpu(run: Callable[[], object], repeat: int) -> float:
@@ -83,14 +92,73 @@ def undo_memory(lines: list[str]) -> int:
     return held
 
 
+def long_shot(events: int) -> list[str]:
+    """A carom match whose first shot has ``events`` cushions and contacts before its rest."""
+    lines = [json.dumps({"t": 0, "type": "setup", "game": "carom", "discipline": "libre",
+                         "profile": "liemers", "players": {"p1": "Ann", "p2": "Bob"},
+                         "targets": {"p1": 10**6, "p2": 10**6}}),
+             json.dumps({"t": 1.0, "type": "strike", "ball": "yellow"})]
+    t = 1.0
+    for k in range(events):
+        t += 0.001
+        if k % 3 == 2:
+            lines.append(json.dumps({"t": round(t, 6), "type": "contact",
+                                     "balls": ["yellow", "red" if k % 2 else "white"]}))
+        else:
+            lines.append(json.dumps({"t": round(t, 6), "type": "cushion", "cushion": k % 4 + 1,
+                                     "ball": "yellow"}))
+    lines.append(json.dumps({"t": round(t + 1, 6), "type": "rest"}))
+    return lines
+
+
+FREE = """
+import resource, sys
+from tablesense.replay import Replay
+with open(sys.argv[1], encoding="utf-8") as f:
+    rep = Replay().feed_lines(f)
+assert not rep.errors, rep.errors[:3]
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+events = rep.events
+del rep
+print(events, peak)
+"""
+
+
+def free_live_table(lines: int) -> None:
+    """Replay ``lines`` of one keglebillard match with every undo kept, in a process; free it."""
+    import os
+    import subprocess
+    import tempfile
+
+    scale = _bench_module("replay_scale")
+    with tempfile.TemporaryDirectory(prefix="tablesense-free-") as tmp:
+        log = Path(tmp) / "kegle.jsonl"
+        scale.make_log(log, lines)
+        size = log.stat().st_size
+        env = dict(os.environ)
+        env.setdefault("PYTHONPATH", str(HERE.parent / "host"))  # another tree's host: the before
+        done = subprocess.run([sys.executable, "-c", FREE, str(log)], capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        what = "segfault" if done.returncode == -11 else f"exit {done.returncode}"
+        print(f"free a live table of {lines:,} keglebillard lines: {what} "
+              f"{done.stderr.strip().splitlines()[-1:] if done.stderr.strip() else ''}")
+        return
+    _events, peak = map(int, done.stdout.split())
+    print(f"free a live table of {lines:,} keglebillard lines: freed, exit 0; peak {peak / 1e6:,.0f} MB "
+          f"for a log of {size / 1e6:,.0f} MB ({peak / size:.1f}x, the interpreter included)")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--events", type=int, default=60_000, help="about this many events per game")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--game", choices=("golf", "kegle", "carom"), action="append")
+    ap.add_argument("--long-shot", type=int, default=20_000, help="events of the long carom shot (0: none)")
+    ap.add_argument("--free-lines", type=int, default=1_000_000,
+                    help="lines of the live table freed (0: none)")
     args = ap.parse_args(argv)
     games = args.game or ["golf", "kegle", "carom"]
-    every = logs(args.events)
+    every = logs(args.events, tuple(games))
     print(f"CPU time of one process, best of {args.repeat}; aim: {AIM:,} events/s with parsing")
     for game in games:
         lines = every[game]
@@ -115,6 +183,22 @@ def main(argv: list[str] | None = None) -> int:
         m = len(held_lines)
         print(f"  undo memory (live)      {held / m:>12,.0f} bytes/event  (the log: {log_bytes / m:,.0f} "
               f"bytes/event; {held / log_bytes:.1f}x; one match of {m:,} events)")
+    if args.long_shot:
+        print(f"one carom shot of {args.long_shot:,} events, and one of a quarter of them:")
+        took = {}
+        for k in (args.long_shot // 4, args.long_shot):
+            lines = long_shot(k)
+            check = Replay().feed_lines(lines)
+            assert not check.errors, check.errors[:3]
+            anchor = best_cpu(lambda: [json.loads(x) for x in lines], args.repeat)  # noqa: B023
+            took[k] = best_cpu(lambda: Replay().feed_lines(lines), args.repeat)  # noqa: B023
+            print(f"  {k:>7,} events: replay {len(lines) / took[k]:>10,.0f} events/s, "
+                  f"json.loads (anchor) {len(lines) / anchor:>10,.0f}/s ({anchor / took[k]:.2f}x json.loads)")
+        q, n = args.long_shot // 4, args.long_shot
+        print(f"  four times the events took {took[n] / took[q]:.1f} times as long "
+              "(linear: 4, quadratic: 16)")
+    if args.free_lines:
+        free_live_table(args.free_lines)
     return 0
 
 

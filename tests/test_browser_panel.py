@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from test_browser import LivePub, _page, browser  # noqa: F401  (fixture)
 
-from tablesense.geometry.golf import REPLACEMENT_SPOTS
+from tablesense.rules.golf.geometry import REPLACEMENT_SPOTS
 from tablesense.web.guard import tv_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from test_carom_helpers import Table, setup
 
 from tablesense.replay import Replay
-from tablesense.rules.carom_targets import match_points
+from tablesense.rules.carom.targets import match_points
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

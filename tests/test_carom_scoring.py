@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from test_carom_helpers import Table, rules, setup
 
-from tablesense.rules.carom_targets import match_points, target_from_moyenne
+from tablesense.rules.carom.targets import match_points, target_from_moyenne
 
 
 def test_carom_carom_counts_one_and_the_player_stays() -> None:

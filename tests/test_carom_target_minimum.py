@@ -26,8 +26,8 @@ from test_league_cli import COMP, league
 
 from tablesense.errors import IllegalCall
 from tablesense.league import Player, make_result
-from tablesense.rules.carom_profiles import KAMPIOEN, LIEMERS
-from tablesense.rules.carom_targets import championship_match, targets_for
+from tablesense.rules.carom.profiles import KAMPIOEN, LIEMERS
+from tablesense.rules.carom.targets import championship_match, targets_for
 
 
 @pytest.fixture

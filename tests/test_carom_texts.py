@@ -1,5 +1,5 @@
 """Carom rulings are data (rule id and parameters) and every one has an English sentence
-(``tablesense.texts.en_carom``) that names the players: no ruling is shown as its bare
+(``tablesense/texts/en/carom.ftl``) that names the players: no ruling is shown as its bare
 rule id or with a parameter missing."""
 
 from __future__ import annotations
@@ -12,13 +12,12 @@ import pytest
 from test_carom_helpers import Table, setup
 
 from tablesense.replay import Replay
-from tablesense.rules.carom_profiles import FOULS, PROFILES
-from tablesense.texts import has_text
-from tablesense.texts.en_carom import TEMPLATES
+from tablesense.rules.carom.profiles import FOULS, PROFILES
+from tablesense.texts import has_text, keys
 
 ROOT = Path(__file__).resolve().parent.parent
 MATCHES = sorted((ROOT / "tests" / "matches" / "carom").glob("*.jsonl"))
-ENGINE = sorted((ROOT / "host" / "tablesense" / "rules").glob("carom*.py"))
+ENGINE = sorted((ROOT / "host" / "tablesense" / "rules" / "carom").glob("*.py"))
 DISCIPLINES = ("libre", "bandstoten", "driebanden")
 #: a ruling the engine writes: ``d.rule(t, "carom.x", player, "what", ...)`` or ``self.rule(...)``
 CITED = re.compile(r"\.rule\((?:[^,()\"]+,\s*){1,2}\"(carom\.[a-z0-9.-]+)\""
@@ -60,9 +59,9 @@ def test_every_rule_the_engine_writes_has_an_english_template() -> None:
 @pytest.mark.parametrize("club", sorted(PROFILES))
 def test_every_fault_of_every_profile_and_discipline_has_a_sentence(club: str) -> None:
     profile = PROFILES[club]
-    keys = {f"{profile.foul_rule(f, d)}:fault" for f in FOULS if profile.knows(f) for d in DISCIPLINES}
-    keys |= {profile.frozen_rule(d).rule for d in DISCIPLINES} | set(profile.notes)
-    assert keys <= set(TEMPLATES), sorted(keys - set(TEMPLATES))
+    wanted = {f"{profile.foul_rule(f, d)}:fault" for f in FOULS if profile.knows(f) for d in DISCIPLINES}
+    wanted |= {profile.frozen_rule(d).rule for d in DISCIPLINES} | set(profile.notes)
+    assert wanted <= keys("en"), sorted(wanted - keys("en"))
 
 
 def test_rulings_name_the_players_and_carry_their_parameters() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from test_carom_helpers import Table, rules, setup
 
-from tablesense.geometry.carom import (
+from tablesense.rules.carom.geometry import (
     BALL_DIAMETER,
     MATCH,
     ON_LINE,

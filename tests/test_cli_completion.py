@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tablesense.cli import main
+from tablesense.texts import LANGS
 
 
 def _script(shell: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
@@ -22,7 +23,7 @@ BASH_CASES = [
     (["tablesense", "le"], ["league"]),
     (["tablesense", "league", "st"], ["standings"]),
     (["tablesense", "league", "standings", "Najaar", "--d"], ["--db"]),  # options after the action
-    (["tablesense", "run", "--lang", ""], ["en", "nl", "da"]),
+    (["tablesense", "run", "--lang", ""], list(LANGS)),
     (["tablesense", "run", "--profile", ""], ["carom", "golf", "kegle"]),
     (["tablesense", "demo", "--game", "ca"], ["carom"]),
     (["tablesense", "completion", "b"], ["bash"]),
@@ -59,7 +60,7 @@ def test_zsh_completes_the_same_words(tmp_path: Path, capsys: pytest.CaptureFixt
                  '_files() { print -r -- "@files"; }\n'
                  'comp() { words=("$@"); CURRENT=${#words}; PREFIX=${words[-1]}; _tablesense; }\n')
     cases = [(["tablesense", "league", "st"], {"standings", "moyennes", "--db"}),
-             (["tablesense", "run", "--lang", ""], {"en", "nl", "da"}),
+             (["tablesense", "run", "--lang", ""], set(LANGS)),
              (["tablesense", "replay", ""], {"--json", "@files"})]
     calls = ["comp " + " ".join(f"'{w}'" for w in words) + "; print -- ---" for words, _ in cases]
     done = subprocess.run(["zsh", "-c", f"source {script}\n{stand_ins}" + "\n".join(calls)],

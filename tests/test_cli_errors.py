@@ -95,7 +95,7 @@ def test_a_mistyped_option_is_named_in_the_commands_name_with_the_one_meant(
      "'standigns' is not an action; did you mean standings?"),
     (["profile", "chek"], "tablesense profile", "did you mean check?"),
     (["replay", "x", "--lang", "nll"], "tablesense replay",
-     "--lang: 'nll' is not one of en, nl, da; did you mean nl?"),
+     f"--lang: 'nll' is not one of {', '.join(LANGS)}; did you mean nl?"),
     (["demo", "--game", "kegel"], "tablesense demo", "did you mean kegle?"),
     (["replay", "a", "b"], "tablesense replay", "unexpected argument 'b'"),
 ])

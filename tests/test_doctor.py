@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -131,14 +132,20 @@ def test_live_view_on_a_terminal_lights_the_channel_that_fires(tmp_path: Path) -
     from tablesense.sim import fitl
 
     (tmp_path / "golf.json").write_text(board_config_json(load_profile("golf")))
+    started = time.monotonic()  # before the board: its clock (µs since its start) is behind this one's
     with fitl.start_firmware(str(tmp_path / "golf.json")) as fw:
         master, slave = os.openpty()  # the installer's terminal
-        argv = [*TABLESENSE, "doctor", "--port", fw.port, "--profile", "golf", "--seconds", "4"]
+        argv = [*TABLESENSE, "doctor", "--port", fw.port, "--profile", "golf", "--seconds", "6"]
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=slave, stderr=subprocess.PIPE)
         os.close(slave)
-        fw.send_edges([{"t_us": 2_500_000, "ch": 1, "level": 1}, {"t_us": 2_500_400, "ch": 1, "colour": 1},
-                       {"t_us": 2_520_000, "ch": 1, "level": 0}])
         screen = b""
+        while b"Fire each" not in screen:  # the doctor listens (however long it took to start)
+            ready, _, _ = select.select([master], [], [], 30)
+            assert ready, f"the doctor said nothing: {screen!r}"
+            screen += os.read(master, 65536)
+        fire = int((time.monotonic() - started + 0.5) * 1e6)  # half a second ahead on the board's clock
+        fw.send_edges([{"t_us": fire, "ch": 1, "level": 1}, {"t_us": fire + 400, "ch": 1, "colour": 1},
+                       {"t_us": fire + 20_000, "ch": 1, "level": 0}])
         while True:
             ready, _, _ = select.select([master], [], [], 10)
             try:

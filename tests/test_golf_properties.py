@@ -122,7 +122,7 @@ def test_golf_a_shot_is_resolved_from_the_state_before_it_alone(
     from tablesense.errors import IllegalCall
     from tablesense.events import Cushion, Goal, Rest
     from tablesense.rules import find_engine
-    from tablesense.rules.golf_state import GolfState
+    from tablesense.rules.golf.state import GolfState
     from tablesense.rules.shot_engine import ShotRecord
 
     engine = find_engine("golf")
@@ -156,7 +156,7 @@ def test_golf_quick_path_gives_what_the_general_path_gives(
     # with any call takes the general one: an answer to no question changes nothing else
     from tablesense.events import Call, Cushion, Goal, Rest
     from tablesense.rules import find_engine
-    from tablesense.rules.golf_state import GolfState
+    from tablesense.rules.golf.state import GolfState
     from tablesense.rules.shot_engine import ShotRecord
 
     engine = find_engine("golf")

@@ -19,7 +19,7 @@ from test_golf_helpers import (
     state,
 )
 
-from tablesense.geometry import golf as geo
+from tablesense.rules.golf import geometry as geo
 
 # --- the table, the balls, winning ------------------------------------------------
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from test_golf_helpers import call, goal, play, rest, rules, state
 
-from tablesense.geometry import golf as geo
-from tablesense.rules.golf_positions import fallback_refused, free_spot
+from tablesense.rules.golf import geometry as geo
+from tablesense.rules.golf.positions import fallback_refused, free_spot
 
 #: p1's ball near the middle, p2's far from every replacement spot of p1
 CLEAR = {"p1": [[0.9, 0.15]], "p2": [[1.2, 0.75]]}

@@ -1,5 +1,5 @@
 """Every golf ruling and question is rendered from its rule id and parameters
-(``tablesense.texts.en_golf``): none renders as its bare id or with a parameter missing,
+(``tablesense/texts/en/golf.ftl``): none renders as its bare id or with a parameter missing,
 and the sentences name the players."""
 
 from __future__ import annotations
@@ -11,9 +11,8 @@ from pathlib import Path
 from test_golf_helpers import foul, goal, miss, one_one, play, rest, state
 
 from tablesense.replay import Replay
-from tablesense.texts import has_text
-from tablesense.texts.en_golf import TEMPLATES
-from tablesense.vocabulary.golf import FOULS
+from tablesense.rules.golf.names import FOULS
+from tablesense.texts import has_text, keys
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "host" / "tablesense" / "rules"
@@ -22,7 +21,7 @@ RULES = ROOT / "host" / "tablesense" / "rules"
 def _cited() -> set[str]:
     """The rule ids (and ``:what`` keys) the engine's code cites in its rulings and questions."""
     keys: set[str] = set()
-    for path in RULES.glob("golf*.py"):
+    for path in (RULES / "golf").glob("*.py"):
         src = path.read_text()
         for m in re.finditer(r'(?:u|self)\.(?:rule|ask)\(\s*(?:[^,()]+,\s*){1,2}"(golf\.[a-z0-9.-]+)"'
                              r'(?:,\s*[^,]+,\s*(?:what=)?"([a-z0-9-]+)")?', src):
@@ -38,7 +37,7 @@ def test_every_rule_id_the_golf_engine_cites_has_an_english_sentence() -> None:
     missing = sorted(k for k in cited if not has_text(k, "en"))
     # a rule whose sentence is chosen by a value (the score of ``golf.frame.won``) has a
     # sentence for each value, checked by rendering below
-    assert not [k for k in missing if ":" in k or not any(t.startswith(f"{k}:") for t in TEMPLATES)]
+    assert not [k for k in missing if ":" in k or not any(t.startswith(f"{k}:") for t in keys("en"))]
     # every foul, in zone play and before it
     assert not [f for f in FOULS if not (has_text(f, "en") and has_text(f"{f}:zone", "en"))]
 

@@ -12,8 +12,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablesense.geometry.golf import REPLACEMENT_SPOTS, start_positions
 from tablesense.replay import Replay
+from tablesense.rules.golf.geometry import REPLACEMENT_SPOTS, start_positions
 
 SETUP = {"t": 0, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Bob"}}
 SETTLE_S, QUIET_S = 0.75, 1.5  # golf's settle window and quiet time (tablesense.shots)

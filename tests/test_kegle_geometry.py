@@ -1,4 +1,4 @@
-"""The keglebillard table as documented in geometry/kegle.py and docs/kegle.md."""
+"""The keglebillard table as documented in rules/kegle/geometry.py and docs/kegle.md."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from tablesense.geometry import kegle as g
+from tablesense.rules.kegle import geometry as g
 
 
 def test_kegle_table_is_twice_as_long_as_wide() -> None:

@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 
 from tablesense.replay import Replay
-from tablesense.rules.kegle_faults import FAULTS
-from tablesense.texts import en
-from tablesense.vocabulary import kegle as kegle_names
+from tablesense.rules.kegle import names as kegle_names
+from tablesense.rules.kegle.faults import FAULTS
+from tablesense.texts import keys
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINE_FILES = sorted((ROOT / "host" / "tablesense" / "rules").glob("kegle*.py"))
+ENGINE_FILES = sorted((ROOT / "host" / "tablesense" / "rules" / "kegle").glob("*.py"))
 RECORDED = sorted((ROOT / "tests" / "matches" / "kegle").glob("*.jsonl"))
 
 
@@ -45,7 +45,7 @@ def _cited_keys() -> set[str]:
 def test_kegle_every_rule_the_engine_cites_has_an_english_template() -> None:
     cited = _cited_keys() | {f.id for f in FAULTS}  # a fault's ruling cites its id (``v.rule(t, f.id, p)``)
     assert len(cited) > 30  # the walk found the engine's calls
-    assert sorted(k for k in cited if k not in en.TEMPLATES) == []
+    assert sorted(k for k in cited if k not in keys("en")) == []
 
 
 def _replayed(path: Path) -> dict[str, Any]:

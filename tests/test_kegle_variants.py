@@ -13,8 +13,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablesense.geometry import kegle as geo
 from tablesense.replay import Replay
+from tablesense.rules.kegle import geometry as geo
 
 SETUP = {"t": 0, "type": "setup", "game": "kegle", "players": {"p1": "Ann", "p2": "Bob"}, "distance": 60}
 #: where the balls lie at a rest when a variant gives positions: clear of every pin spot

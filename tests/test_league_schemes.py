@@ -17,7 +17,7 @@ from test_carom_helpers import Table, setup
 from tablesense.cli import main
 from tablesense.league import Player, make_result
 from tablesense.league.scheme import BUILTIN, SchemeError, builtin, from_dict, from_file, load, resolve
-from tablesense.rules.carom_targets import match_points
+from tablesense.rules.carom.targets import match_points
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "league"
 

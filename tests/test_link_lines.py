@@ -271,13 +271,13 @@ def test_every_command_takes_baud_and_refuses_nonsense(cmd: list[str], capsys) -
 
 def test_a_missing_port_is_one_line_naming_it_and_the_ports_seen(capsys) -> None:  # type: ignore[no-untyped-def]
     from tablesense.cli import main
-    from tablesense.commands.run import _sources
+    from tablesense.pipeline import table_feeds
 
     assert main(["monitor", "--serial", "/dev/ttyUSB97", "--duration", "1"]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "serial port /dev/ttyUSB97 not found" in err
     assert "Ports seen:" in err or "no serial ports are connected" in err
-    sources = _sources([("1", "/dev/ttyUSB97", "golf")])  # the pub service warns and waits for it
+    sources = table_feeds([("1", "/dev/ttyUSB97", "golf")])  # the pub service warns and waits for it
     err = capsys.readouterr().err.strip()
     assert err.startswith("table 1: serial port /dev/ttyUSB97 not found") and err.endswith("waiting for it")
     for feed in sources.values():  # each a factory the pub calls with the table's checkpoint

@@ -193,10 +193,27 @@ def test_listeners_hear_of_each_change(pub: Pub) -> None:
         flag = pub.subscribe("1")
         pub.start_match("1", {"game": "golf", "players": PLAYERS})
         await asyncio.wait_for(flag.wait(), 1)
-        pub.unsubscribe("1", flag)
+        pub.unsubscribe(flag)
         return pub.snapshot("1")["version"]
 
     assert asyncio.run(go()) == 1
+
+
+def test_one_flag_follows_every_table_it_names_until_it_is_let_go(pub: Pub) -> None:
+    """How a screen of all tables (the overview) and the league publisher follow the pub."""
+    async def go() -> list[bool]:
+        flag = pub.subscribe("1", "2")
+        heard = []
+        for change in (lambda: pub.start_match("2", {"game": "golf", "players": PLAYERS}),
+                       lambda: pub.set_lang("1", "nl"),
+                       lambda: pub.unsubscribe(flag),
+                       lambda: pub.start_match("1", {"game": "golf", "players": PLAYERS})):
+            flag.clear()
+            change()
+            heard.append(flag.is_set())
+        return heard
+
+    assert asyncio.run(go()) == [True, True, False, False]
 
 
 async def test_async_path_logs_through_the_writer_in_order(tmp_path: Path) -> None:

@@ -13,9 +13,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tablesense import games
 from tablesense.events import parse_event, parse_line
 from tablesense.pub import Pub
-from tablesense.shots import QUIET_S, SETTLE_S, SHOT_ROLES, Cutter, Role, cut
+from tablesense.shots import SHOT_ROLES, Cutter, Role, cut, settle_window
 from tablesense.store import Store
 from tablesense.web.pages import rulings_html
 
@@ -136,7 +137,7 @@ def test_a_golf_ball_dropping_off_the_goal_edge_after_the_rest_is_part_of_its_sh
 def test_a_drop_after_the_settle_window_is_a_new_shot_on_a_table_without_strike_sensor() -> None:
     """The sensors alone cannot tell a late drop from the next shot's first event: after the
     window the cut takes it for a new shot (the referee's call says otherwise)."""
-    window = SETTLE_S["kegle"]
+    window = settle_window("kegle")
     objs = [KEGLE,
             {"t": 1.0, "type": "cushion", "cushion": 2, "ball": "red"},
             {"t": 3.0, "type": "rest"},
@@ -149,10 +150,11 @@ def test_a_drop_after_the_settle_window_is_a_new_shot_on_a_table_without_strike_
 
 
 def test_the_settle_window_is_half_the_profiles_quiet_time() -> None:
-    for game, quiet in QUIET_S.items():
-        profile = tomllib.loads((ROOT / "hardware" / "profiles" / f"{game}.toml").read_text(encoding="utf-8"))
-        assert profile["rest_quiet_ms"] / 1000 == quiet, game
-        assert SETTLE_S[game] == quiet / 2
+    for game in games.every():
+        toml = ROOT / "hardware" / "profiles" / f"{game.name}.toml"
+        profile = tomllib.loads(toml.read_text(encoding="utf-8"))
+        assert profile["rest_quiet_ms"] / 1000 == game.quiet_s, game.name
+        assert settle_window(game.name) == game.quiet_s / 2
     assert Cutter(game="kegle").settle_s == 1.0 and Cutter(game="kegle", window=3.0).settle_s == 3.0
 
 

@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 from tablesense.events import Event, Rest
-from tablesense.geometry import golf as geo
 from tablesense.replay import Replay
+from tablesense.rules.golf import geometry as geo
 from tablesense.sim.camera import ShotFilm, SimCamera
 from tablesense.sim.camera_shots import GOLF_TAIL
 from tablesense.sim.physics import Shot, Table

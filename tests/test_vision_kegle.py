@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from tablesense.events import Contact, Event, Rest
-from tablesense.rules.kegle_shot import read_shot
+from tablesense.rules.kegle.shot import read_shot
 from tablesense.sim.camera import ShotFilm, SimCamera
 from tablesense.sim.camera_shots import KEGLE_TAIL
 from tablesense.sim.physics import Shot, Table

@@ -12,6 +12,7 @@ import pytest
 
 from tablesense.events import parse_event
 from tablesense.pub import Pub
+from tablesense.texts import LANGS
 from tablesense.web.guard import TOKEN_HEADER, tv_code
 from tablesense.web.pages import strings
 
@@ -113,6 +114,12 @@ async def test_overview_websocket_covers_every_table(app) -> None:  # type: igno
         pub.set_lang("2", "nl")
         snap = json.loads((await ws.receive(timeout=2)).data)
         assert (snap["table"], snap["lang"]) == ("2", "nl")
+        assert all(len(pub.table(t).listeners) == 1 for t in ("1", "2"))  # it follows the pub's tables
+    for _ in range(200):  # the screen gone, the pub no longer wakes it (Pub.unsubscribe)
+        if not any(pub.table(t).listeners for t in ("1", "2")):
+            break
+        await asyncio.sleep(0.02)
+    assert not any(pub.table(t).listeners for t in ("1", "2"))
 
 
 async def test_export_history_rulings_and_score_sheet(app) -> None:  # type: ignore[no-untyped-def]
@@ -172,9 +179,10 @@ async def test_void_over_http_corrects_a_shot(app) -> None:  # type: ignore[no-u
 
 
 def test_every_language_has_every_string() -> None:
-    english = {k for k in strings("en") if not k.startswith("corner.")}  # corners: the rulings' own words
-    for lang in ("nl", "da"):
-        path = Path(__file__).resolve().parent.parent / "host/tablesense/web/i18n" / f"{lang}.json"
+    # corners: the rulings' own words; lang.<code>: each language's name in itself
+    english = {k for k in strings("en") if not k.startswith(("corner.", "lang."))}
+    for lang in LANGS:
+        path = Path(__file__).resolve().parent.parent / "host/tablesense/texts" / lang / "screen.json"
         assert set(json.loads(path.read_text(encoding="utf-8"))) == english, lang
         assert strings(lang).keys() == strings("en").keys(), lang
     assert strings("nl")["table"] == "Tafel" and strings("da")["table"] == "Bord"
@@ -182,7 +190,7 @@ def test_every_language_has_every_string() -> None:
 
 
 async def test_serve_feeds_table_sources(tmp_path: Path) -> None:
-    from tablesense.web.server import serve
+    from tablesense.pipeline import serve
 
     ready: asyncio.Future[tuple[str, Pub]] = asyncio.get_running_loop().create_future()
 

@@ -1,4 +1,4 @@
-"""The screens' words (host/tablesense/web/i18n/*.json): every key in every language, every
+"""The screens' words (host/tablesense/texts/<lang>/screen.json): every key in every language, every
 key a page asks for in the tables, and the words that were English in Dutch and Danish pages
 now in the page's language."""
 
@@ -13,12 +13,12 @@ import pytest
 from tablesense.store import LANGS
 from tablesense.web.pages import strings
 
-I18N = Path(__file__).resolve().parent.parent / "host" / "tablesense" / "web" / "i18n"
-STATIC = I18N.parent / "static"
+TEXTS = Path(__file__).resolve().parent.parent / "host" / "tablesense" / "texts"
+STATIC = TEXTS.parent / "web" / "static"
 
 
 def _table(lang: str) -> dict[str, str]:
-    return json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    return json.loads((TEXTS / lang / "screen.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 
 def test_every_key_is_in_every_language() -> None:

@@ -13,6 +13,7 @@ import pytest
 from tablesense.errors import TablesenseError
 from tablesense.events import parse_event, parse_line
 from tablesense.pub import Pub
+from tablesense.rules.kegle import geometry as kegle_geometry
 from tablesense.store import Store
 from tablesense.web import plan, view
 
@@ -143,7 +144,7 @@ def test_no_more_balls_are_drawn_than_the_game_has_and_off_bed_ones_meet_the_cus
     drawn = plan.drawing("kegle", {}, {}, many, {})
     assert drawn is not None
     balls = [(b["ball"], b["x"], b["y"]) for b in drawn["balls"]]
-    r = plan.gk.BALL_RADIUS
+    r = kegle_geometry.BALL_RADIUS
     assert balls == [("red", round(r, 4), round(1.12 - r, 4)), ("white", 0.5, 0.5), ("white", 0.5, 0.5)]
     crowd = {"p1": [[0.5, 0.5]] * 50, "p2": [[1.0, 0.4]] * 7}
     golf = plan.drawing("golf", {}, {}, crowd, view.COLOURS["golf"])

@@ -6,7 +6,8 @@ asked for: ``tablesense --help`` and ``--version`` import none (the list of comm
 the table), ``tablesense replay ...`` and ``tablesense replay --help`` import
 ``commands.replay`` alone. Each module has ``add_arguments(parser)``, ``run(args) -> int``
 and ``EXAMPLES`` (the end of its ``--help``). A command whose module cannot be imported
-(an optional dependency missing) is listed but says so when run. The words they share
+(an optional dependency missing) is listed but says so when run; a command that needs an
+extra that is not installed says which in one line (``command_line.extras``). The words they share
 (``--serial``, ``--http``, ``--db``, ...) come from ``tablesense.command_line``.
 """
 
@@ -133,6 +134,14 @@ def main(argv: list[str] | None = None) -> int:
     previous = signal.signal(signal.SIGTERM, _as_interrupt)
     try:
         return int(mod.run(args) or 0)
+    except ModuleNotFoundError as exc:  # an optional part the command did not ask for first
+        from .command_line.extras import missing_line, part_of
+
+        part = part_of(exc.name)
+        if part is None:
+            raise
+        print(missing_line(f"tablesense {args.command}", [part]), file=sys.stderr)
+        return 2
     except KeyboardInterrupt:  # Ctrl-C, or systemd's SIGTERM: a stop asked for, not a failure
         return 0
     except BrokenPipeError:  # `tablesense replay log | head`: the reader has what it wanted

@@ -34,7 +34,7 @@ from .errors import TablesenseError
 from .events import Setup, parse_line
 from .replay import LineError, Replay, effective_lines
 from .rules.base import player_names
-from .rules.golf_resolve import FRAMES_TO_WIN
+from .rules.golf.resolve import FRAMES_TO_WIN
 
 SIDES = ("p1", "p2")
 #: how many innings (series) the TV lists: what club scoreboards show between shots

@@ -19,10 +19,10 @@ from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 
+from . import games
 from .errors import BadEvent
 from .log_checks import MAX_T, check_int, check_players, check_time, is_number, short
 
-GAMES = ("golf", "kegle", "carom")
 PLAYERS = ("p1", "p2")
 GOLF_GOALS = ("A", "B")
 PIN_STATES = ("down", "up")
@@ -268,11 +268,6 @@ def _short(value: Any) -> str:
     return short(value)
 
 
-_GAME_ALIASES = {
-    "golfbiljart": "golf", "golf billiards": "golf", "golf-billiards": "golf", "bumper pool": "golf",
-    "keglebillard": "kegle", "kegle billard": "kegle", "keglebillar": "kegle", "kegler": "kegle",
-    "caram": "carom", "carambole": "carom", "biljart": "carom", "billiards": "carom",
-}
 _DISCIPLINE_ALIASES = {
     "straightrail": "libre", "vrijspel": "libre", "free": "libre",
     "bandstoot": "bandstoten", "cushion": "bandstoten", "onecushion": "bandstoten",
@@ -282,10 +277,12 @@ _DISCIPLINE_ALIASES = {
 
 
 def _parse_setup(obj: dict[str, Any], t: float) -> Setup:
-    game = _req(obj, "game", str, "setup").strip().lower()
-    game = _GAME_ALIASES.get(game, game)
-    if game not in GAMES:
-        raise BadEvent(f"setup: unknown game {_short(game)} (games: {', '.join(GAMES)})")
+    named = _req(obj, "game", str, "setup")
+    found = games.find(named)  # its id or an alias its package declares
+    if found is None:
+        known = ", ".join(games.names())
+        raise BadEvent(f"setup: unknown game {_short(named.strip().lower())} (games: {known})")
+    game = found.name
     players = check_players(_req(obj, "players", dict, "setup"))
     discipline = _opt(obj, "discipline", str, "setup")
     if discipline is not None:

@@ -21,9 +21,7 @@ import contextlib
 import json
 import sys
 import time
-from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -31,14 +29,16 @@ import msgspec
 from .corrections import void_record
 from .errors import BadEvent, IllegalCall, TablesenseError
 from .events import Call, Event, Rest, Setup, parse_event
+from .games import find as find_game
+from .games import names as games_names
 from .link.checkpoint import Checkpoint, CheckpointError, Dedupe
-from .pub_sensors import SensorsOut, TableSensors
+from .pub_sensors import SensorsOut
+from .pub_table import TICKER, Step, Table, call_time
 from .replay import LineError, Replay
 from .shots import cut
-from .store import LANGS, LoggedEvent, MatchRow, Store, StoreError, StoreUnavailable, Writer, effective_lines
+from .store import LANGS, LoggedEvent, Store, StoreError, StoreUnavailable, Writer, effective_lines
 from .undo_walk import Walk
 
-TICKER = 12
 #: seconds between two tries to write to a match log that refused a write (locked, disk full)
 RETRY_S = (0.1, 2.0)
 
@@ -46,69 +46,17 @@ RETRY_S = (0.1, 2.0)
 #: (``tablesense.link.table_items``); a factory gets the last checkpoint saved.
 FeedItem = Any
 Feed = AsyncIterator[FeedItem] | Callable[[Checkpoint | None], AsyncIterator[FeedItem]]
-#: seconds a turn may take, counted from the balls coming to rest (seed 000, the golf rules);
-#: carom has one only where the competition uses a shot clock (the set-up's ``shot_clock``)
-TURN_CLOCK = {"golf": 50}
-#: every game a table may be set up for (``Pub(games=...)`` narrows a table to its own)
-GAMES = ("golf", "kegle", "carom")
-
-
 def turn_clock(game: str | None, setup: dict[str, Any]) -> int | None:
-    """The seconds a turn may take in a match of ``game`` set up with ``setup``; None: no limit."""
-    if game is None:
+    """The seconds a turn may take in a match of ``game`` set up with ``setup``; None: no limit.
+    The game declares its clock (golf: 50 seconds from the rest, seed 000), or that a
+    set-up's ``shot_clock`` sets it (carom, where the competition uses a shot clock)."""
+    found = find_game(game)
+    if found is None:
         return None
     own = setup.get("shot_clock")
-    if game == "carom" and isinstance(own, int) and not isinstance(own, bool) and own > 0:
+    if found.shot_clock and isinstance(own, int) and not isinstance(own, bool) and own > 0:
         return own
-    return TURN_CLOCK.get(game)
-
-
-@dataclass(frozen=True, slots=True)
-class _Step:
-    """A change checked and ready: the log row, the event (None: a void), the state it makes."""
-
-    row: tuple[str, int | None, int, str, str, float]  # table, match, seq, line, source, at
-    event: Event | None
-    state: Any
-
-
-@dataclass(slots=True)
-class Table:
-    """One table as the pub runs it: its match, its log and who listens to it."""
-
-    id: str
-    token: str
-    lang: str = "en"
-    match: MatchRow | None = None
-    log: list[LoggedEvent] = field(default_factory=list)
-    replay: Replay = field(default_factory=Replay)
-    seq: int = 0
-    ticker: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=TICKER))
-    version: int = 0
-    clock: tuple[float, float] = (0.0, 0.0)  # (table time, host monotonic) of the last sensor event
-    rest_at: float | None = None  # host epoch of the last rest: the turn clock starts there
-    #: host epoch since when the turn clock stands still: the referee has a question to answer
-    #: or a replacement spot to choose (the player cannot be over time meanwhile)
-    paused_at: float | None = None
-    #: the games this table is set up for (its profile's); all of them when not known
-    games: tuple[str, ...] = GAMES
-    #: what the next ``undo`` takes back (``tablesense.undo_walk``), kept up with the log
-    walk: Walk = field(default_factory=Walk)
-    #: the board heard or not, sensor events entered by hand, the merge (``pub_sensors``)
-    sensors: TableSensors = field(default_factory=TableSensors)
-    #: the tasks whose item (an event, a checkpoint, a loss) of this table waits for a match
-    #: log that refuses writes: a referee's change waits behind them (``web.server``)
-    waiting: set[asyncio.Task[Any]] = field(default_factory=set)
-    listeners: set[asyncio.Event] = field(default_factory=set)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    _json: tuple[int, str] = (-1, "")
-
-    def table_time(self) -> float:
-        """The table's clock now, estimated from its last event (for referee calls)."""
-        t, mono = self.clock
-        if mono == 0.0:
-            return round(t, 6)
-        return round(t + (time.monotonic() - mono), 6)
+    return found.turn_clock
 
 
 class Pub(SensorsOut):
@@ -127,10 +75,13 @@ class Pub(SensorsOut):
         #: tonight's team nights at this pub, their score so far (``league.pub_nights``; the
         #: overview shows it from ``/api/team-night``); None: the pub is in no league
         self.team_night: dict[str, Any] | None = None
+        #: what the league makes of a referee's set-up before it is checked (``league.pub_nights``:
+        #: a team night's innings cap as its ``innings_limit``); None: the pub is in no league
+        self.league_setup: Callable[[dict[str, Any]], dict[str, Any]] | None = None
         self.tables: dict[str, Table] = {}
         for tid in table_ids:
             token, tlang = store.table(tid, lang)
-            table = Table(id=tid, token=token, lang=tlang, games=(games or {}).get(tid, GAMES))
+            table = Table(id=tid, token=token, lang=tlang, games=(games or {}).get(tid, games_names()))
             self.tables[tid] = table
             self._load(table)
 
@@ -205,13 +156,20 @@ class Pub(SensorsOut):
         return [e.line for e in (events if raw else effective_lines(events))]
 
     # --- listening ------------------------------------------------------------------
-    def subscribe(self, table_id: str) -> asyncio.Event:
+    def subscribe(self, *table_ids: str) -> asyncio.Event:
+        """A flag set at every change of any of ``table_ids`` (its state, its link, its
+        language): the follower clears it, reads what it needs, and waits for it again.
+        How the web app's screens and the league publisher follow the pub."""
+        tabs = [self.table(tid) for tid in table_ids]
         flag = asyncio.Event()
-        self.table(table_id).listeners.add(flag)
+        for tab in tabs:
+            tab.listeners.add(flag)
         return flag
 
-    def unsubscribe(self, table_id: str, flag: asyncio.Event) -> None:
-        self.table(table_id).listeners.discard(flag)
+    def unsubscribe(self, flag: asyncio.Event) -> None:
+        """``flag`` is set no more, by any table."""
+        for tab in self.tables.values():
+            tab.listeners.discard(flag)
 
     def _changed(self, tab: Table) -> None:
         tab.version += 1
@@ -400,7 +358,7 @@ class Pub(SensorsOut):
             await self._retrying(tab, lambda: writer.incident(tab.id, kind, text))
 
     # --- the three steps ---------------------------------------------------------------
-    def _prepare(self, tab: Table, event: Event, source: str) -> _Step | None:
+    def _prepare(self, tab: Table, event: Event, source: str) -> Step | None:
         now = time.time()
         if source != "referee":
             tab.clock = (event.t, time.monotonic())
@@ -411,7 +369,7 @@ class Pub(SensorsOut):
         if tab.match is None or (tab.match.ended is not None and source != "referee"):
             if source == "referee":
                 raise IllegalCall("no match is running on this table: start one first")
-            return _Step((tab.id, None, 0, line, source, now), event, None)
+            return Step((tab.id, None, 0, line, source, now), event, None)
         rep = tab.replay
         new_state = None
         if source == "referee":
@@ -421,26 +379,26 @@ class Pub(SensorsOut):
             if isinstance(event, Call) and event.call == "foul" and event.player is None:
                 event, new_state = _foul_on(rep.engine, rep.state, event, new_state)
                 line = _line(event)
-        return _Step((tab.id, tab.match.id, tab.seq + 1, line, source, now), event, new_state)
+        return Step((tab.id, tab.match.id, tab.seq + 1, line, source, now), event, new_state)
 
-    def _prepare_void(self, tab: Table, first: int, last: int) -> _Step:
+    def _prepare_void(self, tab: Table, first: int, last: int) -> Step:
         if tab.match is None:
             raise IllegalCall("no match is running on this table")
         if tab.seq < 2:
             raise IllegalCall("nothing to void yet: this match has only its set-up")
         if not 2 <= first <= last <= tab.seq:
             raise IllegalCall(f"events {first}..{last} cannot be voided (this match has events 2..{tab.seq})")
-        record = void_record(max(tab.table_time(), _last_t(tab)), first, last)
+        record = void_record(call_time(tab), first, last)
         line = json.dumps(record, separators=(", ", ": "))
-        return _Step((tab.id, tab.match.id, tab.seq + 1, line, "referee", time.time()), None, None)
+        return Step((tab.id, tab.match.id, tab.seq + 1, line, "referee", time.time()), None, None)
 
-    async def _append(self, step: _Step) -> None:
+    async def _append(self, step: Step) -> None:
         if self.writer is None:
             self.store.append(*step.row)
         else:
             await self.writer.append(*step.row)
 
-    def _apply(self, tab: Table, step: _Step) -> None:
+    def _apply(self, tab: Table, step: Step) -> None:
         _, match_id, seq, line, source, now = step.row
         event = step.event
         self._sensors_step(tab, step)  # an undo or a void takes entries made by hand back
@@ -467,7 +425,7 @@ class Pub(SensorsOut):
         self._after_apply(tab)
 
     def _setup_event(self, table_id: str, setup: dict[str, Any]) -> Event:
-        obj = dict(setup)
+        obj = dict(setup) if self.league_setup is None else dict(self.league_setup(setup))
         obj.setdefault("t", self.table(table_id).table_time())
         obj["type"] = "setup"
         return parse_event(obj)
@@ -635,20 +593,6 @@ def _feed(rep: Replay, line: str, seq: int) -> None:
         rep.feed_line(line, seq)  # records rule errors (TablesenseError) itself
     except Exception as exc:
         rep.errors.append(LineError(seq, f"internal error of the rule engine: {exc!r}", line))
-
-
-def call_time(tab: Table) -> float:
-    """The table time a referee call made now carries: the table's clock, never before its
-    last event."""
-    return max(tab.table_time(), _last_t(tab))
-
-
-def _last_t(tab: Table) -> float:
-    for entry in reversed(tab.ticker):
-        t = entry.get("t")
-        if isinstance(t, (int, float)):
-            return float(t)
-    return 0.0
 
 
 def _item(kind: str, events: list[dict[str, Any]], shot: int) -> dict[str, Any]:

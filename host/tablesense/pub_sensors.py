@@ -21,19 +21,16 @@ import contextlib
 import json
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import by_hand
 from .by_hand import Disagreement, Merge, Sensed, Verdict, sensed
 from .corrections import voided_range
 from .errors import BadEvent, IllegalCall, TablesenseError
 from .events import Call, Event, parse_event
+from .pub_table import TICKER, SensorQuestion, Step, Table, call_time
 from .store import effective_lines
 from .undo_walk import Walk
-
-if TYPE_CHECKING:
-    from .pub import Table, _Step
 
 #: the link's statuses that mean the board is not heard (docs/reliability.md)
 OUT = frozenset({"disconnected", "reconnecting", "no_hello"})
@@ -41,39 +38,6 @@ OUT = frozenset({"disconnected", "reconnecting", "no_hello"})
 LOST = frozenset({"lost", "restarted", "board_reset"})
 #: the open questions a table keeps (the oldest go first: a flood of them is no use to anyone)
 KEPT_QUESTIONS = 32
-
-
-@dataclass(slots=True)
-class SensorQuestion:
-    """A disagreement of the two records put to the referee."""
-
-    id: str
-    disagreement: Disagreement
-    at: float  # the host's time (epoch) of the table's time 0: an event's is ``at + t``
-
-    def to_dict(self) -> dict[str, Any]:
-        d = self.disagreement
-        out: dict[str, Any] = {"id": self.id, "kind": d.kind, "t": d.t, "options": list(d.options),
-                               "hand": None, "board": None}
-        for side, s in (("hand", d.hand), ("board", d.board)):
-            if s is not None:
-                out[side] = dict(s.event)
-                out[f"{side}_at"] = self.at + s.t
-        return out
-
-
-@dataclass(slots=True)
-class TableSensors:
-    """A table's sensors as the pub knows them."""
-
-    link: str | None = None  # "out", "up"; None: no link, or not heard of yet
-    since: float | None = None  # host time (epoch) the board went silent
-    merge: Merge = field(default_factory=Merge)
-    questions: list[SensorQuestion] = field(default_factory=list)
-    asked: int = 0  # questions asked in this match (their ids: s1, s2, ...)
-    arrivals: int = 0  # board events seen (their numbers in the merge)
-    timer: asyncio.TimerHandle | None = None
-    task: asyncio.Task[None] | None = None
 
 
 class SensorsOut:
@@ -86,10 +50,10 @@ class SensorsOut:
     tables: dict[str, Table]
     table: Callable[[str], Table]
     _changed: Callable[[Table], None]
-    _prepare: Callable[[Table, Event, str], _Step | None]
-    _prepare_void: Callable[[Table, int, int], _Step]
-    _append: Callable[[_Step], Any]
-    _apply: Callable[[Table, _Step], None]
+    _prepare: Callable[[Table, Event, str], Step | None]
+    _prepare_void: Callable[[Table, int, int], Step]
+    _append: Callable[[Step], Any]
+    _apply: Callable[[Table, Step], None]
     _retrying: Callable[[Table, Callable[[], Any]], Any]
     store: Any
 
@@ -207,8 +171,6 @@ class SensorsOut:
         "ball": "p1"}``): checked against the game, stamped with the table's clock, marked
         ``"by_hand": true``, logged and applied as a sensor's. Refused (``IllegalCall``) when
         the rules refuse it or the board reported the same event already."""
-        from .pub import call_time
-
         tab = self.table(table_id)
         if tab.match is None:
             raise IllegalCall("no match is running on this table: start one first")
@@ -289,15 +251,13 @@ class SensorsOut:
             if logged and old is not None:
                 moved[old] = tab.seq
         tab.clock = clock  # lines written again are old: the table's clock is where it was
-        from .pub import TICKER
-
         tab.ticker.clear()
         for ev in effective_lines(tab.log)[-TICKER:]:
             with contextlib.suppress(json.JSONDecodeError):
                 tab.ticker.append({**json.loads(ev.line), "seq": ev.seq, "source": ev.source, "at": ev.at})
         return moved
 
-    async def _log_step(self, tab: Table, make: Callable[[], _Step | None]) -> bool:
+    async def _log_step(self, tab: Table, make: Callable[[], Step | None]) -> bool:
         """Prepare, log and apply one step, waiting while the match log refuses writes; True
         when it was logged (a line the rules now refuse is said on the ticker and left out)."""
         done = False
@@ -323,7 +283,7 @@ class SensorsOut:
             else:
                 await writer.incident(tab.id, "sensors", text)
 
-    def _sensors_step(self, tab: Table, step: _Step) -> None:
+    def _sensors_step(self, tab: Table, step: Step) -> None:
         """A step about to be applied: an ``undo`` or a void takes hand entries back, and the
         merge no longer compares them (``Merge.forget``)."""
         event = step.event

@@ -12,6 +12,7 @@ Every error is one line of at most ``log_checks.MAX_MESSAGE`` characters.
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -126,29 +127,64 @@ class Replay:
         return err
 
     def feed_lines(self, lines: Iterable[str]) -> Replay:
-        """``feed_line`` over a whole log, its void records applied (``effective_lines``).
+        """``feed_line`` over a whole log, its void records applied (``effective_lines``)."""
+        return self.feed_counted(effective_lines(lines))
+
+    def feed_counted(self, lines: Iterable[tuple[int, str]],
+                     on_error: Callable[[LineError], object] | None = None, guard: bool = False) -> Replay:
+        """Apply the lines that count (``effective_lines``, ``effective_stream``: number, text).
 
         The loop of a whole replay: the engine's ``apply`` is called straight for every
-        event but a set-up, with the same errors and history trimming as ``apply``."""
+        event but a set-up, with the same errors and history trimming as ``apply``. Each
+        error recorded is also handed to ``on_error``. ``guard``: a line that is not UTF-8
+        (kept as surrogates) is refused with its column, and an engine that fails on a line
+        with anything but a ``TablesenseError`` costs that line only (``tablesense replay``)."""
+        paused = gc.isenabled()
+        if paused:  # a replay makes no reference cycles: the collector would only walk the states
+            gc.disable()
+        try:
+            return self._feed_counted(lines, on_error, guard)
+        finally:
+            if paused:
+                gc.enable()
+
+    def _feed_counted(self, lines: Iterable[tuple[int, str]], on_error: Callable[[LineError], object] | None,
+                      guard: bool) -> Replay:
         order = self.order
-        for n, text in effective_lines(lines):
+        history = self.history
+        for n, text in lines:
             try:
+                if guard and not text.isascii() and (bad := text_problem(text)) is not None:
+                    raise BadEvent(bad)
                 event = parse_line(text)
                 engine, state = self.engine, self.state
                 if engine is None or state is None or type(event) is Setup:
                     self.apply(event)
-                    self.timed(event, n)
+                    late = self.timed(event, n)
+                    if late is not None and on_error is not None:
+                        on_error(late)
                     continue
                 self.state = engine.apply(state, event)
             except TablesenseError as exc:
-                self.refused(n, text, str(exc), isinstance(exc, NoSetup))
+                err = self.refused(n, text, str(exc), isinstance(exc, NoSetup))
+                if err is not None and on_error is not None:
+                    on_error(err)
+                continue
+            except Exception as exc:
+                if not guard:
+                    raise
+                err = self.refused(n, text, f"internal error of the rule engine: {exc!r}"[:300])
+                if err is not None and on_error is not None:
+                    on_error(err)
                 continue
             floor = order.floor
             if (floor is not None and event.t < floor) or type(event).type == "rest":
-                self.timed(event, n)  # the clock ran back, or a shot ended: the slow way
+                late = self.timed(event, n)  # the clock ran back, or a shot ended: the slow way
+                if late is not None and on_error is not None:
+                    on_error(late)
             self.events += 1
-            if self.history is not None and self.events % TRIM_EVERY == 0:
-                trim_history(self.state, self.history)
+            if history is not None and self.events % TRIM_EVERY == 0:
+                trim_history(self.state, history)
         return self
 
     def to_json(self) -> dict[str, Any]:
@@ -278,6 +314,19 @@ def effective_stream(reopen: Callable[[], Iterable[str]], scan: LogScan | None =
         if drop and seq in drop:
             continue
         yield n, text
+
+
+def text_problem(text: str) -> str | None:
+    """Why a line read with ``surrogateescape`` is not UTF-8 text (its first bad byte and
+    column), or None."""
+    if text.isascii():
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        byte = ord(text[exc.start]) - 0xDC00
+        return f"not UTF-8 text: byte 0x{byte:02x} at column {exc.start + 1}"
+    return None
 
 
 def _voided_range(text: str) -> tuple[int, int] | None:

@@ -21,7 +21,7 @@ The cut:
   ``goal`` or ``pocket`` (a ball dropping off the goal edge or into a hole), each
   within the settle window of the shot's last event (its rest, or the settle before),
   with nothing else between; the ``rest`` the table reports after a late settle ends
-  the settle. The window (``SETTLE_S``) is half the table profile's quiet time
+  the settle. The window (``settle_window``) is half the table profile's quiet time
   (``rest_quiet_ms``, after which the table reports ``rest``), counted strictly.
 - An **incident** is what happens between shots with no ball played: a ``pin`` set up
   (``up``: no ball stands a pin up), the ``rest`` the table reports after it; with a
@@ -68,6 +68,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 from itertools import pairwise
 from typing import Any
 
@@ -98,16 +99,22 @@ TABLE_TYPES = frozenset({"strike", "cushion", "contact", "off_table", "goal", "p
 _SETTLING = frozenset({"pin", "goal", "pocket"})
 #: on a table that reports strikes, what opens a shot: the strike, or a ball seen rolling
 _ROLLING = frozenset({"strike", "cushion", "contact", "off_table"})
-#: per game, seconds: the table profile's ``rest_quiet_ms`` (hardware/profiles/*.toml; a test
-#: keeps them equal), the quiet time after which the table reports ``rest``
-QUIET_S = {"golf": 1.5, "kegle": 2.0, "carom": 1.5}
-#: the settle window per game: half the quiet time. A drop or a pin falling sooner than
-#: this after the rest settles the shot before; later, it may be the next shot's first
-#: event (that player has had the quiet time and this window since the balls stopped)
-SETTLE_S = {game: quiet / 2 for game, quiet in QUIET_S.items()}
+#: the settle window of a table whose game is not known
 DEFAULT_SETTLE_S = 0.75
 
 _IDLE, _OPEN, _SETTLING_PHASE, _CLOSED = "idle", "open", "settling", "closed"
+
+
+@cache
+def settle_window(game: str | None) -> float:
+    """The settle window of ``game``: half its quiet time (``tablesense.games``). A drop or a
+    pin falling sooner than this after the rest settles the shot before; later, it may be
+    the next shot's first event (that player has had the quiet time and this window since
+    the balls stopped)."""
+    from . import games
+
+    found = games.find(game)
+    return found.settle_s if found is not None else DEFAULT_SETTLE_S
 
 
 def is_table_event(event: Any) -> bool:
@@ -150,7 +157,7 @@ class Cutter(msgspec.Struct, frozen=True, gc=False):
 
     #: the table has a strike sensor (configured): see ``strikes``
     strike_sensor: bool = False
-    #: the settle window in seconds; None: the game's (``SETTLE_S``) from the ``setup``
+    #: the settle window in seconds; None: the game's (``settle_window``) from the ``setup``
     window: float | None = None
     game: str | None = None
     #: the number of the current (or last) shot of the match; 0 before the first
@@ -168,7 +175,7 @@ class Cutter(msgspec.Struct, frozen=True, gc=False):
     def settle_s(self) -> float:
         if self.window is not None:
             return self.window
-        return SETTLE_S.get(self.game or "", DEFAULT_SETTLE_S)
+        return settle_window(self.game)
 
     @property
     def in_shot(self) -> bool:

@@ -37,6 +37,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from . import texts
 from .corrections import dropped
 from .errors import TablesenseError
 from .log_checks import check_players
@@ -92,7 +93,7 @@ SAVE_CHECKPOINT = (
 )
 INSERT_INCIDENT = "INSERT INTO incidents(table_id, at, kind, text) VALUES (?,?,?,?)"
 
-LANGS = ("en", "nl", "da")
+LANGS = texts.LANGS  # the languages of the texts' folders (host/tablesense/texts/<code>/)
 
 
 class StoreError(TablesenseError):

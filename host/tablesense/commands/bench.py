@@ -32,6 +32,12 @@ def run(args: argparse.Namespace) -> int:
         for s in scripts:
             print(s.stem)
         return 0
+    from ..command_line.extras import needs
+
+    missing = needs("tablesense bench", "cv2", "numpy", "pymunk", "micropython")  # they time every room
+    if missing:
+        print(missing, file=sys.stderr)
+        return 2
     if args.names:
         known = {s.stem: s for s in scripts}
         unknown = [n for n in args.names if n not in known]

@@ -86,6 +86,13 @@ def run(args: argparse.Namespace) -> int:
     if args.action is None:
         print("tablesense camera: say calibrate, watch or film (tablesense camera --help)", file=sys.stderr)
         return 2
+    from ..command_line.extras import needs
+
+    film = ("pymunk",) if args.action == "film" else ()  # the rally is filmed off the simulator's physics
+    missing = needs(f"tablesense camera {args.action}", "cv2", "numpy", *film)
+    if missing:
+        print(missing, file=sys.stderr)
+        return 2
     from ..errors import TablesenseError
 
     try:

@@ -21,13 +21,12 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from .. import games
 from ..command_line.options import add_db, add_http
 from ..errors import TablesenseError
 from ..events import Event, dump_event
 from ..replay import Replay
 from ..web.lan import lan_address
-
-GAMES = ("golf", "kegle", "carom")
 
 EXAMPLES = """
 tablesense demo --game kegle --seed 3 --open
@@ -37,8 +36,8 @@ tablesense demo --game carom --direct --speed 0 --print --target 2 > match.jsonl
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=GAMES, default="golf", help="which table: golf, kegle or carom "
-                        "(default golf)")
+    parser.add_argument("--game", choices=games.names(), default="golf",
+                        help=f"which table: {', '.join(games.names())} (default golf)")
     parser.add_argument("--seed", type=int, default=0, metavar="N",
                         help="the match to play: same seed, same match (default 0)")
     parser.add_argument("--speed", type=float, default=1.0, metavar="X",
@@ -69,10 +68,13 @@ def _opts(args: argparse.Namespace) -> dict[str, Any]:
 def _check(args: argparse.Namespace) -> str | None:
     if args.speed < 0:
         return f"--speed must be 0 (as fast as possible) or more, not {args.speed:g}"
-    if args.target is not None and (args.game != "carom" or args.target <= 0):
-        return "--target is for --game carom, a positive number of caroms"
-    if args.distance is not None and (args.game != "kegle" or args.distance <= 0):
-        return "--distance is for --game kegle, a positive number of points"
+    game = games.get(args.game)  # what its set-up's length is declares which option it takes
+    if args.target is not None and (game.played_to != "targets" or args.target <= 0):
+        which = " or ".join(games.played_to("targets"))
+        return f"--target is for --game {which}, a positive number of caroms"
+    if args.distance is not None and (game.played_to != "distance" or args.distance <= 0):
+        which = " or ".join(games.played_to("distance"))
+        return f"--distance is for --game {which}, a positive number of points"
     if args.full_info and not args.direct:
         return "--full-info needs --direct (a real table's sensors have no full information)"
     from .run import check_http_port
@@ -94,6 +96,12 @@ def events(args: argparse.Namespace, notes: list[str]) -> AsyncIterator[Event]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..command_line.extras import needs
+
+    missing = needs("tablesense demo", "pymunk", *(() if args.direct else ("micropython",)))
+    if missing:
+        print(missing, file=sys.stderr)
+        return 2
     problem = _check(args)
     if problem:
         print(f"tablesense demo: {problem}", file=sys.stderr)
@@ -150,7 +158,7 @@ def _report(replay: Replay, notes: list[str], players: dict[str, Any]) -> None:
 
 async def _serve(args: argparse.Namespace) -> int:
     try:
-        from ..web.server import serve
+        from ..pipeline import serve
     except ImportError as exc:  # the scoreboard is not part of this build
         print(f"tablesense demo: the scoreboard is not available ({exc}); try --print", file=sys.stderr)
         return 2

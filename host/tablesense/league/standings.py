@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import IllegalCall
-from ..rules.carom_profiles import MINIMUM_PROFILES
-from ..rules.carom_targets import below_minimum, target_from_moyenne
+from ..rules.carom.profiles import MINIMUM_PROFILES
+from ..rules.carom.targets import below_minimum, target_from_moyenne
 from .scheme import Scheme, builtin
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import IllegalCall, TablesenseError
-from ..rules.carom_profiles import resolve_profile
+from ..rules.carom.profiles import resolve_profile
 from .broker_url import PUB_NAME
 from .limits import MAX_COMPETITION, MAX_MOYENNE, short
 from .logcheck import name_fault

@@ -29,11 +29,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..events import Cushion, Event, Goal, Pin, Pocket, Rest
+from ..table.model import COLOUR_WAIT_US
 from ..table.profile import Channel, TableProfile, load_profile
 from .clock import table_seconds
 from .frame import F_ACTIVE, F_LATE, CountFrame, EventFrame, Frame, HeartbeatFrame, HelloFrame, ReadingFrame
-
-COLOUR_WAIT_US = 50_000
 
 
 def table_profile(profile: TableProfile | str | os.PathLike[str]) -> TableProfile:

@@ -25,7 +25,7 @@ import msgspec
 
 from ..errors import IllegalCall
 from ..events import Call, Setup
-from ..texts import phrase, render
+from ..texts import phrase, render, yes_no
 
 if TYPE_CHECKING:
     from .shot_engine import MatchState
@@ -176,10 +176,6 @@ def player_names(state: Any) -> dict[str, str]:
     return names
 
 
-_YES_NO = {"yes": True, "y": True, "ja": True, "true": True, "no": False, "n": False, "nee": False,
-           "nej": False, "false": False}
-
-
 def _as_option(answer: Any, options: tuple[Any, ...]) -> Any:
     """An answer written loosely, as one of the question's options: "P2" for "p2",
     "yes"/"no" for true/false. Anything else is returned as it came."""
@@ -189,8 +185,9 @@ def _as_option(answer: Any, options: tuple[Any, ...]) -> Any:
     for option in options:
         if isinstance(option, str) and option.lower() == text:
             return option
-    if text in _YES_NO and _YES_NO[text] in options and all(isinstance(o, bool) for o in options):
-        return _YES_NO[text]
+    said = yes_no()  # every language's words for yes and no (texts/<lang>/language.ftl)
+    if text in said and said[text] in options and all(isinstance(o, bool) for o in options):
+        return said[text]
     return answer
 
 

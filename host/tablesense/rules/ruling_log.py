@@ -87,7 +87,7 @@ class RulingLog(Sequence["Ruling"]):
         return RulingLog(new, self)
 
     def __add__(self, other: Iterable[Ruling]) -> RulingLog:
-        return RulingLog(other, self)
+        return type(self)(other, self)
 
     def __radd__(self, other: Iterable[Ruling]) -> RulingLog:
         return RulingLog([*other, *self])
@@ -102,3 +102,22 @@ class RulingLog(Sequence["Ruling"]):
 
     def __repr__(self) -> str:
         return f"RulingLog({list(self)!r})"
+
+
+class Trail(RulingLog):
+    """The same persistent list for any values a state only ever appends to (a keglebillard
+    player's points as each series began, a carom player's runs): the undo chain keeps a
+    state per shot, and each shares the values before it instead of holding a tuple copy of
+    them all (which made a long match's memory grow with the square of its length)."""
+
+    __slots__ = ()
+
+    @classmethod
+    def plus(cls, values: Sequence[Any], value: Any) -> Trail:
+        """``values`` (a ``Trail`` or a tuple) with ``value`` after them; ``values`` unchanged."""
+        if isinstance(values, Trail):
+            return cls((value,), values)
+        return cls((*values, value))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))

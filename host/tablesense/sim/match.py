@@ -23,10 +23,11 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import games
 from ..errors import TablesenseError
 from ..events import Call, Event, Setup
-from ..geometry.golf import ATTACKS
 from ..replay import LineError, Replay
+from ..rules.golf.geometry import ATTACKS
 from .physics import Happening, Table
 from .players import CAROM_BALL, Player, carambole_made, carom_made, player_for
 from .sensors import SensorSet, pin_edges, pins_up_edges, pins_up_events, sensor_set, table_events
@@ -57,11 +58,12 @@ class MatchSim:
     want_edges: bool = False
 
     def __post_init__(self) -> None:
-        if self.game not in ("golf", "kegle", "carom"):
-            raise SimError(f"unknown game {self.game!r} (games: golf, kegle, carom)")
+        game = games.find(self.game)
+        if game is None or game.name != self.game:
+            raise SimError(f"unknown game {self.game!r} (games: {', '.join(games.names())})")
         self.rng = random.Random(self.seed)
         self.setup = self._setup()
-        size = str(self.setup.extra.get("table", "match")) if self.game == "carom" else "match"
+        size = str(self.setup.extra.get("table", "match")) if game.table_sizes else "match"
         self.spec: TableSpec = table_spec(self.game, size)
         self.table = Table(self.spec)
         discipline = self.setup.discipline or "libre"
@@ -207,7 +209,7 @@ class MatchSim:
 
     def _zone_left(self, before: dict[str, XY], happenings: list[Happening], player: Any) -> bool:
         """Golf zone play: did a ball leave its zone (or end in the large attacking triangle)?"""
-        from ..geometry import golf as geo
+        from ..rules.golf import geometry as geo
 
         after = happenings[-1].positions if happenings else None
         if not after:

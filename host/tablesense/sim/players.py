@@ -15,7 +15,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..geometry.golf import ATTACKS, DEFENDS
+from ..rules.golf.geometry import ATTACKS, DEFENDS
 from .physics import Happening, Shot, Table
 from .tables import XY, TableSpec, owner
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import games
 from ..errors import BadEvent
 from ..events import Event, Setup, parse_event
 from .physics import BadShot, Shot, Table
@@ -150,8 +151,8 @@ def loads(text: str, source: str = "<scenario>") -> Scenario:
 def _scenario(h: dict[str, Any], line: int, steps: list[Step], source: str) -> Scenario:
     where = f"{source} line {line}"
     game = h.get("game")
-    if game not in ("golf", "kegle", "carom"):
-        raise ScenarioError(f"{where}: the header needs \"game\": golf, kegle or carom (not {game!r})")
+    if not isinstance(game, str) or game not in games.names():
+        raise ScenarioError(f"{where}: the header needs \"game\": {games.either()} (not {game!r})")
     table = str(h.get("table", "match"))
     try:
         spec = table_spec(game, table)

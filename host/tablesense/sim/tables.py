@@ -5,7 +5,7 @@ head cushion (kegle, carom); ``x`` along the long side, ``y`` across. Cushion, p
 pin numbers are those of the table's geometry module.
 
 ``table_spec(game, size)`` is the one place that knows the numbers: it reads them from the
-engines' geometry modules (``tablesense.geometry.golf``, ``.kegle``, ``.carom``), so the
+engines' geometry modules (``tablesense.rules.golf.geometry``, ``.kegle``, ``.carom``), so the
 simulated table is the table the rules measure positions on.
 """
 
@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .. import games
 from ..errors import TablesenseError
-from ..geometry import carom as carom_geo
-from ..geometry import golf as golf_geo
-from ..geometry import kegle as kegle_geo
+from ..rules.carom import geometry as carom_geo
+from ..rules.golf import geometry as golf_geo
+from ..rules.kegle import geometry as kegle_geo
 
 XY = tuple[float, float]
 
@@ -149,4 +150,4 @@ def table_spec(game: str, size: str = "match") -> TableSpec:
         return _kegle()
     if game == "carom":
         return _carom(size)
-    raise UnknownTable(f"unknown game {game!r} (games: golf, kegle, carom)")
+    raise UnknownTable(f"unknown game {game!r} (games: {', '.join(games.names())})")

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from . import esp32
-from .profile import GAINS, KINDS, MODES, Channel, TableProfile
+from .model import COLOUR_WAIT_US, GAINS, KINDS, MODES, Channel, TableProfile
 
 #: After the beam edge, the firmware's main loop (a 10 ms FreeRTOS tick on the ESP32) and
 #: the I2C read (mux select + 9 bytes at 100 kHz, about 1.5 ms) come on top of delay_us.
@@ -41,8 +41,6 @@ def check_profile(p: TableProfile) -> list[str]:
 def _check_colour(p: TableProfile) -> list[str]:
     """The colour sensors: settings the TCS34725 takes, a read the host still waits for,
     one mux port each, references that name a ball and a sensor and do not overlap."""
-    from ..link.translate import COLOUR_WAIT_US
-
     out: list[str] = []
     col = p.colour
     if p.i2c is not None and not 10_000 <= p.i2c.freq <= 400_000:

@@ -1,29 +1,39 @@
-"""Rulings, questions and announcements as sentences, rendered from data.
+"""Rulings, questions and announcements as sentences, rendered from data, in any language.
 
 An engine's ruling is data (``tablesense.rules.base.Ruling``): the catalogue id of the
 rule it applied, the player it concerns and its parameters (which balls, which spot,
 how many points). Which sentence says it is chosen by ``key``: the rule id, or
 ``"<rule id>:<what>"`` when one rule has several things to say (a ``what`` parameter).
-Each language is a module of its own (``en``; Dutch and Danish beside it) with a
-``say(key, params)`` function over its templates; ``render`` picks the language,
-puts the players' names for ``p1``/``p2`` and the language's word for each ball.
 
-A key with no template in the language asked falls back to English, and a key with
-no English template to the rule id itself: a ruling is never lost for want of words.
+Each language is a folder of Project Fluent files (``texts/<code>/*.ftl``; found on the disk,
+``languages``); a key is a message there, its id the key with ``.`` written ``_`` and
+``:`` written ``--`` (``golf.goal:turn-lost`` is ``golf_goal--turn-lost``). ``render`` puts
+the players' names for ``p1``/``p2`` and the language's word for each ball and each word a
+parameter names (``ball--white``, ``foul--push``, ``corner--head-left``), counts a list
+(``pins`` gives ``pins_count``), and gives two parameters a message may read: ``text_given``
+(``yes`` when the referee gave their own words, ``text``) and ``member_name`` (the one of a
+duo who plays). The screens' words are the language's ``screen.json`` (``screen``).
+
+A key with no message in the language asked falls back to English, and a key with no
+English message to the rule id itself: a ruling is never lost for want of words.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from importlib import import_module
+import json
+from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
-LANGS = ("en", "nl", "da")
-PLAYER_IDS = ("p1", "p2")
-#: parameters that name balls (their values are put in the language's words)
-BALL_KEYS = frozenset({"ball", "balls", "cue", "object", "jumped", "first", "moved"})
+from .languages import ENGLISH, folders, langs
+from .params import Params
 
-Template = str | Callable[[Mapping[str, Any]], str]
+LANGS: tuple[str, ...] = langs()
+PLAYER_IDS = ("p1", "p2")
+#: parameters that name balls (their values are put in the language's words: ``ball--<value>``)
+BALL_KEYS = frozenset({"ball", "balls", "cue", "object", "jumped", "first", "moved"})
+#: parameters whose values are put in the language's words (``<parameter>--<value>``)
+WORD_KEYS = frozenset({"foul", "choice", "corner", "call", "scheme"})
 
 
 def key_of(rule: str, data: Mapping[str, Any]) -> str:
@@ -31,78 +41,169 @@ def key_of(rule: str, data: Mapping[str, Any]) -> str:
     return f"{rule}:{what}" if what else rule
 
 
+@cache
+def message_id(key: str) -> str:
+    """A key's Fluent message id: ``golf.goal:turn-lost`` -> ``golf_goal--turn-lost``."""
+    return key.replace(".", "_").replace(":", "--")
+
+
+def key_of_id(ident: str) -> str:
+    """A Fluent message id's key (``message_id`` undone)."""
+    return ident.replace("--", ":").replace("_", ".")
+
+
 def render(rule: str, data: Mapping[str, Any], lang: str = "en", player: str | None = None,
            names: Mapping[str, str] | None = None) -> str:
     """The sentence for a ruling (or question) with ``rule`` and parameters ``data``."""
-    module = _language(lang)
-    key = key_of(rule, data)
-    params = _params(data, player, names or {}, module.BALLS)
-    text = module.say(key, params)
-    if text is None and lang != "en":
-        text = _language("en").say(key, params)
+    lang = lang if lang in LANGS else ENGLISH
+    ident = message_id(key_of(rule, data))
+    names = names or {}
+    text = language(lang).say(ident, _params(data, player, names, lang))
+    if text is None and lang != ENGLISH:
+        text = language(ENGLISH).say(ident, _params(data, player, names, ENGLISH))
     return text if text is not None else rule
 
 
 def phrase(key: str, params: Mapping[str, Any], lang: str = "en") -> str:
-    """A line that is not a ruling (a score line, a result) in ``lang``: the parameters as
-    given (names already put in), English where the language lacks the key."""
-    text = _language(lang).say(key, params)
-    if text is None and lang != "en":
-        text = _language("en").say(key, params)
+    """A line that is not a ruling (a score line, a result, a word of the sheet) in ``lang``:
+    the parameters as given (names already put in), English where the language lacks the key."""
+    lang = lang if lang in LANGS else ENGLISH
+    ident = message_id(key)
+    p = Params({k: (str(v) if isinstance(v, bool) else v) for k, v in params.items()})
+    text = language(lang).say(ident, p)
+    if text is None and lang != ENGLISH:
+        text = language(ENGLISH).say(ident, p)
     return text if text is not None else key
 
 
 def has_text(key: str, lang: str) -> bool:
-    return key in _language(lang).TEMPLATES
+    return lang in LANGS and language(lang).has(message_id(key))
 
 
-def _params(data: Mapping[str, Any], player: str | None, names: Mapping[str, str],
-            balls: Mapping[str, str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in data.items():
-        out[k] = _word(k, v, names, balls)
-    if player is not None:
-        out["player"] = names.get(player, player)
-        out["opponent"] = names.get(_other(player), _other(player))
+def keys(lang: str) -> set[str]:
+    """Every key the language has a message for."""
+    return {key_of_id(ident) for ident in language(lang).messages}
+
+
+def words(kind: str, lang: str) -> dict[str, str]:
+    """A word table of the language: ``{value: word}`` of its messages ``<kind>--<value>``."""
+    head = message_id(kind) + "--"
+    lang_ = language(lang if lang in LANGS else ENGLISH)
+    return {ident[len(head):]: lang_.say(ident, Params()) or "" for ident in lang_.messages
+            if ident.startswith(head)}
+
+
+def name(lang: str) -> str:
+    """The language's name in itself (its message ``language``): "Nederlands"."""
+    return language(lang).say("language", Params()) or lang
+
+
+@cache
+def yes_no() -> dict[str, bool]:
+    """The words a referee may type for yes and no, in every language: ``{"ja": True, ...}``."""
+    out: dict[str, bool] = {}
+    for lang in LANGS:
+        for answer, value in (("yes", True), ("no", False)):
+            said = language(lang).say(f"answer--{answer}", Params()) or ""
+            out.update({w.strip().lower(): value for w in said.split(",") if w.strip()})
     return out
 
 
-def _word(key: str, value: Any, names: Mapping[str, str], balls: Mapping[str, str]) -> Any:
+def decimal_mark(lang: str) -> str:
+    """The language's decimal mark (CLDR, through Babel): "." in English, "," in Dutch."""
+    from babel.numbers import get_decimal_symbol
+
+    return str(get_decimal_symbol(lang.replace("-", "_") if lang in LANGS else ENGLISH))
+
+
+def screen(lang: str) -> dict[str, str]:
+    """The screens' words of ``lang`` (its ``screen.json``), as the browser gets them; English
+    for a word the language lacks."""
+    out: dict[str, str] = {}
+    for code in dict.fromkeys((ENGLISH, lang if lang in LANGS else ENGLISH)):
+        for folder in folders(code):
+            path = folder / "screen.json"
+            if path.exists():
+                out.update(json.loads(path.read_text(encoding="utf-8")))
+    out.update({f"lang.{code}": name(code) for code in LANGS})  # the language menu: each in itself
+    return out
+
+
+class _RulingParams(Params):
+    """A ruling's parameters in words; those derived from them are worked out only when a
+    message reads them: ``text_given`` (``yes`` when the referee gave their own words,
+    ``text``) and ``member_name`` (the one of a duo who plays: ``member``, 0 or 1)."""
+
+    __slots__ = ("_data", "_side")
+    _data: Mapping[str, Any]
+    _side: str | None
+
+    def __missing__(self, key: str) -> Any:
+        if key == "text_given":
+            return "yes" if "text" in self._data else "no"
+        if key == "member_name" and self._side is not None:
+            member, members = self._data.get("member"), self._side.split(" & ")
+            return members[member] if isinstance(member, int) and 0 <= member < len(members) else self._side
+        return super().__missing__(key)
+
+
+def _params(data: Mapping[str, Any], player: str | None, names: Mapping[str, str], lang: str) -> Params:
+    side = None if player is None else names.get(player, player)
+    out = _RulingParams()
+    out._data, out._side = data, side
+    for k, v in data.items():
+        if v.__class__ is int:  # the most common: said as Python writes it
+            out[k] = v
+        elif isinstance(v, (list, tuple)):
+            out[k] = ", ".join(str(_word(k, x, names, lang)) for x in v)
+            out[f"{k}_count"] = len(v)
+        else:
+            out[k] = _word(k, v, names, lang)
+    if player is not None:
+        other = _other(player)
+        out["player"] = side
+        out["opponent"] = names.get(other, other)
+    return out
+
+
+@cache
+def _words_of(key: str) -> str | None:
+    """Whose words a parameter's value is put in: ``ball``, the parameter's own, or none."""
+    if key in BALL_KEYS or key.endswith("_ball"):
+        return "ball"
+    return key if key in WORD_KEYS else None
+
+
+def _word(key: str, value: Any, names: Mapping[str, str], lang: str) -> Any:
     if isinstance(value, str):
         if value in PLAYER_IDS:
             return names.get(value, value)
-        if key in BALL_KEYS or key.endswith("_ball"):
-            return balls.get(value, value)
-        return value
-    if isinstance(value, (list, tuple)):
-        return ", ".join(str(_word(key, v, names, balls)) for v in value)
+        kind = _words_of(key)
+        return value if kind is None else _lookup(kind, value, lang)
+    if value is None and (key in BALL_KEYS or key in WORD_KEYS):
+        return _lookup("ball" if key in BALL_KEYS else key, "none", lang, "None")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
     return value
+
+
+@cache
+def _lookup(kind: str, value: str, lang: str, default: str | None = None) -> str:
+    """The language's word for a parameter's value (``<kind>--<value>``), or the value itself."""
+    said = language(lang).say(f"{kind}--{message_id(value)}", _EMPTY)
+    return said if said is not None else (value if default is None else default)
 
 
 def _other(player: str) -> str:
     return "p2" if player == "p1" else "p1"
 
 
-_LOADED: dict[str, Any] = {}
+@cache
+def language(lang: str) -> Any:
+    """The messages of ``lang`` (``messages.Language``), read on first use."""
+    from .messages import Language
+
+    return Language(lang, folders(lang))
 
 
-def _language(lang: str) -> Any:
-    if lang not in LANGS:
-        lang = "en"
-    module = _LOADED.get(lang)
-    if module is None:
-        module = _LOADED[lang] = import_module(f"{__name__}.{lang}")
-    return module
-
-
-class Params(dict[str, Any]):
-    """Template parameters: a missing one renders as ``?`` rather than failing."""
-
-    def __missing__(self, key: str) -> str:
-        return "?"
-
-
-def fill(template: Template, params: Mapping[str, Any]) -> str:
-    if callable(template):
-        return template(Params(params))
-    return template.format_map(Params(params))
+_EMPTY = Params()

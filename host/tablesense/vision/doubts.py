@@ -1,6 +1,6 @@
 """Which of a shot's unclear touches and cushions could change what its contacts decide (carom).
 
-The carom engine takes a shot with contacts as the whole truth (``rules/carom_shot``). What
+The carom engine takes a shot with contacts as the whole truth (``rules/carom/shot``). What
 it decides from them is, for the cue ball, which balls it touched first and in which order
 (the carom, the opening shot's first ball), and how many of its cushions came before each
 (driebanden, bandstoten). ``judge`` weighs the camera's doubts against that:

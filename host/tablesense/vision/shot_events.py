@@ -161,7 +161,7 @@ class ShotReader:
         #: ``carom``: a doubt cancels the contacts only where it could change the carom
         #: (``vision.doubts``); any other game: every doubt cancels them
         self.game = game
-        # carom numbering (geometry.carom): 1 head x=0, 2 y=width, 3 foot x=length, 4 y=0
+        # carom numbering (rules.carom.geometry): 1 head x=0, 2 y=width, 3 foot x=length, 4 y=0
         self.numbers = {"x0": 1, "yW": 2, "xL": 3, "y0": 4} if cushion_numbers is None else cushion_numbers
         #: a kegle table's six pockets (corners, middles of the long sides): a ball gone into one
         #: is not hidden (the pocket sensor says it), and raises no doubt

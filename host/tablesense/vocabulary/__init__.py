@@ -2,8 +2,9 @@
 
 A referee types "Jump", "sprong" or "ball-off-table"; the engines see canonical ids
 only. Each game (and each carom club profile) carries its aliases as data, in the
-manner of python-chess's variant aliases: ``golf``, ``kegle``, ``carom`` in this
-package, each a ``Vocabulary``. ``canonical_call`` rewrites a referee call's ``foul``,
+manner of python-chess's variant aliases: each game's ``names`` module
+(``rules/golf/names.py``, ``rules/kegle/names.py``, ``rules/carom/names.py``) holds a
+``Vocabulary``. ``canonical_call`` rewrites a referee call's ``foul``,
 ``ball`` and ``call`` names to canonical ids before an engine sees it; a name it does
 not know is passed on as written, and the engine refuses it with the list of what it
 knows.
@@ -81,9 +82,14 @@ def for_game(game: str, profile: str | None = None) -> Vocabulary:
 
 
 def _load(game: str) -> Vocabulary:
+    if not game.isidentifier():
+        return EMPTY
+    where = f"tablesense.rules.{game}.names"  # a game's names live in its package
     try:
-        module = import_module(f"{__name__}.{game}")
-    except ModuleNotFoundError:
+        module = import_module(where)
+    except ModuleNotFoundError as exc:
+        if exc.name not in (where, f"tablesense.rules.{game}"):
+            raise
         return EMPTY
     vocab: Vocabulary = module.VOCABULARY
     return vocab

@@ -4,9 +4,9 @@ One ``Button`` per foul a referee calls: the name the panel sends in the ``foul`
 (a name the game's engine accepts, docs/events.md), the catalogue id it cites, whether
 it is one of the common ones (shown at once; the rare ones are one tap away), and the
 profiles that know it (carom: some fouls are the liemers rules' only). Its words are
-the web strings ``foul.<game>.<call>`` in en, nl and da (web/i18n/); a test checks that
-every foul id of the catalogue has a button, each button is accepted by its engine and
-has its words in the three languages.
+the web strings ``foul.<game>.<call>`` in every language (texts/<lang>/screen.json); a
+test checks that every foul id of the catalogue has a button, each button is accepted by
+its engine and has its words in every language.
 """
 
 from __future__ import annotations

@@ -9,9 +9,9 @@ import re
 import time
 from functools import cache
 from html import escape
-from importlib import import_module, resources
 from typing import Any
 
+from .. import texts
 from ..errors import TablesenseError
 from ..events import parse_line
 from ..replay import Replay
@@ -22,18 +22,13 @@ from ..store import MatchRow
 
 @cache
 def strings(lang: str) -> dict[str, str]:
-    """The interface strings of ``lang`` (en, nl, da), English for anything missing."""
-    base = resources.files(__package__) / "i18n"
-    english = json.loads((base / "en.json").read_text(encoding="utf-8")) | _corners("en")
-    if lang == "en":
-        return english
-    return {**english, **json.loads((base / f"{lang}.json").read_text(encoding="utf-8")), **_corners(lang)}
+    """The screens' words of ``lang`` (``texts/<lang>/screen.json``), English for anything missing."""
+    return texts.screen(lang) | _corners("en") | _corners(lang)
 
 
 def _corners(lang: str) -> dict[str, str]:
-    """``corner.<corner>``: carom's corners in the rulings' own words (``texts.<lang>_carom``)."""
-    words = import_module(f"..texts.{lang}_carom", __package__).CORNERS
-    return {f"corner.{corner}": word for corner, word in words.items()}
+    """``corner.<corner>``: carom's corners in the rulings' own words (``texts/<lang>/words.ftl``)."""
+    return {f"corner.{corner}": word for corner, word in texts.words("corner", lang).items()}
 
 
 def _players(players: dict[str, Any]) -> str:

@@ -3,9 +3,11 @@
 ``last_positions(lines)`` finds the positions the last rest reported (a camera's rest and
 the motion sensor's rest of the same moment count as one). ``drawing(game, setup, state,
 positions)`` turns them into what the TV draws, in metres: the bed of the game (carom's
-size from the setup), the balls in their real colours, libre's corner zones (the one the
-balls lie in marked), golf's goals, pegs and large triangles, keglebillard's pockets and
-pins. Junk in the positions (not numbers, not finite, far off the bed, unknown balls, more
+size from the setup), the balls in their real colours, and the game's marks (libre's
+corner zones, the one the balls lie in marked; golf's goals, pegs and large triangles;
+keglebillard's pockets and pins). Each game declares its part: ``rules/<game>/plan.py``
+(``BALLS``, ``bed(setup)``, ``marks(length, width, state)``), found through
+``tablesense.games``. Junk in the positions (not numbers, not finite, far off the bed, unknown balls, more
 balls than the game has) is left out; a ball a little past a cushion is drawn against it.
 No usable ball: no plan.
 """
@@ -15,25 +17,14 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping
-from functools import cache, lru_cache
 from typing import Any
 
-from ..geometry import carom as gc
-from ..geometry import golf as gg
-from ..geometry import kegle as gk
-from ..rules.carom import _bed as carom_bed
-from . import spots
+from .. import games
 
 #: rests this close in time are one rest told by two sources (the camera and the motion sensor)
 SAME_REST = 0.5
 #: how far off the bed a reported centre may lie and still be drawn (against the cushion)
 SLACK = 0.1
-#: the balls each game has: name -> how many of it (alike balls come as a list of [x, y])
-BALLS: dict[str, dict[str, int]] = {
-    "carom": {"white": 1, "yellow": 1, "red": 1},
-    "kegle": {"red": 1, "white": 2},
-    "golf": {"p1": gg.BALLS_PER_PLAYER, "p2": gg.BALLS_PER_PLAYER},
-}
 
 
 def last_positions(lines: Iterable[str]) -> dict[str, Any] | None:
@@ -76,21 +67,11 @@ def _time(line: str) -> float | None:
 
 def bed(game: str, setup: Mapping[str, Any]) -> tuple[float, float, float]:
     """(length, width, ball radius) of the game's bed; carom's from the setup's ``table``."""
-    if game == "golf":
-        return gg.LENGTH, gg.WIDTH, gg.BALL_RADIUS
-    if game == "kegle":
-        return gk.LENGTH, gk.WIDTH, gk.BALL_RADIUS
-    name = setup.get("table")
-    return _carom_bed(name if isinstance(name, (str, int, float)) else None)
-
-
-@lru_cache(maxsize=16)  # a few bed names a pub uses
-def _carom_bed(name: str | float | None) -> tuple[float, float, float]:
-    try:
-        tab = carom_bed(name)
-    except Exception:  # the engine refused that setup already: the match bed
-        tab = gc.MATCH
-    return tab.length, tab.width, gc.BALL_RADIUS
+    part = games.part(game, "plan")
+    if part is None:
+        raise games.UnknownGame(f"unknown game {game!r} (games: {', '.join(games.names())})")
+    bed: tuple[float, float, float] = part.bed(setup)
+    return bed
 
 
 def _point(v: Any, length: float, width: float, r: float) -> tuple[float, float] | None:
@@ -112,7 +93,8 @@ def balls(game: str, positions: Mapping[str, Any], length: float, width: float, 
     """The game's balls of ``positions`` that can be drawn: ball, colour, x, y (a ball's
     colour is its name, golf's the player's colour in ``colours``)."""
     out: list[dict[str, Any]] = []
-    for name, most in BALLS.get(game, {}).items():
+    part = games.part(game, "plan")
+    for name, most in (part.BALLS if part is not None else {}).items():
         v = positions.get(name)
         if not isinstance(v, list) or not v:
             continue
@@ -128,57 +110,16 @@ def _r(v: float) -> float:
     return round(v, 4)
 
 
-@cache
-def _corner_zones(length: float, width: float) -> list[dict[str, Any]]:
-    leg = gc.ZONE_LEG
-    corners = {"head-left": (0.0, 0.0, 1, 1), "head-right": (0.0, width, 1, -1),
-               "foot-right": (length, width, -1, -1), "foot-left": (length, 0.0, -1, 1)}
-    return [{"corner": c, "points": [[_r(x), _r(y)], [_r(x + sx * leg), _r(y)], [_r(x), _r(y + sy * leg)]]}
-            for c, (x, y, sx, sy) in corners.items()]
-
-
-def _carom_zones(length: float, width: float, state: Mapping[str, Any]) -> dict[str, Any]:
-    """libre's forbidden corner triangles, the corner the object balls lie in marked."""
-    if state.get("discipline") != "libre":
-        return {}
-    zones = _corner_zones(length, width)
-    zone = state.get("zone")
-    marked = zone if isinstance(zone, str) and any(z["corner"] == zone for z in zones) else None
-    return {"zones": zones, "zone": marked}
-
-
-@cache
-def _golf_marks() -> dict[str, Any]:
-    d = spots.drawing()
-    triangles = [[[_r(x), _r(y)] for x, y in gg.triangle(goal, "large")] for goal in ("A", "B")]
-    return {"goals": list(d["goals"].values()), "pegs": d["pegs"], "peg": d["peg"], "triangles": triangles}
-
-
-@cache
-def _kegle_marks() -> dict[str, Any]:
-    def mouth(n: int) -> float:
-        return gk.MIDDLE_POCKET_MOUTH if n in gk.MIDDLE_POCKETS else gk.CORNER_POCKET_MOUTH
-
-    pockets = [[_r(x), _r(y), _r(mouth(n) / 2)] for n, (x, y) in gk.POCKETS.items()]
-    pins = [[n, _r(x), _r(y)] for n, (x, y) in gk.PINS.items()]
-    return {"pockets": pockets, "pins": pins, "pin": _r(gk.PIN_HEAD_DIAMETER)}
-
-
 def drawing(game: str, setup: Mapping[str, Any], state: Mapping[str, Any],
             positions: Mapping[str, Any] | None, colours: Mapping[str, str]) -> dict[str, Any] | None:
     """What the TV draws of the last rest, or None when it reported no ball to draw;
     ``colours``: golf's players' ball colours (``view.COLOURS``)."""
-    if not positions or game not in BALLS:
+    part = games.part(game, "plan")
+    if not positions or part is None:
         return None
-    length, width, r = bed(game, setup)
+    length, width, r = part.bed(setup)
     drawn = balls(game, positions, length, width, r, colours)
     if not drawn:
         return None
     out: dict[str, Any] = {"game": game, "length": length, "width": width, "ball": _r(r), "balls": drawn}
-    if game == "carom":
-        out |= _carom_zones(length, width, state)
-    elif game == "golf":
-        out |= _golf_marks()  # cached: the same lists each time, never changed
-    else:
-        out |= _kegle_marks()
-    return out
+    return out | part.marks(length, width, state)

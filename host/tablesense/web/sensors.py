@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..by_hand import CUSHIONS, GOALS, HAND_BALLS, PINS, POCKETS
+from ..games import find as find_game
 from .last_shot import name
 
 
@@ -49,32 +50,48 @@ def _button(ev: dict[str, Any], text: str, players: Mapping[str, Any],
 
 
 def buttons(game: str | None, players: Mapping[str, Any], s: Mapping[str, str]) -> dict[str, Any]:
-    """The sensor events the panel offers for ``game``: ``groups`` (a title, its buttons, and
-    ``optional`` for those an engine goes on without) and ``rest``."""
-    groups: list[dict[str, Any]] = []
-    if game == "golf":
-        for goal in GOALS:
-            groups.append({"title": _t(s, "ev.goal", goal=goal), "buttons": [
-                {**_button({"type": "goal", "goal": goal, "ball": p}, ball_words(p, players, s), players, s),
-                 "ball": p} for p in HAND_BALLS["golf"]]})
-    elif game == "kegle":
-        for state, title in (("down", "sensors.pins_down"), ("up", "sensors.pins_up")):
-            groups.append({"title": s.get(title, title), "small": True, "buttons": [
-                _button({"type": "pin", "pin": n, "state": state}, str(n), players, s) for n in PINS]})
-        for ball in HAND_BALLS["kegle"]:
-            pockets = [_button({"type": "pocket", "pocket": n, "ball": ball}, str(n), players, s)
-                       for n in POCKETS]
-            groups.append({"title": _t(s, "sensors.pocket", ball=ball_words(ball, players, s)), "small": True,
-                           "buttons": pockets})
-    elif game == "carom":
-        groups.append({"title": s.get("sensors.cushion", "sensors.cushion"), "small": True, "optional": True,
-                       "buttons": [_button({"type": "cushion", "cushion": n}, str(n), players, s)
-                                   for n in CUSHIONS]})
-    else:
+    """The sensor events the panel offers for ``game`` (those its package declares,
+    ``Game.by_hand``): ``groups`` (a title, its buttons, and ``optional`` for those an
+    engine goes on without) and ``rest``."""
+    declared = find_game(game)
+    if declared is None or not declared.by_hand:
         return {"groups": [], "rest": None}
+    groups: list[dict[str, Any]] = []
+    for kind in declared.by_hand:
+        groups += _GROUPS[kind](declared.name, players, s)
     rest = {"type": "rest"}
     return {"groups": groups, "rest": {"event": rest, "text": s.get("sensors.rest", "sensors.rest"),
                                        "label": s.get("sensors.rest", "sensors.rest")}}
+
+
+def _goals(game: str, players: Mapping[str, Any], s: Mapping[str, str]) -> list[dict[str, Any]]:
+    def button(goal: str, ball: str) -> dict[str, Any]:
+        event = {"type": "goal", "goal": goal, "ball": ball}
+        return {**_button(event, ball_words(ball, players, s), players, s), "ball": ball}
+
+    return [{"title": _t(s, "ev.goal", goal=goal), "buttons": [button(goal, p) for p in HAND_BALLS[game]]}
+            for goal in GOALS]
+
+
+def _pins(game: str, players: Mapping[str, Any], s: Mapping[str, str]) -> list[dict[str, Any]]:
+    return [{"title": s.get(title, title), "small": True, "buttons": [
+        _button({"type": "pin", "pin": n, "state": state}, str(n), players, s) for n in PINS]}
+        for state, title in (("down", "sensors.pins_down"), ("up", "sensors.pins_up"))]
+
+
+def _pockets(game: str, players: Mapping[str, Any], s: Mapping[str, str]) -> list[dict[str, Any]]:
+    return [{"title": _t(s, "sensors.pocket", ball=ball_words(ball, players, s)), "small": True,
+             "buttons": [_button({"type": "pocket", "pocket": n, "ball": ball}, str(n), players, s)
+                         for n in POCKETS]} for ball in HAND_BALLS[game]]
+
+
+def _cushions(game: str, players: Mapping[str, Any], s: Mapping[str, str]) -> list[dict[str, Any]]:
+    return [{"title": s.get("sensors.cushion", "sensors.cushion"), "small": True, "optional": True,
+             "buttons": [_button({"type": "cushion", "cushion": n}, str(n), players, s) for n in CUSHIONS]}]
+
+
+#: the panel's buttons for each kind of sensor event a game may take by hand
+_GROUPS = {"goal": _goals, "pin": _pins, "pocket": _pockets, "cushion": _cushions}
 
 
 def clock(at: float) -> str:

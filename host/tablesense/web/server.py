@@ -1,8 +1,9 @@
 """The aiohttp app: pages, the read-only API and WebSocket, the referee's protected API.
 
-``serve(tables, ...)`` runs the whole pub: one task per table that feeds its live
-events (``AsyncIterator[Event]``, or None for a table without a link) into the pub,
-and the web app. ``start(pub, ...)`` starts only the web app (tests, benchmarks).
+``start(pub, ...)`` starts the web app over a pub; it follows the pub (``Pub.subscribe``:
+a screen's WebSocket sends a table's snapshot after each change) and hands a referee's change
+to it, nothing else. ``tablesense.pipeline.serve`` runs the whole pub: the match log, the
+pub, this app and the tables' feeds.
 """
 
 from __future__ import annotations
@@ -13,17 +14,17 @@ import hmac
 import sqlite3
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from .. import texts
 from ..errors import TablesenseError
-from ..events import Event
 from ..pub import Pub
-from ..store import LANGS, Store, StoreError, StoreUnavailable, Writer
+from ..store import LANGS, StoreError, StoreUnavailable
 from . import guard, pages, view
 from .limits import BadBody, Gate, Limits, Screen, Screens, TooMany, load_json, path_number, server_logger
 from .qr import qr_svg
@@ -196,7 +197,8 @@ def _page(name: str, table: bool = False) -> Handler:
 
 async def _tables(request: web.Request) -> web.Response:
     pub = _pub(request)
-    return web.json_response({"tables": list(pub.tables), "langs": list(LANGS), "lang": pub.lang})
+    return web.json_response({"tables": list(pub.tables), "langs": list(LANGS), "lang": pub.lang,
+                              "language_names": {code: texts.name(code) for code in LANGS}})
 
 
 async def _favicon(request: web.Request) -> web.FileResponse:
@@ -391,9 +393,7 @@ async def _stream(request: web.Request, table_ids: list[str]) -> web.WebSocketRe
         await ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"the pub's screens are all taken")
         return ws
     request.app[SOCKETS_KEY].add(ws)
-    flag = asyncio.Event()
-    for tid in table_ids:
-        pub.table(tid).listeners.add(flag)
+    flag = pub.subscribe(*table_ids)
     sent = dict.fromkeys(table_ids, -1)
 
     async def drain() -> None:
@@ -421,8 +421,7 @@ async def _stream(request: web.Request, table_ids: list[str]) -> web.WebSocketRe
         pass
     finally:
         screens.done(screen)
-        for tid in table_ids:
-            pub.table(tid).listeners.discard(flag)
+        pub.unsubscribe(flag)
         reader.cancel()
         request.app[SOCKETS_KEY].discard(ws)
         await ws.close()
@@ -561,46 +560,3 @@ async def start(pub: Pub, host: str = "127.0.0.1", port: int = 8080, public_url:
         if extra != host:
             await web.TCPSite(runner, extra, bound, backlog=128).start()
     return runner, f"http://{host}:{bound}"
-
-
-def _feed_ended(task: asyncio.Task[None]) -> None:
-    """A table's feed stopped: say why (the web app and the other tables go on)."""
-    if task.cancelled():
-        return
-    exc = task.exception()
-    if exc is not None:
-        print(f"tablesense: {task.get_name()}: its events stopped: {exc}", file=sys.stderr, flush=True)
-
-
-async def serve(tables: dict[str, AsyncIterator[Event] | None], *, host: str = "127.0.0.1",
-                port: int = 8080, db: str = "tablesense.db", lang: str = "en",
-                public_url: str = "", on_ready: Callable[[str, Pub], None] | None = None,
-                tv_code: str = "", limits: Limits | None = None, also: tuple[str, ...] = (),
-                games: dict[str, tuple[str, ...]] | None = None) -> None:
-    """Serve the pub until cancelled: feed each table's events, serve the web app (on
-    ``host`` and the ``also`` addresses). ``public_url`` may hold ``{port}``: the port bound
-    (``--port 0``). ``games``: the games each table is set up for (its profile's; the panel's
-    set-up form offers those only)."""
-    store = Store(db)
-    writer = Writer(db)
-    pub = Pub(store, tables, lang=lang, writer=writer, games=games)
-    runner, url = await start(pub, host, port, public_url, tv_code=tv_code, limits=limits, also=also)
-    feeds = []
-    for tid, src in tables.items():
-        if src is not None:
-            task = asyncio.create_task(pub.feed(tid, src), name=f"table {tid}")
-            task.add_done_callback(_feed_ended)
-            feeds.append(task)
-    if on_ready is not None:
-        on_ready(url, pub)
-    try:
-        await asyncio.Event().wait()
-    finally:
-        for task in feeds:
-            task.cancel()
-        for task in feeds:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        await runner.cleanup()
-        writer.close()
-        store.close()

@@ -12,13 +12,14 @@ from collections.abc import Iterator
 from itertools import islice
 from typing import Any
 
+from .. import games
 from ..club_figures import figures, for_screens
 from ..errors import TablesenseError
 from ..events import Call
 from ..pub import Table, call_time, charged
 from ..store import effective_lines
 from ..texts import render
-from . import fouls, last_shot, plan, sensors, spots, undo
+from . import fouls, last_shot, plan, sensors, undo
 from .pages import strings
 
 #: the balls a player plays, by game: the TV paints each player's card in their ball's colour
@@ -101,7 +102,8 @@ def _view(tab: Table, snap: dict[str, Any]) -> dict[str, Any]:
     if drawn is not None:
         out["plan"] = drawn
     waiting = state.get("spots_waiting")
-    if game == "golf" and isinstance(waiting, list) and waiting:
+    spots = games.part(game, "spots") if isinstance(waiting, list) and waiting else None
+    if spots is not None:  # golf: the opponent names where the penalised ball goes
         owner = str(waiting[0])
         out["spots"] = {"owner": owner, "allowed": spots.allowed(owner, positions),
                         "seen": positions is not None}
@@ -164,14 +166,20 @@ def panel(tab: Table, state: dict[str, Any] | None) -> dict[str, Any]:
     s = strings(tab.lang)
     game = tab.match.game
     state = state or {}
-    profile = state.get("profile") if game == "carom" else state.get("format") or "single"
+    declared = games.find(game)
+    profile = None  # the match's rule variant, which picks its fouls (carom: the club's profile)
+    if declared is not None:
+        profile = state.get(declared.variant)
+        if declared.variant_default is not None:
+            profile = profile or declared.variant_default
     zone = state.get("zone_play")
     out: dict[str, Any] = {
         "game": game, "lang": tab.lang,
         "fouls": fouls.buttons(game, s, profile if isinstance(profile, str) else None,
                                zone if isinstance(zone, bool) else None),
     }
-    if game == "golf":
+    spots = games.part(game, "spots")
+    if spots is not None:
         out["table"] = spots.drawing()
     # the sensor events as buttons: while the sensors are out, or when the referee chooses
     out["by_hand"] = sensors.buttons(game, tab.match.players or {}, s)

@@ -110,7 +110,7 @@ function kegle(s, m, club) {
       ${stat(t("highest_series"), c ? c.highest : undefined)}${stat(t("average_series"), c ? c.average.toFixed(1) : undefined)}${extras(s, p)}</div>${list}`;
   }
   const down = pinsDown(s);
-  // pin 1 the centre, 2 towards the head, 3 towards the foot, 4 and 5 across (geometry/kegle.py)
+  // pin 1 the centre, 2 towards the head, 3 towards the foot, 4 and 5 across (rules/kegle/geometry.py)
   const spots = { 1: [50, 50], 2: [20, 50], 3: [80, 50], 4: [50, 20], 5: [50, 80] };
   let pins = `<div class="label">${t("pins_label")}</div><div class="pins" title="${t("pins")}">`;
   for (const [n, [x, y]] of Object.entries(spots)) {

@@ -1,0 +1,147 @@
+"""The games a table referees, each declared by its own package and found here.
+
+A game is one place: ``rules/<game>/`` holds its engine, state, fouls, table and names,
+and ``rules/<game>/game.py`` declares what the rest of the house asks about it (in the
+manner of python-chess's variants, which carry their own aliases and settings): the
+names a set-up may use for it, its quiet time, its turn clock, which field of the state
+names its rule variant, the sensor events a referee may enter by hand. What a game draws
+(the TV's plan, golf's replacement spots) is a piece of its package that ``part`` finds.
+Outside a game's package, code asks ``get(game)`` or ``part(game, ...)`` instead of
+branching on the game's name.
+
+Adding a game is adding its package with a ``game.py``; this module finds it. The
+declarations are data only (a ``game.py`` imports nothing of the house but this module),
+so asking a game never imports an engine.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+from dataclasses import dataclass
+from functools import cache
+from types import ModuleType
+
+
+class UnknownGame(ValueError):
+    """A game no package declares; the message lists the games there are."""
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    #: the id a ``setup`` event names (docs/events.md)
+    name: str
+    #: where it stands in every list of games (the command line's choices, the pages)
+    order: int
+    #: other names a set-up may give it, lower case (``"keglebillard"``, ``"bumper pool"``)
+    aliases: tuple[str, ...] = ()
+    #: seconds without a sensor event after which the table reports ``rest``: the table
+    #: profile's ``rest_quiet_ms`` (hardware/profiles/<game>.toml; a test keeps them equal)
+    quiet_s: float = 1.5
+    #: seconds a turn may take, counted from the rest; None: no turn clock
+    turn_clock: int | None = None
+    #: a set-up's ``shot_clock`` (whole seconds) sets the turn clock of that match
+    shot_clock: bool = False
+    #: the field of the state naming the match's rule variant, which picks the panel's fouls
+    variant: str = "format"
+    #: the default of that field when the state has none
+    variant_default: str | None = "single"
+    #: the sensor events a referee may enter by hand while the sensors are out (web/sensors.py)
+    by_hand: tuple[str, ...] = ()
+    #: the set-up's ``table`` picks the bed (a match table or a smaller one)
+    table_sizes: bool = False
+    #: the set-up's field a match is played to: ``"targets"`` (caroms each), ``"distance"``
+    #: (points to reach); None: the game's own length (golf: best of three frames)
+    played_to: str | None = None
+
+    @property
+    def settle_s(self) -> float:
+        """The settle window: half the quiet time. A drop or a pin falling sooner than this
+        after the rest settles the shot before; later, it may open the next shot."""
+        return self.quiet_s / 2
+
+
+@cache
+def _declared() -> tuple[Game, ...]:
+    rules = f"{__package__}.rules"  # found, not imported here: the engines' package reads this module
+    spec = importlib.util.find_spec(rules)
+    assert spec is not None and spec.submodule_search_locations is not None
+    found: list[Game] = []
+    for info in pkgutil.iter_modules(spec.submodule_search_locations):
+        if info.ispkg:
+            module = importlib.import_module(f"{rules}.{info.name}.game")
+            game: Game = module.GAME
+            if game.name != info.name:
+                raise RuntimeError(f"rules/{info.name}/game.py declares the game {game.name!r}")
+            found.append(game)
+    return tuple(sorted(found, key=lambda g: g.order))
+
+
+@cache
+def _by_name() -> dict[str, Game]:
+    out = {g.name: g for g in _declared()}
+    for g in _declared():
+        for alias in g.aliases:
+            out.setdefault(alias, g)
+    return out
+
+
+def every() -> tuple[Game, ...]:
+    """Every game, in its declared order."""
+    return _declared()
+
+
+def names() -> tuple[str, ...]:
+    """The ids of every game, in order: ``("golf", "kegle", "carom")``."""
+    return tuple(g.name for g in _declared())
+
+
+def either() -> str:
+    """The games as a sentence says them: ``"golf, kegle or carom"``."""
+    *first, last = names()
+    return f"{', '.join(first)} or {last}" if first else last
+
+
+def played_to(field: str) -> tuple[str, ...]:
+    """The games whose set-up's ``field`` says how long a match is (``"targets"``: carom)."""
+    return tuple(g.name for g in _declared() if g.played_to == field)
+
+
+def find(name: str | None) -> Game | None:
+    """The game called ``name`` (its id or an alias, case and outer spaces aside); None if none is."""
+    if not isinstance(name, str):
+        return None
+    return _by_name().get(name.strip().lower())
+
+
+def get(name: str | None) -> Game:
+    """The game called ``name``; ``UnknownGame`` (one line, the games listed) if none is."""
+    game = find(name)
+    if game is None:
+        raise UnknownGame(f"unknown game {name!r} (games: {', '.join(names())})")
+    return game
+
+
+def part(name: str | None, what: str) -> ModuleType | None:
+    """A piece of the game's package the rest of the house draws on by name
+    (``rules/<game>/<what>.py``: ``plan``, the TV's drawing of the bed; ``spots``, golf's
+    replacement spots); None when the game is unknown or has no such piece."""
+    game = find(name)
+    if game is None:
+        return None
+    return _part(game.name, what)
+
+
+@cache
+def _part(name: str, what: str) -> ModuleType | None:
+    where = f"tablesense.rules.{name}.{what}"
+    try:
+        return importlib.import_module(where)
+    except ModuleNotFoundError as exc:
+        if exc.name != where:
+            raise
+        return None
+
+
+__all__ = ["Game", "UnknownGame", "either", "every", "find", "get", "names", "part", "played_to"]

@@ -1,1 +1,0 @@
-"""Table geometry in metres, one module per table type (golf, kegle, carom)."""

@@ -1,0 +1,474 @@
+"""The carom engine: libre (with forbidden zones), bandstoten and driebanden, two club profiles.
+
+Rule ids come from seeds/carom.md. The engine is a ``ShotEngine``: the base cuts the
+stream into shots and keeps the state before each; the engine resolves a whole shot,
+``resolve(before, shot)``, a pure function of the score before it and its evidence
+(docs/carom.md, "How a shot is refereed"):
+
+- a shot's sensor events, and the referee's calls during it in stream order
+  (``shot.events``): a ``carom`` or ``foul`` called while the balls roll is part of
+  the shot;
+- the calls after its ``rest`` (``shot.calls``): a ``carom`` or ``foul`` call then
+  amends it (``call`` returns ``AMEND``; the base resolves the shot again from the
+  state before it), and a ``note`` or ``frozen`` call made after it is kept with it,
+  so that an amended shot keeps them;
+- a ``carom`` or ``foul`` call with nothing to amend (no shot yet, the carom already
+  counted, or naming the player now at the table) is a shot of its own, seen by the
+  referee alone (``events`` holds the call); the ``rest`` that follows it closes that
+  shot (its positions count) instead of being a shot of its own.
+
+A ``rest`` with positions before any shot places the balls for the first shot.
+
+Players: p1 plays the yellow (marked) ball, p2 the white. The breaking player (p1
+unless a ``start`` call says otherwise) is "yellow" in the sense of the equalising
+inning: when he reaches his target the other player gets one last inning.
+
+Rulings are data (rule id and parameters); ``tablesense.texts.en_carom`` says them.
+Names the referee writes loosely are read at the input edge
+(``tablesense.rules.carom.names``); everything a club's rules change is its
+``Profile`` record (``profiles``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from ...errors import IllegalCall
+from ...events import Call, Contact, Cushion, Event, OffTable, Rest, Setup, Strike
+from ...shots import Cutter
+from ...texts import phrase
+from ...vocabulary import Vocabulary, for_game
+from ..base import player_names, register
+from ..base import replace as replace_event
+from ..ruling_log import RulingLog
+from ..shot_engine import AMEND, ShotEngine, ShotRecord
+from .geometry import TABLES as CAROM_TABLES
+from .geometry import CaromTable
+from .geometry import table as carom_table
+from .match import CaromState, Draft, Match
+from .profiles import CAROM_BALLS, CUE_BALL, FOULS, PROFILES, profile
+from .resolve import (
+    COUNTDOWN_RULE,
+    IDX,
+    at_outlay,
+    caroms_to_go,
+    countdown,
+    decide,
+    outlay,
+    update_zone,
+    with_entry,
+)
+from .shot import read_shot
+from .targets import championship_match, resolve_scheme, targets_for
+
+replace = msgspec.structs.replace
+
+#: procedural rules a referee records with a ``note`` call (each profile says which it has)
+NOTE_RULES = (
+    "carom.referee.warning", "carom.referee.show-ball", "carom.referee.duties", "carom.referee.change",
+    "carom.protest", "carom.interruption", "carom.schedule", "carom.board-decides",
+)
+CALLS = ("start", "carom", "foul", "frozen", "note", "timeout", "answer", "undo")
+_ONE_BALL = frozenset({Cushion, Strike, OffTable})
+#: ball names as the engine knows them (a cushion, strike or off-table event may name none)
+_NAMED = frozenset({*CAROM_BALLS, None})
+#: marks the rest the engine gives a shot made of a referee call alone, until its own comes
+_CALL_REST = "_closed_by_call"
+
+
+@register
+class CaromEngine(ShotEngine[CaromState]):
+    game = "carom"
+    drops = False  # no pins, no holes: nothing comes before a shot's start to give back
+
+    # --- set-up ---------------------------------------------------------------------
+    def new_state(self, setup: Setup) -> CaromState:
+        club = profile(setup.profile)
+        discipline = setup.discipline or "libre"
+        extra = setup.extra or {}
+        scheme = resolve_scheme(extra.get("points", extra.get("scheme", "de-bruijn")))
+        tab = _bed(extra.get("table"))
+        targets, _how = targets_for(setup.targets, setup.moyennes, extra,
+                                    championship=championship_match(club, extra))
+        m = Match(discipline=discipline, profile=club, scheme=scheme, table=tab.name, targets=targets,
+                  positions=outlay(tab, "p1"), innings_limit=_innings_limit(extra.get("innings_limit")),
+                  **_shot_clock(extra))
+        state = CaromState(game="carom", players=tuple(setup.players.items()), m=m, cut=Cutter(game="carom"))
+        return _first_countdown(state, setup.t)
+
+    def vocabulary(self, state: CaromState) -> Vocabulary:
+        return for_game("carom", state.m.profile.name)
+
+    # --- the input edge ---------------------------------------------------------------
+    def apply(self, state: CaromState, event: Event) -> CaromState:  # type: ignore[override]
+        """The base's ``apply``, after refusing what a carom table cannot report (carom.equipment)
+        and naming its balls by their canonical ids ("p1" is the yellow)."""
+        kind = type(event)
+        if kind is Contact:
+            if not _NAMED.issuperset(event.balls):  # type: ignore[attr-defined]
+                event = self._carom_balls(state, event)
+        elif kind in _ONE_BALL:
+            if event.ball not in _NAMED:  # type: ignore[attr-defined]
+                event = self._carom_balls(state, event)
+        elif kind is not Rest and kind is not Call and kind is not Setup and not state.finished:
+            raise IllegalCall(f"a carom table has no {event.type} sensors (carom.equipment: "
+                              "three balls, four cushions)")
+        return ShotEngine.apply(self, state, event)
+
+    def _carom_balls(self, state: CaromState, event: Event) -> Event:
+        balls = event.balls if type(event) is Contact else (event.ball,)  # type: ignore[attr-defined]
+        vocab = self.vocabulary(state)
+        named = tuple(None if b is None else vocab.lookup("balls", b) or b for b in balls)
+        for b in named:
+            if b is not None and b not in CAROM_BALLS:
+                raise IllegalCall(f"carom.equipment: a carom table has the balls yellow, white and red, "
+                                  f"not {b!r}")
+        if type(event) is Contact:
+            return replace_event(event, balls=named)  # type: ignore[no-any-return]
+        return replace_event(event, ball=named[0])  # type: ignore[no-any-return]
+
+    # --- calls ------------------------------------------------------------------------
+    def call(self, state: CaromState, call: Call) -> Any:
+        kind = call.call
+        if kind == "start":
+            return self._start(state, call)
+        if kind in ("carom", "foul"):
+            if kind == "foul":
+                self._check_foul(state, call)
+            return self._evidence(state, call)
+        if kind == "frozen":
+            return self._frozen(state, call)
+        if kind == "note":
+            return self._note(state, call)
+        if kind == "timeout":
+            return self._timeout(state, call)
+        raise IllegalCall(f"unknown carom call {kind!r} (calls: {', '.join(CALLS)})")
+
+    def _start(self, state: CaromState, call: Call) -> CaromState:
+        if state.m.shots or state.in_shot:
+            raise IllegalCall("'start' is only allowed before the first shot")
+        player = call.player or "p1"
+        m = replace(state.m, breaker=player, positions=outlay(carom_table(state.m.table), player))
+        # before the first shot: the warning goes to the player who breaks, not to the one the
+        # set-up put at the table
+        rulings = state.rulings
+        if any(r.rule == COUNTDOWN_RULE for r in rulings):
+            rulings = RulingLog(r for r in rulings if r.rule != COUNTDOWN_RULE)
+        s = replace(state, at_table=player, m=m, rulings=rulings)
+        return _first_countdown(self.rule(s, call.t, "carom.outlay", player=player, what="break"), call.t)
+
+    def _check_foul(self, state: CaromState, call: Call) -> None:
+        """A foul by canonical id that the profile's text names, or ``IllegalCall``."""
+        foul, club = call.foul, state.m.profile
+        if foul is None:
+            raise IllegalCall("a foul call needs 'foul'")
+        if foul == "masse":
+            raise IllegalCall(club.masse)
+        if club.knows(foul):
+            return
+        known = ", ".join(k for k in FOULS if club.knows(k))
+        elsewhere = foul in FOULS or any(for_game("carom", p).lookup("fouls", foul) for p in PROFILES)
+        what = f"not a foul in profile {club.name}" if elsewhere else "unknown foul"
+        raise IllegalCall(f"{what}: {foul!r} (fouls: {known})")
+
+    def _evidence(self, state: CaromState, call: Call) -> Any:
+        """A ``carom`` or ``foul`` call: part of the shot under way, an amendment of the last
+        one, or a shot of its own."""
+        shot = state.shot
+        if state.in_shot and shot is not None:
+            return replace(state, shot=replace(shot, events=(*shot.events, call)))
+        last = _last_shot(state.before, shot)
+        played = last[1] if last is not None and not _placed(*last) else None
+        counted = played is not None and call.call == "carom" and any(
+            type(e) is Call and e.call == "carom" for e in (*played.events, *played.calls))
+        # a call naming the player now at the table, who did not play the last shot, is his
+        new_player = (played is not None and call.player is not None and call.player == state.at_table
+                      and call.player != played.player)
+        if played is not None and not counted and not (new_player and not state.finished):
+            return AMEND
+        # nothing to amend (no shot yet, its carom already counted, or the call is about the
+        # next player): the call is a shot of its own, seen by the referee alone
+        if state.finished:
+            raise IllegalCall(f"the match is over ({self.result_text(state)}); "
+                              f"the last shot's {call.call} is already decided")
+        before = self.close(state) if shot is not None else state
+        rest = Rest(t=call.t, extra={_CALL_REST: True})
+        own = ShotRecord(player=before.at_table, events=(call,), rest=rest)
+        return replace(self.resolve(before, own), before=before, shot=own)
+
+    def _frozen(self, state: CaromState, call: Call) -> Any:
+        if state.in_shot:
+            raise IllegalCall("a frozen ball is dealt with before the shot, not during it")
+        if state.finished:
+            raise IllegalCall("the match is over")
+        frozen = state.m.profile.frozen_rule(state.m.discipline)
+        choice = str(call.extra.get("choice", "")).lower()
+        if choice not in frozen.choices:
+            raise IllegalCall(f"frozen: choice must be one of {', '.join(frozen.choices)} ({frozen.rule}), "
+                              f"not {choice!r}")
+        return self._about_last_shot(state, call)
+
+    def _note(self, state: CaromState, call: Call) -> Any:
+        rule = call.extra.get("rule")
+        if rule not in NOTE_RULES:
+            raise IllegalCall(f"note: 'rule' must be one of {', '.join(NOTE_RULES)}, not {rule!r}")
+        club = state.m.profile
+        if rule in club.refused_notes:
+            raise IllegalCall(club.refused_notes[rule])
+        if rule not in club.notes:
+            has = next(p.name for p in PROFILES.values() if rule in p.notes)
+            raise IllegalCall(f"{rule} is a rule of profile {has}, not {club.name}")
+        if rule == "carom.referee.change" and (state.in_shot or state.m.run > 0):
+            raise IllegalCall("carom.referee.change: the referee changes after an inning, not during one")
+        if rule == "carom.protest" and state.finished:
+            raise IllegalCall("carom.protest: no protest is accepted after the match")
+        if state.in_shot and state.shot is not None:
+            return replace(state, shot=replace(state.shot, events=(*state.shot.events, call)))
+        return self._about_last_shot(state, call)
+
+    def _timeout(self, state: CaromState, call: Call) -> CaromState:
+        """SHOT_CLOCK_RULE: the player at the table takes a time-out (one more shot-clock
+        period for this shot), as many as the set-up allows him."""
+        m = state.m
+        if m.shot_clock is None:
+            raise IllegalCall(f"no shot clock in this match: a time-out needs the set-up's shot_clock "
+                              f"({SHOT_CLOCK_RULE})")
+        if state.finished:
+            raise IllegalCall("the match is over")
+        if state.in_shot:
+            raise IllegalCall("a time-out is taken before the shot, not while the balls roll")
+        player = call.player or state.at_table or "p1"
+        if player != state.at_table:
+            raise IllegalCall(f"only the player at the table ({state.at_table}) takes a time-out")
+        i = IDX[player]
+        if m.timeouts_used[i] >= m.timeouts:
+            raise IllegalCall(f"{player} has no time-out left ({m.timeouts} a match, {SHOT_CLOCK_RULE})")
+        used = with_entry(m.timeouts_used, i, m.timeouts_used[i] + 1)
+        s = replace(state, m=replace(m, timeouts_used=used))
+        return self.rule(s, call.t, SHOT_CLOCK_RULE, player, what="timeout", left=m.timeouts - used[i],
+                         seconds=m.shot_clock)
+
+    def _about_last_shot(self, state: CaromState, call: Call) -> Any:
+        """A ``note`` or ``frozen`` call between shots: kept with the last shot (an amended
+        shot keeps it), or applied at once before the first."""
+        last = _last_shot(state.before, state.shot)
+        if last is not None and not _placed(*last):
+            return AMEND
+        return _after_call(state, call)
+
+    def incident(self, state: CaromState, event: Event) -> CaromState:
+        """Between shots on a table that reports strikes, a ``rest`` with nothing open is no shot;
+        it still closes a shot the referee's call alone made (its positions count) and places the
+        balls before the first shot, as it does where strikes are not reported."""
+        if isinstance(event, Rest):
+            last = state.shot
+            if (last is not None and _awaits_rest(last)) or (not state.m.played and event.positions):
+                before = self.close(state) if last is not None else state
+                return self._resolved(before, ShotRecord(player=before.at_table, rest=event), state)
+            return state
+        return ShotEngine.incident(self, state, event)
+
+    # --- resolving a shot -------------------------------------------------------------
+    def resolve(self, before: CaromState, shot: ShotRecord) -> CaromState:
+        rest = shot.rest
+        if rest is None:  # in progress: the score before it, with the notes made during it
+            return _notes(before, shot.events)
+        before, shot = _last_shot(before, shot)  # type: ignore[misc]
+        if _placed(before, shot):
+            s = self._placed(before, rest)
+        else:
+            s = self._played(before, shot, rest)
+        for call in shot.calls:
+            s = _after_call(s, call, shot.player)
+        return s
+
+    def _played(self, before: CaromState, shot: ShotRecord, rest: Rest) -> CaromState:
+        player = before.at_table or "p1"
+        facts = read_shot(shot, CUE_BALL[player])
+        t = rest.t
+        b = before.m
+        d = Draft(b, before.at_table, before.finished, before.winner)
+        d.shots = b.shots + 1
+        d.played = True
+        d.announcement = None
+        d.positions = rest.positions
+        decide(d, b, player, facts, t)
+        countdown(d, t)
+        rulings = before.rulings + d.rulings if d.rulings else before.rulings
+        s = replace(before, m=d.freeze(), at_table=d.at_table, finished=d.finished, winner=d.winner,
+                    rulings=rulings)
+        s = _notes(s, shot.events)
+        if d.ended is not None:
+            rule, data = d.ended
+            s = replace(self.end(s, d.winner, rule, **data), at_table=d.at_table)
+        return s
+
+    def _placed(self, state: CaromState, rest: Rest) -> CaromState:
+        """A ``rest`` with positions before the first shot and without a sensor event: where
+        the balls lie for the first shot, not a shot (a full-information source reports a
+        shot with its strike, contacts and cushions)."""
+        m = state.m
+        tab = carom_table(m.table)
+        d = Draft(m, state.at_table, state.finished, state.winner)
+        d.positions = rest.positions
+        # balls placed elsewhere than the starting position: the first shot is no opening shot
+        d.from_outlay = at_outlay(rest.positions, tab, m.breaker)
+        update_zone(d, None, state.at_table or "p1", tab, rest.t, same_player=False)
+        return replace(state, m=d.freeze(), rulings=state.rulings + d.rulings)
+
+    # --- output ---------------------------------------------------------------------
+    def game_json(self, state: CaromState) -> dict[str, Any]:
+        m = state.m
+
+        def pair(v: tuple[Any, Any]) -> dict[str, Any]:
+            return {"p1": v[0], "p2": v[1]}
+
+        avg = tuple(round(c / n, 3) if n else 0 for c, n in zip(m.caroms, m.innings, strict=True))
+        return {
+            "discipline": m.discipline, "profile": m.profile.name,
+            "caroms": pair(m.caroms), "innings": pair(m.innings), "high_run": pair(m.high_run),
+            "runs": {"p1": list(m.runs[0]), "p2": list(m.runs[1])}, "innings_limit": m.innings_limit,
+            "shot_clock": m.shot_clock,
+            "timeouts_left": pair(tuple(m.timeouts - u for u in m.timeouts_used)) if m.shot_clock else None,
+            "average": pair(avg), "targets": pair(m.targets),
+            "match_points": pair(m.points) if m.points is not None else None,
+            "current_run": m.run, "breaker": m.breaker, "nastoot": m.nastoot,
+            "from_outlay": m.from_outlay, "announcement": m.announcement,
+            "zone": m.zone_corner if m.zone else None,
+            "entree": m.zone == "entree", "dedans": m.zone == "dedans",
+            "countdown": countdown_of(state),
+            "evidence": m.evidence.to_dict() if m.evidence is not None else None, "scheme": m.scheme,
+        }
+
+    def summary(self, state: CaromState, lang: str = "en") -> str:
+        m = state.m
+        names = player_names(state)
+        parts = [phrase("summary.carom:player", {"name": names.get(p, p), "caroms": m.caroms[i],
+                                                 "target": m.targets[i], "innings": m.innings[i]}, lang)
+                 for p, i in IDX.items()]
+        tail = f" ({m.announcement})" if m.announcement else ""  # POEDEL: the club's word in any language
+        if m.zone:
+            tail += f" [{m.zone.upper()}]"  # ENTREE, DEDANS: the same words in Dutch and Danish
+        return " - ".join(parts) + tail
+
+
+def countdown_of(state: CaromState) -> int | None:
+    """carom.countdown (liemers): the caroms the player at the table still has to make,
+    announced from 5 (driebanden 3) down; None when the referee announces nothing."""
+    m = state.m
+    return caroms_to_go(m.profile.countdown_from, m.discipline, state.finished, state.at_table, m.targets,
+                        m.caroms)
+
+
+def _first_countdown(state: CaromState, t: float) -> CaromState:
+    """carom.countdown before the first inning (004: "waarschuwen als deze nog 5-4-3-2-1 caroms te
+    maken heeft"): a player at the table whose target is within the countdown is warned before
+    his first shot as well; after a shot ``countdown`` warns the player it leaves at the table."""
+    left = countdown_of(state)
+    if left is None:
+        return state
+    return CaromEngine.rule(state, t, COUNTDOWN_RULE, state.at_table, left=left)
+
+
+def _placed(before: CaromState | None, shot: ShotRecord) -> bool:
+    """The shot is a ``rest`` with positions before any shot was played: it places the balls."""
+    return (before is not None and not before.m.played and not shot.events and shot.rest is not None
+            and bool(shot.rest.positions))
+
+
+def _last_shot(before: CaromState | None, shot: ShotRecord | None) -> tuple[CaromState, ShotRecord] | None:
+    """The state before the last shot and that shot, for the state whose ``before`` and
+    ``shot`` these are: the rest that closed a shot the referee's call alone made is that
+    shot's rest (the base took it for a shot of its own)."""
+    if shot is None or before is None:
+        return None
+    own = before.shot
+    if not shot.events and own is not None and before.before is not None and _awaits_rest(own):
+        assert shot.rest is not None
+        return before.before, replace(own, rest=shot.rest, calls=own.calls + shot.calls)
+    return before, shot
+
+
+def _awaits_rest(shot: ShotRecord) -> bool:
+    """A shot the referee's call alone made, whose own ``rest`` has not come yet."""
+    return shot.rest is not None and bool(shot.rest.extra.get(_CALL_REST))
+
+
+def _notes(state: CaromState, events: tuple[Event, ...]) -> CaromState:
+    """``state`` with the notes the referee made during a shot."""
+    for e in events:
+        if type(e) is Call and e.call == "note":
+            state = _after_call(state, e)
+    return state
+
+
+def _after_call(state: CaromState, call: Call, shot_player: str | None = None) -> CaromState:
+    """What a call after a shot's rest adds to it: the ruling of a note, the frozen ball's
+    choice, and for a ``carom`` or ``foul`` call the amendment's ruling."""
+    kind = call.call
+    if kind == "note":
+        text = call.extra.get("text")
+        params = {"text": str(text)} if text not in (None, "") else {}
+        return CaromEngine.rule(state, call.t, str(call.extra["rule"]), call.player, **params)
+    if kind == "frozen":
+        m = state.m
+        frozen = m.profile.frozen_rule(m.discipline)
+        choice = str(call.extra.get("choice", "")).lower()
+        player = state.at_table or "p1"
+        if choice == "outlay":
+            spots = outlay(carom_table(m.table), player)
+            m = replace(m, from_outlay=True, positions=spots, zone=None, zone_corner=None)
+            state = replace(state, m=m)
+        return CaromEngine.rule(state, call.t, frozen.rule, player, choice=choice)
+    if kind in ("carom", "foul"):
+        return CaromEngine.rule(state, call.t, "carom.referee.amend", shot_player, call=kind)
+    return state
+
+
+SHOT_CLOCK_RULE = "carom.shot-clock"
+
+
+def _shot_clock(extra: dict[str, Any]) -> dict[str, Any]:
+    """The set-up's ``shot_clock`` (seconds) and ``timeouts`` (a player's in a match,
+    default 1) as ``Match`` fields (SHOT_CLOCK_RULE); none without a shot clock."""
+    clock, timeouts = extra.get("shot_clock"), extra.get("timeouts", 1)
+    if clock is None:
+        return {}
+    for name, value, least in (("shot_clock", clock, 1), ("timeouts", timeouts, 0)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < least:
+            raise IllegalCall(f"setup: {name} must be a whole number of {'seconds' if least else 'time-outs'}"
+                              f" ({SHOT_CLOCK_RULE}), not {value!r}")
+    return {"shot_clock": clock, "timeouts": timeouts}
+
+
+def _innings_limit(value: Any) -> int | None:
+    """The set-up's ``innings_limit`` ("carom.innings-limit"): a positive whole number of
+    innings, or none (play to the targets, carom.target.play-out)."""
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise IllegalCall(f"setup: innings_limit must be a positive whole number of innings, not {value!r}")
+    return value
+
+
+def _bed(name: Any) -> CaromTable:
+    """The bed a setup's ``table`` names: a size ("2.30", 2.3) or "match". A name that is no
+    number ("table 1" of a pub) names the table, not its bed size: the match bed."""
+    if name is None or isinstance(name, bool):
+        return carom_table(None)
+    key = str(name).strip().lower()
+    if key in CAROM_TABLES:
+        return CAROM_TABLES[key]
+    try:
+        size = float(key)
+    except ValueError:
+        return carom_table(None)
+    for tab in CAROM_TABLES.values():
+        if abs(tab.length - size) < 0.005:
+            return tab
+    raise IllegalCall(f"setup: unknown carom table {name!r} (tables: {', '.join(CAROM_TABLES)})")
+
+
+__all__ = ["CaromEngine", "CaromState", "countdown_of"]

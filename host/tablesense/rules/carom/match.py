@@ -1,0 +1,99 @@
+"""The state of a carom match: the score (``Match``), the engine state (``CaromState``) and
+the working copy a shot is resolved on (``Draft``).
+
+``Match`` is the immutable record a ``CaromState`` holds: the club's profile, targets,
+caroms, innings, runs, the equalising inning, the outlay, the zone status, the evidence
+of the last shot, the match points. Both are frozen msgspec Structs: a copy with changes
+shares every field that did not change. Resolving a shot works on a ``Draft``, which
+reads the ``Match`` before the shot and keeps only what the shot changes: freezing it
+is one copy of the record per shot, however many things changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from ..base import Ruling
+from ..shot_engine import MatchState
+from .profiles import DEFAULT_PROFILE, Profile
+from .shot import Evidence
+
+replace = msgspec.structs.replace
+
+
+class Match(msgspec.Struct, frozen=True, gc=False):
+    discipline: str = "libre"
+    profile: Profile = DEFAULT_PROFILE
+    scheme: str = "de-bruijn"
+    table: str = "match"
+    targets: tuple[int, int] = (20, 20)
+    caroms: tuple[int, int] = (0, 0)
+    innings: tuple[int, int] = (0, 0)
+    high_run: tuple[int, int] = (0, 0)
+    run: int = 0
+    #: each player's runs, one per inning ended (the score sheet's column of caroms per inning)
+    runs: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    #: the set-up's ``innings_limit`` (a competition's beurtenlimiet): None, play to the targets
+    innings_limit: int | None = None
+    #: the set-up's ``shot_clock`` (seconds a shot, driebanden competitions) and the time-outs
+    #: each player may take (``timeouts``), with those taken so far
+    shot_clock: int | None = None
+    timeouts: int = 0
+    timeouts_used: tuple[int, int] = (0, 0)
+    breaker: str = "p1"
+    #: shots that counted (a blameless one does not)
+    shots: int = 0
+    #: a shot has been played (a ``rest`` before it only places the balls)
+    played: bool = False
+    nastoot: bool = False
+    from_outlay: bool = True
+    zone: str | None = None
+    zone_corner: str | None = None
+    positions: dict[str, Any] | None = None
+    announcement: str | None = None
+    evidence: Evidence | None = None
+    points: tuple[int, int] | None = None
+
+
+class CaromState(MatchState, frozen=True, kw_only=True):
+    m: Match = Match()
+
+
+class Draft:
+    """A shot's working copy of a ``Match`` plus the turn, the result and new rulings.
+
+    Reading a field the shot has not set reads the ``Match`` before it; ``freeze`` makes
+    the new ``Match`` from what was set (the ``Match`` fields set are the instance's
+    ``__dict__``, the draft's own are slots)."""
+
+    __slots__ = ("__dict__", "at_table", "base", "ended", "finished", "rulings", "winner")
+    base: Match
+    at_table: str | None
+    finished: bool
+    winner: str | None
+    rulings: list[Ruling]
+    #: why the match ended: the rule and its parameters (``ShotEngine.end``)
+    ended: tuple[str, dict[str, Any]] | None
+
+    def __init__(self, m: Match, at_table: str | None, finished: bool, winner: str | None) -> None:
+        self.base = m
+        self.at_table = at_table
+        self.finished = finished
+        self.winner = winner
+        self.rulings = []
+        self.ended = None
+
+    def __getattr__(self, name: str) -> Any:  # a Match field the shot has not set
+        return getattr(self.base, name)
+
+    def rule(self, t: float, rule: str, player: str | None = None, what: str | None = None,
+             **params: Any) -> None:
+        """A ruling as data: its sentence is the template of ``rule`` (or ``rule:what``)."""
+        data = tuple(params.items()) if what is None else (("what", what), *params.items())
+        self.rulings.append(Ruling(t=t, rule=rule, player=player, data=data))
+
+    def freeze(self) -> Match:
+        changes = self.__dict__
+        return replace(self.base, **changes) if changes else self.base

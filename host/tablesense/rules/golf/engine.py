@@ -1,0 +1,407 @@
+"""The golf billiards engine: five balls each, goals at both ends, best of three frames.
+
+The rules and their ids are in seeds/golf.md; docs/golf.md explains them to players.
+The engine is a ``ShotEngine`` (``rules.shot_engine``): the base cuts the events into
+shots and keeps the one being played or amended; this module says what a shot means
+(``golf.resolve.resolve`` from the state before it and its ``ShotRecord``) and what each
+referee call does. A ``goal`` the cut places after the shot's ``rest`` (a late settle: a
+ball dropping off the goal edge within the settle window) amends that shot as a drop
+after resting (``golf.goal.edge``).
+
+At the input edge, before the base takes an event: a sensor event that cannot be (a ball
+that is not p1's or p2's, a goal of a player with no ball left in play, a pin) is
+refused, and a ``rest`` that only reports where the balls lie (nothing moved, or the
+first report of a frame) is no shot: it records the positions.
+
+Events and calls (docs/events.md), names in canonical form (``rules.golf.names``):
+- ``goal`` / ``off_table`` with a known ball decide alone; with ``ball: null`` the
+  engine asks the referee whose ball it was. ``strike`` (the ball the cue hit) and
+  ``contact`` (first contact) decide "played with an opponent's ball" and "played onto
+  one's own ball"; ``rest.positions`` decide zones and triangles.
+- ``start`` (player, optionally ``member``: 0/1 or a name): who opens a frame, before
+  its first shot.
+- ``foul`` (a foul of seeds/golf.md), ``time`` (the turn clock ran out), ``spot`` (ball,
+  spot 1..5: where a penalised ball goes), ``off_table`` (ball: it stayed on a cushion, a
+  goal peg or the goal cap), ``rail`` (ball: back on the bed off the rail), ``edge``
+  (ball: it dropped after resting on the goal edge), ``wedged`` (ball, ``where``:
+  attacking | defending | cushion). A foul's name as the call itself is that foul.
+- ``foul`` ``touch-no-shot`` (``golf.foul.touch.no-shot``): a touch between shots; it
+  always stands alone against the player at the table.
+
+A call about the last shot amends it (the base resolves it again); a call with no shot
+to amend (TIME between shots, a touch between shots) stands alone: a unit of its own, an
+empty ``ShotRecord`` holding the call, that later calls amend in the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from ...errors import IllegalCall
+from ...events import Call, Contact, Event, Goal, OffTable, Pin, Pocket, Rest, Setup, Strike
+from ...texts import phrase
+from ...vocabulary import for_game
+from ..base import Question, other, register
+from ..shot_engine import AMEND, ShotEngine, ShotRecord
+from .evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
+from .fouls import BY_ID, DUO_ONLY, known_fouls
+from .geometry import ATTACKS
+from .positions import spot_refused
+from .resolve import NO_SHOT, TIME_GRACE, TURN_LIMIT, live, resolve, start_of
+from .state import IDX, SIDES, GolfState, norm_positions, pair_set
+
+replace = msgspec.structs.replace
+CALLS = ("start", "foul", "time", "spot", "off_table", "rail", "edge", "wedged", "answer", "undo")
+WEDGED = ("attacking", "defending", "cushion")
+
+
+@register
+class GolfEngine(ShotEngine[GolfState]):
+    game = "golf"
+
+    # --- set-up -----------------------------------------------------------------
+    def new_state(self, setup: Setup) -> GolfState:
+        names = setup.players
+        # "duo" (and its plain synonyms) or two names a side; any other word is one against one
+        fmt = for_game("golf").lookup("formats", str(setup.format or ""))
+        duo = fmt == "duo" or any(isinstance(names[p], list) for p in SIDES)
+        if duo and not all(isinstance(names[p], list) and len(names[p]) == 2 for p in SIDES):
+            raise IllegalCall("a duo match needs two names per side: "
+                              '"players": {"p1": ["Ann", "Cor"], "p2": ["Bob", "Dirk"]}')
+        players = tuple((p, tuple(names[p]) if duo else names[p]) for p in SIDES)
+        return GolfState(players=players, duo=duo)
+
+    # --- the input edge -----------------------------------------------------------
+    def apply(self, state: GolfState, event: Event) -> GolfState:  # type: ignore[override]
+        """The base's ``apply``, after the checks of a sensor event and the lay-out rest."""
+        check = _CHECKS.get(type(event))
+        if check is not None:
+            done = check(state, event)
+            if done is not None:
+                return done
+        return ShotEngine.apply(self, state, event)
+
+    # --- the shot stage -----------------------------------------------------------
+    def resolve(self, before: GolfState, shot: ShotRecord) -> GolfState:
+        return resolve(before, shot)
+
+    def incident(self, state: GolfState, event: Event) -> GolfState:
+        """Between shots on a table that reports strikes (no strike before it): a ball that drops
+        into a goal dropped after resting (``golf.goal.edge``: it does not count, it is put back),
+        a late settle of the last shot however late it comes; a ``rest`` says where the balls lie."""
+        if isinstance(event, Goal):
+            shot, before = state.shot, state.before
+            if shot is not None and before is not None and shot.rest is not None:
+                return self._resolved(before, replace(shot, late=(*shot.late, event)), state)
+            return self.rule(state, event.t, "golf.goal.edge", event.ball, what="late", goal=event.goal)
+        if isinstance(event, Rest):
+            positions = norm_positions(event.positions)
+            if positions is None or positions == state.positions:
+                return state
+            return replace(state, positions=positions)
+        return ShotEngine.incident(self, state, event)
+
+    def close(self, state: GolfState) -> GolfState:
+        """The next shot opens: a question still open takes its default (whose ball: not
+        counted), a ball still waiting for its replacement spot is back on the table."""
+        if state.questions or state.spot_wait:
+            return replace(state, questions=(), spot_wait=())
+        return state
+
+    def live(self, state: GolfState) -> GolfState:
+        if state.held:
+            state = self.release(state)
+        if state.in_shot and state.shot is not None and state.before is not None:
+            return replace(live(state.before, state.shot), in_shot=True)
+        return state
+
+    # --- referee calls ------------------------------------------------------------
+    def call(self, state: GolfState, call: Call) -> Any:
+        ev = call
+        name = ev.call
+        if name not in CALLS:
+            if name == "carom":
+                raise IllegalCall("golf billiards has no caroms; a 'carom' call fits no golf state")
+            foul_id = self.vocabulary(state).lookup("fouls", name)
+            if foul_id is None:
+                raise IllegalCall(f"unknown golf call {ev.call!r} (golf calls: {', '.join(CALLS)})")
+            ev, name = _call_with(ev, call="foul", foul=foul_id), "foul"  # {"call": "push"}
+        if name == "start":
+            return self._start(state, ev)
+        if name == "spot":
+            return self._spot(state, ev)
+        if name == "foul" and ev.foul in OFF_TABLE_FOULS:
+            # a ball off the table called as a foul: the off-table rules; without a ball, the
+            # ball played (the shooter's), or the opponent's when the name says so
+            last = state.shot if state.shot is not None and (state.in_shot or state.frame_units) else None
+            shooter = last.player if last is not None else state.at_table
+            if ev.foul == OFF_TABLE_OPPONENT and shooter is not None:
+                shooter = other(shooter)
+            return self._off_table(state, _call_with(ev, ball=_ball(ev.ball or shooter, ev.call)), call)
+        if name in ("foul", "time"):
+            return self._foul(state, ev, call)
+        ball = _ball(ev.ball or ev.player, ev.call)
+        ev = _call_with(ev, ball=ball)
+        if name == "off_table":
+            return self._off_table(state, ev, call)
+        if name == "wedged":
+            where = str(ev.extra.get("where", "")).lower()
+            if where not in WEDGED:
+                raise IllegalCall(f"a 'wedged' call needs 'where': one of {', '.join(WEDGED)}")
+            if where != ev.extra.get("where"):
+                ev = _call_with(ev, extra={**ev.extra, "where": where})
+            return self._amend(state, ev, call)
+        shot = state.shot
+        if shot is None:
+            raise IllegalCall(f"'{ev.call}' call: no shot has been played yet")
+        evidence = Evidence(shot)
+        if name == "rail":
+            if not any(b == ball for _, b, _ in evidence.offs):
+                raise IllegalCall(f"'rail' call: no ball of {ball} left the table in the last shot")
+            return self._amend(state, ev, call)
+        if name == "edge":
+            late = any(b in (ball, None) for _, _, b in evidence.late)  # placed after the rest by the cut
+            if not late and not any(b in (ball, None) for _, _, b in evidence.goals):
+                raise IllegalCall(f"'edge' call: no ball of {ball} dropped into a goal in the last shot")
+            return self._amend(state, ev, call)
+        raise IllegalCall(f"unknown golf call {ev.call!r} (golf calls: {', '.join(CALLS)})")
+
+    def _foul(self, state: GolfState, ev: Call, as_called: Call) -> Any:
+        if ev.call == "foul":
+            if not ev.foul:
+                raise IllegalCall("a 'foul' call needs 'foul' (a foul of seeds/golf.md, e.g. \"touch\")")
+            if ev.foul not in BY_ID:
+                raise IllegalCall(f"unknown golf foul {ev.foul!r} (known: {known_fouls()})")
+            foul_id = ev.foul
+        else:
+            foul_id = "golf.clock"
+        if foul_id in DUO_ONLY and not state.duo:
+            raise IllegalCall(f"foul {foul_id} applies to duo matches only")
+        if foul_id == NO_SHOT:
+            # a touch between shots never amends the shot before (seed: "Touching a ball
+            # without playing a shot costs the turn as well, and all moved balls are put back")
+            if state.in_shot:
+                raise IllegalCall("a touch between shots, but a shot is being played: call 'touch'")
+            return self._standalone(state, ev)
+        if foul_id == "golf.clock" and not state.in_shot:
+            return self._standalone(state, ev)
+        return self._amend(state, ev, as_called)
+
+    def _off_table(self, state: GolfState, ev: Call, as_called: Call) -> Any:
+        if state.in_shot and state.shot is not None and state.before is not None:
+            _check_in_play(state.before, state.shot, str(ev.ball), "off_table call")
+        return self._amend(state, ev, as_called)
+
+    def _amend(self, state: GolfState, ev: Call, as_called: Call) -> Any:
+        """A call during a shot joins its evidence; after ``rest`` it amends the unit just
+        ended; with no unit to amend (or one of the other player) it stands alone against
+        the player at the table."""
+        last = state.shot
+        if state.in_shot or (last is not None and state.before is not None
+                             and (ev.player is None or ev.player == last.player)):
+            return AMEND if ev is as_called else self.amend(state, ev)
+        return self._standalone(state, ev)
+
+    def _standalone(self, state: GolfState, ev: Call) -> GolfState:
+        if state.finished:
+            raise IllegalCall(f"the match is over ({self.result_text(state)}); '{ev.call}' fits no shot")
+        if ev.player is not None and ev.player != state.at_table:
+            raise IllegalCall(f"'{ev.call}' call for {ev.player}, but {state.at_table} is at the table and "
+                              f"{ev.player} played no shot just now")
+        before = replace(state, questions=()) if state.questions else state
+        unit = ShotRecord(player=state.at_table or "p1", calls=(ev,))
+        return replace(resolve(before, unit), before=before, shot=unit)
+
+    def _start(self, state: GolfState, ev: Call) -> GolfState:
+        player = ev.player
+        if player not in SIDES:
+            raise IllegalCall("a 'start' call needs 'player': p1 or p2")
+        if state.frame_units or state.in_shot or state.finished:
+            raise IllegalCall(f"'start' comes before the first shot of a frame; "
+                              f"frame {state.frame} is under way")
+        members = state.members
+        if state.duo:
+            members = pair_set(members, player, _member(state, player, ev.extra.get("member")))
+        new = replace(state, at_table=player, members=members, clock=(player, ev.t))
+        if state.frame == 1:
+            new = replace(new, first_opener=player, first_members=members)
+        rule = "golf.duo.deciding" if state.duo and state.frame == 3 else "golf.frame.opening"
+        if state.duo:
+            return self.rule(new, ev.t, rule, player, frame=state.frame, member=members[IDX[player]])
+        return self.rule(new, ev.t, rule, player, frame=state.frame)
+
+    def _spot(self, state: GolfState, ev: Call) -> Any:
+        """The opponent names the replacement spot of a penalised ball (the first of that
+        ball's owner still waiting)."""
+        ball = _ball(ev.ball or ev.player, "spot")
+        waiting = () if state.in_shot else state.spot_wait
+        if ev.ball is None and not any(b == ball for _, b, _ in waiting):
+            ball = other(ball)  # "player": the opponent who chooses the spot
+        spot = ev.spot
+        if isinstance(spot, bool) or not isinstance(spot, int) or not 1 <= spot <= 5:
+            raise IllegalCall(f"'spot' call: spot must be 1..5, not {spot!r}")
+        for item in waiting:
+            if item[1] == ball:
+                break
+        else:
+            raise IllegalCall(f"'spot' call: no ball of {ball} is waiting for a replacement spot")
+        why = spot_refused(ball, state.positions, spot)
+        if why is not None:
+            raise IllegalCall(why)
+        shot, before = state.shot, state.before
+        if shot is not None and before is not None and item not in start_of(before, shot).spot_wait:
+            return self.amend(state, _call_with(ev, ball=ball))
+        new = replace(state, placed=pair_set(state.placed, ball, spot),
+                      placements=(*state.placements, (ball, spot)),
+                      spot_wait=tuple(x for x in state.spot_wait if x is not item))
+        if spot in (4, 5):
+            return self.rule(new, ev.t, "golf.spot.fallback", other(ball), what="named", ball=ball, spot=spot)
+        return self.rule(new, ev.t, "golf.spot.choice", other(ball), ball=ball, spot=spot)
+
+    def on_answer(self, state: GolfState, question: Question, answer: Any, event: Call) -> GolfState:
+        if not state.in_shot and state.shot is not None and state.before is not None:
+            return self.amend(state, _call_with(event, answer=answer))
+        raise IllegalCall(f"question {question.id} was about a shot that is over; its default stands")
+
+    # --- output -------------------------------------------------------------------
+    def game_json(self, state: GolfState) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "frames_won": {"p1": state.frames_won[0], "p2": state.frames_won[1]},
+            "balls_left": {"p1": state.balls_left[0], "p2": state.balls_left[1]},
+            "zone_play": state.zone_play,
+            "frame": state.frame,
+            "frame_winners": list(state.frame_winners),
+            "format": "duo" if state.duo else "single",
+            "attacks": dict(ATTACKS),
+            "shot_in_progress": state.in_shot,
+            "clock": None,
+            "replacements": [{"ball": b, "spot": n} for b, n in state.placements],
+            "spots_waiting": [b for _, b, _ in state.spot_wait],
+        }
+        if state.clock is not None and not state.finished:
+            player, start = state.clock
+            out["clock"] = {"player": player, "start": start, "limit": TURN_LIMIT, "grace": TIME_GRACE,
+                            "time_at": round(start + TURN_LIMIT, 6),
+                            "deadline": round(start + TURN_LIMIT + TIME_GRACE, 6)}
+        if state.duo:
+            out["next_up"] = {p: _name(state, p) for p in SIDES}
+        if state.at_table is not None:
+            out["player_at_table"] = _name(state, state.at_table)
+        return out
+
+    def summary(self, state: GolfState, lang: str = "en") -> str:
+        state = self.live(state)
+        (left1, left2), (won1, won2) = state.balls_left, state.frames_won
+        parts = [phrase("summary.golf", {"frame": state.frame, "left1": left1, "left2": left2,
+                                         "won1": won1, "won2": won2}, lang)]
+        if state.zone_play:
+            parts.append(phrase("summary.golf:zone-play", {}, lang))
+        if not state.finished and state.at_table:
+            parts.append(phrase("summary.golf:at-table",
+                                {"name": _name(state, state.at_table), "side": state.at_table}, lang))
+        if state.questions:
+            parts.append(phrase("summary.golf:waiting", {"ids": ", ".join(q.id for q in state.questions)},
+                                lang))
+        if state.spot_wait:
+            parts.append(phrase("summary.golf:spot", {"balls": ", ".join(b for _, b, _ in state.spot_wait)},
+                                lang))
+        return "; ".join(parts)
+
+
+# --- the input edge: checks of sensor events, the lay-out rest -----------------------
+
+def _no_pins(state: GolfState, event: Event) -> None:
+    if state.finished:
+        return  # the base refuses it: the match is over
+    raise IllegalCall(f"{event.type} event: a golf billiards table has no {event.type}s")
+
+
+def _check_goal(state: GolfState, event: Goal) -> None:
+    ball = _ball(event.ball, "goal", nullable=True)
+    if ball is not None and state.in_shot and state.shot is not None and state.before is not None:
+        _check_in_play(state.before, state.shot, ball, f"goal {event.goal}")
+
+
+def _check_off(state: GolfState, event: OffTable) -> None:
+    ball = _ball(event.ball, "off_table", nullable=True)
+    if ball is not None and state.in_shot and state.shot is not None and state.before is not None:
+        _check_in_play(state.before, state.shot, ball, "off_table event")
+
+
+def _check_strike(state: GolfState, event: Strike) -> None:
+    _ball(event.ball, "strike", nullable=True)
+
+
+def _check_contact(state: GolfState, event: Contact) -> None:
+    for b in event.balls:
+        _ball(b, "contact")
+
+
+def _layout(state: GolfState, event: Rest) -> GolfState | None:
+    """A ``rest`` between shots that reports the lay-out of the balls (nothing moved, or
+    the first report of a frame): no shot, and for the cut nothing that a drop could
+    settle. Every other ``rest`` goes to the base (one with nothing open is a shot that
+    no sensor saw: a miss on a table without cushion sensors)."""
+    if not event.positions or state.in_shot or state.cut.settle_open or state.finished or state.held:
+        return None
+    positions = norm_positions(event.positions)
+    if positions is None or not (positions == state.positions
+                                 or (state.positions is None and not state.frame_units)):
+        return None
+    return replace(state, positions=positions, turn_positions=state.turn_positions or positions,
+                   checkpoint=state)
+
+
+_CHECKS: dict[type, Any] = {Goal: _check_goal, OffTable: _check_off, Strike: _check_strike,
+                            Contact: _check_contact, Pin: _no_pins, Pocket: _no_pins, Rest: _layout}
+
+
+# --- helpers ----------------------------------------------------------------------
+
+def _call_with(event: Call, **changes: Any) -> Call:
+    """``call`` as the engine understood it (a default filled in); the same call if nothing changes."""
+    if all(getattr(event, k) == v for k, v in changes.items()):
+        return event
+    return msgspec.structs.replace(event, **changes)
+
+
+def _ball(ball: Any, what: str, nullable: bool = False) -> Any:
+    if ball is None and nullable:
+        return None
+    if ball not in SIDES:
+        raise IllegalCall(f"{what}: ball must be p1 or p2 (a golf ball is named by its owner), not {ball!r}")
+    return ball
+
+
+def _check_in_play(before: GolfState, shot: ShotRecord, ball: str, what: str) -> None:
+    """A ball can go down or off only if its owner still has one in play."""
+    down = sum(1 for e in shot.events
+               if type(e) in (Goal, OffTable) and e.ball == ball)  # type: ignore[attr-defined]
+    down += sum(1 for c in shot.calls
+                if c.ball == ball and (c.call == "off_table" or c.foul in OFF_TABLE_FOULS))
+    have = before.balls_left[IDX[ball]]
+    if down >= have:
+        extra = f", {down} already down or off in this shot" if down else ""
+        raise IllegalCall(f"{what} for {ball}, but {ball} has no balls left in play "
+                          f"(frame {before.frame}: {have} left{extra})")
+
+
+def _member(state: GolfState, side: str, member: Any) -> int:
+    names = dict(state.players)[side]
+    if member is None:
+        return state.members[IDX[side]]
+    if isinstance(member, int) and not isinstance(member, bool) and member in (0, 1):
+        return member
+    if isinstance(member, str) and member in names:
+        return list(names).index(member)
+    raise IllegalCall(f"'start' call: member must be 0, 1 or a name of {side} ({', '.join(names)}), "
+                      f"not {member!r}")
+
+
+def _name(state: GolfState, side: str) -> str:
+    names = dict(state.players).get(side, side)
+    if state.duo:
+        return str(names[state.members[IDX[side]]])
+    return str(names)

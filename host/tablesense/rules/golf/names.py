@@ -1,0 +1,181 @@
+"""The names of golf as referees write them (``tablesense.vocabulary``): canonical id ->
+the other spellings.
+
+Fouls are named by their catalogue id (seeds/golf.md), the id without ``golf.`` /
+``golf.foul.``, a synonym below, or a name built from the seed's words
+(``no_foot_on_floor``, ``hold_back_opponent_ball``, ``touched_a_ball_without_playing``):
+``GolfVocabulary.lookup`` tries the exact names first, then the word rules. Two ids
+are not fouls but the off-table rules (``golf.off-table.own``, ``golf.off-table.opponent``):
+a referee who calls "foul: off table" means a ball that left the table.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ...vocabulary import Vocabulary
+
+#: canonical foul id -> the other names a referee calls it by
+FOULS: dict[str, tuple[str, ...]] = {
+    "golf.foul.foot": ("foot", "no-foot-on-floor", "foot-off-floor", "feet", "no-foot"),
+    "golf.foul.jump": ("jump", "over", "over-pegs", "over-balls", "jumped"),
+    "golf.foul.lift": ("lift", "lifted", "over-cushion"),
+    "golf.foul.hard-shot": ("hard-shot", "hard", "shot-line", "raised-cue"),
+    "golf.foul.aim-behind": ("aim-behind", "aiming", "behind"),
+    "golf.foul.opponent-ball": ("opponent-ball", "wrong-ball", "played-opponent-ball"),
+    "golf.foul.not-at-rest": ("not-at-rest", "moving", "early", "before-rest"),
+    "golf.foul.touch": ("touch", "touched"),
+    "golf.foul.touch.no-shot": ("touch-no-shot", "touch-without-shot", "touch-between-shots",
+                                "touched-without-shot", "touched-between-shots", "touch-between",
+                                "no-shot-touch", "touch-without-playing"),
+    "golf.foul.touch.own-ball": ("touch-own", "touch-own-ball"),
+    "golf.foul.touch.opponent-ball": ("touch-opponent", "touch-opponent-ball"),
+    "golf.foul.hold.own-ball": ("hold-own", "hold-own-ball", "nudge-own", "hold"),
+    "golf.foul.hold.opponent-ball": ("hold-opponent", "hold-opponent-ball", "nudge-opponent"),
+    "golf.foul.push": ("push", "push-shot", "double-hit", "double-touch"),
+    "golf.foul.touching-ball": ("touching-ball", "touching", "frozen"),
+    "golf.foul.push-through": ("push-through",),
+    "golf.foul.own-ball": ("own-ball", "own", "onto-own-ball"),
+    "golf.triangle.defensive": ("defensive-triangle", "triangle-defensive", "triangle"),
+    "golf.triangle.defensive.several": ("defensive-triangle-several", "triangle-several"),
+    "golf.triangle.attacking": ("attacking-triangle", "triangle-attacking"),
+    "golf.zone.leave": ("zone", "zone-leave", "no-zone-change", "leave"),
+    "golf.duo.opening": ("opening", "wrong-opener"),
+    "golf.duo.order": ("order", "out-of-order", "wrong-player"),
+    "golf.duo.consult": ("consult", "coaching", "gesture"),
+    "golf.own-goal": ("own-goal", "owngoal", "own-goal-ball", "wrong-goal", "into-own-goal", "own-gate"),
+    "golf.clock": ("time", "clock", "too-slow"),
+}
+
+#: names of a ball that left the table, called as a foul (the ball played, or the opponent's)
+OFF_TABLE: dict[str, tuple[str, ...]] = {
+    "golf.off-table.own": ("offtable", "off", "ballofftable", "offthetable", "lefttable", "leftthetable",
+                           "outoftable", "out", "outofplay", "jumpedoff", "jumpedofftable",
+                           "offbed"),
+    "golf.off-table.opponent": (),
+}
+#: parts of a name that mean a ball left the table (``ball_off_table``, ``off_table_opponent``)
+OFF_TABLE_PARTS = ("offtable", "offthetable", "lefttable", "leftthetable", "outoftable", "offbed",
+                   "jumpedoff")
+#: with an off-table name: the opponent's ball
+OPPONENT_PARTS = ("opponent", "opp", "other", "their", "enemy")
+
+#: the calls of golf (docs/events.md) and their other spellings
+CALLS: dict[str, tuple[str, ...]] = {
+    "start": (), "foul": (), "time": (), "spot": (), "off_table": ("off",), "rail": (), "edge": (),
+    "wedged": (), "answer": (), "undo": (),
+    "carom": (),  # a carom game's call: understood, and refused with the reason
+}
+
+#: the match formats: two against two, or one against one (any other word)
+FORMATS: dict[str, tuple[str, ...]] = {
+    "duo": ("duos", "double", "doubles", "pair", "pairs", "team", "teams", "2v2", "2vs2", "twoagainsttwo"),
+    "single": (),
+}
+
+#: words of the seed text a foul name may be built from, tried in this order when the name
+#: is not a known id or synonym (``no_foot_on_floor``, ``lift_over_cushion``, ``hold_back``)
+WORDS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("order", "outofturn", "wrongplayer", "turnorder", "sequence"), "golf.duo.order"),
+    (("opening", "opener", "break"), "golf.duo.opening"),
+    (("consult", "coach", "gesture", "point", "advice"), "golf.duo.consult"),
+    (("several", "multiple", "many"), "golf.triangle.defensive.several"),
+    (("attackingtriangle", "triangleattack", "attacktriangle"), "golf.triangle.attacking"),
+    (("triangle",), "golf.triangle.defensive"),
+    (("zone",), "golf.zone.leave"),
+    (("throughpush", "pushthrough", "pushedthrough"), "golf.foul.push-through"),
+    (("touching", "frozen", "kissing"), "golf.foul.touching-ball"),
+    (("time", "clock", "slow", "delay", "stall"), "golf.clock"),
+    (("early", "moving", "rest", "premature", "before", "still"), "golf.foul.not-at-rest"),
+    (("foot", "feet", "floor"), "golf.foul.foot"),
+    (("lift", "cushion"), "golf.foul.lift"),
+    (("jump", "over", "airborne"), "golf.foul.jump"),
+    (("hard", "shotline", "line", "masse", "pique", "raisedcue", "fast", "force", "smash"),
+     "golf.foul.hard-shot"),
+    (("aim", "behind", "position", "stance"), "golf.foul.aim-behind"),
+    (("holdopp", "nudgeopp", "deflectopp", "stopopp", "holdother", "nudgeother", "deflectother",
+      "heldopp", "heldother", "nudgedopp", "nudgedother"),
+     "golf.foul.hold.opponent-ball"),
+    (("hold", "held", "nudge", "deflect", "stop", "redirect", "steer"), "golf.foul.hold.own-ball"),
+    (("touchopp", "touchother", "touchedopp", "touchedother"), "golf.foul.touch.opponent-ball"),
+    (("touchown", "touchedown"), "golf.foul.touch.own-ball"),
+    (("touch", "brush", "hand"), "golf.foul.touch"),
+    (("push", "double", "shove"), "golf.foul.push"),
+    (("opponent", "opp", "wrong", "other", "enemy", "their"), "golf.foul.opponent-ball"),
+    (("own", "mine", "self"), "golf.foul.own-ball"),
+)
+#: a hold or touch word and an opponent word anywhere in the name (``hold_back_opponent_ball``)
+OPP_WORDS = ("opp", "other", "their", "enemy")
+PAIRED: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("hold", "held", "nudge", "deflect", "redirect", "steer"), "golf.foul.hold.opponent-ball"),
+    (("touch",), "golf.foul.touch.opponent-ball"),
+)
+#: with a touch word: a touch between shots (``touched_a_ball_without_playing``)
+NO_SHOT_WORDS = ("noshot", "withoutshot", "withoutashot", "betweenshots", "withoutplaying", "notplaying",
+                 "beforeshot", "beforetheshot", "betweenturns")
+
+
+def foul_key(name: str) -> str:
+    """How foul names compare: case, accents, every separator and the ``golf`` / ``foul``
+    prefixes do not count."""
+    k = unicodedata.normalize("NFKD", name.lower())
+    k = re.sub(r"[^a-z0-9]", "", k)
+    k = k.removeprefix("golf")
+    return k.removeprefix("foul") or k
+
+
+def _by_key(table: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for canonical, others in table.items():
+        for name in (canonical, *others):
+            out.setdefault(foul_key(name), canonical)
+    return out
+
+
+_FOUL_KEYS = _by_key(FOULS)
+_OFF_KEYS = {k for k, v in _by_key(OFF_TABLE).items() if v == "golf.off-table.own"}
+
+
+def off_table_foul(key: str) -> str | None:
+    """The off-table rule a foul name (its ``foul_key``) means, or None."""
+    if key not in _OFF_KEYS and not any(part in key for part in OFF_TABLE_PARTS):
+        return None
+    if any(part in key for part in OPPONENT_PARTS):
+        return "golf.off-table.opponent"
+    return "golf.off-table.own"
+
+
+def foul_by_words(key: str) -> str | None:
+    """The foul a name built from the seed's words means (its ``foul_key``), or None."""
+    if "touch" in key and any(w in key for w in NO_SHOT_WORDS):
+        return "golf.foul.touch.no-shot"
+    if any(w in key for w in OPP_WORDS):
+        for words, foul_id in PAIRED:
+            if any(w in key for w in words):
+                return foul_id
+    for words, foul_id in WORDS:
+        if any(w in key for w in words):
+            return foul_id
+    return None
+
+
+@dataclass(frozen=True)
+class GolfVocabulary(Vocabulary):
+    """Golf's names; a foul is looked up by ``foul_key`` and the word rules as well."""
+
+    fouls: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: {**FOULS, **OFF_TABLE})
+    formats: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: dict(FORMATS))
+
+    def lookup(self, kind: str, name: str) -> str | None:
+        if kind != "fouls":
+            return super().lookup(kind, name)
+        key = foul_key(name)
+        if not key:
+            return None
+        return off_table_foul(key) or _FOUL_KEYS.get(key) or foul_by_words(key)
+
+
+VOCABULARY = GolfVocabulary(calls=CALLS)

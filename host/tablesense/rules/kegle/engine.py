@@ -1,0 +1,441 @@
+"""Keglebillard (Danish five-pin billiards) on the shot stage (``ShotEngine``).
+
+The rules and their ids are in seeds/kegle.md. In short: the player always plays the
+red; each pin a white topples scores 2 (``"kegle.pin"``), the red hitting both whites
+4 (``"kegle.carambole"``); the series goes on while the player scores
+(``"kegle.series"``); a fault ends it and the faulty shot scores nothing; the match
+goes to an agreed ``distance`` with the same number of series for both players.
+
+How a shot is refereed: the base (``shot_engine``) cuts the stream into shots and keeps
+the state before the shot (``before``) and its record (``shot``: sensor events, rest,
+late settles, the referee's calls about it). ``resolve(before, shot)`` is the whole
+decision, pure (``verdict.settle``); before the rest it is the live view of the
+shot in progress (``verdict.live``). A late pin scores for the shot (seed 7.8),
+a ball dropping after the rest is put back without a fault (10.2); a ``carom``, a
+``foul``, an answer, and the ``outlay``, ``blocked`` and ``disqualify`` calls after the
+rest are about the last shot: the base resolves it again with them. The next shot
+closes the last one for good: a fault must be noticed before the next shot
+(``"kegle.fault.noticed"``, seed 6.1), and questions left open then are dropped with
+their default answer standing.
+
+Between shots (``incident``): pins set up, the rest the table reports after them, and a
+pin knocked over while they are set up (7.7, 6.4) once the log has shown a rest after a
+set-up (``setup_rests``); on a table that reports strikes, every pin and drop with no
+strike before it (a ball that lay still falling is put back, 10.2). They are kept
+(``after``) until the next shot, so that a call amending the last shot applies them again.
+What the cut took for a shot is the pin referee's hands when the referee's ``hands`` call
+says so, or (the match's first set-up on a table without a strike sensor) when it opened
+with a pin falling while pins were set up and only pins moved, all standing at its rest.
+
+Two shots have no sensor events: a ``rest`` right after the last one (or the setup),
+a shot that touched nothing; and a ``foul`` called between shots on the player at the
+table (or before the first shot), his faulty turn (seed 7.7: touching a ball is a shot).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from ...errors import BadEvent, IllegalCall
+from ...events import Call, Contact, Cushion, Event, OffTable, Pin, Pocket, Rest, Setup, Strike
+from ...texts import phrase, render
+from ..base import Question, _as_option, other, register
+from ..shot_engine import AMEND, ShotEngine, ShotRecord
+from .faults import fault
+from .names import POCKET_OPTIONS, pocket_ball
+from .shot import read_shot, toppler
+from .state import DEFAULT_DISTANCE, Incidents, KegleState, Score, pinset
+from .verdict import IDX, asked, live, settle
+
+replace = msgspec.structs.replace
+
+BALLS = ("red", "white")
+#: what a pin event may name as its toppler (``pin``: another pin; seed 8.1)
+_TOPPLERS = (None, "red", "white", "pin", "cue")
+#: the sensor events of a keglebillard table that may name a ball
+_BALL_SENSORS = frozenset({Pocket, Cushion, OffTable, Strike})
+#: what shows a ball played: no pin referee's hands
+_ROLLING = frozenset({Strike, Cushion, Contact, OffTable})
+
+__all__ = ["POCKET_OPTIONS", "KegleEngine", "KegleState", "Score"]
+
+
+def _pairs(values: tuple[Any, Any]) -> dict[str, Any]:
+    return {"p1": values[0], "p2": values[1]}
+
+
+def _amendable(state: KegleState) -> bool:
+    """The last shot is over and a call may still amend it."""
+    shot = state.shot
+    return shot is not None and shot.rest is not None and not state.in_shot and not state.sealed
+
+
+def _announcements(score: Score, lang: str = "en") -> list[str]:
+    return [render(key.partition(":")[0], {**dict(params), "what": key.partition(":")[2]}, lang)
+            for key, params in score.announcements]
+
+
+@register
+class KegleEngine(ShotEngine[KegleState]):
+    """Danish keglebillard (DDBU rules): pins, carambole, series, distance."""
+
+    game = "kegle"
+    pins = True  # the pin referee sets them up between shots
+
+    def new_state(self, setup: Setup) -> KegleState:
+        agreed = setup.distance if setup.distance is not None else DEFAULT_DISTANCE
+        own = setup.targets or {}
+        distance = (own.get("p1", agreed), own.get("p2", agreed))
+        return KegleState(game="kegle", players=tuple(setup.players.items()), at_table="p1",
+                          score=Score(distance=distance))
+
+    # --- the shot stage -----------------------------------------------------------
+    def check(self, event: Event) -> None:
+        """Refuse sensor events a keglebillard table cannot produce (every sensor event comes
+        here: the common ones are told apart by their type alone)."""
+        kind = type(event)
+        if kind in _BALL_SENSORS:
+            ball = event.ball  # type: ignore[attr-defined]
+            if ball is None or ball == "red" or ball == "white":
+                return
+            raise IllegalCall(f"keglebillard has no {ball!r} ball (balls: red, white)")
+        if kind is Rest:
+            return
+        if kind is Pin:
+            if event.extra and toppler(event) not in _TOPPLERS:  # type: ignore[arg-type]
+                raise BadEvent(f"pin event: 'ball' (what toppled the pin) must be red, white, pin or cue, "
+                               f"not {toppler(event)!r}")  # type: ignore[arg-type]
+            return
+        if kind is Contact:
+            if not all(b in BALLS for b in event.balls):  # type: ignore[attr-defined]
+                raise IllegalCall(f"keglebillard has no {'/'.join(event.balls)} contact "  # type: ignore[attr-defined]
+                                  "(balls: red, white)")
+            return
+        raise IllegalCall(f"a keglebillard table has no {event.type!r} sensor")
+
+    def not_a_shot(self, state: KegleState, event: Event) -> bool:
+        """A pin that falls while the pin referee sets pins up, once the log has shown that the
+        table reports a rest after his hands: his, not a shot (seed 7.7, 6.4)."""
+        return (isinstance(event, Pin) and event.state == "down" and state.cut.incident_open
+                and state.setup_rests)
+
+    def resolve(self, before: KegleState, shot: ShotRecord) -> KegleState:
+        if shot.calls and shot.calls[0].call == "replay":
+            return before  # the rest of a shot the referee took back (``_call_replay``): no shot
+        if _by_hand(before, shot):
+            return self._hands(before, shot)
+        state = settle(before, shot) if shot.rest is not None else live(before, shot)
+        for call in shot.calls:  # what the referee did after the rest stands, where it still can
+            after = _AFTER_REST.get(call.call)
+            if after is not None:
+                try:
+                    state = after(self, state, call)
+                except IllegalCall:
+                    continue
+        return state
+
+    def _hands(self, before: KegleState, shot: ShotRecord) -> KegleState:
+        """What the table took for a shot was the pin referee's hands (7.7, 6.4): no shot. Its pins
+        and drops are incidents (a pin knocked over stays down until he puts it up; a ball that
+        fell is put back), the turn stays; the referee's ``hands`` call says so in a ruling."""
+        state = replace(before, questions=(), asked=asked(before, shot))
+        for event in (*shot.events, *shot.late):
+            if type(event) is Pin or type(event) is Pocket:
+                state = self.incident(state, event)
+        for call in shot.calls:
+            if call.call == "hands":
+                state = self.rule(state, call.t, "kegle.shot", None, what="hands")
+                break
+        return replace(state, setup_rests=True) if shot.rest is not None and not state.setup_rests else state
+
+    def incident(self, state: KegleState, event: Event) -> KegleState:
+        new = self._incident(state, event)
+        return replace(new, after=Incidents(event, state.after))
+
+    def _incident(self, state: KegleState, event: Event) -> KegleState:
+        sc = state.score
+        if isinstance(event, Pin):
+            if event.state == "up":  # the pin referee puts a pin up
+                pin = event.pin
+                if sc.pin_ups and pin not in sc.pins_down and pin not in sc.blocked:
+                    return state
+                return replace(state, score=replace(sc, pins_down=pinset(sc.pins_down - {pin}),
+                                                    blocked=pinset(sc.blocked - {pin}), pin_ups=True))
+            # knocked over while the pins are set up (7.7: no ball touched, no shot; 6.4: what the
+            # referee does is not held against the player). It is down until he puts it back up
+            # (7.9: a shot before that is ``kegle.fault.pins-not-up``)
+            s = self.rule(state, event.t, "kegle.shot", None, what="by-hand", pin=event.pin)
+            return replace(s, score=replace(sc, pins_down=pinset(sc.pins_down | {event.pin})))
+        if isinstance(event, Rest):  # the rest after the pin referee's hands (or a drop): not a shot
+            if state.setup_rests or not state.cut.incident_open:
+                return state  # a rest with nothing before it: a table that reports strikes says so
+            return replace(state, setup_rests=True)
+        if isinstance(event, Pocket):  # a ball that lay still drops between shots (a strike sensor tells)
+            return self.rule(state, event.t, "kegle.ball-falls", None, pocket=event.pocket, ball=event.ball)
+        raise IllegalCall(f"{event.type} between shots: no shot is being played")
+
+    def close(self, state: KegleState) -> KegleState:
+        if not state.questions and state.after is None and not state.sealed:
+            return state
+        return replace(state, questions=(), after=None, sealed=False)
+
+    def amend(self, state: KegleState, call: Call) -> KegleState:
+        """The base's amendment, and then what happened between shots since its rest, again."""
+        new = super().amend(state, call)
+        if state.after is None:
+            return new
+        for event in state.after.in_order():
+            new = self._incident(new, event)
+        return replace(new, after=state.after)
+
+    # --- referee calls ----------------------------------------------------------------
+    def call(self, state: KegleState, call: Call) -> Any:
+        handler = _CALLS.get(call.call)
+        if handler is None:
+            raise IllegalCall(f"unknown keglebillard call {call.call!r} (known: {', '.join(sorted(_CALLS))})")
+        return handler(self, state, call)
+
+    def on_answer(self, state: KegleState, question: Question, answer: Any, event: Call) -> KegleState:
+        call = _with_answer(event, pocket_ball(answer))
+        if state.in_shot or _amendable(state):
+            return self.amend(state, call)
+        return state
+
+    def _answer(self, state: KegleState, event: Call) -> KegleState:
+        """The base's, and also an answer to a question about a shot still in progress (asked in
+        its live view: "which ball fell in pocket N?" as the ball drops)."""
+        if not state.in_shot:
+            return super()._answer(state, event)
+        shown = self.live(state).questions
+        question = next((q for q in shown if q.id == event.question), None)
+        if question is None:
+            open_ids = ", ".join(q.id for q in shown) or "none"
+            raise IllegalCall(f"no open question {event.question!r} (open: {open_ids})")
+        answer = _as_option(event.answer, question.options)
+        if answer not in question.options:
+            raise IllegalCall(f"answer to {question.id} must be one of {list(question.options)!r}, "
+                              f"not {event.answer!r}")
+        return replace(self.amend(state, _with_answer(event, pocket_ball(answer))), checkpoint=state)
+
+    def _amendment(self, state: KegleState, call: Call) -> Any:
+        if state.in_shot or _amendable(state):
+            return AMEND
+        raise IllegalCall(
+            f"no shot to call {call.call!r} on: a fault is called during the shot or after its rest, "
+            "before the next shot (kegle.fault.noticed)"
+        )
+
+    def _call_start(self, state: KegleState, call: Call) -> KegleState:
+        sc = state.score
+        if sc.series != (0, 0) or state.in_shot:
+            raise IllegalCall("'start' decides who shoots first: only before the first shot (kegle.lag)")
+        p = call.player or "p1"
+        s = self.rule(state, call.t, "kegle.lag", p)
+        return replace(s, at_table=p, score=replace(sc, first=p, outlay=p))
+
+    def _call_carom(self, state: KegleState, call: Call) -> Any:
+        shot = state.shot
+        if shot is not None and (state.in_shot or _amendable(state)):
+            if any(c.call == "carom" for c in shot.calls):
+                raise IllegalCall("the carambole of this shot is already counted")
+            pins_before = state.before.score.pins_down if state.before is not None else frozenset()
+            if read_shot(shot.events, pins_before).carambole:
+                return state  # the referee confirms what the contact events already counted
+        return self._amendment(state, call)
+
+    def _call_foul(self, state: KegleState, call: Call) -> Any:
+        fault(call.foul)  # an unknown name fails here, with the list
+        if state.in_shot or state.finished:
+            return self._amendment(state, call)
+        last = state.shot.player if _amendable(state) and state.shot is not None else None
+        at_table = state.at_table or "p1"
+        if last is not None and call.player in (None, last):
+            return AMEND  # a late call: the shot that just ended
+        if call.player is not None and call.player != at_table:
+            raise IllegalCall(f"{call.player} is not at the table and played no shot just now: "
+                              f"a fault between shots is {at_table}'s (kegle.fault.noticed)")
+        # the player at the table faults before his shot (seed 7.7: touching a ball is a shot)
+        before = self.close(state)
+        shot = ShotRecord(player=at_table, rest=Rest(t=call.t), calls=(call,))
+        return replace(self.resolve(before, shot), before=before, shot=shot, cut=state.cut, in_shot=False)
+
+    def _call_outlay(self, state: KegleState, call: Call) -> Any:
+        if state.in_shot:
+            raise IllegalCall("a new outlay is asked for between shots, not during one")
+        new = self._outlay(state, call)
+        return new if state.shot is None else AMEND
+
+    def _outlay(self, state: KegleState, call: Call) -> KegleState:
+        if state.finished:
+            raise IllegalCall("the match is over: no new outlay")
+        p = state.at_table or "p1"
+        s = self.rule(state, call.t, "kegle.outlay.request", p)
+        return replace(s, score=replace(s.score, outlay=p, red_in_hand=None))
+
+    def _call_blocked(self, state: KegleState, call: Call) -> Any:
+        if state.in_shot:
+            raise IllegalCall("a pin is called blocked between shots, once the balls lie still")
+        new = self._blocked(state, call)
+        return new if state.shot is None else AMEND
+
+    def _blocked(self, state: KegleState, call: Call) -> KegleState:
+        pin = call.extra.get("pin", call.spot)
+        if isinstance(pin, bool) or not isinstance(pin, int) or not 1 <= pin <= 5:
+            raise BadEvent(f"call 'blocked' needs 'pin' 1..5, not {pin!r}")
+        sc = state.score
+        if pin not in sc.pins_down:
+            raise IllegalCall(f"pin {pin} is standing; only a toppled pin can be blocked by a ball")
+        s = self.rule(state, call.t, "kegle.pin-blocked", None, pin=pin)
+        return replace(s, score=replace(sc, blocked=pinset(sc.blocked | {pin})))
+
+    def _call_replay(self, state: KegleState, call: Call) -> KegleState:
+        b, shot = state.before, state.shot
+        if b is None or shot is None or not (state.in_shot or _amendable(state)):
+            raise IllegalCall("no shot to replay: 'replay' takes back the current shot or the one just ended")
+        s = replace(b, questions=(), asked=asked(b, shot), cut=state.cut, setup_rests=state.setup_rests,
+                    after=None, sealed=False, shot=None, before=None, in_shot=False)
+        for e in shot.events:  # a pin the pin referee set up is up, whatever is taken back
+            if type(e) is Pin and e.state == "up" and e.pin in b.score.pins_down:
+                s = self._incident(s, e)
+        s = self.rule(s, call.t, "kegle.ball-falls", b.at_table, what="replay")
+        if state.in_shot:  # the balls go back; what rolls on until the rest is no shot (resolve)
+            return replace(s, shot=ShotRecord(player=s.at_table, calls=(call,)), before=s, in_shot=True)
+        return s
+
+    def _call_hands(self, state: KegleState, call: Call) -> Any:
+        """The referee: what the table took for the current or last shot was the pin referee's
+        hands, no ball played (7.7, 6.4). A table without a strike sensor cannot tell a pin he
+        knocks over from a shot that topples it."""
+        shot = state.shot
+        if not state.in_shot and state.after is not None and any(
+                type(e) is Pin and e.state == "down" for e in state.after.in_order()):  # type: ignore[attr-defined]
+            return state  # the table took it for his hands already: the call confirms it
+        if shot is None or not (state.in_shot or _amendable(state)):
+            raise IllegalCall("no shot to take for the pin referee's hands: 'hands' is called during a shot "
+                              "or after its rest, before the next shot")
+        if any(type(e) in _ROLLING for e in shot.events):
+            raise IllegalCall("the last shot moved a ball (a strike, a cushion, a contact): it was played, "
+                              "not the pin referee's hands ('replay' or 'undo' takes a shot back)")
+        if any(c.call == "hands" for c in shot.calls):
+            return state
+        return AMEND
+
+    def _call_disqualify(self, state: KegleState, call: Call) -> Any:
+        if call.player is None:
+            raise BadEvent("call 'disqualify' needs 'player'")
+        new = self._disqualify(state, call)
+        if state.shot is None:
+            return new
+        if not state.in_shot or state.before is None:
+            return AMEND
+        # during a shot: the shot ends here, as it stands (its live view), and the match with it;
+        # what the table reports after that is the end of this shot or refused
+        shot = replace(state.shot, calls=(*state.shot.calls, call))
+        _, cut = state.cut.feed(Rest(t=call.t))
+        return replace(self.resolve(state.before, shot), before=state.before, shot=shot, cut=cut,
+                       in_shot=False)
+
+    def _disqualify(self, state: KegleState, call: Call) -> KegleState:
+        assert call.player is not None
+        s = self.rule(state, call.t, "kegle.disqualified", call.player)
+        ended = self.end(s, other(call.player), "kegle.disqualified", player=call.player)
+        return replace(ended, sealed=True)
+
+    def _call_spot(self, state: KegleState, call: Call) -> KegleState:
+        raise IllegalCall("keglebillard has no 'spot' call: the referee places the balls (seeds/kegle.md)")
+
+    # --- the replay state -------------------------------------------------------------
+    def game_json(self, state: KegleState) -> dict[str, Any]:
+        sc = state.score
+        remaining = (max(0, sc.distance[0] - sc.points[0]), max(0, sc.distance[1] - sc.points[1]))
+        return {
+            "distance": sc.distance[0] if sc.distance[0] == sc.distance[1] else _pairs(sc.distance),
+            "targets": _pairs(sc.distance),
+            "points": _pairs(sc.points),
+            "series": _pairs(sc.series),
+            "remaining": _pairs(remaining),
+            "series_points": sc.run,
+            "first": sc.first,
+            "pins_down": sorted(sc.pins_down),
+            "outlay": sc.outlay,
+            "red_in_hand": sc.red_in_hand,
+            "last_series": sc.last_series,
+            "break_due": sc.break_due,
+            "announcements": _announcements(sc),
+            "last_shot": sc.last.to_dict() if sc.last is not None else {},
+        }
+
+    def to_json(self, state: KegleState, lang: str = "en") -> dict[str, Any]:
+        out = super().to_json(state, lang)
+        if lang != "en":
+            out["announcements"] = _announcements(self.live(state).score, lang)
+        return out
+
+    def summary(self, state: KegleState, lang: str = "en") -> str:
+        state = self.live(state)  # a shot in progress: as the scoreboard shows it
+        sc = state.score
+        names = dict(state.players)
+        side = [phrase("summary.kegle:player", {"side": p, "name": _name(names.get(p)),
+                                                "points": sc.points[i], "series": sc.series[i]}, lang)
+                for p, i in IDX.items()]
+        d1, d2 = sc.distance
+        tail = phrase("summary.kegle:distance", {"distance": d1 if d1 == d2 else f"{d1}/{d2}"}, lang)
+        if not state.finished:
+            tail += "; " + phrase("summary.kegle:at-table", {"side": state.at_table, "run": sc.run}, lang)
+        if sc.announcements:
+            tail += "; " + ", ".join(_announcements(sc, lang))
+        return " - ".join(side) + f" | {tail}"
+
+
+_Handler = Callable[[KegleEngine, KegleState, Call], Any]
+
+_CALLS: dict[str, _Handler] = {
+    "start": KegleEngine._call_start,
+    "carom": KegleEngine._call_carom,
+    "foul": KegleEngine._call_foul,
+    "outlay": KegleEngine._call_outlay,
+    "blocked": KegleEngine._call_blocked,
+    "replay": KegleEngine._call_replay,
+    "hands": KegleEngine._call_hands,
+    "disqualify": KegleEngine._call_disqualify,
+    "spot": KegleEngine._call_spot,
+}
+#: the calls about a shot that act once it is resolved (again): applied after its verdict
+_AFTER_REST: dict[str, Callable[[KegleEngine, KegleState, Call], KegleState]] = {
+    "outlay": KegleEngine._outlay,
+    "blocked": KegleEngine._blocked,
+    "disqualify": KegleEngine._disqualify,
+}
+
+
+def _by_hand(before: KegleState, shot: ShotRecord) -> bool:
+    """The shot is the pin referee's hands, not a shot (7.7, 6.4): the referee's ``hands`` call says
+    so; or, on a table without a strike sensor, it opened with a pin falling while he set pins up
+    (no rest since he put one up), nothing but pins moved, and every pin stood again at its rest.
+    A pin that stays down is a shot's (a log without the rest after the set-up: a shot that
+    toppled it); once the table has shown it reports that rest, ``not_a_shot`` takes the pin
+    for his at once."""
+    calls = shot.calls
+    if calls:
+        return any(c.call == "hands" for c in calls)
+    cut = before.cut
+    if shot.rest is None or shot.late or not shot.events or not cut.incident_open or cut.strikes:
+        return False
+    if cut.strike_sensor or not all(type(e) is Pin for e in shot.events):
+        return False
+    return not read_shot(shot.events, before.score.pins_down).toppled
+
+
+def _with_answer(event: Call, answer: str) -> Call:
+    from ..base import replace as copy
+
+    return copy(event, answer=answer)  # type: ignore[no-any-return]
+
+
+def _name(name: Any) -> str:
+    if isinstance(name, list):
+        return "/".join(str(n) for n in name)
+    return str(name) if name is not None else ""

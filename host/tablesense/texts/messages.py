@@ -1,0 +1,268 @@
+"""A language's messages: its Fluent files (``<lang>/*.ftl``) parsed once, each message
+compiled to a Python function of its parameters the first time it is said.
+
+The files are Project Fluent's syntax (parsed by ``fluent.syntax``), and a message means what
+Fluent says it means: text and ``{ $parameter }``, a select expression (``{ $n -> [one] ...
+*[other] ... }``) by the language's plural rules (CLDR, through Babel) or on a word, a
+reference to another message (``{ golf_frame_opening }``, with the same parameters) or to one
+of the language's terms (``{ -fault }``), and ``GENITIVE($name)``. Compiled here rather than
+resolved by ``fluent.runtime`` because a ruling's sentence is said often (the replay account
+says every one, and the score line after every shot): a message of text and parameters
+compiles to a Python format string (bench/texts_render.py measures it).
+
+Two departures from ``fluent.runtime``, both to say numbers as the texts always have: a
+number is written as Python writes it (``1500``, not ``1,500`` or ``1.500``), and a missing
+parameter as ``?`` (``Params``).
+
+``GENITIVE($name)`` is the name as an owner, by the language's own terms: ``-genitive``
+added to it, or ``-genitive-sibilant`` after a name that ends in one of ``-sibilants``
+(Danish: ``Anns kugle``, ``Jens' kugle``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from fluent.syntax import FluentParser
+from fluent.syntax import ast as ftl
+
+from .params import Params
+
+Render = Callable[[Mapping[str, Any]], str]
+Part = str | Render
+
+
+class MessageError(ValueError):
+    """A message file that cannot be read, or a message that cannot be compiled."""
+
+
+def text(value: Any) -> str:
+    return value if isinstance(value, str) else str(value)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+class Language:
+    """The messages of one language, read from its folders (the package's first)."""
+
+    def __init__(self, code: str, folders: list[Path]) -> None:
+        self.code = code
+        self.messages: dict[str, ftl.Message] = {}
+        self.terms: dict[str, ftl.Term] = {}
+        self.files: dict[str, str] = {}  # message id -> the file it is in
+        self.errors: list[str] = []
+        self._compiled: dict[str, Render] = {}
+        self._plural: Callable[[Any], str] | None = None
+        self._plurals: dict[tuple[type, Any], str] = {}  # a count's category, once per count
+        parser = FluentParser()
+        for folder in folders:
+            for path in sorted(folder.glob("*.ftl")):
+                self._read(parser, path)
+
+    def _read(self, parser: FluentParser, path: Path) -> None:
+        resource_text = path.read_text(encoding="utf-8")
+        resource = parser.parse(resource_text)
+        for entry in resource.body:
+            if isinstance(entry, ftl.Message):
+                self.messages[entry.id.name] = entry
+                self.files[entry.id.name] = path.name
+            elif isinstance(entry, ftl.Term):
+                self.terms[entry.id.name] = entry
+            elif isinstance(entry, ftl.Junk):
+                line = resource_text[: entry.span.start].count("\n") + 1
+                why = entry.annotations[0].message if entry.annotations else "not Fluent"
+                self.errors.append(f"{path}:{line}: {why}: {entry.content.splitlines()[0]!r}")
+
+    # -- saying a message
+
+    def has(self, ident: str) -> bool:
+        return ident in self.messages
+
+    def say(self, ident: str, params: Mapping[str, Any]) -> str | None:
+        """The message ``ident`` with ``params`` (a ``Params``), or None if there is none."""
+        render = self._compiled.get(ident)
+        if render is None:
+            if ident not in self.messages:
+                return None
+            render = self.compile(ident)
+        return render(params)
+
+    def compile(self, ident: str) -> Render:
+        render = self._compiled.get(ident)
+        if render is None:
+            message = self.messages[ident]
+            if message.value is None:
+                raise MessageError(f"{self.code}: {ident} has no value")
+            render = self._compiled[ident] = self._pattern(message.value)
+        return render
+
+    # -- compiling
+
+    def _pattern(self, pattern: ftl.Pattern) -> Render:
+        parts: list[Part] = []
+        for element in pattern.elements:
+            if isinstance(element, ftl.TextElement):
+                parts.append(element.value)
+            else:
+                parts.append(self._inline(element.expression))  # type: ignore[union-attr]
+        if all(isinstance(p, str) for p in parts):
+            constant = "".join(parts)  # type: ignore[arg-type]
+            return lambda p: constant
+        names = [getattr(p, "variable", None) for p in parts if not isinstance(p, str)]
+        if all(names):  # text and parameters only: a format string
+            fmt = "".join(p.replace("{", "{{").replace("}", "}}") if isinstance(p, str)
+                          else "{" + p.variable + "}" for p in parts)  # type: ignore[union-attr]
+            return fmt.format_map  # type: ignore[return-value]
+        return lambda p: "".join([x if isinstance(x, str) else x(p) for x in parts])
+
+    def _inline(self, expr: Any) -> Part:
+        """A placeable's text."""
+        if isinstance(expr, ftl.VariableReference):
+            return _Variable(expr.id.name)
+        if isinstance(expr, ftl.StringLiteral):
+            return str(expr.parse()["value"])
+        if isinstance(expr, ftl.NumberLiteral):
+            return str(expr.value)
+        if isinstance(expr, ftl.Placeable):
+            return self._inline(expr.expression)
+        if isinstance(expr, ftl.MessageReference):
+            if expr.attribute is not None:
+                raise MessageError(f"{self.code}: {expr.id.name}.{expr.attribute.name}: no attributes here")
+            ident = expr.id.name
+            if ident not in self.messages:
+                raise MessageError(f"{self.code}: no message {ident}")
+            return lambda p: self.compile(ident)(p)
+        if isinstance(expr, ftl.TermReference):
+            return self._term(expr)
+        if isinstance(expr, ftl.FunctionReference):
+            return self._function(expr)
+        if isinstance(expr, ftl.SelectExpression):
+            return self._select(expr)
+        raise MessageError(f"{self.code}: {type(expr).__name__} is not used in these texts")
+
+    def _term(self, expr: ftl.TermReference) -> Part:
+        term = self.terms.get(expr.id.name)
+        if term is None:
+            raise MessageError(f"{self.code}: no term -{expr.id.name}")
+        args = Params()
+        if expr.arguments is not None:
+            for named in expr.arguments.named:  # a term sees only what it is given (literals)
+                args[named.name.name] = named.value.parse()["value"]
+        if all(isinstance(e, ftl.TextElement) for e in term.value.elements):
+            return "".join(e.value for e in term.value.elements)  # type: ignore[union-attr]
+        render = self._pattern(term.value)
+        return lambda p: render(args)
+
+    def term_text(self, name: str) -> str:
+        term = self.terms.get(name)
+        if term is None:
+            raise MessageError(f"{self.code}: no term -{name}")
+        return self._pattern(term.value)(Params())
+
+    def _function(self, expr: ftl.FunctionReference) -> Part:
+        name = expr.id.name
+        if name != "GENITIVE":
+            raise MessageError(f"{self.code}: no function {name} (only GENITIVE)")
+        if len(expr.arguments.positional) != 1:
+            raise MessageError(f"{self.code}: GENITIVE takes one name")
+        arg = self._inline(expr.arguments.positional[0])
+        own, sibilant = self.term_text("genitive"), self.term_text("genitive-sibilant")
+        letters = tuple(self.term_text("sibilants").split())
+
+        def genitive(p: Mapping[str, Any]) -> str:
+            name = arg if isinstance(arg, str) else arg(p)
+            return name + (sibilant if name.lower().endswith(letters) else own)
+
+        return genitive
+
+    def _select(self, expr: ftl.SelectExpression) -> Render:
+        selector = expr.selector
+        if isinstance(selector, ftl.VariableReference):
+            key_name = selector.id.name
+
+            def value(p: Mapping[str, Any]) -> Any:
+                return p[key_name]
+        else:
+            part = self._inline(selector)
+
+            def value(p: Mapping[str, Any]) -> Any:
+                return part if isinstance(part, str) else part(p)
+        variants: list[tuple[Any, Render]] = []
+        default: Render | None = None
+        for variant in expr.variants:
+            key = variant.key
+            k = key.parse()["value"] if isinstance(key, ftl.NumberLiteral) else key.name
+            render = self._pattern(variant.value)
+            variants.append((k, render))
+            if variant.default:
+                default = render
+        assert default is not None  # the parser refuses a select expression without one
+        plural = self.plural
+
+        def select(p: Mapping[str, Any]) -> str:
+            v = value(p)
+            for k, render in variants:
+                if _match(v, k, plural):
+                    return render(p)
+            return default(p)  # type: ignore[misc]
+
+        return select
+
+    def plural(self, n: Any) -> str:
+        """``n``'s plural category in this language (CLDR: one, few, many, other, ...)."""
+        key = (type(n), n)
+        category = self._plurals.get(key)
+        if category is None:
+            if self._plural is None:
+                from babel import Locale
+
+                self._plural = Locale.parse(self.code.replace("-", "_")).plural_form
+            category = self._plurals[key] = self._plural(n)
+        return category
+
+    # -- what a message reads (the check of the languages)
+
+    def variables(self, ident: str, seen: frozenset[str] = frozenset()) -> set[str]:
+        """The parameters message ``ident`` reads, through the messages it refers to."""
+        out: set[str] = set()
+
+        def walk(node: Any) -> None:
+            if isinstance(node, ftl.VariableReference):
+                out.add(node.id.name)
+            elif isinstance(node, ftl.MessageReference):
+                if node.id.name in self.messages and node.id.name not in seen:
+                    out.update(self.variables(node.id.name, seen | {ident}))
+            elif isinstance(node, ftl.TermReference):
+                return  # a term reads only its own arguments, literals
+            elif isinstance(node, ftl.BaseNode):
+                for value in vars(node).values():
+                    for child in value if isinstance(value, list) else [value]:
+                        walk(child)
+
+        walk(self.messages[ident].value)
+        return out
+
+
+class _Variable:
+    """``{ $name }``: the parameter as text (a callable part that names its variable)."""
+
+    __slots__ = ("variable",)
+
+    def __init__(self, name: str) -> None:
+        self.variable = name
+
+    def __call__(self, p: Mapping[str, Any]) -> str:
+        return text(p[self.variable])
+
+
+def _match(value: Any, key: Any, plural: Callable[[Any], str]) -> bool:
+    """A select expression's variant ``key`` against ``value``, as fluent.runtime matches."""
+    if _is_number(value):
+        return value == key if _is_number(key) else plural(value) == key
+    if _is_number(key):
+        return bool(plural(key) == value)
+    return bool(value == key)
