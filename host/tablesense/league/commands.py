@@ -14,6 +14,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import pwd
 import socket
 import sys
 from collections.abc import Callable
@@ -120,6 +122,20 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_broker(conf: Path) -> str:
+    """How to start the broker on these files. Started as root, Mosquitto drops to the user
+    ``mosquitto``, who cannot read a password file that root keeps to himself: the files
+    (and the persistence folder) are given to that user first."""
+    run = f"mosquitto -c {conf}"
+    if os.geteuid() != 0:
+        return run
+    try:
+        pwd.getpwnam("mosquitto")
+    except KeyError:
+        return run
+    return f"chown -R mosquitto: {conf.parent} && {run} (as root Mosquitto runs as the user mosquitto)"
+
+
 def _broker_config(args: argparse.Namespace) -> int:
     if bool(args.tls_cert) != bool(args.tls_key):
         raise BrokerURLError("--tls-cert and --tls-key go together")
@@ -137,7 +153,7 @@ def _broker_config(args: argparse.Namespace) -> int:
         print(json.dumps({"dir": str(Path(args.dir).resolve()), "accounts": rows}))
         return 0
     conf = Path(args.dir).resolve() / "mosquitto.conf"
-    print(f"wrote {conf.parent / 'passwd'}, {conf.parent / 'acl'} and {conf}; run: mosquitto -c {conf}")
+    print(f"wrote {conf.parent / 'passwd'}, {conf.parent / 'acl'} and {conf}; run: {_run_broker(conf)}")
     for row in rows:
         if row["url"] is None:
             print(f"  {row['user']}: password unchanged")
