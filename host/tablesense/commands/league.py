@@ -528,6 +528,8 @@ def _standings(store: LeagueStore, args: argparse.Namespace) -> int:
             f"{comp.game}, scheme {comp.scheme}")
     print(f"{comp.name} ({_when(comp)}{what})")
     decider = comp.record.decider
+    schedule = data.get("schedule") or {}
+    to_play = sum(len(schedule.get(k, [])) for k in ("overdue", "next", "later"))  # not the winner yet
     for g in data["groups"]:
         if g["group"]:
             print(f"group {g['group']}")
@@ -541,7 +543,9 @@ def _standings(store: LeagueStore, args: argparse.Namespace) -> int:
                              f"{v:.2f}" if key == "average" else v)
             table.append((n, row["name"], *cells))
         _print_table(table)
-        if g["winner"]:
+        if g["winner"] and to_play:
+            print(f"leader: {g['winner']} ({to_play} scheduled matches still to play)")
+        elif g["winner"]:
             print(f"winner: {g['winner']}")
         elif g["decider"] and decider:
             print(f"level at the top: a {decider} match decides between {' and '.join(g['decider'])}")
