@@ -137,13 +137,23 @@ class Sequencer:
         # the device's uptime at the checkpoint a resumed host starts from (``resume``):
         # a first HELLO below it claims a reboot while the host was down
         self._uptime_us = -1
+        self._resumed = False  # resumed, and no frame of the device believed since
 
     def resume(self, seq: int, uptime_us: int) -> None:
         """Start from a saved checkpoint (link/checkpoint.py): ``seq`` is the next frame
         wanted; a first HELLO whose uptime is below ``uptime_us`` claims a reboot while
-        the host was down. Before any frame has been seen."""
+        the host was down, and so does one that reports fewer frames written than the
+        checkpoint had (``behind_resume``). Before any frame has been seen."""
         self._start(seq)
         self._uptime_us = uptime_us
+        self._resumed = True
+
+    def behind_resume(self, seq: int) -> bool:
+        """A resumed host, before any frame of the device was believed: a status frame that
+        reports ``seq`` as the last frame written, behind the last one delivered before the
+        checkpoint (``resume``'s seq - 1). The device's numbering went back: it booted again
+        while the host was down, also where its uptime is already past the checkpoint's."""
+        return self._resumed and self._exp is not None and self._lin(seq) < self._exp - 1
 
     # --- positions -------------------------------------------------------------
 
@@ -212,6 +222,8 @@ class Sequencer:
         self._seen_at = now
         self._heard(now)
         self._records += 1
+        if self._exp is not None and self._lin(frame.seq) >= self._exp:
+            self._resumed = False
         if self._exp is None:
             self._start(frame.seq)
         p = self._lin(frame.seq)
@@ -402,6 +414,7 @@ class Sequencer:
         out = Step()
         self._seen_at = now
         self._heard(now)
+        self._resumed = False
         if self._exp is None:
             self._start((last_seq + 1) % SEQ_MOD)
             return out
@@ -438,6 +451,7 @@ class Sequencer:
             self._deliver(out)
         self.stats.restarts += 1
         self._records = 0
+        self._resumed = False
         self._claim = None
         self._buf.clear()
         self._gaps.clear()
