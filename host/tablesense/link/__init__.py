@@ -116,6 +116,10 @@ async def table_items(
                                f"{resume.seq} of its previous boot on is lost")
                         yield LinkStatus("lost", why)
                     translator.restarted()  # its times go on after the old boot's (and the log's)
+                    next_seq = 0
+                    if translator.quiet:  # a place to resume from: the new boot's first frame, its clock
+                        last_cp = 0
+                        yield Checkpoint(0, *translator.clock_state())
                 continue
             if isinstance(item, HelloFrame):
                 if item.crash:  # the board restarted by itself (firmware 0.3): the pub logs it once
