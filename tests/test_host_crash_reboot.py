@@ -136,7 +136,10 @@ def test_a_board_rebooted_while_its_host_was_down_goes_on_after_the_logs_latest_
         up = _checkpoint_uptime(db, host)
         t0 = time.monotonic()
         a = up + 1_500_000
-        fws[0].send_edges(_shot(a, [1, 2, 3]) + _shot(a + 1_500_000, [4, 3, 2, 1, 4, 3, 2, 1]))
+        # shot B 3 s after shot A: a heartbeat comes between A's rest and B (one a second),
+        # the quiet point at which the host saves the checkpoint it will resume from
+        fws[0].send_edges(_shot(a, [1, 2, 3]) + _shot(a + 3_000_000, [4, 3, 2, 1, 4, 3, 2, 1]))
+        _until(lambda: _checkpoint_uptime(db, host) > a, 60, "no checkpoint after shot A")
         # shot A ends with its rest; shot B has logged its first cushions: the host is killed
         _until(lambda: sum(e["type"] == "cushion" for e in _logged(db)) >= 3 + logged_first, 60,
                "the host did not log the shots")
