@@ -431,9 +431,17 @@ class Sequencer:
             out.ask = True
             return out
         q = min(p, claim)
-        if p < claim:
+        if p < claim and self.waiting:
+            # a replay is under way: the device reports its place in the replay, behind the
+            # frames it wrote; that says nothing against the claim, which stays (the soak's
+            # seed 3: refuted, the frames after the replay's place were lost with no word
+            # when the board rebooted before sending them again)
+            pass
+        elif p < claim:
             out.notes.append(_refuted(claim, p))
-        self._claim = p if p > claim else None
+            self._claim = None
+        else:
+            self._claim = p if p > claim else None
         out.ask = p > claim  # what this one claims beyond the first is a claim of its own
         self._new_gap(self._top + 1, q, now, f"the device is at seq {q % SEQ_MOD}", out)
         self._top = q
@@ -448,6 +456,12 @@ class Sequencer:
             for g in self._gaps:
                 if not g.lost:
                     self._give_up(g, "the device restarted before replaying them", out)
+            if self._claim is not None and self._claim > self._top:
+                # a status frame reported these, not yet confirmed (a replay was under way):
+                # the device wrote them, and they went with its store
+                a, b = self._top + 1, self._claim
+                self.stats.lost += b - a + 1
+                out.notes.append(_lost_note(a, b, "the device restarted before sending them again"))
             self._deliver(out)
         self.stats.restarts += 1
         self._records = 0
