@@ -273,7 +273,9 @@ class Pub(SensorsOut):
         if callable(source):
             cp, row = self._checkpoint(tab)
             if cp is not None:
-                dedupe = Dedupe(self.store.table_lines_after(table_id, row))
+                after = self.store.table_lines_after(table_id, row)
+                dedupe = Dedupe(after)
+                cp = cp.after_lines(after)
             source = source(cp)
         async for item in source:
             if isinstance(item, Checkpoint):

@@ -410,8 +410,14 @@ class Link:
         out.append(f)
 
     def restart(self, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        """The device rebooted: the old boot's frames still held are delivered, then the
+        ``restarted`` status, then the new boot's: the status divides the two clocks."""
         self.clock.rebase()
-        self._step(self.seq.restart(now), out, now)
+        step = self.seq.restart(now)
+        said = [n for n in step.notes if n.kind == "restarted"]
+        step.notes = [n for n in step.notes if n.kind != "restarted"]
+        self._step(step, out, now)
+        out.extend(LinkStatus(n.kind, n.text, n.data) for n in said)
 
     def refuse(self, r: Refusal, now: float, out: list[Frame | LinkStatus | str]) -> None:
         self.stats.implausible += 1
