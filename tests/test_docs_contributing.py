@@ -14,9 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from tablesense import games
+
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "contributing.md"
-GAMES = ("golf", "kegle", "carom")
+GAMES = games.names()
 
 SPAN = re.compile(r"`([^`\n]+)`")
 EXT = re.compile(r"\.(py|md|js|json|jsonl|toml|ftl|html)$")
