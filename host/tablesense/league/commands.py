@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import TablesenseError
-from .broker_config import LEAGUE_USER
+from .broker_config import LEAGUE_USER, read_passwd
 from .broker_config import write as write_config
 from .broker_url import BrokerURLError, parse_broker_url
 from .inbox import open_inbox
@@ -123,8 +123,12 @@ def _serve(args: argparse.Namespace) -> int:
 def _broker_config(args: argparse.Namespace) -> int:
     if bool(args.tls_cert) != bool(args.tls_key):
         raise BrokerURLError("--tls-cert and --tls-key go together")
+    acl = Path(args.dir) / "acl"
+    before = acl.read_text(errors="replace") if acl.is_file() else None
+    dropped = sorted(set(read_passwd(Path(args.dir) / "passwd")) - {LEAGUE_USER, *args.pub})
     made = write_config(Path(args.dir), args.pub, args.port, args.bind, args.tls_cert, args.tls_key,
                         tuple(args.reset))
+    changed = before is not None and before != acl.read_text()
     scheme = "mqtts" if args.tls_cert else "mqtt"
     rows = [{"user": a.user, "password": a.password,
              "url": f"{scheme}://{a.user}:{a.password}@{args.host}:{args.port}" if a.password else None}
@@ -142,6 +146,12 @@ def _broker_config(args: argparse.Namespace) -> int:
         else:
             print(f"  pub {row['user']}: tablesense run ... --league {row['url']} --pub {row['user']}")
     print("the passwords are shown this once; the password file keeps only their hashes")
+    if dropped:
+        print(f"no account now for {', '.join(dropped)} (not given with --pub): run it again with every pub "
+              "to keep theirs")
+    if changed:  # e.g. a broker set up before team nights: the league may now tell the pubs theirs
+        print("the ACL changed: a running Mosquitto reads it when restarted (or sent SIGHUP: kill -HUP "
+              "its pid); until then it refuses what the new ACL allows, such as the team nights")
     return 0
 
 
