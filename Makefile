@@ -15,7 +15,7 @@ PROFILE ?= golf
 GAME    ?= golf
 EXTRAS  ?=
 
-.PHONY: setup pub browser broker test test-fast lint typecheck demo flash bench clean
+.PHONY: setup pub browser broker test test-fast test-long lint typecheck demo flash bench clean
 
 setup: $(STAMP) $(STUBS)
 
@@ -60,11 +60,21 @@ broker:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq mosquitto mosquitto-clients >/dev/null; }
 
+# The suite on two workers (pytest-xdist; WORKERS=0 runs it in one process), a test file
+# on one worker (a module's fixture, a browser or a soak, made once), each property test
+# with a quarter of its examples (tests/conftest.py); test-long: four times as many, in
+# one process. docs/performance.md, "The test suite", has the times.
+WORKERS ?= 2
+PYTEST  := $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile
+
 test: setup browser broker
-	$(BIN)/python -m pytest -q tests
+	$(PYTEST) --hypothesis-profile=quick tests
 
 test-fast: setup
-	$(BIN)/python -m pytest -q -m "not browser and not slow" tests
+	$(PYTEST) --hypothesis-profile=quick -m "not browser and not slow" tests
+
+test-long: setup browser broker
+	$(BIN)/python -m pytest -q --hypothesis-profile=long tests
 
 lint: setup
 	$(BIN)/ruff check host tests bench firmware tools

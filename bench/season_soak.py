@@ -61,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     if anchor is not None:
         print(per_minute(report, "under fire"))
         print(per_minute(anchor, "anchor, no fault"))
+        print(lost(report, "under fire"))
+        print(lost(anchor, "anchor, no fault"))
         if not anchor.ok:
             print("the anchor (no fault) broke invariants too:")
             print(format_report(anchor))
@@ -75,6 +77,15 @@ def per_minute(report: Report, what: str) -> str:
             "league results": fig["league"]["results in the league"]}
     rates = ", ".join(f"{k} {v / minutes:.1f}" for k, v in rate.items())
     return f"per minute ({what}, {minutes:g} min): {rates}"
+
+
+def lost(report: Report, what: str) -> str:
+    """The sensor events' fate and the invariants, one line (beside the anchor's)."""
+    ev = report.figures["sensor events"]
+    broken = sum(1 for lines in report.broken.values() if lines)
+    return (f"sensor events ({what}): written {ev['the boards wrote']}, logged {ev['logged']}, said lost "
+            f"{ev['said lost']}, silently lost {ev['silently lost']}, doubled {ev['doubled']}; invariants "
+            f"broken {broken} of {len(report.broken)}")
 
 
 def recheck(work: Path) -> int:

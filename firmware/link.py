@@ -35,6 +35,7 @@ _RECORD = const(12)  # wire.RECORD: a kept frame's bytes
 _EVENT = const(1)  # wire.EVENT
 _F_ACTIVE = const(1)
 _F_LATE = const(2)
+_STALE = const(1 << 27)  # the newest stamp kept is moved up to this far behind now (_drain)
 _BACKLOG_BUSY = const(256)  # frames waiting to be sent: the virtual table holds back
 _LINE_MAX = const(80)
 _COLOUR_DELAY_US = const(2000)  # colour sensor integration time after a beam edge (default)
@@ -118,6 +119,10 @@ class Firmware:
         self.last_feed = t
         self.last_edge = t
         self.gc_due = False  # a command left garbage: collect it at the next quiet point
+        # the newest stamp kept (30-bit ticks) and the host's reorder window (one scan):
+        # a record the main loop makes late is never stamped further behind (_drain)
+        self.newest = t
+        self.window = 20000
         self.feed = getattr(hal, "feed", _nothing)
         self.collect = getattr(hal, "collect", _nothing)
 
@@ -161,6 +166,7 @@ class Firmware:
         for ch in range(boardcfg.MAX_CHANNELS):
             self.colour_wait[ch] = 0
         self.colour_delay = getattr(b, "colour_delay_us", _COLOUR_DELAY_US)
+        self.window = b.scan_ms * 1000
         for text in self.hal.use_colours(b):  # a sensor that did not answer: its ball is unknown
             self.error(E_PROFILE, text)
         self.collect()  # set-up's garbage, now, before the first edge
@@ -262,6 +268,8 @@ class Firmware:
         seq = self.next_seq
         clock = self.clock
         wire.keep(self.kept, (seq & (KEEP - 1)) * _RECORD, typ, seq, ch, b, clock.hi, clock.lo)
+        if tdiff(clock.lo, self.newest) > 0:  # lo is the 30-bit tick of the stamp
+            self.newest = clock.lo
         if self.kept_n < KEEP:
             self.kept_n += 1
         self.next_seq = (seq + 1) & _SEQ_MASK
@@ -319,6 +327,8 @@ class Firmware:
     # -- the rings --------------------------------------------------------------------
     def drain(self):
         self.now()
+        if elapsed(self.clock.lo, self.newest) > _STALE:  # kept near now: ticks compare within a half-wrap
+            self.newest = (self.clock.lo - _STALE) & _MASK
         seq = self.next_seq
         self._drain(self.ring)
         self._drain(self.mring)
@@ -345,7 +355,16 @@ class Firmware:
 
     def _drain(self, ring):
         """Every record in the ring, stamped and kept (record(), inline: this runs once
-        an event). Callbacks that add records meanwhile are drained too."""
+        an event). Callbacks that add records meanwhile are drained too.
+
+        Frames are kept in the order they are drained, and the host puts them in time
+        order within one scan (its reorder window). A record the main loop makes late (a
+        polled edge after its debounce, an edge the level scan found) whose stamp is more
+        than a scan behind the newest frame kept (the loop was held up between the two
+        samples: a long write, a collection) is stamped one scan behind it and flagged
+        LATE: its time was only known to within the hold-up. Written with its first
+        sample's time, it came seconds behind later frames, and the host logged it out of
+        order or refused it as implausible (the season soak, seed 3)."""
         st = ring.st  # head, tail, overflows, size (ring.py)
         t = st[1]
         if t == st[0]:
@@ -358,6 +377,8 @@ class Firmware:
         keep = wire.keep
         colour = self.colour_chs
         seq = self.next_seq
+        newest = self.newest
+        window = self.window
         n = 0
         while t != st[0]:
             m = meta[t]
@@ -368,6 +389,12 @@ class Firmware:
             st[1] = t  # the slot is free for the handlers again
             ch = m & 0xFF
             flags = m >> 8
+            d = ((tick - newest + _HALF) & _MASK) - _HALF  # tdiff, inline
+            if d > 0:
+                newest = tick
+            elif d < -window:  # kept late: one scan behind the newest, flagged LATE
+                tick = (newest - window) & _MASK
+                flags |= _F_LATE
             clock.at(tick)
             keep(kept, (seq & (KEEP - 1)) * _RECORD, _EVENT, seq, ch, flags, clock.hi, clock.lo)
             seq = (seq + 1) & _SEQ_MASK
@@ -380,6 +407,7 @@ class Firmware:
                         self.colour_wait[ch] = 1
                         self.colour_at[ch] = (tick + self.colour_delay) & _MASK
         self.next_seq = seq
+        self.newest = newest
         n += self.kept_n
         self.kept_n = n if n < KEEP else KEEP
 

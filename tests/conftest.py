@@ -76,3 +76,37 @@ def ctx(request: pytest.FixtureRequest) -> Iterator[Any]:
     context = request.getfixturevalue("browser").new_context(device_scale_factor=1)
     yield context
     context.close()
+
+
+# --- how hard the property tests look ---------------------------------------------------------
+#
+# Each property test says how many examples it wants (``@settings(max_examples=N)``); a
+# Hypothesis profile scales every such N by a factor: ``default`` (plain ``pytest``) as
+# written; ``quick`` (``make test``, ``make test-fast``: the suite run often) a quarter, at
+# least 10; ``long`` (``make test-long``) four times as many. The properties are the same in
+# each; only how many inputs each run tries differs. No profile has a deadline: a loaded
+# machine is no failure. (Hypothesis reads a test's settings when it runs, from the
+# attribute its ``@given`` and ``@settings`` set; the scaling replaces them there once.)
+
+from hypothesis import settings as _hsettings  # noqa: E402
+
+_EXAMPLES = {"default": (1.0, 1), "quick": (0.25, 10), "long": (4.0, 1)}
+for _name in _EXAMPLES:
+    _hsettings.register_profile(_name, deadline=None)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    factor, floor = _EXAMPLES.get(_hsettings.get_current_profile_name(), (1.0, 1))
+    if factor == 1.0:
+        return
+    done: set[int] = set()
+    for item in items:
+        fn = getattr(item, "obj", None)
+        fn = getattr(fn, "__func__", fn)  # a method's function
+        written = getattr(fn, "_hypothesis_internal_use_settings", None)
+        if written is None or not hasattr(fn, "hypothesis") or id(fn) in done:
+            continue
+        done.add(id(fn))
+        n = written.max_examples
+        scaled = max(min(floor, n), round(n * factor))
+        fn._hypothesis_internal_use_settings = _hsettings(written, max_examples=scaled)

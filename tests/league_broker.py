@@ -54,7 +54,11 @@ class Broker:
         with open(self.dir / "mosquitto.log", "ab") as log:
             self.proc = subprocess.Popen(["mosquitto", "-c", str(self.dir / "mosquitto.conf")],
                                          stdout=subprocess.DEVNULL, stderr=log)
-        wait_port(self.port)
+        try:
+            wait_port(self.port, 30)  # a loaded machine starts it slowly
+        except OSError:
+            self.stop()  # not left running when it never answered
+            raise
 
     def stop(self) -> None:
         """SIGTERM: Mosquitto saves the queued messages of persistent sessions, then exits."""

@@ -3,6 +3,7 @@ page, axe-core run on it. Not a test file (no ``test_`` prefix)."""
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -19,13 +20,19 @@ LONG = {"p1": "Marie-Christine Vandenbroucke"[:24], "p2": "Jan-Willem Oosterhuiz
 SIM_OPTS: dict[str, dict[str, Any]] = {"golf": {}, "kegle": {"distance": 20}, "carom": {"targets": 3}}
 
 
+@functools.cache
+def _played(game: str, seed: int) -> tuple[Event, ...]:
+    """The simulator's match, played once a process (its events are frozen records)."""
+    return tuple(play_match(game, seed=seed, full_info=False, **SIM_OPTS[game]))
+
+
 def sim_events(game: str, seed: int = 0, players: dict[str, str] | None = None,
                **setup_extra: Any) -> list[Event]:
     """A whole simulated match (no camera: the referee's calls are in it), with ``players``
     and more set-up fields put in its set-up."""
     import msgspec
 
-    events = play_match(game, seed=seed, full_info=False, **SIM_OPTS[game])
+    events = list(_played(game, seed))
     setup = events[0]
     assert isinstance(setup, Setup)
     changes: dict[str, Any] = {}

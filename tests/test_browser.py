@@ -152,7 +152,7 @@ def test_tv_shows_goals_of_a_simulated_table_stream(ctx: Any, live: LivePub) -> 
             yield parse_event({"t": t + 1, "type": "rest"})
 
     live.run(live.pub.feed("2", table()))
-    page.wait_for_selector(".player.p2 .balls[data-left='3']", timeout=1000)
+    page.wait_for_selector(".player.p2 .balls[data-left='3']", timeout=10_000)
     assert page.locator(".player.p2.at").count() == 1  # scored: stays at the table
     assert page.inner_text(".clock")  # the turn clock runs from the rest
     page.close()
@@ -172,7 +172,7 @@ def test_tv_shows_the_pins_of_a_scenario_go_down_and_up(ctx: Any, live: LivePub)
     page.wait_for_selector(".nomatch")
     for event in events[: rest + 1]:  # the shot, up to the balls at rest
         live.call(live.pub.submit, "1", event)
-    page.wait_for_function(f"document.querySelectorAll('.pin.down').length === {len(down)}", timeout=2000)
+    page.wait_for_function(f"document.querySelectorAll('.pin.down').length === {len(down)}", timeout=10_000)
     shown = {int(x) for x in page.eval_on_selector_all(".pin.down", "els => els.map(e => e.dataset.pin)")}
     assert shown == down
     points = live.call(live.pub.snapshot, "1")["state"]["points"]["p1"]
@@ -180,7 +180,7 @@ def test_tv_shows_the_pins_of_a_scenario_go_down_and_up(ctx: Any, live: LivePub)
     assert page.inner_text(".player.p1 .big") == str(points)
     for event in events[rest + 1:]:  # the referee sets the pins up again
         live.call(live.pub.submit, "1", event)
-    page.wait_for_function("document.querySelectorAll('.pin.down').length === 0", timeout=2000)
+    page.wait_for_function("document.querySelectorAll('.pin.down').length === 0", timeout=10_000)
     page.close()
 
 
@@ -194,9 +194,9 @@ def test_tv_shows_a_ball_waiting_for_its_replacement_spot(ctx: Any, live: LivePu
     for event in ({"t": 1.0, "type": "strike", "ball": "p1"}, {"t": 2.0, "type": "off_table", "ball": "p1"},
                   {"t": 3.0, "type": "rest"}):
         live.submit("1", **event)
-    page.wait_for_selector(".badge.spot:has-text('Ann')", timeout=2000)
+    page.wait_for_selector(".badge.spot:has-text('Ann')", timeout=10_000)
     live.call(live.pub.call, "1", {"call": "spot", "ball": "p1", "spot": 1})  # Bob chooses spot 1
-    page.wait_for_function("!document.querySelector('.badge.spot')", timeout=2000)
+    page.wait_for_function("!document.querySelector('.badge.spot')", timeout=10_000)
     page.close()
 
 
@@ -216,7 +216,7 @@ def test_referee_starts_a_match_and_corrects_a_shot(ctx: Any, live: LivePub) -> 
     page.fill("input[name=p2]", "Bob")
     started = time.monotonic()
     page.click("#start-match")
-    page.wait_for_selector("#now:has-text('Ann')", timeout=2000)
+    page.wait_for_selector("#now:has-text('Ann')", timeout=10_000)
     assert time.monotonic() - started < 30
     snap = live.call(live.pub.snapshot, "1")
     assert snap["match"]["players"] == {"p1": "Ann", "p2": "Bob"}

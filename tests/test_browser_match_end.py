@@ -13,10 +13,12 @@ import pytest
 from screen_checks import apart, box, clipped, feed, inside, panel_url, shown, sim_events, tv_url
 from test_browser import LivePub, _page, browser  # noqa: F401  (fixture)
 
+from tablesense import games, texts
+
 pytestmark = pytest.mark.browser
 
-GAMES = ("golf", "kegle", "carom")
-LANGS = ("en", "nl", "da")
+GAMES = games.names()
+LANGS = texts.LANGS  # every language found, so a new one is checked at a match's end too
 TABLES = {f"{g}-{lang}": (g, lang) for g in GAMES for lang in LANGS}
 #: the same matches again, for the panel's undo (which changes them)
 UNDONE = {f"undo-{g}-{lang}": (g, lang) for g, lang in (("golf", "da"), ("kegle", "en"), ("carom", "nl"))}

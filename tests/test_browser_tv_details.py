@@ -88,3 +88,24 @@ def test_keglebillard_last_shot_stays_on_the_tv_while_the_next_shot_plays(ctx: A
     live.submit("2", t=15.0, type="cushion", cushion=2, ball="red")  # the next shot rolls
     shown(page, live, "2")
     assert page.inner_text("#lastshot-text") == told
+
+
+def test_the_tv_shows_the_fields_its_game_declares_and_no_other(ctx: Any, live: LivePub) -> None:
+    """Golf declares who of each side of a duo plays next (``Game.tv``): each card says it, in
+    the table's language; keglebillard declares nothing beside its own layout: no extra line."""
+    live.call(live.pub.set_lang, "1", "nl")
+    duo = {"game": "golf", "format": "duo", "players": {"p1": ["Ann", "Cor"], "p2": ["Bob", "Dirk"]}}
+    live.call(live.pub.start_match, "1", duo)
+    live.submit("1", t=1.0, type="cushion", cushion=1, ball="p1")
+    live.submit("1", t=1.5, type="rest")
+    kegle_setup = {"game": "kegle", "players": {"p1": "Mette", "p2": "Lars"}, "distance": 40}
+    live.call(live.pub.start_match, "2", kegle_setup)
+    golf = _tv(ctx, live, "1")
+    nxt = live.call(lambda: live.pub.snapshot("1")["state"]["next_up"])
+    for p in ("p1", "p2"):
+        card = f"section.player.{p} .stat.extra"
+        assert golf.text_content(f"{card} .label") == "Hierna"  # Dutch, not the field's English name
+        assert golf.text_content(f"{card} .value") == nxt[p]
+    assert golf.locator(".centre .stat.extra").count() == 0
+    kegle = _tv(ctx, live, "2")
+    assert kegle.locator(".stat.extra").count() == 0

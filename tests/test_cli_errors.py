@@ -131,6 +131,22 @@ def test_a_league_database_that_is_not_there_is_said_and_not_made(
     assert not db.exists() and list(tmp_path.iterdir()) == []
 
 
+def _league_actions() -> list[str]:
+    return list(next(c for c in walk(build_parser()) if c.path == ("league",)).children)
+
+
+@pytest.mark.parametrize("argv", [["league"], ["league", "--db", "club.db"]])
+def test_league_without_an_action_names_every_action_it_has(
+        argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, _out, err = _run(argv, capsys)
+    line = _one_line(err, "tablesense league")
+    actions = _league_actions()
+    assert code == 2 and {"standings", "year", "serve", "broker-config", "alias", "barrage"} <= set(actions)
+    named = line.split("say what to do: ", 1)[1].split(" (see ", 1)[0].split(", ")
+    assert sorted(named) == sorted(actions), line
+    assert line.endswith("(see tablesense league --help)"), line
+
+
 #: the edges files (the other scenarios are shots for the simulator)
 EDGES = [p for p in [ROOT / "examples" / "golf-edges.jsonl", *sorted((ROOT / "tests/scenarios").glob("*"))]
          if '"t_us"' in p.read_text(encoding="utf-8")]

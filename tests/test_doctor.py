@@ -98,11 +98,12 @@ def test_doctor_against_the_real_firmware(tmp_path: Path) -> None:
     (tmp_path / "kegle.json").write_text(board_config_json(load_profile("kegle")))
     with fitl.start_firmware(str(tmp_path / "golf.json")) as fw:  # the board starts on golf
         proc = subprocess.Popen([*TABLESENSE, "doctor", "--port", fw.port, "--profile", "kegle",
-                                 "--seconds", "4", "--stuck", "1", "--json"],
+                                 "--seconds", "9", "--stuck", "1", "--json"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        # The firmware plays the feed on its own clock (from its start): at 2.5 s the doctor
-        # has long switched the board to kegle.
-        t0 = 2_500_000
+        # The firmware plays the feed on its own clock (from its start): at 6 s the doctor has
+        # switched the board to kegle even on a loaded machine (its start took up to 3 s at load
+        # 30), and it watches until 9 s after that.
+        t0 = 6_000_000
         edges = [{"t_us": t0, "ch": 0, "level": 1}, {"t_us": t0 + 500, "ch": 0, "colour": 2},
                  {"t_us": t0 + 30_000, "ch": 0, "level": 0},
                  {"t_us": t0, "ch": 6, "level": 1},  # pin 1 falls and stays down

@@ -269,9 +269,16 @@ async def test_bad_commands_get_device_errors_and_the_stream_goes_on(tmp_path, f
 
 
 async def test_unplugged_port_is_reported_retried_then_a_clear_error(tmp_path, firmware) -> None:
-    """The firmware dies and its pty vanishes, as a USB port does when the cable is pulled."""
+    """The firmware dies and its port vanishes, as a USB port does when the cable is pulled.
+
+    The port is a link of the test's own to the pty (as udev's /dev/serial/by-id/ names
+    are), removed before the firmware is killed: the pty's number, free once the firmware
+    is gone, is the next pty anyone opens on this machine, and the link's retries must not
+    open another test's board (a second suite's, beside this one)."""
     fw = firmware(board_16(tmp_path), realtime=False)
-    link = Link(fw.port, from_seq=0, give_up_after=1.0, backoff=(0.05, 0.2))
+    port = tmp_path / "ttyUSB0"
+    port.symlink_to(fw.port)
+    link = Link(str(port), from_seq=0, give_up_after=1.0, backoff=(0.05, 0.2))
     statuses: list[LinkStatus] = []
 
     async def run() -> None:
@@ -279,9 +286,10 @@ async def test_unplugged_port_is_reported_retried_then_a_clear_error(tmp_path, f
             if isinstance(item, LinkStatus):
                 statuses.append(item)
                 if item.kind == "hello":
+                    port.unlink()
                     fw.proc.kill()
 
-    with pytest.raises(LinkError, match=f"cannot open {fw.port} for 1 s: .*No such file or directory"):
+    with pytest.raises(LinkError, match=f"cannot open {port} for 1 s: .*No such file or directory"):
         await asyncio.wait_for(run(), 10)
     link.close()
     assert [s.kind for s in statuses] == ["connected", "hello", "disconnected", "reconnecting"], statuses

@@ -18,9 +18,12 @@ assert _spec is not None and _spec.loader is not None
 typecheck = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(typecheck)
 
-pytestmark = pytest.mark.skipif(
-    typecheck.missing() is not None, reason=f"cannot type-check the firmware: {typecheck.missing()}"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        typecheck.missing() is not None, reason=f"cannot type-check the firmware: {typecheck.missing()}"
+    ),
+    pytest.mark.slow,  # a type checker's run each (make test; make lint runs the check too)
+]
 
 
 @pytest.mark.parametrize("version", typecheck.VERSIONS)

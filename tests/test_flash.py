@@ -224,6 +224,7 @@ HOST_MARCH = {"x86_64": "x64", "amd64": "x64", "i686": "x86"}.get(platform.machi
 
 
 @pytest.mark.micropython
+@pytest.mark.slow
 @pytest.mark.skipif(HOST_MARCH is None, reason="mpy-cross cannot emit native code for this host")
 def test_flash_plan_runs_with_mpremote_and_the_flashed_firmware_says_hello(tmp_path: Path) -> None:
     from tablesense.deploy.run import mpremote_path, read_manifest

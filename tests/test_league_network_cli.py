@@ -142,3 +142,51 @@ def test_an_alias_must_name_a_member(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert code == 0 and "annie in kroeg's matches is Ann in Najaar" in out
     code, _, err = run(capsys, "league", "--db", str(db), "alias", "Najaar", "zed", "Zed")
     assert code == 1 and "'Zed' is not a player of Najaar" in err
+
+
+def _as_root_with_mosquitto() -> bool:
+    import pwd
+    import shutil
+    try:
+        pwd.getpwnam("mosquitto")
+    except KeyError:
+        return False
+    return os.geteuid() == 0 and all(shutil.which(b) is not None for b in ("mosquitto", "mosquitto_pub"))
+
+
+@pytest.mark.skipif(not _as_root_with_mosquitto(), reason="needs root, Debian's mosquitto and its user")
+def test_broker_configs_run_line_run_as_root_starts_a_broker_the_league_logs_into(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """As root Mosquitto drops to the user ``mosquitto``: the line broker-config prints must
+    give him the files, or the broker stops at once on a password file it cannot read."""
+    import re
+    import shutil
+    import subprocess
+    import tempfile
+
+    from league_broker import free_port, wait_port
+
+    d = Path(tempfile.mkdtemp(prefix="tablesense-broker-"))  # not under pytest's 0700 folder
+    d.chmod(0o755)
+    port = free_port()
+    proc = None
+    try:
+        code, out, err = run(capsys, "league", "broker-config", "--dir", str(d / "b"), "--pub", "kroeg",
+                             "--broker-port", str(port), "--broker-host", "127.0.0.1")
+        assert code == 0, err
+        line = re.search(r"; run: (.*?)(?: \(as root[^)]*\))?$", out.splitlines()[0])
+        assert line is not None, out
+        password = re.search(r"mqtt://league:([^@]+)@", out)
+        assert password is not None, out
+        proc = subprocess.Popen(["bash", "-c", line.group(1)], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, start_new_session=True)
+        wait_port(port, timeout=30)
+        sent = subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(port), "-u", "league",
+                               "-P", password.group(1), "-t", "tablesense/league/nights/kroeg", "-n"],
+                              capture_output=True, text=True, timeout=30)
+        assert sent.returncode == 0, sent.stderr
+    finally:
+        if proc is not None:
+            os.killpg(proc.pid, 15)
+            proc.wait(timeout=30)
+        shutil.rmtree(d, ignore_errors=True)

@@ -90,7 +90,11 @@ class League:
             self.proc = subprocess.Popen([sys.executable, "-m", "tablesense", "league", "serve", "--broker",
                                           self.broker.url("league"), "--db", str(self.db),
                                           "--http", f"127.0.0.1:{self.http}"], stdout=log, stderr=log)
-        wait_port(self.http, 20)
+        try:
+            wait_port(self.http, 60)  # a loaded machine starts it slowly
+        except OSError:
+            self.stop()  # not left running when it never answered
+            raise
 
     def kill(self) -> None:
         assert self.proc is not None

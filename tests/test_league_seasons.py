@@ -2,8 +2,8 @@
 match played into a real ``Pub`` (its SQLite match log), sent by the pub's own publisher, taken
 by the league service; the league's standings equal those worked out from the pubs' logs
 directly. The carom season is one of team nights: the league tells each home pub its nights,
-the pub tags the night's matches, shows the night's score on its overview, and sends a match
-at the scheme's innings cap though the rule engine plays on."""
+the pub tags the night's matches, sets each up to the scheme's innings cap (the rule engine
+ends it there), shows the night's score on its overview and sends the match at the cap."""
 
 from __future__ import annotations
 
@@ -274,14 +274,20 @@ async def test_a_season_of_team_nights_between_three_pubs(
                     for m in sent
                 )
             ended = [m.ended for m in home_pub.store.matches(limit=10)]
-            assert ended.count(None) == 1, "the capped match never ended on the pub's scoreboard ..."
+            assert ended.count(None) == 0, "the capped match ended on the pub's scoreboard ..."
+            [capped_id] = [m.id for m in home_pub.store.matches(limit=10)
+                           if m.players == {"p1": teams[first.home][1][1], "p2": teams[first.away][1][1]}]
+            capped_log = [e.line for e in home_pub.store.events(capped_id)]
+            assert json.loads(capped_log[0])["innings_limit"] == 3, "set up to the night's innings cap"
+            final = replay_match(capped_log).final
+            assert final["winner"] == "p2" and "carom.innings-limit" in {r["rule"] for r in final["rulings"]}
         finally:
             await client.close()
     got = tables(db, "Visite")
     with LeagueStore(str(db)) as store:
         capped = [r for r in store.results(store.competition("Visite")) if r.innings == (3, 3)]
     assert len(capped) == 1 and capped[0].caroms == (6, 9) and capped[0].winner == "p2", (
-        "... and the league read it at the cap: 6/20 against 9/20"
+        "... and the league read it there: 6/20 against 9/20"
     )
     assert got["standings"] == direct_table(scheme, players, logs)
     # the nights from the logs: each pub's matches are its home team's nights

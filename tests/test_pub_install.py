@@ -223,7 +223,8 @@ NEEDS_AN_EXTRA = [
     (["camera", "film", "--out", "{tmp}/rally", "--shots", "1"], "camera,sim"),
     (["run", "--serial", "socket://127.0.0.1:9", "--profile", "carom", "--camera", "0", "--http", "{port}",
       "--db", "{tmp}/pub.db"], "camera"),
-    (["bench", "golf_replay"], "camera,sim"),
+    (["bench", "sim_speed"], "sim"),  # a benchmark asks for what it times (link_decode: nothing)
+    (["bench", "camera_anchor"], "camera"),
 ]
 
 
@@ -321,3 +322,12 @@ def test_the_pub_serves_its_scoreboard_and_the_referee_qr_code_without_the_extra
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 0 and "Traceback" not in err, err
+
+
+def test_a_benchmark_of_the_link_or_the_replay_asks_for_no_extra() -> None:
+    from tablesense.commands.bench import parts_of
+
+    bench = ROOT / "bench"
+    assert parts_of(bench / "link_decode.py") == () and parts_of(bench / "replay_speed.py") == ()
+    assert "pymunk" in parts_of(bench / "sim_speed.py") and "cv2" in parts_of(bench / "camera_fps.py")
+    assert "micropython" in parts_of(bench / "season_soak.py")  # the soak's boards run the firmware

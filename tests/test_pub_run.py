@@ -126,6 +126,11 @@ def test_run_shows_a_goal_from_the_firmware_on_a_real_pty(tablesense_cmd: list[s
                 except OSError:
                     continue
             assert next(e for e in ticker if e["type"] == "goal")["source"] == "table"
-        finally:
+        finally:  # stopped before the firmware: its link never retries the pty once it is free
             proc.send_signal(signal.SIGINT)
+            try:
+                proc.communicate(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.communicate(timeout=10)
             proc.wait(10)

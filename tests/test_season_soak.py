@@ -62,12 +62,6 @@ def test_the_season_was_played_and_every_fault_kind_injected(season: Report) -> 
     assert fig["link"]["reboots"] >= 1
 
 
-# Breaks of the current code that this season meets every time (issue 22); each xfail is
-# strict: when the break is fixed the test passes, and the mark must go.
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 22, Link and board: a board that reboots 1.2-1.8 s after booting gets its next boot's HELLO "
-    "refused as implausible ('the next status frame continues the old clock'), and that boot's events never "
-    "reach the log, with no 'lost' line (seed 11: hoek-1's board rebooting 1.6 s after its boots)"))
 def test_every_sensor_event_is_logged_once_in_order_or_said_lost(season: Report) -> None:
     _holds(season, INVARIANTS[0])
 
@@ -76,19 +70,10 @@ def test_frames_are_said_lost_only_where_the_board_no_longer_held_them(season: R
     _holds(season, INVARIANTS[1])
 
 
-# Two more breaks meet this season in about one run in three, timing decides (the same
-# reboots as above, during a replay): strict would make the suite flaky either way, so
-# these two are not strict; remove them with the reboot fix above.
-@pytest.mark.xfail(strict=False, reason=(
-    "issue 22, Link and board (found by the soak): after a board's reboots during a replay the host logs "
-    "events released behind later ones, so table time goes back (seed 11: hoek-1, 0.26 s; not every run)"))
 def test_table_times_go_forward_in_every_log(season: Report) -> None:
     _holds(season, INVARIANTS[2])
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "issue 22, Link and board (found by the soak): after a board's reboots during a replay the host logs a "
-    "rest every 20 ms with no shot between (seed 11: hoek-1, a rest storm; not every run)"))
 def test_every_shot_is_ended_by_its_rest(season: Report) -> None:
     _holds(season, INVARIANTS[3])
 

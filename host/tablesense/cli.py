@@ -34,7 +34,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sim": ("sim", "run the real firmware under MicroPython on a pty, driven by a file of edges"),
     "demo": ("demo", "play a whole simulated match and show it on the scoreboard"),
     "run": ("run", "serve the pub: links to the tables, match log, scoreboard and referee panel"),
-    "league": ("league", "club competition: players, results, standings, new moyennes"),
+    "league": ("league", "competitions of golf, keglebillard and carom: players, teams, results, schedule, "
+               "standings, new moyennes"),
     "flash": ("flash", "compile and deploy the firmware to an ESP32 board"),
     "doctor": ("doctor", "live check of every sensor channel of a table"),
     "profile": ("profile", "validate table profiles and generate board configuration and wiring"),

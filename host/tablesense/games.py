@@ -54,6 +54,11 @@ class Game:
     #: the set-up's field a match is played to: ``"targets"`` (caroms each), ``"distance"``
     #: (points to reach); None: the game's own length (golf: best of three frames)
     played_to: str | None = None
+    #: the state's fields the TV shows beside its own drawing of the game (web/view.py,
+    #: ``view.extras``): a field per player (``{"p1": ..., "p2": ...}``) as a line on each
+    #: player's card, a plain value in the middle. Any other field stays off the TV: a new
+    #: field of an engine reaches the screen when its game declares it here, never by chance.
+    tv: tuple[str, ...] = ()
 
     @property
     def settle_s(self) -> float:

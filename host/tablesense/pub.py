@@ -75,6 +75,9 @@ class Pub(SensorsOut):
         #: tonight's team nights at this pub, their score so far (``league.pub_nights``; the
         #: overview shows it from ``/api/team-night``); None: the pub is in no league
         self.team_night: dict[str, Any] | None = None
+        #: what the league makes of a referee's set-up before it is checked (``league.pub_nights``:
+        #: a team night's innings cap as its ``innings_limit``); None: the pub is in no league
+        self.league_setup: Callable[[dict[str, Any]], dict[str, Any]] | None = None
         self.tables: dict[str, Table] = {}
         for tid in table_ids:
             token, tlang = store.table(tid, lang)
@@ -270,7 +273,9 @@ class Pub(SensorsOut):
         if callable(source):
             cp, row = self._checkpoint(tab)
             if cp is not None:
-                dedupe = Dedupe(self.store.table_lines_after(table_id, row))
+                after = self.store.table_lines_after(table_id, row)
+                dedupe = Dedupe(after)
+                cp = cp.after_lines(after)
             source = source(cp)
         async for item in source:
             if isinstance(item, Checkpoint):
@@ -422,7 +427,7 @@ class Pub(SensorsOut):
         self._after_apply(tab)
 
     def _setup_event(self, table_id: str, setup: dict[str, Any]) -> Event:
-        obj = dict(setup)
+        obj = dict(setup) if self.league_setup is None else dict(self.league_setup(setup))
         obj.setdefault("t", self.table(table_id).table_time())
         obj["type"] = "setup"
         return parse_event(obj)

@@ -44,13 +44,13 @@ tablesense league create "Najaar 2026" --season 2026-2027 --half najaar --discip
 tablesense league add-player "Najaar 2026" Ann --moyenne 1.2 --db club.db
 tablesense league add-result "Najaar 2026" Ann Bob --caroms 30 20 --innings 25 --db club.db
 tablesense league standings "Najaar 2026" --db club.db
+tablesense league create "Golf 2026" --game golf --db golf.db
 """
 
-ACTIONS = "create, list, show, add-player, add-team, add-result, import, schedule, standings or moyennes"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    add_db(p, "the competition database (SQLite; created if missing); before or after the action")
+    add_db(p, "the competition database (SQLite; `create` makes it when missing); before or after the action")
     sub = p.add_subparsers(dest="action", metavar="ACTION", title="actions")
 
     def action(name: str, text: str, example: str) -> argparse.ArgumentParser:
@@ -164,7 +164,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.action is None:
-        print(f"tablesense league: say what to do: {ACTIONS}", file=sys.stderr)
+        actions = ", ".join((*_ACTIONS, *league_commands.ACTIONS))
+        print(f"tablesense league: say what to do: {actions} (see tablesense league --help)", file=sys.stderr)
         return 2
     if args.action in league_commands.ACTIONS:
         return league_commands.run(args)
@@ -527,6 +528,8 @@ def _standings(store: LeagueStore, args: argparse.Namespace) -> int:
             f"{comp.game}, scheme {comp.scheme}")
     print(f"{comp.name} ({_when(comp)}{what})")
     decider = comp.record.decider
+    schedule = data.get("schedule") or {}
+    to_play = sum(len(schedule.get(k, [])) for k in ("overdue", "next", "later"))  # not the winner yet
     for g in data["groups"]:
         if g["group"]:
             print(f"group {g['group']}")
@@ -540,7 +543,9 @@ def _standings(store: LeagueStore, args: argparse.Namespace) -> int:
                              f"{v:.2f}" if key == "average" else v)
             table.append((n, row["name"], *cells))
         _print_table(table)
-        if g["winner"]:
+        if g["winner"] and to_play:
+            print(f"leader: {g['winner']} ({to_play} scheduled matches still to play)")
+        elif g["winner"]:
             print(f"winner: {g['winner']}")
         elif g["decider"] and decider:
             print(f"level at the top: a {decider} match decides between {' and '.join(g['decider'])}")

@@ -14,13 +14,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import pwd
 import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import TablesenseError
-from .broker_config import LEAGUE_USER
+from .broker_config import LEAGUE_USER, read_passwd
 from .broker_config import write as write_config
 from .broker_url import BrokerURLError, parse_broker_url
 from .inbox import open_inbox
@@ -120,11 +122,29 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_broker(conf: Path) -> str:
+    """How to start the broker on these files. Started as root, Mosquitto drops to the user
+    ``mosquitto``, who cannot read a password file that root keeps to himself: the files
+    (and the persistence folder) are given to that user first."""
+    run = f"mosquitto -c {conf}"
+    if os.geteuid() != 0:
+        return run
+    try:
+        pwd.getpwnam("mosquitto")
+    except KeyError:
+        return run
+    return f"chown -R mosquitto: {conf.parent} && {run} (as root Mosquitto runs as the user mosquitto)"
+
+
 def _broker_config(args: argparse.Namespace) -> int:
     if bool(args.tls_cert) != bool(args.tls_key):
         raise BrokerURLError("--tls-cert and --tls-key go together")
+    acl = Path(args.dir) / "acl"
+    before = acl.read_text(errors="replace") if acl.is_file() else None
+    dropped = sorted(set(read_passwd(Path(args.dir) / "passwd")) - {LEAGUE_USER, *args.pub})
     made = write_config(Path(args.dir), args.pub, args.port, args.bind, args.tls_cert, args.tls_key,
                         tuple(args.reset))
+    changed = before is not None and before != acl.read_text()
     scheme = "mqtts" if args.tls_cert else "mqtt"
     rows = [{"user": a.user, "password": a.password,
              "url": f"{scheme}://{a.user}:{a.password}@{args.host}:{args.port}" if a.password else None}
@@ -133,7 +153,7 @@ def _broker_config(args: argparse.Namespace) -> int:
         print(json.dumps({"dir": str(Path(args.dir).resolve()), "accounts": rows}))
         return 0
     conf = Path(args.dir).resolve() / "mosquitto.conf"
-    print(f"wrote {conf.parent / 'passwd'}, {conf.parent / 'acl'} and {conf}; run: mosquitto -c {conf}")
+    print(f"wrote {conf.parent / 'passwd'}, {conf.parent / 'acl'} and {conf}; run: {_run_broker(conf)}")
     for row in rows:
         if row["url"] is None:
             print(f"  {row['user']}: password unchanged")
@@ -142,6 +162,12 @@ def _broker_config(args: argparse.Namespace) -> int:
         else:
             print(f"  pub {row['user']}: tablesense run ... --league {row['url']} --pub {row['user']}")
     print("the passwords are shown this once; the password file keeps only their hashes")
+    if dropped:
+        print(f"no account now for {', '.join(dropped)} (not given with --pub): run it again with every pub "
+              "to keep theirs")
+    if changed:  # e.g. a broker set up before team nights: the league may now tell the pubs theirs
+        print("the ACL changed: a running Mosquitto reads it when restarted (or sent SIGHUP: kill -HUP "
+              "its pid); until then it refuses what the new ACL allows, such as the team nights")
     return 0
 
 

@@ -76,6 +76,11 @@ def _carom(match: ReplayedMatch, scheme: Scheme | None, source: str, barrage: bo
     cap = scheme.innings_cap if scheme is not None else None
     caroms, innings, targets, high = (_pair(out, k) for k in ("caroms", "innings", "targets", "high_run"))
     winner = out.get("winner")
+    limit = out.get("innings_limit")
+    if out["finished"] and limit is not None and cap is not None and limit < cap \
+            and all(c < t for c, t in zip(caroms, targets, strict=True)):
+        raise NotACompetitionMatch(f"the match ended at its innings limit of {limit} (carom.innings-limit); "
+                                   f"this competition's matches are played to {cap} innings")
     if out["finished"] and (cap is None or max(innings) <= cap):
         pass
     elif cap is not None and min(innings) >= cap:

@@ -6,7 +6,8 @@ The league service publishes, retained, to each pub that hosts a team competitio
 
 a card per night at that pub from yesterday on (``night_card``): the fixture, its
 competition and game, the date, both teams with their players (and each player's strength:
-a carom moyenne for the bonus, a keglebillard average for the distance), the scheme's record
+a carom moyenne for the bonus, a keglebillard average for the distance; a golf duo its two
+players, by whom the log names it), the scheme's record
 and who plays whom (``fixtures.pairings``). The pub keeps the newest message in its own
 SQLite file (a pub that starts without the broker still knows tonight's night) and
 
@@ -25,6 +26,7 @@ Pure: cards, match logs and states in, data out. The cards are read back with bo
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Annotated, Any
 
 import msgspec
@@ -71,7 +73,7 @@ def night_card(comp: Competition, fixture: Fixture, teams: list[Team],
 
     def side(team: str) -> dict[str, Any]:
         return {"team": team, "pub": pubs.get(team, ""),
-                "players": [{"name": p.name, "strength": p.moyenne} for p in by_team.get(team, [])]}
+                "players": [_card_player(p) for p in by_team.get(team, [])]}
 
     home, away = side(fixture.home), side(fixture.away)
     pairs = pairings(comp.record.night, [p["name"] for p in home["players"]],
@@ -79,6 +81,11 @@ def night_card(comp: Competition, fixture: Fixture, teams: list[Team],
     return {"fixture": fixture.id, "competition": comp.name, "game": comp.game, "discipline": comp.discipline,
             "profile": comp.profile, "date": fixture.date, "round": fixture.round, "home": home, "away": away,
             "scheme": comp.record.to_dict(), "pairings": [list(p) for p in pairs]}
+
+
+def _card_player(p: Player) -> dict[str, Any]:
+    """A player on a card: his name and strength; a golf duo also its two players."""
+    return {"name": p.name, "strength": p.moyenne, "members": list(p.members)}
 
 
 def nights_message(pub: str, cards: list[dict[str, Any]]) -> dict[str, Any]:
@@ -119,6 +126,8 @@ Name = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_NAME)]
 class CardPlayer(msgspec.Struct, frozen=True):
     name: Name
     strength: Annotated[float, msgspec.Meta(ge=0, le=1000)] = 0.0
+    #: a golf duo's two players (the log names a duo by them); none: one player
+    members: Annotated[list[Name], msgspec.Meta(max_length=4)] = msgspec.field(default_factory=list)
 
 
 class CardSide(msgspec.Struct, frozen=True):
@@ -181,6 +190,7 @@ def scheme_of(card: dict[str, Any]) -> Scheme:
 # --- tagging a match ---------------------------------------------------------------------------
 
 def _team_of(card: dict[str, Any]) -> dict[str, str]:
+    """Each entrant's name (a player, a golf duo) -> "home" or "away"."""
     out = {}
     for key in ("home", "away"):
         for p in card[key]["players"]:
@@ -188,10 +198,27 @@ def _team_of(card: dict[str, Any]) -> dict[str, str]:
     return out
 
 
+def entrant(card: dict[str, Any], side: Any) -> str | None:
+    """The night's entrant a side of a log is: a player by his name, a golf duo by its two
+    players' names (as the league reads it, ``ingest.Members.entrant``); None: neither."""
+    if isinstance(side, str):
+        return side if side in _team_of(card) else None
+    if isinstance(side, (list, tuple)):
+        wanted = frozenset(str(n) for n in side)
+        for key in ("home", "away"):
+            for p in card[key]["players"]:
+                if p.get("members") and frozenset(p["members"]) == wanted:
+                    return str(p["name"])
+    return None
+
+
 def _side_team(card: dict[str, Any], side: Any) -> str | None:
     team_of = _team_of(card)
+    duo = entrant(card, side)
+    if duo is not None:
+        return team_of[duo]
     names = side if isinstance(side, list) else [side]
-    teams = {team_of.get(n) for n in names}
+    teams = {team_of.get(n) if isinstance(n, str) else None for n in names}
     return teams.pop() if len(teams) == 1 else None
 
 
@@ -215,7 +242,8 @@ def card_players(card: dict[str, Any]) -> dict[str, Player]:
     out = {}
     for key in ("home", "away"):
         for p in card[key]["players"]:
-            out[p["name"]] = Player(p["name"], float(p.get("strength", 0.0)), team=card[key]["team"])
+            out[p["name"]] = Player(p["name"], float(p.get("strength", 0.0)), team=card[key]["team"],
+                                    members=tuple(p.get("members", ())))
     return out
 
 
@@ -226,7 +254,9 @@ def card_result(card: dict[str, Any], match: ReplayedMatch, source: str = "") ->
     try:
         result = games.read(match, scheme, source)
         ps = card_players(card)
-        p1, p2 = ps[games.side_name(match.players.get("p1"))], ps[games.side_name(match.players.get("p2"))]
+        p1, p2 = (ps[entrant(card, side) or games.side_name(side)]
+                  for side in (match.players.get("p1"), match.players.get("p2")))
+        result = replace(result, p1=p1.name, p2=p2.name)  # a duo by its name in the competition
         games.check_entry(card.get("profile", ""), scheme, result, p1, p2)
     except (NotACompetitionMatch, IllegalCall, KeyError):
         return None
@@ -236,7 +266,8 @@ def card_result(card: dict[str, Any], match: ReplayedMatch, source: str = "") ->
 def night_view(card: dict[str, Any], played: list[tuple[str, Result]], playing: list[dict[str, Any]],
                ) -> dict[str, Any]:
     """The night as the pub's overview shows it: ``played`` (table, result) and ``playing``
-    (table, players, the score line) matches of the night."""
+    (table, players, the score line) matches of the night; ``to_play`` the pairings left (the
+    referee panel offers them), ``members`` each golf duo's two players (a duo's log names them)."""
     scheme = scheme_of(card)
     team_of = _team_of(card)
     totals = {"home": 0, "away": 0}
@@ -251,13 +282,16 @@ def night_view(card: dict[str, Any], played: list[tuple[str, Result]], playing: 
         matches.append({"table": table, "p1": r.p1, "p2": r.p2, "points": list(r.points), "winner": r.winner,
                         "state": "played"})
     for m in playing:
-        done.add(frozenset((games.side_name(m["p1"]), games.side_name(m["p2"]))))
-        matches.append({"table": m["table"], "p1": games.side_name(m["p1"]), "p2": games.side_name(m["p2"]),
-                        "summary": m.get("summary", ""), "state": "playing"})
+        p1, p2 = (entrant(card, m[k]) or games.side_name(m[k]) for k in ("p1", "p2"))
+        done.add(frozenset((p1, p2)))
+        matches.append({"table": m["table"], "p1": p1, "p2": p2, "summary": m.get("summary", ""),
+                        "state": "playing"})
     to_play = [pair for pair in card.get("pairings", []) if frozenset(pair) not in done]
     team_points = scheme.team_result(totals["home"], totals["away"]) if played else None
+    members = {p["name"]: list(p["members"]) for key in ("home", "away") for p in card[key]["players"]
+               if p.get("members")}
     return {"fixture": card["fixture"], "competition": card["competition"], "game": card["game"],
-            "date": card["date"], "scheme": scheme.name,
+            "date": card["date"], "scheme": scheme.name, "members": members,
             "home": {"team": card["home"]["team"], "points": totals["home"]},
             "away": {"team": card["away"]["team"], "points": totals["away"]},
             "team_points": list(team_points) if team_points is not None else None,

@@ -5,9 +5,13 @@ tables, and the night's score for its TV overview (``Pub.team_night``, served as
 
 Each finished match of the night is read and scored once (cached by its match id and its
 number of logged events: a correction reads it again); a match in play shows its score line.
-A carom night whose scheme has an innings cap counts a match as played once both players
-have had that many innings (the rule engine plays on to the target; ``games.read`` reads the
-match at the cap), and the publisher sends it to the league then (``complete``).
+As the referee starts a match of tonight's night (``setup_for``: ``Pub.league_setup``), its
+set-up gets what the night's scheme fixes: a carom night with an innings cap the cap as its
+``innings_limit``, so the rule engine itself ends the match at the cap (carom.innings-limit) and
+the TV shows the end; a keglebillard night each player's own distance. A carom match started
+without the limit (before the pub knew its nights, or by an older version) is still counted as
+played once both players have had that many innings (``games.read`` reads the match at the
+cap), and the publisher sends it to the league then (``complete``).
 """
 
 from __future__ import annotations
@@ -15,11 +19,13 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from ..errors import IllegalCall
 from ..pub import Pub
 from ..store import Store
 from ..store import effective_lines as store_effective
 from .matchlog import NotACompetitionMatch, replay_match
-from .nights import BadNights, card_result, decode_nights, night_view, scheme_of, tag
+from .nights import BadNights, card_players, card_result, decode_nights, night_view, scheme_of, tag
+from .scheme import Scheme
 from .standings import Result
 
 #: the most of the pub's newest matches looked at for tonight's nights
@@ -40,6 +46,49 @@ class PubNights:
     def tonight(self, now: float | None = None) -> list[dict[str, Any]]:
         day = time.strftime("%Y-%m-%d", time.localtime(time.time() if now is None else now))
         return [c for c in self.cards if c["date"] == day]
+
+    def setup_for(self, setup: dict[str, Any], now: float | None = None) -> dict[str, Any]:
+        """A referee's set-up as a match of tonight's night is played (a match between a player,
+        or a golf duo, of each team): what the night's scheme fixes is filled in, and a set-up
+        that says otherwise is refused (``IllegalCall``, one line), since the league would
+        refuse the match at its end:
+
+        - carom: the competition's discipline; each player's moyenne in the competition, his
+          target following from it (carom.target.moyenne, as ``league add-result`` counts
+          it), unless the referee gave targets or moyennes; the match marked as one of the
+          competition (its minimum target, carom.target.minimum); the scheme's innings cap
+          as the match's ``innings_limit`` (carom.innings-limit: the engine ends it there);
+        - keglebillard: each player's distance under the scheme (kegle.distance: his series
+          average's handicap, or the fixed one) as the set-up's ``targets``, in place of the
+          one distance the panel offers.
+
+        Any other set-up is unchanged."""
+        game, players = setup.get("game"), setup.get("players")
+        if game not in ("carom", "kegle") or not isinstance(players, dict) or not self.cards \
+                or not all(isinstance(v, (str, list)) for v in players.values()):
+            return setup  # no night's match (or a set-up the engine refuses with its reason)
+        card = tag(self.cards, str(game), players, time.time() if now is None else now)
+        if card is None:
+            return setup
+        night = (f"this is a match of tonight's team night ({card['home']['team']} - {card['away']['team']}, "
+                 f"{card['competition']})")
+        scheme = scheme_of(card)
+        if game == "kegle":
+            return _kegle_distances(setup, card, scheme, night)
+        discipline = setup.get("discipline") or "libre"
+        if card.get("discipline") and discipline != card["discipline"]:
+            raise IllegalCall(f"{night}, played {card['discipline']}, not {str(discipline)[:20]}")
+        setup = _carom_targets(setup, card)
+        cap = scheme.innings_cap
+        if cap is None:
+            return setup
+        given = setup.get("innings_limit")
+        if given is None or given == "":
+            return {**setup, "innings_limit": cap}
+        if given != cap:
+            raise IllegalCall(f"{night}, played to {cap} innings (carom.innings-limit): leave the innings "
+                              f"limit empty or make it {cap}, not {str(given)[:20]}")
+        return setup
 
     # --- reading the night's matches ------------------------------------------------------
     def _result(self, log: Store, card: dict[str, Any], match_id: int, table: str) -> Result | None:
@@ -99,6 +148,37 @@ class PubNights:
             out.append(night_view(card, played, playing))
         return {"pub": self.name, "nights": out}
 
+
+
+def _carom_targets(setup: dict[str, Any], card: dict[str, Any]) -> dict[str, Any]:
+    """A carom night's set-up with the players' moyennes in the competition (their targets follow
+    from them) unless it gives targets or moyennes, and marked as a competition match."""
+    out = {**setup}
+    out.setdefault("competition", card["competition"])
+    players = card_players(card)
+    names = [setup["players"].get(side) for side in ("p1", "p2")]
+    if "targets" not in setup and "moyennes" not in setup and all(isinstance(n, str) and n in players
+                                                                     for n in names):
+        out["moyennes"] = {side: players[str(n)].moyenne for side, n in zip(("p1", "p2"), names, strict=True)}
+    return out
+
+
+def _kegle_distances(setup: dict[str, Any], card: dict[str, Any], scheme: Scheme,
+                     night: str) -> dict[str, Any]:
+    """A keglebillard night's set-up with each player's distance under the scheme as its targets."""
+    players = card_players(card)
+    own: dict[str, int] = {}
+    for side in ("p1", "p2"):
+        name = setup["players"][side]
+        player = players.get(name) if isinstance(name, str) else None
+        if player is None:
+            return setup  # not one player a side: the league says why at the end, as for any match
+        own[side] = scheme.kegle_distance(player.moyenne)
+    given = setup.get("targets")
+    if given and given != own:
+        said = " and ".join(f"{setup['players'][p]} to {own[p]}" for p in ("p1", "p2"))
+        raise IllegalCall(f"{night}: {said} (kegle.distance), not {str(given)[:40]}")
+    return {**setup, "targets": own}
 
 
 def _at_cap(card: dict[str, Any], tab: Any) -> bool:

@@ -87,6 +87,7 @@ class LeaguePublisher:
     async def run(self) -> None:
         outbox = await self._open()
         self.nights.cards = outbox.nights()
+        self.pub.league_setup = self.nights.setup_for  # a night's match is set up to its innings cap
         mqtt = AsyncPublisher(self.url, client_id=f"tablesense-pub-{self.name}", who="run")
         mqtt.on_up = self._reconnected
         mqtt.listen(nights_topic(self.name), lambda raw: self._told(outbox, raw))
@@ -111,6 +112,7 @@ class LeaguePublisher:
                     continue
                 self._refused_disk(None)
         finally:
+            self.pub.league_setup = None
             for task in watchers:
                 task.cancel()
             for task in watchers:

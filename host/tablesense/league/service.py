@@ -37,6 +37,11 @@ WORKERS = 4
 #: seconds between two looks at the schedule for nights to tell the pubs (league schedule,
 #: add-team ... change it from another process)
 NIGHTS_EVERY = 5.0
+#: seconds the service waits for the broker's PUBACK of a pub's nights (none: the next look)
+NIGHTS_PUBACK_S = 10.0
+#: what to do about a broker whose ACL refuses the nights (set up before team nights)
+NIGHTS_ACL_FIX = ("run tablesense league broker-config --dir DIR --pub PUB ... again, with every pub (the "
+                  "passwords stay), then restart Mosquitto")
 
 
 class LeagueService:
@@ -56,6 +61,12 @@ class LeagueService:
                          for k in range(workers)]
         self._nights_sent: dict[str, bytes] = {}
         self._nights = threading.Thread(target=self._tell_nights, name="league nights", daemon=True)
+        # the broker's PUBACKs of the nights (paho's thread puts them, the nights' thread takes them)
+        self._acked = threading.Condition()
+        self._acks: dict[int, Any] = {}
+        self._abandoned: set[int] = set()
+        self._nights_refused = False  # said once (until the broker takes the nights)
+        self.subscriber.client.on_publish = self._published
 
     # --- the subscriber's thread: keep, then acknowledge -------------------------------
     def handle(self, topic: str, payload: bytes, retained: bool) -> None:
@@ -185,12 +196,52 @@ class LeagueService:
             if self._nights_sent.get(pub) == payload:
                 continue
             info = self.subscriber.client.publish(nights_topic(pub), payload, qos=1, retain=True)
-            if info.rc == 0:
-                self._nights_sent[pub] = payload
-                told += 1
-                nxt = f", the first on {mine[0]['date']}" if mine else ""
-                print(f"told {pub} its team nights: {len(mine)}{nxt}", flush=True)
+            if info.rc != 0:
+                continue
+            reason = self._puback(info.mid)
+            if reason is None:
+                continue  # no answer (the broker away): the next look
+            if getattr(reason, "is_failure", False):
+                self._refused_nights(pub, str(reason))
+                continue
+            self._nights_refused = False
+            self._nights_sent[pub] = payload
+            told += 1
+            nxt = f", the first on {mine[0]['date']}" if mine else ""
+            print(f"told {pub} its team nights: {len(mine)}{nxt}", flush=True)
         return told
+
+    def _refused_nights(self, pub: str, why: str) -> None:
+        """The broker refuses the league's nights topic: an ACL written before team nights.
+        Said once, in one line, with what to rerun; the nights are tried again at each look."""
+        if self._nights_refused:
+            return
+        self._nights_refused = True
+        print(f"tablesense league serve: the broker refuses {nights_topic(pub)} for user "
+              f"{self.url.username!r} ({why}): its ACL is older than team nights; {NIGHTS_ACL_FIX}",
+              file=sys.stderr, flush=True)
+
+    def _published(self, client: Any, userdata: Any, mid: int, reason: Any, props: Any) -> None:
+        """paho's thread: a PUBACK (only the nights are published here)."""
+        with self._acked:
+            if mid in self._abandoned:
+                self._abandoned.discard(mid)
+                return
+            self._acks[mid] = reason
+            self._acked.notify_all()
+
+    def _puback(self, mid: int, timeout: float = NIGHTS_PUBACK_S) -> Any | None:
+        """The broker's answer to publish ``mid`` (None: none in ``timeout`` seconds). The
+        condition is never held while paho is called, so paho's thread never waits for it long."""
+        deadline = time.monotonic() + timeout
+        with self._acked:
+            while mid not in self._acks:
+                left = deadline - time.monotonic()
+                if left <= 0 or self._stop.is_set():
+                    self._abandoned.add(mid)
+                    return None
+                self._acked.wait(min(left, 0.5))
+            return self._acks.pop(mid)
 
     def start(self) -> None:
         for w in self._workers:

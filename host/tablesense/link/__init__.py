@@ -94,8 +94,9 @@ async def table_items(
     own = link is None
     link = link or Link(url, **opts)
     if resume is not None:  # the link asks for the frames after it; the clock goes on from it
-        translator.restore_clock(resume.uptime_us, resume.offset_us, resume.now_us)
-        link.seq.resume(resume.seq, resume.uptime_us)
+        translator.restore_clock(resume.uptime_us, resume.offset_us, resume.now_us, resume.logged_us)
+        # a status frame below the device time of the events logged after it claims a reboot too
+        link.seq.resume(resume.seq, max(resume.uptime_us, resume.logged_us - resume.offset_us))
     resync = False  # frames were lost for good: the next HELLO's levels tell what changed
     ask_again = False  # a HELLO came before the frames written before it: ask for another
     last_cp = resume.seq if resume is not None else -1
@@ -109,9 +110,16 @@ async def table_items(
                     resync = True
                     yield item
                     await link.send("!hello")
-                elif item.kind == "restarted" and resume is not None and next_seq == resume.seq:
-                    yield LinkStatus("lost", f"the board restarted while the host was down: what it sent "
-                                             f"from seq {resume.seq} of its previous boot on is lost")
+                elif item.kind == "restarted":  # the frames after it are the new boot's
+                    if resume is not None and next_seq == resume.seq:
+                        why = (f"the board restarted while the host was down: what it sent from seq "
+                               f"{resume.seq} of its previous boot on is lost")
+                        yield LinkStatus("lost", why)
+                    translator.restarted()  # its times go on after the old boot's (and the log's)
+                    next_seq = 0
+                    if translator.quiet:  # a place to resume from: the new boot's first frame, its clock
+                        last_cp = 0
+                        yield Checkpoint(0, *translator.clock_state())
                 continue
             if isinstance(item, HelloFrame):
                 if item.crash:  # the board restarted by itself (firmware 0.3): the pub logs it once

@@ -10,14 +10,15 @@ seq; the events those frames make again, up to where the log had got, are alread
 the log and are skipped (``Dedupe``): the log's lines of the table's own events after
 the checkpoint, compared line for line. A board that rebooted while the host was down
 (its HELLO's uptime is below the checkpoint's) no longer holds the frames of its
-previous boot: they are reported lost, and the new boot is read from its start.
+previous boot: they are reported lost, and the new boot is read from its start, its
+table times going on after the latest the log holds (``logged_us``).
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ..errors import TablesenseError
@@ -35,9 +36,27 @@ class Checkpoint:
     uptime_us: int  # the device time reached, raw: a HELLO below it means the board rebooted
     offset_us: int  # the translator's offset (the board rebooted earlier in the match)
     now_us: int  # the translator's device time (offset applied)
+    # the latest table time of the events logged after the checkpoint (before a crash), not
+    # saved: the pub reads it from the log. A board that rebooted while the host was down
+    # goes on after it, not after ``now_us`` (table time never goes back in the log)
+    logged_us: int = field(default=0, compare=False)
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), separators=(",", ":"))
+        saved = asdict(self)
+        del saved["logged_us"]
+        return json.dumps(saved, separators=(",", ":"))
+
+    def after_lines(self, lines: list[str]) -> Checkpoint:
+        """This checkpoint with ``logged_us`` from the table's event lines logged after it."""
+        latest = 0
+        for line in lines:
+            try:
+                t = json.loads(line).get("t")
+            except (ValueError, AttributeError):
+                continue
+            if isinstance(t, (int, float)) and not isinstance(t, bool) and 0 <= t < 1e12:
+                latest = max(latest, round(t * 1e6))
+        return replace(self, logged_us=latest)
 
     @classmethod
     def from_json(cls, text: str) -> Checkpoint:

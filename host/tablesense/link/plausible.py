@@ -179,10 +179,12 @@ def claims_reboot(
     while frames of this boot have come (``Sequencer.says_nothing_written``: a board reset
     just after boot, its new uptime already past the old one's frames), where no replay can
     be at seq 0xFFFFFF or the HELLO is more than ``SUSPECT_US`` behind the old clock now; or,
-    ``suspect`` (renumbered frames came), any HELLO that far behind the old clock."""
+    ``suspect`` (renumbered frames came), any HELLO that far behind the old clock; or, a host
+    resuming from a checkpoint, one reporting fewer frames written than the checkpoint had
+    (``Sequencer.behind_resume``)."""
     if not isinstance(f, (HelloFrame, HeartbeatFrame)):
         return False
-    if f.uptime_us < old_uptime:
+    if f.uptime_us < old_uptime or seq.behind_resume(f.seq):
         return True
     if isinstance(f, HelloFrame):
         est = clock.device_now_us(now)

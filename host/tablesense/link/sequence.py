@@ -137,13 +137,23 @@ class Sequencer:
         # the device's uptime at the checkpoint a resumed host starts from (``resume``):
         # a first HELLO below it claims a reboot while the host was down
         self._uptime_us = -1
+        self._resumed = False  # resumed, and no frame of the device believed since
 
     def resume(self, seq: int, uptime_us: int) -> None:
         """Start from a saved checkpoint (link/checkpoint.py): ``seq`` is the next frame
         wanted; a first HELLO whose uptime is below ``uptime_us`` claims a reboot while
-        the host was down. Before any frame has been seen."""
+        the host was down, and so does one that reports fewer frames written than the
+        checkpoint had (``behind_resume``). Before any frame has been seen."""
         self._start(seq)
         self._uptime_us = uptime_us
+        self._resumed = True
+
+    def behind_resume(self, seq: int) -> bool:
+        """A resumed host, before any frame of the device was believed: a status frame that
+        reports ``seq`` as the last frame written, behind the last one delivered before the
+        checkpoint (``resume``'s seq - 1). The device's numbering went back: it booted again
+        while the host was down, also where its uptime is already past the checkpoint's."""
+        return self._resumed and self._exp is not None and self._lin(seq) < self._exp - 1
 
     # --- positions -------------------------------------------------------------
 
@@ -212,6 +222,8 @@ class Sequencer:
         self._seen_at = now
         self._heard(now)
         self._records += 1
+        if self._exp is not None and self._lin(frame.seq) >= self._exp:
+            self._resumed = False
         if self._exp is None:
             self._start(frame.seq)
         p = self._lin(frame.seq)
@@ -402,6 +414,7 @@ class Sequencer:
         out = Step()
         self._seen_at = now
         self._heard(now)
+        self._resumed = False
         if self._exp is None:
             self._start((last_seq + 1) % SEQ_MOD)
             return out
@@ -418,9 +431,17 @@ class Sequencer:
             out.ask = True
             return out
         q = min(p, claim)
-        if p < claim:
+        if p < claim and self.waiting:
+            # a replay is under way: the device reports its place in the replay, behind the
+            # frames it wrote; that says nothing against the claim, which stays (the soak's
+            # seed 3: refuted, the frames after the replay's place were lost with no word
+            # when the board rebooted before sending them again)
+            pass
+        elif p < claim:
             out.notes.append(_refuted(claim, p))
-        self._claim = p if p > claim else None
+            self._claim = None
+        else:
+            self._claim = p if p > claim else None
         out.ask = p > claim  # what this one claims beyond the first is a claim of its own
         self._new_gap(self._top + 1, q, now, f"the device is at seq {q % SEQ_MOD}", out)
         self._top = q
@@ -435,9 +456,16 @@ class Sequencer:
             for g in self._gaps:
                 if not g.lost:
                     self._give_up(g, "the device restarted before replaying them", out)
+            if self._claim is not None and self._claim > self._top:
+                # a status frame reported these, not yet confirmed (a replay was under way):
+                # the device wrote them, and they went with its store
+                a, b = self._top + 1, self._claim
+                self.stats.lost += b - a + 1
+                out.notes.append(_lost_note(a, b, "the device restarted before sending them again"))
             self._deliver(out)
         self.stats.restarts += 1
         self._records = 0
+        self._resumed = False
         self._claim = None
         self._buf.clear()
         self._gaps.clear()

@@ -81,6 +81,7 @@ class Translator:
         # device time reached before the reboot, so ``t`` never goes back within a match.
         self._offset_us = 0
         self._seen_us = 0  # the latest device time a frame carried (before the offset)
+        self._floor_us = 0  # a reboot's times go on after this too (the log's latest, on resume)
 
     # --- input ---------------------------------------------------------------
 
@@ -112,6 +113,12 @@ class Translator:
             return []
         return self._release()
 
+    def restarted(self) -> None:
+        """The link says the device rebooted (``restarted``: the frames after it are the new
+        boot's), also where the new boot's uptime alone does not show it: it is up longer
+        than the old boot had got (a host that was down meanwhile)."""
+        self._check_restart(-1)
+
     def _check_restart(self, uptime_us: int) -> None:
         """A HELLO or heartbeat whose uptime is before a frame already seen: the device
         rebooted. Goals waiting for a colour get none (the reading will not come), and the
@@ -119,15 +126,17 @@ class Translator:
         if uptime_us >= self._seen_us:
             self._seen_us = uptime_us
             return
+        uptime_us = max(0, uptime_us)
         self.stats.restarts += 1
         for ch, (t0, late, order) in list(self._pending.items()):
             self._emit_ball_event(self._channels[ch], t0, late, order)
         self._pending.clear()
         self._levels.clear()  # the new boot's HELLO gives the baseline again
-        self._offset_us = self.now_us
+        self._offset_us = max(self.now_us, self._floor_us)
         self._seen_us = uptime_us
         self.notes.append(
-            f"the device restarted; its clock starts over, table times go on from {self.now_us / 1e6:.6f} s"
+            f"the device restarted; its clock starts over, table times go on from "
+            f"{self._offset_us / 1e6:.6f} s"
         )
 
     # --- checkpoints (link/checkpoint.py) ---------------------------------------
@@ -142,12 +151,16 @@ class Translator:
         checkpoint keeps of the translator."""
         return self._seen_us, self._offset_us, self.now_us
 
-    def restore_clock(self, seen_us: int, offset_us: int, now_us: int) -> None:
+    def restore_clock(self, seen_us: int, offset_us: int, now_us: int, logged_us: int = 0) -> None:
         """Continue from a checkpoint's clock: times go on where the log had got (also
-        across a reboot of the board before it), and a HELLO before ``seen_us`` is a reboot."""
+        across a reboot of the board before it), and a HELLO before ``seen_us`` is a reboot.
+        ``logged_us``: the latest time the log holds (events written after the checkpoint,
+        before a crash); a reboot's times go on after it as well: the frames replayed up to
+        it are gone with the old boot, and the log's times must not go back."""
         self._seen_us = seen_us
         self._offset_us = offset_us
         self.now_us = now_us
+        self._floor_us = logged_us
 
     def advance(self, now_us: int) -> list[Event]:
         """Device time has reached ``now_us``: emit what can no longer change."""

@@ -296,6 +296,7 @@ class Link:
         hold = self._hold_until - time.monotonic()
         if hold > 0:
             await asyncio.sleep(hold)
+        await self._reader_gone()
         while not self._closed:
             try:
                 ser = await asyncio.to_thread(open_port, self.url, self.baudrate)
@@ -332,6 +333,16 @@ class Link:
             kind = "connected" if self.stats.connects == 1 else "reconnected"
             yield LinkStatus(kind, f"{self.url} open", {"url": self.url})
             return
+
+    async def _reader_gone(self) -> None:
+        """Wait for the last connection's reader thread to end (within a read's time-out
+        once its stop is set). A port opened again while it still reads can get the closed
+        port's descriptor number: two threads would read one port, each taking bytes the
+        other was woken for (pyserial's "multiple access on port?", lost frames); on a
+        loaded machine that thread can lag for longer than any back-off."""
+        thread = self._thread
+        if thread is not None and thread.is_alive() and thread is not threading.current_thread():
+            await asyncio.to_thread(thread.join, 2.0)
 
     def _disconnect(self) -> None:
         self._stop.set()
@@ -399,8 +410,14 @@ class Link:
         out.append(f)
 
     def restart(self, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        """The device rebooted: the old boot's frames still held are delivered, then the
+        ``restarted`` status, then the new boot's: the status divides the two clocks."""
         self.clock.rebase()
-        self._step(self.seq.restart(now), out, now)
+        step = self.seq.restart(now)
+        said = [n for n in step.notes if n.kind == "restarted"]
+        step.notes = [n for n in step.notes if n.kind != "restarted"]
+        self._step(step, out, now)
+        out.extend(LinkStatus(n.kind, n.text, n.data) for n in said)
 
     def refuse(self, r: Refusal, now: float, out: list[Frame | LinkStatus | str]) -> None:
         self.stats.implausible += 1

@@ -96,6 +96,7 @@ def _view(tab: Table, snap: dict[str, Any]) -> dict[str, Any]:
         "club": _club(tab, match.get("setup") or {}),
         # the sensors were out: where the board's record and the referee's disagree
         "sensor_questions": sensors.questions(snap.get("sensors"), players, s),
+        "extras": extras(game, state),
     }
     positions = plan.last_positions(islice(newest_first(), 400))
     drawn = plan.drawing(game, match.get("setup") or {}, state, positions, out["colours"])
@@ -108,6 +109,27 @@ def _view(tab: Table, snap: dict[str, Any]) -> dict[str, Any]:
         out["spots"] = {"owner": owner, "allowed": spots.allowed(owner, positions),
                         "seen": positions is not None}
     return out
+
+
+def extras(game: str, state: dict[str, Any]) -> dict[str, list[list[Any]]]:
+    """The state's fields the game declares for the TV (``Game.tv``) as ``[field, value]``
+    lines: ``p1``/``p2`` for each player's card, ``centre`` for the middle. A field that is
+    absent, empty or not a plain value (a list, a nested record) is left out."""
+    out: dict[str, list[list[Any]]] = {"p1": [], "p2": [], "centre": []}
+    declared = games.find(game)
+    for name in declared.tv if declared is not None else ():
+        value = state.get(name)
+        if isinstance(value, dict):
+            for side in ("p1", "p2"):
+                if _plain(value.get(side)):
+                    out[side].append([name, value[side]])
+        elif _plain(value):
+            out["centre"].append([name, value])
+    return out
+
+
+def _plain(value: Any) -> bool:
+    return isinstance(value, (str, int, float)) and value != ""
 
 
 def _announcements(tab: Table) -> list[str]:

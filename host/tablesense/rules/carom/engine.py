@@ -23,7 +23,7 @@ Players: p1 plays the yellow (marked) ball, p2 the white. The breaking player (p
 unless a ``start`` call says otherwise) is "yellow" in the sense of the equalising
 inning: when he reaches his target the other player gets one last inning.
 
-Rulings are data (rule id and parameters); ``tablesense.texts.en_carom`` says them.
+Rulings are data (rule id and parameters); ``texts/<lang>/carom.ftl`` says them.
 Names the referee writes loosely are read at the input edge
 (``tablesense.rules.carom.names``); everything a club's rules change is its
 ``Profile`` record (``profiles``).

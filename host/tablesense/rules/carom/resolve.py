@@ -3,7 +3,7 @@
 ``decide`` takes the score before the shot and the shot's facts (``shot``) and
 rules: no blame, the carom (contacts or the referee), the faults, the inning's end,
 the equalising inning, the match's end and its points, the zone for the next shot.
-Every ruling is data: a rule id and its parameters (``tablesense.texts.en_carom``
+Every ruling is data: a rule id and its parameters (``texts/<lang>/carom.ftl``
 says them). Whatever differs between the clubs is asked of the profile record.
 """
 

@@ -6,7 +6,7 @@ the ball played (replacement spot always, only in zone play, or never), whether 
 zone play the opponent points out a ball to be placed on a replacement spot, and any
 ball the foul sends elsewhere (``touched``: the held-back ball). Every foul costs the
 turn. The names a referee may call them by are in ``tablesense.rules.golf.names``; the
-sentences in ``tablesense.texts.en_golf``.
+sentences in ``texts/<lang>/golf.ftl``.
 """
 
 from __future__ import annotations

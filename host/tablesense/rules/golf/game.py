@@ -9,4 +9,5 @@ GAME = Game(
     turn_clock=50,  # seed 000, the golf rules: 50 seconds from the balls coming to rest
     variant="format", variant_default="single",
     by_hand=("goal",),
+    tv=("next_up",),  # a duo: who of each side plays next
 )

@@ -13,7 +13,7 @@ The order of work follows the rule text (seeds/golf.md):
    of the match.
 
 Rulings and questions are data: a rule id, the player, the parameters, and ``what``
-when one rule says several things (the sentences: ``tablesense.texts.en_golf``).
+when one rule says several things (the sentences: ``texts/<lang>/golf.ftl``).
 Questions are numbered from the state before the unit, one number per ball a sensor
 could not tell, so that an answer finds its question again when the unit is resolved
 again.

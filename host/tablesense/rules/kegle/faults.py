@@ -6,7 +6,7 @@ how the opponent starts: a jumped ball gives a new outlay (``outlay``), the red 
 hole puts the red in hand (``red_in_hand``).
 
 The engine sees canonical ids only: the names a referee writes are read at the input
-edge (``tablesense.rules.kegle.names``); their sentences are ``tablesense.texts.en_kegle``'s.
+edge (``tablesense.rules.kegle.names``); their sentences are in ``texts/<lang>/kegle.ftl``.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ the shot's record (its sensor events, rest, late settles, the referee's calls an
 answers). It works on a ``Verdict``, the working copy of a shot's resolution (the
 score's fields as a dict, the rulings made, who is at the table, the result), frozen
 into the next state once. ``opened`` is the live view of a shot in progress. Rule ids
-are those of seeds/kegle.md; rulings carry ids and parameters, their sentences are
-``tablesense.texts.en_kegle``'s.
+are those of seeds/kegle.md; rulings carry ids and parameters, their sentences are in
+``texts/<lang>/kegle.ftl``.
 """
 
 from __future__ import annotations

@@ -183,7 +183,10 @@ function bigButton(m, s) {
     const sensed = s && s.evidence && s.evidence.decided_by === "contacts";
     return `<button id="c-carom" class="big-call ${sensed ? "small" : ""}">${t("panel.carom_big")}</button>`;
   }
-  if (m.game === "kegle") return `<button id="c-carom" class="big-call">${t("panel.carambole_big")}</button>`;
+  // keglebillard: what the table took for a shot was the pin referee's hands (kegle.shot, 7.7, 6.4)
+  // (beside the big call, in its height: the fouls and undo stay within the phone's screen)
+  if (m.game === "kegle") return `<div class="big-row"><button id="c-carom" class="big-call">${t("panel.carambole_big")}</button>
+    <button id="c-hands" class="secondary hands" title="kegle.shot">${t("panel.hands")}</button></div>`;
   return "";
 }
 
@@ -220,6 +223,7 @@ function renderCalls() {
     ${undoButton}`;
   const onTap = (sel, fn) => el.querySelectorAll(sel).forEach((b) => { b.onclick = () => fn(b); });
   onTap("#c-carom", (b) => call({ call: "carom" }, `${t("ok")}: ${b.textContent}`));
+  onTap("#c-hands", (b) => call({ call: "hands" }, `${t("ok")}: ${b.textContent}`));
   onTap("#c-timeout", (b) => call({ call: "timeout" }, `${t("ok")}: ${b.textContent}`));
   onTap("#c-undo", (b) => call({ call: "undo" }, `${t("ok")}: ${b.textContent}`));
   onTap("button.foul", (b) => call({ call: "foul", foul: b.dataset.foul },
@@ -363,7 +367,7 @@ function renderSetup() {
   const last = JSON.parse(localStorage.getItem("tablesense.setup") || "{}");
   const choice = (nm, values, label, current, title) => `<div class="choice" role="radiogroup" aria-label="${esc(title)}">${values.map((v, i) =>
     `<label><input type="radio" name="${nm}" value="${v}" ${(values.includes(current) ? current === v : i === 0) ? "checked" : ""}><span>${label(v)}</span></label>`).join("")}</div>`;
-  form.innerHTML = `
+  form.innerHTML = `<div id="night-pairs"></div>
     ${games.length > 1 ? field(t("game"), choice("game", games, (g) => t("game." + g), last.game, t("game")))
       : `<input type="hidden" name="game" value="${esc(games[0])}"><p class="only-game">${esc(t("game." + games[0]))}</p>`}
     <div data-for="golf">${field(t("format"), choice("format", ["", "duo"], (v) => (v ? t("duo") : t("single")), "", t("format")))}</div>
@@ -387,6 +391,9 @@ function renderSetup() {
   };
   form.querySelectorAll("input[name=game], input[name=discipline]").forEach((r) => { r.onchange = show; });
   show();
+  form._show = show;
+  nightPairs = ""; // the form was drawn anew: its night's matches too, at once
+  nightAt = 0;
   form.onsubmit = async (e) => {
     e.preventDefault();
     const f = Object.fromEntries(new FormData(form).entries());
@@ -409,6 +416,46 @@ function renderSetup() {
       discipline: f.discipline, distance: f.distance }));
     if (await post("setup", body)) document.getElementById("setup").open = false;
   };
+  applyLock();
+}
+
+// Tonight's team night at this pub (/api/team-night, league/pub_nights.py): the matches still to
+// play as buttons above the set-up; a tap fills in the game and both names as the league knows
+// them (a golf duo by its two players). The host adds what the night's scheme fixes.
+let nightPairs = "";
+let nightAt = 0;
+
+async function renderNightPairs() {
+  const form = document.getElementById("setup-form");
+  const el = document.getElementById("night-pairs");
+  if (!el || !document.getElementById("setup").open || Date.now() - nightAt < 3000) return;
+  nightAt = Date.now();
+  let nights = [];
+  try { nights = ((await (await fetch("/api/team-night")).json()).nights) || []; } catch (e) { return; }
+  const games = Array.isArray(snap.games) && snap.games.length ? snap.games : ["golf", "kegle", "carom"];
+  const pairs = [];
+  for (const n of nights) {
+    if (!games.includes(n.game)) continue;
+    for (const [a, b] of n.to_play || []) pairs.push({ game: n.game, a, b, ma: (n.members || {})[a], mb: (n.members || {})[b] });
+  }
+  const html = pairs.length ? `<h3>${esc(t("night.pick"))}</h3><div class="grid">${pairs.map((x, i) =>
+    `<button type="button" class="secondary night-pair" data-i="${i}">${esc(x.a)} - ${esc(x.b)}</button>`).join("")}</div>` : "";
+  if (html === nightPairs) return;
+  nightPairs = html;
+  el.innerHTML = html;
+  el.querySelectorAll("button.night-pair").forEach((btn) => {
+    btn.onclick = () => {
+      const x = pairs[Number(btn.dataset.i)];
+      const radio = form.querySelector(`input[name=game][value="${x.game}"]`);
+      if (radio) radio.checked = true;
+      const duo = !!(x.ma && x.mb);
+      const format = form.querySelector(`input[name=format][value="${duo ? "duo" : ""}"]`);
+      if (format) format.checked = true;
+      form.querySelector("input[name=p1]").value = duo ? x.ma.join(", ") : x.a;
+      form.querySelector("input[name=p2]").value = duo ? x.mb.join(", ") : x.b;
+      if (form._show) form._show();
+    };
+  });
   applyLock();
 }
 
@@ -439,6 +486,7 @@ document.addEventListener("keydown", (e) => {
   else if (e.key === " " && i < 0) { const b = document.getElementById("c-carom"); if (b) { e.preventDefault(); b.click(); } }
 });
 
+document.getElementById("setup").addEventListener("toggle", () => { nightAt = 0; renderNightPairs(); });
 document.getElementById("lang").onchange = (e) => post("lang", { lang: e.target.value });
 // the languages the pub has (its texts' folders, /api/tables): an option each, named in itself
 fetch("/api/tables").then((r) => r.json()).then((info) => {
@@ -472,6 +520,7 @@ live(`/ws/${encodeURIComponent(TID)}`, async (data) => {
   renderSensors();
   renderCalls();
   renderSetup();
+  renderNightPairs();
   renderLinks();
   renderShots();
   tickClock();

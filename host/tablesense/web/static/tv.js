@@ -17,14 +17,6 @@ let speech = localStorage.getItem("tablesense.speech") !== "off";
 const SPEAKER = `<svg viewBox="0 0 24 24" width="1em" height="1em" fill="currentColor" aria-hidden="true">
   <path d="M3 9v6h4l5 5V4L7 9H3z"/><path class="waves" d="M16.5 12a4.5 4.5 0 0 0-2.5-4v8a4.5 4.5 0 0 0 2.5-4zM14 3.2v2.1a7 7 0 0 1 0 13.4v2.1a9 9 0 0 0 0-17.6z"/>
   <path class="cross" d="M15 9l6 6m0-6l-6 6" stroke="currentColor" stroke-width="2"/></svg>`;
-const KNOWN = new Set(["game", "finished", "winner", "at_table", "rulings", "questions", "summary", "errors",
-  "frames_won", "balls_left", "zone_play", "frame", "points", "series", "distance", "remaining", "pins_down",
-  "pins", "break_due", "caroms", "innings", "high_run", "average", "targets", "match_points", "current_run",
-  "entree", "dedans", "countdown", "clock", "announcements", "announcement", "players", "discipline", "profile",
-  // engine internals not worth a place on the TV
-  "series_points", "format", "attacks", "frame_winners", "shot_in_progress", "replacements", "player_at_table", "first", "outlay",
-  "red_in_hand", "spots_waiting", "last_series", "last_shot", "breaker", "nastoot", "from_outlay", "evidence", "scheme",
-  "zone", "runs", "innings_limit", "shot_clock", "timeouts_left", "ended", "current_run"]); // carom's zone: its entree/dedans badge (and the plan's marked corner) say it
 
 function stat(label, value, cls = "") {
   if (value === undefined || value === null) return "";
@@ -36,24 +28,10 @@ function flag(v, p) {
   return v;
 }
 
-function extras(state, p) {
-  let html = "";
-  for (const [k, v] of Object.entries(state || {})) {
-    if (KNOWN.has(k) || !v || typeof v !== "object" || Array.isArray(v) || !(p in v)) continue;
-    const x = v[p];
-    if (x === null || typeof x === "object") continue;
-    html += stat(t(k) === k ? k.replace(/_/g, " ") : t(k), x === true ? "✔" : x === false ? "–" : x, "extra");
-  }
-  return html;
-}
-
-function centreExtras(state) {
-  let html = "";
-  for (const [k, v] of Object.entries(state || {})) {
-    if (KNOWN.has(k) || v === null || typeof v === "object") continue;
-    html += stat(t(k) === k ? k.replace(/_/g, " ") : t(k), v === true ? "✔" : v === false ? "–" : v, "extra");
-  }
-  return html;
+// the state's fields the game declares for the TV (games.Game.tv; the view's "extras"), nothing else
+function extraLines(where) {
+  const lines = (snap && snap.view && snap.view.extras && snap.view.extras[where]) || [];
+  return lines.map(([k, v]) => stat(t(k) === k ? k.replace(/_/g, " ") : t(k), v === true ? "✔" : v === false ? "–" : v, "extra")).join("");
 }
 
 // --- golf: frames won of "best of 3", each player's balls left drawn as balls, zone play ------
@@ -68,7 +46,7 @@ function golf(s, m, club) {
     const zone = flag(s && s.zone_play, p);
     players[p] = `<div class="big">${esc(per(s, "frames_won", p) ?? 0)}</div><div class="label">${t("frames")}</div>
       <div class="balls" title="${t("balls_left")}" data-left="${esc(left)}">${balls}</div><div class="label">${t("balls_left")} ${esc(left ?? "")}</div>
-      ${zone && typeof s.zone_play === "object" ? `<div class="badge">${t("zone_play")}</div>` : ""}${extras(s, p)}`;
+      ${zone && typeof s.zone_play === "object" ? `<div class="badge">${t("zone_play")}</div>` : ""}${extraLines(p)}`;
   }
   const best = club && club.best_of ? `<div class="bestof" data-best-of="${esc(club.best_of)}">${esc(t("best_of", { n: club.best_of }))}</div>` : "";
   const frame = s && s.frame !== undefined ? `<div class="framebox"><span class="label">${t("frame")}</span><b>${esc(s.frame)}</b></div>` : "";
@@ -107,7 +85,7 @@ function kegle(s, m, club) {
       <ol>${c.series.slice(-5).map((x) => `<li>${esc(x)}</li>`).join("")}</ol></div>` : `<div class="runs empty"></div>`;
     players[p] = `<div class="big">${esc(pts)}</div><div class="label">${t("points")}</div>
       <div class="stats three">${stat(t("distance"), dist)}${stat(t("remaining"), rem, "hi")}${stat(t("series"), per(s, "series", p))}
-      ${stat(t("highest_series"), c ? c.highest : undefined)}${stat(t("average_series"), c ? c.average.toFixed(1) : undefined)}${extras(s, p)}</div>${list}`;
+      ${stat(t("highest_series"), c ? c.highest : undefined)}${stat(t("average_series"), c ? c.average.toFixed(1) : undefined)}${extraLines(p)}</div>${list}`;
   }
   const down = pinsDown(s);
   // pin 1 the centre, 2 towards the head, 3 towards the foot, 4 and 5 across (rules/kegle/geometry.py)
@@ -145,7 +123,7 @@ function carom(s, m, club) {
       ${stat(t("percent_target"), c && c.percent !== null ? c.percent + "%" : undefined)}
       ${stat(t("innings"), c ? c.innings : per(s, "innings", p))}
       <div class="stat avg"><span class="label">${t("moyenne_tonight")}</span><span class="value">${esc(avg)}</span>${reg}</div>
-      ${over && mp !== undefined && mp !== null ? stat(t("match_points"), mp, "hi") : stat(t("high_run"), per(s, "high_run", p))}${extras(s, p)}</div>
+      ${over && mp !== undefined && mp !== null ? stat(t("match_points"), mp, "hi") : stat(t("high_run"), per(s, "high_run", p))}${extraLines(p)}</div>
       <div class="runs" aria-label="${esc(t("last_innings"))}"><span class="label">${t("last_innings")}${now ? " · " + t("current_run") : ""}</span><ol>${last}</ol></div>`;
   }
   let centre = "";
@@ -298,7 +276,7 @@ function render() {
     const card = (p) => `<section class="player ${p} ${at === p ? "at" : ""} ${s && s.winner === p ? "won" : ""} ${colours[p] ? "ball-" + colours[p] : "ball-none"}" data-player="${p}">
         ${tag(p)}<h2>${esc(name(m, p))}</h2>${lay.players[p]}</section>`;
     const drawn = snap.view && !over ? planSvg(snap.view.plan, s) : "";
-    body = `<main class="board ${esc(m.game)} ${over ? "over" : ""} ${sensorsOut || checking ? "squeezed" : ""}">${card("p1")}<section class="centre ${drawn ? "planned" : ""}">${drawn}${lay.centre}${centreExtras(s)}${qr}</section>${card("p2")}</main>`;
+    body = `<main class="board ${esc(m.game)} ${over ? "over" : ""} ${sensorsOut || checking ? "squeezed" : ""}">${card("p1")}<section class="centre ${drawn ? "planned" : ""}">${drawn}${lay.centre}${extraLines("centre")}${qr}</section>${card("p2")}</main>`;
     if (!s) notice += `<div class="notice">${t("no_engine")}</div>`;
     if (over) {
       const w = s.winner === "draw" ? t("draw") : s.winner ? t("winner_big", { name: esc(name(m, s.winner)) }) : "";
