@@ -13,6 +13,8 @@ For each game's synthetic log (the generators of ``golf_replay``, ``kegle_replay
 - one long carom shot (``--long-shot``, default 20,000 events between its strike and its
   rest) beside a quarter of it, each beside ``json.loads`` of its lines: linear time
   replays four times the events in four times the time, quadratic in sixteen;
+- the same shots in ``tablesense replay``'s readable account (no ``--json``: the rulings and
+  the score shot by shot), beside ``json.loads`` of its lines: linear time as above;
 - freeing a live table (``--free-lines``, default 1,000,000 lines of one keglebillard
   match, bench/replay_scale.py's log): a process replays it with every undo kept, frees
   it, and says so; its peak memory beside the log's size (a segfault is exit -11).
@@ -148,6 +150,19 @@ def free_live_table(lines: int) -> None:
           f"for a log of {size / 1e6:,.0f} MB ({peak / size:.1f}x, the interpreter included)")
 
 
+def account(lines: list[str]) -> str:
+    """``tablesense replay``'s readable account of ``lines`` (as ``replay FILE`` prints it)."""
+    import io
+
+    from tablesense.commands import replay as command
+    from tablesense.replay import effective_lines
+
+    rep = Replay()
+    out = io.StringIO()
+    command._account(rep, command._events(rep, iter(effective_lines(lines)), lambda e: None), out)
+    return out.getvalue()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--events", type=int, default=60_000, help="about this many events per game")
@@ -195,6 +210,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {k:>7,} events: replay {len(lines) / took[k]:>10,.0f} events/s, "
                   f"json.loads (anchor) {len(lines) / anchor:>10,.0f}/s ({anchor / took[k]:.2f}x json.loads)")
         q, n = args.long_shot // 4, args.long_shot
+        print(f"  four times the events took {took[n] / took[q]:.1f} times as long "
+              "(linear: 4, quadratic: 16)")
+        print("the same shots in the readable account (tablesense replay FILE, no --json):")
+        account(long_shot(10))  # its modules and texts loaded before the clock starts
+        for k in (q, n):
+            lines = long_shot(k)
+            anchor = best_cpu(lambda: [json.loads(x) for x in lines], args.repeat)  # noqa: B023
+            took[k] = best_cpu(lambda: account(lines), args.repeat)  # noqa: B023
+            print(f"  {k:>7,} events: account {len(lines) / took[k]:>10,.0f} events/s ({took[k]:.2f} s), "
+                  f"json.loads (anchor) {len(lines) / anchor:>10,.0f}/s ({anchor / took[k]:.2f}x json.loads)")
         print(f"  four times the events took {took[n] / took[q]:.1f} times as long "
               "(linear: 4, quadratic: 16)")
     if args.free_lines:

@@ -256,7 +256,9 @@ def parse_event(obj: Any) -> Event:
     kind = obj.get("type")
     if not isinstance(kind, str):
         raise BadEvent("event has no 'type'")
-    t = check_time(obj.get("t"), f"{_short(kind)[1:-1]} event")
+    t = obj.get("t")
+    if type(t) is not float or not 0.0 <= t <= MAX_T:  # anything but a time in range: named in words
+        t = check_time(t, f"{_short(kind)[1:-1]} event")
     parser = _PARSERS.get(kind)
     if parser is None:
         raise BadEvent(f"unknown event type {_short(kind)} (known: {', '.join(sorted(_PARSERS))})")
@@ -359,6 +361,10 @@ def _parse_rest(obj: dict[str, Any], t: float) -> Rest:
 
 def _check_positions(positions: dict[str, Any]) -> None:
     for ball, xy in positions.items():
+        if type(xy) is list and len(xy) == 2:  # the common [x, y] of floats, checked inline
+            x, y = xy
+            if type(x) is float and type(y) is float and x - x == 0.0 and y - y == 0.0:  # finite
+                continue
         ok = _is_xy(xy) or (isinstance(xy, list) and all(_is_xy(p) for p in xy))
         if not ok:
             raise BadEvent(

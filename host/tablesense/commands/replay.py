@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
@@ -105,6 +103,9 @@ def _open(path: str) -> IO[bytes]:
     """The log as a seekable binary file; standard input is spooled to a temporary file."""
     if path != "-":
         return open(path, "rb")
+    import shutil  # standard input only: a file's replay does not load them
+    import tempfile
+
     spool = tempfile.TemporaryFile(prefix="tablesense-replay-")
     shutil.copyfileobj(sys.stdin.buffer, spool, 1 << 20)
     return spool
@@ -242,6 +243,7 @@ def _account(rep: Replay, applied: Iterator[Event], out: IO[str], lang: str = "e
     write = out.write
     cutter = Cutter()
     before: Sequence[Ruling] = ()
+    asking: set[float] = set()  # the times at which a live view may ask (``asks_live``)
     for event in applied:
         state, engine = rep.state, rep.engine
         assert state is not None and engine is not None
@@ -255,8 +257,17 @@ def _account(rep: Replay, applied: Iterator[Event], out: IO[str], lang: str = "e
             write(f"  t={r.t:.6f} {r.rule}{who} {r.say(lang, player_names(state))}".rstrip() + "\n")
         before = state.rulings
         if event.type != "call":
+            shown = state
             live = getattr(engine, "live", None)  # a question asked while the shot is in progress
-            for q in (live(state) if live is not None else state).questions:
+            if live is not None:
+                asks = getattr(engine, "asks_live", None)
+                if asks is None or asks(event):  # (a drop held before a shot may open it: any state)
+                    asking.add(event.t)
+                if event.t in asking or not getattr(state, "in_shot", False) or getattr(state, "held", ()):
+                    shown = live(state)
+                else:  # a shot's live view resolves all of it: only where it may ask at this time
+                    shown = None
+            for q in shown.questions if shown is not None else ():
                 if q.t == event.t:
                     write(f"  ? {q.id}: {q.say(lang, player_names(state))}\n")
         if isinstance(event, Rest):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import msgspec
@@ -201,10 +202,18 @@ def register(cls: type[Engine[Any]]) -> type[Engine[Any]]:
 
 
 def find_engine(game: str) -> Engine[Any]:
-    """The engine for ``game`` (``golf``, ``kegle``, ``carom``)."""
-    from . import load_all
+    """The engine for ``game`` (``golf``, ``kegle``, ``carom``); only its own package is
+    imported (a replay of one game loads no other game's engine), every one to name them
+    when ``game`` is none of them."""
+    if game not in _REGISTRY:
+        from .. import games
 
-    load_all()
+        if game in games.names():
+            import_module(f"{__package__}.{game}.engine")
+        if game not in _REGISTRY:
+            from . import load_all
+
+            load_all()
     try:
         return _REGISTRY[game]()
     except KeyError:

@@ -260,6 +260,14 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
         profiles name things differently returns its profile's."""
         return for_game(self.game)
 
+    def asks_live(self, event: Event) -> bool:
+        """Whether the live view of a shot in progress (``live``) may ask a question at
+        ``event``'s time because of it (kegle: a pocket naming no ball). ``tablesense
+        replay``'s account resolves a shot's live view only at such an event (and at any
+        event of the same time), not at every event of the shot: a long shot stays linear.
+        Default: every event may (the live view at each)."""
+        return True
+
     def live(self, state: S) -> S:
         """The state to show: a shot in progress resolved as if it stopped now, drops and pins
         waiting for the table's rest (``held``) taken as what they are so far, incidents."""

@@ -271,6 +271,10 @@ class CaromEngine(ShotEngine[CaromState]):
         return ShotEngine.incident(self, state, event)
 
     # --- resolving a shot -------------------------------------------------------------
+    def asks_live(self, event: Event) -> bool:
+        """Carom asks no questions: a shot's live view is the score with its notes."""
+        return False
+
     def resolve(self, before: CaromState, shot: ShotRecord) -> CaromState:
         rest = shot.rest
         if rest is None:  # in progress: the score before it, with the notes made during it

@@ -110,6 +110,11 @@ class GolfEngine(ShotEngine[GolfState]):
             return replace(state, questions=(), spot_wait=())
         return state
 
+    def asks_live(self, event: Event) -> bool:
+        """A shot's live view asks nothing (``resolve.live``: the balls that went in counted;
+        whose ball it was is asked at the rest)."""
+        return False
+
     def live(self, state: GolfState) -> GolfState:
         if state.held:
             state = self.release(state)

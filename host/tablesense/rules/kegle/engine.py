@@ -116,6 +116,11 @@ class KegleEngine(ShotEngine[KegleState]):
             return
         raise IllegalCall(f"a keglebillard table has no {event.type!r} sensor")
 
+    def asks_live(self, event: Event) -> bool:
+        """A shot's live view asks "which ball fell in pocket N?" at a pocket naming no ball
+        (``verdict.live``), about nothing else."""
+        return type(event) is Pocket and event.ball is None
+
     def not_a_shot(self, state: KegleState, event: Event) -> bool:
         """A pin that falls while the pin referee sets pins up, once the log has shown that the
         table reports a rest after his hands: his, not a shot (seed 7.7, 6.4)."""

@@ -79,6 +79,23 @@ class Changes(dict[str, Any]):
         return replace(self.base, **self) if self else self.base
 
 
+def opened_changes(score: Score, player: str) -> Changes:
+    """``opened(score, player)`` as a shot's changes to ``score``: the shot's resolution freezes
+    them with its own in one copy of the score, not one for the opening and one for the shot."""
+    c = Changes(score)
+    if score.shots == 0:
+        i = IDX[player]
+        c["series"] = pair(score.series, player, score.series[i] + 1)
+        c["series_starts"] = pair(score.series_starts, player,
+                                  Trail.plus(score.series_starts[i], score.points[i]))
+        c["run"] = 0
+    c["break_due"] = False
+    c["announcements"] = ()
+    c["outlay"] = None
+    c["red_in_hand"] = None
+    return c
+
+
 class Verdict:
     """The working copy of one shot's resolution: score changes and rulings, then frozen."""
 
@@ -152,7 +169,6 @@ def settle(before: KegleState, shot: ShotRecord) -> KegleState:
     p = shot.player or before.at_table or "p1"
     t = rest.t
     positions = rest.positions or {}
-    score = opened(before.score, p)
     prior = before.score
     if not prior.pin_ups or not shot.events:
         # a log that never reports a pin put up (a referee's or a hand-written log): the pins
@@ -167,7 +183,7 @@ def settle(before: KegleState, shot: ShotRecord) -> KegleState:
     carambole = facts.carambole or any(c.call == "carom" for c in calls)
     faults = find_faults(prior, facts, pocketed, calls)
 
-    v = Verdict(Changes(score), p)
+    v = Verdict(opened_changes(before.score, p), p)
     down = facts.pins_after
     v.score["pins_down"] = down
     # 8.3: a pin is excused while a ball keeps it off its spot, and must be up once the shot that
