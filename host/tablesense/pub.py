@@ -273,14 +273,18 @@ class Pub(SensorsOut):
         if callable(source):
             cp, row = self._checkpoint(tab)
             if cp is not None:
-                after = self.store.table_lines_after(table_id, row)
-                dedupe = Dedupe(after)
+                rows = self.store.table_rows_after(table_id, row)
+                after = [line for _, line in rows]
+                dedupe = Dedupe(after, [r for r, _ in rows], row)
                 cp = cp.after_lines(after)
             source = source(cp)
         async for item in source:
             if isinstance(item, Checkpoint):
                 self._clock_from(tab, item)  # the device's time now: hand entries are stamped by it
-                await self._retrying(tab, lambda item=item: self._save_checkpoint(tab, item))
+                # while the replay is still behind what the log holds, the checkpoint stands
+                # before the logged events not yet made again (link/checkpoint.py, Dedupe.row)
+                at = dedupe.row if dedupe is not None and dedupe.pending else None
+                await self._retrying(tab, lambda item=item, at=at: self._save_checkpoint(tab, item, at))
                 continue
             if isinstance(item, Event):
                 if dedupe is not None:
@@ -293,6 +297,8 @@ class Pub(SensorsOut):
                 continue
             status = getattr(item, "kind", None)
             self.link_status(table_id, item)
+            if status == "lost" and getattr(item, "data", {}).get("rebooted"):
+                dedupe = None  # the old boot's frames are gone: none of the log's lines comes again
             if status == "lost":
                 await self._lost(tab, str(getattr(item, "text", item)))
             elif status == "board_reset":  # the board crashed or its watchdog bit; said at every HELLO
@@ -341,11 +347,11 @@ class Pub(SensorsOut):
                   file=sys.stderr, flush=True)
             return None, 0
 
-    async def _save_checkpoint(self, tab: Table, cp: Checkpoint) -> None:
+    async def _save_checkpoint(self, tab: Table, cp: Checkpoint, row: int | None = None) -> None:
         if self.writer is None:
-            self.store.save_checkpoint(tab.id, cp.to_json())
+            self.store.save_checkpoint(tab.id, cp.to_json(), row=row)
         else:
-            await self.writer.save_checkpoint(tab.id, cp.to_json())
+            await self.writer.save_checkpoint(tab.id, cp.to_json(), row)
 
     async def _lost(self, tab: Table, text: str, kind: str = "lost") -> None:
         """Frames lost for good (or the board restarted by itself, kind ``board_reset``):

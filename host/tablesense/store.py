@@ -91,6 +91,9 @@ SAVE_CHECKPOINT = (
     "INSERT OR REPLACE INTO checkpoints(table_id, state, row, at) "
     "VALUES (?, ?, (SELECT COALESCE(MAX(id), 0) FROM events WHERE table_id=?), ?)"
 )
+# a checkpoint taken while a restarted host replays what the log already holds: it stands
+# before the logged events its replay has not yet reached, after the row given
+SAVE_CHECKPOINT_AT = "INSERT OR REPLACE INTO checkpoints(table_id, state, row, at) VALUES (?, ?, ?, ?)"
 INSERT_INCIDENT = "INSERT INTO incidents(table_id, at, kind, text) VALUES (?,?,?,?)"
 
 LANGS = texts.LANGS  # the languages of the texts' folders (host/tablesense/texts/<code>/)
@@ -326,9 +329,14 @@ class Store:
         row = self.db.execute(sql, (table_id,)).fetchone()
         return (row[0], int(row[1])) if row else None
 
-    def save_checkpoint(self, table_id: str, state: str, at: float | None = None) -> None:
+    def save_checkpoint(self, table_id: str, state: str, at: float | None = None,
+                        row: int | None = None) -> None:
+        """``row``: the last event row before the checkpoint; None: the latest written."""
         at = time.time() if at is None else at
-        self._write(SAVE_CHECKPOINT, (table_id, state, table_id, at))
+        if row is None:
+            self._write(SAVE_CHECKPOINT, (table_id, state, table_id, at))
+        else:
+            self._write(SAVE_CHECKPOINT_AT, (table_id, state, row, at))
 
     def table_lines_after(self, table_id: str, row: int) -> list[str]:
         """The lines of the table's own events (source ``table``) written after ``row``."""
@@ -337,6 +345,14 @@ class Store:
             (table_id, row),
         )
         return [r[0] for r in rows]
+
+    def table_rows_after(self, table_id: str, row: int) -> list[tuple[int, str]]:
+        """``table_lines_after`` with each line's row."""
+        rows = self.db.execute(
+            "SELECT id, line FROM events WHERE table_id=? AND id>? AND source='table' ORDER BY id",
+            (table_id, row),
+        )
+        return [(int(r[0]), r[1]) for r in rows]
 
     def incident(self, table_id: str, kind: str, text: str, at: float | None = None) -> None:
         at = time.time() if at is None else at
@@ -407,9 +423,13 @@ class Writer:
         at = time.time() if at is None else at
         await self._put(INSERT_EVENT, (table_id, match_id, seq, source, at, line))
 
-    async def save_checkpoint(self, table_id: str, state: str) -> None:
-        """The link checkpoint, in order with the events before it (the same queue)."""
-        await self._put(SAVE_CHECKPOINT, (table_id, state, table_id, time.time()))
+    async def save_checkpoint(self, table_id: str, state: str, row: int | None = None) -> None:
+        """The link checkpoint, in order with the events before it (the same queue);
+        ``row``: the last event row before it, None: the latest written."""
+        if row is None:
+            await self._put(SAVE_CHECKPOINT, (table_id, state, table_id, time.time()))
+        else:
+            await self._put(SAVE_CHECKPOINT_AT, (table_id, state, row, time.time()))
 
     async def incident(self, table_id: str, kind: str, text: str) -> None:
         await self._put(INSERT_INCIDENT, (table_id, time.time(), kind, text))

@@ -114,7 +114,7 @@ async def table_items(
                     if resume is not None and next_seq == resume.seq:
                         why = (f"the board restarted while the host was down: what it sent from seq "
                                f"{resume.seq} of its previous boot on is lost")
-                        yield LinkStatus("lost", why)
+                        yield LinkStatus("lost", why, {"rebooted": True})
                     translator.restarted()  # its times go on after the old boot's (and the log's)
                     next_seq = 0
                     if translator.quiet:  # a place to resume from: the new boot's first frame, its clock

@@ -17,7 +17,7 @@ table times going on after the latest the log holds (``logged_us``).
 from __future__ import annotations
 
 import json
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -73,18 +73,38 @@ class Checkpoint:
 
 class Dedupe:
     """The table's own event lines logged after the checkpoint: an event made again from
-    the replayed frames that matches one of them (line for line) is already in the log."""
+    the replayed frames that matches one of them (line for line) is already in the log.
 
-    def __init__(self, lines: list[str]) -> None:
+    Given with their rows (``rows``), it also says where a checkpoint taken during the
+    replay stands in the log (``row``): after the latest logged line the replay has made
+    again, not after the log's last row. A checkpoint saved after the log's last row while
+    the replay was still behind it named an older seq than the events logged before it:
+    the next restarted host replayed from there, found none of them after the row, and
+    logged them again (a kegle match killed 17 times: 225 events for 186)."""
+
+    def __init__(self, lines: list[str], rows: list[int] | None = None, row: int = 0) -> None:
         self._left: Counter[str] = Counter(lines)
+        self._rows: dict[str, deque[int]] = {}
+        for line, r in zip(lines, rows or ()):
+            self._rows.setdefault(line, deque()).append(r)
+        self._row = row  # the checkpoint's row: nothing of the replay made again yet
 
     def seen(self, line: str) -> bool:
         """True (and counted off) if ``line`` is one of those already logged."""
         if self._left[line] > 0:
             self._left[line] -= 1
+            rows = self._rows.get(line)
+            if rows:
+                self._row = max(self._row, rows.popleft())
             return True
         return False
 
     @property
     def pending(self) -> int:
         return sum(self._left.values())
+
+    @property
+    def row(self) -> int:
+        """The log row a checkpoint taken now stands after, while lines are ``pending``:
+        the latest of those made again (the lines after it are still to come)."""
+        return self._row
