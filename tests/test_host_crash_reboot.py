@@ -15,7 +15,6 @@ it restarts; the host is SIGKILLed as a power cut or the OOM killer does.
 
 from __future__ import annotations
 
-import json
 import signal
 import socket
 import sqlite3
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_host_crash import _first_checkpoint, _logged
 
 from tablesense.sim.cable import Cable
 from tablesense.sim.fitl import FirmwareProcess, start_firmware
@@ -57,44 +57,12 @@ def _shot(start_us: int, cushions: list[int]) -> list[dict[str, int]]:
     return sorted(lines, key=lambda e: e["t_us"])
 
 
-def _logged(db: Path) -> list[dict[str, Any]]:
-    if not db.exists():
-        return []
-    con = sqlite3.connect(db, timeout=10)
-    try:
-        rows = con.execute("SELECT line FROM events WHERE table_id='1' AND source='table' "
-                           "ORDER BY id").fetchall()
-    except sqlite3.Error:
-        return []
-    finally:
-        con.close()
-    return [json.loads(r[0]) for r in rows]
-
-
 def _incidents(db: Path) -> list[str]:
     con = sqlite3.connect(db, timeout=10)
     try:
         return [r[0] for r in con.execute("SELECT text FROM incidents WHERE table_id='1' ORDER BY id")]
     finally:
         con.close()
-
-
-def _checkpoint_uptime(db: Path, host: subprocess.Popen[str], timeout: float = 120.0) -> int:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        assert host.poll() is None, host.stderr.read() if host.stderr else ""
-        if db.exists():
-            con = sqlite3.connect(db, timeout=10)
-            try:
-                row = con.execute("SELECT state FROM checkpoints WHERE table_id='1'").fetchone()
-            except sqlite3.Error:
-                row = None
-            finally:
-                con.close()
-            if row:
-                return int(json.loads(row[0])["uptime_us"])
-        time.sleep(0.05)
-    raise AssertionError(f"no host saved a link checkpoint in {timeout:.0f} s")
 
 
 def _within(what: Any, timeout: float) -> bool:
@@ -133,13 +101,13 @@ def test_a_board_rebooted_while_its_host_was_down_goes_on_after_the_logs_latest_
 
     host = start()
     try:
-        up = _checkpoint_uptime(db, host)
+        up = _first_checkpoint(db, host)
         t0 = time.monotonic()
         a = up + 1_500_000
         # shot B 3 s after shot A: a heartbeat comes between A's rest and B (one a second),
         # the quiet point at which the host saves the checkpoint it will resume from
         fws[0].send_edges(_shot(a, [1, 2, 3]) + _shot(a + 3_000_000, [4, 3, 2, 1, 4, 3, 2, 1]))
-        _until(lambda: _checkpoint_uptime(db, host) > a, 60, "no checkpoint after shot A")
+        _until(lambda: _first_checkpoint(db, host) > a, 60, "no checkpoint after shot A")
         # shot A ends with its rest; shot B has logged its first cushions: the host is killed
         _until(lambda: sum(e["type"] == "cushion" for e in _logged(db)) >= 3 + logged_first, 60,
                "the host did not log the shots")
