@@ -1,4 +1,4 @@
-"""Golf defects of issue 13, one test per rule id, through the real Replay.
+"""Golf: the edge of the goal, own balls and the replacement spots, one test per rule id.
 
 - ``golf.goal.edge``: "Ball on the edge of the goal: if it drops before it comes to rest,
   the goal counts [...]. In all other cases it does not count: the ball is taken out of

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_carom_outsider import check_consistent
+from test_carom_logs_written_from_the_seeds import check_consistent
 
 from tablesense.errors import TablesenseError
 from tablesense.events import parse_event
