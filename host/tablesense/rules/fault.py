@@ -1,0 +1,51 @@
+"""One fault record for every game: what a referee calls, which seed rule it is, what it costs.
+
+A game's package lists its faults as ``Fault`` rows (``rules/<game>/fouls.py``): the
+catalogue id a ruling cites (``seeds/<game>.md``), the seed paragraph it comes from (the
+catalogue's ``seed`` column, a test keeps them equal), what it costs in the game's own
+terms (``then``: golf's balls put back and replacement spot, keglebillard's new outlay or
+red in hand, carom's jump), the names a referee may call it by besides its id, and the
+button the referee panel shows for it (None: a fault the engine finds alone, never called).
+
+In the manner of python-chess's one ``Termination``: the panel, the command line and the
+texts read this one shape; only ``then`` is the game's own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generic, NamedTuple, TypeVar
+
+
+class Button(NamedTuple):
+    """How the referee panel offers a fault (``web/fouls.py`` draws it)."""
+
+    #: the ``foul`` name the panel sends (a name the game's engine accepts, docs/events.md);
+    #: its words are the web string ``foul.<game>.<call>`` (texts/<lang>/screen.json)
+    call: str
+    #: shown at once; the rare ones are one tap away
+    common: bool = False
+    #: the rule variants that know it (carom's profiles, golf's format); empty: every one
+    profiles: tuple[str, ...] = ()
+    #: golf: True only in zone play, False only before it; None: always
+    zone: bool | None = None
+
+
+Then = TypeVar("Then")
+
+
+@dataclass(frozen=True, slots=True)
+class Fault(Generic[Then]):
+    #: the catalogue id every ruling on it cites (``"kegle.fault.no-cushion"``)
+    id: str
+    #: the seed paragraph(s), as the catalogue's ``seed`` column writes them (``"5.11"``)
+    seed: str
+    #: what it costs, in the game's own terms
+    then: Then
+    #: other names a referee may write for it (read at the input edge, ``rules/<game>/names.py``)
+    aliases: tuple[str, ...] = ()
+    #: the referee panel's button for it; None: not called from the panel
+    button: Button | None = None
+
+
+__all__ = ["Button", "Fault"]
