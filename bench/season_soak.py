@@ -19,6 +19,7 @@ minute are printed beside those under fire.
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -43,6 +44,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--recheck", metavar="DIR", type=Path,
                     help="check the invariants again over a kept run's work directory (its record.json)")
     args = ap.parse_args(argv)
+    missing = [tool for tool in ("mosquitto",) if shutil.which(tool) is None]
+    if missing and args.recheck is None:
+        print(f"season_soak: {', '.join(missing)} not found: run make broker (Debian's Mosquitto) first",
+              file=sys.stderr)
+        return 2
     if args.recheck is not None:
         return recheck(args.recheck)
     kinds = KINDS if args.only is None else tuple(k for k in args.only if k != "none")
