@@ -161,6 +161,20 @@ def test_dry_run_without_a_board_prints_the_clean_board_plan(capsys: pytest.Capt
     assert "/dev/ttyUSB97 is not connected: planning for a clean board" in out
     assert "connect /dev/ttyUSB97 fs mkdir :/profiles" in out
     assert out.index(":/wire.mpy") < out.index(":/board.json") < out.index(":/main.py") < out.index("reset")
+    assert "add --build-dir DIR to keep them" in out  # the printed paths are gone with the run
+
+
+def test_dry_run_with_a_build_dir_prints_commands_whose_files_exist(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """A dry run's commands can be run by hand: every local file they copy is there afterwards."""
+    build = tmp_path / "fw"
+    assert main(["flash", "--port", "/dev/ttyUSB97", "--profile", "carom", "--dry-run",
+                 "--build-dir", str(build)]) == 0
+    out = capsys.readouterr().out
+    copied = [word for line in out.splitlines() if " cp " in line for word in line.split()
+              if word.startswith(str(build))]
+    assert copied and all(Path(p).is_file() for p in copied)
+    assert "--build-dir" not in out
 
 
 @pytest.mark.micropython

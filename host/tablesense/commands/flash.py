@@ -9,9 +9,11 @@ the firmware answered HELLO after it."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from ..command_line.options import add_serial
@@ -41,6 +43,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--force", action="store_true", help="copy every file, even those the board already has")
     p.add_argument("--dry-run", action="store_true",
                    help="print the plan (the mpremote commands) without changing the board")
+    p.add_argument("--build-dir", default=None, metavar="DIR",
+                   help="build the firmware files into DIR and keep them (default: a temporary folder, "
+                        "removed afterwards); with --dry-run, the printed commands can then be run by hand")
     p.add_argument("--no-check", action="store_true", help="do not ask the board for HELLO afterwards")
     p.add_argument("--timeout", type=float, default=15.0, metavar="S",
                    help="seconds to wait for HELLO after the reset")
@@ -52,6 +57,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     # native code for this host
     p.add_argument("--root", default="/", help=argparse.SUPPRESS)
     p.add_argument("--march", default=None, help=argparse.SUPPRESS)
+
+
+@contextlib.contextmanager
+def _build_dir(keep: str | None) -> Iterator[Path]:
+    """Where the firmware is built: ``keep`` (made if missing, kept), else a temporary folder."""
+    if keep is not None:
+        out = Path(keep).expanduser().resolve()
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise FlashError(f"cannot make the build folder {out}: {exc.strerror or exc}") from None
+        yield out
+        return
+    with tempfile.TemporaryDirectory(prefix="tablesense-flash-") as tmp:
+        yield Path(tmp)
 
 
 def _say(text: str) -> None:
@@ -111,8 +131,7 @@ def _flash(args: argparse.Namespace, stopped: list[bool]) -> int:
         if chip and wanted and chip not in (wanted, "unix"):
             _say(f"note: profile {profile.id} is for an {profile.module} ({wanted}), "
                  f"the board is an {chip}")
-    with tempfile.TemporaryDirectory(prefix="tablesense-flash-") as tmp:
-        out = Path(tmp)
+    with _build_dir(args.build_dir) as out:
         march = args.march or MARCH
         _say(f"building firmware {version} (mpy-cross -march={march}) for profile {profile.id}")
         arts = build(out, [profile, *others], profile, fw_dir, march=march)
@@ -132,6 +151,9 @@ def _flash(args: argparse.Namespace, stopped: list[bool]) -> int:
         if args.dry_run:
             for step in plan.steps:
                 _say(f"  {step}    # {step.why}")
+            if args.build_dir is None:
+                _say("(the files are built in a temporary folder, removed now: add --build-dir DIR to keep "
+                     "them and run these commands by hand)")
             return 0  # (the board, if it was read, is restarted on the way out)
         execute(plan, _say)
         stopped[0] = False  # the plan's last step restarted it
