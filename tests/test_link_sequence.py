@@ -218,6 +218,36 @@ def test_a_restart_loses_what_was_not_replayed_delivers_what_is_held_and_starts_
     assert s.reported(3, 1.0).ask and s.reported(3, 1.01).replay == [0]
 
 
+@settings(max_examples=60, deadline=None)
+@given(heard=st.integers(1, 400), burst_s=st.floats(0.0, 30.0), down_s=st.floats(0.0, 5.0),
+       boot_s=st.floats(0.05, 3.0), cut=st.sampled_from(["reopened", "silent", "none"]))
+def test_a_restart_after_the_line_was_out_says_what_the_old_boot_sent_after_the_last_frame_is_lost(
+        heard: int, burst_s: float, down_s: float, boot_s: float, cut: str) -> None:
+    """A board that wrote on while its line was out (a cable pulled, a port reopened), then
+    lost its power, took those frames with it: the host cannot know how many, but says that
+    what came after the last frame it heard is lost. A board heard to its end says nothing."""
+    s = Sequencer(expected=0)
+    feed(s, range(heard), now=burst_s)
+    last_heard = burst_s
+    if cut == "reopened":
+        s.link_reset()
+        died = last_heard + down_s * 0.1  # the reboot came soon after the port was reopened
+    elif cut == "silent":
+        died = last_heard + 1.6 + down_s  # not a status frame for longer than a heartbeat's
+    else:
+        died = last_heard + 0.5  # heard within a heartbeat of its end
+    now = died + boot_s + 0.3
+    said = kinds(s.restart(now, uptime_s=now - died), "lost")
+    if cut == "none":
+        assert said == []
+    else:
+        how = "its line was reopened" if cut == "reopened" else "a silence on its line"
+        assert said == [f"the device restarted after {how}: what it sent from seq {heard} of its previous "
+                        "boot on is lost"]
+    feed(s, [0], now=now)  # the new boot heard: a reboot of it, heard to its end, loses nothing unsaid
+    assert kinds(s.restart(now + 1.0, uptime_s=0.5), "lost") == []
+
+
 def test_a_claim_the_device_does_not_confirm_is_refused_and_asks_for_nothing() -> None:
     """A forged heartbeat says the device is 500 frames ahead; its answer says it is not."""
     s = Sequencer(expected=0)

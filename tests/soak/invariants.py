@@ -137,7 +137,7 @@ def logged_key(obj: dict[str, Any]) -> tuple[Any, ...] | None:
 # --- what the pub said it lost ---------------------------------------------------------------
 
 _RANGE = re.compile(r"lost (\d+) frames \(seq (\d+)\.\.(\d+)\): (.*)")
-_SINCE = re.compile(r"from seq (\d+) of its previous boot on is lost")
+_SINCE = re.compile(r"from seq (\d+) of its previous boot on is lost")  # (an open range)
 
 
 @dataclass
@@ -181,7 +181,8 @@ def lost_ranges(said: list[tuple[float, str]], boots: list[Boot], host_stops: li
         m = _SINCE.search(text)
         if m:
             first = int(m.group(1))
-            down = [t for t in stops if t <= at]
+            down = [t for t in stops if t <= at] if "while the host was down" in text else []
+            # (else the line was out when the board restarted: the boot before the new one)
             then = next((b for b in reversed(boots) if down and b.started <= down[-1]), None)
             if then is None or then.number >= current.number:
                 then = next((b for b in reversed(boots) if b.number < current.number), current)

@@ -309,8 +309,9 @@ class Sink(Protocol):
     def other(self, f: Frame, now: float, out: list[Any]) -> None:
         """ERROR, COLOUR: nothing to check."""
 
-    def restart(self, now: float, out: list[Any]) -> None:
-        """A new boot confirmed: the device's clock and seqs start over."""
+    def restart(self, now: float, out: list[Any], uptime_s: float | None = None) -> None:
+        """A new boot confirmed (``uptime_s``: its age by its status frame): the device's
+        clock and seqs start over."""
 
     def refuse(self, r: Refusal, now: float, out: list[Any]) -> None:
         """An implausible frame: counted, kept and reported, never passed on."""
@@ -475,7 +476,8 @@ class Gate:
     def _reboot_confirmed(self, claim: RebootClaim, now: float, out: list[Any]) -> None:
         """The new boot is believed: seqs and the clock start over, then the frames held."""
         self.reboot = None
-        self.sink.restart(now, out)
+        uptime = getattr(claim.frame, "uptime_us", None)
+        self.sink.restart(now, out, None if uptime is None else uptime / 1e6)
         self.last_t_us = -1
         self.sink.believe(claim.frame, now, out)
         for f in claim.held:

@@ -130,6 +130,7 @@ class Sequencer:
         self._records = 0  # replayable frames accepted since the start (or the device's restart)
         self._claim: int | None = None  # a seq a status frame reported beyond the newest, unconfirmed
         self._heard_at = -1e9  # host time the device was last heard (any frame believed)
+        self._reopened = False  # the port was reopened since the device was last heard
         self._last_arrival: int | None = None  # seq of the last frame that arrived
         self._buf: dict[int, Any] = {}
         self._gaps: list[_Gap] = []
@@ -274,6 +275,7 @@ class Sequencer:
         if now - self._heard_at > SILENT_S:
             self._spoil(now)
         self._heard_at = now
+        self._reopened = False
 
     def _spoil(self, now: float) -> None:
         """The line lost something: the requests sent before ``now`` may never have reached
@@ -448,11 +450,21 @@ class Sequencer:
         self._request(now, out)
         return out
 
-    def restart(self, now: float) -> Step:
+    def restart(self, now: float, uptime_s: float | None = None) -> Step:
         """The device rebooted (the transport decided, see docs/protocol.md): what it had not
-        replayed is lost with its store, what is buffered is delivered, and seqs start over."""
+        replayed is lost with its store, what is buffered is delivered, and seqs start over.
+
+        ``uptime_s``: the new boot's age by its status frame. When the line was out before
+        the old boot ended (the port reopened since the device was last heard, or a silence
+        longer than a heartbeat's before the new boot began), what the old boot wrote after
+        the last frame known went with its store unseen: that is said lost from there on, an
+        open range (the host cannot know how many; none, if the board sensed nothing)."""
         out = Step()
+        born = now - uptime_s if uptime_s is not None else None
+        heard = self._heard_at > -1e9  # this host heard the old boot (else: link/__init__ says it)
+        unheard = heard and (self._reopened or (born is not None and born - self._heard_at > SILENT_S))
         if self._exp is not None:
+            after = max(self._top, self._claim if self._claim is not None else self._top) + 1
             for g in self._gaps:
                 if not g.lost:
                     self._give_up(g, "the device restarted before replaying them", out)
@@ -463,10 +475,16 @@ class Sequencer:
                 self.stats.lost += b - a + 1
                 out.notes.append(_lost_note(a, b, "the device restarted before sending them again"))
             self._deliver(out)
+            if unheard:
+                how = "its line was reopened" if self._reopened else "a silence on its line"
+                out.notes.append(Note("lost", f"the device restarted after {how}: what it sent from seq "
+                                      f"{after % SEQ_MOD} of its previous boot on is lost",
+                                      {"from": after % SEQ_MOD, "rebooted": True}))
         self.stats.restarts += 1
         self._records = 0
         self._resumed = False
         self._claim = None
+        self._reopened = False
         self._buf.clear()
         self._gaps.clear()
         self._req = None
@@ -479,6 +497,7 @@ class Sequencer:
     def link_reset(self) -> None:
         """The port was reopened: a replay asked for on the old connection will not come
         (and its going unanswered says nothing of what the device holds)."""
+        self._reopened = True
         for g in self._gaps:
             g.req = None
         self._req = None

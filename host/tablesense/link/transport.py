@@ -409,11 +409,12 @@ class Link:
             self._step(self.seq.device_error(f.code, f.text, now), out, now)
         out.append(f)
 
-    def restart(self, now: float, out: list[Frame | LinkStatus | str]) -> None:
+    def restart(self, now: float, out: list[Frame | LinkStatus | str], uptime_s: float | None = None) -> None:
         """The device rebooted: the old boot's frames still held are delivered, then the
-        ``restarted`` status, then the new boot's: the status divides the two clocks."""
+        ``restarted`` status, then the new boot's: the status divides the two clocks.
+        ``uptime_s``: the new boot's age by the status frame that confirmed it."""
         self.clock.rebase()
-        step = self.seq.restart(now)
+        step = self.seq.restart(now, uptime_s)
         said = [n for n in step.notes if n.kind == "restarted"]
         step.notes = [n for n in step.notes if n.kind != "restarted"]
         self._step(step, out, now)
