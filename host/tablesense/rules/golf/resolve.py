@@ -27,9 +27,10 @@ import msgspec
 
 from ...events import Cushion, Goal
 from ..base import Question, Ruling, other
+from ..fault import Fault
 from ..shot_engine import ShotEngine, ShotRecord
 from .evidence import Evidence
-from .fouls import ALWAYS, BY_ID, ZONE, Foul
+from .fouls import ALWAYS, BY_ID, ZONE, Cost
 from .game import GAME
 from .geometry import ATTACKS, BALLS_PER_PLAYER
 from .positions import (
@@ -185,7 +186,7 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
     goals.sort(key=lambda x: x[0])  # stable: the same t keeps the order of the log
 
     # 2. fouls: called, and seen by the sensors or the positions
-    fouls: list[tuple[float, Foul, dict[str, Any]]] = [
+    fouls: list[tuple[float, Fault[Cost], dict[str, Any]]] = [
         (t, BY_ID[_zone_touch(fid, zone, ev.standalone)], extra) for t, fid, extra in ev.fouls]
     called = {f.id for _, f, _ in fouls}
     if ev.strike == o and "golf.foul.opponent-ball" not in called:
@@ -194,7 +195,7 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
         fouls.append((ev.t0, BY_ID["golf.foul.own-ball"], {"seen": "contact"}))
     own_valid = any(b == s and g == attack for _, g, b in goals)
     # positions mean nothing once a foul has put the balls back
-    if not ev.standalone and ev.rest_t is not None and not any(f.back for _, f, _ in fouls):
+    if not ev.standalone and ev.rest_t is not None and not any(f.then.back for _, f, _ in fouls):
         after = ev.positions
         if after is not None and pre.positions is not None:
             if zone and not goals and not offs and not fouls \
@@ -213,7 +214,7 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
         # without positions the referee calls it: {"call": "foul", "foul": "zone"}; a shot
         # with no such call met the zone obligation
     fouls.sort(key=lambda f: f[0])
-    back = any(f.back for _, f, _ in fouls)
+    back = any(f.then.back for _, f, _ in fouls)
 
     # 3. the count, in order of t
     bl = list(pre.balls_left)
@@ -224,7 +225,7 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
     if not back:
         counted += [(t, 0, g, b) for t, g, b in goals]
         counted += [(t, 1, "", b) for t, b in offs]
-    counted += [(t, 2, "", o) for t, f, _ in fouls if f.touched == "goal"]
+    counted += [(t, 2, "", o) for t, f, _ in fouls if f.then.touched == "goal"]
     counted.sort(key=lambda c: c[0])  # stable: the same t keeps the order of the log
     first_opp_off = None
     goal_rulings: list[int] = []  # where the valid goals' rulings are, to word them once the turn is known
@@ -270,12 +271,13 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
         if f.id == "golf.own-goal" and own_goal:
             continue  # called, and seen by the goal sensor: one own goal
         n_spots = 0
-        if f.spot_played == ALWAYS or (f.spot_played == ZONE and zone):
+        cost = f.then
+        if cost.spot_played == ALWAYS or (cost.spot_played == ZONE and zone):
             n_spots += 0 if played_spotted else 1
             played_spotted = True
-        if f.points_out and zone:
+        if cost.points_out and zone:
             n_spots += 1
-        if f.touched == "spot":
+        if cost.touched == "spot":
             n_spots += 1
         if f.id in ("golf.triangle.defensive", "golf.triangle.attacking"):
             n_spots += 1
