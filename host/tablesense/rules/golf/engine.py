@@ -45,6 +45,7 @@ from ...texts import phrase
 from ...vocabulary import for_game
 from ..base import Question, other, register
 from ..shot_engine import AMEND, ShotEngine, ShotRecord
+from . import checks
 from .evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
 from .fouls import BY_ID, DUO_ONLY, known_fouls
 from .geometry import ATTACKS
@@ -232,7 +233,7 @@ class GolfEngine(ShotEngine[GolfState]):
         new = replace(state, at_table=player, members=members, clock=(player, ev.t))
         if state.frame == 1:
             new = replace(new, first_opener=player, first_members=members)
-        rule = "golf.duo.deciding" if state.duo and state.frame == 3 else "golf.frame.opening"
+        rule = "golf.duo.deciding" if checks.deciding_start(state.duo, state.frame) else "golf.frame.opening"
         if state.duo:
             return self.rule(new, ev.t, rule, player, frame=state.frame, member=members[IDX[player]])
         return self.rule(new, ev.t, rule, player, frame=state.frame)

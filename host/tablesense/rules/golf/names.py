@@ -17,38 +17,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ...vocabulary import Vocabulary
+from .fouls import FAULTS
 
-#: canonical foul id -> the other names a referee calls it by
-FOULS: dict[str, tuple[str, ...]] = {
-    "golf.foul.foot": ("foot", "no-foot-on-floor", "foot-off-floor", "feet", "no-foot"),
-    "golf.foul.jump": ("jump", "over", "over-pegs", "over-balls", "jumped"),
-    "golf.foul.lift": ("lift", "lifted", "over-cushion"),
-    "golf.foul.hard-shot": ("hard-shot", "hard", "shot-line", "raised-cue"),
-    "golf.foul.aim-behind": ("aim-behind", "aiming", "behind"),
-    "golf.foul.opponent-ball": ("opponent-ball", "wrong-ball", "played-opponent-ball"),
-    "golf.foul.not-at-rest": ("not-at-rest", "moving", "early", "before-rest"),
-    "golf.foul.touch": ("touch", "touched"),
-    "golf.foul.touch.no-shot": ("touch-no-shot", "touch-without-shot", "touch-between-shots",
-                                "touched-without-shot", "touched-between-shots", "touch-between",
-                                "no-shot-touch", "touch-without-playing"),
-    "golf.foul.touch.own-ball": ("touch-own", "touch-own-ball"),
-    "golf.foul.touch.opponent-ball": ("touch-opponent", "touch-opponent-ball"),
-    "golf.foul.hold.own-ball": ("hold-own", "hold-own-ball", "nudge-own", "hold"),
-    "golf.foul.hold.opponent-ball": ("hold-opponent", "hold-opponent-ball", "nudge-opponent"),
-    "golf.foul.push": ("push", "push-shot", "double-hit", "double-touch"),
-    "golf.foul.touching-ball": ("touching-ball", "touching", "frozen"),
-    "golf.foul.push-through": ("push-through",),
-    "golf.foul.own-ball": ("own-ball", "own", "onto-own-ball"),
-    "golf.triangle.defensive": ("defensive-triangle", "triangle-defensive", "triangle"),
-    "golf.triangle.defensive.several": ("defensive-triangle-several", "triangle-several"),
-    "golf.triangle.attacking": ("attacking-triangle", "triangle-attacking"),
-    "golf.zone.leave": ("zone", "zone-leave", "no-zone-change", "leave"),
-    "golf.duo.opening": ("opening", "wrong-opener"),
-    "golf.duo.order": ("order", "out-of-order", "wrong-player"),
-    "golf.duo.consult": ("consult", "coaching", "gesture"),
-    "golf.own-goal": ("own-goal", "owngoal", "own-goal-ball", "wrong-goal", "into-own-goal", "own-gate"),
-    "golf.clock": ("time", "clock", "too-slow"),
-}
+#: canonical foul id -> the other names a referee calls it by (each foul's ``Fault`` row)
+FOULS: dict[str, tuple[str, ...]] = {f.id: f.aliases for f in FAULTS}
 
 #: names of a ball that left the table, called as a foul (the ball played, or the opponent's)
 OFF_TABLE: dict[str, tuple[str, ...]] = {

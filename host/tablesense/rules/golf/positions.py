@@ -30,8 +30,9 @@ def _place(p: Point, owner: str) -> object:
 
 
 def zone_left(before: Positions, after: Positions, shooter: str) -> bool:
-    """True when the zone obligation is met: some ball changed place (zone, line or
-    triangle), or a ball of the shooter lies in their large attacking triangle."""
+    """Seed "Zone play: Obligations", golf.zone.leave: True when the zone obligation is met:
+    some ball changed place (zone, line or triangle), or a ball of the shooter lies in their
+    large attacking triangle (it need not change zone)."""
     goal = ATTACKS[shooter]
     if any(in_triangle(p, goal, "large") for p in before[IDX[shooter]]):
         return True
@@ -49,17 +50,18 @@ def in_defensive_triangle(points: tuple[Point, ...], owner: str, size: str = "la
 
 
 def defensive_triangle_kept(start: Positions, end: Positions, player: str) -> int:
-    """Balls of ``player`` that lay in their defensive triangle at the start of the turn
-    when none has left it by the end; 0 when the rule is met."""
+    """Seed "Balls in the large defensive triangle", golf.triangle.defensive,
+    golf.triangle.defensive.several: balls of ``player`` that lay in their defensive triangle
+    at the start of the turn when none has left it by the end; 0 when the rule is met."""
     n0 = in_defensive_triangle(start[IDX[player]], player)
     n1 = in_defensive_triangle(end[IDX[player]], player)
     return n0 if n0 and n1 >= n0 else 0
 
 
 def attacking_triangle_broken(before: Positions, after: Positions, shooter: str) -> bool:
-    """The defender had a ball in their defensive triangle before the shot, and after it
-    the shooter's ball lies in the large attacking triangle while a defender's ball
-    lies in the small triangle."""
+    """Seed "Fouls", golf.triangle.attacking: the defender had a ball in their defensive
+    triangle before the shot, and after it the shooter's ball lies in the large attacking
+    triangle while a defender's ball lies in the small triangle."""
     defender = "p2" if shooter == "p1" else "p1"
     goal = ATTACKS[shooter]
     d = IDX[defender]
@@ -79,8 +81,9 @@ def spot_taken(owner: str, n: int, positions: Positions, ignore: str | None = No
 
 
 def free_spot(owner: str, positions: Positions) -> int | None:
-    """When spots 1-3 of ``owner`` are all covered by a ball, the first free of 4 and 5
-    (the fall-back); None when one of 1-3 is free (the opponent chooses)."""
+    """Seed "Replacement spots", golf.spot.fallback: when spots 1-3 of ``owner`` are all
+    covered by a ball, the first free of 4 and 5 (the fall-back); None when one of 1-3 is free
+    (the opponent chooses)."""
     if not all(spot_taken(owner, n, positions) for n in (1, 2, 3)):
         return None
     for n in (4, 5):
@@ -90,10 +93,10 @@ def free_spot(owner: str, positions: Positions) -> int | None:
 
 
 def repeat_spot(owner: str, fouled: tuple[int, ...], positions: Positions | None) -> int:
-    """"golf.spot.repeat": the first replacement spot from which no foul shot has been played yet,
-    and that no other ball makes unusable (the positions at the rest, when there are any; the
-    ball to be placed is its owner's only one and does not count). Without such a spot, the
-    first not fouled from; with none, spot 5."""
+    """Seed "Replacement spots", golf.spot.repeat: the first replacement spot from which no foul
+    shot has been played yet, and that no other ball makes unusable (the positions at the rest,
+    when there are any; the ball to be placed is its owner's only one and does not count).
+    Without such a spot, the first not fouled from; with none, spot 5."""
     spots = [n for n in range(1, 6) if n not in fouled]
     if positions is not None:
         usable = [n for n in spots if not spot_taken(owner, n, positions, ignore=owner)]
@@ -107,11 +110,11 @@ def _listed(nums: list[str], word: str) -> str:
 
 
 def spot_refused(owner: str, positions: Positions | None, spot: int) -> str | None:
-    """Why the opponent cannot name replacement spot ``spot`` for ``owner``'s ball, or None when
-    the choice stands. "If the position of the other balls makes these replacement spots
-    unusable": a spot a ball covers in the last rest's positions is unusable, and spots 4 and 5
-    are only for when the positions show spots 1-3 all unusable (``golf.spot.fallback``). No
-    positions: the referee's word."""
+    """Seed "Replacement spots", golf.spot.choice: why the opponent cannot name replacement spot
+    ``spot`` for ``owner``'s ball, or None when the choice stands. "If the position of the other
+    balls makes these replacement spots unusable": a spot a ball covers in the last rest's
+    positions is unusable, and spots 4 and 5 are only for when the positions show spots 1-3 all
+    unusable (``golf.spot.fallback``). No positions: the referee's word."""
     if positions is None:
         return None
     if spot_taken(owner, spot, positions):

@@ -27,9 +27,11 @@ import msgspec
 
 from ...events import Cushion, Goal
 from ..base import Question, Ruling, other
+from ..fault import Fault
 from ..shot_engine import ShotEngine, ShotRecord
+from . import checks as rule
 from .evidence import Evidence
-from .fouls import ALWAYS, BY_ID, ZONE, Foul
+from .fouls import ALWAYS, BY_ID, ZONE, Cost
 from .game import GAME
 from .geometry import ATTACKS, BALLS_PER_PLAYER
 from .positions import (
@@ -47,7 +49,6 @@ TURN_LIMIT = 50.0  # seconds from the moment the balls rest to the referee's TIM
 TIME_GRACE = 10.0  # seconds after TIME to play the shot
 FRAMES_TO_WIN = 2
 NO_SHOT = "golf.foul.touch.no-shot"
-_TOUCHES = frozenset({"golf.foul.touch", "golf.foul.touch.own-ball", "golf.foul.touch.opponent-ball"})
 
 
 def start_of(before: GolfState, shot: ShotRecord) -> GolfState:
@@ -108,18 +109,6 @@ class _Unit:
         return None
 
 
-def _zone_touch(foul_id: str, zone: bool, standalone: bool = False) -> str:
-    """Touching one's own or the opponent's ball is a zone-play rule; before zone play
-    it is the plain touch. A touch that stands alone (no shot played) is the touch
-    without a shot: "Touching a ball without playing a shot costs the turn as well,
-    and all moved balls are put back" (no ball played, so none on a replacement spot)."""
-    if standalone and foul_id in _TOUCHES:
-        return NO_SHOT
-    if not zone and foul_id in ("golf.foul.touch.own-ball", "golf.foul.touch.opponent-ball"):
-        return "golf.foul.touch"
-    return foul_id
-
-
 def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
     """The state after ``shot`` played from ``before``."""
     if shot.rest is None and shot.events:
@@ -139,7 +128,6 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
     si, oi = IDX[s], IDX[o]
     zone = pre.zone_play
     t_end = ev.rest_t if ev.rest_t is not None else ev.t0
-    attack = ATTACKS[s]
 
     # 1. the balls of the evidence
     goals: list[tuple[float, str, str]] = []
@@ -151,7 +139,7 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
         goals.append((t, g, b))
     offs: list[tuple[float, str]] = []
     for k, (t, b, src) in enumerate(ev.offs):
-        if src == "call":
+        if rule.off_on_cushion(src):
             u.rule(t, "golf.off-table.on-cushion", b)
         if b is None:
             b = u.ask(f"off{k}", t, "golf.off-table.own", "whose", ("p1", "p2"))
@@ -163,20 +151,28 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
     # put back." A drop the cut places after the shot's rest came after the ball rested.
     late = list(ev.late)  # their rulings come after the shot's own (below)
     for t, b in ev.edges:
-        if _drop_last(late, 2, b) or _drop_last(late, 2, None):
-            continue  # the referee's call for a drop the cut already placed after the rest
-        if _drop_last(goals, 2, b):
+        annulled = rule.edge_annulled(late, goals, b)
+        if annulled is None:
+            continue
+        where, j = annulled
+        if where == "late":
+            del late[j]  # the referee's call for a drop the cut already placed after the rest
+        else:
+            del goals[j]
             u.rule(t, "golf.goal.edge", b)
     for t, b in ev.rails:
-        if _drop_last(offs, 1, b):
+        j = rule.rail_return(offs, b)
+        if j is not None:
+            del offs[j]
             u.rule(t, "golf.off-table.rail-return", b)
     spots: list[tuple[float, str]] = []
     own_wedged = False
     for t, b, where in ev.wedged:
-        if where == "attacking":
+        wedged = rule.wedged(where)
+        if wedged == "golf.wedged.attacking-goal":
             u.rule(t, "golf.wedged.attacking-goal", b)
             goals.append((t, ATTACKS[b], b))
-        elif where == "defending":
+        elif wedged == "golf.wedged.defending-goal":
             u.rule(t, "golf.wedged.defending-goal", b)
             spots.append((t, b))
             own_wedged = own_wedged or b == s
@@ -185,19 +181,19 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
     goals.sort(key=lambda x: x[0])  # stable: the same t keeps the order of the log
 
     # 2. fouls: called, and seen by the sensors or the positions
-    fouls: list[tuple[float, Foul, dict[str, Any]]] = [
-        (t, BY_ID[_zone_touch(fid, zone, ev.standalone)], extra) for t, fid, extra in ev.fouls]
+    fouls: list[tuple[float, Fault[Cost], dict[str, Any]]] = [
+        (t, BY_ID[rule.touch_foul(fid, zone, ev.standalone)], extra) for t, fid, extra in ev.fouls]
     called = {f.id for _, f, _ in fouls}
-    if ev.strike == o and "golf.foul.opponent-ball" not in called:
+    if rule.played_opponent_ball(ev.strike, s) and "golf.foul.opponent-ball" not in called:
         fouls.append((ev.t0, BY_ID["golf.foul.opponent-ball"], {"seen": "strike"}))
-    if ev.first_contact == (s, s) and "golf.foul.own-ball" not in called:
+    if rule.played_onto_own_ball(ev.first_contact, s) and "golf.foul.own-ball" not in called:
         fouls.append((ev.t0, BY_ID["golf.foul.own-ball"], {"seen": "contact"}))
-    own_valid = any(b == s and g == attack for _, g, b in goals)
+    own_valid = any(rule.valid_goal(b, g, s) for _, g, b in goals)
     # positions mean nothing once a foul has put the balls back
-    if not ev.standalone and ev.rest_t is not None and not any(f.back for _, f, _ in fouls):
+    if not ev.standalone and ev.rest_t is not None and not any(f.then.back for _, f, _ in fouls):
         after = ev.positions
         if after is not None and pre.positions is not None:
-            if zone and not goals and not offs and not fouls \
+            if rule.zone_obligation_open(zone, bool(goals or offs), bool(fouls)) \
                     and not zone_left(pre.positions, after, s):
                 fouls.append((t_end, BY_ID["golf.zone.leave"], {"seen": "positions"}))
             if "golf.triangle.attacking" not in called and attacking_triangle_broken(pre.positions, after, s):
@@ -213,7 +209,7 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
         # without positions the referee calls it: {"call": "foul", "foul": "zone"}; a shot
         # with no such call met the zone obligation
     fouls.sort(key=lambda f: f[0])
-    back = any(f.back for _, f, _ in fouls)
+    back = any(f.then.back for _, f, _ in fouls)
 
     # 3. the count, in order of t
     bl = list(pre.balls_left)
@@ -224,30 +220,30 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
     if not back:
         counted += [(t, 0, g, b) for t, g, b in goals]
         counted += [(t, 1, "", b) for t, b in offs]
-    counted += [(t, 2, "", o) for t, f, _ in fouls if f.touched == "goal"]
+    counted += [(t, 2, "", o) for t, f, _ in fouls if f.then.touched == "goal"]
     counted.sort(key=lambda c: c[0])  # stable: the same t keeps the order of the log
     first_opp_off = None
     goal_rulings: list[int] = []  # where the valid goals' rulings are, to word them once the turn is known
     lost = "goal-lost" if own_valid else None
     for k, (t, kind, g, b) in enumerate(counted):
         bi = IDX[b]
-        if kind == 0 and b == s and g == attack:
+        if kind == 0 and rule.valid_goal(b, g, s):
             valid_own = True
             bl[si] -= 1
             goal_rulings.append(len(u.new))
             u.rule(t, "golf.goal", s, goal=g)
-        elif kind == 0 and b == s:
+        elif kind == 0 and rule.own_goal(b, g, s):
             own_goal = True
             u.rule(t, "golf.own-goal", s, "count", goal=g)
             spots.append((t, s))
-        elif kind == 0:
+        elif kind == 0 and rule.opponent_ball_goal(b, s):
             bl[oi] -= 1
             u.rule(t, "golf.goal.opponent-ball", o, goal=g)
-        elif kind == 1 and b == s:
+        elif kind == 1 and rule.own_ball_off(b, s):
             own_off = True
             u.rule(t, "golf.off-table.own", s, lost)
             spots.append((t, s))
-        elif kind == 1:
+        elif kind == 1 and rule.opponent_ball_off(b, s):
             opp_off = True
             first_opp_off = t if first_opp_off is None else first_opp_off
             bl[oi] -= 1
@@ -260,7 +256,7 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
             zero_k[bi] = k
     if first_opp_off is not None:
         spots.append((first_opp_off, s))
-    one_one = pre.balls_left == (1, 1) and opp_off and valid_own
+    one_one = rule.one_one_lost(pre.balls_left, opp_off, valid_own)
     if one_one:
         u.rule(t_end, "golf.off-table.one-one", s)
 
@@ -270,12 +266,13 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
         if f.id == "golf.own-goal" and own_goal:
             continue  # called, and seen by the goal sensor: one own goal
         n_spots = 0
-        if f.spot_played == ALWAYS or (f.spot_played == ZONE and zone):
+        cost = f.then
+        if cost.spot_played == ALWAYS or (cost.spot_played == ZONE and zone):
             n_spots += 0 if played_spotted else 1
             played_spotted = True
-        if f.points_out and zone:
+        if cost.points_out and zone:
             n_spots += 1
-        if f.touched == "spot":
+        if cost.touched == "spot":
             n_spots += 1
         if f.id in ("golf.triangle.defensive", "golf.triangle.attacking"):
             n_spots += 1
@@ -285,7 +282,7 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
                **{k: v for k, v in extra.items() if k in ("seen", "balls")})
         spots += [(t, s)] * n_spots
 
-    stays = valid_own and not fouls and not own_goal and not own_off and not opp_off and not own_wedged
+    stays = rule.keeps_turn(valid_own, bool(fouls), own_goal, own_off, opp_off, own_wedged)
     if not stays:
         for i in goal_rulings:
             r = u.new[i]
@@ -304,8 +301,8 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
     plan: list[tuple[float, str, str, int | None, int | None]] = []  # (t, owner, how, spot, from)
     repeated = False
     for t, owner in spots:
-        if zone and owner == s and fouls and pre.placed[si] is not None and pre.balls_left[si] == 1 \
-                and not repeated:
+        if not repeated and rule.spot_repeats(zone, owner, s, bool(fouls), pre.placed[si],
+                                              pre.balls_left[si]):
             repeated = True
             from_spot = pre.placed[si]
             fouled[si] = fouled[si] if from_spot in fouled[si] else (*fouled[si], from_spot)
@@ -349,19 +346,19 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
     elif bl[0] == 0 and bl[1] == 0:
         t1, t2 = zero_t
         assert t1 is not None and t2 is not None
-        # the same t: the goal listed first in the log dropped first
-        winner = "p1" if (t1, zero_k[0]) < (t2, zero_k[1]) else "p2"
+        winner = rule.first_out((t1, t2), (zero_k[0], zero_k[1]))
         u.rule(min(t1, t2), "golf.frame.double-finish", winner, gap_us=round(abs(t1 - t2) * 1e6))
-    elif 0 in bl:
-        winner = "p1" if bl[0] == 0 else "p2"
+    else:
+        winner = rule.frame_won_by(bl)
     if winner is None:
-        if not zone and 1 in bl:
+        now_zone = zone or rule.zone_play(bl)
+        if not zone and now_zone:
             u.rule(t_end, "golf.zone.play", None)
         return replace(
             pre, rulings=pre.rulings + tuple(u.new), questions=tuple(u.questions), asked=u.asked,
             frame_units=pre.frame_units + 1, placements=tuple(placements), spot_wait=tuple(u.spot_wait),
             balls_left=(bl[0], bl[1]), at_table=at, members=members,
-            zone_play=zone or 1 in bl, clock=(at, t_end), positions=positions,
+            zone_play=now_zone, clock=(at, t_end), positions=positions,
             turn_positions=pre.turn_positions if stays else positions,
             placed=(placed[0], placed[1]), fouled_from=(fouled[0], fouled[1]),
         )
@@ -391,7 +388,8 @@ def _dropped_after_rest(before: GolfState, shot: ShotRecord) -> GolfState | None
     if last is None or prior is None or last.rest is None:
         return None
     settled = max((e.t for e in last.late), default=last.rest.t)
-    if min(e.t for e in shot.events) - max(last.rest.t, settled) >= GAME.quiet_s:
+    first = min(e.t for e in shot.events)
+    if not rule.late_drop_of_last_shot(first, max(last.rest.t, settled), GAME.quiet_s):
         return None
     named = next(iter(edges)) if len(edges) == 1 else None
     drops = tuple(e if e.ball is not None or named is None else replace(e, ball=named) for e in shot.events)
@@ -448,7 +446,7 @@ def _end_frame(pre: GolfState, u: _Unit, ev: Evidence, winner: str, bl: tuple[in
     u.rule(t, "golf.frame.won", winner, score, frame=pre.frame)  # the score picks the sentence
     frame_winners = (*pre.frame_winners, winner)
     frame_ends = (*pre.frame_ends, (bl[0], bl[1], pre.frame_units + 1))
-    if fw[wi] >= FRAMES_TO_WIN:
+    if rule.match_won(fw[wi], FRAMES_TO_WIN):
         # the match is over: at the table stays whoever played the deciding shot (the
         # winner, or the loser whose shot gave the winner the frame: docs/events.md's example)
         u.rule(t, "golf.match.won", winner, score)
@@ -460,12 +458,11 @@ def _end_frame(pre: GolfState, u: _Unit, ev: Evidence, winner: str, bl: tuple[in
             frame_winners=frame_winners, frame_ends=frame_ends,
         )
     frame = pre.frame + 1
+    opener = rule.opener(frame, pre.first_opener)
     if frame == 2:
-        opener = other(pre.first_opener)
         members = (1 - pre.first_members[0], 1 - pre.first_members[1])
         u.rule(t, "golf.frame.opening", opener, "second", frame=frame)
     else:
-        opener = pre.first_opener
         members = pre.first_members
         u.rule(t, "golf.frame.opening", opener, "deciding", frame=frame)
     # a new frame: balls waiting for a replacement spot are racked with the rest
@@ -477,11 +474,3 @@ def _end_frame(pre: GolfState, u: _Unit, ev: Evidence, winner: str, bl: tuple[in
         fouled_from=((), ()), frame_winners=frame_winners, frame_ends=frame_ends,
     )
 
-
-def _drop_last(items: list[Any], at: int, ball: str | None) -> bool:
-    """Remove the last entry of ``items`` whose field ``at`` is ``ball``; True if one was."""
-    for j in range(len(items) - 1, -1, -1):
-        if items[j][at] == ball:
-            del items[j]
-            return True
-    return False
