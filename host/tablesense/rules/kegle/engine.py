@@ -44,7 +44,7 @@ from ...events import Call, Contact, Cushion, Event, OffTable, Pin, Pocket, Rest
 from ...texts import phrase, render
 from ..base import Question, _as_option, other, register
 from ..shot_engine import AMEND, ShotEngine, ShotRecord
-from .faults import fault
+from .fouls import fault
 from .names import POCKET_OPTIONS, pocket_ball
 from .shot import read_shot, toppler
 from .state import DEFAULT_DISTANCE, Incidents, KegleState, Score, pinset

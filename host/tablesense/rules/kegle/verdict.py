@@ -17,22 +17,23 @@ import msgspec
 
 from ...events import Call, Pin, Pocket
 from ..base import Ruling, other
+from ..fault import Fault
 from ..ruling_log import Trail
 from ..shot_engine import ShotEngine, ShotRecord
 from . import geometry as geo
-from .faults import BY_ID, Fault
-from .names import (
+from .fouls import (
+    BY_ID,
     JUMPED_BALL,
     NO_CUSHION,
     PIN_BY_CUE,
     PINS_NOT_UP,
-    POCKET_OPTIONS,
     RED_IN_HOLE,
     RED_TOPPLES_PIN,
     THREE_REDS,
     TOUCH,
-    pocket_ball,
+    Cost,
 )
+from .names import POCKET_OPTIONS, pocket_ball
 from .shot import ShotFacts, read_shot
 from .state import NO_PINS, KegleState, LastShot, Score, pinset
 
@@ -225,9 +226,9 @@ def settle(before: KegleState, shot: ShotRecord) -> KegleState:
 
 
 def find_faults(before: Score, facts: ShotFacts, pocketed: list[tuple[int, str | None]],
-                calls: tuple[Call, ...]) -> list[Fault]:
+                calls: tuple[Call, ...]) -> list[Fault[Cost]]:
     """Every fault of the shot, sensors first, then the referee's, each once."""
-    found: list[Fault] = []
+    found: list[Fault[Cost]] = []
     if facts.jumped:
         found.append(BY_ID[JUMPED_BALL])
     if before.pins_down - before.blocked:
@@ -279,16 +280,16 @@ def score_shot(v: Verdict, t: float, p: str, pins: int, carambole: bool, facts: 
         end_series(v, t, p, [])
 
 
-def end_series(v: Verdict, t: float, p: str, faults: list[Fault]) -> None:
+def end_series(v: Verdict, t: float, p: str, faults: list[Fault[Cost]]) -> None:
     """The series of ``p`` is over: finish, last series, break, or the opponent's turn."""
     sc = v.score
     opp = other(p)
     sc.update(shots=0, no_pin_shots=0, no_cushion=0)
     v.at_table = opp
-    if any(f.outlay for f in faults):
+    if any(f.then.outlay for f in faults):
         v.rule(t, "kegle.outlay", opp)
         sc["outlay"] = opp
-    if any(f.red_in_hand for f in faults):
+    if any(f.then.red_in_hand for f in faults):
         v.rule(t, "kegle.red-in-hand", opp)
         sc["red_in_hand"] = opp
     reached = tuple(pt >= d for pt, d in zip(sc["points"], sc["distance"], strict=True))
