@@ -11,7 +11,7 @@ how the opponent starts: a jumped ball gives a new outlay (``outlay``), the red 
 hole puts the red in hand (``red_in_hand``).
 
 Where the engine finds a fault alone, the check is a named function citing the seed
-paragraph in ``tablesense.rules.kegle.verdict`` (grep the paragraph's number). The
+paragraph in ``tablesense.rules.kegle.checks`` (grep the paragraph's number). The
 sentences are in ``texts/<lang>/kegle.ftl``.
 """
 
