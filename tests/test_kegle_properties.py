@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tablesense.errors import TablesenseError
 from tablesense.events import parse_event
 from tablesense.rules import find_engine
-from tablesense.rules.kegle.faults import FAULTS
+from tablesense.rules.kegle.fouls import FAULTS
 from tablesense.rules.kegle.names import FAULT_NAMES
 from tablesense.vocabulary import for_game
 

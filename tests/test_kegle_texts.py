@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from tablesense.replay import Replay
-from tablesense.rules.kegle import names as kegle_names
-from tablesense.rules.kegle.faults import FAULTS
+from tablesense.rules.kegle import fouls as kegle_fouls
+from tablesense.rules.kegle.fouls import FAULTS
 from tablesense.texts import keys
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,7 +25,7 @@ RECORDED = sorted((ROOT / "tests" / "matches" / "kegle").glob("*.jsonl"))
 def _cited_keys() -> set[str]:
     """The template keys the engine's code cites: each ``rule(...)``, ``ask(...)``, ``end(...)``
     and ``announce(...)`` call with a literal rule id, with its literal ``what`` if any."""
-    names = {k: v for k, v in vars(kegle_names).items() if isinstance(v, str)}  # RED_IN_HOLE...
+    names = {k: v for k, v in vars(kegle_fouls).items() if isinstance(v, str)}  # RED_IN_HOLE...
     keys: set[str] = set()
     for path in ENGINE_FILES:
         for node in ast.walk(ast.parse(path.read_text())):

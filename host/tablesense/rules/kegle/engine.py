@@ -44,7 +44,7 @@ from ...events import Call, Contact, Cushion, Event, OffTable, Pin, Pocket, Rest
 from ...texts import phrase, render
 from ..base import Question, _as_option, other, register
 from ..shot_engine import AMEND, ShotEngine, ShotRecord
-from .faults import fault
+from .fouls import fault
 from .names import POCKET_OPTIONS, pocket_ball
 from .shot import read_shot, toppler
 from .state import DEFAULT_DISTANCE, Incidents, KegleState, Score, pinset
@@ -53,6 +53,7 @@ from .verdict import IDX, asked, live, settle
 replace = msgspec.structs.replace
 
 BALLS = ("red", "white")
+_BALL_NAMES = frozenset(BALLS)
 #: what a pin event may name as its toppler (``pin``: another pin; seed 8.1)
 _TOPPLERS = (None, "red", "white", "pin", "cue")
 #: the sensor events of a keglebillard table that may name a ball
@@ -110,7 +111,7 @@ class KegleEngine(ShotEngine[KegleState]):
                                f"not {toppler(event)!r}")  # type: ignore[arg-type]
             return
         if kind is Contact:
-            if not all(b in BALLS for b in event.balls):  # type: ignore[attr-defined]
+            if not _BALL_NAMES.issuperset(event.balls):  # type: ignore[attr-defined]
                 raise IllegalCall(f"keglebillard has no {'/'.join(event.balls)} contact "  # type: ignore[attr-defined]
                                   "(balls: red, white)")
             return
@@ -157,18 +158,17 @@ class KegleEngine(ShotEngine[KegleState]):
         return replace(state, setup_rests=True) if shot.rest is not None and not state.setup_rests else state
 
     def incident(self, state: KegleState, event: Event) -> KegleState:
-        new = self._incident(state, event)
-        return replace(new, after=Incidents(event, state.after))
+        after = Incidents(event, state.after)
+        if type(event) is Pin and event.state == "up":  # the common one: one copy of the state
+            return replace(state, score=_pin_up(state.score, event.pin), after=after)
+        return replace(self._incident(state, event), after=after)
 
     def _incident(self, state: KegleState, event: Event) -> KegleState:
         sc = state.score
         if isinstance(event, Pin):
             if event.state == "up":  # the pin referee puts a pin up
-                pin = event.pin
-                if sc.pin_ups and pin not in sc.pins_down and pin not in sc.blocked:
-                    return state
-                return replace(state, score=replace(sc, pins_down=pinset(sc.pins_down - {pin}),
-                                                    blocked=pinset(sc.blocked - {pin}), pin_ups=True))
+                score = _pin_up(sc, event.pin)
+                return state if score is sc else replace(state, score=score)
             # knocked over while the pins are set up (7.7: no ball touched, no shot; 6.4: what the
             # referee does is not held against the player). It is down until he puts it back up
             # (7.9: a shot before that is ``kegle.fault.pins-not-up``)
@@ -414,6 +414,19 @@ _AFTER_REST: dict[str, Callable[[KegleEngine, KegleState, Call], KegleState]] = 
     "blocked": KegleEngine._blocked,
     "disqualify": KegleEngine._disqualify,
 }
+
+
+def _pin_up(score: Score, pin: int) -> Score:
+    """Seed 7.9, 8.3: the pin referee puts ``pin`` up; from now on the log reports it
+    (``pin_ups``: a shot while a pin is down is ``kegle.fault.pins-not-up``)."""
+    down, blocked = score.pins_down, score.blocked
+    if pin in down:
+        down = pinset(down - {pin})
+    elif score.pin_ups and pin not in blocked:
+        return score
+    if pin in blocked:
+        blocked = pinset(blocked - {pin})
+    return replace(score, pins_down=down, blocked=blocked, pin_ups=True)
 
 
 def _by_hand(before: KegleState, shot: ShotRecord) -> bool:

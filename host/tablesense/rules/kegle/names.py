@@ -4,9 +4,10 @@ id -> the other spellings.
 A fault (``foul``) is found by its full id (``kegle.fault.touch``), its short name
 (``touch``), any case, with or without accents, ``_``, ``-``, spaces or none at all
 (``off_table`` = ``off-table`` = ``offtable``), with or without the ``kegle.`` and
-``fault.`` prefixes, and the synonyms below; a name in no table is read by the seed's
-key words (``red_ball_pocketed``: the red in a hole). What none of that finds is passed on
-as written, and the engine refuses it with the list of the faults it knows.
+``fault.`` prefixes, and the synonyms of its row in ``fouls.FAULTS`` (its ``aliases``); a
+name in no table is read by the seed's key words (``red_ball_pocketed``: the red in a hole).
+What none of that finds is passed on as written, and the engine refuses it with the list
+of the faults it knows.
 
 The answer to "which ball fell in pocket N?" (``POCKET_OPTIONS``) is ``white`` or
 ``red`` in any case, or ``true``/``false`` for "was it the red?".
@@ -20,54 +21,28 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...vocabulary import Vocabulary
+from .fouls import (
+    BALLS_MOVING,
+    FAULTS,
+    FOOT,
+    FROZEN,
+    JUMPED_BALL,
+    MARKS,
+    NO_CUSHION,
+    PIN_BY_CUE,
+    PINS_NOT_UP,
+    PUSH,
+    RED_IN_HOLE,
+    RED_TOPPLES_PIN,
+    THREE_REDS,
+    TOUCH,
+    TOUCH_TOPPLED_PIN,
+    TOUCHE,
+)
 
-JUMPED_BALL = "kegle.fault.jumped-ball"
-PINS_NOT_UP = "kegle.fault.pins-not-up"
-BALLS_MOVING = "kegle.fault.balls-moving"
-TOUCH = "kegle.fault.touch"
-TOUCHE = "kegle.fault.touche"
-PUSH = "kegle.fault.push"
-FROZEN = "kegle.fault.frozen"
-FOOT = "kegle.fault.foot"
-MARKS = "kegle.fault.marks"
-RED_IN_HOLE = "kegle.fault.red-in-hole"
-RED_TOPPLES_PIN = "kegle.fault.red-topples-pin"
-PIN_BY_CUE = "kegle.fault.pin-by-cue"
-TOUCH_TOPPLED_PIN = "kegle.fault.touch-toppled-pin"
-NO_CUSHION = "kegle.fault.no-cushion"
-THREE_REDS = "kegle.fault.three-reds"
-
-#: every keglebillard fault (seeds/kegle.md, seed paragraph 5) -> its synonyms
-FAULT_NAMES: dict[str, tuple[str, ...]] = {
-    JUMPED_BALL: ("jumped", "jump", "off-table", "off", "jump-ball", "jumped-off", "ball-off-table",
-                  "ball-off", "off-the-table", "left-table", "red-off", "white-off"),
-    PINS_NOT_UP: ("pins", "pin-not-up", "pins-down", "pin-down", "pins-not-set", "pins-not-standing"),
-    BALLS_MOVING: ("not-still", "moving", "early", "before-rest", "too-early", "balls-not-still",
-                   "moving-balls", "ball-moving", "shot-too-early"),
-    TOUCH: ("hand", "touched", "wrong-ball", "touch-ball", "ball-touched", "cue-ball-touch", "hand-ball",
-            "touched-ball"),
-    TOUCHE: ("touché", "not-tip", "miscue", "not-cue-tip", "touche-a"),
-    PUSH: ("cue-contact", "cue-in-contact", "double-hit", "push-shot", "pushed", "double-touch",
-           "double-contact", "touche-b"),
-    FROZEN: ("frozen-ball", "touching-ball", "frozen-balls", "touching-balls", "balls-touching", "touche-c"),
-    FOOT: ("no-foot-on-floor", "foot-off-floor", "no-foot", "feet", "foot-on-floor", "feet-off-floor",
-           "off-floor", "no-feet", "floor"),
-    MARKS: ("rail-marks", "marking", "mark", "direction-marks", "marks-on-rail", "chalk-marks",
-            "hold-points"),
-    RED_IN_HOLE: ("red-pocketed", "red-in-pocket", "red-pocket", "red-hole", "red-potted", "pocketed-red",
-                  "potted-red", "scratch", "cue-ball-pocketed", "cue-ball-in-pocket", "cue-ball-in-hole",
-                  "cue-ball-potted"),
-    RED_TOPPLES_PIN: ("red-pin", "red-toppled-pin", "red-topples", "red-pins", "red-hits-pin",
-                      "red-knocks-pin", "pin-by-red", "red-topple"),
-    PIN_BY_CUE: ("cue-topples-pin", "body", "clothes", "bridge", "pin-by-body", "cue-pin", "pin-cue",
-                 "pin-by-bridge", "pin-by-clothes", "body-pin", "sleeve"),
-    TOUCH_TOPPLED_PIN: ("touched-pin", "touch-pin", "toppled-pin", "touched-toppled-pin", "touch-fallen-pin",
-                        "touch-toppled", "touched-toppled", "pin-touched"),
-    NO_CUSHION: ("no-rail", "rail", "cushion", "no-rail-contact", "no-cushion-contact", "no-cushions",
-                 "no-rails", "every-other"),
-    THREE_REDS: ("3-reds", "three-red", "three-reds-no-pin", "3-reds-no-pin", "three-reds-without-pin",
-                 "three-shots-no-pin", "three-shots-without-pin"),
-}
+#: every keglebillard fault (seeds/kegle.md, seed paragraph 5) -> its synonyms: the ``aliases``
+#: of its row in ``tablesense.rules.kegle.fouls.FAULTS``, where each fault is written once
+FAULT_NAMES: dict[str, tuple[str, ...]] = {f.id: f.aliases for f in FAULTS}
 
 #: the last resort for a fault name in no table: the seed's key words, most specific first
 KEY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...], str], ...] = (

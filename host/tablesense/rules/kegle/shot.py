@@ -26,8 +26,9 @@ extra ``"white"`` key (any value), and then the two contacts must name different
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+
+import msgspec
 
 from ...events import Contact, Cushion, Event, OffTable, Pin, Pocket, Strike
 from ...shots import in_time_order
@@ -36,9 +37,7 @@ from .state import pinset
 _RED_WHITE = frozenset({"red", "white"})
 
 
-
-@dataclass(frozen=True, slots=True)
-class ShotFacts:
+class ShotFacts(msgspec.Struct, frozen=True, gc=False):
     toppled: tuple[int, ...]  # pins down when the shot is over that went down in it, first fall order
     by_red: tuple[int, ...]  # of those, toppled by the red
     by_cue: tuple[int, ...]  # of those, toppled by the cue, bridge, clothes or body
@@ -58,40 +57,53 @@ def toppler(pin: Pin) -> str | None:
 
 def read_shot(events: Sequence[Event], pins_before: frozenset[int], full_info: bool = False) -> ShotFacts:
     """The facts of a shot from its sensor events (in ``t`` order; indices are file order)."""
+    last = float("-inf")
+    for e in events:
+        if e.t < last:  # a line out of order: read in ``t`` order
+            return _read(in_time_order(events), pins_before, full_info)
+        last = e.t
+    return _read(enumerate(events), pins_before, full_info)
+
+
+def _read(ordered: Iterable[tuple[int, Event]], pins_before: frozenset[int], full_info: bool) -> ShotFacts:
+    """``read_shot`` over the shot's ``(index, event)`` in ``t`` order: one pass."""
     toppled: list[int] = []
-    by_red: list[int] = []
+    by_red: set[int] = set()
     by_cue: list[int] = []
+    #: pins that fell before the red touched a white, naming no toppler: the red's on a
+    #: full-information source (the contacts known), decided once the whole shot is read
+    unnamed_early: set[int] = set()
     down = set(pins_before)
     pockets: list[tuple[int, int, str | None]] = []
     cushions = 0
     jumped: list[str | None] = []
     wrong_ball = False
+    contacts = False
     red_white = 0
     whites: set[object] = set()
     named_whites = True
-    kinds = {type(e) for e in events}
-    full = full_info or Contact in kinds
-    times = [e.t for e in events]
-    ordered = enumerate(events) if times == sorted(times) else in_time_order(events)
     for i, e in ordered:
         kind = type(e)
         if kind is Pin:
+            pin = e.pin
             if e.state == "down":
-                if e.pin not in down and e.pin not in toppled:
-                    toppled.append(e.pin)
+                if pin not in down and pin not in toppled:
+                    toppled.append(pin)
                     who = toppler(e) if e.extra else None
-                    if who is None and full and red_white == 0:
-                        who = "red"
-                    if who == "red":
-                        by_red.append(e.pin)
+                    if who is None:
+                        if red_white == 0:
+                            unnamed_early.add(pin)
+                    elif who == "red":
+                        by_red.add(pin)
                     elif who == "cue":
-                        by_cue.append(e.pin)
-                down.add(e.pin)
+                        by_cue.append(pin)
+                down.add(pin)
             else:
-                down.discard(e.pin)
+                down.discard(pin)
         elif kind is Cushion:
             cushions += 1
         elif kind is Contact:
+            contacts = True
             if frozenset(e.balls) == _RED_WHITE:
                 red_white += 1
                 if "white" in e.extra:
@@ -105,13 +117,14 @@ def read_shot(events: Sequence[Event], pins_before: frozenset[int], full_info: b
         elif kind is Strike and e.ball == "white":
             wrong_ball = True
     carambole = len(whites) >= 2 if named_whites and whites else red_white >= 2
+    if unnamed_early and (full_info or contacts):
+        by_red |= unnamed_early
     # seed 8.2: a pin is toppled when it lies down (or off its spot, or leans on a ball) once
     # the shot is over; one that rocked and stands again on its spot (``up`` before the
     # rest) is not toppled: it neither scores nor is a fault of the red
-    toppled = [p for p in toppled if p in down]
-    by_red = [p for p in by_red if p in down]
     return ShotFacts(
-        toppled=tuple(toppled), by_red=tuple(by_red), by_cue=tuple(by_cue),
-        pins_after=pinset(down), pockets=tuple(pockets), cushions=cushions,
+        toppled=tuple([p for p in toppled if p in down]) if toppled else (),
+        by_red=tuple([p for p in toppled if p in by_red and p in down]) if by_red else (),
+        by_cue=tuple(by_cue), pins_after=pinset(down), pockets=tuple(pockets), cushions=cushions,
         jumped=tuple(jumped), wrong_ball=wrong_ball, carambole=carambole,
     )

@@ -2,10 +2,13 @@
 
 ``settle(before, shot)`` is the whole of it: pure, from the state before the shot and
 the shot's record (its sensor events, rest, late settles, the referee's calls and
-answers). It works on a ``Verdict``, the working copy of a shot's resolution (the
-score's fields as a dict, the rulings made, who is at the table, the result), frozen
-into the next state once. ``opened`` is the live view of a shot in progress. Rule ids
-are those of seeds/kegle.md; rulings carry ids and parameters, their sentences are in
+answers). Each rule it applies is a named check in ``tablesense.rules.kegle.checks``,
+citing its seed paragraph; ``settle`` reads the shot's facts once (``read_shot``), asks
+the checks, and writes their answers into the next score with a few copies
+(``msgspec.structs.replace``, one C call each) on a ``Verdict``, the working record of
+the shot's resolution (the score so far, the rulings made, who is at the table, the
+result). ``live`` is the view of a shot in progress. Rule ids are those of
+seeds/kegle.md; rulings carry ids and parameters, their sentences are in
 ``texts/<lang>/kegle.ftl``.
 """
 
@@ -17,31 +20,30 @@ import msgspec
 
 from ...events import Call, Pin, Pocket
 from ..base import Ruling, other
+from ..fault import Fault
 from ..ruling_log import Trail
 from ..shot_engine import ShotEngine, ShotRecord
+from . import checks
 from . import geometry as geo
-from .faults import BY_ID, Fault
-from .names import (
+from .checks import CARAMBOLE_POINTS, PIN_POINTS
+from .fouls import (
+    BY_ID,
     JUMPED_BALL,
     NO_CUSHION,
     PIN_BY_CUE,
     PINS_NOT_UP,
-    POCKET_OPTIONS,
     RED_IN_HOLE,
     RED_TOPPLES_PIN,
     THREE_REDS,
     TOUCH,
-    pocket_ball,
+    Cost,
 )
+from .names import POCKET_OPTIONS, pocket_ball
 from .shot import ShotFacts, read_shot
 from .state import NO_PINS, KegleState, LastShot, Score, pinset
 
 replace = msgspec.structs.replace
 
-PIN_POINTS = 2
-CARAMBOLE_POINTS = 4
-#: the referee announces the missing points the first time they are at or under this
-ANNOUNCE_UNDER = 20
 IDX = {"p1": 0, "p2": 1}
 
 
@@ -58,50 +60,17 @@ def opened(score: Score, player: str) -> Score:
         starts = pair(score.series_starts, player, Trail.plus(score.series_starts[i], score.points[i]))
         return replace(score, series=series, series_starts=starts, run=0, break_due=False, announcements=(),
                        outlay=None, red_in_hand=None)
+    if not score.break_due and not score.announcements and score.outlay is None and score.red_in_hand is None:
+        return score
     return replace(score, break_due=False, announcements=(), outlay=None, red_in_hand=None)
 
 
-class Changes(dict[str, Any]):
-    """A shot's changes to a ``Score``, read through to the score for a field not changed:
-    freezing them is one copy of the score with the changes (``replace``), not a dict of
-    every field and a new record built from it."""
-
-    __slots__ = ("base",)
-
-    def __init__(self, base: Score) -> None:
-        super().__init__()
-        self.base = base
-
-    def __missing__(self, key: str) -> Any:
-        return getattr(self.base, key)
-
-    def frozen(self) -> Score:
-        return replace(self.base, **self) if self else self.base
-
-
-def opened_changes(score: Score, player: str) -> Changes:
-    """``opened(score, player)`` as a shot's changes to ``score``: the shot's resolution freezes
-    them with its own in one copy of the score, not one for the opening and one for the shot."""
-    c = Changes(score)
-    if score.shots == 0:
-        i = IDX[player]
-        c["series"] = pair(score.series, player, score.series[i] + 1)
-        c["series_starts"] = pair(score.series_starts, player,
-                                  Trail.plus(score.series_starts[i], score.points[i]))
-        c["run"] = 0
-    c["break_due"] = False
-    c["announcements"] = ()
-    c["outlay"] = None
-    c["red_in_hand"] = None
-    return c
-
-
 class Verdict:
-    """The working copy of one shot's resolution: score changes and rulings, then frozen."""
+    """The working record of one shot's resolution: the score so far, the rulings, the result."""
 
     __slots__ = ("at_table", "finished", "rulings", "score", "winner")
 
-    def __init__(self, score: Changes, at_table: str) -> None:
+    def __init__(self, score: Score, at_table: str) -> None:
         self.score = score
         self.rulings: list[Ruling] = []
         self.at_table = at_table
@@ -112,7 +81,8 @@ class Verdict:
         self.rulings.append(Ruling(t=t, rule=rule, player=player, data=tuple(data.items())))
 
     def announce(self, key: str, **params: Any) -> None:
-        self.score["announcements"] = (*self.score["announcements"], (key, tuple(params.items())))
+        said = (*self.score.announcements, (key, tuple(params.items())))
+        self.score = replace(self.score, announcements=said)
 
 
 def _unknown_pockets(shot: ShotRecord) -> list[tuple[int, Pocket]]:
@@ -173,51 +143,47 @@ def settle(before: KegleState, shot: ShotRecord) -> KegleState:
     if not prior.pin_ups or not shot.events:
         # a log that never reports a pin put up (a referee's or a hand-written log): the pins
         # are taken to stand at every shot, as the pin referee puts them up after each rest
-        prior = replace(prior, pins_down=NO_PINS, blocked=NO_PINS)
-    late_pins = tuple(e for e in shot.late if isinstance(e, Pin))
+        if prior.pins_down or prior.blocked:
+            prior = replace(prior, pins_down=NO_PINS, blocked=NO_PINS)
+    late = shot.late
+    late_pins = tuple(e for e in late if isinstance(e, Pin)) if late else ()
     facts = read_shot(shot.events + late_pins if late_pins else shot.events, prior.pins_down)
-    unknown = _unknown_pockets(shot) if facts.pockets else []
-    answered = _answers(before, unknown, shot.calls)
-    pocketed = [(pocket, answered.get(i) if ball is None else ball) for i, pocket, ball in facts.pockets]
     calls = shot.calls
-    carambole = facts.carambole or any(c.call == "carom" for c in calls)
+    unknown: list[tuple[int, Pocket]] = []
+    pocketed: list[tuple[int, str | None]] = []
+    if facts.pockets:
+        unknown = _unknown_pockets(shot)
+        answered = _answers(before, unknown, calls)
+        pocketed = [(pocket, answered.get(i) if ball is None else ball) for i, pocket, ball in facts.pockets]
+    carambole = facts.carambole or (bool(calls) and any(c.call == "carom" for c in calls))
     faults = find_faults(prior, facts, pocketed, calls)
 
-    v = Verdict(opened_changes(before.score, p), p)
-    down = facts.pins_after
-    v.score["pins_down"] = down
     # 8.3: a pin is excused while a ball keeps it off its spot, and must be up once the shot that
-    # frees the spot is over. Where the balls lie now decides it (rest positions); without them,
-    # a pin the red lay on is free (the shot played the red), one a white lay on stays excused
-    # until the positions or the referee say otherwise
-    if prior.blocked:
-        kept = NO_PINS if positions else prior.blocked - prior.blocked_red
-        v.score["blocked"] = pinset(kept & down)
-    else:
-        v.score["blocked"] = NO_PINS
-    v.score["blocked_red"] = NO_PINS
-    v.score["pin_ups"] = prior.pin_ups
-    v.score["cushions_seen"] = prior.cushions_seen or facts.cushions > 0
-    blocked_by_balls(v, t, positions, prior.blocked)
-    for e in shot.late:
+    # frees the spot is over. Where the balls lie now decides it (rest positions)
+    down = facts.pins_after
+    v = Verdict(replace(opened(before.score, p), pins_down=down,
+                        blocked=pinset(checks.excused_pins(prior, down, bool(positions))),
+                        blocked_red=NO_PINS, cushions_seen=prior.cushions_seen or facts.cushions > 0), p)
+    if positions and down:
+        blocked_by_balls(v, t, positions, prior.blocked)
+    for e in late:
         if isinstance(e, Pocket):
             v.rule(e.t, "kegle.ball-falls", p, pocket=e.pocket, ball=e.ball)
         elif isinstance(e, Pin) and e.state == "down" and e.pin in facts.toppled:
             v.rule(e.t, "kegle.shot", p, what="late-pin", pin=e.pin)
-    pins = len(facts.toppled)
     last = LastShot(player=p, pins=facts.toppled, carambole=carambole, cushions=facts.cushions, points=0,
-                    faults=tuple(f.id for f in faults))
+                    faults=tuple([f.id for f in faults]) if faults else ())
     if faults:
         for f in faults:
             v.rule(t, f.id, p)
-        v.score["last"] = last
+        v.score = replace(v.score, last=last)
         end_series(v, t, p, faults)
     else:
-        score_shot(v, t, p, pins, carambole, facts, last)
+        score_shot(v, t, p, carambole, facts, last)
     for pocket, ball in pocketed:
         if ball == "white":
             v.rule(t, "kegle.white-in-hole", p, pocket=pocket, **white_spot(positions))
-    settled = replace(before, score=v.score.frozen(), rulings=before.rulings + tuple(v.rulings),
+    settled = replace(before, score=v.score, rulings=before.rulings + tuple(v.rulings),
                       at_table=v.at_table, questions=())
     if v.finished:  # the rule that ended it is the last one ruled (kegle.same-series, kegle.draw)
         settled = ShotEngine.end(settled, v.winner, v.rulings[-1].rule)
@@ -225,90 +191,91 @@ def settle(before: KegleState, shot: ShotRecord) -> KegleState:
 
 
 def find_faults(before: Score, facts: ShotFacts, pocketed: list[tuple[int, str | None]],
-                calls: tuple[Call, ...]) -> list[Fault]:
-    """Every fault of the shot, sensors first, then the referee's, each once."""
-    found: list[Fault] = []
-    if facts.jumped:
+                calls: tuple[Call, ...]) -> list[Fault[Cost]]:
+    """Every fault of the shot, sensors first, then the referee's, each once (``checks``)."""
+    found: list[Fault[Cost]] = []
+    if checks.jumped_ball(facts):
         found.append(BY_ID[JUMPED_BALL])
-    if before.pins_down - before.blocked:
+    if checks.pins_not_up(before):
         found.append(BY_ID[PINS_NOT_UP])
-    if any(ball == "red" for _, ball in pocketed):
+    if pocketed and checks.red_in_hole(pocketed):
         found.append(BY_ID[RED_IN_HOLE])
-    if facts.by_red:
+    if checks.red_topples_pin(facts):
         found.append(BY_ID[RED_TOPPLES_PIN])
-    if facts.by_cue:
+    if checks.pin_by_cue(facts):
         found.append(BY_ID[PIN_BY_CUE])
-    if facts.wrong_ball:
+    if checks.touched_white(facts):
         found.append(BY_ID[TOUCH])
-    found.extend(BY_ID[c.foul] for c in calls if c.call == "foul" and c.foul in BY_ID)
-    if facts.toppled and facts.cushions == 0 and before.no_cushion >= 1 and before.cushions_seen:
+    if calls:
+        found.extend(BY_ID[c.foul] for c in calls if c.call == "foul" and c.foul in BY_ID)
+    if checks.no_cushion_twice(before, facts):
         found.append(BY_ID[NO_CUSHION])
-    if not facts.toppled and before.no_pin_shots >= 2:
+    if checks.three_reds(before, facts):
         found.append(BY_ID[THREE_REDS])
-    return list(dict.fromkeys(found))
+    return list(dict.fromkeys(found)) if len(found) > 1 else found
 
 
-def score_shot(v: Verdict, t: float, p: str, pins: int, carambole: bool, facts: ShotFacts,
-               last: LastShot) -> None:
+def score_shot(v: Verdict, t: float, p: str, carambole: bool, facts: ShotFacts, last: LastShot) -> None:
     """A clean shot: its points, the announcements, and whether the series goes on."""
     sc = v.score
-    points = PIN_POINTS * pins + (CARAMBOLE_POINTS if carambole else 0)
-    if pins:
-        v.rule(t, "kegle.pin", p, pins=list(facts.toppled), points=PIN_POINTS * pins)
+    points = checks.shot_points(facts, carambole)
+    if facts.toppled:
+        v.rule(t, "kegle.pin", p, pins=list(facts.toppled), points=PIN_POINTS * len(facts.toppled))
     if carambole:
         v.rule(t, "kegle.carambole", p, points=CARAMBOLE_POINTS)
     i = IDX[p]
-    total = sc["points"][i] + points
-    sc.update(
-        points=pair(sc["points"], p, total), run=sc["run"] + points, shots=sc["shots"] + 1,
-        no_pin_shots=0 if pins else sc["no_pin_shots"] + 1,
-        no_cushion=(sc["no_cushion"] + 1 if facts.cushions == 0 else 0) if pins else 0,
+    total = sc.points[i] + points
+    missing = sc.distance[i] - total
+    announce = checks.announces_remaining(missing, sc.announced[i])
+    v.score = replace(
+        sc, points=pair(sc.points, p, total), run=sc.run + points, shots=sc.shots + 1,
+        no_pin_shots=checks.shots_without_pin(sc, facts),
+        no_cushion=checks.set_ups_without_cushion(sc, facts),
         last=replace(last, points=points) if points else last,
+        announced=pair(sc.announced, p, True) if announce else sc.announced,
     )
-    missing = sc["distance"][i] - total
-    if 0 < missing <= ANNOUNCE_UNDER and not sc["announced"][i]:
+    if announce:
         v.rule(t, "kegle.announce.remaining", p, remaining=missing)
-        sc["announced"] = pair(sc["announced"], p, True)
         v.announce("kegle.announce.remaining:announce", remaining=missing)
-    if points == 0:
-        v.rule(t, "kegle.series", p, run=sc["run"])
+    if not checks.series_goes_on(points):
+        v.rule(t, "kegle.series", p, run=v.score.run)
         end_series(v, t, p, [])
-    elif missing <= 0:
+    elif checks.distance_reached(missing):
         v.rule(t, "kegle.distance", p, points=total)
         v.announce("kegle.distance:announce")
         end_series(v, t, p, [])
 
 
-def end_series(v: Verdict, t: float, p: str, faults: list[Fault]) -> None:
+def end_series(v: Verdict, t: float, p: str, faults: list[Fault[Cost]]) -> None:
     """The series of ``p`` is over: finish, last series, break, or the opponent's turn."""
-    sc = v.score
     opp = other(p)
-    sc.update(shots=0, no_pin_shots=0, no_cushion=0)
     v.at_table = opp
-    if any(f.outlay for f in faults):
+    outlay = any(f.then.outlay for f in faults)
+    red_in_hand = any(f.then.red_in_hand for f in faults)
+    if outlay:
         v.rule(t, "kegle.outlay", opp)
-        sc["outlay"] = opp
-    if any(f.red_in_hand for f in faults):
+    if red_in_hand:
         v.rule(t, "kegle.red-in-hand", opp)
-        sc["red_in_hand"] = opp
-    reached = tuple(pt >= d for pt, d in zip(sc["points"], sc["distance"], strict=True))
-    series = sc["series"]
-    if p != sc["first"] and series[0] == series[1] and any(reached):
+    sc = v.score = replace(v.score, shots=0, no_pin_shots=0, no_cushion=0,
+                           outlay=opp if outlay else v.score.outlay,
+                           red_in_hand=opp if red_in_hand else v.score.red_in_hand)
+    reached = (sc.points[0] >= sc.distance[0], sc.points[1] >= sc.distance[1])
+    if checks.same_series_over(sc, p, reached):
         v.finished, v.at_table = True, p
         if all(reached):
             v.winner = "draw"
             v.rule(t, "kegle.draw", None)
         else:
             v.winner = "p1" if reached[0] else "p2"
-            v.rule(t, "kegle.same-series", v.winner, series=series[0])
+            v.rule(t, "kegle.same-series", v.winner, series=sc.series[0])
         return
-    if p == sc["first"] and reached[IDX[p]] and not sc["last_series"]:
+    if checks.last_series_due(sc, p, reached[IDX[p]]):
         v.rule(t, "kegle.last-series", opp)
-        sc.update(last_series=True, outlay=opp, red_in_hand=None)
+        v.score = replace(sc, last_series=True, outlay=opp, red_in_hand=None)
         v.announce("kegle.last-series:announce")
-    if not sc["break_taken"] and 2 * sc["points"][IDX[p]] >= sc["distance"][IDX[p]]:
+    if checks.break_due(v.score, IDX[p]):
         v.rule(t, "kegle.break", p)
-        sc.update(break_taken=True, break_due=True)
+        v.score = replace(v.score, break_taken=True, break_due=True)
         v.announce("kegle.break:announce")
 
 
@@ -326,15 +293,15 @@ def _balls(positions: dict[str, Any], prefix: str) -> list[tuple[float, float]]:
 
 
 def blocked_by_balls(v: Verdict, t: float, positions: dict[str, Any], was: frozenset[int] = NO_PINS) -> None:
-    """Pins down at rest that a ball keeps off their spot (seed 8.3); a ruling for each that was
-    not excused before the shot (``was``)."""
+    """Seed 8.3, kegle.pin-blocked: the pins down at rest that a ball keeps off their spot (rest
+    ``positions``); a ruling for each that was not excused before the shot (``was``)."""
     sc = v.score
-    if not positions or not sc["pins_down"]:
+    if not positions or not sc.pins_down:
         return
-    blocked = set(sc["blocked"])
+    blocked = set(sc.blocked)
     by_red: set[int] = set()
     balls = [(name, xy) for name, at in positions.items() for xy in _where(at)]
-    for pin in sorted(sc["pins_down"] - blocked):
+    for pin in sorted(sc.pins_down - blocked):
         on = [name for name, xy in balls if geo.blocks_pin(xy, pin)]
         if on:
             blocked.add(pin)
@@ -342,12 +309,12 @@ def blocked_by_balls(v: Verdict, t: float, positions: dict[str, Any], was: froze
                 by_red.add(pin)
             if pin not in was:
                 v.rule(t, "kegle.pin-blocked", None, pin=pin)
-    sc["blocked"] = pinset(blocked)
-    sc["blocked_red"] = pinset(by_red)
+    v.score = replace(sc, blocked=pinset(blocked), blocked_red=pinset(by_red))
 
 
 def white_spot(positions: dict[str, Any]) -> dict[str, Any]:
-    """Where a pocketed white goes (seed 9.1, 9.3): the spot in the half the other white is not in."""
+    """Seed 9.1, 9.3, kegle.white-in-hole: where a pocketed white goes, the spot in the half the
+    other white is not in (on the middle line: the half opposite the red)."""
     whites = _balls(positions, "white")
     if len(whites) != 1:
         return {}
