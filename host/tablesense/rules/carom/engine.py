@@ -44,11 +44,12 @@ from ..base import player_names, register
 from ..base import replace as replace_event
 from ..ruling_log import RulingLog
 from ..shot_engine import AMEND, ShotEngine, ShotRecord
+from .fouls import BY_NAME
 from .geometry import TABLES as CAROM_TABLES
 from .geometry import CaromTable
 from .geometry import table as carom_table
 from .match import CaromState, Draft, Match
-from .profiles import CAROM_BALLS, CUE_BALL, FOULS, PROFILES, profile
+from .profiles import CAROM_BALLS, CUE_BALL, PROFILES, profile
 from .resolve import (
     COUNTDOWN_RULE,
     IDX,
@@ -168,8 +169,8 @@ class CaromEngine(ShotEngine[CaromState]):
             raise IllegalCall(club.masse)
         if club.knows(foul):
             return
-        known = ", ".join(k for k in FOULS if club.knows(k))
-        elsewhere = foul in FOULS or any(for_game("carom", p).lookup("fouls", foul) for p in PROFILES)
+        known = ", ".join(k for k in BY_NAME if club.knows(k))
+        elsewhere = foul in BY_NAME or any(for_game("carom", p).lookup("fouls", foul) for p in PROFILES)
         what = f"not a foul in profile {club.name}" if elsewhere else "unknown foul"
         raise IllegalCall(f"{what}: {foul!r} (fouls: {known})")
 
