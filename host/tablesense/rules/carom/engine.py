@@ -296,8 +296,10 @@ class CaromEngine(ShotEngine[CaromState]):
         b = before.m
         d = Draft(b, before.at_table, before.finished, before.winner)
         d.shots = b.shots + 1
-        d.played = True
-        d.announcement = None
+        if not b.played:
+            d.played = True
+        if b.announcement is not None:
+            d.announcement = None
         d.positions = rest.positions
         decide(d, b, player, facts, t)
         countdown(d, t)

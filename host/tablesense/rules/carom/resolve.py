@@ -188,8 +188,9 @@ def countdown(d: Draft, t: float) -> None:
 
 def caroms_to_go(announce_from: Any, discipline: str, finished: bool, at_table: str | None,
                  targets: tuple[int, int], caroms: tuple[int, int]) -> int | None:
-    """The countdown a profile announces, from its ``countdown_from`` (liemers: 5,
-    driebanden 3) down; None when the referee announces nothing."""
+    """Seed 004 "In het Libre en Bandstoten", carom.countdown: the countdown a profile announces,
+    from its ``countdown_from`` (liemers: 5, driebanden 3) down; None when the referee
+    announces nothing."""
     start = announce_from.get(discipline)
     if start is None or finished or at_table is None:
         return None
@@ -308,8 +309,10 @@ INNINGS_LIMIT_RULE = "carom.innings-limit"
 
 
 def limit_winner(caroms: tuple[int, int], targets: tuple[int, int]) -> str:
-    """INNINGS_LIMIT_RULE: the innings are up with neither target reached: the larger share
-    of one's target wins (caroms / target), the same share is a draw."""
+    """Seed extension: neither 003 nor 004 has a limit (003 Art. 11.1 plays out "ongeacht het
+    aantal beurten", `carom.target.play-out`); a competition's own setting, carom.innings-limit:
+    the innings are up with neither target reached: the larger share of one's target wins
+    (caroms / target), the same share is a draw."""
     a, b = caroms[0] * targets[1], caroms[1] * targets[0]  # caroms[0]/targets[0] vs caroms[1]/targets[1]
     return "p1" if a > b else "p2" if b > a else "draw"
 
@@ -364,8 +367,9 @@ def objects(cue: str) -> tuple[str, str]:
 
 
 def at_outlay(positions: dict[str, Any] | None, tab: CaromTable, breaker: str) -> bool:
-    """Whether the given balls lie on their outlay spots (red boven, the other white beneden,
-    the breaker's ball on links or rechts), within 3 cm."""
+    """Seed 003 Art. 1; 004 "Bij de afstoot", carom.outlay: whether the given balls lie on their
+    outlay spots (red boven, the other white beneden, the breaker's ball on links or rechts),
+    within 3 cm."""
     cue = CUE_BALL[breaker]
     other_white = "white" if cue == "yellow" else "yellow"
     spots = {"red": ("boven",), cue: ("links", "rechts"), other_white: ("beneden",)}
@@ -377,6 +381,8 @@ def at_outlay(positions: dict[str, Any] | None, tab: CaromTable, breaker: str) -
 
 
 def outlay(tab: CaromTable, breaker: str) -> dict[str, Any]:
+    """Seed 003 Art. 1; 004 "Bij de afstoot", carom.outlay: the balls of the starting position,
+    the breaker's on the right spot."""
     cue = CUE_BALL[breaker]
     pos = opening_positions(tab, "rechts", cue=cue, other="white" if cue == "yellow" else "yellow")
     return {ball: [round(x, 4), round(y, 4)] for ball, (x, y) in pos.items()}
@@ -384,7 +390,8 @@ def outlay(tab: CaromTable, breaker: str) -> dict[str, Any]:
 
 def _spot_jumped(positions: dict[str, Any] | None, jumped: tuple[str | None, ...], cue: str,
                  tab: CaromTable) -> dict[str, Any] | None:
-    """"carom.jump.driebanden": jumped balls to their spots (red boven, cue beneden, other midden)."""
+    """Seed 004 Driebanden "Springen één of meer ballen", carom.jump.driebanden: the jumped balls to
+    their spots (red boven, cue ball beneden, the other white midden); the others stay."""
     if positions is None:
         return None
     spot_of = {"red": "boven", cue: "beneden"}
