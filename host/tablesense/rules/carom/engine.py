@@ -306,7 +306,8 @@ class CaromEngine(ShotEngine[CaromState]):
         rulings = before.rulings + d.rulings if d.rulings else before.rulings
         s = replace(before, m=d.freeze(), at_table=d.at_table, finished=d.finished, winner=d.winner,
                     rulings=rulings)
-        s = _notes(s, shot.events)
+        if facts.notes:
+            s = _notes(s, shot.events)
         if d.ended is not None:
             rule, data = d.ended
             s = replace(self.end(s, d.winner, rule, **data), at_table=d.at_table)

@@ -351,7 +351,7 @@ def update_zone(d: Draft, b: Match | None, player: str, tab: CaromTable, t: floa
 
 
 def _leave_zone(d: Draft) -> None:
-    if d.zone is not None or d.zone_corner is not None:
+    if d.zone is not None:  # ``zone`` and ``zone_corner`` are set together
         d.zone = d.zone_corner = None
 
 
