@@ -5,8 +5,9 @@ club's rules change is read here.
 seed 004, the O.B.B. "Liemers" rules. The engine asks its profile record (which fouls,
 which rule a foul is ruled under, whether touching the woodwork re-spots, how an opening
 shot must go, what is announced) and never compares a profile's name. The faults
-themselves are ``rules.carom.fouls.FAULTS``; a profile says only what it changes in them. The names a set-up
-may use for a profile are in ``tablesense.rules.carom.names``.
+themselves are ``rules.carom.fouls.FAULTS`` (a row names the profiles that know it where
+not both); a profile says only what it changes in them. The names a set-up may use for a
+profile are in ``tablesense.rules.carom.names``.
 """
 
 from __future__ import annotations
