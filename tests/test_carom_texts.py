@@ -12,7 +12,8 @@ import pytest
 from test_carom_helpers import Table, setup
 
 from tablesense.replay import Replay
-from tablesense.rules.carom.profiles import FOULS, PROFILES
+from tablesense.rules.carom.fouls import BY_NAME as FOULS
+from tablesense.rules.carom.profiles import PROFILES
 from tablesense.texts import has_text, keys
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -44,11 +44,12 @@ from ..base import player_names, register
 from ..base import replace as replace_event
 from ..ruling_log import RulingLog
 from ..shot_engine import AMEND, ShotEngine, ShotRecord
+from .fouls import BY_NAME
 from .geometry import TABLES as CAROM_TABLES
 from .geometry import CaromTable
 from .geometry import table as carom_table
 from .match import CaromState, Draft, Match
-from .profiles import CAROM_BALLS, CUE_BALL, FOULS, PROFILES, profile
+from .profiles import CAROM_BALLS, CUE_BALL, PROFILES, profile
 from .resolve import (
     COUNTDOWN_RULE,
     IDX,
@@ -168,8 +169,8 @@ class CaromEngine(ShotEngine[CaromState]):
             raise IllegalCall(club.masse)
         if club.knows(foul):
             return
-        known = ", ".join(k for k in FOULS if club.knows(k))
-        elsewhere = foul in FOULS or any(for_game("carom", p).lookup("fouls", foul) for p in PROFILES)
+        known = ", ".join(k for k in BY_NAME if club.knows(k))
+        elsewhere = foul in BY_NAME or any(for_game("carom", p).lookup("fouls", foul) for p in PROFILES)
         what = f"not a foul in profile {club.name}" if elsewhere else "unknown foul"
         raise IllegalCall(f"{what}: {foul!r} (fouls: {known})")
 
@@ -295,15 +296,18 @@ class CaromEngine(ShotEngine[CaromState]):
         b = before.m
         d = Draft(b, before.at_table, before.finished, before.winner)
         d.shots = b.shots + 1
-        d.played = True
-        d.announcement = None
+        if not b.played:
+            d.played = True
+        if b.announcement is not None:
+            d.announcement = None
         d.positions = rest.positions
         decide(d, b, player, facts, t)
         countdown(d, t)
         rulings = before.rulings + d.rulings if d.rulings else before.rulings
         s = replace(before, m=d.freeze(), at_table=d.at_table, finished=d.finished, winner=d.winner,
                     rulings=rulings)
-        s = _notes(s, shot.events)
+        if facts.notes:
+            s = _notes(s, shot.events)
         if d.ended is not None:
             rule, data = d.ended
             s = replace(self.end(s, d.winner, rule, **data), at_table=d.at_table)

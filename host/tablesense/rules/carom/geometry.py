@@ -38,6 +38,8 @@ BALL_RADIUS = BALL_DIAMETER / 2
 ZONE_LEG = 0.21
 #: half the width of the painted diagonal: a contact point this close beyond it is "on the line"
 ON_LINE = 0.002
+#: how far from a corner (along both cushions together) a point in its zone may lie
+_REACH = ZONE_LEG + ON_LINE * math.sqrt(2)
 _MATCH_SIDE_SPOT = 0.182
 
 CUSHIONS: dict[int, str] = {1: "head", 2: "right long", 3: "foot", 4: "left long"}
@@ -84,7 +86,7 @@ class CaromTable:
 
         A point on the diagonal (within ``on_line``) counts as inside: against the player.
         """
-        reach = leg + on_line * math.sqrt(2)
+        reach = _REACH if leg == ZONE_LEG and on_line == ON_LINE else leg + on_line * math.sqrt(2)
         if min(x, self.length - x) + min(y, self.width - y) > reach:
             return None
         for corner, (cx, cy) in self.corner_points().items():

@@ -61,6 +61,22 @@ class CaromState(MatchState, frozen=True, kw_only=True):
     m: Match = Match()
 
 
+class _Before:
+    """A ``Draft`` attribute the shot has not set: the ``Match`` field before it. A non-data
+    descriptor, so a field the shot sets (the instance's ``__dict__``) hides it, and reading
+    one it has not set is one call, not a failed lookup and ``__getattr__``."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, draft: Draft | None, owner: type | None = None) -> Any:
+        if draft is None:
+            return self
+        return getattr(draft.base, self.name)
+
+
 class Draft:
     """A shot's working copy of a ``Match`` plus the turn, the result and new rulings.
 
@@ -85,9 +101,6 @@ class Draft:
         self.rulings = []
         self.ended = None
 
-    def __getattr__(self, name: str) -> Any:  # a Match field the shot has not set
-        return getattr(self.base, name)
-
     def rule(self, t: float, rule: str, player: str | None = None, what: str | None = None,
              **params: Any) -> None:
         """A ruling as data: its sentence is the template of ``rule`` (or ``rule:what``)."""
@@ -97,3 +110,8 @@ class Draft:
     def freeze(self) -> Match:
         changes = self.__dict__
         return replace(self.base, **changes) if changes else self.base
+
+
+for _field in Match.__struct_fields__:
+    setattr(Draft, _field, _Before(_field))
+del _field

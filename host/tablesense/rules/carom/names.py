@@ -1,10 +1,11 @@
 """The names of carom as referees write them (``tablesense.vocabulary``): canonical id ->
 the other spellings, in English, Dutch and Danish.
 
-Fouls: the canonical ids are the short names of ``rules.carom.profiles.FOULS``; each is
-also understood with a ``carom``, ``foul`` or ``carom foul`` in front (its rule id:
-``carom.foul.touch``, ``carom.dedans.reste``). The three fouls only seed 004 names
-(stool, moving balls, smoking) are the ``liemers`` profile's own words.
+Fouls: the canonical ids are the short names of ``rules.carom.fouls.FAULTS`` (each row's
+first alias) and their other spellings that row's aliases; each is also understood with a
+``carom``, ``foul`` or ``carom foul`` in front (its rule id: ``carom.foul.touch``,
+``carom.dedans.reste``). The fouls only one profile's text names (stool, moving balls,
+smoking: seed 004's) are that profile's own words.
 
 Besides the calls' names, the set-up's names: the club profiles, the match-point schemes
 and the roundings of moyenne x 25 (``PROFILE_NAMES``, ``SCHEME_NAMES``,
@@ -16,54 +17,33 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ...vocabulary import Vocabulary, key
+from .fouls import FAULTS, name
 
-#: every foul both club texts name; canonical id -> other spellings
+#: every fault both club texts name: short name -> other spellings (``fouls.FAULTS``' aliases)
 _FOULS: dict[str, tuple[str, ...]] = {
-    "touch": ("touche", "touché", "hand", "chalk", "touched", "touching", "touch-ball", "touched-ball",
-              "ball-touched", "clothing", "kledingstuk", "dropped-chalk", "chalk-dropped", "krijt",
-              "aanraken", "aanraking"),
-    "touch-remove-object": ("remove-object", "remove", "touch.remove-object"),
-    "touch-moved": ("moved", "moved-balls", "move", "moved-ball", "verplaatsen", "touch.moved"),
-    "push": ("rijen", "biljarderen", "gebiljardeerd", "pushing", "push-shot", "pushed", "push-stroke",
-             "double-hit", "double-contact", "double-touch"),
-    "foot": ("no-foot-on-floor", "foot-off-floor", "no-foot", "feet", "feet-off-floor", "foot-fault",
-             "no-feet-on-floor", "feet-off-ground", "foot-off-ground", "no-foot-on-ground", "voet",
-             "geen-voet", "both-feet-off-floor", "feet-off-the-floor", "foot-off-the-floor",
-             "foot-on-floor", "one-foot-on-floor"),
-    "wrong-ball": ("verkeerde-bal", "wrong", "wrong-cue-ball", "played-wrong-ball", "opponents-ball",
-                   "wrongball"),
-    "jump": ("jumped", "uitspringen", "uitgesprongen", "off-table", "ball-off-table", "jumped-ball",
-             "ball-jumped", "jump-ball", "off", "left-table", "jump-driebanden", "jump.driebanden",
-             "off-the-table", "ball-off", "jump-off-table", "ball-left-table", "out-of-table", "ball-out",
-             "jumped-off-table"),
-    "woodwork": ("frame", "omlijsting", "houtwerk", "wood", "hout", "rail", "wooden-rail",
-                 "touched-woodwork", "woodwork-touched", "houtwerk-geraakt"),
-    "reste-dedans": ("dedans", "dedans-reste", "dedans.reste", "reste", "zone", "forbidden-zone",
-                     "verboden-zone", "zone-fault"),
-    "opening-shot": ("afstoot", "opening", "break", "opening-shot-direct", "opening-shot-cushion",
-                     "opening-shot.direct", "opening-shot.cushion", "acquit"),
-    "no-blame": ("not-to-blame", "no-fault", "blameless", "interference", "outside-interference",
-                 "passer-by", "geen-schuld", "zonder-schuld"),
-    "poedel": ("nul", "miss", "no-carom", "invalid-carom"),
-    # not a fault: the profile says why (carom.masse)
-    "masse": ("massé", "pique", "piqué", "pikeren", "masseren"),
+    name(f): f.aliases[1:] for f in FAULTS if not f.then.profiles
 }
+# not a fault: the profile says why (carom.masse)
+_FOULS["masse"] = ("massé", "pique", "piqué", "pikeren", "masseren")
 
-#: the fouls only seed 004 (O.B.B. Liemers) names
-_LIEMERS_FOULS: dict[str, tuple[str, ...]] = {
-    "stool": ("bench", "bankje"),
-    "moving-balls": ("moving", "not-at-rest", "balls-moving", "moving-ball", "before-rest",
-                     "played-before-rest"),
-    "smoking": ("smoke", "cigarette", "cigar", "pipe", "sigaret"),
-}
+#: the faults only some profiles' texts name (stool, moving balls, smoking: seed 004's own)
+def _profile_fouls() -> dict[str, dict[str, tuple[str, ...]]]:
+    out: dict[str, dict[str, tuple[str, ...]]] = {}
+    for f in FAULTS:
+        for profile in f.then.profiles:
+            out.setdefault(profile, {})[name(f)] = f.aliases[1:]
+    return out
+
+
+_PROFILE_FOULS = _profile_fouls()
 
 #: how a foul's name may be prefixed: its rule id ("carom.foul.touch") is a name for it too
 _PREFIXES = ("", "foul ", "carom ", "carom foul ")
 
 
 def _prefixed(table: Mapping[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
-    return {canonical: tuple(p + name for name in (canonical, *others) for p in _PREFIXES
-                             if p + name != canonical)
+    return {canonical: tuple(p + n for n in (canonical, *others) for p in _PREFIXES
+                             if p + n != canonical)
             for canonical, others in table.items()}
 
 
@@ -81,7 +61,7 @@ VOCABULARY = Vocabulary(
         "frozen": ("vast", "vastliggend"),
         "start": ("afstoot-speler", "breaker"),
     },
-    profiles={"liemers": Vocabulary(fouls=_prefixed(_LIEMERS_FOULS))},
+    profiles={p: Vocabulary(fouls=_prefixed(fouls)) for p, fouls in _PROFILE_FOULS.items()},
 )
 
 # --- the set-up's names --------------------------------------------------------------

@@ -4,8 +4,10 @@ club's rules change is read here.
 ``kampioen`` is seed 003, the club championship rules (alias ``club``); ``liemers`` is
 seed 004, the O.B.B. "Liemers" rules. The engine asks its profile record (which fouls,
 which rule a foul is ruled under, whether touching the woodwork re-spots, how an opening
-shot must go, what is announced) and never compares a profile's name. The names a set-up
-may use for a profile are in ``tablesense.rules.carom.names``.
+shot must go, what is announced) and never compares a profile's name. The faults
+themselves are ``rules.carom.fouls.FAULTS`` (a row names the profiles that know it where
+not both); a profile says only what it changes in them. The names a set-up may use for a
+profile are in ``tablesense.rules.carom.names``.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from ...errors import IllegalCall
+from .fouls import BY_NAME
 from .names import profile_name
 
 #: the ball each player plays (docs/events.md): p1 the yellow (marked), p2 the white
@@ -25,40 +28,6 @@ CAROM_BALLS = frozenset({"yellow", "white", "red"})
 CUSHIONS_NEEDED = {"libre": 0, "bandstoten": 1, "driebanden": 3}
 DISCIPLINE_RULE = {"libre": "carom.libre", "bandstoten": "carom.bandstoten", "driebanden": "carom.driebanden"}
 MASSE_RULE = "carom.masse"
-#: liemers (004 A, E): touching the woodwork along the cushions is a fault of its own, the balls
-#: stay where they lie; only balls off the table (or frozen) go back to the starting position
-WOODWORK_RULE = "carom.foul.woodwork"
-
-
-@dataclass(frozen=True, slots=True)
-class Foul:
-    """One kind of fault: the catalogue id it is ruled under and whether it is a jump (the
-    balls go back to their spots)."""
-
-    rule: str
-    jump: bool = False
-
-
-#: every fault by its canonical id (``tablesense.rules.carom.names`` reads the referees' names)
-FOULS: dict[str, Foul] = {
-    "touch": Foul("carom.foul.touch"),
-    "touch-remove-object": Foul("carom.foul.touch.remove-object"),
-    "touch-moved": Foul("carom.foul.touch.moved"),
-    "push": Foul("carom.foul.push"),
-    "foot": Foul("carom.foul.foot"),
-    "stool": Foul("carom.foul.stool"),
-    "wrong-ball": Foul("carom.foul.wrong-ball"),
-    "moving-balls": Foul("carom.foul.moving-balls"),
-    "smoking": Foul("carom.foul.smoking"),
-    "jump": Foul("carom.jump", jump=True),
-    "woodwork": Foul("carom.jump", jump=True),
-    "reste-dedans": Foul("carom.dedans.reste"),
-    "opening-shot": Foul("carom.opening-shot.direct"),
-    "no-blame": Foul("carom.foul.no-blame"),
-    "poedel": Foul("carom.poedel"),
-}
-_BOTH_FOULS = ("touch", "touch-remove-object", "touch-moved", "push", "foot", "wrong-ball", "jump",
-               "woodwork", "reste-dedans", "opening-shot", "no-blame", "poedel")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,16 +44,14 @@ class Profile:
 
     name: str
     seed: str
-    #: the fouls its text names (canonical ids of ``FOULS``)
-    fouls: tuple[str, ...]
     #: why massé and piqué are refused as a foul (``carom.masse``)
     masse: str
-    #: the catalogue id a foul is ruled under where it differs from ``FOULS``
+    #: the catalogue id a foul is ruled under where it differs from its ``FAULTS`` row's id
     foul_rules: Mapping[str, str] = field(default_factory=dict)
+    #: the fouls that are a jump here though their ``FAULTS`` row is not one (all balls to their spots)
+    jumps: frozenset[str] = frozenset()
     #: per discipline: the rule a jump is ruled under where it differs
     jump_rules: Mapping[str, str] = field(default_factory=dict)
-    #: touching the woodwork is a jump (all balls to the outlay); else the balls stay
-    woodwork_jumps: bool = True
     #: the disciplines in which only the jumped balls go to their spots (not all three to the outlay)
     spot_jumped_balls: frozenset[str] = frozenset()
     #: the opening shot must hit the red first without a cushion before it (else: with the
@@ -105,20 +72,21 @@ class Profile:
     competition_minimum: bool = False
 
     def knows(self, foul: str) -> bool:
-        return foul in self.fouls
+        """Whether this profile's text names the fault ``foul`` (a short name of ``FAULTS``)."""
+        fault = BY_NAME.get(foul)
+        return fault is not None and (not fault.then.profiles or self.name in fault.then.profiles)
 
     def foul_rule(self, foul: str, discipline: str) -> str:
         """The catalogue id ``foul`` is ruled under in this profile and ``discipline``."""
-        if FOULS[foul].jump and self.respots(foul) and discipline in self.jump_rules:
+        if self.respots(foul) and discipline in self.jump_rules:
             return self.jump_rules[discipline]
-        return self.foul_rules.get(foul, FOULS[foul].rule)
+        return self.foul_rules.get(foul, BY_NAME[foul].id)
 
     def respots(self, foul: str) -> bool:
-        """Whether ``foul`` is a jump that puts balls back on their spots. A ball off the table
-        is one in both profiles; touching the woodwork only where the text says so."""
-        if foul == "woodwork":
-            return self.woodwork_jumps
-        return FOULS[foul].jump
+        """Whether ``foul`` is a jump that puts balls back on their spots: a ball off the table
+        in both profiles (its ``FAULTS`` row), touching the woodwork where the text says so
+        (``jumps``)."""
+        return BY_NAME[foul].then.jump or foul in self.jumps
 
     def frozen_rule(self, discipline: str) -> Frozen:
         return self.frozen_by_discipline.get(discipline, self.frozen)
@@ -128,12 +96,12 @@ _SHARED_NOTES = ("carom.referee.show-ball", "carom.referee.duties", "carom.board
 
 KAMPIOEN = Profile(
     name="kampioen", seed="003",
-    fouls=_BOTH_FOULS,
     masse=("massé and piqué are allowed at the player's own risk in profile kampioen "
            f"({MASSE_RULE}): not a fault"),
-    foul_rules=MappingProxyType({"opening-shot": "carom.opening-shot.direct"}),
-    # 003 Art. 4: "als hij buiten het biljart terecht is gekomen of de omlijsting heeft geraakt"
-    woodwork_jumps=True,
+    # 003 Art. 4: "als hij buiten het biljart terecht is gekomen of de omlijsting heeft geraakt":
+    # touching the frame is a jump
+    foul_rules=MappingProxyType({"woodwork": "carom.jump"}),
+    jumps=frozenset({"woodwork"}),
     opening_direct=True,
     counted_wrong_ball_stands=True,
     frozen=Frozen("carom.frozen", ("outlay", "play")),
@@ -143,14 +111,12 @@ KAMPIOEN = Profile(
 
 LIEMERS = Profile(
     name="liemers", seed="004",
-    fouls=(*_BOTH_FOULS, "stool", "moving-balls", "smoking"),
     masse="massé and piqué are no fault in profile liemers",
     # 004 A: "het raken van het houtwerk langs de banden"; E: "In al deze gevallen blijven de
-    # ballen in de positie, die voor het maken van de fout is ontstaan"
-    foul_rules=MappingProxyType({"opening-shot": "carom.opening-shot.cushion",
-                       "woodwork": WOODWORK_RULE}),
+    # ballen in de positie, die voor het maken van de fout is ontstaan": touching the woodwork is
+    # its ``FAULTS`` row, carom.foul.woodwork, no jump; only balls off the table are spotted
+    foul_rules=MappingProxyType({"opening-shot": "carom.opening-shot.cushion"}),
     jump_rules=MappingProxyType({"driebanden": "carom.jump.driebanden"}),
-    woodwork_jumps=False,
     spot_jumped_balls=frozenset({"driebanden"}),
     opening_direct=False,
     countdown_from=MappingProxyType({"libre": 5, "bandstoten": 5, "driebanden": 3}),

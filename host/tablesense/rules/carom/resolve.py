@@ -17,7 +17,7 @@ from ..ruling_log import Trail
 from .geometry import CaromTable, opening_positions
 from .geometry import table as carom_table
 from .match import Draft, Match
-from .profiles import CUE_BALL, CUSHIONS_NEEDED, DISCIPLINE_RULE
+from .profiles import CUE_BALL, CUSHIONS_NEEDED, DISCIPLINE_RULE, Profile
 from .shot import ShotFacts
 from .targets import match_points
 from .zones import ball_xy, object_balls_zone, still_in
@@ -26,32 +26,148 @@ IDX = {"p1": 0, "p2": 1}
 COUNTDOWN_RULE = "carom.countdown"
 
 
+# --- the rule checks: named pure predicates, each citing its seed paragraphs (seeds/carom.md) ---
+
+def no_blame_at(fouls: tuple[tuple[str, float], ...]) -> float | None:
+    """Seed 003 Art. 5.11; 004 "Fouten veroorzaakt zonder schuld", carom.foul.no-blame: the
+    time of the first fault called as one the player is not to blame for (the shot is void),
+    or None."""
+    for key, ft in fouls:
+        if key == "no-blame":
+            return ft
+    return None
+
+
+def contacts_decide(facts: ShotFacts, need: int) -> bool:
+    """Seed 003 Art. 3; 004 "Onder het maken van een carambole", carom.carom: the contacts of a
+    full-information source decide the carom, where cushions count (``need``) only when every
+    cushion event named its ball; else only the referee's call counts one."""
+    return facts.contacts > 0 and (need == 0 or facts.cushions_known)
+
+
+def counts_as_carom(facts: ShotFacts, need: int) -> bool:
+    """Seed 003 Art. 3; 004 "Onder het maken van een carambole", carom.carom / Seed 004 "De Libre
+    partij", carom.libre / Seed issue 6; 004 (Libre en Bandstoten), carom.bandstoten / Seed 004
+    "Driebanden", carom.driebanden: the cue ball touched both other balls, with at least
+    ``need`` cushions (libre 0, bandstoten 1, driebanden 3) before the third ball."""
+    return facts.both_touched and facts.cushions_before_third >= need
+
+
+def struck_wrong_ball(struck: str | None, cue: str) -> bool:
+    """Seed 003 Art. 5.9; 004 J, carom.foul.wrong-ball: the strike sensor saw another ball than
+    the player's own struck."""
+    return struck is not None and struck != cue
+
+
+def sensed_jump(jumped: tuple[str | None, ...], called: set[str], profile: Profile) -> bool:
+    """Seed 003 Art. 4, Art. 5.2; 004 A, "Deze afstoot wordt herhaald", carom.jump: a ball off the
+    table is a jump, unless a fault already called for the shot is one that re-spots (a
+    called woodwork fault stands for it only where touching the woodwork is a jump)."""
+    return bool(jumped) and not any(profile.respots(k) for k in called)
+
+
+def judges_opening_shot(carom: bool, from_outlay: bool, facts: ShotFacts) -> bool:
+    """Seed 003 Art. 2, carom.opening-shot.direct / Seed 004 "De afstoot moet gespeeld worden",
+    carom.opening-shot.cushion: only a carom played from the starting position is an opening
+    shot, judged where the contacts show how it went."""
+    return carom and from_outlay and facts.contacts > 0 and facts.both_touched
+
+
+def opening_shot_ok(facts: ShotFacts, direct: bool) -> bool:
+    """Seed 003 Art. 2, carom.opening-shot.direct / Seed 004 "De afstoot moet gespeeld worden",
+    carom.opening-shot.cushion: the red first, then ``direct`` (kampioen): no cushion before
+    it; else (liemers) more cushions before the third ball than before the red (known only
+    where the cushions name their ball)."""
+    if facts.first_object != "red":
+        return False
+    if direct:
+        return facts.cushions_before_first == 0
+    if facts.cushions_known:
+        return facts.cushions_before_third > facts.cushions_before_first
+    return True
+
+
+def counted_carom_stands(profile: Profile, facts: ShotFacts, faults: list[tuple[str, float]]) -> bool:
+    """Seed 003 Art. 5.12, carom.wrong-ball.counted: a carom the referee counted stands though
+    made with the wrong ball (where the profile says so), when the wrong ball is the shot's
+    only fault and was not called before the count."""
+    return (profile.counted_wrong_ball_stands and facts.carom_called is not None
+            and not facts.wrong_ball_called_first and all(k == "wrong-ball" for k, _ in faults))
+
+
+def reste_dedans(discipline: str, zone: str | None, corner: str | None, positions: dict[str, Any] | None,
+                 cue: str, tab: CaromTable) -> bool:
+    """Seed 003 Art. 5.7; 004 "Binnen deze zone mogen ten hoogste 2", carom.dedans.reste: a carom
+    in dedans (libre) after which both object balls still lie in that corner's zone."""
+    return (discipline == "libre" and zone == "dedans" and bool(corner)
+            and bool(still_in(positions, objects(cue), corner, tab)))  # type: ignore[arg-type]
+
+
+def reaches_target(made: int, target: int) -> bool:
+    """Seed 004 "Heeft de speler de laatste carambole gemaakt", carom.last-carom: the player has
+    made his last carom: his target is reached (caroms never exceed it)."""
+    return made >= target
+
+
+def is_poedel(run: int) -> bool:
+    """Seed 003 Art. 5.1, Art. 8, carom.poedel: an inning ended without a valid carom (NUL or
+    POEDEL)."""
+    return run == 0
+
+
+def is_series(run: int) -> bool:
+    """Seed 003 Art. 3, carom.series: two or more caroms in a row by one player are a series."""
+    return run >= 2
+
+
+def equalising_inning_due(reached: bool, player: str, breaker: str, nastoot: bool) -> bool:
+    """Seed 003 Art. 11.2; 004 "Dezelfde afstoot ... nastoot", "gelijk makende beurt",
+    carom.nastoot: the breaking player reaching his target gives the other one last inning."""
+    return reached and player == breaker and not nastoot
+
+
+def innings_limit_reached(player: str, second: str, limit: int | None, innings: int) -> bool:
+    """Seed extension: neither 003 nor 004 has a limit (003 Art. 11.1 plays out "ongeacht het
+    aantal beurten", `carom.target.play-out`); a competition's own setting, carom.innings-limit:
+    the second player has played the last inning of the set-up's limit."""
+    return player == second and bool(limit) and innings >= limit  # type: ignore[operator]
+
+
+def zone_entered(was: str | None, was_corner: str | None, corner: str) -> str:
+    """Seed 003 Art. 5.7; 004 "ENTREE", carom.zone.entree / Seed 003 Art. 5.7; 004 "DEDANS",
+    carom.zone.dedans: both object balls in ``corner``'s zone after a valid carom from entree
+    in that corner are "dedans" for the player; else "entree" (the rule starts again)."""
+    return "dedans" if was is not None and was_corner == corner else "entree"
+
+
+# --- the decision -----------------------------------------------------------------------------
+
 def decide(d: Draft, b: Match, player: str, facts: ShotFacts, t: float) -> None:
     """Rule on the shot ``player`` played from the score ``b``; ``d`` starts as ``b``."""
     tab = carom_table(b.table)
     cue = CUE_BALL[player]
-    fouls = list(facts.fouls)
-    blameless = [ft for key, ft in fouls if key == "no-blame"]
-    if blameless:
-        d.positions, d.shots = b.positions, b.shots
-        d.rule(blameless[0], "carom.foul.no-blame", player)
-        return
+    if facts.fouls:
+        blameless = no_blame_at(facts.fouls)
+        if blameless is not None:
+            d.positions, d.shots = b.positions, b.shots
+            d.rule(blameless, "carom.foul.no-blame", player)
+            return
     # a shot has been played: the balls no longer lie in the starting position unless a
     # rule puts them back (jump, equalising inning); the opponent's next shot is no break
-    d.from_outlay = False
+    if b.from_outlay:
+        d.from_outlay = False
     # the carom: contacts decide; the referee's call counts it too (003 Art. 3)
     need = CUSHIONS_NEEDED[b.discipline]
-    decides = facts.full_information and (need == 0 or facts.cushions_known)
-    sensor_carom = decides and facts.both_touched and facts.cushions_before_third >= need
-    carom = sensor_carom or facts.carom_called is not None
-    decided_by = "referee" if facts.carom_called is not None else ("contacts" if decides else "none")
-    d.evidence = facts.evidence(decided_by)
-    if decides and facts.both_touched and not sensor_carom and facts.carom_called is None:
+    decides = contacts_decide(facts, need)
+    sensor_carom = decides and counts_as_carom(facts, need)
+    called = facts.carom_called is not None
+    carom = sensor_carom or called
+    d.evidence = facts.evidence("referee" if called else ("contacts" if decides else "none"))
+    if decides and facts.both_touched and not sensor_carom and not called:
         d.rule(t, DISCIPLINE_RULE[b.discipline], player, cushions=facts.cushions_before_third, need=need)
-    faults = _faults(b, player, facts, carom, fouls, t)
-    if carom and not faults and b.discipline == "libre" and b.zone == "dedans" and b.zone_corner:
-        if still_in(d.positions, objects(cue), b.zone_corner, tab):
-            faults.append(("reste-dedans", t))
+    faults = _faults(b, player, facts, carom, t)
+    if carom and not faults and reste_dedans(b.discipline, b.zone, b.zone_corner, d.positions, cue, tab):
+        faults.append(("reste-dedans", t))
     if faults:
         _fault(d, b, player, facts, faults, carom, t, tab)
     elif carom:
@@ -72,8 +188,9 @@ def countdown(d: Draft, t: float) -> None:
 
 def caroms_to_go(announce_from: Any, discipline: str, finished: bool, at_table: str | None,
                  targets: tuple[int, int], caroms: tuple[int, int]) -> int | None:
-    """The countdown a profile announces, from its ``countdown_from`` (liemers: 5,
-    driebanden 3) down; None when the referee announces nothing."""
+    """Seed 004 "In het Libre en Bandstoten", carom.countdown: the countdown a profile announces,
+    from its ``countdown_from`` (liemers: 5, driebanden 3) down; None when the referee
+    announces nothing."""
     start = announce_from.get(discipline)
     if start is None or finished or at_table is None:
         return None
@@ -82,36 +199,27 @@ def caroms_to_go(announce_from: Any, discipline: str, finished: bool, at_table: 
     return left if 0 < left <= start else None
 
 
-def _faults(b: Match, player: str, facts: ShotFacts, carom: bool, fouls: list[tuple[str, float]],
-            t: float) -> list[tuple[str, float]]:
-    out = list(fouls)
+def _faults(b: Match, player: str, facts: ShotFacts, carom: bool, t: float) -> list[tuple[str, float]]:
+    """The shot's faults: those called, then those the sensors show."""
+    out = list(facts.fouls)
     keys = {k for k, _ in out}
     profile = b.profile
-    if facts.struck is not None and facts.struck != CUE_BALL[player] and "wrong-ball" not in keys:
+    if "wrong-ball" not in keys and struck_wrong_ball(facts.struck, CUE_BALL[player]):
         out.append(("wrong-ball", t))
-    # a ball off the table is a jump; a called woodwork fault stands for it only where touching
-    # the woodwork is itself a jump (kampioen), not under liemers, where they differ
-    if facts.jumped and not any(profile.respots(k) for k in keys):
+    if sensed_jump(facts.jumped, keys, profile):
         out.append(("jump", t))
-    if carom and b.from_outlay and facts.full_information and facts.both_touched:
-        ok = facts.first_object == "red"
-        if profile.opening_direct:
-            ok = ok and facts.cushions_before_first == 0
-        elif facts.cushions_known:
-            ok = ok and facts.cushions_before_third > facts.cushions_before_first
-        if not ok and "opening-shot" not in keys:
-            out.append(("opening-shot", t))
+    if ("opening-shot" not in keys and judges_opening_shot(carom, b.from_outlay, facts)
+            and not opening_shot_ok(facts, profile.opening_direct)):
+        out.append(("opening-shot", t))
     return out
 
 
 def _fault(d: Draft, b: Match, player: str, facts: ShotFacts, faults: list[tuple[str, float]],
            carom: bool, t: float, tab: CaromTable) -> None:
     profile = b.profile
-    # 003 Art. 5.12: a carom the referee has counted stands though made with the wrong ball;
     # a wrong ball called before the count is a plain fault
-    if (profile.counted_wrong_ball_stands and facts.carom_called is not None
-            and not facts.wrong_ball_called_first and all(k == "wrong-ball" for k, _ in faults)):
-        d.rule(facts.carom_called, "carom.wrong-ball.counted", player)
+    if counted_carom_stands(profile, facts, faults):
+        d.rule(facts.carom_called, "carom.wrong-ball.counted", player)  # type: ignore[arg-type]
         _carom(d, b, player, facts, t, tab)
         return
     jump = False
@@ -135,14 +243,17 @@ def _fault(d: Draft, b: Match, player: str, facts: ShotFacts, faults: list[tuple
 def _carom(d: Draft, b: Match, player: str, facts: ShotFacts, t: float, tab: CaromTable) -> None:
     i = IDX[player]
     made = b.caroms[i] + 1
-    d.run = b.run + 1
+    run = d.run = b.run + 1
     d.caroms = with_entry(b.caroms, i, made)
-    d.high_run = with_entry(b.high_run, i, max(d.run, b.high_run[i]))
-    d.from_outlay = False
+    if run > b.high_run[i]:
+        d.high_run = with_entry(b.high_run, i, run)
+    if b.from_outlay:
+        d.from_outlay = False
     d.rule(t, "carom.carom", player, made=made,
-           cushions=facts.cushions_before_third if facts.full_information else facts.cushions)
-    if made >= b.targets[i]:
-        d.rule(t, "carom.last-carom", player, target=b.targets[i])
+           cushions=facts.cushions_before_third if facts.contacts > 0 else facts.cushions)
+    target = b.targets[i]
+    if reaches_target(made, target):
+        d.rule(t, "carom.last-carom", player, target=target)
         end_inning(d, player, t, tab, announce=False, reached=True)
         return
     update_zone(d, b, player, tab, t, same_player=True)
@@ -150,40 +261,44 @@ def _carom(d: Draft, b: Match, player: str, facts: ShotFacts, t: float, tab: Car
 
 def end_inning(d: Draft, player: str, t: float, tab: CaromTable, announce: bool = True,
                reached: bool = False, zone: bool = True) -> None:
+    b = d.base
     i = IDX[player]
     run = d.run
     innings = d.innings
-    d.innings = with_entry(innings, i, innings[i] + 1)
-    d.runs = (Trail.plus(d.runs[0], run), d.runs[1]) if i == 0 else (d.runs[0], Trail.plus(d.runs[1], run))
-    d.run = 0
+    runs = d.runs
+    d.innings = innings = with_entry(innings, i, innings[i] + 1)
+    d.runs = (Trail.plus(runs[0], run), runs[1]) if i == 0 else (runs[0], Trail.plus(runs[1], run))
+    if run:
+        d.run = 0
     if announce:
-        if run == 0:
+        if is_poedel(run):
             d.announcement = "POEDEL"
             d.rule(t, "carom.poedel", player)
         else:
             d.rule(t, "carom.inning.end", player, run=run)
-    elif run == 0 and not reached:
+    elif is_poedel(run) and not reached:
         # a fault in the inning's first shot: no valid carom, NUL or POEDEL too (003 Art. 8)
         d.announcement = "POEDEL"
         if not any(r.rule == "carom.poedel" for r in d.rulings):  # not twice for a `foul poedel`
             d.rule(t, "carom.poedel", player)
-    if run >= 2:
+    if is_series(run):
         d.rule(t, "carom.series", player, run=run)
-    breaker = d.base.breaker
+    breaker = b.breaker
     second = other(breaker)
-    if reached and player == breaker and not d.nastoot:
+    nastoot = d.nastoot
+    if equalising_inning_due(reached, player, breaker, nastoot):
         d.at_table, d.nastoot, d.from_outlay = second, True, True
         d.positions, d.zone, d.zone_corner = outlay(tab, second), None, None
         d.rule(t, "carom.nastoot", second)
-    elif reached and d.nastoot:
+    elif reached and nastoot:
         _finish(d, "draw", t, "carom.draw")
     elif reached:
         _finish(d, player, t, "carom.match.won")
-    elif d.nastoot:
+    elif nastoot:
         _finish(d, breaker, t, "carom.match.won", "short")
-    elif player == second and d.base.innings_limit and d.innings[i] >= d.base.innings_limit:
-        won = limit_winner(d.caroms, d.base.targets)
-        _finish(d, won, t, INNINGS_LIMIT_RULE, "draw" if won == "draw" else None, innings=d.innings[i])
+    elif innings_limit_reached(player, second, b.innings_limit, innings[i]):
+        won = limit_winner(d.caroms, b.targets)
+        _finish(d, won, t, INNINGS_LIMIT_RULE, "draw" if won == "draw" else None, innings=innings[i])
     else:
         d.at_table = other(player)
         if zone:
@@ -194,8 +309,10 @@ INNINGS_LIMIT_RULE = "carom.innings-limit"
 
 
 def limit_winner(caroms: tuple[int, int], targets: tuple[int, int]) -> str:
-    """INNINGS_LIMIT_RULE: the innings are up with neither target reached: the larger share
-    of one's target wins (caroms / target), the same share is a draw."""
+    """Seed extension: neither 003 nor 004 has a limit (003 Art. 11.1 plays out "ongeacht het
+    aantal beurten", `carom.target.play-out`); a competition's own setting, carom.innings-limit:
+    the innings are up with neither target reached: the larger share of one's target wins
+    (caroms / target), the same share is a draw."""
     a, b = caroms[0] * targets[1], caroms[1] * targets[0]  # caroms[0]/targets[0] vs caroms[1]/targets[1]
     return "p1" if a > b else "p2" if b > a else "draw"
 
@@ -215,24 +332,27 @@ def _finish(d: Draft, winner: str, t: float, rule: str, what: str | None = None,
 def update_zone(d: Draft, b: Match | None, player: str, tab: CaromTable, t: float,
                 same_player: bool) -> None:
     """Zone status for ``player``'s next shot (libre only, from the rest positions)."""
-    if d.base.discipline != "libre" or d.positions is None:
-        d.zone = d.zone_corner = None
+    positions = d.positions
+    if d.base.discipline != "libre" or positions is None:
+        _leave_zone(d)
         return
-    corner, on_line = object_balls_zone(d.positions, objects(CUE_BALL[player]), tab)
+    corner, on_line = object_balls_zone(positions, objects(CUE_BALL[player]), tab)
     was = b.zone if (same_player and b is not None) else None
     if corner is None:
         if was is not None:
             d.rule(t, "carom.zone", player)
-        d.zone = d.zone_corner = None
+        _leave_zone(d)
         return
     if on_line:
         d.rule(t, "carom.zone.line", player)
-    if was is not None and b is not None and b.zone_corner == corner:
-        d.zone, d.zone_corner = "dedans", corner
-        d.rule(t, "carom.zone.dedans", player, corner=corner)
-    else:
-        d.zone, d.zone_corner = "entree", corner
-        d.rule(t, "carom.zone.entree", player, corner=corner)
+    status = zone_entered(was, b.zone_corner if b is not None else None, corner)
+    d.zone, d.zone_corner = status, corner
+    d.rule(t, "carom.zone.dedans" if status == "dedans" else "carom.zone.entree", player, corner=corner)
+
+
+def _leave_zone(d: Draft) -> None:
+    if d.zone is not None:  # ``zone`` and ``zone_corner`` are set together
+        d.zone = d.zone_corner = None
 
 
 def with_entry(pair: tuple[int, int], i: int, value: int) -> tuple[int, int]:
@@ -247,8 +367,9 @@ def objects(cue: str) -> tuple[str, str]:
 
 
 def at_outlay(positions: dict[str, Any] | None, tab: CaromTable, breaker: str) -> bool:
-    """Whether the given balls lie on their outlay spots (red boven, the other white beneden,
-    the breaker's ball on links or rechts), within 3 cm."""
+    """Seed 003 Art. 1; 004 "Bij de afstoot", carom.outlay: whether the given balls lie on their
+    outlay spots (red boven, the other white beneden, the breaker's ball on links or rechts),
+    within 3 cm."""
     cue = CUE_BALL[breaker]
     other_white = "white" if cue == "yellow" else "yellow"
     spots = {"red": ("boven",), cue: ("links", "rechts"), other_white: ("beneden",)}
@@ -260,6 +381,8 @@ def at_outlay(positions: dict[str, Any] | None, tab: CaromTable, breaker: str) -
 
 
 def outlay(tab: CaromTable, breaker: str) -> dict[str, Any]:
+    """Seed 003 Art. 1; 004 "Bij de afstoot", carom.outlay: the balls of the starting position,
+    the breaker's on the right spot."""
     cue = CUE_BALL[breaker]
     pos = opening_positions(tab, "rechts", cue=cue, other="white" if cue == "yellow" else "yellow")
     return {ball: [round(x, 4), round(y, 4)] for ball, (x, y) in pos.items()}
@@ -267,7 +390,8 @@ def outlay(tab: CaromTable, breaker: str) -> dict[str, Any]:
 
 def _spot_jumped(positions: dict[str, Any] | None, jumped: tuple[str | None, ...], cue: str,
                  tab: CaromTable) -> dict[str, Any] | None:
-    """"carom.jump.driebanden": jumped balls to their spots (red boven, cue beneden, other midden)."""
+    """Seed 004 Driebanden "Springen één of meer ballen", carom.jump.driebanden: the jumped balls to
+    their spots (red boven, cue ball beneden, the other white midden); the others stay."""
     if positions is None:
         return None
     spot_of = {"red": "boven", cue: "beneden"}

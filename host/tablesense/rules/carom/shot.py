@@ -40,6 +40,8 @@ class ShotFacts(msgspec.Struct, frozen=True, gc=False):
     #: a ``wrong-ball`` foul was called before any ``carom`` call of the shot
     wrong_ball_called_first: bool = False
     fouls: tuple[tuple[str, float], ...] = ()
+    #: the referee made a ``note`` call during the shot
+    notes: bool = False
 
     @property
     def full_information(self) -> bool:
@@ -85,6 +87,7 @@ def _read(events: tuple[Event, ...], cue: str) -> ShotFacts:
     called: float | None = None
     fouls: list[tuple[str, float]] = []
     wrong_first = False
+    notes = False
     # events are applied in file order, but ``t`` orders the events inside one shot (EVENTS.md):
     # sensors read by different channels may be logged out of order
     last = -math.inf
@@ -122,6 +125,8 @@ def _read(events: tuple[Event, ...], cue: str) -> ShotFacts:
                 fouls.append((ev.foul, ev.t))
                 if ev.foul == "wrong-ball" and called is None:
                     wrong_first = True
+            elif ev.call == "note":
+                notes = True
     if contacts == 0:
         before_last_contact = cushions
     return ShotFacts(
@@ -130,5 +135,5 @@ def _read(events: tuple[Event, ...], cue: str) -> ShotFacts:
         cushions_before_first=before_first, cushions_before_third=before_third,
         cushions=cushions, cushions_before_last_contact=before_last_contact, cushions_known=known,
         jumped=tuple(jumped), struck=struck, carom_called=called, wrong_ball_called_first=wrong_first,
-        fouls=tuple(fouls),
+        fouls=tuple(fouls), notes=notes,
     )

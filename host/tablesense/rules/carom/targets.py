@@ -33,7 +33,8 @@ MINIMUM_TARGET = 20
 
 def target_from_moyenne(moyenne: float, rounding: str = "half-up", multiplier: float = MULTIPLIER,
                         minimum: int = MINIMUM_TARGET) -> int:
-    """Moyenne × 25, rounded (half up by default; "down" or "up"), never below 20."""
+    """Seed 003 Art. 11.3–11.4, carom.target.moyenne: moyenne × 25, rounded (half up by default;
+    "down" or "up"), never below 20 (carom.target.minimum)."""
     if rounding not in ROUNDINGS:
         raise IllegalCall(f"unknown rounding {rounding!r} (roundings: {', '.join(ROUNDINGS)})")
     exact = Decimal(str(moyenne)) * Decimal(str(multiplier))
@@ -45,7 +46,8 @@ MINIMUM_RULE = "carom.target.minimum"
 
 
 def championship_match(profile: Profile, extra: dict[str, Any]) -> bool:
-    """A match for the club championship's competition (003 Art. 11.1 "Wedstrijden voor de
+    """Seed 003 Art. 11.5, carom.target.minimum: whether the minimum binds explicit targets: a
+    match for the club championship's competition (003 Art. 11.1 "Wedstrijden voor de
     onderlinge competitie"): a setup of a profile with a competition minimum whose
     ``competition`` names the competition (or is ``true``). Other matches at the club (a
     friendly, a demonstration) set what target they like; 004 (liemers) has no minimum."""
@@ -56,7 +58,7 @@ def championship_match(profile: Profile, extra: dict[str, Any]) -> bool:
 
 
 def below_minimum(targets: dict[str, int], minimum: int = MINIMUM_TARGET) -> str | None:
-    """``MINIMUM_RULE`` (003 Art. 11.5 "Het minimaal aantal te behalen caramboles bedraagt 20"):
+    """Seed 003 Art. 11.5, carom.target.minimum ("Het minimaal aantal te behalen caramboles bedraagt 20"):
     why explicit targets are refused, naming the first one below the minimum; None when
     every target is at least ``minimum``. ``targets`` maps a player (or a name) to his target."""
     for who, value in targets.items():
@@ -68,7 +70,8 @@ def below_minimum(targets: dict[str, int], minimum: int = MINIMUM_TARGET) -> str
 
 def targets_for(setup_targets: dict[str, int] | None, moyennes: dict[str, float] | None,
                 extra: dict[str, Any], championship: bool = False) -> tuple[tuple[int, int], tuple[str, str]]:
-    """The two targets and, per player, the rule that set each. In a ``championship`` match
+    """Seed 003 Art. 11.1, carom.target.play-out: the two targets the match is played out to and,
+    per player, the rule that set each. In a ``championship`` match
     explicit targets below the minimum are refused (``MINIMUM_RULE``); targets from the
     moyennes are raised to it."""
     rounding = resolve_rounding(extra.get("rounding", "half-up"))
@@ -105,21 +108,29 @@ def resolve_scheme(name: Any) -> str:
     return _named(name, SCHEME_NAMES, "match-point scheme")
 
 
+def de_bruijn(winner: str | None, made: tuple[int, int], targets: tuple[int, int]) -> tuple[int, int]:
+    """Seed 003 Art. 11.6, carom.match-points.de-bruijn: the winner 11, a draw 10 each, the loser
+    his share of his target × 10, rounded down (at most 9)."""
+    if winner == "draw":
+        return (10, 10)
+    return (11 if winner == "p1" else min(9, _share(made, targets, 0, 10)),
+            11 if winner == "p2" else min(9, _share(made, targets, 1, 10)))
+
+
+def _share(made: tuple[int, int], targets: tuple[int, int], i: int, scale: int) -> int:
+    return math.floor(min(made[i], targets[i]) * scale / targets[i])
+
+
 def match_points(scheme: str, winner: str | None, made: tuple[int, int],
                  targets: tuple[int, int]) -> tuple[int, int]:
-    """Points for (p1, p2) of a finished match under ``scheme``."""
-    def share(i: int, scale: int) -> int:
-        return math.floor(min(made[i], targets[i]) * scale / targets[i])
-
+    """Points for (p1, p2) of a finished match under ``scheme``: de Bruijn (``de_bruijn``), or a
+    competition's own: ``win-draw-loss`` (2/1/0), ``percentage`` (made / target × 100 down)."""
     if scheme == "de-bruijn":
-        if winner == "draw":
-            return (10, 10)
-        return tuple(11 if winner == p else min(9, share(i, 10))  # type: ignore[return-value]
-                     for i, p in enumerate(("p1", "p2")))
+        return de_bruijn(winner, made, targets)
     if scheme == "win-draw-loss":
         if winner == "draw":
             return (1, 1)
         return (2, 0) if winner == "p1" else (0, 2)
     if scheme == "percentage":
-        return (share(0, 100), share(1, 100))
+        return (_share(made, targets, 0, 100), _share(made, targets, 1, 100))
     raise IllegalCall(f"unknown match-point scheme {scheme!r} (schemes: {', '.join(SCHEMES)})")

@@ -24,12 +24,18 @@ def ball_xy(positions: dict[str, Any] | None, ball: str) -> tuple[float, float] 
 
 def object_balls_zone(positions: dict[str, Any] | None, object_balls: tuple[str, str],
                       table: CaromTable) -> tuple[str | None, bool]:
-    """(corner, on_line) when both object balls lie in one zone, else (None, False)."""
-    first, second = ball_xy(positions, object_balls[0]), ball_xy(positions, object_balls[1])
-    if first is None or second is None:
+    """Seed 003 Art. 5.7; 004 "ENTREE", carom.zone.entree / Seed 004 "Ligt de bal precies op de
+    schuine lijn", carom.zone.line: (corner, on_line) when both object balls lie in one
+    corner's zone, ``on_line`` when that needed a ball on the diagonal (counted against the
+    player: in the zone); else (None, False)."""
+    first = ball_xy(positions, object_balls[0])
+    if first is None:
         return None, False
     corner = table.zone_of(*first)
-    if corner is None or table.zone_of(*second) != corner:
+    if corner is None:
+        return None, False
+    second = ball_xy(positions, object_balls[1])
+    if second is None or table.zone_of(*second) != corner:
         return None, False
     on_line = table.zone_of(*first, on_line=0.0) is None or table.zone_of(*second, on_line=0.0) is None
     return corner, on_line
@@ -37,7 +43,8 @@ def object_balls_zone(positions: dict[str, Any] | None, object_balls: tuple[str,
 
 def still_in(positions: dict[str, Any] | None, object_balls: tuple[str, str], corner: str,
              table: CaromTable) -> bool | None:
-    """Whether both object balls still lie in ``corner``'s zone; None if positions are unknown."""
+    """Seed 003 Art. 5.7; 004 "Binnen deze zone mogen ten hoogste 2", carom.dedans.reste: whether
+    both object balls still lie in ``corner``'s zone; None if positions are unknown."""
     found, _ = object_balls_zone(positions, object_balls, table)
     if positions is None or any(ball_xy(positions, b) is None for b in object_balls):
         return None
