@@ -24,7 +24,7 @@ from .corrections import dropped, voided_range
 from .errors import BadEvent, TablesenseError
 from .events import Event, Setup, parse_line
 from .log_checks import MAX_ECHO, MAX_MESSAGE, TimeOrder, clip
-from .rules import Engine, MatchState, find_engine
+from .rules import MatchState, ShotEngine, find_engine
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +49,7 @@ class LineError:
 class Replay:
     """A match being replayed (or played live): the engine, the state, the errors."""
 
-    engine: Engine[Any] | None = None
+    engine: ShotEngine[Any] | None = None
     state: MatchState | None = None
     errors: list[LineError] = field(default_factory=list)
     events: int = 0

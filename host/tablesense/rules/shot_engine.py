@@ -26,11 +26,12 @@ An engine implements:
 - ``call(state, call)``: a referee call that is not ``undo`` or ``answer``; it returns
   ``AMEND`` when the call is about the last shot (the base adds it to the shot and
   resolves the shot again), else the new state;
-- ``on_answer`` (``Engine``'s), ``close(state)`` (default: nothing), ``game_json``,
-  ``summary``.
+- ``on_answer(state, question, answer, call)`` (default: the question cannot be answered
+  here), ``close(state)`` (default: nothing), ``game_json``, ``summary``.
 
 What the base does besides: undo (``checkpoint``: the state before each shot and each
-call; undo pops it), questions (``Engine._answer``), the match's end (after it a rest
+call; undo pops it), questions (``_answer``), the match's end (``end``; ``ended`` is the
+one record of it, ``finished`` and ``winner`` are read from it; after it a rest
 changes nothing, a late settle still amends the deciding shot, an incident goes to the
 engine, any other sensor event is refused), and the events' order: ``t``, not the line,
 orders a shot's events, so a drop or a pin between shots that opens no shot (a pin set
@@ -56,8 +57,10 @@ import msgspec
 from ..errors import IllegalCall
 from ..events import Call, Contact, Cushion, Event, Goal, OffTable, Pin, Pocket, Rest, Setup, Strike
 from ..shots import Cutter, Role
+from ..texts import phrase
 from ..vocabulary import Vocabulary, canonical_call, for_game
-from .base import Engine, Question, Ruling
+from .players import player_names
+from .records import Ended, Question, Ruling, as_option
 from .ruling_log import RulingLog
 
 replace = msgspec.structs.replace
@@ -165,27 +168,13 @@ class ShotRecord(msgspec.Struct, frozen=True, gc=False):
         return 0.0
 
 
-class Ended(msgspec.Struct, frozen=True, gc=False):
-    """Why a match ended, as data: the rule that ended it and its parameters."""
-
-    rule: str
-    winner: str | None = None
-    data: tuple[tuple[str, Any], ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"rule": self.rule, "winner": self.winner}
-        out.update(self.data)
-        return out
-
-
 class MatchState(msgspec.Struct, frozen=True, kw_only=True):
     """What every game's state has."""
 
     game: str
     players: tuple[tuple[str, Any], ...] = ()
-    finished: bool = False
-    winner: str | None = None
-    #: why the match ended (None while it goes on)
+    #: how the match ended (None while it goes on): the one record of it (``finished`` and
+    #: ``winner`` are read from it)
     ended: Ended | None = None
     at_table: str | None = "p1"
     #: shared persistent log: a new state's rulings cost no copy of the old ones
@@ -207,6 +196,18 @@ class MatchState(msgspec.Struct, frozen=True, kw_only=True):
     #: takes them, and gives back at its rest those that came before it (``_before_shot``)
     held: tuple[Event, ...] = ()
 
+    @property
+    def finished(self) -> bool:
+        """Whether the match is over (``ended`` says how)."""
+        return self.ended is not None
+
+    @property
+    def winner(self) -> str | None:
+        """Who won (``"draw"``: nobody); None while the match goes on, or when it ended
+        naming nobody."""
+        ended = self.ended
+        return None if ended is None else ended.winner
+
 
 S = TypeVar("S", bound=MatchState)
 
@@ -219,7 +220,7 @@ _HELD = frozenset({Pin, Pocket, Goal})
 _ROLLING = frozenset({Cushion, Contact, OffTable})
 
 
-class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
+class ShotEngine(Generic[S]):
     """Base of engines that resolve a whole shot at a time."""
 
     game: ClassVar[str] = ""
@@ -232,8 +233,23 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
     pins: ClassVar[bool] = False
 
     # --- to implement -----------------------------------------------------------
+    def new_state(self, setup: Setup) -> S:
+        raise NotImplementedError
+
     def resolve(self, before: S, shot: ShotRecord) -> S:
         raise NotImplementedError
+
+    def on_answer(self, state: S, question: Question, answer: Any, event: Call) -> S:
+        """``state`` (the question closed) with the referee's ``answer`` to ``question``."""
+        raise IllegalCall(f"question {question.id} cannot be answered here")
+
+    def game_json(self, state: S) -> dict[str, Any]:
+        """The game's own part of the replay state (docs/events.md)."""
+        return {}
+
+    def summary(self, state: S, lang: str = "en") -> str:
+        """One line of score for the readable replay account and the pub's results, in ``lang``."""
+        return ""
 
     def incident(self, state: S, event: Event) -> S:
         raise IllegalCall(f"{event.type} between shots: no shot is being played")
@@ -278,7 +294,7 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
         return state
 
     # --- the shared interface ---------------------------------------------------
-    def apply(self, state: S, event: Event) -> S:  # type: ignore[override]
+    def apply(self, state: S, event: Event) -> S:
         kind = type(event)
         if state.in_shot and kind is not Rest and kind is not Call and kind is not Setup:
             # the hot path: in a shot every event but its rest is one more of the shot
@@ -455,7 +471,7 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
                 raise IllegalCall("nothing to undo")
             return state.checkpoint  # type: ignore[return-value]
         if event.call == "answer":
-            return self._answer(state, event)  # type: ignore[return-value]
+            return self._answer(state, event)
         new = self.call(state, event)
         if new is AMEND:
             new = self.amend(state, event)
@@ -463,35 +479,76 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
             return state
         return replace(new, checkpoint=state)
 
+    def _answer(self, state: S, event: Call) -> S:
+        """The referee's answer to an open question (``event.question``, its id; an unknown
+        id is an ``IllegalCall``): the question closes and ``on_answer`` takes the answer."""
+        for q in state.questions:
+            if q.id == event.question:
+                break
+        else:
+            open_ids = ", ".join(q.id for q in state.questions) or "none"
+            raise IllegalCall(f"no open question {event.question!r} (open: {open_ids})")
+        answer = as_option(event.answer, q.options)
+        if q.options and answer not in q.options:
+            raise IllegalCall(
+                f"answer to {q.id} must be one of {list(q.options)!r}, not {event.answer!r}"
+            )
+        rest = tuple(x for x in state.questions if x.id != q.id)
+        closed = replace(state, questions=rest)
+        new = self.on_answer(closed, q, answer, event)
+        return replace(new, checkpoint=state)
+
     # --- helpers for engines --------------------------------------------------------
     @staticmethod
-    def rule(state: S, t: float, rule: str, player: str | None = None, text: str = "",
-             **data: Any) -> S:
-        ruling = Ruling(t=t, rule=rule, player=player, text=text, data=tuple(data.items()))
+    def rule(state: S, t: float, rule: str, player: str | None = None, **data: Any) -> S:
+        ruling = Ruling(t=t, rule=rule, player=player, data=tuple(data.items()))
         return replace(state, rulings=state.rulings + (ruling,))
 
     @staticmethod
-    def ask(state: S, t: float, rule: str, text: str = "", options: tuple[Any, ...] = (True, False),
+    def ask(state: S, t: float, rule: str, options: tuple[Any, ...] = (True, False),
             player: str | None = None, **data: Any) -> S:
         n = state.asked + 1
-        q = Question(id=f"q{n}", t=t, rule=rule, text=text, options=options, player=player,
+        q = Question(id=f"q{n}", t=t, rule=rule, options=options, player=player,
                      data=tuple(data.items()))
         return replace(state, questions=(*state.questions, q), asked=n)
 
     @staticmethod
     def end(state: S, winner: str | None, rule: str, **data: Any) -> S:
-        """``state`` with the match over: who won (``"draw"``: nobody), by which rule, why.
-        ``at_table`` stays who played last (docs/events.md)."""
-        return replace(state, finished=True, winner=winner,
-                       ended=Ended(rule=rule, winner=winner, data=tuple(data.items())))
+        """``state`` with the match over: who won (``"draw"``: nobody), by which rule, why
+        (``ended``, the one record of it). ``at_table`` stays who played last (docs/events.md)."""
+        return replace(state, ended=Ended(rule=rule, winner=winner, data=tuple(data.items())))
 
-    def to_json(self, state: S, lang: str = "en") -> dict[str, Any]:  # type: ignore[override]
+    @staticmethod
+    def result_text(state: Any, lang: str = "en") -> str:
+        """How the match ended (or that it is in play), in ``lang``; the players by their ids,
+        as the log names them (``web.pages.named`` puts the names in for the pub's pages)."""
+        if not state.finished:
+            return phrase("result:in-play", {"side": state.at_table}, lang)
+        if state.winner == "draw":
+            return phrase("result:draw", {}, lang)
+        if state.winner:
+            return phrase("result:won", {"winner": state.winner}, lang)
+        return phrase("result:finished", {}, lang)
+
+    # --- output ---------------------------------------------------------------------
+    def to_json(self, state: S, lang: str = "en") -> dict[str, Any]:
+        """The replay state of docs/events.md (sentences in ``lang``), a shot in progress
+        shown as if it stopped now (``live``)."""
         return self.shown_json(self.live(state), lang)
 
     def shown_json(self, shown: S, lang: str = "en") -> dict[str, Any]:
         """``to_json`` of a state already as shown (``live``): a shot in progress is not
         resolved again."""
-        out = Engine.to_json(self, shown, lang)  # type: ignore[arg-type]
+        names = player_names(shown)
+        out: dict[str, Any] = {
+            "game": shown.game,
+            "finished": shown.finished,
+            "winner": shown.winner,
+            "at_table": shown.at_table,
+            "rulings": [r.to_dict(names, lang) for r in shown.rulings],
+            "questions": [q.to_dict(names, lang) for q in shown.questions],
+        }
+        out.update(self.game_json(shown))
         if shown.ended is not None:
             out["ended"] = shown.ended.to_dict()
         return out
