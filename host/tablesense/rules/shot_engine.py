@@ -133,6 +133,23 @@ class Run(Sequence[Event]):
         return repr(tuple(self))
 
 
+def _shallow(state: MatchState) -> MatchState:
+    """``state`` with its chain of states before shots (``before``) cut to ``BEFORE_DEPTH``
+    once it is twice that deep (copies of the states above the cut; ``state`` unchanged)."""
+    chain = [state]
+    node = state.before
+    while node is not None and len(chain) < 2 * BEFORE_DEPTH:
+        chain.append(node)
+        node = node.before
+    if node is None:
+        return state
+    below = None
+    for s in reversed(chain[:BEFORE_DEPTH]):
+        below = replace(s, before=below)
+    assert below is not None
+    return below
+
+
 def frozen(shot: ShotRecord) -> ShotRecord:
     """``shot`` with its events as a tuple (a shot in progress grows them as a ``Run``)."""
     if type(shot.events) is Run:
@@ -182,7 +199,13 @@ class MatchState(msgspec.Struct, frozen=True, kw_only=True):
     questions: tuple[Question, ...] = ()
     asked: int = 0
     in_shot: bool = False
-    checkpoint: MatchState | None = None
+    #: what an ``undo`` goes back to: the state before the last step that set it (a shot's
+    #: first event, a late settle, an incident, a call), whole or as a ``Redo`` (``play``)
+    checkpoint: MatchState | Redo | None = None
+    #: a state played (``play``): the state kept whole that it is rebuilt from (None: this one
+    #: is kept whole, or it was not played) and the events applied to that since
+    base: MatchState | None = None
+    since: Sequence[Event] = ()
     #: the shot cut (``tablesense.shots.Cutter``): an immutable value
     cut: Cutter = Cutter()
     #: the state before ``shot``, from which it is resolved (again)
@@ -209,7 +232,22 @@ class MatchState(msgspec.Struct, frozen=True, kw_only=True):
         return None if ended is None else ended.winner
 
 
+class Redo(msgspec.Struct, frozen=True):
+    """A state an undo may go back to, not kept whole: the state kept whole that it is rebuilt
+    from (``base``) and the events applied to that since (``ShotEngine.play``, ``redo``)."""
+
+    base: MatchState
+    events: Sequence[Event] = ()
+
+
 S = TypeVar("S", bound=MatchState)
+
+#: a played match (``ShotEngine.play``) keeps a whole state once per this many events; an undo
+#: replays at most this many from the one before it
+KEEP_EVERY = 256
+#: a played match keeps the states before its shots this many deep (``before``, its ``before``,
+#: ...: an engine reads two or three back); deeper links are cut once they reach twice this
+BEFORE_DEPTH = 4
 
 #: ``call`` returns this for a call about the last shot: the base adds it and resolves again
 AMEND: Any = object()
@@ -380,6 +418,38 @@ class ShotEngine(Generic[S]):
             new = self.incident(new, event)
         return replace(new, held=(), checkpoint=state.checkpoint)
 
+    def play(self, state: S, event: Event) -> S:
+        """``apply`` for a match whose every undo stays possible (a live table): what an undo
+        goes back to is kept as the events since a state kept whole, one every ``KEEP_EVERY``
+        events (``Redo``), and rebuilt from those when an undo asks for it, instead of a whole
+        state per step; the states before the shots are kept ``BEFORE_DEPTH`` deep. The states
+        are the same as ``apply``'s, but for these links: a match is either played or applied,
+        every event of it the same way (issue 27: memory, docs/design.md "Undo's chain")."""
+        new = self.apply(state, event)
+        if new is state:
+            return state
+        if type(event) is Call and canonical_call(self.vocabulary(state), event).call == "undo":
+            return new  # the state undone to, with its own events since its base
+        base, since = state.base, state.since
+        checkpoint = new.checkpoint
+        if base is None or len(since) >= KEEP_EVERY:  # ``state`` is kept whole
+            base, since = state, Run([event], 1)
+        else:
+            if checkpoint is state:
+                checkpoint = Redo(base, since)
+            since = Run.plus(since, event) if type(since) is Run else Run([*since, event], len(since) + 1)
+        before = new.before
+        if before is not None and before is not state.before:  # a shot opened: cut deep links
+            before = _shallow(before)
+        return replace(new, base=base, since=since, checkpoint=checkpoint, before=before)
+
+    def redo(self, redo: Redo) -> S:
+        """The state ``redo`` stands for: its events played again from its base."""
+        state: S = redo.base  # type: ignore[assignment]
+        for event in redo.events:
+            state = self.play(state, event)
+        return state
+
     # --- inside ---------------------------------------------------------------------
     def _open(self, state: S, event: Event, cut: Cutter) -> S:
         """A new shot opens with ``event``. The events held before it (``held``) go into it for
@@ -467,9 +537,12 @@ class ShotEngine(Generic[S]):
     def _call(self, state: S, event: Call) -> S:
         event = canonical_call(self.vocabulary(state), event)  # the input edge: canonical ids only
         if event.call == "undo":
-            if state.checkpoint is None:
+            back = state.checkpoint
+            if back is None:
                 raise IllegalCall("nothing to undo")
-            return state.checkpoint  # type: ignore[return-value]
+            if type(back) is Redo:
+                return self.redo(back)
+            return back  # type: ignore[return-value]
         if event.call == "answer":
             return self._answer(state, event)
         new = self.call(state, event)
