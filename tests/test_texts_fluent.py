@@ -53,3 +53,43 @@ def test_every_message_says_what_fluent_runtime_says(lang: str) -> None:
                 wrong.append(f"{ident} {params}: {ours!r} where Fluent says {theirs!r}")
     assert checked > 1000
     assert wrong == []
+
+
+def test_a_plain_ruling_is_said_without_parsing_the_files() -> None:
+    """Start-up: the first sentence of a replay costs no parse of the language's files; a
+    message of text and parameters compiles without ``fluent.syntax`` (a process's import)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from tablesense import texts; "
+            "print(texts.render('golf.goal', {'goal': 2}, 'nl', 'p1', {'p1': 'Ann'})); "
+            "print('fluent.syntax' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    said, parsed = done.stdout.splitlines()
+    assert said == texts.render("golf.goal", {"goal": 2}, "nl", "p1", {"p1": "Ann"})
+    assert "Ann" in said and "2" in said
+    assert parsed == "False"
+
+
+def test_a_message_cut_from_its_file_is_the_message_the_parser_reads() -> None:
+    """The entries a file is cut into (``messages.entries``) are its messages and terms, each
+    parsed alone to what the whole file's parse gives."""
+    from fluent.syntax import FluentParser
+    from fluent.syntax import ast as ftl
+
+    from tablesense.texts.messages import entries
+
+    for lang in texts.LANGS:
+        for folder in folders(lang):
+            for path in sorted(folder.glob("*.ftl")):
+                source = path.read_text(encoding="utf-8")
+                whole = {(isinstance(e, ftl.Term), e.id.name): e
+                         for e in FluentParser(with_spans=False).parse(source).body
+                         if isinstance(e, (ftl.Message, ftl.Term))}
+                cut = {(term, ident): FluentParser(with_spans=False).parse_entry(text)
+                       for term, ident, text in entries(source)}
+                assert cut.keys() == whole.keys(), path
+                for k, entry in cut.items():  # the same value and attributes (a comment stays behind)
+                    assert entry.value.equals(whole[k].value), f"{path}: {k[1]}"
+                    theirs = whole[k].attributes
+                    assert [a.to_json() for a in entry.attributes] == [a.to_json() for a in theirs]

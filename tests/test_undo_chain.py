@@ -1,16 +1,19 @@
-"""A live table keeps every state an undo can reach: it is freed without recursion at any
-length, a shot of any length keeps its events right whichever state it grows from, and an
-undo goes back to exactly the state before."""
+"""A live table keeps every state an undo can reach (as the events since a state kept whole,
+``ShotEngine.play``): it is freed without recursion at any length, and so is a replay that keeps
+every state whole (``apply``); a shot of any length keeps its events right whichever state it
+grows from, and an undo goes back to exactly the state before, whole or rebuilt."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import resource
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,11 +27,12 @@ MATCH = ROOT / "tests" / "matches" / "kegle" / "simulated_full_information.jsonl
 FREE = """
 import json, sys
 from tablesense.replay import Replay
+from tablesense.rules.shot_engine import Redo
 lines = [json.loads(x) for x in open(sys.argv[1], encoding="utf-8") if x.strip()]
 setup, body = lines[0], lines[1:]
 setup["distance"] = 10**9  # nobody wins: one long match, every state an undo can reach kept
 span = max(e["t"] for e in body) + 1.0
-rep = Replay()
+rep = Replay() if sys.argv[3] == "play" else Replay(history=10**9)  # every state whole: ``apply``
 rep.feed_lines([json.dumps(setup)])
 for k in range(int(sys.argv[2])):
     rep.feed_lines([json.dumps({**e, "t": e["t"] + k * span}) for e in body
@@ -37,6 +41,8 @@ assert not rep.errors, rep.errors[:2]
 depth, s = 0, rep.state
 while s is not None:
     s, depth = s.checkpoint, depth + 1
+    if type(s) is Redo:
+        s = s.base
 del rep, s
 print(depth)
 """
@@ -46,13 +52,14 @@ def _small_stack() -> None:
     resource.setrlimit(resource.RLIMIT_STACK, (256 * 1024, resource.getrlimit(resource.RLIMIT_STACK)[1]))
 
 
-def test_a_long_undo_chain_is_freed_without_overflowing_the_stack() -> None:
+@pytest.mark.parametrize(("mode", "repeat", "least"), [("apply", 300, 5000), ("play", 1500, 500)])
+def test_a_long_undo_chain_is_freed_without_overflowing_the_stack(mode: str, repeat: int, least: int) -> None:
     # with a quarter-megabyte C stack a chain of a few thousand states freed recursively overflows it
     env = dict(os.environ, PYTHONPATH=str(ROOT / "host"))
-    done = subprocess.run([sys.executable, "-c", FREE, str(MATCH), "300"], capture_output=True, text=True,
-                          env=env, preexec_fn=_small_stack, timeout=600)
+    done = subprocess.run([sys.executable, "-c", FREE, str(MATCH), str(repeat), mode], capture_output=True,
+                          text=True, env=env, preexec_fn=_small_stack, timeout=600)
     assert done.returncode == 0, f"exit {done.returncode}: {done.stderr[-500:]}"
-    assert int(done.stdout) > 5000  # the undo chain that was freed
+    assert int(done.stdout) > least  # the undo chain that was freed (played: the states kept whole)
 
 
 CAROM_SETUP = {"t": 0, "type": "setup", "game": "carom", "discipline": "libre", "profile": "liemers",
@@ -99,3 +106,51 @@ def test_a_shot_grown_from_an_older_state_keeps_its_own_events(length: int, bran
     # undo after the rest takes the whole shot back, to the state before its strike
     undone = engine.apply(grown, parse_event({"t": 99.5, "type": "call", "call": "undo"}))
     assert undone is rep.state
+
+
+MATCHES = sorted((ROOT / "tests" / "matches").glob("*/*.jsonl"))
+
+
+@pytest.mark.parametrize("path", MATCHES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_a_played_match_shows_and_undoes_as_an_applied_one_at_every_line(
+        path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A live table (``play``: undo kept as events since a state kept whole, rebuilt when asked)
+    shows what a replay keeping every state whole (``apply``) shows, after every line, and an
+    undo there (and a second one) goes back to the same: a state kept whole every 3 events and
+    the states before shots cut 3 deep, to rebuild and cut far more often than a table does."""
+    from tablesense.errors import TablesenseError
+    from tablesense.events import parse_line
+    from tablesense.replay import effective_lines
+    from tablesense.rules import shot_engine
+
+    monkeypatch.setattr(shot_engine, "KEEP_EVERY", 3)
+    monkeypatch.setattr(shot_engine, "BEFORE_DEPTH", 3)
+    undo = parse_event({"t": 0.0, "type": "call", "call": "undo"})
+    played, applied = Replay(), Replay(history=10**9)
+    for _, text in effective_lines(path.read_text(encoding="utf-8").splitlines()):
+        try:
+            event = parse_line(text)
+        except TablesenseError:
+            continue
+        outcomes = []
+        for rep in (played, applied):
+            try:
+                rep.apply(event)
+                outcomes.append(None)
+            except TablesenseError as exc:
+                outcomes.append(str(exc))
+        assert outcomes[0] == outcomes[1], text
+        if played.engine is None or played.state is None or applied.state is None:
+            continue
+        engine = played.engine
+        assert engine.to_json(played.state) == engine.to_json(applied.state), text
+        a, b = played.state, applied.state
+        for _ in range(2):
+            try:
+                a = engine.play(a, undo)
+            except TablesenseError as exc:
+                with pytest.raises(TablesenseError, match=re.escape(str(exc))):
+                    engine.apply(b, undo)
+                break
+            b = engine.apply(b, undo)
+            assert engine.to_json(a) == engine.to_json(b), f"undo after {text}"

@@ -383,7 +383,7 @@ class Pub(SensorsOut):
         if source == "referee":
             if rep.engine is None or rep.state is None:
                 raise IllegalCall(f"no rule engine is running for {tab.match.game}: calls cannot be applied")
-            new_state = rep.engine.apply(rep.state, event)  # raises: nothing logged
+            new_state = rep.engine.play(rep.state, event)  # raises: nothing logged
             if isinstance(event, Call) and event.call == "foul" and event.player is None:
                 event, new_state = _foul_on(rep.engine, rep.state, event, new_state)
                 line = _line(event)
@@ -570,7 +570,7 @@ def _foul_on(engine: Any, before: Any, call: Call, after: Any) -> tuple[Call, An
         return call, after
     named = msgspec.structs.replace(call, player=player)
     try:
-        again = engine.apply(before, named)
+        again = engine.play(before, named)
     except TablesenseError:
         return call, after
     if engine.to_json(again) != engine.to_json(after):

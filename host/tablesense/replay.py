@@ -24,7 +24,7 @@ from .corrections import dropped, voided_range
 from .errors import BadEvent, TablesenseError
 from .events import Event, Setup, parse_line
 from .log_checks import MAX_ECHO, MAX_MESSAGE, TimeOrder, clip
-from .rules import Engine, MatchState, find_engine
+from .rules import MatchState, ShotEngine, find_engine
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,14 +49,15 @@ class LineError:
 class Replay:
     """A match being replayed (or played live): the engine, the state, the errors."""
 
-    engine: Engine[Any] | None = None
+    engine: ShotEngine[Any] | None = None
     state: MatchState | None = None
     errors: list[LineError] = field(default_factory=list)
     events: int = 0
     #: how far back (in links between states) older states stay reachable; None: all
-    #: the way (a live table, where the referee may undo any number of times). A whole
-    #: log's replay knows how many undos it holds (``history_for``) and keeps no more
-    #: than they could reach: memory stays flat.
+    #: the way (a live table, where the referee may undo any number of times: the engine
+    #: ``play``s each event, keeping what an undo goes back to as the events since a state
+    #: kept whole). A whole log's replay knows how many undos it holds (``history_for``),
+    #: ``apply``s each event and keeps no more than they could reach: memory stays flat.
     history: int | None = None
     #: whether the table's clock ran backwards in this match (said once a match)
     order: TimeOrder = field(default_factory=TimeOrder)
@@ -76,7 +77,10 @@ class Replay:
         else:
             if self.engine is None or self.state is None:
                 raise NoSetup(f"{event.type} event before any 'setup' event")
-            self.state = self.engine.apply(self.state, event)
+            if self.history is None:  # a live table: every undo kept, as events (``play``)
+                self.state = self.engine.play(self.state, event)
+            else:
+                self.state = self.engine.apply(self.state, event)
         self.events += 1
         if self.history is not None and self.events % TRIM_EVERY == 0:
             trim_history(self.state, self.history)
@@ -164,7 +168,7 @@ class Replay:
                     if late is not None and on_error is not None:
                         on_error(late)
                     continue
-                self.state = engine.apply(state, event)
+                self.state = engine.apply(state, event) if history is not None else engine.play(state, event)
             except TablesenseError as exc:
                 err = self.refused(n, text, str(exc), isinstance(exc, NoSetup))
                 if err is not None and on_error is not None:

@@ -192,8 +192,8 @@ def _without_rulings(state: Any) -> Any:
     return replace(state, rulings=())
 
 
-def _key(r: Ruling) -> tuple[float, str, str | None, str, str]:
-    return (r.t, r.rule, r.player, r.text, repr(r.data))
+def _key(r: Ruling) -> tuple[float, str, str | None, str]:
+    return (r.t, r.rule, r.player, repr(r.data))
 
 
 def new_rulings(old: Sequence[Ruling], new: Sequence[Ruling]) -> list[Ruling]:

@@ -12,8 +12,8 @@ from typing import Any
 
 #: what the package offers, and the module each name lives in
 _WHERE = {
-    "Engine": "base", "Question": "base", "Ruling": "base", "find_engine": "base", "other": "base",
-    "register": "base", "MatchState": "shot_engine", "ShotEngine": "shot_engine",
+    "Ended": "records", "Question": "records", "Ruling": "records", "find_engine": "base",
+    "other": "players", "register": "base", "MatchState": "shot_engine", "ShotEngine": "shot_engine",
 }
 
 __all__ = [*sorted(_WHERE), "load_all"]

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 if TYPE_CHECKING:
-    from .base import Ruling
+    from .records import Ruling
 
 
 class RulingLog(Sequence["Ruling"]):

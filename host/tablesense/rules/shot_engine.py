@@ -26,11 +26,12 @@ An engine implements:
 - ``call(state, call)``: a referee call that is not ``undo`` or ``answer``; it returns
   ``AMEND`` when the call is about the last shot (the base adds it to the shot and
   resolves the shot again), else the new state;
-- ``on_answer`` (``Engine``'s), ``close(state)`` (default: nothing), ``game_json``,
-  ``summary``.
+- ``on_answer(state, question, answer, call)`` (default: the question cannot be answered
+  here), ``close(state)`` (default: nothing), ``game_json``, ``summary``.
 
 What the base does besides: undo (``checkpoint``: the state before each shot and each
-call; undo pops it), questions (``Engine._answer``), the match's end (after it a rest
+call; undo pops it), questions (``_answer``), the match's end (``end``; ``ended`` is the
+one record of it, ``finished`` and ``winner`` are read from it; after it a rest
 changes nothing, a late settle still amends the deciding shot, an incident goes to the
 engine, any other sensor event is refused), and the events' order: ``t``, not the line,
 orders a shot's events, so a drop or a pin between shots that opens no shot (a pin set
@@ -56,8 +57,10 @@ import msgspec
 from ..errors import IllegalCall
 from ..events import Call, Contact, Cushion, Event, Goal, OffTable, Pin, Pocket, Rest, Setup, Strike
 from ..shots import Cutter, Role
+from ..texts import phrase
 from ..vocabulary import Vocabulary, canonical_call, for_game
-from .base import Engine, Question, Ruling
+from .players import player_names
+from .records import Ended, Question, Ruling, as_option
 from .ruling_log import RulingLog
 
 replace = msgspec.structs.replace
@@ -130,6 +133,23 @@ class Run(Sequence[Event]):
         return repr(tuple(self))
 
 
+def _shallow(state: MatchState) -> MatchState:
+    """``state`` with its chain of states before shots (``before``) cut to ``BEFORE_DEPTH``
+    once it is twice that deep (copies of the states above the cut; ``state`` unchanged)."""
+    chain = [state]
+    node = state.before
+    while node is not None and len(chain) < 2 * BEFORE_DEPTH:
+        chain.append(node)
+        node = node.before
+    if node is None:
+        return state
+    below = None
+    for s in reversed(chain[:BEFORE_DEPTH]):
+        below = replace(s, before=below)
+    assert below is not None
+    return below
+
+
 def frozen(shot: ShotRecord) -> ShotRecord:
     """``shot`` with its events as a tuple (a shot in progress grows them as a ``Run``)."""
     if type(shot.events) is Run:
@@ -165,27 +185,13 @@ class ShotRecord(msgspec.Struct, frozen=True, gc=False):
         return 0.0
 
 
-class Ended(msgspec.Struct, frozen=True, gc=False):
-    """Why a match ended, as data: the rule that ended it and its parameters."""
-
-    rule: str
-    winner: str | None = None
-    data: tuple[tuple[str, Any], ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"rule": self.rule, "winner": self.winner}
-        out.update(self.data)
-        return out
-
-
 class MatchState(msgspec.Struct, frozen=True, kw_only=True):
     """What every game's state has."""
 
     game: str
     players: tuple[tuple[str, Any], ...] = ()
-    finished: bool = False
-    winner: str | None = None
-    #: why the match ended (None while it goes on)
+    #: how the match ended (None while it goes on): the one record of it (``finished`` and
+    #: ``winner`` are read from it)
     ended: Ended | None = None
     at_table: str | None = "p1"
     #: shared persistent log: a new state's rulings cost no copy of the old ones
@@ -193,7 +199,13 @@ class MatchState(msgspec.Struct, frozen=True, kw_only=True):
     questions: tuple[Question, ...] = ()
     asked: int = 0
     in_shot: bool = False
-    checkpoint: MatchState | None = None
+    #: what an ``undo`` goes back to: the state before the last step that set it (a shot's
+    #: first event, a late settle, an incident, a call), whole or as a ``Redo`` (``play``)
+    checkpoint: MatchState | Redo | None = None
+    #: a state played (``play``): the state kept whole that it is rebuilt from (None: this one
+    #: is kept whole, or it was not played) and the events applied to that since
+    base: MatchState | None = None
+    since: Sequence[Event] = ()
     #: the shot cut (``tablesense.shots.Cutter``): an immutable value
     cut: Cutter = Cutter()
     #: the state before ``shot``, from which it is resolved (again)
@@ -207,8 +219,35 @@ class MatchState(msgspec.Struct, frozen=True, kw_only=True):
     #: takes them, and gives back at its rest those that came before it (``_before_shot``)
     held: tuple[Event, ...] = ()
 
+    @property
+    def finished(self) -> bool:
+        """Whether the match is over (``ended`` says how)."""
+        return self.ended is not None
+
+    @property
+    def winner(self) -> str | None:
+        """Who won (``"draw"``: nobody); None while the match goes on, or when it ended
+        naming nobody."""
+        ended = self.ended
+        return None if ended is None else ended.winner
+
+
+class Redo(msgspec.Struct, frozen=True):
+    """A state an undo may go back to, not kept whole: the state kept whole that it is rebuilt
+    from (``base``) and the events applied to that since (``ShotEngine.play``, ``redo``)."""
+
+    base: MatchState
+    events: Sequence[Event] = ()
+
 
 S = TypeVar("S", bound=MatchState)
+
+#: a played match (``ShotEngine.play``) keeps a whole state once per this many events; an undo
+#: replays at most this many from the one before it
+KEEP_EVERY = 256
+#: a played match keeps the states before its shots this many deep (``before``, its ``before``,
+#: ...: an engine reads two or three back); deeper links are cut once they reach twice this
+BEFORE_DEPTH = 4
 
 #: ``call`` returns this for a call about the last shot: the base adds it and resolves again
 AMEND: Any = object()
@@ -219,7 +258,7 @@ _HELD = frozenset({Pin, Pocket, Goal})
 _ROLLING = frozenset({Cushion, Contact, OffTable})
 
 
-class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
+class ShotEngine(Generic[S]):
     """Base of engines that resolve a whole shot at a time."""
 
     game: ClassVar[str] = ""
@@ -232,8 +271,23 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
     pins: ClassVar[bool] = False
 
     # --- to implement -----------------------------------------------------------
+    def new_state(self, setup: Setup) -> S:
+        raise NotImplementedError
+
     def resolve(self, before: S, shot: ShotRecord) -> S:
         raise NotImplementedError
+
+    def on_answer(self, state: S, question: Question, answer: Any, event: Call) -> S:
+        """``state`` (the question closed) with the referee's ``answer`` to ``question``."""
+        raise IllegalCall(f"question {question.id} cannot be answered here")
+
+    def game_json(self, state: S) -> dict[str, Any]:
+        """The game's own part of the replay state (docs/events.md)."""
+        return {}
+
+    def summary(self, state: S, lang: str = "en") -> str:
+        """One line of score for the readable replay account and the pub's results, in ``lang``."""
+        return ""
 
     def incident(self, state: S, event: Event) -> S:
         raise IllegalCall(f"{event.type} between shots: no shot is being played")
@@ -278,7 +332,7 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
         return state
 
     # --- the shared interface ---------------------------------------------------
-    def apply(self, state: S, event: Event) -> S:  # type: ignore[override]
+    def apply(self, state: S, event: Event) -> S:
         kind = type(event)
         if state.in_shot and kind is not Rest and kind is not Call and kind is not Setup:
             # the hot path: in a shot every event but its rest is one more of the shot
@@ -363,6 +417,38 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
         for event in state.held:
             new = self.incident(new, event)
         return replace(new, held=(), checkpoint=state.checkpoint)
+
+    def play(self, state: S, event: Event) -> S:
+        """``apply`` for a match whose every undo stays possible (a live table): what an undo
+        goes back to is kept as the events since a state kept whole, one every ``KEEP_EVERY``
+        events (``Redo``), and rebuilt from those when an undo asks for it, instead of a whole
+        state per step; the states before the shots are kept ``BEFORE_DEPTH`` deep. The states
+        are the same as ``apply``'s, but for these links: a match is either played or applied,
+        every event of it the same way (issue 27: memory, docs/design.md "Undo's chain")."""
+        new = self.apply(state, event)
+        if new is state:
+            return state
+        if type(event) is Call and canonical_call(self.vocabulary(state), event).call == "undo":
+            return new  # the state undone to, with its own events since its base
+        base, since = state.base, state.since
+        checkpoint = new.checkpoint
+        if base is None or len(since) >= KEEP_EVERY:  # ``state`` is kept whole
+            base, since = state, Run([event], 1)
+        else:
+            if checkpoint is state:
+                checkpoint = Redo(base, since)
+            since = Run.plus(since, event) if type(since) is Run else Run([*since, event], len(since) + 1)
+        before = new.before
+        if before is not None and before is not state.before:  # a shot opened: cut deep links
+            before = _shallow(before)
+        return replace(new, base=base, since=since, checkpoint=checkpoint, before=before)
+
+    def redo(self, redo: Redo) -> S:
+        """The state ``redo`` stands for: its events played again from its base."""
+        state: S = redo.base  # type: ignore[assignment]
+        for event in redo.events:
+            state = self.play(state, event)
+        return state
 
     # --- inside ---------------------------------------------------------------------
     def _open(self, state: S, event: Event, cut: Cutter) -> S:
@@ -451,11 +537,14 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
     def _call(self, state: S, event: Call) -> S:
         event = canonical_call(self.vocabulary(state), event)  # the input edge: canonical ids only
         if event.call == "undo":
-            if state.checkpoint is None:
+            back = state.checkpoint
+            if back is None:
                 raise IllegalCall("nothing to undo")
-            return state.checkpoint  # type: ignore[return-value]
+            if type(back) is Redo:
+                return self.redo(back)
+            return back  # type: ignore[return-value]
         if event.call == "answer":
-            return self._answer(state, event)  # type: ignore[return-value]
+            return self._answer(state, event)
         new = self.call(state, event)
         if new is AMEND:
             new = self.amend(state, event)
@@ -463,35 +552,76 @@ class ShotEngine(Engine[S], Generic[S]):  # type: ignore[type-var]
             return state
         return replace(new, checkpoint=state)
 
+    def _answer(self, state: S, event: Call) -> S:
+        """The referee's answer to an open question (``event.question``, its id; an unknown
+        id is an ``IllegalCall``): the question closes and ``on_answer`` takes the answer."""
+        for q in state.questions:
+            if q.id == event.question:
+                break
+        else:
+            open_ids = ", ".join(q.id for q in state.questions) or "none"
+            raise IllegalCall(f"no open question {event.question!r} (open: {open_ids})")
+        answer = as_option(event.answer, q.options)
+        if q.options and answer not in q.options:
+            raise IllegalCall(
+                f"answer to {q.id} must be one of {list(q.options)!r}, not {event.answer!r}"
+            )
+        rest = tuple(x for x in state.questions if x.id != q.id)
+        closed = replace(state, questions=rest)
+        new = self.on_answer(closed, q, answer, event)
+        return replace(new, checkpoint=state)
+
     # --- helpers for engines --------------------------------------------------------
     @staticmethod
-    def rule(state: S, t: float, rule: str, player: str | None = None, text: str = "",
-             **data: Any) -> S:
-        ruling = Ruling(t=t, rule=rule, player=player, text=text, data=tuple(data.items()))
+    def rule(state: S, t: float, rule: str, player: str | None = None, **data: Any) -> S:
+        ruling = Ruling(t=t, rule=rule, player=player, data=tuple(data.items()))
         return replace(state, rulings=state.rulings + (ruling,))
 
     @staticmethod
-    def ask(state: S, t: float, rule: str, text: str = "", options: tuple[Any, ...] = (True, False),
+    def ask(state: S, t: float, rule: str, options: tuple[Any, ...] = (True, False),
             player: str | None = None, **data: Any) -> S:
         n = state.asked + 1
-        q = Question(id=f"q{n}", t=t, rule=rule, text=text, options=options, player=player,
+        q = Question(id=f"q{n}", t=t, rule=rule, options=options, player=player,
                      data=tuple(data.items()))
         return replace(state, questions=(*state.questions, q), asked=n)
 
     @staticmethod
     def end(state: S, winner: str | None, rule: str, **data: Any) -> S:
-        """``state`` with the match over: who won (``"draw"``: nobody), by which rule, why.
-        ``at_table`` stays who played last (docs/events.md)."""
-        return replace(state, finished=True, winner=winner,
-                       ended=Ended(rule=rule, winner=winner, data=tuple(data.items())))
+        """``state`` with the match over: who won (``"draw"``: nobody), by which rule, why
+        (``ended``, the one record of it). ``at_table`` stays who played last (docs/events.md)."""
+        return replace(state, ended=Ended(rule=rule, winner=winner, data=tuple(data.items())))
 
-    def to_json(self, state: S, lang: str = "en") -> dict[str, Any]:  # type: ignore[override]
+    @staticmethod
+    def result_text(state: Any, lang: str = "en") -> str:
+        """How the match ended (or that it is in play), in ``lang``; the players by their ids,
+        as the log names them (``web.pages.named`` puts the names in for the pub's pages)."""
+        if not state.finished:
+            return phrase("result:in-play", {"side": state.at_table}, lang)
+        if state.winner == "draw":
+            return phrase("result:draw", {}, lang)
+        if state.winner:
+            return phrase("result:won", {"winner": state.winner}, lang)
+        return phrase("result:finished", {}, lang)
+
+    # --- output ---------------------------------------------------------------------
+    def to_json(self, state: S, lang: str = "en") -> dict[str, Any]:
+        """The replay state of docs/events.md (sentences in ``lang``), a shot in progress
+        shown as if it stopped now (``live``)."""
         return self.shown_json(self.live(state), lang)
 
     def shown_json(self, shown: S, lang: str = "en") -> dict[str, Any]:
         """``to_json`` of a state already as shown (``live``): a shot in progress is not
         resolved again."""
-        out = Engine.to_json(self, shown, lang)  # type: ignore[arg-type]
+        names = player_names(shown)
+        out: dict[str, Any] = {
+            "game": shown.game,
+            "finished": shown.finished,
+            "winner": shown.winner,
+            "at_table": shown.at_table,
+            "rulings": [r.to_dict(names, lang) for r in shown.rulings],
+            "questions": [q.to_dict(names, lang) for q in shown.questions],
+        }
+        out.update(self.game_json(shown))
         if shown.ended is not None:
             out["ended"] = shown.ended.to_dict()
         return out

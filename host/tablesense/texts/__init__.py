@@ -1,6 +1,6 @@
 """Rulings, questions and announcements as sentences, rendered from data, in any language.
 
-An engine's ruling is data (``tablesense.rules.base.Ruling``): the catalogue id of the
+An engine's ruling is data (``tablesense.rules.records.Ruling``): the catalogue id of the
 rule it applied, the player it concerns and its parameters (which balls, which spot,
 how many points). Which sentence says it is chosen by ``key``: the rule id, or
 ``"<rule id>:<what>"`` when one rule has several things to say (a ``what`` parameter).

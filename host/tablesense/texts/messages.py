@@ -17,18 +17,27 @@ parameter as ``?`` (``Params``).
 ``GENITIVE($name)`` is the name as an owner, by the language's own terms: ``-genitive``
 added to it, or ``-genitive-sibilant`` after a name that ends in one of ``-sibilants``
 (Danish: ``Anns kugle``, ``Jens' kugle``).
+
+A language's files are not parsed when it is first used: they are cut into their entries
+(a message or term starts at the beginning of a line, its other lines are indented), and an
+entry is compiled when it is first said. A message of one line of text and ``{ $parameter }``
+(most of them) compiles straight to its format string; any other is parsed with
+``fluent.syntax`` then, alone (``fluent.syntax`` is imported only for such a message). A whole
+file is parsed only for ``errors`` (the check of the languages). The first ruling of a replay
+used to parse every file of its language (tens of milliseconds of a process's start-up).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
-
-from fluent.syntax import FluentParser
-from fluent.syntax import ast as ftl
+from typing import TYPE_CHECKING, Any
 
 from .params import Params
+
+if TYPE_CHECKING:
+    from fluent.syntax import ast as ftl
 
 Render = Callable[[Mapping[str, Any]], str]
 Part = str | Render
@@ -46,47 +55,111 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+#: the first line of a message or a term: its id at the start of the line, then ``=``
+_ENTRY = re.compile(r"(-?)([a-zA-Z][a-zA-Z0-9_-]*) *=")
+#: a value of text and ``{ $parameter }`` only, on one line: a format string as it stands
+_SIMPLE = re.compile(r"(?:[^{}]|\{ *\$[a-zA-Z][a-zA-Z0-9_-]* *\})+")
+_PLACEABLE = re.compile(r"\{ *\$([a-zA-Z][a-zA-Z0-9_-]*) *\}")
+
+
+def entries(source: str) -> Iterator[tuple[bool, str, str]]:
+    """The messages and terms of a Fluent file, not parsed: (a term?, id, its source).
+
+    An entry starts at the beginning of a line with its id and ``=``; its other lines (a
+    multiline value, variants, attributes, a select's closing ``}``) are the lines after it
+    up to the next entry or comment (what is not Fluent is found by the parser:
+    ``Language.errors``)."""
+    term = ident = ""
+    lines: list[str] = []
+    for line in source.splitlines():
+        if lines and not line.startswith("#") and not _ENTRY.match(line):
+            lines.append(line)
+            continue
+        if lines:
+            yield bool(term), ident, "\n".join(lines).rstrip() + "\n"
+            lines = []
+        m = _ENTRY.match(line)
+        if m:
+            term, ident, lines = m.group(1), m.group(2), [line]
+    if lines:
+        yield bool(term), ident, "\n".join(lines).rstrip() + "\n"
+
+
 class Language:
     """The messages of one language, read from its folders (the package's first)."""
 
     def __init__(self, code: str, folders: list[Path]) -> None:
         self.code = code
-        self.messages: dict[str, ftl.Message] = {}
-        self.terms: dict[str, ftl.Term] = {}
+        self.paths = [path for folder in folders for path in sorted(folder.glob("*.ftl"))]
+        self._source: dict[str, str] = {}  # message id -> its entry's source
+        self._term_source: dict[str, str] = {}
         self.files: dict[str, str] = {}  # message id -> the file it is in
-        self.errors: list[str] = []
+        for path in self.paths:
+            for is_term, ident, text in entries(path.read_text(encoding="utf-8")):
+                if is_term:
+                    self._term_source[ident] = text
+                else:
+                    self._source[ident] = text
+                    self.files[ident] = path.name
+        self.messages = _Entries(self._source, self._parse_message)
+        self.terms = _Entries(self._term_source, self._parse_term)
+        self._errors: list[str] | None = None
         self._compiled: dict[str, Render] = {}
         self._plural: Callable[[Any], str] | None = None
         self._plurals: dict[tuple[type, Any], str] = {}  # a count's category, once per count
-        parser = FluentParser()
-        for folder in folders:
-            for path in sorted(folder.glob("*.ftl")):
-                self._read(parser, path)
 
-    def _read(self, parser: FluentParser, path: Path) -> None:
-        resource_text = path.read_text(encoding="utf-8")
-        resource = parser.parse(resource_text)
-        for entry in resource.body:
-            if isinstance(entry, ftl.Message):
-                self.messages[entry.id.name] = entry
-                self.files[entry.id.name] = path.name
-            elif isinstance(entry, ftl.Term):
-                self.terms[entry.id.name] = entry
-            elif isinstance(entry, ftl.Junk):
-                line = resource_text[: entry.span.start].count("\n") + 1
-                why = entry.annotations[0].message if entry.annotations else "not Fluent"
-                self.errors.append(f"{path}:{line}: {why}: {entry.content.splitlines()[0]!r}")
+    # -- parsing, when needed
+
+    def _parse(self, text: str) -> Any:
+        from fluent.syntax import FluentParser
+
+        return FluentParser().parse_entry(text)
+
+    def _parse_message(self, ident: str, text: str) -> ftl.Message:
+        from fluent.syntax import ast as ftl
+
+        entry = self._parse(text)
+        if not isinstance(entry, ftl.Message) or entry.id.name != ident:
+            raise MessageError(f"{self.code}: {ident} is not a Fluent message ({self.files.get(ident)})")
+        return entry
+
+    def _parse_term(self, name: str, text: str) -> ftl.Term:
+        from fluent.syntax import ast as ftl
+
+        entry = self._parse(text)
+        if not isinstance(entry, ftl.Term) or entry.id.name != name:
+            raise MessageError(f"{self.code}: -{name} is not a Fluent term")
+        return entry
+
+    @property
+    def errors(self) -> list[str]:
+        """What in the files is not Fluent (``file:line: why: 'the line'``): every file parsed."""
+        if self._errors is None:
+            from fluent.syntax import FluentParser
+            from fluent.syntax import ast as ftl
+
+            errors: list[str] = []
+            parser = FluentParser()
+            for path in self.paths:
+                resource_text = path.read_text(encoding="utf-8")
+                for entry in parser.parse(resource_text).body:
+                    if isinstance(entry, ftl.Junk):
+                        line = resource_text[: entry.span.start].count("\n") + 1
+                        why = entry.annotations[0].message if entry.annotations else "not Fluent"
+                        errors.append(f"{path}:{line}: {why}: {entry.content.splitlines()[0]!r}")
+            self._errors = errors
+        return self._errors
 
     # -- saying a message
 
     def has(self, ident: str) -> bool:
-        return ident in self.messages
+        return ident in self._source
 
     def say(self, ident: str, params: Mapping[str, Any]) -> str | None:
         """The message ``ident`` with ``params`` (a ``Params``), or None if there is none."""
         render = self._compiled.get(ident)
         if render is None:
-            if ident not in self.messages:
+            if ident not in self._source:
                 return None
             render = self.compile(ident)
         return render(params)
@@ -94,15 +167,33 @@ class Language:
     def compile(self, ident: str) -> Render:
         render = self._compiled.get(ident)
         if render is None:
-            message = self.messages[ident]
-            if message.value is None:
-                raise MessageError(f"{self.code}: {ident} has no value")
-            render = self._compiled[ident] = self._pattern(message.value)
+            render = self._simple(ident)
+            if render is None:
+                message = self.messages[ident]
+                if message.value is None:
+                    raise MessageError(f"{self.code}: {ident} has no value")
+                render = self._pattern(message.value)
+            self._compiled[ident] = render
         return render
+
+    def _simple(self, ident: str) -> Render | None:
+        """A message of one line of text and ``{ $parameter }``s, compiled without the parser
+        (the format string ``_pattern`` makes of it); None for any other."""
+        source = self._source[ident]
+        head, _, value = source.rstrip("\n").partition("=")
+        value = value.strip(" ")
+        if "\n" in value or not value or not _SIMPLE.fullmatch(value) or head.strip() != ident:
+            return None
+        if "{" not in value:
+            return lambda p: value
+        fmt = _PLACEABLE.sub(lambda m: "{" + m.group(1) + "}", value)
+        return fmt.format_map  # type: ignore[return-value]
 
     # -- compiling
 
     def _pattern(self, pattern: ftl.Pattern) -> Render:
+        from fluent.syntax import ast as ftl
+
         parts: list[Part] = []
         for element in pattern.elements:
             if isinstance(element, ftl.TextElement):
@@ -121,6 +212,8 @@ class Language:
 
     def _inline(self, expr: Any) -> Part:
         """A placeable's text."""
+        from fluent.syntax import ast as ftl
+
         if isinstance(expr, ftl.VariableReference):
             return _Variable(expr.id.name)
         if isinstance(expr, ftl.StringLiteral):
@@ -145,6 +238,8 @@ class Language:
         raise MessageError(f"{self.code}: {type(expr).__name__} is not used in these texts")
 
     def _term(self, expr: ftl.TermReference) -> Part:
+        from fluent.syntax import ast as ftl
+
         term = self.terms.get(expr.id.name)
         if term is None:
             raise MessageError(f"{self.code}: no term -{expr.id.name}")
@@ -180,6 +275,8 @@ class Language:
         return genitive
 
     def _select(self, expr: ftl.SelectExpression) -> Render:
+        from fluent.syntax import ast as ftl
+
         selector = expr.selector
         if isinstance(selector, ftl.VariableReference):
             key_name = selector.id.name
@@ -228,6 +325,8 @@ class Language:
 
     def variables(self, ident: str, seen: frozenset[str] = frozenset()) -> set[str]:
         """The parameters message ``ident`` reads, through the messages it refers to."""
+        from fluent.syntax import ast as ftl
+
         out: set[str] = set()
 
         def walk(node: Any) -> None:
@@ -245,6 +344,32 @@ class Language:
 
         walk(self.messages[ident].value)
         return out
+
+
+class _Entries(Mapping[str, Any]):
+    """Messages (or terms) by id, each parsed the first time it is looked up."""
+
+    __slots__ = ("_parse", "_parsed", "_source")
+
+    def __init__(self, source: dict[str, str], parse: Callable[[str, str], Any]) -> None:
+        self._source = source
+        self._parse = parse
+        self._parsed: dict[str, Any] = {}
+
+    def __getitem__(self, ident: str) -> Any:
+        entry = self._parsed.get(ident)
+        if entry is None:
+            entry = self._parsed[ident] = self._parse(ident, self._source[ident])
+        return entry
+
+    def __contains__(self, ident: object) -> bool:
+        return ident in self._source
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._source)
+
+    def __len__(self) -> int:
+        return len(self._source)
 
 
 class _Variable:

@@ -304,8 +304,7 @@ class CaromEngine(ShotEngine[CaromState]):
         decide(d, b, player, facts, t)
         countdown(d, t)
         rulings = before.rulings + d.rulings if d.rulings else before.rulings
-        s = replace(before, m=d.freeze(), at_table=d.at_table, finished=d.finished, winner=d.winner,
-                    rulings=rulings)
+        s = replace(before, m=d.freeze(), at_table=d.at_table, rulings=rulings)
         if facts.notes:
             s = _notes(s, shot.events)
         if d.ended is not None:

@@ -104,7 +104,7 @@ class _Unit:
         qid = f"q{self.asked}"
         if qid in self.answers:
             return self.answers[qid]
-        self.questions.append(Question(id=qid, t=t, rule=rule, text="", options=options,
+        self.questions.append(Question(id=qid, t=t, rule=rule, options=options,
                                        data=(("key", key), *data.items(), ("what", what))))
         return None
 
