@@ -17,6 +17,7 @@ import math
 import time
 from typing import Any
 
+from . import part
 from .inbox import Inbox
 from .limits import MAX_COUNT, MAX_FIXTURE, MAX_STARTED, MIN_STARTED, cut
 from .report import report
@@ -128,14 +129,7 @@ def _date(started: Any) -> str:
 def _result(r: Result) -> dict[str, Any]:
     out: dict[str, Any] = {"p1": r.p1, "p2": r.p2, "game": r.game, "winner": r.winner,
                            "points": list(r.points), "barrage": r.barrage, "fixture": r.fixture}
-    if r.game == "golf":
-        out.update(frames=list(r.frames), balls=list(r.balls), openers=list(r.openers))
-    elif r.game == "kegle":
-        out.update(scored=list(r.scored), targets=list(r.targets), series=list(r.series),
-                   highest=list(r.highest))
-    else:
-        out.update(caroms=list(r.caroms), targets=list(r.targets), innings=list(r.innings),
-                   bonus=list(r.bonus))
+    out.update(part.of(r.game).result_fields(r))
     return out
 
 
