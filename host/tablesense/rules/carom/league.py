@@ -46,6 +46,9 @@ COLUMNS = (("played", "played"), ("won", "won"), ("drawn", "drawn"), ("lost", "l
 AVERAGE_DECIMALS = 3
 STRENGTH = ("moyennes", "moyenne", "target")
 
+#: a result's first cells on the league page (then its points, where, the match)
+RESULT_HEADS = ("yellow", "", "white", "", "innings")
+
 
 # --- a replayed match ------------------------------------------------------------------------
 
@@ -205,6 +208,10 @@ def joins(scheme: Scheme, p: Player, comp: str, where: str) -> str:
 def result_fields(r: Result) -> dict[str, Any]:
     return {"caroms": list(r.caroms), "targets": list(r.targets), "innings": list(r.innings),
             "bonus": list(r.bonus)}
+
+
+def result_cells(r: Result) -> list[Any]:
+    return [r.p1, f"{r.caroms[0]}/{r.targets[0]}", r.p2, f"{r.caroms[1]}/{r.targets[1]}", r.innings[0]]
 
 
 def result_line(r: Result, kind: str, who: str, night: str) -> str:

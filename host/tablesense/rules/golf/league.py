@@ -33,6 +33,9 @@ COLUMNS = (("played", "played"), ("won", "won"), ("lost", "lost"), ("points", "p
 AVERAGE_DECIMALS = 2
 STRENGTH = None
 
+#: a result's first cells on the league page (then its points, where, the match)
+RESULT_HEADS = ("", "frames", "", "balls")
+
 
 # --- a replayed match ------------------------------------------------------------------------
 
@@ -175,6 +178,10 @@ def joins(scheme: Scheme, p: Player, comp: str, where: str) -> str:
 
 def result_fields(r: Result) -> dict[str, Any]:
     return {"frames": list(r.frames), "balls": list(r.balls), "openers": list(r.openers)}
+
+
+def result_cells(r: Result) -> list[Any]:
+    return [r.p1, f"{r.frames[0]}-{r.frames[1]}", r.p2, f"{r.balls[0]}-{r.balls[1]}"]
 
 
 def result_line(r: Result, kind: str, who: str, night: str) -> str:

@@ -33,6 +33,9 @@ COLUMNS = (("played", "played"), ("won", "won"), ("tied", "drawn"), ("lost", "lo
 AVERAGE_DECIMALS = 2
 STRENGTH = ("averages", "average", "distance")
 
+#: a result's first cells on the league page (then its points, where, the match)
+RESULT_HEADS = ("", "", "", "", "series")
+
 
 # --- a replayed match ------------------------------------------------------------------------
 
@@ -184,6 +187,10 @@ def joins(scheme: Scheme, p: Player, comp: str, where: str) -> str:
 def result_fields(r: Result) -> dict[str, Any]:
     return {"scored": list(r.scored), "targets": list(r.targets), "series": list(r.series),
             "highest": list(r.highest)}
+
+
+def result_cells(r: Result) -> list[Any]:
+    return [r.p1, f"{r.scored[0]}/{r.targets[0]}", r.p2, f"{r.scored[1]}/{r.targets[1]}", r.series[0]]
 
 
 def result_line(r: Result, kind: str, who: str, night: str) -> str:
