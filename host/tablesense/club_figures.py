@@ -18,6 +18,10 @@ only: the pages put the words of the table's language to them.
   and its turns (the engine's ``frame_ends``), the frame in play as it stands; frames won,
   best of 3.
 
+Each game's reading is its package's ``figures.py`` (``rules/<game>/figures.py``: ``read``
+the state into the record in the ``Figures`` field named for the game, ``screens`` it as
+JSON), found by ``games.part``; this module holds the records.
+
 Everything is read from the state as it stands, so an undo or a voided shot (the state
 replayed without it) is never on the sheet. ``figures_of_log(lines)`` replays a whole log
 (its void records applied) into ``Figures``.
@@ -25,16 +29,15 @@ replayed without it) is never on the sheet. ``figures_of_log(lines)`` replays a 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from . import games
 from .errors import TablesenseError
 from .events import Setup, parse_line
 from .replay import LineError, Replay, effective_lines
 from .rules.base import player_names
-from .rules.golf.resolve import FRAMES_TO_WIN
 
 SIDES = ("p1", "p2")
 #: how many innings (series) the TV lists: what club scoreboards show between shots
@@ -176,7 +179,8 @@ class GolfFigures:
 
 @dataclass(frozen=True, slots=True)
 class Figures:
-    """A match's figures: the score sheet's, and the screens' (``for_screens``)."""
+    """A match's figures: the score sheet's, and the screens' (``for_screens``). The game's own
+    record is in the field named for the game (its ``figures.py`` reads it)."""
 
     game: str
     names: Mapping[str, str]
@@ -196,62 +200,9 @@ def figures(state: Any, moyennes: Mapping[str, Any] | None = None,
     ``state``; ``moyennes``: the set-up's registered moyennes (not in the state)."""
     names = player_names(state)
     game = state.game
-    carom = _carom(state, names, moyennes or {}) if game == "carom" else None
-    kegle = _kegle(state, names) if game == "kegle" else None
-    golf = _golf(state) if game == "golf" else None
-    return Figures(game, names, state.finished, state.winner, golf, kegle, carom, tuple(errors))
-
-
-def _carom(state: Any, names: Mapping[str, str], moyennes: Mapping[str, Any]) -> CaromFigures:
-    m = state.m
-    second = "p2" if m.breaker == "p1" else "p1"
-    equalising = second if m.nastoot else None
-    players = []
-    for i, p in enumerate(SIDES):
-        playing = state.at_table == p and not state.finished
-        last = m.innings[i] + (1 if playing else 0)  # the equalising inning is the last one
-        innings, total = [], 0
-        for n, run in enumerate(m.runs[i], start=1):
-            total += run
-            innings.append(Inning(n, run, total, equalising == p and n == last))
-        if playing:  # the inning in play
-            innings.append(Inning(last, m.run, m.caroms[i], equalising == p, playing=True))
-        registered = moyennes.get(p)
-        players.append(CaromPlayer(
-            p, names.get(p, p), tuple(innings), m.caroms[i], m.targets[i], m.high_run[i],
-            round(m.caroms[i] / m.innings[i], 3) if m.innings[i] else 0.0,
-            float(registered) if isinstance(registered, (int, float)) and not isinstance(registered, bool)
-            else None,
-            m.points[i] if m.points is not None else None,
-            m.timeouts - m.timeouts_used[i] if m.shot_clock else None))
-    return CaromFigures(m.discipline, m.profile.name, m.breaker, (players[0], players[1]), equalising,
-                        m.innings_limit, m.shot_clock, bool(state.finished))
-
-
-def _kegle(state: Any, names: Mapping[str, str]) -> KegleFigures:
-    sc = state.score
-    players = []
-    for i, p in enumerate(SIDES):
-        starts = sc.series_starts[i]  # the player's points as each of his series began
-        ends = (*starts[1:], sc.points[i]) if starts else ()
-        playing = state.at_table == p and not state.finished and sc.shots > 0
-        series = tuple(Series(n, max(0, b - a), b, playing=playing and n == len(starts))
-                       for n, (a, b) in enumerate(zip(starts, ends, strict=True), start=1))
-        count = len(series)
-        players.append(KeglePlayer(p, names.get(p, p), series, sc.points[i], sc.distance[i],
-                                   max((s.points for s in series), default=0),
-                                   round(sc.points[i] / count, 2) if count else 0.0))
-    return KegleFigures(sc.first, (players[0], players[1]))
-
-
-def _golf(state: Any) -> GolfFigures:
-    frames = [Frame(n, winner, (left1, left2), turns)
-              for n, (winner, (left1, left2, turns)) in enumerate(
-                  zip(state.frame_winners, state.frame_ends, strict=True), start=1)]
-    if not state.finished:  # the frame in play, as it stands
-        frames.append(Frame(state.frame, None, (state.balls_left[0], state.balls_left[1]), state.frame_units))
-    return GolfFigures(tuple(frames), (state.frames_won[0], state.frames_won[1]), 2 * FRAMES_TO_WIN - 1,
-                       bool(state.duo), state.frame)
+    own = games.part(game, "figures")  # rules/<game>/figures.py: the game's record, in its field
+    counted = {game: own.read(state, names, moyennes or {})} if own is not None else {}
+    return Figures(game, names, state.finished, state.winner, errors=tuple(errors), **counted)
 
 
 # --- what the screens read --------------------------------------------------------------------
@@ -260,38 +211,12 @@ def for_screens(fig: Figures | None) -> dict[str, Any]:
     """The figures as the screens' JSON (``view.club``: tv.js, overview.js, ref.js); {} for none."""
     if fig is None:
         return {}
-    if fig.carom is not None:
-        return _carom_json(fig.carom)
-    if fig.kegle is not None:
-        return {"game": "kegle", "players": {p.player: {
-            "points": p.points, "distance": p.distance, "remaining": p.remaining,
-            "series": [s.points for s in p.series], "highest": p.highest,
-            "average": round(p.points / len(p.series), 1) if p.series else 0.0,
-        } for p in fig.kegle.players}}
-    if fig.golf is not None:
-        g = fig.golf
-        return {"game": "golf", "best_of": g.best_of, "frames_to_win": g.frames_to_win, "frame": g.frame,
-                "frames_won": dict(zip(SIDES, g.frames_won, strict=True))}
-    return {}
-
-
-def _carom_json(c: CaromFigures) -> dict[str, Any]:
-    players = {}
-    for p in c.players:
-        runs = list(p.runs)
-        players[p.player] = {
-            "caroms": p.caroms, "target": p.target, "remaining": p.remaining,
-            "innings": p.innings_played, "runs": runs, "last": runs[-LAST_INNINGS:],
-            "high_run": p.high_run, "run": p.run, "average": p.moyenne, "moyenne": p.registered,
-            "percent": math.floor(p.caroms * 100 / p.target) if p.target else None,
-        }
-    timeouts = ({p.player: p.timeouts_left for p in c.players} if c.shot_clock else None)
-    return {
-        "game": "carom", "discipline": c.discipline, "players": players,
-        "innings_limit": c.innings_limit, "inning": c.inning, "innings_left": c.innings_left,
-        "innings_played": max(p.innings_played for p in c.players),
-        "nastoot": c.equalising, "shot_clock": c.shot_clock, "timeouts_left": timeouts,
-    }
+    own = games.part(fig.game, "figures")
+    record = getattr(fig, fig.game, None)  # the record in the field named for its game
+    if own is None or record is None:
+        return {}
+    screens: dict[str, Any] = own.screens(record)
+    return screens
 
 
 # --- a whole log ------------------------------------------------------------------------------

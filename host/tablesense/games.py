@@ -59,6 +59,14 @@ class Game:
     #: player's card, a plain value in the middle. Any other field stays off the TV: a new
     #: field of an engine reaches the screen when its game declares it here, never by chance.
     tv: tuple[str, ...] = ()
+    #: the balls a camera looks for: (name, colour, how many share it); the colour is one of
+    #: ``vision.colours.NAMED``, a ball named for a side (``p1``) is that player's set
+    camera_balls: tuple[tuple[str, str, int], ...] = ()
+    #: the players' sets take the colours the match chooses (a profile's or ``--ball p1=blue``)
+    camera_colours_chosen: bool = False
+    #: the camera names the cushion a ball hits by the bed's four straight sides (the table's
+    #: cushion numbers); False: the cushions are no such sides, and none are named
+    camera_cushions: bool = True
 
     @property
     def settle_s(self) -> float:
@@ -128,19 +136,22 @@ def get(name: str | None) -> Game:
     return game
 
 
-def part(name: str | None, what: str) -> ModuleType | None:
+def part(name: str | None, what: str, room: str = "rules") -> ModuleType | None:
     """A piece of the game's package the rest of the house draws on by name
     (``rules/<game>/<what>.py``: ``plan``, the TV's drawing of the bed; ``spots``, golf's
-    replacement spots); None when the game is unknown or has no such piece."""
+    replacement spots; ``league``, its competitions; ``figures``, its score sheet); None when
+    the game is unknown or has no such piece. A room whose parts need an extra the rules do
+    not (the simulator's physics) keeps its games' parts in ``<room>/<game>/<what>.py``
+    (``room="sim"``)."""
     game = find(name)
     if game is None:
         return None
-    return _part(game.name, what)
+    return _part(room, game.name, what)
 
 
 @cache
-def _part(name: str, what: str) -> ModuleType | None:
-    where = f"tablesense.rules.{name}.{what}"
+def _part(room: str, name: str, what: str) -> ModuleType | None:
+    where = f"tablesense.{room}.{name}.{what}"
     try:
         return importlib.import_module(where)
     except ModuleNotFoundError as exc:

@@ -116,7 +116,7 @@ def _calibrate(args: argparse.Namespace) -> int:
     from ..table.profile import load_profile
     from ..vision.calibrate import calibrate, check_picture
     from ..vision.colour_fit import fit_colours
-    from ..vision.colours import colours_for, colours_to_json
+    from ..vision.colours import chosen_colours, colours_for, colours_to_json
     from ..vision.lens import save_model
     from ..vision.live import calibration_path
     from ..vision.source import read_frame
@@ -173,7 +173,7 @@ def _calibrate(args: argparse.Namespace) -> int:
     seen = [c.name for c in learnt if c.name not in missing]
     if seen:
         print(f"  ball colours learnt from the picture: {', '.join(seen)}")
-    chosen = {"p1": "red", "p2": "yellow", **(golf or {})} if profile.game == "golf" else {}
+    chosen = chosen_colours(profile.game, golf)
     for name in missing:
         label = f"{name} ({chosen[name]})" if name in chosen else name
         print(

@@ -21,21 +21,18 @@ from ..errors import IllegalCall, TablesenseError
 from ..league import (
     LeagueStore,
     NotACompetitionMatch,
-    check_visitor_breaks,
     lines_from_store,
-    make_result,
-    new_moyennes,
+    part,
 )
 from ..league import commands as league_commands
 from ..league.fixtures import schedule
-from ..league.games import check_entry, golf_by_hand, kegle_by_hand, members_text, side_name
-from ..league.ingest import Members, enter, fits, team_night
+from ..league.games import check_entry, members_text, side_name
+from ..league.ingest import Members, discipline_of, enter, fits, team_night
 from ..league.limits import MAX_LINE_CHARS, MAX_LOG_LINES
 from ..league.matchlog import replay_match
 from ..league.report import report
 from ..league.scheme import BUILTIN, GAMES, SchemeError, resolve
 from ..league.season import next_half_players
-from ..league.standings import standings
 from ..league.store import DISCIPLINES, HALVES, Competition, Fixture, _result_from
 from ..rules.carom.targets import SCHEMES
 
@@ -190,7 +187,7 @@ def _create(store: LeagueStore, args: argparse.Namespace) -> int:
     if args.points and args.scheme:
         print("tablesense league: --points and --scheme say the same; give one", file=sys.stderr)
         return 1
-    if args.points and args.game != "carom":
+    if args.points and not part.of(args.game).DISCIPLINES:
         print(f"tablesense league: --points is carom's; a {args.game} competition takes --scheme",
               file=sys.stderr)
         return 1
@@ -207,7 +204,7 @@ def _create(store: LeagueStore, args: argparse.Namespace) -> int:
     if before is not None:  # the next half starts from the last half's moyennes
         for p in next_half_players(store.players(before), store.results(before), before.game):
             store.add_player(comp, p.name, p.moyenne, p.group, p.members)
-    if comp.game == "carom":
+    if part.of(comp.game).DISCIPLINES:
         print(f"created {comp.name}: {comp.half} {comp.season} {comp.discipline}, profile {comp.profile}, "
               f"{comp.scheme} points".replace("  ", " "))
     else:
@@ -219,15 +216,16 @@ def _create(store: LeagueStore, args: argparse.Namespace) -> int:
 
 def _when(comp: Competition) -> str:
     """"najaar 2026-2027, " as carom's titles say it (a carom half without a season: "najaar, ");
-    golf and keglebillard: the season, if any."""
-    when = f"{comp.half} {comp.season}".strip() if comp.game == "carom" else comp.season
+    golf and keglebillard: the season, if any (the league part's ``SEASON_HALVES``)."""
+    when = f"{comp.half} {comp.season}".strip() if part.of(comp.game).SEASON_HALVES else comp.season
     return f"{when}, " if when else ""
 
 
 def _list(store: LeagueStore, args: argparse.Namespace) -> int:
     for comp in store.competitions():
         n = len(store.players(comp))
-        kind = f"{comp.discipline}\t{comp.profile}" if comp.game == "carom" else f"{comp.game}\t{comp.scheme}"
+        kind = f"{comp.discipline}\t{comp.profile}" if part.of(comp.game).DISCIPLINES else \
+            f"{comp.game}\t{comp.scheme}"
         print(f"{comp.name}\t{comp.half} {comp.season}\t{kind}\t{n} players")
     return 0
 
@@ -245,7 +243,7 @@ def _show(store: LeagueStore, args: argparse.Namespace) -> int:
                           "teams": [{"name": t.name, "pub": t.pub, "group": t.group} for t in teams],
                           "fixtures": len(fixtures)}))
         return 0
-    what = f"{comp.discipline}, profile {comp.profile}" if comp.game == "carom" else comp.game
+    what = f"{comp.discipline}, profile {comp.profile}" if part.of(comp.game).DISCIPLINES else comp.game
     print(f"{comp.name} ({_when(comp)}{what})")
     for line in comp.record.lines():
         print(f"  {line}")
@@ -255,7 +253,7 @@ def _show(store: LeagueStore, args: argparse.Namespace) -> int:
     for p in players:
         if p.team:
             continue
-        strength = _strength(comp, p)
+        strength = part.of(comp.game).strength(comp.record, p)
         print(f"player {members_text(p)}{strength}{', group ' + p.group if p.group else ''}")
     if fixtures:
         print(f"schedule: {len(fixtures)} fixtures, {fixtures[0].date} to {fixtures[-1].date} "
@@ -263,34 +261,19 @@ def _show(store: LeagueStore, args: argparse.Namespace) -> int:
     return 0
 
 
-def _strength(comp: Competition, p: Any) -> str:
-    if comp.game == "carom":
-        return f", moyenne {p.moyenne:.3f}"
-    if comp.game == "kegle":
-        return f", series average {p.moyenne:g}, distance {comp.record.kegle_distance(p.moyenne)}"
-    return ""
-
-
 # --- entrants ------------------------------------------------------------------------------------
 
 def _add_player(store: LeagueStore, args: argparse.Namespace) -> int:
     comp = store.competition(args.competition)
-    strength = comp.game == "carom" or (comp.game == "kegle" and comp.record.distance is None)
-    if args.moyenne is None and strength:
-        what = "--moyenne X (caroms per inning)" if comp.game == "carom" else \
-            "--average X (points per series: his distance follows from it)"
+    own = part.of(comp.game)
+    what = own.needs_strength(comp.record)
+    if args.moyenne is None and what is not None:
         print(f"tablesense league: a player of {comp.name} needs {what}", file=sys.stderr)
         return 1
     p = store.add_player(comp, args.name, args.moyenne or 0.0, args.group, tuple(args.members or ()),
                          args.team)
     where = (f" for {p.team}" if p.team else "") + (f" in group {p.group}" if p.group else "")
-    if comp.game == "carom":
-        print(f"{p.name} joins {comp.name} with moyenne {p.moyenne:.3f}{where}")
-    elif comp.game == "kegle":
-        print(f"{p.name} joins {comp.name}{where}: series average {p.moyenne:g}, distance "
-              f"{comp.record.kegle_distance(p.moyenne)}")
-    else:
-        print(f"{members_text(p)} joins {comp.name}{where}")
+    print(own.joins(comp.record, p, comp.name, where))
     return 0
 
 
@@ -314,37 +297,13 @@ def _add_result(store: LeagueStore, args: argparse.Namespace) -> int:
     comp = store.competition(args.competition)
     p1, p2 = store.player(comp, args.p1), store.player(comp, args.p2)
     scheme = comp.record
-    given = {"carom": ("caroms", "innings", "targets"), "golf": ("frames", "balls"),
-             "kegle": ("scored", "series", "highest")}
-    wrong = [f"--{k}" for g, keys in given.items() if g != comp.game for k in keys if getattr(args, k)]
+    own = part.of(comp.game)
+    others = dict.fromkeys(k for g in part.names() for k in part.of(g).ENTRY if k not in own.ENTRY)
+    wrong = [f"--{k}" for k in others if getattr(args, k)]
     if wrong:
         print(f"tablesense league: {', '.join(wrong)} is not for a {comp.game} match", file=sys.stderr)
         return 1
-    if comp.game == "carom":
-        if args.caroms is None or args.innings is None:
-            print("tablesense league: a carom result needs --caroms A B and --innings N", file=sys.stderr)
-            return 1
-        if len(args.innings) > 2:
-            print("tablesense league: --innings takes one number or two", file=sys.stderr)
-            return 1
-        innings = (args.innings[0], args.innings[-1])
-        check_visitor_breaks(comp.profile, args.p1, args.p2, args.visitor)
-        targets = tuple(args.targets) if args.targets else None
-        result = make_result(p1, p2, tuple(args.caroms), innings, targets, scheme, tuple(args.high_run),
-                             args.barrage, "entered", profile=comp.profile)
-    elif comp.game == "golf":
-        if args.frames is None:
-            print("tablesense league: a golf result needs --frames A B (frames each won)", file=sys.stderr)
-            return 1
-        result = golf_by_hand(p1, p2, tuple(args.frames), tuple(args.balls) if args.balls else None, scheme,
-                              barrage=args.barrage)
-    else:
-        if args.scored is None or args.series is None:
-            print("tablesense league: a keglebillard result needs --scored A B and --series N",
-                  file=sys.stderr)
-            return 1
-        result = kegle_by_hand(p1, p2, tuple(args.scored), args.series,
-                               tuple(args.highest) if args.highest else None, scheme, barrage=args.barrage)
+    result = own.by_hand(args, comp, p1, p2)
     check_entry(comp.profile, scheme, result, p1, p2)
     m = _members(store, comp)
     if m.teams and not args.barrage:
@@ -386,7 +345,7 @@ def _import(store: LeagueStore, args: argparse.Namespace) -> int:
     for where, lines in sources:  # every log checked before any result is entered
         try:
             match = replay_match(lines)
-            why = fits(comp, match.game, (match.discipline or "libre") if match.game == "carom" else "")
+            why = fits(comp, match.game, discipline_of(match))
             if why is not None:
                 raise NotACompetitionMatch(why)
             e1, e2 = (m.entrant("", match.players.get(side)) for side in ("p1", "p2"))
@@ -503,19 +462,6 @@ def _results(store: LeagueStore, comp: Competition) -> list[tuple[int, Any]]:
 
 # --- standings -------------------------------------------------------------------------------------
 
-#: the standings' columns per game: (heading, Standing.to_dict key, format)
-COLUMNS = {
-    "carom": (("played", "played"), ("won", "won"), ("drawn", "drawn"), ("lost", "lost"),
-              ("points", "points"), ("caroms", "caroms"), ("innings", "innings"), ("average", "average"),
-              ("high run", "high_run")),
-    "golf": (("played", "played"), ("won", "won"), ("lost", "lost"), ("points", "points"),
-             ("frames", "frames_won"), ("lost", "frames_lost"), ("balls", "balls_won"),
-             ("against", "balls_lost")),
-    "kegle": (("played", "played"), ("won", "won"), ("tied", "drawn"), ("lost", "lost"), ("points", "points"),
-              ("scored", "scored"), ("series", "series"), ("average", "average"), ("highest", "highest")),
-}
-
-
 def _standings(store: LeagueStore, args: argparse.Namespace) -> int:
     comp = store.competition(args.competition)
     data = report(comp, store.players(comp), _results(store, comp), store.teams(comp), store.fixtures(comp),
@@ -524,7 +470,8 @@ def _standings(store: LeagueStore, args: argparse.Namespace) -> int:
         data.pop("schedule", None)
         print(json.dumps(data))
         return 0
-    what = (f"{comp.discipline}, {comp.scheme} points" if comp.game == "carom" else
+    own = part.of(comp.game)
+    what = (f"{comp.discipline}, {comp.scheme} points" if own.DISCIPLINES else
             f"{comp.game}, scheme {comp.scheme}")
     print(f"{comp.name} ({_when(comp)}{what})")
     decider = comp.record.decider
@@ -533,14 +480,13 @@ def _standings(store: LeagueStore, args: argparse.Namespace) -> int:
     for g in data["groups"]:
         if g["group"]:
             print(f"group {g['group']}")
-        head = ("#", "player", *(h for h, _ in COLUMNS[comp.game]))
+        head = ("#", "player", *(h for h, _ in own.COLUMNS))
         table: list[tuple[Any, ...]] = [head]
         for n, row in enumerate(g["standings"], 1):
             cells = []
-            for _, key in COLUMNS[comp.game]:
+            for _, key in own.COLUMNS:
                 v = row[key]
-                cells.append(f"{v:.3f}" if key == "average" and comp.game == "carom" else
-                             f"{v:.2f}" if key == "average" else v)
+                cells.append(f"{v:.{own.AVERAGE_DECIMALS}f}" if key == "average" else v)
             table.append((n, row["name"], *cells))
         _print_table(table)
         if g["winner"] and to_play:
@@ -563,57 +509,29 @@ def _standings(store: LeagueStore, args: argparse.Namespace) -> int:
 
 def _moyennes(store: LeagueStore, args: argparse.Namespace) -> int:
     comp = store.competition(args.competition)
-    if comp.game == "golf":
-        print(f"tablesense league: {comp.name} is golf: a golf player has no moyenne or distance",
-              file=sys.stderr)
+    own = part.of(comp.game)
+    if own.STRENGTH is None:
+        print(f"tablesense league: {comp.name} is {comp.game}: a {comp.game} player has no moyenne or "
+              "distance", file=sys.stderr)
         return 1
-    if comp.game == "kegle":
-        rows = _kegle_averages(store, comp)
-        if args.json:
-            print(json.dumps({"competition": comp.name, "averages": rows}))
-            return 0
-        table: list[tuple[Any, ...]] = [("player", "old average", "new average", "next distance")]
-        table += [(r["name"], f"{r['old']:.2f}", f"{r['new']:.2f}", r["distance"]) for r in rows]
-        _print_table(table)
-        return 0
-    moy = new_moyennes(store.players(comp), store.results(comp))
+    key, word, then = own.STRENGTH  # ("moyennes", "moyenne", "target"): carom
+    rows = own.new_strengths(comp.record, store.players(comp), store.results(comp))
     if args.json:
-        print(json.dumps({"competition": comp.name, "moyennes": [
-            {"name": p.name, "old": p.moyenne, "new": new, "target": target} for p, new, target in moy]}))
+        print(json.dumps({"competition": comp.name, key: rows}))
         return 0
-    table = [("player", "old moyenne", "new moyenne", "next target")]
-    table += [(p.name, f"{p.moyenne:.3f}", f"{new:.3f}", target) for p, new, target in moy]
+    table: list[tuple[Any, ...]] = [("player", f"old {word}", f"new {word}", f"next {then}")]
+    places = own.AVERAGE_DECIMALS
+    table += [(r["name"], f"{r['old']:.{places}f}", f"{r['new']:.{places}f}", r[then]) for r in rows]
     _print_table(table)
     return 0
-
-
-def _kegle_averages(store: LeagueStore, comp: Competition) -> list[dict[str, Any]]:
-    """Each player's series average over the competition (points / series, 2 decimals; without
-    series his own) and the distance it gives under the scheme."""
-    rows = {r.name: r for r in standings(store.players(comp), store.results(comp), game="kegle")}
-    out = []
-    for p in store.players(comp):
-        row = rows.get(p.name)
-        new = row.average if row is not None and row.series else p.moyenne
-        out.append({"name": p.name, "old": p.moyenne, "new": new,
-                    "distance": comp.record.kegle_distance(new)})
-    return out
 
 
 def _result_line(r: Any) -> str:
     who = {"p1": f"{r.p1} wins", "p2": f"{r.p2} wins", "draw": "a draw"}[r.winner]
     kind = "barrage " if r.barrage else ""
     night = f" (night {r.fixture})" if r.fixture is not None else ""
-    if r.game == "golf":
-        return (f"{kind}{r.p1} - {r.p2}: frames {r.frames[0]}-{r.frames[1]}, "
-                f"balls {r.balls[0]}-{r.balls[1]}: {who}; points {r.points[0]}-{r.points[1]}{night}")
-    if r.game == "kegle":
-        who = who if r.winner != "draw" else "a tie"
-        return (f"{kind}{r.p1} {r.scored[0]}/{r.targets[0]} - {r.p2} {r.scored[1]}/{r.targets[1]} in "
-                f"{r.series[0]} series: {who}; points {r.points[0]}-{r.points[1]}{night}")
-    bonus = f" (bonus {r.bonus[0]}-{r.bonus[1]})" if any(r.bonus) else ""
-    return (f"{kind}{r.p1} {r.caroms[0]}/{r.targets[0]} - {r.p2} {r.caroms[1]}/{r.targets[1]} "
-            f"in {r.innings[0]} innings: {who}; points {r.points[0]}-{r.points[1]}{bonus}{night}")
+    line: str = part.of(r.game).result_line(r, kind, who, night)
+    return line
 
 
 def _print_table(rows: list[tuple[Any, ...]]) -> None:

@@ -82,6 +82,14 @@ class Inbox:
         self.lock = threading.RLock()
         self.db.execute("PRAGMA journal_mode=WAL")  # the league page reads while matches come in
         self.db.executescript(SCHEMA)
+        #: the competitions' members as last read, and the file's version then (``_version``)
+        self._members: list[Members] | None = None
+        self._members_at: tuple[int, int] | None = None
+
+    def _version(self) -> tuple[int, int]:
+        """Changes since: another connection's commits (a ``league`` command's: SQLite's
+        ``data_version``) and this connection's own (``total_changes``)."""
+        return int(self.db.execute("PRAGMA data_version").fetchone()[0]), self.db.total_changes
 
     # --- members' names -------------------------------------------------------------
     def alias(self, comp: Competition, name: str, member: str, pub: str = "") -> None:
@@ -94,8 +102,13 @@ class Inbox:
                             "VALUES (?, ?, ?, ?)", (comp.id, pub, name, member))
 
     def members(self) -> list[Members]:
+        """Every competition's members; read again only when the file changed since (a match
+        stored by ``take`` changes none of them and keeps them)."""
         out = []
         with self.lock:
+            version = self._version()
+            if self._members is not None and self._members_at == version:
+                return self._members
             for comp in self.store.competitions():
                 players = self.store.players(comp)
                 names = frozenset(p.name for p in players)
@@ -104,6 +117,7 @@ class Inbox:
                 teams = {t.name: t for t in self.store.teams(comp)}
                 out.append(Members(comp, names, {(p, n): m for p, n, m in rows}, {p.name: p for p in players},
                                    teams, tuple(self.store.fixtures(comp)) if teams else ()))
+            self._members, self._members_at = out, version
         return out
 
     # --- received, not yet checked ----------------------------------------------------
@@ -177,6 +191,7 @@ class Inbox:
             if had is not None and had[1]:
                 result = replace(result, barrage=True)
             data = json.dumps(_result_dict(result))
+            before = self._version()
             with self.db:
                 if had is not None:
                     self.db.execute("DELETE FROM match_digests WHERE result_id=?", (had[0],))
@@ -190,6 +205,8 @@ class Inbox:
                                 (rec.id, pub, rec.table, rec.started, rec.revision, cur.lastrowid,
                                  time.time(), int(result.barrage)))
                 self._forget(received)
+            if self._members_at == before:  # a result and its rows: the members read still hold
+                self._members_at = self._version()
         return Outcome("replaced" if had else "stored", rec.id, f"{comp.name}: {result.p1} - {result.p2}")
 
     def _known(self, match_id: str, revision: int, key: str) -> Outcome | None:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import IllegalCall
-from . import games
+from . import games, part
 from .limits import FUTURE_S, MAX_MESSAGE_BYTES, cut, short
 from .matchlog import NotACompetitionMatch, ReplayedMatch, replay_match
 from .messages import BadMessage, decode_match, match_id
@@ -142,7 +142,7 @@ def replayed(rec: Received, should_stop: Callable[[], bool] | None = None) -> Re
 def check(rec: Received, match: ReplayedMatch | None = None) -> None:
     """``Refused`` unless the pub reports what the engine computes from the log."""
     match = replayed(rec) if match is None else match
-    if not match.final.get("finished") and match.game != "carom":  # carom: an innings cap may read it
+    if not match.final.get("finished") and not part.of(match.game).READ_UNFINISHED:  # carom: an innings cap
         raise Refused("the match in the log is not finished")
     own = games.reported_by_engine(match)
     told = {k: rec.reported.get(k) for k in own}
@@ -155,15 +155,22 @@ def fits(comp: Competition, game: str, discipline: str) -> str | None:
     """Why a match of ``game`` (and ``discipline``) does not fit ``comp`` (None: it fits)."""
     if comp.game != game:
         return f"{comp.name!r} is a {comp.game} competition; this log is a {game} match"
-    if game == "carom" and comp.discipline != discipline:
+    if part.of(game).DISCIPLINES and comp.discipline != discipline:
         return f"{comp.name!r} is a {comp.discipline} competition; this log is a {discipline} match"
     return None
+
+
+def discipline_of(match: ReplayedMatch) -> str:
+    """The discipline a match was played in (its game's first when the set-up names none), for a
+    game whose competitions have one; "" for any other."""
+    own = part.of(match.game).DISCIPLINES
+    return (match.discipline or own[0]) if own else ""
 
 
 def place(rec: Received, comps: list[Members], match: ReplayedMatch) -> tuple[Competition, Result]:
     """The competition the match belongs to and its result there (members' names, points)."""
     game = match.game
-    kind = (match.discipline or "libre") if game == "carom" else ""
+    kind = discipline_of(match)
     if rec.competition is not None:
         chosen = [m for m in comps if m.comp.name == rec.competition]
         if not chosen:

@@ -78,7 +78,7 @@ def replay_match(lines: Sequence[str], should_stop: Callable[[], bool] | None = 
 
 def carom_result(match: ReplayedMatch, source: str = "", barrage: bool = False) -> Result:
     """A carom competition's result from a replayed match (names from the set-up, p1 = yellow)."""
-    if match.game != "carom":
+    if "match_points" not in match.final:  # the engine's own match points: carom's alone
         raise NotACompetitionMatch(f"the log is a {match.game} match, not carom")
     out = match.final
     if not out["finished"]:

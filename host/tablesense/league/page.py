@@ -40,36 +40,14 @@ function grid(head, rows) {
     r.forEach(v => tr.appendChild(el('td', String(v), /^[-\d./]+$/.test(String(v)) ? 'n' : ''))); });
   return t;
 }
-const COLUMNS = {
-  carom: [['played', 'played'], ['won', 'won'], ['drawn', 'drawn'], ['lost', 'lost'], ['points', 'points'],
-          ['caroms', 'caroms'], ['innings', 'innings'], ['average', 'average', 3], ['high run', 'high_run']],
-  golf: [['played', 'played'], ['won', 'won'], ['lost', 'lost'], ['points', 'points'],
-         ['frames', 'frames_won'], ['lost', 'frames_lost'], ['balls', 'balls_won'],
-         ['against', 'balls_lost']],
-  kegle: [['played', 'played'], ['won', 'won'], ['tied', 'drawn'], ['lost', 'lost'], ['points', 'points'],
-          ['scored', 'scored'], ['series', 'series'], ['average', 'average', 2], ['highest', 'highest']],
-};
-function standings(rows, game) {
-  const cols = COLUMNS[game] || COLUMNS.carom;
+function standings(rows, cols) {
   return grid(['#', 'player', ...cols.map(c => c[0])],
     rows.map((r, i) => [i + 1, r.name, ...cols.map(([, k, d]) =>
       d ? (r[k] === null || r[k] === undefined ? '?' : r[k].toFixed(d)) : r[k])]));
 }
-const HEADS = {
-  carom: ['yellow', '', 'white', '', 'innings', 'points', 'where', 'match'],
-  golf: ['', 'frames', '', 'balls', 'points', 'where', 'match'],
-  kegle: ['', '', '', '', 'series', 'points', 'where', 'match'],
-};
 function score(r) {
   const where = r.pub ? `${r.pub} table ${r.table}` : 'entered', id = r.match || '';
-  const pts = `${r.points[0]}-${r.points[1]}`;
-  if (r.game === 'golf')
-    return [r.p1, `${r.frames[0]}-${r.frames[1]}`, r.p2, `${r.balls[0]}-${r.balls[1]}`, pts, where, id];
-  if (r.game === 'kegle')
-    return [r.p1, `${r.scored[0]}/${r.targets[0]}`, r.p2, `${r.scored[1]}/${r.targets[1]}`, r.series[0], pts,
-            where, id];
-  return [r.p1, `${r.caroms[0]}/${r.targets[0]}`, r.p2, `${r.caroms[1]}/${r.targets[1]}`, r.innings[0], pts,
-          where, id];
+  return [...r.cells, `${r.points[0]}-${r.points[1]}`, where, id];
 }
 function fixtures(list) {
   return grid(['date', 'home', 'away', 'where'], list.map(f => [f.date, f.home, f.away, f.pub || '']));
@@ -81,11 +59,10 @@ function render(d) {
     (x.summary || Object.values(x.match.players).join(' - ')), 'live')));
   const comps = document.getElementById('comps'); comps.replaceChildren();
   d.competitions.forEach(c => {
-    const what = c.game === 'carom' ? c.discipline : `${c.game}, ${c.scheme}`;
-    comps.appendChild(el('h2', `${c.name} (${c.half} ${c.season}, ${what})`));
+    comps.appendChild(el('h2', `${c.name} (${c.half} ${c.season}, ${c.what})`));
     (c.groups || []).forEach(g => {
       if (g.group) comps.appendChild(el('h3', `group ${g.group}`));
-      comps.appendChild(standings(g.standings, c.game));
+      comps.appendChild(standings(g.standings, c.columns));
       if (g.winner) comps.appendChild(el('p', `winner: ${g.winner}`));
       else if (g.decider.length && c.decider)
         comps.appendChild(el('p', `a ${c.decider} decides between ${g.decider.join(' and ')}`, 'decider'));
@@ -108,7 +85,7 @@ function render(d) {
     if ((sch.played || []).length) { comps.appendChild(el('h3', `Played: ${sch.played.length} of ${all}`,
       'played'));
       comps.appendChild(fixtures(sch.played)); }
-    const head = HEADS[c.game] || HEADS.carom;
+    const head = c.heads;
     c.rounds.forEach(r => { comps.appendChild(el('h3', `Round ${r.round} (${r.date})`));
       comps.appendChild(grid(head, r.results.map(score))); });
     if (c.entered.length) { comps.appendChild(el('h3', 'Entered by hand'));
@@ -116,7 +93,7 @@ function render(d) {
   });
   const years = document.getElementById('years'); years.replaceChildren();
   d.years.forEach(y => { years.appendChild(el('h2', `Year ${y.season}: ${y.halves.join(' + ')}`));
-    years.appendChild(standings(y.standings, y.game)); });
+    years.appendChild(standings(y.standings, y.columns)); });
   const bad = document.getElementById('refused'); bad.replaceChildren();
   if (d.error) bad.appendChild(el('p', `the league's data cannot be read now: ${d.error}`, 'bad'));
   if (d.refused.length) { bad.appendChild(el('h2', 'Refused'));

@@ -19,13 +19,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ..errors import IllegalCall
 from ..pub import Pub
 from ..store import Store
 from ..store import effective_lines as store_effective
+from . import part
 from .matchlog import NotACompetitionMatch, replay_match
-from .nights import BadNights, card_players, card_result, decode_nights, night_view, scheme_of, tag
-from .scheme import Scheme
+from .nights import BadNights, card_result, decode_nights, night_view, scheme_of, tag
 from .standings import Result
 
 #: the most of the pub's newest matches looked at for tonight's nights
@@ -64,7 +63,8 @@ class PubNights:
 
         Any other set-up is unchanged."""
         game, players = setup.get("game"), setup.get("players")
-        if game not in ("carom", "kegle") or not isinstance(players, dict) or not self.cards \
+        own = part.find(game)
+        if own is None or not isinstance(players, dict) or not self.cards \
                 or not all(isinstance(v, (str, list)) for v in players.values()):
             return setup  # no night's match (or a set-up the engine refuses with its reason)
         card = tag(self.cards, str(game), players, time.time() if now is None else now)
@@ -72,23 +72,8 @@ class PubNights:
             return setup
         night = (f"this is a match of tonight's team night ({card['home']['team']} - {card['away']['team']}, "
                  f"{card['competition']})")
-        scheme = scheme_of(card)
-        if game == "kegle":
-            return _kegle_distances(setup, card, scheme, night)
-        discipline = setup.get("discipline") or "libre"
-        if card.get("discipline") and discipline != card["discipline"]:
-            raise IllegalCall(f"{night}, played {card['discipline']}, not {str(discipline)[:20]}")
-        setup = _carom_targets(setup, card)
-        cap = scheme.innings_cap
-        if cap is None:
-            return setup
-        given = setup.get("innings_limit")
-        if given is None or given == "":
-            return {**setup, "innings_limit": cap}
-        if given != cap:
-            raise IllegalCall(f"{night}, played to {cap} innings (carom.innings-limit): leave the innings "
-                              f"limit empty or make it {cap}, not {str(given)[:20]}")
-        return setup
+        night_setup: dict[str, Any] = own.night_setup(setup, card, scheme_of(card), night)
+        return night_setup
 
     # --- reading the night's matches ------------------------------------------------------
     def _result(self, log: Store, card: dict[str, Any], match_id: int, table: str) -> Result | None:
@@ -110,7 +95,8 @@ class PubNights:
         current = {tab.match.id: tab for tab in pub.tables.values() if tab.match is not None}
         out: set[int] = set()
         for m in log.matches(limit=RECENT):
-            if m.ended is not None or m.game != "carom":
+            own = part.find(m.game)
+            if m.ended is not None or own is None or not own.READ_UNFINISHED:  # an innings cap may read it
                 continue
             card = tag(self.cards, m.game, m.players, m.started)
             if card is None or scheme_of(card).innings_cap is None:
@@ -148,37 +134,6 @@ class PubNights:
             out.append(night_view(card, played, playing))
         return {"pub": self.name, "nights": out}
 
-
-
-def _carom_targets(setup: dict[str, Any], card: dict[str, Any]) -> dict[str, Any]:
-    """A carom night's set-up with the players' moyennes in the competition (their targets follow
-    from them) unless it gives targets or moyennes, and marked as a competition match."""
-    out = {**setup}
-    out.setdefault("competition", card["competition"])
-    players = card_players(card)
-    names = [setup["players"].get(side) for side in ("p1", "p2")]
-    if "targets" not in setup and "moyennes" not in setup and all(isinstance(n, str) and n in players
-                                                                     for n in names):
-        out["moyennes"] = {side: players[str(n)].moyenne for side, n in zip(("p1", "p2"), names, strict=True)}
-    return out
-
-
-def _kegle_distances(setup: dict[str, Any], card: dict[str, Any], scheme: Scheme,
-                     night: str) -> dict[str, Any]:
-    """A keglebillard night's set-up with each player's distance under the scheme as its targets."""
-    players = card_players(card)
-    own: dict[str, int] = {}
-    for side in ("p1", "p2"):
-        name = setup["players"][side]
-        player = players.get(name) if isinstance(name, str) else None
-        if player is None:
-            return setup  # not one player a side: the league says why at the end, as for any match
-        own[side] = scheme.kegle_distance(player.moyenne)
-    given = setup.get("targets")
-    if given and given != own:
-        said = " and ".join(f"{setup['players'][p]} to {own[p]}" for p in ("p1", "p2"))
-        raise IllegalCall(f"{night}: {said} (kegle.distance), not {str(given)[:40]}")
-    return {**setup, "targets": own}
 
 
 def _at_cap(card: dict[str, Any], tab: Any) -> bool:

@@ -7,7 +7,7 @@ so a file changed later changes no running competition.
 The file, every key optional but ``game``::
 
     name = "visite-25"
-    game = "carom"                  # carom | golf | kegle
+    game = "carom"                  # carom | golf | kegle (league.part.names())
     title = "..."                   # one line for people
     [match]
     count = "belgian"               # carom: de-bruijn | belgian | win-draw-loss | percentage
@@ -49,17 +49,11 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import TablesenseError
+from . import part
 from .limits import cut, short
 
-GAMES = ("carom", "golf", "kegle")
-#: how a carom match's points are counted (``count``); golf and keglebillard count ``result``
-CAROM_COUNTS = ("de-bruijn", "belgian", "win-draw-loss", "percentage")
-#: the columns a game's standings can be ordered by (``standings.order``)
-ORDER_COLUMNS = {
-    "carom": ("points", "average", "high_run", "caroms"),
-    "golf": ("points", "frames", "frames_won", "balls", "balls_won"),
-    "kegle": ("points", "average", "highest", "scored"),
-}
+#: the games a scheme may be of: every game, each with its league part (``part``)
+GAMES = part.names()
 #: what decides players level on every ordering column at the top
 TIES = ("barrage", "deciding-game", "shoot-out", "shared")
 #: what the match deciding a tie is called
@@ -175,31 +169,8 @@ class Scheme:
 
     def lines(self) -> list[str]:
         """What the scheme says, one line each, for ``league show``."""
-        g = self.game
         out = [f"scheme {self.name}" + (f": {self.title}" if self.title else "")]
-        if g == "carom":
-            count = {"de-bruijn": f"De Bruijn: the winner {self.win}, a draw {self.draw} each, the loser "
-                                  f"caroms x 10 / target (at most {self.draw - 1})",
-                     "belgian": "the Belgian count: caroms x 10 / target for each (10 at the target)",
-                     "percentage": "caroms x 100 / target for each",
-                     "win-draw-loss": f"a win {self.win}, a draw {self.draw}, a loss {self.loss}"}[self.count]
-            out.append(f"match points: {count}")
-            if self.innings_cap:
-                out.append(f"innings cap: {self.innings_cap} (the match is read at the end of inning "
-                           f"{self.innings_cap}, the higher share of the target wins)")
-            if self.bonus or self.bonus_winner:
-                out.append(f"bonus for a match moyenne above one's own (cut to {self.bonus_decimals} "
-                           f"decimals): the winner {self.bonus_winner}, the other {self.bonus}")
-        elif g == "golf":
-            out.append(f"matches to {self.frames_to_win} winning frames; a win {self.win}, a loss "
-                       f"{self.loss}" + (f", {self.per_frame} a frame won" if self.per_frame else ""))
-        else:
-            out.append(f"a win {self.win}, a tie {self.draw}, a loss {self.loss}")
-            if self.distance is not None:
-                out.append(f"distance {self.distance} for everyone")
-            else:
-                out.append(f"distance: series average x {self.series} series, rounded half up, "
-                           f"{self.minimum} to {self.maximum}")
+        out += part.of(self.game).scheme_lines(self)
         above, level, below = self.team_points
         out.append(f"team nights: {above}/{level}/{below} for the higher/equal/lower sum of points; "
                    f"who plays whom: {self.night}")
@@ -244,8 +215,11 @@ def _builtins() -> dict[str, Scheme]:
 
 
 BUILTIN: dict[str, Scheme] = _builtins()
-#: the scheme a competition of a game gets when none is named
-DEFAULT = {"carom": "de-bruijn", "golf": "golf-frames", "kegle": "kegle-handicap"}
+
+
+def default(game: str) -> Scheme:
+    """The scheme a competition of ``game`` gets when none is named (its league part's ``SCHEME``)."""
+    return BUILTIN[part.of(game).SCHEME]
 
 
 def builtin(name: str, game: str | None = None) -> Scheme:
@@ -261,7 +235,7 @@ def builtin(name: str, game: str | None = None) -> Scheme:
 def resolve(name_or_file: str | None, game: str) -> Scheme:
     """The scheme ``league create --scheme`` names: a built-in one, or a TOML or JSON file."""
     if name_or_file is None:
-        return BUILTIN[DEFAULT[game]]
+        return default(game)
     if name_or_file in BUILTIN:
         return builtin(name_or_file, game)
     path = Path(name_or_file)
@@ -301,10 +275,11 @@ _SECTIONS: dict[str, dict[str, str]] = {
     "team": {"points": "team_points", "night": "night"},
     "standings": {"order": "order", "tie": "tie"},
 }
-#: fields that belong to one game only
-_GAME_ONLY = {"per_frame": "golf", "frames_to_win": "golf", "innings_cap": "carom", "bonus": "carom",
-              "bonus_winner": "carom", "bonus_decimals": "carom", "distance": "kegle", "series": "kegle",
-              "minimum": "kegle", "maximum": "kegle"}
+
+
+def _game_only() -> dict[str, str]:
+    """The fields that belong to one game only (its league part's ``SCHEME_FIELDS``) -> that game."""
+    return {name: game for game in GAMES for name in part.of(game).SCHEME_FIELDS}
 
 
 def from_file(data: Any, default_name: str = "scheme") -> Scheme:
@@ -318,7 +293,8 @@ def from_file(data: Any, default_name: str = "scheme") -> Scheme:
     game = data.get("game")
     if game not in GAMES:
         raise SchemeError(f"game must be one of {', '.join(GAMES)}, not {short(game)}")
-    base = BUILTIN[DEFAULT[game]]
+    base = default(game)
+    only = _game_only()
     fields: dict[str, Any] = {"name": _text(data.get("name", default_name), "name"),
                               "title": _text(data.get("title", ""), "title", empty=True)}
     for section, keys in _SECTIONS.items():
@@ -330,12 +306,10 @@ def from_file(data: Any, default_name: str = "scheme") -> Scheme:
             raise SchemeError(f"unknown key {short(sorted(bad)[0])} in [{section}] (keys: {', '.join(keys)})")
         for key, name in keys.items():
             if key in given:
-                if name in _GAME_ONLY and _GAME_ONLY[name] != game:
-                    raise SchemeError(f"[{section}] {key} is for {_GAME_ONLY[name]}, not {game}")
+                if name in only and only[name] != game:
+                    raise SchemeError(f"[{section}] {key} is for {only[name]}, not {game}")
                 fields[name] = given[key]
-    if game != "carom":
-        fields.setdefault("count", "result")
-    elif "count" in fields and "win" not in fields and fields["count"] == "de-bruijn":
+    if fields.get("count") == "de-bruijn" and "win" not in fields:  # the count's own win and draw
         fields.update(win=11, draw=10)
     try:
         return check(replace(base, game=game, **_typed(fields)))
@@ -391,18 +365,11 @@ def check(s: Scheme) -> Scheme:
     _text(s.name, "name")
     for name in ("win", "draw", "loss", "per_frame", "bonus", "bonus_winner", "series", "minimum", "maximum"):
         _count(s, name)
-    if s.game == "carom" and s.count not in CAROM_COUNTS:
-        raise SchemeError(f"[match] count of a carom scheme is one of {', '.join(CAROM_COUNTS)}, "
-                          f"not {short(s.count)}")
-    if s.game != "carom" and s.count != "result":
-        raise SchemeError(f"[match] count is for carom; a {s.game} match counts win, draw, loss"
-                          + (" and per_frame" if s.game == "golf" else ""))
+    own = part.of(s.game)
+    own.check_scheme(s)  # its count, and what else the game's engine holds it to
     if s.count == "de-bruijn" and s.draw < 1:
         raise SchemeError("[match] draw of a de-bruijn scheme is at least 1 "
                           "(the loser gets at most draw - 1)")
-    if s.game == "golf" and s.frames_to_win != 2:
-        raise SchemeError(f"[match] frames_to_win is 2: the rule engine plays golf to two winning frames "
-                          f"(golf.match.won, seed 000 'How you win'), not {short(s.frames_to_win)}")
     if s.innings_cap is not None and not (_is_count(s.innings_cap) and 1 <= s.innings_cap <= 1000):
         raise SchemeError(f"[match] innings_cap is a number of innings from 1 to 1000, "
                           f"not {short(s.innings_cap)}")
@@ -412,15 +379,12 @@ def check(s: Scheme) -> Scheme:
         _count(s, "distance")
         if s.distance < 1:
             raise SchemeError("[distance] fixed is at least 1")
-    if s.game == "kegle" and s.distance is None and not (1 <= s.series and 1 <= s.minimum <= s.maximum):
-        raise SchemeError(f"[distance] wants series at least 1 and 1 <= minimum <= maximum, not "
-                          f"{s.series}, {s.minimum}, {s.maximum}")
     if len(s.team_points) != 3 or not all(_is_count(v) for v in s.team_points):
         raise SchemeError(f"[team] points is three counts (above, equal, below), "
                           f"not {short(list(s.team_points))}")
     if s.night not in NIGHTS:
         raise SchemeError(f"[team] night is one of {', '.join(NIGHTS)}, not {short(s.night)}")
-    columns = ORDER_COLUMNS[s.game]
+    columns = own.ORDER_COLUMNS
     if not s.order or len(s.order) > len(columns) or any(c not in columns for c in s.order) \
             or len(set(s.order)) != len(s.order):
         raise SchemeError(f"[standings] order of a {s.game} scheme is a list of {', '.join(columns)}, each "
@@ -440,5 +404,5 @@ def _count(s: Scheme, name: str) -> None:
         raise SchemeError(f"{_key(name)} is a whole number from 0 to {MAX_FIELD:,}, not {short(value)}")
 
 
-__all__ = ["BUILTIN", "DEFAULT", "GAMES", "Scheme", "SchemeError", "builtin", "check", "from_dict",
+__all__ = ["BUILTIN", "GAMES", "Scheme", "SchemeError", "builtin", "check", "default", "from_dict",
            "from_file", "load", "resolve"]

@@ -6,21 +6,16 @@ Pure: competitions' players and results in, players and standings out.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from .standings import Player, Result, Standing, new_moyennes, standings
+from . import part
+from .standings import Player, Result, Standing, standings
 
 
 def next_half_players(players: list[Player], results: list[Result], game: str = "carom") -> list[Player]:
     """The players of the next half with the moyennes the last half gave them (keglebillard:
-    their series average over it; golf: as they were), in their groups and duos."""
-    if game == "golf":
-        return [replace(p, team="") for p in players]
-    if game == "kegle":
-        rows = {r.name: r for r in standings(players, results, game="kegle")}
-        return [replace(p, team="", moyenne=rows[p.name].average if p.name in rows and rows[p.name].series
-                        else p.moyenne) for p in players]
-    return [replace(p, moyenne=moyenne, team="") for p, moyenne, _ in new_moyennes(players, results)]
+    their series average over it; golf: as they were), in their groups and duos: the game's
+    league part's ``next_half``."""
+    half: list[Player] = part.of(game).next_half(players, results)
+    return half
 
 
 def year_standings(halves: list[tuple[list[Player], list[Result]]], order: tuple[str, ...] = ("points",),

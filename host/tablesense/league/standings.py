@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from ..errors import IllegalCall
 from ..rules.carom.profiles import MINIMUM_PROFILES
 from ..rules.carom.targets import below_minimum, target_from_moyenne
+from .part import of as _part
 from .scheme import Scheme, builtin
 
 
@@ -89,9 +90,8 @@ class Standing:
     @property
     def average(self) -> float:
         """Carom: caroms per inning (3 decimals); keglebillard: points per series (2 decimals)."""
-        if self.game == "kegle":
-            return round(self.scored / self.series, 2) if self.series else 0.0
-        return round(self.caroms / self.innings, 3) if self.innings else 0.0
+        average: float = _part(self.game).average(self)
+        return average
 
     def value(self, column: str) -> float:
         """A column the standings can be ordered by (``scheme.ORDER_COLUMNS``)."""
@@ -105,22 +105,12 @@ class Standing:
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {"name": self.name, "played": self.played, "won": self.won}
-        if self.game == "golf":
-            out.update(lost=self.lost, points=self.points, frames_won=self.frames_won,
-                       frames_lost=self.frames_lost, balls_won=self.balls_won, balls_lost=self.balls_lost)
-        elif self.game == "kegle":
-            out.update(drawn=self.drawn, lost=self.lost, points=self.points, scored=self.scored,
-                       series=self.series, average=self.average, highest=self.highest)
-        else:
-            out.update(drawn=self.drawn, lost=self.lost, points=self.points, caroms=self.caroms,
-                       innings=self.innings, average=self.average, high_run=self.high_run)
+        out.update(_part(self.game).row(self))
         if self.group:
             out["group"] = self.group
         return out
 
 
-#: after a scheme's ``order`` (and a decider's result), what orders the rest of the table
-_THEN = {"carom": ("average",), "golf": ("frames", "balls", "frames_won"), "kegle": ("average", "highest")}
 _DEFAULT_ORDER = ("points",)
 
 
@@ -200,13 +190,12 @@ def standings(players: list[Player], results: list[Result], order: tuple[str, ..
             continue
         for i, name in enumerate((r.p1, r.p2)):
             _count(table[name], r, i)
-    then = tuple(c for c in _THEN.get(game, ()) if c not in order)
+    then = tuple(c for c in _part(game).THEN if c not in order)  # after the order and a decider
     return sorted(table.values(), key=lambda s: (*(-s.value(c) for c in order), -s.barrage_won,
                                                  *(-s.value(c) for c in then), s.name))
 
 
 def _count(row: Standing, r: Result, i: int) -> None:
-    j = 1 - i
     row.played += 1
     row.points += r.points[i]
     me = "p1" if i == 0 else "p2"
@@ -216,19 +205,7 @@ def _count(row: Standing, r: Result, i: int) -> None:
         row.won += 1
     else:
         row.lost += 1
-    if row.game == "golf":
-        row.frames_won += r.frames[i]
-        row.frames_lost += r.frames[j]
-        row.balls_won += r.balls[i]
-        row.balls_lost += r.balls[j]
-    elif row.game == "kegle":
-        row.scored += r.scored[i]
-        row.series += r.series[i]
-        row.highest = max(row.highest, r.highest[i])
-    else:
-        row.caroms += r.caroms[i]
-        row.innings += r.innings[i]
-        row.high_run = max(row.high_run, r.high_run[i])
+    _part(row.game).count(row, r, i)
 
 
 def winner(rows: list[Standing], order: tuple[str, ...] = _DEFAULT_ORDER) -> tuple[str | None, list[str]]:
@@ -247,9 +224,11 @@ def winner(rows: list[Standing], order: tuple[str, ...] = _DEFAULT_ORDER) -> tup
     return None, [r.name for r in leaders]
 
 
-def new_moyennes(players: list[Player], results: list[Result]) -> list[tuple[Player, float, int]]:
-    """"carom.league.moyenne": (player, new moyenne, its target) over the half season's matches."""
-    rows = {r.name: r for r in standings(players, [r for r in results if r.game == "carom"])}
+def new_moyennes(players: list[Player], results: list[Result],
+                 game: str = "carom") -> list[tuple[Player, float, int]]:
+    """"carom.league.moyenne": (player, new moyenne, its target) over the half season's matches
+    (those of ``game``)."""
+    rows = {r.name: r for r in standings(players, [r for r in results if r.game == game], game=game)}
     out = []
     for p in players:
         row = rows.get(p.name)

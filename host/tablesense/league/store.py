@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import IllegalCall, TablesenseError
-from ..rules.carom.profiles import resolve_profile
+from . import part
 from .broker_url import PUB_NAME
 from .limits import MAX_COMPETITION, MAX_MOYENNE, short
 from .logcheck import name_fault
-from .scheme import DEFAULT, GAMES, Scheme, SchemeError, builtin, from_dict
+from .scheme import GAMES, Scheme, SchemeError, builtin, default, from_dict
 from .standings import Player, Result
 
 SCHEMA = """
@@ -78,6 +78,8 @@ MIGRATIONS = (
 COMPETITION_COLUMNS = "id, name, season, half, discipline, profile, scheme, game, rules"
 
 HALVES = ("najaar", "voorjaar")
+#: the league's first game: the competitions and results stored before it had others name none
+FIRST_GAME = "carom"
 DISCIPLINES = ("libre", "bandstoten", "driebanden")
 #: a group of a competition (a café's A or B series): a short label
 MAX_GROUP = 20
@@ -117,7 +119,7 @@ class Competition:
         try:
             return builtin(self.scheme, self.game)
         except SchemeError:
-            return builtin(DEFAULT.get(self.game, "de-bruijn"))
+            return default(self.game if self.game in GAMES else FIRST_GAME)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +181,7 @@ class LeagueStore:
     def create(self, name: str, season: str = "", half: str = "najaar", discipline: str = "libre",
                profile: str = "club", scheme: str | Scheme | None = None, game: str = "carom") -> Competition:
         """A competition of ``game`` under ``scheme`` (a built-in's name, or a record: a club's
-        own, kept with the competition; default: the game's, ``scheme.DEFAULT``)."""
+        own, kept with the competition; default: the game's, ``scheme.default``)."""
         if not name or not name.isprintable() or name != name.strip() or len(name) > MAX_COMPETITION:
             raise LeagueError(f"a competition's name is 1 to {MAX_COMPETITION} printable characters with no "
                               f"space at an end, not {short(name)}")
@@ -187,23 +189,22 @@ class LeagueStore:
             raise LeagueError(f"game must be one of {', '.join(GAMES)}, not {game!r}")
         if half not in HALVES:
             raise LeagueError(f"half must be one of {', '.join(HALVES)}, not {half!r}")
-        if game == "carom" and discipline not in DISCIPLINES:
-            raise LeagueError(f"discipline must be one of {', '.join(DISCIPLINES)}, not {discipline!r}")
+        own = part.of(game)
+        if own.DISCIPLINES and discipline not in own.DISCIPLINES:
+            raise LeagueError(f"discipline must be one of {', '.join(own.DISCIPLINES)}, not {discipline!r}")
         try:
-            if scheme is None:
-                scheme = DEFAULT.get(game, "")
-            record = builtin(scheme, game) if isinstance(scheme, str) else scheme
+            record = default(game) if scheme is None else builtin(scheme, game) if isinstance(scheme, str) \
+                else scheme
         except SchemeError as exc:
             raise LeagueError(str(exc)) from None
         if record.game != game:
             raise LeagueError(f"scheme {record.name!r} is for {record.game}; this is a {game} competition")
-        if game == "carom":
-            try:
-                profile = resolve_profile(profile)
-            except IllegalCall as exc:
-                raise LeagueError(str(exc)) from None
-        else:
-            discipline, profile = "", ""
+        try:
+            profile = own.profile(profile)  # the club's rule profile ("" for a game without one)
+        except IllegalCall as exc:
+            raise LeagueError(str(exc)) from None
+        if not own.DISCIPLINES:
+            discipline = ""
         stored = json.dumps(record.to_dict())  # kept: a later release's built-ins change no competition
         try:
             with self.db:
@@ -294,7 +295,7 @@ class LeagueStore:
         if not 0 <= moyenne <= MAX_MOYENNE:  # NaN fails both
             raise LeagueError(f"a moyenne is a number from 0 to {MAX_MOYENNE:g}, not {moyenne}")
         if members:
-            if comp.game != "golf" or len(members) != 2 or members[0] == members[1]:
+            if not part.of(comp.game).DUOS or len(members) != 2 or members[0] == members[1]:
                 raise LeagueError("a duo is two players of a golf competition (golf.duo.*)")
             for m in members:
                 why = name_fault(m)
@@ -365,7 +366,7 @@ def _result_dict(r: Result) -> dict[str, Any]:
     out: dict[str, Any] = {"p1": r.p1, "p2": r.p2, "caroms": list(r.caroms), "innings": list(r.innings),
                            "targets": list(r.targets), "winner": r.winner, "points": list(r.points),
                            "high_run": list(r.high_run), "barrage": r.barrage, "source": r.source}
-    if r.game != "carom":
+    if r.game != FIRST_GAME:  # a row without one is of the league's first game
         out["game"] = r.game
     for name in GAME_PAIRS:
         value = getattr(r, name)
@@ -388,4 +389,4 @@ def _result_from(d: dict[str, Any]) -> Result:
         extra["openers"] = tuple(d["openers"])
     return Result(d["p1"], d["p2"], tuple(d["caroms"]), tuple(d["innings"]), tuple(d["targets"]),  # type: ignore[arg-type]
                   d["winner"], tuple(d["points"]), tuple(d["high_run"]), bool(d["barrage"]),  # type: ignore[arg-type]
-                  d.get("source", ""), game=d.get("game", "carom"), fixture=d.get("fixture"), **extra)
+                  d.get("source", ""), game=d.get("game", FIRST_GAME), fixture=d.get("fixture"), **extra)

@@ -17,6 +17,7 @@ import math
 import time
 from typing import Any
 
+from . import part
 from .inbox import Inbox
 from .limits import MAX_COUNT, MAX_FIXTURE, MAX_STARTED, MIN_STARTED, cut
 from .report import report
@@ -50,7 +51,7 @@ def league_view(inbox: Inbox, live: list[dict[str, Any]]) -> dict[str, Any]:
             rows = year_standings([(p, rs) for p, (_, rs) in zip(players, group)], first.record.order,
                                   first.game)
             years.append({"season": season, "halves": [c.name for c, _ in group], "game": first.game,
-                          "standings": [r.to_dict() for r in rows]})
+                          "columns": columns(first.game), "standings": [r.to_dict() for r in rows]})
     refused = [{"pub": p, "match": m, "reason": r, "at": at} for p, m, r, at in inbox.refused(REFUSED_SHOWN)]
     return finite({"competitions": out, "years": years, "live": live, "refused": refused,
                    "refused_total": inbox.refused_count(), "unreadable": unreadable, "now": time.time()})
@@ -85,11 +86,21 @@ def _competition(inbox: Inbox, comp: Competition, unreadable: list[dict[str, Any
             entered.append(item)
     rounds = [{"round": n, "date": day, "results": items}
               for n, (day, items) in enumerate(sorted(by_date.items()), start=1)]
+    own = part.of(comp.game)
     view = {"name": comp.name, "season": comp.season, "half": comp.half, "discipline": comp.discipline,
             "profile": comp.profile, "game": comp.game, "scheme": comp.scheme,
+            "what": comp.discipline if own.DISCIPLINES else f"{comp.game}, {comp.scheme}",
+            "columns": columns(comp.game), "heads": [*own.RESULT_HEADS, "points", "where", "match"],
             "decider": comp.record.decider, "rounds": rounds, "entered": entered}
     view.update({k: v for k, v in tables.items() if k not in ("competition", "scheme")})
     return view, [r for _, r in results]
+
+
+def columns(game: str) -> list[list[Any]]:
+    """The standings' columns of ``game`` as the page draws them: heading, key, the decimals of
+    a number shown with them (0: as it is)."""
+    own = part.of(game)
+    return [[head, key, own.AVERAGE_DECIMALS if key == "average" else 0] for head, key in own.COLUMNS]
 
 
 def readable(d: Any) -> Result:
@@ -128,14 +139,8 @@ def _date(started: Any) -> str:
 def _result(r: Result) -> dict[str, Any]:
     out: dict[str, Any] = {"p1": r.p1, "p2": r.p2, "game": r.game, "winner": r.winner,
                            "points": list(r.points), "barrage": r.barrage, "fixture": r.fixture}
-    if r.game == "golf":
-        out.update(frames=list(r.frames), balls=list(r.balls), openers=list(r.openers))
-    elif r.game == "kegle":
-        out.update(scored=list(r.scored), targets=list(r.targets), series=list(r.series),
-                   highest=list(r.highest))
-    else:
-        out.update(caroms=list(r.caroms), targets=list(r.targets), innings=list(r.innings),
-                   bonus=list(r.bonus))
+    own = part.of(r.game)
+    out.update(own.result_fields(r), cells=own.result_cells(r))
     return out
 
 

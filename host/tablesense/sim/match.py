@@ -27,9 +27,8 @@ from .. import games
 from ..errors import TablesenseError
 from ..events import Call, Event, Setup
 from ..replay import LineError, Replay
-from ..rules.golf.geometry import ATTACKS
 from .physics import Happening, Table
-from .players import CAROM_BALL, Player, carambole_made, carom_made, player_for
+from .players import Player, player_for
 from .sensors import SensorSet, pin_edges, pins_up_edges, pins_up_events, sensor_set, table_events
 from .tables import XY, TableSpec, owner, table_spec
 
@@ -62,6 +61,8 @@ class MatchSim:
         if game is None or game.name != self.game:
             raise SimError(f"unknown game {self.game!r} (games: {', '.join(games.names())})")
         self.rng = random.Random(self.seed)
+        #: the game as the simulator plays it: ``sim/<game>/play.py``
+        self.part: Any = games.part(self.game, "play", room="sim")
         self.setup = self._setup()
         size = str(self.setup.extra.get("table", "match")) if game.table_sizes else "match"
         self.spec: TableSpec = table_spec(self.game, size)
@@ -86,18 +87,7 @@ class MatchSim:
     def _setup(self) -> Setup:
         names = self.rng.sample(NAMES, 2)
         players = {"p1": names[0], "p2": names[1]}
-        o = self.opts
-        if self.game == "golf":
-            return Setup(t=0.0, game="golf", players=players)
-        if self.game == "kegle":
-            return Setup(t=0.0, game="kegle", players=players, distance=int(o.get("distance", 40)))
-        discipline = str(o.get("discipline", "libre"))
-        targets = o.get("targets", {"p1": 8, "p2": 8})
-        if isinstance(targets, int):
-            targets = {"p1": targets, "p2": targets}
-        extra = {"table": o["table"]} if "table" in o else {}
-        return Setup(t=0.0, game="carom", players=players, discipline=discipline,
-                     profile=o.get("club"), targets=dict(targets), extra=extra)
+        return self.part.setup(players, self.opts)
 
     # --- the feed -------------------------------------------------------------------------
     def _emit(self, event: Event) -> Event:
@@ -144,12 +134,7 @@ class MatchSim:
 
     def _after_rest(self, happenings: list[Happening], side: str, cue: str) -> Iterator[Event]:
         if not self.full_info:
-            made = False
-            if self.game == "carom":
-                made = carom_made(happenings, CAROM_BALL[side], self.setup.discipline or "libre")
-            elif self.game == "kegle":
-                made = carambole_made(happenings)
-            if made:
+            if self.part.called(happenings, side, self.setup.discipline or "libre"):
                 self.t = round(self.t + CALL_DELAY, 3)
                 yield self._emit(Call(t=self.t, call="carom"))
         if self.table.pins_down:
@@ -228,58 +213,7 @@ class MatchSim:
         return s.get("frame"), tuple(sorted((s.get("frames_won") or {}).items()))
 
     def _reconcile(self, state: dict[str, Any]) -> None:
-        if self.game == "golf":
-            key = self._frame()
-            if key != self._frame_key:
-                self._frame_key = key
-                self.table = Table(self.spec)
-                return
-            self._golf_balls(state)
-        elif self.game == "kegle":
-            self._kegle_balls()
-        else:
-            self._carom_balls(state)
-
-    def _golf_balls(self, state: dict[str, Any]) -> None:
-        left = state.get("balls_left") or {}
-        on = self.table.balls
-        for side in ("p1", "p2"):
-            mine = [b for b in on if owner(b) == side]
-            want = int(left.get(side, len(mine)))
-            if len(mine) > want:
-                goal = self.spec.goals[ATTACKS[side]]
-                mine.sort(key=lambda b: math.dist(self.table.positions()[b], goal))
-                for b in mine[: len(mine) - want]:
-                    self.table.remove(b)
-            elif len(mine) < want:
-                free_names = [f"{side}.{k}" for k in range(1, 6) if f"{side}.{k}" not in on]
-                spots = [self.spec.spots[f"{side}.{n}"] for n in range(1, 6)]
-                for name in free_names[: want - len(mine)]:
-                    self.table.place(name, self._free_spot(spots))
-
-    def _kegle_balls(self) -> None:
-        pos = self.table.positions()
-        if "red" not in pos:
-            kitchen = [self.spec.spots["red_head"], self.spec.spots["red_foot"]]
-            self.table.place("red", self._free_spot(kitchen))
-        for name in ("white.1", "white.2"):
-            pos = self.table.positions()
-            if name not in pos:
-                other = next((xy for b, xy in pos.items() if b.startswith("white")), None)
-                spot = "white_foot" if other is not None and other[0] < self.spec.length / 2 else "white_head"
-                self.table.place(name, self._free_spot([self.spec.spots[spot]]))
-
-    def _carom_balls(self, state: dict[str, Any]) -> None:
-        if len(self.table.balls) == 3:
-            return
-        side = state.get("at_table") or "p1"
-        cue, other = CAROM_BALL[side], CAROM_BALL["p2" if side == "p1" else "p1"]
-        spots = self.spec.spots
-        start = {"red": spots["boven"], other: spots["beneden"], cue: spots["rechts"]}
-        for ball in list(self.table.balls):
-            self.table.remove(ball)
-        for ball, xy in start.items():
-            self.table.place(ball, xy)
+        self.part.reconcile(self, state)
 
     def _free_spot(self, wanted: list[XY]) -> XY:
         """The first wanted spot no ball covers, else the nearest free point around it."""

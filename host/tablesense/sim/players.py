@@ -15,6 +15,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .. import games
 from ..rules.golf.geometry import ATTACKS, DEFENDS
 from .physics import Happening, Shot, Table
 from .tables import XY, TableSpec, owner
@@ -225,5 +226,9 @@ class CaromPlayer(Player):
 
 def player_for(game: str, spec: TableSpec, seed: int, skill: float = 0.7,
                discipline: str = "libre") -> Player:
-    cls = {"golf": GolfPlayer, "kegle": KeglePlayer, "carom": CaromPlayer}[game]
-    return cls(spec, seed=seed, skill=skill, discipline=discipline)
+    """The game's player (``sim/<game>/play.py``'s)."""
+    own = games.part(game, "play", room="sim")
+    if own is None:
+        raise KeyError(game)
+    chosen: Player = own.player(spec, seed, skill, discipline)
+    return chosen

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .. import games
 from ..errors import TablesenseError
 
 
@@ -39,26 +40,33 @@ NAMED = {c.name: c for c in (WHITE, YELLOW, RED, BLUE, GREEN)}
 
 
 def colours_for(game: str, golf_colours: dict[str, str] | None = None) -> tuple[BallColour, ...]:
-    """The balls of ``game`` as the camera sees them; golf takes each player's colour
+    """The balls of ``game`` as the camera sees them (the game's ``camera_balls``); where the
+    match chooses the players' colours (golf), ``golf_colours`` gives them
     (``{"p1": "red", "p2": "yellow"}`` by default)."""
-    if game == "carom":
-        return (WHITE, YELLOW, RED)
-    if game == "kegle":
-        return (RED, _renamed(WHITE, "white", 2))
-    if game == "golf":
-        chosen = {"p1": "red", "p2": "yellow", **(golf_colours or {})}
-        out = []
-        for player in ("p1", "p2"):
-            colour = NAMED.get(chosen[player])
-            if colour is None:
-                raise UnknownColour(
-                    f"golf {player}: no camera colour {chosen[player]!r} (colours: {', '.join(NAMED)})"
-                )
-            out.append(_renamed(colour, player, 5))
-        if chosen["p1"] == chosen["p2"]:
-            raise UnknownColour("golf: the two players' balls need two different colours for the camera")
-        return tuple(out)
-    raise UnknownColour(f"no camera colours for game {game!r} (games: golf, kegle, carom)")
+    found = games.find(game)
+    if found is None or found.name != game or not found.camera_balls:
+        raise UnknownColour(f"no camera colours for game {game!r} (games: {', '.join(games.names())})")
+    picked = chosen_colours(game, golf_colours) or {name: colour for name, colour, _ in found.camera_balls}
+    out = []
+    for name, _, count in found.camera_balls:
+        colour = NAMED.get(picked[name])
+        if colour is None:
+            raise UnknownColour(f"{game} {name}: no camera colour {picked[name]!r} "
+                                f"(colours: {', '.join(NAMED)})")
+        out.append(_renamed(colour, name, count))
+    if found.camera_colours_chosen and len(set(picked.values())) < len(picked):
+        raise UnknownColour(f"{game}: the two players' balls need two different colours for the camera")
+    return tuple(out)
+
+
+def chosen_colours(game: str, chosen: dict[str, str] | None = None) -> dict[str, str]:
+    """Each player's set -> its colour, for a game whose match chooses them (golf: ``chosen``
+    over the defaults); {} for any other."""
+    found = games.find(game)
+    if found is None or not found.camera_colours_chosen:
+        return {}
+    defaults = {name: colour for name, colour, _ in found.camera_balls}
+    return {**defaults, **{k: v for k, v in (chosen or {}).items() if k in defaults}}
 
 
 def _renamed(colour: BallColour, name: str, count: int) -> BallColour:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from .. import games
 from ..sim.tables import table_spec
 from .colours import UnknownColour, colours_for, with_learnt
 from .lens import BadCalibration, load_model
@@ -37,11 +38,11 @@ def load_watcher(path: str | Path) -> TableWatcher:
         colours = with_learnt(colours, extra.get("colours"))  # learnt at calibration, if it was
     except UnknownColour as exc:
         raise BadCalibration(f"calibration {path}: {exc}") from None
-    sides = None
-    if game == "kegle":
-        sides = cushion_numbers(table_spec(game).cushions)
-    elif game == "golf":  # golf's cushions are not the bed's four straight sides: none are said
-        sides = {}
+    known = games.find(game)
+    sides: dict[str, int] | None = None  # the bed's four sides, numbered as carom numbers them
+    if known is not None and known.name == game:
+        # the table's own numbers; a game whose cushions are no straight sides (golf): none said
+        sides = cushion_numbers(table_spec(game).cushions) if known.camera_cushions else {}
     return TableWatcher(model, length, width, r, game=game, colours=colours, cloth_hue=hue,  # type: ignore[arg-type]
                         cushions=sides)
 

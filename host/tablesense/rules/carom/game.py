@@ -11,4 +11,5 @@ GAME = Game(
     played_to="targets",
     by_hand=("cushion",),
     table_sizes=True,
+    camera_balls=(("white", "white", 1), ("yellow", "yellow", 1), ("red", "red", 1)),
 )

@@ -10,4 +10,7 @@ GAME = Game(
     variant="format", variant_default="single",
     by_hand=("goal",),
     tv=("next_up",),  # a duo: who of each side plays next
+    camera_balls=(("p1", "red", 5), ("p2", "yellow", 5)),
+    camera_colours_chosen=True,
+    camera_cushions=False,  # golf's cushions are not the bed's four straight sides
 )

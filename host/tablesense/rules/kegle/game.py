@@ -9,4 +9,5 @@ GAME = Game(
     variant="format", variant_default="single",
     played_to="distance",
     by_hand=("pin", "pocket"),
+    camera_balls=(("red", "red", 1), ("white", "white", 2)),
 )

@@ -1,0 +1,2 @@
+"""Keglebillard as the simulator builds and plays it: ``table`` (no physics: the camera
+reads it too) and ``play``."""
