@@ -27,7 +27,6 @@ STILL_BRANCHING = {
     "league/games.py": 3, "league/ingest.py": 3, "league/matchlog.py": 1, "league/pub_nights.py": 3,
     "league/scheme.py": 6, "league/season.py": 2, "league/standings.py": 6, "league/store.py": 4,
     "league/view.py": 2, "sim/match.py": 6, "sim/tables.py": 3, "vision/colours.py": 3, "vision/live.py": 2,
-    "vision/shot_events.py": 2,
 }
 
 
