@@ -38,8 +38,8 @@ from tablesense.rules.kegle.shot import read_shot
 from tablesense.sim.camera import ShotFilm
 from tablesense.sim.camera_shots import kegle_shots
 from tablesense.sim.sensors import table_events
+from tablesense.vision.cushion_hits import cushion_numbers
 from tablesense.vision.merge import merge_shot
-from tablesense.vision.shot_events import cushion_numbers
 from tablesense.vision.watch import TableWatcher
 
 XY = tuple[float, float]

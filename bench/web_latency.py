@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -67,6 +68,34 @@ class Host:
         self.writer.close()
 
 
+def _descendants_cpu_s() -> float:
+    """CPU seconds (user + system) spent so far by the live processes below this one: the browser."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parent: dict[int, int] = {}
+    cpu: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parent[int(entry)] = int(fields[1])
+        cpu[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
+    mine, total = {os.getpid()}, 0.0
+    grown = True  # a child's pid may be below its parent's: go round until nothing is added
+    while grown:
+        grown = False
+        for pid, ppid in parent.items():
+            if ppid in mine and pid not in mine:
+                mine.add(pid)
+                grown = True
+    for pid in mine - {os.getpid()}:
+        total += cpu.get(pid, 0.0)
+    return total
+
+
 def _events(n: int) -> list[dict[str, Any]]:
     """A golf table's stream: strike, cushions, rest, over and over."""
     out = []
@@ -84,9 +113,11 @@ def _events(n: int) -> list[dict[str, Any]]:
 
 
 def run(tables: int, events: int, gap_ms: float, burst: bool = False,
-        overview: bool = False) -> list[dict[str, float]]:
-    """Per shown event: ``entered`` (host), ``recv`` (message in the page), ``dom``, ``frame``.
-    ``overview``: one page on ``/`` with every table, else one TV page per table."""
+        overview: bool = False) -> tuple[list[dict[str, float]], dict[str, float]]:
+    """Per shown event: ``entered`` (host), ``sent`` (the host's send), ``recv`` (message in the
+    page), ``dom``, ``frame``; and the CPU seconds the host's process and the browser spent
+    while the events streamed. ``overview``: one page on ``/`` with every table, else one TV
+    page per table."""
     from playwright.sync_api import sync_playwright
 
     ids = [str(n) for n in range(1, tables + 1)]
@@ -110,6 +141,7 @@ def run(tables: int, events: int, gap_ms: float, burst: bool = False,
                 page.wait_for_selector(".player.p1")
                 pages[tid] = page
             stream = _events(events)
+            cpu0 = (time.process_time(), _descendants_cpu_s())
             for i, event in enumerate(stream):
                 for tid in ids:  # each table in its turn (burst: all at the same instant)
                     host.submit(tid, {**event, "mark": f"{tid}-{i}"})
@@ -118,6 +150,7 @@ def run(tables: int, events: int, gap_ms: float, burst: bool = False,
                 if burst:
                     time.sleep(gap_ms / 1000)
             time.sleep(0.5)
+            cpu = {"host": time.process_time() - cpu0[0], "browser": _descendants_cpu_s() - cpu0[1]}
             shown: dict[str, dict[str, float]] = {}
             for page in pages.values():
                 shown.update(page.evaluate("window.__timing"))
@@ -127,7 +160,7 @@ def run(tables: int, events: int, gap_ms: float, burst: bool = False,
     if missing:
         print(f"  {len(missing)} events never shown (e.g. {missing[:3]})", file=sys.stderr)
     return [{"entered": host.entered[m], **shown[m]} for m in host.entered
-            if m in shown and not m.endswith("setup") and "frame" in shown[m]]
+            if m in shown and not m.endswith("setup") and "frame" in shown[m]], cpu
 
 
 def run_host_only(tables: int, events: int, gap_ms: float, burst: bool = False) -> list[float]:
@@ -184,7 +217,7 @@ def run_host_only(tables: int, events: int, gap_ms: float, burst: bool = False) 
 
 def _split(rows: list[dict[str, float]]) -> None:
     """Where the time goes: p50/p99 of each stage, and the stages of the slowest 1 %."""
-    stages = (("host + WebSocket", "entered", "recv"), ("page script", "recv", "dom"),
+    stages = (("host", "entered", "sent"), ("WebSocket", "sent", "recv"), ("page script", "recv", "dom"),
               ("to the frame", "dom", "frame"))
     parts = "  ".join(f"{name} {statistics.median([r[b] - r[a] for r in rows]):.1f}/"
                       f"{_pct([r[b] - r[a] for r in rows], 0.99):.1f}" for name, a, b in stages)
@@ -219,11 +252,14 @@ def main() -> int:
     for key, (tables, overview, what) in cases.items():
         if args.case not in ("all", key):
             continue
-        rows = run(tables, args.events, args.gap_ms, args.burst, overview)
+        rows, cpu = run(tables, args.events, args.gap_ms, args.burst, overview)
         lat = [r["dom"] - r["entered"] for r in rows]
         print(f"  {what}, host -> chromium DOM:  n={len(lat)} p50={statistics.median(lat):.1f} ms "
               f"p99={_pct(lat, 0.99):.1f} ms max={max(lat):.1f} ms")
         _split(rows)
+        n = tables * args.events
+        print(f"      CPU per event: host process {cpu['host'] / n * 1000:.2f} ms, "
+              f"the browser {cpu['browser'] / n * 1000:.2f} ms")
     for tables in (1, 8):
         lat = run_host_only(tables, args.events, args.gap_ms, args.burst)
         print(f"  {tables} table(s), host -> WebSocket client: n={len(lat)} "

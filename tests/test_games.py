@@ -28,14 +28,13 @@ KEYED = re.compile(r"""\{\s*["'](?:golf|kegle|carom)["']\s*:"""
                    r"""|game\s*===?\s*["'](?:golf|kegle|carom)["']"""
                    r"""|in\s*[(\[{]\s*["'](?:golf|kegle|carom)["']\s*,\s*["'](?:golf|kegle|carom)["']""")
 #: the rooms that still branch on a game's name, at most this often (docs/design.md, "A game
-#: is one place"): the camera's shot reader (the league, the simulator, the club figures and
+#: is one place"): none left (the league, the simulator, the club figures and
 #: the rest of the camera ask the game now)
 STILL_BRANCHING = {
-    "vision/shot_events.py": 2,
 }
 #: the rooms that still key a table by games' names (or compare one in a page's script)
 STILL_KEYED = {
-    "by_hand.py": 2, "commands/demo.py": 1, "events.py": 1, "vision/shot_events.py": 2, "web/fouls.py": 1,
+    "by_hand.py": 2, "commands/demo.py": 1, "events.py": 1, "web/fouls.py": 1,
     "web/view.py": 1,
 }
 #: what every game's league part declares (``tablesense.league.part``)

@@ -92,7 +92,7 @@ async def test_a_port_opened_again_has_one_reader_and_loses_nothing(
         board: Board, monkeypatch: pytest.MonkeyPatch) -> None:
     stolen: list[bytes] = []
     readers: list[threading.Thread] = []
-    real = transport._read_port
+    real = transport.read_port
 
     def lagging_reader(ser: Any, loop: Any, queue: Any, stop: Any) -> None:
         readers.append(threading.current_thread())
@@ -106,7 +106,7 @@ async def test_a_port_opened_again_has_one_reader_and_loses_nothing(
         except OSError:
             pass  # the port is closed and its number free: nothing to take
 
-    monkeypatch.setattr(transport, "_read_port", lagging_reader)
+    monkeypatch.setattr(transport, "read_port", lagging_reader)
     link = Link(board.port, from_seq=0, backoff=(0.02, 0.05), silence_timeout=None)
     frames: list[EventFrame] = []
     statuses: list[LinkStatus] = []

@@ -22,8 +22,8 @@ from tablesense.sim.physics import Shot, Table
 from tablesense.sim.players import ghost_aim
 from tablesense.sim.sensors import table_events
 from tablesense.sim.tables import XY, table_spec
+from tablesense.vision.cushion_hits import cushion_numbers
 from tablesense.vision.merge import merge_shot
-from tablesense.vision.shot_events import cushion_numbers
 from tablesense.vision.watch import TableWatcher
 
 SPEC = table_spec("kegle")

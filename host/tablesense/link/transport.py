@@ -1,7 +1,7 @@
 """The serial link: open without resetting the board, read frames, keep them whole.
 
 ``Link(url)`` works with anything ``serial.serial_for_url`` opens: ``/dev/ttyUSB0``,
-a pty path, ``socket://host:port``, ``loop://``. ``open_port`` opens it so that neither
+a pty path, ``socket://host:port``, ``loop://``. ``port.open_port`` opens it so that neither
 opening nor closing resets an ESP32 (``lines`` says how). A thread reads the
 port and hands the bytes to the event loop; the decoder, the sequencer and the clock
 run on the loop.
@@ -47,6 +47,7 @@ from .frame import (
     StreamDecoder,
 )
 from .plausible import Gate, Refusal, Status
+from .port import open_port, read_port, reason
 from .sequence import SeqStats, Sequencer, Step
 
 #: the ``!ping`` token the link asks with (to confirm a seq a status frame claimed); its PONG
@@ -92,23 +93,6 @@ class LinkStats:
 
     def as_dict(self) -> dict[str, int]:
         return dict(self.__dict__)
-
-
-def open_port(url: str, baudrate: int = lines.BAUD, timeout: float = 0.05) -> serial.SerialBase:
-    """Open ``url`` so that neither the open nor the close resets an ESP32 (``lines``: the
-    DevKitC auto-reset circuit never sees RTS asserted without DTR).
-
-    A device path opens as ``lines.QuietSerial`` (its close lowers RTS before DTR); a URL
-    (``socket://``, ``loop://``) through ``serial_for_url``. Every opening of a board's port
-    goes through here: the link and its reconnects, doctor, flash's HELLO check."""
-    if "://" in url:
-        ser = serial.serial_for_url(url, do_not_open=True, baudrate=baudrate, timeout=timeout)
-    else:
-        ser = lines.QuietSerial(None, baudrate=baudrate, timeout=timeout)
-        ser.port = url
-    lines.prepare_lines(ser)
-    ser.open()
-    return ser
 
 
 _COUNTERS = ("ring_overflows", "sched_drops", "late")
@@ -242,9 +226,9 @@ class Link:
             if isinstance(item, BaseException):
                 self.stats.disconnects += 1
                 self._disconnect()
-                yield LinkStatus("disconnected", f"{self.url}: {_reason(item)}")
+                yield LinkStatus("disconnected", f"{self.url}: {reason(item)}")
                 if not self.reconnect:
-                    raise LinkError(f"{self.url}: link lost ({_reason(item)})")
+                    raise LinkError(f"{self.url}: link lost ({reason(item)})")
                 continue
             now = time.monotonic()
             if item:
@@ -302,15 +286,15 @@ class Link:
                 ser = await asyncio.to_thread(open_port, self.url, self.baudrate)
             except (serial.SerialException, OSError, ValueError) as exc:
                 if not self.reconnect and self.stats.connects == 0:
-                    raise LinkError(f"cannot open {self.url}: {_reason(exc)}") from None
+                    raise LinkError(f"cannot open {self.url}: {reason(exc)}") from None
                 if not self.reconnect:
                     raise LinkError(f"{self.url}: link lost and reconnecting is off") from None
                 waited = time.monotonic() - started
                 if self.give_up_after is not None and waited > self.give_up_after:
-                    raise LinkError(f"cannot open {self.url} for {waited:.0f} s: {_reason(exc)}") from None
+                    raise LinkError(f"cannot open {self.url} for {waited:.0f} s: {reason(exc)}") from None
                 if not announced:
                     announced = True
-                    yield LinkStatus("reconnecting", f"cannot open {self.url} ({_reason(exc)}); retrying")
+                    yield LinkStatus("reconnecting", f"cannot open {self.url} ({reason(exc)}); retrying")
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, self.backoff[1])
                 continue
@@ -318,7 +302,7 @@ class Link:
             self._queue = asyncio.Queue()
             self._stop = threading.Event()
             self._thread = threading.Thread(
-                target=_read_port,
+                target=read_port,
                 args=(ser, loop, self._queue, self._stop),
                 name=f"link {self.url}",
                 daemon=True,
@@ -559,30 +543,3 @@ def _hello_data(f: HelloFrame) -> dict[str, Any]:
         "sched_drops": f.sched_drops,
         "late": f.late,
     }
-
-
-def _reason(exc: BaseException) -> str:
-    if isinstance(exc, ConnectionAbortedError):
-        return str(exc)
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror
-    return str(exc) or type(exc).__name__
-
-
-def _read_port(
-    ser: serial.SerialBase,
-    loop: asyncio.AbstractEventLoop,
-    queue: asyncio.Queue[bytes | BaseException | None],
-    stop: threading.Event,
-) -> None:
-    """Reader thread: blocking reads, bytes handed to the loop in batches."""
-    try:
-        while not stop.is_set():
-            waiting = ser.in_waiting
-            data = ser.read(waiting if waiting > 0 else 1)
-            if data and not stop.is_set():
-                loop.call_soon_threadsafe(queue.put_nowait, data)
-    except Exception as exc:  # the port went away (unplugged, pty closed, socket reset)
-        if not stop.is_set():
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(queue.put_nowait, exc)

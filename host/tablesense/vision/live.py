@@ -14,9 +14,9 @@ from typing import Any
 from .. import games
 from ..sim.tables import table_spec
 from .colours import UnknownColour, colours_for, with_learnt
+from .cushion_hits import cushion_numbers
 from .lens import BadCalibration, load_model
 from .merge import merged
-from .shot_events import cushion_numbers
 from .source import camera_shots, open_capture
 from .watch import TableWatcher
 

@@ -14,11 +14,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..events import Event
+from .camera_shot import CameraShot
 from .colours import BallColour, colours_for
 from .detect import BallFinder
 from .follow import BallFollower
 from .lens import CameraModel
-from .shot_events import CameraShot, ShotReader
+from .shot_events import ShotReader
 from .track import ShotCutter, ShotTrack
 
 #: a sighting covering less than this of a ball, found by colour alone, is a ball half hidden
@@ -56,7 +57,7 @@ class TableWatcher:
     game: str = "carom"
     colours: tuple[BallColour, ...] = ()
     cloth_hue: tuple[int, int] = (95, 125)
-    #: which cushion number each side has (``shot_events.cushion_numbers``); carom's by default
+    #: which cushion number each side has (``cushion_hits.cushion_numbers``); carom's by default
     cushions: dict[str, int] | None = None
     last: CameraShot | None = field(default=None, init=False)
     last_track: ShotTrack | None = field(default=None, init=False)

@@ -164,17 +164,18 @@ export function clockText(sn, nowMs) {
 }
 
 
-// bench/web_latency.py: each marked event of a snapshot's ticker, when its message arrived,
-// when the DOM showed it (window.__marks) and when the frame that paints it began.
+// bench/web_latency.py: each marked event of a snapshot's ticker, when the host sent its message
+// (the snapshot's ``now``), when it arrived, when the DOM showed it (window.__marks) and when the
+// frame that paints it began.
 window.__marks = window.__marks || {};
 window.__timing = window.__timing || {};
-export function marked(ticker, recv) {
+export function marked(ticker, recv, sent) {
   const now = performance.timeOrigin + performance.now();
   const fresh = [];
   for (const ev of ticker) {
     if (ev.mark === undefined || ev.mark in window.__marks) continue;
     window.__marks[ev.mark] = now;
-    window.__timing[ev.mark] = { recv: recv ?? now, dom: now };
+    window.__timing[ev.mark] = { sent: sent === undefined ? recv ?? now : sent * 1000, recv: recv ?? now, dom: now };
     fresh.push(ev.mark);
   }
   if (fresh.length) {

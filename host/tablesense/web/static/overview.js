@@ -73,7 +73,7 @@ function render(table) {
     if (cards[id]._html !== html) { cards[id].innerHTML = html; cards[id]._html = html; fit(cards[id]); }
   }
   if (refit) ids.forEach((id) => fit(cards[id]));
-  for (const id of table === undefined ? ids : [table]) marked(snaps[id].ticker, snaps[id]._recv);
+  for (const id of table === undefined ? ids : [table]) marked(snaps[id].ticker, snaps[id]._recv, snaps[id].now);
   document.body.dataset.shown = String(Object.values(snaps).reduce((a, x) => a + x.version, 0));
 }
 

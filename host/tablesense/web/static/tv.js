@@ -305,7 +305,7 @@ function render() {
   }
   region("ticker", ticker);
   if (moved) fitNames(); // only when what it measures changed: a ticker line costs no layout
-  marked(snap.ticker, snap._recv);
+  marked(snap.ticker, snap._recv, snap.now);
   announce(s, m);
   tick();
   document.body.dataset.version = snap.version; // the snapshot on the screen (the tests wait for it)

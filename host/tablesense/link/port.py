@@ -1,0 +1,59 @@
+"""The serial port: opened without resetting the board, read by a thread of its own.
+
+``open_port`` is every opening of a board's port (the link and its reconnects, doctor, flash's
+HELLO check); ``read_port`` is the thread that hands the bytes to the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+
+import serial
+
+from . import lines
+
+
+def open_port(url: str, baudrate: int = lines.BAUD, timeout: float = 0.05) -> serial.SerialBase:
+    """Open ``url`` so that neither the open nor the close resets an ESP32 (``lines``: the
+    DevKitC auto-reset circuit never sees RTS asserted without DTR).
+
+    A device path opens as ``lines.QuietSerial`` (its close lowers RTS before DTR); a URL
+    (``socket://``, ``loop://``) through ``serial_for_url``. Every opening of a board's port
+    goes through here: the link and its reconnects, doctor, flash's HELLO check."""
+    if "://" in url:
+        ser = serial.serial_for_url(url, do_not_open=True, baudrate=baudrate, timeout=timeout)
+    else:
+        ser = lines.QuietSerial(None, baudrate=baudrate, timeout=timeout)
+        ser.port = url
+    lines.prepare_lines(ser)
+    ser.open()
+    return ser
+
+
+def reason(exc: BaseException) -> str:
+    if isinstance(exc, ConnectionAbortedError):
+        return str(exc)
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
+
+
+def read_port(
+    ser: serial.SerialBase,
+    loop: asyncio.AbstractEventLoop,
+    queue: asyncio.Queue[bytes | BaseException | None],
+    stop: threading.Event,
+) -> None:
+    """Reader thread: blocking reads, bytes handed to the loop in batches."""
+    try:
+        while not stop.is_set():
+            waiting = ser.in_waiting
+            data = ser.read(waiting if waiting > 0 else 1)
+            if data and not stop.is_set():
+                loop.call_soon_threadsafe(queue.put_nowait, data)
+    except Exception as exc:  # the port went away (unplugged, pty closed, socket reset)
+        if not stop.is_set():
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(queue.put_nowait, exc)
