@@ -14,7 +14,6 @@ from tablesense.rules.carom.names import VOCABULARY
 from tablesense.rules.carom.profiles import PROFILES
 from tablesense.rules.fault import Fault
 from tablesense.vocabulary import for_game
-from tablesense.web import fouls as panel
 
 ROW = re.compile(r"^\|\s*`(carom\.[a-z0-9][a-z0-9.-]*)`\s*\|")
 
@@ -48,21 +47,6 @@ def test_each_fault_cites_the_seed_paragraphs_of_its_catalogue_row(fault: Fault[
 def test_fault_ids_and_short_names_are_unique() -> None:
     assert len({f.id for f in FAULTS}) == len(FAULTS)
     assert len(BY_NAME) == len(FAULTS)
-
-
-@pytest.mark.parametrize("button", panel.CAROM, ids=[b.call for b in panel.CAROM])
-def test_every_panel_button_is_the_button_on_its_fault_row(button: panel.Button) -> None:
-    rows = [f for f in FAULTS if f.id == button.rule]
-    assert len(rows) == 1, f"{button.rule} is not one row of FAULTS"
-    row = rows[0]
-    assert row.button is not None, f"{row.id} has no button in FAULTS"
-    assert (button.call, button.common, button.profiles, button.zone) == tuple(row.button)
-    assert button.call == name(row), "the panel sends the fault's short name"
-
-
-def test_every_fault_row_with_a_button_is_on_the_panel() -> None:
-    on_panel = {b.rule for b in panel.CAROM}
-    assert {f.id for f in FAULTS if f.button is not None} == on_panel
 
 
 @pytest.mark.parametrize("fault", FAULTS, ids=[f.id for f in FAULTS])

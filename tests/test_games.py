@@ -34,7 +34,7 @@ STILL_BRANCHING = {
 }
 #: the rooms that still key a table by games' names (or compare one in a page's script)
 STILL_KEYED = {
-    "by_hand.py": 2, "commands/demo.py": 1, "events.py": 1, "web/fouls.py": 1,
+    "by_hand.py": 2, "commands/demo.py": 1, "events.py": 1,
     "web/view.py": 1,
 }
 #: what every game's league part declares (``tablesense.league.part``)

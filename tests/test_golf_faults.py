@@ -11,7 +11,6 @@ from pathlib import Path
 from test_catalogue import ID_ROW, SEEDS
 
 from tablesense.rules.golf import fouls, names
-from tablesense.web import fouls as panel
 
 RULES = Path(__file__).resolve().parent.parent / "host" / "tablesense" / "rules" / "golf"
 #: a docstring that cites a rule: ``Seed "Touch", golf.foul.touch: ...`` (several ids: ``, ``)
@@ -40,13 +39,6 @@ def test_each_golf_fault_cites_the_seed_paragraph_of_its_catalogue_row() -> None
     assert seeds["golf.foul.touch"] == "Touch"  # the parse reads the seed column
     wrong = {f.id: (f.seed, seeds.get(f.id)) for f in fouls.FAULTS if seeds.get(f.id) != f.seed}
     assert not wrong, f"Fault rows whose seed is not the catalogue's (row, catalogue): {wrong}"
-
-
-def test_the_panel_shows_each_golf_foul_as_its_fault_row_says() -> None:
-    differ = {b.rule: b for b in panel.GOLF
-              if fouls.BY_ID[b.rule].button != (b.call, b.common, b.profiles, b.zone)}
-    assert not differ, f"panel buttons unlike their Fault row's button: {differ}"
-    assert {b.rule for b in panel.GOLF} == {f.id for f in fouls.FAULTS if f.button is not None}
 
 
 def test_a_referee_calls_each_golf_foul_by_the_names_of_its_fault_row() -> None:

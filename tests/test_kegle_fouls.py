@@ -8,10 +8,9 @@ import pytest
 from test_catalogue import ID_ROW, SEEDS
 
 from tablesense.replay import Replay
-from tablesense.rules.fault import Button, Fault
+from tablesense.rules.fault import Fault
 from tablesense.rules.kegle.fouls import BY_ID, FAULTS, Cost
 from tablesense.rules.kegle.names import FAULT_NAMES, VOCABULARY
-from tablesense.web import fouls as panel
 
 
 def catalogue_seeds(game: str) -> dict[str, str]:
@@ -33,16 +32,6 @@ def test_kegle_every_fault_row_cites_the_seed_paragraph_of_the_rule_book() -> No
 def test_kegle_every_fault_of_the_rule_book_has_its_row() -> None:
     listed = {i for i in catalogue_seeds("kegle") if i.startswith("kegle.fault.")}
     assert listed - {"kegle.fault.noticed"} == set(BY_ID)  # noticed: when a call is too late, no fault
-
-
-@pytest.mark.parametrize("button", panel.KEGLE, ids=[b.call for b in panel.KEGLE])
-def test_kegle_panel_button_is_the_one_on_its_fault_row(button: panel.Button) -> None:
-    row = BY_ID[button.rule]
-    assert row.button == Button(button.call, button.common, button.profiles, button.zone)
-
-
-def test_kegle_panel_shows_a_button_for_every_fault_row() -> None:
-    assert sorted(b.rule for b in panel.KEGLE) == sorted(f.id for f in FAULTS if f.button is not None)
 
 
 def test_kegle_a_fault_is_read_by_every_alias_of_its_row() -> None:

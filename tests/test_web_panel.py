@@ -52,18 +52,18 @@ def _catalogue(game: str) -> list[str]:
     return [m.group(1) for line in text.splitlines() if (m := ID_ROW.match(line))]
 
 
-@pytest.mark.parametrize("game", sorted(fouls.BUTTONS))
+@pytest.mark.parametrize("game", sorted(fouls.every()))
 def test_every_foul_of_the_catalogue_has_a_button(game: str) -> None:
     wanted = {i for i in _catalogue(game) if FOUL_IDS[game].match(i)}
     assert len(wanted) >= 10
-    have = {b.rule for b in fouls.BUTTONS[game]}
+    have = {b.rule for b in fouls.offered(game)}
     assert wanted - have == set(), f"fouls of seeds/{game}.md without a panel button"
     assert have - set(_catalogue(game)) == set(), "buttons citing ids the catalogue does not have"
 
 
-@pytest.mark.parametrize("game,button", [(g, b) for g, bs in fouls.BUTTONS.items() for b in bs],
+@pytest.mark.parametrize("game,button", [(g, b) for g, bs in fouls.every().items() for b in bs],
                          ids=lambda x: x if isinstance(x, str) else x.call)
-def test_every_button_is_a_foul_its_engine_rules_on(game: str, button: fouls.Button) -> None:
+def test_every_button_is_a_foul_its_engine_rules_on(game: str, button: fouls.Offered) -> None:
     setup = dict(SETUPS[game])
     if "duo" in button.profiles:
         setup["format"] = "duo"
@@ -90,7 +90,7 @@ def _file(lang: str) -> dict[str, str]:
 
 def test_the_screens_words_are_in_every_language_with_the_same_blanks() -> None:
     en = _file("en")
-    keys = [fouls.key(g, b.call) for g, bs in fouls.BUTTONS.items() for b in bs]
+    keys = [fouls.key(g, b.call) for g, bs in fouls.every().items() for b in bs]
     keys += [k for k in en if k.split(".")[0] in ("ls", "panel", "undo", "call", "ball", "foul")]
     for lang in [x for x in LANGS if x != "en"]:
         words = _file(lang)
