@@ -64,15 +64,16 @@ class GolfEngine(ShotEngine[GolfState]):
 
     # --- set-up -----------------------------------------------------------------
     def new_state(self, setup: Setup) -> GolfState:
-        names = setup.players
+        p1, p2 = setup.players["p1"], setup.players["p2"]
         # "duo" (and its plain synonyms) or two names a side; any other word is one against one
-        fmt = for_game("golf").lookup("formats", str(setup.format or ""))
-        duo = fmt == "duo" or any(isinstance(names[p], list) for p in SIDES)
-        if duo and not all(isinstance(names[p], list) and len(names[p]) == 2 for p in SIDES):
+        duo = (bool(setup.format) and for_game("golf").lookup("formats", str(setup.format)) == "duo") \
+            or isinstance(p1, list) or isinstance(p2, list)
+        if not duo:
+            return GolfState(players=(("p1", p1), ("p2", p2)))
+        if not (isinstance(p1, list) and len(p1) == 2 and isinstance(p2, list) and len(p2) == 2):
             raise IllegalCall("a duo match needs two names per side: "
                               '"players": {"p1": ["Ann", "Cor"], "p2": ["Bob", "Dirk"]}')
-        players = tuple((p, tuple(names[p]) if duo else names[p]) for p in SIDES)
-        return GolfState(players=players, duo=duo)
+        return GolfState(players=(("p1", tuple(p1)), ("p2", tuple(p2))), duo=True)
 
     # --- the input edge -----------------------------------------------------------
     def apply(self, state: GolfState, event: Event) -> GolfState:  # type: ignore[override]
@@ -85,8 +86,8 @@ class GolfEngine(ShotEngine[GolfState]):
         return ShotEngine.apply(self, state, event)
 
     # --- the shot stage -----------------------------------------------------------
-    def resolve(self, before: GolfState, shot: ShotRecord) -> GolfState:
-        return resolve(before, shot)
+    #: the state after a shot (``resolve.resolve``), called without a method's frame
+    resolve = staticmethod(resolve)  # type: ignore[assignment]
 
     def incident(self, state: GolfState, event: Event) -> GolfState:
         """Between shots on a table that reports strikes (no strike before it): a ball that drops
@@ -383,11 +384,13 @@ def _ball(ball: Any, what: str, nullable: bool = False) -> Any:
 
 def _check_in_play(before: GolfState, shot: ShotRecord, ball: str, what: str) -> None:
     """A ball can go down or off only if its owner still has one in play."""
+    have = before.balls_left[IDX[ball]]
+    if have > len(shot.events) + len(shot.calls):
+        return  # fewer events and calls so far than balls in play: none can be out yet
     down = sum(1 for e in shot.events
                if type(e) in (Goal, OffTable) and e.ball == ball)  # type: ignore[attr-defined]
     down += sum(1 for c in shot.calls
                 if c.ball == ball and (c.call == "off_table" or c.foul in OFF_TABLE_FOULS))
-    have = before.balls_left[IDX[ball]]
     if down >= have:
         extra = f", {down} already down or off in this shot" if down else ""
         raise IllegalCall(f"{what} for {ball}, but {ball} has no balls left in play "

@@ -84,12 +84,12 @@ class _Unit:
 
     __slots__ = ("answers", "asked", "base", "new", "questions", "spot_wait")
 
-    def __init__(self, start: GolfState, ev: Evidence) -> None:
-        self.new: list[Ruling] = []
+    def __init__(self, start: GolfState, answers: dict[str, Any], new: list[Ruling] | None = None) -> None:
+        self.new: list[Ruling] = [] if new is None else new
         self.questions: list[Question] = []
         self.base = start.asked  # questions of this unit are numbered from here
         self.asked = start.asked
-        self.answers = ev.answers
+        self.answers = answers
         self.spot_wait: list[tuple[float, str, str]] = list(start.spot_wait)
 
     def rule(self, t: float, rule: str, player: str | None, what: str | None = None, **data: Any) -> None:
@@ -122,7 +122,7 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
     if quick is not None:
         return quick
     ev = Evidence(shot)
-    u = _Unit(pre, ev)
+    u = _Unit(pre, ev.answers)
     s = ev.shooter
     o = other(s)
     si, oi = IDX[s], IDX[o]
@@ -362,7 +362,7 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
             turn_positions=pre.turn_positions if stays else positions,
             placed=(placed[0], placed[1]), fouled_from=(fouled[0], fouled[1]),
         )
-    return _end_frame(pre, u, ev, winner, (bl[0], bl[1]), t_end, tuple(placements))
+    return _end_frame(pre, u, s, winner, (bl[0], bl[1]), t_end, tuple(placements))
 
 
 def _dropped_after_rest(before: GolfState, shot: ShotRecord) -> GolfState | None:
@@ -398,21 +398,20 @@ def _dropped_after_rest(before: GolfState, shot: ShotRecord) -> GolfState | None
 
 def _plain(pre: GolfState, shot: ShotRecord) -> GolfState | None:
     """The common shot, resolved without the general machinery: no call, no late settle,
-    no positions, only cushions and valid goals that neither end the frame nor start
-    zone play (the player stays), or no goal at all (the turn passes). ``None`` for
+    no positions, only cushions and valid goals (the player stays; zone play may start, or
+    the last ball wins the frame), or no goal at all (the turn passes). ``None`` for
     anything else. It gives exactly what the general path gives
     (tests/test_golf_properties.py)."""
     rest = shot.rest
     if rest is None or rest.positions or shot.late or shot.calls:
         return None
     s = shot.player or "p1"
-    attack = ATTACKS[s]
     goals: list[tuple[float, str]] = []
     for e in shot.events:
         kind = type(e)
         if kind is Cushion:
             continue
-        if kind is Goal and e.ball == s and e.goal == attack:
+        if kind is Goal and e.ball is not None and rule.valid_goal(e.ball, e.goal, s):
             goals.append((e.t, e.goal))
             continue
         return None
@@ -420,14 +419,20 @@ def _plain(pre: GolfState, shot: ShotRecord) -> GolfState | None:
     t_end = rest.t
     if goals:
         left = pre.balls_left[si] - len(goals)
-        if left < 1 or (left == 1 and not pre.zone_play):
-            return None
-        goals.sort(key=lambda x: x[0])
-        rulings = pre.rulings + tuple(Ruling(t=t, rule="golf.goal", player=s, data=(("goal", g),))
-                                      for t, g in goals)
         bl = (left, pre.balls_left[1]) if si == 0 else (pre.balls_left[0], left)
-        return replace(pre, rulings=rulings, frame_units=pre.frame_units + 1, placements=(), balls_left=bl,
-                       at_table=s, clock=(s, t_end), positions=None)
+        if left < 0 or pre.balls_left[1 - si] == 0:
+            return None  # more goals than balls, or the opponent out already: the general path
+        goals.sort(key=lambda x: x[0])
+        new = [Ruling(t=t, rule="golf.goal", player=s, data=(("goal", g),)) for t, g in goals]
+        if left == 0:  # the shooter's last ball: the frame is theirs
+            return _end_frame(pre, _Unit(pre, {}, new), s, s, bl, t_end, ())
+        if not pre.zone_play and rule.zone_play(bl):
+            new.append(Ruling(t=t_end, rule="golf.zone.play", player=None))
+            return replace(pre, rulings=pre.rulings + tuple(new), frame_units=pre.frame_units + 1,
+                           placements=(), balls_left=bl, at_table=s, zone_play=True, clock=(s, t_end),
+                           positions=None)
+        return replace(pre, rulings=pre.rulings + tuple(new), frame_units=pre.frame_units + 1, placements=(),
+                       balls_left=bl, at_table=s, clock=(s, t_end), positions=None)
     o = other(s)
     members = pre.members
     if pre.duo:
@@ -437,7 +442,7 @@ def _plain(pre: GolfState, shot: ShotRecord) -> GolfState | None:
                    at_table=o, members=members, clock=(o, t_end), positions=None, turn_positions=None)
 
 
-def _end_frame(pre: GolfState, u: _Unit, ev: Evidence, winner: str, bl: tuple[int, int], t: float,
+def _end_frame(pre: GolfState, u: _Unit, shooter: str, winner: str, bl: tuple[int, int], t: float,
                placements: tuple[tuple[str, int], ...]) -> GolfState:
     wi = IDX[winner]
     fw = list(pre.frames_won)
@@ -454,7 +459,7 @@ def _end_frame(pre: GolfState, u: _Unit, ev: Evidence, winner: str, bl: tuple[in
         return replace(
             over, rulings=pre.rulings + tuple(u.new), questions=(), asked=u.asked,
             frame_units=pre.frame_units + 1, placements=placements, spot_wait=(),
-            frames_won=(fw[0], fw[1]), balls_left=bl, at_table=ev.shooter, clock=None,
+            frames_won=(fw[0], fw[1]), balls_left=bl, at_table=shooter, clock=None,
             frame_winners=frame_winners, frame_ends=frame_ends,
         )
     frame = pre.frame + 1
