@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .shot import ShotFacts
-from .state import Score
+from .state import NO_PINS, Score, pinset
 
 #: seed 3.4: a pin toppled by a white
 PIN_POINTS = 2
@@ -142,5 +142,5 @@ def excused_pins(before: Score, down: frozenset[int], positions: bool) -> frozen
     the rest's positions are read: a pin a ball kept off its spot stays excused while no
     positions say otherwise, except where the red lay (the shot played the red off it)."""
     if not before.blocked or positions:
-        return frozenset()
-    return (before.blocked - before.blocked_red) & down
+        return NO_PINS
+    return pinset((before.blocked - before.blocked_red) & down)

@@ -35,6 +35,8 @@ from ...shots import in_time_order
 from .state import pinset
 
 _RED_WHITE = frozenset({"red", "white"})
+_RED_THEN_WHITE = ("red", "white")
+_WHITE_THEN_RED = ("white", "red")
 
 
 class ShotFacts(msgspec.Struct, frozen=True, gc=False):
@@ -104,7 +106,8 @@ def _read(ordered: Iterable[tuple[int, Event]], pins_before: frozenset[int], ful
             cushions += 1
         elif kind is Contact:
             contacts = True
-            if frozenset(e.balls) == _RED_WHITE:
+            balls = e.balls
+            if balls == _RED_THEN_WHITE or balls == _WHITE_THEN_RED or frozenset(balls) == _RED_WHITE:
                 red_white += 1
                 if "white" in e.extra:
                     whites.add(repr(e.extra["white"]))

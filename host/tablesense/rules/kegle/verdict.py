@@ -78,7 +78,7 @@ class Verdict:
         self.winner: str | None = None
 
     def rule(self, t: float, rule: str, player: str | None, **data: Any) -> None:
-        self.rulings.append(Ruling(t=t, rule=rule, player=player, data=tuple(data.items())))
+        self.rulings.append(Ruling(t=t, rule=rule, player=player, data=tuple(data.items()) if data else ()))
 
     def announce(self, key: str, **params: Any) -> None:
         said = (*self.score.announcements, (key, tuple(params.items())))
@@ -162,7 +162,7 @@ def settle(before: KegleState, shot: ShotRecord) -> KegleState:
     # frees the spot is over. Where the balls lie now decides it (rest positions)
     down = facts.pins_after
     v = Verdict(replace(opened(before.score, p), pins_down=down,
-                        blocked=pinset(checks.excused_pins(prior, down, bool(positions))),
+                        blocked=checks.excused_pins(prior, down, bool(positions)),
                         blocked_red=NO_PINS, cushions_seen=prior.cushions_seen or facts.cushions > 0), p)
     if positions and down:
         blocked_by_balls(v, t, positions, prior.blocked)
