@@ -25,7 +25,7 @@ BRANCH = re.compile(r"""game\s*(?:==|!=)\s*["'](?:golf|kegle|carom)["']"""
 #: "kegle")``) or a page's script comparing one (``r.game === 'golf'``): branches the first pattern
 #: does not see
 KEYED = re.compile(r"""\{\s*["'](?:golf|kegle|carom)["']\s*:"""
-                   r"""|game\s*===?\s*["'](?:golf|kegle|carom)["']"""
+                   r"""|game\s*===\s*["'](?:golf|kegle|carom)["']"""
                    r"""|in\s*[(\[{]\s*["'](?:golf|kegle|carom)["']\s*,\s*["'](?:golf|kegle|carom)["']""")
 #: the rooms that still branch on a game's name, at most this often (docs/design.md, "A game
 #: is one place"): the camera's shot reader (the league, the simulator, the club figures and
@@ -35,8 +35,7 @@ STILL_BRANCHING = {
 }
 #: the rooms that still key a table by games' names (or compare one in a page's script)
 STILL_KEYED = {
-    "by_hand.py": 2, "commands/demo.py": 1, "events.py": 1, "vision/shot_events.py": 2, "web/fouls.py": 1,
-    "web/view.py": 1,
+    "by_hand.py": 2, "commands/demo.py": 1, "events.py": 1, "web/fouls.py": 1, "web/view.py": 1,
 }
 #: what every game's league part declares (``tablesense.league.part``)
 LEAGUE_PART = ("SCHEME", "ORDER_COLUMNS", "THEN", "REPORTED", "SCHEME_FIELDS", "COUNTS", "DISCIPLINES",
