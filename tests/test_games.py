@@ -25,7 +25,7 @@ BRANCH = re.compile(r"""game\s*(?:==|!=)\s*["'](?:golf|kegle|carom)["']"""
 #: "kegle")``) or a page's script comparing one (``r.game === 'golf'``): branches the first pattern
 #: does not see
 KEYED = re.compile(r"""\{\s*["'](?:golf|kegle|carom)["']\s*:"""
-                   r"""|game\s*===?\s*["'](?:golf|kegle|carom)["']"""
+                   r"""|game\s*===\s*["'](?:golf|kegle|carom)["']"""
                    r"""|in\s*[(\[{]\s*["'](?:golf|kegle|carom)["']\s*,\s*["'](?:golf|kegle|carom)["']""")
 #: the rooms that still branch on a game's name, at most this often (docs/design.md, "A game
 #: is one place"): none left (the league, the simulator, the club figures and

@@ -52,6 +52,23 @@ def test_a_match_sent_twice_counts_once(inbox: Inbox) -> None:
     assert results(inbox) == [("Ann", "Bob", (20, 19))]
 
 
+def test_a_member_or_an_alias_added_while_the_league_runs_counts_for_the_next_match(inbox: Inbox,
+                                                                                  tmp_path: Path) -> None:
+    """The members are read once and kept while only results come in, but a player added
+    meanwhile (by a ``league`` command: another connection) or an alias (this one) counts."""
+    dan = lines_of(match_events("Dan", "Cor", 5, 7))
+    assert inbox.take("kroeg", message("kroeg", dan, START + 1)).kind == "refused"
+    other = LeagueStore(str(tmp_path / "league.db"))  # the league command's own connection
+    other.add_player(other.competition(COMP), "Dan", 0.8)
+    other.db.close()
+    assert inbox.take("kroeg", message("kroeg", dan, START + 2)).kind == "stored"
+    annie = lines_of(match_events("annie", "Bob", 5, 7))
+    assert inbox.take("kroeg", message("kroeg", annie, START + 3)).kind == "refused"
+    inbox.alias(inbox.store.competition(COMP), "annie", "Ann")
+    assert inbox.take("kroeg", message("kroeg", annie, START + 4)).kind == "stored"
+    assert [r[:2] for r in results(inbox)] == [("Dan", "Cor"), ("Ann", "Bob")]
+
+
 def test_a_later_revision_of_the_same_match_replaces_its_result(inbox: Inbox) -> None:
     first = lines_of(match_events("Ann", "Bob", 5, 7))
     assert inbox.take("kroeg", message("kroeg", first)).kind == "stored"

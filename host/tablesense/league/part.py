@@ -13,14 +13,15 @@ Each game's ``league.py`` declares (``tests/test_games.py`` checks every game ha
   ``READ_UNFINISHED`` (a match not finished may still be read: an innings cap),
   ``ENTRY`` (what ``league add-result`` takes for it), ``COLUMNS`` (the standings table's
   columns: heading, key), ``AVERAGE_DECIMALS``, ``STRENGTH`` (``(json key, word, what it
-  sets)`` of a player's strength, None: none);
+  sets)`` of a player's strength, None: none), ``RESULT_HEADS`` (the league page's headings of a
+  result's first cells);
 - functions: ``read``, ``score``, ``check_entry`` (a replayed match to a result in a
   competition), ``by_hand`` (a result entered with ``league add-result``), ``count``,
   ``row`` and ``average`` (a standing), ``check_scheme`` and ``scheme_lines`` (its part of
   a scheme), ``profile`` (a competition's rule profile), ``next_half`` (the players of the
   next half season), ``new_strengths`` (``league moyennes``), ``strength``, ``needs_strength``
-  and ``joins`` (a player's strength in words), ``result_fields`` and ``result_line`` (a
-  result as the page and the command line show it), ``night_setup`` (a set-up of a team
+  and ``joins`` (a player's strength in words), ``result_fields``, ``result_cells`` and
+  ``result_line`` (a result as the page and the command line show it), ``night_setup`` (a set-up of a team
   night's match with what the night's scheme fixes).
 
 Found at call time, never imported here: the parts import the league's records.

@@ -78,7 +78,8 @@ class MatchSim:
         self.t = 0.0
         self.shots = 0
         self.log: list[Event] = []
-        self._frame_key: Any = None
+        #: the ``frame()`` the table was last set for (golf: a new frame sets the balls again)
+        self.frame_seen: Any = None
         self._edge_rng = random.Random(self.seed + 1)
         #: positions before the last shot and what happened in it (the referee saw it)
         self.last_shot: tuple[dict[str, XY], list[Happening]] = ({}, [])
@@ -107,7 +108,7 @@ class MatchSim:
         first = self.rng.choice(("p1", "p2"))
         self.t = 1.0
         yield self._emit(Call(t=self.t, call="start", player=first))
-        self._frame_key = self._frame()
+        self.frame_seen = self.frame()
         max_shots = int(self.opts.get("max_shots", MAX_SHOTS))
         while self.shots < max_shots:
             state = self.state_json()
@@ -208,14 +209,15 @@ class MatchSim:
         return False
 
     # --- the referee's hands: balls back on the table ------------------------------------------
-    def _frame(self) -> Any:
+    def frame(self) -> Any:
+        """Which frame is played and the frames won: a new one means the balls start again."""
         s = self.state_json()
         return s.get("frame"), tuple(sorted((s.get("frames_won") or {}).items()))
 
     def _reconcile(self, state: dict[str, Any]) -> None:
         self.part.reconcile(self, state)
 
-    def _free_spot(self, wanted: list[XY]) -> XY:
+    def free_spot(self, wanted: list[XY]) -> XY:
         """The first wanted spot no ball covers, else the nearest free point around it."""
         pos = list(self.table.positions().values())
         clear = 2 * self.spec.ball_radius + 0.002

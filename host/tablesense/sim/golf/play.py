@@ -34,9 +34,9 @@ def called(happenings: list[Happening], side: str, discipline: str) -> bool:
 def reconcile(sim: MatchSim, state: dict[str, Any]) -> None:
     """A new frame: the balls back at the start; else a ball the engine took off is off (the
     one nearest its goal), one it put back is on its first free replacement spot."""
-    key = sim._frame()
-    if key != sim._frame_key:
-        sim._frame_key = key
+    key = sim.frame()
+    if key != sim.frame_seen:
+        sim.frame_seen = key
         sim.table = Table(sim.spec)
         return
     left = state.get("balls_left") or {}
@@ -53,4 +53,4 @@ def reconcile(sim: MatchSim, state: dict[str, Any]) -> None:
             free_names = [f"{side}.{k}" for k in range(1, 6) if f"{side}.{k}" not in on]
             spots = [sim.spec.spots[f"{side}.{n}"] for n in range(1, 6)]
             for name in free_names[: want - len(mine)]:
-                sim.table.place(name, sim._free_spot(spots))
+                sim.table.place(name, sim.free_spot(spots))

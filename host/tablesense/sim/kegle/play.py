@@ -35,10 +35,10 @@ def reconcile(sim: MatchSim, state: dict[str, Any]) -> None:
     pos = sim.table.positions()
     if "red" not in pos:
         kitchen = [sim.spec.spots["red_head"], sim.spec.spots["red_foot"]]
-        sim.table.place("red", sim._free_spot(kitchen))
+        sim.table.place("red", sim.free_spot(kitchen))
     for name in ("white.1", "white.2"):
         pos = sim.table.positions()
         if name not in pos:
             other = next((xy for b, xy in pos.items() if b.startswith("white")), None)
             spot = "white_foot" if other is not None and other[0] < sim.spec.length / 2 else "white_head"
-            sim.table.place(name, sim._free_spot([sim.spec.spots[spot]]))
+            sim.table.place(name, sim.free_spot([sim.spec.spots[spot]]))
