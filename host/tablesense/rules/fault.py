@@ -29,6 +29,9 @@ class Button(NamedTuple):
     profiles: tuple[str, ...] = ()
     #: golf: True only in zone play, False only before it; None: always
     zone: bool | None = None
+    #: where the panel shows it among the buttons of its group, lower first (the fouls a
+    #: referee calls most lead); equal places keep the fault table's order
+    place: int = 99
 
 
 Then = TypeVar("Then")

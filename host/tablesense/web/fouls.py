@@ -27,17 +27,19 @@ class Offered(NamedTuple):
     common: bool = False
     profiles: tuple[str, ...] = ()  # empty: every variant (carom's rules; golf: "duo", the format)
     zone: bool | None = None  # golf: True only in zone play, False only before it
+    place: int = 99  # lower first within its group (common, rare); ties: the fault table's order
 
 
 @cache
 def offered(game: str) -> tuple[Offered, ...]:
-    """The buttons of ``game``, in its fault table's order (none for a game unknown or
-    without a fault table)."""
+    """The buttons of ``game``, by their place, then in its fault table's order (none for
+    a game unknown or without a fault table)."""
     table = games.part(game, "fouls")
     if table is None:
         return ()
-    return tuple(Offered(f.button.call, f.id, f.button.common, f.button.profiles, f.button.zone)
-                 for f in table.FAULTS if f.button is not None)
+    rows = [Offered(f.button.call, f.id, f.button.common, f.button.profiles, f.button.zone, f.button.place)
+            for f in table.FAULTS if f.button is not None]
+    return tuple(sorted(rows, key=lambda b: b.place))
 
 
 def every() -> dict[str, tuple[Offered, ...]]:
