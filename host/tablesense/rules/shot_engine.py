@@ -197,7 +197,12 @@ _PACK = msgspec.msgpack.Encoder(enc_hook=dict)
 @cache
 def _unpacker() -> msgspec.msgpack.Decoder[list[Event]]:
     """The decoder of a sealed trace: a list of any of the events (their ``type`` tags)."""
-    kinds = reduce(operator.or_, Event.__subclasses__())
+    found, todo = [], [Event]
+    while todo:
+        for kind in todo.pop().__subclasses__():
+            found.append(kind)
+            todo.append(kind)
+    kinds = reduce(operator.or_, found)
     return msgspec.msgpack.Decoder(list[kinds])  # type: ignore[valid-type]
 
 
