@@ -307,6 +307,12 @@ def effective_stream(reopen: Callable[[], Iterable[str]], scan: LogScan | None =
     (``scan_log``, unless ``scan`` is given) finds the void records; the second yields
     what counts. Memory: the voided sequence numbers, never the lines."""
     drops = (scan or scan_log(reopen())).drops
+    if not drops:  # no void record (nearly every log): every line that is not blank
+        return ((n, text) for n, text in enumerate(reopen(), start=1) if text and not text.isspace())
+    return _undropped(reopen, drops)
+
+
+def _undropped(reopen: Callable[[], Iterable[str]], drops: dict[int, set[int]]) -> Iterator[tuple[int, str]]:
     match = seq = 0
     for n, text in enumerate(reopen(), start=1):
         if not text.strip():

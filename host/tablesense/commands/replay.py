@@ -17,10 +17,12 @@ goes away (``| head``) ends the replay quietly, exit 0 (docs/events.md).
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from operator import methodcaller
 from typing import IO, Any
 
 from ..errors import TablesenseError
@@ -116,10 +118,12 @@ def _reader(fh: IO[bytes]) -> Callable[[], Iterator[str]]:
     end at ``\\n`` (as editors and ``wc -l`` count them); bytes that are not UTF-8 are kept
     as surrogates and the line is refused with their column (``replay.text_problem``)."""
 
+    text = io.TextIOWrapper(fh, encoding="utf-8", errors="surrogateescape", newline="\n")
+    strip = methodcaller("rstrip", "\r\n")
+
     def lines() -> Iterator[str]:
-        fh.seek(0)
-        for raw in fh:
-            yield raw.decode("utf-8", "surrogateescape").rstrip("\r\n")
+        text.seek(0)
+        return map(strip, text)  # the file's own iterator: no Python frame a line
 
     return lines
 

@@ -48,7 +48,9 @@ work until the rest.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator, Sequence
+from functools import cache, reduce
 from itertools import islice
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -133,12 +135,86 @@ class Run(Sequence[Event]):
         return repr(tuple(self))
 
 
-def _shallow(state: MatchState) -> MatchState:
+class Trace(Sequence[Event]):
+    """The events a played state had applied since its base (``MatchState.since``): a state per
+    event shares one list (its first ``n``), as ``Run`` does; once the next state is kept whole
+    the list is ``seal``ed into one bytes object (MessagePack, smaller than the log's lines:
+    what an undo keeps is the log, not the events' objects), read back only by an undo that
+    needs it."""
+
+    __slots__ = ("_n", "_seg")
+
+    def __init__(self, seg: list[Any], n: int) -> None:
+        self._seg = seg  # [the events, or None once sealed; the sealed lines, or None]
+        self._n = n
+
+    @staticmethod
+    def start(event: Event) -> Trace:
+        return Trace([[event], None], 1)
+
+    def plus(self, event: Event) -> Trace:
+        """These events and ``event``; this trace unchanged."""
+        items = self._seg[0]
+        if items is not None and len(items) == self._n:
+            items.append(event)
+            return Trace(self._seg, self._n + 1)
+        return Trace([[*self, event], None], self._n + 1)
+
+    def seal(self) -> None:
+        """Keep the shared list as its events' log lines (all who share it read those)."""
+        seg = self._seg
+        items = seg[0]
+        if items is not None:
+            seg[1] = _PACK.encode(items)
+            seg[0] = None
+
+    def _items(self) -> list[Event]:
+        items = self._seg[0]
+        if items is None:
+            items = _unpacker().decode(self._seg[1])
+        return items  # type: ignore[no-any-return]
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __iter__(self) -> Iterator[Event]:
+        return islice(self._items(), self._n)
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, slice):
+            return tuple(self._items()[: self._n][key])
+        if key < 0:
+            key += self._n
+        if not 0 <= key < self._n:
+            raise IndexError("event index out of range")
+        return self._items()[key]
+
+
+#: a sealed trace's events (an event's unknown keys, a read-only mapping, as a dict)
+_PACK = msgspec.msgpack.Encoder(enc_hook=dict)
+
+
+@cache
+def _unpacker() -> msgspec.msgpack.Decoder[list[Event]]:
+    """The decoder of a sealed trace: a list of any of the events (their ``type`` tags)."""
+    found, todo = [], [Event]
+    while todo:
+        for kind in todo.pop().__subclasses__():
+            found.append(kind)
+            todo.append(kind)
+    kinds = reduce(operator.or_, found)
+    return msgspec.msgpack.Decoder(list[kinds])  # type: ignore[valid-type]
+
+
+def _shallow(state: MatchState, slack: int | None = None) -> MatchState:
     """``state`` with its chain of states before shots (``before``) cut to ``BEFORE_DEPTH``
-    once it is twice that deep (copies of the states above the cut; ``state`` unchanged)."""
+    once it is ``slack`` more than that (default: ``BEFORE_DEPTH``; copies of the states above
+    the cut; ``state`` unchanged)."""
+    if slack is None:
+        slack = BEFORE_DEPTH
     chain = [state]
     node = state.before
-    while node is not None and len(chain) < 2 * BEFORE_DEPTH:
+    while node is not None and len(chain) < BEFORE_DEPTH + slack:
         chain.append(node)
         node = node.before
     if node is None:
@@ -244,9 +320,10 @@ S = TypeVar("S", bound=MatchState)
 
 #: a played match (``ShotEngine.play``) keeps a whole state once per this many events; an undo
 #: replays at most this many from the one before it
-KEEP_EVERY = 256
+KEEP_EVERY = 512
 #: a played match keeps the states before its shots this many deep (``before``, its ``before``,
 #: ...: an engine reads two or three back); deeper links are cut once they reach twice this
+#: (a state kept whole: at once)
 BEFORE_DEPTH = 4
 
 #: ``call`` returns this for a call about the last shot: the base adds it and resolves again
@@ -433,11 +510,27 @@ class ShotEngine(Generic[S]):
         base, since = state.base, state.since
         checkpoint = new.checkpoint
         if base is None or len(since) >= KEEP_EVERY:  # ``state`` is kept whole
-            base, since = state, Run([event], 1)
+            if type(since) is Trace:
+                since.seal()
+            kept = state
+            if state.before is not None:  # kept with its states before shots no deeper than needed
+                kept = replace(state, before=_shallow(state.before, 0))
+            base, since = kept, Trace.start(event)
+            if checkpoint is state:
+                checkpoint = kept
         else:
             if checkpoint is state:
                 checkpoint = Redo(base, since)
-            since = Run.plus(since, event) if type(since) is Run else Run([*since, event], len(since) + 1)
+            if type(since) is Trace:  # ``Trace.plus``, inline: once per event
+                seg, n = since._seg, since._n
+                items = seg[0]
+                if items is not None and len(items) == n:
+                    items.append(event)
+                    since = Trace(seg, n + 1)
+                else:
+                    since = since.plus(event)
+            else:
+                since = Trace([[*since, event], None], len(since) + 1)
         before = new.before
         if before is not None and before is not state.before:  # a shot opened: cut deep links
             before = _shallow(before)
