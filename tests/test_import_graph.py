@@ -10,14 +10,7 @@ import ast
 from collections.abc import Mapping
 from pathlib import Path
 
-import pytest
-
 HOST = Path(__file__).resolve().parent.parent / "host"
-
-#: circles being taken apart, one a line (modules under tablesense.): one that is gone needs
-#: its line no more (delete it); one that grows, or a new one, fails
-KNOWN: list[str] = []
-KNOWN_CIRCLES = [frozenset(f"tablesense.{m}" for m in line.split()) for line in KNOWN]
 
 
 def package_modules(host: Path = HOST) -> dict[str, Path]:
@@ -121,17 +114,8 @@ def a_path_round(graph: Mapping[str, set[str]], circle: frozenset[str]) -> list[
 
 def test_no_module_imports_back_up_into_a_circle() -> None:
     graph = import_graph(package_modules())
-    new = [c for c in circles(graph) if not any(c <= known for known in KNOWN_CIRCLES)]
+    new = circles(graph)
     assert not new, "import circles:\n" + "\n".join(" -> ".join(a_path_round(graph, c)) for c in new)
-
-
-@pytest.mark.parametrize("known", KNOWN_CIRCLES, ids=lambda c: " ".join(sorted(c)))
-def test_a_known_circle_is_named_while_it_is_there(known: frozenset[str]) -> None:
-    graph = import_graph(package_modules())
-    left = [c for c in circles(graph) if c <= known]
-    if left:
-        pytest.skip("known import circle, being taken apart: "
-                    + "; ".join(" -> ".join(a_path_round(graph, c)) for c in left))
 
 
 def test_the_walk_finds_a_circle_through_a_lazy_and_a_type_only_import(tmp_path: Path) -> None:
