@@ -403,7 +403,18 @@ function tick() {
   const l = text ? t("turn_clock") + (snap.paused_at ? " · " + t("clock_paused") : "") : "";
   if (label.textContent !== l) label.textContent = l;
 }
-setInterval(tick, 250);
+// Woken once a second, just after the clock's next second begins (it was four times a second,
+// up to 250 ms late): the clock counts whole seconds from the rest, so nothing changes between.
+function tickLater() {
+  tick();
+  let wait = 1000;
+  if (snap && snap.rest_at) {
+    const ms = Date.now() + skew - snap.rest_at * 1000;
+    wait = 1000 - (((ms % 1000) + 1000) % 1000) + 5;
+  }
+  setTimeout(tickLater, wait);
+}
+tickLater();
 
 // Pairing: the pub's TV opens /table/<id>?tv=CODE once (the code `tablesense run` prints); the host
 // keeps a cookie for it and the code leaves the address bar. Only a paired TV gets the QR code.
