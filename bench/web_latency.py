@@ -5,9 +5,11 @@ WebSocket) and Debian's chromium: one scoreboard page per table, and the overvie
 eight tables on one page). Each event carries a ``mark``; the page notes when the message
 holding it arrived, when its DOM showed it and when the frame that paints it began
 (``performance.timeOrigin + performance.now()``, the same wall clock as the host's
-``time.time()``), so the p99 splits into host + WebSocket, the page's script, and the wait
-for the browser's frame. The anchor, measured in the same run: the host's own share, up to
-a plain WebSocket client.
+``time.time()``); the snapshot's ``now`` says when the host sent it. So the p99 splits into
+the host, the WebSocket, the page's script, and the wait for the browser's frame (asked only
+when the message changed what the page shows). Also printed: the CPU per event of the host's
+process and of the browser (every process below this one, from ``/proc``). The anchor,
+measured in the same run: the host's own share, up to a plain WebSocket client.
 
     .venv/bin/python bench/web_latency.py [--events 200] [--gap-ms 100] [--burst]
 

@@ -208,3 +208,16 @@ def test_a_ball_unseen_from_the_strike_that_was_touched_leaves_the_shot_to_the_r
         carom_of(seen.events, "libre", {**BEFORE, "white": (1.0, 0.74), "red": (1.5, 0.5)})["decided_by"]
         == "none"
     )
+
+
+def test_the_reader_asks_the_game_for_its_pockets_and_how_its_doubts_weigh() -> None:
+    """Keglebillard's pockets (corners and long-side middles, on this bed), none for golf or
+    carom; carom, by any of its names, weighs a doubt by the carom, every other game by all."""
+    from tablesense.vision.hidden import pockets
+    from tablesense.vision.weigh import weigh_any, weigh_carom, weigh_for
+
+    assert sorted(pockets("kegle", 2.0, 1.0)) == [(0.0, 0.0), (0.0, 1.0), (1.0, 0.0), (1.0, 1.0),
+                                                  (2.0, 0.0), (2.0, 1.0)]
+    assert pockets("golf", 2.0, 1.0) == pockets("carom", 2.0, 1.0) == pockets(None, 2.0, 1.0) == []
+    assert weigh_for("carom") is weigh_for("Biljart") is weigh_carom
+    assert weigh_for("kegle") is weigh_for("golf") is weigh_for(None) is weigh_any

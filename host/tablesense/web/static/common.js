@@ -166,9 +166,12 @@ export function clockText(sn, nowMs) {
 
 // bench/web_latency.py: each marked event of a snapshot's ticker, when the host sent its message
 // (the snapshot's ``now``), when it arrived, when the DOM showed it (window.__marks) and when the
-// frame that paints it began.
+// frame that paints it began. Only a message that changed what the page shows waits for a frame:
+// asking one for every event made each page paint a frame per event (8 TVs, 80 frames a second),
+// which the pages never do for themselves; one that changed nothing is shown with its DOM.
 window.__marks = window.__marks || {};
 window.__timing = window.__timing || {};
+let changes = null; // what the page changed on the screen since the last marked message
 export function marked(ticker, recv, sent) {
   const now = performance.timeOrigin + performance.now();
   const fresh = [];
@@ -178,10 +181,21 @@ export function marked(ticker, recv, sent) {
     window.__timing[ev.mark] = { sent: sent === undefined ? recv ?? now : sent * 1000, recv: recv ?? now, dom: now };
     fresh.push(ev.mark);
   }
-  if (fresh.length) {
-    requestAnimationFrame(() => {
-      const frame = performance.timeOrigin + performance.now();
-      for (const m of fresh) window.__timing[m].frame = frame;
-    });
+  if (!fresh.length) return;
+  let changed = true;
+  if (changes === null) { // the first marked message: watch the page from now on (a bench's page only)
+    changes = new MutationObserver(() => {});
+    changes.observe(document.documentElement, { subtree: true, childList: true, characterData: true,
+      attributes: true, attributeFilter: ["class", "style", "hidden", "src", "title"] });
+  } else {
+    changed = changes.takeRecords().length > 0;
   }
+  if (!changed) {
+    for (const m of fresh) window.__timing[m].frame = now;
+    return;
+  }
+  requestAnimationFrame(() => {
+    const frame = performance.timeOrigin + performance.now();
+    for (const m of fresh) window.__timing[m].frame = frame;
+  });
 }

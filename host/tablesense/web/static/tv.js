@@ -215,6 +215,38 @@ function region(id, html) {
   return true;
 }
 
+function setClass(el, cls) {
+  if (el.className === cls) return false;
+  el.className = cls;
+  return true;
+}
+
+// The board of a match in parts: its frame (two cards and the centre) is written once, then each
+// part only when its own HTML changed, so a new turn moves a tag and a class, not the whole screen
+// (no restyle of every element, no new fitting of the names). A part is `display: contents`: its
+// pieces stand in the card as before. True when what the names are fitted to changed.
+const CARD = (p) => `<section id="card-${p}" data-player="${p}"><div id="tag-${p}" class="part"></div><h2 id="name-${p}"></h2><div id="stats-${p}" class="part"></div></section>`;
+function board(b) {
+  let moved = false;
+  if (!document.getElementById("board")) {
+    const el = document.getElementById("body");
+    el.innerHTML = `<main id="board">${CARD("p1")}<section id="centre"></section>${CARD("p2")}</main>`;
+    el._html = null; // the idle page's HTML is not there any more
+    moved = true;
+  }
+  moved = setClass(document.getElementById("board"), b.main) || moved;
+  for (const p of ["p1", "p2"]) {
+    const card = b.cards[p];
+    setClass(document.getElementById(`card-${p}`), card.cls);
+    region(`tag-${p}`, card.tag);
+    const h2 = document.getElementById(`name-${p}`);
+    if (h2.textContent !== card.name) { h2.textContent = card.name; moved = true; }
+    region(`stats-${p}`, card.stats);
+  }
+  setClass(document.getElementById("centre"), b.centre.cls);
+  return region("centre", b.centre.html) || moved; // the centre's width is the cards' too
+}
+
 function skeleton() {
   document.getElementById("app").innerHTML = `<header><h1 id="head" class="head"></h1>
     <span id="clock-box" class="clock-box"><small id="clock-label" class="label"></small><span id="clock" class="clock"></span></span>
@@ -240,6 +272,10 @@ function fitNames() {
   names.forEach((h) => { h.style.fontSize = `${size}px`; h.classList.toggle("wrap", wrap); });
   const high = Math.max(...names.map((h) => h.getBoundingClientRect().height));
   names.forEach((h) => { h.style.minHeight = `${high}px`; });
+  fitLine();
+}
+
+function fitLine() {
   const line = document.getElementById("lastshot-text");
   if (line) fitText(line, 0.55);
 }
@@ -250,15 +286,15 @@ function render() {
   if (!document.getElementById("ticker")) skeleton();
   region("head", `<span class="table">${t("table")} ${esc(TID)}</span><span class="game">${esc(gameTitle(m))}</span>`);
   const button = document.getElementById("speech");
-  button.className = `speech ${speech ? "on" : "off"}`;
-  button.title = speech ? t("speech_on") : t("speech_off");
-  button.setAttribute("aria-label", button.title);
+  setClass(button, `speech ${speech ? "on" : "off"}`);
+  const spoken = speech ? t("speech_on") : t("speech_off");
+  if (button.title !== spoken) { button.title = spoken; button.setAttribute("aria-label", spoken); }
   region("speech", SPEAKER);
   const keys = m && m.game === "golf" ? t("tv_keys.golf") : t("panel.tv_keys");
   const qr = showQr
     ? `<aside class="qr"><img alt="${esc(t("scan"))}" src="/api/table/${encodeURIComponent(TID)}/qr.svg"><span>${t("scan")}</span>
       <span class="keys">${esc(keys)}</span></aside>` : "";
-  let body = "", fin = "", questions = "", notice = "";
+  let body = "", fin = "", questions = "", notice = "", parts = null;
   const over = !!(m && s && s.finished);
   // the board is silent: play goes on by the referee's hand (docs/scoreboard.md, "Sensors out")
   const sensors = snap.sensors || {};
@@ -273,10 +309,12 @@ function render() {
     // every card has the same rows (a tag above the name: at the table, or the winner), so the two line up
     const tag = (p) => (s && s.winner === p ? `<div class="tag ribbon">${t("winner")}</div>`
       : at === p ? `<div class="tag atlabel"><span class="cue" aria-hidden="true">▶</span> ${t("at_table")}</div>` : `<div class="tag"></div>`);
-    const card = (p) => `<section class="player ${p} ${at === p ? "at" : ""} ${s && s.winner === p ? "won" : ""} ${colours[p] ? "ball-" + colours[p] : "ball-none"}" data-player="${p}">
-        ${tag(p)}<h2>${esc(name(m, p))}</h2>${lay.players[p]}</section>`;
+    const card = (p) => ({ cls: `player ${p} ${at === p ? "at" : ""} ${s && s.winner === p ? "won" : ""} ${colours[p] ? "ball-" + colours[p] : "ball-none"}`,
+      tag: tag(p), name: name(m, p), stats: lay.players[p] });
     const drawn = snap.view && !over ? planSvg(snap.view.plan, s) : "";
-    body = `<main class="board ${esc(m.game)} ${over ? "over" : ""} ${sensorsOut || checking ? "squeezed" : ""}">${card("p1")}<section class="centre ${drawn ? "planned" : ""}">${drawn}${lay.centre}${extraLines("centre")}${qr}</section>${card("p2")}</main>`;
+    parts = { main: `board ${m.game} ${over ? "over" : ""} ${sensorsOut || checking ? "squeezed" : ""}`,
+      cards: { p1: card("p1"), p2: card("p2") },
+      centre: { cls: `centre ${drawn ? "planned" : ""}`, html: `${drawn}${lay.centre}${extraLines("centre")}${qr}` } };
     if (!s) notice += `<div class="notice">${t("no_engine")}</div>`;
     if (over) {
       const w = s.winner === "draw" ? t("draw") : s.winner ? t("winner_big", { name: esc(name(m, s.winner)) }) : "";
@@ -294,17 +332,18 @@ function render() {
   if (asked.length) questions += `<div class="questions sensors">${t("question")}: ${asked.map((q) => esc(q.text)).join(" · ")}</div>`;
   region("notice", notice);
   document.body.classList.toggle("over", over);
-  let moved = region("body", body);
+  let moved = parts ? board(parts) : region("body", body);
   moved = region("final", fin) || moved;
   moved = region("questions", questions) || moved;
   const told = snap.view && snap.view.last_shot;
-  moved = region("lastshot", told && !over ? `<small>${t("last_shot")}</small><span id="lastshot-text">${esc(told)}</span>` : "") || moved;
+  const line = region("lastshot", told && !over ? `<small>${t("last_shot")}</small><span id="lastshot-text">${esc(told)}</span>` : "");
   let ticker = "";
   for (const ev of snap.ticker.filter(matters).slice(-8).reverse()) {
     ticker += `<li data-seq="${esc(ev.seq)}" data-type="${esc(ev.type)}" class="${esc(ev.source)}">${esc(eventText(ev, m))}</li>`;
   }
   region("ticker", ticker);
   if (moved) fitNames(); // only when what it measures changed: a ticker line costs no layout
+  else if (line) fitLine(); // a new last shot: its line alone
   marked(snap.ticker, snap._recv, snap.now);
   announce(s, m);
   tick();
@@ -364,7 +403,18 @@ function tick() {
   const l = text ? t("turn_clock") + (snap.paused_at ? " · " + t("clock_paused") : "") : "";
   if (label.textContent !== l) label.textContent = l;
 }
-setInterval(tick, 250);
+// Woken once a second, just after the clock's next second begins (it was four times a second,
+// up to 250 ms late): the clock counts whole seconds from the rest, so nothing changes between.
+function tickLater() {
+  tick();
+  let wait = 1000;
+  if (snap && snap.rest_at) {
+    const ms = Date.now() + skew - snap.rest_at * 1000;
+    wait = 1000 - (((ms % 1000) + 1000) % 1000) + 5;
+  }
+  setTimeout(tickLater, wait);
+}
+tickLater();
 
 // Pairing: the pub's TV opens /table/<id>?tv=CODE once (the code `tablesense run` prints); the host
 // keeps a cookie for it and the code leaves the address bar. Only a paired TV gets the QR code.
