@@ -243,15 +243,37 @@ def _mark_processes(items: list[pytest.Item]) -> None:
 
 
 def _own_source(item: pytest.Item) -> str:
-    import inspect
-
+    """The test function's source and that of its file's functions and fixtures it names
+    (two calls deep: a test that starts the command through a helper of its file)."""
     fn = getattr(item, "obj", None)
     if id(fn) not in _OWN:
-        try:
-            _OWN[id(fn)] = inspect.getsource(fn)
-        except (OSError, TypeError):
-            _OWN[id(fn)] = ""
+        module = getattr(item, "module", None)
+        local = {name: v for name, v in vars(module).items()
+                 if callable(v) and getattr(v, "__module__", None) == module.__name__} if module else {}
+        names = set(getattr(item, "fixturenames", ()))
+        text, seen, todo = "", set(), [fn]
+        for _depth in range(3):
+            more = []
+            for f in todo:
+                if id(f) in seen:
+                    continue
+                seen.add(id(f))
+                src = _getsource(f)
+                text += src
+                more += [v for name, v in local.items() if name in names or re.search(rf"\b{name}\(", src)]
+            todo = more
+        _OWN[id(fn)] = text
     return _OWN[id(fn)]
+
+
+def _getsource(fn: Any) -> str:
+    import inspect
+
+    fn = getattr(fn, "_get_wrapped_function", lambda: fn)()  # a fixture's own function
+    try:
+        return inspect.getsource(fn)
+    except (OSError, TypeError):
+        return ""
 
 
 _OWN: dict[int, str] = {}
