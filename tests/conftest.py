@@ -153,9 +153,16 @@ def playwright() -> Any:
 
 
 @pytest.fixture
-def browser() -> Any:
-    """The shared chromium (``SharedChromium``); a test makes its own contexts of it."""
-    return CHROMIUM_SHARED.browser()
+def browser() -> Iterator[Any]:
+    """The shared chromium (``SharedChromium``); a test makes its own contexts of it, and
+    those it leaves open are closed after it (their pages would go on running: a TV that
+    calls its host again and again)."""
+    b = CHROMIUM_SHARED.browser()
+    before = {id(c) for c in b.contexts}
+    yield b
+    for context in b.contexts:
+        if id(context) not in before:
+            context.close()
 
 
 def _uses_shared_chromium(item: pytest.Item) -> bool:
