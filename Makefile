@@ -70,7 +70,7 @@ broker:
 WORKERS ?= 2
 PYTEST  := $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 FAST    := not browser and not slow and not micropython and not broker and not process
-TIMED   := /usr/bin/env TIMEFORMAT='make $@: %0lR wall, %0lU user + %0lS sys CPU' bash -c 'time "$$@"' --
+TIMED    = /usr/bin/env TIMEFORMAT='make $@: %0lR wall, %0lU user + %0lS sys CPU' bash -c 'time "$$@"' --
 
 test: setup browser broker
 	@$(TIMED) $(PYTEST) --hypothesis-profile=quick tests

@@ -136,7 +136,9 @@ def test_a_locked_match_log_keeps_the_event_waiting_and_writes_it_when_it_can(
     assert "wait and are written when it can" in err and "takes writes again" in err
 
 
-def test_a_locked_match_log_at_start_is_one_clear_line(tmp_path: Path) -> None:
+def test_a_locked_match_log_at_start_is_one_clear_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store_module, "BUSY_MS", 500)  # refused after 0.5 s, not 5 s: the same line
     db = tmp_path / "pub.db"
     blocker = sqlite3.connect(db, isolation_level=None, timeout=0)
     blocker.execute("PRAGMA journal_mode=DELETE")
