@@ -61,20 +61,25 @@ broker:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq mosquitto mosquitto-clients >/dev/null; }
 
 # The suite on two workers (pytest-xdist; WORKERS=0 runs it in one process), a test file
-# on one worker (a module's fixture, a browser or a soak, made once), each property test
-# with a quarter of its examples (tests/conftest.py); test-long: four times as many, in
-# one process. docs/performance.md, "The test suite", has the times.
+# on one worker (a module's fixture or soak made once), the costliest files first
+# (tests/conftest.py orders them; --no-loadscope-reorder keeps that order), each property
+# test with a quarter of its examples (tests/conftest.py); test-fast: the tests that run in
+# the test's process (no browser, firmware, Mosquitto or other program; nothing slow);
+# test-long: four times the examples, in one process. Each prints its time.
+# docs/performance.md, "The test suite", has the times.
 WORKERS ?= 2
-PYTEST  := $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile
+PYTEST  := $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder
+FAST    := not browser and not slow and not micropython and not broker and not process
+TIMED    = /usr/bin/env TIMEFORMAT='make $@: %0lR wall, %0lU user + %0lS sys CPU' bash -c 'time "$$@"' --
 
 test: setup browser broker
-	$(PYTEST) --hypothesis-profile=quick tests
+	@$(TIMED) $(PYTEST) --hypothesis-profile=quick tests
 
 test-fast: setup
-	$(PYTEST) --hypothesis-profile=quick -m "not browser and not slow" tests
+	@$(TIMED) $(PYTEST) --hypothesis-profile=quick -m "$(FAST)" tests
 
 test-long: setup browser broker
-	$(BIN)/python -m pytest -q --hypothesis-profile=long tests
+	@$(TIMED) $(BIN)/python -m pytest -q --hypothesis-profile=long tests
 
 lint: setup
 	$(BIN)/ruff check host tests bench firmware tools

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import threading
 import time
 from collections.abc import Iterator
@@ -13,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_launch import ARGS, CHROMIUM  # noqa: F401  (for the tests that start their own)
 
 from tablesense.events import parse_event
 from tablesense.pub import Pub
@@ -21,9 +21,6 @@ from tablesense.web.server import start
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 class LivePub:
@@ -62,18 +59,6 @@ class LivePub:
         self.run(self.runner.cleanup())
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} is missing: `make browser` installs Debian's chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -3,34 +3,17 @@ screen; a page reached through a foreign host name (DNS rebinding) gets nothing.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import ARGS, CHROMIUM, LivePub
+from browser_launch import ARGS, CHROMIUM
+from test_browser import LivePub
 
 from tablesense.web.guard import tv_code
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def playwright() -> Iterator[Any]:
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} is missing: `make browser` installs Debian's chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        yield p
-
-
-@pytest.fixture(scope="module")
-def browser(playwright: Any) -> Iterator[Any]:
-    b = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-    yield b
-    b.close()
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from screen_checks import apart, box, clipped, feed, inside, panel_url, shown, sim_events, tv_url
-from test_browser import LivePub, _page, browser  # noqa: F401  (fixture)
+from test_browser import LivePub, _page
 
 from tablesense import games, texts
 

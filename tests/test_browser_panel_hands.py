@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import LivePub, browser  # noqa: F401  (fixture)
+from test_browser import LivePub
 from test_browser_panel import Referee
 
 pytestmark = [pytest.mark.browser]

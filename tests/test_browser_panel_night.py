@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from screen_checks import axe_violations, describe
-from test_browser import LivePub, _page, browser  # noqa: F401  (fixture)
+from test_browser import LivePub, _page
 from test_browser_panel import Referee
 
 from tablesense.league import LeagueStore

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import LivePub, _page, browser  # noqa: F401  (fixture)
+from test_browser import LivePub, _page
 
 from tablesense.web.guard import tv_code
 
@@ -177,7 +177,7 @@ def test_referee_panel(ctx: Any, pub: LivePub, out: Path, game: str, lang: str) 
     assert len(labels) == len(set(labels)) >= 10 and not any("." in x for x in labels)
 
 
-def test_overview_of_eight_tables_on_a_1080p_screen(browser: Any, tmp_path: Path, out: Path) -> None:  # noqa: F811
+def test_overview_of_eight_tables_on_a_1080p_screen(browser: Any, tmp_path: Path, out: Path) -> None:
     games = ["golf", "kegle", "carom", "golf", "carom", "kegle", "golf", "carom"]
     live = LivePub(str(tmp_path / "eight.db"), [str(n) for n in range(1, 9)])
     context = browser.new_context(device_scale_factor=1)

@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 from screen_checks import apart, axe_violations, box, clipped, describe
-from test_browser import LivePub, _page, browser  # noqa: F401  (fixture)
+from test_browser import LivePub, _page
 
 from tablesense.link import LinkStatus
 
@@ -171,7 +171,7 @@ def _balls(snap: dict[str, Any]) -> dict[str, int] | None:
 
 
 def test_a_golf_match_goes_on_by_hand_while_the_cable_is_cut_and_the_boards_replay_is_merged(
-        browser: Any, golf_table: tuple[Cable, Pub], out: Path) -> None:  # noqa: F811
+        browser: Any, golf_table: tuple[Cable, Pub], out: Path) -> None:
     cable, pub = golf_table
     pub.wait("the board heard", lambda s: s["sensors"]["link"] == "up")
     match = pub.post("/api/table/1/setup", {"game": "golf", "players": {"p1": "Ann", "p2": "Bob"}})["match"]
@@ -255,7 +255,7 @@ def _out(live: LivePub) -> None:
     live.call(live.pub.link_status, "1", LinkStatus("disconnected", "socket://127.0.0.1:9: silent for 3.5 s"))
 
 
-def _panel(browser: Any, live: LivePub) -> tuple[Any, Any, Any]:  # noqa: F811
+def _panel(browser: Any, live: LivePub) -> tuple[Any, Any, Any]:
     ctx = browser.new_context()
     tv = _page(ctx, 1280, 720)
     tv.goto(f"{live.url}/table/1")
@@ -287,7 +287,7 @@ def _tap(live: LivePub, ref: Any, name: str) -> None:
     time.sleep(0.25)  # the table's clock moves on between taps
 
 
-def test_a_keglebillard_shot_by_hand_in_danish(browser: Any, live: LivePub, out: Path) -> None:  # noqa: F811
+def test_a_keglebillard_shot_by_hand_in_danish(browser: Any, live: LivePub, out: Path) -> None:
     live.call(live.pub.start_match, "1",
               {"game": "kegle", "players": {"p1": "Ann", "p2": "Bob"}, "distance": 100})
     live.call(live.pub.set_lang, "1", "da")
@@ -327,7 +327,7 @@ def test_a_keglebillard_shot_by_hand_in_danish(browser: Any, live: LivePub, out:
 
 
 def test_a_carom_shot_by_hand_and_the_referees_choice_while_the_board_talks(
-        browser: Any, live: LivePub) -> None:  # noqa: F811
+        browser: Any, live: LivePub) -> None:
     live.call(live.pub.start_match, "1",
               {"game": "carom", "discipline": "libre", "players": {"p1": "Ann", "p2": "Bob"}})
     ctx, tv, ref = _panel(browser, live)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from screen_checks import box, shown, tv_url
-from test_browser import LivePub, _page, browser  # noqa: F401  (fixture)
+from test_browser import LivePub, _page
 
 pytestmark = pytest.mark.browser
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import LivePub, _page, browser  # noqa: F401  (fixture)
+from test_browser import LivePub, _page
 
 from tablesense.web.guard import tv_code
 

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tablesense import store as store_module
 from tablesense.events import Pin, Rest
 from tablesense.link import LinkStatus
 from tablesense.link.checkpoint import Checkpoint, CheckpointError
@@ -96,10 +97,12 @@ def test_frames_lost_for_good_are_said_once_on_stderr_in_the_log_and_on_the_tick
 
 
 def test_a_locked_match_log_keeps_the_event_waiting_and_writes_it_when_it_can(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """Another program holds the database mid-run for longer than its busy timeout: the
     table's event is not dropped; the ticker and stderr say why; once the lock is gone it
-    is written, and the one after it."""
+    is written, and the one after it. (The busy timeout cut from 5 s to 0.5 s: the same
+    refusal, sooner.)"""
+    monkeypatch.setattr(store_module, "BUSY_MS", 500)
     db = tmp_path / "pub.db"
     store, writer = Store(str(db)), Writer(str(db))
     pub = Pub(store, ["1"], writer=writer)
@@ -112,7 +115,10 @@ def test_a_locked_match_log_keeps_the_event_waiting_and_writes_it_when_it_can(
             yield _pin(1.2, 2)
 
         task = asyncio.create_task(pub.feed("1", gen()))
-        await asyncio.sleep(6.5)  # longer than the database's busy timeout (5 s)
+        deadline = asyncio.get_running_loop().time() + 30  # held until the write is refused
+        while not any(e.get("type") == "error" for e in pub.table("1").ticker):
+            assert asyncio.get_running_loop().time() < deadline, "no write refused in 30 s"
+            await asyncio.sleep(0.05)
         ticker = list(pub.table("1").ticker)
         blocker.execute("ROLLBACK")
         await asyncio.wait_for(task, 20)
@@ -130,7 +136,9 @@ def test_a_locked_match_log_keeps_the_event_waiting_and_writes_it_when_it_can(
     assert "wait and are written when it can" in err and "takes writes again" in err
 
 
-def test_a_locked_match_log_at_start_is_one_clear_line(tmp_path: Path) -> None:
+def test_a_locked_match_log_at_start_is_one_clear_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store_module, "BUSY_MS", 500)  # refused after 0.5 s, not 5 s: the same line
     db = tmp_path / "pub.db"
     blocker = sqlite3.connect(db, isolation_level=None, timeout=0)
     blocker.execute("PRAGMA journal_mode=DELETE")
