@@ -33,10 +33,7 @@ KEYED = re.compile(r"""\{\s*["'](?:golf|kegle|carom)["']\s*:"""
 STILL_BRANCHING = {
 }
 #: the rooms that still key a table by games' names (or compare one in a page's script)
-STILL_KEYED = {
-    "by_hand.py": 2, "commands/demo.py": 1, "events.py": 1,
-    "web/view.py": 1,
-}
+STILL_KEYED: dict[str, int] = {}
 #: what every game's league part declares (``tablesense.league.part``)
 LEAGUE_PART = ("SCHEME", "ORDER_COLUMNS", "THEN", "REPORTED", "SCHEME_FIELDS", "COUNTS", "DISCIPLINES",
                "SEASON_HALVES", "DUOS", "READ_UNFINISHED", "ENTRY", "COLUMNS", "AVERAGE_DECIMALS",

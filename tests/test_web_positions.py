@@ -147,7 +147,7 @@ def test_no_more_balls_are_drawn_than_the_game_has_and_off_bed_ones_meet_the_cus
     r = kegle_geometry.BALL_RADIUS
     assert balls == [("red", round(r, 4), round(1.12 - r, 4)), ("white", 0.5, 0.5), ("white", 0.5, 0.5)]
     crowd = {"p1": [[0.5, 0.5]] * 50, "p2": [[1.0, 0.4]] * 7}
-    golf = plan.drawing("golf", {}, {}, crowd, view.COLOURS["golf"])
+    golf = plan.drawing("golf", {}, {}, crowd, view.colours("golf"))
     assert golf is not None and len(golf["balls"]) == 10
 
 

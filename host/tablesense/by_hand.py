@@ -49,19 +49,28 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-#: the sensor events the referee panel offers per game (docs/referee.md, "When the sensors
-#: are out"): what each engine needs to go on
-HAND_TYPES: dict[str, tuple[str, ...]] = {
-    "golf": ("goal", "rest"),
-    "kegle": ("pin", "pocket", "rest"),
-    "carom": ("cushion", "rest"),
-}
+from . import games
+
+
+def hand_types(game: str) -> tuple[str, ...]:
+    """The sensor events the referee panel offers for ``game`` (docs/referee.md, "When the
+    sensors are out"): what its engine needs to go on, as its package declares them
+    (``Game.by_hand``), and the rest."""
+    found = games.find(game)
+    return (*found.by_hand, "rest") if found is not None else ()
+
+
+def hand_balls(game: str) -> tuple[str, ...]:
+    """The balls a goal or a pocket entered by hand may name: the game's own."""
+    found = games.find(game)
+    return found.balls if found is not None else ()
+
+
 #: what a hand entry of each type must say, and the values it may take per game
 GOALS = ("A", "B")
 PINS = (1, 2, 3, 4, 5)
 POCKETS = (1, 2, 3, 4, 5, 6)
 CUSHIONS = (1, 2, 3, 4)
-HAND_BALLS = {"golf": ("p1", "p2"), "kegle": ("red", "white")}
 #: the kinds the referee is asked about where the two records disagree (they score)
 ASKED = frozenset({"goal", "pocket", "pin"})
 #: every kind matched between the two records (a double is never logged)
@@ -472,7 +481,7 @@ def hand_event(game: str, obj: Mapping[str, Any]) -> dict[str, Any]:
     ``{"type": "goal", "goal": "B", "ball": "p1"}`` and the like (no ``t``: the pub stamps
     it). Raises ValueError with the reason."""
     kind = obj.get("type")
-    offered = HAND_TYPES.get(game, ())
+    offered = hand_types(game)
     if kind not in offered:
         raise ValueError(f"a {game} table's events entered by hand are {', '.join(offered)}, not {kind!r}")
     known = {"type"} | {"goal": {"goal", "ball"}, "pocket": {"pocket", "ball"}, "pin": {"pin", "state"},
@@ -483,10 +492,10 @@ def hand_event(game: str, obj: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"type": kind}
     if kind == "goal":
         out["goal"] = _one(obj, "goal", GOALS, kind)
-        out["ball"] = _one(obj, "ball", HAND_BALLS["golf"], kind)
+        out["ball"] = _one(obj, "ball", hand_balls(game), kind)
     elif kind == "pocket":
         out["pocket"] = _one(obj, "pocket", POCKETS, kind)
-        out["ball"] = _one(obj, "ball", HAND_BALLS["kegle"], kind)
+        out["ball"] = _one(obj, "ball", hand_balls(game), kind)
     elif kind == "pin":
         out["pin"] = _one(obj, "pin", PINS, kind)
         out["state"] = _one(obj, "state", ("down", "up"), kind)

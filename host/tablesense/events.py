@@ -27,11 +27,8 @@ PLAYERS = ("p1", "p2")
 GOLF_GOALS = ("A", "B")
 PIN_STATES = ("down", "up")
 DISCIPLINES = ("libre", "bandstoten", "driebanden")
-BALLS = {
-    "golf": PLAYERS,
-    "kegle": ("red", "white"),
-    "carom": ("white", "yellow", "red"),
-}
+#: the balls each game's events name, as its package declares them
+BALLS = {g.name: g.balls for g in games.every()}
 ALL_BALLS = frozenset(b for balls in BALLS.values() for b in balls)
 
 #: the largest figure a set-up may give: caroms to make (``targets``) or points (``distance``);

@@ -59,6 +59,13 @@ class Game:
     #: player's card, a plain value in the middle. Any other field stays off the TV: a new
     #: field of an engine reaches the screen when its game declares it here, never by chance.
     tv: tuple[str, ...] = ()
+    #: the balls its events name (``ball``): golf's are its players' own, ``p1`` and ``p2``
+    balls: tuple[str, ...] = ()
+    #: the colour of the ball each player plays, for the TV's player cards and plan
+    #: (``(("p1", "red"), ...)``); none: both play the same ball (keglebillard's red)
+    card_colours: tuple[tuple[str, str], ...] = ()
+    #: its name in an English sentence ("golf billiards")
+    title: str = ""
     #: the balls a camera looks for: (name, colour, how many share it); the colour is one of
     #: ``vision.colours.NAMED``, a ball named for a side (``p1``) is that player's set
     camera_balls: tuple[tuple[str, str, int], ...] = ()

@@ -142,8 +142,8 @@ def _report(replay: Replay, notes: list[str], players: dict[str, Any]) -> None:
         if p in players:
             line = line.replace(f"{p} {_name(players, p)}", _name(players, p)).replace(p, _name(players, p))
     winner = state.get("winner")
-    game = {"golf": "golf billiards", "kegle": "keglebillard", "carom": "carom"}.get(str(state.get("game")),
-                                                                                  str(state.get("game")))
+    found = games.find(str(state.get("game")))
+    game = found.title or found.name if found is not None else str(state.get("game"))
     if winner == "draw":
         result = f"the {game} match is a draw."
     elif winner:

@@ -113,7 +113,7 @@ def _r(v: float) -> float:
 def drawing(game: str, setup: Mapping[str, Any], state: Mapping[str, Any],
             positions: Mapping[str, Any] | None, colours: Mapping[str, str]) -> dict[str, Any] | None:
     """What the TV draws of the last rest, or None when it reported no ball to draw;
-    ``colours``: golf's players' ball colours (``view.COLOURS``)."""
+    ``colours``: golf's players' ball colours (``view.colours``)."""
     part = games.part(game, "plan")
     if not positions or part is None:
         return None

@@ -14,7 +14,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from ..by_hand import CUSHIONS, GOALS, HAND_BALLS, PINS, POCKETS
+from ..by_hand import CUSHIONS, GOALS, PINS, POCKETS, hand_balls
 from ..games import find as find_game
 from .last_shot import name
 
@@ -69,7 +69,7 @@ def _goals(game: str, players: Mapping[str, Any], s: Mapping[str, str]) -> list[
         event = {"type": "goal", "goal": goal, "ball": ball}
         return {**_button(event, ball_words(ball, players, s), players, s), "ball": ball}
 
-    return [{"title": _t(s, "ev.goal", goal=goal), "buttons": [button(goal, p) for p in HAND_BALLS[game]]}
+    return [{"title": _t(s, "ev.goal", goal=goal), "buttons": [button(goal, p) for p in hand_balls(game)]}
             for goal in GOALS]
 
 
@@ -82,7 +82,7 @@ def _pins(game: str, players: Mapping[str, Any], s: Mapping[str, str]) -> list[d
 def _pockets(game: str, players: Mapping[str, Any], s: Mapping[str, str]) -> list[dict[str, Any]]:
     return [{"title": _t(s, "sensors.pocket", ball=ball_words(ball, players, s)), "small": True,
              "buttons": [_button({"type": "pocket", "pocket": n, "ball": ball}, str(n), players, s)
-                         for n in POCKETS]} for ball in HAND_BALLS[game]]
+                         for n in POCKETS]} for ball in hand_balls(game)]
 
 
 def _cushions(game: str, players: Mapping[str, Any], s: Mapping[str, str]) -> list[dict[str, Any]]:

@@ -22,13 +22,12 @@ from ..texts import render
 from . import fouls, last_shot, plan, sensors, undo
 from .pages import strings
 
-#: the balls a player plays, by game: the TV paints each player's card in their ball's colour
-#: (golf: the stock sets are red and yellow, hardware/profiles/golf.toml's learned colours;
-#: carom: p1 the yellow, p2 the white, docs/events.md; keglebillard: both play the red)
-COLOURS: dict[str, dict[str, str]] = {
-    "golf": {"p1": "red", "p2": "yellow"},
-    "carom": {"p1": "yellow", "p2": "white"},
-}
+
+def colours(game: str | None) -> dict[str, str]:
+    """The ball each player plays: the TV paints each player's card in their ball's colour
+    (the game declares them, ``Game.card_colours``; keglebillard: both play the red, none)."""
+    found = games.find(game)
+    return dict(found.card_colours) if found is not None else {}
 
 
 class _Log:
@@ -90,7 +89,7 @@ def _view(tab: Table, snap: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "last_shot": last_shot.tell(game, rulings, state, players, s),
         "undo": undo.describe(tab.walk.last(), game, players, s),
-        "colours": COLOURS.get(game, {}),
+        "colours": colours(game),
         "foul_on": _foul_on(tab),
         "announcements": _announcements(tab),
         "club": _club(tab, match.get("setup") or {}),

@@ -10,6 +10,9 @@ GAME = Game(
     variant="profile", variant_default=None,  # the club's profile picks the fouls
     played_to="targets",
     by_hand=("cushion",),
+    balls=("white", "yellow", "red"),
+    card_colours=(("p1", "yellow"), ("p2", "white")),  # docs/events.md
+    title="carom",
     table_sizes=True,
     camera_balls=(("white", "white", 1), ("yellow", "yellow", 1), ("red", "red", 1)),
 )

@@ -9,5 +9,7 @@ GAME = Game(
     variant="format", variant_default="single",
     played_to="distance",
     by_hand=("pin", "pocket"),
+    balls=("red", "white"),
+    title="keglebillard",
     camera_balls=(("red", "red", 1), ("white", "white", 2)),
 )
