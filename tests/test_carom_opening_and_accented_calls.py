@@ -1,4 +1,5 @@
-"""Second outsider pass over the carom engine (fixtures tests/matches/carom/outsider2_*).
+"""Second outsider pass over the carom engine (recorded matches in tests/matches/carom/:
+opening-shot.direct__second_shot_not_a_break.jsonl, foul.touch__touche_accent.jsonl, ...).
 
 What it found: the opponent's first shot after a missed break was still judged as an
 opening shot (onto the red first), and referee calls typed with accents ("touché") were

@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from test_carom_helpers import Table, setup
 
 ROOT = Path(__file__).resolve().parent.parent
-KEGLE = ROOT / "tests" / "matches" / "kegle" / "won_after_equal_series.jsonl"
+KEGLE = ROOT / "tests" / "matches" / "kegle" / "same-series__won_after_equal_series.jsonl"
 
 
 def kegle_lines() -> list[str]:

@@ -14,7 +14,7 @@ def _replay(cmd: list[str], name: str, *extra: str) -> subprocess.CompletedProce
 
 
 def test_golf_readable_account_shows_rulings_score_and_result(tablesense_cmd: list[str]) -> None:
-    proc = _replay(tablesense_cmd, "duo.jsonl")
+    proc = _replay(tablesense_cmd, "duo.deciding__duo.jsonl")
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "golf.duo.deciding [p1] Cor opens frame 3" in out
@@ -24,7 +24,7 @@ def test_golf_readable_account_shows_rulings_score_and_result(tablesense_cmd: li
 
 
 def test_golf_bad_lines_are_named_and_the_match_goes_on(tablesense_cmd: list[str]) -> None:
-    proc = _replay(tablesense_cmd, "bad_lines.jsonl")
+    proc = _replay(tablesense_cmd, "log__bad_lines.jsonl")
     assert proc.returncode == 1
     assert "line 14: goal B for p1, but p1 has no balls left in play" in proc.stderr
     assert "Traceback" not in proc.stderr

@@ -14,7 +14,7 @@ def _replay(tablesense_cmd: list[str], *args: str) -> subprocess.CompletedProces
 
 
 def test_kegle_replay_account_prints_the_score_after_each_shot(tablesense_cmd: list[str]) -> None:
-    proc = _replay(tablesense_cmd, str(MATCHES / "draw_after_last_series.jsonl"))
+    proc = _replay(tablesense_cmd, str(MATCHES / "draw__after_last_series.jsonl"))
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0] == "match: kegle  p1=Ann  p2=Bob"
@@ -37,7 +37,7 @@ def test_kegle_replay_json_from_standard_input(tablesense_cmd: list[str]) -> Non
 
 
 def test_kegle_replay_bad_lines_named_on_stderr_and_exit_1(tablesense_cmd: list[str]) -> None:
-    proc = _replay(tablesense_cmd, str(MATCHES / "bad_lines.jsonl"), "--json")
+    proc = _replay(tablesense_cmd, str(MATCHES / "log__bad_lines.jsonl"), "--json")
     assert proc.returncode == 1
     assert "line 2: pin event: pin must be 1..5, not 6" in proc.stderr
     assert "line 3: a keglebillard table has no 'goal' sensor" in proc.stderr

@@ -1,7 +1,8 @@
 """Keglebillard as an outsider writes it: any spelling of a fault, any well-formed log.
 
 The hidden acceptance scenarios are written from docs/events.md and the seed text alone;
-these tests hold what such a writer assumes (the fixtures are tests/matches/kegle/outsider_*).
+these tests hold what such a writer assumes (recorded matches in tests/matches/kegle/,
+named for the rule they check).
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ def _replay(cmd: list[str], path: Path, *extra: str) -> subprocess.CompletedProc
 
 def _long_kegle(n: int) -> list[str]:
     """``n`` lines of one kegle match that never ends: a recorded match played over and over."""
-    lines = [json.loads(x) for x in (ROOT / "tests/matches/kegle/simulated_full_information.jsonl")
+    lines = [json.loads(x) for x in (ROOT / "tests/matches/kegle/shot__simulated_full_information.jsonl")
              .read_text().splitlines() if x.strip()]
     setup, body = lines[0], lines[1:]
     setup["distance"] = 10**9

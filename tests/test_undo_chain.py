@@ -19,7 +19,7 @@ from tablesense.replay import Replay
 from tablesense.rules.shot_engine import RUN_FROM
 
 ROOT = Path(__file__).resolve().parent.parent
-MATCH = ROOT / "tests" / "matches" / "kegle" / "simulated_full_information.jsonl"
+MATCH = ROOT / "tests" / "matches" / "kegle" / "shot__simulated_full_information.jsonl"
 
 FREE = """
 import json, sys

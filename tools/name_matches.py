@@ -256,17 +256,19 @@ def problems(logs: list[Path]) -> list[str]:
 def rewrite_references(renames: dict[Path, str]) -> list[Path]:
     """Replace each old ``<game>/<stem>.jsonl`` and ``<stem>.jsonl`` / ``.expect.json`` in the
     text files of REFERENCES; a bare stem shared by two games with two new names is left
-    (and said)."""
+    (and said). Read the diff: a bare ``duo.jsonl`` may be a file a test writes, no match."""
     by_stem: dict[str, set[str]] = {}
     for log, new in renames.items():
         by_stem.setdefault(log.stem, set()).add(new)
     pairs: list[tuple[re.Pattern[str], str]] = []
     for log, new in renames.items():
         game, old = log.parent.name, log.stem
-        pairs.append((re.compile(rf"\b{game}/{re.escape(old)}\b(?=\.jsonl|\.expect\.json|[`'\" )]|$)"), f"{game}/{new}"))
+        after = r"(?=\.jsonl|\.expect\.json|[`'\" )]|$)"
+        pairs.append((re.compile(rf"\b{game}/{re.escape(old)}\b{after}"), f"{game}/{new}"))
     for old, news in by_stem.items():
         if len(news) == 1:
-            pairs.append((re.compile(rf"(?<![\w/.-]){re.escape(old)}(?=\.jsonl|\.expect\.json)"), next(iter(news))))
+            bare = re.compile(rf"(?<![\w/.-]){re.escape(old)}(?=\.jsonl|\.expect\.json)")
+            pairs.append((bare, next(iter(news))))
         else:
             print(f"  not rewritten (two games, two names): {old}.jsonl -> {sorted(news)}", file=sys.stderr)
     changed = []
@@ -274,7 +276,9 @@ def rewrite_references(renames: dict[Path, str]) -> list[Path]:
                            check=True).stdout.split()
     for name in files:
         path = ROOT / name
-        if path.suffix not in TEXT or MATCHES in path.parents or not path.is_file():
+        if path.suffix not in TEXT or MATCHES in path.parents or path == Path(__file__).resolve():
+            continue
+        if not path.is_file():
             continue
         text = path.read_text(errors="surrogateescape")
         new_text = text
