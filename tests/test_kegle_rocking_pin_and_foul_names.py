@@ -1,7 +1,8 @@
 """Second outsider pass on keglebillard: a pin that rocks and stands again (seed 8.2), more foul names.
 
 Recorded matches under tests/matches/kegle/ hold the whole-match scenarios of this pass
-(pin__rocks_back_up.jsonl, pin__red_rocks_pin_no_fault.jsonl, ...); here the one reading it changed, checked on the engine and on random shots.
+(pin__rocks_back_up.jsonl, pin__red_rocks_pin_no_fault.jsonl, ...); here the one reading
+it changed, checked on the engine and on random shots.
 """
 
 from __future__ import annotations

@@ -158,10 +158,12 @@ def fix_paths(text: str) -> str:
         return text
     if "Path(__file__)" in new:
         raise SystemExit(f"a Path(__file__) this script cannot read:\n{new}")
-    names = [n for n in ("ROOT", "TESTS") if re.search(rf"(?<![\w.]){n}(?!\w)", new)]
     # ROOT = ROOT: the module's own constant is now the shared one
-    for n in names:
+    for n in ("ROOT", "TESTS"):
         new = re.sub(rf"^{n}(: Path)? = {n}\n", "", new, flags=re.M)
+    # a name the module defines itself (ROOT = TESTS) is its own, not imported
+    names = [n for n in ("ROOT", "TESTS") if re.search(rf"(?<![\w.]){n}(?!\w)", new)
+             and not re.search(rf"^{n}(: [\w\[\]]+)? = ", new, flags=re.M)]
     line = IMPORT_PATHS.format(names=", ".join(names))
     m = re.search(r"^from __future__ import annotations\n", new, flags=re.M)
     at = m.end() if m else 0
