@@ -403,7 +403,7 @@ def _plain(pre: GolfState, shot: ShotRecord) -> GolfState | None:
     no positions, only cushions and valid goals that neither end the frame nor start
     zone play (the player stays), or no goal at all (the turn passes). ``None`` for
     anything else. It gives exactly what the general path gives
-    (tests/test_golf_properties.py)."""
+    (tests/rules/golf/test_golf_properties.py)."""
     rest = shot.rest
     if rest is None or rest.positions or shot.late or shot.calls:
         return None
