@@ -144,18 +144,27 @@ def plan() -> tuple[dict[Path, Path], list[str]]:
     return moves, unplaced
 
 
-def fix_paths(text: str) -> str:
-    """``Path(__file__)``'s folder (tests/ when the file was there) and its parent as names."""
+def fix_paths(text: str, depth: int) -> str:
+    """``Path(__file__)``'s folder (tests/ when the file was there) and its parent as names
+    (``TESTS``, ``ROOT`` from tests/paths.py); in a file that also runs as a script
+    (``python tests/sim/test_sim_reference.py --write``: tests/ is not on its path) as
+    ``Path(__file__).resolve().parents[N]`` for the file's depth. A line that put tests/ on
+    sys.path goes: tests/conftest.py puts every test folder there."""
+    text = re.sub(r"^sys\.path\.insert\(0, str\(Path\(__file__\)(\.resolve\(\))?\.parent\)\)\n", "", text,
+                  flags=re.M)
+    script = re.search(r"^if __name__ == .__main__.:", text, flags=re.M)
+    root, tests = ("ROOT", "TESTS") if not script else (
+        f"Path(__file__).resolve().parents[{depth + 1}]", f"Path(__file__).resolve().parents[{depth}]")
     subs = [
-        (r"Path\(__file__\)(\.resolve\(\))?\.parent\.parent\b", "ROOT"),
-        (r"Path\(__file__\)\.resolve\(\)\.parents\[1\]", "ROOT"),
-        (r"Path\(__file__\)(\.resolve\(\))?\.parent\b", "TESTS"),
+        (r"Path\(__file__\)(\.resolve\(\))?\.parent\.parent\b", root),
+        (r"Path\(__file__\)\.resolve\(\)\.parents\[1\]", root),
+        (r"Path\(__file__\)(\.resolve\(\))?\.parent\b", tests),
     ]
     new = text
     for pattern, repl in subs:
         new = re.sub(pattern, repl, new)
-    if new == text:
-        return text
+    if new == text or script:
+        return new
     if "Path(__file__)" in new:
         raise SystemExit(f"a Path(__file__) this script cannot read:\n{new}")
     # ROOT = ROOT: the module's own constant is now the shared one
@@ -164,6 +173,8 @@ def fix_paths(text: str) -> str:
     # a name the module defines itself (ROOT = TESTS) is its own, not imported
     names = [n for n in ("ROOT", "TESTS") if re.search(rf"(?<![\w.]){n}(?!\w)", new)
              and not re.search(rf"^{n}(: [\w\[\]]+)? = ", new, flags=re.M)]
+    if not names:
+        return new
     line = IMPORT_PATHS.format(names=", ".join(names))
     m = re.search(r"^from __future__ import annotations\n", new, flags=re.M)
     at = m.end() if m else 0
@@ -226,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
         new.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run(["git", "mv", str(old), str(new)], cwd=ROOT, check=True)
         text = new.read_text()
-        fixed = fix_paths(text)
+        fixed = fix_paths(text, len(new.relative_to(TESTS).parts) - 1)
         if fixed != text:
             new.write_text(fixed)
     changed = rewrite_references(moves)

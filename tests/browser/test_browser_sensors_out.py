@@ -19,7 +19,6 @@ import re
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 import urllib.request
@@ -28,15 +27,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from paths import TESTS
 from screen_checks import apart, axe_violations, box, clipped, describe
+from soak.board import Board
+from soak.tables import quick_profile
 from test_browser import LivePub, _page, browser  # noqa: F401  (fixture)
 
 from tablesense.link import LinkStatus
-
-sys.path.insert(0, str(TESTS))
-from soak.board import Board
-from soak.tables import quick_profile
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

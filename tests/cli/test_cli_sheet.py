@@ -23,7 +23,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from paths import ROOT, TESTS
+from paths import ROOT
+from test_carom_helpers import Table, setup
 
 from tablesense.cli import main
 from tablesense.club_figures import figures
@@ -31,9 +32,6 @@ from tablesense.events import parse_line
 from tablesense.replay import Replay
 from tablesense.rules.base import player_names
 from tablesense.texts import LANGS, phrase
-
-sys.path.insert(0, str(TESTS))
-from test_carom_helpers import Table, setup
 
 KEGLE = ROOT / "tests" / "matches" / "kegle" / "same-series__won_after_equal_series.jsonl"
 

@@ -4,13 +4,9 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from paths import TESTS
-
-sys.path.insert(0, str(TESTS))
 from test_carom_helpers import Table, setup
 
 from tablesense.cli import main

@@ -21,9 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from paths import TESTS
-
-sys.path.insert(0, str(TESTS))
 from league_broker import Broker, broker, configure, free_port, wait_port  # noqa: F401 (the fixture)
 from league_play import START, lines_of, long_match_lines, match_events, play
 from test_league_inbox import message

@@ -14,16 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-import sys
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from paths import TESTS
-
-sys.path.insert(0, str(TESTS))
 from league_broker import Broker, broker  # noqa: F401 (the fixture)
 from league_play import TARGET, match_events, play
 from test_carom_helpers import Table, setup

@@ -4,7 +4,6 @@ a real SQLite file and the rule engines' own replay of each log."""
 from __future__ import annotations
 
 import json
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,9 +12,6 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from paths import TESTS
-
-sys.path.insert(0, str(TESTS))
 from league_play import START, game_lines, golf_events, kegle_events
 
 from tablesense.cli import main

@@ -6,15 +6,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from paths import TESTS
-
-sys.path.insert(0, str(TESTS))
 from league_play import lines_of, match_events
 from test_league_cli import COMP, db, league  # noqa: F401 (the fixture)
 from test_league_once import junk_line

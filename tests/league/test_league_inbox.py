@@ -4,13 +4,9 @@ the result the engine computes from the log is kept, once; what does not fit is 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
-from paths import TESTS
-
-sys.path.insert(0, str(TESTS))
 from league_play import START, game_lines, golf_events, lines_of, match_events
 from test_carom_helpers import Table, setup
 

@@ -7,16 +7,12 @@ import asyncio
 import json
 import os
 import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from paths import TESTS
-
-sys.path.insert(0, str(TESTS))
 from league_broker import Broker, broker, free_port  # noqa: F401 (the fixture)
 from league_play import START, match_events, play
 

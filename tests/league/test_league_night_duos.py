@@ -7,7 +7,6 @@ import contextlib
 import datetime as dt
 import io
 import json
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -16,9 +15,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from paths import TESTS
-
-sys.path.insert(0, str(TESTS))
 from league_play import golf_events, play
 
 from tablesense.cli import main

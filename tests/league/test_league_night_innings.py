@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -15,9 +14,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from paths import TESTS
-
-sys.path.insert(0, str(TESTS))
 from test_carom_helpers import Table, setup
 
 from tablesense.errors import IllegalCall

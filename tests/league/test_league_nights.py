@@ -6,16 +6,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from paths import TESTS
-
-sys.path.insert(0, str(TESTS))
 from league_play import START, lines_of, match_events, play
 
 from tablesense.cli import main

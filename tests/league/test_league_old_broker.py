@@ -7,18 +7,14 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import sys
 import threading
 import time
 from pathlib import Path
 
 import paho.mqtt.client as paho
 import pytest
-from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
-from paths import TESTS
-
-sys.path.insert(0, str(TESTS))
 from league_broker import Broker, broker  # noqa: F401 (the fixture)
+from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
 from tablesense.cli import main
 from tablesense.league import LeagueStore, service

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -19,9 +18,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from paths import TESTS
-
-sys.path.insert(0, str(TESTS))
 from league_play import START, lines_of, match_events
 from test_league_inbox import COMP, message, results
 

@@ -13,9 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from paths import TESTS
-
-sys.path.insert(0, str(TESTS))
 from league_broker import Broker, broker, free_port, wait_port  # noqa: F401 (the fixture)
 from league_play import START, game_lines, golf_events, lines_of, match_events
 from test_league_inbox import message

@@ -4,15 +4,12 @@ with the competition, shown by ``league show``, and every point it gives worked 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from paths import ROOT, TESTS
-
-sys.path.insert(0, str(TESTS))
+from paths import ROOT
 from test_carom_helpers import Table, setup
 
 from tablesense.cli import main

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import json
-import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
@@ -19,9 +18,6 @@ from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
-from paths import TESTS
-
-sys.path.insert(0, str(TESTS))
 from league_broker import PUBS, Broker, broker  # noqa: F401 (the fixture)
 from league_play import direct_table, golf_events, kegle_events, match_events, play, pub_logs
 from test_carom_helpers import Table, setup

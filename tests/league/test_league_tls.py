@@ -8,14 +8,10 @@ import asyncio
 import os
 import shutil
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from paths import TESTS
-
-sys.path.insert(0, str(TESTS))
 from league_broker import Broker, configure, free_port
 
 from tablesense.league.broker_url import parse_broker_url

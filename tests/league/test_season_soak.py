@@ -15,12 +15,8 @@ it. ``bench/season_soak.py --minutes N --seed S`` plays long ones.
 from __future__ import annotations
 
 import shutil
-import sys
 
 import pytest
-from paths import TESTS
-
-sys.path.insert(0, str(TESTS))
 from soak.driver import Play
 from soak.faults import KINDS
 from soak.season import INVARIANTS, Report, SoakConfig, format_report, run

@@ -23,10 +23,10 @@ import json
 import math
 import random
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
-from paths import TESTS
 
 from tablesense.events import dump_event
 from tablesense.sim.match import MatchSim
@@ -34,7 +34,7 @@ from tablesense.sim.physics import Shot, Table
 from tablesense.sim.sensors import pin_edges, sensor_set, table_events
 from tablesense.sim.tables import table_spec
 
-REFERENCE = TESTS / "sim_reference" / "outputs.json"
+REFERENCE = Path(__file__).resolve().parents[1] / "sim_reference" / "outputs.json"
 TRACE_EVERY = 10  # keep every 10th kinetic-energy sample (and the last)
 STEP_EVERY = 100  # keep the positions of every 100th physics step (and the last) to show a difference
 

@@ -5,14 +5,10 @@ one passes. No processes: boards, logs and incidents are built here."""
 from __future__ import annotations
 
 import random
-import sys
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from paths import TESTS
-
-sys.path.insert(0, str(TESTS))
 from soak import invariants as inv
 from soak.board import Boot, FrameRec
 

@@ -24,14 +24,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from paths import TESTS
 
 from tablesense import texts
 from tablesense.club_figures import figures_of_log
 from tablesense.commands import replay
 from tablesense.sheet.page import About, render
 
-ROOT = TESTS
+ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "golden" / "texts.json.gz"
 MATCHES = sorted((ROOT / "matches").glob("*/*.jsonl"))
 NAMES = [{"p1": "Ann", "p2": "Jens"}, {"p1": "Ann & Bo", "p2": "Lars & Mette"}, {"p1": "Max", "p2": "Inge"},

@@ -15,13 +15,9 @@ demo to 8) and liemers (seed 004 has no minimum) keep their targets.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
-from paths import TESTS
-
-sys.path.insert(0, str(TESTS))
 from test_carom_helpers import Table, setup
 from test_league_cli import COMP, league
 
