@@ -12,11 +12,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tablesense import games
 from tablesense.replay import Replay
 from tablesense.rules.golf.geometry import REPLACEMENT_SPOTS, start_positions
 
 SETUP = {"t": 0, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Bob"}}
-SETTLE_S, QUIET_S = 0.75, 1.5  # golf's settle window and quiet time (tablesense.shots)
+GOLF = games.get("golf")
+SETTLE_S, QUIET_S = GOLF.settle_s, GOLF.quiet_s  # the settle window and quiet time golf declares
 
 
 def ev(t: float, type_: str, **kw: Any) -> dict[str, Any]:
