@@ -181,22 +181,39 @@ def fix_paths(text: str, depth: int) -> str:
     return new[:at] + ("\n" if m else "") + line + new[at:]
 
 
-def rewrite_references(moves: dict[Path, Path]) -> list[Path]:
-    """``tests/test_x.py`` -> its new path; a glob ``tests/test_kegle_*.py`` too when every
-    file it matched went to one folder (else it is printed)."""
-    old_names = {p.name: q for p, q in moves.items()}
-    every = {p.name: p for p in modules_of_tests()}
+FLAT = re.compile(r"Path\(__file__\)(\.resolve\(\))?\.parent\b")
+
+
+def fix_merged_paths() -> list[Path]:
+    """A test already in its folder that says ``Path(__file__).parent`` (or ``.parent.parent``)
+    was written for tests/ (a change merged from a branch of the flat layout): the same fix
+    as a moved file's. (A test written in its folder uses tests/paths.py, never these.)"""
+    changed = []
+    for path in modules_of_tests():
+        depth = len(path.relative_to(TESTS).parts) - 1
+        if depth and FLAT.search(text := path.read_text()):
+            path.write_text(fix_paths(text, depth))
+            changed.append(path)
+    return changed
+
+
+def rewrite_references() -> list[Path]:
+    """Every ``tests/test_x.py`` that is not there (any more) -> where test_x.py is now; a
+    glob ``tests/test_kegle_*.py`` too when the files it matches are in one folder (else it
+    is printed). Where a file is, not what this run moved: a line merged from a branch of
+    the flat layout is mended too."""
+    where = {p.name: p for p in modules_of_tests()}
 
     def one(m: re.Match[str]) -> str:
         name = m.group(1)
         if "*" not in name:
-            moved = old_names.get(name)
-            return f"tests/{moved.relative_to(TESTS).as_posix()}" if moved else m.group(0)
-        matched = [n for n in {*old_names, *every} if fnmatch.fnmatch(n, name)]
-        folders = {(old_names.get(n) or every[n]).parent for n in matched}
-        if len(folders) == 1 and matched and any(n in old_names for n in matched):
+            if (TESTS / name).exists() or name not in where:
+                return m.group(0)
+            return f"tests/{where[name].relative_to(TESTS).as_posix()}"
+        folders = {where[n].parent for n in where if fnmatch.fnmatch(n, name)}
+        if len(folders) == 1 and folders != {TESTS}:
             return f"tests/{(folders.pop() / name).relative_to(TESTS).as_posix()}"
-        if any(n in old_names for n in matched):
+        if len(folders) > 1:
             print(f"  left as it is (its files are in {len(folders)} folders): tests/{name}")
         return m.group(0)
 
@@ -240,11 +257,12 @@ def main(argv: list[str] | None = None) -> int:
         fixed = fix_paths(text, len(new.relative_to(TESTS).parts) - 1)
         if fixed != text:
             new.write_text(fixed)
-    changed = rewrite_references(moves)
-    for path in changed:
+    for path in fix_merged_paths():
+        print(f"  Path(__file__) of the flat layout mended: {path.relative_to(ROOT)}")
+    for path in rewrite_references():
         print(f"  references rewritten: {path.relative_to(ROOT)}")
     ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
-    moved = [str(p) for p in moves.values()]
+    moved = [str(p) for p in modules_of_tests() if p.parent != TESTS]
     if moved and Path(ruff).exists():
         subprocess.run([ruff, "check", "-q", "--fix", "--select", "I,F401", *moved], cwd=ROOT, check=False)
     print(f"{len(moves)} moved, {len(unplaced)} unplaced")
