@@ -253,15 +253,16 @@ def problems(logs: list[Path]) -> list[str]:
     return out
 
 
-def rewrite_references(renames: dict[Path, str]) -> list[Path]:
+def rewrite_references(renames: dict[Path, str], before: dict[Path, str] | None = None) -> list[Path]:
     """Replace each old ``<game>/<stem>.jsonl`` and ``<stem>.jsonl`` / ``.expect.json`` in the
     text files of REFERENCES; a bare stem shared by two games with two new names is left
-    (and said). Read the diff: a bare ``duo.jsonl`` may be a file a test writes, no match."""
+    (and said). Read the diff: a bare ``duo.jsonl`` may be a file a test writes, no match.
+    The renames of earlier runs (``before``) only as ``<game>/<stem>``, which names no other file."""
     by_stem: dict[str, set[str]] = {}
     for log, new in renames.items():
         by_stem.setdefault(log.stem, set()).add(new)
     pairs: list[tuple[re.Pattern[str], str]] = []
-    for log, new in renames.items():
+    for log, new in {**(before or {}), **renames}.items():
         game, old = log.parent.name, log.stem
         after = r"(?=\.jsonl|\.expect\.json|[`'\" )]|$)"
         pairs.append((re.compile(rf"\b{game}/{re.escape(old)}\b{after}"), f"{game}/{new}"))
@@ -290,6 +291,22 @@ def rewrite_references(renames: dict[Path, str]) -> list[Path]:
     return changed
 
 
+def renamed_before() -> dict[Path, str]:
+    """Matches git's history saw renamed (old .jsonl -> the new stem), where the new one is
+    still there and the old one is not: their references are mended on every --apply, so a
+    line merged from a branch that still names ``outsider_no_cushion_twice.jsonl`` follows."""
+    log = subprocess.run(["git", "log", "-M", "--diff-filter=R", "--name-status", "--format=", "--",
+                          "tests/matches"], cwd=ROOT, capture_output=True, text=True, check=False).stdout
+    out: dict[Path, str] = {}
+    for line in log.splitlines():
+        parts = line.split("\t")
+        if len(parts) == 3 and parts[1].endswith(".jsonl"):
+            old, new = ROOT / parts[1], ROOT / parts[2]
+            if new.exists() and not old.exists() and old.parent == new.parent:
+                out.setdefault(old, new.stem)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--apply", action="store_true", help="git mv the matches and rewrite references")
@@ -316,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
         for old in (log, log.with_suffix(".expect.json")):
             target = old.with_name(new + old.name[len(log.stem):])
             subprocess.run(["git", "mv", str(old), str(target)], cwd=ROOT, check=True)
-    for path in rewrite_references(renames):
+    for path in rewrite_references(renames, renamed_before()):
         print(f"  references rewritten: {path.relative_to(ROOT)}")
     bad = problems(sorted(MATCHES.glob("*/*.jsonl")))
     print("\n".join(bad) or "every name <rule>__<situation>")
