@@ -1,7 +1,7 @@
 """``tablesense replay`` at scale: time and peak memory for 10k, 100k and 1M lines.
 
 The lines are one long keglebillard match: the recorded match
-tests/matches/kegle/simulated_full_information.jsonl played over and over (its start
+tests/matches/kegle/shot__simulated_full_information.jsonl played over and over (its start
 call once, times shifted on, distance raised so that nobody wins), so every line
 replays validly. Each size runs as its own process (peak memory is its maxrss):
 
@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MATCH = ROOT / "tests" / "matches" / "kegle" / "simulated_full_information.jsonl"
+MATCH = ROOT / "tests" / "matches" / "kegle" / "shot__simulated_full_information.jsonl"
 BEFORE = "5eb08ac"  # the last commit before the streaming replay
 #: the old replay's quadratic account is measured up to this many lines
 BEFORE_ACCOUNT_MAX = 25_000

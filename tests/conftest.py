@@ -12,11 +12,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from paths import ROOT, folders_of_tests
 
 # tests/firmware/ holds MicroPython scripts, run under the unix port by test_firmware.py
 collect_ignore = ["firmware"]
 
-ROOT = Path(__file__).resolve().parent.parent
+# The test folders mirror the package (tools/map_tests.py puts each file in its folder); a
+# test imports a helper of another folder by its module name (`from test_carom_helpers
+# import Table`), so every folder is on the path, and module names are unique across them.
+for _folder in folders_of_tests():
+    if str(_folder) not in sys.path:
+        sys.path.append(str(_folder))
 VENV_BIN = Path(sys.executable).parent
 
 

@@ -1,6 +1,6 @@
 """An ESP32 with MicroPython, modelled on MicroPython's unix port: the board that
 `tablesense flash`, mpremote and the host's link talk to in the tests of a board that runs
-unattended (tests/test_flash_board.py, tests/test_firmware_recovery.py).
+unattended (tests/deploy/test_flash_board.py, tests/micropython/test_firmware_recovery.py).
 
 A folder stands for the board's flash. A supervisor (a thread here) plays the chip:
 - power-on: ``main.py`` in the folder runs as the firmware (``micropython main.py``, with

@@ -1,6 +1,6 @@
 """Type-check the firmware the board runs against the published MicroPython ESP32 stubs
 (micropython-esp32-esp32-generic-stubs), once for the oldest and once for the newest
-MicroPython the firmware supports. Run by `make lint` and tests/test_firmware_types.py;
+MicroPython the firmware supports. Run by `make lint` and tests/micropython/test_firmware_types.py;
 `make setup` installs the checker (basedpyright, pyright with its node bundled) and the
 stubs (.venv/stubs/esp32-VERSION). CPython (this script) only, not the firmware.
 

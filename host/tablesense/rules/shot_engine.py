@@ -414,7 +414,7 @@ class ShotEngine(Generic[S]):
         if state.in_shot and kind is not Rest and kind is not Call and kind is not Setup:
             # the hot path: in a shot every event but its rest is one more of the shot
             # (``Cutter.feed``: ``Role.PLAY``, the cutter unchanged); ``in_shot`` is the
-            # cutter's ``in_shot``, kept so (tests/test_shot_engine.py)
+            # cutter's ``in_shot``, kept so (tests/rules/test_shot_engine.py)
             self.check(event)
             shot = state.shot
             events = shot.events  # type: ignore[union-attr]

@@ -13,7 +13,7 @@ friction (spin transfer is not modelled); follow/draw is an impulse along the or
 after the first ball contact, side/massé a lateral acceleration until the first contact.
 Time advances on a fixed 1 ms tick; each physics step is 1, 2, 4, ... 32 ticks, as many as
 keep the fastest ball's travel per step under ``MAX_TRAVEL`` (12 mm, a fifth of a ball). The same
-table and shot always give the same happenings (tests/test_sim_reference.py holds them to the
+table and shot always give the same happenings (tests/sim/test_sim_reference.py holds them to the
 bit; docs/simulator.md, "Speed", says where the time of a shot goes).
 """
 

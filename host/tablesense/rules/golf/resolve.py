@@ -401,7 +401,7 @@ def _plain(pre: GolfState, shot: ShotRecord) -> GolfState | None:
     no positions, only cushions and valid goals (the player stays; zone play may start, or
     the last ball wins the frame), or no goal at all (the turn passes). ``None`` for
     anything else. It gives exactly what the general path gives
-    (tests/test_golf_properties.py)."""
+    (tests/rules/golf/test_golf_properties.py)."""
     rest = shot.rest
     if rest is None or rest.positions or shot.late or shot.calls:
         return None

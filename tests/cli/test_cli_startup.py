@@ -1,0 +1,69 @@
+"""``tablesense --version`` and ``--help`` answer without loading the program: the parser is
+built from the static table of commands, and a command's module is imported only when
+that command is asked for. Checked by what a fresh process has imported (``sys.modules``),
+not by timing (bench/cli_startup.py measures the time beside its anchor)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from paths import ROOT
+
+#: what a start-up must not pay for: the event loop, the web server, the decoders, the
+#: simulator, the camera, and the program's own heavy parts
+HEAVY = ("asyncio", "aiohttp", "msgspec", "numpy", "cv2", "pymunk", "serial", "sqlite3", "qrcode",
+         "paho", "tablesense.league", "tablesense.web", "tablesense.rules", "tablesense.link",
+         "tablesense.events", "tablesense.replay", "tablesense.sim", "tablesense.vision", "tablesense.sheet",
+         "shutil", "typing", "dataclasses")  # shutil: bz2, lzma, zlib; typing, dataclasses: inspect
+
+#: the console script ``make setup`` installs runs ``tablesense.cli:main``; this does the same
+#: and then writes what the process has imported to stderr
+PROBE = """
+import json, sys
+from tablesense.cli import main
+try:
+    main(json.loads(sys.argv[1]))
+except SystemExit:
+    pass
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def imported(argv: list[str]) -> tuple[set[str], str]:
+    """The modules a fresh ``tablesense ARGV`` process has imported, and what it printed."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "host") + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    done = subprocess.run([sys.executable, "-c", PROBE, json.dumps(argv)], env=env, capture_output=True,
+                          text=True, timeout=60)
+    return set(json.loads(done.stderr.strip().splitlines()[-1])), done.stdout
+
+
+def _heavy(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY))
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["--help"], ["-h"], []], ids=repr)
+def test_version_and_help_import_no_heavy_module_and_no_command(argv: list[str]) -> None:
+    modules, out = imported(argv)
+    assert "tablesense" in out  # it did answer: the version, or the list of commands
+    assert _heavy(modules) == []
+    assert not [m for m in modules if m.startswith("tablesense.commands.")]
+
+
+def test_the_top_level_help_still_lists_every_command() -> None:
+    from tablesense.cli import COMMANDS
+
+    _modules, out = imported(["--help"])
+    for name, (_module, help_text) in COMMANDS.items():
+        assert name in out and help_text.split()[0] in out, name
+
+
+@pytest.mark.parametrize("command", ["replay", "league", "help", "completion"])
+def test_a_commands_help_imports_that_command_alone(command: str) -> None:
+    modules, out = imported([command, "--help"])
+    assert f"tablesense {command}" in out and "example" in out
+    loaded = {m for m in modules if m.startswith("tablesense.commands.")}
+    assert loaded == {f"tablesense.commands.{command}"}, loaded

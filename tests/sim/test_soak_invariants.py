@@ -1,0 +1,157 @@
+"""The season soak's invariant checks (tests/soak/invariants.py) can fail: each break the
+soak looks for, made on purpose in a small record, is found and named; a record without
+one passes. No processes: boards, logs and incidents are built here."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from soak import invariants as inv
+from soak.board import Boot, FrameRec
+
+from tablesense.table.profile import load_profile
+
+CAROM = load_profile("carom")
+CUSHIONS = [c.ch for c in CAROM.channels if c.kind == "cushion"]
+CUSHION_INDEX = {c.ch: int(c.index) for c in CAROM.channels}
+T0 = 1_000_000.0  # wall time the board came on
+
+
+def board(n: int, start: float = T0, number: int = 1, gap_every: int = 4) -> Boot:
+    """A boot that wrote ``n`` cushion counts, a shot of ``gap_every`` hits about 50 ms apart,
+    then quiet (its microseconds at random, as a table's are)."""
+    b = Boot(number, start, 0.0)
+    rng = random.Random(number * 1000 + n)
+    t = 100_000
+    for seq in range(n):
+        ch = CUSHIONS[seq % len(CUSHIONS)]
+        b.frames[seq] = FrameRec(seq, "count", ch, 3, t, start + t / 1e6)
+        b.progress.append((start + t / 1e6, seq))
+        t += rng.randint(30_000, 70_000) if (seq + 1) % gap_every else 2_000_000  # 1.5 s quiet between shots
+    return b
+
+
+def log_of(b: Boot, drop: set[int] = frozenset(), double: set[int] = frozenset(),
+           rests: bool = True, offset_us: int = 0) -> list[inv.Logged]:
+    """The pub's log of the boot: its events (some dropped, some twice), a rest after each shot;
+    ``offset_us``: where the table's time had got when the boot began (link/translate.py)."""
+    out: list[tuple[dict[str, Any], float]] = []  # (line, when the pub logged it)
+    frames = [b.frames[s] for s in sorted(b.frames)]
+    for i, f in enumerate(frames):
+        t = (f.t_us + offset_us) / 1e6
+        ev = {"t": t, "type": "cushion", "cushion": CUSHION_INDEX[f.ch], "ball": None}
+        if f.seq not in drop:
+            out.append((ev, f.wall + 0.01))
+        if f.seq in double:
+            out.append((dict(ev), f.wall + 0.02))
+        last = i + 1 == len(frames) or frames[i + 1].t_us - f.t_us >= CAROM.rest_quiet_ms * 1000
+        if last and rests:
+            rest = {"t": (f.t_us + offset_us + CAROM.rest_quiet_ms * 1000) / 1e6, "type": "rest"}
+            out.append((rest, f.wall + CAROM.rest_quiet_ms / 1000))
+    return [inv.Logged(row, 1, obj, at) for row, (obj, at) in enumerate(out, start=1)]
+
+
+def check(b: list[Boot], logged: list[inv.Logged], said: list[tuple[float, str]] = ()
+          ) -> tuple[list[str], Any]:
+    fig = inv.SensorFigures()
+    return inv.check_sensor_events("t", logged, b, CAROM, list(said), fig), fig
+
+
+def test_a_whole_log_holds_every_invariant() -> None:
+    b = board(40)
+    logged = log_of(b)
+    broken, fig = check([b], logged)
+    assert broken == [] and fig.matched == 40
+    assert inv.check_shots_ended("t", logged, [b], CAROM) == []
+    assert inv.check_times_in_order("t", logged) == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(8, 80), st.data())
+def test_every_event_dropped_or_doubled_is_found(n: int, data: st.DataObject) -> None:
+    b = board(n)
+    drop = data.draw(st.sets(st.integers(0, n - 1), max_size=5))
+    double = data.draw(st.sets(st.integers(0, n - 1), max_size=5)) - drop
+    broken, fig = check([b], log_of(b, drop, double))
+    assert fig.silently_lost == len(drop)
+    assert fig.doubled == len(double)
+    assert bool(broken) == bool(drop or double)
+    if drop:
+        assert any("not said lost" in line for line in broken)
+
+
+def test_a_range_said_lost_excuses_what_a_rebooted_board_no_longer_held() -> None:
+    old, new = board(30, T0, 1), board(10, T0 + 60, 2)
+    old.ended = T0 + 50
+    said = [(T0 + 61, "lost 6 frames (seq 20..25): the device restarted before replaying them")]
+    broken, fig = check([old, new], log_of(old, drop=set(range(20, 26))) + log_of(new, offset_us=60_000_000),
+                        said)
+    assert broken == [] and fig.said_lost == 6
+
+
+def test_frames_said_lost_while_the_board_still_held_them_are_a_break() -> None:
+    b = board(30)
+    said = [(T0 + 40, "lost 3 frames (seq 10..12): no replay after 3 requests")]
+    broken, fig = check([b], log_of(b, drop={10, 11, 12}), said)
+    assert fig.said_lost == 3 and fig.lost_said_held == 1
+    assert any("still held" in line for line in broken)
+
+
+def test_a_restart_while_the_host_was_down_covers_the_boot_it_had_and_those_since() -> None:
+    one, two, three = board(12, T0, 1), board(8, T0 + 30, 2), board(8, T0 + 40, 3)
+    one.ended, two.ended = T0 + 29, T0 + 39
+    said = [(T0 + 45, "the board restarted while the host was down: what it sent from seq 5 of its previous "
+             "boot on is lost")]
+    logged = (log_of(one, drop=set(range(5, 12))) + log_of(two, drop=set(range(8)), offset_us=30_000_000)
+              + log_of(three, offset_us=40_000_000))
+    fig = inv.SensorFigures()
+    broken = inv.check_sensor_events("t", logged, [one, two, three], CAROM, said, fig, host_stops=[T0 + 20])
+    assert broken == [] and fig.said_lost == 15
+
+
+def test_a_shot_without_its_rest_and_a_storm_of_rests_are_breaks() -> None:
+    b = board(12)
+    logged = log_of(b)
+    no_rest = [g for g in logged if not (g.type == "rest" and g.row == logged[4].row)]
+    assert any("no rest after" in line for line in inv.check_shots_ended("t", no_rest, [b], CAROM))
+    rest = logged[-1]
+    storm = logged + [inv.Logged(rest.row + k, 1, {"t": rest.obj["t"] + 0.02 * k, "type": "rest"}, rest.at)
+                      for k in range(1, 4)]
+    assert any("with no shot between" in line for line in inv.check_shots_ended("t", storm, [b], CAROM))
+
+
+def test_an_event_logged_once_but_out_of_order_is_named_so() -> None:
+    b = board(12)
+    logged = log_of(b)
+    logged[1], logged[2] = logged[2], logged[1]  # two hits of one shot swapped
+    broken, fig = check([b], logged)
+    assert fig.out_of_order == 1 and fig.silently_lost == 0 and fig.invented == 0
+    assert any("out of the board's (device-time) order" in line for line in broken)
+
+
+def test_time_going_back_is_a_break() -> None:
+    b = board(8)
+    logged = log_of(b)
+    logged[3] = inv.Logged(logged[3].row, 1, {**logged[3].obj, "t": 0.001}, logged[3].at)
+    assert inv.check_times_in_order("t", logged)
+
+
+def test_an_acknowledged_call_missing_from_the_log_is_a_break() -> None:
+    setup = inv.Ack("1", "setup", {"game": "carom"}, 1, 0.0)
+    acks = [setup, inv.Ack("1", "call", {"call": "start"}, None, 1.0),
+            inv.Ack("1", "call", {"call": "carom"}, None, 2.0)]
+    lines = [(1, {"type": "setup", "game": "carom", "t": 0}), (1, {"type": "call", "call": "start", "t": 1})]
+    assert inv.check_acknowledged_calls("1", acks[:2], lines) == []
+    assert inv.check_acknowledged_calls("1", acks, lines)
+    assert inv.check_acknowledged_calls("1", acks[:1], [(2, lines[0][1])])  # logged under another match
+
+
+def test_5xx_and_tracebacks_are_named() -> None:
+    assert inv.check_no_5xx([("pub", "GET /", 200), ("pub", "GET /x", 404)]) == []
+    assert inv.check_no_5xx([("league", "GET /api/league", 500)])
+    text = "ok\nTraceback (most recent call last):\n  File \"x\", line 1\nValueError: boom\n"
+    [line] = inv.check_no_traceback({"league": text, "pub": "fine\n"})
+    assert "league" in line and "ValueError: boom" in line
