@@ -164,8 +164,8 @@ def test_dry_run_without_a_board_prints_the_clean_board_plan(capsys: pytest.Capt
     assert "add --build-dir DIR to keep them" in out  # the printed paths are gone with the run
 
 
-def test_dry_run_with_a_build_dir_prints_commands_whose_files_exist(tmp_path: Path,
-                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_dry_run_with_a_build_dir_prints_commands_whose_files_exist(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A dry run's commands can be run by hand: every local file they copy is there afterwards."""
     build = tmp_path / "fw"
     assert main(["flash", "--port", "/dev/ttyUSB97", "--profile", "carom", "--dry-run",

@@ -8,7 +8,7 @@ says them). Whatever differs between the clubs is asked of the profile record.
 
 Each rule check is a named pure function whose docstring starts with the rule it checks:
 "Seed <the catalogue's seed paragraphs>, <catalogue id>" (seeds/carom.md;
-tests/test_carom_rule_checks.py holds them to the catalogue): ``counts_as_carom``,
+tests/rules/carom/test_carom_rule_checks.py holds them to the catalogue): ``counts_as_carom``,
 ``opening_shot_ok``, ``struck_wrong_ball``, ``sensed_jump``, ``reste_dedans``,
 ``counted_carom_stands``, ``is_poedel``, ``is_series``, ``equalising_inning_due``,
 ``innings_limit_reached``, ``zone_entered`` ...; ``decide`` and its helpers apply them to a

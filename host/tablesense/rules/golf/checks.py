@@ -2,7 +2,7 @@
 
 Each docstring starts with the seed paragraph(s) and the catalogue id(s) it decides
 (``Seed "Scoring", golf.goal.edge: ...``, as seeds/golf.md's ``seed`` column writes them;
-tests/test_golf_faults.py holds them to it). ``resolve.py`` walks a shot through them in
+tests/rules/golf/test_golf_faults.py holds them to it). ``resolve.py`` walks a shot through them in
 the order of the rule text; the checks on the balls' positions (zones, triangles,
 replacement spots) are in ``positions.py``, the fouls a referee calls and what each costs
 in ``fouls.py``. No state, no rulings here: the inputs are plain values of one shot.

@@ -1,7 +1,7 @@
 """Golf billiards fouls: one ``Fault`` row each (``rules/fault.py``).
 
 Every foul of seeds/golf.md is one row: its catalogue id, the seed paragraph(s) it comes
-from (the catalogue's ``seed`` column: tests/test_golf_faults.py keeps them equal), what
+from (the catalogue's ``seed`` column: tests/rules/golf/test_golf_faults.py keeps them equal), what
 it costs (``Cost``), the other names a referee may call it by (``rules.golf.names`` reads
 them from here) and the referee panel's button for it (``web/fouls.py``).
 

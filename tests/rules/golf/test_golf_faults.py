@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import ast
 import re
-from pathlib import Path
 
+from paths import ROOT
 from test_catalogue import ID_ROW, SEEDS
 
 from tablesense.rules.golf import fouls, names
 
-RULES = Path(__file__).resolve().parent.parent / "host" / "tablesense" / "rules" / "golf"
+RULES = ROOT / "host" / "tablesense" / "rules" / "golf"
 #: a docstring that cites a rule: ``Seed "Touch", golf.foul.touch: ...`` (several ids: ``, ``)
 CITES = re.compile(r'^Seed "([^"]+)", ((?:golf\.[a-z0-9.-]+(?:, )?)+):')
 
