@@ -257,8 +257,9 @@ OFFSET_WINDOW = 64
 #: clock slack allowed between the two
 CAUSE_SLACK_S = 0.05
 #: how long after the board wrote a frame its event may be logged (a replay after a cut, a
-#: host killed and started again, a log that refuses writes): a logged event also votes over
-#: the board's events of its key written this long before it, whatever the key-only pairing
+#: host killed and started again, a log that refuses writes, a pub behind on a loaded machine:
+#: 30 s in make test's season at load 20): a logged event also votes over the board's events
+#: of its key written this long before it, whatever the key-only pairing
 LOG_DELAY_S = 60.0
 
 
