@@ -58,10 +58,6 @@ def test_the_season_was_played_and_every_fault_kind_injected(season: Report) -> 
     assert fig["link"]["reboots"] >= 1
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "open (docs/reliability.md, 'Open'): on an idle machine a board rebooted 12 s after its last "
-    "reboot has a few frames of the boot before logged again with the new boot's clock (seed 11, "
-    "kroeg-1, 3-20 events); under load the season holds (CI at stop 29, make test under load)"))
 def test_every_sensor_event_is_logged_once_in_order_or_said_lost(season: Report) -> None:
     _holds(season, INVARIANTS[0])
 

@@ -111,8 +111,12 @@ def check(
         assert seqs == sorted(set(seqs)), said
     restarted = [s for s in statuses if s.kind == "restarted"]  # none if no old frame came
     assert len(restarted) <= n_reboots and (restarted or not runs[0]), said
+    # a board rebooted while its edges came may have written one the host did not get: what
+    # came after the last frame heard is said lost, an open range, once per reboot at most
+    unheard = [s for s in statuses if s.kind == "lost" and "restarted while it was sending frames" in s.text]
+    assert len(unheard) <= n_reboots, said
     for s in statuses:
-        if s.kind == "lost":
+        if s.kind == "lost" and s not in unheard:
             assert "restarted before replaying" in s.text, said
 
 

@@ -92,6 +92,60 @@ def test_a_range_said_lost_excuses_what_a_rebooted_board_no_longer_held() -> Non
     assert broken == [] and fig.said_lost == 6
 
 
+def _lost_burst_then_a_short_boot(n_old: int, lost: int, n_short: int, n_after: int
+                                  ) -> tuple[list[Boot], list[inv.Logged], list[tuple[float, str]], int]:
+    """Make test's season, seed 11, kroeg-1: a boot whose last ``lost`` events but 40 (a
+    practice burst cut) went with its reboot, said lost with their range; a boot of
+    ``n_short`` events rebooted soon after; a third boot. The pub logged every event it had
+    once, each boot's times going on from where the table's time had got. Returns the
+    boots, the log, what was said lost and the third boot's offset."""
+    one = board(n_old, T0, 1)
+    one.ended = one.frames[n_old - 1].wall + 1.0
+    two = board(n_short, one.ended + 0.5, 2)
+    two.ended = two.frames[n_short - 1].wall + 1.0
+    three = board(n_after, two.ended + 0.5, 3)
+    first = n_old - 40 - lost
+    said = [(one.ended + 0.6, f"lost {lost} frames (seq {first}..{first + lost - 1}): the device restarted "
+             "before replaying them")]
+    rest_us = CAROM.rest_quiet_ms * 1000
+    off2 = one.frames[n_old - 1].t_us + rest_us
+    off3 = off2 + two.frames[n_short - 1].t_us + rest_us
+    logged = (log_of(one, drop=set(range(first, first + lost))) + log_of(two, offset_us=off2)
+              + log_of(three, offset_us=off3))
+    return [one, two, three], _numbered(logged), said, off3
+
+
+def _numbered(logged: list[inv.Logged]) -> list[inv.Logged]:
+    return [inv.Logged(row, 1, g.obj, g.at) for row, g in enumerate(logged, 1)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(200, 500), st.integers(60, 150), st.integers(1, 5), st.integers(20, 120))
+def test_a_short_boot_after_a_range_said_lost_is_found_logged_once_at_its_own_time(
+        n_old: int, lost: int, n_short: int, n_after: int) -> None:
+    """The offset of a boot of a few events is told by when they were logged, not only by
+    pairing keys: a hundred events said lost before it made the key-only pairing put its
+    events against others of their key far back, and the check took them, logged once at
+    the right time, for lost and made up ("the same events made again with another clock")."""
+    boots, logged, said, _ = _lost_burst_then_a_short_boot(n_old, lost, n_short, n_after)
+    broken, fig = check(boots, logged, said)
+    assert broken == []
+    assert fig.said_lost == lost and fig.matched == n_old - lost + n_short + n_after
+
+
+def test_a_short_boot_s_events_logged_again_with_the_next_boot_s_clock_are_a_break() -> None:
+    boots, logged, said, off3 = _lost_burst_then_a_short_boot(300, 110, 3, 60)
+    two, three = boots[1], boots[2]
+    # the short boot's frames again after the next boot's HELLO, stamped with its clock
+    again = log_of(two, rests=False, offset_us=off3)
+    again = [inv.Logged(0, 1, g.obj, three.started + 0.2) for g in again]
+    k = next(i for i, g in enumerate(logged) if g.at >= three.started)
+    broken, fig = check(boots, _numbered(logged[:k] + again + logged[k:]), said)
+    # (the first lands on the next boot's first hit: the same key at the same time, doubled)
+    assert fig.invented + fig.doubled == 3 and fig.silently_lost == 0 and fig.matched == 300 - 110 + 3 + 60
+    assert any("at a time the board never wrote them" in line for line in broken)
+
+
 def test_frames_said_lost_while_the_board_still_held_them_are_a_break() -> None:
     b = board(30)
     said = [(T0 + 40, "lost 3 frames (seq 10..12): no replay after 3 requests")]

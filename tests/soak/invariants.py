@@ -15,6 +15,7 @@ longer held it.
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import itertools
 import json
@@ -255,6 +256,11 @@ OFFSET_WINDOW = 64
 #: a frame is logged after the relay read it (the host gets it from the relay): seconds of
 #: clock slack allowed between the two
 CAUSE_SLACK_S = 0.05
+#: how long after the board wrote a frame its event may be logged (a replay after a cut, a
+#: host killed and started again, a log that refuses writes, a pub behind on a loaded machine:
+#: 30 s in make test's season at load 20): a logged event also votes over the board's events
+#: of its key written this long before it, whatever the key-only pairing
+LOG_DELAY_S = 60.0
 
 
 def _us(g: Logged) -> int:
@@ -265,16 +271,36 @@ def boot_offsets(want: list[Expected], logged: list[Logged]) -> dict[int, tuple[
     """Per boot, what the log adds to the board's stamps (µs), and the weight of the logged
     events that voted for it: the pub's table time goes on across reboots of the board
     (link/translate.py), by one offset per boot. Each logged event votes for the offsets to
-    the board's events of its key near the one its key alone pairs it with, the more the
-    nearer in wall time it was logged to when the board wrote it; per boot, the offset with
-    the most votes is the boot's (the stamps are microseconds: a wrong offset gathers votes
-    only by chance)."""
+    the board's events of its key written up to ``LOG_DELAY_S`` before it was logged, and
+    to those near the one its key alone pairs it with; the more the nearer in wall time it
+    was logged to when the board wrote it. Per boot, the offset with the most votes is the
+    boot's (the stamps are microseconds: a wrong offset gathers votes only by chance).
+
+    The wall-time votes anchor a boot of a few events: the key-only pairing ignores time,
+    and a range said lost before it (a hundred events of the boot before, gone in a reboot)
+    can pair its events with others of their key far back in the board's list, out of
+    ``OFFSET_WINDOW``; the boot then had only a stray vote, a wrong offset, and its events,
+    logged once at the right time, were taken for lost and for made up (make test's season,
+    seed 11: a practice burst cut, the board rebooted before replaying it, then a boot of
+    three cushion hits)."""
     votes: dict[int, dict[int, float]] = {}
     keys = [logged_key(g.obj) for g in logged]
+    near: dict[int, set[int]] = {j: set() for j in range(len(logged))}  # logged -> board events it votes over
     for i, j in matched_pairs([e.key for e in want], keys):
-        g = logged[j]
+        near[j].update(range(max(0, i - OFFSET_WINDOW), min(len(want), i + OFFSET_WINDOW + 1)))
+    by_key: dict[tuple[Any, ...], list[tuple[float, int]]] = {}
+    for i, e in enumerate(want):
+        by_key.setdefault(e.key, []).append((e.wall, i))
+    for written in by_key.values():
+        written.sort()
+    for j, g in enumerate(logged):
+        written = by_key.get(keys[j], []) if keys[j] is not None else []
+        lo = bisect.bisect_left(written, (g.at - LOG_DELAY_S, -1))
+        hi = bisect.bisect_right(written, (g.at + CAUSE_SLACK_S, len(want)))
+        near[j].update(i for _, i in written[lo:hi])
         t = _us(g)
-        for e in want[max(0, i - OFFSET_WINDOW): i + OFFSET_WINDOW + 1]:
+        for i in near[j]:
+            e = want[i]
             if e.key == keys[j] and g.at >= e.wall - CAUSE_SLACK_S:  # not logged before it was written
                 per = votes.setdefault(e.boot, {})
                 per[t - e.t_us] = per.get(t - e.t_us, 0.0) + 1.0 / (1.0 + abs(g.at - e.wall))

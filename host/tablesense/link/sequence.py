@@ -41,6 +41,7 @@ BUFFER = 4096  # frames held ahead of a gap: twice what the firmware keeps (2048
 MAX_RATE = 100_000  # seqs a device can assign per second, generously (the link carries 720/s)
 SEQ_SLACK = 4096  # seqs a device may be ahead of what it has sent (its store, 2048, and margin)
 SILENT_S = 1.5  # the device sends a status frame at least every second: a longer silence is a cut
+BUSY_S = 1.0  # a record this soon before the device was last heard: it was writing when it went quiet
 
 
 def seq_diff(a: int, b: int) -> int:
@@ -130,6 +131,7 @@ class Sequencer:
         self._records = 0  # replayable frames accepted since the start (or the device's restart)
         self._claim: int | None = None  # a seq a status frame reported beyond the newest, unconfirmed
         self._heard_at = -1e9  # host time the device was last heard (any frame believed)
+        self._record_at = -1e9  # host time the device's last replayable frame came (this boot's)
         self._reopened = False  # the port was reopened since the device was last heard
         self._last_arrival: int | None = None  # seq of the last frame that arrived
         self._buf: dict[int, Any] = {}
@@ -222,6 +224,7 @@ class Sequencer:
         out = Step()
         self._seen_at = now
         self._heard(now)
+        self._record_at = now
         self._records += 1
         if self._exp is not None and self._lin(frame.seq) >= self._exp:
             self._resumed = False
@@ -458,11 +461,18 @@ class Sequencer:
         the old boot ended (the port reopened since the device was last heard, or a silence
         longer than a heartbeat's before the new boot began), what the old boot wrote after
         the last frame known went with its store unseen: that is said lost from there on, an
-        open range (the host cannot know how many; none, if the board sensed nothing)."""
+        open range (the host cannot know how many; none, if the board sensed nothing). So it
+        is when the old boot was writing frames when it was last heard (one came within
+        ``BUSY_S`` of the end): a silent cut shorter than a heartbeat in a burst, the board
+        rebooted before the line came back, cannot be told by its silence from a reboot on
+        a whole line (the reboot's own time is in both), and what it wrote in the cut would
+        be lost without a word (make test's season, seed 11: 124 events); on a whole line,
+        what it had kept but not yet written went with it too."""
         out = Step()
         born = now - uptime_s if uptime_s is not None else None
         heard = self._heard_at > -1e9  # this host heard the old boot (else: link/__init__ says it)
         unheard = heard and (self._reopened or (born is not None and born - self._heard_at > SILENT_S))
+        busy = heard and self._heard_at - self._record_at <= BUSY_S
         if self._exp is not None:
             after = max(self._top, self._claim if self._claim is not None else self._top) + 1
             for g in self._gaps:
@@ -475,13 +485,11 @@ class Sequencer:
                 self.stats.lost += b - a + 1
                 out.notes.append(_lost_note(a, b, "the device restarted before sending them again"))
             self._deliver(out)
-            if unheard:
-                how = "its line was reopened" if self._reopened else "a silence on its line"
-                out.notes.append(Note("lost", f"the device restarted after {how}: what it sent from seq "
-                                      f"{after % SEQ_MOD} of its previous boot on is lost",
-                                      {"from": after % SEQ_MOD, "rebooted": True}))
+            if unheard or busy:
+                out.notes.append(_restarted_unheard(after, self._reopened, unheard))
         self.stats.restarts += 1
         self._records = 0
+        self._record_at = -1e9
         self._resumed = False
         self._claim = None
         self._reopened = False
@@ -602,3 +610,16 @@ def _refuted(claim: int, p: int) -> Note:
 def _lost_note(a: int, b: int, why: str) -> Note:
     n = b - a + 1
     return Note("lost", f"lost {n} frames (seq {a % SEQ_MOD}..{b % SEQ_MOD}): {why}", _range(a, b))
+
+
+def _restarted_unheard(after: int, reopened: bool, unheard: bool) -> Note:
+    """What the old boot wrote after seq ``after`` - 1, the last known, went with it unseen
+    (``Sequencer.restart``): an open range."""
+    if unheard:
+        how = "after its line was reopened" if reopened else "after a silence on its line"
+        tail = ""
+    else:
+        how, tail = "while it was sending frames", " (if it sent any after the last one heard)"
+    seq = after % SEQ_MOD
+    text = f"the device restarted {how}: what it sent from seq {seq} of its previous boot on is lost{tail}"
+    return Note("lost", text, {"from": seq, "rebooted": True})
