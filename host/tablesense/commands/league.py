@@ -437,14 +437,15 @@ def _schedule(store: LeagueStore, args: argparse.Namespace) -> int:
     if not fixtures:
         print(f"{comp.name} has no schedule (tablesense league schedule COMP --start YYYY-MM-DD makes it)")
         return 0
-    done = {x["fixture"] for x in data["schedule"]["played"]}
-    nxt = {x["fixture"] for x in data["schedule"]["next"]}
+    status = {x["fixture"]: k for k in ("played", "next", "overdue") for x in data["schedule"][k]}
     pubs = {t.name: t.pub for t in teams}
+    # the fixture (a team competition's night: ``--night FIXTURE``), ..., the home team's pub
+    # (a team competition's: a club's players play at the club), played / next / overdue
     table: list[tuple[Any, ...]] = [("night" if teams else "#", "round", "date", "group", "home", "away",
-                                     "where", "")]
+                                     *(("pub",) if teams else ()), "status")]
     for f in fixtures:
-        mark = "played" if f.id in done else "next" if f.id in nxt else ""
-        table.append((f.id, f.round, f.date, f.group or "-", f.home, f.away, pubs.get(f.home, "-"), mark))
+        table.append((f.id, f.round, f.date, f.group or "-", f.home, f.away,
+                      *((pubs.get(f.home, "-"),) if teams else ()), status.get(f.id, "")))
     _print_table(table)
     return 0
 
