@@ -60,7 +60,8 @@ function render(d) {
     (x.summary || Object.values(x.match.players).join(' - ')), 'live')));
   const comps = document.getElementById('comps'); comps.replaceChildren();
   d.competitions.forEach(c => {
-    comps.appendChild(el('h2', `${c.name} (${c.half} ${c.season}, ${c.what})`));
+    const when = [c.half, c.season].filter(Boolean).join(' ');  // golf, keglebillard: no half unless given
+    comps.appendChild(el('h2', `${c.name} (${when ? when + ', ' : ''}${c.what})`));
     (c.groups || []).forEach(g => {
       if (g.group) comps.appendChild(el('h3', `group ${g.group}`));
       comps.appendChild(standings(g.standings, c.columns));
