@@ -196,45 +196,43 @@ class Language:
             return None
         if "\n" not in value:
             return _format(value) if _LINE.fullmatch(value) else None
-        parts: list[Render] = []
+        pieces: list[Any] = []  # text, and (parameter, variants, default) for each select
         at = 0
         for m in _SELECT.finditer(value):
-            select = self._simple_select(m.group(1), m.group(2))
+            select = _variants(m.group(2))
             if select is None or not _LINE.fullmatch(value, at, m.start()):
                 return None
-            parts += [_format(value[at:m.start()]), select]
+            pieces += [value[at:m.start()], (m.group(1), *select)]
             at = m.end()
-        if not parts or not _LINE.fullmatch(value, at):
+        if not pieces or not _LINE.fullmatch(value, at):
             return None
-        parts.append(_format(value[at:]))
+        pieces.append(value[at:])
+        if len(pieces) == 3:  # one select (most): the whole message's format string for each variant
+            head, (name, variants, default), tail = pieces
+            return self._choose(name, [(k, _format(head + said + tail)) for k, said in variants],
+                                _format(head + default + tail))
+        parts = [_format(x) if isinstance(x, str) else
+                 self._choose(x[0], [(k, _format(said)) for k, said in x[1]], _format(x[2])) for x in pieces]
         return lambda p: "".join([part(p) for part in parts])
 
-    def _simple_select(self, name: str, lines: str) -> Render | None:
-        """``{ $name -> ...}`` of variants of one line each (``lines``), or None."""
-        variants: list[tuple[str, Render]] = []
-        default: Render | None = None
-        for line in lines.splitlines():
-            m = _VARIANT.fullmatch(line)
-            said = m.group(3).rstrip(" ") if m else ""
-            if m is None or not said or not _LINE.fullmatch(said):
-                return None
-            variants.append((m.group(2), _format(said)))
-            if m.group(1):
-                if default is not None:
-                    return None
-                default = variants[-1][1]
-        if default is None:
-            return None
+    def _choose(self, name: str, variants: list[tuple[str, Render]], default: Render) -> Render:
+        """The variant a select on ``name`` says: a word by its key (``yes``), a number by its
+        plural category in the language (``one``), else the default."""
+        by_word: dict[str, Render] = {}
+        for k, render in variants:
+            by_word.setdefault(k, render)
         plural = self.plural
 
-        def select(p: Mapping[str, Any], otherwise: Render = default) -> str:
+        def choose(p: Mapping[str, Any]) -> str:
             v = p[name]
+            if v.__class__ is str:
+                return by_word.get(v, default)(p)
             for k, render in variants:
                 if _match(v, k, plural):
                     return render(p)
-            return otherwise(p)
+            return default(p)
 
-        return select
+        return choose
 
     # -- compiling
 
@@ -391,6 +389,23 @@ class Language:
 
         walk(self.messages[ident].value)
         return out
+
+
+def _variants(lines: str) -> tuple[list[tuple[str, str]], str] | None:
+    """A select's variants of one line each (key, text) and its default's text, or None."""
+    variants: list[tuple[str, str]] = []
+    default: str | None = None
+    for line in lines.splitlines():
+        m = _VARIANT.fullmatch(line)
+        said = m.group(3).rstrip(" ") if m else ""
+        if m is None or not said or not _LINE.fullmatch(said):
+            return None
+        variants.append((m.group(2), said))
+        if m.group(1):
+            if default is not None:
+                return None
+            default = said
+    return None if default is None else (variants, default)
 
 
 def _format(text: str) -> Render:
