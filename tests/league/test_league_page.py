@@ -97,9 +97,14 @@ def test_the_league_page_shows_standings_rounds_live_tables_and_refusals(page_ur
             assert "Golf 2026 (najaar 2026-2027, golf, golf-frames)" not in main  # no season given
             golf = page.locator("h2", has_text="Golf 2026")
             assert golf.count() == 1 and "frames\tlost\tballs\tagainst" in main
+            assert golf.inner_text() == "Golf 2026 (golf, golf-frames)", "no half season, no season"
+            carom = page.locator("h2", has_text="Najaar 2026").inner_text()
+            assert carom == "Najaar 2026 (najaar 2026-2027, libre)"
             assert "1\tFien\t1\t1\t0\t2\t2\t0\t10\t7" in main, "Fien: 2 frames, 10 balls to 7"
             assert "Fien\t2-0\tEva\t10-7\t2-0\tzaal table 2" in main
             assert page.locator("h3.next", has_text="Next: ").count() == 2, "golf today, the visite in 3 days"
+            heads = [t.locator("tr").first.inner_text() for t in page.locator("h3.next + table").all()]
+            assert heads == ["date\thome\taway", "date\thome\taway\tpub"], "a team's home pub, players' none"
             assert page.locator("h3.played", has_text="Played: 1 of 6").count() == 1
             assert "De Kroeg\tkroeg" in main and "De Zaal\tzaal" in main, "the team standings"
             refused = page.locator("#refused").inner_text()

@@ -1,8 +1,9 @@
 """Every message means what Project Fluent says it means: ``tablesense.texts`` compiles the
 catalogues itself (for speed), and here each message of each language is said by it and by
 ``fluent.runtime``, the reference implementation, under several sets of parameters (a count
-of 0, 1, 2 and 21, names with and without a final s, the referee's own words or none), and the
-two must agree word for word. A translator who knows Fluent can trust what they know."""
+of 0, 1, 2 and 21, names with and without a final s, the referee's own words or none, a side
+of one name or a duo), and the two must agree word for word. A translator who knows Fluent
+can trust what they know."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from tablesense.texts.languages import folders
 from tablesense.texts.params import Params
 
 SAMPLES: list[Any] = [0, 1, 2, 21, "Ann", "Jens", "Ann & Bo"]
+#: parameters that are yes or no (the referee's own words given, a side of more than one name)
+YES_NO = frozenset({"text_given", "player_plural", "opponent_plural"})
 
 
 def bundle(lang: str) -> FluentBundle:
@@ -41,7 +44,7 @@ def test_every_message_says_what_fluent_runtime_says(lang: str) -> None:
     for ident in language.messages:
         variables = sorted(language.variables(ident))
         for i, sample in enumerate(SAMPLES):
-            params = {v: SAMPLES[(i + j) % len(SAMPLES)] if v != "text_given" else ("yes", "no")[i % 2]
+            params = {v: SAMPLES[(i + j) % len(SAMPLES)] if v not in YES_NO else ("yes", "no")[(i + j) % 2]
                       for j, v in enumerate(variables)}
             if variables:
                 params[variables[0]] = sample

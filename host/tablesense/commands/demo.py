@@ -140,7 +140,8 @@ def _report(replay: Replay, notes: list[str], players: dict[str, Any]) -> None:
     line = replay.engine.summary(replay.state) if replay.engine and replay.state else ""
     for p in ("p1", "p2"):  # the engines' summaries say p1/p2 where the players have names
         if p in players:
-            line = line.replace(f"{p} {_name(players, p)}", _name(players, p)).replace(p, _name(players, p))
+            name = _name(players, p)  # "p1 Ann" (keglebillard), "Ann (p1)" (golf), "p1" alone
+            line = line.replace(f"{p} {name}", name).replace(f"{name} ({p})", name).replace(p, name)
     winner = state.get("winner")
     found = games.find(str(state.get("game")))
     game = found.title or found.name if found is not None else str(state.get("game"))

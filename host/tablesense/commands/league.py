@@ -60,8 +60,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     c.add_argument("name", help="the competition's name, as the other actions name it")
     c.add_argument("--game", default="carom", choices=GAMES, help="the game played (default carom)")
     c.add_argument("--season", default="", help="the season, e.g. 2026-2027")
-    c.add_argument("--half", default="najaar", choices=HALVES,
-                   help="which half of the season (default najaar)")
+    c.add_argument("--half", choices=HALVES,
+                   help="which half of the season (carom: default najaar; golf, keglebillard: none unless "
+                        "given)")
     c.add_argument("--discipline", default="libre", choices=DISCIPLINES,
                    help="the carom discipline played (default libre)")
     c.add_argument("--profile", default="club", metavar="ID",
@@ -215,9 +216,9 @@ def _create(store: LeagueStore, args: argparse.Namespace) -> int:
 
 
 def _when(comp: Competition) -> str:
-    """"najaar 2026-2027, " as carom's titles say it (a carom half without a season: "najaar, ");
-    golf and keglebillard: the season, if any (the league part's ``SEASON_HALVES``)."""
-    when = f"{comp.half} {comp.season}".strip() if part.of(comp.game).SEASON_HALVES else comp.season
+    """"najaar 2026-2027, " as the titles say it (a half without a season: "najaar, "; golf and
+    keglebillard have a half only when it was asked for: the season, if any)."""
+    when = f"{comp.half} {comp.season}".strip()
     return f"{when}, " if when else ""
 
 
@@ -226,7 +227,7 @@ def _list(store: LeagueStore, args: argparse.Namespace) -> int:
         n = len(store.players(comp))
         kind = f"{comp.discipline}\t{comp.profile}" if part.of(comp.game).DISCIPLINES else \
             f"{comp.game}\t{comp.scheme}"
-        print(f"{comp.name}\t{comp.half} {comp.season}\t{kind}\t{n} players")
+        print(f"{comp.name}\t{f'{comp.half} {comp.season}'.strip()}\t{kind}\t{n} players")
     return 0
 
 
@@ -235,7 +236,7 @@ def _show(store: LeagueStore, args: argparse.Namespace) -> int:
     players, teams, fixtures = store.players(comp), store.teams(comp), store.fixtures(comp)
     if args.json:
         print(json.dumps({"competition": comp.name, "game": comp.game, "season": comp.season,
-                          "half": comp.half, "discipline": comp.discipline or None,
+                          "half": comp.half or None, "discipline": comp.discipline or None,
                           "profile": comp.profile or None,
                           "scheme": comp.record.to_dict(),
                           "players": [{"name": p.name, "strength": p.moyenne, "group": p.group,
@@ -437,14 +438,15 @@ def _schedule(store: LeagueStore, args: argparse.Namespace) -> int:
     if not fixtures:
         print(f"{comp.name} has no schedule (tablesense league schedule COMP --start YYYY-MM-DD makes it)")
         return 0
-    done = {x["fixture"] for x in data["schedule"]["played"]}
-    nxt = {x["fixture"] for x in data["schedule"]["next"]}
+    status = {x["fixture"]: k for k in ("played", "next", "overdue") for x in data["schedule"][k]}
     pubs = {t.name: t.pub for t in teams}
+    # the fixture (a team competition's night: ``--night FIXTURE``), ..., the home team's pub
+    # (a team competition's: a club's players play at the club), played / next / overdue
     table: list[tuple[Any, ...]] = [("night" if teams else "#", "round", "date", "group", "home", "away",
-                                     "where", "")]
+                                     *(("pub",) if teams else ()), "status")]
     for f in fixtures:
-        mark = "played" if f.id in done else "next" if f.id in nxt else ""
-        table.append((f.id, f.round, f.date, f.group or "-", f.home, f.away, pubs.get(f.home, "-"), mark))
+        table.append((f.id, f.round, f.date, f.group or "-", f.home, f.away,
+                      *((pubs.get(f.home, "-"),) if teams else ()), status.get(f.id, "")))
     _print_table(table)
     return 0
 

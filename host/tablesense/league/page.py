@@ -49,8 +49,9 @@ function score(r) {
   const where = r.pub ? `${r.pub} table ${r.table}` : 'entered', id = r.match || '';
   return [...r.cells, `${r.points[0]}-${r.points[1]}`, where, id];
 }
-function fixtures(list) {
-  return grid(['date', 'home', 'away', 'where'], list.map(f => [f.date, f.home, f.away, f.pub || '']));
+function fixtures(list) {  // the home team's pub: a team competition's (a club's players play at the club)
+  if (!list.some(f => f.pub)) return grid(['date', 'home', 'away'], list.map(f => [f.date, f.home, f.away]));
+  return grid(['date', 'home', 'away', 'pub'], list.map(f => [f.date, f.home, f.away, f.pub || '']));
 }
 function render(d) {
   const live = document.getElementById('live'); live.replaceChildren(el('h2', 'Live'));
@@ -59,7 +60,8 @@ function render(d) {
     (x.summary || Object.values(x.match.players).join(' - ')), 'live')));
   const comps = document.getElementById('comps'); comps.replaceChildren();
   d.competitions.forEach(c => {
-    comps.appendChild(el('h2', `${c.name} (${c.half} ${c.season}, ${c.what})`));
+    const when = [c.half, c.season].filter(Boolean).join(' ');  // golf, keglebillard: no half unless given
+    comps.appendChild(el('h2', `${c.name} (${when ? when + ', ' : ''}${c.what})`));
     (c.groups || []).forEach(g => {
       if (g.group) comps.appendChild(el('h3', `group ${g.group}`));
       comps.appendChild(standings(g.standings, c.columns));

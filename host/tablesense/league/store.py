@@ -178,18 +178,22 @@ class LeagueStore:
         self.close()
 
     # --- competitions ---------------------------------------------------------------
-    def create(self, name: str, season: str = "", half: str = "najaar", discipline: str = "libre",
+    def create(self, name: str, season: str = "", half: str | None = None, discipline: str = "libre",
                profile: str = "club", scheme: str | Scheme | None = None, game: str = "carom") -> Competition:
         """A competition of ``game`` under ``scheme`` (a built-in's name, or a record: a club's
-        own, kept with the competition; default: the game's, ``scheme.default``)."""
+        own, kept with the competition; default: the game's, ``scheme.default``); ``half``: none
+        given, carom's najaar, and no half ("") for a game not played in halves (golf,
+        keglebillard: the league part's ``SEASON_HALVES``)."""
         if not name or not name.isprintable() or name != name.strip() or len(name) > MAX_COMPETITION:
             raise LeagueError(f"a competition's name is 1 to {MAX_COMPETITION} printable characters with no "
                               f"space at an end, not {short(name)}")
         if game not in GAMES:
             raise LeagueError(f"game must be one of {', '.join(GAMES)}, not {game!r}")
-        if half not in HALVES:
-            raise LeagueError(f"half must be one of {', '.join(HALVES)}, not {half!r}")
         own = part.of(game)
+        if half is None:
+            half = HALVES[0] if own.SEASON_HALVES else ""
+        if half not in HALVES and (half or own.SEASON_HALVES):
+            raise LeagueError(f"half must be one of {', '.join(HALVES)}, not {half!r}")
         if own.DISCIPLINES and discipline not in own.DISCIPLINES:
             raise LeagueError(f"discipline must be one of {', '.join(own.DISCIPLINES)}, not {discipline!r}")
         try:

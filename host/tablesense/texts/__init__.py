@@ -10,9 +10,11 @@ Each language is a folder of Project Fluent files (``texts/<code>/*.ftl``; found
 ``:`` written ``--`` (``golf.goal:turn-lost`` is ``golf_goal--turn-lost``). ``render`` puts
 the players' names for ``p1``/``p2`` and the language's word for each ball and each word a
 parameter names (``ball--white``, ``foul--push``, ``corner--head-left``), counts a list
-(``pins`` gives ``pins_count``), and gives two parameters a message may read: ``text_given``
-(``yes`` when the referee gave their own words, ``text``) and ``member_name`` (the one of a
-duo who plays). The screens' words are the language's ``screen.json`` (``screen``).
+(``pins`` gives ``pins_count``), and gives parameters a message may read: ``text_given``
+(``yes`` when the referee gave their own words, ``text``), ``member_name`` (the one of a
+duo who plays) and ``player_plural``, ``opponent_plural`` (``yes`` for a side of more than one
+name, a duo, whose verb is then plural: ``{ $player_plural -> *[no] stays [yes] stay }``). The
+screens' words are the language's ``screen.json`` (``screen``).
 
 A key with no message in the language asked falls back to English, and a key with no
 English message to the rule id itself: a ruling is never lost for want of words.
@@ -132,7 +134,9 @@ def screen(lang: str) -> dict[str, str]:
 class _RulingParams(Params):
     """A ruling's parameters in words; those derived from them are worked out only when a
     message reads them: ``text_given`` (``yes`` when the referee gave their own words,
-    ``text``) and ``member_name`` (the one of a duo who plays: ``member``, 0 or 1)."""
+    ``text``), ``member_name`` (the one of a duo who plays: ``member``, 0 or 1) and
+    ``player_plural``, ``opponent_plural`` (``yes`` when the side, or the other side, is more
+    than one name: a duo)."""
 
     __slots__ = ("_data", "_side")
     _data: Mapping[str, Any]
@@ -144,6 +148,8 @@ class _RulingParams(Params):
         if key == "member_name" and self._side is not None:
             member, members = self._data.get("member"), self._side.split(" & ")
             return members[member] if isinstance(member, int) and 0 <= member < len(members) else self._side
+        if key in ("player_plural", "opponent_plural") and self._side is not None:
+            return "yes" if " & " in str(self[key[:-len("_plural")]]) else "no"
         return super().__missing__(key)
 
 

@@ -21,8 +21,10 @@ added to it, or ``-genitive-sibilant`` after a name that ends in one of ``-sibil
 A language's files are not parsed when it is first used: they are cut into their entries
 (a message or term starts at the beginning of a line, its other lines are indented), and an
 entry is compiled when it is first said. A message of one line of text and ``{ $parameter }``
-(most of them) compiles straight to its format string; any other is parsed with
-``fluent.syntax`` then, alone (``fluent.syntax`` is imported only for such a message). A whole
+(most of them) compiles straight to its format string, and so does each line of a message
+that also selects on a parameter with a variant a line (``{ $player_plural -> *[no] stays
+[yes] stay }``, a duo's verb); any other is parsed with ``fluent.syntax`` then, alone
+(``fluent.syntax`` is imported only for such a message). A whole
 file is parsed only for ``errors`` (the check of the languages). The first ruling of a replay
 used to parse every file of its language (tens of milliseconds of a process's start-up).
 """
@@ -60,6 +62,12 @@ _ENTRY = re.compile(r"(-?)([a-zA-Z][a-zA-Z0-9_-]*) *=")
 #: a value of text and ``{ $parameter }`` only, on one line: a format string as it stands
 _SIMPLE = re.compile(r"(?:[^{}]|\{ *\$[a-zA-Z][a-zA-Z0-9_-]* *\})+")
 _PLACEABLE = re.compile(r"\{ *\$([a-zA-Z][a-zA-Z0-9_-]*) *\}")
+#: text and ``{ $parameter }`` within one line
+_LINE = re.compile(r"(?:[^{}\n]|\{ *\$[a-zA-Z][a-zA-Z0-9_-]* *\})*")
+#: a select on a parameter, its variants a line each, its ``}`` at the start of a line
+_SELECT = re.compile(r"\{ *\$([a-zA-Z][a-zA-Z0-9_-]*) *->\n"
+                     r"((?: +\*?\[[a-zA-Z][a-zA-Z0-9_-]*\][^\n]*\n)+) *\}")
+_VARIANT = re.compile(r" +(\*?)\[([a-zA-Z][a-zA-Z0-9_-]*)\] *(.*)")
 
 
 def entries(source: str) -> Iterator[tuple[bool, str, str]]:
@@ -177,17 +185,54 @@ class Language:
         return render
 
     def _simple(self, ident: str) -> Render | None:
-        """A message of one line of text and ``{ $parameter }``s, compiled without the parser
-        (the format string ``_pattern`` makes of it); None for any other."""
+        """A message of text and ``{ $parameter }``s, and of selects on a parameter whose variants
+        are a line of those each (``{ $player_plural -> *[no] stays [yes] stay }``), compiled
+        without the parser (text and parameters to the format string ``_pattern`` makes of
+        them); None for any other."""
         source = self._source[ident]
         head, _, value = source.rstrip("\n").partition("=")
         value = value.strip(" ")
-        if "\n" in value or not value or not _SIMPLE.fullmatch(value) or head.strip() != ident:
+        if not value or head.strip() != ident:
             return None
-        if "{" not in value:
-            return lambda p: value
-        fmt = _PLACEABLE.sub(lambda m: "{" + m.group(1) + "}", value)
-        return fmt.format_map  # type: ignore[return-value]
+        if "\n" not in value:
+            return _format(value) if _LINE.fullmatch(value) else None
+        pieces: list[Any] = []  # text, and (parameter, variants, default) for each select
+        at = 0
+        for m in _SELECT.finditer(value):
+            select = _variants(m.group(2))
+            if select is None or not _LINE.fullmatch(value, at, m.start()):
+                return None
+            pieces += [value[at:m.start()], (m.group(1), *select)]
+            at = m.end()
+        if not pieces or not _LINE.fullmatch(value, at):
+            return None
+        pieces.append(value[at:])
+        if len(pieces) == 3:  # one select (most): the whole message's format string for each variant
+            head, (name, variants, default), tail = pieces
+            return self._choose(name, [(k, _format(head + said + tail)) for k, said in variants],
+                                _format(head + default + tail))
+        parts = [_format(x) if isinstance(x, str) else
+                 self._choose(x[0], [(k, _format(said)) for k, said in x[1]], _format(x[2])) for x in pieces]
+        return lambda p: "".join([part(p) for part in parts])
+
+    def _choose(self, name: str, variants: list[tuple[str, Render]], default: Render) -> Render:
+        """The variant a select on ``name`` says: a word by its key (``yes``), a number by its
+        plural category in the language (``one``), else the default."""
+        by_word: dict[str, Render] = {}
+        for k, render in variants:
+            by_word.setdefault(k, render)
+        plural = self.plural
+
+        def choose(p: Mapping[str, Any]) -> str:
+            v = p[name]
+            if v.__class__ is str:
+                return by_word.get(v, default)(p)
+            for k, render in variants:
+                if _match(v, k, plural):
+                    return render(p)
+            return default(p)
+
+        return choose
 
     # -- compiling
 
@@ -344,6 +389,30 @@ class Language:
 
         walk(self.messages[ident].value)
         return out
+
+
+def _variants(lines: str) -> tuple[list[tuple[str, str]], str] | None:
+    """A select's variants of one line each (key, text) and its default's text, or None."""
+    variants: list[tuple[str, str]] = []
+    default: str | None = None
+    for line in lines.splitlines():
+        m = _VARIANT.fullmatch(line)
+        said = m.group(3).rstrip(" ") if m else ""
+        if m is None or not said or not _LINE.fullmatch(said):
+            return None
+        variants.append((m.group(2), said))
+        if m.group(1):
+            if default is not None:
+                return None
+            default = said
+    return None if default is None else (variants, default)
+
+
+def _format(text: str) -> Render:
+    """Text and ``{ $parameter }``s said with the parameters (a format string)."""
+    if "{" not in text:
+        return lambda p: text
+    return _PLACEABLE.sub(lambda m: "{" + m.group(1) + "}", text).format_map  # type: ignore[return-value]
 
 
 class _Entries(Mapping[str, Any]):

@@ -20,7 +20,7 @@ def test_golf_readable_account_shows_rulings_score_and_result(tablesense_cmd: li
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "golf.duo.deciding [p1] Cor opens frame 3" in out
-    assert "golf.match.won [p1] Ann & Cor wins the match 2-1" in out
+    assert "golf.match.won [p1] Ann & Cor win the match 2-1" in out
     assert "frame 1: balls left p1 4, p2 5; frames 0-0; Ann (p1) at the table" in out
     assert out.rstrip().endswith("result: won by Ann & Cor")  # the winner by name
 

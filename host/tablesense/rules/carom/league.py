@@ -25,8 +25,10 @@ from ...league.standings import (
 )
 from ...league.store import DISCIPLINES as _DISCIPLINES
 from ...league.store import Competition
+from ...texts import phrase
 from .game import GAME
 from .profiles import resolve_profile
+from .targets import resolve_scheme
 
 SCHEME = "de-bruijn"
 ORDER_COLUMNS = ("points", "average", "high_run", "caroms")
@@ -225,11 +227,12 @@ def result_line(r: Result, kind: str, who: str, night: str) -> str:
 def night_setup(setup: dict[str, Any], card: dict[str, Any], scheme: Scheme, night: str) -> dict[str, Any]:
     """The competition's discipline; the players' moyennes in it (their targets follow from them)
     unless the set-up gives targets or moyennes; marked as a competition match; the scheme's
-    innings cap as the match's ``innings_limit`` (carom.innings-limit)."""
+    count as the match's ``points`` (``_points``); the scheme's innings cap as the match's
+    ``innings_limit`` (carom.innings-limit)."""
     discipline = setup.get("discipline") or DISCIPLINES[0]
     if card.get("discipline") and discipline != card["discipline"]:
         raise IllegalCall(f"{night}, played {card['discipline']}, not {str(discipline)[:20]}")
-    setup = _targets(setup, card)
+    setup = _points(_targets(setup, card), scheme, night)
     cap = scheme.innings_cap
     if cap is None:
         return setup
@@ -239,6 +242,39 @@ def night_setup(setup: dict[str, Any], card: dict[str, Any], scheme: Scheme, nig
     if given != cap:
         raise IllegalCall(f"{night}, played to {cap} innings (carom.innings-limit): leave the innings "
                           f"limit empty or make it {cap}, not {str(given)[:20]}")
+    return setup
+
+
+def engine_count(scheme: Scheme) -> str | None:
+    """The engine's match-point scheme that counts a match as ``scheme`` does (before any bonus),
+    or None: the engine's de Bruijn and win-draw-loss are 11/10 and 2/1/0."""
+    if scheme.count in ("belgian", "percentage"):
+        return scheme.count
+    if scheme.count == "de-bruijn" and (scheme.win, scheme.draw) == (11, 10):
+        return scheme.count
+    if scheme.count == "win-draw-loss" and (scheme.win, scheme.draw, scheme.loss) == (2, 1, 0):
+        return scheme.count
+    return None
+
+
+def _points(setup: dict[str, Any], scheme: Scheme, night: str) -> dict[str, Any]:
+    """The night's count as the match's ``points``: the match points the TV, the score sheet and
+    the engine's ruling show at the end are those the competition counts (a visitebiljart
+    night's Belgian count, not the club championship's de Bruijn); a set-up naming other match
+    points is refused."""
+    count = engine_count(scheme)
+    if count is None:
+        return setup
+    given = setup.get("points", setup.get("scheme"))
+    if given is None or given == "":
+        return {**setup, "points": count}
+    try:
+        named = resolve_scheme(given)
+    except IllegalCall:
+        named = None
+    if named != count:
+        raise IllegalCall(f"{night}, which counts match points by the {phrase(f'scheme:{count}', {})}: leave "
+                          f"the match points out or make them {count}, not {str(given)[:20]}")
     return setup
 
 

@@ -78,6 +78,7 @@ SCHEME_NAMES: dict[str, tuple[str, ...]] = {
     "de-bruijn": ("debruijn", "bruijn"),
     "win-draw-loss": ("windrawloss", "wdl", "210"),
     "percentage": ("percent", "pct"),
+    "belgian": ("belgisch",),
 }
 ROUNDING_NAMES: dict[str, tuple[str, ...]] = {
     "half-up": ("halfup", "round", "nearest", "normal"),

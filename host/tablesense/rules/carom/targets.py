@@ -124,7 +124,8 @@ def _share(made: tuple[int, int], targets: tuple[int, int], i: int, scale: int) 
 def match_points(scheme: str, winner: str | None, made: tuple[int, int],
                  targets: tuple[int, int]) -> tuple[int, int]:
     """Points for (p1, p2) of a finished match under ``scheme``: de Bruijn (``de_bruijn``), or a
-    competition's own: ``win-draw-loss`` (2/1/0), ``percentage`` (made / target × 100 down)."""
+    competition's own: ``win-draw-loss`` (2/1/0), ``percentage`` (made / target × 100 down),
+    ``belgian`` (made / target × 10 down)."""
     if scheme == "de-bruijn":
         return de_bruijn(winner, made, targets)
     if scheme == "win-draw-loss":
@@ -133,4 +134,6 @@ def match_points(scheme: str, winner: str | None, made: tuple[int, int],
         return (2, 0) if winner == "p1" else (0, 2)
     if scheme == "percentage":
         return (_share(made, targets, 0, 100), _share(made, targets, 1, 100))
+    if scheme == "belgian":  # a competition's (visitebiljart): made / target x 10 each, 10 at the target
+        return (_share(made, targets, 0, 10), _share(made, targets, 1, 10))
     raise IllegalCall(f"unknown match-point scheme {scheme!r} (schemes: {', '.join(SCHEMES)})")

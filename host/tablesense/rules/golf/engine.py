@@ -303,7 +303,7 @@ class GolfEngine(ShotEngine[GolfState]):
         (left1, left2), (won1, won2) = state.balls_left, state.frames_won
         parts = [phrase("summary.golf", {"frame": state.frame, "left1": left1, "left2": left2,
                                          "won1": won1, "won2": won2}, lang)]
-        if state.zone_play:
+        if state.zone_play and not state.finished:  # zone play lasts to the end of the frame
             parts.append(phrase("summary.golf:zone-play", {}, lang))
         if not state.finished and state.at_table:
             parts.append(phrase("summary.golf:at-table",

@@ -151,8 +151,11 @@ def check_scheme(s: Scheme) -> None:
 
 
 def scheme_lines(s: Scheme) -> list[str]:
-    return [f"matches to {s.frames_to_win} winning frames; a win {s.win}, a loss "
-            f"{s.loss}" + (f", {s.per_frame} a frame won" if s.per_frame else "")]
+    """"matches to 2 winning frames; 1 point a frame won" (a win and a loss said when they count)."""
+    points = [f"a win {s.win}, a loss {s.loss}"] if s.win or s.loss or not s.per_frame else []
+    if s.per_frame:
+        points.append(f"{s.per_frame} {'point' if s.per_frame == 1 else 'points'} a frame won")
+    return [f"matches to {s.frames_to_win} winning frames; {', '.join(points)}"]
 
 
 # --- a competition and its players ------------------------------------------------------------

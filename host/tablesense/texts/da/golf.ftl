@@ -28,7 +28,10 @@ golf_zone_play = en spiller har én kugle tilbage: zonespillet begynder
 golf_frame_double-finish = begge sidste kugler faldt i samme stød; { GENITIVE($player) } faldt først, { $gap_us } µs tidligere
 golf_frame_opening = { $member_name } åbner sæt { $frame }
 golf_duo_deciding = { golf_frame_opening }
-golf_frame_opening--second = sæt { $frame }: { $player } åbner; den anden spiller åbner andet sæt
+golf_frame_opening--second = sæt { $frame }: { $player } åbner; { $player_plural ->
+   *[no] den anden spiller
+    [yes] det andet par
+} åbner andet sæt
 golf_frame_opening--deciding = sæt { $frame }: { $player } åbner; afgørende sæt: åbningen afgøres igen (et 'start'-kald), som standard som i sæt 1
 golf_frame_won--1-0 = sæt { $frame } til { $player } (1-0)
 golf_frame_won--0-1 = sæt { $frame } til { $player } (0-1)

@@ -26,7 +26,10 @@ kegle_white-in-hole = en hvid i hul { $pocket }: den kommer på punktet over for
 kegle_red-in-hand = den røde lægges mellem den nederste bande og den nederste streg
 kegle_ball-falls = { $ball } faldt i hul { $pocket } efter at have ligget stille: den lægges tilbage, ingen fejl
 kegle_ball-falls--replay = en kugle faldt efter at have ligget stille: stødet spilles om
-kegle_disqualified = { $player } erklæres for taber; { $opponent } vinder
+kegle_disqualified = { $player } erklæres for { $player_plural ->
+   *[no] taber
+    [yes] tabere
+}; { $opponent } vinder
 kegle_fault_red-in-hole--which-ball = Hvilken kugle faldt i hul { $pocket }?
 kegle_fault_jumped-ball = fejl: en kugle sprang af bordet; stødet giver ingen point
 kegle_fault_pins-not-up = fejl: stødte før keglerne var rejst; stødet giver ingen point

@@ -37,3 +37,6 @@ call--carom = carambole
 call--foul = fejl
 
 scheme--de-bruijn = de Bruijn-systemet
+scheme--belgian = belgisk optælling
+scheme--win-draw-loss = sejr, uafgjort, nederlag
+scheme--percentage = procent af målet

@@ -17,7 +17,10 @@ carom_opening-shot_cushion--fault = fault: { $foul }
 carom_foul_no-blame--fault = fault: { $foul }
 carom_poedel--fault = fault: { $foul }
 carom_foul_woodwork--fault = fault: woodwork (the balls stay where they lie)
-carom_outlay--break = { $player } breaks from the outlay
+carom_outlay--break = { $player } { $player_plural ->
+   *[no] breaks
+    [yes] break
+} from the outlay
 carom_outlay--respot = all balls to the outlay
 carom_referee_amend = the referee's { $call } call amends the last shot
 carom_frozen = frozen ball: { $choice }
@@ -30,20 +33,38 @@ carom_libre = { $cushions } cushion(s) before the third ball; libre needs { $nee
 carom_wrong-ball_counted = the referee counted the carom made with the wrong ball: it stands
 carom_foul_carom-void = the carom of a faulty shot does not count
 carom_carom = carom { $made }
-carom_last-carom = { $player } has made the target of { $target }
+carom_last-carom = { $player } { $player_plural ->
+   *[no] has
+    [yes] have
+} made the target of { $target }
 carom_poedel = POEDEL { $player }
 carom_inning_end = { $run } { $run ->
     [one] carom
    *[other] caroms
 } in the inning
 carom_series = series of { $run }
-carom_nastoot = { $player } plays the equalising inning (outlay)
+carom_nastoot = { $player } { $player_plural ->
+   *[no] plays
+    [yes] play
+} the equalising inning (outlay)
 carom_draw = both targets made: a draw
-carom_match_won = { $player } wins
-carom_shot-clock--timeout = { $player } takes a time-out: { $seconds } s more ({ $left } left)
-carom_innings-limit = the { $innings } innings are up: { $player } wins on the share of the target
+carom_match_won = { $player } { $player_plural ->
+   *[no] wins
+    [yes] win
+}
+carom_shot-clock--timeout = { $player } { $player_plural ->
+   *[no] takes
+    [yes] take
+} a time-out: { $seconds } s more ({ $left } left)
+carom_innings-limit = the { $innings } innings are up: { $player } { $player_plural ->
+   *[no] wins
+    [yes] win
+} on the share of the target
 carom_innings-limit--draw = the { $innings } innings are up with the same share of the target: a draw
-carom_match_won--short = the equalising inning fell short: { $player } wins
+carom_match_won--short = the equalising inning fell short: { $player } { $player_plural ->
+   *[no] wins
+    [yes] win
+}
 carom_match-points_de-bruijn = match points { $p1 }-{ $p2 } ({ $scheme })
 carom_zone = a ball has left the zone
 carom_zone_line = a ball on the line counts as in the zone

@@ -2,7 +2,10 @@
 
 golf_goal--whose = Whose ball dropped into goal { $goal }?
 golf_off-table_own--whose = Whose ball left the table?
-golf_goal = valid goal in goal { $goal }: { $player } stays at the table
+golf_goal = valid goal in goal { $goal }: { $player } { $player_plural ->
+   *[no] stays
+    [yes] stay
+} at the table
 golf_goal--turn-lost = valid goal in goal { $goal }: it counts, but this shot costs { $player } the turn
 golf_own-goal--count = own ball in own goal { $goal }: does not count, the ball goes on a replacement spot, turn over
 golf_goal_opponent-ball = { $player }'s ball into goal { $goal } counts for { $player }; the turn passes
@@ -13,34 +16,61 @@ golf_off-table_own = own ball off the table: on a replacement spot
 golf_off-table_own--goal-lost = own ball off the table: on a replacement spot; the valid goal of this shot costs the turn
 golf_off-table_opponent = { $opponent }'s ball off the table goes into the goal; the ball played goes on a replacement spot
 golf_off-table_opponent--goal-lost = { $opponent }'s ball off the table goes into the goal; the ball played goes on a replacement spot; the valid goal of this shot costs the turn
-golf_off-table_one-one = at 1/1 { $player } sent { $opponent }'s ball off the table and scored: { $player } loses the frame
+golf_off-table_one-one = at 1/1 { $player } sent { $opponent }'s ball off the table and scored: { $player } { $player_plural ->
+   *[no] loses
+    [yes] lose
+} the frame
 golf_off-table_on-cushion = the ball stayed on the cushion, a goal peg or the goal cap: it counts as off the table
 golf_off-table_rail-return = the ball came back onto the bed off the rail: no penalty
 golf_wedged_attacking-goal = wedged between the pegs of the goal it attacks, clear of the bed: a valid goal
 golf_wedged_defending-goal = wedged between the pegs of its own goal: on a replacement spot
 golf_wedged_cushion = wedged between a peg and the short cushion: freed and laid loose
-golf_spot_choice = { $player } chooses replacement spot { $spot } for { $ball }'s ball
+golf_spot_choice = { $player } { $player_plural ->
+   *[no] chooses
+    [yes] choose
+} replacement spot { $spot } for { $ball }'s ball
 golf_spot_fallback = replacement spots 1-3 are taken: the ball goes on replacement spot { $spot }
 golf_spot_fallback--chosen = spots 1-3 unusable: { $ball }'s ball on replacement spot { $spot }
-golf_spot_fallback--named = { $player } chooses replacement spot { $spot } for { $ball }'s ball
+golf_spot_fallback--named = { $player } { $player_plural ->
+   *[no] chooses
+    [yes] choose
+} replacement spot { $spot } for { $ball }'s ball
 golf_spot_repeat = fouled from replacement spot { $from_spot }: the ball goes on replacement spot { $spot }
 golf_zone_play = a player has one ball left: zone play begins
 golf_frame_double-finish = both last balls dropped in one shot; { $player }'s dropped first, { $gap_us } µs earlier
 golf_frame_opening = { $member_name } opens frame { $frame }
 golf_duo_deciding = { golf_frame_opening }
-golf_frame_opening--second = frame { $frame }: { $player } opens; the other player opens the second frame
-golf_frame_opening--deciding = frame { $frame }: { $player } opens; deciding frame: the opening is decided again (a 'start' call), by default as in frame 1
+golf_frame_opening--second = frame { $frame }: { $player } { $player_plural ->
+   *[no] opens; the other player opens
+    [yes] open; the other pair opens
+} the second frame
+golf_frame_opening--deciding = frame { $frame }: { $player } { $player_plural ->
+   *[no] opens
+    [yes] open
+}; deciding frame: the opening is decided again (a 'start' call), by default as in frame 1
 golf_frame_won--1-0 = frame { $frame } to { $player } (1-0)
 golf_frame_won--0-1 = frame { $frame } to { $player } (0-1)
 golf_frame_won--1-1 = frame { $frame } to { $player } (1-1)
 golf_frame_won--2-0 = frame { $frame } to { $player } (2-0)
-golf_match_won--2-0 = { $player } wins the match 2-0
+golf_match_won--2-0 = { $player } { $player_plural ->
+   *[no] wins
+    [yes] win
+} the match 2-0
 golf_frame_won--0-2 = frame { $frame } to { $player } (0-2)
-golf_match_won--0-2 = { $player } wins the match 0-2
+golf_match_won--0-2 = { $player } { $player_plural ->
+   *[no] wins
+    [yes] win
+} the match 0-2
 golf_frame_won--2-1 = frame { $frame } to { $player } (2-1)
-golf_match_won--2-1 = { $player } wins the match 2-1
+golf_match_won--2-1 = { $player } { $player_plural ->
+   *[no] wins
+    [yes] win
+} the match 2-1
 golf_frame_won--1-2 = frame { $frame } to { $player } (1-2)
-golf_match_won--1-2 = { $player } wins the match 1-2
+golf_match_won--1-2 = { $player } { $player_plural ->
+   *[no] wins
+    [yes] win
+} the match 1-2
 golf_foul_foot = played without a foot on the floor: turn lost, the moved balls are put back
 golf_foul_foot--zone = played without a foot on the floor: turn lost, the moved balls are put back, the ball played goes on a replacement spot
 golf_foul_jump = played directly over pegs or balls: turn lost, the moved balls are put back, the ball played goes on a replacement spot
@@ -50,9 +80,15 @@ golf_foul_lift--zone = lifted the ball over the nearest cushion from the long-cu
 golf_foul_hard-shot = hard, fast shot at goal from below the shot line: turn lost, the moved balls are put back, the ball played goes on a replacement spot
 golf_foul_hard-shot--zone = hard, fast shot at goal from below the shot line: turn lost, the moved balls are put back, the ball played goes on a replacement spot
 golf_foul_aim-behind = took up position behind an opponent's ball: turn lost
-golf_foul_aim-behind--zone = took up position behind an opponent's ball: turn lost, { $opponent } points out a ball to be placed on a replacement spot
+golf_foul_aim-behind--zone = took up position behind an opponent's ball: turn lost, { $opponent } { $opponent_plural ->
+   *[no] points
+    [yes] point
+} out a ball to be placed on a replacement spot
 golf_foul_opponent-ball = played with an opponent's ball: turn lost, the moved balls are put back
-golf_foul_opponent-ball--zone = played with an opponent's ball: turn lost, the moved balls are put back, { $opponent } points out a ball to be placed on a replacement spot
+golf_foul_opponent-ball--zone = played with an opponent's ball: turn lost, the moved balls are put back, { $opponent } { $opponent_plural ->
+   *[no] points
+    [yes] point
+} out a ball to be placed on a replacement spot
 golf_foul_not-at-rest = aimed or played before the balls had come to rest: turn lost, the moved balls are put back
 golf_foul_not-at-rest--zone = aimed or played before the balls had come to rest: turn lost, the moved balls are put back, the ball played goes on a replacement spot
 golf_foul_touch = touched a ball: turn lost, the moved balls are put back, the ball played goes on a replacement spot
@@ -62,7 +98,10 @@ golf_foul_touch_no-shot--zone = touched a ball without playing a shot: turn lost
 golf_foul_touch_own-ball = touched one of their own balls during zone play: turn lost, the moved balls are put back, the ball played goes on a replacement spot
 golf_foul_touch_own-ball--zone = touched one of their own balls during zone play: turn lost, the moved balls are put back, the ball played goes on a replacement spot
 golf_foul_touch_opponent-ball = touched an opponent's ball during zone play: turn lost, the moved balls are put back
-golf_foul_touch_opponent-ball--zone = touched an opponent's ball during zone play: turn lost, the moved balls are put back, { $opponent } points out a ball to be placed on a replacement spot
+golf_foul_touch_opponent-ball--zone = touched an opponent's ball during zone play: turn lost, the moved balls are put back, { $opponent } { $opponent_plural ->
+   *[no] points
+    [yes] point
+} out a ball to be placed on a replacement spot
 golf_foul_hold_own-ball = held back, nudged or deflected one of their own balls: turn lost, the moved balls are put back, the touched ball goes on a replacement spot
 golf_foul_hold_own-ball--zone = held back, nudged or deflected one of their own balls: turn lost, the moved balls are put back, the touched ball goes on a replacement spot
 golf_foul_hold_opponent-ball = held back, nudged or deflected an opponent's ball: turn lost, the moved balls are put back, the ball played goes on a replacement spot, the touched ball goes into the goal and counts for { $opponent }
@@ -92,7 +131,10 @@ golf_duo_consult--zone = team-mate pointed, gestured or came within 1 metre: tur
 golf_own-goal = played their own ball into their own goal (called by the referee): turn lost, the ball played goes on a replacement spot
 golf_own-goal--zone = played their own ball into their own goal (called by the referee): turn lost, the ball played goes on a replacement spot
 golf_clock = did not play within the time (50 s, TIME, 10 s): turn lost
-golf_clock--zone = did not play within the time (50 s, TIME, 10 s): turn lost, { $opponent } points out a ball to be placed on a replacement spot
+golf_clock--zone = did not play within the time (50 s, TIME, 10 s): turn lost, { $opponent } { $opponent_plural ->
+   *[no] points
+    [yes] point
+} out a ball to be placed on a replacement spot
 
 ## rules no ruling says: the rule in a line (seeds/golf.md), where a page or a refusal cites it
 

@@ -1,6 +1,9 @@
 ## kegle
 
-kegle_lag = { $player } shoots first, from the outlay
+kegle_lag = { $player } { $player_plural ->
+   *[no] shoots
+    [yes] shoot
+} first, from the outlay
 kegle_outlay = new outlay after a jumped ball
 kegle_outlay_request = new outlay for { $player }
 kegle_pin = { $pins_count } { $pins_count ->
@@ -15,7 +18,10 @@ kegle_shot--by-hand = pin { $pin } knocked over between shots, no ball touched: 
 kegle_shot--hands = the referee: that was the pin referee's hands, no ball played: no shot, the turn stays
 kegle_break = half the distance: 5-minute break
 kegle_last-series = last series, from a new outlay
-kegle_same-series = { $player } wins: distance reached, both played { $series } series
+kegle_same-series = { $player } { $player_plural ->
+   *[no] wins
+    [yes] win
+}: distance reached, both played { $series } series
 kegle_draw = both players reached the distance: a draw
 kegle_announce_remaining = { $remaining } remaining
 kegle_pin-blocked = pin { $pin } cannot stand because of a ball
@@ -23,7 +29,13 @@ kegle_white-in-hole = a white in pocket { $pocket }: it goes on the spot opposit
 kegle_red-in-hand = the red goes between the lower cushion and the lower string
 kegle_ball-falls = { $ball } fell in pocket { $pocket } after lying still: it is put back, no fault
 kegle_ball-falls--replay = a ball fell after lying still: the shot is replayed
-kegle_disqualified = { $player } is designated the loser; { $opponent } wins
+kegle_disqualified = { $player } { $player_plural ->
+   *[no] is designated the loser
+    [yes] are designated the losers
+}; { $opponent } { $opponent_plural ->
+   *[no] wins
+    [yes] win
+}
 kegle_fault_red-in-hole--which-ball = Which ball fell in pocket { $pocket }?
 kegle_fault_jumped-ball = fault: a ball jumped off the table; the shot scores nothing
 kegle_fault_pins-not-up = fault: played before the pins were put up; the shot scores nothing

@@ -38,3 +38,6 @@ call--carom = carom
 call--foul = foul
 
 scheme--de-bruijn = de Bruijn system
+scheme--belgian = Belgian count
+scheme--win-draw-loss = win, draw, loss
+scheme--percentage = percentage of the target

@@ -17,7 +17,10 @@ carom_opening-shot_cushion--fault = fout: afstoot niet van de rode bal via één
 carom_foul_no-blame--fault = fout: { $foul }
 carom_poedel--fault = fout: { $foul }
 carom_foul_woodwork--fault = fout: houtwerk geraakt (de ballen blijven liggen waar ze liggen)
-carom_outlay--break = { $player } stoot af vanuit de beginpositie
+carom_outlay--break = { $player } { $player_plural ->
+   *[no] stoot
+    [yes] stoten
+} af vanuit de beginpositie
 carom_outlay--respot = alle ballen in de beginpositie
 carom_referee_amend = de beslissing '{ $call }' van de arbiter wijzigt de laatste stoot
 carom_frozen = vastliggende bal: { $choice }
@@ -39,20 +42,38 @@ carom_libre = { $cushions } { $cushions ->
 carom_wrong-ball_counted = de arbiter telde de carambole met de verkeerde bal: die blijft geldig
 carom_foul_carom-void = de carambole van een foute stoot telt niet
 carom_carom = carambole { $made }
-carom_last-carom = { $player } heeft de partij van { $target } uitgemaakt
+carom_last-carom = { $player } { $player_plural ->
+   *[no] heeft
+    [yes] hebben
+} de partij van { $target } uitgemaakt
 carom_poedel = POEDEL { $player }
 carom_inning_end = { $run } { $run ->
     [one] carambole
    *[other] caramboles
 } in de beurt
 carom_series = serie van { $run }
-carom_nastoot = { $player } speelt de nastoot (vanuit de beginpositie)
+carom_nastoot = { $player } { $player_plural ->
+   *[no] speelt
+    [yes] spelen
+} de nastoot (vanuit de beginpositie)
 carom_draw = beide spelers hebben hun partij uitgemaakt: remise
-carom_match_won = { $player } wint
-carom_shot-clock--timeout = { $player } neemt een time-out: { $seconds } s extra (nog { $left })
-carom_innings-limit = de beurtenlimiet van { $innings } is bereikt: { $player } wint op het percentage van de partij
+carom_match_won = { $player } { $player_plural ->
+   *[no] wint
+    [yes] winnen
+}
+carom_shot-clock--timeout = { $player } { $player_plural ->
+   *[no] neemt
+    [yes] nemen
+} een time-out: { $seconds } s extra (nog { $left })
+carom_innings-limit = de beurtenlimiet van { $innings } is bereikt: { $player } { $player_plural ->
+   *[no] wint
+    [yes] winnen
+} op het percentage van de partij
 carom_innings-limit--draw = de beurtenlimiet van { $innings } is bereikt, gelijk percentage: remise
-carom_match_won--short = de nastoot bleef te kort: { $player } wint
+carom_match_won--short = de nastoot bleef te kort: { $player } { $player_plural ->
+   *[no] wint
+    [yes] winnen
+}
 carom_match-points_de-bruijn = wedstrijdpunten { $p1 }-{ $p2 } ({ $scheme })
 carom_zone = een bal heeft de verboden zone verlaten
 carom_zone_line = een bal op de lijn geldt als in de zone

@@ -2,7 +2,10 @@
 
 golf_goal--whose = Wiens bal viel in doel { $goal }?
 golf_off-table_own--whose = Wiens bal ging van de tafel?
-golf_goal = geldig doelpunt in doel { $goal }: { $player } blijft aan tafel
+golf_goal = geldig doelpunt in doel { $goal }: { $player } { $player_plural ->
+   *[no] blijft
+    [yes] blijven
+} aan tafel
 golf_goal--turn-lost = geldig doelpunt in doel { $goal }: het telt, maar deze stoot kost { $player } de beurt
 golf_own-goal--count = eigen bal in eigen doel { $goal }: telt niet, de bal gaat naar een vervangplek, de beurt gaat over
 golf_goal_opponent-ball = de bal van { $player } in doel { $goal } telt voor { $player }; de beurt gaat over
@@ -13,34 +16,61 @@ golf_off-table_own = eigen bal van de tafel: naar een vervangplek
 golf_off-table_own--goal-lost = eigen bal van de tafel: naar een vervangplek; het geldige doelpunt van deze stoot kost de beurt
 golf_off-table_opponent = de bal van { $opponent } van de tafel gaat in het doel; de gespeelde bal gaat naar een vervangplek
 golf_off-table_opponent--goal-lost = de bal van { $opponent } van de tafel gaat in het doel; de gespeelde bal gaat naar een vervangplek; het geldige doelpunt van deze stoot kost de beurt
-golf_off-table_one-one = bij 1/1 speelde { $player } de bal van { $opponent } van de tafel en scoorde: { $player } verliest het spel
+golf_off-table_one-one = bij 1/1 { $player_plural ->
+   *[no] speelde { $player } de bal van { $opponent } van de tafel en scoorde: { $player } verliest het spel
+    [yes] speelden { $player } de bal van { $opponent } van de tafel en scoorden: { $player } verliezen het spel
+}
 golf_off-table_on-cushion = de bal bleef op de band, een doelpin of de doelkap liggen: hij geldt als van de tafel
 golf_off-table_rail-return = de bal kwam van de rand terug op het laken: geen straf
 golf_wedged_attacking-goal = klem tussen de pinnen van het doel dat hij aanvalt, los van het laken: een geldig doelpunt
 golf_wedged_defending-goal = klem tussen de pinnen van het eigen doel: naar een vervangplek
 golf_wedged_cushion = klem tussen een pin en de korte band: losgemaakt en los neergelegd
-golf_spot_choice = { $player } kiest vervangplek { $spot } voor de bal van { $ball }
+golf_spot_choice = { $player } { $player_plural ->
+   *[no] kiest
+    [yes] kiezen
+} vervangplek { $spot } voor de bal van { $ball }
 golf_spot_fallback = vervangplekken 1-3 zijn bezet: de bal gaat naar vervangplek { $spot }
 golf_spot_fallback--chosen = plekken 1-3 onbruikbaar: de bal van { $ball } op vervangplek { $spot }
-golf_spot_fallback--named = { $player } kiest vervangplek { $spot } voor de bal van { $ball }
+golf_spot_fallback--named = { $player } { $player_plural ->
+   *[no] kiest
+    [yes] kiezen
+} vervangplek { $spot } voor de bal van { $ball }
 golf_spot_repeat = fout vanaf vervangplek { $from_spot }: de bal gaat naar vervangplek { $spot }
 golf_zone_play = een speler heeft nog één bal: het zonespel begint
 golf_frame_double-finish = beide laatste ballen vielen in één stoot; die van { $player } viel eerst, { $gap_us } µs eerder
 golf_frame_opening = { $member_name } opent spel { $frame }
 golf_duo_deciding = { golf_frame_opening }
-golf_frame_opening--second = spel { $frame }: { $player } opent; de andere speler opent het tweede spel
-golf_frame_opening--deciding = spel { $frame }: { $player } opent; beslissend spel: wie opent wordt opnieuw bepaald (een 'start'-beslissing), standaard zoals in spel 1
+golf_frame_opening--second = spel { $frame }: { $player } { $player_plural ->
+   *[no] opent; de andere speler opent
+    [yes] openen; het andere koppel opent
+} het tweede spel
+golf_frame_opening--deciding = spel { $frame }: { $player } { $player_plural ->
+   *[no] opent
+    [yes] openen
+}; beslissend spel: wie opent wordt opnieuw bepaald (een 'start'-beslissing), standaard zoals in spel 1
 golf_frame_won--1-0 = spel { $frame } voor { $player } (1-0)
 golf_frame_won--0-1 = spel { $frame } voor { $player } (0-1)
 golf_frame_won--1-1 = spel { $frame } voor { $player } (1-1)
 golf_frame_won--2-0 = spel { $frame } voor { $player } (2-0)
-golf_match_won--2-0 = { $player } wint de partij 2-0
+golf_match_won--2-0 = { $player } { $player_plural ->
+   *[no] wint
+    [yes] winnen
+} de partij 2-0
 golf_frame_won--0-2 = spel { $frame } voor { $player } (0-2)
-golf_match_won--0-2 = { $player } wint de partij 0-2
+golf_match_won--0-2 = { $player } { $player_plural ->
+   *[no] wint
+    [yes] winnen
+} de partij 0-2
 golf_frame_won--2-1 = spel { $frame } voor { $player } (2-1)
-golf_match_won--2-1 = { $player } wint de partij 2-1
+golf_match_won--2-1 = { $player } { $player_plural ->
+   *[no] wint
+    [yes] winnen
+} de partij 2-1
 golf_frame_won--1-2 = spel { $frame } voor { $player } (1-2)
-golf_match_won--1-2 = { $player } wint de partij 1-2
+golf_match_won--1-2 = { $player } { $player_plural ->
+   *[no] wint
+    [yes] winnen
+} de partij 1-2
 golf_foul_foot = gespeeld zonder een voet op de grond: beurt verloren, de verplaatste ballen worden teruggelegd
 golf_foul_foot--zone = gespeeld zonder een voet op de grond: beurt verloren, de verplaatste ballen worden teruggelegd, de gespeelde bal gaat naar een vervangplek
 golf_foul_jump = rechtstreeks over pinnen of ballen gespeeld: beurt verloren, de verplaatste ballen worden teruggelegd, de gespeelde bal gaat naar een vervangplek
@@ -50,9 +80,15 @@ golf_foul_lift--zone = de bal vanuit de langebandzone over de dichtstbijzijnde b
 golf_foul_hard-shot = harde, snelle stoot op het doel van onder de schotlijn: beurt verloren, de verplaatste ballen worden teruggelegd, de gespeelde bal gaat naar een vervangplek
 golf_foul_hard-shot--zone = harde, snelle stoot op het doel van onder de schotlijn: beurt verloren, de verplaatste ballen worden teruggelegd, de gespeelde bal gaat naar een vervangplek
 golf_foul_aim-behind = achter een bal van de tegenstander gaan staan: beurt verloren
-golf_foul_aim-behind--zone = achter een bal van de tegenstander gaan staan: beurt verloren, { $opponent } wijst een bal aan die naar een vervangplek gaat
+golf_foul_aim-behind--zone = achter een bal van de tegenstander gaan staan: beurt verloren, { $opponent } { $opponent_plural ->
+   *[no] wijst
+    [yes] wijzen
+} een bal aan die naar een vervangplek gaat
 golf_foul_opponent-ball = met een bal van de tegenstander gespeeld: beurt verloren, de verplaatste ballen worden teruggelegd
-golf_foul_opponent-ball--zone = met een bal van de tegenstander gespeeld: beurt verloren, de verplaatste ballen worden teruggelegd, { $opponent } wijst een bal aan die naar een vervangplek gaat
+golf_foul_opponent-ball--zone = met een bal van de tegenstander gespeeld: beurt verloren, de verplaatste ballen worden teruggelegd, { $opponent } { $opponent_plural ->
+   *[no] wijst
+    [yes] wijzen
+} een bal aan die naar een vervangplek gaat
 golf_foul_not-at-rest = gemikt of gespeeld voor de ballen stil lagen: beurt verloren, de verplaatste ballen worden teruggelegd
 golf_foul_not-at-rest--zone = gemikt of gespeeld voor de ballen stil lagen: beurt verloren, de verplaatste ballen worden teruggelegd, de gespeelde bal gaat naar een vervangplek
 golf_foul_touch = een bal aangeraakt: beurt verloren, de verplaatste ballen worden teruggelegd, de gespeelde bal gaat naar een vervangplek
@@ -62,7 +98,10 @@ golf_foul_touch_no-shot--zone = een bal aangeraakt zonder een stoot te spelen: b
 golf_foul_touch_own-ball = in het zonespel een eigen bal aangeraakt: beurt verloren, de verplaatste ballen worden teruggelegd, de gespeelde bal gaat naar een vervangplek
 golf_foul_touch_own-ball--zone = in het zonespel een eigen bal aangeraakt: beurt verloren, de verplaatste ballen worden teruggelegd, de gespeelde bal gaat naar een vervangplek
 golf_foul_touch_opponent-ball = in het zonespel een bal van de tegenstander aangeraakt: beurt verloren, de verplaatste ballen worden teruggelegd
-golf_foul_touch_opponent-ball--zone = in het zonespel een bal van de tegenstander aangeraakt: beurt verloren, de verplaatste ballen worden teruggelegd, { $opponent } wijst een bal aan die naar een vervangplek gaat
+golf_foul_touch_opponent-ball--zone = in het zonespel een bal van de tegenstander aangeraakt: beurt verloren, de verplaatste ballen worden teruggelegd, { $opponent } { $opponent_plural ->
+   *[no] wijst
+    [yes] wijzen
+} een bal aan die naar een vervangplek gaat
 golf_foul_hold_own-ball = een eigen bal tegengehouden, aangeduwd of afgebogen: beurt verloren, de verplaatste ballen worden teruggelegd, de aangeraakte bal gaat naar een vervangplek
 golf_foul_hold_own-ball--zone = een eigen bal tegengehouden, aangeduwd of afgebogen: beurt verloren, de verplaatste ballen worden teruggelegd, de aangeraakte bal gaat naar een vervangplek
 golf_foul_hold_opponent-ball = een bal van de tegenstander tegengehouden, aangeduwd of afgebogen: beurt verloren, de verplaatste ballen worden teruggelegd, de gespeelde bal gaat naar een vervangplek, de aangeraakte bal gaat in het doel en telt voor { $opponent }
@@ -92,7 +131,10 @@ golf_duo_consult--zone = de partner wees, gebaarde of kwam binnen 1 meter: beurt
 golf_own-goal = de eigen bal in het eigen doel gespeeld (gemeld door de scheidsrechter): beurt verloren, de gespeelde bal gaat naar een vervangplek
 golf_own-goal--zone = de eigen bal in het eigen doel gespeeld (gemeld door de scheidsrechter): beurt verloren, de gespeelde bal gaat naar een vervangplek
 golf_clock = niet binnen de tijd gespeeld (50 s, TIME, 10 s): beurt verloren
-golf_clock--zone = niet binnen de tijd gespeeld (50 s, TIME, 10 s): beurt verloren, { $opponent } wijst een bal aan die naar een vervangplek gaat
+golf_clock--zone = niet binnen de tijd gespeeld (50 s, TIME, 10 s): beurt verloren, { $opponent } { $opponent_plural ->
+   *[no] wijst
+    [yes] wijzen
+} een bal aan die naar een vervangplek gaat
 
 ## rules no ruling says: the rule in a line (seeds/golf.md), where a page or a refusal cites it
 

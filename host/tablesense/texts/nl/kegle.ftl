@@ -1,6 +1,9 @@
 ## kegle
 
-kegle_lag = { $player } stoot als eerste, vanuit de beginopstelling
+kegle_lag = { $player } { $player_plural ->
+   *[no] stoot
+    [yes] stoten
+} als eerste, vanuit de beginopstelling
 kegle_outlay = nieuwe beginopstelling na een uitgesprongen bal
 kegle_outlay_request = nieuwe beginopstelling voor { $player }
 kegle_pin = { $pins_count } { $pins_count ->
@@ -15,7 +18,10 @@ kegle_shot--by-hand = kegel { $pin } tussen de stoten omgestoten, geen bal geraa
 kegle_shot--hands = de scheidsrechter: dat waren de handen van de kegelzetter, geen bal gespeeld: geen stoot, de beurt blijft
 kegle_break = de helft van de afstand: 5 minuten pauze
 kegle_last-series = laatste serie, vanuit een nieuwe beginopstelling
-kegle_same-series = { $player } wint: afstand bereikt, beiden speelden { $series } { $series ->
+kegle_same-series = { $player } { $player_plural ->
+   *[no] wint
+    [yes] winnen
+}: afstand bereikt, beiden speelden { $series } { $series ->
     [one] serie
    *[other] series
 }
@@ -26,7 +32,13 @@ kegle_white-in-hole = een witte in zak { $pocket }: hij komt op de stip tegenove
 kegle_red-in-hand = de rode komt tussen de onderste band en de onderste lijn
 kegle_ball-falls = { $ball } viel in zak { $pocket } nadat hij stil lag: hij wordt teruggelegd, geen fout
 kegle_ball-falls--replay = een bal viel nadat hij stil lag: de stoot wordt overgespeeld
-kegle_disqualified = { $player } wordt als verliezer aangewezen; { $opponent } wint
+kegle_disqualified = { $player } { $player_plural ->
+   *[no] wordt als verliezer
+    [yes] worden als verliezers
+} aangewezen; { $opponent } { $opponent_plural ->
+   *[no] wint
+    [yes] winnen
+}
 kegle_fault_red-in-hole--which-ball = Welke bal viel in zak { $pocket }?
 kegle_fault_jumped-ball = fout: een bal sprong van de tafel; de stoot levert niets op
 kegle_fault_pins-not-up = fout: gestoten voor de kegels stonden; de stoot levert niets op

@@ -37,3 +37,6 @@ call--carom = carambole
 call--foul = fout
 
 scheme--de-bruijn = de Bruijn-systeem
+scheme--belgian = Belgische telling
+scheme--win-draw-loss = winst, remise, verlies
+scheme--percentage = percentage van de partij
