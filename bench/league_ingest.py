@@ -60,6 +60,9 @@ from tablesense.store import Store
 NAMES = ["Ann", "Bob", "Cor", "Dirk", "Eva", "Fem", "Gijs", "Hans"]
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the tests' match builders
+from paths import folders_of_tests  # noqa: E402
+
+sys.path.extend(str(f) for f in folders_of_tests())  # a helper of one folder imports another's
 from league_play import golf_events, kegle_events  # noqa: E402
 
 
