@@ -206,9 +206,21 @@ def replayed_directly(lines: list[list[str]], game: str) -> float:
     return len(lines) / (time.perf_counter() - t0)
 
 
-async def ingest(url: str, db: Path, n: int, game: str = "carom") -> tuple[float, float]:
+def cpu_s(pid: int) -> float:
+    """The CPU seconds (user + system) process ``pid`` has used."""
+    with open(f"/proc/{pid}/stat") as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def ingest(url: str, db: Path, n: int, game: str = "carom",
+                 league_pid: int | None = None) -> tuple[float, float, float, float]:
+    """(matches/s through the league, the anchor's matches/s, the league service's CPU ms a
+    match, the anchor's CPU ms a match)."""
     lines = logs(n, game)
+    cpu0 = time.process_time()
     direct = replayed_directly(lines, game)
+    direct_cpu = (time.process_time() - cpu0) / n * 1000
     have = stored(db)
     messages = []
     started = time.time() - 86400 + {"carom": 0, "golf": 10_000, "kegle": 20_000}[game]  # none before 2000
@@ -221,6 +233,7 @@ async def ingest(url: str, db: Path, n: int, game: str = "carom") -> tuple[float
     pub = AsyncPublisher(parse_broker_url(url), "bench-ingest")
     pub.start()
     await asyncio.wait_for(pub.up.wait(), 10)
+    league0 = cpu_s(league_pid) if league_pid else 0.0
     t0 = time.perf_counter()
     await asyncio.gather(*(pub.publish(matches_topic("kroeg"), m, timeout=120) for m in messages))
     while stored(db) < have + n:
@@ -228,8 +241,9 @@ async def ingest(url: str, db: Path, n: int, game: str = "carom") -> tuple[float
             raise SystemExit(f"league_ingest: the league refused a bench match: {refused(db)}")
         await asyncio.sleep(0.01)
     rate = n / (time.perf_counter() - t0)
+    league_cpu = (cpu_s(league_pid) - league0) / n * 1000 if league_pid else 0.0
     await asyncio.to_thread(pub.close)
-    return rate, direct
+    return rate, direct, league_cpu, direct_cpu
 
 
 def mqtt_round_trip(url: str, sub_url: str, repeat: int) -> float:
@@ -253,7 +267,11 @@ def mqtt_round_trip(url: str, sub_url: str, repeat: int) -> float:
     return statistics.median(times)
 
 
-async def latency(url: str, http: int, pub_db: Path, league: Path, repeat: int) -> tuple[float, float]:
+async def latency(url: str, http: int, pub_db: Path, league: Path, repeat: int,
+                  first: int = 0) -> tuple[float, float]:
+    """(median seconds to the league page's data, median seconds to the league's database) of
+    ``repeat`` matches, the ``first``-th of the bench's latency matches first (each its own:
+    the same match again would be refused)."""
     pub = Pub(Store(str(pub_db)), ["1"])
     # a result final at its end: the time the referee has to amend it is not measured here
     task = start_publisher(pub, str(pub_db), "kroeg", parse_broker_url(url), final_after=0.0)
@@ -266,7 +284,7 @@ async def latency(url: str, http: int, pub_db: Path, league: Path, repeat: int) 
         return sum(len(rd["results"]) for rd in data["competitions"][0]["rounds"])
 
     before, in_db = count(), stored(league)
-    for k in range(repeat):
+    for k in range(first, first + repeat):
         events = match(NAMES[k % 4], NAMES[4 + k % 4], k % 10 + 1, k % 7 + 1)
         pub.start_match("1", {k2: v for k2, v in events[0].items() if k2 not in ("t", "type")})
         for ev in events[1:-1]:
@@ -274,10 +292,10 @@ async def latency(url: str, http: int, pub_db: Path, league: Path, repeat: int) 
         t0 = time.perf_counter()
         pub.submit("1", parse_event(events[-1]))  # the equalising inning's miss: the match is over
         assert pub.table("1").match is not None and pub.table("1").match.ended is not None
-        while stored(league) < in_db + k + 1:
+        while stored(league) < in_db + k - first + 1:
             await asyncio.sleep(0.002)
         stored_at.append(time.perf_counter() - t0)
-        while count() < before + k + 1:
+        while count() < before + k - first + 1:
             await asyncio.sleep(0.005)
         times.append(time.perf_counter() - t0)
     task.cancel()
@@ -410,19 +428,30 @@ def main() -> int:
         try:
             wait_port(http)
             time.sleep(0.5)
+            lats: list[tuple[int, float, float]] = []
+
+            def measure_latency() -> None:
+                n = stored(db)
+                lats.append((n, *asyncio.run(latency(url, http, d / "pub.db", db, args.latency,
+                                                     len(lats) * args.latency))))
+
+            if args.latency:
+                measure_latency()  # beside the same with the ingest's matches stored: flat or not
             for game in ("carom", "golf", "kegle"):
-                rate, direct = asyncio.run(ingest(url, db, args.matches, game))
+                rate, direct, cpu, direct_cpu = asyncio.run(ingest(url, db, args.matches, game, league.pid))
                 lines = sum(len(log) for log in logs(min(args.matches, 20), game)) / min(args.matches, 20)
                 print(f"ingest {game}: {rate:.0f} matches/s through broker + league serve ({args.matches} "
-                      f"matches, {lines:.0f} log lines each); anchor: the same logs replayed directly "
-                      f"{direct:.0f} matches/s")
-            lat, in_db = asyncio.run(latency(url, http, d / "pub.db", db, args.latency))
-            rtt = mqtt_round_trip(url, league_url, 50)
-            print(f"latency: {lat * 1000:.1f} ms median from a match's final result in a pub to the league "
-                  "page's data "
-                  f"({args.latency} matches; stored in the league's database after {in_db * 1000:.1f} ms; "
-                  f"the page itself fetches every 2 s); "
-                  f"anchor: MQTT round trip {rtt * 1000:.2f} ms")
+                      f"matches, {lines:.0f} log lines each; {rate / direct:.2f}x the anchor; the service's "
+                      f"CPU {cpu:.2f} ms a match, {direct_cpu / cpu:.2f}x the anchor's {direct_cpu:.2f} ms); "
+                      f"anchor: the same logs replayed directly {direct:.0f} matches/s", flush=True)
+            if args.latency:
+                measure_latency()
+                rtt = mqtt_round_trip(url, league_url, 50)  # last: the league refuses its topic
+                for n, lat, in_db in lats:
+                    print(f"latency: {lat * 1000:.1f} ms median from a match's final result in a pub to the "
+                          f"league page's data, {n} matches stored before ({args.latency} matches; stored in "
+                          f"the league's database after {in_db * 1000:.1f} ms; the page itself fetches every "
+                          f"2 s); anchor: MQTT round trip {rtt * 1000:.2f} ms")
         finally:
             league.terminate()
             league.wait(10)
