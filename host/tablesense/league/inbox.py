@@ -61,6 +61,22 @@ CREATE TABLE IF NOT EXISTS league_aliases (
 );
 -- the page's and the digest check's join from a result to the match it came from
 CREATE INDEX IF NOT EXISTS league_matches_result ON league_matches(result_id);
+-- each competition's results changed or deleted (the league page reads such a competition
+-- again whole; a new result it reads by its id: ``view.PageCache``)
+CREATE TABLE IF NOT EXISTS league_changes (
+    competition_id INTEGER PRIMARY KEY,
+    changes        INTEGER NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS league_result_changed AFTER UPDATE ON results BEGIN
+    INSERT INTO league_changes VALUES (OLD.competition_id, 1)
+        ON CONFLICT (competition_id) DO UPDATE SET changes = changes + 1;
+    INSERT INTO league_changes VALUES (NEW.competition_id, 1)
+        ON CONFLICT (competition_id) DO UPDATE SET changes = changes + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS league_result_deleted AFTER DELETE ON results BEGIN
+    INSERT INTO league_changes VALUES (OLD.competition_id, 1)
+        ON CONFLICT (competition_id) DO UPDATE SET changes = changes + 1;
+END;
 CREATE TABLE IF NOT EXISTS league_received (
     id       INTEGER PRIMARY KEY,
     pub      TEXT NOT NULL,
