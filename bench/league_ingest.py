@@ -6,10 +6,12 @@ Usage: python bench/league_ingest.py [--matches N] [--latency R] [--beside R]
    ``tablesense league serve`` process checks each by replaying its log through the rule
    engine and stores it. Prints matches/s from the first publish to the last match
    committed, beside the anchor: the same N logs replayed directly in this process
-   (``result_from_lines``), which is the league's own floor. Then the same for N golf
-   matches (two or three frames) and N keglebillard matches (to handicap distances of 20
-   to 30), each beside its own anchor (``replay_match`` and ``games.read``).
-2. Latency: R matches played on a pub (``Pub`` with its league link) one after the other;
+   (``result_from_lines``), which is the league's own floor; and the service's CPU time
+   a match beside the anchor's (on a shared machine the steadier figure). Then the same
+   for N golf matches (two or three frames) and N keglebillard matches (to handicap
+   distances of 20 to 30), each beside its own anchor (``replay_match`` and ``games.read``).
+2. Latency, before the ingest and after it (the time must not grow with the matches
+   stored): R matches played on a pub (``Pub`` with its league link) one after the other;
    for each, the time from its result being final (here at its last event: the publisher's
    time for the referee to amend, ``final_after``, set to 0) to the result in the league page's data
    (``/api/league``, which the page fetches every 2 s), beside the anchor: an MQTT message's
