@@ -270,10 +270,10 @@ def mqtt_round_trip(url: str, sub_url: str, repeat: int) -> float:
 
 
 async def latency(url: str, http: int, pub_db: Path, league: Path, repeat: int,
-                  first: int = 0) -> tuple[float, float]:
-    """(median seconds to the league page's data, median seconds to the league's database) of
-    ``repeat`` matches, the ``first``-th of the bench's latency matches first (each its own:
-    the same match again would be refused)."""
+                  first: int = 0) -> tuple[float, float, float]:
+    """(median seconds to the league page's data, median seconds to the league's database, a
+    poll of the page's data after them) of ``repeat`` matches, the ``first``-th of the bench's
+    latency matches first (each its own: the same match again would be refused)."""
     pub = Pub(Store(str(pub_db)), ["1"])
     # a result final at its end: the time the referee has to amend it is not measured here
     task = start_publisher(pub, str(pub_db), "kroeg", parse_broker_url(url), final_after=0.0)
@@ -303,7 +303,18 @@ async def latency(url: str, http: int, pub_db: Path, league: Path, repeat: int,
     task.cancel()
     await asyncio.gather(task, return_exceptions=True)
     pub.store.close()
-    return statistics.median(times), statistics.median(stored_at)
+    return statistics.median(times), statistics.median(stored_at), page_poll(http)
+
+
+def page_poll(http: int, repeat: int = 5) -> float:
+    """Median seconds of a poll of the league page's data (``/api/league``), read to its end."""
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        with urllib.request.urlopen(f"http://127.0.0.1:{http}/api/league", timeout=30) as r:
+            r.read()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
 
 
 def serve(broker_url: str, db: Path, http: int) -> subprocess.Popen[bytes]:
@@ -430,7 +441,7 @@ def main() -> int:
         try:
             wait_port(http)
             time.sleep(0.5)
-            lats: list[tuple[int, float, float]] = []
+            lats: list[tuple[int, float, float, float]] = []
 
             def measure_latency() -> None:
                 n = stored(db)
@@ -449,11 +460,12 @@ def main() -> int:
             if args.latency:
                 measure_latency()
                 rtt = mqtt_round_trip(url, league_url, 50)  # last: the league refuses its topic
-                for n, lat, in_db in lats:
+                for n, lat, in_db, poll in lats:
                     print(f"latency: {lat * 1000:.1f} ms median from a match's final result in a pub to the "
                           f"league page's data, {n} matches stored before ({args.latency} matches; stored in "
-                          f"the league's database after {in_db * 1000:.1f} ms; the page itself fetches every "
-                          f"2 s); anchor: MQTT round trip {rtt * 1000:.2f} ms")
+                          f"the league's database after {in_db * 1000:.1f} ms; a poll of the page's data "
+                          f"{poll * 1000:.1f} ms; the page itself fetches every 2 s); anchor: MQTT round "
+                          f"trip {rtt * 1000:.2f} ms")
         finally:
             league.terminate()
             league.wait(10)
