@@ -111,9 +111,9 @@ class LeagueService:
         return False
 
     def waiting(self) -> int:
-        """Match messages received and not stored yet."""
+        """Match messages received and waiting for a worker."""
         with self._ready:
-            return len(self._waiting) + len(self._busy)
+            return len(self._waiting)
 
     def _set_live(self, pub: str, table: str, payload: bytes) -> None:
         live = None
