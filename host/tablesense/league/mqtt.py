@@ -254,7 +254,7 @@ class Subscriber:
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
         self.client.on_connect_fail = self.report.unreachable
-        self._queue: queue.Queue[paho.MQTTMessage | None] = queue.Queue()
+        self._queue: queue.Queue[tuple[paho.MQTTMessage, Delivery] | None] = queue.Queue()
         self._stop = threading.Event()
         self._keeper = threading.Thread(target=self._keep, name=f"{who} messages", daemon=True)
 
@@ -291,15 +291,16 @@ class Subscriber:
                 self.client.ack(delivery.mid, delivery.qos)
 
     def _on_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
-        self._queue.put(msg)  # paho's thread only queues
+        with self._acking:  # the connection it came on (paho's thread: the one that changes it)
+            delivery = Delivery(msg.mid, msg.qos, self._session)
+        self._queue.put((msg, delivery))  # paho's thread only queues
 
     def _keep(self) -> None:
         while True:
-            msg = self._queue.get()
-            if msg is None or self._stop.is_set():
+            got = self._queue.get()
+            if got is None or self._stop.is_set():
                 return
-            with self._acking:
-                delivery = Delivery(msg.mid, msg.qos, self._session)
+            msg, delivery = got
             if self._handle(msg, delivery):
                 self.ack(delivery)
 
