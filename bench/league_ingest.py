@@ -6,10 +6,12 @@ Usage: python bench/league_ingest.py [--matches N] [--latency R] [--beside R]
    ``tablesense league serve`` process checks each by replaying its log through the rule
    engine and stores it. Prints matches/s from the first publish to the last match
    committed, beside the anchor: the same N logs replayed directly in this process
-   (``result_from_lines``), which is the league's own floor. Then the same for N golf
-   matches (two or three frames) and N keglebillard matches (to handicap distances of 20
-   to 30), each beside its own anchor (``replay_match`` and ``games.read``).
-2. Latency: R matches played on a pub (``Pub`` with its league link) one after the other;
+   (``result_from_lines``), which is the league's own floor; and the service's CPU time
+   a match beside the anchor's (on a shared machine the steadier figure). Then the same
+   for N golf matches (two or three frames) and N keglebillard matches (to handicap
+   distances of 20 to 30), each beside its own anchor (``replay_match`` and ``games.read``).
+2. Latency, before the ingest and after it (the time must not grow with the matches
+   stored): R matches played on a pub (``Pub`` with its league link) one after the other;
    for each, the time from its result being final (here at its last event: the publisher's
    time for the referee to amend, ``final_after``, set to 0) to the result in the league page's data
    (``/api/league``, which the page fetches every 2 s), beside the anchor: an MQTT message's
@@ -60,6 +62,9 @@ from tablesense.store import Store
 NAMES = ["Ann", "Bob", "Cor", "Dirk", "Eva", "Fem", "Gijs", "Hans"]
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the tests' match builders
+from paths import folders_of_tests  # noqa: E402
+
+sys.path.extend(str(f) for f in folders_of_tests())  # a helper of one folder imports another's
 from league_play import golf_events, kegle_events  # noqa: E402
 
 
@@ -203,9 +208,21 @@ def replayed_directly(lines: list[list[str]], game: str) -> float:
     return len(lines) / (time.perf_counter() - t0)
 
 
-async def ingest(url: str, db: Path, n: int, game: str = "carom") -> tuple[float, float]:
+def cpu_s(pid: int) -> float:
+    """The CPU seconds (user + system) process ``pid`` has used."""
+    with open(f"/proc/{pid}/stat") as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def ingest(url: str, db: Path, n: int, game: str = "carom",
+                 league_pid: int | None = None) -> tuple[float, float, float, float]:
+    """(matches/s through the league, the anchor's matches/s, the league service's CPU ms a
+    match, the anchor's CPU ms a match)."""
     lines = logs(n, game)
+    cpu0 = time.process_time()
     direct = replayed_directly(lines, game)
+    direct_cpu = (time.process_time() - cpu0) / n * 1000
     have = stored(db)
     messages = []
     started = time.time() - 86400 + {"carom": 0, "golf": 10_000, "kegle": 20_000}[game]  # none before 2000
@@ -218,6 +235,7 @@ async def ingest(url: str, db: Path, n: int, game: str = "carom") -> tuple[float
     pub = AsyncPublisher(parse_broker_url(url), "bench-ingest")
     pub.start()
     await asyncio.wait_for(pub.up.wait(), 10)
+    league0 = cpu_s(league_pid) if league_pid else 0.0
     t0 = time.perf_counter()
     await asyncio.gather(*(pub.publish(matches_topic("kroeg"), m, timeout=120) for m in messages))
     while stored(db) < have + n:
@@ -225,8 +243,9 @@ async def ingest(url: str, db: Path, n: int, game: str = "carom") -> tuple[float
             raise SystemExit(f"league_ingest: the league refused a bench match: {refused(db)}")
         await asyncio.sleep(0.01)
     rate = n / (time.perf_counter() - t0)
+    league_cpu = (cpu_s(league_pid) - league0) / n * 1000 if league_pid else 0.0
     await asyncio.to_thread(pub.close)
-    return rate, direct
+    return rate, direct, league_cpu, direct_cpu
 
 
 def mqtt_round_trip(url: str, sub_url: str, repeat: int) -> float:
@@ -250,7 +269,11 @@ def mqtt_round_trip(url: str, sub_url: str, repeat: int) -> float:
     return statistics.median(times)
 
 
-async def latency(url: str, http: int, pub_db: Path, league: Path, repeat: int) -> tuple[float, float]:
+async def latency(url: str, http: int, pub_db: Path, league: Path, repeat: int,
+                  first: int = 0) -> tuple[float, float, float]:
+    """(median seconds to the league page's data, median seconds to the league's database, a
+    poll of the page's data after them) of ``repeat`` matches, the ``first``-th of the bench's
+    latency matches first (each its own: the same match again would be refused)."""
     pub = Pub(Store(str(pub_db)), ["1"])
     # a result final at its end: the time the referee has to amend it is not measured here
     task = start_publisher(pub, str(pub_db), "kroeg", parse_broker_url(url), final_after=0.0)
@@ -263,7 +286,7 @@ async def latency(url: str, http: int, pub_db: Path, league: Path, repeat: int) 
         return sum(len(rd["results"]) for rd in data["competitions"][0]["rounds"])
 
     before, in_db = count(), stored(league)
-    for k in range(repeat):
+    for k in range(first, first + repeat):
         events = match(NAMES[k % 4], NAMES[4 + k % 4], k % 10 + 1, k % 7 + 1)
         pub.start_match("1", {k2: v for k2, v in events[0].items() if k2 not in ("t", "type")})
         for ev in events[1:-1]:
@@ -271,16 +294,27 @@ async def latency(url: str, http: int, pub_db: Path, league: Path, repeat: int) 
         t0 = time.perf_counter()
         pub.submit("1", parse_event(events[-1]))  # the equalising inning's miss: the match is over
         assert pub.table("1").match is not None and pub.table("1").match.ended is not None
-        while stored(league) < in_db + k + 1:
+        while stored(league) < in_db + k - first + 1:
             await asyncio.sleep(0.002)
         stored_at.append(time.perf_counter() - t0)
-        while count() < before + k + 1:
+        while count() < before + k - first + 1:
             await asyncio.sleep(0.005)
         times.append(time.perf_counter() - t0)
     task.cancel()
     await asyncio.gather(task, return_exceptions=True)
     pub.store.close()
-    return statistics.median(times), statistics.median(stored_at)
+    return statistics.median(times), statistics.median(stored_at), page_poll(http)
+
+
+def page_poll(http: int, repeat: int = 5) -> float:
+    """Median seconds of a poll of the league page's data (``/api/league``), read to its end."""
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        with urllib.request.urlopen(f"http://127.0.0.1:{http}/api/league", timeout=30) as r:
+            r.read()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
 
 
 def serve(broker_url: str, db: Path, http: int) -> subprocess.Popen[bytes]:
@@ -407,19 +441,31 @@ def main() -> int:
         try:
             wait_port(http)
             time.sleep(0.5)
+            lats: list[tuple[int, float, float, float]] = []
+
+            def measure_latency() -> None:
+                n = stored(db)
+                lats.append((n, *asyncio.run(latency(url, http, d / "pub.db", db, args.latency,
+                                                     len(lats) * args.latency))))
+
+            if args.latency:
+                measure_latency()  # beside the same with the ingest's matches stored: flat or not
             for game in ("carom", "golf", "kegle"):
-                rate, direct = asyncio.run(ingest(url, db, args.matches, game))
+                rate, direct, cpu, direct_cpu = asyncio.run(ingest(url, db, args.matches, game, league.pid))
                 lines = sum(len(log) for log in logs(min(args.matches, 20), game)) / min(args.matches, 20)
                 print(f"ingest {game}: {rate:.0f} matches/s through broker + league serve ({args.matches} "
-                      f"matches, {lines:.0f} log lines each); anchor: the same logs replayed directly "
-                      f"{direct:.0f} matches/s")
-            lat, in_db = asyncio.run(latency(url, http, d / "pub.db", db, args.latency))
-            rtt = mqtt_round_trip(url, league_url, 50)
-            print(f"latency: {lat * 1000:.1f} ms median from a match's final result in a pub to the league "
-                  "page's data "
-                  f"({args.latency} matches; stored in the league's database after {in_db * 1000:.1f} ms; "
-                  f"the page itself fetches every 2 s); "
-                  f"anchor: MQTT round trip {rtt * 1000:.2f} ms")
+                      f"matches, {lines:.0f} log lines each; {rate / direct:.2f}x the anchor; the service's "
+                      f"CPU {cpu:.2f} ms a match, {direct_cpu / cpu:.2f}x the anchor's {direct_cpu:.2f} ms); "
+                      f"anchor: the same logs replayed directly {direct:.0f} matches/s", flush=True)
+            if args.latency:
+                measure_latency()
+                rtt = mqtt_round_trip(url, league_url, 50)  # last: the league refuses its topic
+                for n, lat, in_db, poll in lats:
+                    print(f"latency: {lat * 1000:.1f} ms median from a match's final result in a pub to the "
+                          f"league page's data, {n} matches stored before ({args.latency} matches; stored in "
+                          f"the league's database after {in_db * 1000:.1f} ms; a poll of the page's data "
+                          f"{poll * 1000:.1f} ms; the page itself fetches every 2 s); anchor: MQTT round "
+                          f"trip {rtt * 1000:.2f} ms")
         finally:
             league.terminate()
             league.wait(10)

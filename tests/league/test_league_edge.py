@@ -191,7 +191,7 @@ async def test_a_fault_of_the_leagues_own_lists_the_message_and_the_next_goes_on
     [(pub, _, reason)] = await until(lambda: refusals(league), what="the fault listed")
     assert pub == "zaal" and "could not check it (RuntimeError: a bug of the league's own)" in reason
     await until(lambda: matches(league) == [match_id("kroeg", "1", START)], what="the next match")
-    assert league.inbox.waiting() == 0, "not checked again and again"
+    assert league.waiting() == 0, "not checked again and again"
 
 
 async def test_a_pub_does_not_send_a_match_longer_than_the_league_reads(

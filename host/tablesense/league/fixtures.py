@@ -76,26 +76,41 @@ def pairings(how: str, home: list[str], away: list[str]) -> list[tuple[str, str]
 def assign(fixtures: list[Fixture], results: Iterable[tuple[int, Result]],
            teams: bool) -> dict[int, list[int]]:
     """Fixture id -> the ids of the results played for it."""
-    out: dict[int, list[int]] = {f.id: [] for f in fixtures}
-    if teams:
-        for rid, r in results:
+    out = Assignment(fixtures, teams)
+    for rid, r in results:
+        out.add(rid, r)
+    return out.played
+
+
+class Assignment:
+    """The results played for each fixture, as they come in (in the order they were entered):
+    the night a team competition's result names; else the fixture it names, or the first
+    one of its two players not played yet."""
+
+    def __init__(self, fixtures: list[Fixture], teams: bool) -> None:
+        self.teams = teams
+        #: fixture id -> the ids of the results played for it
+        self.played: dict[int, list[int]] = {f.id: [] for f in fixtures}
+        self._open: dict[frozenset[str], list[Fixture]] = {}
+        if not teams:
+            for f in fixtures:  # in date order
+                self._open.setdefault(frozenset((f.home, f.away)), []).append(f)
+
+    def add(self, rid: int, r: Result) -> None:
+        out = self.played
+        if self.teams:
             if r.fixture in out and not r.barrage:
                 out[r.fixture].append(rid)
-        return out
-    open_: dict[frozenset[str], list[Fixture]] = {}
-    for f in fixtures:  # in date order
-        open_.setdefault(frozenset((f.home, f.away)), []).append(f)
-    for rid, r in results:
+            return
         if r.barrage:
-            continue
-        waiting = open_.get(frozenset((r.p1, r.p2)))
+            return
+        waiting = self._open.get(frozenset((r.p1, r.p2)))
         if r.fixture is not None and r.fixture in out:
             out[r.fixture].append(rid)
             if waiting:
                 waiting[:] = [f for f in waiting if f.id != r.fixture]
         elif waiting:
             out[waiting.pop(0).id].append(rid)
-    return out
 
 
 @dataclass(slots=True)

@@ -1,20 +1,20 @@
 """What the league service received, in the league's SQLite file beside the competitions.
 
-- ``league_received``: messages taken from the broker and not yet checked (the service
-  acknowledges a message to the broker once it is here, ``service``); each leaves it in the
-  same transaction that stores what came of it;
 - ``league_matches``: one row per match id (``PUB:TABLE:START``), its revision and the result
   row it entered, whose digest (``digest``: what the match is) ``match_digests`` holds beside
   those ``league import`` entered. The same match id again is a duplicate (counted once); a
   higher revision replaces the result it entered before; the same digest under another id,
   from another pub or imported by hand is refused: one log, one match;
 - ``league_refused``: every refused message with the reason (the league page lists them);
-- ``league_aliases``: a name a pub's referee typed for a competition member.
+- ``league_aliases``: a name a pub's referee typed for a competition member;
+- ``league_received``: messages an earlier release kept on receipt and had not checked yet
+  (the service checks them at its start; nothing is kept there now).
 
-Each match is stored in one transaction: a service killed half-way stores nothing of it,
-and the received message is still there to be checked again at the next start.
-``take`` replays a log without holding the database: several pubs' matches are checked at
-once (``service``), and each is stored under ``lock``.
+A message is checked in two steps: ``prepare`` parses and replays it without holding the
+database (several pubs' matches are checked at once, ``service``), and ``commit`` stores
+what came of one or several prepared messages in one transaction, under ``lock``: a
+service killed half-way stores nothing of them, and the broker, which has not had their
+acknowledgement, sends them again. ``take`` is the two for one message.
 """
 
 from __future__ import annotations
@@ -27,9 +27,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from .ingest import Members, Refused, check, parse, place, replayed, too_big
+from .ingest import Members, Received, Refused, check, parse, place, replayed, too_big
 from .limits import MAX_SAID, cut
 from .logcheck import name_fault
+from .matchlog import ReplayedMatch
 from .standings import Result
 from .store import Competition, LeagueError, LeagueStore, _result_dict, _result_from
 
@@ -58,6 +59,24 @@ CREATE TABLE IF NOT EXISTS league_aliases (
     member         TEXT NOT NULL,
     PRIMARY KEY (competition_id, pub, name)
 );
+-- the page's and the digest check's join from a result to the match it came from
+CREATE INDEX IF NOT EXISTS league_matches_result ON league_matches(result_id);
+-- each competition's results changed or deleted (the league page reads such a competition
+-- again whole; a new result it reads by its id: ``view.PageCache``)
+CREATE TABLE IF NOT EXISTS league_changes (
+    competition_id INTEGER PRIMARY KEY,
+    changes        INTEGER NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS league_result_changed AFTER UPDATE ON results BEGIN
+    INSERT INTO league_changes VALUES (OLD.competition_id, 1)
+        ON CONFLICT (competition_id) DO UPDATE SET changes = changes + 1;
+    INSERT INTO league_changes VALUES (NEW.competition_id, 1)
+        ON CONFLICT (competition_id) DO UPDATE SET changes = changes + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS league_result_deleted AFTER DELETE ON results BEGIN
+    INSERT INTO league_changes VALUES (OLD.competition_id, 1)
+        ON CONFLICT (competition_id) DO UPDATE SET changes = changes + 1;
+END;
 CREATE TABLE IF NOT EXISTS league_received (
     id       INTEGER PRIMARY KEY,
     pub      TEXT NOT NULL,
@@ -69,9 +88,26 @@ CREATE TABLE IF NOT EXISTS league_received (
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    kind: str  # "stored" | "replaced" | "duplicate" | "refused" | "received"
+    kind: str  # "stored" | "replaced" | "duplicate" | "refused"
     match_id: str
     text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A message checked and replayed, to be stored by ``Inbox.commit``: a match (``rec`` and
+    what the check made of it), a refusal (``why``) or a duplicate (``known``)."""
+
+    pub: str
+    key: str  # the refusal's key (``league_refused``)
+    match_id: str
+    received: int | None = None  # its ``league_received`` row (an earlier release's), deleted with it
+    why: str | None = None
+    known: Outcome | None = None
+    rec: Received | None = None
+    match: ReplayedMatch | None = None
+    comp: Competition | None = None
+    result: Result | None = None
 
 
 class Inbox:
@@ -81,6 +117,9 @@ class Inbox:
         #: every use of ``db`` from the service's threads holds it (one connection, several threads)
         self.lock = threading.RLock()
         self.db.execute("PRAGMA journal_mode=WAL")  # the league page reads while matches come in
+        # a commit is on disk when it returns (the WAL synced): the broker's acknowledgement
+        # of a message follows its commit, so a power cut after it loses nothing (docs/design.md)
+        self.db.execute("PRAGMA synchronous=FULL")
         self.db.executescript(SCHEMA)
         #: the competitions' members as last read, and the file's version then (``_version``)
         self._members: list[Members] | None = None
@@ -120,93 +159,107 @@ class Inbox:
             self._members, self._members_at = out, version
         return out
 
-    # --- received, not yet checked ----------------------------------------------------
-    def receive(self, pub: str, raw: bytes) -> Outcome:
-        """Keep a match message from ``pub``'s topic until it is checked (``take_next``); one
-        too long to read is refused at once, and not kept."""
+    # --- received, not yet checked -------------------------------------------------
+    def refuse_unread(self, pub: str, raw: bytes) -> Outcome | None:
+        """A message too long to read, refused at once as it arrives (None: it is not)."""
         why = too_big(raw)
-        if why is not None:
-            return self._refuse(pub, _junk_key(pub, raw), f"{pub}:?", why)
-        with self.lock, self.db:
-            cur = self.db.execute("INSERT INTO league_received(pub, payload, received) VALUES (?, ?, ?)",
-                                  (pub, raw, time.time()))
-        return Outcome("received", f"{pub}#{cur.lastrowid}")
+        if why is None:
+            return None
+        return self._refuse(pub, _junk_key(pub, raw), f"{pub}:?", why)
 
-    def next_received(self, busy: set[str]) -> tuple[int, str] | None:
-        """The oldest received message of a pub not in ``busy``: (its row, its pub)."""
+    def kept(self) -> list[tuple[int, str, bytes]]:
+        """What an earlier release kept in ``league_received`` and did not check: (row, pub,
+        message), oldest first."""
         with self.lock:
-            marks = ",".join("?" * len(busy))
-            row = self.db.execute(f"SELECT id, pub FROM league_received WHERE pub NOT IN ({marks}) "
-                                  "ORDER BY id LIMIT 1", tuple(busy)).fetchone()
-        return (int(row[0]), str(row[1])) if row else None
+            rows = self.db.execute("SELECT id, pub, payload FROM league_received ORDER BY id").fetchall()
+        return [(int(r), str(p), bytes(m)) for r, p, m in rows]
 
     def waiting(self) -> int:
+        """Messages kept by an earlier release and not checked yet."""
         with self.lock:
             return int(self.db.execute("SELECT COUNT(*) FROM league_received").fetchone()[0])
-
-    def take_received(self, row: int, should_stop: Callable[[], bool] | None = None) -> Outcome | None:
-        """Check and store received message ``row``; it leaves ``league_received`` with what came
-        of it. None: no such row (taken already)."""
-        with self.lock:
-            got = self.db.execute("SELECT pub, payload FROM league_received WHERE id=?", (row,)).fetchone()
-        if got is None:
-            return None
-        return self.take(str(got[0]), bytes(got[1]), should_stop=should_stop, received=row)
 
     # --- taking a match ---------------------------------------------------------------
     def take(self, pub: str, raw: bytes, *, should_stop: Callable[[], bool] | None = None,
              received: int | None = None, now: float | None = None) -> Outcome:
-        """Check and store one match message from ``pub``'s topic. The log is replayed without
-        the lock; what comes of it is stored under it, ``received`` (a ``league_received``
-        row) deleted in the same transaction."""
+        """Check and store one match message from ``pub``'s topic (``prepare``, ``commit``)."""
+        return self.commit([self.prepare(pub, raw, should_stop=should_stop, received=received, now=now)])[0]
+
+    def prepare(self, pub: str, raw: bytes, *, should_stop: Callable[[], bool] | None = None,
+                received: int | None = None, now: float | None = None) -> Prepared:
+        """Check one match message from ``pub``'s topic: parsed, replayed, placed in its
+        competition, without holding the lock (a duplicate found first is not replayed).
+        Nothing is stored: ``commit`` does."""
         try:
             rec = parse(pub, raw, now)
         except Refused as exc:
-            return self._refuse(pub, _junk_key(pub, raw), f"{pub}:?", str(exc), received)
+            return Prepared(pub, _junk_key(pub, raw), f"{pub}:?", received, why=str(exc))
         key = f"{rec.id}#{rec.revision}"
         known = self._known(rec.id, rec.revision, key)
         if known is not None:
-            self._done(received)
-            return known
+            return Prepared(pub, key, rec.id, received, known=known)
         try:
             match = replayed(rec, should_stop)
             check(rec, match)
             comp, result = place(rec, self.members(), match)
         except Refused as exc:
-            return self._refuse(pub, key, rec.id, str(exc), received)
+            return Prepared(pub, key, rec.id, received, why=str(exc))
+        return Prepared(pub, key, rec.id, received, rec=rec, match=match, comp=comp, result=result)
+
+    def unreadable(self, pub: str, exc: Exception, received: int | None = None) -> Prepared:
+        """A message the league's own code failed on (a bug): refused with the fault, listed,
+        not tried again and again."""
+        what = "?"
+        why = f"the league could not check it ({type(exc).__name__}: {str(exc)[:100]})"
+        key = _junk_key(pub, f"{what}\n{why}".encode(), what)
+        return Prepared(pub, key, what, received, why=why)
+
+    def commit(self, batch: list[Prepared]) -> list[Outcome]:
+        """Store what came of each prepared message, in order, in one transaction (one sync
+        to disk for them all); each ``received`` row leaves ``league_received`` in it."""
         with self.lock:
-            known = self._known(rec.id, rec.revision, key)  # another thread was quicker
-            if known is not None:
-                self._done(received)
-                return known
-            had = self.db.execute("SELECT result_id, barrage FROM league_matches WHERE match_id=?",
-                                  (rec.id,)).fetchone()
-            same = self.db.execute("SELECT d.source, m.pub FROM match_digests d LEFT JOIN league_matches m "
-                                   "ON m.result_id = d.result_id WHERE d.digest=?",
-                                   (match.digest,)).fetchone()
-            if same is not None and same[0] != rec.id:  # (the same id: a revision that changed nothing)
-                sender = f" (sent by {same[1]})" if same[1] else " (entered by league import)"
-                return self._refuse(pub, key, rec.id, f"the same match as {same[0]}{sender}: one log counts "
-                                    "once, whatever its id or sender", received)
-            if had is not None and had[1]:
-                result = replace(result, barrage=True)
-            data = json.dumps(_result_dict(result))
             before = self._version()
             with self.db:
-                if had is not None:
-                    self.db.execute("DELETE FROM match_digests WHERE result_id=?", (had[0],))
-                    self.db.execute("DELETE FROM results WHERE id=?", (had[0],))
-                cur = self.db.execute("INSERT INTO results (competition_id, data) VALUES (?, ?)",
-                                      (comp.id, data))
-                self.db.execute("INSERT INTO match_digests(digest, result_id, source) VALUES (?, ?, ?)",
-                                (match.digest, cur.lastrowid, rec.id))
-                self.db.execute("INSERT OR REPLACE INTO league_matches(match_id, pub, table_id, started, "
-                                "revision, result_id, received, barrage) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                                (rec.id, pub, rec.table, rec.started, rec.revision, cur.lastrowid,
-                                 time.time(), int(result.barrage)))
-                self._forget(received)
-            if self._members_at == before:  # a result and its rows: the members read still hold
+                out = [self._store(p) for p in batch]
+            if self._members_at == before:  # results and their rows: the members read still hold
                 self._members_at = self._version()
+        return out
+
+    def _store(self, p: Prepared) -> Outcome:
+        """One prepared message's rows (inside ``commit``'s transaction)."""
+        if p.known is not None:
+            self._forget(p.received)
+            return p.known
+        if p.why is not None:
+            return self._refused_row(p.pub, p.key, p.match_id, p.why, p.received)
+        rec, match, comp, result = p.rec, p.match, p.comp, p.result
+        assert rec is not None and match is not None and comp is not None and result is not None
+        known = self._known(rec.id, rec.revision, p.key)  # another thread, or this batch, was quicker
+        if known is not None:
+            self._forget(p.received)
+            return known
+        had = self.db.execute("SELECT result_id, barrage FROM league_matches WHERE match_id=?",
+                              (rec.id,)).fetchone()
+        same = self.db.execute("SELECT d.source, m.pub FROM match_digests d LEFT JOIN league_matches m "
+                               "ON m.result_id = d.result_id WHERE d.digest=?", (match.digest,)).fetchone()
+        if same is not None and same[0] != rec.id:  # (the same id: a revision that changed nothing)
+            sender = f" (sent by {same[1]})" if same[1] else " (entered by league import)"
+            return self._refused_row(p.pub, p.key, rec.id, f"the same match as {same[0]}{sender}: one log "
+                                     "counts once, whatever its id or sender", p.received)
+        if had is not None and had[1]:
+            result = replace(result, barrage=True)
+        data = json.dumps(_result_dict(result))
+        if had is not None:
+            self.db.execute("DELETE FROM match_digests WHERE result_id=?", (had[0],))
+            self.db.execute("DELETE FROM results WHERE id=?", (had[0],))
+        cur = self.db.execute("INSERT INTO results (competition_id, data) VALUES (?, ?)", (comp.id, data))
+        self.db.execute("INSERT INTO match_digests(digest, result_id, source) VALUES (?, ?, ?)",
+                        (match.digest, cur.lastrowid, rec.id))
+        self.db.execute("INSERT OR REPLACE INTO league_matches(match_id, pub, table_id, started, "
+                        "revision, result_id, received, barrage) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (rec.id, p.pub, rec.table, rec.started, rec.revision, cur.lastrowid,
+                         time.time(), int(result.barrage)))
+        self._forget(p.received)
         return Outcome("replaced" if had else "stored", rec.id, f"{comp.name}: {result.p1} - {result.p2}")
 
     def _known(self, match_id: str, revision: int, key: str) -> Outcome | None:
@@ -243,22 +296,21 @@ class Inbox:
         what = cut(what, 120)
         return self._refuse(pub, _junk_key(pub, f"{what}\n{why}".encode(), what), what, why)
 
-    def _refuse(self, pub: str, key: str, match_id: str, why: str, received: int | None = None) -> Outcome:
-        why = cut(why, MAX_SAID)
+    def _refuse(self, pub: str, key: str, match_id: str, why: str) -> Outcome:
         with self.lock, self.db:
-            self.db.execute("INSERT OR IGNORE INTO league_refused(key, pub, match_id, reason, received) "
-                            "VALUES (?, ?, ?, ?, ?)", (key, pub, cut(match_id, 200), why, time.time()))
-            self._forget(received)
+            return self._refused_row(pub, key, match_id, why)
+
+    def _refused_row(self, pub: str, key: str, match_id: str, why: str,
+                     received: int | None = None) -> Outcome:
+        why = cut(why, MAX_SAID)
+        self.db.execute("INSERT OR IGNORE INTO league_refused(key, pub, match_id, reason, received) "
+                        "VALUES (?, ?, ?, ?, ?)", (key, pub, cut(match_id, 200), why, time.time()))
+        self._forget(received)
         return Outcome("refused", match_id, why)
 
     def _forget(self, received: int | None) -> None:
         if received is not None:
             self.db.execute("DELETE FROM league_received WHERE id=?", (received,))
-
-    def _done(self, received: int | None) -> None:
-        if received is not None:
-            with self.lock, self.db:
-                self._forget(received)
 
     # --- reading --------------------------------------------------------------------
     def played(self, comp: Competition) -> dict[int, tuple[str, str, str, float]]:

@@ -3,8 +3,10 @@
 paho runs its network loop in a thread of its own; ``AsyncPublisher`` hands its
 acknowledgements to the asyncio loop (a publish is awaited until the broker's PUBACK),
 ``Subscriber`` hands each message to a thread of its own, which calls a handler and
-acknowledges the message only after the handler returned (``manual_ack``): a league
-service killed while it stores a match gets the match again from the broker. paho's thread
+acknowledges the message only after the handler returned, or, for a message the handler
+keeps for later (a match: checked by the league's workers), when the handler says it is
+stored (``manual_ack``): a league service killed while it checks or stores a match gets
+the match again from the broker. paho's thread
 itself only queues: however long a handler takes, the connection's keepalive goes on.
 docs/design.md says why paho and not aiomqtt.
 """
@@ -17,6 +19,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import paho.mqtt.client as paho
@@ -221,23 +224,37 @@ class AsyncPublisher:
             fut.set_result(None)
 
 
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """A message as the broker delivered it, to be acknowledged (``Subscriber.ack``)."""
+
+    mid: int
+    qos: int
+    session: int  # the connection it came on (``Subscriber.ack`` drops an older one's)
+
+
 class Subscriber:
-    """Subscribes to ``topic`` with QoS 1; ``handle(topic, payload, retained)`` runs in a thread
-    of the subscriber's own (not paho's: its keepalive never waits for a handler) and each
-    message is acknowledged only after it returned."""
+    """Subscribes to ``topic`` with QoS 1; ``handle(topic, payload, retained, delivery)`` runs
+    in a thread of the subscriber's own (not paho's: its keepalive never waits for a handler).
+    A message is acknowledged when ``handle`` returns True, or, when it returns False, once
+    the handler's own ``ack(delivery)`` says it is kept (a match, after its commit)."""
 
     def __init__(self, url: BrokerURL, client_id: str, topic: str,
-                 handle: Callable[[str, bytes, bool], None], who: str = "league serve",
+                 handle: Callable[[str, bytes, bool, Delivery], bool], who: str = "league serve",
                  retry_on: tuple[type[BaseException], ...] = ()) -> None:
         self.url, self.topic, self.handle, self.retry_on = url, topic, handle, retry_on
         self.report = Reporter(who, url)
         self.connected = threading.Event()
+        #: the connection's number: a message delivered on an earlier one is not acknowledged
+        #: on this one (the broker sends it again, and may have given its id to another since)
+        self._session = 0
+        self._acking = threading.Lock()
         self.client = make_client(url, client_id, manual_ack=True)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
         self.client.on_connect_fail = self.report.unreachable
-        self._queue: queue.Queue[paho.MQTTMessage | None] = queue.Queue()
+        self._queue: queue.Queue[tuple[paho.MQTTMessage, Delivery] | None] = queue.Queue()
         self._stop = threading.Event()
         self._keeper = threading.Thread(target=self._keep, name=f"{who} messages", daemon=True)
 
@@ -254,34 +271,49 @@ class Subscriber:
             self._keeper.join(10)
 
     def _on_connect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        with self._acking:
+            self._session += 1
         if self.report.connected(reason):
             client.subscribe(self.topic, qos=1)
             self.connected.set()
 
     def _on_disconnect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        with self._acking:
+            self._session += 1  # from here no acknowledgement of the connection that ended
         self.connected.clear()
         self.report.disconnected(reason)
 
+    def ack(self, delivery: Delivery) -> None:
+        """Acknowledge a message the handler kept (any thread); one of an earlier connection
+        is not: the broker sends it again on this one, where its id may be another's."""
+        with self._acking:
+            if delivery.session == self._session and delivery.qos > 0:
+                self.client.ack(delivery.mid, delivery.qos)
+
     def _on_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
-        self._queue.put(msg)  # paho's thread only queues
+        with self._acking:  # the connection it came on (paho's thread: the one that changes it)
+            delivery = Delivery(msg.mid, msg.qos, self._session)
+        self._queue.put((msg, delivery))  # paho's thread only queues
 
     def _keep(self) -> None:
         while True:
-            msg = self._queue.get()
-            if msg is None or self._stop.is_set():
+            got = self._queue.get()
+            if got is None or self._stop.is_set():
                 return
-            if self._handle(msg):
-                self.client.ack(msg.mid, msg.qos)
+            msg, delivery = got
+            if self._handle(msg, delivery):
+                self.ack(delivery)
 
-    def _handle(self, msg: paho.MQTTMessage) -> bool:
+    def _handle(self, msg: paho.MQTTMessage, delivery: Delivery) -> bool:
         """Handle one message; True once it may be acknowledged. A failure of kind
         ``retry_on`` (the database locked by another program, a full disk) is tried again
         until it passes, the messages behind it waiting; any other is said and the message
-        dropped. False: the subscriber is stopping (the broker sends it again)."""
+        dropped. False: the handler acknowledges it itself, or the subscriber is stopping
+        (the broker sends it again)."""
         delay, failing = RETRY_HANDLE_S[0], False
         while True:
             try:
-                self.handle(msg.topic, msg.payload, bool(msg.retain))
+                done = self.handle(msg.topic, msg.payload, bool(msg.retain), delivery)
                 break
             except self.retry_on as exc:
                 if not failing:
@@ -292,7 +324,8 @@ class Subscriber:
                 delay = min(delay * 2, RETRY_HANDLE_S[1])
             except Exception as exc:
                 self.report.say(f"a message on {msg.topic} was dropped: {exc!r}")
+                done = True
                 break
         if failing:
             self.report.say("messages are stored again")
-        return True
+        return done

@@ -17,7 +17,7 @@ from aiohttp import web
 
 from .inbox import Inbox
 from .limits import cut
-from .view import finite, league_view
+from .view import PageCache, finite, league_json
 
 PAGE = r"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
@@ -117,21 +117,24 @@ tick();
 
 def make_app(inbox: Inbox, live: Callable[[], list[dict[str, Any]]]) -> web.Application:
     said: list[str] = []
+    cache = PageCache()  # what the last poll read: a poll reads only what changed since
 
     async def page(request: web.Request) -> web.Response:
         return web.Response(text=PAGE, content_type="text/html")
 
     async def data(request: web.Request) -> web.Response:
         try:
-            body = league_view(inbox, live())
+            text = league_json(inbox, live(), cache)
         except Exception as exc:  # the page's edge: whatever it is, said once, answered with what it is
             why = cut(f"{type(exc).__name__}: {exc}", 200)
             if said != [why]:  # once per new fault, not once per poll
                 said[:] = [why]
                 print(f"tablesense league serve: the league page's data: {why}", file=sys.stderr, flush=True)
+            cache.comps.clear()  # read whole again at the next poll
             body = {"competitions": [], "years": [], "live": finite(live()), "refused": [],
                     "refused_total": 0, "unreadable": [], "error": why}
-        return web.Response(text=json.dumps(body, allow_nan=False), content_type="application/json")
+            text = json.dumps(body, allow_nan=False)
+        return web.Response(text=text, content_type="application/json")
 
     app = web.Application()
     app.router.add_get("/", page)

@@ -2,11 +2,14 @@
 stores each match it receives (``inbox``), keeps the live tables, serves the league page.
 
 The subscription is a persistent MQTT session (client id ``tablesense-league``): while the
-service is stopped the broker keeps the pubs' matches for it. A message is acknowledged
-once it is in the league's database (``league_received``), so a service killed at any
-moment loses nothing; its match is checked there by one of ``WORKERS`` threads, at most one
-per pub at a time, oldest first: a long log from one pub never holds back another pub's
-match, and the broker connection (paho's thread) never waits for a replay.
+service is stopped the broker keeps the pubs' matches for it. A match message waits in
+memory for one of ``WORKERS`` threads, at most one per pub at a time, oldest first: a long
+log from one pub never holds back another pub's match, and the broker connection (paho's
+thread) never waits for a replay. A worker takes every message of its pub that is waiting
+(at most ``BATCH``), checks each, stores what came of them all in one transaction (one
+sync to disk) and only then acknowledges them to the broker: a service killed at any
+moment gets every message it had not stored again, and the broker sends at most
+``mqtt.RECEIVE_MAXIMUM`` before their acknowledgement, which bounds what waits here.
 """
 
 from __future__ import annotations
@@ -17,23 +20,27 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, TypeVar
 
 from aiohttp import web
 
 from ..web.limits import server_logger
 from .broker_url import BrokerURL
-from .inbox import Inbox, Outcome, open_inbox
+from .inbox import Inbox, Outcome, Prepared, open_inbox
 from .limits import MAX_LIVE_BYTES
 from .logcheck import Stopped
 from .messages import ROOT, BadMessage, decode_live, encode, parse_topic
-from .mqtt import RETRY_HANDLE_S, Subscriber
+from .mqtt import RETRY_HANDLE_S, Delivery, Subscriber
 from .nights import cards_by_pub, nights_message, nights_topic
 from .page import make_app
 
 CLIENT_ID = "tablesense-league"
 #: matches checked at once (each of another pub)
 WORKERS = 4
+#: the most messages of one pub stored in one transaction
+BATCH = 20
 #: seconds between two looks at the schedule for nights to tell the pubs (league schedule,
 #: add-team ... change it from another process)
 NIGHTS_EVERY = 5.0
@@ -42,6 +49,19 @@ NIGHTS_PUBACK_S = 10.0
 #: what to do about a broker whose ACL refuses the nights (set up before team nights)
 NIGHTS_ACL_FIX = ("run tablesense league broker-config --dir DIR --pub PUB ... again, with every pub (the "
                   "passwords stay), then restart Mosquitto")
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """A match message not checked yet: from the broker (``delivery``, acknowledged once its
+    outcome is stored) or kept by an earlier release (``received``: its row)."""
+
+    pub: str
+    raw: bytes
+    delivery: Delivery | None = None
+    received: int | None = None
 
 
 class LeagueService:
@@ -55,6 +75,7 @@ class LeagueService:
         self.subscriber = Subscriber(url, CLIENT_ID, f"{ROOT}/#", self.handle,
                                      retry_on=(sqlite3.OperationalError,))  # locked, disk full
         self._ready = threading.Condition()
+        self._waiting: list[Waiting] = []  # oldest first
         self._busy: set[str] = set()
         self._stop = threading.Event()
         self._workers = [threading.Thread(target=self._work, name=f"league check {k}", daemon=True)
@@ -68,23 +89,31 @@ class LeagueService:
         self._nights_refused = False  # said once (until the broker takes the nights)
         self.subscriber.client.on_publish = self._published
 
-    # --- the subscriber's thread: keep, then acknowledge -------------------------------
-    def handle(self, topic: str, payload: bytes, retained: bool) -> None:
+    # --- the subscriber's thread: hand each match to the workers ------------------------
+    def handle(self, topic: str, payload: bytes, retained: bool, delivery: Delivery) -> bool:
+        """True: acknowledge the message now; False: a worker acknowledges it once stored."""
         where = parse_topic(topic)
         if where is None:
             pub = topic.split("/")[2] if topic.startswith(f"{ROOT}/") and topic.count("/") >= 2 else "?"
             self.on_outcome(self.inbox.refuse_other(pub, topic, "a topic the league does not read "
                                                     "(a pub writes live/TABLE and matches)"))
-            return
+            return True
         if where.kind == "live" and where.table is not None:
             self._set_live(where.pub, where.table, payload)
-            return
-        out = self.inbox.receive(where.pub, payload)
-        if out.kind == "refused":
+            return True
+        out = self.inbox.refuse_unread(where.pub, payload)
+        if out is not None:
             self.on_outcome(out)
-            return
+            return True
         with self._ready:
+            self._waiting.append(Waiting(where.pub, payload, delivery))
             self._ready.notify()
+        return False
+
+    def waiting(self) -> int:
+        """Match messages received and waiting for a worker."""
+        with self._ready:
+            return len(self._waiting)
 
     def _set_live(self, pub: str, table: str, payload: bytes) -> None:
         live = None
@@ -118,29 +147,68 @@ class LeagueService:
     def _work(self) -> None:
         while not self._stop.is_set():
             with self._ready:
-                got = self.inbox.next_received(self._busy)
-                if got is None:
+                batch = self._next_batch()
+                if not batch:
                     self._ready.wait(1.0)
                     continue
-                row, pub = got
+                pub = batch[0].pub
                 self._busy.add(pub)
             try:
-                out = self._take(row)
+                outs = self._take(batch)
             except Stopped:
                 return
             finally:
                 with self._ready:
                     self._busy.discard(pub)
                     self._ready.notify()
-            if out is not None:
+            for w in batch:
+                if w.delivery is not None:
+                    self.subscriber.ack(w.delivery)
+            for out in outs:
                 self.on_outcome(out)
 
-    def _take(self, row: int) -> Outcome | None:
+    def _next_batch(self) -> list[Waiting]:
+        """The oldest waiting messages (at most ``BATCH``) of the first pub no worker has."""
+        first = next((w for w in self._waiting if w.pub not in self._busy), None)
+        if first is None:
+            return []
+        batch = [w for w in self._waiting if w.pub == first.pub][:BATCH]
+        taken = {id(w) for w in batch}
+        self._waiting = [w for w in self._waiting if id(w) not in taken]
+        return batch
+
+    def _take(self, batch: list[Waiting]) -> list[Outcome]:
+        """Check each message of ``batch`` and store what came of them in one transaction."""
+        prepared = [self._retrying(partial(self._prepare, w)) for w in batch]
+        return self._retrying(lambda: self._commit(prepared))
+
+    def _prepare(self, w: Waiting) -> Prepared:
+        try:
+            return self.inbox.prepare(w.pub, w.raw, should_stop=self._stop.is_set, received=w.received)
+        except (sqlite3.OperationalError, Stopped, sqlite3.ProgrammingError):
+            raise
+        except Exception as exc:  # a fault of the league's own: the message is listed, not lost in a loop
+            return self.inbox.unreadable(w.pub, exc, w.received)
+
+    def _commit(self, prepared: list[Prepared]) -> list[Outcome]:
+        try:
+            return self.inbox.commit(prepared)
+        except (sqlite3.OperationalError, Stopped, sqlite3.ProgrammingError):
+            raise
+        except Exception as exc:  # a fault of the league's own in one of them: each alone
+            if len(prepared) > 1:
+                return [out for p in prepared for out in self._commit([p])]
+            p = prepared[0]
+            return self.inbox.commit([self.inbox.unreadable(p.pub, exc, p.received)])
+
+    def _retrying(self, step: Callable[[], T]) -> T:
+        """``step()``, tried again while the database is locked by another program or the
+        disk is full (said once, and once when it passes); ``Stopped`` when the service stops."""
         delay, failing = RETRY_HANDLE_S[0], False
         report = self.subscriber.report
         while True:
             try:
-                out = self.inbox.take_received(row, should_stop=self._stop.is_set)
+                out = step()
                 break
             except sqlite3.OperationalError as exc:  # locked by another program, a full disk
                 if not failing:
@@ -151,22 +219,8 @@ class LeagueService:
                 delay = min(delay * 2, RETRY_HANDLE_S[1])
             except (Stopped, sqlite3.ProgrammingError):  # stopping (the database closed under us)
                 raise Stopped from None
-            except Exception as exc:  # a fault of the league's own: the message is listed, not lost in a loop
-                out = self._unreadable(row, exc)
-                break
         if failing:
             report.say("received matches are stored again")
-        return out
-
-    def _unreadable(self, row: int, exc: Exception) -> Outcome:
-        inbox = self.inbox
-        with inbox.lock:
-            got = inbox.db.execute("SELECT pub FROM league_received WHERE id=?", (row,)).fetchone()
-            pub = str(got[0]) if got else "?"
-            out = inbox.refuse_other(pub, "?", f"the league could not check it ({type(exc).__name__}: "
-                                     f"{str(exc)[:100]})")
-            with inbox.db:
-                inbox.db.execute("DELETE FROM league_received WHERE id=?", (row,))
         return out
 
     # --- telling each home pub its team nights ---------------------------------------------
@@ -244,6 +298,8 @@ class LeagueService:
             return self._acks.pop(mid)
 
     def start(self) -> None:
+        with self._ready:  # what an earlier release kept and had not checked: first
+            self._waiting[:0] = [Waiting(pub, raw, received=row) for row, pub, raw in self.inbox.kept()]
         for w in self._workers:
             w.start()
         self.subscriber.start()
@@ -263,7 +319,7 @@ class LeagueService:
 def _say(out: Outcome) -> None:
     if out.kind == "refused":
         print(f"tablesense league serve: refused {out.match_id}: {out.text}", file=sys.stderr, flush=True)
-    elif out.kind not in ("duplicate", "received"):
+    elif out.kind != "duplicate":
         print(f"{out.kind} {out.match_id}: {out.text}", flush=True)
 
 

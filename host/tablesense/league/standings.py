@@ -179,17 +179,33 @@ def standings(players: list[Player], results: list[Result], order: tuple[str, ..
     """Players ordered by ``order`` (a scheme's columns; carom: match points,
     "carom.league.winner"), a decider (barrage, deciding game, shoot-out) breaking a tie at the
     top; then by the game's other figures."""
-    table = {p.name: Standing(p.name, game=game, group=p.group) for p in players}
+    table = new_table(players, game)
     for r in results:
-        for name in (r.p1, r.p2):
-            if name not in table:
-                table[name] = Standing(name, game=game)
-        if r.barrage:
-            if r.winner in ("p1", "p2"):
-                table[r.p1 if r.winner == "p1" else r.p2].barrage_won += 1
-            continue
-        for i, name in enumerate((r.p1, r.p2)):
-            _count(table[name], r, i)
+        count_result(table, r, game)
+    return ordered(table, order, game)
+
+
+def new_table(players: list[Player], game: str = "carom") -> dict[str, Standing]:
+    """A row for each player, nothing played yet (``count_result`` adds a result to it)."""
+    return {p.name: Standing(p.name, game=game, group=p.group) for p in players}
+
+
+def count_result(table: dict[str, Standing], r: Result, game: str = "carom") -> None:
+    """Add one result to the rows of ``table`` (a row for a name it does not know yet)."""
+    for name in (r.p1, r.p2):
+        if name not in table:
+            table[name] = Standing(name, game=game)
+    if r.barrage:
+        if r.winner in ("p1", "p2"):
+            table[r.p1 if r.winner == "p1" else r.p2].barrage_won += 1
+        return
+    for i, name in enumerate((r.p1, r.p2)):
+        _count(table[name], r, i)
+
+
+def ordered(table: dict[str, Standing], order: tuple[str, ...] = _DEFAULT_ORDER,
+            game: str = "carom") -> list[Standing]:
+    """The rows of ``table`` in the standings' order (``standings``)."""
     then = tuple(c for c in _part(game).THEN if c not in order)  # after the order and a decider
     return sorted(table.values(), key=lambda s: (*(-s.value(c) for c in order), -s.barrage_won,
                                                  *(-s.value(c) for c in then), s.name))

@@ -41,6 +41,8 @@ CREATE TABLE IF NOT EXISTS results (
     competition_id INTEGER NOT NULL REFERENCES competitions(id),
     data           TEXT NOT NULL
 );
+-- a competition's results in the order they were entered (the league page reads the new ones)
+CREATE INDEX IF NOT EXISTS results_competition ON results(competition_id, id);
 -- what each result taken from a match log is (digest.match_digest): one log, one result
 CREATE TABLE IF NOT EXISTS match_digests (
     digest    TEXT PRIMARY KEY,

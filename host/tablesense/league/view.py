@@ -8,10 +8,20 @@ Nothing stored can take the page down: a result row that does not read (written 
 by an older release, a file damaged) is left out of the standings and listed under
 ``unreadable`` with the reason; a start that is no date shows as ``?``; a number that is not
 finite is sent as null (``finite``).
+
+The page polls every two seconds and a league stores hundreds of matches a season, so
+its data is kept between polls (``PageCache``): each result is read, checked and written
+as JSON once, counted into its competition's tables as it comes (``report.Tally``), and
+each round's results are written out again only when that round changed. A poll reads
+only the results entered since the last one; a result changed or deleted (a revision, a
+barrage; counted by triggers in ``league_changes``) or a competition's players, teams or
+schedule changed has that competition read again whole.
 """
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import json
 import math
 import time
@@ -20,7 +30,7 @@ from typing import Any
 from . import part
 from .inbox import Inbox
 from .limits import MAX_COUNT, MAX_FIXTURE, MAX_STARTED, MIN_STARTED, cut
-from .report import report
+from .report import Tally
 from .scheme import GAMES
 from .season import year_standings
 from .standings import Result
@@ -28,72 +38,161 @@ from .store import GAME_PAIRS, Competition, _result_from
 
 #: how many refusals the page lists (the newest; ``refused_total`` says how many there are)
 REFUSED_SHOWN = 200
+#: a competition's results entered after a given one, with the match each came from (if a pub's)
+NEW_RESULTS = ("SELECT r.id, r.data, m.match_id, m.pub, m.table_id, m.started FROM results r "
+               "LEFT JOIN league_matches m ON m.result_id = r.id "
+               "WHERE r.competition_id=? AND r.id>? ORDER BY r.id")
+_SERIAL = itertools.count()
 
 
-def league_view(inbox: Inbox, live: list[dict[str, Any]]) -> dict[str, Any]:
-    store = inbox.store
-    with inbox.lock:
-        comps = store.competitions()
-    out: list[dict[str, Any]] = []
-    unreadable: list[dict[str, Any]] = []
-    halves: dict[tuple[str, str], list[tuple[Competition, list[Result]]]] = {}
-    for comp in comps:
-        view, results = _competition(inbox, comp, unreadable)
-        out.append(view)
-        if comp.season:
-            halves.setdefault((comp.season, comp.game), []).append((comp, results))
-    years = []
-    for (season, _), group in halves.items():
-        if len(group) > 1:
-            with inbox.lock:
-                players = [store.players(c) for c, _ in group]
-            first = group[0][0]
-            rows = year_standings([(p, rs) for p, (_, rs) in zip(players, group)], first.record.order,
-                                  first.game)
-            years.append({"season": season, "halves": [c.name for c, _ in group], "game": first.game,
-                          "columns": columns(first.game), "standings": [r.to_dict() for r in rows]})
-    refused = [{"pub": p, "match": m, "reason": r, "at": at} for p, m, r, at in inbox.refused(REFUSED_SHOWN)]
-    return finite({"competitions": out, "years": years, "live": live, "refused": refused,
-                   "refused_total": inbox.refused_count(), "unreadable": unreadable, "now": time.time()})
+class CompetitionPage:
+    """One competition's part of the page as last read: its results, tables and rounds."""
 
+    def __init__(self, key: tuple[Any, ...]) -> None:
+        comp, players, teams, fixtures = key
+        self.key = key
+        self.serial = next(_SERIAL)  # this reading of it (the year's standings keep theirs by it)
+        self.comp: Competition = comp
+        self.changes = -1  # ``league_changes`` when it was read
+        self.last = 0  # the highest result id read
+        self.tally = Tally(comp, list(players), list(teams), list(fixtures))
+        self.results: list[Result] = []  # the readable ones, in the order they were entered
+        self.unreadable: list[dict[str, Any]] = []
+        self._days: dict[str, list[tuple[float, int, str]]] = {}  # date -> (start, id, its JSON), sorted
+        self._day_json: dict[str, str] = {}  # date -> its results' JSON (dropped when the round changes)
+        self._entered: list[str] = []
 
-def _competition(inbox: Inbox, comp: Competition, unreadable: list[dict[str, Any]],
-                 ) -> tuple[dict[str, Any], list[Result]]:
-    with inbox.lock:
-        rows = inbox.db.execute("SELECT id, data FROM results WHERE competition_id=? ORDER BY id",
-                                (comp.id,)).fetchall()
-        players = inbox.store.players(comp)
-        teams = inbox.store.teams(comp)
-        fixtures = inbox.store.fixtures(comp)
-    results: list[tuple[int, Result]] = []
-    for rid, data in rows:
+    def add(self, rid: int, data: Any, played: tuple[str, str, str, float] | None) -> None:
         try:
-            results.append((rid, readable(json.loads(data))))
+            r = readable(json.loads(data))
         except (ValueError, TypeError, KeyError, IndexError, RecursionError) as exc:
             why = cut(str(exc) or type(exc).__name__, 200)
-            unreadable.append({"competition": comp.name, "result": rid, "why": why})
-    tables = report(comp, players, results, teams, fixtures, time.strftime("%Y-%m-%d"))
-    played = inbox.played(comp)
-    by_date: dict[str, list[dict[str, Any]]] = {}
-    entered = []
-    for rid, r in sorted(results, key=lambda x: _when(played.get(x[0], ("", "", "", 0.0))[3])):
+            self.unreadable.append({"competition": self.comp.name, "result": rid, "why": why})
+            return
+        self.tally.add(rid, r)
+        self.results.append(r)
         item = _result(r)
-        if rid in played:
-            match, pub, tab, started = played[rid]
-            item.update(match=match, pub=pub, table=tab, started=started)
-            by_date.setdefault(_date(started), []).append(item)
-        else:
-            entered.append(item)
-    rounds = [{"round": n, "date": day, "results": items}
-              for n, (day, items) in enumerate(sorted(by_date.items()), start=1)]
+        if played is None:
+            self._entered.append(_dumps(item))
+            return
+        match, pub, tab, started = played
+        item.update(match=match, pub=pub, table=tab, started=started)
+        day = _date(started)
+        bisect.insort(self._days.setdefault(day, []), (_when(started), rid, _dumps(item)))
+        self._day_json.pop(day, None)
+
+    def rounds_json(self) -> str:
+        out = []
+        for n, day in enumerate(sorted(self._days), start=1):
+            if day not in self._day_json:
+                self._day_json[day] = ", ".join(x[2] for x in self._days[day])
+            out.append(f'{{"round": {n}, "date": {_dumps(day)}, "results": [{self._day_json[day]}]}}')
+        return f"[{', '.join(out)}]"
+
+    def entered_json(self) -> str:
+        return f"[{', '.join(self._entered)}]"
+
+
+class PageCache:
+    """The league page's data kept between polls, for one reader connection."""
+
+    def __init__(self) -> None:
+        self.comps: dict[int, CompetitionPage] = {}
+        self._years: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+
+    def refresh(self, inbox: Inbox) -> list[CompetitionPage]:
+        """Every competition as it is now, reading what changed since the last call in one
+        read transaction (one consistent view of the file)."""
+        store, db = inbox.store, inbox.db
+        with inbox.lock:
+            db.execute("BEGIN")
+            try:
+                changes = dict(db.execute("SELECT competition_id, changes FROM league_changes").fetchall())
+                pages = []
+                for comp in store.competitions():
+                    key = (comp, tuple(store.players(comp)), tuple(store.teams(comp)),
+                           tuple(store.fixtures(comp)))
+                    page = self.comps.get(comp.id)
+                    if page is None or page.key != key or page.changes != changes.get(comp.id, 0):
+                        page = CompetitionPage(key)
+                        page.changes = changes.get(comp.id, 0)
+                        self.comps[comp.id] = page
+                    rows = db.execute(NEW_RESULTS, (comp.id, page.last)).fetchall()
+                    for rid, data, match, pub, tab, started in rows:
+                        page.add(rid, data, None if match is None else (match, pub, tab, started))
+                        page.last = rid
+                    pages.append(page)
+            finally:
+                db.rollback()
+        ids = {p.comp.id for p in pages}
+        for gone in set(self.comps) - ids:
+            del self.comps[gone]
+        return pages
+
+    def years(self, pages: list[CompetitionPage]) -> list[dict[str, Any]]:
+        """The year's standings of each season played in two halves (counted again only when
+        one of its halves changed)."""
+        halves: dict[tuple[str, str], list[CompetitionPage]] = {}
+        for page in pages:
+            if page.comp.season:
+                halves.setdefault((page.comp.season, page.comp.game), []).append(page)
+        out = []
+        for (season, _), group in halves.items():
+            if len(group) < 2:
+                continue
+            key = tuple((p.serial, p.last) for p in group)
+            if key not in self._years:
+                first = group[0].comp
+                rows = year_standings([(list(p.key[1]), p.results) for p in group],
+                                      first.record.order, first.game)
+                self._years[key] = [{"season": season, "halves": [p.comp.name for p in group],
+                                     "game": first.game, "columns": columns(first.game),
+                                     "standings": [r.to_dict() for r in rows]}]
+            out += self._years[key]
+        live_keys = {tuple((p.serial, p.last) for p in g) for g in halves.values()}
+        for old in set(self._years) - live_keys:
+            del self._years[old]
+        return out
+
+
+def league_json(inbox: Inbox, live: list[dict[str, Any]], cache: PageCache | None = None) -> str:
+    """The league page's data (``/api/league``) as JSON text; ``cache`` keeps what it read
+    for the next call (None: everything read anew)."""
+    cache = PageCache() if cache is None else cache
+    pages = cache.refresh(inbox)
+    today = time.strftime("%Y-%m-%d")
+    comps, unreadable = [], []
+    for page in pages:
+        comps.append(_competition_json(page, today))
+        unreadable += page.unreadable
+    refused = [{"pub": p, "match": m, "reason": r, "at": at} for p, m, r, at in inbox.refused(REFUSED_SHOWN)]
+    rest = _dumps({"years": cache.years(pages), "live": live, "refused": refused,
+                   "refused_total": inbox.refused_count(), "unreadable": unreadable, "now": time.time()})
+    return f'{{"competitions": [{", ".join(comps)}], {rest[1:]}'
+
+
+def league_view(inbox: Inbox, live: list[dict[str, Any]], cache: PageCache | None = None) -> dict[str, Any]:
+    """The league page's data as a dict (``league_json``)."""
+    out: dict[str, Any] = json.loads(league_json(inbox, live, cache))
+    return out
+
+
+def _competition_json(page: CompetitionPage, today: str) -> str:
+    comp = page.comp
     own = part.of(comp.game)
     view = {"name": comp.name, "season": comp.season, "half": comp.half, "discipline": comp.discipline,
             "profile": comp.profile, "game": comp.game, "scheme": comp.scheme,
             "what": comp.discipline if own.DISCIPLINES else f"{comp.game}, {comp.scheme}",
             "columns": columns(comp.game), "heads": [*own.RESULT_HEADS, "points", "where", "match"],
-            "decider": comp.record.decider, "rounds": rounds, "entered": entered}
+            "decider": comp.record.decider}
+    tables = page.tally.report(today)
     view.update({k: v for k, v in tables.items() if k not in ("competition", "scheme")})
-    return view, [r for _, r in results]
+    head = _dumps(view)
+    return f'{head[:-1]}, "rounds": {page.rounds_json()}, "entered": {page.entered_json()}}}'
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(finite(value), allow_nan=False)
 
 
 def columns(game: str) -> list[list[Any]]:
