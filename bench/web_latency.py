@@ -54,6 +54,7 @@ class Host:
         self.pub = Pub(Store(db), tables, writer=self.writer)
         self.runner, self.url = asyncio.run_coroutine_threadsafe(start(self.pub, port=0), self.loop).result()
         self.entered: dict[str, float] = {}
+        self.applied: dict[str, float] = {}  # logged (synced) and applied: the snapshot's work follows
 
     def submit(self, table: str, event: dict[str, Any]) -> Future[None]:
         """The event enters the host as a table's link hands it over (``Pub.feed``)."""
@@ -61,6 +62,7 @@ class Host:
         async def go() -> None:
             self.entered[event["mark"]] = time.time() * 1000
             await self.pub.submit_async(table, parse_event(event))
+            self.applied[event["mark"]] = time.time() * 1000
 
         return asyncio.run_coroutine_threadsafe(go(), self.loop)
 
@@ -161,7 +163,8 @@ def run(tables: int, events: int, gap_ms: float, burst: bool = False,
     missing = [m for m in host.entered if m not in shown and not m.endswith("setup")]
     if missing:
         print(f"  {len(missing)} events never shown (e.g. {missing[:3]})", file=sys.stderr)
-    return [{"entered": host.entered[m], **shown[m]} for m in host.entered
+    return [{"entered": host.entered[m], "applied": host.applied.get(m, host.entered[m]), **shown[m]}
+            for m in host.entered
             if m in shown and not m.endswith("setup") and "frame" in shown[m]], cpu
 
 
@@ -219,7 +222,8 @@ def run_host_only(tables: int, events: int, gap_ms: float, burst: bool = False) 
 
 def _split(rows: list[dict[str, float]]) -> None:
     """Where the time goes: p50/p99 of each stage, and the stages of the slowest 1 %."""
-    stages = (("host", "entered", "sent"), ("WebSocket", "sent", "recv"), ("page script", "recv", "dom"),
+    stages = (("log+apply", "entered", "applied"), ("to the send", "applied", "sent"),
+              ("WebSocket", "sent", "recv"), ("page script", "recv", "dom"),
               ("to the frame", "dom", "frame"))
     parts = "  ".join(f"{name} {statistics.median([r[b] - r[a] for r in rows]):.1f}/"
                       f"{_pct([r[b] - r[a] for r in rows], 0.99):.1f}" for name, a, b in stages)

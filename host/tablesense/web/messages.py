@@ -1,0 +1,81 @@
+"""Each table's message to the screens: built and encoded once per version of the table.
+
+A screen's WebSocket carries the table's snapshot (``Pub.snapshot``: the same JSON as
+``GET /api/table/<id>``). Eight TVs, the overview and the referee's panel may follow one
+table; the snapshot is made, and encoded to UTF-8 JSON, once per version of the table
+(``Table.version``) by whichever socket asks first, and every socket sends those bytes.
+Only ``now`` (the host's clock as it sends: the pages set their clocks by it) is put on
+each message as it goes.
+"""
+
+from __future__ import annotations
+
+import time
+
+import msgspec
+
+from ..pub import Pub
+
+_ENCODE = msgspec.json.Encoder().encode
+
+
+class Messages:
+    """The screens' messages of one pub's tables, each kept until its table changes."""
+
+    __slots__ = ("_kept", "pub")
+
+    def __init__(self, pub: Pub) -> None:
+        self.pub = pub
+        self._kept: dict[str, tuple[int, bytes]] = {}  # table -> (its version, its body)
+
+    def body(self, table_id: str) -> bytes:
+        """The table's snapshot as JSON without its closing brace and ``now``, made once per version."""
+        version = self.pub.table(table_id).version
+        kept = self._kept.get(table_id)
+        if kept is None or kept[0] != version:
+            snap = self.pub.snapshot(table_id)
+            del snap["now"]
+            kept = self._kept[table_id] = (version, _ENCODE(snap)[:-1])
+        return kept[1]
+
+    def message(self, table_id: str) -> bytes:
+        """The table's snapshot as its screens get it: UTF-8 JSON, ``now`` the time it is sent."""
+        body = self.body(table_id)
+        return b"%b%b\"now\":%b}" % (body, b"," if len(body) > 1 else b"", repr(time.time()).encode())
+
+
+#: messages a page that answers may have unanswered before it is sent more: two, so that the next
+#: is on its way while the page shows one (a page that keeps up waits for no answer), and a page
+#: that falls behind has at most one more waiting
+IN_FLIGHT = 2
+
+
+class Pace:
+    """A page's messages still unanswered. A page that acknowledges them (``?ack=1``)
+    sends any message back once it has shown one; while ``IN_FLIGHT`` are unanswered it
+    is sent nothing, and then the newest state of each table that changed meanwhile: a
+    page whose browser falls behind skips states instead of working through a queue of
+    them (the queue would sit in the socket's buffers and the browser, out of the host's
+    reach). A client that does not ask is sent every change at once, as before."""
+
+    __slots__ = ("acks", "unanswered")
+
+    def __init__(self, acks: bool) -> None:
+        self.acks = acks
+        self.unanswered = 0
+
+    def free(self) -> bool:
+        """Whether the page may be sent its tables' changes now."""
+        return not self.acks or self.unanswered < IN_FLIGHT
+
+    def sending(self) -> None:
+        if self.acks:
+            self.unanswered += 1
+
+    def answered(self) -> bool:
+        """The page answered a message; True when that makes it free again (its sender
+        wakes). Answers beyond the messages sent count for nothing."""
+        if not self.acks or self.unanswered == 0:
+            return False
+        self.unanswered -= 1
+        return self.unanswered == IN_FLIGHT - 1
