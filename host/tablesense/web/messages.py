@@ -5,7 +5,8 @@ A screen's WebSocket carries the table's snapshot (``Pub.snapshot``: the same JS
 table; the snapshot is made, and encoded to UTF-8 JSON, once per version of the table
 (``Table.version``) by whichever socket asks first, and every socket sends those bytes.
 Only ``now`` (the host's clock as it sends: the pages set their clocks by it) is put on
-each message as it goes.
+each message as it goes. ``Pace``: how a page that answers its messages is kept from
+receiving a queue of them.
 """
 
 from __future__ import annotations
