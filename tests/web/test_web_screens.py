@@ -104,8 +104,9 @@ async def test_the_history_names_the_winner_and_the_players_never_p1_p2(app: Any
 
 def test_screens_get_the_apis_snapshot_in_every_recorded_match() -> None:
     """The WebSocket's message (``web.messages``: encoded once per version, shared by the
-    screens) says what ``GET /api/table/<id>`` says, but for the moment it is sent: at
-    every tenth line and at the end of every recorded match."""
+    screens) says what ``GET /api/table/<id>`` says, but for the moment it is sent and
+    the rulings before the newest eight (their number is said): at every tenth line and
+    at the end of every recorded match."""
     import json
 
     from paths import MATCHES
@@ -130,6 +131,10 @@ def test_screens_get_the_apis_snapshot_in_every_recorded_match() -> None:
             sent = json.loads(messages.message("1"))
             api = json.loads(pub.snapshot_json("1"))
             assert sent.pop("now") >= api.pop("now") - 1.0
+            if api["state"] is not None:
+                rulings = api["state"]["rulings"]
+                assert sent["state"].pop("rulings_count") == len(rulings)
+                api["state"]["rulings"] = rulings[-8:]
             assert sent == api, (path.name, n)
             compared += 1
     assert compared > 400

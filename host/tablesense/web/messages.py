@@ -1,7 +1,8 @@
 """Each table's message to the screens: built and encoded once per version of the table.
 
 A screen's WebSocket carries the table's snapshot (``Pub.snapshot``: the same JSON as
-``GET /api/table/<id>``). Eight TVs, the overview and the referee's panel may follow one
+``GET /api/table/<id>``, but for the state's rulings: the newest ``RULINGS_SENT`` and
+their number, ``rulings_count``). Eight TVs, the overview and the referee's panel may follow one
 table; the snapshot is made, and encoded to UTF-8 JSON, once per version of the table
 (``Table.version``) by whichever socket asks first, and every socket sends those bytes.
 Only ``now`` (the host's clock as it sends: the pages set their clocks by it) is put on
@@ -12,12 +13,28 @@ receiving a queue of them.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import msgspec
 
 from ..pub import Pub
 
 _ENCODE = msgspec.json.Encoder().encode
+
+
+#: the rulings a screen's message carries, the newest (``GET /api/table/<id>`` has every one)
+RULINGS_SENT = 8
+
+
+def _recent_rulings(snap: dict[str, Any]) -> None:
+    """The state's rulings cut to the newest ``RULINGS_SENT``, their number in
+    ``rulings_count``: no screen shows a match's earlier rulings (the last shot's line is
+    told by the host, ``view.last_shot``), and with them every message grew with the match."""
+    state = snap.get("state")
+    rulings = state.get("rulings") if isinstance(state, dict) else None
+    if isinstance(rulings, list):
+        state["rulings"] = rulings[-RULINGS_SENT:]
+        state["rulings_count"] = len(rulings)
 
 
 class Messages:
@@ -36,6 +53,7 @@ class Messages:
         if kept is None or kept[0] != version:
             snap = self.pub.snapshot(table_id)
             del snap["now"]
+            _recent_rulings(snap)
             kept = self._kept[table_id] = (version, _ENCODE(snap)[:-1])
         return kept[1]
 
