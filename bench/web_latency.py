@@ -6,10 +6,14 @@ eight tables on one page). Each event carries a ``mark``; the page notes when th
 holding it arrived, when its DOM showed it and when the frame that paints it began
 (``performance.timeOrigin + performance.now()``, the same wall clock as the host's
 ``time.time()``); the snapshot's ``now`` says when the host sent it. So the p99 splits into
-the host, the WebSocket, the page's script, and the wait for the browser's frame (asked only
-when the message changed what the page shows). Also printed: the CPU per event of the host's
+the host (the event logged with its disk sync and applied: ``log+apply``; then until its
+message goes: ``to the send``, which for the pages, who answer each message, includes
+waiting for a page still busy with two of them, ``web/messages.py`` ``Pace``), the WebSocket,
+the page's script, and the wait for the browser's frame (asked only when the message
+changed what the page shows). Also printed: the CPU per event of the host's
 process and of the browser (every process below this one, from ``/proc``). The anchor,
-measured in the same run: the host's own share, up to a plain WebSocket client.
+measured in the same run: the host's own share, up to a plain WebSocket client (which
+does not answer: it is sent every change), and the size of its messages.
 
     .venv/bin/python bench/web_latency.py [--events 200] [--gap-ms 100] [--burst]
 
@@ -168,11 +172,14 @@ def run(tables: int, events: int, gap_ms: float, burst: bool = False,
             if m in shown and not m.endswith("setup") and "frame" in shown[m]], cpu
 
 
-def run_host_only(tables: int, events: int, gap_ms: float, burst: bool = False) -> list[float]:
-    """The host's share: event in -> its snapshot received by a WebSocket client (no browser)."""
+def run_host_only(tables: int, events: int, gap_ms: float,
+                  burst: bool = False) -> tuple[list[float], list[int]]:
+    """The host's share: event in -> its snapshot received by a WebSocket client (no browser);
+    and the size of each message (bytes)."""
     import aiohttp
 
     ids = [str(n) for n in range(1, tables + 1)]
+    sizes: list[int] = []
 
     async def main(host: Host) -> list[float]:
         lat: list[float] = []
@@ -183,6 +190,7 @@ def run_host_only(tables: int, events: int, gap_ms: float, burst: bool = False) 
                 ready.set()
                 async for msg in ws:
                     now = time.time() * 1000
+                    sizes.append(len(msg.data.encode()))
                     for ev in json.loads(msg.data)["ticker"]:
                         mark = ev.get("mark")
                         if mark in host.entered and mark not in seen and not mark.endswith("setup"):
@@ -217,7 +225,7 @@ def run_host_only(tables: int, events: int, gap_ms: float, burst: bool = False) 
                               "players": {"p1": "Ann", "p2": "Bob"}}).result()
         lat = asyncio.run_coroutine_threadsafe(main(host), host.loop).result()
         host.stop()
-    return lat
+    return lat, sizes
 
 
 def _split(rows: list[dict[str, float]]) -> None:
@@ -267,9 +275,11 @@ def main() -> int:
         print(f"      CPU per event: host process {cpu['host'] / n * 1000:.2f} ms, "
               f"the browser {cpu['browser'] / n * 1000:.2f} ms")
     for tables in (1, 8):
-        lat = run_host_only(tables, args.events, args.gap_ms, args.burst)
+        lat, sizes = run_host_only(tables, args.events, args.gap_ms, args.burst)
         print(f"  {tables} table(s), host -> WebSocket client: n={len(lat)} "
-              f"p50={statistics.median(lat):.1f} ms p99={_pct(lat, 0.99):.1f} ms max={max(lat):.1f} ms")
+              f"p50={statistics.median(lat):.1f} ms p99={_pct(lat, 0.99):.1f} ms max={max(lat):.1f} ms; "
+              f"a message {statistics.mean(sizes) / 1000:.1f} KB on average, "
+              f"the last {sizes[-1] / 1000:.1f} KB")
     return 0
 
 
