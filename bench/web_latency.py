@@ -173,13 +173,16 @@ def run(tables: int, events: int, gap_ms: float, burst: bool = False,
 
 
 def run_host_only(tables: int, events: int, gap_ms: float,
-                  burst: bool = False) -> tuple[list[float], list[int]]:
+                  burst: bool = False) -> tuple[list[float], list[int], list[float], list[float]]:
     """The host's share: event in -> its snapshot received by a WebSocket client (no browser);
-    and the size of each message (bytes)."""
+    the size of each message (bytes); and the two halves of each event's time: in -> logged
+    and applied, applied -> in the client."""
     import aiohttp
 
     ids = [str(n) for n in range(1, tables + 1)]
     sizes: list[int] = []
+    logged: list[float] = []  # event in -> logged (its disk sync) and applied
+    sent: list[float] = []  # applied -> in the client: the web server's share
 
     async def main(host: Host) -> list[float]:
         lat: list[float] = []
@@ -196,6 +199,13 @@ def run_host_only(tables: int, events: int, gap_ms: float,
                         if mark in host.entered and mark not in seen and not mark.endswith("setup"):
                             seen.add(mark)
                             lat.append(now - host.entered[mark])
+                            if mark in host.applied:
+                                logged.append(host.applied[mark] - host.entered[mark])
+                                sent.append(now - host.applied[mark])
+
+        async def applied(tid: str, event: dict[str, Any]) -> None:
+            await host.pub.submit_async(tid, parse_event(event))
+            host.applied[event["mark"]] = time.time() * 1000
 
         pending: set[asyncio.Task[None]] = set()
         flags = [asyncio.Event() for _ in ids]
@@ -206,7 +216,7 @@ def run_host_only(tables: int, events: int, gap_ms: float,
             for tid in ids:
                 mark = f"{tid}-{i}"
                 host.entered[mark] = time.time() * 1000
-                task = asyncio.create_task(host.pub.submit_async(tid, parse_event({**event, "mark": mark})))
+                task = asyncio.create_task(applied(tid, {**event, "mark": mark}))
                 pending.add(task)
                 task.add_done_callback(pending.discard)
                 if not burst:
@@ -225,7 +235,7 @@ def run_host_only(tables: int, events: int, gap_ms: float,
                               "players": {"p1": "Ann", "p2": "Bob"}}).result()
         lat = asyncio.run_coroutine_threadsafe(main(host), host.loop).result()
         host.stop()
-    return lat, sizes
+    return lat, sizes, logged, sent
 
 
 def _split(rows: list[dict[str, float]]) -> None:
@@ -275,11 +285,13 @@ def main() -> int:
         print(f"      CPU per event: host process {cpu['host'] / n * 1000:.2f} ms, "
               f"the browser {cpu['browser'] / n * 1000:.2f} ms")
     for tables in (1, 8):
-        lat, sizes = run_host_only(tables, args.events, args.gap_ms, args.burst)
+        lat, sizes, logged, sent = run_host_only(tables, args.events, args.gap_ms, args.burst)
         print(f"  {tables} table(s), host -> WebSocket client: n={len(lat)} "
               f"p50={statistics.median(lat):.1f} ms p99={_pct(lat, 0.99):.1f} ms max={max(lat):.1f} ms; "
               f"a message {statistics.mean(sizes) / 1000:.1f} KB on average, "
               f"the last {sizes[-1] / 1000:.1f} KB")
+        print(f"      p50/p99 ms: log+apply {statistics.median(logged):.1f}/{_pct(logged, 0.99):.1f}  "
+              f"applied -> the client {statistics.median(sent):.1f}/{_pct(sent, 0.99):.1f}")
     return 0
 
 
