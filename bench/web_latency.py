@@ -8,7 +8,7 @@ holding it arrived, when its DOM showed it and when the frame that paints it beg
 ``time.time()``); the snapshot's ``now`` says when the host sent it. So the p99 splits into
 the host (the event logged with its disk sync and applied: ``log+apply``; then until its
 message goes: ``to the send``, which for the pages, who answer each message, includes
-waiting for a page still busy with two of them, ``web/messages.py`` ``Pace``), the WebSocket,
+waiting for a page still busy with eight of them, ``web/messages.py`` ``Pace``), the WebSocket,
 the page's script, and the wait for the browser's frame (asked only when the message
 changed what the page shows). Also printed: the CPU per event of the host's
 process and of the browser (every process below this one, from ``/proc``). The anchor,

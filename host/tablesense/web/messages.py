@@ -63,10 +63,11 @@ class Messages:
         return b"%b%b\"now\":%b}" % (body, b"," if len(body) > 1 else b"", repr(time.time()).encode())
 
 
-#: messages a page that answers may have unanswered before it is sent more: two, so that the next
-#: is on its way while the page shows one (a page that keeps up waits for no answer), and a page
-#: that falls behind has at most one more waiting
-IN_FLIGHT = 2
+#: messages a page that answers may have unanswered before it is sent more. Not one or two:
+#: on a loaded machine an answer's round trip (the page, the browser's network process, the
+#: host, each waiting for a CPU) took 0.3-1 s, and a TV paced by it fell a second behind a
+#: stream of ten events a second; eight keep it fed while bounding what can queue
+IN_FLIGHT = 8
 
 
 class Pace:
