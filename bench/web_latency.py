@@ -6,10 +6,14 @@ eight tables on one page). Each event carries a ``mark``; the page notes when th
 holding it arrived, when its DOM showed it and when the frame that paints it began
 (``performance.timeOrigin + performance.now()``, the same wall clock as the host's
 ``time.time()``); the snapshot's ``now`` says when the host sent it. So the p99 splits into
-the host, the WebSocket, the page's script, and the wait for the browser's frame (asked only
-when the message changed what the page shows). Also printed: the CPU per event of the host's
+the host (the event logged with its disk sync and applied: ``log+apply``; then until its
+message goes: ``to the send``, which for the pages, who answer each message, includes
+waiting for a page still busy with eight of them, ``web/messages.py`` ``Pace``), the WebSocket,
+the page's script, and the wait for the browser's frame (asked only when the message
+changed what the page shows). Also printed: the CPU per event of the host's
 process and of the browser (every process below this one, from ``/proc``). The anchor,
-measured in the same run: the host's own share, up to a plain WebSocket client.
+measured in the same run: the host's own share, up to a plain WebSocket client (which
+does not answer: it is sent every change), and the size of its messages.
 
     .venv/bin/python bench/web_latency.py [--events 200] [--gap-ms 100] [--burst]
 
@@ -54,6 +58,7 @@ class Host:
         self.pub = Pub(Store(db), tables, writer=self.writer)
         self.runner, self.url = asyncio.run_coroutine_threadsafe(start(self.pub, port=0), self.loop).result()
         self.entered: dict[str, float] = {}
+        self.applied: dict[str, float] = {}  # logged (synced) and applied: the snapshot's work follows
 
     def submit(self, table: str, event: dict[str, Any]) -> Future[None]:
         """The event enters the host as a table's link hands it over (``Pub.feed``)."""
@@ -61,6 +66,7 @@ class Host:
         async def go() -> None:
             self.entered[event["mark"]] = time.time() * 1000
             await self.pub.submit_async(table, parse_event(event))
+            self.applied[event["mark"]] = time.time() * 1000
 
         return asyncio.run_coroutine_threadsafe(go(), self.loop)
 
@@ -161,15 +167,22 @@ def run(tables: int, events: int, gap_ms: float, burst: bool = False,
     missing = [m for m in host.entered if m not in shown and not m.endswith("setup")]
     if missing:
         print(f"  {len(missing)} events never shown (e.g. {missing[:3]})", file=sys.stderr)
-    return [{"entered": host.entered[m], **shown[m]} for m in host.entered
+    return [{"entered": host.entered[m], "applied": host.applied.get(m, host.entered[m]), **shown[m]}
+            for m in host.entered
             if m in shown and not m.endswith("setup") and "frame" in shown[m]], cpu
 
 
-def run_host_only(tables: int, events: int, gap_ms: float, burst: bool = False) -> list[float]:
-    """The host's share: event in -> its snapshot received by a WebSocket client (no browser)."""
+def run_host_only(tables: int, events: int, gap_ms: float,
+                  burst: bool = False) -> tuple[list[float], list[int], list[float], list[float]]:
+    """The host's share: event in -> its snapshot received by a WebSocket client (no browser);
+    the size of each message (bytes); and the two halves of each event's time: in -> logged
+    and applied, applied -> in the client."""
     import aiohttp
 
     ids = [str(n) for n in range(1, tables + 1)]
+    sizes: list[int] = []
+    logged: list[float] = []  # event in -> logged (its disk sync) and applied
+    sent: list[float] = []  # applied -> in the client: the web server's share
 
     async def main(host: Host) -> list[float]:
         lat: list[float] = []
@@ -180,11 +193,19 @@ def run_host_only(tables: int, events: int, gap_ms: float, burst: bool = False) 
                 ready.set()
                 async for msg in ws:
                     now = time.time() * 1000
+                    sizes.append(len(msg.data.encode()))
                     for ev in json.loads(msg.data)["ticker"]:
                         mark = ev.get("mark")
                         if mark in host.entered and mark not in seen and not mark.endswith("setup"):
                             seen.add(mark)
                             lat.append(now - host.entered[mark])
+                            if mark in host.applied:
+                                logged.append(host.applied[mark] - host.entered[mark])
+                                sent.append(now - host.applied[mark])
+
+        async def applied(tid: str, event: dict[str, Any]) -> None:
+            await host.pub.submit_async(tid, parse_event(event))
+            host.applied[event["mark"]] = time.time() * 1000
 
         pending: set[asyncio.Task[None]] = set()
         flags = [asyncio.Event() for _ in ids]
@@ -195,7 +216,7 @@ def run_host_only(tables: int, events: int, gap_ms: float, burst: bool = False) 
             for tid in ids:
                 mark = f"{tid}-{i}"
                 host.entered[mark] = time.time() * 1000
-                task = asyncio.create_task(host.pub.submit_async(tid, parse_event({**event, "mark": mark})))
+                task = asyncio.create_task(applied(tid, {**event, "mark": mark}))
                 pending.add(task)
                 task.add_done_callback(pending.discard)
                 if not burst:
@@ -214,12 +235,13 @@ def run_host_only(tables: int, events: int, gap_ms: float, burst: bool = False) 
                               "players": {"p1": "Ann", "p2": "Bob"}}).result()
         lat = asyncio.run_coroutine_threadsafe(main(host), host.loop).result()
         host.stop()
-    return lat
+    return lat, sizes, logged, sent
 
 
 def _split(rows: list[dict[str, float]]) -> None:
     """Where the time goes: p50/p99 of each stage, and the stages of the slowest 1 %."""
-    stages = (("host", "entered", "sent"), ("WebSocket", "sent", "recv"), ("page script", "recv", "dom"),
+    stages = (("log+apply", "entered", "applied"), ("to the send", "applied", "sent"),
+              ("WebSocket", "sent", "recv"), ("page script", "recv", "dom"),
               ("to the frame", "dom", "frame"))
     parts = "  ".join(f"{name} {statistics.median([r[b] - r[a] for r in rows]):.1f}/"
                       f"{_pct([r[b] - r[a] for r in rows], 0.99):.1f}" for name, a, b in stages)
@@ -263,9 +285,13 @@ def main() -> int:
         print(f"      CPU per event: host process {cpu['host'] / n * 1000:.2f} ms, "
               f"the browser {cpu['browser'] / n * 1000:.2f} ms")
     for tables in (1, 8):
-        lat = run_host_only(tables, args.events, args.gap_ms, args.burst)
+        lat, sizes, logged, sent = run_host_only(tables, args.events, args.gap_ms, args.burst)
         print(f"  {tables} table(s), host -> WebSocket client: n={len(lat)} "
-              f"p50={statistics.median(lat):.1f} ms p99={_pct(lat, 0.99):.1f} ms max={max(lat):.1f} ms")
+              f"p50={statistics.median(lat):.1f} ms p99={_pct(lat, 0.99):.1f} ms max={max(lat):.1f} ms; "
+              f"a message {statistics.mean(sizes) / 1000:.1f} KB on average, "
+              f"the last {sizes[-1] / 1000:.1f} KB")
+        print(f"      p50/p99 ms: log+apply {statistics.median(logged):.1f}/{_pct(logged, 0.99):.1f}  "
+              f"applied -> the client {statistics.median(sent):.1f}/{_pct(sent, 0.99):.1f}")
     return 0
 
 

@@ -6,6 +6,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -15,6 +16,7 @@ from tablesense.events import parse_event
 from tablesense.pub import Pub
 from tablesense.texts import LANGS
 from tablesense.web.guard import TOKEN_HEADER, tv_code
+from tablesense.web.messages import IN_FLIGHT, Pace
 from tablesense.web.pages import strings
 
 PLAYERS = {"p1": "Ann", "p2": "Bob"}
@@ -105,6 +107,69 @@ async def test_websocket_pushes_each_new_event(app) -> None:  # type: ignore[no-
         while not seen or seen[-1]["ticker"][-1]["type"] != "goal":
             seen.append(json.loads((await ws.receive(timeout=2)).data))
         assert seen[-1]["ticker"][-1]["goal"] == "B"
+
+
+async def test_a_page_that_answers_is_sent_the_newest_state_not_a_queue(app) -> None:  # type: ignore[no-untyped-def]
+    """A page that has ``IN_FLIGHT`` messages unanswered (busy showing them) is sent nothing
+    more; its answer brings the newest snapshot of the changes meanwhile, in one message."""
+    pub, url, http = app
+
+    async def receive() -> dict[str, Any]:
+        return json.loads((await ws.receive(timeout=2)).data)
+
+    def cushion(t: float) -> None:
+        pub.submit("1", parse_event({"t": t, "type": "cushion", "cushion": 1, "ball": None}))
+
+    async with http.ws_connect(f"{url}/ws/1?ack=1") as ws:
+        assert (await receive())["match"] is None
+        pub.start_match("1", SETUP)
+        for n in range(1, IN_FLIGHT):  # each change comes at once while fewer are unanswered
+            cushion(float(n))
+            assert (await receive())["ticker"][-1]["t"] == float(n)
+        for t in (20.0, 21.0, 22.0):
+            cushion(t)
+        with pytest.raises(TimeoutError):
+            await ws.receive(timeout=0.3)  # IN_FLIGHT unanswered: nothing comes
+        await ws.send_str("1")
+        newest = await receive()
+        assert newest["version"] == pub.table("1").version
+        assert [e["t"] for e in newest["ticker"]][-3:] == [20.0, 21.0, 22.0]
+        cushion(23.0)
+        with pytest.raises(TimeoutError):
+            await ws.receive(timeout=0.3)
+
+
+async def test_overview_page_is_sent_each_changed_table_when_it_has_answered(app) -> None:  # type: ignore[no-untyped-def]
+    pub, url, http = app
+    async with http.ws_connect(f"{url}/ws?ack=1") as ws:
+        for _ in range(2):  # a table each
+            await ws.receive(timeout=2)
+        for n in range(IN_FLIGHT - 2):
+            pub.set_lang("1", ("nl", "en")[n % 2])
+            await ws.receive(timeout=2)
+        pub.set_lang("1", "da")
+        pub.set_lang("2", "da")
+        with pytest.raises(TimeoutError):
+            await ws.receive(timeout=0.3)
+        await ws.send_str("1")
+        snaps = [json.loads((await ws.receive(timeout=2)).data) for _ in range(2)]
+        assert {(s["table"], s["lang"]) for s in snaps} == {("1", "da"), ("2", "da")}
+
+
+def test_answers_beyond_the_messages_sent_count_for_nothing() -> None:
+    pace = Pace(acks=True)
+    assert pace.free()
+    pace.sending()
+    for _ in range(5):
+        pace.answered()
+    for _ in range(IN_FLIGHT):
+        pace.sending()
+    assert not pace.free()
+    assert pace.answered() and pace.free()
+    plain = Pace(acks=False)  # a client that did not ask: every change, at once
+    for _ in range(5):
+        plain.sending()
+    assert plain.free() and not plain.answered()
 
 
 async def test_overview_websocket_covers_every_table(app) -> None:  # type: ignore[no-untyped-def]

@@ -121,6 +121,8 @@ def test_a_voided_rest_takes_its_positions_off_the_tv(pub: Pub) -> None:
     assert _drawn(pub) == {"red": [(1.0, 0.5)]}
     pub.submit("1", parse_event({"t": 9.0, "type": "cushion", "cushion": 2, "ball": None}))
     assert _drawn(pub) == {"red": [(1.0, 0.5)]}  # the next shot under way: still not the voided rest
+    _shot(pub, "1", 12.0, {"red": [0.5, 0.25]})
+    assert _drawn(pub) == {"red": [(0.5, 0.25)]}  # the shot after the void: its rest
 
 
 JUNK: list[Any] = [

@@ -26,7 +26,8 @@ from ..errors import TablesenseError
 from ..pub import Pub
 from ..store import LANGS, StoreError, StoreUnavailable
 from . import guard, pages, view
-from .limits import BadBody, Gate, Limits, Screen, Screens, TooMany, load_json, path_number, server_logger
+from .limits import BadBody, Gate, Limits, Screens, TooMany, load_json, path_number, server_logger
+from .messages import Messages, Pace
 from .qr import qr_svg
 
 STATIC = Path(str(resources.files(__package__) / "static"))
@@ -39,6 +40,7 @@ TV_CODE_KEY: web.AppKey[str] = web.AppKey("tv_code", str)
 THROTTLE_KEY: web.AppKey[guard.Throttle] = web.AppKey("throttle", guard.Throttle)
 GATE_KEY: web.AppKey[Gate] = web.AppKey("gate", Gate)
 SCREENS_KEY: web.AppKey[Screens] = web.AppKey("screens", Screens)
+MESSAGES_KEY: web.AppKey[Messages] = web.AppKey("messages", Messages)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 #: seconds between two tries of a referee's change the match log refused (``_kept``)
 KEPT_RETRY_S = (0.1, 1.0)
@@ -65,6 +67,7 @@ def make_app(pub: Pub, public_url: str = "", *, tv_code: str = "", limits: Limit
     app[GATE_KEY] = Gate(limits)  # start() puts it in front of the server's connections
     app[SCREENS_KEY] = Screens(limits)
     app[SOCKETS_KEY] = set()
+    app[MESSAGES_KEY] = Messages(pub)
     pub.view = view.view
     app.on_shutdown.append(_close_sockets)
     r = app.router
@@ -365,12 +368,17 @@ def _screen_trusted(request: web.Request, table_ids: list[str]) -> bool:
 async def _stream(request: web.Request, table_ids: list[str]) -> web.WebSocketResponse:
     """Send each table's snapshot now and after every change (latest wins, nothing queues).
 
+    A page that asks for it (``?ack=1``: the pages do) says when it has shown a message by
+    sending any text back; it is sent nothing more while a message of its is unanswered,
+    and then the newest snapshot of each table that changed meanwhile. So a page whose
+    browser is busy skips states instead of receiving a queue of them (``messages.Pace``).
     A guest's socket counts against the caps of ``limits.Screens`` (429 before the upgrade
     when it is over one) and is closed after ``ws_idle_timeout`` with nothing passing
     either way; the referee's and the paired TV's never are."""
     pub = _pub(request)
     limits = request.app[LIMITS_KEY]
     screens = request.app[SCREENS_KEY]
+    messages = request.app[MESSAGES_KEY]
     ws = web.WebSocketResponse(heartbeat=20, compress=False, max_msg_size=limits.max_ws_message)
 
     async def closed_for_room() -> None:
@@ -393,30 +401,40 @@ async def _stream(request: web.Request, table_ids: list[str]) -> web.WebSocketRe
         await ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"the pub's screens are all taken")
         return ws
     request.app[SOCKETS_KEY].add(ws)
-    flag = pub.subscribe(*table_ids)
+    flag = pub.subscribe(*table_ids)  # set at every change of its tables, and by the page (below)
     sent = dict.fromkeys(table_ids, -1)
+    pace = Pace(request.query.get("ack") == "1")
 
     async def drain() -> None:
-        async for msg in ws:
-            screens.touch(screen)
-            if msg.type == WSMsgType.ERROR:
-                break
+        try:
+            async for msg in ws:
+                screens.touch(screen)
+                if msg.type == WSMsgType.ERROR:
+                    break
+                if pace.answered():
+                    flag.set()
+        finally:
+            flag.set()  # the page went: the sender stops
 
     reader = asyncio.create_task(drain())
     try:
-        while not ws.closed:
+        while not ws.closed and not reader.done():
             flag.clear()
-            for tid in table_ids:
-                tab = pub.tables[tid]
-                if sent[tid] != tab.version:
-                    sent[tid] = tab.version
-                    await ws.send_str(pub.snapshot_json(tid))
-                    screens.touch(screen)
-            if await _idle(screens, screen, flag, reader):
+            if pace.free():
+                for tid in table_ids:
+                    version = pub.tables[tid].version
+                    if sent[tid] != version:
+                        sent[tid] = version
+                        pace.sending()
+                        await ws.send_frame(messages.message(tid), WSMsgType.TEXT)
+                        screens.touch(screen)
+            left = screens.idle_left(screen)
+            if left is not None and left <= 0:
                 await ws.close(code=WSCloseCode.OK, message=b"idle")
                 break
-            if reader.done():
-                break
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(left):
+                    await flag.wait()
     except (ConnectionResetError, RuntimeError):
         pass
     finally:
@@ -426,22 +444,6 @@ async def _stream(request: web.Request, table_ids: list[str]) -> web.WebSocketRe
         request.app[SOCKETS_KEY].discard(ws)
         await ws.close()
     return ws
-
-
-async def _idle(screens: Screens, screen: Screen, flag: asyncio.Event, reader: asyncio.Task[None]) -> bool:
-    """Wait for a change to send or for the page to go; True when the socket has been idle
-    too long (a guest's: nothing either way for ``ws_idle_timeout``)."""
-    waiter = asyncio.create_task(flag.wait())
-    try:
-        while True:
-            left = screens.idle_left(screen)
-            if left is not None and left <= 0:
-                return True
-            done, _ = await asyncio.wait({waiter, reader}, timeout=left, return_when=asyncio.FIRST_COMPLETED)
-            if done:
-                return False
-    finally:
-        waiter.cancel()
 
 
 # --- protected: the referee --------------------------------------------------------------

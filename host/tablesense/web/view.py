@@ -33,24 +33,25 @@ def colours(game: str | None) -> dict[str, str]:
 class _Log:
     """A match's log as the screens read it, kept up with each new line (a snapshot per
     event must not cost a pass over the whole match): the effective lines once a void
-    record has left some out. (The undo walk is the pub's: ``Table.walk``.)"""
+    record has left some out, made again at a void and extended with each line after it
+    (a void leaves out lines before it only). (The undo walk is the pub's: ``Table.walk``.)"""
 
-    __slots__ = ("fed", "match", "tab", "voided")
+    __slots__ = ("effective", "fed", "match", "tab")
 
     def __init__(self, tab: Table, match: int) -> None:
         self.tab = tab
         self.match = match
         self.fed = 0  # log rows read
-        self.voided = False
+        self.effective: list[str] | None = None  # the effective lines after the set-up, once voided
 
-    def update(self, tab: Table) -> list[str] | None:
-        """Read the rows logged since; the effective lines when a void changed them (else None)."""
+    def update(self, tab: Table) -> None:
+        """Read the rows logged since."""
         new = tab.log[self.fed:]
         self.fed = len(tab.log)
         if any('"void"' in e.line for e in new):
-            self.voided = True
-            return [e.line for e in effective_lines(tab.log)[1:]]
-        return None
+            self.effective = [e.line for e in effective_lines(tab.log)[1:]]
+        elif self.effective is not None:
+            self.effective.extend(e.line for e in new)
 
 
 _LOGS: dict[int, _Log] = {}  # id(table) -> its log read so far
@@ -76,10 +77,8 @@ def _view(tab: Table, snap: dict[str, Any]) -> dict[str, Any]:
     log = _LOGS.get(id(tab))
     if log is None or log.tab is not tab or log.match != tab.match.id or log.fed > len(tab.log):
         log = _LOGS[id(tab)] = _Log(tab, tab.match.id)
-    lines = log.update(tab)
-    effective = None  # once a void left lines out, the screens read the effective ones only
-    if log.voided:
-        effective = lines if lines is not None else [e.line for e in effective_lines(tab.log)[1:]]
+    log.update(tab)
+    effective = log.effective  # once a void left lines out, the screens read the effective ones only
 
     def newest_first() -> Iterator[str]:
         return reversed(effective) if effective is not None else (e.line for e in reversed(tab.log))

@@ -118,15 +118,22 @@ export function fitText(el, least = 0.6) {
   return full * least * 0.75;
 }
 
-// A WebSocket that reconnects by itself; calls onMessage(JSON) for every snapshot.
+// A WebSocket that reconnects by itself; calls onMessage(JSON) for every snapshot. Each message
+// is answered once the page has shown it (``?ack=1``): the host sends the next only then, the
+// newest state of each table that changed meanwhile, so a busy browser skips states instead of
+// falling behind a queue of them (host/tablesense/web/messages.py, ``Pace``).
 export function live(path, onMessage, onState) {
   let delay = 250;
   function open() {
-    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`);
+    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}?ack=1`);
     ws.onopen = () => { delay = 250; onState && onState(true); };
-    ws.onmessage = (m) => {
+    ws.onmessage = async (m) => {
       const recv = performance.timeOrigin + performance.now(); // before parsing: the page's own work follows
-      onMessage(JSON.parse(m.data), recv);
+      try {
+        await onMessage(JSON.parse(m.data), recv);
+      } finally {
+        if (ws.readyState === WebSocket.OPEN) ws.send("1"); // shown: the next, please
+      }
     };
     ws.onclose = () => {
       onState && onState(false);

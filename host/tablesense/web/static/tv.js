@@ -360,9 +360,9 @@ let lastTold = null;
 // Said aloud, in the table's language and voice: each new last shot (keglebillard's
 // "18 remaining" is part of it), and carom's countdown of caroms to go.
 function announce(s, m) {
-  const rulings = (s && s.rulings) || [];
+  const rulings = s ? s.rulings_count ?? (s.rulings || []).length : 0; // the message carries the newest only
   const told = snap.view ? snap.view.last_shot || "" : "";
-  if (seenRulings >= 0 && told && (told !== lastTold || rulings.length !== seenRulings)) {
+  if (seenRulings >= 0 && told && (told !== lastTold || rulings !== seenRulings)) {
     showBanner();
     say(told);
   }
@@ -371,7 +371,7 @@ function announce(s, m) {
     ? (typeof s.countdown === "object" ? s.countdown[s.at_table] : s.countdown) : null;
   if (typeof cd === "number" && cd !== lastAnnouncement && seenRulings >= 0) say(t("ls.remaining", { n: cd }));
   lastAnnouncement = typeof cd === "number" ? cd : null;
-  seenRulings = rulings.length;
+  seenRulings = rulings;
 }
 
 let lastAnnouncement = null;
