@@ -24,14 +24,21 @@ TABLES = {f"{g}-{lang}": (g, lang) for g in GAMES for lang in LANGS}
 UNDONE = {f"undo-{g}-{lang}": (g, lang) for g, lang in (("golf", "da"), ("kegle", "en"), ("carom", "nl"))}
 NAMES = {"golf": {"p1": "Ann-Sofie", "p2": "Bob"}, "kegle": {"p1": "Mette", "p2": "Lars Peter"},
          "carom": {"p1": "Joop", "p2": "Kees van Dijk"}}
+#: golf's duos, whose names take a plural verb (a pair wins: "Ann & Cor win!", "winnen!")
+DUOS = {f"duo-golf-{lang}": lang for lang in ("en", "nl")}
+PAIRS = {"p1": ["Ann", "Cor"], "p2": ["Bob", "Dirk"]}
 
 
 @pytest.fixture(scope="module")
 def pub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LivePub]:
-    live = LivePub(str(tmp_path_factory.mktemp("ends") / "pub.db"), [*TABLES, *UNDONE])
+    live = LivePub(str(tmp_path_factory.mktemp("ends") / "pub.db"), [*TABLES, *UNDONE, *DUOS])
     for table, (game, lang) in {**TABLES, **UNDONE}.items():
         live.call(live.pub.set_lang, table, lang)
         feed(live, table, sim_events(game, players=NAMES[game]))
+        assert live.call(live.pub.snapshot, table)["state"]["finished"], f"{table}: the match did not end"
+    for table, lang in DUOS.items():
+        live.call(live.pub.set_lang, table, lang)
+        feed(live, table, sim_events("golf", players=PAIRS))
         assert live.call(live.pub.snapshot, table)["state"]["finished"], f"{table}: the match did not end"
     yield live
     live.close()
@@ -91,3 +98,18 @@ def test_the_call_that_ended_a_match_can_be_undone_from_the_panel(ctx: Any, pub:
     after = pub.call(pub.pub.snapshot, table)
     assert not after["state"]["finished"], f"'{words}' did not take the match's end back"
     assert page.locator("#calls button.foul").count() > 0  # the match goes on: the calls are back
+
+
+@pytest.mark.parametrize("table", list(DUOS))
+def test_a_pair_that_wins_is_told_in_the_plural_and_zone_play_ends_with_the_match(
+        ctx: Any, pub: LivePub, table: str) -> None:
+    """A duo is two players: "Ann & Cor win!" ("winnen!"), not "wins!"; and golf's zone play,
+    which lasts to the end of a frame, has no badge on a finished match's TV."""
+    page = _page(ctx, 1920, 1080)
+    page.goto(tv_url(pub, table))
+    shown(page, pub, table)
+    page.wait_for_selector(".final")
+    winner = " & ".join(PAIRS[pub.call(pub.pub.snapshot, table)["state"]["winner"]])
+    verb = {"en": "win!", "nl": "winnen!"}[DUOS[table]]
+    assert f"{winner} {verb}" in page.inner_text(".final")
+    assert page.locator(".badge.zone").count() == 0

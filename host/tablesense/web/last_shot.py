@@ -64,7 +64,11 @@ def _other(player: str | None) -> str:
 
 
 def _fmt(strings: Mapping[str, str], key: str, **values: Any) -> str:
+    """The string of ``key`` with ``values`` filled in; a pair's name ("Ann & Cor") takes the
+    string's plural form where it has one (``key.duo``: "Ann & Cor score", not "scores")."""
     text = strings.get(key, key)
+    if " & " in str(values.get("name", "")):
+        text = strings.get(key + ".duo", text)
     for k, v in values.items():
         text = text.replace("{" + k + "}", str(v))
     return text

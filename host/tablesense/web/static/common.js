@@ -27,13 +27,19 @@ function fill(s, vars) {
   return vars ? s.replace(/\{(\w+)\}/g, (_, k) => (vars[k] ?? "")) : s;
 }
 
+// A pair's name ("Ann & Cor") takes the string's plural form where it has one (``key.duo``).
+function pick(table, key, vars) {
+  const duo = vars && / &(amp;)? /.test(String(vars.name ?? "")) ? table[`${key}.duo`] : undefined; // escaped or not
+  return duo ?? table[key] ?? key;
+}
+
 export function t(key, vars) {
-  return fill(STR[key] ?? key, vars);
+  return fill(pick(STR, key, vars), vars);
 }
 
 // t() in another language whose strings are loaded (``strings``): the overview's cards.
 export function tIn(lang, key, vars) {
-  return fill((TABLES[lang] || STR)[key] ?? key, vars);
+  return fill(pick(TABLES[lang] || STR, key, vars), vars);
 }
 
 export function esc(v) {

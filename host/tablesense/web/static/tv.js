@@ -50,7 +50,8 @@ function golf(s, m, club) {
   }
   const best = club && club.best_of ? `<div class="bestof" data-best-of="${esc(club.best_of)}">${esc(t("best_of", { n: club.best_of }))}</div>` : "";
   const frame = s && s.frame !== undefined ? `<div class="framebox"><span class="label">${t("frame")}</span><b>${esc(s.frame)}</b></div>` : "";
-  const zone = s && s.zone_play === true ? `<div class="badge zone">${t("zone_play")}</div>` : "";
+  // zone play lasts to the end of a frame: a finished match shows no badge
+  const zone = s && s.zone_play === true && !s.finished ? `<div class="badge zone">${t("zone_play")}</div>` : "";
   // a fouled ball waits for the opponent to choose its replacement spot
   const waiting = s && Array.isArray(s.spots_waiting) ? s.spots_waiting : [];
   const spot = waiting.length ? `<div class="badge spot">${t("spot_waiting")}: ${waiting.map((p) => esc(name(m, p))).join(", ")}</div>` : "";
