@@ -16,13 +16,15 @@ import gc
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
+from operator import itemgetter
 from typing import Any
 
 import msgspec
 
 from .corrections import dropped, voided_range
 from .errors import BadEvent, TablesenseError
-from .events import Event, Setup, parse_line
+from .events import Event, Setup, parse_line, parse_lines
 from .log_checks import MAX_ECHO, MAX_MESSAGE, TimeOrder, clip
 from .rules import MatchState, ShotEngine, find_engine
 
@@ -156,11 +158,21 @@ class Replay:
                       guard: bool) -> Replay:
         order = self.order
         history = self.history
-        for n, text in lines:
+        stream = iter(lines)
+        while chunk := list(islice(stream, BATCH)):
+            self._feed_chunk(chunk, parse_lines(list(map(_TEXT, chunk))), on_error, guard, order, history)
+        return self
+
+    def _feed_chunk(self, chunk: list[tuple[int, str]], parsed: list[Event | None],
+                    on_error: Callable[[LineError], object] | None, guard: bool, order: TimeOrder,
+                    history: int | None) -> None:
+        """``_feed_counted``'s loop over one batch of lines, their events decoded together
+        (``parse_lines``: None where a line goes through ``parse_line`` alone)."""
+        for (n, text), pre in zip(chunk, parsed):
             try:
                 if guard and not text.isascii() and (bad := text_problem(text)) is not None:
                     raise BadEvent(bad)
-                event = parse_line(text)
+                event = parse_line(text) if pre is None else pre
                 engine, state = self.engine, self.state
                 if engine is None or state is None or type(event) is Setup:
                     self.apply(event)
@@ -189,7 +201,6 @@ class Replay:
             self.events += 1
             if history is not None and self.events % TRIM_EVERY == 0:
                 trim_history(self.state, history)
-        return self
 
     def to_json(self) -> dict[str, Any]:
         if self.engine is None or self.state is None:
@@ -212,6 +223,9 @@ class NoSetup(BadEvent):
 HISTORY_LINKS = ("checkpoint", "before", "pre")
 #: a replay with a bounded history lets go of old states once per this many events
 TRIM_EVERY = 512
+#: a replay decodes this many lines in one call (``events.parse_lines``)
+BATCH = 256
+_TEXT = itemgetter(1)
 
 
 def history_for(undos: int) -> int:
