@@ -283,7 +283,7 @@ def _parse_setup(obj: dict[str, Any], t: float) -> Setup:
         known = ", ".join(games.names())
         raise BadEvent(f"setup: unknown game {_short(named.strip().lower())} (games: {known})")
     game = found.name
-    players = check_players(_req(obj, "players", dict, "setup"))
+    players = _players(_req(obj, "players", dict, "setup"))
     discipline = _opt(obj, "discipline", str, "setup")
     if discipline is not None:
         key = discipline.strip().lower().replace(" ", "").replace("-", "").replace("_", "")
@@ -313,6 +313,23 @@ def _parse_setup(obj: dict[str, Any], t: float) -> Setup:
         moyennes={k: float(v) for k, v in moyennes.items()} if moyennes else None,
         distance=distance, extra=_extra(obj, known),
     )
+
+
+#: players' names ``check_players`` has found good (the same few names set up match after match)
+_GOOD_NAMES: set[str] = set()
+_GOOD_NAMES_MAX = 4096
+
+
+def _players(players: dict[str, Any]) -> dict[str, Any]:
+    """``check_players(players)``: two names already found good are not checked again."""
+    if len(players) == 2:
+        p1, p2 = players.get("p1"), players.get("p2")
+        if type(p1) is str and type(p2) is str and p1 in _GOOD_NAMES and p2 in _GOOD_NAMES:
+            return {"p1": p1, "p2": p2}
+    checked = check_players(players)
+    if len(_GOOD_NAMES) < _GOOD_NAMES_MAX:
+        _GOOD_NAMES.update(v for v in checked.values() if type(v) is str)
+    return checked
 
 
 def _parse_goal(obj: dict[str, Any], t: float) -> Goal:

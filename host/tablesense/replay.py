@@ -12,12 +12,14 @@ Every error is one line of at most ``log_checks.MAX_MESSAGE`` characters.
 
 from __future__ import annotations
 
+import codecs
 import gc
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import islice
-from operator import itemgetter
+from itertools import chain, islice
+from operator import itemgetter, methodcaller
 from typing import Any
 
 import msgspec
@@ -169,6 +171,8 @@ class Replay:
         """``_feed_counted``'s loop over one batch of lines, their events decoded together
         (``parse_lines``: None where a line goes through ``parse_line`` alone)."""
         for (n, text), pre in zip(chunk, parsed):
+            if pre is None and text.isspace():  # a blank line (``counted_lines`` lets them by)
+                continue
             try:
                 if guard and not text.isascii() and (bad := text_problem(text)) is not None:
                     raise BadEvent(bad)
@@ -312,6 +316,60 @@ def scan_log(lines: Iterable[str]) -> LogScan:
     if pairs:
         drops[match] = dropped(pairs)
     return LogScan(drops, undos)
+
+
+#: a line of a log that may be an undo call (``scan_chunks``: one match a line at most)
+_UNDO_LINE = re.compile(rb'^[^\n]*"undo"', re.MULTILINE)
+
+
+def scan_chunks(chunks: Iterable[bytes]) -> LogScan | None:
+    """``scan_log`` of a log read as bytes in chunks, with no Python step a line: when the log
+    holds no void record (no ``"void"`` anywhere: nearly every log) its scan, the lines that may
+    be undo calls counted by a regular expression; None when it may hold one (then
+    ``scan_log`` reads it line by line)."""
+    undos = 0
+    tail = b""
+    for chunk in chunks:
+        data = tail + chunk if tail else chunk
+        cut = data.rfind(b"\n") + 1
+        whole, tail = data[:cut], data[cut:]
+        if b'"void"' in whole:
+            return None
+        undos += len(_UNDO_LINE.findall(whole))
+    if b'"void"' in tail:
+        return None
+    return LogScan({}, undos + len(_UNDO_LINE.findall(tail)))
+
+
+def counted_lines(chunks: Iterable[bytes]) -> Iterator[tuple[int, str]]:
+    """A log's lines as ``effective_stream`` gives those of a log with no void record (numbered
+    from 1, ended at ``\n``, ``\r`` and ``\n`` stripped from their ends, bytes that are not UTF-8
+    kept as surrogates), read in chunks and cut with no Python step a line (a Python call a
+    chunk, the lines through C iterators); lines holding only spaces may come through
+    (``feed_counted`` skips them)."""
+    return chain.from_iterable(map(_Cut(), chain(chunks, (None,))))
+
+
+class _Cut:
+    """``counted_lines``' cut of one chunk (None: the end of the log) into numbered lines."""
+
+    __slots__ = ("decoder", "first", "tail")
+
+    def __init__(self) -> None:
+        self.decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")
+        self.first = 1
+        self.tail = ""
+
+    def __call__(self, chunk: bytes | None) -> Iterator[tuple[int, str]]:
+        text = self.tail + self.decoder.decode(chunk or b"", final=chunk is None)
+        parts = text.split("\n")
+        self.tail = parts.pop() if chunk is not None else ""
+        first = self.first
+        self.first += len(parts)
+        return filter(_TEXT, enumerate(map(_STRIP_CR, parts), first))
+
+
+_STRIP_CR = methodcaller("rstrip", "\r")
 
 
 def effective_stream(reopen: Callable[[], Iterable[str]], scan: LogScan | None = None,
