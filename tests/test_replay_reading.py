@@ -33,6 +33,8 @@ def test_the_lines_read_in_chunks_are_the_lines_read_one_by_one(pieces: list[byt
 
 
 def test_a_log_with_a_void_record_is_scanned_line_by_line() -> None:
-    data = b'{"t": 0, "type": "setup", "game": "golf"}\n{"t": 1, "type": "call", "call": "void", "seqs": [1]}\n'
+    data = (b'{"t": 0, "type": "setup", "game": "golf"}\n'
+            b'{"t": 1, "type": "call", "call": "void", "seqs": [1]}\n')
     assert scan_chunks(_chunked(data, 7)) is None
-    assert scan_chunks([data.replace(b"void", b"undo")]) == scan_log(_reader(io.BytesIO(data.replace(b"void", b"undo")))())
+    undo = data.replace(b"void", b"undo")
+    assert scan_chunks([undo]) == scan_log(_reader(io.BytesIO(undo))())
