@@ -317,8 +317,6 @@ def scan_log(lines: Iterable[str]) -> LogScan:
     return LogScan(drops, undos)
 
 
-
-
 def scan_chunks(chunks: Iterable[bytes]) -> LogScan | None:
     """``scan_log`` of a log read as bytes in chunks, with no Python step a line: when the log
     holds no void record (no ``"void"`` anywhere: nearly every log) its scan, the lines that may
@@ -355,7 +353,7 @@ def _undo_lines(data: bytes) -> int:
 
 def counted_lines(chunks: Iterable[bytes]) -> Iterator[tuple[int, str]]:
     """A log's lines as ``effective_stream`` gives those of a log with no void record (numbered
-    from 1, ended at ``\n``, ``\r`` and ``\n`` stripped from their ends, bytes that are not UTF-8
+    from 1, ended at ``\\n``, ``\\r`` and ``\\n`` stripped from their ends, bytes that are not UTF-8
     kept as surrogates), read in chunks and cut with no Python step a line (a Python call a
     chunk, the lines through C iterators); lines holding only spaces may come through
     (``feed_counted`` skips them)."""
