@@ -13,7 +13,8 @@ short.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -282,7 +283,7 @@ def _parse_setup(obj: dict[str, Any], t: float) -> Setup:
         known = ", ".join(games.names())
         raise BadEvent(f"setup: unknown game {_short(named.strip().lower())} (games: {known})")
     game = found.name
-    players = check_players(_req(obj, "players", dict, "setup"))
+    players = _players(_req(obj, "players", dict, "setup"))
     discipline = _opt(obj, "discipline", str, "setup")
     if discipline is not None:
         key = discipline.strip().lower().replace(" ", "").replace("-", "").replace("_", "")
@@ -312,6 +313,23 @@ def _parse_setup(obj: dict[str, Any], t: float) -> Setup:
         moyennes={k: float(v) for k, v in moyennes.items()} if moyennes else None,
         distance=distance, extra=_extra(obj, known),
     )
+
+
+#: players' names ``check_players`` has found good (the same few names set up match after match)
+_GOOD_NAMES: set[str] = set()
+_GOOD_NAMES_MAX = 4096
+
+
+def _players(players: dict[str, Any]) -> dict[str, Any]:
+    """``check_players(players)``: two names already found good are not checked again."""
+    if len(players) == 2:
+        p1, p2 = players.get("p1"), players.get("p2")
+        if type(p1) is str and type(p2) is str and p1 in _GOOD_NAMES and p2 in _GOOD_NAMES:
+            return {"p1": p1, "p2": p2}
+    checked = check_players(players)
+    if len(_GOOD_NAMES) < _GOOD_NAMES_MAX:
+        _GOOD_NAMES.update(v for v in checked.values() if type(v) is str)
+    return checked
 
 
 def _parse_goal(obj: dict[str, Any], t: float) -> Goal:
@@ -449,6 +467,87 @@ def parse_line(line: str | bytes) -> Event:
     if kind is Rest and event.positions is not None:  # type: ignore[attr-defined]
         _check_positions(event.positions)  # type: ignore[attr-defined]
     return event
+
+
+class _SetupLine(msgspec.Struct, frozen=True, tag_field="type", tag="setup"):
+    """A set-up line in a batch (``parse_lines``): its fields are read by ``parse_line`` alone."""
+
+
+#: the lines of a batch (``parse_lines``): the sensor events and calls as ``_FAST`` takes them,
+#: a set-up as a mark that the line goes the way of ``parse_line``
+_BATCH = msgspec.json.Decoder(Goal | Pocket | Pin | Cushion | OffTable | Rest | Contact | Strike | Call
+                              | _SetupLine)
+_AT_ITEM = re.compile(r" - at `\$\[(\d+)\]")
+
+
+def parse_lines(texts: Sequence[str]) -> list[Event | None]:
+    """``parse_line`` of many lines in a few msgspec calls: for each line its event, or None
+    where the line must go through ``parse_line`` alone (a set-up, a call with an answer, a
+    line with a fault or with keys to keep: there it gets its event or its error as ever).
+    An event given here is the one ``parse_line`` gives for the line; nothing is raised.
+
+    The lines are decoded together (``Decoder.decode_lines`` over them joined by newlines)
+    only when every line starts with ``{`` and ends with ``}``: then no JSON value can run
+    from one line into the next (after a ``}`` that leaves a value open only ``,``, ``:`` or a
+    closing bracket may come, and a newline cannot stand inside a string), and as many
+    values as lines means one value a line. A batch that fails is decoded again up to the
+    line that failed (msgspec names its index), that line is left to ``parse_line``, and the
+    rest goes on as a batch of its own."""
+    out: list[Event | None] = []
+    start, count = 0, len(texts)
+    while start < count:
+        part = texts[start:] if start else texts
+        # lines read from a file keep their "\n" (``Replay.feed_lines``); the command's do not
+        joined = "".join(part).rstrip("\n") if part[0].endswith("\n") else "\n".join(part)
+        if not (joined.startswith("{") and joined.endswith("}")
+                and joined.count("}\n{") == len(part) - 1 and joined.count("\n") == len(part) - 1):
+            out.extend(_one_by_one(part))  # a line ending in "\r" or spaces, a blank, a newline in a line
+            break
+        try:
+            decoded = _BATCH.decode_lines(joined)
+        except msgspec.ValidationError as exc:
+            found = _AT_ITEM.search(str(exc))
+            bad = int(found.group(1)) if found else -1
+            if not 0 <= bad < len(part):
+                out.extend([None] * len(part))
+                break
+            out.extend(parse_lines(part[:bad]) if bad else ())  # decoded before it, so again
+            out.append(None)
+            start += bad + 1
+            continue
+        except Exception:  # malformed JSON, a number too long, text that is not UTF-8: one by one
+            out.extend(_one_by_one(part))
+            break
+        if len(decoded) != len(part):
+            out.extend([None] * len(part))
+            break
+        out.extend(map(_checked, decoded))
+        break
+    return out
+
+
+def _one_by_one(texts: Sequence[str]) -> list[Event | None]:
+    """Each line left to ``parse_line`` (a batch that cannot be decoded as one)."""
+    return [None] * len(texts)
+
+
+def _checked(event: Any) -> Event | None:
+    """What ``parse_line`` checks after its one-pass decode, for a line decoded in a batch:
+    the event, or None where ``parse_line`` would take the line the long way (or refuse it)."""
+    kind = type(event)
+    if kind is _SetupLine:
+        return None
+    t = event.t
+    if (not 0.0 <= t <= MAX_T or event.extra is not _NO_EXTRA
+            or (kind is Contact and len(event.balls) != 2)
+            or (kind is Call and not _plain_call(event))):
+        return None
+    if kind is Rest and event.positions is not None:
+        try:
+            _check_positions(event.positions)
+        except BadEvent:
+            return None  # ``parse_line`` says what is wrong, in its place
+    return event  # type: ignore[no-any-return]
 
 
 def _plain_call(call: Call) -> bool:

@@ -12,17 +12,20 @@ Every error is one line of at most ``log_checks.MAX_MESSAGE`` characters.
 
 from __future__ import annotations
 
+import codecs
 import gc
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import chain, islice
+from operator import itemgetter, methodcaller
 from typing import Any
 
 import msgspec
 
 from .corrections import dropped, voided_range
 from .errors import BadEvent, TablesenseError
-from .events import Event, Setup, parse_line
+from .events import Event, Setup, parse_line, parse_lines
 from .log_checks import MAX_ECHO, MAX_MESSAGE, TimeOrder, clip
 from .rules import MatchState, ShotEngine, find_engine
 
@@ -156,11 +159,23 @@ class Replay:
                       guard: bool) -> Replay:
         order = self.order
         history = self.history
-        for n, text in lines:
+        stream = iter(lines)
+        while chunk := list(islice(stream, BATCH)):
+            self._feed_chunk(chunk, parse_lines(list(map(_TEXT, chunk))), on_error, guard, order, history)
+        return self
+
+    def _feed_chunk(self, chunk: list[tuple[int, str]], parsed: list[Event | None],
+                    on_error: Callable[[LineError], object] | None, guard: bool, order: TimeOrder,
+                    history: int | None) -> None:
+        """``_feed_counted``'s loop over one batch of lines, their events decoded together
+        (``parse_lines``: None where a line goes through ``parse_line`` alone)."""
+        for (n, text), pre in zip(chunk, parsed):
+            if pre is None and text.isspace():  # a blank line (``counted_lines`` lets them by)
+                continue
             try:
                 if guard and not text.isascii() and (bad := text_problem(text)) is not None:
                     raise BadEvent(bad)
-                event = parse_line(text)
+                event = parse_line(text) if pre is None else pre
                 engine, state = self.engine, self.state
                 if engine is None or state is None or type(event) is Setup:
                     self.apply(event)
@@ -189,7 +204,6 @@ class Replay:
             self.events += 1
             if history is not None and self.events % TRIM_EVERY == 0:
                 trim_history(self.state, history)
-        return self
 
     def to_json(self) -> dict[str, Any]:
         if self.engine is None or self.state is None:
@@ -212,6 +226,9 @@ class NoSetup(BadEvent):
 HISTORY_LINKS = ("checkpoint", "before", "pre")
 #: a replay with a bounded history lets go of old states once per this many events
 TRIM_EVERY = 512
+#: a replay decodes this many lines in one call (``events.parse_lines``)
+BATCH = 256
+_TEXT = itemgetter(1)
 
 
 def history_for(undos: int) -> int:
@@ -298,6 +315,71 @@ def scan_log(lines: Iterable[str]) -> LogScan:
     if pairs:
         drops[match] = dropped(pairs)
     return LogScan(drops, undos)
+
+
+def scan_chunks(chunks: Iterable[bytes]) -> LogScan | None:
+    """``scan_log`` of a log read as bytes in chunks, with no Python step a line: when the log
+    holds no void record (no ``"void"`` anywhere: nearly every log) its scan, the lines that may
+    be undo calls counted by substring search; None when it may hold one (then
+    ``scan_log`` reads it line by line)."""
+    undos = 0
+    tail = b""
+    for chunk in chunks:
+        data = tail + chunk if tail else chunk
+        cut = data.rfind(b"\n") + 1
+        whole, tail = data[:cut], data[cut:]
+        if b'"void"' in whole:
+            return None
+        undos += _undo_lines(whole)
+    if b'"void"' in tail:
+        return None
+    return LogScan({}, undos + _undo_lines(tail))
+
+
+def _undo_lines(data: bytes) -> int:
+    """How many lines of ``data`` hold ``"undo"`` (a line that holds it twice counts once)."""
+    found = data.count(b'"undo"')
+    if found < 2:
+        return found
+    lines, at = 0, data.find(b'"undo"')
+    while at >= 0:
+        lines += 1
+        end = data.find(b"\n", at)
+        if end < 0:
+            break
+        at = data.find(b'"undo"', end)
+    return lines
+
+
+def counted_lines(chunks: Iterable[bytes]) -> Iterator[tuple[int, str]]:
+    """A log's lines as ``effective_stream`` gives those of a log with no void record (numbered
+    from 1, ended at ``\\n``, ``\\r`` and ``\\n`` stripped from their ends, bytes that are not UTF-8
+    kept as surrogates), read in chunks and cut with no Python step a line (a Python call a
+    chunk, the lines through C iterators); lines holding only spaces may come through
+    (``feed_counted`` skips them)."""
+    return chain.from_iterable(map(_Cut(), chain(chunks, (None,))))
+
+
+class _Cut:
+    """``counted_lines``' cut of one chunk (None: the end of the log) into numbered lines."""
+
+    __slots__ = ("decoder", "first", "tail")
+
+    def __init__(self) -> None:
+        self.decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")
+        self.first = 1
+        self.tail = ""
+
+    def __call__(self, chunk: bytes | None) -> Iterator[tuple[int, str]]:
+        text = self.tail + self.decoder.decode(chunk or b"", final=chunk is None)
+        parts = text.split("\n")
+        self.tail = parts.pop() if chunk is not None else ""
+        first = self.first
+        self.first += len(parts)
+        return filter(_TEXT, enumerate(map(_STRIP_CR, parts), first))
+
+
+_STRIP_CR = methodcaller("rstrip", "\r")
 
 
 def effective_stream(reopen: Callable[[], Iterable[str]], scan: LogScan | None = None,

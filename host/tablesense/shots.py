@@ -144,7 +144,9 @@ def _get(event: Any, key: str) -> Any:
 
 
 def _time(event: Any) -> float | None:
-    t = _get(event, "t")
+    t = event.get("t") if isinstance(event, dict) else getattr(event, "t", None)
+    if type(t) is float:  # a parsed event's time: the common case
+        return t
     return float(t) if isinstance(t, (int, float)) and not isinstance(t, bool) else None
 
 
@@ -189,7 +191,7 @@ class Cutter(msgspec.Struct, frozen=True, gc=False):
 
     def feed(self, event: Any) -> tuple[Role, Cutter]:
         """What ``event`` is, and the cutter after it."""
-        kind = _kind(event)
+        kind = event.get("type") if isinstance(event, dict) else event.type
         if kind == "call":
             return (Role.VOID if _get(event, "call") == "void" else Role.CALL), self
         if kind == "setup":
@@ -205,13 +207,13 @@ class Cutter(msgspec.Struct, frozen=True, gc=False):
             return Role.PLAY, self
         if kind == "rest":
             return self._rest_between(event)
-        if self.phase == _SETTLING_PHASE and self._settles(event):
+        if self.phase == _SETTLING_PHASE and kind in _SETTLING and self._settles(event):
             pins = self.settled_pins
             if kind == "pin" and _get(event, "state") != "up":
                 pins = pins | {_get(event, "pin")}
             return Role.SETTLE, self._next(self.shot, self.phase, _later(self.last_t, _time(event)), True,
                                            self.incident_open, pins)
-        if self._opens(event):
+        if self._opens(event, kind):
             opened = self._next(self.shot + 1, _OPEN, None, False, False, _NO_PINS)
             if kind == "strike" and not self.strikes:
                 opened = replace(opened, strikes=True)  # the first strike seen: learnt
@@ -242,8 +244,7 @@ class Cutter(msgspec.Struct, frozen=True, gc=False):
         t, last = _time(event), self.last_t
         return t is not None and last is not None and t - last < self.settle_s
 
-    def _opens(self, event: Any) -> bool:
-        kind = _kind(event)
+    def _opens(self, event: Any, kind: Any) -> bool:
         if self.strike_sensor or self.strikes:
             # a drop or a pin needs the strike; a ball seen rolling (a cushion, a contact, a ball
             # off the table) is a shot whose strike the source missed: a camera says no strike

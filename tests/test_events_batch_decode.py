@@ -1,0 +1,101 @@
+"""A replay decodes its lines in batches (``events.parse_lines``): for each line the event
+``parse_line`` gives, or None where the line goes through ``parse_line`` alone. Whatever
+a batch holds (bad lines, set-ups, lines that only make JSON together, two objects on a
+line), no line may get another event than its own, and a replay in batches names the
+same bad lines with the same errors as one line at a time."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tablesense.errors import BadEvent
+from tablesense.events import parse_line, parse_lines
+from tablesense.replay import Replay
+
+TESTS = Path(__file__).resolve().parent
+MATCH = (TESTS / "matches" / "kegle").glob("*.jsonl")
+
+GOOD = [
+    '{"t": 1.0, "type": "strike", "ball": "red"}',
+    '{"t": 1.5, "type": "cushion", "cushion": 2, "ball": "red"}',
+    '{"t": 2.0, "type": "contact", "balls": ["red", "white"]}',
+    '{"t": 3.0, "type": "rest", "positions": {"red": [0.5, 0.25]}}',
+    '{"t": 3.5, "type": "pin", "pin": 3, "state": "up"}',
+    '{"t": 4.0, "type": "call", "call": "foul", "foul": "jump", "player": "p2"}',
+]
+ODD = [
+    '{"t": 0, "type": "setup", "game": "kegle", "players": {"p1": "Ann", "p2": "Bob"}}',
+    '{"t": 0, "type": "setup", "game": "Golf", "players": {"p1": "Ann", "p2": ""}}',
+    '{"t": 1, "type": "pin", "pin": 3, "state": "down", "ball": "red"}',  # a key to keep
+    '{"t": 1e400, "type": "cushion", "cushion": 1}',
+    '{"t": 1, "type": "contact", "balls": ["red"]}',
+    '{"t": 1, "type": "rest", "positions": {"red": [1]}}',
+    '{"t": 1, "type": "call", "call": "answer", "question": "q1", "answer": null}',
+    '{"t": 1, "type": "flash"}',
+    '{"t": 1, "type": "goal", "goal": "A"',  # not JSON
+    '{"t": 1, "type": "strike"}{"t": 2, "type": "strike"}',  # two objects on one line
+    '{"t": 1, "type": "strike"}, {"t": 2, "type": "rest"}',
+    '{"t": 1, "type": "strike", "x": "',  # these two make one object together
+    '", "ball": "red"}',
+    '{"t": 2, "type": "rest", "p": {',
+    '}}',
+    '   ',
+    '{"t": 1, "type": "strike"}\r',
+    '{"t": 1, "type": "strike", "ball": "red"}\n{"t": 2, "type": "rest"}',  # a newline inside
+    '{"t": 1, "type": "strike", "ball": "\udcff"}',  # not UTF-8, read with surrogates
+    '[1, 2]',
+    '{}',
+]
+
+
+def _one(line: str) -> object:
+    try:
+        return parse_line(line)
+    except BadEvent as exc:
+        return ("error", str(exc))
+    except Exception as exc:
+        return ("raised", type(exc).__name__)
+
+
+def _same(lines: list[str]) -> None:
+    got = parse_lines(lines)
+    assert len(got) == len(lines)
+    for line, event in zip(lines, got, strict=True):
+        if event is not None:
+            assert _one(line) == event, line
+            assert event.to_dict() == parse_line(line).to_dict()
+
+
+@given(st.lists(st.sampled_from(GOOD + ODD), max_size=40))
+def test_a_batch_gives_each_line_its_own_event_or_leaves_it_to_parse_line(lines: list[str]) -> None:
+    _same(lines)
+    _same([line + "\n" for line in lines])  # as read from a file
+
+
+def test_a_batch_of_good_lines_is_decoded_whole_and_a_bad_line_costs_only_itself() -> None:
+    lines = GOOD * 20
+    assert None not in parse_lines(lines)
+    bad = [*lines[:50], ODD[2], *lines[50:]]
+    got = parse_lines(bad)
+    assert got[50] is None
+    assert None not in got[:50] + got[51:]
+
+
+def test_a_replay_in_batches_names_the_same_bad_lines_as_one_line_at_a_time() -> None:
+    rng = random.Random(27)
+    for path in sorted(MATCH)[:6]:
+        lines = [x for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+        for _ in range(3):
+            mixed = list(lines)
+            for _ in range(4):
+                mixed.insert(rng.randrange(1, len(mixed) + 1), rng.choice(ODD[1:]))
+            whole, each = Replay(history=64), Replay(history=64)
+            whole.feed_counted(list(enumerate(mixed, start=1)), guard=True)
+            for n, text in enumerate(mixed, start=1):
+                each.feed_counted([(n, text)], guard=True)
+            assert [str(e) for e in whole.errors] == [str(e) for e in each.errors]
+            assert whole.to_json() == each.to_json()

@@ -1,0 +1,40 @@
+"""``tablesense replay --json`` reads a log in chunks of bytes (``replay.counted_lines``,
+``replay.scan_chunks``) rather than line by line: the same lines with the same numbers, the
+same undo count, whatever the bytes (line ends, blank lines, text that is not UTF-8, a
+character cut between two chunks, no newline at the end)."""
+
+from __future__ import annotations
+
+import io
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tablesense.commands.replay import _reader
+from tablesense.replay import counted_lines, effective_stream, scan_chunks, scan_log
+
+PIECES = [b'{"t": 1, "type": "rest"}', b"\n", b"\r", b"\r\n", b" ", b"\t", b"\xff", "é€".encode(),
+          b'"undo"', b'{"t": 2, "type": "call", "call": "undo"}', b"\x0b", "\u2028".encode()]
+
+
+def _chunked(data: bytes, size: int) -> list[bytes]:
+    return [data[i:i + size] for i in range(0, len(data), size)]
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=60), st.integers(1, 9))
+def test_the_lines_read_in_chunks_are_the_lines_read_one_by_one(pieces: list[bytes], size: int) -> None:
+    data = b"".join(pieces)
+    lines = _reader(io.BytesIO(data))
+    want = [(n, text) for n, text in effective_stream(lines)]
+    got = [(n, text) for n, text in counted_lines(_chunked(data, size)) if not text.isspace()]
+    assert got == want
+    scan = scan_chunks(_chunked(data, size))
+    assert scan == scan_log(lines())
+
+
+def test_a_log_with_a_void_record_is_scanned_line_by_line() -> None:
+    data = (b'{"t": 0, "type": "setup", "game": "golf"}\n'
+            b'{"t": 1, "type": "call", "call": "void", "seqs": [1]}\n')
+    assert scan_chunks(_chunked(data, 7)) is None
+    undo = data.replace(b"void", b"undo")
+    assert scan_chunks([undo]) == scan_log(_reader(io.BytesIO(undo))())
