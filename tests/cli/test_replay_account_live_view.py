@@ -75,7 +75,7 @@ def test_a_question_asked_during_a_long_shot_is_printed_as_with_the_live_view_at
         every_event(m)
         assert account(lines) == fast
     # a ball no sensor named in a hole is asked about, unless the red went in a hole in the
-    # same shot: that fault (5.8) settles the shot whatever the other ball was
+    # same shot: that fault (5.7) settles the shot whatever the other ball was
     red = any(i < n and not p % 2 for i, p, _ in pockets)
     asked = set() if red else {i for i, p, _ in pockets if i < n and p % 2}
     assert fast.count("  ? q") >= len(asked)
