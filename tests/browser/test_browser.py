@@ -213,13 +213,13 @@ def test_referee_starts_a_match_and_corrects_a_shot(ctx: Any, live: LivePub) -> 
     page.wait_for_selector(".shot >> nth=1")
     assert live.call(live.pub.snapshot, "1")["state"]["balls_left"]["p1"] == 3
     page.click(".shot:last-child button.void")  # the older shot: the list is newest first
-    page.wait_for_selector(".status.ok")
+    # it says what it takes back: the shot that counts, shot 1 now that the first is void (the
+    # panel's "OK" of the start may still show for 2.5 s: it says nothing of the void)
+    page.wait_for_function("document.querySelector('#c-undo').textContent === 'Undo shot 1'")
     state = live.call(live.pub.snapshot, "1")["state"]
     assert state["balls_left"]["p1"] == 4
     raw = live.call(live.pub.export_lines, snap["match"]["id"], True)
     assert json.loads(raw[-1])["call"] == "void"  # the log keeps the correction
-    # it says what it takes back: the shot that counts, shot 1 now that the first is void
-    page.wait_for_function("document.querySelector('#c-undo').textContent === 'Undo shot 1'")
     page.click("#c-undo")  # undo takes back the last shot that counts: the second
     page.click("#shots summary")
     page.wait_for_function("document.querySelectorAll('.shot').length === 2")  # the shot and the undo
