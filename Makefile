@@ -60,7 +60,8 @@ broker:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq mosquitto mosquitto-clients >/dev/null; }
 
-# The suite on two workers (pytest-xdist; WORKERS=0 runs it in one process), a test file
+# The suite on two workers (pytest-xdist; WORKERS=0 runs it in one process; WORKERS=3 took
+# 13 minutes, not 17, but a real-time browser test lost a ball's colour once there), a test file
 # on one worker (a module's fixture or soak made once), the costliest files first
 # (tests/conftest.py orders them; --no-loadscope-reorder keeps that order), each property
 # test with a quarter of its examples (tests/conftest.py); test-fast: the tests that run in

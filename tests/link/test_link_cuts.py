@@ -19,6 +19,7 @@ import random
 from pathlib import Path
 
 import pytest
+from effort import share
 
 from tablesense.link.frame import F_ACTIVE
 from tablesense.sim.cable import Cable, CutRun, play_with_cuts
@@ -158,7 +159,7 @@ def dense(kind: str, seed: int) -> list[tuple[float, str, float]]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(share(4, 1)))  # make test: one seed a kind
 @pytest.mark.parametrize("kind", ["cut", "unplug"])
 async def test_overlapping_cuts_at_random_are_lost_only_where_the_board_says_so(
     board: Path, kind: str, seed: int

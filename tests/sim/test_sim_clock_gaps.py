@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from effort import share
 
 from tablesense.table.profile import load_profile
 
@@ -111,7 +112,7 @@ def test_quiet_gaps_across_one_and_several_wraps_lose_no_edge(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", range(share(3, 1)))  # make test: one seed
 def test_random_quiet_gaps_up_to_six_wraps_lose_no_edge(
     seed: int, tmp_path: Path, tablesense_cmd: list[str]
 ) -> None:
