@@ -148,9 +148,11 @@ def test_the_tv_line_waits_for_the_referees_answer_instead_of_naming_who_plays(t
     assert told == "Ann scores, plays on"
 
 
-@pytest.mark.parametrize(("lang", "told"), [("en", "Ann & Cor score, play on"), ("nl", "Ann & Cor scoren, spelen door"),
+@pytest.mark.parametrize(("lang", "told"), [("en", "Ann & Cor score, play on"),
+                                            ("nl", "Ann & Cor scoren, spelen door"),
                                             ("da", "Ann & Cor scorer, spiller videre")])
 def test_a_pair_that_scores_is_told_in_the_plural(tmp_path: Path, lang: str, told: str) -> None:
     """A duo's side is two players: its verb is plural where the language has one (Danish has none)."""
     pub = _pub(tmp_path, {**GOLF, "players": {"p1": ["Ann", "Cor"], "p2": ["Bob", "Dirk"]}}, lang)
-    assert _play(pub, {"t": 1.0, "type": "goal", "goal": "B", "ball": "p1"}, {"t": 2.0, "type": "rest"}) == told
+    goal = {"t": 1.0, "type": "goal", "goal": "B", "ball": "p1"}
+    assert _play(pub, goal, {"t": 2.0, "type": "rest"}) == told
