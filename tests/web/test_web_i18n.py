@@ -54,7 +54,7 @@ def test_every_word_the_pages_ask_for_is_in_the_tables() -> None:
     ("frames", "Gewonnen spellen", "Vundne sæt"),  # golf's frames as the rulings say them (spel, sæt)
     ("frame", "Spel", "Sæt"),
     ("announce.POEDEL", "Poedel", "Nul"),  # the club's word in Dutch; "nil" in the others
-    ("match_points", "Partijpunten", "Kamppoint"),  # not a bare "MP"
+    ("match_points", "Partijpunten", "Matchpoint"),  # not a bare "MP"
     ("lang.nl", "Nederlands", "Nederlands"),  # the language menu says the language, not its code
 ])
 def test_words_that_were_english_or_codes_are_said_in_the_pages_language(key: str, nl: str, da: str) -> None:

@@ -74,7 +74,7 @@ carom_match_won--short = de nastoot bleef te kort: { $player } { $player_plural 
    *[no] wint
     [yes] winnen
 }
-carom_match-points_de-bruijn = wedstrijdpunten { $p1 }-{ $p2 } ({ $scheme })
+carom_match-points_de-bruijn = partijpunten { $p1 }-{ $p2 } ({ $scheme })
 carom_zone = een bal heeft de verboden zone verlaten
 carom_zone_line = een bal op de lijn geldt als in de zone
 carom_zone_dedans = DEDANS ({ $corner })
