@@ -2,7 +2,8 @@
 broker-config`` (password file, ACL, config) on a free loopback port; stopped at teardown,
 also when a test fails. Mosquitto comes from Debian (``make test`` and ``.ci/run`` install it).
 
-No tests here; the test_league_mqtt* modules import the ``broker`` fixture.
+No tests here; the test_league_mqtt* modules import the ``broker`` fixture (and
+``free_port``, ``wait_port`` of tests/helpers/ports.py through it).
 """
 
 from __future__ import annotations
@@ -10,34 +11,15 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers.ports import free_port, wait_port
 
 PUBS = ("kroeg", "zaal", "hoek")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_port(port: int, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
 
 
 class Broker:

@@ -7,21 +7,15 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
+from helpers.ports import free_port
 
 from tablesense.sim import fitl
 from tablesense.table.profile import board_config, load_profile
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("", 0))  # free on every address: `run` listens on 0.0.0.0
-        return int(s.getsockname()[1])
 
 
 def _children(pid: int) -> set[int]:
@@ -110,7 +104,7 @@ def _firmware_child(proc: subprocess.Popen[str], timeout: float = 20) -> int:
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_run_stops_on_sigterm_and_sigint_with_exit_0_and_no_traceback(
         tablesense_cmd: list[str], tmp_path: Path, sig: int) -> None:
-    proc = subprocess.Popen([*tablesense_cmd, "run", "--tables", "1", "--port-http", str(_free_port()),
+    proc = subprocess.Popen([*tablesense_cmd, "run", "--tables", "1", "--port-http", str(free_port("")),
                              "--db", str(tmp_path / "pub.db")],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     _wait_for(proc, "scoreboard on")

@@ -16,7 +16,6 @@ it restarts; the host is SIGKILLed as a power cut or the OOM killer does.
 from __future__ import annotations
 
 import signal
-import socket
 import sqlite3
 import subprocess
 import time
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.ports import free_port
 from paths import ROOT
 from test_host_crash import _first_checkpoint, _logged
 
@@ -34,12 +34,6 @@ from tablesense.table.profile import board_config_json, load_profile
 pytestmark = [pytest.mark.micropython, pytest.mark.slow]
 
 QUIET_MS = 300
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _profile(tmp: Path) -> Path:
@@ -90,7 +84,7 @@ def test_a_board_rebooted_while_its_host_was_down_goes_on_after_the_logs_latest_
     board.write_text(board_config_json(load_profile(profile)), encoding="utf-8")
     db = tmp_path / "pub.db"
     argv = [*tablesense_cmd, "run", "--serial", "", "--profile", str(profile), "--db", str(db),
-            "--http", f"127.0.0.1:{_free_port()}", "--wait"]
+            "--http", f"127.0.0.1:{free_port()}", "--wait"]
     fws: list[FirmwareProcess] = [start_firmware(board, realtime=True)]
     cable = Cable(fws[0].port)
     argv[argv.index("--serial") + 1] = cable.url

@@ -22,6 +22,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from helpers.ports import free_port, wait_port
 
 from tablesense.pub import Pub
 from tablesense.store import Store
@@ -223,9 +224,7 @@ def test_a_thousand_slow_clients_from_16_addresses_leave_another_answered(tables
     """`tablesense run` under systemd's 1024 descriptors; 1,000 clients from 16 addresses
     open connections and trickle a request head a byte at a time (was: another address
     got 5-9 answers of 13). Another address gets all 13, each in under 3 s, none 5xx."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
 
     def systemd_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
@@ -237,14 +236,7 @@ def test_a_thousand_slow_clients_from_16_addresses_leave_another_answered(tables
                                 stderr=out, preexec_fn=systemd_limit)
     slow: list[socket.socket] = []
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline and proc.poll() is None
-                time.sleep(0.1)
+        wait_port(port, 20, proc)
         for k in range(1000):
             sock = _slow_client(port, f"127.0.3.{1 + k % 16}")
             if sock is not None:

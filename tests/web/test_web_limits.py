@@ -17,6 +17,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+from helpers.ports import free_port, wait_port
 
 from tablesense.pub import Pub
 from tablesense.store import Store
@@ -142,9 +143,7 @@ async def test_the_connection_cap_says_so_once_and_lets_clients_in_again(tmp_pat
 def test_hundreds_of_idle_sockets_leave_the_scoreboard_answering(tablesense_cmd: list[str],
                                                                  tmp_path: Path) -> None:
     """500 idle sockets from 127.0.0.1 against `tablesense run` under systemd's 1024 descriptors."""
-    with socket.socket() as s:
-        s.bind(("", 0))  # free on every address: `run` listens on 0.0.0.0
-        port = s.getsockname()[1]
+    port = free_port("")
 
     def systemd_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
@@ -156,14 +155,7 @@ def test_hundreds_of_idle_sockets_leave_the_scoreboard_answering(tablesense_cmd:
                                 stderr=out, preexec_fn=systemd_limit)
     socks: list[socket.socket] = []
     try:
-        deadline = time.monotonic() + 15
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline and proc.poll() is None
-                time.sleep(0.1)
+        wait_port(port, 15, proc)
         socks = _idle_sockets(port, 500)
         time.sleep(1.5)
         fds = len(os.listdir(f"/proc/{proc.pid}/fd"))
