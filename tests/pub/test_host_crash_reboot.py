@@ -20,10 +20,10 @@ import sqlite3
 import subprocess
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 from helpers.ports import free_port
+from helpers.waits import wait_until, within
 from paths import ROOT
 from test_host_crash import _first_checkpoint, _logged
 
@@ -59,22 +59,6 @@ def _incidents(db: Path) -> list[str]:
         con.close()
 
 
-def _within(what: Any, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while not what():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
-
-
-def _until(what: Any, timeout: float, why: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not what():
-        assert time.monotonic() < deadline, why
-        time.sleep(0.05)
-
-
 @pytest.mark.parametrize("logged_first", [1, 3], ids=["after-one-cushion", "after-three-cushions"])
 @pytest.mark.parametrize("host_first", [False, True], ids=["board-back-first", "host-back-first"])
 def test_a_board_rebooted_while_its_host_was_down_goes_on_after_the_logs_latest_time(
@@ -101,9 +85,9 @@ def test_a_board_rebooted_while_its_host_was_down_goes_on_after_the_logs_latest_
         # shot B 3 s after shot A: a heartbeat comes between A's rest and B (one a second),
         # the quiet point at which the host saves the checkpoint it will resume from
         fws[0].send_edges(_shot(a, [1, 2, 3]) + _shot(a + 3_000_000, [4, 3, 2, 1, 4, 3, 2, 1]))
-        _until(lambda: _first_checkpoint(db, host) > a, 60, "no checkpoint after shot A")
+        wait_until(lambda: _first_checkpoint(db, host) > a, 60, "no checkpoint after shot A")
         # shot A ends with its rest; shot B has logged its first cushions: the host is killed
-        _until(lambda: sum(e["type"] == "cushion" for e in _logged(db)) >= 3 + logged_first, 60,
+        wait_until(lambda: sum(e["type"] == "cushion" for e in _logged(db)) >= 3 + logged_first, 60,
                "the host did not log the shots")
         host.send_signal(signal.SIGKILL)
         host.wait(10)
@@ -121,7 +105,7 @@ def test_a_board_rebooted_while_its_host_was_down_goes_on_after_the_logs_latest_
             host = start()
         c = 1_500_000  # shot C, 1.5 s after the new boot
         fws[-1].send_edges(_shot(c, [2, 4]))
-        shot_c = _within(lambda: _logged(db)[-1:] == [{"t": _logged(db)[-1]["t"], "type": "rest"}]
+        shot_c = within(lambda: _logged(db)[-1:] == [{"t": _logged(db)[-1]["t"], "type": "rest"}]
                          and sum(e["type"] == "cushion" for e in _logged(db)) >= 3 + logged_first + 2
                          and time.monotonic() - booted > 3.0, 60)
     finally:
