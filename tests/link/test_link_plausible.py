@@ -5,10 +5,8 @@ The test plays the device on a pty with frames it forges (issue 12, finding 5)."
 from __future__ import annotations
 
 import asyncio
-import os
 
-import pytest
-from test_link_transport import Pty
+from helpers.pty_device import Pty
 
 from tablesense.link import Link, LinkStatus
 from tablesense.link.frame import (
@@ -20,15 +18,6 @@ from tablesense.link.frame import (
     HelloFrame,
     encode_frame,
 )
-
-
-@pytest.fixture
-def pty():
-    p = Pty()
-    os.set_blocking(p.master, False)
-    yield p
-    p.close()
-
 
 UP = 10_000_000  # the device has been up 10 s when the host connects
 
