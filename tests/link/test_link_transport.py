@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from helpers.link_reader import read_link
 from helpers.pty_device import Pty
 
 from tablesense.link import Link, LinkError, LinkStatus
@@ -35,24 +36,7 @@ def compressed_time(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def take(link: Link, n_frames: int, device, timeout: float = 5.0) -> tuple[list, list[LinkStatus]]:  # type: ignore[no-untyped-def]
-    frames: list = []
-    statuses: list[LinkStatus] = []
-
-    async def run() -> None:
-        async for item in link.items():
-            if isinstance(item, LinkStatus):
-                statuses.append(item)
-                await device(item)
-            elif isinstance(item, EventFrame):
-                frames.append(item)
-                if len(frames) == n_frames:
-                    return
-
-    try:
-        await asyncio.wait_for(run(), timeout)
-    finally:
-        link.close()
-    return frames, statuses
+    return await read_link(link, lambda frames, _: len(frames) == n_frames, timeout, device)
 
 
 async def test_link_asks_hello_and_survives_garbage_and_corrupt_frames(pty: Pty) -> None:
