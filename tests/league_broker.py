@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from helpers.ports import free_port, wait_port
+from helpers.processes import stop
 
 PUBS = ("kroeg", "zaal", "hoek")
 
@@ -44,13 +45,8 @@ class Broker:
 
     def stop(self) -> None:
         """SIGTERM: Mosquitto saves the queued messages of persistent sessions, then exits."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+        if self.proc is not None:
+            stop(self.proc)
         self.proc = None
 
 

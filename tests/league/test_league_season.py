@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.processes import stop
 from league_broker import Broker, broker, free_port, wait_port  # noqa: F401 (the fixture)
 from league_play import direct_standings, match_events, play
 from test_league_mqtt import until
@@ -100,13 +101,8 @@ class League:
         self.proc.wait(10)
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        if self.proc is not None:
+            stop(self.proc, kill_timeout=None)
 
     def page(self) -> dict[str, Any]:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.http}/api/league", timeout=5) as r:

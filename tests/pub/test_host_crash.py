@@ -34,6 +34,7 @@ from typing import Any
 import pytest
 from effort import share
 from helpers.ports import free_port
+from helpers.processes import stop
 from paths import ROOT
 
 from tablesense.sim.fitl import FirmwareProcess, start_firmware
@@ -167,12 +168,7 @@ def test_a_host_killed_at_random_moments_loses_and_doubles_nothing(
             while time.monotonic() < deadline and len(_logged(db)) < len(want):
                 time.sleep(0.3)
         finally:
-            host.send_signal(signal.SIGTERM)
-            try:
-                host.wait(15)
-            except subprocess.TimeoutExpired:
-                host.kill()
-                host.wait(5)
+            stop(host, timeout=15)
             stderr.append(host.stderr.read() if host.stderr else "")
     got = _logged(db)
     said = "\n".join(stderr)

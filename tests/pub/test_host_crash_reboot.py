@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from helpers.ports import free_port
+from helpers.processes import stop
 from helpers.waits import wait_until, within
 from paths import ROOT
 from test_host_crash import _first_checkpoint, _logged
@@ -109,12 +110,7 @@ def test_a_board_rebooted_while_its_host_was_down_goes_on_after_the_logs_latest_
                          and sum(e["type"] == "cushion" for e in _logged(db)) >= 3 + logged_first + 2
                          and time.monotonic() - booted > 3.0, 60)
     finally:
-        host.send_signal(signal.SIGTERM)
-        try:
-            host.wait(15)
-        except subprocess.TimeoutExpired:
-            host.kill()
-            host.wait(5)
+        stop(host, timeout=15)
         stderr.append(host.stderr.read() if host.stderr else "")
         cable.close()
         for fw in fws:
