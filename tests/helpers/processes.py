@@ -1,11 +1,29 @@
-"""Stopping a program a test started: asked first (SIGTERM, or the signal the test is about),
-killed if it has not ended in time, and waited for either way, so that no test leaves one
-running."""
+"""The programs a test starts: ``tablesense run`` as systemd runs it, and stopping any of
+them: asked first (SIGTERM, or the signal the test is about), killed if it has not ended in
+time, and waited for either way, so that no test leaves one running."""
 
 from __future__ import annotations
 
+import resource
 import signal
 import subprocess
+from pathlib import Path
+
+SYSTEMD_NOFILE = 1024  # the descriptors systemd gives a service (its LimitNOFILE soft limit)
+
+
+def start_run(tablesense_cmd: list[str], port: int, tmp_path: Path,
+              nofile: int = SYSTEMD_NOFILE) -> subprocess.Popen:  # type: ignore[type-arg]
+    """``tablesense run --tables 1`` on ``port`` with ``nofile`` descriptors at most, its match
+    log ``pub.db`` and its stderr ``stderr`` in ``tmp_path``."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
+
+    with (tmp_path / "stderr").open("wb") as err:
+        return subprocess.Popen([*tablesense_cmd, "run", "--tables", "1", "--port-http", str(port),
+                                 "--db", str(tmp_path / "pub.db")], stdout=subprocess.DEVNULL,
+                                stderr=err, preexec_fn=limit)
 
 
 def stop(proc: subprocess.Popen, sig: int = signal.SIGTERM, timeout: float = 10.0,  # type: ignore[type-arg]

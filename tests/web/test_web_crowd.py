@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import resource
 import socket
-import subprocess
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -23,6 +22,7 @@ from typing import Any
 import aiohttp
 import pytest
 from helpers.ports import free_port, wait_port
+from helpers.processes import start_run, stop
 
 from tablesense.pub import Pub
 from tablesense.store import Store
@@ -225,15 +225,8 @@ def test_a_thousand_slow_clients_from_16_addresses_leave_another_answered(tables
     open connections and trickle a request head a byte at a time (was: another address
     got 5-9 answers of 13). Another address gets all 13, each in under 3 s, none 5xx."""
     port = free_port()
-
-    def systemd_limit() -> None:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
-
+    proc = start_run(tablesense_cmd, port, tmp_path)  # under systemd's 1024 descriptors
     stderr = tmp_path / "stderr"
-    with stderr.open("wb") as out:
-        proc = subprocess.Popen([*tablesense_cmd, "run", "--tables", "1", "--port-http", str(port),
-                                 "--db", str(tmp_path / "pub.db")], stdout=subprocess.DEVNULL,
-                                stderr=out, preexec_fn=systemd_limit)
     slow: list[socket.socket] = []
     try:
         wait_port(port, 20, proc)
@@ -261,8 +254,7 @@ def test_a_thousand_slow_clients_from_16_addresses_leave_another_answered(tables
     finally:
         for sock in slow:
             sock.close()
-        proc.terminate()
-        proc.wait(10)
+        stop(proc)
     assert answers == [b"HTTP/1.1 200 OK"] * 13, answers
     assert max(times) < 3.0, times
     err = stderr.read_bytes()

@@ -8,9 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import resource
 import socket
-import subprocess
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -18,6 +16,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 from helpers.ports import free_port, wait_port
+from helpers.processes import start_run, stop
 
 from tablesense.pub import Pub
 from tablesense.store import Store
@@ -144,15 +143,8 @@ def test_hundreds_of_idle_sockets_leave_the_scoreboard_answering(tablesense_cmd:
                                                                  tmp_path: Path) -> None:
     """500 idle sockets from 127.0.0.1 against `tablesense run` under systemd's 1024 descriptors."""
     port = free_port("")
-
-    def systemd_limit() -> None:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
-
+    proc = start_run(tablesense_cmd, port, tmp_path)  # under systemd's 1024 descriptors
     stderr = tmp_path / "stderr"
-    with stderr.open("wb") as out:
-        proc = subprocess.Popen([*tablesense_cmd, "run", "--tables", "1", "--port-http", str(port),
-                                 "--db", str(tmp_path / "pub.db")], stdout=subprocess.DEVNULL,
-                                stderr=out, preexec_fn=systemd_limit)
     socks: list[socket.socket] = []
     try:
         wait_port(port, 15, proc)
@@ -172,8 +164,7 @@ def test_hundreds_of_idle_sockets_leave_the_scoreboard_answering(tablesense_cmd:
     finally:
         for s in socks:
             s.close()
-        proc.terminate()
-        proc.wait(10)
+        stop(proc)
     assert len(err) < 2000, err[-2000:]  # a line or two, not a traceback per socket
     assert b"Traceback" not in err
     assert err.count(b"(the limit per client)") == 1  # one line when the cap is reached
