@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from helpers.edges import AHEAD_US, shifted
+from helpers.waits import for_at_most
 
 from tablesense.link import Link, LinkStatus
 from tablesense.link.frame import EventFrame, HeartbeatFrame, encode_frame
@@ -61,10 +62,7 @@ async def forged_run(
                     return
 
     try:
-        async with asyncio.timeout(n / rate + 20):
-            await read()
-    except TimeoutError:
-        pass
+        await for_at_most(n / rate + 20, read())
     finally:
         link.close()
         cable.close()

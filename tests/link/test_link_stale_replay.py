@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from helpers.pty_device import Pty
+from helpers.waits import for_at_most
 from test_link_plausible import ev, heartbeat, hello, played, script
 from test_link_reboots import edges
 
@@ -81,10 +82,7 @@ async def stale_replay(board: Path, written: int | None) -> tuple[list[EventFram
                 return
 
     try:
-        async with asyncio.timeout(40):
-            await read()
-    except TimeoutError:
-        pass
+        await for_at_most(40, read())
     finally:
         link.close()
         for p in procs:
