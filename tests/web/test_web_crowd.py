@@ -23,6 +23,7 @@ import aiohttp
 import pytest
 from helpers.ports import free_port, wait_port
 from helpers.processes import start_run, stop
+from helpers.socket_crowd import connecting
 
 from tablesense.pub import Pub
 from tablesense.store import Store
@@ -206,17 +207,10 @@ async def test_an_idle_guest_screen_is_closed_and_a_fresh_guest_gets_in_after_th
 
 
 def _slow_client(port: int, addr: str) -> socket.socket | None:
-    s = socket.socket()
-    s.setblocking(False)
     try:
-        s.bind((addr, 0))
-        s.connect(("127.0.0.1", port))
-    except BlockingIOError:
-        pass
+        return connecting(port, addr)
     except OSError:
-        s.close()
         return None
-    return s
 
 
 def test_a_thousand_slow_clients_from_16_addresses_leave_another_answered(tablesense_cmd: list[str],

@@ -17,6 +17,7 @@ import aiohttp
 import pytest
 from helpers.ports import free_port, wait_port
 from helpers.processes import start_run, stop
+from helpers.socket_crowd import connecting
 
 from tablesense.pub import Pub
 from tablesense.store import Store
@@ -106,16 +107,7 @@ async def test_a_slow_body_is_refused(app) -> None:  # type: ignore[no-untyped-d
 # --- connections -------------------------------------------------------------------------------
 
 def _idle_sockets(port: int, n: int) -> list[socket.socket]:
-    socks = []
-    for _ in range(n):
-        s = socket.socket()
-        s.setblocking(False)
-        try:
-            s.connect(("127.0.0.1", port))
-        except BlockingIOError:
-            pass
-        socks.append(s)
-    return socks
+    return [connecting(port) for _ in range(n)]
 
 
 async def test_the_connection_cap_says_so_once_and_lets_clients_in_again(tmp_path: Path, capfd) -> None:  # type: ignore[no-untyped-def]
