@@ -17,8 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers.ports import free_port, wait_port
-from helpers.processes import stop
+from helpers.ports import free_port, wait_port  # noqa: F401 (the league tests and the soak import it from here)
+from helpers.processes import start_listening, stop
 
 PUBS = ("kroeg", "zaal", "hoek")
 
@@ -34,14 +34,8 @@ class Broker:
         return f"mqtt://{user}:{password or self.passwords[user]}@127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        with open(self.dir / "mosquitto.log", "ab") as log:
-            self.proc = subprocess.Popen(["mosquitto", "-c", str(self.dir / "mosquitto.conf")],
-                                         stdout=subprocess.DEVNULL, stderr=log)
-        try:
-            wait_port(self.port, 30)  # a loaded machine starts it slowly
-        except OSError:
-            self.stop()  # not left running when it never answered
-            raise
+        self.proc = start_listening(["mosquitto", "-c", str(self.dir / "mosquitto.conf")], self.port,
+                                    self.dir / "mosquitto.log", 30)
 
     def stop(self) -> None:
         """SIGTERM: Mosquitto saves the queued messages of persistent sessions, then exits."""

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from helpers.ports import free_port
+from helpers.processes import signalled
 
 from tablesense.sim import fitl
 from tablesense.table.profile import board_config, load_profile
@@ -80,15 +81,10 @@ def _wait_for(proc: subprocess.Popen[str], what: str, stream: str = "stdout", ti
 
 def _stop(proc: subprocess.Popen[str], sig: int) -> tuple[int, str]:
     kids = _children(proc.pid)
-    proc.send_signal(sig)
-    try:
-        _out, err = proc.communicate(timeout=20)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    code, err = signalled(proc, sig, 20)
     left = _gone(kids)
     assert not left, f"left behind: {left}"
-    return proc.returncode, err
+    return code, err
 
 
 def _firmware_child(proc: subprocess.Popen[str], timeout: float = 20) -> int:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.processes import stop
+from helpers.processes import start_listening, stop
 from league_broker import Broker, broker, free_port, wait_port  # noqa: F401 (the fixture)
 from league_play import direct_standings, match_events, play
 from test_league_mqtt import until
@@ -85,15 +85,9 @@ class League:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        with open(self.db.with_suffix(".log"), "ab") as log:
-            self.proc = subprocess.Popen([sys.executable, "-m", "tablesense", "league", "serve", "--broker",
-                                          self.broker.url("league"), "--db", str(self.db),
-                                          "--http", f"127.0.0.1:{self.http}"], stdout=log, stderr=log)
-        try:
-            wait_port(self.http, 60)  # a loaded machine starts it slowly
-        except OSError:
-            self.stop()  # not left running when it never answered
-            raise
+        argv = [sys.executable, "-m", "tablesense", "league", "serve", "--broker", self.broker.url("league"),
+                "--db", str(self.db), "--http", f"127.0.0.1:{self.http}"]
+        self.proc = start_listening(argv, self.http, self.db.with_suffix(".log"), 60, output=True)
 
     def kill(self) -> None:
         assert self.proc is not None
