@@ -25,9 +25,9 @@ from typing import Any
 
 import pytest
 from helpers.processes import start_listening, stop
+from helpers.waits import until
 from league_broker import Broker, broker, free_port, wait_port  # noqa: F401 (the fixture)
 from league_play import direct_standings, match_events, play
-from test_league_mqtt import until
 
 from tablesense.league import LeagueStore, Player
 from tablesense.league.broker_url import parse_broker_url
