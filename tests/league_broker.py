@@ -2,7 +2,8 @@
 broker-config`` (password file, ACL, config) on a free loopback port; stopped at teardown,
 also when a test fails. Mosquitto comes from Debian (``make test`` and ``.ci/run`` install it).
 
-No tests here; the test_league_mqtt* modules import the ``broker`` fixture.
+No tests here; the test_league_mqtt* modules import the ``broker`` fixture (and
+``free_port``, ``wait_port`` of tests/helpers/ports.py through it).
 """
 
 from __future__ import annotations
@@ -10,34 +11,16 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers.ports import free_port, wait_port  # noqa: F401 (the league tests and the soak import it from here)
+from helpers.processes import start_listening, stop
 
 PUBS = ("kroeg", "zaal", "hoek")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_port(port: int, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
 
 
 class Broker:
@@ -51,24 +34,13 @@ class Broker:
         return f"mqtt://{user}:{password or self.passwords[user]}@127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        with open(self.dir / "mosquitto.log", "ab") as log:
-            self.proc = subprocess.Popen(["mosquitto", "-c", str(self.dir / "mosquitto.conf")],
-                                         stdout=subprocess.DEVNULL, stderr=log)
-        try:
-            wait_port(self.port, 30)  # a loaded machine starts it slowly
-        except OSError:
-            self.stop()  # not left running when it never answered
-            raise
+        self.proc = start_listening(["mosquitto", "-c", str(self.dir / "mosquitto.conf")], self.port,
+                                    self.dir / "mosquitto.log", 30)
 
     def stop(self) -> None:
         """SIGTERM: Mosquitto saves the queued messages of persistent sessions, then exits."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+        if self.proc is not None:
+            stop(self.proc)
         self.proc = None
 
 

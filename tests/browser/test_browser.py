@@ -6,7 +6,6 @@ import asyncio
 import json
 import threading
 import time
-from collections.abc import Iterator
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,6 @@ from tablesense.store import Store
 from tablesense.web.server import start
 
 pytestmark = pytest.mark.browser
-
 
 
 class LivePub:
@@ -60,13 +58,6 @@ class LivePub:
         self.run(self.runner.cleanup())
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
-
-
-@pytest.fixture
-def live(tmp_path: Path) -> Iterator[LivePub]:
-    pub = LivePub(str(tmp_path / "pub.db"), ["1", "2"])
-    yield pub
-    pub.close()
 
 
 def _page(ctx: Any, width: int = 1280, height: int = 720) -> Any:

@@ -3,8 +3,6 @@ screen; a page reached through a foreign host name (DNS rebinding) gets nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,13 +12,6 @@ from test_browser import LivePub
 from tablesense.web.guard import tv_code
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def live(tmp_path: Path) -> Iterator[LivePub]:
-    pub = LivePub(str(tmp_path / "pub.db"), ["1", "2"])
-    yield pub
-    pub.close()
 
 
 def _code(live: LivePub, table: str = "1") -> str:

@@ -7,8 +7,6 @@ everything the referee does is a tap on the panel at 390 x 844, as on a phone.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,14 +16,6 @@ from tablesense.rules.golf.geometry import REPLACEMENT_SPOTS
 from tablesense.web.guard import tv_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-@pytest.fixture
-def live(tmp_path: Path) -> Iterator[LivePub]:
-    pub = LivePub(str(tmp_path / "pub.db"), ["1", "2"])
-    yield pub
-    pub.close()
-
 
 
 class Referee:

@@ -5,8 +5,6 @@ The table's sensors are the test (``LivePub.submit``); the referee only taps, on
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,11 +21,7 @@ HANDS = {
 }
 
 
-@pytest.fixture
-def live(tmp_path: Path) -> Iterator[LivePub]:
-    pub = LivePub(str(tmp_path / "pub.db"), ["1"])
-    yield pub
-    pub.close()
+LIVE_TABLES = ("1",)  # the pub's tables (tests/browser/conftest.py: live)
 
 
 @pytest.mark.parametrize("lang", list(HANDS))

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,11 +43,7 @@ def tonight(path: str, game: str, scheme: str,
     return pub, told[pub]
 
 
-@pytest.fixture
-def live(tmp_path: Path) -> Iterator[LivePub]:
-    pub = LivePub(str(tmp_path / "pub.db"), ["1"])
-    yield pub
-    pub.close()
+LIVE_TABLES = ("1",)  # the pub's tables (tests/browser/conftest.py: live)
 
 
 def keep(live: LivePub, tmp_path: Path, name: str, cards: list[Any]) -> PubNights:

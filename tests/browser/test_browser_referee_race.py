@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,12 +24,7 @@ SETUPS = {"golf": {"game": "golf", "players": {"p1": "Ann", "p2": "Bob"}},
 CUSHION = {"golf": None, "carom": None, "kegle": "red"}
 
 
-@pytest.fixture
-def live(tmp_path: Path) -> Iterator[LivePub]:
-    pub = LivePub(str(tmp_path / "pub.db"), ["1"])
-    yield pub
-    pub.close()
-
+LIVE_TABLES = ("1",)  # the pub's tables (tests/browser/conftest.py: live)
 
 
 def _panel(ctx: Any, live: LivePub) -> Any:

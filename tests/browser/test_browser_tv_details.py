@@ -4,8 +4,6 @@ language, a waiting spot's badge that neither widens the middle column nor squee
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,14 +11,6 @@ from screen_checks import box, shown, tv_url
 from test_browser import LivePub, _page
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def live(tmp_path: Path) -> Iterator[LivePub]:
-    pub = LivePub(str(tmp_path / "pub.db"), ["1", "2"])
-    yield pub
-    pub.close()
-
 
 
 def _tv(ctx: Any, live: LivePub, table: str) -> Any:

@@ -6,7 +6,6 @@ The pictures go to tmp; with TABLESENSE_SCREENSHOTS=1 they go to docs/screenshot
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,12 +31,7 @@ GAMES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
 PAINT = {"red": "rgb(210, 48, 42)", "yellow": "rgb(242, 194, 48)", "white": "rgb(244, 241, 230)"}
 
 
-@pytest.fixture
-def live(tmp_path: Path) -> Iterator[LivePub]:
-    pub = LivePub(str(tmp_path / "pub.db"), ["1", "2", "3"])
-    yield pub
-    pub.close()
-
+LIVE_TABLES = ("1", "2", "3")  # the pub's tables (tests/browser/conftest.py: live)
 
 
 class Table:

@@ -10,7 +10,6 @@ import os
 import queue
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -19,6 +18,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+from helpers.ports import free_port
 from paths import ROOT
 
 from tablesense.command_line.phone_address import phone_address
@@ -66,14 +66,6 @@ class Running:
         return self.proc.returncode, self.proc.stderr.read()
 
 
-def _free_port(host: str) -> int:
-    """A port free on ``host`` (``""``: on every address, as ``run`` listens by default);
-    ``run`` takes no port 0, a pub's TVs and phones keep its address."""
-    with socket.socket() as s:
-        s.bind((host, 0))
-        return int(s.getsockname()[1])
-
-
 def _started(out: str) -> dict[str, str]:
     """The QR address, a table's token and TV code, and the URL on this PC, from the start lines."""
     found = {
@@ -98,7 +90,7 @@ async def _tv_qr(local: str, code: str) -> bytes:
 
 async def test_run_serves_the_pubs_network_and_the_qr_code_carries_the_address_it_prints(
         tmp_path: Path) -> None:
-    run = Running(["--tables", "1", "--http", str(_free_port(""))], tmp_path)
+    run = Running(["--tables", "1", "--http", str(free_port(""))], tmp_path)
     try:
         started = _started(run.start_lines())
         port = started["port"]
@@ -117,7 +109,7 @@ async def test_run_serves_the_pubs_network_and_the_qr_code_carries_the_address_i
 
 async def test_http_on_loopback_keeps_it_on_this_pc_with_one_line_saying_phones_cannot_reach_it(
         tmp_path: Path) -> None:
-    run = Running(["--tables", "1", "--http", f"127.0.0.1:{_free_port('127.0.0.1')}"], tmp_path)
+    run = Running(["--tables", "1", "--http", f"127.0.0.1:{free_port('127.0.0.1')}"], tmp_path)
     try:
         started = _started(run.start_lines())
         port = started["port"]

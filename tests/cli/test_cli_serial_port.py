@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from helpers.ports import free_port
 
 from tablesense.sim import fitl
 from tablesense.table.profile import board_config, load_profile
@@ -22,19 +22,11 @@ CLI = [sys.executable, "-m", "tablesense"]
 
 def _refused_url() -> str:
     """A socket:// URL on which nobody listens (a port just freed)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return f"socket://127.0.0.1:{s.getsockname()[1]}"
-
-
-def _free_port() -> str:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return str(s.getsockname()[1])
+    return f"socket://127.0.0.1:{free_port()}"
 
 
 def _commands(port: str) -> list[list[str]]:
-    return [["monitor", "--serial", port], ["run", "--serial", port, "--http", _free_port()],
+    return [["monitor", "--serial", port], ["run", "--serial", port, "--http", str(free_port())],
             ["doctor", "--serial", port], ["flash", "--serial", port, "--no-check"]]
 
 
@@ -69,7 +61,7 @@ def test_with_wait_the_command_waits_for_the_board_to_appear(tmp_path: Path, com
     argv = [*CLI, command, "--serial", str(port), "--wait"]
     argv += ["--profile", "golf"]
     if command == "run":
-        argv += ["--http", _free_port(), "--db", str(tmp_path / "pub.db")]
+        argv += ["--http", str(free_port()), "--db", str(tmp_path / "pub.db")]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stderr is not None

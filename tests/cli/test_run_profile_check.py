@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import signal
-import socket
 import subprocess
 import threading
 import time
@@ -13,16 +12,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from helpers.ports import free_port
 
 from tablesense.pipeline import SWITCH_WAIT
 from tablesense.sim import fitl
 from tablesense.table.profile import board_config, load_profile
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("", 0))  # free on every address: `run` listens on 0.0.0.0
-        return int(s.getsockname()[1])
 
 
 def _run_until(cmd: list[str], tmp_path: Path, port: str, profile: str,
@@ -30,7 +24,7 @@ def _run_until(cmd: list[str], tmp_path: Path, port: str, profile: str,
     """``tablesense run`` on the board until ``done`` holds for what it said on stderr so
     far ((when, line) pairs), at most ``timeout`` s; then stopped as systemd stops it."""
     proc = subprocess.Popen([*cmd, "run", "--port", port, "--profile", profile,
-                             "--port-http", str(_free_port()), "--db", str(tmp_path / "pub.db")],
+                             "--port-http", str(free_port("")), "--db", str(tmp_path / "pub.db")],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     said: list[tuple[float, str]] = []
 

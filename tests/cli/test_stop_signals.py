@@ -7,21 +7,16 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
+from helpers.ports import free_port
+from helpers.processes import signalled
 
 from tablesense.sim import fitl
 from tablesense.table.profile import board_config, load_profile
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("", 0))  # free on every address: `run` listens on 0.0.0.0
-        return int(s.getsockname()[1])
 
 
 def _children(pid: int) -> set[int]:
@@ -86,15 +81,10 @@ def _wait_for(proc: subprocess.Popen[str], what: str, stream: str = "stdout", ti
 
 def _stop(proc: subprocess.Popen[str], sig: int) -> tuple[int, str]:
     kids = _children(proc.pid)
-    proc.send_signal(sig)
-    try:
-        _out, err = proc.communicate(timeout=20)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    code, err = signalled(proc, sig, 20)
     left = _gone(kids)
     assert not left, f"left behind: {left}"
-    return proc.returncode, err
+    return code, err
 
 
 def _firmware_child(proc: subprocess.Popen[str], timeout: float = 20) -> int:
@@ -110,7 +100,7 @@ def _firmware_child(proc: subprocess.Popen[str], timeout: float = 20) -> int:
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_run_stops_on_sigterm_and_sigint_with_exit_0_and_no_traceback(
         tablesense_cmd: list[str], tmp_path: Path, sig: int) -> None:
-    proc = subprocess.Popen([*tablesense_cmd, "run", "--tables", "1", "--port-http", str(_free_port()),
+    proc = subprocess.Popen([*tablesense_cmd, "run", "--tables", "1", "--port-http", str(free_port("")),
                              "--db", str(tmp_path / "pub.db")],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     _wait_for(proc, "scoreboard on")

@@ -15,11 +15,12 @@ from typing import Any
 
 import pytest
 import serial
+from helpers.edges import play_at_hello
 from paths import ROOT
 
 from tablesense.commands import doctor as doctor_cmd
 from tablesense.deploy.colours import LearnError
-from tablesense.link import LinkStatus, table_events
+from tablesense.link import table_events
 from tablesense.sim import fitl
 from tablesense.table.profile import board_config, load_profile, profile_from_dict
 
@@ -49,12 +50,7 @@ def _board(tmp_path: Path, pid: str) -> Path:
 
 async def _events(fw: fitl.FirmwareProcess, pid: str, edges: list[dict[str, Any]], n: int) -> list[Any]:
     got: list[Any] = []
-
-    def on_status(s: LinkStatus) -> None:
-        if s.kind == "hello" and edges:
-            t0 = s.data["uptime_us"] + 300_000
-            fw.send_edges([{**e, "t_us": e["t_us"] + t0} for e in edges])
-            edges.clear()
+    on_status = play_at_hello(fw, edges)
 
     async def run() -> None:
         async for ev in table_events(fw.port, pid, from_seq=0, on_status=on_status):

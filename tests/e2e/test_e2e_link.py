@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from helpers.edges import play_at_hello
 
 from tablesense.link import Link, LinkError, LinkStatus, table_events
 from tablesense.link.frame import F_ACTIVE, F_LATE, F_REPLAY, EventFrame, HelloFrame, PongFrame
@@ -186,12 +187,7 @@ async def test_two_goal_edges_200_us_apart_arrive_in_order(tmp_path, firmware, m
         {"t_us": 30_000, "ch": 0, "level": 0},
     ]
     got = []
-
-    def on_status(s: LinkStatus) -> None:
-        if s.kind == "hello" and edges:
-            t0 = s.data["uptime_us"] + 300_000
-            fw.send_edges([{**e, "t_us": e["t_us"] + t0} for e in edges])
-            edges.clear()
+    on_status = play_at_hello(fw, edges)
 
     async def run() -> None:
         async for ev in table_events(fw.port, profile, from_seq=0, on_status=on_status):

@@ -21,10 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.waits import until
 from league_broker import Broker, broker, configure, free_port, wait_port  # noqa: F401 (the fixture)
 from league_play import START, lines_of, long_match_lines, match_events, play
 from test_league_inbox import message
-from test_league_mqtt import COMP, league, league_db, matches, results, until  # noqa: F401 (the fixture)
+from test_league_mqtt import COMP, league, league_db, matches, results  # noqa: F401 (the fixture)
 
 from tablesense.league import mqtt as league_mqtt
 from tablesense.league.broker_url import parse_broker_url

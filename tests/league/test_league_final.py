@@ -20,10 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.waits import until
 from league_broker import Broker, broker  # noqa: F401 (the fixture)
 from league_play import TARGET, match_events, play
 from test_carom_helpers import Table, setup
-from test_league_mqtt import COMP, league_db, results, until
+from test_league_mqtt import COMP, league_db, results
 
 from tablesense.events import parse_event
 from tablesense.league import LeagueStore, result_from_lines

@@ -7,12 +7,12 @@ import asyncio
 import json
 import os
 import subprocess
-import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.waits import until
 from league_broker import Broker, broker, free_port  # noqa: F401 (the fixture)
 from league_play import START, match_events, play
 
@@ -29,17 +29,6 @@ from tablesense.store import Store
 
 COMP = "Najaar 2026"
 MEMBERS = ("Ann", "Bob", "Cor", "Dirk")
-
-
-async def until(check: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        got = check()
-        if got:
-            return got
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what or check}")
-        await asyncio.sleep(0.05)
 
 
 def league_db(path: Path) -> Path:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import paho.mqtt.client as paho
 import pytest
+from helpers.waits import wait_until
 from league_broker import Broker, broker  # noqa: F401 (the fixture)
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
@@ -39,13 +40,6 @@ topic write tablesense/pubs/zaal/#
 user hoek
 topic write tablesense/pubs/hoek/#
 """
-
-
-def until(check: object, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():  # type: ignore[operator]
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
 
 
 def nights_received(b: Broker, pub: str) -> bytes | None:
@@ -95,7 +89,7 @@ def test_a_broker_set_up_before_team_nights_is_said_once_with_what_to_run_again(
             err += capsys.readouterr().err
             return "refuses tablesense/league/nights/" in err
 
-        until(said)
+        wait_until(said)
         time.sleep(1.5)
         err += capsys.readouterr().err
         [line] = [x for x in err.splitlines() if "refuses tablesense/league/nights/" in x]
@@ -117,7 +111,7 @@ def test_a_broker_set_up_before_team_nights_is_said_once_with_what_to_run_again(
             conf.write_text(conf.read_text() + "user root\n")
         broker.stop()
         broker.start()
-        until(lambda: nights_received(broker, "kroeg") is not None and nights_received(broker, "zaal"))
+        wait_until(lambda: nights_received(broker, "kroeg") is not None and nights_received(broker, "zaal"))
         assert "told kroeg its team nights" in capsys.readouterr().out
     finally:
         svc.close()

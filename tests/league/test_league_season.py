@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.processes import start_listening, stop
+from helpers.waits import until
 from league_broker import Broker, broker, free_port, wait_port  # noqa: F401 (the fixture)
 from league_play import direct_standings, match_events, play
-from test_league_mqtt import until
 
 from tablesense.league import LeagueStore, Player
 from tablesense.league.broker_url import parse_broker_url
@@ -84,15 +85,9 @@ class League:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        with open(self.db.with_suffix(".log"), "ab") as log:
-            self.proc = subprocess.Popen([sys.executable, "-m", "tablesense", "league", "serve", "--broker",
-                                          self.broker.url("league"), "--db", str(self.db),
-                                          "--http", f"127.0.0.1:{self.http}"], stdout=log, stderr=log)
-        try:
-            wait_port(self.http, 60)  # a loaded machine starts it slowly
-        except OSError:
-            self.stop()  # not left running when it never answered
-            raise
+        argv = [sys.executable, "-m", "tablesense", "league", "serve", "--broker", self.broker.url("league"),
+                "--db", str(self.db), "--http", f"127.0.0.1:{self.http}"]
+        self.proc = start_listening(argv, self.http, self.db.with_suffix(".log"), 60, output=True)
 
     def kill(self) -> None:
         assert self.proc is not None
@@ -100,13 +95,8 @@ class League:
         self.proc.wait(10)
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        if self.proc is not None:
+            stop(self.proc, kill_timeout=None)
 
     def page(self) -> dict[str, Any]:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.http}/api/league", timeout=5) as r:

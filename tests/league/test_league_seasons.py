@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import json
-import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
+from helpers.waits import until
 from league_broker import PUBS, Broker, broker  # noqa: F401 (the fixture)
 from league_play import direct_table, golf_events, kegle_events, match_events, play, pub_logs
 from test_carom_helpers import Table, setup
@@ -35,17 +35,6 @@ from tablesense.league.store import _result_from
 from tablesense.pub import Pub
 from tablesense.store import Store
 from tablesense.web.server import make_app
-
-
-async def until(check: Callable[[], Any], timeout: float = 30.0, what: str = "") -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        got = check()
-        if got:
-            return got
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what or check}")
-        await asyncio.sleep(0.05)
 
 
 def count(db: Path) -> int:

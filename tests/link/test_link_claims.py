@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers.edges import AHEAD_US, shifted
+from helpers.waits import for_at_most
 
 from tablesense.link import Link, LinkStatus
 from tablesense.link.frame import EventFrame, HeartbeatFrame, encode_frame
@@ -44,8 +46,7 @@ async def forged_run(
             if isinstance(item, LinkStatus):
                 statuses.append(item)
                 if item.kind == "hello" and not frames:
-                    t0 = int(item.data["uptime_us"]) + 300_000
-                    fw.send_edges([{**e, "t_us": e["t_us"] + t0} for e in edges])
+                    fw.send_edges(shifted(edges, int(item.data["uptime_us"]) + AHEAD_US))
             elif isinstance(item, EventFrame):
                 frames.append(item)
                 if len(frames) == n // 3 and not forged:
@@ -61,10 +62,7 @@ async def forged_run(
                     return
 
     try:
-        async with asyncio.timeout(n / rate + 20):
-            await read()
-    except TimeoutError:
-        pass
+        await for_at_most(n / rate + 20, read())
     finally:
         link.close()
         cable.close()

@@ -5,10 +5,9 @@ The test plays the device on a pty with frames it forges (issue 12, finding 5)."
 from __future__ import annotations
 
 import asyncio
-import os
 
-import pytest
-from test_link_transport import Pty
+from helpers.link_reader import read_link
+from helpers.pty_device import Pty
 
 from tablesense.link import Link, LinkStatus
 from tablesense.link.frame import (
@@ -20,15 +19,6 @@ from tablesense.link.frame import (
     HelloFrame,
     encode_frame,
 )
-
-
-@pytest.fixture
-def pty():
-    p = Pty()
-    os.set_blocking(p.master, False)
-    yield p
-    p.close()
-
 
 UP = 10_000_000  # the device has been up 10 s when the host connects
 
@@ -46,24 +36,7 @@ def heartbeat(seq: int, uptime: int) -> bytes:
 
 
 async def run(link: Link, device, until, timeout: float = 6.0):  # type: ignore[no-untyped-def]
-    frames: list[EventFrame] = []
-    statuses: list[LinkStatus] = []
-
-    async def go() -> None:
-        async for item in link.items():
-            if isinstance(item, LinkStatus):
-                statuses.append(item)
-                await device(item)
-            elif isinstance(item, EventFrame):
-                frames.append(item)
-            if until(frames, statuses):
-                return
-
-    try:
-        await asyncio.wait_for(go(), timeout)
-    finally:
-        link.close()
-    return frames, statuses
+    return await read_link(link, until, timeout, device)
 
 
 async def test_a_time_years_ahead_is_refused_and_the_replay_brings_the_true_frame(pty: Pty) -> None:

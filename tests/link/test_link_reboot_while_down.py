@@ -22,13 +22,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import time
 from typing import Any
 
+from helpers.pty_device import Pty
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from test_link_transport import Pty
 
 from tablesense.events import Event
 from tablesense.link import Checkpoint, LinkError, LinkStatus, table_items
@@ -133,7 +132,6 @@ def test_a_board_rebooted_while_the_host_was_down_is_read_from_its_start_after_t
 
 async def _resume(cp: Checkpoint, new_up: int, written: int) -> tuple[list[Event], list[LinkStatus]]:
     pty = Pty()
-    os.set_blocking(pty.master, False)
     board = Board(pty, new_up, written)
     device = asyncio.create_task(board.run())
     events: list[Event] = []
@@ -193,7 +191,6 @@ async def _seen_then_resumed(old_up: int, old_written: int,
     from tablesense.pub import _line
 
     pty = Pty()
-    os.set_blocking(pty.master, False)
     statuses: list[LinkStatus] = []
     log: list[Event | Checkpoint] = []
     board = Board(pty, old_up, old_written)

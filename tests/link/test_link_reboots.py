@@ -17,6 +17,7 @@ import contextlib
 from pathlib import Path
 
 import pytest
+from helpers.waits import for_at_most
 
 from tablesense.link import Link, LinkStatus
 from tablesense.link.frame import F_ACTIVE, EventFrame
@@ -71,10 +72,7 @@ async def reboots(board: Path, lives: list[float]) -> tuple[list[EventFrame], li
 
     task = asyncio.create_task(reboot())
     try:
-        async with asyncio.timeout(sum(lives) + 15):
-            await read()
-    except TimeoutError:
-        pass
+        await for_at_most(sum(lives) + 15, read())
     finally:
         link.close()
         task.cancel()

@@ -19,10 +19,10 @@ import os
 import select
 import threading
 import time
-import tty
 from typing import Any
 
 import pytest
+from helpers.pty_device import Pty
 
 from tablesense.link import Link, LinkStatus, transport
 from tablesense.link.frame import F_ACTIVE, F_REPLAY, EventFrame, HelloFrame, encode_frame
@@ -30,18 +30,14 @@ from tablesense.link.frame import F_ACTIVE, F_REPLAY, EventFrame, HelloFrame, en
 N = 60  # frames the board sends, 20 ms apart
 
 
-class Board:
+class Board(Pty):
     """The board's end of a pty: answers ``!hello`` and ``!replay N``, sends a frame every 20 ms."""
 
     def __init__(self) -> None:
-        self.master, self.slave = os.openpty()
-        tty.setraw(self.slave)
-        os.set_blocking(self.master, False)
-        self.port = os.ttyname(self.slave)
+        super().__init__()
         self.t0 = time.monotonic()
         self.sent = 0
         self.streaming = False
-        self._rx = b""
 
     def now_us(self) -> int:
         return 1_000_000 + int((time.monotonic() - self.t0) * 1e6)
@@ -75,10 +71,6 @@ class Board:
                 self.write(self.ev(self.sent))
                 self.sent += 1
             await asyncio.sleep(0.02)
-
-    def close(self) -> None:
-        os.close(self.master)
-        os.close(self.slave)
 
 
 @pytest.fixture

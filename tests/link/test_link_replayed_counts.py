@@ -19,6 +19,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from helpers.waits import for_at_most
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -79,10 +80,7 @@ async def test_counts_sent_again_in_a_replay_are_duplicates_and_the_link_goes_on
                     return
 
     try:
-        async with asyncio.timeout(30):
-            await read()
-    except TimeoutError:
-        pass
+        await for_at_most(30, read())
     finally:
         link.close()
         cable.close()

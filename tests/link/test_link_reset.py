@@ -13,13 +13,13 @@ a firmware process stopped with SIGSTOP: its loop stands still and nothing comes
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import signal
 from pathlib import Path
 
 import pytest
+from helpers.link_reader import read_link
 
 from tablesense.link import Link, LinkStatus
 from tablesense.link.frame import EventFrame
@@ -70,25 +70,7 @@ class Board:
 
 
 async def watch(link: Link, until, timeout: float):  # type: ignore[no-untyped-def]
-    statuses: list[LinkStatus] = []
-    frames: list[EventFrame] = []
-
-    async def run() -> None:
-        async for item in link.items():
-            if isinstance(item, LinkStatus):
-                statuses.append(item)
-            elif isinstance(item, EventFrame):
-                frames.append(item)
-            if until(statuses, frames):
-                return
-
-    try:
-        async with asyncio.timeout(timeout):
-            await run()
-    except TimeoutError:
-        pass
-    finally:
-        link.close()
+    frames, statuses = await read_link(link, lambda f, s: until(s, f), timeout, give_up_quietly=True)
     return statuses, frames
 
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import os
-import tty
 
 import pytest
+from helpers.link_reader import read_link
+from helpers.pty_device import Pty
 
 from tablesense.link import Link, LinkError, LinkStatus
 from tablesense.link.frame import (
@@ -18,44 +18,6 @@ from tablesense.link.frame import (
     PongFrame,
     encode_frame,
 )
-
-
-class Pty:
-    """The device end of a pseudo-terminal: write frames, read the host's command lines."""
-
-    def __init__(self) -> None:
-        self.master, self.slave = os.openpty()
-        tty.setraw(self.slave)
-        self.port = os.ttyname(self.slave)
-        self._rx = b""
-
-    def send(self, *chunks: bytes) -> None:
-        os.write(self.master, b"".join(chunks))
-
-    async def command(self, timeout: float = 3.0) -> str:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while b"\n" not in self._rx:
-            assert loop.time() < deadline, f"no command line from the host (got {self._rx!r})"
-            try:
-                self._rx += os.read(self.master, 256)
-            except BlockingIOError:
-                pass
-            await asyncio.sleep(0.01)
-        line, self._rx = self._rx.split(b"\n", 1)
-        return line.decode("ascii")
-
-    def close(self) -> None:
-        os.close(self.master)
-        os.close(self.slave)
-
-
-@pytest.fixture
-def pty():
-    p = Pty()
-    os.set_blocking(p.master, False)
-    yield p
-    p.close()
 
 
 def ev(seq: int, ch: int = 3, flags: int = F_ACTIVE) -> bytes:
@@ -74,24 +36,7 @@ def compressed_time(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def take(link: Link, n_frames: int, device, timeout: float = 5.0) -> tuple[list, list[LinkStatus]]:  # type: ignore[no-untyped-def]
-    frames: list = []
-    statuses: list[LinkStatus] = []
-
-    async def run() -> None:
-        async for item in link.items():
-            if isinstance(item, LinkStatus):
-                statuses.append(item)
-                await device(item)
-            elif isinstance(item, EventFrame):
-                frames.append(item)
-                if len(frames) == n_frames:
-                    return
-
-    try:
-        await asyncio.wait_for(run(), timeout)
-    finally:
-        link.close()
-    return frames, statuses
+    return await read_link(link, lambda frames, _: len(frames) == n_frames, timeout, device)
 
 
 async def test_link_asks_hello_and_survives_garbage_and_corrupt_frames(pty: Pty) -> None:

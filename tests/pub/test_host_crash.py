@@ -25,7 +25,6 @@ import json
 import random
 import re
 import signal
-import socket
 import sqlite3
 import subprocess
 import time
@@ -34,6 +33,8 @@ from typing import Any
 
 import pytest
 from effort import share
+from helpers.ports import free_port
+from helpers.processes import stop
 from paths import ROOT
 
 from tablesense.sim.fitl import FirmwareProcess, start_firmware
@@ -44,12 +45,6 @@ pytestmark = [pytest.mark.micropython, pytest.mark.slow]
 QUIET_MS = 300
 #: make test kills each host 7 times (21 in all), plain pytest and make test-long 17 (51)
 KILLS = {game: share(17, 7) for game in ("golf", "kegle", "carom")}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("", 0))  # free on every address: `run` listens on 0.0.0.0
-        return int(s.getsockname()[1])
 
 
 def _profile(tmp: Path, game: str) -> Path:
@@ -121,7 +116,7 @@ def _key(obj: dict[str, Any]) -> tuple[str, Any]:
 
 def _start(cmd: list[str], port: str, profile: Path, db: Path) -> subprocess.Popen[str]:
     return subprocess.Popen([*cmd, "run", "--port", port, "--profile", str(profile), "--db", str(db),
-                             "--port-http", str(_free_port())],
+                             "--port-http", str(free_port(""))],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
 
@@ -173,12 +168,7 @@ def test_a_host_killed_at_random_moments_loses_and_doubles_nothing(
             while time.monotonic() < deadline and len(_logged(db)) < len(want):
                 time.sleep(0.3)
         finally:
-            host.send_signal(signal.SIGTERM)
-            try:
-                host.wait(15)
-            except subprocess.TimeoutExpired:
-                host.kill()
-                host.wait(5)
+            stop(host, timeout=15)
             stderr.append(host.stderr.read() if host.stderr else "")
     got = _logged(db)
     said = "\n".join(stderr)

@@ -16,14 +16,15 @@ it restarts; the host is SIGKILLed as a power cut or the OOM killer does.
 from __future__ import annotations
 
 import signal
-import socket
 import sqlite3
 import subprocess
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
+from helpers.ports import free_port
+from helpers.processes import stop
+from helpers.waits import wait_until, within
 from paths import ROOT
 from test_host_crash import _first_checkpoint, _logged
 
@@ -34,12 +35,6 @@ from tablesense.table.profile import board_config_json, load_profile
 pytestmark = [pytest.mark.micropython, pytest.mark.slow]
 
 QUIET_MS = 300
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _profile(tmp: Path) -> Path:
@@ -65,22 +60,6 @@ def _incidents(db: Path) -> list[str]:
         con.close()
 
 
-def _within(what: Any, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while not what():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
-
-
-def _until(what: Any, timeout: float, why: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not what():
-        assert time.monotonic() < deadline, why
-        time.sleep(0.05)
-
-
 @pytest.mark.parametrize("logged_first", [1, 3], ids=["after-one-cushion", "after-three-cushions"])
 @pytest.mark.parametrize("host_first", [False, True], ids=["board-back-first", "host-back-first"])
 def test_a_board_rebooted_while_its_host_was_down_goes_on_after_the_logs_latest_time(
@@ -90,7 +69,7 @@ def test_a_board_rebooted_while_its_host_was_down_goes_on_after_the_logs_latest_
     board.write_text(board_config_json(load_profile(profile)), encoding="utf-8")
     db = tmp_path / "pub.db"
     argv = [*tablesense_cmd, "run", "--serial", "", "--profile", str(profile), "--db", str(db),
-            "--http", f"127.0.0.1:{_free_port()}", "--wait"]
+            "--http", f"127.0.0.1:{free_port()}", "--wait"]
     fws: list[FirmwareProcess] = [start_firmware(board, realtime=True)]
     cable = Cable(fws[0].port)
     argv[argv.index("--serial") + 1] = cable.url
@@ -107,9 +86,9 @@ def test_a_board_rebooted_while_its_host_was_down_goes_on_after_the_logs_latest_
         # shot B 3 s after shot A: a heartbeat comes between A's rest and B (one a second),
         # the quiet point at which the host saves the checkpoint it will resume from
         fws[0].send_edges(_shot(a, [1, 2, 3]) + _shot(a + 3_000_000, [4, 3, 2, 1, 4, 3, 2, 1]))
-        _until(lambda: _first_checkpoint(db, host) > a, 60, "no checkpoint after shot A")
+        wait_until(lambda: _first_checkpoint(db, host) > a, 60, "no checkpoint after shot A")
         # shot A ends with its rest; shot B has logged its first cushions: the host is killed
-        _until(lambda: sum(e["type"] == "cushion" for e in _logged(db)) >= 3 + logged_first, 60,
+        wait_until(lambda: sum(e["type"] == "cushion" for e in _logged(db)) >= 3 + logged_first, 60,
                "the host did not log the shots")
         host.send_signal(signal.SIGKILL)
         host.wait(10)
@@ -127,16 +106,11 @@ def test_a_board_rebooted_while_its_host_was_down_goes_on_after_the_logs_latest_
             host = start()
         c = 1_500_000  # shot C, 1.5 s after the new boot
         fws[-1].send_edges(_shot(c, [2, 4]))
-        shot_c = _within(lambda: _logged(db)[-1:] == [{"t": _logged(db)[-1]["t"], "type": "rest"}]
+        shot_c = within(lambda: _logged(db)[-1:] == [{"t": _logged(db)[-1]["t"], "type": "rest"}]
                          and sum(e["type"] == "cushion" for e in _logged(db)) >= 3 + logged_first + 2
                          and time.monotonic() - booted > 3.0, 60)
     finally:
-        host.send_signal(signal.SIGTERM)
-        try:
-            host.wait(15)
-        except subprocess.TimeoutExpired:
-            host.kill()
-            host.wait(5)
+        stop(host, timeout=15)
         stderr.append(host.stderr.read() if host.stderr else "")
         cable.close()
         for fw in fws:

@@ -16,7 +16,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -27,6 +26,7 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+from helpers.ports import free_port
 from hypothesis import given
 from hypothesis import strategies as st
 from packaging.requirements import Requirement
@@ -231,7 +231,7 @@ NEEDS_AN_EXTRA = [
 @pytest.mark.parametrize(("argv", "extras"), NEEDS_AN_EXTRA, ids=[" ".join(a[:3]) for a, _ in NEEDS_AN_EXTRA])
 def test_a_command_that_needs_an_extra_says_which_in_one_line_and_does_nothing(
         pub_python: str, tmp_path: Path, argv: list[str], extras: str) -> None:
-    argv = [a.format(tmp=tmp_path, port=_free_port()) for a in argv]
+    argv = [a.format(tmp=tmp_path, port=free_port()) for a in argv]
     done = tablesense(pub_python, *argv)
     lines = done.stderr.splitlines()
     assert done.returncode == 2 and len(lines) == 1, done.stderr
@@ -270,16 +270,10 @@ def test_the_league_keeps_a_competition_without_the_extras(pub_python: str, tmp_
     assert listed.returncode == 0 and "Najaar 2026" in listed.stdout, listed.stderr
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def pub_server(pub_python: str, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], str, Path]]:
     """``tablesense run`` of one carom table (its board not there yet: --wait) in the pub environment."""
-    port = _free_port()
+    port = free_port()
     out = tmp_path / "run.out"
     with out.open("w") as sink:
         proc = subprocess.Popen([str(Path(pub_python).parent / "tablesense"), "run",

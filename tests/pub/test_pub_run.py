@@ -10,6 +10,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from helpers.ports import free_port
 
 from tablesense.commands.run import plan
 
@@ -36,14 +37,8 @@ def test_bad_arguments_say_what_is_wrong(tablesense_cmd: list[str], tmp_path: Pa
     assert message in done.stderr and "Traceback" not in done.stderr
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("", 0))  # free on every address: `run` listens on 0.0.0.0
-        return int(s.getsockname()[1])
-
-
 def test_run_serves_the_pub_and_prints_the_referee_links(tablesense_cmd: list[str], tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port("")
     proc = subprocess.Popen([*tablesense_cmd, "run", "--tables", "2", "--port-http", str(port),
                              "--db", str(tmp_path / "pub.db"), "--lang", "nl"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -106,7 +101,7 @@ def test_run_shows_a_goal_from_the_firmware_on_a_real_pty(tablesense_cmd: list[s
             if goal:
                 break
     assert goal and edges
-    port = _free_port()
+    port = free_port("")
     with start_firmware(board, tmp_path / "edges.jsonl", realtime=True) as fw:
         proc = subprocess.Popen([*tablesense_cmd, "run", "--port", fw.port, "--profile", "golf",
                                  "--port-http", str(port), "--db", str(tmp_path / "pub.db")],

@@ -15,6 +15,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from helpers.processes import signalled
 
 from tablesense.cli import main
 from tablesense.events import Cushion, Pin, Pocket, Setup, dump_event, parse_line
@@ -108,14 +109,7 @@ def _demo(tmp_path: Path, *argv: str) -> subprocess.Popen[str]:
 
 
 def _stop(proc: subprocess.Popen[str], sig: int) -> tuple[int, str]:
-    proc.send_signal(sig)
-    try:
-        _out, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(10)
-    return proc.returncode, err
+    return signalled(proc, sig, 30)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])

@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import resource
 import socket
-import subprocess
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -22,6 +21,9 @@ from typing import Any
 
 import aiohttp
 import pytest
+from helpers.ports import free_port, wait_port
+from helpers.processes import start_run, stop
+from helpers.socket_crowd import connecting
 
 from tablesense.pub import Pub
 from tablesense.store import Store
@@ -205,17 +207,10 @@ async def test_an_idle_guest_screen_is_closed_and_a_fresh_guest_gets_in_after_th
 
 
 def _slow_client(port: int, addr: str) -> socket.socket | None:
-    s = socket.socket()
-    s.setblocking(False)
     try:
-        s.bind((addr, 0))
-        s.connect(("127.0.0.1", port))
-    except BlockingIOError:
-        pass
+        return connecting(port, addr)
     except OSError:
-        s.close()
         return None
-    return s
 
 
 def test_a_thousand_slow_clients_from_16_addresses_leave_another_answered(tablesense_cmd: list[str],
@@ -223,28 +218,12 @@ def test_a_thousand_slow_clients_from_16_addresses_leave_another_answered(tables
     """`tablesense run` under systemd's 1024 descriptors; 1,000 clients from 16 addresses
     open connections and trickle a request head a byte at a time (was: another address
     got 5-9 answers of 13). Another address gets all 13, each in under 3 s, none 5xx."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-
-    def systemd_limit() -> None:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
-
+    port = free_port()
+    proc = start_run(tablesense_cmd, port, tmp_path)  # under systemd's 1024 descriptors
     stderr = tmp_path / "stderr"
-    with stderr.open("wb") as out:
-        proc = subprocess.Popen([*tablesense_cmd, "run", "--tables", "1", "--port-http", str(port),
-                                 "--db", str(tmp_path / "pub.db")], stdout=subprocess.DEVNULL,
-                                stderr=out, preexec_fn=systemd_limit)
     slow: list[socket.socket] = []
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline and proc.poll() is None
-                time.sleep(0.1)
+        wait_port(port, 20, proc)
         for k in range(1000):
             sock = _slow_client(port, f"127.0.3.{1 + k % 16}")
             if sock is not None:
@@ -269,8 +248,7 @@ def test_a_thousand_slow_clients_from_16_addresses_leave_another_answered(tables
     finally:
         for sock in slow:
             sock.close()
-        proc.terminate()
-        proc.wait(10)
+        stop(proc)
     assert answers == [b"HTTP/1.1 200 OK"] * 13, answers
     assert max(times) < 3.0, times
     err = stderr.read_bytes()

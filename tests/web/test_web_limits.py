@@ -8,15 +8,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import resource
 import socket
-import subprocess
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
 import pytest
+from helpers.ports import free_port, wait_port
+from helpers.processes import start_run, stop
+from helpers.socket_crowd import connecting
 
 from tablesense.pub import Pub
 from tablesense.store import Store
@@ -106,16 +107,7 @@ async def test_a_slow_body_is_refused(app) -> None:  # type: ignore[no-untyped-d
 # --- connections -------------------------------------------------------------------------------
 
 def _idle_sockets(port: int, n: int) -> list[socket.socket]:
-    socks = []
-    for _ in range(n):
-        s = socket.socket()
-        s.setblocking(False)
-        try:
-            s.connect(("127.0.0.1", port))
-        except BlockingIOError:
-            pass
-        socks.append(s)
-    return socks
+    return [connecting(port) for _ in range(n)]
 
 
 async def test_the_connection_cap_says_so_once_and_lets_clients_in_again(tmp_path: Path, capfd) -> None:  # type: ignore[no-untyped-def]
@@ -142,28 +134,12 @@ async def test_the_connection_cap_says_so_once_and_lets_clients_in_again(tmp_pat
 def test_hundreds_of_idle_sockets_leave_the_scoreboard_answering(tablesense_cmd: list[str],
                                                                  tmp_path: Path) -> None:
     """500 idle sockets from 127.0.0.1 against `tablesense run` under systemd's 1024 descriptors."""
-    with socket.socket() as s:
-        s.bind(("", 0))  # free on every address: `run` listens on 0.0.0.0
-        port = s.getsockname()[1]
-
-    def systemd_limit() -> None:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
-
+    port = free_port("")
+    proc = start_run(tablesense_cmd, port, tmp_path)  # under systemd's 1024 descriptors
     stderr = tmp_path / "stderr"
-    with stderr.open("wb") as out:
-        proc = subprocess.Popen([*tablesense_cmd, "run", "--tables", "1", "--port-http", str(port),
-                                 "--db", str(tmp_path / "pub.db")], stdout=subprocess.DEVNULL,
-                                stderr=out, preexec_fn=systemd_limit)
     socks: list[socket.socket] = []
     try:
-        deadline = time.monotonic() + 15
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline and proc.poll() is None
-                time.sleep(0.1)
+        wait_port(port, 15, proc)
         socks = _idle_sockets(port, 500)
         time.sleep(1.5)
         fds = len(os.listdir(f"/proc/{proc.pid}/fd"))
@@ -180,8 +156,7 @@ def test_hundreds_of_idle_sockets_leave_the_scoreboard_answering(tablesense_cmd:
     finally:
         for s in socks:
             s.close()
-        proc.terminate()
-        proc.wait(10)
+        stop(proc)
     assert len(err) < 2000, err[-2000:]  # a line or two, not a traceback per socket
     assert b"Traceback" not in err
     assert err.count(b"(the limit per client)") == 1  # one line when the cap is reached

@@ -542,8 +542,11 @@ class Sequencer:
                 self._request(now, out)
         elif "not sent yet" in rest:
             nxt = re.search(r"next is (\d+)", rest)
-            if nxt is not None:  # what we thought missing at or beyond it was never sent
-                n = self._lin(int(nxt.group(1)) % SEQ_MOD)
+            n = self._lin(int(nxt.group(1)) % SEQ_MOD) if nxt is not None else None
+            # a next before frames delivered already: a new boot's answer to a request meant
+            # for the old one, read before its HELLO; it says nothing of the old boot's seqs
+            # (the restart, once shown, says what of them is lost)
+            if n is not None and n >= self._exp:  # what we thought missing from n on was never sent
                 if self._claim is not None and self._claim >= n:
                     out.notes.append(_refuted(self._claim, n - 1))
                     self._claim = None

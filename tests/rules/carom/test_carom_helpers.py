@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from helpers.replaying import rules  # noqa: F401 (the carom tests import it from here)
+
 from tablesense.replay import Replay
 
 CUE = {"p1": "yellow", "p2": "white"}
@@ -101,10 +103,6 @@ class Table:
         if not errors:
             assert not rep.errors, [str(e) for e in rep.errors]
         return out
-
-
-def rules(state: dict[str, Any]) -> list[str]:
-    return [r["rule"] for r in state["rulings"]]
 
 
 def errors(state: dict[str, Any]) -> list[str]:

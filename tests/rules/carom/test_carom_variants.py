@@ -6,13 +6,11 @@ outcome must not change."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from helpers.replaying import ev, replay_log
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from tablesense.replay import Replay
 
 PLAYERS = {"p1": "Ann", "p2": "Bob"}
 ZONES = ("carom.zone", "carom.zone.entree", "carom.zone.dedans", "carom.zone.line")
@@ -20,17 +18,6 @@ ZONES = ("carom.zone", "carom.zone.entree", "carom.zone.dedans", "carom.zone.lin
 P2_OBJECTS_IN_ZONE = {"white": [1.0, 0.7], "red": [0.05, 0.08], "yellow": [0.1, 0.05]}
 #: both object balls of p1 (yellow cue: red and white) in that zone
 P1_OBJECTS_IN_ZONE = {"yellow": [1.0, 0.7], "red": [0.05, 0.08], "white": [0.1, 0.05]}
-
-
-def ev(t: float, type_: str, **kw: Any) -> dict[str, Any]:
-    return {"t": round(t, 6), "type": type_, **kw}
-
-
-def replay(setup: dict[str, Any], lines: list[dict[str, Any]]) -> tuple[dict[str, Any], list[str]]:
-    rep = Replay()
-    for n, obj in enumerate([setup, *lines], 1):
-        rep.feed_line(json.dumps(obj), n)
-    return rep.to_json(), [str(e) for e in rep.errors]
 
 
 # --- carom.jump (003 Art. 4, 5.7): no zone judged where the balls lay ---------------------
@@ -65,7 +52,7 @@ def test_carom_jump_no_zone_ruling_from_where_the_balls_lay(
     lines.append(ev(3.0, "rest", **({"positions": where} if where else {})))
     if how == "call-after":
         lines.append(ev(3.5, "call", call="foul", foul="jump"))
-    state, errors = replay(setup, lines)
+    state, errors = replay_log(setup, lines)
     assert errors == []
     jump = next(r for r in state["rulings"] if r["rule"].startswith("carom.jump"))
     assert not [r for r in state["rulings"] if r["rule"] in ZONES and r["t"] >= 1.0], state["rulings"]
@@ -79,7 +66,7 @@ def test_carom_zone_entree_still_judged_after_a_plain_miss() -> None:
     """The same lay-out after a miss without a jump: the next player's ENTREE is announced."""
     setup = {"t": 0, "type": "setup", "game": "carom", "discipline": "libre", "profile": "kampioen",
              "players": PLAYERS, "targets": {"p1": 30, "p2": 30}}
-    state, errors = replay(setup, [ev(1.2, "cushion", cushion=1, ball="yellow"),
+    state, errors = replay_log(setup, [ev(1.2, "cushion", cushion=1, ball="yellow"),
                                    ev(3.0, "rest", positions=P2_OBJECTS_IN_ZONE)])
     assert errors == [] and state["entree"] is True and state["at_table"] == "p2"
     assert any(r["rule"] == "carom.zone.entree" and r["player"] == "p2" for r in state["rulings"])
@@ -99,7 +86,7 @@ def test_carom_countdown_warns_before_the_first_inning_as_well(
     setup = {"t": 0, "type": "setup", "game": "carom", "discipline": discipline, "profile": "liemers",
              "players": PLAYERS, "targets": {"p1": target1, "p2": target2}}
     lines = [ev(0.5, "call", call="start", player=start)] if start else []
-    state, errors = replay(setup, lines)
+    state, errors = replay_log(setup, lines)
     first = start or "p1"
     other = "p2" if first == "p1" else "p1"
     targets = {"p1": target1, "p2": target2}
@@ -114,7 +101,7 @@ def test_carom_countdown_warns_before_the_first_inning_as_well(
     # the breaker misses: the other player is warned before his first inning
     played = [ev(1.0, "strike", ball="yellow" if first == "p1" else "white")] if strike else []
     miss = [*played, ev(1.2, "cushion", cushion=1, ball=None), ev(3.0, "rest")]
-    state, errors = replay(setup, [*lines, *miss])
+    state, errors = replay_log(setup, [*lines, *miss])
     assert errors == [] and state["at_table"] == other
     assert warned(state, other) == ([targets[other]] if targets[other] <= announce else [])
     assert warned(state, first) == ([targets[first]] if targets[first] <= announce else [])
@@ -137,7 +124,7 @@ def test_carom_carom_call_alone_is_a_shot_closed_by_the_tables_rest_with_strikes
     lines += [ev(1.2, "cushion", cushion=1, ball="yellow"), ev(3.0, "rest"),
               ev(5.0, "call", call="carom", player="p2"),
               ev(6.0, "rest", **({"positions": P1_OBJECTS_IN_ZONE} if positions else {}))]
-    state, errors = replay(setup, lines)
+    state, errors = replay_log(setup, lines)
     assert errors == []
     assert state["caroms"] == {"p1": 0, "p2": 1} and state["at_table"] == "p2"
     assert [r["t"] for r in state["rulings"] if r["rule"] == "carom.carom"] == [6.0]

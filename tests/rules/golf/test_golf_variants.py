@@ -6,14 +6,13 @@ rule's outcome must not change."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from helpers.replaying import ev, replay_log, rules
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablesense import games
-from tablesense.replay import Replay
 from tablesense.rules.golf.geometry import REPLACEMENT_SPOTS, start_positions
 
 SETUP = {"t": 0, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Bob"}}
@@ -21,19 +20,8 @@ GOLF = games.get("golf")
 SETTLE_S, QUIET_S = GOLF.settle_s, GOLF.quiet_s  # the settle window and quiet time golf declares
 
 
-def ev(t: float, type_: str, **kw: Any) -> dict[str, Any]:
-    return {"t": round(t, 6), "type": type_, **kw}
-
-
 def replay(lines: list[dict[str, Any]]) -> tuple[dict[str, Any], list[str]]:
-    rep = Replay()
-    for n, obj in enumerate([SETUP, *lines], 1):
-        rep.feed_line(json.dumps(obj), n)
-    return rep.to_json(), [str(e) for e in rep.errors]
-
-
-def rules(state: dict[str, Any]) -> list[str]:
-    return [r["rule"] for r in state["rulings"]]
+    return replay_log(SETUP, lines)
 
 
 def layout(n1: int = 5, n2: int = 5, moved: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from helpers.replaying import rules
+
 from tablesense.replay import Replay
 
 SETUP = {"t": 0, "type": "setup", "game": "kegle", "players": {"p1": "Ann", "p2": "Bob"}, "distance": 30}
@@ -27,10 +29,6 @@ def ev(t: float, type_: str, **kw: Any) -> dict[str, Any]:
 def pin1() -> list[dict[str, Any]]:
     """p1's shot: a cushion, pin 1 down, the rest at 3.5."""
     return [ev(1.0, "cushion", cushion=2, ball="red"), ev(1.5, "pin", pin=1, state="down"), ev(3.5, "rest")]
-
-
-def rules(state: dict[str, Any]) -> list[str]:
-    return [r["rule"] for r in state["rulings"]]
 
 
 # --- 7.8: a shot is completed once all balls and pins are still ------------------------------

@@ -7,13 +7,12 @@ without a strike sensor cannot tell"). The rule's outcome must not change."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from helpers.replaying import ev, replay_log, rules
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablesense.replay import Replay
 from tablesense.rules.kegle import geometry as geo
 
 SETUP = {"t": 0, "type": "setup", "game": "kegle", "players": {"p1": "Ann", "p2": "Bob"}, "distance": 60}
@@ -22,19 +21,8 @@ AWAY = {"red": [0.5, 0.3], "white": [[0.4, 0.8], [1.9, 0.5]]}
 SETTLE_S = 1.0  # keglebillard's settle window (tablesense.shots)
 
 
-def ev(t: float, type_: str, **kw: Any) -> dict[str, Any]:
-    return {"t": round(t, 6), "type": type_, **kw}
-
-
 def replay(lines: list[dict[str, Any]]) -> tuple[dict[str, Any], list[str]]:
-    rep = Replay()
-    for n, obj in enumerate([SETUP, *lines], 1):
-        rep.feed_line(json.dumps(obj), n)
-    return rep.to_json(), [str(e) for e in rep.errors]
-
-
-def rules(state: dict[str, Any]) -> list[str]:
-    return [r["rule"] for r in state["rulings"]]
+    return replay_log(SETUP, lines)
 
 
 class Log:

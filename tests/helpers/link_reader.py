@@ -1,0 +1,49 @@
+"""Reading a ``Link`` in a test: its EVENT frames and statuses, collected until the test has
+what it waits for, or a deadline."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+from tablesense.link import Link, LinkStatus
+from tablesense.link.frame import EventFrame
+
+Until = Callable[[list[EventFrame], list[LinkStatus]], object]
+
+
+async def read_link(
+    link: Link,
+    until: Until,
+    timeout: float,
+    device: Callable[[LinkStatus], Awaitable[None]] | None = None,
+    give_up_quietly: bool = False,
+) -> tuple[list[EventFrame], list[LinkStatus]]:
+    """The EVENT frames and the statuses of ``link.items()`` until ``until(frames,
+    statuses)``, asked after every item, is true. ``device``: the test's board, awaited with
+    each status (it answers ``connected`` with a HELLO, ``replay`` with frames). After
+    ``timeout`` s: ``TimeoutError``, or with ``give_up_quietly`` what came so far (for a
+    test that asserts on it). The link is closed either way."""
+    frames: list[EventFrame] = []
+    statuses: list[LinkStatus] = []
+
+    async def go() -> None:
+        async for item in link.items():
+            if isinstance(item, LinkStatus):
+                statuses.append(item)
+                if device is not None:
+                    await device(item)
+            elif isinstance(item, EventFrame):
+                frames.append(item)
+            if until(frames, statuses):
+                return
+
+    try:
+        async with asyncio.timeout(timeout):
+            await go()
+    except TimeoutError:
+        if not give_up_quietly:
+            raise
+    finally:
+        link.close()
+    return frames, statuses
