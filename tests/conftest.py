@@ -213,15 +213,18 @@ def ctx(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
 # Hypothesis profile scales every such N by a factor: ``default`` (plain ``pytest``) as
 # written; ``quick`` (``make test``, ``make test-fast``: the suite run often) a quarter, at
 # least 10; ``long`` (``make test-long``) four times as many. The properties are the same in
-# each; only how many inputs each run tries differs. No profile has a deadline: a loaded
-# machine is no failure. (Hypothesis reads a test's settings when it runs, from the
-# attribute its ``@given`` and ``@settings`` set; the scaling replaces them there once.)
+# each; only how many inputs each run tries differs. No profile has a deadline, nor the
+# health check of slow input generation: a loaded machine is no failure (a league scheme's
+# inputs took 30 s at load 15 and failed the check). (Hypothesis reads a test's settings
+# when it runs, from the attribute its ``@given`` and ``@settings`` set; the scaling
+# replaces them there once.)
 
+from hypothesis import HealthCheck as _HealthCheck  # noqa: E402
 from hypothesis import settings as _hsettings  # noqa: E402
 
 _EXAMPLES = {"default": (1.0, 1), "quick": (0.25, 10), "long": (4.0, 1)}
 for _name in _EXAMPLES:
-    _hsettings.register_profile(_name, deadline=None)
+    _hsettings.register_profile(_name, deadline=None, suppress_health_check=[_HealthCheck.too_slow])
 
 
 @pytest.hookimpl(tryfirst=True)
