@@ -323,15 +323,15 @@ def _scale_examples(items: list[pytest.Item]) -> None:
 
 # --- the order of the test files -------------------------------------------------------------
 #
-# ``make test`` hands whole test files to two workers (``--dist loadfile``), in the order of
+# ``make test`` hands whole test files to its workers (``--dist loadfile``), in the order of
 # the collection (``--no-loadscope-reorder``; xdist's own order, most tests first, left the
 # files of one or two long tests -- a host killed 51 times, a whole match in the browser --
 # to the end, where one worker ran them while the other had nothing left). Here the files
 # are put in order of what they are expected to cost, the costliest first, so the last
-# ones are short and the two workers end together: first the files that use the shared
+# ones are short and the workers end together: first the files that use the shared
 # chromium (one after another, so that a worker starts it once), then the others. The cost
 # is guessed from each test's marks and fixtures; the order of the tests within a file is
-# kept. Both workers compute the same order (xdist checks that their collections agree).
+# kept. Every worker computes the same order (xdist checks that their collections agree).
 
 #: a test's guessed cost by what it is (s on an idle machine, roughly)
 COST = {"slow": 30.0, "browser": 5.0, "micropython": 3.0, "broker": 1.5, "process": 0.7,
