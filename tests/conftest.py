@@ -283,15 +283,55 @@ def _own_source(item: pytest.Item) -> str:
 
 
 def _getsource(fn: Any) -> str:
+    """A function's source, as ``inspect.getsource`` gives it (its decorators, its body), cut
+    from its file parsed once (``_spans``): ``inspect`` tokenized the file again for each of
+    the suite's 3,300 functions, a third of a worker's collection."""
     import inspect
 
     fn = getattr(fn, "_get_wrapped_function", lambda: fn)()  # a fixture's own function
-    try:
+    code = getattr(inspect.unwrap(fn), "__code__", None) if callable(fn) else None
+    where: tuple[str, int | str] | None = None
+    if code is not None:  # a function
+        where = (code.co_filename, code.co_firstlineno)
+    elif isinstance(fn, type) and "." not in fn.__qualname__:  # a class of its module's own
+        where = (getattr(sys.modules.get(fn.__module__), "__file__", None) or "", fn.__qualname__)
+    if where is not None and where[0].endswith(".py"):
+        try:
+            lines, spans = _spans(where[0])
+        except (OSError, SyntaxError, ValueError):
+            lines, spans = [], {}
+        if where[1] in spans:
+            first, end = spans[where[1]]
+            return "".join(lines[first - 1:end])
+    try:  # anything else (a partial, a nested class): inspect's way
         return inspect.getsource(fn)
     except (OSError, TypeError):
         return ""
 
 
+def _spans(path: str) -> tuple[list[str], dict[int | str, tuple[int, int]]]:
+    """The lines of ``path`` and where each function and each class of its top level is:
+    a function by its first line (that of its first decorator, as a code object's
+    ``co_firstlineno``), a class by its name -> (first line, last line)."""
+    if path not in _SPANS:
+        import ast
+
+        text = _source(path)
+        tree = ast.parse(text)
+        spans: dict[int | str, tuple[int, int]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno is not None:
+                first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+                spans[first] = (first, node.end_lineno)
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef) and node.end_lineno is not None:
+                first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+                spans[node.name] = (first, node.end_lineno)
+        _SPANS[path] = (text.splitlines(keepends=True), spans)
+    return _SPANS[path]
+
+
+_SPANS: dict[str, tuple[list[str], dict[int | str, tuple[int, int]]]] = {}
 _OWN: dict[int, str] = {}
 
 
