@@ -76,7 +76,12 @@ WORKERS ?= 3
 FAST_WORKERS ?= 2
 PYTEST   = $(BIN)/python -m pytest -q -n $(1) --dist loadfile --no-loadscope-reorder
 FAST    := not browser and not slow and not micropython and not broker and not process
-TIMED    = /usr/bin/env TIMEFORMAT='make $@: %0lR wall, %0lU user + %0lS sys CPU' bash -c 'time "$$@"' --
+# Compiled modules kept between runs, outside the source tree (.venv/pycache), also where the
+# environment says PYTHONDONTWRITEBYTECODE: each worker's collection rewrote the asserts of
+# every test module again (pytest keeps them as bytecode), and each `tablesense` the tests
+# start compiled the modules it imports. The first run fills it.
+PYC     := PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache
+TIMED    = /usr/bin/env $(PYC) TIMEFORMAT='make $@: %0lR wall, %0lU user + %0lS sys CPU' bash -c 'time "$$@"' --
 
 test: setup browser broker
 	@$(TIMED) $(call PYTEST,$(WORKERS)) --hypothesis-profile=quick tests
