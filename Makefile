@@ -60,24 +60,34 @@ broker:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq mosquitto mosquitto-clients >/dev/null; }
 
-# The suite on two workers (pytest-xdist; WORKERS=0 runs it in one process; WORKERS=3 took
-# 13 minutes, not 17, but a real-time browser test lost a ball's colour once there), a test file
+# The suite on three workers (pytest-xdist; WORKERS=0 runs it in one process, WORKERS=2 as
+# before: most tests wait on real-time runs and chromium, so a third worker on two cores keeps
+# them busier; a real-time browser test that lost a ball's colour there once placed its edges
+# by a late heartbeat, fixed in tests/soak/board.py), a test file
 # on one worker (a module's fixture or soak made once), the costliest files first
 # (tests/conftest.py orders them; --no-loadscope-reorder keeps that order), each property
 # test with a quarter of its examples (tests/conftest.py); test-fast: the tests that run in
 # the test's process (no browser, firmware, Mosquitto or other program; nothing slow);
-# test-long: four times the examples, in one process. Each prints its time.
+# test-long: four times the examples, in one process. Each prints its time. test-fast stays
+# on two workers (FAST_WORKERS): its tests use the CPU all along, and a third worker only
+# adds a third collection of the suite.
 # docs/performance.md, "The test suite", has the times.
-WORKERS ?= 2
-PYTEST  := $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder
+WORKERS ?= 3
+FAST_WORKERS ?= 2
+PYTEST   = $(BIN)/python -m pytest -q -n $(1) --dist loadfile --no-loadscope-reorder
 FAST    := not browser and not slow and not micropython and not broker and not process
-TIMED    = /usr/bin/env TIMEFORMAT='make $@: %0lR wall, %0lU user + %0lS sys CPU' bash -c 'time "$$@"' --
+# Compiled modules kept between runs, outside the source tree (.venv/pycache), also where the
+# environment says PYTHONDONTWRITEBYTECODE: each worker's collection rewrote the asserts of
+# every test module again (pytest keeps them as bytecode), and each `tablesense` the tests
+# start compiled the modules it imports. The first run fills it.
+PYC     := PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache
+TIMED    = /usr/bin/env $(PYC) TIMEFORMAT='make $@: %0lR wall, %0lU user + %0lS sys CPU' bash -c 'time "$$@"' --
 
 test: setup browser broker
-	@$(TIMED) $(PYTEST) --hypothesis-profile=quick tests
+	@$(TIMED) $(call PYTEST,$(WORKERS)) --hypothesis-profile=quick tests
 
 test-fast: setup
-	@$(TIMED) $(PYTEST) --hypothesis-profile=quick -m "$(FAST)" tests
+	@$(TIMED) $(call PYTEST,$(FAST_WORKERS)) --hypothesis-profile=quick -m "$(FAST)" tests
 
 test-long: setup browser broker
 	@$(TIMED) $(BIN)/python -m pytest -q --hypothesis-profile=long tests

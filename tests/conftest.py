@@ -213,15 +213,18 @@ def ctx(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
 # Hypothesis profile scales every such N by a factor: ``default`` (plain ``pytest``) as
 # written; ``quick`` (``make test``, ``make test-fast``: the suite run often) a quarter, at
 # least 10; ``long`` (``make test-long``) four times as many. The properties are the same in
-# each; only how many inputs each run tries differs. No profile has a deadline: a loaded
-# machine is no failure. (Hypothesis reads a test's settings when it runs, from the
-# attribute its ``@given`` and ``@settings`` set; the scaling replaces them there once.)
+# each; only how many inputs each run tries differs. No profile has a deadline, nor the
+# health check of slow input generation: a loaded machine is no failure (a league scheme's
+# inputs took 30 s at load 15 and failed the check). (Hypothesis reads a test's settings
+# when it runs, from the attribute its ``@given`` and ``@settings`` set; the scaling
+# replaces them there once.)
 
+from hypothesis import HealthCheck as _HealthCheck  # noqa: E402
 from hypothesis import settings as _hsettings  # noqa: E402
 
 _EXAMPLES = {"default": (1.0, 1), "quick": (0.25, 10), "long": (4.0, 1)}
 for _name in _EXAMPLES:
-    _hsettings.register_profile(_name, deadline=None)
+    _hsettings.register_profile(_name, deadline=None, suppress_health_check=[_HealthCheck.too_slow])
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -280,15 +283,55 @@ def _own_source(item: pytest.Item) -> str:
 
 
 def _getsource(fn: Any) -> str:
+    """A function's source, as ``inspect.getsource`` gives it (its decorators, its body), cut
+    from its file parsed once (``_spans``): ``inspect`` tokenized the file again for each of
+    the suite's 3,300 functions, a third of a worker's collection."""
     import inspect
 
     fn = getattr(fn, "_get_wrapped_function", lambda: fn)()  # a fixture's own function
-    try:
+    code = getattr(inspect.unwrap(fn), "__code__", None) if callable(fn) else None
+    where: tuple[str, int | str] | None = None
+    if code is not None:  # a function
+        where = (code.co_filename, code.co_firstlineno)
+    elif isinstance(fn, type) and "." not in fn.__qualname__:  # a class of its module's own
+        where = (getattr(sys.modules.get(fn.__module__), "__file__", None) or "", fn.__qualname__)
+    if where is not None and where[0].endswith(".py"):
+        try:
+            lines, spans = _spans(where[0])
+        except (OSError, SyntaxError, ValueError):
+            lines, spans = [], {}
+        if where[1] in spans:
+            first, end = spans[where[1]]
+            return "".join(lines[first - 1:end])
+    try:  # anything else (a partial, a nested class): inspect's way
         return inspect.getsource(fn)
     except (OSError, TypeError):
         return ""
 
 
+def _spans(path: str) -> tuple[list[str], dict[int | str, tuple[int, int]]]:
+    """The lines of ``path`` and where each function and each class of its top level is:
+    a function by its first line (that of its first decorator, as a code object's
+    ``co_firstlineno``), a class by its name -> (first line, last line)."""
+    if path not in _SPANS:
+        import ast
+
+        text = _source(path)
+        tree = ast.parse(text)
+        spans: dict[int | str, tuple[int, int]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno is not None:
+                first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+                spans[first] = (first, node.end_lineno)
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef) and node.end_lineno is not None:
+                first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+                spans[node.name] = (first, node.end_lineno)
+        _SPANS[path] = (text.splitlines(keepends=True), spans)
+    return _SPANS[path]
+
+
+_SPANS: dict[str, tuple[list[str], dict[int | str, tuple[int, int]]]] = {}
 _OWN: dict[int, str] = {}
 
 
@@ -320,15 +363,15 @@ def _scale_examples(items: list[pytest.Item]) -> None:
 
 # --- the order of the test files -------------------------------------------------------------
 #
-# ``make test`` hands whole test files to two workers (``--dist loadfile``), in the order of
+# ``make test`` hands whole test files to its workers (``--dist loadfile``), in the order of
 # the collection (``--no-loadscope-reorder``; xdist's own order, most tests first, left the
 # files of one or two long tests -- a host killed 51 times, a whole match in the browser --
 # to the end, where one worker ran them while the other had nothing left). Here the files
 # are put in order of what they are expected to cost, the costliest first, so the last
-# ones are short and the two workers end together: first the files that use the shared
+# ones are short and the workers end together: first the files that use the shared
 # chromium (one after another, so that a worker starts it once), then the others. The cost
 # is guessed from each test's marks and fixtures; the order of the tests within a file is
-# kept. Both workers compute the same order (xdist checks that their collections agree).
+# kept. Every worker computes the same order (xdist checks that their collections agree).
 
 #: a test's guessed cost by what it is (s on an idle machine, roughly)
 COST = {"slow": 30.0, "browser": 5.0, "micropython": 3.0, "broker": 1.5, "process": 0.7,

@@ -14,6 +14,17 @@ those_that_need_a_board_or_the_system`` keeps the list honest): commands that ne
 ``install-service`` without ``--dry-run``), and ``make`` (its targets build their own
 .venv; ``make demo`` is ``tablesense demo``, ``make test`` is this suite).
 
+A plain ``tablesense ...`` of the commands that end on their own (``league``, ``replay``,
+``sheet``, ``help``, ``completion``, ``--help``; ``demo`` with ``--print`` or ``--exit``
+and no ``--open``), with no shell in it but a final ``> FILE``,
+runs in the test's process (``tablesense.cli.main``, the console script's own entry, its
+output caught, ``> FILE`` written to FILE), in the example's directory with its HOME: a
+Python start-up each, some seventy of them, was most of this file's time. The others (a
+pipe, ``<(...)``, ``~``, ``mkdir``; ``run``, ``sim``, ``bench`` and a ``demo`` that serves
+or opens a browser) run in bash as written; that ``tablesense`` is
+found on the PATH as the README's set-up line puts it there is checked as a process too
+(``test_the_readmes_set_up_line_puts_tablesense_on_the_path``).
+
 A command that serves until stopped (``run``; ``demo`` without ``--print`` or ``--exit``)
 runs until it prints where its scoreboard is, then gets SIGTERM (systemd's stop) and must
 exit 0; its web server is moved to a free port (``--http 127.0.0.1:N`` added, or put in
@@ -24,12 +35,13 @@ pointing into it (``~/.zfunc`` lands there).
 ``tablesense`` is found as a reader of the README finds it: on the PATH the README's
 set-up line gives (``. .venv/bin/activate``, run in the checkout), starting from a PATH
 with no ``tablesense`` on it; and each command of the README's table answers its
-``--help`` there, those that need a board too. A checkout without ``.venv`` (the suite
+``--help``, those that need a board too (in the test's process). A checkout without ``.venv`` (the suite
 run from another environment) uses a ``tablesense`` that runs this checkout's code.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import shlex
@@ -225,6 +237,54 @@ def _run(command: str, cwd: Path, env: dict[str, str]) -> None:
     assert "Traceback" not in done.stderr + done.stdout, f"{command}\n{done.stderr[-3000:]}"
 
 
+#: the commands that end on their own and start nothing: run in the test's process
+IN_PROCESS = {"league", "replay", "sheet", "help", "completion", "--help", "--version"}
+
+
+def in_process(command: str) -> tuple[list[str], str | None] | None:
+    """``tablesense ARGS [> FILE]`` of the commands in ``IN_PROCESS``, with nothing else of the
+    shell: (ARGS, FILE or None); None for what runs in bash."""
+    if re.search(r"[|<;&$`~(){}*?\\]", command):
+        return None
+    words = shlex.split(command)
+    out = None
+    if len(words) >= 3 and words[-2] == ">":
+        out, words = words[-1], words[:-2]
+    if command.count(">") != (out is not None) or len(words) < 2 or words[0] != "tablesense":
+        return None
+    ends = words[1] == "demo" and ("--print" in words or "--exit" in words) and "--open" not in words
+    return (words[1:], out) if words[1] in IN_PROCESS or ends else None
+
+
+def _run_in_process(args: list[str], out: str | None, cwd: Path, env: dict[str, str],
+                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tablesense ARGS [> out]`` through the console script's entry, in ``cwd`` with the
+    example's HOME; exit 0 and no traceback, as from the process."""
+    from tablesense.cli import main
+
+    command = shlex.join(["tablesense", *args]) + (f" > {out}" if out else "")
+    stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    stderr = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    with monkeypatch.context() as m:
+        m.chdir(cwd)
+        m.setenv("HOME", env["HOME"])
+        m.delenv("DISPLAY", raising=False)
+        m.setattr(sys, "stdout", stdout)
+        m.setattr(sys, "stderr", stderr)
+        try:
+            code = main(args)
+        except SystemExit as exc:  # argparse's --help and its errors
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        stdout.flush()
+        stderr.flush()
+    printed = stdout.buffer.getvalue()  # type: ignore[attr-defined]
+    said = stderr.buffer.getvalue().decode("utf-8", "replace")  # type: ignore[attr-defined]
+    assert code == 0, f"{command}\nexit {code}\n{said[-3000:]}"
+    assert "Traceback" not in said, f"{command}\n{said[-3000:]}"
+    if out is not None:
+        (cwd / out).write_bytes(printed)
+
+
 def _serve(command: str, cwd: Path, env: dict[str, str]) -> None:
     command = _on_a_free_port(command)
     proc = subprocess.Popen(["bash", "-c", f"exec {command}"], cwd=cwd, env=env, stdout=subprocess.PIPE,
@@ -265,10 +325,14 @@ def _slow(example: Example) -> bool:
 
 @pytest.mark.parametrize("example", [pytest.param(e, id=e.where, marks=[pytest.mark.slow] if _slow(e) else [])
                                      for e in EXAMPLES])
-def test_the_example_runs_as_written(example: Example, workdir: tuple[Path, dict[str, str]]) -> None:
+def test_the_example_runs_as_written(example: Example, workdir: tuple[Path, dict[str, str]],
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
     cwd, env = workdir
     for command in runnable(example):
-        if serves(command):
+        plain = in_process(command)
+        if plain is not None:
+            _run_in_process(*plain, cwd, env, monkeypatch)
+        elif serves(command):
             _serve(command, cwd, env)
         else:
             _run(command, cwd, env)
@@ -322,12 +386,13 @@ README_COMMANDS = sorted({_command_path(c) for e in readme_rows() for c in e.com
 
 
 @pytest.mark.parametrize("path", README_COMMANDS, ids=lambda p: " ".join(p) or "tablesense")
-def test_each_command_of_the_readmes_table_answers_its_help_after_the_set_up_line(
-        path: tuple[str, ...], tmp_path: Path) -> None:
-    done = subprocess.run(["tablesense", *path, "--help"], cwd=tmp_path, env=_env(tmp_path),
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("usage: tablesense") and "Traceback" not in done.stderr
+def test_each_command_of_the_readmes_table_answers_its_help(
+        path: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the test's process, as the plain examples run (``_run_in_process``); the set-up
+    line's ``tablesense`` on the PATH is the console script of this code
+    (``test_the_readmes_set_up_line_puts_tablesense_on_the_path``)."""
+    _run_in_process([*path, "--help"], "help.txt", tmp_path, {"HOME": str(tmp_path)}, monkeypatch)
+    assert (tmp_path / "help.txt").read_text(encoding="utf-8").startswith("usage: tablesense")
 
 
 def test_the_readmes_table_names_the_commands_a_pub_runs() -> None:

@@ -81,7 +81,10 @@ class Boot:
     #: (wall, the highest seq the board had assigned by then), from every frame it wrote
     progress: list[tuple[float, int]] = field(default_factory=list)
     hello_seen: bool = False
-    clock: tuple[int, float] | None = None  # (uptime_us, monotonic) of its last status frame
+    #: the board's clock less the monotonic clock (us) when a status frame was read, the
+    #: largest seen: the frame read with the least delay (one read late, a loaded machine's
+    #: relay, put the board's clock behind and a goal's edges in its past)
+    clock_offset_us: int | None = None
     replayed: int = 0  # frames the board wrote again on request
 
     def top_seq(self, at: float) -> int:
@@ -190,12 +193,12 @@ class Board:
 
     # --- the table's edges ------------------------------------------------------------------
     def device_now_us(self, mono: float | None = None) -> int:
-        """The board's clock now, from its last status frame (else from its power-on)."""
+        """The board's clock now, from its status frames (else from its power-on): the
+        offset of the one read soonest after it was written (``Boot.clock_offset_us``)."""
         mono = time.monotonic() if mono is None else mono
         b = self.boot
-        if b.clock is not None:
-            up, at = b.clock
-            return up + int((mono - at) * 1e6)
+        if b.clock_offset_us is not None:
+            return int(mono * 1e6) + b.clock_offset_us
         return int((mono - b.mono0) * 1e6)
 
     def feed(self, edges: list[tuple[float, dict[str, Any]]]) -> None:
@@ -311,7 +314,9 @@ class Board:
         wall = time.time()
         for f in self.decoder.feed(data):
             if isinstance(f, (HelloFrame, HeartbeatFrame)):
-                b.clock = (f.uptime_us, time.monotonic())
+                offset = f.uptime_us - int(time.monotonic() * 1e6)
+                if b.clock_offset_us is None or offset > b.clock_offset_us:
+                    b.clock_offset_us = offset
                 if isinstance(f, HelloFrame):
                     b.hello_seen = True
                 seq = f.seq if f.seq < _HALF else f.seq - _MOD  # a fresh boot's "last seq" is -1
