@@ -28,6 +28,7 @@ from .errors import BadEvent, TablesenseError
 from .events import Event, Setup, parse_line, parse_lines
 from .log_checks import MAX_ECHO, MAX_MESSAGE, TimeOrder, clip
 from .rules import MatchState, ShotEngine, find_engine
+from .rules.shot_engine import KEEP_EVERY, SHOT_KINDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,8 +169,40 @@ class Replay:
                     on_error: Callable[[LineError], object] | None, guard: bool, order: TimeOrder,
                     history: int | None) -> None:
         """``_feed_counted``'s loop over one batch of lines, their events decoded together
-        (``parse_lines``: None where a line goes through ``parse_line`` alone)."""
+        (``parse_lines``: None where a line goes through ``parse_line`` alone).
+
+        While a shot is in progress, its events that only add to it (every table event but its
+        rest: ``SHOT_KINDS``) are checked one by one (the engine's ``admit``) and gathered, and
+        the state after them is made once (``gather``) before anything else is applied, an
+        error is recorded or the batch ends: the same state as one per event."""
+        played = history is None
+        gathered: list[Event] = []
+        engine, room = self.engine, self._room(played)  # room: how many more may be gathered (0: no shot)
         for (n, text), pre in zip(chunk, parsed):
+            if room and type(pre) in SHOT_KINDS and (not guard or text.isascii()):
+                try:
+                    gathered.append(engine.admit(self.state, gathered, pre))  # type: ignore[union-attr, arg-type]
+                except Exception:  # refused: the slow way below says why, as ever
+                    room = 0
+                else:
+                    room -= 1
+                    floor = order.floor
+                    if floor is not None and pre.t < floor:  # type: ignore[union-attr]
+                        self.state = engine.gather(self.state, gathered, played)  # type: ignore[union-attr, arg-type]
+                        gathered = []
+                        late = self.timed(pre, n)  # type: ignore[arg-type]
+                        if late is not None and on_error is not None:
+                            on_error(late)
+                    self.events += 1
+                    if history is not None and self.events % TRIM_EVERY == 0:
+                        if gathered:
+                            self.state = engine.gather(self.state, gathered, played)  # type: ignore[union-attr, arg-type]
+                            gathered = []
+                        trim_history(self.state, history)  # type: ignore[arg-type]
+                    continue
+            if gathered:
+                self.state = engine.gather(self.state, gathered, played)  # type: ignore[union-attr, arg-type]
+                gathered = []
             if pre is None and text.isspace():  # a blank line (``counted_lines`` lets them by)
                 continue
             try:
@@ -182,12 +215,14 @@ class Replay:
                     late = self.timed(event, n)
                     if late is not None and on_error is not None:
                         on_error(late)
+                    room = 0
                     continue
-                self.state = engine.apply(state, event) if history is not None else engine.play(state, event)
+                self.state = state = engine.play(state, event) if played else engine.apply(state, event)
             except TablesenseError as exc:
                 err = self.refused(n, text, str(exc), isinstance(exc, NoSetup))
                 if err is not None and on_error is not None:
                     on_error(err)
+                engine, room = self.engine, self._room(played)
                 continue
             except Exception as exc:
                 if not guard:
@@ -195,7 +230,12 @@ class Replay:
                 err = self.refused(n, text, f"internal error of the rule engine: {exc!r}"[:300])
                 if err is not None and on_error is not None:
                     on_error(err)
+                engine, room = self.engine, self._room(played)
                 continue
+            if state.in_shot:
+                room = engine.room(state, True) if played else KEEP_EVERY
+            else:
+                room = 0
             floor = order.floor
             if (floor is not None and event.t < floor) or type(event).type == "rest":
                 late = self.timed(event, n)  # the clock ran back, or a shot ended: the slow way
@@ -204,6 +244,15 @@ class Replay:
             self.events += 1
             if history is not None and self.events % TRIM_EVERY == 0:
                 trim_history(self.state, history)
+        if gathered:
+            self.state = engine.gather(self.state, gathered, played)  # type: ignore[union-attr, arg-type]
+
+    def _room(self, played: bool) -> int:
+        """How many events of a shot in progress ``_feed_chunk`` may gather (``ShotEngine.room``)."""
+        engine, state = self.engine, self.state
+        if engine is None or state is None or not state.in_shot:
+            return 0
+        return engine.room(state, played)
 
     def to_json(self) -> dict[str, Any]:
         if self.engine is None or self.state is None:

@@ -41,9 +41,10 @@ and takes it, and at a shot's rest what came before its start is given back as i
 before it (``_before_shot``; docs/events.md, "Line order").
 
 The state is a ``MatchState``: a frozen msgspec Struct (copying one with changes is a
-C call, no generated code). Between the shot's first event and its rest, each event
-costs one copy of the small ``ShotRecord`` and one of the state; the engine does no
-work until the rest.
+C call, no generated code). Between the shot's first event and its rest, ``apply`` of an
+event costs one copy of the small ``ShotRecord`` and one of the state; a replay fed many
+lines gathers a run of them (``admit`` each, then ``gather``: one copy for the run, the same
+state); the engine does no work until the rest.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ import msgspec
 
 from ..errors import IllegalCall
 from ..events import Call, Contact, Cushion, Event, Goal, OffTable, Pin, Pocket, Rest, Setup, Strike
-from ..shots import Cutter, Role
+from ..shots import R_EMPTY, R_INCIDENT, R_OPEN, R_PLAY, R_REST, R_SETTLE, Cutter
 from ..texts import phrase
 from ..vocabulary import Vocabulary, canonical_call, for_game
 from .players import player_names
@@ -328,6 +329,9 @@ BEFORE_DEPTH = 4
 
 #: ``call`` returns this for a call about the last shot: the base adds it and resolves again
 AMEND: Any = object()
+#: the events a shot in progress takes as one more of its own, with no other change (``apply``'s
+#: hot path; ``gather``): every table event but the rest
+SHOT_KINDS = frozenset({Strike, Cushion, Contact, Goal, Pocket, Pin, OffTable})
 #: what a table that reports strikes holds between shots until its rest or the next shot: a
 #: ball dropping, a pin
 _HELD = frozenset({Pin, Pocket, Goal})
@@ -408,6 +412,64 @@ class ShotEngine(Generic[S]):
             return self._resolved(state.before, state.shot, state)  # type: ignore[arg-type]
         return state
 
+    # --- a shot's events gathered ---------------------------------------------------
+    def admit(self, state: S, gathered: Sequence[Event], event: Event) -> Event:
+        """``event``, a table event other than a rest while a shot is in progress
+        (``state.in_shot``), as the shot keeps it, after every check ``apply`` makes of it there
+        (raising as ``apply`` would); ``gathered``: the events admitted since ``state`` and not yet
+        in it (``gather``), which are part of the shot for the checks. Default: ``check``."""
+        self.check(event)
+        return event
+
+    def gather(self, state: S, events: Sequence[Event], played: bool = False) -> S:
+        """The state after ``events``, each admitted in turn (``admit``) to the shot in progress
+        in ``state``, made at once: the same state as ``apply`` (``played``: ``play``) of each in
+        turn gives, without a state per event. ``played`` needs ``room`` for them all."""
+        shot = state.shot
+        assert shot is not None and events
+        old = shot.events
+        total = len(old) + len(events)
+        if type(old) is Run:  # ``Run.plus`` of each in turn
+            items = old._items
+            if len(items) != old._n:
+                items = items[: old._n]
+            items.extend(events)
+            grown: Sequence[Event] = Run(items, total)
+        elif total <= RUN_FROM:  # a tuple up to ``RUN_FROM`` events, as ``apply`` keeps it
+            grown = (*old, *events)
+        else:
+            grown = Run([*old, *events], total)
+        cut = state.cut
+        if not cut.strikes:
+            for e in events:
+                if type(e) is Strike:  # the first strike: the table has a sensor
+                    cut = replace(cut, strikes=True)
+                    break
+        if not played:
+            return replace(state, shot=replace(shot, events=grown), cut=cut)
+        since = state.since
+        if type(since) is Trace:
+            seg, n = since._seg, since._n
+            items = seg[0]
+            if items is not None and len(items) == n:
+                items.extend(events)
+                since = Trace(seg, n + len(events))
+            else:
+                since = Trace([[*since, *events], None], n + len(events))
+        else:
+            since = Trace([[*since, *events], None], len(since) + len(events))
+        return replace(state, shot=replace(shot, events=grown), cut=cut, since=since)
+
+    @staticmethod
+    def room(state: MatchState, played: bool = False) -> int:
+        """How many events ``gather`` may take into ``state`` (``played``: as ``play``, which
+        keeps a whole state once per ``KEEP_EVERY`` events: up to the next such state)."""
+        if not played:
+            return KEEP_EVERY
+        if state.base is None:
+            return 0
+        return KEEP_EVERY - len(state.since)
+
     # --- the shared interface ---------------------------------------------------
     def apply(self, state: S, event: Event) -> S:
         kind = type(event)
@@ -432,25 +494,25 @@ class ShotEngine(Generic[S]):
             raise IllegalCall("a match is already set up; a new 'setup' starts a new match")
         self.check(event)
         role, cut = state.cut.feed(event)
-        if role is Role.INCIDENT and (kind in _HELD if cut.strikes or cut.strike_sensor else kind is Pin):
+        if role is R_INCIDENT and (kind in _HELD if cut.strikes or cut.strike_sensor else kind is Pin):
             # no shot's, unless a shot listed after it came before it
             return replace(state, held=(*state.held, event), cut=cut, checkpoint=state)
-        hands = role is Role.OPEN and self.not_a_shot(state, event)
-        if state.held and (role is not Role.OPEN or state.finished or hands):
+        hands = role is R_OPEN and self.not_a_shot(state, event)
+        if state.held and (role is not R_OPEN or state.finished or hands):
             state = self.release(state)  # the rest, a call, the referee's hands: incidents
-        if role is Role.PLAY:
+        if role is R_PLAY:
             shot = state.shot
             assert shot is not None
             return replace(state, shot=replace(shot, events=Run.plus(shot.events, event)), cut=cut)
         if state.finished:
-            if role is Role.SETTLE and state.shot is not None:
+            if role is R_SETTLE and state.shot is not None:
                 return self._settle(state, event, cut)
-            if role is Role.INCIDENT:
+            if role is R_INCIDENT:
                 return replace(self.incident(state, event), cut=cut, checkpoint=state)
             if isinstance(event, Rest):
                 return state
             raise IllegalCall(f"the match is over ({self.result_text(state)}); no more {event.type} events")
-        if role is Role.REST:
+        if role is R_REST:
             shot = state.shot
             before = state.before
             assert shot is not None and before is not None
@@ -459,7 +521,7 @@ class ShotEngine(Generic[S]):
             if self.pins or (strikes and self.drops):
                 before, shot = self._before_shot(before, shot, strikes)
             return self._resolved(before, shot, state, cut=cut, in_shot=False)
-        if role is Role.OPEN:
+        if role is R_OPEN:
             if hands:
                 return replace(self.incident(state, event), checkpoint=state)
             if state.held:
@@ -467,11 +529,11 @@ class ShotEngine(Generic[S]):
             before = self.close(state) if state.shot is not None else state
             shot = ShotRecord(player=before.at_table, events=(event,))
             return replace(before, shot=shot, before=before, cut=cut, in_shot=True, checkpoint=state)
-        if role is Role.EMPTY:
+        if role is R_EMPTY:
             before = self.close(state) if state.shot is not None else state
             shot = ShotRecord(player=before.at_table, rest=event)  # type: ignore[arg-type]
             return self._resolved(before, shot, state, cut=cut, in_shot=False, checkpoint=state)
-        if role is Role.SETTLE:
+        if role is R_SETTLE:
             if state.shot is None:
                 return replace(state, cut=cut)
             return self._settle(state, event, cut)

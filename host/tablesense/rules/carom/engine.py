@@ -31,6 +31,7 @@ Names the referee writes loosely are read at the input edge
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -117,6 +118,21 @@ class CaromEngine(ShotEngine[CaromState]):
             raise IllegalCall(f"a carom table has no {event.type} sensors (carom.equipment: "
                               "three balls, four cushions)")
         return ShotEngine.apply(self, state, event)
+
+    def admit(self, state: CaromState, gathered: Sequence[Event], event: Event) -> Event:
+        """``apply``'s checks of a sensor event in a shot in progress: the event with its balls
+        named by their canonical ids (``ShotEngine.gather``)."""
+        kind = type(event)
+        if kind is Contact:
+            if not _NAMED.issuperset(event.balls):  # type: ignore[attr-defined]
+                return self._carom_balls(state, event)
+        elif kind in _ONE_BALL:
+            if event.ball not in _NAMED:  # type: ignore[attr-defined]
+                return self._carom_balls(state, event)
+        elif not state.finished:
+            raise IllegalCall(f"a carom table has no {event.type} sensors (carom.equipment: "
+                              "three balls, four cushions)")
+        return event
 
     def _carom_balls(self, state: CaromState, event: Event) -> Event:
         balls = event.balls if type(event) is Contact else (event.ball,)  # type: ignore[attr-defined]

@@ -35,6 +35,8 @@ empty ``ShotRecord`` holding the call, that later calls amend in the same way.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from itertools import chain
 from typing import Any
 
 import msgspec
@@ -84,6 +86,18 @@ class GolfEngine(ShotEngine[GolfState]):
             if done is not None:
                 return done
         return ShotEngine.apply(self, state, event)
+
+    def admit(self, state: GolfState, gathered: Sequence[Event], event: Event) -> Event:
+        """``apply``'s checks of a sensor event in a shot in progress, the shot being its events
+        so far and ``gathered`` (``ShotEngine.gather``)."""
+        kind = type(event)
+        if kind is Goal or kind is OffTable:
+            _check_down(state, event, gathered)  # type: ignore[arg-type]
+        else:
+            check = _CHECKS.get(kind)
+            if check is not None:
+                check(state, event)
+        return event
 
     # --- the shot stage -----------------------------------------------------------
     #: the state after a shot (``resolve.resolve``), called without a method's frame
@@ -326,15 +340,21 @@ def _no_pins(state: GolfState, event: Event) -> None:
 
 
 def _check_goal(state: GolfState, event: Goal) -> None:
-    ball = _ball(event.ball, "goal", nullable=True)
-    if ball is not None and state.in_shot and state.shot is not None and state.before is not None:
-        _check_in_play(state.before, state.shot, ball, f"goal {event.goal}")
+    _check_down(state, event)
 
 
 def _check_off(state: GolfState, event: OffTable) -> None:
-    ball = _ball(event.ball, "off_table", nullable=True)
+    _check_down(state, event)
+
+
+def _check_down(state: GolfState, event: Goal | OffTable, gathered: Sequence[Event] = ()) -> None:
+    """A goal or a ball off the table names a ball its owner still has in play in this shot
+    (its events so far and ``gathered``, those not yet in ``state``: ``ShotEngine.gather``)."""
+    goal = type(event) is Goal
+    ball = _ball(event.ball, "goal" if goal else "off_table", nullable=True)
     if ball is not None and state.in_shot and state.shot is not None and state.before is not None:
-        _check_in_play(state.before, state.shot, ball, "off_table event")
+        what = f"goal {event.goal}" if goal else "off_table event"  # type: ignore[union-attr]
+        _check_in_play(state.before, state.shot, ball, what, gathered)
 
 
 def _check_strike(state: GolfState, event: Strike) -> None:
@@ -382,12 +402,14 @@ def _ball(ball: Any, what: str, nullable: bool = False) -> Any:
     return ball
 
 
-def _check_in_play(before: GolfState, shot: ShotRecord, ball: str, what: str) -> None:
-    """A ball can go down or off only if its owner still has one in play."""
+def _check_in_play(before: GolfState, shot: ShotRecord, ball: str, what: str,
+                   gathered: Sequence[Event] = ()) -> None:
+    """A ball can go down or off only if its owner still has one in play (the shot's events:
+    its own and ``gathered``)."""
     have = before.balls_left[IDX[ball]]
-    if have > len(shot.events) + len(shot.calls):
+    if have > len(shot.events) + len(gathered) + len(shot.calls):
         return  # fewer events and calls so far than balls in play: none can be out yet
-    down = sum(1 for e in shot.events
+    down = sum(1 for e in chain(shot.events, gathered)
                if type(e) in (Goal, OffTable) and e.ball == ball)  # type: ignore[attr-defined]
     down += sum(1 for c in shot.calls
                 if c.ball == ball and (c.call == "off_table" or c.foul in OFF_TABLE_FOULS))
