@@ -191,12 +191,74 @@ class Pub(SensorsOut):
             self._apply(tab, step)
 
     async def submit_async(self, table_id: str, event: Event, source: str = "table") -> None:
+        """Log and apply one event; returns once it is on disk. A table's own event (not the
+        referee's) is shown first and committed after, its place in the log taken before it
+        is shown (``_shown_first``); a referee's change is on disk before it shows."""
         tab = self.table(table_id)
         async with tab.lock:
+            await self._log_unlogged(tab)
             step = self._prepare(tab, event, source)
-            if step is not None:
+            if step is None:
+                return
+            if source == "referee" or self.writer is None:
                 await self._append(step)
                 self._apply(tab, step)
+                return
+            refused = await self._shown_first(tab, step, self.writer)
+            if refused is None:
+                return
+        first = [refused]
+
+        async def again() -> None:  # the same row, never prepared and applied again
+            if first:
+                raise first.pop()  # the refusal met: the ticker says it at once
+            async with tab.lock:
+                await self._log_unlogged(tab)
+
+        await self._retrying(tab, again)
+
+    async def _shown_first(self, tab: Table, step: Step, writer: Writer) -> StoreUnavailable | None:
+        """A table's event: queued for the match log, applied and announced to the screens,
+        then its commit awaited (the table's lock held: nothing else of the table goes to
+        the log before it). The screens do not wait for the disk; whoever resumes from the
+        log does (the link's checkpoint is saved after this returns, so a host killed before
+        the commit resumes before this event and the board replays it: docs/design.md, "A
+        table's event is shown before its commit"). Returns the refusal of a log that cannot
+        take it now (the step kept as ``tab.unlogged``, written before anything else of the
+        table: ``_log_unlogged``); None once it is on disk."""
+        logged = writer.queued(*step.row)
+        tab.unlogged = step
+        self._apply(tab, step, record_end=False)
+        try:
+            await logged
+        except StoreUnavailable as exc:
+            return exc
+        except BaseException:
+            tab.unlogged = None  # not loggable at all (``_retrying`` says it on the ticker)
+            raise
+        tab.unlogged = None
+        self._record_end(tab)
+        return None
+
+    async def _log_unlogged(self, tab: Table) -> None:
+        """The event the table showed and the log refused so far goes to the log before
+        anything else of the table (the log's order is the order shown): the same row, its
+        seq and line. Raises ``StoreUnavailable`` while the log still refuses it."""
+        step = tab.unlogged
+        if step is None:
+            return
+        try:
+            if self.writer is None:
+                self.store.append(*step.row)
+            else:
+                await self.writer.append(*step.row)
+        except StoreUnavailable:
+            raise
+        except BaseException:
+            tab.unlogged = None
+            raise
+        tab.unlogged = None
+        self._record_end(tab)
 
     def start_match(self, table_id: str, setup: dict[str, Any]) -> int:
         """The referee starts a match: checked, logged as seq 1, applied."""
@@ -401,12 +463,13 @@ class Pub(SensorsOut):
         return Step((tab.id, tab.match.id, tab.seq + 1, line, "referee", time.time()), None, None)
 
     async def _append(self, step: Step) -> None:
+        await self._log_unlogged(self.table(step.row[0]))  # an event shown before goes first
         if self.writer is None:
             self.store.append(*step.row)
         else:
             await self.writer.append(*step.row)
 
-    def _apply(self, tab: Table, step: Step) -> None:
+    def _apply(self, tab: Table, step: Step, record_end: bool = True) -> None:
         _, match_id, seq, line, source, now = step.row
         event = step.event
         self._sensors_step(tab, step)  # an undo or a void takes entries made by hand back
@@ -430,7 +493,7 @@ class Pub(SensorsOut):
             else:
                 _feed(rep, line, seq)
             self._tick(tab, event, seq, source)
-        self._after_apply(tab)
+        self._after_apply(tab, record_end)
 
     def _setup_event(self, table_id: str, setup: dict[str, Any]) -> Event:
         obj = dict(setup) if self.league_setup is None else dict(self.league_setup(setup))
@@ -475,20 +538,34 @@ class Pub(SensorsOut):
         self._tick(tab, setup, 1, source)
         self._changed(tab)
 
-    def _after_apply(self, tab: Table) -> None:
+    def _after_apply(self, tab: Table, record_end: bool = True) -> None:
+        """The turn clock, the match's end in the history (``record_end``; an event shown
+        before its commit records it once committed: the history never holds a result whose
+        deciding event the log may not), and the news to the screens."""
+        self._pause_clock(tab, tab.replay.state)
+        if record_end:
+            self._record_end(tab, announce=False)
+        self._changed(tab)
+
+    def _record_end(self, tab: Table, announce: bool = True) -> None:
+        """The match row's end and result as the replay has them (ended, reopened, or amended
+        after its end: a late call, a void); ``announce``: a change is said to the followers."""
         rep = tab.replay
-        assert tab.match is not None
-        self._pause_clock(tab, rep.state)
+        if tab.match is None:
+            return
         finished = bool(rep.state is not None and rep.state.finished)
         was = tab.match.ended is not None
-        if finished or was:  # ended, reopened, or amended after its end (a late call, a void)
-            result = None
-            if finished and rep.state is not None and rep.engine is not None:
-                result = {"winner": rep.state.winner, "summary": rep.engine.summary(rep.state, tab.lang)}
-            if finished != was or result != tab.match.result:
-                self.store.finish(tab.match.id, result)
-            tab.match = self.store.match(tab.match.id)
-        self._changed(tab)
+        if not (finished or was):
+            return
+        result = None
+        if finished and rep.state is not None and rep.engine is not None:
+            result = {"winner": rep.state.winner, "summary": rep.engine.summary(rep.state, tab.lang)}
+        before = tab.match
+        if finished != was or result != tab.match.result:
+            self.store.finish(tab.match.id, result)
+        tab.match = self.store.match(tab.match.id)
+        if announce and tab.match != before:
+            self._changed(tab)
 
     @staticmethod
     def _pause_clock(tab: Table, state: Any, now: float | None = None) -> None:

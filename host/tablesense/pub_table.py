@@ -94,6 +94,9 @@ class Table:
     #: the tasks whose item (an event, a checkpoint, a loss) of this table waits for a match
     #: log that refuses writes: a referee's change waits behind them (``web.server``)
     waiting: set[asyncio.Task[Any]] = field(default_factory=set)
+    #: a table's event shown before its commit, until the match log has it (``Pub.submit_async``):
+    #: nothing else of the table is logged meanwhile
+    unlogged: Step | None = None
     listeners: set[asyncio.Event] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _json: tuple[int, str] = (-1, "")

@@ -420,8 +420,15 @@ class Writer:
 
     async def append(self, table_id: str, match_id: int | None, seq: int, line: str, source: str,
                      at: float | None = None) -> None:
+        await self.queued(table_id, match_id, seq, line, source, at)
+
+    def queued(self, table_id: str, match_id: int | None, seq: int, line: str, source: str,
+               at: float | None = None) -> asyncio.Future[None]:
+        """``append`` in two halves: the event takes its place in the log's order now (before
+        whatever is queued after this call); the future it returns is done once it is on disk
+        (or says why not). ``Pub`` shows a table's event between the two (docs/design.md)."""
         at = time.time() if at is None else at
-        await self._put(INSERT_EVENT, (table_id, match_id, seq, source, at, line))
+        return self._queued(INSERT_EVENT, (table_id, match_id, seq, source, at, line))
 
     async def save_checkpoint(self, table_id: str, state: str, row: int | None = None) -> None:
         """The link checkpoint, in order with the events before it (the same queue);
@@ -435,10 +442,13 @@ class Writer:
         await self._put(INSERT_INCIDENT, (table_id, time.time(), kind, text))
 
     async def _put(self, sql: str, row: tuple[Any, ...]) -> None:
+        await self._queued(sql, row)
+
+    def _queued(self, sql: str, row: tuple[Any, ...]) -> asyncio.Future[None]:
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         self._queue.put((sql, row, done, loop))
-        await done
+        return done
 
     def close(self) -> None:
         self._queue.put(None)
