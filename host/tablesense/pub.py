@@ -122,15 +122,28 @@ class Pub(SensorsOut):
             snap["view"] = self.view(tab, snap)
         return snap
 
-    def snapshot_json(self, table_id: str) -> str:
-        """``snapshot`` as JSON, computed once per version of the table (``now`` fresh each time)."""
+    def snapshot_body(self, table_id: str, rulings: int | None = None) -> bytes:
+        """``snapshot`` as UTF-8 JSON (msgspec) without ``now`` and its closing brace, made once
+        per version of the table and cut. ``rulings``: the state's newest ``rulings`` and their
+        number, ``rulings_count`` (what the screens' WebSocket carries: ``web.messages``); None:
+        every ruling (``GET /api/table/<id>``). One snapshot a version serves every cut."""
         tab = self.table(table_id)
-        if tab._json[0] != tab.version:
-            snap = self.snapshot(table_id)
-            del snap["now"]
-            tab._json = (tab.version, json.dumps(snap, ensure_ascii=False)[:-1])
-        return f'{tab._json[1]}, "now": {time.time()!r}}}'
+        kept = tab.bodies.get(rulings)
+        if kept is None or kept[0] != tab.version:
+            if tab.snap[0] != tab.version:
+                snap = self.snapshot(table_id)
+                del snap["now"]
+                tab.snap = (tab.version, snap)
+                tab.bodies.clear()
+            body = _ENCODE(_cut(tab.snap[1], rulings))[:-1]
+            kept = tab.bodies[rulings] = (tab.version, body)
+        return kept[1]
 
+    def snapshot_message(self, table_id: str, rulings: int | None = None) -> bytes:
+        """``snapshot_body`` with ``now``, the host's clock as it is sent (the pages set their
+        clocks by it): the whole JSON object."""
+        body = self.snapshot_body(table_id, rulings)
+        return b"%b%b\"now\":%b}" % (body, b"," if len(body) > 1 else b"", repr(time.time()).encode())
 
     def log_items(self, table_id: str) -> list[dict[str, Any]]:
         """The current match's effective events as the shot stage cuts them (newest last):
@@ -613,6 +626,22 @@ class Pub(SensorsOut):
         if tab.ticker and tab.ticker[-1].get("type") == "rest":
             tab.rest_at = tab.ticker[-1]["at"]
         self._pause_clock(tab, tab.replay.state)
+
+
+_ENCODE = msgspec.json.Encoder().encode
+
+
+def _cut(snap: dict[str, Any], rulings: int | None) -> dict[str, Any]:
+    """``snap`` with its state's rulings cut to the newest ``rulings`` and their number in
+    ``rulings_count`` (None: as it is). No screen shows a match's earlier rulings (the last
+    shot's line is told by the host, ``web.view.last_shot``), and with them every message
+    grew with the match. ``snap`` itself is left as it is: every cut is made from it."""
+    state = snap.get("state")
+    every = state.get("rulings") if isinstance(state, dict) else None
+    if rulings is None or not isinstance(every, list):
+        return snap
+    return {**snap, "state": {**state, "rulings": every[-rulings:] if rulings else [],
+                              "rulings_count": len(every)}}
 
 
 def _line(event: Event) -> str:

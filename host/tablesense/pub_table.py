@@ -99,7 +99,10 @@ class Table:
     unlogged: Step | None = None
     listeners: set[asyncio.Event] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    _json: tuple[int, str] = (-1, "")
+    #: its snapshot without ``now`` at one version (``Pub.snapshot_body``), and that snapshot
+    #: encoded, by cut of its rulings (None: every one)
+    snap: tuple[int, dict[str, Any]] = (-1, {})
+    bodies: dict[int | None, tuple[int, bytes]] = field(default_factory=dict)
 
     def table_time(self) -> float:
         """The table's clock now, estimated from its last event (for referee calls)."""
