@@ -3,7 +3,10 @@
 Every event of a table -- from its sensors (the link, the simulator) or from the
 referee panel -- goes through ``Pub.submit``: it is appended to the match log and
 committed first, then applied to the match (``tablesense.replay.Replay``), then the
-table's new state is announced to whoever listens (the web pages).
+table's new state is announced to whoever listens (the web pages). Through the writer
+(``submit_async``, as ``tablesense run`` does) a table's own event is queued for the log,
+shown, and then committed before the call returns: the screens do not wait for the disk,
+the link's checkpoint and the board's next frame do (docs/design.md).
 
 At start-up each table's latest match is rebuilt by replaying its log, so a host that
 was killed mid-match comes back exactly where it was.
@@ -241,13 +244,17 @@ class Pub(SensorsOut):
         table: ``_log_unlogged``); None once it is on disk."""
         logged = writer.queued(*step.row)
         tab.unlogged = step
-        self._apply(tab, step, record_end=False)
+        try:
+            self._apply(tab, step, record_end=False)
+        except BaseException:  # logged all the same, as before (``_log_unlogged`` makes sure)
+            logged.add_done_callback(lambda done: done.cancelled() or done.exception())
+            raise
         try:
             await logged
         except StoreUnavailable as exc:
             return exc
-        except BaseException:
-            tab.unlogged = None  # not loggable at all (``_retrying`` says it on the ticker)
+        except StoreError:  # not loggable at all (``_retrying`` says it on the ticker)
+            tab.unlogged = None
             raise
         tab.unlogged = None
         self._record_end(tab)
@@ -267,9 +274,8 @@ class Pub(SensorsOut):
                 await self.writer.append(*step.row)
         except StoreUnavailable:
             raise
-        except BaseException:
-            tab.unlogged = None
-            raise
+        except StoreError:
+            pass  # its seq is in the log already: a commit that went through after all
         tab.unlogged = None
         self._record_end(tab)
 

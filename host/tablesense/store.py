@@ -1,8 +1,10 @@
 """The match log: an append-only SQLite (WAL) record of every table event.
 
 One row per event, in the order it entered the host, committed (and synced) before
-the event is applied anywhere, so that a host switched off mid-match loses nothing:
-the match state is rebuilt at start-up by replaying the log.
+anything that resumes from the log goes on (the link's checkpoint, a referee's answer;
+``Pub.submit_async`` shows a table's event while its commit is under way), so that a host
+switched off mid-match loses nothing: the match state is rebuilt at start-up by replaying
+the log, and the board replays what came after its checkpoint.
 
 Nothing is ever changed or deleted. A correction is a record of its own:
 
