@@ -44,6 +44,8 @@ from .undo_walk import Walk
 
 #: seconds between two tries to write to a match log that refused a write (locked, disk full)
 RETRY_S = (0.1, 2.0)
+#: a table's events shown and not yet on disk, at most: its feed then waits for the log
+AHEAD = 64
 
 #: What a table's feed yields: its events, the link's checkpoints and its losses
 #: (``tablesense.link.table_items``); a factory gets the last checkpoint saved.
@@ -209,10 +211,10 @@ class Pub(SensorsOut):
     async def submit_async(self, table_id: str, event: Event, source: str = "table") -> None:
         """Log and apply one event; returns once it is on disk. A table's own event (not the
         referee's) is shown first and committed after, its place in the log taken before it
-        is shown (``_shown_first``); a referee's change is on disk before it shows."""
+        is shown (``_show``); a referee's change is on disk before it shows."""
         tab = self.table(table_id)
         async with tab.lock:
-            await self._log_unlogged(tab)
+            await self._written_again(tab)
             step = self._prepare(tab, event, source)
             if step is None:
                 return
@@ -220,63 +222,91 @@ class Pub(SensorsOut):
                 await self._append(step)
                 self._apply(tab, step)
                 return
-            refused = await self._shown_first(tab, step, self.writer)
-            if refused is None:
-                return
-        first = [refused]
+            logged = self._show(tab, step, self.writer)
+        await self._on_disk(tab, logged)
 
-        async def again() -> None:  # the same row, never prepared and applied again
+    async def _show_async(self, tab: Table, event: Event) -> None:
+        """The table's feed: one of its events logged and applied, returning once it is shown;
+        its commit follows (``_show``). ``AHEAD`` events shown and not on disk: it waits."""
+        if len(tab.shown) >= AHEAD:
+            await self._all_on_disk(tab)
+        async with tab.lock:
+            await self._written_again(tab)
+            step = self._prepare(tab, event, "table")
+            if step is None:
+                return
+            if self.writer is None:
+                await self._append(step)
+                self._apply(tab, step)
+                return
+            self._show(tab, step, self.writer)
+
+    def _show(self, tab: Table, step: Step, writer: Writer) -> asyncio.Future[None]:
+        """A table's event (the table's lock held): queued for the match log, so its place in
+        the log is the order shown; applied and announced to the screens at once; the future
+        of its commit returned. The screens do not wait for the disk; what resumes from the
+        log does: the link's checkpoint is saved only once every event shown before it is on
+        disk (``_all_on_disk``), so a host killed before a commit resumes before the event
+        and the board replays it; the match's end goes into the history once the events are
+        on disk (docs/design.md, "A table's event is shown before its commit")."""
+        logged = writer.queued(*step.row, shown=True)
+        tab.shown.append((step, logged))
+        logged.add_done_callback(lambda done: self._committed(tab, step, done))
+        self._apply(tab, step, record_end=False)
+        return logged
+
+    def _committed(self, tab: Table, step: Step, done: asyncio.Future[None]) -> None:
+        """A shown event's commit came back: on disk (or not loggable at all, its seq taken),
+        it leaves ``tab.shown``; refused, the table's shown events are written again before
+        anything else of it (``_written_again``)."""
+        error = None if done.cancelled() else done.exception()
+        if isinstance(error, StoreUnavailable):
+            tab.refused = True
+            return
+        tab.shown[:] = [(s, f) for s, f in tab.shown if s is not step]
+        if not tab.shown and not tab.refused:
+            self._record_end(tab)
+
+    async def _on_disk(self, tab: Table, logged: asyncio.Future[None]) -> None:
+        """Wait for a shown event's commit; while the log refuses it, it is written again (the
+        same rows, never prepared and applied again) with back-off, the ticker saying why."""
+        await asyncio.wait([logged])
+        error = None if logged.cancelled() else logged.exception()
+        if error is None:
+            return
+        if not isinstance(error, StoreUnavailable):
+            raise error
+        first = [error]
+
+        async def again() -> None:
             if first:
                 raise first.pop()  # the refusal met: the ticker says it at once
             async with tab.lock:
-                await self._log_unlogged(tab)
+                await self._written_again(tab)
 
         await self._retrying(tab, again)
 
-    async def _shown_first(self, tab: Table, step: Step, writer: Writer) -> StoreUnavailable | None:
-        """A table's event: queued for the match log, applied and announced to the screens,
-        then its commit awaited (the table's lock held: nothing else of the table goes to
-        the log before it). The screens do not wait for the disk; whoever resumes from the
-        log does (the link's checkpoint is saved after this returns, so a host killed before
-        the commit resumes before this event and the board replays it: docs/design.md, "A
-        table's event is shown before its commit"). Returns the refusal of a log that cannot
-        take it now (the step kept as ``tab.unlogged``, written before anything else of the
-        table: ``_log_unlogged``); None once it is on disk."""
-        logged = writer.queued(*step.row)
-        tab.unlogged = step
-        try:
-            self._apply(tab, step, record_end=False)
-        except BaseException:  # logged all the same, as before (``_log_unlogged`` makes sure)
-            logged.add_done_callback(lambda done: done.cancelled() or done.exception())
-            raise
-        try:
-            await logged
-        except StoreUnavailable as exc:
-            return exc
-        except StoreError:  # not loggable at all (``_retrying`` says it on the ticker)
-            tab.unlogged = None
-            raise
-        tab.unlogged = None
-        self._record_end(tab)
-        return None
+    async def _all_on_disk(self, tab: Table) -> None:
+        """Every event the table showed is on disk (written again where the log refused it:
+        ``StoreUnavailable`` while it still does). Before the link's checkpoint is saved."""
+        while tab.shown:
+            await asyncio.wait([tab.shown[-1][1]])
+            if tab.refused:
+                async with tab.lock:
+                    await self._written_again(tab)
 
-    async def _log_unlogged(self, tab: Table) -> None:
-        """The event the table showed and the log refused so far goes to the log before
-        anything else of the table (the log's order is the order shown): the same row, its
-        seq and line. Raises ``StoreUnavailable`` while the log still refuses it."""
-        step = tab.unlogged
-        if step is None:
+    async def _written_again(self, tab: Table) -> None:
+        """The events the table showed that the log refused go to the log again, in order, in
+        one commit, before anything else of the table (the table's lock held; the writer holds
+        the table's later writes back until then). Raises ``StoreUnavailable`` while the log
+        still refuses them."""
+        if not tab.refused or self.writer is None:
             return
-        try:
-            if self.writer is None:
-                self.store.append(*step.row)
-            else:
-                await self.writer.append(*step.row)
-        except StoreUnavailable:
-            raise
-        except StoreError:
-            pass  # its seq is in the log already: a commit that went through after all
-        tab.unlogged = None
+        if tab.shown:
+            await asyncio.wait([f for _, f in tab.shown])  # those queued after the refusal: refused too
+            await self.writer.again([step.row for step, _ in tab.shown])
+        tab.shown.clear()
+        tab.refused = False
         self._record_end(tab)
 
     def start_match(self, table_id: str, setup: dict[str, Any]) -> int:
@@ -365,6 +395,7 @@ class Pub(SensorsOut):
                 # while the replay is still behind what the log holds, the checkpoint stands
                 # before the logged events not yet made again (link/checkpoint.py, Dedupe.row)
                 at = dedupe.row if dedupe is not None and dedupe.pending else None
+                await self._retrying(tab, lambda: self._all_on_disk(tab))  # never past an event not on disk
                 await self._retrying(tab, lambda item=item, at=at: self._save_checkpoint(tab, item, at))
                 continue
             if isinstance(item, Event):
@@ -374,7 +405,7 @@ class Pub(SensorsOut):
                     if not dedupe.pending:
                         dedupe = None
                 for event in self._from_board(tab, item):  # sensors out: merged with the referee's
-                    await self._retrying(tab, lambda event=event: self.submit_async(table_id, event, "table"))
+                    await self._retrying(tab, lambda event=event: self._show_async(tab, event))
                 continue
             status = getattr(item, "kind", None)
             self.link_status(table_id, item)
@@ -386,6 +417,7 @@ class Pub(SensorsOut):
                 text = str(getattr(item, "text", item))
                 if not any(k == status and t == text for _, k, t in self.store.incidents(tab.id, 20)):
                     await self._lost(tab, text, status)
+        await self._retrying(tab, lambda: self._all_on_disk(tab))  # the feed ends with its events on disk
 
     async def _retrying(self, tab: Table, write: Callable[[], Any]) -> None:
         """``await write()`` until the match log takes it; other refusals are shown and dropped."""
@@ -482,7 +514,7 @@ class Pub(SensorsOut):
         return Step((tab.id, tab.match.id, tab.seq + 1, line, "referee", time.time()), None, None)
 
     async def _append(self, step: Step) -> None:
-        await self._log_unlogged(self.table(step.row[0]))  # an event shown before goes first
+        await self._written_again(self.table(step.row[0]))  # events shown and refused go first
         if self.writer is None:
             self.store.append(*step.row)
         else:

@@ -94,9 +94,11 @@ class Table:
     #: the tasks whose item (an event, a checkpoint, a loss) of this table waits for a match
     #: log that refuses writes: a referee's change waits behind them (``web.server``)
     waiting: set[asyncio.Task[Any]] = field(default_factory=set)
-    #: a table's event shown before its commit, until the match log has it (``Pub.submit_async``):
-    #: nothing else of the table is logged meanwhile
-    unlogged: Step | None = None
+    #: the table's events shown before their commit, oldest first, each with its commit's future
+    #: (``Pub._show``), until the match log has them
+    shown: list[tuple[Step, asyncio.Future[None]]] = field(default_factory=list)
+    #: the log refused one of them: they are written again before anything else of the table
+    refused: bool = False
     listeners: set[asyncio.Event] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: its snapshot without ``now`` at one version (``Pub.snapshot_body``), and that snapshot

@@ -20,6 +20,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Any
 
+import pytest
+
+from tablesense import store as store_module
 from tablesense.events import Pin
 from tablesense.link.checkpoint import Checkpoint
 from tablesense.pub import Pub
@@ -48,8 +51,13 @@ def _shown(pub: Pub, n: int) -> bool:
     return any(e.get("type") == "pin" and e.get("pin") == n for e in pub.table("1").ticker)
 
 
-def test_the_screens_hear_a_tables_event_while_its_commit_waits_and_the_checkpoint_waits_for_it(
-        tmp_path: Path) -> None:
+def test_the_screens_hear_a_tables_events_while_the_log_refuses_them_and_the_log_keeps_their_order(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The log is locked for longer than its busy timeout (cut to 0.3 s: the same refusal,
+    sooner): the board's three pins are shown all the same, the checkpoint after them is not
+    saved, and once the lock is gone the log holds the three in the order shown, once each,
+    and the checkpoint after them."""
+    monkeypatch.setattr(store_module, "BUSY_MS", 300)
     db = tmp_path / "pub.db"
     store, writer = Store(str(db)), Writer(str(db))
     pub = Pub(store, ["1"], writer=writer)
@@ -60,18 +68,21 @@ def test_the_screens_hear_a_tables_event_while_its_commit_waits_and_the_checkpoi
         flag = pub.subscribe("1")
 
         async def board() -> AsyncIterator[Any]:
-            yield _pin(1.0, 1)
+            for n in (1, 2, 3):
+                yield _pin(float(n), n)
             yield cp
 
         blocker.execute("BEGIN IMMEDIATE")  # the disk is slow: no commit for now
         feed = asyncio.create_task(pub.feed("1", board()))
-        async with asyncio.timeout(4):  # well inside the writer's 5 s wait for the lock
-            while not _shown(pub, 1):
+        async with asyncio.timeout(10):
+            while not all(_shown(pub, n) for n in (1, 2, 3)):
                 await flag.wait()
                 flag.clear()
+        await asyncio.sleep(1.0)  # refused meanwhile (0.3 s), and tried again
+        assert writer.refused >= 1
         assert _lines(blocker) == [], "shown, not yet on disk"
         assert store.checkpoint("1") is None, "no checkpoint past an event not on disk"
-        assert not feed.done()  # the board's next item is not read before the commit
+        assert not feed.done()
         blocker.execute("ROLLBACK")
         await asyncio.wait_for(feed, 20)
 
@@ -80,7 +91,8 @@ def test_the_screens_hear_a_tables_event_while_its_commit_waits_and_the_checkpoi
     finally:
         blocker.close()
         writer.close()
-    assert _lines(store.db) == [json.dumps(_pin(1.0, 1).to_dict(), separators=(", ", ": "))]
+    assert _lines(store.db) == [json.dumps(_pin(float(n), n).to_dict(), separators=(", ", ": "))
+                                for n in (1, 2, 3)]
     saved = store.checkpoint("1")
     assert saved is not None and Checkpoint.from_json(saved[0]) == cp
     assert saved[1] == store.db.execute("SELECT max(id) FROM events").fetchone()[0]
