@@ -4,9 +4,9 @@ Every event of a table -- from its sensors (the link, the simulator) or from the
 referee panel -- goes through ``Pub.submit``: it is appended to the match log and
 committed first, then applied to the match (``tablesense.replay.Replay``), then the
 table's new state is announced to whoever listens (the web pages). Through the writer
-(``submit_async``, as ``tablesense run`` does) a table's own event is queued for the log,
-shown, and then committed before the call returns: the screens do not wait for the disk,
-the link's checkpoint and the board's next frame do (docs/design.md).
+(``tablesense run``) a table's own event is queued for the log, shown, and committed after:
+the screens and the table's next events do not wait for the disk; the link's checkpoint and
+the match's result in the history do (``_show``, docs/design.md).
 
 At start-up each table's latest match is rebuilt by replaying its log, so a host that
 was killed mid-match comes back exactly where it was.
