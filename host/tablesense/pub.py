@@ -213,6 +213,8 @@ class Pub(SensorsOut):
         referee's) is shown first and committed after, its place in the log taken before it
         is shown (``_show``); a referee's change is on disk before it shows."""
         tab = self.table(table_id)
+        if isinstance(event, Setup):
+            await self._all_on_disk(tab)  # a new match's first line after the last match's last
         async with tab.lock:
             await self._written_again(tab)
             step = self._prepare(tab, event, source)
@@ -228,8 +230,8 @@ class Pub(SensorsOut):
     async def _show_async(self, tab: Table, event: Event) -> None:
         """The table's feed: one of its events logged and applied, returning once it is shown;
         its commit follows (``_show``). ``AHEAD`` events shown and not on disk: it waits."""
-        if len(tab.shown) >= AHEAD:
-            await self._all_on_disk(tab)
+        if len(tab.shown) >= AHEAD or isinstance(event, Setup):
+            await self._all_on_disk(tab)  # a new match's first line after the last match's last
         async with tab.lock:
             await self._written_again(tab)
             step = self._prepare(tab, event, "table")
@@ -674,12 +676,14 @@ def _cut(snap: dict[str, Any], rulings: int | None) -> dict[str, Any]:
     ``rulings_count`` (None: as it is). No screen shows a match's earlier rulings (the last
     shot's line is told by the host, ``web.view.last_shot``), and with them every message
     grew with the match. ``snap`` itself is left as it is: every cut is made from it."""
-    state = snap.get("state")
-    every = state.get("rulings") if isinstance(state, dict) else None
+    state: Any = snap.get("state")
+    every: Any = state.get("rulings") if isinstance(state, dict) else None
     if rulings is None or not isinstance(every, list):
         return snap
-    return {**snap, "state": {**state, "rulings": every[-rulings:] if rulings else [],
-                              "rulings_count": len(every)}}
+    cut = dict(state)
+    cut["rulings"] = every[-rulings:] if rulings else []
+    cut["rulings_count"] = len(every)
+    return {**snap, "state": cut}
 
 
 def _line(event: Event) -> str:
