@@ -2,7 +2,7 @@
 
 One row per event, in the order it entered the host, committed (and synced) before
 anything that resumes from the log goes on (the link's checkpoint, a referee's answer;
-``Pub.submit_async`` shows a table's event while its commit is under way), so that a host
+``Pub`` shows a table's event while its commit is under way), so that a host
 switched off mid-match loses nothing: the match state is rebuilt at start-up by replaying
 the log, and the board replays what came after its checkpoint.
 
