@@ -3,7 +3,10 @@
 Every event of a table -- from its sensors (the link, the simulator) or from the
 referee panel -- goes through ``Pub.submit``: it is appended to the match log and
 committed first, then applied to the match (``tablesense.replay.Replay``), then the
-table's new state is announced to whoever listens (the web pages).
+table's new state is announced to whoever listens (the web pages). Through the writer
+(``tablesense run``) a table's own event is queued for the log, shown, and committed after:
+the screens and the table's next events do not wait for the disk; the link's checkpoint and
+the match's result in the history do (``_show``, docs/design.md).
 
 At start-up each table's latest match is rebuilt by replaying its log, so a host that
 was killed mid-match comes back exactly where it was.
@@ -41,6 +44,8 @@ from .undo_walk import Walk
 
 #: seconds between two tries to write to a match log that refused a write (locked, disk full)
 RETRY_S = (0.1, 2.0)
+#: a table's events shown and not yet on disk, at most: its feed then waits for the log
+AHEAD = 64
 
 #: What a table's feed yields: its events, the link's checkpoints and its losses
 #: (``tablesense.link.table_items``); a factory gets the last checkpoint saved.
@@ -122,15 +127,28 @@ class Pub(SensorsOut):
             snap["view"] = self.view(tab, snap)
         return snap
 
-    def snapshot_json(self, table_id: str) -> str:
-        """``snapshot`` as JSON, computed once per version of the table (``now`` fresh each time)."""
+    def snapshot_body(self, table_id: str, rulings: int | None = None) -> bytes:
+        """``snapshot`` as UTF-8 JSON (msgspec) without ``now`` and its closing brace, made once
+        per version of the table and cut. ``rulings``: the state's newest ``rulings`` and their
+        number, ``rulings_count`` (what the screens' WebSocket carries: ``web.messages``); None:
+        every ruling (``GET /api/table/<id>``). One snapshot a version serves every cut."""
         tab = self.table(table_id)
-        if tab._json[0] != tab.version:
-            snap = self.snapshot(table_id)
-            del snap["now"]
-            tab._json = (tab.version, json.dumps(snap, ensure_ascii=False)[:-1])
-        return f'{tab._json[1]}, "now": {time.time()!r}}}'
+        kept = tab.bodies.get(rulings)
+        if kept is None or kept[0] != tab.version:
+            if tab.snap[0] != tab.version:
+                snap = self.snapshot(table_id)
+                del snap["now"]
+                tab.snap = (tab.version, snap)
+                tab.bodies.clear()
+            body = _ENCODE(_cut(tab.snap[1], rulings))[:-1]
+            kept = tab.bodies[rulings] = (tab.version, body)
+        return kept[1]
 
+    def snapshot_message(self, table_id: str, rulings: int | None = None) -> bytes:
+        """``snapshot_body`` with ``now``, the host's clock as it is sent (the pages set their
+        clocks by it): the whole JSON object."""
+        body = self.snapshot_body(table_id, rulings)
+        return b"%b%b\"now\":%b}" % (body, b"," if len(body) > 1 else b"", repr(time.time()).encode())
 
     def log_items(self, table_id: str) -> list[dict[str, Any]]:
         """The current match's effective events as the shot stage cuts them (newest last):
@@ -191,12 +209,107 @@ class Pub(SensorsOut):
             self._apply(tab, step)
 
     async def submit_async(self, table_id: str, event: Event, source: str = "table") -> None:
+        """Log and apply one event; returns once it is on disk. A table's own event (not the
+        referee's) is shown first and committed after, its place in the log taken before it
+        is shown (``_show``); a referee's change is on disk before it shows."""
         tab = self.table(table_id)
+        if isinstance(event, Setup):
+            await self._all_on_disk(tab)  # a new match's first line after the last match's last
         async with tab.lock:
+            await self._written_again(tab)
             step = self._prepare(tab, event, source)
-            if step is not None:
+            if step is None:
+                return
+            if source == "referee" or self.writer is None:
                 await self._append(step)
                 self._apply(tab, step)
+                return
+            logged = self._show(tab, step, self.writer)
+        await self._on_disk(tab, logged)
+
+    async def _show_async(self, tab: Table, event: Event) -> None:
+        """The table's feed: one of its events logged and applied, returning once it is shown;
+        its commit follows (``_show``). ``AHEAD`` events shown and not on disk: it waits."""
+        if len(tab.shown) >= AHEAD or isinstance(event, Setup):
+            await self._all_on_disk(tab)  # a new match's first line after the last match's last
+        async with tab.lock:
+            await self._written_again(tab)
+            step = self._prepare(tab, event, "table")
+            if step is None:
+                return
+            if self.writer is None:
+                await self._append(step)
+                self._apply(tab, step)
+                return
+            self._show(tab, step, self.writer)
+
+    def _show(self, tab: Table, step: Step, writer: Writer) -> asyncio.Future[None]:
+        """A table's event (the table's lock held): queued for the match log, so its place in
+        the log is the order shown; applied and announced to the screens at once; the future
+        of its commit returned. The screens do not wait for the disk; what resumes from the
+        log does: the link's checkpoint is saved only once every event shown before it is on
+        disk (``_all_on_disk``), so a host killed before a commit resumes before the event
+        and the board replays it; the match's end goes into the history once the events are
+        on disk (docs/design.md, "A table's event is shown before its commit")."""
+        logged = writer.queued(*step.row, shown=True)
+        tab.shown.append((step, logged))
+        logged.add_done_callback(lambda done: self._committed(tab, step, done))
+        self._apply(tab, step, record_end=False)
+        return logged
+
+    def _committed(self, tab: Table, step: Step, done: asyncio.Future[None]) -> None:
+        """A shown event's commit came back: on disk (or not loggable at all, its seq taken),
+        it leaves ``tab.shown``; refused, the table's shown events are written again before
+        anything else of it (``_written_again``)."""
+        error = None if done.cancelled() else done.exception()
+        if isinstance(error, StoreUnavailable):
+            tab.refused = True
+            return
+        tab.shown[:] = [(s, f) for s, f in tab.shown if s is not step]
+        if not tab.shown and not tab.refused:
+            self._record_end(tab)
+
+    async def _on_disk(self, tab: Table, logged: asyncio.Future[None]) -> None:
+        """Wait for a shown event's commit; while the log refuses it, it is written again (the
+        same rows, never prepared and applied again) with back-off, the ticker saying why."""
+        await asyncio.wait([logged])
+        error = None if logged.cancelled() else logged.exception()
+        if error is None:
+            return
+        if not isinstance(error, StoreUnavailable):
+            raise error
+        first = [error]
+
+        async def again() -> None:
+            if first:
+                raise first.pop()  # the refusal met: the ticker says it at once
+            async with tab.lock:
+                await self._written_again(tab)
+
+        await self._retrying(tab, again)
+
+    async def _all_on_disk(self, tab: Table) -> None:
+        """Every event the table showed is on disk (written again where the log refused it:
+        ``StoreUnavailable`` while it still does). Before the link's checkpoint is saved."""
+        while tab.shown:
+            await asyncio.wait([tab.shown[-1][1]])
+            if tab.refused:
+                async with tab.lock:
+                    await self._written_again(tab)
+
+    async def _written_again(self, tab: Table) -> None:
+        """The events the table showed that the log refused go to the log again, in order, in
+        one commit, before anything else of the table (the table's lock held; the writer holds
+        the table's later writes back until then). Raises ``StoreUnavailable`` while the log
+        still refuses them."""
+        if not tab.refused or self.writer is None:
+            return
+        if tab.shown:
+            await asyncio.wait([f for _, f in tab.shown])  # those queued after the refusal: refused too
+            await self.writer.again([step.row for step, _ in tab.shown])
+        tab.shown.clear()
+        tab.refused = False
+        self._record_end(tab)
 
     def start_match(self, table_id: str, setup: dict[str, Any]) -> int:
         """The referee starts a match: checked, logged as seq 1, applied."""
@@ -284,6 +397,7 @@ class Pub(SensorsOut):
                 # while the replay is still behind what the log holds, the checkpoint stands
                 # before the logged events not yet made again (link/checkpoint.py, Dedupe.row)
                 at = dedupe.row if dedupe is not None and dedupe.pending else None
+                await self._retrying(tab, lambda: self._all_on_disk(tab))  # never past an event not on disk
                 await self._retrying(tab, lambda item=item, at=at: self._save_checkpoint(tab, item, at))
                 continue
             if isinstance(item, Event):
@@ -293,7 +407,7 @@ class Pub(SensorsOut):
                     if not dedupe.pending:
                         dedupe = None
                 for event in self._from_board(tab, item):  # sensors out: merged with the referee's
-                    await self._retrying(tab, lambda event=event: self.submit_async(table_id, event, "table"))
+                    await self._retrying(tab, lambda event=event: self._show_async(tab, event))
                 continue
             status = getattr(item, "kind", None)
             self.link_status(table_id, item)
@@ -305,6 +419,7 @@ class Pub(SensorsOut):
                 text = str(getattr(item, "text", item))
                 if not any(k == status and t == text for _, k, t in self.store.incidents(tab.id, 20)):
                     await self._lost(tab, text, status)
+        await self._retrying(tab, lambda: self._all_on_disk(tab))  # the feed ends with its events on disk
 
     async def _retrying(self, tab: Table, write: Callable[[], Any]) -> None:
         """``await write()`` until the match log takes it; other refusals are shown and dropped."""
@@ -401,12 +516,13 @@ class Pub(SensorsOut):
         return Step((tab.id, tab.match.id, tab.seq + 1, line, "referee", time.time()), None, None)
 
     async def _append(self, step: Step) -> None:
+        await self._written_again(self.table(step.row[0]))  # events shown and refused go first
         if self.writer is None:
             self.store.append(*step.row)
         else:
             await self.writer.append(*step.row)
 
-    def _apply(self, tab: Table, step: Step) -> None:
+    def _apply(self, tab: Table, step: Step, record_end: bool = True) -> None:
         _, match_id, seq, line, source, now = step.row
         event = step.event
         self._sensors_step(tab, step)  # an undo or a void takes entries made by hand back
@@ -430,7 +546,7 @@ class Pub(SensorsOut):
             else:
                 _feed(rep, line, seq)
             self._tick(tab, event, seq, source)
-        self._after_apply(tab)
+        self._after_apply(tab, record_end)
 
     def _setup_event(self, table_id: str, setup: dict[str, Any]) -> Event:
         obj = dict(setup) if self.league_setup is None else dict(self.league_setup(setup))
@@ -475,20 +591,34 @@ class Pub(SensorsOut):
         self._tick(tab, setup, 1, source)
         self._changed(tab)
 
-    def _after_apply(self, tab: Table) -> None:
+    def _after_apply(self, tab: Table, record_end: bool = True) -> None:
+        """The turn clock, the match's end in the history (``record_end``; an event shown
+        before its commit records it once committed: the history never holds a result whose
+        deciding event the log may not), and the news to the screens."""
+        self._pause_clock(tab, tab.replay.state)
+        if record_end:
+            self._record_end(tab, announce=False)
+        self._changed(tab)
+
+    def _record_end(self, tab: Table, announce: bool = True) -> None:
+        """The match row's end and result as the replay has them (ended, reopened, or amended
+        after its end: a late call, a void); ``announce``: a change is said to the followers."""
         rep = tab.replay
-        assert tab.match is not None
-        self._pause_clock(tab, rep.state)
+        if tab.match is None:
+            return
         finished = bool(rep.state is not None and rep.state.finished)
         was = tab.match.ended is not None
-        if finished or was:  # ended, reopened, or amended after its end (a late call, a void)
-            result = None
-            if finished and rep.state is not None and rep.engine is not None:
-                result = {"winner": rep.state.winner, "summary": rep.engine.summary(rep.state, tab.lang)}
-            if finished != was or result != tab.match.result:
-                self.store.finish(tab.match.id, result)
-            tab.match = self.store.match(tab.match.id)
-        self._changed(tab)
+        if not (finished or was):
+            return
+        result = None
+        if finished and rep.state is not None and rep.engine is not None:
+            result = {"winner": rep.state.winner, "summary": rep.engine.summary(rep.state, tab.lang)}
+        before = tab.match
+        if finished != was or result != tab.match.result:
+            self.store.finish(tab.match.id, result)
+        tab.match = self.store.match(tab.match.id)
+        if announce and tab.match != before:
+            self._changed(tab)
 
     @staticmethod
     def _pause_clock(tab: Table, state: Any, now: float | None = None) -> None:
@@ -536,6 +666,24 @@ class Pub(SensorsOut):
         if tab.ticker and tab.ticker[-1].get("type") == "rest":
             tab.rest_at = tab.ticker[-1]["at"]
         self._pause_clock(tab, tab.replay.state)
+
+
+_ENCODE = msgspec.json.Encoder().encode
+
+
+def _cut(snap: dict[str, Any], rulings: int | None) -> dict[str, Any]:
+    """``snap`` with its state's rulings cut to the newest ``rulings`` and their number in
+    ``rulings_count`` (None: as it is). No screen shows a match's earlier rulings (the last
+    shot's line is told by the host, ``web.view.last_shot``), and with them every message
+    grew with the match. ``snap`` itself is left as it is: every cut is made from it."""
+    state: Any = snap.get("state")
+    every: Any = state.get("rulings") if isinstance(state, dict) else None
+    if rulings is None or not isinstance(every, list):
+        return snap
+    cut = dict(state)
+    cut["rulings"] = every[-rulings:] if rulings else []
+    cut["rulings_count"] = len(every)
+    return {**snap, "state": cut}
 
 
 def _line(event: Event) -> str:

@@ -94,9 +94,17 @@ class Table:
     #: the tasks whose item (an event, a checkpoint, a loss) of this table waits for a match
     #: log that refuses writes: a referee's change waits behind them (``web.server``)
     waiting: set[asyncio.Task[Any]] = field(default_factory=set)
+    #: the table's events shown before their commit, oldest first, each with its commit's future
+    #: (``Pub._show``), until the match log has them
+    shown: list[tuple[Step, asyncio.Future[None]]] = field(default_factory=list)
+    #: the log refused one of them: they are written again before anything else of the table
+    refused: bool = False
     listeners: set[asyncio.Event] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    _json: tuple[int, str] = (-1, "")
+    #: its snapshot without ``now`` at one version (``Pub.snapshot_body``), and that snapshot
+    #: encoded, by cut of its rulings (None: every one)
+    snap: tuple[int, dict[str, Any]] = (-1, {})
+    bodies: dict[int | None, tuple[int, bytes]] = field(default_factory=dict)
 
     def table_time(self) -> float:
         """The table's clock now, estimated from its last event (for referee calls)."""

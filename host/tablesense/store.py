@@ -1,8 +1,10 @@
 """The match log: an append-only SQLite (WAL) record of every table event.
 
 One row per event, in the order it entered the host, committed (and synced) before
-the event is applied anywhere, so that a host switched off mid-match loses nothing:
-the match state is rebuilt at start-up by replaying the log.
+anything that resumes from the log goes on (the link's checkpoint, a referee's answer;
+``Pub`` shows a table's event while its commit is under way), so that a host
+switched off mid-match loses nothing: the match state is rebuilt at start-up by replaying
+the log, and the board replays what came after its checkpoint.
 
 Nothing is ever changed or deleted. A correction is a record of its own:
 
@@ -394,7 +396,19 @@ def _connect(path: str) -> sqlite3.Connection:
     return db
 
 
-_Item = tuple[str, tuple[Any, ...], "asyncio.Future[None]", asyncio.AbstractEventLoop]
+@dataclass(frozen=True, slots=True)
+class _Item:
+    """One write of the queue: its statements (one transaction with the rest of its group),
+    who waits for it, and what kind it is: ``shown`` (a table's event the screens have seen:
+    refused, it holds the table's later writes back) or ``again`` (such events written again,
+    in order: taken, it lets them go)."""
+
+    statements: tuple[tuple[str, tuple[Any, ...]], ...]
+    done: asyncio.Future[None]
+    loop: asyncio.AbstractEventLoop
+    table: str | None = None
+    shown: bool = False
+    again: bool = False
 
 
 class Writer:
@@ -407,6 +421,12 @@ class Writer:
     ``StoreUnavailable`` in every waiter of that group: nothing of it was written, and
     the write-ahead log is truncated (``make_room``) so that the next try finds the room
     it held.
+
+    A table's event shown before its commit (``queued(..., shown=True)``) that the log
+    refuses holds back every later write of its table (refused unqueued, whatever it is)
+    until those events are written again in order (``again``): the log never takes a
+    table's later event, or a checkpoint after it, without the earlier one the screens
+    showed (docs/design.md, "A table's event is shown before its commit").
     """
 
     def __init__(self, path: str) -> None:
@@ -415,13 +435,29 @@ class Writer:
         self.commits = 0
         self.refused = 0  # commits the database refused (each retried by its writers)
         self._queue: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()
+        self._held: set[str] = set()  # tables whose shown event was refused (the thread's own)
         self._thread = threading.Thread(target=self._run, name="tablesense-log", daemon=True)
         self._thread.start()
 
     async def append(self, table_id: str, match_id: int | None, seq: int, line: str, source: str,
                      at: float | None = None) -> None:
+        await self.queued(table_id, match_id, seq, line, source, at)
+
+    def queued(self, table_id: str, match_id: int | None, seq: int, line: str, source: str,
+               at: float | None = None, shown: bool = False) -> asyncio.Future[None]:
+        """``append`` in two halves: the event takes its place in the log's order now (before
+        whatever is queued after this call); the future it returns is done once it is on disk
+        (or says why not). ``shown``: the screens see it before that (``Pub``)."""
         at = time.time() if at is None else at
-        await self._put(INSERT_EVENT, (table_id, match_id, seq, source, at, line))
+        row = (table_id, match_id, seq, source, at, line)
+        return self._queued(((INSERT_EVENT, row),), table_id, shown=shown)
+
+    async def again(self, rows: list[tuple[str, int | None, int, str, str, float]]) -> None:
+        """A table's events shown and refused, written again in one commit, in order (rows as
+        ``append`` takes its arguments): the table's later writes are let through once taken."""
+        statements = tuple((INSERT_EVENT, (t, m, seq, source, at, line))
+                           for t, m, seq, line, source, at in rows)
+        await self._queued(statements, rows[0][0], again=True)
 
     async def save_checkpoint(self, table_id: str, state: str, row: int | None = None) -> None:
         """The link checkpoint, in order with the events before it (the same queue);
@@ -435,10 +471,14 @@ class Writer:
         await self._put(INSERT_INCIDENT, (table_id, time.time(), kind, text))
 
     async def _put(self, sql: str, row: tuple[Any, ...]) -> None:
+        await self._queued(((sql, row),), str(row[0]))
+
+    def _queued(self, statements: tuple[tuple[str, tuple[Any, ...]], ...], table: str | None,
+                shown: bool = False, again: bool = False) -> asyncio.Future[None]:
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
-        self._queue.put((sql, row, done, loop))
-        await done
+        self._queue.put(_Item(statements, done, loop, table, shown, again))
+        return done
 
     def close(self) -> None:
         self._queue.put(None)
@@ -464,22 +504,41 @@ class Writer:
             self._commit(batch)
 
     def _commit(self, batch: list[_Item]) -> None:
-        results: list[BaseException | None] = []
-        try:
-            self.db.execute("BEGIN IMMEDIATE")
-            for sql, row, _, _ in batch:
-                try:
-                    self.db.execute(sql, row)
-                    results.append(None)
-                except sqlite3.IntegrityError:
-                    results.append(StoreError(f"match {row[1]} already has an event {row[2]}"))
-            self.db.execute("COMMIT")
-            self.commits += 1
-        except sqlite3.Error as exc:
-            results = [_refused(self.db, exc)] * len(batch)  # the whole group rolled back
-            self.refused += 1
-        for (_, _, done, loop), error in zip(batch, results):
-            loop.call_soon_threadsafe(_settle, done, error)
+        results: dict[int, BaseException | None] = {}
+        held = StoreUnavailable("the match log cannot be written: the table's events shown before "
+                                "this wait to be written again first")
+        todo = []
+        for n, item in enumerate(batch):
+            if item.table in self._held and not item.again:
+                results[n] = held  # written again first (``again``), then this may be
+            else:
+                todo.append((n, item))
+        if todo:
+            try:
+                self.db.execute("BEGIN IMMEDIATE")
+                for n, item in todo:
+                    try:
+                        for sql, row in item.statements:
+                            self.db.execute(sql, row)
+                        results[n] = None
+                    except sqlite3.IntegrityError:
+                        row = item.statements[0][1]
+                        results[n] = StoreError(f"match {row[1]} already has an event {row[2]}")
+                self.db.execute("COMMIT")
+                self.commits += 1
+                for _, item in todo:
+                    if item.again and item.table is not None:
+                        self._held.discard(item.table)
+            except sqlite3.Error as exc:
+                error = _refused(self.db, exc)  # the whole group rolled back
+                self.refused += 1
+                for n, item in todo:
+                    results[n] = error
+                    if (item.shown or item.again) and item.table is not None:
+                        self._held.add(item.table)
+        for n, item in enumerate(batch):
+            with contextlib.suppress(RuntimeError):  # its event loop is closed: no one waits
+                item.loop.call_soon_threadsafe(_settle, item.done, results[n])
 
 
 def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:

@@ -235,7 +235,9 @@ def test_a_file_size_limit_is_worked_through_and_writes_resume_when_it_is_raised
     assert "Traceback" not in proc.stderr
     assert "disk I/O error" in proc.stderr and "takes writes again" in proc.stderr
     first, stalled = report["first_refusal"], report["stalled"]
-    assert first is not None and first < 200, report  # the write-ahead log met the limit early
+    # the write-ahead log met the limit early (the feed reads up to ``pub.AHEAD`` events ahead
+    # of the log, whose commits take them in groups)
+    assert first is not None and first < 400, report
     assert stalled is not None and stalled > 3 * first, report  # worked on until the database was full
     rows = _rows(db)
     assert [r[2] for r in rows] == list(range(1, 3002))

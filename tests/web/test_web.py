@@ -282,7 +282,7 @@ async def test_a_late_scoreboard_gets_the_hosts_clock_of_now(app) -> None:  # ty
     pub, url, http = app
     pub.start_match("1", SETUP)
     pub.submit("1", parse_event({"t": 1.0, "type": "rest"}))
-    first = json.loads(pub.snapshot_json("1"))
+    first = json.loads(pub.snapshot_message("1"))
     await asyncio.sleep(0.2)  # a TV that connects later, with nothing new on the table
     async with http.get(f"{url}/api/table/1") as r:
         later = await r.json()

@@ -103,8 +103,8 @@ async def test_the_history_names_the_winner_and_the_players_never_p1_p2(app: Any
 
 
 def test_screens_get_the_apis_snapshot_in_every_recorded_match() -> None:
-    """The WebSocket's message (``web.messages``: encoded once per version, shared by the
-    screens) says what ``GET /api/table/<id>`` says, but for the moment it is sent and
+    """The WebSocket's message (``web.messages``: encoded once per version and cut by the
+    pub, shared by the screens) says what ``GET /api/table/<id>`` says, but for the moment it is sent and
     the rulings before the newest eight (their number is said): at every tenth line and
     at the end of every recorded match."""
     import json
@@ -112,14 +112,13 @@ def test_screens_get_the_apis_snapshot_in_every_recorded_match() -> None:
     from paths import MATCHES
 
     from tablesense.events import BadEvent, parse_line
-    from tablesense.web.messages import Messages
+    from tablesense.web.messages import message
     from tablesense.web.view import view
 
     compared = 0
     for path in sorted(MATCHES.glob("*/*.jsonl")):
         pub = Pub(Store(":memory:"), ["1"])  # no disk sync per line: the message is what is tested
         pub.view = view
-        messages = Messages(pub)
         lines = path.read_text().splitlines()
         for n, line in enumerate(lines, 1):
             try:
@@ -128,8 +127,8 @@ def test_screens_get_the_apis_snapshot_in_every_recorded_match() -> None:
                 continue  # a recorded mistake: the pub refuses it, the screens show nothing new
             if n % 10 and n != len(lines):
                 continue
-            sent = json.loads(messages.message("1"))
-            api = json.loads(pub.snapshot_json("1"))
+            sent = json.loads(message(pub, "1"))
+            api = json.loads(pub.snapshot_message("1"))
             assert sent.pop("now") >= api.pop("now") - 1.0
             if api["state"] is not None:
                 rulings = api["state"]["rulings"]

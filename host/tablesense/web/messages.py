@@ -1,66 +1,27 @@
-"""Each table's message to the screens: built and encoded once per version of the table.
+"""Each table's message to the screens, and how a page is kept from a queue of them.
 
 A screen's WebSocket carries the table's snapshot (``Pub.snapshot``: the same JSON as
 ``GET /api/table/<id>``, but for the state's rulings: the newest ``RULINGS_SENT`` and
 their number, ``rulings_count``). Eight TVs, the overview and the referee's panel may follow one
-table; the snapshot is made, and encoded to UTF-8 JSON, once per version of the table
-(``Table.version``) by whichever socket asks first, and every socket sends those bytes.
-Only ``now`` (the host's clock as it sends: the pages set their clocks by it) is put on
-each message as it goes. ``Pace``: how a page that answers its messages is kept from
-receiving a queue of them.
+table; the pub makes and encodes the snapshot once per version of the table and cut
+(``Pub.snapshot_body``, the one cache the API's whole snapshot shares), and every socket
+sends those bytes. Only ``now`` (the host's clock as it sends: the pages set their clocks by
+it) is put on each message as it goes. ``Pace``: how a page that answers its messages is
+kept from receiving a queue of them.
 """
 
 from __future__ import annotations
 
-import time
-from typing import Any
-
-import msgspec
-
 from ..pub import Pub
-
-_ENCODE = msgspec.json.Encoder().encode
-
 
 #: the rulings a screen's message carries, the newest (``GET /api/table/<id>`` has every one)
 RULINGS_SENT = 8
 
 
-def _recent_rulings(snap: dict[str, Any]) -> None:
-    """The state's rulings cut to the newest ``RULINGS_SENT``, their number in
-    ``rulings_count``: no screen shows a match's earlier rulings (the last shot's line is
-    told by the host, ``view.last_shot``), and with them every message grew with the match."""
-    state = snap.get("state")
-    rulings = state.get("rulings") if isinstance(state, dict) else None
-    if isinstance(rulings, list):
-        state["rulings"] = rulings[-RULINGS_SENT:]
-        state["rulings_count"] = len(rulings)
-
-
-class Messages:
-    """The screens' messages of one pub's tables, each kept until its table changes."""
-
-    __slots__ = ("_kept", "pub")
-
-    def __init__(self, pub: Pub) -> None:
-        self.pub = pub
-        self._kept: dict[str, tuple[int, bytes]] = {}  # table -> (its version, its body)
-
-    def body(self, table_id: str) -> bytes:
-        """The table's snapshot as JSON without its closing brace and ``now``, made once per version."""
-        version = self.pub.table(table_id).version
-        kept = self._kept.get(table_id)
-        if kept is None or kept[0] != version:
-            snap = self.pub.snapshot(table_id)
-            del snap["now"]
-            _recent_rulings(snap)
-            kept = self._kept[table_id] = (version, _ENCODE(snap)[:-1])
-        return kept[1]
-
-    def message(self, table_id: str) -> bytes:
-        """The table's snapshot as its screens get it: UTF-8 JSON, ``now`` the time it is sent."""
-        body = self.body(table_id)
-        return b"%b%b\"now\":%b}" % (body, b"," if len(body) > 1 else b"", repr(time.time()).encode())
+def message(pub: Pub, table_id: str) -> bytes:
+    """The table's snapshot as its screens get it: UTF-8 JSON, its newest rulings, ``now``
+    the time it is sent."""
+    return pub.snapshot_message(table_id, RULINGS_SENT)
 
 
 #: messages a page that answers may have unanswered before it is sent more. Not one or two:

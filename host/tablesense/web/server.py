@@ -27,7 +27,7 @@ from ..pub import Pub
 from ..store import LANGS, StoreError, StoreUnavailable
 from . import guard, pages, view
 from .limits import BadBody, Gate, Limits, Screens, TooMany, load_json, path_number, server_logger
-from .messages import Messages, Pace
+from .messages import Pace, message
 from .qr import qr_svg
 
 STATIC = Path(str(resources.files(__package__) / "static"))
@@ -40,7 +40,6 @@ TV_CODE_KEY: web.AppKey[str] = web.AppKey("tv_code", str)
 THROTTLE_KEY: web.AppKey[guard.Throttle] = web.AppKey("throttle", guard.Throttle)
 GATE_KEY: web.AppKey[Gate] = web.AppKey("gate", Gate)
 SCREENS_KEY: web.AppKey[Screens] = web.AppKey("screens", Screens)
-MESSAGES_KEY: web.AppKey[Messages] = web.AppKey("messages", Messages)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 #: seconds between two tries of a referee's change the match log refused (``_kept``)
 KEPT_RETRY_S = (0.1, 1.0)
@@ -67,7 +66,6 @@ def make_app(pub: Pub, public_url: str = "", *, tv_code: str = "", limits: Limit
     app[GATE_KEY] = Gate(limits)  # start() puts it in front of the server's connections
     app[SCREENS_KEY] = Screens(limits)
     app[SOCKETS_KEY] = set()
-    app[MESSAGES_KEY] = Messages(pub)
     pub.view = view.view
     app.on_shutdown.append(_close_sockets)
     r = app.router
@@ -217,7 +215,8 @@ async def _team_night(request: web.Request) -> web.Response:
 
 async def _snapshot(request: web.Request) -> web.Response:
     tid = _table_id(request)
-    return web.Response(text=_pub(request).snapshot_json(tid), content_type="application/json")
+    return web.Response(body=_pub(request).snapshot_message(tid), content_type="application/json",
+                        charset="utf-8")
 
 
 async def _log(request: web.Request) -> web.Response:
@@ -378,7 +377,6 @@ async def _stream(request: web.Request, table_ids: list[str]) -> web.WebSocketRe
     pub = _pub(request)
     limits = request.app[LIMITS_KEY]
     screens = request.app[SCREENS_KEY]
-    messages = request.app[MESSAGES_KEY]
     ws = web.WebSocketResponse(heartbeat=20, compress=False, max_msg_size=limits.max_ws_message)
 
     async def closed_for_room() -> None:
@@ -426,7 +424,7 @@ async def _stream(request: web.Request, table_ids: list[str]) -> web.WebSocketRe
                     if sent[tid] != version:
                         sent[tid] = version
                         pace.sending()
-                        await ws.send_frame(messages.message(tid), WSMsgType.TEXT)
+                        await ws.send_frame(message(pub, tid), WSMsgType.TEXT)
                         screens.touch(screen)
             left = screens.idle_left(screen)
             if left is not None and left <= 0:
