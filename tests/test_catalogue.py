@@ -26,7 +26,8 @@ def _text(paths: list[Path]) -> str:
 GAMES = [g for g in ("golf", "kegle", "carom") if (SEEDS / f"{g}.md").exists()]
 # the engines and the host code that cites rules; not the screens, whose tables of words name
 # every id (web/fouls.py, web/last_shot.py) and would hide an id no engine cites any more
-CODE = _text(sorted(p for p in (ROOT / "host" / "tablesense").rglob("*.py") if "web" not in p.parts))
+HOST = ROOT / "host" / "tablesense"
+CODE = _text(sorted(p for p in HOST.rglob("*.py") if "web" not in p.relative_to(HOST).parts))
 TESTS = _text(sorted(p for p in (ROOT / "tests").rglob("*.py") if p.name != "test_catalogue.py"))
 
 
