@@ -187,8 +187,8 @@ async def test_a_fault_of_the_leagues_own_lists_the_message_and_the_next_goes_on
         return real(rec, should_stop)
 
     monkeypatch.setattr(ingest, "replayed", faulty)  # before the start: the checker processes have it
-    service = LeagueService(parse_broker_url(broker.url("league")), str(league_db(tmp_path / "service.db")),
-                           on_outcome=lambda out: None, checkers=checkers)
+    service = LeagueService(parse_broker_url(broker.url("league")), str(league_db(tmp_path / "league.db")),
+                            on_outcome=lambda out: None, checkers=checkers)
     service.start()
     try:
         assert await asyncio.to_thread(service.subscriber.connected.wait, 10)

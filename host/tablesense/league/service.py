@@ -47,6 +47,12 @@ CLIENT_ID = "tablesense-league"
 WORKERS = 4
 #: the most messages of one pub stored in one transaction
 BATCH = 20
+#: checked messages that are stored at once while more are being checked (a commit, its sync
+#: to disk, costs as much CPU as storing ten matches: fewer and fuller commits)
+STORE_AT = 8
+#: seconds a checked message waits at most for others to be stored with (while others are
+#: being checked; none are: stored at once)
+LINGER_S = 0.02
 #: seconds between two looks at the schedule for nights to tell the pubs (league schedule,
 #: add-team ... change it from another process)
 NIGHTS_EVERY = 5.0
@@ -71,6 +77,7 @@ class Waiting:
     received: int | None = None
     checking: bool = False
     prepared: Prepared | None = None
+    checked_at: float = 0.0  # time.monotonic() when checked
 
 
 def _check_in_child(meta: tuple[str, float], raw: bytes, members: Sequence[ingest.Members]) -> ingest.Checked:
@@ -186,7 +193,7 @@ class LeagueService:
             except Stopped:
                 return
             with self._ready:
-                w.checking, w.prepared = False, prepared
+                w.checking, w.prepared, w.checked_at = False, prepared, time.monotonic()
                 self._ready.notify_all()
 
     def _check(self, slot: int, w: Waiting) -> Prepared:
@@ -209,8 +216,9 @@ class LeagueService:
         while not self._stop.is_set():
             with self._ready:
                 batch = self._checked()
-                if not batch:
-                    self._ready.wait(1.0)
+                wait = self._linger(batch)
+                if wait > 0:
+                    self._ready.wait(wait)
                     continue
             try:
                 prepared = [w.prepared for w in batch if w.prepared is not None]
@@ -228,6 +236,15 @@ class LeagueService:
                     self.subscriber.ack(w.delivery)
             for out in outs:
                 self.on_outcome(out)
+
+    def _linger(self, batch: list[Waiting]) -> float:
+        """Seconds to wait before storing ``batch`` (0: store it now): a few messages are
+        stored together while others are being checked, none waits longer than ``LINGER_S``."""
+        if not batch:
+            return 1.0
+        if len(batch) >= STORE_AT or not any(w.prepared is None for q in self._pending.values() for w in q):
+            return 0.0
+        return max(0.0, min(w.checked_at for w in batch) + LINGER_S - time.monotonic())
 
     def _checked(self) -> list[Waiting]:
         """Each pub's oldest messages that are checked (at most ``BATCH`` a pub), in order."""
