@@ -101,10 +101,12 @@ class Checkers:
         with self._lock:
             return [c.pid for c in self._children if c is not None]
 
-    def call(self, slot: int, meta: Any, raw: bytes, shared: tuple[int, Any]) -> Any:
-        """``run(meta, raw, shared[1])`` in child ``slot``; ``shared[0]`` is its generation
-        (sent again only when it changed). An exception ``run`` raised comes back as a
-        ``CheckFault``; a child that died on the message twice as ``CheckerDied``."""
+    def call(self, slot: int, jobs: list[tuple[Any, bytes]], shared: tuple[int, Any]) -> list[Any]:
+        """``run(meta, raw, shared[1])`` in child ``slot`` for each (meta, raw) of ``jobs``, in
+        one exchange; ``shared[0]`` is the state's generation (sent again only when it
+        changed). Each answer is ``run``'s result, or a ``CheckFault`` (``run`` raised) or a
+        ``CheckerDied`` (the message killed two children) in its place. ``CheckerDied`` is
+        raised when the service stops."""
         for attempt in (1, 2):
             child = self._children[slot] if not self._closed else None
             if child is None:
@@ -113,20 +115,21 @@ class Checkers:
                 if child.shared_gen != shared[0]:
                     _send(child.to_child, (_KEEP, shared[1]), b"")
                     child.shared_gen = shared[0]
-                _send(child.to_child, (_CALL, meta), raw)
-                ok, out = _receive(child.from_child)[0]
+                _send(child.to_child, (_CALL, [m for m, _ in jobs], [len(r) for _, r in jobs]),
+                      b"".join(r for _, r in jobs))
+                answers = _receive(child.from_child)[0]
             except (OSError, EOFError) as exc:
                 with self._lock:
                     self._children[slot] = None
                 child.release()
                 if self._closed:
                     raise CheckerDied("the service is stopping") from None
-                if attempt == 2:
-                    raise CheckerDied(f"its checker process died twice ({type(exc).__name__})") from None
-                continue
-            if not ok:
-                raise CheckFault(out)
-            return out
+                if attempt == 1:
+                    continue
+                if len(jobs) > 1:  # which one killed it: each alone
+                    return [out for job in jobs for out in self.call(slot, [job], shared)]
+                return [CheckerDied(f"its checker process died twice ({type(exc).__name__})")]
+            return [out if ok else CheckFault(out) for ok, out in answers]
         raise AssertionError("unreachable")
 
     def close(self) -> None:
@@ -205,17 +208,22 @@ def _child_main(run: Run, rfd: int, wfd: int) -> None:
     shared: Any = None
     while True:
         try:
-            (kind, meta), raw = _receive(rfd)
+            head, raws = _receive(rfd)
         except EOFError:
             return
-        if kind == _KEEP:
-            shared = meta
+        if head[0] == _KEEP:
+            shared = head[1]
             continue
-        try:
-            out: tuple[bool, Any] = (True, run(meta, raw, shared))
-        except Exception as exc:  # the league's own fault: said, the child goes on
-            out = (False, f"{type(exc).__name__}: {str(exc)[:100]}")
-        _send(wfd, out, b"")
+        _, metas, lengths = head
+        answers: list[tuple[bool, Any]] = []
+        at = 0
+        for meta, n in zip(metas, lengths, strict=True):
+            raw, at = raws[at:at + n], at + n
+            try:
+                answers.append((True, run(meta, raw, shared)))
+            except Exception as exc:  # the league's own fault: said, the child goes on
+                answers.append((False, f"{type(exc).__name__}: {str(exc)[:100]}"))
+        _send(wfd, answers, b"")
 
 
 def _close_all_but(*keep: int) -> None:

@@ -50,6 +50,9 @@ BATCH = 20
 #: checked messages that are stored at once while more are being checked (a commit, its sync
 #: to disk, costs as much CPU as storing ten matches: fewer and fuller commits)
 STORE_AT = 8
+#: the most messages sent to a checker process at once (when more wait than there are
+#: processes: fewer exchanges, each a few system calls and two threads woken)
+CALL_AT_MOST = 4
 #: seconds a checked message waits at most for others to be stored with (while others are
 #: being checked; none are: stored at once)
 LINGER_S = 0.02
@@ -97,7 +100,9 @@ class LeagueService:
         self._lock = threading.Lock()
         self.subscriber = Subscriber(url, CLIENT_ID, f"{ROOT}/#", self.handle,
                                      retry_on=(sqlite3.OperationalError,))  # locked, disk full
-        self._ready = threading.Condition()
+        lock = threading.Lock()
+        self._ready = threading.Condition(lock)  # a message checked (the committer waits for it)
+        self._queued = threading.Condition(lock)  # a message to check (the checkers' threads wait)
         self._pending: dict[str, deque[Waiting]] = {}  # each pub's not stored yet, oldest first
         self._jobs: deque[Waiting] = deque()  # not checked yet, oldest first
         self._stop = threading.Event()
@@ -139,7 +144,7 @@ class LeagueService:
             for w in messages:
                 self._pending.setdefault(w.pub, deque()).append(w)
                 self._jobs.append(w)
-            self._ready.notify_all()
+            self._queued.notify(len(messages))
 
     def waiting(self) -> int:
         """Match messages received and not stored yet."""
@@ -181,35 +186,51 @@ class LeagueService:
 
     # --- the checkers' threads: each message checked as it comes ------------------------
     def _check_loop(self, slot: int) -> None:
+        threads = len(self._workers) - 1
         while not self._stop.is_set():
-            with self._ready:
+            with self._queued:
                 if not self._jobs:
-                    self._ready.wait(1.0)
+                    self._queued.wait(1.0)
                     continue
-                w = self._jobs.popleft()
-                w.checking = True
+                take = 1 if self.checkers is None else max(1, min(CALL_AT_MOST, len(self._jobs) // threads))
+                batch = [self._jobs.popleft() for _ in range(take)]
+                for w in batch:
+                    w.checking = True
             try:
-                prepared = self._check(slot, w)
+                prepared = self._check(slot, batch)
             except Stopped:
                 return
             with self._ready:
-                w.checking, w.prepared, w.checked_at = False, prepared, time.monotonic()
-                self._ready.notify_all()
+                now = time.monotonic()
+                for w, p in zip(batch, prepared, strict=True):
+                    w.checking, w.prepared, w.checked_at = False, p, now
+                self._ready.notify()
 
-    def _check(self, slot: int, w: Waiting) -> Prepared:
+    def _check(self, slot: int, batch: list[Waiting]) -> list[Prepared]:
+        """What came of each message of ``batch`` (in a checker process, or here without)."""
         if self.checkers is None:
-            return self._retrying(partial(self._prepare, w))
-        known = self._retrying(partial(self.inbox.known, w.pub, w.raw, received=w.received))
-        if known is not None:
-            return known  # a duplicate: not replayed
-        shared = self._retrying(self.inbox.shared_members)
-        try:
-            checked = self.checkers.call(slot, (w.pub, time.time()), w.raw, shared)
-        except (CheckFault, CheckerDied) as exc:
-            if self._stop.is_set():
-                raise Stopped from None
-            return self.inbox.unreadable(w.pub, str(exc), w.received)
-        return self.inbox.prepared(w.pub, checked, w.received)
+            return [self._retrying(partial(self._prepare, w)) for w in batch]
+        out = [self._retrying(partial(self.inbox.known, w.pub, w.raw, received=w.received))
+               for w in batch]  # a duplicate is not replayed
+        todo = [k for k, p in enumerate(out) if p is None]
+        if todo:
+            shared = self._retrying(self.inbox.shared_members)
+            jobs = [((batch[k].pub, time.time()), batch[k].raw) for k in todo]
+            while True:
+                try:
+                    answers = self.checkers.call(slot, jobs, shared)
+                    break
+                except CheckerDied as exc:  # stopping, or no process could be forked (tried again)
+                    if self._stop.wait(RETRY_HANDLE_S[0]):
+                        raise Stopped from None
+                    self.subscriber.report.say(f"a received match cannot be checked now ({exc}); "
+                                               "trying again")
+            for k, answer in zip(todo, answers, strict=True):
+                w = batch[k]
+                out[k] = (self.inbox.unreadable(w.pub, str(answer), w.received)
+                          if isinstance(answer, (CheckFault, CheckerDied))
+                          else self.inbox.prepared(w.pub, answer, w.received))
+        return [p for p in out if p is not None]
 
     # --- the committer: store, then acknowledge --------------------------------------------
     def _commit_loop(self) -> None:
@@ -385,6 +406,7 @@ class LeagueService:
         self._stop.set()
         with self._ready:
             self._ready.notify_all()
+            self._queued.notify_all()
         if self.checkers is not None:
             self.checkers.close()  # a long replay is not waited for: the broker sends it again
         self.subscriber.close()
