@@ -93,9 +93,11 @@ class Checkers:
 
     def start(self) -> None:
         """Fork every child. Call it from a thread that lives as long as the service (the
-        main thread), before the service starts threads of its own."""
+        main thread), before the service starts threads of its own. A child that cannot be
+        forked now (no memory, no process left) is forked at its first message."""
         for slot in range(self.count):
-            self._fork(slot)
+            with contextlib.suppress(CheckerDied):
+                self._fork(slot)
 
     def pids(self) -> list[int]:
         with self._lock:
