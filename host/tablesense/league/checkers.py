@@ -85,8 +85,10 @@ class _Child:
 class Checkers:
     """``count`` children running ``run``; ``call(slot, ...)`` from one thread per slot."""
 
-    def __init__(self, run: Run, count: int) -> None:
-        self.run, self.count = run, count
+    def __init__(self, run: Run, count: int, warm: Callable[[], None] | None = None) -> None:
+        """``warm``: loads, before the first fork, what every child would load at its first
+        call (the children share it)."""
+        self.run, self.count, self.warm = run, count, warm
         self._children: list[_Child | None] = [None] * count
         self._lock = threading.Lock()  # the list of children (``close`` from another thread)
         self._closed = False
@@ -95,6 +97,8 @@ class Checkers:
         """Fork every child. Call it from a thread that lives as long as the service (the
         main thread), before the service starts threads of its own. A child that cannot be
         forked now (no memory, no process left) is forked at its first message."""
+        if self.warm is not None:
+            self.warm()
         for slot in range(self.count):
             with contextlib.suppress(CheckerDied):
                 self._fork(slot)

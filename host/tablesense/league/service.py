@@ -18,6 +18,7 @@ Without processes (``checkers=0``, off Linux) ``WORKERS`` threads check the mess
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import sys
 import threading
@@ -31,7 +32,7 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from ..web.limits import server_logger
-from . import ingest
+from . import ingest, part
 from .broker_url import BrokerURL
 from .checkers import CheckerDied, Checkers, CheckFault, default_count
 from .inbox import Inbox, Outcome, Prepared, open_inbox
@@ -83,6 +84,21 @@ class Waiting:
     checked_at: float = 0.0  # time.monotonic() when checked
 
 
+def _warm() -> None:
+    """What a first replay of each game loads (its engine, its league part, the texts its
+    rulings are said in), loaded before the checker processes are forked: each would load
+    it again at its first match of a game (0.1-0.2 s of CPU, on the way of that match)."""
+    from .. import games as all_games
+    from .. import texts
+
+    for game in all_games.names():
+        for piece in ("engine", "figures"):
+            all_games.part(game, piece)
+        part.of(game)
+    with contextlib.suppress(Exception):  # best effort: a first match loads what is left
+        texts.language("en").plural(1)  # CLDR's plural rules (babel)
+
+
 def _check_in_child(meta: tuple[str, float], raw: bytes, members: Sequence[ingest.Members]) -> ingest.Checked:
     """A checker process's work on one message (``checkers``): ``meta`` is (pub, now)."""
     return ingest.check_message(meta[0], raw, members or (), now=meta[1])
@@ -107,7 +123,7 @@ class LeagueService:
         self._jobs: deque[Waiting] = deque()  # not checked yet, oldest first
         self._stop = threading.Event()
         count = default_count() if checkers is None else checkers
-        self.checkers = Checkers(_check_in_child, count) if count else None
+        self.checkers = Checkers(_check_in_child, count, _warm) if count else None
         self._workers = [threading.Thread(target=self._check_loop, args=(k,), name=f"league check {k}",
                                           daemon=True) for k in range(count or workers)]
         self._workers.append(threading.Thread(target=self._commit_loop, name="league store", daemon=True))
