@@ -135,6 +135,10 @@ class Inbox:
         self._members_at: tuple[int, int] | None = None
         #: how many times the members were read (a checker process is sent them again when it grows)
         self.members_read = 0
+        #: a second connection for ``known`` (its own lock): it reads while a commit holds
+        #: ``lock`` and syncs, so the checkers are fed meanwhile (WAL: readers never wait)
+        self._reader: sqlite3.Connection | None = None
+        self._reader_lock = threading.Lock()
 
     def _version(self) -> tuple[int, int]:
         """Changes since: another connection's commits (a ``league`` command's: SQLite's
@@ -173,10 +177,15 @@ class Inbox:
 
     def shared_members(self) -> tuple[int, list[Members]]:
         """(how many times they were read, the members): what a checker process is sent, again
-        only when the first figure grew."""
-        with self.lock:
+        only when the first figure grew. While a commit holds the lock (and syncs) the members
+        last read are taken: a commit changes none of them."""
+        if not self.lock.acquire(blocking=self._members is None):
+            return self.members_read, self._members or []
+        try:
             members = self.members()
             return self.members_read, members
+        finally:
+            self.lock.release()
 
     # --- received, not yet checked -------------------------------------------------
     def refuse_unread(self, pub: str, raw: bytes) -> Outcome | None:
@@ -223,15 +232,32 @@ class Inbox:
               now: float | None = None) -> Prepared | None:
         """A duplicate found before its replay (the service's first look at a message; None:
         not one, or not a message that reads: ``ingest.check_message`` says which). Only the
-        id and revision are read to ask; a message that has a stored match's is then read
-        whole, so that one that does not read is refused as ``prepare`` refuses it."""
+        id and revision are read to ask, on a connection of its own (what is committed); a
+        message that has a stored match's is then read whole, so that one that does not read
+        is refused as ``prepare`` refuses it."""
         try:
             ids = _IDS.decode(raw) if too_big(raw) is None else None
         except (msgspec.DecodeError, RecursionError):
             return None
-        if ids is None or self._known(ids.id, ids.revision, f"{ids.id}#{ids.revision}") is None:
+        if ids is None:
             return None
+        with self._reader_lock:
+            if self._reader is None:
+                path = self.db.execute("PRAGMA database_list").fetchone()[2]
+                self._reader = sqlite3.connect(path, check_same_thread=False)
+            found = self._reader.execute("SELECT revision FROM league_matches WHERE match_id=?",
+                                         (ids.id,)).fetchone()
+            if (found is None or found[0] < ids.revision) and not self._reader.execute(
+                    "SELECT 1 FROM league_refused WHERE key=?", (f"{ids.id}#{ids.revision}",)).fetchone():
+                return None
         return self.prepare(pub, raw, received=received, now=now)
+
+    def close(self) -> None:
+        with self._reader_lock:
+            if self._reader is not None:
+                self._reader.close()
+                self._reader = None
+        self.store.close()
 
     def prepared(self, pub: str, checked: Checked, received: int | None = None) -> Prepared:
         """What ``ingest.check_message`` found, to be stored by ``commit``."""

@@ -431,7 +431,7 @@ class LeagueService:
                 w.join(10)
         if self.checkers is not None:
             self.checkers.release()
-        self.inbox.store.close()
+        self.inbox.close()
 
 
 def _say(out: Outcome) -> None:
