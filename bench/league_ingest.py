@@ -7,7 +7,8 @@ Usage: python bench/league_ingest.py [--matches N] [--latency R] [--beside R]
    engine and stores it. Prints matches/s from the first publish to the last match
    committed, beside the anchor: the same N logs replayed directly in this process
    (``result_from_lines``), which is the league's own floor; and the service's CPU time
-   a match beside the anchor's (on a shared machine the steadier figure). Then the same
+   a match (its checker processes' included) beside the anchor's (on a shared machine the
+   steadier figure). Then the same
    for N golf matches (two or three frames) and N keglebillard matches (to handicap
    distances of 20 to 30), each beside its own anchor (``replay_match`` and ``games.read``).
 2. Latency, before the ingest and after it (the time must not grow with the matches
@@ -23,7 +24,7 @@ Usage: python bench/league_ingest.py [--matches N] [--latency R] [--beside R]
    (``message_size_limit``: the broker drops it), the same through a broker set up without
    the limit (the service refuses it by its size before reading it), and the longest log
    the league reads (about 48,000 lines, under the limit: replayed beside the normal one).
-   With each, the league service's peak memory (VmHWM).
+   With each, the league service's peak memory (VmHWM, with its largest checker process's).
 
 Needs Debian's mosquitto (apt-get install mosquitto).
 """
@@ -208,11 +209,37 @@ def replayed_directly(lines: list[list[str]], game: str) -> float:
     return len(lines) / (time.perf_counter() - t0)
 
 
-def cpu_s(pid: int) -> float:
-    """The CPU seconds (user + system) process ``pid`` has used."""
+def _stat(pid: int) -> list[str]:
     with open(f"/proc/{pid}/stat") as fh:
-        fields = fh.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return fh.read().rsplit(")", 1)[1].split()
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (the league service's checker processes)."""
+    out = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                if int(_stat(int(name))[1]) == pid:
+                    out.append(int(name))
+            except (OSError, IndexError, ValueError):
+                pass
+    return out
+
+
+def cpu_s(pid: int) -> float:
+    """The CPU seconds (user + system) process ``pid`` has used, with its children's: those
+    reaped (counted in its own figures) and those still running."""
+    tick = os.sysconf("SC_CLK_TCK")
+    fields = _stat(pid)
+    own = sum(int(fields[k]) for k in (11, 12, 13, 14)) / tick
+    for child in children(pid):
+        try:
+            cf = _stat(child)
+        except OSError:
+            continue
+        own += (int(cf[11]) + int(cf[12])) / tick
+    return own
 
 
 async def ingest(url: str, db: Path, n: int, game: str = "carom",
@@ -335,11 +362,17 @@ def signed(pub: str, events: list[dict[str, Any]], started: float) -> bytes:
 
 
 def peak_kb(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as fh:
-        for line in fh:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
-    return 0
+    """The peak resident memory of ``pid`` and, beside it, the largest of its children's."""
+    def hwm(p: int) -> int:
+        try:
+            with open(f"/proc/{p}/status") as fh:
+                for line in fh:
+                    if line.startswith("VmHWM:"):
+                        return int(line.split()[1])
+        except OSError:
+            pass
+        return 0
+    return hwm(pid) + max((hwm(c) for c in children(pid)), default=0)
 
 
 async def beside(url: str, zaal_url: str, http: int, neighbour: bytes | None, repeat: int,

@@ -152,8 +152,9 @@ async def test_a_long_log_does_not_hold_back_another_pubs_match_nor_the_broker_c
         big = message("zaal", long)
         assert len(big) <= MAX_MESSAGE_BYTES
         await send(broker, "zaal", big)
-        await until(lambda: "zaal" in service._busy or matches(service), what="the long log being checked")
-        beside = "zaal" in service._busy
+        await until(lambda: "zaal" in service.checking() or matches(service),
+                    what="the long log being checked")
+        beside = "zaal" in service.checking()
         t0 = time.monotonic()
         await send(broker, "kroeg", message("kroeg", lines_of(match_events("Ann", "Bob", 5, 7))))
         await until(lambda: match_id("kroeg", "1", START) in matches(service), timeout=20,
@@ -172,12 +173,13 @@ async def test_a_long_log_does_not_hold_back_another_pubs_match_nor_the_broker_c
     assert not service_dropped(err), f"the broker connection dropped during the replay: {err}"
 
 
+@pytest.mark.parametrize("checkers", [None, 0], ids=["processes", "threads"])
 async def test_a_fault_of_the_leagues_own_lists_the_message_and_the_next_goes_on(
-        broker: Broker, league: LeagueService, tmp_path: Path,  # noqa: F811
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    from tablesense.league import inbox as inbox_module
+        broker: Broker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+        checkers: int | None) -> None:
+    from tablesense.league import ingest
 
-    real = inbox_module.replayed
+    real = ingest.replayed
 
     def faulty(rec: Any, should_stop: Any = None) -> Any:
         # a stand-in for a bug in the league's own code: no known message makes one
@@ -185,14 +187,21 @@ async def test_a_fault_of_the_leagues_own_lists_the_message_and_the_next_goes_on
             raise RuntimeError("a bug of the league's own")
         return real(rec, should_stop)
 
-    monkeypatch.setattr(inbox_module, "replayed", faulty)
-    lines = lines_of(match_events("Ann", "Bob", 5, 7))
-    await send(broker, "zaal", message("zaal", lines))
-    await send(broker, "kroeg", message("kroeg", lines))
-    [(pub, _, reason)] = await until(lambda: refusals(league), what="the fault listed")
-    assert pub == "zaal" and "could not check it (RuntimeError: a bug of the league's own)" in reason
-    await until(lambda: matches(league) == [match_id("kroeg", "1", START)], what="the next match")
-    assert league.waiting() == 0, "not checked again and again"
+    monkeypatch.setattr(ingest, "replayed", faulty)  # before the start: the checker processes have it
+    service = LeagueService(parse_broker_url(broker.url("league")), str(league_db(tmp_path / "league.db")),
+                            on_outcome=lambda out: None, checkers=checkers)
+    service.start()
+    try:
+        assert await asyncio.to_thread(service.subscriber.connected.wait, 10)
+        lines = lines_of(match_events("Ann", "Bob", 5, 7))
+        await send(broker, "zaal", message("zaal", lines))
+        await send(broker, "kroeg", message("kroeg", lines))
+        [(pub, _, reason)] = await until(lambda: refusals(service), what="the fault listed")
+        assert pub == "zaal" and "could not check it (RuntimeError: a bug of the league's own)" in reason
+        await until(lambda: matches(service) == [match_id("kroeg", "1", START)], what="the next match")
+        assert service.waiting() == 0, "not checked again and again"
+    finally:
+        await asyncio.to_thread(service.close)
 
 
 async def test_a_pub_does_not_send_a_match_longer_than_the_league_reads(

@@ -11,7 +11,8 @@
   (the service checks them at its start; nothing is kept there now).
 
 A message is checked in two steps: ``prepare`` parses and replays it without holding the
-database (several pubs' matches are checked at once, ``service``), and ``commit`` stores
+database (the service does this part in processes of its own: ``ingest.check_message``,
+``checkers``; ``known`` and ``prepared`` are its two ends here), and ``commit`` stores
 what came of one or several prepared messages in one transaction, under ``lock``: a
 service killed half-way stores nothing of them, and the broker, which has not had their
 acknowledgement, sends them again. ``take`` is the two for one message.
@@ -19,7 +20,6 @@ acknowledgement, sends them again. ``take`` is the two for one message.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 import threading
@@ -27,10 +27,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from .ingest import Members, Received, Refused, check, parse, place, replayed, too_big
+import msgspec
+
+from . import ingest
+from .ingest import Checked, Entry, Members, Refused, junk_key, key_of, parse, too_big
 from .limits import MAX_SAID, cut
 from .logcheck import name_fault
-from .matchlog import ReplayedMatch
 from .standings import Result
 from .store import Competition, LeagueError, LeagueStore, _result_dict, _result_from
 
@@ -95,7 +97,7 @@ class Outcome:
 
 @dataclass(frozen=True, slots=True)
 class Prepared:
-    """A message checked and replayed, to be stored by ``Inbox.commit``: a match (``rec`` and
+    """A message checked and replayed, to be stored by ``Inbox.commit``: a match (``entry``:
     what the check made of it), a refusal (``why``) or a duplicate (``known``)."""
 
     pub: str
@@ -104,10 +106,17 @@ class Prepared:
     received: int | None = None  # its ``league_received`` row (an earlier release's), deleted with it
     why: str | None = None
     known: Outcome | None = None
-    rec: Received | None = None
-    match: ReplayedMatch | None = None
-    comp: Competition | None = None
-    result: Result | None = None
+    entry: Entry | None = None
+
+
+class _Ids(msgspec.Struct):
+    """The two fields of a match message that say whether the league has it (``Inbox.known``)."""
+
+    id: str
+    revision: int
+
+
+_IDS = msgspec.json.Decoder(_Ids)
 
 
 class Inbox:
@@ -124,6 +133,12 @@ class Inbox:
         #: the competitions' members as last read, and the file's version then (``_version``)
         self._members: list[Members] | None = None
         self._members_at: tuple[int, int] | None = None
+        #: how many times the members were read (a checker process is sent them again when it grows)
+        self.members_read = 0
+        #: a second connection for ``known`` (its own lock): it reads while a commit holds
+        #: ``lock`` and syncs, so the checkers are fed meanwhile (WAL: readers never wait)
+        self._reader: sqlite3.Connection | None = None
+        self._reader_lock = threading.Lock()
 
     def _version(self) -> tuple[int, int]:
         """Changes since: another connection's commits (a ``league`` command's: SQLite's
@@ -157,7 +172,20 @@ class Inbox:
                 out.append(Members(comp, names, {(p, n): m for p, n, m in rows}, {p.name: p for p in players},
                                    teams, tuple(self.store.fixtures(comp)) if teams else ()))
             self._members, self._members_at = out, version
+            self.members_read += 1
         return out
+
+    def shared_members(self) -> tuple[int, list[Members]]:
+        """(how many times they were read, the members): what a checker process is sent, again
+        only when the first figure grew. While a commit holds the lock (and syncs) the members
+        last read are taken: a commit changes none of them."""
+        if not self.lock.acquire(blocking=self._members is None):
+            return self.members_read, self._members or []
+        try:
+            members = self.members()
+            return self.members_read, members
+        finally:
+            self.lock.release()
 
     # --- received, not yet checked -------------------------------------------------
     def refuse_unread(self, pub: str, raw: bytes) -> Outcome | None:
@@ -165,7 +193,7 @@ class Inbox:
         why = too_big(raw)
         if why is None:
             return None
-        return self._refuse(pub, _junk_key(pub, raw), f"{pub}:?", why)
+        return self._refuse(pub, junk_key(pub, raw), f"{pub}:?", why)
 
     def kept(self) -> list[tuple[int, str, bytes]]:
         """What an earlier release kept in ``league_received`` and did not check: (row, pub,
@@ -193,25 +221,55 @@ class Inbox:
         try:
             rec = parse(pub, raw, now)
         except Refused as exc:
-            return Prepared(pub, _junk_key(pub, raw), f"{pub}:?", received, why=str(exc))
-        key = f"{rec.id}#{rec.revision}"
+            return Prepared(pub, junk_key(pub, raw), f"{pub}:?", received, why=str(exc))
+        key = key_of(rec)
         known = self._known(rec.id, rec.revision, key)
         if known is not None:
             return Prepared(pub, key, rec.id, received, known=known)
-        try:
-            match = replayed(rec, should_stop)
-            check(rec, match)
-            comp, result = place(rec, self.members(), match)
-        except Refused as exc:
-            return Prepared(pub, key, rec.id, received, why=str(exc))
-        return Prepared(pub, key, rec.id, received, rec=rec, match=match, comp=comp, result=result)
+        return self.prepared(pub, ingest.check_received(rec, self.members(), should_stop), received)
 
-    def unreadable(self, pub: str, exc: Exception, received: int | None = None) -> Prepared:
-        """A message the league's own code failed on (a bug): refused with the fault, listed,
-        not tried again and again."""
+    def known(self, pub: str, raw: bytes, *, received: int | None = None,
+              now: float | None = None) -> Prepared | None:
+        """A duplicate found before its replay (the service's first look at a message; None:
+        not one, or not a message that reads: ``ingest.check_message`` says which). Only the
+        id and revision are read to ask, on a connection of its own (what is committed); a
+        message that has a stored match's is then read whole, so that one that does not read
+        is refused as ``prepare`` refuses it."""
+        try:
+            ids = _IDS.decode(raw) if too_big(raw) is None else None
+        except (msgspec.DecodeError, RecursionError):
+            return None
+        if ids is None:
+            return None
+        with self._reader_lock:
+            if self._reader is None:
+                path = self.db.execute("PRAGMA database_list").fetchone()[2]
+                self._reader = sqlite3.connect(path, check_same_thread=False)
+            found = self._reader.execute("SELECT revision FROM league_matches WHERE match_id=?",
+                                         (ids.id,)).fetchone()
+            if (found is None or found[0] < ids.revision) and not self._reader.execute(
+                    "SELECT 1 FROM league_refused WHERE key=?", (f"{ids.id}#{ids.revision}",)).fetchone():
+                return None
+        return self.prepare(pub, raw, received=received, now=now)
+
+    def close(self) -> None:
+        with self._reader_lock:
+            if self._reader is not None:
+                self._reader.close()
+                self._reader = None
+        self.store.close()
+
+    def prepared(self, pub: str, checked: Checked, received: int | None = None) -> Prepared:
+        """What ``ingest.check_message`` found, to be stored by ``commit``."""
+        return Prepared(pub, checked.key, checked.match_id, received, why=checked.why, entry=checked.entry)
+
+    def unreadable(self, pub: str, exc: Exception | str, received: int | None = None) -> Prepared:
+        """A message the league's own code failed on (a bug; ``exc``: the exception or its
+        account): refused with the fault, listed, not tried again and again."""
         what = "?"
-        why = f"the league could not check it ({type(exc).__name__}: {str(exc)[:100]})"
-        key = _junk_key(pub, f"{what}\n{why}".encode(), what)
+        fault = exc if isinstance(exc, str) else f"{type(exc).__name__}: {str(exc)[:100]}"
+        why = f"the league could not check it ({fault})"
+        key = junk_key(pub, f"{what}\n{why}".encode(), what)
         return Prepared(pub, key, what, received, why=why)
 
     def commit(self, batch: list[Prepared]) -> list[Outcome]:
@@ -232,35 +290,38 @@ class Inbox:
             return p.known
         if p.why is not None:
             return self._refused_row(p.pub, p.key, p.match_id, p.why, p.received)
-        rec, match, comp, result = p.rec, p.match, p.comp, p.result
-        assert rec is not None and match is not None and comp is not None and result is not None
-        known = self._known(rec.id, rec.revision, p.key)  # another thread, or this batch, was quicker
+        e = p.entry
+        assert e is not None
+        known = self._known(e.id, e.revision, p.key)  # another thread, or this batch, was quicker
         if known is not None:
             self._forget(p.received)
             return known
         had = self.db.execute("SELECT result_id, barrage FROM league_matches WHERE match_id=?",
-                              (rec.id,)).fetchone()
+                              (e.id,)).fetchone()
         same = self.db.execute("SELECT d.source, m.pub FROM match_digests d LEFT JOIN league_matches m "
-                               "ON m.result_id = d.result_id WHERE d.digest=?", (match.digest,)).fetchone()
-        if same is not None and same[0] != rec.id:  # (the same id: a revision that changed nothing)
+                               "ON m.result_id = d.result_id WHERE d.digest=?", (e.digest,)).fetchone()
+        if same is not None and same[0] != e.id:  # (the same id: a revision that changed nothing)
             sender = f" (sent by {same[1]})" if same[1] else " (entered by league import)"
-            return self._refused_row(p.pub, p.key, rec.id, f"the same match as {same[0]}{sender}: one log "
+            return self._refused_row(p.pub, p.key, e.id, f"the same match as {same[0]}{sender}: one log "
                                      "counts once, whatever its id or sender", p.received)
-        if had is not None and had[1]:
-            result = replace(result, barrage=True)
-        data = json.dumps(_result_dict(result))
+        data, barrage = e.data, e.barrage
+        if had is not None and had[1] and not barrage:  # marked a barrage: its revisions stay one
+            row = json.loads(data)
+            row["barrage"] = barrage = True
+            data = json.dumps(row)
         if had is not None:
             self.db.execute("DELETE FROM match_digests WHERE result_id=?", (had[0],))
             self.db.execute("DELETE FROM results WHERE id=?", (had[0],))
-        cur = self.db.execute("INSERT INTO results (competition_id, data) VALUES (?, ?)", (comp.id, data))
+        cur = self.db.execute("INSERT INTO results (competition_id, data) VALUES (?, ?)",
+                              (e.competition, data))
         self.db.execute("INSERT INTO match_digests(digest, result_id, source) VALUES (?, ?, ?)",
-                        (match.digest, cur.lastrowid, rec.id))
+                        (e.digest, cur.lastrowid, e.id))
         self.db.execute("INSERT OR REPLACE INTO league_matches(match_id, pub, table_id, started, "
                         "revision, result_id, received, barrage) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (rec.id, p.pub, rec.table, rec.started, rec.revision, cur.lastrowid,
-                         time.time(), int(result.barrage)))
+                        (e.id, p.pub, e.table, e.started, e.revision, cur.lastrowid, time.time(),
+                         int(barrage)))
         self._forget(p.received)
-        return Outcome("replaced" if had else "stored", rec.id, f"{comp.name}: {result.p1} - {result.p2}")
+        return Outcome("replaced" if had else "stored", e.id, e.said)
 
     def _known(self, match_id: str, revision: int, key: str) -> Outcome | None:
         """A duplicate: this revision of the match (or a later one) is stored, or was refused."""
@@ -294,7 +355,7 @@ class Inbox:
         not know): listed with the refused matches, once per what and why (a table's live
         state refused again at every change is listed once)."""
         what = cut(what, 120)
-        return self._refuse(pub, _junk_key(pub, f"{what}\n{why}".encode(), what), what, why)
+        return self._refuse(pub, junk_key(pub, f"{what}\n{why}".encode(), what), what, why)
 
     def _refuse(self, pub: str, key: str, match_id: str, why: str) -> Outcome:
         with self.lock, self.db:
@@ -330,11 +391,6 @@ class Inbox:
     def refused_count(self) -> int:
         with self.lock:
             return int(self.db.execute("SELECT COUNT(*) FROM league_refused").fetchone()[0])
-
-
-def _junk_key(pub: str, raw: bytes, what: str = "?") -> str:
-    """A refused message's key when it has no match id to go by: its bytes' digest."""
-    return f"{pub}:{what}#{hashlib.sha256(raw).hexdigest()[:16]}"
 
 
 def open_inbox(path: str) -> Inbox:

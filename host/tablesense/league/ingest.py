@@ -22,15 +22,19 @@ A match message (``messages.match_message``) is taken only if
    pub tagged it with, or the one of that date).
 
 Whether it is a match the league has already (the same log under another id or from
-another pub: its digest) is the inbox's question.
+another pub: its digest) is the inbox's question. What comes of the check is plain data
+(``Checked``, ``Entry``: tuples, quick to pass between processes): the league service
+checks messages in processes of its own (``checkers``) and stores what they found.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import IllegalCall
 from . import games, part
@@ -38,7 +42,7 @@ from .limits import FUTURE_S, MAX_MESSAGE_BYTES, cut, short
 from .matchlog import NotACompetitionMatch, ReplayedMatch, replay_match
 from .messages import BadMessage, decode_match, match_id
 from .standings import Player, Result
-from .store import Competition, Fixture, Team
+from .store import Competition, Fixture, Team, _result_dict
 
 
 class Refused(ValueError):
@@ -88,6 +92,66 @@ class Members:
                 if p.members and frozenset(p.members) == wanted:
                     return p.name
         return None
+
+
+class Entry(NamedTuple):
+    """A match that passed every check, as the inbox stores it (its rows' fields)."""
+
+    id: str
+    table: str
+    started: float
+    revision: int
+    digest: str  # ``digest.match_digest`` of its log
+    competition: int  # the competition's id
+    said: str  # what the league says of it: "COMPETITION: P1 - P2"
+    data: str  # the result's row (``store._result_dict`` as JSON)
+    barrage: bool
+
+
+class Checked(NamedTuple):
+    """What the check of one message found: a match to store (``entry``) or a refusal (``why``),
+    under the refusal's ``key`` and the message's ``match_id``."""
+
+    key: str
+    match_id: str
+    why: str | None = None
+    entry: Entry | None = None
+
+
+def junk_key(pub: str, raw: bytes, what: str = "?") -> str:
+    """A refused message's key when it has no match id to go by: its bytes' digest."""
+    return f"{pub}:{what}#{hashlib.sha256(raw).hexdigest()[:16]}"
+
+
+def key_of(rec: Received) -> str:
+    """A match message's key: its id and revision (a refusal is listed once under it)."""
+    return f"{rec.id}#{rec.revision}"
+
+
+def check_message(pub: str, raw: bytes, comps: Sequence[Members], now: float | None = None,
+                  should_stop: Callable[[], bool] | None = None) -> Checked:
+    """Parse, replay, check and place one match message from ``pub``'s topic (whether the
+    league has it already is not asked here: ``inbox``)."""
+    try:
+        rec = parse(pub, raw, now)
+    except Refused as exc:
+        return Checked(junk_key(pub, raw), f"{pub}:?", str(exc))
+    return check_received(rec, comps, should_stop)
+
+
+def check_received(rec: Received, comps: Sequence[Members],
+                   should_stop: Callable[[], bool] | None = None) -> Checked:
+    """Replay, check and place a parsed match message."""
+    key = key_of(rec)
+    try:
+        match = replayed(rec, should_stop)
+        check(rec, match)
+        comp, result = place(rec, comps, match)
+    except Refused as exc:
+        return Checked(key, rec.id, str(exc))
+    return Checked(key, rec.id, entry=Entry(rec.id, rec.table, rec.started, rec.revision, match.digest,
+                                            comp.id, f"{comp.name}: {result.p1} - {result.p2}",
+                                            json.dumps(_result_dict(result)), result.barrage))
 
 
 def too_big(raw: bytes) -> str | None:
@@ -167,7 +231,7 @@ def discipline_of(match: ReplayedMatch) -> str:
     return (match.discipline or own[0]) if own else ""
 
 
-def place(rec: Received, comps: list[Members], match: ReplayedMatch) -> tuple[Competition, Result]:
+def place(rec: Received, comps: Sequence[Members], match: ReplayedMatch) -> tuple[Competition, Result]:
     """The competition the match belongs to and its result there (members' names, points)."""
     game = match.game
     kind = discipline_of(match)

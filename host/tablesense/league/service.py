@@ -2,24 +2,29 @@
 stores each match it receives (``inbox``), keeps the live tables, serves the league page.
 
 The subscription is a persistent MQTT session (client id ``tablesense-league``): while the
-service is stopped the broker keeps the pubs' matches for it. A match message waits in
-memory for one of ``WORKERS`` threads, at most one per pub at a time, oldest first: a long
-log from one pub never holds back another pub's match, and the broker connection (paho's
-thread) never waits for a replay. A worker takes every message of its pub that is waiting
-(at most ``BATCH``), checks each, stores what came of them all in one transaction (one
-sync to disk) and only then acknowledges them to the broker: a service killed at any
-moment gets every message it had not stored again, and the broker sends at most
+service is stopped the broker keeps the pubs' matches for it. Each match message is handed
+at once, oldest first, to one of the checker processes (``checkers``, forked at the start:
+a replay is pure Python, and the processes use every core), which parses, replays, checks
+and places it; a thread a process waits for its answer, so a long log never holds back
+another message, and the broker connection (paho's thread) never waits for a replay. One
+committer stores what came of every message checked, a pub's in the order they came (at
+most ``BATCH`` of a pub), in one transaction (one sync to disk), while the processes check
+the next, and only then acknowledges them to the broker: a service killed at any moment
+gets every message it had not stored again, and the broker sends at most
 ``mqtt.RECEIVE_MAXIMUM`` before their acknowledgement, which bounds what waits here.
+Without processes (``checkers=0``, off Linux) ``WORKERS`` threads check the messages.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
@@ -27,7 +32,9 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from ..web.limits import server_logger
+from . import ingest, part
 from .broker_url import BrokerURL
+from .checkers import CheckerDied, Checkers, CheckFault, default_count
 from .inbox import Inbox, Outcome, Prepared, open_inbox
 from .limits import MAX_LIVE_BYTES
 from .logcheck import Stopped
@@ -37,10 +44,19 @@ from .nights import cards_by_pub, nights_message, nights_topic
 from .page import make_app
 
 CLIENT_ID = "tablesense-league"
-#: matches checked at once (each of another pub)
+#: threads checking matches at once when the service has no checker processes
 WORKERS = 4
 #: the most messages of one pub stored in one transaction
 BATCH = 20
+#: checked messages that are stored at once while more are being checked (a commit, its sync
+#: to disk, costs as much CPU as storing ten matches: fewer and fuller commits)
+STORE_AT = 8
+#: the most messages sent to a checker process at once (when more wait than there are
+#: processes: fewer exchanges, each a few system calls and two threads woken)
+CALL_AT_MOST = 4
+#: seconds a checked message waits at most for others to be stored with (while others are
+#: being checked; none are: stored at once)
+LINGER_S = 0.02
 #: seconds between two looks at the schedule for nights to tell the pubs (league schedule,
 #: add-team ... change it from another process)
 NIGHTS_EVERY = 5.0
@@ -53,20 +69,46 @@ NIGHTS_ACL_FIX = ("run tablesense league broker-config --dir DIR --pub PUB ... a
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Waiting:
-    """A match message not checked yet: from the broker (``delivery``, acknowledged once its
-    outcome is stored) or kept by an earlier release (``received``: its row)."""
+    """A match message not stored yet: from the broker (``delivery``, acknowledged once its
+    outcome is stored) or kept by an earlier release (``received``: its row); ``prepared``
+    once checked."""
 
     pub: str
     raw: bytes
     delivery: Delivery | None = None
     received: int | None = None
+    checking: bool = False
+    prepared: Prepared | None = None
+    checked_at: float = 0.0  # time.monotonic() when checked
+
+
+def _warm() -> None:
+    """What a first replay of each game loads (its engine, its league part, the texts its
+    rulings are said in), loaded before the checker processes are forked: each would load
+    it again at its first match of a game (0.1-0.2 s of CPU, on the way of that match)."""
+    from .. import games as all_games
+    from .. import texts
+
+    for game in all_games.names():
+        for piece in ("engine", "figures"):
+            all_games.part(game, piece)
+        part.of(game)
+    with contextlib.suppress(Exception):  # best effort: a first match loads what is left
+        texts.language("en").plural(1)  # CLDR's plural rules (babel)
+
+
+def _check_in_child(meta: tuple[str, float], raw: bytes, members: Sequence[ingest.Members]) -> ingest.Checked:
+    """A checker process's work on one message (``checkers``): ``meta`` is (pub, now)."""
+    return ingest.check_message(meta[0], raw, members or (), now=meta[1])
 
 
 class LeagueService:
     def __init__(self, url: BrokerURL, db: str, on_outcome: Callable[[Outcome], None] | None = None,
-                 workers: int = WORKERS) -> None:
+                 workers: int = WORKERS, checkers: int | None = None) -> None:
+        """``checkers``: processes checking matches (None: ``checkers.default_count``; 0: none,
+        ``workers`` threads check them)."""
         self.url, self.db = url, db
         self.inbox = open_inbox(db)  # the subscriber's and the workers' threads write through it
         self.on_outcome = on_outcome or _say
@@ -74,12 +116,17 @@ class LeagueService:
         self._lock = threading.Lock()
         self.subscriber = Subscriber(url, CLIENT_ID, f"{ROOT}/#", self.handle,
                                      retry_on=(sqlite3.OperationalError,))  # locked, disk full
-        self._ready = threading.Condition()
-        self._waiting: list[Waiting] = []  # oldest first
-        self._busy: set[str] = set()
+        lock = threading.Lock()
+        self._ready = threading.Condition(lock)  # a message checked (the committer waits for it)
+        self._queued = threading.Condition(lock)  # a message to check (the checkers' threads wait)
+        self._pending: dict[str, deque[Waiting]] = {}  # each pub's not stored yet, oldest first
+        self._jobs: deque[Waiting] = deque()  # not checked yet, oldest first
         self._stop = threading.Event()
-        self._workers = [threading.Thread(target=self._work, name=f"league check {k}", daemon=True)
-                         for k in range(workers)]
+        count = default_count() if checkers is None else checkers
+        self.checkers = Checkers(_check_in_child, count, _warm) if count else None
+        self._workers = [threading.Thread(target=self._check_loop, args=(k,), name=f"league check {k}",
+                                          daemon=True) for k in range(count or workers)]
+        self._workers.append(threading.Thread(target=self._commit_loop, name="league store", daemon=True))
         self._nights_sent: dict[str, bytes] = {}
         self._nights = threading.Thread(target=self._tell_nights, name="league nights", daemon=True)
         # the broker's PUBACKs of the nights (paho's thread puts them, the nights' thread takes them)
@@ -105,15 +152,25 @@ class LeagueService:
         if out is not None:
             self.on_outcome(out)
             return True
-        with self._ready:
-            self._waiting.append(Waiting(where.pub, payload, delivery))
-            self._ready.notify()
+        self._arrived([Waiting(where.pub, payload, delivery)])
         return False
 
-    def waiting(self) -> int:
-        """Match messages received and waiting for a worker."""
+    def _arrived(self, messages: list[Waiting]) -> None:
         with self._ready:
-            return len(self._waiting)
+            for w in messages:
+                self._pending.setdefault(w.pub, deque()).append(w)
+                self._jobs.append(w)
+            self._queued.notify(len(messages))
+
+    def waiting(self) -> int:
+        """Match messages received and not stored yet."""
+        with self._ready:
+            return sum(len(q) for q in self._pending.values())
+
+    def checking(self) -> set[str]:
+        """The pubs a message of which is being checked now."""
+        with self._ready:
+            return {w.pub for q in self._pending.values() for w in q if w.checking}
 
     def _set_live(self, pub: str, table: str, payload: bytes) -> None:
         live = None
@@ -143,44 +200,98 @@ class LeagueService:
         with self._lock:
             return [self._live[k] for k in sorted(self._live)]
 
-    # --- the workers: check and store -------------------------------------------------
-    def _work(self) -> None:
+    # --- the checkers' threads: each message checked as it comes ------------------------
+    def _check_loop(self, slot: int) -> None:
+        threads = len(self._workers) - 1
         while not self._stop.is_set():
-            with self._ready:
-                batch = self._next_batch()
-                if not batch:
-                    self._ready.wait(1.0)
+            with self._queued:
+                if not self._jobs:
+                    self._queued.wait(1.0)
                     continue
-                pub = batch[0].pub
-                self._busy.add(pub)
+                take = 1 if self.checkers is None else max(1, min(CALL_AT_MOST, len(self._jobs) // threads))
+                batch = [self._jobs.popleft() for _ in range(take)]
+                for w in batch:
+                    w.checking = True
             try:
-                outs = self._take(batch)
+                prepared = self._check(slot, batch)
             except Stopped:
                 return
-            finally:
-                with self._ready:
-                    self._busy.discard(pub)
-                    self._ready.notify()
+            with self._ready:
+                now = time.monotonic()
+                for w, p in zip(batch, prepared, strict=True):
+                    w.checking, w.prepared, w.checked_at = False, p, now
+                self._ready.notify()
+
+    def _check(self, slot: int, batch: list[Waiting]) -> list[Prepared]:
+        """What came of each message of ``batch`` (in a checker process, or here without)."""
+        if self.checkers is None:
+            return [self._retrying(partial(self._prepare, w)) for w in batch]
+        out = [self._retrying(partial(self.inbox.known, w.pub, w.raw, received=w.received))
+               for w in batch]  # a duplicate is not replayed
+        todo = [k for k, p in enumerate(out) if p is None]
+        if todo:
+            shared = self._retrying(self.inbox.shared_members)
+            jobs = [((batch[k].pub, time.time()), batch[k].raw) for k in todo]
+            while True:
+                try:
+                    answers = self.checkers.call(slot, jobs, shared)
+                    break
+                except CheckerDied as exc:  # stopping, or no process could be forked (tried again)
+                    if self._stop.wait(RETRY_HANDLE_S[0]):
+                        raise Stopped from None
+                    self.subscriber.report.say(f"a received match cannot be checked now ({exc}); "
+                                               "trying again")
+            for k, answer in zip(todo, answers, strict=True):
+                w = batch[k]
+                out[k] = (self.inbox.unreadable(w.pub, str(answer), w.received)
+                          if isinstance(answer, (CheckFault, CheckerDied))
+                          else self.inbox.prepared(w.pub, answer, w.received))
+        return [p for p in out if p is not None]
+
+    # --- the committer: store, then acknowledge --------------------------------------------
+    def _commit_loop(self) -> None:
+        while not self._stop.is_set():
+            with self._ready:
+                batch = self._checked()
+                wait = self._linger(batch)
+                if wait > 0:
+                    self._ready.wait(wait)
+                    continue
+            try:
+                prepared = [w.prepared for w in batch if w.prepared is not None]
+                outs = self._retrying(partial(self._commit, prepared))
+            except Stopped:
+                return
+            with self._ready:
+                for w in batch:
+                    queue = self._pending[w.pub]
+                    queue.popleft()  # the batch is each pub's oldest, in order
+                    if not queue:
+                        del self._pending[w.pub]
             for w in batch:
                 if w.delivery is not None:
                     self.subscriber.ack(w.delivery)
             for out in outs:
                 self.on_outcome(out)
 
-    def _next_batch(self) -> list[Waiting]:
-        """The oldest waiting messages (at most ``BATCH``) of the first pub no worker has."""
-        first = next((w for w in self._waiting if w.pub not in self._busy), None)
-        if first is None:
-            return []
-        batch = [w for w in self._waiting if w.pub == first.pub][:BATCH]
-        taken = {id(w) for w in batch}
-        self._waiting = [w for w in self._waiting if id(w) not in taken]
-        return batch
+    def _linger(self, batch: list[Waiting]) -> float:
+        """Seconds to wait before storing ``batch`` (0: store it now): a few messages are
+        stored together while others are being checked, none waits longer than ``LINGER_S``."""
+        if not batch:
+            return 1.0
+        if len(batch) >= STORE_AT or not any(w.prepared is None for q in self._pending.values() for w in q):
+            return 0.0
+        return max(0.0, min(w.checked_at for w in batch) + LINGER_S - time.monotonic())
 
-    def _take(self, batch: list[Waiting]) -> list[Outcome]:
-        """Check each message of ``batch`` and store what came of them in one transaction."""
-        prepared = [self._retrying(partial(self._prepare, w)) for w in batch]
-        return self._retrying(lambda: self._commit(prepared))
+    def _checked(self) -> list[Waiting]:
+        """Each pub's oldest messages that are checked (at most ``BATCH`` a pub), in order."""
+        batch: list[Waiting] = []
+        for queue in self._pending.values():
+            for k, w in enumerate(queue):
+                if w.prepared is None or k == BATCH:
+                    break
+                batch.append(w)
+        return batch
 
     def _prepare(self, w: Waiting) -> Prepared:
         try:
@@ -298,8 +409,10 @@ class LeagueService:
             return self._acks.pop(mid)
 
     def start(self) -> None:
-        with self._ready:  # what an earlier release kept and had not checked: first
-            self._waiting[:0] = [Waiting(pub, raw, received=row) for row, pub, raw in self.inbox.kept()]
+        if self.checkers is not None:
+            self.checkers.start()  # forked first: before the service's threads
+        # what an earlier release kept and had not checked: first
+        self._arrived([Waiting(pub, raw, received=row) for row, pub, raw in self.inbox.kept()])
         for w in self._workers:
             w.start()
         self.subscriber.start()
@@ -309,11 +422,16 @@ class LeagueService:
         self._stop.set()
         with self._ready:
             self._ready.notify_all()
+            self._queued.notify_all()
+        if self.checkers is not None:
+            self.checkers.close()  # a long replay is not waited for: the broker sends it again
         self.subscriber.close()
         for w in (*self._workers, self._nights):
             if w.is_alive():
                 w.join(10)
-        self.inbox.store.close()
+        if self.checkers is not None:
+            self.checkers.release()
+        self.inbox.close()
 
 
 def _say(out: Outcome) -> None:
