@@ -179,7 +179,7 @@ class Replay:
         gathered: list[Event] = []
         engine, room = self.engine, self._room(played)  # room: how many more may be gathered (0: no shot)
         for (n, text), pre in zip(chunk, parsed):
-            if room and type(pre) in SHOT_KINDS and (not guard or text.isascii()):
+            if room > 0 and type(pre) in SHOT_KINDS and (not guard or text.isascii()):
                 try:
                     gathered.append(engine.admit(self.state, gathered, pre))  # type: ignore[union-attr, arg-type]
                 except Exception:  # refused: the slow way below says why, as ever
