@@ -271,14 +271,25 @@ class Inbox:
         """What ``ingest.check_message`` found, to be stored by ``commit``."""
         return Prepared(pub, checked.key, checked.match_id, received, why=checked.why, entry=checked.entry)
 
-    def unreadable(self, pub: str, exc: Exception | str, received: int | None = None) -> Prepared:
+    def unreadable(self, pub: str, exc: Exception | str, received: int | None = None, *,
+                   raw: bytes | None = None, of: Prepared | None = None) -> Prepared:
         """A message the league's own code failed on (a bug; ``exc``: the exception or its
-        account): refused with the fault, listed, not tried again and again."""
-        what = "?"
+        account): refused with the fault, listed, not tried again and again. Each is listed
+        under its own key: ``of``'s (what its check made of it), else the id and revision
+        ``raw`` has (one of ``pub``'s), else its bytes' digest."""
         fault = exc if isinstance(exc, str) else f"{type(exc).__name__}: {str(exc)[:100]}"
         why = f"the league could not check it ({fault})"
-        key = junk_key(pub, f"{what}\n{why}".encode(), what)
-        return Prepared(pub, key, what, received, why=why)
+        if of is not None:
+            return Prepared(pub, of.key, of.match_id, received, why=why)
+        if raw is None:
+            return Prepared(pub, junk_key(pub, f"?\n{why}".encode()), "?", received, why=why)
+        try:
+            ids = _IDS.decode(raw) if too_big(raw) is None else None
+        except (msgspec.DecodeError, RecursionError):
+            ids = None
+        if ids is not None and ids.id.startswith(f"{pub}:"):  # another pub's id is not this one's to refuse
+            return Prepared(pub, f"{ids.id}#{ids.revision}", ids.id, received, why=why)
+        return Prepared(pub, junk_key(pub, raw), f"{pub}:?", received, why=why)
 
     def commit(self, batch: list[Prepared]) -> list[Outcome]:
         """Store what came of each prepared message, in order, in one transaction (one sync

@@ -244,7 +244,7 @@ class LeagueService:
                                                "trying again")
             for k, answer in zip(todo, answers, strict=True):
                 w = batch[k]
-                out[k] = (self.inbox.unreadable(w.pub, str(answer), w.received)
+                out[k] = (self.inbox.unreadable(w.pub, str(answer), w.received, raw=w.raw)
                           if isinstance(answer, (CheckFault, CheckerDied))
                           else self.inbox.prepared(w.pub, answer, w.received))
         return [p for p in out if p is not None]
@@ -328,7 +328,7 @@ class LeagueService:
         except (sqlite3.OperationalError, Stopped, sqlite3.ProgrammingError):
             raise
         except Exception as exc:  # a fault of the league's own: the message is listed, not lost in a loop
-            return self.inbox.unreadable(w.pub, exc, w.received)
+            return self.inbox.unreadable(w.pub, exc, w.received, raw=w.raw)
 
     def _commit(self, prepared: list[Prepared]) -> list[Outcome]:
         try:
@@ -339,7 +339,7 @@ class LeagueService:
             if len(prepared) > 1:
                 return [out for p in prepared for out in self._commit([p])]
             p = prepared[0]
-            return self.inbox.commit([self.inbox.unreadable(p.pub, exc, p.received)])
+            return self.inbox.commit([self.inbox.unreadable(p.pub, exc, p.received, of=p)])
 
     def _retrying(self, step: Callable[[], T]) -> T:
         """``step()``, tried again with a back-off while the database is locked by another
