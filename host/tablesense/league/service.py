@@ -135,6 +135,7 @@ class LeagueService:
         self._abandoned: set[int] = set()
         self._nights_refused = False  # said once (until the broker takes the nights)
         self._faults: set[str] = set()  # the kinds of unexpected error said (``_fault``)
+        self._forks_failing = False  # said once (``_unforkable``)
         self.subscriber.client.on_publish = self._published
 
     # --- the subscriber's thread: hand each match to the workers ------------------------
@@ -233,21 +234,34 @@ class LeagueService:
         if todo:
             shared = self._retrying(self.inbox.shared_members)
             jobs = [((batch[k].pub, time.time()), batch[k].raw) for k in todo]
+            delay = RETRY_HANDLE_S[0]
             while True:
                 try:
                     answers = self.checkers.call(slot, jobs, shared)
                     break
                 except CheckerDied as exc:  # stopping, or no process could be forked (tried again)
-                    if self._stop.wait(RETRY_HANDLE_S[0]):
+                    if self._stop.is_set():
                         raise Stopped from None
-                    self.subscriber.report.say(f"a received match cannot be checked now ({exc}); "
-                                               "trying again")
+                    self._unforkable(f"a received match cannot be checked now ({exc}); trying again")
+                    if self._stop.wait(delay):
+                        raise Stopped from None
+                    delay = min(delay * 2, RETRY_HANDLE_S[1])
+            self._unforkable(None)
             for k, answer in zip(todo, answers, strict=True):
                 w = batch[k]
                 out[k] = (self.inbox.unreadable(w.pub, str(answer), w.received, raw=w.raw)
                           if isinstance(answer, (CheckFault, CheckerDied))
                           else self.inbox.prepared(w.pub, answer, w.received))
         return [p for p in out if p is not None]
+
+    def _unforkable(self, why: str | None) -> None:
+        """No checker process can be forked (``why``), said once by whichever check thread
+        finds it first, until one can again (None: said once too)."""
+        with self._lock:
+            if (why is not None) == self._forks_failing:
+                return
+            self._forks_failing = why is not None
+        self._tell(why or "received matches are checked again")
 
     # --- the committer: store, then acknowledge --------------------------------------------
     def _commit_loop(self) -> None:
