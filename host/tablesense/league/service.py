@@ -67,6 +67,7 @@ NIGHTS_ACL_FIX = ("run tablesense league broker-config --dir DIR --pub PUB ... a
                   "passwords stay), then restart Mosquitto")
 
 T = TypeVar("T")
+CHECKING = "checking received matches"  # what a check thread was doing when a fault came
 
 
 @dataclass(slots=True)
@@ -227,12 +228,12 @@ class LeagueService:
     def _check(self, slot: int, batch: list[Waiting]) -> list[Prepared]:
         """What came of each message of ``batch`` (in a checker process, or here without)."""
         if self.checkers is None:
-            return [self._retrying(partial(self._prepare, w)) for w in batch]
-        out = [self._retrying(partial(self.inbox.known, w.pub, w.raw, received=w.received))
+            return [self._retrying(partial(self._prepare, w), CHECKING) for w in batch]
+        out = [self._retrying(partial(self.inbox.known, w.pub, w.raw, received=w.received), CHECKING)
                for w in batch]  # a duplicate is not replayed
         todo = [k for k, p in enumerate(out) if p is None]
         if todo:
-            shared = self._retrying(self.inbox.shared_members)
+            shared = self._retrying(self.inbox.shared_members, CHECKING)
             jobs = [((batch[k].pub, time.time()), batch[k].raw) for k in todo]
             delay = RETRY_HANDLE_S[0]
             while True:
@@ -355,7 +356,7 @@ class LeagueService:
             p = prepared[0]
             return self.inbox.commit([self.inbox.unreadable(p.pub, exc, p.received, of=p)])
 
-    def _retrying(self, step: Callable[[], T]) -> T:
+    def _retrying(self, step: Callable[[], T], doing: str = "storing received matches") -> T:
         """``step()``, tried again with a back-off while the database is locked by another
         program or the disk is full, or it fails in a way nobody foresaw (each said once, and
         once when it passes); ``Stopped`` when the service stops."""
@@ -370,14 +371,15 @@ class LeagueService:
             except (Stopped, sqlite3.ProgrammingError):  # stopping (the database closed under us)
                 raise Stopped from None
             except Exception as exc:  # a fault of the league's own: not the end of the thread
-                self._fault("storing received matches", exc)
+                self._fault(doing, exc)
             failing = True
             if self._stop.wait(delay):
                 raise Stopped from None
             delay = min(delay * 2, RETRY_HANDLE_S[1])
         if failing:
             self._faults.clear()
-            self._tell("received matches are stored again")
+            self._tell("received matches are checked again" if doing == CHECKING
+                       else "received matches are stored again")
         return out
 
     # --- telling each home pub its team nights ---------------------------------------------
