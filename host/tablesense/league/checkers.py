@@ -5,14 +5,22 @@ message from a pipe, runs ``run`` on it and writes back what it found.
 
 - **Forked, not spawned**: a child costs no start-up (a fresh interpreter importing the
   engines takes 0.4 s of CPU), and it shares the parent's memory until it writes to it.
-  It is forked before the service's threads start (``Checkers.start``), its garbage
-  collector never sees the parent's objects (``gc.freeze``: no finaliser of the parent's,
-  an SQLite connection, runs in the child), and it closes every inherited file but its two
-  pipes (the league file, the sockets).
-- **Never outlives the service**: the kernel kills a child when the thread that forked it
-  ends (``prctl(PR_SET_PDEATHSIG)``, Linux), which covers a service killed outright (``kill
-  -9``); elsewhere a child ends when its request pipe reaches its end, which happens when
-  the service is gone. ``close`` kills and reaps every child.
+  The first children are forked by the thread calling ``Checkers.start`` before the
+  service's threads start; a replacement (``call``) is forked by the check thread that
+  needs it, while the other threads run. One fork at a time (``_FORKING``: ``gc.freeze``
+  and ``unfreeze`` of two forks never interleave). Its garbage collector never sees the
+  parent's objects (``gc.freeze``: no finaliser of the parent's, an SQLite connection,
+  runs in the child), and it closes every inherited file but its two pipes (the league
+  file, the sockets). A risk of a fork beside threads: a lock another thread holds at that
+  moment stays held in the child (CPython resets its own: the import lock, the GIL); the
+  child uses only ``run`` and its pipes, and a child stuck on such a lock is not detected
+  (``call`` waits for its answer until ``close``).
+- **Never outlives the service**: the kernel kills a child when the *thread* that forked
+  it ends (``prctl(PR_SET_PDEATHSIG)``, Linux): the first ones with the thread that called
+  ``start`` (``league serve``'s main thread), a replacement with its check thread, which
+  lives until the service stops; a service killed outright (``kill -9``) ends them all.
+  Elsewhere a child ends when its request pipe reaches its end, which happens when the
+  service is gone. ``close`` kills and reaps every child.
 - **A child that dies** (killed, out of memory) is replaced and its message given to the
   new one once; a message that kills two children is said to be unreadable
   (``CheckerDied``) and listed, not tried for ever.
@@ -41,6 +49,9 @@ Run = Callable[[Any, bytes, Any], Any]
 _HEAD = struct.Struct("<II")  # lengths of the pickled part and of the raw bytes that follow
 _PR_SET_PDEATHSIG = 1
 _KEEP, _CALL = 0, 1
+#: held from ``gc.freeze`` to ``gc.unfreeze`` around a fork: check threads replacing their
+#: children at once would otherwise unfreeze while another forks
+_FORKING = threading.Lock()
 
 
 class CheckerDied(Exception):
@@ -95,7 +106,8 @@ class Checkers:
 
     def start(self) -> None:
         """Fork every child. Call it from a thread that lives as long as the service (the
-        main thread), before the service starts threads of its own. A child that cannot be
+        main thread: a child dies with the thread that forked it), before the service starts
+        threads of its own. A child that cannot be
         forked now (no memory, no process left) is forked at its first message."""
         if self.warm is not None:
             self.warm()
@@ -162,26 +174,27 @@ class Checkers:
         up_r, up_w = os.pipe()
         die = _die_with_parent()
         parent = os.getpid()
-        gc.freeze()  # the child's collector never visits the parent's objects
-        try:
-            pid = os.fork()
-        except OSError as exc:
-            gc.unfreeze()
-            for fd in (down_r, down_w, up_r, up_w):
-                os.close(fd)
-            raise CheckerDied(f"no checker process ({exc})") from None
-        if pid == 0:  # the child: never returns
-            code = 1
+        with _FORKING:
+            gc.freeze()  # the child's collector never visits the parent's objects
             try:
-                if die is not None:
-                    die(signal.SIGKILL)
-                if os.getppid() != parent:  # the parent died before the prctl took hold
-                    os._exit(1)
-                _child_main(self.run, down_r, up_w)
-                code = 0
-            finally:
-                os._exit(code)
-        gc.unfreeze()
+                pid = os.fork()
+            except OSError as exc:
+                gc.unfreeze()
+                for fd in (down_r, down_w, up_r, up_w):
+                    os.close(fd)
+                raise CheckerDied(f"no checker process ({exc})") from None
+            if pid == 0:  # the child: never returns
+                code = 1
+                try:
+                    if die is not None:
+                        die(signal.SIGKILL)
+                    if os.getppid() != parent:  # the parent died before the prctl took hold
+                        os._exit(1)
+                    _child_main(self.run, down_r, up_w)
+                    code = 0
+                finally:
+                    os._exit(code)
+            gc.unfreeze()
         os.close(down_r)
         os.close(up_w)
         child = _Child(pid, down_w, up_r)

@@ -135,10 +135,17 @@ class Inbox:
         self._members_at: tuple[int, int] | None = None
         #: how many times the members were read (a checker process is sent them again when it grows)
         self.members_read = 0
-        #: a second connection for ``known`` (its own lock): it reads while a commit holds
-        #: ``lock`` and syncs, so the checkers are fed meanwhile (WAL: readers never wait)
-        self._reader: sqlite3.Connection | None = None
+        #: the file, for the second connection (read once here: ``db`` is the committer's)
+        self._path = str(self.db.execute("PRAGMA database_list").fetchone()[2])
+        #: a second connection for ``known`` and ``shared_members`` (its own lock): it reads
+        #: while a commit holds ``lock`` and syncs, so the checkers are fed meanwhile (WAL:
+        #: readers never wait)
+        self._reader_store: LeagueStore | None = None
         self._reader_lock = threading.Lock()
+        #: what ``shared_members`` last read: (its generation, the members), the reader's
+        #: ``data_version`` then
+        self._shared: tuple[int, list[Members]] | None = None
+        self._shared_at: int | None = None
 
     def _version(self) -> tuple[int, int]:
         """Changes since: another connection's commits (a ``league`` command's: SQLite's
@@ -158,34 +165,37 @@ class Inbox:
     def members(self) -> list[Members]:
         """Every competition's members; read again only when the file changed since (a match
         stored by ``take`` changes none of them and keeps them)."""
-        out = []
         with self.lock:
             version = self._version()
             if self._members is not None and self._members_at == version:
                 return self._members
-            for comp in self.store.competitions():
-                players = self.store.players(comp)
-                names = frozenset(p.name for p in players)
-                rows = self.db.execute("SELECT pub, name, member FROM league_aliases WHERE competition_id=?",
-                                       (comp.id,)).fetchall()
-                teams = {t.name: t for t in self.store.teams(comp)}
-                out.append(Members(comp, names, {(p, n): m for p, n, m in rows}, {p.name: p for p in players},
-                                   teams, tuple(self.store.fixtures(comp)) if teams else ()))
+            out = _read_members(self.store)
             self._members, self._members_at = out, version
             self.members_read += 1
         return out
 
     def shared_members(self) -> tuple[int, list[Members]]:
-        """(how many times they were read, the members): what a checker process is sent, again
-        only when the first figure grew. While a commit holds the lock (and syncs) the members
-        last read are taken: a commit changes none of them."""
-        if not self.lock.acquire(blocking=self._members is None):
-            return self.members_read, self._members or []
-        try:
-            members = self.members()
-            return self.members_read, members
-        finally:
-            self.lock.release()
+        """(their generation, the members): what a checker process is sent, again only when
+        the generation grew. Read on the second connection (``known``'s), never waiting for
+        a commit, and read again whenever the file changed since (``data_version``: any other
+        connection's commit, a ``league alias`` from another process as well as the service's
+        own matches); the generation grows only when the members read differ."""
+        with self._reader_lock:
+            reader = self._reading()
+            version = int(reader.db.execute("PRAGMA data_version").fetchone()[0])
+            if self._shared is not None and self._shared_at == version:
+                return self._shared
+            members = _read_members(reader)
+            if self._shared is None or self._shared[1] != members:
+                self._shared = (self._shared[0] + 1 if self._shared else 1, members)
+            self._shared_at = version
+            return self._shared
+
+    def _reading(self) -> LeagueStore:
+        """The second connection (``_reader_lock`` held)."""
+        if self._reader_store is None:
+            self._reader_store = LeagueStore(self._path)
+        return self._reader_store
 
     # --- received, not yet checked -------------------------------------------------
     def refuse_unread(self, pub: str, raw: bytes) -> Outcome | None:
@@ -242,35 +252,44 @@ class Inbox:
         if ids is None:
             return None
         with self._reader_lock:
-            if self._reader is None:
-                path = self.db.execute("PRAGMA database_list").fetchone()[2]
-                self._reader = sqlite3.connect(path, check_same_thread=False)
-            found = self._reader.execute("SELECT revision FROM league_matches WHERE match_id=?",
+            reader = self._reading().db
+            found = reader.execute("SELECT revision FROM league_matches WHERE match_id=?",
                                          (ids.id,)).fetchone()
-            if (found is None or found[0] < ids.revision) and not self._reader.execute(
+            if (found is None or found[0] < ids.revision) and not reader.execute(
                     "SELECT 1 FROM league_refused WHERE key=?", (f"{ids.id}#{ids.revision}",)).fetchone():
                 return None
         return self.prepare(pub, raw, received=received, now=now)
 
     def close(self) -> None:
         with self._reader_lock:
-            if self._reader is not None:
-                self._reader.close()
-                self._reader = None
+            if self._reader_store is not None:
+                self._reader_store.close()
+                self._reader_store = None
         self.store.close()
 
     def prepared(self, pub: str, checked: Checked, received: int | None = None) -> Prepared:
         """What ``ingest.check_message`` found, to be stored by ``commit``."""
         return Prepared(pub, checked.key, checked.match_id, received, why=checked.why, entry=checked.entry)
 
-    def unreadable(self, pub: str, exc: Exception | str, received: int | None = None) -> Prepared:
+    def unreadable(self, pub: str, exc: Exception | str, received: int | None = None, *,
+                   raw: bytes | None = None, of: Prepared | None = None) -> Prepared:
         """A message the league's own code failed on (a bug; ``exc``: the exception or its
-        account): refused with the fault, listed, not tried again and again."""
-        what = "?"
+        account): refused with the fault, listed, not tried again and again. Each is listed
+        under its own key: ``of``'s (what its check made of it), else the id and revision
+        ``raw`` has (one of ``pub``'s), else its bytes' digest."""
         fault = exc if isinstance(exc, str) else f"{type(exc).__name__}: {str(exc)[:100]}"
         why = f"the league could not check it ({fault})"
-        key = junk_key(pub, f"{what}\n{why}".encode(), what)
-        return Prepared(pub, key, what, received, why=why)
+        if of is not None:
+            return Prepared(pub, of.key, of.match_id, received, why=why)
+        if raw is None:
+            return Prepared(pub, junk_key(pub, f"?\n{why}".encode()), "?", received, why=why)
+        try:
+            ids = _IDS.decode(raw) if too_big(raw) is None else None
+        except (msgspec.DecodeError, RecursionError):
+            ids = None
+        if ids is not None and ids.id.startswith(f"{pub}:"):  # another pub's id is not this one's to refuse
+            return Prepared(pub, f"{ids.id}#{ids.revision}", ids.id, received, why=why)
+        return Prepared(pub, junk_key(pub, raw), f"{pub}:?", received, why=why)
 
     def commit(self, batch: list[Prepared]) -> list[Outcome]:
         """Store what came of each prepared message, in order, in one transaction (one sync
@@ -391,6 +410,20 @@ class Inbox:
     def refused_count(self) -> int:
         with self.lock:
             return int(self.db.execute("SELECT COUNT(*) FROM league_refused").fetchone()[0])
+
+
+def _read_members(store: LeagueStore) -> list[Members]:
+    """Every competition's members, read on ``store``'s connection."""
+    out = []
+    for comp in store.competitions():
+        players = store.players(comp)
+        names = frozenset(p.name for p in players)
+        rows = store.db.execute("SELECT pub, name, member FROM league_aliases WHERE competition_id=?",
+                                (comp.id,)).fetchall()
+        teams = {t.name: t for t in store.teams(comp)}
+        out.append(Members(comp, names, {(p, n): m for p, n, m in rows}, {p.name: p for p in players},
+                           teams, tuple(store.fixtures(comp)) if teams else ()))
+    return out
 
 
 def open_inbox(path: str) -> Inbox:

@@ -67,6 +67,7 @@ NIGHTS_ACL_FIX = ("run tablesense league broker-config --dir DIR --pub PUB ... a
                   "passwords stay), then restart Mosquitto")
 
 T = TypeVar("T")
+CHECKING = "checking received matches"  # what a check thread was doing when a fault came
 
 
 @dataclass(slots=True)
@@ -134,6 +135,8 @@ class LeagueService:
         self._acks: dict[int, Any] = {}
         self._abandoned: set[int] = set()
         self._nights_refused = False  # said once (until the broker takes the nights)
+        self._faults: set[str] = set()  # the kinds of unexpected error said (``_fault``)
+        self._forks_failing = False  # said once (``_unforkable``)
         self.subscriber.client.on_publish = self._published
 
     # --- the subscriber's thread: hand each match to the workers ------------------------
@@ -225,54 +228,95 @@ class LeagueService:
     def _check(self, slot: int, batch: list[Waiting]) -> list[Prepared]:
         """What came of each message of ``batch`` (in a checker process, or here without)."""
         if self.checkers is None:
-            return [self._retrying(partial(self._prepare, w)) for w in batch]
-        out = [self._retrying(partial(self.inbox.known, w.pub, w.raw, received=w.received))
+            return [self._retrying(partial(self._prepare, w), CHECKING) for w in batch]
+        out = [self._retrying(partial(self.inbox.known, w.pub, w.raw, received=w.received), CHECKING)
                for w in batch]  # a duplicate is not replayed
         todo = [k for k, p in enumerate(out) if p is None]
         if todo:
-            shared = self._retrying(self.inbox.shared_members)
+            shared = self._retrying(self.inbox.shared_members, CHECKING)
             jobs = [((batch[k].pub, time.time()), batch[k].raw) for k in todo]
+            delay = RETRY_HANDLE_S[0]
             while True:
                 try:
                     answers = self.checkers.call(slot, jobs, shared)
                     break
                 except CheckerDied as exc:  # stopping, or no process could be forked (tried again)
-                    if self._stop.wait(RETRY_HANDLE_S[0]):
+                    if self._stop.is_set():
                         raise Stopped from None
-                    self.subscriber.report.say(f"a received match cannot be checked now ({exc}); "
-                                               "trying again")
+                    self._unforkable(f"a received match cannot be checked now ({exc}); trying again")
+                    if self._stop.wait(delay):
+                        raise Stopped from None
+                    delay = min(delay * 2, RETRY_HANDLE_S[1])
+            self._unforkable(None)
             for k, answer in zip(todo, answers, strict=True):
                 w = batch[k]
-                out[k] = (self.inbox.unreadable(w.pub, str(answer), w.received)
+                out[k] = (self.inbox.unreadable(w.pub, str(answer), w.received, raw=w.raw)
                           if isinstance(answer, (CheckFault, CheckerDied))
                           else self.inbox.prepared(w.pub, answer, w.received))
         return [p for p in out if p is not None]
 
+    def _unforkable(self, why: str | None) -> None:
+        """No checker process can be forked (``why``), said once by whichever check thread
+        finds it first, until one can again (None: said once too)."""
+        with self._lock:
+            if (why is not None) == self._forks_failing:
+                return
+            self._forks_failing = why is not None
+        self._tell(why or "received matches are checked again")
+
     # --- the committer: store, then acknowledge --------------------------------------------
     def _commit_loop(self) -> None:
+        """Store what was checked, then acknowledge it: an error of any kind leaves the batch
+        unacknowledged and tried again (``_retrying``); the thread never ends before the service."""
         while not self._stop.is_set():
-            with self._ready:
-                batch = self._checked()
-                wait = self._linger(batch)
-                if wait > 0:
-                    self._ready.wait(wait)
-                    continue
             try:
-                prepared = [w.prepared for w in batch if w.prepared is not None]
-                outs = self._retrying(partial(self._commit, prepared))
+                self._commit_once()
             except Stopped:
                 return
-            with self._ready:
-                for w in batch:
-                    queue = self._pending[w.pub]
-                    queue.popleft()  # the batch is each pub's oldest, in order
-                    if not queue:
-                        del self._pending[w.pub]
+            except Exception as exc:  # a fault of the league's own: said, and the loop goes on
+                self._fault("storing received matches", exc)
+                if self._stop.wait(RETRY_HANDLE_S[0]):
+                    return
+
+    def _commit_once(self) -> None:
+        with self._ready:
+            batch = self._checked()
+            wait = self._linger(batch)
+            if wait > 0:
+                self._ready.wait(wait)
+                return
+        prepared = [w.prepared for w in batch if w.prepared is not None]
+        outs = self._retrying(partial(self._commit, prepared))
+        with self._ready:
             for w in batch:
-                if w.delivery is not None:
+                queue = self._pending[w.pub]
+                queue.popleft()  # the batch is each pub's oldest, in order
+                if not queue:
+                    del self._pending[w.pub]
+        for w in batch:
+            if w.delivery is not None:
+                try:
                     self.subscriber.ack(w.delivery)
-            for out in outs:
+                except Exception as exc:  # stored: the broker sends it again, a duplicate
+                    self._fault("acknowledging a stored match", exc)
+        for out in outs:
+            try:
                 self.on_outcome(out)
+            except Exception as exc:  # saying it never stops the storing
+                self._fault("saying what came of a match", exc)
+
+    def _tell(self, text: str) -> None:
+        """One line on stderr; a stderr gone (a closed pipe) is no reason to stop."""
+        with contextlib.suppress(Exception):
+            self.subscriber.report.say(text)
+
+    def _fault(self, doing: str, exc: BaseException) -> None:
+        """An unexpected error, said once per kind (until the service stores again)."""
+        kind = f"{doing}: {type(exc).__name__}"
+        if kind in self._faults:
+            return
+        self._faults.add(kind)
+        self._tell(f"a fault {doing} ({type(exc).__name__}: {str(exc)[:200]}); trying again")
 
     def _linger(self, batch: list[Waiting]) -> float:
         """Seconds to wait before storing ``batch`` (0: store it now): a few messages are
@@ -299,7 +343,7 @@ class LeagueService:
         except (sqlite3.OperationalError, Stopped, sqlite3.ProgrammingError):
             raise
         except Exception as exc:  # a fault of the league's own: the message is listed, not lost in a loop
-            return self.inbox.unreadable(w.pub, exc, w.received)
+            return self.inbox.unreadable(w.pub, exc, w.received, raw=w.raw)
 
     def _commit(self, prepared: list[Prepared]) -> list[Outcome]:
         try:
@@ -310,28 +354,32 @@ class LeagueService:
             if len(prepared) > 1:
                 return [out for p in prepared for out in self._commit([p])]
             p = prepared[0]
-            return self.inbox.commit([self.inbox.unreadable(p.pub, exc, p.received)])
+            return self.inbox.commit([self.inbox.unreadable(p.pub, exc, p.received, of=p)])
 
-    def _retrying(self, step: Callable[[], T]) -> T:
-        """``step()``, tried again while the database is locked by another program or the
-        disk is full (said once, and once when it passes); ``Stopped`` when the service stops."""
+    def _retrying(self, step: Callable[[], T], doing: str = "storing received matches") -> T:
+        """``step()``, tried again with a back-off while the database is locked by another
+        program or the disk is full, or it fails in a way nobody foresaw (each said once, and
+        once when it passes); ``Stopped`` when the service stops."""
         delay, failing = RETRY_HANDLE_S[0], False
-        report = self.subscriber.report
         while True:
             try:
                 out = step()
                 break
             except sqlite3.OperationalError as exc:  # locked by another program, a full disk
                 if not failing:
-                    failing = True
-                    report.say(f"a received match cannot be stored now ({exc}); trying again")
-                if self._stop.wait(delay):
-                    raise Stopped from None
-                delay = min(delay * 2, RETRY_HANDLE_S[1])
+                    self._tell(f"a received match cannot be stored now ({exc}); trying again")
             except (Stopped, sqlite3.ProgrammingError):  # stopping (the database closed under us)
                 raise Stopped from None
+            except Exception as exc:  # a fault of the league's own: not the end of the thread
+                self._fault(doing, exc)
+            failing = True
+            if self._stop.wait(delay):
+                raise Stopped from None
+            delay = min(delay * 2, RETRY_HANDLE_S[1])
         if failing:
-            report.say("received matches are stored again")
+            self._faults.clear()
+            self._tell("received matches are checked again" if doing == CHECKING
+                       else "received matches are stored again")
         return out
 
     # --- telling each home pub its team nights ---------------------------------------------
@@ -435,10 +483,12 @@ class LeagueService:
 
 
 def _say(out: Outcome) -> None:
-    if out.kind == "refused":
-        print(f"tablesense league serve: refused {out.match_id}: {out.text}", file=sys.stderr, flush=True)
-    elif out.kind != "duplicate":
-        print(f"{out.kind} {out.match_id}: {out.text}", flush=True)
+    """What came of a match, in one line; an output gone (a closed pipe) is not an error."""
+    with contextlib.suppress(OSError, ValueError):
+        if out.kind == "refused":
+            print(f"tablesense league serve: refused {out.match_id}: {out.text}", file=sys.stderr, flush=True)
+        elif out.kind != "duplicate":
+            print(f"{out.kind} {out.match_id}: {out.text}", flush=True)
 
 
 async def serve(url: BrokerURL, db: str, http: tuple[str, int] | None,
