@@ -478,7 +478,13 @@ class Pub(SensorsOut):
             await self._retrying(tab, lambda: _done(self.store.incident(tab.id, kind, text)))
         else:
             writer = self.writer
-            await self._retrying(tab, lambda: writer.incident(tab.id, kind, text))
+
+            async def write() -> None:
+                async with tab.lock:  # the shown events the log refused go first: the table is held
+                    await self._written_again(tab)
+                    await writer.incident(tab.id, kind, text)
+
+            await self._retrying(tab, write)
 
     # --- the three steps ---------------------------------------------------------------
     def _prepare(self, tab: Table, event: Event, source: str) -> Step | None:
