@@ -213,9 +213,9 @@ class Pub(SensorsOut):
         referee's) is shown first and committed after, its place in the log taken before it
         is shown (``_show``); a referee's change is on disk before it shows."""
         tab = self.table(table_id)
-        if isinstance(event, Setup):
-            await self._all_on_disk(tab)  # a new match's first line after the last match's last
         async with tab.lock:
+            if isinstance(event, Setup):
+                await self._on_disk_held(tab)  # a new match's first line after the last match's last
             await self._written_again(tab)
             step = self._prepare(tab, event, source)
             if step is None:
@@ -230,9 +230,11 @@ class Pub(SensorsOut):
     async def _show_async(self, tab: Table, event: Event) -> None:
         """The table's feed: one of its events logged and applied, returning once it is shown;
         its commit follows (``_show``). ``AHEAD`` events shown and not on disk: it waits."""
-        if len(tab.shown) >= AHEAD or isinstance(event, Setup):
-            await self._all_on_disk(tab)  # a new match's first line after the last match's last
+        if len(tab.shown) >= AHEAD:
+            await self._all_on_disk(tab)
         async with tab.lock:
+            if isinstance(event, Setup):
+                await self._on_disk_held(tab)  # a new match's first line after the last match's last
             await self._written_again(tab)
             step = self._prepare(tab, event, "table")
             if step is None:
@@ -266,8 +268,8 @@ class Pub(SensorsOut):
             tab.refused = True
             return
         tab.shown[:] = [(s, f) for s, f in tab.shown if s is not step]
-        if not tab.shown and not tab.refused:
-            self._record_end(tab)
+        if not tab.shown and not tab.refused and tab.match is not None and step.row[1] in (None, tab.match.id):
+            self._record_end(tab)  # never against a match other than the one the step belongs to
 
     async def _on_disk(self, tab: Table, logged: asyncio.Future[None]) -> None:
         """Wait for a shown event's commit; while the log refuses it, it is written again (the
@@ -296,6 +298,14 @@ class Pub(SensorsOut):
             if tab.refused:
                 async with tab.lock:
                     await self._written_again(tab)
+
+    async def _on_disk_held(self, tab: Table) -> None:
+        """``_all_on_disk`` with the table's lock held: before a new match replaces the table's,
+        so that no event shown for the last match is committed, and its end recorded, after
+        the new one has taken its place (``_committed``)."""
+        while tab.shown:
+            await asyncio.wait([tab.shown[-1][1]])
+            await self._written_again(tab)
 
     async def _written_again(self, tab: Table) -> None:
         """The events the table showed that the log refused go to the log again, in order, in
