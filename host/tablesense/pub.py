@@ -316,7 +316,9 @@ class Pub(SensorsOut):
             return
         if tab.shown:
             await asyncio.wait([f for _, f in tab.shown])  # those queued after the refusal: refused too
-            await self.writer.again([step.row for step, _ in tab.shown])
+            # shielded: a waiter cancelled mid-commit leaves the commit to finish (and a try
+            # that finished unseen is taken as written by the next: ``Writer.again``)
+            await asyncio.shield(self.writer.again([step.row for step, _ in tab.shown]))
         tab.shown.clear()
         tab.refused = False
         self._record_end(tab)
