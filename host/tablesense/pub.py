@@ -268,8 +268,9 @@ class Pub(SensorsOut):
             tab.refused = True
             return
         tab.shown[:] = [(s, f) for s, f in tab.shown if s is not step]
-        if not tab.shown and not tab.refused and tab.match is not None and step.row[1] in (None, tab.match.id):
-            self._record_end(tab)  # never against a match other than the one the step belongs to
+        mine = tab.match is not None and step.row[1] in (None, tab.match.id)  # never another match's
+        if not tab.shown and not tab.refused and mine:
+            self._record_end(tab)
 
     async def _on_disk(self, tab: Table, logged: asyncio.Future[None]) -> None:
         """Wait for a shown event's commit; while the log refuses it, it is written again (the

@@ -155,7 +155,7 @@ def test_a_host_killed_after_showing_an_event_and_before_its_commit_logs_it_from
         assert _line_within(host.stdout, 30) == ["shown", "1"]
         deadline = time.monotonic() + 30
         while not blocker.execute("SELECT count(*) FROM checkpoints").fetchone()[0]:
-            assert time.monotonic() < deadline, "the checkpoint after pin 1 and the rest never reached the log"
+            assert time.monotonic() < deadline, "the checkpoint after pin 1 and the rest never was saved"
             time.sleep(0.01)
         blocker.execute("BEGIN IMMEDIATE")  # then the disk is slow: pin 2 cannot commit
         host.stdin.write("go\n")
