@@ -14,6 +14,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
@@ -229,4 +230,54 @@ def test_frames_lost_while_the_log_refuses_the_shown_events_are_logged_once_the_
     assert [(k, t) for _, k, t in store.incidents("1", 20)] == [("lost", "frames 3..5 lost for good")]
     saved = store.checkpoint("1")
     assert saved is not None and Checkpoint.from_json(saved[0]) == cp
+    store.close()
+
+
+def test_a_match_decided_by_a_rest_shown_as_the_referee_starts_the_next_goes_into_the_history(
+        tmp_path: Path) -> None:
+    """The board's deciding rest waits for the table (another change holds its lock: a
+    referee's call being committed) while the referee starts the next match, and its commit
+    is slow (the log locked for 0.5 s, inside the busy timeout): the rest is shown for the
+    match it ends and committed, and that match's result is in the history before the next
+    match takes the table; the next one is running."""
+    from tablesense.events import parse_event
+
+    db = tmp_path / "pub.db"
+    store, writer = Store(str(db)), Writer(str(db))
+    pub = Pub(store, ["1"], writer=writer)
+    blocker = sqlite3.connect(db, isolation_level=None, timeout=0, check_same_thread=False)
+    kegle = {"game": "kegle", "players": {"p1": "Mette", "p2": "Lars"}, "distance": 2}
+    first = [parse_event(e) for e in (
+        {"t": 1.0, "type": "cushion", "cushion": 1, "ball": "white"},
+        {"t": 1.1, "type": "pin", "pin": 2, "state": "down"},
+        {"t": 1.2, "type": "pin", "pin": 1, "state": "down"},
+        {"t": 2.0, "type": "rest"},
+        {"t": 5.0, "type": "strike", "ball": "red"})]
+    deciding = parse_event({"t": 6.0, "type": "rest"})
+
+    async def scenario() -> tuple[int, int]:
+        old = await pub.start_match_async("1", kegle)
+        for e in first:
+            await pub.submit_async("1", e)
+        tab = pub.table("1")
+        async with tab.lock:  # a referee's change under way
+            rest = asyncio.create_task(pub.submit_async("1", deciding))
+            await asyncio.sleep(0.1)
+            new = asyncio.create_task(pub.start_match_async("1", kegle))
+            await asyncio.sleep(0.1)
+            blocker.execute("BEGIN IMMEDIATE")  # the rest's commit is slow
+            threading.Timer(0.5, lambda: blocker.execute("ROLLBACK")).start()
+        async with asyncio.timeout(20):
+            await rest
+            return old, await new
+
+    try:
+        old, new = asyncio.run(scenario())
+    finally:
+        writer.close()
+    blocker.close()
+    ended = store.match(old)
+    assert ended.ended is not None and ended.result is not None and ended.result["winner"] == "p1", ended
+    assert new != old and store.match(new).ended is None
+    assert store.events(old)[-1].line == json.dumps(deciding.to_dict(), separators=(", ", ": "))
     store.close()
