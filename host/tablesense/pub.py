@@ -213,9 +213,9 @@ class Pub(SensorsOut):
         referee's) is shown first and committed after, its place in the log taken before it
         is shown (``_show``); a referee's change is on disk before it shows."""
         tab = self.table(table_id)
-        if isinstance(event, Setup):
-            await self._all_on_disk(tab)  # a new match's first line after the last match's last
         async with tab.lock:
+            if isinstance(event, Setup):
+                await self._on_disk_held(tab)  # a new match's first line after the last match's last
             await self._written_again(tab)
             step = self._prepare(tab, event, source)
             if step is None:
@@ -230,9 +230,11 @@ class Pub(SensorsOut):
     async def _show_async(self, tab: Table, event: Event) -> None:
         """The table's feed: one of its events logged and applied, returning once it is shown;
         its commit follows (``_show``). ``AHEAD`` events shown and not on disk: it waits."""
-        if len(tab.shown) >= AHEAD or isinstance(event, Setup):
-            await self._all_on_disk(tab)  # a new match's first line after the last match's last
+        if len(tab.shown) >= AHEAD:
+            await self._all_on_disk(tab)
         async with tab.lock:
+            if isinstance(event, Setup):
+                await self._on_disk_held(tab)  # a new match's first line after the last match's last
             await self._written_again(tab)
             step = self._prepare(tab, event, "table")
             if step is None:
@@ -266,7 +268,8 @@ class Pub(SensorsOut):
             tab.refused = True
             return
         tab.shown[:] = [(s, f) for s, f in tab.shown if s is not step]
-        if not tab.shown and not tab.refused:
+        mine = tab.match is not None and step.row[1] in (None, tab.match.id)  # never another match's
+        if not tab.shown and not tab.refused and mine:
             self._record_end(tab)
 
     async def _on_disk(self, tab: Table, logged: asyncio.Future[None]) -> None:
@@ -297,6 +300,14 @@ class Pub(SensorsOut):
                 async with tab.lock:
                     await self._written_again(tab)
 
+    async def _on_disk_held(self, tab: Table) -> None:
+        """``_all_on_disk`` with the table's lock held: before a new match replaces the table's,
+        so that no event shown for the last match is committed, and its end recorded, after
+        the new one has taken its place (``_committed``)."""
+        while tab.shown:
+            await asyncio.wait([tab.shown[-1][1]])
+            await self._written_again(tab)
+
     async def _written_again(self, tab: Table) -> None:
         """The events the table showed that the log refused go to the log again, in order, in
         one commit, before anything else of the table (the table's lock held; the writer holds
@@ -306,7 +317,9 @@ class Pub(SensorsOut):
             return
         if tab.shown:
             await asyncio.wait([f for _, f in tab.shown])  # those queued after the refusal: refused too
-            await self.writer.again([step.row for step, _ in tab.shown])
+            # shielded: a waiter cancelled mid-commit leaves the commit to finish (and a try
+            # that finished unseen is taken as written by the next: ``Writer.again``)
+            await asyncio.shield(self.writer.again([step.row for step, _ in tab.shown]))
         tab.shown.clear()
         tab.refused = False
         self._record_end(tab)
@@ -478,7 +491,13 @@ class Pub(SensorsOut):
             await self._retrying(tab, lambda: _done(self.store.incident(tab.id, kind, text)))
         else:
             writer = self.writer
-            await self._retrying(tab, lambda: writer.incident(tab.id, kind, text))
+
+            async def write() -> None:
+                async with tab.lock:  # the shown events the log refused go first: the table is held
+                    await self._written_again(tab)
+                    await writer.incident(tab.id, kind, text)
+
+            await self._retrying(tab, write)
 
     # --- the three steps ---------------------------------------------------------------
     def _prepare(self, tab: Table, event: Event, source: str) -> Step | None:

@@ -55,6 +55,7 @@ class SensorsOut:
     _append: Callable[[Step], Any]
     _apply: Callable[[Table, Step], None]
     _retrying: Callable[[Table, Callable[[], Any]], Any]
+    _written_again: Callable[[Table], Any]
     store: Any
 
     # --- the link ------------------------------------------------------------------------
@@ -280,7 +281,8 @@ class SensorsOut:
         with contextlib.suppress(TablesenseError):
             if writer is None:
                 store.incident(tab.id, "sensors", text)
-            else:
+            else:  # the table's lock held: the shown events the log refused go first
+                await self._written_again(tab)
                 await writer.incident(tab.id, "sensors", text)
 
     def _sensors_step(self, tab: Table, step: Step) -> None:

@@ -457,7 +457,7 @@ class Writer:
         ``append`` takes its arguments): the table's later writes are let through once taken."""
         statements = tuple((INSERT_EVENT, (t, m, seq, source, at, line))
                            for t, m, seq, line, source, at in rows)
-        await self._queued(statements, rows[0][0], again=True)
+        await self._queued(statements, rows[0][0], again=True)  # a try written already: taken (``_written``)
 
     async def save_checkpoint(self, table_id: str, state: str, row: int | None = None) -> None:
         """The link checkpoint, in order with the events before it (the same queue);
@@ -517,6 +517,9 @@ class Writer:
             try:
                 self.db.execute("BEGIN IMMEDIATE")
                 for n, item in todo:
+                    if item.again and _written(self.db, item.statements[0][1]):
+                        results[n] = None  # written already by a try whose waiter was gone
+                        continue
                     try:
                         for sql, row in item.statements:
                             self.db.execute(sql, row)
@@ -539,6 +542,19 @@ class Writer:
         for n, item in enumerate(batch):
             with contextlib.suppress(RuntimeError):  # its event loop is closed: no one waits
                 item.loop.call_soon_threadsafe(_settle, item.done, results[n])
+
+
+def _written(db: sqlite3.Connection, row: tuple[Any, ...]) -> bool:
+    """The event ``row`` (``INSERT_EVENT``'s parameters) is in the log already, exactly."""
+    table_id, match_id, seq, source, at, line = row
+    same = "table_id=? AND seq=? AND source=? AND at=? AND line=?"
+    if match_id is None:  # no match running: rare, and no index of its own
+        found = db.execute(f"SELECT 1 FROM events WHERE match_id IS NULL AND {same} LIMIT 1",
+                           (table_id, seq, source, at, line))
+    else:  # the index of (match, seq)
+        found = db.execute(f"SELECT 1 FROM events WHERE match_id=? AND {same} LIMIT 1",
+                           (match_id, table_id, seq, source, at, line))
+    return found.fetchone() is not None
 
 
 def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:

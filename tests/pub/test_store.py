@@ -157,6 +157,28 @@ async def test_writer_refuses_a_duplicate_without_losing_its_neighbours(tmp_path
     assert [e.seq for e in Store(db).events(mid)] == [1, 2, 3]
 
 
+async def test_shown_events_written_again_twice_are_logged_once_and_the_table_goes_on(tmp_path: Path) -> None:
+    """A try to write a table's shown events again whose waiter was gone (cancelled while the
+    writer committed them) is taken as written by the next try, not refused as a duplicate
+    (which would hold every later event of the table back); a different event at the same
+    place is still refused."""
+    from tablesense.store import Writer
+
+    db = str(tmp_path / "pub.db")
+    mid = Store(db).new_match("1", SETUP)
+    writer = Writer(db)
+    rows = [("1", mid, seq, _goal(float(seq)), "table", 100.0 + seq) for seq in (2, 3)]
+    try:
+        await writer.again(rows)
+        await writer.again(rows)  # the same rows: already there
+        await writer.append("1", mid, 4, _goal(4.0), "table")
+        with pytest.raises(StoreError, match="already has an event 2"):
+            await writer.again([("1", mid, 2, _goal(9.0), "table", 109.0)])
+    finally:
+        writer.close()
+    assert [e.seq for e in Store(db).events(mid)] == [1, 2, 3, 4]
+
+
 @pytest.mark.parametrize("name", ["", "\n", "  ", "x" * 10_000, "Ann\x1b[2J"])
 def test_a_match_with_a_bad_players_name_is_not_opened(tmp_path: Path, name: str) -> None:
     from tablesense.errors import BadEvent

@@ -25,7 +25,7 @@ from paths import ROOT
 
 from tablesense.events import Pin
 from tablesense.pub import Pub
-from tablesense.store import WAL_BYTES, Store, StoreUnavailable, Writer
+from tablesense.store import WAL_BYTES, WAL_PAGES, Store, StoreUnavailable, Writer
 
 SETUP = {"t": 0.0, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Bob"}}
 
@@ -180,7 +180,7 @@ def test_a_result_the_full_disk_refuses_is_shown_and_written_later(tmp_path: Pat
 
 
 CHILD = textwrap.dedent("""
-    import asyncio, json, resource, sys
+    import asyncio, json, os, resource, sys
     from tablesense.events import Pin
     from tablesense.pub import Pub
     from tablesense.store import Store, Writer
@@ -190,14 +190,16 @@ CHILD = textwrap.dedent("""
     pub = Pub(store, ["1"], writer=writer)
     pub.start_match("1", {"game": "kegle", "players": {"p1": "Ann", "p2": "Bob"}, "distance": 10000})
     resource.setrlimit(resource.RLIMIT_FSIZE, (limit, resource.RLIM_INFINITY))  # ulimit -f
-    report = {"first_refusal": None, "stalled": None}
+    report = {"first_refusal": None, "stalled": None, "commits": None,
+              "page": store.db.execute("PRAGMA page_size").fetchone()[0]}
     pulled = 0
 
     async def feed():
         global pulled
         for k in range(count):
             if writer.refused and report["first_refusal"] is None:
-                report["first_refusal"] = pulled
+                report["first_refusal"], report["commits"] = pulled, writer.commits
+                report["db_at_first"] = os.path.getsize(db)
             pulled += 1
             yield Pin(t=1.0 + k * 0.01, pin=1 + k % 5, state="down" if k % 2 == 0 else "up")
 
@@ -210,6 +212,7 @@ CHILD = textwrap.dedent("""
             last = pulled
             if still >= 8 and report["stalled"] is None:  # 2 s without progress: the file is at the limit
                 report["stalled"] = pulled
+                report["db_at_stall"] = os.path.getsize(db)
                 resource.setrlimit(resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
         await task
 
@@ -234,11 +237,17 @@ def test_a_file_size_limit_is_worked_through_and_writes_resume_when_it_is_raised
     report = json.loads(proc.stdout.strip().splitlines()[-1])
     assert "Traceback" not in proc.stderr
     assert "disk I/O error" in proc.stderr and "takes writes again" in proc.stderr
-    first, stalled = report["first_refusal"], report["stalled"]
-    # the write-ahead log met the limit early (the feed reads up to ``pub.AHEAD`` events ahead
-    # of the log, whose commits take them in groups)
-    assert first is not None and first < 400, report
-    assert stalled is not None and stalled > 3 * first, report  # worked on until the database was full
+    first, stalled, limit, page = report["first_refusal"], report["stalled"], 300_000, report["page"]
+    # The write-ahead log met the limit first, early: every commit adds at least a page to it
+    # and none is copied back before it holds WAL_PAGES pages (more than the limit), so it met
+    # the limit within limit/page commits while the database itself was still small. Counted
+    # in commits and bytes, not events: a loaded machine's commits take more events each (up
+    # to ``pub.AHEAD``, the feed's reach ahead of the log), so its count of events varies.
+    assert WAL_PAGES * page > limit
+    assert first is not None and report["commits"] <= limit // page + 1, report
+    assert report["db_at_first"] < limit / 3, report
+    # then the events went on into the database until it met the limit itself
+    assert stalled is not None and stalled > first and report["db_at_stall"] > limit - 2 * page, report
     rows = _rows(db)
     assert [r[2] for r in rows] == list(range(1, 3002))
     assert [json.loads(r[3])["t"] for r in rows[1:]] == [1.0 + k * 0.01 for k in range(3000)]

@@ -232,8 +232,11 @@ class LeaguePublisher:
         results: dict[int, dict[str, Any]] = {}  # the pub's own replay: the log is not replayed again
         for tab in self.pub.tables.values():
             rep = tab.replay
+            # the live replay only with nothing shown and not yet on disk: the message's lines
+            # come from the log, and its result must be theirs (else the outbox replays them)
+            settled = not tab.shown and not tab.refused
             if tab.match is not None and (tab.match.ended is not None or tab.match.id in complete) \
-                    and rep.engine is not None and rep.state is not None:
+                    and settled and rep.engine is not None and rep.state is not None:
                 results[tab.match.id] = reported(rep.engine.to_json(rep.state))
         outbox.sweep(results, self.nights.cards, complete, hold=self._held)
 
