@@ -209,3 +209,18 @@ def test_5xx_and_tracebacks_are_named() -> None:
     text = "ok\nTraceback (most recent call last):\n  File \"x\", line 1\nValueError: boom\n"
     [line] = inv.check_no_traceback({"league": text, "pub": "fine\n"})
     assert "league" in line and "ValueError: boom" in line
+
+
+def test_a_full_league_disk_is_seen_to_end_when_the_league_says_it_stores_matches_again() -> None:
+    """The soak's disk-full fault on the league reads the league's own lines (seed 26662 took a
+    recovered league for one still refusing: the soak looked for a line the league never says)."""
+    from soak.inject import _still_refusing
+
+    from tablesense.league.service import AGAIN, REFUSED
+
+    refused = f"tablesense league serve: a received match {REFUSED.format('stored')} (disk is full)"
+    assert _still_refusing(refused)
+    assert not _still_refusing(f"{refused}\ntablesense league serve: {AGAIN.format('stored')}")
+    checking = refused.replace("stored", "checked")
+    assert _still_refusing(checking)
+    assert not _still_refusing(f"{checking}\n{AGAIN.format('checked')}")

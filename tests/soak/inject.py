@@ -22,9 +22,13 @@ from typing import Any
 
 import aiohttp
 
+from tablesense.league.service import AGAIN, REFUSED
+
 from . import hostile
 from .faults import Fault
 from .procs import Proc
+
+VERBS = ("stored", "checked")  # what the league says it cannot do now, and does again
 
 
 def _still_refusing(stderr: str) -> bool:
@@ -32,9 +36,9 @@ def _still_refusing(stderr: str) -> bool:
     waiting: dict[str, bool] = {}
     for line in stderr.splitlines():
         who = line.split(":", 2)[1].strip() if line.startswith("tablesense: table") else "league"
-        if "wait and are written when it can" in line or "cannot be stored now" in line:
+        if "wait and are written when it can" in line or any(REFUSED.format(v) in line for v in VERBS):
             waiting[who] = True
-        elif "takes writes again" in line or "messages are stored again" in line:
+        elif "takes writes again" in line or any(AGAIN.format(v) in line for v in VERBS):
             waiting[who] = False
     return any(waiting.values())
 

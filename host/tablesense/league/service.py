@@ -68,6 +68,9 @@ NIGHTS_ACL_FIX = ("run tablesense league broker-config --dir DIR --pub PUB ... a
 
 T = TypeVar("T")
 CHECKING = "checking received matches"  # what a check thread was doing when a fault came
+#: what the service says when its file refuses a match and when it takes them again (the soak reads them)
+REFUSED = "cannot be {} now"
+AGAIN = "received matches are {} again"
 
 
 @dataclass(slots=True)
@@ -367,7 +370,8 @@ class LeagueService:
                 break
             except sqlite3.OperationalError as exc:  # locked by another program, a full disk
                 if not failing:
-                    self._tell(f"a received match cannot be stored now ({exc}); trying again")
+                    verb = "checked" if doing == CHECKING else "stored"
+                    self._tell(f"a received match {REFUSED.format(verb)} ({exc}); trying again")
             except (Stopped, sqlite3.ProgrammingError):  # stopping (the database closed under us)
                 raise Stopped from None
             except Exception as exc:  # a fault of the league's own: not the end of the thread
@@ -378,8 +382,7 @@ class LeagueService:
             delay = min(delay * 2, RETRY_HANDLE_S[1])
         if failing:
             self._faults.clear()
-            self._tell("received matches are checked again" if doing == CHECKING
-                       else "received matches are stored again")
+            self._tell(AGAIN.format("checked" if doing == CHECKING else "stored"))
         return out
 
     # --- telling each home pub its team nights ---------------------------------------------
