@@ -108,15 +108,8 @@ class CaromEngine(ShotEngine[CaromState]):
         """The base's ``apply``, after refusing what a carom table cannot report (carom.equipment)
         and naming its balls by their canonical ids ("p1" is the yellow)."""
         kind = type(event)
-        if kind is Contact:
-            if not _NAMED.issuperset(event.balls):  # type: ignore[attr-defined]
-                event = self._carom_balls(state, event)
-        elif kind in _ONE_BALL:
-            if event.ball not in _NAMED:  # type: ignore[attr-defined]
-                event = self._carom_balls(state, event)
-        elif kind is not Rest and kind is not Call and kind is not Setup and not state.finished:
-            raise IllegalCall(f"a carom table has no {event.type} sensors (carom.equipment: "
-                              "three balls, four cushions)")
+        if kind is not Rest and kind is not Call and kind is not Setup:
+            event = self.admit(state, (), event)
         return ShotEngine.apply(self, state, event)
 
     def admit(self, state: CaromState, gathered: Sequence[Event], event: Event) -> Event:
