@@ -71,3 +71,13 @@ def broker(tmp_path: Path) -> Iterator[Broker]:
         yield b
     finally:
         b.stop()
+
+
+def serve_league(broker: Broker, db: Path, http: int, log: Path, timeout: float = 30,
+                 output: bool = False) -> subprocess.Popen:  # type: ignore[type-arg]
+    """``tablesense league serve`` on ``broker`` with the league file ``db`` and its page on
+    127.0.0.1:``http``, its stderr (with ``output`` its stdout too) in ``log``; returned once the
+    page listens (stopped, and ``OSError`` raised, if it does not within ``timeout`` s)."""
+    argv = [sys.executable, "-m", "tablesense", "league", "serve", "--broker", broker.url("league"),
+            "--db", str(db), "--http", f"127.0.0.1:{http}"]
+    return start_listening(argv, http, log, timeout, output=output)

@@ -8,13 +8,11 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from league_broker import Broker, broker, free_port, wait_port  # noqa: F401 (the fixture)
+from league_broker import Broker, broker, free_port, serve_league, wait_port  # noqa: F401 (the fixture)
 from league_play import START, lines_of, long_match_lines, match_events
 from test_league_edge import refusals, send
 from test_league_inbox import message
@@ -63,11 +61,8 @@ async def test_a_service_killed_outright_in_a_replay_leaves_no_checker_process(
         broker: Broker, tmp_path: Path) -> None:  # noqa: F811
     db = league_db(tmp_path / "league.db")
     http = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "tablesense", "league", "serve", "--broker",
-                             broker.url("league"), "--db", str(db), "--http", f"127.0.0.1:{http}"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = serve_league(broker, db, http, tmp_path / "serve.log")
     try:
-        wait_port(http, 30)
         kids = await until(lambda: len(children(proc.pid)) >= 2 and children(proc.pid),
                            what="the checker processes")
         before = {k: cpu_ticks(k) for k in kids}

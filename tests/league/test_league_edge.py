@@ -11,8 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -22,7 +20,7 @@ from typing import Any
 
 import pytest
 from helpers.waits import until
-from league_broker import Broker, broker, configure, free_port, wait_port  # noqa: F401 (the fixture)
+from league_broker import Broker, broker, configure, free_port, serve_league, wait_port  # noqa: F401 (the fixture)
 from league_play import START, lines_of, long_match_lines, match_events, play
 from test_league_inbox import message
 from test_league_mqtt import COMP, league, league_db, matches, results  # noqa: F401 (the fixture)
@@ -282,12 +280,8 @@ def served(broker: Broker, tmp_path: Path) -> Iterator[tuple[int, Path]]:  # noq
     con.close()
     http = free_port()
     err = tmp_path / "serve.err"
-    with open(err, "wb") as fh:
-        proc = subprocess.Popen([sys.executable, "-m", "tablesense", "league", "serve", "--broker",
-                                 broker.url("league"), "--db", str(db), "--http", f"127.0.0.1:{http}"],
-                                stdout=subprocess.DEVNULL, stderr=fh)
+    proc = serve_league(broker, db, http, err)
     try:
-        wait_port(http, 20)
         yield http, err
     finally:
         proc.terminate()

@@ -7,13 +7,12 @@ import datetime as dt
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from league_broker import Broker, broker, free_port, wait_port  # noqa: F401 (the fixture)
+from league_broker import Broker, broker, free_port, serve_league, wait_port  # noqa: F401 (the fixture)
 from league_play import START, game_lines, golf_events, lines_of, match_events
 from test_league_inbox import message
 
@@ -65,11 +64,8 @@ def page_url(broker: Broker, tmp_path: Path) -> Iterator[str]:  # noqa: F811
                     broker.passwords["hoek"], "-t", "tablesense/pubs/hoek/live/2", "-r", "-q", "1",
                     "-m", json.dumps(live)], check=True, timeout=10)
     http = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "tablesense", "league", "serve", "--broker",
-                             broker.url("league"), "--db", str(db), "--http", f"127.0.0.1:{http}"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = serve_league(broker, db, http, db.with_suffix(".log"))
     try:
-        wait_port(http, 20)
         yield f"http://127.0.0.1:{http}/"
     finally:
         proc.terminate()

@@ -17,16 +17,15 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import urllib.request
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.processes import start_listening, stop
+from helpers.processes import stop
 from helpers.waits import until
-from league_broker import Broker, broker, free_port, wait_port  # noqa: F401 (the fixture)
+from league_broker import Broker, broker, free_port, serve_league, wait_port  # noqa: F401 (the fixture)
 from league_play import direct_standings, match_events, play
 
 from tablesense.league import LeagueStore, Player
@@ -85,9 +84,8 @@ class League:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        argv = [sys.executable, "-m", "tablesense", "league", "serve", "--broker", self.broker.url("league"),
-                "--db", str(self.db), "--http", f"127.0.0.1:{self.http}"]
-        self.proc = start_listening(argv, self.http, self.db.with_suffix(".log"), 60, output=True)
+        self.proc = serve_league(self.broker, self.db, self.http, self.db.with_suffix(".log"), 60,
+                                 output=True)
 
     def kill(self) -> None:
         assert self.proc is not None

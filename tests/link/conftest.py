@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from helpers.pty_device import Pty
+
+from tablesense.sim.fitl import beam_board
 
 
 @pytest.fixture
@@ -14,3 +17,9 @@ def pty() -> Iterator[Pty]:
     p = Pty()
     yield p
     p.close()
+
+
+@pytest.fixture
+def board(tmp_path: Path) -> Path:
+    """The sixteen-beam board the firmware runs (its pins and roles), in the test's folder."""
+    return beam_board(tmp_path / "beams.json")

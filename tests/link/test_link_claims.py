@@ -21,7 +21,7 @@ from helpers.waits import for_at_most
 from tablesense.link import Link, LinkStatus
 from tablesense.link.frame import EventFrame, HeartbeatFrame, encode_frame
 from tablesense.sim.cable import Cable
-from tablesense.sim.fitl import beam_board, round_robin_edges, start_firmware
+from tablesense.sim.fitl import round_robin_edges, start_firmware
 
 pytestmark = pytest.mark.micropython
 
@@ -69,10 +69,6 @@ async def forged_run(
         fw.stop()
     return frames, statuses, link
 
-
-@pytest.fixture
-def board(tmp_path: Path) -> Path:
-    return beam_board(tmp_path / "beams.json")
 
 
 @pytest.mark.parametrize(

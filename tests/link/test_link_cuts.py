@@ -23,7 +23,7 @@ from effort import share
 
 from tablesense.link.frame import F_ACTIVE
 from tablesense.sim.cable import Cable, CutRun, play_with_cuts
-from tablesense.sim.fitl import beam_board, round_robin_edges, start_firmware
+from tablesense.sim.fitl import round_robin_edges, start_firmware
 
 pytestmark = pytest.mark.micropython
 
@@ -82,10 +82,6 @@ def check(run: CutRun, edges: list[dict[str, int]], may_lose: bool) -> None:
     if not may_lose:
         assert not run.lost, f"lost frames the board still held:\n{said}"
 
-
-@pytest.fixture
-def board(tmp_path: Path) -> Path:
-    return beam_board(tmp_path / "beams.json")
 
 
 CASES = [

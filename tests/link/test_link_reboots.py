@@ -22,7 +22,7 @@ from helpers.waits import for_at_most
 from tablesense.link import Link, LinkStatus
 from tablesense.link.frame import F_ACTIVE, EventFrame
 from tablesense.sim.cable import Cable
-from tablesense.sim.fitl import FirmwareProcess, beam_board, start_firmware
+from tablesense.sim.fitl import FirmwareProcess, start_firmware
 
 pytestmark = pytest.mark.micropython
 
@@ -117,10 +117,6 @@ def check(
         if s.kind == "lost" and s not in unheard:
             assert "restarted before replaying" in s.text, said
 
-
-@pytest.fixture
-def board(tmp_path: Path) -> Path:
-    return beam_board(tmp_path / "beams.json")
 
 
 LIVES = [

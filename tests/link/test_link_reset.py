@@ -24,7 +24,7 @@ from helpers.link_reader import read_link
 from tablesense.link import Link, LinkStatus
 from tablesense.link.frame import EventFrame
 from tablesense.sim.cable import AutoReset, Cable
-from tablesense.sim.fitl import FirmwareProcess, beam_board, start_firmware
+from tablesense.sim.fitl import FirmwareProcess, start_firmware
 
 pytestmark = [
     pytest.mark.micropython,
@@ -75,8 +75,8 @@ async def watch(link: Link, until, timeout: float):  # type: ignore[no-untyped-d
 
 
 @pytest.fixture
-def config(tmp_path: Path) -> Path:
-    return beam_board(tmp_path / "beams.json")
+def config(board: Path) -> Path:
+    return board  # the firmware's board (tests/link/conftest.py); ``board`` here is a Board
 
 
 @pytest.mark.parametrize("how", ["hung", "crashed"])

@@ -26,7 +26,7 @@ from test_link_reboots import edges
 from tablesense.link import Link, LinkStatus
 from tablesense.link.frame import ErrorFrame, EventFrame, HeartbeatFrame, PongFrame, encode_frame
 from tablesense.sim.cable import Cable
-from tablesense.sim.fitl import FirmwareProcess, beam_board, start_firmware
+from tablesense.sim.fitl import FirmwareProcess, start_firmware
 
 OLD = 40  # edges of the old boot, seq 0..39
 NEW = 40  # edges of the new boot
@@ -90,10 +90,6 @@ async def stale_replay(board: Path, written: int | None) -> tuple[list[EventFram
         cable.close()
     return frames, statuses, link
 
-
-@pytest.fixture
-def board(tmp_path: Path) -> Path:
-    return beam_board(tmp_path / "beams.json")
 
 
 @pytest.mark.micropython

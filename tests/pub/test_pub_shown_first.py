@@ -53,38 +53,35 @@ def _shown(pub: Pub, n: int) -> bool:
     return any(e.get("type") == "pin" and e.get("pin") == n for e in pub.table("1").ticker)
 
 
-def test_the_screens_hear_a_tables_events_while_the_log_refuses_them_and_the_log_keeps_their_order(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The log is locked for longer than its busy timeout (cut to 0.3 s: the same refusal,
-    sooner): the board's three pins are shown all the same, the checkpoint after them is not
-    saved, and once the lock is gone the log holds the three in the order shown, once each,
-    and the checkpoint after them."""
+def _fed_while_the_log_refuses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, items: list[Any],
+                               shown: tuple[int, ...]) -> tuple[Store, dict[str, Any]]:
+    """``items`` fed to table 1 by its board while another connection holds the log's lock for
+    longer than its busy timeout (cut to 0.3 s: the same refusal, sooner), until the pins
+    ``shown`` are on the screens and a second more; then the lock is let go and the feed runs
+    to its end. The store after (open), and what was seen while the lock was held."""
     monkeypatch.setattr(store_module, "BUSY_MS", 300)
     db = tmp_path / "pub.db"
     store, writer = Store(str(db)), Writer(str(db))
     pub = Pub(store, ["1"], writer=writer)
-    cp = Checkpoint(seq=7, uptime_us=2_000_000, offset_us=0, now_us=2_000_000)
     blocker = sqlite3.connect(db, isolation_level=None, timeout=0)
+    seen: dict[str, Any] = {}
 
     async def scenario() -> None:
         flag = pub.subscribe("1")
 
         async def board() -> AsyncIterator[Any]:
-            for n in (1, 2, 3):
-                yield _pin(float(n), n)
-            yield cp
+            for item in items:
+                yield item
 
         blocker.execute("BEGIN IMMEDIATE")  # the disk is slow: no commit for now
         feed = asyncio.create_task(pub.feed("1", board()))
         async with asyncio.timeout(10):
-            while not all(_shown(pub, n) for n in (1, 2, 3)):
+            while not all(_shown(pub, n) for n in shown):
                 await flag.wait()
                 flag.clear()
         await asyncio.sleep(1.0)  # refused meanwhile (0.3 s), and tried again
-        assert writer.refused >= 1
-        assert _lines(blocker) == [], "shown, not yet on disk"
-        assert store.checkpoint("1") is None, "no checkpoint past an event not on disk"
-        assert not feed.done()
+        seen.update(refused=writer.refused, lines=_lines(blocker), checkpoint=store.checkpoint("1"),
+                    feed_done=feed.done())
         blocker.execute("ROLLBACK")
         await asyncio.wait_for(feed, 20)
 
@@ -93,8 +90,26 @@ def test_the_screens_hear_a_tables_events_while_the_log_refuses_them_and_the_log
     finally:
         blocker.close()
         writer.close()
-    assert _lines(store.db) == [json.dumps(_pin(float(n), n).to_dict(), separators=(", ", ": "))
-                                for n in (1, 2, 3)]
+    return store, seen
+
+
+def _logged(*pins: int) -> list[str]:
+    return [json.dumps(_pin(float(n), n).to_dict(), separators=(", ", ": ")) for n in pins]
+
+
+def test_the_screens_hear_a_tables_events_while_the_log_refuses_them_and_the_log_keeps_their_order(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The log is locked for longer than its busy timeout: the board's three pins are shown all
+    the same, the checkpoint after them is not saved, and once the lock is gone the log holds
+    the three in the order shown, once each, and the checkpoint after them."""
+    cp = Checkpoint(seq=7, uptime_us=2_000_000, offset_us=0, now_us=2_000_000)
+    items = [*(_pin(float(n), n) for n in (1, 2, 3)), cp]
+    store, seen = _fed_while_the_log_refuses(tmp_path, monkeypatch, items, (1, 2, 3))
+    assert seen["refused"] >= 1
+    assert seen["lines"] == [], "shown, not yet on disk"
+    assert seen["checkpoint"] is None, "no checkpoint past an event not on disk"
+    assert not seen["feed_done"]
+    assert _lines(store.db) == _logged(1, 2, 3)
     saved = store.checkpoint("1")
     assert saved is not None and Checkpoint.from_json(saved[0]) == cp
     assert saved[1] == store.db.execute("SELECT max(id) FROM events").fetchone()[0]
@@ -189,44 +204,15 @@ def test_a_host_killed_after_showing_an_event_and_before_its_commit_logs_it_from
 def test_frames_lost_while_the_log_refuses_the_shown_events_are_logged_once_the_log_takes_writes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A pin, the board's notice that frames were lost, a pin and a checkpoint, with the log
-    locked for longer than its busy timeout (0.3 s): the notice's incident waits for the pin
-    shown before it, and once the lock is gone the log holds both pins in order, once each,
-    the incident and the checkpoint, and the feed goes on to its end."""
-    monkeypatch.setattr(store_module, "BUSY_MS", 300)
-    db = tmp_path / "pub.db"
-    store, writer = Store(str(db)), Writer(str(db))
-    pub = Pub(store, ["1"], writer=writer)
+    locked for longer than its busy timeout: the notice's incident waits for the pin shown
+    before it, and once the lock is gone the log holds both pins in order, once each, the
+    incident and the checkpoint, and the feed goes on to its end."""
     cp = Checkpoint(seq=7, uptime_us=2_000_000, offset_us=0, now_us=2_000_000)
-    blocker = sqlite3.connect(db, isolation_level=None, timeout=0)
-
-    async def scenario() -> None:
-        flag = pub.subscribe("1")
-
-        async def board() -> AsyncIterator[Any]:
-            yield _pin(1.0, 1)
-            yield LinkStatus("lost", "frames 3..5 lost for good")
-            yield _pin(2.0, 2)
-            yield cp
-
-        blocker.execute("BEGIN IMMEDIATE")  # the disk is slow: no commit for now
-        feed = asyncio.create_task(pub.feed("1", board()))
-        async with asyncio.timeout(10):
-            while not _shown(pub, 1):
-                await flag.wait()
-                flag.clear()
-        await asyncio.sleep(1.0)  # refused meanwhile (0.3 s), and tried again
-        assert writer.refused >= 1
-        assert _lines(blocker) == [], "shown, not yet on disk"
-        blocker.execute("ROLLBACK")
-        await asyncio.wait_for(feed, 20)
-
-    try:
-        asyncio.run(scenario())
-    finally:
-        blocker.close()
-        writer.close()
-    assert _lines(store.db) == [json.dumps(_pin(float(n), n).to_dict(), separators=(", ", ": "))
-                                for n in (1, 2)]
+    items = [_pin(1.0, 1), LinkStatus("lost", "frames 3..5 lost for good"), _pin(2.0, 2), cp]
+    store, seen = _fed_while_the_log_refuses(tmp_path, monkeypatch, items, (1,))
+    assert seen["refused"] >= 1
+    assert seen["lines"] == [], "shown, not yet on disk"
+    assert _lines(store.db) == _logged(1, 2)
     assert [(k, t) for _, k, t in store.incidents("1", 20)] == [("lost", "frames 3..5 lost for good")]
     saved = store.checkpoint("1")
     assert saved is not None and Checkpoint.from_json(saved[0]) == cp
