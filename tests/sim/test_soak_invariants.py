@@ -166,6 +166,21 @@ def test_a_restart_while_the_host_was_down_covers_the_boot_it_had_and_those_sinc
     assert broken == [] and fig.said_lost == 15
 
 
+def test_a_board_rebooted_twice_within_one_cut_is_said_lost_from_the_boot_the_host_last_heard() -> None:
+    """Seed 26662: the line was out 3.4 s and the board rebooted in it, then again within a
+    second; the host, back, says what the boot it last heard sent from seq N on is lost. That
+    is the long boot before the short one between, not the short one."""
+    one, two, three = board(30, T0, 1), board(2, T0 + 40, 2), board(8, T0 + 41, 3)
+    one.ended, two.ended = T0 + 40, T0 + 41
+    said = [(T0 + 42, "the device restarted after its line was reopened: what it sent from seq 20 of its "
+             "previous boot on is lost (if it sent any after the last one heard)")]
+    logged = (log_of(one, drop=set(range(20, 30))) + log_of(two, drop={0, 1}, offset_us=40_000_000)
+              + log_of(three, offset_us=41_000_000))
+    fig = inv.SensorFigures()
+    broken = inv.check_sensor_events("t", logged, [one, two, three], CAROM, said, fig)
+    assert broken == [] and fig.said_lost == 12 and fig.silently_lost == 0
+
+
 def test_a_shot_without_its_rest_and_a_storm_of_rests_are_breaks() -> None:
     b = board(12)
     logged = log_of(b)

@@ -186,7 +186,12 @@ def lost_ranges(said: list[tuple[float, str]], boots: list[Boot], host_stops: li
             # (else the line was out when the board restarted: the boot before the new one)
             then = next((b for b in reversed(boots) if down and b.started <= down[-1]), None)
             if then is None or then.number >= current.number:
-                then = next((b for b in reversed(boots) if b.number < current.number), current)
+                # the boot the host last heard: the newest before the one now on that had written
+                # up to seq first - 1 (a board rebooted twice within one cut has a short boot
+                # between, whose seqs never got that far: it is lost whole, as the boots after)
+                then = next((b for b in reversed(boots) if b.number < current.number
+                             and _top(b, at) >= first - 1), None) \
+                    or next((b for b in reversed(boots) if b.number < current.number), current)
             out.append(LostRange(at, text, then.number, first, None, current.number))
             continue
         odd.append(text)
