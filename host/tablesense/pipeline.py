@@ -219,4 +219,5 @@ async def serve(sources: Mapping[str, Feed | None], *, host: str = "127.0.0.1",
         if runner is not None:
             await runner.cleanup()
         writer.close()
+        await pub.settled()  # what the writer's last commits settle (a match's end) before the store closes
         store.close()

@@ -259,6 +259,14 @@ class Pub(SensorsOut):
         self._apply(tab, step, record_end=False)
         return logged
 
+    async def settled(self, timeout: float = 5.0) -> None:
+        """Every shown event's commit come back and taken in (``_committed``: a match's end
+        into the history), at most ``timeout`` s: after the writer closes, before the store
+        does (the commits settle on this loop, after the writer's thread has written them)."""
+        pending = [logged for tab in self.tables.values() for _, logged in tab.shown]
+        if pending:
+            await asyncio.wait(pending, timeout=timeout)
+
     def _committed(self, tab: Table, step: Step, done: asyncio.Future[None]) -> None:
         """A shown event's commit came back: on disk (or not loggable at all, its seq taken),
         it leaves ``tab.shown``; refused, the table's shown events are written again before
