@@ -53,6 +53,7 @@ async def test_a_store_that_fails_unexpectedly_is_tried_again_and_the_next_match
                                            started=START + 3600))
         await until(lambda: len(matches(service)) == 2, what="the next match stored")
         await until(lambda: service.waiting() == 0, what="both acknowledged")
+        await until(lambda: len(said) == 2, what="both said (after their acknowledgement)")
         assert [o.kind for o in said] == ["stored", "stored"]
     finally:
         await asyncio.to_thread(service.close)
