@@ -213,7 +213,11 @@ def test_junk_variants_of_a_message_are_the_same_match_or_refused_and_listed(tmp
         else:
             msg[field] = value
         out = inbox.take("kroeg", dumps(msg, depth))
-        assert out.kind in ("refused", "duplicate"), (field, value, out)
+        # a higher revision of the same match is no junk: it replaces the one stored (the same
+        # result here, so the tables below stay as they are)
+        revised = type(msg.get("revision")) is int and msg["revision"] > original["revision"]
+        kinds = ("refused", "duplicate", "replaced") if revised else ("refused", "duplicate")
+        assert out.kind in kinds, (field, value, out)
         if out.kind == "refused":
             assert out.text and "\n" not in out.text and len(out.text) <= 300
             assert listed(inbox, out.text)
