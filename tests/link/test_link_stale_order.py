@@ -187,7 +187,8 @@ def run(data: st.DataObject, n_actions: int) -> Host:
         elif action == "reboot" and reboots < 2:
             reboots += 1
             n = board.next - board.send
-            board.reboot(now, data.draw(st.lists(drop, min_size=n, max_size=n)), data.draw(drop), data.draw(drop))
+            last = data.draw(st.lists(drop, min_size=n, max_size=n))
+            board.reboot(now, last, data.draw(drop), data.draw(drop))
         now += 0.01
         host.take(host.seq.poll(now))
     settle(host, now)
@@ -230,7 +231,8 @@ def check(host: Host) -> None:
             else:
                 assert s in closed or s >= open_from, f"{where} neither logged nor said lost\n{said}"
     for boot, s in logged:
-        assert s in host.board.written.get(boot, set()), f"boot {boot} seq {s} logged but never written\n{said}"
+        written = host.board.written.get(boot, set())
+        assert s in written, f"boot {boot} seq {s} logged but never written\n{said}"
 
 
 @settings(max_examples=300, deadline=None)
