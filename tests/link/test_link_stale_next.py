@@ -4,15 +4,21 @@ boot) leaves the old boot's gaps as they are, with M at or past the host's expec
 well as before it: every frame of the old boot the host knew of is delivered or said lost by
 its seqs when the restart shows. (It used to drop the gap's part from M on without a word.)
 
-Pure logic on ``link/sequence.py``; tests/link/test_link_stale_order.py varies the order of
-everything around it, and tests/link/test_link_stale_replay.py plays a stale ``!replay`` on
-the real firmware.
+Pure logic on ``link/sequence.py``, and the same through the whole link with a board forged
+on a pty; tests/link/test_link_stale_order.py varies the order of everything around it, and
+tests/link/test_link_stale_replay.py plays a stale ``!replay`` on the real firmware.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import NamedTuple
 
+from helpers.pty_device import Pty
+from test_link_plausible import ev, heartbeat, hello, played, script
+
+from tablesense.link import Link
+from tablesense.link.frame import F_ACTIVE, F_REPLAY, ErrorFrame, PongFrame, encode_frame
 from tablesense.link.sequence import Sequencer, Step
 
 
@@ -73,3 +79,56 @@ def test_a_new_boots_next_just_past_the_delivered_leaves_a_claimed_range_said_lo
     out.extend(s.restart(2.4, uptime_s=0.2))
     said = "\n".join(n.text for n in out.notes)
     assert lost_seqs(out) == set(range(5, 12)), said
+
+
+async def test_through_the_link_a_new_boots_next_leaves_the_old_boots_gaps_said_lost(pty: Pty) -> None:
+    """The first test's board, forged on a pty, through the whole link: the old boot's
+    heartbeats and PONGs tell of 4..7 and 8..11 (lost on the wire), the replay of 4.. begins
+    and the rest of it is lost, and the board, quiet more than a second, resets before it
+    reads ``!replay 8``. Its new boot reads it first thing: "not sent yet (next is 6)", then
+    its frames 0..5 (its HELLO lost). The host asks for a HELLO, which shows the reset: the
+    old boot's 5..11 are said lost by their seqs, the new boot's 0..5 delivered after them."""
+    link = Link(pty.port, from_seq=0, reconnect=False)
+    cmds: list[str] = []
+
+    async def next_command(prefix: str) -> str:
+        while True:
+            line = await pty.command()
+            cmds.append(line)
+            if line.startswith(prefix):
+                return line
+
+    async def steps() -> None:
+        await next_command("!hello")
+        pty.send(hello(0xFFFFFF, uptime=50_000), *(ev(q, t_us=60_000 + q * 1000) for q in range(4)))
+        await asyncio.sleep(0.2)
+        pty.send(heartbeat(7, 300_000))  # 4..7 lost on the wire
+        await next_command("!ping")
+        pty.send(encode_frame(PongFrame(7, 0xFFFF)))
+        assert await next_command("!replay") == "!replay 4"
+        pty.send(ev(4, t_us=64_000, flags=F_ACTIVE | F_REPLAY))  # the rest of the replay is lost
+        await asyncio.sleep(0.2)
+        pty.send(heartbeat(11, 700_000))  # 8..11 lost on the wire too
+        await next_command("!ping")
+        pty.send(encode_frame(PongFrame(11, 0xFFFF)))
+        assert await next_command("!replay") == "!replay 8"
+        await asyncio.sleep(0.6)
+        pty.send(heartbeat(11, 1_300_000))  # the old boot, quiet
+        await asyncio.sleep(0.6)  # it resets; the host's retries meanwhile die with it
+        pty.send(encode_frame(ErrorFrame(0xFFFFFF, 2, "replay 8: not sent yet (next is 6)")),
+                 *(ev(q, t_us=200_000 + q * 1000) for q in range(6)))
+        await next_command("!hello")
+        pty.send(hello(5, uptime=320_000))
+        await asyncio.sleep(0.3)
+        pty.send(heartbeat(5, 620_000))
+
+    def done(frames: list, statuses: list) -> bool:  # type: ignore[type-arg]
+        return len(frames) == 11 and any(s.kind == "restarted" for s in statuses)
+
+    frames, statuses = await played(link, script(steps), done)
+    said = "\n".join(map(str, statuses)) + f"\ncommands: {cmds}"
+    assert [f.seq for f in frames] == [*range(5), *range(6)], said
+    lost = {q for s in statuses if s.kind == "lost" and "to" in s.data
+            for q in range(s.data["from"], s.data["to"] + 1)}
+    assert lost == set(range(5, 12)), said
+    assert link.seq_stats.lost == 7 and link.seq_stats.restarts == 1, said
