@@ -3,6 +3,8 @@ new boot's answer to a request meant for the old one, read before anything else 
 boot) leaves the old boot's gaps as they are, with M at or past the host's expected seq as
 well as before it: every frame of the old boot the host knew of is delivered or said lost by
 its seqs when the restart shows. (It used to drop the gap's part from M on without a word.)
+So does a new boot's PONG below a claim of the old boot's: the claim stays in doubt until
+the next HELLO or heartbeat, and a restart before it says the claimed seqs lost.
 
 Pure logic on ``link/sequence.py``, and the same through the whole link with a board forged
 on a pty; tests/link/test_link_stale_order.py varies the order of everything around it, and
@@ -132,3 +134,42 @@ async def test_through_the_link_a_new_boots_next_leaves_the_old_boots_gaps_said_
             for q in range(s.data["from"], s.data["to"] + 1)}
     assert lost == set(range(5, 12)), said
     assert link.seq_stats.lost == 7 and link.seq_stats.restarts == 1, said
+
+
+def test_a_new_boots_pong_below_the_old_boots_claim_leaves_the_claim_said_lost_at_the_restart() -> None:
+    """The old boot wrote 0..3 (3 lost on the wire); its heartbeat says it is at 3, a claim
+    the host asks about with ``!ping``. The board resets before it reads it; its new boot,
+    which has written nothing, answers with a PONG at 0xFFFFFF (its HELLO lost), and again to
+    the next ``!ping``: below the claim, it refutes it. A PONG carries no uptime to show the
+    reset by: the claim stays in doubt, and when the new boot's heartbeat shows the reset,
+    the old boot's seq 3 is said lost by its seq. (It was refuted for good, and seq 3 lost
+    without a word: Hypothesis, in test_link_stale_order.py.)"""
+    s = Sequencer(expected=0)
+    out = Step()
+    for q in range(3):
+        out.extend(s.accept(F(q), 0.01 * q))
+    out.extend(s.reported(3, 1.5))  # the old boot's heartbeat: a claim
+    assert out.ask
+    out.extend(s.reported(0xFFFFFF, 1.6, pong=True))  # the new boot's PONG
+    out.extend(s.reported(0xFFFFFF, 1.7, pong=True))  # and again
+    assert [n.kind for n in out.notes] == ["implausible"]
+    out.extend(s.restart(1.8, uptime_s=0.5))  # its heartbeat: the reset shown
+    said = "\n".join(n.text for n in out.notes)
+    assert [f.seq for f in out.frames] == [0, 1, 2], said
+    assert lost_seqs(out) == {3}, said
+
+
+def test_a_claim_refuted_by_the_boots_own_heartbeat_is_not_said_lost_at_a_later_restart() -> None:
+    """A forged heartbeat claims seq 40; the board's PONG and then its heartbeat (its uptime
+    passed the reboot check) both say 9: the claim was never the board's. A restart after
+    that says nothing of seqs 10..40."""
+    s = Sequencer(expected=0)
+    out = Step()
+    for q in range(10):
+        out.extend(s.accept(F(q), 0.01 * q))
+    out.extend(s.reported(40, 0.5))  # forged
+    out.extend(s.reported(9, 0.55, pong=True))
+    out.extend(s.reported(9, 1.5))  # the board's heartbeat
+    out.extend(s.restart(5.0, uptime_s=0.5))
+    said = "\n".join(n.text for n in out.notes)
+    assert lost_seqs(out) == set() and s.stats.lost == 0, said
