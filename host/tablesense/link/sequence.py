@@ -66,12 +66,14 @@ class Step:
     replay: list[int] = field(default_factory=list)  # send "!replay <seq>" for each
     notes: list[Note] = field(default_factory=list)
     ask: bool = False  # ask the device where it is (a status frame to confirm a claim)
+    hello: bool = False  # ask the device for a HELLO (an answer that is not this boot's: a new boot?)
 
     def extend(self, other: Step) -> None:
         self.frames += other.frames
         self.replay += other.replay
         self.notes += other.notes
         self.ask = self.ask or other.ask
+        self.hello = self.hello or other.hello
 
 
 @dataclass
@@ -130,6 +132,10 @@ class Sequencer:
         self._seen_at: float | None = None  # host time of the last frame believed
         self._records = 0  # replayable frames accepted since the start (or the device's restart)
         self._claim: int | None = None  # a seq a status frame reported beyond the newest, unconfirmed
+        # a claim the next status frame contradicted, until one more status frame (or the
+        # device's frames reaching it) tells: that one may have been a new boot's (a PONG
+        # answering a !ping meant for the old boot), and a restart says the range lost
+        self._doubt: int | None = None
         self._heard_at = -1e9  # host time the device was last heard (any frame believed)
         self._record_at = -1e9  # host time the device's last replayable frame came (this boot's)
         self._reopened = False  # the port was reopened since the device was last heard
@@ -234,6 +240,8 @@ class Sequencer:
         last, self._last_arrival = self._last_arrival, p
         if self._claim is not None and p >= self._claim:
             self._claim = None  # the device's own frames reach it: the claim is moot
+        if self._doubt is not None and p >= self._doubt:
+            self._doubt = None
         if p < self._exp or p in self._buf:
             self.stats.duplicates += 1
             self._progress(p, now)
@@ -407,7 +415,7 @@ class Sequencer:
 
     # --- status frames -------------------------------------------------------------
 
-    def reported(self, last_seq: int, now: float) -> Step:
+    def reported(self, last_seq: int, now: float, pong: bool = False) -> Step:
         """A HELLO, HEARTBEAT or PONG says ``last_seq`` is the last frame written before it.
 
         A seq beyond the newest known is a *claim*: not believed (no gap, no request) until a
@@ -415,11 +423,22 @@ class Sequencer:
         that second frame). One that reports as far or further confirms it; one that reports
         less confirms up to there, the rest was never the device's (an ``implausible`` note);
         one at or behind the newest, while no replay is under way (status frames report the
-        replay's place), refutes it. The device's own frames reaching it make it moot."""
+        replay's place), refutes it. The device's own frames reaching it make it moot.
+
+        A refuted claim is still doubted until the next status frame: the one that refuted it
+        may have been a new boot's (a PONG answering a ``!ping`` meant for the old boot, the
+        new boot's HELLO lost), and the claim the old boot's own word. A restart before the
+        next HELLO or HEARTBEAT (``pong`` False: its uptime has passed the transport's reboot
+        check) says the claimed range lost, by its seqs, as it does a claim not yet confirmed.
+        A PONG carries no uptime, so it cannot end the doubt: it may be the new boot's again.
+        (No HELLO is asked for: one asked at once after a forged status frame, its uptime a
+        little ahead, reads as a reboot claim; the device's heartbeat comes within a second.)"""
         out = Step()
         self._seen_at = now
         self._heard(now)
         self._resumed = False
+        if not pong:
+            self._doubt = None  # a status frame of this boot, by its uptime: the contradiction stands
         if self._exp is None:
             self._start((last_seq + 1) % SEQ_MOD)
             return out
@@ -428,6 +447,7 @@ class Sequencer:
         if p <= self._top or not self.replay:
             if claim is not None and not self.waiting:
                 self._claim = None
+                self._doubt = claim
                 out.notes.append(_refuted(claim, p))
             self._request(now, out)  # what a silence just ended left to ask again, if any
             return out  # nothing new (without replay, losses are counted as frames arrive)
@@ -445,6 +465,7 @@ class Sequencer:
         elif p < claim:
             out.notes.append(_refuted(claim, p))
             self._claim = None
+            self._doubt = claim
         else:
             self._claim = p if p > claim else None
         out.ask = p > claim  # what this one claims beyond the first is a claim of its own
@@ -474,14 +495,16 @@ class Sequencer:
         unheard = heard and (self._reopened or (born is not None and born - self._heard_at > SILENT_S))
         busy = heard and self._heard_at - self._record_at <= BUSY_S
         if self._exp is not None:
-            after = max(self._top, self._claim if self._claim is not None else self._top) + 1
+            claimed = max(c for c in (self._top, self._claim, self._doubt) if c is not None)
+            after = claimed + 1
             for g in self._gaps:
                 if not g.lost:
                     self._give_up(g, "the device restarted before replaying them", out)
-            if self._claim is not None and self._claim > self._top:
-                # a status frame reported these, not yet confirmed (a replay was under way):
-                # the device wrote them, and they went with its store
-                a, b = self._top + 1, self._claim
+            if claimed > self._top:
+                # a status frame reported these, not yet confirmed (a replay was under way, or
+                # the status frame after it, which contradicted it, was the new boot's): the
+                # device wrote them, and they went with its store
+                a, b = self._top + 1, claimed
                 self.stats.lost += b - a + 1
                 out.notes.append(_lost_note(a, b, "the device restarted before sending them again"))
             self._deliver(out)
@@ -491,7 +514,7 @@ class Sequencer:
         self._records = 0
         self._record_at = -1e9
         self._resumed = False
-        self._claim = None
+        self._claim = self._doubt = None
         self._reopened = False
         self._buf.clear()
         self._gaps.clear()
@@ -512,7 +535,14 @@ class Sequencer:
         self._last_arrival = None
 
     def device_error(self, code: int, text: str, now: float) -> Step:
-        """An ERROR frame: a refused ``!replay`` tells what the device no longer holds."""
+        """An ERROR frame: a refused ``!replay`` tells what the device no longer holds.
+
+        ERROR 2 "not sent yet (next is M)" never shortens a gap nor refutes a claim: the device
+        writes every seq the host knows of before it reads the request, so an M at or before
+        the newest seq known is not the word of the boot the host reads (a new boot's answer
+        to a request meant for the old one, read before anything else of the new boot); a
+        HELLO is asked for (``hello``), and the restart it shows says the old boot's gaps lost
+        by their seqs. An M past the newest known says nothing the host did not know."""
         out = Step()
         self._heard(now)
         m = re.match(r"replay (\d+): (.*)", text)
@@ -543,18 +573,17 @@ class Sequencer:
         elif "not sent yet" in rest:
             nxt = re.search(r"next is (\d+)", rest)
             n = self._lin(int(nxt.group(1)) % SEQ_MOD) if nxt is not None else None
-            # a next before frames delivered already: a new boot's answer to a request meant
-            # for the old one, read before its HELLO; it says nothing of the old boot's seqs
-            # (the restart, once shown, says what of them is lost)
-            if n is not None and n >= self._exp:  # what we thought missing from n on was never sent
-                if self._claim is not None and self._claim >= n:
-                    out.notes.append(_refuted(self._claim, n - 1))
-                    self._claim = None
-                if not any(q >= n for q in self._buf):
-                    self._gaps = [g for g in self._gaps if g.start < n]
-                    for g in self._gaps:
-                        g.end = min(g.end, n - 1)
-                    self._top = min(self._top, n - 1)
+            # The device has written every seq this host knows of (a frame, or a seq a status
+            # frame reported) before it read the request: its next is past them all. A next at
+            # or before the newest known is not this boot's word (a new boot's answer to a
+            # request meant for the old one, read before anything else of the new boot, or a
+            # corruption): it changes nothing; a gap it seems to shorten stays asked for until
+            # the restart, once shown, says it lost by its seqs, or the device replays it. The
+            # device is asked for a HELLO, which shows a new boot at once. A next past them
+            # all says nothing new.
+            newest = max(self._top, self._claim if self._claim is not None else self._top)
+            if n is not None and n <= newest:
+                out.hello = True
         self._deliver(out)
         self._request(now, out)
         return out

@@ -382,7 +382,7 @@ class Link:
         self._step(self.seq.accept(f, now), out, now)
 
     def pong(self, f: PongFrame, now: float, out: list[Frame | LinkStatus | str]) -> None:
-        self._step(self.seq.reported(f.seq, now), out, now, f)
+        self._step(self.seq.reported(f.seq, now, pong=True), out, now, f)
         if f.token != PING_TOKEN:
             out.append(f)
 
@@ -434,6 +434,8 @@ class Link:
         if step.ask:
             self._claimed = source
             out.append(f"!ping {PING_TOKEN}")
+        if step.hello:  # an answer not of the boot the host reads: a HELLO shows a new boot
+            out.append("!hello")
         gate = self.gate
         for f in step.frames:
             t_us = getattr(f, "t_us", -1)
