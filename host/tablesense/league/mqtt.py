@@ -38,9 +38,14 @@ RETRY_HANDLE_S = (0.5, 10.0)
 #: an acknowledgement that came before its publish was registered counts this long
 EARLY_S = 5.0
 #: the most messages the broker sends the league before their acknowledgement (MQTT 5
-#: Receive Maximum): what waits in the service's memory is bounded by this and the
-#: broker's message_size_limit
+#: Receive Maximum), and the most the subscriber holds unacknowledged: with that many held
+#: it stops reading its socket (``_Gated``), so what waits in the service's memory is
+#: bounded by this and the broker's message_size_limit whatever the broker does (Mosquitto
+#: 2.0.11 ignores the Receive Maximum: its quota was counted wrong until 2.0.13)
 RECEIVE_MAXIMUM = 20
+#: seconds paho's thread waits at most for room before it writes and keeps the connection
+#: alive (the acknowledgements, a ping), then waits again
+ROOM_WAIT_S = 0.1
 #: the largest packet the league takes from the broker (MQTT 5 Maximum Packet Size): a
 #: broker set up without the league's message_size_limit passes on messages up to this
 #: size, which the service refuses by their size and lists; a bigger one the broker drops
@@ -56,9 +61,24 @@ class NotConnected(Exception):
     """No connection to the broker now (the publish may be tried again later)."""
 
 
+class _Gated(paho.Client):
+    """paho's client that reads its socket only while ``room()`` says so (paho's thread calls
+    ``loop_read`` each time select finds the socket readable): with no room the broker's
+    messages stay in the socket and the kernel's buffers, and TCP's window stops the broker.
+    paho's thread goes on writing (the acknowledgements that make room) and pinging.
+    ``room(timeout)`` waits up to ``timeout`` seconds for room; True once there is."""
+
+    room: Callable[[float], bool] | None = None
+
+    def loop_read(self, max_packets: int = 1) -> paho.MQTTErrorCode:
+        if self.room is not None and not self.room(ROOM_WAIT_S):
+            return paho.MQTTErrorCode.MQTT_ERR_SUCCESS  # unread: the next turn of paho's loop
+        return super().loop_read(max_packets)
+
+
 def make_client(url: BrokerURL, client_id: str, *, manual_ack: bool = False) -> paho.Client:
-    client = paho.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
-                         protocol=MQTTProtocolVersion.MQTTv5, manual_ack=manual_ack)
+    client = _Gated(CallbackAPIVersion.VERSION2, client_id=client_id,
+                    protocol=MQTTProtocolVersion.MQTTv5, manual_ack=manual_ack)
     if url.username:
         client.username_pw_set(url.username, url.password)
     if url.tls:
@@ -237,19 +257,29 @@ class Subscriber:
     """Subscribes to ``topic`` with QoS 1; ``handle(topic, payload, retained, delivery)`` runs
     in a thread of the subscriber's own (not paho's: its keepalive never waits for a handler).
     A message is acknowledged when ``handle`` returns True, or, when it returns False, once
-    the handler's own ``ack(delivery)`` says it is kept (a match, after its commit)."""
+    the handler's own ``ack(delivery)`` says it is kept (a match, after its commit).
+
+    It holds at most ``limit`` messages received and not acknowledged (``held``): at the
+    limit paho's thread leaves the socket unread until an acknowledgement makes room (the
+    broker is asked for as few, MQTT 5 Receive Maximum, and may send more: Mosquitto 2.0.11
+    did). A message of a connection that dropped counts until the handler is done with it."""
 
     def __init__(self, url: BrokerURL, client_id: str, topic: str,
                  handle: Callable[[str, bytes, bool, Delivery], bool], who: str = "league serve",
-                 retry_on: tuple[type[BaseException], ...] = ()) -> None:
-        self.url, self.topic, self.handle, self.retry_on = url, topic, handle, retry_on
+                 retry_on: tuple[type[BaseException], ...] = (), limit: int = RECEIVE_MAXIMUM) -> None:
+        self.url, self.topic, self.handle, self.retry_on, self.limit = url, topic, handle, retry_on, limit
         self.report = Reporter(who, url)
         self.connected = threading.Event()
         #: the connection's number: a message delivered on an earlier one is not acknowledged
         #: on this one (the broker sends it again, and may have given its id to another since)
         self._session = 0
         self._acking = threading.Lock()
+        #: messages received and not acknowledged (nor dropped), the most there ever were
+        self.held = self.held_most = 0
+        self._room = threading.Condition()
         self.client = make_client(url, client_id, manual_ack=True)
+        assert isinstance(self.client, _Gated)
+        self.client.room = self._wait_room
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
@@ -260,10 +290,12 @@ class Subscriber:
 
     def start(self) -> None:
         self._keeper.start()
-        start(self.client, self.url, RECEIVE_MAXIMUM, MAXIMUM_PACKET)
+        start(self.client, self.url, self.limit, MAXIMUM_PACKET)
 
     def close(self) -> None:
         self._stop.set()
+        with self._room:
+            self._room.notify_all()
         self._queue.put(None)
         self.report.closing = True
         stop(self.client)
@@ -286,13 +318,34 @@ class Subscriber:
     def ack(self, delivery: Delivery) -> None:
         """Acknowledge a message the handler kept (any thread); one of an earlier connection
         is not: the broker sends it again on this one, where its id may be another's."""
-        with self._acking:
-            if delivery.session == self._session and delivery.qos > 0:
-                self.client.ack(delivery.mid, delivery.qos)
+        try:
+            with self._acking:
+                if delivery.session == self._session and delivery.qos > 0:
+                    self.client.ack(delivery.mid, delivery.qos)
+        finally:
+            self._done()
+
+    def _done(self) -> None:
+        """A message held no more (acknowledged, or one of a connection that dropped)."""
+        with self._room:
+            self.held -= 1
+            if self.held < self.limit:
+                self._room.notify()
+
+    def _wait_room(self, timeout: float) -> bool:
+        """paho's thread, before it reads its socket: True while fewer than ``limit`` are held
+        (else waits up to ``timeout`` s for room; False: the socket stays unread this turn)."""
+        with self._room:
+            if self.held >= self.limit and not self._stop.is_set():
+                self._room.wait(timeout)
+            return self.held < self.limit
 
     def _on_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
         with self._acking:  # the connection it came on (paho's thread: the one that changes it)
             delivery = Delivery(msg.mid, msg.qos, self._session)
+        with self._room:
+            self.held += 1
+            self.held_most = max(self.held_most, self.held)
         self._queue.put((msg, delivery))  # paho's thread only queues
 
     def _keep(self) -> None:
