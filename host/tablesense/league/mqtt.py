@@ -38,11 +38,16 @@ RETRY_HANDLE_S = (0.5, 10.0)
 #: an acknowledgement that came before its publish was registered counts this long
 EARLY_S = 5.0
 #: the most messages the broker sends the league before their acknowledgement (MQTT 5
-#: Receive Maximum), and the most the subscriber holds unacknowledged: with that many held
-#: it stops reading its socket (``_Gated``), so what waits in the service's memory is
-#: bounded by this and the broker's message_size_limit whatever the broker does (Mosquitto
-#: 2.0.11 ignores the Receive Maximum: its quota was counted wrong until 2.0.13)
-RECEIVE_MAXIMUM = 20
+#: Receive Maximum), and the most the subscriber holds unacknowledged (``Subscriber``): at
+#: this many, or ``HELD_BYTES``, it stops reading its socket (``_Gated``), so what waits in
+#: the service's memory is bounded whatever the broker does (Mosquitto 2.0.11 ignores the
+#: Receive Maximum once messages queue for the league: its quota was counted wrong until
+#: 2.0.13). 100, not fewer: the checkers and the committer overlap (a batch synced while
+#: the next are checked) only with enough matches in hand
+RECEIVE_MAXIMUM = 100
+#: the most bytes of messages the subscriber holds unacknowledged (as above): the service's
+#: memory for them stays under this and one message more (at most ``MAXIMUM_PACKET``)
+HELD_BYTES = 32 * 1024 * 1024
 #: seconds paho's thread waits at most for room before it writes and keeps the connection
 #: alive (the acknowledgements, a ping), then waits again
 ROOM_WAIT_S = 0.1
@@ -251,6 +256,7 @@ class Delivery:
     mid: int
     qos: int
     session: int  # the connection it came on (``Subscriber.ack`` drops an older one's)
+    size: int = 0  # its payload's bytes (held until it is acknowledged)
 
 
 class Subscriber:
@@ -259,15 +265,22 @@ class Subscriber:
     A message is acknowledged when ``handle`` returns True, or, when it returns False, once
     the handler's own ``ack(delivery)`` says it is kept (a match, after its commit).
 
-    It holds at most ``limit`` messages received and not acknowledged (``held``): at the
-    limit paho's thread leaves the socket unread until an acknowledgement makes room (the
-    broker is asked for as few, MQTT 5 Receive Maximum, and may send more: Mosquitto 2.0.11
-    did). A message of a connection that dropped counts until the handler is done with it."""
+    It holds at most ``limit`` messages received and not acknowledged (``held``), and at
+    most ``max_bytes`` of them and one message more (``held_bytes``): at either limit paho's
+    thread leaves the socket unread until acknowledgements make room (the broker is asked for
+    as few, MQTT 5 Receive Maximum, and may send more: Mosquitto 2.0.11 did). A message of a
+    connection that dropped counts until the handler is done with it."""
 
     def __init__(self, url: BrokerURL, client_id: str, topic: str,
                  handle: Callable[[str, bytes, bool, Delivery], bool], who: str = "league serve",
-                 retry_on: tuple[type[BaseException], ...] = (), limit: int = RECEIVE_MAXIMUM) -> None:
+                 retry_on: tuple[type[BaseException], ...] = (), limit: int = RECEIVE_MAXIMUM,
+                 quick: Callable[[str, bytes, Delivery], bool] | None = None,
+                 max_bytes: int = HELD_BYTES) -> None:
+        """``quick(topic, payload, delivery)``: runs in paho's thread first and takes the
+        message (True: the handler's, acknowledged by its ``ack``) if it can without waiting
+        for anything (no I/O; a match handed to the checkers), else ``handle`` gets it."""
         self.url, self.topic, self.handle, self.retry_on, self.limit = url, topic, handle, retry_on, limit
+        self.quick, self.max_bytes = quick, max_bytes
         self.report = Reporter(who, url)
         self.connected = threading.Event()
         #: the connection's number: a message delivered on an earlier one is not acknowledged
@@ -275,7 +288,8 @@ class Subscriber:
         self._session = 0
         self._acking = threading.Lock()
         #: messages received and not acknowledged (nor dropped), the most there ever were
-        self.held = self.held_most = 0
+        self.held = self.held_most = self.held_bytes = self.held_bytes_most = 0
+        self._paused = False  # a limit was reached: the socket unread until half are done
         self._room = threading.Condition()
         self.client = make_client(url, client_id, manual_ack=True)
         assert isinstance(self.client, _Gated)
@@ -323,30 +337,48 @@ class Subscriber:
                 if delivery.session == self._session and delivery.qos > 0:
                     self.client.ack(delivery.mid, delivery.qos)
         finally:
-            self._done()
+            self._done(delivery.size)
 
-    def _done(self) -> None:
+    def _done(self, size: int) -> None:
         """A message held no more (acknowledged, or one of a connection that dropped)."""
         with self._room:
             self.held -= 1
-            if self.held < self.limit:
+            self.held_bytes -= size
+            if self._paused and self._half():
                 self._room.notify()
 
+    def _half(self) -> bool:
+        return self.held <= self.limit // 2 and self.held_bytes <= self.max_bytes // 2
+
     def _wait_room(self, timeout: float) -> bool:
-        """paho's thread, before it reads its socket: True while fewer than ``limit`` are held
-        (else waits up to ``timeout`` s for room; False: the socket stays unread this turn)."""
+        """paho's thread, before it reads its socket: True while under both limits; at one,
+        False until what is held is down to half of each (waits up to ``timeout`` s for that;
+        False: the socket stays unread this turn). Reading again at half, not at the first
+        acknowledgement: paho's thread then reads a run of messages, not one a wake-up."""
         with self._room:
-            if self.held >= self.limit and not self._stop.is_set():
+            if self.held >= self.limit or self.held_bytes >= self.max_bytes:
+                self._paused = True
+            if self._paused and not self._half() and not self._stop.is_set():
                 self._room.wait(timeout)
-            return self.held < self.limit
+            if self._half():
+                self._paused = False
+            return not self._paused
 
     def _on_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
         with self._acking:  # the connection it came on (paho's thread: the one that changes it)
-            delivery = Delivery(msg.mid, msg.qos, self._session)
+            delivery = Delivery(msg.mid, msg.qos, self._session, len(msg.payload))
         with self._room:
             self.held += 1
+            self.held_bytes += delivery.size
             self.held_most = max(self.held_most, self.held)
-        self._queue.put((msg, delivery))  # paho's thread only queues
+            self.held_bytes_most = max(self.held_bytes_most, self.held_bytes)
+        if self.quick is not None:
+            try:
+                if self.quick(msg.topic, msg.payload, delivery):
+                    return
+            except Exception as exc:  # the handler's thread tries it again, and says what fails
+                self.report.say(f"a message on {msg.topic} was handed on: {exc!r}")
+        self._queue.put((msg, delivery))  # paho's thread only queues (or hands a match on)
 
     def _keep(self) -> None:
         while True:
