@@ -54,7 +54,7 @@ BATCH = 20
 STORE_AT = 8
 #: the most messages sent to a checker process at once (when more wait than there are
 #: processes: fewer exchanges, each a few system calls and two threads woken)
-CALL_AT_MOST = 4
+CALL_AT_MOST = 8
 #: seconds a checked message waits at most for others to be stored with (while others are
 #: being checked; none are: stored at once)
 LINGER_S = 0.02
@@ -314,11 +314,17 @@ class LeagueService:
                     self.subscriber.ack(w.delivery)
                 except Exception as exc:  # stored: the broker sends it again, a duplicate
                     self._fault("acknowledging a stored match", exc)
+        plain = self.on_outcome is _say  # the batch's lines written at once (one flush, not one a match)
         for out in outs:
             try:
-                self.on_outcome(out)
+                if plain:
+                    _say(out, flush=False)
+                else:
+                    self.on_outcome(out)
             except Exception as exc:  # saying it never stops the storing
                 self._fault("saying what came of a match", exc)
+        if plain:
+            _flush()
 
     def _tell(self, text: str) -> None:
         """One line on stderr; a stderr gone (a closed pipe) is no reason to stop."""
@@ -497,13 +503,21 @@ class LeagueService:
         self.inbox.close()
 
 
-def _say(out: Outcome) -> None:
+def _say(out: Outcome, flush: bool = True) -> None:
     """What came of a match, in one line; an output gone (a closed pipe) is not an error."""
     with contextlib.suppress(OSError, ValueError):
         if out.kind == "refused":
-            print(f"tablesense league serve: refused {out.match_id}: {out.text}", file=sys.stderr, flush=True)
+            print(f"tablesense league serve: refused {out.match_id}: {out.text}", file=sys.stderr,
+                  flush=flush)
         elif out.kind != "duplicate":
-            print(f"{out.kind} {out.match_id}: {out.text}", flush=True)
+            print(f"{out.kind} {out.match_id}: {out.text}", flush=flush)
+
+
+def _flush() -> None:
+    """``_say``'s lines written out (an output gone is not an error)."""
+    for out in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            out.flush()
 
 
 async def serve(url: BrokerURL, db: str, http: tuple[str, int] | None,
