@@ -2,16 +2,18 @@
 stores each match it receives (``inbox``), keeps the live tables, serves the league page.
 
 The subscription is a persistent MQTT session (client id ``tablesense-league``): while the
-service is stopped the broker keeps the pubs' matches for it. Each match message is handed
-at once, oldest first, to one of the checker processes (``checkers``, forked at the start:
-a replay is pure Python, and the processes use every core), which parses, replays, checks
-and places it; a thread a process waits for its answer, so a long log never holds back
-another message, and the broker connection (paho's thread) never waits for a replay. One
+service is stopped the broker keeps the pubs' matches for it. paho's thread hands each
+match message at once (``quick``), oldest first, to one of the checker processes
+(``checkers``, forked at the start: a replay is pure Python, and the processes use every
+core), which parses, replays, checks and places it; a thread a process waits for its
+answer, so a long log never holds back another message, and the broker connection (paho's
+thread) never waits for a replay. One
 committer stores what came of every message checked, a pub's in the order they came (at
 most ``BATCH`` of a pub), in one transaction (one sync to disk), while the processes check
 the next, and only then acknowledges them to the broker: a service killed at any moment
-gets every message it had not stored again, and the broker sends at most
-``mqtt.RECEIVE_MAXIMUM`` before their acknowledgement, which bounds what waits here.
+gets every message it had not stored again. The subscriber holds at most
+``mqtt.RECEIVE_MAXIMUM`` messages (and ``mqtt.HELD_BYTES``) unacknowledged: at that many it
+stops reading its socket, which bounds what waits here whatever the broker sends.
 Without processes (``checkers=0``, off Linux) ``WORKERS`` threads check the messages.
 """
 
