@@ -71,7 +71,9 @@ class _Gated(paho.Client):
     ``loop_read`` each time select finds the socket readable): with no room the broker's
     messages stay in the socket and the kernel's buffers, and TCP's window stops the broker.
     paho's thread goes on writing (the acknowledgements that make room) and pinging.
-    ``room(timeout)`` waits up to ``timeout`` seconds for room; True once there is."""
+    ``room(timeout)`` waits up to ``timeout`` seconds for room; True once there is. paho's
+    ``loop_read`` reads one packet, or one more for each publish of ours awaiting its
+    PUBACK (the league's nights: one at a time), so the limit is passed by one at most."""
 
     room: Callable[[float], bool] | None = None
 
