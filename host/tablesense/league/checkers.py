@@ -256,11 +256,17 @@ def _close_all_but(*keep: int) -> None:
                 os.close(fd)
 
 
+#: raw bytes up to this long go in the same write as the frame's head (one system call)
+_ONE_WRITE = 1 << 16
+
+
 def _send(fd: int, obj: Any, raw: bytes) -> None:
     head = pickle.dumps(obj, pickle.HIGHEST_PROTOCOL)
+    if len(raw) <= _ONE_WRITE:
+        _write_all(fd, b"".join((_HEAD.pack(len(head), len(raw)), head, raw)))
+        return
     _write_all(fd, _HEAD.pack(len(head), len(raw)) + head)
-    if raw:
-        _write_all(fd, raw)
+    _write_all(fd, raw)
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -272,8 +278,11 @@ def _write_all(fd: int, data: bytes) -> None:
 def _receive(fd: int) -> tuple[Any, bytes]:
     """(the pickled part, the raw bytes) of the next frame; ``EOFError`` at the pipe's end."""
     n_head, n_raw = _HEAD.unpack(_read_exact(fd, _HEAD.size))
+    if n_raw <= _ONE_WRITE:  # one read for both
+        body = _read_exact(fd, n_head + n_raw)
+        return pickle.loads(memoryview(body)[:n_head]), body[n_head:]
     obj = pickle.loads(_read_exact(fd, n_head))
-    return obj, _read_exact(fd, n_raw) if n_raw else b""
+    return obj, _read_exact(fd, n_raw)
 
 
 def _read_exact(fd: int, n: int) -> bytes:

@@ -79,6 +79,18 @@ CREATE TRIGGER IF NOT EXISTS league_result_deleted AFTER DELETE ON results BEGIN
     INSERT INTO league_changes VALUES (OLD.competition_id, 1)
         ON CONFLICT (competition_id) DO UPDATE SET changes = changes + 1;
 END;
+-- each change to what the checks read of the competitions (``_read_members``: their rows,
+-- players, aliases, teams, fixtures), by any connection: the service reads the members again
+-- when this grew, not after every match it stored (``Inbox.shared_members``)
+CREATE TABLE IF NOT EXISTS league_member_changes (
+    id      INTEGER PRIMARY KEY CHECK (id = 0),
+    changes INTEGER NOT NULL
+);
+""" + "".join(f"""CREATE TRIGGER IF NOT EXISTS league_members_{table}_{op.lower()} AFTER {op} ON {table} BEGIN
+    INSERT INTO league_member_changes VALUES (0, 1) ON CONFLICT (id) DO UPDATE SET changes = changes + 1;
+END;
+""" for table in ("competitions", "players", "league_aliases", "teams", "fixtures")
+    for op in ("INSERT", "UPDATE", "DELETE")) + """
 CREATE TABLE IF NOT EXISTS league_received (
     id       INTEGER PRIMARY KEY,
     pub      TEXT NOT NULL,
@@ -146,6 +158,7 @@ class Inbox:
         #: ``data_version`` then
         self._shared: tuple[int, list[Members]] | None = None
         self._shared_at: int | None = None
+        self._shared_changes = -1  # ``league_member_changes`` then
 
     def _version(self) -> tuple[int, int]:
         """Changes since: another connection's commits (a ``league`` command's: SQLite's
@@ -177,18 +190,25 @@ class Inbox:
     def shared_members(self) -> tuple[int, list[Members]]:
         """(their generation, the members): what a checker process is sent, again only when
         the generation grew. Read on the second connection (``known``'s), never waiting for
-        a commit, and read again whenever the file changed since (``data_version``: any other
-        connection's commit, a ``league alias`` from another process as well as the service's
-        own matches); the generation grows only when the members read differ."""
+        a commit, and read again whenever a member changed since (``league_member_changes``,
+        counted by triggers: a ``league alias`` from another process as well as the service's
+        own; asked only when the file changed, ``data_version``, and not by the matches the
+        service stores); the generation grows only when the members read differ."""
         with self._reader_lock:
             reader = self._reading()
             version = int(reader.db.execute("PRAGMA data_version").fetchone()[0])
             if self._shared is not None and self._shared_at == version:
                 return self._shared
+            self._shared_at = version
+            # read before the members: a change committed between the two reads them again next time
+            changes = int(reader.db.execute("SELECT COALESCE((SELECT changes FROM league_member_changes), 0)")
+                          .fetchone()[0])
+            if self._shared is not None and self._shared_changes == changes:
+                return self._shared  # matches stored, no member changed
             members = _read_members(reader)
             if self._shared is None or self._shared[1] != members:
                 self._shared = (self._shared[0] + 1 if self._shared else 1, members)
-            self._shared_at = version
+            self._shared_changes = changes
             return self._shared
 
     def _reading(self) -> LeagueStore:
@@ -311,12 +331,13 @@ class Inbox:
             return self._refused_row(p.pub, p.key, p.match_id, p.why, p.received)
         e = p.entry
         assert e is not None
-        known = self._known(e.id, e.revision, p.key)  # another thread, or this batch, was quicker
+        stored = self.db.execute("SELECT revision, result_id, barrage FROM league_matches WHERE match_id=?",
+                                 (e.id,)).fetchone()
+        known = self._known(e.id, e.revision, p.key, (stored,))  # another thread, or this batch, was quicker
         if known is not None:
             self._forget(p.received)
             return known
-        had = self.db.execute("SELECT result_id, barrage FROM league_matches WHERE match_id=?",
-                              (e.id,)).fetchone()
+        had = stored[1:] if stored is not None else None
         same = self.db.execute("SELECT d.source, m.pub FROM match_digests d LEFT JOIN league_matches m "
                                "ON m.result_id = d.result_id WHERE d.digest=?", (e.digest,)).fetchone()
         if same is not None and same[0] != e.id:  # (the same id: a revision that changed nothing)
@@ -342,11 +363,16 @@ class Inbox:
         self._forget(p.received)
         return Outcome("replaced" if had else "stored", e.id, e.said)
 
-    def _known(self, match_id: str, revision: int, key: str) -> Outcome | None:
-        """A duplicate: this revision of the match (or a later one) is stored, or was refused."""
+    def _known(self, match_id: str, revision: int, key: str,
+               row: tuple[tuple[int, ...] | None] | None = None) -> Outcome | None:
+        """A duplicate: this revision of the match (or a later one) is stored, or was refused
+        (``row``: its ``league_matches`` row, revision first, if read already: (None,) for none)."""
         with self.lock:
-            had = self.db.execute("SELECT revision FROM league_matches WHERE match_id=?",
-                                  (match_id,)).fetchone()
+            if row is not None:
+                had = row[0]
+            else:
+                had = self.db.execute("SELECT revision FROM league_matches WHERE match_id=?",
+                                      (match_id,)).fetchone()
             if had is not None and had[0] >= revision:
                 return Outcome("duplicate", match_id)
             if self.db.execute("SELECT 1 FROM league_refused WHERE key=?", (key,)).fetchone():

@@ -38,9 +38,19 @@ RETRY_HANDLE_S = (0.5, 10.0)
 #: an acknowledgement that came before its publish was registered counts this long
 EARLY_S = 5.0
 #: the most messages the broker sends the league before their acknowledgement (MQTT 5
-#: Receive Maximum): what waits in the service's memory is bounded by this and the
-#: broker's message_size_limit
-RECEIVE_MAXIMUM = 20
+#: Receive Maximum), and the most the subscriber holds unacknowledged (``Subscriber``): at
+#: this many, or ``HELD_BYTES``, it stops reading its socket (``_Gated``), so what waits in
+#: the service's memory is bounded whatever the broker does (Mosquitto 2.0.11 ignores the
+#: Receive Maximum once messages queue for the league: its quota was counted wrong until
+#: 2.0.13). 100, not fewer: the checkers and the committer overlap (a batch synced while
+#: the next are checked) only with enough matches in hand
+RECEIVE_MAXIMUM = 100
+#: the most bytes of messages the subscriber holds unacknowledged (as above): the service's
+#: memory for them stays under this and one message more (at most ``MAXIMUM_PACKET``)
+HELD_BYTES = 32 * 1024 * 1024
+#: seconds paho's thread waits at most for room before it writes and keeps the connection
+#: alive (the acknowledgements, a ping), then waits again
+ROOM_WAIT_S = 0.1
 #: the largest packet the league takes from the broker (MQTT 5 Maximum Packet Size): a
 #: broker set up without the league's message_size_limit passes on messages up to this
 #: size, which the service refuses by their size and lists; a bigger one the broker drops
@@ -56,9 +66,26 @@ class NotConnected(Exception):
     """No connection to the broker now (the publish may be tried again later)."""
 
 
+class _Gated(paho.Client):
+    """paho's client that reads its socket only while ``room()`` says so (paho's thread calls
+    ``loop_read`` each time select finds the socket readable): with no room the broker's
+    messages stay in the socket and the kernel's buffers, and TCP's window stops the broker.
+    paho's thread goes on writing (the acknowledgements that make room) and pinging.
+    ``room(timeout)`` waits up to ``timeout`` seconds for room; True once there is. paho's
+    ``loop_read`` reads one packet, or one more for each publish of ours awaiting its
+    PUBACK (the league's nights: one at a time), so the limit is passed by one at most."""
+
+    room: Callable[[float], bool] | None = None
+
+    def loop_read(self, max_packets: int = 1) -> paho.MQTTErrorCode:
+        if self.room is not None and not self.room(ROOM_WAIT_S):
+            return paho.MQTTErrorCode.MQTT_ERR_SUCCESS  # unread: the next turn of paho's loop
+        return super().loop_read(max_packets)
+
+
 def make_client(url: BrokerURL, client_id: str, *, manual_ack: bool = False) -> paho.Client:
-    client = paho.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
-                         protocol=MQTTProtocolVersion.MQTTv5, manual_ack=manual_ack)
+    client = _Gated(CallbackAPIVersion.VERSION2, client_id=client_id,
+                    protocol=MQTTProtocolVersion.MQTTv5, manual_ack=manual_ack)
     if url.username:
         client.username_pw_set(url.username, url.password)
     if url.tls:
@@ -231,25 +258,44 @@ class Delivery:
     mid: int
     qos: int
     session: int  # the connection it came on (``Subscriber.ack`` drops an older one's)
+    size: int = 0  # its payload's bytes (held until it is acknowledged)
 
 
 class Subscriber:
     """Subscribes to ``topic`` with QoS 1; ``handle(topic, payload, retained, delivery)`` runs
     in a thread of the subscriber's own (not paho's: its keepalive never waits for a handler).
     A message is acknowledged when ``handle`` returns True, or, when it returns False, once
-    the handler's own ``ack(delivery)`` says it is kept (a match, after its commit)."""
+    the handler's own ``ack(delivery)`` says it is kept (a match, after its commit).
+
+    It holds at most ``limit`` messages received and not acknowledged (``held``), and at
+    most ``max_bytes`` of them and one message more (``held_bytes``): at either limit paho's
+    thread leaves the socket unread until acknowledgements make room (the broker is asked for
+    as few, MQTT 5 Receive Maximum, and may send more: Mosquitto 2.0.11 did). A message of a
+    connection that dropped counts until the handler is done with it."""
 
     def __init__(self, url: BrokerURL, client_id: str, topic: str,
                  handle: Callable[[str, bytes, bool, Delivery], bool], who: str = "league serve",
-                 retry_on: tuple[type[BaseException], ...] = ()) -> None:
-        self.url, self.topic, self.handle, self.retry_on = url, topic, handle, retry_on
+                 retry_on: tuple[type[BaseException], ...] = (), limit: int = RECEIVE_MAXIMUM,
+                 quick: Callable[[str, bytes, Delivery], bool] | None = None,
+                 max_bytes: int = HELD_BYTES) -> None:
+        """``quick(topic, payload, delivery)``: runs in paho's thread first and takes the
+        message (True: the handler's, acknowledged by its ``ack``) if it can without waiting
+        for anything (no I/O; a match handed to the checkers), else ``handle`` gets it."""
+        self.url, self.topic, self.handle, self.retry_on, self.limit = url, topic, handle, retry_on, limit
+        self.quick, self.max_bytes = quick, max_bytes
         self.report = Reporter(who, url)
         self.connected = threading.Event()
         #: the connection's number: a message delivered on an earlier one is not acknowledged
         #: on this one (the broker sends it again, and may have given its id to another since)
         self._session = 0
         self._acking = threading.Lock()
+        #: messages received and not acknowledged (nor dropped), the most there ever were
+        self.held = self.held_most = self.held_bytes = self.held_bytes_most = 0
+        self._paused = False  # a limit was reached: the socket unread until half are done
+        self._room = threading.Condition()
         self.client = make_client(url, client_id, manual_ack=True)
+        assert isinstance(self.client, _Gated)
+        self.client.room = self._wait_room
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
@@ -260,10 +306,12 @@ class Subscriber:
 
     def start(self) -> None:
         self._keeper.start()
-        start(self.client, self.url, RECEIVE_MAXIMUM, MAXIMUM_PACKET)
+        start(self.client, self.url, self.limit, MAXIMUM_PACKET)
 
     def close(self) -> None:
         self._stop.set()
+        with self._room:
+            self._room.notify_all()
         self._queue.put(None)
         self.report.closing = True
         stop(self.client)
@@ -286,14 +334,53 @@ class Subscriber:
     def ack(self, delivery: Delivery) -> None:
         """Acknowledge a message the handler kept (any thread); one of an earlier connection
         is not: the broker sends it again on this one, where its id may be another's."""
-        with self._acking:
-            if delivery.session == self._session and delivery.qos > 0:
-                self.client.ack(delivery.mid, delivery.qos)
+        try:
+            with self._acking:
+                if delivery.session == self._session and delivery.qos > 0:
+                    self.client.ack(delivery.mid, delivery.qos)
+        finally:
+            self._done(delivery.size)
+
+    def _done(self, size: int) -> None:
+        """A message held no more (acknowledged, or one of a connection that dropped)."""
+        with self._room:
+            self.held -= 1
+            self.held_bytes -= size
+            if self._paused and self._half():
+                self._room.notify()
+
+    def _half(self) -> bool:
+        return self.held <= self.limit // 2 and self.held_bytes <= self.max_bytes // 2
+
+    def _wait_room(self, timeout: float) -> bool:
+        """paho's thread, before it reads its socket: True while under both limits; at one,
+        False until what is held is down to half of each (waits up to ``timeout`` s for that;
+        False: the socket stays unread this turn). Reading again at half, not at the first
+        acknowledgement: paho's thread then reads a run of messages, not one a wake-up."""
+        with self._room:
+            if self.held >= self.limit or self.held_bytes >= self.max_bytes:
+                self._paused = True
+            if self._paused and not self._half() and not self._stop.is_set():
+                self._room.wait(timeout)
+            if self._half():
+                self._paused = False
+            return not self._paused
 
     def _on_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
         with self._acking:  # the connection it came on (paho's thread: the one that changes it)
-            delivery = Delivery(msg.mid, msg.qos, self._session)
-        self._queue.put((msg, delivery))  # paho's thread only queues
+            delivery = Delivery(msg.mid, msg.qos, self._session, len(msg.payload))
+        with self._room:
+            self.held += 1
+            self.held_bytes += delivery.size
+            self.held_most = max(self.held_most, self.held)
+            self.held_bytes_most = max(self.held_bytes_most, self.held_bytes)
+        if self.quick is not None:
+            try:
+                if self.quick(msg.topic, msg.payload, delivery):
+                    return
+            except Exception as exc:  # the handler's thread tries it again, and says what fails
+                self.report.say(f"a message on {msg.topic} was handed on: {exc!r}")
+        self._queue.put((msg, delivery))  # paho's thread only queues (or hands a match on)
 
     def _keep(self) -> None:
         while True:
