@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import tracemalloc
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -26,13 +27,16 @@ LOGS = sorted(MATCHES.glob("*/*.jsonl"))
 
 def _ruling(k: int) -> Ruling:
     """Rulings whose parameters are of every kind an engine gives: lists, tuples, ints, floats,
-    bools, None; a time that is an int now and then."""
+    bools, None; a time that is an int now and then; now and then a value of a class that is
+    none of those (packed another way)."""
     data: tuple[tuple[str, Any], ...] = (
         (("pins", [k % 5, 7]), ("points", k)),
         (("what", "break"), ("run", k), ("avg", k / 3)),
         (("faults", ("touch", "foot")), ("yes", k % 2 == 0), ("none", None)),
         (),
     )[k % 4]
+    if k % 37 == 0:
+        data = (*data, ("share", Fraction(k, 3)))
     return Ruling(t=k if k % 7 == 0 else k * 0.5, rule=f"r{k % 3}", player=("p1", "p2", None)[k % 3],
                   data=data)
 

@@ -16,20 +16,26 @@ Old rulings are kept packed: a live table keeps every state an undo can reach, a
 ruling as objects (the ``Ruling``, its time, its parameters' tuples, a node and its
 tuple) took about the log line's own bytes for each line. Each time a log's length
 passes a multiple of ``PACK_EVERY``, the nodes below its newest ``KEEP`` items (down to
-the last packed one) are packed into one pickle (``_pack``; a ``Ruling`` as its four
-fields: ~30 bytes where it took ~350) that every one of them shares: each packed node
-is "the node below the run, then the first so many items of this pickle", and is linked
-straight to the node below the run, so the nodes between are freed unless a state still
-holds them. What a node reads is unchanged (pickle keeps every type as it was); reading
-a packed node's items unpickles its pickle (about a third of a microsecond an item), and
-reading the newest rulings (``log[len(old):]``) does not reach them.
+the last packed one) are packed into one string of bytes (``_pack``: ``marshal``, a
+``Ruling`` as its four fields, ~50 bytes where it took ~350; a pickle for a value marshal
+cannot write) that every one of them shares: each packed node is "the node below the run,
+then the first so many items of this string", and is linked straight to the node below the
+run, so the nodes between are freed unless a state still holds them. What a node reads is
+unchanged (marshal and pickle keep every type as it was: a tuple a tuple, an int an int);
+reading a packed node's items reads its string back (a fraction of a microsecond an item),
+and reading the newest rulings (``log[len(old):]``) does not reach them.
 """
 
 from __future__ import annotations
 
+import marshal
 import pickle
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain
+from operator import attrgetter
 from typing import Any, overload
+
+import msgspec
 
 from .records import Ruling
 
@@ -39,36 +45,56 @@ PACK_EVERY = 128
 KEEP = 16
 
 
+_FIELDS = msgspec.structs.astuple
+_CHUNK = attrgetter("_chunk")
+#: what a pickle starts with: a pickle for what ``marshal`` cannot write (pickle protocol 2+)
+_PICKLED = b"\x80"
+
+
 def _pack(items: list[Any]) -> bytes | None:
-    """``items`` as one pickle: rulings as their fields (the class is the same for every one);
-    None when something among them cannot be pickled (it stays as it is)."""
+    """``items`` as one ``marshal`` string (rulings as their fields: the class is the same for
+    every one; ``marshal`` writes plain values only, each exactly as it is, and fast), else a
+    pickle; None when something among them cannot be pickled either (it stays as it is)."""
+    rulings = set(map(type, items)) == _RULING
+    values = list(map(_FIELDS, items)) if rulings else items
     try:
-        if all(type(x) is Ruling for x in items):
-            fields = [(r.t, r.rule, r.player, r.data) for r in items]
-            return pickle.dumps((True, fields), pickle.HIGHEST_PROTOCOL)
-        return pickle.dumps((False, items), pickle.HIGHEST_PROTOCOL)
+        return marshal.dumps((rulings, values), 4)
+    except ValueError:  # a value of another class than marshal's: pickle keeps it as it is
+        pass
+    try:
+        return pickle.dumps((rulings, values), pickle.HIGHEST_PROTOCOL)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return None
 
 
 def _unpack(blob: bytes, count: int) -> tuple[Any, ...]:
     """The first ``count`` items packed in ``blob``."""
-    rulings, items = pickle.loads(blob)
+    rulings, items = pickle.loads(blob) if blob.startswith(_PICKLED) else marshal.loads(blob)
     if rulings:
         return tuple([Ruling(t=t, rule=rule, player=player, data=data)
                       for t, rule, player, data in items[:count]])
     return tuple(items[:count])
 
 
+_RULING = {Ruling}
+
+
 class RulingLog(Sequence[Ruling]):
     __slots__ = ("_chunk", "_n", "_prev")
 
     def __init__(self, items: Iterable[Ruling] = (), prev: RulingLog | None = None) -> None:
-        #: this node's items: a tuple, or (once packed) a pickle whose first ``_own`` items they are
-        self._chunk: tuple[Ruling, ...] | bytes = tuple(items)
-        self._prev = prev if prev is not None and prev._n else None
-        self._n = (self._prev._n if self._prev is not None else 0) + len(self._chunk)
-        if self._prev is not None and self._n // PACK_EVERY != self._prev._n // PACK_EVERY:
+        #: this node's items: a tuple, or (once packed) the string of bytes whose first ``_own`` items
+        #: they are
+        chunk = tuple(items)
+        self._chunk: tuple[Ruling, ...] | bytes = chunk
+        if prev is None or not prev._n:
+            self._prev: RulingLog | None = None
+            self._n = len(chunk)
+            return
+        self._prev = prev
+        below = prev._n
+        self._n = n = below + len(chunk)
+        if n // PACK_EVERY != below // PACK_EVERY:
             self._pack_below()
 
     def __len__(self) -> int:
@@ -85,7 +111,7 @@ class RulingLog(Sequence[Ruling]):
 
     def _pack_below(self) -> None:
         """Pack the nodes below the newest ``KEEP`` items, down to the last packed node, into one
-        pickle they share, each linked straight to the node below them (what each reads is
+        string of bytes they share, each linked straight to the node below them (what each reads is
         unchanged). Nothing when there are fewer than ``KEEP`` such items."""
         node: RulingLog | None = self
         kept = 0
@@ -101,10 +127,7 @@ class RulingLog(Sequence[Ruling]):
         if not run or run[0]._n - below < KEEP:
             return
         run.reverse()
-        items: list[Any] = []
-        for part in run:
-            items.extend(part._chunk)  # type: ignore[arg-type]  # tuples: the walk stopped at a pickle
-        blob = _pack(items)
+        blob = _pack(list(chain.from_iterable(map(_CHUNK, run))))  # tuples: the walk stopped at a packed node
         if blob is None:
             return
         for part in run:
