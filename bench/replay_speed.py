@@ -216,8 +216,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  undo memory (live)      {held / m:>12,.0f} bytes/event  (the log: {log_bytes / m:,.0f} "
               f"bytes/event; {held / log_bytes:.1f}x; one match of {m:,} events)")
         walked = walk_memory(held_lines)
-        print(f"  the pub's undo walk     {walked / m:>12,.0f} bytes/event  ({walked / log_bytes:.1f}x the log; "
-              "beside the live table)")
+        print(f"  the pub's undo walk     {walked / m:>12,.0f} bytes/event  "
+              f"({walked / log_bytes:.1f}x the log; beside the live table)")
     if args.long_shot:
         print(f"one carom shot of {args.long_shot:,} events, and one of a quarter of them:")
         took = {}
