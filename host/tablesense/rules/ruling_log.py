@@ -23,7 +23,8 @@ then the first so many items of this string", and is linked straight to the node
 run, so the nodes between are freed unless a state still holds them. What a node reads is
 unchanged (marshal and pickle keep every type as it was: a tuple a tuple, an int an int);
 reading a packed node's items reads its string back (a fraction of a microsecond an item),
-and reading the newest rulings (``log[len(old):]``) does not reach them.
+and reading the newest rulings (``log[len(old):]``) does not reach them. Packing rewrites
+nodes in place (their content unchanged): a log is read and extended on one thread.
 """
 
 from __future__ import annotations
