@@ -9,7 +9,8 @@ For each game's synthetic log (the generators of ``golf_replay``, ``kegle_replay
   printed with its ratio to ``json.loads`` and the issue's aim of 300,000 events/s, set
   where ``json.loads`` read 620,000 lines/s, so scaled by this core's ``json.loads``;
 - undo's memory: the live table keeps every state an undo can reach; the bytes it holds
-  after the whole log (``tracemalloc``), per event, beside the bytes of the log's lines;
+  after the whole log (``tracemalloc``), per event, beside the bytes of the log's lines; and
+  the bytes of the undo walk the pub keeps beside it (``tablesense.undo_walk``);
 - one long carom shot (``--long-shot``, default 20,000 events between its strike and its
   rest) beside a quarter of it, each beside ``json.loads`` of its lines: linear time
   replays four times the events in four times the time, quadratic in sixteen;
@@ -91,6 +92,22 @@ def undo_memory(lines: list[str]) -> int:
     held = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
     assert rep.state is not None
+    return held
+
+
+def walk_memory(lines: list[str]) -> int:
+    """Bytes held by the undo walk the pub keeps beside a live table (``tablesense.undo_walk``)."""
+    from tablesense.undo_walk import Walk
+
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    walk = Walk()
+    for seq, line in enumerate(lines, 1):
+        walk.feed(line, seq)
+    gc.collect()
+    held = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
     return held
 
 
@@ -198,6 +215,9 @@ def main(argv: list[str] | None = None) -> int:
         m = len(held_lines)
         print(f"  undo memory (live)      {held / m:>12,.0f} bytes/event  (the log: {log_bytes / m:,.0f} "
               f"bytes/event; {held / log_bytes:.1f}x; one match of {m:,} events)")
+        walked = walk_memory(held_lines)
+        print(f"  the pub's undo walk     {walked / m:>12,.0f} bytes/event  "
+              f"({walked / log_bytes:.1f}x the log; beside the live table)")
     if args.long_shot:
         print(f"one carom shot of {args.long_shot:,} events, and one of a quarter of them:")
         took = {}

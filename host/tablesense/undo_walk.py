@@ -9,7 +9,9 @@ touch") and the TV which shot was the last one completed. A call made while the 
 a shot still rolled is marked ``during``: the shot it was made in has its own unit before
 it, and the pub takes such a call back by voiding its line (``Pub.call``), so that the
 rest of the shot stands. Each unit keeps the walk as it was before it, and an ``undo``
-puts that back, as the engines' undo puts back their cutter. Pure: no I/O.
+puts that back, as the engines' undo puts back their cutter. The pub keeps a walk a table
+for the whole match: a unit is kept as one small tuple and its line's text (the ``Unit``
+is made when asked, ``last``), and only the last two rests are kept. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -32,12 +34,12 @@ class Unit(NamedTuple):
     during: bool = False
 
 
-class _Mark(NamedTuple):
-    """The walk before a unit (what its undo restores)."""
-
-    cutter: Cutter
-    rests: tuple[float, ...]
-    shots: int
+#: a unit as the walk keeps it: its kind, what it was (a call's, a settle's or an incident's log
+#: line; None for a shot, whose number is the walk's count before it plus one), its ``seq``,
+#: whether a call came during a shot, and the walk before it (what its undo restores: the
+#: cutter, the last two rests, the shots). One flat tuple a unit and the line text the caller
+#: holds anyway: a live table keeps one a shot for the whole match.
+_Kept = tuple[str, str | None, int, bool, Cutter, tuple[float, ...], int]
 
 
 class Walk:
@@ -47,14 +49,16 @@ class Walk:
 
     def __init__(self, game: str | None = None) -> None:
         self.cutter = Cutter(game=game)
-        self.stack: list[tuple[Unit, _Mark]] = []
-        #: the table times of the rests that completed a shot, oldest first (an incident's
-        #: rest, a late settle's rest are not among them)
+        self.stack: list[_Kept] = []
+        #: the table times of the last two rests that completed a shot, older first (an
+        #: incident's rest, a late settle's rest are not among them): all ``last_shot_since``
+        #: reads. Every rest kept, in a tuple each unit held its own copy of, made a long
+        #: match's walk grow with the square of its shots.
         self.rests: tuple[float, ...] = ()
         self.shots = 0
 
-    def _push(self, unit: Unit) -> None:
-        self.stack.append((unit, _Mark(self.cutter, self.rests, self.shots)))
+    def _push(self, kind: str, line: str | None, seq: int, during: bool = False) -> None:
+        self.stack.append((kind, line, seq, during, self.cutter, self.rests, self.shots))
 
     def feed(self, line: str, seq: int = 0) -> None:
         try:
@@ -75,27 +79,36 @@ class Walk:
                 return
             if call == "undo":
                 if self.stack:
-                    _, mark = self.stack.pop()
-                    self.cutter, self.rests, self.shots = mark
+                    self.cutter, self.rests, self.shots = self.stack.pop()[4:]
                 return
-            self._push(Unit("call", obj, seq, during=self.cutter.in_shot))
+            self._push("call", line, seq, during=self.cutter.in_shot)
             return
         role, cutter = self.cutter.feed(obj)
         if role is Role.OPEN or role is Role.EMPTY:
-            self._push(Unit("shot", {"n": self.shots + 1}, seq))
+            self._push("shot", None, seq)
             self.shots += 1
         elif role is Role.SETTLE and kind != "rest":
-            self._push(Unit("settle", {"n": self.shots, "event": obj}, seq))
+            self._push("settle", line, seq)
         elif role is Role.INCIDENT and (kind != "rest" or cutter != self.cutter):
-            self._push(Unit("incident", {"event": obj}, seq))
+            self._push("incident", line, seq)
         self.cutter = cutter
         if role is Role.REST or role is Role.EMPTY:
             t = obj.get("t")
-            self.rests = (*self.rests, float(t) if isinstance(t, (int, float)) else -math.inf)
+            self.rests = (*self.rests[-1:], float(t) if isinstance(t, (int, float)) else -math.inf)
 
     def last(self) -> Unit | None:
         """The unit the next undo takes back; None when there is none (the set-up stays)."""
-        return self.stack[-1][0] if self.stack else None
+        if not self.stack:
+            return None
+        kind, line, seq, during, _cutter, _rests, shots = self.stack[-1]
+        if line is None:
+            return Unit(kind, {"n": shots + 1}, seq)
+        obj = json.loads(line)
+        if kind == "call":
+            return Unit(kind, obj, seq, during)
+        if kind == "settle":
+            return Unit(kind, {"n": shots, "event": obj}, seq)
+        return Unit(kind, {"event": obj}, seq)
 
     def last_shot_since(self) -> float:
         """The table time after which the last completed shot's rulings were made: the rest

@@ -11,34 +11,136 @@ undo): older logs stay exactly as they were, and branches share what came before
 them. Reading from the end (the newest rulings, ``log[len(old):]``) walks back a few
 nodes; reading it whole walks them all once. From the outside it behaves like an
 immutable tuple.
+
+Old rulings are kept packed: a live table keeps every state an undo can reach, and a
+ruling as objects (the ``Ruling``, its time, its parameters' tuples, a node and its
+tuple) took about the log line's own bytes for each line. Each time a log's length
+passes a multiple of ``PACK_EVERY``, the nodes below its newest ``KEEP`` items (down to
+the last packed one) are packed into one string of bytes (``_pack``: ``marshal``, a
+``Ruling`` as its four fields, ~50 bytes where it took ~350; a pickle for a value marshal
+cannot write) that every one of them shares: each packed node is "the node below the run,
+then the first so many items of this string", and is linked straight to the node below the
+run, so the nodes between are freed unless a state still holds them. What a node reads is
+unchanged (marshal and pickle keep every type as it was: a tuple a tuple, an int an int);
+reading a packed node's items reads its string back (a fraction of a microsecond an item),
+and reading the newest rulings (``log[len(old):]``) does not reach them. Packing rewrites
+nodes in place (their content unchanged): a log is read and extended on one thread.
 """
 
 from __future__ import annotations
 
+import marshal
+import pickle
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, overload
+from itertools import chain
+from operator import attrgetter
+from typing import Any, overload
 
-if TYPE_CHECKING:
-    from .records import Ruling
+import msgspec
+
+from .records import Ruling
+
+#: a log packs its older items each time its length passes a multiple of this
+PACK_EVERY = 128
+#: the newest items that stay as they are (at least): what a step reads back is never packed
+KEEP = 16
 
 
-class RulingLog(Sequence["Ruling"]):
+_FIELDS = msgspec.structs.astuple
+_CHUNK = attrgetter("_chunk")
+#: what a pickle starts with: a pickle for what ``marshal`` cannot write (pickle protocol 2+)
+_PICKLED = b"\x80"
+
+
+def _pack(items: list[Any]) -> bytes | None:
+    """``items`` as one ``marshal`` string (rulings as their fields: the class is the same for
+    every one; ``marshal`` writes plain values only, each exactly as it is, and fast), else a
+    pickle; None when something among them cannot be pickled either (it stays as it is)."""
+    rulings = set(map(type, items)) == _RULING
+    values = list(map(_FIELDS, items)) if rulings else items
+    try:
+        return marshal.dumps((rulings, values), 4)
+    except ValueError:  # a value of another class than marshal's: pickle keeps it as it is
+        pass
+    try:
+        return pickle.dumps((rulings, values), pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        return None
+
+
+def _unpack(blob: bytes, count: int) -> tuple[Any, ...]:
+    """The first ``count`` items packed in ``blob``."""
+    rulings, items = pickle.loads(blob) if blob.startswith(_PICKLED) else marshal.loads(blob)
+    if rulings:
+        return tuple([Ruling(t=t, rule=rule, player=player, data=data)
+                      for t, rule, player, data in items[:count]])
+    return tuple(items[:count])
+
+
+_RULING = {Ruling}
+
+
+class RulingLog(Sequence[Ruling]):
     __slots__ = ("_chunk", "_n", "_prev")
 
     def __init__(self, items: Iterable[Ruling] = (), prev: RulingLog | None = None) -> None:
-        self._chunk: tuple[Ruling, ...] = tuple(items)
-        self._prev = prev if prev is not None and prev._n else None
-        self._n = (self._prev._n if self._prev is not None else 0) + len(self._chunk)
+        #: this node's items: a tuple, or (once packed) the string of bytes whose first ``_own`` items
+        #: they are
+        chunk = tuple(items)
+        self._chunk: tuple[Ruling, ...] | bytes = chunk
+        if prev is None or not prev._n:
+            self._prev: RulingLog | None = None
+            self._n = len(chunk)
+            return
+        self._prev = prev
+        below = prev._n
+        self._n = n = below + len(chunk)
+        if n // PACK_EVERY != below // PACK_EVERY:
+            self._pack_below()
 
     def __len__(self) -> int:
         return self._n
+
+    def _own(self) -> tuple[Ruling, ...]:
+        """This node's items (not those of the nodes below it)."""
+        chunk = self._chunk
+        if type(chunk) is tuple:
+            return chunk
+        assert isinstance(chunk, bytes)
+        count = self._n - (self._prev._n if self._prev is not None else 0)
+        return _unpack(chunk, count) if count else ()
+
+    def _pack_below(self) -> None:
+        """Pack the nodes below the newest ``KEEP`` items, down to the last packed node, into one
+        string of bytes they share, each linked straight to the node below them (what each reads is
+        unchanged). Nothing when there are fewer than ``KEEP`` such items."""
+        node: RulingLog | None = self
+        kept = 0
+        while node is not None and kept < KEEP and type(node._chunk) is tuple:
+            kept += len(node._chunk)
+            node = node._prev
+        run: list[RulingLog] = []
+        while node is not None and type(node._chunk) is tuple:
+            run.append(node)
+            node = node._prev
+        base = node  # a packed node, or None: the start of the log
+        below = base._n if base is not None else 0
+        if not run or run[0]._n - below < KEEP:
+            return
+        run.reverse()
+        blob = _pack(list(chain.from_iterable(map(_CHUNK, run))))  # tuples: the walk stopped at a packed node
+        if blob is None:
+            return
+        for part in run:
+            part._chunk = blob
+            part._prev = base
 
     def _chunks(self) -> list[tuple[Ruling, ...]]:
         out: list[tuple[Ruling, ...]] = []
         node: RulingLog | None = self
         while node is not None:
             if node._chunk:
-                out.append(node._chunk)
+                out.append(node._own())
             node = node._prev
         out.reverse()
         return out
@@ -65,9 +167,9 @@ class RulingLog(Sequence["Ruling"]):
             raise IndexError("ruling index out of range")
         node: RulingLog | None = self
         while node is not None:
-            first = node._n - len(node._chunk)
+            first = node._prev._n if node._prev is not None else 0
             if key >= first:
-                return node._chunk[key - first]
+                return node._own()[key - first]
             node = node._prev
         raise IndexError("ruling index out of range")  # pragma: no cover (lengths add up)
 
@@ -76,8 +178,8 @@ class RulingLog(Sequence["Ruling"]):
         parts: list[tuple[Ruling, ...]] = []
         node: RulingLog | None = self
         while node is not None and node._n > start:
-            first = node._n - len(node._chunk)
-            parts.append(node._chunk[max(0, start - first):])
+            first = node._prev._n if node._prev is not None else 0
+            parts.append(node._own()[max(0, start - first):])
             node = node._prev
         parts.reverse()
         return tuple(r for part in parts for r in part)
