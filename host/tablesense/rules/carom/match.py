@@ -62,9 +62,9 @@ class CaromState(MatchState, frozen=True, kw_only=True):
 
 
 class _Before:
-    """A ``Draft`` attribute the shot has not set: the ``Match`` field before it. A non-data
-    descriptor, so a field the shot sets (the instance's ``__dict__``) hides it, and reading
-    one it has not set is one call, not a failed lookup and ``__getattr__``."""
+    """A ``Draft`` attribute the shot rarely sets (``COLD``): the ``Match`` field before it. A
+    non-data descriptor, so a field the shot sets (the instance's ``__dict__``) hides it, and
+    reading one it has not set is one call, not a failed lookup and ``__getattr__``."""
 
     __slots__ = ("name",)
 
@@ -77,14 +77,25 @@ class _Before:
         return getattr(draft.base, self.name)
 
 
+#: the ``Match`` fields a shot reads or sets on the common path (the score, the run, where
+#: the balls lie, the zone): a ``Draft`` holds them in slots, copied from the ``Match`` before
+#: the shot, so that reading one is a slot's read, not a descriptor's call (``freeze`` and
+#: ``__init__`` name each: a test holds them to this list)
+HOT = ("run", "caroms", "high_run", "innings", "runs", "positions", "zone", "zone_corner", "nastoot",
+       "shots", "played", "announcement", "from_outlay", "evidence")
+#: the others (the set-up's, the time-outs, the match points): read through to the ``Match``
+COLD = tuple(f for f in Match.__struct_fields__ if f not in HOT)
+
+
 class Draft:
     """A shot's working copy of a ``Match`` plus the turn, the result and new rulings.
 
     Reading a field the shot has not set reads the ``Match`` before it; ``freeze`` makes
-    the new ``Match`` from what was set (the ``Match`` fields set are the instance's
-    ``__dict__``, the draft's own are slots)."""
+    the new ``Match`` from what was set: the ``HOT`` fields (slots, filled from the
+    ``Match`` when the draft is made) that are no longer the ``Match``'s, and the ``COLD``
+    ones set (the instance's ``__dict__``)."""
 
-    __slots__ = ("__dict__", "at_table", "base", "ended", "finished", "rulings", "winner")
+    __slots__ = ("__dict__", "at_table", "base", "ended", "finished", "rulings", "winner", *HOT)
     base: Match
     at_table: str | None
     finished: bool
@@ -92,6 +103,20 @@ class Draft:
     rulings: list[Ruling]
     #: why the match ended: the rule and its parameters (``ShotEngine.end``)
     ended: tuple[str, dict[str, Any]] | None
+    run: int
+    caroms: tuple[int, int]
+    high_run: tuple[int, int]
+    innings: tuple[int, int]
+    runs: tuple[tuple[int, ...], tuple[int, ...]]
+    positions: dict[str, Any] | None
+    zone: str | None
+    zone_corner: str | None
+    nastoot: bool
+    shots: int
+    played: bool
+    announcement: str | None
+    from_outlay: bool
+    evidence: Evidence | None
 
     def __init__(self, m: Match, at_table: str | None, finished: bool, winner: str | None) -> None:
         self.base = m
@@ -100,6 +125,21 @@ class Draft:
         self.winner = winner
         self.rulings = []
         self.ended = None
+        # ``HOT``, one by one (a statement each is cheaper than one getter of them all)
+        self.run = m.run
+        self.caroms = m.caroms
+        self.high_run = m.high_run
+        self.innings = m.innings
+        self.runs = m.runs
+        self.positions = m.positions
+        self.zone = m.zone
+        self.zone_corner = m.zone_corner
+        self.nastoot = m.nastoot
+        self.shots = m.shots
+        self.played = m.played
+        self.announcement = m.announcement
+        self.from_outlay = m.from_outlay
+        self.evidence = m.evidence
 
     def rule(self, t: float, rule: str, player: str | None = None, what: str | None = None,
              **params: Any) -> None:
@@ -108,10 +148,39 @@ class Draft:
         self.rulings.append(Ruling(t=t, rule=rule, player=player, data=data))
 
     def freeze(self) -> Match:
-        changes = self.__dict__
-        return replace(self.base, **changes) if changes else self.base
+        base = self.base
+        changes = self.__dict__  # the ``COLD`` fields set; then the ``HOT`` ones changed
+        if self.run is not base.run:
+            changes["run"] = self.run
+        if self.caroms is not base.caroms:
+            changes["caroms"] = self.caroms
+        if self.high_run is not base.high_run:
+            changes["high_run"] = self.high_run
+        if self.innings is not base.innings:
+            changes["innings"] = self.innings
+        if self.runs is not base.runs:
+            changes["runs"] = self.runs
+        if self.positions is not base.positions:
+            changes["positions"] = self.positions
+        if self.zone is not base.zone:
+            changes["zone"] = self.zone
+        if self.zone_corner is not base.zone_corner:
+            changes["zone_corner"] = self.zone_corner
+        if self.nastoot is not base.nastoot:
+            changes["nastoot"] = self.nastoot
+        if self.shots is not base.shots:
+            changes["shots"] = self.shots
+        if self.played is not base.played:
+            changes["played"] = self.played
+        if self.announcement is not base.announcement:
+            changes["announcement"] = self.announcement
+        if self.from_outlay is not base.from_outlay:
+            changes["from_outlay"] = self.from_outlay
+        if self.evidence is not base.evidence:
+            changes["evidence"] = self.evidence
+        return replace(base, **changes) if changes else base
 
 
-for _field in Match.__struct_fields__:
+for _field in COLD:
     setattr(Draft, _field, _Before(_field))
 del _field
