@@ -340,7 +340,7 @@ class CaromEngine(ShotEngine[CaromState]):
                 if ruling is not None:
                     rulings.append(ruling)
         s = replace(before, m=d.freeze(), at_table=d.at_table,
-                    rulings=before.rulings + rulings if rulings else before.rulings)
+                    rulings=RulingLog(rulings, before.rulings) if rulings else before.rulings)
         if d.ended is not None:
             rule, data = d.ended
             s = replace(self.end(s, d.winner, rule, **data), at_table=d.at_table)

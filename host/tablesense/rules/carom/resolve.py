@@ -324,7 +324,7 @@ def end_inning(d: Draft, player: str, t: float, tab: CaromTable, announce: bool 
         won = limit_winner(d.caroms, b.targets)
         _finish(d, won, t, INNINGS_LIMIT_RULE, "draw" if won == "draw" else None, innings=innings[i])
     else:
-        d.at_table = nxt = other(player)
+        d.at_table = nxt = "p2" if player == "p1" else "p1"  # ``other(player)``, inline
         if zone:
             update_zone(d, None, nxt, tab, t, False)
 
@@ -361,12 +361,13 @@ def update_zone(d: Draft, b: Match | None, player: str, tab: CaromTable, t: floa
         if d.zone is not None:  # ``_leave_zone``, inline: once a shot on a table with no zones
             d.zone = d.zone_corner = None
         return
-    corner, on_line = object_balls_zone(positions, objects(CUE_BALL[player]), tab)
+    corner, on_line = object_balls_zone(positions, OBJECTS[player], tab)
     was = b.zone if (same_player and b is not None) else None
     if corner is None:
         if was is not None:
             d.rule(t, "carom.zone", player)
-        _leave_zone(d)
+        if d.zone is not None:  # ``_leave_zone``
+            d.zone = d.zone_corner = None
         return
     if on_line:
         d.rule(t, "carom.zone.line", player)
@@ -389,6 +390,10 @@ def with_entry(pair: tuple[int, int], i: int, value: int) -> tuple[int, int]:
 
 def objects(cue: str) -> tuple[str, str]:
     return ("red", "white") if cue == "yellow" else ("red", "yellow")
+
+
+#: each player's object balls (``objects`` of his cue ball)
+OBJECTS = {p: objects(cue) for p, cue in CUE_BALL.items()}
 
 
 def at_outlay(positions: dict[str, Any] | None, tab: CaromTable, breaker: str) -> bool:
