@@ -5,8 +5,9 @@ the working copy a shot is resolved on (``Draft``).
 caroms, innings, runs, the equalising inning, the outlay, the zone status, the evidence
 of the last shot, the match points. Both are frozen msgspec Structs: a copy with changes
 shares every field that did not change. Resolving a shot works on a ``Draft``, which
-reads the ``Match`` before the shot and keeps only what the shot changes: freezing it
-is one copy of the record per shot, however many things changed.
+holds the fields a shot commonly reads or sets (``HOT``) in slots and reads the others from
+the ``Match`` before the shot: freezing it is one new record per shot, however many things
+changed.
 """
 
 from __future__ import annotations
