@@ -41,7 +41,7 @@ from ...events import Call, Contact, Cushion, Event, OffTable, Rest, Setup, Stri
 from ...shots import Cutter
 from ...texts import phrase
 from ...vocabulary import Vocabulary, for_game
-from ..base import player_names, register
+from ..base import Ruling, player_names, register
 from ..base import replace as replace_event
 from ..ruling_log import RulingLog
 from ..shot_engine import AMEND, ShotEngine, ShotRecord
@@ -78,6 +78,8 @@ _ONE_BALL = frozenset({Cushion, Strike, OffTable})
 _NAMED = frozenset({*CAROM_BALLS, None})
 #: marks the rest the engine gives a shot made of a referee call alone, until its own comes
 _CALL_REST = "_closed_by_call"
+#: a match's cut before its first event (an immutable value: every match starts from this one)
+_CUT = Cutter(game="carom")
 
 
 @register
@@ -97,7 +99,7 @@ class CaromEngine(ShotEngine[CaromState]):
         m = Match(discipline=discipline, profile=club, scheme=scheme, table=tab.name, targets=targets,
                   positions=outlay(tab, "p1"), innings_limit=_innings_limit(extra.get("innings_limit")),
                   **_shot_clock(extra))
-        state = CaromState(game="carom", players=tuple(setup.players.items()), m=m, cut=Cutter(game="carom"))
+        state = CaromState(game="carom", players=tuple(setup.players.items()), m=m, cut=_CUT)
         return _first_countdown(state, setup.t)
 
     def vocabulary(self, state: CaromState) -> Vocabulary:
@@ -107,9 +109,16 @@ class CaromEngine(ShotEngine[CaromState]):
     def apply(self, state: CaromState, event: Event) -> CaromState:  # type: ignore[override]
         """The base's ``apply``, after refusing what a carom table cannot report (carom.equipment)
         and naming its balls by their canonical ids ("p1" is the yellow)."""
-        kind = type(event)
-        if kind is not Rest and kind is not Call and kind is not Setup:
-            event = self.admit(state, (), event)
+        kind = type(event)  # ``admit``, inline: once per event
+        if kind is Contact:
+            if not _NAMED.issuperset(event.balls):  # type: ignore[attr-defined]
+                event = self._carom_balls(state, event)
+        elif kind in _ONE_BALL:
+            if event.ball not in _NAMED:  # type: ignore[attr-defined]
+                event = self._carom_balls(state, event)
+        elif kind is not Rest and kind is not Call and kind is not Setup and not state.finished:
+            raise IllegalCall(f"a carom table has no {event.type} sensors (carom.equipment: "
+                              "three balls, four cushions)")
         return ShotEngine.apply(self, state, event)
 
     def admit(self, state: CaromState, gathered: Sequence[Event], event: Event) -> Event:
@@ -191,8 +200,7 @@ class CaromEngine(ShotEngine[CaromState]):
             return replace(state, shot=replace(shot, events=(*shot.events, call)))
         last = _last_shot(state.before, shot)
         played = last[1] if last is not None and not _placed(*last) else None
-        counted = played is not None and call.call == "carom" and any(
-            type(e) is Call and e.call == "carom" for e in (*played.events, *played.calls))
+        counted = played is not None and call.call == "carom" and _carom_called(played)
         # a call naming the player now at the table, who did not play the last shot, is his
         new_player = (played is not None and call.player is not None and call.player == state.at_table
                       and call.player != played.player)
@@ -289,21 +297,25 @@ class CaromEngine(ShotEngine[CaromState]):
         rest = shot.rest
         if rest is None:  # in progress: the score before it, with the notes made during it
             return _notes(before, shot.events)
-        before, shot = _last_shot(before, shot)  # type: ignore[misc]
-        if _placed(before, shot):
-            s = self._placed(before, rest)
-        else:
-            s = self._played(before, shot, rest)
-        for call in shot.calls:
-            s = _after_call(s, call, shot.player)
-        return s
+        if not shot.events:  # a rest alone: it may close a shot of a call, or place the balls
+            before, shot = _last_shot(before, shot)  # type: ignore[misc]
+            if _placed(before, shot):
+                s = self._placed(before, rest)
+                for call in shot.calls:
+                    s = _after_call(s, call, shot.player)
+                return s
+        return self._played(before, shot, rest)
 
     def _played(self, before: CaromState, shot: ShotRecord, rest: Rest) -> CaromState:
-        player = before.at_table or "p1"
+        """The shot decided (``decide``) on a ``Draft`` of the score before it, then what the
+        calls after its rest add: one new state, its rulings added to the log at once."""
+        at_table = before.at_table
+        player = at_table or "p1"
         facts = read_shot(shot, CUE_BALL[player])
         t = rest.t
         b = before.m
-        d = Draft(b, before.at_table, before.finished, before.winner)
+        ended = before.ended
+        d = Draft(b, at_table, ended is not None, None if ended is None else ended.winner)
         d.shots = b.shots + 1
         if not b.played:
             d.played = True
@@ -312,13 +324,28 @@ class CaromEngine(ShotEngine[CaromState]):
         d.positions = rest.positions
         decide(d, b, player, facts, t)
         countdown(d, t)
-        rulings = before.rulings + d.rulings if d.rulings else before.rulings
-        s = replace(before, m=d.freeze(), at_table=d.at_table, rulings=rulings)
-        if facts.notes:
-            s = _notes(s, shot.events)
+        rulings = d.rulings
+        if facts.notes:  # the notes made during the shot, after its rulings (``_notes``)
+            for e in shot.events:
+                if type(e) is Call and e.call == "note":
+                    rulings.append(_call_ruling(e, None))  # type: ignore[arg-type]
+        calls = shot.calls
+        later = ()  # calls after the rest that change more than the rulings (a frozen ball)
+        if calls:
+            for i, call in enumerate(calls):
+                if call.call == "frozen":
+                    later = calls[i:]
+                    break
+                ruling = _call_ruling(call, shot.player)
+                if ruling is not None:
+                    rulings.append(ruling)
+        s = replace(before, m=d.freeze(), at_table=d.at_table,
+                    rulings=RulingLog(rulings, before.rulings) if rulings else before.rulings)
         if d.ended is not None:
             rule, data = d.ended
             s = replace(self.end(s, d.winner, rule, **data), at_table=d.at_table)
+        for call in later:
+            s = _after_call(s, call, shot.player)
         return s
 
     def _placed(self, state: CaromState, rest: Rest) -> CaromState:
@@ -407,6 +434,17 @@ def _last_shot(before: CaromState | None, shot: ShotRecord | None) -> tuple[Caro
     return before, shot
 
 
+def _carom_called(shot: ShotRecord) -> bool:
+    """Whether the referee called a ``carom`` in ``shot`` or after its rest."""
+    for e in shot.events:
+        if type(e) is Call and e.call == "carom":
+            return True
+    for c in shot.calls:
+        if c.call == "carom":
+            return True
+    return False
+
+
 def _awaits_rest(shot: ShotRecord) -> bool:
     """A shot the referee's call alone made, whose own ``rest`` has not come yet."""
     return shot.rest is not None and bool(shot.rest.extra.get(_CALL_REST))
@@ -420,14 +458,23 @@ def _notes(state: CaromState, events: tuple[Event, ...]) -> CaromState:
     return state
 
 
-def _after_call(state: CaromState, call: Call, shot_player: str | None = None) -> CaromState:
-    """What a call after a shot's rest adds to it: the ruling of a note, the frozen ball's
-    choice, and for a ``carom`` or ``foul`` call the amendment's ruling."""
+def _call_ruling(call: Call, shot_player: str | None) -> Ruling | None:
+    """The ruling a ``note`` call makes, or the amendment's of a ``carom`` or ``foul`` call
+    after a shot's rest (of the shot ``shot_player`` played); None for any other call."""
     kind = call.call
     if kind == "note":
         text = call.extra.get("text")
-        params = {"text": str(text)} if text not in (None, "") else {}
-        return CaromEngine.rule(state, call.t, str(call.extra["rule"]), call.player, **params)
+        data = (("text", str(text)),) if text not in (None, "") else ()
+        return Ruling(t=call.t, rule=str(call.extra["rule"]), player=call.player, data=data)
+    if kind in ("carom", "foul"):
+        return Ruling(t=call.t, rule="carom.referee.amend", player=shot_player, data=(("call", kind),))
+    return None
+
+
+def _after_call(state: CaromState, call: Call, shot_player: str | None = None) -> CaromState:
+    """What a call after a shot's rest adds to it: the ruling of a note, the frozen ball's
+    choice, and for a ``carom`` or ``foul`` call the amendment's ruling (``_call_ruling``)."""
+    kind = call.call
     if kind == "frozen":
         m = state.m
         frozen = m.profile.frozen_rule(m.discipline)
@@ -438,9 +485,10 @@ def _after_call(state: CaromState, call: Call, shot_player: str | None = None) -
             m = replace(m, from_outlay=True, positions=spots, zone=None, zone_corner=None)
             state = replace(state, m=m)
         return CaromEngine.rule(state, call.t, frozen.rule, player, choice=choice)
-    if kind in ("carom", "foul"):
-        return CaromEngine.rule(state, call.t, "carom.referee.amend", shot_player, call=kind)
-    return state
+    ruling = _call_ruling(call, shot_player)
+    if ruling is None:
+        return state
+    return replace(state, rulings=state.rulings + (ruling,))
 
 
 SHOT_CLOCK_RULE = "carom.shot-clock"

@@ -87,7 +87,8 @@ class CaromTable:
         A point on the diagonal (within ``on_line``) counts as inside: against the player.
         """
         reach = _REACH if leg == ZONE_LEG and on_line == ON_LINE else leg + on_line * math.sqrt(2)
-        if min(x, self.length - x) + min(y, self.width - y) > reach:
+        across, along = self.width - y, self.length - x  # the nearest corner's distances, as ``min``
+        if (x if x <= along else along) + (y if y <= across else across) > reach:  # far from every corner
             return None
         for corner, (cx, cy) in self.corner_points().items():
             if abs(x - cx) + abs(y - cy) <= reach:

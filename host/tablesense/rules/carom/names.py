@@ -90,11 +90,24 @@ ROUNDING_NAMES: dict[str, tuple[str, ...]] = {
 def setup_name(table: Mapping[str, tuple[str, ...]], name: object) -> str | None:
     """The canonical name ``name`` stands for in ``table`` (case, spaces, ``-``, ``_``, ``.``
     free), or None."""
-    wanted = key(str(name))
+    kept = _INDEXES.get(id(table))
+    index = kept[1] if kept is not None and kept[0] is table else _index(table)
+    return index.get(key(str(name)))
+
+
+#: each table's names by their key (``setup_name``; a set-up per match reads three of them)
+_INDEXES: dict[int, tuple[Mapping[str, tuple[str, ...]], dict[str, str]]] = {}
+
+
+def _index(table: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
+    """``table``'s names by their key, the first canonical name a key stands for winning (the
+    order the table lists them in), kept for the next set-up."""
+    index: dict[str, str] = {}
     for canonical, others in table.items():
-        if any(key(n) == wanted for n in (canonical, *others)):
-            return canonical
-    return None
+        for n in (canonical, *others):
+            index.setdefault(key(n), canonical)
+    _INDEXES[id(table)] = (table, index)
+    return index
 
 
 def profile_name(name: str) -> str | None:

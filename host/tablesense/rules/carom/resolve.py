@@ -18,6 +18,7 @@ tests/rules/carom/test_carom_rule_checks.py holds them to the catalogue): ``coun
 from __future__ import annotations
 
 import math
+from functools import cache
 from typing import Any
 
 from ..base import other
@@ -153,9 +154,9 @@ def zone_entered(was: str | None, was_corner: str | None, corner: str) -> str:
 def decide(d: Draft, b: Match, player: str, facts: ShotFacts, t: float) -> None:
     """Rule on the shot ``player`` played from the score ``b``; ``d`` starts as ``b``."""
     tab = carom_table(b.table)
-    cue = CUE_BALL[player]
-    if facts.fouls:
-        blameless = no_blame_at(facts.fouls)
+    fouls = facts.fouls
+    if fouls:
+        blameless = no_blame_at(fouls)
         if blameless is not None:
             d.positions, d.shots = b.positions, b.shots
             d.rule(blameless, "carom.foul.no-blame", player)
@@ -174,7 +175,8 @@ def decide(d: Draft, b: Match, player: str, facts: ShotFacts, t: float) -> None:
     if decides and facts.both_touched and not sensor_carom and not called:
         d.rule(t, DISCIPLINE_RULE[b.discipline], player, cushions=facts.cushions_before_third, need=need)
     faults = _faults(b, player, facts, carom, t)
-    if carom and not faults and reste_dedans(b.discipline, b.zone, b.zone_corner, d.positions, cue, tab):
+    if (carom and not faults and b.zone == "dedans"
+            and reste_dedans(b.discipline, b.zone, b.zone_corner, d.positions, CUE_BALL[player], tab)):
         faults.append(("reste-dedans", t))
     if faults:
         _fault(d, b, player, facts, faults, carom, t, tab)
@@ -187,9 +189,10 @@ def decide(d: Draft, b: Match, player: str, facts: ShotFacts, t: float) -> None:
 def countdown(d: Draft, t: float) -> None:
     """COUNTDOWN_RULE (liemers): the caroms the player at the table still has to make."""
     b = d.base
-    if not b.profile.countdown_from:
+    announce_from = b.profile.countdown_from
+    if not announce_from or d.finished:
         return
-    left = caroms_to_go(b.profile.countdown_from, b.discipline, d.finished, d.at_table, b.targets, d.caroms)
+    left = caroms_to_go(announce_from, b.discipline, False, d.at_table, b.targets, d.caroms)
     if left is not None:
         d.rule(t, COUNTDOWN_RULE, d.at_table, left=left)
 
@@ -208,16 +211,19 @@ def caroms_to_go(announce_from: Any, discipline: str, finished: bool, at_table: 
 
 
 def _faults(b: Match, player: str, facts: ShotFacts, carom: bool, t: float) -> list[tuple[str, float]]:
-    """The shot's faults: those called, then those the sensors show."""
-    out = list(facts.fouls)
-    keys = {k for k, _ in out}
-    profile = b.profile
-    if "wrong-ball" not in keys and struck_wrong_ball(facts.struck, CUE_BALL[player]):
+    """The shot's faults: those called, then those the sensors show (each check asked only
+    where the shot has what it looks at: a strike, a ball off the table, a carom from the
+    starting position)."""
+    fouls = facts.fouls
+    out = list(fouls)
+    keys = {k for k, _ in fouls} if fouls else set()
+    struck = facts.struck
+    if struck is not None and "wrong-ball" not in keys and struck_wrong_ball(struck, CUE_BALL[player]):
         out.append(("wrong-ball", t))
-    if sensed_jump(facts.jumped, keys, profile):
+    if facts.jumped and sensed_jump(facts.jumped, keys, b.profile):
         out.append(("jump", t))
-    if ("opening-shot" not in keys and judges_opening_shot(carom, b.from_outlay, facts)
-            and not opening_shot_ok(facts, profile.opening_direct)):
+    if (carom and b.from_outlay and "opening-shot" not in keys and judges_opening_shot(carom, True, facts)
+            and not opening_shot_ok(facts, b.profile.opening_direct)):
         out.append(("opening-shot", t))
     return out
 
@@ -250,11 +256,13 @@ def _fault(d: Draft, b: Match, player: str, facts: ShotFacts, faults: list[tuple
 
 def _carom(d: Draft, b: Match, player: str, facts: ShotFacts, t: float, tab: CaromTable) -> None:
     i = IDX[player]
-    made = b.caroms[i] + 1
+    caroms = b.caroms
+    made = caroms[i] + 1
     run = d.run = b.run + 1
-    d.caroms = with_entry(b.caroms, i, made)
-    if run > b.high_run[i]:
-        d.high_run = with_entry(b.high_run, i, run)
+    d.caroms = (made, caroms[1]) if i == 0 else (caroms[0], made)
+    high = b.high_run
+    if run > high[i]:
+        d.high_run = (run, high[1]) if i == 0 else (high[0], run)
     if b.from_outlay:
         d.from_outlay = False
     d.rule(t, "carom.carom", player, made=made,
@@ -274,17 +282,25 @@ def end_inning(d: Draft, player: str, t: float, tab: CaromTable, announce: bool 
     run = d.run
     innings = d.innings
     runs = d.runs
-    d.innings = innings = with_entry(innings, i, innings[i] + 1)
-    d.runs = (Trail.plus(runs[0], run), runs[1]) if i == 0 else (runs[0], Trail.plus(runs[1], run))
+    # the run goes on the player's score sheet: ``Trail.plus`` (shares the runs before it)
+    if i == 0:
+        d.innings = innings = (innings[0] + 1, innings[1])
+        mine = runs[0]
+        d.runs = (Trail((run,), mine) if type(mine) is Trail else Trail.plus(mine, run), runs[1])
+    else:
+        d.innings = innings = (innings[0], innings[1] + 1)
+        mine = runs[1]
+        d.runs = (runs[0], Trail((run,), mine) if type(mine) is Trail else Trail.plus(mine, run))
     if run:
         d.run = 0
+    poedel = is_poedel(run)
     if announce:
-        if is_poedel(run):
+        if poedel:
             d.announcement = "POEDEL"
             d.rule(t, "carom.poedel", player)
         else:
             d.rule(t, "carom.inning.end", player, run=run)
-    elif is_poedel(run) and not reached:
+    elif poedel and not reached:
         # a fault in the inning's first shot: no valid carom, NUL or POEDEL too (003 Art. 8)
         d.announcement = "POEDEL"
         if not any(r.rule == "carom.poedel" for r in d.rulings):  # not twice for a `foul poedel`
@@ -292,9 +308,9 @@ def end_inning(d: Draft, player: str, t: float, tab: CaromTable, announce: bool 
     if is_series(run):
         d.rule(t, "carom.series", player, run=run)
     breaker = b.breaker
-    second = other(breaker)
     nastoot = d.nastoot
-    if equalising_inning_due(reached, player, breaker, nastoot):
+    if reached and equalising_inning_due(reached, player, breaker, nastoot):
+        second = other(breaker)
         d.at_table, d.nastoot, d.from_outlay = second, True, True
         d.positions, d.zone, d.zone_corner = outlay(tab, second), None, None
         d.rule(t, "carom.nastoot", second)
@@ -304,13 +320,13 @@ def end_inning(d: Draft, player: str, t: float, tab: CaromTable, announce: bool 
         _finish(d, player, t, "carom.match.won")
     elif nastoot:
         _finish(d, breaker, t, "carom.match.won", "short")
-    elif innings_limit_reached(player, second, b.innings_limit, innings[i]):
+    elif b.innings_limit and innings_limit_reached(player, other(breaker), b.innings_limit, innings[i]):
         won = limit_winner(d.caroms, b.targets)
         _finish(d, won, t, INNINGS_LIMIT_RULE, "draw" if won == "draw" else None, innings=innings[i])
     else:
-        d.at_table = other(player)
+        d.at_table = nxt = "p2" if player == "p1" else "p1"  # ``other(player)``, inline
         if zone:
-            update_zone(d, None, d.at_table, tab, t, same_player=False)
+            update_zone(d, None, nxt, tab, t, False)
 
 
 INNINGS_LIMIT_RULE = "carom.innings-limit"
@@ -341,15 +357,17 @@ def update_zone(d: Draft, b: Match | None, player: str, tab: CaromTable, t: floa
                 same_player: bool) -> None:
     """Zone status for ``player``'s next shot (libre only, from the rest positions)."""
     positions = d.positions
-    if d.base.discipline != "libre" or positions is None:
-        _leave_zone(d)
+    if positions is None or d.base.discipline != "libre":
+        if d.zone is not None:  # ``_leave_zone``, inline: once a shot on a table with no zones
+            d.zone = d.zone_corner = None
         return
-    corner, on_line = object_balls_zone(positions, objects(CUE_BALL[player]), tab)
+    corner, on_line = object_balls_zone(positions, OBJECTS[player], tab)
     was = b.zone if (same_player and b is not None) else None
     if corner is None:
         if was is not None:
             d.rule(t, "carom.zone", player)
-        _leave_zone(d)
+        if d.zone is not None:  # ``_leave_zone``
+            d.zone = d.zone_corner = None
         return
     if on_line:
         d.rule(t, "carom.zone.line", player)
@@ -374,6 +392,10 @@ def objects(cue: str) -> tuple[str, str]:
     return ("red", "white") if cue == "yellow" else ("red", "yellow")
 
 
+#: each player's object balls (``objects`` of his cue ball)
+OBJECTS = {p: objects(cue) for p, cue in CUE_BALL.items()}
+
+
 def at_outlay(positions: dict[str, Any] | None, tab: CaromTable, breaker: str) -> bool:
     """Seed 003 Art. 1; 004 "Bij de afstoot", carom.outlay: whether the given balls lie on their
     outlay spots (red boven, the other white beneden, the breaker's ball on links or rechts),
@@ -391,9 +413,16 @@ def at_outlay(positions: dict[str, Any] | None, tab: CaromTable, breaker: str) -
 def outlay(tab: CaromTable, breaker: str) -> dict[str, Any]:
     """Seed 003 Art. 1; 004 "Bij de afstoot", carom.outlay: the balls of the starting position,
     the breaker's on the right spot."""
+    return {ball: [x, y] for ball, x, y in _outlay_spots(tab, breaker)}
+
+
+@cache
+def _outlay_spots(tab: CaromTable, breaker: str) -> tuple[tuple[str, float, float], ...]:
+    """``outlay``'s balls and spots, worked out once per bed and breaker (every set-up and
+    every respot asks; a position is handed out as a new list each time)."""
     cue = CUE_BALL[breaker]
     pos = opening_positions(tab, "rechts", cue=cue, other="white" if cue == "yellow" else "yellow")
-    return {ball: [round(x, 4), round(y, 4)] for ball, (x, y) in pos.items()}
+    return tuple((ball, round(x, 4), round(y, 4)) for ball, (x, y) in pos.items())
 
 
 def _spot_jumped(positions: dict[str, Any] | None, jumped: tuple[str | None, ...], cue: str,

@@ -71,7 +71,13 @@ def _time(ev: Event) -> float:
 def read_shot(shot: ShotRecord, cue: str) -> ShotFacts:
     """Facts of a shot whose cue ball is ``cue`` (its calls name fouls by canonical id)."""
     events = shot.events + shot.calls if shot.calls else shot.events
+    if not events:
+        return NO_FACTS
     return _read(events, cue)
+
+
+#: the facts of a shot with no events (a rest alone): nothing seen, nothing called
+NO_FACTS = ShotFacts()
 
 
 def _read(events: tuple[Event, ...], cue: str) -> ShotFacts:
@@ -92,48 +98,47 @@ def _read(events: tuple[Event, ...], cue: str) -> ShotFacts:
     # sensors read by different channels may be logged out of order
     last = -math.inf
     for ev in events:
-        if ev.t < last:
+        t = ev.t
+        if t < last:
             return _read(tuple(sorted(events, key=_time)), cue)
-        last = ev.t
+        last = t
         kind = type(ev)
         if kind is Cushion:
             cushions += 1
-            if ev.ball is None:
+            ball = ev.ball
+            if ball is None:
                 known = False
-            elif ev.ball == cue:
+            elif ball == cue:
                 cue_cushions += 1
         elif kind is Contact:
             contacts += 1
             before_last_contact = cushions
-            if cue in ev.balls:
-                hit = ev.balls[1] if ev.balls[0] == cue else ev.balls[0]
+            balls = ev.balls
+            if cue in balls:
+                hit = balls[1] if balls[0] == cue else balls[0]
                 if hit != cue and hit not in touched:
                     touched.append(hit)
                     if len(touched) == 1:
                         before_first = cue_cushions
                     elif len(touched) == 2:
                         before_third = cue_cushions
-        elif kind is OffTable:
-            jumped.append(ev.ball)
         elif kind is Strike:
             if struck is None:
                 struck = ev.ball
+        elif kind is OffTable:
+            jumped.append(ev.ball)
         elif kind is Call:
             if ev.call == "carom":
-                called = ev.t
+                called = t
             elif ev.call == "foul" and ev.foul is not None:
-                fouls.append((ev.foul, ev.t))
+                fouls.append((ev.foul, t))
                 if ev.foul == "wrong-ball" and called is None:
                     wrong_first = True
             elif ev.call == "note":
                 notes = True
     if contacts == 0:
         before_last_contact = cushions
-    return ShotFacts(
-        contacts=contacts, both_touched=len(touched) >= 2,
-        first_object=touched[0] if touched else None,
-        cushions_before_first=before_first, cushions_before_third=before_third,
-        cushions=cushions, cushions_before_last_contact=before_last_contact, cushions_known=known,
-        jumped=tuple(jumped), struck=struck, carom_called=called, wrong_ball_called_first=wrong_first,
-        fouls=tuple(fouls), notes=notes,
-    )
+    # positionally, in ``ShotFacts``' order (cheaper than naming each of its fourteen fields)
+    return ShotFacts(contacts, len(touched) >= 2, touched[0] if touched else None, before_first, before_third,
+                     cushions, before_last_contact, known, tuple(jumped) if jumped else (), struck, called,
+                     wrong_first, tuple(fouls) if fouls else (), notes)

@@ -14,12 +14,17 @@ from .geometry import ON_LINE, ZONE_LEG, CaromTable
 
 def ball_xy(positions: dict[str, Any] | None, ball: str) -> tuple[float, float] | None:
     """The (x, y) of ``ball`` in ``rest.positions``, or None when it is not given."""
-    if not positions or ball not in positions:
+    if not positions:
         return None
-    xy = positions[ball]
+    xy = positions.get(ball, _MISSING)
+    if xy is _MISSING:
+        return None
     if xy and isinstance(xy[0], list):  # a list of points: a carom ball has one
         xy = xy[0]
     return float(xy[0]), float(xy[1])
+
+
+_MISSING: Any = object()
 
 
 def object_balls_zone(positions: dict[str, Any] | None, object_balls: tuple[str, str],
