@@ -39,6 +39,7 @@ from .fouls import (
     Cost,
 )
 from .names import POCKET_OPTIONS, pocket_ball
+from .plain import plain_shot
 from .shot import ShotFacts, read_shot
 from .state import NO_PINS, KegleState, LastShot, Score, pinset
 
@@ -133,7 +134,14 @@ def live(before: KegleState, shot: ShotRecord) -> KegleState:
 
 
 def settle(before: KegleState, shot: ShotRecord) -> KegleState:
-    """The state after the complete ``shot`` played from ``before`` (pure)."""
+    """The state after the complete ``shot`` played from ``before`` (pure): a plain shot's in one
+    pass (``plain.plain_shot``), any other's the general way (``settle_general``)."""
+    settled = plain_shot(before, shot)
+    return settle_general(before, shot) if settled is None else settled
+
+
+def settle_general(before: KegleState, shot: ShotRecord) -> KegleState:
+    """The state after the complete ``shot`` played from ``before``, every check asked (pure)."""
     rest = shot.rest
     assert rest is not None
     p = shot.player or before.at_table or "p1"

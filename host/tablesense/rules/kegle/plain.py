@@ -1,0 +1,163 @@
+"""The plain keglebillard shot, decided in one pass: ``plain_shot(before, shot)``.
+
+Most shots of a match are plain: a strike, cushions, contacts, pins falling after the red
+has touched a white, the rest with no positions; no pocket, no ball off the table, no call,
+nothing settling after the rest, every pin standing before the shot. Such a shot's decision
+is a few sums: the pins and the carambole scored (``kegle.pin``, ``kegle.carambole``), the
+"N remaining" announcement (``kegle.announce.remaining``), and the series going on or ending
+(``kegle.series``). ``plain_shot`` reads the events once, keeps those sums as it goes, and
+writes the next score in one copy (``msgspec.structs.replace``), where the general decision
+(``verdict.settle``) reads the shot's facts (``shot.read_shot``), asks every named check of
+``checks`` and copies the score three to five times.
+
+It answers None, and ``verdict.settle`` decides the general way, for a shot that is not
+plain or whose decision is not only those sums: an event out of ``t`` order, a pocket, a
+ball off the table, a white struck, a pin naming what toppled it or standing up again in
+the shot, a pin falling before the red touched a white on a table that reports contacts
+(``kegle.fault.red-topples-pin``), a named white, a pin down or excused before the shot
+(``kegle.fault.pins-not-up``, ``kegle.pin-blocked``), a late settle, a call, rest
+positions, and where the shot is a fault (``kegle.fault.no-cushion``,
+``kegle.fault.three-reds``), reaches the distance, or ends a series that ends the match,
+starts the last series or is the break (``checks.same_series_over``,
+``checks.last_series_due``, ``checks.break_due``). Where it answers, its state is the one
+``verdict.settle`` gives (tests/rules/test_kegle_plain.py holds the two to it over made-up
+matches: pins, holes, a strike sensor or none, fouls, undo).
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from ...events import Contact, Cushion, Pin, Strike
+from ..records import Ruling
+from ..ruling_log import Trail
+from ..shot_engine import ShotRecord
+from .checks import ANNOUNCE_UNDER, CARAMBOLE_POINTS, PIN_POINTS
+from .state import NO_PINS, KegleState, LastShot, pinset
+
+replace = msgspec.structs.replace
+
+_RED_THEN_WHITE = ("red", "white")
+_WHITE_THEN_RED = ("white", "red")
+_RED_WHITE = frozenset(_RED_THEN_WHITE)
+_ANNOUNCE = "kegle.announce.remaining:announce"
+
+
+def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
+    """The state after the complete ``shot`` played from ``before`` when the shot is plain (see
+    the module), else None (pure)."""
+    rest = shot.rest
+    if rest is None or shot.late or shot.calls or rest.positions:
+        return None
+    b = before.score
+    events = shot.events
+    if b.pin_ups and events and (b.pins_down or b.blocked):
+        return None  # a pin down or excused before the shot (pins-not-up, 8.3): the general way
+    # the shot's facts (``shot.read_shot``), in one pass, every pin standing before it
+    toppled: list[int] = []
+    cushions = 0
+    red_white = 0
+    contacts = False
+    early = False  # a pin fell before the red touched a white
+    last = float("-inf")
+    for e in events:
+        t = e.t
+        if t < last:
+            return None  # read in ``t`` order: the general way
+        last = t
+        kind = type(e)
+        if kind is Cushion:
+            cushions += 1
+        elif kind is Contact:
+            if e.extra:
+                return None  # a named white (``white``): the general way
+            contacts = True
+            balls = e.balls  # type: ignore[attr-defined]
+            if balls == _RED_THEN_WHITE or balls == _WHITE_THEN_RED or frozenset(balls) == _RED_WHITE:
+                red_white += 1
+        elif kind is Pin:
+            if e.extra or e.state != "down":  # type: ignore[attr-defined]
+                return None  # a toppler named, or a pin up again in the shot (8.2)
+            pin = e.pin  # type: ignore[attr-defined]
+            if pin not in toppled:
+                toppled.append(pin)
+                if red_white == 0:
+                    early = True
+        elif kind is Strike:
+            if e.ball == "white":  # type: ignore[attr-defined]
+                return None  # kegle.fault.touch
+        else:
+            return None  # a pocket, a ball off the table: the general way
+    if early and contacts:
+        return None  # the red toppled a pin (8.1): a fault
+    # the faults of a shot in a row (checks.no_cushion_twice, checks.three_reds)
+    if toppled:
+        if cushions == 0 and b.no_cushion >= 1 and b.cushions_seen:
+            return None
+    elif b.no_pin_shots >= 2:
+        return None
+    carambole = red_white >= 2
+    p = shot.player or before.at_table or "p1"
+    i = 0 if p == "p1" else 1
+    t = rest.t
+    # the series as the shot opens it (``verdict.opened``)
+    series, starts = b.series, b.series_starts
+    if b.shots == 0:
+        run, shots = 0, 0
+        if i == 0:
+            series = (series[0] + 1, series[1])
+            starts = (Trail.plus(starts[0], b.points[0]), starts[1])
+        else:
+            series = (series[0], series[1] + 1)
+            starts = (starts[0], Trail.plus(starts[1], b.points[1]))
+    else:
+        run, shots = b.run, b.shots
+    # what it scores (checks.shot_points) and says (``verdict.score_shot``)
+    n = len(toppled)
+    points = PIN_POINTS * n + (CARAMBOLE_POINTS if carambole else 0)
+    pins = tuple(toppled)
+    rulings: list[Ruling] = []
+    if n:
+        rulings.append(Ruling(t=t, rule="kegle.pin", player=p,
+                              data=(("pins", toppled), ("points", PIN_POINTS * n))))
+    if carambole:
+        rulings.append(Ruling(t=t, rule="kegle.carambole", player=p, data=(("points", CARAMBOLE_POINTS),)))
+    total = b.points[i] + points
+    missing = b.distance[i] - total
+    announced = b.announced
+    announcements: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
+    if 0 < missing <= ANNOUNCE_UNDER and not announced[i]:  # checks.announces_remaining
+        said = (("remaining", missing),)
+        rulings.append(Ruling(t=t, rule="kegle.announce.remaining", player=p, data=said))
+        announcements = ((_ANNOUNCE, said),)
+        announced = (True, announced[1]) if i == 0 else (announced[0], True)
+    run += points
+    scores = (total, b.points[1]) if i == 0 else (b.points[0], total)
+    lastshot = LastShot(player=p, pins=pins, carambole=carambole, cushions=cushions, points=points, faults=())
+    if points:
+        if missing <= 0:
+            return None  # the distance reached (checks.distance_reached): the general way
+        at_table = p
+        shots += 1
+        no_pin_shots = 0 if n else b.no_pin_shots + 1
+        no_cushion = (b.no_cushion + 1 if cushions == 0 else 0) if n else 0
+    else:  # the series is over (checks.series_goes_on), with no fault (``verdict.end_series``)
+        reached = (scores[0] >= b.distance[0], scores[1] >= b.distance[1])
+        if p != b.first and series[0] == series[1] and (reached[0] or reached[1]):
+            return None  # checks.same_series_over: the match is over
+        if p == b.first and reached[i] and not b.last_series:
+            return None  # checks.last_series_due
+        if not b.break_taken and 2 * scores[i] >= b.distance[i]:
+            return None  # checks.break_due
+        rulings.append(Ruling(t=t, rule="kegle.series", player=p, data=(("run", run),)))
+        at_table = "p2" if i == 0 else "p1"
+        shots = no_pin_shots = no_cushion = 0
+    score = replace(
+        b, series=series, series_starts=starts, run=run, shots=shots, break_due=False,
+        announcements=announcements, outlay=None, red_in_hand=None,
+        pins_down=pinset(frozenset(toppled)) if n else NO_PINS, blocked=NO_PINS, blocked_red=NO_PINS,
+        cushions_seen=b.cushions_seen or cushions > 0, points=scores, no_pin_shots=no_pin_shots,
+        no_cushion=no_cushion, last=lastshot, announced=announced,
+    )
+    return replace(before, score=score, rulings=before.rulings + tuple(rulings), at_table=at_table,
+                   questions=())
