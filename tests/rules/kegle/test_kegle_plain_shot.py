@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from tablesense.errors import TablesenseError
 from tablesense.events import parse_event
 from tablesense.rules import find_engine
+from tablesense.rules.kegle.geometry import PINS
 from tablesense.rules.kegle.plain import plain_shot
 from tablesense.rules.kegle.verdict import settle_general
 from tablesense.rules.shot_engine import ShotRecord
@@ -46,27 +47,34 @@ def _played(cushions: list[int], contacts: int, pins: list[int], early: bool) ->
     return out + falls
 
 
-played = st.builds(_played, st.lists(st.integers(1, 4), max_size=3), st.integers(0, 2),
+played = st.builds(_played, st.one_of(st.just([]), st.lists(st.integers(1, 4), max_size=3)), st.integers(0, 2),
                    st.lists(st.integers(1, 5), max_size=3), st.sampled_from([False, False, False, True]))
 events = st.one_of(played, played, played, st.lists(sensor, max_size=6))
+# a ball keeps a pin off its spot
+on_a_pin = st.builds(lambda pin, who: {who: list(PINS[pin]),
+                                       "white" if who == "red" else "red": [0.2, 0.2]},
+                     st.integers(1, 5), st.sampled_from(["red", "white"]))
 positions = st.one_of(
-    st.none(), st.none(), st.none(),
+    st.none(), st.none(), st.none(), on_a_pin,
     st.fixed_dictionaries({"red": st.tuples(st.floats(0.0, 2.0), st.floats(0.0, 1.0)).map(list),
                            "white": st.lists(st.tuples(st.floats(0.0, 2.0), st.floats(0.0, 1.0)).map(list),
                                              min_size=1, max_size=2)}),
 )
-after = st.sampled_from([
-    None, None, None, None, None, None, None, None,
+call = st.sampled_from([
     {"type": "call", "call": "carom"},
     {"type": "call", "call": "foul", "foul": "foot"},
     {"type": "call", "call": "foul", "foul": "jumped"},
     {"type": "call", "call": "foul", "foul": "red-in-hole"},
+    {"type": "call", "call": "foul", "foul": "three-reds"},
+    {"type": "call", "call": "foul", "foul": "no-cushion"},
     {"type": "call", "call": "undo"},
     {"type": "call", "call": "outlay"},
     {"type": "call", "call": "blocked", "pin": 3},
     {"type": "call", "call": "hands"},
+    {"type": "call", "call": "replay"},
     {"type": "pin", "pin": 2, "state": "down"},  # a late pin
 ])
+after = st.one_of(st.just([]), st.just([]), st.just([]), st.lists(call, min_size=1, max_size=2))
 shot = st.tuples(
     st.booleans(),  # a strike first (on a table with a strike sensor)
     st.sampled_from(["red", "red", "red", "red", "red", "white"]),  # the ball struck
@@ -86,7 +94,7 @@ def states(shots: list[Any], distance: int, strikes: bool, first: str | None) ->
     out = [state]
     if first is not None:
         state = ENGINE.apply(state, parse_event({"t": 0.1, "type": "call", "call": "start", "player": first}))
-    for struck, ball_struck, events, shuffled, where, call, put_up in shots:
+    for struck, ball_struck, events, shuffled, where, calls, put_up in shots:
         objs: list[dict[str, Any]] = []
         if strikes and struck:
             objs.append({"type": "strike", "ball": ball_struck})
@@ -100,7 +108,7 @@ def states(shots: list[Any], distance: int, strikes: bool, first: str | None) ->
         if where is not None:
             rest["positions"] = where
         timed.append({"t": round(t, 3), **rest})
-        if call is not None:
+        for call in calls:
             t += 0.1
             timed.append({"t": round(t, 3), **call})
         downs = [o["pin"] for o in events if o["type"] == "pin" and o["state"] == "down"]
@@ -153,11 +161,28 @@ def test_a_shot_that_topples_pins_after_the_carambole_is_decided_in_one_pass() -
     assert quick is not None and quick.score.points == (6, 0) and quick == settle_general(before, shot)
 
 
-def test_a_shot_with_a_pocket_or_a_foul_goes_the_general_way() -> None:
+def test_a_shot_with_a_pocket_goes_the_general_way_and_a_foul_called_after_the_rest_does_not() -> None:
     before, shot = _first_shot({"t": 1, "type": "strike", "ball": "red"},
                                {"t": 2, "type": "pocket", "pocket": 1, "ball": "red"},
                                {"t": 3, "type": "rest"})
     assert plain_shot(before, shot) is None
     before, shot = _first_shot({"t": 1, "type": "strike", "ball": "red"}, {"t": 2, "type": "rest"},
                                {"t": 3, "type": "call", "call": "foul", "foul": "foot"})
-    assert plain_shot(before, shot) is None
+    quick = plain_shot(before, shot)
+    assert quick is not None and quick.at_table == "p2" and quick == settle_general(before, shot)
+
+
+def test_the_second_shot_in_a_row_toppling_pins_without_a_cushion_is_a_fault_in_one_pass_too() -> None:
+    def topples(t: float, pin: int, cushion: bool) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = [{"t": t, "type": "strike", "ball": "red"}]
+        if cushion:
+            out.append({"t": t + 0.1, "type": "cushion", "cushion": 1, "ball": "red"})
+        return [*out, {"t": t + 0.2, "type": "contact", "balls": ["red", "white"]},
+                {"t": t + 0.3, "type": "pin", "pin": pin, "state": "down"}, {"t": t + 0.4, "type": "rest"}]
+
+    before, shot = _first_shot(*topples(1, 1, True), {"t": 1.5, "type": "pin", "pin": 1, "state": "up"},
+                               *topples(2, 2, False), {"t": 2.5, "type": "pin", "pin": 2, "state": "up"},
+                               *topples(3, 3, False))
+    quick = plain_shot(before, shot)
+    assert quick is not None and quick == settle_general(before, shot)
+    assert quick.rulings[-1].rule == "kegle.fault.no-cushion" and quick.at_table == "p2"

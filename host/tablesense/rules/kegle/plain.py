@@ -1,27 +1,28 @@
 """The plain keglebillard shot, decided in one pass: ``plain_shot(before, shot)``.
 
 Most shots of a match are plain: a strike, cushions, contacts, pins falling after the red
-has touched a white, the rest with no positions; no pocket, no ball off the table, no call,
-nothing settling after the rest, every pin standing before the shot. Such a shot's decision
-is a few sums: the pins and the carambole scored (``kegle.pin``, ``kegle.carambole``), the
-"N remaining" announcement (``kegle.announce.remaining``), and the series going on or ending
-(``kegle.series``). ``plain_shot`` reads the events once, keeps those sums as it goes, and
-writes the next score in one copy (``msgspec.structs.replace``), where the general decision
-(``verdict.settle``) reads the shot's facts (``shot.read_shot``), asks every named check of
-``checks`` and copies the score three to five times.
+has touched a white, the rest; no pocket, no ball off the table, nothing settling after the
+rest, every pin standing before the shot. Such a shot's decision is a few sums: the pins and
+the carambole scored (``kegle.pin``, ``kegle.carambole``; a ``carom`` call counts it too),
+the "N remaining" announcement (``kegle.announce.remaining``), the series going on or ending
+(``kegle.series``), or a fault the referee called (``foul``) or that shots in a row make
+(``kegle.fault.no-cushion``, ``kegle.fault.three-reds``), with what it costs (new outlay,
+red in hand). ``plain_shot`` reads the events once, keeps those sums as it goes, and writes
+the next score in one copy (``msgspec.structs.replace``), where the general decision
+(``verdict.settle_general``) reads the shot's facts (``shot.read_shot``), asks every named
+check of ``checks`` and copies the score three to five times.
 
 It answers None, and ``verdict.settle`` decides the general way, for a shot that is not
-plain or whose decision is not only those sums: an event out of ``t`` order, a pocket, a
+plain or whose decision is more than those sums: an event out of ``t`` order, a pocket, a
 ball off the table, a white struck, a pin naming what toppled it or standing up again in
 the shot, a pin falling before the red touched a white on a table that reports contacts
 (``kegle.fault.red-topples-pin``), a named white, a pin down or excused before the shot
-(``kegle.fault.pins-not-up``, ``kegle.pin-blocked``), a late settle, a call, rest
-positions, and where the shot is a fault (``kegle.fault.no-cushion``,
-``kegle.fault.three-reds``), reaches the distance, or ends a series that ends the match,
-starts the last series or is the break (``checks.same_series_over``,
-``checks.last_series_due``, ``checks.break_due``). Where it answers, its state is the one
-``verdict.settle`` gives (tests/rules/test_kegle_plain.py holds the two to it over made-up
-matches: pins, holes, a strike sensor or none, fouls, undo).
+(``kegle.fault.pins-not-up``, ``kegle.pin-blocked``), rest positions with a pin down, a late
+settle; and a shot that reaches the distance, or ends a series that ends the match, starts
+the last series or is the break (``checks.same_series_over``, ``checks.last_series_due``,
+``checks.break_due``). Where it answers, its state is the one ``verdict.settle_general``
+gives (tests/rules/kegle/test_kegle_plain_shot.py holds the two to it over made-up matches:
+pins, holes, a strike sensor or none, fouls and other calls, positions, undo).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from ..records import Ruling
 from ..ruling_log import Trail
 from ..shot_engine import ShotRecord
 from .checks import ANNOUNCE_UNDER, CARAMBOLE_POINTS, PIN_POINTS
+from .fouls import BY_ID, NO_CUSHION, THREE_REDS
 from .state import NO_PINS, KegleState, LastShot, pinset
 
 replace = msgspec.structs.replace
@@ -47,7 +49,7 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
     """The state after the complete ``shot`` played from ``before`` when the shot is plain (see
     the module), else None (pure)."""
     rest = shot.rest
-    if rest is None or shot.late or shot.calls or rest.positions:
+    if rest is None or shot.late:
         return None
     b = before.score
     events = shot.events
@@ -90,15 +92,27 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
             return None  # a pocket, a ball off the table: the general way
     if early and contacts:
         return None  # the red toppled a pin (8.1): a fault
-    # the faults of a shot in a row (checks.no_cushion_twice, checks.three_reds)
-    if toppled:
-        if cushions == 0 and b.no_cushion >= 1 and b.cushions_seen:
-            return None
-    elif b.no_pin_shots >= 2:
-        return None
+    n = len(toppled)
+    if n and rest.positions:
+        return None  # a pin a ball may keep off its spot (8.3, kegle.pin-blocked): the general way
     carambole = red_white >= 2
+    # the referee's calls the decision reads (``verdict.find_faults``): the carambole, the fouls;
+    # the others act before it (``hands``, ``replay``) or after it (``KegleEngine.resolve``)
+    faults: list[str] = []
+    for c in shot.calls:
+        if c.call == "carom":
+            carambole = True
+        elif c.call == "foul" and c.foul in BY_ID and c.foul not in faults:
+            faults.append(c.foul)  # type: ignore[arg-type]
+    # the faults of shots in a row (checks.no_cushion_twice, checks.three_reds)
+    if n:
+        if cushions == 0 and b.no_cushion >= 1 and b.cushions_seen and NO_CUSHION not in faults:
+            faults.append(NO_CUSHION)
+    elif b.no_pin_shots >= 2 and THREE_REDS not in faults:
+        faults.append(THREE_REDS)
     p = shot.player or before.at_table or "p1"
     i = 0 if p == "p1" else 1
+    opp = "p2" if i == 0 else "p1"
     t = rest.t
     # the series as the shot opens it (``verdict.opened``)
     series, starts = b.series, b.series_starts
@@ -112,36 +126,51 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
             starts = (starts[0], Trail.plus(starts[1], b.points[1]))
     else:
         run, shots = b.run, b.shots
-    # what it scores (checks.shot_points) and says (``verdict.score_shot``)
-    n = len(toppled)
-    points = PIN_POINTS * n + (CARAMBOLE_POINTS if carambole else 0)
     pins = tuple(toppled)
     rulings: list[Ruling] = []
-    if n:
-        rulings.append(Ruling(t=t, rule="kegle.pin", player=p,
-                              data=(("pins", toppled), ("points", PIN_POINTS * n))))
-    if carambole:
-        rulings.append(Ruling(t=t, rule="kegle.carambole", player=p, data=(("points", CARAMBOLE_POINTS),)))
-    total = b.points[i] + points
-    missing = b.distance[i] - total
     announced = b.announced
     announcements: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
-    if 0 < missing <= ANNOUNCE_UNDER and not announced[i]:  # checks.announces_remaining
-        said = (("remaining", missing),)
-        rulings.append(Ruling(t=t, rule="kegle.announce.remaining", player=p, data=said))
-        announcements = ((_ANNOUNCE, said),)
-        announced = (True, announced[1]) if i == 0 else (announced[0], True)
-    run += points
-    scores = (total, b.points[1]) if i == 0 else (b.points[0], total)
-    lastshot = LastShot(player=p, pins=pins, carambole=carambole, cushions=cushions, points=points, faults=())
-    if points:
-        if missing <= 0:
-            return None  # the distance reached (checks.distance_reached): the general way
+    outlay = red_in_hand = None
+    scores = b.points
+    if faults:  # the faulty shot scores nothing; the series is over (``verdict.end_series``)
+        rulings.extend([Ruling(t=t, rule=f, player=p) for f in faults])
+        if any(BY_ID[f].then.outlay for f in faults):
+            rulings.append(Ruling(t=t, rule="kegle.outlay", player=opp))
+            outlay = opp
+        if any(BY_ID[f].then.red_in_hand for f in faults):
+            rulings.append(Ruling(t=t, rule="kegle.red-in-hand", player=opp))
+            red_in_hand = opp
+        lastshot = LastShot(player=p, pins=pins, carambole=carambole, cushions=cushions, points=0,
+                            faults=tuple(faults))
+        points = 0
+    else:  # what it scores (checks.shot_points) and says (``verdict.score_shot``)
+        points = PIN_POINTS * n + (CARAMBOLE_POINTS if carambole else 0)
+        if n:
+            rulings.append(Ruling(t=t, rule="kegle.pin", player=p,
+                                  data=(("pins", toppled), ("points", PIN_POINTS * n))))
+        if carambole:
+            rulings.append(Ruling(t=t, rule="kegle.carambole", player=p,
+                                  data=(("points", CARAMBOLE_POINTS),)))
+        total = scores[i] + points
+        missing = b.distance[i] - total
+        if 0 < missing <= ANNOUNCE_UNDER and not announced[i]:  # checks.announces_remaining
+            said = (("remaining", missing),)
+            rulings.append(Ruling(t=t, rule="kegle.announce.remaining", player=p, data=said))
+            announcements = ((_ANNOUNCE, said),)
+            announced = (True, announced[1]) if i == 0 else (announced[0], True)
+        run += points
+        if points:
+            scores = (total, scores[1]) if i == 0 else (scores[0], total)
+            if missing <= 0:
+                return None  # the distance reached (checks.distance_reached): the general way
+        lastshot = LastShot(player=p, pins=pins, carambole=carambole, cushions=cushions, points=points,
+                            faults=())
+    if points:  # the series goes on (checks.series_goes_on)
         at_table = p
         shots += 1
         no_pin_shots = 0 if n else b.no_pin_shots + 1
         no_cushion = (b.no_cushion + 1 if cushions == 0 else 0) if n else 0
-    else:  # the series is over (checks.series_goes_on), with no fault (``verdict.end_series``)
+    else:  # the series is over (``verdict.end_series``)
         reached = (scores[0] >= b.distance[0], scores[1] >= b.distance[1])
         if p != b.first and series[0] == series[1] and (reached[0] or reached[1]):
             return None  # checks.same_series_over: the match is over
@@ -149,12 +178,13 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
             return None  # checks.last_series_due
         if not b.break_taken and 2 * scores[i] >= b.distance[i]:
             return None  # checks.break_due
-        rulings.append(Ruling(t=t, rule="kegle.series", player=p, data=(("run", run),)))
-        at_table = "p2" if i == 0 else "p1"
+        if not faults:
+            rulings.append(Ruling(t=t, rule="kegle.series", player=p, data=(("run", run),)))
+        at_table = opp
         shots = no_pin_shots = no_cushion = 0
     score = replace(
         b, series=series, series_starts=starts, run=run, shots=shots, break_due=False,
-        announcements=announcements, outlay=None, red_in_hand=None,
+        announcements=announcements, outlay=outlay, red_in_hand=red_in_hand,
         pins_down=pinset(frozenset(toppled)) if n else NO_PINS, blocked=NO_PINS, blocked_red=NO_PINS,
         cushions_seen=b.cushions_seen or cushions > 0, points=scores, no_pin_shots=no_pin_shots,
         no_cushion=no_cushion, last=lastshot, announced=announced,
