@@ -47,7 +47,8 @@ def _played(cushions: list[int], contacts: int, pins: list[int], early: bool) ->
     return out + falls
 
 
-played = st.builds(_played, st.one_of(st.just([]), st.lists(st.integers(1, 4), max_size=3)), st.integers(0, 2),
+played = st.builds(_played, st.one_of(st.just([]), st.lists(st.integers(1, 4), max_size=3)),
+                   st.integers(0, 2),
                    st.lists(st.integers(1, 5), max_size=3), st.sampled_from([False, False, False, True]))
 events = st.one_of(played, played, played, st.lists(sensor, max_size=6))
 # a ball keeps a pin off its spot
