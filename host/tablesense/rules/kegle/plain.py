@@ -5,7 +5,8 @@ has touched a white, the rest; no pocket, no ball off the table, nothing settlin
 rest, every pin standing before the shot. Such a shot's decision is a few sums: the pins and
 the carambole scored (``kegle.pin``, ``kegle.carambole``; a ``carom`` call counts it too),
 the "N remaining" announcement (``kegle.announce.remaining``), the series going on or ending
-(``kegle.series``), or a fault the referee called (``foul``) or that shots in a row make
+(``kegle.series``), the pins a ball keeps off their spot at the rest (``kegle.pin-blocked``,
+read from the rest's positions), or a fault the referee called (``foul``) or that shots in a row make
 (``kegle.fault.no-cushion``, ``kegle.fault.three-reds``), with what it costs (new outlay,
 red in hand). ``plain_shot`` reads the events once, keeps those sums as it goes, and writes
 the next score in one copy (``msgspec.structs.replace``), where the general decision
@@ -17,11 +18,10 @@ plain or whose decision is more than those sums: an event out of ``t`` order, a 
 ball off the table, a white struck, a pin naming what toppled it or standing up again in
 the shot, a pin falling before the red touched a white on a table that reports contacts
 (``kegle.fault.red-topples-pin``), a named white, a pin down or excused before the shot
-(``kegle.fault.pins-not-up``, ``kegle.pin-blocked``), rest positions with a pin down, a late
-settle; and a shot that reaches the distance, or ends a series that ends the match, starts
-the last series or is the break (``checks.same_series_over``, ``checks.last_series_due``,
-``checks.break_due``). Where it answers, its state is the one ``verdict.settle_general``
-gives (tests/rules/kegle/test_kegle_plain_shot.py holds the two to it over made-up matches:
+(``kegle.fault.pins-not-up``, ``kegle.pin-blocked``), a late settle; and a shot that reaches
+the distance, or ends a series that ends the match, starts the last series or is the break
+(``checks.same_series_over``, ``checks.last_series_due``, ``checks.break_due``). Where it
+answers, its state is the one ``verdict.settle_general`` gives (tests/rules/kegle/test_kegle_plain_shot.py holds the two to it over made-up matches:
 pins, holes, a strike sensor or none, fouls and other calls, positions, undo).
 """
 
@@ -33,6 +33,7 @@ from ...events import Contact, Cushion, Pin, Strike
 from ..records import Ruling
 from ..ruling_log import Trail
 from ..shot_engine import ShotRecord
+from . import geometry as geo
 from .checks import ANNOUNCE_UNDER, CARAMBOLE_POINTS, PIN_POINTS
 from .fouls import BY_ID, NO_CUSHION, THREE_REDS
 from .state import NO_PINS, KegleState, LastShot, pinset
@@ -93,8 +94,16 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
     if early and contacts:
         return None  # the red toppled a pin (8.1): a fault
     n = len(toppled)
-    if n and rest.positions:
-        return None  # a pin a ball may keep off its spot (8.3, kegle.pin-blocked): the general way
+    p = shot.player or before.at_table or "p1"
+    t = rest.t
+    rulings: list[Ruling] = []
+    blocked = blocked_red = NO_PINS
+    if n and rest.positions:  # 8.3: a pin a ball keeps off its spot (``verdict.blocked_by_balls``)
+        found, by_red = geo.blocked_pins(rest.positions, sorted(toppled))
+        if found:
+            rulings.extend([Ruling(t=t, rule="kegle.pin-blocked", player=None, data=(("pin", pin),))
+                            for pin in found])
+            blocked, blocked_red = pinset(frozenset(found)), pinset(frozenset(by_red))
     carambole = red_white >= 2
     # the referee's calls the decision reads (``verdict.find_faults``): the carambole, the fouls;
     # the others act before it (``hands``, ``replay``) or after it (``KegleEngine.resolve``)
@@ -110,10 +119,8 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
             faults.append(NO_CUSHION)
     elif b.no_pin_shots >= 2 and THREE_REDS not in faults:
         faults.append(THREE_REDS)
-    p = shot.player or before.at_table or "p1"
     i = 0 if p == "p1" else 1
     opp = "p2" if i == 0 else "p1"
-    t = rest.t
     # the series as the shot opens it (``verdict.opened``)
     series, starts = b.series, b.series_starts
     if b.shots == 0:
@@ -127,7 +134,6 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
     else:
         run, shots = b.run, b.shots
     pins = tuple(toppled)
-    rulings: list[Ruling] = []
     announced = b.announced
     announcements: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
     outlay = red_in_hand = None
@@ -185,7 +191,7 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
     score = replace(
         b, series=series, series_starts=starts, run=run, shots=shots, break_due=False,
         announcements=announcements, outlay=outlay, red_in_hand=red_in_hand,
-        pins_down=pinset(frozenset(toppled)) if n else NO_PINS, blocked=NO_PINS, blocked_red=NO_PINS,
+        pins_down=pinset(frozenset(toppled)) if n else NO_PINS, blocked=blocked, blocked_red=blocked_red,
         cushions_seen=b.cushions_seen or cushions > 0, points=scores, no_pin_shots=no_pin_shots,
         no_cushion=no_cushion, last=lastshot, announced=announced,
     )
