@@ -21,8 +21,9 @@ the shot, a pin falling before the red touched a white on a table that reports c
 (``kegle.fault.pins-not-up``, ``kegle.pin-blocked``), a late settle; and a shot that reaches
 the distance, or ends a series that ends the match, starts the last series or is the break
 (``checks.same_series_over``, ``checks.last_series_due``, ``checks.break_due``). Where it
-answers, its state is the one ``verdict.settle_general`` gives (tests/rules/kegle/test_kegle_plain_shot.py holds the two to it over made-up matches:
-pins, holes, a strike sensor or none, fouls and other calls, positions, undo).
+answers, its state is the one ``verdict.settle_general`` gives
+(tests/rules/kegle/test_kegle_plain_shot.py holds the two to it over made-up matches: pins,
+holes, a strike sensor or none, fouls and other calls, positions, undo).
 """
 
 from __future__ import annotations
