@@ -6,7 +6,8 @@ log bench/replay_speed.py uses). In the same run, CPU time of this process, best
 - ``json.loads`` of the lines (the anchor);
 - the whole replay (``Replay.feed_lines``, parsing included);
 - the engine's own work, each call made again on the arguments the replay gave it:
-  ``verdict.settle`` (a shot's decision at its rest), ``KegleEngine.incident`` (a pin put
+  ``verdict.settle`` (a shot's decision at its rest; how many of the shots are plain, decided in
+  one pass by ``plain.plain_shot``), ``KegleEngine.incident`` (a pin put
   up, between shots), ``KegleEngine.check`` (every sensor event);
 - the rest: the replay less those, i.e. parsing, the shot cut and the shot stage
   (``rules/shot_engine.py``) and the replay's loop, with its ratio to ``json.loads``: the
@@ -106,6 +107,13 @@ def main(argv: list[str] | None = None) -> int:
               f"{took / calls * 1e6:5.2f} us")
     rest = whole - engine_s
     print(f"  the engine, in all    {engine_s * 1e3:7.0f} ms  ({engine_s / whole:.0%} of the replay)")
+    try:  # a tree with the one-pass decision of a plain shot (rules/kegle/plain.py)
+        from tablesense.rules.kegle.plain import plain_shot
+    except ImportError:
+        pass
+    else:
+        plain = sum(1 for b, s in settles if plain_shot(b, s) is not None)
+        print(f"  of the shots, plain   {plain:7,} of {len(settles):,} (decided in one pass)")
     print(f"  the rest              {rest * 1e3:7.0f} ms  (parsing, cut, shot stage, replay loop: "
           f"{anchor / rest:.2f}x json.loads with a free engine)")
     return 0

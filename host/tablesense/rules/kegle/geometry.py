@@ -28,7 +28,8 @@ foot string the foot kitchen. The middle line (x = LENGTH/2) divides the halves.
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Iterable, Mapping
+from typing import Any, Final
 
 #: playing surface inside the cushion noses
 LENGTH: Final = 2.24
@@ -129,3 +130,26 @@ def blocks_pin(ball: tuple[float, float], pin: int) -> bool:
     dx, dy = ball[0] - px, ball[1] - py
     clear = BALL_RADIUS + PIN_HEAD_DIAMETER / 2
     return dx * dx + dy * dy < clear * clear
+
+
+def ball_points(value: Any) -> list[tuple[float, float]]:
+    """The points of a rest ``positions`` value: ``[x, y]``, ``[[x, y], ...]`` or ``[]``."""
+    if not isinstance(value, list) or not value:
+        return []
+    points = value if isinstance(value[0], list) else [value]
+    return [(float(p[0]), float(p[1])) for p in points if isinstance(p, list) and len(p) == 2]
+
+
+def blocked_pins(positions: Mapping[str, Any], pins: Iterable[int]) -> tuple[list[int], list[int]]:
+    """Rule 8.3: of ``pins`` (in their order), those a ball at rest keeps off their spot (rest
+    ``positions``), and of those the ones only a red lies on."""
+    balls = [(name, xy) for name, at in positions.items() for xy in ball_points(at)]
+    blocked: list[int] = []
+    by_red: list[int] = []
+    for pin in pins:
+        on = [name for name, xy in balls if blocks_pin(xy, pin)]
+        if on:
+            blocked.append(pin)
+            if all(name.startswith("red") for name in on):
+                by_red.append(pin)
+    return blocked, by_red

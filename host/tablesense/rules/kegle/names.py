@@ -106,8 +106,21 @@ class KegleVocabulary(Vocabulary):
     def lookup(self, kind: str, name: str) -> str | None:
         if kind != "fouls":
             return super().lookup(kind, name)
+        try:
+            return _FOUND[name]  # a name read before (a match's referee writes a few, often)
+        except KeyError:
+            pass
         key = fault_key(name)
-        return _FAULT_INDEX.get(key) or (_by_key_words(key) if key else None)
+        found = _FAULT_INDEX.get(key) or (_by_key_words(key) if key else None)
+        if len(_FOUND) < _FOUND_MAX:
+            _FOUND[name] = found
+        return found
+
+
+#: fault names as written -> their id (or None), read once: ``fault_key`` normalises Unicode
+#: and runs a regular expression, and every call is read twice (``play`` looks for an undo)
+_FOUND: dict[str, str | None] = {}
+_FOUND_MAX = 4096
 
 
 VOCABULARY = KegleVocabulary(

@@ -39,6 +39,7 @@ from .fouls import (
     Cost,
 )
 from .names import POCKET_OPTIONS, pocket_ball
+from .plain import plain_shot
 from .shot import ShotFacts, read_shot
 from .state import NO_PINS, KegleState, LastShot, Score, pinset
 
@@ -133,7 +134,14 @@ def live(before: KegleState, shot: ShotRecord) -> KegleState:
 
 
 def settle(before: KegleState, shot: ShotRecord) -> KegleState:
-    """The state after the complete ``shot`` played from ``before`` (pure)."""
+    """The state after the complete ``shot`` played from ``before`` (pure): a plain shot's in one
+    pass (``plain.plain_shot``), any other's the general way (``settle_general``)."""
+    settled = plain_shot(before, shot)
+    return settle_general(before, shot) if settled is None else settled
+
+
+def settle_general(before: KegleState, shot: ShotRecord) -> KegleState:
+    """The state after the complete ``shot`` played from ``before``, every check asked (pure)."""
     rest = shot.rest
     assert rest is not None
     p = shot.player or before.at_table or "p1"
@@ -279,17 +287,9 @@ def end_series(v: Verdict, t: float, p: str, faults: list[Fault[Cost]]) -> None:
         v.announce("kegle.break:announce")
 
 
-def _where(value: Any) -> list[tuple[float, float]]:
-    """The points of a rest ``positions`` value: ``[x, y]``, ``[[x, y], ...]`` or ``[]``."""
-    if not isinstance(value, list) or not value:
-        return []
-    points = value if isinstance(value[0], list) else [value]
-    return [(float(p[0]), float(p[1])) for p in points if isinstance(p, list) and len(p) == 2]
-
-
 def _balls(positions: dict[str, Any], prefix: str) -> list[tuple[float, float]]:
     """Where the balls named ``prefix`` lie (``white`` also finds ``white1``, ``white_2``...)."""
-    return [xy for name, at in positions.items() if name.startswith(prefix) for xy in _where(at)]
+    return [xy for name, at in positions.items() if name.startswith(prefix) for xy in geo.ball_points(at)]
 
 
 def blocked_by_balls(v: Verdict, t: float, positions: dict[str, Any], was: frozenset[int] = NO_PINS) -> None:
@@ -298,18 +298,11 @@ def blocked_by_balls(v: Verdict, t: float, positions: dict[str, Any], was: froze
     sc = v.score
     if not positions or not sc.pins_down:
         return
-    blocked = set(sc.blocked)
-    by_red: set[int] = set()
-    balls = [(name, xy) for name, at in positions.items() for xy in _where(at)]
-    for pin in sorted(sc.pins_down - blocked):
-        on = [name for name, xy in balls if geo.blocks_pin(xy, pin)]
-        if on:
-            blocked.add(pin)
-            if all(name.startswith("red") for name in on):
-                by_red.add(pin)
-            if pin not in was:
-                v.rule(t, "kegle.pin-blocked", None, pin=pin)
-    v.score = replace(sc, blocked=pinset(blocked), blocked_red=pinset(by_red))
+    found, by_red = geo.blocked_pins(positions, sorted(sc.pins_down - sc.blocked))
+    for pin in found:
+        if pin not in was:
+            v.rule(t, "kegle.pin-blocked", None, pin=pin)
+    v.score = replace(sc, blocked=pinset(sc.blocked | set(found)), blocked_red=pinset(set(by_red)))
 
 
 def white_spot(positions: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,200 @@
+"""The plain keglebillard shot, decided in one pass: ``plain_shot(before, shot)``.
+
+Most shots of a match are plain: a strike, cushions, contacts, pins falling after the red
+has touched a white, the rest; no pocket, no ball off the table, nothing settling after the
+rest, every pin standing before the shot. Such a shot's decision is a few sums: the pins and
+the carambole scored (``kegle.pin``, ``kegle.carambole``; a ``carom`` call counts it too),
+the "N remaining" announcement (``kegle.announce.remaining``), the series going on or ending
+(``kegle.series``), the pins a ball keeps off their spot at the rest (``kegle.pin-blocked``,
+read from the rest's positions), or a fault the referee called (``foul``) or that shots in a row make
+(``kegle.fault.no-cushion``, ``kegle.fault.three-reds``), with what it costs (new outlay,
+red in hand). ``plain_shot`` reads the events once, keeps those sums as it goes, and writes
+the next score in one copy (``msgspec.structs.replace``), where the general decision
+(``verdict.settle_general``) reads the shot's facts (``shot.read_shot``), asks every named
+check of ``checks`` and copies the score three to five times.
+
+It answers None, and ``verdict.settle`` decides the general way, for a shot that is not
+plain or whose decision is more than those sums: an event out of ``t`` order, a pocket, a
+ball off the table, a white struck, a pin naming what toppled it or standing up again in
+the shot, a pin falling before the red touched a white on a table that reports contacts
+(``kegle.fault.red-topples-pin``), a named white, a pin down or excused before the shot
+(``kegle.fault.pins-not-up``, ``kegle.pin-blocked``), a late settle; and a shot that reaches
+the distance, or ends a series that ends the match, starts the last series or is the break
+(``checks.same_series_over``, ``checks.last_series_due``, ``checks.break_due``). Where it
+answers, its state is the one ``verdict.settle_general`` gives
+(tests/rules/kegle/test_kegle_plain_shot.py holds the two to it over made-up matches: pins,
+holes, a strike sensor or none, fouls and other calls, positions, undo).
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from ...events import Contact, Cushion, Pin, Strike
+from ..records import Ruling
+from ..ruling_log import Trail
+from ..shot_engine import ShotRecord
+from . import geometry as geo
+from .checks import ANNOUNCE_UNDER, CARAMBOLE_POINTS, PIN_POINTS
+from .fouls import BY_ID, NO_CUSHION, THREE_REDS
+from .state import NO_PINS, KegleState, LastShot, pinset
+
+replace = msgspec.structs.replace
+
+_RED_THEN_WHITE = ("red", "white")
+_WHITE_THEN_RED = ("white", "red")
+_RED_WHITE = frozenset(_RED_THEN_WHITE)
+_ANNOUNCE = "kegle.announce.remaining:announce"
+
+
+def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
+    """The state after the complete ``shot`` played from ``before`` when the shot is plain (see
+    the module), else None (pure)."""
+    rest = shot.rest
+    if rest is None or shot.late:
+        return None
+    b = before.score
+    events = shot.events
+    if b.pin_ups and events and (b.pins_down or b.blocked):
+        return None  # a pin down or excused before the shot (pins-not-up, 8.3): the general way
+    # the shot's facts (``shot.read_shot``), in one pass, every pin standing before it
+    toppled: list[int] = []
+    cushions = 0
+    red_white = 0
+    contacts = False
+    early = False  # a pin fell before the red touched a white
+    last = float("-inf")
+    for e in events:
+        t = e.t
+        if t < last:
+            return None  # read in ``t`` order: the general way
+        last = t
+        kind = type(e)
+        if kind is Cushion:
+            cushions += 1
+        elif kind is Contact:
+            if e.extra:
+                return None  # a named white (``white``): the general way
+            contacts = True
+            balls = e.balls  # type: ignore[attr-defined]
+            if balls == _RED_THEN_WHITE or balls == _WHITE_THEN_RED or frozenset(balls) == _RED_WHITE:
+                red_white += 1
+        elif kind is Pin:
+            if e.extra or e.state != "down":  # type: ignore[attr-defined]
+                return None  # a toppler named, or a pin up again in the shot (8.2)
+            pin = e.pin  # type: ignore[attr-defined]
+            if pin not in toppled:
+                toppled.append(pin)
+                if red_white == 0:
+                    early = True
+        elif kind is Strike:
+            if e.ball == "white":  # type: ignore[attr-defined]
+                return None  # kegle.fault.touch
+        else:
+            return None  # a pocket, a ball off the table: the general way
+    if early and contacts:
+        return None  # the red toppled a pin (8.1): a fault
+    n = len(toppled)
+    p = shot.player or before.at_table or "p1"
+    t = rest.t
+    rulings: list[Ruling] = []
+    blocked = blocked_red = NO_PINS
+    if n and rest.positions:  # 8.3: a pin a ball keeps off its spot (``verdict.blocked_by_balls``)
+        found, by_red = geo.blocked_pins(rest.positions, sorted(toppled))
+        if found:
+            rulings.extend([Ruling(t=t, rule="kegle.pin-blocked", player=None, data=(("pin", pin),))
+                            for pin in found])
+            blocked, blocked_red = pinset(frozenset(found)), pinset(frozenset(by_red))
+    carambole = red_white >= 2
+    # the referee's calls the decision reads (``verdict.find_faults``): the carambole, the fouls;
+    # the others act before it (``hands``, ``replay``) or after it (``KegleEngine.resolve``)
+    faults: list[str] = []
+    for c in shot.calls:
+        if c.call == "carom":
+            carambole = True
+        elif c.call == "foul" and c.foul in BY_ID and c.foul not in faults:
+            faults.append(c.foul)  # type: ignore[arg-type]
+    # the faults of shots in a row (checks.no_cushion_twice, checks.three_reds)
+    if n:
+        if cushions == 0 and b.no_cushion >= 1 and b.cushions_seen and NO_CUSHION not in faults:
+            faults.append(NO_CUSHION)
+    elif b.no_pin_shots >= 2 and THREE_REDS not in faults:
+        faults.append(THREE_REDS)
+    i = 0 if p == "p1" else 1
+    opp = "p2" if i == 0 else "p1"
+    # the series as the shot opens it (``verdict.opened``)
+    series, starts = b.series, b.series_starts
+    if b.shots == 0:
+        run, shots = 0, 0
+        if i == 0:
+            series = (series[0] + 1, series[1])
+            starts = (Trail.plus(starts[0], b.points[0]), starts[1])
+        else:
+            series = (series[0], series[1] + 1)
+            starts = (starts[0], Trail.plus(starts[1], b.points[1]))
+    else:
+        run, shots = b.run, b.shots
+    pins = tuple(toppled)
+    announced = b.announced
+    announcements: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
+    outlay = red_in_hand = None
+    scores = b.points
+    if faults:  # the faulty shot scores nothing; the series is over (``verdict.end_series``)
+        rulings.extend([Ruling(t=t, rule=f, player=p) for f in faults])
+        if any(BY_ID[f].then.outlay for f in faults):
+            rulings.append(Ruling(t=t, rule="kegle.outlay", player=opp))
+            outlay = opp
+        if any(BY_ID[f].then.red_in_hand for f in faults):
+            rulings.append(Ruling(t=t, rule="kegle.red-in-hand", player=opp))
+            red_in_hand = opp
+        lastshot = LastShot(player=p, pins=pins, carambole=carambole, cushions=cushions, points=0,
+                            faults=tuple(faults))
+        points = 0
+    else:  # what it scores (checks.shot_points) and says (``verdict.score_shot``)
+        points = PIN_POINTS * n + (CARAMBOLE_POINTS if carambole else 0)
+        if n:
+            rulings.append(Ruling(t=t, rule="kegle.pin", player=p,
+                                  data=(("pins", toppled), ("points", PIN_POINTS * n))))
+        if carambole:
+            rulings.append(Ruling(t=t, rule="kegle.carambole", player=p,
+                                  data=(("points", CARAMBOLE_POINTS),)))
+        total = scores[i] + points
+        missing = b.distance[i] - total
+        if 0 < missing <= ANNOUNCE_UNDER and not announced[i]:  # checks.announces_remaining
+            said = (("remaining", missing),)
+            rulings.append(Ruling(t=t, rule="kegle.announce.remaining", player=p, data=said))
+            announcements = ((_ANNOUNCE, said),)
+            announced = (True, announced[1]) if i == 0 else (announced[0], True)
+        run += points
+        if points:
+            scores = (total, scores[1]) if i == 0 else (scores[0], total)
+            if missing <= 0:
+                return None  # the distance reached (checks.distance_reached): the general way
+        lastshot = LastShot(player=p, pins=pins, carambole=carambole, cushions=cushions, points=points,
+                            faults=())
+    if points:  # the series goes on (checks.series_goes_on)
+        at_table = p
+        shots += 1
+        no_pin_shots = 0 if n else b.no_pin_shots + 1
+        no_cushion = (b.no_cushion + 1 if cushions == 0 else 0) if n else 0
+    else:  # the series is over (``verdict.end_series``)
+        reached = (scores[0] >= b.distance[0], scores[1] >= b.distance[1])
+        if p != b.first and series[0] == series[1] and (reached[0] or reached[1]):
+            return None  # checks.same_series_over: the match is over
+        if p == b.first and reached[i] and not b.last_series:
+            return None  # checks.last_series_due
+        if not b.break_taken and 2 * scores[i] >= b.distance[i]:
+            return None  # checks.break_due
+        if not faults:
+            rulings.append(Ruling(t=t, rule="kegle.series", player=p, data=(("run", run),)))
+        at_table = opp
+        shots = no_pin_shots = no_cushion = 0
+    score = replace(
+        b, series=series, series_starts=starts, run=run, shots=shots, break_due=False,
+        announcements=announcements, outlay=outlay, red_in_hand=red_in_hand,
+        pins_down=pinset(frozenset(toppled)) if n else NO_PINS, blocked=blocked, blocked_red=blocked_red,
+        cushions_seen=b.cushions_seen or cushions > 0, points=scores, no_pin_shots=no_pin_shots,
+        no_cushion=no_cushion, last=lastshot, announced=announced,
+    )
+    return replace(before, score=score, rulings=before.rulings + tuple(rulings), at_table=at_table,
+                   questions=())
