@@ -62,7 +62,7 @@ EDGES = [
     '{"t": 0, "type": "setup", "game": "kegle", "players": {"p1": "Ann", "p2": "Bob"}, "distance": 100}',
     '{"t": 0, "type": "setup", "game": "kegle", "players": {"p1": "Ann", "p2": "Bob"}, "distance": 1.0}',
     '{"t": 0, "type": "setup", "game": "kegle", "players": {"p1": "Ann", "p2": "Bob"}, "distance": true}',
-    '{"t": 0, "type": "setup", "game": "carom", "players": {"p1": "Ann", "p2": "Bob"}, "discipline": "Libre"}',
+    '{"t": 0, "type": "setup", "game": "carom", "players": {"p1": "Ann", "p2": "Bob"}, "discipline": "Lib"}',
     '{"t": 0, "type": "setup", "game": "carom", "players": {"p1": "Ann", "p2": "Bob"},'
     ' "discipline": "3-banden"}',
     '{"t": 0, "type": "setup", "game": "carom", "players": {"p1": "Ann", "p2": "Bob"}, "targets": {}}',
