@@ -207,6 +207,31 @@ def _unpacker() -> msgspec.msgpack.Decoder[list[Event]]:
     return msgspec.msgpack.Decoder(list[kinds])  # type: ignore[valid-type]
 
 
+#: ``canonical``'s memory: (the vocabulary's id, the call's ``call``, ``foul``, ``ball``) -> the
+#: vocabulary and the canonical names (None: the call is canonical already)
+_CANONICAL: dict[tuple[int, str, Any, Any], tuple[Vocabulary, tuple[str, Any, Any] | None]] = {}
+_CANONICAL_MAX = 4096
+
+
+def canonical(vocab: Vocabulary, call: Call) -> Call:
+    """``canonical_call(vocab, call)``, its names looked up once per vocabulary: a referee's
+    calls are a few names written the same way over and over (a vocabulary is immutable,
+    and the names it changes are ``call``, ``foul`` and ``ball`` only)."""
+    key = (id(vocab), call.call, call.foul, call.ball)
+    found = _CANONICAL.get(key)
+    if found is None or found[0] is not vocab:
+        new = canonical_call(vocab, call)
+        names = None if new is call else (new.call, new.foul, new.ball)
+        if len(_CANONICAL) >= _CANONICAL_MAX:
+            _CANONICAL.clear()
+        _CANONICAL[key] = (vocab, names)
+        return new
+    names = found[1]
+    if names is None:
+        return call
+    return replace(call, call=names[0], foul=names[1], ball=names[2])
+
+
 def _shallow(state: MatchState, slack: int | None = None) -> MatchState:
     """``state`` with its chain of states before shots (``before``) cut to ``BEFORE_DEPTH``
     once it is ``slack`` more than that (default: ``BEFORE_DEPTH``; copies of the states above
@@ -567,7 +592,7 @@ class ShotEngine(Generic[S]):
         new = self.apply(state, event)
         if new is state:
             return state
-        if type(event) is Call and canonical_call(self.vocabulary(state), event).call == "undo":
+        if type(event) is Call and canonical(self.vocabulary(state), event).call == "undo":
             return new  # the state undone to, with its own events since its base
         base, since = state.base, state.since
         checkpoint = new.checkpoint
@@ -690,7 +715,7 @@ class ShotEngine(Generic[S]):
                        checkpoint=now.checkpoint if checkpoint is ... else checkpoint)
 
     def _call(self, state: S, event: Call) -> S:
-        event = canonical_call(self.vocabulary(state), event)  # the input edge: canonical ids only
+        event = canonical(self.vocabulary(state), event)  # the input edge: canonical ids only
         if event.call == "undo":
             back = state.checkpoint
             if back is None:
