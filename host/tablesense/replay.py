@@ -25,7 +25,7 @@ import msgspec
 
 from .corrections import dropped, voided_range
 from .errors import BadEvent, TablesenseError
-from .events import Event, Setup, parse_line, parse_lines
+from .events import Event, Rest, Setup, parse_line, parse_lines
 from .log_checks import MAX_ECHO, MAX_MESSAGE, TimeOrder, clip
 from .rules import MatchState, ShotEngine, find_engine
 from .rules.shot_engine import KEEP_EVERY, SHOT_KINDS
@@ -178,7 +178,12 @@ class Replay:
         played = history is None
         gathered: list[Event] = []
         engine, room = self.engine, self._room(played)  # room: how many more may be gathered (0: no shot)
-        for (n, text), pre in zip(chunk, parsed):
+        last = len(chunk) - 1
+        skip = False  # the line was taken with the one before it (``whole``)
+        for k, ((n, text), pre) in enumerate(zip(chunk, parsed)):
+            if skip:
+                skip = False
+                continue
             if room > 0 and type(pre) in SHOT_KINDS and (not guard or text.isascii()):
                 try:
                     gathered.append(engine.admit(self.state, gathered, pre))  # type: ignore[union-attr, arg-type]
@@ -205,6 +210,29 @@ class Replay:
                 gathered = []
             if pre is None and text.isspace():  # a blank line (``counted_lines`` lets them by)
                 continue
+            if (not played and k < last and type(parsed[k + 1]) is Rest and type(pre) in SHOT_KINDS
+                    and self.engine is not None
+                    and (not guard or (text.isascii() and chunk[k + 1][1].isascii()))):
+                rest: Rest = parsed[k + 1]  # type: ignore[assignment]
+                try:  # a shot of one event and its rest, at once (``ShotEngine.whole``)
+                    new = self.engine.whole(self.state, pre, rest)  # type: ignore[arg-type]
+                except Exception:  # refused: the slow way below says why, as ever
+                    new = None
+                if new is not None:
+                    self.state = new
+                    floor = order.floor
+                    if floor is not None and pre.t < floor:  # type: ignore[union-attr]
+                        late = self.timed(pre, n)  # type: ignore[arg-type]
+                        if late is not None and on_error is not None:
+                            on_error(late)
+                    late = self.timed(rest, chunk[k + 1][0])  # a shot ended: the slow way
+                    if late is not None and on_error is not None:
+                        on_error(late)
+                    self.events += 2
+                    if self.events % TRIM_EVERY < 2:  # (``history`` is not None: not ``played``)
+                        trim_history(new, history)  # type: ignore[arg-type]
+                    skip = True
+                    continue
             try:
                 if guard and not text.isascii() and (bad := text_problem(text)) is not None:
                     raise BadEvent(bad)

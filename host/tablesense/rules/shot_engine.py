@@ -485,6 +485,36 @@ class ShotEngine(Generic[S]):
             since = Trace([[*since, *events], None], len(since) + len(events))
         return replace(state, shot=replace(shot, events=grown), cut=cut, since=since)
 
+    def whole(self, state: S, first: Event, rest: Rest) -> S | None:
+        """The state after a shot of one event: ``first`` opens it, ``rest`` (the next line)
+        ends it; the same state as ``apply`` of each in turn gives, made without the state
+        between them (which nothing after the rest links to). None where it would not be that
+        plain case (a shot already open, events held or the match over, ``first`` no shot's
+        opening) or where the engine has checks of its own at its ``apply`` and does not say
+        how (``apply`` of each then; it may raise where ``apply`` would)."""
+        if type(self).apply is not ShotEngine.apply:
+            return None
+        return self._whole(state, first, rest)
+
+    def _whole(self, state: S, first: Event, rest: Rest) -> S | None:
+        """``whole`` after the engine's own checks of ``first`` and ``rest``."""
+        if state.in_shot or state.held or state.ended is not None:
+            return None
+        self.check(first)
+        role, cut = state.cut.feed(first)
+        if role is not R_OPEN or self.not_a_shot(state, first):
+            return None
+        self.check(rest)
+        role, cut = cut.feed(rest)
+        if role is not R_REST:
+            return None
+        before = self.close(state) if state.shot is not None else state
+        shot = ShotRecord(player=before.at_table, events=(first,), rest=rest)
+        strikes = cut.strikes or cut.strike_sensor
+        if self.pins or (strikes and self.drops):
+            before, shot = self._before_shot(before, shot, strikes)
+        return self._resolved(before, shot, state, cut=cut, in_shot=False, checkpoint=state)
+
     @staticmethod
     def room(state: MatchState, played: bool = False) -> int:
         """How many events ``gather`` may take into ``state`` (``played``: as ``play``, which

@@ -99,6 +99,14 @@ class GolfEngine(ShotEngine[GolfState]):
                 check(state, event)
         return event
 
+    def whole(self, state: GolfState, first: Event, rest: Rest) -> GolfState | None:
+        """``ShotEngine.whole`` after ``apply``'s checks of ``first`` (a state between shots: the
+        ball's name); the rest ends a shot in progress, which is never the lay-out."""
+        check = _CHECKS.get(type(first))
+        if check is not None and check(state, first) is not None:
+            return None
+        return self._whole(state, first, rest)
+
     # --- the shot stage -----------------------------------------------------------
     #: the state after a shot (``resolve.resolve``), called without a method's frame
     resolve = staticmethod(resolve)  # type: ignore[assignment]
