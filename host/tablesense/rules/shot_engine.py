@@ -505,14 +505,10 @@ class ShotEngine(Generic[S]):
         if role is not R_OPEN or self.not_a_shot(state, first):
             return None
         self.check(rest)
-        role, cut = cut.feed(rest)
-        if role is not R_REST:
-            return None
+        role, cut = cut.feed(rest)  # the rest of an open shot: ``R_REST``
         before = self.close(state) if state.shot is not None else state
         shot = ShotRecord(player=before.at_table, events=(first,), rest=rest)
-        strikes = cut.strikes or cut.strike_sensor
-        if self.pins or (strikes and self.drops):
-            before, shot = self._before_shot(before, shot, strikes)
+        # (``_before_shot`` gives nothing back from a shot of one event: nothing came before it)
         return self._resolved(before, shot, state, cut=cut, in_shot=False, checkpoint=state)
 
     @staticmethod

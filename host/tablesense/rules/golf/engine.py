@@ -42,7 +42,8 @@ from typing import Any
 import msgspec
 
 from ...errors import IllegalCall
-from ...events import Call, Contact, Event, Goal, OffTable, Pin, Pocket, Rest, Setup, Strike
+from ...events import Call, Contact, Cushion, Event, Goal, OffTable, Pin, Pocket, Rest, Setup, Strike
+from ...shots import R_OPEN
 from ...texts import phrase
 from ...vocabulary import for_game
 from ..base import Question, other, register
@@ -52,7 +53,7 @@ from .evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
 from .fouls import BY_ID, DUO_ONLY, known_fouls
 from .geometry import ATTACKS
 from .positions import spot_refused
-from .resolve import NO_SHOT, TIME_GRACE, TURN_LIMIT, live, resolve, start_of
+from .resolve import NO_SHOT, TIME_GRACE, TURN_LIMIT, _plain, live, resolve, start_of
 from .state import IDX, SIDES, GolfState, norm_positions, pair_set
 
 replace = msgspec.structs.replace
@@ -100,12 +101,34 @@ class GolfEngine(ShotEngine[GolfState]):
         return event
 
     def whole(self, state: GolfState, first: Event, rest: Rest) -> GolfState | None:
-        """``ShotEngine.whole`` after ``apply``'s checks of ``first`` (a state between shots: the
-        ball's name); the rest ends a shot in progress, which is never the lay-out."""
-        check = _CHECKS.get(type(first))
-        if check is not None and check(state, first) is not None:
+        """``ShotEngine.whole``: ``apply``'s checks of ``first`` between shots (the balls' names;
+        a pin or a pocket is refused: None, and ``apply`` says why), the cut, and the shot
+        resolved with the shot stage's fields put in the same copy (``resolve._plain``'s
+        ``carry``). The rest ends a shot in progress: never the lay-out (``_layout``)."""
+        if state.in_shot or state.held or state.ended is not None:
             return None
-        return self._whole(state, first, rest)
+        kind = type(first)
+        if kind is Goal or kind is OffTable or kind is Strike:
+            ball = first.ball  # type: ignore[attr-defined]
+            if ball is not None and ball not in SIDES:
+                return None
+        elif kind is Contact:
+            if not all(b in SIDES for b in first.balls):  # type: ignore[attr-defined]
+                return None
+        elif kind is not Cushion:
+            return None
+        role, cut = state.cut.feed(first)
+        if role is not R_OPEN:
+            return None
+        role, cut = cut.feed(rest)
+        before = self.close(state) if state.shot is not None else state
+        shot = ShotRecord(player=before.at_table, events=(first,), rest=rest)
+        # (``_before_shot`` gives nothing back from a shot of one event: nothing came before it)
+        carry = {"before": before, "shot": shot, "cut": cut, "in_shot": False, "checkpoint": state}
+        new = _plain(start_of(before, shot), shot, carry)
+        if new is None:
+            new = replace(resolve(before, shot), **carry)
+        return new
 
     # --- the shot stage -----------------------------------------------------------
     #: the state after a shot (``resolve.resolve``), called without a method's frame
