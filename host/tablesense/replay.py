@@ -211,7 +211,7 @@ class Replay:
             if pre is None and text.isspace():  # a blank line (``counted_lines`` lets them by)
                 continue
             if (not played and k < last and type(parsed[k + 1]) is Rest and type(pre) in SHOT_KINDS
-                    and self.engine is not None
+                    and self.engine is not None and self.engine.takes_whole
                     and (not guard or (text.isascii() and chunk[k + 1][1].isascii()))):
                 rest: Rest = parsed[k + 1]  # type: ignore[assignment]
                 try:  # a shot of one event and its rest, at once (``ShotEngine.whole``)
@@ -225,9 +225,12 @@ class Replay:
                         late = self.timed(pre, n)  # type: ignore[arg-type]
                         if late is not None and on_error is not None:
                             on_error(late)
-                    late = self.timed(rest, chunk[k + 1][0])  # a shot ended: the slow way
-                    if late is not None and on_error is not None:
-                        on_error(late)
+                    problem = order.see("rest", rest.t)  # a shot ended (``timed``, inline)
+                    if problem is not None:
+                        late = LineError.of(chunk[k + 1][0], problem)
+                        self.errors.append(late)
+                        if on_error is not None:
+                            on_error(late)
                     self.events += 2
                     if self.events % TRIM_EVERY < 2:  # (``history`` is not None: not ``played``)
                         trim_history(new, history)  # type: ignore[arg-type]

@@ -485,6 +485,14 @@ class ShotEngine(Generic[S]):
             since = Trace([[*since, *events], None], len(since) + len(events))
         return replace(state, shot=replace(shot, events=grown), cut=cut, since=since)
 
+    #: whether ``whole`` may take a shot at once (set for each engine class: the base's ``apply``,
+    #: or a ``whole`` of its own); a replay asks no other engine
+    takes_whole: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.takes_whole = cls.apply is ShotEngine.apply or cls.whole is not ShotEngine.whole
+
     def whole(self, state: S, first: Event, rest: Rest) -> S | None:
         """The state after a shot of one event: ``first`` opens it, ``rest`` (the next line)
         ends it; the same state as ``apply`` of each in turn gives, made without the state
