@@ -1,6 +1,6 @@
-"""A whole log's replay takes a shot of one event and the rest after it at once
-(``ShotEngine.whole``): from any state of any recorded match, with any event and rest, the
-state it makes is the one ``apply`` of the two in turn makes, or it makes none (and the
+"""A whole log's replay takes a shot, its table events and the rest after them, at once
+(``ShotEngine.whole``): from any state of any recorded match, with any events and rest, the
+state it makes is the one ``apply`` of each in turn makes, or it makes none (and the
 replay applies them one at a time); where ``apply`` refuses one of them, it makes none or
 raises too. A replay of logs made of such shots (matches of several games, clocks running
 back, bad lines) ends where its events applied one at a time do."""
@@ -39,28 +39,39 @@ def _states(path: Path) -> list[Any]:
     return out[:: max(1, len(out) // 40)]  # some forty of them a match
 
 
-def _apply_both(engine: Any, state: Any, first: Event, rest: Rest) -> Any:
+def _apply_each(engine: Any, state: Any, events: tuple[Event, ...], rest: Rest) -> Any:
     try:
-        return engine.apply(engine.apply(state, first), rest)
+        for event in (*events, rest):
+            state = engine.apply(state, event)
     except Exception as exc:
         return exc
+    return state
+
+
+def _shots(raws: list[dict[str, Any]]) -> list[tuple[dict[str, Any], ...]]:
+    """Shots of one, two and three of the game's events: each event alone, and each with
+    the ones after it."""
+    n = len(raws)
+    return [*((r,) for r in raws), *((raws[i], raws[(i + 3) % n]) for i in range(n)),
+            *((raws[i], raws[(i + 1) % n], raws[(i + 2) % n]) for i in range(n))]
 
 
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_a_shot_of_one_event_taken_at_once_ends_where_apply_of_each_does(path: Path) -> None:
+def test_a_shot_taken_at_once_ends_where_apply_of_each_event_does(path: Path) -> None:
     taken = 0
     for (engine, state), gap in itertools.product(_states(path), GAPS):
         t = max(r.t for r in state.rulings) if len(state.rulings) else 0.0
         t = max(t, state.cut.last_t or 0.0) + gap
-        for raw, more in itertools.product(EVENTS[engine.game], RESTS):
+        for raws, more in itertools.product(_shots(EVENTS[engine.game]), RESTS):
             try:
-                first = parse_event({"t": round(t, 3), **raw})
+                events = tuple(parse_event({"t": round(t + 0.01 * i, 3), **raw})
+                               for i, raw in enumerate(raws))
             except Exception:
                 continue  # a line the replay refuses before any engine sees it
             rest = parse_event({"t": round(t + 1.0, 3), "type": "rest", **more})
-            expected = _apply_both(engine, state, first, rest)
+            expected = _apply_each(engine, state, events, rest)  # type: ignore[arg-type]
             try:
-                got = engine.whole(state, first, rest)
+                got = engine.whole(state, events, rest)
             except Exception:
                 assert isinstance(expected, Exception)
                 continue

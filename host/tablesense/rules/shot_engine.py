@@ -493,30 +493,40 @@ class ShotEngine(Generic[S]):
         super().__init_subclass__(**kwargs)
         cls.takes_whole = cls.apply is ShotEngine.apply or cls.whole is not ShotEngine.whole
 
-    def whole(self, state: S, first: Event, rest: Rest) -> S | None:
-        """The state after a shot of one event: ``first`` opens it, ``rest`` (the next line)
-        ends it; the same state as ``apply`` of each in turn gives, made without the state
-        between them (which nothing after the rest links to). None where it would not be that
-        plain case (a shot already open, events held or the match over, ``first`` no shot's
-        opening) or where the engine has checks of its own at its ``apply`` and does not say
-        how (``apply`` of each then; it may raise where ``apply`` would)."""
-        if type(self).apply is not ShotEngine.apply:
+    def whole(self, state: S, events: Sequence[Event], rest: Rest) -> S | None:
+        """The state after a whole shot: ``events`` (table events but a rest, ``SHOT_KINDS``), the
+        first opening it, and ``rest`` (the line after them) ending it; the same state as ``apply``
+        of each in turn gives, made without the states between them (which nothing after the
+        rest links to). None where it would not be that plain case (a shot already open, events
+        held or the match over, the first event no shot's opening) or where the engine has checks
+        of its own at its ``apply`` or ``admit`` and does not say how (``apply`` of each then);
+        it may raise where ``apply`` would."""
+        kind = type(self)
+        if kind.apply is not ShotEngine.apply or (len(events) > 1 and kind.admit is not ShotEngine.admit):
             return None
-        return self._whole(state, first, rest)
-
-    def _whole(self, state: S, first: Event, rest: Rest) -> S | None:
-        """``whole`` after the engine's own checks of ``first`` and ``rest``."""
         if state.in_shot or state.held or state.ended is not None:
             return None
+        first = events[0]
         self.check(first)
         role, cut = state.cut.feed(first)
         if role is not R_OPEN or self.not_a_shot(state, first):
             return None
+        for event in islice(events, 1, None):  # each one more of the shot (``apply``'s hot path)
+            self.check(event)
+            if type(event) is Strike and not cut.strikes:  # the first strike: the table has a sensor
+                cut = replace(cut, strikes=True)
         self.check(rest)
-        role, cut = cut.feed(rest)  # the rest of an open shot: ``R_REST``
+        return self._whole(state, tuple(events), rest, cut)
+
+    def _whole(self, state: S, events: tuple[Event, ...], rest: Rest, cut: Cutter) -> S:
+        """``whole`` once the events are checked and ``cut`` is the cutter after them."""
+        cut = cut.feed(rest)[1]  # the rest of an open shot: ``R_REST``
         before = self.close(state) if state.shot is not None else state
-        shot = ShotRecord(player=before.at_table, events=(first,), rest=rest)
-        # (``_before_shot`` gives nothing back from a shot of one event: nothing came before it)
+        shot = ShotRecord(player=before.at_table, events=events, rest=rest)
+        if len(events) > 1:  # (a shot of one event: nothing came before its start)
+            strikes = cut.strikes or cut.strike_sensor
+            if self.pins or (strikes and self.drops):
+                before, shot = self._before_shot(before, shot, strikes)
         return self._resolved(before, shot, state, cut=cut, in_shot=False, checkpoint=state)
 
     @staticmethod

@@ -43,7 +43,7 @@ import msgspec
 
 from ...errors import IllegalCall
 from ...events import Call, Contact, Cushion, Event, Goal, OffTable, Pin, Pocket, Rest, Setup, Strike
-from ...shots import R_OPEN
+from ...shots import R_OPEN, Cutter
 from ...texts import phrase
 from ...vocabulary import for_game
 from ..base import Question, other, register
@@ -100,30 +100,34 @@ class GolfEngine(ShotEngine[GolfState]):
                 check(state, event)
         return event
 
-    def whole(self, state: GolfState, first: Event, rest: Rest) -> GolfState | None:
-        """``ShotEngine.whole``: ``apply``'s checks of ``first`` between shots (the balls' names;
-        a pin or a pocket is refused: None, and ``apply`` says why), the cut, and the shot
-        resolved with the shot stage's fields put in the same copy (``resolve._plain``'s
-        ``carry``). The rest ends a shot in progress: never the lay-out (``_layout``)."""
+    def whole(self, state: GolfState, events: Sequence[Event], rest: Rest) -> GolfState | None:
+        """``ShotEngine.whole``: ``apply``'s checks of each event (the balls' names; a goal or a
+        ball off the table of a player with none left in play raises; a pin or a pocket is
+        refused: None, and ``apply`` says why), the cut, and the shot resolved with the shot
+        stage's fields put in the same copy (``resolve._plain``'s ``carry``). The rest ends a
+        shot in progress: never the lay-out (``_layout``)."""
         if state.in_shot or state.held or state.ended is not None:
             return None
+        first = events[0]
         kind = type(first)
-        if kind is Goal or kind is OffTable or kind is Strike:
-            ball = first.ball  # type: ignore[attr-defined]
-            if ball is not None and ball not in SIDES:
+        if kind is Goal or kind is OffTable or kind is Strike:  # ``_named``, inline
+            if first.ball is not None and first.ball not in SIDES:  # type: ignore[attr-defined]
                 return None
-        elif kind is Contact:
-            if not all(b in SIDES for b in first.balls):  # type: ignore[attr-defined]
-                return None
-        elif kind is not Cushion:
+        elif kind is not Cushion and not _named(first):
             return None
         role, cut = state.cut.feed(first)
         if role is not R_OPEN:
             return None
-        role, cut = cut.feed(rest)
         before = self.close(state) if state.shot is not None else state
-        shot = ShotRecord(player=before.at_table, events=(first,), rest=rest)
-        # (``_before_shot`` gives nothing back from a shot of one event: nothing came before it)
+        several = len(events) > 1
+        if several:
+            cut = _admitted(before, events, cut)  # type: ignore[assignment]
+            if cut is None:
+                return None
+        cut = cut.feed(rest)[1]  # the rest of an open shot: ``R_REST``
+        shot = ShotRecord(player=before.at_table, events=tuple(events) if several else (first,), rest=rest)
+        if several and (cut.strikes or cut.strike_sensor):  # (one event: nothing came before it)
+            before, shot = self._before_shot(before, shot, True)
         carry = {"before": before, "shot": shot, "cut": cut, "in_shot": False, "checkpoint": state}
         new = _plain(start_of(before, shot), shot, carry)
         if new is None:
@@ -395,6 +399,38 @@ def _check_strike(state: GolfState, event: Strike) -> None:
 def _check_contact(state: GolfState, event: Contact) -> None:
     for b in event.balls:
         _ball(b, "contact")
+
+
+def _admitted(before: GolfState, events: Sequence[Event], cut: Cutter) -> Cutter | None:
+    """``admit`` of each event of a shot after its first (``GolfEngine.whole``; ``before``: the
+    state before the shot): the cutter after them, None where one is refused as none; a goal
+    or a ball off the table of a player with none left in play raises, as ``apply`` does."""
+    opened = ShotRecord(player=before.at_table, events=(events[0],))
+    for i in range(1, len(events)):
+        event = events[i]
+        kind = type(event)
+        if not _named(event):
+            return None
+        if kind is Goal or kind is OffTable:
+            ball = event.ball  # type: ignore[attr-defined]
+            if ball is not None:
+                what = f"goal {event.goal}" if kind is Goal else "off_table event"  # type: ignore[attr-defined]
+                _check_in_play(before, opened, ball, what, events[1:i])
+        elif kind is Strike and not cut.strikes:  # the first strike: the table has a sensor
+            cut = replace(cut, strikes=True)
+    return cut
+
+
+def _named(event: Event) -> bool:
+    """A table event of a shot whose balls are golf balls (``_check_strike``, ``_check_contact``
+    and ``_check_down``'s names): False for any other, a pin or a pocket too."""
+    kind = type(event)
+    if kind is Goal or kind is OffTable or kind is Strike:
+        ball = event.ball  # type: ignore[attr-defined]
+        return ball is None or ball in SIDES
+    if kind is Contact:
+        return all(b in SIDES for b in event.balls)  # type: ignore[attr-defined]
+    return kind is Cushion
 
 
 def _layout(state: GolfState, event: Rest) -> GolfState | None:
