@@ -209,7 +209,7 @@ class Replay:
             if pre is None and text.isspace():  # a blank line (``counted_lines`` lets them by)
                 continue
             if not played and room == 0 and type(pre) in SHOT_KINDS and self.engine is not None \
-                    and self.engine.takes_whole and not self.state.held \
+                    and self.engine.takes_whole \
                     and (end := _shot_end(chunk, parsed, k, guard, order.floor)):  # type: ignore[union-attr]
                 try:  # a shot from its first event to its rest, at once (``ShotEngine.whole``)
                     new = self.engine.whole(self.state, parsed[k:end], parsed[end])  # type: ignore[arg-type]

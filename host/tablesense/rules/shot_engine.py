@@ -504,24 +504,31 @@ class ShotEngine(Generic[S]):
         kind = type(self)
         if kind.apply is not ShotEngine.apply or (len(events) > 1 and kind.admit is not ShotEngine.admit):
             return None
-        if state.in_shot or state.held or state.ended is not None:
+        if state.in_shot or state.ended is not None:
             return None
         first = events[0]
         self.check(first)
         role, cut = state.cut.feed(first)
         if role is not R_OPEN or self.not_a_shot(state, first):
             return None
+        opened = self._open(state, first, cut) if state.held else None  # the held events join it
         for event in islice(events, 1, None):  # each one more of the shot (``apply``'s hot path)
             self.check(event)
             if type(event) is Strike and not cut.strikes:  # the first strike: the table has a sensor
                 cut = replace(cut, strikes=True)
         self.check(rest)
-        return self._whole(state, tuple(events), rest, cut)
+        if opened is None:
+            return self._whole(state, tuple(events), rest, cut)
+        assert opened.before is not None and opened.shot is not None
+        return self._whole(state, (*opened.shot.events, *islice(events, 1, None)), rest, cut, opened.before)
 
-    def _whole(self, state: S, events: tuple[Event, ...], rest: Rest, cut: Cutter) -> S:
-        """``whole`` once the events are checked and ``cut`` is the cutter after them."""
+    def _whole(self, state: S, events: tuple[Event, ...], rest: Rest, cut: Cutter,
+               before: S | None = None) -> S:
+        """``whole`` once the events are checked and ``cut`` is the cutter after them (``before``:
+        the state before the shot, when it opened with events held: ``_open``)."""
         cut = cut.feed(rest)[1]  # the rest of an open shot: ``R_REST``
-        before = self.close(state) if state.shot is not None else state
+        if before is None:
+            before = self.close(state) if state.shot is not None else state
         shot = ShotRecord(player=before.at_table, events=events, rest=rest)
         if len(events) > 1:  # (a shot of one event: nothing came before its start)
             strikes = cut.strikes or cut.strike_sensor
