@@ -22,7 +22,7 @@ import msgspec
 
 from . import games
 from .errors import BadEvent
-from .log_checks import MAX_T, check_int, check_players, check_time, is_number, short
+from .log_checks import MAX_T, MAX_TEAM, check_int, check_players, check_time, is_number, short
 
 PLAYERS = ("p1", "p2")
 GOLF_GOALS = ("A", "B")
@@ -328,8 +328,21 @@ def _players(players: dict[str, Any]) -> dict[str, Any]:
             return {"p1": p1, "p2": p2}
     checked = check_players(players)
     if len(_GOOD_NAMES) < _GOOD_NAMES_MAX:
-        _GOOD_NAMES.update(v for v in checked.values() if type(v) is str)
+        for v in checked.values():
+            if type(v) is str:
+                _GOOD_NAMES.add(v)
+            elif type(v) is list:  # a team: each of its names passed ``check_name``
+                _GOOD_NAMES.update(n for n in v if type(n) is str)
     return checked
+
+
+def _good_side(names: Any) -> bool:
+    """A side's names as ``check_players`` has found good before: a name, or a team of 1 to
+    ``MAX_TEAM`` such names."""
+    if type(names) is str:
+        return names in _GOOD_NAMES
+    return (type(names) is list and 1 <= len(names) <= MAX_TEAM
+            and all(type(n) is str and n in _GOOD_NAMES for n in names))
 
 
 def _parse_goal(obj: dict[str, Any], t: float) -> Goal:
@@ -441,25 +454,23 @@ _PARSERS = {
 SENSOR_TYPES = frozenset({"goal", "pocket", "pin", "cushion", "off_table", "contact", "strike"})
 
 
-#: the sensor events as a log writes them, decoded and checked in one pass (``parse_line``)
-_FAST = msgspec.json.Decoder(Goal | Pocket | Pin | Cushion | OffTable | Rest | Contact | Strike | Call)
-_FAST_ERRORS = (msgspec.ValidationError, msgspec.DecodeError)
-
-
 def parse_line(line: str | bytes) -> Event:
     """Parse one JSON Lines record. Whatever is wrong with it is a ``BadEvent`` that says
     what: not JSON, a number too long to read, nesting too deep, a wrong field.
 
-    A sensor event written as a log writes it (canonical names, no unknown keys) is decoded
-    and checked in one pass by msgspec; anything else (a set-up, a call, a ball written
+    An event written as a log writes it (canonical names, no unknown keys; a set-up naming
+    its game by its id and players already found good) is decoded and checked in one pass
+    by msgspec; anything else (a set-up with a new name, a call with an answer, a ball written
     "Red", an unknown key to keep, a line with a fault to name) goes the way of
     ``parse_event``, which says what is wrong in our words. Both give the same event."""
     try:
         event = _FAST.decode(line)
     except _FAST_ERRORS:
         return _parse_slow(line)
-    t = event.t
     kind = type(event)
+    if kind is _SetupLine:
+        return _setup_of(event) or _parse_slow(line)  # type: ignore[arg-type]
+    t = event.t
     if (not 0.0 <= t <= MAX_T or event.extra is not _NO_EXTRA
             or (kind is Contact and len(event.balls) != 2)  # type: ignore[attr-defined]
             or (kind is Call and not _plain_call(event))):  # type: ignore[arg-type]
@@ -469,14 +480,69 @@ def parse_line(line: str | bytes) -> Event:
     return event
 
 
-class _SetupLine(msgspec.Struct, frozen=True, tag_field="type", tag="setup"):
-    """A set-up line in a batch (``parse_lines``): its fields are read by ``parse_line`` alone."""
+class _SetupLine(msgspec.Struct, frozen=True, tag_field="type", tag="setup", forbid_unknown_fields=True):
+    """A set-up line as a match log writes it, decoded in one pass (``parse_line``,
+    ``parse_lines``): every field as JSON gives it, checked by ``_setup_of``; a key it does not
+    know (one to keep in ``extra``) fails the decode, and the line goes the long way."""
+
+    t: float
+    game: str
+    players: dict[str, Any]
+    format: str | None = None
+    discipline: str | None = None
+    profile: str | None = None
+    targets: Any = None
+    moyennes: Any = None
+    distance: Any = None
 
 
-#: the lines of a batch (``parse_lines``): the sensor events and calls as ``_FAST`` takes them,
-#: a set-up as a mark that the line goes the way of ``parse_line``
-_BATCH = msgspec.json.Decoder(Goal | Pocket | Pin | Cushion | OffTable | Rest | Contact | Strike | Call
-                              | _SetupLine)
+#: the games by their own ids (a set-up naming one as it is: no alias to look up)
+_GAME_IDS = frozenset(g.name for g in games.every() if games.find(g.name) is g)
+
+
+def _setup_of(line: _SetupLine) -> Setup | None:
+    """The ``Setup`` that ``_parse_setup`` makes of a set-up decoded in one pass, when it
+    is plain (its game by its id, players' names already found good, a discipline by its
+    id, figures in range: nothing to name in words or to normalise); None for any other,
+    which goes the long way (and gets its event or its error there)."""
+    t = line.t
+    if not 0.0 <= t <= MAX_T or line.game not in _GAME_IDS:
+        return None
+    players = line.players
+    if len(players) != 2 or not (_good_side(players.get("p1")) and _good_side(players.get("p2"))):
+        return None
+    discipline = line.discipline
+    if discipline is not None and discipline not in DISCIPLINES:
+        return None
+    targets, moyennes, distance = line.targets, line.moyennes, line.distance
+    if targets is not None:
+        if type(targets) is not dict:
+            return None
+        for p, v in targets.items():
+            if p not in PLAYERS or type(v) is not int or not 0 < v <= MAX_COUNT:
+                return None
+    if moyennes is not None:
+        if type(moyennes) is not dict:
+            return None
+        for p, v in moyennes.items():
+            if p not in PLAYERS or not is_number(v) or not 0 <= v <= MAX_MOYENNE:
+                return None
+    if distance is not None and (type(distance) is not int or not 1 <= distance <= MAX_COUNT):
+        return None
+    return Setup(
+        t=t, game=line.game, players={"p1": players["p1"], "p2": players["p2"]}, format=line.format,
+        discipline=discipline, profile=line.profile, targets=targets or None,
+        moyennes={k: float(v) for k, v in moyennes.items()} if moyennes else None, distance=distance,
+    )
+
+
+#: the events as a log writes them, decoded and checked in one pass (``parse_line``): the sensor
+#: events and calls, a set-up as ``_SetupLine`` (made a ``Setup`` by ``_setup_of``, or the long way)
+_FAST = msgspec.json.Decoder(Goal | Pocket | Pin | Cushion | OffTable | Rest | Contact | Strike | Call
+                             | _SetupLine)
+_FAST_ERRORS = (msgspec.ValidationError, msgspec.DecodeError)
+#: the lines of a batch (``parse_lines``): the same decoder
+_BATCH = _FAST
 _AT_ITEM = re.compile(r" - at `\$\[(\d+)\]")
 
 
@@ -536,7 +602,7 @@ def _checked(event: Any) -> Event | None:
     the event, or None where ``parse_line`` would take the line the long way (or refuse it)."""
     kind = type(event)
     if kind is _SetupLine:
-        return None
+        return _setup_of(event)
     t = event.t
     if (not 0.0 <= t <= MAX_T or event.extra is not _NO_EXTRA
             or (kind is Contact and len(event.balls) != 2)

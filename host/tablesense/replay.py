@@ -25,7 +25,7 @@ import msgspec
 
 from .corrections import dropped, voided_range
 from .errors import BadEvent, TablesenseError
-from .events import Event, Setup, parse_line, parse_lines
+from .events import Event, Pin, Rest, Setup, parse_line, parse_lines
 from .log_checks import MAX_ECHO, MAX_MESSAGE, TimeOrder, clip
 from .rules import MatchState, ShotEngine, find_engine
 from .rules.shot_engine import KEEP_EVERY, SHOT_KINDS
@@ -178,7 +178,10 @@ class Replay:
         played = history is None
         gathered: list[Event] = []
         engine, room = self.engine, self._room(played)  # room: how many more may be gathered (0: no shot)
-        for (n, text), pre in zip(chunk, parsed):
+        taken = -1  # the lines up to this one were taken with a shot at once (``whole``)
+        for k, ((n, text), pre) in enumerate(zip(chunk, parsed)):
+            if k <= taken:
+                continue
             if room > 0 and type(pre) in SHOT_KINDS and (not guard or text.isascii()):
                 try:
                     gathered.append(engine.admit(self.state, gathered, pre))  # type: ignore[union-attr, arg-type]
@@ -205,6 +208,27 @@ class Replay:
                 gathered = []
             if pre is None and text.isspace():  # a blank line (``counted_lines`` lets them by)
                 continue
+            if not played and room == 0 and type(pre) in SHOT_KINDS and self.engine is not None \
+                    and self.engine.takes_whole \
+                    and (end := _shot_end(chunk, parsed, k, guard, order.floor)):  # type: ignore[union-attr]
+                try:  # a shot from its first event to its rest, at once (``ShotEngine.whole``)
+                    new = self.engine.whole(self.state, parsed[k:end], parsed[end])  # type: ignore[arg-type]
+                except Exception:  # refused: the slow way below says why, as ever
+                    new = None
+                if new is not None:
+                    self.state = new
+                    problem = order.see("rest", parsed[end].t)  # type: ignore[union-attr]  (``timed``, inline)
+                    if problem is not None:
+                        late = LineError.of(chunk[end][0], problem)
+                        self.errors.append(late)
+                        if on_error is not None:
+                            on_error(late)
+                    count = self.events
+                    self.events = count + end - k + 1
+                    if self.events // TRIM_EVERY != count // TRIM_EVERY:  # (``history``: not ``played``)
+                        trim_history(new, history)  # type: ignore[arg-type]
+                    taken = end
+                    continue
             try:
                 if guard and not text.isascii() and (bad := text_problem(text)) is not None:
                     raise BadEvent(bad)
@@ -267,6 +291,32 @@ class Replay:
         return out
 
 
+def _shot_end(chunk: list[tuple[int, str]], parsed: list[Event | None], k: int, guard: bool,
+              floor: float | None) -> int:
+    """Where the shot whose first event is ``parsed[k]`` comes to rest in this batch: the index
+    of its ``rest`` after table events only (``SHOT_KINDS``, at most ``WHOLE_MAX``), none of
+    them before the clock's ``floor`` (``TimeOrder``: said the slow way) nor, with ``guard``,
+    a line that is not ASCII (``text_problem``); 0 when it does not, or when the first is a
+    pin set up, which opens no shot (``shots``): ``whole`` would refuse it after the scan."""
+    first = parsed[k]
+    if (floor is not None and first.t < floor) or (guard and not chunk[k][1].isascii()) \
+            or (type(first) is Pin and first.state == "up"):  # type: ignore[union-attr]  (a pin set up opens none)
+        return 0
+    j = k + 1
+    if j < len(parsed) and type(parsed[j]) is Rest:  # the common short shot: one event and its rest
+        return j if not guard or chunk[j][1].isascii() else 0
+    end = min(len(parsed), k + WHOLE_MAX)
+    for j in range(k + 1, end):
+        event = parsed[j]
+        kind = type(event)
+        if kind is Rest:
+            return j
+        if kind not in SHOT_KINDS or (floor is not None and event.t < floor) \
+                or (guard and not chunk[j][1].isascii()):  # type: ignore[union-attr]
+            return 0
+    return 0
+
+
 class NoSetup(BadEvent):
     """An event came before any set-up (or after one that was refused)."""
 
@@ -277,6 +327,8 @@ HISTORY_LINKS = ("checkpoint", "before", "pre")
 TRIM_EVERY = 512
 #: a replay decodes this many lines in one call (``events.parse_lines``)
 BATCH = 256
+#: a shot of at most this many table events before its rest is taken at once (``ShotEngine.whole``)
+WHOLE_MAX = 64
 _TEXT = itemgetter(1)
 
 

@@ -203,16 +203,18 @@ class Cutter(msgspec.Struct, frozen=True, gc=False):
             game = _get(event, "game")
             return R_SETUP, Cutter(strike_sensor=self.strike_sensor, window=self.window,
                                       game=game if isinstance(game, str) else None)
-        if self.phase == _OPEN:
+        phase = self.phase
+        if phase == _OPEN:
             if kind == "rest":
-                return R_REST, self._next(self.shot, _SETTLING_PHASE, _time(event), self.settle_open,
-                                             self.incident_open, self.settled_pins)
+                return R_REST, Cutter(self.strike_sensor, self.window, self.game, self.shot, _SETTLING_PHASE,
+                                      _time(event), self.settle_open, self.incident_open, self.settled_pins,
+                                      self.strikes)
             if kind == "strike" and not self.strikes:
                 return R_PLAY, replace(self, strikes=True)  # the first strike seen: learnt
             return R_PLAY, self
         if kind == "rest":
             return self._rest_between(event)
-        if self.phase == _SETTLING_PHASE and kind in _SETTLING and self._settles(event):
+        if phase == _SETTLING_PHASE and kind in _SETTLING and self._settles(event, kind):
             pins = self.settled_pins
             if kind == "pin" and _get(event, "state") != "up":
                 pins = pins | {_get(event, "pin")}
@@ -240,8 +242,9 @@ class Cutter(msgspec.Struct, frozen=True, gc=False):
         return Cutter(self.strike_sensor, self.window, self.game, shot, phase, last_t, settle_open,
                       incident_open, settled_pins, self.strikes)
 
-    def _settles(self, event: Any) -> bool:
-        kind = _kind(event)
+    def _settles(self, event: Any, kind: Any = None) -> bool:
+        if kind is None:
+            kind = _kind(event)
         if kind not in _SETTLING:
             return False
         if kind == "pin" and _get(event, "state") == "up" and _get(event, "pin") not in self.settled_pins:

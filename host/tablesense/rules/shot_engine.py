@@ -207,6 +207,31 @@ def _unpacker() -> msgspec.msgpack.Decoder[list[Event]]:
     return msgspec.msgpack.Decoder(list[kinds])  # type: ignore[valid-type]
 
 
+#: ``canonical``'s memory: (the vocabulary's id, the call's ``call``, ``foul``, ``ball``) -> the
+#: vocabulary and the canonical names (None: the call is canonical already)
+_CANONICAL: dict[tuple[int, str, Any, Any], tuple[Vocabulary, tuple[str, Any, Any] | None]] = {}
+_CANONICAL_MAX = 4096
+
+
+def canonical(vocab: Vocabulary, call: Call) -> Call:
+    """``canonical_call(vocab, call)``, its names looked up once per vocabulary: a referee's
+    calls are a few names written the same way over and over (a vocabulary is immutable,
+    and the names it changes are ``call``, ``foul`` and ``ball`` only)."""
+    key = (id(vocab), call.call, call.foul, call.ball)
+    found = _CANONICAL.get(key)
+    if found is None or found[0] is not vocab:
+        new = canonical_call(vocab, call)
+        names = None if new is call else (new.call, new.foul, new.ball)
+        if len(_CANONICAL) >= _CANONICAL_MAX:
+            _CANONICAL.clear()
+        _CANONICAL[key] = (vocab, names)
+        return new
+    names = found[1]
+    if names is None:
+        return call
+    return replace(call, call=names[0], foul=names[1], ball=names[2])
+
+
 def _shallow(state: MatchState, slack: int | None = None) -> MatchState:
     """``state`` with its chain of states before shots (``before``) cut to ``BEFORE_DEPTH``
     once it is ``slack`` more than that (default: ``BEFORE_DEPTH``; copies of the states above
@@ -460,6 +485,57 @@ class ShotEngine(Generic[S]):
             since = Trace([[*since, *events], None], len(since) + len(events))
         return replace(state, shot=replace(shot, events=grown), cut=cut, since=since)
 
+    #: whether ``whole`` may take a shot at once (set for each engine class: the base's ``apply``,
+    #: or a ``whole`` of its own); a replay asks no other engine
+    takes_whole: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.takes_whole = cls.apply is ShotEngine.apply or cls.whole is not ShotEngine.whole
+
+    def whole(self, state: S, events: Sequence[Event], rest: Rest) -> S | None:
+        """The state after a whole shot: ``events`` (table events but a rest, ``SHOT_KINDS``), the
+        first opening it, and ``rest`` (the line after them) ending it; the same state as ``apply``
+        of each in turn gives, made without the states between them (which nothing after the
+        rest links to). None where it would not be that plain case (a shot already open, events
+        held or the match over, the first event no shot's opening) or where the engine has checks
+        of its own at its ``apply`` or ``admit`` and does not say how (``apply`` of each then);
+        it may raise where ``apply`` would."""
+        kind = type(self)
+        if kind.apply is not ShotEngine.apply or (len(events) > 1 and kind.admit is not ShotEngine.admit):
+            return None
+        if state.in_shot or state.ended is not None:
+            return None
+        first = events[0]
+        self.check(first)
+        role, cut = state.cut.feed(first)
+        if role is not R_OPEN or self.not_a_shot(state, first):
+            return None
+        opened = self._open(state, first, cut) if state.held else None  # the held events join it
+        for event in islice(events, 1, None):  # each one more of the shot (``apply``'s hot path)
+            self.check(event)
+            if type(event) is Strike and not cut.strikes:  # the first strike: the table has a sensor
+                cut = replace(cut, strikes=True)
+        self.check(rest)
+        if opened is None:
+            return self._whole(state, tuple(events), rest, cut)
+        assert opened.before is not None and opened.shot is not None
+        return self._whole(state, (*opened.shot.events, *islice(events, 1, None)), rest, cut, opened.before)
+
+    def _whole(self, state: S, events: tuple[Event, ...], rest: Rest, cut: Cutter,
+               before: S | None = None) -> S:
+        """``whole`` once the events are checked and ``cut`` is the cutter after them (``before``:
+        the state before the shot, when it opened with events held: ``_open``)."""
+        cut = cut.feed(rest)[1]  # the rest of an open shot: ``R_REST``
+        if before is None:
+            before = self.close(state) if state.shot is not None else state
+        shot = ShotRecord(player=before.at_table, events=events, rest=rest)
+        if len(events) > 1:  # (a shot of one event: nothing came before its start)
+            strikes = cut.strikes or cut.strike_sensor
+            if self.pins or (strikes and self.drops):
+                before, shot = self._before_shot(before, shot, strikes)
+        return self._resolved(before, shot, state, cut=cut, in_shot=False, checkpoint=state)
+
     @staticmethod
     def room(state: MatchState, played: bool = False) -> int:
         """How many events ``gather`` may take into ``state`` (``played``: as ``play``, which
@@ -567,7 +643,7 @@ class ShotEngine(Generic[S]):
         new = self.apply(state, event)
         if new is state:
             return state
-        if type(event) is Call and canonical_call(self.vocabulary(state), event).call == "undo":
+        if type(event) is Call and canonical(self.vocabulary(state), event).call == "undo":
             return new  # the state undone to, with its own events since its base
         base, since = state.base, state.since
         checkpoint = new.checkpoint
@@ -690,7 +766,7 @@ class ShotEngine(Generic[S]):
                        checkpoint=now.checkpoint if checkpoint is ... else checkpoint)
 
     def _call(self, state: S, event: Call) -> S:
-        event = canonical_call(self.vocabulary(state), event)  # the input edge: canonical ids only
+        event = canonical(self.vocabulary(state), event)  # the input edge: canonical ids only
         if event.call == "undo":
             back = state.checkpoint
             if back is None:

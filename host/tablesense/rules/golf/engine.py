@@ -42,7 +42,8 @@ from typing import Any
 import msgspec
 
 from ...errors import IllegalCall
-from ...events import Call, Contact, Event, Goal, OffTable, Pin, Pocket, Rest, Setup, Strike
+from ...events import Call, Contact, Cushion, Event, Goal, OffTable, Pin, Pocket, Rest, Setup, Strike
+from ...shots import R_OPEN, Cutter
 from ...texts import phrase
 from ...vocabulary import for_game
 from ..base import Question, other, register
@@ -52,7 +53,7 @@ from .evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
 from .fouls import BY_ID, DUO_ONLY, known_fouls
 from .geometry import ATTACKS
 from .positions import spot_refused
-from .resolve import NO_SHOT, TIME_GRACE, TURN_LIMIT, live, resolve, start_of
+from .resolve import NO_SHOT, TIME_GRACE, TURN_LIMIT, _plain, live, resolve, start_of
 from .state import IDX, SIDES, GolfState, norm_positions, pair_set
 
 replace = msgspec.structs.replace
@@ -98,6 +99,40 @@ class GolfEngine(ShotEngine[GolfState]):
             if check is not None:
                 check(state, event)
         return event
+
+    def whole(self, state: GolfState, events: Sequence[Event], rest: Rest) -> GolfState | None:
+        """``ShotEngine.whole``: ``apply``'s checks of each event (the balls' names; a goal or a
+        ball off the table of a player with none left in play raises; a pin or a pocket is
+        refused: None, and ``apply`` says why), the cut, and the shot resolved with the shot
+        stage's fields put in the same copy (``resolve._plain``'s ``carry``). The rest ends a
+        shot in progress: never the lay-out (``_layout``)."""
+        if state.in_shot or state.held or state.ended is not None:
+            return None
+        first = events[0]
+        kind = type(first)
+        if kind is Goal or kind is OffTable or kind is Strike:  # ``_named``, inline
+            if first.ball is not None and first.ball not in SIDES:  # type: ignore[attr-defined]
+                return None
+        elif kind is not Cushion and not _named(first):
+            return None
+        role, cut = state.cut.feed(first)
+        if role is not R_OPEN:
+            return None
+        before = self.close(state) if state.shot is not None else state
+        several = len(events) > 1
+        if several:
+            cut = _admitted(before, events, cut)  # type: ignore[assignment]
+            if cut is None:
+                return None
+        cut = cut.feed(rest)[1]  # the rest of an open shot: ``R_REST``
+        shot = ShotRecord(player=before.at_table, events=tuple(events) if several else (first,), rest=rest)
+        if several and (cut.strikes or cut.strike_sensor):  # (one event: nothing came before it)
+            before, shot = self._before_shot(before, shot, True)
+        carry = {"before": before, "shot": shot, "cut": cut, "in_shot": False, "checkpoint": state}
+        new = _plain(start_of(before, shot), shot, carry)
+        if new is None:
+            new = replace(resolve(before, shot), **carry)
+        return new
 
     # --- the shot stage -----------------------------------------------------------
     #: the state after a shot (``resolve.resolve``), called without a method's frame
@@ -364,6 +399,38 @@ def _check_strike(state: GolfState, event: Strike) -> None:
 def _check_contact(state: GolfState, event: Contact) -> None:
     for b in event.balls:
         _ball(b, "contact")
+
+
+def _admitted(before: GolfState, events: Sequence[Event], cut: Cutter) -> Cutter | None:
+    """``admit`` of each event of a shot after its first (``GolfEngine.whole``; ``before``: the
+    state before the shot): the cutter after them, None where one is refused as none; a goal
+    or a ball off the table of a player with none left in play raises, as ``apply`` does."""
+    opened = ShotRecord(player=before.at_table, events=(events[0],))
+    for i in range(1, len(events)):
+        event = events[i]
+        kind = type(event)
+        if not _named(event):
+            return None
+        if kind is Goal or kind is OffTable:
+            ball = event.ball  # type: ignore[attr-defined]
+            if ball is not None:
+                what = f"goal {event.goal}" if kind is Goal else "off_table event"  # type: ignore[attr-defined]
+                _check_in_play(before, opened, ball, what, events[1:i])
+        elif kind is Strike and not cut.strikes:  # the first strike: the table has a sensor
+            cut = replace(cut, strikes=True)
+    return cut
+
+
+def _named(event: Event) -> bool:
+    """A table event of a shot whose balls are golf balls (``_check_strike``, ``_check_contact``
+    and ``_check_down``'s names): False for any other, a pin or a pocket too."""
+    kind = type(event)
+    if kind is Goal or kind is OffTable or kind is Strike:
+        ball = event.ball  # type: ignore[attr-defined]
+        return ball is None or ball in SIDES
+    if kind is Contact:
+        return all(b in SIDES for b in event.balls)  # type: ignore[attr-defined]
+    return kind is Cushion
 
 
 def _layout(state: GolfState, event: Rest) -> GolfState | None:

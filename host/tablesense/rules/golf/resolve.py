@@ -21,6 +21,7 @@ again.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 import msgspec
@@ -49,6 +50,7 @@ TURN_LIMIT = 50.0  # seconds from the moment the balls rest to the referee's TIM
 TIME_GRACE = 10.0  # seconds after TIME to play the shot
 FRAMES_TO_WIN = 2
 NO_SHOT = "golf.foul.touch.no-shot"
+_FIRST = itemgetter(0)
 
 
 def start_of(before: GolfState, shot: ShotRecord) -> GolfState:
@@ -396,12 +398,17 @@ def _dropped_after_rest(before: GolfState, shot: ShotRecord) -> GolfState | None
     return resolve(prior, replace(last, late=(*last.late, *drops), calls=(*last.calls, *shot.calls)))
 
 
-def _plain(pre: GolfState, shot: ShotRecord) -> GolfState | None:
+#: ``_plain``'s fields to carry: none
+_NO_CARRY: dict[str, Any] = {}
+
+
+def _plain(pre: GolfState, shot: ShotRecord, carry: dict[str, Any] = _NO_CARRY) -> GolfState | None:
     """The common shot, resolved without the general machinery: no call, no late settle,
     no positions, only cushions and valid goals (the player stays; zone play may start, or
     the last ball wins the frame), or no goal at all (the turn passes). ``None`` for
     anything else. It gives exactly what the general path gives
-    (tests/rules/golf/test_golf_properties.py)."""
+    (tests/rules/golf/test_golf_properties.py). ``carry``: the shot stage's fields of the
+    state after the shot, put in the same copy (``GolfEngine.whole``)."""
     rest = shot.rest
     if rest is None or rest.positions or shot.late or shot.calls:
         return None
@@ -422,24 +429,27 @@ def _plain(pre: GolfState, shot: ShotRecord) -> GolfState | None:
         bl = (left, pre.balls_left[1]) if si == 0 else (pre.balls_left[0], left)
         if left < 0 or pre.balls_left[1 - si] == 0:
             return None  # more goals than balls, or the opponent out already: the general path
-        goals.sort(key=lambda x: x[0])
+        if len(goals) > 1:
+            goals.sort(key=_FIRST)
         new = [Ruling(t=t, rule="golf.goal", player=s, data=(("goal", g),)) for t, g in goals]
         if left == 0:  # the shooter's last ball: the frame is theirs
-            return _end_frame(pre, _Unit(pre, {}, new), s, s, bl, t_end, ())
+            won = _end_frame(pre, _Unit(pre, {}, new), s, s, bl, t_end, ())
+            return replace(won, **carry) if carry else won
         if not pre.zone_play and rule.zone_play(bl):
             new.append(Ruling(t=t_end, rule="golf.zone.play", player=None))
             return replace(pre, rulings=pre.rulings + tuple(new), frame_units=pre.frame_units + 1,
                            placements=(), balls_left=bl, at_table=s, zone_play=True, clock=(s, t_end),
-                           positions=None)
+                           positions=None, **carry)
         return replace(pre, rulings=pre.rulings + tuple(new), frame_units=pre.frame_units + 1, placements=(),
-                       balls_left=bl, at_table=s, clock=(s, t_end), positions=None)
+                       balls_left=bl, at_table=s, clock=(s, t_end), positions=None, **carry)
     o = other(s)
     members = pre.members
     if pre.duo:
         members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
     ruling = Ruling(t=t_end, rule="golf.turn", player=s)
     return replace(pre, rulings=pre.rulings + (ruling,), frame_units=pre.frame_units + 1, placements=(),
-                   at_table=o, members=members, clock=(o, t_end), positions=None, turn_positions=None)
+                   at_table=o, members=members, clock=(o, t_end), positions=None, turn_positions=None,
+                   **carry)
 
 
 def _end_frame(pre: GolfState, u: _Unit, shooter: str, winner: str, bl: tuple[int, int], t: float,
