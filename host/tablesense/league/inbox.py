@@ -199,16 +199,17 @@ class Inbox:
             version = int(reader.db.execute("PRAGMA data_version").fetchone()[0])
             if self._shared is not None and self._shared_at == version:
                 return self._shared
-            self._shared_at = version
             # read before the members: a change committed between the two reads them again next time
             changes = int(reader.db.execute("SELECT COALESCE((SELECT changes FROM league_member_changes), 0)")
                           .fetchone()[0])
             if self._shared is not None and self._shared_changes == changes:
+                self._shared_at = version
                 return self._shared  # matches stored, no member changed
             members = _read_members(reader)
             if self._shared is None or self._shared[1] != members:
                 self._shared = (self._shared[0] + 1 if self._shared else 1, members)
-            self._shared_changes = changes
+            # noted once read: a read that failed half way is made again at the next call
+            self._shared_at, self._shared_changes = version, changes
             return self._shared
 
     def _reading(self) -> LeagueStore:

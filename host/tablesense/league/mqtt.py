@@ -58,6 +58,10 @@ ROOM_WAIT_S = 0.1
 MAXIMUM_PACKET = 32 * 1024 * 1024
 
 
+#: paho's clock (its keepalive's times)
+_PAHO_TIME: Callable[[], float] = getattr(paho, "time_func", time.monotonic)
+
+
 class PublishRefused(Exception):
     """The broker answered a publish with a failure (the ACL refused the topic)."""
 
@@ -73,14 +77,28 @@ class _Gated(paho.Client):
     paho's thread goes on writing (the acknowledgements that make room) and pinging.
     ``room(timeout)`` waits up to ``timeout`` seconds for room; True once there is. paho's
     ``loop_read`` reads one packet, or one more for each publish of ours awaiting its
-    PUBACK (the league's nights: one at a time), so the limit is passed by one at most."""
+    PUBACK (the league's nights: one at a time), so the limit is passed by one at most.
+
+    Bytes left unread are the broker's word that it is there: paho's keepalive is told so
+    (``_still_heard``), or, reading no PINGRESP behind them, it hangs up after two keepalives
+    without room, and again each keepalive while the service is still full (the broker sending
+    every match in flight again each time)."""
 
     room: Callable[[float], bool] | None = None
 
     def loop_read(self, max_packets: int = 1) -> paho.MQTTErrorCode:
         if self.room is not None and not self.room(ROOM_WAIT_S):
+            self._still_heard()
             return paho.MQTTErrorCode.MQTT_ERR_SUCCESS  # unread: the next turn of paho's loop
         return super().loop_read(max_packets)
+
+    def _still_heard(self) -> None:
+        """The socket is readable (paho's select said so) and left unread: the broker sent
+        something, as a read would have told paho's keepalive (paho 2.1+'s own fields)."""
+        mutex = getattr(self, "_msgtime_mutex", None)
+        if mutex is not None and hasattr(self, "_last_bytes_received"):
+            with mutex:
+                self._last_bytes_received = _PAHO_TIME()
 
 
 def make_client(url: BrokerURL, client_id: str, *, manual_ack: bool = False) -> paho.Client:

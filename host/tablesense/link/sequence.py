@@ -431,6 +431,8 @@ class Sequencer:
         next HELLO or HEARTBEAT (``pong`` False: its uptime has passed the transport's reboot
         check) says the claimed range lost, by its seqs, as it does a claim not yet confirmed.
         A PONG carries no uptime, so it cannot end the doubt: it may be the new boot's again.
+        A HELLO or HEARTBEAT that refutes a claim is this boot's: the claim was never its
+        word, and no doubt is left (a restart after it said the never written seqs lost).
         (No HELLO is asked for: one asked at once after a forged status frame, its uptime a
         little ahead, reads as a reboot claim; the device's heartbeat comes within a second.)"""
         out = Step()
@@ -447,7 +449,7 @@ class Sequencer:
         if p <= self._top or not self.replay:
             if claim is not None and not self.waiting:
                 self._claim = None
-                self._doubt = claim
+                self._doubt = claim if pong else None  # a HELLO or HEARTBEAT: this boot's word
                 out.notes.append(_refuted(claim, p))
             self._request(now, out)  # what a silence just ended left to ask again, if any
             return out  # nothing new (without replay, losses are counted as frames arrive)
@@ -465,7 +467,7 @@ class Sequencer:
         elif p < claim:
             out.notes.append(_refuted(claim, p))
             self._claim = None
-            self._doubt = claim
+            self._doubt = claim if pong else None
         else:
             self._claim = p if p > claim else None
         out.ask = p > claim  # what this one claims beyond the first is a claim of its own
