@@ -33,10 +33,11 @@ import msgspec
 from ...events import Contact, Cushion, Pin, Strike
 from ..records import Ruling
 from ..ruling_log import Trail
-from ..shot_engine import ShotRecord
+from ..shot_engine import ShotEngine, ShotRecord
 from . import geometry as geo
 from .checks import ANNOUNCE_UNDER, CARAMBOLE_POINTS, PIN_POINTS
 from .fouls import BY_ID, NO_CUSHION, THREE_REDS
+from .series import Verdict, series_over
 from .state import NO_PINS, KegleState, LastShot, pinset
 
 replace = msgspec.structs.replace
@@ -45,6 +46,7 @@ _RED_THEN_WHITE = ("red", "white")
 _WHITE_THEN_RED = ("white", "red")
 _RED_WHITE = frozenset(_RED_THEN_WHITE)
 _ANNOUNCE = "kegle.announce.remaining:announce"
+_DISTANCE = (("kegle.distance:announce", ()),)
 
 
 def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
@@ -149,7 +151,7 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
             red_in_hand = opp
         lastshot = LastShot(player=p, pins=pins, carambole=carambole, cushions=cushions, points=0,
                             faults=tuple(faults))
-        points = 0
+        points = missing = total = 0
     else:  # what it scores (checks.shot_points) and says (``verdict.score_shot``)
         points = PIN_POINTS * n + (CARAMBOLE_POINTS if carambole else 0)
         if n:
@@ -168,27 +170,27 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
         run += points
         if points:
             scores = (total, scores[1]) if i == 0 else (scores[0], total)
-            if missing <= 0:
-                return None  # the distance reached (checks.distance_reached): the general way
         lastshot = LastShot(player=p, pins=pins, carambole=carambole, cushions=cushions, points=points,
                             faults=())
-    if points:  # the series goes on (checks.series_goes_on)
+    if points and missing > 0:  # the series goes on (checks.series_goes_on, not checks.distance_reached)
         at_table = p
         shots += 1
         no_pin_shots = 0 if n else b.no_pin_shots + 1
         no_cushion = (b.no_cushion + 1 if cushions == 0 else 0) if n else 0
-    else:  # the series is over (``verdict.end_series``)
-        reached = (scores[0] >= b.distance[0], scores[1] >= b.distance[1])
-        if p != b.first and series[0] == series[1] and (reached[0] or reached[1]):
-            return None  # checks.same_series_over: the match is over
-        if p == b.first and reached[i] and not b.last_series:
-            return None  # checks.last_series_due
-        if not b.break_taken and 2 * scores[i] >= b.distance[i]:
-            return None  # checks.break_due
-        if not faults:
+        over = False
+    else:  # the series is over (``series.end_series``)
+        if points:  # checks.distance_reached
+            rulings.append(Ruling(t=t, rule="kegle.distance", player=p, data=(("points", total),)))
+            announcements = _DISTANCE
+        elif not faults:
             rulings.append(Ruling(t=t, rule="kegle.series", player=p, data=(("run", run),)))
         at_table = opp
         shots = no_pin_shots = no_cushion = 0
+        # what the end decides (``series.series_over``): the match over, the last series, the break
+        reached = (scores[0] >= b.distance[0], scores[1] >= b.distance[1])
+        over = ((p != b.first and series[0] == series[1] and (reached[0] or reached[1]))
+                or (p == b.first and reached[i] and not b.last_series)
+                or (not b.break_taken and 2 * scores[i] >= b.distance[i]))
     score = replace(
         b, series=series, series_starts=starts, run=run, shots=shots, break_due=False,
         announcements=announcements, outlay=outlay, red_in_hand=red_in_hand,
@@ -196,5 +198,12 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
         cushions_seen=b.cushions_seen or cushions > 0, points=scores, no_pin_shots=no_pin_shots,
         no_cushion=no_cushion, last=lastshot, announced=announced,
     )
+    if over:
+        v = Verdict(score, at_table, rulings)
+        series_over(v, t, p)
+        state = replace(before, score=v.score, rulings=before.rulings + tuple(rulings), at_table=v.at_table,
+                        questions=())
+        # the rule that ended it is the last one ruled (kegle.same-series, kegle.draw)
+        return ShotEngine.end(state, v.winner, rulings[-1].rule) if v.finished else state
     return replace(before, score=score, rulings=before.rulings + tuple(rulings), at_table=at_table,
                    questions=())

@@ -19,7 +19,6 @@ from typing import Any
 import msgspec
 
 from ...events import Call, Pin, Pocket
-from ..base import Ruling, other
 from ..fault import Fault
 from ..ruling_log import Trail
 from ..shot_engine import ShotEngine, ShotRecord
@@ -40,6 +39,7 @@ from .fouls import (
 )
 from .names import POCKET_OPTIONS, pocket_ball
 from .plain import plain_shot
+from .series import Verdict, end_series
 from .shot import ShotFacts, read_shot
 from .state import NO_PINS, KegleState, LastShot, Score, pinset
 
@@ -64,26 +64,6 @@ def opened(score: Score, player: str) -> Score:
     if not score.break_due and not score.announcements and score.outlay is None and score.red_in_hand is None:
         return score
     return replace(score, break_due=False, announcements=(), outlay=None, red_in_hand=None)
-
-
-class Verdict:
-    """The working record of one shot's resolution: the score so far, the rulings, the result."""
-
-    __slots__ = ("at_table", "finished", "rulings", "score", "winner")
-
-    def __init__(self, score: Score, at_table: str) -> None:
-        self.score = score
-        self.rulings: list[Ruling] = []
-        self.at_table = at_table
-        self.finished = False
-        self.winner: str | None = None
-
-    def rule(self, t: float, rule: str, player: str | None, **data: Any) -> None:
-        self.rulings.append(Ruling(t=t, rule=rule, player=player, data=tuple(data.items()) if data else ()))
-
-    def announce(self, key: str, **params: Any) -> None:
-        said = (*self.score.announcements, (key, tuple(params.items())))
-        self.score = replace(self.score, announcements=said)
 
 
 def _unknown_pockets(shot: ShotRecord) -> list[tuple[int, Pocket]]:
@@ -252,39 +232,6 @@ def score_shot(v: Verdict, t: float, p: str, carambole: bool, facts: ShotFacts, 
         v.rule(t, "kegle.distance", p, points=total)
         v.announce("kegle.distance:announce")
         end_series(v, t, p, [])
-
-
-def end_series(v: Verdict, t: float, p: str, faults: list[Fault[Cost]]) -> None:
-    """The series of ``p`` is over: finish, last series, break, or the opponent's turn."""
-    opp = other(p)
-    v.at_table = opp
-    outlay = any(f.then.outlay for f in faults)
-    red_in_hand = any(f.then.red_in_hand for f in faults)
-    if outlay:
-        v.rule(t, "kegle.outlay", opp)
-    if red_in_hand:
-        v.rule(t, "kegle.red-in-hand", opp)
-    sc = v.score = replace(v.score, shots=0, no_pin_shots=0, no_cushion=0,
-                           outlay=opp if outlay else v.score.outlay,
-                           red_in_hand=opp if red_in_hand else v.score.red_in_hand)
-    reached = (sc.points[0] >= sc.distance[0], sc.points[1] >= sc.distance[1])
-    if checks.same_series_over(sc, p, reached):
-        v.finished, v.at_table = True, p
-        if all(reached):
-            v.winner = "draw"
-            v.rule(t, "kegle.draw", None)
-        else:
-            v.winner = "p1" if reached[0] else "p2"
-            v.rule(t, "kegle.same-series", v.winner, series=sc.series[0])
-        return
-    if checks.last_series_due(sc, p, reached[IDX[p]]):
-        v.rule(t, "kegle.last-series", opp)
-        v.score = replace(sc, last_series=True, outlay=opp, red_in_hand=None)
-        v.announce("kegle.last-series:announce")
-    if checks.break_due(v.score, IDX[p]):
-        v.rule(t, "kegle.break", p)
-        v.score = replace(v.score, break_taken=True, break_due=True)
-        v.announce("kegle.break:announce")
 
 
 def _balls(positions: dict[str, Any], prefix: str) -> list[tuple[float, float]]:
