@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -69,6 +70,9 @@ call = st.sampled_from([
     {"type": "call", "call": "foul", "foul": "three-reds"},
     {"type": "call", "call": "foul", "foul": "no-cushion"},
     {"type": "call", "call": "undo"},
+    {"type": "call", "call": "answer", "question": "q1", "answer": "red"},
+    {"type": "call", "call": "answer", "question": "q1", "answer": "white"},
+    {"type": "call", "call": "answer", "question": "q2", "answer": "red"},
     {"type": "call", "call": "outlay"},
     {"type": "call", "call": "blocked", "pin": 3},
     {"type": "call", "call": "hands"},
@@ -162,15 +166,48 @@ def test_a_shot_that_topples_pins_after_the_carambole_is_decided_in_one_pass() -
     assert quick is not None and quick.score.points == (6, 0) and quick == settle_general(before, shot)
 
 
-def test_a_shot_with_a_pocket_goes_the_general_way_and_a_foul_called_after_the_rest_does_not() -> None:
+def test_a_late_pin_goes_the_general_way_and_a_foul_called_after_the_rest_does_not() -> None:
     before, shot = _first_shot({"t": 1, "type": "strike", "ball": "red"},
-                               {"t": 2, "type": "pocket", "pocket": 1, "ball": "red"},
+                               {"t": 2, "type": "contact", "balls": ["red", "white"]},
                                {"t": 3, "type": "rest"})
-    assert plain_shot(before, shot) is None
+    pin = parse_event({"t": 4, "type": "pin", "pin": 1, "state": "down"})
+    assert plain_shot(before, msgspec.structs.replace(shot, late=(pin,))) is None
     before, shot = _first_shot({"t": 1, "type": "strike", "ball": "red"}, {"t": 2, "type": "rest"},
                                {"t": 3, "type": "call", "call": "foul", "foul": "foot"})
     quick = plain_shot(before, shot)
     assert quick is not None and quick.at_table == "p2" and quick == settle_general(before, shot)
+
+
+def test_a_ball_in_a_hole_named_by_nobody_is_asked_about_in_one_pass_as_the_general_way_asks() -> None:
+    shot_lines = [{"t": 1, "type": "strike", "ball": "red"},
+                  {"t": 3, "type": "pin", "pin": 1, "state": "down"},
+                  {"t": 2, "type": "pocket", "pocket": 2},  # a line out of order
+                  {"t": 4, "type": "rest"}]
+    before, shot = _first_shot(*shot_lines)
+    quick = plain_shot(before, shot)
+    assert quick is not None and quick == settle_general(before, shot)
+    assert [q.id for q in quick.questions] == ["q1"] and quick.score.points == (2, 0)
+    answer = {"t": 5, "type": "call", "call": "answer", "question": "q1", "answer": "red"}
+    before, answered = _first_shot(*shot_lines, answer)
+    quick = plain_shot(before, answered)
+    assert quick is not None and quick == settle_general(before, answered)
+    assert quick.score.last is not None and quick.score.last.faults == ("kegle.fault.red-in-hole",)
+
+
+def test_the_shot_that_ends_the_match_is_decided_in_one_pass() -> None:
+    def pins(t: float, *down: int) -> list[dict[str, Any]]:
+        return [{"t": t, "type": "strike", "ball": "red"},
+                *({"t": t + 0.1 * k, "type": "pin", "pin": p, "state": "down"}
+                  for k, p in enumerate(down, 1)),
+                {"t": t + 0.9, "type": "rest"}]
+
+    state = ENGINE.new_state(parse_event({"t": 0, "type": "setup", "game": "kegle",
+                                          "players": {"p1": "A", "p2": "B"}, "distance": 4}))
+    for obj in [*pins(1, 1), *pins(2), *pins(3, 1, 2)]:  # A: 2 and out; B: 4, his distance
+        state = ENGINE.apply(state, parse_event(obj))
+    quick = plain_shot(state.before, state.shot)
+    assert quick is not None and quick == settle_general(state.before, state.shot)
+    assert quick.winner == "p2" and quick.ended is not None and quick.ended.rule == "kegle.same-series"
 
 
 def test_the_second_shot_in_a_row_toppling_pins_without_a_cushion_is_a_fault_in_one_pass_too() -> None:

@@ -30,14 +30,17 @@ from __future__ import annotations
 
 import msgspec
 
-from ...events import Contact, Cushion, Pin, Strike
+from ...events import Contact, Cushion, Pin, Pocket, Strike
+from ...shots import in_time_order
 from ..records import Ruling
 from ..ruling_log import Trail
 from ..shot_engine import ShotEngine, ShotRecord
 from . import geometry as geo
 from .checks import ANNOUNCE_UNDER, CARAMBOLE_POINTS, PIN_POINTS
-from .fouls import BY_ID, NO_CUSHION, THREE_REDS
+from .fouls import BY_ID, JUMPED_BALL, NO_CUSHION, PIN_BY_CUE, RED_IN_HOLE, RED_TOPPLES_PIN, THREE_REDS, TOUCH
+from .holes import answers, ask_pockets, unknown_pockets, white_spot
 from .series import Verdict, series_over
+from .shot import toppler
 from .state import NO_PINS, KegleState, LastShot, pinset
 
 replace = msgspec.structs.replace
@@ -60,58 +63,98 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
     if b.pin_ups and events and (b.pins_down or b.blocked):
         return None  # a pin down or excused before the shot (pins-not-up, 8.3): the general way
     # the shot's facts (``shot.read_shot``), in one pass, every pin standing before it
-    toppled: list[int] = []
-    cushions = 0
-    red_white = 0
-    contacts = False
-    early = False  # a pin fell before the red touched a white
-    last = float("-inf")
-    for e in events:
-        t = e.t
-        if t < last:
-            return None  # read in ``t`` order: the general way
-        last = t
-        kind = type(e)
-        if kind is Cushion:
-            cushions += 1
-        elif kind is Contact:
-            if e.extra:
-                return None  # a named white (``white``): the general way
-            contacts = True
-            balls = e.balls  # type: ignore[attr-defined]
-            if balls == _RED_THEN_WHITE or balls == _WHITE_THEN_RED or frozenset(balls) == _RED_WHITE:
-                red_white += 1
-        elif kind is Pin:
-            if e.extra or e.state != "down":  # type: ignore[attr-defined]
-                return None  # a toppler named, or a pin up again in the shot (8.2)
-            pin = e.pin  # type: ignore[attr-defined]
-            if pin not in toppled:
-                toppled.append(pin)
-                if red_white == 0:
-                    early = True
-        elif kind is Strike:
-            if e.ball == "white":  # type: ignore[attr-defined]
-                return None  # kegle.fault.touch
+    while True:
+        toppled: list[int] = []
+        cushions = red_white = 0
+        contacts = wrong_ball = jumped = pockets = False
+        early: list[int] | None = None  # pins that fell before the red touched a white, naming no toppler
+        by_red: list[int] | None = None  # pins a pin event says the red toppled
+        by_cue: list[int] | None = None  # ... the cue (a bridge, clothes, a body part)
+        stood: set[int] | None = None  # pins that fell and stand again on their spot (8.2)
+        last = float("-inf")
+        for e in events:
+            t = e.t
+            if t < last:
+                break  # a line out of order: read again in ``t`` order
+            last = t
+            kind = type(e)
+            if kind is Pin:
+                pin = e.pin  # type: ignore[attr-defined]
+                if e.state == "down":  # type: ignore[attr-defined]
+                    if pin not in toppled:
+                        toppled.append(pin)
+                        who = toppler(e) if e.extra else None  # type: ignore[arg-type]
+                        if who is None:
+                            if red_white == 0:
+                                early = [pin] if early is None else [*early, pin]
+                        elif who == "red":
+                            by_red = [pin] if by_red is None else [*by_red, pin]
+                        elif who == "cue":
+                            by_cue = [pin] if by_cue is None else [*by_cue, pin]
+                    elif stood is not None:
+                        stood.discard(pin)
+                elif pin in toppled:
+                    stood = {pin} if stood is None else stood | {pin}
+            elif kind is Cushion:
+                cushions += 1
+            elif kind is Contact:
+                if e.extra:
+                    return None  # a named white (``white``): the general way
+                contacts = True
+                balls = e.balls  # type: ignore[attr-defined]
+                if balls == _RED_THEN_WHITE or balls == _WHITE_THEN_RED or frozenset(balls) == _RED_WHITE:
+                    red_white += 1
+            elif kind is Strike:
+                if e.ball == "white":  # type: ignore[attr-defined]
+                    wrong_ball = True
+            elif kind is Pocket:
+                pockets = True
+            else:  # OffTable
+                jumped = True
         else:
-            return None  # a pocket, a ball off the table: the general way
-    if early and contacts:
-        return None  # the red toppled a pin (8.1): a fault
+            break
+        events = [e for _, e in in_time_order(events)]
+    if stood:
+        toppled = [pin for pin in toppled if pin not in stood]
+    if early is not None and contacts:  # the red toppled them (8.1): the contacts are known
+        by_red = early if by_red is None else [*by_red, *early]
+    if by_red is not None:
+        by_red = [pin for pin in toppled if pin in by_red]
     n = len(toppled)
     p = shot.player or before.at_table or "p1"
     t = rest.t
+    calls = shot.calls
+    unknown: list[tuple[int, Pocket]] = []
+    pocketed: list[tuple[int, str | None]] = []
+    if pockets:  # which ball fell: the pocket event's, or the referee's answer (``holes.answers``)
+        unknown = unknown_pockets(shot)
+        answered = answers(before, unknown, calls)
+        pocketed = [(e.pocket, answered.get(k) if e.ball is None else e.ball)  # type: ignore[attr-defined]
+                    for k, e in in_time_order(shot.events) if type(e) is Pocket]
     rulings: list[Ruling] = []
     blocked = blocked_red = NO_PINS
     if n and rest.positions:  # 8.3: a pin a ball keeps off its spot (``verdict.blocked_by_balls``)
-        found, by_red = geo.blocked_pins(rest.positions, sorted(toppled))
+        found, by_red_ball = geo.blocked_pins(rest.positions, sorted(toppled))
         if found:
             rulings.extend([Ruling(t=t, rule="kegle.pin-blocked", player=None, data=(("pin", pin),))
                             for pin in found])
-            blocked, blocked_red = pinset(frozenset(found)), pinset(frozenset(by_red))
+            blocked, blocked_red = pinset(frozenset(found)), pinset(frozenset(by_red_ball))
     carambole = red_white >= 2
+    # the faults the sensors show, in ``verdict.find_faults``' order
+    faults: list[str] = []
+    if jumped:
+        faults.append(JUMPED_BALL)
+    if pocketed and any(ball == "red" for _, ball in pocketed):
+        faults.append(RED_IN_HOLE)
+    if by_red:
+        faults.append(RED_TOPPLES_PIN)
+    if by_cue:
+        faults.append(PIN_BY_CUE)
+    if wrong_ball:
+        faults.append(TOUCH)
     # the referee's calls the decision reads (``verdict.find_faults``): the carambole, the fouls;
     # the others act before it (``hands``, ``replay``) or after it (``KegleEngine.resolve``)
-    faults: list[str] = []
-    for c in shot.calls:
+    for c in calls:
         if c.call == "carom":
             carambole = True
         elif c.call == "foul" and c.foul in BY_ID and c.foul not in faults:
@@ -201,9 +244,16 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
     if over:
         v = Verdict(score, at_table, rulings)
         series_over(v, t, p)
-        state = replace(before, score=v.score, rulings=before.rulings + tuple(rulings), at_table=v.at_table,
-                        questions=())
-        # the rule that ended it is the last one ruled (kegle.same-series, kegle.draw)
-        return ShotEngine.end(state, v.winner, rulings[-1].rule) if v.finished else state
-    return replace(before, score=score, rulings=before.rulings + tuple(rulings), at_table=at_table,
-                   questions=())
+        score, at_table = v.score, v.at_table
+    else:
+        v = None
+    if pocketed:  # 9.1, 9.3: a white in a hole goes back on its spot
+        for pocket, ball in pocketed:
+            if ball == "white":
+                rulings.append(Ruling(t=t, rule="kegle.white-in-hole", player=p,
+                                      data=(("pocket", pocket), *white_spot(rest.positions or {}).items())))
+    state = replace(before, score=score, rulings=before.rulings + tuple(rulings), at_table=at_table,
+                    questions=())
+    if v is not None and v.finished:  # the rule that ended it is the last one ruled (kegle.same-series, ...)
+        state = ShotEngine.end(state, v.winner, rulings[-1].rule)
+    return ask_pockets(state, unknown, calls, p) if unknown else state

@@ -37,7 +37,7 @@ from .fouls import (
     TOUCH,
     Cost,
 )
-from .names import POCKET_OPTIONS, pocket_ball
+from .holes import answers, ask_pockets, unknown_pockets, white_spot
 from .plain import plain_shot
 from .series import Verdict, end_series
 from .shot import ShotFacts, read_shot
@@ -66,43 +66,9 @@ def opened(score: Score, player: str) -> Score:
     return replace(score, break_due=False, announcements=(), outlay=None, red_in_hand=None)
 
 
-def _unknown_pockets(shot: ShotRecord) -> list[tuple[int, Pocket]]:
-    """The shot's pocket events that name no ball, with their index in ``shot.events``."""
-    return [(i, e) for i, e in enumerate(shot.events) if type(e) is Pocket and e.ball is None]
-
-
-def ask_pockets(state: KegleState, unknown: list[tuple[int, Pocket]], calls: tuple[Call, ...],
-                player: str | None) -> KegleState:
-    """``state`` (with no questions) asking about each pocket event of the shot that names no ball
-    ("which ball fell in pocket N?"), numbered on from ``state.asked``; the answered ones left out."""
-    if not unknown:
-        return state
-    for i, e in unknown:
-        state = ShotEngine.ask(state, e.t, RED_IN_HOLE, options=POCKET_OPTIONS, player=player,
-                               what="which-ball", pocket=e.pocket, index=i)
-    answered = {c.question for c in calls if c.call == "answer"}
-    if answered:
-        state = replace(state, questions=tuple(q for q in state.questions if q.id not in answered))
-    return state
-
-
 def asked(before: KegleState, shot: ShotRecord) -> int:
     """The questions asked so far, counting those about ``shot``."""
-    return before.asked + len(_unknown_pockets(shot))
-
-
-def _answers(before: KegleState, unknown: list[tuple[int, Pocket]],
-             calls: tuple[Call, ...]) -> dict[int, str]:
-    """The referee's answers about the shot's pocket events: event index -> ball."""
-    by_id = {c.question: c.answer for c in calls if c.call == "answer"} if unknown else None
-    if not by_id:
-        return {}
-    out: dict[int, str] = {}
-    for n, (i, _) in enumerate(unknown, start=before.asked + 1):
-        answer = by_id.get(f"q{n}")
-        if answer is not None:
-            out[i] = pocket_ball(answer)
-    return out
+    return before.asked + len(unknown_pockets(shot))
 
 
 def live(before: KegleState, shot: ShotRecord) -> KegleState:
@@ -110,7 +76,7 @@ def live(before: KegleState, shot: ShotRecord) -> KegleState:
     the questions about its pockets asked; the rest waits for the rest."""
     p = shot.player or before.at_table or "p1"
     opened_state = replace(before, score=opened(before.score, p), questions=())
-    return ask_pockets(opened_state, _unknown_pockets(shot), shot.calls, before.at_table)
+    return ask_pockets(opened_state, unknown_pockets(shot), shot.calls, before.at_table)
 
 
 def settle(before: KegleState, shot: ShotRecord) -> KegleState:
@@ -140,8 +106,8 @@ def settle_general(before: KegleState, shot: ShotRecord) -> KegleState:
     unknown: list[tuple[int, Pocket]] = []
     pocketed: list[tuple[int, str | None]] = []
     if facts.pockets:
-        unknown = _unknown_pockets(shot)
-        answered = _answers(before, unknown, calls)
+        unknown = unknown_pockets(shot)
+        answered = answers(before, unknown, calls)
         pocketed = [(pocket, answered.get(i) if ball is None else ball) for i, pocket, ball in facts.pockets]
     carambole = facts.carambole or (bool(calls) and any(c.call == "carom" for c in calls))
     faults = find_faults(prior, facts, pocketed, calls)
@@ -234,11 +200,6 @@ def score_shot(v: Verdict, t: float, p: str, carambole: bool, facts: ShotFacts, 
         end_series(v, t, p, [])
 
 
-def _balls(positions: dict[str, Any], prefix: str) -> list[tuple[float, float]]:
-    """Where the balls named ``prefix`` lie (``white`` also finds ``white1``, ``white_2``...)."""
-    return [xy for name, at in positions.items() if name.startswith(prefix) for xy in geo.ball_points(at)]
-
-
 def blocked_by_balls(v: Verdict, t: float, positions: dict[str, Any], was: frozenset[int] = NO_PINS) -> None:
     """Seed 8.3, kegle.pin-blocked: the pins down at rest that a ball keeps off their spot (rest
     ``positions``); a ruling for each that was not excused before the shot (``was``)."""
@@ -250,27 +211,3 @@ def blocked_by_balls(v: Verdict, t: float, positions: dict[str, Any], was: froze
         if pin not in was:
             v.rule(t, "kegle.pin-blocked", None, pin=pin)
     v.score = replace(sc, blocked=pinset(sc.blocked | set(found)), blocked_red=pinset(set(by_red)))
-
-
-def white_spot(positions: dict[str, Any]) -> dict[str, Any]:
-    """Seed 9.1, 9.3, kegle.white-in-hole: where a pocketed white goes, the spot in the half the
-    other white is not in (on the middle line: the half opposite the red)."""
-    whites = _balls(positions, "white")
-    if len(whites) != 1:
-        return {}
-    reds = _balls(positions, "red")
-    red = reds[0] if len(reds) == 1 else None
-    side = geo.half(whites[0][0])
-    if side == "middle":  # 9.3: the other white on the middle line: the spot in the half opposite the red
-        if red is None or geo.half(red[0]) == "middle":
-            return {}
-        spot = geo.opposite(geo.half(red[0]))
-    else:
-        spot = geo.opposite(side)
-    out: dict[str, Any] = {"spot": spot}
-    if red is not None:
-        sx, sy = geo.WHITE_SPOTS[spot]
-        if (red[0] - sx) ** 2 + (red[1] - sy) ** 2 < geo.BALL_DIAMETER ** 2:
-            out["spot_taken"] = True  # 9.1: the player may ask for a new outlay
-    return out
-
