@@ -421,12 +421,25 @@ def _pin_up(score: Score, pin: int) -> Score:
     (``pin_ups``: a shot while a pin is down is ``kegle.fault.pins-not-up``)."""
     down, blocked = score.pins_down, score.blocked
     if pin in down:
-        down = pinset(down - {pin})
+        down = _without(down, pin)
     elif score.pin_ups and pin not in blocked:
         return score
     if pin in blocked:
-        blocked = pinset(blocked - {pin})
+        blocked = _without(blocked, pin)
+    elif score.pin_ups:
+        return replace(score, pins_down=down)  # the common one: a pin of the last shot's up again
     return replace(score, pins_down=down, blocked=blocked, pin_ups=True)
+
+
+#: (pins, pin) -> the shared set of those pins but ``pin`` (``state.pinset``), as met
+_WITHOUT: dict[tuple[frozenset[int], int], frozenset[int]] = {}
+
+
+def _without(pins: frozenset[int], pin: int) -> frozenset[int]:
+    found = _WITHOUT.get((pins, pin))
+    if found is None:
+        found = _WITHOUT[(pins, pin)] = pinset(pins - {pin})
+    return found
 
 
 def _by_hand(before: KegleState, shot: ShotRecord) -> bool:

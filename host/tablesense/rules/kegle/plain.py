@@ -28,6 +28,8 @@ holes, a strike sensor or none, fouls and other calls, positions, undo).
 
 from __future__ import annotations
 
+from itertools import permutations
+
 import msgspec
 
 from ...events import Contact, Cushion, Pin, Pocket, Strike
@@ -41,7 +43,7 @@ from .fouls import BY_ID, JUMPED_BALL, NO_CUSHION, PIN_BY_CUE, RED_IN_HOLE, RED_
 from .holes import answers, ask_pockets, unknown_pockets, white_spot
 from .series import Verdict, series_over
 from .shot import toppler
-from .state import NO_PINS, KegleState, LastShot, pinset
+from .state import NO_PINS, KegleState, LastShot, Score, pinset
 
 replace = msgspec.structs.replace
 
@@ -50,6 +52,20 @@ _WHITE_THEN_RED = ("white", "red")
 _RED_WHITE = frozenset(_RED_THEN_WHITE)
 _ANNOUNCE = "kegle.announce.remaining:announce"
 _DISTANCE = (("kegle.distance:announce", ()),)
+#: the order of ``Score``'s fields that ``plain_shot`` writes them in
+_SCORE_FIELDS = ("distance", "first", "points", "series", "series_starts", "run", "shots", "no_pin_shots",
+                 "no_cushion", "pins_down", "blocked", "blocked_red", "pin_ups", "cushions_seen", "outlay",
+                 "red_in_hand", "last_series", "announced", "break_taken", "break_due", "announcements",
+                 "last")
+if Score.__struct_fields__ != _SCORE_FIELDS:
+    raise ImportError("rules/kegle/state.py's Score changed its fields: write them in plain_shot too")
+#: the pins down after a shot, by the order they fell in: the shared set of each (``state.pinset``)
+_DOWN = {order: pinset(frozenset(order)) for k in range(1, 6) for order in permutations(range(1, 6), k)}
+
+
+def _plus(values: Trail | tuple[int, ...], value: int) -> Trail:
+    """``Trail.plus``, without its class method's lookups (a new series each few shots)."""
+    return Trail((value,), values) if type(values) is Trail else Trail((*values, value))
 
 
 def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
@@ -173,10 +189,10 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
         run, shots = 0, 0
         if i == 0:
             series = (series[0] + 1, series[1])
-            starts = (Trail.plus(starts[0], b.points[0]), starts[1])
+            starts = (_plus(starts[0], b.points[0]), starts[1])
         else:
             series = (series[0], series[1] + 1)
-            starts = (starts[0], Trail.plus(starts[1], b.points[1]))
+            starts = (starts[0], _plus(starts[1], b.points[1]))
     else:
         run, shots = b.run, b.shots
     pins = tuple(toppled)
@@ -234,12 +250,13 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
         over = ((p != b.first and series[0] == series[1] and (reached[0] or reached[1]))
                 or (p == b.first and reached[i] and not b.last_series)
                 or (not b.break_taken and 2 * scores[i] >= b.distance[i]))
-    score = replace(
-        b, series=series, series_starts=starts, run=run, shots=shots, break_due=False,
-        announcements=announcements, outlay=outlay, red_in_hand=red_in_hand,
-        pins_down=pinset(frozenset(toppled)) if n else NO_PINS, blocked=blocked, blocked_red=blocked_red,
-        cushions_seen=b.cushions_seen or cushions > 0, points=scores, no_pin_shots=no_pin_shots,
-        no_cushion=no_cushion, last=lastshot, announced=announced,
+    # the next score made whole, its fields in order (``_SCORE_FIELDS``): one call, where a
+    # ``replace`` of 17 fields by name costs several times as much
+    score = Score(
+        b.distance, b.first, scores, series, starts, run, shots, no_pin_shots, no_cushion,
+        (_DOWN.get(pins) or pinset(frozenset(pins))) if n else NO_PINS, blocked, blocked_red, b.pin_ups,
+        b.cushions_seen or cushions > 0, outlay, red_in_hand, b.last_series, announced, b.break_taken, False,
+        announcements, lastshot,
     )
     if over:
         v = Verdict(score, at_table, rulings)
