@@ -88,10 +88,23 @@ class KegleEngine(ShotEngine[KegleState]):
 
     def new_state(self, setup: Setup) -> KegleState:
         agreed = setup.distance if setup.distance is not None else DEFAULT_DISTANCE
-        own = setup.targets or {}
-        distance = (own.get("p1", agreed), own.get("p2", agreed))
-        return KegleState(game="kegle", players=tuple(setup.players.items()), at_table="p1",
-                          score=Score(distance=distance))
+        own = setup.targets
+        distance = (own.get("p1", agreed), own.get("p2", agreed)) if own else (agreed, agreed)
+        players = tuple(setup.players.items())
+        key = (players, distance)
+        try:  # a log of many matches of the same players and distance: one state to start each from
+            found = _FRESH.get(key)
+        except TypeError:  # a name that is a list (a side of two)
+            key = None
+            found = None
+        if found is not None:
+            return found
+        state = KegleState(game="kegle", players=players, at_table="p1", score=Score(distance=distance))
+        if key is not None:
+            if len(_FRESH) >= _FRESH_KEPT:
+                _FRESH.clear()
+            _FRESH[key] = state
+        return state
 
     # --- the shot stage -----------------------------------------------------------
     def check(self, event: Event) -> None:
@@ -394,6 +407,10 @@ class KegleEngine(ShotEngine[KegleState]):
             tail += "; " + ", ".join(_announcements(sc, lang))
         return " - ".join(side) + f" | {tail}"
 
+
+#: the new matches' first states by players and distance (frozen: shared), at most ``_FRESH_KEPT``
+_FRESH: dict[Any, KegleState] = {}
+_FRESH_KEPT = 64
 
 _Handler = Callable[[KegleEngine, KegleState, Call], Any]
 
