@@ -35,7 +35,7 @@ import msgspec
 from ...events import Contact, Cushion, Pin, Pocket, Strike
 from ...shots import in_time_order
 from ..records import Ruling
-from ..ruling_log import Trail
+from ..ruling_log import RulingLog, Trail
 from ..shot_engine import ShotEngine, ShotRecord
 from . import geometry as geo
 from .checks import ANNOUNCE_UNDER, CARAMBOLE_POINTS, PIN_POINTS
@@ -269,8 +269,9 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
             if ball == "white":
                 rulings.append(Ruling(t=t, rule="kegle.white-in-hole", player=p,
                                       data=(("pocket", pocket), *white_spot(rest.positions or {}).items())))
-    state = replace(before, score=score, rulings=before.rulings + tuple(rulings), at_table=at_table,
-                    questions=())
+    log = before.rulings  # ``+`` of a ``RulingLog``, without its frame and the tuple it makes
+    log = RulingLog(rulings, log) if type(log) is RulingLog else log + tuple(rulings)
+    state = replace(before, score=score, rulings=log, at_table=at_table, questions=())
     if v is not None and v.finished:  # the rule that ended it is the last one ruled (kegle.same-series, ...)
         state = ShotEngine.end(state, v.winner, rulings[-1].rule)
     return ask_pockets(state, unknown, calls, p) if unknown else state
