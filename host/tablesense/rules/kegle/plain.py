@@ -1,29 +1,26 @@
-"""The plain keglebillard shot, decided in one pass: ``plain_shot(before, shot)``.
+"""The keglebillard shot decided in one pass: ``plain_shot(before, shot)``.
 
-Most shots of a match are plain: a strike, cushions, contacts, pins falling after the red
-has touched a white, the rest; no pocket, no ball off the table, nothing settling after the
-rest, every pin standing before the shot. Such a shot's decision is a few sums: the pins and
-the carambole scored (``kegle.pin``, ``kegle.carambole``; a ``carom`` call counts it too),
-the "N remaining" announcement (``kegle.announce.remaining``), the series going on or ending
-(``kegle.series``), the pins a ball keeps off their spot at the rest (``kegle.pin-blocked``,
-read from the rest's positions), or a fault the referee called (``foul``) or that shots in a row make
-(``kegle.fault.no-cushion``, ``kegle.fault.three-reds``), with what it costs (new outlay,
-red in hand). ``plain_shot`` reads the events once, keeps those sums as it goes, and writes
-the next score in one copy (``msgspec.structs.replace``), where the general decision
-(``verdict.settle_general``) reads the shot's facts (``shot.read_shot``), asks every named
-check of ``checks`` and copies the score three to five times.
+Nearly every shot of a match is decided here: its events read once, in ``t`` order (a line out
+of order: read again sorted, as ``shot.read_shot`` does), keeping the sums the decision needs
+(pins, cushions, red-white contacts, pockets, balls off the table, a white struck, what a pin
+event says toppled it, pins rocking back up); the faults the sensors show and the referee
+calls (``verdict.find_faults``' order), the pins and the carambole scored (``kegle.pin``,
+``kegle.carambole``; a ``carom`` call counts it too), the "N remaining" announcement
+(``kegle.announce.remaining``), the series going on or ending (``kegle.series``,
+``kegle.distance``), the pins a ball keeps off their spot at the rest (``kegle.pin-blocked``),
+a ball in a hole (``holes``: the question "which ball?" and its answers, a white's spot) and
+what a fault costs (new outlay, red in hand). The next score is made in one call, its fields
+in order (``_SCORE_FIELDS``). Where a series ends in a way that decides more (the match over,
+the last series, the break) it asks ``series.series_over``, as the general decision does.
 
-It answers None, and ``verdict.settle`` decides the general way, for a shot that is not
-plain or whose decision is more than those sums: an event out of ``t`` order, a pocket, a
-ball off the table, a white struck, a pin naming what toppled it or standing up again in
-the shot, a pin falling before the red touched a white on a table that reports contacts
-(``kegle.fault.red-topples-pin``), a named white, a pin down or excused before the shot
-(``kegle.fault.pins-not-up``, ``kegle.pin-blocked``), a late settle; and a shot that reaches
-the distance, or ends a series that ends the match, starts the last series or is the break
-(``checks.same_series_over``, ``checks.last_series_due``, ``checks.break_due``). Where it
-answers, its state is the one ``verdict.settle_general`` gives
+It answers None, and ``verdict.settle`` decides the general way (``verdict.settle_general``:
+the shot's facts read by ``shot.read_shot``, every named check of ``checks`` asked, the score
+copied three to five times), only for a shot with a pin down or excused before it
+(``kegle.fault.pins-not-up``, ``kegle.pin-blocked``), a late settle, or contacts naming their
+white. Where it answers, its state is the one ``verdict.settle_general`` gives
 (tests/rules/kegle/test_kegle_plain_shot.py holds the two to it over made-up matches: pins,
-holes, a strike sensor or none, fouls and other calls, positions, undo).
+holes and their answers, balls off the table, a strike sensor or none, fouls and other calls,
+positions, undo).
 """
 
 from __future__ import annotations

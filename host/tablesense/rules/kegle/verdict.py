@@ -5,11 +5,11 @@ the shot's record (its sensor events, rest, late settles, the referee's calls an
 answers). Each rule it applies is a named check in ``tablesense.rules.kegle.checks``,
 citing its seed paragraph; ``settle`` reads the shot's facts once (``read_shot``), asks
 the checks, and writes their answers into the next score with a few copies
-(``msgspec.structs.replace``, one C call each) on a ``Verdict``, the working record of
-the shot's resolution (the score so far, the rulings made, who is at the table, the
-result). ``live`` is the view of a shot in progress. Rule ids are those of
-seeds/kegle.md; rulings carry ids and parameters, their sentences are in
-``texts/<lang>/kegle.ftl``.
+(``msgspec.structs.replace``, one C call each) on a ``Verdict`` (``series``), the working
+record of the shot's resolution (the score so far, the rulings made, who is at the table,
+the result). Nearly every shot is decided instead in one pass (``plain.plain_shot``).
+``live`` is the view of a shot in progress. Rule ids are those of seeds/kegle.md; rulings
+carry ids and parameters, their sentences are in ``texts/<lang>/kegle.ftl``.
 """
 
 from __future__ import annotations
