@@ -1,7 +1,9 @@
-"""A plain shot decided in one pass (``plain.plain_shot``) gets the state the general decision
+"""A shot decided in one pass (``plain.plain_shot``) gets the state the general decision
 (``verdict.settle_general``) gives, over made-up matches (hypothesis): pins falling, rocking and
-put up (or forgotten), holes, balls off the table, a strike sensor or none, contacts with and
-without named whites, rest positions, late pins, the referee's fouls and other calls, undo."""
+put up (or forgotten), holes and the referee's answers about them, balls off the table, a strike
+sensor or none, contacts with and without named whites, rest positions, late pins, the referee's
+fouls and other calls, undo; and only a shot with a pin down before it, a late settle or a
+named white goes the general way."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tablesense.errors import TablesenseError
-from tablesense.events import parse_event
+from tablesense.events import Contact, parse_event
 from tablesense.rules import find_engine
 from tablesense.rules.kegle.geometry import PINS
 from tablesense.rules.kegle.plain import plain_shot
@@ -133,7 +135,7 @@ def states(shots: list[Any], distance: int, strikes: bool, first: str | None) ->
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(shot, min_size=1, max_size=30), st.integers(4, 40), st.booleans(),
        st.sampled_from([None, "p1", "p2"]))
-def test_a_plain_shot_is_scored_as_the_general_decision_scores_it(
+def test_a_shot_is_scored_in_one_pass_as_the_general_decision_scores_it(
         shots: list[Any], distance: int, strikes: bool, first: str | None) -> None:
     for state in states(shots, distance, strikes, first):
         shot, before = state.shot, state.before
@@ -144,6 +146,10 @@ def test_a_plain_shot_is_scored_as_the_general_decision_scores_it(
             general = settle_general(before, shot)
             assert quick == general
             assert tuple(quick.rulings) == tuple(general.rulings)
+        else:  # only these go the general way
+            sc = before.score
+            assert (shot.late or (sc.pin_ups and shot.events and (sc.pins_down or sc.blocked))
+                    or any(type(e) is Contact and e.extra for e in shot.events))
 
 
 def _first_shot(*lines: dict[str, Any]) -> tuple[Any, ShotRecord]:
