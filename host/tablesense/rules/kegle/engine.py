@@ -142,12 +142,16 @@ class KegleEngine(ShotEngine[KegleState]):
                 and state.setup_rests)
 
     def resolve(self, before: KegleState, shot: ShotRecord) -> KegleState:
-        if shot.calls and shot.calls[0].call == "replay":
-            return before  # the rest of a shot the referee took back (``_call_replay``): no shot
-        if _by_hand(before, shot):
+        calls = shot.calls
+        if calls:
+            if calls[0].call == "replay":
+                return before  # the rest of a shot the referee took back (``_call_replay``): no shot
+            if _by_hand(before, shot):
+                return self._hands(before, shot)
+        elif before.cut.incident_open and _by_hand(before, shot):  # (no call: only while pins are set up)
             return self._hands(before, shot)
         state = settle(before, shot) if shot.rest is not None else live(before, shot)
-        for call in shot.calls:  # what the referee did after the rest stands, where it still can
+        for call in calls:  # what the referee did after the rest stands, where it still can
             after = _AFTER_REST.get(call.call)
             if after is not None:
                 try:

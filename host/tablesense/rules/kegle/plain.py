@@ -49,6 +49,7 @@ _WHITE_THEN_RED = ("white", "red")
 _RED_WHITE = frozenset(_RED_THEN_WHITE)
 _ANNOUNCE = "kegle.announce.remaining:announce"
 _DISTANCE = (("kegle.distance:announce", ()),)
+_CARAMBOLE = (("points", CARAMBOLE_POINTS),)
 #: the order of ``Score``'s fields that ``plain_shot`` writes them in
 _SCORE_FIELDS = ("distance", "first", "points", "series", "series_starts", "run", "shots", "no_pin_shots",
                  "no_cushion", "pins_down", "blocked", "blocked_red", "pin_ups", "cushions_seen", "outlay",
@@ -137,8 +138,8 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
     p = shot.player or before.at_table or "p1"
     t = rest.t
     calls = shot.calls
-    unknown: list[tuple[int, Pocket]] = []
-    pocketed: list[tuple[int, str | None]] = []
+    unknown: list[tuple[int, Pocket]] | tuple[()] = ()
+    pocketed: list[tuple[int, str | None]] | tuple[()] = ()
     if pockets:  # which ball fell: the pocket event's, or the referee's answer (``holes.answers``)
         unknown = unknown_pockets(shot)
         answered = answers(before, unknown, calls)
@@ -205,8 +206,7 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
         if any(BY_ID[f].then.red_in_hand for f in faults):
             rulings.append(Ruling(t=t, rule="kegle.red-in-hand", player=opp))
             red_in_hand = opp
-        lastshot = LastShot(player=p, pins=pins, carambole=carambole, cushions=cushions, points=0,
-                            faults=tuple(faults))
+        lastshot = LastShot(p, pins, carambole, cushions, 0, tuple(faults))
         points = missing = total = 0
     else:  # what it scores (checks.shot_points) and says (``verdict.score_shot``)
         points = PIN_POINTS * n + (CARAMBOLE_POINTS if carambole else 0)
@@ -214,8 +214,7 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
             rulings.append(Ruling(t=t, rule="kegle.pin", player=p,
                                   data=(("pins", toppled), ("points", PIN_POINTS * n))))
         if carambole:
-            rulings.append(Ruling(t=t, rule="kegle.carambole", player=p,
-                                  data=(("points", CARAMBOLE_POINTS),)))
+            rulings.append(Ruling(t=t, rule="kegle.carambole", player=p, data=_CARAMBOLE))
         total = scores[i] + points
         missing = b.distance[i] - total
         if 0 < missing <= ANNOUNCE_UNDER and not announced[i]:  # checks.announces_remaining
@@ -226,8 +225,7 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
         run += points
         if points:
             scores = (total, scores[1]) if i == 0 else (scores[0], total)
-        lastshot = LastShot(player=p, pins=pins, carambole=carambole, cushions=cushions, points=points,
-                            faults=())
+        lastshot = LastShot(p, pins, carambole, cushions, points, ())
     if points and missing > 0:  # the series goes on (checks.series_goes_on, not checks.distance_reached)
         at_table = p
         shots += 1
