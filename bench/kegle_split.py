@@ -1,7 +1,10 @@
 """Where keglebillard's replay time goes: the engine's own work beside the rest, and ``json.loads``.
 
 The log is bench/kegle_replay.py's long match (``--events``, default ~62,000 events, the
-log bench/replay_speed.py uses). In the same run, CPU time of this process, best of ``--repeat``:
+log bench/replay_speed.py uses), or with ``--recorded`` keglebillard's recorded matches
+(tests/matches/kegle/) over and over to ``--events`` lines, as bench/replay_process.py makes
+them (short matches: a set-up every 10-60 lines, three in ten shots with a hole, a ball off the
+table or a question). In the same run, CPU time of this process, best of ``--repeat``:
 
 - ``json.loads`` of the lines (the anchor);
 - the whole replay (``Replay.feed_lines``, parsing included);
@@ -13,7 +16,7 @@ log bench/replay_speed.py uses). In the same run, CPU time of this process, best
   (``rules/shot_engine.py``) and the replay's loop, with its ratio to ``json.loads``: the
   best the replay could reach with an engine that took no time.
 
-    .venv/bin/python bench/kegle_split.py [--events N] [--repeat R]
+    .venv/bin/python bench/kegle_split.py [--events N] [--repeat R] [--recorded]
 
 Run it with ``PYTHONPATH=<another tree>/host`` for that tree's figures (the before).
 """
@@ -25,6 +28,7 @@ import gc
 import importlib.util
 import json
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -75,16 +79,32 @@ def recorded_calls(lines: list[str]) -> tuple[list[Any], list[Any], list[Any]]:
     return settles, incidents, checks
 
 
+def recorded(n: int) -> list[str]:
+    """``n`` lines of the recorded matches, over and over (bench/replay_process.py's ``make_log``)."""
+    spec = importlib.util.spec_from_file_location("replay_process", HERE / "replay_process.py")
+    assert spec and spec.loader
+    process = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(process)
+    with tempfile.TemporaryDirectory(prefix="tablesense-kegle-split-") as tmp:
+        path = Path(tmp) / "recorded.jsonl"
+        process.make_log(path, "kegle", n)
+        return path.read_text(encoding="utf-8").splitlines()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--events", type=int, default=60_000)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--recorded", action="store_true", help="the recorded matches, not one long match")
     args = ap.parse_args(argv)
     spec = importlib.util.spec_from_file_location("kegle_replay", HERE / "kegle_replay.py")
     assert spec and spec.loader
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    lines: list[str] = bench.synthetic_match(max(10, args.events // 8))
+    if args.recorded:
+        lines = recorded(args.events)
+    else:
+        lines = bench.synthetic_match(max(10, args.events // 8))
     settles, incidents, checks = recorded_calls(lines)
     engine = kegle.KegleEngine()
     anchor = best_cpu(lambda: [json.loads(x) for x in lines], args.repeat)
@@ -96,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
         "check": (len(checks), best_cpu(lambda: [engine.check(e) for e in checks], r)),
     }
     n = len(lines)
-    print(f"keglebillard, {n:,} lines; CPU time of one process, best of {args.repeat}")
+    what = "its recorded matches" if args.recorded else "one long match"
+    print(f"keglebillard, {what}, {n:,} lines; CPU time of one process, best of {args.repeat}")
     print(f"  json.loads (anchor)   {anchor * 1e3:7.0f} ms  {n / anchor:>10,.0f} lines/s")
     print(f"  replay, parsing incl. {whole * 1e3:7.0f} ms  {n / whole:>10,.0f} lines/s  "
           f"({anchor / whole:.2f}x json.loads)")

@@ -1,17 +1,20 @@
-"""A plain shot decided in one pass (``plain.plain_shot``) gets the state the general decision
+"""A shot decided in one pass (``plain.plain_shot``) gets the state the general decision
 (``verdict.settle_general``) gives, over made-up matches (hypothesis): pins falling, rocking and
-put up (or forgotten), holes, balls off the table, a strike sensor or none, contacts with and
-without named whites, rest positions, late pins, the referee's fouls and other calls, undo."""
+put up (or forgotten), holes and the referee's answers about them, balls off the table, a strike
+sensor or none, contacts with and without named whites, rest positions, late pins, the referee's
+fouls and other calls, undo; and only a shot with a pin down before it, a late settle or a
+named white goes the general way."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tablesense.errors import TablesenseError
-from tablesense.events import parse_event
+from tablesense.events import Contact, parse_event
 from tablesense.rules import find_engine
 from tablesense.rules.kegle.geometry import PINS
 from tablesense.rules.kegle.plain import plain_shot
@@ -69,6 +72,9 @@ call = st.sampled_from([
     {"type": "call", "call": "foul", "foul": "three-reds"},
     {"type": "call", "call": "foul", "foul": "no-cushion"},
     {"type": "call", "call": "undo"},
+    {"type": "call", "call": "answer", "question": "q1", "answer": "red"},
+    {"type": "call", "call": "answer", "question": "q1", "answer": "white"},
+    {"type": "call", "call": "answer", "question": "q2", "answer": "red"},
     {"type": "call", "call": "outlay"},
     {"type": "call", "call": "blocked", "pin": 3},
     {"type": "call", "call": "hands"},
@@ -129,7 +135,7 @@ def states(shots: list[Any], distance: int, strikes: bool, first: str | None) ->
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(shot, min_size=1, max_size=30), st.integers(4, 40), st.booleans(),
        st.sampled_from([None, "p1", "p2"]))
-def test_a_plain_shot_is_scored_as_the_general_decision_scores_it(
+def test_a_shot_is_scored_in_one_pass_as_the_general_decision_scores_it(
         shots: list[Any], distance: int, strikes: bool, first: str | None) -> None:
     for state in states(shots, distance, strikes, first):
         shot, before = state.shot, state.before
@@ -140,6 +146,10 @@ def test_a_plain_shot_is_scored_as_the_general_decision_scores_it(
             general = settle_general(before, shot)
             assert quick == general
             assert tuple(quick.rulings) == tuple(general.rulings)
+        else:  # only these go the general way
+            sc = before.score
+            assert (shot.late or (sc.pin_ups and shot.events and (sc.pins_down or sc.blocked))
+                    or any(type(e) is Contact and e.extra for e in shot.events))
 
 
 def _first_shot(*lines: dict[str, Any]) -> tuple[Any, ShotRecord]:
@@ -162,15 +172,48 @@ def test_a_shot_that_topples_pins_after_the_carambole_is_decided_in_one_pass() -
     assert quick is not None and quick.score.points == (6, 0) and quick == settle_general(before, shot)
 
 
-def test_a_shot_with_a_pocket_goes_the_general_way_and_a_foul_called_after_the_rest_does_not() -> None:
+def test_a_late_pin_goes_the_general_way_and_a_foul_called_after_the_rest_does_not() -> None:
     before, shot = _first_shot({"t": 1, "type": "strike", "ball": "red"},
-                               {"t": 2, "type": "pocket", "pocket": 1, "ball": "red"},
+                               {"t": 2, "type": "contact", "balls": ["red", "white"]},
                                {"t": 3, "type": "rest"})
-    assert plain_shot(before, shot) is None
+    pin = parse_event({"t": 4, "type": "pin", "pin": 1, "state": "down"})
+    assert plain_shot(before, msgspec.structs.replace(shot, late=(pin,))) is None
     before, shot = _first_shot({"t": 1, "type": "strike", "ball": "red"}, {"t": 2, "type": "rest"},
                                {"t": 3, "type": "call", "call": "foul", "foul": "foot"})
     quick = plain_shot(before, shot)
     assert quick is not None and quick.at_table == "p2" and quick == settle_general(before, shot)
+
+
+def test_a_ball_in_a_hole_named_by_nobody_is_asked_about_in_one_pass_as_the_general_way_asks() -> None:
+    shot_lines = [{"t": 1, "type": "strike", "ball": "red"},
+                  {"t": 3, "type": "pin", "pin": 1, "state": "down"},
+                  {"t": 2, "type": "pocket", "pocket": 2},  # a line out of order
+                  {"t": 4, "type": "rest"}]
+    before, shot = _first_shot(*shot_lines)
+    quick = plain_shot(before, shot)
+    assert quick is not None and quick == settle_general(before, shot)
+    assert [q.id for q in quick.questions] == ["q1"] and quick.score.points == (2, 0)
+    answer = {"t": 5, "type": "call", "call": "answer", "question": "q1", "answer": "red"}
+    before, answered = _first_shot(*shot_lines, answer)
+    quick = plain_shot(before, answered)
+    assert quick is not None and quick == settle_general(before, answered)
+    assert quick.score.last is not None and quick.score.last.faults == ("kegle.fault.red-in-hole",)
+
+
+def test_the_shot_that_ends_the_match_is_decided_in_one_pass() -> None:
+    def pins(t: float, *down: int) -> list[dict[str, Any]]:
+        return [{"t": t, "type": "strike", "ball": "red"},
+                *({"t": t + 0.1 * k, "type": "pin", "pin": p, "state": "down"}
+                  for k, p in enumerate(down, 1)),
+                {"t": t + 0.9, "type": "rest"}]
+
+    state = ENGINE.new_state(parse_event({"t": 0, "type": "setup", "game": "kegle",
+                                          "players": {"p1": "A", "p2": "B"}, "distance": 4}))
+    for obj in [*pins(1, 1), *pins(2), *pins(3, 1, 2)]:  # A: 2 and out; B: 4, his distance
+        state = ENGINE.apply(state, parse_event(obj))
+    quick = plain_shot(state.before, state.shot)
+    assert quick is not None and quick == settle_general(state.before, state.shot)
+    assert quick.winner == "p2" and quick.ended is not None and quick.ended.rule == "kegle.same-series"
 
 
 def test_the_second_shot_in_a_row_toppling_pins_without_a_cushion_is_a_fault_in_one_pass_too() -> None:

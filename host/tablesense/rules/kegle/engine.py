@@ -88,10 +88,23 @@ class KegleEngine(ShotEngine[KegleState]):
 
     def new_state(self, setup: Setup) -> KegleState:
         agreed = setup.distance if setup.distance is not None else DEFAULT_DISTANCE
-        own = setup.targets or {}
-        distance = (own.get("p1", agreed), own.get("p2", agreed))
-        return KegleState(game="kegle", players=tuple(setup.players.items()), at_table="p1",
-                          score=Score(distance=distance))
+        own = setup.targets
+        distance = (own.get("p1", agreed), own.get("p2", agreed)) if own else (agreed, agreed)
+        players = tuple(setup.players.items())
+        key = (players, distance)
+        try:  # a log of many matches of the same players and distance: one state to start each from
+            found = _FRESH.get(key)
+        except TypeError:  # a name that is a list (a side of two)
+            key = None
+            found = None
+        if found is not None:
+            return found
+        state = KegleState(game="kegle", players=players, at_table="p1", score=Score(distance=distance))
+        if key is not None:
+            if len(_FRESH) >= _FRESH_KEPT:
+                _FRESH.clear()
+            _FRESH[key] = state
+        return state
 
     # --- the shot stage -----------------------------------------------------------
     def check(self, event: Event) -> None:
@@ -129,12 +142,16 @@ class KegleEngine(ShotEngine[KegleState]):
                 and state.setup_rests)
 
     def resolve(self, before: KegleState, shot: ShotRecord) -> KegleState:
-        if shot.calls and shot.calls[0].call == "replay":
-            return before  # the rest of a shot the referee took back (``_call_replay``): no shot
-        if _by_hand(before, shot):
+        calls = shot.calls
+        if calls:
+            if calls[0].call == "replay":
+                return before  # the rest of a shot the referee took back (``_call_replay``): no shot
+            if _by_hand(before, shot):
+                return self._hands(before, shot)
+        elif before.cut.incident_open and _by_hand(before, shot):  # (no call: only while pins are set up)
             return self._hands(before, shot)
         state = settle(before, shot) if shot.rest is not None else live(before, shot)
-        for call in shot.calls:  # what the referee did after the rest stands, where it still can
+        for call in calls:  # what the referee did after the rest stands, where it still can
             after = _AFTER_REST.get(call.call)
             if after is not None:
                 try:
@@ -395,6 +412,10 @@ class KegleEngine(ShotEngine[KegleState]):
         return " - ".join(side) + f" | {tail}"
 
 
+#: the new matches' first states by players and distance (frozen: shared), at most ``_FRESH_KEPT``
+_FRESH: dict[Any, KegleState] = {}
+_FRESH_KEPT = 64
+
 _Handler = Callable[[KegleEngine, KegleState, Call], Any]
 
 _CALLS: dict[str, _Handler] = {
@@ -421,12 +442,25 @@ def _pin_up(score: Score, pin: int) -> Score:
     (``pin_ups``: a shot while a pin is down is ``kegle.fault.pins-not-up``)."""
     down, blocked = score.pins_down, score.blocked
     if pin in down:
-        down = pinset(down - {pin})
+        down = _without(down, pin)
     elif score.pin_ups and pin not in blocked:
         return score
     if pin in blocked:
-        blocked = pinset(blocked - {pin})
+        blocked = _without(blocked, pin)
+    elif score.pin_ups:
+        return replace(score, pins_down=down)  # the common one: a pin of the last shot's up again
     return replace(score, pins_down=down, blocked=blocked, pin_ups=True)
+
+
+#: (pins, pin) -> the shared set of those pins but ``pin`` (``state.pinset``), as met
+_WITHOUT: dict[tuple[frozenset[int], int], frozenset[int]] = {}
+
+
+def _without(pins: frozenset[int], pin: int) -> frozenset[int]:
+    found = _WITHOUT.get((pins, pin))
+    if found is None:
+        found = _WITHOUT[(pins, pin)] = pinset(pins - {pin})
+    return found
 
 
 def _by_hand(before: KegleState, shot: ShotRecord) -> bool:

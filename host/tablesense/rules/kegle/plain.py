@@ -1,43 +1,46 @@
-"""The plain keglebillard shot, decided in one pass: ``plain_shot(before, shot)``.
+"""The keglebillard shot decided in one pass: ``plain_shot(before, shot)``.
 
-Most shots of a match are plain: a strike, cushions, contacts, pins falling after the red
-has touched a white, the rest; no pocket, no ball off the table, nothing settling after the
-rest, every pin standing before the shot. Such a shot's decision is a few sums: the pins and
-the carambole scored (``kegle.pin``, ``kegle.carambole``; a ``carom`` call counts it too),
-the "N remaining" announcement (``kegle.announce.remaining``), the series going on or ending
-(``kegle.series``), the pins a ball keeps off their spot at the rest (``kegle.pin-blocked``,
-read from the rest's positions), or a fault the referee called (``foul``) or that shots in a row make
-(``kegle.fault.no-cushion``, ``kegle.fault.three-reds``), with what it costs (new outlay,
-red in hand). ``plain_shot`` reads the events once, keeps those sums as it goes, and writes
-the next score in one copy (``msgspec.structs.replace``), where the general decision
-(``verdict.settle_general``) reads the shot's facts (``shot.read_shot``), asks every named
-check of ``checks`` and copies the score three to five times.
+Nearly every shot of a match is decided here: its events read once, in ``t`` order (a line out
+of order: read again sorted, as ``shot.read_shot`` does), keeping the sums the decision needs
+(pins, cushions, red-white contacts, pockets, balls off the table, a white struck, what a pin
+event says toppled it, pins rocking back up); the faults the sensors show and the referee
+calls (``verdict.find_faults``' order), the pins and the carambole scored (``kegle.pin``,
+``kegle.carambole``; a ``carom`` call counts it too), the "N remaining" announcement
+(``kegle.announce.remaining``), the series going on or ending (``kegle.series``,
+``kegle.distance``), the pins a ball keeps off their spot at the rest (``kegle.pin-blocked``),
+a ball in a hole (``holes``: the question "which ball?" and its answers, a white's spot) and
+what a fault costs (new outlay, red in hand). The next score is made in one call, its fields
+in order (``_SCORE_FIELDS``). Where a series ends in a way that decides more (the match over,
+the last series, the break) it asks ``series.series_over``, as the general decision does.
 
-It answers None, and ``verdict.settle`` decides the general way, for a shot that is not
-plain or whose decision is more than those sums: an event out of ``t`` order, a pocket, a
-ball off the table, a white struck, a pin naming what toppled it or standing up again in
-the shot, a pin falling before the red touched a white on a table that reports contacts
-(``kegle.fault.red-topples-pin``), a named white, a pin down or excused before the shot
-(``kegle.fault.pins-not-up``, ``kegle.pin-blocked``), a late settle; and a shot that reaches
-the distance, or ends a series that ends the match, starts the last series or is the break
-(``checks.same_series_over``, ``checks.last_series_due``, ``checks.break_due``). Where it
-answers, its state is the one ``verdict.settle_general`` gives
+It answers None, and ``verdict.settle`` decides the general way (``verdict.settle_general``:
+the shot's facts read by ``shot.read_shot``, every named check of ``checks`` asked, the score
+copied three to five times), only for a shot with a pin down or excused before it
+(``kegle.fault.pins-not-up``, ``kegle.pin-blocked``), a late settle, or contacts naming their
+white. Where it answers, its state is the one ``verdict.settle_general`` gives
 (tests/rules/kegle/test_kegle_plain_shot.py holds the two to it over made-up matches: pins,
-holes, a strike sensor or none, fouls and other calls, positions, undo).
+holes and their answers, balls off the table, a strike sensor or none, fouls and other calls,
+positions, undo).
 """
 
 from __future__ import annotations
 
+from itertools import permutations
+
 import msgspec
 
-from ...events import Contact, Cushion, Pin, Strike
+from ...events import Contact, Cushion, Pin, Pocket, Strike
+from ...shots import in_time_order
 from ..records import Ruling
-from ..ruling_log import Trail
-from ..shot_engine import ShotRecord
+from ..ruling_log import RulingLog, Trail
+from ..shot_engine import ShotEngine, ShotRecord
 from . import geometry as geo
 from .checks import ANNOUNCE_UNDER, CARAMBOLE_POINTS, PIN_POINTS
-from .fouls import BY_ID, NO_CUSHION, THREE_REDS
-from .state import NO_PINS, KegleState, LastShot, pinset
+from .fouls import BY_ID, JUMPED_BALL, NO_CUSHION, PIN_BY_CUE, RED_IN_HOLE, RED_TOPPLES_PIN, THREE_REDS, TOUCH
+from .holes import answers, ask_pockets, unknown_pockets, white_spot
+from .series import Verdict, series_over
+from .shot import toppler
+from .state import NO_PINS, KegleState, LastShot, Score, pinset
 
 replace = msgspec.structs.replace
 
@@ -45,6 +48,22 @@ _RED_THEN_WHITE = ("red", "white")
 _WHITE_THEN_RED = ("white", "red")
 _RED_WHITE = frozenset(_RED_THEN_WHITE)
 _ANNOUNCE = "kegle.announce.remaining:announce"
+_DISTANCE = (("kegle.distance:announce", ()),)
+_CARAMBOLE = (("points", CARAMBOLE_POINTS),)
+#: the order of ``Score``'s fields that ``plain_shot`` writes them in
+_SCORE_FIELDS = ("distance", "first", "points", "series", "series_starts", "run", "shots", "no_pin_shots",
+                 "no_cushion", "pins_down", "blocked", "blocked_red", "pin_ups", "cushions_seen", "outlay",
+                 "red_in_hand", "last_series", "announced", "break_taken", "break_due", "announcements",
+                 "last")
+if Score.__struct_fields__ != _SCORE_FIELDS:
+    raise ImportError("rules/kegle/state.py's Score changed its fields: write them in plain_shot too")
+#: the pins down after a shot, by the order they fell in: the shared set of each (``state.pinset``)
+_DOWN = {order: pinset(frozenset(order)) for k in range(1, 6) for order in permutations(range(1, 6), k)}
+
+
+def _plus(values: Trail | tuple[int, ...], value: int) -> Trail:
+    """``Trail.plus``, without its class method's lookups (a new series each few shots)."""
+    return Trail((value,), values) if type(values) is Trail else Trail((*values, value))
 
 
 def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
@@ -58,58 +77,98 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
     if b.pin_ups and events and (b.pins_down or b.blocked):
         return None  # a pin down or excused before the shot (pins-not-up, 8.3): the general way
     # the shot's facts (``shot.read_shot``), in one pass, every pin standing before it
-    toppled: list[int] = []
-    cushions = 0
-    red_white = 0
-    contacts = False
-    early = False  # a pin fell before the red touched a white
-    last = float("-inf")
-    for e in events:
-        t = e.t
-        if t < last:
-            return None  # read in ``t`` order: the general way
-        last = t
-        kind = type(e)
-        if kind is Cushion:
-            cushions += 1
-        elif kind is Contact:
-            if e.extra:
-                return None  # a named white (``white``): the general way
-            contacts = True
-            balls = e.balls  # type: ignore[attr-defined]
-            if balls == _RED_THEN_WHITE or balls == _WHITE_THEN_RED or frozenset(balls) == _RED_WHITE:
-                red_white += 1
-        elif kind is Pin:
-            if e.extra or e.state != "down":  # type: ignore[attr-defined]
-                return None  # a toppler named, or a pin up again in the shot (8.2)
-            pin = e.pin  # type: ignore[attr-defined]
-            if pin not in toppled:
-                toppled.append(pin)
-                if red_white == 0:
-                    early = True
-        elif kind is Strike:
-            if e.ball == "white":  # type: ignore[attr-defined]
-                return None  # kegle.fault.touch
+    while True:
+        toppled: list[int] = []
+        cushions = red_white = 0
+        contacts = wrong_ball = jumped = pockets = False
+        early: list[int] | None = None  # pins that fell before the red touched a white, naming no toppler
+        by_red: list[int] | None = None  # pins a pin event says the red toppled
+        by_cue: list[int] | None = None  # ... the cue (a bridge, clothes, a body part)
+        stood: set[int] | None = None  # pins that fell and stand again on their spot (8.2)
+        last = float("-inf")
+        for e in events:
+            t = e.t
+            if t < last:
+                break  # a line out of order: read again in ``t`` order
+            last = t
+            kind = type(e)
+            if kind is Pin:
+                pin = e.pin  # type: ignore[attr-defined]
+                if e.state == "down":  # type: ignore[attr-defined]
+                    if pin not in toppled:
+                        toppled.append(pin)
+                        who = toppler(e) if e.extra else None  # type: ignore[arg-type]
+                        if who is None:
+                            if red_white == 0:
+                                early = [pin] if early is None else [*early, pin]
+                        elif who == "red":
+                            by_red = [pin] if by_red is None else [*by_red, pin]
+                        elif who == "cue":
+                            by_cue = [pin] if by_cue is None else [*by_cue, pin]
+                    elif stood is not None:
+                        stood.discard(pin)
+                elif pin in toppled:
+                    stood = {pin} if stood is None else stood | {pin}
+            elif kind is Cushion:
+                cushions += 1
+            elif kind is Contact:
+                if e.extra:
+                    return None  # a named white (``white``): the general way
+                contacts = True
+                balls = e.balls  # type: ignore[attr-defined]
+                if balls == _RED_THEN_WHITE or balls == _WHITE_THEN_RED or frozenset(balls) == _RED_WHITE:
+                    red_white += 1
+            elif kind is Strike:
+                if e.ball == "white":  # type: ignore[attr-defined]
+                    wrong_ball = True
+            elif kind is Pocket:
+                pockets = True
+            else:  # OffTable
+                jumped = True
         else:
-            return None  # a pocket, a ball off the table: the general way
-    if early and contacts:
-        return None  # the red toppled a pin (8.1): a fault
+            break
+        events = [e for _, e in in_time_order(events)]
+    if stood:
+        toppled = [pin for pin in toppled if pin not in stood]
+    if early is not None and contacts:  # the red toppled them (8.1): the contacts are known
+        by_red = early if by_red is None else [*by_red, *early]
+    if by_red is not None:
+        by_red = [pin for pin in toppled if pin in by_red]
     n = len(toppled)
     p = shot.player or before.at_table or "p1"
     t = rest.t
+    calls = shot.calls
+    unknown: list[tuple[int, Pocket]] | tuple[()] = ()
+    pocketed: list[tuple[int, str | None]] | tuple[()] = ()
+    if pockets:  # which ball fell: the pocket event's, or the referee's answer (``holes.answers``)
+        unknown = unknown_pockets(shot)
+        answered = answers(before, unknown, calls)
+        pocketed = [(e.pocket, answered.get(k) if e.ball is None else e.ball)  # type: ignore[attr-defined]
+                    for k, e in in_time_order(shot.events) if type(e) is Pocket]
     rulings: list[Ruling] = []
     blocked = blocked_red = NO_PINS
     if n and rest.positions:  # 8.3: a pin a ball keeps off its spot (``verdict.blocked_by_balls``)
-        found, by_red = geo.blocked_pins(rest.positions, sorted(toppled))
+        found, by_red_ball = geo.blocked_pins(rest.positions, sorted(toppled))
         if found:
             rulings.extend([Ruling(t=t, rule="kegle.pin-blocked", player=None, data=(("pin", pin),))
                             for pin in found])
-            blocked, blocked_red = pinset(frozenset(found)), pinset(frozenset(by_red))
+            blocked, blocked_red = pinset(frozenset(found)), pinset(frozenset(by_red_ball))
     carambole = red_white >= 2
+    # the faults the sensors show, in ``verdict.find_faults``' order
+    faults: list[str] = []
+    if jumped:
+        faults.append(JUMPED_BALL)
+    if pocketed and any(ball == "red" for _, ball in pocketed):
+        faults.append(RED_IN_HOLE)
+    if by_red:
+        faults.append(RED_TOPPLES_PIN)
+    if by_cue:
+        faults.append(PIN_BY_CUE)
+    if wrong_ball:
+        faults.append(TOUCH)
     # the referee's calls the decision reads (``verdict.find_faults``): the carambole, the fouls;
     # the others act before it (``hands``, ``replay``) or after it (``KegleEngine.resolve``)
-    faults: list[str] = []
-    for c in shot.calls:
+    for c in calls:
         if c.call == "carom":
             carambole = True
         elif c.call == "foul" and c.foul in BY_ID and c.foul not in faults:
@@ -128,10 +187,10 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
         run, shots = 0, 0
         if i == 0:
             series = (series[0] + 1, series[1])
-            starts = (Trail.plus(starts[0], b.points[0]), starts[1])
+            starts = (_plus(starts[0], b.points[0]), starts[1])
         else:
             series = (series[0], series[1] + 1)
-            starts = (starts[0], Trail.plus(starts[1], b.points[1]))
+            starts = (starts[0], _plus(starts[1], b.points[1]))
     else:
         run, shots = b.run, b.shots
     pins = tuple(toppled)
@@ -147,17 +206,15 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
         if any(BY_ID[f].then.red_in_hand for f in faults):
             rulings.append(Ruling(t=t, rule="kegle.red-in-hand", player=opp))
             red_in_hand = opp
-        lastshot = LastShot(player=p, pins=pins, carambole=carambole, cushions=cushions, points=0,
-                            faults=tuple(faults))
-        points = 0
+        lastshot = LastShot(p, pins, carambole, cushions, 0, tuple(faults))
+        points = missing = total = 0
     else:  # what it scores (checks.shot_points) and says (``verdict.score_shot``)
         points = PIN_POINTS * n + (CARAMBOLE_POINTS if carambole else 0)
         if n:
             rulings.append(Ruling(t=t, rule="kegle.pin", player=p,
                                   data=(("pins", toppled), ("points", PIN_POINTS * n))))
         if carambole:
-            rulings.append(Ruling(t=t, rule="kegle.carambole", player=p,
-                                  data=(("points", CARAMBOLE_POINTS),)))
+            rulings.append(Ruling(t=t, rule="kegle.carambole", player=p, data=_CARAMBOLE))
         total = scores[i] + points
         missing = b.distance[i] - total
         if 0 < missing <= ANNOUNCE_UNDER and not announced[i]:  # checks.announces_remaining
@@ -168,33 +225,48 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
         run += points
         if points:
             scores = (total, scores[1]) if i == 0 else (scores[0], total)
-            if missing <= 0:
-                return None  # the distance reached (checks.distance_reached): the general way
-        lastshot = LastShot(player=p, pins=pins, carambole=carambole, cushions=cushions, points=points,
-                            faults=())
-    if points:  # the series goes on (checks.series_goes_on)
+        lastshot = LastShot(p, pins, carambole, cushions, points, ())
+    if points and missing > 0:  # the series goes on (checks.series_goes_on, not checks.distance_reached)
         at_table = p
         shots += 1
         no_pin_shots = 0 if n else b.no_pin_shots + 1
         no_cushion = (b.no_cushion + 1 if cushions == 0 else 0) if n else 0
-    else:  # the series is over (``verdict.end_series``)
-        reached = (scores[0] >= b.distance[0], scores[1] >= b.distance[1])
-        if p != b.first and series[0] == series[1] and (reached[0] or reached[1]):
-            return None  # checks.same_series_over: the match is over
-        if p == b.first and reached[i] and not b.last_series:
-            return None  # checks.last_series_due
-        if not b.break_taken and 2 * scores[i] >= b.distance[i]:
-            return None  # checks.break_due
-        if not faults:
+        over = False
+    else:  # the series is over (``series.end_series``)
+        if points:  # checks.distance_reached
+            rulings.append(Ruling(t=t, rule="kegle.distance", player=p, data=(("points", total),)))
+            announcements = _DISTANCE
+        elif not faults:
             rulings.append(Ruling(t=t, rule="kegle.series", player=p, data=(("run", run),)))
         at_table = opp
         shots = no_pin_shots = no_cushion = 0
-    score = replace(
-        b, series=series, series_starts=starts, run=run, shots=shots, break_due=False,
-        announcements=announcements, outlay=outlay, red_in_hand=red_in_hand,
-        pins_down=pinset(frozenset(toppled)) if n else NO_PINS, blocked=blocked, blocked_red=blocked_red,
-        cushions_seen=b.cushions_seen or cushions > 0, points=scores, no_pin_shots=no_pin_shots,
-        no_cushion=no_cushion, last=lastshot, announced=announced,
+        # what the end decides (``series.series_over``): the match over, the last series, the break
+        reached = (scores[0] >= b.distance[0], scores[1] >= b.distance[1])
+        over = ((p != b.first and series[0] == series[1] and (reached[0] or reached[1]))
+                or (p == b.first and reached[i] and not b.last_series)
+                or (not b.break_taken and 2 * scores[i] >= b.distance[i]))
+    # the next score made whole, its fields in order (``_SCORE_FIELDS``): one call, where a
+    # ``replace`` of 17 fields by name costs several times as much
+    score = Score(
+        b.distance, b.first, scores, series, starts, run, shots, no_pin_shots, no_cushion,
+        (_DOWN.get(pins) or pinset(frozenset(pins))) if n else NO_PINS, blocked, blocked_red, b.pin_ups,
+        b.cushions_seen or cushions > 0, outlay, red_in_hand, b.last_series, announced, b.break_taken, False,
+        announcements, lastshot,
     )
-    return replace(before, score=score, rulings=before.rulings + tuple(rulings), at_table=at_table,
-                   questions=())
+    if over:
+        v = Verdict(score, at_table, rulings)
+        series_over(v, t, p)
+        score, at_table = v.score, v.at_table
+    else:
+        v = None
+    if pocketed:  # 9.1, 9.3: a white in a hole goes back on its spot
+        for pocket, ball in pocketed:
+            if ball == "white":
+                rulings.append(Ruling(t=t, rule="kegle.white-in-hole", player=p,
+                                      data=(("pocket", pocket), *white_spot(rest.positions or {}).items())))
+    log = before.rulings  # ``+`` of a ``RulingLog``, without its frame and the tuple it makes
+    log = RulingLog(rulings, log) if type(log) is RulingLog else log + tuple(rulings)
+    state = replace(before, score=score, rulings=log, at_table=at_table, questions=())
+    if v is not None and v.finished:  # the rule that ended it is the last one ruled (kegle.same-series, ...)
+        state = ShotEngine.end(state, v.winner, rulings[-1].rule)
+    return ask_pockets(state, unknown, calls, p) if unknown else state

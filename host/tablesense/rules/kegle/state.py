@@ -51,8 +51,9 @@ class LastShot(msgspec.Struct, frozen=True, gc=False):
                 "cushions": self.cushions, "points": self.points, "faults": list(self.faults)}
 
 
-class Score(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    """Everything the scoreboard shows. Per-player pairs are (p1, p2)."""
+class Score(msgspec.Struct, frozen=True, gc=False):
+    """Everything the scoreboard shows. Per-player pairs are (p1, p2). Made by name everywhere but
+    ``plain.plain_shot``, which writes every field in order (a change of them here fails its import)."""
 
     distance: tuple[int, int] = (DEFAULT_DISTANCE, DEFAULT_DISTANCE)  # each player's own distance
     first: str = "p1"  # the player who shot first: the equal-series finish counts from them

@@ -5,11 +5,11 @@ the shot's record (its sensor events, rest, late settles, the referee's calls an
 answers). Each rule it applies is a named check in ``tablesense.rules.kegle.checks``,
 citing its seed paragraph; ``settle`` reads the shot's facts once (``read_shot``), asks
 the checks, and writes their answers into the next score with a few copies
-(``msgspec.structs.replace``, one C call each) on a ``Verdict``, the working record of
-the shot's resolution (the score so far, the rulings made, who is at the table, the
-result). ``live`` is the view of a shot in progress. Rule ids are those of
-seeds/kegle.md; rulings carry ids and parameters, their sentences are in
-``texts/<lang>/kegle.ftl``.
+(``msgspec.structs.replace``, one C call each) on a ``Verdict`` (``series``), the working
+record of the shot's resolution (the score so far, the rulings made, who is at the table,
+the result). Nearly every shot is decided instead in one pass (``plain.plain_shot``).
+``live`` is the view of a shot in progress. Rule ids are those of seeds/kegle.md; rulings
+carry ids and parameters, their sentences are in ``texts/<lang>/kegle.ftl``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from typing import Any
 import msgspec
 
 from ...events import Call, Pin, Pocket
-from ..base import Ruling, other
 from ..fault import Fault
 from ..ruling_log import Trail
 from ..shot_engine import ShotEngine, ShotRecord
@@ -38,8 +37,9 @@ from .fouls import (
     TOUCH,
     Cost,
 )
-from .names import POCKET_OPTIONS, pocket_ball
+from .holes import answers, ask_pockets, unknown_pockets, white_spot
 from .plain import plain_shot
+from .series import Verdict, end_series
 from .shot import ShotFacts, read_shot
 from .state import NO_PINS, KegleState, LastShot, Score, pinset
 
@@ -66,63 +66,9 @@ def opened(score: Score, player: str) -> Score:
     return replace(score, break_due=False, announcements=(), outlay=None, red_in_hand=None)
 
 
-class Verdict:
-    """The working record of one shot's resolution: the score so far, the rulings, the result."""
-
-    __slots__ = ("at_table", "finished", "rulings", "score", "winner")
-
-    def __init__(self, score: Score, at_table: str) -> None:
-        self.score = score
-        self.rulings: list[Ruling] = []
-        self.at_table = at_table
-        self.finished = False
-        self.winner: str | None = None
-
-    def rule(self, t: float, rule: str, player: str | None, **data: Any) -> None:
-        self.rulings.append(Ruling(t=t, rule=rule, player=player, data=tuple(data.items()) if data else ()))
-
-    def announce(self, key: str, **params: Any) -> None:
-        said = (*self.score.announcements, (key, tuple(params.items())))
-        self.score = replace(self.score, announcements=said)
-
-
-def _unknown_pockets(shot: ShotRecord) -> list[tuple[int, Pocket]]:
-    """The shot's pocket events that name no ball, with their index in ``shot.events``."""
-    return [(i, e) for i, e in enumerate(shot.events) if type(e) is Pocket and e.ball is None]
-
-
-def ask_pockets(state: KegleState, unknown: list[tuple[int, Pocket]], calls: tuple[Call, ...],
-                player: str | None) -> KegleState:
-    """``state`` (with no questions) asking about each pocket event of the shot that names no ball
-    ("which ball fell in pocket N?"), numbered on from ``state.asked``; the answered ones left out."""
-    if not unknown:
-        return state
-    for i, e in unknown:
-        state = ShotEngine.ask(state, e.t, RED_IN_HOLE, options=POCKET_OPTIONS, player=player,
-                               what="which-ball", pocket=e.pocket, index=i)
-    answered = {c.question for c in calls if c.call == "answer"}
-    if answered:
-        state = replace(state, questions=tuple(q for q in state.questions if q.id not in answered))
-    return state
-
-
 def asked(before: KegleState, shot: ShotRecord) -> int:
     """The questions asked so far, counting those about ``shot``."""
-    return before.asked + len(_unknown_pockets(shot))
-
-
-def _answers(before: KegleState, unknown: list[tuple[int, Pocket]],
-             calls: tuple[Call, ...]) -> dict[int, str]:
-    """The referee's answers about the shot's pocket events: event index -> ball."""
-    by_id = {c.question: c.answer for c in calls if c.call == "answer"} if unknown else None
-    if not by_id:
-        return {}
-    out: dict[int, str] = {}
-    for n, (i, _) in enumerate(unknown, start=before.asked + 1):
-        answer = by_id.get(f"q{n}")
-        if answer is not None:
-            out[i] = pocket_ball(answer)
-    return out
+    return before.asked + len(unknown_pockets(shot))
 
 
 def live(before: KegleState, shot: ShotRecord) -> KegleState:
@@ -130,7 +76,7 @@ def live(before: KegleState, shot: ShotRecord) -> KegleState:
     the questions about its pockets asked; the rest waits for the rest."""
     p = shot.player or before.at_table or "p1"
     opened_state = replace(before, score=opened(before.score, p), questions=())
-    return ask_pockets(opened_state, _unknown_pockets(shot), shot.calls, before.at_table)
+    return ask_pockets(opened_state, unknown_pockets(shot), shot.calls, before.at_table)
 
 
 def settle(before: KegleState, shot: ShotRecord) -> KegleState:
@@ -160,8 +106,8 @@ def settle_general(before: KegleState, shot: ShotRecord) -> KegleState:
     unknown: list[tuple[int, Pocket]] = []
     pocketed: list[tuple[int, str | None]] = []
     if facts.pockets:
-        unknown = _unknown_pockets(shot)
-        answered = _answers(before, unknown, calls)
+        unknown = unknown_pockets(shot)
+        answered = answers(before, unknown, calls)
         pocketed = [(pocket, answered.get(i) if ball is None else ball) for i, pocket, ball in facts.pockets]
     carambole = facts.carambole or (bool(calls) and any(c.call == "carom" for c in calls))
     faults = find_faults(prior, facts, pocketed, calls)
@@ -254,44 +200,6 @@ def score_shot(v: Verdict, t: float, p: str, carambole: bool, facts: ShotFacts, 
         end_series(v, t, p, [])
 
 
-def end_series(v: Verdict, t: float, p: str, faults: list[Fault[Cost]]) -> None:
-    """The series of ``p`` is over: finish, last series, break, or the opponent's turn."""
-    opp = other(p)
-    v.at_table = opp
-    outlay = any(f.then.outlay for f in faults)
-    red_in_hand = any(f.then.red_in_hand for f in faults)
-    if outlay:
-        v.rule(t, "kegle.outlay", opp)
-    if red_in_hand:
-        v.rule(t, "kegle.red-in-hand", opp)
-    sc = v.score = replace(v.score, shots=0, no_pin_shots=0, no_cushion=0,
-                           outlay=opp if outlay else v.score.outlay,
-                           red_in_hand=opp if red_in_hand else v.score.red_in_hand)
-    reached = (sc.points[0] >= sc.distance[0], sc.points[1] >= sc.distance[1])
-    if checks.same_series_over(sc, p, reached):
-        v.finished, v.at_table = True, p
-        if all(reached):
-            v.winner = "draw"
-            v.rule(t, "kegle.draw", None)
-        else:
-            v.winner = "p1" if reached[0] else "p2"
-            v.rule(t, "kegle.same-series", v.winner, series=sc.series[0])
-        return
-    if checks.last_series_due(sc, p, reached[IDX[p]]):
-        v.rule(t, "kegle.last-series", opp)
-        v.score = replace(sc, last_series=True, outlay=opp, red_in_hand=None)
-        v.announce("kegle.last-series:announce")
-    if checks.break_due(v.score, IDX[p]):
-        v.rule(t, "kegle.break", p)
-        v.score = replace(v.score, break_taken=True, break_due=True)
-        v.announce("kegle.break:announce")
-
-
-def _balls(positions: dict[str, Any], prefix: str) -> list[tuple[float, float]]:
-    """Where the balls named ``prefix`` lie (``white`` also finds ``white1``, ``white_2``...)."""
-    return [xy for name, at in positions.items() if name.startswith(prefix) for xy in geo.ball_points(at)]
-
-
 def blocked_by_balls(v: Verdict, t: float, positions: dict[str, Any], was: frozenset[int] = NO_PINS) -> None:
     """Seed 8.3, kegle.pin-blocked: the pins down at rest that a ball keeps off their spot (rest
     ``positions``); a ruling for each that was not excused before the shot (``was``)."""
@@ -303,27 +211,3 @@ def blocked_by_balls(v: Verdict, t: float, positions: dict[str, Any], was: froze
         if pin not in was:
             v.rule(t, "kegle.pin-blocked", None, pin=pin)
     v.score = replace(sc, blocked=pinset(sc.blocked | set(found)), blocked_red=pinset(set(by_red)))
-
-
-def white_spot(positions: dict[str, Any]) -> dict[str, Any]:
-    """Seed 9.1, 9.3, kegle.white-in-hole: where a pocketed white goes, the spot in the half the
-    other white is not in (on the middle line: the half opposite the red)."""
-    whites = _balls(positions, "white")
-    if len(whites) != 1:
-        return {}
-    reds = _balls(positions, "red")
-    red = reds[0] if len(reds) == 1 else None
-    side = geo.half(whites[0][0])
-    if side == "middle":  # 9.3: the other white on the middle line: the spot in the half opposite the red
-        if red is None or geo.half(red[0]) == "middle":
-            return {}
-        spot = geo.opposite(geo.half(red[0]))
-    else:
-        spot = geo.opposite(side)
-    out: dict[str, Any] = {"spot": spot}
-    if red is not None:
-        sx, sy = geo.WHITE_SPOTS[spot]
-        if (red[0] - sx) ** 2 + (red[1] - sy) ** 2 < geo.BALL_DIAMETER ** 2:
-            out["spot_taken"] = True  # 9.1: the player may ask for a new outlay
-    return out
-
