@@ -31,11 +31,12 @@ used to parse every file of its language (tens of milliseconds of a process's st
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Callable, Iterator, Mapping
-from pathlib import Path
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .languages import ftl_names
 from .params import Params
 
 if TYPE_CHECKING:
@@ -57,17 +58,17 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-#: the first line of a message or a term: its id at the start of the line, then ``=``
-_ENTRY = re.compile(r"(-?)([a-zA-Z][a-zA-Z0-9_-]*) *=")
-#: a value of text and ``{ $parameter }`` only, on one line: a format string as it stands
-_SIMPLE = re.compile(r"(?:[^{}]|\{ *\$[a-zA-Z][a-zA-Z0-9_-]* *\})+")
+#: a message or a term: its first line (its id at the start of the line, then ``=``) and the
+#: lines after it up to the next such first line or a comment
+_ENTRY = re.compile(r"^(-?)([a-zA-Z][a-zA-Z0-9_-]*) *=.*(?:\n(?!#|-?[a-zA-Z][a-zA-Z0-9_-]* *=).*)*", re.M)
 _PLACEABLE = re.compile(r"\{ *\$([a-zA-Z][a-zA-Z0-9_-]*) *\}")
 #: text and ``{ $parameter }`` within one line
 _LINE = re.compile(r"(?:[^{}\n]|\{ *\$[a-zA-Z][a-zA-Z0-9_-]* *\})*")
-#: a select on a parameter, its variants a line each, its ``}`` at the start of a line
-_SELECT = re.compile(r"\{ *\$([a-zA-Z][a-zA-Z0-9_-]*) *->\n"
-                     r"((?: +\*?\[[a-zA-Z][a-zA-Z0-9_-]*\][^\n]*\n)+) *\}")
-_VARIANT = re.compile(r" +(\*?)\[([a-zA-Z][a-zA-Z0-9_-]*)\] *(.*)")
+#: a select on a parameter, its variants a line each, its ``}`` at the start of a line (these two
+#: are compiled when first used, by ``re``'s own cache: a message of one line needs neither)
+_SELECT = (r"\{ *\$([a-zA-Z][a-zA-Z0-9_-]*) *->\n"
+           r"((?: +\*?\[[a-zA-Z][a-zA-Z0-9_-]*\][^\n]*\n)+) *\}")
+_VARIANT = r" +(\*?)\[([a-zA-Z][a-zA-Z0-9_-]*)\] *(.*)"
 
 
 def entries(source: str) -> Iterator[tuple[bool, str, str]]:
@@ -76,39 +77,32 @@ def entries(source: str) -> Iterator[tuple[bool, str, str]]:
     An entry starts at the beginning of a line with its id and ``=``; its other lines (a
     multiline value, variants, attributes, a select's closing ``}``) are the lines after it
     up to the next entry or comment (what is not Fluent is found by the parser:
-    ``Language.errors``)."""
-    term = ident = ""
-    lines: list[str] = []
-    for line in source.splitlines():
-        if lines and not line.startswith("#") and not _ENTRY.match(line):
-            lines.append(line)
-            continue
-        if lines:
-            yield bool(term), ident, "\n".join(lines).rstrip() + "\n"
-            lines = []
-        m = _ENTRY.match(line)
-        if m:
-            term, ident, lines = m.group(1), m.group(2), [line]
-    if lines:
-        yield bool(term), ident, "\n".join(lines).rstrip() + "\n"
+    ``Language.errors``). Lines are ``str.splitlines``'s, found by one regular expression
+    over the file rather than a Python step a line."""
+    for m in _ENTRY.finditer("\n".join(source.splitlines())):
+        yield bool(m.group(1)), m.group(2), m.group(0).rstrip() + "\n"
 
 
 class Language:
     """The messages of one language, read from its folders (the package's first)."""
 
-    def __init__(self, code: str, folders: list[Path]) -> None:
+    def __init__(self, code: str, folders: Sequence[str | os.PathLike[str]]) -> None:
         self.code = code
-        self.paths = [path for folder in folders for path in sorted(folder.glob("*.ftl"))]
+        #: its files (``*.ftl``), folder by folder, each folder's by name (listed with ``os``:
+        #: a replay's start-up does without ``pathlib``)
+        self.paths = [os.path.join(folder, name) for folder in map(os.fspath, folders)
+                      for name in sorted(ftl_names(folder))]
         self._source: dict[str, str] = {}  # message id -> its entry's source
         self._term_source: dict[str, str] = {}
         self.files: dict[str, str] = {}  # message id -> the file it is in
         for path in self.paths:
-            for is_term, ident, text in entries(path.read_text(encoding="utf-8")):
+            name = os.path.basename(path)
+            for is_term, ident, text in entries(_read(path)):
                 if is_term:
                     self._term_source[ident] = text
                 else:
                     self._source[ident] = text
-                    self.files[ident] = path.name
+                    self.files[ident] = name
         self.messages = _Entries(self._source, self._parse_message)
         self.terms = _Entries(self._term_source, self._parse_term)
         self._errors: list[str] | None = None
@@ -149,7 +143,7 @@ class Language:
             errors: list[str] = []
             parser = FluentParser()
             for path in self.paths:
-                resource_text = path.read_text(encoding="utf-8")
+                resource_text = _read(path)
                 for entry in parser.parse(resource_text).body:
                     if isinstance(entry, ftl.Junk):
                         line = resource_text[: entry.span.start].count("\n") + 1
@@ -198,7 +192,7 @@ class Language:
             return _format(value) if _LINE.fullmatch(value) else None
         pieces: list[Any] = []  # text, and (parameter, variants, default) for each select
         at = 0
-        for m in _SELECT.finditer(value):
+        for m in re.finditer(_SELECT, value):
             select = _variants(m.group(2))
             if select is None or not _LINE.fullmatch(value, at, m.start()):
                 return None
@@ -391,12 +385,18 @@ class Language:
         return out
 
 
+def _read(path: str) -> str:
+    """A message file's text (newlines as ``Path.read_text`` gives them)."""
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
 def _variants(lines: str) -> tuple[list[tuple[str, str]], str] | None:
     """A select's variants of one line each (key, text) and its default's text, or None."""
     variants: list[tuple[str, str]] = []
     default: str | None = None
     for line in lines.splitlines():
-        m = _VARIANT.fullmatch(line)
+        m = re.fullmatch(_VARIANT, line)
         said = m.group(3).rstrip(" ") if m else ""
         if m is None or not said or not _LINE.fullmatch(said):
             return None
