@@ -71,9 +71,10 @@ def test_a_commands_help_imports_that_command_alone(command: str) -> None:
 
 
 #: what a replay of a short golf log has no use for, each a start-up's few milliseconds or more:
-#: the other games' engines, the pub's parts, the message parser and plural rules (a ruling of
-#: text and parameters is said without them), standard input's spool, and stdlib weight the
-#: replay does without (pathlib with urllib.parse and ipaddress, pickle)
+#: the other games' engines, the pub's parts, the message parser (a ruling of text and parameters
+#: is said without it), Babel (the package's languages' plural rules are written out: its import
+#: and locale data alone cost ~0.1 s), standard input's spool, and stdlib weight the replay does
+#: without (pathlib with urllib.parse and ipaddress, pickle)
 REPLAY_UNUSED = ("asyncio", "aiohttp", "sqlite3", "babel", "fluent", "tempfile", "shutil", "pathlib",
                  "pickle", "tablesense.rules.kegle.engine", "tablesense.rules.carom.engine", "tablesense.web",
                  "tablesense.league", "tablesense.sim", "tablesense.store", "tablesense.sheet")

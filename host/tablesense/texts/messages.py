@@ -10,7 +10,9 @@ resolved by ``fluent.runtime`` because a ruling's sentence is said often (the re
 says every one, and the score line after every shot): a message of text and parameters
 compiles to a Python format string (bench/texts_render.py measures it).
 
-Two departures from ``fluent.runtime``, both to say numbers as the texts always have: a
+The plural rules of English, Dutch and Danish are written out (``PLURAL_RULES``, held to
+Babel's by a test): Babel's import and locale data cost more than the rest of a replay's
+start-up. Two departures from ``fluent.runtime``, both to say numbers as the texts always have: a
 number is written as Python writes it (``1500``, not ``1,500`` or ``1.500``), and a missing
 parameter as ``?`` (``Params``).
 
@@ -354,9 +356,7 @@ class Language:
         category = self._plurals.get(key)
         if category is None:
             if self._plural is None:
-                from babel import Locale
-
-                self._plural = Locale.parse(self.code.replace("-", "_")).plural_form
+                self._plural = PLURAL_RULES.get(self.code) or _babel_plural(self.code)
             category = self._plurals[key] = self._plural(n)
         return category
 
@@ -383,6 +383,32 @@ class Language:
 
         walk(self.messages[ident].value)
         return out
+
+
+def _one_if_one(n: Any) -> str:
+    """CLDR's cardinal plural rule of English and Dutch (``one: i = 1 and v = 0``): ``one`` for 1,
+    and for 1.0 (Babel reads a whole float as the integer), ``other`` for any other number."""
+    return "one" if abs(n) == 1 else "other"
+
+
+def _one_below_two(n: Any) -> str:
+    """CLDR's rule of Danish (``one: n = 1 or t != 0 and i = 0,1``): ``one`` for 1 and for a
+    number with decimals between 0 and 2 (0.5, 1.5), ``other`` for 0 and the rest."""
+    return "one" if 0 < abs(n) < 2 else "other"
+
+
+#: the plural rules of the package's languages, written out: what Babel's ``plural_form`` says
+#: (a test holds them to it), without Babel's import and locale data (~0.1 s of CPU, more than
+#: the rest of a replay's start-up); a language not here asks Babel
+PLURAL_RULES: dict[str, Callable[[Any], str]] = {"en": _one_if_one, "nl": _one_if_one, "da": _one_below_two}
+
+
+def _babel_plural(code: str) -> Callable[[Any], str]:
+    """The language's plural rule from CLDR, through Babel."""
+    from babel import Locale
+
+    rule: Callable[[Any], str] = Locale.parse(code.replace("-", "_")).plural_form
+    return rule
 
 
 def _read(path: str) -> str:
