@@ -17,63 +17,109 @@ so asking a game never imports an engine.
 from __future__ import annotations
 
 import importlib
-import importlib.util
-import pkgutil
-from dataclasses import dataclass
+import os
 from functools import cache
 from types import ModuleType
+from typing import Any
 
 
 class UnknownGame(ValueError):
     """A game no package declares; the message lists the games there are."""
 
 
-@dataclass(frozen=True, slots=True)
+#: a game's fields in their order (its constructor's, its ``repr``'s)
+_FIELDS = ("name", "order", "aliases", "quiet_s", "turn_clock", "shot_clock", "variant", "variant_default",
+           "by_hand", "table_sizes", "played_to", "tv", "balls", "card_colours", "title", "camera_balls",
+           "camera_colours_chosen", "camera_cushions")
+
+
 class Game:
+    """A game's declaration: frozen data, compared, hashed and shown field by field as a frozen
+    dataclass is (``replace`` gives a copy with changes). Written out rather than made by
+    ``@dataclass``: the dataclass compiles its methods in every process that imports this
+    module, the start-up of ``tablesense replay`` among them (docs/performance.md)."""
+
+    __slots__ = _FIELDS
+
     #: the id a ``setup`` event names (docs/events.md)
     name: str
     #: where it stands in every list of games (the command line's choices, the pages)
     order: int
     #: other names a set-up may give it, lower case (``"keglebillard"``, ``"bumper pool"``)
-    aliases: tuple[str, ...] = ()
+    aliases: tuple[str, ...]
     #: seconds without a sensor event after which the table reports ``rest``: the table
     #: profile's ``rest_quiet_ms`` (hardware/profiles/<game>.toml; a test keeps them equal)
-    quiet_s: float = 1.5
+    quiet_s: float
     #: seconds a turn may take, counted from the rest; None: no turn clock
-    turn_clock: int | None = None
+    turn_clock: int | None
     #: a set-up's ``shot_clock`` (whole seconds) sets the turn clock of that match
-    shot_clock: bool = False
+    shot_clock: bool
     #: the field of the state naming the match's rule variant, which picks the panel's fouls
-    variant: str = "format"
+    variant: str
     #: the default of that field when the state has none
-    variant_default: str | None = "single"
+    variant_default: str | None
     #: the sensor events a referee may enter by hand while the sensors are out (web/sensors.py)
-    by_hand: tuple[str, ...] = ()
+    by_hand: tuple[str, ...]
     #: the set-up's ``table`` picks the bed (a match table or a smaller one)
-    table_sizes: bool = False
+    table_sizes: bool
     #: the set-up's field a match is played to: ``"targets"`` (caroms each), ``"distance"``
     #: (points to reach); None: the game's own length (golf: best of three frames)
-    played_to: str | None = None
+    played_to: str | None
     #: the state's fields the TV shows beside its own drawing of the game (web/view.py,
     #: ``view.extras``): a field per player (``{"p1": ..., "p2": ...}``) as a line on each
     #: player's card, a plain value in the middle. Any other field stays off the TV: a new
     #: field of an engine reaches the screen when its game declares it here, never by chance.
-    tv: tuple[str, ...] = ()
+    tv: tuple[str, ...]
     #: the balls its events name (``ball``): golf's are its players' own, ``p1`` and ``p2``
-    balls: tuple[str, ...] = ()
+    balls: tuple[str, ...]
     #: the colour of the ball each player plays, for the TV's player cards and plan
     #: (``(("p1", "red"), ...)``); none: both play the same ball (keglebillard's red)
-    card_colours: tuple[tuple[str, str], ...] = ()
+    card_colours: tuple[tuple[str, str], ...]
     #: its name in an English sentence ("golf billiards")
-    title: str = ""
+    title: str
     #: the balls a camera looks for: (name, colour, how many share it); the colour is one of
     #: ``vision.colours.NAMED``, a ball named for a side (``p1``) is that player's set
-    camera_balls: tuple[tuple[str, str, int], ...] = ()
+    camera_balls: tuple[tuple[str, str, int], ...]
     #: the players' sets take the colours the match chooses (a profile's or ``--ball p1=blue``)
-    camera_colours_chosen: bool = False
+    camera_colours_chosen: bool
     #: the camera names the cushion a ball hits by the bed's four straight sides (the table's
     #: cushion numbers); False: the cushions are no such sides, and none are named
-    camera_cushions: bool = True
+    camera_cushions: bool
+
+    def __init__(self, name: str, order: int, aliases: tuple[str, ...] = (), quiet_s: float = 1.5,
+                 turn_clock: int | None = None, shot_clock: bool = False, variant: str = "format",
+                 variant_default: str | None = "single", by_hand: tuple[str, ...] = (),
+                 table_sizes: bool = False, played_to: str | None = None, tv: tuple[str, ...] = (),
+                 balls: tuple[str, ...] = (), card_colours: tuple[tuple[str, str], ...] = (),
+                 title: str = "", camera_balls: tuple[tuple[str, str, int], ...] = (),
+                 camera_colours_chosen: bool = False, camera_cushions: bool = True) -> None:
+        given = locals()
+        for field in _FIELDS:
+            object.__setattr__(self, field, given[field])
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, field) for field in _FIELDS)
+
+    def replace(self, **changes: Any) -> Game:
+        """A copy with ``changes`` (``dataclasses.replace``'s)."""
+        return Game(**{**{field: getattr(self, field) for field in _FIELDS}, **changes})
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: a Game is frozen")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: a Game is frozen")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return f"Game({', '.join(f'{field}={getattr(self, field)!r}' for field in _FIELDS)})"
 
     @property
     def settle_s(self) -> float:
@@ -84,17 +130,20 @@ class Game:
 
 @cache
 def _declared() -> tuple[Game, ...]:
-    rules = f"{__package__}.rules"  # found, not imported here: the engines' package reads this module
-    spec = importlib.util.find_spec(rules)
-    assert spec is not None and spec.submodule_search_locations is not None
+    """The games that the packages under ``rules/`` declare (``rules/<game>/game.py``). The
+    folder is listed, not imported here (the engines' package reads this module); a package is
+    a folder with an ``__init__.py``, as ``pkgutil`` finds them (without its imports)."""
+    rules = f"{__package__}.rules"
+    folder = os.path.join(os.path.dirname(__file__), "rules")
     found: list[Game] = []
-    for info in pkgutil.iter_modules(spec.submodule_search_locations):
-        if info.ispkg:
-            module = importlib.import_module(f"{rules}.{info.name}.game")
-            game: Game = module.GAME
-            if game.name != info.name:
-                raise RuntimeError(f"rules/{info.name}/game.py declares the game {game.name!r}")
-            found.append(game)
+    for name in sorted(os.listdir(folder)):
+        if "." in name or not os.path.isfile(os.path.join(folder, name, "__init__.py")):
+            continue
+        module = importlib.import_module(f"{rules}.{name}.game")
+        game: Game = module.GAME
+        if game.name != name:
+            raise RuntimeError(f"rules/{name}/game.py declares the game {game.name!r}")
+        found.append(game)
     return tuple(sorted(found, key=lambda g: g.order))
 
 

@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from paths import ROOT
@@ -67,3 +68,23 @@ def test_a_commands_help_imports_that_command_alone(command: str) -> None:
     assert f"tablesense {command}" in out and "example" in out
     loaded = {m for m in modules if m.startswith("tablesense.commands.")}
     assert loaded == {f"tablesense.commands.{command}"}, loaded
+
+
+#: what a replay of a short golf log has no use for, each a start-up's few milliseconds or more:
+#: the other games' engines, the pub's parts, the message parser (a ruling of text and parameters
+#: is said without it), Babel (the package's languages' plural rules are written out: its import
+#: and locale data alone cost ~0.1 s), standard input's spool, and stdlib weight the replay does
+#: without (pathlib with urllib.parse and ipaddress, pickle)
+REPLAY_UNUSED = ("asyncio", "aiohttp", "sqlite3", "babel", "fluent", "tempfile", "shutil", "pathlib",
+                 "pickle", "tablesense.rules.kegle.engine", "tablesense.rules.carom.engine", "tablesense.web",
+                 "tablesense.league", "tablesense.sim", "tablesense.store", "tablesense.sheet")
+
+
+def test_a_replay_of_a_golf_log_imports_nothing_it_does_not_use(tmp_path: Path) -> None:
+    log = tmp_path / "golf.jsonl"
+    lines = (ROOT / "examples" / "golf-match.jsonl").read_text(encoding="utf-8").splitlines(True)
+    log.write_text("".join(lines[:3]), encoding="utf-8")
+    modules, out = imported(["replay", str(log), "--json"])
+    assert json.loads(out)["game"] == "golf"  # it did replay
+    assert "tablesense.rules.golf.engine" in modules
+    assert sorted(m for m in modules if any(m == u or m.startswith(u + ".") for u in REPLAY_UNUSED)) == []

@@ -3,7 +3,6 @@ engine adds stays off the screen until its game's ``game.py`` names it."""
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +60,7 @@ def test_a_game_that_declares_nothing_shows_nothing_beside_its_own_drawing(tmp_p
 def test_a_declared_field_reaches_the_tv_and_an_undeclared_one_does_not(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     kegle = games.get("kegle")
-    declared = dataclasses.replace(kegle, tv=("points", "distance", "rulings", "no_such_field"))
+    declared = kegle.replace(tv=("points", "distance", "rulings", "no_such_field"))
     monkeypatch.setattr(games, "find", lambda name: declared if name == "kegle" else None)
     setup = {"game": "kegle", "players": {"p1": "Mette", "p2": "Lars"}, "distance": 40}
     extras = _extras(tmp_path, setup, [])

@@ -13,8 +13,7 @@ texts read this one shape; only ``then`` is the game's own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Generic, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 
 class Button(NamedTuple):
@@ -37,8 +36,14 @@ class Button(NamedTuple):
 Then = TypeVar("Then")
 
 
-@dataclass(frozen=True, slots=True)
 class Fault(Generic[Then]):
+    """One fault of a game's table of faults: frozen, compared, hashed and shown field by field
+    as a frozen dataclass is. Written out rather than made by ``@dataclass``: that compiles
+    its methods in every process that loads a game's engine, the start-up of ``tablesense
+    replay`` among them (docs/performance.md)."""
+
+    __slots__ = ("aliases", "button", "id", "seed", "then")
+
     #: the catalogue id every ruling on it cites (``"kegle.fault.no-cushion"``)
     id: str
     #: the seed paragraph(s), as the catalogue's ``seed`` column writes them (``"5.11"``)
@@ -46,9 +51,39 @@ class Fault(Generic[Then]):
     #: what it costs, in the game's own terms
     then: Then
     #: other names a referee may write for it (read at the input edge, ``rules/<game>/names.py``)
-    aliases: tuple[str, ...] = ()
+    aliases: tuple[str, ...]
     #: the referee panel's button for it; None: not called from the panel
-    button: Button | None = None
+    button: Button | None
+
+    def __init__(self, id: str, seed: str, then: Then, aliases: tuple[str, ...] = (),
+                 button: Button | None = None) -> None:
+        set_field = object.__setattr__
+        set_field(self, "id", id)
+        set_field(self, "seed", seed)
+        set_field(self, "then", then)
+        set_field(self, "aliases", aliases)
+        set_field(self, "button", button)
+
+    def _values(self) -> tuple[Any, ...]:
+        return (self.id, self.seed, self.then, self.aliases, self.button)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: a Fault is frozen")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: a Fault is frozen")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return (f"Fault(id={self.id!r}, seed={self.seed!r}, then={self.then!r}, aliases={self.aliases!r}, "
+                f"button={self.button!r})")
 
 
 __all__ = ["Button", "Fault"]

@@ -30,7 +30,6 @@ nodes in place (their content unchanged): a log is read and extended on one thre
 from __future__ import annotations
 
 import marshal
-import pickle
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
 from operator import attrgetter
@@ -46,6 +45,18 @@ PACK_EVERY = 128
 KEEP = 16
 
 
+class _Pickle:
+    """``pickle``, imported the first time it is used: only a value ``marshal`` cannot write
+    needs it, and a replay's start-up does without its import (docs/performance.md)."""
+
+    def __getattr__(self, name: str) -> Any:
+        import pickle as module
+
+        globals()["pickle"] = module
+        return getattr(module, name)
+
+
+pickle: Any = _Pickle()
 _FIELDS = msgspec.structs.astuple
 _CHUNK = attrgetter("_chunk")
 #: what a pickle starts with: a pickle for what ``marshal`` cannot write (pickle protocol 2+)

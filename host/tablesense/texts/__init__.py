@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from .languages import ENGLISH, folders, langs
+from .languages import ENGLISH, folders, langs, places
 from .params import Params
 
 LANGS: tuple[str, ...] = langs()
@@ -209,7 +209,7 @@ def language(lang: str) -> Any:
     """The messages of ``lang`` (``messages.Language``), read on first use."""
     from .messages import Language
 
-    return Language(lang, folders(lang))
+    return Language(lang, places(lang))
 
 
 _EMPTY = Params()

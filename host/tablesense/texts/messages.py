@@ -10,7 +10,9 @@ resolved by ``fluent.runtime`` because a ruling's sentence is said often (the re
 says every one, and the score line after every shot): a message of text and parameters
 compiles to a Python format string (bench/texts_render.py measures it).
 
-Two departures from ``fluent.runtime``, both to say numbers as the texts always have: a
+The plural rules of English, Dutch and Danish are written out (``PLURAL_RULES``, held to
+Babel's by a test): Babel's import and locale data cost more than the rest of a replay's
+start-up. Two departures from ``fluent.runtime``, both to say numbers as the texts always have: a
 number is written as Python writes it (``1500``, not ``1,500`` or ``1.500``), and a missing
 parameter as ``?`` (``Params``).
 
@@ -31,11 +33,12 @@ used to parse every file of its language (tens of milliseconds of a process's st
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Callable, Iterator, Mapping
-from pathlib import Path
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .languages import ftl_names
 from .params import Params
 
 if TYPE_CHECKING:
@@ -57,17 +60,17 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-#: the first line of a message or a term: its id at the start of the line, then ``=``
-_ENTRY = re.compile(r"(-?)([a-zA-Z][a-zA-Z0-9_-]*) *=")
-#: a value of text and ``{ $parameter }`` only, on one line: a format string as it stands
-_SIMPLE = re.compile(r"(?:[^{}]|\{ *\$[a-zA-Z][a-zA-Z0-9_-]* *\})+")
+#: a message or a term: its first line (its id at the start of the line, then ``=``) and the
+#: lines after it up to the next such first line or a comment
+_ENTRY = re.compile(r"^(-?)([a-zA-Z][a-zA-Z0-9_-]*) *=.*(?:\n(?!#|-?[a-zA-Z][a-zA-Z0-9_-]* *=).*)*", re.M)
 _PLACEABLE = re.compile(r"\{ *\$([a-zA-Z][a-zA-Z0-9_-]*) *\}")
 #: text and ``{ $parameter }`` within one line
 _LINE = re.compile(r"(?:[^{}\n]|\{ *\$[a-zA-Z][a-zA-Z0-9_-]* *\})*")
-#: a select on a parameter, its variants a line each, its ``}`` at the start of a line
-_SELECT = re.compile(r"\{ *\$([a-zA-Z][a-zA-Z0-9_-]*) *->\n"
-                     r"((?: +\*?\[[a-zA-Z][a-zA-Z0-9_-]*\][^\n]*\n)+) *\}")
-_VARIANT = re.compile(r" +(\*?)\[([a-zA-Z][a-zA-Z0-9_-]*)\] *(.*)")
+#: a select on a parameter, its variants a line each, its ``}`` at the start of a line (these two
+#: are compiled when first used, by ``re``'s own cache: a message of one line needs neither)
+_SELECT = (r"\{ *\$([a-zA-Z][a-zA-Z0-9_-]*) *->\n"
+           r"((?: +\*?\[[a-zA-Z][a-zA-Z0-9_-]*\][^\n]*\n)+) *\}")
+_VARIANT = r" +(\*?)\[([a-zA-Z][a-zA-Z0-9_-]*)\] *(.*)"
 
 
 def entries(source: str) -> Iterator[tuple[bool, str, str]]:
@@ -76,39 +79,32 @@ def entries(source: str) -> Iterator[tuple[bool, str, str]]:
     An entry starts at the beginning of a line with its id and ``=``; its other lines (a
     multiline value, variants, attributes, a select's closing ``}``) are the lines after it
     up to the next entry or comment (what is not Fluent is found by the parser:
-    ``Language.errors``)."""
-    term = ident = ""
-    lines: list[str] = []
-    for line in source.splitlines():
-        if lines and not line.startswith("#") and not _ENTRY.match(line):
-            lines.append(line)
-            continue
-        if lines:
-            yield bool(term), ident, "\n".join(lines).rstrip() + "\n"
-            lines = []
-        m = _ENTRY.match(line)
-        if m:
-            term, ident, lines = m.group(1), m.group(2), [line]
-    if lines:
-        yield bool(term), ident, "\n".join(lines).rstrip() + "\n"
+    ``Language.errors``). Lines are ``str.splitlines``'s, found by one regular expression
+    over the file rather than a Python step a line."""
+    for m in _ENTRY.finditer("\n".join(source.splitlines())):
+        yield bool(m.group(1)), m.group(2), m.group(0).rstrip() + "\n"
 
 
 class Language:
     """The messages of one language, read from its folders (the package's first)."""
 
-    def __init__(self, code: str, folders: list[Path]) -> None:
+    def __init__(self, code: str, folders: Sequence[str | os.PathLike[str]]) -> None:
         self.code = code
-        self.paths = [path for folder in folders for path in sorted(folder.glob("*.ftl"))]
+        #: its files (``*.ftl``), folder by folder, each folder's by name (listed with ``os``:
+        #: a replay's start-up does without ``pathlib``)
+        self.paths = [os.path.join(folder, name) for folder in map(os.fspath, folders)
+                      for name in sorted(ftl_names(folder))]
         self._source: dict[str, str] = {}  # message id -> its entry's source
         self._term_source: dict[str, str] = {}
         self.files: dict[str, str] = {}  # message id -> the file it is in
         for path in self.paths:
-            for is_term, ident, text in entries(path.read_text(encoding="utf-8")):
+            name = os.path.basename(path)
+            for is_term, ident, text in entries(_read(path)):
                 if is_term:
                     self._term_source[ident] = text
                 else:
                     self._source[ident] = text
-                    self.files[ident] = path.name
+                    self.files[ident] = name
         self.messages = _Entries(self._source, self._parse_message)
         self.terms = _Entries(self._term_source, self._parse_term)
         self._errors: list[str] | None = None
@@ -149,7 +145,7 @@ class Language:
             errors: list[str] = []
             parser = FluentParser()
             for path in self.paths:
-                resource_text = path.read_text(encoding="utf-8")
+                resource_text = _read(path)
                 for entry in parser.parse(resource_text).body:
                     if isinstance(entry, ftl.Junk):
                         line = resource_text[: entry.span.start].count("\n") + 1
@@ -198,7 +194,7 @@ class Language:
             return _format(value) if _LINE.fullmatch(value) else None
         pieces: list[Any] = []  # text, and (parameter, variants, default) for each select
         at = 0
-        for m in _SELECT.finditer(value):
+        for m in re.finditer(_SELECT, value):
             select = _variants(m.group(2))
             if select is None or not _LINE.fullmatch(value, at, m.start()):
                 return None
@@ -360,9 +356,7 @@ class Language:
         category = self._plurals.get(key)
         if category is None:
             if self._plural is None:
-                from babel import Locale
-
-                self._plural = Locale.parse(self.code.replace("-", "_")).plural_form
+                self._plural = PLURAL_RULES.get(self.code) or _babel_plural(self.code)
             category = self._plurals[key] = self._plural(n)
         return category
 
@@ -391,12 +385,44 @@ class Language:
         return out
 
 
+def _one_if_one(n: Any) -> str:
+    """CLDR's cardinal plural rule of English and Dutch (``one: i = 1 and v = 0``): ``one`` for 1,
+    and for 1.0 (Babel reads a whole float as the integer), ``other`` for any other number."""
+    return "one" if abs(n) == 1 else "other"
+
+
+def _one_below_two(n: Any) -> str:
+    """CLDR's rule of Danish (``one: n = 1 or t != 0 and i = 0,1``): ``one`` for 1 and for a
+    number with decimals between 0 and 2 (0.5, 1.5), ``other`` for 0 and the rest."""
+    return "one" if 0 < abs(n) < 2 else "other"
+
+
+#: the plural rules of the package's languages, written out: what Babel's ``plural_form`` says
+#: (a test holds them to it), without Babel's import and locale data (~0.1 s of CPU, more than
+#: the rest of a replay's start-up); a language not here asks Babel
+PLURAL_RULES: dict[str, Callable[[Any], str]] = {"en": _one_if_one, "nl": _one_if_one, "da": _one_below_two}
+
+
+def _babel_plural(code: str) -> Callable[[Any], str]:
+    """The language's plural rule from CLDR, through Babel."""
+    from babel import Locale
+
+    rule: Callable[[Any], str] = Locale.parse(code.replace("-", "_")).plural_form
+    return rule
+
+
+def _read(path: str) -> str:
+    """A message file's text (newlines as ``Path.read_text`` gives them)."""
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
 def _variants(lines: str) -> tuple[list[tuple[str, str]], str] | None:
     """A select's variants of one line each (key, text) and its default's text, or None."""
     variants: list[tuple[str, str]] = []
     default: str | None = None
     for line in lines.splitlines():
-        m = _VARIANT.fullmatch(line)
+        m = re.fullmatch(_VARIANT, line)
         said = m.group(3).rstrip(" ") if m else ""
         if m is None or not said or not _LINE.fullmatch(said):
             return None
