@@ -21,15 +21,18 @@ again.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any
 
 import msgspec
 
 from ...events import Cushion, Goal
+from ...shots import Cutter
 from ..base import Question, Ruling, other
 from ..fault import Fault
-from ..shot_engine import ShotEngine, ShotRecord
+from ..records import Ended
+from ..shot_engine import ShotRecord
 from . import checks as rule
 from .evidence import Evidence
 from .fouls import ALWAYS, BY_ID, ZONE, Cost
@@ -115,12 +118,23 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
     """The state after ``shot`` played from ``before``."""
     if shot.rest is None and shot.events:
         return live(before, shot)
+    return staged(before, shot, before.before, before.shot, before.cut, before.in_shot, before.checkpoint)
+
+
+def staged(before: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: ShotRecord | None, cut: Cutter,
+           in_shot: bool, checkpoint: Any) -> GolfState:
+    """``resolve`` of a shot that came to rest (or a call that stands alone), the shot stage's
+    fields of the state after it given (``before``, ``shot``, ``cut``, ``in_shot``,
+    ``checkpoint``: ``GolfEngine.whole`` sets them in the same copy)."""
     if shot.calls:
         dropped = _dropped_after_rest(before, shot)
         if dropped is not None:
-            return dropped
-    pre = start_of(before, shot)
-    quick = _plain(pre, shot)
+            return replace(dropped, before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot,
+                           checkpoint=checkpoint)
+    pre = before
+    if (pre.questions or pre.spot_wait) and (shot.events or shot.rest is not None):  # ``start_of``, inline
+        pre = replace(pre, questions=(), spot_wait=())
+    quick = _plain(pre, shot, stage_before, stage_shot, cut, in_shot, checkpoint)
     if quick is not None:
         return quick
     ev = Evidence(shot)
@@ -363,8 +377,10 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
             zone_play=now_zone, clock=(at, t_end), positions=positions,
             turn_positions=pre.turn_positions if stays else positions,
             placed=(placed[0], placed[1]), fouled_from=(fouled[0], fouled[1]),
+            before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
         )
-    return _end_frame(pre, u, s, winner, (bl[0], bl[1]), t_end, tuple(placements))
+    return _end_frame(pre, u.new, u.asked, s, winner, (bl[0], bl[1]), t_end, tuple(placements),
+                      (stage_before, stage_shot, cut, in_shot, checkpoint))
 
 
 def _dropped_after_rest(before: GolfState, shot: ShotRecord) -> GolfState | None:
@@ -398,94 +414,111 @@ def _dropped_after_rest(before: GolfState, shot: ShotRecord) -> GolfState | None
     return resolve(prior, replace(last, late=(*last.late, *drops), calls=(*last.calls, *shot.calls)))
 
 
-#: ``_plain``'s fields to carry: none
-_NO_CARRY: dict[str, Any] = {}
-
-
-def _plain(pre: GolfState, shot: ShotRecord, carry: dict[str, Any] = _NO_CARRY) -> GolfState | None:
+def _plain(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: ShotRecord | None, cut: Cutter,
+           in_shot: bool, checkpoint: Any) -> GolfState | None:
     """The common shot, resolved without the general machinery: no call, no late settle,
     no positions, only cushions and valid goals (the player stays; zone play may start, or
     the last ball wins the frame), or no goal at all (the turn passes). ``None`` for
     anything else. It gives exactly what the general path gives
-    (tests/rules/golf/test_golf_properties.py). ``carry``: the shot stage's fields of the
-    state after the shot, put in the same copy (``GolfEngine.whole``)."""
+    (tests/rules/golf/test_golf_properties.py). The shot stage's fields of the state after
+    the shot (``staged``) are put in the same copy."""
     rest = shot.rest
     if rest is None or rest.positions or shot.late or shot.calls:
         return None
     s = shot.player or "p1"
-    goals: list[tuple[float, str]] = []
+    goals: list[tuple[float, str]] | None = None
     for e in shot.events:
         kind = type(e)
         if kind is Cushion:
             continue
         if kind is Goal and e.ball is not None and rule.valid_goal(e.ball, e.goal, s):
-            goals.append((e.t, e.goal))
+            if goals is None:
+                goals = [(e.t, e.goal)]
+            else:
+                goals.append((e.t, e.goal))
             continue
         return None
-    si = IDX[s]
     t_end = rest.t
-    if goals:
-        left = pre.balls_left[si] - len(goals)
-        bl = (left, pre.balls_left[1]) if si == 0 else (pre.balls_left[0], left)
-        if left < 0 or pre.balls_left[1 - si] == 0:
-            return None  # more goals than balls, or the opponent out already: the general path
-        if len(goals) > 1:
-            goals.sort(key=_FIRST)
-        new = [Ruling(t=t, rule="golf.goal", player=s, data=(("goal", g),)) for t, g in goals]
-        if left == 0:  # the shooter's last ball: the frame is theirs
-            won = _end_frame(pre, _Unit(pre, {}, new), s, s, bl, t_end, ())
-            return replace(won, **carry) if carry else won
-        if not pre.zone_play and rule.zone_play(bl):
-            new.append(Ruling(t=t_end, rule="golf.zone.play", player=None))
-            return replace(pre, rulings=pre.rulings + tuple(new), frame_units=pre.frame_units + 1,
-                           placements=(), balls_left=bl, at_table=s, zone_play=True, clock=(s, t_end),
-                           positions=None, **carry)
-        return replace(pre, rulings=pre.rulings + tuple(new), frame_units=pre.frame_units + 1, placements=(),
-                       balls_left=bl, at_table=s, clock=(s, t_end), positions=None, **carry)
-    o = other(s)
-    members = pre.members
-    if pre.duo:
-        members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
-    ruling = Ruling(t=t_end, rule="golf.turn", player=s)
-    return replace(pre, rulings=pre.rulings + (ruling,), frame_units=pre.frame_units + 1, placements=(),
-                   at_table=o, members=members, clock=(o, t_end), positions=None, turn_positions=None,
-                   **carry)
+    if goals is None:  # no goal: the turn passes
+        o = "p2" if s == "p1" else "p1"
+        members = pre.members
+        if pre.duo:
+            members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
+        return replace(pre, rulings=pre.rulings + (Ruling(t=t_end, rule="golf.turn", player=s),),
+                       frame_units=pre.frame_units + 1, placements=(), at_table=o, members=members,
+                       clock=(o, t_end), positions=None, turn_positions=None, before=stage_before,
+                       shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint)
+    bl = pre.balls_left
+    if s == "p1":
+        left, theirs = bl[0] - len(goals), bl[1]
+        bl = (left, theirs)
+    else:
+        left, theirs = bl[1] - len(goals), bl[0]
+        bl = (theirs, left)
+    if left < 0 or theirs == 0:
+        return None  # more goals than balls, or the opponent out already: the general path
+    if len(goals) == 1:
+        t, g = goals[0]
+        new: tuple[Ruling, ...] = (Ruling(t=t, rule="golf.goal", player=s, data=(("goal", g),)),)
+    else:
+        goals.sort(key=_FIRST)
+        new = tuple([Ruling(t=t, rule="golf.goal", player=s, data=(("goal", g),)) for t, g in goals])
+    if left == 0:  # the shooter's last ball: the frame is theirs
+        return _end_frame(pre, new, pre.asked, s, s, bl, t_end, (),
+                          (stage_before, stage_shot, cut, in_shot, checkpoint))
+    if not pre.zone_play and rule.zone_play(bl):
+        return replace(pre, rulings=pre.rulings + (*new, Ruling(t=t_end, rule="golf.zone.play", player=None)),
+                       frame_units=pre.frame_units + 1, placements=(), balls_left=bl, at_table=s,
+                       zone_play=True, clock=(s, t_end), positions=None, before=stage_before,
+                       shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint)
+    return replace(pre, rulings=pre.rulings + new, frame_units=pre.frame_units + 1, placements=(),
+                   balls_left=bl, at_table=s, clock=(s, t_end), positions=None, before=stage_before,
+                   shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint)
 
 
-def _end_frame(pre: GolfState, u: _Unit, shooter: str, winner: str, bl: tuple[int, int], t: float,
-               placements: tuple[tuple[str, int], ...]) -> GolfState:
-    wi = IDX[winner]
-    fw = list(pre.frames_won)
-    fw[wi] += 1
+def _end_frame(pre: GolfState, new: Sequence[Ruling], asked: int, shooter: str, winner: str,
+               bl: tuple[int, int], t: float, placements: tuple[tuple[str, int], ...],
+               stage: tuple[Any, ShotRecord | None, Cutter, bool, Any]) -> GolfState:
+    """The state after a shot that won a frame (``new``: the shot's rulings so far; ``asked``:
+    the questions numbered; ``stage``: the shot stage's fields of the state after it)."""
+    stage_before, stage_shot, cut, in_shot, checkpoint = stage
+    fw = pre.frames_won
+    fw = (fw[0] + 1, fw[1]) if winner == "p1" else (fw[0], fw[1] + 1)
+    won = fw[0] if winner == "p1" else fw[1]
     score = f"{fw[0]}-{fw[1]}"
-    u.rule(t, "golf.frame.won", winner, score, frame=pre.frame)  # the score picks the sentence
+    frame = pre.frame
+    ends = [*new, Ruling(t=t, rule="golf.frame.won", player=winner,  # the score picks the sentence
+                         data=(("frame", frame), ("what", score)))]
     frame_winners = (*pre.frame_winners, winner)
     frame_ends = (*pre.frame_ends, (bl[0], bl[1], pre.frame_units + 1))
-    if rule.match_won(fw[wi], FRAMES_TO_WIN):
+    if rule.match_won(won, FRAMES_TO_WIN):
         # the match is over: at the table stays whoever played the deciding shot (the
         # winner, or the loser whose shot gave the winner the frame: docs/events.md's example)
-        u.rule(t, "golf.match.won", winner, score)
-        over = ShotEngine.end(pre, winner, "golf.match.won", score=score)
+        ends.append(Ruling(t=t, rule="golf.match.won", player=winner, data=(("what", score),)))
         return replace(
-            over, rulings=pre.rulings + tuple(u.new), questions=(), asked=u.asked,
+            pre, ended=Ended(rule="golf.match.won", winner=winner, data=(("score", score),)),
+            rulings=pre.rulings + tuple(ends), questions=(), asked=asked,
             frame_units=pre.frame_units + 1, placements=placements, spot_wait=(),
-            frames_won=(fw[0], fw[1]), balls_left=bl, at_table=shooter, clock=None,
+            frames_won=fw, balls_left=bl, at_table=shooter, clock=None,
             frame_winners=frame_winners, frame_ends=frame_ends,
+            before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
         )
-    frame = pre.frame + 1
+    frame += 1
     opener = rule.opener(frame, pre.first_opener)
     if frame == 2:
         members = (1 - pre.first_members[0], 1 - pre.first_members[1])
-        u.rule(t, "golf.frame.opening", opener, "second", frame=frame)
+        ends.append(Ruling(t=t, rule="golf.frame.opening", player=opener,
+                           data=(("frame", frame), ("what", "second"))))
     else:
         members = pre.first_members
-        u.rule(t, "golf.frame.opening", opener, "deciding", frame=frame)
+        ends.append(Ruling(t=t, rule="golf.frame.opening", player=opener,
+                           data=(("frame", frame), ("what", "deciding"))))
     # a new frame: balls waiting for a replacement spot are racked with the rest
     return replace(
-        pre, rulings=pre.rulings + tuple(u.new), questions=(), asked=u.asked, frame_units=0,
-        placements=placements, spot_wait=(), frame=frame, frames_won=(fw[0], fw[1]),
+        pre, rulings=pre.rulings + tuple(ends), questions=(), asked=asked, frame_units=0,
+        placements=placements, spot_wait=(), frame=frame, frames_won=fw,
         balls_left=(BALLS_PER_PLAYER, BALLS_PER_PLAYER), zone_play=False, at_table=opener, members=members,
         clock=(opener, t), positions=None, turn_positions=None, placed=(None, None),
         fouled_from=((), ()), frame_winners=frame_winners, frame_ends=frame_ends,
+        before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
     )
-
