@@ -32,6 +32,7 @@ from ...shots import Cutter
 from ..base import Question, Ruling, other
 from ..fault import Fault
 from ..records import Ended
+from ..ruling_log import RulingLog
 from ..shot_engine import ShotRecord
 from . import checks as rule
 from .evidence import Evidence
@@ -82,6 +83,11 @@ def live(before: GolfState, shot: ShotRecord) -> GolfState:
             i = IDX[ball]
             bl = (max(bl[0] - 1, 0), bl[1]) if i == 0 else (bl[0], max(bl[1] - 1, 0))
     return start if bl is start.balls_left else replace(start, balls_left=bl)
+
+
+def _logged(log: Any, new: tuple[Ruling, ...]) -> Any:
+    """``log + new`` (a ``RulingLog`` made straight, without ``__add__``'s frame)."""
+    return RulingLog(new, log) if type(log) is RulingLog else log + new
 
 
 class _Unit:
@@ -371,7 +377,7 @@ def staged(before: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: S
         if not zone and now_zone:
             u.rule(t_end, "golf.zone.play", None)
         return replace(
-            pre, rulings=pre.rulings + tuple(u.new), questions=tuple(u.questions), asked=u.asked,
+            pre, rulings=_logged(pre.rulings, tuple(u.new)), questions=tuple(u.questions), asked=u.asked,
             frame_units=pre.frame_units + 1, placements=tuple(placements), spot_wait=tuple(u.spot_wait),
             balls_left=(bl[0], bl[1]), at_table=at, members=members,
             zone_play=now_zone, clock=(at, t_end), positions=positions,
@@ -444,10 +450,12 @@ def _plain(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: Shot
         members = pre.members
         if pre.duo:
             members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
-        return replace(pre, rulings=pre.rulings + (Ruling(t=t_end, rule="golf.turn", player=s),),
-                       frame_units=pre.frame_units + 1, placements=(), at_table=o, members=members,
-                       clock=(o, t_end), positions=None, turn_positions=None, before=stage_before,
-                       shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint)
+        log = pre.rulings  # ``_logged``, inline
+        turn = (Ruling(t=t_end, rule="golf.turn", player=s),)
+        log = RulingLog(turn, log) if type(log) is RulingLog else log + turn
+        return replace(pre, rulings=log, frame_units=pre.frame_units + 1, placements=(), at_table=o,
+                       members=members, clock=(o, t_end), positions=None, turn_positions=None,
+                       before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint)
     bl = pre.balls_left
     if s == "p1":
         left, theirs = bl[0] - len(goals), bl[1]
@@ -466,14 +474,17 @@ def _plain(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: Shot
     if left == 0:  # the shooter's last ball: the frame is theirs
         return _end_frame(pre, new, pre.asked, s, s, bl, t_end, (),
                           (stage_before, stage_shot, cut, in_shot, checkpoint))
+    log = pre.rulings  # ``_logged``, inline
     if not pre.zone_play and rule.zone_play(bl):
-        return replace(pre, rulings=pre.rulings + (*new, Ruling(t=t_end, rule="golf.zone.play", player=None)),
+        new = (*new, Ruling(t=t_end, rule="golf.zone.play", player=None))
+        return replace(pre, rulings=RulingLog(new, log) if type(log) is RulingLog else log + new,
                        frame_units=pre.frame_units + 1, placements=(), balls_left=bl, at_table=s,
                        zone_play=True, clock=(s, t_end), positions=None, before=stage_before,
                        shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint)
-    return replace(pre, rulings=pre.rulings + new, frame_units=pre.frame_units + 1, placements=(),
-                   balls_left=bl, at_table=s, clock=(s, t_end), positions=None, before=stage_before,
-                   shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint)
+    log = RulingLog(new, log) if type(log) is RulingLog else log + new
+    return replace(pre, rulings=log, frame_units=pre.frame_units + 1, placements=(), balls_left=bl,
+                   at_table=s, clock=(s, t_end), positions=None, before=stage_before, shot=stage_shot,
+                   cut=cut, in_shot=in_shot, checkpoint=checkpoint)
 
 
 def _end_frame(pre: GolfState, new: Sequence[Ruling], asked: int, shooter: str, winner: str,
@@ -497,7 +508,7 @@ def _end_frame(pre: GolfState, new: Sequence[Ruling], asked: int, shooter: str, 
         ends.append(Ruling(t=t, rule="golf.match.won", player=winner, data=(("what", score),)))
         return replace(
             pre, ended=Ended(rule="golf.match.won", winner=winner, data=(("score", score),)),
-            rulings=pre.rulings + tuple(ends), questions=(), asked=asked,
+            rulings=_logged(pre.rulings, tuple(ends)), questions=(), asked=asked,
             frame_units=pre.frame_units + 1, placements=placements, spot_wait=(),
             frames_won=fw, balls_left=bl, at_table=shooter, clock=None,
             frame_winners=frame_winners, frame_ends=frame_ends,
@@ -515,7 +526,7 @@ def _end_frame(pre: GolfState, new: Sequence[Ruling], asked: int, shooter: str, 
                            data=(("frame", frame), ("what", "deciding"))))
     # a new frame: balls waiting for a replacement spot are racked with the rest
     return replace(
-        pre, rulings=pre.rulings + tuple(ends), questions=(), asked=asked, frame_units=0,
+        pre, rulings=_logged(pre.rulings, tuple(ends)), questions=(), asked=asked, frame_units=0,
         placements=placements, spot_wait=(), frame=frame, frames_won=fw,
         balls_left=(BALLS_PER_PLAYER, BALLS_PER_PLAYER), zone_play=False, at_table=opener, members=members,
         clock=(opener, t), positions=None, turn_positions=None, placed=(None, None),
