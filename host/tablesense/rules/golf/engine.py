@@ -68,6 +68,14 @@ class GolfEngine(ShotEngine[GolfState]):
     # --- set-up -----------------------------------------------------------------
     def new_state(self, setup: Setup) -> GolfState:
         p1, p2 = setup.players["p1"], setup.players["p2"]
+        if not setup.format and type(p1) is str and type(p2) is str:  # one against one, the common set-up
+            key = (p1, p2)
+            found = _FRESH.get(key)
+            if found is None:  # a log of many matches of the same players: one state to start each from
+                if len(_FRESH) >= _FRESH_KEPT:
+                    _FRESH.clear()
+                found = _FRESH[key] = GolfState(players=(("p1", p1), ("p2", p2)))
+            return found
         # "duo" (and its plain synonyms) or two names a side; any other word is one against one
         duo = (bool(setup.format) and for_game("golf").lookup("formats", str(setup.format)) == "duo") \
             or isinstance(p1, list) or isinstance(p2, list)
@@ -363,6 +371,12 @@ class GolfEngine(ShotEngine[GolfState]):
             parts.append(phrase("summary.golf:spot", {"balls": ", ".join(b for _, b, _ in state.spot_wait)},
                                 lang))
         return "; ".join(parts)
+
+
+#: the first states of new one-against-one matches by their players (frozen: shared; their empty
+#: ruling log links to nothing, ``RulingLog``), at most ``_FRESH_KEPT``
+_FRESH: dict[tuple[str, str], GolfState] = {}
+_FRESH_KEPT = 64
 
 
 # --- the input edge: checks of sensor events, the lay-out rest -----------------------
