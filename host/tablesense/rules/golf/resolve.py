@@ -55,6 +55,7 @@ TIME_GRACE = 10.0  # seconds after TIME to play the shot
 FRAMES_TO_WIN = 2
 NO_SHOT = "golf.foul.touch.no-shot"
 _FIRST = itemgetter(0)
+_NONE_CALLED: frozenset[str] = frozenset()
 
 
 def start_of(before: GolfState, shot: ShotRecord) -> GolfState:
@@ -171,7 +172,7 @@ def staged(before: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: S
     # "Ball on the edge of the goal: if it drops before it comes to rest, the goal counts
     # [...]. In all other cases it does not count: the ball is taken out of the table and
     # put back." A drop the cut places after the shot's rest came after the ball rested.
-    late = list(ev.late)  # their rulings come after the shot's own (below)
+    late = list(ev.late) if ev.edges else ev.late  # their rulings come after the shot's own (below)
     for t, b in ev.edges:
         annulled = rule.edge_annulled(late, goals, b)
         if annulled is None:
@@ -200,19 +201,30 @@ def staged(before: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: S
             own_wedged = own_wedged or b == s
         else:
             u.rule(t, "golf.wedged.cushion", b)
-    goals.sort(key=lambda x: x[0])  # stable: the same t keeps the order of the log
+    if len(goals) > 1:
+        goals.sort(key=_FIRST)  # stable: the same t keeps the order of the log
 
     # 2. fouls: called, and seen by the sensors or the positions
     fouls: list[tuple[float, Fault[Cost], dict[str, Any]]] = [
         (t, BY_ID[rule.touch_foul(fid, zone, ev.standalone)], extra) for t, fid, extra in ev.fouls]
-    called = {f.id for _, f, _ in fouls}
+    called = {f.id for _, f, _ in fouls} if fouls else _NONE_CALLED
     if rule.played_opponent_ball(ev.strike, s) and "golf.foul.opponent-ball" not in called:
         fouls.append((ev.t0, BY_ID["golf.foul.opponent-ball"], {"seen": "strike"}))
     if rule.played_onto_own_ball(ev.first_contact, s) and "golf.foul.own-ball" not in called:
         fouls.append((ev.t0, BY_ID["golf.foul.own-ball"], {"seen": "contact"}))
-    own_valid = any(rule.valid_goal(b, g, s) for _, g, b in goals)
+    own_valid = False
+    for _, g, b in goals:
+        if rule.valid_goal(b, g, s):
+            own_valid = True
+            break
+    back = False
+    for _, f, _ in fouls:
+        if f.then.back:
+            back = True
+            break
     # positions mean nothing once a foul has put the balls back
-    if not ev.standalone and ev.rest_t is not None and not any(f.then.back for _, f, _ in fouls):
+    seen = len(fouls)
+    if not back and not ev.standalone and ev.rest_t is not None and ev.positions is not None:
         after = ev.positions
         if after is not None and pre.positions is not None:
             if rule.zone_obligation_open(zone, bool(goals or offs), bool(fouls)) \
@@ -230,8 +242,11 @@ def staged(before: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: S
                               {"seen": "positions", "balls": kept}))
         # without positions the referee calls it: {"call": "foul", "foul": "zone"}; a shot
         # with no such call met the zone obligation
-    fouls.sort(key=lambda f: f[0])
-    back = any(f.then.back for _, f, _ in fouls)
+    for j in range(seen, len(fouls)):  # a foul the positions show (the defensive triangle puts them back)
+        if fouls[j][1].then.back:
+            back = True
+    if len(fouls) > 1:
+        fouls.sort(key=_FIRST)
 
     # 3. the count, in order of t
     bl = list(pre.balls_left)
@@ -243,7 +258,8 @@ def staged(before: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: S
         counted += [(t, 0, g, b) for t, g, b in goals]
         counted += [(t, 1, "", b) for t, b in offs]
     counted += [(t, 2, "", o) for t, f, _ in fouls if f.then.touched == "goal"]
-    counted.sort(key=lambda c: c[0])  # stable: the same t keeps the order of the log
+    if len(counted) > 1:
+        counted.sort(key=_FIRST)  # stable: the same t keeps the order of the log
     first_opp_off = None
     goal_rulings: list[int] = []  # where the valid goals' rulings are, to word them once the turn is known
     lost = "goal-lost" if own_valid else None
