@@ -333,44 +333,47 @@ def staged(before: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: S
 
     # 5. replacement spots: the fall-backs and repeats first decided, then the opponent's
     # choices named by ``spot`` calls (each for the first of that ball's still waiting)
-    placed = list(pre.placed)
-    fouled = list(pre.fouled_from)
     placements: list[tuple[str, int]] = []
-    plan: list[tuple[float, str, str, int | None, int | None]] = []  # (t, owner, how, spot, from)
-    repeated = False
-    for t, owner in spots:
-        if not repeated and rule.spot_repeats(zone, owner, s, bool(fouls), pre.placed[si],
-                                              pre.balls_left[si]):
-            repeated = True
-            from_spot = pre.placed[si]
-            fouled[si] = fouled[si] if from_spot in fouled[si] else (*fouled[si], from_spot)
-            plan.append((t, owner, "repeat", repeat_spot(owner, fouled[si], ev.positions), from_spot))
-        elif ev.positions is not None and (n := free_spot(owner, ev.positions)) is not None:
-            plan.append((t, owner, "fallback", n, None))
-        else:
-            plan.append((t, owner, "choice", None, None))
-    for _, ball, n in ev.spot_calls:
-        for j, (t, owner, how, spot, _f) in enumerate(plan):
-            if how == "choice" and spot is None and owner == ball:
-                plan[j] = (t, owner, how, n, None)
-                break
-    for k, (t, owner, how, n, from_spot) in enumerate(plan):
-        if how == "repeat":
-            u.rule(t, "golf.spot.repeat", owner, spot=n, from_spot=from_spot)
-        elif how == "fallback":
-            u.rule(t, "golf.spot.fallback", owner, spot=n)
-        elif n is None:
-            # the opponent's choice: named by a ``spot`` call, not asked (the state lists the
-            # balls waiting); until then the ball is simply back on the table
-            u.spot_wait.append((t, owner, f"spot{k}"))
-            continue
-        elif n in (4, 5):
-            u.rule(t, "golf.spot.fallback", other(owner), "chosen", ball=owner, spot=n)
-        else:
-            u.rule(t, "golf.spot.choice", other(owner), ball=owner, spot=n)
-        assert n is not None
-        placed[IDX[owner]] = n
-        placements.append((owner, n))
+    placed_pair, fouled_pair = pre.placed, pre.fouled_from
+    if spots:  # (no ball to place: nothing for a ``spot`` call to name either)
+        placed = list(pre.placed)
+        fouled = list(pre.fouled_from)
+        plan: list[tuple[float, str, str, int | None, int | None]] = []  # (t, owner, how, spot, from)
+        repeated = False
+        for t, owner in spots:
+            if not repeated and rule.spot_repeats(zone, owner, s, bool(fouls), pre.placed[si],
+                                                  pre.balls_left[si]):
+                repeated = True
+                from_spot = pre.placed[si]
+                fouled[si] = fouled[si] if from_spot in fouled[si] else (*fouled[si], from_spot)
+                plan.append((t, owner, "repeat", repeat_spot(owner, fouled[si], ev.positions), from_spot))
+            elif ev.positions is not None and (n := free_spot(owner, ev.positions)) is not None:
+                plan.append((t, owner, "fallback", n, None))
+            else:
+                plan.append((t, owner, "choice", None, None))
+        for _, ball, n in ev.spot_calls:
+            for j, (t, owner, how, spot, _f) in enumerate(plan):
+                if how == "choice" and spot is None and owner == ball:
+                    plan[j] = (t, owner, how, n, None)
+                    break
+        for k, (t, owner, how, n, from_spot) in enumerate(plan):
+            if how == "repeat":
+                u.rule(t, "golf.spot.repeat", owner, spot=n, from_spot=from_spot)
+            elif how == "fallback":
+                u.rule(t, "golf.spot.fallback", owner, spot=n)
+            elif n is None:
+                # the opponent's choice: named by a ``spot`` call, not asked (the state lists the
+                # balls waiting); until then the ball is simply back on the table
+                u.spot_wait.append((t, owner, f"spot{k}"))
+                continue
+            elif n in (4, 5):
+                u.rule(t, "golf.spot.fallback", other(owner), "chosen", ball=owner, spot=n)
+            else:
+                u.rule(t, "golf.spot.choice", other(owner), ball=owner, spot=n)
+            assert n is not None
+            placed[IDX[owner]] = n
+            placements.append((owner, n))
+        placed_pair, fouled_pair = (placed[0], placed[1]), (fouled[0], fouled[1])
 
     # 6. turn, frame, match
     at = s if stays else o
@@ -398,7 +401,7 @@ def staged(before: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: S
             balls_left=(bl[0], bl[1]), at_table=at, members=members,
             zone_play=now_zone, clock=(at, t_end), positions=positions,
             turn_positions=pre.turn_positions if stays else positions,
-            placed=(placed[0], placed[1]), fouled_from=(fouled[0], fouled[1]),
+            placed=placed_pair, fouled_from=fouled_pair,
             before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
         )
     return _end_frame(pre, u.new, u.asked, s, winner, (bl[0], bl[1]), t_end, tuple(placements),
