@@ -21,7 +21,7 @@ again.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import Any
 
@@ -96,7 +96,7 @@ class _Unit:
 
     __slots__ = ("answers", "asked", "base", "new", "questions", "spot_wait")
 
-    def __init__(self, start: GolfState, answers: dict[str, Any], new: list[Ruling] | None = None) -> None:
+    def __init__(self, start: GolfState, answers: Mapping[str, Any], new: list[Ruling] | None = None) -> None:
         self.new: list[Ruling] = [] if new is None else new
         self.questions: list[Question] = []
         self.base = start.asked  # questions of this unit are numbered from here
@@ -421,9 +421,12 @@ def _dropped_after_rest(before: GolfState, shot: ShotRecord) -> GolfState | None
     then annuls the goal in the unit's own shot)."""
     if not shot.events or shot.rest is None or not shot.calls:
         return None
-    edges = {c.ball for c in shot.calls if c.call == "edge"}
-    if not edges:
+    for c in shot.calls:
+        if c.call == "edge":
+            break
+    else:  # the common unit: no ``edge`` call
         return None
+    edges = {c.ball for c in shot.calls if c.call == "edge"}
     for e in shot.events:
         if type(e) is not Goal or not (e.ball is None or e.ball in edges):
             return None
