@@ -164,8 +164,11 @@ def test_golf_goal_edge_the_engine_cutter_follows_the_cut() -> None:
 
     from tablesense.events import parse_line
     from tablesense.replay import Replay
-    from tablesense.shots import Cutter
+    from tablesense.rules.golf.state import GOLF_CUTTER
+    from tablesense.shots import Cutter, settle_window
 
+    # golf's cutter carries golf's settle window (the one the cut looks up for a golf set-up)
+    assert GOLF_CUTTER.window == settle_window("golf")
     root = ROOT
     sys.path.insert(0, str(root / "bench"))
     try:
@@ -184,7 +187,7 @@ def test_golf_goal_edge_the_engine_cutter_follows_the_cut() -> None:
     checked = 0
     for lines in [*logs, synthetic, late]:
         rep = Replay()
-        ref = Cutter()
+        ref = Cutter(window=GOLF_CUTTER.window)
         follow = True  # by design the engine's cutter leaves out what the engine does not
         # take: a refused line, what an undo takes back, a lay-out rest, a finished match
         for line in lines:

@@ -53,7 +53,7 @@ from .evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
 from .fouls import BY_ID, DUO_ONLY, known_fouls
 from .geometry import ATTACKS
 from .positions import spot_refused
-from .resolve import NO_SHOT, TIME_GRACE, TURN_LIMIT, _plain, live, resolve, start_of
+from .resolve import NO_SHOT, TIME_GRACE, TURN_LIMIT, live, resolve, staged, start_of
 from .state import IDX, SIDES, GolfState, norm_positions, pair_set
 
 replace = msgspec.structs.replace
@@ -68,6 +68,14 @@ class GolfEngine(ShotEngine[GolfState]):
     # --- set-up -----------------------------------------------------------------
     def new_state(self, setup: Setup) -> GolfState:
         p1, p2 = setup.players["p1"], setup.players["p2"]
+        if not setup.format and type(p1) is str and type(p2) is str:  # one against one, the common set-up
+            key = (p1, p2)
+            found = _FRESH.get(key)
+            if found is None:  # a log of many matches of the same players: one state to start each from
+                if len(_FRESH) >= _FRESH_KEPT:
+                    _FRESH.clear()
+                found = _FRESH[key] = GolfState(players=(("p1", p1), ("p2", p2)))
+            return found
         # "duo" (and its plain synonyms) or two names a side; any other word is one against one
         duo = (bool(setup.format) and for_game("golf").lookup("formats", str(setup.format)) == "duo") \
             or isinstance(p1, list) or isinstance(p2, list)
@@ -104,7 +112,7 @@ class GolfEngine(ShotEngine[GolfState]):
         """``ShotEngine.whole``: ``apply``'s checks of each event (the balls' names; a goal or a
         ball off the table of a player with none left in play raises; a pin or a pocket is
         refused: None, and ``apply`` says why), the cut, and the shot resolved with the shot
-        stage's fields put in the same copy (``resolve._plain``'s ``carry``). The rest ends a
+        stage's fields put in the same copy (``resolve.staged``). The rest ends a
         shot in progress: never the lay-out (``_layout``)."""
         if state.in_shot or state.held or state.ended is not None:
             return None
@@ -118,21 +126,20 @@ class GolfEngine(ShotEngine[GolfState]):
         role, cut = state.cut.feed(first)
         if role is not R_OPEN:
             return None
-        before = self.close(state) if state.shot is not None else state
+        before = state
+        if state.shot is not None and (state.questions or state.spot_wait):  # ``close``, inline
+            before = replace(state, questions=(), spot_wait=())
         several = len(events) > 1
         if several:
             cut = _admitted(before, events, cut)  # type: ignore[assignment]
             if cut is None:
                 return None
         cut = cut.feed(rest)[1]  # the rest of an open shot: ``R_REST``
-        shot = ShotRecord(player=before.at_table, events=tuple(events) if several else (first,), rest=rest)
+        shot = ShotRecord(before.at_table, tuple(events) if several else (first,), rest)
         if several and (cut.strikes or cut.strike_sensor):  # (one event: nothing came before it)
             before, shot = self._before_shot(before, shot, True)
-        carry = {"before": before, "shot": shot, "cut": cut, "in_shot": False, "checkpoint": state}
-        new = _plain(start_of(before, shot), shot, carry)
-        if new is None:
-            new = replace(resolve(before, shot), **carry)
-        return new
+        # the shot resolved with the shot stage's fields put in the same copy
+        return staged(before, shot, before, shot, cut, False, state)
 
     # --- the shot stage -----------------------------------------------------------
     #: the state after a shot (``resolve.resolve``), called without a method's frame
@@ -364,6 +371,12 @@ class GolfEngine(ShotEngine[GolfState]):
             parts.append(phrase("summary.golf:spot", {"balls": ", ".join(b for _, b, _ in state.spot_wait)},
                                 lang))
         return "; ".join(parts)
+
+
+#: the first states of new one-against-one matches by their players (frozen: shared; their empty
+#: ruling log links to nothing, ``RulingLog``), at most ``_FRESH_KEPT``
+_FRESH: dict[tuple[str, str], GolfState] = {}
+_FRESH_KEPT = 64
 
 
 # --- the input edge: checks of sensor events, the lay-out rest -----------------------

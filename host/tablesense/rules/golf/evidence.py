@@ -9,6 +9,8 @@ call left out is filled in, a foul named as the call itself is a ``foul`` call.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from ...events import Contact, Cushion, Goal, OffTable, Strike
@@ -20,6 +22,8 @@ from .state import Positions, norm_positions
 OFF_TABLE_OWN = "golf.off-table.own"
 OFF_TABLE_OPPONENT = "golf.off-table.opponent"
 OFF_TABLE_FOULS = frozenset({OFF_TABLE_OWN, OFF_TABLE_OPPONENT})
+#: a unit's answers when no call answers anything (read only: shared)
+_NO_ANSWERS: Mapping[str, Any] = MappingProxyType({})
 
 
 class Evidence:
@@ -33,12 +37,13 @@ class Evidence:
         self.standalone = not shot.events and shot.rest is None
         self.goals: list[tuple[float, str, str | None]] = []  # (t, goal, ball)
         self.offs: list[tuple[float, str | None, str]] = []  # (t, ball, "sensor"|"call"|"referee")
-        self.fouls: list[tuple[float, str, dict[str, Any]]] = []  # (t, foul id, extra)
-        self.rails: list[tuple[float, str]] = []  # (t, ball) back on the bed off the rail
-        self.edges: list[tuple[float, str]] = []  # (t, ball) dropped after coming to rest
-        self.wedged: list[tuple[float, str, str]] = []  # (t, ball, where)
-        self.answers: dict[str, Any] = {}  # question id -> answer
-        self.spot_calls: list[tuple[float, str, int]] = []  # (t, ball, spot)
+        # what only the calls tell (``_calls``): shared empty values for a unit with none
+        self.fouls: Sequence[tuple[float, str, dict[str, Any]]] = ()  # (t, foul id, extra)
+        self.rails: Sequence[tuple[float, str]] = ()  # (t, ball) back on the bed off the rail
+        self.edges: Sequence[tuple[float, str]] = ()  # (t, ball) dropped after coming to rest
+        self.wedged: Sequence[tuple[float, str, str]] = ()  # (t, ball, where)
+        self.answers: Mapping[str, Any] = _NO_ANSWERS  # question id -> answer
+        self.spot_calls: Sequence[tuple[float, str, int]] = ()  # (t, ball, spot)
         #: the shot's first ball-to-ball contact in ``t`` order, when no cushion came before it (a
         #: ball played off a cushion onto another was not played directly onto it)
         self.first_contact: tuple[str, ...] | None = None
@@ -77,6 +82,14 @@ class Evidence:
     def _calls(self, shot: ShotRecord) -> None:
         sensor_offs = bool(self.offs)
         called_offs = False
+        fouls: list[tuple[float, str, dict[str, Any]]] = []
+        rails: list[tuple[float, str]] = []
+        edges: list[tuple[float, str]] = []
+        wedged: list[tuple[float, str, str]] = []
+        answers: dict[str, Any] = {}
+        spot_calls: list[tuple[float, str, int]] = []
+        self.fouls, self.rails, self.edges, self.wedged = fouls, rails, edges, wedged
+        self.answers, self.spot_calls = answers, spot_calls
         for c in shot.calls:
             name = c.call
             if name == "foul":
@@ -84,22 +97,22 @@ class Evidence:
                     self.offs.append((c.t, c.ball, "referee"))
                     called_offs = True
                 else:
-                    self.fouls.append((c.t, str(c.foul), _extra(c.extra)))
+                    fouls.append((c.t, str(c.foul), _extra(c.extra)))
             elif name == "time":
-                self.fouls.append((c.t, "golf.clock", _extra(c.extra)))
+                fouls.append((c.t, "golf.clock", _extra(c.extra)))
             elif name == "off_table":
                 self.offs.append((c.t, c.ball, "call"))
                 called_offs = True
             elif name == "rail":
-                self.rails.append((c.t, str(c.ball)))
+                rails.append((c.t, str(c.ball)))
             elif name == "edge":
-                self.edges.append((c.t, str(c.ball)))
+                edges.append((c.t, str(c.ball)))
             elif name == "wedged":
-                self.wedged.append((c.t, str(c.ball), str(c.extra.get("where", ""))))
+                wedged.append((c.t, str(c.ball), str(c.extra.get("where", ""))))
             elif name == "answer":
-                self.answers[str(c.question)] = c.answer
+                answers[str(c.question)] = c.answer
             elif name == "spot":
-                self.spot_calls.append((c.t, str(c.ball), int(c.spot or 0)))
+                spot_calls.append((c.t, str(c.ball), int(c.spot or 0)))
         if sensor_offs and called_offs:
             self.offs.sort(key=lambda o: o[0])  # a call during the shot among the sensor's, by t
 

@@ -21,15 +21,19 @@ again.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import Any
 
 import msgspec
 
 from ...events import Cushion, Goal
+from ...shots import Cutter
 from ..base import Question, Ruling, other
 from ..fault import Fault
-from ..shot_engine import ShotEngine, ShotRecord
+from ..records import Ended
+from ..ruling_log import RulingLog
+from ..shot_engine import ShotRecord
 from . import checks as rule
 from .evidence import Evidence
 from .fouls import ALWAYS, BY_ID, ZONE, Cost
@@ -51,6 +55,7 @@ TIME_GRACE = 10.0  # seconds after TIME to play the shot
 FRAMES_TO_WIN = 2
 NO_SHOT = "golf.foul.touch.no-shot"
 _FIRST = itemgetter(0)
+_NONE_CALLED: frozenset[str] = frozenset()
 
 
 def start_of(before: GolfState, shot: ShotRecord) -> GolfState:
@@ -81,12 +86,17 @@ def live(before: GolfState, shot: ShotRecord) -> GolfState:
     return start if bl is start.balls_left else replace(start, balls_left=bl)
 
 
+def _logged(log: Any, new: tuple[Ruling, ...]) -> Any:
+    """``log + new`` (a ``RulingLog`` made straight, without ``__add__``'s frame)."""
+    return RulingLog(new, log) if type(log) is RulingLog else log + new
+
+
 class _Unit:
     """Mutable scratch for one resolution; only the returned state escapes."""
 
     __slots__ = ("answers", "asked", "base", "new", "questions", "spot_wait")
 
-    def __init__(self, start: GolfState, answers: dict[str, Any], new: list[Ruling] | None = None) -> None:
+    def __init__(self, start: GolfState, answers: Mapping[str, Any], new: list[Ruling] | None = None) -> None:
         self.new: list[Ruling] = [] if new is None else new
         self.questions: list[Question] = []
         self.base = start.asked  # questions of this unit are numbered from here
@@ -115,12 +125,23 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
     """The state after ``shot`` played from ``before``."""
     if shot.rest is None and shot.events:
         return live(before, shot)
+    return staged(before, shot, before.before, before.shot, before.cut, before.in_shot, before.checkpoint)
+
+
+def staged(before: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: ShotRecord | None, cut: Cutter,
+           in_shot: bool, checkpoint: Any) -> GolfState:
+    """``resolve`` of a shot that came to rest (or a call that stands alone), the shot stage's
+    fields of the state after it given (``before``, ``shot``, ``cut``, ``in_shot``,
+    ``checkpoint``: ``GolfEngine.whole`` sets them in the same copy)."""
     if shot.calls:
         dropped = _dropped_after_rest(before, shot)
         if dropped is not None:
-            return dropped
-    pre = start_of(before, shot)
-    quick = _plain(pre, shot)
+            return replace(dropped, before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot,
+                           checkpoint=checkpoint)
+    pre = before
+    if (pre.questions or pre.spot_wait) and (shot.events or shot.rest is not None):  # ``start_of``, inline
+        pre = replace(pre, questions=(), spot_wait=())
+    quick = _plain(pre, shot, stage_before, stage_shot, cut, in_shot, checkpoint)
     if quick is not None:
         return quick
     ev = Evidence(shot)
@@ -151,7 +172,7 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
     # "Ball on the edge of the goal: if it drops before it comes to rest, the goal counts
     # [...]. In all other cases it does not count: the ball is taken out of the table and
     # put back." A drop the cut places after the shot's rest came after the ball rested.
-    late = list(ev.late)  # their rulings come after the shot's own (below)
+    late = list(ev.late) if ev.edges else ev.late  # their rulings come after the shot's own (below)
     for t, b in ev.edges:
         annulled = rule.edge_annulled(late, goals, b)
         if annulled is None:
@@ -180,19 +201,30 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
             own_wedged = own_wedged or b == s
         else:
             u.rule(t, "golf.wedged.cushion", b)
-    goals.sort(key=lambda x: x[0])  # stable: the same t keeps the order of the log
+    if len(goals) > 1:
+        goals.sort(key=_FIRST)  # stable: the same t keeps the order of the log
 
     # 2. fouls: called, and seen by the sensors or the positions
     fouls: list[tuple[float, Fault[Cost], dict[str, Any]]] = [
         (t, BY_ID[rule.touch_foul(fid, zone, ev.standalone)], extra) for t, fid, extra in ev.fouls]
-    called = {f.id for _, f, _ in fouls}
+    called = {f.id for _, f, _ in fouls} if fouls else _NONE_CALLED
     if rule.played_opponent_ball(ev.strike, s) and "golf.foul.opponent-ball" not in called:
         fouls.append((ev.t0, BY_ID["golf.foul.opponent-ball"], {"seen": "strike"}))
     if rule.played_onto_own_ball(ev.first_contact, s) and "golf.foul.own-ball" not in called:
         fouls.append((ev.t0, BY_ID["golf.foul.own-ball"], {"seen": "contact"}))
-    own_valid = any(rule.valid_goal(b, g, s) for _, g, b in goals)
+    own_valid = False
+    for _, g, b in goals:
+        if rule.valid_goal(b, g, s):
+            own_valid = True
+            break
+    back = False
+    for _, f, _ in fouls:
+        if f.then.back:
+            back = True
+            break
     # positions mean nothing once a foul has put the balls back
-    if not ev.standalone and ev.rest_t is not None and not any(f.then.back for _, f, _ in fouls):
+    seen = len(fouls)
+    if not back and not ev.standalone and ev.rest_t is not None and ev.positions is not None:
         after = ev.positions
         if after is not None and pre.positions is not None:
             if rule.zone_obligation_open(zone, bool(goals or offs), bool(fouls)) \
@@ -210,8 +242,11 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
                               {"seen": "positions", "balls": kept}))
         # without positions the referee calls it: {"call": "foul", "foul": "zone"}; a shot
         # with no such call met the zone obligation
-    fouls.sort(key=lambda f: f[0])
-    back = any(f.then.back for _, f, _ in fouls)
+    for j in range(seen, len(fouls)):  # a foul the positions show (the defensive triangle puts them back)
+        if fouls[j][1].then.back:
+            back = True
+    if len(fouls) > 1:
+        fouls.sort(key=_FIRST)
 
     # 3. the count, in order of t
     bl = list(pre.balls_left)
@@ -223,7 +258,8 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
         counted += [(t, 0, g, b) for t, g, b in goals]
         counted += [(t, 1, "", b) for t, b in offs]
     counted += [(t, 2, "", o) for t, f, _ in fouls if f.then.touched == "goal"]
-    counted.sort(key=lambda c: c[0])  # stable: the same t keeps the order of the log
+    if len(counted) > 1:
+        counted.sort(key=_FIRST)  # stable: the same t keeps the order of the log
     first_opp_off = None
     goal_rulings: list[int] = []  # where the valid goals' rulings are, to word them once the turn is known
     lost = "goal-lost" if own_valid else None
@@ -297,44 +333,47 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
 
     # 5. replacement spots: the fall-backs and repeats first decided, then the opponent's
     # choices named by ``spot`` calls (each for the first of that ball's still waiting)
-    placed = list(pre.placed)
-    fouled = list(pre.fouled_from)
     placements: list[tuple[str, int]] = []
-    plan: list[tuple[float, str, str, int | None, int | None]] = []  # (t, owner, how, spot, from)
-    repeated = False
-    for t, owner in spots:
-        if not repeated and rule.spot_repeats(zone, owner, s, bool(fouls), pre.placed[si],
-                                              pre.balls_left[si]):
-            repeated = True
-            from_spot = pre.placed[si]
-            fouled[si] = fouled[si] if from_spot in fouled[si] else (*fouled[si], from_spot)
-            plan.append((t, owner, "repeat", repeat_spot(owner, fouled[si], ev.positions), from_spot))
-        elif ev.positions is not None and (n := free_spot(owner, ev.positions)) is not None:
-            plan.append((t, owner, "fallback", n, None))
-        else:
-            plan.append((t, owner, "choice", None, None))
-    for _, ball, n in ev.spot_calls:
-        for j, (t, owner, how, spot, _f) in enumerate(plan):
-            if how == "choice" and spot is None and owner == ball:
-                plan[j] = (t, owner, how, n, None)
-                break
-    for k, (t, owner, how, n, from_spot) in enumerate(plan):
-        if how == "repeat":
-            u.rule(t, "golf.spot.repeat", owner, spot=n, from_spot=from_spot)
-        elif how == "fallback":
-            u.rule(t, "golf.spot.fallback", owner, spot=n)
-        elif n is None:
-            # the opponent's choice: named by a ``spot`` call, not asked (the state lists the
-            # balls waiting); until then the ball is simply back on the table
-            u.spot_wait.append((t, owner, f"spot{k}"))
-            continue
-        elif n in (4, 5):
-            u.rule(t, "golf.spot.fallback", other(owner), "chosen", ball=owner, spot=n)
-        else:
-            u.rule(t, "golf.spot.choice", other(owner), ball=owner, spot=n)
-        assert n is not None
-        placed[IDX[owner]] = n
-        placements.append((owner, n))
+    placed_pair, fouled_pair = pre.placed, pre.fouled_from
+    if spots:  # (no ball to place: nothing for a ``spot`` call to name either)
+        placed = list(pre.placed)
+        fouled = list(pre.fouled_from)
+        plan: list[tuple[float, str, str, int | None, int | None]] = []  # (t, owner, how, spot, from)
+        repeated = False
+        for t, owner in spots:
+            if not repeated and rule.spot_repeats(zone, owner, s, bool(fouls), pre.placed[si],
+                                                  pre.balls_left[si]):
+                repeated = True
+                from_spot = pre.placed[si]
+                fouled[si] = fouled[si] if from_spot in fouled[si] else (*fouled[si], from_spot)
+                plan.append((t, owner, "repeat", repeat_spot(owner, fouled[si], ev.positions), from_spot))
+            elif ev.positions is not None and (n := free_spot(owner, ev.positions)) is not None:
+                plan.append((t, owner, "fallback", n, None))
+            else:
+                plan.append((t, owner, "choice", None, None))
+        for _, ball, n in ev.spot_calls:
+            for j, (t, owner, how, spot, _f) in enumerate(plan):
+                if how == "choice" and spot is None and owner == ball:
+                    plan[j] = (t, owner, how, n, None)
+                    break
+        for k, (t, owner, how, n, from_spot) in enumerate(plan):
+            if how == "repeat":
+                u.rule(t, "golf.spot.repeat", owner, spot=n, from_spot=from_spot)
+            elif how == "fallback":
+                u.rule(t, "golf.spot.fallback", owner, spot=n)
+            elif n is None:
+                # the opponent's choice: named by a ``spot`` call, not asked (the state lists the
+                # balls waiting); until then the ball is simply back on the table
+                u.spot_wait.append((t, owner, f"spot{k}"))
+                continue
+            elif n in (4, 5):
+                u.rule(t, "golf.spot.fallback", other(owner), "chosen", ball=owner, spot=n)
+            else:
+                u.rule(t, "golf.spot.choice", other(owner), ball=owner, spot=n)
+            assert n is not None
+            placed[IDX[owner]] = n
+            placements.append((owner, n))
+        placed_pair, fouled_pair = (placed[0], placed[1]), (fouled[0], fouled[1])
 
     # 6. turn, frame, match
     at = s if stays else o
@@ -357,14 +396,16 @@ def resolve(before: GolfState, shot: ShotRecord) -> GolfState:
         if not zone and now_zone:
             u.rule(t_end, "golf.zone.play", None)
         return replace(
-            pre, rulings=pre.rulings + tuple(u.new), questions=tuple(u.questions), asked=u.asked,
+            pre, rulings=_logged(pre.rulings, tuple(u.new)), questions=tuple(u.questions), asked=u.asked,
             frame_units=pre.frame_units + 1, placements=tuple(placements), spot_wait=tuple(u.spot_wait),
             balls_left=(bl[0], bl[1]), at_table=at, members=members,
             zone_play=now_zone, clock=(at, t_end), positions=positions,
             turn_positions=pre.turn_positions if stays else positions,
-            placed=(placed[0], placed[1]), fouled_from=(fouled[0], fouled[1]),
+            placed=placed_pair, fouled_from=fouled_pair,
+            before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
         )
-    return _end_frame(pre, u, s, winner, (bl[0], bl[1]), t_end, tuple(placements))
+    return _end_frame(pre, u.new, u.asked, s, winner, (bl[0], bl[1]), t_end, tuple(placements),
+                      (stage_before, stage_shot, cut, in_shot, checkpoint))
 
 
 def _dropped_after_rest(before: GolfState, shot: ShotRecord) -> GolfState | None:
@@ -380,9 +421,12 @@ def _dropped_after_rest(before: GolfState, shot: ShotRecord) -> GolfState | None
     then annuls the goal in the unit's own shot)."""
     if not shot.events or shot.rest is None or not shot.calls:
         return None
-    edges = {c.ball for c in shot.calls if c.call == "edge"}
-    if not edges:
+    for c in shot.calls:
+        if c.call == "edge":
+            break
+    else:  # the common unit: no ``edge`` call
         return None
+    edges = {c.ball for c in shot.calls if c.call == "edge"}
     for e in shot.events:
         if type(e) is not Goal or not (e.ball is None or e.ball in edges):
             return None
@@ -398,94 +442,116 @@ def _dropped_after_rest(before: GolfState, shot: ShotRecord) -> GolfState | None
     return resolve(prior, replace(last, late=(*last.late, *drops), calls=(*last.calls, *shot.calls)))
 
 
-#: ``_plain``'s fields to carry: none
-_NO_CARRY: dict[str, Any] = {}
-
-
-def _plain(pre: GolfState, shot: ShotRecord, carry: dict[str, Any] = _NO_CARRY) -> GolfState | None:
+def _plain(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: ShotRecord | None, cut: Cutter,
+           in_shot: bool, checkpoint: Any) -> GolfState | None:
     """The common shot, resolved without the general machinery: no call, no late settle,
     no positions, only cushions and valid goals (the player stays; zone play may start, or
     the last ball wins the frame), or no goal at all (the turn passes). ``None`` for
     anything else. It gives exactly what the general path gives
-    (tests/rules/golf/test_golf_properties.py). ``carry``: the shot stage's fields of the
-    state after the shot, put in the same copy (``GolfEngine.whole``)."""
+    (tests/rules/golf/test_golf_properties.py). The shot stage's fields of the state after
+    the shot (``staged``) are put in the same copy."""
     rest = shot.rest
     if rest is None or rest.positions or shot.late or shot.calls:
         return None
     s = shot.player or "p1"
-    goals: list[tuple[float, str]] = []
+    goals: list[tuple[float, str]] | None = None
     for e in shot.events:
         kind = type(e)
         if kind is Cushion:
             continue
         if kind is Goal and e.ball is not None and rule.valid_goal(e.ball, e.goal, s):
-            goals.append((e.t, e.goal))
+            if goals is None:
+                goals = [(e.t, e.goal)]
+            else:
+                goals.append((e.t, e.goal))
             continue
         return None
-    si = IDX[s]
     t_end = rest.t
-    if goals:
-        left = pre.balls_left[si] - len(goals)
-        bl = (left, pre.balls_left[1]) if si == 0 else (pre.balls_left[0], left)
-        if left < 0 or pre.balls_left[1 - si] == 0:
-            return None  # more goals than balls, or the opponent out already: the general path
-        if len(goals) > 1:
-            goals.sort(key=_FIRST)
-        new = [Ruling(t=t, rule="golf.goal", player=s, data=(("goal", g),)) for t, g in goals]
-        if left == 0:  # the shooter's last ball: the frame is theirs
-            won = _end_frame(pre, _Unit(pre, {}, new), s, s, bl, t_end, ())
-            return replace(won, **carry) if carry else won
-        if not pre.zone_play and rule.zone_play(bl):
-            new.append(Ruling(t=t_end, rule="golf.zone.play", player=None))
-            return replace(pre, rulings=pre.rulings + tuple(new), frame_units=pre.frame_units + 1,
-                           placements=(), balls_left=bl, at_table=s, zone_play=True, clock=(s, t_end),
-                           positions=None, **carry)
-        return replace(pre, rulings=pre.rulings + tuple(new), frame_units=pre.frame_units + 1, placements=(),
-                       balls_left=bl, at_table=s, clock=(s, t_end), positions=None, **carry)
-    o = other(s)
-    members = pre.members
-    if pre.duo:
-        members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
-    ruling = Ruling(t=t_end, rule="golf.turn", player=s)
-    return replace(pre, rulings=pre.rulings + (ruling,), frame_units=pre.frame_units + 1, placements=(),
-                   at_table=o, members=members, clock=(o, t_end), positions=None, turn_positions=None,
-                   **carry)
+    if goals is None:  # no goal: the turn passes
+        o = "p2" if s == "p1" else "p1"
+        members = pre.members
+        if pre.duo:
+            members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
+        log = pre.rulings  # ``_logged``, inline
+        turn = (Ruling(t=t_end, rule="golf.turn", player=s),)
+        log = RulingLog(turn, log) if type(log) is RulingLog else log + turn
+        return replace(pre, rulings=log, frame_units=pre.frame_units + 1, placements=(), at_table=o,
+                       members=members, clock=(o, t_end), positions=None, turn_positions=None,
+                       before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint)
+    bl = pre.balls_left
+    if s == "p1":
+        left, theirs = bl[0] - len(goals), bl[1]
+        bl = (left, theirs)
+    else:
+        left, theirs = bl[1] - len(goals), bl[0]
+        bl = (theirs, left)
+    if left < 0 or theirs == 0:
+        return None  # more goals than balls, or the opponent out already: the general path
+    if len(goals) == 1:
+        t, g = goals[0]
+        new: tuple[Ruling, ...] = (Ruling(t=t, rule="golf.goal", player=s, data=(("goal", g),)),)
+    else:
+        goals.sort(key=_FIRST)
+        new = tuple([Ruling(t=t, rule="golf.goal", player=s, data=(("goal", g),)) for t, g in goals])
+    if left == 0:  # the shooter's last ball: the frame is theirs
+        return _end_frame(pre, new, pre.asked, s, s, bl, t_end, (),
+                          (stage_before, stage_shot, cut, in_shot, checkpoint))
+    log = pre.rulings  # ``_logged``, inline
+    if not pre.zone_play and rule.zone_play(bl):
+        new = (*new, Ruling(t=t_end, rule="golf.zone.play", player=None))
+        return replace(pre, rulings=RulingLog(new, log) if type(log) is RulingLog else log + new,
+                       frame_units=pre.frame_units + 1, placements=(), balls_left=bl, at_table=s,
+                       zone_play=True, clock=(s, t_end), positions=None, before=stage_before,
+                       shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint)
+    log = RulingLog(new, log) if type(log) is RulingLog else log + new
+    return replace(pre, rulings=log, frame_units=pre.frame_units + 1, placements=(), balls_left=bl,
+                   at_table=s, clock=(s, t_end), positions=None, before=stage_before, shot=stage_shot,
+                   cut=cut, in_shot=in_shot, checkpoint=checkpoint)
 
 
-def _end_frame(pre: GolfState, u: _Unit, shooter: str, winner: str, bl: tuple[int, int], t: float,
-               placements: tuple[tuple[str, int], ...]) -> GolfState:
-    wi = IDX[winner]
-    fw = list(pre.frames_won)
-    fw[wi] += 1
+def _end_frame(pre: GolfState, new: Sequence[Ruling], asked: int, shooter: str, winner: str,
+               bl: tuple[int, int], t: float, placements: tuple[tuple[str, int], ...],
+               stage: tuple[Any, ShotRecord | None, Cutter, bool, Any]) -> GolfState:
+    """The state after a shot that won a frame (``new``: the shot's rulings so far; ``asked``:
+    the questions numbered; ``stage``: the shot stage's fields of the state after it)."""
+    stage_before, stage_shot, cut, in_shot, checkpoint = stage
+    fw = pre.frames_won
+    fw = (fw[0] + 1, fw[1]) if winner == "p1" else (fw[0], fw[1] + 1)
+    won = fw[0] if winner == "p1" else fw[1]
     score = f"{fw[0]}-{fw[1]}"
-    u.rule(t, "golf.frame.won", winner, score, frame=pre.frame)  # the score picks the sentence
+    frame = pre.frame
+    ends = [*new, Ruling(t=t, rule="golf.frame.won", player=winner,  # the score picks the sentence
+                         data=(("frame", frame), ("what", score)))]
     frame_winners = (*pre.frame_winners, winner)
     frame_ends = (*pre.frame_ends, (bl[0], bl[1], pre.frame_units + 1))
-    if rule.match_won(fw[wi], FRAMES_TO_WIN):
+    if rule.match_won(won, FRAMES_TO_WIN):
         # the match is over: at the table stays whoever played the deciding shot (the
         # winner, or the loser whose shot gave the winner the frame: docs/events.md's example)
-        u.rule(t, "golf.match.won", winner, score)
-        over = ShotEngine.end(pre, winner, "golf.match.won", score=score)
+        ends.append(Ruling(t=t, rule="golf.match.won", player=winner, data=(("what", score),)))
         return replace(
-            over, rulings=pre.rulings + tuple(u.new), questions=(), asked=u.asked,
+            pre, ended=Ended(rule="golf.match.won", winner=winner, data=(("score", score),)),
+            rulings=_logged(pre.rulings, tuple(ends)), questions=(), asked=asked,
             frame_units=pre.frame_units + 1, placements=placements, spot_wait=(),
-            frames_won=(fw[0], fw[1]), balls_left=bl, at_table=shooter, clock=None,
+            frames_won=fw, balls_left=bl, at_table=shooter, clock=None,
             frame_winners=frame_winners, frame_ends=frame_ends,
+            before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
         )
-    frame = pre.frame + 1
+    frame += 1
     opener = rule.opener(frame, pre.first_opener)
     if frame == 2:
         members = (1 - pre.first_members[0], 1 - pre.first_members[1])
-        u.rule(t, "golf.frame.opening", opener, "second", frame=frame)
+        ends.append(Ruling(t=t, rule="golf.frame.opening", player=opener,
+                           data=(("frame", frame), ("what", "second"))))
     else:
         members = pre.first_members
-        u.rule(t, "golf.frame.opening", opener, "deciding", frame=frame)
+        ends.append(Ruling(t=t, rule="golf.frame.opening", player=opener,
+                           data=(("frame", frame), ("what", "deciding"))))
     # a new frame: balls waiting for a replacement spot are racked with the rest
     return replace(
-        pre, rulings=pre.rulings + tuple(u.new), questions=(), asked=u.asked, frame_units=0,
-        placements=placements, spot_wait=(), frame=frame, frames_won=(fw[0], fw[1]),
+        pre, rulings=_logged(pre.rulings, tuple(ends)), questions=(), asked=asked, frame_units=0,
+        placements=placements, spot_wait=(), frame=frame, frames_won=fw,
         balls_left=(BALLS_PER_PLAYER, BALLS_PER_PLAYER), zone_play=False, at_table=opener, members=members,
         clock=(opener, t), positions=None, turn_positions=None, placed=(None, None),
         fouled_from=((), ()), frame_winners=frame_winners, frame_ends=frame_ends,
+        before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
     )
-

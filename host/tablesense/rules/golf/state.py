@@ -13,6 +13,7 @@ from typing import Any
 
 from ...shots import Cutter
 from ..shot_engine import MatchState
+from .game import GAME
 from .geometry import BALLS_PER_PLAYER, Point
 
 IDX = {"p1": 0, "p2": 1}
@@ -20,8 +21,9 @@ SIDES = ("p1", "p2")
 
 #: ball positions at rest, per player: the points of the balls still on the bed
 Positions = tuple[tuple[Point, ...], tuple[Point, ...]]
-#: the cut of a golf table (no strike sensor; the settle window of golf)
-GOLF_CUTTER = Cutter(game="golf")
+#: the cut of a golf table (no strike sensor; the settle window of golf, given here: the cut
+#: would look it up at each drop, ``shots.settle_window``)
+GOLF_CUTTER = Cutter(game="golf", window=GAME.settle_s)
 
 
 class GolfState(MatchState, frozen=True, kw_only=True):
