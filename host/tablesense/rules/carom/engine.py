@@ -50,6 +50,7 @@ from .geometry import TABLES as CAROM_TABLES
 from .geometry import CaromTable
 from .geometry import table as carom_table
 from .match import CaromState, Draft, Match
+from .plain import plain_shot
 from .profiles import CAROM_BALLS, CUE_BALL, PROFILES, profile
 from .resolve import (
     COUNTDOWN_RULE,
@@ -304,7 +305,8 @@ class CaromEngine(ShotEngine[CaromState]):
                 for call in shot.calls:
                     s = _after_call(s, call, shot.player)
                 return s
-        return self._played(before, shot, rest)
+        # most shots are plain (no fault, no zone, the match goes on): one pass; else ``decide``
+        return plain_shot(before, shot, rest) or self._played(before, shot, rest)
 
     def _played(self, before: CaromState, shot: ShotRecord, rest: Rest) -> CaromState:
         """The shot decided (``decide``) on a ``Draft`` of the score before it, then what the
