@@ -81,6 +81,9 @@ _NAMED = frozenset({*CAROM_BALLS, None})
 _CALL_REST = "_closed_by_call"
 #: a match's cut before its first event (an immutable value: every match starts from this one)
 _CUT = Cutter(game="carom")
+#: every match's state before its set-up's own fields (``new_state``): its cut, and an empty
+#: ruling log (a log extended links no empty one: ``RulingLog``), shared
+_START = CaromState(game="carom", m=Match(), cut=_CUT, rulings=RulingLog())
 
 
 @register
@@ -100,7 +103,7 @@ class CaromEngine(ShotEngine[CaromState]):
         m = Match(discipline=discipline, profile=club, scheme=scheme, table=tab.name, targets=targets,
                   positions=outlay(tab, "p1"), innings_limit=_innings_limit(extra.get("innings_limit")),
                   **_shot_clock(extra))
-        state = CaromState(game="carom", players=tuple(setup.players.items()), m=m, cut=_CUT)
+        state = replace(_START, players=tuple(setup.players.items()), m=m)
         return _first_countdown(state, setup.t)
 
     def vocabulary(self, state: CaromState) -> Vocabulary:
