@@ -32,13 +32,14 @@ Names the referee writes loosely are read at the input edge
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import islice
 from typing import Any
 
 import msgspec
 
 from ...errors import IllegalCall
 from ...events import Call, Contact, Cushion, Event, OffTable, Rest, Setup, Strike
-from ...shots import Cutter
+from ...shots import R_OPEN, Cutter
 from ...texts import phrase
 from ...vocabulary import Vocabulary, for_game
 from ..base import Ruling, player_names, register
@@ -139,6 +140,28 @@ class CaromEngine(ShotEngine[CaromState]):
             raise IllegalCall(f"a carom table has no {event.type} sensors (carom.equipment: "
                               "three balls, four cushions)")
         return event
+
+    def whole(self, state: CaromState, events: Sequence[Event], rest: Rest) -> CaromState | None:
+        """``ShotEngine.whole``: ``admit``'s checks of each event (its balls named by their
+        canonical ids; a sensor a carom table has not raises, as ``apply`` does), the cut, and
+        the shot resolved from the state before it: no state at its opening, none per event
+        (``drops`` and ``pins`` off: nothing before its start to give back)."""
+        if state.in_shot or state.held or state.ended is not None:
+            return None
+        admit = self.admit
+        named = tuple([admit(state, (), e) for e in events])
+        role, cut = state.cut.feed(named[0])
+        if role is not R_OPEN:
+            return None
+        if not cut.strikes:
+            for e in islice(named, 1, None):  # each one more of the shot (``apply``'s hot path)
+                if type(e) is Strike:  # the first strike: the table has a sensor
+                    cut = replace(cut, strikes=True)
+                    break
+        cut = cut.feed(rest)[1]  # the rest of an open shot: ``R_REST``
+        before = self.close(state) if state.shot is not None else state
+        shot = ShotRecord(player=before.at_table, events=named, rest=rest)
+        return self._resolved(before, shot, state, cut=cut, in_shot=False, checkpoint=state)
 
     def _carom_balls(self, state: CaromState, event: Event) -> Event:
         balls = event.balls if type(event) is Contact else (event.ball,)  # type: ignore[attr-defined]
