@@ -146,7 +146,7 @@ def test_a_carom_the_referee_counts_after_the_rest_is_decided_in_one_pass() -> N
     assert [r.rule for r in quick.rulings] == ["carom.carom", "carom.referee.amend"]
 
 
-def test_a_foul_a_zone_and_the_last_carom_go_the_general_way() -> None:
+def test_a_foul_and_a_zone_go_the_general_way() -> None:
     before, shot = _shot({"t": 1, "type": "cushion", "cushion": 1}, {"t": 2, "type": "rest"},
                          {"t": 3, "type": "call", "call": "foul", "foul": "touch"})
     assert plain_shot(before, shot, shot.rest) is None
@@ -155,7 +155,24 @@ def test_a_foul_a_zone_and_the_last_carom_go_the_general_way() -> None:
                          {"t": 2, "type": "rest", "positions": zone},
                          {"t": 3, "type": "call", "call": "carom"})
     assert plain_shot(before, shot, shot.rest) is None
-    counted = [({"t": t, "type": "cushion", "cushion": 1}, {"t": t + 0.1, "type": "rest"},
-                {"t": t + 0.2, "type": "call", "call": "carom"}) for t in (1, 2, 3)]
-    before, shot = _shot(*(e for three in counted for e in three))
-    assert before.m.caroms == (2, 0) and plain_shot(before, shot, shot.rest) is None
+
+
+def _counted(*times: float) -> list[dict[str, Any]]:
+    """A piezo shot at each of ``times`` that the referee counts after its rest."""
+    return [e for t in times for e in ({"t": t, "type": "cushion", "cushion": 1},
+                                        {"t": t + 0.1, "type": "rest"},
+                                        {"t": t + 0.2, "type": "call", "call": "carom"})]
+
+
+def test_the_last_carom_and_the_equalising_inning_are_decided_in_one_pass_too() -> None:
+    before, shot = _shot(*_counted(1, 2, 3))
+    quick = plain_shot(before, shot, shot.rest)
+    assert before.m.caroms == (2, 0) and quick is not None
+    assert quick == ENGINE._played(before, shot, shot.rest)
+    assert quick.m.nastoot and quick.at_table == "p2" and not quick.finished
+    before, shot = _shot(*_counted(1, 2, 3), {"t": 4, "type": "cushion", "cushion": 1},
+                         {"t": 4.1, "type": "rest"})
+    quick = plain_shot(before, shot, shot.rest)
+    assert quick is not None and quick == ENGINE._played(before, shot, shot.rest)
+    assert quick.winner == "p1" and quick.m.points == (11, 0)
+    assert tuple(quick.rulings) == tuple(ENGINE._played(before, shot, shot.rest).rulings)

@@ -2,14 +2,14 @@
 ``Draft``, ``CaromEngine._played``) gives, for the shots most of a match is made of.
 
 A plain shot is one without a fault of any kind (no foul called, no wrong ball struck, no
-ball off the table, an opening shot that is none or is played right), without a note, with
-no call after its rest but the referee's ``carom`` (its amendment's ruling), in a match that
-goes on after it, from a score outside any zone that leaves the balls outside one: a carom
-that does not reach the player's target, or the end of an inning that neither ends the match
-nor is its last. For it the new score is one ``Match`` made from the one before (no
-``Draft``), its rulings one node of the log. Anything else answers None, and the shot goes
-the general way (``decide``): the zones, the faults, the end of a match, the equalising
-inning, the innings limit, a frozen ball.
+ball off the table, an opening shot that is none or is played right, no carom of too few
+cushions), without a note, with no call after its rest but the referee's ``carom`` (its
+amendment's ruling), in a match not over, from a score outside every zone: a carom (the last
+one too: the equalising inning, the match won or drawn) or the end of an inning (the last
+one too: the equalising inning played, the innings limit), where the rest leaves the balls
+outside every zone when the zone is judged. For it the new score is one ``Match`` made from
+the one before (no ``Draft``), its rulings one node of the log. Anything else answers None,
+and the shot goes the general way (``decide``): the zones, the faults, a frozen ball.
 
 The rules applied are the same named checks as ``decide``'s (``resolve``), in the same
 order, with the same rulings; tests/rules/carom/test_carom_plain_shot.py holds the two
@@ -18,16 +18,29 @@ equal over made-up matches.
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from ..base import Ruling
+from ..records import Ended
 from ..ruling_log import RulingLog, Trail
 from ..shot_engine import ShotRecord
 from .geometry import table as carom_table
 from .match import CaromState, Match
 from .profiles import CUE_BALL, CUSHIONS_NEEDED
-from .resolve import COUNTDOWN_RULE, OBJECTS, caroms_to_go, innings_limit_reached, opening_shot_ok
+from .resolve import (
+    COUNTDOWN_RULE,
+    INNINGS_LIMIT_RULE,
+    OBJECTS,
+    caroms_to_go,
+    innings_limit_reached,
+    limit_winner,
+    opening_shot_ok,
+    outlay,
+)
 from .shot import read_shot
+from .targets import match_points
 from .zones import object_balls_zone
 
 replace = msgspec.structs.replace
@@ -74,12 +87,15 @@ def plain_shot(before: CaromState, shot: ShotRecord, rest: msgspec.Struct) -> Ca
     zoned = positions is not None and discipline == "libre"
     i = 0 if player == "p1" else 1
     caroms, innings, high, runs = b.caroms, b.innings, b.high_run, b.runs
-    announcement = None
+    nastoot, from_outlay, points = b.nastoot, False, b.points
+    announcement = ended = None
+    after = at_table
     if carom:  # ``_carom``
         made = caroms[i] + 1
-        if made >= b.targets[i]:  # ``reaches_target``: the last carom
-            return None
-        if zoned and object_balls_zone(positions, OBJECTS[player], carom_table(b.table))[0] is not None:
+        target = b.targets[i]
+        reached = made >= target  # ``reaches_target``: the last carom ends the inning
+        if not reached and zoned \
+                and object_balls_zone(positions, OBJECTS[player], carom_table(b.table))[0] is not None:
             return None  # ``update_zone``: the object balls in a corner's zone
         run = b.run + 1
         caroms = (made, caroms[1]) if i == 0 else (caroms[0], made)
@@ -88,22 +104,24 @@ def plain_shot(before: CaromState, shot: ShotRecord, rest: msgspec.Struct) -> Ca
         rulings = [Ruling(t=t, rule="carom.carom", player=player,
                           data=(("made", made), ("cushions", facts.cushions_before_third if contacts > 0
                                                   else facts.cushions)))]
-        after = at_table
+        if reached:  # ``end_inning(announce=False, reached=True)``
+            rulings.append(Ruling(t=t, rule="carom.last-carom", player=player, data=(("target", target),)))
+            innings, runs = _inning(innings, runs, i, run)
+            if run >= 2:  # ``is_series``
+                rulings.append(Ruling(t=t, rule="carom.series", player=player, data=(("run", run),)))
+            breaker = b.breaker
+            if player == breaker and not nastoot:  # ``equalising_inning_due``
+                after = "p2" if breaker == "p1" else "p1"
+                nastoot, from_outlay, positions = True, True, outlay(carom_table(b.table), after)
+                rulings.append(Ruling(t=t, rule="carom.nastoot", player=after))
+            elif nastoot:
+                ended, points = _finish(rulings, b, "draw", caroms, t, "carom.draw")
+            else:
+                ended, points = _finish(rulings, b, player, caroms, t, "carom.match.won")
+            run = 0
     else:  # ``end_inning``
         run = b.run
-        if b.nastoot:  # the equalising inning played: the match ends
-            return None
-        innings = (innings[0] + 1, innings[1]) if i == 0 else (innings[0], innings[1] + 1)
-        limit = b.innings_limit
-        if limit and innings_limit_reached(player, "p2" if b.breaker == "p1" else "p1", limit,
-                                              innings[i]):
-            return None
-        after = "p2" if player == "p1" else "p1"  # ``other(player)``
-        if zoned and object_balls_zone(positions, OBJECTS[after], carom_table(b.table))[0] is not None:
-            return None
-        mine = runs[i]
-        mine = Trail((run,), mine) if type(mine) is Trail else Trail.plus(mine, run)
-        runs = (mine, runs[1]) if i == 0 else (runs[0], mine)
+        innings, runs = _inning(innings, runs, i, run)
         if run == 0:  # ``is_poedel``
             announcement = "POEDEL"
             rulings = [Ruling(t=t, rule="carom.poedel", player=player)]
@@ -111,16 +129,58 @@ def plain_shot(before: CaromState, shot: ShotRecord, rest: msgspec.Struct) -> Ca
             rulings = [Ruling(t=t, rule="carom.inning.end", player=player, data=(("run", run),))]
             if run >= 2:  # ``is_series``
                 rulings.append(Ruling(t=t, rule="carom.series", player=player, data=(("run", run),)))
+        limit = b.innings_limit
+        breaker = b.breaker
+        if nastoot:  # the equalising inning played: the breaker has won
+            ended, points = _finish(rulings, b, breaker, caroms, t, "carom.match.won", "short")
+        elif limit and innings_limit_reached(player, "p2" if breaker == "p1" else "p1", limit, innings[i]):
+            won = limit_winner(caroms, b.targets)
+            ended, points = _finish(rulings, b, won, caroms, t, INNINGS_LIMIT_RULE,
+                                    "draw" if won == "draw" else None, innings[i])
+        else:
+            after = "p2" if player == "p1" else "p1"  # ``other(player)``
+            if zoned and object_balls_zone(positions, OBJECTS[after], carom_table(b.table))[0] is not None:
+                return None
         run = 0
-    announce_from = b.profile.countdown_from
-    if announce_from:  # ``countdown``
-        left = caroms_to_go(announce_from, discipline, False, after, b.targets, caroms)
-        if left is not None:
-            rulings.append(Ruling(t=t, rule=COUNTDOWN_RULE, player=after, data=(("left", left),)))
+    if ended is None:
+        announce_from = b.profile.countdown_from
+        if announce_from:  # ``countdown``
+            left = caroms_to_go(announce_from, discipline, False, after, b.targets, caroms)
+            if left is not None:
+                rulings.append(Ruling(t=t, rule=COUNTDOWN_RULE, player=after, data=(("left", left),)))
     for call in calls:  # the referee's ``carom`` after the rest: ``_call_ruling``'s amendment
         rulings.append(Ruling(t=call.t, rule="carom.referee.amend", player=shot.player, data=_AMEND))
     decided_by = "referee" if called else ("contacts" if decides else "none")
     m = Match(discipline, b.profile, b.scheme, b.table, b.targets, caroms, innings, high, run, runs,
               b.innings_limit, b.shot_clock, b.timeouts, b.timeouts_used, b.breaker, b.shots + 1, True,
-              b.nastoot, False, None, None, positions, announcement, facts.evidence(decided_by), b.points)
-    return replace(before, m=m, at_table=after, rulings=RulingLog(rulings, before.rulings))
+              nastoot, from_outlay, None, None, positions, announcement, facts.evidence(decided_by), points)
+    return replace(before, m=m, at_table=after, rulings=RulingLog(rulings, before.rulings), ended=ended)
+
+
+def _inning(innings: tuple[int, int], runs: tuple[Any, Any], i: int,
+            run: int) -> tuple[tuple[int, int], tuple[Any, Any]]:
+    """Player ``i``'s inning ended with ``run``: one more inning, the run on his score sheet
+    (``Trail.plus``: shares the runs before it)."""
+    mine = runs[i]
+    mine = Trail((run,), mine) if type(mine) is Trail else Trail.plus(mine, run)
+    if i == 0:
+        return (innings[0] + 1, innings[1]), (mine, runs[1])
+    return (innings[0], innings[1] + 1), (runs[0], mine)
+
+
+def _finish(rulings: list[Ruling], b: Match, winner: str, caroms: tuple[int, int], t: float, rule: str,
+            what: str | None = None, innings: int | None = None) -> tuple[Ended, tuple[int, int]]:
+    """``resolve._finish``: the match over, ``winner`` ("draw": nobody) by ``rule``; its rulings
+    added to ``rulings``; how it ended (``ShotEngine.end``) and the match points."""
+    scheme, targets = b.scheme, b.targets
+    pts = match_points(scheme, winner, caroms, targets)
+    params = () if innings is None else (("innings", innings),)
+    rulings.append(Ruling(t=t, rule=rule, player=None if winner == "draw" else winner,
+                          data=params if what is None else (("what", what), *params)))
+    rulings.append(Ruling(t=t, rule="carom.match-points.de-bruijn", player=None,
+                          data=(("p1", pts[0]), ("p2", pts[1]), ("scheme", scheme))))
+    data = {"caroms": {"p1": caroms[0], "p2": caroms[1]}, "targets": {"p1": targets[0], "p2": targets[1]},
+            "match_points": {"p1": pts[0], "p2": pts[1]}}
+    if what == "short":
+        data["equalising_inning"] = "short"
+    return Ended(rule=rule, winner=winner, data=tuple(data.items())), pts
