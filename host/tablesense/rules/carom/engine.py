@@ -32,13 +32,14 @@ Names the referee writes loosely are read at the input edge
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import islice
 from typing import Any
 
 import msgspec
 
 from ...errors import IllegalCall
 from ...events import Call, Contact, Cushion, Event, OffTable, Rest, Setup, Strike
-from ...shots import Cutter
+from ...shots import R_OPEN, Cutter
 from ...texts import phrase
 from ...vocabulary import Vocabulary, for_game
 from ..base import Ruling, player_names, register
@@ -50,6 +51,7 @@ from .geometry import TABLES as CAROM_TABLES
 from .geometry import CaromTable
 from .geometry import table as carom_table
 from .match import CaromState, Draft, Match
+from .plain import plain_shot
 from .profiles import CAROM_BALLS, CUE_BALL, PROFILES, profile
 from .resolve import (
     COUNTDOWN_RULE,
@@ -80,6 +82,9 @@ _NAMED = frozenset({*CAROM_BALLS, None})
 _CALL_REST = "_closed_by_call"
 #: a match's cut before its first event (an immutable value: every match starts from this one)
 _CUT = Cutter(game="carom")
+#: every match's state before its set-up's own fields (``new_state``): its cut, and an empty
+#: ruling log (a log extended links no empty one: ``RulingLog``), shared
+_START = CaromState(game="carom", m=Match(), cut=_CUT, rulings=RulingLog())
 
 
 @register
@@ -99,7 +104,7 @@ class CaromEngine(ShotEngine[CaromState]):
         m = Match(discipline=discipline, profile=club, scheme=scheme, table=tab.name, targets=targets,
                   positions=outlay(tab, "p1"), innings_limit=_innings_limit(extra.get("innings_limit")),
                   **_shot_clock(extra))
-        state = CaromState(game="carom", players=tuple(setup.players.items()), m=m, cut=_CUT)
+        state = replace(_START, players=tuple(setup.players.items()), m=m)
         return _first_countdown(state, setup.t)
 
     def vocabulary(self, state: CaromState) -> Vocabulary:
@@ -135,6 +140,28 @@ class CaromEngine(ShotEngine[CaromState]):
             raise IllegalCall(f"a carom table has no {event.type} sensors (carom.equipment: "
                               "three balls, four cushions)")
         return event
+
+    def whole(self, state: CaromState, events: Sequence[Event], rest: Rest) -> CaromState | None:
+        """``ShotEngine.whole``: ``admit``'s checks of each event (its balls named by their
+        canonical ids; a sensor a carom table has not raises, as ``apply`` does), the cut, and
+        the shot resolved from the state before it: no state at its opening, none per event
+        (``drops`` and ``pins`` off: nothing before its start to give back)."""
+        if state.in_shot or state.held or state.ended is not None:
+            return None
+        admit = self.admit
+        named = tuple([admit(state, (), e) for e in events])
+        role, cut = state.cut.feed(named[0])
+        if role is not R_OPEN:
+            return None
+        if not cut.strikes:
+            for e in islice(named, 1, None):  # each one more of the shot (``apply``'s hot path)
+                if type(e) is Strike:  # the first strike: the table has a sensor
+                    cut = replace(cut, strikes=True)
+                    break
+        cut = cut.feed(rest)[1]  # the rest of an open shot: ``R_REST``
+        before = self.close(state) if state.shot is not None else state
+        shot = ShotRecord(player=before.at_table, events=named, rest=rest)
+        return self._resolved(before, shot, state, cut=cut, in_shot=False, checkpoint=state)
 
     def _carom_balls(self, state: CaromState, event: Event) -> Event:
         balls = event.balls if type(event) is Contact else (event.ball,)  # type: ignore[attr-defined]
@@ -304,7 +331,8 @@ class CaromEngine(ShotEngine[CaromState]):
                 for call in shot.calls:
                     s = _after_call(s, call, shot.player)
                 return s
-        return self._played(before, shot, rest)
+        # most shots are plain (no fault, no zone, the match goes on): one pass; else ``decide``
+        return plain_shot(before, shot, rest) or self._played(before, shot, rest)
 
     def _played(self, before: CaromState, shot: ShotRecord, rest: Rest) -> CaromState:
         """The shot decided (``decide``) on a ``Draft`` of the score before it, then what the

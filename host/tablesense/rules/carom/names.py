@@ -91,23 +91,29 @@ def setup_name(table: Mapping[str, tuple[str, ...]], name: object) -> str | None
     """The canonical name ``name`` stands for in ``table`` (case, spaces, ``-``, ``_``, ``.``
     free), or None."""
     kept = _INDEXES.get(id(table))
-    index = kept[1] if kept is not None and kept[0] is table else _index(table)
-    return index.get(key(str(name)))
+    if kept is None or kept[0] is not table:
+        kept = _index(table)
+    found = kept[2].get(name) if type(name) is str else None  # a name as the table writes it
+    return found if found is not None else kept[1].get(key(str(name)))
 
 
-#: each table's names by their key (``setup_name``; a set-up per match reads three of them)
-_INDEXES: dict[int, tuple[Mapping[str, tuple[str, ...]], dict[str, str]]] = {}
+#: each table's names by their key, and by the names as written (``setup_name``; a set-up per
+#: match reads three of them, most as the table writes them)
+_INDEXES: dict[int, tuple[Mapping[str, tuple[str, ...]], dict[str, str], dict[str, str]]] = {}
 
 
-def _index(table: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
+def _index(table: Mapping[str, tuple[str, ...]]) -> tuple[Mapping[str, tuple[str, ...]], dict[str, str],
+                                                          dict[str, str]]:
     """``table``'s names by their key, the first canonical name a key stands for winning (the
-    order the table lists them in), kept for the next set-up."""
+    order the table lists them in), and each name as written to what its key stands for (the
+    same answer without making the key), kept for the next set-up."""
     index: dict[str, str] = {}
     for canonical, others in table.items():
         for n in (canonical, *others):
             index.setdefault(key(n), canonical)
-    _INDEXES[id(table)] = (table, index)
-    return index
+    written = {n: index[key(n)] for canonical, others in table.items() for n in (canonical, *others)}
+    kept = _INDEXES[id(table)] = (table, index, written)
+    return kept
 
 
 def profile_name(name: str) -> str | None:

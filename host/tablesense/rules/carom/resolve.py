@@ -18,7 +18,6 @@ tests/rules/carom/test_carom_rule_checks.py holds them to the catalogue): ``coun
 from __future__ import annotations
 
 import math
-from functools import cache
 from typing import Any
 
 from ..base import other
@@ -412,17 +411,20 @@ def at_outlay(positions: dict[str, Any] | None, tab: CaromTable, breaker: str) -
 
 def outlay(tab: CaromTable, breaker: str) -> dict[str, Any]:
     """Seed 003 Art. 1; 004 "Bij de afstoot", carom.outlay: the balls of the starting position,
-    the breaker's on the right spot."""
-    return {ball: [x, y] for ball, x, y in _outlay_spots(tab, breaker)}
+    the breaker's on the right spot. Worked out once per bed and breaker and shared by every
+    match and respot that asks (a position is never changed in place: a rest brings its own,
+    ``_spot_jumped`` makes a new one)."""
+    spots = _OUTLAYS.get((tab.name, tab.length, tab.width, breaker))
+    if spots is None:
+        cue = CUE_BALL[breaker]
+        pos = opening_positions(tab, "rechts", cue=cue, other="white" if cue == "yellow" else "yellow")
+        spots = {ball: [round(x, 4), round(y, 4)] for ball, (x, y) in pos.items()}
+        _OUTLAYS[(tab.name, tab.length, tab.width, breaker)] = spots
+    return spots
 
 
-@cache
-def _outlay_spots(tab: CaromTable, breaker: str) -> tuple[tuple[str, float, float], ...]:
-    """``outlay``'s balls and spots, worked out once per bed and breaker (every set-up and
-    every respot asks; a position is handed out as a new list each time)."""
-    cue = CUE_BALL[breaker]
-    pos = opening_positions(tab, "rechts", cue=cue, other="white" if cue == "yellow" else "yellow")
-    return tuple((ball, round(x, 4), round(y, 4)) for ball, (x, y) in pos.items())
+#: ``outlay``'s positions by bed (its name and size: no dataclass hash a set-up) and breaker
+_OUTLAYS: dict[tuple[str, float, float, str], dict[str, Any]] = {}
 
 
 def _spot_jumped(positions: dict[str, Any] | None, jumped: tuple[str | None, ...], cue: str,

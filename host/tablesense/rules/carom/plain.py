@@ -1,0 +1,186 @@
+"""A plain carom shot decided in one pass: the state the general decision (``decide`` on a
+``Draft``, ``CaromEngine._played``) gives, for the shots most of a match is made of.
+
+A plain shot is one without a fault of any kind (no foul called, no wrong ball struck, no
+ball off the table, an opening shot that is none or is played right, no carom of too few
+cushions), without a note, with no call after its rest but the referee's ``carom`` (its
+amendment's ruling), in a match not over, from a score outside every zone: a carom (the last
+one too: the equalising inning, the match won or drawn) or the end of an inning (the last
+one too: the equalising inning played, the innings limit), where the rest leaves the balls
+outside every zone when the zone is judged. For it the new score is one ``Match`` made from
+the one before (no ``Draft``), its rulings one node of the log. Anything else answers None,
+and the shot goes the general way (``decide``): the zones, the faults, a frozen ball.
+
+The rules applied are the same named checks as ``decide``'s (``resolve``), in the same
+order, with the same rulings; tests/rules/carom/test_carom_plain_shot.py holds the two
+equal over made-up matches.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from ..base import Ruling
+from ..records import Ended
+from ..ruling_log import RulingLog, Trail
+from ..shot_engine import ShotRecord
+from .geometry import table as carom_table
+from .match import CaromState, Match
+from .profiles import CUE_BALL, CUSHIONS_NEEDED
+from .resolve import (
+    COUNTDOWN_RULE,
+    INNINGS_LIMIT_RULE,
+    OBJECTS,
+    caroms_to_go,
+    innings_limit_reached,
+    limit_winner,
+    opening_shot_ok,
+    outlay,
+)
+from .shot import read_shot
+from .targets import match_points
+from .zones import object_balls_zone
+
+replace = msgspec.structs.replace
+#: the parameters of a ``carom`` call's amendment (``_call_ruling``)
+_AMEND = (("call", "carom"),)
+
+
+def plain_shot(before: CaromState, shot: ShotRecord, rest: msgspec.Struct) -> CaromState | None:
+    """The state after ``shot`` (its ``rest`` given) played from ``before``, decided in one
+    pass; None when the shot is not plain (the general decision takes it)."""
+    if before.ended is not None:
+        return None
+    b = before.m
+    if b.zone is not None:
+        return None
+    calls = shot.calls
+    for call in calls:
+        if call.call != "carom":  # a foul (a fault), a note, a frozen ball: the general way
+            return None
+    at_table = before.at_table
+    player = at_table or "p1"
+    cue = CUE_BALL[player]
+    facts = read_shot(shot, cue)
+    if facts.fouls or facts.jumped or facts.notes:
+        return None
+    struck = facts.struck
+    if struck is not None and struck != cue:  # ``struck_wrong_ball``
+        return None
+    discipline = b.discipline
+    need = CUSHIONS_NEEDED[discipline]
+    contacts = facts.contacts
+    both = facts.both_touched
+    decides = contacts > 0 and (need == 0 or facts.cushions_known)  # ``contacts_decide``
+    sensor_carom = decides and both and facts.cushions_before_third >= need  # ``counts_as_carom``
+    called = facts.carom_called is not None
+    carom = sensor_carom or called
+    if decides and both and not carom:  # the discipline's cushions missing: its own ruling
+        return None
+    if carom and b.from_outlay and contacts > 0 and both \
+            and not opening_shot_ok(facts, b.profile.opening_direct):  # ``judges_opening_shot``
+        return None
+    t = rest.t  # type: ignore[attr-defined]
+    positions = rest.positions  # type: ignore[attr-defined]
+    zoned = positions is not None and discipline == "libre"
+    i = 0 if player == "p1" else 1
+    caroms, innings, high, runs = b.caroms, b.innings, b.high_run, b.runs
+    nastoot, from_outlay, points = b.nastoot, False, b.points
+    announcement = ended = None
+    after = at_table
+    if carom:  # ``_carom``
+        made = caroms[i] + 1
+        target = b.targets[i]
+        reached = made >= target  # ``reaches_target``: the last carom ends the inning
+        if not reached and zoned \
+                and object_balls_zone(positions, OBJECTS[player], carom_table(b.table))[0] is not None:
+            return None  # ``update_zone``: the object balls in a corner's zone
+        run = b.run + 1
+        caroms = (made, caroms[1]) if i == 0 else (caroms[0], made)
+        if run > high[i]:
+            high = (run, high[1]) if i == 0 else (high[0], run)
+        rulings = [Ruling(t=t, rule="carom.carom", player=player,
+                          data=(("made", made), ("cushions", facts.cushions_before_third if contacts > 0
+                                                  else facts.cushions)))]
+        if reached:  # ``end_inning(announce=False, reached=True)``
+            rulings.append(Ruling(t=t, rule="carom.last-carom", player=player, data=(("target", target),)))
+            innings, runs = _inning(innings, runs, i, run)
+            if run >= 2:  # ``is_series``
+                rulings.append(Ruling(t=t, rule="carom.series", player=player, data=(("run", run),)))
+            breaker = b.breaker
+            if player == breaker and not nastoot:  # ``equalising_inning_due``
+                after = "p2" if breaker == "p1" else "p1"
+                nastoot, from_outlay, positions = True, True, outlay(carom_table(b.table), after)
+                rulings.append(Ruling(t=t, rule="carom.nastoot", player=after))
+            elif nastoot:
+                ended, points = _finish(rulings, b, "draw", caroms, t, "carom.draw")
+            else:
+                ended, points = _finish(rulings, b, player, caroms, t, "carom.match.won")
+            run = 0
+    else:  # ``end_inning``
+        run = b.run
+        innings, runs = _inning(innings, runs, i, run)
+        if run == 0:  # ``is_poedel``
+            announcement = "POEDEL"
+            rulings = [Ruling(t=t, rule="carom.poedel", player=player)]
+        else:
+            rulings = [Ruling(t=t, rule="carom.inning.end", player=player, data=(("run", run),))]
+            if run >= 2:  # ``is_series``
+                rulings.append(Ruling(t=t, rule="carom.series", player=player, data=(("run", run),)))
+        limit = b.innings_limit
+        breaker = b.breaker
+        if nastoot:  # the equalising inning played: the breaker has won
+            ended, points = _finish(rulings, b, breaker, caroms, t, "carom.match.won", "short")
+        elif limit and innings_limit_reached(player, "p2" if breaker == "p1" else "p1", limit, innings[i]):
+            won = limit_winner(caroms, b.targets)
+            ended, points = _finish(rulings, b, won, caroms, t, INNINGS_LIMIT_RULE,
+                                    "draw" if won == "draw" else None, innings[i])
+        else:
+            after = "p2" if player == "p1" else "p1"  # ``other(player)``
+            if zoned and object_balls_zone(positions, OBJECTS[after], carom_table(b.table))[0] is not None:
+                return None
+        run = 0
+    if ended is None:
+        announce_from = b.profile.countdown_from
+        if announce_from:  # ``countdown``
+            left = caroms_to_go(announce_from, discipline, False, after, b.targets, caroms)
+            if left is not None:
+                rulings.append(Ruling(t=t, rule=COUNTDOWN_RULE, player=after, data=(("left", left),)))
+    for call in calls:  # the referee's ``carom`` after the rest: ``_call_ruling``'s amendment
+        rulings.append(Ruling(t=call.t, rule="carom.referee.amend", player=shot.player, data=_AMEND))
+    decided_by = "referee" if called else ("contacts" if decides else "none")
+    m = Match(discipline, b.profile, b.scheme, b.table, b.targets, caroms, innings, high, run, runs,
+              b.innings_limit, b.shot_clock, b.timeouts, b.timeouts_used, b.breaker, b.shots + 1, True,
+              nastoot, from_outlay, None, None, positions, announcement, facts.evidence(decided_by), points)
+    return replace(before, m=m, at_table=after, rulings=RulingLog(rulings, before.rulings), ended=ended)
+
+
+def _inning(innings: tuple[int, int], runs: tuple[Any, Any], i: int,
+            run: int) -> tuple[tuple[int, int], tuple[Any, Any]]:
+    """Player ``i``'s inning ended with ``run``: one more inning, the run on his score sheet
+    (``Trail.plus``: shares the runs before it)."""
+    mine = runs[i]
+    mine = Trail((run,), mine) if type(mine) is Trail else Trail.plus(mine, run)
+    if i == 0:
+        return (innings[0] + 1, innings[1]), (mine, runs[1])
+    return (innings[0], innings[1] + 1), (runs[0], mine)
+
+
+def _finish(rulings: list[Ruling], b: Match, winner: str, caroms: tuple[int, int], t: float, rule: str,
+            what: str | None = None, innings: int | None = None) -> tuple[Ended, tuple[int, int]]:
+    """``resolve._finish``: the match over, ``winner`` ("draw": nobody) by ``rule``; its rulings
+    added to ``rulings``; how it ended (``ShotEngine.end``) and the match points."""
+    scheme, targets = b.scheme, b.targets
+    pts = match_points(scheme, winner, caroms, targets)
+    params = () if innings is None else (("innings", innings),)
+    rulings.append(Ruling(t=t, rule=rule, player=None if winner == "draw" else winner,
+                          data=params if what is None else (("what", what), *params)))
+    rulings.append(Ruling(t=t, rule="carom.match-points.de-bruijn", player=None,
+                          data=(("p1", pts[0]), ("p2", pts[1]), ("scheme", scheme))))
+    data = {"caroms": {"p1": caroms[0], "p2": caroms[1]}, "targets": {"p1": targets[0], "p2": targets[1]},
+            "match_points": {"p1": pts[0], "p2": pts[1]}}
+    if what == "short":
+        data["equalising_inning"] = "short"
+    return Ended(rule=rule, winner=winner, data=tuple(data.items())), pts
