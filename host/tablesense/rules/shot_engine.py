@@ -522,6 +522,41 @@ class ShotEngine(Generic[S]):
         assert opened.before is not None and opened.shot is not None
         return self._whole(state, (*opened.shot.events, *islice(events, 1, None)), rest, cut, opened.before)
 
+    def whole_played(self, state: S, events: Sequence[Event], rest: Rest) -> S | None:
+        """``whole`` for a match played (``play``: every undo kept): the state ``play`` of each event
+        in turn gives, where the shot is that plain case for ``play`` too: ``state``'s base takes
+        the shot's events and rest in its ``since`` (no state kept whole inside the shot: ``room``),
+        the states before shots are shallow enough that ``play`` cuts none (``_shallow``), and the
+        state before the shot is ``state`` closed (its own ``before`` kept). Then ``play``'s links
+        are those of ``whole``'s state: the undo goes back to ``state`` (a ``Redo`` from its base),
+        and the events since the base are ``state``'s and the shot's. None where it is not that
+        case (``play`` of each then); it may raise where ``apply`` would."""
+        base, since = state.base, state.since
+        if base is None or type(since) is not Trace or len(since) + len(events) >= KEEP_EVERY:
+            return None
+        node, deep = state.before, 0
+        while node is not None:  # ``_shallow`` cuts a chain of more than this: none here
+            deep += 1
+            if deep >= 2 * BEFORE_DEPTH:
+                return None
+            node = node.before
+        new = self.whole(state, events, rest)
+        if new is None:
+            return None
+        before = new.before
+        if before is None or before.before is not state.before:
+            return None
+        seg, n = since._seg, since._n  # ``Trace.plus`` of each event and the rest
+        items = seg[0]
+        count = n + len(events) + 1
+        if items is not None and len(items) == n:
+            items.extend(events)
+            items.append(rest)
+            grown = Trace(seg, count)
+        else:
+            grown = Trace([[*since, *events, rest], None], count)
+        return replace(new, base=base, since=grown, checkpoint=Redo(base, since))
+
     def _whole(self, state: S, events: tuple[Event, ...], rest: Rest, cut: Cutter,
                before: S | None = None) -> S:
         """``whole`` once the events are checked and ``cut`` is the cutter after them (``before``:
@@ -731,10 +766,10 @@ class ShotEngine(Generic[S]):
             early = [e for e in events if e.t < start and type(e) in _HELD]
         else:
             for e in events:
-                if type(e) is Pin:
+                if type(e) is Pin and e.state == "up":  # type: ignore[attr-defined]
                     break
             else:
-                return before, shot  # the common shot: nothing it could give back
+                return before, shot  # the common shot: no pin set up, nothing it could give back
             for e in events:
                 if (type(e) is not Pin or e.state != "up") and (start is None or e.t < start):  # type: ignore[attr-defined]
                     start = e.t
