@@ -246,8 +246,8 @@ class Cutter(msgspec.Struct, frozen=True, gc=False):
         else:
             opens = kind in TABLE_TYPES
         if opens:
-            return R_OPEN, Cutter(self.strike_sensor, self.window, self.game, self.shot + 1, _OPEN, None, False,
-                                  False, _NO_PINS, True if kind == "strike" else self.strikes)
+            return R_OPEN, Cutter(self.strike_sensor, self.window, self.game, self.shot + 1, _OPEN, None,
+                                  False, False, _NO_PINS, True if kind == "strike" else self.strikes)
         return R_INCIDENT, Cutter(self.strike_sensor, self.window, self.game, self.shot, _CLOSED, self.last_t,
                                   False, True, self.settled_pins, self.strikes)
 
