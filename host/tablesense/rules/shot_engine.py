@@ -486,12 +486,18 @@ class ShotEngine(Generic[S]):
         return replace(state, shot=replace(shot, events=grown), cut=cut, since=since)
 
     #: whether ``whole`` may take a shot at once (set for each engine class: the base's ``apply``,
-    #: or a ``whole`` of its own); a replay asks no other engine
+    #: ``apply_admits``, or a ``whole`` of its own); a replay asks no other engine
     takes_whole: ClassVar[bool] = True
+    #: an engine whose own ``apply`` of a table event but a rest, while the match goes on, is the
+    #: base's ``apply`` of the event ``admit`` gives (carom: its balls named by their ids), and
+    #: whose ``admit`` reads nothing of the state a shot changes, says so: ``whole`` admits each
+    #: event as that ``apply`` would and takes its shots at once
+    apply_admits: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls.takes_whole = cls.apply is ShotEngine.apply or cls.whole is not ShotEngine.whole
+        cls.takes_whole = (cls.apply is ShotEngine.apply or cls.apply_admits
+                           or cls.whole is not ShotEngine.whole)
 
     def whole(self, state: S, events: Sequence[Event], rest: Rest) -> S | None:
         """The state after a whole shot: ``events`` (table events but a rest, ``SHOT_KINDS``), the
@@ -499,23 +505,34 @@ class ShotEngine(Generic[S]):
         of each in turn gives, made without the states between them (which nothing after the
         rest links to). None where it would not be that plain case (a shot already open, events
         held or the match over, the first event no shot's opening) or where the engine has checks
-        of its own at its ``apply`` or ``admit`` and does not say how (``apply`` of each then);
-        it may raise where ``apply`` would."""
+        of its own at its ``apply`` or ``admit`` and does not say how (``apply`` of each then; an
+        ``apply`` that is ``admit`` and the base's says so: ``apply_admits``); it may raise where
+        ``apply`` would."""
         kind = type(self)
-        if kind.apply is not ShotEngine.apply or (len(events) > 1 and kind.admit is not ShotEngine.admit):
+        admits = kind.apply is not ShotEngine.apply
+        if admits:
+            if not kind.apply_admits:
+                return None
+        elif len(events) > 1 and kind.admit is not ShotEngine.admit:
             return None
         if state.in_shot or state.ended is not None:
             return None
+        if admits:  # each event as the engine's ``apply`` gives it to the base's
+            admitted: list[Event] = []
+            for event in events:
+                admitted.append(self.admit(state, admitted[1:], event))
+            events = admitted
         first = events[0]
         self.check(first)
         role, cut = state.cut.feed(first)
         if role is not R_OPEN or self.not_a_shot(state, first):
             return None
         opened = self._open(state, first, cut) if state.held else None  # the held events join it
-        for event in islice(events, 1, None):  # each one more of the shot (``apply``'s hot path)
-            self.check(event)
-            if type(event) is Strike and not cut.strikes:  # the first strike: the table has a sensor
-                cut = replace(cut, strikes=True)
+        if len(events) > 1:
+            for event in islice(events, 1, None):  # each one more of the shot (``apply``'s hot path)
+                self.check(event)
+                if type(event) is Strike and not cut.strikes:  # the first strike: the table has a sensor
+                    cut = replace(cut, strikes=True)
         self.check(rest)
         if opened is None:
             return self._whole(state, tuple(events), rest, cut)

@@ -86,6 +86,7 @@ _CUT = Cutter(game="carom")
 class CaromEngine(ShotEngine[CaromState]):
     game = "carom"
     drops = False  # no pins, no holes: nothing comes before a shot's start to give back
+    apply_admits = True  # ``apply`` is ``admit`` then the base's: ``whole`` takes a shot at once
 
     # --- set-up ---------------------------------------------------------------------
     def new_state(self, setup: Setup) -> CaromState:
