@@ -543,8 +543,8 @@ class ShotEngine(Generic[S]):
         """``whole`` for a match played (``play``: every undo kept): the state ``play`` of each event
         in turn gives, where the shot is that plain case for ``play`` too: ``state``'s base takes
         the shot's events and rest in its ``since`` (no state kept whole inside the shot: ``room``),
-        the states before shots are shallow enough that ``play`` cuts none (``_shallow``), and the
-        state before the shot is ``state`` closed (its own ``before`` kept). Then ``play``'s links
+        and the state before the shot is ``state`` closed (its own ``before`` kept; cut first as
+        ``play`` cuts it at the shot's opening, ``_shallow``, where it is that deep). Then ``play``'s links
         are those of ``whole``'s state: the undo goes back to ``state`` (a ``Redo`` from its base),
         and the events since the base are ``state``'s and the shot's. None where it is not that
         case (``play`` of each then); it may raise where ``apply`` would."""
@@ -552,16 +552,26 @@ class ShotEngine(Generic[S]):
         if base is None or type(since) is not Trace or len(since) + len(events) >= KEEP_EVERY:
             return None
         node, deep = state.before, 0
-        while node is not None:  # ``_shallow`` cuts a chain of more than this: none here
+        while node is not None:  # ``_shallow`` cuts the states before the shot once this deep
             deep += 1
             if deep >= 2 * BEFORE_DEPTH:
-                return None
+                break
             node = node.before
-        new = self.whole(state, events, rest)
+        given = state
+        if node is not None:  # ``play`` cuts them at the shot's opening: cut them as it does, first
+            chain, node = [], state.before
+            while len(chain) < BEFORE_DEPTH - 1:
+                chain.append(node)
+                node = node.before  # type: ignore[union-attr]
+            below = None
+            for s in reversed(chain):
+                below = replace(s, before=below)
+            given = replace(state, before=below)
+        new = self.whole(given, events, rest)
         if new is None:
             return None
         before = new.before
-        if before is None or before.before is not state.before:
+        if before is None or before.before is not given.before:
             return None
         seg, n = since._seg, since._n  # ``Trace.plus`` of each event and the rest
         items = seg[0]
