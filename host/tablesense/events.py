@@ -587,9 +587,18 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
         if len(decoded) != len(part):
             out.extend([None] * len(part))
             break
-        out.extend(map(_checked, decoded))
+        # ``_checked`` of each, its common case inline: a sensor event or a rest without positions,
+        # in range, nothing to keep (no call a line)
+        out.extend([e if (k := type(e)) in _AS_DECODED and e.extra is _NO_EXTRA and 0.0 <= e.t <= MAX_T
+                    and (k is not Rest or e.positions is None) and (k is not Contact or len(e.balls) == 2)
+                    else _checked(e) for e in decoded])
         break
     return out
+
+
+#: what ``parse_lines`` gives as decoded, in range and with nothing to keep (``_checked``): the
+#: events that are fields only, a rest without positions and a contact of two balls
+_AS_DECODED = frozenset({Goal, Pocket, Pin, Cushion, OffTable, Strike, Rest, Contact})
 
 
 def _one_by_one(texts: Sequence[str]) -> list[Event | None]:

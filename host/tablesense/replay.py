@@ -162,75 +162,111 @@ class Replay:
         history = self.history
         stream = iter(lines)
         while chunk := list(islice(stream, BATCH)):
-            self._feed_chunk(chunk, parse_lines(list(map(_TEXT, chunk))), on_error, guard, order, history)
+            texts = list(map(_TEXT, chunk))
+            # ``guard``: a line that is not ASCII may not be UTF-8 (``text_problem``); a batch of
+            # ASCII lines (nearly every one) needs no test a line
+            plain = not guard or "".join(texts).isascii()
+            self._feed_chunk(chunk, parse_lines(texts), on_error, guard, order, history, plain)
         return self
 
     def _feed_chunk(self, chunk: list[tuple[int, str]], parsed: list[Event | None],
                     on_error: Callable[[LineError], object] | None, guard: bool, order: TimeOrder,
-                    history: int | None) -> None:
+                    history: int | None, plain: bool = False) -> None:
         """``_feed_counted``'s loop over one batch of lines, their events decoded together
-        (``parse_lines``: None where a line goes through ``parse_line`` alone).
+        (``parse_lines``: None where a line goes through ``parse_line`` alone); ``plain``: every
+        line is ASCII, or ``guard`` is off (no line needs ``text_problem``).
 
         While a shot is in progress, its events that only add to it (every table event but its
         rest: ``SHOT_KINDS``) are checked one by one (the engine's ``admit``) and gathered, and
         the state after them is made once (``gather``) before anything else is applied, an
-        error is recorded or the batch ends: the same state as one per event."""
+        error is recorded or the batch ends: the same state as one per event. A shot from its
+        first event to its rest in this batch is taken at once where the engine can
+        (``ShotEngine.whole``; a match played, every undo kept: ``whole_played``), the lines
+        between them not visited one by one."""
         played = history is None
+        plain = plain or not guard
         gathered: list[Event] = []
         engine, room = self.engine, self._room(played)  # room: how many more may be gathered (0: no shot)
-        taken = -1  # the lines up to this one were taken with a shot at once (``whole``)
-        for k, ((n, text), pre) in enumerate(zip(chunk, parsed)):
-            if k <= taken:
-                continue
-            if room > 0 and type(pre) in SHOT_KINDS and (not guard or text.isascii()):
-                try:
-                    gathered.append(engine.admit(self.state, gathered, pre))  # type: ignore[union-attr, arg-type]
-                except Exception:  # refused: the slow way below says why, as ever
-                    room = 0
-                else:
-                    room -= 1
-                    floor = order.floor
-                    if floor is not None and pre.t < floor:  # type: ignore[union-attr]
-                        self.state = engine.gather(self.state, gathered, played)  # type: ignore[union-attr, arg-type]
-                        gathered = []
-                        late = self.timed(pre, n)  # type: ignore[arg-type]
-                        if late is not None and on_error is not None:
-                            on_error(late)
-                    self.events += 1
-                    if history is not None and self.events % TRIM_EVERY == 0:
-                        if gathered:
+        count = len(chunk)
+        k = -1
+        while k + 1 < count:
+            k += 1
+            pre = parsed[k]
+            kind = type(pre)
+            if kind in SHOT_KINDS:
+                if room > 0 and (plain or chunk[k][1].isascii()):
+                    try:
+                        gathered.append(engine.admit(self.state, gathered, pre))  # type: ignore[union-attr, arg-type]
+                    except Exception:  # refused: the slow way below says why, as ever
+                        room = 0
+                    else:
+                        room -= 1
+                        floor = order.floor
+                        if floor is not None and pre.t < floor:  # type: ignore[union-attr]
                             self.state = engine.gather(self.state, gathered, played)  # type: ignore[union-attr, arg-type]
                             gathered = []
-                        trim_history(self.state, history)  # type: ignore[arg-type]
+                            late = self.timed(pre, chunk[k][0])  # type: ignore[arg-type]
+                            if late is not None and on_error is not None:
+                                on_error(late)
+                        self.events += 1
+                        if history is not None and self.events % TRIM_EVERY == 0:
+                            if gathered:
+                                self.state = engine.gather(self.state, gathered, played)  # type: ignore[union-attr, arg-type]
+                                gathered = []
+                            trim_history(self.state, history)  # type: ignore[arg-type]
+                        continue
+                if gathered:
+                    self.state = engine.gather(self.state, gathered, played)  # type: ignore[union-attr, arg-type]
+                    gathered = []
+                whole = self.engine
+                if room == 0 and whole is not None and whole.takes_whole:
+                    # a shot from its first event to its rest, at once (``ShotEngine.whole``): where
+                    # it comes to rest in this batch (``_shot_end``; its common case inline: one
+                    # event and its rest)
+                    floor = order.floor
+                    end = 0
+                    if kind is not Pin or pre.state != "up":  # type: ignore[union-attr]  (a pin set up opens none)
+                        j = k + 1
+                        if j < count and type(parsed[j]) is Rest:
+                            if (floor is None or pre.t >= floor) \
+                                    and (plain or (chunk[k][1].isascii() and chunk[j][1].isascii())):  # type: ignore[union-attr]
+                                end = j
+                        else:
+                            end = _shot_end(chunk, parsed, k, not plain, floor)
+                    if end:
+                        rest = parsed[end]
+                        try:
+                            new = (whole.whole_played if played else whole.whole)(
+                                self.state, parsed[k:end], rest)  # type: ignore[arg-type]
+                        except Exception:  # refused: the slow way below says why, as ever
+                            new = None
+                        if new is not None:
+                            self.state = new
+                            t = rest.t  # type: ignore[union-attr]
+                            if floor is not None and t < floor:  # (``timed``) the clock may have run back
+                                problem = order.see("rest", t)
+                                if problem is not None:
+                                    late = LineError.of(chunk[end][0], problem)
+                                    self.errors.append(late)
+                                    if on_error is not None:
+                                        on_error(late)
+                            else:  # ``TimeOrder.see`` of a rest in time: it sets the floor
+                                order.floor, order.what = t, "rest"
+                            was = self.events
+                            self.events = now = was + end - k + 1
+                            if history is not None and now // TRIM_EVERY != was // TRIM_EVERY:
+                                trim_history(new, history)  # type: ignore[arg-type]
+                            k = end
+                            continue
+            else:
+                if gathered:
+                    self.state = engine.gather(self.state, gathered, played)  # type: ignore[union-attr, arg-type]
+                    gathered = []
+                if pre is None and chunk[k][1].isspace():  # a blank line (``counted_lines`` lets them by)
                     continue
-            if gathered:
-                self.state = engine.gather(self.state, gathered, played)  # type: ignore[union-attr, arg-type]
-                gathered = []
-            if pre is None and text.isspace():  # a blank line (``counted_lines`` lets them by)
-                continue
-            if not played and room == 0 and type(pre) in SHOT_KINDS and self.engine is not None \
-                    and self.engine.takes_whole \
-                    and (end := _shot_end(chunk, parsed, k, guard, order.floor)):  # type: ignore[union-attr]
-                try:  # a shot from its first event to its rest, at once (``ShotEngine.whole``)
-                    new = self.engine.whole(self.state, parsed[k:end], parsed[end])  # type: ignore[arg-type]
-                except Exception:  # refused: the slow way below says why, as ever
-                    new = None
-                if new is not None:
-                    self.state = new
-                    problem = order.see("rest", parsed[end].t)  # type: ignore[union-attr]  (``timed``, inline)
-                    if problem is not None:
-                        late = LineError.of(chunk[end][0], problem)
-                        self.errors.append(late)
-                        if on_error is not None:
-                            on_error(late)
-                    count = self.events
-                    self.events = count + end - k + 1
-                    if self.events // TRIM_EVERY != count // TRIM_EVERY:  # (``history``: not ``played``)
-                        trim_history(new, history)  # type: ignore[arg-type]
-                    taken = end
-                    continue
+            n, text = chunk[k]
             try:
-                if guard and not text.isascii() and (bad := text_problem(text)) is not None:
+                if not plain and not text.isascii() and (bad := text_problem(text)) is not None:
                     raise BadEvent(bad)
                 event = parse_line(text) if pre is None else pre
                 engine, state = self.engine, self.state

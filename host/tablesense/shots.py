@@ -196,6 +196,63 @@ class Cutter(msgspec.Struct, frozen=True, gc=False):
 
     def feed(self, event: Any) -> tuple[Role, Cutter]:
         """What ``event`` is, and the cutter after it."""
+        if isinstance(event, dict):
+            return self._feed_object(event)
+        # a parsed event (the engines, a replay): the same cut as ``_feed_object``'s, its common
+        # cases (a shot's events and rest, the next shot opening, a drop settling) without a call
+        kind = event.type
+        phase = self.phase
+        if kind == "call":
+            return (R_VOID if getattr(event, "call", None) == "void" else R_CALL), self
+        if kind == "setup":
+            return self._feed_object(event)
+        if phase == _OPEN:
+            if kind == "rest":
+                try:
+                    t = event.t
+                except AttributeError:
+                    t = None
+                return R_REST, Cutter(self.strike_sensor, self.window, self.game, self.shot, _SETTLING_PHASE,
+                                      t if type(t) is float else _time(event), self.settle_open,
+                                      self.incident_open, self.settled_pins, self.strikes)
+            if kind == "strike" and not self.strikes:
+                return R_PLAY, replace(self, strikes=True)  # the first strike seen: learnt
+            return R_PLAY, self
+        if kind == "rest":
+            return self._rest_between(event)
+        if phase == _SETTLING_PHASE and kind in _SETTLING:
+            if kind == "pin":
+                if self._settles(event, kind):
+                    return self._settle(event, kind)
+            else:  # a ball dropping: ``_settles``, inline
+                try:
+                    t = event.t
+                except AttributeError:
+                    t = None
+                last = self.last_t
+                if type(t) is not float:
+                    t = _time(event)
+                window = self.window
+                if window is None:
+                    window = settle_window(self.game)
+                if t is not None and last is not None and t - last < window:
+                    return R_SETTLE, Cutter(self.strike_sensor, self.window, self.game, self.shot, phase,
+                                            t if t > last else last, True, self.incident_open,
+                                            self.settled_pins, self.strikes)
+        if self.strike_sensor or self.strikes:  # ``_opens``, inline
+            opens = kind in _ROLLING
+        elif kind == "pin":
+            opens = getattr(event, "state", None) != "up"
+        else:
+            opens = kind in TABLE_TYPES
+        if opens:
+            return R_OPEN, Cutter(self.strike_sensor, self.window, self.game, self.shot + 1, _OPEN, None,
+                                  False, False, _NO_PINS, True if kind == "strike" else self.strikes)
+        return R_INCIDENT, Cutter(self.strike_sensor, self.window, self.game, self.shot, _CLOSED, self.last_t,
+                                  False, True, self.settled_pins, self.strikes)
+
+    def _feed_object(self, event: Any) -> tuple[Role, Cutter]:
+        """``feed`` of any event: a log's JSON object or a parsed event."""
         kind = event.get("type") if isinstance(event, dict) else event.type
         if kind == "call":
             return (R_VOID if _get(event, "call") == "void" else R_CALL), self
@@ -215,17 +272,21 @@ class Cutter(msgspec.Struct, frozen=True, gc=False):
         if kind == "rest":
             return self._rest_between(event)
         if phase == _SETTLING_PHASE and kind in _SETTLING and self._settles(event, kind):
-            pins = self.settled_pins
-            if kind == "pin" and _get(event, "state") != "up":
-                pins = pins | {_get(event, "pin")}
-            return R_SETTLE, self._next(self.shot, self.phase, _later(self.last_t, _time(event)), True,
-                                           self.incident_open, pins)
+            return self._settle(event, kind)
         if self._opens(event, kind):
             opened = self._next(self.shot + 1, _OPEN, None, False, False, _NO_PINS)
             if kind == "strike" and not self.strikes:
                 opened = replace(opened, strikes=True)  # the first strike seen: learnt
             return R_OPEN, opened
         return R_INCIDENT, self._next(self.shot, _CLOSED, self.last_t, False, True, self.settled_pins)
+
+    def _settle(self, event: Any, kind: Any) -> tuple[Role, Cutter]:
+        """A late settle (``_settles``): the cutter after it."""
+        pins = self.settled_pins
+        if kind == "pin" and _get(event, "state") != "up":
+            pins = pins | {_get(event, "pin")}
+        return R_SETTLE, self._next(self.shot, self.phase, _later(self.last_t, _time(event)), True,
+                                    self.incident_open, pins)
 
     def _rest_between(self, event: Any) -> tuple[Role, Cutter]:
         if self.settle_open:

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from paths import MATCHES
 from test_shot_gather import AROUND, EVENTS, SETUPS, _same
 
+from tablesense.commands import replay as command
 from tablesense.events import Event, Rest, parse_event
 from tablesense.replay import Replay, effective_lines
 
@@ -109,3 +110,37 @@ def short_shots(draw: Any) -> list[str]:
 @given(short_shots())
 def test_a_log_of_short_shots_ends_where_its_events_one_at_a_time_do(lines: list[str]) -> None:
     _same(lines)
+
+
+#: lines that are not ASCII: kept (a name, a note of the table), and not UTF-8 (a byte read as a
+#: surrogate), each refused with its column
+NOT_ASCII = ['{{"t": {t}, "type": "cushion", "cushion": 2, "note": "bänd"}}',
+             '{{"t": {t}, "type": "rest", "note": "ø"}}',
+             '{{"t": {t}, "type": "cushion", "cushion": 1, "note": "\udcff"}}',
+             '{{"t": {t}, "type": "rest", "x": "\udce9"}}',
+             '{{"t": {t}, "type": "call", "call": "foul", "foul": "tête"}}']
+
+
+def _one_line_at_a_time(lines: list[str]) -> Replay:
+    """Each line through ``tablesense replay``'s own line-by-line path (its readable account)."""
+    rep = Replay(history=10**6)
+    for _ in command._events(rep, iter(effective_lines(lines)), lambda err: None):
+        pass
+    return rep
+
+
+@settings(max_examples=100, deadline=None)
+@given(short_shots(), st.lists(st.tuples(st.integers(0, 10**6), st.sampled_from(NOT_ASCII)), max_size=6))
+def test_a_log_with_lines_not_ascii_ends_where_its_lines_one_at_a_time_do(
+        lines: list[str], odd: list[tuple[int, str]]) -> None:
+    # ``tablesense replay --json`` tests each line for UTF-8 only in a batch that is not all ASCII
+    # (``Replay._feed_counted``): with and without such lines among the shots, the state and the
+    # errors are those of each line read one at a time
+    lines = list(lines)
+    for at, text in odd:
+        i = at % (len(lines) + 1)
+        t = json.loads(lines[i - 1])["t"] if 0 < i <= len(lines) and lines[i - 1].startswith("{") else 1.0
+        lines.insert(i, text.format(t=t))
+    got = Replay(history=10**6).feed_counted(effective_lines(lines), guard=True)
+    want = _one_line_at_a_time(lines)
+    assert (got.to_json(), got.events) == (want.to_json(), want.events)

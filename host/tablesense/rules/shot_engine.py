@@ -485,8 +485,8 @@ class ShotEngine(Generic[S]):
             since = Trace([[*since, *events], None], len(since) + len(events))
         return replace(state, shot=replace(shot, events=grown), cut=cut, since=since)
 
-    #: whether ``whole`` may take a shot at once (set for each engine class: the base's ``apply``,
-    #: or a ``whole`` of its own); a replay asks no other engine
+    #: whether ``whole`` may take a shot at once (set for each engine class: the base's ``apply``
+    #: or a ``whole`` of its own, as carom's and golf's); a replay asks no other engine
     takes_whole: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -499,8 +499,8 @@ class ShotEngine(Generic[S]):
         of each in turn gives, made without the states between them (which nothing after the
         rest links to). None where it would not be that plain case (a shot already open, events
         held or the match over, the first event no shot's opening) or where the engine has checks
-        of its own at its ``apply`` or ``admit`` and does not say how (``apply`` of each then);
-        it may raise where ``apply`` would."""
+        of its own at its ``apply`` or ``admit`` (``apply`` of each then, unless the engine has a
+        ``whole`` of its own: carom's); it may raise where ``apply`` would."""
         kind = type(self)
         if kind.apply is not ShotEngine.apply or (len(events) > 1 and kind.admit is not ShotEngine.admit):
             return None
@@ -512,15 +512,61 @@ class ShotEngine(Generic[S]):
         if role is not R_OPEN or self.not_a_shot(state, first):
             return None
         opened = self._open(state, first, cut) if state.held else None  # the held events join it
-        for event in islice(events, 1, None):  # each one more of the shot (``apply``'s hot path)
-            self.check(event)
-            if type(event) is Strike and not cut.strikes:  # the first strike: the table has a sensor
-                cut = replace(cut, strikes=True)
+        if len(events) > 1:
+            for event in islice(events, 1, None):  # each one more of the shot (``apply``'s hot path)
+                self.check(event)
+                if type(event) is Strike and not cut.strikes:  # the first strike: the table has a sensor
+                    cut = replace(cut, strikes=True)
         self.check(rest)
         if opened is None:
             return self._whole(state, tuple(events), rest, cut)
         assert opened.before is not None and opened.shot is not None
         return self._whole(state, (*opened.shot.events, *islice(events, 1, None)), rest, cut, opened.before)
+
+    def whole_played(self, state: S, events: Sequence[Event], rest: Rest) -> S | None:
+        """``whole`` for a match played (``play``: every undo kept): the state ``play`` of each event
+        in turn gives, where the shot is that plain case for ``play`` too: ``state``'s base takes
+        the shot's events and rest in its ``since`` (no state kept whole inside the shot: ``room``),
+        and the state before the shot is ``state`` closed (its own ``before`` kept; cut first as
+        ``play`` cuts it at the shot's opening, ``_shallow``, where it is that deep). Then ``play``'s links
+        are those of ``whole``'s state: the undo goes back to ``state`` (a ``Redo`` from its base),
+        and the events since the base are ``state``'s and the shot's. None where it is not that
+        case (``play`` of each then); it may raise where ``apply`` would."""
+        base, since = state.base, state.since
+        if base is None or type(since) is not Trace or len(since) + len(events) >= KEEP_EVERY:
+            return None
+        node, deep = state.before, 0
+        while node is not None:  # ``_shallow`` cuts the states before the shot once this deep
+            deep += 1
+            if deep >= 2 * BEFORE_DEPTH:
+                break
+            node = node.before
+        given = state
+        if node is not None:  # ``play`` cuts them at the shot's opening: cut them as it does, first
+            chain, node = [], state.before
+            while len(chain) < BEFORE_DEPTH - 1:
+                chain.append(node)
+                node = node.before  # type: ignore[union-attr]
+            below = None
+            for s in reversed(chain):
+                below = replace(s, before=below)
+            given = replace(state, before=below)
+        new = self.whole(given, events, rest)
+        if new is None:
+            return None
+        before = new.before
+        if before is None or before.before is not given.before:
+            return None
+        seg, n = since._seg, since._n  # ``Trace.plus`` of each event and the rest
+        items = seg[0]
+        count = n + len(events) + 1
+        if items is not None and len(items) == n:
+            items.extend(events)
+            items.append(rest)
+            grown = Trace(seg, count)
+        else:
+            grown = Trace([[*since, *events, rest], None], count)
+        return replace(new, base=base, since=grown, checkpoint=Redo(base, since))
 
     def _whole(self, state: S, events: tuple[Event, ...], rest: Rest, cut: Cutter,
                before: S | None = None) -> S:
@@ -731,10 +777,10 @@ class ShotEngine(Generic[S]):
             early = [e for e in events if e.t < start and type(e) in _HELD]
         else:
             for e in events:
-                if type(e) is Pin:
+                if type(e) is Pin and e.state == "up":  # type: ignore[attr-defined]
                     break
             else:
-                return before, shot  # the common shot: nothing it could give back
+                return before, shot  # the common shot: no pin set up, nothing it could give back
             for e in events:
                 if (type(e) is not Pin or e.state != "up") and (start is None or e.t < start):  # type: ignore[attr-defined]
                     start = e.t
