@@ -616,8 +616,10 @@ class ShotEngine(Generic[S]):
             raise IllegalCall("a match is already set up; a new 'setup' starts a new match")
         self.check(event)
         role, cut = state.cut.feed(event)
-        if role is R_INCIDENT and (kind in _HELD if cut.strikes or cut.strike_sensor else kind is Pin):
-            # no shot's, unless a shot listed after it came before it
+        if role is R_INCIDENT and (self.drops or self.pins) and (
+                kind in _HELD if cut.strikes or cut.strike_sensor else kind is Pin):
+            # no shot's, unless a shot listed after it came before it (a table with no drops nor
+            # pins, carom's, holds none: what its ``incident`` refuses is refused when it comes)
             return replace(state, held=(*state.held, event), cut=cut, checkpoint=state)
         hands = role is R_OPEN and self.not_a_shot(state, event)
         if state.held and (role is not R_OPEN or state.finished or hands):
