@@ -536,13 +536,12 @@ def _setup_of(line: _SetupLine) -> Setup | None:
     )
 
 
-#: the events as a log writes them, decoded and checked in one pass (``parse_line``): the sensor
+#: the events as a log writes them, decoded and checked in one pass (``parse_line``; a batch's
+#: lines, ``parse_lines``): the sensor
 #: events and calls, a set-up as ``_SetupLine`` (made a ``Setup`` by ``_setup_of``, or the long way)
 _FAST = msgspec.json.Decoder(Goal | Pocket | Pin | Cushion | OffTable | Rest | Contact | Strike | Call
                              | _SetupLine)
 _FAST_ERRORS = (msgspec.ValidationError, msgspec.DecodeError)
-#: the lines of a batch (``parse_lines``): the same decoder
-_BATCH = _FAST
 _AT_ITEM = re.compile(r" - at `\$\[(\d+)\]")
 
 
@@ -570,7 +569,7 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
             out.extend(_one_by_one(part))  # a line ending in "\r" or spaces, a blank, a newline in a line
             break
         try:
-            decoded = _BATCH.decode_lines(joined)
+            decoded = _FAST.decode_lines(joined)
         except msgspec.ValidationError as exc:
             found = _AT_ITEM.search(str(exc))
             bad = int(found.group(1)) if found else -1

@@ -171,7 +171,7 @@ class Replay:
 
     def _feed_chunk(self, chunk: list[tuple[int, str]], parsed: list[Event | None],
                     on_error: Callable[[LineError], object] | None, guard: bool, order: TimeOrder,
-                    history: int | None, plain: bool = False) -> None:
+                    history: int | None, plain: bool) -> None:
         """``_feed_counted``'s loop over one batch of lines, their events decoded together
         (``parse_lines``: None where a line goes through ``parse_line`` alone); ``plain``: every
         line is ASCII, or ``guard`` is off (no line needs ``text_problem``).
@@ -184,7 +184,6 @@ class Replay:
         (``ShotEngine.whole``; a match played, every undo kept: ``whole_played``), the lines
         between them not visited one by one."""
         played = history is None
-        plain = plain or not guard
         gathered: list[Event] = []
         engine, room = self.engine, self._room(played)  # room: how many more may be gathered (0: no shot)
         count = len(chunk)
@@ -332,15 +331,12 @@ def _shot_end(chunk: list[tuple[int, str]], parsed: list[Event | None], k: int, 
     """Where the shot whose first event is ``parsed[k]`` comes to rest in this batch: the index
     of its ``rest`` after table events only (``SHOT_KINDS``, at most ``WHOLE_MAX``), none of
     them before the clock's ``floor`` (``TimeOrder``: said the slow way) nor, with ``guard``,
-    a line that is not ASCII (``text_problem``); 0 when it does not, or when the first is a
-    pin set up, which opens no shot (``shots``): ``whole`` would refuse it after the scan."""
+    a line that is not ASCII (``text_problem``); 0 when it does not. Its one caller
+    (``Replay._feed_chunk``) has already turned away a pin set up (it opens no shot) and taken
+    the common short shot (one event and its rest) itself."""
     first = parsed[k]
-    if (floor is not None and first.t < floor) or (guard and not chunk[k][1].isascii()) \
-            or (type(first) is Pin and first.state == "up"):  # type: ignore[union-attr]  (a pin set up opens none)
+    if (floor is not None and first.t < floor) or (guard and not chunk[k][1].isascii()):  # type: ignore[union-attr]
         return 0
-    j = k + 1
-    if j < len(parsed) and type(parsed[j]) is Rest:  # the common short shot: one event and its rest
-        return j if not guard or chunk[j][1].isascii() else 0
     end = min(len(parsed), k + WHOLE_MAX)
     for j in range(k + 1, end):
         event = parsed[j]

@@ -303,9 +303,7 @@ class Cutter(msgspec.Struct, frozen=True, gc=False):
         return Cutter(self.strike_sensor, self.window, self.game, shot, phase, last_t, settle_open,
                       incident_open, settled_pins, self.strikes)
 
-    def _settles(self, event: Any, kind: Any = None) -> bool:
-        if kind is None:
-            kind = _kind(event)
+    def _settles(self, event: Any, kind: Any) -> bool:
         if kind not in _SETTLING:
             return False
         if kind == "pin" and _get(event, "state") == "up" and _get(event, "pin") not in self.settled_pins:

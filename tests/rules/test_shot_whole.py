@@ -144,3 +144,34 @@ def test_a_log_with_lines_not_ascii_ends_where_its_lines_one_at_a_time_do(
     got = Replay(history=10**6).feed_counted(effective_lines(lines), guard=True)
     want = _one_line_at_a_time(lines)
     assert (got.to_json(), got.events) == (want.to_json(), want.events)
+
+
+_CUT_EVENTS = st.one_of(
+    st.just({"type": "rest"}), st.just({"type": "strike"}), st.just({"type": "off_table"}),
+    st.just({"type": "contact", "balls": ["white", "red"]}),
+    st.builds(lambda c: {"type": "cushion", "cushion": c}, st.integers(1, 4)),
+    st.builds(lambda g: {"type": "goal", "goal": g}, st.sampled_from("AB")),
+    st.builds(lambda p: {"type": "pocket", "pocket": p}, st.integers(1, 6)),
+    st.builds(lambda p, s: {"type": "pin", "pin": p, "state": s}, st.integers(1, 5),
+              st.sampled_from(["up", "down"])),
+    st.builds(lambda c: {"type": "call", "call": c}, st.sampled_from(["carom", "undo", "void"])),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([0.0, 0.2, 0.7, 1.5, 4.0]), _CUT_EVENTS), max_size=40),
+       st.sampled_from(["golf", "kegle", "carom"]), st.booleans(), st.sampled_from([None, 0.5]))
+def test_the_shot_cut_of_parsed_events_is_the_cut_of_the_logs_objects(
+        steps: list[tuple[float, dict[str, Any]]], game: str, strike: bool, window: float | None) -> None:
+    # ``Cutter.feed`` takes a parsed event's common cases inline: each role and cutter is the one
+    # its general way (``_feed_object``, a log's JSON object) gives
+    from tablesense.shots import Cutter
+
+    by_object = by_event = Cutter(strike_sensor=strike, window=window, game=game)
+    t = 0.0
+    for dt, obj in steps:
+        t += dt
+        line = {"t": round(t, 6), **obj}
+        role, by_object = by_object.feed(line)
+        same_role, by_event = by_event.feed(parse_event(line))
+        assert (same_role, by_event) == (role, by_object), line
