@@ -22,6 +22,8 @@ from functools import cache
 from types import ModuleType
 from typing import Any
 
+from .frozen import Frozen
+
 
 class UnknownGame(ValueError):
     """A game no package declares; the message lists the games there are."""
@@ -33,13 +35,13 @@ _FIELDS = ("name", "order", "aliases", "quiet_s", "turn_clock", "shot_clock", "v
            "camera_colours_chosen", "camera_cushions")
 
 
-class Game:
+class Game(Frozen):
     """A game's declaration: frozen data, compared, hashed and shown field by field as a frozen
-    dataclass is (``replace`` gives a copy with changes). Written out rather than made by
-    ``@dataclass``: the dataclass compiles its methods in every process that imports this
-    module, the start-up of ``tablesense replay`` among them (docs/performance.md)."""
+    dataclass is (``replace`` gives a copy with changes); ``Frozen`` rather than ``@dataclass``
+    for the start-up of ``tablesense replay`` (frozen.py)."""
 
     __slots__ = _FIELDS
+    _fields = _FIELDS
 
     #: the id a ``setup`` event names (docs/events.md)
     name: str
@@ -97,29 +99,9 @@ class Game:
         for field in _FIELDS:
             object.__setattr__(self, field, given[field])
 
-    def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, field) for field in _FIELDS)
-
     def replace(self, **changes: Any) -> Game:
         """A copy with ``changes`` (``dataclasses.replace``'s)."""
         return Game(**{**{field: getattr(self, field) for field in _FIELDS}, **changes})
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"cannot assign to field {name!r}: a Game is frozen")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete field {name!r}: a Game is frozen")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._values() == other._values()  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        return f"Game({', '.join(f'{field}={getattr(self, field)!r}' for field in _FIELDS)})"
 
     @property
     def settle_s(self) -> float:

@@ -56,6 +56,20 @@ def stored(db: Path) -> int:
         con.close()
 
 
+def golf_league_service(b: Broker, tmp_path: Path) -> tuple[Path, LeagueService, list[str]]:
+    """A golf league of ``NAMES`` in ``tmp_path``, its service (not started) on ``b`` and the
+    kinds of the outcomes it reports, in order."""
+    db = tmp_path / "league.db"
+    with LeagueStore(str(db)) as store:
+        golf = store.create("Golf", game="golf", scheme="golf-frames")
+        for name in NAMES:
+            store.add_player(golf, name)
+    outcomes: list[str] = []
+    service = LeagueService(parse_broker_url(b.url("league")), str(db),
+                            on_outcome=lambda out: outcomes.append(out.kind))
+    return db, service, outcomes
+
+
 def publish_all(b: Broker, messages: list[bytes]) -> None:
     """kroeg publishes every message at once (as many in flight as it likes), each taken by
     the broker (its PUBACK) before this returns."""
@@ -77,15 +91,8 @@ def publish_all(b: Broker, messages: list[bytes]) -> None:
 @pytest.mark.parametrize("limit", ["messages", "bytes"])
 def test_a_flood_of_matches_waits_in_the_broker_not_in_the_service(
         broker: Broker, tmp_path: Path, limit: str) -> None:  # noqa: F811
-    db = tmp_path / "league.db"
-    with LeagueStore(str(db)) as store:
-        golf = store.create("Golf", game="golf", scheme="golf-frames")
-        for name in NAMES:
-            store.add_player(golf, name)
+    db, service, outcomes = golf_league_service(broker, tmp_path)
     messages = golf_messages(FLOOD)
-    outcomes: list[str] = []
-    service = LeagueService(parse_broker_url(broker.url("league")), str(db),
-                            on_outcome=lambda out: outcomes.append(out.kind))
     held = service.subscriber
     if limit == "bytes":  # reached long before the number of messages
         held.max_bytes = BY_BYTES * min(len(m) for m in messages)

@@ -10,15 +10,15 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import paho.mqtt.client as paho
 import pytest
 from helpers.waits import wait_until
 from league_broker import Broker, broker  # noqa: F401 (the fixture)
-from test_league_flood import FLOOD, NAMES, golf_messages, publish_all, stored
+from test_league_flood import FLOOD, golf_league_service, golf_messages, publish_all, stored
 
-from tablesense.league import LeagueStore, mqtt
+from tablesense.league import mqtt
 from tablesense.league.broker_url import parse_broker_url
 from tablesense.league.mqtt import RECEIVE_MAXIMUM
-from tablesense.league.service import LeagueService
 
 #: the keepalive of the test's connection (seconds): the service's is ``mqtt.KEEPALIVE_S``
 KEEPALIVE = 2
@@ -29,15 +29,8 @@ HELD_UP_S = 4 * KEEPALIVE
 def test_the_league_stays_connected_while_it_holds_its_most_for_longer_than_a_keepalive(
         broker: Broker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     monkeypatch.setattr(mqtt, "KEEPALIVE_S", KEEPALIVE)
-    db = tmp_path / "league.db"
-    with LeagueStore(str(db)) as store:
-        golf = store.create("Golf", game="golf", scheme="golf-frames")
-        for name in NAMES:
-            store.add_player(golf, name)
+    db, service, outcomes = golf_league_service(broker, tmp_path)
     messages = golf_messages(FLOOD)
-    outcomes: list[str] = []
-    service = LeagueService(parse_broker_url(broker.url("league")), str(db),
-                            on_outcome=lambda out: outcomes.append(out.kind))
     said: list[str] = []
     report = service.subscriber.report
     say = report.say
@@ -55,3 +48,15 @@ def test_the_league_stays_connected_while_it_holds_its_most_for_longer_than_a_ke
         assert outcomes.count("stored") == FLOOD
     finally:
         service.close()
+
+
+def test_the_league_still_finds_pahos_keepalive_clock_it_tells_of_unread_bytes() -> None:
+    """``mqtt._Gated._still_heard`` writes paho's own fields (its clock, its mutex, its time of
+    the last bytes read) and does nothing if they are gone: a paho that renamed them fails here,
+    at once, rather than as a league that hangs up on a full service."""
+    assert mqtt._PAHO_TIME is paho.time_func
+    client = mqtt.make_client(parse_broker_url("mqtt://127.0.0.1/"), "keepalive-fields")
+    assert hasattr(client, "_msgtime_mutex")
+    client._last_bytes_received = before = mqtt._PAHO_TIME() - 60
+    client._still_heard()
+    assert client._last_bytes_received > before

@@ -6,13 +6,9 @@ tests/link/test_link_stale_next.py has the claims a new boot's PONG refutes, whi
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from test_link_sequence import F
 
 from tablesense.link.sequence import Sequencer, Step
-
-
-class F(NamedTuple):
-    seq: int
 
 
 def test_a_claim_the_boots_own_heartbeat_refutes_is_not_said_lost_at_a_restart_right_after() -> None:

@@ -14,18 +14,14 @@ tests/link/test_link_stale_replay.py plays a stale ``!replay`` on the real firmw
 from __future__ import annotations
 
 import asyncio
-from typing import NamedTuple
 
 from helpers.pty_device import Pty
 from test_link_plausible import ev, heartbeat, hello, played, script
+from test_link_sequence import F
 
 from tablesense.link import Link
 from tablesense.link.frame import F_ACTIVE, F_REPLAY, ErrorFrame, PongFrame, encode_frame
 from tablesense.link.sequence import Sequencer, Step
-
-
-class F(NamedTuple):
-    seq: int
 
 
 def lost_seqs(step: Step) -> set[int]:

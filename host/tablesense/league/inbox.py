@@ -334,7 +334,7 @@ class Inbox:
         assert e is not None
         stored = self.db.execute("SELECT revision, result_id, barrage FROM league_matches WHERE match_id=?",
                                  (e.id,)).fetchone()
-        known = self._known(e.id, e.revision, p.key, (stored,))  # another thread, or this batch, was quicker
+        known = self._duplicate(e.id, e.revision, p.key, stored)  # another thread, or this batch, was quicker
         if known is not None:
             self._forget(p.received)
             return known
@@ -364,20 +364,21 @@ class Inbox:
         self._forget(p.received)
         return Outcome("replaced" if had else "stored", e.id, e.said)
 
-    def _known(self, match_id: str, revision: int, key: str,
-               row: tuple[tuple[int, ...] | None] | None = None) -> Outcome | None:
-        """A duplicate: this revision of the match (or a later one) is stored, or was refused
-        (``row``: its ``league_matches`` row, revision first, if read already: (None,) for none)."""
+    def _known(self, match_id: str, revision: int, key: str) -> Outcome | None:
+        """A duplicate: this revision of the match (or a later one) is stored, or was refused."""
         with self.lock:
-            if row is not None:
-                had = row[0]
-            else:
-                had = self.db.execute("SELECT revision FROM league_matches WHERE match_id=?",
-                                      (match_id,)).fetchone()
-            if had is not None and had[0] >= revision:
-                return Outcome("duplicate", match_id)
-            if self.db.execute("SELECT 1 FROM league_refused WHERE key=?", (key,)).fetchone():
-                return Outcome("duplicate", match_id, "refused before")
+            had = self.db.execute("SELECT revision FROM league_matches WHERE match_id=?",
+                                  (match_id,)).fetchone()
+            return self._duplicate(match_id, revision, key, had)
+
+    def _duplicate(self, match_id: str, revision: int, key: str,
+                   had: tuple[int, ...] | None) -> Outcome | None:
+        """``_known``, the match's ``league_matches`` row (revision first; None: not stored) read
+        already; with ``lock`` held."""
+        if had is not None and had[0] >= revision:
+            return Outcome("duplicate", match_id)
+        if self.db.execute("SELECT 1 FROM league_refused WHERE key=?", (key,)).fetchone():
+            return Outcome("duplicate", match_id, "refused before")
         return None
 
     def mark_barrage(self, match_id: str) -> Result:

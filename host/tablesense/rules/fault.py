@@ -13,7 +13,9 @@ texts read this one shape; only ``then`` is the game's own.
 
 from __future__ import annotations
 
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Generic, NamedTuple, TypeVar
+
+from ..frozen import Frozen
 
 
 class Button(NamedTuple):
@@ -36,13 +38,13 @@ class Button(NamedTuple):
 Then = TypeVar("Then")
 
 
-class Fault(Generic[Then]):
+class Fault(Frozen, Generic[Then]):
     """One fault of a game's table of faults: frozen, compared, hashed and shown field by field
-    as a frozen dataclass is. Written out rather than made by ``@dataclass``: that compiles
-    its methods in every process that loads a game's engine, the start-up of ``tablesense
-    replay`` among them (docs/performance.md)."""
+    as a frozen dataclass is; ``Frozen`` rather than ``@dataclass`` for the start-up of
+    ``tablesense replay`` (frozen.py)."""
 
     __slots__ = ("aliases", "button", "id", "seed", "then")
+    _fields = ("id", "seed", "then", "aliases", "button")
 
     #: the catalogue id every ruling on it cites (``"kegle.fault.no-cushion"``)
     id: str
@@ -63,27 +65,6 @@ class Fault(Generic[Then]):
         set_field(self, "then", then)
         set_field(self, "aliases", aliases)
         set_field(self, "button", button)
-
-    def _values(self) -> tuple[Any, ...]:
-        return (self.id, self.seed, self.then, self.aliases, self.button)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"cannot assign to field {name!r}: a Fault is frozen")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete field {name!r}: a Fault is frozen")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._values() == other._values()  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        return (f"Fault(id={self.id!r}, seed={self.seed!r}, then={self.then!r}, aliases={self.aliases!r}, "
-                f"button={self.button!r})")
 
 
 __all__ = ["Button", "Fault"]
