@@ -357,7 +357,7 @@ def update_zone(d: Draft, b: Match | None, player: str, tab: CaromTable, t: floa
     """Zone status for ``player``'s next shot (libre only, from the rest positions)."""
     positions = d.positions
     if positions is None or d.base.discipline != "libre":
-        if d.zone is not None:  # ``_leave_zone``, inline: once a shot on a table with no zones
+        if d.zone is not None:  # out of the zone (``zone`` and ``zone_corner`` go together)
             d.zone = d.zone_corner = None
         return
     corner, on_line = object_balls_zone(positions, OBJECTS[player], tab)
@@ -365,7 +365,7 @@ def update_zone(d: Draft, b: Match | None, player: str, tab: CaromTable, t: floa
     if corner is None:
         if was is not None:
             d.rule(t, "carom.zone", player)
-        if d.zone is not None:  # ``_leave_zone``
+        if d.zone is not None:  # out of the zone
             d.zone = d.zone_corner = None
         return
     if on_line:
@@ -373,11 +373,6 @@ def update_zone(d: Draft, b: Match | None, player: str, tab: CaromTable, t: floa
     status = zone_entered(was, b.zone_corner if b is not None else None, corner)
     d.zone, d.zone_corner = status, corner
     d.rule(t, "carom.zone.dedans" if status == "dedans" else "carom.zone.entree", player, corner=corner)
-
-
-def _leave_zone(d: Draft) -> None:
-    if d.zone is not None:  # ``zone`` and ``zone_corner`` are set together
-        d.zone = d.zone_corner = None
 
 
 def with_entry(pair: tuple[int, int], i: int, value: int) -> tuple[int, int]:

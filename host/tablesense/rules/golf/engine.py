@@ -47,6 +47,7 @@ from ...shots import R_OPEN, Cutter
 from ...texts import phrase
 from ...vocabulary import for_game
 from ..base import Question, other, register
+from ..first_states import FirstStates
 from ..shot_engine import AMEND, ShotEngine, ShotRecord
 from . import checks
 from .evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
@@ -72,9 +73,7 @@ class GolfEngine(ShotEngine[GolfState]):
             key = (p1, p2)
             found = _FRESH.get(key)
             if found is None:  # a log of many matches of the same players: one state to start each from
-                if len(_FRESH) >= _FRESH_KEPT:
-                    _FRESH.clear()
-                found = _FRESH[key] = GolfState(players=(("p1", p1), ("p2", p2)))
+                found = _FRESH.keep(key, GolfState(players=(("p1", p1), ("p2", p2))))
             return found
         # "duo" (and its plain synonyms) or two names a side; any other word is one against one
         duo = (bool(setup.format) and for_game("golf").lookup("formats", str(setup.format)) == "duo") \
@@ -374,9 +373,8 @@ class GolfEngine(ShotEngine[GolfState]):
 
 
 #: the first states of new one-against-one matches by their players (frozen: shared; their empty
-#: ruling log links to nothing, ``RulingLog``), at most ``_FRESH_KEPT``
-_FRESH: dict[tuple[str, str], GolfState] = {}
-_FRESH_KEPT = 64
+#: ruling log links to nothing, ``RulingLog``)
+_FRESH: FirstStates[tuple[str, str], GolfState] = FirstStates()
 
 
 # --- the input edge: checks of sensor events, the lay-out rest -----------------------

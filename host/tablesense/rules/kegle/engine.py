@@ -43,6 +43,7 @@ from ...errors import BadEvent, IllegalCall
 from ...events import Call, Contact, Cushion, Event, OffTable, Pin, Pocket, Rest, Setup, Strike
 from ...texts import phrase, render
 from ..base import Question, _as_option, other, register
+from ..first_states import FirstStates
 from ..shot_engine import AMEND, ShotEngine, ShotRecord
 from .fouls import fault
 from .names import POCKET_OPTIONS, pocket_ball
@@ -101,9 +102,7 @@ class KegleEngine(ShotEngine[KegleState]):
             return found
         state = KegleState(game="kegle", players=players, at_table="p1", score=Score(distance=distance))
         if key is not None:
-            if len(_FRESH) >= _FRESH_KEPT:
-                _FRESH.clear()
-            _FRESH[key] = state
+            _FRESH.keep(key, state)
         return state
 
     # --- the shot stage -----------------------------------------------------------
@@ -412,9 +411,8 @@ class KegleEngine(ShotEngine[KegleState]):
         return " - ".join(side) + f" | {tail}"
 
 
-#: the new matches' first states by players and distance (frozen: shared), at most ``_FRESH_KEPT``
-_FRESH: dict[Any, KegleState] = {}
-_FRESH_KEPT = 64
+#: the new matches' first states by players and distance (frozen: shared)
+_FRESH: FirstStates[Any, KegleState] = FirstStates()
 
 _Handler = Callable[[KegleEngine, KegleState, Call], Any]
 
