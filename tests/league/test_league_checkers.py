@@ -6,6 +6,7 @@ checker every time is listed as unreadable and the next match goes on."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 from pathlib import Path
@@ -128,3 +129,33 @@ async def test_a_message_that_kills_its_checker_is_listed_and_the_next_goes_on(
         assert service.checkers is not None and all(running(k) for k in service.checkers.pids())
     finally:
         await asyncio.to_thread(service.close)
+
+
+async def test_a_checker_that_stops_answering_is_replaced_and_the_match_stored(
+        broker: Broker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """A checker stuck for good (SIGSTOP stands in for a lock a thread of the service held when
+    it was forked): its silence gives it away, and the match is not left waiting for ever."""
+    from tablesense.league import checkers
+
+    monkeypatch.setattr(checkers, "ANSWER_S", 2.0)
+    service = LeagueService(parse_broker_url(broker.url("league")), str(league_db(tmp_path / "league.db")),
+                            on_outcome=lambda out: None, checkers=2)
+    service.start()
+    try:
+        assert await asyncio.to_thread(service.subscriber.connected.wait, 10)
+        assert service.checkers is not None
+        first = service.checkers.pids()
+        for pid in first:
+            os.kill(pid, signal.SIGSTOP)
+        await send(broker, "kroeg", message("kroeg", lines_of(match_events("Ann", "Bob", 5, 7))))
+        await until(lambda: matches(service) == [match_id("kroeg", "1", START)], timeout=60,
+                    what="the match stored")
+        now = service.checkers.pids()
+        assert set(now) - set(first), "the checker that took the match is a new one"
+        assert service.inbox.refused() == []
+    finally:
+        for pid in first:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+        await asyncio.to_thread(service.close)
+    assert not any(running(k) for k in first + now)

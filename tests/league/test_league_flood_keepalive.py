@@ -8,6 +8,7 @@ flight (a real Mosquitto, the keepalive shortened to keep the test short)."""
 from __future__ import annotations
 
 import time
+from collections import Counter
 from pathlib import Path
 
 import paho.mqtt.client as paho
@@ -26,6 +27,13 @@ KEEPALIVE = 2
 HELD_UP_S = 4 * KEEPALIVE
 
 
+def broker_log_tail(b: Broker, lines: int = 15) -> list[str]:
+    try:
+        return (b.dir / "mosquitto.log").read_text(errors="replace").splitlines()[-lines:]
+    except OSError as exc:
+        return [f"unreadable: {exc}"]
+
+
 def test_the_league_stays_connected_while_it_holds_its_most_for_longer_than_a_keepalive(
         broker: Broker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     monkeypatch.setattr(mqtt, "KEEPALIVE_S", KEEPALIVE)
@@ -42,7 +50,14 @@ def test_the_league_stays_connected_while_it_holds_its_most_for_longer_than_a_ke
             publish_all(broker, messages)
             wait_until(lambda: service.subscriber.held >= RECEIVE_MAXIMUM, what="the service full")
             time.sleep(HELD_UP_S)
-        wait_until(lambda: stored(db) == FLOOD, timeout=120, what="every match stored")
+        try:
+            wait_until(lambda: stored(db) == FLOOD, timeout=120, what="every match stored")
+        except AssertionError as exc:  # where it stands, to tell a stall from a slow machine
+            sub = service.subscriber
+            raise AssertionError(
+                f"{exc}: {stored(db)} stored, outcomes {Counter(outcomes)}, held {sub.held}, "
+                f"waiting {service.waiting()}, checking {service.checking()}, said {said}, "
+                f"broker log: {broker_log_tail(broker)}") from None
         gone = [text for text in said if "is gone" in text]
         assert not gone, f"the connection dropped while the service was full: {gone}"
         assert outcomes.count("stored") == FLOOD

@@ -13,17 +13,20 @@ message from a pipe, runs ``run`` on it and writes back what it found.
   runs in the child), and it closes every inherited file but its two pipes (the league
   file, the sockets). A risk of a fork beside threads: a lock another thread holds at that
   moment stays held in the child (CPython resets its own: the import lock, the GIL); the
-  child uses only ``run`` and its pipes, and a child stuck on such a lock is not detected
-  (``call`` waits for its answer until ``close``).
+  child uses only ``run`` and its pipes. A child stuck on such a lock (or stopped) is known
+  by its silence: one that has not begun its answer ``ANSWER_S`` seconds, and
+  ``ANSWER_S_PER_MB`` more for each megabyte sent, after a call is killed and replaced like
+  one that died (the limits are far above what the longest messages take on a slow machine:
+  a 4 MB log is replayed in about a second here).
 - **Never outlives the service**: the kernel kills a child when the *thread* that forked
   it ends (``prctl(PR_SET_PDEATHSIG)``, Linux): the first ones with the thread that called
   ``start`` (``league serve``'s main thread), a replacement with its check thread, which
   lives until the service stops; a service killed outright (``kill -9``) ends them all.
   Elsewhere a child ends when its request pipe reaches its end, which happens when the
   service is gone. ``close`` kills and reaps every child.
-- **A child that dies** (killed, out of memory) is replaced and its message given to the
-  new one once; a message that kills two children is said to be unreadable
-  (``CheckerDied``) and listed, not tried for ever.
+- **A child that dies** (killed, out of memory) or stops answering is replaced and its
+  message given to the new one once; a message that kills two children, or that two leave
+  unanswered, is said to be unreadable (``CheckerDied``) and listed, not tried for ever.
 - **State the children keep** (``shared``: the competitions' members): sent to a child only
   when it changed since that child last had it, with the message that needs it.
 """
@@ -35,6 +38,7 @@ import ctypes
 import gc
 import os
 import pickle
+import select
 import signal
 import struct
 import sys
@@ -48,6 +52,10 @@ Run = Callable[[Any, bytes, Any], Any]
 
 _HEAD = struct.Struct("<II")  # lengths of the pickled part and of the raw bytes that follow
 _PR_SET_PDEATHSIG = 1
+#: seconds a child may keep silent after a call before it is taken for stuck (and replaced),
+#: plus this many for each megabyte of the messages sent (their replay's time)
+ANSWER_S = 30.0
+ANSWER_S_PER_MB = 10.0
 _KEEP, _CALL = 0, 1
 #: held from ``gc.freeze`` to ``gc.unfreeze`` around a fork: check threads replacing their
 #: children at once would otherwise unfreeze while another forks
@@ -133,8 +141,9 @@ class Checkers:
                 if child.shared_gen != shared[0]:
                     _send(child.to_child, (_KEEP, shared[1]), b"")
                     child.shared_gen = shared[0]
-                _send(child.to_child, (_CALL, [m for m, _ in jobs], [len(r) for _, r in jobs]),
-                      b"".join(r for _, r in jobs))
+                raw = b"".join(r for _, r in jobs)
+                _send(child.to_child, (_CALL, [m for m, _ in jobs], [len(r) for _, r in jobs]), raw)
+                _await_answer(child.from_child, ANSWER_S + ANSWER_S_PER_MB * len(raw) / 1e6)
                 answers = _receive(child.from_child)[0]
             except (OSError, EOFError) as exc:
                 with self._lock:
@@ -146,6 +155,8 @@ class Checkers:
                     continue
                 if len(jobs) > 1:  # which one killed it: each alone
                     return [out for job in jobs for out in self.call(slot, [job], shared)]
+                if isinstance(exc, _Silent):
+                    return [CheckerDied(f"its checker process stopped answering twice ({exc})")]
                 return [CheckerDied(f"its checker process died twice ({type(exc).__name__})")]
             return [out if ok else CheckFault(out) for ok, out in answers]
         raise AssertionError("unreachable")
@@ -273,6 +284,19 @@ def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
+
+
+class _Silent(TimeoutError):
+    """A child that has not begun its answer in time (stuck, or stopped)."""
+
+
+def _await_answer(fd: int, seconds: float) -> None:
+    """Returns once the child's answer (or the end of its pipe) can be read; ``_Silent`` after
+    ``seconds`` of silence."""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    if not poller.poll(int(seconds * 1000)):
+        raise _Silent(f"no answer in {seconds:.0f} s")
 
 
 def _receive(fd: int) -> tuple[Any, bytes]:
