@@ -166,6 +166,23 @@ def test_a_restart_while_the_host_was_down_covers_the_boot_it_had_and_those_sinc
     assert broken == [] and fig.said_lost == 15
 
 
+def test_a_host_killed_twice_across_a_short_boot_is_said_lost_from_the_boot_of_its_checkpoint() -> None:
+    """Seed 51207 (zaal-2): the host killed, back, killed again before it heard the board; the
+    board rebooted between the two (a long boot, then a short one), and the third host says
+    what the boot of its checkpoint sent from seq N on is lost. The boot on at the last kill
+    (the short one) never got to seq N: the range is the long boot's."""
+    one, two, three = board(30, T0, 1), board(3, T0 + 40, 2), board(8, T0 + 45, 3)
+    one.ended, two.ended = T0 + 40, T0 + 42
+    said = [(T0 + 46, "the board restarted while the host was down: what it sent from seq 20 of its previous "
+             "boot on is lost")]
+    logged = (log_of(one, drop=set(range(20, 30))) + log_of(two, offset_us=40_000_000)
+              + log_of(three, offset_us=45_000_000))
+    fig = inv.SensorFigures()
+    broken = inv.check_sensor_events("t", logged, [one, two, three], CAROM, said, fig,
+                                     host_stops=[T0 + 35, T0 + 41])
+    assert broken == [] and fig.said_lost == 10 and fig.silently_lost == 0
+
+
 def test_a_board_rebooted_twice_within_one_cut_is_said_lost_from_the_boot_the_host_last_heard() -> None:
     """Seed 26662: the line was out 3.4 s and the board rebooted in it, then again within a
     second; the host, back, says what the boot it last heard sent from seq N on is lost. That
