@@ -166,6 +166,23 @@ def test_a_restart_while_the_host_was_down_covers_the_boot_it_had_and_those_sinc
     assert broken == [] and fig.said_lost == 15
 
 
+def test_events_of_one_key_at_one_stamp_pair_each_with_its_own_logged_line() -> None:
+    """Seed 7710 (hoek-2): one scan stamped eleven pocket events alike, some pockets twice;
+    all eleven logged. Each logged line is the next of the board's events it can be, so none
+    is taken for lost and logged again; one left out is lost, one logged twice is doubled."""
+    b = board(8)
+    t, wall = 5_000_000, T0 + 5.0
+    for seq in range(8, 14):  # three cushions, each twice, at one stamp
+        b.frames[seq] = FrameRec(seq, "count", CUSHIONS[seq % 3], 3, t, wall)
+        b.progress.append((wall, seq))
+    broken, fig = check([b], log_of(b))
+    assert broken == [] and fig.matched == 14 and fig.doubled == 0
+    broken, fig = check([b], log_of(b, drop={11}))
+    assert fig.silently_lost == 1 and fig.doubled == 0, broken
+    broken, fig = check([b], log_of(b, double={9}))
+    assert fig.silently_lost == 0 and fig.doubled == 1, broken
+
+
 def test_a_host_killed_twice_across_a_short_boot_is_said_lost_from_the_boot_of_its_checkpoint() -> None:
     """Seed 51207 (zaal-2): the host killed, back, killed again before it heard the board; the
     board rebooted between the two (a long boot, then a short one), and the third host says

@@ -330,12 +330,20 @@ def timed_pairs(want: list[Expected], logged: list[Logged]) -> tuple[list[tuple[
         if e.boot in off:
             index.setdefault((e.key, e.t_us + off[e.boot][0]), []).append((e.boot, i))
     whose: list[int] = []
+    taken: set[int] = set()
     for g in logged:
         key, t = logged_key(g.obj), _us(g)
         found = [c for d in range(-TIME_SLACK_US, TIME_SLACK_US + 1) for c in index.get((key, t + d), ())
                  if g.at >= want[c[1]].wall - CAUSE_SLACK_S]
-        found.sort(key=lambda c: -support[c[0]])
-        whose.append(found[0][1] if found else -1 - len(whose))  # -1, -2 ...: the board wrote no such event
+        found.sort(key=lambda c: (-support[c[0]], c[1]))
+        # the board's events of one key at one stamp (a scan that saw a pocket twice, seed 7710):
+        # each logged one is the next of them not taken yet; all taken, it is one logged again
+        free = [c for c in found if c[1] not in taken]
+        pick = free[0] if free and (not found or support[free[0][0]] == support[found[0][0]]) else \
+            (found[0] if found else None)
+        if pick is not None:
+            taken.add(pick[1])
+        whose.append(pick[1] if pick is not None else -1 - len(whose))  # -1, -2 ...: the board wrote none
     return matched_pairs(list(range(len(want))), whose), whose
 
 
