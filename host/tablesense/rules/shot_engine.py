@@ -59,7 +59,21 @@ import msgspec
 
 from ..errors import IllegalCall
 from ..events import Call, Contact, Cushion, Event, Goal, OffTable, Pin, Pocket, Rest, Setup, Strike
-from ..shots import R_EMPTY, R_INCIDENT, R_OPEN, R_PLAY, R_REST, R_SETTLE, Cutter
+from ..shots import (
+    _NO_PINS,
+    _OPEN,
+    _ROLLING as _ROLLING_KINDS,
+    _SETTLING,
+    _SETTLING_PHASE,
+    R_EMPTY,
+    R_INCIDENT,
+    R_OPEN,
+    R_PLAY,
+    R_REST,
+    R_SETTLE,
+    TABLE_TYPES,
+    Cutter,
+)
 from ..texts import phrase
 from ..vocabulary import Vocabulary, canonical_call, for_game
 from .players import player_names
@@ -250,6 +264,39 @@ def _shallow(state: MatchState, slack: int | None = None) -> MatchState:
         below = replace(s, before=below)
     assert below is not None
     return below
+
+
+def open_cut(cut: Cutter, first: Event) -> Cutter | None:
+    """The cutter after ``first``, a table event (``SHOT_KINDS``) between shots, where it opens a
+    shot (``cut.feed(first)`` gives ``R_OPEN``); None where it does not. ``Cutter.feed``'s cut,
+    its common cases (no shot open, no drop that may settle the last one) made without its call:
+    a whole shot (``ShotEngine.whole``) pays one small record for its opening, not a call."""
+    phase = cut.phase
+    kind = first.type
+    if phase == _OPEN or (phase == _SETTLING_PHASE and kind in _SETTLING):
+        role, opened = cut.feed(first)
+        return opened if role is R_OPEN else None
+    strikes = cut.strikes
+    if cut.strike_sensor or strikes:
+        if kind not in _ROLLING_KINDS:
+            return None
+    elif kind == "pin":
+        if first.state == "up":  # type: ignore[attr-defined]
+            return None
+    elif kind not in TABLE_TYPES:
+        return None
+    return Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot + 1, _OPEN, None, False, False, _NO_PINS,
+                  True if kind == "strike" else strikes)
+
+
+def rest_cut(cut: Cutter, rest: Rest) -> Cutter:
+    """The cutter after ``rest``, the rest of the open shot of ``cut`` (``cut.feed(rest)``:
+    ``R_REST``), made without the call."""
+    t = rest.t
+    if type(t) is not float:
+        return cut.feed(rest)[1]
+    return Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot, _SETTLING_PHASE, t, cut.settle_open,
+                  cut.incident_open, cut.settled_pins, cut.strikes)
 
 
 def frozen(shot: ShotRecord) -> ShotRecord:
@@ -508,8 +555,8 @@ class ShotEngine(Generic[S]):
             return None
         first = events[0]
         self.check(first)
-        role, cut = state.cut.feed(first)
-        if role is not R_OPEN or self.not_a_shot(state, first):
+        cut = open_cut(state.cut, first)  # type: ignore[assignment]
+        if cut is None or self.not_a_shot(state, first):
             return None
         opened = self._open(state, first, cut) if state.held else None  # the held events join it
         if len(events) > 1:
@@ -572,7 +619,7 @@ class ShotEngine(Generic[S]):
                before: S | None = None) -> S:
         """``whole`` once the events are checked and ``cut`` is the cutter after them (``before``:
         the state before the shot, when it opened with events held: ``_open``)."""
-        cut = cut.feed(rest)[1]  # the rest of an open shot: ``R_REST``
+        cut = rest_cut(cut, rest)
         if before is None:
             before = self.close(state) if state.shot is not None else state
         shot = ShotRecord(player=before.at_table, events=events, rest=rest)
