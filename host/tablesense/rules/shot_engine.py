@@ -62,7 +62,6 @@ from ..events import Call, Contact, Cushion, Event, Goal, OffTable, Pin, Pocket,
 from ..shots import (
     _NO_PINS,
     _OPEN,
-    _ROLLING as _ROLLING_KINDS,
     _SETTLING,
     _SETTLING_PHASE,
     R_EMPTY,
@@ -73,6 +72,9 @@ from ..shots import (
     R_SETTLE,
     TABLE_TYPES,
     Cutter,
+)
+from ..shots import (
+    _ROLLING as _ROLLING_KINDS,
 )
 from ..texts import phrase
 from ..vocabulary import Vocabulary, canonical_call, for_game

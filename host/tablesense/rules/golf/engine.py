@@ -426,7 +426,7 @@ def _admitted(before: GolfState, events: Sequence[Event], cut: Cutter) -> Cutter
             return None
         if kind is Goal or kind is OffTable:
             ball = event.ball  # type: ignore[attr-defined]
-            if ball is not None and before.balls_left[IDX[ball]] <= i:  # (``_check_in_play``'s own test, first)
+            if ball is not None and before.balls_left[IDX[ball]] <= i:  # ``_check_in_play``'s test first
                 if opened is None:
                     opened = ShotRecord(player=before.at_table, events=(events[0],))
                 what = f"goal {event.goal}" if kind is Goal else "off_table event"  # type: ignore[attr-defined]
