@@ -556,16 +556,16 @@ class ShotEngine(Generic[S]):
         if state.in_shot or state.ended is not None:
             return None
         first = events[0]
-        self.check(first)
+        self.check_all(events)  # the first and each one more of the shot (``apply``'s hot path)
         cut = open_cut(state.cut, first)  # type: ignore[assignment]
         if cut is None or self.not_a_shot(state, first):
             return None
         opened = self._open(state, first, cut) if state.held else None  # the held events join it
-        if len(events) > 1:
-            for event in islice(events, 1, None):  # each one more of the shot (``apply``'s hot path)
-                self.check(event)
-                if type(event) is Strike and not cut.strikes:  # the first strike: the table has a sensor
+        if len(events) > 1 and not cut.strikes:
+            for event in islice(events, 1, None):
+                if type(event) is Strike:  # the first strike: the table has a sensor
                     cut = replace(cut, strikes=True)
+                    break
         self.check(rest)
         if opened is None:
             return self._whole(state, tuple(events), rest, cut)
@@ -629,7 +629,20 @@ class ShotEngine(Generic[S]):
             strikes = cut.strikes or cut.strike_sensor
             if self.pins or (strikes and self.drops):
                 before, shot = self._before_shot(before, shot, strikes)
-        return self._resolved(before, shot, state, cut=cut, in_shot=False, checkpoint=state)
+        return self.staged(before, shot, cut, state)
+
+    def check_all(self, events: Sequence[Event]) -> None:
+        """``check`` of each of ``events`` (a whole shot's: ``whole``); an engine may check them in
+        one loop."""
+        check = self.check
+        for event in events:
+            check(event)
+
+    def staged(self, before: S, shot: ShotRecord, cut: Cutter, checkpoint: S) -> S:
+        """The state after ``shot``, whole and at rest, played from ``before``, with the shot stage's
+        fields (``before``, ``shot``, ``cut``, not in a shot, ``checkpoint``) put in (``whole``); an
+        engine may put them in the same copy as its own."""
+        return self._resolved(before, shot, checkpoint, cut=cut, in_shot=False, checkpoint=checkpoint)
 
     @staticmethod
     def room(state: MatchState, played: bool = False) -> int:

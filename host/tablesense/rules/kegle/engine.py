@@ -34,19 +34,21 @@ table (or before the first shot), his faulty turn (seed 7.7: touching a ball is 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
 
 from ...errors import BadEvent, IllegalCall
 from ...events import Call, Contact, Cushion, Event, OffTable, Pin, Pocket, Rest, Setup, Strike
+from ...shots import Cutter
 from ...texts import phrase, render
 from ..base import Question, _as_option, other, register
 from ..first_states import FirstStates
 from ..shot_engine import AMEND, ShotEngine, ShotRecord
 from .fouls import fault
 from .names import POCKET_OPTIONS, pocket_ball
+from .plain import plain_shot
 from .shot import read_shot, toppler
 from .state import DEFAULT_DISTANCE, Incidents, KegleState, Score, pinset
 from .verdict import IDX, asked, live, settle
@@ -128,6 +130,32 @@ class KegleEngine(ShotEngine[KegleState]):
                                   "(balls: red, white)")
             return
         raise IllegalCall(f"a keglebillard table has no {event.type!r} sensor")
+
+    def check_all(self, events: Sequence[Event]) -> None:
+        """``check`` of each of a whole shot's events, its common cases in one loop: a ball sensor
+        naming red, white or no ball, a pin naming nothing, a contact of the two balls."""
+        for event in events:
+            kind = type(event)
+            if kind in _BALL_SENSORS:
+                ball = event.ball  # type: ignore[attr-defined]
+                if ball is None or ball == "red" or ball == "white":
+                    continue
+            elif kind is Pin:
+                if not event.extra:  # type: ignore[attr-defined]
+                    continue
+            elif kind is Contact and _BALL_NAMES.issuperset(event.balls):  # type: ignore[attr-defined]
+                continue
+            self.check(event)
+
+    def staged(self, before: KegleState, shot: ShotRecord, cut: Cutter,
+               checkpoint: KegleState) -> KegleState:
+        """``ShotEngine.staged``: a plain shot (``plain.plain_shot``) with the shot stage's fields put
+        in the same copy of the state; any other the base's way (``resolve``, then the fields)."""
+        if not shot.calls and not (before.cut.incident_open and _by_hand(before, shot)):  # (``resolve``)
+            new = plain_shot(before, shot, (before, shot, cut, checkpoint))
+            if new is not None:
+                return new
+        return ShotEngine.staged(self, before, shot, cut, checkpoint)
 
     def asks_live(self, event: Event) -> bool:
         """A shot's live view asks "which ball fell in pocket N?" at a pocket naming no ball
