@@ -560,7 +560,7 @@ class ShotEngine(Generic[S]):
         cut = open_cut(state.cut, first)  # type: ignore[assignment]
         if cut is None or self.not_a_shot(state, first):
             return None
-        opened = self._open(state, first, cut) if state.held else None  # the held events join it
+        opened = self._opening(state, first) if state.held else None  # the held events join it
         if len(events) > 1 and not cut.strikes:
             for event in islice(events, 1, None):
                 if type(event) is Strike:  # the first strike: the table has a sensor
@@ -569,8 +569,8 @@ class ShotEngine(Generic[S]):
         self.check(rest)
         if opened is None:
             return self._whole(state, tuple(events), rest, cut)
-        assert opened.before is not None and opened.shot is not None
-        return self._whole(state, (*opened.shot.events, *islice(events, 1, None)), rest, cut, opened.before)
+        before, held = opened
+        return self._whole(state, (first, *held, *islice(events, 1, None)), rest, cut, before)
 
     def whole_played(self, state: S, events: Sequence[Event], rest: Rest) -> S | None:
         """``whole`` for a match played (``play``: every undo kept): the state ``play`` of each event
@@ -795,7 +795,13 @@ class ShotEngine(Generic[S]):
     def _open(self, state: S, event: Event, cut: Cutter) -> S:
         """A new shot opens with ``event``. The events held before it (``held``) go into it for
         now: at its rest, those that came before it are taken out again (``_before_shot``)."""
-        checkpoint = state
+        before, held = self._opening(state, event)
+        shot = ShotRecord(player=before.at_table, events=(event, *held))
+        return replace(before, shot=shot, before=before, cut=cut, in_shot=True, checkpoint=state)
+
+    def _opening(self, state: S, event: Event) -> tuple[S, tuple[Event, ...]]:
+        """``_open``'s state before the shot (the held events that came before a strike released,
+        the last shot closed) and the held events the shot takes after ``event``."""
         held = state.held
         if held:
             if type(event) is Strike:  # the shot's start is known: what came before it is no part of it
@@ -809,9 +815,7 @@ class ShotEngine(Generic[S]):
                     state, held = self.release(state), ()
             else:
                 state = replace(state, held=())
-        before = self.close(state) if state.shot is not None else state
-        shot = ShotRecord(player=before.at_table, events=(event, *held))
-        return replace(before, shot=shot, before=before, cut=cut, in_shot=True, checkpoint=checkpoint)
+        return (self.close(state) if state.shot is not None else state), held
 
     def _before_shot(self, before: S, shot: ShotRecord, strikes: bool) -> tuple[S, ShotRecord]:
         """``t`` orders a shot's events, whatever their order in the log: what could not open it

@@ -201,6 +201,17 @@ class KegleEngine(ShotEngine[KegleState]):
                 break
         return replace(state, setup_rests=True) if shot.rest is not None and not state.setup_rests else state
 
+    def release(self, state: KegleState) -> KegleState:
+        """``ShotEngine.release``: pins set up (the common held events) put up in one copy of the
+        state, as ``incident`` puts up each."""
+        score, after = state.score, state.after
+        for event in state.held:
+            if type(event) is not Pin or event.state != "up":
+                return ShotEngine.release(self, state)
+            score = _pin_up(score, event.pin)
+            after = Incidents(event, after)
+        return replace(state, score=score, after=after, held=())
+
     def incident(self, state: KegleState, event: Event) -> KegleState:
         after = Incidents(event, state.after)
         if type(event) is Pin and event.state == "up":  # the common one: one copy of the state
