@@ -301,6 +301,29 @@ def rest_cut(cut: Cutter, rest: Rest) -> Cutter:
                   cut.incident_open, cut.settled_pins, cut.strikes)
 
 
+def shot_cut(cut: Cutter, first: Event, rest: Rest) -> Cutter | None:
+    """The cutter after a whole shot whose first event is ``first`` and whose rest is ``rest``
+    (``open_cut``, then ``rest_cut``: None where ``first`` opens no shot), made as one record; a
+    strike among its other events is the caller's to add (``strikes``: a flag the rest keeps)."""
+    t = rest.t
+    phase = cut.phase
+    kind = first.type
+    if type(t) is not float or phase == _OPEN or (phase == _SETTLING_PHASE and kind in _SETTLING):
+        opened = open_cut(cut, first)
+        return None if opened is None else rest_cut(opened, rest)
+    strikes = cut.strikes
+    if cut.strike_sensor or strikes:
+        if kind not in _ROLLING_KINDS:
+            return None
+    elif kind == "pin":
+        if first.state == "up":  # type: ignore[attr-defined]
+            return None
+    elif kind not in TABLE_TYPES:
+        return None
+    return Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t, False, False,
+                  _NO_PINS, True if kind == "strike" else strikes)
+
+
 def frozen(shot: ShotRecord) -> ShotRecord:
     """``shot`` with its events as a tuple (a shot in progress grows them as a ``Run``)."""
     if type(shot.events) is Run:
@@ -557,7 +580,7 @@ class ShotEngine(Generic[S]):
             return None
         first = events[0]
         self.check_all(events)  # the first and each one more of the shot (``apply``'s hot path)
-        cut = open_cut(state.cut, first)  # type: ignore[assignment]
+        cut = shot_cut(state.cut, first, rest)  # type: ignore[assignment]  (the cutter after the rest)
         if cut is None or self.not_a_shot(state, first):
             return None
         opened = self._opening(state, first) if state.held else None  # the held events join it
@@ -619,9 +642,8 @@ class ShotEngine(Generic[S]):
 
     def _whole(self, state: S, events: tuple[Event, ...], rest: Rest, cut: Cutter,
                before: S | None = None) -> S:
-        """``whole`` once the events are checked and ``cut`` is the cutter after them (``before``:
-        the state before the shot, when it opened with events held: ``_open``)."""
-        cut = rest_cut(cut, rest)
+        """``whole`` once the events are checked and ``cut`` is the cutter after the shot's rest
+        (``before``: the state before the shot, when it opened with events held: ``_open``)."""
         if before is None:
             before = self.close(state) if state.shot is not None else state
         shot = ShotRecord(player=before.at_table, events=events, rest=rest)

@@ -48,7 +48,7 @@ from ...texts import phrase
 from ...vocabulary import for_game
 from ..base import Question, other, register
 from ..first_states import FirstStates
-from ..shot_engine import AMEND, ShotEngine, ShotRecord, open_cut, rest_cut
+from ..shot_engine import AMEND, ShotEngine, ShotRecord, shot_cut
 from . import checks
 from .evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
 from .fouls import BY_ID, DUO_ONLY, known_fouls
@@ -122,7 +122,7 @@ class GolfEngine(ShotEngine[GolfState]):
                 return None
         elif kind is not Cushion and not _named(first):
             return None
-        cut = open_cut(state.cut, first)  # type: ignore[assignment]
+        cut = shot_cut(state.cut, first, rest)  # type: ignore[assignment]  (the cutter after the rest)
         if cut is None:
             return None
         before = state
@@ -133,7 +133,6 @@ class GolfEngine(ShotEngine[GolfState]):
             cut = _admitted(before, events, cut)  # type: ignore[assignment]
             if cut is None:
                 return None
-        cut = rest_cut(cut, rest)
         shot = ShotRecord(before.at_table, tuple(events) if several else (first,), rest)
         if several and (cut.strikes or cut.strike_sensor):  # (one event: nothing came before it)
             before, shot = self._before_shot(before, shot, True)
