@@ -308,7 +308,12 @@ def shot_cut(cut: Cutter, first: Event, rest: Rest) -> Cutter | None:
     t = rest.t
     phase = cut.phase
     kind = first.type
-    if type(t) is not float or phase == _OPEN or (phase == _SETTLING_PHASE and kind in _SETTLING):
+    if phase == _SETTLING_PHASE and kind in _SETTLING:  # a drop settles the last shot within its window
+        window, last, at = cut.window, cut.last_t, first.t
+        if kind == "pin" or window is None or type(at) is not float \
+                or (last is not None and at - last < window):
+            phase = _OPEN  # ``Cutter.feed``'s way
+    if type(t) is not float or phase == _OPEN:
         opened = open_cut(cut, first)
         return None if opened is None else rest_cut(opened, rest)
     strikes = cut.strikes
