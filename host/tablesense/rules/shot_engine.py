@@ -27,7 +27,10 @@ An engine implements:
   ``AMEND`` when the call is about the last shot (the base adds it to the shot and
   resolves the shot again), else the new state;
 - ``on_answer(state, question, answer, call)`` (default: the question cannot be answered
-  here), ``close(state)`` (default: nothing), ``game_json``, ``summary``.
+  here), ``close(state)`` (default: nothing), ``game_json``, ``summary``;
+- where it pays, for a whole shot taken at once (``whole``): ``check_all(events)`` (its events'
+  ``check`` in one call) and ``staged(before, shot, cut, checkpoint)`` (its state with the shot
+  stage's fields put in the same copy); the defaults call ``check`` and ``resolve``.
 
 What the base does besides: undo (``checkpoint``: the state before each shot and each
 call; undo pops it), questions (``_answer``), the match's end (``end``; ``ended`` is the
