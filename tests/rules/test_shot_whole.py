@@ -175,3 +175,32 @@ def test_the_shot_cut_of_parsed_events_is_the_cut_of_the_logs_objects(
         role, by_object = by_object.feed(line)
         same_role, by_event = by_event.feed(parse_event(line))
         assert (same_role, by_event) == (role, by_object), line
+
+
+_SHOT_EVENTS = _CUT_EVENTS.filter(lambda obj: obj["type"] not in ("rest", "call"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([0.0, 0.2, 0.7, 1.5, 4.0]), _CUT_EVENTS), max_size=30),
+       _SHOT_EVENTS, st.sampled_from([0.0, 0.3, 2.0]), st.sampled_from([0.0, 1.0]),
+       st.sampled_from(["golf", "kegle", "carom"]), st.booleans(), st.sampled_from([None, 0.5]))
+def test_a_whole_shots_cut_is_its_opening_and_its_rest_fed_in_turn(
+        steps: list[tuple[float, dict[str, Any]]], first: dict[str, Any], gap: float, length: float,
+        game: str, strike: bool, window: float | None) -> None:
+    # ``shot_engine.shot_cut`` makes the cutter after a whole shot as one record: from any cutter
+    # (a match's events fed in turn), the one ``Cutter.feed`` of its first event and then its rest
+    # gives, or None where the first event opens no shot
+    from tablesense.rules.shot_engine import shot_cut
+    from tablesense.shots import R_OPEN, Cutter
+
+    cut = Cutter(strike_sensor=strike, window=window, game=game)
+    t = 0.0
+    for dt, obj in steps:
+        t += dt
+        cut = cut.feed(parse_event({"t": round(t, 6), **obj}))[1]
+    opening = parse_event({"t": round(t + gap, 6), **first})
+    rest = parse_event({"t": round(t + gap + length, 6), "type": "rest"})
+    assert isinstance(rest, Rest)
+    role, opened = cut.feed(opening)
+    want = opened.feed(rest)[1] if role is R_OPEN else None
+    assert shot_cut(cut, opening, rest) == want

@@ -23,7 +23,7 @@ import msgspec
 from ..texts import render, yes_no
 
 
-class Ruling(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class Ruling(msgspec.Struct, frozen=True, gc=False):
     """One decision of the engine, as data: when, which rule, for or against whom, and the
     rule's parameters (``data``). Its sentence is rendered from those (``tablesense.texts``)
     in the language asked."""

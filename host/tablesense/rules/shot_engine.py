@@ -27,7 +27,10 @@ An engine implements:
   ``AMEND`` when the call is about the last shot (the base adds it to the shot and
   resolves the shot again), else the new state;
 - ``on_answer(state, question, answer, call)`` (default: the question cannot be answered
-  here), ``close(state)`` (default: nothing), ``game_json``, ``summary``.
+  here), ``close(state)`` (default: nothing), ``game_json``, ``summary``;
+- where it pays, for a whole shot taken at once (``whole``): ``check_all(events)`` (its events'
+  ``check`` in one call) and ``staged(before, shot, cut, checkpoint)`` (its state with the shot
+  stage's fields put in the same copy); the defaults call ``check`` and ``resolve``.
 
 What the base does besides: undo (``checkpoint``: the state before each shot and each
 call; undo pops it), questions (``_answer``), the match's end (``end``; ``ended`` is the
@@ -59,7 +62,23 @@ import msgspec
 
 from ..errors import IllegalCall
 from ..events import Call, Contact, Cushion, Event, Goal, OffTable, Pin, Pocket, Rest, Setup, Strike
-from ..shots import R_EMPTY, R_INCIDENT, R_OPEN, R_PLAY, R_REST, R_SETTLE, Cutter
+from ..shots import (
+    _NO_PINS,
+    _OPEN,
+    _SETTLING,
+    _SETTLING_PHASE,
+    R_EMPTY,
+    R_INCIDENT,
+    R_OPEN,
+    R_PLAY,
+    R_REST,
+    R_SETTLE,
+    TABLE_TYPES,
+    Cutter,
+)
+from ..shots import (
+    _ROLLING as _ROLLING_KINDS,
+)
 from ..texts import phrase
 from ..vocabulary import Vocabulary, canonical_call, for_game
 from .players import player_names
@@ -250,6 +269,67 @@ def _shallow(state: MatchState, slack: int | None = None) -> MatchState:
         below = replace(s, before=below)
     assert below is not None
     return below
+
+
+def open_cut(cut: Cutter, first: Event) -> Cutter | None:
+    """The cutter after ``first``, a table event (``SHOT_KINDS``) between shots, where it opens a
+    shot (``cut.feed(first)`` gives ``R_OPEN``); None where it does not. ``Cutter.feed``'s cut,
+    its common cases (no shot open, no drop that may settle the last one) made without its call:
+    a whole shot (``ShotEngine.whole``) pays one small record for its opening, not a call."""
+    phase = cut.phase
+    kind = first.type
+    if phase == _OPEN or (phase == _SETTLING_PHASE and kind in _SETTLING):
+        role, opened = cut.feed(first)
+        return opened if role is R_OPEN else None
+    strikes = cut.strikes
+    if cut.strike_sensor or strikes:
+        if kind not in _ROLLING_KINDS:
+            return None
+    elif kind == "pin":
+        if first.state == "up":  # type: ignore[attr-defined]
+            return None
+    elif kind not in TABLE_TYPES:
+        return None
+    return Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot + 1, _OPEN, None, False, False, _NO_PINS,
+                  True if kind == "strike" else strikes)
+
+
+def rest_cut(cut: Cutter, rest: Rest) -> Cutter:
+    """The cutter after ``rest``, the rest of the open shot of ``cut`` (``cut.feed(rest)``:
+    ``R_REST``), made without the call."""
+    t = rest.t
+    if type(t) is not float:
+        return cut.feed(rest)[1]
+    return Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot, _SETTLING_PHASE, t, cut.settle_open,
+                  cut.incident_open, cut.settled_pins, cut.strikes)
+
+
+def shot_cut(cut: Cutter, first: Event, rest: Rest) -> Cutter | None:
+    """The cutter after a whole shot whose first event is ``first`` and whose rest is ``rest``
+    (``open_cut``, then ``rest_cut``: None where ``first`` opens no shot), made as one record; a
+    strike among its other events is the caller's to add (``strikes``: a flag the rest keeps)."""
+    t = rest.t
+    phase = cut.phase
+    kind = first.type
+    if phase == _SETTLING_PHASE and kind in _SETTLING:  # a drop settles the last shot within its window
+        window, last, at = cut.window, cut.last_t, first.t
+        if kind == "pin" or window is None or type(at) is not float \
+                or (last is not None and at - last < window):
+            phase = _OPEN  # ``Cutter.feed``'s way
+    if type(t) is not float or phase == _OPEN:
+        opened = open_cut(cut, first)
+        return None if opened is None else rest_cut(opened, rest)
+    strikes = cut.strikes
+    if cut.strike_sensor or strikes:
+        if kind not in _ROLLING_KINDS:
+            return None
+    elif kind == "pin":
+        if first.state == "up":  # type: ignore[attr-defined]
+            return None
+    elif kind not in TABLE_TYPES:
+        return None
+    return Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t, False, False,
+                  _NO_PINS, True if kind == "strike" else strikes)
 
 
 def frozen(shot: ShotRecord) -> ShotRecord:
@@ -507,21 +587,21 @@ class ShotEngine(Generic[S]):
         if state.in_shot or state.ended is not None:
             return None
         first = events[0]
-        self.check(first)
-        role, cut = state.cut.feed(first)
-        if role is not R_OPEN or self.not_a_shot(state, first):
+        self.check_all(events)  # the first and each one more of the shot (``apply``'s hot path)
+        cut = shot_cut(state.cut, first, rest)  # type: ignore[assignment]  (the cutter after the rest)
+        if cut is None or self.not_a_shot(state, first):
             return None
-        opened = self._open(state, first, cut) if state.held else None  # the held events join it
-        if len(events) > 1:
-            for event in islice(events, 1, None):  # each one more of the shot (``apply``'s hot path)
-                self.check(event)
-                if type(event) is Strike and not cut.strikes:  # the first strike: the table has a sensor
+        opened = self._opening(state, first) if state.held else None  # the held events join it
+        if len(events) > 1 and not cut.strikes:
+            for event in islice(events, 1, None):
+                if type(event) is Strike:  # the first strike: the table has a sensor
                     cut = replace(cut, strikes=True)
+                    break
         self.check(rest)
         if opened is None:
             return self._whole(state, tuple(events), rest, cut)
-        assert opened.before is not None and opened.shot is not None
-        return self._whole(state, (*opened.shot.events, *islice(events, 1, None)), rest, cut, opened.before)
+        before, held = opened
+        return self._whole(state, (first, *held, *islice(events, 1, None)), rest, cut, before)
 
     def whole_played(self, state: S, events: Sequence[Event], rest: Rest) -> S | None:
         """``whole`` for a match played (``play``: every undo kept): the state ``play`` of each event
@@ -570,9 +650,8 @@ class ShotEngine(Generic[S]):
 
     def _whole(self, state: S, events: tuple[Event, ...], rest: Rest, cut: Cutter,
                before: S | None = None) -> S:
-        """``whole`` once the events are checked and ``cut`` is the cutter after them (``before``:
-        the state before the shot, when it opened with events held: ``_open``)."""
-        cut = cut.feed(rest)[1]  # the rest of an open shot: ``R_REST``
+        """``whole`` once the events are checked and ``cut`` is the cutter after the shot's rest
+        (``before``: the state before the shot, when it opened with events held: ``_open``)."""
         if before is None:
             before = self.close(state) if state.shot is not None else state
         shot = ShotRecord(player=before.at_table, events=events, rest=rest)
@@ -580,7 +659,20 @@ class ShotEngine(Generic[S]):
             strikes = cut.strikes or cut.strike_sensor
             if self.pins or (strikes and self.drops):
                 before, shot = self._before_shot(before, shot, strikes)
-        return self._resolved(before, shot, state, cut=cut, in_shot=False, checkpoint=state)
+        return self.staged(before, shot, cut, state)
+
+    def check_all(self, events: Sequence[Event]) -> None:
+        """``check`` of each of ``events`` (a whole shot's: ``whole``); an engine may check them in
+        one loop."""
+        check = self.check
+        for event in events:
+            check(event)
+
+    def staged(self, before: S, shot: ShotRecord, cut: Cutter, checkpoint: S) -> S:
+        """The state after ``shot``, whole and at rest, played from ``before``, with the shot stage's
+        fields (``before``, ``shot``, ``cut``, not in a shot, ``checkpoint``) put in (``whole``); an
+        engine may put them in the same copy as its own."""
+        return self._resolved(before, shot, checkpoint, cut=cut, in_shot=False, checkpoint=checkpoint)
 
     @staticmethod
     def room(state: MatchState, played: bool = False) -> int:
@@ -733,7 +825,13 @@ class ShotEngine(Generic[S]):
     def _open(self, state: S, event: Event, cut: Cutter) -> S:
         """A new shot opens with ``event``. The events held before it (``held``) go into it for
         now: at its rest, those that came before it are taken out again (``_before_shot``)."""
-        checkpoint = state
+        before, held = self._opening(state, event)
+        shot = ShotRecord(player=before.at_table, events=(event, *held))
+        return replace(before, shot=shot, before=before, cut=cut, in_shot=True, checkpoint=state)
+
+    def _opening(self, state: S, event: Event) -> tuple[S, tuple[Event, ...]]:
+        """``_open``'s state before the shot (the held events that came before a strike released,
+        the last shot closed) and the held events the shot takes after ``event``."""
         held = state.held
         if held:
             if type(event) is Strike:  # the shot's start is known: what came before it is no part of it
@@ -747,9 +845,7 @@ class ShotEngine(Generic[S]):
                     state, held = self.release(state), ()
             else:
                 state = replace(state, held=())
-        before = self.close(state) if state.shot is not None else state
-        shot = ShotRecord(player=before.at_table, events=(event, *held))
-        return replace(before, shot=shot, before=before, cut=cut, in_shot=True, checkpoint=checkpoint)
+        return (self.close(state) if state.shot is not None else state), held
 
     def _before_shot(self, before: S, shot: ShotRecord, strikes: bool) -> tuple[S, ShotRecord]:
         """``t`` orders a shot's events, whatever their order in the log: what could not open it

@@ -1,5 +1,5 @@
 """A plain golf shot (cushions, the shooter's valid goals or none; no call, no late drop, no
-positions) ruled in one pass (``resolve._plain``) gets the state the general resolution gives,
+positions) ruled in one pass (``resolve.plain``) gets the state the general resolution gives,
 over made-up states and shots (hypothesis): the turn passing (a duo's member too), goals
 keeping it, zone play starting, the last ball winning the frame, the second frame or the match,
 the shot stage's fields put in the same copy, questions and balls waiting from the shot before."""
@@ -13,7 +13,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from tablesense.events import Call, Cushion, Goal, Rest
-from tablesense.rules.golf.resolve import _plain, staged
+from tablesense.rules.golf.resolve import plain, staged
 from tablesense.rules.golf.state import GolfState
 from tablesense.rules.records import Question, Ruling
 from tablesense.rules.shot_engine import ShotRecord
@@ -74,7 +74,7 @@ def test_golf_plain_shot_is_ruled_as_the_general_way_rules_it(
     shot = ShotRecord(player=shooter, events=shot_events, rest=rest)
     stage = (before, shot, before.cut, False, before) if shares_stage else (None, None, None, True, None)
     pre = msgspec.structs.replace(before, questions=(), spot_wait=())  # the shot's start (``start_of``)
-    quick = _plain(pre, shot, *stage)
+    quick = plain(pre, shot, *stage)
     if quick is None:  # not a plain shot: the general way alone rules it
         return
     # the general way, made to take the shot: an answer to no question changes nothing else

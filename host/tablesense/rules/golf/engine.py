@@ -43,18 +43,18 @@ import msgspec
 
 from ...errors import IllegalCall
 from ...events import Call, Contact, Cushion, Event, Goal, OffTable, Pin, Pocket, Rest, Setup, Strike
-from ...shots import R_OPEN, Cutter
+from ...shots import Cutter
 from ...texts import phrase
 from ...vocabulary import for_game
 from ..base import Question, other, register
 from ..first_states import FirstStates
-from ..shot_engine import AMEND, ShotEngine, ShotRecord
+from ..shot_engine import AMEND, ShotEngine, ShotRecord, shot_cut
 from . import checks
 from .evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
 from .fouls import BY_ID, DUO_ONLY, known_fouls
 from .geometry import ATTACKS
 from .positions import spot_refused
-from .resolve import NO_SHOT, TIME_GRACE, TURN_LIMIT, live, resolve, staged, start_of
+from .resolve import NO_SHOT, TIME_GRACE, TURN_LIMIT, live, plain, resolve, staged, start_of
 from .state import IDX, SIDES, GolfState, norm_positions, pair_set
 
 replace = msgspec.structs.replace
@@ -122,8 +122,8 @@ class GolfEngine(ShotEngine[GolfState]):
                 return None
         elif kind is not Cushion and not _named(first):
             return None
-        role, cut = state.cut.feed(first)
-        if role is not R_OPEN:
+        cut = shot_cut(state.cut, first, rest)  # type: ignore[assignment]  (the cutter after the rest)
+        if cut is None:
             return None
         before = state
         if state.shot is not None and (state.questions or state.spot_wait):  # ``close``, inline
@@ -133,12 +133,13 @@ class GolfEngine(ShotEngine[GolfState]):
             cut = _admitted(before, events, cut)  # type: ignore[assignment]
             if cut is None:
                 return None
-        cut = cut.feed(rest)[1]  # the rest of an open shot: ``R_REST``
         shot = ShotRecord(before.at_table, tuple(events) if several else (first,), rest)
         if several and (cut.strikes or cut.strike_sensor):  # (one event: nothing came before it)
             before, shot = self._before_shot(before, shot, True)
-        # the shot resolved with the shot stage's fields put in the same copy
-        return staged(before, shot, before, shot, cut, False, state)
+        # the shot resolved with the shot stage's fields put in the same copy: the plain shot in
+        # one pass (``resolve.plain``; ``before`` has no question open: closed above), else ``staged``
+        return plain(before, shot, before, shot, cut, False, state) \
+            or staged(before, shot, before, shot, cut, False, state)
 
     # --- the shot stage -----------------------------------------------------------
     #: the state after a shot (``resolve.resolve``), called without a method's frame
@@ -416,7 +417,7 @@ def _admitted(before: GolfState, events: Sequence[Event], cut: Cutter) -> Cutter
     """``admit`` of each event of a shot after its first (``GolfEngine.whole``; ``before``: the
     state before the shot): the cutter after them, None where one is refused as none; a goal
     or a ball off the table of a player with none left in play raises, as ``apply`` does."""
-    opened = ShotRecord(player=before.at_table, events=(events[0],))
+    opened: ShotRecord | None = None
     for i in range(1, len(events)):
         event = events[i]
         kind = type(event)
@@ -424,7 +425,9 @@ def _admitted(before: GolfState, events: Sequence[Event], cut: Cutter) -> Cutter
             return None
         if kind is Goal or kind is OffTable:
             ball = event.ball  # type: ignore[attr-defined]
-            if ball is not None:
+            if ball is not None and before.balls_left[IDX[ball]] <= i:  # ``_check_in_play``'s test first
+                if opened is None:
+                    opened = ShotRecord(player=before.at_table, events=(events[0],))
                 what = f"goal {event.goal}" if kind is Goal else "off_table event"  # type: ignore[attr-defined]
                 _check_in_play(before, opened, ball, what, events[1:i])
         elif kind is Strike and not cut.strikes:  # the first strike: the table has a sensor

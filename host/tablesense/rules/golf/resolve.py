@@ -141,7 +141,7 @@ def staged(before: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: S
     pre = before
     if (pre.questions or pre.spot_wait) and (shot.events or shot.rest is not None):  # ``start_of``, inline
         pre = replace(pre, questions=(), spot_wait=())
-    quick = _plain(pre, shot, stage_before, stage_shot, cut, in_shot, checkpoint)
+    quick = plain(pre, shot, stage_before, stage_shot, cut, in_shot, checkpoint)
     if quick is not None:
         return quick
     ev = Evidence(shot)
@@ -442,7 +442,7 @@ def _dropped_after_rest(before: GolfState, shot: ShotRecord) -> GolfState | None
     return resolve(prior, replace(last, late=(*last.late, *drops), calls=(*last.calls, *shot.calls)))
 
 
-def _plain(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: ShotRecord | None, cut: Cutter,
+def plain(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: ShotRecord | None, cut: Cutter,
            in_shot: bool, checkpoint: Any) -> GolfState | None:
     """The common shot, resolved without the general machinery: no call, no late settle,
     no positions, only cushions and valid goals (the player stays; zone play may start, or
@@ -454,12 +454,13 @@ def _plain(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: Shot
     if rest is None or rest.positions or shot.late or shot.calls:
         return None
     s = shot.player or "p1"
+    aim = ATTACKS[s]
     goals: list[tuple[float, str]] | None = None
     for e in shot.events:
         kind = type(e)
         if kind is Cushion:
             continue
-        if kind is Goal and e.ball is not None and rule.valid_goal(e.ball, e.goal, s):
+        if kind is Goal and e.ball == s and e.goal == aim:  # ``rule.valid_goal``, inline
             if goals is None:
                 goals = [(e.t, e.goal)]
             else:
@@ -473,7 +474,7 @@ def _plain(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: Shot
         if pre.duo:
             members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
         log = pre.rulings  # ``_logged``, inline
-        turn = (Ruling(t=t_end, rule="golf.turn", player=s),)
+        turn = (Ruling(t_end, "golf.turn", s),)
         log = RulingLog(turn, log) if type(log) is RulingLog else log + turn
         return replace(pre, rulings=log, frame_units=pre.frame_units + 1, placements=(), at_table=o,
                        members=members, clock=(o, t_end), positions=None, turn_positions=None,
@@ -489,16 +490,16 @@ def _plain(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: Shot
         return None  # more goals than balls, or the opponent out already: the general path
     if len(goals) == 1:
         t, g = goals[0]
-        new: tuple[Ruling, ...] = (Ruling(t=t, rule="golf.goal", player=s, data=(("goal", g),)),)
+        new: tuple[Ruling, ...] = (Ruling(t, "golf.goal", s, (("goal", g),)),)
     else:
         goals.sort(key=_FIRST)
-        new = tuple([Ruling(t=t, rule="golf.goal", player=s, data=(("goal", g),)) for t, g in goals])
+        new = tuple([Ruling(t, "golf.goal", s, (("goal", g),)) for t, g in goals])
     if left == 0:  # the shooter's last ball: the frame is theirs
         return _end_frame(pre, new, pre.asked, s, s, bl, t_end, (),
                           (stage_before, stage_shot, cut, in_shot, checkpoint))
     log = pre.rulings  # ``_logged``, inline
     if not pre.zone_play and rule.zone_play(bl):
-        new = (*new, Ruling(t=t_end, rule="golf.zone.play", player=None))
+        new = (*new, Ruling(t_end, "golf.zone.play"))
         return replace(pre, rulings=RulingLog(new, log) if type(log) is RulingLog else log + new,
                        frame_units=pre.frame_units + 1, placements=(), balls_left=bl, at_table=s,
                        zone_play=True, clock=(s, t_end), positions=None, before=stage_before,

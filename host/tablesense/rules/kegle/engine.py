@@ -34,19 +34,21 @@ table (or before the first shot), his faulty turn (seed 7.7: touching a ball is 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
 
 from ...errors import BadEvent, IllegalCall
 from ...events import Call, Contact, Cushion, Event, OffTable, Pin, Pocket, Rest, Setup, Strike
+from ...shots import Cutter
 from ...texts import phrase, render
 from ..base import Question, _as_option, other, register
 from ..first_states import FirstStates
 from ..shot_engine import AMEND, ShotEngine, ShotRecord
 from .fouls import fault
 from .names import POCKET_OPTIONS, pocket_ball
+from .plain import plain_shot
 from .shot import read_shot, toppler
 from .state import DEFAULT_DISTANCE, Incidents, KegleState, Score, pinset
 from .verdict import IDX, asked, live, settle
@@ -129,6 +131,32 @@ class KegleEngine(ShotEngine[KegleState]):
             return
         raise IllegalCall(f"a keglebillard table has no {event.type!r} sensor")
 
+    def check_all(self, events: Sequence[Event]) -> None:
+        """``check`` of each of a whole shot's events, its common cases in one loop: a ball sensor
+        naming red, white or no ball, a pin naming nothing, a contact of the two balls."""
+        for event in events:
+            kind = type(event)
+            if kind in _BALL_SENSORS:
+                ball = event.ball  # type: ignore[attr-defined]
+                if ball is None or ball == "red" or ball == "white":
+                    continue
+            elif kind is Pin:
+                if not event.extra:  # type: ignore[attr-defined]
+                    continue
+            elif kind is Contact and _BALL_NAMES.issuperset(event.balls):  # type: ignore[attr-defined]
+                continue
+            self.check(event)
+
+    def staged(self, before: KegleState, shot: ShotRecord, cut: Cutter,
+               checkpoint: KegleState) -> KegleState:
+        """``ShotEngine.staged``: a plain shot (``plain.plain_shot``) with the shot stage's fields put
+        in the same copy of the state; any other the base's way (``resolve``, then the fields)."""
+        if not shot.calls and not (before.cut.incident_open and _by_hand(before, shot)):  # (``resolve``)
+            new = plain_shot(before, shot, (before, shot, cut, checkpoint))
+            if new is not None:
+                return new
+        return ShotEngine.staged(self, before, shot, cut, checkpoint)
+
     def asks_live(self, event: Event) -> bool:
         """A shot's live view asks "which ball fell in pocket N?" at a pocket naming no ball
         (``verdict.live``), about nothing else."""
@@ -172,6 +200,17 @@ class KegleEngine(ShotEngine[KegleState]):
                 state = self.rule(state, call.t, "kegle.shot", None, what="hands")
                 break
         return replace(state, setup_rests=True) if shot.rest is not None and not state.setup_rests else state
+
+    def release(self, state: KegleState) -> KegleState:
+        """``ShotEngine.release``: pins set up (the common held events) put up in one copy of the
+        state, as ``incident`` puts up each."""
+        score, after = state.score, state.after
+        for event in state.held:
+            if type(event) is not Pin or event.state != "up":
+                return ShotEngine.release(self, state)
+            score = _pin_up(score, event.pin)
+            after = Incidents(event, after)
+        return replace(state, score=score, after=after, held=())
 
     def incident(self, state: KegleState, event: Event) -> KegleState:
         after = Incidents(event, state.after)

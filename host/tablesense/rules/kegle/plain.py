@@ -30,7 +30,7 @@ from itertools import permutations
 import msgspec
 
 from ...events import Contact, Cushion, Pin, Pocket, Strike
-from ...shots import in_time_order
+from ...shots import Cutter, in_time_order
 from ..records import Ruling
 from ..ruling_log import RulingLog, Trail
 from ..shot_engine import ShotEngine, ShotRecord
@@ -66,9 +66,12 @@ def _plus(values: Trail | tuple[int, ...], value: int) -> Trail:
     return Trail((value,), values) if type(values) is Trail else Trail((*values, value))
 
 
-def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
+def plain_shot(before: KegleState, shot: ShotRecord,
+               stage: tuple[KegleState, ShotRecord, Cutter, KegleState] | None = None) -> KegleState | None:
     """The state after the complete ``shot`` played from ``before`` when the shot is plain (see
-    the module), else None (pure)."""
+    the module), else None (pure). ``stage``: the shot stage's fields of the state after it
+    (``before``, ``shot``, ``cut``, ``checkpoint``; not in a shot) put in the same copy
+    (``KegleEngine.staged``); None: ``before``'s."""
     rest = shot.rest
     if rest is None or shot.late:
         return None
@@ -266,7 +269,11 @@ def plain_shot(before: KegleState, shot: ShotRecord) -> KegleState | None:
                                       data=(("pocket", pocket), *white_spot(rest.positions or {}).items())))
     log = before.rulings  # ``+`` of a ``RulingLog``, without its frame and the tuple it makes
     log = RulingLog(rulings, log) if type(log) is RulingLog else log + tuple(rulings)
-    state = replace(before, score=score, rulings=log, at_table=at_table, questions=())
+    if stage is None:
+        state = replace(before, score=score, rulings=log, at_table=at_table, questions=())
+    else:
+        state = replace(before, score=score, rulings=log, at_table=at_table, questions=(), before=stage[0],
+                        shot=stage[1], cut=stage[2], in_shot=False, checkpoint=stage[3])
     if v is not None and v.finished:  # the rule that ended it is the last one ruled (kegle.same-series, ...)
         state = ShotEngine.end(state, v.winner, rulings[-1].rule)
     return ask_pockets(state, unknown, calls, p) if unknown else state
