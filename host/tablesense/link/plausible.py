@@ -181,10 +181,13 @@ def claims_reboot(
     be at seq 0xFFFFFF or the HELLO is more than ``SUSPECT_US`` behind the old clock now; or,
     ``suspect`` (renumbered frames came), any HELLO that far behind the old clock; or, a host
     resuming from a checkpoint, one reporting fewer frames written than the checkpoint had
-    (``Sequencer.behind_resume``)."""
+    (``Sequencer.behind_resume``), or, before any status frame was believed, one of a boot
+    that began after the checkpoint's (``Sequencer.later_boot``: the host's raw clock)."""
     if not isinstance(f, (HelloFrame, HeartbeatFrame)):
         return False
     if f.uptime_us < old_uptime or seq.behind_resume(f.seq):
+        return True
+    if not clock.samples and seq.later_boot(f.uptime_us, now):
         return True
     if isinstance(f, HelloFrame):
         est = clock.device_now_us(now)
@@ -454,7 +457,10 @@ class Gate:
             elif claim.undecided:
                 self._numbering_decides(claim, now, out)
             return True
-        why = claim.judge(f, self.clock, self.old_uptime(), now)
+        old = self.old_uptime()
+        if not self.clock.samples:  # a resumed host: the checkpoint's boot, if still running, is this far on
+            old = max(old, self.seq.old_boot_now_us(now))
+        why = claim.judge(f, self.clock, old, now)
         if why == UNDECIDED:  # the clocks are too close: the frames after the claim tell
             claim.undecided = True
             claim.hold(f)
