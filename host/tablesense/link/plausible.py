@@ -33,6 +33,7 @@ from .sequence import BUFFER, Sequencer
 
 HOLD_S = 3.0  # a time ahead of the device's clock not confirmed by a status frame within this is refused
 REBOOT_WAIT_S = 2.5  # a reboot claim not confirmed by a status frame within this is refused
+SETTLE_S = 0.5  # a claim by the boot's start is judged by a status frame this long after it at the soonest
 
 Status = HelloFrame | HeartbeatFrame
 
@@ -181,13 +182,10 @@ def claims_reboot(
     be at seq 0xFFFFFF or the HELLO is more than ``SUSPECT_US`` behind the old clock now; or,
     ``suspect`` (renumbered frames came), any HELLO that far behind the old clock; or, a host
     resuming from a checkpoint, one reporting fewer frames written than the checkpoint had
-    (``Sequencer.behind_resume``), or, before any status frame was believed, one of a boot
-    that began after the checkpoint's (``Sequencer.later_boot``: the host's raw clock)."""
+    (``Sequencer.behind_resume``)."""
     if not isinstance(f, (HelloFrame, HeartbeatFrame)):
         return False
     if f.uptime_us < old_uptime or seq.behind_resume(f.seq):
-        return True
-    if not clock.samples and seq.later_boot(f.uptime_us, now):
         return True
     if isinstance(f, HelloFrame):
         est = clock.device_now_us(now)
@@ -197,6 +195,16 @@ def claims_reboot(
         if suspect and behind:
             return True
     return False
+
+
+def began_later(f: Frame, seq: Sequencer, clock: DeviceClock, now: float) -> bool:
+    """A host resuming from a checkpoint, before any status frame was believed: a HELLO or
+    HEARTBEAT of a boot that began after the checkpoint's, by the host's raw clock
+    (``Sequencer.later_boot``, link/hostclock.py), however far its seq and uptime have gone.
+    Its frame may have waited in a buffer (a host held up as it starts): the claim is
+    judged only by a status frame that comes ``SETTLE_S`` after it."""
+    return (isinstance(f, (HelloFrame, HeartbeatFrame)) and not clock.samples
+            and seq.later_boot(f.uptime_us, now))
 
 
 def reboot_doubt(f: Status, clock: DeviceClock, old_uptime: int, now: float) -> str:
@@ -238,6 +246,10 @@ class RebootClaim:
     held: list[Frame] = field(default_factory=list)  # frames that came since, undecided
     before: int = 0  # frames at the head of ``held`` that came before the claim (a doubt's)
     undecided: bool = False  # a status frame came that the clocks could not judge
+    # status frames that come sooner than this after the claim are held, not judged: a claim
+    # by the boot's start (``began_later``), whose frame, and those read with it, may have
+    # waited in a buffer while the host was held up; one that comes later was read fresh
+    settle_s: float = 0.0
 
     def hold(self, f: Frame) -> bool:
         """Hold a frame that is not a status frame; True if more are held than the host holds."""
@@ -403,12 +415,14 @@ class Gate:
             self.sink.refuse(Refusal("seq", why, f), now, out)
             return
         old = self.old_uptime()
-        if claims_reboot(f, old, self.seq, self.clock, now, self._suspect):  # a new boot?
+        claimed = claims_reboot(f, old, self.seq, self.clock, now, self._suspect)  # a new boot?
+        later = not claimed and began_later(f, self.seq, self.clock, now)  # or one of a later start?
+        if claimed or later:
             why = reboot_doubt(f, self.clock, old, now)
             if why:
                 self.sink.refuse(Refusal("reboot", why, f), now, out)
                 return
-            self.reboot = RebootClaim(f, now)
+            self.reboot = RebootClaim(f, now, settle_s=SETTLE_S if later else 0.0)
             self.sink.ask("!hello", out)  # its answer confirms the reboot (or not) within a round trip
             return
         self.sink.believe(f, now, out)
@@ -451,7 +465,8 @@ class Gate:
         on; False if it is to be looked at as usual now."""
         claim = self.reboot
         assert claim is not None
-        if claim.undecided or not isinstance(f, (HelloFrame, HeartbeatFrame)):
+        settling = now - claim.at < claim.settle_s  # too soon to judge a claim by the boot's start
+        if claim.undecided or not isinstance(f, (HelloFrame, HeartbeatFrame)) or settling:
             if claim.hold(f):
                 self._reboot_refused("too many frames came before a status frame confirmed it", now, out)
             elif claim.undecided:
