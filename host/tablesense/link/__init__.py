@@ -84,7 +84,8 @@ async def table_items(
     **opts: Any,
 ) -> AsyncIterator[Event | Checkpoint | LinkStatus]:
     """``table_events`` for a host that keeps its place (link/checkpoint.py): the events,
-    a ``Checkpoint`` at every quiet point (save it once the events before it are saved),
+    a ``Checkpoint`` at every quiet point and at every reboot of the board, also mid-shot
+    (save it once the events before it are saved),
     and the ``LinkStatus`` of frames lost for good (kind ``lost``, with the range) and of a
     board that restarted by itself after a crash or its watchdog (kind ``board_reset``, with
     the HELLO's crash text, at every HELLO of that boot: the pub logs it once).

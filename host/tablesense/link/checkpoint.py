@@ -11,7 +11,13 @@ the log and are skipped (``Dedupe``): the log's lines of the table's own events 
 the checkpoint, compared line for line. A board that rebooted while the host was down
 (its HELLO's uptime is below the checkpoint's) no longer holds the frames of its
 previous boot: they are reported lost, and the new boot is read from its start, its
-table times going on after the latest the log holds (``logged_us``).
+table times going on after the latest the log holds (``logged_us``). So is one whose boot
+began after the checkpoint's by the host's raw clock (``boot_s``, link/hostclock.py), also
+where its uptime and frame count are past the checkpoint's.
+
+A reboot the host sees is a checkpoint too (seq 0 of the new boot), also while a shot
+rolls: the old boot's held events are released at the reboot, and the shot's last
+activity is kept (``activity_us``) for the ``rest`` still to come.
 """
 
 from __future__ import annotations
