@@ -28,7 +28,7 @@ from test_link_reboot_while_down import PROFILE, Board, _resume
 
 from tablesense.events import Event
 from tablesense.link import Checkpoint, LinkStatus, table_items
-from tablesense.link.frame import HeartbeatFrame, encode_frame
+from tablesense.link.frame import HeartbeatFrame, HelloFrame, encode_frame
 from tablesense.link.hostclock import DRIFT, LATER_BOOT_S, machine_boot, raw_now
 
 
@@ -74,34 +74,63 @@ def test_a_later_boot_past_the_checkpoints_seq_and_uptime_is_read_from_its_start
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     cp_seq=st.integers(1, 20),
-    more=st.integers(0, 20),  # frames written after the checkpoint
-    down_s=st.floats(0.5, 3600.0),  # how long the host was down (the boot went on meanwhile)
+    more=st.integers(0, 20),  # frames written after the checkpoint, just before the host is back
+    down_s=st.floats(0.5, 3600.0),  # the checkpoint was taken this long before the host is back
     latency_s=st.floats(0.0, 0.2),  # the checkpoint's boot start, from a frame that waited this long
-    stale_s=st.sampled_from([0.0, 2.0, 30.0]),  # a heartbeat this old waits in the port's buffer
+    stale_s=st.sampled_from([0.0, 2.0, 30.0]),  # a heartbeat this old is read first
+    late_s=st.sampled_from([0.0, 1.6, 3.0]),  # then status frames written over this long, in one batch
 )
 def test_a_boot_that_went_on_while_the_host_was_down_is_not_taken_for_a_later_one(
-        cp_seq: int, more: int, down_s: float, latency_s: float, stale_s: float) -> None:
-    written = cp_seq + more
-    up_s = 0.5 + 0.06 * written + down_s  # the board's uptime now; its edges end 0.3 s before it
-    pty = Pty()
-    board = Board(pty, int(up_s * 1e6), written)
-    began = raw_now() - up_s
-    # the checkpoint stands after the edge cp_seq - 1 (Board spaces them 50 ms apart at most)
-    cp = _checkpoint(cp_seq, began + latency_s, board.edges[cp_seq - 1].t_us + 1)
-    events, statuses = asyncio.run(_resume_same(cp, board, stale_s))
+        cp_seq: int, more: int, down_s: float, latency_s: float, stale_s: float, late_s: float) -> None:
+    # what waits in the buffer was written after the port was opened again: after the checkpoint
+    assume(late_s < down_s - 0.05 * more - 0.3)
+    # the board's edges before the checkpoint 50 ms apart from 0.3 s on, those after it in the
+    # last 0.3 + 0.05 * more s; the checkpoint down_s ago; the board up 0.5 s more than that
+    up = int((0.5 + 0.05 * cp_seq + down_s) * 1e6)
+    board = HeldUpBoard(Pty(), up, cp_seq + more, stale_s, late_s)
+    board.edges[:cp_seq] = [f._replace(t_us=300_000 + 50_000 * k) for k, f in enumerate(board.edges[:cp_seq])]
+    cp_up = up - int(down_s * 1e6)
+    assert board.edges[cp_seq - 1].t_us < cp_up < (board.edges[cp_seq].t_us if more else up)
+    cp = _checkpoint(cp_seq, raw_now() - up / 1e6 + latency_s, cp_up)
+    events, statuses = asyncio.run(_resume_same(cp, board))
     said = "\n".join(map(str, statuses))
     assert not any(s.kind in ("lost", "restarted") for s in statuses), said
     pins = [e for e in events if e.type == "pin"]
     assert [round(p.t * 1e6) for p in pins] == [f.t_us for f in board.edges[cp_seq:]], f"{events}\n{said}"
 
 
-async def _resume_same(cp: Checkpoint, board: Board, stale_s: float) -> tuple[list[Event], list[LinkStatus]]:
+class HeldUpBoard(Board):
+    """A board whose first answer to ``!hello`` comes behind what a host held up as it opens
+    the port reads first (pyserial empties the buffer as it opens, so they are written
+    then): one heartbeat ``stale_s`` old, and a HELLO and heartbeats every 0.1 s written
+    over the last ``late_s``, read in one batch (each looks as if its boot began that much
+    later)."""
+
+    def __init__(self, pty: Pty, up_us: int, n: int, stale_s: float, late_s: float) -> None:
+        super().__init__(pty, up_us, n)
+        self.stale_s, self.late_s, self.answered = stale_s, late_s, False
+
+    def hello(self) -> bytes:
+        if self.answered:
+            return super().hello()
+        self.answered = True
+        up, frames = self.uptime(), []
+        if self.stale_s:
+            old = up - int(self.stale_s * 1e6)
+            frames.append(HeartbeatFrame(self.last(), old, 0, 0, 0, old))
+        if self.late_s:
+            first = up - int(self.late_s * 1e6)
+            n = len(PROFILE.channels)
+            frames.append(HelloFrame(self.last(), first, n, 0, 0, 0, 0, "0.3.0", PROFILE.id))
+            frames += [HeartbeatFrame(self.last(), first + k * 100_000, 0, 0, 0, first + k * 100_000)
+                       for k in range(1, int(self.late_s * 10))]
+        return b"".join(map(encode_frame, frames)) + super().hello()
+
+
+async def _resume_same(cp: Checkpoint, board: Board) -> tuple[list[Event], list[LinkStatus]]:
     """The board's boot goes on: the host resumes, replays from the checkpoint, and reads for
     2 s more once every edge after it is in (a reboot claimed is decided within 2.5 s)."""
     pty = board.pty
-    if stale_s:  # written before the host opened the port, read first
-        old = board.uptime() - int(stale_s * 1e6)
-        pty.send(encode_frame(HeartbeatFrame(board.last(), old, 0, 0, 0, old)))
     device = asyncio.create_task(board.run())
     events: list[Event] = []
     statuses: list[LinkStatus] = []
