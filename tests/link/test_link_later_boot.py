@@ -146,7 +146,7 @@ async def _resume_same(cp: Checkpoint, board: Board) -> tuple[list[Event], list[
     reader = asyncio.create_task(read())
     try:
         deadline = time.monotonic() + 6.0
-        while time.monotonic() < deadline:  # every edge after the checkpoint, then 1.5 s more
+        while time.monotonic() < deadline:  # every edge after the checkpoint, then 2 s more
             if sum(e.type == "pin" for e in events) >= board.n - cp.seq:
                 await asyncio.sleep(2.0)
                 break
@@ -169,4 +169,5 @@ def test_a_checkpoint_of_another_machine_boot_tells_nothing_by_the_clock() -> No
     again = Checkpoint.from_json(cp.to_json())
     assert (again.boot_s, again.at_s, again.machine) == (cp.boot_s, cp.at_s, "another-boot")
     same = _checkpoint(5, 100.0, 2_000_000)
-    assert Checkpoint.from_json(same.to_json()).boot_began(machine_boot()) == (100.0, 102.0)
+    want = (100.0, 102.0) if machine_boot() else None  # off Linux: no machine boot, never compared
+    assert Checkpoint.from_json(same.to_json()).boot_began(machine_boot()) == want
