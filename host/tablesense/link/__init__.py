@@ -22,6 +22,7 @@ For other parts of tablesense:
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -29,6 +30,7 @@ from ..events import Event
 from ..table.profile import TableProfile
 from .checkpoint import SEQ_MOD, Checkpoint
 from .frame import REPLAYABLE, Frame, HeartbeatFrame, HelloFrame
+from .hostclock import machine_boot, raw_now
 from .translate import Translator, table_profile
 from .transport import Link, LinkError, LinkStatus
 
@@ -82,7 +84,8 @@ async def table_items(
     **opts: Any,
 ) -> AsyncIterator[Event | Checkpoint | LinkStatus]:
     """``table_events`` for a host that keeps its place (link/checkpoint.py): the events,
-    a ``Checkpoint`` at every quiet point (save it once the events before it are saved),
+    a ``Checkpoint`` at every quiet point and at every reboot of the board, also mid-shot
+    (save it once the events before it are saved),
     and the ``LinkStatus`` of frames lost for good (kind ``lost``, with the range) and of a
     board that restarted by itself after a crash or its watchdog (kind ``board_reset``, with
     the HELLO's crash text, at every HELLO of that boot: the pub logs it once).
@@ -94,9 +97,12 @@ async def table_items(
     own = link is None
     link = link or Link(url, **opts)
     if resume is not None:  # the link asks for the frames after it; the clock goes on from it
-        translator.restore_clock(resume.uptime_us, resume.offset_us, resume.now_us, resume.logged_us)
-        # a status frame below the device time of the events logged after it claims a reboot too
-        link.seq.resume(resume.seq, max(resume.uptime_us, resume.logged_us - resume.offset_us))
+        translator.restore_clock(resume.uptime_us, resume.offset_us, resume.now_us, resume.logged_us,
+                                 resume.activity_us)
+        # a status frame below the device time of the events logged after it claims a reboot
+        # too, and so does one of a boot that began after the checkpoint's (hostclock.py)
+        link.seq.resume(resume.seq, max(resume.uptime_us, resume.logged_us - resume.offset_us),
+                        resume.boot_began(machine_boot()))
     resync = False  # frames were lost for good: the next HELLO's levels tell what changed
     ask_again = False  # a HELLO came before the frames written before it: ask for another
     last_cp = resume.seq if resume is not None else -1
@@ -115,11 +121,16 @@ async def table_items(
                         why = (f"the board restarted while the host was down: what it sent from seq "
                                f"{resume.seq} of its previous boot on is lost")
                         yield LinkStatus("lost", why, {"rebooted": True})
-                    translator.restarted()  # its times go on after the old boot's (and the log's)
+                    # its times go on after the old boot's (and the log's); what the old boot's
+                    # frames made and the translator held is final now
+                    for event in translator.restarted():
+                        yield event
                     next_seq = 0
-                    if translator.quiet:  # a place to resume from: the new boot's first frame, its clock
+                    if translator.settled:  # a place to resume from: the new boot's first frame, its
+                        # clock, and a shot still rolling (its rest to come): a host killed before
+                        # the next quiet point resumes from the new boot, not from a boot before it
                         last_cp = 0
-                        yield Checkpoint(0, *translator.clock_state())
+                        yield _checkpoint(0, translator, link)
                 continue
             if isinstance(item, HelloFrame):
                 if item.crash:  # the board restarted by itself (firmware 0.3): the pub logs it once
@@ -156,7 +167,25 @@ async def table_items(
                 translator.notes.clear()
             if next_seq is not None and next_seq != last_cp and translator.quiet:
                 last_cp = next_seq
-                yield Checkpoint(next_seq, *translator.clock_state())
+                yield _checkpoint(next_seq, translator, link)
     finally:
         if own:
             link.close()
+
+
+def _checkpoint(seq: int, translator: Translator, link: Link) -> Checkpoint:
+    """The checkpoint at ``seq`` (the next frame wanted): the translator's clock and the shot
+    it may have rolling, and when the board's boot began on the host's raw clock
+    (hostclock.py). That is the earlier of now less the device time the translator reached
+    and the link's newest status frame's arrival less its uptime: both are at or after the
+    boot's true start, the second also when the link has met a later boot already (its
+    frames not yet translated), so a restarted host never takes the boot going on for a
+    later one by it."""
+    seen_us, offset_us, now_us = translator.clock_state()
+    mono = time.monotonic()
+    began = mono - seen_us / 1e6
+    if link.clock.samples and link.clock.last_us >= 0:
+        began = min(began, link.clock.last_mono - link.clock.last_us / 1e6)
+    at = raw_now(mono)
+    return Checkpoint(seq, seen_us, offset_us, now_us, activity_us=translator.activity_us,
+                      boot_s=at - (mono - began), at_s=at, machine=machine_boot())

@@ -11,12 +11,19 @@ the log and are skipped (``Dedupe``): the log's lines of the table's own events 
 the checkpoint, compared line for line. A board that rebooted while the host was down
 (its HELLO's uptime is below the checkpoint's) no longer holds the frames of its
 previous boot: they are reported lost, and the new boot is read from its start, its
-table times going on after the latest the log holds (``logged_us``).
+table times going on after the latest the log holds (``logged_us``). So is one whose boot
+began after the checkpoint's by the host's raw clock (``boot_s``, link/hostclock.py), also
+where its uptime and frame count are past the checkpoint's.
+
+A reboot the host sees is a checkpoint too (seq 0 of the new boot), also while a shot
+rolls: the old boot's held events are released at the reboot, and the shot's last
+activity is kept (``activity_us``) for the ``rest`` still to come.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter, deque
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
@@ -40,11 +47,32 @@ class Checkpoint:
     # saved: the pub reads it from the log. A board that rebooted while the host was down
     # goes on after it, not after ``now_us`` (table time never goes back in the log)
     logged_us: int = field(default=0, compare=False)
+    # a checkpoint taken at a reboot while a shot rolls: the old boot's last activity (device
+    # time with the offset), its ``rest`` still to come; -1: the table was quiet
+    activity_us: int = -1
+    # when the board's boot began, on the host's raw monotonic clock (never before its true
+    # start), when the checkpoint was taken, and the machine boot both were read in
+    # (link/hostclock.py): a restarted host on the same machine boot tells a later boot by them
+    boot_s: float | None = field(default=None, compare=False)
+    at_s: float = field(default=0.0, compare=False)
+    machine: str = field(default="", compare=False)
 
     def to_json(self) -> str:
         saved = asdict(self)
         del saved["logged_us"]
+        if self.activity_us < 0:
+            del saved["activity_us"]
+        if self.boot_s is None or not self.machine:
+            for k in ("boot_s", "at_s", "machine"):
+                del saved[k]
         return json.dumps(saved, separators=(",", ":"))
+
+    def boot_began(self, machine: str) -> tuple[float, float] | None:
+        """(``boot_s``, ``at_s``) if read on the machine boot ``machine`` (else None: a
+        machine restarted since has another raw clock)."""
+        if self.boot_s is None or not self.machine or self.machine != machine:
+            return None
+        return self.boot_s, self.at_s
 
     def after_lines(self, lines: list[str]) -> Checkpoint:
         """This checkpoint with ``logged_us`` from the table's event lines logged after it."""
@@ -62,11 +90,17 @@ class Checkpoint:
     def from_json(cls, text: str) -> Checkpoint:
         try:
             d: dict[str, Any] = json.loads(text)
-            cp = cls(**{k: int(d[k]) for k in ("seq", "uptime_us", "offset_us", "now_us")})
+            cp = cls(**{k: int(d[k]) for k in ("seq", "uptime_us", "offset_us", "now_us")},
+                     activity_us=int(d.get("activity_us", -1)))
+            if "boot_s" in d:  # a checkpoint saved before these were kept has none
+                boot_s, at_s = float(d["boot_s"]), float(d["at_s"])
+                if not (math.isfinite(boot_s) and math.isfinite(at_s)):
+                    raise ValueError("a host time that is not a number")
+                cp = replace(cp, boot_s=boot_s, at_s=at_s, machine=str(d["machine"]))
         except (ValueError, TypeError, KeyError) as exc:
             why = f"the saved link checkpoint cannot be read ({exc}): {text[:80]!r}"
             raise CheckpointError(why) from None
-        if not 0 <= cp.seq < SEQ_MOD or min(cp.uptime_us, cp.offset_us, cp.now_us) < 0:
+        if not 0 <= cp.seq < SEQ_MOD or min(cp.uptime_us, cp.offset_us, cp.now_us) < 0 or cp.activity_us < -1:
             raise CheckpointError(f"the saved link checkpoint is out of range: {text[:80]!r}")
         return cp
 

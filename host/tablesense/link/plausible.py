@@ -33,6 +33,7 @@ from .sequence import BUFFER, Sequencer
 
 HOLD_S = 3.0  # a time ahead of the device's clock not confirmed by a status frame within this is refused
 REBOOT_WAIT_S = 2.5  # a reboot claim not confirmed by a status frame within this is refused
+SETTLE_S = 0.5  # a claim by the boot's start is judged by a status frame this long after it at the soonest
 
 Status = HelloFrame | HeartbeatFrame
 
@@ -196,6 +197,16 @@ def claims_reboot(
     return False
 
 
+def began_later(f: Frame, seq: Sequencer, clock: DeviceClock, now: float) -> bool:
+    """A host resuming from a checkpoint, before any status frame was believed: a HELLO or
+    HEARTBEAT of a boot that began after the checkpoint's, by the host's raw clock
+    (``Sequencer.later_boot``, link/hostclock.py), however far its seq and uptime have gone.
+    Its frame may have waited in a buffer (a host held up as it starts): the claim is
+    judged only by a status frame that comes ``SETTLE_S`` after it."""
+    return (isinstance(f, (HelloFrame, HeartbeatFrame)) and not clock.samples
+            and seq.later_boot(f.uptime_us, now))
+
+
 def reboot_doubt(f: Status, clock: DeviceClock, old_uptime: int, now: float) -> str:
     """Why a reboot claim is refused at once ('' : it could be a fresh boot, to be confirmed):
     the uptime is longer than the time since the device was last heard (plus 2 s)."""
@@ -235,6 +246,10 @@ class RebootClaim:
     held: list[Frame] = field(default_factory=list)  # frames that came since, undecided
     before: int = 0  # frames at the head of ``held`` that came before the claim (a doubt's)
     undecided: bool = False  # a status frame came that the clocks could not judge
+    # status frames that come sooner than this after the claim are held, not judged: a claim
+    # by the boot's start (``began_later``), whose frame, and those read with it, may have
+    # waited in a buffer while the host was held up; one that comes later was read fresh
+    settle_s: float = 0.0
 
     def hold(self, f: Frame) -> bool:
         """Hold a frame that is not a status frame; True if more are held than the host holds."""
@@ -400,12 +415,14 @@ class Gate:
             self.sink.refuse(Refusal("seq", why, f), now, out)
             return
         old = self.old_uptime()
-        if claims_reboot(f, old, self.seq, self.clock, now, self._suspect):  # a new boot?
+        claimed = claims_reboot(f, old, self.seq, self.clock, now, self._suspect)  # a new boot?
+        later = not claimed and began_later(f, self.seq, self.clock, now)  # or one of a later start?
+        if claimed or later:
             why = reboot_doubt(f, self.clock, old, now)
             if why:
                 self.sink.refuse(Refusal("reboot", why, f), now, out)
                 return
-            self.reboot = RebootClaim(f, now)
+            self.reboot = RebootClaim(f, now, settle_s=SETTLE_S if later else 0.0)
             self.sink.ask("!hello", out)  # its answer confirms the reboot (or not) within a round trip
             return
         self.sink.believe(f, now, out)
@@ -448,13 +465,17 @@ class Gate:
         on; False if it is to be looked at as usual now."""
         claim = self.reboot
         assert claim is not None
-        if claim.undecided or not isinstance(f, (HelloFrame, HeartbeatFrame)):
+        settling = now - claim.at < claim.settle_s  # too soon to judge a claim by the boot's start
+        if claim.undecided or not isinstance(f, (HelloFrame, HeartbeatFrame)) or settling:
             if claim.hold(f):
                 self._reboot_refused("too many frames came before a status frame confirmed it", now, out)
             elif claim.undecided:
                 self._numbering_decides(claim, now, out)
             return True
-        why = claim.judge(f, self.clock, self.old_uptime(), now)
+        old = self.old_uptime()
+        if not self.clock.samples:  # a resumed host: the checkpoint's boot, if still running, is this far on
+            old = max(old, self.seq.old_boot_now_us(now))
+        why = claim.judge(f, self.clock, old, now)
         if why == UNDECIDED:  # the clocks are too close: the frames after the claim tell
             claim.undecided = True
             claim.hold(f)

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 from .frame import SEQ_MOD
+from .hostclock import later_boot, raw_now
 
 HALF = SEQ_MOD // 2
 BUFFER = 4096  # frames held ahead of a gap: twice what the firmware keeps (2048)
@@ -147,15 +148,34 @@ class Sequencer:
         # a first HELLO below it claims a reboot while the host was down
         self._uptime_us = -1
         self._resumed = False  # resumed, and no frame of the device believed since
+        # when the checkpoint's boot began and when the checkpoint was taken (hostclock.py)
+        self._boot: tuple[float, float] | None = None
 
-    def resume(self, seq: int, uptime_us: int) -> None:
+    def resume(self, seq: int, uptime_us: int, boot: tuple[float, float] | None = None) -> None:
         """Start from a saved checkpoint (link/checkpoint.py): ``seq`` is the next frame
         wanted; a first HELLO whose uptime is below ``uptime_us`` claims a reboot while
         the host was down, and so does one that reports fewer frames written than the
-        checkpoint had (``behind_resume``). Before any frame has been seen."""
+        checkpoint had (``behind_resume``), or, ``boot`` given (when the checkpoint's boot
+        began and when it was taken, on the host's raw clock: link/hostclock.py), one whose
+        boot began later (``later_boot``). Before any frame has been seen."""
         self._start(seq)
         self._uptime_us = uptime_us
         self._resumed = True
+        self._boot = boot
+
+    def later_boot(self, uptime_us: int, now: float) -> bool:
+        """A resumed host: a status frame reporting ``uptime_us`` at host time ``now`` is of a
+        boot that began after the checkpoint's (hostclock.later_boot), however far its seq
+        and uptime have gone: the board rebooted while the host was down (or before it
+        saved the reboot's checkpoint). For the first status frames, until one is believed."""
+        return self._boot is not None and later_boot(*self._boot, uptime_us, raw_now(now))
+
+    def old_boot_now_us(self, now: float) -> int:
+        """A resumed host: the checkpoint's boot's uptime now, if it is still running (at least
+        this; -1 if not known)."""
+        if self._boot is None:
+            return -1
+        return int((raw_now(now) - self._boot[0]) * 1e6)
 
     def behind_resume(self, seq: int) -> bool:
         """A resumed host, before any frame of the device was believed: a status frame that
@@ -516,6 +536,7 @@ class Sequencer:
         self._records = 0
         self._record_at = -1e9
         self._resumed = False
+        self._boot = None
         self._claim = self._doubt = None
         self._reopened = False
         self._buf.clear()

@@ -113,11 +113,17 @@ class Translator:
             return []
         return self._release()
 
-    def restarted(self) -> None:
+    def restarted(self) -> list[Event]:
         """The link says the device rebooted (``restarted``: the frames after it are the new
         boot's), also where the new boot's uptime alone does not show it: it is up longer
-        than the old boot had got (a host that was down meanwhile)."""
+        than the old boot had got (a host that was down meanwhile).
+
+        Returns the old boot's events still held (for their colour or the reorder window):
+        no frame of the old boot comes any more, and the new boot's times go on after them,
+        so they are final. What is left of the old boot is at most its shot's ``rest`` to
+        come (``activity_us``): the translator is ``settled``, a place a checkpoint can keep."""
         self._check_restart(-1)
+        return self._release(max((t for t, _, _ in self._heap), default=-1))
 
     def _check_restart(self, uptime_us: int) -> None:
         """A HELLO or heartbeat whose uptime is before a frame already seen: the device
@@ -144,23 +150,39 @@ class Translator:
     @property
     def quiet(self) -> bool:
         """Nothing held: every frame fed so far has given all its events."""
-        return not self._pending and not self._heap and self._last_activity is None
+        return self.settled and self._last_activity is None
+
+    @property
+    def settled(self) -> bool:
+        """Nothing held but a shot's ``rest`` to come (``activity_us``): no goal waits for
+        its colour, no event for the reorder window."""
+        return not self._pending and not self._heap
+
+    @property
+    def activity_us(self) -> int:
+        """The last activity whose ``rest`` is still to come (device time with the offset);
+        -1: none."""
+        return -1 if self._last_activity is None else self._last_activity
 
     def clock_state(self) -> tuple[int, int, int]:
         """(raw device time reached, offset, device time with the offset): what a
-        checkpoint keeps of the translator."""
+        checkpoint keeps of the translator's clock."""
         return self._seen_us, self._offset_us, self.now_us
 
-    def restore_clock(self, seen_us: int, offset_us: int, now_us: int, logged_us: int = 0) -> None:
+    def restore_clock(self, seen_us: int, offset_us: int, now_us: int, logged_us: int = 0,
+                      activity_us: int = -1) -> None:
         """Continue from a checkpoint's clock: times go on where the log had got (also
         across a reboot of the board before it), and a HELLO before ``seen_us`` is a reboot.
         ``logged_us``: the latest time the log holds (events written after the checkpoint,
         before a crash); a reboot's times go on after it as well: the frames replayed up to
-        it are gone with the old boot, and the log's times must not go back."""
+        it are gone with the old boot, and the log's times must not go back.
+        ``activity_us``: a checkpoint taken at a reboot while a shot rolled: its last
+        activity, whose ``rest`` is still to come (-1: the table was quiet)."""
         self._seen_us = seen_us
         self._offset_us = offset_us
         self.now_us = now_us
         self._floor_us = logged_us
+        self._last_activity = None if activity_us < 0 else activity_us
 
     def advance(self, now_us: int) -> list[Event]:
         """Device time has reached ``now_us``: emit what can no longer change."""
