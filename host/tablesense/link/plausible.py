@@ -483,9 +483,12 @@ class Gate:
             return True
         if not why:
             self._reboot_confirmed(claim, now, out)
-            return False
-        self._reboot_refused(why, now, out)
-        return False
+        else:
+            if claim.settle_s:  # a claim by the boot's start, refuted: the checkpoint's boot goes on
+                self.seq.boot_went_on()
+            self._reboot_refused(why, now, out)
+        # a frame held behind the claim claimed a reboot again: ``f`` came after it, and tells
+        return self.reboot is not None and self._held(f, now, out)
 
     def _numbering_decides(self, claim: RebootClaim, now: float, out: list[Any]) -> None:
         which = claim.numbering(self.seq)

@@ -150,6 +150,7 @@ class Sequencer:
         self._resumed = False  # resumed, and no frame of the device believed since
         # when the checkpoint's boot began and when the checkpoint was taken (hostclock.py)
         self._boot: tuple[float, float] | None = None
+        self._went_on = False  # a claim by the boot's start was refuted (``boot_went_on``)
 
     def resume(self, seq: int, uptime_us: int, boot: tuple[float, float] | None = None) -> None:
         """Start from a saved checkpoint (link/checkpoint.py): ``seq`` is the next frame
@@ -162,13 +163,20 @@ class Sequencer:
         self._uptime_us = uptime_us
         self._resumed = True
         self._boot = boot
+        self._went_on = False
 
     def later_boot(self, uptime_us: int, now: float) -> bool:
         """A resumed host: a status frame reporting ``uptime_us`` at host time ``now`` is of a
         boot that began after the checkpoint's (hostclock.later_boot), however far its seq
         and uptime have gone: the board rebooted while the host was down (or before it
         saved the reboot's checkpoint). For the first status frames, until one is believed."""
-        return self._boot is not None and later_boot(*self._boot, uptime_us, raw_now(now))
+        return self._boot is not None and not self._went_on and later_boot(*self._boot, uptime_us, raw_now(now))
+
+    def boot_went_on(self) -> None:
+        """A status frame refuted a claim by the boot's start: the checkpoint's boot went on, and
+        the status frames read with the claim's (a batch that waited in a buffer, each looking
+        as if its boot began that much later) claim nothing by it."""
+        self._went_on = True
 
     def old_boot_now_us(self, now: float) -> int:
         """A resumed host: the checkpoint's boot's uptime now, if it is still running (at least
