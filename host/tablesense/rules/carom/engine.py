@@ -45,7 +45,8 @@ from ...vocabulary import Vocabulary, for_game
 from ..base import Ruling, player_names, register
 from ..base import replace as replace_event
 from ..ruling_log import RulingLog
-from ..shot_engine import AMEND, ShotEngine, ShotRecord
+from ..shot_engine import AMEND, ShotEngine, ShotRecord, canonical
+from . import amend
 from .fouls import BY_NAME
 from .geometry import TABLES as CAROM_TABLES
 from .geometry import CaromTable
@@ -121,10 +122,30 @@ class CaromEngine(ShotEngine[CaromState]):
         elif kind in _ONE_BALL:
             if event.ball not in _NAMED:  # type: ignore[attr-defined]
                 event = self._carom_balls(state, event)
-        elif kind is not Rest and kind is not Call and kind is not Setup and not state.finished:
+        elif kind is Call:
+            if event.call == "carom" and state.shot is not None and not state.in_shot:  # type: ignore[attr-defined]
+                new = self._carom_called(state, event)  # type: ignore[arg-type]
+                if new is not None:
+                    return new
+        elif kind is not Rest and kind is not Setup and not state.finished:
             raise IllegalCall(f"a carom table has no {event.type} sensors (carom.equipment: "
                               "three balls, four cushions)")
         return ShotEngine.apply(self, state, event)
+
+    def _carom_called(self, state: CaromState, event: Call) -> CaromState | None:
+        """The referee's ``carom`` between shots amending the last one, in one step where the
+        shot is plain (``amend.called_carom``): the state ``apply`` makes of it the general way
+        (``_evidence``'s ``AMEND``, the shot resolved again); None anywhere else (the general
+        way then: a call that is a shot of its own, one about a shot that is not plain)."""
+        call = canonical(self.vocabulary(state), event)  # ``_call``: canonical ids only
+        if call.call != "carom" or state.held:
+            return None
+        player = call.player
+        shot = state.shot
+        assert shot is not None
+        if player is not None and player == state.at_table and player != shot.player and not state.finished:
+            return None  # the player now at the table, who did not play the last shot: his own shot
+        return amend.called_carom(state, call)
 
     def admit(self, state: CaromState, gathered: Sequence[Event], event: Event) -> Event:
         """``apply``'s checks of a sensor event in a shot in progress: the event with its balls
