@@ -52,7 +52,7 @@ from .geometry import TABLES as CAROM_TABLES
 from .geometry import CaromTable
 from .geometry import table as carom_table
 from .match import CaromState, Draft, Match
-from .plain import plain_shot
+from .plain import plain_parts, plain_shot
 from .profiles import CAROM_BALLS, CUE_BALL, PROFILES, profile
 from .resolve import (
     COUNTDOWN_RULE,
@@ -169,8 +169,18 @@ class CaromEngine(ShotEngine[CaromState]):
         (``drops`` and ``pins`` off: nothing before its start to give back)."""
         if state.in_shot or state.held or state.ended is not None:
             return None
-        admit = self.admit
-        named = tuple([admit(state, (), e) for e in events])
+        named = tuple(events)
+        for e in named:  # ``admit`` of each: most events name their balls as the engine does
+            kind = type(e)
+            if kind is Contact:
+                if _NAMED.issuperset(e.balls):  # type: ignore[attr-defined]
+                    continue
+            elif kind in _ONE_BALL:
+                if e.ball in _NAMED:  # type: ignore[attr-defined]
+                    continue
+            admit = self.admit
+            named = tuple([admit(state, (), x) for x in named])
+            break
         role, cut = state.cut.feed(named[0])
         if role is not R_OPEN:
             return None
@@ -182,7 +192,15 @@ class CaromEngine(ShotEngine[CaromState]):
         cut = cut.feed(rest)[1]  # the rest of an open shot: ``R_REST``
         before = self.close(state) if state.shot is not None else state
         shot = ShotRecord(player=before.at_table, events=named, rest=rest)
-        return self._resolved(before, shot, state, cut=cut, in_shot=False, checkpoint=state)
+        # ``_resolved``: ``resolve``'s state (a plain shot's, else the general decision's) with the
+        # shot stage's fields; a plain shot's in one copy of the state before it
+        decision = plain_parts(before, shot, rest)
+        if decision is None:
+            return replace(self._played(before, shot, rest), before=before, shot=shot, cut=cut, in_shot=False,
+                           checkpoint=state)
+        m, after, rulings, ended = decision
+        return replace(before, m=m, at_table=after, rulings=RulingLog(rulings, before.rulings), ended=ended,
+                       before=before, shot=shot, cut=cut, in_shot=False, checkpoint=state)
 
     def _carom_balls(self, state: CaromState, event: Event) -> Event:
         balls = event.balls if type(event) is Contact else (event.ball,)  # type: ignore[attr-defined]

@@ -49,9 +49,25 @@ replace = msgspec.structs.replace
 _AMEND = (("call", "carom"),)
 
 
+#: what ``plain_decision`` decides: the new ``Match``, who is at the table after the shot, the
+#: shot's rulings (the log's new node) and how the match ended (None: it goes on)
+Decision = tuple[Match, str | None, list[Ruling], Ended | None]
+
+
 def plain_shot(before: CaromState, shot: ShotRecord, rest: msgspec.Struct) -> CaromState | None:
     """The state after ``shot`` (its ``rest`` given) played from ``before``, decided in one
     pass; None when the shot is not plain (the general decision takes it)."""
+    decision = plain_parts(before, shot, rest)
+    if decision is None:
+        return None
+    m, after, rulings, ended = decision
+    return replace(before, m=m, at_table=after, rulings=RulingLog(rulings, before.rulings), ended=ended)
+
+
+def plain_parts(before: CaromState, shot: ShotRecord, rest: msgspec.Struct) -> Decision | None:
+    """``plain_shot``'s state as its parts (``Decision``), for a caller that copies the state
+    before the shot once with them and fields of its own (``CaromEngine.whole``); None when the
+    shot is not plain."""
     if before.ended is not None:
         return None
     if before.m.zone is not None:
@@ -64,11 +80,7 @@ def plain_shot(before: CaromState, shot: ShotRecord, rest: msgspec.Struct) -> Ca
     cue = CUE_BALL[before.at_table or "p1"]
     facts = read_shot(shot, cue)
     _read_last = (shot, cue, facts)
-    decision = plain_decision(before, facts, facts.carom_called is not None, rest, calls, shot.player)
-    if decision is None:
-        return None
-    m, after, rulings, ended = decision
-    return replace(before, m=m, at_table=after, rulings=RulingLog(rulings, before.rulings), ended=ended)
+    return plain_decision(before, facts, facts.carom_called is not None, rest, calls, shot.player)
 
 
 #: the shot ``plain_shot`` read last, its cue ball and its facts: a referee's call after that
@@ -83,11 +95,6 @@ def shot_facts(shot: ShotRecord, cue: str) -> ShotFacts:
     if last[0] is shot and last[1] == cue:
         return last[2]
     return read_shot(shot, cue)
-
-
-#: what ``plain_decision`` decides: the new ``Match``, who is at the table after the shot, the
-#: shot's rulings (the log's new node) and how the match ended (None: it goes on)
-Decision = tuple[Match, str | None, list[Ruling], Ended | None]
 
 
 def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msgspec.Struct,
