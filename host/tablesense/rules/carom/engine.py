@@ -44,6 +44,7 @@ from ...texts import phrase
 from ...vocabulary import Vocabulary, for_game
 from ..base import Ruling, player_names, register
 from ..base import replace as replace_event
+from ..first_states import FirstStates
 from ..ruling_log import RulingLog
 from ..shot_engine import AMEND, ShotEngine, ShotRecord, canonical
 from . import amend
@@ -79,6 +80,8 @@ CALLS = ("start", "carom", "foul", "frozen", "note", "timeout", "answer", "undo"
 _ONE_BALL = frozenset({Cushion, Strike, OffTable})
 #: ball names as the engine knows them (a cushion, strike or off-table event may name none)
 _NAMED = frozenset({*CAROM_BALLS, None})
+#: a profile's name -> whether its vocabulary keeps the call ``carom`` as it is (``_carom_called``)
+_CAROM_KEPT: dict[str, bool] = {}
 #: marks the rest the engine gives a shot made of a referee call alone, until its own comes
 _CALL_REST = "_closed_by_call"
 #: a match's cut before its first event (an immutable value: every match starts from this one)
@@ -95,16 +98,16 @@ class CaromEngine(ShotEngine[CaromState]):
 
     # --- set-up ---------------------------------------------------------------------
     def new_state(self, setup: Setup) -> CaromState:
-        club = profile(setup.profile)
-        discipline = setup.discipline or "libre"
-        extra = setup.extra or {}
-        scheme = resolve_scheme(extra.get("points", extra.get("scheme", "de-bruijn")))
-        tab = _bed(extra.get("table"))
-        targets, _how = targets_for(setup.targets, setup.moyennes, extra,
-                                    championship=championship_match(club, extra))
-        m = Match(discipline=discipline, profile=club, scheme=scheme, table=tab.name, targets=targets,
-                  positions=outlay(tab, "p1"), innings_limit=_innings_limit(extra.get("innings_limit")),
-                  **_shot_clock(extra))
+        try:  # a log of many matches set up alike: one ``Match`` to start each from
+            key: bytes | None = _SETUP_KEY.encode((setup.profile, setup.discipline, setup.targets,
+                                                   setup.moyennes, setup.extra))
+        except (TypeError, msgspec.EncodeError):  # a value MessagePack cannot write: made anew
+            key = None
+        m = _FIRST.get(key) if key is not None else None  # type: ignore[arg-type]
+        if m is None:
+            m = _first_match(setup)
+            if key is not None:
+                _FIRST.keep(key, m)
         state = replace(_START, players=tuple(setup.players.items()), m=m)
         return _first_countdown(state, setup.t)
 
@@ -137,9 +140,18 @@ class CaromEngine(ShotEngine[CaromState]):
         shot is plain (``amend.called_carom``): the state ``apply`` makes of it the general way
         (``_evidence``'s ``AMEND``, the shot resolved again); None anywhere else (the general
         way then: a call that is a shot of its own, one about a shot that is not plain)."""
-        call = canonical(self.vocabulary(state), event)  # ``_call``: canonical ids only
-        if call.call != "carom" or state.held:
+        if state.held:
             return None
+        name = state.m.profile.name
+        kept = _CAROM_KEPT.get(name)
+        if kept is None:  # whether the profile's names keep a plain ``carom`` as it is
+            kept = _CAROM_KEPT[name] = self.vocabulary(state).lookup("calls", "carom") in (None, "carom")
+        if kept and event.foul is None and event.ball is None:
+            call = event  # ``canonical`` of it: itself (it changes ``call``, ``foul`` and ``ball`` only)
+        else:
+            call = canonical(self.vocabulary(state), event)  # ``_call``: canonical ids only
+            if call.call != "carom":
+                return None
         player = call.player
         shot = state.shot
         assert shot is not None
@@ -462,6 +474,29 @@ class CaromEngine(ShotEngine[CaromState]):
         if m.zone:
             tail += f" [{m.zone.upper()}]"  # ENTREE, DEDANS: the same words in Dutch and Danish
         return " - ".join(parts) + tail
+
+
+def _first_match(setup: Setup) -> Match:
+    """The score before a match's first shot, as its set-up says (``IllegalCall`` where it says
+    something carom has not)."""
+    club = profile(setup.profile)
+    discipline = setup.discipline or "libre"
+    extra = setup.extra or {}
+    scheme = resolve_scheme(extra.get("points", extra.get("scheme", "de-bruijn")))
+    tab = _bed(extra.get("table"))
+    targets, _how = targets_for(setup.targets, setup.moyennes, extra,
+                                championship=championship_match(club, extra))
+    return Match(discipline=discipline, profile=club, scheme=scheme, table=tab.name, targets=targets,
+                 positions=outlay(tab, "p1"), innings_limit=_innings_limit(extra.get("innings_limit")),
+                 **_shot_clock(extra))
+
+
+#: ``_first_match`` by what it is made of (a set-up's profile, discipline, targets, moyennes and
+#: its other keys, ``_SETUP_KEY``): immutable, shared by the matches set up alike. MessagePack
+#: tells apart what the set-up's readers tell apart (true, 1 and 1.0; null and NaN); a list and a
+#: tuple it writes alike, and they read alike
+_FIRST: FirstStates[bytes, Match] = FirstStates()
+_SETUP_KEY = msgspec.msgpack.Encoder(enc_hook=dict)
 
 
 def countdown_of(state: CaromState) -> int | None:
