@@ -40,7 +40,7 @@ from .resolve import (
     opening_shot_ok,
     outlay,
 )
-from .shot import NO_FACTS, ShotFacts, read_shot
+from .shot import NO_FACTS, Evidence, ShotFacts, read_events, read_shot
 from .targets import match_points
 from .zones import object_balls_zone
 
@@ -78,7 +78,10 @@ def plain_parts(before: CaromState, shot: ShotRecord, rest: msgspec.Struct) -> D
             return None
     global _read_last
     cue = CUE_BALL[before.at_table or "p1"]
-    facts = read_shot(shot, cue)
+    events = shot.events
+    if calls:
+        events = events + calls
+    facts = read_events(events, cue) if events else NO_FACTS  # ``read_shot``
     _read_last = (shot, cue, facts)
     return plain_decision(before, facts, facts.carom_called is not None, rest, calls, shot.player)
 
@@ -148,7 +151,7 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
                                                   else facts.cushions)))]
         if reached:  # ``end_inning(announce=False, reached=True)``
             rulings.append(Ruling(t=t, rule="carom.last-carom", player=player, data=(("target", target),)))
-            innings, runs = _inning(innings, runs, i, run)
+            innings, runs = _inning(innings, runs, i, run)  # (the last carom: once a match)
             if run >= 2:  # ``is_series``
                 rulings.append(Ruling(t=t, rule="carom.series", player=player, data=(("run", run),)))
             breaker = b.breaker
@@ -163,7 +166,12 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
             run = 0
     else:  # ``end_inning``
         run = b.run
-        innings, runs = _inning(innings, runs, i, run)
+        mine = runs[i]  # ``_inning``, inline: once an inning
+        mine = Trail((run,), mine) if type(mine) is Trail else Trail.plus(mine, run)
+        if i == 0:
+            innings, runs = (innings[0] + 1, innings[1]), (mine, runs[1])
+        else:
+            innings, runs = (innings[0], innings[1] + 1), (runs[0], mine)
         if run == 0:  # ``is_poedel``
             announcement = "POEDEL"
             rulings = [Ruling(t=t, rule="carom.poedel", player=player)]
@@ -195,7 +203,8 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
     decided_by = "referee" if called else ("contacts" if decides else "none")
     m = Match(discipline, b.profile, b.scheme, b.table, b.targets, caroms, innings, high, run, runs,
               b.innings_limit, b.shot_clock, b.timeouts, b.timeouts_used, b.breaker, b.shots + 1, True,
-              nastoot, from_outlay, None, None, positions, announcement, facts.evidence(decided_by), points)
+              nastoot, from_outlay, None, None, positions, announcement,
+              Evidence(facts.cushions, facts.cushions_before_last_contact, contacts, decided_by), points)
     return m, after, rulings, ended
 
 
