@@ -11,7 +11,9 @@ stream into shots and keeps the state before each; the engine resolves a whole s
 - the calls after its ``rest`` (``shot.calls``): a ``carom`` or ``foul`` call then
   amends it (``call`` returns ``AMEND``; the base resolves the shot again from the
   state before it), and a ``note`` or ``frozen`` call made after it is kept with it,
-  so that an amended shot keeps them;
+  so that an amended shot keeps them. The referee's ``carom`` after a plain shot (most
+  calls: the cushion sensors alone saw the shot) amends it in one step instead, from the
+  facts the shot's rest read (``amend.called_carom``): the same state;
 - a ``carom`` or ``foul`` call with nothing to amend (no shot yet, the carom already
   counted, or naming the player now at the table) is a shot of its own, seen by the
   referee alone (``events`` holds the call); the ``rest`` that follows it closes that
