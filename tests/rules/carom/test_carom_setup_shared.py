@@ -1,16 +1,23 @@
 """What a carom set-up shares with every other one: the names it may use read without their
 key when written as the table writes them (``names.setup_name``, held to the key's answer by
 hypothesis), and the starting position's balls worked out once per bed and breaker
-(``resolve.outlay``), which no match changes."""
+(``resolve.outlay``), which no match changes; and the score before the first shot, made once
+for the matches set up alike (``engine._FIRST``), the score each set-up makes alone, whatever
+set-up came before it (held by hypothesis)."""
 
 from __future__ import annotations
+
+import json
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablesense.events import parse_event
+from tablesense.errors import IllegalCall
+from tablesense.events import Setup, parse_event
 from tablesense.replay import Replay
 from tablesense.rules import find_engine
+from tablesense.rules.carom import engine as carom_engine
 from tablesense.rules.carom.geometry import TABLES, opening_positions
 from tablesense.rules.carom.names import (
     PROFILE_NAMES,
@@ -73,3 +80,49 @@ def test_every_match_starts_from_the_same_outlay_and_none_changes_it() -> None:
     assert two[0] == two[1] and two[0].m.positions == fresh[("2.10", "p1")]
     for (bed, breaker), spots in fresh.items():
         assert outlay(TABLES[bed], breaker) == spots
+
+
+#: what a set-up's keys may hold: values its readers tell apart though Python's ``==`` does not
+#: (true, 1 and 1.0), and nothing
+value = st.sampled_from([None, True, False, 0, 1, 1.0, 2, 2.5, 25, 30, 30.0, -1, float("nan"), "", "2.10",
+                         "match", "half-up", "down", "belgian", "de Bruijn", "liemers", [1], (1,)])
+extra = st.dictionaries(st.sampled_from(["innings_limit", "shot_clock", "timeouts", "multiplier", "minimum",
+                                         "rounding", "points", "scheme", "table", "competition"]), value,
+                        max_size=3)
+setups = st.builds(
+    lambda prof, disc, targets, moyennes, more: Setup(t=0.0, game="carom", players={"p1": "A", "p2": "B"},
+                                                      profile=prof, discipline=disc, targets=targets,
+                                                      moyennes=moyennes, extra=more),
+    st.sampled_from([None, "club", "kampioen", "liemers"]), st.sampled_from([None, "libre", "driebanden"]),
+    st.one_of(st.none(), st.fixed_dictionaries({"p1": st.sampled_from([20, 30]),
+                                                "p2": st.sampled_from([20, 1])})),
+    st.one_of(st.none(), st.fixed_dictionaries({"p1": st.sampled_from([1.0, 1.5])})), extra)
+
+
+def _alone(setup: Setup) -> Any:
+    """The score before the first shot as ``setup`` makes it alone (never kept), or why it is refused."""
+    try:
+        return repr(carom_engine._first_match(setup))
+    except IllegalCall as exc:
+        return str(exc)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(setups, min_size=1, max_size=6))
+def test_a_set_up_starts_from_the_score_it_makes_alone_whatever_was_set_up_before(each: list[Setup]) -> None:
+    engine = find_engine("carom")
+    carom_engine._FIRST.clear()
+    for setup in each * 2:  # each set-up twice: the second time from what the first kept
+        try:
+            made = repr(engine.new_state(setup).m)
+        except IllegalCall as exc:
+            made = str(exc)
+        assert made == _alone(setup)  # repr tells true from 1 and 1.0, as the replay's JSON does
+
+
+def test_matches_set_up_alike_share_their_first_score() -> None:
+    engine = find_engine("carom")
+    line = ('{"t": %s, "type": "setup", "game": "carom", "players": {"p1": "A", "p2": "B"}, '
+            '"targets": {"p1": 30, "p2": 25}, "innings_limit": 40}')
+    first, second = (engine.new_state(parse_event(json.loads(line % t))) for t in (0, 99))
+    assert first.m is second.m and first.m.targets == (30, 25) and first.m.innings_limit == 40

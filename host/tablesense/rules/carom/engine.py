@@ -11,7 +11,9 @@ stream into shots and keeps the state before each; the engine resolves a whole s
 - the calls after its ``rest`` (``shot.calls``): a ``carom`` or ``foul`` call then
   amends it (``call`` returns ``AMEND``; the base resolves the shot again from the
   state before it), and a ``note`` or ``frozen`` call made after it is kept with it,
-  so that an amended shot keeps them;
+  so that an amended shot keeps them. The referee's ``carom`` after a plain shot (most
+  calls: the cushion sensors alone saw the shot) amends it in one step instead, from the
+  facts the shot's rest read (``amend.called_carom``): the same state;
 - a ``carom`` or ``foul`` call with nothing to amend (no shot yet, the carom already
   counted, or naming the player now at the table) is a shot of its own, seen by the
   referee alone (``events`` holds the call); the ``rest`` that follows it closes that
@@ -44,14 +46,16 @@ from ...texts import phrase
 from ...vocabulary import Vocabulary, for_game
 from ..base import Ruling, player_names, register
 from ..base import replace as replace_event
+from ..first_states import FirstStates
 from ..ruling_log import RulingLog
-from ..shot_engine import AMEND, ShotEngine, ShotRecord
+from ..shot_engine import AMEND, ShotEngine, ShotRecord, canonical
+from . import amend
 from .fouls import BY_NAME
 from .geometry import TABLES as CAROM_TABLES
 from .geometry import CaromTable
 from .geometry import table as carom_table
 from .match import CaromState, Draft, Match
-from .plain import plain_shot
+from .plain import plain_parts, plain_shot
 from .profiles import CAROM_BALLS, CUE_BALL, PROFILES, profile
 from .resolve import (
     COUNTDOWN_RULE,
@@ -78,6 +82,8 @@ CALLS = ("start", "carom", "foul", "frozen", "note", "timeout", "answer", "undo"
 _ONE_BALL = frozenset({Cushion, Strike, OffTable})
 #: ball names as the engine knows them (a cushion, strike or off-table event may name none)
 _NAMED = frozenset({*CAROM_BALLS, None})
+#: a profile's name -> whether its vocabulary keeps the call ``carom`` as it is (``_carom_called``)
+_CAROM_KEPT: dict[str, bool] = {}
 #: marks the rest the engine gives a shot made of a referee call alone, until its own comes
 _CALL_REST = "_closed_by_call"
 #: a match's cut before its first event (an immutable value: every match starts from this one)
@@ -94,16 +100,16 @@ class CaromEngine(ShotEngine[CaromState]):
 
     # --- set-up ---------------------------------------------------------------------
     def new_state(self, setup: Setup) -> CaromState:
-        club = profile(setup.profile)
-        discipline = setup.discipline or "libre"
-        extra = setup.extra or {}
-        scheme = resolve_scheme(extra.get("points", extra.get("scheme", "de-bruijn")))
-        tab = _bed(extra.get("table"))
-        targets, _how = targets_for(setup.targets, setup.moyennes, extra,
-                                    championship=championship_match(club, extra))
-        m = Match(discipline=discipline, profile=club, scheme=scheme, table=tab.name, targets=targets,
-                  positions=outlay(tab, "p1"), innings_limit=_innings_limit(extra.get("innings_limit")),
-                  **_shot_clock(extra))
+        try:  # a log of many matches set up alike: one ``Match`` to start each from
+            key: bytes | None = _SETUP_KEY.encode((setup.profile, setup.discipline, setup.targets,
+                                                   setup.moyennes, setup.extra))
+        except (TypeError, msgspec.EncodeError):  # a value MessagePack cannot write: made anew
+            key = None
+        m = _FIRST.get(key) if key is not None else None  # type: ignore[arg-type]
+        if m is None:
+            m = _first_match(setup)
+            if key is not None:
+                _FIRST.keep(key, m)
         state = replace(_START, players=tuple(setup.players.items()), m=m)
         return _first_countdown(state, setup.t)
 
@@ -121,10 +127,39 @@ class CaromEngine(ShotEngine[CaromState]):
         elif kind in _ONE_BALL:
             if event.ball not in _NAMED:  # type: ignore[attr-defined]
                 event = self._carom_balls(state, event)
-        elif kind is not Rest and kind is not Call and kind is not Setup and not state.finished:
+        elif kind is Call:
+            if event.call == "carom" and state.shot is not None and not state.in_shot:  # type: ignore[attr-defined]
+                new = self._carom_called(state, event)  # type: ignore[arg-type]
+                if new is not None:
+                    return new
+        elif kind is not Rest and kind is not Setup and not state.finished:
             raise IllegalCall(f"a carom table has no {event.type} sensors (carom.equipment: "
                               "three balls, four cushions)")
         return ShotEngine.apply(self, state, event)
+
+    def _carom_called(self, state: CaromState, event: Call) -> CaromState | None:
+        """The referee's ``carom`` between shots amending the last one, in one step where the
+        shot is plain (``amend.called_carom``): the state ``apply`` makes of it the general way
+        (``_evidence``'s ``AMEND``, the shot resolved again); None anywhere else (the general
+        way then: a call that is a shot of its own, one about a shot that is not plain)."""
+        if state.held:
+            return None
+        name = state.m.profile.name
+        kept = _CAROM_KEPT.get(name)
+        if kept is None:  # whether the profile's names keep a plain ``carom`` as it is
+            kept = _CAROM_KEPT[name] = self.vocabulary(state).lookup("calls", "carom") in (None, "carom")
+        if kept and event.foul is None and event.ball is None:
+            call = event  # ``canonical`` of it: itself (it changes ``call``, ``foul`` and ``ball`` only)
+        else:
+            call = canonical(self.vocabulary(state), event)  # ``_call``: canonical ids only
+            if call.call != "carom":
+                return None
+        player = call.player
+        shot = state.shot
+        assert shot is not None
+        if player is not None and player == state.at_table and player != shot.player and not state.finished:
+            return None  # the player now at the table, who did not play the last shot: his own shot
+        return amend.called_carom(state, call)
 
     def admit(self, state: CaromState, gathered: Sequence[Event], event: Event) -> Event:
         """``apply``'s checks of a sensor event in a shot in progress: the event with its balls
@@ -148,8 +183,18 @@ class CaromEngine(ShotEngine[CaromState]):
         (``drops`` and ``pins`` off: nothing before its start to give back)."""
         if state.in_shot or state.held or state.ended is not None:
             return None
-        admit = self.admit
-        named = tuple([admit(state, (), e) for e in events])
+        named = tuple(events)
+        for e in named:  # ``admit`` of each: most events name their balls as the engine does
+            kind = type(e)
+            if kind is Contact:
+                if _NAMED.issuperset(e.balls):  # type: ignore[attr-defined]
+                    continue
+            elif kind in _ONE_BALL:
+                if e.ball in _NAMED:  # type: ignore[attr-defined]
+                    continue
+            admit = self.admit
+            named = tuple([admit(state, (), x) for x in named])
+            break
         role, cut = state.cut.feed(named[0])
         if role is not R_OPEN:
             return None
@@ -161,7 +206,15 @@ class CaromEngine(ShotEngine[CaromState]):
         cut = cut.feed(rest)[1]  # the rest of an open shot: ``R_REST``
         before = self.close(state) if state.shot is not None else state
         shot = ShotRecord(player=before.at_table, events=named, rest=rest)
-        return self._resolved(before, shot, state, cut=cut, in_shot=False, checkpoint=state)
+        # ``_resolved``: ``resolve``'s state (a plain shot's, else the general decision's) with the
+        # shot stage's fields; a plain shot's in one copy of the state before it
+        decision = plain_parts(before, shot, rest)
+        if decision is None:
+            return replace(self._played(before, shot, rest), before=before, shot=shot, cut=cut, in_shot=False,
+                           checkpoint=state)
+        m, after, rulings, ended = decision
+        return replace(before, m=m, at_table=after, rulings=RulingLog(rulings, before.rulings), ended=ended,
+                       before=before, shot=shot, cut=cut, in_shot=False, checkpoint=state)
 
     def _carom_balls(self, state: CaromState, event: Event) -> Event:
         balls = event.balls if type(event) is Contact else (event.ball,)  # type: ignore[attr-defined]
@@ -423,6 +476,29 @@ class CaromEngine(ShotEngine[CaromState]):
         if m.zone:
             tail += f" [{m.zone.upper()}]"  # ENTREE, DEDANS: the same words in Dutch and Danish
         return " - ".join(parts) + tail
+
+
+def _first_match(setup: Setup) -> Match:
+    """The score before a match's first shot, as its set-up says (``IllegalCall`` where it says
+    something carom has not)."""
+    club = profile(setup.profile)
+    discipline = setup.discipline or "libre"
+    extra = setup.extra or {}
+    scheme = resolve_scheme(extra.get("points", extra.get("scheme", "de-bruijn")))
+    tab = _bed(extra.get("table"))
+    targets, _how = targets_for(setup.targets, setup.moyennes, extra,
+                                championship=championship_match(club, extra))
+    return Match(discipline=discipline, profile=club, scheme=scheme, table=tab.name, targets=targets,
+                 positions=outlay(tab, "p1"), innings_limit=_innings_limit(extra.get("innings_limit")),
+                 **_shot_clock(extra))
+
+
+#: ``_first_match`` by what it is made of (a set-up's profile, discipline, targets, moyennes and
+#: its other keys, ``_SETUP_KEY``): immutable, shared by the matches set up alike. MessagePack
+#: tells apart what the set-up's readers tell apart (true, 1 and 1.0; null and NaN); a list and a
+#: tuple it writes alike, and they read alike
+_FIRST: FirstStates[bytes, Match] = FirstStates()
+_SETUP_KEY = msgspec.msgpack.Encoder(enc_hook=dict)
 
 
 def countdown_of(state: CaromState) -> int | None:

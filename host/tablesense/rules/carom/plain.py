@@ -22,6 +22,7 @@ from typing import Any
 
 import msgspec
 
+from ...events import Call
 from ..base import Ruling
 from ..records import Ended
 from ..ruling_log import RulingLog, Trail
@@ -39,7 +40,7 @@ from .resolve import (
     opening_shot_ok,
     outlay,
 )
-from .shot import read_shot
+from .shot import NO_FACTS, Evidence, ShotFacts, read_events, read_shot
 from .targets import match_points
 from .zones import object_balls_zone
 
@@ -48,22 +49,67 @@ replace = msgspec.structs.replace
 _AMEND = (("call", "carom"),)
 
 
+#: what ``plain_decision`` decides: the new ``Match``, who is at the table after the shot, the
+#: shot's rulings (the log's new node) and how the match ended (None: it goes on)
+Decision = tuple[Match, str | None, list[Ruling], Ended | None]
+
+
 def plain_shot(before: CaromState, shot: ShotRecord, rest: msgspec.Struct) -> CaromState | None:
     """The state after ``shot`` (its ``rest`` given) played from ``before``, decided in one
     pass; None when the shot is not plain (the general decision takes it)."""
+    decision = plain_parts(before, shot, rest)
+    if decision is None:
+        return None
+    m, after, rulings, ended = decision
+    return replace(before, m=m, at_table=after, rulings=RulingLog(rulings, before.rulings), ended=ended)
+
+
+def plain_parts(before: CaromState, shot: ShotRecord, rest: msgspec.Struct) -> Decision | None:
+    """``plain_shot``'s state as its parts (``Decision``), for a caller that copies the state
+    before the shot once with them and fields of its own (``CaromEngine.whole``); None when the
+    shot is not plain."""
     if before.ended is not None:
         return None
-    b = before.m
-    if b.zone is not None:
+    if before.m.zone is not None:
         return None
     calls = shot.calls
     for call in calls:
         if call.call != "carom":  # a foul (a fault), a note, a frozen ball: the general way
             return None
+    global _read_last
+    cue = CUE_BALL[before.at_table or "p1"]
+    events = shot.events
+    if calls:
+        events = events + calls
+    facts = read_events(events, cue) if events else NO_FACTS  # ``read_shot``
+    _read_last = (shot, cue, facts)
+    return plain_decision(before, facts, facts.carom_called is not None, rest, calls, shot.player)
+
+
+#: the shot ``plain_shot`` read last, its cue ball and its facts: a referee's call after that
+#: shot's rest amends it from them (``amend``) without reading its events again. Read by
+#: identity (``shot_facts``): a value of the shot it names, whatever was read since
+_read_last: tuple[ShotRecord | None, str, ShotFacts] = (None, "", NO_FACTS)
+
+
+def shot_facts(shot: ShotRecord, cue: str) -> ShotFacts:
+    """``read_shot(shot, cue)``, read once per shot where ``plain_shot`` read it last."""
+    last = _read_last
+    if last[0] is shot and last[1] == cue:
+        return last[2]
+    return read_shot(shot, cue)
+
+
+def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msgspec.Struct,
+                   calls: tuple[Call, ...], shot_player: str | None) -> Decision | None:
+    """``plain_shot``'s decision once the shot's ``facts`` are read, as its parts; None when the
+    shot is not plain. ``called``: the referee called its carom (``facts.carom_called``, or a
+    call after the rest the facts were read without: ``amend``); ``calls``: the calls after its
+    rest, ``carom`` calls only; ``before`` is neither over nor in a zone (the callers make sure)."""
+    b = before.m
     at_table = before.at_table
     player = at_table or "p1"
     cue = CUE_BALL[player]
-    facts = read_shot(shot, cue)
     if facts.fouls or facts.jumped or facts.notes:
         return None
     struck = facts.struck
@@ -75,7 +121,6 @@ def plain_shot(before: CaromState, shot: ShotRecord, rest: msgspec.Struct) -> Ca
     both = facts.both_touched
     decides = contacts > 0 and (need == 0 or facts.cushions_known)  # ``contacts_decide``
     sensor_carom = decides and both and facts.cushions_before_third >= need  # ``counts_as_carom``
-    called = facts.carom_called is not None
     carom = sensor_carom or called
     if decides and both and not carom:  # the discipline's cushions missing: its own ruling
         return None
@@ -106,7 +151,7 @@ def plain_shot(before: CaromState, shot: ShotRecord, rest: msgspec.Struct) -> Ca
                                                   else facts.cushions)))]
         if reached:  # ``end_inning(announce=False, reached=True)``
             rulings.append(Ruling(t=t, rule="carom.last-carom", player=player, data=(("target", target),)))
-            innings, runs = _inning(innings, runs, i, run)
+            innings, runs = _inning(innings, runs, i, run)  # (the last carom: once a match)
             if run >= 2:  # ``is_series``
                 rulings.append(Ruling(t=t, rule="carom.series", player=player, data=(("run", run),)))
             breaker = b.breaker
@@ -121,7 +166,12 @@ def plain_shot(before: CaromState, shot: ShotRecord, rest: msgspec.Struct) -> Ca
             run = 0
     else:  # ``end_inning``
         run = b.run
-        innings, runs = _inning(innings, runs, i, run)
+        mine = runs[i]  # ``_inning``, inline: once an inning
+        mine = Trail((run,), mine) if type(mine) is Trail else Trail.plus(mine, run)
+        if i == 0:
+            innings, runs = (innings[0] + 1, innings[1]), (mine, runs[1])
+        else:
+            innings, runs = (innings[0], innings[1] + 1), (runs[0], mine)
         if run == 0:  # ``is_poedel``
             announcement = "POEDEL"
             rulings = [Ruling(t=t, rule="carom.poedel", player=player)]
@@ -149,12 +199,13 @@ def plain_shot(before: CaromState, shot: ShotRecord, rest: msgspec.Struct) -> Ca
             if left is not None:
                 rulings.append(Ruling(t=t, rule=COUNTDOWN_RULE, player=after, data=(("left", left),)))
     for call in calls:  # the referee's ``carom`` after the rest: ``_call_ruling``'s amendment
-        rulings.append(Ruling(t=call.t, rule="carom.referee.amend", player=shot.player, data=_AMEND))
+        rulings.append(Ruling(t=call.t, rule="carom.referee.amend", player=shot_player, data=_AMEND))
     decided_by = "referee" if called else ("contacts" if decides else "none")
     m = Match(discipline, b.profile, b.scheme, b.table, b.targets, caroms, innings, high, run, runs,
               b.innings_limit, b.shot_clock, b.timeouts, b.timeouts_used, b.breaker, b.shots + 1, True,
-              nastoot, from_outlay, None, None, positions, announcement, facts.evidence(decided_by), points)
-    return replace(before, m=m, at_table=after, rulings=RulingLog(rulings, before.rulings), ended=ended)
+              nastoot, from_outlay, None, None, positions, announcement,
+              Evidence(facts.cushions, facts.cushions_before_last_contact, contacts, decided_by), points)
+    return m, after, rulings, ended
 
 
 def _inning(innings: tuple[int, int], runs: tuple[Any, Any], i: int,

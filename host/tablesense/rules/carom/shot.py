@@ -73,14 +73,15 @@ def read_shot(shot: ShotRecord, cue: str) -> ShotFacts:
     events = shot.events + shot.calls if shot.calls else shot.events
     if not events:
         return NO_FACTS
-    return _read(events, cue)
+    return read_events(events, cue)
 
 
 #: the facts of a shot with no events (a rest alone): nothing seen, nothing called
 NO_FACTS = ShotFacts()
 
 
-def _read(events: tuple[Event, ...], cue: str) -> ShotFacts:
+def read_events(events: tuple[Event, ...], cue: str) -> ShotFacts:
+    """``read_shot`` of a shot's events and calls, one at least (``events``)."""
     contacts = 0
     touched: list[str] = []
     cue_cushions = 0
@@ -100,7 +101,7 @@ def _read(events: tuple[Event, ...], cue: str) -> ShotFacts:
     for ev in events:
         t = ev.t
         if t < last:
-            return _read(tuple(sorted(events, key=_time)), cue)
+            return read_events(tuple(sorted(events, key=_time)), cue)
         last = t
         kind = type(ev)
         if kind is Cushion:
