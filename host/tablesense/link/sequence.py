@@ -170,7 +170,8 @@ class Sequencer:
         boot that began after the checkpoint's (hostclock.later_boot), however far its seq
         and uptime have gone: the board rebooted while the host was down (or before it
         saved the reboot's checkpoint). For the first status frames, until one is believed."""
-        return self._boot is not None and not self._went_on and later_boot(*self._boot, uptime_us, raw_now(now))
+        return (self._boot is not None and not self._went_on
+                and later_boot(*self._boot, uptime_us, raw_now(now)))
 
     def boot_went_on(self) -> None:
         """A status frame refuted a claim by the boot's start: the checkpoint's boot went on, and
