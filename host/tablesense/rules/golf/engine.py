@@ -49,7 +49,7 @@ from ...vocabulary import for_game
 from ..base import Question, other, register
 from ..first_states import FirstStates
 from ..shot_engine import AMEND, ShotEngine, ShotRecord, shot_cut
-from . import checks
+from . import amend, checks
 from .evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
 from .fouls import BY_ID, DUO_ONLY, known_fouls
 from .geometry import ATTACKS
@@ -264,6 +264,10 @@ class GolfEngine(ShotEngine[GolfState]):
         last = state.shot
         if state.in_shot or (last is not None and state.before is not None
                              and (ev.player is None or ev.player == last.player)):
+            if ev.call == "foul" and not state.in_shot:  # after the rest: a plain shot's foul at once
+                done = amend.called_foul(state, ev)
+                if done is not None:
+                    return done
             return AMEND if ev is as_called else self.amend(state, ev)
         return self._standalone(state, ev)
 

@@ -1,0 +1,101 @@
+"""The referee's foul after a golf shot's rest, amending that shot in one step.
+
+A foul called after a shot's rest amends the shot (``GolfEngine._amend``): the general way
+adds the call to the shot and the base resolves the whole shot again from the state before
+it (``AMEND``: ``resolve.staged``'s general path, ~90k instructions). For the shot such a call
+is nearly always about (a plain one: cushions, goals of known balls, a strike of the shooter's
+ball; no contact or ball off the table seen, no positions, no late drop, no call before this
+one) and a foul that puts the balls back (``Cost.back``: the shot's goals do not count), the
+general path decides little: the foul's ruling, the turn to the opponent, the ball played (and
+any ball the opponent points out or the held ball) waiting for the opponent's replacement
+spot, zone play where the score now makes it. ``called_foul`` makes that state in one copy.
+Anything else (a foul that counts a ball, a triangle foul, a ball that repeats its spot, a
+frame already over on the score) answers None, and the call goes the general way.
+
+tests/rules/golf/test_golf_foul_amends_at_once.py holds the two ways equal over made-up
+states and shots; tests/cli/test_replay_fast_paths.py turns this one off (``called_foul``) for whole
+recorded matches.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from ...events import Call, Cushion, Goal, Strike
+from ..records import Ruling
+from ..ruling_log import RulingLog
+from . import checks as rule
+from .evidence import _extra
+from .fouls import ALWAYS, BY_ID, ZONE
+from .resolve import NO_SHOT
+from .state import GolfState
+
+replace = msgspec.structs.replace
+
+#: fouls whose cost adds spots of their own or counts a ball (the general way decides them)
+_OWN_WAY = frozenset({NO_SHOT, "golf.triangle.defensive", "golf.triangle.defensive.several", "golf.own-goal"})
+_BALLS = frozenset({"p1", "p2"})
+
+
+def called_foul(state: GolfState, call: Call) -> GolfState | None:
+    """The state after ``call`` (a canonical ``foul`` call about ``state``'s last shot, after its
+    rest: ``GolfEngine._amend``'s ``AMEND``), as the general way makes it: the shot resolved again
+    from the state before it with the call (``resolve.staged``), the shot stage's fields as the
+    base's ``amend`` and ``_call`` set them; None where that shot or foul is not the plain case."""
+    shot, before = state.shot, state.before
+    if shot is None or before is None or state.in_shot or shot.calls or shot.late:
+        return None
+    rest = shot.rest
+    if rest is None or rest.positions or not shot.events:
+        return None
+    foul_id = call.foul
+    found = BY_ID.get(foul_id) if type(foul_id) is str else None
+    if found is None or foul_id in _OWN_WAY:
+        return None
+    s = shot.player or "p1"
+    for e in shot.events:
+        kind = type(e)
+        if kind is Cushion or (kind is Goal and e.ball in _BALLS) or (kind is Strike and e.ball in (s, None)):
+            continue
+        return None  # the opponent's ball struck, a contact, a ball off the table, a goal of no ball
+    pre = before
+    if pre.questions or pre.spot_wait:  # ``resolve.start_of``
+        pre = replace(pre, questions=(), spot_wait=())
+    zone = pre.zone_play
+    foul = BY_ID[rule.touch_foul(foul_id, zone, False)]
+    cost = foul.then
+    if not cost.back or cost.touched == "goal":
+        return None  # the shot's balls count, or the held ball goes into the goal
+    si = 0 if s == "p1" else 1
+    bl = pre.balls_left
+    if 0 in bl or rule.spot_repeats(zone, s, s, True, pre.placed[si], bl[si]):
+        return None  # a frame over on the score, or the ball played back on its fouled spot
+    n_spots = 1 if cost.spot_played == ALWAYS or (cost.spot_played == ZONE and zone) else 0
+    if cost.points_out and zone:
+        n_spots += 1
+    if cost.touched == "spot":
+        n_spots += 1
+    t = call.t
+    data = {k: v for k, v in _extra(call.extra).items() if k in ("seen", "balls")}
+    if zone:
+        data["what"] = "zone"
+    new = [Ruling(t=t, rule=foul.id, player=s, data=tuple(data.items()))]
+    t_end = rest.t
+    o = "p2" if s == "p1" else "p1"
+    members = pre.members
+    if pre.duo:
+        members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
+    now_zone = zone or rule.zone_play(bl)
+    if not zone and now_zone:
+        new.append(Ruling(t=t_end, rule="golf.zone.play", player=None, data=()))
+    log = pre.rulings
+    added = tuple(new)
+    return replace(
+        pre, rulings=RulingLog(added, log) if type(log) is RulingLog else log + added, questions=(),
+        frame_units=pre.frame_units + 1, placements=(),
+        spot_wait=tuple([(t, s, f"spot{k}") for k in range(n_spots)]),
+        at_table=o, members=members, zone_play=now_zone, clock=(o, t_end), positions=None,
+        turn_positions=None, placed=(pre.placed[0], pre.placed[1]),
+        fouled_from=(pre.fouled_from[0], pre.fouled_from[1]),
+        before=before, shot=replace(shot, calls=(call,)), cut=state.cut, in_shot=False, checkpoint=state,
+    )
