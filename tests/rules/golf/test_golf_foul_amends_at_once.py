@@ -6,7 +6,8 @@ of their own, a ball off the table, the clock), naming the shooter, the other pl
 with a ball count; shots of cushions and goals, a strike of the shooter's ball, now and then
 the opponent's, a contact, a ball off the
 table, positions, a late drop or a call before; zone play, balls on replacement spots, a duo,
-questions and balls waiting from the shot before."""
+questions and balls waiting from the shot before; then the opponent's ``spot`` calls for the
+balls the foul put on a replacement spot (a spot taken, a ball not waiting), each the same."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from tablesense.rules.golf.resolve import resolve
 from tablesense.rules.shot_engine import ShotRecord
 
 ENGINE = find_engine("golf")
-_CALLED = amend.called_foul
+_CALLED, _SPOT = amend.called_foul, amend.called_spot
 replace = msgspec.structs.replace
 
 #: the referee's call after the rest: fouls by the names a referee uses (the touches most often)
@@ -45,6 +46,8 @@ CALLS = st.sampled_from([
     {"call": "foul", "foul": "off_table"}, {"call": "time"}, {"call": "foul", "foul": "push", "balls": 2},
 ])
 PLAYER = st.sampled_from([None, None, "p1", "p2"])
+#: the ball a ``spot`` call names: the shooter's (the one waiting) most often
+SPOT_BALL = st.sampled_from(["shooter", "shooter", "p1", "p2"])
 POSITIONS = {"p1": [[0.3, 0.4], [0.5, 0.6]], "p2": [[0.9, 0.4]]}
 
 
@@ -71,9 +74,10 @@ def shot_after(draw: Any) -> tuple[str | None, tuple[Any, ...], Rest, tuple[Any,
 
 @contextmanager
 def general_way() -> Iterator[None]:
-    """The foul amending its shot the general way only (``amend.called_foul`` off)."""
+    """The foul and the spot amending their shot the general way only (``amend`` off)."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(amend, "called_foul", lambda state, call: None)
+        mp.setattr(amend, "called_spot", lambda state, call: None)
         yield
 
 
@@ -84,10 +88,29 @@ def applied(state: Any, call: Any) -> Any:
         return type(e), str(e)
 
 
+def _same(state: Any, call: Any, name: str, original: Any) -> Any:
+    """``apply`` of ``call`` to ``state`` with ``amend.<name>`` on (``event``: whether it made the
+    state) and off: the two the same; the state (or the error) it made."""
+    taken: list[Any] = []
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(amend, name, lambda state, call: taken.append(original(state, call)) or taken[-1])
+        quick = applied(state, call)
+    event(f"{name}: " + ("at once" if taken and taken[-1] is not None else "the general way"))
+    with general_way():
+        general = applied(state, call)
+    assert quick == general
+    if not isinstance(quick, tuple):
+        assert ENGINE.to_json(quick) == ENGINE.to_json(general)
+        assert quick.checkpoint is state
+    return quick
+
+
 @settings(max_examples=600, deadline=None)
-@given(before_shot(), shot_after(), CALLS, PLAYER, st.floats(4.05, 60.0))
+@given(before_shot(), shot_after(), CALLS, PLAYER, st.floats(4.05, 60.0),
+       st.lists(st.tuples(SPOT_BALL, st.integers(1, 5)), min_size=1, max_size=3))
 def test_a_foul_called_after_the_rest_amends_the_shot_as_resolving_it_again_does(
-        before: Any, played: Any, called: dict[str, Any], player: str | None, t: float) -> None:
+        before: Any, played: Any, called: dict[str, Any], player: str | None, t: float,
+        spots: list[tuple[str, int]]) -> None:
     shooter, events, rest, late, calls = played
     shot = ShotRecord(player=shooter, events=events, rest=rest, late=late, calls=calls)
     after = resolve(before, shot)
@@ -95,18 +118,13 @@ def test_a_foul_called_after_the_rest_amends_the_shot_as_resolving_it_again_does
     obj = {"t": t, "type": "call", **called}
     if player is not None:
         obj["player"] = player
-    call = parse_event(obj)
-    taken: list[Any] = []
-    with pytest.MonkeyPatch.context() as mp:  # which way the call went (``event``: how often at once)
-        mp.setattr(amend, "called_foul", lambda state, call: taken.append(_CALLED(state, call)) or taken[-1])
-        quick = applied(state, call)
-    event("at once" if taken and taken[-1] is not None else "the general way")
-    with general_way():
-        general = applied(state, call)
-    assert quick == general
-    if not isinstance(quick, tuple):
-        assert ENGINE.to_json(quick) == ENGINE.to_json(general)
-        assert quick.checkpoint is state
+    state = _same(state, parse_event(obj), "called_foul", _CALLED)
+    for n, (ball, spot) in enumerate(spots):  # the opponent names the spots of the balls waiting
+        if isinstance(state, tuple) or not state.spot_wait:
+            break
+        ball = (shooter or "p1") if ball == "shooter" else ball
+        named = {"t": t + 1 + n, "type": "call", "call": "spot", "ball": ball, "spot": spot}
+        state = _same(state, parse_event(named), "called_spot", _SPOT)
 
 
 def test_a_touch_after_a_plain_shot_takes_the_step_at_once() -> None:

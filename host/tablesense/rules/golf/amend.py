@@ -1,4 +1,5 @@
-"""The referee's foul after a golf shot's rest, amending that shot in one step.
+"""The referee's foul after a golf shot's rest, and the opponent's spot for the ball it puts
+on a replacement spot, amending that shot in one step.
 
 A foul called after a shot's rest amends the shot (``GolfEngine._amend``): the general way
 adds the call to the shot and the base resolves the whole shot again from the state before
@@ -8,13 +9,15 @@ ball; no contact or ball off the table seen, no positions, no late drop, no call
 one) and a foul that puts the balls back (``Cost.back``: the shot's goals do not count), the
 general path decides little: the foul's ruling, the turn to the opponent, the ball played (and
 any ball the opponent points out or the held ball) waiting for the opponent's replacement
-spot, zone play where the score now makes it. ``called_foul`` makes that state in one copy.
-Anything else (a foul that counts a ball, a triangle foul, a ball that repeats its spot, a
-frame already over on the score) answers None, and the call goes the general way.
+spot, zone play where the score now makes it. ``called_foul`` makes that state in one copy,
+and ``called_spot`` the state after the opponent's ``spot`` call that follows (the general
+way: the shot resolved again with both calls). Anything else (a foul that counts a ball, a
+triangle foul, a ball that repeats its spot, a frame already over on the score) answers None,
+and the call goes the general way.
 
 tests/rules/golf/test_golf_foul_amends_at_once.py holds the two ways equal over made-up
-states and shots; tests/cli/test_replay_fast_paths.py turns this one off (``called_foul``) for whole
-recorded matches.
+states and shots; tests/cli/test_replay_fast_paths.py turns these off (``called_foul``,
+``called_spot``) for whole recorded matches.
 """
 
 from __future__ import annotations
@@ -42,8 +45,31 @@ def called_foul(state: GolfState, call: Call) -> GolfState | None:
     rest: ``GolfEngine._amend``'s ``AMEND``), as the general way makes it: the shot resolved again
     from the state before it with the call (``resolve.staged``), the shot stage's fields as the
     base's ``amend`` and ``_call`` set them; None where that shot or foul is not the plain case."""
+    shot = state.shot
+    if shot is None or shot.calls:
+        return None
+    return _fouled(state, call, (), call)
+
+
+def called_spot(state: GolfState, call: Call) -> GolfState | None:
+    """The state after ``call``, the opponent's ``spot`` (its ball named, checked by
+    ``GolfEngine._spot``) for a ball the last shot's foul put on a replacement spot: the shot
+    resolved again with it as ``called_foul`` resolves it (its calls: the foul, then spots)."""
+    shot = state.shot
+    if shot is None or not shot.calls:
+        return None
+    foul, *spots = shot.calls
+    if foul.call != "foul" or any(c.call != "spot" for c in spots):
+        return None
+    return _fouled(state, foul, (*spots, call), call)
+
+
+def _fouled(state: GolfState, call: Call, spot_calls: tuple[Call, ...], last: Call) -> GolfState | None:
+    """The state after the last shot of ``state`` resolved again with the calls ``call`` (a foul)
+    and ``spot_calls`` after its rest (``last``: the one just made), where it is the plain case;
+    else None."""
     shot, before = state.shot, state.before
-    if shot is None or before is None or state.in_shot or shot.calls or shot.late:
+    if shot is None or before is None or state.in_shot or shot.late:
         return None
     rest = shot.rest
     if rest is None or rest.positions or not shot.events:
@@ -86,16 +112,33 @@ def called_foul(state: GolfState, call: Call) -> GolfState | None:
     if pre.duo:
         members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
     now_zone = zone or rule.zone_play(bl)
+    placed, placements = pre.placed, ()
+    waiting = [(t, s, f"spot{k}") for k in range(n_spots)]
+    for c in spot_calls:  # the opponent's choice for the first of that ball's waiting (``resolve``'s 5.)
+        for item in waiting:
+            if item[1] == c.ball:
+                break
+        else:
+            continue
+        waiting.remove(item)
+        n = int(c.spot or 0)
+        if n in (4, 5):
+            chosen = (("ball", s), ("spot", n), ("what", "chosen"))
+            new.append(Ruling(t=t, rule="golf.spot.fallback", player=o, data=chosen))
+        else:
+            new.append(Ruling(t=t, rule="golf.spot.choice", player=o, data=(("ball", s), ("spot", n))))
+        placed = (n, placed[1]) if si == 0 else (placed[0], n)
+        placements = (*placements, (s, n))
     if not zone and now_zone:
         new.append(Ruling(t=t_end, rule="golf.zone.play", player=None, data=()))
     log = pre.rulings
     added = tuple(new)
     return replace(
         pre, rulings=RulingLog(added, log) if type(log) is RulingLog else log + added, questions=(),
-        frame_units=pre.frame_units + 1, placements=(),
-        spot_wait=tuple([(t, s, f"spot{k}") for k in range(n_spots)]),
+        frame_units=pre.frame_units + 1, placements=placements, spot_wait=tuple(waiting),
         at_table=o, members=members, zone_play=now_zone, clock=(o, t_end), positions=None,
-        turn_positions=None, placed=(pre.placed[0], pre.placed[1]),
+        turn_positions=None, placed=(placed[0], placed[1]),
         fouled_from=(pre.fouled_from[0], pre.fouled_from[1]),
-        before=before, shot=replace(shot, calls=(call,)), cut=state.cut, in_shot=False, checkpoint=state,
+        before=before, shot=replace(shot, calls=(*shot.calls, last)), cut=state.cut, in_shot=False,
+        checkpoint=state,
     )

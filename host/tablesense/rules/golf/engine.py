@@ -319,7 +319,8 @@ class GolfEngine(ShotEngine[GolfState]):
             raise IllegalCall(why)
         shot, before = state.shot, state.before
         if shot is not None and before is not None and item not in start_of(before, shot).spot_wait:
-            return self.amend(state, _call_with(ev, ball=ball))
+            ev = _call_with(ev, ball=ball)  # the spot of a ball the last shot's foul put there: amend it
+            return amend.called_spot(state, ev) or self.amend(state, ev)
         new = replace(state, placed=pair_set(state.placed, ball, spot),
                       placements=(*state.placements, (ball, spot)),
                       spot_wait=tuple(x for x in state.spot_wait if x is not item))
