@@ -1,13 +1,14 @@
 """A foul the referee calls after a golf shot's rest amends the shot in one step
 (``amend.called_foul``) into the state the general way makes (the call added to the shot, the
-whole shot resolved again from the state before it), over made-up states and shots
-(hypothesis): every foul by its names (those that put the balls back, count a ball, add spots
-of their own, a ball off the table, the clock), naming the shooter, the other player or nobody,
-with a ball count; shots of cushions and goals, a strike of the shooter's ball, now and then
-the opponent's, a contact, a ball off the
-table, positions, a late drop or a call before; zone play, balls on replacement spots, a duo,
-questions and balls waiting from the shot before; then the opponent's ``spot`` calls for the
-balls the foul put on a replacement spot (a spot taken, a ball not waiting), each the same."""
+whole shot resolved again from the state before it), and a foul or the clock's ``time`` with
+no shot to amend stands alone in one step (``amend.stood_alone``) as resolving it does, over
+made-up states and shots (hypothesis): every foul by its names (those that put the balls back,
+count a ball, add spots of their own, a ball off the table, the clock), naming the shooter, the
+other player or nobody, with a ball count; shots of cushions and goals, a strike of the
+shooter's ball, now and then the opponent's, a contact, a ball off the table, positions, a late
+drop or a call before; zone play, balls on replacement spots, a duo, questions and balls
+waiting from the shot before; then the opponent's ``spot`` calls for the balls the foul put on
+a replacement spot (a spot taken, a ball not waiting), each the same."""
 
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ from tablesense.rules.golf.resolve import resolve
 from tablesense.rules.shot_engine import ShotRecord
 
 ENGINE = find_engine("golf")
-_CALLED, _SPOT = amend.called_foul, amend.called_spot
+#: ``amend``'s steps, as they are (``_same`` watches them)
+_STEPS = {name: getattr(amend, name) for name in ("called_foul", "called_spot", "stood_alone")}
 replace = msgspec.structs.replace
 
 #: the referee's call after the rest: fouls by the names a referee uses (the touches most often)
@@ -78,6 +80,7 @@ def general_way() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(amend, "called_foul", lambda state, call: None)
         mp.setattr(amend, "called_spot", lambda state, call: None)
+        mp.setattr(amend, "stood_alone", lambda before, unit: None)
         yield
 
 
@@ -88,14 +91,24 @@ def applied(state: Any, call: Any) -> Any:
         return type(e), str(e)
 
 
-def _same(state: Any, call: Any, name: str, original: Any) -> Any:
-    """``apply`` of ``call`` to ``state`` with ``amend.<name>`` on (``event``: whether it made the
+def _same(state: Any, call: Any) -> Any:
+    """``apply`` of ``call`` to ``state`` with ``amend``'s steps on (``event``: which made the
     state) and off: the two the same; the state (or the error) it made."""
-    taken: list[Any] = []
+    taken: list[str] = []
+
+    def spy(name: str, original: Any) -> Any:
+        def step(*args: Any) -> Any:
+            made = original(*args)
+            taken.append(f"{name}: " + ("at once" if made is not None else "the general way"))
+            return made
+        return step
+
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(amend, name, lambda state, call: taken.append(original(state, call)) or taken[-1])
+        for name, original in _STEPS.items():
+            mp.setattr(amend, name, spy(name, original))
         quick = applied(state, call)
-    event(f"{name}: " + ("at once" if taken and taken[-1] is not None else "the general way"))
+    for what in taken:
+        event(what)
     with general_way():
         general = applied(state, call)
     assert quick == general
@@ -118,13 +131,13 @@ def test_a_foul_called_after_the_rest_amends_the_shot_as_resolving_it_again_does
     obj = {"t": t, "type": "call", **called}
     if player is not None:
         obj["player"] = player
-    state = _same(state, parse_event(obj), "called_foul", _CALLED)
+    state = _same(state, parse_event(obj))
     for n, (ball, spot) in enumerate(spots):  # the opponent names the spots of the balls waiting
         if isinstance(state, tuple) or not state.spot_wait:
             break
         ball = (shooter or "p1") if ball == "shooter" else ball
         named = {"t": t + 1 + n, "type": "call", "call": "spot", "ball": ball, "spot": spot}
-        state = _same(state, parse_event(named), "called_spot", _SPOT)
+        state = _same(state, parse_event(named))
 
 
 def test_a_touch_after_a_plain_shot_takes_the_step_at_once() -> None:
@@ -158,3 +171,15 @@ def test_a_foul_that_counts_a_ball_or_a_shot_not_plain_goes_the_general_way() ->
     placed = _after({"t": 1, "type": "cushion", "cushion": 1},
                     {"t": 2, "type": "rest", "positions": {"p1": [[0.3, 0.4]]}})
     assert amend.called_foul(placed, touch) is None  # positions: spots may fall back
+
+
+def test_the_clock_run_out_between_shots_stands_alone_in_one_step() -> None:
+    state = _after({"t": 1, "type": "cushion", "cushion": 1}, {"t": 2, "type": "rest"})
+    assert state.at_table == "p2"
+    time = parse_event({"t": 60, "type": "call", "call": "time"})
+    quick = ENGINE.apply(state, time)
+    assert quick.at_table == "p1" and [r.rule for r in quick.rulings][-1] == "golf.clock"
+    with general_way():
+        assert ENGINE.apply(state, time) == quick
+    unit = quick.shot
+    assert unit is not None and unit.calls and amend.stood_alone(state, unit) is not None

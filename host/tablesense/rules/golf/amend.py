@@ -13,7 +13,8 @@ spot, zone play where the score now makes it. ``called_foul`` makes that state i
 and ``called_spot`` the state after the opponent's ``spot`` call that follows (the general
 way: the shot resolved again with both calls). Anything else (a foul that counts a ball, a
 triangle foul, a ball that repeats its spot, a frame already over on the score) answers None,
-and the call goes the general way.
+and the call goes the general way. ``stood_alone`` makes the state after a foul or the
+clock's ``time`` with no shot to amend (``GolfEngine._standalone``) the same way.
 
 tests/rules/golf/test_golf_foul_amends_at_once.py holds the two ways equal over made-up
 states and shots; tests/cli/test_replay_fast_paths.py turns these off (``called_foul``,
@@ -22,21 +23,28 @@ states and shots; tests/cli/test_replay_fast_paths.py turns these off (``called_
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import msgspec
 
 from ...events import Call, Cushion, Goal, Strike
+from ...shots import Cutter
+from ..fault import Fault
 from ..records import Ruling
 from ..ruling_log import RulingLog
+from ..shot_engine import ShotRecord
 from . import checks as rule
 from .evidence import _extra
-from .fouls import ALWAYS, BY_ID, ZONE
+from .fouls import ALWAYS, BY_ID, ZONE, Cost
 from .resolve import NO_SHOT
-from .state import GolfState
+from .state import GolfState, Positions
 
 replace = msgspec.structs.replace
 
 #: fouls whose cost adds spots of their own or counts a ball (the general way decides them)
-_OWN_WAY = frozenset({NO_SHOT, "golf.triangle.defensive", "golf.triangle.defensive.several", "golf.own-goal"})
+_OWN_WAY = frozenset({NO_SHOT, "golf.triangle.defensive", "golf.triangle.defensive.several",
+                      "golf.triangle.attacking", "golf.own-goal"})
 _BALLS = frozenset({"p1", "p2"})
 
 
@@ -64,6 +72,23 @@ def called_spot(state: GolfState, call: Call) -> GolfState | None:
     return _fouled(state, foul, (*spots, call), call)
 
 
+def stood_alone(before: GolfState, unit: ShotRecord) -> GolfState | None:
+    """The state after ``unit``, a foul or the clock's ``time`` that stands alone (no shot to
+    amend: ``GolfEngine._standalone``, its checks made, ``before`` its questions closed), as
+    ``resolve`` of it from ``before`` with the unit's stage fields makes it; None where it is
+    not the plain case (a foul that counts a ball or adds spots of its own, a ball that repeats
+    its spot, a frame over on the score)."""
+    call = unit.calls[0]
+    foul_id = "golf.clock" if call.call == "time" else call.foul if call.call == "foul" else None
+    if foul_id is None or foul_id not in BY_ID or (foul_id in _OWN_WAY and foul_id != NO_SHOT):
+        return None
+    s = unit.player or "p1"
+    zone = before.zone_play
+    foul = BY_ID[rule.touch_foul(foul_id, zone, True)]
+    return _decided(before, s, foul, call, (), call.t, before.spot_wait, before.positions,
+                    (before, unit, before.cut, before.in_shot, before.checkpoint))
+
+
 def _fouled(state: GolfState, call: Call, spot_calls: tuple[Call, ...], last: Call) -> GolfState | None:
     """The state after the last shot of ``state`` resolved again with the calls ``call`` (a foul)
     and ``spot_calls`` after its rest (``last``: the one just made), where it is the plain case;
@@ -87,35 +112,49 @@ def _fouled(state: GolfState, call: Call, spot_calls: tuple[Call, ...], last: Ca
     pre = before
     if pre.questions or pre.spot_wait:  # ``resolve.start_of``
         pre = replace(pre, questions=(), spot_wait=())
-    zone = pre.zone_play
-    foul = BY_ID[rule.touch_foul(foul_id, zone, False)]
+    foul = BY_ID[rule.touch_foul(foul_id, pre.zone_play, False)]
+    if not foul.then.back:
+        return None  # the shot's balls count
+    return _decided(pre, s, foul, call, spot_calls, rest.t, (), None,
+                    (before, replace(shot, calls=(*shot.calls, last)), state.cut, False, state))
+
+
+def _decided(pre: GolfState, s: str, foul: Fault[Cost], call: Call, spot_calls: Sequence[Call], t_end: float,
+             waiting_before: tuple[tuple[float, str, str], ...], positions: Positions | None,
+             stage: tuple[Any, ShotRecord, Cutter, bool, Any]) -> GolfState | None:
+    """``resolve``'s general path for a unit whose one foul (``foul``, called by ``call``) puts
+    back whatever moved (none of its balls count) from ``pre`` (the unit's start, ``start_of``),
+    the shooter ``s``: the foul's ruling, the balls it puts on replacement spots waiting for the
+    opponent (after ``waiting_before``) or named by ``spot_calls``, the turn, zone play; the
+    state's positions ``positions``, its shot stage's fields ``stage``. None where more is to
+    decide."""
     cost = foul.then
-    if not cost.back or cost.touched == "goal":
-        return None  # the shot's balls count, or the held ball goes into the goal
+    if cost.touched == "goal" or (foul.id in _OWN_WAY and foul.id != NO_SHOT):
+        return None  # the held ball goes into the goal, or spots of its own
+    zone = pre.zone_play
     si = 0 if s == "p1" else 1
     bl = pre.balls_left
-    if 0 in bl or rule.spot_repeats(zone, s, s, True, pre.placed[si], bl[si]):
-        return None  # a frame over on the score, or the ball played back on its fouled spot
     n_spots = 1 if cost.spot_played == ALWAYS or (cost.spot_played == ZONE and zone) else 0
     if cost.points_out and zone:
         n_spots += 1
     if cost.touched == "spot":
         n_spots += 1
+    if 0 in bl or (n_spots and rule.spot_repeats(zone, s, s, True, pre.placed[si], bl[si])):
+        return None  # a frame over on the score, or the ball played back on its fouled spot
     t = call.t
     data = {k: v for k, v in _extra(call.extra).items() if k in ("seen", "balls")}
     if zone:
         data["what"] = "zone"
     new = [Ruling(t=t, rule=foul.id, player=s, data=tuple(data.items()))]
-    t_end = rest.t
     o = "p2" if s == "p1" else "p1"
     members = pre.members
     if pre.duo:
         members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
     now_zone = zone or rule.zone_play(bl)
     placed, placements = pre.placed, ()
-    waiting = [(t, s, f"spot{k}") for k in range(n_spots)]
+    waiting = [*waiting_before, *[(t, s, f"spot{k}") for k in range(n_spots)]]
     for c in spot_calls:  # the opponent's choice for the first of that ball's waiting (``resolve``'s 5.)
-        for item in waiting:
+        for item in waiting[len(waiting_before):]:
             if item[1] == c.ball:
                 break
         else:
@@ -133,12 +172,12 @@ def _fouled(state: GolfState, call: Call, spot_calls: tuple[Call, ...], last: Ca
         new.append(Ruling(t=t_end, rule="golf.zone.play", player=None, data=()))
     log = pre.rulings
     added = tuple(new)
+    stage_before, stage_shot, cut, in_shot, checkpoint = stage
     return replace(
         pre, rulings=RulingLog(added, log) if type(log) is RulingLog else log + added, questions=(),
         frame_units=pre.frame_units + 1, placements=placements, spot_wait=tuple(waiting),
-        at_table=o, members=members, zone_play=now_zone, clock=(o, t_end), positions=None,
-        turn_positions=None, placed=(placed[0], placed[1]),
+        at_table=o, members=members, zone_play=now_zone, clock=(o, t_end), positions=positions,
+        turn_positions=positions, placed=(placed[0], placed[1]),
         fouled_from=(pre.fouled_from[0], pre.fouled_from[1]),
-        before=before, shot=replace(shot, calls=(*shot.calls, last)), cut=state.cut, in_shot=False,
-        checkpoint=state,
+        before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
     )

@@ -279,7 +279,7 @@ class GolfEngine(ShotEngine[GolfState]):
                               f"{ev.player} played no shot just now")
         before = replace(state, questions=()) if state.questions else state
         unit = ShotRecord(player=state.at_table or "p1", calls=(ev,))
-        return replace(resolve(before, unit), before=before, shot=unit)
+        return amend.stood_alone(before, unit) or replace(resolve(before, unit), before=before, shot=unit)
 
     def _start(self, state: GolfState, ev: Call) -> GolfState:
         player = ev.player
