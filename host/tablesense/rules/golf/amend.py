@@ -61,15 +61,21 @@ def called_foul(state: GolfState, call: Call) -> GolfState | None:
 
 def called_spot(state: GolfState, call: Call) -> GolfState | None:
     """The state after ``call``, the opponent's ``spot`` (its ball named, checked by
-    ``GolfEngine._spot``) for a ball the last shot's foul put on a replacement spot: the shot
-    resolved again with it as ``called_foul`` resolves it (its calls: the foul, then spots)."""
-    shot = state.shot
-    if shot is None or not shot.calls:
+    ``GolfEngine._spot``) for a ball the last unit's foul put on a replacement spot: the unit
+    resolved again with it as ``called_foul`` or ``stood_alone`` resolves it (its calls: the
+    foul, then spots)."""
+    shot, before = state.shot, state.before
+    if shot is None or before is None or not shot.calls or state.in_shot:
         return None
-    foul, *spots = shot.calls
-    if foul.call != "foul" or any(c.call != "spot" for c in spots):
+    first, *spots = shot.calls
+    if any(c.call != "spot" for c in spots):
         return None
-    return _fouled(state, foul, (*spots, call), call)
+    if not shot.events and shot.rest is None:  # a unit that stands alone (``ShotEngine.amend``'s stage)
+        unit = replace(shot, calls=(*shot.calls, call))
+        return _alone(before, unit, (*spots, call), (before, unit, state.cut, False, state))
+    if first.call != "foul":
+        return None
+    return _fouled(state, first, (*spots, call), call)
 
 
 def stood_alone(before: GolfState, unit: ShotRecord) -> GolfState | None:
@@ -78,15 +84,20 @@ def stood_alone(before: GolfState, unit: ShotRecord) -> GolfState | None:
     ``resolve`` of it from ``before`` with the unit's stage fields makes it; None where it is
     not the plain case (a foul that counts a ball or adds spots of its own, a ball that repeats
     its spot, a frame over on the score)."""
+    return _alone(before, unit, (), (before, unit, before.cut, before.in_shot, before.checkpoint))
+
+
+def _alone(before: GolfState, unit: ShotRecord, spot_calls: tuple[Call, ...],
+           stage: tuple[Any, ShotRecord, Cutter, bool, Any]) -> GolfState | None:
+    """``resolve`` of ``unit`` (no events, no rest: a call that stands alone, then the ``spot_calls``)
+    from ``before``, with the shot stage's fields ``stage``, where it is the plain case."""
     call = unit.calls[0]
     foul_id = "golf.clock" if call.call == "time" else call.foul if call.call == "foul" else None
     if foul_id is None or foul_id not in BY_ID or (foul_id in _OWN_WAY and foul_id != NO_SHOT):
         return None
     s = unit.player or "p1"
-    zone = before.zone_play
-    foul = BY_ID[rule.touch_foul(foul_id, zone, True)]
-    return _decided(before, s, foul, call, (), call.t, before.spot_wait, before.positions,
-                    (before, unit, before.cut, before.in_shot, before.checkpoint))
+    foul = BY_ID[rule.touch_foul(foul_id, before.zone_play, True)]
+    return _decided(before, s, foul, call, spot_calls, call.t, before.spot_wait, before.positions, stage)
 
 
 def _fouled(state: GolfState, call: Call, spot_calls: tuple[Call, ...], last: Call) -> GolfState | None:
