@@ -14,11 +14,12 @@ and ``called_spot`` the state after the opponent's ``spot`` call that follows (t
 way: the shot resolved again with both calls). Anything else (a foul that counts a ball, a
 triangle foul, a ball that repeats its spot, a frame already over on the score) answers None,
 and the call goes the general way. ``stood_alone`` makes the state after a foul or the
-clock's ``time`` with no shot to amend (``GolfEngine._standalone``) the same way.
+clock's ``time`` with no shot to amend (``GolfEngine._standalone``) the same way, and
+``called_spot`` the spot after it.
 
 tests/rules/golf/test_golf_foul_amends_at_once.py holds the two ways equal over made-up
 states and shots; tests/cli/test_replay_fast_paths.py turns these off (``called_foul``,
-``called_spot``) for whole recorded matches.
+``called_spot``, ``stood_alone``) for whole recorded matches.
 """
 
 from __future__ import annotations
