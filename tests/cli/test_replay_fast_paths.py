@@ -1,9 +1,11 @@
 """A whole log's replay ends where it ends with its fast paths turned off (a shot taken at
 once, ``ShotEngine.whole``; keglebillard's plain shot in one pass, ``verdict.plain_shot``; carom's
-call after a rest amending its shot in one step, ``amend.called_carom``), for
-every recorded match logged each way a table logs it: as recorded, without a strike sensor,
-an undo after a rest or while the balls roll, two undos in a row, the referee's calls made
-while the balls roll, rests without positions, the clock now and then running back.
+call after a rest amending its shot in one step, ``amend.called_carom``; golf's foul after a
+rest and the spot after it amending their shot in one step, a foul standing alone,
+``amend.called_foul``, ``called_spot``, ``stood_alone``), for every recorded match logged each
+way a table logs it: as recorded, without a strike sensor, an undo after a rest or while the
+balls roll, two undos in a row, the referee's calls made while the balls roll, rests without
+positions, the clock now and then running back.
 tests/rules/test_shot_whole.py and tests/rules/kegle/test_kegle_plain_shot.py hold each fast
 path to the general one shot by shot; this holds whole matches to it."""
 
@@ -19,6 +21,7 @@ from paths import MATCHES
 
 from tablesense.replay import Replay, history_for
 from tablesense.rules.carom import amend
+from tablesense.rules.golf import amend as golf_amend
 from tablesense.rules.kegle import verdict
 from tablesense.rules.shot_engine import ShotEngine
 
@@ -116,6 +119,9 @@ def test_a_replay_ends_where_it_ends_without_its_fast_paths_however_the_match_wa
     assert hasattr(verdict, "plain_shot"), "the plain keglebillard shot moved: turn it off here too"
     monkeypatch.setattr(verdict, "plain_shot", lambda before, shot: None)
     monkeypatch.setattr(amend, "called_carom", lambda state, call: None)
+    monkeypatch.setattr(golf_amend, "called_foul", lambda state, call: None)
+    monkeypatch.setattr(golf_amend, "called_spot", lambda state, call: None)
+    monkeypatch.setattr(golf_amend, "stood_alone", lambda before, unit: None)
     assert hasattr(ShotEngine, "takes_whole"), "a shot at once is asked otherwise now: turn it off here too"
     for cls in _engines():
         monkeypatch.setattr(cls, "takes_whole", False)

@@ -49,7 +49,7 @@ from ...vocabulary import for_game
 from ..base import Question, other, register
 from ..first_states import FirstStates
 from ..shot_engine import AMEND, ShotEngine, ShotRecord, shot_cut
-from . import checks
+from . import amend, checks
 from .evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
 from .fouls import BY_ID, DUO_ONLY, known_fouls
 from .geometry import ATTACKS
@@ -264,6 +264,10 @@ class GolfEngine(ShotEngine[GolfState]):
         last = state.shot
         if state.in_shot or (last is not None and state.before is not None
                              and (ev.player is None or ev.player == last.player)):
+            if ev.call == "foul" and not state.in_shot:  # after the rest: a plain shot's foul at once
+                done = amend.called_foul(state, ev)
+                if done is not None:
+                    return done
             return AMEND if ev is as_called else self.amend(state, ev)
         return self._standalone(state, ev)
 
@@ -275,7 +279,7 @@ class GolfEngine(ShotEngine[GolfState]):
                               f"{ev.player} played no shot just now")
         before = replace(state, questions=()) if state.questions else state
         unit = ShotRecord(player=state.at_table or "p1", calls=(ev,))
-        return replace(resolve(before, unit), before=before, shot=unit)
+        return amend.stood_alone(before, unit) or replace(resolve(before, unit), before=before, shot=unit)
 
     def _start(self, state: GolfState, ev: Call) -> GolfState:
         player = ev.player
@@ -315,7 +319,8 @@ class GolfEngine(ShotEngine[GolfState]):
             raise IllegalCall(why)
         shot, before = state.shot, state.before
         if shot is not None and before is not None and item not in start_of(before, shot).spot_wait:
-            return self.amend(state, _call_with(ev, ball=ball))
+            ev = _call_with(ev, ball=ball)  # the spot of a ball the last shot's foul put there: amend it
+            return amend.called_spot(state, ev) or self.amend(state, ev)
         new = replace(state, placed=pair_set(state.placed, ball, spot),
                       placements=(*state.placements, (ball, spot)),
                       spot_wait=tuple(x for x in state.spot_wait if x is not item))

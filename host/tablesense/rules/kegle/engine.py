@@ -49,7 +49,7 @@ from ..shot_engine import AMEND, ShotEngine, ShotRecord
 from .fouls import fault
 from .names import POCKET_OPTIONS, pocket_ball
 from .plain import plain_shot
-from .shot import read_shot, toppler
+from .shot import carambole, read_shot, toppler
 from .state import DEFAULT_DISTANCE, Incidents, KegleState, Score, pinset
 from .verdict import IDX, asked, live, settle
 
@@ -301,8 +301,7 @@ class KegleEngine(ShotEngine[KegleState]):
         if shot is not None and (state.in_shot or _amendable(state)):
             if any(c.call == "carom" for c in shot.calls):
                 raise IllegalCall("the carambole of this shot is already counted")
-            pins_before = state.before.score.pins_down if state.before is not None else frozenset()
-            if read_shot(shot.events, pins_before).carambole:
+            if carambole(shot.events):  # (``read_shot``'s carambole, alone)
                 return state  # the referee confirms what the contact events already counted
         return self._amendment(state, call)
 

@@ -67,6 +67,27 @@ def read_shot(events: Sequence[Event], pins_before: frozenset[int], full_info: b
     return _read(enumerate(events), pins_before, full_info)
 
 
+def carambole(events: Sequence[Event]) -> bool:
+    """``read_shot(events, ...).carambole`` without the rest of the facts: the red touched both
+    whites (two red-white contacts; where every such contact names its white, two whites named).
+    The order of the events does not change it (``KegleEngine._call_carom`` asks it of a shot
+    a ``carom`` call may amend)."""
+    red_white = 0
+    whites: set[object] | None = None
+    named_whites = True
+    for e in events:
+        if type(e) is Contact:
+            balls = e.balls
+            if balls == _RED_THEN_WHITE or balls == _WHITE_THEN_RED or frozenset(balls) == _RED_WHITE:
+                red_white += 1
+                if "white" in e.extra:
+                    white = repr(e.extra["white"])
+                    whites = {white} if whites is None else whites | {white}
+                else:
+                    named_whites = False
+    return len(whites) >= 2 if named_whites and whites else red_white >= 2
+
+
 def _read(ordered: Iterable[tuple[int, Event]], pins_before: frozenset[int], full_info: bool) -> ShotFacts:
     """``read_shot`` over the shot's ``(index, event)`` in ``t`` order: one pass."""
     toppled: list[int] = []

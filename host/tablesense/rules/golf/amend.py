@@ -1,0 +1,195 @@
+"""The referee's foul after a golf shot's rest, and the opponent's spot for the ball it puts
+on a replacement spot, amending that shot in one step.
+
+A foul called after a shot's rest amends the shot (``GolfEngine._amend``): the general way
+adds the call to the shot and the base resolves the whole shot again from the state before
+it (``AMEND``: ``resolve.staged``'s general path, ~90k instructions). For the shot such a call
+is nearly always about (a plain one: cushions, goals of known balls, a strike of the shooter's
+ball; no contact or ball off the table seen, no positions, no late drop, no call before this
+one) and a foul that puts the balls back (``Cost.back``: the shot's goals do not count), the
+general path decides little: the foul's ruling, the turn to the opponent, the ball played (and
+any ball the opponent points out or the held ball) waiting for the opponent's replacement
+spot, zone play where the score now makes it. ``called_foul`` makes that state in one copy,
+and ``called_spot`` the state after the opponent's ``spot`` call that follows (the general
+way: the shot resolved again with both calls). Anything else (a foul that counts a ball, a
+triangle foul, a ball that repeats its spot, a frame already over on the score) answers None,
+and the call goes the general way. ``stood_alone`` makes the state after a foul or the
+clock's ``time`` with no shot to amend (``GolfEngine._standalone``) the same way, and
+``called_spot`` the spot after it.
+
+tests/rules/golf/test_golf_foul_amends_at_once.py holds the two ways equal over made-up
+states and shots; tests/cli/test_replay_fast_paths.py turns these off (``called_foul``,
+``called_spot``, ``stood_alone``) for whole recorded matches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from ...events import Call, Cushion, Goal, Strike
+from ...shots import Cutter
+from ..fault import Fault
+from ..records import Ruling
+from ..ruling_log import RulingLog
+from ..shot_engine import ShotRecord
+from . import checks as rule
+from .evidence import _extra
+from .fouls import ALWAYS, BY_ID, ZONE, Cost
+from .resolve import NO_SHOT
+from .state import GolfState, Positions
+
+replace = msgspec.structs.replace
+
+#: fouls whose cost adds spots of their own or counts a ball (the general way decides them)
+_OWN_WAY = frozenset({NO_SHOT, "golf.triangle.defensive", "golf.triangle.defensive.several",
+                      "golf.triangle.attacking", "golf.own-goal"})
+_BALLS = frozenset({"p1", "p2"})
+
+
+def called_foul(state: GolfState, call: Call) -> GolfState | None:
+    """The state after ``call`` (a canonical ``foul`` call about ``state``'s last shot, after its
+    rest: ``GolfEngine._amend``'s ``AMEND``), as the general way makes it: the shot resolved again
+    from the state before it with the call (``resolve.staged``), the shot stage's fields as the
+    base's ``amend`` and ``_call`` set them; None where that shot or foul is not the plain case."""
+    shot = state.shot
+    if shot is None or shot.calls:
+        return None
+    return _fouled(state, call, (), call)
+
+
+def called_spot(state: GolfState, call: Call) -> GolfState | None:
+    """The state after ``call``, the opponent's ``spot`` (its ball named, checked by
+    ``GolfEngine._spot``) for a ball the last unit's foul put on a replacement spot: the unit
+    resolved again with it as ``called_foul`` or ``stood_alone`` resolves it (its calls: the
+    foul, then spots)."""
+    shot, before = state.shot, state.before
+    if shot is None or before is None or not shot.calls or state.in_shot:
+        return None
+    first, *spots = shot.calls
+    if any(c.call != "spot" for c in spots):
+        return None
+    if not shot.events and shot.rest is None:  # a unit that stands alone (``ShotEngine.amend``'s stage)
+        unit = replace(shot, calls=(*shot.calls, call))
+        return _alone(before, unit, (*spots, call), (before, unit, state.cut, False, state))
+    if first.call != "foul":
+        return None
+    return _fouled(state, first, (*spots, call), call)
+
+
+def stood_alone(before: GolfState, unit: ShotRecord) -> GolfState | None:
+    """The state after ``unit``, a foul or the clock's ``time`` that stands alone (no shot to
+    amend: ``GolfEngine._standalone``, its checks made, ``before`` its questions closed), as
+    ``resolve`` of it from ``before`` with the unit's stage fields makes it; None where it is
+    not the plain case (a foul that counts a ball or adds spots of its own, a ball that repeats
+    its spot, a frame over on the score)."""
+    return _alone(before, unit, (), (before, unit, before.cut, before.in_shot, before.checkpoint))
+
+
+def _alone(before: GolfState, unit: ShotRecord, spot_calls: tuple[Call, ...],
+           stage: tuple[Any, ShotRecord, Cutter, bool, Any]) -> GolfState | None:
+    """``resolve`` of ``unit`` (no events, no rest: a call that stands alone, then the ``spot_calls``)
+    from ``before``, with the shot stage's fields ``stage``, where it is the plain case."""
+    call = unit.calls[0]
+    foul_id = "golf.clock" if call.call == "time" else call.foul if call.call == "foul" else None
+    if foul_id is None or foul_id not in BY_ID or (foul_id in _OWN_WAY and foul_id != NO_SHOT):
+        return None
+    s = unit.player or "p1"
+    foul = BY_ID[rule.touch_foul(foul_id, before.zone_play, True)]
+    return _decided(before, s, foul, call, spot_calls, call.t, before.spot_wait, before.positions, stage)
+
+
+def _fouled(state: GolfState, call: Call, spot_calls: tuple[Call, ...], last: Call) -> GolfState | None:
+    """The state after the last shot of ``state`` resolved again with the calls ``call`` (a foul)
+    and ``spot_calls`` after its rest (``last``: the one just made), where it is the plain case;
+    else None."""
+    shot, before = state.shot, state.before
+    if shot is None or before is None or state.in_shot or shot.late:
+        return None
+    rest = shot.rest
+    if rest is None or rest.positions or not shot.events:
+        return None
+    foul_id = call.foul
+    found = BY_ID.get(foul_id) if type(foul_id) is str else None
+    if found is None or foul_id in _OWN_WAY:
+        return None
+    s = shot.player or "p1"
+    for e in shot.events:
+        kind = type(e)
+        if kind is Cushion or (kind is Goal and e.ball in _BALLS) or (kind is Strike and e.ball in (s, None)):
+            continue
+        return None  # the opponent's ball struck, a contact, a ball off the table, a goal of no ball
+    pre = before
+    if pre.questions or pre.spot_wait:  # ``resolve.start_of``
+        pre = replace(pre, questions=(), spot_wait=())
+    foul = BY_ID[rule.touch_foul(foul_id, pre.zone_play, False)]
+    if not foul.then.back:
+        return None  # the shot's balls count
+    return _decided(pre, s, foul, call, spot_calls, rest.t, (), None,
+                    (before, replace(shot, calls=(*shot.calls, last)), state.cut, False, state))
+
+
+def _decided(pre: GolfState, s: str, foul: Fault[Cost], call: Call, spot_calls: Sequence[Call], t_end: float,
+             waiting_before: tuple[tuple[float, str, str], ...], positions: Positions | None,
+             stage: tuple[Any, ShotRecord, Cutter, bool, Any]) -> GolfState | None:
+    """``resolve``'s general path for a unit whose one foul (``foul``, called by ``call``) puts
+    back whatever moved (none of its balls count) from ``pre`` (the unit's start, ``start_of``),
+    the shooter ``s``: the foul's ruling, the balls it puts on replacement spots waiting for the
+    opponent (after ``waiting_before``) or named by ``spot_calls``, the turn, zone play; the
+    state's positions ``positions``, its shot stage's fields ``stage``. None where more is to
+    decide."""
+    cost = foul.then
+    if cost.touched == "goal" or (foul.id in _OWN_WAY and foul.id != NO_SHOT):
+        return None  # the held ball goes into the goal, or spots of its own
+    zone = pre.zone_play
+    si = 0 if s == "p1" else 1
+    bl = pre.balls_left
+    n_spots = 1 if cost.spot_played == ALWAYS or (cost.spot_played == ZONE and zone) else 0
+    if cost.points_out and zone:
+        n_spots += 1
+    if cost.touched == "spot":
+        n_spots += 1
+    if 0 in bl or (n_spots and rule.spot_repeats(zone, s, s, True, pre.placed[si], bl[si])):
+        return None  # a frame over on the score, or the ball played back on its fouled spot
+    t = call.t
+    data = {k: v for k, v in _extra(call.extra).items() if k in ("seen", "balls")}
+    if zone:
+        data["what"] = "zone"
+    new = [Ruling(t=t, rule=foul.id, player=s, data=tuple(data.items()))]
+    o = "p2" if s == "p1" else "p1"
+    members = pre.members
+    if pre.duo:
+        members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
+    now_zone = zone or rule.zone_play(bl)
+    placed, placements = pre.placed, ()
+    waiting = [*waiting_before, *[(t, s, f"spot{k}") for k in range(n_spots)]]
+    for c in spot_calls:  # the opponent's choice for the first of that ball's waiting (``resolve``'s 5.)
+        for item in waiting[len(waiting_before):]:
+            if item[1] == c.ball:
+                break
+        else:
+            continue
+        waiting.remove(item)
+        n = int(c.spot or 0)
+        if n in (4, 5):
+            chosen = (("ball", s), ("spot", n), ("what", "chosen"))
+            new.append(Ruling(t=t, rule="golf.spot.fallback", player=o, data=chosen))
+        else:
+            new.append(Ruling(t=t, rule="golf.spot.choice", player=o, data=(("ball", s), ("spot", n))))
+        placed = (n, placed[1]) if si == 0 else (placed[0], n)
+        placements = (*placements, (s, n))
+    if not zone and now_zone:
+        new.append(Ruling(t=t_end, rule="golf.zone.play", player=None, data=()))
+    log = pre.rulings
+    added = tuple(new)
+    stage_before, stage_shot, cut, in_shot, checkpoint = stage
+    return replace(
+        pre, rulings=RulingLog(added, log) if type(log) is RulingLog else log + added, questions=(),
+        frame_units=pre.frame_units + 1, placements=placements, spot_wait=tuple(waiting),
+        at_table=o, members=members, zone_play=now_zone, clock=(o, t_end), positions=positions,
+        turn_positions=positions, placed=(placed[0], placed[1]),
+        fouled_from=(pre.fouled_from[0], pre.fouled_from[1]),
+        before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
+    )
