@@ -77,7 +77,8 @@ def targets_for(setup_targets: dict[str, int] | None, moyennes: dict[str, float]
     rounding = resolve_rounding(extra.get("rounding", "half-up"))
     multiplier = extra.get("multiplier", MULTIPLIER)
     minimum = extra.get("minimum", MINIMUM_TARGET)
-    if not isinstance(multiplier, (int, float)) or isinstance(multiplier, bool) or multiplier <= 0:
+    if (not isinstance(multiplier, (int, float)) or isinstance(multiplier, bool)
+            or not math.isfinite(multiplier) or multiplier <= 0):
         raise IllegalCall(f"setup: multiplier must be a positive number, not {multiplier!r}")
     if not isinstance(minimum, int) or isinstance(minimum, bool) or minimum < 1:
         raise IllegalCall(f"setup: minimum must be a positive integer, not {minimum!r}")
