@@ -41,14 +41,14 @@ import msgspec
 
 from ...errors import IllegalCall
 from ...events import Call, Contact, Cushion, Event, OffTable, Rest, Setup, Strike
-from ...shots import R_OPEN, Cutter
+from ...shots import Cutter
 from ...texts import phrase
 from ...vocabulary import Vocabulary, for_game
 from ..base import Ruling, player_names, register
 from ..base import replace as replace_event
 from ..first_states import FirstStates
 from ..ruling_log import RulingLog
-from ..shot_engine import AMEND, ShotEngine, ShotRecord, canonical
+from ..shot_engine import AMEND, ShotEngine, ShotRecord, canonical, shot_cut
 from . import amend
 from .fouls import BY_NAME
 from .geometry import TABLES as CAROM_TABLES
@@ -178,9 +178,9 @@ class CaromEngine(ShotEngine[CaromState]):
 
     def whole(self, state: CaromState, events: Sequence[Event], rest: Rest) -> CaromState | None:
         """``ShotEngine.whole``: ``admit``'s checks of each event (its balls named by their
-        canonical ids; a sensor a carom table has not raises, as ``apply`` does), the cut, and
-        the shot resolved from the state before it: no state at its opening, none per event
-        (``drops`` and ``pins`` off: nothing before its start to give back)."""
+        canonical ids; a sensor a carom table has not raises, as ``apply`` does), the cut (one
+        record, ``whole_cut``), and the shot resolved from the state before it: no state at its
+        opening, none per event (``drops`` and ``pins`` off: nothing before its start to give back)."""
         if state.in_shot or state.held or state.ended is not None:
             return None
         named = tuple(events)
@@ -195,15 +195,9 @@ class CaromEngine(ShotEngine[CaromState]):
             admit = self.admit
             named = tuple([admit(state, (), x) for x in named])
             break
-        role, cut = state.cut.feed(named[0])
-        if role is not R_OPEN:
+        cut = whole_cut(state.cut, named, rest)
+        if cut is None:
             return None
-        if not cut.strikes:
-            for e in islice(named, 1, None):  # each one more of the shot (``apply``'s hot path)
-                if type(e) is Strike:  # the first strike: the table has a sensor
-                    cut = replace(cut, strikes=True)
-                    break
-        cut = cut.feed(rest)[1]  # the rest of an open shot: ``R_REST``
         before = self.close(state) if state.shot is not None else state
         shot = ShotRecord(player=before.at_table, events=named, rest=rest)
         # ``_resolved``: ``resolve``'s state (a plain shot's, else the general decision's) with the
@@ -499,6 +493,20 @@ def _first_match(setup: Setup) -> Match:
 #: tuple it writes alike, and they read alike
 _FIRST: FirstStates[bytes, Match] = FirstStates()
 _SETUP_KEY = msgspec.msgpack.Encoder(enc_hook=dict)
+
+
+def whole_cut(cut: Cutter, events: tuple[Event, ...], rest: Rest) -> Cutter | None:
+    """The cutter after a whole shot of ``events`` (the first opening it) and ``rest``: the one
+    ``Cutter.feed`` of each in turn gives, None where the first opens no shot. Made as one record
+    (``shot_cut``: the first event, then the rest), with the first strike among the other events
+    (``apply``'s hot path: the table has a strike sensor) added as its ``feed`` adds it."""
+    new = shot_cut(cut, events[0], rest)
+    if new is None or new.strikes:
+        return new
+    for e in islice(events, 1, None):
+        if type(e) is Strike:
+            return replace(new, strikes=True)
+    return new
 
 
 def countdown_of(state: CaromState) -> int | None:
