@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from effort import share
 from helpers.pty_device import Pty
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -63,7 +64,7 @@ class LiveBoard(Board):
         self.pty.send(encode_frame(f))
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=share(6, 3), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     apart=st.lists(st.floats(0.6, 1.9), min_size=1, max_size=3),  # the reboots, this far apart
     edges=st.integers(1, 3),  # pin edges each boot writes (down, up, down ...) soon after it boots

@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 import pytest
+from effort import share
 from helpers.ports import free_port
 from helpers.processes import stop
 from helpers.waits import wait_until, within
@@ -55,8 +56,13 @@ def _cushions(db: Path) -> list[int]:
     return [e["cushion"] for e in _logged(db) if e["type"] == "cushion"]
 
 
-@pytest.mark.parametrize("while_down", [False, True], ids=["none-while-down", "one-more-while-down"])
-@pytest.mark.parametrize("reboots", [1, 3])
+#: (reboots mid-shot, one more while the host is down): every pair under plain ``pytest``; the
+#: fewest and the most under ``make test`` (tests/effort.py)
+CASES = share([(1, False), (1, True), (3, False), (3, True)], [(1, False), (3, True)])
+
+
+@pytest.mark.parametrize(("reboots", "while_down"), CASES,
+                         ids=[f"{n}-{'one-more' if d else 'none'}-while-down" for n, d in CASES])
 def test_a_board_rebooting_again_and_again_mid_shot_then_its_host_killed_logs_every_cushion_once(
         tmp_path: Path, tablesense_cmd: list[str], reboots: int, while_down: bool) -> None:
     profile = _profile(tmp_path)
