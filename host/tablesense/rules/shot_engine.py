@@ -282,16 +282,20 @@ def open_cut(cut: Cutter, first: Event) -> Cutter | None:
         role, opened = cut.feed(first)
         return opened if role is R_OPEN else None
     strikes = cut.strikes
-    if cut.strike_sensor or strikes:
-        if kind not in _ROLLING_KINDS:
-            return None
-    elif kind == "pin":
-        if first.state == "up":  # type: ignore[attr-defined]
-            return None
-    elif kind not in TABLE_TYPES:
+    if not _opens(cut, first, kind):
         return None
     return Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot + 1, _OPEN, None, False, False, _NO_PINS,
                   True if kind == "strike" else strikes)
+
+
+def _opens(cut: Cutter, first: Event, kind: str) -> bool:
+    """Whether ``first`` (of type ``kind``) opens a shot where none is open (``Cutter.feed``'s
+    rule): a rolling event where a strike tells the shots, else a table event, a pin going down."""
+    if cut.strike_sensor or cut.strikes:
+        return kind in _ROLLING_KINDS
+    if kind == "pin":
+        return first.state != "up"  # type: ignore[attr-defined]
+    return kind in TABLE_TYPES
 
 
 def rest_cut(cut: Cutter, rest: Rest) -> Cutter:
@@ -320,13 +324,7 @@ def shot_cut(cut: Cutter, first: Event, rest: Rest) -> Cutter | None:
         opened = open_cut(cut, first)
         return None if opened is None else rest_cut(opened, rest)
     strikes = cut.strikes
-    if cut.strike_sensor or strikes:
-        if kind not in _ROLLING_KINDS:
-            return None
-    elif kind == "pin":
-        if first.state == "up":  # type: ignore[attr-defined]
-            return None
-    elif kind not in TABLE_TYPES:
+    if not _opens(cut, first, kind):
         return None
     return Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t, False, False,
                   _NO_PINS, True if kind == "strike" else strikes)
