@@ -81,8 +81,15 @@ async def test_a_service_killed_outright_in_a_replay_leaves_no_checker_process(
     assert not any(running(k) for k in kids), f"orphan checkers: {[k for k in kids if running(k)]}"
 
 
-async def test_a_checker_killed_from_outside_is_replaced_and_the_match_stored(
-        broker: Broker, tmp_path: Path) -> None:  # noqa: F811
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGSTOP], ids=["killed", "stops-answering"])
+async def test_a_checker_killed_or_stuck_is_replaced_and_the_match_stored(
+        broker: Broker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sig: signal.Signals) -> None:  # noqa: F811
+    """A checker killed from outside, or stuck for good (SIGSTOP stands in for a lock a thread of
+    the service held when it was forked: its silence gives it away): it is replaced, and the
+    match is not left waiting for ever."""
+    from tablesense.league import checkers
+
+    monkeypatch.setattr(checkers, "ANSWER_S", 2.0)
     service = LeagueService(parse_broker_url(broker.url("league")), str(league_db(tmp_path / "league.db")),
                             on_outcome=lambda out: None, checkers=2)
     service.start()
@@ -91,13 +98,17 @@ async def test_a_checker_killed_from_outside_is_replaced_and_the_match_stored(
         assert service.checkers is not None
         first = service.checkers.pids()
         for pid in first:
-            os.kill(pid, signal.SIGKILL)
+            os.kill(pid, sig)
         await send(broker, "kroeg", message("kroeg", lines_of(match_events("Ann", "Bob", 5, 7))))
-        await until(lambda: matches(service) == [match_id("kroeg", "1", START)], what="the match stored")
+        await until(lambda: matches(service) == [match_id("kroeg", "1", START)], timeout=60,
+                    what="the match stored")
         now = service.checkers.pids()
         assert set(now) - set(first), "the checker that took the match is a new one"
         assert service.inbox.refused() == []
     finally:
+        for pid in first:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
         await asyncio.to_thread(service.close)
     assert not any(running(k) for k in first + now)
 
@@ -129,33 +140,3 @@ async def test_a_message_that_kills_its_checker_is_listed_and_the_next_goes_on(
         assert service.checkers is not None and all(running(k) for k in service.checkers.pids())
     finally:
         await asyncio.to_thread(service.close)
-
-
-async def test_a_checker_that_stops_answering_is_replaced_and_the_match_stored(
-        broker: Broker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
-    """A checker stuck for good (SIGSTOP stands in for a lock a thread of the service held when
-    it was forked): its silence gives it away, and the match is not left waiting for ever."""
-    from tablesense.league import checkers
-
-    monkeypatch.setattr(checkers, "ANSWER_S", 2.0)
-    service = LeagueService(parse_broker_url(broker.url("league")), str(league_db(tmp_path / "league.db")),
-                            on_outcome=lambda out: None, checkers=2)
-    service.start()
-    try:
-        assert await asyncio.to_thread(service.subscriber.connected.wait, 10)
-        assert service.checkers is not None
-        first = service.checkers.pids()
-        for pid in first:
-            os.kill(pid, signal.SIGSTOP)
-        await send(broker, "kroeg", message("kroeg", lines_of(match_events("Ann", "Bob", 5, 7))))
-        await until(lambda: matches(service) == [match_id("kroeg", "1", START)], timeout=60,
-                    what="the match stored")
-        now = service.checkers.pids()
-        assert set(now) - set(first), "the checker that took the match is a new one"
-        assert service.inbox.refused() == []
-    finally:
-        for pid in first:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGCONT)
-        await asyncio.to_thread(service.close)
-    assert not any(running(k) for k in first + now)
