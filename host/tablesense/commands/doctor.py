@@ -62,7 +62,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", default="golf", metavar="ID",
                    help="table profile of the board: golf, kegle, carom or a TOML file (default: golf)")
     p.add_argument("--baud", type=lines.baud, default=None, metavar="N",
-                   help=f"the link's rate (default {lines.BAUD}, as flash, monitor and run)")
+                   help=f"the link's rate (default {lines.BAUD}; give flash, monitor and run the same)")
     p.add_argument("--seconds", type=float, default=0.0, metavar="S",
                    help="stop after this long (default: run until Ctrl-C)")
     p.add_argument("--json", action="store_true", help="print the result as JSON at the end (no live view)")

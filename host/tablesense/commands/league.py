@@ -329,12 +329,18 @@ def _import(store: LeagueStore, args: argparse.Namespace) -> int:
     if not args.logs and not args.match:
         print("tablesense league: import needs match logs (files, or --store DB --match ID)", file=sys.stderr)
         return 1
+    from .replay import is_edges_file
+
     sources: list[tuple[str, list[str]]] = []
     for path in args.logs:
         lines = _read_log(path)
         if isinstance(lines, tuple):
             print(f"tablesense league: {lines[1]}", file=sys.stderr)
             return lines[0]
+        if is_edges_file(iter(lines)):  # said as replay and sheet say it
+            print(f"tablesense league: {path} is an edges file (sensor edges for the firmware, not a match "
+                  f"log): play it with tablesense sim {path}", file=sys.stderr)
+            return 2
         sources.append((path, lines))
     for match_id in args.match:
         sources.append((f"{args.store}#{match_id}", lines_from_store(args.store, match_id)))

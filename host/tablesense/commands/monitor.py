@@ -17,7 +17,7 @@ import sys
 
 from ..command_line.old_spellings import old_positional
 from ..command_line.options import add_serial
-from ..command_line.serial_port import serial_problem
+from ..command_line.serial_port import serial_problem, url_mistake
 from ..errors import TablesenseError
 from ..link.frame import Frame, HelloFrame
 from ..link.lines import BAUD, baud, link_baud
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         printer.error(str(exc))
         return 2
     problem = serial_problem(args.serial)
-    if problem and (not args.wait or not args.serial):
+    if problem and (not args.wait or not args.serial or url_mistake(args.serial)):
         print(f"tablesense monitor: {problem}", file=sys.stderr)
         return 2
     if problem:

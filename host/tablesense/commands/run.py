@@ -24,7 +24,7 @@ from typing import Any
 
 from ..command_line.options import add_db, add_http, add_lang, add_serial
 from ..command_line.phone_address import EVERY_ADDRESS, phone_address
-from ..command_line.serial_port import serial_problem
+from ..command_line.serial_port import serial_problem, url_mistake
 from ..errors import TablesenseError
 from ..link.lines import BAUD, baud
 
@@ -93,15 +93,21 @@ def check_http_port(value: int, *, allow_any: bool = False) -> str | None:
 
 
 def _serial_problem(tables: list[tuple[str, str | None, str | None]], wait: bool) -> str | None:
-    """The first table's port that is not there (its profile checked first), unless ``wait``."""
+    """The first table's port that is not there, with the hint that ``--wait`` waits for it
+    (nothing when ``wait``: the link waits); its profile is checked first. A URL no board can
+    ever answer at (``url_mistake``) is said even with ``wait``, without the hint: waiting
+    cannot mend it."""
     from ..link.translate import table_profile
 
     for _tid, port, prof in tables:
         if port is not None and prof is not None:
             table_profile(prof)  # a bad profile is the first thing said
+            mistake = url_mistake(port)
+            if mistake:
+                return mistake
             problem = None if wait else serial_problem(port)
             if problem:
-                return problem
+                return f"{problem} (--wait: start and wait for it)"
     return None
 
 
@@ -135,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
         tables = plan(args.serial, args.profile, args.tables)
         problem = _serial_problem(tables, args.wait)
         if problem:
-            print(f"tablesense run: {problem} (--wait: start and wait for it)", file=sys.stderr)
+            print(f"tablesense run: {problem}", file=sys.stderr)
             return 2
         statuses = LinkStatuses()
         sources = table_feeds(tables, args.baud, statuses, args.camera)

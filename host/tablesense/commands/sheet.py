@@ -31,7 +31,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..club_figures import figures_of_log
+    from ..club_figures import NoMatch, figures_of_log
     from ..errors import TablesenseError
     from ..sheet.page import render
     from ..sheet.source import SheetSourceError, from_file, from_store, open_store
@@ -56,7 +56,11 @@ def run(args: argparse.Namespace) -> int:
                                        f"a match log): play it with tablesense sim {args.match}")
         figures = figures_of_log(lines)
     except TablesenseError as exc:
-        where = f"{args.db}: " if args.db and isinstance(exc, StoreError) else ""
+        if isinstance(exc, NoMatch):  # says which file (or match) holds none
+            where = f"{args.db} #{args.match}: " if args.db else \
+                ("standard input: " if args.match == "-" else f"{args.match}: ")
+        else:
+            where = f"{args.db}: " if args.db and isinstance(exc, StoreError) else ""
         print(f"tablesense sheet: {where}{exc}", file=sys.stderr)
         return 2
     html = render(figures, args.lang or lang, about)
