@@ -176,12 +176,19 @@ def run(args: argparse.Namespace) -> int:
         print(f"tablesense league: {args.db} does not exist (tablesense league create NAME --db {args.db} "
               "makes it)", file=sys.stderr)
         return 2
+    fresh = args.action == "create" and not Path(args.db).exists()
+    code = 1
     try:
         with LeagueStore(args.db) as store:
-            return _ACTIONS[args.action](store, args)
+            code = _ACTIONS[args.action](store, args)
+            return code
     except (TablesenseError, NotACompetitionMatch) as exc:
         print(f"tablesense league: {exc}", file=sys.stderr)
         return 1
+    finally:
+        if fresh and code != 0:  # a create refused leaves no empty database behind
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                Path(args.db + suffix).unlink(missing_ok=True)
 
 
 # --- competitions -------------------------------------------------------------------------------
