@@ -56,7 +56,7 @@ the table, so every command can be tried without hardware (start with `tablesens
 
 EPILOG = """\
 The same words everywhere: --serial PORT (a board's serial port), --http [HOST:]PORT (the
-web server), --db FILE, --profile ID, --table ID, --lang CODE. `tablesense COMMAND --help`
+web server), --db FILE, --profile ID, --lang CODE. `tablesense COMMAND --help`
 explains a command with an example; `tablesense help cli` is the whole reference.
 
 exit status: 0 done; 1 the command ran and found a problem (a bad line in a log, a noisy

@@ -130,6 +130,19 @@ def test_a_league_database_that_is_not_there_is_said_and_not_made(
     assert not db.exists() and list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize(("argv", "said"), [
+    (["create", ""], "a competition's name is 1 to 200 printable characters"),
+    (["create", "Najaar", "--scheme", "nofile.toml"], "cannot read nofile.toml"),
+])
+def test_a_league_create_refused_makes_no_database(
+        argv: list[str], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Only a competition made makes the file; a refused create left an empty one behind."""
+    db = tmp_path / "club.db"
+    code, _out, err = _run(["league", *argv, "--db", str(db)], capsys)
+    assert code == 1 and said in _one_line(err, "tablesense league")
+    assert list(tmp_path.iterdir()) == []
+
+
 def _league_actions() -> list[str]:
     return list(next(c for c in walk(build_parser()) if c.path == ("league",)).children)
 

@@ -35,6 +35,23 @@ def test_help_shows_every_visible_option_and_an_example(path: tuple[str, ...],
     assert "example" in out and f"tablesense {' '.join(path)}" in out.split("\nexample")[-1]
 
 
+def test_the_same_words_the_help_and_docs_name_are_options_of_a_command() -> None:
+    """The top-level help and docs/cli.md's "The same words everywhere" name only options a
+    command has (they named a --table ID that none had)."""
+    import re
+
+    from paths import ROOT
+
+    from tablesense.cli import EPILOG
+
+    have = {"--help"} | {s for cmd in walk(build_parser()) for arg in cmd.arguments for s in arg.options}
+    words = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8").split("## The same words everywhere")[1]
+    words = words.split("\n## ")[0].split("### Old spellings")[0]
+    for where, text in (("tablesense --help", EPILOG), ("docs/cli.md", words)):
+        named = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", text))
+        assert named and named <= have, (where, sorted(named - have))
+
+
 def test_top_level_help_is_for_users_and_documents_the_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--help"])

@@ -15,12 +15,14 @@ import sys
 import threading
 import time
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
 import pytest
 from helpers.ports import free_port
 from paths import ROOT
 
+from tablesense.cli import main
 from tablesense.command_line.phone_address import phone_address
 from tablesense.web.lan import lan_address
 from tablesense.web.qr import qr_svg
@@ -139,3 +141,33 @@ def test_a_public_url_given_is_what_the_qr_code_carries_and_every_address_needs_
         assert "phones cannot reach" in (phone_address(host, "", "192.168.1.5").warning or ""), host
     named = phone_address("192.168.1.5", "", "10.0.0.2")
     assert named.at(80) == "http://192.168.1.5:80" and named.warning is None
+
+
+@pytest.mark.parametrize("url", ["garbage", "192.168.1.20:8080", "ftp://pub", "http://pub:port", "http://"])
+def test_a_public_url_no_phone_can_open_is_refused_in_one_line(url: str, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """The QR codes would carry it ("garbage/ref/1?token=..."): refused before anything starts."""
+    with pytest.raises(SystemExit) as stop:
+        main(["run", "--tables", "1", "--public-url", url, "--db", str(tmp_path / "pub.db")])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.count("\n") == 1, err
+    assert err.startswith("tablesense run: ") and f"{url!r} is not an address phones can open" in err, err
+    assert not (tmp_path / "pub.db").exists()
+
+
+async def test_a_tv_code_of_any_characters_pairs_the_tv_at_the_address_printed(tmp_path: Path) -> None:
+    """The pub's TV opens the printed address as it stands: a code with a space or an & in it
+    is escaped in it (unescaped, the TV was paired with "a" and refused)."""
+    run = Running(["--tables", "1", "--tv-code", "a b&c", "--http", f"127.0.0.1:{free_port('127.0.0.1')}"],
+                  tmp_path)
+    try:
+        out = run.start_lines()
+        started = _started(out)
+        address = re.search(r"the pub's TV of table 1: (\S+)", out)
+        assert address is not None, out
+        code = parse_qs(urlsplit(address.group(1)).query)["tv"]  # as the TV page reads it
+        assert code == ["a b&c"], address.group(1)
+        await _tv_qr(f"http://127.0.0.1:{started['port']}", code[0])
+    finally:
+        status, err = run.stop()
+    assert status == 0 and "Traceback" not in err, err

@@ -86,3 +86,20 @@ def test_with_wait_the_command_waits_for_the_board_to_appear(tmp_path: Path, com
         if proc.poll() is None:
             proc.kill()
             proc.wait(10)
+
+
+@pytest.mark.parametrize("url", ["socket://table1", "socket://127.0.0.1:99999", "sokcet://table1:7000"])
+def test_a_url_no_board_can_answer_at_is_one_line_and_exit_2_even_with_wait(tmp_path: Path, url: str) -> None:
+    """A typing mistake in a URL (no port, a scheme pyserial does not know) is said in words of
+    its own, not pyserial's internals, and --wait does not wait for it for ever."""
+    commands = [[*argv, "--wait"] if argv[0] in ("monitor", "run") else argv for argv in _commands(url)]
+    commands.append(["install-service", "--serial", url, "--dry-run"])
+    lines = []
+    for argv in commands:
+        done = subprocess.run([*CLI, *argv], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+        assert done.returncode == 2, (argv, done.stderr)
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+        assert f"serial port {url} " in done.stderr and ("HOST:PORT" in done.stderr), done.stderr
+        assert "NoneType" not in done.stderr and "debug|info" not in done.stderr, done.stderr
+        lines.append(done.stderr.split(": ", 1)[1])
+    assert len(set(lines)) == 1, lines  # the same words from each command

@@ -444,6 +444,24 @@ def test_mistakes_are_one_line_and_make_nothing(tmp_path: Path, capsys: pytest.C
     assert code == 2 and err.strip() == f"tablesense sheet: {db}: no match 999"
 
 
+def test_a_pdf_that_cannot_be_written_is_said_in_one_line_before_chromium_starts(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Not a line of chromium's log ("[402:428:...:ERROR:...headless_command_handler.cc:266]")."""
+    log = str(ROOT / "examples" / "golf-match.jsonl")
+    for pdf, said in ((tmp_path / "no" / "sheet.pdf", f"there is no folder {tmp_path / 'no'}"),
+                      (tmp_path, "it is a folder (--pdf FILE)")):
+        code, _page, err = sheet([log, "--pdf", str(pdf)], capsys)
+        assert code == 2 and err == f"tablesense sheet: cannot write {pdf}: {said}\n", err
+
+
+def test_a_file_without_a_match_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Which file holds no match is said, as replay says it ("holds no events")."""
+    blank = tmp_path / "blank.jsonl"
+    blank.write_text("\n")
+    code, _page, err = sheet([str(blank)], capsys)
+    assert code == 2 and err == f"tablesense sheet: {blank}: no match in it (no setup event)\n", err
+
+
 def test_a_bad_line_is_named_and_the_sheet_still_made(tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     lines = (ROOT / "examples" / "golf-match.jsonl").read_text(encoding="utf-8").splitlines()

@@ -118,6 +118,15 @@ def test_a_file_that_cannot_be_read_is_exit_2(db: Path, tmp_path: Path,  # noqa:
         assert code == 2 and words in one_line(err)
 
 
+def test_an_edges_file_is_named_as_one_and_sent_to_sim(db: Path, tmp_path: Path,  # noqa: F811
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """As replay and sheet say it (docs/cli.md), not "line 1: t must be a number"."""
+    edges = write(tmp_path / "edges.jsonl", ['{"game": "golf"}', '{"t_us": 1000, "ch": 0, "level": 1}'])
+    code, _, err = league(db, "import", COMP, str(edges), capsys=capsys)
+    assert code == 2 and f"{edges} is an edges file" in one_line(err) and f"tablesense sim {edges}" in err
+    assert entered(db) == 0
+
+
 def test_a_log_entered_once_is_not_entered_again(db: Path, tmp_path: Path,  # noqa: F811
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     first = write(tmp_path / "ann-bob.jsonl", ann_bob())

@@ -141,3 +141,19 @@ def test_a_team_competitions_schedule_is_of_its_teams_at_their_home_pubs(
         "2026-11-16",
         "2026-11-30",
     ], "3 teams: one has a night off"
+
+
+@pytest.mark.parametrize("option", [["--every", "3"], ["--once"], ["--replace"]])
+def test_an_option_for_making_the_schedule_without_start_is_said_not_ignored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: list[str]
+) -> None:
+    """``schedule COMP --every 3`` only showed the schedule there was, as if 3 had been taken."""
+    db = tmp_path / "club.db"
+    league(db, "create", "Najaar", capsys=capsys)
+    for name in ("Ann", "Bob"):
+        league(db, "add-player", "Najaar", name, "--moyenne", "1", capsys=capsys)
+    code, out, err = league(db, "schedule", "Najaar", *option, capsys=capsys)
+    assert code == 2 and out == "", out
+    assert err == f"tablesense league: {option[0]} goes with --start YYYY-MM-DD (making the schedule)\n", err
+    code, out, err = league(db, "schedule", "Najaar", "--start", "2026-09-21", *option, capsys=capsys)
+    assert code == 0 and "2026-09-21" in out, err

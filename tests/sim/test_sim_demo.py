@@ -45,6 +45,8 @@ def test_demo_prints_a_whole_match_that_replays_to_its_result(capsys):
 
 @pytest.mark.parametrize("argv,message", [
     (["--speed", "-1"], "--speed must be 0"),
+    (["--speed", "nan"], "--speed must be 0 (as fast as possible) or more, not nan"),
+    (["--speed", "inf"], "--speed must be 0 (as fast as possible) or more, not inf"),
     (["--game", "golf", "--target", "3"], "--target is for --game carom"),
     (["--game", "carom", "--distance", "3"], "--distance is for --game kegle"),
     (["--full-info"], "--full-info needs --direct"),

@@ -2,10 +2,9 @@
 
 The same thing has the same name in every sub-command: ``--serial PORT`` (the board's
 serial port), ``--http [HOST:]PORT`` (the web server), ``--db FILE`` (the match log or
-competition database), ``--profile ID`` (the table profile), ``--table ID`` and
-``--lang CODE``. Each ``add_*`` here adds one of them with its help text; the old
-spellings (``--port``, ``--port-http``, ``--host``) stay for a release
-(``old_spellings``).
+competition database), ``--profile ID`` (the table profile) and ``--lang CODE``. Each
+``add_*`` here adds one of them with its help text; the old spellings (``--port``,
+``--port-http``, ``--host``) stay for a release (``old_spellings``).
 """
 
 from __future__ import annotations

@@ -6,15 +6,20 @@ already, no reconfiguring, no line changes: a board is not reset and a restarted
 still finds its unread frames), a ``socket://`` URL by connecting to it. What it returns
 is the one line every command prints (exit 2): ``serial port /dev/ttyUSB0 not found.
 Ports seen: /dev/ttyS0``, or ``... cannot be opened (reason). Ports seen: ...``.
-``monitor`` and ``run`` given ``--wait`` print it with "; waiting for it" and keep trying.
+``monitor`` and ``run`` given ``--wait`` print it with "; waiting for it" and keep trying,
+except for a URL no board can ever answer at (``url_mistake``: a scheme pyserial does not
+know, a ``socket://`` without its port): waiting cannot mend a typing mistake.
 """
 
 from __future__ import annotations
 
 import os
+import pkgutil
 import termios
+from urllib.parse import urlsplit
 
 import serial
+import serial.urlhandler
 
 from ..deploy.ports import PortError, check_port, is_url, list_serial_ports
 
@@ -29,11 +34,45 @@ def ports_seen() -> str:
                                       for p in seen)
 
 
+#: pyserial's URL schemes whose address is HOST:PORT
+_HOST_PORT_SCHEMES = ("socket", "rfc2217")
+
+
+def _url_schemes() -> list[str]:
+    """The schemes pyserial's ``serial_for_url`` knows (a module ``protocol_<scheme>`` each)."""
+    return sorted(m.name.removeprefix("protocol_") for m in pkgutil.iter_modules(serial.urlhandler.__path__)
+                  if m.name.startswith("protocol_"))
+
+
+def url_mistake(port: str) -> str | None:
+    """Why the URL ``port`` can never reach a board, in one line, or None (a device path, or a
+    URL that may answer later): an unknown scheme, or a ``socket://``/``rfc2217://`` without a
+    port number 1-65535. pyserial's own words for these are its internals' ("'<=' not supported
+    between instances of 'int' and 'NoneType'")."""
+    if not is_url(port):
+        return None
+    scheme = port.split("://", 1)[0]
+    if scheme not in _url_schemes():
+        return (f"serial port {port} is no device and its URL scheme {scheme!r} is not one pyserial knows "
+                "(socket://HOST:PORT, rfc2217://HOST:PORT)")
+    if scheme in _HOST_PORT_SCHEMES:
+        try:
+            number = urlsplit(port).port
+        except ValueError:
+            number = None
+        if not number:
+            return f"serial port {port} needs a port number 1-65535: {scheme}://HOST:PORT"
+    return None
+
+
 def serial_problem(port: str | None, *, probe: bool = True) -> str | None:
     """Why ``port`` cannot be the board's serial port, in one line, or None. ``probe``: open
     and close it (a path that exists may still be no serial port: /dev/null, a directory)."""
     if not port:
         return f"give the board's serial port with --serial PORT. {ports_seen()}"
+    mistake = url_mistake(port)
+    if mistake:
+        return mistake
     try:
         check_port(port)
     except PortError as exc:

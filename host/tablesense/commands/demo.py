@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import math
 import os
 import shutil
 import subprocess
@@ -66,7 +67,7 @@ def _opts(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _check(args: argparse.Namespace) -> str | None:
-    if args.speed < 0:
+    if not math.isfinite(args.speed) or args.speed < 0:  # nan and inf are no time scale
         return f"--speed must be 0 (as fast as possible) or more, not {args.speed:g}"
     game = games.get(args.game)  # what its set-up's length is declares which option it takes
     if args.target is not None and (game.played_to != "targets" or args.target <= 0):

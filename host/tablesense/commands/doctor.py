@@ -23,6 +23,7 @@ from pathlib import Path
 
 import serial
 
+from ..command_line.numbers import count, limit, seconds
 from ..command_line.options import add_serial
 from ..command_line.serial_port import serial_problem
 from ..deploy.colours import (
@@ -62,23 +63,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", default="golf", metavar="ID",
                    help="table profile of the board: golf, kegle, carom or a TOML file (default: golf)")
     p.add_argument("--baud", type=lines.baud, default=None, metavar="N",
-                   help=f"the link's rate (default {lines.BAUD}, as flash, monitor and run)")
-    p.add_argument("--seconds", type=float, default=0.0, metavar="S",
+                   help=f"the link's rate (default {lines.BAUD}; give flash, monitor and run the same)")
+    p.add_argument("--seconds", type=seconds, default=0.0, metavar="S",
                    help="stop after this long (default: run until Ctrl-C)")
     p.add_argument("--json", action="store_true", help="print the result as JSON at the end (no live view)")
-    p.add_argument("--stuck", type=float, default=STUCK_S, metavar="S",
+    p.add_argument("--stuck", type=seconds, default=STUCK_S, metavar="S",
                    help=f"a channel ACTIVE this long is stuck (default {STUCK_S:g} s)")
-    p.add_argument("--noisy-edges", type=int, default=NOISY_EDGES_PER_S, metavar="N",
+    p.add_argument("--noisy-edges", type=limit, default=NOISY_EDGES_PER_S, metavar="N",
                    help=f"more edges a second than this is noise (default {NOISY_EDGES_PER_S})")
-    p.add_argument("--noisy-pulses", type=int, default=NOISY_PULSES_PER_S, metavar="N",
+    p.add_argument("--noisy-pulses", type=limit, default=NOISY_PULSES_PER_S, metavar="N",
                    help=f"more piezo pulses a second than this is noise (default {NOISY_PULSES_PER_S})")
     p.add_argument("--learn-colours", action="store_true",
                    help="learn each ball's colour at each colour sensor and write them into the profile")
     p.add_argument("--channel", type=int, action="append", metavar="CH",
                    help="with --learn-colours: only this colour channel (repeatable; default all)")
-    p.add_argument("--balls", type=int, default=1, metavar="N",
+    p.add_argument("--balls", type=count, default=1, metavar="N",
                    help="with --learn-colours: hold N balls of each colour in turn (golf: 5 each)")
-    p.add_argument("--samples", type=int, default=12, metavar="N",
+    p.add_argument("--samples", type=count, default=12, metavar="N",
                    help="with --learn-colours: readings per ball (default 12)")
 
 

@@ -16,6 +16,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from ..command_line.numbers import seconds
 from ..command_line.options import add_serial
 from ..command_line.serial_port import serial_problem
 from ..deploy.build import FIRMWARE_DIR, MARCH, BuildError, build, firmware_version
@@ -47,7 +48,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="build the firmware files into DIR and keep them (default: a temporary folder, "
                         "removed afterwards); with --dry-run, the printed commands can then be run by hand")
     p.add_argument("--no-check", action="store_true", help="do not ask the board for HELLO afterwards")
-    p.add_argument("--timeout", type=float, default=15.0, metavar="S",
+    p.add_argument("--timeout", type=seconds, default=15.0, metavar="S",
                    help="seconds to wait for HELLO after the reset")
     p.add_argument("--baud", type=baud, default=None, metavar="N",
                    help=f"baud rate of the link, for the HELLO check (default: the profile's, else {BAUD}; "

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from ..command_line.options import add_db, add_http, add_lang, add_serial
+from ..command_line.serial_port import url_mistake
 from ..deploy.ports import list_serial_ports
 from ..deploy.service import (
     UDEV_RULE,
@@ -43,7 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", action="append", default=[], metavar="ID",
                    help="table profile per --serial (golf, kegle, carom); default golf")
     p.add_argument("--user", action="store_true",
-                   help="a user unit (~/.config/systemd/user) instead of a system unit (needs root)")
+                   help="a user unit (~/.config/systemd/user), no root needed, instead of a system unit")
     p.add_argument("--dry-run", action="store_true", help="print the unit and the commands, change nothing")
     p.add_argument("--list-ports", action="store_true",
                    help="list the serial ports with their stable by-id names and a udev rule for each")
@@ -85,6 +86,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     ports = []
     for port in args.serial:
+        mistake = url_mistake(port)  # the unit would restart on it for ever
+        if mistake:
+            print(f"tablesense install-service: {mistake}", file=sys.stderr)
+            return 2
         stable, warning = stable_port(port)
         if warning:
             print(f"tablesense install-service: {warning}", file=sys.stderr)

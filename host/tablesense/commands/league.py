@@ -143,9 +143,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                 'tablesense league schedule "Najaar 2026" --start 2026-09-21 --every 7 --db club.db')
     sc.add_argument("competition", help="the competition's name")
     sc.add_argument("--start", metavar="YYYY-MM-DD", help="the first round's date (makes the schedule)")
-    sc.add_argument("--every", type=int, default=7, metavar="DAYS", help="days between rounds (default 7)")
-    sc.add_argument("--once", action="store_true", help="a single round-robin (no return matches)")
-    sc.add_argument("--replace", action="store_true", help="make it anew though one exists (none played yet)")
+    sc.add_argument("--every", type=int, default=None, metavar="DAYS",
+                    help="with --start: days between rounds (default 7)")
+    sc.add_argument("--once", action="store_true",
+                    help="with --start: a single round-robin (no return matches)")
+    sc.add_argument("--replace", action="store_true",
+                    help="with --start: make it anew though one exists (none played yet)")
     sc.add_argument("--json", action="store_true", help="one JSON object")
 
     subs = [c, lst, sh, a, tm, r, i, sc]
@@ -173,12 +176,19 @@ def run(args: argparse.Namespace) -> int:
         print(f"tablesense league: {args.db} does not exist (tablesense league create NAME --db {args.db} "
               "makes it)", file=sys.stderr)
         return 2
+    fresh = args.action == "create" and not Path(args.db).exists()
+    code = 1
     try:
         with LeagueStore(args.db) as store:
-            return _ACTIONS[args.action](store, args)
+            code = _ACTIONS[args.action](store, args)
+            return code
     except (TablesenseError, NotACompetitionMatch) as exc:
         print(f"tablesense league: {exc}", file=sys.stderr)
         return 1
+    finally:
+        if fresh and code != 0:  # a create refused leaves no empty database behind
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                Path(args.db + suffix).unlink(missing_ok=True)
 
 
 # --- competitions -------------------------------------------------------------------------------
@@ -329,12 +339,18 @@ def _import(store: LeagueStore, args: argparse.Namespace) -> int:
     if not args.logs and not args.match:
         print("tablesense league: import needs match logs (files, or --store DB --match ID)", file=sys.stderr)
         return 1
+    from .replay import is_edges_file
+
     sources: list[tuple[str, list[str]]] = []
     for path in args.logs:
         lines = _read_log(path)
         if isinstance(lines, tuple):
             print(f"tablesense league: {lines[1]}", file=sys.stderr)
             return lines[0]
+        if is_edges_file(iter(lines)):  # said as replay and sheet say it
+            print(f"tablesense league: {path} is an edges file (sensor edges for the firmware, not a match "
+                  f"log): play it with tablesense sim {path}", file=sys.stderr)
+            return 2
         sources.append((path, lines))
     for match_id in args.match:
         sources.append((f"{args.store}#{match_id}", lines_from_store(args.store, match_id)))
@@ -401,14 +417,21 @@ def _read_log(path: str) -> list[str] | tuple[int, str]:
 def _schedule(store: LeagueStore, args: argparse.Namespace) -> int:
     comp = store.competition(args.competition)
     teams, players = store.teams(comp), store.players(comp)
+    making = [o for o, given in (("--every", args.every is not None), ("--once", args.once),
+                                 ("--replace", args.replace)) if given]
+    if making and args.start is None:  # not left unsaid while the schedule is only shown
+        print(f"tablesense league: {' '.join(making)} goes with --start YYYY-MM-DD (making the schedule)",
+              file=sys.stderr)
+        return 2
+    every = 7 if args.every is None else args.every
     if args.start is not None:
         try:
             start = dt.date.fromisoformat(args.start)
         except ValueError:
             print(f"tablesense league: --start is a date YYYY-MM-DD, not {args.start!r}", file=sys.stderr)
             return 1
-        if not 1 <= args.every <= 365:
-            print(f"tablesense league: --every is 1 to 365 days, not {args.every}", file=sys.stderr)
+        if not 1 <= every <= 365:
+            print(f"tablesense league: --every is 1 to 365 days, not {every}", file=sys.stderr)
             return 1
         had = store.fixtures(comp)
         if had and not args.replace:
@@ -428,7 +451,7 @@ def _schedule(store: LeagueStore, args: argparse.Namespace) -> int:
             print(f"tablesense league: {comp.name} has fewer than two {'teams' if teams else 'players'} to "
                   "schedule", file=sys.stderr)
             return 1
-        store.set_schedule(comp, schedule(groups, start, args.every, not args.once))
+        store.set_schedule(comp, schedule(groups, start, every, not args.once))
     fixtures = store.fixtures(comp)
     data = report(comp, players, _results(store, comp), teams, fixtures, dt.date.today().isoformat())
     if args.json:

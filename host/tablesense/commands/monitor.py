@@ -15,9 +15,10 @@ import asyncio
 import contextlib
 import sys
 
+from ..command_line.numbers import seconds
 from ..command_line.old_spellings import old_positional
 from ..command_line.options import add_serial
-from ..command_line.serial_port import serial_problem
+from ..command_line.serial_port import serial_problem, url_mistake
 from ..errors import TablesenseError
 from ..link.frame import Frame, HelloFrame
 from ..link.lines import BAUD, baud, link_baud
@@ -42,7 +43,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--baud", type=baud, default=None, metavar="N",
                    help=f"baud rate of a real serial port (default: the profile's, else {BAUD})")
     p.add_argument("--no-reconnect", action="store_true", help="stop when the port goes away")
-    p.add_argument("--duration", type=float, metavar="S", help="stop after this many seconds")
+    p.add_argument("--duration", type=seconds, metavar="S", help="stop after this many seconds")
     p.add_argument("--wait", action="store_true",
                    help="a port that is not there yet: say so and wait for it (default: exit 2)")
 
@@ -57,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         printer.error(str(exc))
         return 2
     problem = serial_problem(args.serial)
-    if problem and (not args.wait or not args.serial):
+    if problem and (not args.wait or not args.serial or url_mistake(args.serial)):
         print(f"tablesense monitor: {problem}", file=sys.stderr)
         return 2
     if problem:

@@ -21,10 +21,11 @@ import argparse
 import asyncio
 import sys
 from typing import Any
+from urllib.parse import quote, urlsplit
 
 from ..command_line.options import add_db, add_http, add_lang, add_serial
 from ..command_line.phone_address import EVERY_ADDRESS, phone_address
-from ..command_line.serial_port import serial_problem
+from ..command_line.serial_port import serial_problem, url_mistake
 from ..errors import TablesenseError
 from ..link.lines import BAUD, baud
 
@@ -49,7 +50,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_http(p, host="0.0.0.0", old_port="--port-http")
     add_db(p, "the match log, SQLite (default tablesense.db)", default="tablesense.db")
     add_lang(p, "language of new tables", default="en")
-    p.add_argument("--public-url", default="", metavar="URL",
+    p.add_argument("--public-url", type=public_url, default="", metavar="URL",
                    help="how phones reach this host, for the referee QR code (default: this PC's address "
                         "on the pub's network, printed at start)")
     p.add_argument("--tv-code", default="", metavar="CODE",
@@ -83,6 +84,23 @@ def plan(ports: list[str], profiles: list[str], extra: int) -> list[tuple[str, s
     return out
 
 
+def public_url(text: str) -> str:
+    """``--public-url``: an http(s) address with a host (a path after it, behind a reverse
+    proxy); the QR codes carry it, so anything else would reach no phone. "" (the default):
+    none given."""
+    if not text:
+        return text
+    parts = urlsplit(text)
+    try:
+        parts.port  # noqa: B018 (a port that is no number 1-65535 raises)
+    except ValueError:
+        parts = parts._replace(netloc="")
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an address phones can open "
+                                         "(http://192.168.1.20:8080, https://pub.example.org)")
+    return text
+
+
 def check_http_port(value: int, *, allow_any: bool = False) -> str | None:
     """Why ``value`` is not a TCP port to serve on (1..65535; 0 = any free one when
     ``allow_any``), or None."""
@@ -93,15 +111,21 @@ def check_http_port(value: int, *, allow_any: bool = False) -> str | None:
 
 
 def _serial_problem(tables: list[tuple[str, str | None, str | None]], wait: bool) -> str | None:
-    """The first table's port that is not there (its profile checked first), unless ``wait``."""
+    """The first table's port that is not there, with the hint that ``--wait`` waits for it
+    (nothing when ``wait``: the link waits); its profile is checked first. A URL no board can
+    ever answer at (``url_mistake``) is said even with ``wait``, without the hint: waiting
+    cannot mend it."""
     from ..link.translate import table_profile
 
     for _tid, port, prof in tables:
         if port is not None and prof is not None:
             table_profile(prof)  # a bad profile is the first thing said
+            mistake = url_mistake(port)
+            if mistake:
+                return mistake
             problem = None if wait else serial_problem(port)
             if problem:
-                return problem
+                return f"{problem} (--wait: start and wait for it)"
     return None
 
 
@@ -135,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
         tables = plan(args.serial, args.profile, args.tables)
         problem = _serial_problem(tables, args.wait)
         if problem:
-            print(f"tablesense run: {problem} (--wait: start and wait for it)", file=sys.stderr)
+            print(f"tablesense run: {problem}", file=sys.stderr)
             return 2
         statuses = LinkStatuses()
         sources = table_feeds(tables, args.baud, statuses, args.camera)
@@ -162,8 +186,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"  table {tid}: {link}  TV {site}/table/{tid}  referee {base}/ref/{tid}?token="
                   f"{pub.table(tid).token}", flush=True)
         for tid, _port, _prof in tables:  # open once on the pub's own TV: it shows the referee QR code
-            print(f"  the pub's TV of table {tid}: {site}/table/{tid}?tv="
-                  f"{tv_code(pub.table(tid).token, args.tv_code)}", flush=True)
+            print(f"  the pub's TV of table {tid}: {site}/table/{tid}?tv="  # a --tv-code "a&b" too
+                  f"{quote(tv_code(pub.table(tid).token, args.tv_code), safe='')}", flush=True)
         print(f"  phones: the referee QR code on each TV carries {base}/ref/N?token=...", flush=True)
         if phones.warning:
             print(f"tablesense run: {phones.warning}", file=sys.stderr, flush=True)

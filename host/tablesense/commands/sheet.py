@@ -11,7 +11,9 @@ keglebillard series by series, golf frame by frame (docs/cli.md, "The score shee
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
 
 from ..command_line.options import add_db, add_lang
 
@@ -30,13 +32,31 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pdf", metavar="FILE", help="write a PDF (A4) to FILE with chromium instead of the HTML")
 
 
+def _unwritable(pdf: str) -> str | None:
+    """Why no file can be written at ``pdf``, said before chromium is started (its own words
+    are a line of its log), or None."""
+    target = Path(pdf)
+    if target.is_dir():
+        return f"cannot write {pdf}: it is a folder (--pdf FILE)"
+    folder = target.parent
+    if not folder.is_dir():
+        return f"cannot write {pdf}: there is no folder {folder}"
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        return f"cannot write {pdf}: permission denied"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
-    from ..club_figures import figures_of_log
+    from ..club_figures import NoMatch, figures_of_log
     from ..errors import TablesenseError
     from ..sheet.page import render
     from ..sheet.source import SheetSourceError, from_file, from_store, open_store
     from ..store import StoreError
 
+    why = _unwritable(args.pdf) if args.pdf else None
+    if why:
+        print(f"tablesense sheet: {why}", file=sys.stderr)
+        return 2
     try:
         if args.db:
             if not args.match.isdigit():
@@ -56,7 +76,11 @@ def run(args: argparse.Namespace) -> int:
                                        f"a match log): play it with tablesense sim {args.match}")
         figures = figures_of_log(lines)
     except TablesenseError as exc:
-        where = f"{args.db}: " if args.db and isinstance(exc, StoreError) else ""
+        if isinstance(exc, NoMatch):  # says which file (or match) holds none
+            where = f"{args.db} #{args.match}: " if args.db else \
+                ("standard input: " if args.match == "-" else f"{args.match}: ")
+        else:
+            where = f"{args.db}: " if args.db and isinstance(exc, StoreError) else ""
         print(f"tablesense sheet: {where}{exc}", file=sys.stderr)
         return 2
     html = render(figures, args.lang or lang, about)

@@ -74,10 +74,10 @@ def _text(path: str) -> str:
         raise EdgeFileError(f"{path} is not a text file") from None
 
 
-def read_header(path: str) -> dict[str, Any]:
+def read_header(path: str, text: str | None = None) -> dict[str, Any]:
     """The header of the edges file ``path`` (its first line when that is an object that is no
-    edge), or ``{}``."""
-    for line in _text(path).splitlines():
+    edge), or ``{}``; ``text``: the file's text, read already."""
+    for line in (_text(path) if text is None else text).splitlines():
         if line.strip():
             try:
                 item = json.loads(line)
@@ -91,9 +91,9 @@ def _is_header(item: Any) -> bool:
     return isinstance(item, dict) and not any(k in item for k in EDGE_KEYS)
 
 
-def header_profile(path: str) -> str:
+def header_profile(path: str, text: str | None = None) -> str:
     """The profile the header of ``path`` names; EdgeFileError when it names none."""
-    head = read_header(path)
+    head = read_header(path, text)
     name = head.get("profile", head.get("game"))
     if not isinstance(name, str) or not name:
         raise EdgeFileError(f"{path} names no profile (a header line with \"game\" or \"profile\"): "
@@ -101,9 +101,10 @@ def header_profile(path: str) -> str:
     return name
 
 
-def read_edges(path: str, profile: TableProfile) -> list[dict[str, Any]]:
-    """The edges of ``path``, checked against ``profile``; ``EdgeFileError`` names the bad line."""
-    text = _text(path)
+def read_edges(path: str, profile: TableProfile, text: str | None = None) -> list[dict[str, Any]]:
+    """The edges of ``path``, checked against ``profile``; ``EdgeFileError`` names the bad line.
+    ``text``: the file's text, read already."""
+    text = _text(path) if text is None else text
     channels = {c.ch: c for c in profile.channels}
     edges: list[dict[str, Any]] = []
     first = True
@@ -119,6 +120,9 @@ def read_edges(path: str, profile: TableProfile) -> list[dict[str, Any]]:
             item = json.loads(line)
         except json.JSONDecodeError as exc:
             raise EdgeFileError(f"{path} line {n}: not JSON ({exc.msg})") from None
+        if isinstance(item, dict) and "type" in item and not any(k in item for k in EDGE_KEYS):
+            raise EdgeFileError(f"{path} is a match log (table events, not sensor edges): replay it with "
+                                f"tablesense replay {path}")
         problem = _check_edge(item, channels)
         if problem:
             raise EdgeFileError(f"{path} line {n}: {problem}")
@@ -180,8 +184,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         from ..sim import fitl
 
-        profile = table_profile(args.profile or header_profile(args.edges))
-        edges = read_edges(args.edges, profile)
+        text = _text(args.edges)  # read once: a pipe (<(...), a FIFO) gives its lines only once
+        profile = table_profile(args.profile or header_profile(args.edges, text))
+        edges = read_edges(args.edges, profile, text)
     except TablesenseError as exc:
         printer.error(str(exc))
         return 2
