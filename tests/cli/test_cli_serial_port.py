@@ -103,3 +103,31 @@ def test_a_url_no_board_can_answer_at_is_one_line_and_exit_2_even_with_wait(tmp_
         assert "NoneType" not in done.stderr and "debug|info" not in done.stderr, done.stderr
         lines.append(done.stderr.split(": ", 1)[1])
     assert len(set(lines)) == 1, lines  # the same words from each command
+
+
+def test_a_port_another_program_holds_is_called_busy_and_its_holder_loses_no_byte(tmp_path: Path) -> None:
+    """``monitor`` or ``doctor`` started beside a ``run`` on the same board would have read half
+    its bytes: the port is held exclusively, the second program says it is busy, and every byte
+    the board sends still reaches the program that holds the port."""
+    import tty
+
+    from tablesense.link.port import open_port
+
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    name = os.ttyname(slave)
+    held = open_port(name, timeout=0.5)
+    try:
+        done = subprocess.run([*CLI, "doctor", "--serial", name, "--seconds", "1"],
+                              capture_output=True, text=True, timeout=60, cwd=tmp_path)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert f"port {name} is busy" in done.stderr and "Traceback" not in done.stderr
+        watch = subprocess.run([*CLI, "monitor", "--serial", name, "--duration", "1.5"],
+                               capture_output=True, text=True, timeout=60, cwd=tmp_path)
+        assert "Traceback" not in watch.stderr and f"port {name} is busy" in watch.stderr, watch.stderr
+        os.write(master, b"every byte\n")
+        assert held.read(11) == b"every byte\n"  # nobody else took any of it
+    finally:
+        held.close()
+        os.close(master)
+        os.close(slave)

@@ -100,8 +100,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         ser = open_port(args.port, lines.link_baud(args.baud, profile))
-    except (OSError, serial.SerialException):
-        print(f"tablesense doctor: {serial_problem(args.serial)}", file=sys.stderr)
+    except (OSError, serial.SerialException) as exc:  # (gone since, or busy: another program holds it)
+        print(f"tablesense doctor: {serial_problem(args.serial) or exc}", file=sys.stderr)
         return 2
     if args.learn_colours:
         with ser:

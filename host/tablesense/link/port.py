@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import threading
 
 import serial
@@ -21,14 +22,25 @@ def open_port(url: str, baudrate: int = lines.BAUD, timeout: float = 0.05) -> se
 
     A device path opens as ``lines.QuietSerial`` (its close lowers RTS before DTR); a URL
     (``socket://``, ``loop://``) through ``serial_for_url``. Every opening of a board's port
-    goes through here: the link and its reconnects, doctor, flash's HELLO check."""
+    goes through here: the link and its reconnects, doctor, flash's HELLO check.
+
+    A device is opened exclusively (``flock``, POSIX): a second program on a port one holds
+    (``monitor`` or ``doctor`` beside ``run``) would read half its bytes, so it is refused,
+    ``SerialException`` "port ... is busy", and the holder loses nothing."""
     if "://" in url:
         ser = serial.serial_for_url(url, do_not_open=True, baudrate=baudrate, timeout=timeout)
     else:
-        ser = lines.QuietSerial(None, baudrate=baudrate, timeout=timeout)
+        ser = lines.QuietSerial(None, baudrate=baudrate, timeout=timeout, exclusive=os.name != "nt" or None)
         ser.port = url
     lines.prepare_lines(ser)
-    ser.open()
+    try:
+        ser.open()
+    except serial.SerialException as exc:
+        if "exclusively lock" in str(exc):
+            raise serial.SerialException(
+                f"port {url} is busy: another program holds it (tablesense run, doctor, monitor, "
+                f"a serial terminal); stop that one first") from None
+        raise
     return ser
 
 
