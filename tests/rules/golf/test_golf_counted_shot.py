@@ -5,8 +5,10 @@ pass (``counted.counted_shot``) into the state the general way makes, over made-
 shots (hypothesis: cushions, goals and balls off of either ball or of none, a strike of the
 shooter's ball or now and then the opponent's, a contact; answers naming either ball, nobody or
 a question that is not there; spot calls for either ball; zone play, duos, a frame or the match
-won, questions and balls waiting from the shot before, the shot stage's fields), and every
-recorded golf match ends in the same states line by line with the one pass turned off."""
+won, questions and balls waiting from the shot before, the shot stage's fields); a foul called
+while the balls rolled that puts them back is ruled in one step (``amend.fouled_shot``) as the
+general way rules it, every foul of the catalogue by its id, then the opponent's spot calls; and
+every recorded golf match ends in the same states line by line with both turned off."""
 
 from __future__ import annotations
 
@@ -18,12 +20,15 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from paths import MATCHES
-from test_golf_plain_shot import before_shot
+from test_golf_plain_shot import before_shot, shot_of
 
 from tablesense.events import Call, Contact, Cushion, Goal, OffTable, Rest, Strike
 from tablesense.replay import Replay
 from tablesense.rules.golf import engine, resolve
+from tablesense.rules.golf.amend import fouled_shot
 from tablesense.rules.golf.counted import counted_shot
+from tablesense.rules.golf.evidence import OFF_TABLE_FOULS
+from tablesense.rules.golf.fouls import BY_ID
 from tablesense.rules.golf.resolve import general
 from tablesense.rules.golf.state import GolfState
 from tablesense.rules.shot_engine import ShotRecord
@@ -86,6 +91,49 @@ def test_a_shot_with_no_foul_is_counted_in_one_pass_as_the_general_way_counts_it
                           "turn kept" if quick.at_table == (shooter or "p1") else "turn passes"))
 
 
+#: a foul's canonical id: every foul of the catalogue, the touches most often, a ball off the table
+FOULS = st.sampled_from(["golf.foul.touch"] * 6 + sorted(BY_ID) + sorted(OFF_TABLE_FOULS))
+
+
+@st.composite
+def fouled_of(draw: Any) -> tuple[str | None, tuple[Any, ...], tuple[Call, ...]]:
+    """A shot of cushions and goals (``shot_of``), now and then one as ``counted_of`` makes them,
+    its calls a foul called while the balls rolled (now and then with a count of balls), then
+    spot calls, now and then a second foul."""
+    shooter, events = draw(shot_of())
+    if draw(st.integers(0, 3)) == 0:
+        shooter, events, _ = draw(counted_of())
+    foul = Call(t=0.7, call="foul", foul=draw(FOULS), extra={"balls": 2} if draw(st.booleans()) else {})
+    calls = [foul]
+    for k in range(draw(st.integers(0, 3))):
+        if draw(st.integers(0, 5)) == 0:
+            calls.append(Call(t=4.5 + k, call="foul", foul="golf.foul.push"))
+        else:
+            calls.append(Call(t=4.5 + k, call="spot", ball=draw(st.sampled_from(["p1", "p2"])),
+                              spot=draw(st.integers(1, 5))))
+    return shooter, events, tuple(calls)
+
+
+@settings(max_examples=600, deadline=None)
+@given(before_shot(), fouled_of(), st.booleans())
+def test_a_foul_called_while_the_balls_roll_is_ruled_in_one_step_as_the_general_way_rules_it(
+    before: GolfState, played: tuple[str | None, tuple[Any, ...], tuple[Call, ...]], shares_stage: bool
+) -> None:
+    shooter, events, calls = played
+    shot = ShotRecord(player=shooter, events=events, rest=Rest(t=4.0), calls=calls)
+    stage = (before, shot, before.cut, False, before) if shares_stage else (None, None, None, True, None)
+    pre = msgspec.structs.replace(before, questions=(), spot_wait=())  # the shot's start (``start_of``)
+    quick = fouled_shot(pre, shot, stage)
+    if quick is None:  # a foul that counts a ball or adds spots, a shot not plain: the general way
+        event("general way")
+        return
+    slow = general(before, shot, *stage)
+    assert quick == slow
+    assert list(quick.rulings) == list(slow.rulings)
+    event("one step: " + ("spot named" if quick.placements else
+                          "ball waiting for its spot" if quick.spot_wait else "no spot"))
+
+
 def _states(lines: list[str]) -> list[Any]:
     """The state after each line, without the links to older states (``before``'s own fields
     kept) and with the rulings as a list."""
@@ -111,12 +159,13 @@ GOLF = sorted((MATCHES / "golf").glob("*.jsonl"))
 
 
 @pytest.mark.parametrize("path", GOLF, ids=lambda p: p.stem)
-def test_a_recorded_golf_match_passes_through_the_same_states_without_the_one_pass(
+def test_a_recorded_golf_match_passes_through_the_same_states_without_the_one_passes(
         path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     fast = _states(lines)
     whole = Replay().feed_lines(lines).to_json()  # the shots taken whole (``GolfEngine.whole``)
     monkeypatch.setattr(resolve, "counted_shot", lambda *args: None)
     monkeypatch.setattr(engine, "counted_shot", lambda *args: None)
+    monkeypatch.setattr(resolve, "fouled_shot", lambda *args: None)
     assert _states(lines) == fast
     assert Replay().feed_lines(lines).to_json() == whole

@@ -37,8 +37,7 @@ from ..ruling_log import RulingLog
 from ..shot_engine import ShotRecord
 from . import checks as rule
 from .evidence import _extra
-from .fouls import ALWAYS, BY_ID, ZONE, Cost
-from .resolve import NO_SHOT
+from .fouls import ALWAYS, BY_ID, NO_SHOT, ZONE, Cost
 from .state import GolfState, Positions
 
 replace = msgspec.structs.replace
@@ -101,12 +100,48 @@ def _alone(before: GolfState, unit: ShotRecord, spot_calls: tuple[Call, ...],
     return _decided(before, s, foul, call, spot_calls, call.t, before.spot_wait, before.positions, stage)
 
 
+def fouled_shot(pre: GolfState, shot: ShotRecord, stage: tuple[Any, ShotRecord | None, Cutter, bool, Any],
+                ) -> GolfState | None:
+    """``resolve.staged`` of ``shot`` from ``pre`` (its start, ``resolve.start_of``) where its calls
+    are one foul that puts the balls back and then the opponent's ``spot`` calls, the foul called
+    while the balls rolled (after the rest, ``called_foul`` amends the shot at once), the shot
+    stage's fields ``stage``; None where the shot or the foul is not the plain case."""
+    calls = shot.calls
+    first = calls[0]
+    if first.call != "foul":
+        return None
+    for c in calls[1:]:
+        if c.call != "spot":
+            return None
+    found = _plain_foul(shot, first, pre.zone_play)
+    if found is None:
+        return None
+    return _decided(pre, found[0], found[1], first, calls[1:], shot.rest.t, (), None, stage)  # type: ignore[union-attr]
+
+
 def _fouled(state: GolfState, call: Call, spot_calls: tuple[Call, ...], last: Call) -> GolfState | None:
     """The state after the last shot of ``state`` resolved again with the calls ``call`` (a foul)
     and ``spot_calls`` after its rest (``last``: the one just made), where it is the plain case;
     else None."""
     shot, before = state.shot, state.before
-    if shot is None or before is None or state.in_shot or shot.late:
+    if shot is None or before is None or state.in_shot:
+        return None
+    pre = before
+    if pre.questions or pre.spot_wait:  # ``resolve.start_of``
+        pre = replace(pre, questions=(), spot_wait=())
+    found = _plain_foul(shot, call, pre.zone_play)
+    if found is None:
+        return None
+    return _decided(pre, found[0], found[1], call, spot_calls, shot.rest.t, (), None,  # type: ignore[union-attr]
+                    (before, replace(shot, calls=(*shot.calls, last)), state.cut, False, state))
+
+
+def _plain_foul(shot: ShotRecord, call: Call, zone: bool) -> tuple[str, Fault[Cost]] | None:
+    """The shooter of ``shot`` and the foul ``call`` names (``zone``: in zone play, the touches'
+    own names), where the shot is plain (cushions, goals of known balls, a strike of the
+    shooter's ball; a rest without positions, no late drop) and the foul puts the balls back
+    (``Cost.back``: none of the shot's balls count) and adds no spot of its own; else None."""
+    if shot.late:
         return None
     rest = shot.rest
     if rest is None or rest.positions or not shot.events:
@@ -121,14 +156,10 @@ def _fouled(state: GolfState, call: Call, spot_calls: tuple[Call, ...], last: Ca
         if kind is Cushion or (kind is Goal and e.ball in _BALLS) or (kind is Strike and e.ball in (s, None)):
             continue
         return None  # the opponent's ball struck, a contact, a ball off the table, a goal of no ball
-    pre = before
-    if pre.questions or pre.spot_wait:  # ``resolve.start_of``
-        pre = replace(pre, questions=(), spot_wait=())
-    foul = BY_ID[rule.touch_foul(foul_id, pre.zone_play, False)]
+    foul = BY_ID[rule.touch_foul(foul_id, zone, False)]
     if not foul.then.back:
         return None  # the shot's balls count
-    return _decided(pre, s, foul, call, spot_calls, rest.t, (), None,
-                    (before, replace(shot, calls=(*shot.calls, last)), state.cut, False, state))
+    return s, foul
 
 
 def _decided(pre: GolfState, s: str, foul: Fault[Cost], call: Call, spot_calls: Sequence[Call], t_end: float,

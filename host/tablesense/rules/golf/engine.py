@@ -52,10 +52,10 @@ from ..shot_engine import AMEND, ShotEngine, ShotRecord, shot_cut
 from . import amend, checks
 from .counted import counted_shot
 from .evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
-from .fouls import BY_ID, DUO_ONLY, known_fouls
+from .fouls import BY_ID, DUO_ONLY, NO_SHOT, known_fouls
 from .geometry import ATTACKS
 from .positions import spot_refused
-from .resolve import NO_SHOT, TIME_GRACE, TURN_LIMIT, general, live, plain, resolve, start_of
+from .resolve import TIME_GRACE, TURN_LIMIT, general, live, plain, resolve, start_of
 from .state import IDX, SIDES, GolfState, norm_positions, pair_set
 
 replace = msgspec.structs.replace

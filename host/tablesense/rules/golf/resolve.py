@@ -34,6 +34,7 @@ from ..fault import Fault
 from ..ruling_log import RulingLog
 from ..shot_engine import ShotRecord
 from . import checks as rule
+from .amend import fouled_shot
 from .counted import counted_shot
 from .evidence import Evidence
 from .fouls import ALWAYS, BY_ID, ZONE, Cost
@@ -53,7 +54,6 @@ replace = msgspec.structs.replace
 
 TURN_LIMIT = 50.0  # seconds from the moment the balls rest to the referee's TIME
 TIME_GRACE = 10.0  # seconds after TIME to play the shot
-NO_SHOT = "golf.foul.touch.no-shot"
 _FIRST = itemgetter(0)
 _NONE_CALLED: frozenset[str] = frozenset()
 
@@ -145,6 +145,10 @@ def staged(before: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: S
         or counted_shot(pre, shot, stage_before, stage_shot, cut, in_shot, checkpoint)
     if quick is not None:
         return quick
+    if shot.calls:  # a foul that puts the balls back, called while the balls rolled (``amend``)
+        quick = fouled_shot(pre, shot, (stage_before, stage_shot, cut, in_shot, checkpoint))
+        if quick is not None:
+            return quick
     return _general(pre, shot, stage_before, stage_shot, cut, in_shot, checkpoint)
 
 
