@@ -46,6 +46,8 @@ replace = msgspec.structs.replace
 _OWN_WAY = frozenset({NO_SHOT, "golf.triangle.defensive", "golf.triangle.defensive.several",
                       "golf.triangle.attacking", "golf.own-goal"})
 _BALLS = frozenset({"p1", "p2"})
+#: the keys of the balls a foul puts on replacement spots (``resolve``'s ``spot{k}``; at most three)
+_SPOT_KEYS = ("spot0", "spot1", "spot2")
 
 
 def called_foul(state: GolfState, call: Call) -> GolfState | None:
@@ -185,17 +187,18 @@ def _decided(pre: GolfState, s: str, foul: Fault[Cost], call: Call, spot_calls: 
     if 0 in bl or (n_spots and rule.spot_repeats(zone, s, s, True, pre.placed[si], bl[si])):
         return None  # a frame over on the score, or the ball played back on its fouled spot
     t = call.t
-    data = {k: v for k, v in _extra(call.extra).items() if k in ("seen", "balls")}
+    extra = call.extra
+    data = tuple(_extra(extra).items()) if extra else ()  # (``_extra`` keeps "balls" alone)
     if zone:
-        data["what"] = "zone"
-    new = [Ruling(t=t, rule=foul.id, player=s, data=tuple(data.items()))]
+        data = (*data, ("what", "zone"))
+    new = [Ruling(t, foul.id, s, data)]
     o = "p2" if s == "p1" else "p1"
     members = pre.members
     if pre.duo:
         members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
     now_zone = zone or rule.zone_play(bl)
     placed, placements = pre.placed, ()
-    waiting = [*waiting_before, *[(t, s, f"spot{k}") for k in range(n_spots)]]
+    waiting = [*waiting_before, *[(t, s, key) for key in _SPOT_KEYS[:n_spots]]]
     for c in spot_calls:  # the opponent's choice for the first of that ball's waiting (``resolve``'s 5.)
         for item in waiting[len(waiting_before):]:
             if item[1] == c.ball:
@@ -220,7 +223,6 @@ def _decided(pre: GolfState, s: str, foul: Fault[Cost], call: Call, spot_calls: 
         pre, rulings=RulingLog(added, log) if type(log) is RulingLog else log + added, questions=(),
         frame_units=pre.frame_units + 1, placements=placements, spot_wait=tuple(waiting),
         at_table=o, members=members, zone_play=now_zone, clock=(o, t_end), positions=positions,
-        turn_positions=positions, placed=(placed[0], placed[1]),
-        fouled_from=(pre.fouled_from[0], pre.fouled_from[1]),
+        turn_positions=positions, placed=placed,
         before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
     )
