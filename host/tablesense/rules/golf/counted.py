@@ -61,7 +61,8 @@ def counted_shot(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot
     # the balls of the shot as ``Evidence`` lists them: goals, then balls off, each in the log's order
     goals: list[tuple[float, int, str, Any]] = []
     offs: list[tuple[float, int, str, Any]] = []
-    unnamed = False
+    unnamed = own_valid = False  # own_valid: a valid goal of the shooter's (``rule.valid_goal``)
+    aim = ATTACKS[s]
     for e in shot.events:
         kind = type(e)
         if kind is Cushion:
@@ -74,6 +75,8 @@ def counted_shot(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot
                 return None
             if kind is Goal:
                 goals.append((e.t, 0, e.goal, b))
+                if b == s and e.goal == aim:
+                    own_valid = True
             else:
                 offs.append((e.t, 1, "", b))
         elif kind is not Strike or e.ball not in (s, None):
@@ -85,10 +88,10 @@ def counted_shot(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot
         if found is None:
             return None
         goals, offs, questions, asked = found
+        own_valid = any(b == s and g == aim for _, _, g, b in goals)  # a ball an answer named too
     t_end = rest.t
     o = "p2" if s == "p1" else "p1"
     si = 0 if s == "p1" else 1
-    aim = ATTACKS[s]
     counted = goals + offs
     if len(counted) > 1:
         counted.sort(key=_first)  # stable: the same t keeps the order of the log (goals before balls off)
@@ -97,7 +100,6 @@ def counted_shot(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot
     zero_t: list[float | None] = [None, None]
     zero_k = [0, 0]
     own_goal = own_off = opp_off = valid_own = False
-    own_valid = any(b == s and g == aim for _, _, g, b in goals)
     lost = "goal-lost" if own_valid else None
     new: list[Ruling] = []
     goal_rulings: list[int] = []
