@@ -4,7 +4,8 @@ referee's answers to "whose ball?" and the opponent's ``spot`` calls complete, i
 pass (``counted.counted_shot``) into the state the general way makes, over made-up states and
 shots (hypothesis: cushions, goals and balls off of either ball or of none, a strike of the
 shooter's ball or now and then the opponent's, a contact; answers naming either ball, nobody or
-a question that is not there; spot calls for either ball; zone play, duos, a frame or the match
+a question that is not there; spot calls for either ball; balls off the table the referee
+calls, on a cushion or not; zone play, duos, a frame or the match
 won, questions and balls waiting from the shot before, the shot stage's fields); a foul called
 while the balls rolled that puts them back is ruled in one step (``amend.fouled_shot``) as the
 general way rules it, every foul of the catalogue by its id, then the opponent's spot calls; and
@@ -40,7 +41,7 @@ BALL = st.sampled_from(["p1", "p2", None])
 def counted_of(draw: Any) -> tuple[str | None, tuple[Any, ...], tuple[Call, ...]]:
     """A shooter, the shot's events (cushions, goals and balls off of any ball, at times in any
     order; a strike of the shooter's ball, now and then the opponent's; a contact now and then)
-    and calls about it after its rest (answers, spots)."""
+    and calls about it (answers, spots, balls off the table the referee calls)."""
     shooter = draw(st.sampled_from(["p1", "p2", None]))
     out: list[Any] = []
     for _ in range(draw(st.integers(1, 5))):
@@ -58,12 +59,18 @@ def counted_of(draw: Any) -> tuple[str | None, tuple[Any, ...], tuple[Call, ...]
             out.append(Contact(t=t, balls=("p1", "p2")))
     calls: list[Call] = []
     for k in range(draw(st.integers(0, 3))):
-        if draw(st.booleans()):
+        kind = draw(st.integers(0, 5))
+        if kind < 2:
             calls.append(Call(t=4.5 + k, call="answer", question=f"q{draw(st.integers(1, 8))}",
                               answer=draw(BALL)))
-        else:
+        elif kind < 4:
             calls.append(Call(t=4.5 + k, call="spot", ball=draw(st.sampled_from(["p1", "p2"])),
                               spot=draw(st.integers(1, 5))))
+        else:  # a ball off the table the referee calls, while the balls roll or after the rest
+            t = draw(st.sampled_from([1.0, 2.0, 4.5 + k]))
+            calls.append(Call(t=t, call="off_table", ball=draw(BALL)) if kind == 4 else
+                         Call(t=t, call="foul", foul=draw(st.sampled_from(sorted(OFF_TABLE_FOULS))),
+                              ball=draw(BALL)))
     return shooter, tuple(out), tuple(calls)
 
 

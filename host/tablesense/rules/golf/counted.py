@@ -5,12 +5,13 @@ The general way (``resolve.staged``) reads a unit through ``Evidence`` and walks
 every rule of seeds/golf.md in the order of the rule text; most of those rules are about what
 only calls, positions or a late drop tell. For the shot a table reports without them (cushions,
 goals and balls off the table, a strike of the shooter's ball; the only calls the referee's
-answers to "whose ball?" and the opponent's replacement spots; no contact, no positions, no late
-drop) the rules left are the count (``resolve``'s step 3), the 1/1 rule, the turn, the balls
-waiting for the opponent's spot and the frame: ``counted_shot`` decides those in one pass and
-makes the state after the shot in one copy. It takes what ``resolve.plain`` leaves (an own
-goal, the opponent's ball in a goal or off the table, a ball no sensor named, a double finish)
-and answers None for anything else, which goes the general way.
+answers to "whose ball?", the opponent's replacement spots and the balls off the table the
+referee calls; no contact, no positions, no late drop) the rules left are the count
+(``resolve``'s step 3), the 1/1 rule, the turn, the balls waiting for the opponent's spot and
+the frame: ``counted_shot`` decides those in one pass and makes the state after the shot in one
+copy. It takes what ``resolve.plain`` leaves (an own goal, the opponent's ball in a goal or off
+the table, a ball no sensor named, a double finish) and answers None for anything else, which
+goes the general way.
 
 tests/rules/golf/test_golf_counted_shot.py holds it to the general way over made-up states and
 shots and over every recorded match.
@@ -28,6 +29,7 @@ from ..base import Question, Ruling
 from ..ruling_log import RulingLog
 from ..shot_engine import ShotRecord
 from . import checks as rule
+from .evidence import OFF_TABLE_FOULS
 from .frame_end import end_frame
 from .geometry import ATTACKS
 from .state import GolfState
@@ -48,6 +50,7 @@ def counted_shot(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot
     s = shot.player or "p1"
     answers = _NO_ANSWERS
     spot_calls: list[tuple[str, int]] = []
+    called_offs: list[tuple[float, int, str, Any, bool]] = []  # (..., the ball stayed on the cushion)
     for c in shot.calls:
         name = c.call
         if name == "answer":
@@ -56,6 +59,10 @@ def counted_shot(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot
             answers[str(c.question)] = c.answer
         elif name == "spot":
             spot_calls.append((str(c.ball), int(c.spot or 0)))
+        elif name == "off_table" or (name == "foul" and c.foul in OFF_TABLE_FOULS):
+            if c.ball is not None and c.ball != "p1" and c.ball != "p2":
+                return None
+            called_offs.append((c.t, 1, "", c.ball, name == "off_table"))
         else:
             return None
     # the balls of the shot as ``Evidence`` lists them: goals, then balls off, each in the log's order
@@ -81,6 +88,9 @@ def counted_shot(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot
                 offs.append((e.t, 1, "", b))
         elif kind is not Strike or e.ball not in (s, None):
             return None  # a contact, the opponent's ball struck (a foul): the general way
+    new: list[Ruling] = []
+    if called_offs:  # the referee's balls off the table after the sensors', by t where both
+        offs, unnamed = _called(offs, called_offs, new), unnamed or any(o[3] is None for o in called_offs)
     asked = pre.asked
     questions: list[Question] = []
     if unnamed:  # one question per ball no sensor named, goals first (``resolve._Unit.ask``)
@@ -101,7 +111,6 @@ def counted_shot(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot
     zero_k = [0, 0]
     own_goal = own_off = opp_off = valid_own = False
     lost = "goal-lost" if own_valid else None
-    new: list[Ruling] = []
     goal_rulings: list[int] = []
     spots: list[float] = []  # when each of the shooter's balls went to a replacement spot
     first_opp_off = None
@@ -209,6 +218,21 @@ def counted_shot(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot
 
 def _first(item: tuple[Any, ...]) -> Any:
     return item[0]
+
+
+def _called(offs: list[tuple[float, int, str, Any]], called: list[tuple[float, int, str, Any, bool]],
+            new: list[Ruling]) -> list[tuple[float, int, str, Any]]:
+    """The shot's balls off the table as ``Evidence`` lists them: the sensors', then the referee's
+    calls (sorted by ``t`` where both are there, the same ``t`` in that order); a ball an
+    ``off_table`` call says stayed on a cushion, peg or cap is ruled so (``golf.off-table.on-cushion``,
+    in that order, into ``new``)."""
+    both = [(*o, False) for o in offs] + called
+    if offs:
+        both.sort(key=_first)
+    for t, _, _, b, on_cushion in both:
+        if on_cushion:  # ``rule.off_on_cushion`` of a call's ball
+            new.append(Ruling(t, "golf.off-table.on-cushion", b))
+    return [(t, kind, g, b) for t, kind, g, b, _ in both]
 
 
 def _whose(goals: list[tuple[float, int, str, Any]], offs: list[tuple[float, int, str, Any]],
