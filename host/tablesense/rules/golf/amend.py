@@ -37,8 +37,7 @@ from ..ruling_log import RulingLog
 from ..shot_engine import ShotRecord
 from . import checks as rule
 from .evidence import _extra
-from .fouls import ALWAYS, BY_ID, ZONE, Cost
-from .resolve import NO_SHOT
+from .fouls import ALWAYS, BY_ID, NO_SHOT, ZONE, Cost
 from .state import GolfState, Positions
 
 replace = msgspec.structs.replace
@@ -47,6 +46,8 @@ replace = msgspec.structs.replace
 _OWN_WAY = frozenset({NO_SHOT, "golf.triangle.defensive", "golf.triangle.defensive.several",
                       "golf.triangle.attacking", "golf.own-goal"})
 _BALLS = frozenset({"p1", "p2"})
+#: the keys of the balls a foul puts on replacement spots (``resolve``'s ``spot{k}``; at most three)
+_SPOT_KEYS = ("spot0", "spot1", "spot2")
 
 
 def called_foul(state: GolfState, call: Call) -> GolfState | None:
@@ -101,12 +102,48 @@ def _alone(before: GolfState, unit: ShotRecord, spot_calls: tuple[Call, ...],
     return _decided(before, s, foul, call, spot_calls, call.t, before.spot_wait, before.positions, stage)
 
 
+def fouled_shot(pre: GolfState, shot: ShotRecord, stage: tuple[Any, ShotRecord | None, Cutter, bool, Any],
+                ) -> GolfState | None:
+    """``resolve.staged`` of ``shot`` from ``pre`` (its start, ``resolve.start_of``) where its calls
+    are one foul that puts the balls back and then the opponent's ``spot`` calls, the foul called
+    while the balls rolled (after the rest, ``called_foul`` amends the shot at once), the shot
+    stage's fields ``stage``; None where the shot or the foul is not the plain case."""
+    calls = shot.calls
+    first = calls[0]
+    if first.call != "foul":
+        return None
+    for c in calls[1:]:
+        if c.call != "spot":
+            return None
+    found = _plain_foul(shot, first, pre.zone_play)
+    if found is None:
+        return None
+    return _decided(pre, found[0], found[1], first, calls[1:], shot.rest.t, (), None, stage)  # type: ignore[union-attr]
+
+
 def _fouled(state: GolfState, call: Call, spot_calls: tuple[Call, ...], last: Call) -> GolfState | None:
     """The state after the last shot of ``state`` resolved again with the calls ``call`` (a foul)
     and ``spot_calls`` after its rest (``last``: the one just made), where it is the plain case;
     else None."""
     shot, before = state.shot, state.before
-    if shot is None or before is None or state.in_shot or shot.late:
+    if shot is None or before is None or state.in_shot:
+        return None
+    pre = before
+    if pre.questions or pre.spot_wait:  # ``resolve.start_of``
+        pre = replace(pre, questions=(), spot_wait=())
+    found = _plain_foul(shot, call, pre.zone_play)
+    if found is None:
+        return None
+    return _decided(pre, found[0], found[1], call, spot_calls, shot.rest.t, (), None,  # type: ignore[union-attr]
+                    (before, replace(shot, calls=(*shot.calls, last)), state.cut, False, state))
+
+
+def _plain_foul(shot: ShotRecord, call: Call, zone: bool) -> tuple[str, Fault[Cost]] | None:
+    """The shooter of ``shot`` and the foul ``call`` names (``zone``: in zone play, the touches'
+    own names), where the shot is plain (cushions, goals of known balls, a strike of the
+    shooter's ball; a rest without positions, no late drop) and the foul puts the balls back
+    (``Cost.back``: none of the shot's balls count) and adds no spot of its own; else None."""
+    if shot.late:
         return None
     rest = shot.rest
     if rest is None or rest.positions or not shot.events:
@@ -121,14 +158,10 @@ def _fouled(state: GolfState, call: Call, spot_calls: tuple[Call, ...], last: Ca
         if kind is Cushion or (kind is Goal and e.ball in _BALLS) or (kind is Strike and e.ball in (s, None)):
             continue
         return None  # the opponent's ball struck, a contact, a ball off the table, a goal of no ball
-    pre = before
-    if pre.questions or pre.spot_wait:  # ``resolve.start_of``
-        pre = replace(pre, questions=(), spot_wait=())
-    foul = BY_ID[rule.touch_foul(foul_id, pre.zone_play, False)]
+    foul = BY_ID[rule.touch_foul(foul_id, zone, False)]
     if not foul.then.back:
         return None  # the shot's balls count
-    return _decided(pre, s, foul, call, spot_calls, rest.t, (), None,
-                    (before, replace(shot, calls=(*shot.calls, last)), state.cut, False, state))
+    return s, foul
 
 
 def _decided(pre: GolfState, s: str, foul: Fault[Cost], call: Call, spot_calls: Sequence[Call], t_end: float,
@@ -154,17 +187,18 @@ def _decided(pre: GolfState, s: str, foul: Fault[Cost], call: Call, spot_calls: 
     if 0 in bl or (n_spots and rule.spot_repeats(zone, s, s, True, pre.placed[si], bl[si])):
         return None  # a frame over on the score, or the ball played back on its fouled spot
     t = call.t
-    data = {k: v for k, v in _extra(call.extra).items() if k in ("seen", "balls")}
+    extra = call.extra
+    data = tuple(_extra(extra).items()) if extra else ()  # (``_extra`` keeps "balls" alone)
     if zone:
-        data["what"] = "zone"
-    new = [Ruling(t=t, rule=foul.id, player=s, data=tuple(data.items()))]
+        data = (*data, ("what", "zone"))
+    new = [Ruling(t, foul.id, s, data)]
     o = "p2" if s == "p1" else "p1"
     members = pre.members
     if pre.duo:
         members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
     now_zone = zone or rule.zone_play(bl)
     placed, placements = pre.placed, ()
-    waiting = [*waiting_before, *[(t, s, f"spot{k}") for k in range(n_spots)]]
+    waiting = [*waiting_before, *[(t, s, key) for key in _SPOT_KEYS[:n_spots]]]
     for c in spot_calls:  # the opponent's choice for the first of that ball's waiting (``resolve``'s 5.)
         for item in waiting[len(waiting_before):]:
             if item[1] == c.ball:
@@ -189,7 +223,6 @@ def _decided(pre: GolfState, s: str, foul: Fault[Cost], call: Call, spot_calls: 
         pre, rulings=RulingLog(added, log) if type(log) is RulingLog else log + added, questions=(),
         frame_units=pre.frame_units + 1, placements=placements, spot_wait=tuple(waiting),
         at_table=o, members=members, zone_play=now_zone, clock=(o, t_end), positions=positions,
-        turn_positions=positions, placed=(placed[0], placed[1]),
-        fouled_from=(pre.fouled_from[0], pre.fouled_from[1]),
+        turn_positions=positions, placed=placed,
         before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
     )

@@ -50,11 +50,12 @@ from ..base import Question, other, register
 from ..first_states import FirstStates
 from ..shot_engine import AMEND, ShotEngine, ShotRecord, shot_cut
 from . import amend, checks
+from .counted import counted_shot
 from .evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
-from .fouls import BY_ID, DUO_ONLY, known_fouls
+from .fouls import BY_ID, DUO_ONLY, NO_SHOT, known_fouls
 from .geometry import ATTACKS
 from .positions import spot_refused
-from .resolve import NO_SHOT, TIME_GRACE, TURN_LIMIT, live, plain, resolve, staged, start_of
+from .resolve import TIME_GRACE, TURN_LIMIT, general, live, plain, resolve, start_of
 from .state import IDX, SIDES, GolfState, norm_positions, pair_set
 
 replace = msgspec.structs.replace
@@ -136,10 +137,12 @@ class GolfEngine(ShotEngine[GolfState]):
         shot = ShotRecord(before.at_table, tuple(events) if several else (first,), rest)
         if several and (cut.strikes or cut.strike_sensor):  # (one event: nothing came before it)
             before, shot = self._before_shot(before, shot, True)
-        # the shot resolved with the shot stage's fields put in the same copy: the plain shot in
-        # one pass (``resolve.plain``; ``before`` has no question open: closed above), else ``staged``
+        # the shot resolved with the shot stage's fields put in the same copy: in one pass where it
+        # can be (``resolve.plain``, ``counted.counted_shot``; ``before`` has no question open:
+        # closed above), else the general way (``resolve.general``: ``staged`` without those tries)
         return plain(before, shot, before, shot, cut, False, state) \
-            or staged(before, shot, before, shot, cut, False, state)
+            or counted_shot(before, shot, before, shot, cut, False, state) \
+            or general(before, shot, before, shot, cut, False, state)
 
     # --- the shot stage -----------------------------------------------------------
     #: the state after a shot (``resolve.resolve``), called without a method's frame

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...club_figures import SIDES, Frame, GolfFigures
-from .resolve import FRAMES_TO_WIN
+from .frame_end import FRAMES_TO_WIN
 
 
 def read(state: Any, names: Mapping[str, str], moyennes: Mapping[str, Any]) -> GolfFigures:

@@ -33,6 +33,9 @@ class Cost(NamedTuple):
     touched: str | None = None  # "spot": the touched own ball to a spot; "goal": opponent's ball into goal
 
 
+#: touching a ball between shots: it stands alone (no shot to amend), no ball is played
+NO_SHOT = "golf.foul.touch.no-shot"
+
 #: the golf format that knows the duo fouls (``Button.profiles``)
 DUO = ("duo",)
 

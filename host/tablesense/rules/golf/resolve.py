@@ -21,7 +21,7 @@ again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from operator import itemgetter
 from typing import Any
 
@@ -31,14 +31,16 @@ from ...events import Cushion, Goal
 from ...shots import Cutter
 from ..base import Question, Ruling, other
 from ..fault import Fault
-from ..records import Ended
 from ..ruling_log import RulingLog
 from ..shot_engine import ShotRecord
 from . import checks as rule
+from .amend import fouled_shot
+from .counted import counted_shot
 from .evidence import Evidence
 from .fouls import ALWAYS, BY_ID, ZONE, Cost
+from .frame_end import end_frame
 from .game import GAME
-from .geometry import ATTACKS, BALLS_PER_PLAYER
+from .geometry import ATTACKS
 from .positions import (
     attacking_triangle_broken,
     defensive_triangle_kept,
@@ -52,8 +54,6 @@ replace = msgspec.structs.replace
 
 TURN_LIMIT = 50.0  # seconds from the moment the balls rest to the referee's TIME
 TIME_GRACE = 10.0  # seconds after TIME to play the shot
-FRAMES_TO_WIN = 2
-NO_SHOT = "golf.foul.touch.no-shot"
 _FIRST = itemgetter(0)
 _NONE_CALLED: frozenset[str] = frozenset()
 
@@ -141,9 +141,30 @@ def staged(before: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: S
     pre = before
     if (pre.questions or pre.spot_wait) and (shot.events or shot.rest is not None):  # ``start_of``, inline
         pre = replace(pre, questions=(), spot_wait=())
-    quick = plain(pre, shot, stage_before, stage_shot, cut, in_shot, checkpoint)
+    quick = plain(pre, shot, stage_before, stage_shot, cut, in_shot, checkpoint) \
+        or counted_shot(pre, shot, stage_before, stage_shot, cut, in_shot, checkpoint)
     if quick is not None:
         return quick
+    if shot.calls:  # a foul that puts the balls back, called while the balls rolled (``amend``)
+        quick = fouled_shot(pre, shot, (stage_before, stage_shot, cut, in_shot, checkpoint))
+        if quick is not None:
+            return quick
+    return _general(pre, shot, stage_before, stage_shot, cut, in_shot, checkpoint)
+
+
+def general(before: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: ShotRecord | None,
+            cut: Cutter, in_shot: bool, checkpoint: Any) -> GolfState:
+    """``staged`` of a shot with no call that the one-pass ways (``plain``, ``counted_shot``) have
+    already refused: the general way alone (``GolfEngine.whole``)."""
+    pre = before
+    if (pre.questions or pre.spot_wait) and (shot.events or shot.rest is not None):  # ``start_of``, inline
+        pre = replace(pre, questions=(), spot_wait=())
+    return _general(pre, shot, stage_before, stage_shot, cut, in_shot, checkpoint)
+
+
+def _general(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: ShotRecord | None, cut: Cutter,
+             in_shot: bool, checkpoint: Any) -> GolfState:
+    """The general way of ``staged`` from ``pre``, the unit's start (``start_of``)."""
     ev = Evidence(shot)
     u = _Unit(pre, ev.answers)
     s = ev.shooter
@@ -404,7 +425,7 @@ def staged(before: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: S
             placed=placed_pair, fouled_from=fouled_pair,
             before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
         )
-    return _end_frame(pre, u.new, u.asked, s, winner, (bl[0], bl[1]), t_end, tuple(placements),
+    return end_frame(pre, u.new, u.asked, s, winner, (bl[0], bl[1]), t_end, tuple(placements),
                       (stage_before, stage_shot, cut, in_shot, checkpoint))
 
 
@@ -495,7 +516,7 @@ def plain(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: ShotR
         goals.sort(key=_FIRST)
         new = tuple([Ruling(t, "golf.goal", s, (("goal", g),)) for t, g in goals])
     if left == 0:  # the shooter's last ball: the frame is theirs
-        return _end_frame(pre, new, pre.asked, s, s, bl, t_end, (),
+        return end_frame(pre, new, pre.asked, s, s, bl, t_end, (),
                           (stage_before, stage_shot, cut, in_shot, checkpoint))
     log = pre.rulings  # ``_logged``, inline
     if not pre.zone_play and rule.zone_play(bl):
@@ -508,51 +529,3 @@ def plain(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: ShotR
     return replace(pre, rulings=log, frame_units=pre.frame_units + 1, placements=(), balls_left=bl,
                    at_table=s, clock=(s, t_end), positions=None, before=stage_before, shot=stage_shot,
                    cut=cut, in_shot=in_shot, checkpoint=checkpoint)
-
-
-def _end_frame(pre: GolfState, new: Sequence[Ruling], asked: int, shooter: str, winner: str,
-               bl: tuple[int, int], t: float, placements: tuple[tuple[str, int], ...],
-               stage: tuple[Any, ShotRecord | None, Cutter, bool, Any]) -> GolfState:
-    """The state after a shot that won a frame (``new``: the shot's rulings so far; ``asked``:
-    the questions numbered; ``stage``: the shot stage's fields of the state after it)."""
-    stage_before, stage_shot, cut, in_shot, checkpoint = stage
-    fw = pre.frames_won
-    fw = (fw[0] + 1, fw[1]) if winner == "p1" else (fw[0], fw[1] + 1)
-    won = fw[0] if winner == "p1" else fw[1]
-    score = f"{fw[0]}-{fw[1]}"
-    frame = pre.frame
-    ends = [*new, Ruling(t=t, rule="golf.frame.won", player=winner,  # the score picks the sentence
-                         data=(("frame", frame), ("what", score)))]
-    frame_winners = (*pre.frame_winners, winner)
-    frame_ends = (*pre.frame_ends, (bl[0], bl[1], pre.frame_units + 1))
-    if rule.match_won(won, FRAMES_TO_WIN):
-        # the match is over: at the table stays whoever played the deciding shot (the
-        # winner, or the loser whose shot gave the winner the frame: docs/events.md's example)
-        ends.append(Ruling(t=t, rule="golf.match.won", player=winner, data=(("what", score),)))
-        return replace(
-            pre, ended=Ended(rule="golf.match.won", winner=winner, data=(("score", score),)),
-            rulings=_logged(pre.rulings, tuple(ends)), questions=(), asked=asked,
-            frame_units=pre.frame_units + 1, placements=placements, spot_wait=(),
-            frames_won=fw, balls_left=bl, at_table=shooter, clock=None,
-            frame_winners=frame_winners, frame_ends=frame_ends,
-            before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
-        )
-    frame += 1
-    opener = rule.opener(frame, pre.first_opener)
-    if frame == 2:
-        members = (1 - pre.first_members[0], 1 - pre.first_members[1])
-        ends.append(Ruling(t=t, rule="golf.frame.opening", player=opener,
-                           data=(("frame", frame), ("what", "second"))))
-    else:
-        members = pre.first_members
-        ends.append(Ruling(t=t, rule="golf.frame.opening", player=opener,
-                           data=(("frame", frame), ("what", "deciding"))))
-    # a new frame: balls waiting for a replacement spot are racked with the rest
-    return replace(
-        pre, rulings=_logged(pre.rulings, tuple(ends)), questions=(), asked=asked, frame_units=0,
-        placements=placements, spot_wait=(), frame=frame, frames_won=fw,
-        balls_left=(BALLS_PER_PLAYER, BALLS_PER_PLAYER), zone_play=False, at_table=opener, members=members,
-        clock=(opener, t), positions=None, turn_positions=None, placed=(None, None),
-        fouled_from=((), ()), frame_winners=frame_winners, frame_ends=frame_ends,
-        before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
-    )
