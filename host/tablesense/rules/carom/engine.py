@@ -198,8 +198,8 @@ class CaromEngine(ShotEngine[CaromState]):
         cut = whole_cut(state.cut, named, rest)
         if cut is None:
             return None
-        before = self.close(state) if state.shot is not None else state
-        shot = ShotRecord(player=before.at_table, events=named, rest=rest)
+        before = state  # (the base's ``close`` of the last shot: carom drops nothing from it)
+        shot = ShotRecord(before.at_table, named, rest)
         # ``_resolved``: ``resolve``'s state (a plain shot's, else the general decision's) with the
         # shot stage's fields; a plain shot's in one copy of the state before it
         decision = plain_parts(before, shot, rest)
