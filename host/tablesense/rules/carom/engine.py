@@ -48,14 +48,14 @@ from ..base import Ruling, player_names, register
 from ..base import replace as replace_event
 from ..first_states import FirstStates
 from ..ruling_log import RulingLog
-from ..shot_engine import AMEND, ShotEngine, ShotRecord, canonical, shot_cut
+from ..shot_engine import AMEND, Redo, ShotEngine, ShotRecord, canonical, shot_cut
 from . import amend
 from .fouls import BY_NAME
 from .geometry import TABLES as CAROM_TABLES
 from .geometry import CaromTable
 from .geometry import table as carom_table
 from .match import CaromState, Draft, Match
-from .plain import plain_parts, plain_shot
+from .plain import plain_decision, plain_parts, plain_shot
 from .profiles import CAROM_BALLS, CUE_BALL, PROFILES, profile
 from .resolve import (
     COUNTDOWN_RULE,
@@ -68,7 +68,7 @@ from .resolve import (
     update_zone,
     with_entry,
 )
-from .shot import read_shot
+from .shot import read_events, read_shot
 from .targets import championship_match, resolve_scheme, targets_for
 
 replace = msgspec.structs.replace
@@ -198,8 +198,8 @@ class CaromEngine(ShotEngine[CaromState]):
         cut = whole_cut(state.cut, named, rest)
         if cut is None:
             return None
-        before = self.close(state) if state.shot is not None else state
-        shot = ShotRecord(player=before.at_table, events=named, rest=rest)
+        before = state  # (the base's ``close`` of the last shot: carom drops nothing from it)
+        shot = ShotRecord(before.at_table, named, rest)
         # ``_resolved``: ``resolve``'s state (a plain shot's, else the general decision's) with the
         # shot stage's fields; a plain shot's in one copy of the state before it
         decision = plain_parts(before, shot, rest)
@@ -209,6 +209,49 @@ class CaromEngine(ShotEngine[CaromState]):
         m, after, rulings, ended = decision
         return replace(before, m=m, at_table=after, rulings=RulingLog(rulings, before.rulings), ended=ended,
                        before=before, shot=shot, cut=cut, in_shot=False, checkpoint=state)
+
+    def whole_called(self, state: CaromState, events: Sequence[Event], rest: Rest,
+                     call: Call) -> CaromState | None:
+        """``whole`` of a shot and ``apply`` of the referee's ``call`` right after its rest, in one
+        step where the call is a plain ``carom`` (no player, ball or foul named) amending a plain
+        shot (``amend.called_carom``): the shot decided once, with its carom called, not at its rest
+        and again at the call. The state ``apply(whole(state, events, rest), call)`` gives but for
+        its ``checkpoint`` (what an undo of the call goes back to: the state after the rest), a
+        ``Redo`` of ``state`` and the shot's lines, made again only if an undo asks for it. None
+        anywhere else. A hook for a replay that sees the call's line with the shot's (not taken by
+        ``replay.py`` yet: docs/performance.md, branch carom3)."""
+        if call.call != "carom" or call.player is not None or call.foul is not None or call.ball is not None:
+            return None
+        if state.in_shot or state.held or state.ended is not None or state.m.zone is not None:
+            return None
+        name = state.m.profile.name
+        kept = _CAROM_KEPT.get(name)
+        if kept is None:  # (``_carom_called``)
+            kept = _CAROM_KEPT[name] = self.vocabulary(state).lookup("calls", "carom") in (None, "carom")
+        if not kept:
+            return None
+        named = tuple(events)
+        for e in named:  # the events as ``whole`` takes them: named as the engine names the balls
+            kind = type(e)
+            if kind is Contact:
+                if not _NAMED.issuperset(e.balls):  # type: ignore[attr-defined]
+                    return None
+            elif kind not in _ONE_BALL or e.ball not in _NAMED:  # type: ignore[attr-defined]
+                return None
+        cut = whole_cut(state.cut, named, rest)
+        if cut is None:
+            return None
+        facts = read_events(named, CUE_BALL[state.at_table or "p1"])
+        if facts.carom_called is not None or facts.fouls:
+            return None
+        calls = (call,)
+        decision = plain_decision(state, facts, True, rest, calls, state.at_table)
+        if decision is None:
+            return None
+        m, after, rulings, ended = decision
+        return replace(state, m=m, at_table=after, rulings=RulingLog(rulings, state.rulings), ended=ended,
+                       before=state, shot=ShotRecord(state.at_table, named, rest, (), calls), cut=cut,
+                       in_shot=False, checkpoint=Redo(state, (*named, rest)))
 
     def _carom_balls(self, state: CaromState, event: Event) -> Event:
         balls = event.balls if type(event) is Contact else (event.ball,)  # type: ignore[attr-defined]

@@ -146,19 +146,18 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
         caroms = (made, caroms[1]) if i == 0 else (caroms[0], made)
         if run > high[i]:
             high = (run, high[1]) if i == 0 else (high[0], run)
-        rulings = [Ruling(t=t, rule="carom.carom", player=player,
-                          data=(("made", made), ("cushions", facts.cushions_before_third if contacts > 0
-                                                  else facts.cushions)))]
+        cushions = facts.cushions_before_third if contacts > 0 else facts.cushions
+        rulings = [Ruling(t, "carom.carom", player, (("made", made), ("cushions", cushions)))]
         if reached:  # ``end_inning(announce=False, reached=True)``
-            rulings.append(Ruling(t=t, rule="carom.last-carom", player=player, data=(("target", target),)))
+            rulings.append(Ruling(t, "carom.last-carom", player, (("target", target),)))
             innings, runs = _inning(innings, runs, i, run)  # (the last carom: once a match)
             if run >= 2:  # ``is_series``
-                rulings.append(Ruling(t=t, rule="carom.series", player=player, data=(("run", run),)))
+                rulings.append(Ruling(t, "carom.series", player, (("run", run),)))
             breaker = b.breaker
             if player == breaker and not nastoot:  # ``equalising_inning_due``
                 after = "p2" if breaker == "p1" else "p1"
                 nastoot, from_outlay, positions = True, True, outlay(carom_table(b.table), after)
-                rulings.append(Ruling(t=t, rule="carom.nastoot", player=after))
+                rulings.append(Ruling(t, "carom.nastoot", after))
             elif nastoot:
                 ended, points = _finish(rulings, b, "draw", caroms, t, "carom.draw")
             else:
@@ -167,18 +166,18 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
     else:  # ``end_inning``
         run = b.run
         mine = runs[i]  # ``_inning``, inline: once an inning
-        mine = Trail((run,), mine) if type(mine) is Trail else Trail.plus(mine, run)
+        mine = Trail((run,), mine) if type(mine) is Trail else Trail((*mine, run))  # ``Trail.plus``
         if i == 0:
             innings, runs = (innings[0] + 1, innings[1]), (mine, runs[1])
         else:
             innings, runs = (innings[0], innings[1] + 1), (runs[0], mine)
         if run == 0:  # ``is_poedel``
             announcement = "POEDEL"
-            rulings = [Ruling(t=t, rule="carom.poedel", player=player)]
+            rulings = [Ruling(t, "carom.poedel", player)]
         else:
-            rulings = [Ruling(t=t, rule="carom.inning.end", player=player, data=(("run", run),))]
+            rulings = [Ruling(t, "carom.inning.end", player, (("run", run),))]
             if run >= 2:  # ``is_series``
-                rulings.append(Ruling(t=t, rule="carom.series", player=player, data=(("run", run),)))
+                rulings.append(Ruling(t, "carom.series", player, (("run", run),)))
         limit = b.innings_limit
         breaker = b.breaker
         if nastoot:  # the equalising inning played: the breaker has won
@@ -197,9 +196,9 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
         if announce_from:  # ``countdown``
             left = caroms_to_go(announce_from, discipline, False, after, b.targets, caroms)
             if left is not None:
-                rulings.append(Ruling(t=t, rule=COUNTDOWN_RULE, player=after, data=(("left", left),)))
+                rulings.append(Ruling(t, COUNTDOWN_RULE, after, (("left", left),)))
     for call in calls:  # the referee's ``carom`` after the rest: ``_call_ruling``'s amendment
-        rulings.append(Ruling(t=call.t, rule="carom.referee.amend", player=shot_player, data=_AMEND))
+        rulings.append(Ruling(call.t, "carom.referee.amend", shot_player, _AMEND))
     decided_by = "referee" if called else ("contacts" if decides else "none")
     m = Match(discipline, b.profile, b.scheme, b.table, b.targets, caroms, innings, high, run, runs,
               b.innings_limit, b.shot_clock, b.timeouts, b.timeouts_used, b.breaker, b.shots + 1, True,
@@ -213,7 +212,7 @@ def _inning(innings: tuple[int, int], runs: tuple[Any, Any], i: int,
     """Player ``i``'s inning ended with ``run``: one more inning, the run on his score sheet
     (``Trail.plus``: shares the runs before it)."""
     mine = runs[i]
-    mine = Trail((run,), mine) if type(mine) is Trail else Trail.plus(mine, run)
+    mine = Trail((run,), mine) if type(mine) is Trail else Trail((*mine, run))  # ``Trail.plus``
     if i == 0:
         return (innings[0] + 1, innings[1]), (mine, runs[1])
     return (innings[0], innings[1] + 1), (runs[0], mine)
@@ -226,10 +225,10 @@ def _finish(rulings: list[Ruling], b: Match, winner: str, caroms: tuple[int, int
     scheme, targets = b.scheme, b.targets
     pts = match_points(scheme, winner, caroms, targets)
     params = () if innings is None else (("innings", innings),)
-    rulings.append(Ruling(t=t, rule=rule, player=None if winner == "draw" else winner,
-                          data=params if what is None else (("what", what), *params)))
-    rulings.append(Ruling(t=t, rule="carom.match-points.de-bruijn", player=None,
-                          data=(("p1", pts[0]), ("p2", pts[1]), ("scheme", scheme))))
+    rulings.append(Ruling(t, rule, None if winner == "draw" else winner,
+                          params if what is None else (("what", what), *params)))
+    rulings.append(Ruling(t, "carom.match-points.de-bruijn", None,
+                          (("p1", pts[0]), ("p2", pts[1]), ("scheme", scheme))))
     data = {"caroms": {"p1": caroms[0], "p2": caroms[1]}, "targets": {"p1": targets[0], "p2": targets[1]},
             "match_points": {"p1": pts[0], "p2": pts[1]}}
     if what == "short":

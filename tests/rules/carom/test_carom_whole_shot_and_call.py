@@ -1,0 +1,75 @@
+"""A whole shot and the referee's ``carom`` right after its rest, decided once
+(``CaromEngine.whole_called``): the state ``whole`` of the shot and ``apply`` of the call give,
+but for the undo's ``checkpoint`` (a ``Redo`` of the state before the shot and its lines, which
+gives the state after the rest again), over made-up matches (hypothesis: the matches of
+test_carom_call_amends_at_once.py)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import msgspec
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_carom_call_amends_at_once import ENGINE, lines_of, shot
+
+from tablesense.errors import TablesenseError
+from tablesense.events import Call, Rest, parse_event
+from tablesense.rules.shot_engine import SHOT_KINDS, Redo
+
+replace = msgspec.structs.replace
+
+
+def fused_against_apart(lines: list[str]) -> int:
+    """Each shot of the log followed by a call, taken both ways from the state before it; how
+    many were taken in one step."""
+    evs = [parse_event(json.loads(x)) for x in lines]
+    state = ENGINE.new_state(evs[0])
+    taken = 0
+    k = 1
+    while k < len(evs):
+        j = k
+        while j < len(evs) and type(evs[j]) in SHOT_KINDS:
+            j += 1
+        if j > k and j + 1 < len(evs) and type(evs[j]) is Rest and type(evs[j + 1]) is Call:
+            events, rest, call = evs[k:j], evs[j], evs[j + 1]
+            try:
+                fused = ENGINE.whole_called(state, events, rest, call)
+            except TablesenseError:
+                fused = None
+            if fused is not None:
+                taken += 1
+                after_rest = ENGINE.whole(state, events, rest)
+                assert after_rest is not None
+                apart = ENGINE.apply(after_rest, call)
+                assert replace(fused, checkpoint=None) == replace(apart, checkpoint=None)
+                assert ENGINE.to_json(fused) == ENGINE.to_json(apart)
+                back = fused.checkpoint
+                assert type(back) is Redo and back.base is state and tuple(back.events) == (*events, rest)
+                assert ENGINE.to_json(ENGINE.redo(back)) == ENGINE.to_json(after_rest)
+        try:
+            state = ENGINE.apply(state, evs[k])
+        except TablesenseError:
+            pass
+        k += 1
+    return taken
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(shot, min_size=1, max_size=20), st.sampled_from(["libre", "bandstoten", "driebanden"]),
+       st.sampled_from(["club", "liemers"]), st.tuples(st.integers(1, 8), st.integers(1, 8)),
+       st.sampled_from([None, None, 2, 5]), st.sampled_from([None, None, "p2"]))
+def test_a_shot_and_the_carom_called_after_it_in_one_step_is_the_two_apart(
+        shots: list[Any], discipline: str, profile: str, targets: tuple[int, int], limit: int | None,
+        first: str | None) -> None:
+    fused_against_apart(lines_of(shots, discipline, profile, targets, limit, first))
+
+
+def test_a_cushion_shot_and_the_carom_called_after_it_take_the_one_step() -> None:
+    setup = {"t": 0, "type": "setup", "game": "carom", "players": {"p1": "A", "p2": "B"},
+             "targets": {"p1": 3, "p2": 3}}
+    shot_and_call = ({"t": 1, "type": "cushion", "cushion": 1}, {"t": 2, "type": "rest"},
+                     {"t": 3, "type": "call", "call": "carom"})
+    lines = [json.dumps(o) for o in (setup, *shot_and_call)]
+    assert fused_against_apart(lines) == 1
