@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .link.lines import link_baud
+from .log_holder import LogHeld, hold_log, let_go
 from .pub import Feed, Pub
 from .store import Store, Writer
 
@@ -189,6 +190,11 @@ async def serve(sources: Mapping[str, Feed | None], *, host: str = "127.0.0.1",
     from .web.server import start
 
     store = Store(db)
+    try:
+        held = hold_log(db)  # one host a log: a second is refused (LogHeld) before it serves
+    except LogHeld:
+        store.close()
+        raise
     writer = Writer(db)
     pub = Pub(store, sources, lang=lang, writer=writer, games=games)
     if statuses is not None:
@@ -221,3 +227,4 @@ async def serve(sources: Mapping[str, Feed | None], *, host: str = "127.0.0.1",
         writer.close()
         await pub.settled()  # what the writer's last commits settle (a match's end) before the store closes
         store.close()
+        let_go(held)

@@ -74,6 +74,36 @@ def test_port_in_use_is_a_clear_error(tablesense_cmd: list[str], tmp_path: Path)
     assert "cannot serve" in done.stderr and "Traceback" not in done.stderr
 
 
+def test_a_second_run_on_the_same_match_log_is_refused_and_the_first_serves_on(
+        tablesense_cmd: list[str], tmp_path: Path) -> None:
+    """Two hosts on one log would each start a match on table 1 and interleave their events.
+    The second is refused in one line; the first serves on; once the first is killed (as a
+    crash or ``kill -9`` would), a restarted host takes the log again."""
+    from helpers.processes import start_run, stop
+    from helpers.ports import wait_port
+
+    port = free_port()
+    first = start_run(tablesense_cmd, port, tmp_path)
+    try:
+        wait_port(port, 30)
+        second = subprocess.run([*tablesense_cmd, "run", "--tables", "1", "--http", str(free_port()),
+                                 "--db", str(tmp_path / "pub.db")], capture_output=True, text=True, timeout=60)
+        assert second.returncode == 2, second.stderr
+        assert second.stderr.count("\n") == 1 and "Traceback" not in second.stderr
+        assert "is in use by another tablesense run" in second.stderr
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/table/1", timeout=10) as r:
+            assert r.status == 200  # the first one still serves
+    finally:
+        stop(first, signal.SIGKILL)
+    again_port = free_port()
+    again = start_run(tablesense_cmd, again_port, tmp_path)
+    try:
+        wait_port(again_port, 30)
+        assert again.poll() is None
+    finally:
+        assert stop(again) == 0
+
+
 @pytest.mark.micropython
 def test_run_shows_a_goal_from_the_firmware_on_a_real_pty(tablesense_cmd: list[str], tmp_path: Path) -> None:
     """The whole chain: firmware under MicroPython on a pty -> `tablesense run --port` -> web API."""
