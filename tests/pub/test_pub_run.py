@@ -79,15 +79,16 @@ def test_a_second_run_on_the_same_match_log_is_refused_and_the_first_serves_on(
     """Two hosts on one log would each start a match on table 1 and interleave their events.
     The second is refused in one line; the first serves on; once the first is killed (as a
     crash or ``kill -9`` would), a restarted host takes the log again."""
-    from helpers.processes import start_run, stop
     from helpers.ports import wait_port
+    from helpers.processes import start_run, stop
 
     port = free_port()
     first = start_run(tablesense_cmd, port, tmp_path)
     try:
         wait_port(port, 30)
         second = subprocess.run([*tablesense_cmd, "run", "--tables", "1", "--http", str(free_port()),
-                                 "--db", str(tmp_path / "pub.db")], capture_output=True, text=True, timeout=60)
+                                 "--db", str(tmp_path / "pub.db")],
+                                capture_output=True, text=True, timeout=60)
         assert second.returncode == 2, second.stderr
         assert second.stderr.count("\n") == 1 and "Traceback" not in second.stderr
         assert "is in use by another tablesense run" in second.stderr
