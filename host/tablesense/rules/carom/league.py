@@ -127,6 +127,9 @@ def by_hand(args: argparse.Namespace, comp: Competition, p1: Player, p2: Player)
     if len(args.innings) > 2:
         raise IllegalCall("--innings takes one number or two")
     innings = (args.innings[0], args.innings[-1])
+    if 0 in innings and min(innings) >= 0:  # (a negative count is refused as such below)
+        raise IllegalCall("a match played has at least one inning: yellow breaks and white's last "
+                          "inning makes them equal (carom.nastoot); give --innings 1 or more")
     check_visitor_breaks(comp.profile, args.p1, args.p2, args.visitor)
     targets = tuple(args.targets) if args.targets else None
     return make_result(p1, p2, tuple(args.caroms), innings, targets, comp.record, tuple(args.high_run),
