@@ -91,9 +91,14 @@ async def test_referee_mistakes_come_back_as_plain_reasons(app) -> None:  # type
     async with http.post(f"{url}/api/table/1/setup", data=b"{not json", headers=_auth(pub)) as r:
         assert r.status == 400
     async with http.post(f"{url}/api/table/1/void", json={"from": "x"}, headers=_auth(pub)) as r:
+        assert r.status == 400  # the panel shows the reason as it shows every other one
+        assert "void needs 'from' and 'to'" in (await r.json())["error"]
+    async with http.post(f"{url}/api/table/1/sensors", json={"answer": True}, headers=_auth(pub)) as r:
         assert r.status == 400
+        assert "an answer needs 'question'" in (await r.json())["error"]
     async with http.post(f"{url}/api/table/1/lang", json={"lang": "fr"}, headers=_auth(pub)) as r:
         assert r.status == 400
+        assert "error" in await r.json()
 
 
 async def test_websocket_pushes_each_new_event(app) -> None:  # type: ignore[no-untyped-def]

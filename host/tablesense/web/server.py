@@ -455,7 +455,7 @@ async def _body(request: web.Request) -> dict[str, Any]:
     except TimeoutError:
         raise web.HTTPRequestTimeout(text="the request body came too slowly") from None
     except (ConnectionError, web.RequestPayloadError):  # the client went away, or sent a broken body
-        raise web.HTTPBadRequest(text="the request body did not arrive whole") from None
+        raise BadBody("the request body did not arrive whole") from None
     body = load_json(raw, limits)
     if not isinstance(body, dict):
         raise BadBody("the request body must be a JSON object")
@@ -499,7 +499,7 @@ async def _void(request: web.Request) -> web.Response:
     tid, body = await _guarded(request)
     first, last = body.get("from"), body.get("to", body.get("from"))
     if not all(isinstance(n, int) and not isinstance(n, bool) for n in (first, last)):
-        raise web.HTTPBadRequest(text="void needs 'from' and 'to': event numbers")
+        raise BadBody("void needs 'from' and 'to': event numbers")
     await _kept(request, tid, lambda: _pub(request).void_async(tid, first, last))
     return web.json_response({"ok": True})
 
@@ -518,7 +518,7 @@ async def _sensors_answer(request: web.Request) -> web.Response:
     tid, body = await _guarded(request)
     question = body.get("question")
     if not isinstance(question, str):
-        raise web.HTTPBadRequest(text="an answer needs 'question': the question's id (s1, s2, ...)")
+        raise BadBody("an answer needs 'question': the question's id (s1, s2, ...)")
     await _pub(request).answer_sensors(tid, question, body.get("answer"))
     return web.json_response({"ok": True})
 
