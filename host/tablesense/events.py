@@ -48,9 +48,10 @@ _NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
 class Event(msgspec.Struct, frozen=True, kw_only=True, gc=False, tag_field="type",
             forbid_unknown_fields=True):
     """Base of all table events (a frozen msgspec Struct: a log line decodes straight into
-    one, ``parse_line``)."""
+    one, ``parse_line``; a time out of range fails that decode, and the line goes the long
+    way, which names what is wrong)."""
 
-    t: float
+    t: Annotated[float, msgspec.Meta(ge=0.0, le=MAX_T)]
     #: keys this release does not know, kept (their JSON name is one no log uses)
     extra: Mapping[str, Any] = msgspec.field(default=_NO_EXTRA, name="~extra~")
 
@@ -128,7 +129,8 @@ class Rest(Event, frozen=True, kw_only=True, tag="rest"):
 
 
 class Contact(Event, frozen=True, kw_only=True, tag="contact"):
-    balls: tuple[Ball, ...]
+    #: two balls (a decode of any other number fails: the line goes the long way)
+    balls: Annotated[tuple[Ball, ...], msgspec.Meta(min_length=2, max_length=2)]
 
     type: ClassVar[str] = "contact"
 
@@ -586,18 +588,27 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
         if len(decoded) != len(part):
             out.extend([None] * len(part))
             break
-        # ``_checked`` of each, its common case inline: a sensor event or a rest without positions,
-        # in range, nothing to keep (no call a line)
-        out.extend([e if (k := type(e)) in _AS_DECODED and e.extra is _NO_EXTRA and 0.0 <= e.t <= MAX_T
-                    and (k is not Rest or e.positions is None) and (k is not Contact or len(e.balls) == 2)
-                    else _checked(e) for e in decoded])
+        # ``_checked`` of each where it may not be the event as decoded: the decode has checked
+        # every time's range and every contact's two balls; with no escape in the batch (``\\``)
+        # its keys are as written: no key to keep (``extra``) and no rest's positions to check
+        # unless their names are there. A batch of sensor events only is taken as it is
+        plain = "\\" not in joined and "~extra~" not in joined
+        taken = _AS_DECODED if not plain or '"positions"' in joined else _AS_WRITTEN
+        if plain and taken.issuperset(map(type, decoded)):
+            out.extend(decoded)
+        elif plain:
+            out.extend([e if type(e) in taken else _checked(e) for e in decoded])
+        else:
+            out.extend([e if type(e) in taken and e.extra is _NO_EXTRA else _checked(e) for e in decoded])
         break
     return out
 
 
-#: what ``parse_lines`` gives as decoded, in range and with nothing to keep (``_checked``): the
-#: events that are fields only, a rest without positions and a contact of two balls
-_AS_DECODED = frozenset({Goal, Pocket, Pin, Cushion, OffTable, Strike, Rest, Contact})
+#: what ``parse_lines`` gives as decoded where it has nothing to keep (``_checked``): the events
+#: that are fields only (their time in range, a contact's two balls: checked by the decode);
+#: a rest, too, where no positions are named in the batch
+_AS_DECODED = frozenset({Goal, Pocket, Pin, Cushion, OffTable, Strike, Contact})
+_AS_WRITTEN = _AS_DECODED | {Rest}
 
 
 def _one_by_one(texts: Sequence[str]) -> list[Event | None]:
