@@ -18,7 +18,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, islice
-from operator import itemgetter, methodcaller
+from operator import attrgetter, itemgetter, methodcaller
 from typing import Any
 
 import msgspec
@@ -355,8 +355,9 @@ class NoSetup(BadEvent):
 
 #: the fields through which an engine state reaches older states (base, kegle/carom, golf)
 HISTORY_LINKS = ("checkpoint", "before", "pre")
-#: a replay with a bounded history lets go of old states once per this many events
-TRIM_EVERY = 512
+#: a replay with a bounded history lets go of old states once per this many events (each time a
+#: walk over the states an undo may reach: fewer walks, more states held between them)
+TRIM_EVERY = 2048
 #: a replay decodes this many lines in one call (``events.parse_lines``)
 BATCH = 256
 #: a shot of at most this many table events before its rest is taken at once (``ShotEngine.whole``)
@@ -378,12 +379,15 @@ def trim_history(state: MatchState, depth: int) -> int:
     reach any more, so cutting them changes nothing the replay shows. Returns how many
     states were cut."""
     seen = {id(state)}
-    level: list[MatchState] = [state]
+    level: list[Any] = [state]
+    links = _LINKS
     for _ in range(depth):
-        nxt: list[MatchState] = []
+        nxt: list[Any] = []
         for s in level:
-            for name in HISTORY_LINKS:
-                older = getattr(s, name, None)
+            get = links.get(type(s))
+            if get is None:
+                get = _links_of(type(s))
+            for older in get(s):
                 if older is not None and id(older) not in seen:
                     seen.add(id(older))
                     nxt.append(older)
@@ -397,6 +401,37 @@ def trim_history(state: MatchState, depth: int) -> int:
                 _cut_link(s, name)
                 cut += 1
     return cut
+
+
+#: per kind of state, a function giving its links to older states (``HISTORY_LINKS``) as a tuple
+_LINKS: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
+
+
+def _links_of(kind: type) -> Callable[[Any], tuple[Any, ...]]:
+    """``_LINKS``' function for states of ``kind`` (made the first time it is asked for)."""
+    fields = getattr(kind, "__struct_fields__", None)
+    if fields is None:  # not a msgspec Struct: any attribute of that name, as it comes
+        get: Callable[[Any], tuple[Any, ...]] = _any_links
+        _LINKS[kind] = get
+        return get
+    names = [name for name in HISTORY_LINKS if name in fields]
+    if not names:
+        get = _no_links
+    elif len(names) == 1:
+        one = attrgetter(names[0])
+        get = lambda s: (one(s),)  # noqa: E731
+    else:
+        get = attrgetter(*names)
+    _LINKS[kind] = get
+    return get
+
+
+def _no_links(state: Any) -> tuple[Any, ...]:
+    return ()
+
+
+def _any_links(state: Any) -> tuple[Any, ...]:
+    return tuple(getattr(state, name, None) for name in HISTORY_LINKS)
 
 
 def _cut_link(state: Any, name: str) -> None:
@@ -509,7 +544,9 @@ class _Cut:
         self.tail = parts.pop() if chunk is not None else ""
         first = self.first
         self.first += len(parts)
-        return filter(_TEXT, enumerate(map(_STRIP_CR, parts), first))
+        if "\r" in text:
+            return filter(_TEXT, enumerate(map(_STRIP_CR, parts), first))
+        return filter(_TEXT, enumerate(parts, first))  # no line to strip (nearly every log)
 
 
 _STRIP_CR = methodcaller("rstrip", "\r")
