@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 from types import MappingProxyType
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -556,18 +557,24 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
     The lines are decoded together (``Decoder.decode_lines`` over them joined by newlines)
     only when every line starts with ``{`` and ends with ``}``: then no JSON value can run
     from one line into the next (after a ``}`` that leaves a value open only ``,``, ``:`` or a
-    closing bracket may come, and a newline cannot stand inside a string), and as many
-    values as lines means one value a line. A batch that fails is decoded again up to the
+    closing bracket may come, and a newline cannot stand inside a string), each line holds
+    one value or more (a newline inside a line may part two), and as many values as lines
+    means one value a line. A batch that fails is decoded again up to the
     line that failed (msgspec names its index), that line is left to ``parse_line``, and the
     rest goes on as a batch of its own."""
     out: list[Event | None] = []
     start, count = 0, len(texts)
     while start < count:
         part = texts[start:] if start else texts
-        # lines read from a file keep their "\n" (``Replay.feed_lines``); the command's do not
-        joined = "".join(part).rstrip("\n") if part[0].endswith("\n") else "\n".join(part)
-        if not (joined.startswith("{") and joined.endswith("}")
-                and joined.count("}\n{") == len(part) - 1 and joined.count("\n") == len(part) - 1):
+        size = len(part)
+        if part[0].endswith("\n"):  # lines read from a file keep their "\n" (``Replay.feed_lines``)
+            joined = "".join(part).rstrip("\n")
+            braced = (joined.startswith("{") and joined.endswith("}")
+                      and joined.count("}\n{") == size - 1 and joined.count("\n") == size - 1)
+        else:  # the command's do not: each line's first and last character, read in one call each
+            joined = "\n".join(part)
+            braced = "".join(map(_FIRST, part)) == "{" * size and "".join(map(_LAST, part)) == "}" * size
+        if not braced:
             out.extend(_one_by_one(part))  # a line ending in "\r" or spaces, a blank, a newline in a line
             break
         try:
@@ -604,6 +611,8 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
     return out
 
 
+_FIRST = itemgetter(slice(0, 1))
+_LAST = itemgetter(slice(-1, None))
 #: what ``parse_lines`` gives as decoded where it has nothing to keep (``_checked``): the events
 #: that are fields only (their time in range, a contact's two balls: checked by the decode);
 #: a rest, too, where no positions are named in the batch

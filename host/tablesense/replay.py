@@ -17,7 +17,7 @@ import gc
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import chain, islice
+from itertools import chain, islice, repeat
 from operator import attrgetter, itemgetter, methodcaller
 from typing import Any
 
@@ -166,15 +166,18 @@ class Replay:
             # ``guard``: a line that is not ASCII may not be UTF-8 (``text_problem``); a batch of
             # ASCII lines (nearly every one) needs no test a line
             plain = not guard or "".join(texts).isascii()
-            self._feed_chunk(chunk, parse_lines(texts), on_error, guard, order, history, plain)
+            parsed = parse_lines(texts)
+            codes = "".join(map(_CODES.get, map(type, parsed), repeat("x")))
+            self._feed_chunk(chunk, parsed, codes, on_error, guard, order, history, plain)
         return self
 
-    def _feed_chunk(self, chunk: list[tuple[int, str]], parsed: list[Event | None],
+    def _feed_chunk(self, chunk: list[tuple[int, str]], parsed: list[Event | None], codes: str,
                     on_error: Callable[[LineError], object] | None, guard: bool, order: TimeOrder,
                     history: int | None, plain: bool) -> None:
         """``_feed_counted``'s loop over one batch of lines, their events decoded together
-        (``parse_lines``: None where a line goes through ``parse_line`` alone); ``plain``: every
-        line is ASCII, or ``guard`` is off (no line needs ``text_problem``).
+        (``parse_lines``: None where a line goes through ``parse_line`` alone) and each one's kind
+        as a letter of ``codes`` (``_CODES``); ``plain``: every line is ASCII, or ``guard`` is off
+        (no line needs ``text_problem``).
 
         While a shot is in progress, its events that only add to it (every table event but its
         rest: ``SHOT_KINDS``) are checked one by one (the engine's ``admit``) and gathered, and
@@ -231,7 +234,7 @@ class Replay:
                                     and (plain or (chunk[k][1].isascii() and chunk[j][1].isascii())):  # type: ignore[union-attr]
                                 end = j
                         else:
-                            end = _shot_end(chunk, parsed, k, not plain, floor)
+                            end = _shot_end(chunk, parsed, codes, k, not plain, floor)
                     if end:
                         rest = parsed[end]
                         try:
@@ -326,27 +329,23 @@ class Replay:
         return out
 
 
-def _shot_end(chunk: list[tuple[int, str]], parsed: list[Event | None], k: int, guard: bool,
+def _shot_end(chunk: list[tuple[int, str]], parsed: list[Event | None], codes: str, k: int, guard: bool,
               floor: float | None) -> int:
     """Where the shot whose first event is ``parsed[k]`` comes to rest in this batch: the index
     of its ``rest`` after table events only (``SHOT_KINDS``, at most ``WHOLE_MAX``), none of
     them before the clock's ``floor`` (``TimeOrder``: said the slow way) nor, with ``guard``,
     a line that is not ASCII (``text_problem``); 0 when it does not. Its one caller
     (``Replay._feed_chunk``) has already turned away a pin set up (it opens no shot) and taken
-    the common short shot (one event and its rest) itself."""
-    first = parsed[k]
-    if (floor is not None and first.t < floor) or (guard and not chunk[k][1].isascii()):  # type: ignore[union-attr]
+    the common short shot (one event and its rest) itself. The kinds are read from ``codes``
+    (a letter an event: ``_CODES``), the times and the lines in one call each."""
+    end = codes.find("r", k + 1, k + WHOLE_MAX)
+    if end < 0 or codes.find("x", k + 1, end) >= 0:
         return 0
-    end = min(len(parsed), k + WHOLE_MAX)
-    for j in range(k + 1, end):
-        event = parsed[j]
-        kind = type(event)
-        if kind is Rest:
-            return j
-        if kind not in SHOT_KINDS or (floor is not None and event.t < floor) \
-                or (guard and not chunk[j][1].isascii()):  # type: ignore[union-attr]
-            return 0
-    return 0
+    if floor is not None and min(map(_T, parsed[k:end])) < floor:
+        return 0
+    if guard and not "".join(map(_TEXT, chunk[k:end])).isascii():
+        return 0
+    return end
 
 
 class NoSetup(BadEvent):
@@ -363,6 +362,11 @@ BATCH = 256
 #: a shot of at most this many table events before its rest is taken at once (``ShotEngine.whole``)
 WHOLE_MAX = 64
 _TEXT = itemgetter(1)
+_T = attrgetter("t")
+#: each decoded line's kind as a letter (``_shot_end``): "s" a table event a shot takes as one more
+#: of its own (``SHOT_KINDS``), "r" a rest; any other ("x": a call, a set-up, a line not decoded)
+#: is no part of a shot
+_CODES = {**dict.fromkeys(SHOT_KINDS, "s"), Rest: "r"}
 
 
 def history_for(undos: int) -> int:
