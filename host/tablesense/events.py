@@ -603,8 +603,9 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
         taken = _AS_DECODED if not plain or '"positions"' in joined else _AS_WRITTEN
         if plain and taken.issuperset(map(type, decoded)):
             out.extend(decoded)
-        elif plain:
-            out.extend([e if type(e) in taken else _checked(e) for e in decoded])
+        elif plain:  # (a rest of a batch naming positions: as decoded where it has none)
+            out.extend([e if (k := type(e)) in taken or (k is Rest and e.positions is None) else _checked(e)
+                        for e in decoded])
         else:
             out.extend([e if type(e) in taken and e.extra is _NO_EXTRA else _checked(e) for e in decoded])
         break

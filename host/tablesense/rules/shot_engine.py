@@ -324,7 +324,10 @@ def shot_cut(cut: Cutter, first: Event, rest: Rest) -> Cutter | None:
         opened = open_cut(cut, first)
         return None if opened is None else rest_cut(opened, rest)
     strikes = cut.strikes
-    if not _opens(cut, first, kind):
+    if strikes or cut.strike_sensor or kind == "pin":
+        if not _opens(cut, first, kind):
+            return None
+    elif kind not in TABLE_TYPES:  # (``_opens``' common case, inline)
         return None
     return Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t, False, False,
                   _NO_PINS, True if kind == "strike" else strikes)
