@@ -603,9 +603,9 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
         taken = _AS_DECODED if not plain or '"positions"' in joined else _AS_WRITTEN
         if plain and taken.issuperset(map(type, decoded)):
             out.extend(decoded)
-        elif plain:  # (a rest of a batch naming positions: as decoded where it has none)
-            out.extend([e if (k := type(e)) in taken or (k is Rest and e.positions is None) else _checked(e)
-                        for e in decoded])
+        elif plain:  # (a rest of a batch naming positions: as decoded where it has none; a plain call)
+            out.extend([e if (k := type(e)) in taken or (k is Rest and e.positions is None)
+                        or (k is Call and _plain_call(e)) else _checked(e) for e in decoded])
         else:
             out.extend([e if type(e) in taken and e.extra is _NO_EXTRA else _checked(e) for e in decoded])
         break
@@ -653,8 +653,8 @@ def _plain_call(call: Call) -> bool:
         return False
     if call.spot is not None and not 1 <= call.spot <= MAX_SPOT:
         return False
-    need = _KNOWN_CALLS.get(name, ())
-    return not need or all(getattr(call, key) is not None for key in need)
+    need = _KNOWN_CALLS.get(name)
+    return not need or all([getattr(call, key) is not None for key in need])
 
 
 def _parse_slow(line: str | bytes) -> Event:
