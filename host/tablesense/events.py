@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from types import MappingProxyType
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -49,9 +49,10 @@ _NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
 class Event(msgspec.Struct, frozen=True, kw_only=True, gc=False, tag_field="type",
             forbid_unknown_fields=True):
     """Base of all table events (a frozen msgspec Struct: a log line decodes straight into
-    one, ``parse_line``)."""
+    one, ``parse_line``; a time out of range fails that decode, and the line goes the long
+    way, which names what is wrong)."""
 
-    t: float
+    t: Annotated[float, msgspec.Meta(ge=0.0, le=MAX_T)]
     #: keys this release does not know, kept (their JSON name is one no log uses)
     extra: Mapping[str, Any] = msgspec.field(default=_NO_EXTRA, name="~extra~")
 
@@ -129,7 +130,8 @@ class Rest(Event, frozen=True, kw_only=True, tag="rest"):
 
 
 class Contact(Event, frozen=True, kw_only=True, tag="contact"):
-    balls: tuple[Ball, ...]
+    #: two balls (a decode of any other number fails: the line goes the long way)
+    balls: Annotated[tuple[Ball, ...], msgspec.Meta(min_length=2, max_length=2)]
 
     type: ClassVar[str] = "contact"
 
@@ -593,33 +595,29 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
         if len(decoded) != len(part):
             out.extend([None] * len(part))
             break
-        # ``_checked`` of each where it may not be the event as decoded: every time in range (the
-        # batch's least and greatest, two C passes); with no escape in the batch (``\\``) its keys
-        # are as written: no key to keep (``extra``), no rest's positions to check unless their name
-        # is there. A batch of sensor events but contacts is taken as it is
-        plain = ("\\" not in joined and "~extra~" not in joined and 0.0 <= min(map(_T, decoded))
-                 and max(map(_T, decoded)) <= MAX_T)
+        # ``_checked`` of each where it may not be the event as decoded: the decode has checked
+        # every time's range and every contact's two balls; with no escape in the batch (``\\``)
+        # its keys are as written: no key to keep (``extra``) and no rest's positions to check
+        # unless their names are there. A batch of sensor events only is taken as it is
+        plain = "\\" not in joined and "~extra~" not in joined
         taken = _AS_DECODED if not plain or '"positions"' in joined else _AS_WRITTEN
         if plain and taken.issuperset(map(type, decoded)):
             out.extend(decoded)
-        elif plain:  # a contact of two balls, a rest without positions, a plain call: as decoded
-            out.extend([e if (k := type(e)) in taken or (k is Contact and len(e.balls) == 2)
-                        or (k is Rest and e.positions is None) or (k is Call and _plain_call(e))
-                        else _checked(e) for e in decoded])
+        elif plain:  # (a rest of a batch naming positions: as decoded where it has none; a plain call)
+            out.extend([e if (k := type(e)) in taken or (k is Rest and e.positions is None)
+                        or (k is Call and _plain_call(e)) else _checked(e) for e in decoded])
         else:
-            out.extend([e if (k := type(e)) in _AS_DECODED and e.extra is _NO_EXTRA and 0.0 <= e.t <= MAX_T
-                        else _checked(e) for e in decoded])
+            out.extend([e if type(e) in taken and e.extra is _NO_EXTRA else _checked(e) for e in decoded])
         break
     return out
 
 
 _FIRST = itemgetter(slice(0, 1))
 _LAST = itemgetter(slice(-1, None))
-_T = attrgetter("t")
-#: what ``parse_lines`` gives as decoded where it has nothing to keep and its time is in range
-#: (``_checked``): the events that are fields only; a rest, too, where no positions are named
-#: in the batch
-_AS_DECODED = frozenset({Goal, Pocket, Pin, Cushion, OffTable, Strike})
+#: what ``parse_lines`` gives as decoded where it has nothing to keep (``_checked``): the events
+#: that are fields only (their time in range, a contact's two balls: checked by the decode);
+#: a rest, too, where no positions are named in the batch
+_AS_DECODED = frozenset({Goal, Pocket, Pin, Cushion, OffTable, Strike, Contact})
 _AS_WRITTEN = _AS_DECODED | {Rest}
 
 
