@@ -49,6 +49,14 @@ ODD = [
     '{"t": 1, "type": "strike", "ball": "\udcff"}',  # not UTF-8, read with surrogates
     '[1, 2]',
     '{}',
+    '{"t": -1.0, "type": "strike"}',  # times out of range
+    '{"t": 1e12, "type": "rest"}',
+    '{"t": 1, "type": "contact", "balls": ["red", "white", "yellow"]}',
+    '{"t": 1, "type": "strike", "~extra~": {}}',  # the name the kept keys have inside
+    '{"t": 1, "type": "strike", "\\u007eextra~": {"a": 1}}',  # the same, escaped
+    '{"t": 1, "type": "c\\u0061ll", "call": "answer", "question": "q1", "answer": 1}',  # a call, escaped
+    '{"t": 1, "type": "rest", "p\\u006fsitions": {"red": [1]}}',  # positions, escaped
+    '{"t": 1, "type": "r\\u0065st", "positions": {"red": [0.5, 0.5]}}',
 ]
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 from types import MappingProxyType
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -48,9 +49,10 @@ _NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
 class Event(msgspec.Struct, frozen=True, kw_only=True, gc=False, tag_field="type",
             forbid_unknown_fields=True):
     """Base of all table events (a frozen msgspec Struct: a log line decodes straight into
-    one, ``parse_line``)."""
+    one, ``parse_line``; a time out of range fails that decode, and the line goes the long
+    way, which names what is wrong)."""
 
-    t: float
+    t: Annotated[float, msgspec.Meta(ge=0.0, le=MAX_T)]
     #: keys this release does not know, kept (their JSON name is one no log uses)
     extra: Mapping[str, Any] = msgspec.field(default=_NO_EXTRA, name="~extra~")
 
@@ -128,7 +130,8 @@ class Rest(Event, frozen=True, kw_only=True, tag="rest"):
 
 
 class Contact(Event, frozen=True, kw_only=True, tag="contact"):
-    balls: tuple[Ball, ...]
+    #: two balls (a decode of any other number fails: the line goes the long way)
+    balls: Annotated[tuple[Ball, ...], msgspec.Meta(min_length=2, max_length=2)]
 
     type: ClassVar[str] = "contact"
 
@@ -554,18 +557,24 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
     The lines are decoded together (``Decoder.decode_lines`` over them joined by newlines)
     only when every line starts with ``{`` and ends with ``}``: then no JSON value can run
     from one line into the next (after a ``}`` that leaves a value open only ``,``, ``:`` or a
-    closing bracket may come, and a newline cannot stand inside a string), and as many
-    values as lines means one value a line. A batch that fails is decoded again up to the
+    closing bracket may come, and a newline cannot stand inside a string), each line holds
+    one value or more (a newline inside a line may part two), and as many values as lines
+    means one value a line. A batch that fails is decoded again up to the
     line that failed (msgspec names its index), that line is left to ``parse_line``, and the
     rest goes on as a batch of its own."""
     out: list[Event | None] = []
     start, count = 0, len(texts)
     while start < count:
         part = texts[start:] if start else texts
-        # lines read from a file keep their "\n" (``Replay.feed_lines``); the command's do not
-        joined = "".join(part).rstrip("\n") if part[0].endswith("\n") else "\n".join(part)
-        if not (joined.startswith("{") and joined.endswith("}")
-                and joined.count("}\n{") == len(part) - 1 and joined.count("\n") == len(part) - 1):
+        size = len(part)
+        if part[0].endswith("\n"):  # lines read from a file keep their "\n" (``Replay.feed_lines``)
+            joined = "".join(part).rstrip("\n")
+            braced = (joined.startswith("{") and joined.endswith("}")
+                      and joined.count("}\n{") == size - 1 and joined.count("\n") == size - 1)
+        else:  # the command's do not: each line's first and last character, read in one call each
+            joined = "\n".join(part)
+            braced = "".join(map(_FIRST, part)) == "{" * size and "".join(map(_LAST, part)) == "}" * size
+        if not braced:
             out.extend(_one_by_one(part))  # a line ending in "\r" or spaces, a blank, a newline in a line
             break
         try:
@@ -586,18 +595,30 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
         if len(decoded) != len(part):
             out.extend([None] * len(part))
             break
-        # ``_checked`` of each, its common case inline: a sensor event or a rest without positions,
-        # in range, nothing to keep (no call a line)
-        out.extend([e if (k := type(e)) in _AS_DECODED and e.extra is _NO_EXTRA and 0.0 <= e.t <= MAX_T
-                    and (k is not Rest or e.positions is None) and (k is not Contact or len(e.balls) == 2)
-                    else _checked(e) for e in decoded])
+        # ``_checked`` of each where it may not be the event as decoded: the decode has checked
+        # every time's range and every contact's two balls; with no escape in the batch (``\\``)
+        # its keys are as written: no key to keep (``extra``) and no rest's positions to check
+        # unless their names are there. A batch of sensor events only is taken as it is
+        plain = "\\" not in joined and "~extra~" not in joined
+        taken = _AS_DECODED if not plain or '"positions"' in joined else _AS_WRITTEN
+        if plain and taken.issuperset(map(type, decoded)):
+            out.extend(decoded)
+        elif plain:  # (a rest of a batch naming positions: as decoded where it has none; a plain call)
+            out.extend([e if (k := type(e)) in taken or (k is Rest and e.positions is None)
+                        or (k is Call and _plain_call(e)) else _checked(e) for e in decoded])
+        else:
+            out.extend([e if type(e) in taken and e.extra is _NO_EXTRA else _checked(e) for e in decoded])
         break
     return out
 
 
-#: what ``parse_lines`` gives as decoded, in range and with nothing to keep (``_checked``): the
-#: events that are fields only, a rest without positions and a contact of two balls
-_AS_DECODED = frozenset({Goal, Pocket, Pin, Cushion, OffTable, Strike, Rest, Contact})
+_FIRST = itemgetter(slice(0, 1))
+_LAST = itemgetter(slice(-1, None))
+#: what ``parse_lines`` gives as decoded where it has nothing to keep (``_checked``): the events
+#: that are fields only (their time in range, a contact's two balls: checked by the decode);
+#: a rest, too, where no positions are named in the batch
+_AS_DECODED = frozenset({Goal, Pocket, Pin, Cushion, OffTable, Strike, Contact})
+_AS_WRITTEN = _AS_DECODED | {Rest}
 
 
 def _one_by_one(texts: Sequence[str]) -> list[Event | None]:
@@ -632,8 +653,8 @@ def _plain_call(call: Call) -> bool:
         return False
     if call.spot is not None and not 1 <= call.spot <= MAX_SPOT:
         return False
-    need = _KNOWN_CALLS.get(name, ())
-    return not need or all(getattr(call, key) is not None for key in need)
+    need = _KNOWN_CALLS.get(name)
+    return not need or all([getattr(call, key) is not None for key in need])
 
 
 def _parse_slow(line: str | bytes) -> Event:

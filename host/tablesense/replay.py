@@ -15,10 +15,10 @@ from __future__ import annotations
 import codecs
 import gc
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import chain, islice
-from operator import itemgetter, methodcaller
+from itertools import chain, islice, repeat, starmap
+from operator import attrgetter, itemgetter, methodcaller
 from typing import Any
 
 import msgspec
@@ -156,25 +156,46 @@ class Replay:
             if paused:
                 gc.enable()
 
-    def _feed_counted(self, lines: Iterable[tuple[int, str]], on_error: Callable[[LineError], object] | None,
-                      guard: bool) -> Replay:
-        order = self.order
-        history = self.history
-        stream = iter(lines)
-        while chunk := list(islice(stream, BATCH)):
-            texts = list(map(_TEXT, chunk))
-            # ``guard``: a line that is not ASCII may not be UTF-8 (``text_problem``); a batch of
-            # ASCII lines (nearly every one) needs no test a line
-            plain = not guard or "".join(texts).isascii()
-            self._feed_chunk(chunk, parse_lines(texts), on_error, guard, order, history, plain)
+    def feed_chunks(self, chunks: Iterable[bytes], on_error: Callable[[LineError], object] | None = None,
+                    guard: bool = False) -> Replay:
+        """``feed_counted(counted_lines(chunks), on_error, guard)``: a log with no void record read
+        as bytes in chunks, its lines cut a chunk at a time (``chunk_lines``), not a pair a line."""
+        paused = gc.isenabled()
+        if paused:
+            gc.disable()
+        try:
+            for numbers, texts in chunk_lines(chunks):
+                for at in range(0, len(texts), BATCH):
+                    self._feed_batch(numbers[at:at + BATCH], texts[at:at + BATCH], on_error, guard)
+        finally:
+            if paused:
+                gc.enable()
         return self
 
-    def _feed_chunk(self, chunk: list[tuple[int, str]], parsed: list[Event | None],
+    def _feed_counted(self, lines: Iterable[tuple[int, str]], on_error: Callable[[LineError], object] | None,
+                      guard: bool) -> Replay:
+        stream = iter(lines)
+        while chunk := list(islice(stream, BATCH)):
+            self._feed_batch(list(map(_NUMBER, chunk)), list(map(_TEXT, chunk)), on_error, guard)
+        return self
+
+    def _feed_batch(self, numbers: Sequence[int], texts: list[str],
+                    on_error: Callable[[LineError], object] | None, guard: bool) -> None:
+        """One batch of lines (their numbers, their texts), decoded together (``parse_lines``)."""
+        # ``guard``: a line that is not ASCII may not be UTF-8 (``text_problem``); a batch of
+        # ASCII lines (nearly every one) needs no test a line
+        plain = not guard or "".join(texts).isascii()
+        parsed = parse_lines(texts)
+        codes = "".join(map(_CODES.get, map(type, parsed), repeat("x")))
+        self._feed_chunk(numbers, texts, parsed, codes, on_error, guard, self.order, self.history, plain)
+
+    def _feed_chunk(self, numbers: Sequence[int], texts: list[str], parsed: list[Event | None], codes: str,
                     on_error: Callable[[LineError], object] | None, guard: bool, order: TimeOrder,
                     history: int | None, plain: bool) -> None:
-        """``_feed_counted``'s loop over one batch of lines, their events decoded together
-        (``parse_lines``: None where a line goes through ``parse_line`` alone); ``plain``: every
-        line is ASCII, or ``guard`` is off (no line needs ``text_problem``).
+        """The replay's loop over one batch of lines (their numbers and texts), their events decoded
+        together (``parse_lines``: None where a line goes through ``parse_line`` alone) and each one's kind
+        as a letter of ``codes`` (``_CODES``); ``plain``: every line is ASCII, or ``guard`` is off
+        (no line needs ``text_problem``).
 
         While a shot is in progress, its events that only add to it (every table event but its
         rest: ``SHOT_KINDS``) are checked one by one (the engine's ``admit``) and gathered, and
@@ -184,16 +205,17 @@ class Replay:
         (``ShotEngine.whole``; a match played, every undo kept: ``whole_played``), the lines
         between them not visited one by one."""
         played = history is None
+        every = TRIM_EVERY
         gathered: list[Event] = []
         engine, room = self.engine, self._room(played)  # room: how many more may be gathered (0: no shot)
-        count = len(chunk)
+        count = len(texts)
         k = -1
         while k + 1 < count:
             k += 1
             pre = parsed[k]
             kind = type(pre)
             if kind in SHOT_KINDS:
-                if room > 0 and (plain or chunk[k][1].isascii()):
+                if room > 0 and (plain or texts[k].isascii()):
                     try:
                         gathered.append(engine.admit(self.state, gathered, pre))  # type: ignore[union-attr, arg-type]
                     except Exception:  # refused: the slow way below says why, as ever
@@ -204,11 +226,11 @@ class Replay:
                         if floor is not None and pre.t < floor:  # type: ignore[union-attr]
                             self.state = engine.gather(self.state, gathered, played)  # type: ignore[union-attr, arg-type]
                             gathered = []
-                            late = self.timed(pre, chunk[k][0])  # type: ignore[arg-type]
+                            late = self.timed(pre, numbers[k])  # type: ignore[arg-type]
                             if late is not None and on_error is not None:
                                 on_error(late)
                         self.events += 1
-                        if history is not None and self.events % TRIM_EVERY == 0:
+                        if history is not None and self.events % every == 0:
                             if gathered:
                                 self.state = engine.gather(self.state, gathered, played)  # type: ignore[union-attr, arg-type]
                                 gathered = []
@@ -228,10 +250,10 @@ class Replay:
                         j = k + 1
                         if j < count and type(parsed[j]) is Rest:
                             if (floor is None or pre.t >= floor) \
-                                    and (plain or (chunk[k][1].isascii() and chunk[j][1].isascii())):  # type: ignore[union-attr]
+                                    and (plain or (texts[k].isascii() and texts[j].isascii())):  # type: ignore[union-attr]
                                 end = j
                         else:
-                            end = _shot_end(chunk, parsed, k, not plain, floor)
+                            end = _shot_end(texts, parsed, codes, k, not plain, floor)
                     if end:
                         rest = parsed[end]
                         try:
@@ -245,7 +267,7 @@ class Replay:
                             if floor is not None and t < floor:  # (``timed``) the clock may have run back
                                 problem = order.see("rest", t)
                                 if problem is not None:
-                                    late = LineError.of(chunk[end][0], problem)
+                                    late = LineError.of(numbers[end], problem)
                                     self.errors.append(late)
                                     if on_error is not None:
                                         on_error(late)
@@ -253,7 +275,7 @@ class Replay:
                                 order.floor, order.what = t, "rest"
                             was = self.events
                             self.events = now = was + end - k + 1
-                            if history is not None and now // TRIM_EVERY != was // TRIM_EVERY:
+                            if history is not None and now // every != was // every:
                                 trim_history(new, history)  # type: ignore[arg-type]
                             k = end
                             continue
@@ -261,9 +283,9 @@ class Replay:
                 if gathered:
                     self.state = engine.gather(self.state, gathered, played)  # type: ignore[union-attr, arg-type]
                     gathered = []
-                if pre is None and chunk[k][1].isspace():  # a blank line (``counted_lines`` lets them by)
+                if pre is None and texts[k].isspace():  # a blank line (``counted_lines`` lets them by)
                     continue
-            n, text = chunk[k]
+            n, text = numbers[k], texts[k]
             try:
                 if not plain and not text.isascii() and (bad := text_problem(text)) is not None:
                     raise BadEvent(bad)
@@ -296,12 +318,12 @@ class Replay:
             else:
                 room = 0
             floor = order.floor
-            if (floor is not None and event.t < floor) or type(event).type == "rest":
+            if (floor is not None and event.t < floor) or type(event) is Rest:
                 late = self.timed(event, n)  # the clock ran back, or a shot ended: the slow way
                 if late is not None and on_error is not None:
                     on_error(late)
             self.events += 1
-            if history is not None and self.events % TRIM_EVERY == 0:
+            if history is not None and self.events % every == 0:
                 trim_history(self.state, history)
         if gathered:
             self.state = engine.gather(self.state, gathered, played)  # type: ignore[union-attr, arg-type]
@@ -326,27 +348,23 @@ class Replay:
         return out
 
 
-def _shot_end(chunk: list[tuple[int, str]], parsed: list[Event | None], k: int, guard: bool,
+def _shot_end(texts: list[str], parsed: list[Event | None], codes: str, k: int, guard: bool,
               floor: float | None) -> int:
     """Where the shot whose first event is ``parsed[k]`` comes to rest in this batch: the index
     of its ``rest`` after table events only (``SHOT_KINDS``, at most ``WHOLE_MAX``), none of
     them before the clock's ``floor`` (``TimeOrder``: said the slow way) nor, with ``guard``,
     a line that is not ASCII (``text_problem``); 0 when it does not. Its one caller
     (``Replay._feed_chunk``) has already turned away a pin set up (it opens no shot) and taken
-    the common short shot (one event and its rest) itself."""
-    first = parsed[k]
-    if (floor is not None and first.t < floor) or (guard and not chunk[k][1].isascii()):  # type: ignore[union-attr]
+    the common short shot (one event and its rest) itself. The kinds are read from ``codes``
+    (a letter an event: ``_CODES``), the times and the lines in one call each."""
+    end = codes.find("r", k + 1, k + WHOLE_MAX)
+    if end < 0 or codes.find("x", k + 1, end) >= 0:
         return 0
-    end = min(len(parsed), k + WHOLE_MAX)
-    for j in range(k + 1, end):
-        event = parsed[j]
-        kind = type(event)
-        if kind is Rest:
-            return j
-        if kind not in SHOT_KINDS or (floor is not None and event.t < floor) \
-                or (guard and not chunk[j][1].isascii()):  # type: ignore[union-attr]
-            return 0
-    return 0
+    if floor is not None and min(map(_T, parsed[k:end])) < floor:
+        return 0
+    if guard and not "".join(texts[k:end]).isascii():
+        return 0
+    return end
 
 
 class NoSetup(BadEvent):
@@ -355,13 +373,20 @@ class NoSetup(BadEvent):
 
 #: the fields through which an engine state reaches older states (base, kegle/carom, golf)
 HISTORY_LINKS = ("checkpoint", "before", "pre")
-#: a replay with a bounded history lets go of old states once per this many events
-TRIM_EVERY = 512
+#: a replay with a bounded history lets go of old states once per this many events (each time a
+#: walk over the states an undo may reach: fewer walks, more states held between them)
+TRIM_EVERY = 2048
 #: a replay decodes this many lines in one call (``events.parse_lines``)
 BATCH = 256
 #: a shot of at most this many table events before its rest is taken at once (``ShotEngine.whole``)
 WHOLE_MAX = 64
+_NUMBER = itemgetter(0)
 _TEXT = itemgetter(1)
+_T = attrgetter("t")
+#: each decoded line's kind as a letter (``_shot_end``): "s" a table event a shot takes as one more
+#: of its own (``SHOT_KINDS``), "r" a rest; any other ("x": a call, a set-up, a line not decoded)
+#: is no part of a shot
+_CODES = {**dict.fromkeys(SHOT_KINDS, "s"), Rest: "r"}
 
 
 def history_for(undos: int) -> int:
@@ -378,12 +403,15 @@ def trim_history(state: MatchState, depth: int) -> int:
     reach any more, so cutting them changes nothing the replay shows. Returns how many
     states were cut."""
     seen = {id(state)}
-    level: list[MatchState] = [state]
+    level: list[Any] = [state]
+    links = _LINKS
     for _ in range(depth):
-        nxt: list[MatchState] = []
+        nxt: list[Any] = []
         for s in level:
-            for name in HISTORY_LINKS:
-                older = getattr(s, name, None)
+            get = links.get(type(s))
+            if get is None:
+                get = _links_of(type(s))
+            for older in get(s):
                 if older is not None and id(older) not in seen:
                     seen.add(id(older))
                     nxt.append(older)
@@ -397,6 +425,37 @@ def trim_history(state: MatchState, depth: int) -> int:
                 _cut_link(s, name)
                 cut += 1
     return cut
+
+
+#: per kind of state, a function giving its links to older states (``HISTORY_LINKS``) as a tuple
+_LINKS: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
+
+
+def _links_of(kind: type) -> Callable[[Any], tuple[Any, ...]]:
+    """``_LINKS``' function for states of ``kind`` (made the first time it is asked for)."""
+    fields = getattr(kind, "__struct_fields__", None)
+    if fields is None:  # not a msgspec Struct: any attribute of that name, as it comes
+        get: Callable[[Any], tuple[Any, ...]] = _any_links
+        _LINKS[kind] = get
+        return get
+    names = [name for name in HISTORY_LINKS if name in fields]
+    if not names:
+        get = _no_links
+    elif len(names) == 1:
+        one = attrgetter(names[0])
+        get = lambda s: (one(s),)  # noqa: E731
+    else:
+        get = attrgetter(*names)
+    _LINKS[kind] = get
+    return get
+
+
+def _no_links(state: Any) -> tuple[Any, ...]:
+    return ()
+
+
+def _any_links(state: Any) -> tuple[Any, ...]:
+    return tuple(getattr(state, name, None) for name in HISTORY_LINKS)
 
 
 def _cut_link(state: Any, name: str) -> None:
@@ -490,26 +549,28 @@ def counted_lines(chunks: Iterable[bytes]) -> Iterator[tuple[int, str]]:
     kept as surrogates), read in chunks and cut with no Python step a line (a Python call a
     chunk, the lines through C iterators); lines holding only spaces may come through
     (``feed_counted`` skips them)."""
-    return chain.from_iterable(map(_Cut(), chain(chunks, (None,))))
+    return chain.from_iterable(starmap(zip, chunk_lines(chunks)))
 
 
-class _Cut:
-    """``counted_lines``' cut of one chunk (None: the end of the log) into numbered lines."""
-
-    __slots__ = ("decoder", "first", "tail")
-
-    def __init__(self) -> None:
-        self.decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")
-        self.first = 1
-        self.tail = ""
-
-    def __call__(self, chunk: bytes | None) -> Iterator[tuple[int, str]]:
-        text = self.tail + self.decoder.decode(chunk or b"", final=chunk is None)
+def chunk_lines(chunks: Iterable[bytes]) -> Iterator[tuple[Sequence[int], list[str]]]:
+    """``counted_lines`` a chunk at a time: the numbers of its lines and their texts, in two
+    sequences (a ``range`` of numbers where no line is blank: nearly every chunk), one Python
+    step a chunk; a line cut between two chunks comes with the second."""
+    decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")
+    first, tail = 1, ""
+    for chunk in chain(chunks, (None,)):
+        text = tail + decoder.decode(chunk or b"", final=chunk is None)
         parts = text.split("\n")
-        self.tail = parts.pop() if chunk is not None else ""
-        first = self.first
-        self.first += len(parts)
-        return filter(_TEXT, enumerate(map(_STRIP_CR, parts), first))
+        tail = parts.pop() if chunk is not None else ""
+        size = len(parts)
+        if "\r" in text:
+            parts = list(map(_STRIP_CR, parts))
+        if "" in parts:  # blank lines: not counted, their numbers skipped
+            kept = [(n, line) for n, line in enumerate(parts, first) if line]
+            yield [n for n, _ in kept], [line for _, line in kept]
+        elif parts:
+            yield range(first, first + size), parts
+        first += size
 
 
 _STRIP_CR = methodcaller("rstrip", "\r")

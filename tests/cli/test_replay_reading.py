@@ -1,7 +1,7 @@
 """``tablesense replay --json`` reads a log in chunks of bytes (``replay.counted_lines``,
-``replay.scan_chunks``) rather than line by line: the same lines with the same numbers, the
-same undo count, whatever the bytes (line ends, blank lines, text that is not UTF-8, a
-character cut between two chunks, no newline at the end)."""
+``replay.scan_chunks``, ``Replay.feed_chunks``) rather than line by line: the same lines with the
+same numbers, the same undo count, the same match and errors, whatever the bytes (line ends,
+blank lines, text that is not UTF-8, a character cut between two chunks, no newline at the end)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tablesense.commands.replay import _reader
-from tablesense.replay import counted_lines, effective_stream, scan_chunks, scan_log
+from tablesense.replay import Replay, counted_lines, effective_stream, scan_chunks, scan_log
 
 PIECES = [b'{"t": 1, "type": "rest"}', b"\n", b"\r", b"\r\n", b" ", b"\t", b"\xff", "é€".encode(),
           b'"undo"', b'{"t": 2, "type": "call", "call": "undo"}', b"\x0b", "\u2028".encode()]
@@ -30,6 +30,25 @@ def test_the_lines_read_in_chunks_are_the_lines_read_one_by_one(pieces: list[byt
     assert got == want
     scan = scan_chunks(_chunked(data, size))
     assert scan == scan_log(lines())
+
+
+EVENTS = [b'{"t": 0.0, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Bob"}}',
+          b'{"t": 1.0, "type": "goal", "goal": "A"}', b'{"t": 1.5, "type": "cushion", "cushion": 2}',
+          b'{"t": 2.0, "type": "rest"}', b'{"t": 0.5, "type": "rest"}',
+          b'{"t": 3.0, "type": "call", "call": "undo"}',
+          b'{"t": 3.5, "type": "goal", "goal": "C"}', b'{"t": 4, "type": "goal", "goal": "B", "ball": "p2"}',
+          b"\n", b"\r\n", b"  ", b"\xff", "\u00e9".encode()]
+
+
+@given(st.lists(st.sampled_from(EVENTS), max_size=80), st.integers(1, 200))
+def test_a_log_replayed_a_chunk_at_a_time_is_the_log_replayed_line_by_line(pieces: list[bytes],
+                                                                            size: int) -> None:
+    data = b"\n".join(pieces)
+    by_chunk = Replay(history=64).feed_chunks(_chunked(data, size), guard=True)
+    by_line = Replay(history=64).feed_counted(counted_lines([data]), guard=True)
+    assert [str(e) for e in by_chunk.errors] == [str(e) for e in by_line.errors]
+    assert by_chunk.to_json() == by_line.to_json()
+    assert by_chunk.events == by_line.events
 
 
 def test_a_log_with_a_void_record_is_scanned_line_by_line() -> None:

@@ -154,3 +154,23 @@ def test_a_played_match_shows_and_undoes_as_an_applied_one_at_every_line(
                 break
             b = engine.apply(b, undo)
             assert engine.to_json(a) == engine.to_json(b), f"undo after {text}"
+
+
+def test_an_undo_comes_back_across_events_made_out_of_a_log_lines_bounds() -> None:
+    """A live table keeps its undo as the events since a state kept whole, sealed as bytes
+    (``Trace.seal``) and decoded again by an undo: an event made by hand, not read from a log,
+    may hold what a log line may not (a time out of range, a contact of three balls); it comes
+    back as it was made."""
+    from tablesense.events import Call, Contact, Cushion, Rest, Strike
+    from tablesense.rules.shot_engine import Trace
+
+    made = [Cushion(t=-1.0, cushion=2), Contact(t=1e12, balls=("red", "white", "yellow")),
+            Rest(t=3.0, positions={"red": [0.5, 0.25]}),
+            Call(t=4.0, call="foul", foul="push", extra={"k": [1]}),
+            Strike(t=5.0, ball="red")]
+    trace = Trace.start(made[0])
+    for event in made[1:]:
+        trace = trace.plus(event)
+    trace.seal()
+    assert list(trace) == made
+    assert [e.to_dict() for e in trace] == [e.to_dict() for e in made]

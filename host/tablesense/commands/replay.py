@@ -32,7 +32,6 @@ from ..replay import (
     LineError,
     NoSetup,
     Replay,
-    counted_lines,
     effective_stream,
     history_for,
     scan_chunks,
@@ -81,8 +80,10 @@ def run(args: argparse.Namespace) -> int:
         rep = Replay(history=history_for(scan.undos))  # no more states kept than its undos reach
         out = sys.stdout
         if args.json:  # the engines' fast loop: nothing to print until the end
-            counted = counted_lines(_chunks(fh)) if quick is not None else effective_stream(lines, scan)
-            rep.feed_counted(counted, guard=True)
+            if quick is not None:  # no void record: the lines cut a chunk at a time
+                rep.feed_chunks(_chunks(fh), guard=True)
+            else:
+                rep.feed_counted(effective_stream(lines, scan), guard=True)
             write_state(rep, out, args.lang)
         else:
             applied = _events(rep, effective_stream(lines, scan), lambda e: out.write(f"  ! {e}\n"))
