@@ -94,6 +94,28 @@ def test_standard_input_is_replayed_too(tablesense_cmd: list[str]) -> None:
     assert json.loads(proc.stdout)["balls_left"]["p1"] == 4
 
 
+def test_a_log_from_a_pipe_by_its_path_is_replayed_as_from_a_file(
+        tablesense_cmd: list[str], tmp_path: Path) -> None:
+    """``tablesense replay <(zcat log.gz)`` hands a pipe's path (/dev/fd/N), a FIFO alike: it
+    can be read once only, and was a traceback ("underlying stream is not seekable")."""
+    import os
+    import threading
+
+    fifo = tmp_path / "log.fifo"
+    os.mkfifo(fifo)
+
+    def write() -> None:
+        with fifo.open("w") as f:
+            f.write(f"{SETUP}\n{GOAL}\n{REST}\n")
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    proc = _replay(tablesense_cmd, fifo, "--json")
+    writer.join(10)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert json.loads(proc.stdout)["balls_left"]["p1"] == 4
+
+
 def test_a_closed_pipe_ends_the_account_quietly_with_exit_0(
         tablesense_cmd: list[str], tmp_path: Path) -> None:
     log = tmp_path / "long.jsonl"

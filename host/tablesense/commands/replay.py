@@ -17,6 +17,7 @@ goes away (``| head``) ends the replay quietly, exit 0 (docs/events.md).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import sys
@@ -116,14 +117,19 @@ def is_edges_file(lines: Iterator[str]) -> bool:
 
 
 def _open(path: str) -> IO[bytes]:
-    """The log as a seekable binary file; standard input is spooled to a temporary file."""
-    if path != "-":
-        return open(path, "rb")
-    import shutil  # standard input only: a file's replay does not load them
+    """The log as a seekable binary file (it is read more than once); standard input, a pipe
+    (``replay <(zcat log.gz)``, a FIFO) is spooled to a temporary file first."""
+    fh = sys.stdin.buffer if path == "-" else open(path, "rb")
+    if fh.seekable():
+        return fh
+    import shutil  # a pipe only: a file's replay does not load them
     import tempfile
 
     spool = tempfile.TemporaryFile(prefix="tablesense-replay-")
-    shutil.copyfileobj(sys.stdin.buffer, spool, 1 << 20)
+    with contextlib.ExitStack() as own:
+        if fh is not sys.stdin.buffer:
+            own.callback(fh.close)
+        shutil.copyfileobj(fh, spool, 1 << 20)
     return spool
 
 
