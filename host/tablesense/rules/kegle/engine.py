@@ -35,6 +35,7 @@ table (or before the first shot), his faulty turn (seed 7.7: touching a ball is 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import Any
 
 import msgspec
@@ -50,7 +51,7 @@ from .fouls import fault
 from .names import POCKET_OPTIONS, pocket_ball
 from .plain import common_facts, plain_shot
 from .shot import carambole, read_shot, toppler
-from .state import DEFAULT_DISTANCE, Incidents, KegleState, Score, pinset
+from .state import DEFAULT_DISTANCE, NO_PINS, Incidents, KegleState, Score, pinset
 from .verdict import IDX, asked, live, settle
 
 replace = msgspec.structs.replace
@@ -61,6 +62,8 @@ _BALL_NAMES = frozenset(BALLS)
 _TOPPLERS = (None, "red", "white", "pin", "cue")
 #: the sensor events of a keglebillard table that may name a ball
 _BALL_SENSORS = frozenset({Pocket, Cushion, OffTable, Strike})
+#: a pin event's pin
+_PIN = attrgetter("pin")
 #: what shows a ball played: no pin referee's hands
 _ROLLING = frozenset({Strike, Cushion, Contact, OffTable})
 
@@ -166,9 +169,10 @@ class KegleEngine(ShotEngine[KegleState]):
             for e in held:
                 if type(e) is not Pin or e.state != "up" or e.t >= t:  # type: ignore[attr-defined]
                     return ShotEngine.whole(self, state, events, rest)
-        cut = shot_cut(state.cut, first, rest)
-        if cut is None or self.not_a_shot(state, first):
-            return None
+        was = state.cut
+        cut = shot_cut(was, first, rest)
+        if cut is None or (type(first) is Pin and was.incident_open and state.setup_rests):
+            return None  # no shot's opening, or the pin referee's (``not_a_shot``: the pin is down)
         if not held:
             before = self.close(state) if state.shot is not None else state
         elif state.shot is not None:  # the pins set up before the strike, and the last shot closed
@@ -177,7 +181,8 @@ class KegleEngine(ShotEngine[KegleState]):
         else:
             before = self.release(state)
         shot = ShotRecord(player=before.at_table, events=tuple(events), rest=rest)
-        if not (before.cut.incident_open and _by_hand(before, shot)):
+        # (``staged``: the pin referee's hands are a shot of pins alone, while he sets pins up)
+        if not (was.incident_open and len(facts[0]) == len(events) and _by_hand(before, shot)):
             new = plain_shot(before, shot, (before, shot, cut, state), facts)
             if new is not None:
                 return new
@@ -527,12 +532,12 @@ def _pins_up(score: Score, held: Sequence[Event]) -> Score:
     """``_pin_up`` of each pin set up (``held``: pin events, ``up``) in turn, in one copy of the score:
     they stand again and are no longer excused, and the log reports pins put up."""
     down, blocked = score.pins_down, score.blocked
-    for event in held:
-        pin = event.pin  # type: ignore[attr-defined]
-        if pin in down:
-            down = _without(down, pin)
-        if pin in blocked:
-            blocked = _without(blocked, pin)
+    if down:
+        left = down.difference(map(_PIN, held))
+        down = pinset(left) if left else NO_PINS
+    if blocked:
+        left = blocked.difference(map(_PIN, held))
+        blocked = pinset(left) if left else NO_PINS
     if score.pin_ups and blocked is score.blocked:
         return score if down is score.pins_down else replace(score, pins_down=down)
     return replace(score, pins_down=down, blocked=blocked, pin_ups=True)
