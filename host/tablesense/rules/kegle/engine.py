@@ -35,6 +35,7 @@ table (or before the first shot), his faulty turn (seed 7.7: touching a ball is 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import Any
 
 import msgspec
@@ -45,12 +46,12 @@ from ...shots import Cutter
 from ...texts import phrase, render
 from ..base import Question, _as_option, other, register
 from ..first_states import FirstStates
-from ..shot_engine import AMEND, ShotEngine, ShotRecord
+from ..shot_engine import AMEND, ShotEngine, ShotRecord, shot_cut
 from .fouls import fault
 from .names import POCKET_OPTIONS, pocket_ball
-from .plain import plain_shot
+from .plain import common_facts, plain_shot
 from .shot import carambole, read_shot, toppler
-from .state import DEFAULT_DISTANCE, Incidents, KegleState, Score, pinset
+from .state import DEFAULT_DISTANCE, NO_PINS, Incidents, KegleState, Score, pinset
 from .verdict import IDX, asked, live, settle
 
 replace = msgspec.structs.replace
@@ -61,6 +62,8 @@ _BALL_NAMES = frozenset(BALLS)
 _TOPPLERS = (None, "red", "white", "pin", "cue")
 #: the sensor events of a keglebillard table that may name a ball
 _BALL_SENSORS = frozenset({Pocket, Cushion, OffTable, Strike})
+#: a pin event's pin
+_PIN = attrgetter("pin")
 #: what shows a ball played: no pin referee's hands
 _ROLLING = frozenset({Strike, Cushion, Contact, OffTable})
 
@@ -147,6 +150,44 @@ class KegleEngine(ShotEngine[KegleState]):
                 continue
             self.check(event)
 
+    def whole(self, state: KegleState, events: Sequence[Event], rest: Rest) -> KegleState | None:
+        """``ShotEngine.whole`` of a common shot (``plain.common_facts``: its events checked and read
+        in one pass, in ``t`` order, no pin set up or pocket among them, a strike only first)
+        from a state between shots: nothing before its start to take out (``_before_shot``), the
+        pins set up before its strike put up and the last shot closed in one copy of the state
+        (``release`` and ``close``: the incidents ``release`` keeps are what ``close`` drops), and
+        its plain decision made from the facts read (``staged``). Any other shot the base's way."""
+        facts = common_facts(events)
+        if facts is None or state.in_shot or state.ended is not None or type(rest) is not Rest:
+            return ShotEngine.whole(self, state, events, rest)
+        first = events[0]
+        held = state.held
+        if held:  # events held between shots join a shot opened by anything but a strike
+            if type(first) is not Strike:
+                return ShotEngine.whole(self, state, events, rest)
+            t = first.t
+            for e in held:
+                if type(e) is not Pin or e.state != "up" or e.t >= t:  # type: ignore[attr-defined]
+                    return ShotEngine.whole(self, state, events, rest)
+        was = state.cut
+        cut = shot_cut(was, first, rest)
+        if cut is None or (type(first) is Pin and was.incident_open and state.setup_rests):
+            return None  # no shot's opening, or the pin referee's (``not_a_shot``: the pin is down)
+        if not held:
+            before = self.close(state) if state.shot is not None else state
+        elif state.shot is not None:  # the pins set up before the strike, and the last shot closed
+            before = replace(state, score=_pins_up(state.score, held), held=(), questions=(), after=None,
+                             sealed=False)
+        else:
+            before = self.release(state)
+        shot = ShotRecord(player=before.at_table, events=tuple(events), rest=rest)
+        # (``staged``: the pin referee's hands are a shot of pins alone, while he sets pins up)
+        if not (was.incident_open and len(facts[0]) == len(events) and _by_hand(before, shot)):
+            new = plain_shot(before, shot, (before, shot, cut, state), facts)
+            if new is not None:
+                return new
+        return ShotEngine.staged(self, before, shot, cut, state)
+
     def staged(self, before: KegleState, shot: ShotRecord, cut: Cutter,
                checkpoint: KegleState) -> KegleState:
         """``ShotEngine.staged``: a plain shot (``plain.plain_shot``) with the shot stage's fields put
@@ -204,13 +245,12 @@ class KegleEngine(ShotEngine[KegleState]):
     def release(self, state: KegleState) -> KegleState:
         """``ShotEngine.release``: pins set up (the common held events) put up in one copy of the
         state, as ``incident`` puts up each."""
-        score, after = state.score, state.after
-        for event in state.held:
+        held, after = state.held, state.after
+        for event in held:
             if type(event) is not Pin or event.state != "up":
                 return ShotEngine.release(self, state)
-            score = _pin_up(score, event.pin)
             after = Incidents(event, after)
-        return replace(state, score=score, after=after, held=())
+        return replace(state, score=_pins_up(state.score, held), after=after, held=())
 
     def incident(self, state: KegleState, event: Event) -> KegleState:
         after = Incidents(event, state.after)
@@ -485,6 +525,21 @@ def _pin_up(score: Score, pin: int) -> Score:
         blocked = _without(blocked, pin)
     elif score.pin_ups:
         return replace(score, pins_down=down)  # the common one: a pin of the last shot's up again
+    return replace(score, pins_down=down, blocked=blocked, pin_ups=True)
+
+
+def _pins_up(score: Score, held: Sequence[Event]) -> Score:
+    """``_pin_up`` of each pin set up (``held``: pin events, ``up``) in turn, in one copy of the score:
+    they stand again and are no longer excused, and the log reports pins put up."""
+    down, blocked = score.pins_down, score.blocked
+    if down:
+        left = down.difference(map(_PIN, held))
+        down = pinset(left) if left else NO_PINS
+    if blocked:
+        left = blocked.difference(map(_PIN, held))
+        blocked = pinset(left) if left else NO_PINS
+    if score.pin_ups and blocked is score.blocked:
+        return score if down is score.pins_down else replace(score, pins_down=down)
     return replace(score, pins_down=down, blocked=blocked, pin_ups=True)
 
 

@@ -25,11 +25,12 @@ positions, undo).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import permutations
 
 import msgspec
 
-from ...events import Contact, Cushion, Pin, Pocket, Strike
+from ...events import Contact, Cushion, Event, Pin, Pocket, Strike
 from ...shots import Cutter, in_time_order
 from ..records import Ruling
 from ..ruling_log import RulingLog, Trail
@@ -47,6 +48,10 @@ replace = msgspec.structs.replace
 _RED_THEN_WHITE = ("red", "white")
 _WHITE_THEN_RED = ("white", "red")
 _RED_WHITE = frozenset(_RED_THEN_WHITE)
+_BALL_NAMES = _RED_WHITE  # the balls of a keglebillard table
+_NEVER = float("-inf")
+_ANY_BALL = frozenset({None, "red", "white"})  # what a ball sensor may name
+_RED_OR_NONE = frozenset({None, "red"})  # what a strike of the red names
 _ANNOUNCE = "kegle.announce.remaining:announce"
 _DISTANCE = (("kegle.distance:announce", ()),)
 _CARAMBOLE = (("points", CARAMBOLE_POINTS),)
@@ -61,25 +66,70 @@ if Score.__struct_fields__ != _SCORE_FIELDS:
 _DOWN = {order: pinset(frozenset(order)) for k in range(1, 6) for order in permutations(range(1, 6), k)}
 
 
+#: a shot's facts as ``_read_any`` reads them: the pins toppled, the cushions, the carambole, the
+#: faults the sensors show, the pockets naming no ball (with their index) and each pocket's ball
+_Read = tuple[list[int], int, bool, list[str], "list[tuple[int, Pocket]] | tuple[()]",
+              "list[tuple[int, str | None]] | tuple[()]"]
+
+
 def _plus(values: Trail | tuple[int, ...], value: int) -> Trail:
     """``Trail.plus``, without its class method's lookups (a new series each few shots)."""
     return Trail((value,), values) if type(values) is Trail else Trail((*values, value))
 
 
-def plain_shot(before: KegleState, shot: ShotRecord,
-               stage: tuple[KegleState, ShotRecord, Cutter, KegleState] | None = None) -> KegleState | None:
-    """The state after the complete ``shot`` played from ``before`` when the shot is plain (see
-    the module), else None (pure). ``stage``: the shot stage's fields of the state after it
-    (``before``, ``shot``, ``cut``, ``checkpoint``; not in a shot) put in the same copy
-    (``KegleEngine.staged``); None: ``before``'s."""
-    rest = shot.rest
-    if rest is None or shot.late:
-        return None
-    b = before.score
+def common_facts(events: Sequence[Event]) -> tuple[list[int], int, bool, list[str]] | None:
+    """The facts of a common shot, read in one pass: the pins it toppled (in the order they fell),
+    its cushions, the carambole (two red-white contacts), the faults its sensors show (the red
+    toppling a pin before it touched a white, in a shot with contacts: seed 8.1); None for any
+    other shot (``_read_any`` reads it): a line out of ``t`` order, a pin rising or falling
+    twice or naming what toppled it, a pocket, a ball off the table, a strike after the first
+    event or naming a white, a contact naming its white, a ball no keglebillard table has
+    (``KegleEngine.check``'s refusals: ``KegleEngine.whole`` takes this pass for its check)."""
+    toppled: list[int] = []
+    cushions = red_white = 0
+    contacts = early = False
+    last = _NEVER
+    for e in events:
+        if last > (last := e.t):
+            return None  # a line out of order
+        kind = type(e)
+        if kind is Cushion:
+            if e.ball not in _ANY_BALL:  # type: ignore[attr-defined]
+                return None
+            cushions += 1
+        elif kind is Pin:
+            pin = e.pin  # type: ignore[attr-defined]
+            if e.extra or e.state != "down" or pin in toppled:  # type: ignore[attr-defined]
+                return None
+            toppled.append(pin)
+            if not red_white:
+                early = True  # before the red touched a white: the red's, where contacts tell (8.1)
+        elif kind is Contact:
+            if e.extra:
+                return None
+            balls = e.balls  # type: ignore[attr-defined]
+            if balls == _RED_THEN_WHITE or balls == _WHITE_THEN_RED:
+                red_white += 1
+            elif not _BALL_NAMES.issuperset(balls):
+                return None
+            elif frozenset(balls) == _RED_WHITE:
+                red_white += 1
+            contacts = True
+        elif kind is Strike:
+            if e.ball not in _RED_OR_NONE or e is not events[0]:  # type: ignore[attr-defined]
+                return None
+        else:
+            return None
+    return toppled, cushions, red_white >= 2, [RED_TOPPLES_PIN] if early and contacts else []
+
+
+def _read_any(before: KegleState, shot: ShotRecord) -> _Read | None:
+    """The facts of any shot, read in one pass (in ``t`` order: a line out of order, read again
+    sorted, as ``shot.read_shot`` does): the pins toppled and left down, the cushions, the
+    carambole, the faults its sensors show (``verdict.find_faults``' order), and its pockets
+    (which ball fell: the pocket event's, or the referee's answer, ``holes.answers``; those
+    naming none, to ask about); None for a contact naming its white (the general way)."""
     events = shot.events
-    if b.pin_ups and events and (b.pins_down or b.blocked):
-        return None  # a pin down or excused before the shot (pins-not-up, 8.3): the general way
-    # the shot's facts (``shot.read_shot``), in one pass, every pin standing before it
     while True:
         toppled: list[int] = []
         cushions = red_white = 0
@@ -88,7 +138,7 @@ def plain_shot(before: KegleState, shot: ShotRecord,
         by_red: list[int] | None = None  # pins a pin event says the red toppled
         by_cue: list[int] | None = None  # ... the cue (a bridge, clothes, a body part)
         stood: set[int] | None = None  # pins that fell and stand again on their spot (8.2)
-        last = float("-inf")
+        last = _NEVER
         for e in events:
             t = e.t
             if t < last:
@@ -137,26 +187,13 @@ def plain_shot(before: KegleState, shot: ShotRecord,
         by_red = early if by_red is None else [*by_red, *early]
     if by_red is not None:
         by_red = [pin for pin in toppled if pin in by_red]
-    n = len(toppled)
-    p = shot.player or before.at_table or "p1"
-    t = rest.t
-    calls = shot.calls
     unknown: list[tuple[int, Pocket]] | tuple[()] = ()
     pocketed: list[tuple[int, str | None]] | tuple[()] = ()
     if pockets:  # which ball fell: the pocket event's, or the referee's answer (``holes.answers``)
         unknown = unknown_pockets(shot)
-        answered = answers(before, unknown, calls)
+        answered = answers(before, unknown, shot.calls)
         pocketed = [(e.pocket, answered.get(k) if e.ball is None else e.ball)  # type: ignore[attr-defined]
                     for k, e in in_time_order(shot.events) if type(e) is Pocket]
-    rulings: list[Ruling] = []
-    blocked = blocked_red = NO_PINS
-    if n and rest.positions:  # 8.3: a pin a ball keeps off its spot (``verdict.blocked_by_balls``)
-        found, by_red_ball = geo.blocked_pins(rest.positions, sorted(toppled))
-        if found:
-            rulings.extend([Ruling(t=t, rule="kegle.pin-blocked", player=None, data=(("pin", pin),))
-                            for pin in found])
-            blocked, blocked_red = pinset(frozenset(found)), pinset(frozenset(by_red_ball))
-    carambole = red_white >= 2
     # the faults the sensors show, in ``verdict.find_faults``' order
     faults: list[str] = []
     if jumped:
@@ -169,25 +206,67 @@ def plain_shot(before: KegleState, shot: ShotRecord,
         faults.append(PIN_BY_CUE)
     if wrong_ball:
         faults.append(TOUCH)
+    return toppled, cushions, red_white >= 2, faults, unknown, pocketed
+
+
+def plain_shot(before: KegleState, shot: ShotRecord,
+               stage: tuple[KegleState, ShotRecord, Cutter, KegleState] | None = None,
+               facts: tuple[list[int], int, bool, list[str]] | None = None) -> KegleState | None:
+    """The state after the complete ``shot`` played from ``before`` when the shot is plain (see
+    the module), else None (pure). ``stage``: the shot stage's fields of the state after it
+    (``before``, ``shot``, ``cut``, ``checkpoint``; not in a shot) put in the same copy
+    (``KegleEngine.staged``); None: ``before``'s. ``facts``: the shot's ``common_facts``, where
+    the caller read them (``KegleEngine.whole``)."""
+    rest = shot.rest
+    if rest is None or shot.late:
+        return None
+    b = before.score
+    if (b.pins_down or b.blocked) and b.pin_ups and shot.events:
+        return None  # a pin down or excused before the shot (pins-not-up, 8.3): the general way
+    if facts is None:
+        facts = common_facts(shot.events)
+    if facts is not None:
+        toppled, cushions, carambole, faults = facts
+        holes = None
+    else:
+        read = _read_any(before, shot)
+        if read is None:
+            return None
+        toppled, cushions, carambole, faults, unknown, pocketed = read
+        holes = (unknown, pocketed) if pocketed else None
+    n = len(toppled)
+    p = shot.player or before.at_table or "p1"
+    t = rest.t
+    rulings: list[Ruling] = []
+    blocked = blocked_red = NO_PINS
+    if n and rest.positions:  # 8.3: a pin a ball keeps off its spot (``verdict.blocked_by_balls``)
+        found, by_red_ball = geo.blocked_pins(rest.positions, sorted(toppled))
+        if found:
+            rulings.extend([Ruling(t, "kegle.pin-blocked", None, (("pin", pin),)) for pin in found])
+            blocked, blocked_red = pinset(frozenset(found)), pinset(frozenset(by_red_ball))
     # the referee's calls the decision reads (``verdict.find_faults``): the carambole, the fouls;
     # the others act before it (``hands``, ``replay``) or after it (``KegleEngine.resolve``)
-    for c in calls:
-        if c.call == "carom":
-            carambole = True
-        elif c.call == "foul" and c.foul in BY_ID and c.foul not in faults:
-            faults.append(c.foul)  # type: ignore[arg-type]
+    calls = shot.calls
+    if calls:
+        for c in calls:
+            if c.call == "carom":
+                carambole = True
+            elif c.call == "foul" and c.foul in BY_ID and c.foul not in faults:
+                faults.append(c.foul)  # type: ignore[arg-type]
     # the faults of shots in a row (checks.no_cushion_twice, checks.three_reds)
     if n:
         if cushions == 0 and b.no_cushion >= 1 and b.cushions_seen and NO_CUSHION not in faults:
             faults.append(NO_CUSHION)
     elif b.no_pin_shots >= 2 and THREE_REDS not in faults:
         faults.append(THREE_REDS)
-    i = 0 if p == "p1" else 1
-    opp = "p2" if i == 0 else "p1"
+    if p == "p1":
+        i, opp = 0, "p2"
+    else:
+        i, opp = 1, "p1"
     # the series as the shot opens it (``verdict.opened``)
     series, starts = b.series, b.series_starts
     if b.shots == 0:
-        run, shots = 0, 0
+        run = shots = 0
         if i == 0:
             series = (series[0] + 1, series[1])
             starts = (_plus(starts[0], b.points[0]), starts[1])
@@ -202,45 +281,57 @@ def plain_shot(before: KegleState, shot: ShotRecord,
     outlay = red_in_hand = None
     scores = b.points
     if faults:  # the faulty shot scores nothing; the series is over (``verdict.end_series``)
-        rulings.extend([Ruling(t=t, rule=f, player=p) for f in faults])
-        if any(BY_ID[f].then.outlay for f in faults):
-            rulings.append(Ruling(t=t, rule="kegle.outlay", player=opp))
-            outlay = opp
-        if any(BY_ID[f].then.red_in_hand for f in faults):
-            rulings.append(Ruling(t=t, rule="kegle.red-in-hand", player=opp))
-            red_in_hand = opp
+        for f in faults:
+            rulings.append(Ruling(t, f, p))
+            cost = BY_ID[f].then
+            if cost.outlay:
+                outlay = opp
+            if cost.red_in_hand:
+                red_in_hand = opp
+        if outlay is not None:
+            rulings.append(Ruling(t, "kegle.outlay", opp))
+        if red_in_hand is not None:
+            rulings.append(Ruling(t, "kegle.red-in-hand", opp))
         lastshot = LastShot(p, pins, carambole, cushions, 0, tuple(faults))
         points = missing = total = 0
     else:  # what it scores (checks.shot_points) and says (``verdict.score_shot``)
-        points = PIN_POINTS * n + (CARAMBOLE_POINTS if carambole else 0)
         if n:
-            rulings.append(Ruling(t=t, rule="kegle.pin", player=p,
-                                  data=(("pins", toppled), ("points", PIN_POINTS * n))))
-        if carambole:
-            rulings.append(Ruling(t=t, rule="kegle.carambole", player=p, data=_CARAMBOLE))
+            points = PIN_POINTS * n
+            rulings.append(Ruling(t, "kegle.pin", p, (("pins", toppled), ("points", points))))
+            if carambole:
+                points += CARAMBOLE_POINTS
+                rulings.append(Ruling(t, "kegle.carambole", p, _CARAMBOLE))
+        elif carambole:
+            points = CARAMBOLE_POINTS
+            rulings.append(Ruling(t, "kegle.carambole", p, _CARAMBOLE))
+        else:
+            points = 0
         total = scores[i] + points
         missing = b.distance[i] - total
         if 0 < missing <= ANNOUNCE_UNDER and not announced[i]:  # checks.announces_remaining
             said = (("remaining", missing),)
-            rulings.append(Ruling(t=t, rule="kegle.announce.remaining", player=p, data=said))
+            rulings.append(Ruling(t, "kegle.announce.remaining", p, said))
             announcements = ((_ANNOUNCE, said),)
             announced = (True, announced[1]) if i == 0 else (announced[0], True)
-        run += points
         if points:
+            run += points
             scores = (total, scores[1]) if i == 0 else (scores[0], total)
         lastshot = LastShot(p, pins, carambole, cushions, points, ())
     if points and missing > 0:  # the series goes on (checks.series_goes_on, not checks.distance_reached)
         at_table = p
         shots += 1
-        no_pin_shots = 0 if n else b.no_pin_shots + 1
-        no_cushion = (b.no_cushion + 1 if cushions == 0 else 0) if n else 0
+        if n:
+            no_pin_shots = 0
+            no_cushion = 0 if cushions else b.no_cushion + 1
+        else:
+            no_pin_shots, no_cushion = b.no_pin_shots + 1, 0
         over = False
     else:  # the series is over (``series.end_series``)
         if points:  # checks.distance_reached
-            rulings.append(Ruling(t=t, rule="kegle.distance", player=p, data=(("points", total),)))
+            rulings.append(Ruling(t, "kegle.distance", p, (("points", total),)))
             announcements = _DISTANCE
         elif not faults:
-            rulings.append(Ruling(t=t, rule="kegle.series", player=p, data=(("run", run),)))
+            rulings.append(Ruling(t, "kegle.series", p, (("run", run),)))
         at_table = opp
         shots = no_pin_shots = no_cushion = 0
         # what the end decides (``series.series_over``): the match over, the last series, the break
@@ -260,13 +351,11 @@ def plain_shot(before: KegleState, shot: ShotRecord,
         v = Verdict(score, at_table, rulings)
         series_over(v, t, p)
         score, at_table = v.score, v.at_table
-    else:
-        v = None
-    if pocketed:  # 9.1, 9.3: a white in a hole goes back on its spot
-        for pocket, ball in pocketed:
+    if holes is not None:  # 9.1, 9.3: a white in a hole goes back on its spot
+        for pocket, ball in holes[1]:
             if ball == "white":
-                rulings.append(Ruling(t=t, rule="kegle.white-in-hole", player=p,
-                                      data=(("pocket", pocket), *white_spot(rest.positions or {}).items())))
+                rulings.append(Ruling(t, "kegle.white-in-hole", p,
+                                      (("pocket", pocket), *white_spot(rest.positions or {}).items())))
     log = before.rulings  # ``+`` of a ``RulingLog``, without its frame and the tuple it makes
     log = RulingLog(rulings, log) if type(log) is RulingLog else log + tuple(rulings)
     if stage is None:
@@ -274,6 +363,8 @@ def plain_shot(before: KegleState, shot: ShotRecord,
     else:
         state = replace(before, score=score, rulings=log, at_table=at_table, questions=(), before=stage[0],
                         shot=stage[1], cut=stage[2], in_shot=False, checkpoint=stage[3])
-    if v is not None and v.finished:  # the rule that ended it is the last one ruled (kegle.same-series, ...)
+    if over and v.finished:  # the rule that ended it is the last one ruled (kegle.same-series, ...)
         state = ShotEngine.end(state, v.winner, rulings[-1].rule)
-    return ask_pockets(state, unknown, calls, p) if unknown else state
+    if holes is not None and holes[0]:
+        return ask_pockets(state, holes[0], calls, p)
+    return state

@@ -1,0 +1,107 @@
+"""A keglebillard shot taken at once by its one pass (``KegleEngine.whole``: its events checked and
+read together, the pins set up before its strike put up in the same copy of the state as the
+last shot closes) ends where the base's way (``ShotEngine.whole``) and ``apply`` of each of its
+events in turn end, or refuses what they refuse, over made-up matches (hypothesis): pins falling,
+rocking and put up between shots (held until the strike on a table that reports strikes), lines
+out of order, holes, balls off the table, a white struck, pins naming what toppled them, contacts
+naming their white, a ball no keglebillard table has, fouls, undo."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_kegle_plain_shot import shot as shots
+
+from tablesense.errors import TablesenseError
+from tablesense.events import Event, Rest, parse_event
+from tablesense.rules import find_engine
+from tablesense.rules.kegle.plain import common_facts
+from tablesense.rules.shot_engine import SHOT_KINDS, ShotEngine
+
+ENGINE = find_engine("kegle")
+
+#: events the one pass gives to the base's way: a ball no keglebillard table has, a pin naming its toppler
+odd = st.sampled_from([
+    {"type": "cushion", "cushion": 2, "ball": "yellow"},
+    {"type": "strike", "ball": "p1"},
+    {"type": "contact", "balls": ["red", "yellow"]},
+    {"type": "pin", "pin": 4, "state": "down", "ball": "red"},
+    {"type": "pin", "pin": 4, "state": "down", "ball": "cue"},
+])
+
+
+def _outcome(take: Any, state: Any, events: list[Event], rest: Rest) -> Any:
+    try:
+        return take(state, events, rest)
+    except TablesenseError as exc:
+        return type(exc)
+
+
+def _apply_each(state: Any, events: list[Event], rest: Rest) -> Any:
+    try:
+        for event in (*events, rest):
+            state = ENGINE.apply(state, event)
+    except TablesenseError as exc:
+        return type(exc)
+    return state
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(shots, min_size=1, max_size=25), st.integers(4, 40), st.booleans(),
+       st.lists(st.tuples(st.integers(0, 24), st.integers(0, 4), odd), max_size=3))
+def test_a_shot_taken_at_once_in_one_pass_ends_where_the_base_and_each_event_do(
+        played: list[Any], distance: int, strikes: bool, odds: list[tuple[int, int, dict[str, Any]]]) -> None:
+    state = ENGINE.new_state(parse_event({"t": 0, "type": "setup", "game": "kegle",
+                                          "players": {"p1": "A", "p2": "B"}, "distance": distance}))
+    t = 0.0
+    for k, (struck, ball_struck, events, shuffled, where, calls, put_up) in enumerate(played):
+        objs: list[dict[str, Any]] = []
+        if strikes and struck:
+            objs.append({"type": "strike", "ball": ball_struck})
+        objs.extend(events)
+        for at, where_odd, obj in odds:
+            if at == k:
+                objs.insert(min(where_odd, len(objs)), obj)
+        times = [t + 0.1 * (i + 1) for i in range(len(objs))]
+        if shuffled and len(times) > 1:
+            times[0], times[1] = times[1], times[0]
+        t = (times[-1] if times else t) + 0.1
+        table = [parse_event({"t": round(x, 3), **o}) for x, o in zip(times, objs, strict=True)]
+        rest = parse_event({"t": round(t, 3), "type": "rest", **({"positions": where} if where else {})})
+        assert type(rest) is Rest
+        if table and all(type(e) in SHOT_KINDS for e in table) and not state.in_shot:
+            quick = _outcome(ENGINE.whole, state, table, rest)
+            base = _outcome(lambda s, e, r: ShotEngine.whole(ENGINE, s, e, r), state, table, rest)
+            assert quick == base
+            if quick is not None and not isinstance(quick, type):
+                assert quick == _apply_each(state, table, rest)
+                assert tuple(quick.rulings) == tuple(base.rulings)
+        after: list[dict[str, Any]] = list(calls)
+        downs = [o["pin"] for o in events if o["type"] == "pin" and o["state"] == "down"]
+        after.extend({"type": "pin", "pin": p, "state": "up"}
+                     for p in {"all": range(1, 6), "toppled": sorted(set(downs)), "none": ()}[put_up])
+        for event in (*table, rest, *(parse_event({"t": round(t + 0.1 * (i + 1), 3), **o})
+                                      for i, o in enumerate(after))):
+            try:
+                state = ENGINE.apply(state, event)
+            except TablesenseError:
+                continue
+        t += 0.1 * (len(after) + 1)
+
+
+def test_the_common_shot_is_read_in_one_pass_and_a_shot_out_of_order_is_not() -> None:
+    def events(*objs: dict[str, Any]) -> list[Event]:
+        return [parse_event({"t": 1 + 0.1 * i, **o}) for i, o in enumerate(objs)]
+
+    strike, cushion = {"type": "strike", "ball": "red"}, {"type": "cushion", "cushion": 1, "ball": "red"}
+    contact = {"type": "contact", "balls": ["red", "white"]}
+    pin = {"type": "pin", "pin": 3, "state": "down"}
+    assert common_facts(events(strike, cushion, contact, contact, pin)) == ([3], 1, True, [])
+    # a pin down before the red touched a white, in a shot with contacts: the red's (8.1)
+    assert common_facts(events(strike, pin, contact)) == ([3], 0, False, ["kegle.fault.red-topples-pin"])
+    late_first = events(cushion, pin)
+    late_first.reverse()
+    assert common_facts(late_first) is None
+    assert common_facts(events(strike, {"type": "pocket", "pocket": 2})) is None
