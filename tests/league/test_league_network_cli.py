@@ -30,6 +30,15 @@ def config(capsys: pytest.CaptureFixture[str], d: Path, *pubs: str,
     return {a["user"]: a["password"] for a in json.loads(out)["accounts"]}
 
 
+def test_broker_config_into_a_folder_that_cannot_be_made_is_one_plain_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    where = tmp_path / "a-file"
+    where.write_text("")
+    code, _, err = run(capsys, "league", "broker-config", "--dir", str(where / "conf"), "--pub", "kroeg")
+    assert code == 1 and err.count("\n") == 1
+    assert err.startswith(f"tablesense league: {where / 'conf'}") and "[Errno" not in err, err
+
+
 def test_broker_config_lets_each_pub_write_only_under_its_own_topics_and_read_only_its_own_nights(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     accounts = config(capsys, tmp_path, "kroeg", "zaal")

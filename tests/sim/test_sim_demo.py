@@ -69,6 +69,12 @@ def test_demo_on_a_port_in_use_says_so(tmp_path, capsys):
     assert f"cannot serve on 127.0.0.1:{port}" in err and "--http 0" in err
 
 
+def test_demo_on_a_match_log_it_cannot_open_says_so_and_exit_2(tmp_path, capsys):
+    assert main(["demo", "--direct", "--speed", "0", "--http", "0", "--exit", "--db", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"cannot open the match log {tmp_path}" in err
+
+
 def _get(url: str) -> dict:
     with urllib.request.urlopen(url, timeout=5) as resp:
         return json.loads(resp.read())

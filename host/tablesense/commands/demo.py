@@ -111,9 +111,9 @@ def run(args: argparse.Namespace) -> int:
         if args.print_events:
             return asyncio.run(_print(args))
         return asyncio.run(_serve(args))
-    except TablesenseError as exc:
+    except TablesenseError as exc:  # a match log that cannot be opened or another host serves
         print(f"tablesense demo: {exc}", file=sys.stderr)
-        return 1
+        return 2  # could not start, as run says the same (docs/cli.md, "Exit status")
 
 
 async def _print(args: argparse.Namespace) -> int:

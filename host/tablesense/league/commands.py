@@ -86,7 +86,9 @@ def run(args: argparse.Namespace) -> int:
                   "barrage": _barrage}
         return action[args.action](args)
     except (TablesenseError, OSError) as exc:
-        print(f"tablesense league: {exc}", file=sys.stderr)
+        plain = isinstance(exc, OSError) and exc.filename and exc.strerror
+        said = f"{exc.filename}: {exc.strerror}" if plain else exc  # not Python's "[Errno 2] ..."
+        print(f"tablesense league: {said}", file=sys.stderr)
         return 1
 
 
