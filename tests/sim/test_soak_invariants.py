@@ -200,6 +200,24 @@ def test_a_host_killed_twice_across_a_short_boot_is_said_lost_from_the_boot_of_i
     assert broken == [] and fig.said_lost == 10 and fig.silently_lost == 0
 
 
+def test_a_boot_begun_just_before_the_host_was_killed_is_lost_whole_when_a_later_boot_is_found() -> None:
+    """Seed 9137 (hoek-2): the board rebooted 0.12 s before the host was killed, the new boot
+    wrote its first frame after the kill, got past the checkpoint's seq and rebooted again
+    before the next host heard it. That host says what the boot of its checkpoint sent from
+    seq N on is lost: the boot the host had heard to seq N - 1 before it was killed, not the
+    one begun just before, which had written nothing by then; the boot between is lost whole."""
+    one, two, three = board(30, T0, 1), board(25, T0 + 39.9, 2, gap_every=25), board(8, T0 + 45, 3)
+    one.ended, two.ended = T0 + 39.5, T0 + 44.9
+    said = [(T0 + 46, "the board restarted while the host was down: what it sent from seq 20 of its previous "
+             "boot on is lost")]
+    logged = (log_of(one, drop=set(range(20, 30))) + log_of(two, drop=set(range(25)), offset_us=39_900_000)
+              + log_of(three, offset_us=45_000_000))
+    fig = inv.SensorFigures()
+    broken = inv.check_sensor_events("t", logged, [one, two, three], CAROM, said, fig,
+                                     host_stops=[T0 + 39.95])
+    assert broken == [] and fig.said_lost == 35 and fig.silently_lost == 0
+
+
 def test_a_board_rebooted_twice_within_one_cut_is_said_lost_from_the_boot_the_host_last_heard() -> None:
     """Seed 26662: the line was out 3.4 s and the board rebooted in it, then again within a
     second; the host, back, says what the boot it last heard sent from seq N on is lost. That

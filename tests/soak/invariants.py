@@ -185,10 +185,11 @@ def lost_ranges(said: list[tuple[float, str]], boots: list[Boot], host_stops: li
             down = [t for t in stops if t <= at] if "while the host was down" in text else []
             # (else the line was out when the board restarted: the boot before the new one)
             # the boot on when the host last went down, or before it: the newest that had written up
-            # to seq first - 1 (killed twice, the host's checkpoint can be of the boot before a short
-            # one that never got that far: seed 51207, zaal-2)
+            # to seq first - 1 by then (killed twice, the host's checkpoint can be of the boot before
+            # a short one that never got that far: seed 51207, zaal-2; a boot begun just before the
+            # kill had written nothing by it, whatever it wrote after: seed 9137, hoek-2)
             then = next((b for b in reversed(boots) if down and b.started <= down[-1]
-                         and _top(b, at) >= first - 1), None)
+                         and _top(b, min(at, down[-1])) >= first - 1), None)
             if then is None or then.number >= current.number:
                 # the boot the host last heard: the newest before the one now on that had written
                 # up to seq first - 1 (a board rebooted twice within one cut has a short boot
