@@ -30,6 +30,7 @@ def board(n: int, start: float = T0, number: int = 1, gap_every: int = 4) -> Boo
         ch = CUSHIONS[seq % len(CUSHIONS)]
         b.frames[seq] = FrameRec(seq, "count", ch, 3, t, start + t / 1e6)
         b.progress.append((start + t / 1e6, seq))
+        b.heard.append((start + t / 1e6, seq))
         t += rng.randint(30_000, 70_000) if (seq + 1) % gap_every else 2_000_000  # 1.5 s quiet between shots
     return b
 
@@ -200,6 +201,24 @@ def test_a_host_killed_twice_across_a_short_boot_is_said_lost_from_the_boot_of_i
     assert broken == [] and fig.said_lost == 10 and fig.silently_lost == 0
 
 
+def test_a_boot_begun_just_before_the_host_was_killed_is_lost_whole_when_a_later_boot_is_found() -> None:
+    """Seed 9137 (hoek-2): the board rebooted 0.12 s before the host was killed, the new boot
+    wrote its first frame after the kill, got past the checkpoint's seq and rebooted again
+    before the next host heard it. That host says what the boot of its checkpoint sent from
+    seq N on is lost: the boot the host had heard to seq N - 1 before it was killed, not the
+    one begun just before, which had written nothing by then; the boot between is lost whole."""
+    one, two, three = board(30, T0, 1), board(25, T0 + 39.9, 2, gap_every=25), board(8, T0 + 45, 3)
+    one.ended, two.ended = T0 + 39.5, T0 + 44.9
+    said = [(T0 + 46, "the board restarted while the host was down: what it sent from seq 20 of its previous "
+             "boot on is lost")]
+    logged = (log_of(one, drop=set(range(20, 30))) + log_of(two, drop=set(range(25)), offset_us=39_900_000)
+              + log_of(three, offset_us=45_000_000))
+    fig = inv.SensorFigures()
+    broken = inv.check_sensor_events("t", logged, [one, two, three], CAROM, said, fig,
+                                     host_stops=[T0 + 39.95])
+    assert broken == [] and fig.said_lost == 35 and fig.silently_lost == 0
+
+
 def test_a_board_rebooted_twice_within_one_cut_is_said_lost_from_the_boot_the_host_last_heard() -> None:
     """Seed 26662: the line was out 3.4 s and the board rebooted in it, then again within a
     second; the host, back, says what the boot it last heard sent from seq N on is lost. That
@@ -213,6 +232,25 @@ def test_a_board_rebooted_twice_within_one_cut_is_said_lost_from_the_boot_the_ho
     fig = inv.SensorFigures()
     broken = inv.check_sensor_events("t", logged, [one, two, three], CAROM, said, fig)
     assert broken == [] and fig.said_lost == 12 and fig.silently_lost == 0
+
+
+def test_a_board_rebooted_in_a_cut_past_the_seq_it_was_heard_to_is_said_lost_from_the_boot_heard() -> None:
+    """Seed 9811 (kroeg-1): the host heard a boot to seq 6, the cable was pulled for 3.4 s, and
+    the board rebooted in the cut, then again and again: a boot of 30 frames nobody heard, two
+    of none, then the one the host found. It says what the boot it last heard sent from seq 7
+    on is lost: the boot heard to seq 6, not the one of 30 frames after it, which got past
+    seq 6 unheard; that one is lost whole."""
+    one, two, three = board(27, T0, 1, gap_every=27), board(30, T0 + 2, 2, gap_every=30), board(8, T0 + 5, 3)
+    one.ended, two.ended = T0 + 1.9, T0 + 4
+    one.heard = one.progress[:7]
+    two.heard = []
+    said = [(T0 + 5.5, "the device restarted after its line was reopened: what it sent from seq 7 of its "
+             "previous boot on is lost")]
+    logged = (log_of(one, drop=set(range(7, 27))) + log_of(two, drop=set(range(30)), offset_us=2_000_000)
+              + log_of(three, offset_us=5_000_000))
+    fig = inv.SensorFigures()
+    broken = inv.check_sensor_events("t", logged, [one, two, three], CAROM, said, fig)
+    assert broken == [] and fig.said_lost == 50 and fig.silently_lost == 0
 
 
 def test_a_shot_without_its_rest_and_a_storm_of_rests_are_breaks() -> None:

@@ -80,6 +80,9 @@ class Boot:
     frames: dict[int, FrameRec] = field(default_factory=dict)
     #: (wall, the highest seq the board had assigned by then), from every frame it wrote
     progress: list[tuple[float, int]] = field(default_factory=list)
+    #: (wall, the highest seq the relay had passed on to a host by then): what a host may have
+    #: heard of the boot (a frame written while the cable was cut, or with no host, is not)
+    heard: list[tuple[float, int]] = field(default_factory=list)
     hello_seen: bool = False
     #: the board's clock less the monotonic clock (us) when a status frame was read, the
     #: largest seen: the frame read with the least delay (one read late, a loaded machine's
@@ -91,6 +94,15 @@ class Boot:
         """The highest seq the board had assigned at wall time ``at`` (-1: none)."""
         best = -1
         for wall, seq in self.progress:
+            if wall > at:
+                break
+            best = seq
+        return best
+
+    def heard_seq(self, at: float) -> int:
+        """The highest seq the relay had passed on to a host at wall time ``at`` (-1: none)."""
+        best = -1
+        for wall, seq in self.heard:
             if wall > at:
                 break
             best = seq
@@ -299,7 +311,7 @@ class Board:
             return
         if not data:
             return
-        self._record(data)
+        top = self._record(data)
         if self.host is None or self._cut():
             self.stats["bytes_dropped"] += len(data)
             return
@@ -308,10 +320,15 @@ class Board:
             self.stats["host_overflow"] += len(data)
             return
         w.write(data)
+        b = self.boot
+        if top is not None and (not b.heard or top > b.heard[-1][1]):
+            b.heard.append((time.time(), top))
 
-    def _record(self, data: bytes) -> None:
+    def _record(self, data: bytes) -> int | None:
+        """Record the frames in ``data``; the highest seq among them (None: no whole frame)."""
         b = self.boot
         wall = time.time()
+        top: int | None = None
         for f in self.decoder.feed(data):
             if isinstance(f, (HelloFrame, HeartbeatFrame)):
                 offset = f.uptime_us - int(time.monotonic() * 1e6)
@@ -320,9 +337,11 @@ class Board:
                 if isinstance(f, HelloFrame):
                     b.hello_seen = True
                 seq = f.seq if f.seq < _HALF else f.seq - _MOD  # a fresh boot's "last seq" is -1
+                top = seq if top is None else max(top, seq)
                 if not b.progress or seq > b.progress[-1][1]:
                     b.progress.append((wall, seq))
             elif isinstance(f, REPLAYABLE):
+                top = f.seq if top is None else max(top, f.seq)
                 if f.seq in b.frames:
                     b.replayed += 1
                     continue
@@ -336,3 +355,4 @@ class Board:
                 b.frames[f.seq] = rec
                 if not b.progress or f.seq > b.progress[-1][1]:
                     b.progress.append((wall, f.seq))
+        return top

@@ -184,18 +184,21 @@ def lost_ranges(said: list[tuple[float, str]], boots: list[Boot], host_stops: li
             first = int(m.group(1))
             down = [t for t in stops if t <= at] if "while the host was down" in text else []
             # (else the line was out when the board restarted: the boot before the new one)
-            # the boot on when the host last went down, or before it: the newest that had written up
-            # to seq first - 1 (killed twice, the host's checkpoint can be of the boot before a short
-            # one that never got that far: seed 51207, zaal-2)
+            # the boot on when the host last went down, or before it: the newest the relay had passed
+            # on to a host up to seq first - 1 by then (killed twice, the host's checkpoint can be of
+            # the boot before a short one that never got that far: seed 51207, zaal-2; a boot begun
+            # just before the kill had written nothing by it, whatever it wrote after: seed 9137, hoek-2)
             then = next((b for b in reversed(boots) if down and b.started <= down[-1]
-                         and _top(b, at) >= first - 1), None)
+                         and b.heard_seq(min(at, down[-1])) >= first - 1), None)
             if then is None or then.number >= current.number:
-                # the boot the host last heard: the newest before the one now on that had written
-                # up to seq first - 1 (a board rebooted twice within one cut has a short boot
-                # between, whose seqs never got that far: it is lost whole, as the boots after)
-                then = next((b for b in reversed(boots) if b.number < current.number
-                             and _top(b, at) >= first - 1), None) \
-                    or next((b for b in reversed(boots) if b.number < current.number), current)
+                # the boot the host last heard: the newest before the one now on that the relay had
+                # passed on to a host up to seq first - 1 (a board rebooted twice within one cut has
+                # a boot between, unheard, whose seqs may or may not have got that far: seed 26662, a
+                # short one; seed 9811, kroeg-1, one of 30 frames: it is lost whole, as the boots after)
+                before = [b for b in reversed(boots) if b.number < current.number]
+                then = next((b for b in before if b.heard_seq(at) >= first - 1), None) \
+                    or next((b for b in before if _top(b, at) >= first - 1), None) \
+                    or next(iter(before), current)
             out.append(LostRange(at, text, then.number, first, None, current.number))
             continue
         odd.append(text)

@@ -65,13 +65,15 @@ class Record:
 def _boot_json(b: Boot) -> dict[str, Any]:
     return {"number": b.number, "started": b.started, "mono0": b.mono0, "ended": b.ended,
             "frames": [[f.seq, f.kind, f.ch, f.value, f.t_us, f.wall] for f in b.frames.values()],
-            "progress": b.progress, "hello_seen": b.hello_seen, "replayed": b.replayed}
+            "progress": b.progress, "heard": b.heard, "hello_seen": b.hello_seen, "replayed": b.replayed}
 
 
 def _boot_from(d: dict[str, Any]) -> Boot:
     b = Boot(d["number"], d["started"], d["mono0"], d["ended"])
     b.frames = {f[0]: FrameRec(*f) for f in d["frames"]}
     b.progress = [tuple(p) for p in d["progress"]]  # type: ignore[misc]
+    # a record kept before the relay noted what it passed on: as if a host had heard it all
+    b.heard = [tuple(p) for p in d.get("heard", d["progress"])]  # type: ignore[misc]
     b.hello_seen, b.replayed = d["hello_seen"], d["replayed"]
     return b
 

@@ -139,6 +139,8 @@ class Translator:
         self._pending.clear()
         self._levels.clear()  # the new boot's HELLO gives the baseline again
         self._offset_us = max(self.now_us, self._floor_us)
+        # the table's time has got there: a checkpoint taken at the reboot keeps it (seed 9377)
+        self.now_us = self._offset_us
         self._seen_us = uptime_us
         self.notes.append(
             f"the device restarted; its clock starts over, table times go on from "
@@ -180,7 +182,7 @@ class Translator:
         activity, whose ``rest`` is still to come (-1: the table was quiet)."""
         self._seen_us = seen_us
         self._offset_us = offset_us
-        self.now_us = now_us
+        self.now_us = max(now_us, offset_us)  # (a reboot's checkpoint saved before 9377's fix: behind it)
         self._floor_us = logged_us
         self._last_activity = None if activity_us < 0 else activity_us
 
