@@ -259,7 +259,8 @@ class Replay:
                         rest = parsed[end]
                         new = None
                         j = end + 1
-                        if j < count and whole.takes_called and not played and type(call := parsed[j]) is Call:
+                        call = parsed[j] if j < count and whole.takes_called and not played else None
+                        if type(call) is Call:
                             # the referee's call on the line after the rest, with the shot in one step
                             # (``ShotEngine.whole_called``) where no clock check can say anything of
                             # either line (``TimeOrder``: the rest not before the floor, the call not

@@ -63,7 +63,8 @@ def test_a_shot_and_its_carom_call_in_one_step_leave_the_match_they_leave_apart(
         assert replayed(log) == fast[way], f"{way}: the shot and its call in one step end elsewhere"
 
 
-def test_the_recorded_carom_matches_take_shots_and_their_calls_in_one_step(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_recorded_carom_matches_take_shots_and_their_calls_in_one_step(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     taken = []
     step = CaromEngine.whole_called
 
