@@ -257,15 +257,13 @@ class Replay:
                             end = _shot_end(texts, parsed, codes, k, not plain, floor)
                     if end:
                         rest = parsed[end]
-                        new = None
-                        j = end + 1
-                        call = parsed[j] if j < count and whole.takes_called and not played else None
-                        if type(call) is Call:
+                        if end + 1 < count and type(call := parsed[end + 1]) is Call \
+                                and whole.takes_called and not played:
                             # the referee's call on the line after the rest, with the shot in one step
                             # (``ShotEngine.whole_called``) where no clock check can say anything of
                             # either line (``TimeOrder``: the rest not before the floor, the call not
                             # before the rest) and both are plain; else the shot alone, the call after
-                            t = rest.t  # type: ignore[union-attr]
+                            t, j = rest.t, end + 1  # type: ignore[union-attr]
                             if (floor is None or t >= floor) and call.t >= t \
                                     and (plain or (texts[end].isascii() and texts[j].isascii())):
                                 try:
