@@ -209,6 +209,9 @@ class Replay:
         every = TRIM_EVERY
         gathered: list[Event] = []
         engine, room = self.engine, self._room(played)  # room: how many more may be gathered (0: no shot)
+        # whether a shot's rest may be taken with the call after it (``ShotEngine.whole_called``):
+        # a replay that ``apply``s, its engine having the step (set again where a set-up changes it)
+        calls = not played and engine is not None and engine.takes_called
         count = len(texts)
         k = -1
         while k + 1 < count:
@@ -257,8 +260,7 @@ class Replay:
                             end = _shot_end(texts, parsed, codes, k, not plain, floor)
                     if end:
                         rest = parsed[end]
-                        if end + 1 < count and type(call := parsed[end + 1]) is Call \
-                                and whole.takes_called and not played:
+                        if calls and end + 1 < count and type(call := parsed[end + 1]) is Call:
                             # the referee's call on the line after the rest, with the shot in one step
                             # (``ShotEngine.whole_called``) where no clock check can say anything of
                             # either line (``TimeOrder``: the rest not before the floor, the call not
@@ -320,6 +322,7 @@ class Replay:
                     if late is not None and on_error is not None:
                         on_error(late)
                     room = 0
+                    calls = not played and self.engine is not None and self.engine.takes_called
                     continue
                 self.state = state = engine.play(state, event) if played else engine.apply(state, event)
             except TablesenseError as exc:

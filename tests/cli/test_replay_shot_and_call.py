@@ -78,3 +78,13 @@ def test_the_recorded_carom_matches_take_shots_and_their_calls_in_one_step(
         for _, log in logged(path.read_text(encoding="utf-8").splitlines()):
             replayed(log)
     assert sum(taken) > 100
+
+
+def test_a_log_of_matches_of_several_games_takes_the_step_in_its_carom_matches_only(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    games = [sorted((MATCHES / game).glob("*.jsonl")) for game in ("golf", "carom", "kegle")]
+    lines = [line for logs in zip(*games) for path in logs
+             for line in path.read_text(encoding="utf-8").splitlines()]
+    fast = replayed(lines)
+    monkeypatch.setattr(CaromEngine, "takes_called", False)
+    assert replayed(lines) == fast
