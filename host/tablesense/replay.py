@@ -25,7 +25,7 @@ import msgspec
 
 from .corrections import dropped, voided_range
 from .errors import BadEvent, TablesenseError
-from .events import Event, Pin, Rest, Setup, parse_line, parse_lines
+from .events import Call, Event, Pin, Rest, Setup, parse_line, parse_lines
 from .log_checks import MAX_ECHO, MAX_MESSAGE, TimeOrder, clip
 from .rules import MatchState, ShotEngine, find_engine
 from .rules.shot_engine import KEEP_EVERY, SHOT_KINDS
@@ -203,11 +203,15 @@ class Replay:
         error is recorded or the batch ends: the same state as one per event. A shot from its
         first event to its rest in this batch is taken at once where the engine can
         (``ShotEngine.whole``; a match played, every undo kept: ``whole_played``), the lines
-        between them not visited one by one."""
+        between them not visited one by one; replaying with a bounded history, with the referee's
+        call on the line after its rest where the engine can (``ShotEngine.whole_called``)."""
         played = history is None
         every = TRIM_EVERY
         gathered: list[Event] = []
         engine, room = self.engine, self._room(played)  # room: how many more may be gathered (0: no shot)
+        # whether a shot's rest may be taken with the call after it (``ShotEngine.whole_called``):
+        # a replay that ``apply``s, its engine having the step (set again where a set-up changes it)
+        calls = not played and engine is not None and engine.takes_called
         count = len(texts)
         k = -1
         while k + 1 < count:
@@ -256,6 +260,27 @@ class Replay:
                             end = _shot_end(texts, parsed, codes, k, not plain, floor)
                     if end:
                         rest = parsed[end]
+                        if calls and end + 1 < count and type(call := parsed[end + 1]) is Call:
+                            # the referee's call on the line after the rest, with the shot in one step
+                            # (``ShotEngine.whole_called``) where no clock check can say anything of
+                            # either line (``TimeOrder``: the rest not before the floor, the call not
+                            # before the rest) and both are plain; else the shot alone, the call after
+                            t, j = rest.t, end + 1  # type: ignore[union-attr]
+                            if (floor is None or t >= floor) and call.t >= t \
+                                    and (plain or (texts[end].isascii() and texts[j].isascii())):
+                                try:
+                                    new = whole.whole_called(self.state, parsed[k:end], rest, call)  # type: ignore[arg-type]
+                                except Exception:  # refused: the shot alone, as below
+                                    new = None
+                                if new is not None:
+                                    self.state = new
+                                    order.floor, order.what = t, "rest"  # (``TimeOrder.see`` of both)
+                                    was = self.events
+                                    self.events = now = was + j - k + 1
+                                    if history is not None and now // every != was // every:
+                                        trim_history(new, history)  # type: ignore[arg-type]
+                                    k = j
+                                    continue
                         try:
                             new = (whole.whole_played if played else whole.whole)(
                                 self.state, parsed[k:end], rest)  # type: ignore[arg-type]
@@ -297,6 +322,7 @@ class Replay:
                     if late is not None and on_error is not None:
                         on_error(late)
                     room = 0
+                    calls = not played and self.engine is not None and self.engine.takes_called
                     continue
                 self.state = state = engine.play(state, event) if played else engine.apply(state, event)
             except TablesenseError as exc:

@@ -1,6 +1,7 @@
 """A whole log's replay ends where it ends with its fast paths turned off (a shot taken at
 once, ``ShotEngine.whole``; keglebillard's plain shot in one pass, ``verdict.plain_shot``; carom's
-call after a rest amending its shot in one step, ``amend.called_carom``; golf's foul after a
+call after a rest amending its shot in one step, ``amend.called_carom``, and with the shot
+itself, ``ShotEngine.whole_called``; golf's foul after a
 rest and the spot after it amending their shot in one step, a foul standing alone,
 ``amend.called_foul``, ``called_spot``, ``stood_alone``), for every recorded match logged each
 way a table logs it: as recorded, without a strike sensor, an undo after a rest or while the
@@ -123,7 +124,9 @@ def test_a_replay_ends_where_it_ends_without_its_fast_paths_however_the_match_wa
     monkeypatch.setattr(golf_amend, "called_spot", lambda state, call: None)
     monkeypatch.setattr(golf_amend, "stood_alone", lambda before, unit: None)
     assert hasattr(ShotEngine, "takes_whole"), "a shot at once is asked otherwise now: turn it off here too"
+    assert hasattr(ShotEngine, "takes_called"), "a shot and its call at once is asked otherwise now"
     for cls in _engines():
         monkeypatch.setattr(cls, "takes_whole", False)
+        monkeypatch.setattr(cls, "takes_called", False)
     for way, logged in ways(lines):
         assert _replayed(logged) == fast[way], f"{way}: the fast paths end elsewhere"

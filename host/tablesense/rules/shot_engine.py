@@ -442,10 +442,13 @@ class MatchState(msgspec.Struct, frozen=True, kw_only=True):
 
 class Redo(msgspec.Struct, frozen=True):
     """A state an undo may go back to, not kept whole: the state kept whole that it is rebuilt
-    from (``base``) and the events applied to that since (``ShotEngine.play``, ``redo``)."""
+    from (``base``) and the events applied to that since (``ShotEngine.play``, ``redo``).
+    ``applied``: the events are ``apply``'d again, not ``play``'d (a replay keeping a bounded
+    history, ``ShotEngine.whole_called``: the state ``apply`` of each gave, links and all)."""
 
     base: MatchState
     events: Sequence[Event] = ()
+    applied: bool = False
 
 
 S = TypeVar("S", bound=MatchState)
@@ -598,6 +601,7 @@ class ShotEngine(Generic[S]):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.takes_whole = cls.apply is ShotEngine.apply or cls.whole is not ShotEngine.whole
+        cls.takes_called = cls.whole_called is not ShotEngine.whole_called
 
     def whole(self, state: S, events: Sequence[Event], rest: Rest) -> S | None:
         """The state after a whole shot: ``events`` (table events but a rest, ``SHOT_KINDS``), the
@@ -628,6 +632,20 @@ class ShotEngine(Generic[S]):
             return self._whole(state, tuple(events), rest, cut)
         before, held = opened
         return self._whole(state, (first, *held, *islice(events, 1, None)), rest, cut, before)
+
+    #: whether ``whole_called`` may take a shot and the call after its rest at once (an engine with
+    #: a ``whole_called`` of its own: carom's); a replay looks for no such call for any other
+    takes_called: ClassVar[bool] = False
+
+    def whole_called(self, state: S, events: Sequence[Event], rest: Rest, call: Call) -> S | None:
+        """``whole`` of a shot and ``apply`` of the referee's ``call`` on the line right after its
+        rest, in one step: the state ``apply(whole(state, events, rest), call)`` gives, but for its
+        ``checkpoint`` (what an undo of the call goes back to), which may be a ``Redo`` of ``state``
+        and the shot's lines with ``applied`` set (the state after the rest, made again only if an
+        undo asks for it). For a replay that ``apply``s (a bounded history), not for ``play``.
+        None where the engine has no such step (the default) or it is not its plain case; it may
+        raise where ``apply`` would."""
+        return None
 
     def whole_played(self, state: S, events: Sequence[Event], rest: Rest) -> S | None:
         """``whole`` for a match played (``play``: every undo kept): the state ``play`` of each event
@@ -843,8 +861,9 @@ class ShotEngine(Generic[S]):
     def redo(self, redo: Redo) -> S:
         """The state ``redo`` stands for: its events played again from its base."""
         state: S = redo.base  # type: ignore[assignment]
+        step = self.apply if redo.applied else self.play
         for event in redo.events:
-            state = self.play(state, event)
+            state = step(state, event)
         return state
 
     # --- inside ---------------------------------------------------------------------

@@ -47,7 +47,7 @@ def fused_against_apart(lines: list[str]) -> int:
                 assert ENGINE.to_json(fused) == ENGINE.to_json(apart)
                 back = fused.checkpoint
                 assert type(back) is Redo and back.base is state and tuple(back.events) == (*events, rest)
-                assert ENGINE.to_json(ENGINE.redo(back)) == ENGINE.to_json(after_rest)
+                assert back.applied and ENGINE.redo(back) == after_rest
         try:
             state = ENGINE.apply(state, evs[k])
         except TablesenseError:

@@ -217,9 +217,9 @@ class CaromEngine(ShotEngine[CaromState]):
         shot (``amend.called_carom``): the shot decided once, with its carom called, not at its rest
         and again at the call. The state ``apply(whole(state, events, rest), call)`` gives but for
         its ``checkpoint`` (what an undo of the call goes back to: the state after the rest), a
-        ``Redo`` of ``state`` and the shot's lines, made again only if an undo asks for it. None
-        anywhere else. A hook for a replay that sees the call's line with the shot's (not taken by
-        ``replay.py`` yet: docs/performance.md, branch carom3)."""
+        ``Redo`` of ``state`` and the shot's lines, ``apply``'d again only if an undo asks for it
+        (``Redo.applied``: a replay keeping a bounded history, ``Replay._feed_chunk``). None
+        anywhere else (``ShotEngine.whole_called``)."""
         if call.call != "carom" or call.player is not None or call.foul is not None or call.ball is not None:
             return None
         if state.in_shot or state.held or state.ended is not None or state.m.zone is not None:
@@ -251,7 +251,7 @@ class CaromEngine(ShotEngine[CaromState]):
         m, after, rulings, ended = decision
         return replace(state, m=m, at_table=after, rulings=RulingLog(rulings, state.rulings), ended=ended,
                        before=state, shot=ShotRecord(state.at_table, named, rest, (), calls), cut=cut,
-                       in_shot=False, checkpoint=Redo(state, (*named, rest)))
+                       in_shot=False, checkpoint=Redo(state, (*named, rest), True))
 
     def _carom_balls(self, state: CaromState, event: Event) -> Event:
         balls = event.balls if type(event) is Contact else (event.ball,)  # type: ignore[attr-defined]
