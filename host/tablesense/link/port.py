@@ -10,10 +10,15 @@ import asyncio
 import contextlib
 import os
 import threading
+import time
 
 import serial
 
 from . import lines
+
+#: a port held this long after asked for is held by another program; shorter, it is a port of
+#: this one still closing (a reader thread in its last read holds the lock until the read ends)
+BUSY_WAIT_S = 0.5
 
 
 def open_port(url: str, baudrate: int = lines.BAUD, timeout: float = 0.05) -> serial.SerialBase:
@@ -33,15 +38,19 @@ def open_port(url: str, baudrate: int = lines.BAUD, timeout: float = 0.05) -> se
         ser = lines.QuietSerial(None, baudrate=baudrate, timeout=timeout, exclusive=os.name != "nt" or None)
         ser.port = url
     lines.prepare_lines(ser)
-    try:
-        ser.open()
-    except serial.SerialException as exc:
-        if "exclusively lock" in str(exc):
-            raise serial.SerialException(
-                f"port {url} is busy: another program holds it (tablesense run, doctor, monitor, "
-                f"a serial terminal); stop that one first") from None
-        raise
-    return ser
+    deadline = time.monotonic() + BUSY_WAIT_S
+    while True:
+        try:
+            ser.open()
+            return ser
+        except serial.SerialException as exc:
+            if "exclusively lock" not in str(exc):
+                raise
+            if time.monotonic() >= deadline:
+                raise serial.SerialException(
+                    f"port {url} is busy: another program holds it (tablesense run, doctor, monitor, "
+                    f"a serial terminal); stop that one first") from None
+        time.sleep(0.05)
 
 
 def reason(exc: BaseException) -> str:
