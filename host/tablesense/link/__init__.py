@@ -109,6 +109,7 @@ async def table_items(
     last_cp = resume.seq if resume is not None else -1
     next_seq: int | None = resume.seq if resume is not None else None
     gone: tuple[int, int] | None = None  # the last range said lost for good: none of it is to come
+    rested = False  # the resumed checkpoint's shot had its rest logged, told the translator
     try:
         async for item in link.items():
             if isinstance(item, LinkStatus):
@@ -125,6 +126,9 @@ async def table_items(
                         why = (f"the board restarted while the host was down: what it sent from seq "
                                f"{resume.seq} of its previous boot on is lost")
                         yield LinkStatus("lost", why, {"rebooted": True})
+                        if resume.logged_rest and not rested:  # its shot's rest is in the log
+                            rested = True  # (once: a pin seen at a HELLO since is a shot of its own)
+                            translator.rested()
                     # its times go on after the old boot's (and the log's); what the old boot's
                     # frames made and the translator held is final now
                     for event in translator.restarted():

@@ -17,7 +17,10 @@ where its uptime and frame count are past the checkpoint's.
 
 A reboot the host sees is a checkpoint too (seq 0 of the new boot), also while a shot
 rolls: the old boot's held events are released at the reboot, and the shot's last
-activity is kept (``activity_us``) for the ``rest`` still to come.
+activity is kept (``activity_us``) for the ``rest`` still to come. If that rest is the last
+line logged after the checkpoint (``logged_rest``) and the board rebooted again while the
+host was down, the restarted host does not make it again (the pub skips nothing then:
+none of the old boot's frames comes again; the season soak, seed 9455).
 """
 
 from __future__ import annotations
@@ -47,6 +50,9 @@ class Checkpoint:
     # saved: the pub reads it from the log. A board that rebooted while the host was down
     # goes on after it, not after ``now_us`` (table time never goes back in the log)
     logged_us: int = field(default=0, compare=False)
+    # the last of those lines is a ``rest`` (not saved either): the shot ``activity_us`` kept
+    # had its rest logged; a board that rebooted while the host was down does not make it again
+    logged_rest: bool = field(default=False, compare=False)
     # a checkpoint taken at a reboot while a shot rolls: the old boot's last activity (device
     # time with the offset), its ``rest`` still to come; -1: the table was quiet
     activity_us: int = -1
@@ -59,7 +65,7 @@ class Checkpoint:
 
     def to_json(self) -> str:
         saved = asdict(self)
-        del saved["logged_us"]
+        del saved["logged_us"], saved["logged_rest"]
         if self.activity_us < 0:
             del saved["activity_us"]
         if self.boot_s is None or not self.machine:
@@ -75,16 +81,19 @@ class Checkpoint:
         return self.boot_s, self.at_s
 
     def after_lines(self, lines: list[str]) -> Checkpoint:
-        """This checkpoint with ``logged_us`` from the table's event lines logged after it."""
-        latest = 0
+        """This checkpoint with ``logged_us`` and ``logged_rest`` from the table's event lines
+        logged after it."""
+        latest, rest = 0, False
         for line in lines:
             try:
-                t = json.loads(line).get("t")
+                obj = json.loads(line)
+                t = obj.get("t")
             except (ValueError, AttributeError):
                 continue
+            rest = obj.get("type") == "rest"
             if isinstance(t, (int, float)) and not isinstance(t, bool) and 0 <= t < 1e12:
                 latest = max(latest, round(t * 1e6))
-        return replace(self, logged_us=latest)
+        return replace(self, logged_us=latest, logged_rest=rest)
 
     @classmethod
     def from_json(cls, text: str) -> Checkpoint:

@@ -186,6 +186,11 @@ class Translator:
         self._floor_us = logged_us
         self._last_activity = None if activity_us < 0 else activity_us
 
+    def rested(self) -> None:
+        """The log holds the ``rest`` of the shot ``activity_us`` kept (a host killed after it
+        was logged, the board's frames after the checkpoint gone with a reboot): none to come."""
+        self._last_activity = None
+
     def advance(self, now_us: int) -> list[Event]:
         """Device time has reached ``now_us``: emit what can no longer change."""
         self._tick(now_us)
