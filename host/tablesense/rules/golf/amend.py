@@ -193,9 +193,7 @@ def _decided(pre: GolfState, s: str, foul: Fault[Cost], call: Call, spot_calls: 
         data = (*data, ("what", "zone"))
     new = [Ruling(t, foul.id, s, data)]
     o = "p2" if s == "p1" else "p1"
-    members = pre.members
-    if pre.duo:
-        members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
+    members = rule.members_after(pre.members, pre.duo, False, 0 if s == "p1" else 1)
     now_zone = zone or rule.zone_play(bl)
     placed, placements = pre.placed, ()
     waiting = [*waiting_before, *[(t, s, key) for key in _SPOT_KEYS[:n_spots]]]

@@ -178,6 +178,30 @@ def first_out(zero_t: tuple[float, float], zero_k: tuple[int, int]) -> str:
     return "p1" if (zero_t[0], zero_k[0]) < (zero_t[1], zero_k[1]) else "p2"
 
 
+def frame_winner(one_one: bool, other: str, balls_left: tuple[int, int] | list[int],
+                 zero_t: tuple[float | None, float | None] | list[float | None],
+                 zero_k: tuple[int, int] | list[int]) -> tuple[str | None, tuple[float, int] | None]:
+    """Who wins the frame after a shot, and, for a double finish, when and by how many µs:
+    golf.off-table.one-one (``other``, the shooter's opponent), golf.frame.double-finish
+    (``first_out``, of the times and places in the log each player's last ball dropped),
+    golf.frame.won; None while both have balls."""
+    if one_one:
+        return other, None
+    if balls_left[0] == 0 and balls_left[1] == 0:
+        t1, t2 = zero_t
+        assert t1 is not None and t2 is not None
+        return first_out((t1, t2), (zero_k[0], zero_k[1])), (min(t1, t2), round(abs(t1 - t2) * 1e6))
+    return frame_won_by(balls_left), None
+
+
+def members_after(members: tuple[int, int], duo: bool, stays: bool, shooter: int) -> tuple[int, int]:
+    """golf's pairs: the member of each side at the table; a shooter's side that loses the turn
+    sends its other member next time (``shooter``: 0 for p1, 1 for p2)."""
+    if stays or not duo:
+        return members
+    return (1 - members[0], members[1]) if shooter == 0 else (members[0], 1 - members[1])
+
+
 def match_won(frames_won: int, frames_to_win: int) -> bool:
     """Seed "How you win", golf.match.won: a match is played to two winning frames."""
     return frames_won >= frames_to_win

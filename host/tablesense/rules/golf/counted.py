@@ -183,20 +183,10 @@ def counted_shot(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot
             placements = (*placements, (s, n))
     # the turn, the frame, the match
     at = s if stays else o
-    members = pre.members
-    if not stays and pre.duo:
-        members = (1 - members[0], members[1]) if si == 0 else (members[0], 1 - members[1])
-    winner: str | None = None
-    if one_one:
-        winner = o
-    elif bl[0] == 0 and bl[1] == 0:
-        t1, t2 = zero_t
-        assert t1 is not None and t2 is not None
-        winner = rule.first_out((t1, t2), (zero_k[0], zero_k[1]))
-        new.append(Ruling(min(t1, t2), "golf.frame.double-finish", winner,
-                          (("gap_us", round(abs(t1 - t2) * 1e6)),)))
-    else:
-        winner = rule.frame_won_by(bl)
+    members = rule.members_after(pre.members, pre.duo, stays, si)
+    winner, finish = rule.frame_winner(one_one, o, bl, zero_t, zero_k)
+    if finish is not None:
+        new.append(Ruling(finish[0], "golf.frame.double-finish", winner, (("gap_us", finish[1]),)))
     if winner is not None:
         return end_frame(pre, new, asked, s, winner, (bl[0], bl[1]), t_end, placements,
                          (stage_before, stage_shot, cut, in_shot, checkpoint))

@@ -398,20 +398,11 @@ def _general(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: Sh
 
     # 6. turn, frame, match
     at = s if stays else o
-    members = pre.members
-    if not stays and pre.duo:
-        members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
+    members = rule.members_after(pre.members, pre.duo, stays, 0 if s == "p1" else 1)
     positions = pre.positions if ev.standalone else ev.positions
-    winner: str | None = None
-    if one_one:
-        winner = o
-    elif bl[0] == 0 and bl[1] == 0:
-        t1, t2 = zero_t
-        assert t1 is not None and t2 is not None
-        winner = rule.first_out((t1, t2), (zero_k[0], zero_k[1]))
-        u.rule(min(t1, t2), "golf.frame.double-finish", winner, gap_us=round(abs(t1 - t2) * 1e6))
-    else:
-        winner = rule.frame_won_by(bl)
+    winner, finish = rule.frame_winner(one_one, o, bl, zero_t, zero_k)
+    if finish is not None:
+        u.rule(finish[0], "golf.frame.double-finish", winner, gap_us=finish[1])
     if winner is None:
         now_zone = zone or rule.zone_play(bl)
         if not zone and now_zone:
