@@ -20,6 +20,7 @@ import contextlib
 import time
 
 from helpers.pty_device import Pty
+from test_link_reboot_while_down import NONE, PIN, PROFILE
 
 from tablesense.events import Event
 from tablesense.link import LinkStatus, table_items
@@ -33,11 +34,7 @@ from tablesense.link.frame import (
     PongFrame,
     encode_frame,
 )
-from tablesense.table.profile import load_profile
 
-PROFILE = load_profile("kegle")
-PIN = next(c.ch for c in PROFILE.channels if c.kind == "pin")
-NONE = 0xFFFFFF  # a HELLO's seq when nothing was written since boot
 N = 10  # pin edges, 30 ms apart
 CUT_S = 2.5  # longer than the quiet before a rest (2 s), shorter than the silence limit (3.5 s)
 
