@@ -170,12 +170,15 @@ async def _reboots_then_killed(apart: list[float], edges: int, down: str | None
 
 async def _host(items: Any, statuses: list[LinkStatus], log: list[Event | Checkpoint],
                 dedupe: Dedupe | None = None) -> None:
-    """A host: the events it logs (those the log has already skipped) and checkpoints."""
+    """A host as ``Pub.feed``: the events it logs (those the log has are skipped, up to frames
+    lost with a reboot: none of the old boot's comes again) and checkpoints."""
     try:
         async for item in items:
             if isinstance(item, LinkStatus):
                 if item not in statuses:
                     statuses.append(item)
+                if item.kind == "lost" and item.data.get("rebooted"):
+                    dedupe = None
             elif isinstance(item, Checkpoint):
                 log.append(item)
             elif dedupe is None or not dedupe.seen(_line(item)):

@@ -22,14 +22,13 @@ import asyncio
 import contextlib
 import dataclasses
 import time
-from typing import Any
 
 from helpers.pty_device import Pty
-from test_link_reboot_mid_shot import LiveBoard, _until
+from test_link_reboot_mid_shot import LiveBoard, _host, _until
 from test_link_reboot_while_down import PROFILE as KEGLE
 
 from tablesense.events import Event
-from tablesense.link import Checkpoint, LinkError, LinkStatus, table_items
+from tablesense.link import Checkpoint, LinkStatus, table_items
 from tablesense.link.checkpoint import Dedupe
 from tablesense.link.hostclock import LATER_BOOT_S
 from tablesense.pub import _line
@@ -104,23 +103,3 @@ async def _rest_then_killed_then_rebooted() -> tuple[list[Event | Checkpoint], l
         device.cancel()
         pty.close()
     return log, statuses
-
-
-async def _host(items: Any, statuses: list[LinkStatus], log: list[Event | Checkpoint],
-                dedupe: Dedupe | None = None) -> None:
-    """A host as ``Pub.feed``: the events it logs (those the log has are skipped, up to frames
-    lost with a reboot: none of the old boot's comes again) and checkpoints."""
-    try:
-        async for item in items:
-            if isinstance(item, LinkStatus):
-                statuses.append(item)
-                if item.kind == "lost" and item.data.get("rebooted"):
-                    dedupe = None
-            elif isinstance(item, Checkpoint):
-                log.append(item)
-            elif dedupe is None or not dedupe.seen(_line(item)):
-                log.append(item)
-    except LinkError as exc:
-        statuses.append(LinkStatus("error", str(exc)))
-    finally:
-        await items.aclose()
