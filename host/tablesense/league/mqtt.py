@@ -302,7 +302,12 @@ class Subscriber:
         self.url, self.topic, self.handle, self.retry_on, self.limit = url, topic, handle, retry_on, limit
         self.quick, self.max_bytes = quick, max_bytes
         self.report = Reporter(who, url)
+        #: set once the broker granted the subscription on this connection (its SUBACK), not at
+        #: the connection: a match a pub sends before then is dropped by a broker that has no
+        #: subscription of the league yet (a new one, or a session expired; Mosquitto answers
+        #: the pub "No matching subscribers"), and is not the service's to receive
         self.connected = threading.Event()
+        self._subscribing: int | None = None  # the SUBSCRIBE of this connection, awaiting its SUBACK
         #: the connection's number: a message delivered on an earlier one is not acknowledged
         #: on this one (the broker sends it again, and may have given its id to another since)
         self._session = 0
@@ -317,6 +322,7 @@ class Subscriber:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
+        self.client.on_subscribe = self._on_subscribe
         self.client.on_connect_fail = self.report.unreachable
         self._queue: queue.Queue[tuple[paho.MQTTMessage, Delivery] | None] = queue.Queue()
         self._stop = threading.Event()
@@ -340,12 +346,24 @@ class Subscriber:
         with self._acking:
             self._session += 1
         if self.report.connected(reason):
-            client.subscribe(self.topic, qos=1)
-            self.connected.set()
+            self._subscribing = client.subscribe(self.topic, qos=1)[1]  # connected: at its SUBACK
+
+    def _on_subscribe(self, client: paho.Client, userdata: Any, mid: int, reasons: Any, props: Any) -> None:
+        """paho's thread: the SUBACK. Granted: what a pub publishes from now on is the league's
+        (``connected``); refused: said, and nothing is received."""
+        if mid != self._subscribing:
+            return
+        self._subscribing = None
+        refused = [r for r in reasons if getattr(r, "is_failure", False)]
+        if refused:
+            self.report.say(f"the broker {self.url} refuses the subscription to {self.topic} ({refused[0]})")
+            return
+        self.connected.set()
 
     def _on_disconnect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         with self._acking:
             self._session += 1  # from here no acknowledgement of the connection that ended
+        self._subscribing = None
         self.connected.clear()
         self.report.disconnected(reason)
 
