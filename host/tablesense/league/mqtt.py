@@ -70,6 +70,15 @@ class NotConnected(Exception):
     """No connection to the broker now (the publish may be tried again later)."""
 
 
+#: the PUBACK reason (MQTT 5) of a broker that took a message and had no subscription for it
+NO_MATCHING_SUBSCRIBERS = 16
+
+
+class NoSubscriber(Exception):
+    """The broker took the message and dropped it: nobody subscribes to its topic (a broker
+    the league service has never connected to, or whose session of the league expired)."""
+
+
 class _Gated(paho.Client):
     """paho's client that reads its socket only while ``room()`` says so (paho's thread calls
     ``loop_read`` each time select finds the socket readable): with no room the broker's
@@ -170,7 +179,7 @@ class AsyncPublisher:
         self.up = asyncio.Event()
         self.report = Reporter(who, url)
         self._lock = threading.Lock()
-        self._waiting: dict[int, asyncio.Future[None]] = {}
+        self._waiting: dict[int, asyncio.Future[Any]] = {}
         self._early: dict[int, tuple[Any, float]] = {}
         self.client = make_client(url, client_id)
         self.client.on_connect = self._on_connect
@@ -195,10 +204,12 @@ class AsyncPublisher:
         stop(self.client)
 
     async def publish(self, topic: str, payload: bytes, *, retain: bool = False,
-                      timeout: float = 15.0) -> None:
+                      timeout: float = 15.0, for_someone: bool = False) -> None:
+        """``for_someone``: ``NoSubscriber`` if the broker answers that it had nobody to give
+        the message to (and dropped it)."""
         if not self.up.is_set():
             raise NotConnected("not connected")
-        fut: asyncio.Future[None] = self.loop.create_future()
+        fut: asyncio.Future[Any] = self.loop.create_future()
         info = self.client.publish(topic, payload, qos=1, retain=retain)
         with self._lock:
             early = self._early.pop(info.mid, None)
@@ -208,12 +219,14 @@ class AsyncPublisher:
                 self._waiting[info.mid] = fut
         try:
             async with asyncio.timeout(timeout):  # not wait_for, which can swallow a cancel (3.11)
-                await fut
+                reason = await fut
         except TimeoutError:
             raise NotConnected("no PUBACK in time") from None
         finally:
             with self._lock:
                 self._waiting.pop(info.mid, None)
+        if for_someone and getattr(reason, "value", 0) == NO_MATCHING_SUBSCRIBERS:
+            raise NoSubscriber(str(reason))
 
     # --- paho's thread -------------------------------------------------------------------
     def _on_connect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
@@ -260,13 +273,13 @@ class AsyncPublisher:
                 fut.set_exception(NotConnected("the connection dropped"))
 
     @staticmethod
-    def _settle(fut: asyncio.Future[None], reason: Any) -> None:
+    def _settle(fut: asyncio.Future[Any], reason: Any) -> None:
         if fut.done():
             return
         if getattr(reason, "is_failure", False):
             fut.set_exception(PublishRefused(str(reason)))
         else:
-            fut.set_result(None)
+            fut.set_result(reason)
 
 
 @dataclass(frozen=True, slots=True)
