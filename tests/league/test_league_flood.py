@@ -116,6 +116,7 @@ def test_a_flood_of_matches_waits_in_the_broker_not_in_the_service(
             assert service.waiting() <= RECEIVE_MAXIMUM
             assert stored(db) == 0
         wait_until(lambda: stored(db) == FLOOD, timeout=120, what="every match stored")
+        wait_until(lambda: len(outcomes) >= FLOOD, what="every outcome said")  # after the commit
         assert held_most() <= most + over, "never more held than the most, once storing again"
         assert outcomes == ["stored"] * FLOOD
         wait_until(lambda: held.held == held.held_bytes == 0 and service.waiting() == 0,

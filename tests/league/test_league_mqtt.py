@@ -134,6 +134,36 @@ async def test_live_tables_are_retained_for_a_league_that_starts_later(
         await asyncio.to_thread(service.close)
 
 
+async def test_a_match_sent_before_any_league_subscribed_waits_in_the_outbox_until_one_has(
+        broker: Broker, kroeg: tuple[Pub, str], tmp_path: Path,  # noqa: F811
+        capfd: pytest.CaptureFixture[str]) -> None:
+    """A new broker has no subscription of the league until ``league serve`` first connects:
+    it drops a match sent before and answers "No matching subscribers". The pub keeps it."""
+    pub, path = kroeg
+    said: list[str] = []
+
+    def stderr() -> str:
+        said.append(capfd.readouterr().err)
+        return "".join(said)
+
+    play(pub, "1", match_events("Ann", "Bob", 5, 7))
+    outbox = Outbox(path, "kroeg")
+    try:
+        await until(lambda: "no league service subscribed" in stderr(), what="the pub saying so")
+        assert outbox.counts()["sent"] == 0 and outbox.counts()["waiting"] == 1
+        db = str(league_db(tmp_path / "league.db"))
+        service = LeagueService(parse_broker_url(broker.url("league")), db, on_outcome=lambda out: None)
+        service.start()
+        try:
+            await until(lambda: results(tmp_path / "league.db"), timeout=30, what="the match in the league")
+            await until(lambda: outbox.counts()["sent"] == 1, what="the match off the outbox")
+            assert "takes the matches for the league again" in stderr()
+        finally:
+            await asyncio.to_thread(service.close)
+    finally:
+        outbox.close()
+
+
 @pytest.mark.slow
 async def test_the_outbox_keeps_matches_while_the_broker_is_down(
         broker: Broker, league: LeagueService, kroeg: tuple[Pub, str], tmp_path: Path) -> None:  # noqa: F811

@@ -70,6 +70,15 @@ class NotConnected(Exception):
     """No connection to the broker now (the publish may be tried again later)."""
 
 
+#: the PUBACK reason (MQTT 5) of a broker that took a message and had no subscription for it
+NO_MATCHING_SUBSCRIBERS = 16
+
+
+class NoSubscriber(Exception):
+    """The broker took the message and dropped it: nobody subscribes to its topic (a broker
+    the league service has never connected to, or whose session of the league expired)."""
+
+
 class _Gated(paho.Client):
     """paho's client that reads its socket only while ``room()`` says so (paho's thread calls
     ``loop_read`` each time select finds the socket readable): with no room the broker's
@@ -170,7 +179,7 @@ class AsyncPublisher:
         self.up = asyncio.Event()
         self.report = Reporter(who, url)
         self._lock = threading.Lock()
-        self._waiting: dict[int, asyncio.Future[None]] = {}
+        self._waiting: dict[int, asyncio.Future[Any]] = {}
         self._early: dict[int, tuple[Any, float]] = {}
         self.client = make_client(url, client_id)
         self.client.on_connect = self._on_connect
@@ -195,10 +204,12 @@ class AsyncPublisher:
         stop(self.client)
 
     async def publish(self, topic: str, payload: bytes, *, retain: bool = False,
-                      timeout: float = 15.0) -> None:
+                      timeout: float = 15.0, for_someone: bool = False) -> None:
+        """``for_someone``: ``NoSubscriber`` if the broker answers that it had nobody to give
+        the message to (and dropped it)."""
         if not self.up.is_set():
             raise NotConnected("not connected")
-        fut: asyncio.Future[None] = self.loop.create_future()
+        fut: asyncio.Future[Any] = self.loop.create_future()
         info = self.client.publish(topic, payload, qos=1, retain=retain)
         with self._lock:
             early = self._early.pop(info.mid, None)
@@ -208,12 +219,14 @@ class AsyncPublisher:
                 self._waiting[info.mid] = fut
         try:
             async with asyncio.timeout(timeout):  # not wait_for, which can swallow a cancel (3.11)
-                await fut
+                reason = await fut
         except TimeoutError:
             raise NotConnected("no PUBACK in time") from None
         finally:
             with self._lock:
                 self._waiting.pop(info.mid, None)
+        if for_someone and getattr(reason, "value", 0) == NO_MATCHING_SUBSCRIBERS:
+            raise NoSubscriber(str(reason))
 
     # --- paho's thread -------------------------------------------------------------------
     def _on_connect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
@@ -260,13 +273,13 @@ class AsyncPublisher:
                 fut.set_exception(NotConnected("the connection dropped"))
 
     @staticmethod
-    def _settle(fut: asyncio.Future[None], reason: Any) -> None:
+    def _settle(fut: asyncio.Future[Any], reason: Any) -> None:
         if fut.done():
             return
         if getattr(reason, "is_failure", False):
             fut.set_exception(PublishRefused(str(reason)))
         else:
-            fut.set_result(None)
+            fut.set_result(reason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,7 +315,12 @@ class Subscriber:
         self.url, self.topic, self.handle, self.retry_on, self.limit = url, topic, handle, retry_on, limit
         self.quick, self.max_bytes = quick, max_bytes
         self.report = Reporter(who, url)
+        #: set once the broker granted the subscription on this connection (its SUBACK), not at
+        #: the connection: a match a pub sends before then is dropped by a broker that has no
+        #: subscription of the league yet (a new one, or a session expired; Mosquitto answers
+        #: the pub "No matching subscribers"), and is not the service's to receive
         self.connected = threading.Event()
+        self._subscribing: int | None = None  # the SUBSCRIBE of this connection, awaiting its SUBACK
         #: the connection's number: a message delivered on an earlier one is not acknowledged
         #: on this one (the broker sends it again, and may have given its id to another since)
         self._session = 0
@@ -317,6 +335,7 @@ class Subscriber:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
+        self.client.on_subscribe = self._on_subscribe
         self.client.on_connect_fail = self.report.unreachable
         self._queue: queue.Queue[tuple[paho.MQTTMessage, Delivery] | None] = queue.Queue()
         self._stop = threading.Event()
@@ -340,12 +359,24 @@ class Subscriber:
         with self._acking:
             self._session += 1
         if self.report.connected(reason):
-            client.subscribe(self.topic, qos=1)
-            self.connected.set()
+            self._subscribing = client.subscribe(self.topic, qos=1)[1]  # connected: at its SUBACK
+
+    def _on_subscribe(self, client: paho.Client, userdata: Any, mid: int, reasons: Any, props: Any) -> None:
+        """paho's thread: the SUBACK. Granted: what a pub publishes from now on is the league's
+        (``connected``); refused: said, and nothing is received."""
+        if mid != self._subscribing:
+            return
+        self._subscribing = None
+        refused = [r for r in reasons if getattr(r, "is_failure", False)]
+        if refused:
+            self.report.say(f"the broker {self.url} refuses the subscription to {self.topic} ({refused[0]})")
+            return
+        self.connected.set()
 
     def _on_disconnect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         with self._acking:
             self._session += 1  # from here no acknowledgement of the connection that ended
+        self._subscribing = None
         self.connected.clear()
         self.report.disconnected(reason)
 

@@ -41,7 +41,7 @@ from ..store import StoreUnavailable
 from .broker_url import BrokerURL
 from .limits import MAX_MESSAGE_BYTES
 from .messages import encode, live_message, live_topic, matches_topic, nights_topic, reported
-from .mqtt import AsyncPublisher, NotConnected, PublishRefused
+from .mqtt import AsyncPublisher, NoSubscriber, NotConnected, PublishRefused
 from .outbox import Outbox
 from .pub_nights import BadNights, PubNights
 
@@ -83,6 +83,7 @@ class LeaguePublisher:
         self._held: set[int] = set()  # ended matches at their tables, not final yet
         self._due: float | None = None  # when the first of them is
         self._full = False  # the disk refuses the outbox's writes (said once)
+        self._unheard = False  # the broker drops the matches: no league subscribed (said once)
 
     async def run(self) -> None:
         outbox = await self._open()
@@ -260,17 +261,32 @@ class LeaguePublisher:
                     if self._too_big(outbox, item.key, len(item.payload)):
                         continue
                     try:
-                        await mqtt.publish(matches_topic(self.name), item.payload)
+                        await mqtt.publish(matches_topic(self.name), item.payload, for_someone=True)
                     except PublishRefused as exc:
                         outbox.refused(item.key, str(exc))
                         self._refused(matches_topic(self.name), str(exc), len(item.payload))
                         continue
+                    except NoSubscriber:
+                        self._no_league(True)
+                        return  # it stays in the outbox: sent again at the next look (RETRY_S)
+                    self._no_league(False)
                     outbox.sent(item.key)
                     if self.dirty:  # a table changed meanwhile: its live state first
                         self.wake.set()
                         return
         except NotConnected:
             return  # the broker is away: everything waits for it (on_up wakes us)
+
+    def _no_league(self, unheard: bool) -> None:
+        """The broker dropped a match for want of a subscriber (``unheard``): said once, and
+        once when the broker takes them for the league again."""
+        if unheard == self._unheard:
+            return
+        self._unheard = unheard
+        text = ("the broker has no league service subscribed to this pub's matches (has `tablesense "
+                "league serve` connected to it once?); they wait in the outbox and are sent again "
+                f"every {RETRY_S:.0f} s" if unheard else "the broker takes the matches for the league again")
+        print(f"tablesense run: {text}", file=sys.stderr, flush=True)
 
     @staticmethod
     def _too_big(outbox: Outbox, key: str, size: int) -> bool:
