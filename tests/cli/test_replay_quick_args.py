@@ -45,7 +45,8 @@ def test_quick_args_reads_what_argparse_reads(words: list[str]) -> None:
 
 @pytest.mark.parametrize("words", [
     ["log.jsonl"], ["log.jsonl", "--json"], ["--json", "log.jsonl"], ["-", "--json"],
-    ["log.jsonl", "--lang", "nl"], ["log.jsonl", "--lang=da", "--json"], ["--lang", "nl", "--json", "log.jsonl"],
+    ["log.jsonl", "--lang", "nl"], ["log.jsonl", "--lang=da", "--json"],
+    ["--lang", "nl", "--json", "log.jsonl"],
 ], ids=" ".join)
 def test_the_common_command_lines_are_read_without_argparse(words: list[str]) -> None:
     quick = quick_args(words)
@@ -56,8 +57,8 @@ def test_the_common_command_lines_are_read_without_argparse(words: list[str]) ->
 
 def test_an_abbreviation_is_left_to_argparse_which_takes_it() -> None:
     assert quick_args(["log.jsonl", "--js"]) is None
-    assert _argparse_vars(["log.jsonl", "--js"]) == {"command": "replay", "_module": "replay", "file": "log.jsonl",
-                                                    "json": True, "lang": "en"}
+    assert _argparse_vars(["log.jsonl", "--js"]) == {"command": "replay", "_module": "replay",
+                                                    "file": "log.jsonl", "json": True, "lang": "en"}
 
 
 @pytest.mark.parametrize(("words", "said"), [

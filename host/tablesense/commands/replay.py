@@ -83,7 +83,7 @@ def quick_args(words: Sequence[str]) -> SimpleNamespace | None:
             if value not in LANGS:
                 return None
             lang = value
-        elif word.startswith("-") and word != "-" or file is not None:
+        elif (word.startswith("-") and word != "-") or file is not None:
             return None
         else:
             file = word
