@@ -9,16 +9,21 @@ tablesense`` and as the ``tablesense`` script ``make setup`` installs; a command
 missing port (``monitor --serial`` on a path that is not there); and ``tablesense replay
 FILE --json`` of a log of three lines (a golf set-up, the start, a rest: the start-up of a
 replay, its imports, parser, rule engine and first sentences; aim about 3x ``python -c pass``,
-said beside it but not held: msgspec's own import is more than that, docs/performance.md).
+said beside it but not held: msgspec's own import is more than that, docs/performance.md)
+and of one whole recorded match of each game (the start-up a long replay pays: its game's
+engine, calls, the rulings' sentences), each beside ``python -c 'import json'``'s CPU.
 The cases take turns,
 round after round, so that a machine busy with other work slows them all alike; each
 gets its wall time and the CPU time of its process (user + system, what load changes
 least), and its ratio to the anchor by both.
 
-    .venv/bin/python bench/cli_startup.py [--host DIR]
+    .venv/bin/python bench/cli_startup.py [--host DIR] [--before COMMIT] [--replay-only]
 
 ``--host DIR``: measure the ``tablesense`` package under DIR instead of this tree's ``host/``
 (another checkout's, for a figure before a change; the anchors are the same run's).
+``--before COMMIT``: every ``tablesense`` case also with that commit's host package (from
+git, in a temporary directory), in the same rounds. ``--replay-only``: the anchors and the
+replays only.
 """
 
 from __future__ import annotations
@@ -43,25 +48,43 @@ AIM = 4.0  # x the anchor, for --version and --help (issue 27)
 REPLAY_AIM = 3.0  # x the anchor's CPU, for the replay of a short log: said, not held (issue 27)
 #: the short log: the first three lines of the example match
 SHORT_LOG = "".join((ROOT / "examples" / "golf-match.jsonl").read_text(encoding="utf-8").splitlines(True)[:3])
+#: one whole recorded match of each game (what a long replay's start-up loads, rulings said)
+MATCHES = {"golf": ROOT / "examples" / "golf-match.jsonl",
+           "kegle": ROOT / "tests" / "matches" / "kegle" / "draw__after_last_series.jsonl",
+           "carom": ROOT / "tests" / "matches" / "carom" / "bandstoten__kampioen_white_wins.jsonl"}
+
+#: a case: its name, its command line, whether it is held to the aim, the PYTHONPATH it runs with
+Case = tuple[str, list[str], bool, str]
 
 
-def cases(short_log: Path) -> list[tuple[str, list[str], bool]]:
-    """(name, argv, held to the aim) per case; the anchor first."""
+def cases(short_log: Path, host: str, before: str | None = None, replay_only: bool = False) -> list[Case]:
+    """The cases, the anchors first; with ``before`` (a host folder) each ``tablesense`` case
+    again with it, just after its own."""
     py = [sys.executable]
     ts = [*py, "-m", "tablesense"]
-    out = [("anchor: python -c pass", [*py, "-c", "pass"], False),
-           ("anchor: python -c 'import json'", [*py, "-c", "import json"], False),
-           ("tablesense --version", [*ts, "--version"], True),
-           ("tablesense --help", [*ts, "--help"], True)]
-    script = Path(sys.executable).parent / "tablesense"
-    if script.is_file():
-        out += [(f"{script.name} --version (the installed script)", [str(script), "--version"], True),
-                (f"{script.name} --help (the installed script)", [str(script), "--help"], True)]
-    out += [("tablesense replay --help (one command's module)", [*ts, "replay", "--help"], False),
-            ("tablesense help cli", [*ts, "help", "cli"], False),
-            ("tablesense monitor --serial /dev/nonesuch",
-             [*ts, "monitor", "--serial", "/dev/nonesuch"], False),
-            ("tablesense replay FILE --json (3 lines)", [*ts, "replay", str(short_log), "--json"], False)]
+    ours: list[tuple[str, list[str], bool]] = []
+    if not replay_only:
+        ours += [("tablesense --version", [*ts, "--version"], True),
+                 ("tablesense --help", [*ts, "--help"], True)]
+        script = Path(sys.executable).parent / "tablesense"
+        if script.is_file() and before is None:  # the script runs its own tree's package, whatever the path
+            ours += [(f"{script.name} --version (the installed script)", [str(script), "--version"], True),
+                     (f"{script.name} --help (the installed script)", [str(script), "--help"], True)]
+        ours += [("tablesense replay --help (one command's module)", [*ts, "replay", "--help"], False),
+                 ("tablesense help cli", [*ts, "help", "cli"], False),
+                 ("tablesense monitor --serial /dev/nonesuch",
+                  [*ts, "monitor", "--serial", "/dev/nonesuch"], False)]
+    ours.append(("tablesense replay FILE --json (3 lines)", [*ts, "replay", str(short_log), "--json"], False))
+    for game, path in MATCHES.items():
+        lines = sum(1 for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+        ours.append((f"tablesense replay FILE --json (a {game} match, {lines} lines)",
+                     [*ts, "replay", str(path), "--json"], False))
+    out: list[Case] = [("anchor: python -c pass", [*py, "-c", "pass"], False, host),
+                       ("anchor: python -c 'import json'", [*py, "-c", "import json"], False, host)]
+    for name, argv, aim in ours:
+        out.append((name, argv, aim, host))
+        if before is not None:
+            out.append((f"{name} (before)", argv, aim, before))
     return out
 
 
@@ -71,42 +94,61 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--host", type=Path, default=ROOT / "host",
                     help="the folder holding the tablesense package to measure (default: this tree's host/)")
+    ap.add_argument("--before", metavar="COMMIT", help="also measure this commit's host package, same rounds")
+    ap.add_argument("--replay-only", action="store_true", help="the anchors and the replays only")
     args = ap.parse_args()
-    ENV["PYTHONPATH"] = str(args.host.resolve()) + os.pathsep + os.environ.get("PYTHONPATH", "")
     with tempfile.TemporaryDirectory(prefix="tablesense-cli-startup-") as tmp:
         ENV["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")  # compiled once, outside the trees
         short_log = Path(tmp) / "golf-3.jsonl"
         short_log.write_text(SHORT_LOG, encoding="utf-8")
-        return measure(cases(short_log))
+        before = str(old_tree(args.before, Path(tmp) / "old")) if args.before else None
+        if args.before:
+            print(f"before: {args.before}")
+        return measure(cases(short_log, str(args.host.resolve()), before, args.replay_only))
 
 
-def measure(every: list[tuple[str, list[str], bool]]) -> int:
+def old_tree(commit: str, tmp: Path) -> Path:
+    """The host package of ``commit``, unpacked under ``tmp``."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "host"],
+                             capture_output=True, check=True).stdout
+    tmp.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive, check=True)
+    return (tmp / "host").resolve()
+
+
+def _env(host: str) -> dict[str, str]:
+    return {**ENV, "PYTHONPATH": host + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+def measure(every: list[Case]) -> int:
     times: list[list[float]] = [[] for _ in every]
     cpu: list[list[float]] = [[] for _ in every]
-    for _name, argv, _aim in every:  # the warm-up round: the compiled modules written
-        subprocess.run(argv, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    envs = [_env(host) for *_, host in every]
+    for (_name, argv, _aim, _host), env in zip(every, envs):  # the warm-up round: the modules compiled
+        subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     for _ in range(ROUNDS):
-        for i, (_name, argv, _aim) in enumerate(every):
+        for i, (_name, argv, _aim, _host) in enumerate(every):
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             t = time.perf_counter()
-            subprocess.run(argv, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+            subprocess.run(argv, env=envs[i], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           check=False)
             times[i].append(time.perf_counter() - t)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu[i].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     anchor, anchor_cpu = statistics.median(times[0]), statistics.median(cpu[0])
     missed = 0
-    for (name, _argv, aim), ts, cs in zip(every, times, cpu):
+    for (name, _argv, aim, _host), ts, cs in zip(every, times, cpu):
         median, cpu_median = statistics.median(ts), statistics.median(cs)
         ratio = median / anchor
         verdict = ""
         if aim:
             verdict = f"  aim <= {AIM:g}x: {'met' if ratio <= AIM else 'MISSED'}"
-            missed += ratio > AIM
+            missed += ratio > AIM and not name.endswith("(before)")  # only this tree's figures are held
         elif name.startswith("tablesense replay FILE"):
             cpu_ratio = cpu_median / anchor_cpu
             met = "met" if cpu_ratio <= REPLAY_AIM else "not met"
             verdict = (f"  aim ~{REPLAY_AIM:g}x CPU (not held): {met}; "
-                       f"{cpu_median / statistics.median(cpu[1]):.1f}x import json's CPU")
+                       f"{cpu_median / statistics.median(cpu[1]):.2f}x import json's CPU")
         print(f"{name}: median {median * 1e3:.0f} ms, best {min(ts) * 1e3:.0f} ms ({ratio:.1f}x the anchor); "
               f"CPU {cpu_median * 1e3:.0f} ms ({cpu_median / anchor_cpu:.1f}x){verdict}")
     print(f"{ROUNDS} rounds, the cases in turn; anchor median {anchor * 1e3:.1f} ms wall, "

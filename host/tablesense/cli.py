@@ -9,19 +9,24 @@ and ``EXAMPLES`` (the end of its ``--help``). A command whose module cannot be i
 (an optional dependency missing) is listed but says so when run; a command that needs an
 extra that is not installed says which in one line (``command_line.extras``). The words they share
 (``--serial``, ``--http``, ``--db``, ...) come from ``tablesense.command_line``.
+
+A command's common command lines may be read without argparse: a module with
+``quick_args(words)`` gives the arguments of the words after its name as its parser would
+(a ``Namespace``'s attributes), or None for anything else (help, an abbreviation, a
+mistake), which goes to argparse as ever. ``tablesense replay FILE --json`` so imports
+neither argparse nor gettext, and builds no parser (its start-up, docs/performance.md).
 """
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 
 from . import __version__
-from .command_line.argument_parser import Formatter, Parser, unknown_arguments
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: the start-up imports no more than it needs
+    import argparse
     from collections.abc import Collection
     from types import FrameType, ModuleType
     from typing import Any
@@ -69,6 +74,8 @@ def build_parser(load: Collection[str] | None = None) -> argparse.ArgumentParser
     """The parser of ``tablesense``. ``load``: the commands whose modules are imported and
     whose arguments are added (None: every one, as the completion script and the help
     test need); the others are listed with their line of help only."""
+    from .command_line.argument_parser import Formatter, Parser
+
     parser = Parser(prog="tablesense", description=DESCRIPTION, epilog=EPILOG, formatter_class=Formatter)
     parser.add_argument("--version", action="version", version=f"tablesense {__version__}",
                         help="print the version and exit")
@@ -94,6 +101,8 @@ def _subparser(*, listed: bool = False, **kwargs: Any) -> argparse.ArgumentParse
     """A command's parser; for a command only ``listed`` (not the one asked for), a stand-in
     that makes it only if argparse ever asks (``tablesense -- sheet``): its name and line of
     help are in the list already, and a parser a command costs a start-up ~0.1 ms each."""
+    from .command_line.argument_parser import Parser
+
     return _Listed(kwargs) if listed else Parser(**kwargs)  # type: ignore[return-value]
 
 
@@ -106,6 +115,8 @@ class _Listed:
     def __getattr__(self, name: str) -> Any:
         made = self.__dict__.get("_made")
         if made is None:
+            from .command_line.argument_parser import Parser
+
             made = self.__dict__["_made"] = Parser(**self._kwargs)
         return getattr(made, name)
 
@@ -135,23 +146,44 @@ def command_word(argv: list[str]) -> str | None:
     return None
 
 
+def _quick_args(name: str | None, argv: list[str]) -> Any:
+    """The arguments of ``argv`` read by its command's ``quick_args`` (a ``SimpleNamespace``
+    with the attributes argparse's ``Namespace`` would have), when the command is its first
+    word and its module reads these words; None: argparse reads them."""
+    if name not in COMMANDS or not argv or argv[0] != name:
+        return None
+    module = COMMANDS[name][0]
+    mod = _load(module)
+    quick = getattr(mod, "quick_args", None)
+    args = quick(argv[1:]) if quick is not None else None
+    if args is not None:
+        args.command, args._module = name, module
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     name = command_word(argv)
-    parser = build_parser(load=(name,) if name in COMMANDS else ())
-    args, extras = parser.parse_known_args(argv)
-    if extras:
-        unknown_arguments(parser, args, extras)
-    if not getattr(args, "command", None):
-        parser.print_help()
-        return 2
+    args = _quick_args(name, argv)
+    if args is None:
+        parser = build_parser(load=(name,) if name in COMMANDS else ())
+        args, extras = parser.parse_known_args(argv)
+        if extras:
+            from .command_line.argument_parser import unknown_arguments
+
+            unknown_arguments(parser, args, extras)
+        if not getattr(args, "command", None):
+            parser.print_help()
+            return 2
     mod = _load(args._module)
     if mod is None:
         print(f"tablesense: the '{args.command}' command is not available in this build", file=sys.stderr)
         return 2
-    import signal
+    # the functions of ``signal`` without its enums (``signal`` is ``_signal`` and the enums of
+    # the signals and handlers, whose making is ~1.5 % of a short replay's start-up)
+    import _signal as signal
 
-    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # started as `cmd &` by a script:
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:  # started as `cmd &` by a script:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # a SIGTERM must still stop it
     previous = signal.signal(signal.SIGTERM, _as_interrupt)
     try:
@@ -178,7 +210,7 @@ def _as_interrupt(signum: int, frame: FrameType | None) -> None:
     whatever handles SIGINT just then (asyncio's runner cancels its main task; outside
     it ``KeyboardInterrupt``) stops the command, and the command's own clean-up runs
     (``finally``, context managers: the firmware child, the browser, the serial port)."""
-    import signal
+    import _signal as signal
 
     signal.raise_signal(signal.SIGINT)
 

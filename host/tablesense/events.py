@@ -10,7 +10,9 @@ non-empty, without control characters and of a sane length, anything quoted back
 short.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: msgspec reads the events' annotations to
+# build the decoders at import, and annotations kept as strings are compiled and evaluated
+# then, at every start-up (~5M instructions of a replay's ~230M, docs/performance.md).
 
 import json
 import re
@@ -545,7 +547,8 @@ def _setup_of(line: _SetupLine) -> Setup | None:
 _FAST = msgspec.json.Decoder(Goal | Pocket | Pin | Cushion | OffTable | Rest | Contact | Strike | Call
                              | _SetupLine)
 _FAST_ERRORS = (msgspec.ValidationError, msgspec.DecodeError)
-_AT_ITEM = re.compile(r" - at `\$\[(\d+)\]")
+#: where a batch's decode failed (compiled by ``re``'s cache when first used: a log of good lines never)
+_AT_ITEM = r" - at `\$\[(\d+)\]"
 
 
 def parse_lines(texts: Sequence[str]) -> list[Event | None]:
@@ -580,7 +583,7 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
         try:
             decoded = _FAST.decode_lines(joined)
         except msgspec.ValidationError as exc:
-            found = _AT_ITEM.search(str(exc))
+            found = re.search(_AT_ITEM, str(exc))
             bad = int(found.group(1)) if found else -1
             if not 0 <= bad < len(part):
                 out.extend([None] * len(part))

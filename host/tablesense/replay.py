@@ -16,7 +16,6 @@ import codecs
 import gc
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from itertools import chain, islice, repeat, starmap
 from operator import attrgetter, itemgetter, methodcaller
 from typing import Any
@@ -26,13 +25,13 @@ import msgspec
 from .corrections import dropped, voided_range
 from .errors import BadEvent, TablesenseError
 from .events import Call, Event, Pin, Rest, Setup, parse_line, parse_lines
+from .frozen import Record
 from .log_checks import MAX_ECHO, MAX_MESSAGE, TimeOrder, clip
 from .rules import MatchState, ShotEngine, find_engine
 from .rules.shot_engine import KEEP_EVERY, SHOT_KINDS
 
 
-@dataclass(frozen=True, slots=True)
-class LineError:
+class LineError(msgspec.Struct, frozen=True):
     line: int
     error: str
     text: str = ""
@@ -49,27 +48,38 @@ class LineError:
         return f"line {self.line}: {clip(self.error, MAX_MESSAGE)}"
 
 
-@dataclass(slots=True)
-class Replay:
-    """A match being replayed (or played live): the engine, the state, the errors."""
+class Replay(Record):
+    """A match being replayed (or played live): the engine, the state, the errors. Written
+    out (``frozen.Record``: compared and shown as a dataclass), not ``@dataclass``: that
+    compiles its methods at every start-up."""
 
-    engine: ShotEngine[Any] | None = None
-    state: MatchState | None = None
-    errors: list[LineError] = field(default_factory=list)
-    events: int = 0
+    __slots__ = _fields = ("engine", "state", "errors", "events", "history", "order", "skipping", "skipped")
+
+    engine: ShotEngine[Any] | None
+    state: MatchState | None
+    errors: list[LineError]
+    events: int
     #: how far back (in links between states) older states stay reachable; None: all
     #: the way (a live table, where the referee may undo any number of times: the engine
     #: ``play``s each event, keeping what an undo goes back to as the events since a state
     #: kept whole). A whole log's replay knows how many undos it holds (``history_for``),
     #: ``apply``s each event and keeps no more than they could reach: memory stays flat.
-    history: int | None = None
+    history: int | None
     #: whether the table's clock ran backwards in this match (said once a match)
-    order: TimeOrder = field(default_factory=TimeOrder)
+    order: TimeOrder
     #: the line whose error covers the events now skipped (a set-up that could not be
     #: taken, or the first event before any set-up); None when none are skipped
-    skipping: int | None = None
+    skipping: int | None
     #: events skipped under that error, without a line each
-    skipped: int = 0
+    skipped: int
+
+    def __init__(self, engine: ShotEngine[Any] | None = None, state: MatchState | None = None,
+                 errors: list[LineError] | None = None, events: int = 0, history: int | None = None,
+                 order: TimeOrder | None = None, skipping: int | None = None, skipped: int = 0) -> None:
+        self.engine, self.state, self.events, self.history = engine, state, events, history
+        self.errors = [] if errors is None else errors
+        self.order = TimeOrder() if order is None else order
+        self.skipping, self.skipped = skipping, skipped
 
     def apply(self, event: Event) -> MatchState:
         """Apply one event; raises ``TablesenseError`` and leaves the state as it was."""
@@ -503,8 +513,7 @@ def effective_lines(lines: Iterable[str]) -> list[tuple[int, str]]:
     return list(effective_stream(lambda: kept, scan))
 
 
-@dataclass(frozen=True, slots=True)
-class LogScan:
+class LogScan(msgspec.Struct, frozen=True):
     """What a first pass over a log finds: the voided sequence numbers per match (0: the
     lines before any setup) and how many lines may be undo calls (an upper bound)."""
 

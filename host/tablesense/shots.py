@@ -66,7 +66,6 @@ included, since the cutter is a value.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 from itertools import pairwise
@@ -345,8 +344,7 @@ class _Span:
         return self.seqs[-1]
 
 
-@dataclass(frozen=True, slots=True)
-class Shot(_Span):
+class Shot(_Span, msgspec.Struct, frozen=True):
     """One shot: its table events in stream order (play, rest, late settles)."""
 
     number: int
@@ -375,8 +373,7 @@ class Shot(_Span):
         return tuple(e for e, r in zip(self.events, self.roles, strict=True) if r is Role.SETTLE)
 
 
-@dataclass(frozen=True, slots=True)
-class Incident:
+class Incident(msgspec.Struct, frozen=True):
     """Table events between shots with no ball played; ``after``: the shot before (0: none)."""
 
     after: int
@@ -384,8 +381,7 @@ class Incident:
     seqs: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Piece(_Span):
+class Piece(_Span, msgspec.Struct, frozen=True):
     """A contiguous run of the stream of one kind: ``shot`` (events of shot number
     ``shot``), ``incident`` (after shot ``shot``), ``call``, ``void`` or ``setup`` (one
     event each). A shot split by a call is two pieces with the same number."""
@@ -397,8 +393,7 @@ class Piece(_Span):
 
 
 
-@dataclass(frozen=True, slots=True)
-class Cut:
+class Cut(msgspec.Struct, frozen=True):
     """A whole stream cut: each event's role and shot number, the shots, the incidents,
     the pieces. Shots of a later match (a second ``setup``) number from 1 again."""
 

@@ -70,14 +70,24 @@ def test_a_commands_help_imports_that_command_alone(command: str) -> None:
     assert loaded == {f"tablesense.commands.{command}"}, loaded
 
 
-#: what a replay of a short golf log has no use for, each a start-up's few milliseconds or more:
-#: the other games' engines, the pub's parts, the message parser (a ruling of text and parameters
-#: is said without it), Babel (the package's languages' plural rules are written out: its import
-#: and locale data alone cost ~0.1 s), standard input's spool, and stdlib weight the replay does
-#: without (pathlib with urllib.parse and ipaddress, pickle)
+#: what a replay has no use for, each a start-up's few milliseconds or more: the pub's parts,
+#: the message parser (a ruling of text and parameters is said without it), Babel (the
+#: package's languages' plural rules are written out: its import and locale data alone cost
+#: ~0.1 s), standard input's spool, stdlib weight the replay does without (pathlib with
+#: urllib.parse and ipaddress, pickle), argparse with gettext and locale (its common command
+#: lines are read by ``commands.replay.quick_args``), dataclasses (each compiles its methods
+#: at import: the records on its path are msgspec Structs or written out) and signal's enums
+#: (the stop handler is set through ``_signal``)
 REPLAY_UNUSED = ("asyncio", "aiohttp", "sqlite3", "babel", "fluent", "tempfile", "shutil", "pathlib",
-                 "pickle", "tablesense.rules.kegle.engine", "tablesense.rules.carom.engine", "tablesense.web",
-                 "tablesense.league", "tablesense.sim", "tablesense.store", "tablesense.sheet")
+                 "pickle", "tablesense.web", "tablesense.league", "tablesense.sim", "tablesense.store",
+                 "tablesense.sheet", "argparse", "gettext", "locale", "dataclasses", "signal")
+GAMES = ("golf", "kegle", "carom")
+
+
+def _unused(modules: set[str], game: str) -> list[str]:
+    """What of ``REPLAY_UNUSED`` and the other games' engines ``modules`` holds."""
+    unused = (*REPLAY_UNUSED, *(f"tablesense.rules.{g}.engine" for g in GAMES if g != game))
+    return sorted(m for m in modules if any(m == u or m.startswith(u + ".") for u in unused))
 
 
 def test_a_replay_of_a_golf_log_imports_nothing_it_does_not_use(tmp_path: Path) -> None:
@@ -87,4 +97,19 @@ def test_a_replay_of_a_golf_log_imports_nothing_it_does_not_use(tmp_path: Path) 
     modules, out = imported(["replay", str(log), "--json"])
     assert json.loads(out)["game"] == "golf"  # it did replay
     assert "tablesense.rules.golf.engine" in modules
-    assert sorted(m for m in modules if any(m == u or m.startswith(u + ".") for u in REPLAY_UNUSED)) == []
+    assert _unused(modules, "golf") == []
+
+
+#: a whole match of each game: its calls and rulings said (the names, the texts), as a long replay
+MATCHES = {"golf": ROOT / "examples" / "golf-match.jsonl",
+           "kegle": ROOT / "tests" / "matches" / "kegle" / "draw__after_last_series.jsonl",
+           "carom": ROOT / "tests" / "matches" / "carom" / "bandstoten__kampioen_white_wins.jsonl"}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_replay_of_a_whole_match_imports_nothing_it_does_not_use(game: str) -> None:
+    modules, out = imported(["replay", str(MATCHES[game]), "--json", "--lang", "nl"])
+    state = json.loads(out)
+    assert state["game"] == game and state["rulings"]  # it did replay, and said its rulings
+    assert f"tablesense.rules.{game}.engine" in modules
+    assert _unused(modules, game) == []

@@ -16,7 +16,6 @@ goes away (``| head``) ends the replay quietly, exit 0 (docs/events.md).
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 import json
@@ -25,6 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from operator import methodcaller
+from types import SimpleNamespace
 from typing import IO, Any
 
 from ..errors import TablesenseError
@@ -46,6 +46,10 @@ from ..rules.shot_engine import MatchState
 from ..shots import Cutter, Role
 from ..texts import LANGS, phrase
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the annotations only: a replay's start-up imports no argparse (quick_args)
+    import argparse
+
 EXAMPLES = """
 tablesense replay examples/golf-match.jsonl
 tablesense replay examples/golf-match.jsonl --json
@@ -59,6 +63,33 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the final state as one JSON object")
     p.add_argument("--lang", default="en", choices=LANGS,
                    help="the language of the rulings' and questions' sentences (default en)")
+
+
+def quick_args(words: Sequence[str]) -> SimpleNamespace | None:
+    """The arguments of the common command lines, ``FILE [--json] [--lang CODE]`` in any
+    order (``--lang=CODE`` too), as ``add_arguments``' parser gives them, read without
+    argparse (``tablesense.cli``: its import and the parser are a good part of a short
+    replay's start-up); None for anything else (help, ``--``, an abbreviation, an option
+    or a value it does not know, no FILE or two): argparse reads those and says what is wrong."""
+    file: str | None = None
+    json_out = False
+    lang = "en"
+    rest = iter(words)
+    for word in rest:
+        if word == "--json":
+            json_out = True
+        elif word == "--lang" or word.startswith("--lang="):
+            value = next(rest, None) if word == "--lang" else word[len("--lang="):]
+            if value not in LANGS:
+                return None
+            lang = value
+        elif (word.startswith("-") and word != "-") or file is not None:
+            return None
+        else:
+            file = word
+    if file is None:
+        return None
+    return SimpleNamespace(file=file, json=json_out, lang=lang)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -12,7 +12,6 @@ records and the ruling log; nothing below imports this module.
 
 from __future__ import annotations
 
-import dataclasses
 from importlib import import_module
 from typing import Any
 
@@ -33,6 +32,8 @@ def replace(obj: Any, **changes: Any) -> Any:
     """A copy of a frozen state with ``changes``: a msgspec Struct or a dataclass."""
     if isinstance(obj, msgspec.Struct):
         return msgspec.structs.replace(obj, **changes)
+    import dataclasses  # a dataclass's state, none on a replay's path: not imported at its start-up
+
     return dataclasses.replace(obj, **changes)
 
 

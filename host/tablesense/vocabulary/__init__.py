@@ -16,10 +16,10 @@ do not count ("Ball off table" = "ball-off-table" = "BALL_OFF_TABLE").
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from importlib import import_module
 
 import msgspec
+from msgspec import field
 
 from ..events import Call
 
@@ -31,9 +31,9 @@ def key(name: str) -> str:
     return name.strip().lower().translate(_DROP)
 
 
-@dataclass(frozen=True)
-class Vocabulary:
-    """One game's (or profile's) names: canonical id -> the other ways it is written."""
+class Vocabulary(msgspec.Struct, frozen=True):
+    """One game's (or profile's) names: canonical id -> the other ways it is written (a frozen
+    msgspec Struct: a dataclass compiles its methods at every start-up)."""
 
     fouls: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     balls: Mapping[str, tuple[str, ...]] = field(default_factory=dict)

@@ -31,7 +31,8 @@ width).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+
+import msgspec
 
 BALL_DIAMETER = 0.0615
 BALL_RADIUS = BALL_DIAMETER / 2
@@ -49,8 +50,7 @@ CORNERS: dict[str, tuple[int, int]] = {"head-left": (1, 4), "head-right": (1, 2)
                                        "foot-right": (3, 2), "foot-left": (3, 4)}
 
 
-@dataclass(frozen=True, slots=True)
-class CaromTable:
+class CaromTable(msgspec.Struct, frozen=True):
     """One bed size; every position method answers in the frame of this module."""
 
     name: str

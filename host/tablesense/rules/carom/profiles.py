@@ -13,8 +13,10 @@ profile are in ``tablesense.rules.carom.names``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
+
+import msgspec
+from msgspec import field
 
 from ...errors import IllegalCall
 from .fouls import BY_NAME
@@ -30,16 +32,14 @@ DISCIPLINE_RULE = {"libre": "carom.libre", "bandstoten": "carom.bandstoten", "dr
 MASSE_RULE = "carom.masse"
 
 
-@dataclass(frozen=True, slots=True)
-class Frozen:
+class Frozen(msgspec.Struct, frozen=True):
     """What a frozen ball allows (``frozen`` call): the rule and the player's choices."""
 
     rule: str
     choices: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Profile:
+class Profile(msgspec.Struct, frozen=True):
     """A club's rules: what differs between seed 003 and seed 004."""
 
     name: str

@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+
+from msgspec import field
 
 from ...vocabulary import Vocabulary
 from .fouls import FAULTS
@@ -134,8 +135,7 @@ def foul_by_words(key: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class GolfVocabulary(Vocabulary):
+class GolfVocabulary(Vocabulary, frozen=True):
     """Golf's names; a foul is looked up by ``foul_key`` and the word rules as well."""
 
     fouls: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: {**FOULS, **OFF_TABLE})

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
 from typing import Any
 
 from ...vocabulary import Vocabulary
@@ -98,8 +97,7 @@ def _by_key_words(key: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class KegleVocabulary(Vocabulary):
+class KegleVocabulary(Vocabulary, frozen=True):
     """Keglebillard's names: fault names are read more loosely than the others (``fault_key``,
     then the key words)."""
 
