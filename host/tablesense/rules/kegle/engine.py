@@ -46,8 +46,8 @@ from ...shots import Cutter
 from ...texts import phrase, render
 from ..base import Question, _as_option, other, register
 from ..first_states import FirstStates
-from ..shot_engine import AMEND, ShotEngine, ShotRecord, shot_cut
-from .fouls import fault
+from ..shot_engine import AMEND, Redo, ShotEngine, ShotRecord, canonical, shot_cut
+from .fouls import BY_ID, fault
 from .names import POCKET_OPTIONS, pocket_ball
 from .plain import common_facts, plain_shot
 from .shot import carambole, read_shot, toppler
@@ -150,25 +150,30 @@ class KegleEngine(ShotEngine[KegleState]):
                 continue
             self.check(event)
 
-    def whole(self, state: KegleState, events: Sequence[Event], rest: Rest) -> KegleState | None:
+    def whole(self, state: KegleState, events: Sequence[Event], rest: Rest,
+              call: Call | None = None) -> KegleState | None:
         """``ShotEngine.whole`` of a common shot (``plain.common_facts``: its events checked and read
         in one pass, in ``t`` order, no pin set up or pocket among them, a strike only first)
         from a state between shots: nothing before its start to take out (``_before_shot``), the
         pins set up before its strike put up and the last shot closed in one copy of the state
         (``release`` and ``close``: the incidents ``release`` keeps are what ``close`` drops), and
-        its plain decision made from the facts read (``staged``). Any other shot the base's way."""
+        its plain decision made from the facts read (``staged``). Any other shot the base's way.
+
+        ``call``: ``whole_called``'s step (a canonical ``carom``, ``foul`` or ``undo`` on the line
+        after the rest): the state ``apply`` of the call gives after the shot, or None wherever that
+        is not this common shot decided the plain way, or the call not one that amends it plainly."""
         facts = common_facts(events)
         if facts is None or state.in_shot or state.ended is not None or type(rest) is not Rest:
-            return ShotEngine.whole(self, state, events, rest)
+            return ShotEngine.whole(self, state, events, rest) if call is None else None
         first = events[0]
         held = state.held
         if held:  # events held between shots join a shot opened by anything but a strike
             if type(first) is not Strike:
-                return ShotEngine.whole(self, state, events, rest)
+                return ShotEngine.whole(self, state, events, rest) if call is None else None
             t = first.t
             for e in held:
                 if type(e) is not Pin or e.state != "up" or e.t >= t:  # type: ignore[attr-defined]
-                    return ShotEngine.whole(self, state, events, rest)
+                    return ShotEngine.whole(self, state, events, rest) if call is None else None
         was = state.cut
         cut = shot_cut(was, first, rest)
         if cut is None or (type(first) is Pin and was.incident_open and state.setup_rests):
@@ -182,11 +187,54 @@ class KegleEngine(ShotEngine[KegleState]):
             before = self.release(state)
         shot = ShotRecord(player=before.at_table, events=tuple(events), rest=rest)
         # (``staged``: the pin referee's hands are a shot of pins alone, while he sets pins up)
-        if not (was.incident_open and len(facts[0]) == len(events) and _by_hand(before, shot)):
-            new = plain_shot(before, shot, (before, shot, cut, state), facts)
-            if new is not None:
-                return new
+        if was.incident_open and len(facts[0]) == len(events) and _by_hand(before, shot):
+            return ShotEngine.staged(self, before, shot, cut, state) if call is None else None
+        if call is not None:
+            return self._called(state, before, shot, cut, facts, call)
+        new = plain_shot(before, shot, (before, shot, cut, state), facts)
+        if new is not None:
+            return new
         return ShotEngine.staged(self, before, shot, cut, state)
+
+    def whole_called(self, state: KegleState, events: Sequence[Event], rest: Rest,
+                     call: Call) -> KegleState | None:
+        """``ShotEngine.whole_called``: a common shot (``whole``'s one pass) and the referee's
+        ``carom`` or ``foul`` about it, or his ``undo`` of it, on the line after its rest, in one
+        step: the shot decided once, with the call, not at its rest and again at the call
+        (``amend``). The state ``apply(whole(state, events, rest), call)`` gives but for its
+        ``checkpoint`` (what an undo of the call goes back to: the state after the rest), a ``Redo``
+        of ``state`` and the shot's lines (``Redo.applied``); an undo gives ``state`` (the
+        shot's undo point). None anywhere else: the shot and the call the slow way."""
+        call = canonical(self.vocabulary(state), call)  # (``_call``: the names as the engine knows them)
+        kind = call.call
+        if kind != "carom" and kind != "foul" and kind != "undo":
+            return None
+        return self.whole(state, events, rest, call)
+
+    def _called(self, state: KegleState, before: KegleState, shot: ShotRecord, cut: Cutter,
+                facts: tuple[list[int], int, bool, list[str]], call: Call) -> KegleState | None:
+        """``whole_called``'s state once ``whole`` made the state before the common ``shot`` and the
+        cutter after it: ``apply`` of ``call`` to ``whole``'s state (``W``) as ``_call`` makes it,
+        where ``W`` is the plain decision's and the call amends it (``_call_carom``,
+        ``_call_foul``: ``AMEND``, the shot resolved again with the call, ``amend``: nothing
+        between shots since its rest to apply again) or leaves it as it is (a ``carom`` the
+        contacts counted already), or undoes it (``W``'s checkpoint: ``state``)."""
+        if before.sealed or before.after is not None:
+            return None  # (``_amendable``; ``amend`` applies the incidents since the rest again)
+        kind = call.call
+        if kind == "undo":
+            if plain_shot(before, shot, (before, shot, cut, state), facts) is None:
+                return None
+            return state
+        if kind == "foul":
+            at_table = before.at_table
+            if call.foul not in BY_ID or at_table is None or call.player not in (None, at_table):
+                return None  # (``_call_foul``: unknown, or a fault between shots of the player at the table)
+        elif facts[2]:  # the carambole the contacts counted already: the call confirms it
+            return plain_shot(before, shot, (before, shot, cut, state), facts)
+        called = ShotRecord(player=shot.player, events=shot.events, rest=shot.rest, calls=(call,))
+        return plain_shot(before, called, (before, called, cut, Redo(state, (*shot.events, shot.rest), True)),
+                          facts)
 
     def staged(self, before: KegleState, shot: ShotRecord, cut: Cutter,
                checkpoint: KegleState) -> KegleState:

@@ -1,0 +1,140 @@
+"""A keglebillard shot and the referee's call on the line after its rest, taken in one step
+(``KegleEngine.whole_called``: a ``carom`` or a ``foul`` decided with the shot, not at its rest and
+again at the call; an ``undo`` of it), end where the shot taken at once and the call applied after
+it end (``apply(whole(...), call)``), over made-up matches (hypothesis): pins falling and put up
+between shots, a strike sensor or none, lines out of order, holes, balls off the table, contacts
+naming their white, the carambole counted by the contacts or not, fouls by name and by player, the
+names as a referee may write them, calls the step does not take. What an undo of the call goes back
+to (its ``checkpoint``) may be kept as a ``Redo`` of the state before the shot: redone, it is the
+state after the rest."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_kegle_plain_shot import shot as shots
+
+from tablesense.errors import TablesenseError
+from tablesense.events import Call, Event, Rest, parse_event
+from tablesense.rules import find_engine
+from tablesense.rules.shot_engine import SHOT_KINDS, Redo
+
+ENGINE = find_engine("kegle")
+
+#: the call on the line after the rest: those the step takes, their other spellings, and others
+called = st.sampled_from([
+    {"call": "carom"},
+    {"call": "carom", "player": "p2"},
+    {"call": "foul", "foul": "touch"},
+    {"call": "foul", "foul": "foot", "player": "p1"},
+    {"call": "foul", "foul": "foot", "player": "p2"},
+    {"call": "foul", "foul": "no_rail"},
+    {"call": "foul", "foul": "red_pin"},
+    {"call": "foul", "foul": "three-reds"},
+    {"call": "foul", "foul": "no such foul"},
+    {"call": "undo"},
+    {"call": "hands"},
+    {"call": "outlay"},
+    {"call": "answer", "question": "q1", "answer": "red"},
+    {"call": "disqualify", "player": "p1"},
+])
+
+
+def _outcome(take: Any, *args: Any) -> Any:
+    try:
+        return take(*args)
+    except TablesenseError as exc:
+        return type(exc)
+
+
+def _slow(state: Any, events: list[Event], rest: Rest, call: Call) -> Any:
+    """The shot taken at once, then the call applied to the state after its rest."""
+    after = ENGINE.whole(state, events, rest)
+    if after is None or isinstance(after, type):
+        return None
+    return _outcome(ENGINE.apply, after, call)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(shots, called), min_size=1, max_size=20), st.integers(4, 40), st.booleans())
+def test_a_shot_and_the_call_after_its_rest_in_one_step_end_where_they_end_apart(
+        played: list[Any], distance: int, strikes: bool) -> None:
+    state = ENGINE.new_state(parse_event({"t": 0, "type": "setup", "game": "kegle",
+                                          "players": {"p1": "A", "p2": "B"}, "distance": distance}))
+    t = 0.0
+    for (struck, ball_struck, events, shuffled, where, calls, put_up), call_obj in played:
+        objs: list[dict[str, Any]] = []
+        if strikes and struck:
+            objs.append({"type": "strike", "ball": ball_struck})
+        objs.extend(events)
+        times = [t + 0.1 * (i + 1) for i in range(len(objs))]
+        if shuffled and len(times) > 1:
+            times[0], times[1] = times[1], times[0]
+        t = (times[-1] if times else t) + 0.1
+        table = [parse_event({"t": round(x, 3), **o}) for x, o in zip(times, objs, strict=True)]
+        rest = parse_event({"t": round(t, 3), "type": "rest", **({"positions": where} if where else {})})
+        call = parse_event({"t": round(t + 0.05, 3), "type": "call", **call_obj})
+        assert type(rest) is Rest and type(call) is Call
+        if table and all(type(e) in SHOT_KINDS for e in table) and not state.in_shot:
+            quick = _outcome(ENGINE.whole_called, state, table, rest, call)
+            if quick is not None and not isinstance(quick, type):
+                slow = _slow(state, table, rest, call)
+                back = quick.checkpoint
+                if type(back) is Redo:  # the state after the rest, made again only if an undo asks
+                    assert back.applied
+                    assert ENGINE.redo(back) == ENGINE.whole(state, table, rest)
+                    assert msgspec.structs.replace(quick, checkpoint=None) == \
+                        msgspec.structs.replace(slow, checkpoint=None)
+                else:
+                    assert quick == slow
+                assert tuple(quick.rulings) == tuple(slow.rulings)
+        after: list[dict[str, Any]] = [call_obj, *calls]
+        downs = [o["pin"] for o in events if o["type"] == "pin" and o["state"] == "down"]
+        after.extend({"type": "pin", "pin": p, "state": "up"}
+                     for p in {"all": range(1, 6), "toppled": sorted(set(downs)), "none": ()}[put_up])
+        for event in (*table, rest, *(parse_event({"t": round(t + 0.1 * (i + 1), 3),
+                                                   **({"type": "call"} if "call" in o else {}), **o})
+                                      for i, o in enumerate(after))):
+            try:
+                state = ENGINE.apply(state, event)
+            except TablesenseError:
+                continue
+        t += 0.1 * (len(after) + 1)
+
+
+def test_a_carom_call_after_a_plain_shot_is_taken_with_it_and_undone_to_the_state_after_the_rest() -> None:
+    state = ENGINE.new_state(parse_event({"t": 0, "type": "setup", "game": "kegle",
+                                          "players": {"p1": "A", "p2": "B"}, "distance": 40}))
+    table = [parse_event({"t": 1.0, "type": "cushion", "cushion": 2, "ball": "red"}),
+             parse_event({"t": 1.5, "type": "pin", "pin": 3, "state": "down"})]
+    rest = parse_event({"t": 2.0, "type": "rest"})
+    call = parse_event({"t": 2.5, "type": "call", "call": "carom"})
+    assert type(rest) is Rest and type(call) is Call
+    quick = ENGINE.whole_called(state, table, rest, call)
+    assert quick is not None
+    assert quick.score.points == (6, 0)  # the pin's 2 and the carambole's 4
+    assert type(quick.checkpoint) is Redo
+    undone = ENGINE.apply(quick, parse_event({"t": 3.0, "type": "call", "call": "undo"}))
+    assert undone.score.points == (2, 0)
+    assert undone == ENGINE.whole(state, table, rest)
+
+
+def test_a_carom_call_the_contacts_counted_already_leaves_the_state_after_the_rest() -> None:
+    state = ENGINE.new_state(parse_event({"t": 0, "type": "setup", "game": "kegle",
+                                          "players": {"p1": "A", "p2": "B"}, "distance": 40}))
+    table = [parse_event({"t": 1.0, "type": "contact", "balls": ["red", "white"]}),
+             parse_event({"t": 1.5, "type": "contact", "balls": ["white", "red"]})]
+    rest = parse_event({"t": 2.0, "type": "rest"})
+    assert type(rest) is Rest
+    for raw in ({"call": "carom"}, {"call": "foul", "foul": "touch"}):
+        call = parse_event({"t": 2.5, "type": "call", **raw})
+        assert type(call) is Call
+        quick = ENGINE.whole_called(state, table, rest, call)
+        assert quick is not None
+        assert msgspec.structs.replace(quick, checkpoint=None) == \
+            msgspec.structs.replace(_slow(state, table, rest, call), checkpoint=None)
+    carom = parse_event({"t": 2.5, "type": "call", "call": "carom"})
+    assert ENGINE.whole_called(state, table, rest, carom) == ENGINE.whole(state, table, rest)
