@@ -512,9 +512,17 @@ def _setup_of(line: _SetupLine) -> Setup | None:
     if not 0.0 <= t <= MAX_T or line.game not in _GAME_IDS:
         return None
     players = line.players
-    if len(players) != 2 or not (_good_side(players.get("p1")) and _good_side(players.get("p2"))):
+    p1, p2 = players.get("p1"), players.get("p2")
+    if type(p1) is str and type(p2) is str and len(players) == 2:  # (``_good_side`` of a name, inline)
+        if p1 not in _GOOD_NAMES or p2 not in _GOOD_NAMES:
+            return None
+    elif len(players) != 2 or not (_good_side(p1) and _good_side(p2)):
         return None
     discipline = line.discipline
+    if discipline is None and line.targets is None and line.moyennes is None and line.distance is None:
+        # a set-up of names, a format or a profile alone (golf's, most of keglebillard's)
+        return Setup(t=t, game=line.game, players={"p1": p1, "p2": p2}, format=line.format,
+                     profile=line.profile)
     if discipline is not None and discipline not in DISCIPLINES:
         return None
     targets, moyennes, distance = line.targets, line.moyennes, line.distance
@@ -601,7 +609,19 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
         # unless their names are there. A batch of sensor events only is taken as it is
         plain = "\\" not in joined and "~extra~" not in joined
         taken = _AS_DECODED if not plain or '"positions"' in joined else _AS_WRITTEN
-        if plain and taken.issuperset(map(type, decoded)):
+        kinds = list(map(type, decoded))
+        if plain and taken.issuperset(kinds):
+            out.extend(decoded)
+        elif plain and taken is _AS_WRITTEN:
+            # a batch of sensor events and rests with the odd call or set-up: only those looked
+            # at, found by their kind (``list.index``: no Python step for the others)
+            for kind in _LOOKED_AT:
+                at = -1
+                for _ in range(kinds.count(kind)):
+                    at = kinds.index(kind, at + 1)
+                    e = decoded[at]
+                    if kind is not Call or not _plain_call(e):
+                        decoded[at] = _checked(e)
             out.extend(decoded)
         elif plain:  # (a rest of a batch naming positions: as decoded where it has none; a plain call)
             out.extend([e if (k := type(e)) in taken or (k is Rest and e.positions is None)
@@ -619,6 +639,9 @@ _LAST = itemgetter(slice(-1, None))
 #: a rest, too, where no positions are named in the batch
 _AS_DECODED = frozenset({Goal, Pocket, Pin, Cushion, OffTable, Strike, Contact})
 _AS_WRITTEN = _AS_DECODED | {Rest}
+#: the kinds the decode gives that are not ``_AS_WRITTEN``: a batch's calls and set-ups are checked
+#: one by one (``parse_lines``)
+_LOOKED_AT = (Call, _SetupLine)
 
 
 def _one_by_one(texts: Sequence[str]) -> list[Event | None]:

@@ -315,6 +315,17 @@ class Replay:
                 if not plain and not text.isascii() and (bad := text_problem(text)) is not None:
                     raise BadEvent(bad)
                 event = parse_line(text) if pre is None else pre
+                if type(event) is Setup:  # a new match: ``apply`` and ``timed`` of a set-up, inline
+                    engine = find_engine(event.game)  # type: ignore[attr-defined]
+                    self.state = engine.new_state(event)
+                    self.engine, self.skipping = engine, None
+                    order.floor, order.what, order.said = event.t, "setup", False  # (``TimeOrder.see``)
+                    room = 0
+                    calls = not played and engine.takes_called
+                    self.events += 1
+                    if history is not None and self.events % every == 0:
+                        trim_history(self.state, history)
+                    continue
                 engine, state = self.engine, self.state
                 if engine is None or state is None or type(event) is Setup:
                     self.apply(event)

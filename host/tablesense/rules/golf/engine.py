@@ -429,17 +429,27 @@ def _admitted(before: GolfState, events: Sequence[Event], cut: Cutter) -> Cutter
     for i in range(1, len(events)):
         event = events[i]
         kind = type(event)
-        if not _named(event):
-            return None
+        if kind is Cushion:  # (``_named``'s answers inline: a cushion, the common event, first)
+            continue
         if kind is Goal or kind is OffTable:
             ball = event.ball  # type: ignore[attr-defined]
-            if ball is not None and before.balls_left[IDX[ball]] <= i:  # ``_check_in_play``'s test first
+            if ball is None:
+                continue
+            if ball not in SIDES:
+                return None
+            if before.balls_left[IDX[ball]] <= i:  # ``_check_in_play``'s test first
                 if opened is None:
                     opened = ShotRecord(player=before.at_table, events=(events[0],))
                 what = f"goal {event.goal}" if kind is Goal else "off_table event"  # type: ignore[attr-defined]
                 _check_in_play(before, opened, ball, what, events[1:i])
-        elif kind is Strike and not cut.strikes:  # the first strike: the table has a sensor
-            cut = replace(cut, strikes=True)
+        elif kind is Strike:
+            ball = event.ball  # type: ignore[attr-defined]
+            if ball is not None and ball not in SIDES:
+                return None
+            if not cut.strikes:  # the first strike: the table has a sensor
+                cut = replace(cut, strikes=True)
+        elif kind is not Contact or not _named(event):  # a pin, a pocket: none of golf's
+            return None
     return cut
 
 
