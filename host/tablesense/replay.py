@@ -16,7 +16,6 @@ import codecs
 import gc
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from itertools import chain, islice, repeat, starmap
 from operator import attrgetter, itemgetter, methodcaller
 from typing import Any
@@ -26,16 +25,31 @@ import msgspec
 from .corrections import dropped, voided_range
 from .errors import BadEvent, TablesenseError
 from .events import Call, Event, Pin, Rest, Setup, parse_line, parse_lines
+from .frozen import Frozen
 from .log_checks import MAX_ECHO, MAX_MESSAGE, TimeOrder, clip
 from .rules import MatchState, ShotEngine, find_engine
 from .rules.shot_engine import KEEP_EVERY, SHOT_KINDS
 
 
-@dataclass(frozen=True, slots=True)
-class LineError:
+class LineError(Frozen):
+    """A line that could not be applied: its number, why, and the start of its text (frozen,
+    compared and shown as a frozen dataclass is: ``Frozen``, for the replay's start-up)."""
+
+    __slots__ = ("error", "line", "text")
+    _fields = ("line", "error", "text")
+
     line: int
     error: str
-    text: str = ""
+    text: str
+
+    def __init__(self, line: int, error: str, text: str = "") -> None:
+        set_field = object.__setattr__
+        set_field(self, "line", line)
+        set_field(self, "error", error)
+        set_field(self, "text", text)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # pickled and copied by its fields
+        return type(self), self._values()
 
     @classmethod
     def of(cls, line: int, error: str, text: str = "") -> LineError:
@@ -49,27 +63,53 @@ class LineError:
         return f"line {self.line}: {clip(self.error, MAX_MESSAGE)}"
 
 
-@dataclass(slots=True)
 class Replay:
-    """A match being replayed (or played live): the engine, the state, the errors."""
+    """A match being replayed (or played live): the engine, the state, the errors. (Made,
+    compared and shown as a dataclass of these fields is; written out for the start-up.)"""
 
-    engine: ShotEngine[Any] | None = None
-    state: MatchState | None = None
-    errors: list[LineError] = field(default_factory=list)
-    events: int = 0
+    __slots__ = ("engine", "errors", "events", "history", "order", "skipped", "skipping", "state")
+    _fields = ("engine", "state", "errors", "events", "history", "order", "skipping", "skipped")
+
+    engine: ShotEngine[Any] | None
+    state: MatchState | None
+    errors: list[LineError]
+    events: int
     #: how far back (in links between states) older states stay reachable; None: all
     #: the way (a live table, where the referee may undo any number of times: the engine
     #: ``play``s each event, keeping what an undo goes back to as the events since a state
     #: kept whole). A whole log's replay knows how many undos it holds (``history_for``),
     #: ``apply``s each event and keeps no more than they could reach: memory stays flat.
-    history: int | None = None
+    history: int | None
     #: whether the table's clock ran backwards in this match (said once a match)
-    order: TimeOrder = field(default_factory=TimeOrder)
+    order: TimeOrder
     #: the line whose error covers the events now skipped (a set-up that could not be
     #: taken, or the first event before any set-up); None when none are skipped
-    skipping: int | None = None
+    skipping: int | None
     #: events skipped under that error, without a line each
-    skipped: int = 0
+    skipped: int
+
+    def __init__(self, engine: ShotEngine[Any] | None = None, state: MatchState | None = None,
+                 errors: list[LineError] | None = None, events: int = 0, history: int | None = None,
+                 order: TimeOrder | None = None, skipping: int | None = None, skipped: int = 0) -> None:
+        self.engine = engine
+        self.state = state
+        self.errors = [] if errors is None else errors
+        self.events = events
+        self.history = history
+        self.order = TimeOrder() if order is None else order
+        self.skipping = skipping
+        self.skipped = skipped
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self._fields)
+
+    __hash__ = None  # type: ignore[assignment]  (mutable: as a dataclass with ``eq``)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
+        return f"{type(self).__name__}({shown})"
 
     def apply(self, event: Event) -> MatchState:
         """Apply one event; raises ``TablesenseError`` and leaves the state as it was."""
@@ -514,13 +554,23 @@ def effective_lines(lines: Iterable[str]) -> list[tuple[int, str]]:
     return list(effective_stream(lambda: kept, scan))
 
 
-@dataclass(frozen=True, slots=True)
-class LogScan:
+class LogScan(Frozen):
     """What a first pass over a log finds: the voided sequence numbers per match (0: the
     lines before any setup) and how many lines may be undo calls (an upper bound)."""
 
+    __slots__ = ("drops", "undos")
+    _fields = ("drops", "undos")
+
     drops: dict[int, set[int]]
     undos: int
+
+    def __init__(self, drops: dict[int, set[int]], undos: int) -> None:
+        set_field = object.__setattr__
+        set_field(self, "drops", drops)
+        set_field(self, "undos", undos)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # pickled and copied by its fields
+        return type(self), self._values()
 
 
 def scan_log(lines: Iterable[str]) -> LogScan:
