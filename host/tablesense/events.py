@@ -607,7 +607,7 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
         # every time's range and every contact's two balls; with no escape in the batch (``\\``)
         # its keys are as written: no key to keep (``extra``) and no rest's positions to check
         # unless their names are there. A batch of sensor events only is taken as it is
-        plain = "\\" not in joined and "~extra~" not in joined
+        plain = "\\" not in joined and ("~" not in joined or "~extra~" not in joined)  # (``memchr`` first)
         taken = _AS_DECODED if not plain or '"positions"' in joined else _AS_WRITTEN
         kinds = list(map(type, decoded))
         if plain and taken.issuperset(kinds):
