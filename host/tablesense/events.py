@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from operator import itemgetter
 from types import MappingProxyType
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -575,13 +574,12 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
     while start < count:
         part = texts[start:] if start else texts
         size = len(part)
-        if part[0].endswith("\n"):  # lines read from a file keep their "\n" (``Replay.feed_lines``)
-            joined = "".join(part).rstrip("\n")
-            braced = (joined.startswith("{") and joined.endswith("}")
-                      and joined.count("}\n{") == size - 1 and joined.count("\n") == size - 1)
-        else:  # the command's do not: each line's first and last character, read in one call each
-            joined = "\n".join(part)
-            braced = "".join(map(_FIRST, part)) == "{" * size and "".join(map(_LAST, part)) == "}" * size
+        # lines read from a file keep their "\n" (``Replay.feed_lines``), the command's do not; with
+        # as many newlines as line breaks (none inside a line), each break is one "}\n{" between a
+        # line's last character and the next one's first (two C passes, no Python step a line)
+        joined = "".join(part).rstrip("\n") if part[0].endswith("\n") else "\n".join(part)
+        braced = (joined.startswith("{") and joined.endswith("}")
+                  and joined.count("\n") == size - 1 and joined.count("}\n{") == size - 1)
         if not braced:
             out.extend(_one_by_one(part))  # a line ending in "\r" or spaces, a blank, a newline in a line
             break
@@ -632,8 +630,6 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
     return out
 
 
-_FIRST = itemgetter(slice(0, 1))
-_LAST = itemgetter(slice(-1, None))
 #: what ``parse_lines`` gives as decoded where it has nothing to keep (``_checked``): the events
 #: that are fields only (their time in range, a contact's two balls: checked by the decode);
 #: a rest, too, where no positions are named in the batch
