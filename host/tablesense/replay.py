@@ -204,9 +204,9 @@ class Replay:
         if paused:
             gc.disable()
         try:
-            for numbers, texts in chunk_lines(chunks):
+            for numbers, texts, ascii in _chunk_parts(chunks):
                 for at in range(0, len(texts), BATCH):
-                    self._feed_batch(numbers[at:at + BATCH], texts[at:at + BATCH], on_error, guard)
+                    self._feed_batch(numbers[at:at + BATCH], texts[at:at + BATCH], on_error, guard, ascii)
         finally:
             if paused:
                 gc.enable()
@@ -220,11 +220,12 @@ class Replay:
         return self
 
     def _feed_batch(self, numbers: Sequence[int], texts: list[str],
-                    on_error: Callable[[LineError], object] | None, guard: bool) -> None:
-        """One batch of lines (their numbers, their texts), decoded together (``parse_lines``)."""
+                    on_error: Callable[[LineError], object] | None, guard: bool, ascii: bool = False) -> None:
+        """One batch of lines (their numbers, their texts), decoded together (``parse_lines``);
+        ``ascii``: the lines are known to be ASCII (cut from a chunk that is: ``_chunk_parts``)."""
         # ``guard``: a line that is not ASCII may not be UTF-8 (``text_problem``); a batch of
         # ASCII lines (nearly every one) needs no test a line
-        plain = not guard or "".join(texts).isascii()
+        plain = not guard or ascii or "".join(texts).isascii()
         parsed = parse_lines(texts)
         codes = "".join(map(_CODES.get, map(type, parsed), repeat("x")))
         self._feed_chunk(numbers, texts, parsed, codes, on_error, guard, self.order, self.history, plain)
@@ -645,6 +646,12 @@ def chunk_lines(chunks: Iterable[bytes]) -> Iterator[tuple[Sequence[int], list[s
     """``counted_lines`` a chunk at a time: the numbers of its lines and their texts, in two
     sequences (a ``range`` of numbers where no line is blank: nearly every chunk), one Python
     step a chunk; a line cut between two chunks comes with the second."""
+    return ((numbers, texts) for numbers, texts, _ in _chunk_parts(chunks))
+
+
+def _chunk_parts(chunks: Iterable[bytes]) -> Iterator[tuple[Sequence[int], list[str], bool]]:
+    """``chunk_lines``, with whether the chunk's text is all ASCII (``str.isascii``: a flag the
+    decoded text carries, read in no time), which its lines then are."""
     decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")
     first, tail = 1, ""
     for chunk in chain(chunks, (None,)):
@@ -656,9 +663,9 @@ def chunk_lines(chunks: Iterable[bytes]) -> Iterator[tuple[Sequence[int], list[s
             parts = list(map(_STRIP_CR, parts))
         if "" in parts:  # blank lines: not counted, their numbers skipped
             kept = [(n, line) for n, line in enumerate(parts, first) if line]
-            yield [n for n, _ in kept], [line for _, line in kept]
+            yield [n for n, _ in kept], [line for _, line in kept], text.isascii()
         elif parts:
-            yield range(first, first + size), parts
+            yield range(first, first + size), parts, text.isascii()
         first += size
 
 

@@ -130,7 +130,7 @@ class GolfEngine(ShotEngine[GolfState]):
         if state.shot is not None and (state.questions or state.spot_wait):  # ``close``, inline
             before = replace(state, questions=(), spot_wait=())
         several = len(events) > 1
-        if several:
+        if several and not _CUSHION.issuperset(map(type, events)):  # (cushions alone: nothing to admit)
             cut = _admitted(before, events, cut)  # type: ignore[assignment]
             if cut is None:
                 return None
@@ -480,6 +480,8 @@ def _layout(state: GolfState, event: Rest) -> GolfState | None:
                    checkpoint=state)
 
 
+#: a shot of cushions alone has nothing for ``_admitted`` to check (``GolfEngine.whole``)
+_CUSHION = frozenset({Cushion})
 _CHECKS: dict[type, Any] = {Goal: _check_goal, OffTable: _check_off, Strike: _check_strike,
                             Contact: _check_contact, Pin: _no_pins, Pocket: _no_pins, Rest: _layout}
 
