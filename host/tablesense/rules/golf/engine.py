@@ -55,7 +55,7 @@ from .evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
 from .fouls import BY_ID, DUO_ONLY, NO_SHOT, known_fouls
 from .geometry import ATTACKS
 from .positions import spot_refused
-from .resolve import TIME_GRACE, TURN_LIMIT, general, live, plain, resolve, start_of
+from .resolve import TIME_GRACE, TURN_LIMIT, general, live, missed, plain, resolve, start_of
 from .state import IDX, SIDES, GolfState, norm_positions, pair_set
 
 replace = msgspec.structs.replace
@@ -130,11 +130,18 @@ class GolfEngine(ShotEngine[GolfState]):
         if state.shot is not None and (state.questions or state.spot_wait):  # ``close``, inline
             before = replace(state, questions=(), spot_wait=())
         several = len(events) > 1
-        if several and not _CUSHION.issuperset(map(type, events)):  # (cushions alone: nothing to admit)
-            cut = _admitted(before, events, cut)  # type: ignore[assignment]
-            if cut is None:
-                return None
-        shot = ShotRecord(before.at_table, tuple(events) if several else (first,), rest)
+        if kind is Cushion and (not several or _CUSHION.issuperset(map(type, events))):
+            # cushions alone: nothing to admit, no goal (``plain`` finds none), on a table that has
+            # reported no strike (else ``_before_shot`` first): the turn passes (``resolve.missed``)
+            shot = ShotRecord(before.at_table, tuple(events) if several else (first,), rest)
+            if not (rest.positions or cut.strikes or cut.strike_sensor):
+                return missed(before, before.at_table or "p1", rest.t, before, shot, cut, False, state)
+        else:
+            if several:
+                cut = _admitted(before, events, cut)  # type: ignore[assignment]
+                if cut is None:
+                    return None
+            shot = ShotRecord(before.at_table, tuple(events) if several else (first,), rest)
         if several and (cut.strikes or cut.strike_sensor):  # (one event: nothing came before it)
             before, shot = self._before_shot(before, shot, True)
         # the shot resolved with the shot stage's fields put in the same copy: in one pass where it
