@@ -432,7 +432,14 @@ def _admitted(before: GolfState, events: Sequence[Event], cut: Cutter) -> Cutter
     """``admit`` of each event of a shot after its first (``GolfEngine.whole``; ``before``: the
     state before the shot): the cutter after them, None where one is refused as none; a goal
     or a ball off the table of a player with none left in play raises, as ``apply`` does."""
-    opened: ShotRecord | None = None
+    # each ball's goals and balls off the table so far in the shot (``_check_in_play``'s count, kept
+    # as the events go: it raises only where the count reaches the balls its owner has in play)
+    first = events[0]
+    down = [0, 0]
+    if type(first) is Goal or type(first) is OffTable:
+        ball = first.ball  # type: ignore[attr-defined]
+        if ball is not None:
+            down[IDX[ball]] = 1
     for i in range(1, len(events)):
         event = events[i]
         kind = type(event)
@@ -444,11 +451,12 @@ def _admitted(before: GolfState, events: Sequence[Event], cut: Cutter) -> Cutter
                 continue
             if ball not in SIDES:
                 return None
-            if before.balls_left[IDX[ball]] <= i:  # ``_check_in_play``'s test first
-                if opened is None:
-                    opened = ShotRecord(player=before.at_table, events=(events[0],))
+            side = IDX[ball]
+            if down[side] >= before.balls_left[side]:  # none left in play: ``_check_in_play`` says so
                 what = f"goal {event.goal}" if kind is Goal else "off_table event"  # type: ignore[attr-defined]
-                _check_in_play(before, opened, ball, what, events[1:i])
+                _check_in_play(before, ShotRecord(player=before.at_table, events=(first,)), ball, what,
+                               events[1:i])
+            down[side] += 1
         elif kind is Strike:
             ball = event.ball  # type: ignore[attr-defined]
             if ball is not None and ball not in SIDES:
