@@ -107,3 +107,33 @@ def test_a_replay_in_batches_names_the_same_bad_lines_as_one_line_at_a_time() ->
                 each.feed_counted([(n, text)], guard=True)
             assert [str(e) for e in whole.errors] == [str(e) for e in each.errors]
             assert whole.to_json() == each.to_json()
+
+
+#: a batch that names no positions, as golf's logs mostly are: its calls and set-ups are found by
+#: their kind and looked at alone, every other line taken as decoded (``parse_lines``)
+NO_POSITIONS = [
+    '{"t": 1.0, "type": "goal", "goal": "A", "ball": "p1"}',
+    '{"t": 1.5, "type": "cushion", "cushion": 2, "ball": null}',
+    '{"t": 1.7, "type": "off_table", "ball": "p2"}',
+    '{"t": 2.0, "type": "rest"}',
+    '{"t": 3.0, "type": "call", "call": "foul", "foul": "touch"}',
+    '{"t": 3.0, "type": "call", "call": "start", "player": "p3"}',  # a player no table has
+    '{"t": 3.0, "type": "call", "call": "spot", "ball": "p1", "spot": 9}',  # a spot out of range
+    '{"t": 3.0, "type": "call", "call": "foul"}',  # a foul not named
+    '{"t": 3.0, "type": "call", "call": "answer", "question": "q1", "answer": "p2"}',
+    '{"t": 3.0, "type": "call", "call": "start", "player": "p1", "member": "Cor"}',  # a key to keep
+    '{"t": 0, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Bob"}}',
+    '{"t": 0, "type": "setup", "game": "golf", "players": {"p1": ["Ann", "Cor"], "p2": ["Bob", "Dirk"]}}',
+    '{"t": 0, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Zed Unheard"}}',
+    '{"t": 0, "type": "setup", "game": "kegle", "players": {"p1": "Ann", "p2": "Bob"}, "distance": 3}',
+    '{"t": 0, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Bob"}, "format": "duo"}',
+    '{"t": 0, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Bob", "p3": "Cy"}}',
+    '{"t": 0, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": 7}}',
+]
+
+
+@given(st.lists(st.sampled_from(NO_POSITIONS), max_size=60))
+def test_a_batch_without_positions_gives_its_calls_and_set_ups_what_parse_line_gives(
+        lines: list[str]) -> None:
+    _same(lines)
+    _same([line + "\n" for line in lines])

@@ -17,7 +17,6 @@ short.
 import json
 import re
 from collections.abc import Mapping, Sequence
-from operator import itemgetter
 from types import MappingProxyType
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -514,9 +513,17 @@ def _setup_of(line: _SetupLine) -> Setup | None:
     if not 0.0 <= t <= MAX_T or line.game not in _GAME_IDS:
         return None
     players = line.players
-    if len(players) != 2 or not (_good_side(players.get("p1")) and _good_side(players.get("p2"))):
+    p1, p2 = players.get("p1"), players.get("p2")
+    if type(p1) is str and type(p2) is str and len(players) == 2:  # (``_good_side`` of a name, inline)
+        if p1 not in _GOOD_NAMES or p2 not in _GOOD_NAMES:
+            return None
+    elif len(players) != 2 or not (_good_side(p1) and _good_side(p2)):
         return None
     discipline = line.discipline
+    if discipline is None and line.targets is None and line.moyennes is None and line.distance is None:
+        # a set-up of names, a format or a profile alone (golf's, most of keglebillard's)
+        return Setup(t=t, game=line.game, players={"p1": p1, "p2": p2}, format=line.format,
+                     profile=line.profile)
     if discipline is not None and discipline not in DISCIPLINES:
         return None
     targets, moyennes, distance = line.targets, line.moyennes, line.distance
@@ -570,13 +577,12 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
     while start < count:
         part = texts[start:] if start else texts
         size = len(part)
-        if part[0].endswith("\n"):  # lines read from a file keep their "\n" (``Replay.feed_lines``)
-            joined = "".join(part).rstrip("\n")
-            braced = (joined.startswith("{") and joined.endswith("}")
-                      and joined.count("}\n{") == size - 1 and joined.count("\n") == size - 1)
-        else:  # the command's do not: each line's first and last character, read in one call each
-            joined = "\n".join(part)
-            braced = "".join(map(_FIRST, part)) == "{" * size and "".join(map(_LAST, part)) == "}" * size
+        # lines read from a file keep their "\n" (``Replay.feed_lines``), the command's do not; with
+        # as many newlines as line breaks (none inside a line), each break is one "}\n{" between a
+        # line's last character and the next one's first (two C passes, no Python step a line)
+        joined = "".join(part).rstrip("\n") if part[0].endswith("\n") else "\n".join(part)
+        braced = (joined.startswith("{") and joined.endswith("}")
+                  and joined.count("\n") == size - 1 and joined.count("}\n{") == size - 1)
         if not braced:
             out.extend(_one_by_one(part))  # a line ending in "\r" or spaces, a blank, a newline in a line
             break
@@ -602,9 +608,21 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
         # every time's range and every contact's two balls; with no escape in the batch (``\\``)
         # its keys are as written: no key to keep (``extra``) and no rest's positions to check
         # unless their names are there. A batch of sensor events only is taken as it is
-        plain = "\\" not in joined and "~extra~" not in joined
+        plain = "\\" not in joined and ("~" not in joined or "~extra~" not in joined)  # (``memchr`` first)
         taken = _AS_DECODED if not plain or '"positions"' in joined else _AS_WRITTEN
-        if plain and taken.issuperset(map(type, decoded)):
+        kinds = list(map(type, decoded))
+        if plain and taken.issuperset(kinds):
+            out.extend(decoded)
+        elif plain and taken is _AS_WRITTEN:
+            # a batch of sensor events and rests with the odd call or set-up: only those looked
+            # at, found by their kind (``list.index``: no Python step for the others)
+            for kind in _LOOKED_AT:
+                at = -1
+                for _ in range(kinds.count(kind)):
+                    at = kinds.index(kind, at + 1)
+                    e = decoded[at]
+                    if kind is not Call or not _plain_call(e):
+                        decoded[at] = _checked(e)
             out.extend(decoded)
         elif plain:  # (a rest of a batch naming positions: as decoded where it has none; a plain call)
             out.extend([e if (k := type(e)) in taken or (k is Rest and e.positions is None)
@@ -615,13 +633,14 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
     return out
 
 
-_FIRST = itemgetter(slice(0, 1))
-_LAST = itemgetter(slice(-1, None))
 #: what ``parse_lines`` gives as decoded where it has nothing to keep (``_checked``): the events
 #: that are fields only (their time in range, a contact's two balls: checked by the decode);
 #: a rest, too, where no positions are named in the batch
 _AS_DECODED = frozenset({Goal, Pocket, Pin, Cushion, OffTable, Strike, Contact})
 _AS_WRITTEN = _AS_DECODED | {Rest}
+#: the kinds the decode gives that are not ``_AS_WRITTEN``: a batch's calls and set-ups are checked
+#: one by one (``parse_lines``)
+_LOOKED_AT = (Call, _SetupLine)
 
 
 def _one_by_one(texts: Sequence[str]) -> list[Event | None]:

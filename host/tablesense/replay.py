@@ -174,9 +174,9 @@ class Replay(Record):
         if paused:
             gc.disable()
         try:
-            for numbers, texts in chunk_lines(chunks):
+            for numbers, texts, ascii in _chunk_parts(chunks):
                 for at in range(0, len(texts), BATCH):
-                    self._feed_batch(numbers[at:at + BATCH], texts[at:at + BATCH], on_error, guard)
+                    self._feed_batch(numbers[at:at + BATCH], texts[at:at + BATCH], on_error, guard, ascii)
         finally:
             if paused:
                 gc.enable()
@@ -190,11 +190,12 @@ class Replay(Record):
         return self
 
     def _feed_batch(self, numbers: Sequence[int], texts: list[str],
-                    on_error: Callable[[LineError], object] | None, guard: bool) -> None:
-        """One batch of lines (their numbers, their texts), decoded together (``parse_lines``)."""
+                    on_error: Callable[[LineError], object] | None, guard: bool, ascii: bool = False) -> None:
+        """One batch of lines (their numbers, their texts), decoded together (``parse_lines``);
+        ``ascii``: the lines are known to be ASCII (cut from a chunk that is: ``_chunk_parts``)."""
         # ``guard``: a line that is not ASCII may not be UTF-8 (``text_problem``); a batch of
         # ASCII lines (nearly every one) needs no test a line
-        plain = not guard or "".join(texts).isascii()
+        plain = not guard or ascii or "".join(texts).isascii()
         parsed = parse_lines(texts)
         codes = "".join(map(_CODES.get, map(type, parsed), repeat("x")))
         self._feed_chunk(numbers, texts, parsed, codes, on_error, guard, self.order, self.history, plain)
@@ -325,6 +326,17 @@ class Replay(Record):
                 if not plain and not text.isascii() and (bad := text_problem(text)) is not None:
                     raise BadEvent(bad)
                 event = parse_line(text) if pre is None else pre
+                if type(event) is Setup:  # a new match: ``apply`` and ``timed`` of a set-up, inline
+                    engine = find_engine(event.game)  # type: ignore[attr-defined]
+                    self.state = engine.new_state(event)
+                    self.engine, self.skipping = engine, None
+                    order.floor, order.what, order.said = event.t, "setup", False  # (``TimeOrder.see``)
+                    room = 0
+                    calls = not played and engine.takes_called
+                    self.events += 1
+                    if history is not None and self.events % every == 0:
+                        trim_history(self.state, history)
+                    continue
                 engine, state = self.engine, self.state
                 if engine is None or state is None or type(event) is Setup:
                     self.apply(event)
@@ -555,16 +567,18 @@ def scan_chunks(chunks: Iterable[bytes]) -> LogScan | None:
         data = tail + chunk if tail else chunk
         cut = data.rfind(b"\n") + 1
         whole, tail = data[:cut], data[cut:]
-        if b'"void"' in whole:
+        if b"v" in whole and b'"void"' in whole:  # (a letter few logs hold: one ``memchr`` first)
             return None
         undos += _undo_lines(whole)
-    if b'"void"' in tail:
+    if b"v" in tail and b'"void"' in tail:
         return None
     return LogScan({}, undos + _undo_lines(tail))
 
 
 def _undo_lines(data: bytes) -> int:
     """How many lines of ``data`` hold ``"undo"`` (a line that holds it twice counts once)."""
+    if b"d" not in data:  # (one ``memchr``: a log of sensor events alone holds no "d" at all)
+        return 0
     found = data.count(b'"undo"')
     if found < 2:
         return found
@@ -591,6 +605,12 @@ def chunk_lines(chunks: Iterable[bytes]) -> Iterator[tuple[Sequence[int], list[s
     """``counted_lines`` a chunk at a time: the numbers of its lines and their texts, in two
     sequences (a ``range`` of numbers where no line is blank: nearly every chunk), one Python
     step a chunk; a line cut between two chunks comes with the second."""
+    return ((numbers, texts) for numbers, texts, _ in _chunk_parts(chunks))
+
+
+def _chunk_parts(chunks: Iterable[bytes]) -> Iterator[tuple[Sequence[int], list[str], bool]]:
+    """``chunk_lines``, with whether the chunk's text is all ASCII (``str.isascii``: a flag the
+    decoded text carries, read in no time), which its lines then are."""
     decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")
     first, tail = 1, ""
     for chunk in chain(chunks, (None,)):
@@ -602,9 +622,9 @@ def chunk_lines(chunks: Iterable[bytes]) -> Iterator[tuple[Sequence[int], list[s
             parts = list(map(_STRIP_CR, parts))
         if "" in parts:  # blank lines: not counted, their numbers skipped
             kept = [(n, line) for n, line in enumerate(parts, first) if line]
-            yield [n for n, _ in kept], [line for _, line in kept]
+            yield [n for n, _ in kept], [line for _, line in kept], text.isascii()
         elif parts:
-            yield range(first, first + size), parts
+            yield range(first, first + size), parts, text.isascii()
         first += size
 
 

@@ -55,7 +55,7 @@ from .evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
 from .fouls import BY_ID, DUO_ONLY, NO_SHOT, known_fouls
 from .geometry import ATTACKS
 from .positions import spot_refused
-from .resolve import TIME_GRACE, TURN_LIMIT, general, live, plain, resolve, start_of
+from .resolve import TIME_GRACE, TURN_LIMIT, general, live, missed, plain, resolve, start_of
 from .state import IDX, SIDES, GolfState, norm_positions, pair_set
 
 replace = msgspec.structs.replace
@@ -130,11 +130,18 @@ class GolfEngine(ShotEngine[GolfState]):
         if state.shot is not None and (state.questions or state.spot_wait):  # ``close``, inline
             before = replace(state, questions=(), spot_wait=())
         several = len(events) > 1
-        if several:
-            cut = _admitted(before, events, cut)  # type: ignore[assignment]
-            if cut is None:
-                return None
-        shot = ShotRecord(before.at_table, tuple(events) if several else (first,), rest)
+        if kind is Cushion and (not several or _CUSHION.issuperset(map(type, events))):
+            # cushions alone: nothing to admit, no goal (``plain`` finds none), on a table that has
+            # reported no strike (else ``_before_shot`` first): the turn passes (``resolve.missed``)
+            shot = ShotRecord(before.at_table, tuple(events) if several else (first,), rest)
+            if not (rest.positions or cut.strikes or cut.strike_sensor):
+                return missed(before, before.at_table or "p1", rest.t, before, shot, cut, False, state)
+        else:
+            if several:
+                cut = _admitted(before, events, cut)  # type: ignore[assignment]
+                if cut is None:
+                    return None
+            shot = ShotRecord(before.at_table, tuple(events) if several else (first,), rest)
         if several and (cut.strikes or cut.strike_sensor):  # (one event: nothing came before it)
             before, shot = self._before_shot(before, shot, True)
         # the shot resolved with the shot stage's fields put in the same copy: in one pass where it
@@ -425,21 +432,39 @@ def _admitted(before: GolfState, events: Sequence[Event], cut: Cutter) -> Cutter
     """``admit`` of each event of a shot after its first (``GolfEngine.whole``; ``before``: the
     state before the shot): the cutter after them, None where one is refused as none; a goal
     or a ball off the table of a player with none left in play raises, as ``apply`` does."""
-    opened: ShotRecord | None = None
+    # each ball's goals and balls off the table so far in the shot (``_check_in_play``'s count, kept
+    # as the events go: it raises only where the count reaches the balls its owner has in play)
+    first = events[0]
+    down = [0, 0]
+    if type(first) is Goal or type(first) is OffTable:
+        ball = first.ball  # type: ignore[attr-defined]
+        if ball is not None:
+            down[IDX[ball]] = 1
     for i in range(1, len(events)):
         event = events[i]
         kind = type(event)
-        if not _named(event):
-            return None
+        if kind is Cushion:  # (``_named``'s answers inline: a cushion, the common event, first)
+            continue
         if kind is Goal or kind is OffTable:
             ball = event.ball  # type: ignore[attr-defined]
-            if ball is not None and before.balls_left[IDX[ball]] <= i:  # ``_check_in_play``'s test first
-                if opened is None:
-                    opened = ShotRecord(player=before.at_table, events=(events[0],))
+            if ball is None:
+                continue
+            if ball not in SIDES:
+                return None
+            side = IDX[ball]
+            if down[side] >= before.balls_left[side]:  # none left in play: ``_check_in_play`` says so
                 what = f"goal {event.goal}" if kind is Goal else "off_table event"  # type: ignore[attr-defined]
-                _check_in_play(before, opened, ball, what, events[1:i])
-        elif kind is Strike and not cut.strikes:  # the first strike: the table has a sensor
-            cut = replace(cut, strikes=True)
+                _check_in_play(before, ShotRecord(player=before.at_table, events=(first,)), ball, what,
+                               events[1:i])
+            down[side] += 1
+        elif kind is Strike:
+            ball = event.ball  # type: ignore[attr-defined]
+            if ball is not None and ball not in SIDES:
+                return None
+            if not cut.strikes:  # the first strike: the table has a sensor
+                cut = replace(cut, strikes=True)
+        elif kind is not Contact or not _named(event):  # a pin, a pocket: none of golf's
+            return None
     return cut
 
 
@@ -470,6 +495,8 @@ def _layout(state: GolfState, event: Rest) -> GolfState | None:
                    checkpoint=state)
 
 
+#: a shot of cushions alone has nothing for ``_admitted`` to check (``GolfEngine.whole``)
+_CUSHION = frozenset({Cushion})
 _CHECKS: dict[type, Any] = {Goal: _check_goal, OffTable: _check_off, Strike: _check_strike,
                             Contact: _check_contact, Pin: _no_pins, Pocket: _no_pins, Rest: _layout}
 

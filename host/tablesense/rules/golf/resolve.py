@@ -481,16 +481,7 @@ def plain(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: ShotR
         return None
     t_end = rest.t
     if goals is None:  # no goal: the turn passes
-        o = "p2" if s == "p1" else "p1"
-        members = pre.members
-        if pre.duo:
-            members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
-        log = pre.rulings  # ``_logged``, inline
-        turn = (Ruling(t_end, "golf.turn", s),)
-        log = RulingLog(turn, log) if type(log) is RulingLog else log + turn
-        return replace(pre, rulings=log, frame_units=pre.frame_units + 1, placements=(), at_table=o,
-                       members=members, clock=(o, t_end), positions=None, turn_positions=None,
-                       before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint)
+        return missed(pre, s, t_end, stage_before, stage_shot, cut, in_shot, checkpoint)
     bl = pre.balls_left
     if s == "p1":
         left, theirs = bl[0] - len(goals), bl[1]
@@ -520,3 +511,20 @@ def plain(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: ShotR
     return replace(pre, rulings=log, frame_units=pre.frame_units + 1, placements=(), balls_left=bl,
                    at_table=s, clock=(s, t_end), positions=None, before=stage_before, shot=stage_shot,
                    cut=cut, in_shot=in_shot, checkpoint=checkpoint)
+
+
+def missed(pre: GolfState, s: str, t_end: float, stage_before: Any, stage_shot: ShotRecord | None,
+           cut: Cutter, in_shot: bool, checkpoint: Any) -> GolfState:
+    """``plain``'s shot with no goal (cushions alone, or nothing the sensors saw) of ``s``, at
+    rest at ``t_end``: the turn passes. ``GolfEngine.whole`` asks it straight for a shot of
+    cushions alone (``plain`` would find no goal in it, one event at a time)."""
+    o = "p2" if s == "p1" else "p1"
+    members = pre.members
+    if pre.duo:
+        members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
+    log = pre.rulings  # ``_logged``, inline
+    turn = (Ruling(t_end, "golf.turn", s),)
+    log = RulingLog(turn, log) if type(log) is RulingLog else log + turn
+    return replace(pre, rulings=log, frame_units=pre.frame_units + 1, placements=(), at_table=o,
+                   members=members, clock=(o, t_end), positions=None, turn_positions=None,
+                   before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint)
