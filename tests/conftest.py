@@ -235,6 +235,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 #: what in a test's own code starts a program
+#: a name a "(" follows: a call of it, in a function's source
+CALLED = re.compile(r"\b(\w+)\(")
 STARTS = re.compile(r"\bsubprocess\.|\bPopen\b|sys\.executable|start_firmware|find_micropython|chromium")
 
 
@@ -276,7 +278,8 @@ def _own_source(item: pytest.Item) -> str:
                 seen.add(id(f))
                 src = _getsource(f)
                 text += src
-                more += [v for name, v in local.items() if name in names or re.search(rf"\b{name}\(", src)]
+                called = set(CALLED.findall(src))  # the names a "(" follows, all at once
+                more += [v for name, v in local.items() if name in names or name in called]
             todo = more
         _OWN[id(fn)] = text
     return _OWN[id(fn)]
@@ -319,7 +322,7 @@ def _spans(path: str) -> tuple[list[str], dict[int | str, tuple[int, int]]]:
         text = _source(path)
         tree = ast.parse(text)
         spans: dict[int | str, tuple[int, int]] = {}
-        for node in ast.walk(tree):
+        for node in _statements(tree.body):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno is not None:
                 first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
                 spans[first] = (first, node.end_lineno)
@@ -329,6 +332,18 @@ def _spans(path: str) -> tuple[list[str], dict[int | str, tuple[int, int]]]:
                 spans[node.name] = (first, node.end_lineno)
         _SPANS[path] = (text.splitlines(keepends=True), spans)
     return _SPANS[path]
+
+
+def _statements(body: list[Any]) -> Iterator[Any]:
+    """Every statement of ``body`` and of the blocks in it, nested ones too: where a ``def``
+    can be (a statement, never an expression), without ``ast.walk``'s visit of every
+    expression, which took most of the marking's time."""
+    todo = list(body)
+    while todo:
+        node = todo.pop()
+        yield node
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            todo += getattr(node, field, None) or []
 
 
 _SPANS: dict[str, tuple[list[str], dict[int | str, tuple[int, int]]]] = {}

@@ -41,6 +41,7 @@ run from another environment) uses a ``tablesense`` that runs this checkout's co
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import re
@@ -365,13 +366,20 @@ def test_the_readmes_set_up_line_puts_tablesense_on_the_path() -> None:
     assert Path(where).resolve() == VENV_TABLESENSE.resolve() and version.startswith("tablesense ")
 
 
-def _command_path(command: str) -> tuple[str, ...]:
-    """``tablesense league create "X" --db f`` -> ("league", "create"): the words naming a
-    command and its action."""
+@functools.cache
+def _command_children() -> dict[tuple[str, ...], tuple[str, ...]]:
+    """Each command's path -> the words of its subcommands (the parser built once for the
+    file's collection, not once a command)."""
     from tablesense.cli import build_parser
     from tablesense.command_line.parsers import walk
 
-    children = {cmd.path: cmd.children for cmd in walk(build_parser())}
+    return {cmd.path: cmd.children for cmd in walk(build_parser())}
+
+
+def _command_path(command: str) -> tuple[str, ...]:
+    """``tablesense league create "X" --db f`` -> ("league", "create"): the words naming a
+    command and its action."""
+    children = _command_children()
     words = shlex.split(command.split("|")[0])
     path: tuple[str, ...] = ()
     for word in words[words.index("tablesense") + 1:]:
