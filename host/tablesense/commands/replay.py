@@ -269,8 +269,9 @@ def ruling_json(names: Mapping[str, str] | None, lang: str) -> Callable[[Ruling]
 
     def tail(r: Ruling) -> str | None:
         """The ruling's JSON after its time (``, "rule": ...}``), or None to encode it whole."""
-        if any(k == "t" for k, _ in r.data):
-            return None
+        for k, _ in r.data:
+            if k == "t":
+                return None
         out = r.to_dict(names, lang)
         del out["t"]
         return ", " + dumps(out)[1:]
