@@ -54,7 +54,8 @@ def test_every_recorded_ruling_is_written_as_the_general_path_writes_it(lang: st
 SCALARS = (st.integers(-5, 5) | st.booleans() | st.none() | st.sampled_from([1.0, 0.5, math.nan, math.inf])
            | st.sampled_from(["p1", "p2", "white", "red", "push", "own words", "é"]))
 VALUES = SCALARS | st.lists(SCALARS, max_size=3)
-KEYS = st.sampled_from(["pins", "points", "ball", "balls", "foul", "what", "text", "player", "t", "made", "member"])
+KEYS = st.sampled_from(["pins", "points", "ball", "balls", "foul", "what", "text", "player", "t", "made",
+                       "member"])
 RULINGS = st.builds(
     Ruling,
     t=st.floats(0, 1e6) | st.sampled_from([math.nan, math.inf, 3]),
