@@ -85,3 +85,15 @@ def test_parameters_equal_as_keys_but_written_differently_are_written_each_their
     for value in (1, True, 1.0, [1], [True], (1,)):
         r = Ruling(2.5, "kegle.pin", "p1", (("pins", value), ("points", value)))
         assert encode(r) == GENERAL(r.to_dict(names, lang))
+
+
+class _Word(str):
+    """A parameter ``marshal`` cannot write (a subclass of ``str``)."""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_parameter_marshal_cannot_write_is_written_as_the_general_path_writes_it(lang: str) -> None:
+    encode = ruling_json({}, lang)
+    for _ in range(2):
+        r = Ruling(1.25, "kegle.pin", "p2", (("pins", [_Word("3")]), ("ball", _Word("white"))))
+        assert encode(r) == GENERAL(r.to_dict({}, lang))
