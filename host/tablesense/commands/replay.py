@@ -21,8 +21,9 @@ import io
 import json
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
+from marshal import dumps as marshal_dumps
 from operator import methodcaller
 from types import SimpleNamespace
 from typing import IO, Any
@@ -233,17 +234,70 @@ def write_state(rep: Replay, out: IO[str], lang: str = "en") -> None:
             out.write(json.dumps(value, ensure_ascii=False))
             continue
         out.write("[")
-        dumps = json.JSONEncoder(ensure_ascii=False).encode
+        encode = ruling_json(names, lang)
         part: list[str] = []
         sep = ""
         for r in state.rulings:  # written a few hundred at a time: one write each, none held long
-            part.append(dumps(r.to_dict(names, lang)))
+            part.append(encode(r))
             if len(part) == 512:
                 out.write(sep + ", ".join(part))
                 part.clear()
                 sep = ", "
         out.write((sep + ", ".join(part) if part else "") + "]")
     out.write("}\n")
+
+
+_INF = float("inf")
+#: the distinct rulings (but for their time) whose JSON ``ruling_json`` keeps at most; past it,
+#: it starts again (a match whose rulings all differ is written as before, not held)
+RULINGS_KEPT = 4096
+
+
+def ruling_json(names: Mapping[str, str] | None, lang: str) -> Callable[[Ruling], str]:
+    """A function giving a ruling's JSON as ``json.JSONEncoder(ensure_ascii=False).encode(
+    r.to_dict(names, lang))`` writes it, byte for byte, its sentence rendered once for each
+    distinct ruling.
+
+    A long match says few distinct things many times (a keglebillard match's rulings are
+    mostly ``kegle.pin``): all of a ruling's JSON but its time (``t``, written first) is a
+    function of its rule, player and parameters, so that part is encoded once per distinct
+    (rule, player, parameters as ``marshal`` writes them) and the time put before it. Their
+    ``marshal`` bytes and not the parameters themselves: they may hold lists (not hashable),
+    and ``1``, ``1.0`` and ``True`` are equal keys of a dict but written differently;
+    ``marshal`` writes each type its own way, the same bytes load as the same values (equal
+    values written as different bytes are only encoded twice), and it costs a third of
+    ``repr``. A ruling with a parameter ``t`` (it would overwrite the time), or one that
+    ``marshal`` cannot write (a subclass of ``str``), is encoded whole."""
+    dumps = json.JSONEncoder(ensure_ascii=False).encode
+    tails: dict[tuple[str, str | None, bytes], str | None] = {}
+
+    def tail(r: Ruling) -> str | None:
+        """The ruling's JSON after its time (``, "rule": ...}``), or None to encode it whole."""
+        for k, _ in r.data:
+            if k == "t":
+                return None
+        out = r.to_dict(names, lang)
+        del out["t"]
+        return ", " + dumps(out)[1:]
+
+    def encode(r: Ruling) -> str:
+        try:
+            key = (r.rule, r.player, marshal_dumps(r.data))
+            rest = tails[key]
+        except ValueError:  # a parameter marshal cannot write: the general path
+            return dumps(r.to_dict(names, lang))
+        except KeyError:
+            if len(tails) >= RULINGS_KEPT:
+                tails.clear()
+            rest = tails[key] = tail(r)
+        if rest is None:
+            return dumps(r.to_dict(names, lang))
+        t = r.t
+        if t.__class__ is float and -_INF < t < _INF:
+            return '{"t": ' + float.__repr__(t) + rest  # as the encoder writes a finite float
+        return '{"t": ' + dumps(t) + rest
+
+    return encode
 
 
 def _without_rulings(state: Any) -> Any:
