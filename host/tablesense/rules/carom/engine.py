@@ -206,8 +206,8 @@ class CaromEngine(ShotEngine[CaromState]):
         if decision is None:
             return replace(self._played(before, shot, rest), before=before, shot=shot, cut=cut, in_shot=False,
                            checkpoint=state)
-        m, after, rulings, ended = decision
-        return replace(before, m=m, at_table=after, rulings=RulingLog(rulings, before.rulings), ended=ended,
+        m, after, log, ended = decision
+        return replace(before, m=m, at_table=after, rulings=log, ended=ended,
                        before=before, shot=shot, cut=cut, in_shot=False, checkpoint=state)
 
     def whole_called(self, state: CaromState, events: Sequence[Event], rest: Rest,
@@ -248,8 +248,8 @@ class CaromEngine(ShotEngine[CaromState]):
         decision = plain_decision(state, facts, True, rest, calls, state.at_table)
         if decision is None:
             return None
-        m, after, rulings, ended = decision
-        return replace(state, m=m, at_table=after, rulings=RulingLog(rulings, state.rulings), ended=ended,
+        m, after, log, ended = decision
+        return replace(state, m=m, at_table=after, rulings=log, ended=ended,
                        before=state, shot=ShotRecord(state.at_table, named, rest, (), calls), cut=cut,
                        in_shot=False, checkpoint=Redo(state, (*named, rest), True))
 
