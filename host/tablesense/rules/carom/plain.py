@@ -69,10 +69,12 @@ def plain_shot(before: CaromState, shot: ShotRecord, rest: msgspec.Struct) -> Ca
     return replace(before, m=m, at_table=after, rulings=log, ended=ended)
 
 
-def plain_parts(before: CaromState, shot: ShotRecord, rest: msgspec.Struct) -> Decision | None:
+def plain_parts(before: CaromState, shot: ShotRecord, rest: msgspec.Struct,
+                facts: ShotFacts | None = None) -> Decision | None:
     """``plain_shot``'s state as its parts (``Decision``), for a caller that copies the state
     before the shot once with them and fields of its own (``CaromEngine.whole``); None when the
-    shot is not plain."""
+    shot is not plain. ``facts``: its events' facts (``read_events``) where the caller has them
+    (a shot with no calls after its rest)."""
     if before.ended is not None:
         return None
     if before.m.zone is not None:
@@ -86,7 +88,8 @@ def plain_parts(before: CaromState, shot: ShotRecord, rest: msgspec.Struct) -> D
     events = shot.events
     if calls:
         events = events + calls
-    facts = read_events(events, cue) if events else NO_FACTS  # ``read_shot``
+    if facts is None or calls:
+        facts = read_events(events, cue) if events else NO_FACTS  # ``read_shot``
     _read_last = (shot, cue, facts)
     return plain_decision(before, facts, facts.carom_called is not None, rest, calls, shot.player)
 
