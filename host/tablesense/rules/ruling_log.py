@@ -33,7 +33,8 @@ match's; the newest of each step, on a screen), and a ruling as an object (a ``R
 parameters' tuples) costs several times the few values it is made from: the node keeps ``make``
 and ``args`` (a list, ``[make, *args]``: a node's items are a tuple, packed bytes or this) and
 builds its rulings each time they are read. Nothing is written back, so what a reader sees never
-depends on what was read before; packing builds them once and packs them as any others.
+depends on what was read before; packing builds them once and packs them as any others (a log
+``PACK_EVERY`` long or longer, whose rulings packing will build, has them built at once).
 """
 
 from __future__ import annotations
@@ -239,12 +240,14 @@ def made(log: RulingLog, count: int, recipe: list[Any]) -> RulingLog:
     at every read). The log keeps the list as it is (the caller hands it over, never to change it);
     ``log`` unchanged. The node is made without ``RulingLog``'s frame (its fields set here)."""
     node = _new(RulingLog)
-    node._chunk = recipe
     below = log._n
     if not below:
+        node._chunk = recipe
         node._prev = None
         node._n = count
         return node  # type: ignore[no-any-return]
+    # a log as long as a packed one: packing will make its rulings: made now
+    node._chunk = recipe if below < PACK_EVERY else recipe[0](*recipe[1:])
     node._prev = log
     node._n = n = below + count
     if n // PACK_EVERY != below // PACK_EVERY:
