@@ -25,14 +25,22 @@ unchanged (marshal and pickle keep every type as it was: a tuple a tuple, an int
 reading a packed node's items reads its string back (a fraction of a microsecond an item),
 and reading the newest rulings (``log[len(old):]``) does not reach them. Packing rewrites
 nodes in place (their content unchanged): a log is read and extended on one thread.
+
+Rulings made only when read (``made``): an engine may hand the log what to build a step's
+rulings from instead of the rulings: ``made(log, count, [make, *args])`` is ``log`` and the
+``count`` rulings ``make(*args)`` gives. A replay reads few of the rulings it makes (the last
+match's; the newest of each step, on a screen), and a ruling as an object (a ``Ruling``, its
+parameters' tuples) costs several times the few values it is made from: the node keeps ``make``
+and ``args`` (a list, ``[make, *args]``: a node's items are a tuple, packed bytes or this) and
+builds its rulings each time they are read. Nothing is written back, so what a reader sees never
+depends on what was read before; packing builds them once and packs them as any others (a log
+``PACK_EVERY`` long or longer, whose rulings packing will build, has them built at once).
 """
 
 from __future__ import annotations
 
 import marshal
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import chain
-from operator import attrgetter
 from typing import Any, overload
 
 import msgspec
@@ -58,7 +66,6 @@ class _Pickle:
 
 pickle: Any = _Pickle()
 _FIELDS = msgspec.structs.astuple
-_CHUNK = attrgetter("_chunk")
 #: what a pickle starts with: a pickle for what ``marshal`` cannot write (pickle protocol 2+)
 _PICKLED = b"\x80"
 
@@ -95,10 +102,10 @@ class RulingLog(Sequence[Ruling]):
     __slots__ = ("_chunk", "_n", "_prev")
 
     def __init__(self, items: Iterable[Ruling] = (), prev: RulingLog | None = None) -> None:
-        #: this node's items: a tuple, or (once packed) the string of bytes whose first ``_own`` items
-        #: they are
+        #: this node's items: a tuple; once packed, the string of bytes whose first ``_own`` items
+        #: they are; or, made only when read (``made``), the list ``[make, *args]``
         chunk = tuple(items)
-        self._chunk: tuple[Ruling, ...] | bytes = chunk
+        self._chunk: tuple[Ruling, ...] | bytes | list[Any] = chunk
         if prev is None or not prev._n:
             self._prev: RulingLog | None = None
             self._n = len(chunk)
@@ -117,6 +124,8 @@ class RulingLog(Sequence[Ruling]):
         chunk = self._chunk
         if type(chunk) is tuple:
             return chunk
+        if type(chunk) is list:  # made only when read (``made``): ``[make, *args]``
+            return chunk[0](*chunk[1:])  # type: ignore[no-any-return]
         assert isinstance(chunk, bytes)
         count = self._n - (self._prev._n if self._prev is not None else 0)
         return _unpack(chunk, count) if count else ()
@@ -127,11 +136,12 @@ class RulingLog(Sequence[Ruling]):
         unchanged). Nothing when there are fewer than ``KEEP`` such items."""
         node: RulingLog | None = self
         kept = 0
-        while node is not None and kept < KEEP and type(node._chunk) is tuple:
-            kept += len(node._chunk)
-            node = node._prev
+        while node is not None and kept < KEEP and type(node._chunk) is not bytes:
+            prev = node._prev
+            kept += node._n - (prev._n if prev is not None else 0)
+            node = prev
         run: list[RulingLog] = []
-        while node is not None and type(node._chunk) is tuple:
+        while node is not None and type(node._chunk) is not bytes:
             run.append(node)
             node = node._prev
         base = node  # a packed node, or None: the start of the log
@@ -139,7 +149,11 @@ class RulingLog(Sequence[Ruling]):
         if not run or run[0]._n - below < KEEP:
             return
         run.reverse()
-        blob = _pack(list(chain.from_iterable(map(_CHUNK, run))))  # tuples: the walk stopped at a packed node
+        items: list[Any] = []
+        for part in run:  # each node's own items (the walk stopped at a packed node)
+            chunk = part._chunk
+            items.extend(chunk if type(chunk) is tuple else part._own())
+        blob = _pack(items)
         if blob is None:
             return
         for part in run:
@@ -150,7 +164,7 @@ class RulingLog(Sequence[Ruling]):
         out: list[tuple[Ruling, ...]] = []
         node: RulingLog | None = self
         while node is not None:
-            if node._chunk:
+            if node._chunk:  # (a list ``made`` keeps is never empty)
                 out.append(node._own())
             node = node._prev
         out.reverse()
@@ -215,6 +229,30 @@ class RulingLog(Sequence[Ruling]):
 
     def __repr__(self) -> str:
         return f"RulingLog({list(self)!r})"
+
+
+_new = object.__new__
+
+
+def made(log: RulingLog, count: int, recipe: list[Any]) -> RulingLog:
+    """``log`` and ``count`` rulings after it (one at least) made only when read: ``recipe`` is
+    ``[make, *args]``, and ``make(*args)`` gives them (a pure function of ``args``: the same rulings
+    at every read). The log keeps the list as it is (the caller hands it over, never to change it);
+    ``log`` unchanged. The node is made without ``RulingLog``'s frame (its fields set here)."""
+    node = _new(RulingLog)
+    below = log._n
+    if not below:
+        node._chunk = recipe
+        node._prev = None
+        node._n = count
+        return node  # type: ignore[no-any-return]
+    # a log as long as a packed one: packing will make its rulings: made now
+    node._chunk = recipe if below < PACK_EVERY else recipe[0](*recipe[1:])
+    node._prev = log
+    node._n = n = below + count
+    if n // PACK_EVERY != below // PACK_EVERY:
+        node._pack_below()
+    return node  # type: ignore[no-any-return]
 
 
 class Trail(RulingLog):

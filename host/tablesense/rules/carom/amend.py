@@ -20,7 +20,6 @@ from __future__ import annotations
 import msgspec
 
 from ...events import Call
-from ..ruling_log import RulingLog
 from ..shot_engine import ShotRecord
 from .match import CaromState
 from .plain import plain_decision, shot_facts
@@ -49,9 +48,9 @@ def called_carom(state: CaromState, call: Call) -> CaromState | None:
     decision = plain_decision(before, facts, True, rest, calls, shot.player)
     if decision is None:
         return None
-    m, after, rulings, ended = decision
+    m, after, log, ended = decision
     # ``ShotEngine.amend``: the shot with the call after its rest, resolved from the state before
     # it (``_resolved``: the stage's fields as they are now), and what an undo goes back to
     amended = ShotRecord(shot.player, events, rest, shot.late, calls)  # the shot with the call after its rest
-    return replace(before, m=m, at_table=after, rulings=RulingLog(rulings, before.rulings), ended=ended,
+    return replace(before, m=m, at_table=after, rulings=log, ended=ended,
                    before=before, shot=amended, cut=state.cut, in_shot=state.in_shot, checkpoint=state)

@@ -41,7 +41,7 @@ import msgspec
 
 from ...errors import IllegalCall
 from ...events import Call, Contact, Cushion, Event, OffTable, Rest, Setup, Strike
-from ...shots import Cutter
+from ...shots import _NO_PINS, _SETTLING_PHASE, Cutter
 from ...texts import phrase
 from ...vocabulary import Vocabulary, for_game
 from ..base import Ruling, player_names, register
@@ -68,7 +68,7 @@ from .resolve import (
     update_zone,
     with_entry,
 )
-from .shot import read_events, read_shot
+from .shot import cushion_facts, read_events, read_shot
 from .targets import championship_match, resolve_scheme, targets_for
 
 replace = msgspec.structs.replace
@@ -184,30 +184,45 @@ class CaromEngine(ShotEngine[CaromState]):
         if state.in_shot or state.held or state.ended is not None:
             return None
         named = tuple(events)
+        cushions = True  # the shot is cushions alone (``cushion_facts``)
+        known = True  # each names its ball
+        strike: bool | None = False
         for e in named:  # ``admit`` of each: most events name their balls as the engine does
             kind = type(e)
-            if kind is Contact:
+            if kind is Cushion:
+                ball = e.ball  # type: ignore[attr-defined]
+                if ball is None:
+                    known = False
+                    continue
+                if ball in _NAMED:
+                    continue
+            elif kind is Contact:
+                cushions = False
                 if _NAMED.issuperset(e.balls):  # type: ignore[attr-defined]
                     continue
             elif kind in _ONE_BALL:
+                cushions = False
+                if kind is Strike:
+                    strike = True
                 if e.ball in _NAMED:  # type: ignore[attr-defined]
                     continue
             admit = self.admit
             named = tuple([admit(state, (), x) for x in named])
+            cushions, strike = False, None
             break
-        cut = whole_cut(state.cut, named, rest)
+        cut = whole_cut(state.cut, named, rest, strike)
         if cut is None:
             return None
         before = state  # (the base's ``close`` of the last shot: carom drops nothing from it)
         shot = ShotRecord(before.at_table, named, rest)
         # ``_resolved``: ``resolve``'s state (a plain shot's, else the general decision's) with the
         # shot stage's fields; a plain shot's in one copy of the state before it
-        decision = plain_parts(before, shot, rest)
+        decision = plain_parts(before, shot, rest, cushion_facts(len(named), known) if cushions else None)
         if decision is None:
             return replace(self._played(before, shot, rest), before=before, shot=shot, cut=cut, in_shot=False,
                            checkpoint=state)
-        m, after, rulings, ended = decision
-        return replace(before, m=m, at_table=after, rulings=RulingLog(rulings, before.rulings), ended=ended,
+        m, after, log, ended = decision
+        return replace(before, m=m, at_table=after, rulings=log, ended=ended,
                        before=before, shot=shot, cut=cut, in_shot=False, checkpoint=state)
 
     def whole_called(self, state: CaromState, events: Sequence[Event], rest: Rest,
@@ -231,25 +246,41 @@ class CaromEngine(ShotEngine[CaromState]):
         if not kept:
             return None
         named = tuple(events)
+        cushions = True  # the shot is cushions alone (``cushion_facts``)
+        known = True  # each names its ball
+        strike = False
         for e in named:  # the events as ``whole`` takes them: named as the engine names the balls
             kind = type(e)
+            if kind is Cushion:
+                ball = e.ball  # type: ignore[attr-defined]
+                if ball is None:
+                    known = False
+                elif ball not in _NAMED:
+                    return None
+                continue
+            cushions = False
             if kind is Contact:
                 if not _NAMED.issuperset(e.balls):  # type: ignore[attr-defined]
                     return None
             elif kind not in _ONE_BALL or e.ball not in _NAMED:  # type: ignore[attr-defined]
                 return None
-        cut = whole_cut(state.cut, named, rest)
+            elif kind is Strike:
+                strike = True
+        cut = whole_cut(state.cut, named, rest, strike)
         if cut is None:
             return None
-        facts = read_events(named, CUE_BALL[state.at_table or "p1"])
-        if facts.carom_called is not None or facts.fouls:
-            return None
+        if cushions:  # (nothing called in them: the carom is the call's, no foul)
+            facts = cushion_facts(len(named), known)
+        else:
+            facts = read_events(named, CUE_BALL[state.at_table or "p1"])
+            if facts.carom_called is not None or facts.fouls:
+                return None
         calls = (call,)
         decision = plain_decision(state, facts, True, rest, calls, state.at_table)
         if decision is None:
             return None
-        m, after, rulings, ended = decision
-        return replace(state, m=m, at_table=after, rulings=RulingLog(rulings, state.rulings), ended=ended,
+        m, after, log, ended = decision
+        return replace(state, m=m, at_table=after, rulings=log, ended=ended,
                        before=state, shot=ShotRecord(state.at_table, named, rest, (), calls), cut=cut,
                        in_shot=False, checkpoint=Redo(state, (*named, rest), True))
 
@@ -538,11 +569,29 @@ _FIRST: FirstStates[bytes, Match] = FirstStates()
 _SETUP_KEY = msgspec.msgpack.Encoder(enc_hook=dict)
 
 
-def whole_cut(cut: Cutter, events: tuple[Event, ...], rest: Rest) -> Cutter | None:
+def whole_cut(cut: Cutter, events: tuple[Event, ...], rest: Rest,
+              strike: bool | None = None) -> Cutter | None:
     """The cutter after a whole shot of ``events`` (the first opening it) and ``rest``: the one
     ``Cutter.feed`` of each in turn gives, None where the first opens no shot. Made as one record
     (``shot_cut``: the first event, then the rest), with the first strike among the other events
-    (``apply``'s hot path: the table has a strike sensor) added as its ``feed`` adds it."""
+    (``apply``'s hot path: the table has a strike sensor) added as its ``feed`` adds it. ``strike``:
+    whether one of ``events`` is a strike, where the caller knows (None: looked for here).
+
+    Its common case made at once: the shot before at rest (its settle window open: a carom table has
+    nothing that settles), the first event a carom table's sensor (it opens a shot, whatever the
+    table reports) and the rest's time a float: the next shot, at rest at ``rest.t``."""
+    t = rest.t
+    if type(t) is float and type(events[0]) in _CAROM_KINDS and cut.phase == _SETTLING_PHASE:
+        strikes = cut.strikes
+        if not strikes:
+            if strike is None:
+                for e in events:
+                    if type(e) is Strike:
+                        strike = True
+                        break
+            strikes = bool(strike)
+        return Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t, False, False,
+                      _NO_PINS, strikes)
     new = shot_cut(cut, events[0], rest)
     if new is None or new.strikes:
         return new
@@ -550,6 +599,10 @@ def whole_cut(cut: Cutter, events: tuple[Event, ...], rest: Rest) -> Cutter | No
         if type(e) is Strike:
             return replace(new, strikes=True)
     return new
+
+
+#: a carom table's sensor events: the first of them opens a shot after the last one's rest
+_CAROM_KINDS = frozenset({Strike, Cushion, Contact, OffTable})
 
 
 def countdown_of(state: CaromState) -> int | None:

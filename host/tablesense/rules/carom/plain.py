@@ -11,6 +11,10 @@ outside every zone when the zone is judged. For it the new score is one ``Match`
 the one before (no ``Draft``), its rulings one node of the log. Anything else answers None,
 and the shot goes the general way (``decide``): the zones, the faults, a frozen ball.
 
+A shot that does not end the match hands the log what its rulings are made of (``made``: a carom,
+``_carom_rulings``; an inning's end, ``_inning_rulings``), not the rulings: they are made when
+read, the same rulings (tests/rules/carom/test_carom_rulings_made_when_read.py).
+
 The rules applied are the same named checks as ``decide``'s (``resolve``), in the same
 order, with the same rulings; tests/rules/carom/test_carom_plain_shot.py holds the two
 equal over made-up matches.
@@ -26,15 +30,16 @@ from ...events import Call
 from ..base import Ruling
 from ..records import Ended
 from ..ruling_log import RulingLog, Trail
+from ..ruling_log import made as made_when_read
 from ..shot_engine import ShotRecord
 from .geometry import table as carom_table
 from .match import CaromState, Match
 from .profiles import CUE_BALL, CUSHIONS_NEEDED
 from .resolve import (
     COUNTDOWN_RULE,
+    IDX,
     INNINGS_LIMIT_RULE,
     OBJECTS,
-    caroms_to_go,
     innings_limit_reached,
     limit_winner,
     opening_shot_ok,
@@ -50,8 +55,8 @@ _AMEND = (("call", "carom"),)
 
 
 #: what ``plain_decision`` decides: the new ``Match``, who is at the table after the shot, the
-#: shot's rulings (the log's new node) and how the match ended (None: it goes on)
-Decision = tuple[Match, str | None, list[Ruling], Ended | None]
+#: ruling log with the shot's rulings after ``before``'s and how the match ended (None: it goes on)
+Decision = tuple[Match, str | None, RulingLog, Ended | None]
 
 
 def plain_shot(before: CaromState, shot: ShotRecord, rest: msgspec.Struct) -> CaromState | None:
@@ -60,14 +65,16 @@ def plain_shot(before: CaromState, shot: ShotRecord, rest: msgspec.Struct) -> Ca
     decision = plain_parts(before, shot, rest)
     if decision is None:
         return None
-    m, after, rulings, ended = decision
-    return replace(before, m=m, at_table=after, rulings=RulingLog(rulings, before.rulings), ended=ended)
+    m, after, log, ended = decision
+    return replace(before, m=m, at_table=after, rulings=log, ended=ended)
 
 
-def plain_parts(before: CaromState, shot: ShotRecord, rest: msgspec.Struct) -> Decision | None:
+def plain_parts(before: CaromState, shot: ShotRecord, rest: msgspec.Struct,
+                facts: ShotFacts | None = None) -> Decision | None:
     """``plain_shot``'s state as its parts (``Decision``), for a caller that copies the state
     before the shot once with them and fields of its own (``CaromEngine.whole``); None when the
-    shot is not plain."""
+    shot is not plain. ``facts``: its events' facts (``read_events``) where the caller has them
+    (a shot with no calls after its rest)."""
     if before.ended is not None:
         return None
     if before.m.zone is not None:
@@ -81,7 +88,8 @@ def plain_parts(before: CaromState, shot: ShotRecord, rest: msgspec.Struct) -> D
     events = shot.events
     if calls:
         events = events + calls
-    facts = read_events(events, cue) if events else NO_FACTS  # ``read_shot``
+    if facts is None or calls:
+        facts = read_events(events, cue) if events else NO_FACTS  # ``read_shot``
     _read_last = (shot, cue, facts)
     return plain_decision(before, facts, facts.carom_called is not None, rest, calls, shot.player)
 
@@ -135,6 +143,10 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
     nastoot, from_outlay, points = b.nastoot, False, b.points
     announcement = ended = None
     after = at_table
+    #: the rulings of a shot that leaves the match going on, made when read: their maker
+    #: (``_carom_rulings``, ``_inning_rulings``) and the carom made or the run ended; else a list
+    maker: Any = None
+    rulings: list[Ruling] = []
     if carom:  # ``_carom``
         made = caroms[i] + 1
         target = b.targets[i]
@@ -147,8 +159,10 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
         if run > high[i]:
             high = (run, high[1]) if i == 0 else (high[0], run)
         cushions = facts.cushions_before_third if contacts > 0 else facts.cushions
-        rulings = [Ruling(t, "carom.carom", player, (("made", made), ("cushions", cushions)))]
-        if reached:  # ``end_inning(announce=False, reached=True)``
+        if not reached:
+            maker, value = _carom_rulings, made
+        else:  # ``end_inning(announce=False, reached=True)``
+            rulings.append(Ruling(t, "carom.carom", player, (("made", made), ("cushions", cushions))))
             rulings.append(Ruling(t, "carom.last-carom", player, (("target", target),)))
             innings, runs = _inning(innings, runs, i, run)  # (the last carom: once a match)
             if run >= 2:  # ``is_series``
@@ -165,6 +179,7 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
             run = 0
     else:  # ``end_inning``
         run = b.run
+        cushions = None
         mine = runs[i]  # ``_inning``, inline: once an inning
         mine = Trail((run,), mine) if type(mine) is Trail else Trail((*mine, run))  # ``Trail.plus``
         if i == 0:
@@ -173,38 +188,87 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
             innings, runs = (innings[0], innings[1] + 1), (runs[0], mine)
         if run == 0:  # ``is_poedel``
             announcement = "POEDEL"
-            rulings = [Ruling(t, "carom.poedel", player)]
-        else:
-            rulings = [Ruling(t, "carom.inning.end", player, (("run", run),))]
-            if run >= 2:  # ``is_series``
-                rulings.append(Ruling(t, "carom.series", player, (("run", run),)))
         limit = b.innings_limit
         breaker = b.breaker
-        if nastoot:  # the equalising inning played: the breaker has won
-            ended, points = _finish(rulings, b, breaker, caroms, t, "carom.match.won", "short")
-        elif limit and innings_limit_reached(player, "p2" if breaker == "p1" else "p1", limit, innings[i]):
-            won = limit_winner(caroms, b.targets)
-            ended, points = _finish(rulings, b, won, caroms, t, INNINGS_LIMIT_RULE,
-                                    "draw" if won == "draw" else None, innings[i])
+        if nastoot or (limit and innings_limit_reached(player, "p2" if breaker == "p1" else "p1", limit,
+                                                        innings[i])):
+            if run == 0:
+                rulings.append(Ruling(t, "carom.poedel", player))
+            else:
+                rulings.append(Ruling(t, "carom.inning.end", player, (("run", run),)))
+                if run >= 2:  # ``is_series``
+                    rulings.append(Ruling(t, "carom.series", player, (("run", run),)))
+            if nastoot:  # the equalising inning played: the breaker has won
+                ended, points = _finish(rulings, b, breaker, caroms, t, "carom.match.won", "short")
+            else:  # the innings limit
+                won = limit_winner(caroms, b.targets)
+                ended, points = _finish(rulings, b, won, caroms, t, INNINGS_LIMIT_RULE,
+                                        "draw" if won == "draw" else None, innings[i])
         else:
             after = "p2" if player == "p1" else "p1"  # ``other(player)``
             if zoned and object_balls_zone(positions, OBJECTS[after], carom_table(b.table))[0] is not None:
                 return None
+            maker, value = _inning_rulings, run
         run = 0
-    if ended is None:
+    left = None
+    if ended is None:  # ``countdown`` (``caroms_to_go``, inline)
         announce_from = b.profile.countdown_from
-        if announce_from:  # ``countdown``
-            left = caroms_to_go(announce_from, discipline, False, after, b.targets, caroms)
-            if left is not None:
-                rulings.append(Ruling(t, COUNTDOWN_RULE, after, (("left", left),)))
-    for call in calls:  # the referee's ``carom`` after the rest: ``_call_ruling``'s amendment
-        rulings.append(Ruling(call.t, "carom.referee.amend", shot_player, _AMEND))
+        if announce_from and after is not None:
+            start = announce_from.get(discipline)
+            if start is not None:
+                k = IDX[after]
+                left = b.targets[k] - caroms[k]
+                if not 0 < left <= start:
+                    left = None
+    if maker is not None:  # the match goes on: its rulings made when read, the same
+        count = 1 + len(calls)
+        if left is not None:
+            count += 1
+        if maker is _inning_rulings and value >= 2:  # ``is_series``
+            count += 1
+        log = made_when_read(before.rulings, count, [maker, t, player, value, cushions, after, left, calls,
+                                                     shot_player])
+    else:
+        if left is not None:
+            rulings.append(Ruling(t, COUNTDOWN_RULE, after, (("left", left),)))
+        for call in calls:  # the referee's ``carom`` after the rest: ``_call_ruling``'s amendment
+            rulings.append(Ruling(call.t, "carom.referee.amend", shot_player, _AMEND))
+        log = RulingLog(rulings, before.rulings)
     decided_by = "referee" if called else ("contacts" if decides else "none")
     m = Match(discipline, b.profile, b.scheme, b.table, b.targets, caroms, innings, high, run, runs,
               b.innings_limit, b.shot_clock, b.timeouts, b.timeouts_used, b.breaker, b.shots + 1, True,
               nastoot, from_outlay, None, None, positions, announcement,
               Evidence(facts.cushions, facts.cushions_before_last_contact, contacts, decided_by), points)
-    return m, after, rulings, ended
+    return m, after, log, ended
+
+
+def _carom_rulings(t: float, player: str, made: int, cushions: int, after: str | None, left: int | None,
+                   calls: tuple[Call, ...], shot_player: str | None) -> tuple[Ruling, ...]:
+    """A carom's rulings (``_carom``) that leave the match going on: the carom, the countdown
+    (``left``, of ``after``) and the amendment of each ``carom`` the referee called after its rest."""
+    out = [Ruling(t, "carom.carom", player, (("made", made), ("cushions", cushions)))]
+    if left is not None:
+        out.append(Ruling(t, COUNTDOWN_RULE, after, (("left", left),)))
+    for call in calls:
+        out.append(Ruling(call.t, "carom.referee.amend", shot_player, _AMEND))
+    return tuple(out)
+
+
+def _inning_rulings(t: float, player: str, run: int, cushions: None, after: str, left: int | None,
+                    calls: tuple[Call, ...], shot_player: str | None) -> tuple[Ruling, ...]:
+    """An inning's end (``end_inning``) that leaves the match going on, ``after`` at the table: the
+    poedel or the run (and the series), the countdown (``left``), each amendment after the rest."""
+    if run == 0:  # ``is_poedel``
+        out = [Ruling(t, "carom.poedel", player)]
+    else:
+        out = [Ruling(t, "carom.inning.end", player, (("run", run),))]
+        if run >= 2:  # ``is_series``
+            out.append(Ruling(t, "carom.series", player, (("run", run),)))
+    if left is not None:
+        out.append(Ruling(t, COUNTDOWN_RULE, after, (("left", left),)))
+    for call in calls:
+        out.append(Ruling(call.t, "carom.referee.amend", shot_player, _AMEND))
+    return tuple(out)
 
 
 def _inning(innings: tuple[int, int], runs: tuple[Any, Any], i: int,

@@ -80,6 +80,23 @@ def read_shot(shot: ShotRecord, cue: str) -> ShotFacts:
 NO_FACTS = ShotFacts()
 
 
+def cushion_facts(n: int, known: bool) -> ShotFacts:
+    """``read_events`` of a shot of ``n`` cushion events and nothing else (one at least; ``known``:
+    each names its ball): what the cushion sensors alone see, whatever their balls and order.
+    Kept once made (an immutable value): most recorded shots are such."""
+    key = n if known else -n
+    facts = _CUSHIONS.get(key)
+    if facts is None:
+        facts = ShotFacts(0, False, None, 0, 0, n, n, known)
+        if len(_CUSHIONS) < 256:
+            _CUSHIONS[key] = facts
+    return facts
+
+
+#: ``cushion_facts`` made so far, by the number of cushions (negative: not every one names its ball)
+_CUSHIONS: dict[int, ShotFacts] = {}
+
+
 def read_events(events: tuple[Event, ...], cue: str) -> ShotFacts:
     """``read_shot`` of a shot's events and calls, one at least (``events``)."""
     contacts = 0
