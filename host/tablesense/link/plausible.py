@@ -236,6 +236,26 @@ class Doubt:
 
 
 @dataclass
+class Lapse:
+    """The line was out (``Sequencer.lapse``): the board may have booted again meanwhile, its
+    new boot past the seq and uptime the host knew, so that neither tells. Frames are held
+    until the first status frame, which is judged by when the boot the host had been reading
+    began (``DeviceClock.began_later``); a later boot's frames that came before it go with
+    its claim."""
+
+    at: float
+    mark: float  # when the device was last heard before it: one lapse is judged once
+    held: list[Frame] = field(default_factory=list)
+
+    def hold(self, f: Frame) -> bool:
+        self.held.append(f)
+        return len(self.held) > BUFFER
+
+    def overdue(self, now: float) -> bool:
+        return now - self.at > REBOOT_WAIT_S
+
+
+@dataclass
 class RebootClaim:
     """A status frame that says the device booted again: frames are held until the next
     status frame confirms the new boot or refutes it (the transport asks for a HELLO at once,
@@ -338,9 +358,10 @@ class Sink(Protocol):
 class Gate:
     """The checks in stream order, with what they hold: frames stamped ahead of the device's
     clock (``AheadHold``), a reboot claimed (``RebootClaim``), renumbered frames awaiting a
-    HELLO (``Doubt``). ``frame()`` for each frame; ``poll()`` now and then for what is
-    overdue. ``last_t_us`` is the time of the last record delivered (-1: none), kept by the
-    sink as the sequencer delivers."""
+    HELLO (``Doubt``), frames after the line was out awaiting a status frame (``Lapse``).
+    ``frame()`` for each frame; ``poll()`` now and then for what is overdue. ``last_t_us`` is
+    the time of the last record delivered (-1: none), kept by the sink as the sequencer
+    delivers."""
 
     def __init__(self, seq: Sequencer, clock: DeviceClock, sink: Sink) -> None:
         self.seq = seq
@@ -350,6 +371,8 @@ class Gate:
         self.ahead = AheadHold()
         self.reboot: RebootClaim | None = None
         self.doubt: Doubt | None = None
+        self.lapse: Lapse | None = None
+        self._lapse_judged: float | None = None  # the mark of the last lapse whose status frame was judged
         self._suspect = False  # the HELLO being looked at answers a doubt
 
     def old_uptime(self) -> int:
@@ -365,6 +388,8 @@ class Gate:
         if self.reboot is not None and self._held(f, now, out):
             return
         if self.doubt is not None and self._doubted(f, now, out):
+            return
+        if not confirmed and (self.lapse is not None or not self.ahead) and self._lapsed(f, now, out):
             return
         if self.ahead or (not confirmed and runs_ahead(f, self.seq, self.clock, self.old_uptime(), now)):
             self._hold(f, now, out)
@@ -389,6 +414,8 @@ class Gate:
             self._reboot_refused(f"no status frame confirmed it within {REBOOT_WAIT_S:g} s", now, out)
         if self.doubt is not None and self.doubt.overdue(now):
             self._doubt_ends(now, out)
+        if self.lapse is not None and self.lapse.overdue(now):
+            self._lapse_ends(now, out)
         if self.ahead.overdue(now):
             self._expire(f"no status frame confirmed it within {HOLD_S:g} s", now, out)
 
@@ -514,6 +541,56 @@ class Gate:
         self.sink.refuse(claim.refusal(why, self.old_uptime()), now, out)
         for held in claim.held:
             self.frame(held, now, out)
+
+    # --- after the line was out ------------------------------------------------------------
+
+    def _lapsed(self, f: Frame, now: float, out: list[Any]) -> bool:
+        """The line was out since the device was last heard (a cut, a silence): hold frames
+        until the first status frame, and judge it by when the boot the host reads began. One
+        of a boot that began later (``DeviceClock.began_later``), whatever its seq and uptime,
+        claims a reboot, judged as a resumed host's claim is (by a status frame ``SETTLE_S``
+        after it at the soonest: it may have waited in a buffer); the frames held go with it.
+        Otherwise they are looked at as usual, then the status frame. True if ``f`` was held
+        or decided on. (The season soak, seed 9455: a board rebooted twice within 2.4 s behind
+        cuts; the second new boot, past all the host knew of the first, was read as it.)"""
+        lapse = self.lapse
+        if lapse is None:
+            mark = self.seq.lapse(now)
+            if mark is None or mark == self._lapse_judged or self.clock.offset_mono is None:
+                return False
+            lapse = self.lapse = Lapse(now, mark)
+        if not isinstance(f, (HelloFrame, HeartbeatFrame)):
+            if lapse.hold(f):
+                self._lapse_ends(now, out)
+            return True
+        self.lapse, self._lapse_judged = None, lapse.mark
+        if self._began_later(f, lapse.held, now):
+            self.reboot = RebootClaim(f, now, held=lapse.held, before=len(lapse.held), settle_s=SETTLE_S)
+            self.sink.ask("!hello", out)  # its answer, or the next heartbeat, decides
+            return True
+        for g in lapse.held:
+            self.frame(g, now, out)
+        self.frame(f, now, out)
+        return True
+
+    def _began_later(self, f: Status, held: list[Frame], now: float) -> bool:
+        """``f``, after a lapse, claims a reboot by its boot's start only: its seq is plausible,
+        its uptime does not claim one already (it is past the old boot's known uptime and the
+        records held before it, which were written before it), and it can be a fresh boot."""
+        old = max([self.old_uptime()] + [frame_time(g) for g in held if isinstance(g, REPLAYABLE)])
+        return (not status_seq_doubt(f, self.seq, now)
+                and not claims_reboot(f, old, self.seq, self.clock, now, self._suspect)
+                and self.clock.began_later(f.uptime_us, now)
+                and not reboot_doubt(f, self.clock, old, now))
+
+    def _lapse_ends(self, now: float, out: list[Any]) -> None:
+        """No status frame came in time (or more frames than the host holds): the frames held
+        are looked at as usual."""
+        lapse, self.lapse = self.lapse, None
+        if lapse is not None:
+            self._lapse_judged = lapse.mark
+            for g in lapse.held:
+                self.frame(g, now, out)
 
     # --- renumbered frames ------------------------------------------------------------------
 
