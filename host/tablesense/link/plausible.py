@@ -29,6 +29,7 @@ from typing import Any, Protocol
 
 from .clock import AHEAD_US, BACK_US, DRIFT, DeviceClock
 from .frame import F_REPLAY, REPLAYABLE, EventFrame, Frame, HeartbeatFrame, HelloFrame, PongFrame
+from .hostclock import LATER_BOOT_S
 from .sequence import BUFFER, Sequencer
 
 HOLD_S = 3.0  # a time ahead of the device's clock not confirmed by a status frame within this is refused
@@ -237,14 +238,13 @@ class Doubt:
 
 @dataclass
 class Lapse:
-    """The line was out (``Sequencer.lapse``): the board may have booted again meanwhile, its
-    new boot past the seq and uptime the host knew, so that neither tells. Frames are held
-    until the first status frame, which is judged by when the boot the host had been reading
-    began (``DeviceClock.began_later``); a later boot's frames that came before it go with
-    its claim."""
+    """The line was out (``Gate.arrived``): the board may have booted again meanwhile, its new
+    boot past the seq and uptime the host knew, so that neither tells. Frames are held until
+    the first status frame, which is judged by when the boot the host had been reading began
+    (``DeviceClock.began_later``); a later boot's frames that came before it go with its
+    claim."""
 
     at: float
-    mark: float  # when the device was last heard before it: one lapse is judged once
     held: list[Frame] = field(default_factory=list)
 
     def hold(self, f: Frame) -> bool:
@@ -372,7 +372,9 @@ class Gate:
         self.reboot: RebootClaim | None = None
         self.doubt: Doubt | None = None
         self.lapse: Lapse | None = None
-        self._lapse_judged: float | None = None  # the mark of the last lapse whose status frame was judged
+        self._arrived_at: float | None = None  # host time bytes last came from the device
+        self._reopened = False  # the port was opened again since
+        self._lapse_due = False  # the line was out before the bytes being looked at
         self._suspect = False  # the HELLO being looked at answers a doubt
 
     def old_uptime(self) -> int:
@@ -383,13 +385,31 @@ class Gate:
         status = self.clock.last_us if self.clock.samples else self.seq._uptime_us
         return max(status, self.last_t_us)
 
+    def line_reset(self) -> None:
+        """The port was opened again (a cut, a silence the link gave up on)."""
+        self._reopened = True
+
+    def arrived(self, now: float) -> None:
+        """Bytes came from the device at ``now`` (before their frames pass ``frame``). After the
+        port was opened again, or nothing for more than ``LATER_BOOT_S``, the line was out:
+        the first frame after it starts a ``Lapse``. A boot that began more than that after
+        the one the host reads, and is past its uptime, is first heard after such a silence
+        (the old boot's last frame heard was written before it rebooted, the new boot's
+        first one at least the old uptime after its start). Frames looked at again after a
+        hold did not arrive now: they start none."""
+        last, self._arrived_at = self._arrived_at, now
+        if last is not None and (self._reopened or now - last > LATER_BOOT_S):
+            self._lapse_due = True
+        self._reopened = False
+
     def frame(self, f: Frame, now: float, out: list[Any], confirmed: bool = False) -> None:
         """One CRC-valid frame, in stream order: held, refused, or handed to the sink."""
+        due, self._lapse_due = self._lapse_due, False
         if self.reboot is not None and self._held(f, now, out):
             return
         if self.doubt is not None and self._doubted(f, now, out):
             return
-        if not confirmed and (self.lapse is not None or not self.ahead) and self._lapsed(f, now, out):
+        if (due or self.lapse is not None) and self._lapsed(f, now, out):
             return
         if self.ahead or (not confirmed and runs_ahead(f, self.seq, self.clock, self.old_uptime(), now)):
             self._hold(f, now, out)
@@ -555,15 +575,14 @@ class Gate:
         cuts; the second new boot, past all the host knew of the first, was read as it.)"""
         lapse = self.lapse
         if lapse is None:
-            mark = self.seq.lapse(now)
-            if mark is None or mark == self._lapse_judged or self.clock.offset_mono is None:
+            if self.clock.offset_mono is None or self.ahead:  # no boot to judge by; frames held ahead
                 return False
-            lapse = self.lapse = Lapse(now, mark)
+            lapse = self.lapse = Lapse(now)
         if not isinstance(f, (HelloFrame, HeartbeatFrame)):
             if lapse.hold(f):
                 self._lapse_ends(now, out)
             return True
-        self.lapse, self._lapse_judged = None, lapse.mark
+        self.lapse = None
         if self._began_later(f, lapse.held, now):
             self.reboot = RebootClaim(f, now, held=lapse.held, before=len(lapse.held), settle_s=SETTLE_S)
             self.sink.ask("!hello", out)  # its answer, or the next heartbeat, decides
@@ -588,7 +607,6 @@ class Gate:
         are looked at as usual."""
         lapse, self.lapse = self.lapse, None
         if lapse is not None:
-            self._lapse_judged = lapse.mark
             for g in lapse.held:
                 self.frame(g, now, out)
 
@@ -612,7 +630,7 @@ class Gate:
             self._suspect = False
         if self.reboot is not None and self.reboot.frame is f:
             self.reboot.held[:0] = doubt.held
-            self.reboot.before = len(doubt.held)
+            self.reboot.before += len(doubt.held)  # (a lapse's frames held with it came after them)
         else:
             self._release(doubt, now, out)
         return True

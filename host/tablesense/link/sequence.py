@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 from .frame import SEQ_MOD
-from .hostclock import LATER_BOOT_S, later_boot, raw_now
+from .hostclock import later_boot, raw_now
 
 HALF = SEQ_MOD // 2
 BUFFER = 4096  # frames held ahead of a gap: twice what the firmware keeps (2048)
@@ -172,19 +172,6 @@ class Sequencer:
         saved the reboot's checkpoint). For the first status frames, until one is believed."""
         return (self._boot is not None and not self._went_on
                 and later_boot(*self._boot, uptime_us, raw_now(now)))
-
-    def lapse(self, now: float) -> float | None:
-        """The line was out since the device was last heard: its port was opened again, or
-        nothing came for longer than ``LATER_BOOT_S``. Returns when the device was last
-        heard (what tells one lapse from the next), None if the line was not out. A boot
-        that began more than ``LATER_BOOT_S`` after the one the host reads, and is past
-        its uptime, is first heard after such a lapse: the old boot's last frame heard was
-        written before the reboot, the new boot's first one more than its uptime after."""
-        if self._heard_at <= -1e9:
-            return None
-        if self._reopened or now - self._heard_at > LATER_BOOT_S:
-            return self._heard_at
-        return None
 
     def boot_went_on(self) -> None:
         """A status frame refuted a claim by the boot's start: the checkpoint's boot went on, and

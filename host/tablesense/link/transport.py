@@ -313,6 +313,7 @@ class Link:
             self._hb_counters = {}
             self._hello_tries = 0
             self.seq.link_reset()
+            self.gate.line_reset()
             await self._ask_hello()
             kind = "connected" if self.stats.connects == 1 else "reconnected"
             yield LinkStatus(kind, f"{self.url} open", {"url": self.url})
@@ -372,6 +373,7 @@ class Link:
             text = f"the board wrote {dec.text_lines - said} line(s) between frames; last: {dec.texts[-1]!r}"
             out.append(LinkStatus("board_text", text, {"lines": dec.text_lines, "bytes": dec.text_bytes}))
         self.stats.frames += len(frames)
+        self.gate.arrived(now)
         for f in frames:
             self.gate.frame(f, now, out)
         return out
