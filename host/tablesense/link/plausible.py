@@ -270,6 +270,7 @@ class RebootClaim:
     # by the boot's start (``began_later``), whose frame, and those read with it, may have
     # waited in a buffer while the host was held up; one that comes later was read fresh
     settle_s: float = 0.0
+    read_at: float | None = None  # a claim after a lapse: when its frame was read (port.Chunk)
 
     def hold(self, f: Frame) -> bool:
         """Hold a frame that is not a status frame; True if more are held than the host holds."""
@@ -279,8 +280,10 @@ class RebootClaim:
     def overdue(self, now: float) -> bool:
         return now - self.at > REBOOT_WAIT_S
 
-    def judge(self, f: Status, clock: DeviceClock, old_uptime: int, now: float) -> str:
-        """The next status frame ``f``: '' if it confirms the new boot, else why the claim is
+    def judge(self, f: Status, clock: DeviceClock, old_uptime: int, now: float,
+              at: float | None = None) -> str:
+        """The next status frame ``f`` (come at ``now``; ``at``: when the claim's came, if not
+        ``self.at``): '' if it confirms the new boot, else why the claim is
         refuted. Two clocks could have written ``f``: the new boot's, now at the claimed
         uptime plus the host time passed, and the old one's, now where the host's estimate
         of the device's clock says (``DeviceClock.device_now_us``). ``f`` confirms the claim
@@ -289,7 +292,7 @@ class RebootClaim:
         old uptime": a board that reboots 1.2-1.8 s after booting has its first heartbeat
         at 1 s on both clocks.)"""
         u, u0 = f.uptime_us, self.frame.uptime_us
-        passed = max(0.0, now - self.at) * 1e6
+        passed = max(0.0, now - (self.at if at is None else at)) * 1e6
         new = u0 + passed
         est = clock.device_now_us(now)
         old = old_uptime if est is None else max(old_uptime, est)
@@ -372,7 +375,7 @@ class Gate:
         self.reboot: RebootClaim | None = None
         self.doubt: Doubt | None = None
         self.lapse: Lapse | None = None
-        self._arrived_at: float | None = None  # host time bytes last came from the device
+        self._arrived_at: float | None = None  # host time bytes last came from the device (read)
         self._reopened = False  # the port was opened again since
         self._lapse_due = False  # the line was out before the bytes being looked at
         self._suspect = False  # the HELLO being looked at answers a doubt
@@ -389,16 +392,18 @@ class Gate:
         """The port was opened again (a cut, a silence the link gave up on)."""
         self._reopened = True
 
-    def arrived(self, now: float) -> None:
-        """Bytes came from the device at ``now`` (before their frames pass ``frame``). After the
-        port was opened again, or nothing for more than ``LATER_BOOT_S``, the line was out:
+    def arrived(self, at: float) -> None:
+        """Bytes came from the device at host time ``at``, when the port's read returned (their
+        frames pass ``frame`` next, maybe much later: a host held up, a backlog to look at,
+        at 700 frames/s on a loaded machine). After the port was opened again, or nothing for
+        more than ``LATER_BOOT_S``, the line was out:
         the first frame after it starts a ``Lapse``. A boot that began more than that after
         the one the host reads, and is past its uptime, is first heard after such a silence
         (the old boot's last frame heard was written before it rebooted, the new boot's
         first one at least the old uptime after its start). Frames looked at again after a
         hold did not arrive now: they start none."""
-        last, self._arrived_at = self._arrived_at, now
-        if last is not None and (self._reopened or now - last > LATER_BOOT_S):
+        last, self._arrived_at = self._arrived_at, at
+        if last is not None and (self._reopened or at - last > LATER_BOOT_S):
             self._lapse_due = True
         self._reopened = False
 
@@ -512,7 +517,11 @@ class Gate:
         on; False if it is to be looked at as usual now."""
         claim = self.reboot
         assert claim is not None
-        settling = now - claim.at < claim.settle_s  # too soon to judge a claim by the boot's start
+        # a claim after a lapse is judged by when the frames came (read), not when looked at:
+        # a host that lags behind its port would find each status frame as late as the last
+        t, t0 = (now, claim.at) if claim.read_at is None or self._arrived_at is None else \
+            (self._arrived_at, claim.read_at)
+        settling = t - t0 < claim.settle_s  # too soon to judge a claim by the boot's start
         if claim.undecided or not isinstance(f, (HelloFrame, HeartbeatFrame)) or settling:
             if claim.hold(f):
                 self._reboot_refused("too many frames came before a status frame confirmed it", now, out)
@@ -522,7 +531,7 @@ class Gate:
         old = self.old_uptime()
         if not self.clock.samples:  # a resumed host: the checkpoint's boot, if still running, is this far on
             old = max(old, self.seq.old_boot_now_us(now))
-        why = claim.judge(f, self.clock, old, now)
+        why = claim.judge(f, self.clock, old, t, t0)
         if why == UNDECIDED:  # the clocks are too close: the frames after the claim tell
             claim.undecided = True
             claim.hold(f)
@@ -584,7 +593,8 @@ class Gate:
             return True
         self.lapse = None
         if self._began_later(f, lapse.held, now):
-            self.reboot = RebootClaim(f, now, held=lapse.held, before=len(lapse.held), settle_s=SETTLE_S)
+            self.reboot = RebootClaim(f, now, held=lapse.held, before=len(lapse.held), settle_s=SETTLE_S,
+                                      read_at=self._arrived_at)
             self.sink.ask("!hello", out)  # its answer, or the next heartbeat, decides
             return True
         for g in lapse.held:
@@ -597,9 +607,10 @@ class Gate:
         its uptime does not claim one already (it is past the old boot's known uptime and the
         records held before it, which were written before it), and it can be a fresh boot."""
         old = max([self.old_uptime()] + [frame_time(g) for g in held if isinstance(g, REPLAYABLE)])
+        at = now if self._arrived_at is None else self._arrived_at  # when it came, not when looked at
         return (not status_seq_doubt(f, self.seq, now)
                 and not claims_reboot(f, old, self.seq, self.clock, now, self._suspect)
-                and self.clock.began_later(f.uptime_us, now)
+                and self.clock.began_later(f.uptime_us, at)
                 and not reboot_doubt(f, self.clock, old, now))
 
     def _lapse_ends(self, now: float, out: list[Any]) -> None:
