@@ -388,6 +388,14 @@ class Gate:
         status = self.clock.last_us if self.clock.samples else self.seq._uptime_us
         return max(status, self.last_t_us)
 
+    @property
+    def holding(self) -> bool:
+        """Frames are held after a lapse, or behind a reboot claim: the sequencer has not seen
+        them, and a replay it asked for may be among them (its request is not unanswered:
+        frames held after every silence made the host give up ranges the board held, "no
+        replay after 3 requests", test_link_cuts on a loaded machine)."""
+        return self.lapse is not None or self.reboot is not None
+
     def line_reset(self) -> None:
         """The port was opened again (a cut, a silence the link gave up on)."""
         self._reopened = True

@@ -525,7 +525,8 @@ class Link:
         self._report_bad(now, out)
         self.gate.poll(now, out)
         self._report_refused(now, out)
-        self._step(self.seq.poll(now), out)
+        if not self.gate.holding:  # frames held there may be a replay under way: not unanswered
+            self._step(self.seq.poll(now), out)
         if self.hello is None or self._hello_tries:
             if self._hello_tries and now - self._hello_sent > self.hello_timeout:
                 if self._hello_tries == 3:
