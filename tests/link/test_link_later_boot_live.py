@@ -39,6 +39,7 @@ from tablesense.link.frame import (
     F_REPLAY,
     ErrorFrame,
     EventFrame,
+    Frame,
     HeartbeatFrame,
     HelloFrame,
     PongFrame,
@@ -229,3 +230,50 @@ def test_a_later_boot_unseen_while_the_line_was_out_is_read_from_its_start(
     assert rests == [round(shot[-1].t + QUIET_S, 6)], f"one rest after C's shot: {rests}\n{said}"
     restarted = [s for s in statuses if s.kind == "restarted"]
     assert len(restarted) == (2 if seen else 1), f"the reboots the host met: {len(restarted)}\n{said}"
+
+
+def _read(link: Link, frames: list[Frame], read_at: float, now: float) -> list[object]:
+    """``frames`` read from the port at ``read_at`` and looked at by the host at ``now``."""
+    return link._handle_bytes(b"".join(map(encode_frame, frames)), now, read_at)
+
+
+def _beat(up_s: float, seq: int = NONE) -> HeartbeatFrame:
+    up = int(up_s * 1e6)
+    return HeartbeatFrame(seq, up, 0, 0, 0, up)
+
+
+@pytest.mark.parametrize("lag_s", [0.0, 1.5, 3.0])
+def test_a_host_lagging_behind_its_port_takes_no_boot_that_went_on_for_a_new_one(lag_s: float) -> None:
+    """The board's boot (begun at 0 on the host's clock) goes on; the line is silent for 2.8 s,
+    then the host, held up, looks at what it reads ``lag_s`` late, catching up 0.1 s a second.
+    Judged by when the host looked at them, its status frames looked as if their boot began
+    ``lag_s`` later, one after another, and the second confirmed the first: a restart said
+    that never was (the 700 frames/s cut tests on a loaded machine). Judged by when they were
+    read, nothing is claimed."""
+    link = Link("loop://", reconnect=False)
+    said: list[object] = []
+    said += _read(link, [HelloFrame(NONE, 500_000, len(PROFILE.channels), 0, 0, 0, 0, "0.3.0", PROFILE.id)],
+                  0.5, 0.5)
+    said += _read(link, [_beat(1.0)], 1.0, 1.0)
+    for k in range(6):  # after the silence: a heartbeat every 0.5 s, looked at late
+        at = 3.8 + 0.5 * k
+        said += _read(link, [_beat(at)], at, at + max(0.0, lag_s - 0.1 * k))
+    said += link._housekeeping(7.0)
+    text = "\n".join(map(str, said))
+    assert not any(isinstance(s, LinkStatus) and s.kind in ("restarted", "lost") for s in said), text
+    assert link.stats.implausible == 0 and link.seq.stats.restarts == 0, text
+
+
+def test_a_later_boot_read_while_the_host_lags_is_still_told() -> None:
+    """The same host, lagging 2 s, reads a boot begun 1.8 s after the one it knew (up 1.0 s
+    when last heard), past its uptime: a new boot, by when the frames were read."""
+    link = Link("loop://", reconnect=False)
+    said: list[object] = []
+    said += _read(link, [HelloFrame(NONE, 500_000, len(PROFILE.channels), 0, 0, 0, 0, "0.3.0", PROFILE.id)],
+                  0.5, 0.5)
+    said += _read(link, [_beat(1.0)], 1.0, 1.0)
+    for k in range(5):  # the new boot's heartbeats from its 1.5 s on, read 1.8 s + that after 0
+        up = 1.5 + 0.5 * k
+        said += _read(link, [_beat(up)], 1.8 + up, 3.8 + up)
+    text = "\n".join(map(str, said))
+    assert any(isinstance(s, LinkStatus) and s.kind == "restarted" for s in said), text
