@@ -16,8 +16,8 @@ boot B, which the host reads (from its first HELLO, or after it saw the boot bef
 reboot into B), writes ``m`` pin edges; the line goes out (a silence, or a cut the host
 opens again); B reboots unseen 1.2-3.8 s after it began; the new boot C writes ``n`` pin
 edges, a shot, and is up longer than B was when last heard before the line is back. The
-host saw the reboot into B or not; the line was out 1.3-6 s; C's seq is behind the last B
-wrote that the host had, past it, or B wrote nothing the host heard (the soak's).
+host saw the reboot into B or not; the line was out 1.4-4.1 s; C's seq is behind the last
+B wrote that the host had, or B wrote nothing the host heard (the soak's).
 """
 
 from __future__ import annotations
@@ -202,12 +202,14 @@ async def _play(seen: bool, cut: bool, heard_s: float, reboot_after_s: float, c_
 CASES = [
     # the soak's: the host had heard the new boot's HELLO only, the line cut and opened again
     pytest.param(True, True, 2.6, 1.2, 2.9, 0, 40, id="seen-cut-no-frame-heard"),
-    pytest.param(True, True, 0.9, 1.2, 4.8, 4, 40, id="seen-long-cut-seq-above"),
     pytest.param(True, False, 0.9, 1.2, 1.4, 12, 8, id="seen-silence-seq-below"),
     # B up 0.9 s when last heard, C begun 1.2 s after B: a silence of 1.4 s (shorter than
     # the 1.5 s the link takes for a cut: the shortest a boot begun over a second later and
     # past B's uptime can follow)
-    pytest.param(False, False, 0.9, 0.3, 1.1, 4, 10, id="unseen-short-silence-seq-above"),
+    pytest.param(False, False, 0.9, 0.3, 1.1, 12, 8, id="unseen-short-silence-seq-below"),
+    # Not told (the limit, docs/reliability.md): C past the seq of B's last edge the host had
+    # (m=4, n=10 or 40): its numbering could be B's going on, and the clock alone, judged
+    # after a lapse, took a boot that went on for a new one on a loaded machine
     pytest.param(False, False, 2.6, 1.2, 2.9, 0, 40, id="unseen-long-silence-no-frame-heard"),
     pytest.param(False, True, 0.9, 1.2, 1.6, 12, 8, id="unseen-cut-seq-below"),
 ]

@@ -611,12 +611,17 @@ class Gate:
         return True
 
     def _began_later(self, f: Status, held: list[Frame], now: float) -> bool:
-        """``f``, after a lapse, claims a reboot by its boot's start only: its seq is plausible,
+        """``f``, after a lapse, claims a reboot by its boot's start only where its seq cannot be
+        the old boot's going on, or nothing of the old boot was delivered (a false claim then
+        costs no frame: see ``Sequencer.renumbered_by``; a host lagging seconds behind a
+        700 frames/s line on a machine at load 20 had its boot going on confirmed as a new
+        one by the clock alone, test_link_cuts), and its seq is plausible,
         its uptime does not claim one already (it is past the old boot's known uptime and the
         records held before it, which were written before it), and it can be a fresh boot."""
         old = max([self.old_uptime()] + [frame_time(g) for g in held if isinstance(g, REPLAYABLE)])
         at = now if self._arrived_at is None else self._arrived_at  # when it came, not when looked at
         return (not status_seq_doubt(f, self.seq, now)
+                and self.seq.renumbered_by(f.seq)
                 and not claims_reboot(f, old, self.seq, self.clock, now, self._suspect)
                 and self.clock.began_later(f.uptime_us, at)
                 and not reboot_doubt(f, self.clock, old, now))
