@@ -15,6 +15,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from .hostclock import LATER_BOOT_S
+
 AHEAD_US = 1_000_000  # a device time may be this far ahead of the host's estimate of it
 DRIFT = 1e-3  # and 1 ms more per second since the last sample (a crystal drifts 50 ppm)
 BACK_US = 1_000_000  # a record may be stamped this far before the one delivered before it
@@ -30,6 +32,7 @@ def table_seconds(t_us: int) -> float:
 class DeviceClock:
     offset_mono: float | None = None  # host monotonic - device seconds (minimum seen)
     offset_wall: float | None = None  # host wall clock - device seconds, at the same sample
+    offset_at: float = 0.0  # host monotonic time of that sample
     samples: int = 0
     last_us: int = -1
     last_mono: float = 0.0
@@ -43,6 +46,7 @@ class DeviceClock:
         if self.offset_mono is None or off < self.offset_mono:
             self.offset_mono = off
             self.offset_wall = wall - device_us / 1e6
+            self.offset_at = mono
         self.last_us = device_us
         self.last_mono = mono
         self.samples += 1
@@ -78,6 +82,19 @@ class DeviceClock:
         ``uptime_us`` now?"""
         since = max(0.0, mono - self.last_mono) * (1 + DRIFT)
         return self.samples == 0 or uptime_us <= since * 1e6 + FRESH_US
+
+    def began_later(self, uptime_us: int, mono: float) -> bool:
+        """A status frame reporting ``uptime_us``, arrived at host time ``mono``, was written by a
+        boot that began more than ``LATER_BOOT_S`` (and drift since the best sample) after the
+        one whose status frames were believed: ``offset_mono`` is when that boot began, to
+        within the least latency seen (never before its true start), so a frame of that boot
+        is not taken for a later one's unless it waited in a buffer longer than the margin
+        (``hostclock.later_boot`` is the same test for a host restarted since). The host's
+        monotonic clock is never stepped; NTP slews it by 500 ppm at most, within ``DRIFT``."""
+        if self.offset_mono is None:
+            return False
+        began = mono - uptime_us / 1e6
+        return began - self.offset_mono > LATER_BOOT_S + DRIFT * max(0.0, mono - self.offset_at)
 
     def rebase(self) -> None:
         """The device rebooted (confirmed): its clock starts over; forget the old mapping."""

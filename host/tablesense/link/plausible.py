@@ -29,6 +29,7 @@ from typing import Any, Protocol
 
 from .clock import AHEAD_US, BACK_US, DRIFT, DeviceClock
 from .frame import F_REPLAY, REPLAYABLE, EventFrame, Frame, HeartbeatFrame, HelloFrame, PongFrame
+from .hostclock import LATER_BOOT_S
 from .sequence import BUFFER, Sequencer
 
 HOLD_S = 3.0  # a time ahead of the device's clock not confirmed by a status frame within this is refused
@@ -236,6 +237,25 @@ class Doubt:
 
 
 @dataclass
+class Lapse:
+    """The line was out (``Gate.arrived``): the board may have booted again meanwhile, its new
+    boot past the seq and uptime the host knew, so that neither tells. Frames are held until
+    the first status frame, which is judged by when the boot the host had been reading began
+    (``DeviceClock.began_later``); a later boot's frames that came before it go with its
+    claim."""
+
+    at: float
+    held: list[Frame] = field(default_factory=list)
+
+    def hold(self, f: Frame) -> bool:
+        self.held.append(f)
+        return len(self.held) > BUFFER
+
+    def overdue(self, now: float) -> bool:
+        return now - self.at > REBOOT_WAIT_S
+
+
+@dataclass
 class RebootClaim:
     """A status frame that says the device booted again: frames are held until the next
     status frame confirms the new boot or refutes it (the transport asks for a HELLO at once,
@@ -250,6 +270,7 @@ class RebootClaim:
     # by the boot's start (``began_later``), whose frame, and those read with it, may have
     # waited in a buffer while the host was held up; one that comes later was read fresh
     settle_s: float = 0.0
+    read_at: float | None = None  # a claim after a lapse: when its frame was read (port.Chunk)
 
     def hold(self, f: Frame) -> bool:
         """Hold a frame that is not a status frame; True if more are held than the host holds."""
@@ -259,8 +280,10 @@ class RebootClaim:
     def overdue(self, now: float) -> bool:
         return now - self.at > REBOOT_WAIT_S
 
-    def judge(self, f: Status, clock: DeviceClock, old_uptime: int, now: float) -> str:
-        """The next status frame ``f``: '' if it confirms the new boot, else why the claim is
+    def judge(self, f: Status, clock: DeviceClock, old_uptime: int, now: float,
+              at: float | None = None) -> str:
+        """The next status frame ``f`` (come at ``now``; ``at``: when the claim's came, if not
+        ``self.at``): '' if it confirms the new boot, else why the claim is
         refuted. Two clocks could have written ``f``: the new boot's, now at the claimed
         uptime plus the host time passed, and the old one's, now where the host's estimate
         of the device's clock says (``DeviceClock.device_now_us``). ``f`` confirms the claim
@@ -269,7 +292,7 @@ class RebootClaim:
         old uptime": a board that reboots 1.2-1.8 s after booting has its first heartbeat
         at 1 s on both clocks.)"""
         u, u0 = f.uptime_us, self.frame.uptime_us
-        passed = max(0.0, now - self.at) * 1e6
+        passed = max(0.0, now - (self.at if at is None else at)) * 1e6
         new = u0 + passed
         est = clock.device_now_us(now)
         old = old_uptime if est is None else max(old_uptime, est)
@@ -338,9 +361,10 @@ class Sink(Protocol):
 class Gate:
     """The checks in stream order, with what they hold: frames stamped ahead of the device's
     clock (``AheadHold``), a reboot claimed (``RebootClaim``), renumbered frames awaiting a
-    HELLO (``Doubt``). ``frame()`` for each frame; ``poll()`` now and then for what is
-    overdue. ``last_t_us`` is the time of the last record delivered (-1: none), kept by the
-    sink as the sequencer delivers."""
+    HELLO (``Doubt``), frames after the line was out awaiting a status frame (``Lapse``).
+    ``frame()`` for each frame; ``poll()`` now and then for what is overdue. ``last_t_us`` is
+    the time of the last record delivered (-1: none), kept by the sink as the sequencer
+    delivers."""
 
     def __init__(self, seq: Sequencer, clock: DeviceClock, sink: Sink) -> None:
         self.seq = seq
@@ -350,6 +374,10 @@ class Gate:
         self.ahead = AheadHold()
         self.reboot: RebootClaim | None = None
         self.doubt: Doubt | None = None
+        self.lapse: Lapse | None = None
+        self._arrived_at: float | None = None  # host time bytes last came from the device (read)
+        self._reopened = False  # the port was opened again since
+        self._lapse_due = False  # the line was out before the bytes being looked at
         self._suspect = False  # the HELLO being looked at answers a doubt
 
     def old_uptime(self) -> int:
@@ -360,11 +388,41 @@ class Gate:
         status = self.clock.last_us if self.clock.samples else self.seq._uptime_us
         return max(status, self.last_t_us)
 
+    @property
+    def holding(self) -> bool:
+        """Frames are held after a lapse, or behind a reboot claim: the sequencer has not seen
+        them, and a replay it asked for may be among them (its request is not unanswered:
+        frames held after every silence made the host give up ranges the board held, "no
+        replay after 3 requests", test_link_cuts on a loaded machine)."""
+        return self.lapse is not None or self.reboot is not None
+
+    def line_reset(self) -> None:
+        """The port was opened again (a cut, a silence the link gave up on)."""
+        self._reopened = True
+
+    def arrived(self, at: float) -> None:
+        """Bytes came from the device at host time ``at``, when the port's read returned (their
+        frames pass ``frame`` next, maybe much later: a host held up, a backlog to look at,
+        at 700 frames/s on a loaded machine). After the port was opened again, or nothing for
+        more than ``LATER_BOOT_S``, the line was out:
+        the first frame after it starts a ``Lapse``. A boot that began more than that after
+        the one the host reads, and is past its uptime, is first heard after such a silence
+        (the old boot's last frame heard was written before it rebooted, the new boot's
+        first one at least the old uptime after its start). Frames looked at again after a
+        hold did not arrive now: they start none."""
+        last, self._arrived_at = self._arrived_at, at
+        if last is not None and (self._reopened or at - last > LATER_BOOT_S):
+            self._lapse_due = True
+        self._reopened = False
+
     def frame(self, f: Frame, now: float, out: list[Any], confirmed: bool = False) -> None:
         """One CRC-valid frame, in stream order: held, refused, or handed to the sink."""
+        due, self._lapse_due = self._lapse_due, False
         if self.reboot is not None and self._held(f, now, out):
             return
         if self.doubt is not None and self._doubted(f, now, out):
+            return
+        if (due or self.lapse is not None) and self._lapsed(f, now, out):
             return
         if self.ahead or (not confirmed and runs_ahead(f, self.seq, self.clock, self.old_uptime(), now)):
             self._hold(f, now, out)
@@ -389,6 +447,8 @@ class Gate:
             self._reboot_refused(f"no status frame confirmed it within {REBOOT_WAIT_S:g} s", now, out)
         if self.doubt is not None and self.doubt.overdue(now):
             self._doubt_ends(now, out)
+        if self.lapse is not None and self.lapse.overdue(now):
+            self._lapse_ends(now, out)
         if self.ahead.overdue(now):
             self._expire(f"no status frame confirmed it within {HOLD_S:g} s", now, out)
 
@@ -465,7 +525,11 @@ class Gate:
         on; False if it is to be looked at as usual now."""
         claim = self.reboot
         assert claim is not None
-        settling = now - claim.at < claim.settle_s  # too soon to judge a claim by the boot's start
+        # a claim after a lapse is judged by when the frames came (read), not when looked at:
+        # a host that lags behind its port would find each status frame as late as the last
+        t, t0 = (now, claim.at) if claim.read_at is None or self._arrived_at is None else \
+            (self._arrived_at, claim.read_at)
+        settling = t - t0 < claim.settle_s  # too soon to judge a claim by the boot's start
         if claim.undecided or not isinstance(f, (HelloFrame, HeartbeatFrame)) or settling:
             if claim.hold(f):
                 self._reboot_refused("too many frames came before a status frame confirmed it", now, out)
@@ -475,7 +539,7 @@ class Gate:
         old = self.old_uptime()
         if not self.clock.samples:  # a resumed host: the checkpoint's boot, if still running, is this far on
             old = max(old, self.seq.old_boot_now_us(now))
-        why = claim.judge(f, self.clock, old, now)
+        why = claim.judge(f, self.clock, old, t, t0)
         if why == UNDECIDED:  # the clocks are too close: the frames after the claim tell
             claim.undecided = True
             claim.hold(f)
@@ -515,6 +579,61 @@ class Gate:
         for held in claim.held:
             self.frame(held, now, out)
 
+    # --- after the line was out ------------------------------------------------------------
+
+    def _lapsed(self, f: Frame, now: float, out: list[Any]) -> bool:
+        """The line was out since the device was last heard (a cut, a silence): hold frames
+        until the first status frame, and judge it by when the boot the host reads began. One
+        of a boot that began later (``DeviceClock.began_later``), whatever its seq and uptime,
+        claims a reboot, judged as a resumed host's claim is (by a status frame ``SETTLE_S``
+        after it at the soonest: it may have waited in a buffer); the frames held go with it.
+        Otherwise they are looked at as usual, then the status frame. True if ``f`` was held
+        or decided on. (The season soak, seed 9455: a board rebooted twice within 2.4 s behind
+        cuts; the second new boot, past all the host knew of the first, was read as it.)"""
+        lapse = self.lapse
+        if lapse is None:
+            if self.clock.offset_mono is None or self.ahead:  # no boot to judge by; frames held ahead
+                return False
+            lapse = self.lapse = Lapse(now)
+        if not isinstance(f, (HelloFrame, HeartbeatFrame)):
+            if lapse.hold(f):
+                self._lapse_ends(now, out)
+            return True
+        self.lapse = None
+        if self._began_later(f, lapse.held, now):
+            self.reboot = RebootClaim(f, now, held=lapse.held, before=len(lapse.held), settle_s=SETTLE_S,
+                                      read_at=self._arrived_at)
+            self.sink.ask("!hello", out)  # its answer, or the next heartbeat, decides
+            return True
+        for g in lapse.held:
+            self.frame(g, now, out)
+        self.frame(f, now, out)
+        return True
+
+    def _began_later(self, f: Status, held: list[Frame], now: float) -> bool:
+        """``f``, after a lapse, claims a reboot by its boot's start only where its seq cannot be
+        the old boot's going on, or nothing of the old boot was delivered (a false claim then
+        costs no frame: see ``Sequencer.renumbered_by``; a host lagging seconds behind a
+        700 frames/s line on a machine at load 20 had its boot going on confirmed as a new
+        one by the clock alone, test_link_cuts), and its seq is plausible,
+        its uptime does not claim one already (it is past the old boot's known uptime and the
+        records held before it, which were written before it), and it can be a fresh boot."""
+        old = max([self.old_uptime()] + [frame_time(g) for g in held if isinstance(g, REPLAYABLE)])
+        at = now if self._arrived_at is None else self._arrived_at  # when it came, not when looked at
+        return (not status_seq_doubt(f, self.seq, now)
+                and self.seq.renumbered_by(f.seq)
+                and not claims_reboot(f, old, self.seq, self.clock, now, self._suspect)
+                and self.clock.began_later(f.uptime_us, at)
+                and not reboot_doubt(f, self.clock, old, now))
+
+    def _lapse_ends(self, now: float, out: list[Any]) -> None:
+        """No status frame came in time (or more frames than the host holds): the frames held
+        are looked at as usual."""
+        lapse, self.lapse = self.lapse, None
+        if lapse is not None:
+            for g in lapse.held:
+                self.frame(g, now, out)
+
     # --- renumbered frames ------------------------------------------------------------------
 
     def _doubted(self, f: Frame, now: float, out: list[Any]) -> bool:
@@ -535,7 +654,7 @@ class Gate:
             self._suspect = False
         if self.reboot is not None and self.reboot.frame is f:
             self.reboot.held[:0] = doubt.held
-            self.reboot.before = len(doubt.held)
+            self.reboot.before += len(doubt.held)  # (a lapse's frames held with it came after them)
         else:
             self._release(doubt, now, out)
         return True

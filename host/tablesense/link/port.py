@@ -61,6 +61,14 @@ def reason(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
+class Chunk(bytes):
+    """Bytes read from the port, and ``at``: the host's monotonic time the read returned. The
+    loop may take them up much later (a host held up, a backlog of frames to look at): ``at``
+    is when they came, as near as the host can tell."""
+
+    at: float = 0.0
+
+
 def read_port(
     ser: serial.SerialBase,
     loop: asyncio.AbstractEventLoop,
@@ -73,7 +81,9 @@ def read_port(
             waiting = ser.in_waiting
             data = ser.read(waiting if waiting > 0 else 1)
             if data and not stop.is_set():
-                loop.call_soon_threadsafe(queue.put_nowait, data)
+                chunk = Chunk(data)
+                chunk.at = time.monotonic()
+                loop.call_soon_threadsafe(queue.put_nowait, chunk)
     except Exception as exc:  # the port went away (unplugged, pty closed, socket reset)
         if not stop.is_set():
             with contextlib.suppress(RuntimeError):

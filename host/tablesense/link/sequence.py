@@ -173,6 +173,13 @@ class Sequencer:
         return (self._boot is not None and not self._went_on
                 and later_boot(*self._boot, uptime_us, raw_now(now)))
 
+    def renumbered_by(self, seq: int) -> bool:
+        """A status frame after a lapse reports ``seq`` as the last frame written: either no
+        record of this boot has been delivered (nothing the numbering could contradict), or
+        ``seq`` is behind the last one delivered, which the boot going on has written: a boot
+        that numbers from 0 again. A seq at or past it says nothing either way."""
+        return self._records == 0 or (self._exp is not None and self._lin(seq) < self._exp - 1)
+
     def boot_went_on(self) -> None:
         """A status frame refuted a claim by the boot's start: the checkpoint's boot went on, and
         the status frames read with the claim's (a batch that waited in a buffer, each looking

@@ -254,7 +254,7 @@ class Link:
                 if not self.reconnect:
                     raise LinkError(f"{self.url}: the device went silent (no heartbeat)")
                 continue
-            for out in self._handle_bytes(item, now):
+            for out in self._handle_bytes(item, now, getattr(item, "at", now)):
                 if isinstance(out, str):
                     await self.send(out)
                 else:
@@ -313,6 +313,7 @@ class Link:
             self._hb_counters = {}
             self._hello_tries = 0
             self.seq.link_reset()
+            self.gate.line_reset()
             await self._ask_hello()
             kind = "connected" if self.stats.connects == 1 else "reconnected"
             yield LinkStatus(kind, f"{self.url} open", {"url": self.url})
@@ -355,7 +356,10 @@ class Link:
 
     # --- frames --------------------------------------------------------------
 
-    def _handle_bytes(self, data: bytes, now: float) -> list[Frame | LinkStatus | str]:
+    def _handle_bytes(self, data: bytes, now: float,
+                      read_at: float | None = None) -> list[Frame | LinkStatus | str]:
+        """The bytes of one read, looked at ``now``; ``read_at``: when the read returned
+        (port.Chunk)."""
         out: list[Frame | LinkStatus | str] = []
         if not data:
             return out
@@ -372,6 +376,7 @@ class Link:
             text = f"the board wrote {dec.text_lines - said} line(s) between frames; last: {dec.texts[-1]!r}"
             out.append(LinkStatus("board_text", text, {"lines": dec.text_lines, "bytes": dec.text_bytes}))
         self.stats.frames += len(frames)
+        self.gate.arrived(now if read_at is None else read_at)
         for f in frames:
             self.gate.frame(f, now, out)
         return out
@@ -520,7 +525,8 @@ class Link:
         self._report_bad(now, out)
         self.gate.poll(now, out)
         self._report_refused(now, out)
-        self._step(self.seq.poll(now), out)
+        if not self.gate.holding:  # frames held there may be a replay under way: not unanswered
+            self._step(self.seq.poll(now), out)
         if self.hello is None or self._hello_tries:
             if self._hello_tries and now - self._hello_sent > self.hello_timeout:
                 if self._hello_tries == 3:
