@@ -103,3 +103,66 @@ async def _rest_then_killed_then_rebooted() -> tuple[list[Event | Checkpoint], l
         device.cancel()
         pty.close()
     return log, statuses
+
+
+def test_a_shot_logged_without_its_rest_before_the_host_was_killed_gets_it_after_a_reboot_while_down(
+        ) -> None:
+    """The host logs a shot's edge after a quiet point's checkpoint and is killed before the
+    shot's rest; the board reboots while it is down, so none of the shot's frames comes again:
+    the restarted host gives the shot its rest, at the quiet time after the edge the log holds
+    (before: none, the season soak, seed 9455 run again: zaal-1, row 405, a shot with no rest
+    after its last cushion hit)."""
+    log, statuses = asyncio.run(_edge_then_killed_then_rebooted())
+    said = "\n".join(map(str, statuses))
+    events = [e for e in log if isinstance(e, Event)]
+    pins = [e for e in events if e.type == "pin"]
+    assert len(pins) == 1, f"the shot's edge, once: {events}\n{said}"
+    rests = [e.t for e in events if e.type == "rest"]
+    assert rests == [round(pins[0].t + KEGLE.rest_quiet_ms / 1000, 6)], f"the shot's rest: {events}\n{said}"
+    times = [e.t for e in events]
+    assert times == sorted(times), f"table time goes back: {times}\n{said}"
+    assert any(s.kind == "lost" and "while the host was down" in s.text for s in statuses), said
+
+
+async def _edge_then_killed_then_rebooted() -> tuple[list[Event | Checkpoint], list[LinkStatus]]:
+    """The board (kegle, 2 s quiet) up 3 s writes a pin edge once the host has checkpointed its
+    HELLO; the host logs it and is killed; the board reboots at once (its boot began over
+    ``LATER_BOOT_S`` before: told by the host's clock), and the next host resumes from the
+    quiet point's checkpoint and reads it until past the shot's quiet time."""
+    pty = Pty()
+    statuses: list[LinkStatus] = []
+    log: list[Event | Checkpoint] = []
+    board = LiveBoard(pty, 3_000_000, 0)
+    device = asyncio.create_task(board.run())
+    try:
+        first = table_items(pty.port, KEGLE, on_status=statuses.append, reconnect=False)
+        host = asyncio.create_task(_host(first, statuses, log))
+        await _until(lambda: any(isinstance(x, Checkpoint) for x in log), 5.0)
+        board.edge()
+        await _until(lambda: any(isinstance(e, Event) and e.type == "pin" for e in log), 5.0)
+        host.cancel()  # killed before the shot's rest (2 s after the edge)
+        with contextlib.suppress(asyncio.CancelledError):
+            await host
+        cps = [i for i, x in enumerate(log) if isinstance(x, Checkpoint)]
+        cp = log[cps[-1]]
+        assert isinstance(cp, Checkpoint) and cp.activity_us < 0, f"not the quiet point's checkpoint: {log}"
+        device.cancel()
+        board = LiveBoard(pty, 50_000, 0)  # rebooted while the host is down
+        device = asyncio.create_task(board.run())
+        await asyncio.sleep(0.3)
+        after = [_line(e) for e in log[cps[-1] + 1:] if isinstance(e, Event)]
+        assert after and all('"rest"' not in line for line in after), f"no shot logged without its rest: {log}"
+        second = table_items(pty.port, KEGLE, resume=cp.after_lines(after), on_status=statuses.append,
+                             reconnect=False)
+        host = asyncio.create_task(_host(second, statuses, log, Dedupe(after)))
+        await _until(lambda: any("while the host was down" in s.text for s in statuses), 5.0)
+        await _until(lambda: any(isinstance(e, Event) and e.type == "rest" for e in log),
+                     KEGLE.rest_quiet_ms / 1000 + 3.0)
+        await asyncio.sleep(0.5)  # a second rest would come now
+        host.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await host
+    finally:
+        device.cancel()
+        pty.close()
+    return log, statuses

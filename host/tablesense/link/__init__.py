@@ -129,6 +129,9 @@ async def table_items(
                         if resume.logged_rest and not rested:  # its shot's rest is in the log
                             rested = True  # (once: a pin seen at a HELLO since is a shot of its own)
                             translator.rested()
+                        elif resume.logged_activity_us >= 0 and not rested:  # a shot logged, no rest
+                            rested = True  # yet: it gets one (none of its frames comes again)
+                            translator.active_at(resume.logged_activity_us)
                     # its times go on after the old boot's (and the log's); what the old boot's
                     # frames made and the translator held is final now
                     for event in translator.restarted():

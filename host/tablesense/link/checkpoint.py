@@ -36,6 +36,9 @@ from ..errors import TablesenseError
 SEQ_MOD = 1 << 24
 
 
+#: the table events a shot's activity makes (translate.py): a ``rest`` ends it
+SENSED = frozenset({"pin", "cushion", "goal", "pocket"})
+
 class CheckpointError(TablesenseError):
     """A saved checkpoint that cannot be read (another version, a damaged row)."""
 
@@ -53,6 +56,10 @@ class Checkpoint:
     # the last of those lines is a ``rest`` (not saved either): the shot ``activity_us`` kept
     # had its rest logged; a board that rebooted while the host was down does not make it again
     logged_rest: bool = field(default=False, compare=False)
+    # the latest table time of the sensor events logged after the checkpoint's last ``rest``
+    # (not saved either; -1: none): a shot logged with no rest yet. A board that rebooted while
+    # the host was down replays none of it: its rest comes at the quiet time after this
+    logged_activity_us: int = field(default=-1, compare=False)
     # a checkpoint taken at a reboot while a shot rolls: the old boot's last activity (device
     # time with the offset), its ``rest`` still to come; -1: the table was quiet
     activity_us: int = -1
@@ -65,7 +72,7 @@ class Checkpoint:
 
     def to_json(self) -> str:
         saved = asdict(self)
-        del saved["logged_us"], saved["logged_rest"]
+        del saved["logged_us"], saved["logged_rest"], saved["logged_activity_us"]
         if self.activity_us < 0:
             del saved["activity_us"]
         if self.boot_s is None or not self.machine:
@@ -81,9 +88,9 @@ class Checkpoint:
         return self.boot_s, self.at_s
 
     def after_lines(self, lines: list[str]) -> Checkpoint:
-        """This checkpoint with ``logged_us`` and ``logged_rest`` from the table's event lines
-        logged after it."""
-        latest, rest = 0, False
+        """This checkpoint with ``logged_us``, ``logged_rest`` and ``logged_activity_us`` from the
+        table's event lines logged after it."""
+        latest, rest, activity = 0, False, -1
         for line in lines:
             try:
                 obj = json.loads(line)
@@ -91,9 +98,13 @@ class Checkpoint:
             except (ValueError, AttributeError):
                 continue
             rest = obj.get("type") == "rest"
+            if rest:
+                activity = -1
             if isinstance(t, (int, float)) and not isinstance(t, bool) and 0 <= t < 1e12:
                 latest = max(latest, round(t * 1e6))
-        return replace(self, logged_us=latest, logged_rest=rest)
+                if obj.get("type") in SENSED:
+                    activity = max(activity, round(t * 1e6))
+        return replace(self, logged_us=latest, logged_rest=rest, logged_activity_us=activity)
 
     @classmethod
     def from_json(cls, text: str) -> Checkpoint:

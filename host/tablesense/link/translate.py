@@ -186,6 +186,12 @@ class Translator:
         self._floor_us = logged_us
         self._last_activity = None if activity_us < 0 else activity_us
 
+    def active_at(self, t_us: int) -> None:
+        """The log holds a shot's events up to table time ``t_us`` (device time with the
+        offset) with no ``rest`` after them, and no frame of it comes again (a board that
+        rebooted while the host was down): its rest is still to come, at the quiet time after."""
+        self._activity(t_us)
+
     def rested(self) -> None:
         """The log holds the ``rest`` of the shot ``activity_us`` kept (a host killed after it
         was logged, the board's frames after the checkpoint gone with a reboot): none to come."""
