@@ -151,7 +151,7 @@ async def _edge_then_killed_then_rebooted() -> tuple[list[Event | Checkpoint], l
         device = asyncio.create_task(board.run())
         await asyncio.sleep(0.3)
         after = [_line(e) for e in log[cps[-1] + 1:] if isinstance(e, Event)]
-        assert after and all('"rest"' not in line for line in after), f"no shot logged without its rest: {log}"
+        assert after and all("\"rest\"" not in line for line in after), f"no rest logged: {log}"
         second = table_items(pty.port, KEGLE, resume=cp.after_lines(after), on_status=statuses.append,
                              reconnect=False)
         host = asyncio.create_task(_host(second, statuses, log, Dedupe(after)))

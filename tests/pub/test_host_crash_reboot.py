@@ -127,9 +127,12 @@ def test_a_board_rebooted_while_its_host_was_down_goes_on_after_the_logs_latest_
     assert logged_first <= k <= len(shot_b), cushions
     assert cushions == [1, 2, 3] + shot_b[:k] + [2, 4], f"{got}\n{said[-2000:]}"
     rests = [i for i, e in enumerate(got) if e["type"] == "rest"]
-    assert len(rests) == 2 and rests[-1] == len(got) - 1, got  # shot A's, shot C's (B was cut short)
+    # shot A's; shot B's, cut short by the kill and the reboot: given by the restarted host at
+    # the quiet time after B's last logged event, so B and C are not read as one shot; shot C's
+    assert len(rests) == 3 and rests[-1] == len(got) - 1, got
     first_c = next(i for i, e in enumerate(got) if e["type"] == "cushion" and i > rests[0]
                    and sum(x["type"] == "cushion" for x in got[:i]) == 3 + k)
+    assert rests[0] < rests[1] < first_c, f"shot B has no rest of its own before shot C: {got}"
     assert got[first_c]["t"] > got[first_c - 1]["t"]
     assert any("restarted while the host was down" in t for t in _incidents(db)), _incidents(db)
     assert "Traceback" not in said, said[-3000:]
