@@ -107,28 +107,37 @@ def test_monitor_prints_live_events_from_the_boards_own_profile(tmp_path: Path) 
     board.write_text(json.dumps(board_config(profile)))
     with fitl.start_firmware(board, realtime=False) as fw:
         mon = subprocess.Popen(
-            [*CLI, "monitor", fw.port, "--json", "--duration", "4"],
+            [*CLI, "monitor", "--serial", fw.port, "--json", "--duration", "4"],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
-        assert mon.stderr is not None
-        err = ""
-        while "hello:" not in err:  # the monitor is connected: now pin 3 falls, pocket 4 takes red
-            line = mon.stderr.readline()
-            assert line, err
-            err += line
-        t = 5_000_000
-        fw.send_edges(
-            [
-                {"t_us": t, "ch": 8, "level": 1},
-                {"t_us": t + 100_000, "ch": 3, "level": 1},
-                {"t_us": t + 101_000, "ch": 3, "colour": 1},
-                {"t_us": t + 200_000, "ch": 3, "level": 0},
-            ]
-        )
-        out, rest = mon.communicate(timeout=20)
-        err += rest
+        try:
+            assert mon.stderr is not None and mon.stdout is not None
+            err = ""
+            while "hello:" not in err:  # the monitor is connected: now pin 3 falls, pocket 4 takes red
+                line = mon.stderr.readline()
+                assert line, err
+                err += line
+            t = 5_000_000
+            fw.send_edges(
+                [
+                    {"t_us": t, "ch": 8, "level": 1},
+                    {"t_us": t + 100_000, "ch": 3, "level": 1},
+                    {"t_us": t + 101_000, "ch": 3, "colour": 1},
+                    {"t_us": t + 200_000, "ch": 3, "level": 0},
+                ]
+            )
+            # Not communicate(): it reads the pipes' descriptors and so loses what readline()
+            # above already took into mon.stderr's buffer: under load the profile line arrives
+            # in the same read as "hello:". The output is a few lines: no pipe fills meanwhile.
+            mon.wait(timeout=20)
+            out = mon.stdout.read()
+            err += mon.stderr.read()
+        finally:
+            if mon.poll() is None:
+                mon.kill()
+                mon.wait(10)
     assert mon.returncode == 0, err
     events = [json.loads(line) for line in out.splitlines()]
     assert [(e["type"], e.get("pin"), e.get("pocket"), e.get("ball")) for e in events][:2] == [
