@@ -23,6 +23,7 @@ English message to the rule id itself: a ruling is never lost for want of words.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -57,13 +58,62 @@ def key_of_id(ident: str) -> str:
 def render(rule: str, data: Mapping[str, Any], lang: str = "en", player: str | None = None,
            names: Mapping[str, str] | None = None) -> str:
     """The sentence for a ruling (or question) with ``rule`` and parameters ``data``."""
+    what = data.get("what")
+    if what is None or what.__class__ is str:  # the plan of (rule, what, lang): found once
+        try:
+            plan = _PLANS[rule, what, lang]
+        except KeyError:
+            plan = _PLANS[rule, what, lang] = _plan(key_of(rule, data), lang)
+    else:  # a ``what`` of another type (``1``, ``True`` and ``1.0`` are equal keys): looked up anew
+        plan = _plan(key_of(rule, data), lang)
+    if plan is None:
+        return rule
+    say, words_lang, reads = plan
+    return say(_params(data, player, names or _NO_NAMES, words_lang, reads))
+
+
+_PLANS: dict[tuple[str, str | None, str], tuple[Any, str, frozenset[str] | None] | None] = {}
+_NO_NAMES: Mapping[str, str] = {}
+
+
+def _plan(key: str, lang: str) -> tuple[Any, str, frozenset[str] | None] | None:
+    """How ``render`` says ``key`` in ``lang``: the compiled message (the language's, else
+    English's), the language whose words its parameters are put in, and the parameters it
+    reads (None: all, when that is not known from its source); None when neither has it."""
     lang = lang if lang in LANGS else ENGLISH
-    ident = message_id(key_of(rule, data))
-    names = names or {}
-    text = language(lang).say(ident, _params(data, player, names, lang))
-    if text is None and lang != ENGLISH:
-        text = language(ENGLISH).say(ident, _params(data, player, names, ENGLISH))
-    return text if text is not None else rule
+    ident = message_id(key)
+    for code in dict.fromkeys((lang, ENGLISH)):
+        messages = language(code)
+        if messages.has(ident):
+            return messages.compile(ident), code, _reads(messages, ident)
+    return None
+
+
+#: a ``{ $parameter }`` read anywhere in a message's source
+_VARIABLE = re.compile(r"\$([a-zA-Z][a-zA-Z0-9_-]*)")
+#: a name first in a placeable: a reference to another message, ``{ golf_frame_opening }``, a
+#: function, ``{ GENITIVE($player) }`` (then the rest of it), or something else (``{ m.attr }``)
+_REFERENCE = re.compile(r"\{\s*([a-zA-Z][a-zA-Z0-9_-]*)\s*(}|\(\s*\$[a-zA-Z][a-zA-Z0-9_-]*\s*\)|.?)", re.S)
+
+
+def _reads(messages: Any, ident: str, seen: frozenset[str] = frozenset()) -> frozenset[str] | None:
+    """The parameters message ``ident`` reads, from its source and the messages it refers to
+    (a term reads only its own arguments); None
+    when not sure (a reference that is not a message of the language, or an attribute)."""
+    source = messages._source.get(ident)
+    if source is None:
+        return None
+    out = set(_VARIABLE.findall(source))
+    for name, after in _REFERENCE.findall(source):
+        if name == "GENITIVE" and after.startswith("("):
+            continue  # its argument, a ``$parameter``, is found above
+        if after != "}" or name in seen or not messages.has(name):
+            return None
+        more = _reads(messages, name, seen | {ident})
+        if more is None:
+            return None
+        out |= more
+    return frozenset(out)  # ``player`` and ``opponent``, which the derived read, are always put in
 
 
 def phrase(key: str, params: Mapping[str, Any], lang: str = "en") -> str:
@@ -153,17 +203,22 @@ class _RulingParams(Params):
         return super().__missing__(key)
 
 
-def _params(data: Mapping[str, Any], player: str | None, names: Mapping[str, str], lang: str) -> Params:
+def _params(data: Mapping[str, Any], player: str | None, names: Mapping[str, str], lang: str,
+            reads: frozenset[str] | None = None) -> Params:
+    """The parameters in words for the message; of ``data`` only those it ``reads`` (a list's
+    with its count) when known: the others would not be said."""
     side = None if player is None else names.get(player, player)
     out = _RulingParams()
     out._data, out._side = data, side
     for k, v in data.items():
         if v.__class__ is int:  # the most common: said as Python writes it
-            out[k] = v
+            if reads is None or k in reads:
+                out[k] = v
         elif isinstance(v, (list, tuple)):
-            out[k] = ", ".join(str(_word(k, x, names, lang)) for x in v)
-            out[f"{k}_count"] = len(v)
-        else:
+            if reads is None or k in reads or f"{k}_count" in reads:
+                out[k] = ", ".join(str(_word(k, x, names, lang)) for x in v)
+                out[f"{k}_count"] = len(v)
+        elif reads is None or k in reads:
             out[k] = _word(k, v, names, lang)
     if player is not None:
         other = _other(player)
