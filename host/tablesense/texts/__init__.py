@@ -31,6 +31,9 @@ from typing import Any
 from .languages import ENGLISH, folders, langs, places
 from .params import Params
 
+#: how ``render`` says a key in a language (``_plan``)
+_Plan = tuple[Any, str, "frozenset[str] | None", "tuple[str, ...] | None"]
+
 LANGS: tuple[str, ...] = langs()
 PLAYER_IDS = ("p1", "p2")
 #: parameters that name balls (their values are put in the language's words: ``ball--<value>``)
@@ -68,32 +71,61 @@ def render(rule: str, data: Mapping[str, Any], lang: str = "en", player: str | N
         plan = _plan(key_of(rule, data), lang)
     if plan is None:
         return rule
-    say, words_lang, reads = plan
-    return say(_params(data, player, names or _NO_NAMES, words_lang, reads))
+    say, words_lang, reads, plain = plan
+    names = names or _NO_NAMES
+    if plain is None:
+        return say(_params(data, player, names, words_lang, reads))
+    out = Params()  # a message that reads no derived parameter and no list's count: only what it reads
+    for k in plain:
+        v = data.get(k, _ABSENT)
+        if v.__class__ is int:
+            out[k] = v
+        elif v is _ABSENT:
+            continue
+        elif isinstance(v, (list, tuple)):
+            out[k] = ", ".join(str(_word(k, x, names, words_lang)) for x in v)
+        else:
+            out[k] = _word(k, v, names, words_lang)
+    if player is not None:
+        out["player"] = names.get(player, player)
+        other = "p2" if player == "p1" else "p1"
+        out["opponent"] = names.get(other, other)
+    return say(out)
 
 
-_PLANS: dict[tuple[str, str | None, str], tuple[Any, str, frozenset[str] | None] | None] = {}
+#: (rule, what, language) -> its ``_plan``
+_PLANS: dict[tuple[str, str | None, str], _Plan | None] = {}
 _NO_NAMES: Mapping[str, str] = {}
+_ABSENT = object()
+#: parameters ``_RulingParams`` works out from others when a message reads them
+_DERIVED = frozenset({"text_given", "member_name", "player_plural", "opponent_plural"})
 
 
-def _plan(key: str, lang: str) -> tuple[Any, str, frozenset[str] | None] | None:
+def _plan(key: str, lang: str) -> _Plan | None:
     """How ``render`` says ``key`` in ``lang``: the compiled message (the language's, else
-    English's), the language whose words its parameters are put in, and the parameters it
-    reads (None: all, when that is not known from its source); None when neither has it."""
+    English's), the language whose words its parameters are put in, the parameters it reads
+    (None: all, when that is not known from its source) and, when it reads none that is
+    derived (``_RulingParams``) nor a list's count (``pins_count``), those (the parameters
+    are then only those it reads, each put in words from its own value); None when neither
+    language has it."""
     lang = lang if lang in LANGS else ENGLISH
     ident = message_id(key)
     for code in dict.fromkeys((lang, ENGLISH)):
         messages = language(code)
         if messages.has(ident):
-            return messages.compile(ident), code, _reads(messages, ident)
+            reads = _reads(messages, ident)
+            plain = (None if reads is None or reads & _DERIVED or any(k.endswith("_count") for k in reads)
+                     else tuple(sorted(reads)))
+            return messages.compile(ident), code, reads, plain
     return None
 
 
-#: a ``{ $parameter }`` read anywhere in a message's source
-_VARIABLE = re.compile(r"\$([a-zA-Z][a-zA-Z0-9_-]*)")
+#: a ``{ $parameter }`` read anywhere in a message's source (this and ``_REFERENCE`` are compiled
+#: when first used, by ``re``'s own cache: not in a replay's start-up)
+_VARIABLE = r"\$([a-zA-Z][a-zA-Z0-9_-]*)"
 #: a name first in a placeable: a reference to another message, ``{ golf_frame_opening }``, a
 #: function, ``{ GENITIVE($player) }`` (then the rest of it), or something else (``{ m.attr }``)
-_REFERENCE = re.compile(r"\{\s*([a-zA-Z][a-zA-Z0-9_-]*)\s*(}|\(\s*\$[a-zA-Z][a-zA-Z0-9_-]*\s*\)|.?)", re.S)
+_REFERENCE = r"(?s)\{\s*([a-zA-Z][a-zA-Z0-9_-]*)\s*(}|\(\s*\$[a-zA-Z][a-zA-Z0-9_-]*\s*\)|.?)"
 
 
 def _reads(messages: Any, ident: str, seen: frozenset[str] = frozenset()) -> frozenset[str] | None:
@@ -103,8 +135,8 @@ def _reads(messages: Any, ident: str, seen: frozenset[str] = frozenset()) -> fro
     source = messages._source.get(ident)
     if source is None:
         return None
-    out = set(_VARIABLE.findall(source))
-    for name, after in _REFERENCE.findall(source):
+    out = set(re.findall(_VARIABLE, source))
+    for name, after in re.findall(_REFERENCE, source):
         if name == "GENITIVE" and after.startswith("("):
             continue  # its argument, a ``$parameter``, is found above
         if after != "}" or name in seen or not messages.has(name):
