@@ -23,7 +23,6 @@ English message to the rule id itself: a ruling is never lost for want of words.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -120,32 +119,63 @@ def _plan(key: str, lang: str) -> _Plan | None:
     return None
 
 
-#: a ``{ $parameter }`` read anywhere in a message's source (this and ``_REFERENCE`` are compiled
-#: when first used, by ``re``'s own cache: not in a replay's start-up)
-_VARIABLE = r"\$([a-zA-Z][a-zA-Z0-9_-]*)"
-#: a name first in a placeable: a reference to another message, ``{ golf_frame_opening }``, a
-#: function, ``{ GENITIVE($player) }`` (then the rest of it), or something else (``{ m.attr }``)
-_REFERENCE = r"(?s)\{\s*([a-zA-Z][a-zA-Z0-9_-]*)\s*(}|\(\s*\$[a-zA-Z][a-zA-Z0-9_-]*\s*\)|.?)"
-
-
 def _reads(messages: Any, ident: str, seen: frozenset[str] = frozenset()) -> frozenset[str] | None:
-    """The parameters message ``ident`` reads, from its source and the messages it refers to
-    (a term reads only its own arguments); None
-    when not sure (a reference that is not a message of the language, or an attribute)."""
+    """The parameters message ``ident`` reads: each ``$name`` in its source and what the
+    messages it refers to (``{ golf_frame_opening }``) read (a term reads only its own
+    arguments; ``GENITIVE($name)`` its parameter); None when not sure (a placeable that starts
+    with a name and is neither, ``{ m.attr }``, or a message the language lacks). Read by hand,
+    not by ``re``: compiling a pattern costs more than a replay's first ruling."""
     source = messages._source.get(ident)
     if source is None:
         return None
-    out = set(re.findall(_VARIABLE, source))
-    for name, after in re.findall(_REFERENCE, source):
-        if name == "GENITIVE" and after.startswith("("):
-            continue  # its argument, a ``$parameter``, is found above
-        if after != "}" or name in seen or not messages.has(name):
-            return None
-        more = _reads(messages, name, seen | {ident})
-        if more is None:
-            return None
-        out |= more
+    out: set[str] = set()
+    at = source.find("$")
+    while at >= 0:
+        end = _name_end(source, at + 1)
+        if end > at + 1:
+            out.add(source[at + 1:end])
+        at = source.find("$", at + 1)
+    at = source.find("{")
+    while at >= 0:
+        start = _space_end(source, at + 1)
+        end = _name_end(source, start)
+        if end > start:  # a name first in a placeable
+            name, after = source[start:end], _space_end(source, end)
+            if name == "GENITIVE" and source.startswith("(", after):
+                arg = _space_end(source, after + 1)
+                arg_end = _name_end(source, arg + 1) if source.startswith("$", arg) else arg
+                if arg_end == arg or not source.startswith(")", _space_end(source, arg_end)):
+                    return None
+            elif not source.startswith("}", after) or name in seen or not messages.has(name):
+                return None
+            else:
+                more = _reads(messages, name, seen | {ident})
+                if more is None:
+                    return None
+                out |= more
+        at = source.find("{", at + 1)
     return frozenset(out)  # ``player`` and ``opponent``, which the derived read, are always put in
+
+
+_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_NAME_CHARS = _LETTERS | frozenset("0123456789_-")
+
+
+def _name_end(text: str, at: int) -> int:
+    """Where a Fluent identifier (a letter, then letters, digits, ``_`` and ``-``) starting at
+    ``at`` ends; ``at`` when none starts there."""
+    if at >= len(text) or text[at] not in _LETTERS:
+        return at
+    at += 1
+    while at < len(text) and text[at] in _NAME_CHARS:
+        at += 1
+    return at
+
+
+def _space_end(text: str, at: int) -> int:
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return at
 
 
 def phrase(key: str, params: Mapping[str, Any], lang: str = "en") -> str:
