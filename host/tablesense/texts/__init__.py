@@ -18,6 +18,13 @@ screens' words are the language's ``screen.json`` (``screen``).
 
 A key with no message in the language asked falls back to English, and a key with no
 English message to the rule id itself: a ruling is never lost for want of words.
+
+A ruling's sentence is said often (the replay's account writes every one; the screens say
+each again in their language), so ``render`` works out once for each (rule, ``what``,
+language) which message says it, in which language's words, and which parameters it reads
+(``_plan``: the ``$parameter`` it names and those of the messages it refers to, read from its source);
+a message that reads none of the derived parameters nor a list's count gets only those it
+reads, each put in words from its own value, and the sentence is the same as if all were.
 """
 
 from __future__ import annotations
