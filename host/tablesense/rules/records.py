@@ -40,10 +40,12 @@ class Ruling(msgspec.Struct, frozen=True, gc=False):
         out: dict[str, Any] = {"t": self.t, "rule": self.rule}
         if self.player is not None:
             out["player"] = self.player
-        text = self.say(lang, names)
+        text = render(self.rule, dict(self.data), lang, self.player, names)
         if text:
             out["text"] = text
-        out.update(kv for kv in self.data if kv[0] != "what")  # ``what`` picks the sentence only
+        for k, v in self.data:
+            if k != "what":  # ``what`` picks the sentence only
+                out[k] = v
         return out
 
 

@@ -18,6 +18,13 @@ screens' words are the language's ``screen.json`` (``screen``).
 
 A key with no message in the language asked falls back to English, and a key with no
 English message to the rule id itself: a ruling is never lost for want of words.
+
+A ruling's sentence is said often (the replay's account writes every one; the screens say
+each again in their language), so ``render`` works out once for each (rule, ``what``,
+language) which message says it, in which language's words, and which parameters it reads
+(``_plan``: the ``$parameter`` it names and those of the messages it refers to, read from its source);
+a message that reads none of the derived parameters nor a list's count gets only those it
+reads, each put in words from its own value, and the sentence is the same as if all were.
 """
 
 from __future__ import annotations
@@ -29,6 +36,9 @@ from typing import Any
 
 from .languages import ENGLISH, folders, langs, places
 from .params import Params
+
+#: how ``render`` says a key in a language (``_plan``)
+_Plan = tuple[Any, str, "frozenset[str] | None", "tuple[str, ...] | None"]
 
 LANGS: tuple[str, ...] = langs()
 PLAYER_IDS = ("p1", "p2")
@@ -57,13 +67,122 @@ def key_of_id(ident: str) -> str:
 def render(rule: str, data: Mapping[str, Any], lang: str = "en", player: str | None = None,
            names: Mapping[str, str] | None = None) -> str:
     """The sentence for a ruling (or question) with ``rule`` and parameters ``data``."""
+    what = data.get("what")
+    if what is None or what.__class__ is str:  # the plan of (rule, what, lang): found once
+        try:
+            plan = _PLANS[rule, what, lang]
+        except KeyError:
+            plan = _PLANS[rule, what, lang] = _plan(key_of(rule, data), lang)
+    else:  # a ``what`` of another type (``1``, ``True`` and ``1.0`` are equal keys): looked up anew
+        plan = _plan(key_of(rule, data), lang)
+    if plan is None:
+        return rule
+    say, words_lang, reads, plain = plan
+    names = names or _NO_NAMES
+    if plain is None:
+        return say(_params(data, player, names, words_lang, reads))
+    out = Params()  # a message that reads no derived parameter and no list's count: only what it reads
+    for k in plain:
+        v = data.get(k, _ABSENT)
+        if v.__class__ is int:
+            out[k] = v
+        elif v is _ABSENT:
+            continue
+        elif isinstance(v, (list, tuple)):
+            out[k] = ", ".join(str(_word(k, x, names, words_lang)) for x in v)
+        else:
+            out[k] = _word(k, v, names, words_lang)
+    if player is not None:
+        out["player"] = names.get(player, player)
+        other = "p2" if player == "p1" else "p1"
+        out["opponent"] = names.get(other, other)
+    return say(out)
+
+
+#: (rule, what, language) -> its ``_plan``
+_PLANS: dict[tuple[str, str | None, str], _Plan | None] = {}
+_NO_NAMES: Mapping[str, str] = {}
+_ABSENT = object()
+#: parameters ``_RulingParams`` works out from others when a message reads them
+_DERIVED = frozenset({"text_given", "member_name", "player_plural", "opponent_plural"})
+
+
+def _plan(key: str, lang: str) -> _Plan | None:
+    """How ``render`` says ``key`` in ``lang``: the compiled message (the language's, else
+    English's), the language whose words its parameters are put in, the parameters it reads
+    (None: all, when that is not known from its source) and, when it reads none that is
+    derived (``_RulingParams``) nor a list's count (``pins_count``), those (the parameters
+    are then only those it reads, each put in words from its own value); None when neither
+    language has it."""
     lang = lang if lang in LANGS else ENGLISH
-    ident = message_id(key_of(rule, data))
-    names = names or {}
-    text = language(lang).say(ident, _params(data, player, names, lang))
-    if text is None and lang != ENGLISH:
-        text = language(ENGLISH).say(ident, _params(data, player, names, ENGLISH))
-    return text if text is not None else rule
+    ident = message_id(key)
+    for code in dict.fromkeys((lang, ENGLISH)):
+        messages = language(code)
+        if messages.has(ident):
+            reads = _reads(messages, ident)
+            plain = (None if reads is None or reads & _DERIVED or any(k.endswith("_count") for k in reads)
+                     else tuple(sorted(reads)))
+            return messages.compile(ident), code, reads, plain
+    return None
+
+
+def _reads(messages: Any, ident: str, seen: frozenset[str] = frozenset()) -> frozenset[str] | None:
+    """The parameters message ``ident`` reads: each ``$name`` in its source and what the
+    messages it refers to (``{ golf_frame_opening }``) read (a term reads only its own
+    arguments; ``GENITIVE($name)`` its parameter); None when not sure (a placeable that starts
+    with a name and is neither, ``{ m.attr }``, or a message the language lacks). Read by hand,
+    not by ``re``: compiling a pattern costs more than a replay's first ruling."""
+    source = messages._source.get(ident)
+    if source is None:
+        return None
+    out: set[str] = set()
+    at = source.find("$")
+    while at >= 0:
+        end = _name_end(source, at + 1)
+        if end > at + 1:
+            out.add(source[at + 1:end])
+        at = source.find("$", at + 1)
+    at = source.find("{")
+    while at >= 0:
+        start = _space_end(source, at + 1)
+        end = _name_end(source, start)
+        if end > start:  # a name first in a placeable
+            name, after = source[start:end], _space_end(source, end)
+            if name == "GENITIVE" and source.startswith("(", after):
+                arg = _space_end(source, after + 1)
+                arg_end = _name_end(source, arg + 1) if source.startswith("$", arg) else arg
+                if arg_end == arg or not source.startswith(")", _space_end(source, arg_end)):
+                    return None
+            elif not source.startswith("}", after) or name in seen or not messages.has(name):
+                return None
+            else:
+                more = _reads(messages, name, seen | {ident})
+                if more is None:
+                    return None
+                out |= more
+        at = source.find("{", at + 1)
+    return frozenset(out)  # ``player`` and ``opponent``, which the derived read, are always put in
+
+
+_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_NAME_CHARS = _LETTERS | frozenset("0123456789_-")
+
+
+def _name_end(text: str, at: int) -> int:
+    """Where a Fluent identifier (a letter, then letters, digits, ``_`` and ``-``) starting at
+    ``at`` ends; ``at`` when none starts there."""
+    if at >= len(text) or text[at] not in _LETTERS:
+        return at
+    at += 1
+    while at < len(text) and text[at] in _NAME_CHARS:
+        at += 1
+    return at
+
+
+def _space_end(text: str, at: int) -> int:
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return at
 
 
 def phrase(key: str, params: Mapping[str, Any], lang: str = "en") -> str:
@@ -153,17 +272,22 @@ class _RulingParams(Params):
         return super().__missing__(key)
 
 
-def _params(data: Mapping[str, Any], player: str | None, names: Mapping[str, str], lang: str) -> Params:
+def _params(data: Mapping[str, Any], player: str | None, names: Mapping[str, str], lang: str,
+            reads: frozenset[str] | None = None) -> Params:
+    """The parameters in words for the message; of ``data`` only those it ``reads`` (a list's
+    with its count) when known: the others would not be said."""
     side = None if player is None else names.get(player, player)
     out = _RulingParams()
     out._data, out._side = data, side
     for k, v in data.items():
         if v.__class__ is int:  # the most common: said as Python writes it
-            out[k] = v
+            if reads is None or k in reads:
+                out[k] = v
         elif isinstance(v, (list, tuple)):
-            out[k] = ", ".join(str(_word(k, x, names, lang)) for x in v)
-            out[f"{k}_count"] = len(v)
-        else:
+            if reads is None or k in reads or f"{k}_count" in reads:
+                out[k] = ", ".join(str(_word(k, x, names, lang)) for x in v)
+                out[f"{k}_count"] = len(v)
+        elif reads is None or k in reads:
             out[k] = _word(k, v, names, lang)
     if player is not None:
         other = _other(player)
