@@ -79,21 +79,29 @@ def test_the_history_the_score_sheet_and_the_rulings_have_no_accessibility_viola
         _clean(sheet, missing)
 
 
-_SEEN = """(ms) => {
+#: JavaScript, the start of each probe's body: ``seen(el)``, what stands behind an element (the
+#: background of it and each ancestor, the page's first), its text's colour and its opacity
+#: over all of them; ``_contrast`` reads it
+_SEEN_JS = """
+    const rgba = (c) => (c.match(/[\\d.]+/g) || []).map(Number).concat([1]).slice(0, 4);
+    const seen = (el) => {
+        const layers = [];
+        let alpha = 1;
+        for (let e = el; e; e = e.parentElement) {
+            const s = getComputedStyle(e);
+            alpha *= Number(s.opacity);
+            layers.push(rgba(s.backgroundColor));
+        }
+        return {layers: layers.reverse(), ink: rgba(getComputedStyle(el).color), alpha};
+    };
+"""
+
+_SEEN = """(ms) => {""" + _SEEN_JS + """
     const clock = document.querySelector('.clock');
     clock.className = 'clock over';
     clock.textContent = '-0:05';
     for (const a of clock.getAnimations()) { a.pause(); a.currentTime = ms; }
-    const rgba = (c) => (c.match(/[\\d.]+/g) || []).map(Number).concat([1]).slice(0, 4);
-    const layers = [];
-    let alpha = 1;
-    for (let e = clock; e; e = e.parentElement) {
-        const s = getComputedStyle(e);
-        alpha *= Number(s.opacity);
-        layers.push(rgba(s.backgroundColor));
-    }
-    return {layers: layers.reverse(), ink: rgba(getComputedStyle(clock).color), alpha,
-            animations: clock.getAnimations().length};
+    return {...seen(clock), animations: clock.getAnimations().length};
 }"""
 
 
@@ -141,17 +149,7 @@ _STRIP = """([lit, ms]) => {
     strip.classList.toggle('fresh', lit);
     const moving = strip.getAnimations({subtree: true});
     for (const a of moving) { a.pause(); a.currentTime = ms; }
-    const rgba = (c) => (c.match(/[\\d.]+/g) || []).map(Number).concat([1]).slice(0, 4);
-    const seen = (el) => {
-        const layers = [];
-        let alpha = 1;
-        for (let e = el; e; e = e.parentElement) {
-            const s = getComputedStyle(e);
-            alpha *= Number(s.opacity);
-            layers.push(rgba(s.backgroundColor));
-        }
-        return {layers: layers.reverse(), ink: rgba(getComputedStyle(el).color), alpha};
-    };
+""" + _SEEN_JS + """
     return {parts: Object.fromEntries(['small', '#lastshot-text'].map(
                 (q) => [q, seen(strip.querySelector(q))])),
             ground: getComputedStyle(strip).backgroundColor, animations: moving.length};
@@ -192,17 +190,7 @@ def test_the_last_shot_strip_stays_readable_at_every_moment_of_its_flash(
 _HEADER = """() => {
     // the TV off its host: the class tv.js sets when its connection drops
     document.body.classList.add('offline');
-    const rgba = (c) => (c.match(/[\\d.]+/g) || []).map(Number).concat([1]).slice(0, 4);
-    const seen = (el) => {
-        const layers = [];
-        let alpha = 1;
-        for (let e = el; e; e = e.parentElement) {
-            const s = getComputedStyle(e);
-            alpha *= Number(s.opacity);
-            layers.push(rgba(s.backgroundColor));
-        }
-        return {layers: layers.reverse(), ink: rgba(getComputedStyle(el).color), alpha};
-    };
+""" + _SEEN_JS + """
     const shown = [...document.querySelectorAll('header h1 *, header .clock')]
         .filter((e) => e.textContent.trim() && e.children.length === 0);
     return shown.map((e) => [e.className || e.tagName, seen(e)]);

@@ -4,7 +4,9 @@ what it waits for, or a deadline."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from tablesense.link import Link, LinkStatus
 from tablesense.link.frame import EventFrame
@@ -47,3 +49,17 @@ async def read_link(
     finally:
         link.close()
     return frames, statuses
+
+
+async def wind_down(reader: asyncio.Task[object], items: Any, device: asyncio.Task[object], pty: Any) -> None:
+    """A test's link taken down after it read what it waited for: the task reading
+    ``items`` (a table's items, ``table_items``) cancelled and awaited, the items closed, the
+    forged board's task cancelled and awaited, its pty closed."""
+    reader.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await reader
+    await items.aclose()
+    device.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await device
+    pty.close()

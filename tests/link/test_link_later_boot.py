@@ -18,9 +18,9 @@ real firmware and ``tablesense run``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 
+from helpers.link_reader import wind_down
 from helpers.pty_device import Pty
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -153,12 +153,7 @@ async def _resume_same(cp: Checkpoint, board: Board) -> tuple[list[Event], list[
                 break
             await asyncio.sleep(0.05)
     finally:
-        reader.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await reader
-        await items.aclose()
-        device.cancel()
-        pty.close()
+        await wind_down(reader, items, device, pty)
     return events, statuses
 
 

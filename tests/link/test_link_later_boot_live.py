@@ -23,12 +23,12 @@ B wrote that the host had, or B wrote nothing the host heard (the soak's).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import time
 from dataclasses import dataclass
 
 import pytest
+from helpers.link_reader import wind_down
 from helpers.pty_device import Pty
 from test_link_reboot_while_down import NONE, PIN, PROFILE
 
@@ -184,14 +184,7 @@ async def _play(seen: bool, cut: bool, heard_s: float, reboot_after_s: float, c_
             await asyncio.sleep(0.05)
         await asyncio.sleep(max(0.0, c.began + c.edges[-1].t_us / 1e6 + QUIET_S + 0.7 - time.monotonic()))
     finally:
-        reader.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await reader
-        await items.aclose()
-        device.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await device
-        pty.close()
+        await wind_down(reader, items, device, pty)
     return events, statuses
 
 

@@ -17,9 +17,9 @@ The board is forged on a pty (``Board`` of test_link_reboot_while_down.py).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from dataclasses import replace
 
+from helpers.link_reader import wind_down
 from helpers.pty_device import Pty
 from test_link_reboot_while_down import PROFILE, Board
 
@@ -65,12 +65,7 @@ async def _host(cp: Checkpoint, up_us: int, written: int, until_checkpoint: bool
     except TimeoutError:
         pass
     finally:
-        reader.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await reader
-        await items.aclose()
-        device.cancel()
-        pty.close()
+        await wind_down(reader, items, device, pty)
     return events, statuses, cps
 
 

@@ -21,10 +21,10 @@ to reach; tests/pub/test_host_crash_reboot.py plays the same with the real firmw
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from typing import Any
 
+from helpers.link_reader import wind_down
 from helpers.pty_device import Pty
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -157,12 +157,7 @@ async def _resume(cp: Checkpoint, new_up: int, written: int) -> tuple[list[Event
     except TimeoutError:
         pass
     finally:
-        reader.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await reader
-        await items.aclose()
-        device.cancel()
-        pty.close()
+        await wind_down(reader, items, device, pty)
     return events, statuses
 
 

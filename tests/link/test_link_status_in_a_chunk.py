@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import time
 
+from helpers.link_reader import wind_down
 from helpers.pty_device import Pty
 from test_link_reboot_while_down import NONE, PIN, PROFILE
 
@@ -79,12 +80,7 @@ async def _play() -> tuple[list[Event], list[LinkStatus], int]:
     try:  # the shot's rest is due 2 s after its last edge
         await asyncio.sleep(CUT_S + 1.5)
     finally:
-        reader.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await reader
-        await items.aclose()
-        device.cancel()
-        pty.close()
+        await wind_down(reader, items, device, pty)
     return events, statuses, t0
 
 
@@ -149,12 +145,7 @@ async def _lost_at_the_end() -> tuple[list[Event], list[LinkStatus]]:
     try:  # the shot's rest is due 2 s after the last edge heard
         await asyncio.sleep(3.5)
     finally:
-        reader.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await reader
-        await items.aclose()
-        device.cancel()
-        pty.close()
+        await wind_down(reader, items, device, pty)
     return events, statuses
 
 

@@ -1,13 +1,24 @@
 """``texts.render`` as it was before each (rule, what, language)'s message was looked up once and
 only the parameters it reads were put in words (main 7ba8e0c): the reference the new path is
-held equal to (tests/texts/test_texts_render_plan.py). Kept verbatim but for names."""
+held equal to (tests/texts/test_texts_render_plan.py). Kept verbatim but for names; the derived
+parameters (``_RulingParams``), which the change left as they were, are the module's own."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from tablesense.texts import ENGLISH, LANGS, Params, _other, _word, key_of, language, message_id
+from tablesense.texts import (
+    ENGLISH,
+    LANGS,
+    Params,
+    _other,
+    _RulingParams,
+    _word,
+    key_of,
+    language,
+    message_id,
+)
 
 
 def render(rule: str, data: Mapping[str, Any], lang: str = "en", player: str | None = None,
@@ -19,22 +30,6 @@ def render(rule: str, data: Mapping[str, Any], lang: str = "en", player: str | N
     if text is None and lang != ENGLISH:
         text = language(ENGLISH).say(ident, _params(data, player, names, ENGLISH))
     return text if text is not None else rule
-
-
-class _RulingParams(Params):
-    __slots__ = ("_data", "_side")
-    _data: Mapping[str, Any]
-    _side: str | None
-
-    def __missing__(self, key: str) -> Any:
-        if key == "text_given":
-            return "yes" if "text" in self._data else "no"
-        if key == "member_name" and self._side is not None:
-            member, members = self._data.get("member"), self._side.split(" & ")
-            return members[member] if isinstance(member, int) and 0 <= member < len(members) else self._side
-        if key in ("player_plural", "opponent_plural") and self._side is not None:
-            return "yes" if " & " in str(self[key[:-len("_plural")]]) else "no"
-        return super().__missing__(key)
 
 
 def _params(data: Mapping[str, Any], player: str | None, names: Mapping[str, str], lang: str) -> Params:

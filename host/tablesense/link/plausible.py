@@ -221,14 +221,15 @@ def reboot_doubt(f: Status, clock: DeviceClock, old_uptime: int, now: float) -> 
 
 
 @dataclass
-class Doubt:
-    """Renumbered frames came (``renumbered``): frames are held until the HELLO asked for
-    tells whether the device booted again (they are the new boot's) or not."""
+class Holding:
+    """Frames held since ``at`` until something tells whose they are (``Doubt``, ``Lapse``):
+    at most ``BUFFER`` of them, for at most ``REBOOT_WAIT_S``."""
 
     at: float
     held: list[Frame] = field(default_factory=list)
 
     def hold(self, f: Frame) -> bool:
+        """Hold ``f``; True when more are held than the buffer keeps."""
         self.held.append(f)
         return len(self.held) > BUFFER
 
@@ -236,23 +237,17 @@ class Doubt:
         return now - self.at > REBOOT_WAIT_S
 
 
-@dataclass
-class Lapse:
+class Doubt(Holding):
+    """Renumbered frames came (``renumbered``): frames are held until the HELLO asked for
+    tells whether the device booted again (they are the new boot's) or not."""
+
+
+class Lapse(Holding):
     """The line was out (``Gate.arrived``): the board may have booted again meanwhile, its new
     boot past the seq and uptime the host knew, so that neither tells. Frames are held until
     the first status frame, which is judged by when the boot the host had been reading began
     (``DeviceClock.began_later``); a later boot's frames that came before it go with its
     claim."""
-
-    at: float
-    held: list[Frame] = field(default_factory=list)
-
-    def hold(self, f: Frame) -> bool:
-        self.held.append(f)
-        return len(self.held) > BUFFER
-
-    def overdue(self, now: float) -> bool:
-        return now - self.at > REBOOT_WAIT_S
 
 
 @dataclass
