@@ -194,10 +194,11 @@ def test_a_boot_tag_ends_the_hello_and_heartbeat_of_firmware_0_4_and_older_ones_
         assert frame.decode_frame(frame.encode_frame(old)).boot_tag is None
     from binascii import crc_hqx
 
+    why = r"bytes after crash|heartbeat body is 21 bytes, expected 12, 18 or 22"
     for f in (hello, beat):  # three bytes of a tag: no frame of any firmware
         cut = frame.encode_payload(f)[:-3]
         cut += crc_hqx(cut, 0xFFFF).to_bytes(2, "little")
-        with pytest.raises(BadFrame, match="bytes after crash|heartbeat body is 21 bytes, expected 12, 18 or 22"):
+        with pytest.raises(BadFrame, match=why):
             frame.decode_frame(frame.cobs_encode(cut))
 
 
