@@ -128,3 +128,19 @@ def test_a_host_lagging_behind_its_port_takes_no_boot_that_says_its_own_tag_for_
     said += link._housekeeping(7.0)
     assert not {"restarted", "lost"} & set(_kinds(said)), _text(said)
     assert link.stats.implausible == 0 and link.seq.stats.restarts == 0, _text(said)
+
+
+def test_a_board_that_boots_again_before_its_new_boot_is_confirmed_is_read_boot_by_boot() -> None:
+    """A board rebooting at once (a crash at boot): its new boot's heartbeat and an edge, then
+    a third boot's HELLO before the second was confirmed. The second is a new boot all the
+    same (its tag is not the old one's): confirmed, its edge read as its own, then the third
+    claimed and confirmed by its next status frame."""
+    link = Link("loop://", reconnect=False)
+    said = _old_boot(link)
+    third = 0x7777AAAA
+    said += _read(link, [_beat(0.3, NONE, NEW), _edge(0, 0.35)], 1.4)
+    said += _read(link, [_hello(0.1, NONE, third)], 1.6)
+    said += _read(link, [_beat(0.5, NONE, third)], 2.0)
+    assert _kinds(said).count("restarted") == 2 and link.gate.tag == third, _text(said)
+    edges = [f for f in said if isinstance(f, EventFrame)]
+    assert [f.seq for f in edges] == [0, 1, 2, 3, 0], _text(said)

@@ -270,15 +270,15 @@ class RebootClaim:
 
     def by_tag(self, f: Status, tag: int | None) -> str | None:
         """A claim by its boot tag, judged by the next status frame's (``tag``: the boot the
-        host reads): '' the same new tag (confirmed), else why the claim is refuted; None
-        when the tags cannot judge (not such a claim, or ``f`` says no tag: the clocks do)."""
+        host reads): '' confirmed (the claim's tag again, or a third one: a board that booted
+        again at once, whose own claim follows), else why the claim is refuted (the old boot's
+        tag: the claim's was a corruption); None when the tags cannot judge (not such a claim,
+        or ``f`` says no tag: the clocks do)."""
         if not self.tagged or f.boot_tag is None:
             return None
-        if f.boot_tag == self.frame.boot_tag:
-            return ""
         if f.boot_tag == tag:
             return "the next status frame says the old boot's tag"
-        return f"the next status frame says another boot tag ({f.boot_tag:08x})"
+        return ""
 
     def hold(self, f: Frame) -> bool:
         """Hold a frame that is not a status frame; True if more are held than the host holds."""
