@@ -8,10 +8,16 @@ and the clocks, as before. The frames are read and looked at on a host clock the
 
 from __future__ import annotations
 
-from test_link_reboot_while_down import NONE, PIN, PROFILE
+import asyncio
 
-from tablesense.link import Link, LinkStatus
+from helpers.link_reader import wind_down
+from helpers.pty_device import Pty
+from test_link_reboot_while_down import NONE, PIN, PROFILE, Board, _resume
+
+from tablesense.events import Event
+from tablesense.link import Checkpoint, Link, LinkStatus, table_items
 from tablesense.link.frame import F_ACTIVE, EventFrame, Frame, HeartbeatFrame, HelloFrame, encode_frame
+from tablesense.link.hostclock import machine_boot, raw_now
 
 OLD, NEW, OTHER = 0x1234ABCD, 0x0BADCAFE, 0x1234ABCC  # OTHER: OLD with its lowest bit flipped
 
@@ -144,3 +150,69 @@ def test_a_board_that_boots_again_before_its_new_boot_is_confirmed_is_read_boot_
     assert _kinds(said).count("restarted") == 2 and link.gate.tag == third, _text(said)
     edges = [f for f in said if isinstance(f, EventFrame)]
     assert [f.seq for f in edges] == [0, 1, 2, 3, 0], _text(said)
+
+
+# --- a host resumed from a checkpoint that keeps the boot tag ------------------------------
+
+
+def _resumed(cp_tag: int | None, board_tag: int | None) -> tuple[list[Event], list[LinkStatus]]:
+    """A host resumed from a checkpoint taken at uptime 0.5 s (the next seq wanted: 4) of a
+    boot that began 3.9 s ago on the raw clock (``cp_tag``: its boot tag); the board (its
+    tag ``board_tag``) is up 3 s and has written 10 edges: past the checkpoint's seq and
+    uptime, begun 0.9 s after the checkpoint's boot (within the second the host's clock
+    cannot tell) if it is a new one."""
+    began = raw_now() - 3.0 - 0.9
+    cp = Checkpoint(4, 500_000, 0, 500_000, logged_us=500_000, boot_s=began, at_s=began + 0.5,
+                    machine=machine_boot(), boot_tag=cp_tag)
+    cp = Checkpoint.from_json(cp.to_json())  # as the pub saves and reads it
+    assert cp.boot_tag == cp_tag
+    return asyncio.run(_resume(cp, 3_000_000, 10, board_tag))
+
+
+def test_a_resumed_host_knows_a_later_boot_by_the_tag_its_checkpoint_kept() -> None:
+    """Before, past the checkpoint's seq and uptime and begun within a second of its boot,
+    the new boot was read as the old one going on (docs/design.md): seqs 4-9 replayed under
+    the old boot's clock, 0-3 never, nothing said."""
+    events, statuses = _resumed(OLD, NEW)
+    said = "\n".join(map(str, statuses))
+    lost = [s for s in statuses if s.kind == "lost"]
+    assert len(lost) == 1 and "restarted while the host was down" in lost[0].text, said
+    assert len([e for e in events if e.type == "pin"]) == 10, f"{events}\n{said}"
+
+
+def test_a_resumed_host_knows_the_boot_going_on_by_the_tag_its_checkpoint_kept() -> None:
+    events, statuses = _resumed(NEW, NEW)
+    said = "\n".join(map(str, statuses))
+    assert not {"lost", "restarted"} & {s.kind for s in statuses}, said
+    assert len([e for e in events if e.type == "pin"]) == 6, f"{events}\n{said}"  # seqs 4-9
+
+
+def test_the_checkpoints_of_a_running_host_keep_the_tag_of_the_boot_they_are_of() -> None:
+    """A host reading a board that says its tag from its HELLO on: the checkpoints it takes at
+    the quiet points keep that tag (a restarted host then judges by it)."""
+
+    async def run() -> list[Checkpoint]:
+        pty = Pty()
+        board = Board(pty, 2_000_000, 6, NEW)
+        device = asyncio.create_task(board.run())
+        items = table_items(pty.port, PROFILE, reconnect=False)
+        cps: list[Checkpoint] = []
+
+        async def read() -> None:
+            async for item in items:
+                if isinstance(item, Checkpoint):
+                    cps.append(item)
+
+        reader = asyncio.create_task(read())
+        try:
+            for _ in range(60):
+                if cps:
+                    break
+                await asyncio.sleep(0.05)
+        finally:
+            await wind_down(reader, items, device, pty)
+        return cps
+
+    cps = asyncio.run(run())
+    assert cps and {cp.boot_tag for cp in cps} == {NEW}, cps
+    assert f'"boot_tag":{NEW}' in cps[-1].to_json()
