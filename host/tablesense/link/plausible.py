@@ -15,6 +15,10 @@ frames, the host's clock readings (``now``), the ``Sequencer`` and the ``DeviceC
   be a fresh boot, else believed once the next status frame follows the new clock rather
   than the old. ``renumbered``: a seq delivered already, again and not flagged REPLAY, makes
   the link ask for a HELLO, which then tells.
+- boot tags (firmware 0.4, ``Gate.tag``): a HELLO or HEARTBEAT saying another tag than the
+  boot the host reads claims a new boot whatever its seq and uptime, judged by the next
+  status frame's tag alone (``RebootClaim.by_tag``); one saying the boot's own tag is that
+  boot going on. Without a tag, the checks above judge.
 
 ``Gate`` puts them together: every CRC-valid frame passes it in stream order, and it holds,
 refuses or hands each on to a ``Sink`` (the transport, ``transport.py``, which does the I/O,
@@ -526,9 +530,9 @@ class Gate:
     def _claim_by_tag(self, f: Status, now: float, out: list[Any], held: list[Frame] | None = None) -> None:
         """A status frame says another boot's tag: the board booted again, whatever its seq and
         uptime (past all the host knew of the old boot, or not). Frames are held (``held``:
-        those a lapse or a doubt held before it, which go with it) until the next status frame
-        says the same tag (the HELLO asked for now): one frame's tag could be a corruption
-        the CRC missed. Not refused as no fresh boot by its uptime: a tag is never the old
+        those a lapse held before it, which go with it) until the next status frame (the
+        HELLO asked for now) says a tag that is not the old boot's: one frame's tag could be a
+        corruption the CRC missed. Not refused as no fresh boot by its uptime: a tag is never the old
         boot's going on, and a host held up can have heard the old boot late."""
         kept = held or []
         self.reboot = RebootClaim(f, now, held=kept, before=len(kept), tagged=True)
