@@ -22,7 +22,7 @@ from capture import LevelScan, Poller, capture_handler, irq_handler
 from clock import Clock
 from ring import Ring
 
-FW_VERSION = "0.3.0"
+FW_VERSION = "0.4.0"
 _MASK = const(0x3FFFFFFF)
 _HALF = const(0x20000000)
 KEEP = const(2048)  # replayable frames kept (a power of two: seq & (KEEP - 1) is the slot)
@@ -74,6 +74,7 @@ class Firmware:
         # what started this boot and what ended the one before (recover.Boot), for HELLO
         self.reset_cause = boot.cause if boot is not None else _call(hal, "reset_cause", 0)
         self.crash = boot.text if boot is not None else ""
+        self.tag = boot_tag(hal.ticks_us(), _urandom())  # in every HELLO and HEARTBEAT (firmware 0.4)
         if out is None:
             out = getattr(hal, "out", None)
         self.out = out if out is not None else sys.stdout.buffer
@@ -301,7 +302,7 @@ class Firmware:
                 b.n_channels() if b else 0, lv, self.overflows(), self.sched_drops, self.late,
                 FW_VERSION, b.profile if b else "",
                 getattr(hal, "mp_version", ""), getattr(hal, "chip", ""),
-                self.reset_cause, self.crash,
+                self.reset_cause, self.crash, self.tag,
             )
         )
 
@@ -320,7 +321,8 @@ class Firmware:
             shi = k[o + 3] >> 6 | k[o + 4] << 2 | k[o + 5] << 10
         self.write(
             self.enc.heartbeat(
-                self.sent_seq, clock.hi, clock.lo, self.overflows(), self.sched_drops, self.late, shi, slo
+                self.sent_seq, clock.hi, clock.lo, self.overflows(), self.sched_drops, self.late, shi, slo,
+                self.tag,
             )
         )
 
@@ -588,6 +590,33 @@ class Firmware:
             self.flush()
             if not more:
                 hal.pause()
+
+
+def boot_tag(ticks, urandom):
+    """This boot's tag (firmware 0.4): wire.TAG bytes drawn once at boot, said in every HELLO
+    and HEARTBEAT, so that the host knows a new boot by it at once, whatever its seq and
+    uptime (docs/protocol.md). urandom (os.urandom; None where the port has none): the
+    ESP32's hardware RNG, whose state the bootloader seeds with noise at every boot (ESP-IDF,
+    "Random Number Generation"), or the unix port's system source; the tick count at boot is
+    mixed in, and is all there is without it. A bytearray: copied into frames without an
+    allocation (an int of 32 bits is a big one on the ESP32)."""
+    tag = bytearray(wire.TAG)
+    if urandom is not None:
+        r = urandom(wire.TAG)
+        for i in range(wire.TAG):
+            tag[i] = r[i]
+    for i in range(wire.TAG):
+        tag[i] ^= (ticks >> (8 * i)) & 0xFF
+    return tag
+
+
+def _urandom():
+    try:
+        import os
+
+        return os.urandom
+    except (ImportError, AttributeError):
+        return None
 
 
 def _int_arg(args, top):

@@ -28,6 +28,7 @@ SEQ_MASK = const(0xFFFFFF)
 RECORD = const(12)  # header + seq + 8-byte body of a replayable frame, without CRC
 _TEXT_MAX = const(100)
 CRASH_MAX = const(120)  # HELLO's crash text (firmware 0.3): what caused this boot, cut to this
+TAG = const(4)  # the boot tag's bytes (firmware 0.4): HELLO and HEARTBEAT end with it
 
 
 def _table():
@@ -206,10 +207,11 @@ class Encoder:
         set the REPLAY flag on an EVENT. Returns the length (16)."""
         return frame(src, o, 1 if replay else 0, self.out, 0)
 
-    def heartbeat(self, seq, hi, lo, overflows, drops, late, shi=-1, slo=0):
+    def heartbeat(self, seq, hi, lo, overflows, drops, late, shi=-1, slo=0, tag=None):
         """HEARTBEAT; shi/slo (firmware 0.2): settled_us, the time before which every
         frame stamped has been sent (now, or the stamp of the oldest frame still waiting
-        behind the send cursor). shi < 0: the 0.1 frame, without it."""
+        behind the send cursor). shi < 0: the 0.1 frame, without it. tag (firmware 0.4):
+        the boot tag, TAG bytes (link.boot_tag), after settled_us; None: without it."""
         self._head(HEARTBEAT, seq)
         _t48(self.p, 4, hi, lo)
         self._u(10, min(overflows, 0xFFFF), 2)
@@ -218,7 +220,10 @@ class Encoder:
         if shi < 0:
             return self.finish(16)
         _t48(self.p, 16, shi, slo)
-        return self.finish(22)
+        if tag is None:
+            return self.finish(22)
+        copy(self.p, 22, tag, TAG)
+        return self.finish(22 + TAG)
 
     def pong(self, seq, token):
         self._head(PONG, seq)
@@ -243,9 +248,10 @@ class Encoder:
         return self._text(o + 1, s, n)
 
     def hello(self, seq, hi, lo, n_channels, levels, overflows, drops, late, fw, profile, mp="", chip="",
-              reset=-1, crash=""):
+              reset=-1, crash="", tag=None):
         """HELLO. mp, chip: firmware 0.2. reset (machine.reset_cause(), 0 unknown) and
         crash (what ended the last boot, "" none), firmware 0.3; reset < 0: without them.
+        tag (firmware 0.4, with reset): the boot tag, TAG bytes, last; None: without it.
         Texts are cut to 16 bytes (fw, mp, chip), 32 (profile), CRASH_MAX (crash)."""
         self._head(HELLO, seq)
         _t48(self.p, 4, hi, lo)
@@ -261,6 +267,9 @@ class Encoder:
         if reset >= 0:
             self.p[o] = reset & 0xFF
             o = self._str(o + 1, crash, CRASH_MAX)
+            if tag is not None:
+                copy(self.p, o, tag, TAG)
+                o += TAG
         return self.finish(o)
 
     def colour(self, seq, ch, st, rgbc):

@@ -120,6 +120,8 @@ def decode(stream):
             f["fw"], f["profile"], f["mp"], f["chip"] = texts
             f["reset"] = b[o] if o < len(b) else None
             f["crash"] = b[o + 2 : o + 2 + b[o + 1]].decode() if o < len(b) else ""
+            o = o + 2 + b[o + 1] if o < len(b) else o
+            f["tag"] = bytes(b[o : o + 4]) if o + 4 == len(b) else None
         elif typ == 5:
             f["uptime"] = int.from_bytes(b[0:6], "little")
             f["overflows"] = b[6] | b[7] << 8
@@ -127,6 +129,7 @@ def decode(stream):
             f["late"] = b[10] | b[11] << 8
             if len(b) >= 18:
                 f["settled"] = int.from_bytes(b[12:18], "little")
+            f["tag"] = bytes(b[18:22]) if len(b) == 22 else None
         elif typ == 6:
             f["token"] = b[0] | b[1] << 8
         elif typ == 7:

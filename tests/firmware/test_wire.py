@@ -29,6 +29,11 @@ def test_event_is_16_bytes_on_the_wire_for_any_time():
         eq(fwtest.decode(enc.out[:n])[0]["t"], t, "t round trip")
 
 
+def _tag(v):
+    """A vector's boot_tag (u32, or None) as the firmware holds it: TAG bytes, little endian."""
+    return None if v is None else bytearray((v >> (8 * i)) & 0xFF for i in range(wire.TAG))
+
+
 def _frame(enc, f):
     typ = f["type"]
     seq = f["seq"]
@@ -54,13 +59,15 @@ def _frame(enc, f):
             f.get("chip", ""),
             -1 if f.get("reset_cause") is None else f["reset_cause"],
             f.get("crash", ""),
+            _tag(f.get("boot_tag")),
         )
     if typ == "heartbeat":
         t = f["uptime_us"]
         lo = t & fwtest.MASK30
         st = f.get("settled_us")
         shi, slo = (st >> 30, st & fwtest.MASK30) if st is not None else (-1, 0)
-        return enc.heartbeat(seq, t >> 30, lo, f["ring_overflows"], f["sched_drops"], f["late"], shi, slo)
+        return enc.heartbeat(seq, t >> 30, lo, f["ring_overflows"], f["sched_drops"], f["late"], shi, slo,
+                             _tag(f.get("boot_tag")))
     if typ == "pong":
         return enc.pong(seq, f["token"])
     if typ == "error":

@@ -36,10 +36,11 @@ frames = st.one_of(
     st.builds(CountFrame, seqs, u8, u8, t48),
     st.builds(ReadingFrame, seqs, u8, u8, t48),
     st.builds(HelloFrame, seqs, t48, u8, u32, u32, u32, u32, text, text, text, text,
-              st.none(), st.just("")),
+              st.none(), st.just(""), st.none()),
     st.builds(HelloFrame, seqs, t48, u8, u32, u32, u32, u32, text, text, text, text, u8,
-              st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=120)),
-    st.builds(HeartbeatFrame, seqs, t48, u16, u16, u16, st.none() | t48),
+              st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=120), st.none() | u32),
+    st.builds(HeartbeatFrame, seqs, t48, u16, u16, u16, st.none(), st.none()),
+    st.builds(HeartbeatFrame, seqs, t48, u16, u16, u16, t48, st.none() | u32),
     st.builds(PongFrame, seqs, u16),
     st.builds(ErrorFrame, seqs, u8, text),
     st.builds(ColourFrame, seqs, u8, u8, u8, u16, u16, u16, u16),
@@ -178,6 +179,27 @@ def test_a_hello_names_the_micropython_version_and_chip_of_the_board() -> None:
 
     f = frame.HelloFrame(5, 1000, 16, 0, 0, 0, 0, "0.2.0", "golf", "1.26.1", "esp32")
     assert frame.decode_frame(frame.encode_frame(f)) == f
+
+
+def test_a_boot_tag_ends_the_hello_and_heartbeat_of_firmware_0_4_and_older_ones_have_none() -> None:
+    from tablesense.link import frame
+
+    hello = frame.HelloFrame(5, 1000, 16, 0, 0, 0, 0, "0.4.0", "golf", "1.26.1", "esp32", 1, "", 0xA1B2C3D4)
+    beat = frame.HeartbeatFrame(5, 2000, 0, 0, 0, 1900, 0xA1B2C3D4)
+    for f in (hello, beat):
+        payload = frame.encode_payload(f)
+        assert payload[-6:-2] == bytes.fromhex("d4c3b2a1")  # u32 LE, then the CRC
+        assert frame.decode_frame(frame.encode_frame(f)) == f
+    for old in (hello._replace(boot_tag=None), beat._replace(boot_tag=None)):
+        assert frame.decode_frame(frame.encode_frame(old)).boot_tag is None
+    from binascii import crc_hqx
+
+    why = r"bytes after crash|heartbeat body is 21 bytes, expected 12, 18 or 22"
+    for f in (hello, beat):  # three bytes of a tag: no frame of any firmware
+        cut = frame.encode_payload(f)[:-3]
+        cut += crc_hqx(cut, 0xFFFF).to_bytes(2, "little")
+        with pytest.raises(BadFrame, match=why):
+            frame.decode_frame(frame.cobs_encode(cut))
 
 
 # --- text between frames: the ESP32's boot ROM, ESP-IDF's log lines ---------------------

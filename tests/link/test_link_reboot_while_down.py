@@ -54,8 +54,8 @@ class Board:
     (seq 0..n-1, up to 50 ms apart, the last 0.3 s before now): it answers ``!hello``, ``!ping``
     and ``!replay`` as the firmware does (firmware/link.py) and sends a heartbeat every 0.1 s."""
 
-    def __init__(self, pty: Pty, up_us: int, n: int) -> None:
-        self.pty, self.n = pty, n
+    def __init__(self, pty: Pty, up_us: int, n: int, tag: int | None = None) -> None:
+        self.pty, self.n, self.tag = pty, n, tag  # tag: its boot tag (firmware 0.4), None: none said
         self.boot = time.monotonic() - up_us / 1e6
         last, step = up_us - 300_000, min(50_000, max(1, (up_us - 350_000) // max(n, 1)))
         self.edges = [EventFrame(s, PIN, 0 if s % 2 else F_ACTIVE, last - (n - 1 - s) * step)
@@ -68,6 +68,9 @@ class Board:
         return self.n - 1 if self.n else NONE
 
     def hello(self) -> bytes:
+        if self.tag is not None:
+            return encode_frame(HelloFrame(self.last(), self.uptime(), len(PROFILE.channels), 0, 0, 0, 0,
+                                           "0.4.0", PROFILE.id, "", "", 1, "", self.tag))
         return encode_frame(HelloFrame(self.last(), self.uptime(), len(PROFILE.channels), 0, 0, 0, 0,
                                        "0.3.0", PROFILE.id))
 
@@ -93,7 +96,7 @@ class Board:
             if time.monotonic() - beat >= 0.1:
                 beat = time.monotonic()
                 up = self.uptime()
-                self.pty.send(encode_frame(HeartbeatFrame(self.last(), up, 0, 0, 0, up)))
+                self.pty.send(encode_frame(HeartbeatFrame(self.last(), up, 0, 0, 0, up, self.tag)))
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -130,9 +133,10 @@ def test_a_board_rebooted_while_the_host_was_down_is_read_from_its_start_after_t
     assert all(t * 1e6 > cp.logged_us for t in times), f"{times}: the log is at {cp.logged_us / 1e6}\n{said}"
 
 
-async def _resume(cp: Checkpoint, new_up: int, written: int) -> tuple[list[Event], list[LinkStatus]]:
+async def _resume(cp: Checkpoint, new_up: int, written: int, tag: int | None = None
+                  ) -> tuple[list[Event], list[LinkStatus]]:
     pty = Pty()
-    board = Board(pty, new_up, written)
+    board = Board(pty, new_up, written, tag)
     device = asyncio.create_task(board.run())
     events: list[Event] = []
     statuses: list[LinkStatus] = []  # what the link said, and the losses the host said

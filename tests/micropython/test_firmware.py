@@ -112,8 +112,11 @@ for line in sys.stdin:
         n = enc.record(3, f["seq"], f["channel"], f["value"], f["t_us"] >> 30, f["t_us"] & M)
     elif k == "heartbeat":
         st = f.get("settled_us")
+        tag = f.get("boot_tag")
+        if tag is not None:
+            tag = bytearray((tag >> (8 * i)) & 0xFF for i in range(4))
         n = enc.heartbeat(f["seq"], f["uptime_us"] >> 30, f["uptime_us"] & M, f["ring_overflows"],
-                          f["sched_drops"], f["late"], st >> 30 if st is not None else -1, (st or 0) & M)
+                          f["sched_drops"], f["late"], st >> 30 if st is not None else -1, (st or 0) & M, tag)
     elif k == "pong":
         n = enc.pong(f["seq"], f["token"])
     else:
@@ -138,6 +141,7 @@ def test_encoder_agrees_with_the_host_decoder_on_random_frames() -> None:
                 {"type": kind, "seq": seq, "channel": rnd.randrange(256), key: rnd.randrange(256), "t_us": t}
             )
         elif kind == "heartbeat":
+            settled = rnd.choice([None, rnd.randrange(1 << 48)])
             fields.append(
                 {
                     "type": kind,
@@ -146,7 +150,9 @@ def test_encoder_agrees_with_the_host_decoder_on_random_frames() -> None:
                     "ring_overflows": rnd.randrange(1 << 16),
                     "sched_drops": rnd.randrange(1 << 16),
                     "late": rnd.randrange(1 << 16),
-                    "settled_us": rnd.choice([None, rnd.randrange(1 << 48)]),
+                    "settled_us": settled,
+                    # the boot tag (firmware 0.4) comes after settled_us
+                    "boot_tag": None if settled is None else rnd.choice([None, rnd.randrange(1 << 32)]),
                 }
             )
         elif kind == "pong":

@@ -104,9 +104,13 @@ async def table_items(
         # too, and so does one of a boot that began after the checkpoint's (hostclock.py)
         link.seq.resume(resume.seq, max(resume.uptime_us, resume.logged_us - resume.offset_us),
                         resume.boot_began(machine_boot()))
+        link.gate.tag = resume.boot_tag  # its boot's tag (firmware 0.4) tells that boot going on, or not
     resync = False  # frames were lost for good: the next HELLO's levels tell what changed
     ask_again = False  # a HELLO came before the frames written before it: ask for another
     last_cp = resume.seq if resume is not None else -1
+    # the boot tag of the boot whose frames come now (firmware 0.4), in the items' order: the
+    # link may have met a later boot already whose frames are not translated yet
+    tag = resume.boot_tag if resume is not None else None
     next_seq: int | None = resume.seq if resume is not None else None
     gone: tuple[int, int] | None = None  # the last range said lost for good: none of it is to come
     rested = False  # the resumed checkpoint's shot had its rest logged, told the translator
@@ -136,13 +140,15 @@ async def table_items(
                     # frames made and the translator held is final now
                     for event in translator.restarted():
                         yield event
-                    next_seq, gone = 0, None
+                    next_seq, gone, tag = 0, None, None  # (the new boot's: its status frame says it next)
                     if translator.settled:  # a place to resume from: the new boot's first frame, its
                         # clock, and a shot still rolling (its rest to come): a host killed before
                         # the next quiet point resumes from the new boot, not from a boot before it
                         last_cp = 0
-                        yield _checkpoint(0, translator, link)
+                        yield _checkpoint(0, translator, link, tag)
                 continue
+            if isinstance(item, (HelloFrame, HeartbeatFrame)) and item.boot_tag is not None:
+                tag = item.boot_tag  # believed by the link: the boot the frames after it are of
             if isinstance(item, HelloFrame):
                 if item.crash:  # the board restarted by itself (firmware 0.3): the pub logs it once
                     why = f"the board restarted by itself ({item.reset_text}): {item.crash}"
@@ -178,7 +184,7 @@ async def table_items(
                 translator.notes.clear()
             if next_seq is not None and next_seq != last_cp and translator.quiet:
                 last_cp = next_seq
-                yield _checkpoint(next_seq, translator, link)
+                yield _checkpoint(next_seq, translator, link, tag)
     finally:
         if own:
             link.close()
@@ -199,14 +205,14 @@ def _undelivered(seq: int, next_seq: int | None, gone: tuple[int, int] | None = 
     return seq_diff(seq, gone[1]) > 0
 
 
-def _checkpoint(seq: int, translator: Translator, link: Link) -> Checkpoint:
+def _checkpoint(seq: int, translator: Translator, link: Link, tag: int | None = None) -> Checkpoint:
     """The checkpoint at ``seq`` (the next frame wanted): the translator's clock and the shot
     it may have rolling, and when the board's boot began on the host's raw clock
     (hostclock.py). That is the earlier of now less the device time the translator reached
     and the link's newest status frame's arrival less its uptime: both are at or after the
     boot's true start, the second also when the link has met a later boot already (its
     frames not yet translated), so a restarted host never takes the boot going on for a
-    later one by it."""
+    later one by it. ``tag``: the boot tag of the boot the frames passed on so far are of."""
     seen_us, offset_us, now_us = translator.clock_state()
     mono = time.monotonic()
     began = mono - seen_us / 1e6
@@ -214,4 +220,4 @@ def _checkpoint(seq: int, translator: Translator, link: Link) -> Checkpoint:
         began = min(began, link.clock.last_mono - link.clock.last_us / 1e6)
     at = raw_now(mono)
     return Checkpoint(seq, seen_us, offset_us, now_us, activity_us=translator.activity_us,
-                      boot_s=at - (mono - began), at_s=at, machine=machine_boot())
+                      boot_s=at - (mono - began), at_s=at, machine=machine_boot(), boot_tag=tag)

@@ -69,6 +69,10 @@ class Checkpoint:
     boot_s: float | None = field(default=None, compare=False)
     at_s: float = field(default=0.0, compare=False)
     machine: str = field(default="", compare=False)
+    # the boot tag of the boot the checkpoint's frames are of (firmware 0.4; None: not said,
+    # or not known yet at a reboot's checkpoint): a restarted host knows that boot going on,
+    # or a later one, by it, whatever the seq, the uptime and the host's clock say
+    boot_tag: int | None = field(default=None, compare=False)
 
     def to_json(self) -> str:
         saved = asdict(self)
@@ -78,6 +82,8 @@ class Checkpoint:
         if self.boot_s is None or not self.machine:
             for k in ("boot_s", "at_s", "machine"):
                 del saved[k]
+        if self.boot_tag is None:
+            del saved["boot_tag"]
         return json.dumps(saved, separators=(",", ":"))
 
     def boot_began(self, machine: str) -> tuple[float, float] | None:
@@ -117,6 +123,11 @@ class Checkpoint:
                 if not (math.isfinite(boot_s) and math.isfinite(at_s)):
                     raise ValueError("a host time that is not a number")
                 cp = replace(cp, boot_s=boot_s, at_s=at_s, machine=str(d["machine"]))
+            if "boot_tag" in d:  # a checkpoint of firmware before 0.4, or saved before, has none
+                tag = d["boot_tag"]
+                if not isinstance(tag, int) or isinstance(tag, bool) or not 0 <= tag <= 0xFFFFFFFF:
+                    raise ValueError(f"a boot tag that is no u32: {tag!r}")
+                cp = replace(cp, boot_tag=tag)
         except (ValueError, TypeError, KeyError) as exc:
             why = f"the saved link checkpoint cannot be read ({exc}): {text[:80]!r}"
             raise CheckpointError(why) from None

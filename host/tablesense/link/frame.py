@@ -42,6 +42,7 @@ C_VALID, C_PRESENT, C_SATURATED = 0x01, 0x02, 0x04
 RESET_CAUSES = {0: "unknown", 1: "power-on", 2: "hard reset", 3: "watchdog", 4: "deep sleep", 5: "soft reset"}
 RESET_WATCHDOG = 3
 CRASH_MAX = 120  # the longest crash text a HELLO carries
+TAG_BYTES = 4  # the boot tag (firmware 0.4): the last bytes of a HELLO and a HEARTBEAT
 
 SEQ_MOD = 1 << 24
 T_MAX = (1 << 48) - 1
@@ -53,6 +54,7 @@ _TRIPLE = struct.Struct("<BBIH")  # channel, u8, t_us low 32 + high 16
 _CRC = struct.Struct("<H")
 _HB = struct.Struct("<IHHHH")  # uptime lo32, hi16, ring_overflows, sched_drops, late
 _SETTLED = struct.Struct("<IH")  # settled_us lo32, hi16 (firmware 0.2)
+_TAG = struct.Struct("<I")  # the boot tag (firmware 0.4)
 _HELLO = struct.Struct("<IHBIIII")  # uptime lo32, hi16, n_channels, levels, ring, sched, late
 _PONG = struct.Struct("<H")
 _COLOUR = struct.Struct("<BBBHHHH")  # channel, status, class, clear, red, green, blue
@@ -116,6 +118,7 @@ class HelloFrame(NamedTuple):
     chip: str = ""  # "esp32", "esp32s3", "unix" (the simulator); "" from firmware before 0.2
     reset_cause: int | None = None  # what started this boot (RESET_CAUSES); None before firmware 0.3
     crash: str = ""  # what ended the boot before, when the firmware crashed or the watchdog bit
+    boot_tag: int | None = None  # drawn at random once a boot (firmware 0.4); None before
 
     @property
     def reset_text(self) -> str:
@@ -130,7 +133,8 @@ class HeartbeatFrame(NamedTuple):
 
     ``settled_us`` (firmware 0.2): every frame stamped before it has been sent; frames
     waiting behind the device's send cursor (a replay, a burst) are stamped at or after
-    it. None from older firmware (then the uptime is)."""
+    it. None from older firmware (then the uptime is). ``boot_tag`` (firmware 0.4): the
+    boot's, as its HELLO says it; None before."""
 
     seq: int
     uptime_us: int
@@ -138,6 +142,7 @@ class HeartbeatFrame(NamedTuple):
     sched_drops: int
     late: int
     settled_us: int | None = None
+    boot_tag: int | None = None
 
 
 class PongFrame(NamedTuple):
@@ -284,6 +289,12 @@ def _text(s: str, what: str) -> bytes:
     return bytes([len(raw)]) + raw
 
 
+def _tag(tag: int) -> bytes:
+    if not 0 <= tag <= 0xFFFFFFFF:
+        raise BadFrame(f"boot tag {tag} does not fit in 32 bits")
+    return _TAG.pack(tag)
+
+
 def encode_payload(frame: Frame) -> bytes:
     """Header + seq + body + crc of ``frame`` (before COBS)."""
     kind = TYPE_CODES[type(frame)]
@@ -303,14 +314,20 @@ def encode_payload(frame: Frame) -> bytes:
             if not 0 <= frame.reset_cause <= 255:
                 raise BadFrame(f"reset cause {frame.reset_cause} does not fit in a byte")
             body += bytes([frame.reset_cause]) + _text(frame.crash, "crash")
-        elif frame.crash:
-            raise BadFrame("a hello's crash text needs its reset cause (firmware 0.3)")
+            if frame.boot_tag is not None:
+                body += _tag(frame.boot_tag)
+        elif frame.crash or frame.boot_tag is not None:
+            raise BadFrame("a hello's crash text and boot tag need its reset cause (firmware 0.3)")
     elif isinstance(frame, HeartbeatFrame):
         lo, hi = _t48(frame.uptime_us)
         body = _HB.pack(lo, hi, frame.ring_overflows, frame.sched_drops, frame.late)
         if frame.settled_us is not None:
             slo, shi = _t48(frame.settled_us)
             body += _SETTLED.pack(slo, shi)
+            if frame.boot_tag is not None:
+                body += _tag(frame.boot_tag)
+        elif frame.boot_tag is not None:
+            raise BadFrame("a heartbeat's boot tag needs its settled_us (firmware 0.2)")
     elif isinstance(frame, PongFrame):
         body = _PONG.pack(frame.token)
     elif isinstance(frame, ColourFrame):
@@ -349,15 +366,17 @@ def decode_payload(payload: bytes) -> Frame:
         ch, v, lo, hi = _TRIPLE.unpack_from(payload, 4)
         return _TRIPLE_CLS[kind](seq, ch, v, lo | hi << 32)
     if kind == T_HEARTBEAT:
-        if blen not in (_HB.size, _HB.size + _SETTLED.size):
-            sizes = f"{_HB.size} or {_HB.size + _SETTLED.size}"
+        if blen not in _HB_SIZES:
+            sizes = f"{_HB_SIZES[0]}, {_HB_SIZES[1]} or {_HB_SIZES[2]}"
             raise BadFrame(f"heartbeat body is {blen} bytes, expected {sizes}")
         lo, hi, ro, sd, late = _HB.unpack_from(payload, 4)
-        settled = None
+        settled = tag = None
         if blen > _HB.size:
             slo, shi = _SETTLED.unpack_from(payload, 4 + _HB.size)
             settled = slo | shi << 32
-        return HeartbeatFrame(seq, lo | hi << 32, ro, sd, late, settled)
+            if blen == _HB_SIZES[2]:
+                tag = _TAG.unpack_from(payload, 4 + _HB.size + _SETTLED.size)[0]
+        return HeartbeatFrame(seq, lo | hi << 32, ro, sd, late, settled, tag)
     if kind == T_HELLO:
         return _decode_hello(payload, seq)
     if kind == T_PONG:
@@ -375,6 +394,7 @@ def decode_payload(payload: bytes) -> Frame:
     raise BadFrame(f"unknown frame type 0x{kind:x}")
 
 
+_HB_SIZES = (_HB.size, _HB.size + _SETTLED.size, _HB.size + _SETTLED.size + _TAG.size)  # 0.1, 0.2, 0.4
 _TRIPLE_CLS: dict[int, type] = {T_EVENT: EventFrame, T_COUNT: CountFrame, T_READING: ReadingFrame}
 
 
@@ -407,9 +427,13 @@ def _decode_hello(payload: bytes, seq: int) -> HelloFrame:
             raise BadFrame(f"hello crash of {ln} bytes runs past the end")
         crash = payload[pos + 2 : pos + 2 + ln].decode("ascii", "replace")
         pos += 2 + ln
+    tag: int | None = None
+    if end - pos == _TAG.size:  # firmware 0.4: the boot tag
+        tag = _TAG.unpack_from(payload, pos)[0]
+        pos += _TAG.size
     if pos != end:
         raise BadFrame(f"hello frame has {end - pos} bytes after crash")
-    return HelloFrame(seq, lo | hi << 32, n_ch, levels, ro, sd, late, *texts, reset, crash)
+    return HelloFrame(seq, lo | hi << 32, n_ch, levels, ro, sd, late, *texts, reset, crash, tag)
 
 
 _HELLO_TEXTS = ("fw_version", "profile_id", "mp_version", "chip")

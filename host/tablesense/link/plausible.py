@@ -15,6 +15,10 @@ frames, the host's clock readings (``now``), the ``Sequencer`` and the ``DeviceC
   be a fresh boot, else believed once the next status frame follows the new clock rather
   than the old. ``renumbered``: a seq delivered already, again and not flagged REPLAY, makes
   the link ask for a HELLO, which then tells.
+- boot tags (firmware 0.4, ``Gate.tag``): a HELLO or HEARTBEAT saying another tag than the
+  boot the host reads claims a new boot whatever its seq and uptime, judged by the next
+  status frame's tag alone (``RebootClaim.by_tag``); one saying the boot's own tag is that
+  boot going on. Without a tag, the checks above judge.
 
 ``Gate`` puts them together: every CRC-valid frame passes it in stream order, and it holds,
 refuses or hands each on to a ``Sink`` (the transport, ``transport.py``, which does the I/O,
@@ -266,6 +270,19 @@ class RebootClaim:
     # waited in a buffer while the host was held up; one that comes later was read fresh
     settle_s: float = 0.0
     read_at: float | None = None  # a claim after a lapse: when its frame was read (port.Chunk)
+    tagged: bool = False  # a claim by a boot tag not the boot's (firmware 0.4): judged by the tag
+
+    def by_tag(self, f: Status, tag: int | None) -> str | None:
+        """A claim by its boot tag, judged by the next status frame's (``tag``: the boot the
+        host reads): '' confirmed (the claim's tag again, or a third one: a board that booted
+        again at once, whose own claim follows), else why the claim is refuted (the old boot's
+        tag: the claim's was a corruption); None when the tags cannot judge (not such a claim,
+        or ``f`` says no tag: the clocks do)."""
+        if not self.tagged or f.boot_tag is None:
+            return None
+        if f.boot_tag == tag:
+            return "the next status frame says the old boot's tag"
+        return ""
 
     def hold(self, f: Frame) -> bool:
         """Hold a frame that is not a status frame; True if more are held than the host holds."""
@@ -374,6 +391,7 @@ class Gate:
         self._reopened = False  # the port was opened again since
         self._lapse_due = False  # the line was out before the bytes being looked at
         self._suspect = False  # the HELLO being looked at answers a doubt
+        self.tag: int | None = None  # the boot tag of the boot the host reads (firmware 0.4; None: none said)
 
     def old_uptime(self) -> int:
         """The uptime the device is known to have reached: its last believed status frame (or,
@@ -470,6 +488,18 @@ class Gate:
             self.sink.refuse(Refusal("seq", why, f), now, out)
             return
         old = self.old_uptime()
+        says = self._tag_says(f)
+        if says == "new":  # another boot's tag: a new boot, whatever its seq and uptime
+            self._claim_by_tag(f, now, out)
+            return
+        if says == "same":  # the boot's own tag: no new boot, whatever its seq and uptime
+            if f.uptime_us < old:
+                self.sink.refuse(Refusal("reboot", (
+                    f"uptime went back from {old / 1e6:.3f} s to {f.uptime_us / 1e6:.3f} s, but the "
+                    f"boot tag is the boot's own ({f.boot_tag:08x}): not a new boot"), f), now, out)
+                return
+            self._believe(f, now, out)
+            return
         claimed = claims_reboot(f, old, self.seq, self.clock, now, self._suspect)  # a new boot?
         later = not claimed and began_later(f, self.seq, self.clock, now)  # or one of a later start?
         if claimed or later:
@@ -480,7 +510,33 @@ class Gate:
             self.reboot = RebootClaim(f, now, settle_s=SETTLE_S if later else 0.0)
             self.sink.ask("!hello", out)  # its answer confirms the reboot (or not) within a round trip
             return
+        self._believe(f, now, out)
+
+    def _believe(self, f: Status, now: float, out: list[Any]) -> None:
+        if f.boot_tag is not None:
+            self.tag = f.boot_tag
         self.sink.believe(f, now, out)
+
+    # --- boot tags (firmware 0.4) ------------------------------------------------------------
+
+    def _tag_says(self, f: Status) -> str:
+        """What ``f``'s boot tag says of the boot the host reads: ``new`` (another boot's),
+        ``same`` (its own), '' (``f`` or that boot says none, firmware before 0.4: the seq and
+        the clocks judge, as before)."""
+        if f.boot_tag is None or self.tag is None:
+            return ""
+        return "same" if f.boot_tag == self.tag else "new"
+
+    def _claim_by_tag(self, f: Status, now: float, out: list[Any], held: list[Frame] | None = None) -> None:
+        """A status frame says another boot's tag: the board booted again, whatever its seq and
+        uptime (past all the host knew of the old boot, or not). Frames are held (``held``:
+        those a lapse held before it, which go with it) until the next status frame (the
+        HELLO asked for now) says a tag that is not the old boot's: one frame's tag could be a
+        corruption the CRC missed. Not refused as no fresh boot by its uptime: a tag is never the old
+        boot's going on, and a host held up can have heard the old boot late."""
+        kept = held or []
+        self.reboot = RebootClaim(f, now, held=kept, before=len(kept), tagged=True)
+        self.sink.ask("!hello", out)
 
     # --- device times ahead of the host's estimate --------------------------------------
 
@@ -525,6 +581,14 @@ class Gate:
         t, t0 = (now, claim.at) if claim.read_at is None or self._arrived_at is None else \
             (self._arrived_at, claim.read_at)
         settling = t - t0 < claim.settle_s  # too soon to judge a claim by the boot's start
+        if isinstance(f, (HelloFrame, HeartbeatFrame)):
+            why = claim.by_tag(f, self.tag)
+            if why is not None:  # a claim by the boot tag: the next tag said decides
+                if why:
+                    self._reboot_refused(why, now, out)
+                else:
+                    self._reboot_confirmed(claim, now, out)
+                return self.reboot is not None and self._held(f, now, out)
         if claim.undecided or not isinstance(f, (HelloFrame, HeartbeatFrame)) or settling:
             if claim.hold(f):
                 self._reboot_refused("too many frames came before a status frame confirmed it", now, out)
@@ -562,7 +626,8 @@ class Gate:
         uptime = getattr(claim.frame, "uptime_us", None)
         self.sink.restart(now, out, None if uptime is None else uptime / 1e6)
         self.last_t_us = -1
-        self.sink.believe(claim.frame, now, out)
+        self.tag = claim.frame.boot_tag  # the new boot's (None: it says none)
+        self._believe(claim.frame, now, out)
         for f in claim.held:
             self.frame(f, now, out)
 
@@ -595,7 +660,11 @@ class Gate:
                 self._lapse_ends(now, out)
             return True
         self.lapse = None
-        if self._began_later(f, lapse.held, now):
+        says = self._tag_says(f)
+        if says == "new" and not status_seq_doubt(f, self.seq, now):  # another boot: the frames held are its
+            self._claim_by_tag(f, now, out, lapse.held)
+            return True
+        if says != "same" and self._began_later(f, lapse.held, now):  # no tag: judged by the boot's start
             self.reboot = RebootClaim(f, now, held=lapse.held, before=len(lapse.held), settle_s=SETTLE_S,
                                       read_at=self._arrived_at)
             self.sink.ask("!hello", out)  # its answer, or the next heartbeat, decides
