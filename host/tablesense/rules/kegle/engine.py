@@ -178,14 +178,15 @@ class KegleEngine(ShotEngine[KegleState]):
         cut = shot_cut(was, first, rest)
         if cut is None or (type(first) is Pin and was.incident_open and state.setup_rests):
             return None  # no shot's opening, or the pin referee's (``not_a_shot``: the pin is down)
-        if not held:
-            before = self.close(state) if state.shot is not None else state
+        if not held:  # (``close`` of the last shot, inline)
+            before = state if state.shot is None or not (state.questions or state.after is not None or state.sealed) \
+                else replace(state, questions=(), after=None, sealed=False)
         elif state.shot is not None:  # the pins set up before the strike, and the last shot closed
             before = replace(state, score=_pins_up(state.score, held), held=(), questions=(), after=None,
                              sealed=False)
         else:
             before = self.release(state)
-        shot = ShotRecord(player=before.at_table, events=tuple(events), rest=rest)
+        shot = ShotRecord(before.at_table, tuple(events), rest)  # (player, events, rest: positional)
         # (``staged``: the pin referee's hands are a shot of pins alone, while he sets pins up)
         if was.incident_open and len(facts[0]) == len(events) and _by_hand(before, shot):
             return ShotEngine.staged(self, before, shot, cut, state) if call is None else None
@@ -207,7 +208,11 @@ class KegleEngine(ShotEngine[KegleState]):
         shot's undo point). None anywhere else: the shot and the call the slow way."""
         call = canonical(self.vocabulary(state), call)  # (``_call``: the names as the engine knows them)
         kind = call.call
-        if kind != "carom" and kind != "foul" and kind != "undo":
+        if kind == "foul":
+            at_table = state.at_table  # (the player at the table before the shot and after ``whole``'s close)
+            if call.foul not in BY_ID or at_table is None or call.player not in (None, at_table):
+                return None  # (``_call_foul``: unknown, or a fault between shots of the player at the table)
+        elif kind != "carom" and kind != "undo":
             return None
         return self.whole(state, events, rest, call)
 
@@ -222,15 +227,10 @@ class KegleEngine(ShotEngine[KegleState]):
         if before.sealed or before.after is not None:
             return None  # (``_amendable``; ``amend`` applies the incidents since the rest again)
         kind = call.call
-        if kind == "undo":
-            if plain_shot(before, shot, (before, shot, cut, state), facts) is None:
-                return None
-            return state
-        if kind == "foul":
-            at_table = before.at_table
-            if call.foul not in BY_ID or at_table is None or call.player not in (None, at_table):
-                return None  # (``_call_foul``: unknown, or a fault between shots of the player at the table)
-        elif facts[2]:  # the carambole the contacts counted already: the call confirms it
+        if kind == "undo":  # where ``plain_shot`` decides this common shot (it answers None only there)
+            sc = before.score
+            return None if (sc.pins_down or sc.blocked) and sc.pin_ups else state
+        if kind == "carom" and facts[2]:  # the carambole the contacts counted already: the call confirms it
             return plain_shot(before, shot, (before, shot, cut, state), facts)
         called = ShotRecord(player=shot.player, events=shot.events, rest=shot.rest, calls=(call,))
         return plain_shot(before, called, (before, called, cut, Redo(state, (*shot.events, shot.rest), True)),
