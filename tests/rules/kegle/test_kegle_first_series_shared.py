@@ -62,7 +62,8 @@ def _sheets(lines: list[str]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     return out
 
 
-def test_score_sheets_read_as_when_each_match_made_its_own_first_series(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_score_sheets_read_as_when_each_match_made_its_own_first_series(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     lines = _log(PACK_EVERY + 20)
     shared = _sheets(lines)
     monkeypatch.setattr(plain, "_FIRST_STARTS", _NeverKept())

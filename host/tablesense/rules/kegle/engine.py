@@ -179,8 +179,9 @@ class KegleEngine(ShotEngine[KegleState]):
         if cut is None or (type(first) is Pin and was.incident_open and state.setup_rests):
             return None  # no shot's opening, or the pin referee's (``not_a_shot``: the pin is down)
         if not held:  # (``close`` of the last shot, inline)
-            before = state if state.shot is None or not (state.questions or state.after is not None or state.sealed) \
-                else replace(state, questions=(), after=None, sealed=False)
+            before = state
+            if state.shot is not None and (state.questions or state.after is not None or state.sealed):
+                before = replace(state, questions=(), after=None, sealed=False)
         elif state.shot is not None:  # the pins set up before the strike, and the last shot closed
             before = replace(state, score=_pins_up(state.score, held), held=(), questions=(), after=None,
                              sealed=False)

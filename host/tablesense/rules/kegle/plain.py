@@ -34,7 +34,6 @@ from ...events import Contact, Cushion, Event, Pin, Pocket, Strike
 from ...shots import Cutter, in_time_order
 from ..records import Ruling
 from ..ruling_log import RulingLog, Trail
-from ..ruling_log import made as made_when_read
 from ..shot_engine import ShotEngine, ShotRecord
 from . import geometry as geo
 from .checks import ANNOUNCE_UNDER, CARAMBOLE_POINTS, PIN_POINTS
