@@ -93,6 +93,13 @@ class KegleEngine(ShotEngine[KegleState]):
     pins = True  # the pin referee sets them up between shots
 
     def new_state(self, setup: Setup) -> KegleState:
+        global _LAST
+        last = _LAST  # the last set-up's: a log of many short matches of the same players and distance
+        if last is not None:
+            was = last[0]
+            if (setup.distance == was.distance and setup.targets == was.targets  # (the cheap tests first)
+                    and setup.players == was.players and tuple(setup.players) == last[1]):  # (in order)
+                return last[2]
         agreed = setup.distance if setup.distance is not None else DEFAULT_DISTANCE
         own = setup.targets
         distance = (own.get("p1", agreed), own.get("p2", agreed)) if own else (agreed, agreed)
@@ -103,12 +110,13 @@ class KegleEngine(ShotEngine[KegleState]):
         except TypeError:  # a name that is a list (a side of two)
             key = None
             found = None
-        if found is not None:
-            return found
-        state = KegleState(game="kegle", players=players, at_table="p1", score=Score(distance=distance))
-        if key is not None:
-            _FRESH.keep(key, state)
-        return state
+        if found is None:
+            found = KegleState(game="kegle", players=players, at_table="p1", score=Score(distance=distance))
+            if key is None:
+                return found
+            _FRESH.keep(key, found)
+        _LAST = (setup, tuple(setup.players), found)
+        return found
 
     # --- the shot stage -----------------------------------------------------------
     def check(self, event: Event) -> None:
@@ -540,6 +548,9 @@ class KegleEngine(ShotEngine[KegleState]):
 
 #: the new matches' first states by players and distance (frozen: shared)
 _FRESH: FirstStates[Any, KegleState] = FirstStates()
+#: the last set-up whose first state ``_FRESH`` holds, and that state: the next set-up of the same
+#: players (in the same order), distance and targets starts from it without the key's tuples
+_LAST: tuple[Setup, tuple[str, ...], KegleState] | None = None
 
 _Handler = Callable[[KegleEngine, KegleState, Call], Any]
 
