@@ -93,6 +93,13 @@ class KegleEngine(ShotEngine[KegleState]):
     pins = True  # the pin referee sets them up between shots
 
     def new_state(self, setup: Setup) -> KegleState:
+        global _LAST
+        last = _LAST  # the last set-up's: a log of many short matches of the same players and distance
+        if last is not None:
+            was = last[0]
+            if (setup.distance == was.distance and setup.targets == was.targets  # (the cheap tests first)
+                    and setup.players == was.players and tuple(setup.players) == last[1]):  # (in order)
+                return last[2]
         agreed = setup.distance if setup.distance is not None else DEFAULT_DISTANCE
         own = setup.targets
         distance = (own.get("p1", agreed), own.get("p2", agreed)) if own else (agreed, agreed)
@@ -103,12 +110,13 @@ class KegleEngine(ShotEngine[KegleState]):
         except TypeError:  # a name that is a list (a side of two)
             key = None
             found = None
-        if found is not None:
-            return found
-        state = KegleState(game="kegle", players=players, at_table="p1", score=Score(distance=distance))
-        if key is not None:
-            _FRESH.keep(key, state)
-        return state
+        if found is None:
+            found = KegleState(game="kegle", players=players, at_table="p1", score=Score(distance=distance))
+            if key is None:
+                return found
+            _FRESH.keep(key, found)
+        _LAST = (setup, tuple(setup.players), found)
+        return found
 
     # --- the shot stage -----------------------------------------------------------
     def check(self, event: Event) -> None:
@@ -178,14 +186,16 @@ class KegleEngine(ShotEngine[KegleState]):
         cut = shot_cut(was, first, rest)
         if cut is None or (type(first) is Pin and was.incident_open and state.setup_rests):
             return None  # no shot's opening, or the pin referee's (``not_a_shot``: the pin is down)
-        if not held:
-            before = self.close(state) if state.shot is not None else state
+        if not held:  # (``close`` of the last shot, inline)
+            before = state
+            if state.shot is not None and (state.questions or state.after is not None or state.sealed):
+                before = replace(state, questions=(), after=None, sealed=False)
         elif state.shot is not None:  # the pins set up before the strike, and the last shot closed
             before = replace(state, score=_pins_up(state.score, held), held=(), questions=(), after=None,
                              sealed=False)
         else:
             before = self.release(state)
-        shot = ShotRecord(player=before.at_table, events=tuple(events), rest=rest)
+        shot = ShotRecord(before.at_table, tuple(events), rest)  # (player, events, rest: positional)
         # (``staged``: the pin referee's hands are a shot of pins alone, while he sets pins up)
         if was.incident_open and len(facts[0]) == len(events) and _by_hand(before, shot):
             return ShotEngine.staged(self, before, shot, cut, state) if call is None else None
@@ -207,7 +217,11 @@ class KegleEngine(ShotEngine[KegleState]):
         shot's undo point). None anywhere else: the shot and the call the slow way."""
         call = canonical(self.vocabulary(state), call)  # (``_call``: the names as the engine knows them)
         kind = call.call
-        if kind != "carom" and kind != "foul" and kind != "undo":
+        if kind == "foul":
+            at_table = state.at_table  # (the player at the table before the shot and after ``whole``'s close)
+            if call.foul not in BY_ID or at_table is None or call.player not in (None, at_table):
+                return None  # (``_call_foul``: unknown, or a fault between shots of the player at the table)
+        elif kind != "carom" and kind != "undo":
             return None
         return self.whole(state, events, rest, call)
 
@@ -222,15 +236,10 @@ class KegleEngine(ShotEngine[KegleState]):
         if before.sealed or before.after is not None:
             return None  # (``_amendable``; ``amend`` applies the incidents since the rest again)
         kind = call.call
-        if kind == "undo":
-            if plain_shot(before, shot, (before, shot, cut, state), facts) is None:
-                return None
-            return state
-        if kind == "foul":
-            at_table = before.at_table
-            if call.foul not in BY_ID or at_table is None or call.player not in (None, at_table):
-                return None  # (``_call_foul``: unknown, or a fault between shots of the player at the table)
-        elif facts[2]:  # the carambole the contacts counted already: the call confirms it
+        if kind == "undo":  # where ``plain_shot`` decides this common shot (it answers None only there)
+            sc = before.score
+            return None if (sc.pins_down or sc.blocked) and sc.pin_ups else state
+        if kind == "carom" and facts[2]:  # the carambole the contacts counted already: the call confirms it
             return plain_shot(before, shot, (before, shot, cut, state), facts)
         called = ShotRecord(player=shot.player, events=shot.events, rest=shot.rest, calls=(call,))
         return plain_shot(before, called, (before, called, cut, Redo(state, (*shot.events, shot.rest), True)),
@@ -539,6 +548,9 @@ class KegleEngine(ShotEngine[KegleState]):
 
 #: the new matches' first states by players and distance (frozen: shared)
 _FRESH: FirstStates[Any, KegleState] = FirstStates()
+#: the last set-up whose first state ``_FRESH`` holds, and that state: the next set-up of the same
+#: players (in the same order), distance and targets starts from it without the key's tuples
+_LAST: tuple[Setup, tuple[str, ...], KegleState] | None = None
 
 _Handler = Callable[[KegleEngine, KegleState, Call], Any]
 
@@ -621,9 +633,7 @@ def _by_hand(before: KegleState, shot: ShotRecord) -> bool:
 
 
 def _with_answer(event: Call, answer: str) -> Call:
-    from ..base import replace as copy
-
-    return copy(event, answer=answer)  # type: ignore[no-any-return]
+    return replace(event, answer=answer)  # (a ``Call`` is a msgspec Struct: no import, no type test a call)
 
 
 def _name(name: Any) -> str:

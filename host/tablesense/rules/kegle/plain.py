@@ -73,8 +73,24 @@ _Read = tuple[list[int], int, bool, list[str], "list[tuple[int, Pocket]] | tuple
 
 
 def _plus(values: Trail | tuple[int, ...], value: int) -> Trail:
-    """``Trail.plus``, without its class method's lookups (a new series each few shots)."""
-    return Trail((value,), values) if type(values) is Trail else Trail((*values, value))
+    """``Trail.plus``, without its class method's lookups (a new series each few shots); a player's
+    first series (``values`` empty) starts from one shared ``Trail`` of its points (``_FIRST_STARTS``:
+    a ``Trail`` is never changed, and a short match's first shot of each player makes one)."""
+    if type(values) is Trail:
+        return Trail((value,), values)
+    if values:
+        return Trail((*values, value))
+    first = _FIRST_STARTS.get(value)
+    if first is None:
+        first = Trail((value,))
+        if len(_FIRST_STARTS) < 64:
+            _FIRST_STARTS[value] = first
+    return first
+
+
+#: a player's points as his first series began -> the one ``Trail`` of them (at most 64 kept: 0
+#: nearly always)
+_FIRST_STARTS: dict[int, Trail] = {}
 
 
 def common_facts(events: Sequence[Event]) -> tuple[list[int], int, bool, list[str]] | None:
