@@ -47,7 +47,7 @@ from .resolve import (
 )
 from .shot import NO_FACTS, Evidence, ShotFacts, read_events, read_shot
 from .targets import match_points
-from .zones import object_balls_zone
+from .zones import in_a_corner
 
 replace = msgspec.structs.replace
 #: the parameters of a ``carom`` call's amendment (``_call_ruling``)
@@ -151,8 +151,7 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
         made = caroms[i] + 1
         target = b.targets[i]
         reached = made >= target  # ``reaches_target``: the last carom ends the inning
-        if not reached and zoned \
-                and object_balls_zone(positions, OBJECTS[player], carom_table(b.table))[0] is not None:
+        if not reached and zoned and in_a_corner(positions, OBJECTS[player], b.table):
             return None  # ``update_zone``: the object balls in a corner's zone
         run = b.run + 1
         caroms = (made, caroms[1]) if i == 0 else (caroms[0], made)
@@ -206,7 +205,7 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
                                         "draw" if won == "draw" else None, innings[i])
         else:
             after = "p2" if player == "p1" else "p1"  # ``other(player)``
-            if zoned and object_balls_zone(positions, OBJECTS[after], carom_table(b.table))[0] is not None:
+            if zoned and in_a_corner(positions, OBJECTS[after], b.table):
                 return None
             maker, value = _inning_rulings, run
         run = 0
@@ -234,18 +233,32 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
         for call in calls:  # the referee's ``carom`` after the rest: ``_call_ruling``'s amendment
             rulings.append(Ruling(call.t, "carom.referee.amend", shot_player, _AMEND))
         log = RulingLog(rulings, before.rulings)
-    decided_by = "referee" if called else ("contacts" if decides else "none")
+    c = facts.cushions
+    if contacts == 0 and 0 <= c < _SHARED and facts.cushions_before_last_contact == c:
+        evidence = (_CALLED if called else _UNSEEN)[c]  # the cushion sensors alone: one of these
+    else:
+        evidence = Evidence(c, facts.cushions_before_last_contact, contacts,
+                            "referee" if called else ("contacts" if decides else "none"))
     m = Match(discipline, b.profile, b.scheme, b.table, b.targets, caroms, innings, high, run, runs,
               b.innings_limit, b.shot_clock, b.timeouts, b.timeouts_used, b.breaker, b.shots + 1, True,
-              nastoot, from_outlay, None, None, positions, announcement,
-              Evidence(facts.cushions, facts.cushions_before_last_contact, contacts, decided_by), points)
+              nastoot, from_outlay, None, None, positions, announcement, evidence, points)
     return m, after, log, ended
+
+
+#: the evidence of a shot without contacts (the cushion sensors alone saw it) of ``c`` cushions,
+#: ``c`` below ``_SHARED``: the referee's carom (``_CALLED[c]``) or nothing decided (``_UNSEEN[c]``);
+#: immutable values, shared by the states that show them
+_SHARED = 64
+_CALLED = tuple(Evidence(c, c, 0, "referee") for c in range(_SHARED))
+_UNSEEN = tuple(Evidence(c, c, 0, "none") for c in range(_SHARED))
 
 
 def _carom_rulings(t: float, player: str, made: int, cushions: int, after: str | None, left: int | None,
                    calls: tuple[Call, ...], shot_player: str | None) -> tuple[Ruling, ...]:
     """A carom's rulings (``_carom``) that leave the match going on: the carom, the countdown
     (``left``, of ``after``) and the amendment of each ``carom`` the referee called after its rest."""
+    if left is None and not calls:  # the carom alone
+        return (Ruling(t, "carom.carom", player, (("made", made), ("cushions", cushions))),)
     out = [Ruling(t, "carom.carom", player, (("made", made), ("cushions", cushions)))]
     if left is not None:
         out.append(Ruling(t, COUNTDOWN_RULE, after, (("left", left),)))
