@@ -49,6 +49,8 @@ def called_carom(state: CaromState, call: Call) -> CaromState | None:
         # the cushion sensors alone saw it (no strike, no ball off the table, nothing called in it):
         # the carom the call counts, decided at once where the inning goes on (``called_cushions``)
         fast = called_cushions(before, facts.cushions, rest, calls)
+        if fast is False:  # not plain (``plain_decision`` answers None)
+            return None
         if fast is not None:
             return replace(before, m=fast[0], rulings=fast[1], before=before, shot=amended, cut=state.cut,
                            in_shot=state.in_shot, checkpoint=state)

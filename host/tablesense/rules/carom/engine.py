@@ -220,10 +220,10 @@ class CaromEngine(ShotEngine[CaromState]):
         if cushions:
             facts = cushion_facts(len(named), known)
             fast = unseen_cushions(before, shot, facts, rest)
-            if fast is not None:  # the inning's end, the match going on
+            if fast:  # the inning's end, the match going on
                 return replace(before, m=fast[0], at_table=fast[1], rulings=fast[2], before=before, shot=shot,
                                cut=cut, checkpoint=state)
-            decision = plain_parts(before, shot, rest, facts)
+            decision = None if fast is False else plain_parts(before, shot, rest, facts)  # (False: not plain)
         else:
             decision = plain_parts(before, shot, rest)
         if decision is None:
@@ -280,6 +280,8 @@ class CaromEngine(ShotEngine[CaromState]):
         calls = (call,)
         if cushions:  # (nothing called in them: the carom is the call's, no foul)
             fast = called_cushions(state, len(named), rest, calls)
+            if fast is False:  # not plain (``plain_decision`` answers None)
+                return None
             if fast is not None:  # the inning goes on: the player, the log's and the match's end as they were
                 return replace(state, m=fast[0], rulings=fast[1], before=state,
                                shot=ShotRecord(state.at_table, named, rest, (), calls), cut=cut,

@@ -22,7 +22,7 @@ equal over made-up matches.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -254,13 +254,14 @@ _UNSEEN = tuple(Evidence(c, c, 0, "none") for c in range(_SHARED))
 
 
 def called_cushions(before: CaromState, n: int, rest: msgspec.Struct,
-                    calls: tuple[Call, ...]) -> tuple[Match, RulingLog] | None:
+                    calls: tuple[Call, ...]) -> tuple[Match, RulingLog] | Literal[False] | None:
     """``plain_decision(before, cushion_facts(n, known), True, rest, calls, before.at_table)`` of
     a shot of ``n`` cushion events alone (whether each names its ball or not) whose carom the
     referee called after its rest (``calls``: that one ``carom``), where the carom leaves the
-    match going on with the same player at the table: its new ``Match`` and ruling log. None
-    anywhere else (the target reached; the balls in a corner's zone): ``plain_decision`` then.
-    ``before`` is neither over nor in a zone (the caller makes sure).
+    match going on with the same player at the table: its new ``Match`` and ruling log. False
+    where the balls lie in a corner's zone (``plain_decision`` answers None there: the shot is not
+    plain); None anywhere else (the target reached): ``plain_decision`` then. ``before`` is
+    neither over nor in a zone (the caller makes sure).
 
     The same decision with what such a shot cannot have left out: no contact (so no opening
     shot judged, the contacts decide nothing), no strike, no fault, no note; the carom is the
@@ -278,7 +279,7 @@ def called_cushions(before: CaromState, n: int, rest: msgspec.Struct,
         return None
     positions = rest.positions  # type: ignore[attr-defined]
     if positions is not None and discipline == "libre" and in_a_corner(positions, OBJECTS[player], b.table):
-        return None  # ``update_zone``
+        return False  # ``update_zone``: not plain
     t = rest.t  # type: ignore[attr-defined]
     run = b.run + 1
     high = b.high_run
@@ -308,13 +309,13 @@ def called_cushions(before: CaromState, n: int, rest: msgspec.Struct,
 
 
 def unseen_cushions(before: CaromState, shot: ShotRecord, facts: ShotFacts,
-                    rest: msgspec.Struct) -> tuple[Match, str, RulingLog] | None:
+                    rest: msgspec.Struct) -> tuple[Match, str, RulingLog] | Literal[False] | None:
     """``plain_parts(before, shot, rest, facts)`` of a shot of cushion events alone with no call
     after its rest (``facts``: ``cushion_facts`` of them), where the inning's end leaves the
-    match going on: its new ``Match``, the player then at the table and the ruling log. None
-    anywhere else (the equalising inning played, the innings limit, the balls in a corner's zone
-    for the next player): ``plain_parts`` then. ``before`` is neither over nor in a zone (the
-    caller makes sure).
+    match going on: its new ``Match``, the player then at the table and the ruling log. False
+    where the balls lie in a corner's zone for the next player (``plain_parts`` answers None
+    there: the shot is not plain); None anywhere else (the equalising inning played, the innings
+    limit): ``plain_parts`` then. ``before`` is not over (the caller makes sure).
 
     The same decision with what such a shot cannot have left out: no contact decides a carom
     and the referee called none, so the inning ends (``end_inning``: the run on the player's
@@ -341,7 +342,8 @@ def unseen_cushions(before: CaromState, shot: ShotRecord, facts: ShotFacts,
         return None
     positions = rest.positions  # type: ignore[attr-defined]
     if positions is not None and discipline == "libre" and in_a_corner(positions, OBJECTS[after], b.table):
-        return None  # ``update_zone``
+        _read_last = (shot, CUE_BALL[player], facts)
+        return False  # ``update_zone``: not plain
     _read_last = (shot, CUE_BALL[player], facts)  # (``plain_parts``: a call after the rest reads them)
     run = b.run
     left = None
