@@ -55,7 +55,7 @@ from .geometry import TABLES as CAROM_TABLES
 from .geometry import CaromTable
 from .geometry import table as carom_table
 from .match import CaromState, Draft, Match
-from .plain import plain_decision, plain_parts, plain_shot
+from .plain import called_cushions, plain_decision, plain_parts, plain_shot, unseen_cushions
 from .profiles import CAROM_BALLS, CUE_BALL, PROFILES, profile
 from .resolve import (
     COUNTDOWN_RULE,
@@ -217,7 +217,15 @@ class CaromEngine(ShotEngine[CaromState]):
         shot = ShotRecord(before.at_table, named, rest)
         # ``_resolved``: ``resolve``'s state (a plain shot's, else the general decision's) with the
         # shot stage's fields; a plain shot's in one copy of the state before it
-        decision = plain_parts(before, shot, rest, cushion_facts(len(named), known) if cushions else None)
+        if cushions:
+            facts = cushion_facts(len(named), known)
+            fast = unseen_cushions(before, shot, facts, rest)
+            if fast:  # the inning's end, the match going on
+                return replace(before, m=fast[0], at_table=fast[1], rulings=fast[2], before=before, shot=shot,
+                               cut=cut, checkpoint=state)
+            decision = None if fast is False else plain_parts(before, shot, rest, facts)  # (False: not plain)
+        else:
+            decision = plain_parts(before, shot, rest)
         if decision is None:
             return replace(self._played(before, shot, rest), before=before, shot=shot, cut=cut, in_shot=False,
                            checkpoint=state)
@@ -269,13 +277,20 @@ class CaromEngine(ShotEngine[CaromState]):
         cut = whole_cut(state.cut, named, rest, strike)
         if cut is None:
             return None
+        calls = (call,)
         if cushions:  # (nothing called in them: the carom is the call's, no foul)
+            fast = called_cushions(state, len(named), rest, calls)
+            if fast is False:  # not plain (``plain_decision`` answers None)
+                return None
+            if fast is not None:  # the inning goes on: the player, the log's and the match's end as they were
+                return replace(state, m=fast[0], rulings=fast[1], before=state,
+                               shot=ShotRecord(state.at_table, named, rest, (), calls), cut=cut,
+                               checkpoint=Redo(state, (*named, rest), True))
             facts = cushion_facts(len(named), known)
         else:
             facts = read_events(named, CUE_BALL[state.at_table or "p1"])
             if facts.carom_called is not None or facts.fouls:
                 return None
-        calls = (call,)
         decision = plain_decision(state, facts, True, rest, calls, state.at_table)
         if decision is None:
             return None

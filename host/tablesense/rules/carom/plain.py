@@ -22,7 +22,7 @@ equal over made-up matches.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -47,7 +47,7 @@ from .resolve import (
 )
 from .shot import NO_FACTS, Evidence, ShotFacts, read_events, read_shot
 from .targets import match_points
-from .zones import object_balls_zone
+from .zones import in_a_corner
 
 replace = msgspec.structs.replace
 #: the parameters of a ``carom`` call's amendment (``_call_ruling``)
@@ -151,8 +151,7 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
         made = caroms[i] + 1
         target = b.targets[i]
         reached = made >= target  # ``reaches_target``: the last carom ends the inning
-        if not reached and zoned \
-                and object_balls_zone(positions, OBJECTS[player], carom_table(b.table))[0] is not None:
+        if not reached and zoned and in_a_corner(positions, OBJECTS[player], b.table):
             return None  # ``update_zone``: the object balls in a corner's zone
         run = b.run + 1
         caroms = (made, caroms[1]) if i == 0 else (caroms[0], made)
@@ -206,7 +205,7 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
                                         "draw" if won == "draw" else None, innings[i])
         else:
             after = "p2" if player == "p1" else "p1"  # ``other(player)``
-            if zoned and object_balls_zone(positions, OBJECTS[after], carom_table(b.table))[0] is not None:
+            if zoned and in_a_corner(positions, OBJECTS[after], b.table):
                 return None
             maker, value = _inning_rulings, run
         run = 0
@@ -234,18 +233,147 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
         for call in calls:  # the referee's ``carom`` after the rest: ``_call_ruling``'s amendment
             rulings.append(Ruling(call.t, "carom.referee.amend", shot_player, _AMEND))
         log = RulingLog(rulings, before.rulings)
-    decided_by = "referee" if called else ("contacts" if decides else "none")
+    c = facts.cushions
+    if contacts == 0 and 0 <= c < _SHARED and facts.cushions_before_last_contact == c:
+        evidence = (_CALLED if called else _UNSEEN)[c]  # the cushion sensors alone: one of these
+    else:
+        evidence = Evidence(c, facts.cushions_before_last_contact, contacts,
+                            "referee" if called else ("contacts" if decides else "none"))
     m = Match(discipline, b.profile, b.scheme, b.table, b.targets, caroms, innings, high, run, runs,
               b.innings_limit, b.shot_clock, b.timeouts, b.timeouts_used, b.breaker, b.shots + 1, True,
-              nastoot, from_outlay, None, None, positions, announcement,
-              Evidence(facts.cushions, facts.cushions_before_last_contact, contacts, decided_by), points)
+              nastoot, from_outlay, None, None, positions, announcement, evidence, points)
     return m, after, log, ended
+
+
+#: the evidence of a shot without contacts (the cushion sensors alone saw it) of ``c`` cushions,
+#: ``c`` below ``_SHARED``: the referee's carom (``_CALLED[c]``) or nothing decided (``_UNSEEN[c]``);
+#: immutable values, shared by the states that show them
+_SHARED = 64
+_CALLED = tuple(Evidence(c, c, 0, "referee") for c in range(_SHARED))
+_UNSEEN = tuple(Evidence(c, c, 0, "none") for c in range(_SHARED))
+
+
+def called_cushions(before: CaromState, n: int, rest: msgspec.Struct,
+                    calls: tuple[Call, ...]) -> tuple[Match, RulingLog] | Literal[False] | None:
+    """``plain_decision(before, cushion_facts(n, known), True, rest, calls, before.at_table)`` of
+    a shot of ``n`` cushion events alone (whether each names its ball or not) whose carom the
+    referee called after its rest (``calls``: that one ``carom``), where the carom leaves the
+    match going on with the same player at the table: its new ``Match`` and ruling log. False
+    where the balls lie in a corner's zone (``plain_decision`` answers None there: the shot is not
+    plain); None anywhere else (the target reached): ``plain_decision`` then. ``before`` is
+    neither over nor in a zone (the caller makes sure).
+
+    The same decision with what such a shot cannot have left out: no contact (so no opening
+    shot judged, the contacts decide nothing), no strike, no fault, no note; the carom is the
+    referee's, so the inning goes on (the run, the caroms, the high run, no announcement)."""
+    b = before.m
+    at_table = before.at_table
+    player = at_table or "p1"
+    discipline = b.discipline
+    if discipline not in CUSHIONS_NEEDED:  # (``plain_decision`` refuses it)
+        return None
+    i = 0 if player == "p1" else 1
+    caroms = b.caroms
+    made = caroms[i] + 1
+    if made >= b.targets[i]:  # ``reaches_target``: the last carom
+        return None
+    positions = rest.positions  # type: ignore[attr-defined]
+    if positions is not None and discipline == "libre" and in_a_corner(positions, OBJECTS[player], b.table):
+        return False  # ``update_zone``: not plain
+    t = rest.t  # type: ignore[attr-defined]
+    run = b.run + 1
+    high = b.high_run
+    if i == 0:
+        caroms = (made, caroms[1])
+        if run > high[0]:
+            high = (run, high[1])
+    else:
+        caroms = (caroms[0], made)
+        if run > high[1]:
+            high = (high[0], run)
+    left = None
+    announce_from = b.profile.countdown_from  # ``countdown``: of the player still at the table
+    if announce_from and at_table is not None:
+        start = announce_from.get(discipline)
+        if start is not None:
+            left = b.targets[i] - made
+            if not 0 < left <= start:
+                left = None
+    log = made_when_read(before.rulings, 1 + len(calls) if left is None else 2 + len(calls),
+                         [_carom_rulings, t, player, made, n, at_table, left, calls, at_table])
+    m = Match(discipline, b.profile, b.scheme, b.table, b.targets, caroms, b.innings, high, run, b.runs,
+              b.innings_limit, b.shot_clock, b.timeouts, b.timeouts_used, b.breaker, b.shots + 1, True,
+              b.nastoot, False, None, None, positions, None,
+              _CALLED[n] if n < _SHARED else Evidence(n, n, 0, "referee"), b.points)
+    return m, log
+
+
+def unseen_cushions(before: CaromState, shot: ShotRecord, facts: ShotFacts,
+                    rest: msgspec.Struct) -> tuple[Match, str, RulingLog] | Literal[False] | None:
+    """``plain_parts(before, shot, rest, facts)`` of a shot of cushion events alone with no call
+    after its rest (``facts``: ``cushion_facts`` of them), where the inning's end leaves the
+    match going on: its new ``Match``, the player then at the table and the ruling log. False
+    where the balls lie in a corner's zone for the next player (``plain_parts`` answers None
+    there: the shot is not plain); None anywhere else (the equalising inning played, the innings
+    limit): ``plain_parts`` then. ``before`` is not over (the caller makes sure).
+
+    The same decision with what such a shot cannot have left out: no contact decides a carom
+    and the referee called none, so the inning ends (``end_inning``: the run on the player's
+    score sheet, a poedel announced, the turn to the other player)."""
+    global _read_last
+    b = before.m
+    at_table = before.at_table
+    player = at_table or "p1"
+    discipline = b.discipline
+    if discipline not in CUSHIONS_NEEDED or b.nastoot or b.zone is not None:
+        return None  # (refused by ``plain_decision``; the equalising inning's end; a zone: ``decide``)
+    i = 0 if player == "p1" else 1
+    innings, runs = b.innings, b.runs
+    mine = runs[i]  # ``_inning``, inline
+    mine = Trail((b.run,), mine) if type(mine) is Trail else Trail((*mine, b.run))  # ``Trail.plus``
+    if i == 0:
+        innings, runs = (innings[0] + 1, innings[1]), (mine, runs[1])
+        after = "p2"
+    else:
+        innings, runs = (innings[0], innings[1] + 1), (runs[0], mine)
+        after = "p1"
+    limit = b.innings_limit
+    if limit and innings_limit_reached(player, "p2" if b.breaker == "p1" else "p1", limit, innings[i]):
+        return None
+    positions = rest.positions  # type: ignore[attr-defined]
+    if positions is not None and discipline == "libre" and in_a_corner(positions, OBJECTS[after], b.table):
+        _read_last = (shot, CUE_BALL[player], facts)
+        return False  # ``update_zone``: not plain
+    _read_last = (shot, CUE_BALL[player], facts)  # (``plain_parts``: a call after the rest reads them)
+    run = b.run
+    left = None
+    announce_from = b.profile.countdown_from  # ``countdown``: of the other player, now at the table
+    if announce_from:
+        start = announce_from.get(discipline)
+        if start is not None:
+            k = 1 - i
+            left = b.targets[k] - b.caroms[k]
+            if not 0 < left <= start:
+                left = None
+    count = 1 if run < 2 else 2  # the poedel or the run, and the series
+    if left is not None:
+        count += 1
+    log = made_when_read(before.rulings, count, [_inning_rulings, rest.t, player, run, None, after, left,  # type: ignore[attr-defined]
+                                                 shot.calls, shot.player])
+    c = facts.cushions
+    m = Match(discipline, b.profile, b.scheme, b.table, b.targets, b.caroms, innings, b.high_run, 0, runs,
+              limit, b.shot_clock, b.timeouts, b.timeouts_used, b.breaker, b.shots + 1, True,
+              False, False, None, None, positions, None if run else "POEDEL",
+              _UNSEEN[c] if c < _SHARED else Evidence(c, c, 0, "none"), b.points)
+    return m, after, log
 
 
 def _carom_rulings(t: float, player: str, made: int, cushions: int, after: str | None, left: int | None,
                    calls: tuple[Call, ...], shot_player: str | None) -> tuple[Ruling, ...]:
     """A carom's rulings (``_carom``) that leave the match going on: the carom, the countdown
     (``left``, of ``after``) and the amendment of each ``carom`` the referee called after its rest."""
+    if left is None and not calls:  # the carom alone
+        return (Ruling(t, "carom.carom", player, (("made", made), ("cushions", cushions))),)
     out = [Ruling(t, "carom.carom", player, (("made", made), ("cushions", cushions)))]
     if left is not None:
         out.append(Ruling(t, COUNTDOWN_RULE, after, (("left", left),)))

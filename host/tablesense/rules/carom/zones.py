@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .geometry import ON_LINE, ZONE_LEG, CaromTable
+from .geometry import _REACH, ON_LINE, TABLES, ZONE_LEG, CaromTable
+from .geometry import table as carom_table
 
 
 def ball_xy(positions: dict[str, Any] | None, ball: str) -> tuple[float, float] | None:
@@ -36,7 +37,11 @@ def object_balls_zone(positions: dict[str, Any] | None, object_balls: tuple[str,
     first = ball_xy(positions, object_balls[0])
     if first is None:
         return None, False
-    corner = table.zone_of(*first)
+    x, y = first  # far from every corner (``zone_of``'s first test, inline): in none
+    across, along = table.width - y, table.length - x
+    if (x if x <= along else along) + (y if y <= across else across) > _REACH:
+        return None, False
+    corner = table.zone_of(x, y)
     if corner is None:
         return None, False
     second = ball_xy(positions, object_balls[1])
@@ -44,6 +49,28 @@ def object_balls_zone(positions: dict[str, Any] | None, object_balls: tuple[str,
         return None, False
     on_line = table.zone_of(*first, on_line=0.0) is None or table.zone_of(*second, on_line=0.0) is None
     return corner, on_line
+
+
+def in_a_corner(positions: dict[str, Any] | None, object_balls: tuple[str, str], bed: str) -> bool:
+    """``object_balls_zone(positions, object_balls, table(bed))[0] is not None``: both object balls
+    lie in one corner's zone. Its common case at once: the first object ball given as a list of
+    two floats (as a rest's positions decode) far from every corner of a known bed (the first
+    test of ``CaromTable.zone_of``, the same arithmetic): not in a corner. Anything else asks
+    ``object_balls_zone``."""
+    if positions:
+        xy = positions.get(object_balls[0])
+        if type(xy) is list and len(xy) == 2:
+            x, y = xy
+            size = _BEDS.get(bed) if type(bed) is str else None
+            if type(x) is float and type(y) is float and size is not None:
+                across, along = size[1] - y, size[0] - x  # (``zone_of``)
+                if (x if x <= along else along) + (y if y <= across else across) > _REACH:
+                    return False
+    return object_balls_zone(positions, object_balls, carom_table(bed))[0] is not None
+
+
+#: each bed's (length, width) by its name (``in_a_corner``)
+_BEDS = {name: (tab.length, tab.width) for name, tab in TABLES.items()}
 
 
 def still_in(positions: dict[str, Any] | None, object_balls: tuple[str, str], corner: str,
@@ -56,4 +83,4 @@ def still_in(positions: dict[str, Any] | None, object_balls: tuple[str, str], co
     return found == corner
 
 
-__all__ = ["ON_LINE", "ZONE_LEG", "ball_xy", "object_balls_zone", "still_in"]
+__all__ = ["ON_LINE", "ZONE_LEG", "ball_xy", "in_a_corner", "object_balls_zone", "still_in"]
