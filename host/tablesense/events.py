@@ -393,9 +393,18 @@ def _parse_rest(obj: dict[str, Any], t: float) -> Rest:
 
 def _check_positions(positions: dict[str, Any]) -> None:
     for ball, xy in positions.items():
-        if type(xy) is list and len(xy) == 2:  # the common [x, y] of floats, checked inline
-            x, y = xy
-            if type(x) is float and type(y) is float and x - x == 0.0 and y - y == 0.0:  # finite
+        if type(xy) is list:  # the common [x, y] of floats, or a path of them, checked inline
+            if len(xy) == 2:
+                x, y = xy
+                if type(x) is float and type(y) is float and x - x == 0.0 and y - y == 0.0:  # finite
+                    continue
+            for point in xy:
+                if type(point) is not list or len(point) != 2:
+                    break
+                x, y = point
+                if type(x) is not float or type(y) is not float or x - x != 0.0 or y - y != 0.0:
+                    break
+            else:
                 continue
         ok = _is_xy(xy) or (isinstance(xy, list) and all(_is_xy(p) for p in xy))
         if not ok:
@@ -519,14 +528,16 @@ def _setup_of(line: _SetupLine) -> Setup | None:
             return None
     elif len(players) != 2 or not (_good_side(p1) and _good_side(p2)):
         return None
-    discipline = line.discipline
-    if discipline is None and line.targets is None and line.moyennes is None and line.distance is None:
-        # a set-up of names, a format or a profile alone (golf's, most of keglebillard's)
-        return Setup(t=t, game=line.game, players={"p1": p1, "p2": p2}, format=line.format,
-                     profile=line.profile)
+    discipline, targets, moyennes, distance = line.discipline, line.targets, line.moyennes, line.distance
+    if discipline is None and targets is None and moyennes is None:
+        # a set-up of names, a format or a profile alone (golf's, most of keglebillard's), or a
+        # distance (keglebillard's)
+        if distance is None or (type(distance) is int and 1 <= distance <= MAX_COUNT):
+            return Setup(t=t, game=line.game, players={"p1": p1, "p2": p2}, format=line.format,
+                         profile=line.profile, distance=distance)
+        return None
     if discipline is not None and discipline not in DISCIPLINES:
         return None
-    targets, moyennes, distance = line.targets, line.moyennes, line.distance
     if targets is not None:
         if type(targets) is not dict:
             return None
@@ -542,7 +553,7 @@ def _setup_of(line: _SetupLine) -> Setup | None:
     if distance is not None and (type(distance) is not int or not 1 <= distance <= MAX_COUNT):
         return None
     return Setup(
-        t=t, game=line.game, players={"p1": players["p1"], "p2": players["p2"]}, format=line.format,
+        t=t, game=line.game, players={"p1": p1, "p2": p2}, format=line.format,
         discipline=discipline, profile=line.profile, targets=targets or None,
         moyennes={k: float(v) for k, v in moyennes.items()} if moyennes else None, distance=distance,
     )
