@@ -137,3 +137,25 @@ def test_a_batch_without_positions_gives_its_calls_and_set_ups_what_parse_line_g
         lines: list[str]) -> None:
     _same(lines)
     _same([line + "\n" for line in lines])
+
+
+#: a batch that names positions, as carom's and keglebillard's logs do: only the lines that name
+#: them are looked at for a rest's positions (found by the text), whatever else names the word
+POSITIONS = [
+    '{"t": 2.0, "type": "rest", "positions": {"red": [0.5, 0.25], "white": [1.0, 0.5]}}',
+    '{"t": 2.0, "type": "rest", "positions": {"white": [[1.0, 0.5], [1.6, 0.7]]}}',  # a path
+    '{"t": 2.0, "type": "rest", "positions": {"red": [1]}}',  # refused: said by parse_line
+    '{"t": 2.0, "type": "rest", "positions": {"red": [0.5, NaN]}}',  # not JSON
+    '{"t": 2.0, "type": "rest", "positions": {"red": [1e400, 0.5]}}',  # out of range
+    '{"t": 2.0, "type": "rest", "positions": null}',
+    '{"t": 2.0, "type": "rest", "positions": {"positions": [0.5, 0.5], "red": [true, 0.5]}}',  # twice
+    '{"t": 2.0, "type": "rest", "positions": {"red": [0.5, 0.5]}, "note": "positions"}',  # a key to keep
+    '{"t": 3.0, "type": "call", "call": "foul", "foul": "positions"}',
+    '{"t": 0, "type": "setup", "game": "carom", "players": {"p1": "positions", "p2": "Bob"}}',
+]
+
+
+@given(st.lists(st.sampled_from(NO_POSITIONS + POSITIONS), max_size=60))
+def test_a_batch_naming_positions_gives_each_rest_what_parse_line_gives(lines: list[str]) -> None:
+    _same(lines)
+    _same([line + "\n" for line in lines])

@@ -620,11 +620,29 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
         # its keys are as written: no key to keep (``extra``) and no rest's positions to check
         # unless their names are there. A batch of sensor events only is taken as it is
         plain = "\\" not in joined and ("~" not in joined or "~extra~" not in joined)  # (``memchr`` first)
-        taken = _AS_DECODED if not plain or '"positions"' in joined else _AS_WRITTEN
+        if not plain:
+            out.extend([e if type(e) in _AS_DECODED and e.extra is _NO_EXTRA else _checked(e)
+                        for e in decoded])
+            break
         kinds = list(map(type, decoded))
-        if plain and taken.issuperset(kinds):
-            out.extend(decoded)
-        elif plain and taken is _AS_WRITTEN:
+        at = joined.find('"positions"')
+        if at >= 0:
+            # a rest naming positions is on a line that names them (its keys as written): only
+            # those lines' rests are checked (``_checked``), found by the text (``str.find``, each
+            # line's number by counting the newlines before it), not by a Python step a line
+            line = joined.count("\n", 0, at)
+            while True:
+                if kinds[line] is Rest:
+                    decoded[line] = _checked(decoded[line])
+                end = joined.find("\n", at)
+                if end < 0:
+                    break
+                found = joined.find('"positions"', end)
+                if found < 0:
+                    break
+                line += joined.count("\n", at, found)
+                at = found
+        if not _AS_WRITTEN.issuperset(kinds):
             # a batch of sensor events and rests with the odd call or set-up: only those looked
             # at, found by their kind (``list.index``: no Python step for the others)
             for kind in _LOOKED_AT:
@@ -634,12 +652,7 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
                     e = decoded[at]
                     if kind is not Call or not _plain_call(e):
                         decoded[at] = _checked(e)
-            out.extend(decoded)
-        elif plain:  # (a rest of a batch naming positions: as decoded where it has none; a plain call)
-            out.extend([e if (k := type(e)) in taken or (k is Rest and e.positions is None)
-                        or (k is Call and _plain_call(e)) else _checked(e) for e in decoded])
-        else:
-            out.extend([e if type(e) in taken and e.extra is _NO_EXTRA else _checked(e) for e in decoded])
+        out.extend(decoded)
         break
     return out
 
