@@ -625,23 +625,15 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
                         for e in decoded])
             break
         kinds = list(map(type, decoded))
-        at = joined.find('"positions"')
-        if at >= 0:
-            # a rest naming positions is on a line that names them (its keys as written): only
-            # those lines' rests are checked (``_checked``), found by the text (``str.find``, each
-            # line's number by counting the newlines before it), not by a Python step a line
-            line = joined.count("\n", 0, at)
-            while True:
-                if kinds[line] is Rest:
-                    decoded[line] = _checked(decoded[line])
-                end = joined.find("\n", at)
-                if end < 0:
-                    break
-                found = joined.find('"positions"', end)
-                if found < 0:
-                    break
-                line += joined.count("\n", at, found)
-                at = found
+        if '"positions"' in joined:
+            # a batch naming positions: its rests found by their kind (``list.index``), and those
+            # with positions checked (``_checked``), not a Python step a line
+            at = -1
+            for _ in range(kinds.count(Rest)):
+                at = kinds.index(Rest, at + 1)
+                e = decoded[at]
+                if e.positions is not None:  # type: ignore[attr-defined]
+                    decoded[at] = _checked(e)
         if not _AS_WRITTEN.issuperset(kinds):
             # a batch of sensor events and rests with the odd call or set-up: only those looked
             # at, found by their kind (``list.index``: no Python step for the others)
