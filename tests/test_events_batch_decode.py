@@ -120,6 +120,10 @@ NO_POSITIONS = [
     '{"t": 3.0, "type": "call", "call": "start", "player": "p3"}',  # a player no table has
     '{"t": 3.0, "type": "call", "call": "spot", "ball": "p1", "spot": 9}',  # a spot out of range
     '{"t": 3.0, "type": "call", "call": "foul"}',  # a foul not named
+    '{"t": 3.0, "type": "call", "call": "carom"}',
+    '{"t": 3.0, "type": "call", "call": "carom", "player": "p3"}',  # a player no table has
+    '{"t": 3.0, "type": "call", "call": "undo", "spot": 0}',  # a spot out of range
+    '{"t": 3.0, "type": "call", "call": "undo", "player": "p2", "spot": 2}',
     '{"t": 3.0, "type": "call", "call": "answer", "question": "q1", "answer": "p2"}',
     '{"t": 3.0, "type": "call", "call": "start", "player": "p1", "member": "Cor"}',  # a key to keep
     '{"t": 0, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Bob"}}',

@@ -642,7 +642,11 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
                 for _ in range(kinds.count(kind)):
                     at = kinds.index(kind, at + 1)
                     e = decoded[at]
-                    if kind is not Call or not _plain_call(e):
+                    if kind is not Call:
+                        decoded[at] = _checked(e)
+                    elif e.call in _BARE_CALLS and e.player is None and e.spot is None:  # type: ignore[attr-defined]
+                        continue  # (``_plain_call`` of a call that needs nothing, inline)
+                    elif not _plain_call(e):  # type: ignore[arg-type]
                         decoded[at] = _checked(e)
         out.extend(decoded)
         break
@@ -657,6 +661,8 @@ _AS_WRITTEN = _AS_DECODED | {Rest}
 #: the kinds the decode gives that are not ``_AS_WRITTEN``: a batch's calls and set-ups are checked
 #: one by one (``parse_lines``)
 _LOOKED_AT = (Call, _SetupLine)
+#: the calls that need no field (``_KNOWN_CALLS``): as decoded where they name no player and no spot
+_BARE_CALLS = frozenset(name for name, need in _KNOWN_CALLS.items() if not need)
 
 
 def _one_by_one(texts: Sequence[str]) -> list[Event | None]:
