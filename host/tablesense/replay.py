@@ -29,6 +29,7 @@ from .events import Call, Event, Pin, Rest, Setup, parse_line, parse_lines
 from .frozen import Record
 from .log_checks import MAX_ECHO, MAX_MESSAGE, TimeOrder, clip
 from .rules import MatchState, ShotEngine, find_engine
+from .rules.base import _REGISTRY as _ENGINES
 from .rules.shot_engine import KEEP_EVERY, SHOT_KINDS
 
 
@@ -349,12 +350,16 @@ class Replay(Record):
                     raise BadEvent(bad)
                 event = parse_line(text) if pre is None else pre
                 if type(event) is Setup:  # a new match: ``apply`` and ``timed`` of a set-up, inline
-                    engine = find_engine(event.game)  # type: ignore[attr-defined]
+                    game = event.game  # type: ignore[attr-defined]
+                    if engine is None or type(engine) is not _ENGINES.get(game):
+                        engine = find_engine(game)
+                        take, called, hold = _steps(engine, played)
+                    # (else the engine of the last match, the one ``find_engine`` makes again: an engine
+                    # is stateless, and its steps stay bound)
                     self.state = engine.new_state(event)
                     self.engine, self.skipping = engine, None
                     order.floor, order.what, order.said = event.t, "setup", False  # (``TimeOrder.see``)
                     room = 0
-                    take, called, hold = _steps(engine, played)
                     self.events = now = self.events + 1
                     if now >= trim_at:
                         trim_history(self.state, history)  # type: ignore[arg-type]
