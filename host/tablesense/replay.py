@@ -277,6 +277,12 @@ class Replay(Record):
                             if (floor is None or pre.t >= floor) \
                                     and (plain or (texts[k].isascii() and texts[j].isascii())):  # type: ignore[union-attr]
                                 end = j
+                        elif j + 1 < count and type(parsed[j + 1]) is Rest \
+                                and type(second := parsed[j]) in SHOT_KINDS:
+                            # (``_shot_end`` of a shot of two events and its rest, inline)
+                            if (floor is None or (pre.t >= floor and second.t >= floor)) \
+                                    and (plain or "".join(texts[k:j + 1]).isascii()):  # type: ignore[union-attr]
+                                end = j + 1
                         else:
                             end = _shot_end(texts, parsed, codes, k, not plain, floor)
                     elif hold is not None and (floor is None or pre.t >= floor) \
