@@ -120,6 +120,10 @@ NO_POSITIONS = [
     '{"t": 3.0, "type": "call", "call": "start", "player": "p3"}',  # a player no table has
     '{"t": 3.0, "type": "call", "call": "spot", "ball": "p1", "spot": 9}',  # a spot out of range
     '{"t": 3.0, "type": "call", "call": "foul"}',  # a foul not named
+    '{"t": 3.0, "type": "call", "call": "carom"}',
+    '{"t": 3.0, "type": "call", "call": "carom", "player": "p3"}',  # a player no table has
+    '{"t": 3.0, "type": "call", "call": "undo", "spot": 0}',  # a spot out of range
+    '{"t": 3.0, "type": "call", "call": "undo", "player": "p2", "spot": 2}',
     '{"t": 3.0, "type": "call", "call": "answer", "question": "q1", "answer": "p2"}',
     '{"t": 3.0, "type": "call", "call": "start", "player": "p1", "member": "Cor"}',  # a key to keep
     '{"t": 0, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Bob"}}',
@@ -135,5 +139,27 @@ NO_POSITIONS = [
 @given(st.lists(st.sampled_from(NO_POSITIONS), max_size=60))
 def test_a_batch_without_positions_gives_its_calls_and_set_ups_what_parse_line_gives(
         lines: list[str]) -> None:
+    _same(lines)
+    _same([line + "\n" for line in lines])
+
+
+#: a batch that names positions, as carom's and keglebillard's logs do: only the lines that name
+#: them are looked at for a rest's positions (found by the text), whatever else names the word
+POSITIONS = [
+    '{"t": 2.0, "type": "rest", "positions": {"red": [0.5, 0.25], "white": [1.0, 0.5]}}',
+    '{"t": 2.0, "type": "rest", "positions": {"white": [[1.0, 0.5], [1.6, 0.7]]}}',  # a path
+    '{"t": 2.0, "type": "rest", "positions": {"red": [1]}}',  # refused: said by parse_line
+    '{"t": 2.0, "type": "rest", "positions": {"red": [0.5, NaN]}}',  # not JSON
+    '{"t": 2.0, "type": "rest", "positions": {"red": [1e400, 0.5]}}',  # out of range
+    '{"t": 2.0, "type": "rest", "positions": null}',
+    '{"t": 2.0, "type": "rest", "positions": {"positions": [0.5, 0.5], "red": [true, 0.5]}}',  # twice
+    '{"t": 2.0, "type": "rest", "positions": {"red": [0.5, 0.5]}, "note": "positions"}',  # a key to keep
+    '{"t": 3.0, "type": "call", "call": "foul", "foul": "positions"}',
+    '{"t": 0, "type": "setup", "game": "carom", "players": {"p1": "positions", "p2": "Bob"}}',
+]
+
+
+@given(st.lists(st.sampled_from(NO_POSITIONS + POSITIONS), max_size=60))
+def test_a_batch_naming_positions_gives_each_rest_what_parse_line_gives(lines: list[str]) -> None:
     _same(lines)
     _same([line + "\n" for line in lines])

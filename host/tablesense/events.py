@@ -393,9 +393,18 @@ def _parse_rest(obj: dict[str, Any], t: float) -> Rest:
 
 def _check_positions(positions: dict[str, Any]) -> None:
     for ball, xy in positions.items():
-        if type(xy) is list and len(xy) == 2:  # the common [x, y] of floats, checked inline
-            x, y = xy
-            if type(x) is float and type(y) is float and x - x == 0.0 and y - y == 0.0:  # finite
+        if type(xy) is list:  # the common [x, y] of floats, or a path of them, checked inline
+            if len(xy) == 2:
+                x, y = xy
+                if type(x) is float and type(y) is float and x - x == 0.0 and y - y == 0.0:  # finite
+                    continue
+            for point in xy:
+                if type(point) is not list or len(point) != 2:
+                    break
+                x, y = point
+                if type(x) is not float or type(y) is not float or x - x != 0.0 or y - y != 0.0:
+                    break
+            else:
                 continue
         ok = _is_xy(xy) or (isinstance(xy, list) and all(_is_xy(p) for p in xy))
         if not ok:
@@ -519,14 +528,16 @@ def _setup_of(line: _SetupLine) -> Setup | None:
             return None
     elif len(players) != 2 or not (_good_side(p1) and _good_side(p2)):
         return None
-    discipline = line.discipline
-    if discipline is None and line.targets is None and line.moyennes is None and line.distance is None:
-        # a set-up of names, a format or a profile alone (golf's, most of keglebillard's)
-        return Setup(t=t, game=line.game, players={"p1": p1, "p2": p2}, format=line.format,
-                     profile=line.profile)
+    discipline, targets, moyennes, distance = line.discipline, line.targets, line.moyennes, line.distance
+    if discipline is None and targets is None and moyennes is None:
+        # a set-up of names, a format or a profile alone (golf's, most of keglebillard's), or a
+        # distance (keglebillard's)
+        if distance is None or (type(distance) is int and 1 <= distance <= MAX_COUNT):
+            return Setup(t=t, game=line.game, players={"p1": p1, "p2": p2}, format=line.format,
+                         profile=line.profile, distance=distance)
+        return None
     if discipline is not None and discipline not in DISCIPLINES:
         return None
-    targets, moyennes, distance = line.targets, line.moyennes, line.distance
     if targets is not None:
         if type(targets) is not dict:
             return None
@@ -542,7 +553,7 @@ def _setup_of(line: _SetupLine) -> Setup | None:
     if distance is not None and (type(distance) is not int or not 1 <= distance <= MAX_COUNT):
         return None
     return Setup(
-        t=t, game=line.game, players={"p1": players["p1"], "p2": players["p2"]}, format=line.format,
+        t=t, game=line.game, players={"p1": p1, "p2": p2}, format=line.format,
         discipline=discipline, profile=line.profile, targets=targets or None,
         moyennes={k: float(v) for k, v in moyennes.items()} if moyennes else None, distance=distance,
     )
@@ -609,11 +620,21 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
         # its keys are as written: no key to keep (``extra``) and no rest's positions to check
         # unless their names are there. A batch of sensor events only is taken as it is
         plain = "\\" not in joined and ("~" not in joined or "~extra~" not in joined)  # (``memchr`` first)
-        taken = _AS_DECODED if not plain or '"positions"' in joined else _AS_WRITTEN
+        if not plain:
+            out.extend([e if type(e) in _AS_DECODED and e.extra is _NO_EXTRA else _checked(e)
+                        for e in decoded])
+            break
         kinds = list(map(type, decoded))
-        if plain and taken.issuperset(kinds):
-            out.extend(decoded)
-        elif plain and taken is _AS_WRITTEN:
+        if '"positions"' in joined:
+            # a batch naming positions: its rests found by their kind (``list.index``), and those
+            # with positions checked (``_checked``), not a Python step a line
+            at = -1
+            for _ in range(kinds.count(Rest)):
+                at = kinds.index(Rest, at + 1)
+                e = decoded[at]
+                if e.positions is not None:  # type: ignore[attr-defined]
+                    decoded[at] = _checked(e)
+        if not _AS_WRITTEN.issuperset(kinds):
             # a batch of sensor events and rests with the odd call or set-up: only those looked
             # at, found by their kind (``list.index``: no Python step for the others)
             for kind in _LOOKED_AT:
@@ -621,14 +642,13 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
                 for _ in range(kinds.count(kind)):
                     at = kinds.index(kind, at + 1)
                     e = decoded[at]
-                    if kind is not Call or not _plain_call(e):
+                    if kind is not Call:
                         decoded[at] = _checked(e)
-            out.extend(decoded)
-        elif plain:  # (a rest of a batch naming positions: as decoded where it has none; a plain call)
-            out.extend([e if (k := type(e)) in taken or (k is Rest and e.positions is None)
-                        or (k is Call and _plain_call(e)) else _checked(e) for e in decoded])
-        else:
-            out.extend([e if type(e) in taken and e.extra is _NO_EXTRA else _checked(e) for e in decoded])
+                    elif e.call in _BARE_CALLS and e.player is None and e.spot is None:  # type: ignore[attr-defined]
+                        continue  # (``_plain_call`` of a call that needs nothing, inline)
+                    elif not _plain_call(e):  # type: ignore[arg-type]
+                        decoded[at] = _checked(e)
+        out.extend(decoded)
         break
     return out
 
@@ -641,6 +661,8 @@ _AS_WRITTEN = _AS_DECODED | {Rest}
 #: the kinds the decode gives that are not ``_AS_WRITTEN``: a batch's calls and set-ups are checked
 #: one by one (``parse_lines``)
 _LOOKED_AT = (Call, _SetupLine)
+#: the calls that need no field (``_KNOWN_CALLS``): as decoded where they name no player and no spot
+_BARE_CALLS = frozenset(name for name, need in _KNOWN_CALLS.items() if not need)
 
 
 def _one_by_one(texts: Sequence[str]) -> list[Event | None]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import codecs
 import gc
 import json
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, islice, repeat, starmap
 from operator import attrgetter, itemgetter, methodcaller
@@ -28,6 +29,7 @@ from .events import Call, Event, Pin, Rest, Setup, parse_line, parse_lines
 from .frozen import Record
 from .log_checks import MAX_ECHO, MAX_MESSAGE, TimeOrder, clip
 from .rules import MatchState, ShotEngine, find_engine
+from .rules.base import _REGISTRY as _ENGINES
 from .rules.shot_engine import KEEP_EVERY, SHOT_KINDS
 
 
@@ -215,14 +217,22 @@ class Replay(Record):
         first event to its rest in this batch is taken at once where the engine can
         (``ShotEngine.whole``; a match played, every undo kept: ``whole_played``), the lines
         between them not visited one by one; replaying with a bounded history, with the referee's
-        call on the line after its rest where the engine can (``ShotEngine.whole_called``)."""
+        call on the line after its rest where the engine can (``ShotEngine.whole_called``), and a
+        pin set up between shots held in one step (``ShotEngine.held_pin``).
+
+        The engine's steps are looked up once and again only where the engine changes (a set-up,
+        an error: ``_steps``), and the events' count is checked against the next one at which the
+        history is trimmed (``trim_at``), not divided at every step."""
         played = history is None
         every = TRIM_EVERY
         gathered: list[Event] = []
         engine, room = self.engine, self._room(played)  # room: how many more may be gathered (0: no shot)
-        # whether a shot's rest may be taken with the call after it (``ShotEngine.whole_called``):
-        # a replay that ``apply``s, its engine having the step (set again where a set-up changes it)
-        calls = not played and engine is not None and engine.takes_called
+        # the engine's whole shot (``whole``, ``whole_played``), its shot and the call after its rest
+        # (``whole_called``: a replay that ``apply``s, the engine having the step) and its pin set up
+        # between shots (``held_pin``), each None where the engine has no such step
+        take, called, hold = _steps(engine, played)
+        # the count of events at which the history is trimmed next (``TRIM_EVERY``; never when played)
+        trim_at = _NEVER if played else (self.events // every + 1) * every
         count = len(texts)
         k = -1
         while k + 1 < count:
@@ -244,18 +254,18 @@ class Replay(Record):
                             late = self.timed(pre, numbers[k])  # type: ignore[arg-type]
                             if late is not None and on_error is not None:
                                 on_error(late)
-                        self.events += 1
-                        if history is not None and self.events % every == 0:
+                        self.events = now = self.events + 1
+                        if now >= trim_at:
                             if gathered:
                                 self.state = engine.gather(self.state, gathered, played)  # type: ignore[union-attr, arg-type]
                                 gathered = []
                             trim_history(self.state, history)  # type: ignore[arg-type]
+                            trim_at = (now // every + 1) * every
                         continue
                 if gathered:
                     self.state = engine.gather(self.state, gathered, played)  # type: ignore[union-attr, arg-type]
                     gathered = []
-                whole = self.engine
-                if room == 0 and whole is not None and whole.takes_whole:
+                if room == 0 and take is not None:
                     # a shot from its first event to its rest, at once (``ShotEngine.whole``): where
                     # it comes to rest in this batch (``_shot_end``; its common case inline: one
                     # event and its rest)
@@ -267,11 +277,31 @@ class Replay(Record):
                             if (floor is None or pre.t >= floor) \
                                     and (plain or (texts[k].isascii() and texts[j].isascii())):  # type: ignore[union-attr]
                                 end = j
+                        elif j + 1 < count and type(parsed[j + 1]) is Rest \
+                                and type(second := parsed[j]) in SHOT_KINDS:
+                            # (``_shot_end`` of a shot of two events and its rest, inline)
+                            if (floor is None or (pre.t >= floor and second.t >= floor)) \
+                                    and (plain or "".join(texts[k:j + 1]).isascii()):  # type: ignore[union-attr]
+                                end = j + 1
                         else:
                             end = _shot_end(texts, parsed, codes, k, not plain, floor)
+                    elif hold is not None and (floor is None or pre.t >= floor) \
+                            and (plain or texts[k].isascii()):  # type: ignore[union-attr]
+                        # a pin set up between shots, held in one step (``ShotEngine.held_pin``)
+                        try:
+                            new = hold(self.state, pre)  # type: ignore[arg-type]
+                        except Exception:  # refused: the slow way below says why, as ever
+                            new = None
+                        if new is not None:
+                            self.state = new
+                            self.events = now = self.events + 1
+                            if now >= trim_at:
+                                trim_history(new, history)  # type: ignore[arg-type]
+                                trim_at = (now // every + 1) * every
+                            continue
                     if end:
                         rest = parsed[end]
-                        if calls and end + 1 < count and type(call := parsed[end + 1]) is Call:
+                        if called is not None and end + 1 < count and type(call := parsed[end + 1]) is Call:
                             # the referee's call on the line after the rest, with the shot in one step
                             # (``ShotEngine.whole_called``) where no clock check can say anything of
                             # either line (``TimeOrder``: the rest not before the floor, the call not
@@ -280,21 +310,20 @@ class Replay(Record):
                             if (floor is None or t >= floor) and call.t >= t \
                                     and (plain or (texts[end].isascii() and texts[j].isascii())):
                                 try:
-                                    new = whole.whole_called(self.state, parsed[k:end], rest, call)  # type: ignore[arg-type]
+                                    new = called(self.state, parsed[k:end], rest, call)  # type: ignore[arg-type]
                                 except Exception:  # refused: the shot alone, as below
                                     new = None
                                 if new is not None:
                                     self.state = new
                                     order.floor, order.what = t, "rest"  # (``TimeOrder.see`` of both)
-                                    was = self.events
-                                    self.events = now = was + j - k + 1
-                                    if history is not None and now // every != was // every:
+                                    self.events = now = self.events + j - k + 1
+                                    if now >= trim_at:
                                         trim_history(new, history)  # type: ignore[arg-type]
+                                        trim_at = (now // every + 1) * every
                                     k = j
                                     continue
                         try:
-                            new = (whole.whole_played if played else whole.whole)(
-                                self.state, parsed[k:end], rest)  # type: ignore[arg-type]
+                            new = take(self.state, parsed[k:end], rest)  # type: ignore[arg-type]
                         except Exception:  # refused: the slow way below says why, as ever
                             new = None
                         if new is not None:
@@ -309,10 +338,10 @@ class Replay(Record):
                                         on_error(late)
                             else:  # ``TimeOrder.see`` of a rest in time: it sets the floor
                                 order.floor, order.what = t, "rest"
-                            was = self.events
-                            self.events = now = was + end - k + 1
-                            if history is not None and now // every != was // every:
+                            self.events = now = self.events + end - k + 1
+                            if now >= trim_at:
                                 trim_history(new, history)  # type: ignore[arg-type]
+                                trim_at = (now // every + 1) * every
                             k = end
                             continue
             else:
@@ -327,24 +356,32 @@ class Replay(Record):
                     raise BadEvent(bad)
                 event = parse_line(text) if pre is None else pre
                 if type(event) is Setup:  # a new match: ``apply`` and ``timed`` of a set-up, inline
-                    engine = find_engine(event.game)  # type: ignore[attr-defined]
+                    game = event.game  # type: ignore[attr-defined]
+                    if engine is None or type(engine) is not _ENGINES.get(game):
+                        engine = find_engine(game)
+                        take, called, hold = _steps(engine, played)
+                    # (else the engine of the last match, the one ``find_engine`` makes again: an engine
+                    # is stateless, and its steps stay bound)
                     self.state = engine.new_state(event)
                     self.engine, self.skipping = engine, None
                     order.floor, order.what, order.said = event.t, "setup", False  # (``TimeOrder.see``)
                     room = 0
-                    calls = not played and engine.takes_called
-                    self.events += 1
-                    if history is not None and self.events % every == 0:
-                        trim_history(self.state, history)
+                    self.events = now = self.events + 1
+                    if now >= trim_at:
+                        trim_history(self.state, history)  # type: ignore[arg-type]
+                        trim_at = (now // every + 1) * every
                     continue
                 engine, state = self.engine, self.state
-                if engine is None or state is None or type(event) is Setup:
+                if engine is None or state is None:
                     self.apply(event)
                     late = self.timed(event, n)
                     if late is not None and on_error is not None:
                         on_error(late)
                     room = 0
-                    calls = not played and self.engine is not None and self.engine.takes_called
+                    engine = self.engine
+                    take, called, hold = _steps(engine, played)
+                    if not played:
+                        trim_at = (self.events // every + 1) * every
                     continue
                 self.state = state = engine.play(state, event) if played else engine.apply(state, event)
             except TablesenseError as exc:
@@ -352,6 +389,7 @@ class Replay(Record):
                 if err is not None and on_error is not None:
                     on_error(err)
                 engine, room = self.engine, self._room(played)
+                take, called, hold = _steps(engine, played)
                 continue
             except Exception as exc:
                 if not guard:
@@ -360,6 +398,7 @@ class Replay(Record):
                 if err is not None and on_error is not None:
                     on_error(err)
                 engine, room = self.engine, self._room(played)
+                take, called, hold = _steps(engine, played)
                 continue
             if state.in_shot:
                 room = engine.room(state, True) if played else KEEP_EVERY
@@ -370,9 +409,10 @@ class Replay(Record):
                 late = self.timed(event, n)  # the clock ran back, or a shot ended: the slow way
                 if late is not None and on_error is not None:
                     on_error(late)
-            self.events += 1
-            if history is not None and self.events % every == 0:
-                trim_history(self.state, history)
+            self.events = now = self.events + 1
+            if now >= trim_at:
+                trim_history(self.state, history)  # type: ignore[arg-type]
+                trim_at = (now // every + 1) * every
         if gathered:
             self.state = engine.gather(self.state, gathered, played)  # type: ignore[union-attr, arg-type]
 
@@ -415,6 +455,20 @@ def _shot_end(texts: list[str], parsed: list[Event | None], codes: str, k: int, 
     return end
 
 
+def _steps(engine: ShotEngine[Any] | None, played: bool) -> tuple[Any, Any, Any]:
+    """``Replay._feed_chunk``'s steps of ``engine``, bound once a match: its whole shot (``whole``;
+    played, ``whole_played``), its shot and the call after its rest (``whole_called``, not played) and
+    its pin set up between shots (``held_pin``, not played); each None where the engine does not
+    take it (``takes_whole``, ``takes_called``, ``takes_held``) or there is no engine."""
+    if engine is None:
+        return None, None, None
+    take = (engine.whole_played if played else engine.whole) if engine.takes_whole else None
+    if played:
+        return take, None, None
+    return (take, engine.whole_called if engine.takes_called else None,
+            engine.held_pin if engine.takes_held else None)
+
+
 class NoSetup(BadEvent):
     """An event came before any set-up (or after one that was refused)."""
 
@@ -428,6 +482,8 @@ TRIM_EVERY = 2048
 BATCH = 256
 #: a shot of at most this many table events before its rest is taken at once (``ShotEngine.whole``)
 WHOLE_MAX = 64
+#: ``_feed_chunk``'s count of events at which a played match (no trimming) trims its history: never
+_NEVER = sys.maxsize
 _NUMBER = itemgetter(0)
 _TEXT = itemgetter(1)
 _T = attrgetter("t")

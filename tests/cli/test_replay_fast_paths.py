@@ -125,8 +125,10 @@ def test_a_replay_ends_where_it_ends_without_its_fast_paths_however_the_match_wa
     monkeypatch.setattr(golf_amend, "stood_alone", lambda before, unit: None)
     assert hasattr(ShotEngine, "takes_whole"), "a shot at once is asked otherwise now: turn it off here too"
     assert hasattr(ShotEngine, "takes_called"), "a shot and its call at once is asked otherwise now"
+    assert hasattr(ShotEngine, "takes_held"), "a pin set up between shots at once is asked otherwise now"
     for cls in _engines():
         monkeypatch.setattr(cls, "takes_whole", False)
         monkeypatch.setattr(cls, "takes_called", False)
+        monkeypatch.setattr(cls, "takes_held", False)
     for way, logged in ways(lines):
         assert _replayed(logged) == fast[way], f"{way}: the fast paths end elsewhere"

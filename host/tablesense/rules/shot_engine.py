@@ -63,6 +63,7 @@ import msgspec
 from ..errors import IllegalCall
 from ..events import Call, Contact, Cushion, Event, Goal, OffTable, Pin, Pocket, Rest, Setup, Strike
 from ..shots import (
+    _CLOSED,
     _NO_PINS,
     _OPEN,
     _SETTLING,
@@ -336,26 +337,42 @@ def rest_cut(cut: Cutter, rest: Rest) -> Cutter:
 def shot_cut(cut: Cutter, first: Event, rest: Rest) -> Cutter | None:
     """The cutter after a whole shot whose first event is ``first`` and whose rest is ``rest``
     (``open_cut``, then ``rest_cut``: None where ``first`` opens no shot), made as one record; a
-    strike among its other events is the caller's to add (``strikes``: a flag the rest keeps)."""
-    t = rest.t
-    phase = cut.phase
+    strike among its other events is the caller's to add (``strikes``: a flag the rest keeps).
+
+    Its common case (the last shot at rest or none yet, a first event that cannot settle it, a
+    rest at a float time) is read from the cutter's fields in one pass, without a call; the others
+    go through ``open_cut`` and ``rest_cut`` (``_fed_cut``)."""
     kind = first.type
-    if phase == _SETTLING_PHASE and kind in _SETTLING:  # a drop settles the last shot within its window
-        window, last, at = cut.window, cut.last_t, first.t
-        if kind == "pin" or window is None or type(at) is not float \
-                or (last is not None and at - last < window):
-            phase = _OPEN  # ``Cutter.feed``'s way
-    if type(t) is not float or phase == _OPEN:
-        opened = open_cut(cut, first)
-        return None if opened is None else rest_cut(opened, rest)
-    strikes = cut.strikes
-    if strikes or cut.strike_sensor or kind == "pin":
-        if not _opens(cut, first, kind):
+    phase = cut.phase
+    if phase == _SETTLING_PHASE:
+        if kind in _SETTLING:  # a drop may settle the last shot within its window: ``Cutter.feed``'s way
+            window, last, at = cut.window, cut.last_t, first.t
+            if kind == "pin" or window is None or type(at) is not float \
+                    or (last is not None and at - last < window):
+                return _fed_cut(cut, first, rest)
+    elif phase == _OPEN:
+        return _fed_cut(cut, first, rest)
+    t = rest.t
+    if type(t) is not float:
+        return _fed_cut(cut, first, rest)
+    if cut.strikes or cut.strike_sensor:  # (``_opens``: a rolling ball opens a shot, a drop or a pin not)
+        if kind not in _ROLLING_KINDS:
             return None
-    elif kind not in TABLE_TYPES:  # (``_opens``' common case, inline)
+        return Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t, False, False,
+                      _NO_PINS, True if kind == "strike" else cut.strikes)
+    if kind == "pin":
+        if first.state == "up":  # type: ignore[attr-defined]  (a pin set up opens none)
+            return None
+    elif kind not in TABLE_TYPES:
         return None
-    return Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t, False, False,
-                  _NO_PINS, True if kind == "strike" else strikes)
+    return Cutter(False, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t, False, False, _NO_PINS,
+                  kind == "strike")
+
+
+def _fed_cut(cut: Cutter, first: Event, rest: Rest) -> Cutter | None:
+    """``shot_cut`` where it is not its common case: ``open_cut``, then ``rest_cut``."""
+    opened = open_cut(cut, first)
+    return None if opened is None else rest_cut(opened, rest)
 
 
 def frozen(shot: ShotRecord) -> ShotRecord:
@@ -602,6 +619,7 @@ class ShotEngine(Generic[S]):
         super().__init_subclass__(**kwargs)
         cls.takes_whole = cls.apply is ShotEngine.apply or cls.whole is not ShotEngine.whole
         cls.takes_called = cls.whole_called is not ShotEngine.whole_called
+        cls.takes_held = cls.apply is ShotEngine.apply and (cls.drops or cls.pins)
 
     def whole(self, state: S, events: Sequence[Event], rest: Rest) -> S | None:
         """The state after a whole shot: ``events`` (table events but a rest, ``SHOT_KINDS``), the
@@ -632,6 +650,29 @@ class ShotEngine(Generic[S]):
             return self._whole(state, tuple(events), rest, cut)
         before, held = opened
         return self._whole(state, (first, *held, *islice(events, 1, None)), rest, cut, before)
+
+    #: whether ``held_pin`` may take a pin set up between shots (set for each engine class: the base's
+    #: ``apply``, which holds it, on a table with drops or pins: keglebillard's); a replay asks no other
+    takes_held: ClassVar[bool] = False
+
+    def held_pin(self, state: S, pin: Pin) -> S | None:
+        """The state ``apply(state, pin)`` gives for ``pin``, a pin set up (``state == "up"``) while no
+        shot is open, where it is held (``held``: an incident, unless the next shot opens before
+        its time) as the cut takes it (``Cutter.feed``: ``R_INCIDENT``, the cut closed with an incident
+        open), made without the cut's call: one copy of the state. None where the cut may take it
+        otherwise (a shot open; the pin one that fell in the last shot's settle and may rock back up),
+        ``apply`` then; it raises where ``apply`` would (``check``)."""
+        if state.in_shot:
+            return None
+        cut = state.cut
+        phase = cut.phase
+        if phase == _OPEN or (phase == _SETTLING_PHASE and pin.pin in cut.settled_pins):
+            return None
+        self.check(pin)
+        if phase != _CLOSED or cut.settle_open or not cut.incident_open:
+            cut = Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot, _CLOSED, cut.last_t, False, True,
+                         cut.settled_pins, cut.strikes)
+        return replace(state, held=(*state.held, pin), cut=cut, checkpoint=state)
 
     #: whether ``whole_called`` may take a shot and the call after its rest at once (an engine with
     #: a ``whole_called`` of its own: carom's); a replay looks for no such call for any other
