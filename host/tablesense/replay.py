@@ -29,7 +29,7 @@ from .events import Call, Event, Pin, Rest, Setup, parse_line, parse_lines
 from .frozen import Record
 from .log_checks import MAX_ECHO, MAX_MESSAGE, TimeOrder, clip
 from .rules import MatchState, ShotEngine, find_engine
-from .rules.base import _REGISTRY as _ENGINES
+from .rules.base import REGISTERED as _ENGINES
 from .rules.shot_engine import KEEP_EVERY, SHOT_KINDS
 
 

@@ -37,12 +37,13 @@ def replace(obj: Any, **changes: Any) -> Any:
     return dataclasses.replace(obj, **changes)
 
 
-_REGISTRY: dict[str, type[ShotEngine[Any]]] = {}
+#: the engines loaded so far, by game name (``register``); ``find_engine`` loads the others
+REGISTERED: dict[str, type[ShotEngine[Any]]] = {}
 
 
 def register(cls: type[ShotEngine[Any]]) -> type[ShotEngine[Any]]:
     """Class decorator: make an engine findable by its ``game`` name."""
-    _REGISTRY[cls.game] = cls
+    REGISTERED[cls.game] = cls
     return cls
 
 
@@ -50,17 +51,17 @@ def find_engine(game: str) -> ShotEngine[Any]:
     """The engine for ``game`` (``golf``, ``kegle``, ``carom``); only its own package is
     imported (a replay of one game loads no other game's engine), every one to name them
     when ``game`` is none of them."""
-    if game not in _REGISTRY:
+    if game not in REGISTERED:
         from .. import games
 
         if game in games.names():
             import_module(f"{__package__}.{game}.engine")
-        if game not in _REGISTRY:
+        if game not in REGISTERED:
             from . import load_all
 
             load_all()
     try:
-        return _REGISTRY[game]()
+        return REGISTERED[game]()
     except KeyError:
-        have = ", ".join(sorted(_REGISTRY))
+        have = ", ".join(sorted(REGISTERED))
         raise IllegalCall(f"no rule engine for game {game!r} (have: {have})") from None
