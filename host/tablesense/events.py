@@ -582,21 +582,30 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
     one value or more (a newline inside a line may part two), and as many values as lines
     means one value a line. A batch that fails is decoded again up to the
     line that failed (msgspec names its index), that line is left to ``parse_line``, and the
-    rest goes on as a batch of its own."""
+    rest goes on as a batch of its own: each cut out of the text already joined and checked
+    (``_batch``), not joined and counted again."""
     out: list[Event | None] = []
-    start, count = 0, len(texts)
-    while start < count:
-        part = texts[start:] if start else texts
-        size = len(part)
-        # lines read from a file keep their "\n" (``Replay.feed_lines``), the command's do not; with
-        # as many newlines as line breaks (none inside a line), each break is one "}\n{" between a
-        # line's last character and the next one's first (two C passes, no Python step a line)
-        joined = "".join(part).rstrip("\n") if part[0].endswith("\n") else "\n".join(part)
-        braced = (joined.startswith("{") and joined.endswith("}")
-                  and joined.count("\n") == size - 1 and joined.count("}\n{") == size - 1)
-        if not braced:
-            out.extend(_one_by_one(part))  # a line ending in "\r" or spaces, a blank, a newline in a line
-            break
+    size = len(texts)
+    if not size:
+        return out
+    # lines read from a file keep their "\n" (``Replay.feed_lines``), the command's do not; with
+    # as many newlines as line breaks (none inside a line), each break is one "}\n{" between a
+    # line's last character and the next one's first (two C passes, no Python step a line)
+    kept = texts[0].endswith("\n")
+    joined = "".join(texts).rstrip("\n") if kept else "\n".join(texts)
+    if not (joined.startswith("{") and joined.endswith("}")
+            and joined.count("\n") == size - 1 and joined.count("}\n{") == size - 1):
+        return _one_by_one(texts)  # a line ending in "\r" or spaces, a blank, a newline in a line
+    _batch(joined, texts, kept, out)
+    return out
+
+
+def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]) -> None:
+    """``parse_lines`` of ``part``, its lines already ``joined`` by single newlines and found to
+    be one value a line (``kept``: each line keeps its "\n"), onto ``out``. A line that fails
+    the decode is cut out of ``joined`` by the lengths of the lines before it: those lines are
+    decoded again (the decode gave nothing for them), the rest go on."""
+    while True:
         try:
             decoded = _FAST.decode_lines(joined)
         except msgspec.ValidationError as exc:
@@ -604,17 +613,24 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
             bad = int(found.group(1)) if found else -1
             if not 0 <= bad < len(part):
                 out.extend([None] * len(part))
-                break
-            out.extend(parse_lines(part[:bad]) if bad else ())  # decoded before it, so again
+                return
+            # where the line starts in ``joined``: the lines before it and a newline each
+            at = sum(map(len, part[:bad])) + (0 if kept else bad)
+            if bad:
+                _batch(joined[:at - 1], part[:bad], kept, out)  # decoded before it, so again
             out.append(None)
-            start += bad + 1
+            line = part[bad]
+            part = part[bad + 1:]
+            if not part:
+                return
+            joined = joined[at + len(line) + (0 if kept else 1):]
             continue
         except Exception:  # malformed JSON, a number too long, text that is not UTF-8: one by one
             out.extend(_one_by_one(part))
-            break
+            return
         if len(decoded) != len(part):
             out.extend([None] * len(part))
-            break
+            return
         # ``_checked`` of each where it may not be the event as decoded: the decode has checked
         # every time's range and every contact's two balls; with no escape in the batch (``\\``)
         # its keys are as written: no key to keep (``extra``) and no rest's positions to check
@@ -623,7 +639,7 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
         if not plain:
             out.extend([e if type(e) in _AS_DECODED and e.extra is _NO_EXTRA else _checked(e)
                         for e in decoded])
-            break
+            return
         kinds = list(map(type, decoded))
         if '"positions"' in joined:
             # a batch naming positions: its rests found by their kind (``list.index``), and those
@@ -649,8 +665,7 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
                     elif not _plain_call(e):  # type: ignore[arg-type]
                         decoded[at] = _checked(e)
         out.extend(decoded)
-        break
-    return out
+        return
 
 
 #: what ``parse_lines`` gives as decoded where it has nothing to keep (``_checked``): the events
