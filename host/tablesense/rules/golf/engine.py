@@ -56,6 +56,7 @@ from .fouls import BY_ID, DUO_ONLY, NO_SHOT, known_fouls
 from .geometry import ATTACKS
 from .positions import spot_refused
 from .resolve import TIME_GRACE, TURN_LIMIT, general, live, missed, plain, resolve, start_of
+from .single import one_event
 from .state import IDX, SIDES, GolfState, norm_positions, pair_set
 
 replace = msgspec.structs.replace
@@ -113,7 +114,12 @@ class GolfEngine(ShotEngine[GolfState]):
         ball off the table of a player with none left in play raises; a pin or a pocket is
         refused: None, and ``apply`` says why), the cut, and the shot resolved with the shot
         stage's fields put in the same copy (``resolve.staged``). The rest ends a
-        shot in progress: never the lay-out (``_layout``)."""
+        shot in progress: never the lay-out (``_layout``). A shot of one event, the common one, in
+        one step where it can be (``single.one_event``)."""
+        if len(events) == 1:
+            done = one_event(state, events[0], rest)
+            if done is not None:
+                return done
         if state.in_shot or state.held or state.ended is not None:
             return None
         first = events[0]

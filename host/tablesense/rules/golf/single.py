@@ -1,0 +1,112 @@
+"""A golf shot of one sensor event and its rest, the common shot of a recorded match: the
+shooter's ball into the goal it attacks, or a cushion alone (the turn passes).
+
+``GolfEngine.whole`` asks ``one_event`` first. It makes, in one step, the state that the
+general steps of ``whole`` make for such a shot (the cut after the shot: ``shot_cut``; the
+shot's record; ``resolve.plain`` or ``resolve.missed``): the same state, its rulings made only
+when read (``ruling_log.made``: a replay reads the last match's alone). It answers None for any
+other shot or state, which then goes ``whole``'s general steps: a shot open, events held, the
+match over, a question open or a ball waiting for its spot, a table that reports strikes, a
+goal within the settle window of the last shot's rest (the cut's settle), a rest with
+positions, another ball or goal, a time that is not a float, a ruling log that is not a
+``RulingLog``, the opponent out of balls.
+
+tests/rules/golf/test_golf_one_event_shot.py holds it to ``whole``'s general steps over made-up
+states and shots; tests/cli/test_replay_fast_paths.py turns it off for every recorded match.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from ...events import Cushion, Event, Goal, Rest
+from ...shots import _IDLE, _NO_PINS, _SETTLING_PHASE, Cutter
+from ..base import Ruling
+from ..ruling_log import RulingLog, made
+from ..shot_engine import ShotRecord
+from .frame_end import end_frame
+from .geometry import ATTACKS
+from .state import GolfState
+
+replace = msgspec.structs.replace
+
+
+def one_event(state: GolfState, first: Event, rest: Rest) -> GolfState | None:
+    """The state after the shot ``first`` then ``rest`` from ``state`` (``GolfEngine.whole`` of
+    ``[first]`` and ``rest``, the shot stage's fields put in), where it is the common case; None
+    where it is not (``whole``'s general steps then)."""
+    if state.in_shot or state.held or state.ended is not None or state.questions or state.spot_wait:
+        return None
+    cut = state.cut
+    t = rest.t
+    at = first.t
+    if type(t) is not float or type(at) is not float or cut.strikes or cut.strike_sensor or rest.positions:
+        return None
+    kind = type(first)
+    phase = cut.phase
+    if kind is Goal:
+        if phase == _SETTLING_PHASE:  # (``shot_cut``: a drop within the window settles the last shot)
+            window, last = cut.window, cut.last_t
+            if window is None or (last is not None and at - last < window):
+                return None
+        elif phase != _IDLE:
+            return None
+    elif kind is not Cushion or (phase != _SETTLING_PHASE and phase != _IDLE):
+        return None
+    log = state.rulings
+    if type(log) is not RulingLog:
+        return None
+    player = state.at_table
+    s = player or "p1"
+    # ``shot_cut``'s cutter after the shot's rest: a table with no strike sensor, nothing settling
+    after = Cutter(False, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t, False, False, _NO_PINS,
+                   False)
+    if kind is Cushion:  # ``resolve.missed``: the turn passes
+        o = "p2" if s == "p1" else "p1"
+        members = state.members
+        if state.duo:
+            members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
+        return replace(state, rulings=made(log, 1, [_turn, t, s]), frame_units=state.frame_units + 1,
+                       placements=(), at_table=o, members=members, clock=(o, t), positions=None,
+                       turn_positions=None, before=state, shot=ShotRecord(player, (first,), rest), cut=after,
+                       checkpoint=state)
+    goal = first.goal  # type: ignore[attr-defined]
+    if first.ball != s or goal != ATTACKS[s]:  # type: ignore[attr-defined]
+        return None  # not the shooter's valid goal: ``plain``, ``counted_shot``, the general way
+    bl = state.balls_left
+    if s == "p1":
+        left, theirs = bl[0] - 1, bl[1]
+        bl = (left, theirs)
+    else:
+        left, theirs = bl[1] - 1, bl[0]
+        bl = (theirs, left)
+    if left < 0 or theirs == 0:
+        return None
+    shot = ShotRecord(player, (first,), rest)
+    if left == 0:  # the shooter's last ball: the frame is theirs (``resolve.plain``)
+        return end_frame(state, _goal(at, goal, s), state.asked, s, s, bl, t, (),
+                         (state, shot, after, False, state))
+    if not state.zone_play and 1 in bl:  # (``checks.zone_play``) zone play starts
+        return replace(state, rulings=made(log, 2, [_zone, at, goal, s, t]),
+                       frame_units=state.frame_units + 1, placements=(), balls_left=bl, at_table=s,
+                       zone_play=True, clock=(s, t), positions=None, before=state, shot=shot, cut=after,
+                       checkpoint=state)
+    return replace(state, rulings=made(log, 1, [_goal, at, goal, s]), frame_units=state.frame_units + 1,
+                   placements=(), balls_left=bl, at_table=s, clock=(s, t), positions=None, before=state,
+                   shot=shot, cut=after, checkpoint=state)
+
+
+def _goal(t: float, goal: str, s: str) -> tuple[Ruling, ...]:
+    """The rulings of a valid goal that keeps the turn (``resolve.plain``'s)."""
+    return (Ruling(t, "golf.goal", s, (("goal", goal),)),)
+
+
+def _zone(t: float, goal: str, s: str, t_end: float) -> tuple[Ruling, ...]:
+    """A valid goal's rulings, zone play starting at the rest (``t_end``)."""
+    return (Ruling(t, "golf.goal", s, (("goal", goal),)), Ruling(t_end, "golf.zone.play"))
+
+
+def _turn(t: float, s: str) -> tuple[Ruling, ...]:
+    """The turn passing at the rest: a shot with no goal (``resolve.missed``)."""
+    return (Ruling(t, "golf.turn", s),)
+
