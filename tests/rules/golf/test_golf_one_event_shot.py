@@ -47,7 +47,7 @@ def before_shot(draw: Any) -> GolfState:
                  strikes=not common and draw(st.booleans()))
     last = ShotRecord(player="p1", events=(Cushion(t=0.1, cushion=1),), rest=Rest(t=0.2)) \
         if draw(st.booleans()) else None
-    waiting = not common and draw(st.booleans())
+    waiting = draw(st.integers(0, 3)) == 0
     return GolfState(
         players=players, duo=duo, balls_left=balls, frame=frame, frames_won=won,
         zone_play=draw(st.booleans()) or 1 in balls, at_table=draw(st.sampled_from(["p1", "p2", None])),

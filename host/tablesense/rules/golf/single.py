@@ -4,15 +4,15 @@ shooter's ball into the goal it attacks, or a cushion alone (the turn passes).
 ``GolfEngine.whole`` asks ``one_event`` first. It makes, in one step, the state that the
 general steps of ``whole`` make for such a shot (the cut after the shot: ``shot_cut``; the
 shot's record; ``resolve.plain`` or ``resolve.missed``): the same state, its rulings made only
-when read (``ruling_log.made``: a replay reads the last match's alone). It answers None for any
-other shot or state, which then goes ``whole``'s general steps: a shot open, events held, the
-match over, a question open or a ball waiting for its spot, a table that reports strikes, a
-goal within the settle window of the last shot's rest (the cut's settle), a rest with
-positions, another ball or goal, a time that is not a float, a ruling log that is not a
-``RulingLog``, the opponent out of balls.
+when read (``ruling_log.made``: a replay reads the last match's alone); a question still open
+or a ball still waiting for its spot closes as the shot opens (``GolfEngine.close``). It
+answers None for any other shot or state, which then goes ``whole``'s general steps: a shot
+open, events held, the match over, a table that reports strikes, a goal within the settle
+window of the last shot's rest (the cut's settle), a rest with positions, another ball or goal,
+a time that is not a float, a ruling log that is not a ``RulingLog``, the opponent out of balls.
 
 tests/rules/golf/test_golf_one_event_shot.py holds it to ``whole``'s general steps over made-up
-states and shots; tests/cli/test_replay_fast_paths.py turns it off for every recorded match.
+states and shots, and every recorded golf match to its replay with the step turned off.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def one_event(state: GolfState, first: Event, rest: Rest) -> GolfState | None:
     """The state after the shot ``first`` then ``rest`` from ``state`` (``GolfEngine.whole`` of
     ``[first]`` and ``rest``, the shot stage's fields put in), where it is the common case; None
     where it is not (``whole``'s general steps then)."""
-    if state.in_shot or state.held or state.ended is not None or state.questions or state.spot_wait:
+    if state.in_shot or state.held or state.ended is not None:
         return None
     cut = state.cut
     t = rest.t
@@ -56,6 +56,9 @@ def one_event(state: GolfState, first: Event, rest: Rest) -> GolfState | None:
     log = state.rulings
     if type(log) is not RulingLog:
         return None
+    pre = state  # the state before the shot: the last shot closed (``GolfEngine.close``, as ``whole`` does)
+    if (state.questions or state.spot_wait) and state.shot is not None:
+        pre = replace(state, questions=(), spot_wait=())
     player = state.at_table
     s = player or "p1"
     # ``shot_cut``'s cutter after the shot's rest: a table with no strike sensor, nothing settling
@@ -63,17 +66,17 @@ def one_event(state: GolfState, first: Event, rest: Rest) -> GolfState | None:
                    False)
     if kind is Cushion:  # ``resolve.missed``: the turn passes
         o = "p2" if s == "p1" else "p1"
-        members = state.members
-        if state.duo:
+        members = pre.members
+        if pre.duo:
             members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
-        return replace(state, rulings=made(log, 1, [_turn, t, s]), frame_units=state.frame_units + 1,
+        return replace(pre, rulings=made(log, 1, [_turn, t, s]), frame_units=pre.frame_units + 1,
                        placements=(), at_table=o, members=members, clock=(o, t), positions=None,
-                       turn_positions=None, before=state, shot=ShotRecord(player, (first,), rest), cut=after,
+                       turn_positions=None, before=pre, shot=ShotRecord(player, (first,), rest), cut=after,
                        checkpoint=state)
     goal = first.goal  # type: ignore[attr-defined]
     if first.ball != s or goal != ATTACKS[s]:  # type: ignore[attr-defined]
         return None  # not the shooter's valid goal: ``plain``, ``counted_shot``, the general way
-    bl = state.balls_left
+    bl = pre.balls_left
     if s == "p1":
         left, theirs = bl[0] - 1, bl[1]
         bl = (left, theirs)
@@ -84,15 +87,15 @@ def one_event(state: GolfState, first: Event, rest: Rest) -> GolfState | None:
         return None
     shot = ShotRecord(player, (first,), rest)
     if left == 0:  # the shooter's last ball: the frame is theirs (``resolve.plain``)
-        return end_frame(state, _goal(at, goal, s), state.asked, s, s, bl, t, (),
-                         (state, shot, after, False, state))
-    if not state.zone_play and 1 in bl:  # (``checks.zone_play``) zone play starts
-        return replace(state, rulings=made(log, 2, [_zone, at, goal, s, t]),
-                       frame_units=state.frame_units + 1, placements=(), balls_left=bl, at_table=s,
-                       zone_play=True, clock=(s, t), positions=None, before=state, shot=shot, cut=after,
+        return end_frame(pre, _goal(at, goal, s), pre.asked, s, s, bl, t, (),
+                         (pre, shot, after, False, state))
+    if not pre.zone_play and 1 in bl:  # (``checks.zone_play``) zone play starts
+        return replace(pre, rulings=made(log, 2, [_zone, at, goal, s, t]),
+                       frame_units=pre.frame_units + 1, placements=(), balls_left=bl, at_table=s,
+                       zone_play=True, clock=(s, t), positions=None, before=pre, shot=shot, cut=after,
                        checkpoint=state)
-    return replace(state, rulings=made(log, 1, [_goal, at, goal, s]), frame_units=state.frame_units + 1,
-                   placements=(), balls_left=bl, at_table=s, clock=(s, t), positions=None, before=state,
+    return replace(pre, rulings=made(log, 1, [_goal, at, goal, s]), frame_units=pre.frame_units + 1,
+                   placements=(), balls_left=bl, at_table=s, clock=(s, t), positions=None, before=pre,
                    shot=shot, cut=after, checkpoint=state)
 
 
