@@ -1,10 +1,11 @@
 """A golf shot of one sensor event and its rest taken in one step (``single.one_event``: the
-shooter's valid goal, a cushion alone) gets the state ``GolfEngine.whole``'s general steps give
-(the cut, the record, ``resolve.plain`` / ``missed``), over made-up states and shots
-(hypothesis: every cut phase and settle, a table that reports strikes, goals of either ball into
-either goal or of no ball, the frame and the match won, zone play starting, a duo's turn
-passing, questions and balls waiting, a rest with positions, times that are not floats); and
-every recorded golf match ends where it ends with the step turned off, applied and played."""
+shooter's valid goal, a cushion alone, the opponent's ball into a goal) gets the state
+``GolfEngine.whole``'s general steps give (the cut, the record, ``resolve.plain`` / ``missed`` /
+``counted.counted_shot``), over made-up states and shots (hypothesis: every cut phase and settle,
+a table that reports strikes, goals of either ball into either goal or of no ball, the frame and
+the match won, zone play starting, a duo's turn passing, questions and balls waiting, a rest
+with positions, times that are not floats); and every recorded golf match ends where it ends
+with the step turned off, applied and played."""
 
 from __future__ import annotations
 
@@ -107,7 +108,8 @@ def test_a_shot_of_one_event_in_one_step_is_the_state_the_general_steps_give(
     if taken is not None:
         event("one step: " + ("match won" if taken.ended else "frame won" if taken.frame != state.frame else
                               "zone play starts" if taken.zone_play and not state.zone_play else
-                              "turn passes" if type(first) is Cushion else "goal"))
+                              "turn passes" if type(first) is Cushion else
+                              "goal" if first.ball == (state.at_table or "p1") else "the opponent's ball"))
 
 
 LOGS = sorted((MATCHES / "golf").glob("*.jsonl"))
