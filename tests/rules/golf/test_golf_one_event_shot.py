@@ -1,5 +1,5 @@
 """A golf shot of one sensor event and its rest taken in one step (``single.one_event``: the
-shooter's valid goal, a cushion alone, the opponent's ball into a goal) gets the state
+shooter's valid goal, a cushion alone, the opponent's ball into a goal, an own goal) gets the state
 ``GolfEngine.whole``'s general steps give (the cut, the record, ``resolve.plain`` / ``missed`` /
 ``counted.counted_shot``), over made-up states and shots (hypothesis: every cut phase and settle,
 a table that reports strikes, goals of either ball into either goal or of no ball, the frame and
@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
+import msgspec
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
@@ -76,6 +77,8 @@ def one_event(draw: Any) -> tuple[Any, Rest]:
     kind = draw(st.integers(0, 9))
     if kind < 3:  # the shooter's valid goal most often (the shooter p1, or none: p1)
         first: Any = Goal(t=at, goal="B", ball="p1")
+    elif kind < 4:  # p1's own goal, or p2's ball into either goal
+        first = Goal(t=at, goal=draw(st.sampled_from(["A", "B"])), ball=draw(st.sampled_from(["p1", "p2"])))
     elif kind < 5:
         first = Goal(t=at, goal=draw(st.sampled_from(["A", "B"])),
                      ball=draw(st.sampled_from(["p1", "p2", None])))
@@ -109,7 +112,27 @@ def test_a_shot_of_one_event_in_one_step_is_the_state_the_general_steps_give(
         event("one step: " + ("match won" if taken.ended else "frame won" if taken.frame != state.frame else
                               "zone play starts" if taken.zone_play and not state.zone_play else
                               "turn passes" if type(first) is Cushion else
-                              "goal" if first.ball == (state.at_table or "p1") else "the opponent's ball"))
+                              "the opponent's ball" if first.ball != (state.at_table or "p1") else
+                              "goal" if taken.at_table == first.ball else "own goal"))
+
+
+@settings(max_examples=600, deadline=None)
+@given(before_shot(), BALL, st.booleans(), st.sampled_from(["A", "B"]), st.sampled_from([1.2, 2.5]))
+def test_an_own_goal_or_the_opponents_ball_in_one_step_is_the_state_the_general_steps_give(
+        state: GolfState, shooter: str, own: bool, other_goal: str, at: float) -> None:
+    state = msgspec.structs.replace(state, at_table=shooter)
+    ball = shooter if own else ("p2" if shooter == "p1" else "p1")
+    first = Goal(t=at, goal=("A" if shooter == "p1" else "B") if own else other_goal, ball=ball)
+    rest = Rest(t=4.0)
+    engine = GolfEngine()
+    quick = engine.whole(state, [first], rest)
+    with mock.patch.object(golf_engine, "one_event", lambda state, first, rest: None):
+        general = engine.whole(state, [first], rest)
+    assert quick == general
+    if quick is not None:
+        assert list(quick.rulings) == list(general.rulings)  # type: ignore[union-attr]
+    taken = golf_engine.one_event(state, first, rest)
+    event(("own goal" if own else "the opponent's ball") + (": one step" if taken is not None else ""))
 
 
 LOGS = sorted((MATCHES / "golf").glob("*.jsonl"))

@@ -1,8 +1,8 @@
 """A golf shot of one sensor event and its rest, the common shot of a recorded match: the
 shooter's ball into the goal it attacks, or a cushion alone (the turn passes).
 
-``GolfEngine.whole`` asks ``one_event`` first (also for the opponent's ball into a goal: it counts
-for the opponent and the turn passes). It makes, in one step, the state that the
+``GolfEngine.whole`` asks ``one_event`` first (also for the opponent's ball into a goal, which
+counts for the opponent, and an own goal: the turn passes). It makes, in one step, the state that the
 general steps of ``whole`` make for such a shot (the cut after the shot: ``shot_cut``; the
 shot's record; ``resolve.plain`` or ``resolve.missed``): the same state, its rulings made only
 when read (``ruling_log.made``: a replay reads the last match's alone); a question still open
@@ -80,7 +80,7 @@ def one_event(state: GolfState, first: Event, rest: Rest) -> GolfState | None:
     ball = first.ball  # type: ignore[attr-defined]
     bl = pre.balls_left
     if ball != s or goal != ATTACKS[s]:
-        return _opponent_ball(state, pre, first, rest, after, s, ball, goal, log)
+        return _turn_lost(state, pre, first, rest, after, s, ball, goal, log)
     if s == "p1":
         left, theirs = bl[0] - 1, bl[1]
         bl = (left, theirs)
@@ -103,44 +103,53 @@ def one_event(state: GolfState, first: Event, rest: Rest) -> GolfState | None:
                    shot=shot, cut=after, checkpoint=state)
 
 
-def _opponent_ball(state: GolfState, pre: GolfState, first: Event, rest: Rest, after: Cutter, s: str,
-                   ball: Any, goal: str, log: RulingLog) -> GolfState | None:
-    """``one_event``'s shot when its goal is the opponent's ball (into either goal): it counts for
-    the opponent and the turn passes (``counted.counted_shot``'s count); None for an own goal or
-    a ball no sensor named, or where the frame is over or ends (the opponent's last ball)."""
+def _turn_lost(state: GolfState, pre: GolfState, first: Event, rest: Rest, after: Cutter, s: str,
+               ball: Any, goal: str, log: RulingLog) -> GolfState | None:
+    """``one_event``'s shot when its goal is the opponent's ball (into either goal: it counts for
+    the opponent) or the shooter's own goal (it does not count, the ball waits for the opponent's
+    replacement spot): the turn passes (``counted.counted_shot``'s count); None for a ball no sensor
+    named, or where the frame is over or ends (the opponent's last ball)."""
     o = "p2" if s == "p1" else "p1"
-    if ball != o:
-        return None
     bl = pre.balls_left
-    if s == "p1":
-        mine, theirs = bl
-        bl = (mine, theirs - 1)
+    mine, theirs = bl if s == "p1" else (bl[1], bl[0])
+    t = rest.t
+    at = first.t
+    if ball == o:
+        if mine == 0 or theirs < 2:
+            return None
+        bl = (mine, theirs - 1) if s == "p1" else (theirs - 1, mine)
+        rule, waiting = "golf.goal.opponent-ball", ()
+    elif ball == s:  # (not into the goal it attacks: ``one_event`` took that) an own goal
+        if mine == 0 or theirs == 0:
+            return None
+        rule, waiting = "golf.own-goal", ((at, s, "spot0"),)
     else:
-        theirs, mine = bl
-        bl = (theirs - 1, mine)
-    if mine == 0 or theirs < 2:
         return None
     members = pre.members
     if pre.duo:
         members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
-    t = rest.t
-    at = first.t
     zone = pre.zone_play
     now_zone = zone or 1 in bl  # (``checks.zone_play``)
-    rulings = made(log, 1, [_their_goal, at, goal, o]) if zone or not now_zone else \
-        made(log, 2, [_their_goal, at, goal, o, t])
+    recipe = [_turned, rule, at, goal, o if ball == o else s]
+    if not zone and now_zone:
+        recipe.append(t)
     shot = ShotRecord(state.at_table, (first,), rest)
-    return replace(pre, rulings=rulings, questions=(), frame_units=pre.frame_units + 1, placements=(),
-                   spot_wait=(), balls_left=bl, at_table=o, members=members, zone_play=now_zone, clock=(o, t),
-                   positions=None, turn_positions=None, before=pre, shot=shot, cut=after, checkpoint=state)
+    return replace(pre, rulings=made(log, len(recipe) - 4, recipe), questions=(),
+                   frame_units=pre.frame_units + 1, placements=(), spot_wait=waiting, balls_left=bl,
+                   at_table=o, members=members, zone_play=now_zone, clock=(o, t), positions=None,
+                   turn_positions=None, before=pre, shot=shot, cut=after, checkpoint=state)
 
 
-def _their_goal(t: float, goal: str, o: str, zone_at: float | None = None) -> tuple[Ruling, ...]:
-    """The rulings of the opponent's (``o``'s) ball into a goal, zone play starting at ``zone_at``
-    (the rest) if given."""
+def _turned(rule: str, t: float, goal: str, player: str, zone_at: float | None = None,
+            ) -> tuple[Ruling, ...]:
+    """The rulings of the opponent's ball into a goal (``rule`` ``golf.goal.opponent-ball``, for the
+    opponent) or an own goal (``golf.own-goal``, counted: the shooter's), zone play starting at
+    ``zone_at`` (the rest) if given."""
+    ruled = Ruling(t, rule, player, (("goal", goal),) if rule != "golf.own-goal" else
+                   (("goal", goal), ("what", "count")))
     if zone_at is None:
-        return (Ruling(t, "golf.goal.opponent-ball", o, (("goal", goal),)),)
-    return (Ruling(t, "golf.goal.opponent-ball", o, (("goal", goal),)), Ruling(zone_at, "golf.zone.play"))
+        return (ruled,)
+    return (ruled, Ruling(zone_at, "golf.zone.play"))
 
 
 def _goal(t: float, goal: str, s: str) -> tuple[Ruling, ...]:
