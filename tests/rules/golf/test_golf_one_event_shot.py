@@ -1,11 +1,12 @@
 """A golf shot of one sensor event and its rest taken in one step (``single.one_event``: the
-shooter's valid goal, a cushion alone, the opponent's ball into a goal, an own goal) gets the state
-``GolfEngine.whole``'s general steps give (the cut, the record, ``resolve.plain`` / ``missed`` /
-``counted.counted_shot``), over made-up states and shots (hypothesis: every cut phase and settle,
-a table that reports strikes, goals of either ball into either goal or of no ball, the frame and
-the match won, zone play starting, a duo's turn passing, questions and balls waiting, a rest
-with positions, times that are not floats); and every recorded golf match ends where it ends
-with the step turned off, applied and played."""
+shooter's valid goal, a cushion alone, the opponent's ball into a goal, an own goal, a ball off
+the table) gets the state ``GolfEngine.whole``'s general steps give (the cut, the record,
+``resolve.plain`` / ``missed`` / ``counted.counted_shot``), over made-up states and shots
+(hypothesis: every cut phase and settle, a table that reports strikes, goals of either ball into
+either goal or of no ball, balls off the table, the frame and the match won, zone play starting,
+a duo's turn passing, questions and balls waiting, a rest with positions, times that are not
+floats); and every recorded golf match ends where it ends with the step turned off, applied and
+played."""
 
 from __future__ import annotations
 
@@ -85,7 +86,7 @@ def one_event(draw: Any) -> tuple[Any, Rest]:
     elif kind < 8:
         first = Cushion(t=at, cushion=draw(st.integers(1, 4)))
     elif kind < 9:
-        first = OffTable(t=at, ball=draw(BALL))
+        first = OffTable(t=at, ball=draw(st.sampled_from(["p1", "p2", "p1", "p2", None])))
     else:
         first = Strike(t=at, ball=draw(BALL))
     rest = Rest(t=draw(st.sampled_from([4.0, 4.0, 4])),
@@ -117,12 +118,14 @@ def test_a_shot_of_one_event_in_one_step_is_the_state_the_general_steps_give(
 
 
 @settings(max_examples=600, deadline=None)
-@given(before_shot(), BALL, st.booleans(), st.sampled_from(["A", "B"]), st.sampled_from([1.2, 2.5]))
-def test_an_own_goal_or_the_opponents_ball_in_one_step_is_the_state_the_general_steps_give(
-        state: GolfState, shooter: str, own: bool, other_goal: str, at: float) -> None:
+@given(before_shot(), BALL, st.booleans(), st.sampled_from(["A", "B"]), st.sampled_from([1.2, 2.5]),
+       st.booleans())
+def test_an_own_goal_the_opponents_ball_or_a_ball_off_in_one_step_is_the_state_the_general_steps_give(
+        state: GolfState, shooter: str, own: bool, other_goal: str, at: float, off: bool) -> None:
     state = msgspec.structs.replace(state, at_table=shooter)
     ball = shooter if own else ("p2" if shooter == "p1" else "p1")
-    first = Goal(t=at, goal=("A" if shooter == "p1" else "B") if own else other_goal, ball=ball)
+    first: Any = OffTable(t=at, ball=ball) if off else \
+        Goal(t=at, goal=("A" if shooter == "p1" else "B") if own else other_goal, ball=ball)
     rest = Rest(t=4.0)
     engine = GolfEngine()
     quick = engine.whole(state, [first], rest)
@@ -132,7 +135,8 @@ def test_an_own_goal_or_the_opponents_ball_in_one_step_is_the_state_the_general_
     if quick is not None:
         assert list(quick.rulings) == list(general.rulings)  # type: ignore[union-attr]
     taken = golf_engine.one_event(state, first, rest)
-    event(("own goal" if own else "the opponent's ball") + (": one step" if taken is not None else ""))
+    what = "ball off" if off else "goal" if own else "ball in a goal"
+    event(("own " if own else "the opponent's ") + what + (": one step" if taken is not None else ""))
 
 
 LOGS = sorted((MATCHES / "golf").glob("*.jsonl"))

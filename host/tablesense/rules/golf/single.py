@@ -1,16 +1,17 @@
 """A golf shot of one sensor event and its rest, the common shot of a recorded match: the
 shooter's ball into the goal it attacks, or a cushion alone (the turn passes).
 
-``GolfEngine.whole`` asks ``one_event`` first (also for the opponent's ball into a goal, which
-counts for the opponent, and an own goal: the turn passes). It makes, in one step, the state that the
-general steps of ``whole`` make for such a shot (the cut after the shot: ``shot_cut``; the
-shot's record; ``resolve.plain`` or ``resolve.missed``): the same state, its rulings made only
-when read (``ruling_log.made``: a replay reads the last match's alone); a question still open
-or a ball still waiting for its spot closes as the shot opens (``GolfEngine.close``). It
-answers None for any other shot or state, which then goes ``whole``'s general steps: a shot
-open, events held, the match over, a table that reports strikes, a goal within the settle
-window of the last shot's rest (the cut's settle), a rest with positions, another ball or goal,
-a time that is not a float, a ruling log that is not a ``RulingLog``, the opponent out of balls.
+``GolfEngine.whole`` asks ``one_event`` first. It makes, in one step, the state that the general
+steps of ``whole`` make for such a shot (the cut after the shot: ``shot_cut``; the shot's record;
+``resolve.plain``, ``resolve.missed`` or ``counted.counted_shot``): the same state, its rulings made
+only when read (``ruling_log.made``: a replay reads the last match's alone); a question still open
+or a ball still waiting for its spot closes as the shot opens (``GolfEngine.close``). It also takes
+the opponent's ball into a goal (it counts for the opponent), an own goal and a ball off the table
+(the turn passes; the shooter's ball waits for the opponent's spot). It answers None for any other
+shot or state, which then goes ``whole``'s general steps: a shot open, events held, the match
+over, a table that reports strikes, a goal within the settle window of the last shot's rest (the
+cut's settle), a rest with positions, a ball no sensor named, a time that is not a float, a ruling
+log that is not a ``RulingLog``, a frame over or ending on the opponent's last ball.
 
 tests/rules/golf/test_golf_one_event_shot.py holds it to ``whole``'s general steps over made-up
 states and shots, and every recorded golf match to its replay with the step turned off.
@@ -22,7 +23,7 @@ from typing import Any
 
 import msgspec
 
-from ...events import Cushion, Event, Goal, Rest
+from ...events import Cushion, Event, Goal, OffTable, Rest
 from ...shots import _IDLE, _NO_PINS, _SETTLING_PHASE, Cutter
 from ..base import Ruling
 from ..ruling_log import RulingLog, made
@@ -54,7 +55,7 @@ def one_event(state: GolfState, first: Event, rest: Rest) -> GolfState | None:
                 return None
         elif phase != _IDLE:
             return None
-    elif kind is not Cushion or (phase != _SETTLING_PHASE and phase != _IDLE):
+    elif (kind is not Cushion and kind is not OffTable) or (phase != _SETTLING_PHASE and phase != _IDLE):
         return None
     log = state.rulings
     if type(log) is not RulingLog:
@@ -76,8 +77,10 @@ def one_event(state: GolfState, first: Event, rest: Rest) -> GolfState | None:
                        placements=(), at_table=o, members=members, clock=(o, t), positions=None,
                        turn_positions=None, before=pre, shot=ShotRecord(player, (first,), rest), cut=after,
                        checkpoint=state)
-    goal = first.goal  # type: ignore[attr-defined]
     ball = first.ball  # type: ignore[attr-defined]
+    if kind is OffTable:
+        return _turn_lost(state, pre, first, rest, after, s, ball, None, log)
+    goal = first.goal  # type: ignore[attr-defined]
     bl = pre.balls_left
     if ball != s or goal != ATTACKS[s]:
         return _turn_lost(state, pre, first, rest, after, s, ball, goal, log)
@@ -104,25 +107,34 @@ def one_event(state: GolfState, first: Event, rest: Rest) -> GolfState | None:
 
 
 def _turn_lost(state: GolfState, pre: GolfState, first: Event, rest: Rest, after: Cutter, s: str,
-               ball: Any, goal: str, log: RulingLog) -> GolfState | None:
-    """``one_event``'s shot when its goal is the opponent's ball (into either goal: it counts for
-    the opponent) or the shooter's own goal (it does not count, the ball waits for the opponent's
-    replacement spot): the turn passes (``counted.counted_shot``'s count); None for a ball no sensor
-    named, or where the frame is over or ends (the opponent's last ball)."""
+               ball: Any, goal: str | None, log: RulingLog) -> GolfState | None:
+    """``one_event``'s shot when its goal (``goal``; None: a ball off the table) is the opponent's
+    ball into either goal (it counts for the opponent), the shooter's own goal (it does not count),
+    or a ball off the table (the opponent's counts for them): the turn passes and the shooter's
+    ball waits for the opponent's replacement spot (but for the opponent's ball in a goal), as
+    ``counted.counted_shot`` counts it; None for a ball no sensor named, or where the frame is over
+    or ends (the opponent's last ball)."""
     o = "p2" if s == "p1" else "p1"
     bl = pre.balls_left
     mine, theirs = bl if s == "p1" else (bl[1], bl[0])
+    if mine == 0 or theirs == 0:
+        return None
     t = rest.t
     at = first.t
+    waiting: tuple[tuple[float, str, str], ...] = ((at, s, "spot0"),)
     if ball == o:
-        if mine == 0 or theirs < 2:
+        if theirs < 2:
             return None
         bl = (mine, theirs - 1) if s == "p1" else (theirs - 1, mine)
-        rule, waiting = "golf.goal.opponent-ball", ()
-    elif ball == s:  # (not into the goal it attacks: ``one_event`` took that) an own goal
-        if mine == 0 or theirs == 0:
-            return None
-        rule, waiting = "golf.own-goal", ((at, s, "spot0"),)
+        if goal is None:
+            recipe = [_turned, "golf.off-table.opponent", at, s, ()]
+        else:
+            recipe, waiting = [_turned, "golf.goal.opponent-ball", at, o, (("goal", goal),)], ()
+    elif ball == s:  # (a goal not into the goal it attacks: ``one_event`` took that) an own goal
+        if goal is None:
+            recipe = [_turned, "golf.off-table.own", at, s, ()]
+        else:
+            recipe = [_turned, "golf.own-goal", at, s, (("goal", goal), ("what", "count"))]
     else:
         return None
     members = pre.members
@@ -130,7 +142,6 @@ def _turn_lost(state: GolfState, pre: GolfState, first: Event, rest: Rest, after
         members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
     zone = pre.zone_play
     now_zone = zone or 1 in bl  # (``checks.zone_play``)
-    recipe = [_turned, rule, at, goal, o if ball == o else s]
     if not zone and now_zone:
         recipe.append(t)
     shot = ShotRecord(state.at_table, (first,), rest)
@@ -140,16 +151,13 @@ def _turn_lost(state: GolfState, pre: GolfState, first: Event, rest: Rest, after
                    turn_positions=None, before=pre, shot=shot, cut=after, checkpoint=state)
 
 
-def _turned(rule: str, t: float, goal: str, player: str, zone_at: float | None = None,
+def _turned(rule: str, t: float, player: str, data: tuple[tuple[str, Any], ...], zone_at: float | None = None,
             ) -> tuple[Ruling, ...]:
-    """The rulings of the opponent's ball into a goal (``rule`` ``golf.goal.opponent-ball``, for the
-    opponent) or an own goal (``golf.own-goal``, counted: the shooter's), zone play starting at
+    """``_turn_lost``'s rulings: the ball's (``rule``, ``player``, ``data``), zone play starting at
     ``zone_at`` (the rest) if given."""
-    ruled = Ruling(t, rule, player, (("goal", goal),) if rule != "golf.own-goal" else
-                   (("goal", goal), ("what", "count")))
     if zone_at is None:
-        return (ruled,)
-    return (ruled, Ruling(zone_at, "golf.zone.play"))
+        return (Ruling(t, rule, player, data),)
+    return (Ruling(t, rule, player, data), Ruling(zone_at, "golf.zone.play"))
 
 
 def _goal(t: float, goal: str, s: str) -> tuple[Ruling, ...]:
