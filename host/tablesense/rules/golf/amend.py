@@ -33,7 +33,7 @@ from ...events import Call, Cushion, Goal, Strike
 from ...shots import Cutter
 from ..fault import Fault
 from ..records import Ruling
-from ..ruling_log import RulingLog
+from ..ruling_log import RulingLog, made
 from ..shot_engine import ShotRecord
 from . import checks as rule
 from .evidence import _extra
@@ -191,36 +191,56 @@ def _decided(pre: GolfState, s: str, foul: Fault[Cost], call: Call, spot_calls: 
     data = tuple(_extra(extra).items()) if extra else ()  # (``_extra`` keeps "balls" alone)
     if zone:
         data = (*data, ("what", "zone"))
-    new = [Ruling(t, foul.id, s, data)]
     o = "p2" if s == "p1" else "p1"
     members = rule.members_after(pre.members, pre.duo, False, 0 if s == "p1" else 1)
     now_zone = zone or rule.zone_play(bl)
+    zone_at = t_end if not zone and now_zone else None  # zone play starts at the rest
     placed, placements = pre.placed, ()
-    waiting = [*waiting_before, *[(t, s, key) for key in _SPOT_KEYS[:n_spots]]]
-    for c in spot_calls:  # the opponent's choice for the first of that ball's waiting (``resolve``'s 5.)
-        for item in waiting[len(waiting_before):]:
-            if item[1] == c.ball:
-                break
-        else:
-            continue
-        waiting.remove(item)
-        n = int(c.spot or 0)
-        if n in (4, 5):
-            chosen = (("ball", s), ("spot", n), ("what", "chosen"))
-            new.append(Ruling(t=t, rule="golf.spot.fallback", player=o, data=chosen))
-        else:
-            new.append(Ruling(t=t, rule="golf.spot.choice", player=o, data=(("ball", s), ("spot", n))))
-        placed = (n, placed[1]) if si == 0 else (placed[0], n)
-        placements = (*placements, (s, n))
-    if not zone and now_zone:
-        new.append(Ruling(t=t_end, rule="golf.zone.play", player=None, data=()))
     log = pre.rulings
-    added = tuple(new)
+    if spot_calls or type(log) is not RulingLog:
+        new = [Ruling(t, foul.id, s, data)]
+        waiting = [*waiting_before, *((t, s, key) for key in _SPOT_KEYS[:n_spots])]
+        for c in spot_calls:  # the opponent's choice for the first of that ball's waiting (``resolve``'s 5.)
+            for item in waiting[len(waiting_before):]:
+                if item[1] == c.ball:
+                    break
+            else:
+                continue
+            waiting.remove(item)
+            n = int(c.spot or 0)
+            if n in (4, 5):
+                chosen = (("ball", s), ("spot", n), ("what", "chosen"))
+                new.append(Ruling(t=t, rule="golf.spot.fallback", player=o, data=chosen))
+            else:
+                new.append(Ruling(t=t, rule="golf.spot.choice", player=o, data=(("ball", s), ("spot", n))))
+            placed = (n, placed[1]) if si == 0 else (placed[0], n)
+            placements = (*placements, (s, n))
+        new.extend(_zone_rulings(zone_at))
+        added = tuple(new)
+        rulings = RulingLog(added, log) if type(log) is RulingLog else log + added
+        spot_wait = tuple(waiting)
+    else:  # no spot named: the foul's ruling (and zone play's) made only when read (``ruling_log.made``)
+        rulings = made(log, 1 if zone_at is None else 2, [_foul_rulings, t, foul.id, s, data, zone_at])
+        spot_wait = waiting_before
+        for key in _SPOT_KEYS[:n_spots]:
+            spot_wait = (*spot_wait, (t, s, key))
     stage_before, stage_shot, cut, in_shot, checkpoint = stage
     return replace(
-        pre, rulings=RulingLog(added, log) if type(log) is RulingLog else log + added, questions=(),
-        frame_units=pre.frame_units + 1, placements=placements, spot_wait=tuple(waiting),
+        pre, rulings=rulings, questions=(),
+        frame_units=pre.frame_units + 1, placements=placements, spot_wait=spot_wait,
         at_table=o, members=members, zone_play=now_zone, clock=(o, t_end), positions=positions,
         turn_positions=positions, placed=placed,
         before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
     )
+
+
+def _zone_rulings(zone_at: float | None) -> tuple[Ruling, ...]:
+    """Zone play starting at ``zone_at`` (the unit's rest), or nothing (None)."""
+    return () if zone_at is None else (Ruling(t=zone_at, rule="golf.zone.play", player=None, data=()),)
+
+
+def _foul_rulings(t: float, foul_id: str, s: str, data: tuple[tuple[str, Any], ...],
+                  zone_at: float | None) -> tuple[Ruling, ...]:
+    """``_decided``'s rulings with no spot named: the foul, then zone play starting at ``zone_at``
+    if it does (a ruling log's node makes them when read)."""
+    return (Ruling(t, foul_id, s, data), *_zone_rulings(zone_at))

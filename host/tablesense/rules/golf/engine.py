@@ -48,7 +48,7 @@ from ...texts import phrase
 from ...vocabulary import for_game
 from ..base import Question, other, register
 from ..first_states import FirstStates
-from ..shot_engine import AMEND, ShotEngine, ShotRecord, shot_cut
+from ..shot_engine import AMEND, ShotEngine, ShotRecord, Trace, shot_cut
 from . import amend, checks
 from .counted import counted_shot
 from .evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
@@ -56,6 +56,7 @@ from .fouls import BY_ID, DUO_ONLY, NO_SHOT, known_fouls
 from .geometry import ATTACKS
 from .positions import spot_refused
 from .resolve import TIME_GRACE, TURN_LIMIT, general, live, missed, plain, resolve, start_of
+from .single import one_event
 from .state import IDX, SIDES, GolfState, norm_positions, pair_set
 
 replace = msgspec.structs.replace
@@ -113,7 +114,12 @@ class GolfEngine(ShotEngine[GolfState]):
         ball off the table of a player with none left in play raises; a pin or a pocket is
         refused: None, and ``apply`` says why), the cut, and the shot resolved with the shot
         stage's fields put in the same copy (``resolve.staged``). The rest ends a
-        shot in progress: never the lay-out (``_layout``)."""
+        shot in progress: never the lay-out (``_layout``). A shot of one event, the common one, in
+        one step where it can be (``single.one_event``)."""
+        if len(events) == 1:
+            done = one_event(state, events[0], rest)
+            if done is not None:
+                return done
         if state.in_shot or state.held or state.ended is not None:
             return None
         first = events[0]
@@ -150,6 +156,22 @@ class GolfEngine(ShotEngine[GolfState]):
         return plain(before, shot, before, shot, cut, False, state) \
             or counted_shot(before, shot, before, shot, cut, False, state) \
             or general(before, shot, before, shot, cut, False, state)
+
+    def whole_played(self, state: GolfState, events: Sequence[Event], rest: Rest) -> GolfState | None:
+        """``ShotEngine.whole_played``, and the first shot of a match just set up (the state
+        ``new_state`` gave: kept whole by no ``play`` yet, no state before it): ``play`` of its
+        first event keeps that state whole (the base of the played states after it, and what an
+        undo of the shot goes back to) and the shot's events and rest are the events since it,
+        so the state after the rest is ``whole``'s with those links. A recorded log sets a match
+        up every ten to twenty lines: its first shot played event by event cost two states."""
+        since = state.since
+        if state.base is not None or state.before is not None or since or type(since) is not tuple:
+            return ShotEngine.whole_played(self, state, events, rest)
+        new = self.whole(state, events, rest)
+        if new is None or new.checkpoint is not state:
+            return None
+        count = len(events) + 1
+        return replace(new, base=state, since=Trace([[*events, rest], None], count))
 
     # --- the shot stage -----------------------------------------------------------
     #: the state after a shot (``resolve.resolve``), called without a method's frame

@@ -31,7 +31,7 @@ from ...events import Cushion, Goal
 from ...shots import Cutter
 from ..base import Question, Ruling, other
 from ..fault import Fault
-from ..ruling_log import RulingLog
+from ..ruling_log import RulingLog, made
 from ..shot_engine import ShotRecord
 from . import checks as rule
 from .amend import fouled_shot
@@ -491,23 +491,19 @@ def plain(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: ShotR
         bl = (theirs, left)
     if left < 0 or theirs == 0:
         return None  # more goals than balls, or the opponent out already: the general path
-    if len(goals) == 1:
-        t, g = goals[0]
-        new: tuple[Ruling, ...] = (Ruling(t, "golf.goal", s, (("goal", g),)),)
-    else:
+    if len(goals) > 1:
         goals.sort(key=_FIRST)
-        new = tuple([Ruling(t, "golf.goal", s, (("goal", g),)) for t, g in goals])
     if left == 0:  # the shooter's last ball: the frame is theirs
-        return end_frame(pre, new, pre.asked, s, s, bl, t_end, (),
+        return end_frame(pre, _goals(s, goals), pre.asked, s, s, bl, t_end, (),
                           (stage_before, stage_shot, cut, in_shot, checkpoint))
-    log = pre.rulings  # ``_logged``, inline
+    log = pre.rulings  # ``_logged``, inline; the rulings made only when read (``ruling_log.made``)
     if not pre.zone_play and rule.zone_play(bl):
-        new = (*new, Ruling(t_end, "golf.zone.play"))
-        return replace(pre, rulings=RulingLog(new, log) if type(log) is RulingLog else log + new,
+        return replace(pre, rulings=made(log, len(goals) + 1, [_goals, s, goals, t_end])
+                       if type(log) is RulingLog else log + _goals(s, goals, t_end),
                        frame_units=pre.frame_units + 1, placements=(), balls_left=bl, at_table=s,
                        zone_play=True, clock=(s, t_end), positions=None, before=stage_before,
                        shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint)
-    log = RulingLog(new, log) if type(log) is RulingLog else log + new
+    log = made(log, len(goals), [_goals, s, goals]) if type(log) is RulingLog else log + _goals(s, goals)
     return replace(pre, rulings=log, frame_units=pre.frame_units + 1, placements=(), balls_left=bl,
                    at_table=s, clock=(s, t_end), positions=None, before=stage_before, shot=stage_shot,
                    cut=cut, in_shot=in_shot, checkpoint=checkpoint)
@@ -522,9 +518,22 @@ def missed(pre: GolfState, s: str, t_end: float, stage_before: Any, stage_shot: 
     members = pre.members
     if pre.duo:
         members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
-    log = pre.rulings  # ``_logged``, inline
-    turn = (Ruling(t_end, "golf.turn", s),)
-    log = RulingLog(turn, log) if type(log) is RulingLog else log + turn
+    log = pre.rulings  # ``_logged``, inline; the ruling made only when read (``ruling_log.made``)
+    log = made(log, 1, [_turn, t_end, s]) if type(log) is RulingLog else log + _turn(t_end, s)
     return replace(pre, rulings=log, frame_units=pre.frame_units + 1, placements=(), at_table=o,
                    members=members, clock=(o, t_end), positions=None, turn_positions=None,
                    before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint)
+
+
+def _goals(s: str, goals: list[tuple[float, str]], zone_at: float | None = None) -> tuple[Ruling, ...]:
+    """``plain``'s rulings: ``s``'s valid goals (their times and goals, in order), zone play
+    starting at ``zone_at`` (the rest) if given (a ruling log's node makes them when read)."""
+    new = [Ruling(t, "golf.goal", s, (("goal", g),)) for t, g in goals]
+    if zone_at is not None:
+        new.append(Ruling(zone_at, "golf.zone.play"))
+    return tuple(new)
+
+
+def _turn(t: float, s: str) -> tuple[Ruling, ...]:
+    """``missed``'s ruling: the turn passes at the rest (a ruling log's node makes it when read)."""
+    return (Ruling(t, "golf.turn", s),)

@@ -1,0 +1,176 @@
+"""A golf shot of one sensor event and its rest, the common shot of a recorded match: the
+shooter's ball into the goal it attacks, or a cushion alone (the turn passes).
+
+``GolfEngine.whole`` asks ``one_event`` first. It makes, in one step, the state that the general
+steps of ``whole`` make for such a shot (the cut after the shot: ``shot_cut``; the shot's record;
+``resolve.plain``, ``resolve.missed`` or ``counted.counted_shot``): the same state, its rulings made
+only when read (``ruling_log.made``: a replay reads the last match's alone); a question still open
+or a ball still waiting for its spot closes as the shot opens (``GolfEngine.close``). It also takes
+the opponent's ball into a goal (it counts for the opponent), an own goal and a ball off the table
+(the turn passes; the shooter's ball waits for the opponent's spot). It answers None for any other
+shot or state, which then goes ``whole``'s general steps: a shot open, events held, the match
+over, a table that reports strikes, a goal within the settle window of the last shot's rest (the
+cut's settle), a rest with positions, a ball no sensor named, a time that is not a float, a ruling
+log that is not a ``RulingLog``, a frame over or ending on the opponent's last ball.
+
+tests/rules/golf/test_golf_one_event_shot.py holds it to ``whole``'s general steps over made-up
+states and shots, and every recorded golf match to its replay with the step turned off.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from ...events import Cushion, Event, Goal, OffTable, Rest
+from ...shots import _IDLE, _NO_PINS, _SETTLING_PHASE, Cutter
+from ..base import Ruling
+from ..ruling_log import RulingLog, made
+from ..shot_engine import ShotRecord
+from .frame_end import end_frame
+from .geometry import ATTACKS
+from .state import GolfState
+
+replace = msgspec.structs.replace
+
+
+def one_event(state: GolfState, first: Event, rest: Rest) -> GolfState | None:
+    """The state after the shot ``first`` then ``rest`` from ``state`` (``GolfEngine.whole`` of
+    ``[first]`` and ``rest``, the shot stage's fields put in), where it is the common case; None
+    where it is not (``whole``'s general steps then)."""
+    if state.in_shot or state.held or state.ended is not None:
+        return None
+    cut = state.cut
+    t = rest.t
+    at = first.t
+    if type(t) is not float or type(at) is not float or cut.strikes or cut.strike_sensor or rest.positions:
+        return None
+    kind = type(first)
+    phase = cut.phase
+    if kind is Goal:
+        if phase == _SETTLING_PHASE:  # (``shot_cut``: a drop within the window settles the last shot)
+            window, last = cut.window, cut.last_t
+            if window is None or (last is not None and at - last < window):
+                return None
+        elif phase != _IDLE:
+            return None
+    elif (kind is not Cushion and kind is not OffTable) or (phase != _SETTLING_PHASE and phase != _IDLE):
+        return None
+    log = state.rulings
+    if type(log) is not RulingLog:
+        return None
+    pre = state  # the state before the shot: the last shot closed (``GolfEngine.close``, as ``whole`` does)
+    if (state.questions or state.spot_wait) and state.shot is not None:
+        pre = replace(state, questions=(), spot_wait=())
+    player = state.at_table
+    s = player or "p1"
+    # ``shot_cut``'s cutter after the shot's rest: a table with no strike sensor, nothing settling
+    after = Cutter(False, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t, False, False, _NO_PINS,
+                   False)
+    if kind is Cushion:  # ``resolve.missed``: the turn passes
+        o = "p2" if s == "p1" else "p1"
+        members = pre.members
+        if pre.duo:
+            members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
+        return replace(pre, rulings=made(log, 1, [_turn, t, s]), frame_units=pre.frame_units + 1,
+                       placements=(), at_table=o, members=members, clock=(o, t), positions=None,
+                       turn_positions=None, before=pre, shot=ShotRecord(player, (first,), rest), cut=after,
+                       checkpoint=state)
+    ball = first.ball  # type: ignore[attr-defined]
+    if kind is OffTable:
+        return _turn_lost(state, pre, first, rest, after, s, ball, None, log)
+    goal = first.goal  # type: ignore[attr-defined]
+    bl = pre.balls_left
+    if ball != s or goal != ATTACKS[s]:
+        return _turn_lost(state, pre, first, rest, after, s, ball, goal, log)
+    if s == "p1":
+        left, theirs = bl[0] - 1, bl[1]
+        bl = (left, theirs)
+    else:
+        left, theirs = bl[1] - 1, bl[0]
+        bl = (theirs, left)
+    if left < 0 or theirs == 0:
+        return None
+    shot = ShotRecord(player, (first,), rest)
+    if left == 0:  # the shooter's last ball: the frame is theirs (``resolve.plain``)
+        return end_frame(pre, _goal(at, goal, s), pre.asked, s, s, bl, t, (),
+                         (pre, shot, after, False, state))
+    if not pre.zone_play and 1 in bl:  # (``checks.zone_play``) zone play starts
+        return replace(pre, rulings=made(log, 2, [_zone, at, goal, s, t]),
+                       frame_units=pre.frame_units + 1, placements=(), balls_left=bl, at_table=s,
+                       zone_play=True, clock=(s, t), positions=None, before=pre, shot=shot, cut=after,
+                       checkpoint=state)
+    return replace(pre, rulings=made(log, 1, [_goal, at, goal, s]), frame_units=pre.frame_units + 1,
+                   placements=(), balls_left=bl, at_table=s, clock=(s, t), positions=None, before=pre,
+                   shot=shot, cut=after, checkpoint=state)
+
+
+def _turn_lost(state: GolfState, pre: GolfState, first: Event, rest: Rest, after: Cutter, s: str,
+               ball: Any, goal: str | None, log: RulingLog) -> GolfState | None:
+    """``one_event``'s shot when its goal (``goal``; None: a ball off the table) is the opponent's
+    ball into either goal (it counts for the opponent), the shooter's own goal (it does not count),
+    or a ball off the table (the opponent's counts for them): the turn passes and the shooter's
+    ball waits for the opponent's replacement spot (but for the opponent's ball in a goal), as
+    ``counted.counted_shot`` counts it; None for a ball no sensor named, or where the frame is over
+    or ends (the opponent's last ball)."""
+    o = "p2" if s == "p1" else "p1"
+    bl = pre.balls_left
+    mine, theirs = bl if s == "p1" else (bl[1], bl[0])
+    if mine == 0 or theirs == 0:
+        return None
+    t = rest.t
+    at = first.t
+    waiting: tuple[tuple[float, str, str], ...] = ((at, s, "spot0"),)
+    if ball == o:
+        if theirs < 2:
+            return None
+        bl = (mine, theirs - 1) if s == "p1" else (theirs - 1, mine)
+        if goal is None:
+            recipe = [_turned, "golf.off-table.opponent", at, s, ()]
+        else:
+            recipe, waiting = [_turned, "golf.goal.opponent-ball", at, o, (("goal", goal),)], ()
+    elif ball == s:  # (a goal not into the goal it attacks: ``one_event`` took that) an own goal
+        if goal is None:
+            recipe = [_turned, "golf.off-table.own", at, s, ()]
+        else:
+            recipe = [_turned, "golf.own-goal", at, s, (("goal", goal), ("what", "count"))]
+    else:
+        return None
+    members = pre.members
+    if pre.duo:
+        members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
+    zone = pre.zone_play
+    now_zone = zone or 1 in bl  # (``checks.zone_play``)
+    if not zone and now_zone:
+        recipe.append(t)
+    shot = ShotRecord(state.at_table, (first,), rest)
+    return replace(pre, rulings=made(log, len(recipe) - 4, recipe), questions=(),
+                   frame_units=pre.frame_units + 1, placements=(), spot_wait=waiting, balls_left=bl,
+                   at_table=o, members=members, zone_play=now_zone, clock=(o, t), positions=None,
+                   turn_positions=None, before=pre, shot=shot, cut=after, checkpoint=state)
+
+
+def _turned(rule: str, t: float, player: str, data: tuple[tuple[str, Any], ...], zone_at: float | None = None,
+            ) -> tuple[Ruling, ...]:
+    """``_turn_lost``'s rulings: the ball's (``rule``, ``player``, ``data``), zone play starting at
+    ``zone_at`` (the rest) if given."""
+    if zone_at is None:
+        return (Ruling(t, rule, player, data),)
+    return (Ruling(t, rule, player, data), Ruling(zone_at, "golf.zone.play"))
+
+
+def _goal(t: float, goal: str, s: str) -> tuple[Ruling, ...]:
+    """The rulings of a valid goal that keeps the turn (``resolve.plain``'s)."""
+    return (Ruling(t, "golf.goal", s, (("goal", goal),)),)
+
+
+def _zone(t: float, goal: str, s: str, t_end: float) -> tuple[Ruling, ...]:
+    """A valid goal's rulings, zone play starting at the rest (``t_end``)."""
+    return (Ruling(t, "golf.goal", s, (("goal", goal),)), Ruling(t_end, "golf.zone.play"))
+
+
+def _turn(t: float, s: str) -> tuple[Ruling, ...]:
+    """The turn passing at the rest: a shot with no goal (``resolve.missed``)."""
+    return (Ruling(t, "golf.turn", s),)
+
