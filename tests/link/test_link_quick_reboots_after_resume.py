@@ -53,12 +53,15 @@ class ScriptedLink(Link):
 
 
 async def _collect(link: ScriptedLink, cp: Checkpoint) -> tuple[list[Event], list[LinkStatus]]:
+    """The events the resumed host makes, and every status: the link's (``on_status``) and
+    those the host says itself (the losses, each as often as said)."""
     events: list[Event] = []
     statuses: list[LinkStatus] = []
-    async for item in table_items("loop://", QUICK, resume=cp, link=link, on_status=statuses.append):
+    async for item in table_items("loop://", QUICK, resume=cp, link=link,
+                                  on_status=lambda s: statuses.append(s) if s.kind != "lost" else None):
         if isinstance(item, Event):
             events.append(item)
-        elif isinstance(item, LinkStatus) and item not in statuses:
+        elif isinstance(item, LinkStatus):
             statuses.append(item)
     return events, statuses
 
@@ -95,3 +98,27 @@ def test_quick_reboots_after_a_resume_from_a_reboots_checkpoint_keep_table_time_
     assert not [s for s in statuses if "while the host was down" in s.text], said
     # boot 1's shot (its six edges, replayed) has one rest, after its last edge; none other
     assert [e.t for e in events if e.type == "rest"] == [6.0], said
+
+
+def test_a_reboot_while_the_host_was_down_then_a_quick_one_is_said_lost_once_and_rests_once() -> None:
+    """The board rebooted while the host was down (the checkpoint's boot tag is not its own),
+    then at once again, the boot between writing no frame: the old boot's frames are said lost
+    once, and the shot the log held with no rest gets its rest once, at the quiet time after
+    its last edge."""
+    cp = Checkpoint(0, 0, 5_000_000, 5_000_000, boot_tag=BOOT1)
+    logged = ['{"t": 5.2, "type": "pin", "pin": 1, "state": "down"}']
+    cp = Checkpoint.from_json(cp.to_json()).after_lines(logged)
+    reads: list[tuple[list[Frame], float]] = [
+        ([_hello(0.4, NONE, BOOT2)], 10.0),
+        ([_hello(0.45, NONE, BOOT2)], 10.05),
+        ([_hello(0.05, NONE, BOOT3)], 10.3),
+        ([_hello(0.1, NONE, BOOT3)], 10.35),
+        ([_beat(0.5, NONE, BOOT3)], 10.75),
+        ([_beat(1.5, NONE, BOOT3)], 11.75),
+    ]
+    link = ScriptedLink(reads)
+    events, statuses = asyncio.run(_collect(link, cp))
+    said = "\n".join(map(str, statuses)) + "\n" + "\n".join(map(str, events))
+    assert link.seq.stats.restarts == 2, said
+    assert len([s for s in statuses if "while the host was down" in s.text]) == 1, said
+    assert [(e.type, e.t) for e in events] == [("rest", 5.5)], said
