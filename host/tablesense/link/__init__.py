@@ -113,7 +113,12 @@ async def table_items(
     tag = resume.boot_tag if resume is not None else None
     next_seq: int | None = resume.seq if resume is not None else None
     gone: tuple[int, int] | None = None  # the last range said lost for good: none of it is to come
-    rested = False  # the resumed checkpoint's shot had its rest logged, told the translator
+    # the next reboot confirmed is the first since the resume: the board may have rebooted while
+    # the host was down. Only that one: a reboot after it also finds the next seq wanted at 0
+    # when the boot before it wrote no frame, as a checkpoint taken at a reboot names (the
+    # season soak, seed 3838: a board rebooting again and again, the resumed shot's rest made
+    # again at its old table time behind the new boots' events)
+    first_reboot = resume is not None
     try:
         async for item in link.items():
             if isinstance(item, LinkStatus):
@@ -126,16 +131,16 @@ async def table_items(
                     yield item
                     await link.send("!hello")
                 elif item.kind == "restarted":  # the frames after it are the new boot's
-                    if resume is not None and next_seq == resume.seq:
+                    if resume is not None and first_reboot and next_seq == resume.seq:
                         why = (f"the board restarted while the host was down: what it sent from seq "
                                f"{resume.seq} of its previous boot on is lost")
                         yield LinkStatus("lost", why, {"rebooted": True})
-                        if resume.logged_rest and not rested:  # its shot's rest is in the log
-                            rested = True  # (once: a pin seen at a HELLO since is a shot of its own)
+                        if resume.logged_rest:  # its shot's rest is in the log
                             translator.rested()
-                        elif resume.logged_activity_us >= 0 and not rested:  # a shot logged, no rest
-                            rested = True  # yet: it gets one (none of its frames comes again)
+                        elif resume.logged_activity_us >= 0:  # a shot logged, no rest yet: it gets
+                            # one (none of its frames comes again)
                             translator.active_at(resume.logged_activity_us)
+                    first_reboot = False
                     # its times go on after the old boot's (and the log's); what the old boot's
                     # frames made and the translator held is final now
                     for event in translator.restarted():
