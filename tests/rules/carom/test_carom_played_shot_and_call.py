@@ -105,5 +105,6 @@ def test_a_played_cushion_shot_and_its_carom_call_are_taken_in_one_step() -> Non
     assert rep.state is not None and rep.engine is not None
     assert rep.engine.game_json(rep.state)["caroms"] == {"p1": 0, "p2": 1}  # (p1's poedel, then p2's carom)
     assert rep.state.at_table == "p2"
-    undone = rep.engine.play(rep.state, Call(t=6, call="undo"))  # the call undone: p2's inning ended at the rest
+    # the call undone: p2's inning ended at the rest
+    undone = rep.engine.play(rep.state, Call(t=6, call="undo"))
     assert undone.at_table == "p1" and rep.engine.game_json(undone)["caroms"] == {"p1": 0, "p2": 0}
