@@ -232,6 +232,8 @@ class Replay(Record):
         # (``whole_called``, ``whole_called_played``: the engine having the step) and its pin set up
         # between shots (``held_pin``), each None where the engine has no such step
         take, called, hold = _steps(engine, played)
+        if called is not None and "x" not in codes:  # no call in the batch (a long match's, mostly): no
+            called = None  # line after a rest to look at for one
         # the count of events at which the history is trimmed next (``TRIM_EVERY``; never when played)
         trim_at = _NEVER if played else (self.events // every + 1) * every
         count = len(texts)
