@@ -733,6 +733,51 @@ class ShotEngine(Generic[S]):
             grown = Trace([[*since, *events, rest], None], count)
         return replace(new, base=base, since=grown, checkpoint=Redo(base, since))
 
+    def whole_called_played(self, state: S, events: Sequence[Event], rest: Rest, call: Call) -> S | None:
+        """``whole_called`` for a match played (``play``: every undo kept): the state ``play`` of the
+        call gives after ``whole_played`` of the shot, in one step (the shot decided once, with the
+        call). ``play`` of the call keeps the state after the rest as a ``Redo`` from the base (the
+        events since it through the rest: played again only if an undo asks for it), so the step
+        keeps the same ``Redo`` and adds the call to the events since the base. None where it is not
+        that case (``whole_played`` of the shot then, ``play`` of the call): the state after the
+        rest one the call would keep whole (``KEEP_EVERY`` events since the base), or no such step
+        (``whole_called``); it may raise where ``apply`` would."""
+        base, since = state.base, state.since
+        if base is None or type(since) is not Trace or len(since) + len(events) + 2 > KEEP_EVERY:
+            return None
+        node, deep = state.before, 0
+        while node is not None:  # ``_shallow`` cuts the states before the shot once this deep
+            deep += 1
+            if deep >= 2 * BEFORE_DEPTH:
+                break
+            node = node.before
+        given = state
+        if node is not None:  # (``whole_played``) cut as ``play`` cuts them at the shot's opening
+            chain, node = [], state.before
+            while len(chain) < BEFORE_DEPTH - 1:
+                chain.append(node)
+                node = node.before  # type: ignore[union-attr]
+            below = None
+            for s in reversed(chain):
+                below = replace(s, before=below)
+            given = replace(state, before=below)
+        new = self.whole_called(given, events, rest, call)
+        if new is None:
+            return None
+        before = new.before
+        if before is None or before.before is not given.before:
+            return None
+        seg, n = since._seg, since._n  # ``Trace.plus`` of each event, the rest and the call
+        items = seg[0]
+        count = n + len(events) + 1
+        if items is not None and len(items) == n:
+            items.extend(events)
+            items.append(rest)
+            items.append(call)
+        else:
+            seg = [[*since, *events, rest, call], None]
+        return replace(new, base=base, since=Trace(seg, count + 1), checkpoint=Redo(base, Trace(seg, count)))
+
     def _whole(self, state: S, events: tuple[Event, ...], rest: Rest, cut: Cutter,
                before: S | None = None) -> S:
         """``whole`` once the events are checked and ``cut`` is the cutter after the shot's rest
