@@ -161,7 +161,8 @@ class KegleEngine(ShotEngine[KegleState]):
     def whole(self, state: KegleState, events: Sequence[Event], rest: Rest,
               call: Call | None = None) -> KegleState | None:
         """``ShotEngine.whole`` of a common shot (``plain.common_facts``: its events checked and read
-        in one pass, in ``t`` order, no pin set up or pocket among them, a strike only first)
+        in one pass, in ``t`` order, no pin set up among them, a strike only first; pockets naming a
+        keglebillard ball or none: its facts read by ``plain_shot``, with the balls that fell)
         from a state between shots: nothing before its start to take out (``_before_shot``), the
         pins set up before its strike put up and the last shot closed in one copy of the state
         (``release`` and ``close``: the incidents ``release`` keeps are what ``close`` drops), and
@@ -173,6 +174,8 @@ class KegleEngine(ShotEngine[KegleState]):
         facts = common_facts(events)
         if facts is None or state.in_shot or state.ended is not None or type(rest) is not Rest:
             return ShotEngine.whole(self, state, events, rest) if call is None else None
+        if not facts and call is not None:
+            return None  # (a shot with pockets: its call the slow way)
         first = events[0]
         held = state.held
         if held:  # events held between shots join a shot opened by anything but a strike
@@ -197,7 +200,7 @@ class KegleEngine(ShotEngine[KegleState]):
             before = self.release(state)
         shot = ShotRecord(before.at_table, tuple(events), rest)  # (player, events, rest: positional)
         # (``staged``: the pin referee's hands are a shot of pins alone, while he sets pins up)
-        if was.incident_open and len(facts[0]) == len(events) and _by_hand(before, shot):
+        if was.incident_open and facts and len(facts[0]) == len(events) and _by_hand(before, shot):
             return ShotEngine.staged(self, before, shot, cut, state) if call is None else None
         if call is not None:
             return self._called(state, before, shot, cut, facts, call)
