@@ -178,9 +178,7 @@ class KegleEngine(ShotEngine[KegleState]):
             return None  # (a shot with pockets: its call the slow way)
         first = events[0]
         held = state.held
-        if held:  # events held between shots join a shot opened by anything but a strike
-            if type(first) is not Strike:
-                return ShotEngine.whole(self, state, events, rest) if call is None else None
+        if held:  # pins set up before the shot's first event (the others: the base's way)
             t = first.t
             for e in held:
                 if type(e) is not Pin or e.state != "up" or e.t >= t:  # type: ignore[attr-defined]
@@ -193,6 +191,17 @@ class KegleEngine(ShotEngine[KegleState]):
             before = state
             if state.shot is not None and (state.questions or state.after is not None or state.sealed):
                 before = replace(state, questions=(), after=None, sealed=False)
+        elif type(first) is not Strike:  # opened by a rolling ball (or a pin): the held pins join the
+            # shot (``_opening``), the last shot closes, and they are taken out of it again as incidents
+            # before its start (``_before_shot``): put up, each an ``Incidents`` after the close
+            after = None if state.shot is not None else state.after
+            for e in held:
+                after = Incidents(e, after)
+            if state.shot is not None:
+                before = replace(state, score=_pins_up(state.score, held), held=(), questions=(), after=after,
+                                 sealed=False)
+            else:
+                before = replace(state, score=_pins_up(state.score, held), held=(), after=after)
         elif state.shot is not None:  # the pins set up before the strike, and the last shot closed
             before = replace(state, score=_pins_up(state.score, held), held=(), questions=(), after=None,
                              sealed=False)
