@@ -97,19 +97,19 @@ def common_facts(events: Sequence[Event]) -> tuple[list[int], int, bool, list[st
     """The facts of a common shot, read in one pass: the pins it toppled (in the order they fell),
     its cushions, the carambole (two red-white contacts), the faults its sensors show (the red
     toppling a pin before it touched a white, in a shot with contacts: seed 8.1); None for any
-    other shot (``_read_any`` reads it): a line before the first's time, a pin rising or falling
+    other shot (``_read_any`` reads it): a line out of ``t`` order, a pin rising or falling
     twice or naming what toppled it, a ball off the table, a strike after the first event or
     naming a white, a contact naming its white, a ball no keglebillard table has
     (``KegleEngine.check``'s refusals: ``KegleEngine.whole`` takes this pass for its check).
-    A shot common but for its pockets (each naming red, white or no ball) or lines out of order
-    after its first: ``()``, its facts ``_read_any``'s to read (``_read_later``)."""
+    A shot common but for its pockets (each naming red, white or no ball): ``()``, its facts
+    ``_read_any``'s to read (``_with_pockets``)."""
     toppled: list[int] = []
     cushions = red_white = 0
     contacts = early = False
     last = _NEVER
     for e in events:
         if last > (last := e.t):
-            return _read_later(events)  # a line out of order
+            return None  # a line out of order
         kind = type(e)
         if kind is Cushion:
             if e.ball not in _ANY_BALL:  # type: ignore[attr-defined]
@@ -137,24 +137,22 @@ def common_facts(events: Sequence[Event]) -> tuple[list[int], int, bool, list[st
             if e.ball not in _RED_OR_NONE or e is not events[0]:  # type: ignore[attr-defined]
                 return None
         elif kind is Pocket:
-            return _read_later(events)
+            return _with_pockets(events)
         else:
             return None
     return toppled, cushions, red_white >= 2, [RED_TOPPLES_PIN] if early and contacts else []
 
 
-def _read_later(events: Sequence[Event]) -> tuple[()] | None:
-    """``common_facts`` of a shot with a pocket among its events or a line out of ``t`` order:
-    ``()`` where the shot is common but for its pockets (each naming a keglebillard ball or none)
-    and the order of its lines after the first (none before the first's time: nothing before the
-    shot's start for ``ShotEngine._before_shot`` to take out), its facts ``_read_any``'s to read
-    (in ``t`` order, with the balls that fell); None for any other (``common_facts``' refusals)."""
+def _with_pockets(events: Sequence[Event]) -> tuple[()] | None:
+    """``common_facts`` of a shot with a pocket among its events: ``()`` where the shot is common
+    but for its pockets, each naming a keglebillard ball or none (``_read_any``
+    reads its facts, the pockets' balls and questions with them); None for any other (the same
+    refusals as ``common_facts``)."""
     toppled: list[int] = []
-    first = events[0]
-    start = first.t
+    last = _NEVER
     for e in events:
-        if e.t < start:
-            return None  # before the first line's time: the base's way
+        if last > (last := e.t):
+            return None  # a line out of order
         kind = type(e)
         if kind is Pocket or kind is Cushion:
             if e.ball not in _ANY_BALL:  # type: ignore[attr-defined]
@@ -168,7 +166,7 @@ def _read_later(events: Sequence[Event]) -> tuple[()] | None:
             if e.extra or not _BALL_NAMES.issuperset(e.balls):  # type: ignore[attr-defined]
                 return None
         elif kind is Strike:
-            if e.ball not in _RED_OR_NONE or e is not first:  # type: ignore[attr-defined]
+            if e.ball not in _RED_OR_NONE or e is not events[0]:  # type: ignore[attr-defined]
                 return None
         else:
             return None
