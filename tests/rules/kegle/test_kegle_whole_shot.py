@@ -3,8 +3,9 @@ read together, the pins set up before its strike put up in the same copy of the 
 last shot closes) ends where the base's way (``ShotEngine.whole``) and ``apply`` of each of its
 events in turn end, or refuses what they refuse, over made-up matches (hypothesis): pins falling,
 rocking and put up between shots (held until the strike on a table that reports strikes), lines
-out of order, holes, balls off the table, a white struck, pins naming what toppled them, contacts
-naming their white, a ball no keglebillard table has, fouls, undo."""
+out of order, holes (pockets among common shots: the one pass takes them too), balls off the
+table, a white struck, pins naming what toppled them, contacts naming their white, a ball no
+keglebillard table has, fouls, undo."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_kegle_plain_shot import after, played, positions
 from test_kegle_plain_shot import shot as shots
 
 from tablesense.errors import TablesenseError
@@ -48,11 +50,47 @@ def _apply_each(state: Any, events: list[Event], rest: Rest) -> Any:
     return state
 
 
+#: pockets among a shot's events: naming a ball or none (the one pass takes the shot, ``_read_any``
+#: reads it), a ball no keglebillard table has (refused), or with a field more
+pocket = st.builds(lambda p, b: {"type": "pocket", "pocket": p, **({"ball": b} if b else {})},
+                   st.integers(1, 6), st.sampled_from([None, None, "red", "white", "white", "yellow"]))
+pocket_odd = st.one_of(pocket, pocket, pocket, st.just({"type": "pocket", "pocket": 3, "note": "x"}))
+
+
+def _among(events: list[dict[str, Any]], pockets: list[tuple[int, dict[str, Any]]]) -> list[dict[str, Any]]:
+    out = list(events)
+    for at, obj in pockets:
+        out.insert(min(at, len(out)), obj)
+    return out
+
+
+#: shots as most are (``played``) with up to two pockets among their events, a strike first or not
+#: (struck on the red)
+with_pockets = st.builds(_among, played, st.lists(st.tuples(st.integers(0, 6), pocket_odd), max_size=2))
+common_shots = st.tuples(st.booleans(), st.just("red"), with_pockets, st.just(False), positions, after,
+                         st.sampled_from(["all", "all", "all", "toppled", "none"]))
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(shots, min_size=1, max_size=25), st.integers(4, 40), st.booleans(),
        st.lists(st.tuples(st.integers(0, 24), st.integers(0, 4), odd), max_size=3))
 def test_a_shot_taken_at_once_in_one_pass_ends_where_the_base_and_each_event_do(
         played: list[Any], distance: int, strikes: bool, odds: list[tuple[int, int, dict[str, Any]]]) -> None:
+    _play_and_compare(played, distance, strikes, odds)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(common_shots, min_size=1, max_size=25), st.integers(40, 200), st.booleans(),
+       st.lists(st.tuples(st.integers(0, 24), st.integers(0, 4), odd), max_size=2))
+def test_a_shot_with_pockets_taken_in_one_pass_ends_where_the_base_and_each_event_do(
+        played: list[Any], distance: int, strikes: bool, odds: list[tuple[int, int, dict[str, Any]]]) -> None:
+    _play_and_compare(played, distance, strikes, odds)
+
+
+def _play_and_compare(played: list[Any], distance: int, strikes: bool,
+                      odds: list[tuple[int, int, dict[str, Any]]]) -> None:
+    """Play the match, each shot's table events ``whole`` once (against the base's way and ``apply``
+    of each), then ``apply`` of each of its lines (the calls after its rest, the pins set up)."""
     state = ENGINE.new_state(parse_event({"t": 0, "type": "setup", "game": "kegle",
                                           "players": {"p1": "A", "p2": "B"}, "distance": distance}))
     t = 0.0
@@ -104,4 +142,12 @@ def test_the_common_shot_is_read_in_one_pass_and_a_shot_out_of_order_is_not() ->
     late_first = events(cushion, pin)
     late_first.reverse()
     assert common_facts(late_first) is None
-    assert common_facts(events(strike, {"type": "pocket", "pocket": 2})) is None
+    # a pocket: the shot is common but for it, read with its balls (``plain._read_any``)
+    assert common_facts(events(strike, {"type": "pocket", "pocket": 2})) == ()
+    assert common_facts(events(strike, pin, {"type": "pocket", "pocket": 2, "ball": "white"})) == ()
+    assert common_facts(events(strike, {"type": "pocket", "pocket": 2, "ball": "yellow"})) is None
+    late_pocket = events(cushion, {"type": "pocket", "pocket": 2})
+    late_pocket.reverse()
+    assert common_facts(late_pocket) is None
+    off = {"type": "off_table", "ball": "red"}
+    assert common_facts(events(strike, {"type": "pocket", "pocket": 2}, off)) is None

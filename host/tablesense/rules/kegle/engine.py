@@ -161,7 +161,8 @@ class KegleEngine(ShotEngine[KegleState]):
     def whole(self, state: KegleState, events: Sequence[Event], rest: Rest,
               call: Call | None = None) -> KegleState | None:
         """``ShotEngine.whole`` of a common shot (``plain.common_facts``: its events checked and read
-        in one pass, in ``t`` order, no pin set up or pocket among them, a strike only first)
+        in one pass, in ``t`` order, no pin set up among them, a strike only first; pockets naming a
+        keglebillard ball or none: its facts read by ``plain_shot``, with the balls that fell)
         from a state between shots: nothing before its start to take out (``_before_shot``), the
         pins set up before its strike put up and the last shot closed in one copy of the state
         (``release`` and ``close``: the incidents ``release`` keeps are what ``close`` drops), and
@@ -173,11 +174,11 @@ class KegleEngine(ShotEngine[KegleState]):
         facts = common_facts(events)
         if facts is None or state.in_shot or state.ended is not None or type(rest) is not Rest:
             return ShotEngine.whole(self, state, events, rest) if call is None else None
+        if not facts and call is not None:
+            return None  # (a shot with pockets: its call the slow way)
         first = events[0]
         held = state.held
-        if held:  # events held between shots join a shot opened by anything but a strike
-            if type(first) is not Strike:
-                return ShotEngine.whole(self, state, events, rest) if call is None else None
+        if held:  # pins set up before the shot's first event (the others: the base's way)
             t = first.t
             for e in held:
                 if type(e) is not Pin or e.state != "up" or e.t >= t:  # type: ignore[attr-defined]
@@ -190,6 +191,17 @@ class KegleEngine(ShotEngine[KegleState]):
             before = state
             if state.shot is not None and (state.questions or state.after is not None or state.sealed):
                 before = replace(state, questions=(), after=None, sealed=False)
+        elif type(first) is not Strike:  # opened by a rolling ball (or a pin): the held pins join the
+            # shot (``_opening``), the last shot closes, and they are taken out of it again as incidents
+            # before its start (``_before_shot``): put up, each an ``Incidents`` after the close
+            after = None if state.shot is not None else state.after
+            for e in held:
+                after = Incidents(e, after)
+            if state.shot is not None:
+                before = replace(state, score=_pins_up(state.score, held), held=(), questions=(), after=after,
+                                 sealed=False)
+            else:
+                before = replace(state, score=_pins_up(state.score, held), held=(), after=after)
         elif state.shot is not None:  # the pins set up before the strike, and the last shot closed
             before = replace(state, score=_pins_up(state.score, held), held=(), questions=(), after=None,
                              sealed=False)
@@ -197,7 +209,7 @@ class KegleEngine(ShotEngine[KegleState]):
             before = self.release(state)
         shot = ShotRecord(before.at_table, tuple(events), rest)  # (player, events, rest: positional)
         # (``staged``: the pin referee's hands are a shot of pins alone, while he sets pins up)
-        if was.incident_open and len(facts[0]) == len(events) and _by_hand(before, shot):
+        if was.incident_open and facts and len(facts[0]) == len(events) and _by_hand(before, shot):
             return ShotEngine.staged(self, before, shot, cut, state) if call is None else None
         if call is not None:
             return self._called(state, before, shot, cut, facts, call)

@@ -93,14 +93,16 @@ def _plus(values: Trail | tuple[int, ...], value: int) -> Trail:
 _FIRST_STARTS: dict[int, Trail] = {}
 
 
-def common_facts(events: Sequence[Event]) -> tuple[list[int], int, bool, list[str]] | None:
+def common_facts(events: Sequence[Event]) -> tuple[list[int], int, bool, list[str]] | tuple[()] | None:
     """The facts of a common shot, read in one pass: the pins it toppled (in the order they fell),
     its cushions, the carambole (two red-white contacts), the faults its sensors show (the red
     toppling a pin before it touched a white, in a shot with contacts: seed 8.1); None for any
     other shot (``_read_any`` reads it): a line out of ``t`` order, a pin rising or falling
-    twice or naming what toppled it, a pocket, a ball off the table, a strike after the first
-    event or naming a white, a contact naming its white, a ball no keglebillard table has
-    (``KegleEngine.check``'s refusals: ``KegleEngine.whole`` takes this pass for its check)."""
+    twice or naming what toppled it, a ball off the table, a strike after the first event or
+    naming a white, a contact naming its white, a ball no keglebillard table has
+    (``KegleEngine.check``'s refusals: ``KegleEngine.whole`` takes this pass for its check).
+    A shot common but for its pockets (each naming red, white or no ball): ``()``, its facts
+    ``_read_any``'s to read (``_with_pockets``)."""
     toppled: list[int] = []
     cushions = red_white = 0
     contacts = early = False
@@ -134,9 +136,41 @@ def common_facts(events: Sequence[Event]) -> tuple[list[int], int, bool, list[st
         elif kind is Strike:
             if e.ball not in _RED_OR_NONE or e is not events[0]:  # type: ignore[attr-defined]
                 return None
+        elif kind is Pocket:
+            return _with_pockets(events)
         else:
             return None
     return toppled, cushions, red_white >= 2, [RED_TOPPLES_PIN] if early and contacts else []
+
+
+def _with_pockets(events: Sequence[Event]) -> tuple[()] | None:
+    """``common_facts`` of a shot with a pocket among its events: ``()`` where the shot is common
+    but for its pockets, each naming a keglebillard ball or none (``_read_any``
+    reads its facts, the pockets' balls and questions with them); None for any other (the same
+    refusals as ``common_facts``)."""
+    toppled: list[int] = []
+    last = _NEVER
+    for e in events:
+        if last > (last := e.t):
+            return None  # a line out of order
+        kind = type(e)
+        if kind is Pocket or kind is Cushion:
+            if e.ball not in _ANY_BALL:  # type: ignore[attr-defined]
+                return None
+        elif kind is Pin:
+            pin = e.pin  # type: ignore[attr-defined]
+            if e.extra or e.state != "down" or pin in toppled:  # type: ignore[attr-defined]
+                return None
+            toppled.append(pin)
+        elif kind is Contact:
+            if e.extra or not _BALL_NAMES.issuperset(e.balls):  # type: ignore[attr-defined]
+                return None
+        elif kind is Strike:
+            if e.ball not in _RED_OR_NONE or e is not events[0]:  # type: ignore[attr-defined]
+                return None
+        else:
+            return None
+    return ()
 
 
 def _read_any(before: KegleState, shot: ShotRecord) -> _Read | None:
@@ -227,12 +261,12 @@ def _read_any(before: KegleState, shot: ShotRecord) -> _Read | None:
 
 def plain_shot(before: KegleState, shot: ShotRecord,
                stage: tuple[KegleState, ShotRecord, Cutter, KegleState] | None = None,
-               facts: tuple[list[int], int, bool, list[str]] | None = None) -> KegleState | None:
+               facts: tuple[list[int], int, bool, list[str]] | tuple[()] | None = None) -> KegleState | None:
     """The state after the complete ``shot`` played from ``before`` when the shot is plain (see
     the module), else None (pure). ``stage``: the shot stage's fields of the state after it
     (``before``, ``shot``, ``cut``, ``checkpoint``; not in a shot) put in the same copy
     (``KegleEngine.staged``); None: ``before``'s. ``facts``: the shot's ``common_facts``, where
-    the caller read them (``KegleEngine.whole``)."""
+    the caller read them (``KegleEngine.whole``; ``()``: a shot with pockets, read by ``_read_any``)."""
     rest = shot.rest
     if rest is None or shot.late:
         return None
@@ -241,7 +275,7 @@ def plain_shot(before: KegleState, shot: ShotRecord,
         return None  # a pin down or excused before the shot (pins-not-up, 8.3): the general way
     if facts is None:
         facts = common_facts(shot.events)
-    if facts is not None:
+    if facts:
         toppled, cushions, carambole, faults = facts
         holes = None
     else:
