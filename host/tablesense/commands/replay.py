@@ -235,15 +235,14 @@ def write_state(rep: Replay, out: IO[str], lang: str = "en") -> None:
             continue
         out.write("[")
         encode = ruling_json(names, lang)
-        part: list[str] = []
+        rulings = state.rulings
+        parts = rulings.parts() if isinstance(rulings, RulingLog) else [tuple(rulings)]
         sep = ""
-        for r in state.rulings:  # written a few hundred at a time: one write each, none held long
-            part.append(encode(r))
-            if len(part) == 512:
-                out.write(sep + ", ".join(part))
-                part.clear()
+        for chunk in parts:  # written a few hundred at a time: one write each, none held long
+            for at in range(0, len(chunk), 512):
+                out.write(sep + ", ".join(map(encode, chunk[at:at + 512])))
                 sep = ", "
-        out.write((sep + ", ".join(part) if part else "") + "]")
+        out.write("]")
     out.write("}\n")
 
 
