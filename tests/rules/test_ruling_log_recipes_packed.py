@@ -31,23 +31,34 @@ class _Opaque:
         return "opaque"
 
 
-def test_a_long_logs_recipes_are_packed_as_they_are_and_each_made_once_when_read() -> None:
+def test_recipes_are_packed_as_they_are_and_each_made_once_when_read() -> None:
     MADE.clear()
     log = RulingLog()
     model: list[Ruling] = []
-    for k in range(0, 2000, 2):
+    later: list[int] = []  # the recipes of a log shorter than PACK_EVERY: kept, then packed as they are
+    for k in range(0, 2 * (ruling_log.PACK_EVERY + 40), 2):
+        if len(log) < ruling_log.PACK_EVERY:
+            later.append(k)
         log = made(log, 2, [_counted, k, 2])
         model += _counted(k, 2)
-    MADE.clear()
+        MADE.pop()  # (the model's own)
     packed = 0
     node: RulingLog | None = log
     while node is not None:
         packed += type(node._chunk) is bytes
         node = node._prev
     assert packed > 0
-    assert MADE == []  # packing made none of them
+    assert not set(MADE) & set(later)  # packing made none of them
+    MADE.clear()
     assert list(log) == model
-    assert sorted(MADE) == list(range(0, 2000, 2))  # read whole: each made once
+    assert sorted(MADE) == later  # read whole: each made once
+
+
+def test_a_long_logs_newest_rulings_are_the_same_objects_at_every_read() -> None:
+    log = RulingLog()
+    for k in range(0, 2 * ruling_log.PACK_EVERY + 10, 2):
+        log = made(log, 2, [_counted, k, 2])
+    assert log[-1] is log[-1] and log[-2] is log[-2]  # a reader finds what is new by identity
 
 
 @settings(max_examples=60, deadline=None)

@@ -33,10 +33,12 @@ match's; the newest of each step, on a screen), and a ruling as an object (a ``R
 parameters' tuples) costs several times the few values it is made from: the node keeps ``make``
 and ``args`` (a list, ``[make, *args]``: a node's items are a tuple, packed bytes or this) and
 builds its rulings each time they are read. Nothing is written back, so what a reader sees never
-depends on what was read before. Packing packs the recipe, not its rulings (``_pack_made``: the
-maker by its number, its values as they are), so a long match's rulings are made once, when they
-are read (a replay's ``--json`` reads them at its end), not also when made and when packed; a
-recipe whose values ``marshal`` cannot write has its rulings made and packed as any others.
+depends on what was read before. Packing packs a recipe as it is, not its rulings (``_pack_made``:
+the maker by its number, its values), so they are made once, when read; a recipe whose values
+``marshal`` cannot write has its rulings made and packed as any others. A log ``PACK_EVERY`` long
+or longer has a new node's rulings made at once: each read of a recipe gives new objects, and a
+reader that finds a step's new rulings by identity (the readable account, ``new_rulings``) would
+read the whole log back each step (the long carom match's account took minutes so).
 """
 
 from __future__ import annotations
@@ -303,7 +305,9 @@ def made(log: RulingLog, count: int, recipe: list[Any]) -> RulingLog:
         node._prev = None
         node._n = count
         return node  # type: ignore[no-any-return]
-    node._chunk = recipe  # (packed as it is: its rulings are made only when read, packed or not)
+    # a log as long as a packed one: its newest rulings made now, the objects every read gives (a reader
+    # that finds what is new by identity, the readable account's ``new_rulings``, reads back only to them)
+    node._chunk = recipe if below < PACK_EVERY else recipe[0](*recipe[1:])
     node._prev = log
     node._n = n = below + count
     if n // PACK_EVERY != below // PACK_EVERY:
