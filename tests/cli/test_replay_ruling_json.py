@@ -97,3 +97,39 @@ def test_a_parameter_marshal_cannot_write_is_written_as_the_general_path_writes_
     for _ in range(2):
         r = Ruling(1.25, "kegle.pin", "p2", (("pins", [_Word("3")]), ("ball", _Word("white"))))
         assert encode(r) == GENERAL(r.to_dict({}, lang))
+
+
+INT_KEYS = st.sampled_from(["made", "cushions", "run", "left", "points", "pins", "member", "player", "t",
+                            "text", "what", "rule", 'q"{0}', "a}b"])
+INT_RULINGS = st.builds(
+    Ruling,
+    t=st.floats(0, 1e6) | st.sampled_from([math.nan, math.inf, 3]),
+    rule=st.sampled_from([*RULES, "carom.carom", "no.such.rule", 'r"{0}}']),
+    player=st.sampled_from([None, "p1", "p2", 'p"{x}']),
+    data=st.lists(st.tuples(INT_KEYS, st.integers(-3, 10**15) | st.sampled_from([True, 1.0])), max_size=3,
+                  unique_by=lambda kv: kv[0]).map(tuple),
+)
+ODD_NAMES = ({"p1": "Ann", "p2": "Bo & Cy"}, {"p1": 'A"n{0}\\', "p2": "Bø }{ Cy\n"}, {})
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rulings=st.lists(INT_RULINGS, min_size=1, max_size=30), lang=st.sampled_from([*LANGS, "xx"]),
+       names=st.sampled_from(ODD_NAMES), kept=st.sampled_from([2, replay_command.RULINGS_KEPT]))
+def test_rulings_of_int_parameters_are_written_as_the_general_path_writes_them(
+        rulings: list[Ruling], lang: str, names: dict[str, str], kept: int,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    with monkeypatch.context() as m:
+        m.setattr(replay_command, "RULINGS_KEPT", kept)
+        encode = ruling_json(names, lang)
+        for r in rulings + rulings:
+            assert encode(r) == GENERAL(r.to_dict(names, lang))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_long_carom_run_of_new_totals_is_written_as_the_general_path_writes_it(lang: str) -> None:
+    names = {"p1": "Ann", "p2": "Bo"}
+    encode = ruling_json(names, lang)
+    for made in range(1, 300):  # each total new: written from its shape's format string
+        player = "p1" if made % 3 else "p2"
+        r = Ruling(made * 2.5, "carom.carom", player, (("made", made), ("cushions", made % 4)))
+        assert encode(r) == GENERAL(r.to_dict(names, lang))

@@ -45,7 +45,7 @@ from ..rules.base import player_names, replace
 from ..rules.ruling_log import RulingLog
 from ..rules.shot_engine import MatchState
 from ..shots import Cutter, Role
-from ..texts import LANGS, phrase
+from ..texts import LANGS, int_sentence, phrase
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the annotations only: a replay's start-up imports no argparse (quick_args)
@@ -235,19 +235,30 @@ def write_state(rep: Replay, out: IO[str], lang: str = "en") -> None:
             continue
         out.write("[")
         encode = ruling_json(names, lang)
-        part: list[str] = []
+        rulings = state.rulings
+        parts = rulings.parts() if isinstance(rulings, RulingLog) else [tuple(rulings)]
         sep = ""
-        for r in state.rulings:  # written a few hundred at a time: one write each, none held long
-            part.append(encode(r))
-            if len(part) == 512:
-                out.write(sep + ", ".join(part))
-                part.clear()
+        for chunk in parts:  # written a few hundred at a time: one write each, none held long
+            for at in range(0, len(chunk), 512):
+                out.write(sep + ", ".join(map(encode, chunk[at:at + 512])))
                 sep = ", "
-        out.write((sep + ", ".join(part) if part else "") + "]")
+        out.write("]")
     out.write("}\n")
 
 
 _INF = float("inf")
+_INTS = {int}
+_STRS = {str}
+
+
+def _braced(text: str) -> str:
+    """``text`` as a format string writes it."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+#: parameters a ruling's JSON writes itself (``Ruling.to_dict``): a ruling with one of them among
+#: its parameters is not written from a shape (``ruling_json``)
+_RESERVED = frozenset({"t", "rule", "player", "text", "what"})
 #: the distinct rulings (but for their time) whose JSON ``ruling_json`` keeps at most; past it,
 #: it starts again (a match whose rulings all differ is written as before, not held)
 RULINGS_KEPT = 4096
@@ -270,10 +281,48 @@ def ruling_json(names: Mapping[str, str] | None, lang: str) -> Callable[[Ruling]
     ``marshal`` cannot write (a subclass of ``str``), is encoded whole."""
     dumps = json.JSONEncoder(ensure_ascii=False).encode
     tails: dict[tuple[str, str | None, bytes], str | None] = {}
+    shapes: dict[tuple[Any, ...], str | None] = {}
+
+    def shaped(rule: str, player: str | None, keys: tuple[str, ...]) -> str | None:
+        """The format string of the JSON after the time of a ruling of ``rule``, ``player`` and
+        parameters ``keys`` whose values are all ``int``s (``{0}`` the first value, ...), or None
+        when its sentence is not text and those values (``texts.int_sentence``)."""
+        if _RESERVED.intersection(keys):
+            return None
+        parts = int_sentence(rule, keys, lang, player, names)
+        if parts is None:
+            return None
+        out = [", " + dumps("rule") + ": " + dumps(rule)]
+        if player is not None:
+            out.append(", " + dumps("player") + ": " + dumps(player))
+        if any(p.__class__ is int or p for p in parts):  # (``to_dict`` leaves an empty sentence out)
+            out.append(", " + dumps("text") + ': "')
+            out.extend(dumps(p)[1:-1] if p.__class__ is str else p for p in parts)  # type: ignore[misc]
+            out.append('"')
+        for i, k in enumerate(keys):
+            out.extend((", " + dumps(k) + ": ", i))
+        out.append("}")
+        return "".join(_braced(p) if p.__class__ is str else "{" + str(p) + "}" for p in out)
 
     def tail(r: Ruling) -> str | None:
         """The ruling's JSON after its time (``, "rule": ...}``), or None to encode it whole."""
-        for k, _ in r.data:
+        data = r.data
+        if data:  # parameters all ``int``s and a sentence of text and them: a format string a shape
+            try:
+                keys, values = zip(*data, strict=True)
+            except ValueError:
+                keys, values = (), (None,)
+            if set(map(type, values)) == _INTS and set(map(type, keys)) == _STRS:
+                shape = (r.rule, r.player, keys)
+                try:
+                    fmt = shapes[shape]
+                except KeyError:
+                    if len(shapes) >= RULINGS_KEPT:
+                        shapes.clear()
+                    fmt = shapes[shape] = shaped(r.rule, r.player, keys)
+                if fmt is not None:
+                    return fmt.format(*values)
+        for k, _ in data:
             if k == "t":
                 return None
         out = r.to_dict(names, lang)

@@ -33,8 +33,12 @@ match's; the newest of each step, on a screen), and a ruling as an object (a ``R
 parameters' tuples) costs several times the few values it is made from: the node keeps ``make``
 and ``args`` (a list, ``[make, *args]``: a node's items are a tuple, packed bytes or this) and
 builds its rulings each time they are read. Nothing is written back, so what a reader sees never
-depends on what was read before; packing builds them once and packs them as any others (a log
-``PACK_EVERY`` long or longer, whose rulings packing will build, has them built at once).
+depends on what was read before. Packing packs a recipe as it is, not its rulings (``_pack_made``:
+the maker by its number, its values), so they are made once, when read; a recipe whose values
+``marshal`` cannot write has its rulings made and packed as any others. A log ``PACK_EVERY`` long
+or longer has a new node's rulings made at once: each read of a recipe gives new objects, and a
+reader that finds a step's new rulings by identity (the readable account, ``new_rulings``) would
+read the whole log back each step (the long carom match's account took minutes so).
 """
 
 from __future__ import annotations
@@ -86,9 +90,47 @@ def _pack(items: list[Any]) -> bytes | None:
         return None
 
 
+def _pack_made(chunks: list[Any]) -> bytes | None:
+    """The nodes' ``chunks``, tuples of rulings and the recipes of rulings made only when read
+    (``made``: lists, ``[make, *args]``), as one ``marshal`` string: a ruling as its fields (a
+    tuple), a recipe as ``[the maker's number, *args]`` (``_MAKERS``: a maker is a function, which
+    ``marshal`` does not write); None when an item is not a ``Ruling`` or a recipe's values are not
+    what ``marshal`` writes (the caller then makes the rulings and packs those, ``_pack``)."""
+    entries: list[Any] = []
+    for chunk in chunks:
+        if chunk.__class__ is tuple:
+            if set(map(type, chunk)) - _RULING:
+                return None
+            entries += map(_FIELDS, chunk)
+            continue
+        maker = chunk[0]
+        try:
+            number = _MAKER_AT.get(maker)
+        except TypeError:  # (a maker that cannot be a key: not numbered)
+            return None
+        if number is None:
+            number = _MAKER_AT[maker] = len(_MAKERS)
+            _MAKERS.append(maker)
+        entries.append([number, *chunk[1:]])
+    try:
+        return marshal.dumps((_MADE, entries), 4)
+    except ValueError:
+        return None
+
+
 def _unpack(blob: bytes, count: int) -> tuple[Any, ...]:
     """The first ``count`` items packed in ``blob``."""
     rulings, items = pickle.loads(blob) if blob.startswith(_PICKLED) else marshal.loads(blob)
+    if rulings == _MADE:  # rulings and recipes (``_pack_made``): made now, up to ``count``
+        out: list[Ruling] = []
+        for entry in items:
+            if len(out) >= count:
+                break
+            if entry.__class__ is list:
+                out += _MAKERS[entry[0]](*entry[1:])
+            else:
+                out.append(Ruling(*entry))
+        return tuple(out[:count])
     if rulings:
         return tuple([Ruling(t=t, rule=rule, player=player, data=data)
                       for t, rule, player, data in items[:count]])
@@ -96,6 +138,12 @@ def _unpack(blob: bytes, count: int) -> tuple[Any, ...]:
 
 
 _RULING = {Ruling}
+#: the mark of a string ``_pack_made`` wrote (``_pack`` marks its own True or False)
+_MADE = 2
+#: the makers of rulings made only when read, numbered as ``_pack_made`` wrote them (a process's own:
+#: a packed string is never written out)
+_MAKERS: list[Any] = []
+_MAKER_AT: dict[Any, int] = {}
 
 
 class RulingLog(Sequence[Ruling]):
@@ -149,11 +197,17 @@ class RulingLog(Sequence[Ruling]):
         if not run or run[0]._n - below < KEEP:
             return
         run.reverse()
-        items: list[Any] = []
-        for part in run:  # each node's own items (the walk stopped at a packed node)
-            chunk = part._chunk
-            items.extend(chunk if type(chunk) is tuple else part._own())
-        blob = _pack(items)
+        chunks = [part._chunk for part in run]  # each node's own (the walk stopped at a packed node)
+        blob = None
+        if list in set(map(type, chunks)):  # recipes (``made``) packed as they are: made when read
+            blob = _pack_made(chunks)
+            if blob is None:  # a value marshal cannot write: the rulings made, packed as any others
+                blob = _pack([r for part in run for r in part._own()])
+        else:
+            items: list[Any] = []
+            for chunk in chunks:
+                items += chunk
+            blob = _pack(items)
         if blob is None:
             return
         for part in run:
@@ -173,6 +227,11 @@ class RulingLog(Sequence[Ruling]):
     def __iter__(self) -> Iterator[Ruling]:
         for chunk in self._chunks():
             yield from chunk
+
+    def parts(self) -> list[tuple[Ruling, ...]]:
+        """The rulings as tuples, oldest first, that joined are the log (a reader of every
+        ruling maps over each, without a generator's step a ruling)."""
+        return self._chunks()
 
     @overload
     def __getitem__(self, key: int) -> Ruling: ...
@@ -246,7 +305,8 @@ def made(log: RulingLog, count: int, recipe: list[Any]) -> RulingLog:
         node._prev = None
         node._n = count
         return node  # type: ignore[no-any-return]
-    # a log as long as a packed one: packing will make its rulings: made now
+    # a log as long as a packed one: its newest rulings made now, the objects every read gives (a reader
+    # that finds what is new by identity, the readable account's ``new_rulings``, reads back only to them)
     node._chunk = recipe if below < PACK_EVERY else recipe[0](*recipe[1:])
     node._prev = log
     node._n = n = below + count

@@ -99,6 +99,57 @@ def render(rule: str, data: Mapping[str, Any], lang: str = "en", player: str | N
     return say(out)
 
 
+def int_sentence(rule: str, keys: tuple[str, ...], lang: str = "en", player: str | None = None,
+                 names: Mapping[str, str] | None = None) -> list[str | int] | None:
+    """The sentence ``render`` gives a ruling of ``rule`` whose parameters are ``keys`` (distinct,
+    no ``what``), each an ``int`` (not a ``bool``), as its parts: text, and the index in ``keys``
+    of each parameter whose value (as ``str`` writes it) goes there; None when the message is not
+    one such (a select, a derived parameter, a list's count, a format it does not know): the
+    caller then renders. What it gives: ``render(rule, dict(zip(keys, values)), lang, player,
+    names)`` is the parts joined, each index as ``str(values[index])``
+    (tests/texts/test_texts_int_sentence.py holds them equal)."""
+    if "what" in keys or len(set(keys)) != len(keys):
+        return None
+    try:
+        plan = _PLANS[rule, None, lang]
+    except KeyError:
+        plan = _PLANS[rule, None, lang] = _plan(key_of(rule, {}), lang)
+    if plan is None:
+        return [rule]
+    say, _words_lang, _reads, plain = plan
+    fmt = getattr(say, "__self__", None)
+    if plain is None or fmt.__class__ is not str or getattr(say, "__name__", None) != "format_map":
+        return None
+    from _string import formatter_parser  # what ``str.format_map`` reads: once a (rule, keys)
+
+    names = names or _NO_NAMES
+    given = {k: i for i, k in enumerate(keys) if k in plain}
+    if player is not None:
+        other = "p2" if player == "p1" else "p1"
+        given.pop("player", None)
+        given.pop("opponent", None)
+        fixed = {"player": names.get(player, player), "opponent": names.get(other, other)}
+    else:
+        fixed = {}
+    parts: list[str | int] = []
+    for literal, field, spec, conversion in formatter_parser(fmt):
+        if literal:
+            parts.append(literal)
+        if field is None:
+            continue
+        if spec or conversion or not field.isidentifier():
+            return None
+        said = given.get(field)
+        if said is not None:
+            parts.append(said)
+        else:
+            word = fixed.get(field, "?")  # (a parameter the message reads and the ruling lacks: ``Params``)
+            if word.__class__ is not str:
+                return None
+            parts.append(word)
+    return parts
+
+
 #: (rule, what, language) -> its ``_plan``
 _PLANS: dict[tuple[str, str | None, str], _Plan | None] = {}
 _NO_NAMES: Mapping[str, str] = {}
