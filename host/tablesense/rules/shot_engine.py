@@ -281,17 +281,22 @@ def _shallow(state: MatchState, slack: int | None = None) -> MatchState:
     """``state`` with its chain of states before shots (``before``) cut to ``BEFORE_DEPTH``
     once it is ``slack`` more than that (default: ``BEFORE_DEPTH``; copies of the states above
     the cut; ``state`` unchanged)."""
-    if slack is None:
-        slack = BEFORE_DEPTH
-    chain = [state]
-    node = state.before
-    while node is not None and len(chain) < BEFORE_DEPTH + slack:
-        chain.append(node)
+    # walked without a list (a shot of a played match asks it once: ``whole_played``); the
+    # chain is gathered only where it is cut
+    limit = BEFORE_DEPTH + (BEFORE_DEPTH if slack is None else slack)
+    node, deep = state.before, 1
+    while node is not None and deep < limit:
+        deep += 1
         node = node.before
     if node is None:
         return state
+    chain = [state]
+    node = state.before
+    while len(chain) < BEFORE_DEPTH:
+        chain.append(node)  # type: ignore[arg-type]
+        node = node.before  # type: ignore[union-attr]
     below = None
-    for s in reversed(chain[:BEFORE_DEPTH]):
+    for s in reversed(chain):
         below = replace(s, before=below)
     assert below is not None
     return below
@@ -700,22 +705,7 @@ class ShotEngine(Generic[S]):
         base, since = state.base, state.since
         if base is None or type(since) is not Trace or len(since) + len(events) >= KEEP_EVERY:
             return None
-        node, deep = state.before, 0
-        while node is not None:  # ``_shallow`` cuts the states before the shot once this deep
-            deep += 1
-            if deep >= 2 * BEFORE_DEPTH:
-                break
-            node = node.before
-        given = state
-        if node is not None:  # ``play`` cuts them at the shot's opening: cut them as it does, first
-            chain, node = [], state.before
-            while len(chain) < BEFORE_DEPTH - 1:
-                chain.append(node)
-                node = node.before  # type: ignore[union-attr]
-            below = None
-            for s in reversed(chain):
-                below = replace(s, before=below)
-            given = replace(state, before=below)
+        given = _shallow(state)  # ``play`` cuts the states before the shot at its opening: as it does, first
         new = self.whole(given, events, rest)
         if new is None:
             return None
@@ -745,22 +735,7 @@ class ShotEngine(Generic[S]):
         base, since = state.base, state.since
         if base is None or type(since) is not Trace or len(since) + len(events) + 2 > KEEP_EVERY:
             return None
-        node, deep = state.before, 0
-        while node is not None:  # ``_shallow`` cuts the states before the shot once this deep
-            deep += 1
-            if deep >= 2 * BEFORE_DEPTH:
-                break
-            node = node.before
-        given = state
-        if node is not None:  # (``whole_played``) cut as ``play`` cuts them at the shot's opening
-            chain, node = [], state.before
-            while len(chain) < BEFORE_DEPTH - 1:
-                chain.append(node)
-                node = node.before  # type: ignore[union-attr]
-            below = None
-            for s in reversed(chain):
-                below = replace(s, before=below)
-            given = replace(state, before=below)
+        given = _shallow(state)  # ``play`` cuts the states before the shot at its opening: as it does, first
         new = self.whole_called(given, events, rest, call)
         if new is None:
             return None
