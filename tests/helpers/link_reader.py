@@ -8,6 +8,7 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from helpers.waits import for_at_most
 from tablesense.link import Link, LinkStatus
 from tablesense.link.frame import EventFrame
 
@@ -63,3 +64,22 @@ async def wind_down(reader: asyncio.Task[object], items: Any, device: asyncio.Ta
     with contextlib.suppress(asyncio.CancelledError):
         await device
     pty.close()
+
+
+async def on_firmware(reading: Awaitable[object], seconds: float, link: Link, boards: list[Any], cable: Any,
+                      beside: asyncio.Task[object] | None = None) -> None:
+    """A test's read of the real firmware's link (``reading``) for at most ``seconds``, then
+    everything taken down whatever happened: the link closed, the task ``beside`` it (the one
+    that reboots or unplugs the board) cancelled and awaited, every firmware process the test
+    started (``boards``) stopped and the cable closed."""
+    try:
+        await for_at_most(seconds, reading)
+    finally:
+        link.close()
+        if beside is not None:
+            beside.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await beside
+        for board in boards:
+            board.stop()
+        cable.close()

@@ -12,11 +12,10 @@ going on: seqs 4-9 asked for and delivered as the old boot's, the new boot's 0-3
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from pathlib import Path
 
 import pytest
-from helpers.waits import for_at_most
+from helpers.link_reader import on_firmware
 from test_link_reboots import edges
 
 from tablesense.link import Link, LinkStatus
@@ -63,17 +62,7 @@ async def _play(board: Path, unplug: bool) -> tuple[list[EventFrame], list[LinkS
         cable.attach(procs[-1].port)
         procs[-1].send_edges(new)
 
-    task = asyncio.create_task(reboot())
-    try:
-        await for_at_most(20, read())
-    finally:
-        link.close()
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        for p in procs:
-            p.stop()
-        cable.close()
+    await on_firmware(read(), 20, link, procs, cable, beside=asyncio.create_task(reboot()))
     return frames, statuses, old, new
 
 

@@ -13,11 +13,10 @@ edges on channels 8-15.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from pathlib import Path
 
 import pytest
-from helpers.waits import for_at_most
+from helpers.link_reader import on_firmware
 
 from tablesense.link import Link, LinkStatus
 from tablesense.link.frame import F_ACTIVE, EventFrame
@@ -70,17 +69,7 @@ async def reboots(board: Path, lives: list[float]) -> tuple[list[EventFrame], li
                     await asyncio.sleep(0.3)  # anything doubled would come now
                     return
 
-    task = asyncio.create_task(reboot())
-    try:
-        await for_at_most(sum(lives) + 15, read())
-    finally:
-        link.close()
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        for p in procs:
-            p.stop()
-        cable.close()
+    await on_firmware(read(), sum(lives) + 15, link, procs, cable, beside=asyncio.create_task(reboot()))
     return frames, statuses, old, last
 
 

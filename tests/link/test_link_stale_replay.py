@@ -18,8 +18,8 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from helpers.link_reader import on_firmware
 from helpers.pty_device import Pty
-from helpers.waits import for_at_most
 from test_link_plausible import ev, heartbeat, hello, played, script
 from test_link_reboots import edges
 
@@ -81,13 +81,7 @@ async def stale_replay(board: Path, written: int | None) -> tuple[list[EventFram
                 await asyncio.sleep(0.5)  # anything doubled, or a late answer, would come now
                 return
 
-    try:
-        await for_at_most(40, read())
-    finally:
-        link.close()
-        for p in procs:
-            p.stop()
-        cable.close()
+    await on_firmware(read(), 40, link, procs, cable)
     return frames, statuses, link
 
 
