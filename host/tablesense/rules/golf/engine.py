@@ -49,14 +49,13 @@ from ...vocabulary import for_game
 from ..base import Question, other, register
 from ..first_states import FirstStates
 from ..shot_engine import AMEND, ShotEngine, ShotRecord, Trace, shot_cut
-from . import amend, checks
+from . import amend, checks, single
 from .counted import counted_shot
 from .evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
 from .fouls import BY_ID, DUO_ONLY, NO_SHOT, known_fouls
 from .geometry import ATTACKS
 from .positions import spot_refused
 from .resolve import TIME_GRACE, TURN_LIMIT, general, live, missed, plain, resolve, start_of
-from .single import one_event
 from .state import IDX, SIDES, GolfState, norm_positions, pair_set
 
 replace = msgspec.structs.replace
@@ -109,17 +108,16 @@ class GolfEngine(ShotEngine[GolfState]):
                 check(state, event)
         return event
 
-    def whole(self, state: GolfState, events: Sequence[Event], rest: Rest) -> GolfState | None:
-        """``ShotEngine.whole``: ``apply``'s checks of each event (the balls' names; a goal or a
+    #: ``ShotEngine.whole``: a shot of one event, the common one, in one step where it can be, else
+    #: ``steps`` (``single.whole``: the function is the method, one frame a shot)
+    whole = single.whole  # type: ignore[assignment]
+
+    def steps(self, state: GolfState, events: Sequence[Event], rest: Rest) -> GolfState | None:
+        """``whole``'s general steps: ``apply``'s checks of each event (the balls' names; a goal or a
         ball off the table of a player with none left in play raises; a pin or a pocket is
         refused: None, and ``apply`` says why), the cut, and the shot resolved with the shot
         stage's fields put in the same copy (``resolve.staged``). The rest ends a
-        shot in progress: never the lay-out (``_layout``). A shot of one event, the common one, in
-        one step where it can be (``single.one_event``)."""
-        if len(events) == 1:
-            done = one_event(state, events[0], rest)
-            if done is not None:
-                return done
+        shot in progress: never the lay-out (``_layout``)."""
         if state.in_shot or state.held or state.ended is not None:
             return None
         first = events[0]
