@@ -73,8 +73,15 @@ def whole(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest) 
     # ``shot_cut``'s cutter after the shot's rest: a table with no strike sensor, nothing settling
     after = Cutter(False, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t, False, False, _NO_PINS,
                    False)
+    # the common state (one against one, no positions, no ball placed): only the fields that change are
+    # given to ``replace`` (each one it is given costs the copy more), in the order of the fields
+    bare = pre.positions is None and not pre.placements
     if kind is Cushion:  # ``resolve.missed``: the turn passes
         o = "p2" if s == "p1" else "p1"
+        if bare and not pre.duo and pre.turn_positions is None:
+            return replace(pre, at_table=o, rulings=made(log, 1, [_turn, t, s]), checkpoint=state, cut=after,
+                           before=pre, shot=ShotRecord(player, (first,), rest),
+                           frame_units=pre.frame_units + 1, clock=(o, t))
         members = pre.members
         if pre.duo:
             members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
@@ -107,6 +114,9 @@ def whole(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest) 
         return replace(pre, at_table=s, rulings=made(log, 2, [_zone, at, goal, s, t]), checkpoint=state,
                        cut=after, before=pre, shot=shot, balls_left=bl, zone_play=True,
                        frame_units=pre.frame_units + 1, clock=(s, t), positions=None, placements=())
+    if bare and player is not None:  # (``player``: ``s``, the player at the table)
+        return replace(pre, rulings=made(log, 1, [_goal, at, goal, s]), checkpoint=state, cut=after,
+                       before=pre, shot=shot, balls_left=bl, frame_units=pre.frame_units + 1, clock=(s, t))
     return replace(pre, at_table=s, rulings=made(log, 1, [_goal, at, goal, s]), checkpoint=state, cut=after,
                    before=pre, shot=shot, balls_left=bl, frame_units=pre.frame_units + 1, clock=(s, t),
                    positions=None, placements=())
