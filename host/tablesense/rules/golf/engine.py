@@ -48,7 +48,7 @@ from ...texts import phrase
 from ...vocabulary import for_game
 from ..base import Question, other, register
 from ..first_states import FirstStates
-from ..shot_engine import AMEND, ShotEngine, ShotRecord, Trace, shot_cut
+from ..shot_engine import AMEND, ShotEngine, ShotRecord, Trace, canonical, shot_cut
 from . import amend, checks, single
 from .counted import counted_shot
 from .evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
@@ -88,13 +88,34 @@ class GolfEngine(ShotEngine[GolfState]):
 
     # --- the input edge -----------------------------------------------------------
     def apply(self, state: GolfState, event: Event) -> GolfState:  # type: ignore[override]
-        """The base's ``apply``, after the checks of a sensor event and the lay-out rest."""
-        check = _CHECKS.get(type(event))
+        """The base's ``apply``, after the checks of a sensor event and the lay-out rest; a referee's
+        call (nothing held) as the base's ``_call`` takes it, called from here (``_called``)."""
+        kind = type(event)
+        if kind is Call and not state.held:
+            return self._called(state, event)  # type: ignore[arg-type]
+        check = _CHECKS.get(kind)
         if check is not None:
             done = check(state, event)
             if done is not None:
                 return done
         return ShotEngine.apply(self, state, event)
+
+    def _called(self, state: GolfState, call: Call) -> GolfState:
+        """The base's ``apply`` of ``call`` (``ShotEngine._call``: its names canonical, an ``undo`` or
+        an ``answer`` the base's, any other ``call``, the shot amended on ``AMEND``, ``checkpoint`` set
+        to ``state``) without the base's two frames, and without its copy of the state where the
+        call's own step set ``checkpoint`` to ``state`` already (a foul or a spot amending the shot
+        at once, ``amend``; a call that stands alone): the same state."""
+        ev = canonical(self.vocabulary(state), call)  # the input edge: canonical ids only
+        name = ev.call
+        if name == "undo" or name == "answer":
+            return ShotEngine._call(self, state, call)
+        new = self.call(state, ev)
+        if new is AMEND:
+            new = self.amend(state, ev)
+        if new is state or new.checkpoint is state:
+            return new  # type: ignore[no-any-return]
+        return replace(new, checkpoint=state)
 
     def admit(self, state: GolfState, gathered: Sequence[Event], event: Event) -> Event:
         """``apply``'s checks of a sensor event in a shot in progress, the shot being its events
