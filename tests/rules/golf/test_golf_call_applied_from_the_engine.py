@@ -61,7 +61,8 @@ def _same(state: Any, call: Any) -> Any:
 @given(before_shot(), shot_after(), st.one_of(CALLS, OTHER_CALLS), PLAYER, st.floats(4.05, 60.0),
        st.lists(st.integers(1, 5), max_size=2))
 def test_a_call_the_engine_applies_is_the_state_the_base_applies(
-        before: Any, played: Any, called: dict[str, Any], player: str | None, t: float, spots: list[int]) -> None:
+        before: Any, played: Any, called: dict[str, Any], player: str | None, t: float,
+        spots: list[int]) -> None:
     shooter, events, rest, late, calls = played
     shot = ShotRecord(player=shooter, events=events, rest=rest, late=late, calls=calls)
     after = resolve(before, shot)
