@@ -1,6 +1,6 @@
 """A golf shot of one sensor event and its rest taken in one step (``single.one_event``: the
 shooter's valid goal, a cushion alone, the opponent's ball into a goal, an own goal, a ball off
-the table) gets the state ``GolfEngine.whole``'s general steps give (the cut, the record,
+the table) gets the state ``GolfEngine.steps`` (``whole``'s general steps) give (the cut, the record,
 ``resolve.plain`` / ``missed`` / ``counted.counted_shot``), over made-up states and shots
 (hypothesis: every cut phase and settle, a table that reports strikes, goals of either ball into
 either goal or of no ball, balls off the table, the frame and the match won, zone play starting,
@@ -23,7 +23,7 @@ from paths import MATCHES
 
 from tablesense.events import Cushion, Goal, OffTable, Rest, Strike
 from tablesense.replay import Replay, history_for
-from tablesense.rules.golf import engine as golf_engine
+from tablesense.rules.golf import single
 from tablesense.rules.golf.engine import GolfEngine
 from tablesense.rules.golf.state import GOLF_CUTTER, GolfState
 from tablesense.rules.records import Ended, Question, Ruling
@@ -101,13 +101,14 @@ def test_a_shot_of_one_event_in_one_step_is_the_state_the_general_steps_give(
     first, rest = shot
     engine = GolfEngine()
     quick = engine.whole(state, [first], rest)
-    with mock.patch.object(golf_engine, "one_event", lambda state, first, rest: None):
+    with mock.patch.object(GolfEngine, "whole", GolfEngine.steps):
         general = engine.whole(state, [first], rest)
     assert quick == general
     if quick is not None:
         assert list(quick.rulings) == list(general.rulings)  # type: ignore[union-attr]
         assert quick.checkpoint is state and quick.before == general.before  # type: ignore[union-attr]
-    taken = golf_engine.one_event(state, first, rest)
+    taken = single.one_event(state, first, rest)
+    assert taken is None or taken == quick  # the one step alone, as ``whole`` takes it
     event("one step" if taken is not None else "general steps" if quick is not None else "not whole")
     if taken is not None:
         event("one step: " + ("match won" if taken.ended else "frame won" if taken.frame != state.frame else
@@ -129,12 +130,12 @@ def test_an_own_goal_the_opponents_ball_or_a_ball_off_in_one_step_is_the_state_t
     rest = Rest(t=4.0)
     engine = GolfEngine()
     quick = engine.whole(state, [first], rest)
-    with mock.patch.object(golf_engine, "one_event", lambda state, first, rest: None):
+    with mock.patch.object(GolfEngine, "whole", GolfEngine.steps):
         general = engine.whole(state, [first], rest)
     assert quick == general
     if quick is not None:
         assert list(quick.rulings) == list(general.rulings)  # type: ignore[union-attr]
-    taken = golf_engine.one_event(state, first, rest)
+    taken = single.one_event(state, first, rest)
     what = "ball off" if off else "goal" if own else "ball in a goal"
     event(("own " if own else "the opponent's ") + what + (": one step" if taken is not None else ""))
 
@@ -153,5 +154,5 @@ def test_a_recorded_golf_match_ends_where_it_ends_without_the_one_step_shot(path
     lines = path.read_text(encoding="utf-8").splitlines()
     for played in (False, True):
         quick = _replayed(lines, played)
-        with mock.patch.object(golf_engine, "one_event", lambda state, first, rest: None):
+        with mock.patch.object(GolfEngine, "whole", GolfEngine.steps):
             assert _replayed(lines, played) == quick

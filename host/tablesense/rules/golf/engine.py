@@ -48,15 +48,14 @@ from ...texts import phrase
 from ...vocabulary import for_game
 from ..base import Question, other, register
 from ..first_states import FirstStates
-from ..shot_engine import AMEND, ShotEngine, ShotRecord, Trace, shot_cut
-from . import amend, checks
+from ..shot_engine import AMEND, ShotEngine, ShotRecord, Trace, canonical, shot_cut
+from . import amend, checks, single
 from .counted import counted_shot
 from .evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
 from .fouls import BY_ID, DUO_ONLY, NO_SHOT, known_fouls
 from .geometry import ATTACKS
 from .positions import spot_refused
 from .resolve import TIME_GRACE, TURN_LIMIT, general, live, missed, plain, resolve, start_of
-from .single import one_event
 from .state import IDX, SIDES, GolfState, norm_positions, pair_set
 
 replace = msgspec.structs.replace
@@ -89,13 +88,34 @@ class GolfEngine(ShotEngine[GolfState]):
 
     # --- the input edge -----------------------------------------------------------
     def apply(self, state: GolfState, event: Event) -> GolfState:  # type: ignore[override]
-        """The base's ``apply``, after the checks of a sensor event and the lay-out rest."""
-        check = _CHECKS.get(type(event))
+        """The base's ``apply``, after the checks of a sensor event and the lay-out rest; a referee's
+        call (nothing held) as the base's ``_call`` takes it, called from here (``_called``)."""
+        kind = type(event)
+        if kind is Call and not state.held:
+            return self._called(state, event)  # type: ignore[arg-type]
+        check = _CHECKS.get(kind)
         if check is not None:
             done = check(state, event)
             if done is not None:
                 return done
         return ShotEngine.apply(self, state, event)
+
+    def _called(self, state: GolfState, call: Call) -> GolfState:
+        """The base's ``apply`` of ``call`` (``ShotEngine._call``: its names canonical, an ``undo`` or
+        an ``answer`` the base's, any other ``call``, the shot amended on ``AMEND``, ``checkpoint`` set
+        to ``state``) without the base's two frames, and without its copy of the state where the
+        call's own step set ``checkpoint`` to ``state`` already (a foul or a spot amending the shot
+        at once, ``amend``; a call that stands alone): the same state."""
+        ev = canonical(self.vocabulary(state), call)  # the input edge: canonical ids only
+        name = ev.call
+        if name == "undo" or name == "answer":
+            return ShotEngine._call(self, state, call)
+        new = self.call(state, ev)
+        if new is AMEND:
+            new = self.amend(state, ev)
+        if new is state or new.checkpoint is state:
+            return new  # type: ignore[no-any-return]
+        return replace(new, checkpoint=state)
 
     def admit(self, state: GolfState, gathered: Sequence[Event], event: Event) -> Event:
         """``apply``'s checks of a sensor event in a shot in progress, the shot being its events
@@ -109,17 +129,16 @@ class GolfEngine(ShotEngine[GolfState]):
                 check(state, event)
         return event
 
-    def whole(self, state: GolfState, events: Sequence[Event], rest: Rest) -> GolfState | None:
-        """``ShotEngine.whole``: ``apply``'s checks of each event (the balls' names; a goal or a
+    #: ``ShotEngine.whole``: a shot of one event, the common one, in one step where it can be, else
+    #: ``steps`` (``single.whole``: the function is the method, one frame a shot)
+    whole = single.whole  # type: ignore[assignment]
+
+    def steps(self, state: GolfState, events: Sequence[Event], rest: Rest) -> GolfState | None:
+        """``whole``'s general steps: ``apply``'s checks of each event (the balls' names; a goal or a
         ball off the table of a player with none left in play raises; a pin or a pocket is
         refused: None, and ``apply`` says why), the cut, and the shot resolved with the shot
         stage's fields put in the same copy (``resolve.staged``). The rest ends a
-        shot in progress: never the lay-out (``_layout``). A shot of one event, the common one, in
-        one step where it can be (``single.one_event``)."""
-        if len(events) == 1:
-            done = one_event(state, events[0], rest)
-            if done is not None:
-                return done
+        shot in progress: never the lay-out (``_layout``)."""
         if state.in_shot or state.held or state.ended is not None:
             return None
         first = events[0]

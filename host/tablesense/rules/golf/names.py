@@ -144,10 +144,24 @@ class GolfVocabulary(Vocabulary, frozen=True):
     def lookup(self, kind: str, name: str) -> str | None:
         if kind != "fouls":
             return super().lookup(kind, name)
+        if type(name) is str:  # (a pure function of the name: ``_FOUND`` keeps what it gave)
+            found = _FOUND.get(name, _UNKNOWN)
+            if found is not _UNKNOWN:
+                return found  # type: ignore[return-value]
         key = foul_key(name)
-        if not key:
-            return None
-        return off_table_foul(key) or _FOUL_KEYS.get(key) or foul_by_words(key)
+        found = (off_table_foul(key) or _FOUL_KEYS.get(key) or foul_by_words(key)) if key else None
+        if type(name) is str:
+            if len(_FOUND) >= _FOUND_MAX:
+                _FOUND.clear()
+            _FOUND[name] = found
+        return found
+
+
+#: ``GolfVocabulary.lookup``'s fouls by the name called (its word rules and ``foul_key``'s regular
+#: expression run once a name: a referee calls a few names over and over); at most ``_FOUND_MAX``
+_FOUND: dict[str, str | None] = {}
+_FOUND_MAX = 4096
+_UNKNOWN = object()
 
 
 VOCABULARY = GolfVocabulary(calls=CALLS)

@@ -515,14 +515,20 @@ def missed(pre: GolfState, s: str, t_end: float, stage_before: Any, stage_shot: 
     rest at ``t_end``: the turn passes. ``GolfEngine.whole`` asks it straight for a shot of
     cushions alone (``plain`` would find no goal in it, one event at a time)."""
     o = "p2" if s == "p1" else "p1"
+    log = pre.rulings  # ``_logged``, inline; the ruling made only when read (``ruling_log.made``)
+    log = made(log, 1, [_turn, t_end, s]) if type(log) is RulingLog else log + _turn(t_end, s)
+    if not (pre.duo or pre.in_shot or in_shot or pre.placements) and pre.positions is None \
+            and pre.turn_positions is None:
+        # the common state (one against one, no positions, no ball placed): only the fields that change
+        # given (each field ``replace`` is given costs the copy more), in the order of the fields
+        return replace(pre, at_table=o, rulings=log, checkpoint=checkpoint, cut=cut, before=stage_before,
+                       shot=stage_shot, frame_units=pre.frame_units + 1, clock=(o, t_end))
     members = pre.members
     if pre.duo:
         members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
-    log = pre.rulings  # ``_logged``, inline; the ruling made only when read (``ruling_log.made``)
-    log = made(log, 1, [_turn, t_end, s]) if type(log) is RulingLog else log + _turn(t_end, s)
-    return replace(pre, rulings=log, frame_units=pre.frame_units + 1, placements=(), at_table=o,
-                   members=members, clock=(o, t_end), positions=None, turn_positions=None,
-                   before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint)
+    return replace(pre, at_table=o, rulings=log, in_shot=in_shot, checkpoint=checkpoint, cut=cut,
+                   before=stage_before, shot=stage_shot, members=members, frame_units=pre.frame_units + 1,
+                   clock=(o, t_end), positions=None, turn_positions=None, placements=())
 
 
 def _goals(s: str, goals: list[tuple[float, str]], zone_at: float | None = None) -> tuple[Ruling, ...]:

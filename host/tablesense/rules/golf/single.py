@@ -1,17 +1,19 @@
 """A golf shot of one sensor event and its rest, the common shot of a recorded match: the
 shooter's ball into the goal it attacks, or a cushion alone (the turn passes).
 
-``GolfEngine.whole`` asks ``one_event`` first. It makes, in one step, the state that the general
-steps of ``whole`` make for such a shot (the cut after the shot: ``shot_cut``; the shot's record;
-``resolve.plain``, ``resolve.missed`` or ``counted.counted_shot``): the same state, its rulings made
-only when read (``ruling_log.made``: a replay reads the last match's alone); a question still open
-or a ball still waiting for its spot closes as the shot opens (``GolfEngine.close``). It also takes
-the opponent's ball into a goal (it counts for the opponent), an own goal and a ball off the table
-(the turn passes; the shooter's ball waits for the opponent's spot). It answers None for any other
-shot or state, which then goes ``whole``'s general steps: a shot open, events held, the match
-over, a table that reports strikes, a goal within the settle window of the last shot's rest (the
-cut's settle), a rest with positions, a ball no sensor named, a time that is not a float, a ruling
-log that is not a ``RulingLog``, a frame over or ending on the opponent's last ball.
+``whole`` is ``GolfEngine.whole`` itself (the replay's call of a shot opens this one frame): it
+makes, in one step, the state that ``whole``'s general steps (``GolfEngine.steps``) make for such a
+shot (the cut after the shot: ``shot_cut``; the shot's record; ``resolve.plain``, ``resolve.missed``
+or ``counted.counted_shot``): the same state, its rulings made only when read (``ruling_log.made``:
+a replay reads the last match's alone); a question still open or a ball still waiting for its spot
+closes as the shot opens (``GolfEngine.close``). It also takes the opponent's ball into a goal (it
+counts for the opponent), an own goal and a ball off the table (the turn passes; the shooter's
+ball waits for the opponent's spot). Any other shot or state goes the general steps
+(``one_event``, the one step alone, answers None for it): a shot of several events, a shot open,
+events held, the match over, a table that reports strikes, a goal within the settle window of the
+last shot's rest (the cut's settle), a rest with positions, a ball no sensor named, a time that
+is not a float, a ruling log that is not a ``RulingLog``, a frame over or ending on the
+opponent's last ball.
 
 tests/rules/golf/test_golf_one_event_shot.py holds it to ``whole``'s general steps over made-up
 states and shots, and every recorded golf match to its replay with the step turned off.
@@ -19,7 +21,8 @@ states and shots, and every recorded golf match to its replay with the step turn
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import msgspec
 
@@ -35,31 +38,33 @@ from .state import GolfState
 replace = msgspec.structs.replace
 
 
-def one_event(state: GolfState, first: Event, rest: Rest) -> GolfState | None:
-    """The state after the shot ``first`` then ``rest`` from ``state`` (``GolfEngine.whole`` of
-    ``[first]`` and ``rest``, the shot stage's fields put in), where it is the common case; None
-    where it is not (``whole``'s general steps then)."""
-    if state.in_shot or state.held or state.ended is not None:
-        return None
+def whole(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest) -> GolfState | None:
+    """``GolfEngine.whole`` (this function is the method: the replay's call of a shot opens one frame,
+    not two): a shot of one event and its rest in one step where it is the common case, the state
+    after it from ``state``, the shot stage's fields put in; any other shot ``engine.steps`` of it
+    (``whole``'s general steps)."""
+    if len(events) != 1 or state.in_shot or state.held or state.ended is not None:
+        return engine.steps(state, events, rest)
+    first = events[0]
     cut = state.cut
     t = rest.t
     at = first.t
     if type(t) is not float or type(at) is not float or cut.strikes or cut.strike_sensor or rest.positions:
-        return None
+        return engine.steps(state, events, rest)
     kind = type(first)
     phase = cut.phase
     if kind is Goal:
         if phase == _SETTLING_PHASE:  # (``shot_cut``: a drop within the window settles the last shot)
             window, last = cut.window, cut.last_t
             if window is None or (last is not None and at - last < window):
-                return None
+                return engine.steps(state, events, rest)
         elif phase != _IDLE:
-            return None
+            return engine.steps(state, events, rest)
     elif (kind is not Cushion and kind is not OffTable) or (phase != _SETTLING_PHASE and phase != _IDLE):
-        return None
+        return engine.steps(state, events, rest)
     log = state.rulings
     if type(log) is not RulingLog:
-        return None
+        return engine.steps(state, events, rest)
     pre = state  # the state before the shot: the last shot closed (``GolfEngine.close``, as ``whole`` does)
     if (state.questions or state.spot_wait) and state.shot is not None:
         pre = replace(state, questions=(), spot_wait=())
@@ -68,22 +73,31 @@ def one_event(state: GolfState, first: Event, rest: Rest) -> GolfState | None:
     # ``shot_cut``'s cutter after the shot's rest: a table with no strike sensor, nothing settling
     after = Cutter(False, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t, False, False, _NO_PINS,
                    False)
+    # the common state (one against one, no positions, no ball placed): only the fields that change are
+    # given to ``replace`` (each one it is given costs the copy more), in the order of the fields
+    bare = pre.positions is None and not pre.placements
     if kind is Cushion:  # ``resolve.missed``: the turn passes
         o = "p2" if s == "p1" else "p1"
+        if bare and not pre.duo and pre.turn_positions is None:
+            return replace(pre, at_table=o, rulings=made(log, 1, [_turn, t, s]), checkpoint=state, cut=after,
+                           before=pre, shot=ShotRecord(player, (first,), rest),
+                           frame_units=pre.frame_units + 1, clock=(o, t))
         members = pre.members
         if pre.duo:
             members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
-        return replace(pre, rulings=made(log, 1, [_turn, t, s]), frame_units=pre.frame_units + 1,
-                       placements=(), at_table=o, members=members, clock=(o, t), positions=None,
-                       turn_positions=None, before=pre, shot=ShotRecord(player, (first,), rest), cut=after,
-                       checkpoint=state)
+        return replace(pre, at_table=o, rulings=made(log, 1, [_turn, t, s]), checkpoint=state, cut=after,
+                       before=pre, shot=ShotRecord(player, (first,), rest), members=members,
+                       frame_units=pre.frame_units + 1, clock=(o, t), positions=None, turn_positions=None,
+                       placements=())
     ball = first.ball  # type: ignore[attr-defined]
     if kind is OffTable:
-        return _turn_lost(state, pre, first, rest, after, s, ball, None, log)
+        done = _turn_lost(state, pre, first, rest, after, s, ball, None, log)
+        return engine.steps(state, events, rest) if done is None else done
     goal = first.goal  # type: ignore[attr-defined]
     bl = pre.balls_left
     if ball != s or goal != ATTACKS[s]:
-        return _turn_lost(state, pre, first, rest, after, s, ball, goal, log)
+        done = _turn_lost(state, pre, first, rest, after, s, ball, goal, log)
+        return engine.steps(state, events, rest) if done is None else done
     if s == "p1":
         left, theirs = bl[0] - 1, bl[1]
         bl = (left, theirs)
@@ -91,19 +105,44 @@ def one_event(state: GolfState, first: Event, rest: Rest) -> GolfState | None:
         left, theirs = bl[1] - 1, bl[0]
         bl = (theirs, left)
     if left < 0 or theirs == 0:
-        return None
+        return engine.steps(state, events, rest)
     shot = ShotRecord(player, (first,), rest)
     if left == 0:  # the shooter's last ball: the frame is theirs (``resolve.plain``)
         return end_frame(pre, _goal(at, goal, s), pre.asked, s, s, bl, t, (),
                          (pre, shot, after, False, state))
     if not pre.zone_play and 1 in bl:  # (``checks.zone_play``) zone play starts
-        return replace(pre, rulings=made(log, 2, [_zone, at, goal, s, t]),
-                       frame_units=pre.frame_units + 1, placements=(), balls_left=bl, at_table=s,
-                       zone_play=True, clock=(s, t), positions=None, before=pre, shot=shot, cut=after,
-                       checkpoint=state)
-    return replace(pre, rulings=made(log, 1, [_goal, at, goal, s]), frame_units=pre.frame_units + 1,
-                   placements=(), balls_left=bl, at_table=s, clock=(s, t), positions=None, before=pre,
-                   shot=shot, cut=after, checkpoint=state)
+        return replace(pre, at_table=s, rulings=made(log, 2, [_zone, at, goal, s, t]), checkpoint=state,
+                       cut=after, before=pre, shot=shot, balls_left=bl, zone_play=True,
+                       frame_units=pre.frame_units + 1, clock=(s, t), positions=None, placements=())
+    if bare and player is not None:  # (``player``: ``s``, the player at the table)
+        return replace(pre, rulings=made(log, 1, [_goal, at, goal, s]), checkpoint=state, cut=after,
+                       before=pre, shot=shot, balls_left=bl, frame_units=pre.frame_units + 1, clock=(s, t))
+    return replace(pre, at_table=s, rulings=made(log, 1, [_goal, at, goal, s]), checkpoint=state, cut=after,
+                   before=pre, shot=shot, balls_left=bl, frame_units=pre.frame_units + 1, clock=(s, t),
+                   positions=None, placements=())
+
+
+def one_event(state: GolfState, first: Event, rest: Rest) -> GolfState | None:
+    """``whole``'s one step alone: the state after the shot ``first`` then ``rest`` from ``state``
+    where it is the common case; None where it is not (``whole``'s general steps then)."""
+    return whole(_NO_STEPS, state, (first,), rest)
+
+
+class _NoSteps:
+    """``one_event``'s engine: no general steps (a shot ``whole`` does not take in one step: None)."""
+
+    @staticmethod
+    def steps(state: GolfState, events: Sequence[Event], rest: Rest) -> GolfState | None:
+        return None
+
+
+_NO_STEPS = _NoSteps()
+
+
+class Steps(Protocol):
+    """What ``whole`` asks of its engine: the general steps of a whole shot (``GolfEngine.steps``)."""
+
+    def steps(self, state: GolfState, events: Sequence[Event], rest: Rest) -> GolfState | None: ...
 
 
 def _turn_lost(state: GolfState, pre: GolfState, first: Event, rest: Rest, after: Cutter, s: str,
@@ -145,10 +184,11 @@ def _turn_lost(state: GolfState, pre: GolfState, first: Event, rest: Rest, after
     if not zone and now_zone:
         recipe.append(t)
     shot = ShotRecord(state.at_table, (first,), rest)
-    return replace(pre, rulings=made(log, len(recipe) - 4, recipe), questions=(),
-                   frame_units=pre.frame_units + 1, placements=(), spot_wait=waiting, balls_left=bl,
-                   at_table=o, members=members, zone_play=now_zone, clock=(o, t), positions=None,
-                   turn_positions=None, before=pre, shot=shot, cut=after, checkpoint=state)
+    return replace(pre, at_table=o, rulings=made(log, len(recipe) - 4, recipe), questions=(),
+                   checkpoint=state, cut=after, before=pre, shot=shot, balls_left=bl, zone_play=now_zone,
+                   members=members,
+                   frame_units=pre.frame_units + 1, clock=(o, t), positions=None, turn_positions=None,
+                   placements=(), spot_wait=waiting)
 
 
 def _turned(rule: str, t: float, player: str, data: tuple[tuple[str, Any], ...], zone_at: float | None = None,
