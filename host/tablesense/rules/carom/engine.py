@@ -68,6 +68,7 @@ from .resolve import (
     update_zone,
     with_entry,
 )
+from .sensed import sensed_shot
 from .shot import cushion_facts, read_events, read_shot
 from .targets import championship_match, resolve_scheme, targets_for
 
@@ -184,6 +185,14 @@ class CaromEngine(ShotEngine[CaromState]):
         if state.in_shot or state.held or state.ended is not None:
             return None
         named = tuple(events)
+        if type(named[0]) is not Cushion:  # a full-information shot, most often: read and decided at once
+            sensed = sensed_shot(state, named, rest)
+            if sensed is not None:
+                cut = whole_cut(state.cut, named, rest, sensed[3])
+                if cut is None:
+                    return None
+                return replace(state, m=sensed[0], at_table=sensed[1], rulings=sensed[2], before=state,
+                               shot=ShotRecord(state.at_table, named, rest), cut=cut, checkpoint=state)
         cushions = True  # the shot is cushions alone (``cushion_facts``)
         known = True  # each names its ball
         strike: bool | None = False
