@@ -49,7 +49,7 @@ def sensed_shot(before: CaromState, events: tuple[Event, ...],
     at_table = before.at_table
     player = at_table or "p1"
     cue = CUE_BALL[player]
-    contacts = cushions = cue_cushions = before_first = before_third = before_last = 0
+    contacts = cushions = cue_cushions = before_third = before_last = 0
     known = True
     first = second = None  # the object balls the cue ball touched, in turn
     struck = None
@@ -80,7 +80,7 @@ def sensed_shot(before: CaromState, events: tuple[Event, ...],
                 hit = balls[1] if balls[0] == cue else balls[0]
                 if hit != cue:
                     if first is None:
-                        first, before_first = hit, cue_cushions
+                        first = hit
                     elif second is None and hit != first:
                         second, before_third = hit, cue_cushions
         elif kind is Strike:
