@@ -199,7 +199,7 @@ def test_a_carom_called_after_a_shot_the_piezos_saw_takes_the_step_at_once() -> 
     assert [r.rule for r in quick.rulings] == ["carom.carom", "carom.referee.amend"]
 
 
-def test_a_second_carom_a_foul_or_a_zone_goes_the_general_way() -> None:
+def test_a_second_carom_or_a_foul_goes_the_general_way_a_zone_in_one_step() -> None:
     counted = played(_log({"t": 1, "type": "cushion", "cushion": 1}, {"t": 2, "type": "rest"},
                           {"t": 3, "type": "call", "call": "carom"}), False)[-1]
     again = parse_event({"t": 4, "type": "call", "call": "carom"})
@@ -215,5 +215,9 @@ def test_a_second_carom_a_foul_or_a_zone_goes_the_general_way() -> None:
                         {"t": 5, "type": "rest", "positions": zone},
                         {"t": 6, "type": "call", "call": "carom"},
                         {"t": 7, "type": "cushion", "cushion": 1}, {"t": 8, "type": "rest"}), False)[-1]
-    assert zoned.before.m.zone is not None
-    assert amend.called_carom(zoned, parse_event({"t": 9, "type": "call", "call": "carom"})) is None
+    assert zoned.before.m.zone is not None  # a shot from a zone: in one step too, as the general way
+    call = parse_event({"t": 9, "type": "call", "call": "carom"})
+    quick = amend.called_carom(zoned, call)
+    with general_way():
+        slow = ENGINE.apply(zoned, call)
+    assert quick is not None and quick == slow and quick.m.zone is None  # (no positions: out of it)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -128,6 +129,39 @@ def test_a_plain_shot_is_decided_as_the_general_decision_decides_it(
             assert tuple(quick.rulings) == tuple(general.rulings)
 
 
+#: a ball's place at rest near a corner: in the head-left zone, on its line, just out of it, or in the
+#: foot-right zone (libre's zones entered, dedans, left and entered elsewhere)
+cornered = st.one_of(
+    st.tuples(st.floats(0.03, 0.10), st.floats(0.03, 0.10)).map(list),
+    st.just([0.111, 0.1]), st.just([0.15, 0.1]),
+    st.tuples(st.floats(2.76, 2.81), st.floats(1.34, 1.39)).map(list),
+)
+near = st.fixed_dictionaries({"yellow": place, "white": cornered, "red": cornered})
+zone_positions = st.one_of(
+    st.none(), st.fixed_dictionaries({"yellow": cornered, "white": cornered, "red": cornered}), near, near)
+#: most of them caroms the referee counts after the rest (so that zones are entered, dedans and left)
+referee = st.just([{"type": "call", "call": "carom"}])
+counted = st.one_of(after, referee, referee)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(events, zone_positions, counted), min_size=1, max_size=30),
+       st.sampled_from(["club", "liemers"]), st.tuples(st.integers(3, 12), st.integers(3, 12)))
+def test_shots_in_and_out_of_the_zones_are_decided_as_the_general_decision_decides_them(
+        shots: list[Any], profile: str, targets: tuple[int, int]) -> None:
+    """Libre with the balls at rest near the corners, most shots: entering a zone, dedans, leaving
+    it, the next player's entree, a carom left in dedans (a fault: the general way)."""
+    for state in states(shots, "libre", profile, targets, None, None):
+        shot, before = state.shot, state.before
+        if shot is None or before is None or shot.rest is None or not shot.events:
+            continue
+        quick = plain_shot(before, shot, shot.rest)
+        if quick is not None:
+            general = ENGINE._played(before, shot, shot.rest)
+            assert quick == general
+            assert tuple(quick.rulings) == tuple(general.rulings)
+
+
 def _shot(*lines: dict[str, Any], discipline: str = "libre") -> tuple[Any, Any]:
     """The state before the last shot of a new match and that shot, from its events."""
     state = ENGINE.new_state(parse_event({"t": 0, "type": "setup", "game": "carom", "discipline": discipline,
@@ -146,15 +180,62 @@ def test_a_carom_the_referee_counts_after_the_rest_is_decided_in_one_pass() -> N
     assert [r.rule for r in quick.rulings] == ["carom.carom", "carom.referee.amend"]
 
 
-def test_a_foul_and_a_zone_go_the_general_way() -> None:
+def test_a_foul_goes_the_general_way() -> None:
     before, shot = _shot({"t": 1, "type": "cushion", "cushion": 1}, {"t": 2, "type": "rest"},
                          {"t": 3, "type": "call", "call": "foul", "foul": "touch"})
     assert plain_shot(before, shot, shot.rest) is None
-    zone = {"yellow": [1.4, 0.7], "white": [0.1, 0.1], "red": [0.05, 0.12]}
+
+
+#: the balls at rest with p1's object balls (white, red) in the head-left corner's zone, one on its line
+ZONE = {"yellow": [1.4, 0.7], "white": [0.1, 0.1], "red": [0.05, 0.12]}
+LINE = {"yellow": [1.4, 0.7], "white": [0.1, 0.1], "red": [0.111, 0.1]}
+AWAY = {"yellow": [1.4, 0.7], "white": [1.0, 0.5], "red": [2.0, 0.9]}
+
+
+def _zone_shot(*rests: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """p1's cushion shots counted by the referee, each ball at rest as ``rests`` says."""
+    out: list[dict[str, Any]] = []
+    for k, where in enumerate(rests):
+        t = 1.0 + k
+        rest: dict[str, Any] = {"t": t + 0.1, "type": "rest"}
+        if where is not None:
+            rest["positions"] = where
+        out += [{"t": t, "type": "cushion", "cushion": 1}, rest,
+                {"t": t + 0.2, "type": "call", "call": "carom"}]
+    return out
+
+
+@pytest.mark.parametrize(("rests", "zone", "said"), [
+    ((ZONE,), "entree", ["carom.zone.entree"]),
+    ((LINE,), "entree", ["carom.zone.line", "carom.zone.entree"]),
+    ((ZONE, LINE), "dedans", ["carom.zone.line", "carom.zone.dedans"]),
+    ((ZONE, AWAY), None, ["carom.zone"]),
+    ((ZONE, None), None, []),
+])
+def test_a_zone_entered_dedans_or_left_is_decided_in_one_pass(
+        rests: tuple[Any, ...], zone: str | None, said: list[str]) -> None:
+    """Libre's corner zones (``update_zone``) in the one pass: the same state and rulings as the
+    general decision, the zone and its rulings after the carom's."""
+    before, shot = _shot(*_zone_shot(*rests))
+    quick = plain_shot(before, shot, shot.rest)
+    assert quick is not None
+    assert quick == ENGINE._played(before, shot, shot.rest)
+    assert quick.m.zone == zone
+    new = [r.rule for r in quick.rulings[len(before.rulings):]]
+    assert new == ["carom.carom", *said, "carom.referee.amend"]
+
+
+def test_a_carom_left_in_dedans_and_an_inning_ended_into_a_zone() -> None:
+    """A carom that leaves the balls in dedans is a fault (the general decision); the end of an
+    inning leaving the next player's object balls in a zone is his entree, in one pass."""
+    before, shot = _shot(*_zone_shot(ZONE, ZONE, ZONE))
+    assert before.m.zone == "dedans" and plain_shot(before, shot, shot.rest) is None
+    theirs = {"white": [1.4, 0.7], "yellow": [0.1, 0.1], "red": [0.05, 0.12]}  # p2's object balls
     before, shot = _shot({"t": 1, "type": "cushion", "cushion": 1},
-                         {"t": 2, "type": "rest", "positions": zone},
-                         {"t": 3, "type": "call", "call": "carom"})
-    assert plain_shot(before, shot, shot.rest) is None
+                         {"t": 2, "type": "rest", "positions": theirs})
+    quick = plain_shot(before, shot, shot.rest)
+    assert quick is not None and quick == ENGINE._played(before, shot, shot.rest)
+    assert quick.at_table == "p2" and quick.m.zone == "entree" and quick.m.zone_corner == "head-left"
 
 
 def _counted(*times: float) -> list[dict[str, Any]]:

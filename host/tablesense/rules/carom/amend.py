@@ -34,8 +34,8 @@ def called_carom(state: CaromState, call: Call) -> CaromState | None:
     the shot resolved again from the state before it with the call after its rest; None where
     the shot is not plain with the call (the general way then)."""
     shot, before = state.shot, state.before
-    if shot is None or before is None or shot.calls or before.ended is not None or before.m.zone is not None:
-        return None  # a call after it already, the match over or a zone before it: the general way
+    if shot is None or before is None or shot.calls or before.ended is not None:
+        return None  # a call after it already, or the match over: the general way
     events, rest = shot.events, shot.rest
     if type(events) is not tuple or not events or rest is None:
         return None  # a rest alone, or a shot still open
@@ -49,9 +49,7 @@ def called_carom(state: CaromState, call: Call) -> CaromState | None:
         # the cushion sensors alone saw it (no strike, no ball off the table, nothing called in it):
         # the carom the call counts, decided at once where the inning goes on (``called_cushions``)
         fast = called_cushions(before, facts.cushions, rest, calls)
-        if fast is False:  # not plain (``plain_decision`` answers None)
-            return None
-        if fast is not None:
+        if fast:  # (else a zone or the last carom: ``plain_decision``)
             return replace(before, m=fast[0], rulings=fast[1], before=before, shot=amended, cut=state.cut,
                            in_shot=state.in_shot, checkpoint=state)
     # the call is the shot's only carom call, and no foul was called: what it changes of the facts

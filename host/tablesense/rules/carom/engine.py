@@ -68,6 +68,7 @@ from .resolve import (
     update_zone,
     with_entry,
 )
+from .sensed import sensed_shot
 from .shot import cushion_facts, read_events, read_shot
 from .targets import championship_match, resolve_scheme, targets_for
 
@@ -184,6 +185,14 @@ class CaromEngine(ShotEngine[CaromState]):
         if state.in_shot or state.held or state.ended is not None:
             return None
         named = tuple(events)
+        if type(named[0]) is not Cushion:  # a full-information shot, most often: read and decided at once
+            sensed = sensed_shot(state, named, rest)
+            if sensed is not None:
+                cut = whole_cut(state.cut, named, rest, sensed[3])
+                if cut is None:
+                    return None
+                return replace(state, m=sensed[0], at_table=sensed[1], rulings=sensed[2], before=state,
+                               shot=ShotRecord(state.at_table, named, rest), cut=cut, checkpoint=state)
         cushions = True  # the shot is cushions alone (``cushion_facts``)
         known = True  # each names its ball
         strike: bool | None = False
@@ -223,7 +232,7 @@ class CaromEngine(ShotEngine[CaromState]):
             if fast:  # the inning's end, the match going on
                 return replace(before, m=fast[0], at_table=fast[1], rulings=fast[2], before=before, shot=shot,
                                cut=cut, checkpoint=state)
-            decision = None if fast is False else plain_parts(before, shot, rest, facts)  # (False: not plain)
+            decision = plain_parts(before, shot, rest, facts)  # (False: a zone, decided there)
         else:
             decision = plain_parts(before, shot, rest)
         if decision is None:
@@ -245,7 +254,7 @@ class CaromEngine(ShotEngine[CaromState]):
         anywhere else (``ShotEngine.whole_called``)."""
         if call.call != "carom" or call.player is not None or call.foul is not None or call.ball is not None:
             return None
-        if state.in_shot or state.held or state.ended is not None or state.m.zone is not None:
+        if state.in_shot or state.held or state.ended is not None:
             return None
         name = state.m.profile.name
         kept = _CAROM_KEPT.get(name)
@@ -280,9 +289,7 @@ class CaromEngine(ShotEngine[CaromState]):
         calls = (call,)
         if cushions:  # (nothing called in them: the carom is the call's, no foul)
             fast = called_cushions(state, len(named), rest, calls)
-            if fast is False:  # not plain (``plain_decision`` answers None)
-                return None
-            if fast is not None:  # the inning goes on: the player, the log's and the match's end as they were
+            if fast:  # the inning goes on: the player, the log's and the match's end as they were
                 return replace(state, m=fast[0], rulings=fast[1], before=state,
                                shot=ShotRecord(state.at_table, named, rest, (), calls), cut=cut,
                                checkpoint=Redo(state, (*named, rest), True))

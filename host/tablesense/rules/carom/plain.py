@@ -4,12 +4,12 @@
 A plain shot is one without a fault of any kind (no foul called, no wrong ball struck, no
 ball off the table, an opening shot that is none or is played right, no carom of too few
 cushions), without a note, with no call after its rest but the referee's ``carom`` (its
-amendment's ruling), in a match not over, from a score outside every zone: a carom (the last
-one too: the equalising inning, the match won or drawn) or the end of an inning (the last
-one too: the equalising inning played, the innings limit), where the rest leaves the balls
-outside every zone when the zone is judged. For it the new score is one ``Match`` made from
-the one before (no ``Draft``), its rulings one node of the log. Anything else answers None,
-and the shot goes the general way (``decide``): the zones, the faults, a frozen ball.
+amendment's ruling), in a match not over: a carom (the last one too: the equalising inning,
+the match won or drawn) or the end of an inning (the last one too: the equalising inning
+played, the innings limit), libre's zones too (entering one, dedans, leaving one: ``_zone``; a
+carom left in dedans is a fault). For it the new score is one ``Match`` made from the one
+before (no ``Draft``), its rulings one node of the log. Anything else answers None,
+and the shot goes the general way (``decide``): the faults, a frozen ball.
 
 A shot that does not end the match hands the log what its rulings are made of (``made``: a carom,
 ``_carom_rulings``; an inning's end, ``_inning_rulings``), not the rulings: they are made when
@@ -44,10 +44,12 @@ from .resolve import (
     limit_winner,
     opening_shot_ok,
     outlay,
+    reste_dedans,
+    zone_entered,
 )
 from .shot import NO_FACTS, Evidence, ShotFacts, read_events, read_shot
 from .targets import match_points
-from .zones import in_a_corner
+from .zones import in_a_corner, object_balls_zone
 
 replace = msgspec.structs.replace
 #: the parameters of a ``carom`` call's amendment (``_call_ruling``)
@@ -76,8 +78,6 @@ def plain_parts(before: CaromState, shot: ShotRecord, rest: msgspec.Struct,
     shot is not plain. ``facts``: its events' facts (``read_events``) where the caller has them
     (a shot with no calls after its rest)."""
     if before.ended is not None:
-        return None
-    if before.m.zone is not None:
         return None
     calls = shot.calls
     for call in calls:
@@ -113,7 +113,9 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
     """``plain_shot``'s decision once the shot's ``facts`` are read, as its parts; None when the
     shot is not plain. ``called``: the referee called its carom (``facts.carom_called``, or a
     call after the rest the facts were read without: ``amend``); ``calls``: the calls after its
-    rest, ``carom`` calls only; ``before`` is neither over nor in a zone (the callers make sure)."""
+    rest, ``carom`` calls only; ``before`` is not over (the callers make sure). The zones of libre
+    (``update_zone``: entering one, dedans, leaving one) are decided here too, but a carom that
+    leaves the balls in dedans (``reste_dedans``, a fault: the general decision)."""
     b = before.m
     at_table = before.at_table
     player = at_table or "p1"
@@ -138,6 +140,12 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
     t = rest.t  # type: ignore[attr-defined]
     positions = rest.positions  # type: ignore[attr-defined]
     zoned = positions is not None and discipline == "libre"
+    was = b.zone  # the zone the shot was played from (None: none)
+    if carom and was == "dedans" and zoned \
+            and reste_dedans(discipline, was, b.zone_corner, positions, cue, carom_table(b.table)):
+        return None  # ``reste_dedans``: a fault
+    zone = corner = None  # the zone after the shot, and its rulings (``update_zone``)
+    zone_rulings: list[Ruling] | None = None
     i = 0 if player == "p1" else 1
     caroms, innings, high, runs = b.caroms, b.innings, b.high_run, b.runs
     nastoot, from_outlay, points = b.nastoot, False, b.points
@@ -151,8 +159,9 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
         made = caroms[i] + 1
         target = b.targets[i]
         reached = made >= target  # ``reaches_target``: the last carom ends the inning
-        if not reached and zoned and in_a_corner(positions, OBJECTS[player], b.table):
-            return None  # ``update_zone``: the object balls in a corner's zone
+        if not reached and zoned and (was is not None or in_a_corner(positions, OBJECTS[player], b.table)):
+            zone, corner, zone_rulings = _zone(positions, OBJECTS[player], b.table, was, b.zone_corner, t,
+                                               player)
         run = b.run + 1
         caroms = (made, caroms[1]) if i == 0 else (caroms[0], made)
         if run > high[i]:
@@ -205,9 +214,9 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
                                         "draw" if won == "draw" else None, innings[i])
         else:
             after = "p2" if player == "p1" else "p1"  # ``other(player)``
-            if zoned and in_a_corner(positions, OBJECTS[after], b.table):
-                return None
             maker, value = _inning_rulings, run
+            if zoned and in_a_corner(positions, OBJECTS[after], b.table):
+                zone, corner, zone_rulings = _zone(positions, OBJECTS[after], b.table, None, None, t, after)
         run = 0
     left = None
     if ended is None:  # ``countdown`` (``caroms_to_go``, inline)
@@ -219,6 +228,9 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
                 left = b.targets[k] - caroms[k]
                 if not 0 < left <= start:
                     left = None
+    if zone_rulings:  # the match goes on, a zone entered or left: its rulings made at once
+        rulings = [*maker(t, player, value, cushions, after, None, (), shot_player), *zone_rulings]
+        maker = None
     if maker is not None:  # the match goes on: its rulings made when read, the same
         count = 1 + len(calls)
         if left is not None:
@@ -241,8 +253,22 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
                             "referee" if called else ("contacts" if decides else "none"))
     m = Match(discipline, b.profile, b.scheme, b.table, b.targets, caroms, innings, high, run, runs,
               b.innings_limit, b.shot_clock, b.timeouts, b.timeouts_used, b.breaker, b.shots + 1, True,
-              nastoot, from_outlay, None, None, positions, announcement, evidence, points)
+              nastoot, from_outlay, zone, corner, positions, announcement, evidence, points)
     return m, after, log, ended
+
+
+def _zone(positions: dict[str, Any], objects: tuple[str, str], bed: str, was: str | None,
+          was_corner: str | None, t: float, player: str) -> tuple[str | None, str | None, list[Ruling]]:
+    """``update_zone`` for ``player``'s next shot, the balls at rest at ``positions`` (libre): the
+    zone, its corner and the rulings (``was``: the zone of his shot before, where he plays on)."""
+    corner, on_line = object_balls_zone(positions, objects, carom_table(bed))
+    if corner is None:  # out of every zone: said where he was in one
+        return None, None, [Ruling(t, "carom.zone", player)] if was is not None else []
+    out = [Ruling(t, "carom.zone.line", player)] if on_line else []
+    status = zone_entered(was, was_corner, corner)
+    out.append(Ruling(t, "carom.zone.dedans" if status == "dedans" else "carom.zone.entree", player,
+                      (("corner", corner),)))
+    return status, corner, out
 
 
 #: the evidence of a shot without contacts (the cushion sensors alone saw it) of ``c`` cushions,
@@ -259,9 +285,9 @@ def called_cushions(before: CaromState, n: int, rest: msgspec.Struct,
     a shot of ``n`` cushion events alone (whether each names its ball or not) whose carom the
     referee called after its rest (``calls``: that one ``carom``), where the carom leaves the
     match going on with the same player at the table: its new ``Match`` and ruling log. False
-    where the balls lie in a corner's zone (``plain_decision`` answers None there: the shot is not
-    plain); None anywhere else (the target reached): ``plain_decision`` then. ``before`` is
-    neither over nor in a zone (the caller makes sure).
+    where the balls lie in a corner's zone, None anywhere else (the target reached, a shot from a
+    zone): ``plain_decision`` then, which decides the zones. ``before`` is not over (the caller
+    makes sure).
 
     The same decision with what such a shot cannot have left out: no contact (so no opening
     shot judged, the contacts decide nothing), no strike, no fault, no note; the carom is the
@@ -270,7 +296,7 @@ def called_cushions(before: CaromState, n: int, rest: msgspec.Struct,
     at_table = before.at_table
     player = at_table or "p1"
     discipline = b.discipline
-    if discipline not in CUSHIONS_NEEDED:  # (``plain_decision`` refuses it)
+    if discipline not in CUSHIONS_NEEDED or b.zone is not None:  # (refused by ``plain_decision``; a zone)
         return None
     i = 0 if player == "p1" else 1
     caroms = b.caroms

@@ -1,0 +1,176 @@
+"""A shot the sensors saw whole (a strike, cushions, contacts: a full-information table), with
+no call after its rest, read and decided in one pass: the decision ``plain_parts`` makes of it
+(``read_events``, then ``plain_decision``), without the ``ShotFacts`` between the two.
+
+Most shots of a long match are such: a carom that leaves the match going on, or the end of an
+inning that hands the table to the other player. ``sensed_shot`` reads the events (named as the
+engine names the balls, in time order) into the few numbers those two outcomes read, and makes the
+new ``Match`` and the ruling log as ``plain_decision`` makes them. Anything else answers None and
+the shot goes the way it went before (``plain_parts``, and the general decision where that says
+no): a ball off the table, a call among the events, the wrong ball struck, a ball named otherwise,
+events out of time order, a carom of too few cushions, an opening shot judged, the last carom, the
+equalising inning, the innings limit, the balls at rest in a corner's zone.
+
+tests/rules/carom/test_carom_sensed_shot.py holds it to ``plain_parts`` over made-up matches.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...events import Contact, Cushion, Event, Strike
+from ..ruling_log import RulingLog, Trail
+from ..ruling_log import made as made_when_read
+from .match import CaromState, Match
+from .plain import _SHARED, _UNSEEN, _carom_rulings, _inning_rulings
+from .profiles import CUE_BALL, CUSHIONS_NEEDED
+from .resolve import IDX, OBJECTS
+from .shot import Evidence
+from .zones import in_a_corner
+
+#: ball names as the engine knows them (a cushion or strike event may name none)
+_NAMED = frozenset({"yellow", "white", "red", None})
+_NO_CALLS = ()
+
+
+def sensed_shot(before: CaromState, events: tuple[Event, ...],
+                rest: Any) -> tuple[Match, str | None, RulingLog, bool] | None:
+    """The new ``Match``, who is at the table after the shot, the ruling log and whether one of
+    ``events`` is a strike (``whole_cut``), for a shot of sensor ``events`` (one at least, a contact
+    among them or a strike) and its ``rest`` with no call after it, played from ``before`` (not
+    over: the caller makes sure): ``plain_parts(before, ShotRecord(before.at_table,
+    events, rest), rest)``'s decision where it is a carom leaving the match going on or an inning's
+    end handing the table over; None anywhere else."""
+    b = before.m
+    discipline = b.discipline
+    need = CUSHIONS_NEEDED.get(discipline)
+    if need is None or b.zone is not None:
+        return None
+    at_table = before.at_table
+    player = at_table or "p1"
+    cue = CUE_BALL[player]
+    contacts = cushions = cue_cushions = before_third = before_last = 0
+    known = True
+    first = second = None  # the object balls the cue ball touched, in turn
+    struck = None
+    strike = False
+    last = -1e308
+    for ev in events:  # ``read_events``, with ``whole``'s naming of each: the facts the decision reads
+        t = ev.t
+        if t < last:  # out of time order: ``read_events`` sorts them
+            return None
+        last = t
+        kind = type(ev)
+        if kind is Cushion:
+            ball = ev.ball  # type: ignore[attr-defined]
+            cushions += 1
+            if ball is None:
+                known = False
+            elif ball == cue:
+                cue_cushions += 1
+            elif ball not in _NAMED:
+                return None
+        elif kind is Contact:
+            balls = ev.balls  # type: ignore[attr-defined]
+            if not _NAMED.issuperset(balls):
+                return None
+            contacts += 1
+            before_last = cushions
+            if cue in balls:
+                hit = balls[1] if balls[0] == cue else balls[0]
+                if hit != cue:
+                    if first is None:
+                        first = hit
+                    elif second is None and hit != first:
+                        second, before_third = hit, cue_cushions
+        elif kind is Strike:
+            ball = ev.ball  # type: ignore[attr-defined]
+            if ball not in _NAMED:
+                return None
+            strike = True
+            if struck is None and ball is not None:
+                struck = ball
+                if ball != cue:  # ``struck_wrong_ball``: not plain
+                    return None
+        else:  # a ball off the table, a call: ``plain_parts``
+            return None
+    if contacts == 0:
+        before_last = cushions
+    both = second is not None
+    decides = contacts > 0 and (need == 0 or known)  # ``contacts_decide``
+    carom = decides and both and before_third >= need  # ``counts_as_carom``
+    if decides and both and not carom:  # the discipline's cushions missing: its own ruling
+        return None
+    positions = rest.positions
+    zoned = positions is not None and discipline == "libre"
+    i = IDX[player]
+    if carom:  # ``_carom``, the match going on
+        if b.from_outlay:  # ``judges_opening_shot``: ``plain_decision``
+            return None
+        caroms = b.caroms
+        made = caroms[i] + 1
+        if made >= b.targets[i]:  # the last carom: ``plain_decision``
+            return None
+        if zoned and in_a_corner(positions, OBJECTS[player], b.table):
+            return None  # ``update_zone``: the object balls in a corner's zone
+        run = b.run + 1
+        high = b.high_run
+        if i == 0:
+            caroms = (made, caroms[1])
+            if run > high[0]:
+                high = (run, high[1])
+        else:
+            caroms = (caroms[0], made)
+            if run > high[1]:
+                high = (high[0], run)
+        innings, runs = b.innings, b.runs
+        after = at_table
+        maker, value, count, announcement = _carom_rulings, made, 1, None
+        cushions_ruled: int | None = before_third
+    else:  # ``end_inning``, the table to the other player
+        if b.nastoot:  # the equalising inning played: ``plain_decision``
+            return None
+        innings = b.innings
+        limit = b.innings_limit
+        if limit and player == ("p2" if b.breaker == "p1" else "p1") and innings[i] + 1 >= limit:
+            return None  # ``innings_limit_reached``: ``plain_decision``
+        after = "p2" if player == "p1" else "p1"
+        if zoned and in_a_corner(positions, OBJECTS[after], b.table):
+            return None
+        value = b.run
+        runs = b.runs
+        mine = runs[i]
+        mine = Trail((value,), mine) if type(mine) is Trail else Trail((*mine, value))  # ``Trail.plus``
+        if i == 0:
+            innings, runs = (innings[0] + 1, innings[1]), (mine, runs[1])
+        else:
+            innings, runs = (innings[0], innings[1] + 1), (runs[0], mine)
+        caroms, high, run = b.caroms, b.high_run, 0
+        maker, count, cushions_ruled = _inning_rulings, 1, None
+        announcement = None
+        if value == 0:  # ``is_poedel``
+            announcement = "POEDEL"
+        elif value >= 2:  # ``is_series``
+            count = 2
+    left = None
+    announce_from = b.profile.countdown_from  # ``countdown``, of the player then at the table
+    if announce_from and after is not None:
+        start = announce_from.get(discipline)
+        if start is not None:
+            k = IDX[after]
+            left = b.targets[k] - caroms[k]
+            if 0 < left <= start:
+                count += 1
+            else:
+                left = None
+    log = made_when_read(before.rulings, count, [maker, rest.t, player, value, cushions_ruled, after, left,
+                                                 _NO_CALLS, at_table])
+    if contacts == 0 and cushions < _SHARED and before_last == cushions:
+        evidence = _UNSEEN[cushions]  # (``plain_decision``'s shared evidence)
+    else:
+        evidence = Evidence(cushions, before_last, contacts, "contacts" if decides else "none")
+    m = Match(discipline, b.profile, b.scheme, b.table, b.targets, caroms, innings, high, run, runs,
+              b.innings_limit, b.shot_clock, b.timeouts, b.timeouts_used, b.breaker, b.shots + 1, True,
+              b.nastoot, False, None, None, positions, announcement, evidence, b.points)
+    return m, after, log, strike
+

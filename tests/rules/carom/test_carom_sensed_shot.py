@@ -1,0 +1,217 @@
+"""A shot the sensors saw whole (a strike, cushions, contacts), read and decided in one pass
+(``sensed.sensed_shot`` in ``CaromEngine.whole``), gets the state ``plain_parts`` and the general
+decision give it, over made-up matches (hypothesis): the matches of
+test_carom_call_amends_at_once.py, and long runs of full-information shots as a table with every
+sensor logs them, in every discipline and profile, with small and large targets, innings limits,
+the countdown, the equalising inning, a ball named by its player, the wrong ball struck, a ball
+off the table, events logged out of time order, and the balls at rest in and out of the corner
+zones; and a long match replayed both ways, its rulings made at once past the log's packing."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_carom_call_amends_at_once import ENGINE, lines_of, shot
+from test_carom_plain_shot import positions
+
+from tablesense.errors import TablesenseError
+from tablesense.events import Call, Rest, parse_event
+from tablesense.replay import Replay, history_for
+from tablesense.rules.carom import engine, sensed
+from tablesense.rules.shot_engine import SHOT_KINDS
+
+
+@contextmanager
+def not_at_once() -> Iterator[None]:
+    """Every shot decided as before the one pass: ``plain_parts``, else the general decision."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(engine, "sensed_shot", lambda before, events, rest: None)
+        yield
+
+
+def both_ways(lines: list[str]) -> int:
+    """Each shot of the log taken whole (``whole``) from the state before it, with and without the
+    one pass: the same state, JSON and rulings, and a call after its rest amending it the same.
+    How many shots the one pass decided."""
+    evs = [parse_event(json.loads(x)) for x in lines]
+    state = ENGINE.new_state(evs[0])
+    taken = 0
+    k = 1
+    while k < len(evs):
+        j = k
+        while j < len(evs) and type(evs[j]) in SHOT_KINDS:
+            j += 1
+        if j > k and j < len(evs) and type(evs[j]) is Rest:
+            events, rest = evs[k:j], evs[j]
+            if not state.in_shot and state.ended is None:
+                taken += sensed.sensed_shot(state, tuple(events), rest) is not None
+            quick = _answer(ENGINE.whole, state, events, rest)
+            with not_at_once():
+                slow = _answer(ENGINE.whole, state, events, rest)
+            assert quick == slow
+            if quick is not None and not isinstance(quick, type):
+                assert ENGINE.to_json(quick) == ENGINE.to_json(slow)
+                assert list(quick.rulings) == list(slow.rulings)
+                if j + 1 < len(evs) and type(evs[j + 1]) is Call:
+                    call = evs[j + 1]
+                    then = _answer(ENGINE.apply, quick, call)
+                    with not_at_once():
+                        assert then == _answer(ENGINE.apply, slow, call)
+        try:
+            state = ENGINE.apply(state, evs[k])
+        except TablesenseError:
+            pass
+        k += 1
+    return taken
+
+
+def _answer(take: Any, *args: Any) -> Any:
+    try:
+        return take(*args)
+    except TablesenseError as exc:
+        return type(exc)
+
+
+CONTEXT = (st.sampled_from(["libre", "bandstoten", "driebanden"]), st.sampled_from(["club", "liemers"]),
+           st.tuples(st.integers(1, 8), st.integers(1, 8)), st.sampled_from([None, None, 2, 5]),
+           st.sampled_from([None, None, "p2"]))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(shot, min_size=1, max_size=20), *CONTEXT)
+def test_made_up_matches_decide_their_sensed_shots_as_before(
+        shots: list[Any], discipline: str, profile: str, targets: tuple[int, int], limit: int | None,
+        first: str | None) -> None:
+    both_ways(lines_of(shots, discipline, profile, targets, limit, first))
+
+
+#: a ball as a full-information table names it: the cue ball (filled in for the player at the table),
+#: the others by their colour, now and then by its player's name ("p1": the vocabulary's) or none
+named = st.sampled_from(["cue", "cue", "cue", "red", "white", "yellow", "p1", None])
+#: a shot as such a table logs it: a strike, cushions and contacts in any order (mostly the cue
+#: ball's strike first), now and then a ball off the table; ``dt``: a step back in time now and then
+sensed_event = st.one_of(
+    st.builds(lambda c, b: {"type": "cushion", "cushion": c, "ball": b}, st.integers(1, 4), named),
+    st.builds(lambda a, b: {"type": "contact", "balls": [a, b]}, st.sampled_from(["cue", "cue", "red"]),
+              st.sampled_from(["red", "other", "other", "cue", "p2"])),
+    st.builds(lambda b: {"type": "strike", "ball": b}, named),
+)
+#: a shot as most are: the cue ball's strike, a contact, its cushions and another contact (with the
+#: other object ball, or the same one again)
+usual = st.builds(lambda a, cushions, b: [
+    {"type": "strike", "ball": "cue"}, {"type": "contact", "balls": ["cue", a]},
+    *({"type": "cushion", "cushion": c, "ball": "cue"} for c in cushions),
+    {"type": "contact", "balls": [b, "cue"]}],
+                  st.sampled_from(["red", "other"]), st.lists(st.integers(1, 4), max_size=4),
+                  st.sampled_from(["red", "other", "other"]))
+full_shot = st.one_of(
+    usual, usual,
+    st.builds(lambda evs: [{"type": "strike", "ball": "cue"}, *evs], st.lists(sensed_event, max_size=6)),
+    st.lists(sensed_event, min_size=1, max_size=6),
+    st.builds(lambda evs, b: [*evs, {"type": "off_table", "ball": b}], st.lists(sensed_event, max_size=3),
+              st.sampled_from(["red", "cue"])),
+)
+#: each shot with its rest's positions, no call after it, and whether its first two events are logged
+#: the other way round in time (sensors read by different channels: ``read_events`` sorts them)
+swapped = st.sampled_from([False, False, False, True])
+sensed_shots = st.lists(st.tuples(full_shot, positions, st.just([]), swapped), min_size=1, max_size=40)
+
+
+def sensed_lines(shots: list[Any], discipline: str, profile: str, targets: tuple[int, int],
+                 limit: int | None, first: str | None) -> list[str]:
+    """``lines_of`` the shots, the first two events of those marked logged the other way round in time."""
+    made = lines_of([s[:3] for s in shots], discipline, profile, targets, limit, first)
+    lines = [json.loads(x) for x in made]
+    k = 2 if first is not None else 1
+    for evs, _, calls, swapped in shots:
+        if swapped and len(evs) >= 2:
+            lines[k]["t"], lines[k + 1]["t"] = lines[k + 1]["t"], lines[k]["t"]
+        k += len(evs) + 1 + len(calls)
+    return [json.dumps(x) for x in lines]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sensed_shots, *CONTEXT)
+def test_full_information_matches_decide_their_shots_as_before(
+        shots: list[Any], discipline: str, profile: str, targets: tuple[int, int], limit: int | None,
+        first: str | None) -> None:
+    both_ways(sensed_lines(shots, discipline, profile, targets, limit, first))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sensed_shots, *CONTEXT[:2])
+def test_matches_far_from_their_targets_decide_their_shots_as_before(
+        shots: list[Any], discipline: str, profile: str) -> None:
+    both_ways(sensed_lines(shots, discipline, profile, (1000, 1000), None, None))
+
+
+def bench_match(shots: int, discipline: str = "libre") -> list[str]:
+    """A long full-information match as bench/carom_replay.py makes it (strike, the cue ball's
+    cushions and contacts, rests with positions anywhere on the bed)."""
+    import random
+
+    rnd = random.Random(7)
+    lines = [json.dumps({"t": 0, "type": "setup", "game": "carom", "discipline": discipline,
+                         "profile": "liemers", "players": {"p1": "Ann", "p2": "Bob"},
+                         "targets": {"p1": 10**6, "p2": 10**6}})]
+    t, player = 0.0, "p1"
+    for _ in range(shots):
+        cue = "yellow" if player == "p1" else "white"
+        objects = ["red", "white" if cue == "yellow" else "yellow"]
+        rnd.shuffle(objects)
+        t += 5.0
+        lines.append(json.dumps({"t": round(t, 6), "type": "strike", "ball": cue}))
+        for k in range(rnd.randint(0, 4)):
+            t += 0.3
+            lines.append(json.dumps({"t": round(t, 6), "type": "cushion", "cushion": k % 4 + 1, "ball": cue}))
+        t += 0.2
+        lines.append(json.dumps({"t": round(t, 6), "type": "contact", "balls": [cue, objects[0]]}))
+        if rnd.random() < 0.6:
+            for k in range(3 if discipline == "driebanden" else 1):
+                t += 0.3
+                lines.append(json.dumps({"t": round(t, 6), "type": "cushion", "cushion": k % 4 + 1,
+                                         "ball": cue}))
+            t += 0.2
+            lines.append(json.dumps({"t": round(t, 6), "type": "contact", "balls": [cue, objects[1]]}))
+        else:
+            player = "p2" if player == "p1" else "p1"
+        t += 1.0
+        pos = {b: [round(rnd.uniform(0.0, 0.3) if rnd.random() < 0.2 else rnd.uniform(0.1, 2.7), 3),
+                   round(rnd.uniform(0.0, 0.3) if rnd.random() < 0.2 else rnd.uniform(0.1, 1.3), 3)]
+               for b in ("yellow", "white", "red")}
+        lines.append(json.dumps({"t": round(t, 6), "type": "rest", "positions": pos}))
+    return lines
+
+
+@pytest.mark.parametrize("discipline", ["libre", "driebanden"])
+def test_a_long_match_replays_the_same_with_and_without_the_one_pass(discipline: str) -> None:
+    """A match of 600 shots (its ruling log packed many times over, its newest rulings made at
+    once), replayed as a table plays it (every undo kept) and as ``tablesense replay`` does (a
+    bounded history): the same JSON, rulings and score each way; the one pass decides most shots."""
+    lines = bench_match(600, discipline)
+    calls: list[int] = []
+    real = sensed.sensed_shot
+
+    def counted(*args: Any) -> Any:
+        out = real(*args)
+        calls.append(out is not None)
+        return out
+
+    for make in (lambda: Replay(), lambda: Replay(history=history_for(0))):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(engine, "sensed_shot", counted)
+            quick = make().feed_lines(lines)
+        with not_at_once():
+            slow = make().feed_lines(lines)
+        assert not quick.errors and not slow.errors
+        assert quick.state is not None and slow.state is not None
+        assert ENGINE.to_json(quick.state) == ENGINE.to_json(slow.state)
+        assert list(quick.state.rulings) == list(slow.state.rulings)
+        assert quick.state.m == slow.state.m
+    assert sum(calls) > len(calls) // 2
