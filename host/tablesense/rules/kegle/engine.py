@@ -35,7 +35,6 @@ table (or before the first shot), his faulty turn (seed 7.7: touching a ball is 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from operator import attrgetter
 from typing import Any
 
 import msgspec
@@ -47,11 +46,12 @@ from ...texts import phrase, render
 from ..base import Question, _as_option, other, register
 from ..first_states import FirstStates
 from ..shot_engine import AMEND, Redo, ShotEngine, ShotRecord, canonical, shot_cut
+from . import plain
 from .fouls import BY_ID, fault
 from .names import POCKET_OPTIONS, pocket_ball
-from .plain import common_facts, plain_shot
+from .plain import common_facts, common_shot, plain_shot
 from .shot import carambole, read_shot, toppler
-from .state import DEFAULT_DISTANCE, NO_PINS, Incidents, KegleState, Score, pinset
+from .state import DEFAULT_DISTANCE, Incidents, KegleState, Score, pins_up, pinset
 from .verdict import IDX, asked, live, settle
 
 replace = msgspec.structs.replace
@@ -62,8 +62,6 @@ _BALL_NAMES = frozenset(BALLS)
 _TOPPLERS = (None, "red", "white", "pin", "cue")
 #: the sensor events of a keglebillard table that may name a ball
 _BALL_SENSORS = frozenset({Pocket, Cushion, OffTable, Strike})
-#: a pin event's pin
-_PIN = attrgetter("pin")
 #: what shows a ball played: no pin referee's hands
 _ROLLING = frozenset({Strike, Cushion, Contact, OffTable})
 
@@ -170,8 +168,15 @@ class KegleEngine(ShotEngine[KegleState]):
 
         ``call``: ``whole_called``'s step (a canonical ``carom``, ``foul`` or ``undo`` on the line
         after the rest): the state ``apply`` of the call gives after the shot, or None wherever that
-        is not this common shot decided the plain way, or the call not one that amends it plainly."""
+        is not this common shot decided the plain way, or the call not one that amends it plainly.
+
+        Its most common shot (``plain.common_shot``: no fault, no pocket, pins set up before a strike
+        or none, a series going on or ending and no more) is decided in one function."""
         facts = common_facts(events)
+        if facts and call is None and plain.QUICK:
+            new = common_shot(state, events, rest, facts)
+            if new is not None:
+                return new
         if facts is None or state.in_shot or state.ended is not None or type(rest) is not Rest:
             return ShotEngine.whole(self, state, events, rest) if call is None else None
         if not facts and call is not None:
@@ -198,12 +203,12 @@ class KegleEngine(ShotEngine[KegleState]):
             for e in held:
                 after = Incidents(e, after)
             if state.shot is not None:
-                before = replace(state, score=_pins_up(state.score, held), held=(), questions=(), after=after,
+                before = replace(state, score=pins_up(state.score, held), held=(), questions=(), after=after,
                                  sealed=False)
             else:
-                before = replace(state, score=_pins_up(state.score, held), held=(), after=after)
+                before = replace(state, score=pins_up(state.score, held), held=(), after=after)
         elif state.shot is not None:  # the pins set up before the strike, and the last shot closed
-            before = replace(state, score=_pins_up(state.score, held), held=(), questions=(), after=None,
+            before = replace(state, score=pins_up(state.score, held), held=(), questions=(), after=None,
                              sealed=False)
         else:
             before = self.release(state)
@@ -319,7 +324,7 @@ class KegleEngine(ShotEngine[KegleState]):
             if type(event) is not Pin or event.state != "up":
                 return ShotEngine.release(self, state)
             after = Incidents(event, after)
-        return replace(state, score=_pins_up(state.score, held), after=after, held=())
+        return replace(state, score=pins_up(state.score, held), after=after, held=())
 
     def incident(self, state: KegleState, event: Event) -> KegleState:
         after = Incidents(event, state.after)
@@ -597,21 +602,6 @@ def _pin_up(score: Score, pin: int) -> Score:
         blocked = _without(blocked, pin)
     elif score.pin_ups:
         return replace(score, pins_down=down)  # the common one: a pin of the last shot's up again
-    return replace(score, pins_down=down, blocked=blocked, pin_ups=True)
-
-
-def _pins_up(score: Score, held: Sequence[Event]) -> Score:
-    """``_pin_up`` of each pin set up (``held``: pin events, ``up``) in turn, in one copy of the score:
-    they stand again and are no longer excused, and the log reports pins put up."""
-    down, blocked = score.pins_down, score.blocked
-    if down:
-        left = down.difference(map(_PIN, held))
-        down = pinset(left) if left else NO_PINS
-    if blocked:
-        left = blocked.difference(map(_PIN, held))
-        blocked = pinset(left) if left else NO_PINS
-    if score.pin_ups and blocked is score.blocked:
-        return score if down is score.pins_down else replace(score, pins_down=down)
     return replace(score, pins_down=down, blocked=blocked, pin_ups=True)
 
 
