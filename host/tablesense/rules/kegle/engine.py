@@ -41,7 +41,7 @@ import msgspec
 
 from ...errors import BadEvent, IllegalCall
 from ...events import Call, Contact, Cushion, Event, OffTable, Pin, Pocket, Rest, Setup, Strike
-from ...shots import Cutter
+from ...shots import _CLOSED, _OPEN, _SETTLING_PHASE, Cutter
 from ...texts import phrase, render
 from ..base import Question, _as_option, other, register
 from ..first_states import FirstStates
@@ -222,6 +222,21 @@ class KegleEngine(ShotEngine[KegleState]):
         if new is not None:
             return new
         return ShotEngine.staged(self, before, shot, cut, state)
+
+    def held_pin(self, state: KegleState, pin: Pin) -> KegleState | None:
+        """``ShotEngine.held_pin`` of a pin naming nothing (its ``extra``: what toppled it), the
+        pin's ``check`` passed inline: the same state, one copy of it (a pin naming something: the
+        base's, which checks it)."""
+        if pin.extra or state.in_shot:
+            return ShotEngine.held_pin(self, state, pin)
+        cut = state.cut
+        phase = cut.phase
+        if phase == _OPEN or (phase == _SETTLING_PHASE and pin.pin in cut.settled_pins):
+            return None
+        if phase != _CLOSED or cut.settle_open or not cut.incident_open:
+            cut = Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot, _CLOSED, cut.last_t, False, True,
+                         cut.settled_pins, cut.strikes)
+        return replace(state, held=(*state.held, pin), cut=cut, checkpoint=state)
 
     def whole_called(self, state: KegleState, events: Sequence[Event], rest: Rest,
                      call: Call) -> KegleState | None:
