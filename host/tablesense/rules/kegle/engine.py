@@ -45,9 +45,11 @@ from ...shots import _CLOSED, _OPEN, _SETTLING_PHASE, Cutter
 from ...texts import phrase, render
 from ..base import Question, _as_option, other, register
 from ..first_states import FirstStates
+from ..records import as_option
 from ..shot_engine import AMEND, Redo, ShotEngine, ShotRecord, canonical, shot_cut
 from . import plain
 from .fouls import BY_ID, fault
+from .holes import unknown_pockets
 from .names import POCKET_OPTIONS, pocket_ball
 from .plain import common_facts, common_shot, plain_shot
 from .shot import carambole, read_shot, toppler
@@ -179,8 +181,8 @@ class KegleEngine(ShotEngine[KegleState]):
                 return new
         if facts is None or state.in_shot or state.ended is not None or type(rest) is not Rest:
             return ShotEngine.whole(self, state, events, rest) if call is None else None
-        if not facts and call is not None:
-            return None  # (a shot with pockets: its call the slow way)
+        if not facts and call is not None and call.call != "answer":
+            return None  # (a shot with pockets: its call the slow way, but for an answer about them)
         first = events[0]
         held = state.held
         if held:  # pins set up before the shot's first event (the others: the base's way)
@@ -253,7 +255,7 @@ class KegleEngine(ShotEngine[KegleState]):
             at_table = state.at_table  # (the player at the table before the shot and after ``whole``'s close)
             if call.foul not in BY_ID or at_table is None or call.player not in (None, at_table):
                 return None  # (``_call_foul``: unknown, or a fault between shots of the player at the table)
-        elif kind != "carom" and kind != "undo":
+        elif kind != "carom" and kind != "undo" and kind != "answer":
             return None
         return self.whole(state, events, rest, call)
 
@@ -268,6 +270,8 @@ class KegleEngine(ShotEngine[KegleState]):
         if before.sealed or before.after is not None:
             return None  # (``_amendable``; ``amend`` applies the incidents since the rest again)
         kind = call.call
+        if kind == "answer":  # "which ball fell in pocket N?", asked by the shot's decision: ``_answer``
+            return self._answered(state, before, shot, cut, call) if not facts else None
         if kind == "undo":  # where ``plain_shot`` decides this common shot (it answers None only there)
             sc = before.score
             return None if (sc.pins_down or sc.blocked) and sc.pin_ups else state
@@ -276,6 +280,26 @@ class KegleEngine(ShotEngine[KegleState]):
         called = ShotRecord(player=shot.player, events=shot.events, rest=shot.rest, calls=(call,))
         return plain_shot(before, called, (before, called, cut, Redo(state, (*shot.events, shot.rest), True)),
                           facts)
+
+    def _answered(self, state: KegleState, before: KegleState, shot: ShotRecord, cut: Cutter,
+                  call: Call) -> KegleState | None:
+        """``_called`` of the referee's answer about a shot with pockets: the shot decided once, with
+        the answer among its calls, where ``apply`` of the answer to ``whole``'s state (``W``) decides
+        it at the rest and again at the answer (``_answer``, ``on_answer``, ``amend``). The
+        question is one of those ``W`` asks (``holes.ask_pockets``: one a pocket naming no ball,
+        numbered on from ``before.asked``, "which ball?"), the answer one of its options; None
+        anywhere else (an unknown question, an answer it does not take: the slow way says why)."""
+        unknown = unknown_pockets(shot)
+        first = before.asked + 1
+        if call.question not in {f"q{n}" for n in range(first, first + len(unknown))}:
+            return None
+        answer = as_option(call.answer, POCKET_OPTIONS)
+        if answer not in POCKET_OPTIONS:
+            return None
+        called = ShotRecord(player=shot.player, events=shot.events, rest=shot.rest,
+                            calls=(_with_answer(call, pocket_ball(answer)),))
+        return plain_shot(before, called, (before, called, cut, Redo(state, (*shot.events, shot.rest), True)),
+                          ())
 
     def staged(self, before: KegleState, shot: ShotRecord, cut: Cutter,
                checkpoint: KegleState) -> KegleState:
