@@ -20,7 +20,9 @@ copied three to five times), only for a shot with a pin down or excused before i
 white. Where it answers, its state is the one ``verdict.settle_general`` gives
 (tests/rules/kegle/test_kegle_plain_shot.py holds the two to it over made-up matches: pins,
 holes and their answers, balls off the table, a strike sensor or none, fouls and other calls,
-positions, undo).
+positions, undo). ``common_shot`` is ``plain_shot``'s decision of the most common shot (no fault,
+no pocket, no call) written out for ``KegleEngine.whole``, with the state before the shot, in one
+function (tests/rules/kegle/test_kegle_common_shot.py holds it to the longer way).
 """
 
 from __future__ import annotations
