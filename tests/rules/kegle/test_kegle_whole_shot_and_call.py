@@ -39,6 +39,16 @@ called = st.sampled_from([
     {"call": "hands"},
     {"call": "outlay"},
     {"call": "answer", "question": "q1", "answer": "red"},
+    # "which ball fell in pocket N?" of the shot just played (its number: the questions the match
+    # asked before it, and one); its options as a referee may write them, and one that is none
+    {"call": "answer", "question": "q2", "answer": "white"},
+    {"call": "answer", "question": "q2", "answer": "Red"},
+    {"call": "answer", "question": "q3", "answer": True},
+    {"call": "answer", "question": "q3", "answer": "white"},
+    {"call": "answer", "question": "q4", "answer": "red"},
+    {"call": "answer", "question": "q5", "answer": False},
+    {"call": "answer", "question": "q1", "answer": "maybe"},
+    {"call": "answer", "question": "q2", "answer": 3},
     {"call": "disqualify", "player": "p1"},
 ])
 
@@ -138,3 +148,31 @@ def test_a_carom_call_the_contacts_counted_already_leaves_the_state_after_the_re
             msgspec.structs.replace(_slow(state, table, rest, call), checkpoint=None)
     carom = parse_event({"t": 2.5, "type": "call", "call": "carom"})
     assert ENGINE.whole_called(state, table, rest, carom) == ENGINE.whole(state, table, rest)
+
+
+def test_an_answer_about_a_pocket_is_taken_with_its_shot_and_a_question_it_does_not_ask_is_not() -> None:
+    """A shot with a ball in a pocket naming none asks "which ball?" (q1); the referee's answer on
+    the line after the rest is decided with the shot, once: the red in a hole is the player's
+    fault. Undone, the question is open again; an answer to a question not asked goes the slow way."""
+    state = ENGINE.new_state(parse_event({"t": 0, "type": "setup", "game": "kegle",
+                                          "players": {"p1": "A", "p2": "B"}, "distance": 40}))
+    table = [parse_event({"t": 1.0, "type": "cushion", "cushion": 2, "ball": "red"}),
+             parse_event({"t": 1.2, "type": "pin", "pin": 3, "state": "down"}),
+             parse_event({"t": 1.5, "type": "pocket", "pocket": 4})]
+    rest = parse_event({"t": 2.0, "type": "rest"})
+    assert type(rest) is Rest
+    for raw, fault in (({"answer": "Red"}, True), ({"answer": "white"}, False)):
+        call = parse_event({"t": 2.5, "type": "call", "call": "answer", "question": "q1", **raw})
+        assert type(call) is Call
+        quick = ENGINE.whole_called(state, table, rest, call)
+        assert quick is not None and type(quick.checkpoint) is Redo
+        slow = _slow(state, table, rest, call)
+        assert msgspec.structs.replace(quick, checkpoint=None) == \
+            msgspec.structs.replace(slow, checkpoint=None)
+        assert quick.questions == () and (quick.score.last.faults != ()) is fault
+        undone = ENGINE.apply(quick, parse_event({"t": 3.0, "type": "call", "call": "undo"}))
+        assert undone == ENGINE.whole(state, table, rest) and [q.id for q in undone.questions] == ["q1"]
+    for raw in ({"question": "q2", "answer": "red"}, {"question": "q1", "answer": "maybe"}):
+        call = parse_event({"t": 2.5, "type": "call", "call": "answer", **raw})
+        assert type(call) is Call
+        assert ENGINE.whole_called(state, table, rest, call) is None

@@ -35,23 +35,25 @@ table (or before the first shot), his faulty turn (seed 7.7: touching a ball is 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from operator import attrgetter
 from typing import Any
 
 import msgspec
 
 from ...errors import BadEvent, IllegalCall
 from ...events import Call, Contact, Cushion, Event, OffTable, Pin, Pocket, Rest, Setup, Strike
-from ...shots import Cutter
+from ...shots import _CLOSED, _OPEN, _SETTLING_PHASE, Cutter
 from ...texts import phrase, render
 from ..base import Question, _as_option, other, register
 from ..first_states import FirstStates
+from ..records import as_option
 from ..shot_engine import AMEND, Redo, ShotEngine, ShotRecord, canonical, shot_cut
+from . import plain
 from .fouls import BY_ID, fault
+from .holes import unknown_pockets
 from .names import POCKET_OPTIONS, pocket_ball
-from .plain import common_facts, plain_shot
+from .plain import common_facts, common_shot, plain_shot
 from .shot import carambole, read_shot, toppler
-from .state import DEFAULT_DISTANCE, NO_PINS, Incidents, KegleState, Score, pinset
+from .state import DEFAULT_DISTANCE, Incidents, KegleState, Score, pins_up, pinset
 from .verdict import IDX, asked, live, settle
 
 replace = msgspec.structs.replace
@@ -62,8 +64,6 @@ _BALL_NAMES = frozenset(BALLS)
 _TOPPLERS = (None, "red", "white", "pin", "cue")
 #: the sensor events of a keglebillard table that may name a ball
 _BALL_SENSORS = frozenset({Pocket, Cushion, OffTable, Strike})
-#: a pin event's pin
-_PIN = attrgetter("pin")
 #: what shows a ball played: no pin referee's hands
 _ROLLING = frozenset({Strike, Cushion, Contact, OffTable})
 
@@ -170,12 +170,19 @@ class KegleEngine(ShotEngine[KegleState]):
 
         ``call``: ``whole_called``'s step (a canonical ``carom``, ``foul`` or ``undo`` on the line
         after the rest): the state ``apply`` of the call gives after the shot, or None wherever that
-        is not this common shot decided the plain way, or the call not one that amends it plainly."""
+        is not this common shot decided the plain way, or the call not one that amends it plainly.
+
+        Its most common shot (``plain.common_shot``: no fault, no pocket, pins set up before a strike
+        or none, a series going on or ending and no more) is decided in one function."""
         facts = common_facts(events)
+        if facts and call is None and plain.QUICK:
+            new = common_shot(state, events, rest, facts)
+            if new is not None:
+                return new
         if facts is None or state.in_shot or state.ended is not None or type(rest) is not Rest:
             return ShotEngine.whole(self, state, events, rest) if call is None else None
-        if not facts and call is not None:
-            return None  # (a shot with pockets: its call the slow way)
+        if not facts and call is not None and call.call != "answer":
+            return None  # (a shot with pockets: its call the slow way, but for an answer about them)
         first = events[0]
         held = state.held
         if held:  # pins set up before the shot's first event (the others: the base's way)
@@ -198,12 +205,12 @@ class KegleEngine(ShotEngine[KegleState]):
             for e in held:
                 after = Incidents(e, after)
             if state.shot is not None:
-                before = replace(state, score=_pins_up(state.score, held), held=(), questions=(), after=after,
+                before = replace(state, score=pins_up(state.score, held), held=(), questions=(), after=after,
                                  sealed=False)
             else:
-                before = replace(state, score=_pins_up(state.score, held), held=(), after=after)
+                before = replace(state, score=pins_up(state.score, held), held=(), after=after)
         elif state.shot is not None:  # the pins set up before the strike, and the last shot closed
-            before = replace(state, score=_pins_up(state.score, held), held=(), questions=(), after=None,
+            before = replace(state, score=pins_up(state.score, held), held=(), questions=(), after=None,
                              sealed=False)
         else:
             before = self.release(state)
@@ -217,6 +224,21 @@ class KegleEngine(ShotEngine[KegleState]):
         if new is not None:
             return new
         return ShotEngine.staged(self, before, shot, cut, state)
+
+    def held_pin(self, state: KegleState, pin: Pin) -> KegleState | None:
+        """``ShotEngine.held_pin`` of a pin naming nothing (its ``extra``: what toppled it), the
+        pin's ``check`` passed inline: the same state, one copy of it (a pin naming something: the
+        base's, which checks it)."""
+        if pin.extra or state.in_shot:
+            return ShotEngine.held_pin(self, state, pin)
+        cut = state.cut
+        phase = cut.phase
+        if phase == _OPEN or (phase == _SETTLING_PHASE and pin.pin in cut.settled_pins):
+            return None
+        if phase != _CLOSED or cut.settle_open or not cut.incident_open:
+            cut = Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot, _CLOSED, cut.last_t, False, True,
+                         cut.settled_pins, cut.strikes)
+        return replace(state, held=(*state.held, pin), cut=cut, checkpoint=state)
 
     def whole_called(self, state: KegleState, events: Sequence[Event], rest: Rest,
                      call: Call) -> KegleState | None:
@@ -233,7 +255,7 @@ class KegleEngine(ShotEngine[KegleState]):
             at_table = state.at_table  # (the player at the table before the shot and after ``whole``'s close)
             if call.foul not in BY_ID or at_table is None or call.player not in (None, at_table):
                 return None  # (``_call_foul``: unknown, or a fault between shots of the player at the table)
-        elif kind != "carom" and kind != "undo":
+        elif kind != "carom" and kind != "undo" and kind != "answer":
             return None
         return self.whole(state, events, rest, call)
 
@@ -248,6 +270,8 @@ class KegleEngine(ShotEngine[KegleState]):
         if before.sealed or before.after is not None:
             return None  # (``_amendable``; ``amend`` applies the incidents since the rest again)
         kind = call.call
+        if kind == "answer":  # "which ball fell in pocket N?", asked by the shot's decision: ``_answer``
+            return self._answered(state, before, shot, cut, call) if not facts else None
         if kind == "undo":  # where ``plain_shot`` decides this common shot (it answers None only there)
             sc = before.score
             return None if (sc.pins_down or sc.blocked) and sc.pin_ups else state
@@ -256,6 +280,26 @@ class KegleEngine(ShotEngine[KegleState]):
         called = ShotRecord(player=shot.player, events=shot.events, rest=shot.rest, calls=(call,))
         return plain_shot(before, called, (before, called, cut, Redo(state, (*shot.events, shot.rest), True)),
                           facts)
+
+    def _answered(self, state: KegleState, before: KegleState, shot: ShotRecord, cut: Cutter,
+                  call: Call) -> KegleState | None:
+        """``_called`` of the referee's answer about a shot with pockets: the shot decided once, with
+        the answer among its calls, where ``apply`` of the answer to ``whole``'s state (``W``) decides
+        it at the rest and again at the answer (``_answer``, ``on_answer``, ``amend``). The
+        question is one of those ``W`` asks (``holes.ask_pockets``: one a pocket naming no ball,
+        numbered on from ``before.asked``, "which ball?"), the answer one of its options; None
+        anywhere else (an unknown question, an answer it does not take: the slow way says why)."""
+        unknown = unknown_pockets(shot)
+        first = before.asked + 1
+        if call.question not in {f"q{n}" for n in range(first, first + len(unknown))}:
+            return None
+        answer = as_option(call.answer, POCKET_OPTIONS)
+        if answer not in POCKET_OPTIONS:
+            return None
+        called = ShotRecord(player=shot.player, events=shot.events, rest=shot.rest,
+                            calls=(_with_answer(call, pocket_ball(answer)),))
+        return plain_shot(before, called, (before, called, cut, Redo(state, (*shot.events, shot.rest), True)),
+                          ())
 
     def staged(self, before: KegleState, shot: ShotRecord, cut: Cutter,
                checkpoint: KegleState) -> KegleState:
@@ -319,7 +363,7 @@ class KegleEngine(ShotEngine[KegleState]):
             if type(event) is not Pin or event.state != "up":
                 return ShotEngine.release(self, state)
             after = Incidents(event, after)
-        return replace(state, score=_pins_up(state.score, held), after=after, held=())
+        return replace(state, score=pins_up(state.score, held), after=after, held=())
 
     def incident(self, state: KegleState, event: Event) -> KegleState:
         after = Incidents(event, state.after)
@@ -597,21 +641,6 @@ def _pin_up(score: Score, pin: int) -> Score:
         blocked = _without(blocked, pin)
     elif score.pin_ups:
         return replace(score, pins_down=down)  # the common one: a pin of the last shot's up again
-    return replace(score, pins_down=down, blocked=blocked, pin_ups=True)
-
-
-def _pins_up(score: Score, held: Sequence[Event]) -> Score:
-    """``_pin_up`` of each pin set up (``held``: pin events, ``up``) in turn, in one copy of the score:
-    they stand again and are no longer excused, and the log reports pins put up."""
-    down, blocked = score.pins_down, score.blocked
-    if down:
-        left = down.difference(map(_PIN, held))
-        down = pinset(left) if left else NO_PINS
-    if blocked:
-        left = blocked.difference(map(_PIN, held))
-        blocked = pinset(left) if left else NO_PINS
-    if score.pin_ups and blocked is score.blocked:
-        return score if down is score.pins_down else replace(score, pins_down=down)
     return replace(score, pins_down=down, blocked=blocked, pin_ups=True)
 
 

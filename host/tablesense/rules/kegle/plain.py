@@ -20,7 +20,9 @@ copied three to five times), only for a shot with a pin down or excused before i
 white. Where it answers, its state is the one ``verdict.settle_general`` gives
 (tests/rules/kegle/test_kegle_plain_shot.py holds the two to it over made-up matches: pins,
 holes and their answers, balls off the table, a strike sensor or none, fouls and other calls,
-positions, undo).
+positions, undo). ``common_shot`` is ``plain_shot``'s decision of the most common shot (no fault,
+no pocket, no call) written out for ``KegleEngine.whole``, with the state before the shot, in one
+function (tests/rules/kegle/test_kegle_common_shot.py holds it to the longer way).
 """
 
 from __future__ import annotations
@@ -30,18 +32,18 @@ from itertools import permutations
 
 import msgspec
 
-from ...events import Contact, Cushion, Event, Pin, Pocket, Strike
+from ...events import Contact, Cushion, Event, Pin, Pocket, Rest, Strike
 from ...shots import Cutter, in_time_order
 from ..records import Ruling
 from ..ruling_log import RulingLog, Trail
-from ..shot_engine import ShotEngine, ShotRecord
+from ..shot_engine import ShotEngine, ShotRecord, shot_cut
 from . import geometry as geo
 from .checks import ANNOUNCE_UNDER, CARAMBOLE_POINTS, PIN_POINTS
 from .fouls import BY_ID, JUMPED_BALL, NO_CUSHION, PIN_BY_CUE, RED_IN_HOLE, RED_TOPPLES_PIN, THREE_REDS, TOUCH
 from .holes import answers, ask_pockets, unknown_pockets, white_spot
 from .series import Verdict, series_over
 from .shot import toppler
-from .state import NO_PINS, KegleState, LastShot, Score, pinset
+from .state import NO_PINS, KegleState, LastShot, Score, pins_up, pinset
 
 replace = msgspec.structs.replace
 
@@ -418,3 +420,147 @@ def plain_shot(before: KegleState, shot: ShotRecord,
     if holes is not None and holes[0]:
         return ask_pockets(state, holes[0], calls, p)
     return state
+
+
+#: ``common_shot`` is taken (off: ``KegleEngine.whole`` reads and decides every shot the longer way;
+#: tests/rules/kegle/test_kegle_common_shot.py holds the two equal)
+QUICK = True
+
+
+def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
+                facts: tuple[list[int], int, bool, list[str]]) -> KegleState | None:
+    """``KegleEngine.whole``'s state for its most common shot, decided in one function from its
+    ``common_facts`` (``facts``: not a shot with pockets): a match going on between shots (not the
+    first shot, or one with no pin set up), the pins set up before it all held and put up before
+    its strike, a shot that shows no fault of its own or of the shots before it in a row (no
+    cushion, three reds). Its state is ``whole``'s: ``plain_shot``'s decision of ``whole``'s
+    shot from ``whole``'s state before it. None for any other shot (``whole`` then decides it its
+    longer way), before any record is made."""
+    toppled, cushions, carambole, faults = facts
+    if faults or state.in_shot or state.ended is not None or type(rest) is not Rest:
+        return None
+    first = events[0]
+    held = state.held
+    shot_before = state.shot
+    if held:
+        if shot_before is None or type(first) is not Strike:
+            return None  # (``release``, or held pins joining the shot: ``whole``'s other ways)
+        at = first.t
+        for e in held:
+            if type(e) is not Pin or e.state != "up" or e.t >= at:  # type: ignore[attr-defined]
+                return None
+    elif type(first) is Pin:
+        return None  # (a pin first: perhaps the pin referee's)
+    n = len(toppled)
+    was = state.cut
+    if n == len(events) and was.incident_open:
+        return None  # pins alone while the pin referee sets them up: perhaps his hands (``_by_hand``)
+    # the score before the shot (``whole``: the held pins put up) and what ``plain_shot`` decides
+    b = pins_up(state.score, held) if held else state.score
+    if (b.pins_down or b.blocked) and b.pin_ups:
+        return None  # a pin down or excused before the shot (pins-not-up, 8.3)
+    if n:
+        if cushions == 0 and b.no_cushion >= 1 and b.cushions_seen:
+            return None  # the second pin set-up in a row without a cushion (checks.no_cushion_twice)
+        points = PIN_POINTS * n + CARAMBOLE_POINTS if carambole else PIN_POINTS * n
+    elif b.no_pin_shots >= 2:
+        return None  # three reds (checks.three_reds)
+    else:
+        points = CARAMBOLE_POINTS if carambole else 0
+    p = state.at_table or "p1"
+    if p == "p1":
+        i, opp = 0, "p2"
+    else:
+        i, opp = 1, "p1"
+    opens = b.shots == 0
+    series = b.series
+    if opens:
+        series = (series[0] + 1, series[1]) if i == 0 else (series[0], series[1] + 1)
+        run = shots = 0
+    else:
+        run, shots = b.run, b.shots
+    scores = b.points
+    total = scores[i] + points
+    missing = b.distance[i] - total
+    if points:
+        run += points
+        scores = (total, scores[1]) if i == 0 else (scores[0], total)
+    goes_on = points and missing > 0
+    cut = shot_cut(was, first, rest)
+    if cut is None:
+        return None
+    # the records: the state before the shot (``whole``'s close of the last one), the shot, its rulings
+    if held:
+        before = replace(state, score=b, held=(), questions=(), after=None, sealed=False)
+    elif shot_before is not None and (state.questions or state.after is not None or state.sealed):
+        before = replace(state, questions=(), after=None, sealed=False)
+    else:
+        before = state
+    shot = ShotRecord(before.at_table, tuple(events), rest)
+    t = rest.t
+    rulings: list[Ruling] = []
+    blocked = blocked_red = NO_PINS
+    if n and rest.positions:  # 8.3: a pin a ball keeps off its spot (``verdict.blocked_by_balls``)
+        found, by_red_ball = geo.blocked_pins(rest.positions, sorted(toppled))
+        if found:
+            rulings.extend([Ruling(t, "kegle.pin-blocked", None, (("pin", pin),)) for pin in found])
+            blocked, blocked_red = pinset(frozenset(found)), pinset(frozenset(by_red_ball))
+    if n:
+        rulings.append(Ruling(t, "kegle.pin", p, (("pins", toppled), ("points", PIN_POINTS * n))))
+        if carambole:
+            rulings.append(Ruling(t, "kegle.carambole", p, _CARAMBOLE))
+    elif carambole:
+        rulings.append(Ruling(t, "kegle.carambole", p, _CARAMBOLE))
+    announced = b.announced
+    announcements: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
+    if 0 < missing <= ANNOUNCE_UNDER and not announced[i]:  # checks.announces_remaining
+        said = (("remaining", missing),)
+        rulings.append(Ruling(t, "kegle.announce.remaining", p, said))
+        announcements = ((_ANNOUNCE, said),)
+        announced = (True, announced[1]) if i == 0 else (announced[0], True)
+    if goes_on:
+        at_table = p
+        shots += 1
+        if n:
+            no_pin_shots = 0
+            no_cushion = 0 if cushions else b.no_cushion + 1
+        else:
+            no_pin_shots, no_cushion = b.no_pin_shots + 1, 0
+        over = False
+    else:
+        if points:
+            rulings.append(Ruling(t, "kegle.distance", p, (("points", total),)))
+            announcements = _DISTANCE
+        else:
+            rulings.append(Ruling(t, "kegle.series", p, (("run", run),)))
+        at_table = opp
+        shots = no_pin_shots = no_cushion = 0
+        # what the end decides (``series.series_over``): the match over, the last series, the break
+        over = ((p != b.first and series[0] == series[1]
+                 and (scores[0] >= b.distance[0] or scores[1] >= b.distance[1]))
+                or (p == b.first and scores[i] >= b.distance[i] and not b.last_series)
+                or (not b.break_taken and 2 * scores[i] >= b.distance[i]))
+    starts = b.series_starts
+    if opens:
+        if i == 0:
+            starts = (_plus(starts[0], b.points[0]), starts[1])
+        else:
+            starts = (starts[0], _plus(starts[1], b.points[1]))
+    pins = tuple(toppled)
+    score = Score(
+        b.distance, b.first, scores, series, starts, run, shots, no_pin_shots, no_cushion,
+        (_DOWN.get(pins) or pinset(frozenset(pins))) if n else NO_PINS, blocked, blocked_red, b.pin_ups,
+        b.cushions_seen or cushions > 0, None, None, b.last_series, announced, b.break_taken, False,
+        announcements, LastShot(p, pins, carambole, cushions, points, ()),
+    )
+    if over:
+        v = Verdict(score, at_table, rulings)
+        series_over(v, t, p)
+        score, at_table = v.score, v.at_table
+    log = before.rulings
+    log = RulingLog(rulings, log) if type(log) is RulingLog else log + tuple(rulings)
+    new = replace(before, score=score, rulings=log, at_table=at_table, questions=(), before=before,
+                  shot=shot, cut=cut, in_shot=False, checkpoint=state)
+    if over and v.finished:  # the rule that ended it is the last one ruled (kegle.same-series, ...)
+        return ShotEngine.end(new, v.winner, rulings[-1].rule)
+    return new

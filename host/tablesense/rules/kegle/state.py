@@ -9,6 +9,8 @@ referee's calls about it) is the shot stage's (``MatchState.shot``, ``before``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any
 
 import msgspec
@@ -16,6 +18,8 @@ import msgspec
 from ...events import Event
 from ...shots import Cutter
 from ..shot_engine import MatchState
+
+replace = msgspec.structs.replace
 
 #: the distance when the setup names none (the common bodega match)
 DEFAULT_DISTANCE = 100
@@ -34,6 +38,8 @@ def pinset(pins: frozenset[int] | set[int]) -> frozenset[int]:
 
 
 NO_PINS = pinset(frozenset())
+#: a pin event's pin
+_PIN = attrgetter("pin")
 
 
 class LastShot(msgspec.Struct, frozen=True, gc=False):
@@ -113,3 +119,18 @@ class KegleState(MatchState, frozen=True, kw_only=True):
     #: the last shot can no longer be amended: it was replayed, or the match ended by a call
     sealed: bool = False
     cut: Cutter = Cutter(game="kegle")
+
+
+def pins_up(score: Score, held: Sequence[Event]) -> Score:
+    """``engine._pin_up`` of each pin set up (``held``: pin events, ``up``) in turn, in one copy of the score:
+    they stand again and are no longer excused, and the log reports pins put up."""
+    down, blocked = score.pins_down, score.blocked
+    if down:
+        left = down.difference(map(_PIN, held))
+        down = pinset(left) if left else NO_PINS
+    if blocked:
+        left = blocked.difference(map(_PIN, held))
+        blocked = pinset(left) if left else NO_PINS
+    if score.pin_ups and blocked is score.blocked:
+        return score if down is score.pins_down else replace(score, pins_down=down)
+    return replace(score, pins_down=down, blocked=blocked, pin_ups=True)
