@@ -236,9 +236,9 @@ class Replay(Record):
         first event to its rest in this batch is taken at once where the engine can
         (``ShotEngine.whole``; a match played, every undo kept: ``whole_played``), the lines
         between them not visited one by one; with the referee's call on the line after its rest
-        where the engine can (``ShotEngine.whole_called``; played: ``whole_called_played``); and,
-        replaying with a bounded history, a pin set up between shots held in one step
-        (``ShotEngine.held_pin``).
+        where the engine can (``ShotEngine.whole_called``; played: ``whole_called_played``); and a
+        pin set up between shots held in one step (``ShotEngine.held_pin``; played:
+        ``held_pin_played``).
 
         The engine's steps are looked up once and again only where the engine changes (a set-up,
         an error: ``_steps``), and the events' count is checked against the next one at which the
@@ -249,7 +249,7 @@ class Replay(Record):
         engine, room = self.engine, self._room(played)  # room: how many more may be gathered (0: no shot)
         # the engine's whole shot (``whole``, ``whole_played``), its shot and the call after its rest
         # (``whole_called``, ``whole_called_played``: the engine having the step) and its pin set up
-        # between shots (``held_pin``), each None where the engine has no such step
+        # between shots (``held_pin``, ``held_pin_played``), each None where the engine has no such step
         take, called, hold = _steps(engine, played)
         if called is not None and "x" not in codes:  # no call in the batch (a long match's, mostly): no
             called = None  # line after a rest to look at for one
@@ -480,14 +480,16 @@ def _shot_end(texts: list[str], parsed: list[Event | None], codes: str, k: int, 
 def _steps(engine: ShotEngine[Any] | None, played: bool) -> tuple[Any, Any, Any]:
     """``Replay._feed_chunk``'s steps of ``engine``, bound once a match: its whole shot (``whole``;
     played, ``whole_played``), its shot and the call after its rest (``whole_called``; played,
-    ``whole_called_played``) and its pin set up between shots (``held_pin``, not played); each None
+    ``whole_called_played``) and its pin set up between shots (``held_pin``; played,
+    ``held_pin_played``); each None
     where the engine does not take it (``takes_whole``, ``takes_called``, ``takes_held``) or there is
     no engine."""
     if engine is None:
         return None, None, None
     take = (engine.whole_played if played else engine.whole) if engine.takes_whole else None
     if played:
-        return take, engine.whole_called_played if engine.takes_called else None, None
+        return (take, engine.whole_called_played if engine.takes_called else None,
+                engine.held_pin_played if engine.takes_held else None)
     return (take, engine.whole_called if engine.takes_called else None,
             engine.held_pin if engine.takes_held else None)
 

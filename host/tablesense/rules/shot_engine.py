@@ -667,6 +667,36 @@ class ShotEngine(Generic[S]):
         open), made without the cut's call: one copy of the state. None where the cut may take it
         otherwise (a shot open; the pin one that fell in the last shot's settle and may rock back up),
         ``apply`` then; it raises where ``apply`` would (``check``)."""
+        cut = self._pin_cut(state, pin)
+        if cut is None:
+            return None
+        return replace(state, held=(*state.held, pin), cut=cut, checkpoint=state)
+
+    def held_pin_played(self, state: S, pin: Pin) -> S | None:
+        """``held_pin`` for a match played (``play``: every undo kept): the state ``play(state, pin)``
+        gives, in one copy: ``held_pin``'s, with the pin added to the events since ``state``'s base
+        and a ``Redo`` of ``state`` from that base as what an undo goes back to. None where it is not
+        that case (``play`` then): ``held_pin`` makes none, or ``play`` keeps ``state`` whole (no base,
+        ``KEEP_EVERY`` events since it); it raises where ``play`` would."""
+        base, since = state.base, state.since
+        if base is None or type(since) is not Trace:
+            return None
+        seg, n = since._seg, since._n
+        if n >= KEEP_EVERY:
+            return None
+        cut = self._pin_cut(state, pin)
+        if cut is None:
+            return None
+        items = seg[0]  # ``Trace.plus``, inline
+        if items is not None and len(items) == n:
+            items.append(pin)
+            grown = Trace(seg, n + 1)
+        else:
+            grown = Trace([[*since, pin], None], n + 1)
+        return replace(state, held=(*state.held, pin), cut=cut, checkpoint=Redo(base, since), since=grown)
+
+    def _pin_cut(self, state: S, pin: Pin) -> Cutter | None:
+        """``held_pin``'s cutter after ``pin`` (``check``ed), or None where it does not hold it."""
         if state.in_shot:
             return None
         cut = state.cut
@@ -677,7 +707,7 @@ class ShotEngine(Generic[S]):
         if phase != _CLOSED or cut.settle_open or not cut.incident_open:
             cut = Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot, _CLOSED, cut.last_t, False, True,
                          cut.settled_pins, cut.strikes)
-        return replace(state, held=(*state.held, pin), cut=cut, checkpoint=state)
+        return cut
 
     #: whether ``whole_called`` may take a shot and the call after its rest at once (an engine with
     #: a ``whole_called`` of its own: carom's); a replay looks for no such call for any other
