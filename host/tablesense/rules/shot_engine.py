@@ -290,6 +290,23 @@ def _shallow(state: MatchState, slack: int | None = None) -> MatchState:
         node = node.before
     if node is None:
         return state
+    return _cut_before(state)
+
+
+def _eight_deep(state: MatchState) -> bool:
+    """Whether ``state``'s chain of states before shots (``before``, its ``before``, ...) is eight
+    states deep or more: ``_shallow``'s walk at ``BEFORE_DEPTH`` 4 (cut at twice that), unrolled (a
+    played shot taken at once asks it: ``whole_played``; ``play`` walks)."""
+    node = state.before
+    return not (node is None or (node := node.before) is None or (node := node.before) is None
+                or (node := node.before) is None or (node := node.before) is None
+                or (node := node.before) is None or (node := node.before) is None
+                or node.before is None)
+
+
+def _cut_before(state: MatchState) -> MatchState:
+    """``state`` with its chain of states before shots cut to ``BEFORE_DEPTH`` (copies of the
+    states above the cut)."""
     chain = [state]
     node = state.before
     while len(chain) < BEFORE_DEPTH:
@@ -733,18 +750,22 @@ class ShotEngine(Generic[S]):
         and the events since the base are ``state``'s and the shot's. None where it is not that
         case (``play`` of each then); it may raise where ``apply`` would."""
         base, since = state.base, state.since
-        if base is None or type(since) is not Trace or len(since) + len(events) >= KEEP_EVERY:
+        if base is None or type(since) is not Trace:
             return None
-        given = _shallow(state)  # ``play`` cuts the states before the shot at its opening: as it does, first
+        n = since._n
+        count = n + len(events) + 1
+        if count > KEEP_EVERY:
+            return None
+        # ``play`` cuts the states before the shot at its opening: as it does, first (``_shallow``)
+        given = _shallow(state) if BEFORE_DEPTH != 4 else _cut_before(state) if _eight_deep(state) else state
         new = self.whole(given, events, rest)
         if new is None:
             return None
         before = new.before
         if before is None or before.before is not given.before:
             return None
-        seg, n = since._seg, since._n  # ``Trace.plus`` of each event and the rest
+        seg = since._seg  # ``Trace.plus`` of each event and the rest
         items = seg[0]
-        count = n + len(events) + 1
         if items is not None and len(items) == n:
             items.extend(events)
             items.append(rest)
@@ -765,7 +786,8 @@ class ShotEngine(Generic[S]):
         base, since = state.base, state.since
         if base is None or type(since) is not Trace or len(since) + len(events) + 2 > KEEP_EVERY:
             return None
-        given = _shallow(state)  # ``play`` cuts the states before the shot at its opening: as it does, first
+        # ``play`` cuts the states before the shot at its opening: as it does, first (``_shallow``)
+        given = _shallow(state) if BEFORE_DEPTH != 4 else _cut_before(state) if _eight_deep(state) else state
         new = self.whole_called(given, events, rest, call)
         if new is None:
             return None
