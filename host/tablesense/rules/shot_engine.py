@@ -1080,7 +1080,14 @@ class ShotEngine(Generic[S]):
             return self._answer(state, event)
         new = self.call(state, event)
         if new is AMEND:
-            new = self.amend(state, event)
+            if type(self).amend is not ShotEngine.amend:
+                return replace(self.amend(state, event), checkpoint=state)
+            # the base's ``amend``, what an undo goes back to put in its copy (not one copy more)
+            shot, before = state.shot, state.before
+            if shot is None or before is None:
+                raise IllegalCall(f"no shot yet for the call {event.call!r}")
+            return self._resolved(before, replace(shot, calls=(*shot.calls, event)), state,  # type: ignore[arg-type]
+                                  checkpoint=state)
         if new is state:
             return state
         return replace(new, checkpoint=state)
