@@ -643,13 +643,17 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
         kinds = list(map(type, decoded))
         if '"positions"' in joined:
             # a batch naming positions: its rests found by their kind (``list.index``), and those
-            # with positions checked (``_checked``), not a Python step a line
+            # with positions checked, not a Python step a line (``_checked`` of a rest, inline: the
+            # decode has checked its time, and the batch has no key to keep)
             at = -1
             for _ in range(kinds.count(Rest)):
                 at = kinds.index(Rest, at + 1)
-                e = decoded[at]
-                if e.positions is not None:  # type: ignore[attr-defined]
-                    decoded[at] = _checked(e)
+                positions = decoded[at].positions  # type: ignore[union-attr]
+                if positions is not None:
+                    try:
+                        _check_positions(positions)
+                    except BadEvent:
+                        decoded[at] = None  # ``parse_line`` says what is wrong, in its place
         if not _AS_WRITTEN.issuperset(kinds):
             # a batch of sensor events and rests with the odd call or set-up: only those looked
             # at, found by their kind (``list.index``: no Python step for the others)

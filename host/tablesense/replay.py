@@ -147,8 +147,27 @@ class Replay(Record):
         return err
 
     def feed_lines(self, lines: Iterable[str]) -> Replay:
-        """``feed_line`` over a whole log, its void records applied (``effective_lines``)."""
-        return self.feed_counted(effective_lines(lines))
+        """``feed_line`` over a whole log, its void records applied (``effective_lines``).
+
+        A log with no void record (no line names ``"void"``) and no blank line (nearly every
+        one) is fed in batches of its own lines, numbered by a ``range``: what
+        ``feed_counted(effective_lines(lines))`` does, without ``scan_log``'s Python step a line
+        and a pair a line (two C passes over the lines instead)."""
+        kept = lines if type(lines) is list else list(lines)
+        if any(map(str.__contains__, kept, repeat('"void"'))) or "" in kept \
+                or any(map(str.isspace, kept)):
+            return self.feed_counted(effective_lines(kept))
+        paused = gc.isenabled()
+        if paused:  # (as ``feed_counted``)
+            gc.disable()
+        try:
+            numbers = range(1, len(kept) + 1)
+            for at in range(0, len(kept), BATCH):
+                self._feed_batch(numbers[at:at + BATCH], kept[at:at + BATCH], None, False)
+        finally:
+            if paused:
+                gc.enable()
+        return self
 
     def feed_counted(self, lines: Iterable[tuple[int, str]],
                      on_error: Callable[[LineError], object] | None = None, guard: bool = False) -> Replay:
@@ -217,9 +236,9 @@ class Replay(Record):
         first event to its rest in this batch is taken at once where the engine can
         (``ShotEngine.whole``; a match played, every undo kept: ``whole_played``), the lines
         between them not visited one by one; with the referee's call on the line after its rest
-        where the engine can (``ShotEngine.whole_called``; played: ``whole_called_played``); and,
-        replaying with a bounded history, a pin set up between shots held in one step
-        (``ShotEngine.held_pin``).
+        where the engine can (``ShotEngine.whole_called``; played: ``whole_called_played``); and a
+        pin set up between shots held in one step (``ShotEngine.held_pin``; played:
+        ``held_pin_played``).
 
         The engine's steps are looked up once and again only where the engine changes (a set-up,
         an error: ``_steps``), and the events' count is checked against the next one at which the
@@ -230,7 +249,7 @@ class Replay(Record):
         engine, room = self.engine, self._room(played)  # room: how many more may be gathered (0: no shot)
         # the engine's whole shot (``whole``, ``whole_played``), its shot and the call after its rest
         # (``whole_called``, ``whole_called_played``: the engine having the step) and its pin set up
-        # between shots (``held_pin``), each None where the engine has no such step
+        # between shots (``held_pin``, ``held_pin_played``), each None where the engine has no such step
         take, called, hold = _steps(engine, played)
         if called is not None and "x" not in codes:  # no call in the batch (a long match's, mostly): no
             called = None  # line after a rest to look at for one
@@ -461,14 +480,16 @@ def _shot_end(texts: list[str], parsed: list[Event | None], codes: str, k: int, 
 def _steps(engine: ShotEngine[Any] | None, played: bool) -> tuple[Any, Any, Any]:
     """``Replay._feed_chunk``'s steps of ``engine``, bound once a match: its whole shot (``whole``;
     played, ``whole_played``), its shot and the call after its rest (``whole_called``; played,
-    ``whole_called_played``) and its pin set up between shots (``held_pin``, not played); each None
+    ``whole_called_played``) and its pin set up between shots (``held_pin``; played,
+    ``held_pin_played``); each None
     where the engine does not take it (``takes_whole``, ``takes_called``, ``takes_held``) or there is
     no engine."""
     if engine is None:
         return None, None, None
     take = (engine.whole_played if played else engine.whole) if engine.takes_whole else None
     if played:
-        return take, engine.whole_called_played if engine.takes_called else None, None
+        return (take, engine.whole_called_played if engine.takes_called else None,
+                engine.held_pin_played if engine.takes_held else None)
     return (take, engine.whole_called if engine.takes_called else None,
             engine.held_pin if engine.takes_held else None)
 

@@ -290,6 +290,23 @@ def _shallow(state: MatchState, slack: int | None = None) -> MatchState:
         node = node.before
     if node is None:
         return state
+    return _cut_before(state)
+
+
+def _eight_deep(state: MatchState) -> bool:
+    """Whether ``state``'s chain of states before shots (``before``, its ``before``, ...) is eight
+    states deep or more: ``_shallow``'s walk at ``BEFORE_DEPTH`` 4 (cut at twice that), unrolled (a
+    played shot taken at once asks it: ``whole_played``; ``play`` walks)."""
+    node = state.before
+    return not (node is None or (node := node.before) is None or (node := node.before) is None
+                or (node := node.before) is None or (node := node.before) is None
+                or (node := node.before) is None or (node := node.before) is None
+                or node.before is None)
+
+
+def _cut_before(state: MatchState) -> MatchState:
+    """``state`` with its chain of states before shots cut to ``BEFORE_DEPTH`` (copies of the
+    states above the cut)."""
     chain = [state]
     node = state.before
     while len(chain) < BEFORE_DEPTH:
@@ -667,6 +684,36 @@ class ShotEngine(Generic[S]):
         open), made without the cut's call: one copy of the state. None where the cut may take it
         otherwise (a shot open; the pin one that fell in the last shot's settle and may rock back up),
         ``apply`` then; it raises where ``apply`` would (``check``)."""
+        cut = self._pin_cut(state, pin)
+        if cut is None:
+            return None
+        return replace(state, held=(*state.held, pin), cut=cut, checkpoint=state)
+
+    def held_pin_played(self, state: S, pin: Pin) -> S | None:
+        """``held_pin`` for a match played (``play``: every undo kept): the state ``play(state, pin)``
+        gives, in one copy: ``held_pin``'s, with the pin added to the events since ``state``'s base
+        and a ``Redo`` of ``state`` from that base as what an undo goes back to. None where it is not
+        that case (``play`` then): ``held_pin`` makes none, or ``play`` keeps ``state`` whole (no base,
+        ``KEEP_EVERY`` events since it); it raises where ``play`` would."""
+        base, since = state.base, state.since
+        if base is None or type(since) is not Trace:
+            return None
+        seg, n = since._seg, since._n
+        if n >= KEEP_EVERY:
+            return None
+        cut = self._pin_cut(state, pin)
+        if cut is None:
+            return None
+        items = seg[0]  # ``Trace.plus``, inline
+        if items is not None and len(items) == n:
+            items.append(pin)
+            grown = Trace(seg, n + 1)
+        else:
+            grown = Trace([[*since, pin], None], n + 1)
+        return replace(state, held=(*state.held, pin), cut=cut, checkpoint=Redo(base, since), since=grown)
+
+    def _pin_cut(self, state: S, pin: Pin) -> Cutter | None:
+        """``held_pin``'s cutter after ``pin`` (``check``ed), or None where it does not hold it."""
         if state.in_shot:
             return None
         cut = state.cut
@@ -677,7 +724,7 @@ class ShotEngine(Generic[S]):
         if phase != _CLOSED or cut.settle_open or not cut.incident_open:
             cut = Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot, _CLOSED, cut.last_t, False, True,
                          cut.settled_pins, cut.strikes)
-        return replace(state, held=(*state.held, pin), cut=cut, checkpoint=state)
+        return cut
 
     #: whether ``whole_called`` may take a shot and the call after its rest at once (an engine with
     #: a ``whole_called`` of its own: carom's); a replay looks for no such call for any other
@@ -703,18 +750,22 @@ class ShotEngine(Generic[S]):
         and the events since the base are ``state``'s and the shot's. None where it is not that
         case (``play`` of each then); it may raise where ``apply`` would."""
         base, since = state.base, state.since
-        if base is None or type(since) is not Trace or len(since) + len(events) >= KEEP_EVERY:
+        if base is None or type(since) is not Trace:
             return None
-        given = _shallow(state)  # ``play`` cuts the states before the shot at its opening: as it does, first
+        n = since._n
+        count = n + len(events) + 1
+        if count > KEEP_EVERY:
+            return None
+        # ``play`` cuts the states before the shot at its opening: as it does, first (``_shallow``)
+        given = _shallow(state) if BEFORE_DEPTH != 4 else _cut_before(state) if _eight_deep(state) else state
         new = self.whole(given, events, rest)
         if new is None:
             return None
         before = new.before
         if before is None or before.before is not given.before:
             return None
-        seg, n = since._seg, since._n  # ``Trace.plus`` of each event and the rest
+        seg = since._seg  # ``Trace.plus`` of each event and the rest
         items = seg[0]
-        count = n + len(events) + 1
         if items is not None and len(items) == n:
             items.extend(events)
             items.append(rest)
@@ -735,7 +786,8 @@ class ShotEngine(Generic[S]):
         base, since = state.base, state.since
         if base is None or type(since) is not Trace or len(since) + len(events) + 2 > KEEP_EVERY:
             return None
-        given = _shallow(state)  # ``play`` cuts the states before the shot at its opening: as it does, first
+        # ``play`` cuts the states before the shot at its opening: as it does, first (``_shallow``)
+        given = _shallow(state) if BEFORE_DEPTH != 4 else _cut_before(state) if _eight_deep(state) else state
         new = self.whole_called(given, events, rest, call)
         if new is None:
             return None
@@ -1028,7 +1080,14 @@ class ShotEngine(Generic[S]):
             return self._answer(state, event)
         new = self.call(state, event)
         if new is AMEND:
-            new = self.amend(state, event)
+            if type(self).amend is not ShotEngine.amend:
+                return replace(self.amend(state, event), checkpoint=state)
+            # the base's ``amend``, what an undo goes back to put in its copy (not one copy more)
+            shot, before = state.shot, state.before
+            if shot is None or before is None:
+                raise IllegalCall(f"no shot yet for the call {event.call!r}")
+            return self._resolved(before, replace(shot, calls=(*shot.calls, event)), state,  # type: ignore[arg-type]
+                                  checkpoint=state)
         if new is state:
             return state
         return replace(new, checkpoint=state)
