@@ -28,6 +28,8 @@ from operator import methodcaller
 from types import SimpleNamespace
 from typing import IO, Any
 
+import msgspec
+
 from ..errors import TablesenseError
 from ..events import Event, Rest, parse_line
 from ..replay import (
@@ -234,13 +236,13 @@ def write_state(rep: Replay, out: IO[str], lang: str = "en") -> None:
             out.write(json.dumps(value, ensure_ascii=False))
             continue
         out.write("[")
-        encode = ruling_json(names, lang)
+        write = rulings_json(names, lang)
         rulings = state.rulings
-        parts = rulings.parts() if isinstance(rulings, RulingLog) else [tuple(rulings)]
+        parts = rulings.field_parts() if isinstance(rulings, RulingLog) else [tuple(rulings)]
         sep = ""
         for chunk in parts:  # written a few hundred at a time: one write each, none held long
             for at in range(0, len(chunk), 512):
-                out.write(sep + ", ".join(map(encode, chunk[at:at + 512])))
+                out.write(sep + ", ".join(write(chunk[at:at + 512])))
                 sep = ", "
         out.write("]")
     out.write("}\n")
@@ -266,22 +268,35 @@ RULINGS_KEPT = 4096
 
 def ruling_json(names: Mapping[str, str] | None, lang: str) -> Callable[[Ruling], str]:
     """A function giving a ruling's JSON as ``json.JSONEncoder(ensure_ascii=False).encode(
-    r.to_dict(names, lang))`` writes it, byte for byte, its sentence rendered once for each
-    distinct ruling.
+    r.to_dict(names, lang))`` writes it, byte for byte: ``rulings_json`` of one ruling."""
+    write = rulings_json(names, lang)
+    return lambda r: write((r,))[0]
 
-    A long match says few distinct things many times (a keglebillard match's rulings are
-    mostly ``kegle.pin``): all of a ruling's JSON but its time (``t``, written first) is a
-    function of its rule, player and parameters, so that part is encoded once per distinct
-    (rule, player, parameters as ``marshal`` writes them) and the time put before it. Their
-    ``marshal`` bytes and not the parameters themselves: they may hold lists (not hashable),
-    and ``1``, ``1.0`` and ``True`` are equal keys of a dict but written differently;
-    ``marshal`` writes each type its own way, the same bytes load as the same values (equal
-    values written as different bytes are only encoded twice), and it costs a third of
-    ``repr``. A ruling with a parameter ``t`` (it would overwrite the time), or one that
-    ``marshal`` cannot write (a subclass of ``str``), is encoded whole."""
+
+def rulings_json(names: Mapping[str, str] | None, lang: str) -> Callable[[Sequence[Any]], list[str]]:
+    """A function giving the JSON of each of a run of rulings (``Ruling``s, or their fields
+    ``(t, rule, player, data)`` as ``RulingLog.field_parts`` gives them) as ``json.JSONEncoder(
+    ensure_ascii=False).encode(r.to_dict(names, lang))`` writes it, byte for byte, its sentence
+    rendered once for each distinct ruling.
+
+    A ruling's JSON is its time (``t``, written first) and the rest, a function of its rule,
+    player and parameters. The times of a run are written by one ``msgspec`` call (``_times``).
+    The rest: a ruling whose parameters are all ``int``s has it from one format string kept for
+    its (rule, player, keys) (``shaped``: its sentence's text and those values,
+    ``texts.int_sentence``); any other ruling, and one of a rule whose last such ruling had no
+    format string (a select on its value: ``carom.inning.end``; a list: ``kegle.pin``), has it
+    encoded once per distinct (rule, player, parameters as ``marshal`` writes them) and kept.
+    Their ``marshal`` bytes and not the parameters themselves: they may hold lists (not
+    hashable), and ``1``, ``1.0`` and ``True`` are equal keys of a dict but written
+    differently; ``marshal`` writes each type its own way, the same bytes load as the same
+    values (equal values written as different bytes are only encoded twice). A ruling with a
+    parameter ``t`` (it would overwrite the time), or one that ``marshal`` cannot write (a
+    subclass of ``str``), is encoded whole. Each store holds at most ``RULINGS_KEPT`` and
+    starts again past it (a match whose rulings all differ is not held)."""
     dumps = json.JSONEncoder(ensure_ascii=False).encode
     tails: dict[tuple[str, str | None, bytes], str | None] = {}
     shapes: dict[tuple[Any, ...], str | None] = {}
+    unshaped: set[str] = set()  # rules whose last ruling of int parameters had no format string
 
     def shaped(rule: str, player: str | None, keys: tuple[str, ...]) -> str | None:
         """The format string of the JSON after the time of a ruling of ``rule``, ``player`` and
@@ -304,49 +319,92 @@ def ruling_json(names: Mapping[str, str] | None, lang: str) -> Callable[[Ruling]
         out.append("}")
         return "".join(_braced(p) if p.__class__ is str else "{" + str(p) + "}" for p in out)
 
-    def tail(r: Ruling) -> str | None:
+    def general(fields: Any) -> str:
+        r = Ruling(*fields) if fields.__class__ is tuple else fields
+        return dumps(r.to_dict(names, lang))  # type: ignore[no-any-return]
+
+    def tail(fields: tuple[Any, str, str | None, Any]) -> str | None:
         """The ruling's JSON after its time (``, "rule": ...}``), or None to encode it whole."""
-        data = r.data
-        if data:  # parameters all ``int``s and a sentence of text and them: a format string a shape
-            try:
-                keys, values = zip(*data, strict=True)
-            except ValueError:
-                keys, values = (), (None,)
-            if set(map(type, values)) == _INTS and set(map(type, keys)) == _STRS:
-                shape = (r.rule, r.player, keys)
-                try:
-                    fmt = shapes[shape]
-                except KeyError:
-                    if len(shapes) >= RULINGS_KEPT:
-                        shapes.clear()
-                    fmt = shapes[shape] = shaped(r.rule, r.player, keys)
-                if fmt is not None:
-                    return fmt.format(*values)
-        for k, _ in data:
+        for k, _ in fields[3]:
             if k == "t":
                 return None
-        out = r.to_dict(names, lang)
+        out = Ruling(*fields).to_dict(names, lang)
         del out["t"]
         return ", " + dumps(out)[1:]
 
-    def encode(r: Ruling) -> str:
-        try:
-            key = (r.rule, r.player, marshal_dumps(r.data))
-            rest = tails[key]
-        except ValueError:  # a parameter marshal cannot write: the general path
-            return dumps(r.to_dict(names, lang))
-        except KeyError:
-            if len(tails) >= RULINGS_KEPT:
-                tails.clear()
-            rest = tails[key] = tail(r)
-        if rest is None:
-            return dumps(r.to_dict(names, lang))
-        t = r.t
-        if t.__class__ is float and -_INF < t < _INF:
-            return '{"t": ' + float.__repr__(t) + rest  # as the encoder writes a finite float
-        return '{"t": ' + dumps(t) + rest
+    def write(run: Sequence[Any]) -> list[str]:
+        fields = [r if r.__class__ is tuple else _FIELDS(r) if r.__class__ is Ruling else r for r in run]
+        out: list[str] = []
+        for head, f in zip(_times([f[0] if f.__class__ is tuple else f.t for f in fields], dumps), fields):
+            if f.__class__ is not tuple:  # not a ``Ruling`` itself: its own ``to_dict``
+                out.append(general(f))
+                continue
+            _, rule, player, data = f
+            if data and rule not in unshaped:  # parameters all ``int``s: from the shape's format string
+                try:
+                    keys, values = zip(*data, strict=True)
+                except ValueError:
+                    keys, values = (), (None,)
+                if set(map(type, values)) == _INTS and set(map(type, keys)) == _STRS:
+                    shape = (rule, player, keys)
+                    try:
+                        fmt = shapes[shape]
+                    except KeyError:
+                        if len(shapes) >= RULINGS_KEPT:
+                            shapes.clear()
+                        fmt = shapes[shape] = shaped(rule, player, keys)
+                    if fmt is not None:
+                        out.append(head + fmt.format(*values))
+                        continue
+                    unshaped.add(rule)
+            try:
+                key = (rule, player, marshal_dumps(data))
+                rest = tails[key]
+            except ValueError:  # a parameter marshal cannot write: the general path
+                out.append(general(f))
+                continue
+            except KeyError:
+                if len(tails) >= RULINGS_KEPT:
+                    tails.clear()
+                rest = tails[key] = tail(f)
+            out.append(general(f) if rest is None else head + rest)
+        return out
 
-    return encode
+    return write
+
+
+_FIELDS = msgspec.structs.astuple
+_NUMBERS = {float, int}
+_encode_json = msgspec.json.encode
+
+
+def _times(ts: list[Any], dumps: Callable[[Any], str]) -> list[str]:
+    """``'{"t": '`` and each time as the encoder writes it (``float.__repr__`` for a finite
+    float, the encoder itself for any other value), the run's written by one ``msgspec``
+    call: for a float of ``1e-4 <= abs(t) < 1e16`` (and zero) it writes the same digits as
+    ``repr`` (both the shortest that reads back as the float, the nearer on a tie:
+    tests/cli/test_replay_ruling_json.py), an ``int`` as ``repr``; a time it writes another
+    way (an exponent, ``0.0000...``, ``null`` for NaN and the infinities) is written the
+    general way."""
+    if ts and set(map(type, ts)) <= _NUMBERS:
+        try:
+            text = _encode_json(ts).decode()
+        except (OverflowError, TypeError, ValueError):  # (an int past 64 bits)
+            text = ""
+        if text:
+            said = ('{"t": ' + text[1:-1].replace(",", ',{"t": ')).split(",")
+            if "e" in text or "n" in text or "0.0000" in text:
+                said = [_time(t, dumps) if "e" in s or "n" in s or "0.0000" in s else s
+                        for t, s in zip(ts, said)]
+            return said
+    return [_time(t, dumps) for t in ts]
+
+
+def _time(t: Any, dumps: Callable[[Any], str]) -> str:
+    """``'{"t": '`` and ``t`` as the encoder writes it."""
+    if t.__class__ is float and -_INF < t < _INF:
+        return '{"t": ' + float.__repr__(t)
+    return '{"t": ' + dumps(t)
 
 
 def _without_rulings(state: Any) -> Any:
