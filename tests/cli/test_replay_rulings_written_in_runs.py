@@ -74,14 +74,16 @@ MIXED = st.one_of(RULINGS, INT_RULINGS)
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rulings=st.lists(MIXED, min_size=1, max_size=40), lang=st.sampled_from([*LANGS, "xx"]),
        names=st.sampled_from(ODD_NAMES), kept=st.sampled_from([2, replay_command.RULINGS_KEPT]),
-       as_fields=st.lists(st.booleans(), min_size=40, max_size=40), cut=st.integers(1, 40))
+       as_fields=st.lists(st.booleans(), min_size=40, max_size=40), cut=st.integers(1, 40),
+       fresh_after=st.sampled_from([1, 3, replay_command.FRESH_AFTER]))
 def test_any_run_of_rulings_written_at_once_is_what_the_general_path_writes(
         rulings: list[Ruling], lang: str, names: dict[str, str], kept: int, as_fields: list[bool], cut: int,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        fresh_after: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Rulings and their fields mixed, in runs cut anywhere, each run written twice (the second
-    time from the stores); a rule once found without a shape written from the store after."""
+    time from the stores); rules taken to their shapes first after 1, 3 or 256 new rulings."""
     with monkeypatch.context() as m:
         m.setattr(replay_command, "RULINGS_KEPT", kept)
+        m.setattr(replay_command, "FRESH_AFTER", fresh_after)
         write = rulings_json(names, lang)
         items = [msgspec.structs.astuple(r) if f else r for r, f in zip(rulings, as_fields, strict=False)]
         want = [GENERAL(r.to_dict(names, lang)) for r in rulings]
@@ -103,13 +105,18 @@ def test_every_recorded_matchs_rulings_written_at_once_are_what_the_general_path
         assert rulings_json(names, lang)(fields) == want, log.name
 
 
-def test_a_rule_with_and_without_a_shape_is_written_each_way_right() -> None:
-    """``kegle.pin`` of a list (no shape: the rule is then taken to the store) and of ints only."""
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_rule_of_new_totals_then_of_other_parameters_is_written_each_way_right(lang: str) -> None:
+    """``carom.carom``'s new totals take the rule to its shapes first; then rulings of the same
+    rule that have none (a list, a bool, a ``t``) and that are said again, from the store."""
     names = {"p1": "Ann", "p2": "Bo"}
-    rulings = [Ruling(1.0 + i, "kegle.pin", "p1", (("pins", [i % 5] if i % 2 else i), ("points", i)))
-               for i in range(20)]
-    for lang in LANGS:
-        write = rulings_json(names, lang)
-        assert write(rulings) == [GENERAL(r.to_dict(names, lang)) for r in rulings]
+    rulings = [Ruling(2.5 * made, "carom.carom", "p1" if made % 3 else "p2",
+                      (("made", made), ("cushions", 3)))
+               for made in range(1, replay_command.FRESH_AFTER + 40)]
+    rulings += [Ruling(1.0 + i, "carom.carom", "p1", (("made", [i] if i % 2 else True), ("cushions", i % 3)))
+                for i in range(20)]
+    rulings += [Ruling(1.0, "carom.carom", "p2", (("made", 4), ("t", 3))), *rulings[:30]]
+    write = rulings_json(names, lang)
+    assert write(rulings) == [GENERAL(r.to_dict(names, lang)) for r in rulings]
 
 

@@ -249,8 +249,6 @@ def write_state(rep: Replay, out: IO[str], lang: str = "en") -> None:
 
 
 _INF = float("inf")
-_INTS = {int}
-_STRS = {str}
 
 
 def _braced(text: str) -> str:
@@ -264,6 +262,9 @@ _RESERVED = frozenset({"t", "rule", "player", "text", "what"})
 #: the distinct rulings (but for their time) whose JSON ``ruling_json`` keeps at most; past it,
 #: it starts again (a match whose rulings all differ is written as before, not held)
 RULINGS_KEPT = 4096
+#: a rule with this many rulings written from their shape and not found in the store (a carom's
+#: running total) has its rulings written from their shape first (``rulings_json``)
+FRESH_AFTER = 256
 
 
 def ruling_json(names: Mapping[str, str] | None, lang: str) -> Callable[[Ruling], str]:
@@ -281,22 +282,23 @@ def rulings_json(names: Mapping[str, str] | None, lang: str) -> Callable[[Sequen
 
     A ruling's JSON is its time (``t``, written first) and the rest, a function of its rule,
     player and parameters. The times of a run are written by one ``msgspec`` call (``_times``).
-    The rest: a ruling whose parameters are all ``int``s has it from one format string kept for
-    its (rule, player, keys) (``shaped``: its sentence's text and those values,
-    ``texts.int_sentence``); any other ruling, and one of a rule whose last such ruling had no
-    format string (a select on its value: ``carom.inning.end``; a list: ``kegle.pin``), has it
-    encoded once per distinct (rule, player, parameters as ``marshal`` writes them) and kept.
-    Their ``marshal`` bytes and not the parameters themselves: they may hold lists (not
-    hashable), and ``1``, ``1.0`` and ``True`` are equal keys of a dict but written
-    differently; ``marshal`` writes each type its own way, the same bytes load as the same
-    values (equal values written as different bytes are only encoded twice). A ruling with a
-    parameter ``t`` (it would overwrite the time), or one that ``marshal`` cannot write (a
-    subclass of ``str``), is encoded whole. Each store holds at most ``RULINGS_KEPT`` and
-    starts again past it (a match whose rulings all differ is not held)."""
+    The rest is encoded once per distinct (rule, player, parameters as ``marshal`` writes them)
+    and kept (the store). Their ``marshal`` bytes and not the parameters themselves: they may
+    hold lists (not hashable), and ``1``, ``1.0`` and ``True`` are equal keys of a dict but
+    written differently; ``marshal`` writes each type its own way, the same bytes load as the
+    same values (equal values written as different bytes are only encoded twice). A ruling whose
+    parameters are all ``int``s has the rest from one format string kept for its (rule, player,
+    keys) when its sentence is text and those values (``shaped``, ``texts.int_sentence``); a rule
+    whose rulings are seldom said twice (``carom.carom`` says the running total) has them so
+    before the store is asked, and not kept there (``FRESH_AFTER``). A ruling with a parameter
+    ``t`` (it would overwrite the time), or one that ``marshal`` cannot write (a subclass of
+    ``str``), is encoded whole. Each store holds at most ``RULINGS_KEPT`` and starts again
+    past it (a match whose rulings all differ is not held)."""
     dumps = json.JSONEncoder(ensure_ascii=False).encode
     tails: dict[tuple[str, str | None, bytes], str | None] = {}
     shapes: dict[tuple[Any, ...], str | None] = {}
-    unshaped: set[str] = set()  # rules whose last ruling of int parameters had no format string
+    fresh: dict[str, int] = {}  # a rule's rulings written from their shape not found in the store
+    fresh_rules: set[str] = set()  # the rules of ``FRESH_AFTER`` such rulings: from the shape first
 
     def shaped(rule: str, player: str | None, keys: tuple[str, ...]) -> str | None:
         """The format string of the JSON after the time of a ruling of ``rule``, ``player`` and
@@ -332,6 +334,24 @@ def rulings_json(names: Mapping[str, str] | None, lang: str) -> Callable[[Sequen
         del out["t"]
         return ", " + dumps(out)[1:]
 
+    def from_shape(rule: str, player: str | None, data: Any) -> str | None:
+        """The ruling's JSON after its time from its shape's format string, when its parameters
+        are all ``int``s under ``str`` keys and its sentence is text and them; else None."""
+        try:
+            for k, v in data:
+                if v.__class__ is not int or k.__class__ is not str:
+                    return None
+        except (TypeError, ValueError):  # (not pairs)
+            return None
+        keys, values = zip(*data)
+        shape = (rule, player, keys)
+        fmt = shapes.get(shape, _ABSENT)
+        if fmt is _ABSENT:
+            if len(shapes) >= RULINGS_KEPT:
+                shapes.clear()
+            fmt = shapes[shape] = shaped(rule, player, keys)
+        return None if fmt is None else fmt.format(*values)  # type: ignore[no-any-return]
+
     def write(run: Sequence[Any]) -> list[str]:
         fields = [r if r.__class__ is tuple else _FIELDS(r) if r.__class__ is Ruling else r for r in run]
         out: list[str] = []
@@ -340,33 +360,28 @@ def rulings_json(names: Mapping[str, str] | None, lang: str) -> Callable[[Sequen
                 out.append(general(f))
                 continue
             _, rule, player, data = f
-            if data and rule not in unshaped:  # parameters all ``int``s: from the shape's format string
-                try:
-                    keys, values = zip(*data, strict=True)
-                except ValueError:
-                    keys, values = (), (None,)
-                if set(map(type, values)) == _INTS and set(map(type, keys)) == _STRS:
-                    shape = (rule, player, keys)
-                    try:
-                        fmt = shapes[shape]
-                    except KeyError:
-                        if len(shapes) >= RULINGS_KEPT:
-                            shapes.clear()
-                        fmt = shapes[shape] = shaped(rule, player, keys)
-                    if fmt is not None:
-                        out.append(head + fmt.format(*values))
-                        continue
-                    unshaped.add(rule)
+            if rule in fresh_rules:  # its rulings seldom said before: from the shape, not the store
+                rest = from_shape(rule, player, data) if data else None
+                if rest is not None:
+                    out.append(head + rest)
+                    continue
             try:
                 key = (rule, player, marshal_dumps(data))
-                rest = tails[key]
             except ValueError:  # a parameter marshal cannot write: the general path
                 out.append(general(f))
                 continue
-            except KeyError:
+            rest = tails.get(key, _ABSENT)
+            if rest is _ABSENT:
                 if len(tails) >= RULINGS_KEPT:
                     tails.clear()
-                rest = tails[key] = tail(f)
+                rest = from_shape(rule, player, data) if data else None
+                if rest is None:
+                    rest = tail(f)
+                else:
+                    new = fresh[rule] = fresh.get(rule, 0) + 1
+                    if new >= FRESH_AFTER:
+                        fresh_rules.add(rule)
+                tails[key] = rest
             out.append(general(f) if rest is None else head + rest)
         return out
 
@@ -374,6 +389,7 @@ def rulings_json(names: Mapping[str, str] | None, lang: str) -> Callable[[Sequen
 
 
 _FIELDS = msgspec.structs.astuple
+_ABSENT: Any = object()
 _NUMBERS = {float, int}
 _encode_json = msgspec.json.encode
 
