@@ -52,6 +52,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "help": ("help", "print a page of the documentation (tablesense help TOPIC; topics without one)"),
 }
 
+#: the commands whose start-up imports msgspec without typing_extensions (``command_line.lean_msgspec``:
+#: a sixth of a replay's start-up)
+LEAN_STARTS = frozenset({"replay"})
+
 DESCRIPTION = """\
 tablesense referees a pub's billiards tables -- golf billiards, Danish keglebillard and
 Dutch carom -- from the sensors of an ESP32 on each table, keeps the match log and shows
@@ -153,6 +157,10 @@ def _quick_args(name: str | None, argv: list[str]) -> Any:
     if name not in COMMANDS or not argv or argv[0] != name:
         return None
     module = COMMANDS[name][0]
+    if name in LEAN_STARTS:
+        from .command_line.lean_msgspec import import_msgspec
+
+        import_msgspec()
     mod = _load(module)
     quick = getattr(mod, "quick_args", None)
     args = quick(argv[1:]) if quick is not None else None
