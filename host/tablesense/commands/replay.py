@@ -17,6 +17,7 @@ goes away (``| head``) ends the replay quietly, exit 0 (docs/events.md).
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 import json
 import sys
@@ -236,14 +237,21 @@ def write_state(rep: Replay, out: IO[str], lang: str = "en") -> None:
             out.write(json.dumps(value, ensure_ascii=False))
             continue
         out.write("[")
-        write = rulings_json(names, lang)
-        rulings = state.rulings
-        parts = rulings.field_parts() if isinstance(rulings, RulingLog) else [tuple(rulings)]
-        sep = ""
-        for chunk in parts:  # written a few hundred at a time: one write each, none held long
-            for at in range(0, len(chunk), 512):
-                out.write(sep + ", ".join(write(chunk[at:at + 512])))
-                sep = ", "
+        paused = gc.isenabled()
+        if paused:  # the rulings read back and written make no reference cycles: the collector
+            gc.disable()  # would only walk them, a third of reading a packed log back
+        try:
+            write = rulings_json(names, lang)
+            rulings = state.rulings
+            parts = rulings.field_parts() if isinstance(rulings, RulingLog) else [tuple(rulings)]
+            sep = ""
+            for chunk in parts:  # written a few hundred at a time: one write each, none held long
+                for at in range(0, len(chunk), 512):
+                    out.write(sep + ", ".join(write(chunk[at:at + 512])))
+                    sep = ", "
+        finally:
+            if paused:
+                gc.enable()
         out.write("]")
     out.write("}\n")
 
