@@ -14,7 +14,8 @@ A command's common command lines may be read without argparse: a module with
 ``quick_args(words)`` gives the arguments of the words after its name as its parser would
 (a ``Namespace``'s attributes), or None for anything else (help, an abbreviation, a
 mistake), which goes to argparse as ever. ``tablesense replay FILE --json`` so imports
-neither argparse nor gettext, and builds no parser (its start-up, docs/performance.md).
+neither argparse nor gettext, and builds no parser (its start-up, docs/performance.md); and
+msgspec without typing_extensions (``LEAN_STARTS``, ``command_line.lean_msgspec``).
 """
 
 from __future__ import annotations
