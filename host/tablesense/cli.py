@@ -14,7 +14,8 @@ A command's common command lines may be read without argparse: a module with
 ``quick_args(words)`` gives the arguments of the words after its name as its parser would
 (a ``Namespace``'s attributes), or None for anything else (help, an abbreviation, a
 mistake), which goes to argparse as ever. ``tablesense replay FILE --json`` so imports
-neither argparse nor gettext, and builds no parser (its start-up, docs/performance.md).
+neither argparse nor gettext, and builds no parser (its start-up, docs/performance.md); and
+msgspec without typing_extensions (``LEAN_STARTS``, ``command_line.lean_msgspec``).
 """
 
 from __future__ import annotations
@@ -51,6 +52,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "completion": ("completion", "print the shell completion script for bash or zsh"),
     "help": ("help", "print a page of the documentation (tablesense help TOPIC; topics without one)"),
 }
+
+#: the commands whose start-up imports msgspec without typing_extensions (``command_line.lean_msgspec``:
+#: a sixth of a replay's start-up)
+LEAN_STARTS = frozenset({"replay"})
 
 DESCRIPTION = """\
 tablesense referees a pub's billiards tables -- golf billiards, Danish keglebillard and
@@ -153,6 +158,10 @@ def _quick_args(name: str | None, argv: list[str]) -> Any:
     if name not in COMMANDS or not argv or argv[0] != name:
         return None
     module = COMMANDS[name][0]
+    if name in LEAN_STARTS:
+        from .command_line.lean_msgspec import import_msgspec
+
+        import_msgspec()
     mod = _load(module)
     quick = getattr(mod, "quick_args", None)
     args = quick(argv[1:]) if quick is not None else None

@@ -77,10 +77,12 @@ def test_a_commands_help_imports_that_command_alone(command: str) -> None:
 #: urllib.parse and ipaddress, pickle), argparse with gettext and locale (its common command
 #: lines are read by ``commands.replay.quick_args``), dataclasses (each compiles its methods
 #: at import: the records on its path are msgspec Structs or written out) and signal's enums
-#: (the stop handler is set through ``_signal``)
+#: (the stop handler is set through ``_signal``), typing_extensions with inspect, ast, dis and
+#: tokenize (msgspec is imported without it: ``command_line.lean_msgspec``)
 REPLAY_UNUSED = ("asyncio", "aiohttp", "sqlite3", "babel", "fluent", "tempfile", "shutil", "pathlib",
                  "pickle", "tablesense.web", "tablesense.league", "tablesense.sim", "tablesense.store",
-                 "tablesense.sheet", "argparse", "gettext", "locale", "dataclasses", "signal")
+                 "tablesense.sheet", "argparse", "gettext", "locale", "dataclasses", "signal",
+                 "typing_extensions", "inspect", "ast", "dis", "tokenize")
 GAMES = ("golf", "kegle", "carom")
 
 
@@ -113,3 +115,28 @@ def test_a_replay_of_a_whole_match_imports_nothing_it_does_not_use(game: str) ->
     assert state["game"] == game and state["rulings"]  # it did replay, and said its rulings
     assert f"tablesense.rules.{game}.engine" in modules
     assert _unused(modules, game) == []
+
+
+AFTER_A_REPLAY = """
+import json, sys
+from tablesense.cli import main
+main(json.loads(sys.argv[1]))
+import typing_extensions  # hidden from msgspec's import only: importable after it
+from tablesense.events import parse_line
+print(json.dumps([typing_extensions.__name__, repr(parse_line(sys.argv[2]))]))
+"""
+
+
+def test_after_a_replays_start_typing_extensions_imports_and_msgspec_reads_the_events(tmp_path: Path) -> None:
+    lines = (ROOT / "examples" / "golf-match.jsonl").read_text(encoding="utf-8").splitlines()
+    log = tmp_path / "golf.jsonl"
+    log.write_text("\n".join(lines[:3]) + "\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "host") + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    done = subprocess.run([sys.executable, "-c", AFTER_A_REPLAY, json.dumps(["replay", str(log), "--json"]),
+                           lines[3]], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    name, event = json.loads(done.stdout.strip().splitlines()[-1])
+    assert name == "typing_extensions"
+    from tablesense.events import parse_line  # this process: msgspec imported with typing_extensions
+
+    assert event == repr(parse_line(lines[3]))

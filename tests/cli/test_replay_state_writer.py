@@ -32,3 +32,31 @@ def test_the_written_state_is_the_state_after_every_line(log: Path) -> None:
         in_progress += bool(written.get("shot_in_progress"))
     if log.name == "duo.deciding__duo.jsonl":
         assert in_progress > 0  # the match's logs do stop inside shots: the check saw some
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_writing_the_state_leaves_the_collector_as_it_was(enabled: bool) -> None:
+    """The rulings are written with the cycle collector paused; a program that writes a state
+    (the command, a test, a screen) finds it on or off as it had it, the write failing too."""
+    import gc
+
+    log = MATCHES / "kegle" / "draw__after_last_series.jsonl"
+    rep = Replay().feed_lines([x for x in log.read_text(encoding="utf-8").splitlines() if x.strip()])
+
+    class Failing(io.StringIO):
+        def write(self, text: str) -> int:
+            if text.startswith('{"t"'):
+                raise OSError("disk full")
+            return super().write(text)
+
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        out = io.StringIO()
+        write_state(rep, out)
+        assert json.loads(out.getvalue())["rulings"] and gc.isenabled() is enabled
+        with pytest.raises(OSError):
+            write_state(rep, Failing())
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()

@@ -17,6 +17,7 @@ goes away (``| head``) ends the replay quietly, exit 0 (docs/events.md).
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 import json
 import sys
@@ -27,6 +28,8 @@ from marshal import dumps as marshal_dumps
 from operator import methodcaller
 from types import SimpleNamespace
 from typing import IO, Any
+
+import msgspec
 
 from ..errors import TablesenseError
 from ..events import Event, Rest, parse_line
@@ -234,21 +237,26 @@ def write_state(rep: Replay, out: IO[str], lang: str = "en") -> None:
             out.write(json.dumps(value, ensure_ascii=False))
             continue
         out.write("[")
-        encode = ruling_json(names, lang)
-        rulings = state.rulings
-        parts = rulings.parts() if isinstance(rulings, RulingLog) else [tuple(rulings)]
-        sep = ""
-        for chunk in parts:  # written a few hundred at a time: one write each, none held long
-            for at in range(0, len(chunk), 512):
-                out.write(sep + ", ".join(map(encode, chunk[at:at + 512])))
-                sep = ", "
+        paused = gc.isenabled()
+        if paused:  # the rulings read back and written make no reference cycles: the collector
+            gc.disable()  # would only walk them, a third of reading a packed log back
+        try:
+            write = rulings_json(names, lang)
+            rulings = state.rulings
+            parts = rulings.field_parts() if isinstance(rulings, RulingLog) else [tuple(rulings)]
+            sep = ""
+            for chunk in parts:  # written a few hundred at a time: one write each, none held long
+                for at in range(0, len(chunk), 512):
+                    out.write(sep + ", ".join(write(chunk[at:at + 512])))
+                    sep = ", "
+        finally:
+            if paused:
+                gc.enable()
         out.write("]")
     out.write("}\n")
 
 
 _INF = float("inf")
-_INTS = {int}
-_STRS = {str}
 
 
 def _braced(text: str) -> str:
@@ -262,26 +270,43 @@ _RESERVED = frozenset({"t", "rule", "player", "text", "what"})
 #: the distinct rulings (but for their time) whose JSON ``ruling_json`` keeps at most; past it,
 #: it starts again (a match whose rulings all differ is written as before, not held)
 RULINGS_KEPT = 4096
+#: a rule with this many rulings written from their shape and not found in the store (a carom's
+#: running total) has its rulings written from their shape first (``rulings_json``)
+FRESH_AFTER = 256
 
 
 def ruling_json(names: Mapping[str, str] | None, lang: str) -> Callable[[Ruling], str]:
     """A function giving a ruling's JSON as ``json.JSONEncoder(ensure_ascii=False).encode(
-    r.to_dict(names, lang))`` writes it, byte for byte, its sentence rendered once for each
-    distinct ruling.
+    r.to_dict(names, lang))`` writes it, byte for byte: ``rulings_json`` of one ruling."""
+    write = rulings_json(names, lang)
+    return lambda r: write((r,))[0]
 
-    A long match says few distinct things many times (a keglebillard match's rulings are
-    mostly ``kegle.pin``): all of a ruling's JSON but its time (``t``, written first) is a
-    function of its rule, player and parameters, so that part is encoded once per distinct
-    (rule, player, parameters as ``marshal`` writes them) and the time put before it. Their
-    ``marshal`` bytes and not the parameters themselves: they may hold lists (not hashable),
-    and ``1``, ``1.0`` and ``True`` are equal keys of a dict but written differently;
-    ``marshal`` writes each type its own way, the same bytes load as the same values (equal
-    values written as different bytes are only encoded twice), and it costs a third of
-    ``repr``. A ruling with a parameter ``t`` (it would overwrite the time), or one that
-    ``marshal`` cannot write (a subclass of ``str``), is encoded whole."""
+
+def rulings_json(names: Mapping[str, str] | None, lang: str) -> Callable[[Sequence[Any]], list[str]]:
+    """A function giving the JSON of each of a run of rulings (``Ruling``s, or their fields
+    ``(t, rule, player, data)`` as ``RulingLog.field_parts`` gives them) as ``json.JSONEncoder(
+    ensure_ascii=False).encode(r.to_dict(names, lang))`` writes it, byte for byte, its sentence
+    rendered once for each distinct ruling.
+
+    A ruling's JSON is its time (``t``, written first) and the rest, a function of its rule,
+    player and parameters. The times of a run are written by one ``msgspec`` call (``_times``).
+    The rest is encoded once per distinct (rule, player, parameters as ``marshal`` writes them)
+    and kept (the store). Their ``marshal`` bytes and not the parameters themselves: they may
+    hold lists (not hashable), and ``1``, ``1.0`` and ``True`` are equal keys of a dict but
+    written differently; ``marshal`` writes each type its own way, the same bytes load as the
+    same values (equal values written as different bytes are only encoded twice). A ruling whose
+    parameters are all ``int``s has the rest from one format string kept for its (rule, player,
+    keys) when its sentence is text and those values (``shaped``, ``texts.int_sentence``); a rule
+    whose rulings are seldom said twice (``carom.carom`` says the running total) has them so
+    before the store is asked, and not kept there (``FRESH_AFTER``). A ruling with a parameter
+    ``t`` (it would overwrite the time), or one that ``marshal`` cannot write (a subclass of
+    ``str``), is encoded whole. Each store holds at most ``RULINGS_KEPT`` and starts again
+    past it (a match whose rulings all differ is not held)."""
     dumps = json.JSONEncoder(ensure_ascii=False).encode
     tails: dict[tuple[str, str | None, bytes], str | None] = {}
     shapes: dict[tuple[Any, ...], str | None] = {}
+    fresh: dict[str, int] = {}  # a rule's rulings written from their shape not found in the store
+    fresh_rules: set[str] = set()  # the rules of ``FRESH_AFTER`` such rulings: from the shape first
 
     def shaped(rule: str, player: str | None, keys: tuple[str, ...]) -> str | None:
         """The format string of the JSON after the time of a ruling of ``rule``, ``player`` and
@@ -304,49 +329,106 @@ def ruling_json(names: Mapping[str, str] | None, lang: str) -> Callable[[Ruling]
         out.append("}")
         return "".join(_braced(p) if p.__class__ is str else "{" + str(p) + "}" for p in out)
 
-    def tail(r: Ruling) -> str | None:
+    def general(fields: Any) -> str:
+        r = Ruling(*fields) if fields.__class__ is tuple else fields
+        return dumps(r.to_dict(names, lang))  # type: ignore[no-any-return]
+
+    def tail(fields: tuple[Any, str, str | None, Any]) -> str | None:
         """The ruling's JSON after its time (``, "rule": ...}``), or None to encode it whole."""
-        data = r.data
-        if data:  # parameters all ``int``s and a sentence of text and them: a format string a shape
-            try:
-                keys, values = zip(*data, strict=True)
-            except ValueError:
-                keys, values = (), (None,)
-            if set(map(type, values)) == _INTS and set(map(type, keys)) == _STRS:
-                shape = (r.rule, r.player, keys)
-                try:
-                    fmt = shapes[shape]
-                except KeyError:
-                    if len(shapes) >= RULINGS_KEPT:
-                        shapes.clear()
-                    fmt = shapes[shape] = shaped(r.rule, r.player, keys)
-                if fmt is not None:
-                    return fmt.format(*values)
-        for k, _ in data:
+        for k, _ in fields[3]:
             if k == "t":
                 return None
-        out = r.to_dict(names, lang)
+        out = Ruling(*fields).to_dict(names, lang)
         del out["t"]
         return ", " + dumps(out)[1:]
 
-    def encode(r: Ruling) -> str:
+    def from_shape(rule: str, player: str | None, data: Any) -> str | None:
+        """The ruling's JSON after its time from its shape's format string, when its parameters
+        are all ``int``s under ``str`` keys and its sentence is text and them; else None."""
         try:
-            key = (r.rule, r.player, marshal_dumps(r.data))
-            rest = tails[key]
-        except ValueError:  # a parameter marshal cannot write: the general path
-            return dumps(r.to_dict(names, lang))
-        except KeyError:
-            if len(tails) >= RULINGS_KEPT:
-                tails.clear()
-            rest = tails[key] = tail(r)
-        if rest is None:
-            return dumps(r.to_dict(names, lang))
-        t = r.t
-        if t.__class__ is float and -_INF < t < _INF:
-            return '{"t": ' + float.__repr__(t) + rest  # as the encoder writes a finite float
-        return '{"t": ' + dumps(t) + rest
+            for k, v in data:
+                if v.__class__ is not int or k.__class__ is not str:
+                    return None
+        except (TypeError, ValueError):  # (not pairs)
+            return None
+        keys, values = zip(*data)
+        shape = (rule, player, keys)
+        fmt = shapes.get(shape, _ABSENT)
+        if fmt is _ABSENT:
+            if len(shapes) >= RULINGS_KEPT:
+                shapes.clear()
+            fmt = shapes[shape] = shaped(rule, player, keys)
+        return None if fmt is None else fmt.format(*values)  # type: ignore[no-any-return]
 
-    return encode
+    def write(run: Sequence[Any]) -> list[str]:
+        fields = [r if r.__class__ is tuple else _FIELDS(r) if r.__class__ is Ruling else r for r in run]
+        out: list[str] = []
+        for head, f in zip(_times([f[0] if f.__class__ is tuple else f.t for f in fields], dumps), fields):
+            if f.__class__ is not tuple:  # not a ``Ruling`` itself: its own ``to_dict``
+                out.append(general(f))
+                continue
+            _, rule, player, data = f
+            if rule in fresh_rules:  # its rulings seldom said before: from the shape, not the store
+                rest = from_shape(rule, player, data) if data else None
+                if rest is not None:
+                    out.append(head + rest)
+                    continue
+            try:
+                key = (rule, player, marshal_dumps(data))
+            except ValueError:  # a parameter marshal cannot write: the general path
+                out.append(general(f))
+                continue
+            rest = tails.get(key, _ABSENT)
+            if rest is _ABSENT:
+                if len(tails) >= RULINGS_KEPT:
+                    tails.clear()
+                rest = from_shape(rule, player, data) if data else None
+                if rest is None:
+                    rest = tail(f)
+                else:
+                    new = fresh[rule] = fresh.get(rule, 0) + 1
+                    if new >= FRESH_AFTER:
+                        fresh_rules.add(rule)
+                tails[key] = rest
+            out.append(general(f) if rest is None else head + rest)
+        return out
+
+    return write
+
+
+_FIELDS = msgspec.structs.astuple
+_ABSENT: Any = object()
+_NUMBERS = {float, int}
+_encode_json = msgspec.json.encode
+
+
+def _times(ts: list[Any], dumps: Callable[[Any], str]) -> list[str]:
+    """``'{"t": '`` and each time as the encoder writes it (``float.__repr__`` for a finite
+    float, the encoder itself for any other value), the run's written by one ``msgspec``
+    call: for a float of ``1e-4 <= abs(t) < 1e16`` (and zero) it writes the same digits as
+    ``repr`` (both the shortest that reads back as the float, the nearer on a tie:
+    tests/cli/test_replay_ruling_json.py), an ``int`` as ``repr``; a time it writes another
+    way (an exponent, ``0.0000...``, ``null`` for NaN and the infinities) is written the
+    general way."""
+    if ts and set(map(type, ts)) <= _NUMBERS:
+        try:
+            text = _encode_json(ts).decode()
+        except (OverflowError, TypeError, ValueError):  # (an int past 64 bits)
+            text = ""
+        if text:
+            said = ('{"t": ' + text[1:-1].replace(",", ',{"t": ')).split(",")
+            if "e" in text or "n" in text or "0.0000" in text:
+                said = [_time(t, dumps) if "e" in s or "n" in s or "0.0000" in s else s
+                        for t, s in zip(ts, said)]
+            return said
+    return [_time(t, dumps) for t in ts]
+
+
+def _time(t: Any, dumps: Callable[[Any], str]) -> str:
+    """``'{"t": '`` and ``t`` as the encoder writes it."""
+    if t.__class__ is float and -_INF < t < _INF:
+        return '{"t": ' + float.__repr__(t)
+    return '{"t": ' + dumps(t)
 
 
 def _without_rulings(state: Any) -> Any:

@@ -137,6 +137,33 @@ def _unpack(blob: bytes, count: int) -> tuple[Any, ...]:
     return tuple(items[:count])
 
 
+def _as_fields(items: Sequence[Any]) -> list[Any]:
+    """Each ``Ruling`` of ``items`` as its fields (a tuple), any other item as it is."""
+    if set(map(type, items)) == _RULING:
+        return list(map(_FIELDS, items))
+    return [_FIELDS(r) if r.__class__ is Ruling else r for r in items]
+
+
+def _unpack_fields(blob: bytes, count: int) -> list[Any]:
+    """The first ``count`` items packed in ``blob`` (``_unpack``), each ``Ruling`` as its fields."""
+    if blob.startswith(_PICKLED):
+        return _as_fields(_unpack(blob, count))
+    rulings, items = marshal.loads(blob)
+    if rulings is True:  # ``_pack``'s rulings: their fields as they were packed
+        return items[:count]  # type: ignore[no-any-return]
+    if rulings != _MADE:
+        return items[:count]  # type: ignore[no-any-return]  (not rulings: as they are)
+    out: list[Any] = []  # rulings' fields and recipes (``_pack_made``): the recipes' rulings made now
+    for entry in items:
+        if len(out) >= count:
+            break
+        if entry.__class__ is list:
+            out += _as_fields(_MAKERS[entry[0]](*entry[1:]))
+        else:
+            out.append(entry)
+    return out[:count]
+
+
 _RULING = {Ruling}
 #: the mark of a string ``_pack_made`` wrote (``_pack`` marks its own True or False)
 _MADE = 2
@@ -232,6 +259,23 @@ class RulingLog(Sequence[Ruling]):
         """The rulings as tuples, oldest first, that joined are the log (a reader of every
         ruling maps over each, without a generator's step a ruling)."""
         return self._chunks()
+
+    def field_parts(self) -> list[Sequence[Any]]:
+        """``parts`` with each ``Ruling`` as its fields, ``(t, rule, player, data)`` (any other
+        item as it is): a packed run's are read back as they were packed, without making its
+        ``Ruling``s (a writer of every ruling needs only their fields: ``replay --json``)."""
+        out: list[Sequence[Any]] = []
+        node: RulingLog | None = self
+        while node is not None:
+            chunk = node._chunk
+            if chunk.__class__ is bytes:
+                count = node._n - (node._prev._n if node._prev is not None else 0)
+                out.append(_unpack_fields(chunk, count) if count else ())  # type: ignore[arg-type]
+            elif chunk:  # (a list ``made`` keeps is never empty)
+                out.append(_as_fields(node._own()))
+            node = node._prev
+        out.reverse()
+        return out
 
     @overload
     def __getitem__(self, key: int) -> Ruling: ...
