@@ -15,7 +15,6 @@ from __future__ import annotations
 import codecs
 import gc
 import json
-import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, islice, repeat, starmap
@@ -252,10 +251,8 @@ class Replay(Record):
         # (``whole_called``, ``whole_called_played``: the engine having the step) and its pin set up
         # between shots (``held_pin``, ``held_pin_played``), each None where the engine has no such step
         take, called, hold = _steps(engine, played)
-        # the rests of this batch on a line right before one no shot takes ("rx" in ``codes``: a call,
-        # mostly), found once a batch in C passes (``_after_rests``): a whole shot's rest is looked up
-        # here, not its next line tested at every rest (and ``called`` only there: the engine may change)
-        after = _after_rests(codes)
+        if called is not None and "x" not in codes:  # no call in the batch (a long match's, mostly): no
+            called = None  # line after a rest to look at for one
         # the count of events at which the history is trimmed next (``TRIM_EVERY``; never when played)
         trim_at = _NEVER if played else (self.events // every + 1) * every
         count = len(texts)
@@ -326,7 +323,7 @@ class Replay(Record):
                             continue
                     if end:
                         rest = parsed[end]
-                        if end in after and called is not None and type(call := parsed[end + 1]) is Call:
+                        if called is not None and end + 1 < count and type(call := parsed[end + 1]) is Call:
                             # the referee's call on the line after the rest, with the shot in one step
                             # (``ShotEngine.whole_called``) where no clock check can say anything of
                             # either line (``TimeOrder``: the rest not before the floor, the call not
@@ -480,29 +477,18 @@ def _shot_end(texts: list[str], parsed: list[Event | None], codes: str, k: int, 
     return end
 
 
-def _after_rests(codes: str) -> frozenset[int]:
-    """The index of each rest in a batch (``codes``: a letter an event, ``_CODES``) whose next line is
-    none a shot takes ("x": a call, a set-up, a line not decoded), found in C passes:
-    ``Replay._feed_chunk`` looks a whole shot's rest up here, and tests the next line for a call
-    (``whole_called``) only there."""
-    if "rx" not in codes:
-        return _NONE_AFTER
-    return frozenset(map(_START, _REST_BEFORE_OTHER.finditer(codes)))
-
-
 def _steps(engine: ShotEngine[Any] | None, played: bool) -> tuple[Any, Any, Any]:
     """``Replay._feed_chunk``'s steps of ``engine``, bound once a match: its whole shot (``whole``;
     played, ``whole_played``), its shot and the call after its rest (``whole_called``; played,
     ``whole_called_played``) and its pin set up between shots (``held_pin``; played,
     ``held_pin_played``); each None
-    where the engine does not take it (``takes_whole``, ``takes_called``, ``takes_held``; played, an
-    engine's ``plays_called`` False: golf's) or there is no engine."""
+    where the engine does not take it (``takes_whole``, ``takes_called``, ``takes_held``) or there is
+    no engine."""
     if engine is None:
         return None, None, None
     take = (engine.whole_played if played else engine.whole) if engine.takes_whole else None
     if played:
-        plays = engine.takes_called and getattr(engine, "plays_called", True)
-        return (take, engine.whole_called_played if plays else None,
+        return (take, engine.whole_called_played if engine.takes_called else None,
                 engine.held_pin_played if engine.takes_held else None)
     return (take, engine.whole_called if engine.takes_called else None,
             engine.held_pin if engine.takes_held else None)
@@ -530,10 +516,6 @@ _T = attrgetter("t")
 #: of its own (``SHOT_KINDS``), "r" a rest; any other ("x": a call, a set-up, a line not decoded)
 #: is no part of a shot
 _CODES = {**dict.fromkeys(SHOT_KINDS, "s"), Rest: "r"}
-#: ``_after_rests``: a rest and a line no shot takes after it, none
-_REST_BEFORE_OTHER = re.compile("rx")
-_START = re.Match.start
-_NONE_AFTER: frozenset[int] = frozenset()
 
 
 def history_for(undos: int) -> int:

@@ -133,19 +133,6 @@ class GolfEngine(ShotEngine[GolfState]):
     #: ``steps`` (``single.whole``: the function is the method, one frame a shot)
     whole = single.whole  # type: ignore[assignment]
 
-    def whole_called(self, state: GolfState, events: Sequence[Event], rest: Rest,  # type: ignore[override]
-                     call: Call) -> GolfState | None:
-        """``ShotEngine.whole_called``: a shot (``whole``) and the referee's call on the line right
-        after its rest (a foul, an undo, any call), applied in one step of the replay's loop: the state
-        ``apply(whole(state, events, rest), call)`` gives, that very one (the call's line not taken
-        the general way: its decode's kind, the clock's check, the count, one step each). It may
-        raise where ``apply`` would (the replay then takes the two lines apart, as ever)."""
-        return self.apply(single.whole(self, state, events, rest), call)  # type: ignore[arg-type]
-
-    #: a match played (``play``: every undo kept) takes golf's shot and the call after its rest apart
-    #: (``whole_called_played`` is not bound: ``replay._steps``)
-    plays_called = False
-
     def steps(self, state: GolfState, events: Sequence[Event], rest: Rest) -> GolfState | None:
         """``whole``'s general steps: ``apply``'s checks of each event (the balls' names; a goal or a
         ball off the table of a player with none left in play raises; a pin or a pocket is
