@@ -67,7 +67,8 @@ broker:
 # on one worker (a module's fixture or soak made once), the costliest files first
 # (tests/conftest.py orders them; --no-loadscope-reorder keeps that order), each property
 # test with a quarter of its examples (tests/conftest.py); test-fast: the tests that run in
-# the test's process (no browser, firmware, Mosquitto or other program; nothing slow);
+# the test's process (no browser, firmware, Mosquitto or other program; nothing slow, no
+# real-time sweep of the link: the marks slow and realtime);
 # test-long: four times the examples, in one process. Each prints its time. test-fast stays
 # on two workers (FAST_WORKERS): its tests use the CPU all along, and a third worker only
 # adds a third collection of the suite.
@@ -75,7 +76,7 @@ broker:
 WORKERS ?= 3
 FAST_WORKERS ?= 2
 PYTEST   = $(BIN)/python -m pytest -q -n $(1) --dist loadfile --no-loadscope-reorder
-FAST    := not browser and not slow and not micropython and not broker and not process
+FAST    := not browser and not slow and not realtime and not micropython and not broker and not process
 # Compiled modules kept between runs, outside the source tree (.venv/pycache), also where the
 # environment says PYTHONDONTWRITEBYTECODE: each worker's collection rewrote the asserts of
 # every test module again (pytest keeps them as bytecode), and each `tablesense` the tests

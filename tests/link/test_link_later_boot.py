@@ -40,7 +40,7 @@ def _checkpoint(seq: int, began: float, up_us: int, logged_after_us: int = 0, ma
                       at_s=began + up_us / 1e6, machine=machine_boot() if machine is None else machine)
 
 
-@pytest.mark.slow  # seconds of the link's real time a case (make test runs it, make test-fast not)
+@pytest.mark.realtime
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     cp_seq=st.integers(1, 30),
@@ -73,7 +73,7 @@ def test_a_later_boot_past_the_checkpoints_seq_and_uptime_is_read_from_its_start
     assert all(t * 1e6 > cp.logged_us for t in times), f"{times}: the log is at {cp.logged_us / 1e6}\n{said}"
 
 
-@pytest.mark.slow  # seconds of the link's real time a case (make test runs it, make test-fast not)
+@pytest.mark.realtime
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     cp_seq=st.integers(1, 20),

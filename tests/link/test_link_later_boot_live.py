@@ -225,7 +225,7 @@ PAST = [
 ]
 
 
-@pytest.mark.slow  # seconds of the link's real time a case (make test runs it, make test-fast not)
+@pytest.mark.realtime
 @pytest.mark.parametrize(("seen", "cut", "heard_s", "reboot_after_s", "c_up_s", "m", "n"), CASES)
 def test_a_later_boot_unseen_while_the_line_was_out_is_read_from_its_start(
         seen: bool, cut: bool, heard_s: float, reboot_after_s: float, c_up_s: float, m: int, n: int
@@ -233,7 +233,7 @@ def test_a_later_boot_unseen_while_the_line_was_out_is_read_from_its_start(
     _check(*asyncio.run(_play(seen, cut, heard_s, reboot_after_s, c_up_s, m, n)), seen, m, n)
 
 
-@pytest.mark.slow  # seconds of the link's real time a case (make test runs it, make test-fast not)
+@pytest.mark.realtime
 @pytest.mark.parametrize(("seen", "cut", "heard_s", "reboot_after_s", "c_up_s", "m", "n"), PAST + CASES)
 def test_a_later_boot_that_says_its_boot_tag_is_read_from_its_start_past_the_old_seq_too(
         seen: bool, cut: bool, heard_s: float, reboot_after_s: float, c_up_s: float, m: int, n: int

@@ -65,7 +65,7 @@ class LiveBoard(Board):
         self.pty.send(encode_frame(f))
 
 
-@pytest.mark.slow  # seconds of the link's real time a case (make test runs it, make test-fast not)
+@pytest.mark.realtime
 @settings(max_examples=share(6, 3), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     apart=st.lists(st.floats(0.6, 1.9), min_size=1, max_size=3),  # the reboots, this far apart
