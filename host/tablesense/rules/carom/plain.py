@@ -163,9 +163,7 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
             zone, corner, zone_rulings = _zone(positions, OBJECTS[player], b.table, was, b.zone_corner, t,
                                                player)
         run = b.run + 1
-        caroms = (made, caroms[1]) if i == 0 else (caroms[0], made)
-        if run > high[i]:
-            high = (run, high[1]) if i == 0 else (high[0], run)
+        caroms, high = _counted(caroms, high, i, made, run)
         cushions = facts.cushions_before_third if contacts > 0 else facts.cushions
         if not reached:
             maker, value = _carom_rulings, made
@@ -308,15 +306,7 @@ def called_cushions(before: CaromState, n: int, rest: msgspec.Struct,
         return False  # ``update_zone``: not plain
     t = rest.t  # type: ignore[attr-defined]
     run = b.run + 1
-    high = b.high_run
-    if i == 0:
-        caroms = (made, caroms[1])
-        if run > high[0]:
-            high = (run, high[1])
-    else:
-        caroms = (caroms[0], made)
-        if run > high[1]:
-            high = (high[0], run)
+    caroms, high = _counted(caroms, b.high_run, i, made, run)
     left = None
     announce_from = b.profile.countdown_from  # ``countdown``: of the player still at the table
     if announce_from and at_table is not None:
@@ -423,6 +413,14 @@ def _inning_rulings(t: float, player: str, run: int, cushions: None, after: str,
     for call in calls:
         out.append(Ruling(call.t, "carom.referee.amend", shot_player, _AMEND))
     return tuple(out)
+
+
+def _counted(caroms: tuple[int, int], high: tuple[int, int], i: int, made: int,
+             run: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Player ``i``'s carom counted: his ``made`` caroms, and his high run if ``run`` beats it."""
+    if i == 0:
+        return (made, caroms[1]), ((run, high[1]) if run > high[0] else high)
+    return (caroms[0], made), ((high[0], run) if run > high[1] else high)
 
 
 def _inning(innings: tuple[int, int], runs: tuple[Any, Any], i: int,

@@ -19,10 +19,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...events import Contact, Cushion, Event, Strike
-from ..ruling_log import RulingLog, Trail
+from ..ruling_log import RulingLog
 from ..ruling_log import made as made_when_read
 from .match import CaromState, Match
-from .plain import _SHARED, _UNSEEN, _carom_rulings, _inning_rulings
+from .plain import _SHARED, _UNSEEN, _carom_rulings, _counted, _inning, _inning_rulings
 from .profiles import CUE_BALL, CUSHIONS_NEEDED
 from .resolve import IDX, OBJECTS
 from .shot import Evidence
@@ -114,15 +114,7 @@ def sensed_shot(before: CaromState, events: tuple[Event, ...],
         if zoned and in_a_corner(positions, OBJECTS[player], b.table):
             return None  # ``update_zone``: the object balls in a corner's zone
         run = b.run + 1
-        high = b.high_run
-        if i == 0:
-            caroms = (made, caroms[1])
-            if run > high[0]:
-                high = (run, high[1])
-        else:
-            caroms = (caroms[0], made)
-            if run > high[1]:
-                high = (high[0], run)
+        caroms, high = _counted(caroms, b.high_run, i, made, run)
         innings, runs = b.innings, b.runs
         after = at_table
         maker, value, count, announcement = _carom_rulings, made, 1, None
@@ -138,13 +130,7 @@ def sensed_shot(before: CaromState, events: tuple[Event, ...],
         if zoned and in_a_corner(positions, OBJECTS[after], b.table):
             return None
         value = b.run
-        runs = b.runs
-        mine = runs[i]
-        mine = Trail((value,), mine) if type(mine) is Trail else Trail((*mine, value))  # ``Trail.plus``
-        if i == 0:
-            innings, runs = (innings[0] + 1, innings[1]), (mine, runs[1])
-        else:
-            innings, runs = (innings[0], innings[1] + 1), (runs[0], mine)
+        innings, runs = _inning(innings, b.runs, i, value)
         caroms, high, run = b.caroms, b.high_run, 0
         maker, count, cushions_ruled = _inning_rulings, 1, None
         announcement = None

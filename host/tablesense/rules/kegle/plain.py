@@ -27,8 +27,9 @@ function (tests/rules/kegle/test_kegle_common_shot.py holds it to the longer way
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import permutations
+from typing import Any
 
 import msgspec
 
@@ -261,6 +262,18 @@ def _read_any(before: KegleState, shot: ShotRecord) -> _Read | None:
     return toppled, cushions, red_white >= 2, faults, unknown, pocketed
 
 
+def _blocked(positions: Mapping[str, Any], toppled: Sequence[int], t: float,
+             rulings: list[Ruling]) -> tuple[frozenset[int], frozenset[int]]:
+    """The pins balls at rest on ``positions`` keep off their spots (8.3,
+    ``verdict.blocked_by_balls``), and those of them the red ball keeps off, as ``pinset``s;
+    a ``kegle.pin-blocked`` ruling for each onto ``rulings``."""
+    found, by_red_ball = geo.blocked_pins(positions, sorted(toppled))
+    if not found:
+        return NO_PINS, NO_PINS
+    rulings.extend([Ruling(t, "kegle.pin-blocked", None, (("pin", pin),)) for pin in found])
+    return pinset(frozenset(found)), pinset(frozenset(by_red_ball))
+
+
 def plain_shot(before: KegleState, shot: ShotRecord,
                stage: tuple[KegleState, ShotRecord, Cutter, KegleState] | None = None,
                facts: tuple[list[int], int, bool, list[str]] | tuple[()] | None = None) -> KegleState | None:
@@ -292,10 +305,7 @@ def plain_shot(before: KegleState, shot: ShotRecord,
     rulings: list[Ruling] = []
     blocked = blocked_red = NO_PINS
     if n and rest.positions:  # 8.3: a pin a ball keeps off its spot (``verdict.blocked_by_balls``)
-        found, by_red_ball = geo.blocked_pins(rest.positions, sorted(toppled))
-        if found:
-            rulings.extend([Ruling(t, "kegle.pin-blocked", None, (("pin", pin),)) for pin in found])
-            blocked, blocked_red = pinset(frozenset(found)), pinset(frozenset(by_red_ball))
+        blocked, blocked_red = _blocked(rest.positions, toppled, t, rulings)
     # the referee's calls the decision reads (``verdict.find_faults``): the carambole, the fouls;
     # the others act before it (``hands``, ``replay``) or after it (``KegleEngine.resolve``)
     calls = shot.calls
@@ -501,10 +511,7 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
     rulings: list[Ruling] = []
     blocked = blocked_red = NO_PINS
     if n and rest.positions:  # 8.3: a pin a ball keeps off its spot (``verdict.blocked_by_balls``)
-        found, by_red_ball = geo.blocked_pins(rest.positions, sorted(toppled))
-        if found:
-            rulings.extend([Ruling(t, "kegle.pin-blocked", None, (("pin", pin),)) for pin in found])
-            blocked, blocked_red = pinset(frozenset(found)), pinset(frozenset(by_red_ball))
+        blocked, blocked_red = _blocked(rest.positions, toppled, t, rulings)
     if n:
         rulings.append(Ruling(t, "kegle.pin", p, (("pins", toppled), ("points", PIN_POINTS * n))))
         if carambole:
