@@ -22,6 +22,7 @@ from .state import GolfState
 replace = msgspec.structs.replace
 
 FRAMES_TO_WIN = 2
+_RACKED = (BALLS_PER_PLAYER, BALLS_PER_PLAYER)  # a new frame's balls
 
 
 def _logged(log: Any, new: Sequence[Ruling], t: float, winner: str, frame: int, score: str,
@@ -62,10 +63,12 @@ def end_frame(pre: GolfState, new: Sequence[Ruling], asked: int, shooter: str, w
     if rule.match_won(won, FRAMES_TO_WIN):
         # the match is over: at the table stays whoever played the deciding shot (the
         # winner, or the loser whose shot gave the winner the frame: docs/events.md's example)
+        # (two copies: a call of 15 keywords or more is compiled through a dict, dearer than the copy)
         return replace(
-            pre, ended=Ended(rule="golf.match.won", winner=winner, data=(("score", score),)),
-            rulings=_logged(pre.rulings, new, t, winner, frame, score, None), questions=(), asked=asked,
-            frame_units=pre.frame_units + 1, placements=placements, spot_wait=(),
+            replace(pre, questions=(), asked=asked, placements=placements, spot_wait=()),
+            ended=Ended(rule="golf.match.won", winner=winner, data=(("score", score),)),
+            rulings=_logged(pre.rulings, new, t, winner, frame, score, None),
+            frame_units=pre.frame_units + 1,
             frames_won=fw, balls_left=bl, at_table=shooter, clock=None,
             frame_winners=frame_winners, frame_ends=frame_ends,
             before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
@@ -76,11 +79,13 @@ def end_frame(pre: GolfState, new: Sequence[Ruling], asked: int, shooter: str, w
     else:
         members = pre.first_members
     # a new frame: balls waiting for a replacement spot are racked with the rest
+    # (two copies: a call of 15 keywords or more is compiled through a dict, dearer than the copy)
     return replace(
-        pre, rulings=_logged(pre.rulings, new, t, winner, frame, score, opener), questions=(), asked=asked,
-        frame_units=0, placements=placements, spot_wait=(), frame=frame + 1, frames_won=fw,
-        balls_left=(BALLS_PER_PLAYER, BALLS_PER_PLAYER), zone_play=False, at_table=opener, members=members,
-        clock=(opener, t), positions=None, turn_positions=None, placed=(None, None),
-        fouled_from=((), ()), frame_winners=frame_winners, frame_ends=frame_ends,
+        replace(pre, questions=(), asked=asked, frame_units=0, placements=placements, spot_wait=(),
+                balls_left=_RACKED, zone_play=False, positions=None, turn_positions=None, placed=(None, None),
+                fouled_from=((), ())),
+        rulings=_logged(pre.rulings, new, t, winner, frame, score, opener), frame=frame + 1, frames_won=fw,
+        at_table=opener, members=members,
+        clock=(opener, t), frame_winners=frame_winners, frame_ends=frame_ends,
         before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
     )

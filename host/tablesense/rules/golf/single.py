@@ -192,11 +192,10 @@ def _turn_lost(state: GolfState, pre: GolfState, first: Event, rest: Rest, after
     if not zone and now_zone:
         recipe.append(t)
     shot = ShotRecord(state.at_table, (first,), rest)
-    return replace(pre, at_table=o, rulings=made(log, len(recipe) - 4, recipe), questions=(),
+    return replace(_laid(pre), at_table=o, rulings=made(log, len(recipe) - 4, recipe), questions=(),
                    checkpoint=state, cut=after, before=pre, shot=shot, balls_left=bl, zone_play=now_zone,
-                   members=members,
-                   frame_units=pre.frame_units + 1, clock=(o, t), positions=None, turn_positions=None,
-                   placements=(), spot_wait=waiting)
+                   members=members, frame_units=pre.frame_units + 1, clock=(o, t), turn_positions=None,
+                   spot_wait=waiting)
 
 
 def _asked(state: GolfState, pre: GolfState, first: Event, rest: Rest, after: Cutter, s: str, o: str,
@@ -220,10 +219,19 @@ def _asked(state: GolfState, pre: GolfState, first: Event, rest: Rest, after: Cu
         rulings = made(log, 1, [_turn, t, s])
     else:
         rulings, zone = made(log, 2, [_turn_zone, t, s]), True
-    return replace(pre, at_table=o, rulings=rulings, questions=(question,), asked=asked, checkpoint=state,
-                   cut=after, before=pre, shot=ShotRecord(state.at_table, (first,), rest), zone_play=zone,
-                   members=members, frame_units=pre.frame_units + 1, clock=(o, t), positions=None,
-                   turn_positions=None, placements=(), spot_wait=())
+    return replace(_laid(pre), at_table=o, rulings=rulings, questions=(question,), asked=asked,
+                   checkpoint=state, cut=after, before=pre, shot=ShotRecord(state.at_table, (first,), rest),
+                   zone_play=zone, members=members, frame_units=pre.frame_units + 1, clock=(o, t),
+                   turn_positions=None, spot_wait=())
+
+
+def _laid(pre: GolfState) -> GolfState:
+    """``pre`` with no positions and no ball placed (the state after a shot that passes the turn),
+    copied only where it has them: the copy after it then takes 14 keywords at most (a call of 15 or
+    more is compiled through a dict, dearer than a copy)."""
+    if pre.positions is None and not pre.placements:
+        return pre
+    return replace(pre, positions=None, placements=())
 
 
 def _turned(rule: str, t: float, player: str, data: tuple[tuple[str, Any], ...], zone_at: float | None = None,
