@@ -111,7 +111,11 @@ def test_a_shot_of_one_event_in_one_step_is_the_state_the_general_steps_give(
     assert taken is None or taken == quick  # the one step alone, as ``whole`` takes it
     event("one step" if taken is not None else "general steps" if quick is not None else "not whole")
     if taken is not None:
-        event("one step: " + ("match won" if taken.ended else "frame won" if taken.frame != state.frame else
+        ball = getattr(first, "ball", None)
+        theirs = " on the opponent's ball" if ball not in (state.at_table or "p1", None) else ""
+        event("one step: " + ("match won" + theirs if taken.ended else "frame won" + theirs
+                              if taken.frame != state.frame else
+                              "whose ball? asked" if taken.asked != state.asked else
                               "zone play starts" if taken.zone_play and not state.zone_play else
                               "turn passes" if type(first) is Cushion else
                               "the opponent's ball" if first.ball != (state.at_table or "p1") else
@@ -138,6 +142,26 @@ def test_an_own_goal_the_opponents_ball_or_a_ball_off_in_one_step_is_the_state_t
     taken = single.one_event(state, first, rest)
     what = "ball off" if off else "goal" if own else "ball in a goal"
     event(("own " if own else "the opponent's ") + what + (": one step" if taken is not None else ""))
+
+
+@settings(max_examples=400, deadline=None)
+@given(before_shot(), st.sampled_from(["A", "B", None]), st.sampled_from([1.2, 2.5]))
+def test_a_ball_no_sensor_named_in_one_step_is_the_state_the_general_steps_give(
+        state: GolfState, goal: str | None, at: float) -> None:
+    first: Any = OffTable(t=at, ball=None) if goal is None else Goal(t=at, goal=goal, ball=None)
+    rest = Rest(t=4.0)
+    engine = GolfEngine()
+    quick = engine.whole(state, [first], rest)
+    with mock.patch.object(GolfEngine, "whole", GolfEngine.steps):
+        general = engine.whole(state, [first], rest)
+    assert quick == general
+    if quick is not None:
+        assert list(quick.rulings) == list(general.rulings)  # type: ignore[union-attr]
+    taken = single.one_event(state, first, rest)
+    if taken is not None:
+        assert taken.questions and taken.asked == state.asked + 1  # whose ball? asked, nothing counted
+        assert taken.balls_left == state.balls_left
+    event(("a goal" if goal else "a ball off") + (": one step" if taken is not None else ""))
 
 
 LOGS = sorted((MATCHES / "golf").glob("*.jsonl"))

@@ -225,9 +225,10 @@ def _decided(pre: GolfState, s: str, foul: Fault[Cost], call: Call, spot_calls: 
         for key in _SPOT_KEYS[:n_spots]:
             spot_wait = (*spot_wait, (t, s, key))
     stage_before, stage_shot, cut, in_shot, checkpoint = stage
+    # (two copies: a call of 15 keywords or more is compiled through a dict, dearer than the copy)
     return replace(
-        pre, rulings=rulings, questions=(),
-        frame_units=pre.frame_units + 1, placements=placements, spot_wait=spot_wait,
+        replace(pre, questions=(), placements=placements, spot_wait=spot_wait), rulings=rulings,
+        frame_units=pre.frame_units + 1,
         at_table=o, members=members, zone_play=now_zone, clock=(o, t_end), positions=positions,
         turn_positions=positions, placed=placed,
         before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,

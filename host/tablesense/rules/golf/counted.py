@@ -196,11 +196,13 @@ def counted_shot(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot
         new.append(Ruling(t_end, "golf.zone.play"))
     log = pre.rulings
     added = tuple(new)
+    # (two copies: a call of 15 keywords or more is compiled through a dict, dearer than the copy)
     return replace(
-        pre, rulings=RulingLog(added, log) if type(log) is RulingLog else log + added,
-        questions=tuple(questions), asked=asked, frame_units=pre.frame_units + 1, placements=placements,
-        spot_wait=tuple(waiting), balls_left=(bl[0], bl[1]), at_table=at, members=members,
-        zone_play=now_zone, clock=(at, t_end), positions=None,
+        replace(pre, questions=tuple(questions), asked=asked, placements=placements, spot_wait=tuple(waiting),
+                positions=None),
+        rulings=RulingLog(added, log) if type(log) is RulingLog else log + added,
+        frame_units=pre.frame_units + 1, balls_left=(bl[0], bl[1]), at_table=at, members=members,
+        zone_play=now_zone, clock=(at, t_end),
         turn_positions=pre.turn_positions if stays else None, placed=placed,
         before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
     )

@@ -13,7 +13,7 @@ import msgspec
 from ...shots import Cutter
 from ..base import Ruling
 from ..records import Ended
-from ..ruling_log import RulingLog
+from ..ruling_log import RulingLog, made
 from ..shot_engine import ShotRecord
 from . import checks as rule
 from .geometry import BALLS_PER_PLAYER
@@ -22,57 +22,70 @@ from .state import GolfState
 replace = msgspec.structs.replace
 
 FRAMES_TO_WIN = 2
+_RACKED = (BALLS_PER_PLAYER, BALLS_PER_PLAYER)  # a new frame's balls
 
 
-def _logged(log: Any, new: list[Ruling]) -> Any:
-    """``log + new`` (a ``RulingLog`` made straight, without ``__add__``'s frame)."""
-    added = tuple(new)
-    return RulingLog(added, log) if type(log) is RulingLog else log + added
+def _logged(log: Any, new: Sequence[Ruling], t: float, winner: str, frame: int, score: str,
+            opener: str | None) -> Any:
+    """``log`` and the frame's rulings after it (``_ends``): made only when read (``made``) on a
+    ``RulingLog``, else ``log + them``."""
+    if type(log) is RulingLog:
+        return made(log, len(new) + 2, [_ends, tuple(new), t, winner, frame, score, opener])
+    return log + _ends(tuple(new), t, winner, frame, score, opener)
+
+
+def _ends(new: tuple[Ruling, ...], t: float, winner: str, frame: int, score: str,
+          opener: str | None) -> tuple[Ruling, ...]:
+    """The rulings of a shot that won frame ``frame``: the shot's (``new``), the frame to ``winner``
+    (the score ``score`` picks the sentence), then the match to them (``opener`` None) or the
+    next frame's opening by ``opener``."""
+    won = Ruling(t=t, rule="golf.frame.won", player=winner, data=(("frame", frame), ("what", score)))
+    if opener is None:
+        return (*new, won, Ruling(t=t, rule="golf.match.won", player=winner, data=(("what", score),)))
+    return (*new, won, Ruling(t=t, rule="golf.frame.opening", player=opener,
+                              data=(("frame", frame + 1), ("what", "second" if frame == 1 else "deciding"))))
 
 
 def end_frame(pre: GolfState, new: Sequence[Ruling], asked: int, shooter: str, winner: str,
               bl: tuple[int, int], t: float, placements: tuple[tuple[str, int], ...],
               stage: tuple[Any, ShotRecord | None, Cutter, bool, Any]) -> GolfState:
-    """The state after a shot that won a frame (``new``: the shot's rulings so far; ``asked``:
-    the questions numbered; ``stage``: the shot stage's fields of the state after it)."""
+    """The state after a shot that won a frame (``new``: the shot's rulings so far, handed over;
+    ``asked``: the questions numbered; ``stage``: the shot stage's fields of the state after it);
+    its rulings made only when read (``_logged``)."""
     stage_before, stage_shot, cut, in_shot, checkpoint = stage
     fw = pre.frames_won
     fw = (fw[0] + 1, fw[1]) if winner == "p1" else (fw[0], fw[1] + 1)
     won = fw[0] if winner == "p1" else fw[1]
     score = f"{fw[0]}-{fw[1]}"
     frame = pre.frame
-    ends = [*new, Ruling(t=t, rule="golf.frame.won", player=winner,  # the score picks the sentence
-                         data=(("frame", frame), ("what", score)))]
     frame_winners = (*pre.frame_winners, winner)
     frame_ends = (*pre.frame_ends, (bl[0], bl[1], pre.frame_units + 1))
     if rule.match_won(won, FRAMES_TO_WIN):
         # the match is over: at the table stays whoever played the deciding shot (the
         # winner, or the loser whose shot gave the winner the frame: docs/events.md's example)
-        ends.append(Ruling(t=t, rule="golf.match.won", player=winner, data=(("what", score),)))
+        # (two copies: a call of 15 keywords or more is compiled through a dict, dearer than the copy)
         return replace(
-            pre, ended=Ended(rule="golf.match.won", winner=winner, data=(("score", score),)),
-            rulings=_logged(pre.rulings, ends), questions=(), asked=asked,
-            frame_units=pre.frame_units + 1, placements=placements, spot_wait=(),
+            replace(pre, questions=(), asked=asked, placements=placements, spot_wait=()),
+            ended=Ended(rule="golf.match.won", winner=winner, data=(("score", score),)),
+            rulings=_logged(pre.rulings, new, t, winner, frame, score, None),
+            frame_units=pre.frame_units + 1,
             frames_won=fw, balls_left=bl, at_table=shooter, clock=None,
             frame_winners=frame_winners, frame_ends=frame_ends,
             before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
         )
-    frame += 1
-    opener = rule.opener(frame, pre.first_opener)
-    if frame == 2:
+    opener = rule.opener(frame + 1, pre.first_opener)
+    if frame == 1:
         members = (1 - pre.first_members[0], 1 - pre.first_members[1])
-        ends.append(Ruling(t=t, rule="golf.frame.opening", player=opener,
-                           data=(("frame", frame), ("what", "second"))))
     else:
         members = pre.first_members
-        ends.append(Ruling(t=t, rule="golf.frame.opening", player=opener,
-                           data=(("frame", frame), ("what", "deciding"))))
     # a new frame: balls waiting for a replacement spot are racked with the rest
+    # (two copies: a call of 15 keywords or more is compiled through a dict, dearer than the copy)
     return replace(
-        pre, rulings=_logged(pre.rulings, ends), questions=(), asked=asked, frame_units=0,
-        placements=placements, spot_wait=(), frame=frame, frames_won=fw,
-        balls_left=(BALLS_PER_PLAYER, BALLS_PER_PLAYER), zone_play=False, at_table=opener, members=members,
-        clock=(opener, t), positions=None, turn_positions=None, placed=(None, None),
-        fouled_from=((), ()), frame_winners=frame_winners, frame_ends=frame_ends,
+        replace(pre, questions=(), asked=asked, frame_units=0, placements=placements, spot_wait=(),
+                balls_left=_RACKED, zone_play=False, positions=None, turn_positions=None, placed=(None, None),
+                fouled_from=((), ())),
+        rulings=_logged(pre.rulings, new, t, winner, frame, score, opener), frame=frame + 1, frames_won=fw,
+        at_table=opener, members=members,
+        clock=(opener, t), frame_winners=frame_winners, frame_ends=frame_ends,
         before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
     )

@@ -407,13 +407,15 @@ def _general(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: Sh
         now_zone = zone or rule.zone_play(bl)
         if not zone and now_zone:
             u.rule(t_end, "golf.zone.play", None)
+        # (two copies: a call of 15 keywords or more is compiled through a dict, dearer than the copy)
         return replace(
-            pre, rulings=_logged(pre.rulings, tuple(u.new)), questions=tuple(u.questions), asked=u.asked,
-            frame_units=pre.frame_units + 1, placements=tuple(placements), spot_wait=tuple(u.spot_wait),
+            replace(pre, questions=tuple(u.questions), asked=u.asked, placements=tuple(placements),
+                    spot_wait=tuple(u.spot_wait), placed=placed_pair, fouled_from=fouled_pair),
+            rulings=_logged(pre.rulings, tuple(u.new)),
+            frame_units=pre.frame_units + 1,
             balls_left=(bl[0], bl[1]), at_table=at, members=members,
             zone_play=now_zone, clock=(at, t_end), positions=positions,
             turn_positions=pre.turn_positions if stays else positions,
-            placed=placed_pair, fouled_from=fouled_pair,
             before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
         )
     return end_frame(pre, u.new, u.asked, s, winner, (bl[0], bl[1]), t_end, tuple(placements),

@@ -28,7 +28,7 @@ import msgspec
 
 from ...events import Cushion, Event, Goal, OffTable, Rest
 from ...shots import _IDLE, _NO_PINS, _SETTLING_PHASE, Cutter
-from ..base import Ruling
+from ..base import Question, Ruling
 from ..ruling_log import RulingLog, made
 from ..shot_engine import ShotRecord
 from .frame_end import end_frame
@@ -36,6 +36,8 @@ from .geometry import ATTACKS
 from .state import GolfState
 
 replace = msgspec.structs.replace
+
+_WHOSE = ("p1", "p2")  # (``counted._WHOSE``) the answers a question of whose ball takes
 
 
 def whole(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest) -> GolfState | None:
@@ -149,10 +151,11 @@ def _turn_lost(state: GolfState, pre: GolfState, first: Event, rest: Rest, after
                ball: Any, goal: str | None, log: RulingLog) -> GolfState | None:
     """``one_event``'s shot when its goal (``goal``; None: a ball off the table) is the opponent's
     ball into either goal (it counts for the opponent), the shooter's own goal (it does not count),
-    or a ball off the table (the opponent's counts for them): the turn passes and the shooter's
-    ball waits for the opponent's replacement spot (but for the opponent's ball in a goal), as
-    ``counted.counted_shot`` counts it; None for a ball no sensor named, or where the frame is over
-    or ends (the opponent's last ball)."""
+    a ball off the table (the opponent's counts for them), or a ball no sensor named (not counted:
+    a question, ``_asked``): the turn passes and the shooter's ball waits for the opponent's
+    replacement spot (but for the opponent's ball in a goal), as ``counted.counted_shot`` counts
+    it; the opponent's last ball wins them the frame (``end_frame``); None for a ball no sensor
+    names that is no player's, or where the frame is over."""
     o = "p2" if s == "p1" else "p1"
     bl = pre.balls_left
     mine, theirs = bl if s == "p1" else (bl[1], bl[0])
@@ -160,10 +163,15 @@ def _turn_lost(state: GolfState, pre: GolfState, first: Event, rest: Rest, after
         return None
     t = rest.t
     at = first.t
+    if ball is None:
+        return _asked(state, pre, first, rest, after, s, o, goal, log)
     waiting: tuple[tuple[float, str, str], ...] = ((at, s, "spot0"),)
     if ball == o:
-        if theirs < 2:
-            return None
+        if theirs < 2:  # their last ball: the frame is theirs (``counted_shot``'s count, then ``end_frame``)
+            won = Ruling(at, "golf.off-table.opponent", s, ()) if goal is None else \
+                Ruling(at, "golf.goal.opponent-ball", o, (("goal", goal),))
+            return end_frame(pre, (won,), pre.asked, s, o, (mine, 0) if s == "p1" else (0, mine), t, (),
+                             (pre, ShotRecord(state.at_table, (first,), rest), after, False, state))
         bl = (mine, theirs - 1) if s == "p1" else (theirs - 1, mine)
         if goal is None:
             recipe = [_turned, "golf.off-table.opponent", at, s, ()]
@@ -184,11 +192,46 @@ def _turn_lost(state: GolfState, pre: GolfState, first: Event, rest: Rest, after
     if not zone and now_zone:
         recipe.append(t)
     shot = ShotRecord(state.at_table, (first,), rest)
-    return replace(pre, at_table=o, rulings=made(log, len(recipe) - 4, recipe), questions=(),
+    return replace(_laid(pre), at_table=o, rulings=made(log, len(recipe) - 4, recipe), questions=(),
                    checkpoint=state, cut=after, before=pre, shot=shot, balls_left=bl, zone_play=now_zone,
-                   members=members,
-                   frame_units=pre.frame_units + 1, clock=(o, t), positions=None, turn_positions=None,
-                   placements=(), spot_wait=waiting)
+                   members=members, frame_units=pre.frame_units + 1, clock=(o, t), turn_positions=None,
+                   spot_wait=waiting)
+
+
+def _asked(state: GolfState, pre: GolfState, first: Event, rest: Rest, after: Cutter, s: str, o: str,
+           goal: str | None, log: RulingLog) -> GolfState:
+    """``_turn_lost``'s shot of a ball no sensor named into ``goal`` (None: off the table): the
+    referee is asked whose it was (``counted._whose``: the question numbered on from ``asked``), the
+    ball not counted till an answer says; the turn passes (``golf.turn``)."""
+    asked = pre.asked + 1
+    if goal is None:
+        question = Question(id=f"q{asked}", t=first.t, rule="golf.off-table.own", options=_WHOSE,
+                            data=(("key", "off0"), ("what", "whose")))
+    else:
+        question = Question(id=f"q{asked}", t=first.t, rule="golf.goal", options=_WHOSE,
+                            data=(("key", "goal0"), ("goal", goal), ("what", "whose")))
+    members = pre.members
+    if pre.duo:
+        members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
+    t = rest.t
+    zone = pre.zone_play
+    if zone or 1 not in pre.balls_left:  # (``checks.zone_play``: zone play starts, or not, as before)
+        rulings = made(log, 1, [_turn, t, s])
+    else:
+        rulings, zone = made(log, 2, [_turn_zone, t, s]), True
+    return replace(_laid(pre), at_table=o, rulings=rulings, questions=(question,), asked=asked,
+                   checkpoint=state, cut=after, before=pre, shot=ShotRecord(state.at_table, (first,), rest),
+                   zone_play=zone, members=members, frame_units=pre.frame_units + 1, clock=(o, t),
+                   turn_positions=None, spot_wait=())
+
+
+def _laid(pre: GolfState) -> GolfState:
+    """``pre`` with no positions and no ball placed (the state after a shot that passes the turn),
+    copied only where it has them: the copy after it then takes 14 keywords at most (a call of 15 or
+    more is compiled through a dict, dearer than a copy)."""
+    if pre.positions is None and not pre.placements:
+        return pre
+    return replace(pre, positions=None, placements=())
 
 
 def _turned(rule: str, t: float, player: str, data: tuple[tuple[str, Any], ...], zone_at: float | None = None,
@@ -213,4 +256,9 @@ def _zone(t: float, goal: str, s: str, t_end: float) -> tuple[Ruling, ...]:
 def _turn(t: float, s: str) -> tuple[Ruling, ...]:
     """The turn passing at the rest: a shot with no goal (``resolve.missed``)."""
     return (Ruling(t, "golf.turn", s),)
+
+
+def _turn_zone(t: float, s: str) -> tuple[Ruling, ...]:
+    """The turn passing at the rest, zone play starting there."""
+    return (Ruling(t, "golf.turn", s), Ruling(t, "golf.zone.play"))
 
