@@ -725,7 +725,8 @@ def _restarted_unsent(after: int, last: int) -> Note:
     an open one (``_restarted_unheard``), which the pub and the soak's check read."""
     a, b, n = after % SEQ_MOD, last % SEQ_MOD, last - after + 1
     text = (f"the device restarted before sending all it had stamped: what it sent from seq {a} of "
-            f"its previous boot on is lost ({n} frames, to seq {b}, by its next boot's word)")
+            f"its previous boot on is lost ({n} frame{'s' if n != 1 else ''}, to seq {b}, by its next "
+            f"boot's word)")
     return Note("lost", text, {"from": a, "last": b, "count": n, "rebooted": True})
 
 
