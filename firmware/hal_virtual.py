@@ -463,6 +463,7 @@ class Hal:
         self.gc_us = int(_env("TABLESENSE_GC_US", "5000"))
         self.heap = int(_env("TABLESENSE_HEAP", "100000"))
         self.board = Board(self)
+        self.rtc_write = self.board.rtc_write  # RTC.memory(buf): bound once, one call a write
         self.colour_bus = VirtualColourBus(lambda: self.now, seed=int(_env("TABLESENSE_COLOUR_SEED", "1")))
         self.colour_bus.spend = self.i2c_busy
         self.colour_sensors = None
@@ -487,9 +488,6 @@ class Hal:
 
     def rtc_read(self):
         return self.board.rtc_read()
-
-    def rtc_write(self, buf):
-        self.board.rtc_write(buf)
 
     def quiet(self):
         self.board.osdebug_none()

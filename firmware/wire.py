@@ -43,6 +43,7 @@ def _table():
 
 
 _CRC = _table()
+CRC_TABLE = _CRC  # CRC-16/CCITT-FALSE's table, for other viper code (rtc_record.py)
 
 
 @micropython.viper
