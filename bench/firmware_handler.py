@@ -1,6 +1,7 @@
 """Firmware costs on MicroPython's unix port, each beside its anchor measured in the same
 run: the soft-IRQ handler per edge (`Edge.irq`), and a whole event through the main loop
-(the handler's ring write, then drain, stamp, keep, encode, write), against a bare ring
+(the handler's ring write, then drain, stamp, keep, encode, write; the RTC record, firmware
+0.5, written once a drain: its cost alone is a row of its own), against a bare ring
 write: the least an edge can cost (a bytecode method that stores a record in two
 preallocated arrays and moves the head: firmware 0.3's Ring.put, copied here so that it
 stays the same whatever the firmware becomes).
@@ -138,6 +139,16 @@ def main_loop(n):  # n events: each written to the ring, then drained, stamped, 
 
 
 enc = wire.Encoder()
+try:  # firmware 0.5: RTC memory keeps the last seq assigned, written once a drain
+    import rtc_record
+    keeper = rtc_record.Keeper(hal, bytearray(4))
+except ImportError:
+    keeper = None
+
+
+def rtc(n):
+    for i in range(n):
+        keeper.write(i)
 
 
 def encode(n):
@@ -152,8 +163,12 @@ for rnd in range(5):  # interleaved rounds: a burst of load elsewhere hits every
                         ("event", main_loop, BATCH), ("encode", encode, EDGES)):
         v = least(fn, n) - (base if n == EDGES else 0)
         fig[name] = v if rnd == 0 or v < fig[name] else fig[name]
-for k in ("anchor", "irq", "event", "encode"):
-    print("%s %d" % (k, fig[k]))
+    if keeper is not None:
+        v = least(rtc, EDGES) - base
+        fig["rtc"] = v if rnd == 0 or v < fig["rtc"] else fig["rtc"]
+for k in ("anchor", "irq", "event", "encode", "rtc"):
+    if k in fig:
+        print("%s %d" % (k, fig[k]))
 """
 
 
@@ -193,7 +208,7 @@ def main() -> int:
 
     def row(what: str, key: str, ratio: bool) -> None:
         def cell(f: dict[str, float] | None) -> str:
-            if f is None:
+            if f is None or key not in f:
                 return "n/a"
             return f"{f[key]:,.0f} ns" + (f" ({f[key] / f['anchor']:.1f}x)" if ratio else "")
         print(f"  {what:<58}{cell(now):>16}  {cell(old):>18}")
@@ -202,6 +217,7 @@ def main() -> int:
     row("soft-IRQ handler per edge (Edge.irq: clock, level, ring)", "irq", True)
     row("a whole event: ring write, drain, stamp, keep, encode, write", "event", True)
     row("encode one EVENT frame (Encoder.record: CRC-16 + COBS)", "encode", False)
+    row("RTC record, once a drain (Keeper.write: seq, CRC-16, store)", "rtc", True)
     if old is None:
         print(f"  (no git history here: the firmware of {BEFORE} could not be extracted)")
     print(f"  => main loop throughput on this host: {1e9 / now['event']:,.0f} events/s")

@@ -235,6 +235,8 @@ class Hal:
         self.counters = []
         self.colours = None  # colour.ColourSensors once use_board found an i2c bus
         self.wdt = None  # machine.WDT once watchdog() started it
+        # its memory keeps this boot's last seq (rtc_record.py); None on a port without it
+        self.rtc = machine.RTC() if hasattr(machine, "RTC") else None
         st = _UART0_STATUS.get(self.chip)
         self.uart = None
         if st is not None:
@@ -376,6 +378,19 @@ class Hal:
         host's RTS pulse), 2 hard (machine.reset(), a panic), 3 watchdog, 4 deep sleep,
         5 soft (ports/esp32/modmachine.c)."""
         return machine.reset_cause()
+
+    def rtc_read(self):
+        """What RTC memory held at boot (bytes; b"" after a power-on: the port finds its
+        magic gone and sets the length to 0, ports/esp32/machine_rtc.c). Allocates."""
+        rtc = self.rtc
+        return rtc.memory() if rtc is not None else b""
+
+    def rtc_write(self, buf):
+        """buf into RTC memory (up to 2048 bytes): a memcpy in C, returns None; allocates
+        nothing. A soft reset, machine.reset(), a panic and the watchdog keep it."""
+        rtc = self.rtc
+        if rtc is not None:
+            rtc.memory(buf)
 
     @staticmethod
     def quiet():

@@ -45,7 +45,8 @@
 # default 1, power-on), TABLESENSE_FLASH (the folder that stands for the board's flash:
 # the crash file goes there; unset: none is written), TABLESENSE_SUPERVISED ("1": a
 # supervisor boots the firmware again after machine.reset() or the watchdog, told by the
-# exit code, RESET_EXIT or WATCHDOG_EXIT; else the process ends with 1).
+# exit code, RESET_EXIT or WATCHDOG_EXIT; else the process ends with 1), TABLESENSE_RTC
+# (the file that stands for RTC memory, kept across resets; unset: kept by the Board object).
 import gc
 import json
 import os
@@ -57,6 +58,7 @@ from micropython import const
 
 from colour import ColourSensors
 from colour_virtual import VirtualColourBus
+from wire import copy
 
 MASK = const(0x3FFFFFFF)
 DEPTH = const(8)  # MICROPY_SCHEDULER_DEPTH of the ESP32 port
@@ -74,6 +76,7 @@ _SAMPLE = const(32)  # passes per allocation sample of the GC model
 _PTY_WAIT_MS = const(200)  # not realtime: how long a full pty may hold the UART back
 RESET_EXIT = const(75)  # exit code: machine.reset() (the supervisor boots it again, cause 2)
 WATCHDOG_EXIT = const(76)  # exit code: the task watchdog reset the board (cause 3)
+RTC_MAX = const(2048)  # RTC user memory on the ESP32 (MICROPY_HW_RTC_USER_MEM_MAX)
 INTERRUPT_EXIT = const(130)  # exit code: Ctrl-C stopped the firmware (the REPL comes next)
 INPUT_ONLY = (34, 35, 36, 37, 38, 39)  # GPIO34-39: input-only pads, no internal pulls
 # What the ESP32's ROM prints on UART0 at every reset (boot mode, then the second stage
@@ -301,7 +304,11 @@ class Board:
         stuck); always, when a modelled stall ("hang_us") is at least the timeout. Firing writes
         the panic's log line and ends the process with WATCHDOG_EXIT (cause 3). Not
         modelled: the timer interrupting a stall half way (the process ends at its end);
-      - the flash: TABLESENSE_FLASH, a folder (the crash file goes there)."""
+      - the flash: TABLESENSE_FLASH, a folder (the crash file goes there);
+      - RTC memory (machine.RTC().memory(), rtc_record.py): TABLESENSE_RTC, a file that
+        stands for it, which whoever plays the board keeps across its resets (a process
+        SIGKILLed and started again) and removes at a power-off; unset, this Board object
+        holds it (a test that boots a second Firmware on the same Hal: a reset)."""
 
     def __init__(self, hal):
         self.hal = hal
@@ -314,9 +321,42 @@ class Board:
         self.fault = None
         self.hang_us = 0
         self.logged = 0  # log lines written on the UART
+        self.rtc_path = _env("TABLESENSE_RTC", None)
+        self.rtc_file = None  # the file, open once the firmware first writes it
+        self.rtc = bytearray(RTC_MAX)  # without a file: RTC memory here
+        self.rtc_len = 0
 
     def _write(self, text):
         self.hal.out.write(text.encode())
+
+    def rtc_read(self):
+        """What RTC memory holds (at boot): b"" when nothing was kept (a power-on)."""
+        if self.rtc_path is None:
+            return bytes(self.rtc[: self.rtc_len])
+        try:
+            with open(self.rtc_path, "rb") as f:
+                return f.read(RTC_MAX)
+        except OSError:
+            return b""
+
+    def rtc_write(self, buf):
+        """buf into RTC memory, as RTC.memory(buf): in place, every byte at once (a file
+        written with one write; a process killed around it finds the old record or the new).
+        Allocates nothing once the file is open (the first write, at boot)."""
+        n = len(buf)
+        if self.rtc_path is None:
+            copy(self.rtc, 0, buf, n)
+            self.rtc_len = n
+            return
+        f = self.rtc_file
+        if f is None:
+            try:
+                f = open(self.rtc_path, "r+b")
+            except OSError:
+                f = open(self.rtc_path, "w+b")
+            self.rtc_file = f
+        f.seek(0)
+        f.write(buf)
 
     def rom_text(self):
         self._write(_ROM % _ROM_CAUSE.get(self.cause, "0x1 (POWERON_RESET)"))
@@ -423,6 +463,7 @@ class Hal:
         self.gc_us = int(_env("TABLESENSE_GC_US", "5000"))
         self.heap = int(_env("TABLESENSE_HEAP", "100000"))
         self.board = Board(self)
+        self.rtc_write = self.board.rtc_write  # RTC.memory(buf): bound once, one call a write
         self.colour_bus = VirtualColourBus(lambda: self.now, seed=int(_env("TABLESENSE_COLOUR_SEED", "1")))
         self.colour_bus.spend = self.i2c_busy
         self.colour_sensors = None
@@ -444,6 +485,9 @@ class Hal:
     @property
     def flash_dir(self):
         return self.board.flash
+
+    def rtc_read(self):
+        return self.board.rtc_read()
 
     def quiet(self):
         self.board.osdebug_none()

@@ -21,8 +21,9 @@ from array import array
 from capture import LevelScan, Poller, capture_handler, irq_handler
 from clock import Clock
 from ring import Ring
+from rtc_record import Keeper, previous
 
-FW_VERSION = "0.4.0"
+FW_VERSION = "0.5.0"
 _MASK = const(0x3FFFFFFF)
 _HALF = const(0x20000000)
 KEEP = const(2048)  # replayable frames kept (a power of two: seq & (KEEP - 1) is the slot)
@@ -75,6 +76,11 @@ class Firmware:
         self.reset_cause = boot.cause if boot is not None else _call(hal, "reset_cause", 0)
         self.crash = boot.text if boot is not None else ""
         self.tag = boot_tag(hal.ticks_us(), _urandom())  # in every HELLO and HEARTBEAT (firmware 0.4)
+        # the boot before's tag and last seq assigned, from RTC memory (firmware 0.5; None: a
+        # power-on, nothing kept), in every HELLO; then this boot's record, kept there from now on
+        self.prev = previous(_call(hal, "rtc_read", None))
+        self.rtc = Keeper(hal, self.tag)
+        self.rtc.write(_SEQ_MASK)  # nothing assigned yet
         if out is None:
             out = getattr(hal, "out", None)
         self.out = out if out is not None else sys.stdout.buffer
@@ -87,6 +93,7 @@ class Firmware:
         self.calls = bytearray(boardcfg.MAX_CHANNELS)
         self.clock = Clock(hal.ticks_us())
         self.next_seq = 0  # the seq the next replayable frame gets
+        self.rtc_seq = 0  # next_seq when the RTC record was last written (drain)
         self.send_seq = 0  # the next kept frame to write to the link
         self.sent_seq = _SEQ_MASK  # the last frame written in order (HELLO/HEARTBEAT/PONG say it)
         self.replay_mark = _NO_MARK  # frames before this seq are re-sent: flagged REPLAY
@@ -302,7 +309,7 @@ class Firmware:
                 b.n_channels() if b else 0, lv, self.overflows(), self.sched_drops, self.late,
                 FW_VERSION, b.profile if b else "",
                 getattr(hal, "mp_version", ""), getattr(hal, "chip", ""),
-                self.reset_cause, self.crash, self.tag,
+                self.reset_cause, self.crash, self.tag, self.prev,
             )
         )
 
@@ -347,6 +354,9 @@ class Firmware:
                     self.record(wire.READING, ch, v)
                     t = self.hal.ticks_us()
                     self._colour_news()
+        if self.next_seq != self.rtc_seq:  # seqs assigned (here, or by counts()): RTC memory says so
+            self.rtc_seq = self.next_seq  # before any of them is sent (flush comes after)
+            self.rtc.write((self.next_seq - 1) & _SEQ_MASK)
 
     def _colour_news(self):
         """The colour bus stopped answering, or answers again: one ERROR frame each."""

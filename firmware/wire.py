@@ -29,6 +29,7 @@ RECORD = const(12)  # header + seq + 8-byte body of a replayable frame, without 
 _TEXT_MAX = const(100)
 CRASH_MAX = const(120)  # HELLO's crash text (firmware 0.3): what caused this boot, cut to this
 TAG = const(4)  # the boot tag's bytes (firmware 0.4): HELLO and HEARTBEAT end with it
+PREV = const(7)  # HELLO's prev_tag and prev_seq (firmware 0.5): the boot before's tag and last seq
 
 
 def _table():
@@ -42,6 +43,7 @@ def _table():
 
 
 _CRC = _table()
+CRC_TABLE = _CRC  # CRC-16/CCITT-FALSE's table, for other viper code (rtc_record.py)
 
 
 @micropython.viper
@@ -248,10 +250,12 @@ class Encoder:
         return self._text(o + 1, s, n)
 
     def hello(self, seq, hi, lo, n_channels, levels, overflows, drops, late, fw, profile, mp="", chip="",
-              reset=-1, crash="", tag=None):
+              reset=-1, crash="", tag=None, prev=None):
         """HELLO. mp, chip: firmware 0.2. reset (machine.reset_cause(), 0 unknown) and
         crash (what ended the last boot, "" none), firmware 0.3; reset < 0: without them.
-        tag (firmware 0.4, with reset): the boot tag, TAG bytes, last; None: without it.
+        tag (firmware 0.4, with reset): the boot tag, TAG bytes; None: without it. prev
+        (firmware 0.5, with tag): the boot before's tag and last seq assigned, PREV bytes
+        (rtc_record.previous), last; None: not known (a power-on), without them.
         Texts are cut to 16 bytes (fw, mp, chip), 32 (profile), CRASH_MAX (crash)."""
         self._head(HELLO, seq)
         _t48(self.p, 4, hi, lo)
@@ -270,6 +274,9 @@ class Encoder:
             if tag is not None:
                 copy(self.p, o, tag, TAG)
                 o += TAG
+                if prev is not None:
+                    copy(self.p, o, prev, PREV)
+                    o += PREV
         return self.finish(o)
 
     def colour(self, seq, ch, st, rgbc):

@@ -3,7 +3,8 @@
 unattended (tests/deploy/test_flash_board.py, tests/micropython/test_firmware_recovery.py).
 
 A folder stands for the board's flash. A supervisor (a thread here) plays the chip:
-- power-on: ``main.py`` in the folder runs as the firmware (``micropython main.py``, with
+- power-on: RTC memory empty (a file beside the board's log, kept across the resets below);
+  ``main.py`` in the folder runs as the firmware (``micropython main.py``, with
   the virtual HAL's board model: reset cause, crash file folder, supervised resets); a
   folder without ``main.py`` is a fresh board: its REPL runs;
 - the firmware ends with Ctrl-C (exit 130): MicroPython's REPL takes the line, as on the
@@ -56,6 +57,8 @@ class VirtualBoard:
         fd, name = tempfile.mkstemp(prefix="tablesense-board-", suffix=".log")
         os.close(fd)
         self.log = Path(name)
+        # RTC memory (firmware/hal_virtual.py): kept across the resets below, empty at power-on
+        self.rtc = self.log.with_suffix(".rtc")
         self.boots: list[tuple[str, int]] = []
         self._proc: subprocess.Popen[bytes] | None = None
         self._stop = threading.Event()
@@ -109,6 +112,7 @@ class VirtualBoard:
         for feed in self._feeds:
             feed.unlink(missing_ok=True)
         self.log.unlink(missing_ok=True)
+        self.rtc.unlink(missing_ok=True)
 
     def __enter__(self) -> VirtualBoard:
         return self
@@ -135,6 +139,7 @@ class VirtualBoard:
             TABLESENSE_EDGES=str(self.edges),
             TABLESENSE_RESET_CAUSE=str(cause),
             TABLESENSE_SUPERVISED="1",
+            TABLESENSE_RTC=str(self.rtc),
             TABLESENSE_REALTIME="1" if self.realtime else "0",
         )
         argv = [find_micropython(), "main.py"] if what == "firmware" else [

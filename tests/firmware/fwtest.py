@@ -121,7 +121,12 @@ def decode(stream):
             f["reset"] = b[o] if o < len(b) else None
             f["crash"] = b[o + 2 : o + 2 + b[o + 1]].decode() if o < len(b) else ""
             o = o + 2 + b[o + 1] if o < len(b) else o
-            f["tag"] = bytes(b[o : o + 4]) if o + 4 == len(b) else None
+            f["tag"] = bytes(b[o : o + 4]) if o + 4 <= len(b) else None
+            # firmware 0.5: the boot before's tag and last seq assigned (RTC memory)
+            f["prev_tag"] = bytes(b[o + 4 : o + 8]) if o + 11 == len(b) else None
+            f["prev_seq"] = int.from_bytes(b[o + 8 : o + 11], "little") if o + 11 == len(b) else None
+            if len(b) not in (o, o + 4, o + 11):
+                raise ValueError("hello of %d bytes after the crash text" % (len(b) - o))
         elif typ == 5:
             f["uptime"] = int.from_bytes(b[0:6], "little")
             f["overflows"] = b[6] | b[7] << 8

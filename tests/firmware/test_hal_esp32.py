@@ -168,8 +168,21 @@ class FakeCounter:
         self.unit = None
 
 
+class FakeRTC:
+    """machine.RTC: one memory, as the port's (a module-level buffer in C)."""
+
+    mem = b""
+
+    def memory(self, buf=None):
+        if buf is None:
+            return FakeRTC.mem
+        FakeRTC.mem = bytes(buf)
+        return None
+
+
 class FakeMachine:
     Counter = FakeCounter
+    RTC = FakeRTC
 
 
 class NoCounter:
@@ -212,6 +225,18 @@ def test_every_counted_channel_has_a_glitch_filter_that_reaches_the_pcnt():
         hal = hal_esp32.Hal()
         hal.counter("pin", ch())
         eq(FakeCounter.made[-1].filter, 800, "10 us: 800 APB cycles at 80 MHz")
+    finally:
+        hal_esp32.machine = real
+
+
+def test_rtc_memory_read_at_boot_is_what_the_boot_before_wrote():
+    real = hal_esp32.machine
+    hal_esp32.machine = FakeMachine
+    try:
+        FakeRTC.mem = b""
+        eq(hal_esp32.Hal().rtc_read(), b"", "a power-on: nothing kept")
+        hal_esp32.Hal().rtc_write(bytearray(b"ts\x01abcdefghi"))
+        eq(hal_esp32.Hal().rtc_read(), b"ts\x01abcdefghi", "the next boot reads it")
     finally:
         hal_esp32.machine = real
 

@@ -34,6 +34,14 @@ def _tag(v):
     return None if v is None else bytearray((v >> (8 * i)) & 0xFF for i in range(wire.TAG))
 
 
+def _prev(tag, seq):
+    """A vector's prev_tag and prev_seq (firmware 0.5) as rtc_record.previous gives them:
+    the tag's bytes, then the seq's three, little endian."""
+    if tag is None:
+        return None
+    return _tag(tag) + bytearray((seq >> (8 * i)) & 0xFF for i in range(3))
+
+
 def _frame(enc, f):
     typ = f["type"]
     seq = f["seq"]
@@ -60,6 +68,7 @@ def _frame(enc, f):
             -1 if f.get("reset_cause") is None else f["reset_cause"],
             f.get("crash", ""),
             _tag(f.get("boot_tag")),
+            _prev(f.get("prev_tag"), f.get("prev_seq")),
         )
     if typ == "heartbeat":
         t = f["uptime_us"]

@@ -36,9 +36,15 @@ frames = st.one_of(
     st.builds(CountFrame, seqs, u8, u8, t48),
     st.builds(ReadingFrame, seqs, u8, u8, t48),
     st.builds(HelloFrame, seqs, t48, u8, u32, u32, u32, u32, text, text, text, text,
-              st.none(), st.just(""), st.none()),
+              st.none(), st.just(""), st.none(), st.none(), st.none()),
     st.builds(HelloFrame, seqs, t48, u8, u32, u32, u32, u32, text, text, text, text, u8,
-              st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=120), st.none() | u32),
+              st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=120), st.none() | u32,
+              st.none(), st.none()),
+    # firmware 0.5: the boot before's tag and last seq after the boot tag, the longest texts
+    st.builds(HelloFrame, seqs, t48, u8, u32, u32, u32, u32,
+              *(st.text(st.characters(min_codepoint=32, max_codepoint=126), min_size=n, max_size=n)
+                for n in (16, 32, 16, 16)), u8,
+              st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=120), u32, u32, seqs),
     st.builds(HeartbeatFrame, seqs, t48, u16, u16, u16, st.none(), st.none()),
     st.builds(HeartbeatFrame, seqs, t48, u16, u16, u16, t48, st.none() | u32),
     st.builds(PongFrame, seqs, u16),

@@ -34,7 +34,7 @@ def _tool(name: str) -> str:
 def test_the_firmware_has_its_modules() -> None:
     names = {p.stem for p in MODULES}
     assert {"main", "link", "ring", "clock", "wire", "capture", "board", "hal_esp32", "hal_virtual",
-            "recover", "tcs34725", "tca9548a", "classifier", "colour"} <= names
+            "recover", "tcs34725", "tca9548a", "classifier", "colour", "rtc_record"} <= names
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda p: p.name)

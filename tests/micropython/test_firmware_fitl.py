@@ -235,3 +235,39 @@ def test_realtime_feed_is_played_at_its_own_time(tmp_path: Path) -> None:
     ev = next(f for f in frames if isinstance(f, EventFrame))
     assert 0.3 < waited < 3.0, "the edge waits for its time on the virtual clock"
     assert ev.t_us == t + 30, "stamped at its time plus the scheduling delay"
+
+
+def test_a_reset_board_says_how_far_the_boot_before_got_and_a_power_on_does_not(tmp_path: Path) -> None:
+    """The simulator's board keeps RTC memory as the ESP32 does (firmware 0.5): the firmware
+    killed (a reset, nothing of it cleaned up) and started again on the same RTC file says the
+    killed boot's tag and last seq in its HELLO; started on none (a power-on) it says neither."""
+    board, rtc = goal_board(tmp_path, "irq"), tmp_path / "board.rtc"
+    with start_firmware(board, realtime=False, rtc=rtc) as fw:
+        port = Port(fw)
+        t0 = hello_uptime(port) + 50_000
+        fw.send_edges([{"t_us": t0 + 10_000 * i, "ch": 0, "level": (i + 1) % 2} for i in range(6)])
+        port.until(lambda fs: sum(isinstance(f, EventFrame) for f in fs) >= 6)
+        time.sleep(0.2)  # the goals' colour readings too
+        port.send("!hello")  # its seq: the last frame written, all of them sent by now
+        frames = port.until(lambda fs: sum(isinstance(f, HelloFrame) for f in fs) >= 3)
+        first, last = next(f for f in frames if isinstance(f, HelloFrame)), frames[-1]
+        assert isinstance(last, HelloFrame) and last.seq >= 5, frames
+        fw.proc.send_signal(signal.SIGKILL)
+        fw.proc.wait(10)
+        port.close()
+    assert (first.prev_tag, first.prev_seq) == (None, None), first  # the first power-on
+    with start_firmware(board, realtime=False, rtc=rtc, reset_cause=2) as fw:
+        port = Port(fw)
+        port.send("!hello")
+        hello = next(f for f in port.until(lambda fs: any(isinstance(f, HelloFrame) for f in fs))
+                     if isinstance(f, HelloFrame))
+        port.close()
+    assert (hello.prev_tag, hello.prev_seq, hello.reset_cause) == (first.boot_tag, last.seq, 2), hello
+    assert hello.boot_tag != first.boot_tag
+    with start_firmware(board, realtime=False) as fw:  # no RTC file: a power-on
+        port = Port(fw)
+        port.send("!hello")
+        hello = next(f for f in port.until(lambda fs: any(isinstance(f, HelloFrame) for f in fs))
+                     if isinstance(f, HelloFrame))
+        port.close()
+    assert (hello.prev_tag, hello.prev_seq) == (None, None), hello

@@ -16,9 +16,12 @@ Either way what the board writes meanwhile is lost on the wire and the board kee
 board writes, also while the cable is cut, so ``Boot.frames`` holds each frame the board
 wrote, by boot and seq, with the wall time it was first written.
 
-A reboot kills the firmware's process group (a power glitch, a brown-out, the watchdog)
+A reboot kills the firmware's process group (a reset: a panic, the watchdog, a brown-out)
 and starts a new one after ``down`` seconds; the host's connection stays (the USB-serial
-chip is powered by the USB cable, the ESP32 restarts behind it), as on the real board.
+chip is powered by the USB cable, the ESP32 restarts behind it), as on the real board. The
+board's RTC memory (a file, ``TABLESENSE_RTC``) lives through the reset, as on the ESP32:
+the new boot's HELLO says the old boot's tag and the last seq it stamped (firmware 0.5),
+sent or not; it is gone only at the power-on that starts the soak.
 Edges of a shot still to come when the board comes back are fed to the new boot at their
 own wall time: the balls roll on while the board reboots, and what falls in the gap is
 not seen.
@@ -53,6 +56,7 @@ BOARD_KEEPS = 2048
 #: bytes the relay holds for a host that does not read before it drops (a USB-serial
 #: chip's buffer is far smaller; the host reads all the time)
 HOST_BUFFER = 1 << 18
+POWER_ON, HARD_RESET = 1, 2  # machine.reset_cause() of the soak's first boot, and of a reboot
 _MOD = 1 << 24
 _HALF = 1 << 23
 
@@ -154,7 +158,11 @@ class Board:
     def _power_on(self) -> None:
         n = len(self.boots) + 1
         edges = self.workdir / f"{self.name}-boot{n}.edges.jsonl"
-        self.fw = start_firmware(self.board_json, edges, realtime=True)
+        rtc = self.workdir / f"{self.name}.rtc"
+        if n == 1:  # powered on: nothing in RTC memory
+            rtc.unlink(missing_ok=True)
+        self.fw = start_firmware(self.board_json, edges, realtime=True, rtc=rtc,
+                                 reset_cause=POWER_ON if n == 1 else HARD_RESET)
         self.boots.append(Boot(n, time.time(), time.monotonic()))
         self.fd = os.open(self.fw.port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
         asyncio.get_running_loop().add_reader(self.fd, self._on_board)

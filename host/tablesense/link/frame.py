@@ -119,6 +119,11 @@ class HelloFrame(NamedTuple):
     reset_cause: int | None = None  # what started this boot (RESET_CAUSES); None before firmware 0.3
     crash: str = ""  # what ended the boot before, when the firmware crashed or the watchdog bit
     boot_tag: int | None = None  # drawn at random once a boot (firmware 0.4); None before
+    # the boot before's tag and the last seq it assigned, sent or not, kept in the board's RTC
+    # memory across a reset (firmware 0.5; 0xFFFFFF: it assigned none); None: not known (a
+    # power-on loses it, or older firmware)
+    prev_tag: int | None = None
+    prev_seq: int | None = None
 
     @property
     def reset_text(self) -> str:
@@ -316,7 +321,15 @@ def encode_payload(frame: Frame) -> bytes:
             body += bytes([frame.reset_cause]) + _text(frame.crash, "crash")
             if frame.boot_tag is not None:
                 body += _tag(frame.boot_tag)
-        elif frame.crash or frame.boot_tag is not None:
+                if frame.prev_tag is not None or frame.prev_seq is not None:
+                    if frame.prev_tag is None or frame.prev_seq is None:
+                        raise BadFrame("a hello's prev_tag and prev_seq come together (firmware 0.5)")
+                    if not 0 <= frame.prev_seq < SEQ_MOD:
+                        raise BadFrame(f"prev_seq {frame.prev_seq} does not fit in 24 bits")
+                    body += _tag(frame.prev_tag) + frame.prev_seq.to_bytes(3, "little")
+            elif frame.prev_tag is not None or frame.prev_seq is not None:
+                raise BadFrame("a hello's prev_tag and prev_seq need its boot tag (firmware 0.4)")
+        elif frame.crash or frame.boot_tag is not None or frame.prev_tag is not None:
             raise BadFrame("a hello's crash text and boot tag need its reset cause (firmware 0.3)")
     elif isinstance(frame, HeartbeatFrame):
         lo, hi = _t48(frame.uptime_us)
@@ -428,12 +441,22 @@ def _decode_hello(payload: bytes, seq: int) -> HelloFrame:
         crash = payload[pos + 2 : pos + 2 + ln].decode("ascii", "replace")
         pos += 2 + ln
     tag: int | None = None
-    if end - pos == _TAG.size:  # firmware 0.4: the boot tag
+    prev_tag: int | None = None
+    prev_seq: int | None = None
+    if end - pos in (_TAG.size, _TAG.size + _PREV_SIZE):  # firmware 0.4: the boot tag
         tag = _TAG.unpack_from(payload, pos)[0]
         pos += _TAG.size
+        if end - pos == _PREV_SIZE:  # firmware 0.5: the boot before's tag and last seq (RTC memory)
+            prev_tag = _TAG.unpack_from(payload, pos)[0]
+            prev_seq = int.from_bytes(payload[pos + _TAG.size : end], "little")
+            pos = end
     if pos != end:
         raise BadFrame(f"hello frame has {end - pos} bytes after crash")
-    return HelloFrame(seq, lo | hi << 32, n_ch, levels, ro, sd, late, *texts, reset, crash, tag)
+    return HelloFrame(seq, lo | hi << 32, n_ch, levels, ro, sd, late, *texts, reset, crash, tag,
+                      prev_tag, prev_seq)
+
+
+_PREV_SIZE = 7  # prev_tag u32, prev_seq u24 (firmware 0.5)
 
 
 _HELLO_TEXTS = ("fw_version", "profile_id", "mp_version", "chip")

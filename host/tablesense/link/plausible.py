@@ -359,9 +359,15 @@ class Sink(Protocol):
     def other(self, f: Frame, now: float, out: list[Any]) -> None:
         """ERROR, COLOUR: nothing to check."""
 
-    def restart(self, now: float, out: list[Any], uptime_s: float | None = None) -> None:
+    def restart(self, now: float, out: list[Any], uptime_s: float | None = None,
+                previous: int | None = None) -> None:
         """A new boot confirmed (``uptime_s``: its age by its status frame): the device's
-        clock and seqs start over."""
+        clock and seqs start over. ``previous``: the old boot's last seq assigned, as the new
+        boot's HELLO says it (firmware 0.5; None: not said, or of another boot)."""
+
+    def previous_boot(self, previous: int, now: float, out: list[Any]) -> None:
+        """The new boot's HELLO, after a restart its heartbeat confirmed, says the old boot's
+        last seq assigned (firmware 0.5)."""
 
     def refuse(self, r: Refusal, now: float, out: list[Any]) -> None:
         """An implausible frame: counted, kept and reported, never passed on."""
@@ -392,6 +398,9 @@ class Gate:
         self._lapse_due = False  # the line was out before the bytes being looked at
         self._suspect = False  # the HELLO being looked at answers a doubt
         self.tag: int | None = None  # the boot tag of the boot the host reads (firmware 0.4; None: none said)
+        # the old boot's tag after a restart a HEARTBEAT confirmed, until the new boot's first
+        # HELLO: it may say how far the old boot stamped (firmware 0.5)
+        self.old_tag: int | None = None
 
     def old_uptime(self) -> int:
         """The uptime the device is known to have reached: its last believed status frame (or,
@@ -516,6 +525,11 @@ class Gate:
         if f.boot_tag is not None:
             self.tag = f.boot_tag
         self.sink.believe(f, now, out)
+        if isinstance(f, HelloFrame) and self.old_tag is not None:  # the first HELLO after a restart
+            previous = _previous(f, self.old_tag)
+            self.old_tag = None
+            if previous is not None:
+                self.sink.previous_boot(previous, now, out)
 
     # --- boot tags (firmware 0.4) ------------------------------------------------------------
 
@@ -587,7 +601,7 @@ class Gate:
                 if why:
                     self._reboot_refused(why, now, out)
                 else:
-                    self._reboot_confirmed(claim, now, out)
+                    self._reboot_confirmed(claim, now, out, f)
                 return self.reboot is not None and self._held(f, now, out)
         if claim.undecided or not isinstance(f, (HelloFrame, HeartbeatFrame)) or settling:
             if claim.hold(f):
@@ -605,7 +619,7 @@ class Gate:
             self._numbering_decides(claim, now, out)
             return True
         if not why:
-            self._reboot_confirmed(claim, now, out)
+            self._reboot_confirmed(claim, now, out, f)
         else:
             if claim.settle_s:  # a claim by the boot's start, refuted: the checkpoint's boot goes on
                 self.seq.boot_went_on()
@@ -620,12 +634,21 @@ class Gate:
         elif which == "old":
             self._reboot_refused("the frames after it go on with the old boot's numbering", now, out)
 
-    def _reboot_confirmed(self, claim: RebootClaim, now: float, out: list[Any]) -> None:
-        """The new boot is believed: seqs and the clock start over, then the frames held."""
+    def _reboot_confirmed(self, claim: RebootClaim, now: float, out: list[Any],
+                          by: Frame | None = None) -> None:
+        """The new boot is believed: seqs and the clock start over, then the frames held. A
+        HELLO of it (the claim's, or ``by``, the status frame that confirmed it) that says the
+        old boot's tag as the boot before its own (firmware 0.5: RTC memory kept it) tells how
+        far the old boot stamped; with none yet, the new boot's first HELLO may tell it later
+        (``_believe``)."""
         self.reboot = None
         uptime = getattr(claim.frame, "uptime_us", None)
-        self.sink.restart(now, out, None if uptime is None else uptime / 1e6)
+        f = claim.frame
+        hello = f if isinstance(f, HelloFrame) else by if isinstance(by, HelloFrame) else None
+        previous = _previous(hello, self.tag) if hello is not None else None
+        self.sink.restart(now, out, None if uptime is None else uptime / 1e6, previous)
         self.last_t_us = -1
+        self.old_tag = self.tag if hello is None else None
         self.tag = claim.frame.boot_tag  # the new boot's (None: it says none)
         self._believe(claim.frame, now, out)
         for f in claim.held:
@@ -738,3 +761,12 @@ class Gate:
                 self.sink.refuse(Refusal("seq", why, g), now, out)
             else:
                 self.frame(g, now, out)
+
+
+def _previous(f: Frame, tag: int | None) -> int | None:
+    """The last seq the boot of ``tag`` assigned, if ``f`` is a HELLO of the boot after it that
+    says so (firmware 0.5: ``prev_tag`` and ``prev_seq``, kept in RTC memory across a reset);
+    None otherwise (a HEARTBEAT, a power-on, older firmware, or a boot between the two)."""
+    if not isinstance(f, HelloFrame) or tag is None or f.prev_tag != tag or f.boot_tag == tag:
+        return None
+    return f.prev_seq

@@ -151,6 +151,9 @@ class Sequencer:
         # when the checkpoint's boot began and when the checkpoint was taken (hostclock.py)
         self._boot: tuple[float, float] | None = None
         self._went_on = False  # a claim by the boot's start was refuted (``boot_went_on``)
+        # the old boot's first seq not known, at a restart that said nothing of its end: the new
+        # boot's HELLO may still tell how far the old boot stamped (``previous_boot``)
+        self._tail: int | None = None
 
     def resume(self, seq: int, uptime_us: int, boot: tuple[float, float] | None = None) -> None:
         """Start from a saved checkpoint (link/checkpoint.py): ``seq`` is the next frame
@@ -512,7 +515,7 @@ class Sequencer:
         self._request(now, out)
         return out
 
-    def restart(self, now: float, uptime_s: float | None = None) -> Step:
+    def restart(self, now: float, uptime_s: float | None = None, previous: int | None = None) -> Step:
         """The device rebooted (the transport decided, see docs/protocol.md): what it had not
         replayed is lost with its store, what is buffered is delivered, and seqs start over.
 
@@ -526,8 +529,19 @@ class Sequencer:
         rebooted before the line came back, cannot be told by its silence from a reboot on
         a whole line (the reboot's own time is in both), and what it wrote in the cut would
         be lost without a word (make test's season, seed 11: 124 events); on a whole line,
-        what it had kept but not yet written went with it too."""
+        what it had kept but not yet written went with it too.
+
+        ``previous`` (firmware 0.5): the last seq the old boot assigned, as the new boot's
+        HELLO says it from the board's RTC memory (its ``prev_seq``, given only when its
+        ``prev_tag`` is the old boot's). Then the timing rules above are not needed: what the
+        old boot stamped past the last seq known went with its store, and is said lost,
+        from there to that seq, however the line was and whenever it last wrote (the season
+        soak, seed 3939: a boot heard by its heartbeats, idle for longer than ``BUSY_S`` on
+        the host's side, rebooted with three events stamped and not sent); nothing, if it
+        stamped no more. Without it, a later HELLO of the new boot may still say it
+        (``previous_boot``)."""
         out = Step()
+        self._tail = None
         born = now - uptime_s if uptime_s is not None else None
         heard = self._heard_at > -1e9  # this host heard the old boot (else: link/__init__ says it)
         unheard = heard and (self._reopened or (born is not None and born - self._heard_at > SILENT_S))
@@ -546,8 +560,12 @@ class Sequencer:
                 self.stats.lost += b - a + 1
                 out.notes.append(_lost_note(a, b, "the device restarted before sending them again"))
             self._deliver(out)
-            if unheard or busy:
+            if heard and previous is not None:
+                out.notes.extend(self._unsent(after, self._lin(previous)))
+            elif unheard or busy:
                 out.notes.append(_restarted_unheard(after, self._reopened, unheard))
+            elif heard:
+                self._tail = after  # nothing said: the new boot's HELLO, when it comes, may tell
         self.stats.restarts += 1
         self._records = 0
         self._record_at = -1e9
@@ -563,6 +581,24 @@ class Sequencer:
         self._seen_at = now
         out.notes.append(Note("restarted", "device restarted: sequence numbers start over", {}))
         return out
+
+    def previous_boot(self, previous: int) -> Step:
+        """The new boot's HELLO came after the restart was shown (its heartbeat confirmed it):
+        ``previous`` is the old boot's last seq assigned (its ``prev_seq``, the ``prev_tag``
+        the old boot's). What it stamped past the last seq known is said lost, as ``restart``
+        says it; once, and only where ``restart`` said nothing of the old boot's end."""
+        out = Step()
+        after, self._tail = self._tail, None
+        if after is not None:
+            out.notes.extend(self._unsent(after, after - 1 + seq_diff(previous, (after - 1) % SEQ_MOD)))
+        return out
+
+    def _unsent(self, after: int, last: int) -> list[Note]:
+        """The old boot stamped seqs ``after``..``last`` (unwrapped) that never came: lost."""
+        if last < after:
+            return []
+        self.stats.lost += last - after + 1
+        return [_restarted_unsent(after, last)]
 
     def link_reset(self) -> None:
         """The port was reopened: a replay asked for on the old connection will not come
@@ -681,6 +717,17 @@ def _refuted(claim: int, p: int) -> Note:
 def _lost_note(a: int, b: int, why: str) -> Note:
     n = b - a + 1
     return Note("lost", f"lost {n} frames (seq {a % SEQ_MOD}..{b % SEQ_MOD}): {why}", _range(a, b))
+
+
+def _restarted_unsent(after: int, last: int) -> Note:
+    """The old boot stamped seqs ``after``..``last`` and rebooted before sending them (its next
+    boot's HELLO says how far it got, from RTC memory): a closed range, said in the words of
+    an open one (``_restarted_unheard``), which the pub and the soak's check read."""
+    a, b, n = after % SEQ_MOD, last % SEQ_MOD, last - after + 1
+    text = (f"the device restarted before sending all it had stamped: what it sent from seq {a} of "
+            f"its previous boot on is lost ({n} frame{'s' if n != 1 else ''}, to seq {b}, by its next "
+            f"boot's word)")
+    return Note("lost", text, {"from": a, "last": b, "count": n, "rebooted": True})
 
 
 def _restarted_unheard(after: int, reopened: bool, unheard: bool) -> Note:

@@ -398,16 +398,21 @@ class Link:
             self._step(self.seq.device_error(f.code, f.text, now), out, now)
         out.append(f)
 
-    def restart(self, now: float, out: list[Frame | LinkStatus | str], uptime_s: float | None = None) -> None:
+    def restart(self, now: float, out: list[Frame | LinkStatus | str], uptime_s: float | None = None,
+                previous: int | None = None) -> None:
         """The device rebooted: the old boot's frames still held are delivered, then the
         ``restarted`` status, then the new boot's: the status divides the two clocks.
-        ``uptime_s``: the new boot's age by the status frame that confirmed it."""
+        ``uptime_s``: the new boot's age by the status frame that confirmed it; ``previous``:
+        the old boot's last seq assigned, by the new boot's HELLO (firmware 0.5)."""
         self.clock.rebase()
-        step = self.seq.restart(now, uptime_s)
+        step = self.seq.restart(now, uptime_s, previous)
         said = [n for n in step.notes if n.kind == "restarted"]
         step.notes = [n for n in step.notes if n.kind != "restarted"]
         self._step(step, out, now)
         out.extend(LinkStatus(n.kind, n.text, n.data) for n in said)
+
+    def previous_boot(self, previous: int, now: float, out: list[Frame | LinkStatus | str]) -> None:
+        self._step(self.seq.previous_boot(previous), out, now)
 
     def refuse(self, r: Refusal, now: float, out: list[Frame | LinkStatus | str]) -> None:
         self.stats.implausible += 1

@@ -94,6 +94,16 @@ VALID: list[tuple[str, Frame]] = [
                    0x00FF0000),
     ),
     (
+        "hello: firmware 0.5 after a reset, the boot before's tag and last seq assigned",
+        HelloFrame(0xFFFFFF, 240_000, 3, 0, 0, 0, 0, "0.5.0", "golf", "1.26.1", "esp32", 3,
+                   "#9 watchdog: the main loop stopped for over 5 s", 0x0BADF00D, 0x9E3779B9, 19),
+    ),
+    (
+        "hello: firmware 0.5, the boot before assigned no seq",
+        HelloFrame(0xFFFFFF, 95_000, 16, 0, 0, 0, 0, "0.5.0", "kegle", "1.29.0", "esp32", 5, "",
+                   0x00FF00FF, 0x12345678, 0xFFFFFF),
+    ),
+    (
         "hello: counters at u32 max",
         HelloFrame(7, T_MAX, 32, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, "0.1.0-dev", "carom"),
     ),

@@ -134,6 +134,8 @@ def start_firmware(
     sched_us: int | None = None,
     firmware_dir: str | os.PathLike[str] | None = None,
     baud: int | None = None,
+    rtc: str | os.PathLike[str] | None = None,
+    reset_cause: int | None = None,
 ) -> FirmwareProcess:
     """Start ``micropython firmware/main.py`` on a pty.
 
@@ -143,7 +145,11 @@ def start_firmware(
     ``t_us`` (True) or as fast as the firmware drains them (False). ``sched_us``: the
     virtual time one scheduled IRQ callback takes (firmware default 20 us). ``baud``: the
     rate of the modelled UART (default 115200, as on the board; a benchmark of the host's
-    side raises it so that the line is not the limit).
+    side raises it so that the line is not the limit). ``rtc``: the file that stands for the
+    board's RTC memory (firmware/hal_virtual.py): a firmware started again with the same one
+    is a board reset (its HELLO says how far the boot before got), a missing one a power-on
+    (None: each start a power-on). ``reset_cause``: machine.reset_cause() of this boot
+    (default 1, power-on).
     """
     board = Path(board_json_path)
     if not board.is_file():
@@ -180,6 +186,11 @@ def start_firmware(
         env["TABLESENSE_SCHED_US"] = str(int(sched_us))
     if baud is not None:
         env["TABLESENSE_BAUD"] = str(int(baud))
+    env.pop("TABLESENSE_RTC", None)
+    if rtc is not None:
+        env["TABLESENSE_RTC"] = str(Path(rtc).resolve())
+    if reset_cause is not None:
+        env["TABLESENSE_RESET_CAUSE"] = str(int(reset_cause))
     try:
         proc = subprocess.Popen(
             [mpy, str(main)],
