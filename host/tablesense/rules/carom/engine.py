@@ -191,9 +191,15 @@ class CaromEngine(ShotEngine[CaromState]):
         if type(named[0]) is not Cushion:  # a full-information shot, most often: read and decided at once
             sensed = sensed_shot(state, named, rest)
             if sensed is not None:
-                cut = whole_cut(state.cut, named, rest, sensed[3])
-                if cut is None:
-                    return None
+                cut = state.cut
+                t = rest.t
+                if type(t) is float and cut.phase == _SETTLING_PHASE:  # ``whole_cut``'s common case, inline
+                    cut = Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t,
+                                 False, False, _NO_PINS, cut.strikes or sensed[3])
+                else:
+                    cut = whole_cut(cut, named, rest, sensed[3])  # type: ignore[assignment]
+                    if cut is None:
+                        return None
                 return replace(state, m=sensed[0], at_table=sensed[1], rulings=sensed[2], before=state,
                                shot=ShotRecord(state.at_table, named, rest), cut=cut, checkpoint=state)
         cushions = True  # the shot is cushions alone (``cushion_facts``)
