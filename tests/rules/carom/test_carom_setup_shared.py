@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -126,3 +127,49 @@ def test_matches_set_up_alike_share_their_first_score() -> None:
             '"targets": {"p1": 30, "p2": 25}, "innings_limit": 40}')
     first, second = (engine.new_state(parse_event(json.loads(line % t))) for t in (0, 99))
     assert first.m is second.m and first.m.targets == (30, 25) and first.m.innings_limit == 40
+
+
+def _first_state_alone(setup: Setup) -> Any:
+    """The state before the first shot as ``setup`` makes it alone, the way it was made before the
+    states were kept (the countdown's ruling of a target within reach at ``setup.t``), as JSON."""
+    try:
+        state = msgspec.structs.replace(carom_engine._START, players=tuple(setup.players.items()),
+                                        m=carom_engine._first_match(setup))
+    except IllegalCall as exc:
+        return str(exc)
+    return find_engine("carom").to_json(carom_engine._first_countdown(state, setup.t))
+
+
+first_setups = st.builds(
+    lambda t, players, prof, disc, targets, more: Setup(t=t, game="carom", players=players, profile=prof,
+                                                        discipline=disc, targets=targets, extra=more),
+    st.sampled_from([0.0, 5.5, 1e6]),
+    st.sampled_from([{"p1": "A", "p2": "B"}, {"p1": "B", "p2": "A"}, {"p1": "Ann", "p2": "Bob"}]),
+    st.sampled_from([None, "club", "kampioen", "liemers"]),
+    st.sampled_from([None, "libre", "bandstoten", "driebanden"]),
+    st.one_of(st.none(), st.fixed_dictionaries({"p1": st.sampled_from([1, 3, 5, 20]),
+                                                "p2": st.sampled_from([2, 4, 30])})),
+    extra)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(first_setups, min_size=1, max_size=6))
+def test_a_set_up_starts_from_the_state_it_makes_alone_its_players_and_countdown_too(
+        each: list[Setup]) -> None:
+    engine = find_engine("carom")
+    carom_engine._FIRST.clear()
+    for setup in each * 2:  # each set-up twice: the second time from what the first kept
+        try:
+            made = engine.to_json(engine.new_state(setup))
+        except IllegalCall as exc:
+            made = str(exc)
+        assert made == _first_state_alone(setup)
+
+
+def test_a_countdown_before_the_first_shot_is_ruled_at_each_set_up_s_own_time() -> None:
+    engine = find_engine("carom")
+    line = ('{"t": %s, "type": "setup", "game": "carom", "profile": "liemers", "discipline": "driebanden", '
+            '"players": {"p1": "A", "p2": "B"}, "targets": {"p1": 2, "p2": 2}}')
+    first, second = (engine.new_state(parse_event(json.loads(line % t))) for t in (0, 99))
+    assert [r.t for r in first.rulings] == [0] and [r.t for r in second.rulings] == [99]
+    assert first.m is second.m and first.rulings[0].rule == second.rulings[0].rule == "carom.countdown"

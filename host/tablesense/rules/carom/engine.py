@@ -101,18 +101,21 @@ class CaromEngine(ShotEngine[CaromState]):
 
     # --- set-up ---------------------------------------------------------------------
     def new_state(self, setup: Setup) -> CaromState:
-        try:  # a log of many matches set up alike: one ``Match`` to start each from
+        try:  # a log of many matches set up alike: one state to start each from
             key: bytes | None = _SETUP_KEY.encode((setup.profile, setup.discipline, setup.targets,
-                                                   setup.moyennes, setup.extra))
+                                                   setup.moyennes, setup.extra, setup.players))
         except (TypeError, msgspec.EncodeError):  # a value MessagePack cannot write: made anew
             key = None
-        m = _FIRST.get(key) if key is not None else None  # type: ignore[arg-type]
-        if m is None:
-            m = _first_match(setup)
+        first = _FIRST.get(key) if key is not None else None  # type: ignore[arg-type]
+        if first is None:
+            state = replace(_START, players=tuple(setup.players.items()), m=_first_match(setup))
+            first = (state, countdown_of(state))
             if key is not None:
-                _FIRST.keep(key, m)
-        state = replace(_START, players=tuple(setup.players.items()), m=m)
-        return _first_countdown(state, setup.t)
+                _FIRST.keep(key, first)
+        state, left = first
+        if left is None:  # (``_first_countdown``: nothing to announce before the first shot)
+            return state
+        return CaromEngine.rule(state, setup.t, COUNTDOWN_RULE, state.at_table, left=left)
 
     def vocabulary(self, state: CaromState) -> Vocabulary:
         return for_game("carom", state.m.profile.name)
@@ -188,9 +191,15 @@ class CaromEngine(ShotEngine[CaromState]):
         if type(named[0]) is not Cushion:  # a full-information shot, most often: read and decided at once
             sensed = sensed_shot(state, named, rest)
             if sensed is not None:
-                cut = whole_cut(state.cut, named, rest, sensed[3])
-                if cut is None:
-                    return None
+                cut = state.cut
+                t = rest.t
+                if type(t) is float and cut.phase == _SETTLING_PHASE:  # ``whole_cut``'s common case, inline
+                    cut = Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t,
+                                 False, False, _NO_PINS, cut.strikes or sensed[3])
+                else:
+                    cut = whole_cut(cut, named, rest, sensed[3])  # type: ignore[assignment]
+                    if cut is None:
+                        return None
                 return replace(state, m=sensed[0], at_table=sensed[1], rulings=sensed[2], before=state,
                                shot=ShotRecord(state.at_table, named, rest), cut=cut, checkpoint=state)
         cushions = True  # the shot is cushions alone (``cushion_facts``)
@@ -283,9 +292,17 @@ class CaromEngine(ShotEngine[CaromState]):
                 return None
             elif kind is Strike:
                 strike = True
-        cut = whole_cut(state.cut, named, rest, strike)
-        if cut is None:
-            return None
+        cut = state.cut
+        t = rest.t
+        if type(t) is float and named and cut.phase == _SETTLING_PHASE:
+            # ``whole_cut``'s common case, inline (each of ``named`` is a carom table's sensor event):
+            # the next shot, at rest at ``t``, with a strike among its events if any
+            cut = Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t, False,
+                         False, _NO_PINS, cut.strikes or strike)
+        else:
+            cut = whole_cut(cut, named, rest, strike)  # type: ignore[assignment]
+            if cut is None:
+                return None
         calls = (call,)
         if cushions:  # (nothing called in them: the carom is the call's, no foul)
             fast = called_cushions(state, len(named), rest, calls)
@@ -583,11 +600,12 @@ def _first_match(setup: Setup) -> Match:
                  **_shot_clock(extra))
 
 
-#: ``_first_match`` by what it is made of (a set-up's profile, discipline, targets, moyennes and
-#: its other keys, ``_SETUP_KEY``): immutable, shared by the matches set up alike. MessagePack
-#: tells apart what the set-up's readers tell apart (true, 1 and 1.0; null and NaN); a list and a
-#: tuple it writes alike, and they read alike
-_FIRST: FirstStates[bytes, Match] = FirstStates()
+#: a match's state before its first shot and before the countdown's ruling (``new_state``), and the
+#: caroms that ruling announces (None: none), by what it is made of (a set-up's profile, discipline,
+#: targets, moyennes, its other keys and its players, ``_SETUP_KEY``): immutable, shared by the
+#: matches set up alike. MessagePack tells apart what the set-up's readers tell apart (true, 1 and
+#: 1.0; null and NaN); a list and a tuple it writes alike, and they read alike
+_FIRST: FirstStates[bytes, tuple[CaromState, int | None]] = FirstStates()
 _SETUP_KEY = msgspec.msgpack.Encoder(enc_hook=dict)
 
 

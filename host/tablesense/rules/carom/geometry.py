@@ -87,9 +87,20 @@ class CaromTable(msgspec.Struct, frozen=True):
         A point on the diagonal (within ``on_line``) counts as inside: against the player.
         """
         reach = _REACH if leg == ZONE_LEG and on_line == ON_LINE else leg + on_line * math.sqrt(2)
-        across, along = self.width - y, self.length - x  # the nearest corner's distances, as ``min``
-        if (x if x <= along else along) + (y if y <= across else across) > reach:  # far from every corner
+        length, width = self.length, self.width
+        across, along = width - y, length - x
+        near_x = x if x <= along else along  # the nearest corner's distances, as ``min``
+        near_y = y if y <= across else across
+        if near_x + near_y > reach:  # far from every corner
             return None
+        if near_x >= 0.0 and near_y >= 0.0 and reach + reach < width <= length:
+            # on the bed (no distance below 0: 0 <= x <= length, 0 <= y <= width), within reach of
+            # its nearest corner: no other corner is (each lies half the bed's width or more away),
+            # and the walk below finds that one at the same distance (``abs(x - length)`` is
+            # ``length - x``): the nearest, at once
+            if x <= along:
+                return "head-left" if y <= across else "head-right"
+            return "foot-left" if y <= across else "foot-right"
         for corner, (cx, cy) in self.corner_points().items():
             if abs(x - cx) + abs(y - cy) <= reach:
                 return corner

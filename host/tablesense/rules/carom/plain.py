@@ -306,7 +306,15 @@ def called_cushions(before: CaromState, n: int, rest: msgspec.Struct,
         return False  # ``update_zone``: not plain
     t = rest.t  # type: ignore[attr-defined]
     run = b.run + 1
-    caroms, high = _counted(caroms, b.high_run, i, made, run)
+    high = b.high_run  # ``_counted``, inline
+    if i == 0:
+        caroms = (made, caroms[1])
+        if run > high[0]:
+            high = (run, high[1])
+    else:
+        caroms = (caroms[0], made)
+        if run > high[1]:
+            high = (high[0], run)
     left = None
     announce_from = b.profile.countdown_from  # ``countdown``: of the player still at the table
     if announce_from and at_table is not None:
