@@ -51,7 +51,7 @@ from . import plain
 from .fouls import BY_ID, fault
 from .holes import unknown_pockets
 from .names import POCKET_OPTIONS, pocket_ball
-from .plain import common_facts, common_shot, plain_shot
+from .plain import LATE, common_facts, common_shot, plain_shot
 from .shot import carambole, read_shot, toppler
 from .state import DEFAULT_DISTANCE, Incidents, KegleState, Score, pins_up, pinset
 from .verdict import IDX, asked, live, settle
@@ -179,12 +179,13 @@ class KegleEngine(ShotEngine[KegleState]):
             new = common_shot(state, events, rest, facts)
             if new is not None:
                 return new
-        if facts is None or state.in_shot or state.ended is not None or type(rest) is not Rest:
+        held = state.held
+        if facts is None or state.in_shot or state.ended is not None or type(rest) is not Rest \
+                or (held and facts is LATE):
             return ShotEngine.whole(self, state, events, rest) if call is None else None
         if not facts and call is not None and call.call != "answer":
             return None  # (a shot with pockets: its call the slow way, but for an answer about them)
         first = events[0]
-        held = state.held
         if held:  # pins set up before the shot's first event (the others: the base's way)
             t = first.t
             for e in held:
@@ -194,6 +195,8 @@ class KegleEngine(ShotEngine[KegleState]):
         cut = shot_cut(was, first, rest)
         if cut is None or (type(first) is Pin and was.incident_open and state.setup_rests):
             return None  # no shot's opening, or the pin referee's (``not_a_shot``: the pin is down)
+        if facts is LATE and (cut.strikes or cut.strike_sensor):  # (``_before_shot`` may take its late
+            return ShotEngine.whole(self, state, events, rest) if call is None else None  # drops out)
         if not held:  # (``close`` of the last shot, inline)
             before = state
             if state.shot is not None and (state.questions or state.after is not None or state.sealed):

@@ -105,14 +105,15 @@ def common_facts(events: Sequence[Event]) -> tuple[list[int], int, bool, list[st
     naming a white, a contact naming its white, a ball no keglebillard table has
     (``KegleEngine.check``'s refusals: ``KegleEngine.whole`` takes this pass for its check).
     A shot common but for its pockets (each naming red, white or no ball): ``()``, its facts
-    ``_read_any``'s to read (``_with_pockets``)."""
+    ``_read_any``'s to read (``_with_pockets``); such a shot with its lines out of ``t`` order and
+    no strike among them: ``LATE`` (``_late``)."""
     toppled: list[int] = []
     cushions = red_white = 0
     contacts = early = False
     last = _NEVER
     for e in events:
         if last > (last := e.t):
-            return None  # a line out of order
+            return _late(events)  # a line out of order
         kind = type(e)
         if kind is Cushion:
             if e.ball not in _ANY_BALL:  # type: ignore[attr-defined]
@@ -155,7 +156,7 @@ def _with_pockets(events: Sequence[Event]) -> tuple[()] | None:
     last = _NEVER
     for e in events:
         if last > (last := e.t):
-            return None  # a line out of order
+            return _late(events)  # a line out of order
         kind = type(e)
         if kind is Pocket or kind is Cushion:
             if e.ball not in _ANY_BALL:  # type: ignore[attr-defined]
@@ -174,6 +175,45 @@ def _with_pockets(events: Sequence[Event]) -> tuple[()] | None:
         else:
             return None
     return ()
+
+
+class _Late(tuple):  # type: ignore[type-arg]
+    """``LATE``'s type: an empty tuple told apart from ``()`` by its identity."""
+
+    __slots__ = ()
+
+
+#: ``common_facts`` of a shot common but for its pockets whose lines are out of ``t`` order (the
+#: recorded matches' pocket line, logged after later ones): falsy as ``()``, its facts
+#: ``_read_any``'s to read (in ``t`` order); ``KegleEngine.whole`` takes it in its one pass only
+#: where the base's ``_before_shot`` takes nothing out of it (no strike sensor, no pins held)
+LATE: tuple[()] = _Late()  # type: ignore[assignment]
+
+
+def _late(events: Sequence[Event]) -> tuple[()] | None:
+    """``common_facts`` of a shot with a line out of ``t`` order: ``LATE`` where a pocket is among its
+    events and each is one a common shot has (``_with_pockets``' refusals) but a strike (the base's
+    ``_before_shot`` reads a shot's start from its strike); None for any other."""
+    toppled: list[int] = []
+    pockets = False
+    for e in events:
+        kind = type(e)
+        if kind is Pocket or kind is Cushion:
+            if e.ball not in _ANY_BALL:  # type: ignore[attr-defined]
+                return None
+            if kind is Pocket:
+                pockets = True
+        elif kind is Pin:
+            pin = e.pin  # type: ignore[attr-defined]
+            if e.extra or e.state != "down" or pin in toppled:  # type: ignore[attr-defined]
+                return None
+            toppled.append(pin)
+        elif kind is Contact:
+            if e.extra or not _BALL_NAMES.issuperset(e.balls):  # type: ignore[attr-defined]
+                return None
+        else:
+            return None
+    return LATE if pockets else None
 
 
 def _read_any(before: KegleState, shot: ShotRecord) -> _Read | None:
