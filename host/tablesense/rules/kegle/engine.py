@@ -424,7 +424,8 @@ class KegleEngine(ShotEngine[KegleState]):
         """The base's, and also an answer to a question about a shot still in progress (asked in
         its live view: "which ball fell in pocket N?" as the ball drops)."""
         if not state.in_shot:
-            return super()._answer(state, event)
+            new = self._answered_after(state, event)
+            return new if new is not None else super()._answer(state, event)
         shown = self.live(state).questions
         question = next((q for q in shown if q.id == event.question), None)
         if question is None:
@@ -435,6 +436,29 @@ class KegleEngine(ShotEngine[KegleState]):
             raise IllegalCall(f"answer to {question.id} must be one of {list(question.options)!r}, "
                               f"not {event.answer!r}")
         return replace(self.amend(state, _with_answer(event, pocket_ball(answer))), checkpoint=state)
+
+    def _answered_after(self, state: KegleState, event: Call) -> KegleState | None:
+        """The base's ``_answer`` of an answer after the last shot's rest, the shot amended with it
+        (``on_answer``, ``amend``, ``resolve``) in one step where it is plain: an open question, an
+        answer among its options, a shot that may be amended with no call before and nothing
+        between shots since its rest (``after``), decided by ``plain_shot`` (the state ``settle``
+        gives) with the shot stage's fields and what an undo goes back to (``state``) in the same
+        copy. None anywhere else (the base's way then, which says what is wrong)."""
+        shot, before = state.shot, state.before
+        if (shot is None or before is None or shot.calls or shot.rest is None or state.sealed
+                or state.after is not None or type(shot.events) is not tuple):
+            return None
+        for q in state.questions:
+            if q.id == event.question:
+                break
+        else:
+            return None
+        answer = as_option(event.answer, q.options)
+        if q.options and answer not in q.options:
+            return None
+        called = ShotRecord(shot.player, shot.events, shot.rest, shot.late,
+                            (_with_answer(event, pocket_ball(answer)),))
+        return plain_shot(before, called, (before, called, state.cut, state))
 
     def _amendment(self, state: KegleState, call: Call) -> Any:
         if state.in_shot or _amendable(state):

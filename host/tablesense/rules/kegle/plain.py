@@ -34,7 +34,7 @@ from typing import Any
 import msgspec
 
 from ...events import Contact, Cushion, Event, Pin, Pocket, Rest, Strike
-from ...shots import Cutter, in_time_order
+from ...shots import Cutter
 from ..records import Ruling
 from ..ruling_log import RulingLog, Trail
 from ..shot_engine import ShotEngine, ShotRecord, shot_cut
@@ -216,6 +216,10 @@ def _late(events: Sequence[Event]) -> tuple[()] | None:
     return LATE if pockets else None
 
 
+def _time_of(item: tuple[int, Event]) -> float:
+    return item[1].t
+
+
 def _read_any(before: KegleState, shot: ShotRecord) -> _Read | None:
     """The facts of any shot, read in one pass (in ``t`` order: a line out of order, read again
     sorted, as ``shot.read_shot`` does): the pins toppled and left down, the cushions, the
@@ -223,6 +227,7 @@ def _read_any(before: KegleState, shot: ShotRecord) -> _Read | None:
     (which ball fell: the pocket event's, or the referee's answer, ``holes.answers``; those
     naming none, to ask about); None for a contact naming its white (the general way)."""
     events = shot.events
+    order: Sequence[tuple[int, Event]] | None = None  # the events in ``t`` order, with their index
     while True:
         toppled: list[int] = []
         cushions = red_white = 0
@@ -273,7 +278,9 @@ def _read_any(before: KegleState, shot: ShotRecord) -> _Read | None:
                 jumped = True
         else:
             break
-        events = [e for _, e in in_time_order(events)]
+        # (``in_time_order``: stream order breaking ties; kept for the pockets' order below)
+        order = sorted(enumerate(shot.events), key=_time_of)
+        events = [e for _, e in order]
     if stood:
         toppled = [pin for pin in toppled if pin not in stood]
     if early is not None and contacts:  # the red toppled them (8.1): the contacts are known
@@ -286,7 +293,7 @@ def _read_any(before: KegleState, shot: ShotRecord) -> _Read | None:
         unknown = unknown_pockets(shot)
         answered = answers(before, unknown, shot.calls)
         pocketed = [(e.pocket, answered.get(k) if e.ball is None else e.ball)  # type: ignore[attr-defined]
-                    for k, e in in_time_order(shot.events) if type(e) is Pocket]
+                    for k, e in (enumerate(shot.events) if order is None else order) if type(e) is Pocket]
     # the faults the sensors show, in ``verdict.find_faults``' order
     faults: list[str] = []
     if jumped:
