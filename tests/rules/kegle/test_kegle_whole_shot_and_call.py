@@ -20,7 +20,7 @@ from test_kegle_plain_shot import shot as shots
 from tablesense.errors import TablesenseError
 from tablesense.events import Call, Event, Rest, parse_event
 from tablesense.rules import find_engine
-from tablesense.rules.shot_engine import SHOT_KINDS, Redo
+from tablesense.rules.shot_engine import SHOT_KINDS, Redo, ShotEngine
 
 ENGINE = find_engine("kegle")
 
@@ -176,3 +176,36 @@ def test_an_answer_about_a_pocket_is_taken_with_its_shot_and_a_question_it_does_
         call = parse_event({"t": 2.5, "type": "call", "call": "answer", **raw})
         assert type(call) is Call
         assert ENGINE.whole_called(state, table, rest, call) is None
+
+
+def test_a_shot_whose_pocket_line_is_logged_late_is_taken_in_one_pass_and_its_answer_with_it() -> None:
+    """The recorded matches' shape: the pocket logged after the shot's later lines, with the earliest
+    time. The one pass takes the shot (read in ``t`` order) where the base's way would, and the
+    answer on the line after its rest with it, ending where the base's shot and the answer apart do.
+    On a table that reports strikes the pocket before the ball rolled is no part of the shot (the
+    base's ``_before_shot``): the one pass leaves it to the base."""
+    state = ENGINE.new_state(parse_event({"t": 0, "type": "setup", "game": "kegle",
+                                          "players": {"p1": "A", "p2": "B"}, "distance": 100}))
+    table = [parse_event({"t": 2.0, "type": "cushion", "cushion": 2, "ball": "red"}),
+             parse_event({"t": 3.0, "type": "pin", "pin": 1, "state": "down"}),
+             parse_event({"t": 1.0, "type": "pocket", "pocket": 2, "ball": None})]
+    rest = parse_event({"t": 4.0, "type": "rest"})
+    assert type(rest) is Rest
+    base = ShotEngine.whole(ENGINE, state, table, rest)
+    assert base is not None and [q.id for q in base.questions] == ["q1"]
+    assert ENGINE.whole(state, table, rest) == base
+    for answer, fault in ((True, True), ("red", True), ("White", False)):
+        call = parse_event({"t": 5.0, "type": "call", "call": "answer", "question": "q1", "answer": answer})
+        assert type(call) is Call
+        quick = ENGINE.whole_called(state, table, rest, call)
+        assert quick is not None and type(quick.checkpoint) is Redo and ENGINE.redo(quick.checkpoint) == base
+        slow = ENGINE.apply(base, call)
+        assert msgspec.structs.replace(quick, checkpoint=None) == \
+            msgspec.structs.replace(slow, checkpoint=None)
+        assert (quick.score.last.faults != ()) is fault
+    struck = ENGINE.whole(state, [parse_event({"t": 0.5, "type": "strike", "ball": "red"}),
+                                  parse_event({"t": 0.6, "type": "cushion", "cushion": 1, "ball": "red"})],
+                          parse_event({"t": 0.8, "type": "rest"}))  # type: ignore[arg-type]
+    assert struck is not None and struck.cut.strikes
+    assert ENGINE.whole(struck, table, rest) == ShotEngine.whole(ENGINE, struck, table, rest)
+    assert any(r.rule == "kegle.ball-falls" for r in ENGINE.whole(struck, table, rest).rulings)  # type: ignore[union-attr]

@@ -51,7 +51,7 @@ from . import plain
 from .fouls import BY_ID, fault
 from .holes import unknown_pockets
 from .names import POCKET_OPTIONS, pocket_ball
-from .plain import common_facts, common_shot, plain_shot
+from .plain import LATE, common_facts, common_shot, plain_shot
 from .shot import carambole, read_shot, toppler
 from .state import DEFAULT_DISTANCE, Incidents, KegleState, Score, pins_up, pinset
 from .verdict import IDX, asked, live, settle
@@ -179,12 +179,13 @@ class KegleEngine(ShotEngine[KegleState]):
             new = common_shot(state, events, rest, facts)
             if new is not None:
                 return new
-        if facts is None or state.in_shot or state.ended is not None or type(rest) is not Rest:
+        held = state.held
+        if facts is None or state.in_shot or state.ended is not None or type(rest) is not Rest \
+                or (held and facts is LATE):
             return ShotEngine.whole(self, state, events, rest) if call is None else None
         if not facts and call is not None and call.call != "answer":
             return None  # (a shot with pockets: its call the slow way, but for an answer about them)
         first = events[0]
-        held = state.held
         if held:  # pins set up before the shot's first event (the others: the base's way)
             t = first.t
             for e in held:
@@ -194,6 +195,8 @@ class KegleEngine(ShotEngine[KegleState]):
         cut = shot_cut(was, first, rest)
         if cut is None or (type(first) is Pin and was.incident_open and state.setup_rests):
             return None  # no shot's opening, or the pin referee's (``not_a_shot``: the pin is down)
+        if facts is LATE and (cut.strikes or cut.strike_sensor):  # (``_before_shot`` may take its late
+            return ShotEngine.whole(self, state, events, rest) if call is None else None  # drops out)
         if not held:  # (``close`` of the last shot, inline)
             before = state
             if state.shot is not None and (state.questions or state.after is not None or state.sealed):
@@ -421,7 +424,8 @@ class KegleEngine(ShotEngine[KegleState]):
         """The base's, and also an answer to a question about a shot still in progress (asked in
         its live view: "which ball fell in pocket N?" as the ball drops)."""
         if not state.in_shot:
-            return super()._answer(state, event)
+            new = self._answered_after(state, event)
+            return new if new is not None else super()._answer(state, event)
         shown = self.live(state).questions
         question = next((q for q in shown if q.id == event.question), None)
         if question is None:
@@ -432,6 +436,29 @@ class KegleEngine(ShotEngine[KegleState]):
             raise IllegalCall(f"answer to {question.id} must be one of {list(question.options)!r}, "
                               f"not {event.answer!r}")
         return replace(self.amend(state, _with_answer(event, pocket_ball(answer))), checkpoint=state)
+
+    def _answered_after(self, state: KegleState, event: Call) -> KegleState | None:
+        """The base's ``_answer`` of an answer after the last shot's rest, the shot amended with it
+        (``on_answer``, ``amend``, ``resolve``) in one step where it is plain: an open question, an
+        answer among its options, a shot that may be amended with no call before and nothing
+        between shots since its rest (``after``), decided by ``plain_shot`` (the state ``settle``
+        gives) with the shot stage's fields and what an undo goes back to (``state``) in the same
+        copy. None anywhere else (the base's way then, which says what is wrong)."""
+        shot, before = state.shot, state.before
+        if (shot is None or before is None or shot.calls or shot.rest is None or state.sealed
+                or state.after is not None or type(shot.events) is not tuple):
+            return None
+        for q in state.questions:
+            if q.id == event.question:
+                break
+        else:
+            return None
+        answer = as_option(event.answer, q.options)
+        if q.options and answer not in q.options:
+            return None
+        called = ShotRecord(shot.player, shot.events, shot.rest, shot.late,
+                            (_with_answer(event, pocket_ball(answer)),))
+        return plain_shot(before, called, (before, called, state.cut, state))
 
     def _amendment(self, state: KegleState, call: Call) -> Any:
         if state.in_shot or _amendable(state):

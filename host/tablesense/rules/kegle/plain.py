@@ -34,7 +34,7 @@ from typing import Any
 import msgspec
 
 from ...events import Contact, Cushion, Event, Pin, Pocket, Rest, Strike
-from ...shots import Cutter, in_time_order
+from ...shots import Cutter
 from ..records import Ruling
 from ..ruling_log import RulingLog, Trail
 from ..shot_engine import ShotEngine, ShotRecord, shot_cut
@@ -105,14 +105,15 @@ def common_facts(events: Sequence[Event]) -> tuple[list[int], int, bool, list[st
     naming a white, a contact naming its white, a ball no keglebillard table has
     (``KegleEngine.check``'s refusals: ``KegleEngine.whole`` takes this pass for its check).
     A shot common but for its pockets (each naming red, white or no ball): ``()``, its facts
-    ``_read_any``'s to read (``_with_pockets``)."""
+    ``_read_any``'s to read (``_with_pockets``); such a shot with its lines out of ``t`` order and
+    no strike among them: ``LATE`` (``_late``)."""
     toppled: list[int] = []
     cushions = red_white = 0
     contacts = early = False
     last = _NEVER
     for e in events:
         if last > (last := e.t):
-            return None  # a line out of order
+            return _late(events)  # a line out of order
         kind = type(e)
         if kind is Cushion:
             if e.ball not in _ANY_BALL:  # type: ignore[attr-defined]
@@ -155,7 +156,7 @@ def _with_pockets(events: Sequence[Event]) -> tuple[()] | None:
     last = _NEVER
     for e in events:
         if last > (last := e.t):
-            return None  # a line out of order
+            return _late(events)  # a line out of order
         kind = type(e)
         if kind is Pocket or kind is Cushion:
             if e.ball not in _ANY_BALL:  # type: ignore[attr-defined]
@@ -176,6 +177,49 @@ def _with_pockets(events: Sequence[Event]) -> tuple[()] | None:
     return ()
 
 
+class _Late(tuple):  # type: ignore[type-arg]
+    """``LATE``'s type: an empty tuple told apart from ``()`` by its identity."""
+
+    __slots__ = ()
+
+
+#: ``common_facts`` of a shot common but for its pockets whose lines are out of ``t`` order (the
+#: recorded matches' pocket line, logged after later ones): falsy as ``()``, its facts
+#: ``_read_any``'s to read (in ``t`` order); ``KegleEngine.whole`` takes it in its one pass only
+#: where the base's ``_before_shot`` takes nothing out of it (no strike sensor, no pins held)
+LATE: tuple[()] = _Late()  # type: ignore[assignment]
+
+
+def _late(events: Sequence[Event]) -> tuple[()] | None:
+    """``common_facts`` of a shot with a line out of ``t`` order: ``LATE`` where a pocket is among its
+    events and each is one a common shot has (``_with_pockets``' refusals) but a strike (the base's
+    ``_before_shot`` reads a shot's start from its strike); None for any other."""
+    toppled: list[int] = []
+    pockets = False
+    for e in events:
+        kind = type(e)
+        if kind is Pocket or kind is Cushion:
+            if e.ball not in _ANY_BALL:  # type: ignore[attr-defined]
+                return None
+            if kind is Pocket:
+                pockets = True
+        elif kind is Pin:
+            pin = e.pin  # type: ignore[attr-defined]
+            if e.extra or e.state != "down" or pin in toppled:  # type: ignore[attr-defined]
+                return None
+            toppled.append(pin)
+        elif kind is Contact:
+            if e.extra or not _BALL_NAMES.issuperset(e.balls):  # type: ignore[attr-defined]
+                return None
+        else:
+            return None
+    return LATE if pockets else None
+
+
+def _time_of(item: tuple[int, Event]) -> float:
+    return item[1].t
+
+
 def _read_any(before: KegleState, shot: ShotRecord) -> _Read | None:
     """The facts of any shot, read in one pass (in ``t`` order: a line out of order, read again
     sorted, as ``shot.read_shot`` does): the pins toppled and left down, the cushions, the
@@ -183,6 +227,7 @@ def _read_any(before: KegleState, shot: ShotRecord) -> _Read | None:
     (which ball fell: the pocket event's, or the referee's answer, ``holes.answers``; those
     naming none, to ask about); None for a contact naming its white (the general way)."""
     events = shot.events
+    order: Sequence[tuple[int, Event]] | None = None  # the events in ``t`` order, with their index
     while True:
         toppled: list[int] = []
         cushions = red_white = 0
@@ -233,7 +278,9 @@ def _read_any(before: KegleState, shot: ShotRecord) -> _Read | None:
                 jumped = True
         else:
             break
-        events = [e for _, e in in_time_order(events)]
+        # (``in_time_order``: stream order breaking ties; kept for the pockets' order below)
+        order = sorted(enumerate(shot.events), key=_time_of)
+        events = [e for _, e in order]
     if stood:
         toppled = [pin for pin in toppled if pin not in stood]
     if early is not None and contacts:  # the red toppled them (8.1): the contacts are known
@@ -246,7 +293,7 @@ def _read_any(before: KegleState, shot: ShotRecord) -> _Read | None:
         unknown = unknown_pockets(shot)
         answered = answers(before, unknown, shot.calls)
         pocketed = [(e.pocket, answered.get(k) if e.ball is None else e.ball)  # type: ignore[attr-defined]
-                    for k, e in in_time_order(shot.events) if type(e) is Pocket]
+                    for k, e in (enumerate(shot.events) if order is None else order) if type(e) is Pocket]
     # the faults the sensors show, in ``verdict.find_faults``' order
     faults: list[str] = []
     if jumped:
