@@ -740,9 +740,14 @@ def _checked(event: Any) -> Event | None:
 
 def _plain_call(call: Call) -> bool:
     """A call the one-pass decode may give as it is: what ``_parse_call`` would check is fine
-    (an ``answer`` goes the long way: only it tells a missing answer from ``null``)."""
+    (an ``answer`` of text or ``true``/``false`` to a question, as the logs write them: any other
+    goes the long way, which alone tells a missing answer from ``null``)."""
     name = call.call
-    if name == "answer" or (call.player is not None and call.player not in PLAYERS):
+    if name == "answer":
+        answer = call.answer
+        if call.question is None or (answer.__class__ is not str and answer.__class__ is not bool):
+            return False
+    if call.player is not None and call.player not in PLAYERS:
         return False
     if call.spot is not None and not 1 <= call.spot <= MAX_SPOT:
         return False
