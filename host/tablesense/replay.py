@@ -650,29 +650,39 @@ def scan_chunks(chunks: Iterable[bytes]) -> LogScan | None:
         data = tail + chunk if tail else chunk
         cut = data.rfind(b"\n") + 1
         whole, tail = data[:cut], data[cut:]
-        if b"v" in whole and b'"void"' in whole:  # (a letter few logs hold: one ``memchr`` first)
+        if _may_void(whole):
             return None
         undos += _undo_lines(whole)
-    if b"v" in tail and b'"void"' in tail:
+    if _may_void(tail):
         return None
     return LogScan({}, undos + _undo_lines(tail))
 
 
+def _may_void(data: bytes) -> bool:
+    """Whether ``data`` holds ``"void"``: a letter few logs hold first (one ``memchr``), then the word
+    without its quotes (a needle ending in a letter: the search skips ahead faster than on one
+    ending in a quote, which JSON holds everywhere), then with them."""
+    return b"v" in data and b"void" in data and b'"void"' in data
+
+
 def _undo_lines(data: bytes) -> int:
-    """How many lines of ``data`` hold ``"undo"`` (a line that holds it twice counts once)."""
+    """How many lines of ``data`` hold ``"undo"`` (a line that holds it twice counts once), found in
+    one pass (it was a count, then a second pass): ``undo"`` searched (five bytes, found faster than the
+    six of ``"undo"``), each with the quote before it counted and the search gone on past its line."""
     if b"d" not in data:  # (one ``memchr``: a log of sensor events alone holds no "d" at all)
         return 0
-    found = data.count(b'"undo"')
-    if found < 2:
-        return found
-    lines, at = 0, data.find(b'"undo"')
+    lines, at = 0, data.find(b'undo"')
     while at >= 0:
-        lines += 1
-        end = data.find(b"\n", at)
-        if end < 0:
-            break
-        at = data.find(b'"undo"', end)
+        if at and data[at - 1] == _QUOTE:  # ``"undo"``: its line counted, the rest of it skipped
+            lines += 1
+            at = data.find(b"\n", at)
+            if at < 0:
+                break
+        at = data.find(b'undo"', at + 1)
     return lines
+
+
+_QUOTE = ord('"')
 
 
 def counted_lines(chunks: Iterable[bytes]) -> Iterator[tuple[int, str]]:
