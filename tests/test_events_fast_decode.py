@@ -23,6 +23,27 @@ EDGES = [
     '{"t": 1, "type": "goal", "goal": "a", "ball": "p1"}',  # lower-case goal: normalised
     '{"t": 1, "type": "pocket", "pocket": 2, "ball": "Red "}',  # a ball written by hand
     '{"t": 1, "type": "pin", "pin": 3, "state": "down", "by": "red"}',  # an unknown key: kept
+    # a pin naming its ball (keglebillard's tables): a string in one pass, anything else the long way
+    '{"t": 1, "type": "pin", "pin": 3, "state": "down", "ball": "red"}',
+    '{"t": 2.5, "type": "pin", "pin": 5, "state": "up", "ball": "Wh\\u00eete \\"x\\""}',
+    '{"t": 1, "type": "pin", "pin": 3, "state": "down", "ball": ""}',
+    '{"t": 1, "type": "pin", "pin": 3, "state": "down", "ball": null}',
+    '{"t": 1, "type": "pin", "pin": 3, "state": "down", "ball": 7}',
+    '{"t": 1, "type": "pin", "pin": 3, "state": "down", "ball": 1e400}',
+    '{"t": 1, "type": "pin", "pin": 3, "state": "down", "ball": ["red"]}',
+    '{"t": 1, "type": "pin", "pin": 3, "state": "down", "ball": "red", "by": "x"}',
+    '{"t": 1, "type": "pin", "pin": 3, "state": "down", "ball": "red", "ball": "white"}',
+    '{"t": 1, "type": "pin", "pin": 3, "pin": 4, "state": "down", "ball": "red"}',
+    '{"t": 1, "type": "pin", "pin": 6, "state": "down", "ball": "red"}',
+    '{"t": 1, "type": "pin", "pin": true, "state": "down", "ball": "red"}',
+    '{"t": 1, "type": "pin", "pin": 2.0, "state": "down", "ball": "red"}',
+    '{"t": 1, "type": "pin", "pin": 3, "state": "fallen", "ball": "red"}',
+    '{"t": 1, "type": "pin", "pin": 3, "ball": "red"}',
+    '{"t": 1e400, "type": "pin", "pin": 3, "state": "down", "ball": "red"}',
+    '{"t": -1, "type": "pin", "pin": 3, "state": "down", "ball": "red"}',
+    '{"type": "pin", "pin": 3, "state": "down", "ball": "red"}',
+    '{"t": 1, "type": "pin", "pin": 3, "state": "down", "ball": "red", "~extra~": {}}',
+    '{"t": 1, "type": "pin", "pin": 3, "state": "down", "b\\u0061ll": "red"}',
     '{"t": 1e400, "type": "cushion", "cushion": 1}',  # not finite
     '{"t": true, "type": "cushion", "cushion": 1}',
     '{"t": 1, "type": "cushion", "cushion": 5}',
