@@ -197,7 +197,8 @@ class Replay(Record):
         try:
             for numbers, texts, ascii in _chunk_parts(chunks):
                 for at in range(0, len(texts), BATCH):
-                    self._feed_batch(numbers[at:at + BATCH], texts[at:at + BATCH], on_error, guard, ascii, True)
+                    self._feed_batch(numbers[at:at + BATCH], texts[at:at + BATCH], on_error, guard, ascii,
+                                     True)
         finally:
             if paused:
                 gc.enable()
@@ -210,8 +211,9 @@ class Replay(Record):
             self._feed_batch(list(map(_NUMBER, chunk)), list(map(_TEXT, chunk)), on_error, guard)
         return self
 
-    def _feed_batch(self, numbers: Sequence[int], texts: list[str], on_error: Callable[[LineError], object] | None,
-                    guard: bool, ascii: bool = False, cut: bool = False) -> None:
+    def _feed_batch(self, numbers: Sequence[int], texts: list[str],
+                    on_error: Callable[[LineError], object] | None, guard: bool, ascii: bool = False,
+                    cut: bool = False) -> None:
         """One batch of lines (their numbers, their texts), decoded together (``parse_batch``, which
         gives each one's kind as a letter of ``codes`` too); ``ascii``: the lines are known to be ASCII,
         ``cut``: to hold no newline (cut from a chunk at its newlines: ``_chunk_parts``)."""

@@ -11,7 +11,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tablesense.commands.replay import _reader
-from tablesense.replay import Replay, _may_void, _undo_lines, counted_lines, effective_stream, scan_chunks, scan_log
+from tablesense.replay import (
+    Replay,
+    _may_void,
+    _undo_lines,
+    counted_lines,
+    effective_stream,
+    scan_chunks,
+    scan_log,
+)
 
 PIECES = [b'{"t": 1, "type": "rest"}', b"\n", b"\r", b"\r\n", b" ", b"\t", b"\xff", "é€".encode(),
           b'"undo"', b'{"t": 2, "type": "call", "call": "undo"}', b"\x0b", "\u2028".encode(),
