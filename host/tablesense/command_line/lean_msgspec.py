@@ -12,7 +12,7 @@ later ``import typing_extensions`` (aiohttp's) works as ever, and only msgspec k
 
 ``lean_start`` imports it so and then the command's module, with the cyclic collector paused:
 those imports make objects that live as long as the process, which the collector (run by their
-count) walked several times for nothing (~9M instructions, ~5 % of a short replay's start-up);
+count) walked several times for nothing (~21M instructions, a tenth of a short replay's start-up);
 they are then frozen (``gc.freeze``: left out of later collections), and the collector set back
 as it was. In a process that has msgspec already (a test run) only the command's module is loaded.
 """
