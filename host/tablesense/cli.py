@@ -159,10 +159,11 @@ def _quick_args(name: str | None, argv: list[str]) -> Any:
         return None
     module = COMMANDS[name][0]
     if name in LEAN_STARTS:
-        from .command_line.lean_msgspec import import_msgspec
+        from .command_line.lean_msgspec import lean_start
 
-        import_msgspec()
-    mod = _load(module)
+        mod = lean_start(lambda: _load(module))
+    else:
+        mod = _load(module)
     quick = getattr(mod, "quick_args", None)
     args = quick(argv[1:]) if quick is not None else None
     if args is not None:

@@ -17,6 +17,7 @@ short.
 import json
 import re
 from collections.abc import Mapping, Sequence
+from itertools import repeat
 from types import MappingProxyType
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -479,7 +480,7 @@ def parse_line(line: str | bytes) -> Event:
     try:
         event = _FAST.decode(line)
     except _FAST_ERRORS:
-        return _parse_slow(line)
+        return _pin_named(line)
     kind = type(event)
     if kind is _SetupLine:
         return _setup_of(event) or _parse_slow(line)  # type: ignore[arg-type]
@@ -491,6 +492,30 @@ def parse_line(line: str | bytes) -> Event:
     if kind is Rest and event.positions is not None:  # type: ignore[attr-defined]
         _check_positions(event.positions)  # type: ignore[attr-defined]
     return event
+
+
+class _PinLine(msgspec.Struct, frozen=True, tag_field="type", tag="pin", forbid_unknown_fields=True):
+    """A pin event naming the ball that moved it (``ball``: a key kept in ``extra``, as keglebillard's
+    tables write it), decoded in one pass (``_pin_named``): every other key and value as ``Pin``'s."""
+
+    t: Annotated[float, msgspec.Meta(ge=0.0, le=MAX_T)]
+    pin: Annotated[int, msgspec.Meta(ge=1, le=5)]
+    state: Literal["down", "up"]
+    ball: str
+
+
+_PIN_LINE = msgspec.json.Decoder(_PinLine)
+
+
+def _pin_named(line: str | bytes) -> Event:
+    """``parse_line`` of a line the one-pass decode refused: a pin naming its ball by a string
+    (``_PinLine``) made the ``Pin`` that ``_parse_pin`` makes of it (the ball kept in ``extra``) in
+    one pass, any other line the long way (``_parse_slow``)."""
+    try:
+        pin = _PIN_LINE.decode(line)
+    except _FAST_ERRORS:
+        return _parse_slow(line)
+    return Pin(t=pin.t, pin=pin.pin, state=pin.state, extra={"ball": pin.ball})
 
 
 class _SetupLine(msgspec.Struct, frozen=True, tag_field="type", tag="setup", forbid_unknown_fields=True):
@@ -584,36 +609,56 @@ def parse_lines(texts: Sequence[str]) -> list[Event | None]:
     line that failed (msgspec names its index), that line is left to ``parse_line``, and the
     rest goes on as a batch of its own: each cut out of the text already joined and checked
     (``_batch``), not joined and counted again."""
-    out: list[Event | None] = []
+    return parse_batch(texts)[0]
+
+
+def parse_batch(texts: Sequence[str], cut: bool = False) -> tuple[list[Event | None], str]:
+    """``parse_lines`` of ``texts``, and each line's kind as a letter (``kind_codes`` of what it
+    gives: "s" a sensor event, "r" a rest, "x" anything else or a line left to ``parse_line``),
+    found in the same pass as the decode's own look at the kinds (no second Python step a line).
+    ``cut``: the lines were cut at newlines (``str.split``: none of them holds one), so they are
+    not counted again."""
     size = len(texts)
     if not size:
-        return out
+        return [], ""
     # lines read from a file keep their "\n" (``Replay.feed_lines``), the command's do not; with
     # as many newlines as line breaks (none inside a line), each break is one "}\n{" between a
-    # line's last character and the next one's first (two C passes, no Python step a line)
-    kept = texts[0].endswith("\n")
+    # line's last character and the next one's first (two C passes, no Python step a line; one
+    # where the lines were cut at newlines)
+    kept = not cut and texts[0].endswith("\n")
     joined = "".join(texts).rstrip("\n") if kept else "\n".join(texts)
     if not (joined.startswith("{") and joined.endswith("}")
-            and joined.count("\n") == size - 1 and joined.count("}\n{") == size - 1):
-        return _one_by_one(texts)  # a line ending in "\r" or spaces, a blank, a newline in a line
-    _batch(joined, texts, kept, out)
-    return out
+            and (cut or joined.count("\n") == size - 1) and joined.count("}\n{") == size - 1):
+        return _one_by_one(texts), "x" * size  # a line ending in "\r" or spaces, a blank, a newline in a line
+    out: list[Event | None] = []
+    codes = _batch(joined, texts, kept, out)
+    return out, kind_codes(out) if codes is None else codes
 
 
-def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]) -> None:
+def kind_codes(parsed: Sequence[Event | None]) -> str:
+    """Each decoded line's kind as a letter: "s" a sensor event (``SENSOR_KINDS``), "r" a rest,
+    "x" anything else (a call, a set-up, None: a line left to ``parse_line``)."""
+    return "".join(map(_CODE_OF.get, map(type, parsed), repeat("x")))
+
+
+def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]) -> str | None:
     """``parse_lines`` of ``part``, its lines already ``joined`` by single newlines and found to
     be one value a line (``kept``: each line keeps its "\n"), onto ``out``. A line that fails
     the decode is cut out of ``joined`` by the lengths of the lines before it: those lines are
-    decoded again (the decode gave nothing for them), the rest go on."""
+    decoded again (the decode gave nothing for them), the rest go on. Returns the kinds' letters
+    (``kind_codes``) of what it put on ``out`` where it found them in passing (a batch decoded
+    whole, with no escape in it), else None."""
+    whole = True
     while True:
         try:
             decoded = _FAST.decode_lines(joined)
         except msgspec.ValidationError as exc:
+            whole = False
             found = re.search(_AT_ITEM, str(exc))
             bad = int(found.group(1)) if found else -1
             if not 0 <= bad < len(part):
                 out.extend([None] * len(part))
-                return
+                return None
             # where the line starts in ``joined``: the lines before it and a newline each
             at = sum(map(len, part[:bad])) + (0 if kept else bad)
             if bad:
@@ -622,15 +667,15 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
             line = part[bad]
             part = part[bad + 1:]
             if not part:
-                return
+                return None
             joined = joined[at + len(line) + (0 if kept else 1):]
             continue
         except Exception:  # malformed JSON, a number too long, text that is not UTF-8: one by one
             out.extend(_one_by_one(part))
-            return
+            return None
         if len(decoded) != len(part):
             out.extend([None] * len(part))
-            return
+            return None
         # ``_checked`` of each where it may not be the event as decoded: the decode has checked
         # every time's range and every contact's two balls; with no escape in the batch (``\\``)
         # its keys are as written: no key to keep (``extra``) and no rest's positions to check
@@ -639,49 +684,58 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
         if not plain:
             out.extend([e if type(e) in _AS_DECODED and e.extra is _NO_EXTRA else _checked(e)
                         for e in decoded])
-            return
-        kinds = list(map(type, decoded))
+            return None
+        # each one's kind as a letter (``_LETTER``: "c" a call, "u" a set-up, else as ``kind_codes``):
+        # the lines to look at found in it by ``str.find`` (C), not a Python step a line
+        letters = "".join(map(_LETTER.__getitem__, map(type, decoded)))
         if '"positions"' in joined:
-            # a batch naming positions: its rests found by their kind (``list.index``), and those
-            # with positions checked, not a Python step a line (``_checked`` of a rest, inline: the
-            # decode has checked its time, and the batch has no key to keep)
-            at = -1
-            for _ in range(kinds.count(Rest)):
-                at = kinds.index(Rest, at + 1)
+            # a batch naming positions: its rests found by their letter, and those with positions
+            # checked (``_checked`` of a rest, inline: the decode has checked its time, and the
+            # batch has no key to keep)
+            at = letters.find("r")
+            while at >= 0:
                 positions = decoded[at].positions  # type: ignore[union-attr]
                 if positions is not None:
                     try:
                         _check_positions(positions)
                     except BadEvent:
                         decoded[at] = None  # ``parse_line`` says what is wrong, in its place
-        if not _AS_WRITTEN.issuperset(kinds):
+                        whole = False  # (its letter is no longer "r")
+                at = letters.find("r", at + 1)
+        if "c" in letters:
             # a batch of sensor events and rests with the odd call or set-up: only those looked
-            # at, found by their kind (``list.index``: no Python step for the others)
-            for kind in _LOOKED_AT:
-                at = -1
-                for _ in range(kinds.count(kind)):
-                    at = kinds.index(kind, at + 1)
-                    e = decoded[at]
-                    if kind is not Call:
-                        decoded[at] = _checked(e)
-                    elif e.call in _BARE_CALLS and e.player is None and e.spot is None:  # type: ignore[attr-defined]
-                        continue  # (``_plain_call`` of a call that needs nothing, inline)
-                    elif not _plain_call(e):  # type: ignore[arg-type]
-                        decoded[at] = _checked(e)
+            # at, found by their letter (no Python step for the others)
+            at = letters.find("c")
+            while at >= 0:
+                e = decoded[at]
+                if e.call in _BARE_CALLS and e.player is None and e.spot is None:  # type: ignore[union-attr]
+                    pass  # (``_plain_call`` of a call that needs nothing, inline)
+                elif not _plain_call(e):  # type: ignore[arg-type]
+                    decoded[at] = _checked(e)
+                at = letters.find("c", at + 1)
+            letters = letters.replace("c", "x")
+        if "u" in letters:
+            at = letters.find("u")
+            while at >= 0:
+                decoded[at] = _checked(decoded[at])
+                at = letters.find("u", at + 1)
+            letters = letters.replace("u", "x")
         out.extend(decoded)
-        return
+        return letters if whole else None
 
 
 #: what ``parse_lines`` gives as decoded where it has nothing to keep (``_checked``): the events
 #: that are fields only (their time in range, a contact's two balls: checked by the decode);
 #: a rest, too, where no positions are named in the batch
 _AS_DECODED = frozenset({Goal, Pocket, Pin, Cushion, OffTable, Strike, Contact})
-_AS_WRITTEN = _AS_DECODED | {Rest}
-#: the kinds the decode gives that are not ``_AS_WRITTEN``: a batch's calls and set-ups are checked
-#: one by one (``parse_lines``)
-_LOOKED_AT = (Call, _SetupLine)
 #: the calls that need no field (``_KNOWN_CALLS``): as decoded where they name no player and no spot
 _BARE_CALLS = frozenset(name for name, need in _KNOWN_CALLS.items() if not need)
+#: the sensor events: what a shot takes as one more of its own (``rules.shot_engine.SHOT_KINDS``)
+SENSOR_KINDS = _AS_DECODED
+#: ``kind_codes``' letter of each kind (any other: "x")
+_CODE_OF: dict[type, str] = {**dict.fromkeys(SENSOR_KINDS, "s"), Rest: "r"}
+#: ``_batch``'s letter of each kind the decode gives: ``kind_codes``' letter, "c" a call, "u" a set-up
+_LETTER: dict[type, str] = {**_CODE_OF, Call: "c", _SetupLine: "u"}
 
 
 def _one_by_one(texts: Sequence[str]) -> list[Event | None]:
@@ -710,9 +764,14 @@ def _checked(event: Any) -> Event | None:
 
 def _plain_call(call: Call) -> bool:
     """A call the one-pass decode may give as it is: what ``_parse_call`` would check is fine
-    (an ``answer`` goes the long way: only it tells a missing answer from ``null``)."""
+    (an ``answer`` of text or ``true``/``false`` to a question, as the logs write them: any other
+    goes the long way, which alone tells a missing answer from ``null``)."""
     name = call.call
-    if name == "answer" or (call.player is not None and call.player not in PLAYERS):
+    if name == "answer":
+        answer = call.answer
+        if call.question is None or (answer.__class__ is not str and answer.__class__ is not bool):
+            return False
+    if call.player is not None and call.player not in PLAYERS:
         return False
     if call.spot is not None and not 1 <= call.spot <= MAX_SPOT:
         return False

@@ -25,7 +25,7 @@ import msgspec
 
 from .corrections import dropped, voided_range
 from .errors import BadEvent, TablesenseError
-from .events import Call, Event, Pin, Rest, Setup, parse_line, parse_lines
+from .events import SENSOR_KINDS, Call, Event, Pin, Rest, Setup, parse_batch, parse_line
 from .frozen import Record
 from .log_checks import MAX_ECHO, MAX_MESSAGE, TimeOrder, clip
 from .rules import MatchState, ShotEngine, find_engine
@@ -197,7 +197,8 @@ class Replay(Record):
         try:
             for numbers, texts, ascii in _chunk_parts(chunks):
                 for at in range(0, len(texts), BATCH):
-                    self._feed_batch(numbers[at:at + BATCH], texts[at:at + BATCH], on_error, guard, ascii)
+                    self._feed_batch(numbers[at:at + BATCH], texts[at:at + BATCH], on_error, guard, ascii,
+                                     True)
         finally:
             if paused:
                 gc.enable()
@@ -211,14 +212,15 @@ class Replay(Record):
         return self
 
     def _feed_batch(self, numbers: Sequence[int], texts: list[str],
-                    on_error: Callable[[LineError], object] | None, guard: bool, ascii: bool = False) -> None:
-        """One batch of lines (their numbers, their texts), decoded together (``parse_lines``);
-        ``ascii``: the lines are known to be ASCII (cut from a chunk that is: ``_chunk_parts``)."""
+                    on_error: Callable[[LineError], object] | None, guard: bool, ascii: bool = False,
+                    cut: bool = False) -> None:
+        """One batch of lines (their numbers, their texts), decoded together (``parse_batch``, which
+        gives each one's kind as a letter of ``codes`` too); ``ascii``: the lines are known to be ASCII,
+        ``cut``: to hold no newline (cut from a chunk at its newlines: ``_chunk_parts``)."""
         # ``guard``: a line that is not ASCII may not be UTF-8 (``text_problem``); a batch of
         # ASCII lines (nearly every one) needs no test a line
         plain = not guard or ascii or "".join(texts).isascii()
-        parsed = parse_lines(texts)
-        codes = "".join(map(_CODES.get, map(type, parsed), repeat("x")))
+        parsed, codes = parse_batch(texts, cut)
         self._feed_chunk(numbers, texts, parsed, codes, on_error, guard, self.order, self.history, plain)
 
     def _feed_chunk(self, numbers: Sequence[int], texts: list[str], parsed: list[Event | None], codes: str,
@@ -226,7 +228,7 @@ class Replay(Record):
                     history: int | None, plain: bool) -> None:
         """The replay's loop over one batch of lines (their numbers and texts), their events decoded
         together (``parse_lines``: None where a line goes through ``parse_line`` alone) and each one's kind
-        as a letter of ``codes`` (``_CODES``); ``plain``: every line is ASCII, or ``guard`` is off
+        as a letter of ``codes`` (``events.kind_codes``); ``plain``: every line is ASCII, or ``guard`` is off
         (no line needs ``text_problem``).
 
         While a shot is in progress, its events that only add to it (every table event but its
@@ -466,7 +468,7 @@ def _shot_end(texts: list[str], parsed: list[Event | None], codes: str, k: int, 
     a line that is not ASCII (``text_problem``); 0 when it does not. Its one caller
     (``Replay._feed_chunk``) has already turned away a pin set up (it opens no shot) and taken
     the common short shot (one event and its rest) itself. The kinds are read from ``codes``
-    (a letter an event: ``_CODES``), the times and the lines in one call each."""
+    (a letter an event: ``events.kind_codes``), the times and the lines in one call each."""
     end = codes.find("r", k + 1, k + WHOLE_MAX)
     if end < 0 or codes.find("x", k + 1, end) >= 0:
         return 0
@@ -512,10 +514,12 @@ _NEVER = sys.maxsize
 _NUMBER = itemgetter(0)
 _TEXT = itemgetter(1)
 _T = attrgetter("t")
-#: each decoded line's kind as a letter (``_shot_end``): "s" a table event a shot takes as one more
-#: of its own (``SHOT_KINDS``), "r" a rest; any other ("x": a call, a set-up, a line not decoded)
-#: is no part of a shot
-_CODES = {**dict.fromkeys(SHOT_KINDS, "s"), Rest: "r"}
+#: each decoded line's kind is a letter of ``codes`` (``events.kind_codes``, found by ``parse_batch``):
+#: "s" a table event a shot takes as one more of its own (``SHOT_KINDS``: the sensor events,
+#: ``events.SENSOR_KINDS``), "r" a rest; any other ("x": a call, a set-up, a line not decoded) is no
+#: part of a shot
+if SHOT_KINDS != SENSOR_KINDS:  # pragma: no cover (the letters would not say what a shot takes)
+    raise ImportError("rules.shot_engine.SHOT_KINDS differs from events.SENSOR_KINDS")
 
 
 def history_for(undos: int) -> int:
@@ -648,29 +652,39 @@ def scan_chunks(chunks: Iterable[bytes]) -> LogScan | None:
         data = tail + chunk if tail else chunk
         cut = data.rfind(b"\n") + 1
         whole, tail = data[:cut], data[cut:]
-        if b"v" in whole and b'"void"' in whole:  # (a letter few logs hold: one ``memchr`` first)
+        if _may_void(whole):
             return None
         undos += _undo_lines(whole)
-    if b"v" in tail and b'"void"' in tail:
+    if _may_void(tail):
         return None
     return LogScan({}, undos + _undo_lines(tail))
 
 
+def _may_void(data: bytes) -> bool:
+    """Whether ``data`` holds ``"void"``: a letter few logs hold first (one ``memchr``), then the word
+    without its quotes (a needle ending in a letter: the search skips ahead faster than on one
+    ending in a quote, which JSON holds everywhere), then with them."""
+    return b"v" in data and b"void" in data and b'"void"' in data
+
+
 def _undo_lines(data: bytes) -> int:
-    """How many lines of ``data`` hold ``"undo"`` (a line that holds it twice counts once)."""
+    """How many lines of ``data`` hold ``"undo"`` (a line that holds it twice counts once), found in
+    one pass (it was a count, then a second pass): ``undo"`` searched (five bytes, found faster than the
+    six of ``"undo"``), each with the quote before it counted and the search gone on past its line."""
     if b"d" not in data:  # (one ``memchr``: a log of sensor events alone holds no "d" at all)
         return 0
-    found = data.count(b'"undo"')
-    if found < 2:
-        return found
-    lines, at = 0, data.find(b'"undo"')
+    lines, at = 0, data.find(b'undo"')
     while at >= 0:
-        lines += 1
-        end = data.find(b"\n", at)
-        if end < 0:
-            break
-        at = data.find(b'"undo"', end)
+        if at and data[at - 1] == _QUOTE:  # ``"undo"``: its line counted, the rest of it skipped
+            lines += 1
+            at = data.find(b"\n", at)
+            if at < 0:
+                break
+        at = data.find(b'undo"', at + 1)
     return lines
+
+
+_QUOTE = ord('"')
 
 
 def counted_lines(chunks: Iterable[bytes]) -> Iterator[tuple[int, str]]:

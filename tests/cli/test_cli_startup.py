@@ -140,3 +140,35 @@ def test_after_a_replays_start_typing_extensions_imports_and_msgspec_reads_the_e
     from tablesense.events import parse_line  # this process: msgspec imported with typing_extensions
 
     assert event == repr(parse_line(lines[3]))
+
+
+GC_PROBE = """
+import gc, json, sys
+from tablesense.cli import main
+main(json.loads(sys.argv[1]))
+print(json.dumps([gc.isenabled(), gc.get_freeze_count() > 0]), file=sys.stderr)
+"""
+
+
+def test_a_replays_start_up_freezes_its_imports_and_leaves_the_collector_on(tmp_path: Path) -> None:
+    # the start-up's imports are made with the collector paused and frozen out of its walks
+    # (``lean_start``); the collector is on again after it, as it was
+    log = tmp_path / "m.jsonl"
+    log.write_text('{"t": 0, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Bob"}}\n',
+                   encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "host") + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    done = subprocess.run([sys.executable, "-c", GC_PROBE, json.dumps(["replay", str(log), "--json"])],
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert json.loads(done.stderr.strip().splitlines()[-1]) == [True, True]
+
+
+def test_a_replay_in_a_process_that_has_msgspec_freezes_nothing(tmp_path: Path) -> None:
+    import gc
+
+    import msgspec  # (a test run: imported already)
+
+    from tablesense.command_line.lean_msgspec import lean_start
+
+    before = gc.get_freeze_count()
+    assert lean_start(lambda: msgspec) is msgspec
+    assert gc.get_freeze_count() == before

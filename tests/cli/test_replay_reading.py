@@ -11,10 +11,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tablesense.commands.replay import _reader
-from tablesense.replay import Replay, counted_lines, effective_stream, scan_chunks, scan_log
+from tablesense.replay import (
+    Replay,
+    _may_void,
+    _undo_lines,
+    counted_lines,
+    effective_stream,
+    scan_chunks,
+    scan_log,
+)
 
 PIECES = [b'{"t": 1, "type": "rest"}', b"\n", b"\r", b"\r\n", b" ", b"\t", b"\xff", "é€".encode(),
-          b'"undo"', b'{"t": 2, "type": "call", "call": "undo"}', b"\x0b", "\u2028".encode()]
+          b'"undo"', b'{"t": 2, "type": "call", "call": "undo"}', b"\x0b", "\u2028".encode(),
+          b'undo"', b'"', b"undo", b'"und']
 
 
 def _chunked(data: bytes, size: int) -> list[bytes]:
@@ -57,3 +66,16 @@ def test_a_log_with_a_void_record_is_scanned_line_by_line() -> None:
     assert scan_chunks(_chunked(data, 7)) is None
     undo = data.replace(b"void", b"undo")
     assert scan_chunks([undo]) == scan_log(_reader(io.BytesIO(undo))())
+
+
+SCANNED = [b'"undo"', b'undo"', b"undo", b'"und', b'o"', b'"', b"\n", b"d", b"x", b'"void"', b"void", b'"vo',
+           b'id"', b"v"]
+
+
+@given(st.lists(st.sampled_from(SCANNED), max_size=40))
+def test_the_scan_finds_undo_lines_and_void_records_as_a_plain_search_does(pieces: list[bytes]) -> None:
+    # the scan's searches (a word without its quotes first, one pass for the undos) say what a plain
+    # search of each line says: lines holding "undo" (once each), and whether "void" is anywhere
+    data = b"".join(pieces)
+    assert _undo_lines(data) == sum(b'"undo"' in line for line in data.split(b"\n"))
+    assert _may_void(data) == (b'"void"' in data)
