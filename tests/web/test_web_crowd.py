@@ -21,8 +21,7 @@ from typing import Any
 
 import aiohttp
 import pytest
-from helpers.ports import free_port, wait_port
-from helpers.processes import start_run, stop
+from helpers.processes import serving_run, stop
 from helpers.socket_crowd import connecting
 
 from tablesense.pub import Pub
@@ -218,12 +217,10 @@ def test_a_thousand_slow_clients_from_16_addresses_leave_another_answered(tables
     """`tablesense run` under systemd's 1024 descriptors; 1,000 clients from 16 addresses
     open connections and trickle a request head a byte at a time (was: another address
     got 5-9 answers of 13). Another address gets all 13, each in under 3 s, none 5xx."""
-    port = free_port()
-    proc = start_run(tablesense_cmd, port, tmp_path)  # under systemd's 1024 descriptors
+    proc, port = serving_run(tablesense_cmd, tmp_path)  # under systemd's 1024 descriptors, listening
     stderr = tmp_path / "stderr"
     slow: list[socket.socket] = []
     try:
-        wait_port(port, 20, proc)
         for k in range(1000):
             sock = _slow_client(port, f"127.0.3.{1 + k % 16}")
             if sock is not None:

@@ -15,8 +15,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from helpers.ports import free_port, wait_port
-from helpers.processes import start_run, stop
+from helpers.processes import serving_run, stop
 from helpers.socket_crowd import connecting
 
 from tablesense.pub import Pub
@@ -134,12 +133,10 @@ async def test_the_connection_cap_says_so_once_and_lets_clients_in_again(tmp_pat
 def test_hundreds_of_idle_sockets_leave_the_scoreboard_answering(tablesense_cmd: list[str],
                                                                  tmp_path: Path) -> None:
     """500 idle sockets from 127.0.0.1 against `tablesense run` under systemd's 1024 descriptors."""
-    port = free_port("")
-    proc = start_run(tablesense_cmd, port, tmp_path)  # under systemd's 1024 descriptors
+    proc, port = serving_run(tablesense_cmd, tmp_path)  # under systemd's 1024 descriptors, listening
     stderr = tmp_path / "stderr"
     socks: list[socket.socket] = []
     try:
-        wait_port(port, 15, proc)
         socks = _idle_sockets(port, 500)
         time.sleep(1.5)
         fds = len(os.listdir(f"/proc/{proc.pid}/fd"))
