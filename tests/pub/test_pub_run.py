@@ -115,10 +115,11 @@ def test_a_port_bound_between_its_pick_and_runs_start_is_given_up_for_another(
 
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))  # bound, not listening: as a connection's own end is
+    bound = taken.getsockname()[1]
     try:
-        proc, port = serving_run(tablesense_cmd, tmp_path, ports=iter([taken.getsockname()[1], free_port("")]))
+        proc, port = serving_run(tablesense_cmd, tmp_path, ports=iter([bound, free_port("")]))
         try:
-            assert port != taken.getsockname()[1]
+            assert port != bound
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/table/1", timeout=10) as r:
                 assert r.status == 200
         finally:
