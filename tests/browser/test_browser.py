@@ -212,9 +212,36 @@ def test_referee_starts_a_match_and_corrects_a_shot(ctx: Any, live: LivePub) -> 
     raw = live.call(live.pub.export_lines, snap["match"]["id"], True)
     assert json.loads(raw[-1])["call"] == "void"  # the log keeps the correction
     page.click("#c-undo")  # undo takes back the last shot that counts: the second
-    page.click("#shots summary")
     page.wait_for_function("document.querySelectorAll('.shot').length === 2")  # the shot and the undo
+    assert page.locator("#shots details[open]").count() == 1  # the list still open, as the referee left it
     assert live.call(live.pub.snapshot, "1")["state"]["balls_left"]["p1"] == 5
+    page.close()
+
+
+def test_the_list_of_shots_and_the_rarer_fouls_stay_open_while_the_next_shot_is_played(
+        ctx: Any, live: LivePub) -> None:
+    """The panel is drawn again at each shot: what the referee unfolded stays unfolded (was:
+    the list of shots and the rarer fouls folded at each shot, under the referee's finger)."""
+    _golf_start(live)
+    page = _ref_page(ctx, live)
+    page.wait_for_selector("body[data-ready]")
+    page.click("#shots summary")
+    page.click("#calls details.more summary")
+    shots = page.locator("#shots .shot")
+    before = shots.count()
+    for event in ({"t": 1.0, "type": "goal", "goal": "B", "ball": "p1"}, {"t": 2.0, "type": "rest"}):
+        live.submit("1", **event)
+    page.wait_for_function(f"document.querySelectorAll('#shots .shot').length > {before}", timeout=15_000)
+    page.wait_for_function("document.querySelector('#c-undo').textContent === 'Undo shot 1'", timeout=15_000)
+    assert page.locator("#shots details[open]").count() == 1
+    assert shots.first.is_visible() and "Goal B" in shots.first.inner_text()  # the new shot, newest first
+    assert page.locator("#calls details.more[open]").count() == 1
+    page.click("#shots summary")  # and folded, it stays folded
+    live.submit("1", t=3.0, type="goal", goal="B", ball="p1")
+    live.submit("1", t=4.0, type="rest")
+    page.wait_for_function("document.querySelector('#c-undo').textContent === 'Undo shot 2'", timeout=15_000)
+    page.wait_for_function(f"document.querySelectorAll('#shots .shot').length > {before + 1}", timeout=15_000)
+    assert page.locator("#shots details[open]").count() == 0 and not shots.first.is_visible()
     page.close()
 
 

@@ -162,6 +162,16 @@ def golf_table(tmp_path: Path, tablesense_cmd: list[str]) -> Iterator[tuple[Cabl
         assert "Traceback" not in err, err
 
 
+def _goal_record(cable: Cable, pub: Pub) -> str:
+    """What the board wrote of goal B (each beam edge and colour reading: its value, its
+    device time in ms), the host's questions and its stderr: whether the sensors named the
+    ball in time (a READING within the link's 50 ms of the edge) when the question did not."""
+    frames = "; ".join(f"{r.kind} {r.value} at {r.t_us / 1000:.1f}" for b in cable.board.boots
+                       for r in sorted(b.frames.values(), key=lambda r: r.seq) if r.ch == 1)
+    questions = pub.snap()["sensors"]["questions"]
+    return f"the host's questions: {questions}\nthe board wrote: {frames}\n{pub.err.read_text()[-3000:]}"
+
+
 def _balls(snap: dict[str, Any]) -> dict[str, int] | None:
     state = snap.get("state") or {}
     return state.get("balls_left")
@@ -217,7 +227,7 @@ def test_a_golf_match_goes_on_by_hand_while_the_cable_is_cut_and_the_boards_repl
         ref.wait_for_selector("#sensors [data-sensor-question]", timeout=30000)
         question = ref.inner_text("#sensors [data-sensor-question]")
         assert re.search(r"At \d\d:\d\d:\d\d the sensors saw Goal B · Ann's ball, which was not entered\. "
-                         r"Did it happen\?", question), question
+                         r"Did it happen\?", question), f"{question}\n{_goal_record(cable, pub)}"
         tv.wait_for_selector(".questions.sensors")
         ref.screenshot(path=str(out / "sensors-question-golf.png"), full_page=True)
         snap = pub.snap()

@@ -28,7 +28,8 @@ def wait_port(port: int, timeout: float = 10.0, proc: subprocess.Popen | None = 
                 return
         except OSError:
             if proc is not None:
-                assert time.monotonic() < deadline and proc.poll() is None
+                assert proc.poll() is None, f"it ended (exit {proc.returncode}) without listening on {port}"
+                assert time.monotonic() < deadline, f"not listening on {port} after {timeout:g} s"
             elif time.monotonic() > deadline:
                 raise
             time.sleep(0.05)

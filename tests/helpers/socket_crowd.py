@@ -22,3 +22,16 @@ def connecting(port: int, source: str = "") -> socket.socket:
         s.close()
         raise
     return s
+
+
+def status_line(port: int, source: str, timeout: float) -> bytes:
+    """A ``GET /api/table/1`` to 127.0.0.1:``port`` from ``source`` on a connection of its own:
+    the answer's first 15 bytes (``b"HTTP/1.1 200 OK"``), or the error's ``repr`` when it got
+    none within ``timeout`` s. The listen queue is first come, first served: an answer to a
+    connection made after a crowd also says that the server has taken the crowd in."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout, source_address=(source, 0)) as c:
+            c.sendall(b"GET /api/table/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            return c.recv(64)[:15]
+    except OSError as exc:
+        return repr(exc).encode()

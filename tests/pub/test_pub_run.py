@@ -105,6 +105,29 @@ def test_a_second_run_on_the_same_match_log_is_refused_and_the_first_serves_on(
         assert stop(again) == 0
 
 
+def test_a_port_bound_between_its_pick_and_runs_start_is_given_up_for_another(
+        tablesense_cmd: list[str], tmp_path: Path) -> None:
+    """A port free when the test picked it, then taken as the own end of some other test's
+    connection before `tablesense run` bound it: run says so in one line and ends, and the
+    tests' ``serving_run`` starts it again on another port (was: "not up in time", now and
+    then, beside the rest of the suite)."""
+    from helpers.processes import serving_run, stop
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))  # bound, not listening: as a connection's own end is
+    bound = taken.getsockname()[1]
+    try:
+        proc, port = serving_run(tablesense_cmd, tmp_path, ports=iter([bound, free_port("")]))
+        try:
+            assert port != bound
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/table/1", timeout=10) as r:
+                assert r.status == 200
+        finally:
+            assert stop(proc) == 0
+    finally:
+        taken.close()
+
+
 @pytest.mark.micropython
 def test_run_shows_a_goal_from_the_firmware_on_a_real_pty(tablesense_cmd: list[str], tmp_path: Path) -> None:
     """The whole chain: firmware under MicroPython on a pty -> `tablesense run --port` -> web API."""

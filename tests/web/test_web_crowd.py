@@ -21,9 +21,8 @@ from typing import Any
 
 import aiohttp
 import pytest
-from helpers.ports import free_port, wait_port
-from helpers.processes import start_run, stop
-from helpers.socket_crowd import connecting
+from helpers.processes import serving_run, stop
+from helpers.socket_crowd import connecting, status_line
 
 from tablesense.pub import Pub
 from tablesense.store import Store
@@ -217,39 +216,33 @@ def test_a_thousand_slow_clients_from_16_addresses_leave_another_answered(tables
                                                                           tmp_path: Path) -> None:
     """`tablesense run` under systemd's 1024 descriptors; 1,000 clients from 16 addresses
     open connections and trickle a request head a byte at a time (was: another address
-    got 5-9 answers of 13). Another address gets all 13, each in under 3 s, none 5xx."""
-    port = free_port()
-    proc = start_run(tablesense_cmd, port, tmp_path)  # under systemd's 1024 descriptors
+    got 5-9 answers of 13). Another address, once the crowd is taken in, gets all 13, each
+    in under 3 s, none 5xx."""
+    proc, port = serving_run(tablesense_cmd, tmp_path)  # under systemd's 1024 descriptors, listening
     stderr = tmp_path / "stderr"
     slow: list[socket.socket] = []
     try:
-        wait_port(port, 20, proc)
         for k in range(1000):
             sock = _slow_client(port, f"127.0.3.{1 + k % 16}")
             if sock is not None:
                 slow.append(sock)
-        time.sleep(1.0)
+        # the crowd taken in (its 1,000 accepts: within a second on an idle machine, 5 s at
+        # load 18): the first answer to another address, however long the machine takes
+        first = status_line(port, "127.0.0.200", 60)
         answers, times = [], []
         for n in range(13):
             for sock in slow:  # a byte of the request head now and then, as a slow client does
                 with contextlib.suppress(OSError):
                     sock.send(b"GET / HTTP/1.1\r\n"[n:n + 1] or b"X")
             started = time.monotonic()
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=5,
-                                              source_address=("127.0.0.200", 0)) as c:
-                    c.sendall(b"GET /api/table/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-                    head = c.recv(64)
-            except OSError as exc:
-                head = repr(exc).encode()
-            answers.append(head[:15])
+            answers.append(status_line(port, "127.0.0.200", 5))
             times.append(time.monotonic() - started)
             time.sleep(0.3)
     finally:
         for sock in slow:
             sock.close()
         stop(proc)
-    assert answers == [b"HTTP/1.1 200 OK"] * 13, answers
+    assert first == b"HTTP/1.1 200 OK" and answers == [b"HTTP/1.1 200 OK"] * 13, (first, answers)
     assert max(times) < 3.0, times
     err = stderr.read_bytes()
     assert b"Traceback" not in err and len(err) < 2000, err[-2000:]

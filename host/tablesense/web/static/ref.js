@@ -217,9 +217,10 @@ function renderCalls() {
       <button class="start secondary" data-player="p2">${ballDot(m, "p2")}${esc(name(m, "p2"))}</button></div>` : "";
   const timeout = timeouts !== null && timeouts !== undefined
     ? `<button id="c-timeout" class="secondary" ${timeouts > 0 ? "" : "disabled"}>${esc(t("panel.timeout", { left: timeouts }))}</button>` : "";
+  const more = el.querySelector("details.more"); // unfolded, the rarer fouls stay so after a shot
   el.innerHTML = `${starts}${bigButton(m, s)}${timeout}
     <h2 id="fouls-title">${on ? esc(t("fouls_on", { name: on })) : t("panel.fouls")}</h2><div class="grid">${fouls.filter((f) => f.common).map(btn).join("")}</div>
-    <details class="more"><summary>${t("panel.more")}</summary><div class="grid">${fouls.filter((f) => !f.common).map(btn).join("")}</div></details>
+    <details class="more" ${more && more.open ? "open" : ""}><summary>${t("panel.more")}</summary><div class="grid">${fouls.filter((f) => !f.common).map(btn).join("")}</div></details>
     ${undoButton}`;
   const onTap = (sel, fn) => el.querySelectorAll(sel).forEach((b) => { b.onclick = () => fn(b); });
   onTap("#c-carom", (b) => call({ call: "carom" }, `${t("ok")}: ${b.textContent}`));
@@ -333,7 +334,10 @@ async function renderShots() {
 async function fetchShots(el) {
   const r = await fetch(`/api/table/${encodeURIComponent(TID)}/log`);
   const items = (await r.json()).items.slice(-30).reverse();
-  el.innerHTML = `<details><summary>${t("shots")}</summary>` + items.map((it) => {
+  // drawn again at each version of the table, the list stays open (or folded) as the referee
+  // left it: a shot played meanwhile must not fold it under the referee's finger
+  const was = el.querySelector("details");
+  el.innerHTML = `<details ${was && was.open ? "open" : ""}><summary>${t("shots")}</summary>` + items.map((it) => {
     const label = it.kind === "shot" ? `${t("shot")} ${it.shot}` : it.kind === "incident" ? t("incident") : t("referee");
     const words = it.events.filter((e) => e.type !== "rest").map((e) => eventText(e, snap.match)).join(", ") || t("ev.rest");
     return `<div class="shot"><span><b>${esc(label)}</b> <small>${esc(words)}</small></span>
