@@ -31,9 +31,14 @@ from ..table.profile import TableProfile
 from .checkpoint import SEQ_MOD, Checkpoint
 from .frame import REPLAYABLE, Frame, HeartbeatFrame, HelloFrame
 from .hostclock import machine_boot, raw_now
+from .plausible import previous_seq
 from .sequence import seq_diff
 from .translate import Translator, table_profile
 from .transport import Link, LinkError, LinkStatus
+
+#: a reboot while the host was down, shown without a HELLO (a heartbeat confirmed it): how long
+#: its line waits for the new boot's HELLO, which may say how far the old boot stamped
+HOLD_S = 3.0
 
 __all__ = ["Checkpoint", "Link", "LinkError", "LinkStatus", "Translator", "link_items", "table_events",
            "table_items"]
@@ -119,8 +124,20 @@ async def table_items(
     # season soak, seed 3838: a board rebooting again and again, the resumed shot's rest made
     # again at its old table time behind the new boots' events)
     first_reboot = resume is not None
+    # that reboot, shown before the new boot's HELLO: when (host time); its line waits for the
+    # HELLO (firmware 0.5 says the old boot's last seq) or HOLD_S. The new boot's events may come
+    # before it: none of them can match a line logged after the checkpoint (the pub's Dedupe),
+    # their times go on after the log's
+    down_at: float | None = None
     try:
         async for item in link.items():
+            if down_at is not None and resume is not None and (
+                    isinstance(item, HelloFrame) or time.monotonic() - down_at > HOLD_S
+                    or (isinstance(item, LinkStatus) and item.kind == "restarted")):
+                down_at = None
+                said = lost_while_down(resume, previous_seq(item, resume.boot_tag))
+                if said is not None:
+                    yield said
             if isinstance(item, LinkStatus):
                 if on_status is not None:
                     on_status(item)
@@ -132,9 +149,13 @@ async def table_items(
                     await link.send("!hello")
                 elif item.kind == "restarted":  # the frames after it are the new boot's
                     if resume is not None and first_reboot and next_seq == resume.seq:
-                        why = (f"the board restarted while the host was down: what it sent from seq "
-                               f"{resume.seq} of its previous boot on is lost")
-                        yield LinkStatus("lost", why, {"rebooted": True})
+                        previous = item.data.get("previous")  # by the HELLO that showed it, if one did
+                        if isinstance(previous, int):
+                            said = lost_while_down(resume, previous)
+                            if said is not None:
+                                yield said
+                        else:
+                            down_at = time.monotonic()
                         if resume.logged_rest:  # its shot's rest is in the log
                             translator.rested()
                         elif resume.logged_activity_us >= 0:  # a shot logged, no rest yet: it gets
@@ -190,9 +211,31 @@ async def table_items(
             if next_seq is not None and next_seq != last_cp and translator.quiet:
                 last_cp = next_seq
                 yield _checkpoint(next_seq, translator, link, tag)
+        if down_at is not None and resume is not None:  # the link ended before the HELLO came
+            said = lost_while_down(resume, None)
+            if said is not None:
+                yield said
     finally:
         if own:
             link.close()
+
+
+def lost_while_down(resume: Checkpoint, previous: int | None) -> LinkStatus | None:
+    """The board rebooted while the host was down, and the host had resumed from ``resume``:
+    what the old boot sent from the checkpoint's seq on is lost. ``previous``: the old boot's
+    last seq assigned, by the new boot's HELLO (firmware 0.5: its ``prev_tag`` the checkpoint's
+    boot); then the range is exact, and nothing is lost if the boot assigned no seq past the
+    checkpoint. None (a power-on, older firmware, a boot between, no HELLO): an open range."""
+    a = resume.seq
+    n = -1 if previous is None else seq_diff(previous, (a - 1) % SEQ_MOD)
+    if n == 0:
+        return None
+    why = (f"the board restarted while the host was down: what it sent from seq {a} of its previous boot on "
+           "is lost")
+    if n < 0 or previous is None:  # not said, or behind what was delivered (not that boot's word)
+        return LinkStatus("lost", why, {"rebooted": True})
+    why += f" ({n} frame{'s' if n != 1 else ''}, to seq {previous}, by its next boot's word)"
+    return LinkStatus("lost", why, {"from": a, "last": previous, "count": n, "rebooted": True})
 
 
 def _undelivered(seq: int, next_seq: int | None, gone: tuple[int, int] | None = None) -> bool:

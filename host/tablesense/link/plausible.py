@@ -526,7 +526,7 @@ class Gate:
             self.tag = f.boot_tag
         self.sink.believe(f, now, out)
         if isinstance(f, HelloFrame) and self.old_tag is not None:  # the first HELLO after a restart
-            previous = _previous(f, self.old_tag)
+            previous = previous_seq(f, self.old_tag)
             self.old_tag = None
             if previous is not None:
                 self.sink.previous_boot(previous, now, out)
@@ -645,7 +645,7 @@ class Gate:
         uptime = getattr(claim.frame, "uptime_us", None)
         f = claim.frame
         hello = f if isinstance(f, HelloFrame) else by if isinstance(by, HelloFrame) else None
-        previous = _previous(hello, self.tag) if hello is not None else None
+        previous = previous_seq(hello, self.tag) if hello is not None else None
         self.sink.restart(now, out, None if uptime is None else uptime / 1e6, previous)
         self.last_t_us = -1
         self.old_tag = self.tag if hello is None else None
@@ -763,7 +763,7 @@ class Gate:
                 self.frame(g, now, out)
 
 
-def _previous(f: Frame, tag: int | None) -> int | None:
+def previous_seq(f: object, tag: int | None) -> int | None:
     """The last seq the boot of ``tag`` assigned, if ``f`` is a HELLO of the boot after it that
     says so (firmware 0.5: ``prev_tag`` and ``prev_seq``, kept in RTC memory across a reset);
     None otherwise (a HEARTBEAT, a power-on, older firmware, or a boot between the two)."""

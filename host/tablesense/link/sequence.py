@@ -579,7 +579,10 @@ class Sequencer:
         self._last_arrival = None
         self._start(0)
         self._seen_at = now
-        out.notes.append(Note("restarted", "device restarted: sequence numbers start over", {}))
+        # the old boot's last seq assigned, by the new boot's HELLO: a resumed host that never
+        # heard the old boot says by it what the boot stamped past its checkpoint (link/__init__)
+        data = {} if previous is None else {"previous": previous % SEQ_MOD}
+        out.notes.append(Note("restarted", "device restarted: sequence numbers start over", data))
         return out
 
     def previous_boot(self, previous: int) -> Step:
