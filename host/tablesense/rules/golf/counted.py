@@ -103,8 +103,10 @@ def counted_shot(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot
     o = "p2" if s == "p1" else "p1"
     si = 0 if s == "p1" else 1
     counted = goals + offs
-    if len(counted) > 1:
+    if len(counted) > 2:
         counted.sort(key=_first)  # stable: the same t keeps the order of the log (goals before balls off)
+    elif len(counted) == 2 and counted[1][0] < counted[0][0]:  # two: the sort's swap, or none
+        counted.reverse()
     # the count, in order of t (``resolve``'s step 3)
     bl = [pre.balls_left[0], pre.balls_left[1]]
     zero_t: list[float | None] = [None, None]
@@ -147,10 +149,10 @@ def counted_shot(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot
                 zero_k[bi] = k
     if first_opp_off is not None:
         spots.append(first_opp_off)
-    one_one = rule.one_one_lost(pre.balls_left, opp_off, valid_own)
+    one_one = opp_off and valid_own and pre.balls_left == (1, 1)  # ``rule.one_one_lost``, inline
     if one_one:
         new.append(Ruling(t_end, "golf.off-table.one-one", s))
-    stays = rule.keeps_turn(valid_own, False, own_goal, own_off, opp_off, False)
+    stays = valid_own and not (own_goal or own_off or opp_off)  # ``rule.keeps_turn``, inline (no foul)
     if not stays:
         for i in goal_rulings:
             r = new[i]
@@ -183,23 +185,30 @@ def counted_shot(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot
             placements = (*placements, (s, n))
     # the turn, the frame, the match
     at = s if stays else o
-    members = rule.members_after(pre.members, pre.duo, stays, si)
-    winner, finish = rule.frame_winner(one_one, o, bl, zero_t, zero_k)
+    members = pre.members if stays or not pre.duo else rule.members_after(pre.members, True, False, si)
+    if one_one or bl[0] == 0 or bl[1] == 0:  # (``rule.frame_winner``: None while both have balls)
+        winner, finish = rule.frame_winner(one_one, o, bl, zero_t, zero_k)
+    else:
+        winner = finish = None
     if finish is not None:
         new.append(Ruling(finish[0], "golf.frame.double-finish", winner, (("gap_us", finish[1]),)))
     if winner is not None:
         return end_frame(pre, new, asked, s, winner, (bl[0], bl[1]), t_end, placements,
                          (stage_before, stage_shot, cut, in_shot, checkpoint))
     zone = pre.zone_play
-    now_zone = zone or rule.zone_play(bl)
+    now_zone = zone or 1 in bl  # (``rule.zone_play``, inline)
     if not zone and now_zone:
         new.append(Ruling(t_end, "golf.zone.play"))
     log = pre.rulings
     added = tuple(new)
-    # (two copies: a call of 15 keywords or more is compiled through a dict, dearer than the copy)
+    # (two copies: a call of 15 keywords or more is compiled through a dict, dearer than the copy; the
+    # first only where one of its fields changes)
+    if (questions or waiting or placements or asked != pre.asked or pre.positions is not None
+            or pre.questions != () or pre.spot_wait != () or pre.placements != ()):
+        pre = replace(pre, questions=tuple(questions), asked=asked, placements=placements,
+                      spot_wait=tuple(waiting), positions=None)
     return replace(
-        replace(pre, questions=tuple(questions), asked=asked, placements=placements, spot_wait=tuple(waiting),
-                positions=None),
+        pre,
         rulings=RulingLog(added, log) if type(log) is RulingLog else log + added,
         frame_units=pre.frame_units + 1, balls_left=(bl[0], bl[1]), at_table=at, members=members,
         zone_play=now_zone, clock=(at, t_end),

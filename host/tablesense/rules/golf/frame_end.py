@@ -15,7 +15,6 @@ from ..base import Ruling
 from ..records import Ended
 from ..ruling_log import RulingLog, made
 from ..shot_engine import ShotRecord
-from . import checks as rule
 from .geometry import BALLS_PER_PLAYER
 from .state import GolfState
 
@@ -60,31 +59,35 @@ def end_frame(pre: GolfState, new: Sequence[Ruling], asked: int, shooter: str, w
     frame = pre.frame
     frame_winners = (*pre.frame_winners, winner)
     frame_ends = (*pre.frame_ends, (bl[0], bl[1], pre.frame_units + 1))
-    if rule.match_won(won, FRAMES_TO_WIN):
+    log = pre.rulings  # (``_logged``, inline where it is a ``RulingLog``: made only when read)
+    if won >= FRAMES_TO_WIN:  # (``rule.match_won``, inline)
         # the match is over: at the table stays whoever played the deciding shot (the
         # winner, or the loser whose shot gave the winner the frame: docs/events.md's example)
         # (two copies: a call of 15 keywords or more is compiled through a dict, dearer than the copy)
         return replace(
             replace(pre, questions=(), asked=asked, placements=placements, spot_wait=()),
             ended=Ended(rule="golf.match.won", winner=winner, data=(("score", score),)),
-            rulings=_logged(pre.rulings, new, t, winner, frame, score, None),
+            rulings=made(log, len(new) + 2, [_ends, tuple(new), t, winner, frame, score, None])
+            if type(log) is RulingLog else _logged(log, new, t, winner, frame, score, None),
             frame_units=pre.frame_units + 1,
             frames_won=fw, balls_left=bl, at_table=shooter, clock=None,
             frame_winners=frame_winners, frame_ends=frame_ends,
             before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
         )
-    opener = rule.opener(frame + 1, pre.first_opener)
+    opener = pre.first_opener  # (``rule.opener``, inline: frame 2 is opened by the other player)
+    members = pre.first_members
     if frame == 1:
-        members = (1 - pre.first_members[0], 1 - pre.first_members[1])
-    else:
-        members = pre.first_members
+        opener = "p2" if opener == "p1" else "p1"
+        members = (1 - members[0], 1 - members[1])
     # a new frame: balls waiting for a replacement spot are racked with the rest
     # (two copies: a call of 15 keywords or more is compiled through a dict, dearer than the copy)
     return replace(
         replace(pre, questions=(), asked=asked, frame_units=0, placements=placements, spot_wait=(),
                 balls_left=_RACKED, zone_play=False, positions=None, turn_positions=None, placed=(None, None),
                 fouled_from=((), ())),
-        rulings=_logged(pre.rulings, new, t, winner, frame, score, opener), frame=frame + 1, frames_won=fw,
+        rulings=made(log, len(new) + 2, [_ends, tuple(new), t, winner, frame, score, opener])
+        if type(log) is RulingLog else _logged(log, new, t, winner, frame, score, opener),
+        frame=frame + 1, frames_won=fw,
         at_table=opener, members=members,
         clock=(opener, t), frame_winners=frame_winners, frame_ends=frame_ends,
         before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
