@@ -46,7 +46,7 @@ from ...texts import phrase, render
 from ..base import Question, _as_option, other, register
 from ..first_states import FirstStates
 from ..records import as_option
-from ..shot_engine import AMEND, Redo, ShotEngine, ShotRecord, canonical, shot_cut
+from ..shot_engine import AMEND, Redo, ShotEngine, ShotRecord, Trace, canonical, shot_cut
 from . import plain
 from .fouls import BY_ID, fault
 from .holes import unknown_pockets
@@ -261,6 +261,43 @@ class KegleEngine(ShotEngine[KegleState]):
         elif kind != "carom" and kind != "undo" and kind != "answer":
             return None
         return self.whole(state, events, rest, call)
+
+    def whole_played(self, state: KegleState, events: Sequence[Event], rest: Rest) -> KegleState | None:
+        """``ShotEngine.whole_played``, and the first shot of a match just set up (the state
+        ``new_state`` gave: kept whole by no ``play`` yet, no state before it): ``play`` of its
+        first event keeps that state whole (the base of the played states after it, and what an
+        undo of the shot goes back to) and the shot's events and rest are the events since it,
+        so the state after the rest is ``whole``'s with those links (as golf's). A recorded log
+        sets a match up every eleven lines: its first shot went event by event."""
+        since = state.since
+        if state.base is not None or state.before is not None or since or type(since) is not tuple:
+            return ShotEngine.whole_played(self, state, events, rest)
+        new = self.whole(state, events, rest)
+        if new is None or new.checkpoint is not state:
+            return None
+        return replace(new, base=state, since=Trace([[*events, rest], None], len(events) + 1))
+
+    def whole_called_played(self, state: KegleState, events: Sequence[Event], rest: Rest,
+                            call: Call) -> KegleState | None:
+        """``ShotEngine.whole_called_played``, and the first shot of a match just set up with the
+        referee's call after its rest (``whole_played``'s case: the set-up's state the base, the
+        shot's events, rest and call the events since it, the undo of the call back to the state
+        after the rest as a ``Redo`` of them): ``play`` of the call after ``play`` of each event
+        gives that state. An ``undo`` there (``whole_called`` gives the state undone to, no ``Redo``):
+        the slow way, as ``play`` hands back the state undone to."""
+        since = state.since
+        if state.base is not None or state.before is not None or since or type(since) is not tuple:
+            return ShotEngine.whole_called_played(self, state, events, rest, call)
+        new = self.whole_called(state, events, rest, call)
+        if new is None:
+            return None
+        checkpoint = new.checkpoint
+        if type(checkpoint) is not Redo or checkpoint.base is not state:
+            return None
+        count = len(events) + 1
+        seg: list[Any] = [[*events, rest, call], None]
+        return replace(new, base=state, since=Trace(seg, count + 1),
+                       checkpoint=Redo(state, Trace(seg, count)))
 
     def _called(self, state: KegleState, before: KegleState, shot: ShotRecord, cut: Cutter,
                 facts: tuple[list[int], int, bool, list[str]], call: Call) -> KegleState | None:
