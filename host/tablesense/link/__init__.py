@@ -129,6 +129,7 @@ async def table_items(
     # before it: none of them can match a line logged after the checkpoint (the pub's Dedupe),
     # their times go on after the log's
     down_at: float | None = None
+    reboot_cp = False  # a reboot's checkpoint is due, at the status frame that confirmed it
     try:
         async for item in link.items():
             if down_at is not None and resume is not None and (
@@ -167,14 +168,20 @@ async def table_items(
                     for event in translator.restarted():
                         yield event
                     next_seq, gone, tag = 0, None, None  # (the new boot's: its status frame says it next)
-                    if translator.settled:  # a place to resume from: the new boot's first frame, its
-                        # clock, and a shot still rolling (its rest to come): a host killed before
-                        # the next quiet point resumes from the new boot, not from a boot before it
-                        last_cp = 0
-                        yield _checkpoint(0, translator, link, tag)
+                    # a place to resume from: the new boot's first frame, its clock, and a shot
+                    # still rolling (its rest to come): a host killed before the next quiet point
+                    # resumes from the new boot, not from a boot before it. Taken at the status
+                    # frame that confirmed the reboot, the link's next item: with its boot tag, so
+                    # a host back on it knows a boot begun again within a second (not only by its
+                    # uptime, which a loaded host hears late)
+                    reboot_cp = translator.settled
                 continue
             if isinstance(item, (HelloFrame, HeartbeatFrame)) and item.boot_tag is not None:
                 tag = item.boot_tag  # believed by the link: the boot the frames after it are of
+            if reboot_cp:
+                reboot_cp = False
+                last_cp = 0
+                yield _checkpoint(0, translator, link, tag)
             if isinstance(item, HelloFrame):
                 if item.crash:  # the board restarted by itself (firmware 0.3): the pub logs it once
                     why = f"the board restarted by itself ({item.reset_text}): {item.crash}"
