@@ -740,6 +740,22 @@ class ShotEngine(Generic[S]):
         raise where ``apply`` would."""
         return None
 
+    #: whether ``whole_played`` takes the first shot of a match just set up at once (an engine
+    #: whose ``whole`` keeps the set-up's state as the shot's ``checkpoint``: golf's, keglebillard's)
+    first_whole_played: ClassVar[bool] = False
+
+    def _first_whole_played(self, state: S, events: Sequence[Event], rest: Rest) -> S | None:
+        """``whole_played`` of the first shot of a match just set up (the state ``new_state`` gave:
+        kept whole by no ``play`` yet, no state before it): ``play`` of its first event keeps that
+        state whole (the base of the played states after it, and what an undo of the shot goes back
+        to) and the shot's events and rest are the events since it, so the state after the rest is
+        ``whole``'s with those links. A recorded log sets a match up every ten to twenty lines: its
+        first shot played event by event cost two states."""
+        new = self.whole(state, events, rest)
+        if new is None or new.checkpoint is not state:
+            return None
+        return replace(new, base=state, since=Trace([[*events, rest], None], len(events) + 1))
+
     def whole_played(self, state: S, events: Sequence[Event], rest: Rest) -> S | None:
         """``whole`` for a match played (``play``: every undo kept): the state ``play`` of each event
         in turn gives, where the shot is that plain case for ``play`` too: ``state``'s base takes
@@ -750,7 +766,12 @@ class ShotEngine(Generic[S]):
         and the events since the base are ``state``'s and the shot's. None where it is not that
         case (``play`` of each then); it may raise where ``apply`` would."""
         base, since = state.base, state.since
-        if base is None or type(since) is not Trace:
+        if base is None:
+            if (self.first_whole_played and state.before is None and not since
+                    and type(since) is tuple):
+                return self._first_whole_played(state, events, rest)
+            return None
+        if type(since) is not Trace:
             return None
         n = since._n
         count = n + len(events) + 1

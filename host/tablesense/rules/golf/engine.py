@@ -48,7 +48,7 @@ from ...texts import phrase
 from ...vocabulary import for_game
 from ..base import Question, other, register
 from ..first_states import FirstStates
-from ..shot_engine import AMEND, ShotEngine, ShotRecord, Trace, canonical, shot_cut
+from ..shot_engine import AMEND, ShotEngine, ShotRecord, canonical, shot_cut
 from . import amend, checks, single
 from .counted import counted_shot
 from .evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
@@ -176,21 +176,7 @@ class GolfEngine(ShotEngine[GolfState]):
             or counted_shot(before, shot, before, shot, cut, False, state) \
             or general(before, shot, before, shot, cut, False, state)
 
-    def whole_played(self, state: GolfState, events: Sequence[Event], rest: Rest) -> GolfState | None:
-        """``ShotEngine.whole_played``, and the first shot of a match just set up (the state
-        ``new_state`` gave: kept whole by no ``play`` yet, no state before it): ``play`` of its
-        first event keeps that state whole (the base of the played states after it, and what an
-        undo of the shot goes back to) and the shot's events and rest are the events since it,
-        so the state after the rest is ``whole``'s with those links. A recorded log sets a match
-        up every ten to twenty lines: its first shot played event by event cost two states."""
-        since = state.since
-        if state.base is not None or state.before is not None or since or type(since) is not tuple:
-            return ShotEngine.whole_played(self, state, events, rest)
-        new = self.whole(state, events, rest)
-        if new is None or new.checkpoint is not state:
-            return None
-        count = len(events) + 1
-        return replace(new, base=state, since=Trace([[*events, rest], None], count))
+    first_whole_played = True  # a match's first shot at once (``ShotEngine._first_whole_played``)
 
     # --- the shot stage -----------------------------------------------------------
     #: the state after a shot (``resolve.resolve``), called without a method's frame

@@ -262,20 +262,7 @@ class KegleEngine(ShotEngine[KegleState]):
             return None
         return self.whole(state, events, rest, call)
 
-    def whole_played(self, state: KegleState, events: Sequence[Event], rest: Rest) -> KegleState | None:
-        """``ShotEngine.whole_played``, and the first shot of a match just set up (the state
-        ``new_state`` gave: kept whole by no ``play`` yet, no state before it): ``play`` of its
-        first event keeps that state whole (the base of the played states after it, and what an
-        undo of the shot goes back to) and the shot's events and rest are the events since it,
-        so the state after the rest is ``whole``'s with those links (as golf's). A recorded log
-        sets a match up every eleven lines: its first shot went event by event."""
-        since = state.since
-        if state.base is not None or state.before is not None or since or type(since) is not tuple:
-            return ShotEngine.whole_played(self, state, events, rest)
-        new = self.whole(state, events, rest)
-        if new is None or new.checkpoint is not state:
-            return None
-        return replace(new, base=state, since=Trace([[*events, rest], None], len(events) + 1))
+    first_whole_played = True  # a match's first shot at once (``ShotEngine._first_whole_played``)
 
     def whole_called_played(self, state: KegleState, events: Sequence[Event], rest: Rest,
                             call: Call) -> KegleState | None:
