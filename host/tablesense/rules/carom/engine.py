@@ -41,7 +41,7 @@ import msgspec
 
 from ...errors import IllegalCall
 from ...events import Call, Contact, Cushion, Event, OffTable, Rest, Setup, Strike
-from ...shots import _NO_PINS, _SETTLING_PHASE, Cutter
+from ...shots import _NO_PINS, _OPEN, _SETTLING_PHASE, Cutter
 from ...texts import phrase
 from ...vocabulary import Vocabulary, for_game
 from ..base import Ruling, player_names, register
@@ -193,7 +193,7 @@ class CaromEngine(ShotEngine[CaromState]):
             if sensed is not None:
                 cut = state.cut
                 t = rest.t
-                if type(t) is float and cut.phase == _SETTLING_PHASE:  # ``whole_cut``'s common case, inline
+                if type(t) is float and cut.phase != _OPEN:  # ``whole_cut``'s common case, inline
                     cut = Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t,
                                  False, False, _NO_PINS, cut.strikes or sensed[3])
                 else:
@@ -228,9 +228,16 @@ class CaromEngine(ShotEngine[CaromState]):
             named = tuple([admit(state, (), x) for x in named])
             cushions, strike = False, None
             break
-        cut = whole_cut(state.cut, named, rest, strike)
-        if cut is None:
-            return None
+        cut = state.cut
+        t = rest.t
+        if type(t) is float and strike is not None and cut.phase != _OPEN:
+            # ``whole_cut``'s common case, inline (each of ``named`` is a carom table's sensor event)
+            cut = Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t, False,
+                         False, _NO_PINS, cut.strikes or strike)
+        else:
+            cut = whole_cut(cut, named, rest, strike)  # type: ignore[assignment]
+            if cut is None:
+                return None
         before = state  # (the base's ``close`` of the last shot: carom drops nothing from it)
         shot = ShotRecord(before.at_table, named, rest)
         # ``_resolved``: ``resolve``'s state (a plain shot's, else the general decision's) with the
@@ -294,7 +301,7 @@ class CaromEngine(ShotEngine[CaromState]):
                 strike = True
         cut = state.cut
         t = rest.t
-        if type(t) is float and named and cut.phase == _SETTLING_PHASE:
+        if type(t) is float and named and cut.phase != _OPEN:
             # ``whole_cut``'s common case, inline (each of ``named`` is a carom table's sensor event):
             # the next shot, at rest at ``t``, with a strike among its events if any
             cut = Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t, False,
@@ -617,11 +624,12 @@ def whole_cut(cut: Cutter, events: tuple[Event, ...], rest: Rest,
     (``apply``'s hot path: the table has a strike sensor) added as its ``feed`` adds it. ``strike``:
     whether one of ``events`` is a strike, where the caller knows (None: looked for here).
 
-    Its common case made at once: the shot before at rest (its settle window open: a carom table has
-    nothing that settles), the first event a carom table's sensor (it opens a shot, whatever the
-    table reports) and the rest's time a float: the next shot, at rest at ``rest.t``."""
+    Its common case made at once: no shot open (the shot before at rest, its settle window open: a
+    carom table has nothing that settles; or closed; or none yet, a match's first shot), the first
+    event a carom table's sensor (it opens a shot, whatever the table reports) and the rest's time a
+    float: the next shot, at rest at ``rest.t``."""
     t = rest.t
-    if type(t) is float and type(events[0]) in _CAROM_KINDS and cut.phase == _SETTLING_PHASE:
+    if type(t) is float and type(events[0]) in _CAROM_KINDS and cut.phase != _OPEN:
         strikes = cut.strikes
         if not strikes:
             if strike is None:
