@@ -343,7 +343,7 @@ class CaromEngine(ShotEngine[CaromState]):
                             high = (high[0], run)
                     count = 2  # the carom and the call's amendment (``_carom_rulings``)
                     left = None
-                    announce_from = b.profile.countdown_from  # ``countdown``: of the player still at the table
+                    announce_from = b.profile.countdown_from  # ``countdown``: of the player still playing
                     if announce_from and at_table is not None:
                         start = announce_from.get(discipline)
                         if start is not None:
@@ -353,9 +353,9 @@ class CaromEngine(ShotEngine[CaromState]):
                             else:
                                 left = None
                     n = len(named)
-                    m = Match(discipline, b.profile, b.scheme, b.table, b.targets, caroms, b.innings, high, run,
-                              b.runs, b.innings_limit, b.shot_clock, b.timeouts, b.timeouts_used, b.breaker,
-                              b.shots + 1, True, b.nastoot, False, None, None, positions, None,
+                    m = Match(discipline, b.profile, b.scheme, b.table, b.targets, caroms, b.innings, high,
+                              run, b.runs, b.innings_limit, b.shot_clock, b.timeouts, b.timeouts_used,
+                              b.breaker, b.shots + 1, True, b.nastoot, False, None, None, positions, None,
                               _CALLED[n] if n < _SHARED else Evidence(n, n, 0, "referee"), b.points)
                     return replace(state, m=m, rulings=made_when_read(state.rulings, count, [
                                        _carom_rulings, t, player, made, n, at_table, left, calls, at_table]),
