@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_carom_call_amends_at_once import ENGINE, lines_of, shot
-from test_carom_plain_shot import positions
+from test_carom_plain_shot import cornered, place, positions
 
 from tablesense.errors import TablesenseError
 from tablesense.events import Call, Rest, parse_event
@@ -149,6 +149,23 @@ def test_full_information_matches_decide_their_shots_as_before(
 def test_matches_far_from_their_targets_decide_their_shots_as_before(
         shots: list[Any], discipline: str, profile: str) -> None:
     both_ways(sensed_lines(shots, discipline, profile, (1000, 1000), None, None))
+
+
+#: libre's balls at rest with one player's object balls near a corner and the other player's cue
+#: ball anywhere: p1's (white, red) or p2's (yellow, red); the zone asked of is the next shot's player's
+one_pair_cornered = st.one_of(st.fixed_dictionaries({"yellow": place, "white": cornered, "red": cornered}),
+                              st.fixed_dictionaries({"yellow": cornered, "white": place, "red": cornered}))
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(full_shot, one_pair_cornered, st.just([]), swapped), min_size=1, max_size=30),
+       st.sampled_from(["club", "liemers"]), st.sampled_from([None, "p2"]))
+def test_libre_asks_the_zone_of_the_player_who_plays_next(
+        shots: list[Any], profile: str, first: str | None) -> None:
+    """A carom leaves the player at the table, an inning's end hands it over: the one pass asks
+    whether that player's object balls lie in a corner's zone (``in_a_corner``'s quick check of the
+    first, inline), not the other player's, as the plain decision does."""
+    both_ways(sensed_lines(shots, "libre", profile, (1000, 1000), None, first))
 
 
 def bench_match(shots: int, discipline: str = "libre") -> list[str]:

@@ -19,14 +19,15 @@ from __future__ import annotations
 from typing import Any
 
 from ...events import Contact, Cushion, Event, Strike
-from ..ruling_log import RulingLog
+from ..ruling_log import RulingLog, Trail
 from ..ruling_log import made as made_when_read
+from .geometry import _REACH
 from .match import CaromState, Match
-from .plain import _SHARED, _UNSEEN, _carom_rulings, _counted, _inning, _inning_rulings
+from .plain import _SHARED, _UNSEEN, _carom_rulings, _inning_rulings
 from .profiles import CUE_BALL, CUSHIONS_NEEDED
 from .resolve import IDX, OBJECTS
 from .shot import Evidence
-from .zones import in_a_corner
+from .zones import _BEDS, in_a_corner
 
 #: ball names as the engine knows them (a cushion or strike event may name none)
 _NAMED = frozenset({"yellow", "white", "red", None})
@@ -111,12 +112,19 @@ def sensed_shot(before: CaromState, events: tuple[Event, ...],
         made = caroms[i] + 1
         if made >= b.targets[i]:  # the last carom: ``plain_decision``
             return None
-        if zoned and in_a_corner(positions, OBJECTS[player], b.table):
-            return None  # ``update_zone``: the object balls in a corner's zone
         run = b.run + 1
-        caroms, high = _counted(caroms, b.high_run, i, made, run)
+        high = b.high_run  # ``_counted``, inline
+        if i == 0:
+            caroms = (made, caroms[1])
+            if run > high[0]:
+                high = (run, high[1])
+        else:
+            caroms = (caroms[0], made)
+            if run > high[1]:
+                high = (high[0], run)
         innings, runs = b.innings, b.runs
         after = at_table
+        objects = OBJECTS[player]  # (the zone asked of: the player's next shot)
         maker, value, count, announcement = _carom_rulings, made, 1, None
         cushions_ruled: int | None = before_third
     else:  # ``end_inning``, the table to the other player
@@ -127,10 +135,15 @@ def sensed_shot(before: CaromState, events: tuple[Event, ...],
         if limit and player == ("p2" if b.breaker == "p1" else "p1") and innings[i] + 1 >= limit:
             return None  # ``innings_limit_reached``: ``plain_decision``
         after = "p2" if player == "p1" else "p1"
-        if zoned and in_a_corner(positions, OBJECTS[after], b.table):
-            return None
+        objects = OBJECTS[after]
         value = b.run
-        innings, runs = _inning(innings, b.runs, i, value)
+        runs = b.runs  # ``_inning``, inline
+        mine = runs[i]
+        mine = Trail((value,), mine) if type(mine) is Trail else Trail((*mine, value))  # ``Trail.plus``
+        if i == 0:
+            innings, runs = (innings[0] + 1, innings[1]), (mine, runs[1])
+        else:
+            innings, runs = (innings[0], innings[1] + 1), (runs[0], mine)
         caroms, high, run = b.caroms, b.high_run, 0
         maker, count, cushions_ruled = _inning_rulings, 1, None
         announcement = None
@@ -138,6 +151,20 @@ def sensed_shot(before: CaromState, events: tuple[Event, ...],
             announcement = "POEDEL"
         elif value >= 2:  # ``is_series``
             count = 2
+    if zoned:  # ``update_zone``: the object balls in a corner's zone, ``plain_decision``'s
+        # (``in_a_corner``'s common case, inline: the first object ball given as two floats far
+        # from every corner of a known bed; anything else asks it)
+        far = False
+        xy = positions.get(objects[0]) if positions else None
+        if type(xy) is list and len(xy) == 2:
+            x, y = xy
+            bed = b.table
+            size = _BEDS.get(bed) if type(bed) is str else None
+            if type(x) is float and type(y) is float and size is not None:
+                across, along = size[1] - y, size[0] - x
+                far = (x if x <= along else along) + (y if y <= across else across) > _REACH
+        if not far and in_a_corner(positions, objects, b.table):
+            return None
     left = None
     announce_from = b.profile.countdown_from  # ``countdown``, of the player then at the table
     if announce_from and after is not None:
