@@ -8,8 +8,9 @@ engine names the balls, in time order) into the few numbers those two outcomes r
 new ``Match`` and the ruling log as ``plain_decision`` makes them. Anything else answers None and
 the shot goes the way it went before (``plain_parts``, and the general decision where that says
 no): a ball off the table, a call among the events, the wrong ball struck, a ball named otherwise,
-events out of time order, a carom of too few cushions, an opening shot judged, the last carom, the
-equalising inning, the innings limit, the balls at rest in a corner's zone.
+events out of time order, a carom of too few cushions, an opening shot played wrong, the last
+carom, the equalising inning, the innings limit, the balls at rest in a corner's zone. An opening
+shot played right (a carom from the outlay: ``opening_shot_ok``) is a carom like another.
 
 tests/rules/carom/test_carom_sensed_shot.py holds it to ``plain_parts`` over made-up matches.
 """
@@ -50,7 +51,7 @@ def sensed_shot(before: CaromState, events: tuple[Event, ...],
     at_table = before.at_table
     player = at_table or "p1"
     cue = CUE_BALL[player]
-    contacts = cushions = cue_cushions = before_third = before_last = 0
+    contacts = cushions = cue_cushions = before_first = before_third = before_last = 0
     known = True
     first = second = None  # the object balls the cue ball touched, in turn
     struck = None
@@ -81,7 +82,7 @@ def sensed_shot(before: CaromState, events: tuple[Event, ...],
                 hit = balls[1] if balls[0] == cue else balls[0]
                 if hit != cue:
                     if first is None:
-                        first = hit
+                        first, before_first = hit, cue_cushions
                     elif second is None and hit != first:
                         second, before_third = hit, cue_cushions
         elif kind is Strike:
@@ -106,8 +107,14 @@ def sensed_shot(before: CaromState, events: tuple[Event, ...],
     zoned = positions is not None and discipline == "libre"
     i = IDX[player]
     if carom:  # ``_carom``, the match going on
-        if b.from_outlay:  # ``judges_opening_shot``: ``plain_decision``
-            return None
+        if b.from_outlay:  # ``judges_opening_shot``: played wrong, a fault (``plain_decision`` says no)
+            if first != "red":  # ``opening_shot_ok``, inline: the red first
+                return None
+            if b.profile.opening_direct:  # then no cushion before it (kampioen)
+                if before_first:
+                    return None
+            elif known and before_third <= before_first:  # else more before the third ball than the red
+                return None
         caroms = b.caroms
         made = caroms[i] + 1
         if made >= b.targets[i]:  # the last carom: ``plain_decision``
