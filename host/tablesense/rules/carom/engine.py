@@ -270,7 +270,12 @@ class CaromEngine(ShotEngine[CaromState]):
         its ``checkpoint`` (what an undo of the call goes back to: the state after the rest), a
         ``Redo`` of ``state`` and the shot's lines, ``apply``'d again only if an undo asks for it
         (``Redo.applied``: a replay keeping a bounded history, ``Replay._feed_chunk``). None
-        anywhere else (``ShotEngine.whole_called``)."""
+        anywhere else (``ShotEngine.whole_called``).
+
+        Most recorded shots are cushions alone whose carom the referee calls, the inning going on:
+        those are decided here in one pass (``plain_decision``'s decision of them); the others by
+        ``plain_decision``. tests/rules/carom/test_carom_cushion_shot_at_once.py and
+        test_carom_whole_shot_and_call.py hold the step to ``whole`` and ``apply`` of the call."""
         if call.call != "carom" or call.player is not None or call.foul is not None or call.ball is not None:
             return None
         if state.in_shot or state.held or state.ended is not None:
