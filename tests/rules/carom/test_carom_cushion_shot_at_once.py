@@ -1,6 +1,7 @@
 """A shot the cushion sensors alone saw, decided at once (``plain.unseen_cushions`` in
-``CaromEngine.whole``: the inning's end; ``plain.called_cushions`` in ``whole_called``: the
-referee's carom after the rest), gets the state the plain decision (``plain_parts``,
+``CaromEngine.whole``: the inning's end; ``whole_called``'s own decision of the referee's carom
+after the rest, against ``whole`` of the shot and ``apply`` of the call, which decides it with
+``plain_decision``), gets the state the plain decision (``plain_parts``,
 ``plain_decision``) gives, over made-up matches (hypothesis: the matches of
 test_carom_call_amends_at_once.py, and runs of cushion shots with and without the call, in
 every discipline and profile, with small targets, innings limits, the countdown, the equalising
@@ -14,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -25,13 +27,15 @@ from tablesense.events import Call, Rest, parse_event
 from tablesense.rules.carom import engine
 from tablesense.rules.shot_engine import SHOT_KINDS
 
+replace = msgspec.structs.replace
+
 
 @contextmanager
 def plain_decision_only() -> Iterator[None]:
-    """The cushion shots decided by ``plain_parts`` and ``plain_decision`` (the quick ones off)."""
+    """The cushion shots decided by ``plain_parts`` and ``plain_decision`` (``whole``'s quick one
+    off; ``whole_called``'s is held to ``whole`` and ``apply`` of the call, ``_then``)."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(engine, "unseen_cushions", lambda before, shot, facts, rest: None)
-        mp.setattr(engine, "called_cushions", lambda before, n, rest, calls: None)
         yield
 
 
@@ -55,6 +59,13 @@ def both_ways(lines: list[str]) -> int:
                 call = evs[j + 1]
                 takes.append((ENGINE.whole_called, state, events, rest, call))
                 takes.append((_then, state, events, rest, call))
+                fused = _answer(ENGINE.whole_called, state, events, rest, call)
+                if fused is not None and not isinstance(fused, type):  # its decision, in one step
+                    with plain_decision_only():
+                        apart = _answer(_then, state, events, rest, call)
+                    assert replace(fused, checkpoint=None) == replace(apart, checkpoint=None)
+                    assert ENGINE.to_json(fused) == ENGINE.to_json(apart)
+                    assert list(fused.rulings) == list(apart.rulings)
             for take in takes:
                 quick = _answer(*take)
                 with plain_decision_only():

@@ -9,6 +9,7 @@ zones; and a long match replayed both ways, its rulings made at once past the lo
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_carom_call_amends_at_once import ENGINE, lines_of, shot
-from test_carom_plain_shot import positions
+from test_carom_plain_shot import cornered, place, positions
 
 from tablesense.errors import TablesenseError
 from tablesense.events import Call, Rest, parse_event
@@ -149,6 +150,68 @@ def test_full_information_matches_decide_their_shots_as_before(
 def test_matches_far_from_their_targets_decide_their_shots_as_before(
         shots: list[Any], discipline: str, profile: str) -> None:
     both_ways(sensed_lines(shots, discipline, profile, (1000, 1000), None, None))
+
+
+#: libre's balls at rest with one player's object balls near a corner and the other player's cue
+#: ball anywhere: p1's (white, red) or p2's (yellow, red); the zone asked of is the next shot's player's
+one_pair_cornered = st.one_of(st.fixed_dictionaries({"yellow": place, "white": cornered, "red": cornered}),
+                              st.fixed_dictionaries({"yellow": cornered, "white": place, "red": cornered}))
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(full_shot, one_pair_cornered, st.just([]), swapped), min_size=1, max_size=30),
+       st.sampled_from(["club", "liemers"]), st.sampled_from([None, "p2"]))
+def test_libre_asks_the_zone_of_the_player_who_plays_next(
+        shots: list[Any], profile: str, first: str | None) -> None:
+    """A carom leaves the player at the table, an inning's end hands it over: the one pass asks
+    whether that player's object balls lie in a corner's zone (``in_a_corner``'s quick check of the
+    first, inline), not the other player's, as the plain decision does."""
+    both_ways(sensed_lines(shots, "libre", profile, (1000, 1000), None, first))
+
+
+def _cushions(n: int, ball: str | None) -> list[dict[str, Any]]:
+    return [{"type": "cushion", "cushion": k % 4 + 1, "ball": ball} for k in range(n)]
+
+
+#: an opening shot (or the equalising inning's, from the outlay again): the cue ball's strike, its
+#: cushions, the first object ball (the red or not), more cushions (each naming the cue ball, or one
+#: naming none), the other object ball; played right or wrong as the club's rule says
+def opening_shot(before: int, a: str, between: int, unnamed: int, b: str) -> list[dict[str, Any]]:
+    return [{"type": "strike", "ball": "cue"}, *_cushions(before, "cue"),
+            {"type": "contact", "balls": ["cue", a]}, *_cushions(between, "cue"), *_cushions(unnamed, None),
+            {"type": "contact", "balls": [b, "cue"]}]
+
+
+opening = st.builds(opening_shot, st.integers(0, 2), st.sampled_from(["red", "red", "other"]),
+                    st.integers(0, 3), st.integers(0, 1), st.sampled_from(["red", "other", "other"]))
+
+
+def test_every_opening_shot_is_judged_as_before() -> None:
+    """Each way an opening shot may go (cushions before the first ball, the red or not first,
+    cushions before the third, one naming no ball), in every discipline and club, by either
+    player, then a shot after it: the one pass takes those played right, the same state as before."""
+    taken = 0
+    for before, a, between, unnamed, b, discipline, profile, first in itertools.product(
+            range(3), ["red", "other"], range(3), range(2), ["red", "other"],
+            ["libre", "bandstoten", "driebanden"], ["kampioen", "liemers"], [None, "p2"]):
+        shots = [(opening_shot(before, a, between, unnamed, b), None, [], False),
+                 (opening_shot(0, "red", 3, 0, "other"), None, [], False)]
+        taken += both_ways(sensed_lines(shots, discipline, profile, (5, 5), None, first))
+    assert taken > 100
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.one_of(opening, full_shot), positions, st.just([]), st.just(False)), min_size=1,
+                max_size=12),
+       st.sampled_from(["libre", "bandstoten", "driebanden"]), st.sampled_from(["kampioen", "liemers"]),
+       st.tuples(st.integers(1, 4), st.integers(1, 4)), st.sampled_from([None, "p2"]))
+def test_opening_shots_are_judged_as_before(shots: list[Any], discipline: str, profile: str,
+                                             targets: tuple[int, int], first: str | None) -> None:
+    """A match's opening shot, and the equalising inning's (small targets: the breaker reaches his
+    soon), played right (a carom like another, in the one pass) or wrong (the red not first, a
+    cushion before it where the club plays it direct, too few cushions before the third ball where
+    the cushions name their ball: the general decision's fault)."""
+    both_ways(sensed_lines(shots, discipline, profile, targets, None, first))
 
 
 def bench_match(shots: int, discipline: str = "libre") -> list[str]:

@@ -22,7 +22,7 @@ import msgspec
 from ...events import Call
 from ..shot_engine import ShotRecord
 from .match import CaromState
-from .plain import called_cushions, plain_decision, shot_facts
+from .plain import plain_decision, shot_facts
 from .profiles import CUE_BALL
 
 replace = msgspec.structs.replace
@@ -44,14 +44,6 @@ def called_carom(state: CaromState, call: Call) -> CaromState | None:
         return None  # its carom already counted (the call is a shot of its own), or a foul
     calls = (call,)
     amended = ShotRecord(shot.player, events, rest, shot.late, calls)  # the shot with the call after its rest
-    if facts.contacts == 0 and facts.struck is None and not facts.jumped and not facts.notes \
-            and shot.player == before.at_table:
-        # the cushion sensors alone saw it (no strike, no ball off the table, nothing called in it):
-        # the carom the call counts, decided at once where the inning goes on (``called_cushions``)
-        fast = called_cushions(before, facts.cushions, rest, calls)
-        if fast:  # (else a zone or the last carom: ``plain_decision``)
-            return replace(before, m=fast[0], rulings=fast[1], before=before, shot=amended, cut=state.cut,
-                           in_shot=state.in_shot, checkpoint=state)
     # the call is the shot's only carom call, and no foul was called: what it changes of the facts
     # is that the carom is called (``wrong_ball_called_first`` asks for a foul), at whatever time
     decision = plain_decision(before, facts, True, rest, calls, shot.player)

@@ -41,13 +41,14 @@ import msgspec
 
 from ...errors import IllegalCall
 from ...events import Call, Contact, Cushion, Event, OffTable, Rest, Setup, Strike
-from ...shots import _NO_PINS, _SETTLING_PHASE, Cutter
+from ...shots import _NO_PINS, _OPEN, _SETTLING_PHASE, Cutter
 from ...texts import phrase
 from ...vocabulary import Vocabulary, for_game
 from ..base import Ruling, player_names, register
 from ..base import replace as replace_event
 from ..first_states import FirstStates
 from ..ruling_log import RulingLog
+from ..ruling_log import made as made_when_read
 from ..shot_engine import AMEND, Redo, ShotEngine, ShotRecord, canonical, shot_cut
 from . import amend
 from .fouls import BY_NAME
@@ -55,11 +56,12 @@ from .geometry import TABLES as CAROM_TABLES
 from .geometry import CaromTable
 from .geometry import table as carom_table
 from .match import CaromState, Draft, Match
-from .plain import called_cushions, plain_decision, plain_parts, plain_shot, unseen_cushions
-from .profiles import CAROM_BALLS, CUE_BALL, PROFILES, profile
+from .plain import _CALLED, _SHARED, _carom_rulings, plain_decision, plain_parts, plain_shot, unseen_cushions
+from .profiles import CAROM_BALLS, CUE_BALL, CUSHIONS_NEEDED, PROFILES, profile
 from .resolve import (
     COUNTDOWN_RULE,
     IDX,
+    OBJECTS,
     at_outlay,
     caroms_to_go,
     countdown,
@@ -69,8 +71,9 @@ from .resolve import (
     with_entry,
 )
 from .sensed import sensed_shot
-from .shot import cushion_facts, read_events, read_shot
+from .shot import Evidence, cushion_facts, read_events, read_shot
 from .targets import championship_match, resolve_scheme, targets_for
+from .zones import in_a_corner
 
 replace = msgspec.structs.replace
 
@@ -193,7 +196,7 @@ class CaromEngine(ShotEngine[CaromState]):
             if sensed is not None:
                 cut = state.cut
                 t = rest.t
-                if type(t) is float and cut.phase == _SETTLING_PHASE:  # ``whole_cut``'s common case, inline
+                if type(t) is float and cut.phase != _OPEN:  # ``whole_cut``'s common case, inline
                     cut = Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t,
                                  False, False, _NO_PINS, cut.strikes or sensed[3])
                 else:
@@ -228,9 +231,16 @@ class CaromEngine(ShotEngine[CaromState]):
             named = tuple([admit(state, (), x) for x in named])
             cushions, strike = False, None
             break
-        cut = whole_cut(state.cut, named, rest, strike)
-        if cut is None:
-            return None
+        cut = state.cut
+        t = rest.t
+        if type(t) is float and strike is not None and cut.phase != _OPEN:
+            # ``whole_cut``'s common case, inline (each of ``named`` is a carom table's sensor event)
+            cut = Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t, False,
+                         False, _NO_PINS, cut.strikes or strike)
+        else:
+            cut = whole_cut(cut, named, rest, strike)  # type: ignore[assignment]
+            if cut is None:
+                return None
         before = state  # (the base's ``close`` of the last shot: carom drops nothing from it)
         shot = ShotRecord(before.at_table, named, rest)
         # ``_resolved``: ``resolve``'s state (a plain shot's, else the general decision's) with the
@@ -260,12 +270,18 @@ class CaromEngine(ShotEngine[CaromState]):
         its ``checkpoint`` (what an undo of the call goes back to: the state after the rest), a
         ``Redo`` of ``state`` and the shot's lines, ``apply``'d again only if an undo asks for it
         (``Redo.applied``: a replay keeping a bounded history, ``Replay._feed_chunk``). None
-        anywhere else (``ShotEngine.whole_called``)."""
+        anywhere else (``ShotEngine.whole_called``).
+
+        Most recorded shots are cushions alone whose carom the referee calls, the inning going on:
+        those are decided here in one pass (``plain_decision``'s decision of them); the others by
+        ``plain_decision``. tests/rules/carom/test_carom_cushion_shot_at_once.py and
+        test_carom_whole_shot_and_call.py hold the step to ``whole`` and ``apply`` of the call."""
         if call.call != "carom" or call.player is not None or call.foul is not None or call.ball is not None:
             return None
         if state.in_shot or state.held or state.ended is not None:
             return None
-        name = state.m.profile.name
+        b = state.m
+        name = b.profile.name
         kept = _CAROM_KEPT.get(name)
         if kept is None:  # (``_carom_called``)
             kept = _CAROM_KEPT[name] = self.vocabulary(state).lookup("calls", "carom") in (None, "carom")
@@ -294,7 +310,7 @@ class CaromEngine(ShotEngine[CaromState]):
                 strike = True
         cut = state.cut
         t = rest.t
-        if type(t) is float and named and cut.phase == _SETTLING_PHASE:
+        if type(t) is float and named and cut.phase != _OPEN:
             # ``whole_cut``'s common case, inline (each of ``named`` is a carom table's sensor event):
             # the next shot, at rest at ``t``, with a strike among its events if any
             cut = Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t, False,
@@ -304,23 +320,63 @@ class CaromEngine(ShotEngine[CaromState]):
             if cut is None:
                 return None
         calls = (call,)
+        at_table = state.at_table
         if cushions:  # (nothing called in them: the carom is the call's, no foul)
-            fast = called_cushions(state, len(named), rest, calls)
-            if fast:  # the inning goes on: the player, the log's and the match's end as they were
-                return replace(state, m=fast[0], rulings=fast[1], before=state,
-                               shot=ShotRecord(state.at_table, named, rest, (), calls), cut=cut,
-                               checkpoint=Redo(state, (*named, rest), True))
+            # ``plain_decision(state, cushion_facts(n, known), True, rest, calls, at_table)`` at once where
+            # the carom leaves the match going on with the same player at the table: not the last carom,
+            # not from a zone nor into a corner's (libre); the same decision with what such a shot cannot
+            # have left out: no contact (no opening shot judged, the contacts decide nothing), no strike,
+            # no fault, no note; the carom the referee's, the inning going on (no announcement)
+            discipline = b.discipline
+            if discipline in CUSHIONS_NEEDED and b.zone is None:
+                player = at_table or "p1"
+                i = 0 if player == "p1" else 1
+                caroms = b.caroms
+                made = caroms[i] + 1
+                positions = rest.positions
+                if made < b.targets[i] and (positions is None or discipline != "libre"  # ``reaches_target``
+                                            or not in_a_corner(positions, OBJECTS[player], b.table)):
+                    run = b.run + 1
+                    high = b.high_run  # ``_counted``, inline
+                    if i == 0:
+                        caroms = (made, caroms[1])
+                        if run > high[0]:
+                            high = (run, high[1])
+                    else:
+                        caroms = (caroms[0], made)
+                        if run > high[1]:
+                            high = (high[0], run)
+                    count = 2  # the carom and the call's amendment (``_carom_rulings``)
+                    left = None
+                    announce_from = b.profile.countdown_from  # ``countdown``: of the player still playing
+                    if announce_from and at_table is not None:
+                        start = announce_from.get(discipline)
+                        if start is not None:
+                            left = b.targets[i] - made
+                            if 0 < left <= start:
+                                count = 3
+                            else:
+                                left = None
+                    n = len(named)
+                    m = Match(discipline, b.profile, b.scheme, b.table, b.targets, caroms, b.innings, high,
+                              run, b.runs, b.innings_limit, b.shot_clock, b.timeouts, b.timeouts_used,
+                              b.breaker, b.shots + 1, True, b.nastoot, False, None, None, positions, None,
+                              _CALLED[n] if n < _SHARED else Evidence(n, n, 0, "referee"), b.points)
+                    return replace(state, m=m, rulings=made_when_read(state.rulings, count, [
+                                       _carom_rulings, t, player, made, n, at_table, left, calls, at_table]),
+                                   before=state, shot=ShotRecord(at_table, named, rest, (), calls), cut=cut,
+                                   checkpoint=Redo(state, (*named, rest), True))
             facts = cushion_facts(len(named), known)
         else:
-            facts = read_events(named, CUE_BALL[state.at_table or "p1"])
+            facts = read_events(named, CUE_BALL[at_table or "p1"])
             if facts.carom_called is not None or facts.fouls:
                 return None
-        decision = plain_decision(state, facts, True, rest, calls, state.at_table)
+        decision = plain_decision(state, facts, True, rest, calls, at_table)
         if decision is None:
             return None
         m, after, log, ended = decision
         return replace(state, m=m, at_table=after, rulings=log, ended=ended,
-                       before=state, shot=ShotRecord(state.at_table, named, rest, (), calls), cut=cut,
+                       before=state, shot=ShotRecord(at_table, named, rest, (), calls), cut=cut,
                        in_shot=False, checkpoint=Redo(state, (*named, rest), True))
 
     def _carom_balls(self, state: CaromState, event: Event) -> Event:
@@ -617,11 +673,12 @@ def whole_cut(cut: Cutter, events: tuple[Event, ...], rest: Rest,
     (``apply``'s hot path: the table has a strike sensor) added as its ``feed`` adds it. ``strike``:
     whether one of ``events`` is a strike, where the caller knows (None: looked for here).
 
-    Its common case made at once: the shot before at rest (its settle window open: a carom table has
-    nothing that settles), the first event a carom table's sensor (it opens a shot, whatever the
-    table reports) and the rest's time a float: the next shot, at rest at ``rest.t``."""
+    Its common case made at once: no shot open (the shot before at rest, its settle window open: a
+    carom table has nothing that settles; or closed; or none yet, a match's first shot), the first
+    event a carom table's sensor (it opens a shot, whatever the table reports) and the rest's time a
+    float: the next shot, at rest at ``rest.t``."""
     t = rest.t
-    if type(t) is float and type(events[0]) in _CAROM_KINDS and cut.phase == _SETTLING_PHASE:
+    if type(t) is float and type(events[0]) in _CAROM_KINDS and cut.phase != _OPEN:
         strikes = cut.strikes
         if not strikes:
             if strike is None:

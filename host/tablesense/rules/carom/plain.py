@@ -277,61 +277,6 @@ _CALLED = tuple(Evidence(c, c, 0, "referee") for c in range(_SHARED))
 _UNSEEN = tuple(Evidence(c, c, 0, "none") for c in range(_SHARED))
 
 
-def called_cushions(before: CaromState, n: int, rest: msgspec.Struct,
-                    calls: tuple[Call, ...]) -> tuple[Match, RulingLog] | Literal[False] | None:
-    """``plain_decision(before, cushion_facts(n, known), True, rest, calls, before.at_table)`` of
-    a shot of ``n`` cushion events alone (whether each names its ball or not) whose carom the
-    referee called after its rest (``calls``: that one ``carom``), where the carom leaves the
-    match going on with the same player at the table: its new ``Match`` and ruling log. False
-    where the balls lie in a corner's zone, None anywhere else (the target reached, a shot from a
-    zone): ``plain_decision`` then, which decides the zones. ``before`` is not over (the caller
-    makes sure).
-
-    The same decision with what such a shot cannot have left out: no contact (so no opening
-    shot judged, the contacts decide nothing), no strike, no fault, no note; the carom is the
-    referee's, so the inning goes on (the run, the caroms, the high run, no announcement)."""
-    b = before.m
-    at_table = before.at_table
-    player = at_table or "p1"
-    discipline = b.discipline
-    if discipline not in CUSHIONS_NEEDED or b.zone is not None:  # (refused by ``plain_decision``; a zone)
-        return None
-    i = 0 if player == "p1" else 1
-    caroms = b.caroms
-    made = caroms[i] + 1
-    if made >= b.targets[i]:  # ``reaches_target``: the last carom
-        return None
-    positions = rest.positions  # type: ignore[attr-defined]
-    if positions is not None and discipline == "libre" and in_a_corner(positions, OBJECTS[player], b.table):
-        return False  # ``update_zone``: not plain
-    t = rest.t  # type: ignore[attr-defined]
-    run = b.run + 1
-    high = b.high_run  # ``_counted``, inline
-    if i == 0:
-        caroms = (made, caroms[1])
-        if run > high[0]:
-            high = (run, high[1])
-    else:
-        caroms = (caroms[0], made)
-        if run > high[1]:
-            high = (high[0], run)
-    left = None
-    announce_from = b.profile.countdown_from  # ``countdown``: of the player still at the table
-    if announce_from and at_table is not None:
-        start = announce_from.get(discipline)
-        if start is not None:
-            left = b.targets[i] - made
-            if not 0 < left <= start:
-                left = None
-    log = made_when_read(before.rulings, 1 + len(calls) if left is None else 2 + len(calls),
-                         [_carom_rulings, t, player, made, n, at_table, left, calls, at_table])
-    m = Match(discipline, b.profile, b.scheme, b.table, b.targets, caroms, b.innings, high, run, b.runs,
-              b.innings_limit, b.shot_clock, b.timeouts, b.timeouts_used, b.breaker, b.shots + 1, True,
-              b.nastoot, False, None, None, positions, None,
-              _CALLED[n] if n < _SHARED else Evidence(n, n, 0, "referee"), b.points)
-    return m, log
-
-
 def unseen_cushions(before: CaromState, shot: ShotRecord, facts: ShotFacts,
                     rest: msgspec.Struct) -> tuple[Match, str, RulingLog] | Literal[False] | None:
     """``plain_parts(before, shot, rest, facts)`` of a shot of cushion events alone with no call

@@ -8,8 +8,9 @@ engine names the balls, in time order) into the few numbers those two outcomes r
 new ``Match`` and the ruling log as ``plain_decision`` makes them. Anything else answers None and
 the shot goes the way it went before (``plain_parts``, and the general decision where that says
 no): a ball off the table, a call among the events, the wrong ball struck, a ball named otherwise,
-events out of time order, a carom of too few cushions, an opening shot judged, the last carom, the
-equalising inning, the innings limit, the balls at rest in a corner's zone.
+events out of time order, a carom of too few cushions, an opening shot played wrong, the last
+carom, the equalising inning, the innings limit, the balls at rest in a corner's zone. An opening
+shot played right (a carom from the outlay: ``opening_shot_ok``) is a carom like another.
 
 tests/rules/carom/test_carom_sensed_shot.py holds it to ``plain_parts`` over made-up matches.
 """
@@ -19,14 +20,15 @@ from __future__ import annotations
 from typing import Any
 
 from ...events import Contact, Cushion, Event, Strike
-from ..ruling_log import RulingLog
+from ..ruling_log import RulingLog, Trail
 from ..ruling_log import made as made_when_read
+from .geometry import _REACH
 from .match import CaromState, Match
-from .plain import _SHARED, _UNSEEN, _carom_rulings, _counted, _inning, _inning_rulings
+from .plain import _SHARED, _UNSEEN, _carom_rulings, _inning_rulings
 from .profiles import CUE_BALL, CUSHIONS_NEEDED
 from .resolve import IDX, OBJECTS
 from .shot import Evidence
-from .zones import in_a_corner
+from .zones import _BEDS, in_a_corner
 
 #: ball names as the engine knows them (a cushion or strike event may name none)
 _NAMED = frozenset({"yellow", "white", "red", None})
@@ -49,7 +51,7 @@ def sensed_shot(before: CaromState, events: tuple[Event, ...],
     at_table = before.at_table
     player = at_table or "p1"
     cue = CUE_BALL[player]
-    contacts = cushions = cue_cushions = before_third = before_last = 0
+    contacts = cushions = cue_cushions = before_first = before_third = before_last = 0
     known = True
     first = second = None  # the object balls the cue ball touched, in turn
     struck = None
@@ -80,7 +82,7 @@ def sensed_shot(before: CaromState, events: tuple[Event, ...],
                 hit = balls[1] if balls[0] == cue else balls[0]
                 if hit != cue:
                     if first is None:
-                        first = hit
+                        first, before_first = hit, cue_cushions
                     elif second is None and hit != first:
                         second, before_third = hit, cue_cushions
         elif kind is Strike:
@@ -105,18 +107,31 @@ def sensed_shot(before: CaromState, events: tuple[Event, ...],
     zoned = positions is not None and discipline == "libre"
     i = IDX[player]
     if carom:  # ``_carom``, the match going on
-        if b.from_outlay:  # ``judges_opening_shot``: ``plain_decision``
-            return None
+        if b.from_outlay:  # ``judges_opening_shot``: played wrong, a fault (``plain_decision`` says no)
+            if first != "red":  # ``opening_shot_ok``, inline: the red first
+                return None
+            if b.profile.opening_direct:  # then no cushion before it (kampioen)
+                if before_first:
+                    return None
+            elif known and before_third <= before_first:  # else more before the third ball than the red
+                return None
         caroms = b.caroms
         made = caroms[i] + 1
         if made >= b.targets[i]:  # the last carom: ``plain_decision``
             return None
-        if zoned and in_a_corner(positions, OBJECTS[player], b.table):
-            return None  # ``update_zone``: the object balls in a corner's zone
         run = b.run + 1
-        caroms, high = _counted(caroms, b.high_run, i, made, run)
+        high = b.high_run  # ``_counted``, inline
+        if i == 0:
+            caroms = (made, caroms[1])
+            if run > high[0]:
+                high = (run, high[1])
+        else:
+            caroms = (caroms[0], made)
+            if run > high[1]:
+                high = (high[0], run)
         innings, runs = b.innings, b.runs
         after = at_table
+        objects = OBJECTS[player]  # (the zone asked of: the player's next shot)
         maker, value, count, announcement = _carom_rulings, made, 1, None
         cushions_ruled: int | None = before_third
     else:  # ``end_inning``, the table to the other player
@@ -127,10 +142,15 @@ def sensed_shot(before: CaromState, events: tuple[Event, ...],
         if limit and player == ("p2" if b.breaker == "p1" else "p1") and innings[i] + 1 >= limit:
             return None  # ``innings_limit_reached``: ``plain_decision``
         after = "p2" if player == "p1" else "p1"
-        if zoned and in_a_corner(positions, OBJECTS[after], b.table):
-            return None
+        objects = OBJECTS[after]
         value = b.run
-        innings, runs = _inning(innings, b.runs, i, value)
+        runs = b.runs  # ``_inning``, inline
+        mine = runs[i]
+        mine = Trail((value,), mine) if type(mine) is Trail else Trail((*mine, value))  # ``Trail.plus``
+        if i == 0:
+            innings, runs = (innings[0] + 1, innings[1]), (mine, runs[1])
+        else:
+            innings, runs = (innings[0], innings[1] + 1), (runs[0], mine)
         caroms, high, run = b.caroms, b.high_run, 0
         maker, count, cushions_ruled = _inning_rulings, 1, None
         announcement = None
@@ -138,6 +158,20 @@ def sensed_shot(before: CaromState, events: tuple[Event, ...],
             announcement = "POEDEL"
         elif value >= 2:  # ``is_series``
             count = 2
+    if zoned:  # ``update_zone``: the object balls in a corner's zone, ``plain_decision``'s
+        # (``in_a_corner``'s common case, inline: the first object ball given as two floats far
+        # from every corner of a known bed; anything else asks it)
+        far = False
+        xy = positions.get(objects[0]) if positions else None
+        if type(xy) is list and len(xy) == 2:
+            x, y = xy
+            bed = b.table
+            size = _BEDS.get(bed) if type(bed) is str else None
+            if type(x) is float and type(y) is float and size is not None:
+                across, along = size[1] - y, size[0] - x
+                far = (x if x <= along else along) + (y if y <= across else across) > _REACH
+        if not far and in_a_corner(positions, objects, b.table):
+            return None
     left = None
     announce_from = b.profile.countdown_from  # ``countdown``, of the player then at the table
     if announce_from and after is not None:

@@ -12,6 +12,9 @@ from typing import Any
 from .geometry import _REACH, ON_LINE, TABLES, ZONE_LEG, CaromTable
 from .geometry import table as carom_table
 
+#: no position given (``ball_xy``)
+_MISSING: Any = object()
+
 
 def ball_xy(positions: dict[str, Any] | None, ball: str) -> tuple[float, float] | None:
     """The (x, y) of ``ball`` in ``rest.positions``, or None when it is not given."""
@@ -25,15 +28,20 @@ def ball_xy(positions: dict[str, Any] | None, ball: str) -> tuple[float, float] 
     return float(xy[0]), float(xy[1])
 
 
-_MISSING: Any = object()
-
-
 def object_balls_zone(positions: dict[str, Any] | None, object_balls: tuple[str, str],
                       table: CaromTable) -> tuple[str | None, bool]:
     """Seed 003 Art. 5.7; 004 "ENTREE", carom.zone.entree / Seed 004 "Ligt de bal precies op de
     schuine lijn", carom.zone.line: (corner, on_line) when both object balls lie in one
     corner's zone, ``on_line`` when that needed a ball on the diagonal (counted against the
-    player: in the zone); else (None, False)."""
+    player: in the zone); else (None, False).
+
+    The answer for balls near a corner is kept for the next call with the same ``positions`` (the
+    same dict: a position is never changed in place, ``resolve.outlay``), object balls and table: a
+    shot's decision asks it two or three times (``in_a_corner``, ``reste_dedans``, the zone's rulings)."""
+    global _last
+    last = _last
+    if positions is last[0] and table is last[2] and object_balls == last[1]:
+        return last[3]  # type: ignore[no-any-return]
     first = ball_xy(positions, object_balls[0])
     if first is None:
         return None, False
@@ -42,13 +50,19 @@ def object_balls_zone(positions: dict[str, Any] | None, object_balls: tuple[str,
     if (x if x <= along else along) + (y if y <= across else across) > _REACH:
         return None, False
     corner = table.zone_of(x, y)
-    if corner is None:
-        return None, False
-    second = ball_xy(positions, object_balls[1])
-    if second is None or table.zone_of(*second) != corner:
-        return None, False
-    on_line = table.zone_of(*first, on_line=0.0) is None or table.zone_of(*second, on_line=0.0) is None
-    return corner, on_line
+    answer: tuple[str | None, bool] = (None, False)
+    if corner is not None:
+        second = ball_xy(positions, object_balls[1])
+        if second is not None and table.zone_of(*second) == corner:
+            answer = corner, (table.zone_of(*first, on_line=0.0) is None
+                              or table.zone_of(*second, on_line=0.0) is None)
+    _last = (positions, object_balls, table, answer)
+    return answer
+
+
+#: ``object_balls_zone``'s last answer for balls near a corner: its positions, object balls, table and
+#: answer (none yet: a key no call gives)
+_last: tuple[Any, Any, Any, tuple[str | None, bool]] = (_MISSING, None, None, (None, False))
 
 
 def in_a_corner(positions: dict[str, Any] | None, object_balls: tuple[str, str], bed: str) -> bool:
@@ -78,7 +92,8 @@ def still_in(positions: dict[str, Any] | None, object_balls: tuple[str, str], co
     """Seed 003 Art. 5.7; 004 "Binnen deze zone mogen ten hoogste 2", carom.dedans.reste: whether
     both object balls still lie in ``corner``'s zone; None if positions are unknown."""
     found, _ = object_balls_zone(positions, object_balls, table)
-    if positions is None or any(ball_xy(positions, b) is None for b in object_balls):
+    if positions is None or ball_xy(positions, object_balls[0]) is None \
+            or ball_xy(positions, object_balls[1]) is None:
         return None
     return found == corner
 
