@@ -49,7 +49,7 @@ from ...vocabulary import for_game
 from ..base import Question, other, register
 from ..first_states import FirstStates
 from ..shot_engine import AMEND, ShotEngine, ShotRecord, canonical, shot_cut
-from . import amend, checks, single
+from . import amend, checks, played, single
 from .counted import counted_shot
 from .evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
 from .fouls import BY_ID, DUO_ONLY, NO_SHOT, known_fouls
@@ -132,6 +132,8 @@ class GolfEngine(ShotEngine[GolfState]):
     #: ``ShotEngine.whole``: a shot of one event, the common one, in one step where it can be, else
     #: ``steps`` (``single.whole``: the function is the method, one frame a shot)
     whole = single.whole  # type: ignore[assignment]
+    #: ``ShotEngine.whole_played``: a shot of several cushions alone in one copy (``played.whole_played``)
+    whole_played = played.whole_played  # type: ignore[assignment]
 
     def steps(self, state: GolfState, events: Sequence[Event], rest: Rest) -> GolfState | None:
         """``whole``'s general steps: ``apply``'s checks of each event (the balls' names; a goal or a
@@ -160,7 +162,7 @@ class GolfEngine(ShotEngine[GolfState]):
             # reported no strike (else ``_before_shot`` first): the turn passes (``resolve.missed``)
             shot = ShotRecord(before.at_table, tuple(events) if several else (first,), rest)
             if not (rest.positions or cut.strikes or cut.strike_sensor):
-                return missed(before, before.at_table or "p1", rest.t, before, shot, cut, False, state)
+                return missed(before, before.at_table or "p1", rest.t, before, shot, cut, False, state, None)
         else:
             if several:
                 cut = _admitted(before, events, cut)  # type: ignore[assignment]
