@@ -46,7 +46,7 @@ from ...events import Call, Contact, Cushion, Event, Goal, OffTable, Pin, Pocket
 from ...shots import Cutter
 from ...texts import phrase
 from ...vocabulary import for_game
-from ..base import Question, other, register
+from ..base import Question, Ruling, other, register
 from ..first_states import FirstStates
 from ..shot_engine import AMEND, ShotEngine, ShotRecord, canonical, shot_cut
 from . import amend, checks, played, single
@@ -321,6 +321,9 @@ class GolfEngine(ShotEngine[GolfState]):
         return amend.stood_alone(before, unit) or replace(resolve(before, unit), before=before, shot=unit)
 
     def _start(self, state: GolfState, ev: Call) -> GolfState:
+        """Who opens the frame (and, in a duo, which member), its ruling, in one copy of the state with
+        ``checkpoint`` set to ``state`` (``_called`` then makes no copy more: the state the base's
+        ``rule`` after two copies, and ``_call``'s checkpoint, gave)."""
         player = ev.player
         if player not in SIDES:
             raise IllegalCall("a 'start' call needs 'player': p1 or p2")
@@ -328,15 +331,20 @@ class GolfEngine(ShotEngine[GolfState]):
             raise IllegalCall(f"'start' comes before the first shot of a frame; "
                               f"frame {state.frame} is under way")
         members = state.members
+        frame = state.frame
         if state.duo:
             members = pair_set(members, player, _member(state, player, ev.extra.get("member")))
-        new = replace(state, at_table=player, members=members, clock=(player, ev.t))
-        if state.frame == 1:
-            new = replace(new, first_opener=player, first_members=members)
-        rule = "golf.duo.deciding" if checks.deciding_start(state.duo, state.frame) else "golf.frame.opening"
-        if state.duo:
-            return self.rule(new, ev.t, rule, player, frame=state.frame, member=members[IDX[player]])
-        return self.rule(new, ev.t, rule, player, frame=state.frame)
+            data: tuple[tuple[str, Any], ...] = (("frame", frame), ("member", members[IDX[player]]))
+        else:
+            data = (("frame", frame),)
+        rule = "golf.duo.deciding" if checks.deciding_start(state.duo, frame) else "golf.frame.opening"
+        t = ev.t
+        rulings = state.rulings + (Ruling(t=t, rule=rule, player=player, data=data),)
+        if frame == 1:
+            return replace(state, at_table=player, rulings=rulings, checkpoint=state, first_opener=player,
+                           first_members=members, members=members, clock=(player, t))
+        return replace(state, at_table=player, rulings=rulings, checkpoint=state, members=members,
+                       clock=(player, t))
 
     def _spot(self, state: GolfState, ev: Call) -> Any:
         """The opponent names the replacement spot of a penalised ball (the first of that
