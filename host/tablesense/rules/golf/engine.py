@@ -48,14 +48,14 @@ from ...texts import phrase
 from ...vocabulary import for_game
 from ..base import Question, Ruling, other, register
 from ..first_states import FirstStates
-from ..shot_engine import AMEND, ShotEngine, ShotRecord, canonical, shot_cut
+from ..shot_engine import AMEND, Run, ShotEngine, ShotRecord, canonical, frozen, shot_cut
 from . import amend, checks, played, single
 from .counted import counted_shot
 from .evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
 from .fouls import BY_ID, DUO_ONLY, NO_SHOT, known_fouls
 from .geometry import ATTACKS
 from .positions import spot_refused
-from .resolve import TIME_GRACE, TURN_LIMIT, general, live, missed, plain, resolve, start_of
+from .resolve import TIME_GRACE, TURN_LIMIT, general, live, missed, plain, resolve, staged, start_of
 from .state import IDX, SIDES, GolfState, norm_positions, pair_set
 
 replace = msgspec.structs.replace
@@ -112,7 +112,7 @@ class GolfEngine(ShotEngine[GolfState]):
             return ShotEngine._call(self, state, call)
         new = self.call(state, ev)
         if new is AMEND:
-            new = self.amend(state, ev)
+            new = self._amended(state, ev, state)
         if new is state or new.checkpoint is state:
             return new  # type: ignore[no-any-return]
         return replace(new, checkpoint=state)
@@ -307,7 +307,7 @@ class GolfEngine(ShotEngine[GolfState]):
                 done = amend.called_foul(state, ev)
                 if done is not None:
                     return done
-            return AMEND if ev is as_called else self.amend(state, ev)
+            return AMEND if ev is as_called else self._amended(state, ev, state)
         return self._standalone(state, ev)
 
     def _standalone(self, state: GolfState, ev: Call) -> GolfState:
@@ -367,13 +367,33 @@ class GolfEngine(ShotEngine[GolfState]):
         shot, before = state.shot, state.before
         if shot is not None and before is not None and item not in start_of(before, shot).spot_wait:
             ev = _call_with(ev, ball=ball)  # the spot of a ball the last shot's foul put there: amend it
-            return amend.called_spot(state, ev) or self.amend(state, ev)
+            return amend.called_spot(state, ev) or self._amended(state, ev, state)
         new = replace(state, placed=pair_set(state.placed, ball, spot),
                       placements=(*state.placements, (ball, spot)),
                       spot_wait=tuple(x for x in state.spot_wait if x is not item))
         if spot in (4, 5):
             return self.rule(new, ev.t, "golf.spot.fallback", other(ball), what="named", ball=ball, spot=spot)
         return self.rule(new, ev.t, "golf.spot.choice", other(ball), ball=ball, spot=spot)
+
+    def amend(self, state: GolfState, call: Call) -> GolfState:
+        """``ShotEngine.amend``: ``state`` with the last shot resolved again with ``call`` about it
+        (``_amended``: in one copy)."""
+        return self._amended(state, call, state.checkpoint)
+
+    def _amended(self, state: GolfState, call: Call, checkpoint: Any) -> GolfState:
+        """``ShotEngine.amend`` of ``call`` with ``checkpoint`` as the undo point, the shot stage's
+        fields put in the one copy ``resolve.staged`` makes (the base's ``_resolved`` copies the state
+        ``resolve`` gives, and the call's ``apply`` copies it again for the undo point)."""
+        shot, before = state.shot, state.before
+        if shot is None or before is None:
+            raise IllegalCall(f"no shot yet for the call {call.call!r}")
+        shot = replace(shot, calls=(*shot.calls, call))
+        if type(shot.events) is Run:  # a shot in progress (a call about it): a tuple to resolve
+            shot = frozen(shot)
+        if shot.rest is None and shot.events:  # (``resolve``) the live view of a shot in progress
+            return replace(live(before, shot), before=before, shot=shot, cut=state.cut, in_shot=state.in_shot,
+                           checkpoint=checkpoint)
+        return staged(before, shot, before, shot, state.cut, state.in_shot, checkpoint)
 
     def on_answer(self, state: GolfState, question: Question, answer: Any, event: Call) -> GolfState:
         if not state.in_shot and state.shot is not None and state.before is not None:
