@@ -140,6 +140,24 @@ def test_a_foul_called_after_the_rest_amends_the_shot_as_resolving_it_again_does
         state = _same(state, parse_event(named))
 
 
+@settings(max_examples=300, deadline=None)
+@given(before_shot(), shot_after(), st.sampled_from(["hold-opponent", "hold_back_opponent_ball"]), PLAYER,
+       st.floats(4.05, 60.0), st.integers(1, 5))
+def test_the_opponents_ball_held_back_amends_the_shot_as_resolving_it_again_does(
+        before: Any, played: Any, name: str, player: str | None, t: float, spot: int) -> None:
+    shooter, events, rest, late, calls = played
+    shot = ShotRecord(player=shooter, events=events, rest=rest, late=late, calls=calls)
+    after = resolve(before, shot)
+    state = replace(after, before=before, shot=shot, cut=before.cut, in_shot=False, checkpoint=before)
+    obj = {"t": t, "type": "call", "call": "foul", "foul": name}
+    if player is not None:
+        obj["player"] = player
+    state = _same(state, parse_event(obj))
+    if not isinstance(state, tuple) and state.spot_wait:  # the opponent names the spot of the ball played
+        _same(state, parse_event({"t": t + 1, "type": "call", "call": "spot", "ball": state.spot_wait[0][1],
+                                  "spot": spot}))
+
+
 def test_a_touch_after_a_plain_shot_takes_the_step_at_once() -> None:
     state = _after({"t": 1, "type": "goal", "goal": "B", "ball": "p1"}, {"t": 2, "type": "rest"})
     assert state.balls_left == (4, 5) and state.at_table == "p1"
@@ -149,6 +167,18 @@ def test_a_touch_after_a_plain_shot_takes_the_step_at_once() -> None:
     assert [b for _, b, _ in quick.spot_wait] == ["p1"]
     with general_way():
         assert ENGINE.apply(state, call) == quick
+
+
+def test_the_opponents_ball_held_back_counts_for_them_at_once() -> None:
+    """The opponent's ball held back goes into the goal: it counts for them, the shooter's ball waits
+    for its spot, the turn passes; in one step, the state the general way gives."""
+    plain = _after({"t": 1, "type": "cushion", "cushion": 1}, {"t": 2, "type": "rest"})
+    held = parse_event({"t": 3, "type": "call", "call": "foul", "foul": "golf.foul.hold.opponent-ball"})
+    quick = amend.called_foul(plain, held)
+    assert quick is not None and quick.balls_left == (5, 4) and quick.at_table == "p2"
+    assert [b for _, b, _ in quick.spot_wait] == ["p1"]
+    with general_way():
+        assert ENGINE.apply(plain, held) == quick
 
 
 def _after(*objs: dict[str, Any]) -> Any:
@@ -164,7 +194,8 @@ def test_a_foul_that_counts_a_ball_or_a_shot_not_plain_goes_the_general_way() ->
     plain = _after({"t": 1, "type": "cushion", "cushion": 1}, {"t": 2, "type": "rest"})
     assert amend.called_foul(plain, touch) is not None
     held = parse_event({"t": 3, "type": "call", "call": "foul", "foul": "golf.foul.hold.opponent-ball"})
-    assert amend.called_foul(plain, held) is None  # the opponent's held ball goes into the goal
+    last = msgspec.structs.replace(plain, before=msgspec.structs.replace(plain.before, balls_left=(5, 1)))
+    assert amend.called_foul(last, held) is None  # the opponent's held ball, their last, wins them the frame
     struck = _after({"t": 0.5, "type": "strike", "ball": "p2"}, {"t": 1, "type": "cushion", "cushion": 1},
                     {"t": 2, "type": "rest"})
     assert amend.called_foul(struck, touch) is None  # the opponent's ball played: a foul seen too

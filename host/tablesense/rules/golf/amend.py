@@ -9,9 +9,11 @@ ball; no contact or ball off the table seen, no positions, no late drop, no call
 one) and a foul that puts the balls back (``Cost.back``: the shot's goals do not count), the
 general path decides little: the foul's ruling, the turn to the opponent, the ball played (and
 any ball the opponent points out or the held ball) waiting for the opponent's replacement
-spot, zone play where the score now makes it. ``called_foul`` makes that state in one copy,
+spot, zone play where the score now makes it; a foul that holds back the opponent's ball sends
+that ball into the goal, counted for them (``Cost.touched``: "goal"; their last ball, the frame
+theirs, goes the general way). ``called_foul`` makes that state in one copy,
 and ``called_spot`` the state after the opponent's ``spot`` call that follows (the general
-way: the shot resolved again with both calls). Anything else (a foul that counts a ball, a
+way: the shot resolved again with both calls). Anything else (a foul that counts the shot's balls, a
 triangle foul, a ball that repeats its spot, a frame already over on the score) answers None,
 and the call goes the general way. ``stood_alone`` makes the state after a foul or the
 clock's ``time`` with no shot to amend (``GolfEngine._standalone``) the same way, and
@@ -174,11 +176,15 @@ def _decided(pre: GolfState, s: str, foul: Fault[Cost], call: Call, spot_calls: 
     state's positions ``positions``, its shot stage's fields ``stage``. None where more is to
     decide."""
     cost = foul.then
-    if cost.touched == "goal" or (foul.id in _OWN_WAY and foul.id != NO_SHOT):
-        return None  # the held ball goes into the goal, or spots of its own
+    if foul.id in _OWN_WAY and foul.id != NO_SHOT:
+        return None  # spots of its own
     zone = pre.zone_play
     si = 0 if s == "p1" else 1
     bl = pre.balls_left
+    if cost.touched == "goal":  # the opponent's ball held back goes into the goal: it counts for them
+        if bl[1 - si] < 2 or bl[si] == 0:
+            return None  # their last ball (the frame is theirs), or a frame over on the score
+        bl = (bl[0], bl[1] - 1) if si == 0 else (bl[0] - 1, bl[1])
     n_spots = 1 if cost.spot_played == ALWAYS or (cost.spot_played == ZONE and zone) else 0
     if cost.points_out and zone:
         n_spots += 1
@@ -227,8 +233,8 @@ def _decided(pre: GolfState, s: str, foul: Fault[Cost], call: Call, spot_calls: 
     stage_before, stage_shot, cut, in_shot, checkpoint = stage
     # (two copies: a call of 15 keywords or more is compiled through a dict, dearer than the copy)
     return replace(
-        replace(pre, questions=(), placements=placements, spot_wait=spot_wait), rulings=rulings,
-        frame_units=pre.frame_units + 1,
+        replace(pre, questions=(), balls_left=bl, placements=placements, spot_wait=spot_wait),
+        rulings=rulings, frame_units=pre.frame_units + 1,
         at_table=o, members=members, zone_play=now_zone, clock=(o, t_end), positions=positions,
         turn_positions=positions, placed=placed,
         before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,

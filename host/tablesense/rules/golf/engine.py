@@ -46,16 +46,16 @@ from ...events import Call, Contact, Cushion, Event, Goal, OffTable, Pin, Pocket
 from ...shots import Cutter
 from ...texts import phrase
 from ...vocabulary import for_game
-from ..base import Question, other, register
+from ..base import Question, Ruling, other, register
 from ..first_states import FirstStates
-from ..shot_engine import AMEND, ShotEngine, ShotRecord, canonical, shot_cut
-from . import amend, checks, single
+from ..shot_engine import AMEND, Run, ShotEngine, ShotRecord, canonical, frozen, shot_cut
+from . import amend, checks, played, single
 from .counted import counted_shot
 from .evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
 from .fouls import BY_ID, DUO_ONLY, NO_SHOT, known_fouls
 from .geometry import ATTACKS
 from .positions import spot_refused
-from .resolve import TIME_GRACE, TURN_LIMIT, general, live, missed, plain, resolve, start_of
+from .resolve import TIME_GRACE, TURN_LIMIT, general, live, missed, plain, resolve, staged, start_of
 from .state import IDX, SIDES, GolfState, norm_positions, pair_set
 
 replace = msgspec.structs.replace
@@ -112,7 +112,7 @@ class GolfEngine(ShotEngine[GolfState]):
             return ShotEngine._call(self, state, call)
         new = self.call(state, ev)
         if new is AMEND:
-            new = self.amend(state, ev)
+            new = self._amended(state, ev, state)
         if new is state or new.checkpoint is state:
             return new  # type: ignore[no-any-return]
         return replace(new, checkpoint=state)
@@ -132,6 +132,8 @@ class GolfEngine(ShotEngine[GolfState]):
     #: ``ShotEngine.whole``: a shot of one event, the common one, in one step where it can be, else
     #: ``steps`` (``single.whole``: the function is the method, one frame a shot)
     whole = single.whole  # type: ignore[assignment]
+    #: ``ShotEngine.whole_played``: a shot of several cushions alone in one copy (``played.whole_played``)
+    whole_played = played.whole_played  # type: ignore[assignment]
 
     def steps(self, state: GolfState, events: Sequence[Event], rest: Rest) -> GolfState | None:
         """``whole``'s general steps: ``apply``'s checks of each event (the balls' names; a goal or a
@@ -160,7 +162,7 @@ class GolfEngine(ShotEngine[GolfState]):
             # reported no strike (else ``_before_shot`` first): the turn passes (``resolve.missed``)
             shot = ShotRecord(before.at_table, tuple(events) if several else (first,), rest)
             if not (rest.positions or cut.strikes or cut.strike_sensor):
-                return missed(before, before.at_table or "p1", rest.t, before, shot, cut, False, state)
+                return missed(before, before.at_table or "p1", rest.t, before, shot, cut, False, state, None)
         else:
             if several:
                 cut = _admitted(before, events, cut)  # type: ignore[assignment]
@@ -305,7 +307,7 @@ class GolfEngine(ShotEngine[GolfState]):
                 done = amend.called_foul(state, ev)
                 if done is not None:
                     return done
-            return AMEND if ev is as_called else self.amend(state, ev)
+            return AMEND if ev is as_called else self._amended(state, ev, state)
         return self._standalone(state, ev)
 
     def _standalone(self, state: GolfState, ev: Call) -> GolfState:
@@ -319,6 +321,9 @@ class GolfEngine(ShotEngine[GolfState]):
         return amend.stood_alone(before, unit) or replace(resolve(before, unit), before=before, shot=unit)
 
     def _start(self, state: GolfState, ev: Call) -> GolfState:
+        """Who opens the frame (and, in a duo, which member), its ruling, in one copy of the state with
+        ``checkpoint`` set to ``state`` (``_called`` then makes no copy more: the state the base's
+        ``rule`` after two copies, and ``_call``'s checkpoint, gave)."""
         player = ev.player
         if player not in SIDES:
             raise IllegalCall("a 'start' call needs 'player': p1 or p2")
@@ -326,15 +331,20 @@ class GolfEngine(ShotEngine[GolfState]):
             raise IllegalCall(f"'start' comes before the first shot of a frame; "
                               f"frame {state.frame} is under way")
         members = state.members
+        frame = state.frame
         if state.duo:
             members = pair_set(members, player, _member(state, player, ev.extra.get("member")))
-        new = replace(state, at_table=player, members=members, clock=(player, ev.t))
-        if state.frame == 1:
-            new = replace(new, first_opener=player, first_members=members)
-        rule = "golf.duo.deciding" if checks.deciding_start(state.duo, state.frame) else "golf.frame.opening"
-        if state.duo:
-            return self.rule(new, ev.t, rule, player, frame=state.frame, member=members[IDX[player]])
-        return self.rule(new, ev.t, rule, player, frame=state.frame)
+            data: tuple[tuple[str, Any], ...] = (("frame", frame), ("member", members[IDX[player]]))
+        else:
+            data = (("frame", frame),)
+        rule = "golf.duo.deciding" if checks.deciding_start(state.duo, frame) else "golf.frame.opening"
+        t = ev.t
+        rulings = state.rulings + (Ruling(t=t, rule=rule, player=player, data=data),)
+        if frame == 1:
+            return replace(state, at_table=player, rulings=rulings, checkpoint=state, first_opener=player,
+                           first_members=members, members=members, clock=(player, t))
+        return replace(state, at_table=player, rulings=rulings, checkpoint=state, members=members,
+                       clock=(player, t))
 
     def _spot(self, state: GolfState, ev: Call) -> Any:
         """The opponent names the replacement spot of a penalised ball (the first of that
@@ -357,13 +367,33 @@ class GolfEngine(ShotEngine[GolfState]):
         shot, before = state.shot, state.before
         if shot is not None and before is not None and item not in start_of(before, shot).spot_wait:
             ev = _call_with(ev, ball=ball)  # the spot of a ball the last shot's foul put there: amend it
-            return amend.called_spot(state, ev) or self.amend(state, ev)
+            return amend.called_spot(state, ev) or self._amended(state, ev, state)
         new = replace(state, placed=pair_set(state.placed, ball, spot),
                       placements=(*state.placements, (ball, spot)),
                       spot_wait=tuple(x for x in state.spot_wait if x is not item))
         if spot in (4, 5):
             return self.rule(new, ev.t, "golf.spot.fallback", other(ball), what="named", ball=ball, spot=spot)
         return self.rule(new, ev.t, "golf.spot.choice", other(ball), ball=ball, spot=spot)
+
+    def amend(self, state: GolfState, call: Call) -> GolfState:
+        """``ShotEngine.amend``: ``state`` with the last shot resolved again with ``call`` about it
+        (``_amended``: in one copy)."""
+        return self._amended(state, call, state.checkpoint)
+
+    def _amended(self, state: GolfState, call: Call, checkpoint: Any) -> GolfState:
+        """``ShotEngine.amend`` of ``call`` with ``checkpoint`` as the undo point, the shot stage's
+        fields put in the one copy ``resolve.staged`` makes (the base's ``_resolved`` copies the state
+        ``resolve`` gives, and the call's ``apply`` copies it again for the undo point)."""
+        shot, before = state.shot, state.before
+        if shot is None or before is None:
+            raise IllegalCall(f"no shot yet for the call {call.call!r}")
+        shot = replace(shot, calls=(*shot.calls, call))
+        if type(shot.events) is Run:  # a shot in progress (a call about it): a tuple to resolve
+            shot = frozen(shot)
+        if shot.rest is None and shot.events:  # (``resolve``) the live view of a shot in progress
+            return replace(live(before, shot), before=before, shot=shot, cut=state.cut, in_shot=state.in_shot,
+                           checkpoint=checkpoint)
+        return staged(before, shot, before, shot, state.cut, state.in_shot, checkpoint)
 
     def on_answer(self, state: GolfState, question: Question, answer: Any, event: Call) -> GolfState:
         if not state.in_shot and state.shot is not None and state.before is not None:

@@ -483,7 +483,7 @@ def plain(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: ShotR
         return None
     t_end = rest.t
     if goals is None:  # no goal: the turn passes
-        return missed(pre, s, t_end, stage_before, stage_shot, cut, in_shot, checkpoint)
+        return missed(pre, s, t_end, stage_before, stage_shot, cut, in_shot, checkpoint, None)
     bl = pre.balls_left
     if s == "p1":
         left, theirs = bl[0] - len(goals), bl[1]
@@ -512,10 +512,11 @@ def plain(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: ShotR
 
 
 def missed(pre: GolfState, s: str, t_end: float, stage_before: Any, stage_shot: ShotRecord | None,
-           cut: Cutter, in_shot: bool, checkpoint: Any) -> GolfState:
+           cut: Cutter, in_shot: bool, checkpoint: Any, since: Any) -> GolfState:
     """``plain``'s shot with no goal (cushions alone, or nothing the sensors saw) of ``s``, at
     rest at ``t_end``: the turn passes. ``GolfEngine.whole`` asks it straight for a shot of
-    cushions alone (``plain`` would find no goal in it, one event at a time)."""
+    cushions alone (``plain`` would find no goal in it, one event at a time). ``since``: None, or
+    the events since the base of a played state (``played.whole_played``: put in the same copy)."""
     o = "p2" if s == "p1" else "p1"
     log = pre.rulings  # ``_logged``, inline; the ruling made only when read (``ruling_log.made``)
     log = made(log, 1, [_turn, t_end, s]) if type(log) is RulingLog else log + _turn(t_end, s)
@@ -523,14 +524,19 @@ def missed(pre: GolfState, s: str, t_end: float, stage_before: Any, stage_shot: 
             and pre.turn_positions is None:
         # the common state (one against one, no positions, no ball placed): only the fields that change
         # given (each field ``replace`` is given costs the copy more), in the order of the fields
+        if since is not None:
+            return replace(pre, at_table=o, rulings=log, checkpoint=checkpoint, since=since, cut=cut,
+                           before=stage_before, shot=stage_shot, frame_units=pre.frame_units + 1,
+                           clock=(o, t_end))
         return replace(pre, at_table=o, rulings=log, checkpoint=checkpoint, cut=cut, before=stage_before,
                        shot=stage_shot, frame_units=pre.frame_units + 1, clock=(o, t_end))
     members = pre.members
     if pre.duo:
         members = (1 - members[0], members[1]) if s == "p1" else (members[0], 1 - members[1])
-    return replace(pre, at_table=o, rulings=log, in_shot=in_shot, checkpoint=checkpoint, cut=cut,
-                   before=stage_before, shot=stage_shot, members=members, frame_units=pre.frame_units + 1,
-                   clock=(o, t_end), positions=None, turn_positions=None, placements=())
+    return replace(pre, at_table=o, rulings=log, in_shot=in_shot, checkpoint=checkpoint,
+                   since=pre.since if since is None else since, cut=cut, before=stage_before, shot=stage_shot,
+                   members=members, frame_units=pre.frame_units + 1, clock=(o, t_end), positions=None,
+                   turn_positions=None, placements=())
 
 
 def _goals(s: str, goals: list[tuple[float, str]], zone_at: float | None = None) -> tuple[Ruling, ...]:

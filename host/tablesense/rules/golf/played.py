@@ -1,0 +1,98 @@
+"""A golf shot taken at once in a played match (``GolfEngine.whole_played``: every undo kept, the
+replay's default and the live table's).
+
+``ShotEngine.whole_played`` makes the state after the shot (``whole``) and then a second copy of
+it with the played links (the undo a ``Redo`` of the state before the shot, the shot's events and
+rest added to the events since the state kept whole). ``whole_played`` here makes the same state,
+but a shot of several cushions alone and its rest (the turn passes: ``resolve.missed``, nearly
+half the shots of a long match) gets its links in its one copy; every other shot goes ``whole``
+and gets them after it as the base puts them.
+
+tests/rules/golf/test_golf_played_shot_in_one_copy.py holds it to the base's ``whole_played``
+over made-up states and shots.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from ...events import Cushion, Event, Rest
+from .. import shot_engine
+from ..shot_engine import Redo, ShotRecord, Trace, _cut_before, _eight_deep, _shallow, shot_cut
+from .resolve import missed
+from .state import GolfState
+
+replace = msgspec.structs.replace
+
+#: a shot of cushions alone: the events' kinds (``_cushions``)
+_CUSHION = frozenset({Cushion})
+
+
+def whole_played(engine: Any, state: GolfState, events: Sequence[Event], rest: Rest) -> GolfState | None:
+    """``GolfEngine.whole_played`` (this function is the method): the state ``ShotEngine.whole_played``
+    gives, in its steps (inline here: one frame less a shot), but that a shot of several cushions
+    alone is made in one copy (``_cushions``)."""
+    base, since = state.base, state.since
+    if base is None:  # a match's first shot, at once where it can be (``_first_whole_played``)
+        if state.before is None and not since and type(since) is tuple:
+            return engine._first_whole_played(state, events, rest)  # type: ignore[no-any-return]
+        return None
+    if type(since) is not Trace:
+        return None
+    n = since._n
+    count = n + len(events) + 1
+    if count > shot_engine.KEEP_EVERY:  # (read at each shot, as the base reads it)
+        return None
+    # ``play`` cuts the states before the shot at its opening: as it does, first (``_shallow``)
+    given = _shallow(state) if shot_engine.BEFORE_DEPTH != 4 else _cut_before(state) if _eight_deep(state) \
+        else state
+    if count > n + 2 and type(events[0]) is Cushion:  # several events, a cushion first
+        new = _cushions(given, events, rest, base, since, count)
+        if new is not None:
+            return new
+    new = engine.whole(given, events, rest)
+    if new is None:
+        return None
+    before = new.before
+    if before is None or before.before is not given.before:
+        return None
+    seg = since._seg  # ``Trace.plus`` of each event and the rest
+    items = seg[0]
+    if items is not None and len(items) == n:
+        items.extend(events)
+        items.append(rest)
+        grown = Trace(seg, count)
+    else:
+        grown = Trace([[*since, *events, rest], None], count)
+    return replace(new, base=base, since=grown, checkpoint=Redo(base, since))
+
+
+def _cushions(state: GolfState, events: Sequence[Event], rest: Rest, base: GolfState, since: Trace,
+              count: int) -> GolfState | None:
+    """``GolfEngine.steps`` of a shot of cushions alone from ``state`` where it passes the turn at
+    once (``resolve.missed``: no position at the rest, a table that reports no strike), the played
+    links (``since``: the events since ``base``; ``count`` with the shot's) put in the same copy;
+    None for any other."""
+    if state.in_shot or state.held or state.ended is not None or rest.positions:
+        return None
+    if not _CUSHION.issuperset(map(type, events)):
+        return None
+    cut = shot_cut(state.cut, events[0], rest)
+    if cut is None or cut.strikes or cut.strike_sensor:
+        return None
+    before = state
+    if state.shot is not None and (state.questions or state.spot_wait):  # ``close``, inline
+        before = replace(state, questions=(), spot_wait=())
+    seg = since._seg  # ``Trace.plus`` of each event and the rest
+    items = seg[0]
+    if items is not None and len(items) == since._n:
+        items.extend(events)
+        items.append(rest)
+        grown = Trace(seg, count)
+    else:
+        grown = Trace([[*since, *events, rest], None], count)
+    shot = ShotRecord(before.at_table, tuple(events), rest)
+    return missed(before, before.at_table or "p1", rest.t, before, shot, cut, False, Redo(base, since), grown)
