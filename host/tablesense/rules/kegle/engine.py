@@ -172,11 +172,12 @@ class KegleEngine(ShotEngine[KegleState]):
         after the rest): the state ``apply`` of the call gives after the shot, or None wherever that
         is not this common shot decided the plain way, or the call not one that amends it plainly.
 
-        Its most common shot (``plain.common_shot``: no fault, no pocket, pins set up before a strike
-        or none, a series going on or ending and no more) is decided in one function."""
+        Its most common shot (``plain.common_shot``: no pocket, pins set up before a strike or none,
+        a series going on or ending and no more, faulty or not), and that shot with ``call``, is
+        decided in one function."""
         facts = common_facts(events)
-        if facts and call is None and plain.QUICK:
-            new = common_shot(state, events, rest, facts)
+        if facts and plain.QUICK:
+            new = common_shot(state, events, rest, facts, call)
             if new is not None:
                 return new
         held = state.held
