@@ -503,8 +503,9 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
     toppled, cushions, carambole, faults = facts
     if state.in_shot or state.ended is not None or type(rest) is not Rest:
         return None
-    called = call is not None  # (``call``: None once a carom the contacts counted is confirmed)
     if call is not None:
+        if state.shot is None and (state.sealed or state.after is not None):
+            return None  # (``KegleEngine._called``: ``amend`` would apply the incidents since the rest again)
         kind = call.call
         if kind == "carom":
             if carambole:
@@ -545,17 +546,21 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
             faults = [*faults, NO_CUSHION]
     elif b.no_pin_shots >= 2 and THREE_REDS not in faults:
         faults = [*faults, THREE_REDS]
-    if faults:
-        points = 0  # the faulty shot scores nothing (``verdict.end_series``)
-    elif n:
-        points = PIN_POINTS * n + CARAMBOLE_POINTS if carambole else PIN_POINTS * n
-    else:
-        points = CARAMBOLE_POINTS if carambole else 0
     p = state.at_table or "p1"
     if p == "p1":
         i, opp = 0, "p2"
     else:
         i, opp = 1, "p1"
+    scores = b.points
+    if faults:
+        points = total = missing = 0  # the faulty shot scores nothing (``verdict.end_series``)
+    else:
+        if n:
+            points = PIN_POINTS * n + CARAMBOLE_POINTS if carambole else PIN_POINTS * n
+        else:
+            points = CARAMBOLE_POINTS if carambole else 0
+        total = scores[i] + points
+        missing = b.distance[i] - total
     opens = b.shots == 0
     series = b.series
     if opens:
@@ -563,12 +568,6 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
         run = shots = 0
     else:
         run, shots = b.run, b.shots
-    scores = b.points
-    if faults:
-        total = missing = 0
-    else:
-        total = scores[i] + points
-        missing = b.distance[i] - total
     if points:
         run += points
         scores = (total, scores[1]) if i == 0 else (scores[0], total)
@@ -583,8 +582,6 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
         before = replace(state, questions=(), after=None, sealed=False)
     else:
         before = state
-        if called and (state.sealed or state.after is not None):
-            return None  # (``KegleEngine._called``: ``amend`` would apply the incidents since the rest again)
     if call is None:
         shot = ShotRecord(before.at_table, tuple(events), rest)
         checkpoint: Any = state
