@@ -46,7 +46,7 @@ from ...texts import phrase, render
 from ..base import Question, _as_option, other, register
 from ..first_states import FirstStates
 from ..records import as_option
-from ..shot_engine import AMEND, Redo, ShotEngine, ShotRecord, Trace, canonical, shot_cut
+from ..shot_engine import AMEND, KEEP_EVERY, Redo, ShotEngine, ShotRecord, Trace, canonical, shot_cut
 from . import plain
 from .fouls import BY_ID, fault
 from .holes import unknown_pockets
@@ -243,6 +243,33 @@ class KegleEngine(ShotEngine[KegleState]):
             cut = Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot, _CLOSED, cut.last_t, False, True,
                          cut.settled_pins, cut.strikes)
         return replace(state, held=(*state.held, pin), cut=cut, checkpoint=state)
+
+    def held_pin_played(self, state: KegleState, pin: Pin) -> KegleState | None:
+        """``ShotEngine.held_pin_played`` of a pin naming nothing: ``held_pin``'s state with ``play``'s
+        links (the pin added to the events since the base, the undo a ``Redo`` of ``state`` from it),
+        the cut and ``check`` inline (``_pin_cut``): one frame and one copy of the state a pin the
+        pin referee sets up in a match played (a pin naming something, or a shot open: the base's)."""
+        base, since = state.base, state.since
+        if pin.extra or state.in_shot or base is None or type(since) is not Trace:
+            return ShotEngine.held_pin_played(self, state, pin)
+        n = since._n
+        if n >= KEEP_EVERY:
+            return None
+        cut = state.cut
+        phase = cut.phase
+        if phase == _OPEN or (phase == _SETTLING_PHASE and pin.pin in cut.settled_pins):
+            return None
+        if phase != _CLOSED or cut.settle_open or not cut.incident_open:
+            cut = Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot, _CLOSED, cut.last_t, False, True,
+                         cut.settled_pins, cut.strikes)
+        seg = since._seg  # (``Trace.plus``, inline)
+        items = seg[0]
+        if items is not None and len(items) == n:
+            items.append(pin)
+            grown = Trace(seg, n + 1)
+        else:
+            grown = Trace([[*since, pin], None], n + 1)
+        return replace(state, held=(*state.held, pin), cut=cut, checkpoint=Redo(base, since), since=grown)
 
     def whole_called(self, state: KegleState, events: Sequence[Event], rest: Rest,
                      call: Call) -> KegleState | None:
