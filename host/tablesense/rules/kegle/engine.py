@@ -43,10 +43,11 @@ from ...errors import BadEvent, IllegalCall
 from ...events import Call, Contact, Cushion, Event, OffTable, Pin, Pocket, Rest, Setup, Strike
 from ...shots import _CLOSED, _OPEN, _SETTLING_PHASE, Cutter
 from ...texts import phrase, render
+from .. import shot_engine
 from ..base import Question, _as_option, other, register
 from ..first_states import FirstStates
 from ..records import as_option
-from ..shot_engine import AMEND, KEEP_EVERY, Redo, ShotEngine, ShotRecord, Trace, canonical, shot_cut
+from ..shot_engine import AMEND, Redo, ShotEngine, ShotRecord, Trace, canonical, shot_cut
 from . import plain
 from .fouls import BY_ID, fault
 from .holes import unknown_pockets
@@ -253,7 +254,7 @@ class KegleEngine(ShotEngine[KegleState]):
         if pin.extra or state.in_shot or base is None or type(since) is not Trace:
             return ShotEngine.held_pin_played(self, state, pin)
         n = since._n
-        if n >= KEEP_EVERY:
+        if n >= shot_engine.KEEP_EVERY:  # (read where it is: a test keeps states whole more often)
             return None
         cut = state.cut
         phase = cut.phase
