@@ -47,7 +47,18 @@ from .. import shot_engine
 from ..base import Question, _as_option, other, register
 from ..first_states import FirstStates
 from ..records import as_option
-from ..shot_engine import AMEND, Redo, ShotEngine, ShotRecord, Trace, canonical, shot_cut
+from ..shot_engine import (
+    AMEND,
+    Redo,
+    ShotEngine,
+    ShotRecord,
+    Trace,
+    _cut_before,
+    _eight_deep,
+    _shallow,
+    canonical,
+    shot_cut,
+)
 from . import plain
 from .fouls import BY_ID, fault
 from .holes import unknown_pockets
@@ -292,6 +303,27 @@ class KegleEngine(ShotEngine[KegleState]):
         return self.whole(state, events, rest, call)
 
     first_whole_played = True  # a match's first shot at once (``ShotEngine._first_whole_played``)
+
+    def whole_played(self, state: KegleState, events: Sequence[Event], rest: Rest) -> KegleState | None:
+        """``ShotEngine.whole_played`` of a common shot (``plain.common_shot``) from a played state
+        with a base: the state before the shot cut as ``play`` cuts it (``_shallow``), the shot
+        decided with ``play``'s links in the same copy (one frame and one copy of the state fewer
+        than ``whole`` then the links). Any other shot, or a state with no base, the base's way."""
+        base, since = state.base, state.since
+        if base is not None and type(since) is Trace and plain.QUICK:
+            count = since._n + len(events) + 1
+            if count <= shot_engine.KEEP_EVERY:
+                facts = common_facts(events)
+                if facts:
+                    # (``play`` cuts the states before the shot at its opening: as the base does, first)
+                    if shot_engine.BEFORE_DEPTH != 4:
+                        given = _shallow(state)
+                    else:
+                        given = _cut_before(state) if _eight_deep(state) else state
+                    new = common_shot(given, events, rest, facts, None, (base, since, count))
+                    if new is not None:
+                        return new
+        return ShotEngine.whole_played(self, state, events, rest)
 
     def whole_called_played(self, state: KegleState, events: Sequence[Event], rest: Rest,
                             call: Call) -> KegleState | None:

@@ -39,7 +39,7 @@ from ...events import Call, Contact, Cushion, Event, Pin, Pocket, Rest, Strike
 from ...shots import Cutter
 from ..records import Ruling
 from ..ruling_log import RulingLog, Trail
-from ..shot_engine import Redo, ShotEngine, ShotRecord, shot_cut
+from ..shot_engine import Redo, ShotEngine, ShotRecord, Trace, shot_cut
 from . import geometry as geo
 from .checks import ANNOUNCE_UNDER, CARAMBOLE_POINTS, PIN_POINTS
 from .fouls import BY_ID, JUMPED_BALL, NO_CUSHION, PIN_BY_CUE, RED_IN_HOLE, RED_TOPPLES_PIN, THREE_REDS, TOUCH
@@ -487,7 +487,8 @@ QUICK = True
 
 
 def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
-                facts: tuple[list[int], int, bool, list[str]], call: Call | None = None) -> KegleState | None:
+                facts: tuple[list[int], int, bool, list[str]], call: Call | None = None,
+                played: tuple[Any, Trace, int] | None = None) -> KegleState | None:
     """``KegleEngine.whole``'s state for its most common shot, decided in one function from its
     ``common_facts`` (``facts``: not a shot with pockets): a match going on between shots (not the
     first shot, or one with no pin set up), the pins set up before it all held and put up before
@@ -499,7 +500,12 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
     ``call``: ``KegleEngine.whole_called``'s call after the rest (canonical): a ``carom`` or a
     ``foul`` decided with the shot (the shot's record with the call, what an undo of the call goes
     back to a ``Redo`` of ``state`` and the shot's lines), or an ``undo`` of it (``state``), as
-    ``KegleEngine._called`` makes them; None for any other call."""
+    ``KegleEngine._called`` makes them; None for any other call.
+
+    ``played``: ``KegleEngine.whole_played``'s step (no call), the state's base, its events since it
+    and their count with the shot's events and rest: the state ``ShotEngine.whole_played`` gives,
+    ``play``'s links (the shot's lines added to the events since the base, the undo a ``Redo`` of
+    ``state`` from it) in the same copy."""
     toppled, cushions, carambole, faults = facts
     if state.in_shot or state.ended is not None or type(rest) is not Rest:
         return None
@@ -665,8 +671,21 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
         score, at_table = v.score, v.at_table
     log = before.rulings
     log = RulingLog(rulings, log) if type(log) is RulingLog else log + tuple(rulings)
-    new = replace(before, score=score, rulings=log, at_table=at_table, questions=(), before=before,
-                  shot=shot, cut=cut, in_shot=False, checkpoint=checkpoint)
+    if played is None:
+        new = replace(before, score=score, rulings=log, at_table=at_table, questions=(), before=before,
+                      shot=shot, cut=cut, in_shot=False, checkpoint=checkpoint)
+    else:  # (``ShotEngine.whole_played``'s links: ``Trace.plus`` of each event and the rest, inline)
+        base, since, count = played
+        seg, n = since._seg, since._n
+        items = seg[0]
+        if items is not None and len(items) == n:
+            items.extend(events)
+            items.append(rest)
+            grown = Trace(seg, count)
+        else:
+            grown = Trace([[*since, *events, rest], None], count)
+        new = replace(before, score=score, rulings=log, at_table=at_table, questions=(), before=before,
+                      shot=shot, cut=cut, in_shot=False, checkpoint=Redo(base, since), base=base, since=grown)
     if over and v.finished:  # the rule that ended it is the last one ruled (kegle.same-series, ...)
         return ShotEngine.end(new, v.winner, rulings[-1].rule)
     return new
