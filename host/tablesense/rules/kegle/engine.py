@@ -54,7 +54,6 @@ from ..shot_engine import (
     ShotRecord,
     Trace,
     _cut_before,
-    _eight_deep,
     _shallow,
     canonical,
     shot_cut,
@@ -315,11 +314,18 @@ class KegleEngine(ShotEngine[KegleState]):
             if count <= shot_engine.KEEP_EVERY:
                 facts = common_facts(events)
                 if facts:
-                    # (``play`` cuts the states before the shot at its opening: as the base does, first)
+                    # (``play`` cuts the states before the shot at its opening, as the base does, first:
+                    # where the chain is eight deep, ``_eight_deep``'s walk inline)
+                    node = state.before
                     if shot_engine.BEFORE_DEPTH != 4:
                         given = _shallow(state)
+                    elif (node is None or (node := node.before) is None or (node := node.before) is None
+                          or (node := node.before) is None or (node := node.before) is None
+                          or (node := node.before) is None or (node := node.before) is None
+                          or node.before is None):
+                        given = state
                     else:
-                        given = _cut_before(state) if _eight_deep(state) else state
+                        given = _cut_before(state)
                     new = common_shot(given, events, rest, facts, None, (base, since, count))
                     if new is not None:
                         return new

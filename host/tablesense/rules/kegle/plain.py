@@ -46,7 +46,7 @@ from .fouls import BY_ID, JUMPED_BALL, NO_CUSHION, PIN_BY_CUE, RED_IN_HOLE, RED_
 from .holes import answers, ask_pockets, unknown_pockets, white_spot
 from .series import Verdict, series_over
 from .shot import toppler
-from .state import NO_PINS, KegleState, LastShot, Score, pins_up, pinset
+from .state import _PIN, NO_PINS, KegleState, LastShot, Score, pinset
 
 replace = msgspec.structs.replace
 
@@ -543,8 +543,18 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
     if n == len(events) and was.incident_open:
         return None  # pins alone while the pin referee sets them up: perhaps his hands (``_by_hand``)
     # the score before the shot (``whole``: the held pins put up) and what ``plain_shot`` decides
-    b = pins_up(state.score, held) if held else state.score
-    if (b.pins_down or b.blocked) and b.pin_ups:
+    b = state.score
+    if held:  # (``state.pins_up`` inline: a pin left down or excused refuses the shot, so no set is made)
+        down, blocked = b.pins_down, b.blocked
+        if (down and down.difference(map(_PIN, held))) or (blocked and blocked.difference(map(_PIN, held))):
+            return None  # a pin down or excused before the shot (pins-not-up, 8.3)
+        if b.pin_ups and not blocked:
+            if down:
+                b = replace(b, pins_down=NO_PINS)
+        else:
+            b = replace(b, pins_down=NO_PINS if down else down, blocked=NO_PINS if blocked else blocked,
+                        pin_ups=True)
+    elif (b.pins_down or b.blocked) and b.pin_ups:
         return None  # a pin down or excused before the shot (pins-not-up, 8.3)
     # the faults of shots in a row (checks.no_cushion_twice, checks.three_reds)
     if n:
