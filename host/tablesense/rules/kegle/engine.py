@@ -43,10 +43,21 @@ from ...errors import BadEvent, IllegalCall
 from ...events import Call, Contact, Cushion, Event, OffTable, Pin, Pocket, Rest, Setup, Strike
 from ...shots import _CLOSED, _OPEN, _SETTLING_PHASE, Cutter
 from ...texts import phrase, render
+from .. import shot_engine
 from ..base import Question, _as_option, other, register
 from ..first_states import FirstStates
 from ..records import as_option
-from ..shot_engine import AMEND, Redo, ShotEngine, ShotRecord, Trace, canonical, shot_cut
+from ..shot_engine import (
+    AMEND,
+    Redo,
+    ShotEngine,
+    ShotRecord,
+    Trace,
+    _cut_before,
+    _shallow,
+    canonical,
+    shot_cut,
+)
 from . import plain
 from .fouls import BY_ID, fault
 from .holes import unknown_pockets
@@ -172,11 +183,12 @@ class KegleEngine(ShotEngine[KegleState]):
         after the rest): the state ``apply`` of the call gives after the shot, or None wherever that
         is not this common shot decided the plain way, or the call not one that amends it plainly.
 
-        Its most common shot (``plain.common_shot``: no fault, no pocket, pins set up before a strike
-        or none, a series going on or ending and no more) is decided in one function."""
+        Its most common shot (``plain.common_shot``: no pocket, pins set up before a strike or none,
+        a series going on or ending and no more, faulty or not), and that shot with ``call``, is
+        decided in one function."""
         facts = common_facts(events)
-        if facts and call is None and plain.QUICK:
-            new = common_shot(state, events, rest, facts)
+        if facts and plain.QUICK:
+            new = common_shot(state, events, rest, facts, call)
             if new is not None:
                 return new
         held = state.held
@@ -243,6 +255,33 @@ class KegleEngine(ShotEngine[KegleState]):
                          cut.settled_pins, cut.strikes)
         return replace(state, held=(*state.held, pin), cut=cut, checkpoint=state)
 
+    def held_pin_played(self, state: KegleState, pin: Pin) -> KegleState | None:
+        """``ShotEngine.held_pin_played`` of a pin naming nothing: ``held_pin``'s state with ``play``'s
+        links (the pin added to the events since the base, the undo a ``Redo`` of ``state`` from it),
+        the cut and ``check`` inline (``_pin_cut``): one frame and one copy of the state a pin the
+        pin referee sets up in a match played (a pin naming something, or a shot open: the base's)."""
+        base, since = state.base, state.since
+        if pin.extra or state.in_shot or base is None or type(since) is not Trace:
+            return ShotEngine.held_pin_played(self, state, pin)
+        n = since._n
+        if n >= shot_engine.KEEP_EVERY:  # (read where it is: a test keeps states whole more often)
+            return None
+        cut = state.cut
+        phase = cut.phase
+        if phase == _OPEN or (phase == _SETTLING_PHASE and pin.pin in cut.settled_pins):
+            return None
+        if phase != _CLOSED or cut.settle_open or not cut.incident_open:
+            cut = Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot, _CLOSED, cut.last_t, False, True,
+                         cut.settled_pins, cut.strikes)
+        seg = since._seg  # (``Trace.plus``, inline)
+        items = seg[0]
+        if items is not None and len(items) == n:
+            items.append(pin)
+            grown = Trace(seg, n + 1)
+        else:
+            grown = Trace([[*since, pin], None], n + 1)
+        return replace(state, held=(*state.held, pin), cut=cut, checkpoint=Redo(base, since), since=grown)
+
     def whole_called(self, state: KegleState, events: Sequence[Event], rest: Rest,
                      call: Call) -> KegleState | None:
         """``ShotEngine.whole_called``: a common shot (``whole``'s one pass) and the referee's
@@ -263,6 +302,34 @@ class KegleEngine(ShotEngine[KegleState]):
         return self.whole(state, events, rest, call)
 
     first_whole_played = True  # a match's first shot at once (``ShotEngine._first_whole_played``)
+
+    def whole_played(self, state: KegleState, events: Sequence[Event], rest: Rest) -> KegleState | None:
+        """``ShotEngine.whole_played`` of a common shot (``plain.common_shot``) from a played state
+        with a base: the state before the shot cut as ``play`` cuts it (``_shallow``), the shot
+        decided with ``play``'s links in the same copy (one frame and one copy of the state fewer
+        than ``whole`` then the links). Any other shot, or a state with no base, the base's way."""
+        base, since = state.base, state.since
+        if base is not None and type(since) is Trace and plain.QUICK:
+            count = since._n + len(events) + 1
+            if count <= shot_engine.KEEP_EVERY:
+                facts = common_facts(events)
+                if facts:
+                    # (``play`` cuts the states before the shot at its opening, as the base does, first:
+                    # where the chain is eight deep, ``_eight_deep``'s walk inline)
+                    node = state.before
+                    if shot_engine.BEFORE_DEPTH != 4:
+                        given = _shallow(state)
+                    elif (node is None or (node := node.before) is None or (node := node.before) is None
+                          or (node := node.before) is None or (node := node.before) is None
+                          or (node := node.before) is None or (node := node.before) is None
+                          or node.before is None):
+                        given = state
+                    else:
+                        given = _cut_before(state)
+                    new = common_shot(given, events, rest, facts, None, (base, since, count))
+                    if new is not None:
+                        return new
+        return ShotEngine.whole_played(self, state, events, rest)
 
     def whole_called_played(self, state: KegleState, events: Sequence[Event], rest: Rest,
                             call: Call) -> KegleState | None:

@@ -20,9 +20,11 @@ copied three to five times), only for a shot with a pin down or excused before i
 white. Where it answers, its state is the one ``verdict.settle_general`` gives
 (tests/rules/kegle/test_kegle_plain_shot.py holds the two to it over made-up matches: pins,
 holes and their answers, balls off the table, a strike sensor or none, fouls and other calls,
-positions, undo). ``common_shot`` is ``plain_shot``'s decision of the most common shot (no fault,
-no pocket, no call) written out for ``KegleEngine.whole``, with the state before the shot, in one
-function (tests/rules/kegle/test_kegle_common_shot.py holds it to the longer way).
+positions, undo). ``common_shot`` is ``plain_shot``'s decision of the most common shot (no pocket;
+a ``carom``, ``foul`` or ``undo`` called after its rest or no call) written out for
+``KegleEngine.whole``, with the state before the shot, in one function
+(tests/rules/kegle/test_kegle_common_shot.py and test_kegle_common_shot_called.py hold it to the
+longer way).
 """
 
 from __future__ import annotations
@@ -33,18 +35,18 @@ from typing import Any
 
 import msgspec
 
-from ...events import Contact, Cushion, Event, Pin, Pocket, Rest, Strike
+from ...events import Call, Contact, Cushion, Event, Pin, Pocket, Rest, Strike
 from ...shots import Cutter
 from ..records import Ruling
 from ..ruling_log import RulingLog, Trail
-from ..shot_engine import ShotEngine, ShotRecord, shot_cut
+from ..shot_engine import Redo, ShotEngine, ShotRecord, Trace, shot_cut
 from . import geometry as geo
 from .checks import ANNOUNCE_UNDER, CARAMBOLE_POINTS, PIN_POINTS
 from .fouls import BY_ID, JUMPED_BALL, NO_CUSHION, PIN_BY_CUE, RED_IN_HOLE, RED_TOPPLES_PIN, THREE_REDS, TOUCH
 from .holes import answers, ask_pockets, unknown_pockets, white_spot
 from .series import Verdict, series_over
 from .shot import toppler
-from .state import NO_PINS, KegleState, LastShot, Score, pins_up, pinset
+from .state import _PIN, NO_PINS, KegleState, LastShot, Score, pinset
 
 replace = msgspec.structs.replace
 
@@ -485,17 +487,45 @@ QUICK = True
 
 
 def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
-                facts: tuple[list[int], int, bool, list[str]]) -> KegleState | None:
+                facts: tuple[list[int], int, bool, list[str]], call: Call | None = None,
+                played: tuple[Any, Trace, int] | None = None) -> KegleState | None:
     """``KegleEngine.whole``'s state for its most common shot, decided in one function from its
     ``common_facts`` (``facts``: not a shot with pockets): a match going on between shots (not the
     first shot, or one with no pin set up), the pins set up before it all held and put up before
-    its strike, a shot that shows no fault of its own or of the shots before it in a row (no
-    cushion, three reds). Its state is ``whole``'s: ``plain_shot``'s decision of ``whole``'s
-    shot from ``whole``'s state before it. None for any other shot (``whole`` then decides it its
-    longer way), before any record is made."""
+    its strike, a shot scoring or a faulty one (the faults its sensors show, of the shots before
+    it in a row: no cushion, three reds, or the referee's foul). Its state is ``whole``'s:
+    ``plain_shot``'s decision of ``whole``'s shot from ``whole``'s state before it. None for any
+    other shot (``whole`` then decides it its longer way), before any record is made.
+
+    ``call``: ``KegleEngine.whole_called``'s call after the rest (canonical): a ``carom`` or a
+    ``foul`` decided with the shot (the shot's record with the call, what an undo of the call goes
+    back to a ``Redo`` of ``state`` and the shot's lines), or an ``undo`` of it (``state``), as
+    ``KegleEngine._called`` makes them; None for any other call.
+
+    ``played``: ``KegleEngine.whole_played``'s step (no call), the state's base, its events since it
+    and their count with the shot's events and rest: the state ``ShotEngine.whole_played`` gives,
+    ``play``'s links (the shot's lines added to the events since the base, the undo a ``Redo`` of
+    ``state`` from it) in the same copy."""
     toppled, cushions, carambole, faults = facts
-    if faults or state.in_shot or state.ended is not None or type(rest) is not Rest:
+    if state.in_shot or state.ended is not None or type(rest) is not Rest:
         return None
+    if call is not None:
+        if state.shot is None and (state.sealed or state.after is not None):
+            return None  # (``KegleEngine._called``: ``amend`` would apply the incidents since the rest again)
+        kind = call.call
+        if kind == "carom":
+            if carambole:
+                call = None  # the carambole the contacts counted already: the call confirms it
+            else:
+                carambole = True
+        elif kind == "foul":
+            foul = call.foul
+            if foul not in BY_ID:
+                return None
+            if foul not in faults:
+                faults = [*faults, foul]  # type: ignore[list-item]  (facts' list is the caller's)
+        elif kind != "undo":
+            return None
     first = events[0]
     held = state.held
     shot_before = state.shot
@@ -513,22 +543,40 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
     if n == len(events) and was.incident_open:
         return None  # pins alone while the pin referee sets them up: perhaps his hands (``_by_hand``)
     # the score before the shot (``whole``: the held pins put up) and what ``plain_shot`` decides
-    b = pins_up(state.score, held) if held else state.score
-    if (b.pins_down or b.blocked) and b.pin_ups:
+    b = state.score
+    if held:  # (``state.pins_up`` inline: a pin left down or excused refuses the shot, so no set is made)
+        down, blocked = b.pins_down, b.blocked
+        if (down and down.difference(map(_PIN, held))) or (blocked and blocked.difference(map(_PIN, held))):
+            return None  # a pin down or excused before the shot (pins-not-up, 8.3)
+        if b.pin_ups and not blocked:
+            if down:
+                b = replace(b, pins_down=NO_PINS)
+        else:
+            b = replace(b, pins_down=NO_PINS if down else down, blocked=NO_PINS if blocked else blocked,
+                        pin_ups=True)
+    elif (b.pins_down or b.blocked) and b.pin_ups:
         return None  # a pin down or excused before the shot (pins-not-up, 8.3)
+    # the faults of shots in a row (checks.no_cushion_twice, checks.three_reds)
     if n:
-        if cushions == 0 and b.no_cushion >= 1 and b.cushions_seen:
-            return None  # the second pin set-up in a row without a cushion (checks.no_cushion_twice)
-        points = PIN_POINTS * n + CARAMBOLE_POINTS if carambole else PIN_POINTS * n
-    elif b.no_pin_shots >= 2:
-        return None  # three reds (checks.three_reds)
-    else:
-        points = CARAMBOLE_POINTS if carambole else 0
+        if cushions == 0 and b.no_cushion >= 1 and b.cushions_seen and NO_CUSHION not in faults:
+            faults = [*faults, NO_CUSHION]
+    elif b.no_pin_shots >= 2 and THREE_REDS not in faults:
+        faults = [*faults, THREE_REDS]
     p = state.at_table or "p1"
     if p == "p1":
         i, opp = 0, "p2"
     else:
         i, opp = 1, "p1"
+    scores = b.points
+    if faults:
+        points = total = missing = 0  # the faulty shot scores nothing (``verdict.end_series``)
+    else:
+        if n:
+            points = PIN_POINTS * n + CARAMBOLE_POINTS if carambole else PIN_POINTS * n
+        else:
+            points = CARAMBOLE_POINTS if carambole else 0
+        total = scores[i] + points
+        missing = b.distance[i] - total
     opens = b.shots == 0
     series = b.series
     if opens:
@@ -536,9 +584,6 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
         run = shots = 0
     else:
         run, shots = b.run, b.shots
-    scores = b.points
-    total = scores[i] + points
-    missing = b.distance[i] - total
     if points:
         run += points
         scores = (total, scores[1]) if i == 0 else (scores[0], total)
@@ -553,25 +598,49 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
         before = replace(state, questions=(), after=None, sealed=False)
     else:
         before = state
-    shot = ShotRecord(before.at_table, tuple(events), rest)
+    if call is None:
+        shot = ShotRecord(before.at_table, tuple(events), rest)
+        checkpoint: Any = state
+    elif call.call == "undo":
+        return state  # the shot's undo point (``KegleEngine._called``)
+    else:
+        shot = ShotRecord(before.at_table, tuple(events), rest, (), (call,))
+        checkpoint = Redo(state, (*shot.events, rest), True)
     t = rest.t
     rulings: list[Ruling] = []
     blocked = blocked_red = NO_PINS
     if n and rest.positions:  # 8.3: a pin a ball keeps off its spot (``verdict.blocked_by_balls``)
         blocked, blocked_red = _blocked(rest.positions, toppled, t, rulings)
-    if n:
-        rulings.append(Ruling(t, "kegle.pin", p, (("pins", toppled), ("points", PIN_POINTS * n))))
-        if carambole:
-            rulings.append(Ruling(t, "kegle.carambole", p, _CARAMBOLE))
-    elif carambole:
-        rulings.append(Ruling(t, "kegle.carambole", p, _CARAMBOLE))
+    pins = tuple(toppled)
     announced = b.announced
     announcements: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
-    if 0 < missing <= ANNOUNCE_UNDER and not announced[i]:  # checks.announces_remaining
-        said = (("remaining", missing),)
-        rulings.append(Ruling(t, "kegle.announce.remaining", p, said))
-        announcements = ((_ANNOUNCE, said),)
-        announced = (True, announced[1]) if i == 0 else (announced[0], True)
+    outlay = red_in_hand = None
+    if faults:  # (``plain_shot``'s: each fault ruled, and what it costs)
+        for f in faults:
+            rulings.append(Ruling(t, f, p))
+            cost = BY_ID[f].then
+            if cost.outlay:
+                outlay = opp
+            if cost.red_in_hand:
+                red_in_hand = opp
+        if outlay is not None:
+            rulings.append(Ruling(t, "kegle.outlay", opp))
+        if red_in_hand is not None:
+            rulings.append(Ruling(t, "kegle.red-in-hand", opp))
+        last = LastShot(p, pins, carambole, cushions, 0, tuple(faults))
+    else:
+        if n:
+            rulings.append(Ruling(t, "kegle.pin", p, (("pins", toppled), ("points", PIN_POINTS * n))))
+            if carambole:
+                rulings.append(Ruling(t, "kegle.carambole", p, _CARAMBOLE))
+        elif carambole:
+            rulings.append(Ruling(t, "kegle.carambole", p, _CARAMBOLE))
+        if 0 < missing <= ANNOUNCE_UNDER and not announced[i]:  # checks.announces_remaining
+            said = (("remaining", missing),)
+            rulings.append(Ruling(t, "kegle.announce.remaining", p, said))
+            announcements = ((_ANNOUNCE, said),)
+            announced = (True, announced[1]) if i == 0 else (announced[0], True)
+        last = LastShot(p, pins, carambole, cushions, points, ())
     if goes_on:
         at_table = p
         shots += 1
@@ -585,7 +654,7 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
         if points:
             rulings.append(Ruling(t, "kegle.distance", p, (("points", total),)))
             announcements = _DISTANCE
-        else:
+        elif not faults:
             rulings.append(Ruling(t, "kegle.series", p, (("run", run),)))
         at_table = opp
         shots = no_pin_shots = no_cushion = 0
@@ -600,12 +669,11 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
             starts = (_plus(starts[0], b.points[0]), starts[1])
         else:
             starts = (starts[0], _plus(starts[1], b.points[1]))
-    pins = tuple(toppled)
     score = Score(
         b.distance, b.first, scores, series, starts, run, shots, no_pin_shots, no_cushion,
         (_DOWN.get(pins) or pinset(frozenset(pins))) if n else NO_PINS, blocked, blocked_red, b.pin_ups,
-        b.cushions_seen or cushions > 0, None, None, b.last_series, announced, b.break_taken, False,
-        announcements, LastShot(p, pins, carambole, cushions, points, ()),
+        b.cushions_seen or cushions > 0, outlay, red_in_hand, b.last_series, announced, b.break_taken, False,
+        announcements, last,
     )
     if over:
         v = Verdict(score, at_table, rulings)
@@ -613,8 +681,21 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
         score, at_table = v.score, v.at_table
     log = before.rulings
     log = RulingLog(rulings, log) if type(log) is RulingLog else log + tuple(rulings)
-    new = replace(before, score=score, rulings=log, at_table=at_table, questions=(), before=before,
-                  shot=shot, cut=cut, in_shot=False, checkpoint=state)
+    if played is None:
+        new = replace(before, score=score, rulings=log, at_table=at_table, questions=(), before=before,
+                      shot=shot, cut=cut, in_shot=False, checkpoint=checkpoint)
+    else:  # (``ShotEngine.whole_played``'s links: ``Trace.plus`` of each event and the rest, inline)
+        base, since, count = played
+        seg, n = since._seg, since._n
+        items = seg[0]
+        if items is not None and len(items) == n:
+            items.extend(events)
+            items.append(rest)
+            grown = Trace(seg, count)
+        else:
+            grown = Trace([[*since, *events, rest], None], count)
+        new = replace(before, score=score, rulings=log, at_table=at_table, questions=(), before=before,
+                      shot=shot, cut=cut, in_shot=False, checkpoint=Redo(base, since), base=base, since=grown)
     if over and v.finished:  # the rule that ended it is the last one ruled (kegle.same-series, ...)
         return ShotEngine.end(new, v.winner, rulings[-1].rule)
     return new
