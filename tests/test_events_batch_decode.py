@@ -9,9 +9,11 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tablesense import events
 from tablesense.errors import BadEvent
 from tablesense.events import kind_codes, parse_batch, parse_line, parse_lines
 from tablesense.replay import Replay
@@ -168,3 +170,43 @@ POSITIONS = [
 def test_a_batch_naming_positions_gives_each_rest_what_parse_line_gives(lines: list[str]) -> None:
     _same(lines)
     _same([line + "\n" for line in lines])
+
+
+#: lines a batch's decode refuses for a key it does not know, as the tables write them, and texts a
+#: batch may look for ahead (``events._REFUSED``): those learned from such lines, and others found
+#: in lines that decode (a line holding one is then only left to ``parse_line``)
+REFUSED_LINES = [
+    '{"t": 1.0, "type": "pin", "pin": 2, "state": "down", "ball": "white"}',
+    '{"t": 1.0, "type": "pin", "pin": 4, "state": "down", "ball": null}',
+    '{"t": 1.0, "type": "pin", "pin": 4, "state": "up", "ball": "red"}',
+    '{"t": 3.0, "type": "call", "call": "start", "player": "p2", "member": "Cor"}',
+    '{"t": 3.0, "type": "call", "call": "frozen", "choice": "outlay"}',
+    '{"t": 3.0, "type": "call", "call": "frozen", "choice": "outlay", "member": 1}',
+]
+NEEDLES = ['"down", "ball"', '"up", "ball"', '"p2", "member"', '"frozen", "choice"', '"ball"', '{"t"',
+           '}', '"rest"', '"p1", "member"', '2.0, "type"', "\\u007e"]
+
+
+@given(st.lists(st.sampled_from(GOOD + ODD + NO_POSITIONS + POSITIONS + REFUSED_LINES), max_size=60),
+       st.lists(st.sampled_from(NEEDLES), max_size=4, unique=True))
+def test_a_batch_looking_ahead_for_lines_like_refused_ones_gives_what_parse_line_gives(
+        lines: list[str], needles: list[str]) -> None:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(events, "_REFUSED", tuple(needles))
+        _same(lines)
+        _same([line + "\n" for line in lines])
+
+
+def test_a_line_refused_for_a_key_to_keep_is_known_ahead_in_the_batches_after_it() -> None:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(events, "_REFUSED", ())
+        pin = REFUSED_LINES[0]
+        batch = [*GOOD * 5, pin, *GOOD * 5, pin.replace('"pin": 2', '"pin": 3')]
+        first = parse_lines(batch)
+        assert events._REFUSED == ('"down", "ball"',)
+        again = parse_lines(batch)
+        assert again == first and again[30] is None and again[-1] is None
+        assert [e.extra for e in (parse_line(batch[30]), parse_line(batch[-1]))] == [{"ball": "white"}] * 2
+        for line in REFUSED_LINES[3:5]:  # a key after a call's name or player: learned as well
+            parse_lines([*GOOD, line])
+        assert events._REFUSED == ('"frozen", "choice"', '"p2", "member"', '"down", "ball"')

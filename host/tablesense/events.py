@@ -641,20 +641,43 @@ def kind_codes(parsed: Sequence[Event | None]) -> str:
     return "".join(map(_CODE_OF.get, map(type, parsed), repeat("x")))
 
 
-def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]) -> str | None:
+def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None], ahead: bool = True,
+           ) -> str | None:
     """``parse_lines`` of ``part``, its lines already ``joined`` by single newlines and found to
     be one value a line (``kept``: each line keeps its "\n"), onto ``out``. A line that fails
     the decode is cut out of ``joined`` by the lengths of the lines before it: those lines are
-    decoded again (the decode gave nothing for them), the rest go on. Returns the kinds' letters
+    decoded again (the decode gave nothing for them), the rest go on. A line holding a text that
+    such a line held before (``_REFUSED``; ``ahead``: looked for) is cut out before the decode,
+    which then needs no second go at the lines before it. Returns the kinds' letters
     (``kind_codes``) of what it put on ``out`` where it found them in passing (a batch decoded
     whole, with no escape in it), else None."""
     whole = True
     while True:
+        if ahead and _REFUSED:
+            first = -1
+            for needle in _REFUSED:
+                at = joined.find(needle)
+                if at >= 0 and (first < 0 or at < first):
+                    first = at
+            if first >= 0:  # a line like one refused before: left to ``parse_line`` as that one was
+                whole = False
+                bad = joined.count("\n", 0, first)
+                at = sum(map(len, part[:bad])) + (0 if kept else bad)
+                if bad:
+                    _batch(joined[:at - 1], part[:bad], kept, out, False)  # (no such text before it)
+                out.append(None)
+                line = part[bad]
+                part = part[bad + 1:]
+                if not part:
+                    return None
+                joined = joined[at + len(line) + (0 if kept else 1):]
+                continue
         try:
             decoded = _FAST.decode_lines(joined)
         except msgspec.ValidationError as exc:
             whole = False
-            found = re.search(_AT_ITEM, str(exc))
+            message = str(exc)
+            found = re.search(_AT_ITEM, message)
             bad = int(found.group(1)) if found else -1
             if not 0 <= bad < len(part):
                 out.extend([None] * len(part))
@@ -662,9 +685,10 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
             # where the line starts in ``joined``: the lines before it and a newline each
             at = sum(map(len, part[:bad])) + (0 if kept else bad)
             if bad:
-                _batch(joined[:at - 1], part[:bad], kept, out)  # decoded before it, so again
+                _batch(joined[:at - 1], part[:bad], kept, out, False)  # decoded before it, so again
             out.append(None)
             line = part[bad]
+            _learn(message, line)
             part = part[bad + 1:]
             if not part:
                 return None
@@ -722,6 +746,39 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
             letters = letters.replace("u", "x")
         out.extend(decoded)
         return letters if whole else None
+
+
+#: texts of lines a batch's decode refused for a key it does not know (keglebillard's pins naming
+#: their ball, golf's ``start`` naming a member, carom's ``frozen`` with a choice), the newest first
+#: (``_learn``): a batch cuts a line holding one out before its decode (``_batch``), not after a
+#: decode that failed there and a second one of the lines before it. Where a line holding one
+#: would have decoded, it is only left to ``parse_line``, which gives it the same event.
+_REFUSED: tuple[str, ...] = ()
+#: the most such texts looked for (each one more ``str.find`` over every batch)
+REFUSED_MAX = 4
+#: the longest such text
+REFUSED_LONGEST = 48
+#: a refusal for a key the decode does not know, and the key (compiled by ``re``'s cache when first
+#: used, as ``_AT_ITEM``)
+_UNKNOWN = r"Object contains unknown field `([A-Za-z_]+)`"
+
+
+def _learn(message: str, line: str) -> None:
+    """Keep the text of ``line`` by which the batch decode will know its like (``_REFUSED``) where
+    ``message`` refused it for a key it does not know: the value before that key and the key
+    (``"down", "ball"``), as the line writes them."""
+    global _REFUSED
+    found = re.match(_UNKNOWN, message)
+    if found is None:
+        return
+    key = f', "{found.group(1)}"'
+    end = line.find(key)
+    start = line.rfind('": ', 0, end) + 3
+    if end < 0 or start < 3:
+        return
+    needle = line[start:end + len(key)]
+    if "\n" not in needle and len(needle) <= REFUSED_LONGEST and needle not in _REFUSED:
+        _REFUSED = (needle, *_REFUSED[:REFUSED_MAX - 1])
 
 
 #: what ``parse_lines`` gives as decoded where it has nothing to keep (``_checked``): the events
