@@ -10,7 +10,7 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablesense import events
@@ -187,6 +187,7 @@ NEEDLES = ['"down", "ball"', '"up", "ball"', '"p2", "member"', '"frozen", "choic
            '}', '"rest"', '"p1", "member"', '2.0, "type"', "\\u007e"]
 
 
+@settings(max_examples=300)
 @given(st.lists(st.sampled_from(GOOD + ODD + NO_POSITIONS + POSITIONS + REFUSED_LINES), max_size=60),
        st.lists(st.sampled_from(NEEDLES), max_size=4, unique=True))
 def test_a_batch_looking_ahead_for_lines_like_refused_ones_gives_what_parse_line_gives(

@@ -504,18 +504,46 @@ class _PinLine(msgspec.Struct, frozen=True, tag_field="type", tag="pin", forbid_
     ball: str
 
 
-_PIN_LINE = msgspec.json.Decoder(_PinLine)
+class _CallKept(msgspec.Struct, frozen=True, tag_field="type", tag="call", forbid_unknown_fields=True):
+    """A call naming a player or none and one key to keep, a string (``member``: golf's ``start`` of
+    a duo naming who plays; ``choice``: carom's ``frozen`` with the shooter's choice), decoded in one
+    pass (``_pin_named``): the ``Call`` that ``_parse_call`` makes of it, the key in ``extra``."""
+
+    t: Annotated[float, msgspec.Meta(ge=0.0, le=MAX_T)]
+    call: str
+    player: str | None = None
+    member: str | msgspec.UnsetType = msgspec.UNSET
+    choice: str | msgspec.UnsetType = msgspec.UNSET
+
+
+#: the lines the one-pass decode refuses that ``_pin_named`` takes in one pass as well (made when
+#: first needed: a log of none, most of them, never builds it)
+_NAMED: Any = None
+_UNSET = msgspec.UNSET
 
 
 def _pin_named(line: str | bytes) -> Event:
     """``parse_line`` of a line the one-pass decode refused: a pin naming its ball by a string
-    (``_PinLine``) made the ``Pin`` that ``_parse_pin`` makes of it (the ball kept in ``extra``) in
-    one pass, any other line the long way (``_parse_slow``)."""
+    (``_PinLine``) made the ``Pin`` that ``_parse_pin`` makes of it (the ball kept in ``extra``), and a
+    call keeping one string (``_CallKept``) the ``Call`` that ``_parse_call`` makes of it, in one pass;
+    any other line the long way (``_parse_slow``)."""
+    global _NAMED
+    if _NAMED is None:
+        _NAMED = msgspec.json.Decoder(_PinLine | _CallKept)
     try:
-        pin = _PIN_LINE.decode(line)
+        named = _NAMED.decode(line)
     except _FAST_ERRORS:
         return _parse_slow(line)
-    return Pin(t=pin.t, pin=pin.pin, state=pin.state, extra={"ball": pin.ball})
+    if type(named) is _PinLine:
+        return Pin(t=named.t, pin=named.pin, state=named.state, extra={"ball": named.ball})
+    call, player, member, choice = named.call, named.player, named.member, named.choice  # type: ignore[union-attr]
+    need = _KNOWN_CALLS.get(call)
+    if ((member is _UNSET) is (choice is _UNSET)  # neither kept, or both (in the order the line has them)
+            or (player is not None and player not in PLAYERS)
+            or (need and (need != ("player",) or player is None))):  # (a "player": null is there)
+        return _parse_slow(line)  # said there in our words, or kept as ever
+    return Call(t=named.t, call=call, player=player,
+                extra={"member": member} if choice is _UNSET else {"choice": choice})
 
 
 class _SetupLine(msgspec.Struct, frozen=True, tag_field="type", tag="setup", forbid_unknown_fields=True):
