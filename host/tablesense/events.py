@@ -525,15 +525,20 @@ _UNSET = msgspec.UNSET
 def _pin_named(line: str | bytes) -> Event:
     """``parse_line`` of a line the one-pass decode refused: a pin naming its ball by a string
     (``_PinLine``) made the ``Pin`` that ``_parse_pin`` makes of it (the ball kept in ``extra``), and a
-    call keeping one string (``_CallKept``) the ``Call`` that ``_parse_call`` makes of it, in one pass;
-    any other line the long way (``_parse_slow``)."""
+    call keeping one string (``_CallKept``) the ``Call`` that ``_parse_call`` makes of it, in one pass
+    (``_named``); any other line the long way (``_parse_slow``)."""
+    return _named(line) or _parse_slow(line)
+
+
+def _named(line: str | bytes) -> Event | None:
+    """``_pin_named`` of a line the one-pass decode refuses, where it takes one pass; else None."""
     global _NAMED
     if _NAMED is None:
         _NAMED = msgspec.json.Decoder(_PinLine | _CallKept)
     try:
         named = _NAMED.decode(line)
-    except _FAST_ERRORS:
-        return _parse_slow(line)
+    except Exception:  # (text with surrogates too: a batch's line, not yet said not UTF-8)
+        return None
     if type(named) is _PinLine:
         return Pin(t=named.t, pin=named.pin, state=named.state, extra={"ball": named.ball})
     call, player, member, choice = named.call, named.player, named.member, named.choice  # type: ignore[union-attr]
@@ -541,7 +546,7 @@ def _pin_named(line: str | bytes) -> Event:
     if ((member is _UNSET) is (choice is _UNSET)  # neither kept, or both (in the order the line has them)
             or (player is not None and player not in PLAYERS)
             or (need and (need != ("player",) or player is None))):  # (a "player": null is there)
-        return _parse_slow(line)  # said there in our words, or kept as ever
+        return None  # the long way: said there in our words, or kept as ever
     return Call(t=named.t, call=call, player=player,
                 extra={"member": member} if choice is _UNSET else {"choice": choice})
 
@@ -687,14 +692,14 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
                 at = joined.find(needle)
                 if at >= 0 and (first < 0 or at < first):
                     first = at
-            if first >= 0:  # a line like one refused before: left to ``parse_line`` as that one was
+            if first >= 0:  # a line like one refused before: taken as ``parse_line`` takes that one
                 whole = False
                 bad = joined.count("\n", 0, first)
                 at = sum(map(len, part[:bad])) + (0 if kept else bad)
                 if bad:
                     _batch(joined[:at - 1], part[:bad], kept, out, False)  # (no such text before it)
-                out.append(None)
                 line = part[bad]
+                out.append(_named(line) if _PIN in line else None)  # (``_PIN``)
                 part = part[bad + 1:]
                 if not part:
                     return None
@@ -714,8 +719,8 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
             at = sum(map(len, part[:bad])) + (0 if kept else bad)
             if bad:
                 _batch(joined[:at - 1], part[:bad], kept, out, False)  # decoded before it, so again
-            out.append(None)
             line = part[bad]
+            out.append(_named(line) if _PIN in line else None)  # (``_PIN``)
             _learn(message, line)
             part = part[bad + 1:]
             if not part:
@@ -782,6 +787,11 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
 #: decode that failed there and a second one of the lines before it. Where a line holding one
 #: would have decoded, it is only left to ``parse_line``, which gives it the same event.
 _REFUSED: tuple[str, ...] = ()
+#: a line a batch's decode refuses that is a pin naming its ball gets its event there (``_named``),
+#: not None (``parse_line``): its shot may then be taken at once; a call keeping a string is left to
+#: ``parse_line`` (the engines' steps for a shot and its call refuse those: taken at once, they would
+#: be tried twice). A line holding this text is tried (any other gets None, which is always right)
+_PIN = '"pin"'
 #: the most such texts looked for (each one more ``str.find`` over every batch)
 REFUSED_MAX = 4
 #: the longest such text
