@@ -551,34 +551,37 @@ def _named(line: str | bytes) -> Event | None:
                 extra={"member": member} if choice is _UNSET else {"choice": choice})
 
 
-class _SetupLine(msgspec.Struct, frozen=True, tag_field="type", tag="setup", forbid_unknown_fields=True):
-    """A set-up line as a match log writes it, decoded in one pass (``parse_line``,
-    ``parse_lines``): every field as JSON gives it, checked by ``_setup_of``; a key it does not
-    know (one to keep in ``extra``) fails the decode, and the line goes the long way."""
-
-    t: float
-    game: str
-    players: dict[str, Any]
-    format: str | None = None
-    discipline: str | None = None
-    profile: str | None = None
-    targets: Any = None
-    moyennes: Any = None
-    distance: Any = None
-
-
 #: the games by their own ids (a set-up naming one as it is: no alias to look up)
 _GAME_IDS = frozenset(g.name for g in games.every() if games.find(g.name) is g)
 
 
+class _SetupLine(msgspec.Struct, frozen=True, tag_field="type", tag="setup", forbid_unknown_fields=True):
+    """A set-up line as a match log writes it, decoded in one pass (``parse_line``,
+    ``parse_lines``): its time, game (by its id), discipline (by its id) and figures checked by the
+    decode as ``_parse_setup`` checks them, the players' names by ``_setup_of``; a key it does not
+    know (one to keep in ``extra``), a game or a discipline by another name, a figure out of range
+    fails the decode, and the line goes the long way (which names what is wrong, or normalises)."""
+
+    t: Annotated[float, msgspec.Meta(ge=0.0, le=MAX_T)]
+    game: Literal[tuple(sorted(_GAME_IDS))]  # type: ignore[valid-type]
+    players: dict[str, Any]
+    format: str | None = None
+    discipline: Literal["libre", "bandstoten", "driebanden"] | None = None
+    profile: str | None = None
+    targets: dict[Literal["p1", "p2"], Annotated[int, msgspec.Meta(gt=0, le=MAX_COUNT)]] | None = None
+    moyennes: dict[Literal["p1", "p2"], Annotated[float, msgspec.Meta(ge=0.0, le=MAX_MOYENNE)]] | None = None
+    distance: Annotated[int, msgspec.Meta(ge=1, le=MAX_COUNT)] | None = None
+
+
+if DISCIPLINES != ("libre", "bandstoten", "driebanden"):  # pragma: no cover (``_SetupLine`` names them)
+    raise ImportError("events.DISCIPLINES differs from _SetupLine's")
+
+
 def _setup_of(line: _SetupLine) -> Setup | None:
-    """The ``Setup`` that ``_parse_setup`` makes of a set-up decoded in one pass, when it
-    is plain (its game by its id, players' names already found good, a discipline by its
-    id, figures in range: nothing to name in words or to normalise); None for any other,
-    which goes the long way (and gets its event or its error there)."""
-    t = line.t
-    if not 0.0 <= t <= MAX_T or line.game not in _GAME_IDS:
-        return None
+    """The ``Setup`` that ``_parse_setup`` makes of a set-up decoded in one pass, when its players
+    are plain (names already found good: nothing to name in words; the rest the decode has
+    checked, ``_SetupLine``); None for any other, which goes the long way (and gets its event or
+    its error there). The moyennes are floats as decoded (``_parse_setup``'s ``float`` of each)."""
     players = line.players
     p1, p2 = players.get("p1"), players.get("p2")
     if type(p1) is str and type(p2) is str and len(players) == 2:  # (``_good_side`` of a name, inline)
@@ -586,35 +589,9 @@ def _setup_of(line: _SetupLine) -> Setup | None:
             return None
     elif len(players) != 2 or not (_good_side(p1) and _good_side(p2)):
         return None
-    discipline, targets, moyennes, distance = line.discipline, line.targets, line.moyennes, line.distance
-    if discipline is None and targets is None and moyennes is None:
-        # a set-up of names, a format or a profile alone (golf's, most of keglebillard's), or a
-        # distance (keglebillard's)
-        if distance is None or (type(distance) is int and 1 <= distance <= MAX_COUNT):
-            return Setup(t=t, game=line.game, players={"p1": p1, "p2": p2}, format=line.format,
-                         profile=line.profile, distance=distance)
-        return None
-    if discipline is not None and discipline not in DISCIPLINES:
-        return None
-    if targets is not None:
-        if type(targets) is not dict:
-            return None
-        for p, v in targets.items():
-            if p not in PLAYERS or type(v) is not int or not 0 < v <= MAX_COUNT:
-                return None
-    if moyennes is not None:
-        if type(moyennes) is not dict:
-            return None
-        for p, v in moyennes.items():
-            if p not in PLAYERS or not is_number(v) or not 0 <= v <= MAX_MOYENNE:
-                return None
-    if distance is not None and (type(distance) is not int or not 1 <= distance <= MAX_COUNT):
-        return None
-    return Setup(
-        t=t, game=line.game, players={"p1": p1, "p2": p2}, format=line.format,
-        discipline=discipline, profile=line.profile, targets=targets or None,
-        moyennes={k: float(v) for k, v in moyennes.items()} if moyennes else None, distance=distance,
-    )
+    return Setup(t=line.t, game=line.game, players={"p1": p1, "p2": p2}, format=line.format,
+                 discipline=line.discipline, profile=line.profile, targets=line.targets or None,
+                 moyennes=line.moyennes or None, distance=line.distance)
 
 
 #: the events as a log writes them, decoded and checked in one pass (``parse_line``; a batch's
@@ -774,7 +751,7 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
         if "u" in letters:
             at = letters.find("u")
             while at >= 0:
-                decoded[at] = _checked(decoded[at])
+                decoded[at] = _setup_of(decoded[at])  # type: ignore[arg-type]  (``_checked`` of a set-up)
                 at = letters.find("u", at + 1)
             letters = letters.replace("u", "x")
         out.extend(decoded)
