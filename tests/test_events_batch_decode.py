@@ -9,9 +9,11 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from hypothesis import given
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tablesense import events
 from tablesense.errors import BadEvent
 from tablesense.events import kind_codes, parse_batch, parse_line, parse_lines
 from tablesense.replay import Replay
@@ -92,7 +94,7 @@ def test_a_batch_gives_each_line_its_own_event_or_leaves_it_to_parse_line(lines:
 def test_a_batch_of_good_lines_is_decoded_whole_and_a_bad_line_costs_only_itself() -> None:
     lines = GOOD * 20
     assert None not in parse_lines(lines)
-    bad = [*lines[:50], ODD[2], *lines[50:]]
+    bad = [*lines[:50], ODD[4], *lines[50:]]  # a contact of one ball: left to parse_line
     got = parse_lines(bad)
     assert got[50] is None
     assert None not in got[:50] + got[51:]
@@ -168,3 +170,45 @@ POSITIONS = [
 def test_a_batch_naming_positions_gives_each_rest_what_parse_line_gives(lines: list[str]) -> None:
     _same(lines)
     _same([line + "\n" for line in lines])
+
+
+#: lines a batch's decode refuses for a key it does not know, as the tables write them, and texts a
+#: batch may look for ahead (``events._REFUSED``): those learned from such lines, and others found
+#: in lines that decode (a line holding one is then only left to ``parse_line``)
+REFUSED_LINES = [
+    '{"t": 1.0, "type": "pin", "pin": 2, "state": "down", "ball": "white"}',
+    '{"t": 1.0, "type": "pin", "pin": 4, "state": "down", "ball": null}',
+    '{"t": 1.0, "type": "pin", "pin": 4, "state": "up", "ball": "red"}',
+    '{"t": 3.0, "type": "call", "call": "start", "player": "p2", "member": "Cor"}',
+    '{"t": 3.0, "type": "call", "call": "frozen", "choice": "outlay"}',
+    '{"t": 3.0, "type": "call", "call": "frozen", "choice": "outlay", "member": 1}',
+]
+NEEDLES = ['"down", "ball"', '"up", "ball"', '"p2", "member"', '"frozen", "choice"', '"ball"', '{"t"',
+           '}', '"rest"', '"p1", "member"', '2.0, "type"', "\\u007e"]
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(GOOD + ODD + NO_POSITIONS + POSITIONS + REFUSED_LINES), max_size=60),
+       st.lists(st.sampled_from(NEEDLES), max_size=4, unique=True))
+def test_a_batch_looking_ahead_for_lines_like_refused_ones_gives_what_parse_line_gives(
+        lines: list[str], needles: list[str]) -> None:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(events, "_REFUSED", tuple(needles))
+        _same(lines)
+        _same([line + "\n" for line in lines])
+
+
+def test_a_line_refused_for_a_key_to_keep_is_known_ahead_in_the_batches_after_it() -> None:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(events, "_REFUSED", ())
+        pin = REFUSED_LINES[0]
+        batch = [*GOOD * 5, pin, *GOOD * 5, pin.replace('"pin": 2', '"pin": 3')]
+        first = parse_lines(batch)
+        assert events._REFUSED == ('"down", "ball"',)
+        again = parse_lines(batch)
+        assert again == first
+        assert [again[30], again[-1]] == [parse_line(batch[30]), parse_line(batch[-1])]
+        assert [e.extra for e in (again[30], again[-1])] == [{"ball": "white"}] * 2  # type: ignore[union-attr]
+        for line in REFUSED_LINES[3:5]:  # a key after a call's name or player: learned as well
+            parse_lines([*GOOD, line])
+        assert events._REFUSED == ('"frozen", "choice"', '"p2", "member"', '"down", "ball"')

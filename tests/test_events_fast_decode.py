@@ -5,9 +5,12 @@ error) must be the one ``parse_event`` gives."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tablesense.errors import BadEvent
 from tablesense.events import _FAST, parse_event, parse_line
@@ -90,6 +93,14 @@ EDGES = [
     '{"t": 1, "type": "call", "call": "foul", "foul": "touch", "question": "q1", "answer": "p1"}',
     '{"t": 1, "type": "call", "call": "undo", "note": "by the referee"}',
     '{"t": 1, "type": "call"}',
+    # a call keeping a member or a choice (golf's duos, carom's frozen ball): a string in one pass
+    '{"t": 1, "type": "call", "call": "start", "player": "p1", "member": "Cor"}',
+    '{"t": 1, "type": "call", "call": "frozen", "choice": "outlay"}',
+    '{"t": 1, "type": "call", "call": "start", "player": null, "member": "Cor"}',
+    '{"t": 1, "type": "call", "call": "start", "member": "Cor"}',
+    '{"t": 1, "type": "call", "call": "start", "player": "p1", "member": null}',
+    '{"t": 1, "type": "call", "call": "frozen", "choice": "outlay", "member": "Cor"}',
+    '{"t": 1, "type": "call", "call": "foul", "member": "Cor"}',
 ]
 
 
@@ -135,3 +146,34 @@ def test_most_recorded_sensor_lines_take_the_one_pass_way() -> None:
         except Exception:
             pass
     assert decoded > 0.9 * len(sensor)
+
+
+#: a call's keys and the values drawn for each (golf's ``start`` naming a member and carom's ``frozen``
+#: with a choice take one pass: ``events._CallKept``); None: the key left out
+CALL_KEYS = {
+    "t": ['1', '2.5', '-1', '1e400', 'true', None],
+    "call": ['"start"', '"frozen"', '"foul"', '"spot"', '"answer"', '"undo"', '"carom"', '"z"', '3', None],
+    "player": ['"p1"', '"p2"', '"p3"', 'null', '7', None],
+    "member": ['"Cor"', '""', '"D\\u00efrk \\"x\\""', 'null', '3', '["Cor"]', '1e400', None],
+    "choice": ['"outlay"', '"play"', 'null', 'false', None],
+    "spot": ['2', None, None],
+    "foul": ['"touch"', None, None],
+    "note": ['"x"', None, None, None],
+}
+
+
+@settings(max_examples=400)
+@given(st.fixed_dictionaries({k: st.sampled_from(v) for k, v in CALL_KEYS.items()}), st.randoms(),
+       st.booleans())
+def test_a_call_keeping_a_member_or_a_choice_gives_what_parse_event_gives(
+        values: dict[str, str | None], rng: random.Random, twice: bool) -> None:
+    pairs = [f'"{k}": {v}' for k, v in values.items() if v is not None]
+    rng.shuffle(pairs)
+    if twice and len(pairs) > 1:  # a key written twice: the last one counts, both ways
+        pairs.append(pairs[0].split(":")[0] + ': "again"')
+    line = "{" + ", ".join(['"type": "call"', *pairs]) + "}"
+    slow, fast = _slow(line), _fast(line)
+    assert fast == slow, line
+    if not isinstance(fast, tuple):
+        assert fast.to_dict() == slow.to_dict()  # type: ignore[attr-defined]
+        assert type(fast.extra) is dict or not fast.extra  # type: ignore[attr-defined]

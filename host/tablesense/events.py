@@ -504,48 +504,84 @@ class _PinLine(msgspec.Struct, frozen=True, tag_field="type", tag="pin", forbid_
     ball: str
 
 
-_PIN_LINE = msgspec.json.Decoder(_PinLine)
+class _CallKept(msgspec.Struct, frozen=True, tag_field="type", tag="call", forbid_unknown_fields=True):
+    """A call naming a player or none and one key to keep, a string (``member``: golf's ``start`` of
+    a duo naming who plays; ``choice``: carom's ``frozen`` with the shooter's choice), decoded in one
+    pass (``_pin_named``): the ``Call`` that ``_parse_call`` makes of it, the key in ``extra``."""
+
+    t: Annotated[float, msgspec.Meta(ge=0.0, le=MAX_T)]
+    call: str
+    player: str | None = None
+    member: str | msgspec.UnsetType = msgspec.UNSET
+    choice: str | msgspec.UnsetType = msgspec.UNSET
+
+
+#: the lines the one-pass decode refuses that ``_pin_named`` takes in one pass as well (made when
+#: first needed: a log of none, most of them, never builds it)
+_NAMED: Any = None
+_UNSET = msgspec.UNSET
 
 
 def _pin_named(line: str | bytes) -> Event:
     """``parse_line`` of a line the one-pass decode refused: a pin naming its ball by a string
-    (``_PinLine``) made the ``Pin`` that ``_parse_pin`` makes of it (the ball kept in ``extra``) in
-    one pass, any other line the long way (``_parse_slow``)."""
+    (``_PinLine``) made the ``Pin`` that ``_parse_pin`` makes of it (the ball kept in ``extra``), and a
+    call keeping one string (``_CallKept``) the ``Call`` that ``_parse_call`` makes of it, in one pass
+    (``_named``); any other line the long way (``_parse_slow``)."""
+    return _named(line) or _parse_slow(line)
+
+
+def _named(line: str | bytes) -> Event | None:
+    """``_pin_named`` of a line the one-pass decode refuses, where it takes one pass; else None."""
+    global _NAMED
+    if _NAMED is None:
+        _NAMED = msgspec.json.Decoder(_PinLine | _CallKept)
     try:
-        pin = _PIN_LINE.decode(line)
-    except _FAST_ERRORS:
-        return _parse_slow(line)
-    return Pin(t=pin.t, pin=pin.pin, state=pin.state, extra={"ball": pin.ball})
-
-
-class _SetupLine(msgspec.Struct, frozen=True, tag_field="type", tag="setup", forbid_unknown_fields=True):
-    """A set-up line as a match log writes it, decoded in one pass (``parse_line``,
-    ``parse_lines``): every field as JSON gives it, checked by ``_setup_of``; a key it does not
-    know (one to keep in ``extra``) fails the decode, and the line goes the long way."""
-
-    t: float
-    game: str
-    players: dict[str, Any]
-    format: str | None = None
-    discipline: str | None = None
-    profile: str | None = None
-    targets: Any = None
-    moyennes: Any = None
-    distance: Any = None
+        named = _NAMED.decode(line)
+    except Exception:  # (text with surrogates too: a batch's line, not yet said not UTF-8)
+        return None
+    if type(named) is _PinLine:
+        return Pin(t=named.t, pin=named.pin, state=named.state, extra={"ball": named.ball})
+    call, player, member, choice = named.call, named.player, named.member, named.choice  # type: ignore[union-attr]
+    need = _KNOWN_CALLS.get(call)
+    if ((member is _UNSET) is (choice is _UNSET)  # neither kept, or both (in the order the line has them)
+            or (player is not None and player not in PLAYERS)
+            or (need and (need != ("player",) or player is None))):  # (a "player": null is there)
+        return None  # the long way: said there in our words, or kept as ever
+    return Call(t=named.t, call=call, player=player,
+                extra={"member": member} if choice is _UNSET else {"choice": choice})
 
 
 #: the games by their own ids (a set-up naming one as it is: no alias to look up)
 _GAME_IDS = frozenset(g.name for g in games.every() if games.find(g.name) is g)
 
 
+class _SetupLine(msgspec.Struct, frozen=True, tag_field="type", tag="setup", forbid_unknown_fields=True):
+    """A set-up line as a match log writes it, decoded in one pass (``parse_line``,
+    ``parse_lines``): its time, game (by its id), discipline (by its id) and figures checked by the
+    decode as ``_parse_setup`` checks them, the players' names by ``_setup_of``; a key it does not
+    know (one to keep in ``extra``), a game or a discipline by another name, a figure out of range
+    fails the decode, and the line goes the long way (which names what is wrong, or normalises)."""
+
+    t: Annotated[float, msgspec.Meta(ge=0.0, le=MAX_T)]
+    game: Literal[tuple(sorted(_GAME_IDS))]  # type: ignore[valid-type]
+    players: dict[str, Any]
+    format: str | None = None
+    discipline: Literal["libre", "bandstoten", "driebanden"] | None = None
+    profile: str | None = None
+    targets: dict[Literal["p1", "p2"], Annotated[int, msgspec.Meta(gt=0, le=MAX_COUNT)]] | None = None
+    moyennes: dict[Literal["p1", "p2"], Annotated[float, msgspec.Meta(ge=0.0, le=MAX_MOYENNE)]] | None = None
+    distance: Annotated[int, msgspec.Meta(ge=1, le=MAX_COUNT)] | None = None
+
+
+if DISCIPLINES != ("libre", "bandstoten", "driebanden"):  # pragma: no cover (``_SetupLine`` names them)
+    raise ImportError("events.DISCIPLINES differs from _SetupLine's")
+
+
 def _setup_of(line: _SetupLine) -> Setup | None:
-    """The ``Setup`` that ``_parse_setup`` makes of a set-up decoded in one pass, when it
-    is plain (its game by its id, players' names already found good, a discipline by its
-    id, figures in range: nothing to name in words or to normalise); None for any other,
-    which goes the long way (and gets its event or its error there)."""
-    t = line.t
-    if not 0.0 <= t <= MAX_T or line.game not in _GAME_IDS:
-        return None
+    """The ``Setup`` that ``_parse_setup`` makes of a set-up decoded in one pass, when its players
+    are plain (names already found good: nothing to name in words; the rest the decode has
+    checked, ``_SetupLine``); None for any other, which goes the long way (and gets its event or
+    its error there). The moyennes are floats as decoded (``_parse_setup``'s ``float`` of each)."""
     players = line.players
     p1, p2 = players.get("p1"), players.get("p2")
     if type(p1) is str and type(p2) is str and len(players) == 2:  # (``_good_side`` of a name, inline)
@@ -553,35 +589,9 @@ def _setup_of(line: _SetupLine) -> Setup | None:
             return None
     elif len(players) != 2 or not (_good_side(p1) and _good_side(p2)):
         return None
-    discipline, targets, moyennes, distance = line.discipline, line.targets, line.moyennes, line.distance
-    if discipline is None and targets is None and moyennes is None:
-        # a set-up of names, a format or a profile alone (golf's, most of keglebillard's), or a
-        # distance (keglebillard's)
-        if distance is None or (type(distance) is int and 1 <= distance <= MAX_COUNT):
-            return Setup(t=t, game=line.game, players={"p1": p1, "p2": p2}, format=line.format,
-                         profile=line.profile, distance=distance)
-        return None
-    if discipline is not None and discipline not in DISCIPLINES:
-        return None
-    if targets is not None:
-        if type(targets) is not dict:
-            return None
-        for p, v in targets.items():
-            if p not in PLAYERS or type(v) is not int or not 0 < v <= MAX_COUNT:
-                return None
-    if moyennes is not None:
-        if type(moyennes) is not dict:
-            return None
-        for p, v in moyennes.items():
-            if p not in PLAYERS or not is_number(v) or not 0 <= v <= MAX_MOYENNE:
-                return None
-    if distance is not None and (type(distance) is not int or not 1 <= distance <= MAX_COUNT):
-        return None
-    return Setup(
-        t=t, game=line.game, players={"p1": p1, "p2": p2}, format=line.format,
-        discipline=discipline, profile=line.profile, targets=targets or None,
-        moyennes={k: float(v) for k, v in moyennes.items()} if moyennes else None, distance=distance,
-    )
+    return Setup(t=line.t, game=line.game, players={"p1": p1, "p2": p2}, format=line.format,
+                 discipline=line.discipline, profile=line.profile, targets=line.targets or None,
+                 moyennes=line.moyennes or None, distance=line.distance)
 
 
 #: the events as a log writes them, decoded and checked in one pass (``parse_line``; a batch's
@@ -641,20 +651,43 @@ def kind_codes(parsed: Sequence[Event | None]) -> str:
     return "".join(map(_CODE_OF.get, map(type, parsed), repeat("x")))
 
 
-def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]) -> str | None:
+def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None], ahead: bool = True,
+           ) -> str | None:
     """``parse_lines`` of ``part``, its lines already ``joined`` by single newlines and found to
     be one value a line (``kept``: each line keeps its "\n"), onto ``out``. A line that fails
     the decode is cut out of ``joined`` by the lengths of the lines before it: those lines are
-    decoded again (the decode gave nothing for them), the rest go on. Returns the kinds' letters
+    decoded again (the decode gave nothing for them), the rest go on. A line holding a text that
+    such a line held before (``_REFUSED``; ``ahead``: looked for) is cut out before the decode,
+    which then needs no second go at the lines before it. Returns the kinds' letters
     (``kind_codes``) of what it put on ``out`` where it found them in passing (a batch decoded
     whole, with no escape in it), else None."""
     whole = True
     while True:
+        if ahead and _REFUSED:
+            first = -1
+            for needle in _REFUSED:
+                at = joined.find(needle)
+                if at >= 0 and (first < 0 or at < first):
+                    first = at
+            if first >= 0:  # a line like one refused before: taken as ``parse_line`` takes that one
+                whole = False
+                bad = joined.count("\n", 0, first)
+                at = sum(map(len, part[:bad])) + (0 if kept else bad)
+                if bad:
+                    _batch(joined[:at - 1], part[:bad], kept, out, False)  # (no such text before it)
+                line = part[bad]
+                out.append(_named(line) if _PIN in line else None)  # (``_PIN``)
+                part = part[bad + 1:]
+                if not part:
+                    return None
+                joined = joined[at + len(line) + (0 if kept else 1):]
+                continue
         try:
             decoded = _FAST.decode_lines(joined)
         except msgspec.ValidationError as exc:
             whole = False
-            found = re.search(_AT_ITEM, str(exc))
+            message = str(exc)
+            found = re.search(_AT_ITEM, message)
             bad = int(found.group(1)) if found else -1
             if not 0 <= bad < len(part):
                 out.extend([None] * len(part))
@@ -662,9 +695,10 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
             # where the line starts in ``joined``: the lines before it and a newline each
             at = sum(map(len, part[:bad])) + (0 if kept else bad)
             if bad:
-                _batch(joined[:at - 1], part[:bad], kept, out)  # decoded before it, so again
-            out.append(None)
+                _batch(joined[:at - 1], part[:bad], kept, out, False)  # decoded before it, so again
             line = part[bad]
+            out.append(_named(line) if _PIN in line else None)  # (``_PIN``)
+            _learn(message, line)
             part = part[bad + 1:]
             if not part:
                 return None
@@ -717,11 +751,49 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
         if "u" in letters:
             at = letters.find("u")
             while at >= 0:
-                decoded[at] = _checked(decoded[at])
+                decoded[at] = _setup_of(decoded[at])  # type: ignore[arg-type]  (``_checked`` of a set-up)
                 at = letters.find("u", at + 1)
             letters = letters.replace("u", "x")
         out.extend(decoded)
         return letters if whole else None
+
+
+#: texts of lines a batch's decode refused for a key it does not know (keglebillard's pins naming
+#: their ball, golf's ``start`` naming a member, carom's ``frozen`` with a choice), the newest first
+#: (``_learn``): a batch cuts a line holding one out before its decode (``_batch``), not after a
+#: decode that failed there and a second one of the lines before it. Where a line holding one
+#: would have decoded, it is only left to ``parse_line``, which gives it the same event.
+_REFUSED: tuple[str, ...] = ()
+#: a line a batch's decode refuses that is a pin naming its ball gets its event there (``_named``),
+#: not None (``parse_line``): its shot may then be taken at once; a call keeping a string is left to
+#: ``parse_line`` (the engines' steps for a shot and its call refuse those: taken at once, they would
+#: be tried twice). A line holding this text is tried (any other gets None, which is always right)
+_PIN = '"pin"'
+#: the most such texts looked for (each one more ``str.find`` over every batch)
+REFUSED_MAX = 4
+#: the longest such text
+REFUSED_LONGEST = 48
+#: a refusal for a key the decode does not know, and the key (compiled by ``re``'s cache when first
+#: used, as ``_AT_ITEM``)
+_UNKNOWN = r"Object contains unknown field `([A-Za-z_]+)`"
+
+
+def _learn(message: str, line: str) -> None:
+    """Keep the text of ``line`` by which the batch decode will know its like (``_REFUSED``) where
+    ``message`` refused it for a key it does not know: the value before that key and the key
+    (``"down", "ball"``), as the line writes them."""
+    global _REFUSED
+    found = re.match(_UNKNOWN, message)
+    if found is None:
+        return
+    key = f', "{found.group(1)}"'
+    end = line.find(key)
+    start = line.rfind('": ', 0, end) + 3
+    if end < 0 or start < 3:
+        return
+    needle = line[start:end + len(key)]
+    if "\n" not in needle and len(needle) <= REFUSED_LONGEST and needle not in _REFUSED:
+        _REFUSED = (needle, *_REFUSED[:REFUSED_MAX - 1])
 
 
 #: what ``parse_lines`` gives as decoded where it has nothing to keep (``_checked``): the events

@@ -60,3 +60,39 @@ def test_writing_the_state_leaves_the_collector_as_it_was(enabled: bool) -> None
         assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_json_replay_writes_with_the_collector_paused_and_leaves_it_as_it_was(
+        enabled: bool, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``replay --json`` keeps the cycle collector paused from the replay until its state is
+    written and let go of (a collection after the replay would walk every object it made again);
+    the command's output is the state, and the collector is found as it was, a failing write too."""
+    import gc
+    from types import SimpleNamespace
+
+    from tablesense.commands import replay as command
+
+    log = MATCHES / "carom" / sorted(p.name for p in (MATCHES / "carom").glob("*.jsonl"))[0]
+    seen: list[bool] = []
+    writer = command.write_state
+
+    def write(rep: Replay, out: io.StringIO, lang: str = "en") -> None:
+        seen.append(gc.isenabled())
+        writer(rep, out, lang)
+
+    monkeypatch.setattr(command, "write_state", write)
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        code = command.run(SimpleNamespace(file=str(log), json=True, lang="en"))
+        assert gc.isenabled() is enabled and seen == [False]
+        lines = [x for x in log.read_text(encoding="utf-8").splitlines() if x.strip()]
+        assert json.loads(capsys.readouterr().out) == Replay().feed_lines(lines).to_json()
+        assert code == 0
+        monkeypatch.setattr(command, "write_state", lambda *_: (_ for _ in ()).throw(OSError("disk full")))
+        with pytest.raises(OSError):
+            command.run(SimpleNamespace(file=str(log), json=True, lang="en"))
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
