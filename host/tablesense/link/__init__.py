@@ -107,8 +107,11 @@ async def table_items(
                                  resume.activity_us)
         # a status frame below the device time of the events logged after it claims a reboot
         # too, and so does one of a boot that began after the checkpoint's (hostclock.py)
+        # and, without a boot tag, the frames it replays up to its first status frame's seq tell:
+        # the boot going on has one stamped at or after the log's latest sensor event
+        stamped = resume.logged_stamped_us - resume.offset_us if resume.logged_stamped_us >= 0 else -1
         link.seq.resume(resume.seq, max(resume.uptime_us, resume.logged_us - resume.offset_us),
-                        resume.boot_began(machine_boot()))
+                        resume.boot_began(machine_boot()), stamped)
         link.gate.tag = resume.boot_tag  # its boot's tag (firmware 0.4) tells that boot going on, or not
     resync = False  # frames were lost for good: the next HELLO's levels tell what changed
     ask_again = False  # a HELLO came before the frames written before it: ask for another

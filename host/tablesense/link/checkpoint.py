@@ -60,6 +60,12 @@ class Checkpoint:
     # (not saved either; -1: none): a shot logged with no rest yet. A board that rebooted while
     # the host was down replays none of it: its rest comes at the quiet time after this
     logged_activity_us: int = field(default=-1, compare=False)
+    # the latest table time of the sensor events logged after the checkpoint that a frame
+    # stamped (not saved either; -1: none): a ``late`` one, a pin a HELLO's levels made or the
+    # level scan timed, is left out. A boot going on has a frame from the checkpoint's seq on
+    # stamped at it (less the offset), which it replays; a board without a boot tag that
+    # replays none there booted again while the host was down (plausible.py, ``Replayed``)
+    logged_stamped_us: int = field(default=-1, compare=False)
     # a checkpoint taken at a reboot while a shot rolls: the old boot's last activity (device
     # time with the offset), its ``rest`` still to come; -1: the table was quiet
     activity_us: int = -1
@@ -76,7 +82,7 @@ class Checkpoint:
 
     def to_json(self) -> str:
         saved = asdict(self)
-        del saved["logged_us"], saved["logged_rest"], saved["logged_activity_us"]
+        del saved["logged_us"], saved["logged_rest"], saved["logged_activity_us"], saved["logged_stamped_us"]
         if self.activity_us < 0:
             del saved["activity_us"]
         if self.boot_s is None or not self.machine:
@@ -94,9 +100,9 @@ class Checkpoint:
         return self.boot_s, self.at_s
 
     def after_lines(self, lines: list[str]) -> Checkpoint:
-        """This checkpoint with ``logged_us``, ``logged_rest`` and ``logged_activity_us`` from the
-        table's event lines logged after it."""
-        latest, rest, activity = 0, False, -1
+        """This checkpoint with ``logged_us``, ``logged_rest``, ``logged_activity_us`` and
+        ``logged_stamped_us`` from the table's event lines logged after it."""
+        latest, rest, activity, stamped = 0, False, -1, -1
         for line in lines:
             try:
                 obj = json.loads(line)
@@ -110,7 +116,10 @@ class Checkpoint:
                 latest = max(latest, round(t * 1e6))
                 if obj.get("type") in SENSED:
                     activity = max(activity, round(t * 1e6))
-        return replace(self, logged_us=latest, logged_rest=rest, logged_activity_us=activity)
+                    if obj.get("late") is not True:
+                        stamped = max(stamped, round(t * 1e6))
+        return replace(self, logged_us=latest, logged_rest=rest, logged_activity_us=activity,
+                       logged_stamped_us=stamped)
 
     @classmethod
     def from_json(cls, text: str) -> Checkpoint:

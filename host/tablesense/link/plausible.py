@@ -15,6 +15,10 @@ frames, the host's clock readings (``now``), the ``Sequencer`` and the ``DeviceC
   be a fresh boot, else believed once the next status frame follows the new clock rather
   than the old. ``renumbered``: a seq delivered already, again and not flagged REPLAY, makes
   the link ask for a HELLO, which then tells.
+- ``Replayed``: a resumed host without a boot tag whose log holds sensor events after the
+  checkpoint: the frames the board replays from the checkpoint's seq to its first status
+  frame's include one stamped at the latest of them, or it booted again while the host was
+  down (firmware 0.3: a reboot within a second, its uptime past the log's, tells no other way).
 - boot tags (firmware 0.4, ``Gate.tag``): a HELLO or HEARTBEAT saying another tag than the
   boot the host reads claims a new boot whatever its seq and uptime, judged by the next
   status frame's tag alone (``RebootClaim.by_tag``); one saying the boot's own tag is that
@@ -32,13 +36,25 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .clock import AHEAD_US, BACK_US, DRIFT, DeviceClock
-from .frame import F_REPLAY, REPLAYABLE, EventFrame, Frame, HeartbeatFrame, HelloFrame, PongFrame
+from .frame import (
+    F_REPLAY,
+    REPLAYABLE,
+    SEQ_MOD,
+    ErrorFrame,
+    EventFrame,
+    Frame,
+    HeartbeatFrame,
+    HelloFrame,
+    PongFrame,
+)
 from .hostclock import LATER_BOOT_S
-from .sequence import BUFFER, Sequencer
+from .sequence import BUFFER, Sequencer, seq_diff
 
 HOLD_S = 3.0  # a time ahead of the device's clock not confirmed by a status frame within this is refused
 REBOOT_WAIT_S = 2.5  # a reboot claim not confirmed by a status frame within this is refused
 SETTLE_S = 0.5  # a claim by the boot's start is judged by a status frame this long after it at the soonest
+REPLAY_WAIT_S = 5.0  # a resumed host waits this long for the replay that tells a boot going on (``Replayed``)
+STAMP_SLACK_US = 2  # a log line's time, in seconds to the microsecond, read back
 
 Status = HelloFrame | HeartbeatFrame
 
@@ -255,6 +271,56 @@ class Lapse(Holding):
 
 
 @dataclass
+class Replayed(Holding):
+    """A host resumed from a checkpoint, the board saying no boot tag (firmware 0.3), and the
+    log holding sensor events after the checkpoint made from its frames, the latest at device
+    time ``stamped_us`` (the checkpoint's offset taken off): those frames have seqs from the
+    checkpoint's (``first``) on, and the boot going on wrote them before its first status
+    frame, so it replays one stamped at ``stamped_us`` or later among ``first`` .. that frame's
+    seq. A board whose frames there are all in and all stamped before it is another boot: it
+    booted again while the host was down, also within a second and heard past the log's
+    uptime at the seq the old boot had got, where its uptime, seq and start all read as that
+    boot going on (test_link_reboot_mid_shot.py under load). Every frame is held from the
+    first on (a record before the first status frame too: the new boot's, sent before the
+    host asked, is one); the first status frame the usual checks believe is held as well, and
+    the replay asked for, until the frames tell (``verdict``), or for at most
+    ``REPLAY_WAIT_S`` (then, an ERROR or more frames than the host holds: as before)."""
+
+    first: int = 0
+    stamped_us: int = -1
+    status: Status | None = None  # the first status frame, believed by the usual checks, held
+    before: int = 0  # frames held before it
+    seen: set[int] = field(default_factory=set)  # frames first .. its seq in, by their distance from first
+    went_on: bool = False  # one of them is stamped at ``stamped_us`` or later
+
+    def span(self) -> int:
+        """How many frames ``first`` .. the status frame's seq are (0: it says none since the
+        checkpoint; the log's events after it then cannot be that boot's)."""
+        assert self.status is not None
+        return max(0, seq_diff(self.status.seq, (self.first - 1) % SEQ_MOD))
+
+    def told(self, f: Frame) -> None:
+        """Note a record held after the status frame, or before it once it came."""
+        if self.status is None or not isinstance(f, REPLAYABLE):
+            return
+        d = seq_diff(f.seq, self.first)
+        if 0 <= d < self.span():
+            self.seen.add(d)
+            if frame_time(f) >= self.stamped_us - STAMP_SLACK_US:
+                self.went_on = True
+
+    def verdict(self) -> str:
+        """``old``: the boot going on (a frame there stamped at the log's sensor time or later);
+        ``new``: another boot (every frame there in, none at it); '': not yet."""
+        if self.went_on:
+            return "old"
+        return "new" if len(self.seen) >= self.span() else ""
+
+    def overdue(self, now: float) -> bool:
+        return now - self.at > REPLAY_WAIT_S
+
+
+@dataclass
 class RebootClaim:
     """A status frame that says the device booted again: frames are held until the next
     status frame confirms the new boot or refutes it (the transport asks for a HELLO at once,
@@ -393,6 +459,8 @@ class Gate:
         self.reboot: RebootClaim | None = None
         self.doubt: Doubt | None = None
         self.lapse: Lapse | None = None
+        self.replayed: Replayed | None = None
+        self._replay_judged = False  # a resumed host's first frame was looked at (``Replayed``)
         self._arrived_at: float | None = None  # host time bytes last came from the device (read)
         self._reopened = False  # the port was opened again since
         self._lapse_due = False  # the line was out before the bytes being looked at
@@ -416,7 +484,7 @@ class Gate:
         them, and a replay it asked for may be among them (its request is not unanswered:
         frames held after every silence made the host give up ranges the board held, "no
         replay after 3 requests", test_link_cuts on a loaded machine)."""
-        return self.lapse is not None or self.reboot is not None
+        return self.lapse is not None or self.reboot is not None or self.replayed is not None
 
     def line_reset(self) -> None:
         """The port was opened again (a cut, a silence the link gave up on)."""
@@ -443,6 +511,10 @@ class Gate:
         if self.reboot is not None and self._held(f, now, out):
             return
         if self.doubt is not None and self._doubted(f, now, out):
+            return
+        if not self._replay_judged:
+            self._replay_begins(now)
+        if self.replayed is not None and self._replayed(f, now, out):
             return
         if (due or self.lapse is not None) and self._lapsed(f, now, out):
             return
@@ -471,6 +543,8 @@ class Gate:
             self._doubt_ends(now, out)
         if self.lapse is not None and self.lapse.overdue(now):
             self._lapse_ends(now, out)
+        if self.replayed is not None and self.replayed.overdue(now):
+            self._replayed_ends(now, out)
         if self.ahead.overdue(now):
             self._expire(f"no status frame confirmed it within {HOLD_S:g} s", now, out)
 
@@ -720,6 +794,71 @@ class Gate:
         if lapse is not None:
             for g in lapse.held:
                 self.frame(g, now, out)
+
+    # --- a resumed host: the frames replayed tell a boot going on (firmware 0.3) -------------
+
+    def _replay_begins(self, now: float) -> None:
+        """The first frame of a resumed host: hold frames (``Replayed``) if the log holds a
+        sensor event after the checkpoint and no boot tag judges."""
+        self._replay_judged = True
+        tells = self.seq.replay_tells() if self.tag is None else None
+        if tells is not None:
+            self.replayed = Replayed(now, first=tells[0], stamped_us=tells[1])
+
+    def _replayed(self, f: Frame, now: float, out: list[Any]) -> bool:
+        """Frames are held until the replay tells the boot going on from another (``Replayed``).
+        True if ``f`` was held or decided on."""
+        r = self.replayed
+        assert r is not None
+        if r.status is None:
+            if isinstance(f, REPLAYABLE):
+                if r.hold(f):
+                    self._replayed_ends(now, out)
+                return True
+            if not isinstance(f, (HelloFrame, HeartbeatFrame)):
+                return False  # a PONG, an ERROR: as usual
+            if not self._would_believe(f, now):  # a reboot claimed (or refused): as before
+                self._replayed_ends(now, out)
+                self.frame(f, now, out)
+                return True
+            r.status, r.before, r.at = f, len(r.held), now
+            for g in r.held:
+                r.told(g)
+            if not r.verdict():
+                self.sink.ask(f"!replay {r.first}", out)
+        elif isinstance(f, ErrorFrame):  # the replay refused (its frames no longer kept): as before
+            self._replayed_ends(now, out)
+            self.frame(f, now, out)
+            return True
+        else:
+            if r.hold(f):
+                self._replayed_ends(now, out)
+                return True
+            r.told(f)
+        which = r.verdict()
+        if which == "old":
+            self._replayed_ends(now, out)
+        elif which == "new":
+            self.replayed = None
+            assert r.status is not None
+            self._reboot_confirmed(RebootClaim(r.status, r.at, held=r.held, before=r.before), now, out)
+        return True
+
+    def _would_believe(self, f: Status, now: float) -> bool:
+        """``_status`` would believe ``f`` (no boot tag judges: ``Replayed`` runs without one)."""
+        return (not status_seq_doubt(f, self.seq, now)
+                and not claims_reboot(f, self.old_uptime(), self.seq, self.clock, now, self._suspect)
+                and not began_later(f, self.seq, self.clock, now))
+
+    def _replayed_ends(self, now: float, out: list[Any]) -> None:
+        """The boot going on, or nothing to tell by: the frames held, the status frame among them,
+        are looked at as usual, in the order they came."""
+        r, self.replayed = self.replayed, None
+        if r is None:
+            return
+        held = r.held if r.status is None else [*r.held[:r.before], r.status, *r.held[r.before:]]
+        for g in held:
+            self.frame(g, now, out)
 
     # --- renumbered frames ------------------------------------------------------------------
 

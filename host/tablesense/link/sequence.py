@@ -151,22 +151,37 @@ class Sequencer:
         # when the checkpoint's boot began and when the checkpoint was taken (hostclock.py)
         self._boot: tuple[float, float] | None = None
         self._went_on = False  # a claim by the boot's start was refuted (``boot_went_on``)
+        self._stamped_us = -1  # the latest sensor event logged after the checkpoint, its device time
         # the old boot's first seq not known, at a restart that said nothing of its end: the new
         # boot's HELLO may still tell how far the old boot stamped (``previous_boot``)
         self._tail: int | None = None
 
-    def resume(self, seq: int, uptime_us: int, boot: tuple[float, float] | None = None) -> None:
+    def resume(self, seq: int, uptime_us: int, boot: tuple[float, float] | None = None,
+               stamped_us: int = -1) -> None:
         """Start from a saved checkpoint (link/checkpoint.py): ``seq`` is the next frame
         wanted; a first HELLO whose uptime is below ``uptime_us`` claims a reboot while
         the host was down, and so does one that reports fewer frames written than the
         checkpoint had (``behind_resume``), or, ``boot`` given (when the checkpoint's boot
         began and when it was taken, on the host's raw clock: link/hostclock.py), one whose
-        boot began later (``later_boot``). Before any frame has been seen."""
+        boot began later (``later_boot``). ``stamped_us``: the device time of the latest sensor
+        event logged after the checkpoint that a frame stamped (-1: none), which the boot going
+        on has a frame from ``seq`` on at (``replay_tells``). Before any frame has been seen."""
         self._start(seq)
         self._uptime_us = uptime_us
         self._resumed = True
         self._boot = boot
         self._went_on = False
+        self._stamped_us = stamped_us
+
+    def replay_tells(self) -> tuple[int, int] | None:
+        """A resumed host, before any frame of the device was believed, whose log holds sensor
+        events after the checkpoint: (the checkpoint's seq, the device time of the latest a
+        frame stamped). The boot going on replays a frame from that seq on stamped at it or
+        later, up to the seq its status frame reports; a board that replays none booted again
+        (plausible.py, ``Replayed``). None: nothing to tell by."""
+        if not self._resumed or self._stamped_us < 0 or self._exp is None:
+            return None
+        return self._exp % SEQ_MOD, self._stamped_us
 
     def later_boot(self, uptime_us: int, now: float) -> bool:
         """A resumed host: a status frame reporting ``uptime_us`` at host time ``now`` is of a
