@@ -4,9 +4,10 @@ while it was down: heard 0.4 s into its boot, at the seq the reboot's boot had g
 log's) and the host's clock. A boot tag in the checkpoint (firmware 0.4) tells it: said
 lost, its edge after the log's latest time.
 
-The load runs' failure of test_link_reboot_mid_shot.py is this case on firmware 0.3 (no
-tag), and the checkpoint ``table_items`` takes at a reboot keeps no tag yet (docs/
-reliability.md, "Table time going back after a board rebooted while the host was down").
+The load runs' failure of test_link_reboot_mid_shot.py was this case on firmware 0.3 (no
+tag): test_link_resume_untagged_within_a_second.py holds that one, told by the frames the
+board replays (docs/reliability.md, "Table time going back after a board rebooted while
+the host was down").
 """
 
 from __future__ import annotations
