@@ -388,7 +388,9 @@ def test_referee_starts_a_carom_match_with_targets_and_counts_a_carom(ctx: Any, 
     live.submit("2", t=1.0, type="strike", ball="yellow")
     live.submit("2", t=2.0, type="rest")
     page.click("#c-carom")  # the referee saw a carom the sensors could not
-    page.wait_for_selector("#now:has-text('1')")
+    # p1's caroms, the main figure; "#now" holds "Inning 1" and the targets before the call lands
+    page.wait_for_function(
+        "document.querySelector('#now .who[data-player=p1] .main b')?.textContent === '1'")
     assert live.call(live.pub.snapshot, "2")["state"]["caroms"]["p1"] == 1
     page.close()
 
