@@ -10,7 +10,7 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tablesense import events
@@ -190,10 +190,16 @@ NEEDLES = ['"down", "ball"', '"up", "ball"', '"p2", "member"', '"frozen", "choic
 @settings(max_examples=300)
 @given(st.lists(st.sampled_from(GOOD + ODD + NO_POSITIONS + POSITIONS + REFUSED_LINES), max_size=60),
        st.lists(st.sampled_from(NEEDLES), max_size=4, unique=True))
+@example(lines=[POSITIONS[0], REFUSED_LINES[3]],  # '"p2", "member"' learned pushes '"rest"' out
+         needles=['"p1", "member"', '"down", "ball"', '"up", "ball"', '"rest"'])
 def test_a_batch_looking_ahead_for_lines_like_refused_ones_gives_what_parse_line_gives(
         lines: list[str], needles: list[str]) -> None:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(events, "_REFUSED", tuple(needles))
+        # a batch that meets a line refused for a key to keep learns its text and leaves the
+        # lines before it to parse_line that once (the next test holds that); decoded again,
+        # a batch looks ahead for it: each way of decoding is compared once the texts are learned
+        parse_lines(lines)
         _same(lines)
         _same([line + "\n" for line in lines])
 
