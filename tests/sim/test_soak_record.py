@@ -15,7 +15,8 @@ def test_a_record_copied_elsewhere_reads_the_copy_s_databases(tmp_path: Path) ->
     rec = Record(seed=1, tables=[table],
                  pub_dbs={"kroeg": str(run / "kroeg/disk-kept/pub.db")},
                  league_db=str(run / "league/disk-kept/league.db"), competition="c", acks={},
-                 answers_5xx=[], stderrs={}, host_stops={})
+                 answers_5xx=[], stderrs={}, host_stops={},
+                 faults=[{"at": 29.62, "kind": "disk_full", "target": "league", "params": {"leave": 4096}}])
     run.mkdir()
     rec.save(run / "record.json")
     assert Record.load(run / "record.json").pub_dbs == rec.pub_dbs  # where it ran: as saved
@@ -25,3 +26,4 @@ def test_a_record_copied_elsewhere_reads_the_copy_s_databases(tmp_path: Path) ->
     assert again.pub_dbs == {"kroeg": str(copy.resolve() / "kroeg/disk-kept/pub.db")}
     assert again.league_db == str(copy.resolve() / "league/disk-kept/league.db")
     assert again.tables[0].profile == str(copy.resolve() / "profiles/carom.toml")
+    assert again.faults[0]["kind"] == "disk_full"  # what hit which target when, for the reader of a kept run

@@ -42,6 +42,9 @@ class Record:
     answers_5xx: list[tuple[str, str, int]]
     stderrs: dict[str, str]
     host_stops: dict[str, list[float]]
+    #: the faults as played (kind, target, params, wall times, whether the system came back;
+    #: before the sensor breaks were laid at their door); none in a record kept before
+    faults: list[dict[str, Any]] = field(default_factory=list)
 
     def save(self, path: Path) -> None:
         obj = asdict(self)
