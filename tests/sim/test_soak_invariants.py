@@ -311,3 +311,24 @@ def test_a_full_league_disk_is_seen_to_end_when_the_league_says_it_stores_matche
     checking = refused.replace("stored", "checked")
     assert _still_refusing(checking)
     assert not _still_refusing(f"{checking}\n{AGAIN.format('checked')}")
+
+
+def test_a_shot_logged_with_its_rest_after_a_shot_said_lost_is_ended() -> None:
+    """Three shots of one boot: X (one hit, lost with its rest), Y (one hit of X's cushion),
+    Z (that cushion, then another). The log holds Y, its rest, Z, its rest: every shot it has
+    is ended. Paired by key alone, X took Y's row and Y took Z's first hit, whose next line is
+    no rest: a shot with no rest was called where the log was right (kroeg-2, seed 4141)."""
+    b = Boot(1, T0, 0.0)
+    t, seq = 100_000, 0
+    for shot in ([CUSHIONS[0]], [CUSHIONS[0]], [CUSHIONS[0], CUSHIONS[1]]):
+        for ch in shot:
+            b.frames[seq] = FrameRec(seq, "count", ch, 3, t, T0 + t / 1e6)
+            b.progress.append((T0 + t / 1e6, seq))
+            b.heard.append((T0 + t / 1e6, seq))
+            seq, t = seq + 1, t + 50_000
+        t += 2_000_000
+    logged = log_of(b, drop={0})[1:]  # X's hit and its rest are not in the log
+    assert [g.type for g in logged] == ["cushion", "rest", "cushion", "cushion", "rest"]
+    assert inv.check_shots_ended("t", logged, [b], CAROM) == []
+    no_rest = [g for g in logged if g is not logged[1]]  # Y's rest taken out: then it is a break
+    assert any("no rest after" in line for line in inv.check_shots_ended("t", no_rest, [b], CAROM))

@@ -12,6 +12,7 @@ in the soak's figures (``Disk.method``).
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import resource
 import shutil
@@ -65,22 +66,32 @@ class Disk:
         return st.f_bavail * st.f_frsize
 
     def fill(self, leave: int) -> None:
-        """Leave ``leave`` bytes free (RLIMIT_FSIZE: every file stops where it is)."""
+        """Leave ``leave`` bytes free (RLIMIT_FSIZE: every file stops where it is).
+
+        The process on the disk writes while the filler does: should it take more than a page
+        between the look at what is free and the filler's last write, that write meets a full
+        disk. The disk is then full (fewer than ``leave`` bytes free: ``free_bytes`` tells how
+        many), which is the fault, only harder. The filler writes without a buffer: through
+        Python's, the bytes the full disk refused stayed in it and closing the file wrote them
+        again and raised ENOSPC (the league's disk, seed 4141: the fault counted as not
+        injected, and the disk was never freed until the next fault on it)."""
         self.fills += 1
         self.full = True
         self.leave = leave
         if self.method.startswith("tmpfs"):
             want = max(0, self.free_bytes() - leave)
-            with open(self.path / FILLER, "ab") as fh:
-                chunk = b"\0" * (1 << 20)
+            fd = os.open(self.path / FILLER, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+            try:
+                chunk = bytes(1 << 20)
                 while want > 0:
-                    n = min(want, len(chunk))
                     try:
-                        fh.write(chunk[:n])
-                        fh.flush()
-                    except OSError:
-                        break
-                    want -= n
+                        want -= os.write(fd, chunk[:min(want, len(chunk))])
+                    except OSError as exc:
+                        if exc.errno != errno.ENOSPC:
+                            raise
+                        break  # full: another writer took the rest
+            finally:
+                os.close(fd)
             return
         if self.method == "RLIMIT_FSIZE":
             biggest = max((p.stat().st_size for p in self.path.glob("*") if p.is_file()), default=0)

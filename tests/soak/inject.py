@@ -165,9 +165,14 @@ class Injector:
     async def _fault_disk_full(self, f: Fault) -> None:
         disk = self.disks[f.target]
         proc = self.league if f.target == "league" else self.hosts[f.target]
-        disk.fill(f.params["leave"])
-        await asyncio.sleep(f.params["seconds"])
-        disk.free()
+        try:
+            disk.fill(f.params["leave"])
+            if disk.method.startswith("tmpfs") and disk.free_bytes() < f.params["leave"]:
+                f.note = (f"{disk.free_bytes()} bytes left free, not {f.params['leave']}: its process "
+                          "wrote while the disk was filled")
+            await asyncio.sleep(f.params["seconds"])
+        finally:
+            disk.free()  # also when the fill failed: a fault never outlasts its time
         freed = time.monotonic()
         # a log that said it refused writes must say that it takes them again
         while time.monotonic() - freed < 30:

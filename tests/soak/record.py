@@ -42,6 +42,9 @@ class Record:
     answers_5xx: list[tuple[str, str, int]]
     stderrs: dict[str, str]
     host_stops: dict[str, list[float]]
+    #: the faults as played (kind, target, params, wall times, whether the system came back;
+    #: before the sensor breaks were laid at their door); none in a record kept before
+    faults: list[dict[str, Any]] = field(default_factory=list)
 
     def save(self, path: Path) -> None:
         obj = asdict(self)
@@ -52,6 +55,7 @@ class Record:
     @classmethod
     def load(cls, path: Path) -> Record:
         obj = json.loads(path.read_text(encoding="utf-8"))
+        _moved(obj, path.parent)
         tables = []
         for t in obj["tables"]:
             boots = [_boot_from(b) for b in t.pop("boots")]
@@ -60,6 +64,24 @@ class Record:
         obj["acks"] = {k: [inv.Ack(**a) for a in v] for k, v in obj["acks"].items()}
         obj["answers_5xx"] = [tuple(x) for x in obj["answers_5xx"]]
         return cls(**obj)
+
+
+def _moved(obj: dict[str, Any], work: Path) -> None:
+    """A work directory copied or moved elsewhere (``--recheck`` of a copy): its paths, saved
+    under the directory the season ran in (the league's database is ``<work>/league/...``),
+    are read under the one the record is in now."""
+    was = str(Path(obj["league_db"]).parents[2])
+    now = str(work.resolve())
+    if was == now:
+        return
+
+    def here(p: str) -> str:
+        return now + p[len(was):] if p == was or p.startswith(was + "/") else p
+
+    obj["league_db"] = here(obj["league_db"])
+    obj["pub_dbs"] = {k: here(v) for k, v in obj["pub_dbs"].items()}
+    for t in obj["tables"]:
+        t["profile"] = here(t["profile"])
 
 
 def _boot_json(b: Boot) -> dict[str, Any]:

@@ -428,7 +428,8 @@ class Season(Injector):
             answers_5xx=self.answers.errors(),
             stderrs={**{p.name: p.stderr_text() for p in self.procs.procs if p.name != "cpu load"},
                      **{f"firmware {n}": b.firmware_stderr() for n, b in self.boards.items()}},
-            host_stops={p: h.stops for p, h in self.hosts.items()})
+            host_stops={p: h.stops for p, h in self.hosts.items()},
+            faults=[dataclasses.asdict(f) for f in self.faults])
 
     def check(self) -> tuple[dict[str, list[str]], dict[str, Any]]:
         rec = self.record()
