@@ -4,9 +4,11 @@ replay's default and the live table's).
 ``ShotEngine.whole_played`` makes the state after the shot (``whole``) and then a second copy of
 it with the played links (the undo a ``Redo`` of the state before the shot, the shot's events and
 rest added to the events since the state kept whole). ``whole_played`` here makes the same state,
-but a shot of several cushions alone and its rest (the turn passes: ``resolve.missed``, nearly
-half the shots of a long match) gets its links in its one copy; every other shot goes ``whole``
-and gets them after it as the base puts them.
+but a shot of several events, a cushion first, gets its links in its one copy where it is
+cushions alone (the turn passes: ``resolve.missed``, nearly half the shots of a long match) or
+cushions and the shooter's valid goals that leave both players a ball (the turn kept: ``resolve.plain``'s
+goals, a third of the long match's shots: ``_scored``); every other shot goes ``whole`` and gets them
+after it as the base puts them.
 
 tests/rules/golf/test_golf_played_shot_in_one_copy.py holds it to the base's ``whole_played``
 over made-up states and shots.
@@ -19,10 +21,12 @@ from typing import Any
 
 import msgspec
 
-from ...events import Cushion, Event, Rest
+from ...events import Cushion, Event, Goal, Rest
 from .. import shot_engine
+from ..ruling_log import RulingLog, made
 from ..shot_engine import Redo, ShotRecord, Trace, _cut_before, _eight_deep, _shallow, shot_cut
-from .resolve import missed
+from .geometry import ATTACKS
+from .resolve import _FIRST, _goals, missed
 from .state import GolfState
 
 replace = msgspec.structs.replace
@@ -33,8 +37,9 @@ _CUSHION = frozenset({Cushion})
 
 def whole_played(engine: Any, state: GolfState, events: Sequence[Event], rest: Rest) -> GolfState | None:
     """``GolfEngine.whole_played`` (this function is the method): the state ``ShotEngine.whole_played``
-    gives, in its steps (inline here: one frame less a shot), but that a shot of several cushions
-    alone is made in one copy (``_cushions``)."""
+    gives, in its steps (inline here: one frame less a shot), but that a shot of several events, a
+    cushion first, of cushions alone or with the shooter's valid goals, is made in one copy
+    (``_cushions``)."""
     base, since = state.base, state.since
     if base is None:  # a match's first shot, at once where it can be (``_first_whole_played``)
         if state.before is None and not since and type(since) is tuple:
@@ -73,13 +78,33 @@ def whole_played(engine: Any, state: GolfState, events: Sequence[Event], rest: R
 def _cushions(state: GolfState, events: Sequence[Event], rest: Rest, base: GolfState, since: Trace,
               count: int) -> GolfState | None:
     """``GolfEngine.steps`` of a shot of cushions alone from ``state`` where it passes the turn at
-    once (``resolve.missed``: no position at the rest, a table that reports no strike), the played
-    links (``since``: the events since ``base``; ``count`` with the shot's) put in the same copy;
-    None for any other."""
+    once (``resolve.missed``: no position at the rest, a table that reports no strike), or of
+    cushions and the shooter's valid goals (``_scored``), the played links (``since``: the events
+    since ``base``; ``count`` with the shot's) put in the same copy; None for any other."""
     if state.in_shot or state.held or state.ended is not None or rest.positions:
         return None
+    goals: list[tuple[float, str]] | None = None
     if not _CUSHION.issuperset(map(type, events)):
-        return None
+        # (``resolve.plain``'s walk) cushions and the shooter's valid goals only, each one's (t, goal)
+        s = state.at_table or "p1"
+        aim = ATTACKS[s]
+        goals = []
+        for e in events:
+            kind = type(e)
+            if kind is Cushion:
+                continue
+            if kind is not Goal or e.ball != s or e.goal != aim:  # type: ignore[attr-defined]
+                return None
+            goals.append((e.t, aim))
+        bl = state.balls_left
+        if s == "p1":
+            left, theirs = bl[0] - len(goals), bl[1]
+            bl = (left, theirs)
+        else:
+            left, theirs = bl[1] - len(goals), bl[0]
+            bl = (theirs, left)
+        if left <= 0 or theirs == 0:  # the shooter's last ball (the frame's end), or more: the steps
+            return None
     cut = shot_cut(state.cut, events[0], rest)
     if cut is None or cut.strikes or cut.strike_sensor:
         return None
@@ -95,4 +120,32 @@ def _cushions(state: GolfState, events: Sequence[Event], rest: Rest, base: GolfS
     else:
         grown = Trace([[*since, *events, rest], None], count)
     shot = ShotRecord(before.at_table, tuple(events), rest)
-    return missed(before, before.at_table or "p1", rest.t, before, shot, cut, False, Redo(base, since), grown)
+    if goals is None:
+        return missed(before, before.at_table or "p1", rest.t, before, shot, cut, False, Redo(base, since),
+                      grown)
+    return _scored(before, s, goals, bl, rest.t, shot, cut, Redo(base, since), grown)
+
+
+def _scored(pre: GolfState, s: str, goals: list[tuple[float, str]], bl: tuple[int, int], t: float,
+            shot: ShotRecord, cut: Any, undo: Redo, grown: Trace) -> GolfState:
+    """``resolve.plain``'s shot of ``s``'s valid goals (``goals``: their times and the goal, in the
+    log's order) from ``pre`` (no question open, no ball waiting: closed), ``bl`` the balls left after
+    them (both players still have one), at rest at ``t``, the played links (``undo``, ``grown``) in its
+    one copy: the turn kept, zone play starting where a player has one ball left."""
+    if len(goals) > 1:
+        goals.sort(key=_FIRST)  # stable: the same t keeps the order of the log
+    log = pre.rulings  # (``plain``'s) the rulings made only when read
+    if not pre.zone_play and 1 in bl:  # (``checks.zone_play``) zone play starts
+        log = made(log, len(goals) + 1, [_goals, s, goals, t]) if type(log) is RulingLog \
+            else log + _goals(s, goals, t)
+        return replace(pre, at_table=s, rulings=log, checkpoint=undo, since=grown, cut=cut, before=pre,
+                       shot=shot, balls_left=bl, zone_play=True, frame_units=pre.frame_units + 1,
+                       clock=(s, t), positions=None, placements=())
+    log = made(log, len(goals), [_goals, s, goals]) if type(log) is RulingLog else log + _goals(s, goals)
+    if pre.positions is None and not pre.placements and pre.at_table is not None:
+        # the common state: only the fields that change given, in the order of the fields
+        return replace(pre, rulings=log, checkpoint=undo, since=grown, cut=cut, before=pre, shot=shot,
+                       balls_left=bl, frame_units=pre.frame_units + 1, clock=(s, t))
+    return replace(pre, at_table=s, rulings=log, checkpoint=undo, since=grown, cut=cut, before=pre,
+                   shot=shot, balls_left=bl, frame_units=pre.frame_units + 1, clock=(s, t), positions=None,
+                   placements=())
