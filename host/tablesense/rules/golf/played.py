@@ -22,11 +22,12 @@ from typing import Any
 import msgspec
 
 from ...events import Cushion, Event, Goal, Rest
+from ...shots import _NO_PINS, _OPEN, _SETTLING_PHASE, Cutter
 from .. import shot_engine
 from ..ruling_log import RulingLog, made
-from ..shot_engine import Redo, ShotRecord, Trace, _cut_before, _eight_deep, _shallow, shot_cut
+from ..shot_engine import Redo, ShotRecord, Trace, _cut_before, _shallow, shot_cut
 from .geometry import ATTACKS
-from .resolve import _FIRST, _goals, missed
+from .resolve import _FIRST, _goals, _turn, missed
 from .state import GolfState
 
 replace = msgspec.structs.replace
@@ -52,8 +53,14 @@ def whole_played(engine: Any, state: GolfState, events: Sequence[Event], rest: R
     if count > shot_engine.KEEP_EVERY:  # (read at each shot, as the base reads it)
         return None
     # ``play`` cuts the states before the shot at its opening: as it does, first (``_shallow``)
-    given = _shallow(state) if shot_engine.BEFORE_DEPTH != 4 else _cut_before(state) if _eight_deep(state) \
-        else state
+    if shot_engine.BEFORE_DEPTH != 4:
+        given = _shallow(state)
+    else:  # (``_eight_deep``'s walk, inline: the chain cut where it is eight states deep or more)
+        node = state.before
+        given = state if node is None or (node := node.before) is None or (node := node.before) is None \
+            or (node := node.before) is None or (node := node.before) is None \
+            or (node := node.before) is None or (node := node.before) is None or node.before is None \
+            else _cut_before(state)
     if count > n + 2 and type(events[0]) is Cushion:  # several events, a cushion first
         new = _cushions(given, events, rest, base, since, count)
         if new is not None:
@@ -105,9 +112,16 @@ def _cushions(state: GolfState, events: Sequence[Event], rest: Rest, base: GolfS
             bl = (theirs, left)
         if left <= 0 or theirs == 0:  # the shooter's last ball (the frame's end), or more: the steps
             return None
-    cut = shot_cut(state.cut, events[0], rest)
-    if cut is None or cut.strikes or cut.strike_sensor:
-        return None
+    cut = state.cut
+    t = rest.t
+    if cut.phase != _OPEN and type(t) is float and not (cut.strikes or cut.strike_sensor):
+        # (``shot_cut``'s common case, inline: a cushion first settles no shot and opens one)
+        cut = Cutter(False, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t, False, False, _NO_PINS,
+                     False)
+    else:
+        cut = shot_cut(cut, events[0], rest)  # type: ignore[assignment]
+        if cut is None or cut.strikes or cut.strike_sensor:
+            return None
     before = state
     if state.shot is not None and (state.questions or state.spot_wait):  # ``close``, inline
         before = replace(state, questions=(), spot_wait=())
@@ -120,10 +134,19 @@ def _cushions(state: GolfState, events: Sequence[Event], rest: Rest, base: GolfS
     else:
         grown = Trace([[*since, *events, rest], None], count)
     shot = ShotRecord(before.at_table, tuple(events), rest)
-    if goals is None:
-        return missed(before, before.at_table or "p1", rest.t, before, shot, cut, False, Redo(base, since),
-                      grown)
-    return _scored(before, s, goals, bl, rest.t, shot, cut, Redo(base, since), grown)
+    if goals is None:  # the turn passes (``resolve.missed``)
+        if before.duo or before.placements or before.positions is not None \
+                or before.turn_positions is not None:
+            return missed(before, before.at_table or "p1", t, before, shot, cut, False, Redo(base, since),
+                          grown)
+        # ``missed``'s common state (one against one, no positions, no ball placed), inline
+        s = before.at_table or "p1"
+        o = "p2" if s == "p1" else "p1"
+        log = before.rulings  # the ruling made only when read
+        log = made(log, 1, [_turn, t, s]) if type(log) is RulingLog else log + _turn(t, s)
+        return replace(before, at_table=o, rulings=log, checkpoint=Redo(base, since), since=grown, cut=cut,
+                       before=before, shot=shot, frame_units=before.frame_units + 1, clock=(o, t))
+    return _scored(before, s, goals, bl, t, shot, cut, Redo(base, since), grown)
 
 
 def _scored(pre: GolfState, s: str, goals: list[tuple[float, str]], bl: tuple[int, int], t: float,
