@@ -39,8 +39,10 @@ _CUSHION = frozenset({Cushion})
 def whole_played(engine: Any, state: GolfState, events: Sequence[Event], rest: Rest) -> GolfState | None:
     """``GolfEngine.whole_played`` (this function is the method): the state ``ShotEngine.whole_played``
     gives, in its steps (inline here: one frame less a shot), but that a shot of several events, a
-    cushion first, of cushions alone or with the shooter's valid goals, is made in one copy
-    (``_cushions``)."""
+    cushion first, is made here with its links in one copy of the state where it is cushions alone
+    (the turn passes: ``resolve.missed``, its common state inline) or cushions and the shooter's valid
+    goals that leave both players a ball (``_scored``): ``GolfEngine.steps`` of it, no position at the
+    rest, a table that reports no strike. Any other shot: ``whole``, then its links (``_stepped``)."""
     base, since = state.base, state.since
     if base is None:  # a match's first shot, at once where it can be (``_first_whole_played``)
         if state.before is None and not since and type(since) is tuple:
@@ -61,39 +63,14 @@ def whole_played(engine: Any, state: GolfState, events: Sequence[Event], rest: R
             or (node := node.before) is None or (node := node.before) is None \
             or (node := node.before) is None or (node := node.before) is None or node.before is None \
             else _cut_before(state)
-    if count > n + 2 and type(events[0]) is Cushion:  # several events, a cushion first
-        new = _cushions(given, events, rest, base, since, count)
-        if new is not None:
-            return new
-    new = engine.whole(given, events, rest)
-    if new is None:
-        return None
-    before = new.before
-    if before is None or before.before is not given.before:
-        return None
-    seg = since._seg  # ``Trace.plus`` of each event and the rest
-    items = seg[0]
-    if items is not None and len(items) == n:
-        items.extend(events)
-        items.append(rest)
-        grown = Trace(seg, count)
-    else:
-        grown = Trace([[*since, *events, rest], None], count)
-    return replace(new, base=base, since=grown, checkpoint=Redo(base, since))
-
-
-def _cushions(state: GolfState, events: Sequence[Event], rest: Rest, base: GolfState, since: Trace,
-              count: int) -> GolfState | None:
-    """``GolfEngine.steps`` of a shot of cushions alone from ``state`` where it passes the turn at
-    once (``resolve.missed``: no position at the rest, a table that reports no strike), or of
-    cushions and the shooter's valid goals (``_scored``), the played links (``since``: the events
-    since ``base``; ``count`` with the shot's) put in the same copy; None for any other."""
-    if state.in_shot or state.held or state.ended is not None or rest.positions:
-        return None
+    # several events, a cushion first, from a state with no shot open, nothing held, the match on
+    if count <= n + 2 or type(events[0]) is not Cushion or given.in_shot or given.held \
+            or given.ended is not None or rest.positions:
+        return _stepped(engine, given, events, rest, base, since, count)
     goals: list[tuple[float, str]] | None = None
     if not _CUSHION.issuperset(map(type, events)):
         # (``resolve.plain``'s walk) cushions and the shooter's valid goals only, each one's (t, goal)
-        s = state.at_table or "p1"
+        s = given.at_table or "p1"
         aim = ATTACKS[s]
         goals = []
         for e in events:
@@ -101,9 +78,9 @@ def _cushions(state: GolfState, events: Sequence[Event], rest: Rest, base: GolfS
             if kind is Cushion:
                 continue
             if kind is not Goal or e.ball != s or e.goal != aim:  # type: ignore[attr-defined]
-                return None
+                return _stepped(engine, given, events, rest, base, since, count)
             goals.append((e.t, aim))
-        bl = state.balls_left
+        bl = given.balls_left
         if s == "p1":
             left, theirs = bl[0] - len(goals), bl[1]
             bl = (left, theirs)
@@ -111,8 +88,8 @@ def _cushions(state: GolfState, events: Sequence[Event], rest: Rest, base: GolfS
             left, theirs = bl[1] - len(goals), bl[0]
             bl = (theirs, left)
         if left <= 0 or theirs == 0:  # the shooter's last ball (the frame's end), or more: the steps
-            return None
-    cut = state.cut
+            return _stepped(engine, given, events, rest, base, since, count)
+    cut = given.cut
     t = rest.t
     if cut.phase != _OPEN and type(t) is float and not (cut.strikes or cut.strike_sensor):
         # (``shot_cut``'s common case, inline: a cushion first settles no shot and opens one)
@@ -121,13 +98,13 @@ def _cushions(state: GolfState, events: Sequence[Event], rest: Rest, base: GolfS
     else:
         cut = shot_cut(cut, events[0], rest)  # type: ignore[assignment]
         if cut is None or cut.strikes or cut.strike_sensor:
-            return None
-    before = state
-    if state.shot is not None and (state.questions or state.spot_wait):  # ``close``, inline
-        before = replace(state, questions=(), spot_wait=())
-    seg = since._seg  # ``Trace.plus`` of each event and the rest
+            return _stepped(engine, given, events, rest, base, since, count)
+    before = given
+    if given.shot is not None and (given.questions or given.spot_wait):  # ``close``, inline
+        before = replace(given, questions=(), spot_wait=())
+    seg = since._seg  # (``_grown``, inline) ``Trace.plus`` of each event and the rest
     items = seg[0]
-    if items is not None and len(items) == since._n:
+    if items is not None and len(items) == n:
         items.extend(events)
         items.append(rest)
         grown = Trace(seg, count)
@@ -147,6 +124,30 @@ def _cushions(state: GolfState, events: Sequence[Event], rest: Rest, base: GolfS
         return replace(before, at_table=o, rulings=log, checkpoint=Redo(base, since), since=grown, cut=cut,
                        before=before, shot=shot, frame_units=before.frame_units + 1, clock=(o, t))
     return _scored(before, s, goals, bl, t, shot, cut, Redo(base, since), grown)
+
+
+def _stepped(engine: Any, given: GolfState, events: Sequence[Event], rest: Rest, base: GolfState,
+             since: Trace, count: int) -> GolfState | None:
+    """``whole_played``'s shot that ``whole`` takes (``given``: the state before it, its chain of states
+    before shots cut), then its links as the base puts them (``since`` grown to ``count``)."""
+    new = engine.whole(given, events, rest)
+    if new is None:
+        return None
+    before = new.before
+    if before is None or before.before is not given.before:
+        return None
+    return replace(new, base=base, since=_grown(since, events, rest, count), checkpoint=Redo(base, since))
+
+
+def _grown(since: Trace, events: Sequence[Event], rest: Rest, count: int) -> Trace:
+    """``since`` with ``events`` and ``rest`` after it (``Trace.plus`` of each), ``count`` in all."""
+    seg = since._seg
+    items = seg[0]
+    if items is not None and len(items) == since._n:
+        items.extend(events)
+        items.append(rest)
+        return Trace(seg, count)
+    return Trace([[*since, *events, rest], None], count)
 
 
 def _scored(pre: GolfState, s: str, goals: list[tuple[float, str]], bl: tuple[int, int], t: float,
