@@ -7,11 +7,11 @@ rest added to the events since the state kept whole). ``whole_played`` here make
 but a shot of several events, a cushion first, gets its links in its one copy where it is
 cushions alone (the turn passes: ``resolve.missed``, nearly half the shots of a long match) or
 cushions and the shooter's valid goals that leave both players a ball (the turn kept: ``resolve.plain``'s
-goals, a third of the long match's shots: ``_scored``); every other shot goes ``whole`` and gets them
+goals, a quarter of the long match's shots: ``_scored``); every other shot goes ``whole`` and gets them
 after it as the base puts them.
 
-tests/rules/golf/test_golf_played_shot_in_one_copy.py holds it to the base's ``whole_played``
-over made-up states and shots.
+tests/rules/golf/test_golf_played_shot_in_one_copy.py and test_golf_played_goal_shot_in_one_copy.py
+hold it to the base's ``whole_played`` over made-up states and shots.
 """
 
 from __future__ import annotations
