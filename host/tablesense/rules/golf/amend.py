@@ -231,6 +231,14 @@ def _decided(pre: GolfState, s: str, foul: Fault[Cost], call: Call, spot_calls: 
         for key in _SPOT_KEYS[:n_spots]:
             spot_wait = (*spot_wait, (t, s, key))
     stage_before, stage_shot, cut, in_shot, checkpoint = stage
+    if positions is None and placed is pre.placed and members is pre.members and bl is pre.balls_left \
+            and not placements and not pre.placements and not pre.questions and pre.positions is None \
+            and pre.turn_positions is None and in_shot is pre.in_shot:
+        # the common state (one against one, no positions, no ball placed or named, none counted): only
+        # the fields that change given, in one copy, in the order of the fields
+        return replace(pre, at_table=o, rulings=rulings, checkpoint=checkpoint, cut=cut, before=stage_before,
+                       shot=stage_shot, zone_play=now_zone, frame_units=pre.frame_units + 1, clock=(o, t_end),
+                       spot_wait=spot_wait)
     # (two copies: a call of 15 keywords or more is compiled through a dict, dearer than the copy)
     return replace(
         replace(pre, questions=(), balls_left=bl, placements=placements, spot_wait=spot_wait),

@@ -48,7 +48,8 @@ from ...texts import phrase
 from ...vocabulary import for_game
 from ..base import Question, Ruling, other, register
 from ..first_states import FirstStates
-from ..shot_engine import AMEND, Run, ShotEngine, ShotRecord, canonical, frozen, shot_cut
+from ..records import as_option
+from ..shot_engine import AMEND, Redo, Run, ShotEngine, ShotRecord, canonical, frozen, shot_cut
 from . import amend, checks, played, single
 from .counted import counted_shot
 from .evidence import OFF_TABLE_FOULS, OFF_TABLE_OPPONENT, Evidence
@@ -101,21 +102,47 @@ class GolfEngine(ShotEngine[GolfState]):
         return ShotEngine.apply(self, state, event)
 
     def _called(self, state: GolfState, call: Call) -> GolfState:
-        """The base's ``apply`` of ``call`` (``ShotEngine._call``: its names canonical, an ``undo`` or
-        an ``answer`` the base's, any other ``call``, the shot amended on ``AMEND``, ``checkpoint`` set
-        to ``state``) without the base's two frames, and without its copy of the state where the
-        call's own step set ``checkpoint`` to ``state`` already (a foul or a spot amending the shot
-        at once, ``amend``; a call that stands alone): the same state."""
+        """The base's ``apply`` of ``call`` (``ShotEngine._call``: its names canonical, an ``undo`` (inline
+        here) or an ``answer`` (``_answered``: in one copy) as the base takes them, any other ``call``,
+        the shot amended on ``AMEND``, ``checkpoint`` set to ``state``) without the base's two frames,
+        and without its copy of the state where the call's own step set ``checkpoint`` to ``state``
+        already (a foul or a spot amending the shot at once, ``amend``; a call that stands alone):
+        the same state."""
         ev = canonical(self.vocabulary(state), call)  # the input edge: canonical ids only
         name = ev.call
-        if name == "undo" or name == "answer":
-            return ShotEngine._call(self, state, call)
+        if name == "answer":
+            return self._answered(state, ev)
+        if name == "undo":  # (the base's ``_call`` of it, inline)
+            back = state.checkpoint
+            if back is None:
+                raise IllegalCall("nothing to undo")
+            if type(back) is Redo:
+                return self.redo(back)  # type: ignore[no-any-return]
+            return back  # type: ignore[no-any-return]
         new = self.call(state, ev)
         if new is AMEND:
             new = self._amended(state, ev, state)
         if new is state or new.checkpoint is state:
             return new  # type: ignore[no-any-return]
         return replace(new, checkpoint=state)
+
+    def _answered(self, state: GolfState, ev: Call) -> GolfState:
+        """The base's ``_answer`` of ``ev`` (canonical) and ``on_answer``'s ``amend`` in the one copy
+        ``resolve.staged`` makes, ``checkpoint`` set to ``state`` in it (the base closes the question in
+        a copy, amends the shot from that, whose fields ``amend`` reads are ``state``'s, and copies the
+        state after it again for the undo point): the same state, or the same refusal."""
+        for q in state.questions:
+            if q.id == ev.question:
+                break
+        else:
+            open_ids = ", ".join(q.id for q in state.questions) or "none"
+            raise IllegalCall(f"no open question {ev.question!r} (open: {open_ids})")
+        answer = as_option(ev.answer, q.options)
+        if q.options and answer not in q.options:
+            raise IllegalCall(f"answer to {q.id} must be one of {list(q.options)!r}, not {ev.answer!r}")
+        if not state.in_shot and state.shot is not None and state.before is not None:  # (``on_answer``)
+            return self._amended(state, _call_with(ev, answer=answer), state)
+        raise IllegalCall(f"question {q.id} was about a shot that is over; its default stands")
 
     def admit(self, state: GolfState, gathered: Sequence[Event], event: Event) -> Event:
         """``apply``'s checks of a sensor event in a shot in progress, the shot being its events

@@ -63,13 +63,20 @@ def end_frame(pre: GolfState, new: Sequence[Ruling], asked: int, shooter: str, w
     if won >= FRAMES_TO_WIN:  # (``rule.match_won``, inline)
         # the match is over: at the table stays whoever played the deciding shot (the
         # winner, or the loser whose shot gave the winner the frame: docs/events.md's example)
+        ended = Ended(rule="golf.match.won", winner=winner, data=(("score", score),))
+        rulings = made(log, len(new) + 2, [_ends, tuple(new), t, winner, frame, score, None]) \
+            if type(log) is RulingLog else _logged(log, new, t, winner, frame, score, None)
+        if not pre.questions and asked == pre.asked and not placements and not pre.placements \
+                and not pre.spot_wait:
+            # nothing open, asked, placed or waiting before it: one copy (fourteen fields given)
+            return replace(pre, ended=ended, at_table=shooter, rulings=rulings, checkpoint=checkpoint,
+                           in_shot=in_shot, cut=cut, before=stage_before, shot=stage_shot, balls_left=bl,
+                           frames_won=fw, frame_units=pre.frame_units + 1, clock=None,
+                           frame_winners=frame_winners, frame_ends=frame_ends)
         # (two copies: a call of 15 keywords or more is compiled through a dict, dearer than the copy)
         return replace(
             replace(pre, questions=(), asked=asked, placements=placements, spot_wait=()),
-            ended=Ended(rule="golf.match.won", winner=winner, data=(("score", score),)),
-            rulings=made(log, len(new) + 2, [_ends, tuple(new), t, winner, frame, score, None])
-            if type(log) is RulingLog else _logged(log, new, t, winner, frame, score, None),
-            frame_units=pre.frame_units + 1,
+            ended=ended, rulings=rulings, frame_units=pre.frame_units + 1,
             frames_won=fw, balls_left=bl, at_table=shooter, clock=None,
             frame_winners=frame_winners, frame_ends=frame_ends,
             before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,

@@ -4,12 +4,14 @@ replay's default and the live table's).
 ``ShotEngine.whole_played`` makes the state after the shot (``whole``) and then a second copy of
 it with the played links (the undo a ``Redo`` of the state before the shot, the shot's events and
 rest added to the events since the state kept whole). ``whole_played`` here makes the same state,
-but a shot of several cushions alone and its rest (the turn passes: ``resolve.missed``, nearly
-half the shots of a long match) gets its links in its one copy; every other shot goes ``whole``
-and gets them after it as the base puts them.
+but a shot of several events, a cushion first, gets its links in its one copy where it is
+cushions alone (the turn passes: ``resolve.missed``, nearly half the shots of a long match) or
+cushions and the shooter's valid goals that leave both players a ball (the turn kept: ``resolve.plain``'s
+goals, a quarter of the long match's shots: ``_scored``); every other shot goes ``whole`` and gets them
+after it as the base puts them.
 
-tests/rules/golf/test_golf_played_shot_in_one_copy.py holds it to the base's ``whole_played``
-over made-up states and shots.
+tests/rules/golf/test_golf_played_shot_in_one_copy.py and test_golf_played_goal_shot_in_one_copy.py
+hold it to the base's ``whole_played`` over made-up states and shots.
 """
 
 from __future__ import annotations
@@ -19,10 +21,13 @@ from typing import Any
 
 import msgspec
 
-from ...events import Cushion, Event, Rest
+from ...events import Cushion, Event, Goal, Rest
+from ...shots import _NO_PINS, _OPEN, _SETTLING_PHASE, Cutter
 from .. import shot_engine
-from ..shot_engine import Redo, ShotRecord, Trace, _cut_before, _eight_deep, _shallow, shot_cut
-from .resolve import missed
+from ..ruling_log import RulingLog, made
+from ..shot_engine import Redo, ShotRecord, Trace, _cut_before, _shallow, shot_cut
+from .geometry import ATTACKS
+from .resolve import _FIRST, _goals, _turn, missed
 from .state import GolfState
 
 replace = msgspec.structs.replace
@@ -33,8 +38,11 @@ _CUSHION = frozenset({Cushion})
 
 def whole_played(engine: Any, state: GolfState, events: Sequence[Event], rest: Rest) -> GolfState | None:
     """``GolfEngine.whole_played`` (this function is the method): the state ``ShotEngine.whole_played``
-    gives, in its steps (inline here: one frame less a shot), but that a shot of several cushions
-    alone is made in one copy (``_cushions``)."""
+    gives, in its steps (inline here: one frame less a shot), but that a shot of several events, a
+    cushion first, is made here with its links in one copy of the state where it is cushions alone
+    (the turn passes: ``resolve.missed``, its common state inline) or cushions and the shooter's valid
+    goals that leave both players a ball (``_scored``): ``GolfEngine.steps`` of it, no position at the
+    rest, a table that reports no strike. Any other shot: ``whole``, then its links (``_stepped``)."""
     base, since = state.base, state.since
     if base is None:  # a match's first shot, at once where it can be (``_first_whole_played``)
         if state.before is None and not since and type(since) is tuple:
@@ -47,19 +55,54 @@ def whole_played(engine: Any, state: GolfState, events: Sequence[Event], rest: R
     if count > shot_engine.KEEP_EVERY:  # (read at each shot, as the base reads it)
         return None
     # ``play`` cuts the states before the shot at its opening: as it does, first (``_shallow``)
-    given = _shallow(state) if shot_engine.BEFORE_DEPTH != 4 else _cut_before(state) if _eight_deep(state) \
-        else state
-    if count > n + 2 and type(events[0]) is Cushion:  # several events, a cushion first
-        new = _cushions(given, events, rest, base, since, count)
-        if new is not None:
-            return new
-    new = engine.whole(given, events, rest)
-    if new is None:
-        return None
-    before = new.before
-    if before is None or before.before is not given.before:
-        return None
-    seg = since._seg  # ``Trace.plus`` of each event and the rest
+    if shot_engine.BEFORE_DEPTH != 4:
+        given = _shallow(state)
+    else:  # (``_eight_deep``'s walk, inline: the chain cut where it is eight states deep or more)
+        node = state.before
+        given = state if node is None or (node := node.before) is None or (node := node.before) is None \
+            or (node := node.before) is None or (node := node.before) is None \
+            or (node := node.before) is None or (node := node.before) is None or node.before is None \
+            else _cut_before(state)
+    # several events, a cushion first, from a state with no shot open, nothing held, the match on
+    if count <= n + 2 or type(events[0]) is not Cushion or given.in_shot or given.held \
+            or given.ended is not None or rest.positions:
+        return _stepped(engine, given, events, rest, base, since, count)
+    goals: list[tuple[float, str]] | None = None
+    if not _CUSHION.issuperset(map(type, events)):
+        # (``resolve.plain``'s walk) cushions and the shooter's valid goals only, each one's (t, goal)
+        s = given.at_table or "p1"
+        aim = ATTACKS[s]
+        goals = []
+        for e in events:
+            kind = type(e)
+            if kind is Cushion:
+                continue
+            if kind is not Goal or e.ball != s or e.goal != aim:  # type: ignore[attr-defined]
+                return _stepped(engine, given, events, rest, base, since, count)
+            goals.append((e.t, aim))
+        bl = given.balls_left
+        if s == "p1":
+            left, theirs = bl[0] - len(goals), bl[1]
+            bl = (left, theirs)
+        else:
+            left, theirs = bl[1] - len(goals), bl[0]
+            bl = (theirs, left)
+        if left <= 0 or theirs == 0:  # the shooter's last ball (the frame's end), or more: the steps
+            return _stepped(engine, given, events, rest, base, since, count)
+    cut = given.cut
+    t = rest.t
+    if cut.phase != _OPEN and type(t) is float and not (cut.strikes or cut.strike_sensor):
+        # (``shot_cut``'s common case, inline: a cushion first settles no shot and opens one)
+        cut = Cutter(False, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t, False, False, _NO_PINS,
+                     False)
+    else:
+        cut = shot_cut(cut, events[0], rest)  # type: ignore[assignment]
+        if cut is None or cut.strikes or cut.strike_sensor:
+            return _stepped(engine, given, events, rest, base, since, count)
+    before = given
+    if given.shot is not None and (given.questions or given.spot_wait):  # ``close``, inline
+        before = replace(given, questions=(), spot_wait=())
+    seg = since._seg  # (``_grown``, inline) ``Trace.plus`` of each event and the rest
     items = seg[0]
     if items is not None and len(items) == n:
         items.extend(events)
@@ -67,32 +110,66 @@ def whole_played(engine: Any, state: GolfState, events: Sequence[Event], rest: R
         grown = Trace(seg, count)
     else:
         grown = Trace([[*since, *events, rest], None], count)
-    return replace(new, base=base, since=grown, checkpoint=Redo(base, since))
+    shot = ShotRecord(before.at_table, tuple(events), rest)
+    if goals is None:  # the turn passes (``resolve.missed``)
+        if before.duo or before.placements or before.positions is not None \
+                or before.turn_positions is not None:
+            return missed(before, before.at_table or "p1", t, before, shot, cut, False, Redo(base, since),
+                          grown)
+        # ``missed``'s common state (one against one, no positions, no ball placed), inline
+        s = before.at_table or "p1"
+        o = "p2" if s == "p1" else "p1"
+        log = before.rulings  # the ruling made only when read
+        log = made(log, 1, [_turn, t, s]) if type(log) is RulingLog else log + _turn(t, s)
+        return replace(before, at_table=o, rulings=log, checkpoint=Redo(base, since), since=grown, cut=cut,
+                       before=before, shot=shot, frame_units=before.frame_units + 1, clock=(o, t))
+    return _scored(before, s, goals, bl, t, shot, cut, Redo(base, since), grown)
 
 
-def _cushions(state: GolfState, events: Sequence[Event], rest: Rest, base: GolfState, since: Trace,
-              count: int) -> GolfState | None:
-    """``GolfEngine.steps`` of a shot of cushions alone from ``state`` where it passes the turn at
-    once (``resolve.missed``: no position at the rest, a table that reports no strike), the played
-    links (``since``: the events since ``base``; ``count`` with the shot's) put in the same copy;
-    None for any other."""
-    if state.in_shot or state.held or state.ended is not None or rest.positions:
+def _stepped(engine: Any, given: GolfState, events: Sequence[Event], rest: Rest, base: GolfState,
+             since: Trace, count: int) -> GolfState | None:
+    """``whole_played``'s shot that ``whole`` takes (``given``: the state before it, its chain of states
+    before shots cut), then its links as the base puts them (``since`` grown to ``count``)."""
+    new = engine.whole(given, events, rest)
+    if new is None:
         return None
-    if not _CUSHION.issuperset(map(type, events)):
+    before = new.before
+    if before is None or before.before is not given.before:
         return None
-    cut = shot_cut(state.cut, events[0], rest)
-    if cut is None or cut.strikes or cut.strike_sensor:
-        return None
-    before = state
-    if state.shot is not None and (state.questions or state.spot_wait):  # ``close``, inline
-        before = replace(state, questions=(), spot_wait=())
-    seg = since._seg  # ``Trace.plus`` of each event and the rest
+    return replace(new, base=base, since=_grown(since, events, rest, count), checkpoint=Redo(base, since))
+
+
+def _grown(since: Trace, events: Sequence[Event], rest: Rest, count: int) -> Trace:
+    """``since`` with ``events`` and ``rest`` after it (``Trace.plus`` of each), ``count`` in all."""
+    seg = since._seg
     items = seg[0]
     if items is not None and len(items) == since._n:
         items.extend(events)
         items.append(rest)
-        grown = Trace(seg, count)
-    else:
-        grown = Trace([[*since, *events, rest], None], count)
-    shot = ShotRecord(before.at_table, tuple(events), rest)
-    return missed(before, before.at_table or "p1", rest.t, before, shot, cut, False, Redo(base, since), grown)
+        return Trace(seg, count)
+    return Trace([[*since, *events, rest], None], count)
+
+
+def _scored(pre: GolfState, s: str, goals: list[tuple[float, str]], bl: tuple[int, int], t: float,
+            shot: ShotRecord, cut: Any, undo: Redo, grown: Trace) -> GolfState:
+    """``resolve.plain``'s shot of ``s``'s valid goals (``goals``: their times and the goal, in the
+    log's order) from ``pre`` (no question open, no ball waiting: closed), ``bl`` the balls left after
+    them (both players still have one), at rest at ``t``, the played links (``undo``, ``grown``) in its
+    one copy: the turn kept, zone play starting where a player has one ball left."""
+    if len(goals) > 1:
+        goals.sort(key=_FIRST)  # stable: the same t keeps the order of the log
+    log = pre.rulings  # (``plain``'s) the rulings made only when read
+    if not pre.zone_play and 1 in bl:  # (``checks.zone_play``) zone play starts
+        log = made(log, len(goals) + 1, [_goals, s, goals, t]) if type(log) is RulingLog \
+            else log + _goals(s, goals, t)
+        return replace(pre, at_table=s, rulings=log, checkpoint=undo, since=grown, cut=cut, before=pre,
+                       shot=shot, balls_left=bl, zone_play=True, frame_units=pre.frame_units + 1,
+                       clock=(s, t), positions=None, placements=())
+    log = made(log, len(goals), [_goals, s, goals]) if type(log) is RulingLog else log + _goals(s, goals)
+    if pre.positions is None and not pre.placements and pre.at_table is not None:
+        # the common state: only the fields that change given, in the order of the fields
+        return replace(pre, rulings=log, checkpoint=undo, since=grown, cut=cut, before=pre, shot=shot,
+                       balls_left=bl, frame_units=pre.frame_units + 1, clock=(s, t))
+    return replace(pre, at_table=s, rulings=log, checkpoint=undo, since=grown, cut=cut, before=pre,
+                   shot=shot, balls_left=bl, frame_units=pre.frame_units + 1, clock=(s, t), positions=None,
+                   placements=())
