@@ -60,6 +60,9 @@ _RED_OR_NONE = frozenset({None, "red"})  # what a strike of the red names
 _ANNOUNCE = "kegle.announce.remaining:announce"
 _DISTANCE = (("kegle.distance:announce", ()),)
 _CARAMBOLE = (("points", CARAMBOLE_POINTS),)
+#: the announcements ``series.series_over`` adds (``Verdict.announce`` of a key alone)
+_LAST_SERIES = ("kegle.last-series:announce", ())
+_BREAK = ("kegle.break:announce", ())
 #: the order of ``Score``'s fields that ``plain_shot`` writes them in
 _SCORE_FIELDS = ("distance", "first", "points", "series", "series_starts", "run", "shots", "no_pin_shots",
                  "no_cushion", "pins_down", "blocked", "blocked_red", "pin_ups", "cushions_seen", "outlay",
@@ -641,6 +644,8 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
             announcements = ((_ANNOUNCE, said),)
             announced = (True, announced[1]) if i == 0 else (announced[0], True)
         last = LastShot(p, pins, carambole, cushions, points, ())
+    last_series, break_taken, break_due = b.last_series, b.break_taken, False
+    winner = None
     if goes_on:
         at_table = p
         shots += 1
@@ -649,7 +654,6 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
             no_cushion = 0 if cushions else b.no_cushion + 1
         else:
             no_pin_shots, no_cushion = b.no_pin_shots + 1, 0
-        over = False
     else:
         if points:
             rulings.append(Ruling(t, "kegle.distance", p, (("points", total),)))
@@ -658,11 +662,26 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
             rulings.append(Ruling(t, "kegle.series", p, (("run", run),)))
         at_table = opp
         shots = no_pin_shots = no_cushion = 0
-        # what the end decides (``series.series_over``): the match over, the last series, the break
-        over = ((p != b.first and series[0] == series[1]
-                 and (scores[0] >= b.distance[0] or scores[1] >= b.distance[1]))
-                or (p == b.first and scores[i] >= b.distance[i] and not b.last_series)
-                or (not b.break_taken and 2 * scores[i] >= b.distance[i]))
+        # what the end decides (``series.series_over``, inline: no ``Verdict``, no copies of the
+        # score): the match over (7.4, 7.6), the opponent's last series (7.5), the break (4.1, 4.2)
+        reached1, reached2 = scores[0] >= b.distance[0], scores[1] >= b.distance[1]
+        if p != b.first and series[0] == series[1] and (reached1 or reached2):  # (``same_series_over``)
+            at_table = p
+            if reached1 and reached2:
+                winner = "draw"
+                rulings.append(Ruling(t, "kegle.draw"))
+            else:
+                winner = "p1" if reached1 else "p2"
+                rulings.append(Ruling(t, "kegle.same-series", winner, (("series", series[0]),)))
+        else:
+            if p == b.first and (reached1 if i == 0 else reached2) and not last_series:  # (last_series_due)
+                rulings.append(Ruling(t, "kegle.last-series", opp))
+                last_series, outlay, red_in_hand = True, opp, None
+                announcements = (*announcements, _LAST_SERIES)
+            if not break_taken and 2 * scores[i] >= b.distance[i]:  # (``checks.break_due``)
+                rulings.append(Ruling(t, "kegle.break", p))
+                break_taken = break_due = True
+                announcements = (*announcements, _BREAK)
     starts = b.series_starts
     if opens:
         if i == 0:
@@ -672,13 +691,9 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
     score = Score(
         b.distance, b.first, scores, series, starts, run, shots, no_pin_shots, no_cushion,
         (_DOWN.get(pins) or pinset(frozenset(pins))) if n else NO_PINS, blocked, blocked_red, b.pin_ups,
-        b.cushions_seen or cushions > 0, outlay, red_in_hand, b.last_series, announced, b.break_taken, False,
+        b.cushions_seen or cushions > 0, outlay, red_in_hand, last_series, announced, break_taken, break_due,
         announcements, last,
     )
-    if over:
-        v = Verdict(score, at_table, rulings)
-        series_over(v, t, p)
-        score, at_table = v.score, v.at_table
     log = before.rulings
     log = RulingLog(rulings, log) if type(log) is RulingLog else log + tuple(rulings)
     if played is None:
@@ -696,6 +711,6 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
             grown = Trace([[*since, *events, rest], None], count)
         new = replace(before, score=score, rulings=log, at_table=at_table, questions=(), before=before,
                       shot=shot, cut=cut, in_shot=False, checkpoint=Redo(base, since), base=base, since=grown)
-    if over and v.finished:  # the rule that ended it is the last one ruled (kegle.same-series, ...)
-        return ShotEngine.end(new, v.winner, rulings[-1].rule)
+    if winner is not None:  # the rule that ended it is the last one ruled (kegle.same-series, kegle.draw)
+        return ShotEngine.end(new, winner, rulings[-1].rule)
     return new
