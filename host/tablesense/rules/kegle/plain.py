@@ -36,7 +36,7 @@ from typing import Any
 import msgspec
 
 from ...events import Call, Contact, Cushion, Event, Pin, Pocket, Rest, Strike
-from ...shots import Cutter
+from ...shots import _NO_PINS, _OPEN, _SETTLING_PHASE, Cutter
 from ..records import Ruling
 from ..ruling_log import RulingLog, Trail
 from ..shot_engine import Redo, ShotEngine, ShotRecord, Trace, shot_cut
@@ -591,9 +591,16 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
         run += points
         scores = (total, scores[1]) if i == 0 else (scores[0], total)
     goes_on = points and missing > 0
-    cut = shot_cut(was, first, rest)
-    if cut is None:
-        return None
+    # the cutter after the shot (``shot_cut``'s common case, inline: the first event a rolling ball's,
+    # a cushion, a contact or a strike, which opens a shot and settles none; a rest at a float time)
+    t = rest.t
+    if was.phase != _OPEN and type(t) is float:
+        cut = Cutter(was.strike_sensor, was.window, was.game, was.shot + 1, _SETTLING_PHASE, t, False, False,
+                     _NO_PINS, was.strikes or type(first) is Strike)
+    else:
+        cut = shot_cut(was, first, rest)  # type: ignore[assignment]
+        if cut is None:
+            return None
     # the records: the state before the shot (``whole``'s close of the last one), the shot, its rulings
     if held:
         before = replace(state, score=b, held=(), questions=(), after=None, sealed=False)
@@ -609,7 +616,6 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
     else:
         shot = ShotRecord(before.at_table, tuple(events), rest, (), (call,))
         checkpoint = Redo(state, (*shot.events, rest), True)
-    t = rest.t
     rulings: list[Ruling] = []
     blocked = blocked_red = NO_PINS
     if n and rest.positions:  # 8.3: a pin a ball keeps off its spot (``verdict.blocked_by_balls``)
