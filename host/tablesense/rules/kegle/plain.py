@@ -495,7 +495,8 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
     """``KegleEngine.whole``'s state for its most common shot, decided in one function from its
     ``common_facts`` (``facts``: not a shot with pockets): a match going on between shots (not the
     first shot, or one with no pin set up), the pins set up before it all held and put up before
-    its strike, a shot scoring or a faulty one (the faults its sensors show, of the shots before
+    its strike (a shot opened by a pin falling only while the pin referee sets none up: his hands
+    the longer way), a shot scoring or a faulty one (the faults its sensors show, of the shots before
     it in a row: no cushion, three reds, or the referee's foul). Its state is ``whole``'s:
     ``plain_shot``'s decision of ``whole``'s shot from ``whole``'s state before it. None for any
     other shot (``whole`` then decides it its longer way), before any record is made.
@@ -532,6 +533,7 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
     first = events[0]
     held = state.held
     shot_before = state.shot
+    was = state.cut
     if held:
         if shot_before is None or type(first) is not Strike:
             return None  # (``release``, or held pins joining the shot: ``whole``'s other ways)
@@ -539,10 +541,9 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
         for e in held:
             if type(e) is not Pin or e.state != "up" or e.t >= at:  # type: ignore[attr-defined]
                 return None
-    elif type(first) is Pin:
-        return None  # (a pin first: perhaps the pin referee's)
+    elif type(first) is Pin and was.incident_open:
+        return None  # (a pin first while the pin referee sets pins up: perhaps his, ``not_a_shot``)
     n = len(toppled)
-    was = state.cut
     if n == len(events) and was.incident_open:
         return None  # pins alone while the pin referee sets them up: perhaps his hands (``_by_hand``)
     # the score before the shot (``whole``: the held pins put up) and what ``plain_shot`` decides
@@ -592,9 +593,10 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
         scores = (total, scores[1]) if i == 0 else (scores[0], total)
     goes_on = points and missing > 0
     # the cutter after the shot (``shot_cut``'s common case, inline: the first event a rolling ball's,
-    # a cushion, a contact or a strike, which opens a shot and settles none; a rest at a float time)
+    # a cushion, a contact or a strike, which opens a shot and settles none; a rest at a float time;
+    # a pin first: ``shot_cut``, where it may settle the last shot or open none)
     t = rest.t
-    if was.phase != _OPEN and type(t) is float:
+    if was.phase != _OPEN and type(t) is float and type(first) is not Pin:
         cut = Cutter(was.strike_sensor, was.window, was.game, was.shot + 1, _SETTLING_PHASE, t, False, False,
                      _NO_PINS, was.strikes or type(first) is Strike)
     else:
