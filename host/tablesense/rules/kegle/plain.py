@@ -691,11 +691,13 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
                 break_taken = break_due = True
                 announcements = (*announcements, _BREAK)
     starts = b.series_starts
-    if opens:
-        if i == 0:
-            starts = (_plus(starts[0], b.points[0]), starts[1])
-        else:
-            starts = (starts[0], _plus(starts[1], b.points[1]))
+    if opens:  # (``_plus``, its two common cases inline: a series after the first, a first from 0 points)
+        values, value = starts[i], b.points[i]
+        if type(values) is Trail:
+            begun = Trail((value,), values)
+        elif values or (begun := _FIRST_STARTS.get(value)) is None:  # type: ignore[assignment]
+            begun = _plus(values, value)
+        starts = (begun, starts[1]) if i == 0 else (starts[0], begun)
     score = Score(
         b.distance, b.first, scores, series, starts, run, shots, no_pin_shots, no_cushion,
         (_DOWN.get(pins) or pinset(frozenset(pins))) if n else NO_PINS, blocked, blocked_red, b.pin_ups,
