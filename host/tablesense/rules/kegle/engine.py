@@ -46,7 +46,7 @@ from ...texts import phrase, render
 from .. import shot_engine
 from ..base import Question, _as_option, other, register
 from ..first_states import FirstStates
-from ..records import as_option
+from ..records import Ruling, as_option
 from ..shot_engine import (
     AMEND,
     Redo,
@@ -558,6 +558,18 @@ class KegleEngine(ShotEngine[KegleState]):
             f"no shot to call {call.call!r} on: a fault is called during the shot or after its rest, "
             "before the next shot (kegle.fault.noticed)"
         )
+
+    def _call(self, state: KegleState, event: Call) -> KegleState:
+        """``ShotEngine._call``, and a ``start`` before the first shot (written as its canonical id)
+        in one copy of the state: the lag's ruling, who shoots first and the undo point together
+        (``_call_start``'s state, then ``checkpoint``: three copies); any other call the base's way."""
+        if event.call == "start" and not state.in_shot:
+            sc = state.score
+            if sc.series == (0, 0):
+                p = event.player or "p1"
+                return replace(state, rulings=state.rulings + (Ruling(event.t, "kegle.lag", p),), at_table=p,
+                               score=replace(sc, first=p, outlay=p), checkpoint=state)
+        return super()._call(state, event)
 
     def _call_start(self, state: KegleState, call: Call) -> KegleState:
         sc = state.score

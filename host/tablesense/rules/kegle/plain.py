@@ -36,7 +36,7 @@ from typing import Any
 import msgspec
 
 from ...events import Call, Contact, Cushion, Event, Pin, Pocket, Rest, Strike
-from ...shots import Cutter
+from ...shots import _NO_PINS, _OPEN, _SETTLING_PHASE, Cutter
 from ..records import Ruling
 from ..ruling_log import RulingLog, Trail
 from ..shot_engine import Redo, ShotEngine, ShotRecord, Trace, shot_cut
@@ -60,6 +60,9 @@ _RED_OR_NONE = frozenset({None, "red"})  # what a strike of the red names
 _ANNOUNCE = "kegle.announce.remaining:announce"
 _DISTANCE = (("kegle.distance:announce", ()),)
 _CARAMBOLE = (("points", CARAMBOLE_POINTS),)
+#: the announcements ``series.series_over`` adds (``Verdict.announce`` of a key alone)
+_LAST_SERIES = ("kegle.last-series:announce", ())
+_BREAK = ("kegle.break:announce", ())
 #: the order of ``Score``'s fields that ``plain_shot`` writes them in
 _SCORE_FIELDS = ("distance", "first", "points", "series", "series_starts", "run", "shots", "no_pin_shots",
                  "no_cushion", "pins_down", "blocked", "blocked_red", "pin_ups", "cushions_seen", "outlay",
@@ -492,7 +495,8 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
     """``KegleEngine.whole``'s state for its most common shot, decided in one function from its
     ``common_facts`` (``facts``: not a shot with pockets): a match going on between shots (not the
     first shot, or one with no pin set up), the pins set up before it all held and put up before
-    its strike, a shot scoring or a faulty one (the faults its sensors show, of the shots before
+    its strike (a shot opened by a pin falling only while the pin referee sets none up: his hands
+    the longer way), a shot scoring or a faulty one (the faults its sensors show, of the shots before
     it in a row: no cushion, three reds, or the referee's foul). Its state is ``whole``'s:
     ``plain_shot``'s decision of ``whole``'s shot from ``whole``'s state before it. None for any
     other shot (``whole`` then decides it its longer way), before any record is made.
@@ -529,6 +533,7 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
     first = events[0]
     held = state.held
     shot_before = state.shot
+    was = state.cut
     if held:
         if shot_before is None or type(first) is not Strike:
             return None  # (``release``, or held pins joining the shot: ``whole``'s other ways)
@@ -536,10 +541,9 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
         for e in held:
             if type(e) is not Pin or e.state != "up" or e.t >= at:  # type: ignore[attr-defined]
                 return None
-    elif type(first) is Pin:
-        return None  # (a pin first: perhaps the pin referee's)
+    elif type(first) is Pin and was.incident_open:
+        return None  # (a pin first while the pin referee sets pins up: perhaps his, ``not_a_shot``)
     n = len(toppled)
-    was = state.cut
     if n == len(events) and was.incident_open:
         return None  # pins alone while the pin referee sets them up: perhaps his hands (``_by_hand``)
     # the score before the shot (``whole``: the held pins put up) and what ``plain_shot`` decides
@@ -588,9 +592,17 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
         run += points
         scores = (total, scores[1]) if i == 0 else (scores[0], total)
     goes_on = points and missing > 0
-    cut = shot_cut(was, first, rest)
-    if cut is None:
-        return None
+    # the cutter after the shot (``shot_cut``'s common case, inline: the first event a rolling ball's,
+    # a cushion, a contact or a strike, which opens a shot and settles none; a rest at a float time;
+    # a pin first: ``shot_cut``, where it may settle the last shot or open none)
+    t = rest.t
+    if was.phase != _OPEN and type(t) is float and type(first) is not Pin:
+        cut = Cutter(was.strike_sensor, was.window, was.game, was.shot + 1, _SETTLING_PHASE, t, False, False,
+                     _NO_PINS, was.strikes or type(first) is Strike)
+    else:
+        cut = shot_cut(was, first, rest)  # type: ignore[assignment]
+        if cut is None:
+            return None
     # the records: the state before the shot (``whole``'s close of the last one), the shot, its rulings
     if held:
         before = replace(state, score=b, held=(), questions=(), after=None, sealed=False)
@@ -606,7 +618,6 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
     else:
         shot = ShotRecord(before.at_table, tuple(events), rest, (), (call,))
         checkpoint = Redo(state, (*shot.events, rest), True)
-    t = rest.t
     rulings: list[Ruling] = []
     blocked = blocked_red = NO_PINS
     if n and rest.positions:  # 8.3: a pin a ball keeps off its spot (``verdict.blocked_by_balls``)
@@ -641,6 +652,8 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
             announcements = ((_ANNOUNCE, said),)
             announced = (True, announced[1]) if i == 0 else (announced[0], True)
         last = LastShot(p, pins, carambole, cushions, points, ())
+    last_series, break_taken, break_due = b.last_series, b.break_taken, False
+    winner = None
     if goes_on:
         at_table = p
         shots += 1
@@ -649,7 +662,6 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
             no_cushion = 0 if cushions else b.no_cushion + 1
         else:
             no_pin_shots, no_cushion = b.no_pin_shots + 1, 0
-        over = False
     else:
         if points:
             rulings.append(Ruling(t, "kegle.distance", p, (("points", total),)))
@@ -658,27 +670,40 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
             rulings.append(Ruling(t, "kegle.series", p, (("run", run),)))
         at_table = opp
         shots = no_pin_shots = no_cushion = 0
-        # what the end decides (``series.series_over``): the match over, the last series, the break
-        over = ((p != b.first and series[0] == series[1]
-                 and (scores[0] >= b.distance[0] or scores[1] >= b.distance[1]))
-                or (p == b.first and scores[i] >= b.distance[i] and not b.last_series)
-                or (not b.break_taken and 2 * scores[i] >= b.distance[i]))
-    starts = b.series_starts
-    if opens:
-        if i == 0:
-            starts = (_plus(starts[0], b.points[0]), starts[1])
+        # what the end decides (``series.series_over``, inline: no ``Verdict``, no copies of the
+        # score): the match over (7.4, 7.6), the opponent's last series (7.5), the break (4.1, 4.2)
+        reached1, reached2 = scores[0] >= b.distance[0], scores[1] >= b.distance[1]
+        if p != b.first and series[0] == series[1] and (reached1 or reached2):  # (``same_series_over``)
+            at_table = p
+            if reached1 and reached2:
+                winner = "draw"
+                rulings.append(Ruling(t, "kegle.draw"))
+            else:
+                winner = "p1" if reached1 else "p2"
+                rulings.append(Ruling(t, "kegle.same-series", winner, (("series", series[0]),)))
         else:
-            starts = (starts[0], _plus(starts[1], b.points[1]))
+            if p == b.first and (reached1 if i == 0 else reached2) and not last_series:  # (last_series_due)
+                rulings.append(Ruling(t, "kegle.last-series", opp))
+                last_series, outlay, red_in_hand = True, opp, None
+                announcements = (*announcements, _LAST_SERIES)
+            if not break_taken and 2 * scores[i] >= b.distance[i]:  # (``checks.break_due``)
+                rulings.append(Ruling(t, "kegle.break", p))
+                break_taken = break_due = True
+                announcements = (*announcements, _BREAK)
+    starts = b.series_starts
+    if opens:  # (``_plus``, its two common cases inline: a series after the first, a first from 0 points)
+        values, value = starts[i], b.points[i]
+        if type(values) is Trail:
+            begun = Trail((value,), values)
+        elif values or (begun := _FIRST_STARTS.get(value)) is None:  # type: ignore[assignment]
+            begun = _plus(values, value)
+        starts = (begun, starts[1]) if i == 0 else (starts[0], begun)
     score = Score(
         b.distance, b.first, scores, series, starts, run, shots, no_pin_shots, no_cushion,
         (_DOWN.get(pins) or pinset(frozenset(pins))) if n else NO_PINS, blocked, blocked_red, b.pin_ups,
-        b.cushions_seen or cushions > 0, outlay, red_in_hand, b.last_series, announced, b.break_taken, False,
+        b.cushions_seen or cushions > 0, outlay, red_in_hand, last_series, announced, break_taken, break_due,
         announcements, last,
     )
-    if over:
-        v = Verdict(score, at_table, rulings)
-        series_over(v, t, p)
-        score, at_table = v.score, v.at_table
     log = before.rulings
     log = RulingLog(rulings, log) if type(log) is RulingLog else log + tuple(rulings)
     if played is None:
@@ -696,6 +721,6 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
             grown = Trace([[*since, *events, rest], None], count)
         new = replace(before, score=score, rulings=log, at_table=at_table, questions=(), before=before,
                       shot=shot, cut=cut, in_shot=False, checkpoint=Redo(base, since), base=base, since=grown)
-    if over and v.finished:  # the rule that ended it is the last one ruled (kegle.same-series, ...)
-        return ShotEngine.end(new, v.winner, rulings[-1].rule)
+    if winner is not None:  # the rule that ended it is the last one ruled (kegle.same-series, kegle.draw)
+        return ShotEngine.end(new, winner, rulings[-1].rule)
     return new
