@@ -56,7 +56,16 @@ from .geometry import TABLES as CAROM_TABLES
 from .geometry import CaromTable
 from .geometry import table as carom_table
 from .match import CaromState, Draft, Match
-from .plain import _CALLED, _SHARED, _carom_rulings, plain_decision, plain_parts, plain_shot, unseen_cushions
+from .plain import (
+    _CALLED,
+    _SHARED,
+    _carom_rulings,
+    plain_decision,
+    plain_parts,
+    plain_shot,
+    shot_facts,
+    unseen_cushions,
+)
 from .profiles import CAROM_BALLS, CUE_BALL, CUSHIONS_NEEDED, PROFILES, profile
 from .resolve import (
     COUNTDOWN_RULE,
@@ -71,7 +80,7 @@ from .resolve import (
     with_entry,
 )
 from .sensed import sensed_shot
-from .shot import Evidence, cushion_facts, read_events, read_shot
+from .shot import Evidence, cushion_facts, read_events
 from .targets import championship_match, resolve_scheme, targets_for
 from .zones import in_a_corner
 
@@ -552,10 +561,12 @@ class CaromEngine(ShotEngine[CaromState]):
 
     def _played(self, before: CaromState, shot: ShotRecord, rest: Rest) -> CaromState:
         """The shot decided (``decide``) on a ``Draft`` of the score before it, then what the
-        calls after its rest add: one new state, its rulings added to the log at once."""
+        calls after its rest add: one new state, its rulings added to the log at once. Its facts
+        are those ``plain_parts`` read of the same shot where it read them last, before saying it
+        is not plain (``shot_facts``: a shot its callers hand to ``plain_parts`` first), else read."""
         at_table = before.at_table
         player = at_table or "p1"
-        facts = read_shot(shot, CUE_BALL[player])
+        facts = shot_facts(shot, CUE_BALL[player])
         t = rest.t
         b = before.m
         ended = before.ended
