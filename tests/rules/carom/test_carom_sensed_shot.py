@@ -278,3 +278,26 @@ def test_a_long_match_replays_the_same_with_and_without_the_one_pass(discipline:
         assert list(quick.state.rulings) == list(slow.state.rulings)
         assert quick.state.m == slow.state.m
     assert sum(calls) > len(calls) // 2
+
+
+def test_a_rest_at_a_whole_number_time_goes_the_other_way_to_the_same_state() -> None:
+    """The one pass makes the shot stage's cut itself where ``whole_cut``'s common case holds (the
+    rest's time a float); a rest made with a whole number of seconds (not as a log line decodes)
+    goes the other way, to the same state, and so does a float time (an opening shot played right)."""
+    setup = parse_event({"t": 0, "type": "setup", "game": "carom", "discipline": "libre",
+                         "profile": "liemers",
+                         "players": {"p1": "A", "p2": "B"}, "targets": {"p1": 30, "p2": 30}})
+    state = ENGINE.new_state(setup)
+    events = [parse_event(x) for x in ({"t": 1, "type": "strike", "ball": "yellow"},
+                                       {"t": 1.5, "type": "contact", "balls": ["yellow", "red"]},
+                                       {"t": 1.7, "type": "cushion", "cushion": 2, "ball": "yellow"},
+                                       {"t": 2, "type": "contact", "balls": ["yellow", "white"]})]
+    for t in (3, 3.0):
+        rest = Rest(t=t, positions={"yellow": [1.0, 0.5], "white": [2.0, 1.0], "red": [1.5, 0.7]})
+        assert (sensed.sensed_shot(state, tuple(events), rest) is None) is (type(t) is int)
+        quick = ENGINE.whole(state, events, rest)
+        with not_at_once():
+            slow = ENGINE.whole(state, events, rest)
+        assert quick == slow and quick is not None
+        assert quick.cut.shot == state.cut.shot + 1 and quick.cut.last_t == t and quick.cut.strikes
+        assert quick.m.caroms == (1, 0) and quick.checkpoint is state and quick.before is state

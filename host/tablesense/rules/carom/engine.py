@@ -201,19 +201,9 @@ class CaromEngine(ShotEngine[CaromState]):
             return None
         named = tuple(events)
         if type(named[0]) is not Cushion:  # a full-information shot, most often: read and decided at once
-            sensed = sensed_shot(state, named, rest)
+            sensed = sensed_shot(state, named, rest)  # (the state with the shot stage's fields)
             if sensed is not None:
-                cut = state.cut
-                t = rest.t
-                if type(t) is float and cut.phase != _OPEN:  # ``whole_cut``'s common case, inline
-                    cut = Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t,
-                                 False, False, _NO_PINS, cut.strikes or sensed[3])
-                else:
-                    cut = whole_cut(cut, named, rest, sensed[3])  # type: ignore[assignment]
-                    if cut is None:
-                        return None
-                return replace(state, m=sensed[0], at_table=sensed[1], rulings=sensed[2], before=state,
-                               shot=ShotRecord(state.at_table, named, rest), cut=cut, checkpoint=state)
+                return sensed
         cushions = True  # the shot is cushions alone (``cushion_facts``)
         known = True  # each names its ball
         strike: bool | None = False

@@ -19,9 +19,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from ...events import Contact, Cushion, Event, Strike
-from ..ruling_log import RulingLog, Trail
+from ...shots import _NO_PINS, _OPEN, _SETTLING_PHASE, Cutter
+from ..ruling_log import Trail
 from ..ruling_log import made as made_when_read
+from ..shot_engine import ShotRecord
 from .geometry import _REACH
 from .match import CaromState, Match
 from .plain import _SHARED, _UNSEEN, _carom_rulings, _inning_rulings
@@ -33,16 +37,21 @@ from .zones import _BEDS, in_a_corner
 #: ball names as the engine knows them (a cushion or strike event may name none)
 _NAMED = frozenset({"yellow", "white", "red", None})
 _NO_CALLS = ()
+replace = msgspec.structs.replace
 
 
-def sensed_shot(before: CaromState, events: tuple[Event, ...],
-                rest: Any) -> tuple[Match, str | None, RulingLog, bool] | None:
-    """The new ``Match``, who is at the table after the shot, the ruling log and whether one of
-    ``events`` is a strike (``whole_cut``), for a shot of sensor ``events`` (one at least, a contact
+def sensed_shot(before: CaromState, events: tuple[Event, ...], rest: Any) -> CaromState | None:
+    """The state ``CaromEngine.whole`` makes of a shot of sensor ``events`` (one at least, a contact
     among them or a strike) and its ``rest`` with no call after it, played from ``before`` (not
-    over: the caller makes sure): ``plain_parts(before, ShotRecord(before.at_table,
-    events, rest), rest)``'s decision where it is a carom leaving the match going on or an inning's
-    end handing the table over; None anywhere else."""
+    over, no shot open nor held: the caller makes sure): ``plain_parts(before, ShotRecord(
+    before.at_table, events, rest), rest)``'s decision where it is a carom leaving the match going on
+    or an inning's end handing the table over, with the shot stage's fields (the shot, the state
+    before it, the cut: ``whole_cut``'s common case, the rest's time a float and no shot open); None
+    anywhere else (``whole`` then decides it the other way)."""
+    cut = before.cut
+    t_rest = rest.t
+    if type(t_rest) is not float or cut.phase == _OPEN:  # (``whole_cut`` then)
+        return None
     b = before.m
     discipline = b.discipline
     need = CUSHIONS_NEEDED.get(discipline)
@@ -183,7 +192,7 @@ def sensed_shot(before: CaromState, events: tuple[Event, ...],
                 count += 1
             else:
                 left = None
-    log = made_when_read(before.rulings, count, [maker, rest.t, player, value, cushions_ruled, after, left,
+    log = made_when_read(before.rulings, count, [maker, t_rest, player, value, cushions_ruled, after, left,
                                                  _NO_CALLS, at_table])
     if contacts == 0 and cushions < _SHARED and before_last == cushions:
         evidence = _UNSEEN[cushions]  # (``plain_decision``'s shared evidence)
@@ -192,5 +201,12 @@ def sensed_shot(before: CaromState, events: tuple[Event, ...],
     m = Match(discipline, b.profile, b.scheme, b.table, b.targets, caroms, innings, high, run, runs,
               b.innings_limit, b.shot_clock, b.timeouts, b.timeouts_used, b.breaker, b.shots + 1, True,
               b.nastoot, False, None, None, positions, announcement, evidence, b.points)
-    return m, after, log, strike
+    # the shot stage's fields as ``whole`` sets them: the cut after the shot (``whole_cut``'s common
+    # case: the next shot, at rest at ``t_rest``, a strike among its events if any), the shot and the
+    # state before it, which an undo goes back to
+    return replace(before, m=m, at_table=after, rulings=log, before=before,
+                   shot=ShotRecord(at_table, events, rest),
+                   cut=Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t_rest,
+                              False, False, _NO_PINS, cut.strikes or strike),
+                   checkpoint=before)
 
