@@ -169,22 +169,22 @@ def sensed_shot(before: CaromState, events: tuple[Event, ...], rest: Any) -> Car
             count = 2
     if zoned:  # ``update_zone``: the object balls in a corner's zone, ``plain_decision``'s
         # (``in_a_corner``'s common case, inline: the first object ball given as two floats far
-        # from every corner of a known bed; anything else asks it)
-        far = False
-        xy = positions.get(objects[0]) if positions else None
-        if type(xy) is list and len(xy) == 2:
-            x, y = xy
-            bed = b.table
-            size = _BEDS.get(bed) if type(bed) is str else None
-            if type(x) is float and type(y) is float and size is not None:
-                across, along = size[1] - y, size[0] - x
-                far = (x if x <= along else along) + (y if y <= across else across) > _REACH
+        # from every corner of a known bed, none of it looked at by a call; anything else asks it:
+        # a ball or bed missing, a position of other than two values, or not numbers, refused here)
+        try:
+            x, y = positions[objects[0]]
+            length, width = _BEDS[b.table]
+            across, along = width - y, length - x
+            far = type(x) is float and type(y) is float \
+                and (x if x <= along else along) + (y if y <= across else across) > _REACH
+        except (KeyError, TypeError, ValueError):
+            far = False
         if not far and in_a_corner(positions, objects, b.table):
             return None
     left = None
     announce_from = b.profile.countdown_from  # ``countdown``, of the player then at the table
     if announce_from and after is not None:
-        start = announce_from.get(discipline)
+        start = announce_from[discipline] if discipline in announce_from else None
         if start is not None:
             k = IDX[after]
             left = b.targets[k] - caroms[k]
