@@ -281,8 +281,9 @@ class CaromEngine(ShotEngine[CaromState]):
             return None
         b = state.m
         name = b.profile.name
-        kept = _CAROM_KEPT.get(name)
-        if kept is None:  # (``_carom_called``)
+        try:  # (a subscript, no ``get`` call: once a shot)
+            kept = _CAROM_KEPT[name]
+        except KeyError:  # (``_carom_called``)
             kept = _CAROM_KEPT[name] = self.vocabulary(state).lookup("calls", "carom") in (None, "carom")
         if not kept:
             return None
