@@ -15,17 +15,21 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_carom_call_amends_at_once import ENGINE, lines_of, shot
 from test_carom_plain_shot import cornered, place, positions
+from test_carom_zone_far_check import rest_positions
 
 from tablesense.errors import TablesenseError
 from tablesense.events import Call, Rest, parse_event
 from tablesense.replay import Replay, history_for
 from tablesense.rules.carom import engine, sensed
 from tablesense.rules.shot_engine import SHOT_KINDS
+
+replace = msgspec.structs.replace
 
 
 @contextmanager
@@ -278,3 +282,64 @@ def test_a_long_match_replays_the_same_with_and_without_the_one_pass(discipline:
         assert list(quick.state.rulings) == list(slow.state.rulings)
         assert quick.state.m == slow.state.m
     assert sum(calls) > len(calls) // 2
+
+
+def test_a_rest_at_a_whole_number_time_goes_the_other_way_to_the_same_state() -> None:
+    """The one pass makes the shot stage's cut itself where ``whole_cut``'s common case holds (the
+    rest's time a float); a rest made with a whole number of seconds (not as a log line decodes)
+    goes the other way, to the same state, and so does a float time (an opening shot played right)."""
+    setup = parse_event({"t": 0, "type": "setup", "game": "carom", "discipline": "libre",
+                         "profile": "liemers",
+                         "players": {"p1": "A", "p2": "B"}, "targets": {"p1": 30, "p2": 30}})
+    state = ENGINE.new_state(setup)
+    events = [parse_event(x) for x in ({"t": 1, "type": "strike", "ball": "yellow"},
+                                       {"t": 1.5, "type": "contact", "balls": ["yellow", "red"]},
+                                       {"t": 1.7, "type": "cushion", "cushion": 2, "ball": "yellow"},
+                                       {"t": 2, "type": "contact", "balls": ["yellow", "white"]})]
+    for t in (3, 3.0):
+        rest = Rest(t=t, positions={"yellow": [1.0, 0.5], "white": [2.0, 1.0], "red": [1.5, 0.7]})
+        assert (sensed.sensed_shot(state, tuple(events), rest) is None) is (type(t) is int)
+        quick = ENGINE.whole(state, events, rest)
+        with not_at_once():
+            slow = ENGINE.whole(state, events, rest)
+        assert quick == slow and quick is not None
+        assert quick.cut.shot == state.cut.shot + 1 and quick.cut.last_t == t and quick.cut.strikes
+        assert quick.m.caroms == (1, 0) and quick.checkpoint is state and quick.before is state
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rest_positions(), st.sampled_from([None, "match", "2.30", "snooker", 2.3, ["x"]]), st.booleans(),
+       st.sampled_from(["club", "liemers"]), st.floats(allow_nan=True, allow_infinity=True),
+       st.integers(-3, 3))
+def test_the_zone_is_asked_as_before_of_any_rest_a_table_or_hand_may_give(
+        where: tuple[str, Any], bed: Any, carom: bool, profile: str, odd: float, whole: int) -> None:
+    """The one pass asks ``in_a_corner`` of the next shot's object balls unless the first lies far from
+    every corner as two floats on a known bed: for any positions (floats, whole numbers, a list of
+    points, a tuple, NaN, infinities, a ball missing or null, none) and any bed (one the engine does
+    not know too, as a state made by hand may hold), a carom or an inning's end decides the same
+    state with and without it, or refuses it the same way."""
+    table, positions = where
+    if isinstance(positions, dict) and positions:
+        positions = dict(positions)
+        positions[sorted(positions)[0]] = [odd, whole] if carom else (odd, float(whole))
+    setup = parse_event({"t": 0, "type": "setup", "game": "carom", "discipline": "libre", "profile": profile,
+                         "players": {"p1": "A", "p2": "B"}, "targets": {"p1": 30, "p2": 30}})
+    state = ENGINE.new_state(setup)
+    state = replace(state, m=replace(state.m, from_outlay=False, table=bed or table))
+    second = "white" if carom else "yellow"  # a carom, or the inning's end (the white touched)
+    events = [parse_event(x) for x in ({"t": 1, "type": "strike", "ball": "yellow"},
+                                       {"t": 1.5, "type": "contact", "balls": ["yellow", "red"]},
+                                       {"t": 2, "type": "contact", "balls": ["red", second]})]
+    events.append(parse_event({"t": 2.5, "type": "contact", "balls": ["yellow", second]}))
+    rest = Rest(t=3.0, positions=positions)
+    quick = _refused_or(ENGINE.whole, state, events, rest)
+    with not_at_once():
+        slow = _refused_or(ENGINE.whole, state, events, rest)
+    assert quick == slow
+
+
+def _refused_or(take: Any, *args: Any) -> Any:
+    try:
+        return take(*args)
+    except Exception as exc:  # (a bed no table has: ``table`` refuses it, whichever way asked)
+        return type(exc)

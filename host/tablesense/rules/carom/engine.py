@@ -56,7 +56,16 @@ from .geometry import TABLES as CAROM_TABLES
 from .geometry import CaromTable
 from .geometry import table as carom_table
 from .match import CaromState, Draft, Match
-from .plain import _CALLED, _SHARED, _carom_rulings, plain_decision, plain_parts, plain_shot, unseen_cushions
+from .plain import (
+    _CALLED,
+    _SHARED,
+    _carom_rulings,
+    plain_decision,
+    plain_parts,
+    plain_shot,
+    shot_facts,
+    unseen_cushions,
+)
 from .profiles import CAROM_BALLS, CUE_BALL, CUSHIONS_NEEDED, PROFILES, profile
 from .resolve import (
     COUNTDOWN_RULE,
@@ -71,7 +80,7 @@ from .resolve import (
     with_entry,
 )
 from .sensed import sensed_shot
-from .shot import Evidence, cushion_facts, read_events, read_shot
+from .shot import Evidence, cushion_facts, read_events
 from .targets import championship_match, resolve_scheme, targets_for
 from .zones import in_a_corner
 
@@ -192,19 +201,9 @@ class CaromEngine(ShotEngine[CaromState]):
             return None
         named = tuple(events)
         if type(named[0]) is not Cushion:  # a full-information shot, most often: read and decided at once
-            sensed = sensed_shot(state, named, rest)
+            sensed = sensed_shot(state, named, rest)  # (the state with the shot stage's fields)
             if sensed is not None:
-                cut = state.cut
-                t = rest.t
-                if type(t) is float and cut.phase != _OPEN:  # ``whole_cut``'s common case, inline
-                    cut = Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t,
-                                 False, False, _NO_PINS, cut.strikes or sensed[3])
-                else:
-                    cut = whole_cut(cut, named, rest, sensed[3])  # type: ignore[assignment]
-                    if cut is None:
-                        return None
-                return replace(state, m=sensed[0], at_table=sensed[1], rulings=sensed[2], before=state,
-                               shot=ShotRecord(state.at_table, named, rest), cut=cut, checkpoint=state)
+                return sensed
         cushions = True  # the shot is cushions alone (``cushion_facts``)
         known = True  # each names its ball
         strike: bool | None = False
@@ -282,8 +281,9 @@ class CaromEngine(ShotEngine[CaromState]):
             return None
         b = state.m
         name = b.profile.name
-        kept = _CAROM_KEPT.get(name)
-        if kept is None:  # (``_carom_called``)
+        try:  # (a subscript, no ``get`` call: once a shot)
+            kept = _CAROM_KEPT[name]
+        except KeyError:  # (``_carom_called``)
             kept = _CAROM_KEPT[name] = self.vocabulary(state).lookup("calls", "carom") in (None, "carom")
         if not kept:
             return None
@@ -350,7 +350,8 @@ class CaromEngine(ShotEngine[CaromState]):
                     left = None
                     announce_from = b.profile.countdown_from  # ``countdown``: of the player still playing
                     if announce_from and at_table is not None:
-                        start = announce_from.get(discipline)
+                        # (no ``get``: a ``MappingProxyType``'s is a call of its mapping's, twice as slow)
+                        start = announce_from[discipline] if discipline in announce_from else None
                         if start is not None:
                             left = b.targets[i] - made
                             if 0 < left <= start:
@@ -552,10 +553,12 @@ class CaromEngine(ShotEngine[CaromState]):
 
     def _played(self, before: CaromState, shot: ShotRecord, rest: Rest) -> CaromState:
         """The shot decided (``decide``) on a ``Draft`` of the score before it, then what the
-        calls after its rest add: one new state, its rulings added to the log at once."""
+        calls after its rest add: one new state, its rulings added to the log at once. Its facts
+        are those ``plain_parts`` read of the same shot where it read them last, before saying it
+        is not plain (``shot_facts``: a shot its callers hand to ``plain_parts`` first), else read."""
         at_table = before.at_table
         player = at_table or "p1"
-        facts = read_shot(shot, CUE_BALL[player])
+        facts = shot_facts(shot, CUE_BALL[player])
         t = rest.t
         b = before.m
         ended = before.ended

@@ -220,7 +220,7 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
     if ended is None:  # ``countdown`` (``caroms_to_go``, inline)
         announce_from = b.profile.countdown_from
         if announce_from and after is not None:
-            start = announce_from.get(discipline)
+            start = announce_from[discipline] if discipline in announce_from else None
             if start is not None:
                 k = IDX[after]
                 left = b.targets[k] - caroms[k]
@@ -318,7 +318,7 @@ def unseen_cushions(before: CaromState, shot: ShotRecord, facts: ShotFacts,
     left = None
     announce_from = b.profile.countdown_from  # ``countdown``: of the other player, now at the table
     if announce_from:
-        start = announce_from.get(discipline)
+        start = announce_from[discipline] if discipline in announce_from else None
         if start is not None:
             k = 1 - i
             left = b.targets[k] - b.caroms[k]

@@ -19,9 +19,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from ...events import Contact, Cushion, Event, Strike
-from ..ruling_log import RulingLog, Trail
+from ...shots import _NO_PINS, _OPEN, _SETTLING_PHASE, Cutter
+from ..ruling_log import Trail
 from ..ruling_log import made as made_when_read
+from ..shot_engine import ShotRecord
 from .geometry import _REACH
 from .match import CaromState, Match
 from .plain import _SHARED, _UNSEEN, _carom_rulings, _inning_rulings
@@ -33,16 +37,21 @@ from .zones import _BEDS, in_a_corner
 #: ball names as the engine knows them (a cushion or strike event may name none)
 _NAMED = frozenset({"yellow", "white", "red", None})
 _NO_CALLS = ()
+replace = msgspec.structs.replace
 
 
-def sensed_shot(before: CaromState, events: tuple[Event, ...],
-                rest: Any) -> tuple[Match, str | None, RulingLog, bool] | None:
-    """The new ``Match``, who is at the table after the shot, the ruling log and whether one of
-    ``events`` is a strike (``whole_cut``), for a shot of sensor ``events`` (one at least, a contact
+def sensed_shot(before: CaromState, events: tuple[Event, ...], rest: Any) -> CaromState | None:
+    """The state ``CaromEngine.whole`` makes of a shot of sensor ``events`` (one at least, a contact
     among them or a strike) and its ``rest`` with no call after it, played from ``before`` (not
-    over: the caller makes sure): ``plain_parts(before, ShotRecord(before.at_table,
-    events, rest), rest)``'s decision where it is a carom leaving the match going on or an inning's
-    end handing the table over; None anywhere else."""
+    over, no shot open nor held: the caller makes sure): ``plain_parts(before, ShotRecord(
+    before.at_table, events, rest), rest)``'s decision where it is a carom leaving the match going on
+    or an inning's end handing the table over, with the shot stage's fields (the shot, the state
+    before it, the cut: ``whole_cut``'s common case, the rest's time a float and no shot open); None
+    anywhere else (``whole`` then decides it the other way)."""
+    cut = before.cut
+    t_rest = rest.t
+    if type(t_rest) is not float or cut.phase == _OPEN:  # (``whole_cut`` then)
+        return None
     b = before.m
     discipline = b.discipline
     need = CUSHIONS_NEEDED.get(discipline)
@@ -160,22 +169,22 @@ def sensed_shot(before: CaromState, events: tuple[Event, ...],
             count = 2
     if zoned:  # ``update_zone``: the object balls in a corner's zone, ``plain_decision``'s
         # (``in_a_corner``'s common case, inline: the first object ball given as two floats far
-        # from every corner of a known bed; anything else asks it)
-        far = False
-        xy = positions.get(objects[0]) if positions else None
-        if type(xy) is list and len(xy) == 2:
-            x, y = xy
-            bed = b.table
-            size = _BEDS.get(bed) if type(bed) is str else None
-            if type(x) is float and type(y) is float and size is not None:
-                across, along = size[1] - y, size[0] - x
-                far = (x if x <= along else along) + (y if y <= across else across) > _REACH
+        # from every corner of a known bed, none of it looked at by a call; anything else asks it:
+        # a ball or bed missing, a position of other than two values, or not numbers, refused here)
+        try:
+            x, y = positions[objects[0]]
+            length, width = _BEDS[b.table]
+            across, along = width - y, length - x
+            far = type(x) is float and type(y) is float \
+                and (x if x <= along else along) + (y if y <= across else across) > _REACH
+        except (KeyError, TypeError, ValueError):
+            far = False
         if not far and in_a_corner(positions, objects, b.table):
             return None
     left = None
     announce_from = b.profile.countdown_from  # ``countdown``, of the player then at the table
     if announce_from and after is not None:
-        start = announce_from.get(discipline)
+        start = announce_from[discipline] if discipline in announce_from else None
         if start is not None:
             k = IDX[after]
             left = b.targets[k] - caroms[k]
@@ -183,7 +192,7 @@ def sensed_shot(before: CaromState, events: tuple[Event, ...],
                 count += 1
             else:
                 left = None
-    log = made_when_read(before.rulings, count, [maker, rest.t, player, value, cushions_ruled, after, left,
+    log = made_when_read(before.rulings, count, [maker, t_rest, player, value, cushions_ruled, after, left,
                                                  _NO_CALLS, at_table])
     if contacts == 0 and cushions < _SHARED and before_last == cushions:
         evidence = _UNSEEN[cushions]  # (``plain_decision``'s shared evidence)
@@ -192,5 +201,12 @@ def sensed_shot(before: CaromState, events: tuple[Event, ...],
     m = Match(discipline, b.profile, b.scheme, b.table, b.targets, caroms, innings, high, run, runs,
               b.innings_limit, b.shot_clock, b.timeouts, b.timeouts_used, b.breaker, b.shots + 1, True,
               b.nastoot, False, None, None, positions, announcement, evidence, b.points)
-    return m, after, log, strike
+    # the shot stage's fields as ``whole`` sets them: the cut after the shot (``whole_cut``'s common
+    # case: the next shot, at rest at ``t_rest``, a strike among its events if any), the shot and the
+    # state before it, which an undo goes back to
+    return replace(before, m=m, at_table=after, rulings=log, before=before,
+                   shot=ShotRecord(at_table, events, rest),
+                   cut=Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t_rest,
+                              False, False, _NO_PINS, cut.strikes or strike),
+                   checkpoint=before)
 

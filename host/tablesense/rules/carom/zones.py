@@ -46,16 +46,45 @@ def object_balls_zone(positions: dict[str, Any] | None, object_balls: tuple[str,
     if first is None:
         return None, False
     x, y = first  # far from every corner (``zone_of``'s first test, inline): in none
-    across, along = table.width - y, table.length - x
-    if (x if x <= along else along) + (y if y <= across else across) > _REACH:
+    width, length = table.width, table.length
+    across, along = width - y, length - x
+    near_x = x if x <= along else along
+    near_y = y if y <= across else across
+    if near_x + near_y > _REACH:
         return None, False
-    corner = table.zone_of(x, y)
+    # ``zone_of`` of each ball, inline where its quick answer holds (a ball on the bed, within reach of
+    # its nearest corner, on a bed more than twice the reach wide and no wider than long): that
+    # corner; and ``zone_of(..., on_line=0.0)`` (the reach without the line: ``ZONE_LEG``) there is
+    # None exactly when the ball lies beyond the leg. Anywhere else ``zone_of`` is asked
+    wide = _REACH + _REACH < width <= length
+    if wide and near_x >= 0.0 and near_y >= 0.0:
+        corner: str | None = (("head-left" if y <= across else "head-right") if x <= along
+                              else ("foot-left" if y <= across else "foot-right"))
+        first_line: bool | None = near_x + near_y > ZONE_LEG
+    else:
+        corner, first_line = table.zone_of(x, y), None
     answer: tuple[str | None, bool] = (None, False)
     if corner is not None:
         second = ball_xy(positions, object_balls[1])
-        if second is not None and table.zone_of(*second) == corner:
-            answer = corner, (table.zone_of(*first, on_line=0.0) is None
-                              or table.zone_of(*second, on_line=0.0) is None)
+        if second is not None:
+            u, v = second
+            across, along = width - v, length - u
+            near_u = u if u <= along else along
+            near_v = v if v <= across else across
+            if near_u + near_v > _REACH:
+                other = second_line = None
+            elif wide and near_u >= 0.0 and near_v >= 0.0:
+                other = (("head-left" if v <= across else "head-right") if u <= along
+                         else ("foot-left" if v <= across else "foot-right"))
+                second_line = near_u + near_v > ZONE_LEG
+            else:
+                other, second_line = table.zone_of(u, v), None
+            if other == corner:
+                if first_line is None:
+                    first_line = table.zone_of(x, y, on_line=0.0) is None
+                if not first_line and second_line is None:
+                    second_line = table.zone_of(u, v, on_line=0.0) is None
+                answer = corner, first_line or bool(second_line)
     _last = (positions, object_balls, table, answer)
     return answer
 
