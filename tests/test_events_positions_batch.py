@@ -2,13 +2,16 @@
 every ball a point, ``[x, y]`` of numbers); where one is anything else, each rest is checked the
 long way (``_check_positions``). Whatever the positions (points, paths, ints, bools, numbers past a
 double's range, other lengths, other values), a batch gives each rest the event ``parse_line``
-gives, or leaves it to ``parse_line``; and a batch the one call passes is one whose every rest
-``_check_positions`` passes."""
+gives, or leaves it to ``parse_line``, whether a batch before held a path or not (``_PATHS``: then a
+batch holding ``[[`` goes the long way without the call); and a batch the one call passes is one
+whose every rest ``_check_positions`` passes."""
 
 from __future__ import annotations
 
 import json
 
+import msgspec
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_events_batch_decode import GOOD, NO_POSITIONS, _same
@@ -31,13 +34,17 @@ def _rest(t: float, positions: object) -> str:
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(POSITIONS | st.none(), min_size=1, max_size=12),
-       st.lists(st.sampled_from(GOOD + NO_POSITIONS), max_size=12), st.randoms(use_true_random=False))
+       st.lists(st.sampled_from(GOOD + NO_POSITIONS), max_size=12), st.randoms(use_true_random=False),
+       st.booleans())
 def test_any_rests_positions_in_a_batch_give_what_parse_line_gives(
-        positions: list[object], others: list[str], rnd: object) -> None:
+        positions: list[object], others: list[str], rnd: object, paths: bool) -> None:
+    """``paths``: whether a batch before had positions not all points (``events._PATHS``)."""
     lines = [_rest(1.0 + i, p) for i, p in enumerate(positions)] + others
     rnd.shuffle(lines)  # type: ignore[attr-defined]
-    _same(lines)
-    _same([line + "\n" for line in lines])
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(events, "_PATHS", paths)
+        _same(lines)
+        _same([line + "\n" for line in lines])
 
 
 @settings(max_examples=300, deadline=None)
@@ -66,3 +73,17 @@ def test_a_batch_of_points_is_passed_by_the_one_call_and_a_path_is_not() -> None
     decoded = events._FAST.decode_lines("\n".join(path))
     assert not events._plain_positions(decoded, "rrrr")
     assert [type(e).__name__ for e in events.parse_lines(path)] == ["Rest"] * 4  # (a path is good)
+
+
+def test_after_a_path_a_batch_holding_one_is_checked_the_long_way_and_one_of_points_in_one_call(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    monkeypatch.setattr(events, "_PATHS", False)
+    monkeypatch.setattr(events, "_convert", lambda found, kind: calls.append(len(found)) or msgspec.convert(
+        found, kind))
+    path = [_rest(1.0, {"red": [0.5, 0.25], "white": [[1.0, 0.5], [1.6, 0.7]]}), _rest(2.0, {"red": [1, 2]})]
+    points = [_rest(3.0, {"red": [0.5, 0.25]}), _rest(4.0, {"white": [1, 2]})]
+    for lines in (path, path, points):
+        assert [type(e).__name__ for e in events.parse_lines(lines)] == ["Rest", "Rest"]
+    assert calls == [2, 2]  # the first batch of a path, then the points; not the path again
+    assert events._PATHS

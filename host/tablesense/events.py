@@ -722,8 +722,10 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
         # each one's kind as a letter (``_LETTER``: "c" a call, "u" a set-up, else as ``kind_codes``):
         # the lines to look at found in it by ``str.find`` (C), not a Python step a line
         letters = "".join(map(_LETTER.__getitem__, map(type, decoded)))
-        if '"positions"' in joined and not _plain_positions(decoded, letters):
-            # a batch naming positions, not all of them points: its rests found by their letter,
+        if '"positions"' in joined \
+                and ((_PATHS and "[[" in joined) or not _plain_positions(decoded, letters)):
+            # a batch naming positions, not all of them points (after a batch with a path, one that
+            # may hold one: ``_PATHS``, not asked again): its rests found by their letter,
             # and those with positions checked (``_checked`` of a rest, inline: the decode has
             # checked its time, and the batch has no key to keep)
             at = letters.find("r")
@@ -774,11 +776,17 @@ def _plain_positions(decoded: list[Any], letters: str) -> bool:
     try:
         _convert(found, _POINTS)
     except msgspec.ValidationError:
+        global _PATHS
+        _PATHS = True
         return False
     return True
 
 
 _convert = msgspec.convert
+#: whether a batch's positions were found not all points before (``_plain_positions``: a path, most
+#: likely, as keglebillard's tables write the white's): from then on a batch holding ``[[`` (a path's
+#: start, as the tables write it) is checked the long way at once, without the call first
+_PATHS = False
 #: a batch's rests' positions as points (``_plain_positions``): an int is taken for a float (a
 #: number ``_check_positions`` takes too), a ``bool``, another length, a number past a double's
 #: range refused
