@@ -722,10 +722,12 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
         # each one's kind as a letter (``_LETTER``: "c" a call, "u" a set-up, else as ``kind_codes``):
         # the lines to look at found in it by ``str.find`` (C), not a Python step a line
         letters = "".join(map(_LETTER.__getitem__, map(type, decoded)))
-        if '"positions"' in joined:
-            # a batch naming positions: its rests found by their letter, and those with positions
-            # checked (``_checked`` of a rest, inline: the decode has checked its time, and the
-            # batch has no key to keep)
+        if '"positions"' in joined \
+                and ((_PATHS and "[[" in joined) or not _plain_positions(decoded, letters)):
+            # a batch naming positions, not all of them points (after a batch with a path, one that
+            # may hold one: ``_PATHS``, not asked again): its rests found by their letter,
+            # and those with positions checked (``_checked`` of a rest, inline: the decode has
+            # checked its time, and the batch has no key to keep)
             at = letters.find("r")
             while at >= 0:
                 positions = decoded[at].positions  # type: ignore[union-attr]
@@ -756,6 +758,39 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
             letters = letters.replace("u", "x")
         out.extend(decoded)
         return letters if whole else None
+
+
+def _plain_positions(decoded: list[Any], letters: str) -> bool:
+    """Whether every rest of a batch's decode (found by its letter, "r") names no positions or each
+    ball's as a point, ``[x, y]`` of numbers within a double's range (not ``bool``): one ``msgspec``
+    call over all of them (``_POINTS``) where ``_check_positions`` takes a call a rest. Each such
+    position passes ``_check_positions``. False: one of them is some other (a path, a wrong value),
+    and each rest is checked by ``_check_positions``, which says which."""
+    found = []
+    at = letters.find("r")
+    while at >= 0:
+        positions = decoded[at].positions
+        if positions:
+            found.append(positions)
+        at = letters.find("r", at + 1)
+    try:
+        _convert(found, _POINTS)
+    except msgspec.ValidationError:
+        global _PATHS
+        _PATHS = True
+        return False
+    return True
+
+
+_convert = msgspec.convert
+#: whether a batch's positions were found not all points before (``_plain_positions``: a path, most
+#: likely, as keglebillard's tables write the white's): from then on a batch holding ``[[`` (a path's
+#: start, as the tables write it) is checked the long way at once, without the call first
+_PATHS = False
+#: a batch's rests' positions as points (``_plain_positions``): an int is taken for a float (a
+#: number ``_check_positions`` takes too), a ``bool``, another length, a number past a double's
+#: range refused
+_POINTS = list[dict[str, tuple[float, float]]]
 
 
 #: texts of lines a batch's decode refused for a key it does not know (keglebillard's pins naming

@@ -10,6 +10,15 @@ annotations are ``typing``'s only, so msgspec reads them the same either way.
 later ``import typing_extensions`` (aiohttp's) works as ever, and only msgspec keeps
 ``typing``'s. Nothing is done when either is imported already (a test run, another command).
 
+msgspec's ``__init__`` also imports four modules a replay never uses: ``inspect`` (its types, a
+few dozen Structs made at import), ``_json_schema`` (with ``textwrap``, whose regular expressions
+are compiled at import), ``toml`` and ``yaml``: ~11M instructions, 6 % of a replay's start-up.
+``import_msgspec`` puts a stand-in for each in ``sys.modules`` first (``Later``): msgspec binds it
+as it would the module, and the module itself is imported the first time one of its names is
+asked for (then it is in ``sys.modules`` and msgspec's attribute, as ever; the stand-in forwards
+to it). ``msgspec.json.schema`` and ``schema_components`` (``json``'s import takes them from
+``_json_schema``) call the real ones.
+
 ``lean_start`` imports it so and then the command's module, with the cyclic collector paused:
 those imports make objects that live as long as the process, which the collector (run by their
 count) walked several times for nothing (~21M instructions, a tenth of a short replay's start-up);
@@ -20,24 +29,66 @@ as it was. In a process that has msgspec already (a test run) only the command's
 from __future__ import annotations
 
 import gc
+import importlib
 import sys
+from types import ModuleType
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only (as ``cli``'s)
     from collections.abc import Callable
-    from types import ModuleType
 
 HIDDEN = "typing_extensions"
+#: msgspec's modules its ``__init__`` imports that a replay never uses: imported when first used
+LATER = ("msgspec.inspect", "msgspec._json_schema", "msgspec.toml", "msgspec.yaml")
+
+
+class Later(ModuleType):
+    """Stands in for one of msgspec's modules (``LATER``) until one of its names is asked for: then
+    the module is imported (``real``) and the name is its."""
+
+    def __getattr__(self, name: str) -> object:
+        if name.startswith("__") and name.endswith("__"):  # (the import system's look: ``__path__``)
+            raise AttributeError(name)
+        return getattr(real(self.__name__), name)
+
+
+def real(name: str) -> ModuleType:
+    """The module ``name`` itself, imported now if a ``Later`` stands in for it."""
+    module = sys.modules.get(name)
+    if module is None or isinstance(module, Later):
+        if module is not None:
+            del sys.modules[name]
+        module = importlib.import_module(name)
+    return module
+
+
+def _schema(*args: object, **kwargs: object) -> object:
+    return real("msgspec._json_schema").schema(*args, **kwargs)
+
+
+def _schema_components(*args: object, **kwargs: object) -> object:
+    return real("msgspec._json_schema").schema_components(*args, **kwargs)
 
 
 def import_msgspec() -> None:
-    """Import msgspec, without ``typing_extensions`` when it is not imported yet (Python 3.11+)."""
+    """Import msgspec, without ``typing_extensions`` when it is not imported yet (Python 3.11+),
+    and with its modules a replay does not use (``LATER``) imported only when first used."""
     modules = sys.modules
-    if "msgspec" in modules or HIDDEN in modules or sys.version_info < (3, 11):
+    if "msgspec" in modules or HIDDEN in modules or sys.version_info < (3, 11) \
+            or any(name in modules for name in LATER):
         return
+    for name in LATER:
+        modules[name] = Later(name)
+    modules[LATER[1]].schema = _schema  # type: ignore[attr-defined]  (what ``__init__`` takes from it)
+    modules[LATER[1]].schema_components = _schema_components  # type: ignore[attr-defined]
     modules[HIDDEN] = None  # type: ignore[assignment]  (``import`` then raises ImportError)
     try:
         import msgspec  # noqa: F401
+    except BaseException:
+        for name in LATER:
+            if isinstance(modules.get(name), Later):
+                del modules[name]
+        raise
     finally:
         if HIDDEN in modules and modules[HIDDEN] is None:
             del modules[HIDDEN]
