@@ -1116,6 +1116,16 @@ class ShotEngine(Generic[S]):
     def _answer(self, state: S, event: Call) -> S:
         """The referee's answer to an open question (``event.question``, its id; an unknown
         id is an ``IllegalCall``): the question closes and ``on_answer`` takes the answer."""
+        q, answer = self.asked(state, event)
+        rest = tuple(x for x in state.questions if x.id != q.id)
+        closed = replace(state, questions=rest)
+        new = self.on_answer(closed, q, answer, event)
+        return replace(new, checkpoint=state)
+
+    @staticmethod
+    def asked(state: S, event: Call) -> tuple[Question, Any]:
+        """The open question ``event`` answers and its answer as one of the question's options; an
+        unknown id, or an answer that is none of them, is an ``IllegalCall``."""
         for q in state.questions:
             if q.id == event.question:
                 break
@@ -1127,10 +1137,7 @@ class ShotEngine(Generic[S]):
             raise IllegalCall(
                 f"answer to {q.id} must be one of {list(q.options)!r}, not {event.answer!r}"
             )
-        rest = tuple(x for x in state.questions if x.id != q.id)
-        closed = replace(state, questions=rest)
-        new = self.on_answer(closed, q, answer, event)
-        return replace(new, checkpoint=state)
+        return q, answer
 
     # --- helpers for engines --------------------------------------------------------
     @staticmethod

@@ -48,7 +48,6 @@ from ...texts import phrase
 from ...vocabulary import for_game
 from ..base import Question, Ruling, other, register
 from ..first_states import FirstStates
-from ..records import as_option
 from ..shot_engine import AMEND, Redo, Run, ShotEngine, ShotRecord, canonical, frozen, shot_cut
 from . import amend, checks, played, single
 from .counted import counted_shot
@@ -131,15 +130,7 @@ class GolfEngine(ShotEngine[GolfState]):
         ``resolve.staged`` makes, ``checkpoint`` set to ``state`` in it (the base closes the question in
         a copy, amends the shot from that, whose fields ``amend`` reads are ``state``'s, and copies the
         state after it again for the undo point): the same state, or the same refusal."""
-        for q in state.questions:
-            if q.id == ev.question:
-                break
-        else:
-            open_ids = ", ".join(q.id for q in state.questions) or "none"
-            raise IllegalCall(f"no open question {ev.question!r} (open: {open_ids})")
-        answer = as_option(ev.answer, q.options)
-        if q.options and answer not in q.options:
-            raise IllegalCall(f"answer to {q.id} must be one of {list(q.options)!r}, not {ev.answer!r}")
+        q, answer = self.asked(state, ev)
         if not state.in_shot and state.shot is not None and state.before is not None:  # (``on_answer``)
             return self._amended(state, _call_with(ev, answer=answer), state)
         raise IllegalCall(f"question {q.id} was about a shot that is over; its default stands")

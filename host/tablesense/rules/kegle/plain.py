@@ -326,6 +326,26 @@ def _blocked(positions: Mapping[str, Any], toppled: Sequence[int], t: float,
     return pinset(frozenset(found)), pinset(frozenset(by_red_ball))
 
 
+def _faults_ruled(faults: Sequence[str], t: float, p: str, opp: str,
+                  rulings: list[Ruling]) -> tuple[str | None, str | None]:
+    """Each fault of a shot ruled against its player, then what they cost: the outlay and the red
+    in hand for the opponent, each ruled once (``verdict.end_series``); gives (outlay,
+    red_in_hand), the opponent or None."""
+    outlay = red_in_hand = None
+    for f in faults:
+        rulings.append(Ruling(t, f, p))
+        cost = BY_ID[f].then
+        if cost.outlay:
+            outlay = opp
+        if cost.red_in_hand:
+            red_in_hand = opp
+    if outlay is not None:
+        rulings.append(Ruling(t, "kegle.outlay", opp))
+    if red_in_hand is not None:
+        rulings.append(Ruling(t, "kegle.red-in-hand", opp))
+    return outlay, red_in_hand
+
+
 def plain_shot(before: KegleState, shot: ShotRecord,
                stage: tuple[KegleState, ShotRecord, Cutter, KegleState] | None = None,
                facts: tuple[list[int], int, bool, list[str]] | tuple[()] | None = None) -> KegleState | None:
@@ -395,17 +415,7 @@ def plain_shot(before: KegleState, shot: ShotRecord,
     outlay = red_in_hand = None
     scores = b.points
     if faults:  # the faulty shot scores nothing; the series is over (``verdict.end_series``)
-        for f in faults:
-            rulings.append(Ruling(t, f, p))
-            cost = BY_ID[f].then
-            if cost.outlay:
-                outlay = opp
-            if cost.red_in_hand:
-                red_in_hand = opp
-        if outlay is not None:
-            rulings.append(Ruling(t, "kegle.outlay", opp))
-        if red_in_hand is not None:
-            rulings.append(Ruling(t, "kegle.red-in-hand", opp))
+        outlay, red_in_hand = _faults_ruled(faults, t, p, opp, rulings)
         lastshot = LastShot(p, pins, carambole, cushions, 0, tuple(faults))
         points = missing = total = 0
     else:  # what it scores (checks.shot_points) and says (``verdict.score_shot``)
@@ -626,18 +636,8 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
     announced = b.announced
     announcements: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
     outlay = red_in_hand = None
-    if faults:  # (``plain_shot``'s: each fault ruled, and what it costs)
-        for f in faults:
-            rulings.append(Ruling(t, f, p))
-            cost = BY_ID[f].then
-            if cost.outlay:
-                outlay = opp
-            if cost.red_in_hand:
-                red_in_hand = opp
-        if outlay is not None:
-            rulings.append(Ruling(t, "kegle.outlay", opp))
-        if red_in_hand is not None:
-            rulings.append(Ruling(t, "kegle.red-in-hand", opp))
+    if faults:
+        outlay, red_in_hand = _faults_ruled(faults, t, p, opp, rulings)
         last = LastShot(p, pins, carambole, cushions, 0, tuple(faults))
     else:
         if n:
