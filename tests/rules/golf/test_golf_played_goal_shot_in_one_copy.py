@@ -15,13 +15,13 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from test_golf_one_event_shot import before_shot
-from test_golf_played_shot_in_one_copy import _played, _read
+from test_golf_played_shot_in_one_copy import _played, played_both
 
 from tablesense.events import Cushion, Goal, Rest
 from tablesense.rules.golf.engine import GolfEngine
 from tablesense.rules.golf.geometry import ATTACKS
 from tablesense.rules.golf.state import GolfState
-from tablesense.rules.shot_engine import KEEP_EVERY, Redo, ShotEngine
+from tablesense.rules.shot_engine import KEEP_EVERY
 
 
 @st.composite
@@ -52,26 +52,9 @@ def a_goal_shot(draw: Any) -> tuple[GolfState, list[Any], Rest]:
 def test_a_played_shot_of_the_shooters_goals_in_one_copy_is_the_state_the_base_gives(
         shot: tuple[GolfState, list[Any], Rest], n: int, shared: bool, depth: int) -> None:
     state, events, rest = shot
-    engine = GolfEngine()
-    base = GolfState(players=state.players)
-    mine, theirs = _played(state, base, n, shared, depth), _played(state, base, n, shared, depth)
-    try:
-        quick = GolfEngine.whole_played(engine, mine, events, rest)
-    except Exception as exc:
-        with pytest.raises(type(exc)):
-            ShotEngine.whole_played(engine, theirs, events, rest)
-        event("refused")
+    quick = played_both(state, events, rest, n, shared, depth)
+    if quick is None:
         return
-    general = ShotEngine.whole_played(engine, theirs, events, rest)
-    assert (quick is None) == (general is None)
-    if quick is None or general is None:
-        event("not whole")
-        return
-    assert type(quick.checkpoint) is Redo and type(general.checkpoint) is Redo
-    assert quick.checkpoint.base is base and general.checkpoint.base is base
-    assert quick.base is base and general.base is base
-    assert _read(quick) == _read(general)
-    assert list(quick.rulings) == list(general.rulings)
     s = state.at_table or "p1"
     kept = quick.at_table == s and quick.frame == state.frame and not quick.questions
     event("the turn kept, zone play starting" if kept and quick.zone_play and not state.zone_play
