@@ -18,6 +18,7 @@ from tablesense.rules.carom.shot import NO_FACTS, read_shot
 
 
 def _forget() -> None:
+    assert hasattr(plain, "_read_last")  # (renamed, the reset would set a name nothing reads)
     plain._read_last = (None, "", NO_FACTS)
 
 

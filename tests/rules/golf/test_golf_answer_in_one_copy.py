@@ -9,7 +9,6 @@ and every recorded golf match, applied and played, ends where it ends the base's
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -18,13 +17,11 @@ import msgspec
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from paths import MATCHES
-from test_golf_one_event_shot import before_shot
+from test_golf_one_event_shot import LOGS, _replayed, before_shot
 from test_golf_played_shot_in_one_copy import _read
 
 from tablesense.errors import TablesenseError
 from tablesense.events import Call, Cushion, Goal, OffTable, Rest
-from tablesense.replay import Replay, history_for
 from tablesense.rules.golf.engine import GolfEngine
 from tablesense.rules.golf.state import GolfState
 from tablesense.rules.shot_engine import Redo, ShotEngine
@@ -127,15 +124,6 @@ def test_an_answer_amends_its_shot_without_the_bases_answer_step() -> None:
         new = ENGINE.apply(after, Call(t=3.0, call="answer", question="q1", answer="p1"))
     assert new.checkpoint is after and not new.questions
     assert new.balls_left == (state.balls_left[0] - 1, state.balls_left[1])
-
-
-LOGS = sorted((MATCHES / "golf").glob("*.jsonl"))
-
-
-def _replayed(lines: list[str], played: bool) -> str:
-    rep = Replay() if played else Replay(history=history_for(sum('"undo"' in line for line in lines)))
-    rep.feed_lines(lines)
-    return json.dumps(rep.to_json(), sort_keys=True, default=repr)
 
 
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.stem)
