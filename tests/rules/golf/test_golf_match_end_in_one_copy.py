@@ -25,12 +25,14 @@ OPEN = Question(id="q1", t=0.5, rule="golf.goal", options=("p1", "p2"))
 
 @settings(max_examples=600, deadline=None)
 @given(before_shot(), SIDE, SIDE, st.integers(0, 2),
-       st.sampled_from(["question", "waiting", "placed", "all"]), st.booleans(), st.booleans())
+       st.sampled_from(["question", "waiting", "placed", "all"]), st.booleans(), st.booleans(),
+       st.sampled_from([None, ("p1", 0.5), ("p2", 1.5)]))
 def test_a_match_won_in_one_copy_is_the_state_the_two_copies_make(
         state: GolfState, winner: str, shooter: str, more: int, opened: str, tupled: bool, rolling: bool,
+        clock: tuple[str, float] | None,
 ) -> None:
     won = (1, state.frames_won[1] % 2) if winner == "p1" else (state.frames_won[0] % 2, 1)  # one frame to win
-    pre = replace(state, questions=(), spot_wait=(), placements=(), frames_won=won,
+    pre = replace(state, questions=(), spot_wait=(), placements=(), frames_won=won, clock=clock,
                   rulings=tuple(state.rulings) if tupled else state.rulings)
     bl = (0, 2) if winner == "p1" else (3, 0)
     shot = ShotRecord(player=shooter, events=(Cushion(t=1.0, cushion=1),), rest=Rest(t=2.0))
