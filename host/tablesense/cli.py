@@ -53,8 +53,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "help": ("help", "print a page of the documentation (tablesense help TOPIC; topics without one)"),
 }
 
-#: the commands whose start-up imports msgspec without typing_extensions (``command_line.lean_msgspec``:
-#: a sixth of a replay's start-up)
+#: the commands whose start-up imports msgspec the lean way (``command_line.lean_msgspec``: without
+#: typing_extensions, its modules a replay never uses, datetime's Python layer and platform)
 LEAN_STARTS = frozenset({"replay"})
 
 DESCRIPTION = """\

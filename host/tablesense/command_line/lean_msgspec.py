@@ -19,6 +19,17 @@ asked for (then it is in ``sys.modules`` and msgspec's attribute, as ever; the s
 to it). ``msgspec.json.schema`` and ``schema_components`` (``json``'s import takes them from
 ``_json_schema``) call the real ones.
 
+msgspec's C init imports ``datetime``, ``uuid`` and others for a class or method of theirs
+(``datetime.datetime.astimezone``, ``uuid.UUID``), which it keeps. Two of them cost more than the
+class: ``datetime.py`` runs a whole Python implementation (~4M instructions) and then replaces it
+by ``from _datetime import *``, and ``uuid`` imports ``platform`` (~9M, its regular expressions
+compiled at import) to call ``platform.system()`` once. ``import_msgspec`` lends them for the
+import's duration (``_lent``): ``_datetime`` as ``datetime`` (the very classes ``datetime``
+re-exports: msgspec keeps what it would have kept), and for ``platform`` a ``Later`` whose
+``system()`` says ``"Linux"`` where ``os.uname()`` does (what ``platform.system()`` says then;
+anything else asks the real one). Both leave ``sys.modules`` after it: a later ``import
+datetime`` or ``import platform`` imports the real module, ``uuid``'s ``platform`` forwards to it.
+
 ``lean_start`` imports it so and then the command's module, with the cyclic collector paused:
 those imports make objects that live as long as the process, which the collector (run by their
 count) walked several times for nothing (~21M instructions, a tenth of a short replay's start-up);
@@ -30,6 +41,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import os
 import sys
 from types import ModuleType
 
@@ -43,8 +55,9 @@ LATER = ("msgspec.inspect", "msgspec._json_schema", "msgspec.toml", "msgspec.yam
 
 
 class Later(ModuleType):
-    """Stands in for one of msgspec's modules (``LATER``) until one of its names is asked for: then
-    the module is imported (``real``) and the name is its."""
+    """Stands in for one of msgspec's modules (``LATER``), or ``platform`` for ``uuid``'s import,
+    until one of its names is asked for: then the module is imported (``real``) and the name is
+    its."""
 
     def __getattr__(self, name: str) -> object:
         if name.startswith("__") and name.endswith("__"):  # (the import system's look: ``__path__``)
@@ -70,6 +83,40 @@ def _schema_components(*args: object, **kwargs: object) -> object:
     return real("msgspec._json_schema").schema_components(*args, **kwargs)
 
 
+def _system() -> str:
+    """``platform.system()``: ``"Linux"`` where ``os.uname().sysname`` says so (``platform.uname``
+    renames only an empty, ``win32``, ``java``, ``Microsoft`` or ``unknown`` system), else asked of
+    the real module."""
+    return "Linux" if os.uname().sysname == "Linux" else real("platform").system()
+
+
+def _lent() -> dict[str, ModuleType]:
+    """What ``import_msgspec`` lends msgspec's C init for its import (name -> module): those of
+    ``datetime`` and ``platform`` not imported yet, where it can."""
+    modules = sys.modules
+    lent: dict[str, ModuleType] = {}
+    if "datetime" not in modules:
+        try:
+            import _datetime
+        except ImportError:  # (an interpreter without the C module: ``datetime`` as ever)
+            pass
+        else:
+            lent["datetime"] = _datetime
+    if "platform" not in modules and "uuid" not in modules and hasattr(os, "uname"):
+        platform = lent["platform"] = Later("platform")
+        platform.system = _system  # type: ignore[attr-defined]  (what ``uuid``'s import calls)
+    return lent
+
+
+def _take_back(lent: dict[str, ModuleType]) -> None:
+    """The modules lent for msgspec's import out of ``sys.modules`` again (the real ones are then
+    imported by the next ``import``)."""
+    modules = sys.modules
+    for name, module in lent.items():
+        if modules.get(name) is module:
+            del modules[name]
+
+
 def import_msgspec() -> None:
     """Import msgspec, without ``typing_extensions`` when it is not imported yet (Python 3.11+),
     and with its modules a replay does not use (``LATER``) imported only when first used."""
@@ -82,6 +129,8 @@ def import_msgspec() -> None:
     modules[LATER[1]].schema = _schema  # type: ignore[attr-defined]  (what ``__init__`` takes from it)
     modules[LATER[1]].schema_components = _schema_components  # type: ignore[attr-defined]
     modules[HIDDEN] = None  # type: ignore[assignment]  (``import`` then raises ImportError)
+    lent = _lent()
+    modules.update(lent)
     try:
         import msgspec  # noqa: F401
     except BaseException:
@@ -90,6 +139,7 @@ def import_msgspec() -> None:
                 del modules[name]
         raise
     finally:
+        _take_back(lent)
         if HIDDEN in modules and modules[HIDDEN] is None:
             del modules[HIDDEN]
 

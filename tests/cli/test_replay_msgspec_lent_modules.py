@@ -1,0 +1,201 @@
+"""A replay's start-up imports msgspec with ``_datetime`` lent as ``datetime`` and a stand-in for
+``platform`` (``command_line.lean_msgspec._lent``): msgspec's C init keeps the same classes it
+would keep after a plain import, and both names leave ``sys.modules`` after it. Checked in a fresh
+process that made a replay's start-up: the real modules import after it, and msgspec decodes,
+converts and encodes dates, times, UUIDs and decimals (Hypothesis) as this process does, which
+imported msgspec plainly."""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import json
+import os
+import platform
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import msgspec.msgpack
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from paths import ROOT
+
+#: a replay's start-up, what it left in ``sys.modules``, then the real modules imported
+AFTER_A_REPLAY = """
+import json, sys
+from tablesense.cli import main
+main(json.loads(sys.argv[1]))
+before = {n: n in sys.modules for n in ("datetime", "platform")}
+uuid_platform = type(sys.modules["uuid"].platform).__name__
+import _datetime, datetime, platform, uuid
+print(json.dumps([before, uuid_platform, datetime.__file__, platform.__file__,
+                  [datetime.datetime is _datetime.datetime, datetime.date is _datetime.date,
+                   datetime.timezone is _datetime.timezone,
+                   datetime.datetime_CAPI is _datetime.datetime_CAPI],
+                  platform.system(), uuid.platform.system(), uuid.platform.machine(),
+                  uuid._LINUX, uuid._AIX,
+                  type(sys.modules["uuid"].platform).__name__]), file=sys.stderr)
+"""
+
+#: a replay's start-up, then each line of standard input (a type's name and a JSON text) decoded,
+#: converted and encoded again by msgspec (JSON and MessagePack: an aware time's takes
+#: ``astimezone``), answered on standard output
+ROUND_TRIPS = """
+import json, sys
+from tablesense.cli import main
+main(json.loads(sys.argv[1]))
+print(json.dumps(sorted(n for n in ("datetime", "platform", "decimal", "uuid") if n in sys.modules)),
+      flush=True)
+import datetime, decimal, uuid, msgspec, msgspec.msgpack
+TYPES = {"datetime": datetime.datetime, "date": datetime.date, "time": datetime.time,
+         "timedelta": datetime.timedelta, "uuid": uuid.UUID, "decimal": decimal.Decimal}
+def answer(kind, text):
+    try:
+        value = msgspec.json.decode(text, type=TYPES[kind])
+        converted = msgspec.convert(json.loads(text), TYPES[kind])
+        packed = msgspec.msgpack.encode(value)
+        return [repr(value), msgspec.json.encode(value).decode(), repr(converted),
+                msgspec.json.encode([value, converted]).decode(), packed.hex(),
+                repr(msgspec.msgpack.decode(packed, type=TYPES[kind]))]
+    except Exception as exc:
+        return [type(exc).__name__, str(exc)]
+for line in sys.stdin:
+    print(json.dumps(answer(*json.loads(line))), flush=True)
+"""
+
+TYPES: dict[str, type] = {"datetime": datetime.datetime, "date": datetime.date, "time": datetime.time,
+                          "timedelta": datetime.timedelta, "uuid": uuid.UUID, "decimal": decimal.Decimal}
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT / "host") + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+def _short_log(folder: Path) -> Path:
+    log = folder / "golf.jsonl"
+    lines = (ROOT / "examples" / "golf-match.jsonl").read_text(encoding="utf-8").splitlines(True)
+    log.write_text("".join(lines[:3]), encoding="utf-8")
+    return log
+
+
+def _answer(kind: str, text: str) -> list[str]:
+    """What ``ROUND_TRIPS`` answers, in this process (msgspec imported plainly)."""
+    try:
+        value = msgspec.json.decode(text, type=TYPES[kind])
+        converted = msgspec.convert(json.loads(text), TYPES[kind])
+        packed = msgspec.msgpack.encode(value)
+        return [repr(value), msgspec.json.encode(value).decode(), repr(converted),
+                msgspec.json.encode([value, converted]).decode(), packed.hex(),
+                repr(msgspec.msgpack.decode(packed, type=TYPES[kind]))]
+    except Exception as exc:
+        return [type(exc).__name__, str(exc)]
+
+
+def test_after_a_replays_start_up_datetime_and_platform_are_the_real_modules(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-c", AFTER_A_REPLAY,
+                           json.dumps(["replay", str(_short_log(tmp_path)), "--json"])],
+                          env=_env(), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["game"] == "golf"  # it did replay
+    (before, uuid_platform, datetime_file, platform_file, same_classes, system, uuid_system, machine,
+     linux, aix, after) = json.loads(done.stderr.strip().splitlines()[-1])
+    assert before == {"datetime": False, "platform": False}  # lent for msgspec's import only
+    assert uuid_platform == "Later"  # (``uuid``'s own name for it: forwards to the real module)
+    assert datetime_file.endswith("datetime.py") and platform_file.endswith("platform.py")
+    assert same_classes == [True, True, True, True]
+    assert system == uuid_system == platform.system()
+    assert machine == platform.machine()
+    assert [linux, aix] == [uuid._LINUX, uuid._AIX]  # type: ignore[attr-defined]
+    assert after == "Later"
+
+
+@pytest.fixture(scope="module")
+def lean_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[subprocess.Popen[str]]:
+    """A process after a replay's start-up, answering ``ROUND_TRIPS``' lines."""
+    log = _short_log(tmp_path_factory.mktemp("lent"))
+    child = subprocess.Popen([sys.executable, "-c", ROUND_TRIPS, json.dumps(["replay", str(log), "--json"])],
+                             env=_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert child.stdout is not None
+    state = child.stdout.readline()
+    assert json.loads(state)["game"] == "golf"  # the replay's own output, one line
+    assert json.loads(child.stdout.readline()) == ["decimal", "uuid"]  # datetime and platform: lent only
+    yield child
+    assert child.stdin is not None
+    child.stdin.close()
+    child.wait(timeout=60)
+
+
+def _asked(child: subprocess.Popen[str], kind: str, text: str) -> list[str]:
+    assert child.stdin is not None and child.stdout is not None
+    child.stdin.write(json.dumps([kind, text]) + "\n")
+    child.stdin.flush()
+    answer: list[str] = json.loads(child.stdout.readline())
+    return answer
+
+
+OFFSETS = st.builds(datetime.timezone, st.timedeltas(min_value=datetime.timedelta(hours=-23, minutes=-59),
+                                                     max_value=datetime.timedelta(hours=23, minutes=59)))
+#: a value of each type, and JSON texts near and not quite them
+VALUES: st.SearchStrategy[tuple[str, Any]] = st.one_of(
+    st.tuples(st.just("datetime"), st.datetimes(timezones=st.none() | OFFSETS)),
+    st.tuples(st.just("date"), st.dates()),
+    st.tuples(st.just("time"), st.times(timezones=st.none() | OFFSETS)),
+    st.tuples(st.just("timedelta"), st.timedeltas()),
+    st.tuples(st.just("uuid"), st.uuids()),
+    st.tuples(st.just("decimal"), st.decimals(allow_nan=False, allow_infinity=False)),
+)
+
+
+def _texts(kind: str, value: Any) -> list[str]:
+    """JSON texts of ``value``: as msgspec writes it, as its ``str``, and cut short."""
+    written = msgspec.json.encode(value).decode()
+    return [written, json.dumps(str(value)), written[:-3] + '"', json.dumps(str(value).upper())]
+
+
+@settings(max_examples=150)
+@given(VALUES, st.sampled_from(list(TYPES)))
+def test_msgspec_after_a_replays_start_up_reads_and_writes_dates_uuids_and_decimals_as_ever(
+        lean_process: subprocess.Popen[str], kind_value: tuple[str, Any], other: str) -> None:
+    kind, value = kind_value
+    for text in _texts(kind, value):
+        for asked in (kind, other):  # its own type, and another one (msgspec's refusal, worded the same)
+            assert _asked(lean_process, asked, text) == _answer(asked, text), (asked, text)
+
+
+def test_a_replays_start_up_in_a_process_with_datetime_lends_nothing() -> None:
+    # a process that has imported datetime (or uuid) already: the lean import leaves them alone
+    probe = """
+import datetime, json, sys
+from tablesense.command_line.lean_msgspec import _lent
+print(json.dumps(sorted(_lent())))
+"""
+    for first, lent in (("datetime", ["platform"]), ("datetime, uuid", [])):
+        done = subprocess.run([sys.executable, "-c", probe.replace("datetime,", f"{first},", 1)], env=_env(),
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout) == lent
+
+
+FAILED_IMPORT = """
+import json, sys
+sys.modules["msgspec._core"] = None  # (msgspec's import fails)
+from tablesense.command_line.lean_msgspec import import_msgspec
+try:
+    import_msgspec()
+except ImportError:
+    pass
+print(json.dumps([n in sys.modules for n in ("datetime", "platform")]))
+"""
+
+
+def test_a_failed_msgspec_import_takes_the_lent_modules_back() -> None:
+    done = subprocess.run([sys.executable, "-c", FAILED_IMPORT], env=_env(), capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [False, False]
