@@ -41,9 +41,10 @@ _NO_ANSWERS: dict[str, Any] = {}
 
 
 def counted_shot(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot: ShotRecord | None,
-                 cut: Cutter, in_shot: bool, checkpoint: Any) -> GolfState | None:
+                 cut: Cutter, in_shot: bool, checkpoint: Any, since: Any = None) -> GolfState | None:
     """The state after ``shot`` from ``pre`` (its start, ``resolve.start_of``) as the general way
-    makes it, the shot stage's fields put in the same copy; None where the shot is not this case."""
+    makes it, the shot stage's fields put in the same copy (``since``: None, or the events since
+    the base of a played state, ``played.whole_played``'s); None where the shot is not this case."""
     rest = shot.rest
     if rest is None or rest.positions or shot.late or not shot.events:
         return None
@@ -194,7 +195,7 @@ def counted_shot(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot
         new.append(Ruling(finish[0], "golf.frame.double-finish", winner, (("gap_us", finish[1]),)))
     if winner is not None:
         return end_frame(pre, new, asked, s, winner, (bl[0], bl[1]), t_end, placements,
-                         (stage_before, stage_shot, cut, in_shot, checkpoint))
+                         (stage_before, stage_shot, cut, in_shot, checkpoint), since)
     zone = pre.zone_play
     now_zone = zone or 1 in bl  # (``rule.zone_play``, inline)
     if not zone and now_zone:
@@ -207,6 +208,9 @@ def counted_shot(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot
             or pre.questions != () or pre.spot_wait != () or pre.placements != ()):
         pre = replace(pre, questions=tuple(questions), asked=asked, placements=placements,
                       spot_wait=tuple(waiting), positions=None)
+    if since is not None:  # a played shot's links (``played.whole_played``)
+        return _with_since(pre, added, bl, at, members, now_zone, t_end, stays, placed,
+                           (stage_before, stage_shot, cut, in_shot, checkpoint), since)
     return replace(
         pre,
         rulings=RulingLog(added, log) if type(log) is RulingLog else log + added,
@@ -214,6 +218,26 @@ def counted_shot(pre: GolfState, shot: ShotRecord, stage_before: Any, stage_shot
         zone_play=now_zone, clock=(at, t_end),
         turn_positions=pre.turn_positions if stays else None, placed=placed,
         before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
+    )
+
+
+def _with_since(pre: GolfState, added: tuple[Ruling, ...], bl: list[int], at: str, members: tuple[int, int],
+                now_zone: bool, t_end: float, stays: bool, placed: Any,
+                stage: tuple[Any, ShotRecord | None, Cutter, bool, Any], since: Any) -> GolfState:
+    """``counted_shot``'s last copy with ``since`` (a played state's events since its base) put in
+    it: ``in_shot`` left as ``pre`` has it where it is the same (fourteen fields given; a call of 15
+    keywords or more is compiled through a dict), else put in a copy before."""
+    stage_before, stage_shot, cut, in_shot, checkpoint = stage
+    if pre.in_shot != in_shot:
+        pre = replace(pre, in_shot=in_shot)
+    log = pre.rulings
+    return replace(
+        pre,
+        rulings=RulingLog(added, log) if type(log) is RulingLog else log + added,
+        frame_units=pre.frame_units + 1, balls_left=(bl[0], bl[1]), at_table=at, members=members,
+        zone_play=now_zone, clock=(at, t_end),
+        turn_positions=pre.turn_positions if stays else None, placed=placed,
+        before=stage_before, shot=stage_shot, cut=cut, since=since, checkpoint=checkpoint,
     )
 
 

@@ -132,7 +132,7 @@ class GolfEngine(ShotEngine[GolfState]):
         state after it again for the undo point): the same state, or the same refusal."""
         q, answer = self.asked(state, ev)
         if not state.in_shot and state.shot is not None and state.before is not None:  # (``on_answer``)
-            return self._amended(state, _call_with(ev, answer=answer), state)
+            return self._amended(state, ev if ev.answer == answer else replace(ev, answer=answer), state)
         raise IllegalCall(f"question {q.id} was about a shot that is over; its default stands")
 
     def admit(self, state: GolfState, gathered: Sequence[Event], event: Event) -> Event:
@@ -259,11 +259,11 @@ class GolfEngine(ShotEngine[GolfState]):
             shooter = last.player if last is not None else state.at_table
             if ev.foul == OFF_TABLE_OPPONENT and shooter is not None:
                 shooter = other(shooter)
-            return self._off_table(state, _call_with(ev, ball=_ball(ev.ball or shooter, ev.call)), call)
+            return self._off_table(state, _with_ball(ev, _ball(ev.ball or shooter, ev.call)), call)
         if name in ("foul", "time"):
             return self._foul(state, ev, call)
         ball = _ball(ev.ball or ev.player, ev.call)
-        ev = _call_with(ev, ball=ball)
+        ev = _with_ball(ev, ball)
         if name == "off_table":
             return self._off_table(state, ev, call)
         if name == "wedged":
@@ -384,7 +384,7 @@ class GolfEngine(ShotEngine[GolfState]):
             raise IllegalCall(why)
         shot, before = state.shot, state.before
         if shot is not None and before is not None and item not in start_of(before, shot).spot_wait:
-            ev = _call_with(ev, ball=ball)  # the spot of a ball the last shot's foul put there: amend it
+            ev = _with_ball(ev, ball)  # the spot of a ball the last shot's foul put there: amend it
             return amend.called_spot(state, ev) or self._amended(state, ev, state)
         new = replace(state, placed=pair_set(state.placed, ball, spot),
                       placements=(*state.placements, (ball, spot)),
@@ -583,6 +583,12 @@ def _call_with(event: Call, **changes: Any) -> Call:
     if all(getattr(event, k) == v for k, v in changes.items()):
         return event
     return msgspec.structs.replace(event, **changes)
+
+
+def _with_ball(event: Call, ball: Any) -> Call:
+    """``_call_with(event, ball=ball)`` without its keywords and generator: the same call if its
+    ball is ``ball`` already."""
+    return event if event.ball == ball else replace(event, ball=ball)
 
 
 def _ball(ball: Any, what: str, nullable: bool = False) -> Any:

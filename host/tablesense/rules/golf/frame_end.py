@@ -47,10 +47,11 @@ def _ends(new: tuple[Ruling, ...], t: float, winner: str, frame: int, score: str
 
 def end_frame(pre: GolfState, new: Sequence[Ruling], asked: int, shooter: str, winner: str,
               bl: tuple[int, int], t: float, placements: tuple[tuple[str, int], ...],
-              stage: tuple[Any, ShotRecord | None, Cutter, bool, Any]) -> GolfState:
+              stage: tuple[Any, ShotRecord | None, Cutter, bool, Any], since: Any = None) -> GolfState:
     """The state after a shot that won a frame (``new``: the shot's rulings so far, handed over;
-    ``asked``: the questions numbered; ``stage``: the shot stage's fields of the state after it);
-    its rulings made only when read (``_logged``)."""
+    ``asked``: the questions numbered; ``stage``: the shot stage's fields of the state after it;
+    ``since``: None, or the events since the base of a played state, put in the same copy:
+    ``played.whole_played``); its rulings made only when read (``_logged``)."""
     stage_before, stage_shot, cut, in_shot, checkpoint = stage
     fw = pre.frames_won
     fw = (fw[0] + 1, fw[1]) if winner == "p1" else (fw[0], fw[1] + 1)
@@ -69,13 +70,20 @@ def end_frame(pre: GolfState, new: Sequence[Ruling], asked: int, shooter: str, w
         if not pre.questions and asked == pre.asked and not placements and not pre.placements \
                 and not pre.spot_wait:
             # nothing open, asked, placed or waiting before it: one copy (fourteen fields given)
-            return replace(pre, ended=ended, at_table=shooter, rulings=rulings, checkpoint=checkpoint,
-                           in_shot=in_shot, cut=cut, before=stage_before, shot=stage_shot, balls_left=bl,
-                           frames_won=fw, frame_units=pre.frame_units + 1, clock=None,
-                           frame_winners=frame_winners, frame_ends=frame_ends)
+            if since is None:
+                return replace(pre, ended=ended, at_table=shooter, rulings=rulings, checkpoint=checkpoint,
+                               in_shot=in_shot, cut=cut, before=stage_before, shot=stage_shot, balls_left=bl,
+                               frames_won=fw, frame_units=pre.frame_units + 1, clock=None,
+                               frame_winners=frame_winners, frame_ends=frame_ends)
+            if pre.in_shot == in_shot:  # (a played shot's links: ``since`` given, ``in_shot`` as it was)
+                return replace(pre, ended=ended, at_table=shooter, rulings=rulings, checkpoint=checkpoint,
+                               since=since, cut=cut, before=stage_before, shot=stage_shot, balls_left=bl,
+                               frames_won=fw, frame_units=pre.frame_units + 1, clock=None,
+                               frame_winners=frame_winners, frame_ends=frame_ends)
         # (two copies: a call of 15 keywords or more is compiled through a dict, dearer than the copy)
         return replace(
-            replace(pre, questions=(), asked=asked, placements=placements, spot_wait=()),
+            replace(pre, questions=(), asked=asked, placements=placements, spot_wait=(),
+                    since=pre.since if since is None else since),
             ended=ended, rulings=rulings, frame_units=pre.frame_units + 1,
             frames_won=fw, balls_left=bl, at_table=shooter, clock=None,
             frame_winners=frame_winners, frame_ends=frame_ends,
@@ -88,10 +96,16 @@ def end_frame(pre: GolfState, new: Sequence[Ruling], asked: int, shooter: str, w
         members = (1 - members[0], 1 - members[1])
     # a new frame: balls waiting for a replacement spot are racked with the rest
     # (two copies: a call of 15 keywords or more is compiled through a dict, dearer than the copy)
+    if since is None:
+        racked = replace(pre, questions=(), asked=asked, frame_units=0, placements=placements, spot_wait=(),
+                         balls_left=_RACKED, zone_play=False, positions=None, turn_positions=None,
+                         placed=(None, None), fouled_from=((), ()))
+    else:  # (a played shot's links: ``since`` in the first copy)
+        racked = replace(pre, questions=(), asked=asked, frame_units=0, placements=placements, spot_wait=(),
+                         balls_left=_RACKED, zone_play=False, positions=None, turn_positions=None,
+                         placed=(None, None), fouled_from=((), ()), since=since)
     return replace(
-        replace(pre, questions=(), asked=asked, frame_units=0, placements=placements, spot_wait=(),
-                balls_left=_RACKED, zone_play=False, positions=None, turn_positions=None, placed=(None, None),
-                fouled_from=((), ())),
+        racked,
         rulings=made(log, len(new) + 2, [_ends, tuple(new), t, winner, frame, score, opener])
         if type(log) is RulingLog else _logged(log, new, t, winner, frame, score, opener),
         frame=frame + 1, frames_won=fw,

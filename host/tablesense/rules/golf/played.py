@@ -21,11 +21,13 @@ from typing import Any
 
 import msgspec
 
-from ...events import Cushion, Event, Goal, Rest
+from ...events import Cushion, Event, Goal, OffTable, Rest
 from ...shots import _NO_PINS, _OPEN, _SETTLING_PHASE, Cutter
 from .. import shot_engine
 from ..ruling_log import RulingLog, made
 from ..shot_engine import Redo, ShotRecord, Trace, _cut_before, _shallow, shot_cut
+from .counted import counted_shot
+from .frame_end import end_frame
 from .geometry import ATTACKS
 from .resolve import _FIRST, _goals, _turn, missed
 from .state import GolfState
@@ -68,6 +70,7 @@ def whole_played(engine: Any, state: GolfState, events: Sequence[Event], rest: R
             or given.ended is not None or rest.positions:
         return _stepped(engine, given, events, rest, base, since, count)
     goals: list[tuple[float, str]] | None = None
+    counted = won = False  # counted: a ball ``plain`` does not take (``counted_shot``); won: the last ball
     if not _CUSHION.issuperset(map(type, events)):
         # (``resolve.plain``'s walk) cushions and the shooter's valid goals only, each one's (t, goal)
         s = given.at_table or "p1"
@@ -77,18 +80,26 @@ def whole_played(engine: Any, state: GolfState, events: Sequence[Event], rest: R
             kind = type(e)
             if kind is Cushion:
                 continue
-            if kind is not Goal or e.ball != s or e.goal != aim:  # type: ignore[attr-defined]
+            if kind is Goal and e.ball == s and e.goal == aim:  # type: ignore[attr-defined]
+                goals.append((e.t, aim))
+            elif kind is Goal or kind is OffTable:  # another ball, another goal, a ball off the table
+                counted = True
+            else:
                 return _stepped(engine, given, events, rest, base, since, count)
-            goals.append((e.t, aim))
-        bl = given.balls_left
-        if s == "p1":
-            left, theirs = bl[0] - len(goals), bl[1]
-            bl = (left, theirs)
+        if counted:  # (``_admitted``'s checks: a ball no player's, or none left in play, the steps)
+            if not _in_play(given.balls_left, events):
+                return _stepped(engine, given, events, rest, base, since, count)
         else:
-            left, theirs = bl[1] - len(goals), bl[0]
-            bl = (theirs, left)
-        if left <= 0 or theirs == 0:  # the shooter's last ball (the frame's end), or more: the steps
-            return _stepped(engine, given, events, rest, base, since, count)
+            bl = given.balls_left
+            if s == "p1":
+                left, theirs = bl[0] - len(goals), bl[1]
+                bl = (left, theirs)
+            else:
+                left, theirs = bl[1] - len(goals), bl[0]
+                bl = (theirs, left)
+            if left < 0 or theirs == 0:  # more goals than balls, or the frame over: the steps
+                return _stepped(engine, given, events, rest, base, since, count)
+            won = left == 0  # the shooter's last ball: the frame is theirs (``resolve.plain``'s end)
     cut = given.cut
     t = rest.t
     if cut.phase != _OPEN and type(t) is float and not (cut.strikes or cut.strike_sensor):
@@ -123,7 +134,38 @@ def whole_played(engine: Any, state: GolfState, events: Sequence[Event], rest: R
         log = made(log, 1, [_turn, t, s]) if type(log) is RulingLog else log + _turn(t, s)
         return replace(before, at_table=o, rulings=log, checkpoint=Redo(base, since), since=grown, cut=cut,
                        before=before, shot=shot, frame_units=before.frame_units + 1, clock=(o, t))
+    if counted:  # ``steps``' ``counted_shot`` (``plain`` refuses the shot), its links in its one copy
+        new = counted_shot(before, shot, before, shot, cut, False, Redo(base, since), grown)
+        return _stepped(engine, given, events, rest, base, since, count) if new is None else new
+    if won:  # (``resolve.plain``'s frame end)
+        if len(goals) > 1:
+            goals.sort(key=_FIRST)  # stable: the same t keeps the order of the log
+        return end_frame(before, _goals(s, goals), before.asked, s, s, bl, t, (),
+                         (before, shot, cut, False, Redo(base, since)), grown)
     return _scored(before, s, goals, bl, t, shot, cut, Redo(base, since), grown)
+
+
+def _in_play(balls_left: tuple[int, int], events: Sequence[Event]) -> bool:
+    """Whether ``_admitted`` takes the goals and balls off the table of a shot whose first event is a
+    cushion: each names a player's ball or none, and no player's ball goes down or off more often
+    than they have balls in play (``_admitted`` raises there, or refuses a ball no player's)."""
+    down = [0, 0]
+    for e in events:
+        kind = type(e)
+        if kind is Goal or kind is OffTable:
+            ball = e.ball  # type: ignore[attr-defined]
+            if ball is None:
+                continue
+            if ball == "p1":
+                side = 0
+            elif ball == "p2":
+                side = 1
+            else:
+                return False
+            if down[side] >= balls_left[side]:
+                return False
+            down[side] += 1
+    return True
 
 
 def _stepped(engine: Any, given: GolfState, events: Sequence[Event], rest: Rest, base: GolfState,
