@@ -23,8 +23,8 @@ from tablesense.rules.carom.profiles import CUE_BALL
 FOULS = ["touch", "touch-remove-object", "push", "foot", "wrong-ball", "jump", "woodwork", "poedel",
          "no-blame", "opening-shot", "reste-dedans", "moving-balls"]
 foul = st.sampled_from(FOULS).map(lambda f: {"type": "call", "call": "foul", "foul": f})
-during = st.one_of(foul, st.sampled_from([{"type": "call", "call": "carom"},
-                                           {"type": "call", "call": "note", "rule": "carom.referee.show-ball"}]))
+note = {"type": "call", "call": "note", "rule": "carom.referee.show-ball"}
+during = st.one_of(foul, st.sampled_from([{"type": "call", "call": "carom"}, note]))
 shot_events = st.one_of(events, st.lists(st.one_of(sensor, sensor, during), min_size=1, max_size=6))
 #: the calls after the rest: none most often, fouls, the referee's carom, a note, a frozen ball, undo
 after = st.one_of(st.just([]), st.just([]), st.lists(foul, min_size=1, max_size=2), st.sampled_from([
@@ -56,7 +56,8 @@ def _both_ways(before: Any, shot_: Any) -> tuple[Any, Any]:
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(shot, min_size=1, max_size=30), st.sampled_from(["libre", "libre", "bandstoten", "driebanden"]),
+@given(st.lists(shot, min_size=1, max_size=30),
+       st.sampled_from(["libre", "libre", "bandstoten", "driebanden"]),
        st.sampled_from(["club", "liemers"]), st.tuples(st.integers(1, 8), st.integers(1, 8)),
        st.sampled_from([None, None, 2, 5]), st.sampled_from([None, None, "p2"]))
 def test_a_shot_ending_the_inning_without_a_carom_is_decided_as_the_general_decision_decides_it(
@@ -90,7 +91,8 @@ def _quick(before: Any, shot_: Any) -> Any:
     ([{"t": 3, "type": "call", "call": "foul", "foul": "touch"}],
      ["carom.foul.touch", "carom.poedel", "carom.referee.amend"]),
     ([{"t": 3, "type": "call", "call": "foul", "foul": "push"}, {"t": 4, "type": "call", "call": "carom"}],
-     ["carom.foul.push", "carom.foul.carom-void", "carom.poedel", "carom.referee.amend", "carom.referee.amend"]),
+     ["carom.foul.push", "carom.foul.carom-void", "carom.poedel", "carom.referee.amend",
+      "carom.referee.amend"]),
 ])
 def test_a_foul_after_the_rest_is_decided_in_one_pass(calls: list[dict[str, Any]], rules: list[str]) -> None:
     before, shot_ = _last({"t": 1, "type": "cushion", "cushion": 1}, {"t": 2, "type": "rest"}, *calls)
@@ -109,10 +111,27 @@ def test_too_few_cushions_for_driebanden_end_the_inning_in_one_pass() -> None:
     assert quick is not None and [r.rule for r in quick.rulings] == ["carom.driebanden", "carom.poedel"]
 
 
+def test_a_ball_off_the_table_puts_the_balls_in_the_starting_position_in_one_pass() -> None:
+    before, shot_ = _last({"t": 1, "type": "cushion", "cushion": 1},
+                          {"t": 1.5, "type": "off_table", "ball": "red"},
+                          {"t": 2, "type": "rest", "positions": {"yellow": [0.1, 0.1], "white": [0.05, 0.1],
+                                                                "red": [0.1, 0.05]}})
+    quick = _quick(before, shot_)
+    assert quick is not None and quick == _both_ways(before, shot_)[1]
+    assert [r.rule for r in quick.rulings] == ["carom.jump", "carom.poedel", "carom.outlay"]
+    assert quick.m.from_outlay and quick.m.zone is None and quick.at_table == "p2"
+
+
+def test_a_jump_in_liemers_driebanden_goes_the_general_way() -> None:
+    """The jumped balls to their spots, the others where they lie: ``decide``'s."""
+    before, shot_ = _last({"t": 1, "type": "cushion", "cushion": 1},
+                          {"t": 1.5, "type": "off_table", "ball": "red"},
+                          {"t": 2, "type": "rest"}, discipline="driebanden", profile="liemers")
+    assert _quick(before, shot_) is None
+    assert "carom.jump.driebanden" in [r.rule for r in ENGINE._played(before, shot_, shot_.rest).rulings]
+
+
 @pytest.mark.parametrize("lines", [
-    # a ball off the table (a jump: the balls to their spots)
-    [{"t": 1, "type": "cushion", "cushion": 1}, {"t": 1.5, "type": "off_table", "ball": "red"},
-     {"t": 2, "type": "rest"}],
     # a blameless shot (void)
     [{"t": 1, "type": "cushion", "cushion": 1}, {"t": 2, "type": "rest"},
      {"t": 3, "type": "call", "call": "foul", "foul": "no-blame"}],

@@ -7,12 +7,14 @@ opening shot played wrong; a carom left in dedans, ``reste_dedans``), each ruled
 voided, the inning ended without its announcement (``end_inning(announce=False)``: the poedel
 once, the series), and the shots of too few cushions for the discipline (its own ruling, then
 the inning's end announced). The next player at the table, his zone (libre) and his countdown
-follow, then the amendment of each ``carom`` or ``foul`` the referee called after the rest.
+follow, then the amendment of each ``carom`` or ``foul`` the referee called after the rest. A jump
+(a ball off the table, a fault that counts as one) puts the balls in the starting position for
+the next player, no zone judged.
 
 Anything else answers None, and the shot goes the general way as before: no fault and a carom,
-a blameless shot (``no-blame``), a fault that puts the balls on their spots (a jump, a ball off
-the table), a wrong ball's carom that stands, the match over or ending (the equalising inning
-played, the innings limit), a note, a frozen ball.
+a blameless shot (``no-blame``), a jump where the jumped balls go to their spots and the others
+stay (``spot_jumped_balls``: liemers' driebanden), a wrong ball's carom that stands, the match
+over or ending (the equalising inning played, the innings limit), a note, a frozen ball.
 
 tests/rules/carom/test_carom_fault_at_once.py holds it to the general decision over made-up
 matches.
@@ -39,6 +41,7 @@ from .resolve import (
     _faults,
     counted_carom_stands,
     innings_limit_reached,
+    outlay,
     reste_dedans,
 )
 from .shot import Evidence, ShotFacts
@@ -52,8 +55,8 @@ def faulted_shot(before: CaromState, shot: ShotRecord, rest: Any, facts: ShotFac
     """The state after ``shot`` (at rest at ``rest``, its events' and calls' ``facts``) played from
     ``before`` where the inning ends without a counted carom and the match goes on, as
     ``CaromEngine._played`` makes it; None anywhere else (the general way then)."""
-    if before.ended is not None or facts.notes or facts.jumped:
-        return None  # the match over; a note (ruled after the shot's rulings); a ball off the table
+    if before.ended is not None or facts.notes:
+        return None  # the match over; a note (ruled after the shot's rulings)
     b = before.m
     if b.nastoot:
         return None  # the equalising inning played: the match ends
@@ -83,9 +86,12 @@ def faulted_shot(before: CaromState, shot: ShotRecord, rest: Any, facts: ShotFac
         faults.append(("reste-dedans", t))
     if carom and (not faults or counted_carom_stands(profile, facts, faults)):
         return None  # the carom counts: ``_carom``
+    jump = False  # a fault that puts the balls back: the starting position for the next player
     for key, _ft in faults:
         if profile.respots(key):
-            return None  # a jump: the balls to their spots
+            if discipline in profile.spot_jumped_balls:
+                return None  # the jumped balls to their spots, the others where they lie
+            jump = True
     i = IDX[player]
     run = b.run
     innings = b.innings
@@ -124,7 +130,10 @@ def faulted_shot(before: CaromState, shot: ShotRecord, rest: Any, facts: ShotFac
         rulings.append(Ruling(t, "carom.series", player, (("run", run),)))
     after = "p2" if player == "p1" else "p1"
     zone = corner = None  # ``update_zone`` for the next player (libre)
-    if positions is not None and discipline == "libre":
+    if jump:  # no zone judged where the balls lay: the starting position, the next player's (``_fault``)
+        positions = outlay(carom_table(b.table), after)
+        rulings.append(Ruling(t, "carom.outlay", after, (("what", "respot"),)))
+    elif positions is not None and discipline == "libre":
         zone, corner, zone_rulings = _zone(positions, OBJECTS[after], b.table, None, None, t, after)
         rulings.extend(zone_rulings)
     announce_from = profile.countdown_from  # ``countdown``: of the next player
@@ -142,6 +151,6 @@ def faulted_shot(before: CaromState, shot: ShotRecord, rest: Any, facts: ShotFac
     evidence = Evidence(facts.cushions, facts.cushions_before_last_contact, contacts,
                         "referee" if called else ("contacts" if decides else "none"))
     m = Match(discipline, profile, b.scheme, b.table, b.targets, b.caroms, innings, b.high_run, 0, runs,
-              limit, b.shot_clock, b.timeouts, b.timeouts_used, b.breaker, b.shots + 1, True, False, False,
+              limit, b.shot_clock, b.timeouts, b.timeouts_used, b.breaker, b.shots + 1, True, False, jump,
               zone, corner, positions, announcement, evidence, b.points)
     return replace(before, m=m, at_table=after, rulings=RulingLog(rulings, before.rulings))
