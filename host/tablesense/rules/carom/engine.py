@@ -50,7 +50,8 @@ from ..first_states import FirstStates
 from ..ruling_log import RulingLog
 from ..ruling_log import made as made_when_read
 from ..shot_engine import AMEND, Redo, ShotEngine, ShotRecord, canonical, shot_cut
-from . import amend
+from . import amend, faulted
+from .faulted import faulted_shot
 from .fouls import BY_NAME
 from .geometry import TABLES as CAROM_TABLES
 from .geometry import CaromTable
@@ -559,6 +560,10 @@ class CaromEngine(ShotEngine[CaromState]):
         at_table = before.at_table
         player = at_table or "p1"
         facts = shot_facts(shot, CUE_BALL[player])
+        if faulted.ON:  # an inning ended by a fault or too few cushions, the match going on: one pass
+            quick = faulted_shot(before, shot, rest, facts)
+            if quick is not None:
+                return quick
         t = rest.t
         b = before.m
         ended = before.ended

@@ -146,7 +146,7 @@ class Draft:
              **params: Any) -> None:
         """A ruling as data: its sentence is the template of ``rule`` (or ``rule:what``)."""
         data = tuple(params.items()) if what is None else (("what", what), *params.items())
-        self.rulings.append(Ruling(t=t, rule=rule, player=player, data=data))
+        self.rulings.append(Ruling(t, rule, player, data))  # (by position: no keywords to match)
 
     def freeze(self) -> Match:
         """The new ``Match``: made whole from the ``HOT`` slots and the rest of the ``Match``

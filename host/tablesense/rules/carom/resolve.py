@@ -26,7 +26,7 @@ from .geometry import CaromTable, opening_positions
 from .geometry import table as carom_table
 from .match import Draft, Match
 from .profiles import CUE_BALL, CUSHIONS_NEEDED, DISCIPLINE_RULE, Profile
-from .shot import ShotFacts
+from .shot import Evidence, ShotFacts
 from .targets import match_points
 from .zones import ball_xy, object_balls_zone, still_in
 
@@ -170,7 +170,9 @@ def decide(d: Draft, b: Match, player: str, facts: ShotFacts, t: float) -> None:
     sensor_carom = decides and counts_as_carom(facts, need)
     called = facts.carom_called is not None
     carom = sensor_carom or called
-    d.evidence = facts.evidence("referee" if called else ("contacts" if decides else "none"))
+    # ``facts.evidence``, inline
+    d.evidence = Evidence(facts.cushions, facts.cushions_before_last_contact, facts.contacts,
+                          "referee" if called else ("contacts" if decides else "none"))
     if decides and facts.both_touched and not sensor_carom and not called:
         d.rule(t, DISCIPLINE_RULE[b.discipline], player, cushions=facts.cushions_before_third, need=need)
     faults = _faults(b, player, facts, carom, t)
@@ -302,7 +304,10 @@ def end_inning(d: Draft, player: str, t: float, tab: CaromTable, announce: bool 
     elif poedel and not reached:
         # a fault in the inning's first shot: no valid carom, NUL or POEDEL too (003 Art. 8)
         d.announcement = "POEDEL"
-        if not any(r.rule == "carom.poedel" for r in d.rulings):  # not twice for a `foul poedel`
+        for r in d.rulings:  # not twice for a `foul poedel` (a loop: no generator made a fault)
+            if r.rule == "carom.poedel":
+                break
+        else:
             d.rule(t, "carom.poedel", player)
     if is_series(run):
         d.rule(t, "carom.series", player, run=run)
