@@ -179,12 +179,14 @@ def _uncommon(events: Sequence[Event]) -> tuple[()] | None:
     toppled: list[int] = []
     last = _NEVER
     late = again = False
-    pins_only = True
     for e in events:
         if last > (last := e.t):
             late = True
         kind = type(e)
-        if kind is Pin:
+        if kind is Cushion or kind is Pocket or kind is OffTable:
+            if e.ball not in _ANY_BALL:  # type: ignore[attr-defined]
+                return None
+        elif kind is Pin:
             if e.extra and toppler(e) not in _TOPPLERS:  # type: ignore[arg-type]
                 return None  # (``check`` refuses it)
             if e.state == "down":  # type: ignore[attr-defined]
@@ -196,11 +198,6 @@ def _uncommon(events: Sequence[Event]) -> tuple[()] | None:
                 return None  # (a pin set up opens no shot)
             else:
                 again = True
-            continue
-        pins_only = False
-        if kind is Cushion or kind is OffTable or kind is Pocket:
-            if e.ball not in _ANY_BALL:  # type: ignore[attr-defined]
-                return None
         elif kind is Contact:
             if e.extra or not _BALL_NAMES.issuperset(e.balls):  # type: ignore[attr-defined]
                 return None
@@ -209,8 +206,8 @@ def _uncommon(events: Sequence[Event]) -> tuple[()] | None:
                 return None
         else:
             return None
-    if pins_only:
-        return None
+    if type(first) is Pin and all(type(e) is Pin for e in events):
+        return None  # (pins alone: perhaps the pin referee's hands, ``_by_hand``)
     if late:
         return None if again or type(first) is Strike else LATE
     return ()
