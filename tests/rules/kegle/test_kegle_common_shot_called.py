@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_kegle_common_shot import common
 from test_kegle_plain_shot import shot as shots
-from test_kegle_whole_shot_and_call import called
+from test_kegle_whole_shot_and_call import applied, called, shot_and_call
 
 from tablesense.errors import TablesenseError
 from tablesense.events import Call, Rest, parse_event
@@ -59,19 +59,8 @@ def _play(played: list[Any], distance: int, strikes: bool) -> list[str]:
     state = ENGINE.new_state(parse_event({"t": 0, "type": "setup", "game": "kegle",
                                           "players": {"p1": "A", "p2": "B"}, "distance": distance}))
     t, taken = 0.0, []
-    for (struck, ball_struck, events, shuffled, where, calls, put_up), call_obj in played:
-        objs: list[dict[str, Any]] = []
-        if strikes and struck:
-            objs.append({"type": "strike", "ball": ball_struck})
-        objs.extend(events)
-        times = [t + 0.1 * (i + 1) for i in range(len(objs))]
-        if shuffled and len(times) > 1:
-            times[0], times[1] = times[1], times[0]
-        t = (times[-1] if times else t) + 0.1
-        table = [parse_event({"t": round(x, 3), **o}) for x, o in zip(times, objs, strict=True)]
-        rest = parse_event({"t": round(t, 3), "type": "rest", **({"positions": where} if where else {})})
-        call = parse_event({"t": round(t + 0.05, 3), "type": "call", **call_obj})
-        assert type(rest) is Rest and type(call) is Call
+    for drawn, call_obj in played:
+        table, rest, call, t = shot_and_call(drawn, call_obj, strikes, t)
         if table and all(type(e) in SHOT_KINDS for e in table) and not state.in_shot:
             quick, longer = _step(state, table, rest, call, True), _step(state, table, rest, call, False)
             assert quick == longer
@@ -83,18 +72,7 @@ def _play(played: list[Any], distance: int, strikes: bool) -> list[str]:
                 named = canonical(ENGINE.vocabulary(state), call)  # (``whole_called``'s names)
                 if facts and plain.common_shot(state, table, rest, facts, named) is not None:
                     taken.append(call.call)
-        lines: list[dict[str, Any]] = [call_obj, *calls]
-        downs = [o["pin"] for o in events if o["type"] == "pin" and o["state"] == "down"]
-        lines.extend({"type": "pin", "pin": p, "state": "up"}
-                     for p in {"all": range(1, 6), "toppled": sorted(set(downs)), "none": ()}[put_up])
-        for event in (*table, rest, *(parse_event({"t": round(t + 0.1 * (i + 1), 3),
-                                                   **({"type": "call"} if "call" in o else {}), **o})
-                                      for i, o in enumerate(lines))):
-            try:
-                state = ENGINE.apply(state, event)
-            except TablesenseError:
-                continue
-        t += 0.1 * (len(lines) + 1)
+        state, t = applied(state, drawn, call_obj, table, rest, t)
     return taken
 
 

@@ -24,22 +24,33 @@ from tablesense.rules.shot_engine import KEEP_EVERY, ShotEngine, Trace
 ENGINE = find_engine("kegle")
 
 
+def shot_lines(drawn: Any, strikes: bool, t: float) -> tuple[list[dict[str, Any]], dict[str, Any], float]:
+    """A shot drawn from ``test_kegle_plain_shot.shot`` as log objects: its table events (a strike
+    first where the table logs strikes) timed 0.1 s apart on from ``t``, its rest, and the rest's
+    time (the drawn objects copied, not stamped: a strategy may draw one twice)."""
+    struck, ball_struck, events, _shuffled, where, _calls, _put_up = drawn
+    objs: list[dict[str, Any]] = []
+    if strikes and struck:
+        objs.append({"type": "strike", "ball": ball_struck})
+    objs.extend(events)
+    timed = []
+    for obj in objs:
+        t += 0.1
+        timed.append({**obj, "t": round(t, 3)})
+    t += 0.1
+    return timed, {"t": round(t, 3), "type": "rest", **({"positions": where} if where else {})}, t
+
+
 def _played(shots: list[Any], distance: int, strikes: bool) -> list[Any]:
     """Every state of the match the shots make, each line ``play``ed (a refused one skipped)."""
     t = 0.0
     state = ENGINE.new_state(parse_event({"t": 0, "type": "setup", "game": "kegle",
                                           "players": {"p1": "A", "p2": "B"}, "distance": distance}))
     out = [state]
-    for struck, ball_struck, events, _shuffled, where, calls, put_up in shots:
-        objs: list[dict[str, Any]] = []
-        if strikes and struck:
-            objs.append({"type": "strike", "ball": ball_struck})
-        objs.extend(events)
-        for obj in objs:
-            t += 0.1
-            obj["t"] = round(t, 3)
-        t += 0.1
-        objs.append({"t": round(t, 3), "type": "rest", **({"positions": where} if where else {})})
+    for drawn in shots:
+        objs, rest, t = shot_lines(drawn, strikes, t)
+        objs.append(rest)
+        events, calls, put_up = drawn[2], drawn[5], drawn[6]
         for call in calls:
             t += 0.1
             objs.append({"t": round(t, 3), **call})

@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from test_kegle_common_shot import common
-from test_kegle_held_pin_played import _played
+from test_kegle_held_pin_played import _played, shot_lines
 from test_kegle_plain_shot import shot
 
 from tablesense.errors import TablesenseError
@@ -44,18 +44,9 @@ def _take(step: Any, state: Any, events: list[Any], rest: Any, quick: bool) -> A
 
 
 def _shot(nxt: Any, strikes: bool) -> tuple[list[Any], Any]:
-    struck, ball_struck, events, _shuffled, where, _calls, _put_up = nxt
-    objs: list[dict[str, Any]] = []
-    if strikes and struck:
-        objs.append({"type": "strike", "ball": ball_struck})
-    objs.extend(events)
-    t = 1000.0  # (after every line of the match played)
-    table = []
-    for obj in objs:
-        t += 0.1
-        table.append(parse_event({"t": round(t, 3), **obj}))
-    rest = parse_event({"t": round(t + 0.1, 3), "type": "rest", **({"positions": where} if where else {})})
-    return table, rest
+    """The drawn shot's table events and rest, after every line of the match played (from 1000 s)."""
+    objs, rest, _ = shot_lines(nxt, strikes, 1000.0)
+    return [parse_event(obj) for obj in objs], parse_event(rest)
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -64,8 +55,7 @@ def _shot(nxt: Any, strikes: bool) -> tuple[list[Any], Any]:
 def test_a_played_common_shot_in_one_copy_is_what_the_base_step_gives(
         shots: list[Any], nxt: Any, distance: int, strikes: bool) -> None:
     table, rest = _shot(nxt, strikes)
-    if not table:
-        return
+    assume(table)  # (a shot of no table event: nothing to take)
     for state in _played(shots, distance, strikes):
         if state.in_shot:
             continue

@@ -164,7 +164,7 @@ def test_the_common_shot_is_read_in_one_pass_and_a_shot_out_of_order_is_not() ->
     assert common_facts(events(strike, pin, contact)) == ([3], 0, False, ["kegle.fault.red-topples-pin"])
     late_first = events(cushion, pin)
     late_first.reverse()
-    assert common_facts(late_first) is None
+    assert common_facts(late_first) is LATE  # (read by ``_read_any``, in ``t`` order)
     # a pocket: the shot is common but for it, read with its balls (``plain._read_any``)
     assert common_facts(events(strike, {"type": "pocket", "pocket": 2})) == ()
     assert common_facts(events(strike, pin, {"type": "pocket", "pocket": 2, "ball": "white"})) == ()
@@ -177,6 +177,23 @@ def test_the_common_shot_is_read_in_one_pass_and_a_shot_out_of_order_is_not() ->
     assert common_facts(late_strike) is None  # (the base finds the shot's start from its strike)
     late_off = events(cushion, {"type": "pocket", "pocket": 2}, {"type": "off_table", "ball": "red"})
     late_off.reverse()
-    assert common_facts(late_off) is None
+    assert common_facts(late_off) is LATE
     off = {"type": "off_table", "ball": "red"}
-    assert common_facts(events(strike, {"type": "pocket", "pocket": 2}, off)) is None
+    assert common_facts(events(strike, {"type": "pocket", "pocket": 2}, off)) == ()
+    # a ball off the table, a pin naming its toppler, rocking or falling twice, a white struck:
+    # ``_read_any``'s; out of order with a strike or a pin rising: the base's (``_before_shot``)
+    named = {"type": "pin", "pin": 3, "state": "down", "ball": "cue"}
+    up = {"type": "pin", "pin": 3, "state": "up"}
+    assert common_facts(events(cushion, off)) == ()
+    assert common_facts(events(cushion, named)) == ()
+    assert common_facts(events(cushion, pin, up, pin)) == ()
+    assert common_facts(events({"type": "strike", "ball": "white"}, pin)) == ()
+    assert common_facts(events(named, up)) is None  # (pins alone: perhaps the pin referee's hands)
+    assert common_facts(events(up, cushion)) is None  # (a pin set up opens no shot)
+    assert common_facts(events(cushion, {**named, "ball": "foot"})) is None  # (``check`` refuses it)
+    late_up = events(cushion, pin, up)
+    late_up.reverse()
+    assert common_facts(late_up) is None
+    late_struck = events(strike, cushion, off)
+    late_struck.reverse()
+    assert common_facts(late_struck) is None

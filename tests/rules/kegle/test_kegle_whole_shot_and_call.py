@@ -68,6 +68,46 @@ def _slow(state: Any, events: list[Event], rest: Rest, call: Call) -> Any:
     return _outcome(ENGINE.apply, after, call)
 
 
+def shot_and_call(drawn: Any, call_obj: dict[str, Any], strikes: bool,
+                  t: float) -> tuple[list[Event], Rest, Call, float]:
+    """A shot drawn from ``test_kegle_plain_shot.shot`` and the call on the line after its rest: its
+    table events (a strike first where the table logs strikes; the first two lines' times swapped
+    where drawn so) timed 0.1 s apart on from ``t``, its rest, the call, and the rest's time."""
+    struck, ball_struck, events, shuffled, where, _calls, _put_up = drawn
+    objs: list[dict[str, Any]] = []
+    if strikes and struck:
+        objs.append({"type": "strike", "ball": ball_struck})
+    objs.extend(events)
+    times = [t + 0.1 * (i + 1) for i in range(len(objs))]
+    if shuffled and len(times) > 1:
+        times[0], times[1] = times[1], times[0]
+    t = (times[-1] if times else t) + 0.1
+    table = [parse_event({"t": round(x, 3), **o}) for x, o in zip(times, objs, strict=True)]
+    rest = parse_event({"t": round(t, 3), "type": "rest", **({"positions": where} if where else {})})
+    call = parse_event({"t": round(t + 0.05, 3), "type": "call", **call_obj})
+    assert type(rest) is Rest and type(call) is Call
+    return table, rest, call, t
+
+
+def applied(state: Any, drawn: Any, call_obj: dict[str, Any], table: list[Event], rest: Rest,
+            t: float) -> tuple[Any, float]:
+    """``apply`` of the shot's lines, its rest, the call, the calls drawn after it and the pins put
+    up (a refused line skipped, as a replay does): the state and the time after them."""
+    events, calls, put_up = drawn[2], drawn[5], drawn[6]
+    after: list[dict[str, Any]] = [call_obj, *calls]
+    downs = [o["pin"] for o in events if o["type"] == "pin" and o["state"] == "down"]
+    after.extend({"type": "pin", "pin": p, "state": "up"}
+                 for p in {"all": range(1, 6), "toppled": sorted(set(downs)), "none": ()}[put_up])
+    for event in (*table, rest, *(parse_event({"t": round(t + 0.1 * (i + 1), 3),
+                                               **({"type": "call"} if "call" in o else {}), **o})
+                                  for i, o in enumerate(after))):
+        try:
+            state = ENGINE.apply(state, event)
+        except TablesenseError:
+            continue
+    return state, t + 0.1 * (len(after) + 1)
+
+
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(shots, called), min_size=1, max_size=20), st.integers(4, 40), st.booleans())
 def test_a_shot_and_the_call_after_its_rest_in_one_step_end_where_they_end_apart(
@@ -75,19 +115,8 @@ def test_a_shot_and_the_call_after_its_rest_in_one_step_end_where_they_end_apart
     state = ENGINE.new_state(parse_event({"t": 0, "type": "setup", "game": "kegle",
                                           "players": {"p1": "A", "p2": "B"}, "distance": distance}))
     t = 0.0
-    for (struck, ball_struck, events, shuffled, where, calls, put_up), call_obj in played:
-        objs: list[dict[str, Any]] = []
-        if strikes and struck:
-            objs.append({"type": "strike", "ball": ball_struck})
-        objs.extend(events)
-        times = [t + 0.1 * (i + 1) for i in range(len(objs))]
-        if shuffled and len(times) > 1:
-            times[0], times[1] = times[1], times[0]
-        t = (times[-1] if times else t) + 0.1
-        table = [parse_event({"t": round(x, 3), **o}) for x, o in zip(times, objs, strict=True)]
-        rest = parse_event({"t": round(t, 3), "type": "rest", **({"positions": where} if where else {})})
-        call = parse_event({"t": round(t + 0.05, 3), "type": "call", **call_obj})
-        assert type(rest) is Rest and type(call) is Call
+    for drawn, call_obj in played:
+        table, rest, call, t = shot_and_call(drawn, call_obj, strikes, t)
         if table and all(type(e) in SHOT_KINDS for e in table) and not state.in_shot:
             quick = _outcome(ENGINE.whole_called, state, table, rest, call)
             if quick is not None and not isinstance(quick, type):
@@ -101,18 +130,7 @@ def test_a_shot_and_the_call_after_its_rest_in_one_step_end_where_they_end_apart
                 else:
                     assert quick == slow
                 assert tuple(quick.rulings) == tuple(slow.rulings)
-        after: list[dict[str, Any]] = [call_obj, *calls]
-        downs = [o["pin"] for o in events if o["type"] == "pin" and o["state"] == "down"]
-        after.extend({"type": "pin", "pin": p, "state": "up"}
-                     for p in {"all": range(1, 6), "toppled": sorted(set(downs)), "none": ()}[put_up])
-        for event in (*table, rest, *(parse_event({"t": round(t + 0.1 * (i + 1), 3),
-                                                   **({"type": "call"} if "call" in o else {}), **o})
-                                      for i, o in enumerate(after))):
-            try:
-                state = ENGINE.apply(state, event)
-            except TablesenseError:
-                continue
-        t += 0.1 * (len(after) + 1)
+        state, t = applied(state, drawn, call_obj, table, rest, t)
 
 
 def test_a_carom_call_after_a_plain_shot_is_taken_with_it_and_undone_to_the_state_after_the_rest() -> None:

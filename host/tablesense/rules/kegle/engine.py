@@ -62,7 +62,7 @@ from . import plain
 from .fouls import BY_ID, fault
 from .holes import unknown_pockets
 from .names import POCKET_OPTIONS, pocket_ball
-from .plain import LATE, common_facts, common_shot, plain_shot
+from .plain import _TOPPLERS, LATE, common_facts, common_shot, plain_shot
 from .shot import carambole, read_shot, toppler
 from .state import DEFAULT_DISTANCE, Incidents, KegleState, Score, pins_up, pinset
 from .verdict import IDX, asked, live, settle
@@ -71,8 +71,6 @@ replace = msgspec.structs.replace
 
 BALLS = ("red", "white")
 _BALL_NAMES = frozenset(BALLS)
-#: what a pin event may name as its toppler (``pin``: another pin; seed 8.1)
-_TOPPLERS = (None, "red", "white", "pin", "cue")
 #: the sensor events of a keglebillard table that may name a ball
 _BALL_SENSORS = frozenset({Pocket, Cushion, OffTable, Strike})
 #: what shows a ball played: no pin referee's hands

@@ -35,7 +35,7 @@ from typing import Any
 
 import msgspec
 
-from ...events import Call, Contact, Cushion, Event, Pin, Pocket, Rest, Strike
+from ...events import Call, Contact, Cushion, Event, OffTable, Pin, Pocket, Rest, Strike
 from ...shots import _NO_PINS, _OPEN, _SETTLING_PHASE, Cutter
 from ..records import Ruling
 from ..ruling_log import RulingLog, Trail
@@ -57,6 +57,8 @@ _BALL_NAMES = _RED_WHITE  # the balls of a keglebillard table
 _NEVER = float("-inf")
 _ANY_BALL = frozenset({None, "red", "white"})  # what a ball sensor may name
 _RED_OR_NONE = frozenset({None, "red"})  # what a strike of the red names
+#: what a pin event may name as its toppler (``pin``: another pin; seed 8.1; ``KegleEngine.check``)
+_TOPPLERS = (None, "red", "white", "pin", "cue")
 _ANNOUNCE = "kegle.announce.remaining:announce"
 _DISTANCE = (("kegle.distance:announce", ()),)
 _CARAMBOLE = (("points", CARAMBOLE_POINTS),)
@@ -104,21 +106,19 @@ _FIRST_STARTS: dict[int, Trail] = {}
 def common_facts(events: Sequence[Event]) -> tuple[list[int], int, bool, list[str]] | tuple[()] | None:
     """The facts of a common shot, read in one pass: the pins it toppled (in the order they fell),
     its cushions, the carambole (two red-white contacts), the faults its sensors show (the red
-    toppling a pin before it touched a white, in a shot with contacts: seed 8.1); None for any
-    other shot (``_read_any`` reads it): a line out of ``t`` order, a pin rising or falling
-    twice or naming what toppled it, a ball off the table, a strike after the first event or
-    naming a white, a contact naming its white, a ball no keglebillard table has
-    (``KegleEngine.check``'s refusals: ``KegleEngine.whole`` takes this pass for its check).
-    A shot common but for its pockets (each naming red, white or no ball): ``()``, its facts
-    ``_read_any``'s to read (``_with_pockets``); such a shot with its lines out of ``t`` order and
-    no strike among them: ``LATE`` (``_late``)."""
+    toppling a pin before it touched a white, in a shot with contacts: seed 8.1). A shot common
+    but for its pockets, a ball off the table, a white struck, pins naming what toppled them,
+    falling twice or rocking: ``()``, its facts ``_read_any``'s to read; such a shot with its lines
+    out of ``t`` order: ``LATE`` (``_uncommon`` says which). None for any other shot: a strike after
+    the first event, a contact naming its white, a ball no keglebillard table has
+    (``KegleEngine.check``'s refusals: ``KegleEngine.whole`` takes this pass for its check)."""
     toppled: list[int] = []
     cushions = red_white = 0
     contacts = early = False
     last = _NEVER
     for e in events:
         if last > (last := e.t):
-            return _late(events)  # a line out of order
+            return _uncommon(events)  # a line out of order
         kind = type(e)
         if kind is Cushion:
             if e.ball not in _ANY_BALL:  # type: ignore[attr-defined]
@@ -127,7 +127,7 @@ def common_facts(events: Sequence[Event]) -> tuple[list[int], int, bool, list[st
         elif kind is Pin:
             pin = e.pin  # type: ignore[attr-defined]
             if e.extra or e.state != "down" or pin in toppled:  # type: ignore[attr-defined]
-                return None
+                return _uncommon(events)  # (a pin naming its toppler, rocking, or falling twice)
             toppled.append(pin)
             if not red_white:
                 early = True  # before the red touched a white: the red's, where contacts tell (8.1)
@@ -144,42 +144,12 @@ def common_facts(events: Sequence[Event]) -> tuple[list[int], int, bool, list[st
             contacts = True
         elif kind is Strike:
             if e.ball not in _RED_OR_NONE or e is not events[0]:  # type: ignore[attr-defined]
-                return None
+                return _uncommon(events)  # (a white struck: ``_read_any``'s; a strike later: refused there)
         elif kind is Pocket:
-            return _with_pockets(events)
+            return _uncommon(events)
         else:
-            return None
+            return _uncommon(events)  # (a ball off the table)
     return toppled, cushions, red_white >= 2, [RED_TOPPLES_PIN] if early and contacts else []
-
-
-def _with_pockets(events: Sequence[Event]) -> tuple[()] | None:
-    """``common_facts`` of a shot with a pocket among its events: ``()`` where the shot is common
-    but for its pockets, each naming a keglebillard ball or none (``_read_any``
-    reads its facts, the pockets' balls and questions with them); None for any other (the same
-    refusals as ``common_facts``)."""
-    toppled: list[int] = []
-    last = _NEVER
-    for e in events:
-        if last > (last := e.t):
-            return _late(events)  # a line out of order
-        kind = type(e)
-        if kind is Pocket or kind is Cushion:
-            if e.ball not in _ANY_BALL:  # type: ignore[attr-defined]
-                return None
-        elif kind is Pin:
-            pin = e.pin  # type: ignore[attr-defined]
-            if e.extra or e.state != "down" or pin in toppled:  # type: ignore[attr-defined]
-                return None
-            toppled.append(pin)
-        elif kind is Contact:
-            if e.extra or not _BALL_NAMES.issuperset(e.balls):  # type: ignore[attr-defined]
-                return None
-        elif kind is Strike:
-            if e.ball not in _RED_OR_NONE or e is not events[0]:  # type: ignore[attr-defined]
-                return None
-        else:
-            return None
-    return ()
 
 
 class _Late(tuple):  # type: ignore[type-arg]
@@ -188,37 +158,59 @@ class _Late(tuple):  # type: ignore[type-arg]
     __slots__ = ()
 
 
-#: ``common_facts`` of a shot common but for its pockets whose lines are out of ``t`` order (the
-#: recorded matches' pocket line, logged after later ones): falsy as ``()``, its facts
+#: ``common_facts`` of a shot ``_uncommon`` takes whose lines are out of ``t`` order (the recorded
+#: matches' pocket or off-table line, logged after later ones): falsy as ``()``, its facts
 #: ``_read_any``'s to read (in ``t`` order); ``KegleEngine.whole`` takes it in its one pass only
 #: where the base's ``_before_shot`` takes nothing out of it (no strike sensor, no pins held)
 LATE: tuple[()] = _Late()  # type: ignore[assignment]
 
 
-def _late(events: Sequence[Event]) -> tuple[()] | None:
-    """``common_facts`` of a shot with a line out of ``t`` order: ``LATE`` where a pocket is among its
-    events and each is one a common shot has (``_with_pockets``' refusals) but a strike (the base's
-    ``_before_shot`` reads a shot's start from its strike); None for any other."""
+def _uncommon(events: Sequence[Event]) -> tuple[()] | None:
+    """``common_facts`` of a shot the other two passes refuse but ``_read_any`` reads and the base's
+    ``whole`` takes as it is (its ``check`` of each event passes and its ``_before_shot`` takes nothing
+    out): ``()`` where each event is a ball sensor naming red, white or none (a ball off the table
+    among them), a pin naming a toppler ``KegleEngine.check`` knows, falling twice or rocking back up
+    after the first event, a contact of red and white naming no white, a strike first (on the white
+    too), not pins alone (``_by_hand`` may take those); such a shot with its lines out of ``t`` order:
+    ``LATE``, but with a strike, a pin rising or falling twice (where ``_before_shot`` may find the
+    shot's start elsewhere); None for any other (the base's way: it refuses, or reads the shot
+    otherwise)."""
+    first = events[0]
     toppled: list[int] = []
-    pockets = False
+    last = _NEVER
+    late = again = False
     for e in events:
+        if last > (last := e.t):
+            late = True
         kind = type(e)
-        if kind is Pocket or kind is Cushion:
+        if kind is Cushion or kind is Pocket or kind is OffTable:
             if e.ball not in _ANY_BALL:  # type: ignore[attr-defined]
                 return None
-            if kind is Pocket:
-                pockets = True
         elif kind is Pin:
-            pin = e.pin  # type: ignore[attr-defined]
-            if e.extra or e.state != "down" or pin in toppled:  # type: ignore[attr-defined]
-                return None
-            toppled.append(pin)
+            if e.extra and toppler(e) not in _TOPPLERS:  # type: ignore[arg-type]
+                return None  # (``check`` refuses it)
+            if e.state == "down":  # type: ignore[attr-defined]
+                if e.pin in toppled:  # type: ignore[attr-defined]
+                    again = True
+                else:
+                    toppled.append(e.pin)  # type: ignore[attr-defined]
+            elif e is first:
+                return None  # (a pin set up opens no shot)
+            else:
+                again = True
         elif kind is Contact:
             if e.extra or not _BALL_NAMES.issuperset(e.balls):  # type: ignore[attr-defined]
                 return None
+        elif kind is Strike:
+            if e.ball not in _ANY_BALL or e is not first:  # type: ignore[attr-defined]
+                return None
         else:
             return None
-    return LATE if pockets else None
+    if type(first) is Pin and all(type(e) is Pin for e in events):
+        return None  # (pins alone: perhaps the pin referee's hands, ``_by_hand``)
+    if late:
+        return None if again or type(first) is Strike else LATE
+    return ()
 
 
 def _time_of(item: tuple[int, Event]) -> float:
