@@ -14,12 +14,14 @@ import os
 import platform
 import subprocess
 import sys
+import typing
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import msgspec
+import msgspec._utils
 import msgspec.msgpack
 import pytest
 from hypothesis import given, settings
@@ -199,3 +201,63 @@ def test_a_failed_msgspec_import_takes_the_lent_modules_back() -> None:
                           timeout=60)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [False, False]
+
+
+#: msgspec imported the lean way with every ``compile()`` of a text counted; then what its
+#: ``_forward_ref`` makes, and a Struct of string annotations (``from __future__ import
+#: annotations``) read and written
+NO_COMPILE = """
+import builtins, json, sys, typing
+real_compile, compiled = builtins.compile, []
+def counting(source, *args, **kwargs):
+    if isinstance(source, str):  # (a module's source is bytes: a stale .pyc)
+        compiled.append(source)
+    return real_compile(source, *args, **kwargs)
+from tablesense.command_line.lean_msgspec import import_msgspec
+forward_ref = typing.ForwardRef
+builtins.compile = counting
+import_msgspec()
+builtins.compile = real_compile
+import msgspec, msgspec._utils
+ref = msgspec._utils._forward_ref("Shot")
+space = {}
+exec(sys.argv[1], space)
+shot = msgspec.json.decode(b'{"t": 1.5, "balls": ["red", "white"]}', type=space["Shot"])
+print(json.dumps([compiled, typing.ForwardRef is forward_ref,
+                  [type(ref).__name__, ref.__forward_arg__, ref.__forward_is_class__,
+                   ref.__forward_is_argument__],
+                  repr(shot), msgspec.json.encode(shot).decode(), msgspec.json.schema(space["Shot"])]))
+"""
+SHOT = ("from __future__ import annotations\nimport msgspec\n\n\n"
+        "class Shot(msgspec.Struct):\n    t: float\n    balls: list[str] = []\n")
+
+
+def test_msgspecs_lean_import_compiles_nothing_and_reads_string_annotations_as_ever() -> None:
+    done = subprocess.run([sys.executable, "-c", NO_COMPILE, SHOT], env=_env(), capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    compiled, restored, ref, shot, written, schema = json.loads(done.stdout)
+    assert compiled == []  # msgspec's feature test answered without a compile()
+    assert restored is True  # ``typing.ForwardRef`` is the class again
+    made = msgspec._utils._forward_ref("Shot")  # this process: msgspec imported plainly
+    assert ref == [type(made).__name__, made.__forward_arg__, made.__forward_is_class__,
+                   made.__forward_is_argument__]
+    space: dict[str, Any] = {}
+    exec(SHOT, space)
+    mine = msgspec.json.decode(b'{"t": 1.5, "balls": ["red", "white"]}', type=space["Shot"])
+    assert [shot, written, schema] == [repr(mine), msgspec.json.encode(mine).decode(),
+                                       json.loads(json.dumps(msgspec.json.schema(space["Shot"])))]
+
+
+def test_the_forward_ref_probe_answers_msgspecs_test_alone() -> None:
+    from tablesense.command_line.lean_msgspec import _forward_ref_probe
+
+    probe = _forward_ref_probe(typing.ForwardRef)
+    assert probe("Foo", is_class=True) is None  # msgspec's test: succeeds (on 3.11+ the real one does)
+    for args, kwargs in ((("Foo",), {}), (("Foo",), {"is_class": False}), (("Bar",), {"is_class": True}),
+                         (("int",), {"is_argument": False, "is_class": True})):
+        made = probe(*args, **kwargs)
+        assert made == typing.ForwardRef(*args, **kwargs)  # type: ignore[arg-type]
+        assert type(made) is typing.ForwardRef
+    with pytest.raises(SyntaxError):
+        probe("not a type (")

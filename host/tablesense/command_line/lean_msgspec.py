@@ -30,6 +30,14 @@ re-exports: msgspec keeps what it would have kept), and for ``platform`` a ``Lat
 anything else asks the real one). Both leave ``sys.modules`` after it: a later ``import
 datetime`` or ``import platform`` imports the real module, ``uuid``'s ``platform`` forwards to it.
 
+msgspec's ``_utils`` asks at import whether ``typing.ForwardRef`` takes ``is_class`` (new in Python
+3.11) by making ``ForwardRef("Foo", is_class=True)``, which compiles ``"Foo"``: a process's first
+``compile()`` makes the interpreter's AST types (~9M instructions, 6 % of a replay's start-up).
+``import_msgspec`` answers that one call without compiling (``_forward_ref_probe``: it succeeds, as
+the real one does on 3.11+), every other call to the real class, which is ``typing``'s again after
+the import. The 9M are saved only where nothing else on the start-up's path compiles (a
+``typing.NamedTuple`` of string annotations, ``from __future__ import annotations``, compiles each).
+
 ``lean_start`` imports it so and then the command's module, with the cyclic collector paused:
 those imports make objects that live as long as the process, which the collector (run by their
 count) walked several times for nothing (~21M instructions, a tenth of a short replay's start-up);
@@ -117,6 +125,19 @@ def _take_back(lent: dict[str, ModuleType]) -> None:
             del modules[name]
 
 
+def _forward_ref_probe(real: type) -> Callable[..., object]:
+    """``typing.ForwardRef`` for msgspec's import: its feature test (``ForwardRef("Foo",
+    is_class=True)``, the result thrown away) answered without a ``compile()``; any other call made
+    by the real class ``real``."""
+
+    def forward_ref(*args: object, **kwargs: object) -> object:
+        if args == ("Foo",) and kwargs == {"is_class": True}:
+            return None
+        return real(*args, **kwargs)
+
+    return forward_ref
+
+
 def import_msgspec() -> None:
     """Import msgspec, without ``typing_extensions`` when it is not imported yet (Python 3.11+),
     and with its modules a replay does not use (``LATER``) imported only when first used."""
@@ -131,6 +152,10 @@ def import_msgspec() -> None:
     modules[HIDDEN] = None  # type: ignore[assignment]  (``import`` then raises ImportError)
     lent = _lent()
     modules.update(lent)
+    import typing  # (msgspec's C init imports it first)
+
+    forward_ref = typing.ForwardRef
+    typing.ForwardRef = _forward_ref_probe(forward_ref)  # type: ignore[misc]
     try:
         import msgspec  # noqa: F401
     except BaseException:
@@ -139,6 +164,7 @@ def import_msgspec() -> None:
                 del modules[name]
         raise
     finally:
+        typing.ForwardRef = forward_ref  # type: ignore[misc]
         _take_back(lent)
         if HIDDEN in modules and modules[HIDDEN] is None:
             del modules[HIDDEN]
