@@ -99,6 +99,21 @@ def old_tree(commit: str, tmp: Path) -> Path:
     return tmp / "host"
 
 
+def machine() -> str:
+    """The processor's model and the cores seen: the ratios move with it (the interpreter and
+    the C decoder do not speed up alike from one host to the next)."""
+    model = "unknown processor"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}"
+
+
 def cpu_of(argv: list[str], env: dict[str, str]) -> float:
     """CPU seconds (user + system) of one run of ``argv`` as a child process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -119,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     py = sys.executable
     print(f"CPU time of each process (user + system), best of {args.repeat}; aim: replay >= 0.9x json.loads")
+    print(f"on {machine()}")
     with tempfile.TemporaryDirectory(prefix="tablesense-replay-process-") as tmp:
         base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         base["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")  # compiled once, as when installed

@@ -11,8 +11,6 @@ In the manner of python-chess's one ``Termination``: the panel, the command line
 texts read this one shape; only ``then`` is the game's own.
 """
 
-from __future__ import annotations
-
 from typing import Generic, NamedTuple, TypeVar
 
 from ..frozen import Frozen

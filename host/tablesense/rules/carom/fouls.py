@@ -15,8 +15,6 @@ input edge (``rules/carom/names.py`` reads every alias, with ``carom``, ``foul``
 touch is a jump, where jumped balls go).
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from ..fault import Button, Fault

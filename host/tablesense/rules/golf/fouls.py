@@ -12,8 +12,6 @@ on a replacement spot, and any ball the foul sends elsewhere (``touched``: the h
 ball). Every foul costs the turn. The sentences are in ``texts/<lang>/golf.ftl``.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from ..fault import Button, Fault

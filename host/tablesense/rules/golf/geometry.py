@@ -27,7 +27,6 @@ Every other dimension below is our choice, documented in docs/golf.md:
 Pure data and small pure functions; no I/O.
 """
 
-from __future__ import annotations
 
 import math
 from typing import NamedTuple

@@ -15,8 +15,6 @@ paragraph in ``tablesense.rules.kegle.checks`` (grep the paragraph's number). Th
 sentences are in ``texts/<lang>/kegle.ftl``.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from ...errors import IllegalCall
