@@ -6,7 +6,6 @@ and then works as after a plain ``import msgspec``. Checked in fresh processes."
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +13,7 @@ from pathlib import Path
 import msgspec
 import msgspec.inspect
 import msgspec.json
-from paths import ROOT
+from helpers.child_python import host_env, short_golf_log
 
 #: a replay, then what the stand-ins were, then each module used: its results as text
 AFTER_A_REPLAY = """
@@ -42,16 +41,10 @@ class Shot(msgspec.Struct):
     balls: list[str] = []
 
 
-def _env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(ROOT / "host") + os.pathsep + os.environ.get("PYTHONPATH", "")}
-
-
 def test_a_replays_msgspec_imports_its_unused_modules_when_first_used(tmp_path: Path) -> None:
-    log = tmp_path / "golf.jsonl"
-    lines = (ROOT / "examples" / "golf-match.jsonl").read_text(encoding="utf-8").splitlines(True)
-    log.write_text("".join(lines[:3]), encoding="utf-8")
+    log = short_golf_log(tmp_path)
     done = subprocess.run([sys.executable, "-c", AFTER_A_REPLAY, json.dumps(["replay", str(log), "--json"])],
-                          env=_env(), capture_output=True, text=True, timeout=60)
+                          env=host_env(), capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["game"] == "golf"  # it did replay
     later, textwrap, out = json.loads(done.stderr.strip().splitlines()[-1])
@@ -81,7 +74,7 @@ print(json.dumps([[n for n in LATER if n in sys.modules], "typing_extensions" in
 
 
 def test_a_failed_msgspec_import_leaves_no_stand_in_behind() -> None:
-    done = subprocess.run([sys.executable, "-c", FAILED_IMPORT], env=_env(), capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run([sys.executable, "-c", FAILED_IMPORT], env=host_env(), capture_output=True,
+                          text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [[], False, False]

@@ -8,9 +8,7 @@ imported msgspec plainly."""
 from __future__ import annotations
 
 import datetime
-import decimal
 import json
-import os
 import platform
 import subprocess
 import sys
@@ -24,9 +22,9 @@ import msgspec
 import msgspec._utils
 import msgspec.msgpack
 import pytest
+from helpers.child_python import host_env, short_golf_log
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from paths import ROOT
 
 #: a replay's start-up, what it left in ``sys.modules``, then the real modules imported
 AFTER_A_REPLAY = """
@@ -45,16 +43,11 @@ print(json.dumps([before, uuid_platform, datetime.__file__, platform.__file__,
                   type(sys.modules["uuid"].platform).__name__]), file=sys.stderr)
 """
 
-#: a replay's start-up, then each line of standard input (a type's name and a JSON text) decoded,
-#: converted and encoded again by msgspec (JSON and MessagePack: an aware time's takes
-#: ``astimezone``), answered on standard output
-ROUND_TRIPS = """
-import json, sys
-from tablesense.cli import main
-main(json.loads(sys.argv[1]))
-print(json.dumps(sorted(n for n in ("datetime", "platform", "decimal", "uuid") if n in sys.modules)),
-      flush=True)
-import datetime, decimal, uuid, msgspec, msgspec.msgpack
+#: a type's name and a JSON text decoded, converted and encoded again by msgspec (JSON and
+#: MessagePack: an aware time's takes ``astimezone``); run in the child after a replay's start-up
+#: (``ROUND_TRIPS``: a line of standard input each) and in this process (``_answer``)
+ANSWER = """
+import datetime, decimal, json, uuid, msgspec, msgspec.msgpack
 TYPES = {"datetime": datetime.datetime, "date": datetime.date, "time": datetime.time,
          "timedelta": datetime.timedelta, "uuid": uuid.UUID, "decimal": decimal.Decimal}
 def answer(kind, text):
@@ -67,42 +60,33 @@ def answer(kind, text):
                 repr(msgspec.msgpack.decode(packed, type=TYPES[kind]))]
     except Exception as exc:
         return [type(exc).__name__, str(exc)]
+"""
+ROUND_TRIPS = """
+import json, sys
+from tablesense.cli import main
+main(json.loads(sys.argv[1]))
+print(json.dumps(sorted(n for n in ("datetime", "platform", "decimal", "uuid") if n in sys.modules)),
+      flush=True)
+""" + ANSWER + """
 for line in sys.stdin:
     print(json.dumps(answer(*json.loads(line))), flush=True)
 """
 
-TYPES: dict[str, type] = {"datetime": datetime.datetime, "date": datetime.date, "time": datetime.time,
-                          "timedelta": datetime.timedelta, "uuid": uuid.UUID, "decimal": decimal.Decimal}
-
-
-def _env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(ROOT / "host") + os.pathsep + os.environ.get("PYTHONPATH", "")}
-
-
-def _short_log(folder: Path) -> Path:
-    log = folder / "golf.jsonl"
-    lines = (ROOT / "examples" / "golf-match.jsonl").read_text(encoding="utf-8").splitlines(True)
-    log.write_text("".join(lines[:3]), encoding="utf-8")
-    return log
+_IN_THIS_PROCESS: dict[str, Any] = {}
+exec(ANSWER, _IN_THIS_PROCESS)  # (msgspec imported plainly here)
+#: the types asked about, by name (the same table the child answers from)
+TYPES: dict[str, type] = _IN_THIS_PROCESS["TYPES"]
 
 
 def _answer(kind: str, text: str) -> list[str]:
     """What ``ROUND_TRIPS`` answers, in this process (msgspec imported plainly)."""
-    try:
-        value = msgspec.json.decode(text, type=TYPES[kind])
-        converted = msgspec.convert(json.loads(text), TYPES[kind])
-        packed = msgspec.msgpack.encode(value)
-        return [repr(value), msgspec.json.encode(value).decode(), repr(converted),
-                msgspec.json.encode([value, converted]).decode(), packed.hex(),
-                repr(msgspec.msgpack.decode(packed, type=TYPES[kind]))]
-    except Exception as exc:
-        return [type(exc).__name__, str(exc)]
+    return _IN_THIS_PROCESS["answer"](kind, text)  # type: ignore[no-any-return]
 
 
 def test_after_a_replays_start_up_datetime_and_platform_are_the_real_modules(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", AFTER_A_REPLAY,
-                           json.dumps(["replay", str(_short_log(tmp_path)), "--json"])],
-                          env=_env(), capture_output=True, text=True, timeout=60)
+                           json.dumps(["replay", str(short_golf_log(tmp_path)), "--json"])],
+                          env=host_env(), capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["game"] == "golf"  # it did replay
     (before, uuid_platform, datetime_file, platform_file, same_classes, system, uuid_system, machine,
@@ -120,9 +104,9 @@ def test_after_a_replays_start_up_datetime_and_platform_are_the_real_modules(tmp
 @pytest.fixture(scope="module")
 def lean_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[subprocess.Popen[str]]:
     """A process after a replay's start-up, answering ``ROUND_TRIPS``' lines."""
-    log = _short_log(tmp_path_factory.mktemp("lent"))
+    log = short_golf_log(tmp_path_factory.mktemp("lent"))
     child = subprocess.Popen([sys.executable, "-c", ROUND_TRIPS, json.dumps(["replay", str(log), "--json"])],
-                             env=_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                             env=host_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert child.stdout is not None
     state = child.stdout.readline()
     assert json.loads(state)["game"] == "golf"  # the replay's own output, one line
@@ -178,8 +162,8 @@ from tablesense.command_line.lean_msgspec import _lent
 print(json.dumps(sorted(_lent())))
 """
     for first, lent in (("datetime", ["platform"]), ("datetime, uuid", [])):
-        done = subprocess.run([sys.executable, "-c", probe.replace("datetime,", f"{first},", 1)], env=_env(),
-                              capture_output=True, text=True, timeout=60)
+        done = subprocess.run([sys.executable, "-c", probe.replace("datetime,", f"{first},", 1)],
+                              env=host_env(), capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
         assert json.loads(done.stdout) == lent
 
@@ -197,8 +181,8 @@ print(json.dumps([n in sys.modules for n in ("datetime", "platform")]))
 
 
 def test_a_failed_msgspec_import_takes_the_lent_modules_back() -> None:
-    done = subprocess.run([sys.executable, "-c", FAILED_IMPORT], env=_env(), capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run([sys.executable, "-c", FAILED_IMPORT], env=host_env(), capture_output=True,
+                          text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [False, False]
 
@@ -233,7 +217,7 @@ SHOT = ("from __future__ import annotations\nimport msgspec\n\n\n"
 
 
 def test_msgspecs_lean_import_compiles_nothing_and_reads_string_annotations_as_ever() -> None:
-    done = subprocess.run([sys.executable, "-c", NO_COMPILE, SHOT], env=_env(), capture_output=True,
+    done = subprocess.run([sys.executable, "-c", NO_COMPILE, SHOT], env=host_env(), capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     compiled, restored, ref, shot, written, schema = json.loads(done.stdout)

@@ -96,14 +96,10 @@ def end_frame(pre: GolfState, new: Sequence[Ruling], asked: int, shooter: str, w
         members = (1 - members[0], 1 - members[1])
     # a new frame: balls waiting for a replacement spot are racked with the rest
     # (two copies: a call of 15 keywords or more is compiled through a dict, dearer than the copy)
-    if since is None:
-        racked = replace(pre, questions=(), asked=asked, frame_units=0, placements=placements, spot_wait=(),
-                         balls_left=_RACKED, zone_play=False, positions=None, turn_positions=None,
-                         placed=(None, None), fouled_from=((), ()))
-    else:  # (a played shot's links: ``since`` in the first copy)
-        racked = replace(pre, questions=(), asked=asked, frame_units=0, placements=placements, spot_wait=(),
-                         balls_left=_RACKED, zone_play=False, positions=None, turn_positions=None,
-                         placed=(None, None), fouled_from=((), ()), since=since)
+    # (a played shot's links: ``since`` in the first copy; a new frame is rare, one keyword more is nothing)
+    racked = replace(pre, questions=(), asked=asked, frame_units=0, placements=placements, spot_wait=(),
+                     balls_left=_RACKED, zone_play=False, positions=None, turn_positions=None,
+                     placed=(None, None), fouled_from=((), ()), since=pre.since if since is None else since)
     return replace(
         racked,
         rulings=made(log, len(new) + 2, [_ends, tuple(new), t, winner, frame, score, opener])

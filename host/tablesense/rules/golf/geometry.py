@@ -27,7 +27,6 @@ Every other dimension below is our choice, documented in docs/golf.md:
 Pure data and small pure functions; no I/O.
 """
 
-
 import math
 from typing import NamedTuple
 
