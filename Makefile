@@ -15,7 +15,7 @@ PROFILE ?= golf
 GAME    ?= golf
 EXTRAS  ?=
 
-.PHONY: setup pub browser broker test test-fast test-long lint typecheck demo flash bench clean
+.PHONY: setup pub browser broker test test-fast test-long lint typecheck demo flash bench bench-aims clean
 
 setup: $(STAMP) $(STUBS)
 
@@ -115,6 +115,20 @@ flash: $(if $(wildcard $(STAMP)),$(STAMP),$(PUB))  # a development checkout has 
 
 bench: setup
 	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+# The figures of the speed issue (27), each beside its anchor in the same run, in the order
+# of its table (docs/performance.md); best on an idle machine: the ratios are what travels.
+AIMS := "link_decode.py" \
+	"replay_process.py --lines 200000 --repeat 5" \
+	"replay_speed.py --repeat 3 --long-shot 0" \
+	"cli_startup.py" \
+	"web_latency.py" \
+	"firmware_handler.py" \
+	"sim_speed.py" \
+	"league_ingest.py --matches 300 --latency 3 --beside 0"
+
+bench-aims: setup browser broker
+	@for b in $(AIMS); do echo "== bench/$$b"; $(BIN)/python bench/$$b || exit 1; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info host/*.egg-info
