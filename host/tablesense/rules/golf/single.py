@@ -27,7 +27,7 @@ from typing import Any, Protocol
 import msgspec
 
 from ...events import Cushion, Event, Goal, OffTable, Rest
-from ...shots import _IDLE, _NO_PINS, _SETTLING_PHASE, Cutter
+from ...shots import _IDLE, _SETTLING_PHASE, Cutter
 from ..base import Question, Ruling
 from ..ruling_log import RulingLog, made
 from ..shot_engine import ShotRecord
@@ -72,9 +72,9 @@ def whole(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest) 
         pre = replace(state, questions=(), spot_wait=())
     player = state.at_table
     s = player or "p1"
-    # ``shot_cut``'s cutter after the shot's rest: a table with no strike sensor, nothing settling
-    after = Cutter(False, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t, False, False, _NO_PINS,
-                   False)
+    # ``shot_cut``'s cutter after the shot's rest: a table with no strike sensor, nothing settling (the
+    # fields after ``last_t`` left at their defaults, the values ``shot_cut`` gives: a shorter call)
+    after = Cutter(False, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t)
     # the common state (one against one, no positions, no ball placed): only the fields that change are
     # given to ``replace`` (each one it is given costs the copy more), in the order of the fields
     bare = pre.positions is None and not pre.placements
