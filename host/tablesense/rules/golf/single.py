@@ -37,6 +37,7 @@ from .state import GolfState
 
 replace = msgspec.structs.replace
 
+_P1_AIM, _P2_AIM = ATTACKS["p1"], ATTACKS["p2"]  # the goal each player attacks
 _WHOSE = ("p1", "p2")  # (``counted._WHOSE``) the answers a question of whose ball takes
 
 
@@ -96,15 +97,15 @@ def whole(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest) 
         done = _turn_lost(state, pre, first, rest, after, s, ball, None, log)
         return engine.steps(state, events, rest) if done is None else done
     goal = first.goal  # type: ignore[attr-defined]
-    bl = pre.balls_left
-    if ball != s or goal != ATTACKS[s]:
+    if ball != s or goal != (_P1_AIM if s == "p1" else _P2_AIM):
         done = _turn_lost(state, pre, first, rest, after, s, ball, goal, log)
         return engine.steps(state, events, rest) if done is None else done
+    p1_left, p2_left = pre.balls_left
     if s == "p1":
-        left, theirs = bl[0] - 1, bl[1]
+        left, theirs = p1_left - 1, p2_left
         bl = (left, theirs)
     else:
-        left, theirs = bl[1] - 1, bl[0]
+        left, theirs = p2_left - 1, p1_left
         bl = (theirs, left)
     if left < 0 or theirs == 0:
         return engine.steps(state, events, rest)
