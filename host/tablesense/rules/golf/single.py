@@ -113,7 +113,7 @@ def whole(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest) 
     if left == 0:  # the shooter's last ball: the frame is theirs (``resolve.plain``)
         return end_frame(pre, _goal(at, goal, s), pre.asked, s, s, bl, t, (),
                          (pre, shot, after, False, state))
-    if not pre.zone_play and 1 in bl:  # (``checks.zone_play``) zone play starts
+    if not pre.zone_play and (left == 1 or theirs == 1):  # (``checks.zone_play``: a 1 in bl) zone play starts
         return replace(pre, at_table=s, rulings=made(log, 2, [_zone, at, goal, s, t]), checkpoint=state,
                        cut=after, before=pre, shot=shot, balls_left=bl, zone_play=True,
                        frame_units=pre.frame_units + 1, clock=(s, t), positions=None, placements=())
