@@ -38,6 +38,7 @@ from ..records import Ruling
 from ..ruling_log import RulingLog, made
 from ..shot_engine import ShotRecord
 from . import checks as rule
+from .checks import _ZONE_TOUCHES
 from .evidence import _extra
 from .fouls import ALWAYS, BY_ID, NO_SHOT, ZONE, Cost
 from .state import GolfState, Positions
@@ -160,7 +161,9 @@ def _plain_foul(shot: ShotRecord, call: Call, zone: bool) -> tuple[str, Fault[Co
         if kind is Cushion or (kind is Goal and e.ball in _BALLS) or (kind is Strike and e.ball in (s, None)):
             continue
         return None  # the opponent's ball struck, a contact, a ball off the table, a goal of no ball
-    foul = BY_ID[rule.touch_foul(foul_id, zone, False)]
+    if not zone and foul_id in _ZONE_TOUCHES:  # (``rule.touch_foul`` of a call after a shot, inline)
+        foul_id = "golf.foul.touch"
+    foul = BY_ID[foul_id]
     if not foul.then.back:
         return None  # the shot's balls count
     return s, foul
@@ -198,8 +201,10 @@ def _decided(pre: GolfState, s: str, foul: Fault[Cost], call: Call, spot_calls: 
     if zone:
         data = (*data, ("what", "zone"))
     o = "p2" if s == "p1" else "p1"
-    members = rule.members_after(pre.members, pre.duo, False, 0 if s == "p1" else 1)
-    now_zone = zone or rule.zone_play(bl)
+    members = pre.members  # (``rule.members_after`` of a turn lost, and ``rule.zone_play``, inline)
+    if pre.duo:
+        members = (1 - members[0], members[1]) if si == 0 else (members[0], 1 - members[1])
+    now_zone = zone or 1 in bl
     zone_at = t_end if not zone and now_zone else None  # zone play starts at the rest
     placed, placements = pre.placed, ()
     log = pre.rulings

@@ -45,7 +45,7 @@ from ...errors import IllegalCall
 from ...events import Call, Contact, Cushion, Event, Goal, OffTable, Pin, Pocket, Rest, Setup, Strike
 from ...shots import Cutter
 from ...texts import phrase
-from ...vocabulary import for_game
+from ...vocabulary import Vocabulary, for_game
 from ..base import Question, Ruling, other, register
 from ..first_states import FirstStates
 from ..shot_engine import AMEND, Redo, Run, ShotEngine, ShotRecord, canonical, frozen, shot_cut
@@ -61,6 +61,17 @@ from .state import IDX, SIDES, GolfState, norm_positions, pair_set
 replace = msgspec.structs.replace
 CALLS = ("start", "foul", "time", "spot", "off_table", "rail", "edge", "wedged", "answer", "undo")
 WEDGED = ("attacking", "defending", "cushion")
+#: golf's vocabulary (``ShotEngine.vocabulary``: ``for_game`` keeps one a game, immutable, whatever the
+#: state), kept at the first referee's call: ``_called`` reads it without two frames a call
+_VOCABULARY: list[Vocabulary] = []
+
+
+def _vocabulary_of(engine: GolfEngine, state: GolfState) -> Vocabulary:
+    """``engine.vocabulary(state)``, kept in ``_VOCABULARY`` for every call after."""
+    found = engine.vocabulary(state)
+    _VOCABULARY.append(found)
+    return found
+
 
 
 @register
@@ -107,7 +118,8 @@ class GolfEngine(ShotEngine[GolfState]):
         and without its copy of the state where the call's own step set ``checkpoint`` to ``state``
         already (a foul or a spot amending the shot at once, ``amend``; a call that stands alone):
         the same state."""
-        ev = canonical(self.vocabulary(state), call)  # the input edge: canonical ids only
+        # the input edge: canonical ids only (golf's vocabulary, the same for every state, kept)
+        ev = canonical(_VOCABULARY[0] if _VOCABULARY else _vocabulary_of(self, state), call)
         name = ev.call
         if name == "answer":
             return self._answered(state, ev)

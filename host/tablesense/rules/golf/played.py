@@ -22,7 +22,7 @@ from typing import Any
 import msgspec
 
 from ...events import Cushion, Event, Goal, OffTable, Rest
-from ...shots import _NO_PINS, _OPEN, _SETTLING_PHASE, Cutter
+from ...shots import _OPEN, _SETTLING_PHASE, Cutter
 from .. import shot_engine
 from ..ruling_log import RulingLog, made
 from ..shot_engine import Redo, ShotRecord, Trace, _cut_before, _shallow, shot_cut
@@ -104,8 +104,7 @@ def whole_played(engine: Any, state: GolfState, events: Sequence[Event], rest: R
     t = rest.t
     if cut.phase != _OPEN and type(t) is float and not (cut.strikes or cut.strike_sensor):
         # (``shot_cut``'s common case, inline: a cushion first settles no shot and opens one)
-        cut = Cutter(False, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t, False, False, _NO_PINS,
-                     False)
+        cut = Cutter(False, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t)
     else:
         cut = shot_cut(cut, events[0], rest)  # type: ignore[assignment]
         if cut is None or cut.strikes or cut.strike_sensor:

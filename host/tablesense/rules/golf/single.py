@@ -27,7 +27,7 @@ from typing import Any, Protocol
 import msgspec
 
 from ...events import Cushion, Event, Goal, OffTable, Rest
-from ...shots import _IDLE, _NO_PINS, _SETTLING_PHASE, Cutter
+from ...shots import _IDLE, _SETTLING_PHASE, Cutter
 from ..base import Question, Ruling
 from ..ruling_log import RulingLog, made
 from ..shot_engine import ShotRecord
@@ -37,6 +37,7 @@ from .state import GolfState
 
 replace = msgspec.structs.replace
 
+_P1_AIM, _P2_AIM = ATTACKS["p1"], ATTACKS["p2"]  # the goal each player attacks
 _WHOSE = ("p1", "p2")  # (``counted._WHOSE``) the answers a question of whose ball takes
 
 
@@ -72,9 +73,9 @@ def whole(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest) 
         pre = replace(state, questions=(), spot_wait=())
     player = state.at_table
     s = player or "p1"
-    # ``shot_cut``'s cutter after the shot's rest: a table with no strike sensor, nothing settling
-    after = Cutter(False, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t, False, False, _NO_PINS,
-                   False)
+    # ``shot_cut``'s cutter after the shot's rest: a table with no strike sensor, nothing settling (the
+    # fields after ``last_t`` left at their defaults, the values ``shot_cut`` gives: a shorter call)
+    after = Cutter(False, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t)
     # the common state (one against one, no positions, no ball placed): only the fields that change are
     # given to ``replace`` (each one it is given costs the copy more), in the order of the fields
     bare = pre.positions is None and not pre.placements
@@ -96,15 +97,15 @@ def whole(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest) 
         done = _turn_lost(state, pre, first, rest, after, s, ball, None, log)
         return engine.steps(state, events, rest) if done is None else done
     goal = first.goal  # type: ignore[attr-defined]
-    bl = pre.balls_left
-    if ball != s or goal != ATTACKS[s]:
+    if ball != s or goal != (_P1_AIM if s == "p1" else _P2_AIM):
         done = _turn_lost(state, pre, first, rest, after, s, ball, goal, log)
         return engine.steps(state, events, rest) if done is None else done
+    p1_left, p2_left = pre.balls_left
     if s == "p1":
-        left, theirs = bl[0] - 1, bl[1]
+        left, theirs = p1_left - 1, p2_left
         bl = (left, theirs)
     else:
-        left, theirs = bl[1] - 1, bl[0]
+        left, theirs = p2_left - 1, p1_left
         bl = (theirs, left)
     if left < 0 or theirs == 0:
         return engine.steps(state, events, rest)
@@ -112,7 +113,7 @@ def whole(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest) 
     if left == 0:  # the shooter's last ball: the frame is theirs (``resolve.plain``)
         return end_frame(pre, _goal(at, goal, s), pre.asked, s, s, bl, t, (),
                          (pre, shot, after, False, state))
-    if not pre.zone_play and 1 in bl:  # (``checks.zone_play``) zone play starts
+    if not pre.zone_play and (left == 1 or theirs == 1):  # (``checks.zone_play``: a 1 in bl) zone play starts
         return replace(pre, at_table=s, rulings=made(log, 2, [_zone, at, goal, s, t]), checkpoint=state,
                        cut=after, before=pre, shot=shot, balls_left=bl, zone_play=True,
                        frame_units=pre.frame_units + 1, clock=(s, t), positions=None, placements=())
