@@ -276,18 +276,22 @@ class CaromEngine(ShotEngine[CaromState]):
         those are decided here in one pass (``plain_decision``'s decision of them); the others by
         ``plain_decision``. tests/rules/carom/test_carom_cushion_shot_at_once.py and
         test_carom_whole_shot_and_call.py hold the step to ``whole`` and ``apply`` of the call."""
-        if call.call != "carom" or call.player is not None or call.foul is not None or call.ball is not None:
-            return None
         if state.in_shot or state.held or state.ended is not None:
             return None
         b = state.m
-        name = b.profile.name
-        try:  # (a subscript, no ``get`` call: once a shot)
-            kept = _CAROM_KEPT[name]
-        except KeyError:  # (``_carom_called``)
-            kept = _CAROM_KEPT[name] = self.vocabulary(state).lookup("calls", "carom") in (None, "carom")
-        if not kept:
-            return None
+        if call.call != "carom" or call.player is not None or call.foul is not None or call.ball is not None:
+            foul = self._foul_amending(state, call)  # a foul called after the rest: the general way
+            if foul is None:
+                return None
+            call = foul
+        else:
+            name = b.profile.name
+            try:  # (a subscript, no ``get`` call: once a shot)
+                kept = _CAROM_KEPT[name]
+            except KeyError:  # (``_carom_called``)
+                kept = _CAROM_KEPT[name] = self.vocabulary(state).lookup("calls", "carom") in (None, "carom")
+            if not kept:
+                return None
         named = tuple(events)
         cushions = True  # the shot is cushions alone (``cushion_facts``)
         known = True  # each names its ball
@@ -320,6 +324,8 @@ class CaromEngine(ShotEngine[CaromState]):
             cut = whole_cut(cut, named, rest, strike)  # type: ignore[assignment]
             if cut is None:
                 return None
+        if call.call == "foul":
+            return self._amended(state, named, rest, call, cut)
         calls = (call,)
         at_table = state.at_table
         if cushions:  # (nothing called in them: the carom is the call's, no foul)
@@ -374,12 +380,41 @@ class CaromEngine(ShotEngine[CaromState]):
             if facts.carom_called is not None or facts.fouls:
                 return None
         decision = plain_decision(state, facts, True, rest, calls, at_table)
-        if decision is None:
-            return None
+        if decision is None:  # not plain (a carom left in dedans, say): the general way, in the one step
+            return self._amended(state, named, rest, call, cut)
         m, after, log, ended = decision
         return replace(state, m=m, at_table=after, rulings=log, ended=ended,
                        before=state, shot=ShotRecord(at_table, named, rest, (), calls), cut=cut,
                        in_shot=False, checkpoint=Redo(state, (*named, rest), True))
+
+    def _foul_amending(self, state: CaromState, call: Call) -> Call | None:
+        """``call`` by its canonical ids where it is a foul after a shot's rest that ``apply`` would
+        add to that shot (``_evidence``'s ``AMEND``): a foul the profile knows, naming no ball, and
+        no player or the one who played the shot (a call naming the other player may be about his
+        own shot); None for any other call (``whole_called`` then leaves the shot and call apart)."""
+        if call.call != "foul" or call.ball is not None:
+            return None
+        player = call.player
+        if player is not None and player != state.at_table:
+            return None
+        call = canonical(self.vocabulary(state), call)
+        if call.call != "foul" or call.foul is None or call.ball is not None:
+            return None
+        try:
+            self._check_foul(state, call)
+        except IllegalCall:  # (``apply`` of the call says so, on its own line)
+            return None
+        return call
+
+    def _amended(self, state: CaromState, named: tuple[Event, ...], rest: Rest, call: Call,
+                 cut: Cutter) -> CaromState:
+        """``whole_called``'s general way: the shot ``named`` played from ``state`` and at rest, with
+        ``call`` after its rest amending it, resolved once (``resolve``: ``decide``'s way, or the
+        faults' one pass), not at the rest and again at the call as ``apply`` of the call does
+        (``_evidence``'s ``AMEND``: the shot with the call, resolved from the state before it)."""
+        shot = ShotRecord(state.at_table, named, rest, (), (call,))
+        return replace(self.resolve(state, shot), before=state, shot=shot, cut=cut, in_shot=False,
+                       checkpoint=Redo(state, (*named, rest), True))
 
     def _carom_balls(self, state: CaromState, event: Event) -> Event:
         balls = event.balls if type(event) is Contact else (event.ball,)  # type: ignore[attr-defined]
