@@ -7,8 +7,8 @@ from the static table of commands, no command module imported), as ``python -m
 tablesense`` and as the ``tablesense`` script ``make setup`` installs; a command's own
 ``--help`` (its module alone); ``tablesense help cli``; the serial-port check of a
 missing port (``monitor --serial`` on a path that is not there); and ``tablesense replay
-FILE --json`` of a log of three lines (a golf set-up, the start, a rest: the start-up of a
-replay, its imports, parser, rule engine and first sentences; aim about 3x ``python -c pass``,
+FILE --json`` of a log of three lines of each game (its set-up and two lines: the start-up of
+a replay, its imports, parser, rule engine and first sentences; aim about 3x ``python -c pass``,
 said beside it but not held: msgspec's own import is more than that, docs/performance.md)
 and of one whole recorded match of each game (the start-up a long replay pays: its game's
 engine, calls, the rulings' sentences), each beside ``python -c 'import json'``'s CPU.
@@ -46,18 +46,27 @@ ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 ROUNDS = 15
 AIM = 4.0  # x the anchor, for --version and --help (issue 27)
 REPLAY_AIM = 3.0  # x the anchor's CPU, for the replay of a short log: said, not held (issue 27)
-#: the short log: the first three lines of the example match
-SHORT_LOG = "".join((ROOT / "examples" / "golf-match.jsonl").read_text(encoding="utf-8").splitlines(True)[:3])
 #: one whole recorded match of each game (what a long replay's start-up loads, rulings said)
 MATCHES = {"golf": ROOT / "examples" / "golf-match.jsonl",
            "kegle": ROOT / "tests" / "matches" / "kegle" / "draw__after_last_series.jsonl",
            "carom": ROOT / "tests" / "matches" / "carom" / "bandstoten__kampioen_white_wins.jsonl"}
 
+
+def first_lines(path: Path, n: int = 3) -> str:
+    """The first ``n`` lines of the log at ``path``."""
+    return "".join(path.read_text(encoding="utf-8").splitlines(True)[:n])
+
+
+#: the short logs: the first three lines of each game's match (its set-up and two lines: the
+#: start-up of a replay, its imports, parser, rule engine and first sentences)
+SHORT_LOGS = {game: first_lines(path) for game, path in MATCHES.items()}
+
 #: a case: its name, its command line, whether it is held to the aim, the PYTHONPATH it runs with
 Case = tuple[str, list[str], bool, str]
 
 
-def cases(short_log: Path, host: str, before: str | None = None, replay_only: bool = False) -> list[Case]:
+def cases(short_logs: dict[str, Path], host: str, before: str | None = None,
+          replay_only: bool = False) -> list[Case]:
     """The cases, the anchors first; with ``before`` (a host folder) each ``tablesense`` case
     again with it, just after its own."""
     py = [sys.executable]
@@ -74,7 +83,9 @@ def cases(short_log: Path, host: str, before: str | None = None, replay_only: bo
                  ("tablesense help cli", [*ts, "help", "cli"], False),
                  ("tablesense monitor --serial /dev/nonesuch",
                   [*ts, "monitor", "--serial", "/dev/nonesuch"], False)]
-    ours.append(("tablesense replay FILE --json (3 lines)", [*ts, "replay", str(short_log), "--json"], False))
+    for game, short_log in short_logs.items():
+        ours.append((f"tablesense replay FILE --json (3 lines, {game})",
+                     [*ts, "replay", str(short_log), "--json"], False))
     for game, path in MATCHES.items():
         lines = sum(1 for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
         ours.append((f"tablesense replay FILE --json (a {game} match, {lines} lines)",
@@ -99,12 +110,13 @@ def main() -> int:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="tablesense-cli-startup-") as tmp:
         ENV["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")  # compiled once, outside the trees
-        short_log = Path(tmp) / "golf-3.jsonl"
-        short_log.write_text(SHORT_LOG, encoding="utf-8")
+        short_logs = {game: Path(tmp) / f"{game}-3.jsonl" for game in SHORT_LOGS}
+        for game, path in short_logs.items():
+            path.write_text(SHORT_LOGS[game], encoding="utf-8")
         before = str(old_tree(args.before, Path(tmp) / "old")) if args.before else None
         if args.before:
             print(f"before: {args.before}")
-        return measure(cases(short_log, str(args.host.resolve()), before, args.replay_only))
+        return measure(cases(short_logs, str(args.host.resolve()), before, args.replay_only))
 
 
 def old_tree(commit: str, tmp: Path) -> Path:

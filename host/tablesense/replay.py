@@ -23,7 +23,6 @@ from typing import Any
 
 import msgspec
 
-from .corrections import dropped, voided_range
 from .errors import BadEvent, TablesenseError
 from .events import SENSOR_KINDS, Call, Event, Pin, Rest, Setup, parse_batch, parse_line
 from .frozen import Record
@@ -629,6 +628,8 @@ def scan_log(lines: Iterable[str]) -> LogScan:
             continue
         if '"setup"' in text and _is_setup(text):
             if pairs:
+                from .corrections import dropped  # a log with a void record only (the start-up)
+
                 drops[match] = dropped(pairs)
             match, seq, pairs = match + 1, 0, []
         seq += 1
@@ -637,6 +638,8 @@ def scan_log(lines: Iterable[str]) -> LogScan:
         elif '"undo"' in text:
             undos += 1
     if pairs:
+        from .corrections import dropped  # a log with a void record only (the start-up)
+
         drops[match] = dropped(pairs)
     return LogScan(drops, undos)
 
@@ -766,6 +769,8 @@ def text_problem(text: str) -> str | None:
 
 
 def _voided_range(text: str) -> tuple[int, int] | None:
+    from .corrections import voided_range  # a line naming "void" only (the start-up)
+
     try:
         return voided_range(text)
     except (ValueError, RecursionError):  # a huge number, nesting too deep: not a void record

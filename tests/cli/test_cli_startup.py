@@ -78,11 +78,12 @@ def test_a_commands_help_imports_that_command_alone(command: str) -> None:
 #: lines are read by ``commands.replay.quick_args``), dataclasses (each compiles its methods
 #: at import: the records on its path are msgspec Structs or written out) and signal's enums
 #: (the stop handler is set through ``_signal``), typing_extensions with inspect, ast, dis and
-#: tokenize (msgspec is imported without it: ``command_line.lean_msgspec``)
+#: tokenize (msgspec is imported without it: ``command_line.lean_msgspec``), and the void
+#: records' reader (``tablesense.corrections``: imported where a line names ``"void"``)
 REPLAY_UNUSED = ("asyncio", "aiohttp", "sqlite3", "babel", "fluent", "tempfile", "shutil", "pathlib",
                  "pickle", "tablesense.web", "tablesense.league", "tablesense.sim", "tablesense.store",
                  "tablesense.sheet", "argparse", "gettext", "locale", "dataclasses", "signal",
-                 "typing_extensions", "inspect", "ast", "dis", "tokenize")
+                 "typing_extensions", "inspect", "ast", "dis", "tokenize", "tablesense.corrections")
 GAMES = ("golf", "kegle", "carom")
 
 
@@ -100,6 +101,20 @@ def test_a_replay_of_a_golf_log_imports_nothing_it_does_not_use(tmp_path: Path) 
     assert json.loads(out)["game"] == "golf"  # it did replay
     assert "tablesense.rules.golf.engine" in modules
     assert _unused(modules, "golf") == []
+
+
+def test_a_replay_of_a_log_with_a_void_record_reads_it_after_the_start(tmp_path: Path) -> None:
+    """``tablesense.corrections`` is imported where a line names ``"void"``: the voided lines are
+    left out as ever (the state of the log without them)."""
+    lines = (ROOT / "examples" / "golf-match.jsonl").read_text(encoding="utf-8").splitlines(True)
+    kept = tmp_path / "kept.jsonl"
+    kept.write_text("".join(lines[:3] + lines[5:8]), encoding="utf-8")
+    voided = tmp_path / "voided.jsonl"  # events 4 and 5 of the match voided, the record itself too
+    void = '{"t": 27.06, "type": "call", "call": "void", "from": 4, "to": 5}\n'
+    voided.write_text("".join([*lines[:5], void, *lines[5:8]]), encoding="utf-8")
+    modules, out = imported(["replay", str(voided), "--json"])
+    assert "tablesense.corrections" in modules
+    assert json.loads(out) == json.loads(imported(["replay", str(kept), "--json"])[1])
 
 
 #: a whole match of each game: its calls and rulings said (the names, the texts), as a long replay
