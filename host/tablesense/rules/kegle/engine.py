@@ -49,6 +49,7 @@ from ..first_states import FirstStates
 from ..records import Ruling, as_option
 from ..shot_engine import (
     AMEND,
+    SHOT_KINDS,
     Redo,
     ShotEngine,
     ShotRecord,
@@ -77,6 +78,18 @@ _BALL_SENSORS = frozenset({Pocket, Cushion, OffTable, Strike})
 _ROLLING = frozenset({Strike, Cushion, Contact, OffTable})
 
 __all__ = ["POCKET_OPTIONS", "KegleEngine", "KegleState", "Score"]
+
+
+def _whole_shot(events: tuple[Event, ...]) -> bool:
+    """``events`` (a rest last) are a shot the replay hands ``whole``: table events but a rest
+    (``SHOT_KINDS``) before it, the first not a pin set up (it opens no shot)."""
+    first = events[0]
+    if type(first) is Pin and first.state == "up":
+        return False
+    for e in events[:-1]:
+        if type(e) not in SHOT_KINDS:
+            return False
+    return True
 
 
 def _pairs(values: tuple[Any, Any]) -> dict[str, Any]:
@@ -402,6 +415,23 @@ class KegleEngine(ShotEngine[KegleState]):
             if new is not None:
                 return new
         return ShotEngine.staged(self, before, shot, cut, checkpoint)
+
+    def redo(self, redo: Redo) -> KegleState:
+        """``ShotEngine.redo``; a shot and its rest applied again from the state before it (the ``Redo``
+        an undo of the referee's call after the rest goes back to: ``whole_called``'s, ``_called``'s,
+        ``_answered``'s) taken at once by ``whole``, which gives the state ``apply`` of each gives, not
+        event by event through ``apply`` (the shot opened, its events gathered, its rest settled and
+        decided the general way). Any other ``Redo``, and a shot ``whole`` does not take, the base's way."""
+        events = redo.events
+        if redo.applied and type(events) is tuple and len(events) > 1 and type(rest := events[-1]) is Rest \
+                and _whole_shot(events):
+            try:
+                new = self.whole(redo.base, events[:-1], rest)  # type: ignore[arg-type]
+            except Exception:  # (``apply`` of each then says why, as ever)
+                new = None
+            if new is not None:
+                return new
+        return ShotEngine.redo(self, redo)
 
     def asks_live(self, event: Event) -> bool:
         """A shot's live view asks "which ball fell in pocket N?" at a pocket naming no ball
