@@ -376,7 +376,7 @@ class KegleEngine(ShotEngine[KegleState]):
             return None  # (``_amendable``; ``amend`` applies the incidents since the rest again)
         kind = call.call
         if kind == "answer":  # "which ball fell in pocket N?", asked by the shot's decision: ``_answer``
-            return self._answered(state, before, shot, cut, call) if not facts else None
+            return self._answered(state, before, shot, cut, call, facts) if not facts else None
         if kind == "undo":  # where ``plain_shot`` decides this common shot (it answers None only there)
             sc = before.score
             return None if (sc.pins_down or sc.blocked) and sc.pin_ups else state
@@ -387,7 +387,7 @@ class KegleEngine(ShotEngine[KegleState]):
                           facts)
 
     def _answered(self, state: KegleState, before: KegleState, shot: ShotRecord, cut: Cutter,
-                  call: Call) -> KegleState | None:
+                  call: Call, facts: tuple[()] = ()) -> KegleState | None:
         """``_called`` of the referee's answer about a shot with pockets: the shot decided once, with
         the answer among its calls, where ``apply`` of the answer to ``whole``'s state (``W``) decides
         it at the rest and again at the answer (``_answer``, ``on_answer``, ``amend``). The
@@ -404,7 +404,7 @@ class KegleEngine(ShotEngine[KegleState]):
         called = ShotRecord(player=shot.player, events=shot.events, rest=shot.rest,
                             calls=(_with_answer(call, pocket_ball(answer)),))
         return plain_shot(before, called, (before, called, cut, Redo(state, (*shot.events, shot.rest), True)),
-                          ())
+                          facts)  # (``()``, or ``LATE``: its lines sorted before they are read)
 
     def staged(self, before: KegleState, shot: ShotRecord, cut: Cutter,
                checkpoint: KegleState) -> KegleState:
