@@ -49,6 +49,7 @@ from ..first_states import FirstStates
 from ..records import Ruling, as_option
 from ..shot_engine import (
     AMEND,
+    SHOT_KINDS,
     Redo,
     ShotEngine,
     ShotRecord,
@@ -60,7 +61,6 @@ from ..shot_engine import (
 )
 from . import plain
 from .fouls import BY_ID, fault
-from .holes import unknown_pockets
 from .names import POCKET_OPTIONS, pocket_ball
 from .plain import _TOPPLERS, LATE, common_facts, common_shot, plain_shot
 from .shot import carambole, read_shot, toppler
@@ -77,6 +77,18 @@ _BALL_SENSORS = frozenset({Pocket, Cushion, OffTable, Strike})
 _ROLLING = frozenset({Strike, Cushion, Contact, OffTable})
 
 __all__ = ["POCKET_OPTIONS", "KegleEngine", "KegleState", "Score"]
+
+
+def _whole_shot(events: tuple[Event, ...]) -> bool:
+    """``events`` (a rest last) are a shot the replay hands ``whole``: table events but a rest
+    (``SHOT_KINDS``) before it, the first not a pin set up (it opens no shot)."""
+    first = events[0]
+    if type(first) is Pin and first.state == "up":
+        return False
+    for e in events[:-1]:
+        if type(e) not in SHOT_KINDS:
+            return False
+    return True
 
 
 def _pairs(values: tuple[Any, Any]) -> dict[str, Any]:
@@ -363,7 +375,7 @@ class KegleEngine(ShotEngine[KegleState]):
             return None  # (``_amendable``; ``amend`` applies the incidents since the rest again)
         kind = call.call
         if kind == "answer":  # "which ball fell in pocket N?", asked by the shot's decision: ``_answer``
-            return self._answered(state, before, shot, cut, call) if not facts else None
+            return self._answered(state, before, shot, cut, call, facts) if not facts else None
         if kind == "undo":  # where ``plain_shot`` decides this common shot (it answers None only there)
             sc = before.score
             return None if (sc.pins_down or sc.blocked) and sc.pin_ups else state
@@ -374,24 +386,27 @@ class KegleEngine(ShotEngine[KegleState]):
                           facts)
 
     def _answered(self, state: KegleState, before: KegleState, shot: ShotRecord, cut: Cutter,
-                  call: Call) -> KegleState | None:
+                  call: Call, facts: tuple[()] = ()) -> KegleState | None:
         """``_called`` of the referee's answer about a shot with pockets: the shot decided once, with
         the answer among its calls, where ``apply`` of the answer to ``whole``'s state (``W``) decides
         it at the rest and again at the answer (``_answer``, ``on_answer``, ``amend``). The
         question is one of those ``W`` asks (``holes.ask_pockets``: one a pocket naming no ball,
         numbered on from ``before.asked``, "which ball?"), the answer one of its options; None
         anywhere else (an unknown question, an answer it does not take: the slow way says why)."""
-        unknown = unknown_pockets(shot)
-        first = before.asked + 1
-        if call.question not in {f"q{n}" for n in range(first, first + len(unknown))}:
+        if not _asked_by(call.question, before.asked + 1, shot.events):
             return None
-        answer = as_option(call.answer, POCKET_OPTIONS)
-        if answer not in POCKET_OPTIONS:
-            return None
+        answer = call.answer
+        if type(answer) is str and (answer == "red" or answer == "white"):
+            ball = answer  # (``as_option`` and ``pocket_ball`` of an option as listed: itself)
+        else:
+            answer = as_option(answer, POCKET_OPTIONS)
+            if answer not in POCKET_OPTIONS:
+                return None
+            ball = pocket_ball(answer)
         called = ShotRecord(player=shot.player, events=shot.events, rest=shot.rest,
-                            calls=(_with_answer(call, pocket_ball(answer)),))
+                            calls=(_with_answer(call, ball),))
         return plain_shot(before, called, (before, called, cut, Redo(state, (*shot.events, shot.rest), True)),
-                          ())
+                          facts)  # (``()``, or ``LATE``: its lines sorted before they are read)
 
     def staged(self, before: KegleState, shot: ShotRecord, cut: Cutter,
                checkpoint: KegleState) -> KegleState:
@@ -402,6 +417,23 @@ class KegleEngine(ShotEngine[KegleState]):
             if new is not None:
                 return new
         return ShotEngine.staged(self, before, shot, cut, checkpoint)
+
+    def redo(self, redo: Redo) -> KegleState:
+        """``ShotEngine.redo``; a shot and its rest applied again from the state before it (the ``Redo``
+        an undo of the referee's call after the rest goes back to: ``whole_called``'s, ``_called``'s,
+        ``_answered``'s) taken at once by ``whole``, which gives the state ``apply`` of each gives, not
+        event by event through ``apply`` (the shot opened, its events gathered, its rest settled and
+        decided the general way). Any other ``Redo``, and a shot ``whole`` does not take, the base's way."""
+        events = redo.events
+        if redo.applied and type(events) is tuple and len(events) > 1 and type(rest := events[-1]) is Rest \
+                and _whole_shot(events):
+            try:
+                new = self.whole(redo.base, events[:-1], rest)  # type: ignore[arg-type]
+            except Exception:  # (``apply`` of each then says why, as ever)
+                new = None
+            if new is not None:
+                return new
+        return ShotEngine.redo(self, redo)
 
     def asks_live(self, event: Event) -> bool:
         """A shot's live view asks "which ball fell in pocket N?" at a pocket naming no ball
@@ -799,6 +831,23 @@ def _by_hand(before: KegleState, shot: ShotRecord) -> bool:
     if cut.strike_sensor or not all(type(e) is Pin for e in shot.events):
         return False
     return not read_shot(shot.events, before.score.pins_down).toppled
+
+
+def _asked_by(question: Any, first: int, events: Sequence[Event]) -> bool:
+    """``question`` is one of those a shot of ``events`` asks ("which ball fell in pocket N?", one a
+    pocket naming no ball, numbered on from ``first``): ``question in {f"q{n}" ...}``, a question
+    written as a string compared without the set (any other the set's way, an unhashable one raising
+    as there)."""
+    count = 0
+    for e in events:
+        if type(e) is Pocket and e.ball is None:  # type: ignore[attr-defined]  (``holes.unknown_pockets``)
+            count += 1
+    if type(question) is str:
+        for n in range(first, first + count):
+            if question == f"q{n}":
+                return True
+        return False
+    return question in {f"q{n}" for n in range(first, first + count)}
 
 
 def _with_answer(event: Call, answer: str) -> Call:

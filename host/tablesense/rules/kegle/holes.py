@@ -30,6 +30,10 @@ def unknown_pockets(shot: ShotRecord) -> list[tuple[int, Pocket]]:
     return [(i, e) for i, e in enumerate(shot.events) if type(e) is Pocket and e.ball is None]
 
 
+#: the questions a shot with no call answers
+_NONE: frozenset[str] = frozenset()
+
+
 def ask_pockets(state: KegleState, unknown: list[tuple[int, Pocket]], calls: tuple[Call, ...],
                 player: str | None) -> KegleState:
     """``state`` (with no questions) asking about each pocket event of the shot that names no ball
@@ -39,7 +43,7 @@ def ask_pockets(state: KegleState, unknown: list[tuple[int, Pocket]], calls: tup
     holds the two equal)."""
     if not unknown:
         return state
-    answered = {c.question for c in calls if c.call == "answer"}
+    answered = {c.question for c in calls if c.call == "answer"} if calls else _NONE
     n = state.asked
     asked: list[Question] = []
     for i, e in unknown:

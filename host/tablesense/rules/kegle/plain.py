@@ -30,7 +30,8 @@ longer way).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import permutations
+from itertools import count, permutations
+from operator import attrgetter, itemgetter
 from typing import Any
 
 import msgspec
@@ -43,7 +44,7 @@ from ..shot_engine import Redo, ShotEngine, ShotRecord, Trace, shot_cut
 from . import geometry as geo
 from .checks import ANNOUNCE_UNDER, CARAMBOLE_POINTS, PIN_POINTS
 from .fouls import BY_ID, JUMPED_BALL, NO_CUSHION, PIN_BY_CUE, RED_IN_HOLE, RED_TOPPLES_PIN, THREE_REDS, TOUCH
-from .holes import answers, ask_pockets, unknown_pockets, white_spot
+from .holes import answers, ask_pockets, white_spot
 from .series import Verdict, series_over
 from .shot import toppler
 from .state import _PIN, NO_PINS, KegleState, LastShot, Score, pinset
@@ -213,18 +214,26 @@ def _uncommon(events: Sequence[Event]) -> tuple[()] | None:
     return ()
 
 
-def _time_of(item: tuple[int, Event]) -> float:
-    return item[1].t
+#: ``_read_any``'s sort of a shot's lines out of order: (time, index, event) -> each part
+_TIME = attrgetter("t")
+_INDEX = itemgetter(1)
+_EVENT = itemgetter(2)
+#: ``holes.answers`` of a shot with no answer among its calls, or no pocket naming no ball
+_NONE_ANSWERED: dict[int, str] = {}
 
 
-def _read_any(before: KegleState, shot: ShotRecord) -> _Read | None:
+def _read_any(before: KegleState, shot: ShotRecord, late: bool = False) -> _Read | None:
     """The facts of any shot, read in one pass (in ``t`` order: a line out of order, read again
     sorted, as ``shot.read_shot`` does): the pins toppled and left down, the cushions, the
     carambole, the faults its sensors show (``verdict.find_faults``' order), and its pockets
     (which ball fell: the pocket event's, or the referee's answer, ``holes.answers``; those
-    naming none, to ask about); None for a contact naming its white (the general way)."""
+    naming none, to ask about); None for a contact naming its white (the general way). ``late``:
+    its lines are known to be out of order (``common_facts``' ``LATE``): sorted before the one pass."""
     events = shot.events
-    order: Sequence[tuple[int, Event]] | None = None  # the events in ``t`` order, with their index
+    order: list[tuple[float, int, Event]] | None = None  # the events in ``t`` order, with their index
+    if late:
+        order = sorted(zip(map(_TIME, events), count(), events))
+        events = list(map(_EVENT, order))
     while True:
         toppled: list[int] = []
         cushions = red_white = 0
@@ -275,9 +284,10 @@ def _read_any(before: KegleState, shot: ShotRecord) -> _Read | None:
                 jumped = True
         else:
             break
-        # (``in_time_order``: stream order breaking ties; kept for the pockets' order below)
-        order = sorted(enumerate(shot.events), key=_time_of)
-        events = [e for _, e in order]
+        # (``in_time_order``: stream order breaking ties, each line's index after its time, no Python
+        # call a line; kept for the pockets' order below)
+        order = sorted(zip(map(_TIME, shot.events), count(), shot.events))
+        events = list(map(_EVENT, order))
     if stood:
         toppled = [pin for pin in toppled if pin not in stood]
     if early is not None and contacts:  # the red toppled them (8.1): the contacts are known
@@ -286,16 +296,25 @@ def _read_any(before: KegleState, shot: ShotRecord) -> _Read | None:
         by_red = [pin for pin in toppled if pin in by_red]
     unknown: list[tuple[int, Pocket]] | tuple[()] = ()
     pocketed: list[tuple[int, str | None]] | tuple[()] = ()
+    red_fell = False
     if pockets:  # which ball fell: the pocket event's, or the referee's answer (``holes.answers``)
-        unknown = unknown_pockets(shot)
-        answered = answers(before, unknown, shot.calls)
-        pocketed = [(e.pocket, answered.get(k) if e.ball is None else e.ball)  # type: ignore[attr-defined]
-                    for k, e in (enumerate(shot.events) if order is None else order) if type(e) is Pocket]
+        unknown = []  # (``holes.unknown_pockets``, its loop here)
+        for k, e in enumerate(shot.events):
+            if type(e) is Pocket and e.ball is None:  # type: ignore[attr-defined]
+                unknown.append((k, e))  # type: ignore[arg-type]
+        answered = answers(before, unknown, shot.calls) if unknown and shot.calls else _NONE_ANSWERED
+        pocketed = []
+        for k, e in (enumerate(shot.events) if order is None else zip(map(_INDEX, order), events)):
+            if type(e) is Pocket:
+                ball = answered.get(k) if e.ball is None else e.ball  # type: ignore[attr-defined]
+                pocketed.append((e.pocket, ball))  # type: ignore[attr-defined]
+                if ball == "red":
+                    red_fell = True
     # the faults the sensors show, in ``verdict.find_faults``' order
     faults: list[str] = []
     if jumped:
         faults.append(JUMPED_BALL)
-    if pocketed and any(ball == "red" for _, ball in pocketed):
+    if red_fell:
         faults.append(RED_IN_HOLE)
     if by_red:
         faults.append(RED_TOPPLES_PIN)
@@ -358,7 +377,7 @@ def plain_shot(before: KegleState, shot: ShotRecord,
         toppled, cushions, carambole, faults = facts
         holes = None
     else:
-        read = _read_any(before, shot)
+        read = _read_any(before, shot, facts is LATE)
         if read is None:
             return None
         toppled, cushions, carambole, faults, unknown, pocketed = read
