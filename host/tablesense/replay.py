@@ -258,9 +258,11 @@ class Replay(Record):
         # the count of events at which the history is trimmed next (``TRIM_EVERY``; never when played)
         trim_at = _NEVER if played else (self.events // every + 1) * every
         count = len(texts)
-        # (played) the state before the last step taken at once or the slow way: an undo played next
-        # may go back to it as it is (``IN_HAND``, ``ShotEngine.redo``); not kept up over the steps
-        # that gather, hold or set up (an undo there plays its events again, as ever)
+        # (played) the state before the last step taken whole or the slow way: an undo played next may
+        # go back to it as it is (``IN_HAND``, ``ShotEngine.redo``). Not kept up over the steps that
+        # gather, hold, set up or take a shot with its call (nor where a whole shot is refused: then the
+        # state it was offered): an older state there, which ``redo`` gives only where the ``Redo``'s
+        # base and events are that state's own (the very objects), the state they make, else as ever
         last = None
         k = -1
         while k + 1 < count:
@@ -342,7 +344,7 @@ class Replay(Record):
                                 except Exception:  # refused: the shot alone, as below
                                     new = None
                                 if new is not None:
-                                    self.state, last = new, None
+                                    self.state = new
                                     order.floor, order.what = t, "rest"  # (``TimeOrder.see`` of both)
                                     self.events = now = self.events + j - k + 1
                                     if now >= trim_at:
@@ -351,11 +353,11 @@ class Replay(Record):
                                     k = j
                                     continue
                         try:
-                            new = take(self.state, parsed[k:end], rest)  # type: ignore[arg-type]
+                            new = take(last := self.state, parsed[k:end], rest)  # type: ignore[arg-type]
                         except Exception:  # refused: the slow way below says why, as ever
                             new = None
                         if new is not None:
-                            last, self.state = self.state, new
+                            self.state = new
                             t = rest.t  # type: ignore[union-attr]
                             if floor is not None and t < floor:  # (``timed``) the clock may have run back
                                 problem = order.see("rest", t)
