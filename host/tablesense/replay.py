@@ -29,7 +29,7 @@ from .frozen import Record
 from .log_checks import MAX_ECHO, MAX_MESSAGE, TimeOrder, clip
 from .rules import MatchState, ShotEngine, find_engine
 from .rules.base import REGISTERED as _ENGINES
-from .rules.shot_engine import IN_HAND, KEEP_EVERY, SHOT_KINDS
+from .rules.shot_engine import KEEP_EVERY, SHOT_KINDS
 
 
 class LineError(msgspec.Struct, frozen=True):
@@ -257,12 +257,6 @@ class Replay(Record):
         # the count of events at which the history is trimmed next (``TRIM_EVERY``; never when played)
         trim_at = _NEVER if played else (self.events // every + 1) * every
         count = len(texts)
-        # (played) the state before the last step taken whole or the slow way: an undo played next may
-        # go back to it as it is (``IN_HAND``, ``ShotEngine.redo``). Not kept up over the steps that
-        # gather, hold, set up or take a shot with its call (nor where a whole shot is refused: then the
-        # state it was offered): an older state there, which ``redo`` gives only where the ``Redo``'s
-        # base and events are that state's own (the very objects), the state they make, else as ever
-        last = None
         k = -1
         while k + 1 < count:
             k += 1
@@ -352,7 +346,7 @@ class Replay(Record):
                                     k = j
                                     continue
                         try:
-                            new = take(last := self.state, parsed[k:end], rest)  # type: ignore[arg-type]
+                            new = take(self.state, parsed[k:end], rest)  # type: ignore[arg-type]
                         except Exception:  # refused: the slow way below says why, as ever
                             new = None
                         if new is not None:
@@ -412,19 +406,8 @@ class Replay(Record):
                     if not played:
                         trim_at = (self.events // every + 1) * every
                     continue
-                if not played:
-                    self.state = state = engine.apply(state, event)
-                elif type(event) is Call:
-                    IN_HAND[0] = last
-                    new = engine.play(state, event)
-                    IN_HAND[0] = None
-                    last, self.state = state, new
-                    state = new
-                else:
-                    last, self.state = state, engine.play(state, event)
-                    state = self.state
+                self.state = state = engine.play(state, event) if played else engine.apply(state, event)
             except TablesenseError as exc:
-                IN_HAND[0] = None
                 err = self.refused(n, text, str(exc), isinstance(exc, NoSetup))
                 if err is not None and on_error is not None:
                     on_error(err)
@@ -432,7 +415,6 @@ class Replay(Record):
                 take, called, hold = _steps(engine, played)
                 continue
             except Exception as exc:
-                IN_HAND[0] = None
                 if not guard:
                     raise
                 err = self.refused(n, text, f"internal error of the rule engine: {exc!r}"[:300])

@@ -32,24 +32,10 @@ def shape(obj: Any, memo: dict[int, Any]) -> Any:
         if key in memo:
             return ("seen", memo[key][0])
         memo[key] = (len(memo), obj)  # (kept alive: its id stays its own)
-        return (type(obj).__name__, tuple(
-            kept_before(obj.before, memo) if f == "before" else shape(getattr(obj, f), memo)
-            for f in obj.__struct_fields__))
+        return (type(obj).__name__, tuple(shape(getattr(obj, f), memo) for f in obj.__struct_fields__))
     if type(obj) is Trace:
         return ("trace", tuple(obj))
     return obj
-
-
-def kept_before(state: Any, memo: dict[int, Any]) -> Any:
-    """The chain of states before shots (``before``) as far as a rule reads it, ``BEFORE_DEPTH``
-    states: below that it is kept ``BEFORE_DEPTH`` to twice that deep and cut when it gets there
-    (``shot_engine._shallow``), so how deep it reaches depends on where the last cut fell (a state
-    made again from its ``Redo`` and the state a step made may differ there), which nothing reads."""
-    chain = []
-    while state is not None and len(chain) < shot_engine.BEFORE_DEPTH:
-        chain.append(state)
-        state = state.before
-    return tuple(shape(msgspec.structs.replace(s, before=None), memo) for s in chain)
 
 
 def walked(rep: Replay) -> list[Any]:

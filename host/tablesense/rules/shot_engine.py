@@ -502,11 +502,6 @@ BEFORE_DEPTH = 4
 
 #: ``call`` returns this for a call about the last shot: the base adds it and resolves again
 AMEND: Any = object()
-#: a played state a replay has in hand while it plays a call (``Replay._feed_chunk``: the state
-#: before its last step), or None: an undo whose ``Redo`` is that state's base and events gives it
-#: (``ShotEngine.redo``), not the same state played again from its base. One slot, set and cleared
-#: around the call by its one writer
-IN_HAND: list[MatchState | None] = [None]
 #: the events a shot in progress takes as one more of its own, with no other change (``apply``'s
 #: hot path; ``gather``): every table event but the rest
 SHOT_KINDS = frozenset({Strike, Cushion, Contact, Goal, Pocket, Pin, OffTable})
@@ -998,14 +993,7 @@ class ShotEngine(Generic[S]):
         return replace(new, base=base, since=since, checkpoint=checkpoint, before=before)
 
     def redo(self, redo: Redo) -> S:
-        """The state ``redo`` stands for: its events played again from its base; the state a
-        replay has in hand (``IN_HAND``) where ``redo`` is that state's own base and events (the
-        very objects, not yet sealed: ``Trace.seal``), which played again give it."""
-        events = redo.events
-        held = IN_HAND[0]
-        if held is not None and held.since is events and held.base is redo.base and not redo.applied \
-                and type(events) is Trace and events._seg[0] is not None:
-            return held  # type: ignore[no-any-return]
+        """The state ``redo`` stands for: its events played again from its base."""
         state: S = redo.base  # type: ignore[assignment]
         step = self.apply if redo.applied else self.play
         for event in redo.events:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tablesense.replay import Replay, effective_lines
@@ -55,8 +55,30 @@ def _seen(rep: Replay) -> tuple[Any, ...]:
     return rep.to_json(), [str(e) for e in rep.errors], rep.events
 
 
+def _missed(t: float) -> list[dict[str, Any]]:
+    """A shot of one cushion at ``t`` and its rest a second later."""
+    return [{"t": t, "type": "cushion", "cushion": 1, "ball": None}, {"t": t + 1.0, "type": "rest"}]
+
+
+#: a played match undone after a shot of its strike, goal and rest, then again after three shots of
+#: cushions: the undo must rebuild the state, not hand back the one the replay holds (found by this
+#: test against a shortcut tried in stop 43, docs/performance.md, branch loop11)
+UNDONE_TWICE = [
+    {"t": 0.0, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Bob"}},
+    *[e for k in range(11) for e in _missed(0.5 + 3.5 * k)],
+    {"t": 48.5, "type": "setup", "game": "golf", "players": {"p1": "Ann", "p2": "Bob"}},
+    {"t": 49.0, "type": "cushion", "cushion": 1, "ball": None}, {"t": 50.0, "type": "rest"},
+    {"t": 52.5, "type": "strike", "ball": "p1"}, {"t": 53.5, "type": "rest"},
+    {"t": 56.0, "type": "goal", "goal": "B", "ball": "p1"}, {"t": 57.0, "type": "rest"},
+    {"t": 57.5, "type": "call", "call": "undo"},
+    *[e for k in range(3) for e in _missed(59.5 + 3.5 * k)],
+    {"t": 68.0, "type": "call", "call": "undo"},
+]
+
+
 @settings(max_examples=150, deadline=None)
 @given(logs())
+@example([json.dumps(line) for line in UNDONE_TWICE])
 def test_a_golf_log_of_whole_shots_ends_where_its_lines_one_at_a_time_do(lines: list[str]) -> None:
     counted = effective_lines(lines)
     for history in (10**6, None):  # a whole log's replay (``apply``), a table played (``play``)
