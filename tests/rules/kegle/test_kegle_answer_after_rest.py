@@ -12,10 +12,10 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_kegle_helpers import outcome
 from test_kegle_plain_shot import states
 from test_kegle_whole_shot import common_shots, late_shots
 
-from tablesense.errors import TablesenseError
 from tablesense.events import Call, parse_event
 from tablesense.rules import find_engine
 from tablesense.rules.shot_engine import ShotEngine
@@ -23,13 +23,6 @@ from tablesense.rules.shot_engine import ShotEngine
 ENGINE = find_engine("kegle")
 
 ANSWERS = ("red", "White", True, False, "maybe", 3, None)
-
-
-def _outcome(take: Any, *args: Any) -> Any:
-    try:
-        return take(*args)
-    except TablesenseError as exc:
-        return type(exc)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -46,8 +39,8 @@ def test_an_answer_after_the_rest_in_one_step_ends_where_the_base_s_answer_does(
                 call = parse_event({"t": 1e6, "type": "call", "call": "answer", "question": question,
                                     "answer": answer})
                 assert type(call) is Call
-                quick = _outcome(ENGINE._answer, state, call)
-                base = _outcome(lambda s, c: ShotEngine._answer(ENGINE, s, c), state, call)
+                quick = outcome(ENGINE._answer, state, call)
+                base = outcome(lambda s, c: ShotEngine._answer(ENGINE, s, c), state, call)
                 assert quick == base
                 if not isinstance(quick, type):
                     assert tuple(quick.rulings) == tuple(base.rulings)

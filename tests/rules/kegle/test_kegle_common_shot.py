@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_kegle_helpers import apply_after, pins_put_up
 from test_kegle_plain_shot import after, played, positions
 from test_kegle_plain_shot import shot as shots
 
@@ -71,17 +72,9 @@ def _play(played: list[Any], distance: int, strikes: bool) -> int:
             if quick is not None and not isinstance(quick, type):
                 assert tuple(quick.rulings) == tuple(longer.rulings)
                 assert quick.before == longer.before and quick.checkpoint == longer.checkpoint
-        downs = [o["pin"] for o in events if o["type"] == "pin" and o["state"] == "down"]
         lines: list[dict[str, Any]] = list(calls)
-        lines.extend({"type": "pin", "pin": p, "state": "up"}
-                     for p in {"all": range(1, 6), "toppled": sorted(set(downs)), "none": ()}[put_up])
-        for event in (*table, rest, *(parse_event({"t": round(t + 0.1 * (i + 1), 3), **o})
-                                      for i, o in enumerate(lines))):
-            try:
-                state = ENGINE.apply(state, event)
-            except TablesenseError:
-                continue
-        t += 0.1 * (len(lines) + 1)
+        lines.extend({"type": "pin", "pin": p, "state": "up"} for p in pins_put_up(events, put_up))
+        state, t = apply_after(state, table, rest, lines, t)
     return taken
 
 

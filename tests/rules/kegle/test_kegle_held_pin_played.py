@@ -14,6 +14,7 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_kegle_held_pin_checked_inline import pin_up
+from test_kegle_helpers import pins_put_up
 from test_kegle_plain_shot import shot
 
 from tablesense.errors import TablesenseError
@@ -54,8 +55,7 @@ def _played(shots: list[Any], distance: int, strikes: bool) -> list[Any]:
         for call in calls:
             t += 0.1
             objs.append({"t": round(t, 3), **call})
-        downs = [o["pin"] for o in events if o["type"] == "pin" and o["state"] == "down"]
-        for p in {"all": range(1, 6), "toppled": sorted(set(downs)), "none": ()}[put_up]:
+        for p in pins_put_up(events, put_up):
             t += 0.1
             objs.append({"t": round(t, 3), "type": "pin", "pin": p, "state": "up"})
         for obj in objs:

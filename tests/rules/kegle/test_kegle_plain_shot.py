@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_kegle_helpers import pins_put_up
 
 from tablesense.errors import TablesenseError
 from tablesense.events import Contact, parse_event
@@ -118,9 +119,7 @@ def states(shots: list[Any], distance: int, strikes: bool, first: str | None) ->
         for call in calls:
             t += 0.1
             timed.append({"t": round(t, 3), **call})
-        downs = [o["pin"] for o in events if o["type"] == "pin" and o["state"] == "down"]
-        ups = {"all": range(1, 6), "toppled": sorted(set(downs)), "none": ()}[put_up]
-        for p in ups:
+        for p in pins_put_up(events, put_up):
             t += 0.1
             timed.append({"t": round(t, 3), "type": "pin", "pin": p, "state": "up"})
         for obj in timed:

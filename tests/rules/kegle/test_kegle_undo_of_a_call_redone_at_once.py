@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_kegle_helpers import outcome
 from test_kegle_plain_shot import shot as shots
 from test_kegle_whole_shot_and_call import applied, called, shot_and_call
 
@@ -26,17 +27,10 @@ from tablesense.rules.shot_engine import Redo, ShotEngine
 ENGINE = find_engine("kegle")
 
 
-def _outcome(redo: Any, back: Redo) -> Any:
-    try:
-        return redo(back)
-    except TablesenseError as exc:
-        return type(exc)
-
-
 def _same_redone(back: Redo) -> None:
     """``KegleEngine.redo`` of ``back`` is the base's (each line applied again), its rulings too."""
-    quick = _outcome(ENGINE.redo, back)
-    slow = _outcome(lambda r: ShotEngine.redo(ENGINE, r), back)
+    quick = outcome(ENGINE.redo, back)
+    slow = outcome(lambda r: ShotEngine.redo(ENGINE, r), back)
     assert quick == slow
     if not isinstance(slow, type):
         assert tuple(quick.rulings) == tuple(slow.rulings)

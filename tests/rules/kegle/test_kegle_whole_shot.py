@@ -13,10 +13,10 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_kegle_helpers import apply_after, apply_each, outcome, pins_put_up
 from test_kegle_plain_shot import after, played, positions
 from test_kegle_plain_shot import shot as shots
 
-from tablesense.errors import TablesenseError
 from tablesense.events import Event, Rest, parse_event
 from tablesense.rules import find_engine
 from tablesense.rules.kegle.plain import LATE, common_facts
@@ -32,22 +32,6 @@ odd = st.sampled_from([
     {"type": "pin", "pin": 4, "state": "down", "ball": "red"},
     {"type": "pin", "pin": 4, "state": "down", "ball": "cue"},
 ])
-
-
-def _outcome(take: Any, state: Any, events: list[Event], rest: Rest) -> Any:
-    try:
-        return take(state, events, rest)
-    except TablesenseError as exc:
-        return type(exc)
-
-
-def _apply_each(state: Any, events: list[Event], rest: Rest) -> Any:
-    try:
-        for event in (*events, rest):
-            state = ENGINE.apply(state, event)
-    except TablesenseError as exc:
-        return type(exc)
-    return state
 
 
 #: pockets among a shot's events: naming a ball or none (the one pass takes the shot, ``_read_any``
@@ -133,23 +117,15 @@ def _play_and_compare(played: list[Any], distance: int, strikes: bool,
         rest = parse_event({"t": round(t, 3), "type": "rest", **({"positions": where} if where else {})})
         assert type(rest) is Rest
         if table and all(type(e) in SHOT_KINDS for e in table) and not state.in_shot:
-            quick = _outcome(ENGINE.whole, state, table, rest)
-            base = _outcome(lambda s, e, r: ShotEngine.whole(ENGINE, s, e, r), state, table, rest)
+            quick = outcome(ENGINE.whole, state, table, rest)
+            base = outcome(lambda s, e, r: ShotEngine.whole(ENGINE, s, e, r), state, table, rest)
             assert quick == base
             if quick is not None and not isinstance(quick, type):
-                assert quick == _apply_each(state, table, rest)
+                assert quick == apply_each(state, table, rest)
                 assert tuple(quick.rulings) == tuple(base.rulings)
         after: list[dict[str, Any]] = list(calls)
-        downs = [o["pin"] for o in events if o["type"] == "pin" and o["state"] == "down"]
-        after.extend({"type": "pin", "pin": p, "state": "up"}
-                     for p in {"all": range(1, 6), "toppled": sorted(set(downs)), "none": ()}[put_up])
-        for event in (*table, rest, *(parse_event({"t": round(t + 0.1 * (i + 1), 3), **o})
-                                      for i, o in enumerate(after))):
-            try:
-                state = ENGINE.apply(state, event)
-            except TablesenseError:
-                continue
-        t += 0.1 * (len(after) + 1)
+        after.extend({"type": "pin", "pin": p, "state": "up"} for p in pins_put_up(events, put_up))
+        state, t = apply_after(state, table, rest, after, t)
 
 
 def test_the_common_shot_is_read_in_one_pass_and_a_shot_out_of_order_is_not() -> None:

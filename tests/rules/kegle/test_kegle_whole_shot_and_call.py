@@ -15,9 +15,9 @@ from typing import Any
 import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_kegle_helpers import apply_after, outcome, pins_put_up
 from test_kegle_plain_shot import shot as shots
 
-from tablesense.errors import TablesenseError
 from tablesense.events import Call, Event, Rest, parse_event
 from tablesense.rules import find_engine
 from tablesense.rules.shot_engine import SHOT_KINDS, Redo, ShotEngine
@@ -53,19 +53,12 @@ called = st.sampled_from([
 ])
 
 
-def _outcome(take: Any, *args: Any) -> Any:
-    try:
-        return take(*args)
-    except TablesenseError as exc:
-        return type(exc)
-
-
 def _slow(state: Any, events: list[Event], rest: Rest, call: Call) -> Any:
     """The shot taken at once, then the call applied to the state after its rest."""
     after = ENGINE.whole(state, events, rest)
     if after is None or isinstance(after, type):
         return None
-    return _outcome(ENGINE.apply, after, call)
+    return outcome(ENGINE.apply, after, call)
 
 
 def shot_and_call(drawn: Any, call_obj: dict[str, Any], strikes: bool,
@@ -95,17 +88,8 @@ def applied(state: Any, drawn: Any, call_obj: dict[str, Any], table: list[Event]
     up (a refused line skipped, as a replay does): the state and the time after them."""
     events, calls, put_up = drawn[2], drawn[5], drawn[6]
     after: list[dict[str, Any]] = [call_obj, *calls]
-    downs = [o["pin"] for o in events if o["type"] == "pin" and o["state"] == "down"]
-    after.extend({"type": "pin", "pin": p, "state": "up"}
-                 for p in {"all": range(1, 6), "toppled": sorted(set(downs)), "none": ()}[put_up])
-    for event in (*table, rest, *(parse_event({"t": round(t + 0.1 * (i + 1), 3),
-                                               **({"type": "call"} if "call" in o else {}), **o})
-                                  for i, o in enumerate(after))):
-        try:
-            state = ENGINE.apply(state, event)
-        except TablesenseError:
-            continue
-    return state, t + 0.1 * (len(after) + 1)
+    after.extend({"type": "pin", "pin": p, "state": "up"} for p in pins_put_up(events, put_up))
+    return apply_after(state, table, rest, after, t)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -118,7 +102,7 @@ def test_a_shot_and_the_call_after_its_rest_in_one_step_end_where_they_end_apart
     for drawn, call_obj in played:
         table, rest, call, t = shot_and_call(drawn, call_obj, strikes, t)
         if table and all(type(e) in SHOT_KINDS for e in table) and not state.in_shot:
-            quick = _outcome(ENGINE.whole_called, state, table, rest, call)
+            quick = outcome(ENGINE.whole_called, state, table, rest, call)
             if quick is not None and not isinstance(quick, type):
                 slow = _slow(state, table, rest, call)
                 back = quick.checkpoint

@@ -73,7 +73,6 @@ def _vocabulary_of(engine: GolfEngine, state: GolfState) -> Vocabulary:
     return found
 
 
-
 @register
 class GolfEngine(ShotEngine[GolfState]):
     game = "golf"
