@@ -22,7 +22,7 @@ import msgspec
 import msgspec._utils
 import msgspec.msgpack
 import pytest
-from helpers.child_python import host_env, short_golf_log
+from helpers.child_python import host_env, run_child, short_golf_log
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -84,10 +84,7 @@ def _answer(kind: str, text: str) -> list[str]:
 
 
 def test_after_a_replays_start_up_datetime_and_platform_are_the_real_modules(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-c", AFTER_A_REPLAY,
-                           json.dumps(["replay", str(short_golf_log(tmp_path)), "--json"])],
-                          env=host_env(), capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
+    done = run_child(AFTER_A_REPLAY, json.dumps(["replay", str(short_golf_log(tmp_path)), "--json"]))
     assert json.loads(done.stdout)["game"] == "golf"  # it did replay
     (before, uuid_platform, datetime_file, platform_file, same_classes, system, uuid_system, machine,
      linux, aix, after) = json.loads(done.stderr.strip().splitlines()[-1])
@@ -162,29 +159,8 @@ from tablesense.command_line.lean_msgspec import _lent
 print(json.dumps(sorted(_lent())))
 """
     for first, lent in (("datetime", ["platform"]), ("datetime, uuid", [])):
-        done = subprocess.run([sys.executable, "-c", probe.replace("datetime,", f"{first},", 1)],
-                              env=host_env(), capture_output=True, text=True, timeout=60)
-        assert done.returncode == 0, done.stderr
+        done = run_child(probe.replace("datetime,", f"{first},", 1))
         assert json.loads(done.stdout) == lent
-
-
-FAILED_IMPORT = """
-import json, sys
-sys.modules["msgspec._core"] = None  # (msgspec's import fails)
-from tablesense.command_line.lean_msgspec import import_msgspec
-try:
-    import_msgspec()
-except ImportError:
-    pass
-print(json.dumps([n in sys.modules for n in ("datetime", "platform")]))
-"""
-
-
-def test_a_failed_msgspec_import_takes_the_lent_modules_back() -> None:
-    done = subprocess.run([sys.executable, "-c", FAILED_IMPORT], env=host_env(), capture_output=True,
-                          text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == [False, False]
 
 
 #: msgspec imported the lean way with every ``compile()`` of a text counted; then what its
@@ -217,9 +193,7 @@ SHOT = ("from __future__ import annotations\nimport msgspec\n\n\n"
 
 
 def test_msgspecs_lean_import_compiles_nothing_and_reads_string_annotations_as_ever() -> None:
-    done = subprocess.run([sys.executable, "-c", NO_COMPILE, SHOT], env=host_env(), capture_output=True,
-                          text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
+    done = run_child(NO_COMPILE, SHOT)
     compiled, restored, ref, shot, written, schema = json.loads(done.stdout)
     assert compiled == []  # msgspec's feature test answered without a compile()
     assert restored is True  # ``typing.ForwardRef`` is the class again

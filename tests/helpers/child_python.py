@@ -4,6 +4,8 @@ tests that check what a replay's start-up leaves in a fresh process."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 from paths import ROOT
@@ -12,6 +14,15 @@ from paths import ROOT
 def host_env() -> dict[str, str]:
     """This process's environment with the tree's ``host/`` first on ``PYTHONPATH``."""
     return {**os.environ, "PYTHONPATH": str(ROOT / "host") + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+def run_child(code: str, *argv: str) -> subprocess.CompletedProcess[str]:
+    """``code`` run by a child Python with this tree's host package (``host_env``), ``argv`` after
+    it; the child must end well (its standard error in the failure's message)."""
+    done = subprocess.run([sys.executable, "-c", code, *argv], env=host_env(), capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done
 
 
 def short_golf_log(folder: Path) -> Path:
