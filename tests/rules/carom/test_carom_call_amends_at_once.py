@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_carom_plain_shot import events, positions
+from test_carom_plain_shot import MATCH_DRAWS, events, positions
 
 from tablesense.errors import TablesenseError
 from tablesense.events import parse_event
@@ -159,8 +159,7 @@ def replayed(lines: list[str], history: int | None) -> str:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(shot, min_size=1, max_size=25), st.sampled_from(["libre", "bandstoten", "driebanden"]),
-       st.sampled_from(["club", "liemers"]), st.tuples(st.integers(1, 8), st.integers(1, 8)),
-       st.sampled_from([None, None, 2, 5]), st.sampled_from([None, None, "p2"]))
+       *MATCH_DRAWS)
 def test_a_carom_called_after_the_rest_amends_the_shot_as_resolving_it_again_does(
         shots: list[Any], discipline: str, profile: str, targets: tuple[int, int], limit: int | None,
         first: str | None) -> None:

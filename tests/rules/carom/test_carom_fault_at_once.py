@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_carom_plain_shot import ENGINE, events, place, sensor, states
+from test_carom_plain_shot import ENGINE, MATCH_DRAWS, events, place, sensor, states
 
 from tablesense.events import parse_event
 from tablesense.rules.carom import faulted
@@ -58,8 +58,7 @@ def _both_ways(before: Any, shot_: Any) -> tuple[Any, Any]:
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(shot, min_size=1, max_size=30),
        st.sampled_from(["libre", "libre", "bandstoten", "driebanden"]),
-       st.sampled_from(["club", "liemers"]), st.tuples(st.integers(1, 8), st.integers(1, 8)),
-       st.sampled_from([None, None, 2, 5]), st.sampled_from([None, None, "p2"]))
+       *MATCH_DRAWS)
 def test_a_shot_ending_the_inning_without_a_carom_is_decided_as_the_general_decision_decides_it(
         shots: list[Any], discipline: str, profile: str, targets: tuple[int, int], limit: int | None,
         first: str | None) -> None:

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_carom_call_amends_at_once import ENGINE, lines_of
-from test_carom_plain_shot import events, positions, zone_positions
+from test_carom_plain_shot import MATCH_DRAWS, events, positions, zone_positions
 from test_carom_whole_shot_and_call import fused_against_apart
 
 from tablesense.events import Call, parse_event
@@ -43,8 +43,7 @@ after = st.lists(st.tuples(st.sampled_from([
 ]), st.sampled_from([0.1, 0.1, 0.1, -0.5, -5.0])), max_size=3)
 shot = st.tuples(events, st.one_of(positions, zone_positions), after)
 match = (st.lists(shot, min_size=1, max_size=20), st.sampled_from(["libre", "bandstoten", "driebanden"]),
-         st.sampled_from(["club", "liemers"]), st.tuples(st.integers(1, 8), st.integers(1, 8)),
-         st.sampled_from([None, None, 2, 5]), st.sampled_from([None, None, "p2"]))
+         *MATCH_DRAWS)
 
 
 @contextmanager

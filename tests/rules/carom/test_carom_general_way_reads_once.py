@@ -10,7 +10,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_carom_plain_shot import ENGINE, shot, states
+from test_carom_plain_shot import ENGINE, MATCH_DRAWS, shot, states
 
 from tablesense.events import parse_event
 from tablesense.rules.carom import plain
@@ -24,8 +24,7 @@ def _forget() -> None:
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(shot, min_size=1, max_size=30), st.sampled_from(["libre", "bandstoten", "driebanden"]),
-       st.sampled_from(["club", "liemers"]), st.tuples(st.integers(1, 8), st.integers(1, 8)),
-       st.sampled_from([None, None, 2, 5]), st.sampled_from([None, None, "p2"]))
+       *MATCH_DRAWS)
 def test_a_shot_decided_the_general_way_after_plain_parts_gets_the_state_of_its_facts_read_anew(
         shots: list[Any], discipline: str, profile: str, targets: tuple[int, int], limit: int | None,
         first: str | None) -> None:

@@ -73,6 +73,12 @@ after = st.one_of(st.just([]), st.just([]), st.sampled_from([
 shot = st.tuples(events, positions, after)
 
 
+#: a match's draws after its shots and discipline (``states``' arguments): the club's profile, the
+#: targets, an innings limit or none, who breaks
+MATCH_DRAWS = (st.sampled_from(["club", "liemers"]), st.tuples(st.integers(1, 8), st.integers(1, 8)),
+               st.sampled_from([None, None, 2, 5]), st.sampled_from([None, None, "p2"]))
+
+
 def states(shots: list[Any], discipline: str, profile: str, targets: tuple[int, int],
            limit: int | None, first: str | None) -> list[Any]:
     """Every state of the match the shots make (a refused event is skipped, as a replay does)."""
@@ -113,8 +119,7 @@ def states(shots: list[Any], discipline: str, profile: str, targets: tuple[int, 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(shot, min_size=1, max_size=30), st.sampled_from(["libre", "bandstoten", "driebanden"]),
-       st.sampled_from(["club", "liemers"]), st.tuples(st.integers(1, 8), st.integers(1, 8)),
-       st.sampled_from([None, None, 2, 5]), st.sampled_from([None, None, "p2"]))
+       *MATCH_DRAWS)
 def test_a_plain_shot_is_decided_as_the_general_decision_decides_it(
         shots: list[Any], discipline: str, profile: str, targets: tuple[int, int], limit: int | None,
         first: str | None) -> None:

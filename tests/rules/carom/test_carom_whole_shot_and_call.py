@@ -13,6 +13,7 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_carom_call_amends_at_once import ENGINE, lines_of, shot
+from test_carom_plain_shot import MATCH_DRAWS
 
 from tablesense.errors import TablesenseError
 from tablesense.events import Call, Rest, parse_event
@@ -58,8 +59,7 @@ def fused_against_apart(lines: list[str]) -> int:
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(shot, min_size=1, max_size=20), st.sampled_from(["libre", "bandstoten", "driebanden"]),
-       st.sampled_from(["club", "liemers"]), st.tuples(st.integers(1, 8), st.integers(1, 8)),
-       st.sampled_from([None, None, 2, 5]), st.sampled_from([None, None, "p2"]))
+       *MATCH_DRAWS)
 def test_a_shot_and_the_carom_called_after_it_in_one_step_is_the_two_apart(
         shots: list[Any], discipline: str, profile: str, targets: tuple[int, int], limit: int | None,
         first: str | None) -> None:
