@@ -63,9 +63,6 @@ def _is_number(value: Any) -> bool:
 #: a message or a term: its first line (its id at the start of the line, then ``=``) and the
 #: lines after it up to the next such first line or a comment
 _ENTRY = re.compile(r"^(-?)([a-zA-Z][a-zA-Z0-9_-]*) *=.*(?:\n(?!#|-?[a-zA-Z][a-zA-Z0-9_-]* *=).*)*", re.M)
-_PLACEABLE = re.compile(r"\{ *\$([a-zA-Z][a-zA-Z0-9_-]*) *\}")
-#: text and ``{ $parameter }`` within one line
-_LINE = re.compile(r"(?:[^{}\n]|\{ *\$[a-zA-Z][a-zA-Z0-9_-]* *\})*")
 #: a select on a parameter, its variants a line each, its ``}`` at the start of a line (these two
 #: are compiled when first used, by ``re``'s own cache: a message of one line needs neither)
 _SELECT = (r"\{ *\$([a-zA-Z][a-zA-Z0-9_-]*) *->\n"
@@ -191,16 +188,16 @@ class Language:
         if not value or head.strip() != ident:
             return None
         if "\n" not in value:
-            return _format(value) if _LINE.fullmatch(value) else None
+            return _format(value) if _line_format(value) is not None else None
         pieces: list[Any] = []  # text, and (parameter, variants, default) for each select
         at = 0
         for m in re.finditer(_SELECT, value):
             select = _variants(m.group(2))
-            if select is None or not _LINE.fullmatch(value, at, m.start()):
+            if select is None or _line_format(value[at:m.start()]) is None:
                 return None
             pieces += [value[at:m.start()], (m.group(1), *select)]
             at = m.end()
-        if not pieces or not _LINE.fullmatch(value, at):
+        if not pieces or _line_format(value[at:]) is None:
             return None
         pieces.append(value[at:])
         if len(pieces) == 3:  # one select (most): the whole message's format string for each variant
@@ -424,7 +421,7 @@ def _variants(lines: str) -> tuple[list[tuple[str, str]], str] | None:
     for line in lines.splitlines():
         m = re.fullmatch(_VARIANT, line)
         said = m.group(3).rstrip(" ") if m else ""
-        if m is None or not said or not _LINE.fullmatch(said):
+        if m is None or not said or _line_format(said) is None:
             return None
         variants.append((m.group(2), said))
         if m.group(1):
@@ -435,10 +432,49 @@ def _variants(lines: str) -> tuple[list[tuple[str, str]], str] | None:
 
 
 def _format(text: str) -> Render:
-    """Text and ``{ $parameter }``s said with the parameters (a format string)."""
+    """Text and ``{ $parameter }``s within one line (``_line_format``) said with the parameters
+    (a format string)."""
     if "{" not in text:
         return lambda p: text
-    return _PLACEABLE.sub(lambda m: "{" + m.group(1) + "}", text).format_map  # type: ignore[return-value]
+    return _line_format(text).format_map  # type: ignore[union-attr,return-value]
+
+
+#: what a parameter's name starts with, and what the rest of it is made of (``[a-zA-Z][a-zA-Z0-9_-]*``)
+_NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_NAME_CHARACTERS = _NAME_START | frozenset("0123456789_-")
+
+
+def _line_format(text: str) -> str | None:
+    """``text`` as a format string (each ``{ $parameter }`` as ``{parameter}``) when it is text and
+    such placeables within one line; None for anything else (another placeable, a brace of its own,
+    a line's end). Read by hand, not by a regular expression: the two patterns this did were
+    compiled at import, 1.2M instructions of every replay's start-up (docs/performance.md)."""
+    if "\n" in text:
+        return None
+    parts: list[str] = []
+    at = 0
+    while (start := text.find("{", at)) >= 0:
+        if 0 <= text.find("}", at, start):  # a brace of its own before the placeable
+            return None
+        name = start + 1
+        while text.startswith(" ", name):
+            name += 1
+        if not text.startswith("$", name) or text[name + 1:name + 2] not in _NAME_START:
+            return None
+        end = name + 2
+        while end < len(text) and text[end] in _NAME_CHARACTERS:
+            end += 1
+        close = end
+        while text.startswith(" ", close):
+            close += 1
+        if not text.startswith("}", close):
+            return None
+        parts += [text[at:start], "{", text[name + 1:end], "}"]
+        at = close + 1
+    if "}" in text[at:]:
+        return None
+    parts.append(text[at:])
+    return "".join(parts)
 
 
 class _Entries(Mapping[str, Any]):
