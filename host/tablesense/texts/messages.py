@@ -61,8 +61,9 @@ def _is_number(value: Any) -> bool:
 
 
 #: a message or a term: its first line (its id at the start of the line, then ``=``) and the
-#: lines after it up to the next such first line or a comment
-_ENTRY = re.compile(r"^(-?)([a-zA-Z][a-zA-Z0-9_-]*) *=.*(?:\n(?!#|-?[a-zA-Z][a-zA-Z0-9_-]* *=).*)*", re.M)
+#: lines after it up to the next such first line or a comment (compiled when first used, by
+#: ``re``'s own cache: a replay finds the entries it says one by one, ``_Cut``)
+_ENTRY = r"(?m)^(-?)([a-zA-Z][a-zA-Z0-9_-]*) *=.*(?:\n(?!#|-?[a-zA-Z][a-zA-Z0-9_-]* *=).*)*"
 #: a select on a parameter, its variants a line each, its ``}`` at the start of a line (these two
 #: are compiled when first used, by ``re``'s own cache: a message of one line needs neither)
 _SELECT = (r"\{ *\$([a-zA-Z][a-zA-Z0-9_-]*) *->\n"
@@ -78,7 +79,7 @@ def entries(source: str) -> Iterator[tuple[bool, str, str]]:
     up to the next entry or comment (what is not Fluent is found by the parser:
     ``Language.errors``). Lines are ``str.splitlines``'s, found by one regular expression
     over the file rather than a Python step a line."""
-    for m in _ENTRY.finditer("\n".join(source.splitlines())):
+    for m in re.finditer(_ENTRY, "\n".join(source.splitlines())):
         yield bool(m.group(1)), m.group(2), m.group(0).rstrip() + "\n"
 
 
