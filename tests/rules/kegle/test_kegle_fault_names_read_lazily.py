@@ -27,7 +27,7 @@ def key_by_regex(name: str) -> str:
 #: names as referees write them: the table's, with accents, cases, separators and other scripts
 NAME_PARTS = st.sampled_from([*FAULT_NAMES, *(a for aliases in FAULT_NAMES.values() for a in aliases),
                               "kegle.", "fault.", "foul.", "Kégle-", " ", "_", "-", ".", "Æ", "ø", "ß", "İ",
-                              "ﬁ", "１２", "Ⅻ", "é", "\u0301", "\t", "Touché", "RØD"])
+                              "ﬁ", "１２", "Ⅻ", "é", "\u0301", "\t", "Touché", "RØD", "\u212a"])
 
 
 @given(st.lists(NAME_PARTS | st.text(max_size=6), max_size=5).map("".join))

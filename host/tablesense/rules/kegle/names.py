@@ -75,8 +75,10 @@ def fault_key(name: str) -> str:
     """The comparison key of a fault name: no accents, case, prefixes or separators (every
     character but ``[a-z0-9]`` dropped: a set's look-up a character, not a regular expression's
     call through ``re``'s cache, which cost 2.1M instructions of the start-up for the index)."""
-    key = unicodedata.normalize("NFKD", name.strip().lower())
-    key = "".join(c for c in key if not unicodedata.combining(c))
+    key = name.strip().lower()
+    if not key.isascii():  # (ASCII is its own NFKD form, with no combining marks)
+        key = unicodedata.normalize("NFKD", key)
+        key = "".join(c for c in key if not unicodedata.combining(c))
     for prefix in ("kegle.", "kegle-", "kegle_", "fault.", "foul."):
         if key.startswith(prefix):
             key = key[len(prefix):]
