@@ -8,7 +8,11 @@ runs forward (short matches: a set-up every 10-60 lines, golf's shots of two eve
 each as its own process, CPU time (user + system, the child's), best of ``--repeat``:
 
 - ``json.loads`` (the anchor): a process that reads the file and decodes every line;
-- ``replay --json``: ``python -m tablesense replay FILE --json``, start-up included.
+- ``replay --json``: ``tablesense replay FILE --json`` as a user runs it, the console script
+  ``make setup`` installs (``tablesense.cli:main``; where none is installed, the same three
+  lines pip writes, from a temporary file), start-up included: the ratio and the aim are its;
+- beside it, ``python -m tablesense replay FILE --json`` (``runpy`` on top: ~2M instructions
+  more a start-up), as this benchmark measured before.
 
 Each child compiles its modules once, as an installed package has them compiled: the
 bytecode goes to a temporary ``PYTHONPYCACHEPREFIX`` (``PYTHONDONTWRITEBYTECODE`` left out of
@@ -114,6 +118,25 @@ def machine() -> str:
     return f"{model}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}"
 
 
+#: what pip writes as the ``tablesense`` console script (``[project.scripts]``)
+CONSOLE_SCRIPT = """\
+import sys
+from tablesense.cli import main
+if __name__ == '__main__':
+    sys.exit(main())
+"""
+
+
+def the_command(tmp: Path) -> list[str]:
+    """``tablesense`` as a user runs it: the console script installed beside this interpreter
+    (it imports the package ``PYTHONPATH`` names first), or pip's three lines written to ``tmp``."""
+    script = Path(sys.executable).parent / "tablesense"
+    if not script.is_file():
+        script = tmp / "tablesense"
+        script.write_text(CONSOLE_SCRIPT, encoding="utf-8")
+    return [sys.executable, str(script)]
+
+
 def cpu_of(argv: list[str], env: dict[str, str]) -> float:
     """CPU seconds (user + system) of one run of ``argv`` as a child process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -140,28 +163,36 @@ def main(argv: list[str] | None = None) -> int:
         base["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")  # compiled once, as when installed
         env = dict(base, PYTHONPATH=str(ROOT / "host"))
         env_old = None
+        command = the_command(Path(tmp))
         if args.before:
             env_old = dict(base, PYTHONPATH=str(old_tree(args.before, Path(tmp) / "old")))
         for game, source in [(g, s) for g in args.game or GAMES for s in args.source or ("long", "recorded")]:
             log = Path(tmp) / f"{game}-{source}.jsonl"
             n = (make_long if source == "long" else make_log)(log, game, args.lines)
-            anchor = replay = before = float("inf")
-            run = [py, "-m", "tablesense", "replay", str(log), "--json"]
+            anchor = replay = replay_m = before = before_m = float("inf")
+            run = [*command, "replay", str(log), "--json"]
+            run_m = [py, "-m", "tablesense", "replay", str(log), "--json"]
             for _ in range(args.repeat):  # alternating, so that a change of load hits both
                 anchor = min(anchor, cpu_of([py, "-c", LOADS, str(log)], env))
                 replay = min(replay, cpu_of(run, env))
+                replay_m = min(replay_m, cpu_of(run_m, env))
                 if env_old is not None:
                     before = min(before, cpu_of(run, env_old))
+                    before_m = min(before_m, cpu_of(run_m, env_old))
             what = "one long match" if source == "long" and game != "golf" else (
                 "whole matches" if source == "long" else "its recorded matches")
             print(f"{game}, {source}: {n:,} lines, {what}")
             print(f"  json.loads, a process (anchor) {n / anchor:>10,.0f} lines/s  ({anchor:.2f} s)")
             ratio = anchor / replay
-            print(f"  replay --json, a process       {n / replay:>10,.0f} lines/s  ({replay:.2f} s; "
+            print(f"  tablesense replay --json       {n / replay:>10,.0f} lines/s  ({replay:.2f} s; "
                   f"{ratio:.2f}x json.loads, aim 0.9x: {'met' if ratio >= 0.9 else 'not met'})", flush=True)
+            print(f"  python -m tablesense replay    {n / replay_m:>10,.0f} lines/s  ({replay_m:.2f} s; "
+                  f"{anchor / replay_m:.2f}x json.loads)", flush=True)
             if env_old is not None:
-                print(f"  replay --json, {args.before[:9]} (before) {n / before:>10,.0f} lines/s  "
+                print(f"  tablesense replay, {args.before[:9]} (before) {n / before:>10,.0f} lines/s  "
                       f"({before:.2f} s; {anchor / before:.2f}x json.loads)", flush=True)
+                print(f"  python -m ..., {args.before[:9]} (before)     {n / before_m:>10,.0f} lines/s  "
+                      f"({before_m:.2f} s; {anchor / before_m:.2f}x json.loads)", flush=True)
     return 0
 
 

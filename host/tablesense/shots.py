@@ -66,28 +66,29 @@ included, since the cutter is a value.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from enum import StrEnum
 from functools import cache
 from itertools import pairwise
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
 replace = msgspec.structs.replace
 
 
-class Role(StrEnum):
-    """What one event is in the cut."""
+class Role:
+    """What one event is in the cut: its nine names, each a string compared by identity (``role
+    is Role.REST``) or as a key. Plain strings rather than an ``enum``: an enum's class costs
+    every replay's start-up 1.4M instructions, and nothing asks a role for more than its name."""
 
-    SETUP = "setup"
-    VOID = "void"
-    CALL = "call"
-    OPEN = "open"  # the first event of a new shot
-    PLAY = "play"  # in the current shot, before its rest
-    REST = "rest"  # completes the current shot
-    EMPTY = "empty"  # a rest with nothing open: a whole shot without sensor events
-    SETTLE = "settle"  # after the shot's rest, before the next shot: part of that shot
-    INCIDENT = "incident"  # between shots, no ball played
+    SETUP: Final = "setup"
+    VOID: Final = "void"
+    CALL: Final = "call"
+    OPEN: Final = "open"  # the first event of a new shot
+    PLAY: Final = "play"  # in the current shot, before its rest
+    REST: Final = "rest"  # completes the current shot
+    EMPTY: Final = "empty"  # a rest with nothing open: a whole shot without sensor events
+    SETTLE: Final = "settle"  # after the shot's rest, before the next shot: part of that shot
+    INCIDENT: Final = "incident"  # between shots, no ball played
 
 
 #: the roles by plain names, for the hot paths (the cut, the engines' ``apply``): ``Role.REST`` is
@@ -193,7 +194,7 @@ class Cutter(msgspec.Struct, frozen=True, gc=False):
         """The table reports strikes: configured so, or a ``strike`` seen in this match."""
         return self.strike_sensor or self.strikes
 
-    def feed(self, event: Any) -> tuple[Role, Cutter]:
+    def feed(self, event: Any) -> tuple[str, Cutter]:
         """What ``event`` is, and the cutter after it."""
         if isinstance(event, dict):
             return self._feed_object(event)
@@ -250,7 +251,7 @@ class Cutter(msgspec.Struct, frozen=True, gc=False):
         return R_INCIDENT, Cutter(self.strike_sensor, self.window, self.game, self.shot, _CLOSED, self.last_t,
                                   False, True, self.settled_pins, self.strikes)
 
-    def _feed_object(self, event: Any) -> tuple[Role, Cutter]:
+    def _feed_object(self, event: Any) -> tuple[str, Cutter]:
         """``feed`` of any event: a log's JSON object or a parsed event."""
         kind = event.get("type") if isinstance(event, dict) else event.type
         if kind == "call":
@@ -279,7 +280,7 @@ class Cutter(msgspec.Struct, frozen=True, gc=False):
             return R_OPEN, opened
         return R_INCIDENT, self._next(self.shot, _CLOSED, self.last_t, False, True, self.settled_pins)
 
-    def _settle(self, event: Any, kind: Any) -> tuple[Role, Cutter]:
+    def _settle(self, event: Any, kind: Any) -> tuple[str, Cutter]:
         """A late settle (``_settles``): the cutter after it."""
         pins = self.settled_pins
         if kind == "pin" and _get(event, "state") != "up":
@@ -287,7 +288,7 @@ class Cutter(msgspec.Struct, frozen=True, gc=False):
         return R_SETTLE, self._next(self.shot, self.phase, _later(self.last_t, _time(event)), True,
                                     self.incident_open, pins)
 
-    def _rest_between(self, event: Any) -> tuple[Role, Cutter]:
+    def _rest_between(self, event: Any) -> tuple[str, Cutter]:
         if self.settle_open:
             return R_SETTLE, self._next(self.shot, self.phase, _later(self.last_t, _time(event)), False,
                                            self.incident_open, self.settled_pins)
@@ -350,7 +351,7 @@ class Shot(_Span, msgspec.Struct, frozen=True):
     number: int
     events: tuple[Any, ...]
     seqs: tuple[int, ...]
-    roles: tuple[Role, ...]
+    roles: tuple[str, ...]  # each a ``Role``
 
 
     @property
@@ -397,7 +398,7 @@ class Cut(msgspec.Struct, frozen=True):
     """A whole stream cut: each event's role and shot number, the shots, the incidents,
     the pieces. Shots of a later match (a second ``setup``) number from 1 again."""
 
-    roles: tuple[Role, ...]
+    roles: tuple[str, ...]  # each a ``Role``
     numbers: tuple[int, ...]  # per event: the shot it belongs to, or follows
     shots: tuple[Shot, ...]
     incidents: tuple[Incident, ...]
@@ -413,7 +414,7 @@ def cut(events: Iterable[Any], seqs: Sequence[int] | None = None, *, strike_sens
     if len(nums) != len(evs):
         raise ValueError(f"{len(evs)} events but {len(nums)} seqs")
     cutter = Cutter(strike_sensor=strike_sensor, window=window, game=game)
-    roles: list[Role] = []
+    roles: list[str] = []
     numbers: list[int] = []
     for e in evs:
         role, cutter = cutter.feed(e)
@@ -429,7 +430,7 @@ def cut(events: Iterable[Any], seqs: Sequence[int] | None = None, *, strike_sens
             kind = "shot"
             shot_idx.setdefault((match, n), []).append(i)
         else:
-            kind = "incident" if role is Role.INCIDENT else role.value
+            kind = role
         if runs and kind in ("shot", "incident") and runs[-1][0] == kind and runs[-1][1] == n:
             runs[-1][2].append(i)
         else:

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from paths import ROOT
 
+from tablesense.texts import messages
+
 #: what a start-up must not pay for: the event loop, the web server, the decoders, the
 #: simulator, the camera, and the program's own heavy parts
 HEAVY = ("asyncio", "aiohttp", "msgspec", "numpy", "cv2", "pymunk", "serial", "sqlite3", "qrcode",
@@ -187,3 +189,46 @@ def test_a_replay_in_a_process_that_has_msgspec_freezes_nothing(tmp_path: Path) 
     before = gc.get_freeze_count()
     assert lean_start(lambda: msgspec) is msgspec
     assert gc.get_freeze_count() == before
+
+
+#: a replay in a fresh process after msgspec and json (which compile their own patterns): the
+#: patterns compiled by the program, its enums and its named tuples' classes
+OWN_WORK = """
+import enum, json, re, sys
+from tablesense.command_line.lean_msgspec import import_msgspec
+import_msgspec()
+import json
+patterns = set(re._cache)
+from tablesense.cli import main
+main(json.loads(sys.argv[1]))
+program = [m for name, m in sys.modules.items() if name.startswith("tablesense")]
+classes = {c for m in program for c in vars(m).values() if isinstance(c, type) and c.__module__ == m.__name__}
+print(json.dumps([sorted(key[1] for key in set(re._cache) - patterns),
+                  sorted(c.__qualname__ for c in classes if issubclass(c, enum.Enum)),
+                  sorted(c.__qualname__ for c in classes if issubclass(c, tuple) and hasattr(c, "_fields"))]))
+"""
+
+
+#: the patterns a short replay may compile: those of a message with a select on a parameter, when
+#: one is said (``texts.messages``: compiled at their first use); and, not this test's files, golf's
+#: fault names' key at import (``rules/golf/names.py``'s ``foul_key``, ``re.sub``)
+SAID = {messages._SELECT, messages._VARIANT}
+KNOWN_PATTERNS = {"golf": {"[^a-z0-9]", *SAID}, "kegle": SAID, "carom": SAID}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_short_replay_compiles_no_pattern_and_makes_no_enum_of_its_own(game: str, tmp_path: Path) -> None:
+    """Each a start-up's ~1M instructions or more (docs/performance.md): a pattern compiled at
+    import (the message files cut by a regular expression, a fault name's key), an ``enum`` class
+    (the cut's roles), a named tuple (the panel's button). The three lines say a ruling or two (the
+    golf match's ``NamedTuple``s are golf's own rows and geometry, not on this list)."""
+    log = tmp_path / f"{game}.jsonl"
+    log.write_text("".join(MATCHES[game].read_text(encoding="utf-8").splitlines(True)[:3]), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "host") + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    done = subprocess.run([sys.executable, "-c", OWN_WORK, json.dumps(["replay", str(log), "--json"])],
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    patterns, enums, named_tuples = json.loads(done.stdout.strip().splitlines()[-1])
+    assert set(patterns) <= KNOWN_PATTERNS[game]
+    assert enums == []
+    assert "Button" not in named_tuples

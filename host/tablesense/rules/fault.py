@@ -11,26 +11,40 @@ In the manner of python-chess's one ``Termination``: the panel, the command line
 texts read this one shape; only ``then`` is the game's own.
 """
 
-from typing import Generic, NamedTuple, TypeVar
+from typing import Generic, TypeVar
 
 from ..frozen import Frozen
 
 
-class Button(NamedTuple):
-    """How the referee panel offers a fault (``web/fouls.py`` draws it)."""
+class Button(Frozen):
+    """How the referee panel offers a fault (``web/fouls.py`` draws it): frozen, compared, hashed
+    and shown field by field (``Frozen``: a ``NamedTuple`` class is ~0.75M instructions of every
+    replay's start-up, its ``__new__`` compiled from a string at import)."""
+
+    __slots__ = ("call", "common", "place", "profiles", "zone")
+    _fields = ("call", "common", "profiles", "zone", "place")
 
     #: the ``foul`` name the panel sends (a name the game's engine accepts, docs/events.md);
     #: its words are the web string ``foul.<game>.<call>`` (texts/<lang>/screen.json)
     call: str
     #: shown at once; the rare ones are one tap away
-    common: bool = False
+    common: bool
     #: the rule variants that know it (carom's profiles, golf's format); empty: every one
-    profiles: tuple[str, ...] = ()
+    profiles: tuple[str, ...]
     #: golf: True only in zone play, False only before it; None: always
-    zone: bool | None = None
+    zone: bool | None
     #: where the panel shows it among the buttons of its group, lower first (the fouls a
     #: referee calls most lead); equal places keep the fault table's order
-    place: int = 99
+    place: int
+
+    def __init__(self, call: str, common: bool = False, profiles: tuple[str, ...] = (),
+                 zone: bool | None = None, place: int = 99) -> None:
+        set_field = object.__setattr__
+        set_field(self, "call", call)
+        set_field(self, "common", common)
+        set_field(self, "profiles", profiles)
+        set_field(self, "zone", zone)
+        set_field(self, "place", place)
 
 
 Then = TypeVar("Then")

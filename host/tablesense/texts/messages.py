@@ -61,11 +61,9 @@ def _is_number(value: Any) -> bool:
 
 
 #: a message or a term: its first line (its id at the start of the line, then ``=``) and the
-#: lines after it up to the next such first line or a comment
-_ENTRY = re.compile(r"^(-?)([a-zA-Z][a-zA-Z0-9_-]*) *=.*(?:\n(?!#|-?[a-zA-Z][a-zA-Z0-9_-]* *=).*)*", re.M)
-_PLACEABLE = re.compile(r"\{ *\$([a-zA-Z][a-zA-Z0-9_-]*) *\}")
-#: text and ``{ $parameter }`` within one line
-_LINE = re.compile(r"(?:[^{}\n]|\{ *\$[a-zA-Z][a-zA-Z0-9_-]* *\})*")
+#: lines after it up to the next such first line or a comment (compiled when first used, by
+#: ``re``'s own cache: a replay finds the entries it says one by one, ``_Cut``)
+_ENTRY = r"(?m)^(-?)([a-zA-Z][a-zA-Z0-9_-]*) *=.*(?:\n(?!#|-?[a-zA-Z][a-zA-Z0-9_-]* *=).*)*"
 #: a select on a parameter, its variants a line each, its ``}`` at the start of a line (these two
 #: are compiled when first used, by ``re``'s own cache: a message of one line needs neither)
 _SELECT = (r"\{ *\$([a-zA-Z][a-zA-Z0-9_-]*) *->\n"
@@ -81,7 +79,7 @@ def entries(source: str) -> Iterator[tuple[bool, str, str]]:
     up to the next entry or comment (what is not Fluent is found by the parser:
     ``Language.errors``). Lines are ``str.splitlines``'s, found by one regular expression
     over the file rather than a Python step a line."""
-    for m in _ENTRY.finditer("\n".join(source.splitlines())):
+    for m in re.finditer(_ENTRY, "\n".join(source.splitlines())):
         yield bool(m.group(1)), m.group(2), m.group(0).rstrip() + "\n"
 
 
@@ -94,23 +92,20 @@ class Language:
         #: a replay's start-up does without ``pathlib``)
         self.paths = [os.path.join(folder, name) for folder in map(os.fspath, folders)
                       for name in sorted(ftl_names(folder))]
-        self._source: dict[str, str] = {}  # message id -> its entry's source
-        self._term_source: dict[str, str] = {}
-        self.files: dict[str, str] = {}  # message id -> the file it is in
-        for path in self.paths:
-            name = os.path.basename(path)
-            for is_term, ident, text in entries(_read(path)):
-                if is_term:
-                    self._term_source[ident] = text
-                else:
-                    self._source[ident] = text
-                    self.files[ident] = name
+        texts = [(os.path.basename(path), "\n".join(_read(path).splitlines())) for path in self.paths]
+        self._source = _Cut(texts, term=False)  # message id -> its entry's source
+        self._term_source = _Cut(texts, term=True)
         self.messages = _Entries(self._source, self._parse_message)
         self.terms = _Entries(self._term_source, self._parse_term)
         self._errors: list[str] | None = None
         self._compiled: dict[str, Render] = {}
         self._plural: Callable[[Any], str] | None = None
         self._plurals: dict[tuple[type, Any], str] = {}  # a count's category, once per count
+
+    @property
+    def files(self) -> dict[str, str]:
+        """Message id -> the file it is in."""
+        return self._source.files()
 
     # -- parsing, when needed
 
@@ -191,16 +186,16 @@ class Language:
         if not value or head.strip() != ident:
             return None
         if "\n" not in value:
-            return _format(value) if _LINE.fullmatch(value) else None
+            return _format(value) if _line_format(value) is not None else None
         pieces: list[Any] = []  # text, and (parameter, variants, default) for each select
         at = 0
         for m in re.finditer(_SELECT, value):
             select = _variants(m.group(2))
-            if select is None or not _LINE.fullmatch(value, at, m.start()):
+            if select is None or _line_format(value[at:m.start()]) is None:
                 return None
             pieces += [value[at:m.start()], (m.group(1), *select)]
             at = m.end()
-        if not pieces or not _LINE.fullmatch(value, at):
+        if not pieces or _line_format(value[at:]) is None:
             return None
         pieces.append(value[at:])
         if len(pieces) == 3:  # one select (most): the whole message's format string for each variant
@@ -424,7 +419,7 @@ def _variants(lines: str) -> tuple[list[tuple[str, str]], str] | None:
     for line in lines.splitlines():
         m = re.fullmatch(_VARIANT, line)
         said = m.group(3).rstrip(" ") if m else ""
-        if m is None or not said or not _LINE.fullmatch(said):
+        if m is None or not said or _line_format(said) is None:
             return None
         variants.append((m.group(2), said))
         if m.group(1):
@@ -435,10 +430,152 @@ def _variants(lines: str) -> tuple[list[tuple[str, str]], str] | None:
 
 
 def _format(text: str) -> Render:
-    """Text and ``{ $parameter }``s said with the parameters (a format string)."""
+    """Text and ``{ $parameter }``s within one line (``_line_format``) said with the parameters
+    (a format string)."""
     if "{" not in text:
         return lambda p: text
-    return _PLACEABLE.sub(lambda m: "{" + m.group(1) + "}", text).format_map  # type: ignore[return-value]
+    return _line_format(text).format_map  # type: ignore[union-attr,return-value]
+
+
+#: what a parameter's name starts with, and what the rest of it is made of (``[a-zA-Z][a-zA-Z0-9_-]*``)
+_NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_NAME_CHARACTERS = _NAME_START | frozenset("0123456789_-")
+
+
+def _line_format(text: str) -> str | None:
+    """``text`` as a format string (each ``{ $parameter }`` as ``{parameter}``) when it is text and
+    such placeables within one line; None for anything else (another placeable, a brace of its own,
+    a line's end). Read by hand, not by a regular expression: the two patterns this did were
+    compiled at import, 1.2M instructions of every replay's start-up (docs/performance.md)."""
+    if "\n" in text:
+        return None
+    parts: list[str] = []
+    at = 0
+    while (start := text.find("{", at)) >= 0:
+        if 0 <= text.find("}", at, start):  # a brace of its own before the placeable
+            return None
+        name = start + 1
+        while text.startswith(" ", name):
+            name += 1
+        if not text.startswith("$", name) or text[name + 1:name + 2] not in _NAME_START:
+            return None
+        end = name + 2
+        while end < len(text) and text[end] in _NAME_CHARACTERS:
+            end += 1
+        close = end
+        while text.startswith(" ", close):
+            close += 1
+        if not text.startswith("}", close):
+            return None
+        parts += [text[at:start], "{", text[name + 1:end], "}"]
+        at = close + 1
+    if "}" in text[at:]:
+        return None
+    parts.append(text[at:])
+    return "".join(parts)
+
+
+#: what an id starts with, and what the rest of it is made of (``[a-zA-Z][a-zA-Z0-9_-]*``)
+_ID_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_ID_CHARACTERS = _ID_START | frozenset("0123456789_-")
+
+
+def _is_id(text: str) -> bool:
+    return text[:1] in _ID_START and _ID_CHARACTERS.issuperset(text)
+
+
+def _starts_entry(line: str) -> bool:
+    """``line`` starts a message or a term (``_ENTRY``'s first line: ``-?``, an id, spaces, ``=``)."""
+    head, equals, _ = line.partition("=")
+    head = head.rstrip(" ")
+    return bool(equals) and _is_id(head[1:] if head[:1] == "-" else head)
+
+
+def _entry_at(text: str, at: int) -> str:
+    """The source of the entry whose first line starts at ``at`` in ``text`` (its lines joined by
+    ``\\n``), as ``entries`` gives it: up to the next entry or comment."""
+    end = text.find("\n", at)
+    while end >= 0:
+        after = text.find("\n", end + 1)
+        line = text[end + 1:] if after < 0 else text[end + 1:after]
+        if line[:1] == "#" or _starts_entry(line):
+            break
+        end = after
+    return (text[at:] if end < 0 else text[at:end]).rstrip() + "\n"
+
+
+def _last_entry(texts: list[tuple[str, str]], head: str) -> str | None:
+    """The source of the last entry whose first line is ``head`` (an id, or ``-`` and a term's),
+    spaces and ``=``, in the last of ``texts`` that has one: the one ``entries`` of every file in
+    turn, each written over the one before, would leave."""
+    for _name, text in reversed(texts):
+        at = len(text)
+        while (at := text.rfind(head, 0, at + len(head) - 1)) >= 0:
+            end = at + len(head)
+            while text.startswith(" ", end):
+                end += 1
+            if (at == 0 or text[at - 1] == "\n") and text.startswith("=", end):
+                return _entry_at(text, at)
+    return None
+
+
+class _Cut(Mapping[str, str]):
+    """A language's messages (or terms) by id -> its entry's source, its files cut into entries
+    (``entries``) only for a walk over them all (the check of the languages, ``keys``): one id
+    is found by a search for its first line, the last file's first (``_last_entry``). A replay's
+    first sentence cut every file of its language, 3M instructions of its start-up."""
+
+    __slots__ = ("_every", "_files", "_found", "_term", "_texts")
+
+    def __init__(self, texts: list[tuple[str, str]], term: bool) -> None:
+        self._texts = texts  # (a file's name, its text)
+        self._term = term
+        self._found: dict[str, str | None] = {}
+        self._every: dict[str, str] | None = None
+        self._files: dict[str, str] = {}
+
+    def _cut(self) -> dict[str, str]:
+        """Every entry of the files, each file's in turn (a later one wins)."""
+        if self._every is None:
+            every: dict[str, str] = {}
+            for name, text in self._texts:
+                for is_term, ident, source in entries(text):
+                    if is_term == self._term:
+                        every[ident] = source
+                        self._files[ident] = name
+            self._every = every
+        return self._every
+
+    def files(self) -> dict[str, str]:
+        """Id -> the file its entry is in."""
+        self._cut()
+        return self._files
+
+    def __getitem__(self, ident: str) -> str:
+        if self._every is not None:
+            return self._every[ident]
+        try:
+            source = self._found[ident]
+        except KeyError:
+            source = self._found[ident] = (
+                _last_entry(self._texts, "-" + ident if self._term else ident)
+                if isinstance(ident, str) and _is_id(ident) else None)
+        if source is None:
+            raise KeyError(ident)
+        return source
+
+    def __contains__(self, ident: object) -> bool:
+        try:
+            self[ident]  # type: ignore[index]
+        except KeyError:
+            return False
+        return True
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._cut())
+
+    def __len__(self) -> int:
+        return len(self._cut())
 
 
 class _Entries(Mapping[str, Any]):
@@ -446,7 +583,7 @@ class _Entries(Mapping[str, Any]):
 
     __slots__ = ("_parse", "_parsed", "_source")
 
-    def __init__(self, source: dict[str, str], parse: Callable[[str, str], Any]) -> None:
+    def __init__(self, source: Mapping[str, str], parse: Callable[[str, str], Any]) -> None:
         self._source = source
         self._parse = parse
         self._parsed: dict[str, Any] = {}
