@@ -187,7 +187,7 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
         run = b.run
         cushions = None
         mine = runs[i]  # ``_inning``, inline: once an inning
-        mine = Trail((run,), mine) if type(mine) is Trail else Trail((*mine, run))  # ``Trail.plus``
+        mine = Trail((run,), mine) if type(mine) is Trail else Trail(mine + (run,))  # ``Trail.plus``
         if i == 0:
             innings, runs = (innings[0] + 1, innings[1]), (mine, runs[1])
         else:
@@ -299,7 +299,7 @@ def unseen_cushions(before: CaromState, shot: ShotRecord, facts: ShotFacts,
     i = 0 if player == "p1" else 1
     innings, runs = b.innings, b.runs
     mine = runs[i]  # ``_inning``, inline
-    mine = Trail((b.run,), mine) if type(mine) is Trail else Trail((*mine, b.run))  # ``Trail.plus``
+    mine = Trail((b.run,), mine) if type(mine) is Trail else Trail(mine + (b.run,))  # ``Trail.plus``
     if i == 0:
         innings, runs = (innings[0] + 1, innings[1]), (mine, runs[1])
         after = "p2"
@@ -381,7 +381,7 @@ def _inning(innings: tuple[int, int], runs: tuple[Any, Any], i: int,
     """Player ``i``'s inning ended with ``run``: one more inning, the run on his score sheet
     (``Trail.plus``: shares the runs before it)."""
     mine = runs[i]
-    mine = Trail((run,), mine) if type(mine) is Trail else Trail((*mine, run))  # ``Trail.plus``
+    mine = Trail((run,), mine) if type(mine) is Trail else Trail(mine + (run,))  # ``Trail.plus``
     if i == 0:
         return (innings[0] + 1, innings[1]), (mine, runs[1])
     return (innings[0], innings[1] + 1), (runs[0], mine)
