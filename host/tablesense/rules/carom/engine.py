@@ -287,9 +287,9 @@ class CaromEngine(ShotEngine[CaromState]):
         anywhere else (``ShotEngine.whole_called``).
 
         Most recorded shots are cushions alone whose carom the referee calls, the inning going on:
-        those are decided here in one pass (``plain_decision``'s decision of them); the others by
-        ``plain_decision``. tests/rules/carom/test_carom_cushion_shot_at_once.py and
-        test_carom_whole_shot_and_call.py hold the step to ``whole`` and ``apply`` of the call."""
+        those are decided here first, in one pass (``plain_decision``'s decision of them); the others,
+        and a foul called after the rest, by ``_called``. tests/rules/carom/test_carom_cushion_shot_at_once.py
+        and test_carom_whole_shot_and_call.py hold the step to ``whole`` and ``apply`` of the call."""
         if state.in_shot or state.held or state.ended is not None:
             return None
         if call.call != "carom" or call.player is not None or call.foul is not None or call.ball is not None:
