@@ -114,9 +114,10 @@ class CaromEngine(ShotEngine[CaromState]):
 
     # --- set-up ---------------------------------------------------------------------
     def new_state(self, setup: Setup) -> CaromState:
-        try:  # a log of many matches set up alike: one state to start each from
+        try:  # a log of many matches set up alike: one state to start each from (no other keys, most
+            # often: written as nil, not through ``enc_hook``; ``_first_match`` reads none as no keys)
             key: bytes | None = _SETUP_KEY.encode((setup.profile, setup.discipline, setup.targets,
-                                                   setup.moyennes, setup.extra, setup.players))
+                                                   setup.moyennes, setup.extra or None, setup.players))
         except (TypeError, msgspec.EncodeError):  # a value MessagePack cannot write: made anew
             key = None
         first = _FIRST.get(key) if key is not None else None  # type: ignore[arg-type]
@@ -261,6 +262,19 @@ class CaromEngine(ShotEngine[CaromState]):
         return replace(before, m=m, at_table=after, rulings=log, ended=ended,
                        before=before, shot=shot, cut=cut, in_shot=False, checkpoint=state)
 
+    def redo(self, redo: Redo) -> CaromState:
+        """``ShotEngine.redo``: the state a ``Redo`` stands for. One ``whole_called`` keeps (the state
+        after a shot's rest: its base, the shot's sensor events and the rest ``apply``'d again) is
+        made in one step where ``whole`` takes the shot (the state ``apply`` of each event gives:
+        ``whole``'s contract); any other the base's way, its events applied one at a time.
+        tests/rules/carom/test_carom_undo_redone_at_once.py holds the two ways to each other."""
+        events = redo.events
+        if redo.applied and type(events) is tuple and len(events) > 1 and type(events[-1]) is Rest:
+            new = self.whole(redo.base, events[:-1], events[-1])  # type: ignore[arg-type]
+            if new is not None:
+                return new
+        return ShotEngine.redo(self, redo)  # type: ignore[return-value]
+
     def whole_called(self, state: CaromState, events: Sequence[Event], rest: Rest,
                      call: Call) -> CaromState | None:
         """``whole`` of a shot and ``apply`` of the referee's ``call`` right after its rest, in one
@@ -273,25 +287,91 @@ class CaromEngine(ShotEngine[CaromState]):
         anywhere else (``ShotEngine.whole_called``).
 
         Most recorded shots are cushions alone whose carom the referee calls, the inning going on:
-        those are decided here in one pass (``plain_decision``'s decision of them); the others by
-        ``plain_decision``. tests/rules/carom/test_carom_cushion_shot_at_once.py and
-        test_carom_whole_shot_and_call.py hold the step to ``whole`` and ``apply`` of the call."""
+        those are decided here first, in one pass (``plain_decision``'s decision of them); the others,
+        and a foul called after the rest, by ``_called``. tests/rules/carom/test_carom_cushion_shot_at_once.py
+        and test_carom_whole_shot_and_call.py hold the step to ``whole`` and ``apply`` of the call."""
         if state.in_shot or state.held or state.ended is not None:
             return None
-        b = state.m
         if call.call != "carom" or call.player is not None or call.foul is not None or call.ball is not None:
             foul = self._foul_amending(state, call)  # a foul called after the rest: the general way
             if foul is None:
                 return None
-            call = foul
+            return self._called(state, events, rest, foul)
+        b = state.m
+        name = b.profile.name
+        try:  # (a subscript, no ``get`` call: once a shot)
+            kept = _CAROM_KEPT[name]
+        except KeyError:  # (``_carom_called``)
+            kept = _CAROM_KEPT[name] = self.vocabulary(state).lookup("calls", "carom") in (None, "carom")
+        if not kept:
+            return None
+        named = tuple(events)
+        for e in named:  # cushions alone, each naming its ball as the engine does or none: decided below
+            if type(e) is not Cushion or e.ball not in _NAMED:  # type: ignore[attr-defined]
+                return self._called(state, named, rest, call)
+        cut = state.cut
+        t = rest.t
+        discipline = b.discipline
+        if type(t) is not float or not named or cut.phase == _OPEN or discipline not in CUSHIONS_NEEDED \
+                or b.zone is not None:
+            return self._called(state, named, rest, call)
+        # ``_called``'s decision of such a shot where the carom leaves the match going on with the same
+        # player at the table: ``plain_decision(state, cushion_facts(n, known), True, rest, calls, at_table)``
+        # at once; not the last carom, not from a zone nor into a corner's (libre); the same decision with
+        # what such a shot cannot have left out: no contact (no opening shot judged, the contacts decide
+        # nothing), no strike, no fault, no note; the carom the referee's, the inning going on (no
+        # announcement). The cut: ``whole_cut``'s common case, inline (the next shot, at rest at ``t``)
+        at_table = state.at_table
+        player = at_table or "p1"
+        i = 0 if player == "p1" else 1
+        caroms = b.caroms
+        made = caroms[i] + 1
+        positions = rest.positions
+        if made >= b.targets[i] or (positions is not None and discipline == "libre"  # ``reaches_target``
+                                    and in_a_corner(positions, OBJECTS[player], b.table)):
+            return self._called(state, named, rest, call)
+        run = b.run + 1
+        high = b.high_run  # ``_counted``, inline
+        if i == 0:
+            caroms = (made, caroms[1])
+            if run > high[0]:
+                high = (run, high[1])
         else:
-            name = b.profile.name
-            try:  # (a subscript, no ``get`` call: once a shot)
-                kept = _CAROM_KEPT[name]
-            except KeyError:  # (``_carom_called``)
-                kept = _CAROM_KEPT[name] = self.vocabulary(state).lookup("calls", "carom") in (None, "carom")
-            if not kept:
-                return None
+            caroms = (caroms[0], made)
+            if run > high[1]:
+                high = (high[0], run)
+        count = 2  # the carom and the call's amendment (``_carom_rulings``)
+        left = None
+        profile = b.profile
+        announce_from = profile.countdown_from  # ``countdown``: of the player still playing
+        if announce_from and at_table is not None:
+            # (no ``get``: a ``MappingProxyType``'s is a call of its mapping's, twice as slow)
+            start = announce_from[discipline] if discipline in announce_from else None
+            if start is not None:
+                left = b.targets[i] - made
+                if 0 < left <= start:
+                    count = 3
+                else:
+                    left = None
+        n = len(named)
+        calls = (call,)
+        m = Match(discipline, profile, b.scheme, b.table, b.targets, caroms, b.innings, high,
+                  run, b.runs, b.innings_limit, b.shot_clock, b.timeouts, b.timeouts_used,
+                  b.breaker, b.shots + 1, True, b.nastoot, False, None, None, positions, None,
+                  _CALLED[n] if n < _SHARED else Evidence(n, n, 0, "referee"), b.points)
+        return replace(state, m=m, rulings=made_when_read(state.rulings, count, [
+                           _carom_rulings, t, player, made, n, at_table, left, calls, at_table]),
+                       before=state, shot=ShotRecord(at_table, named, rest, (), calls),
+                       cut=Cutter(cut.strike_sensor, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t,
+                                  False, False, _NO_PINS, cut.strikes),
+                       checkpoint=Redo(state, named + (rest,), True))
+
+    def _called(self, state: CaromState, events: Sequence[Event], rest: Rest,
+                call: Call) -> CaromState | None:
+        """``whole_called`` of a shot other than cushions alone whose carom the referee calls, the
+        match going on with the same player (``call``: a plain ``carom``, or a foul by its canonical
+        ids that ``_foul_amending`` let through): decided by ``plain_decision``, or the general way
+        (``_amended``); None where ``whole`` and ``apply`` of the call are needed apart."""
         named = tuple(events)
         cushions = True  # the shot is cushions alone (``cushion_facts``)
         known = True  # each names its ball
@@ -329,51 +409,6 @@ class CaromEngine(ShotEngine[CaromState]):
         calls = (call,)
         at_table = state.at_table
         if cushions:  # (nothing called in them: the carom is the call's, no foul)
-            # ``plain_decision(state, cushion_facts(n, known), True, rest, calls, at_table)`` at once where
-            # the carom leaves the match going on with the same player at the table: not the last carom,
-            # not from a zone nor into a corner's (libre); the same decision with what such a shot cannot
-            # have left out: no contact (no opening shot judged, the contacts decide nothing), no strike,
-            # no fault, no note; the carom the referee's, the inning going on (no announcement)
-            discipline = b.discipline
-            if discipline in CUSHIONS_NEEDED and b.zone is None:
-                player = at_table or "p1"
-                i = 0 if player == "p1" else 1
-                caroms = b.caroms
-                made = caroms[i] + 1
-                positions = rest.positions
-                if made < b.targets[i] and (positions is None or discipline != "libre"  # ``reaches_target``
-                                            or not in_a_corner(positions, OBJECTS[player], b.table)):
-                    run = b.run + 1
-                    high = b.high_run  # ``_counted``, inline
-                    if i == 0:
-                        caroms = (made, caroms[1])
-                        if run > high[0]:
-                            high = (run, high[1])
-                    else:
-                        caroms = (caroms[0], made)
-                        if run > high[1]:
-                            high = (high[0], run)
-                    count = 2  # the carom and the call's amendment (``_carom_rulings``)
-                    left = None
-                    announce_from = b.profile.countdown_from  # ``countdown``: of the player still playing
-                    if announce_from and at_table is not None:
-                        # (no ``get``: a ``MappingProxyType``'s is a call of its mapping's, twice as slow)
-                        start = announce_from[discipline] if discipline in announce_from else None
-                        if start is not None:
-                            left = b.targets[i] - made
-                            if 0 < left <= start:
-                                count = 3
-                            else:
-                                left = None
-                    n = len(named)
-                    m = Match(discipline, b.profile, b.scheme, b.table, b.targets, caroms, b.innings, high,
-                              run, b.runs, b.innings_limit, b.shot_clock, b.timeouts, b.timeouts_used,
-                              b.breaker, b.shots + 1, True, b.nastoot, False, None, None, positions, None,
-                              _CALLED[n] if n < _SHARED else Evidence(n, n, 0, "referee"), b.points)
-                    return replace(state, m=m, rulings=made_when_read(state.rulings, count, [
-                                       _carom_rulings, t, player, made, n, at_table, left, calls, at_table]),
-                                   before=state, shot=ShotRecord(at_table, named, rest, (), calls), cut=cut,
-                                   checkpoint=Redo(state, (*named, rest), True))
             facts = cushion_facts(len(named), known)
         else:
             facts = read_events(named, CUE_BALL[at_table or "p1"])
@@ -385,7 +420,7 @@ class CaromEngine(ShotEngine[CaromState]):
         m, after, log, ended = decision
         return replace(state, m=m, at_table=after, rulings=log, ended=ended,
                        before=state, shot=ShotRecord(at_table, named, rest, (), calls), cut=cut,
-                       in_shot=False, checkpoint=Redo(state, (*named, rest), True))
+                       in_shot=False, checkpoint=Redo(state, named + (rest,), True))
 
     def _foul_amending(self, state: CaromState, call: Call) -> Call | None:
         """``call`` by its canonical ids where it is a foul after a shot's rest that ``apply`` would
@@ -414,7 +449,7 @@ class CaromEngine(ShotEngine[CaromState]):
         (``_evidence``'s ``AMEND``: the shot with the call, resolved from the state before it)."""
         shot = ShotRecord(state.at_table, named, rest, (), (call,))
         return replace(self.resolve(state, shot), before=state, shot=shot, cut=cut, in_shot=False,
-                       checkpoint=Redo(state, (*named, rest), True))
+                       checkpoint=Redo(state, named + (rest,), True))
 
     def _carom_balls(self, state: CaromState, event: Event) -> Event:
         balls = event.balls if type(event) is Contact else (event.ball,)  # type: ignore[attr-defined]

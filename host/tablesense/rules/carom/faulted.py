@@ -97,7 +97,7 @@ def faulted_shot(before: CaromState, shot: ShotRecord, rest: Any, facts: ShotFac
     innings = b.innings
     runs = b.runs
     mine = runs[i]  # ``end_inning``: the run on the player's score sheet
-    mine = Trail((run,), mine) if type(mine) is Trail else Trail.plus(mine, run)
+    mine = Trail((run,), mine) if type(mine) is Trail else Trail(mine + (run,))
     if i == 0:
         innings, runs = (innings[0] + 1, innings[1]), (mine, runs[1])
     else:

@@ -163,7 +163,14 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
             zone, corner, zone_rulings = _zone(positions, OBJECTS[player], b.table, was, b.zone_corner, t,
                                                player)
         run = b.run + 1
-        caroms, high = _counted(caroms, high, i, made, run)
+        if i == 0:  # ``_counted``, inline
+            caroms = (made, caroms[1])
+            if run > high[0]:
+                high = (run, high[1])
+        else:
+            caroms = (caroms[0], made)
+            if run > high[1]:
+                high = (high[0], run)
         cushions = facts.cushions_before_third if contacts > 0 else facts.cushions
         if not reached:
             maker, value = _carom_rulings, made
@@ -187,7 +194,7 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
         run = b.run
         cushions = None
         mine = runs[i]  # ``_inning``, inline: once an inning
-        mine = Trail((run,), mine) if type(mine) is Trail else Trail((*mine, run))  # ``Trail.plus``
+        mine = Trail((run,), mine) if type(mine) is Trail else Trail(mine + (run,))  # ``Trail.plus``
         if i == 0:
             innings, runs = (innings[0] + 1, innings[1]), (mine, runs[1])
         else:
@@ -299,7 +306,7 @@ def unseen_cushions(before: CaromState, shot: ShotRecord, facts: ShotFacts,
     i = 0 if player == "p1" else 1
     innings, runs = b.innings, b.runs
     mine = runs[i]  # ``_inning``, inline
-    mine = Trail((b.run,), mine) if type(mine) is Trail else Trail((*mine, b.run))  # ``Trail.plus``
+    mine = Trail((b.run,), mine) if type(mine) is Trail else Trail(mine + (b.run,))  # ``Trail.plus``
     if i == 0:
         innings, runs = (innings[0] + 1, innings[1]), (mine, runs[1])
         after = "p2"
@@ -368,20 +375,12 @@ def _inning_rulings(t: float, player: str, run: int, cushions: None, after: str,
     return tuple(out)
 
 
-def _counted(caroms: tuple[int, int], high: tuple[int, int], i: int, made: int,
-             run: int) -> tuple[tuple[int, int], tuple[int, int]]:
-    """Player ``i``'s carom counted: his ``made`` caroms, and his high run if ``run`` beats it."""
-    if i == 0:
-        return (made, caroms[1]), ((run, high[1]) if run > high[0] else high)
-    return (caroms[0], made), ((high[0], run) if run > high[1] else high)
-
-
 def _inning(innings: tuple[int, int], runs: tuple[Any, Any], i: int,
             run: int) -> tuple[tuple[int, int], tuple[Any, Any]]:
     """Player ``i``'s inning ended with ``run``: one more inning, the run on his score sheet
     (``Trail.plus``: shares the runs before it)."""
     mine = runs[i]
-    mine = Trail((run,), mine) if type(mine) is Trail else Trail((*mine, run))  # ``Trail.plus``
+    mine = Trail((run,), mine) if type(mine) is Trail else Trail(mine + (run,))  # ``Trail.plus``
     if i == 0:
         return (innings[0] + 1, innings[1]), (mine, runs[1])
     return (innings[0], innings[1] + 1), (runs[0], mine)
@@ -398,8 +397,8 @@ def _finish(rulings: list[Ruling], b: Match, winner: str, caroms: tuple[int, int
                           params if what is None else (("what", what), *params)))
     rulings.append(Ruling(t, "carom.match-points.de-bruijn", None,
                           (("p1", pts[0]), ("p2", pts[1]), ("scheme", scheme))))
-    data = {"caroms": {"p1": caroms[0], "p2": caroms[1]}, "targets": {"p1": targets[0], "p2": targets[1]},
-            "match_points": {"p1": pts[0], "p2": pts[1]}}
+    data = (("caroms", {"p1": caroms[0], "p2": caroms[1]}), ("targets", {"p1": targets[0], "p2": targets[1]}),
+            ("match_points", {"p1": pts[0], "p2": pts[1]}))  # (the items of a dict, in its order)
     if what == "short":
-        data["equalising_inning"] = "short"
-    return Ended(rule=rule, winner=winner, data=tuple(data.items())), pts
+        data += (("equalising_inning", "short"),)
+    return Ended(rule, winner, data), pts

@@ -287,11 +287,11 @@ def end_inning(d: Draft, player: str, t: float, tab: CaromTable, announce: bool 
     if i == 0:
         d.innings = innings = (innings[0] + 1, innings[1])
         mine = runs[0]
-        d.runs = (Trail((run,), mine) if type(mine) is Trail else Trail.plus(mine, run), runs[1])
+        d.runs = (Trail((run,), mine) if type(mine) is Trail else Trail(mine + (run,)), runs[1])
     else:
         d.innings = innings = (innings[0], innings[1] + 1)
         mine = runs[1]
-        d.runs = (runs[0], Trail((run,), mine) if type(mine) is Trail else Trail.plus(mine, run))
+        d.runs = (runs[0], Trail((run,), mine) if type(mine) is Trail else Trail(mine + (run,)))
     if run:
         d.run = 0
     poedel = is_poedel(run)

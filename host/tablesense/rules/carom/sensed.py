@@ -155,7 +155,7 @@ def sensed_shot(before: CaromState, events: tuple[Event, ...], rest: Any) -> Car
         value = b.run
         runs = b.runs  # ``_inning``, inline
         mine = runs[i]
-        mine = Trail((value,), mine) if type(mine) is Trail else Trail((*mine, value))  # ``Trail.plus``
+        mine = Trail((value,), mine) if type(mine) is Trail else Trail(mine + (value,))  # ``Trail.plus``
         if i == 0:
             innings, runs = (innings[0] + 1, innings[1]), (mine, runs[1])
         else:
