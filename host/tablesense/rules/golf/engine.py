@@ -120,7 +120,11 @@ class GolfEngine(ShotEngine[GolfState]):
         # the input edge: canonical ids only (golf's vocabulary, the same for every state, kept)
         ev = canonical(_VOCABULARY[0] if _VOCABULARY else _vocabulary_of(self, state), call)
         name = ev.call
-        if name == "answer":
+        if name == "foul":  # the common call: a foul after the rest of a plain shot, at once
+            done = _foul_at_once(state, ev)
+            if done is not None:
+                return done
+        elif name == "answer":
             return self._answered(state, ev)
         if name == "undo":  # (the base's ``_call`` of it, inline)
             back = state.checkpoint
@@ -477,6 +481,24 @@ class GolfEngine(ShotEngine[GolfState]):
 #: the first states of new one-against-one matches by their players (frozen: shared; their empty
 #: ruling log links to nothing, ``RulingLog``)
 _FRESH: FirstStates[tuple[str, str], GolfState] = FirstStates()
+
+
+#: the fouls ``_foul_at_once`` takes: ``call`` sends each to ``_foul`` and on to ``_amend`` (no ball off
+#: the table, no duo's own foul, no touch between shots, not the clock's)
+_AT_ONCE = frozenset(BY_ID) - OFF_TABLE_FOULS - DUO_ONLY - {NO_SHOT, "golf.clock"}
+
+
+def _foul_at_once(state: GolfState, ev: Call) -> GolfState | None:
+    """``GolfEngine.call`` of ``ev`` (a canonical ``foul``) where it is a foul of ``_AT_ONCE`` about the
+    last shot (no other player's) and ``amend.called_foul`` takes it (after the rest: that checks):
+    its state, made without the four frames between (``call``, ``_foul``, ``_amend``, ``called_foul``;
+    ``checkpoint`` is ``state``); None for any other (the general way then)."""
+    if ev.foul not in _AT_ONCE:
+        return None
+    player = ev.player
+    if player is not None and (shot := state.shot) is not None and player != shot.player:
+        return None
+    return amend.called_foul(state, ev)
 
 
 # --- the input edge: checks of sensor events, the lay-out rest -----------------------
