@@ -32,7 +32,7 @@ from ..base import Question, Ruling
 from ..ruling_log import RulingLog, made
 from ..shot_engine import ShotRecord
 from .frame_end import end_frame
-from .geometry import ATTACKS
+from .geometry import ATTACKS, BALLS_PER_PLAYER
 from .state import GolfState
 
 replace = msgspec.structs.replace
@@ -78,10 +78,9 @@ def whole(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest) 
     after = Cutter(False, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t)
     # the common state (one against one, no positions, no ball placed): only the fields that change are
     # given to ``replace`` (each one it is given costs the copy more), in the order of the fields
-    bare = pre.positions is None and not pre.placements
     if kind is Cushion:  # ``resolve.missed``: the turn passes
         o = "p2" if s == "p1" else "p1"
-        if bare and not pre.duo and pre.turn_positions is None:
+        if pre.positions is None and not pre.placements and not pre.duo and pre.turn_positions is None:
             return replace(pre, at_table=o, rulings=made(log, 1, [_turn, t, s]), checkpoint=state, cut=after,
                            before=pre, shot=ShotRecord(player, (first,), rest),
                            frame_units=pre.frame_units + 1, clock=(o, t))
@@ -97,32 +96,53 @@ def whole(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest) 
         done = _turn_lost(state, pre, first, rest, after, s, ball, None, log)
         return engine.steps(state, events, rest) if done is None else done
     goal = first.goal  # type: ignore[attr-defined]
-    if ball != s or goal != (_P1_AIM if s == "p1" else _P2_AIM):
-        done = _turn_lost(state, pre, first, rest, after, s, ball, goal, log)
-        return engine.steps(state, events, rest) if done is None else done
-    p1_left, p2_left = pre.balls_left
+    # the balls left after the shooter's valid goal, looked up (``_AFTER_P1``, ``_AFTER_P2``)
     if s == "p1":
-        left, theirs = p1_left - 1, p2_left
-        bl = (left, theirs)
+        if ball != "p1" or goal != _P1_AIM:
+            done = _turn_lost(state, pre, first, rest, after, s, ball, goal, log)
+            return engine.steps(state, events, rest) if done is None else done
+        found = _AFTER_P1.get(pre.balls_left)
     else:
-        left, theirs = p2_left - 1, p1_left
-        bl = (theirs, left)
-    if left < 0 or theirs == 0:
+        if ball != s or goal != _P2_AIM:
+            done = _turn_lost(state, pre, first, rest, after, s, ball, goal, log)
+            return engine.steps(state, events, rest) if done is None else done
+        found = _AFTER_P2.get(pre.balls_left)
+    if found is None:  # (a side with no ball left: the frame is over on the score)
         return engine.steps(state, events, rest)
+    bl, last, one = found
     shot = ShotRecord(player, (first,), rest)
-    if left == 0:  # the shooter's last ball: the frame is theirs (``resolve.plain``)
+    if last:  # the shooter's last ball: the frame is theirs (``resolve.plain``)
         return end_frame(pre, _goal(at, goal, s), pre.asked, s, s, bl, t, (),
                          (pre, shot, after, False, state))
-    if not pre.zone_play and (left == 1 or theirs == 1):  # (``checks.zone_play``: a 1 in bl) zone play starts
+    if one and not pre.zone_play:  # (``checks.zone_play``: a 1 in bl) zone play starts
         return replace(pre, at_table=s, rulings=made(log, 2, [_zone, at, goal, s, t]), checkpoint=state,
                        cut=after, before=pre, shot=shot, balls_left=bl, zone_play=True,
                        frame_units=pre.frame_units + 1, clock=(s, t), positions=None, placements=())
-    if bare and player is not None:  # (``player``: ``s``, the player at the table)
+    if player is not None and pre.positions is None and not pre.placements:  # (``player``: ``s``)
         return replace(pre, rulings=made(log, 1, [_goal, at, goal, s]), checkpoint=state, cut=after,
                        before=pre, shot=shot, balls_left=bl, frame_units=pre.frame_units + 1, clock=(s, t))
     return replace(pre, at_table=s, rulings=made(log, 1, [_goal, at, goal, s]), checkpoint=state, cut=after,
                    before=pre, shot=shot, balls_left=bl, frame_units=pre.frame_units + 1, clock=(s, t),
                    positions=None, placements=())
+
+
+def _after_goals(shooter: int) -> dict[tuple[int, int], tuple[tuple[int, int], bool, bool]]:
+    """The balls left (p1's, p2's) before a valid goal of side ``shooter`` (0: p1, 1: p2) -> the balls
+    left after it, whether it was the shooter's last (the frame theirs) and whether a side now has one
+    (zone play starts, ``checks.zone_play``); only counts of 1 to 5 each (else the general steps)."""
+    out: dict[tuple[int, int], tuple[tuple[int, int], bool, bool]] = {}
+    for own in range(1, BALLS_PER_PLAYER + 1):
+        for theirs in range(1, BALLS_PER_PLAYER + 1):
+            left = own - 1
+            if shooter == 0:
+                out[own, theirs] = ((left, theirs), left == 0, left == 1 or theirs == 1)
+            else:
+                out[theirs, own] = ((theirs, left), left == 0, left == 1 or theirs == 1)
+    return out
+
+
+#: ``whole``'s valid goal of p1, of p2: the balls left before it -> after it, the frame won, zone play
+_AFTER_P1, _AFTER_P2 = _after_goals(0), _after_goals(1)
 
 
 def one_event(state: GolfState, first: Event, rest: Rest) -> GolfState | None:
