@@ -178,22 +178,19 @@ def _decided(pre: GolfState, s: str, foul: Fault[Cost], call: Call, spot_calls: 
     opponent (after ``waiting_before``) or named by ``spot_calls``, the turn, zone play; the
     state's positions ``positions``, its shot stage's fields ``stage``. None where more is to
     decide."""
-    cost = foul.then
-    if foul.id in _OWN_WAY and foul.id != NO_SHOT:
+    spots = _SPOTS.get(foul.id)
+    if spots is None:
         return None  # spots of its own
     zone = pre.zone_play
     si = 0 if s == "p1" else 1
     bl = pre.balls_left
-    if cost.touched == "goal":  # the opponent's ball held back goes into the goal: it counts for them
+    if foul.then.touched == "goal":  # the opponent's ball held back goes into the goal: it counts for them
         if bl[1 - si] < 2 or bl[si] == 0:
             return None  # their last ball (the frame is theirs), or a frame over on the score
         bl = (bl[0], bl[1] - 1) if si == 0 else (bl[0] - 1, bl[1])
-    n_spots = 1 if cost.spot_played == ALWAYS or (cost.spot_played == ZONE and zone) else 0
-    if cost.points_out and zone:
-        n_spots += 1
-    if cost.touched == "spot":
-        n_spots += 1
-    if 0 in bl or (n_spots and rule.spot_repeats(zone, s, s, True, pre.placed[si], bl[si])):
+    n_spots = spots[1] if zone else spots[0]
+    # (``rule.spot_repeats`` of the shooter's own ball, fouled, inline)
+    if 0 in bl or (n_spots and zone and pre.placed[si] is not None and bl[si] == 1):
         return None  # a frame over on the score, or the ball played back on its fouled spot
     t = call.t
     extra = call.extra
@@ -252,6 +249,23 @@ def _decided(pre: GolfState, s: str, foul: Fault[Cost], call: Call, spot_calls: 
         turn_positions=positions, placed=placed,
         before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
     )
+
+
+def _spots_of(cost: Cost, zone: bool) -> int:
+    """How many balls a foul of ``cost`` puts on replacement spots (in zone play: ``zone``): the
+    ball played (always, or in zone play), a ball the opponent points out, the touched own ball."""
+    n_spots = 1 if cost.spot_played == ALWAYS or (cost.spot_played == ZONE and zone) else 0
+    if cost.points_out and zone:
+        n_spots += 1
+    if cost.touched == "spot":
+        n_spots += 1
+    return n_spots
+
+
+#: ``_decided``'s fouls (not those of ``_OWN_WAY`` but the touch between shots) -> the balls each puts
+#: on replacement spots out of zone play and in it (``_spots_of``)
+_SPOTS = {foul_id: (_spots_of(foul.then, False), _spots_of(foul.then, True))
+          for foul_id, foul in BY_ID.items() if foul_id not in _OWN_WAY or foul_id == NO_SHOT}
 
 
 def _zone_rulings(zone_at: float | None) -> tuple[Ruling, ...]:
