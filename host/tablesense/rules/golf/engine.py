@@ -147,7 +147,9 @@ class GolfEngine(ShotEngine[GolfState]):
         state after it again for the undo point): the same state, or the same refusal."""
         q, answer = self.asked(state, ev)
         if not state.in_shot and state.shot is not None and state.before is not None:  # (``on_answer``)
-            return self._amended(state, ev if ev.answer == answer else replace(ev, answer=answer), state)
+            call = ev if ev.answer == answer else replace(ev, answer=answer)
+            # a shot of one ball no sensor named, the ball named: the one-event step (``single.answered``)
+            return single.answered(state, q, call) or self._amended(state, call, state)
         raise IllegalCall(f"question {q.id} was about a shot that is over; its default stands")
 
     def admit(self, state: GolfState, gathered: Sequence[Event], event: Event) -> Event:

@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from ...events import Cushion, Event, Goal, OffTable, Rest
+from ...events import Call, Cushion, Event, Goal, OffTable, Rest
 from ...shots import _IDLE, _SETTLING_PHASE, Cutter
 from ..base import Question, Ruling
 from ..ruling_log import RulingLog, made
@@ -149,6 +149,37 @@ def one_event(state: GolfState, first: Event, rest: Rest) -> GolfState | None:
     """``whole``'s one step alone: the state after the shot ``first`` then ``rest`` from ``state``
     where it is the common case; None where it is not (``whole``'s general steps then)."""
     return whole(_NO_STEPS, state, (first,), rest)
+
+
+def answered(state: GolfState, question: Question, call: Call) -> GolfState | None:
+    """The state after ``call``, the referee's answer (``question``, the open question it answers:
+    ``GolfEngine._answered`` checked it; the answer one of its options) naming the ball of a shot of
+    one event, a goal or a ball off the table that no sensor named (``_asked`` asked whose it was):
+    the state ``GolfEngine._amended`` gives (the shot resolved again with the answer,
+    ``resolve.staged``: ``counted.counted_shot``), made by the one-event step from the state before
+    the shot, its question numbered, with the event's ball the one the answer names; the shot stage's
+    fields ``_amended`` gives put in after it (the shot with the answer, the undo point ``state``).
+    None for any other answer, shot or state (``_amended`` then): a shot of more events or calls, a
+    late drop, an answer of no ball, another question, a shooter not the player at the table, a
+    question or a ball waiting before the match's first shot."""
+    shot, before = state.shot, state.before
+    if shot is None or before is None or len(shot.events) != 1 or shot.calls or shot.late:
+        return None
+    first = shot.events[0]
+    kind = type(first)
+    rest = shot.rest
+    ball = call.answer
+    if (kind is not Goal and kind is not OffTable) or first.ball is not None or rest is None \
+            or (ball != "p1" and ball != "p2") or shot.player != before.at_table:  # type: ignore[attr-defined]
+        return None
+    asked = before.asked + 1  # the shot's one question (``counted._whose``)
+    if question.id != f"q{asked}" or ((before.questions or before.spot_wait) and before.shot is None):
+        return None  # (the one-event step closes what is open only after a shot, ``resolve.start_of`` always)
+    named = replace(first, ball=ball)
+    new = whole(_NO_STEPS, replace(before, asked=asked), (named,), rest)
+    if new is None:
+        return None
+    return replace(new, checkpoint=state, cut=state.cut, before=before, shot=replace(shot, calls=(call,)))
 
 
 class _NoSteps:
