@@ -402,7 +402,8 @@ class GolfEngine(ShotEngine[GolfState]):
         shot, before = state.shot, state.before
         if shot is not None and before is not None and item not in start_of(before, shot).spot_wait:
             ev = _with_ball(ev, ball)  # the spot of a ball the last shot's foul put there: amend it
-            return amend.called_spot(state, ev) or self._amended(state, ev, state)
+            return amend.called_spot(state, ev) or amend.spot_counted(state, ev, item) \
+                or self._amended(state, ev, state)
         new = replace(state, placed=pair_set(state.placed, ball, spot),
                       placements=(*state.placements, (ball, spot)),
                       spot_wait=tuple(x for x in state.spot_wait if x is not item))
