@@ -31,7 +31,7 @@ from typing import Any
 
 import msgspec
 
-from ...events import Call, Cushion, Goal, Strike
+from ...events import Call, Cushion, Goal, OffTable, Strike
 from ...shots import Cutter
 from ..fault import Fault
 from ..records import Ruling
@@ -81,6 +81,53 @@ def called_spot(state: GolfState, call: Call) -> GolfState | None:
     if first.call != "foul":
         return None
     return _fouled(state, first, (*spots, call), call)
+
+
+def spot_counted(state: GolfState, call: Call, item: tuple[float, str, str]) -> GolfState | None:
+    """The state after ``call``, the opponent's first ``spot`` (``GolfEngine._spot`` checked it and
+    found ``item``, the first of the ball's waiting) for the shooter's ball that ``state``'s last shot
+    put on a replacement spot, where that shot is one ``counted.counted_shot`` counts (cushions, goals
+    and balls off the table of named balls, a strike of the shooter's ball; no call, no late drop, no
+    positions, no question open) and it started no zone play and won no frame: ``state`` with the
+    spot's ruling after the shot's, the ball placed, its wait over, the call in the shot, the undo
+    point ``state``, as the shot resolved again with the call makes it (``counted_shot``'s spots:
+    the first spot called goes to the first ball waiting; its ruling after the count's, before zone
+    play's). None for any other call, shot or state (the general way then)."""
+    shot, before = state.shot, state.before
+    if shot is None or before is None or shot.calls or shot.late or state.in_shot or state.questions:
+        return None
+    rest = shot.rest
+    s = shot.player or "p1"
+    if rest is None or rest.positions or call.ball != s or item[1] != s or state.spot_wait[0] is not item \
+            or state.zone_play != before.zone_play or state.frame != before.frame or state.ended is not None:
+        return None
+    for e in shot.events:  # (``counted_shot``'s shot)
+        kind = type(e)
+        if kind is Cushion:
+            continue
+        if kind is Goal or kind is OffTable:
+            if e.ball in _BALLS:  # type: ignore[attr-defined]
+                continue
+        elif kind is Strike and e.ball in (s, None):  # type: ignore[attr-defined]
+            continue
+        return None
+    n = int(call.spot or 0)
+    o = "p2" if s == "p1" else "p1"
+    log = state.rulings
+    rulings = made(log, 1, [_spot_ruling, item[0], o, s, n]) if type(log) is RulingLog \
+        else log + _spot_ruling(item[0], o, s, n)
+    placed = state.placed
+    return replace(state, rulings=rulings, checkpoint=state, shot=replace(shot, calls=(call,)),
+                   placed=(n, placed[1]) if s == "p1" else (placed[0], n),
+                   placements=(*state.placements, (s, n)), spot_wait=state.spot_wait[1:])
+
+
+def _spot_ruling(t: float, o: str, s: str, n: int) -> tuple[Ruling, ...]:
+    """``spot_counted``'s ruling: ``o`` names spot ``n`` for ``s``'s ball that went to a replacement spot
+    at ``t`` (``counted_shot``'s: a spot of 4 or 5, the fall-back ones, chosen)."""
+    if n in (4, 5):
+        return (Ruling(t, "golf.spot.fallback", o, (("ball", s), ("spot", n), ("what", "chosen"))),)
+    return (Ruling(t, "golf.spot.choice", o, (("ball", s), ("spot", n))),)
 
 
 def stood_alone(before: GolfState, unit: ShotRecord) -> GolfState | None:
@@ -178,22 +225,19 @@ def _decided(pre: GolfState, s: str, foul: Fault[Cost], call: Call, spot_calls: 
     opponent (after ``waiting_before``) or named by ``spot_calls``, the turn, zone play; the
     state's positions ``positions``, its shot stage's fields ``stage``. None where more is to
     decide."""
-    cost = foul.then
-    if foul.id in _OWN_WAY and foul.id != NO_SHOT:
+    spots = _SPOTS.get(foul.id)
+    if spots is None:
         return None  # spots of its own
     zone = pre.zone_play
     si = 0 if s == "p1" else 1
     bl = pre.balls_left
-    if cost.touched == "goal":  # the opponent's ball held back goes into the goal: it counts for them
+    if foul.then.touched == "goal":  # the opponent's ball held back goes into the goal: it counts for them
         if bl[1 - si] < 2 or bl[si] == 0:
             return None  # their last ball (the frame is theirs), or a frame over on the score
         bl = (bl[0], bl[1] - 1) if si == 0 else (bl[0] - 1, bl[1])
-    n_spots = 1 if cost.spot_played == ALWAYS or (cost.spot_played == ZONE and zone) else 0
-    if cost.points_out and zone:
-        n_spots += 1
-    if cost.touched == "spot":
-        n_spots += 1
-    if 0 in bl or (n_spots and rule.spot_repeats(zone, s, s, True, pre.placed[si], bl[si])):
+    n_spots = spots[1] if zone else spots[0]
+    # (``rule.spot_repeats`` of the shooter's own ball, fouled, inline)
+    if 0 in bl or (n_spots and zone and pre.placed[si] is not None and bl[si] == 1):
         return None  # a frame over on the score, or the ball played back on its fouled spot
     t = call.t
     extra = call.extra
@@ -252,6 +296,23 @@ def _decided(pre: GolfState, s: str, foul: Fault[Cost], call: Call, spot_calls: 
         turn_positions=positions, placed=placed,
         before=stage_before, shot=stage_shot, cut=cut, in_shot=in_shot, checkpoint=checkpoint,
     )
+
+
+def _spots_of(cost: Cost, zone: bool) -> int:
+    """How many balls a foul of ``cost`` puts on replacement spots (in zone play: ``zone``): the
+    ball played (always, or in zone play), a ball the opponent points out, the touched own ball."""
+    n_spots = 1 if cost.spot_played == ALWAYS or (cost.spot_played == ZONE and zone) else 0
+    if cost.points_out and zone:
+        n_spots += 1
+    if cost.touched == "spot":
+        n_spots += 1
+    return n_spots
+
+
+#: ``_decided``'s fouls (not those of ``_OWN_WAY`` but the touch between shots) -> the balls each puts
+#: on replacement spots out of zone play and in it (``_spots_of``)
+_SPOTS = {foul_id: (_spots_of(foul.then, False), _spots_of(foul.then, True))
+          for foul_id, foul in BY_ID.items() if foul_id not in _OWN_WAY or foul_id == NO_SHOT}
 
 
 def _zone_rulings(zone_at: float | None) -> tuple[Ruling, ...]:

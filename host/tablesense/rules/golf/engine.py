@@ -120,7 +120,11 @@ class GolfEngine(ShotEngine[GolfState]):
         # the input edge: canonical ids only (golf's vocabulary, the same for every state, kept)
         ev = canonical(_VOCABULARY[0] if _VOCABULARY else _vocabulary_of(self, state), call)
         name = ev.call
-        if name == "answer":
+        if name == "foul":  # the common call: a foul after the rest of a plain shot, at once
+            done = _foul_at_once(state, ev)
+            if done is not None:
+                return done
+        elif name == "answer":
             return self._answered(state, ev)
         if name == "undo":  # (the base's ``_call`` of it, inline)
             back = state.checkpoint
@@ -143,7 +147,9 @@ class GolfEngine(ShotEngine[GolfState]):
         state after it again for the undo point): the same state, or the same refusal."""
         q, answer = self.asked(state, ev)
         if not state.in_shot and state.shot is not None and state.before is not None:  # (``on_answer``)
-            return self._amended(state, ev if ev.answer == answer else replace(ev, answer=answer), state)
+            call = ev if ev.answer == answer else replace(ev, answer=answer)
+            # a shot of one ball no sensor named, the ball named: the one-event step (``single.answered``)
+            return single.answered(state, q, call) or self._amended(state, call, state)
         raise IllegalCall(f"question {q.id} was about a shot that is over; its default stands")
 
     def admit(self, state: GolfState, gathered: Sequence[Event], event: Event) -> Event:
@@ -396,7 +402,8 @@ class GolfEngine(ShotEngine[GolfState]):
         shot, before = state.shot, state.before
         if shot is not None and before is not None and item not in start_of(before, shot).spot_wait:
             ev = _with_ball(ev, ball)  # the spot of a ball the last shot's foul put there: amend it
-            return amend.called_spot(state, ev) or self._amended(state, ev, state)
+            return amend.called_spot(state, ev) or amend.spot_counted(state, ev, item) \
+                or self._amended(state, ev, state)
         new = replace(state, placed=pair_set(state.placed, ball, spot),
                       placements=(*state.placements, (ball, spot)),
                       spot_wait=tuple(x for x in state.spot_wait if x is not item))
@@ -477,6 +484,24 @@ class GolfEngine(ShotEngine[GolfState]):
 #: the first states of new one-against-one matches by their players (frozen: shared; their empty
 #: ruling log links to nothing, ``RulingLog``)
 _FRESH: FirstStates[tuple[str, str], GolfState] = FirstStates()
+
+
+#: the fouls ``_foul_at_once`` takes: ``call`` sends each to ``_foul`` and on to ``_amend`` (no ball off
+#: the table, no duo's own foul, no touch between shots, not the clock's)
+_AT_ONCE = frozenset(BY_ID) - OFF_TABLE_FOULS - DUO_ONLY - {NO_SHOT, "golf.clock"}
+
+
+def _foul_at_once(state: GolfState, ev: Call) -> GolfState | None:
+    """``GolfEngine.call`` of ``ev`` (a canonical ``foul``) where it is a foul of ``_AT_ONCE`` about the
+    last shot (no other player's) and ``amend.called_foul`` takes it (after the rest: that checks):
+    its state, made without the four frames between (``call``, ``_foul``, ``_amend``, ``called_foul``;
+    ``checkpoint`` is ``state``); None for any other (the general way then)."""
+    if ev.foul not in _AT_ONCE:
+        return None
+    player = ev.player
+    if player is not None and (shot := state.shot) is not None and player != shot.player:
+        return None
+    return amend.called_foul(state, ev)
 
 
 # --- the input edge: checks of sensor events, the lay-out rest -----------------------

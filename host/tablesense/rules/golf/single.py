@@ -26,13 +26,13 @@ from typing import Any, Protocol
 
 import msgspec
 
-from ...events import Cushion, Event, Goal, OffTable, Rest
+from ...events import Call, Cushion, Event, Goal, OffTable, Rest
 from ...shots import _IDLE, _SETTLING_PHASE, Cutter
 from ..base import Question, Ruling
 from ..ruling_log import RulingLog, made
 from ..shot_engine import ShotRecord
 from .frame_end import end_frame
-from .geometry import ATTACKS
+from .geometry import ATTACKS, BALLS_PER_PLAYER
 from .state import GolfState
 
 replace = msgspec.structs.replace
@@ -78,10 +78,9 @@ def whole(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest) 
     after = Cutter(False, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t)
     # the common state (one against one, no positions, no ball placed): only the fields that change are
     # given to ``replace`` (each one it is given costs the copy more), in the order of the fields
-    bare = pre.positions is None and not pre.placements
     if kind is Cushion:  # ``resolve.missed``: the turn passes
         o = "p2" if s == "p1" else "p1"
-        if bare and not pre.duo and pre.turn_positions is None:
+        if pre.positions is None and not pre.placements and not pre.duo and pre.turn_positions is None:
             return replace(pre, at_table=o, rulings=made(log, 1, [_turn, t, s]), checkpoint=state, cut=after,
                            before=pre, shot=ShotRecord(player, (first,), rest),
                            frame_units=pre.frame_units + 1, clock=(o, t))
@@ -97,27 +96,29 @@ def whole(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest) 
         done = _turn_lost(state, pre, first, rest, after, s, ball, None, log)
         return engine.steps(state, events, rest) if done is None else done
     goal = first.goal  # type: ignore[attr-defined]
-    if ball != s or goal != (_P1_AIM if s == "p1" else _P2_AIM):
-        done = _turn_lost(state, pre, first, rest, after, s, ball, goal, log)
-        return engine.steps(state, events, rest) if done is None else done
-    p1_left, p2_left = pre.balls_left
+    # the balls left after the shooter's valid goal, looked up (``_AFTER_P1``, ``_AFTER_P2``)
     if s == "p1":
-        left, theirs = p1_left - 1, p2_left
-        bl = (left, theirs)
+        if ball != "p1" or goal != _P1_AIM:
+            done = _turn_lost(state, pre, first, rest, after, s, ball, goal, log)
+            return engine.steps(state, events, rest) if done is None else done
+        found = _AFTER_P1.get(pre.balls_left)
     else:
-        left, theirs = p2_left - 1, p1_left
-        bl = (theirs, left)
-    if left < 0 or theirs == 0:
+        if ball != s or goal != _P2_AIM:
+            done = _turn_lost(state, pre, first, rest, after, s, ball, goal, log)
+            return engine.steps(state, events, rest) if done is None else done
+        found = _AFTER_P2.get(pre.balls_left)
+    if found is None:  # (a side with no ball left: the frame is over on the score)
         return engine.steps(state, events, rest)
+    bl, last, one = found
     shot = ShotRecord(player, (first,), rest)
-    if left == 0:  # the shooter's last ball: the frame is theirs (``resolve.plain``)
+    if last:  # the shooter's last ball: the frame is theirs (``resolve.plain``)
         return end_frame(pre, _goal(at, goal, s), pre.asked, s, s, bl, t, (),
                          (pre, shot, after, False, state))
-    if not pre.zone_play and (left == 1 or theirs == 1):  # (``checks.zone_play``: a 1 in bl) zone play starts
+    if one and not pre.zone_play:  # (``checks.zone_play``: a 1 in bl) zone play starts
         return replace(pre, at_table=s, rulings=made(log, 2, [_zone, at, goal, s, t]), checkpoint=state,
                        cut=after, before=pre, shot=shot, balls_left=bl, zone_play=True,
                        frame_units=pre.frame_units + 1, clock=(s, t), positions=None, placements=())
-    if bare and player is not None:  # (``player``: ``s``, the player at the table)
+    if player is not None and pre.positions is None and not pre.placements:  # (``player``: ``s``)
         return replace(pre, rulings=made(log, 1, [_goal, at, goal, s]), checkpoint=state, cut=after,
                        before=pre, shot=shot, balls_left=bl, frame_units=pre.frame_units + 1, clock=(s, t))
     return replace(pre, at_table=s, rulings=made(log, 1, [_goal, at, goal, s]), checkpoint=state, cut=after,
@@ -125,10 +126,60 @@ def whole(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest) 
                    positions=None, placements=())
 
 
+def _after_goals(shooter: int) -> dict[tuple[int, int], tuple[tuple[int, int], bool, bool]]:
+    """The balls left (p1's, p2's) before a valid goal of side ``shooter`` (0: p1, 1: p2) -> the balls
+    left after it, whether it was the shooter's last (the frame theirs) and whether a side now has one
+    (zone play starts, ``checks.zone_play``); only counts of 1 to 5 each (else the general steps)."""
+    out: dict[tuple[int, int], tuple[tuple[int, int], bool, bool]] = {}
+    for own in range(1, BALLS_PER_PLAYER + 1):
+        for theirs in range(1, BALLS_PER_PLAYER + 1):
+            left = own - 1
+            if shooter == 0:
+                out[own, theirs] = ((left, theirs), left == 0, left == 1 or theirs == 1)
+            else:
+                out[theirs, own] = ((theirs, left), left == 0, left == 1 or theirs == 1)
+    return out
+
+
+#: ``whole``'s valid goal of p1, of p2: the balls left before it -> after it, the frame won, zone play
+_AFTER_P1, _AFTER_P2 = _after_goals(0), _after_goals(1)
+
+
 def one_event(state: GolfState, first: Event, rest: Rest) -> GolfState | None:
     """``whole``'s one step alone: the state after the shot ``first`` then ``rest`` from ``state``
     where it is the common case; None where it is not (``whole``'s general steps then)."""
     return whole(_NO_STEPS, state, (first,), rest)
+
+
+def answered(state: GolfState, question: Question, call: Call) -> GolfState | None:
+    """The state after ``call``, the referee's answer (``question``, the open question it answers:
+    ``GolfEngine._answered`` checked it; the answer one of its options) naming the ball of a shot of
+    one event, a goal or a ball off the table that no sensor named (``_asked`` asked whose it was):
+    the state ``GolfEngine._amended`` gives (the shot resolved again with the answer,
+    ``resolve.staged``: ``counted.counted_shot``), made by the one-event step from the state before
+    the shot, its question numbered, with the event's ball the one the answer names; the shot stage's
+    fields ``_amended`` gives put in after it (the shot with the answer, the undo point ``state``).
+    None for any other answer, shot or state (``_amended`` then): a shot of more events or calls, a
+    late drop, an answer of no ball, another question, a shooter not the player at the table, a
+    question or a ball waiting before the match's first shot."""
+    shot, before = state.shot, state.before
+    if shot is None or before is None or len(shot.events) != 1 or shot.calls or shot.late:
+        return None
+    first = shot.events[0]
+    kind = type(first)
+    rest = shot.rest
+    ball = call.answer
+    if (kind is not Goal and kind is not OffTable) or first.ball is not None or rest is None \
+            or (ball != "p1" and ball != "p2") or shot.player != before.at_table:  # type: ignore[attr-defined]
+        return None
+    asked = before.asked + 1  # the shot's one question (``counted._whose``)
+    if question.id != f"q{asked}" or ((before.questions or before.spot_wait) and before.shot is None):
+        return None  # (the one-event step closes what is open only after a shot, ``resolve.start_of`` always)
+    named = replace(first, ball=ball)
+    new = whole(_NO_STEPS, replace(before, asked=asked), (named,), rest)
+    if new is None:
+        return None
+    return replace(new, checkpoint=state, cut=state.cut, before=before, shot=replace(shot, calls=(call,)))
 
 
 class _NoSteps:
