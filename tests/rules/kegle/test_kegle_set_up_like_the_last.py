@@ -34,7 +34,7 @@ def _setup(obj: dict[str, Any], t: float) -> Setup:
 
 def _first(obj: dict[str, Any]) -> Any:
     """The first state of a fresh engine, nothing remembered, for this set-up."""
-    kegle._LAST = None
+    kegle._LAST.clear()
     kegle._FRESH.clear()
     return KegleEngine().new_state(_setup(obj, 0.0))
 

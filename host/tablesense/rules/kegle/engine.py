@@ -114,12 +114,11 @@ class KegleEngine(ShotEngine[KegleState]):
     pins = True  # the pin referee sets them up between shots
 
     def new_state(self, setup: Setup) -> KegleState:
-        global _LAST
-        last = _LAST  # the last set-up's: a log of many short matches of the same players and distance
-        if last is not None:
+        last = _LAST.get(setup.distance)  # the last set-up of this distance's: a log of many short
+        if last is not None:  # matches of the same players, a few distances taking turns
             was = last[0]
-            if (setup.distance == was.distance and setup.targets == was.targets  # (the cheap tests first)
-                    and setup.players == was.players and tuple(setup.players) == last[1]):  # (in order)
+            if (setup.targets == was.targets and setup.players == was.players  # (the cheap tests first)
+                    and tuple(setup.players) == last[1]):  # (in order)
                 return last[2]
         agreed = setup.distance if setup.distance is not None else DEFAULT_DISTANCE
         own = setup.targets
@@ -136,7 +135,9 @@ class KegleEngine(ShotEngine[KegleState]):
             if key is None:
                 return found
             _FRESH.keep(key, found)
-        _LAST = (setup, tuple(setup.players), found)
+        if len(_LAST) >= _LAST_KEPT:
+            _LAST.clear()
+        _LAST[setup.distance] = (setup, tuple(setup.players), found)
         return found
 
     # --- the shot stage -----------------------------------------------------------
@@ -764,9 +765,12 @@ class KegleEngine(ShotEngine[KegleState]):
 
 #: the new matches' first states by players and distance (frozen: shared)
 _FRESH: FirstStates[Any, KegleState] = FirstStates()
-#: the last set-up whose first state ``_FRESH`` holds, and that state: the next set-up of the same
-#: players (in the same order), distance and targets starts from it without the key's tuples
-_LAST: tuple[Setup, tuple[str, ...], KegleState] | None = None
+#: a distance -> the last set-up of it whose first state ``_FRESH`` holds, its players in order, and
+#: that state: the next set-up of the same players (in the same order), distance and targets starts
+#: from it without the key's tuples (a log whose matches take a few distances in turns, each its own)
+_LAST: dict[int | None, tuple[Setup, tuple[str, ...], KegleState]] = {}
+#: how many distances ``_LAST`` keeps; the lot let go when one more comes
+_LAST_KEPT = 16
 
 _Handler = Callable[[KegleEngine, KegleState, Call], Any]
 

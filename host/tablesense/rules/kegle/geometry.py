@@ -140,9 +140,53 @@ def ball_points(value: Any) -> list[tuple[float, float]]:
     return [(float(p[0]), float(p[1])) for p in points if isinstance(p, list) and len(p) == 2]
 
 
+#: a ball whose centre lies outside this box round the centre spot keeps no pin off its spot: the
+#: outer pins stand ``PIN_SPACING`` from it, a ball blocks within ``BALL_RADIUS`` and half a pin's
+#: head of a spot (``blocks_pin``), and a centimetre more leaves no rounding to doubt
+_FAR: Final = PIN_SPACING + BALL_RADIUS + PIN_HEAD_DIAMETER / 2 + 0.01
+_BOX_X: Final = (CENTRE[0] - _FAR, CENTRE[0] + _FAR)
+_BOX_Y: Final = (CENTRE[1] - _FAR, CENTRE[1] + _FAR)
+
+
 def blocked_pins(positions: Mapping[str, Any], pins: Iterable[int]) -> tuple[list[int], list[int]]:
     """Rule 8.3: of ``pins`` (in their order), those a ball at rest keeps off their spot (rest
-    ``positions``), and of those the ones only a red lies on."""
+    ``positions``), and of those the ones only a red lies on. A rest whose every ball lies far
+    from the pins (``away_from_pins``: nearly every one) blocks none, found without a check of
+    each pin; any other rest is checked pin by pin (``blocked_near``)."""
+    if away_from_pins(positions):
+        return [], []
+    return blocked_near(positions, pins)
+
+
+def away_from_pins(positions: Mapping[str, Any]) -> bool:
+    """Every ball of ``positions`` is written as ``[x, y]`` or ``[[x, y], ...]`` of floats and lies
+    outside the box ``_BOX_X`` by ``_BOX_Y`` round the centre spot (no pin's spot within its reach;
+    compared, no arithmetic). False for anything else (an empty or odd value, an integer, a ball
+    near the pins): ``blocked_near`` reads those as ``ball_points`` does."""
+    (x0, x1), (y0, y1) = _BOX_X, _BOX_Y
+    for at in positions.values():
+        if type(at) is not list or not at:
+            return False
+        x = at[0]
+        if type(x) is list:
+            for point in at:
+                if type(point) is not list or len(point) != 2:
+                    return False
+                x, y = point
+                if type(x) is not float or type(y) is not float or (x0 <= x <= x1 and y0 <= y <= y1):
+                    return False
+        else:
+            if len(at) != 2:
+                return False
+            y = at[1]
+            if type(x) is not float or type(y) is not float or (x0 <= x <= x1 and y0 <= y <= y1):
+                return False
+    return True
+
+
+def blocked_near(positions: Mapping[str, Any], pins: Iterable[int]) -> tuple[list[int], list[int]]:
+    """``blocked_pins`` checked pin by pin: each ball's points (``ball_points``) against each pin's
+    spot (``blocks_pin``)."""
     balls = [(name, xy) for name, at in positions.items() for xy in ball_points(at)]
     blocked: list[int] = []
     by_red: list[int] = []

@@ -387,7 +387,8 @@ def plain_shot(before: KegleState, shot: ShotRecord,
     t = rest.t
     rulings: list[Ruling] = []
     blocked = blocked_red = NO_PINS
-    if n and rest.positions:  # 8.3: a pin a ball keeps off its spot (``verdict.blocked_by_balls``)
+    if n and (where := rest.positions) and not geo.away_from_pins(where):  # 8.3: a pin a ball keeps off its
+        # spot (``verdict.blocked_by_balls``; balls all far from the pins keep none off: no call for them)
         blocked, blocked_red = _blocked(rest.positions, toppled, t, rulings)
     # the referee's calls the decision reads (``verdict.find_faults``): the carambole, the fouls;
     # the others act before it (``hands``, ``replay``) or after it (``KegleEngine.resolve``)
@@ -641,7 +642,8 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
         checkpoint = Redo(state, (*shot.events, rest), True)
     rulings: list[Ruling] = []
     blocked = blocked_red = NO_PINS
-    if n and rest.positions:  # 8.3: a pin a ball keeps off its spot (``verdict.blocked_by_balls``)
+    if n and (where := rest.positions) and not geo.away_from_pins(where):  # 8.3: a pin a ball keeps off its
+        # spot (``verdict.blocked_by_balls``; balls all far from the pins keep none off: no call for them)
         blocked, blocked_red = _blocked(rest.positions, toppled, t, rulings)
     pins = tuple(toppled)
     announced = b.announced
