@@ -496,7 +496,8 @@ def parse_line(line: str | bytes) -> Event:
 
 class _PinLine(msgspec.Struct, frozen=True, tag_field="type", tag="pin", forbid_unknown_fields=True):
     """A pin event naming the ball that moved it (``ball``: a key kept in ``extra``, as keglebillard's
-    tables write it), decoded in one pass (``_pin_named``): every other key and value as ``Pin``'s."""
+    tables write it; a string or null), decoded in one pass (``_pin_named``): every other key and
+    value as ``Pin``'s."""
 
     t: Annotated[float, msgspec.Meta(ge=0.0, le=MAX_T)]
     pin: Annotated[int, msgspec.Meta(ge=1, le=5)]
@@ -656,9 +657,11 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
     """``parse_lines`` of ``part``, its lines already ``joined`` by single newlines and found to
     be one value a line (``kept``: each line keeps its "\n"), onto ``out``. A line that fails
     the decode is cut out of ``joined`` by the lengths of the lines before it: those lines are
-    decoded again (the decode gave nothing for them), the rest go on. A line holding a text that
-    such a line held before (``_REFUSED``; ``ahead``: looked for) is cut out before the decode,
-    which then needs no second go at the lines before it. Returns the kinds' letters
+    decoded again (the decode gave nothing for them), the rest go on. Lines holding a text that
+    such a line held before (``_REFUSED``; ``ahead``: looked for) are held out of the batch's first
+    decode (``_held_out``) and given their events after it (``_give_held``); where that decode fails
+    all the same, each is cut out before the decode, which then needs no second go at the lines
+    before it. Returns the kinds' letters
     (``kind_codes``) of what it put on ``out`` where it found them in passing (a batch decoded
     whole, with no escape in it), else None."""
     whole = True
