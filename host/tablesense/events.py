@@ -496,12 +496,13 @@ def parse_line(line: str | bytes) -> Event:
 
 class _PinLine(msgspec.Struct, frozen=True, tag_field="type", tag="pin", forbid_unknown_fields=True):
     """A pin event naming the ball that moved it (``ball``: a key kept in ``extra``, as keglebillard's
-    tables write it), decoded in one pass (``_pin_named``): every other key and value as ``Pin``'s."""
+    tables write it; a string or null), decoded in one pass (``_pin_named``): every other key and
+    value as ``Pin``'s."""
 
     t: Annotated[float, msgspec.Meta(ge=0.0, le=MAX_T)]
     pin: Annotated[int, msgspec.Meta(ge=1, le=5)]
     state: Literal["down", "up"]
-    ball: str
+    ball: str | None
 
 
 class _CallKept(msgspec.Struct, frozen=True, tag_field="type", tag="call", forbid_unknown_fields=True):
@@ -656,21 +657,30 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
     """``parse_lines`` of ``part``, its lines already ``joined`` by single newlines and found to
     be one value a line (``kept``: each line keeps its "\n"), onto ``out``. A line that fails
     the decode is cut out of ``joined`` by the lengths of the lines before it: those lines are
-    decoded again (the decode gave nothing for them), the rest go on. A line holding a text that
-    such a line held before (``_REFUSED``; ``ahead``: looked for) is cut out before the decode,
-    which then needs no second go at the lines before it. Returns the kinds' letters
+    decoded again (the decode gave nothing for them), the rest go on. Lines holding a text that
+    such a line held before (``_REFUSED``; ``ahead``: looked for) are held out of the batch's first
+    decode (``_held_out``) and given their events after it (``_give_held``); where that decode fails
+    all the same, each is cut out before the decode, which then needs no second go at the lines
+    before it. Returns the kinds' letters
     (``kind_codes``) of what it put on ``out`` where it found them in passing (a batch decoded
     whole, with no escape in it), else None."""
     whole = True
+    held: list[int] = []  # the lines held out of the decode (``_held_out``), given their events at the end
     while True:
+        decoded: list[Any] | None = None
         if ahead and _REFUSED:
             first = -1
             for needle in _REFUSED:
                 at = joined.find(needle)
                 if at >= 0 and (first < 0 or at < first):
                     first = at
-            if first >= 0:  # a line like one refused before: taken as ``parse_line`` takes that one
-                whole = False
+            if first >= 0 and whole:  # the batch's first go: every such line held out of one decode
+                text, lines = _held_out(joined, first)
+                decoded = _decoded(text, len(part))
+                if decoded is not None:
+                    joined, held = text, lines
+            if first >= 0 and decoded is None:  # a line like one refused before: taken as ``parse_line``
+                whole = False                   # takes that one, the lines before it decoded apart
                 bad = joined.count("\n", 0, first)
                 at = sum(map(len, part[:bad])) + (0 if kept else bad)
                 if bad:
@@ -683,7 +693,8 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
                 joined = joined[at + len(line) + (0 if kept else 1):]
                 continue
         try:
-            decoded = _FAST.decode_lines(joined)
+            if decoded is None:
+                decoded = _FAST.decode_lines(joined)
         except msgspec.ValidationError as exc:
             whole = False
             message = str(exc)
@@ -716,8 +727,10 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
         # unless their names are there. A batch of sensor events only is taken as it is
         plain = "\\" not in joined and ("~" not in joined or "~extra~" not in joined)  # (``memchr`` first)
         if not plain:
-            out.extend([e if type(e) in _AS_DECODED and e.extra is _NO_EXTRA else _checked(e)
-                        for e in decoded])
+            checked = [e if type(e) in _AS_DECODED and e.extra is _NO_EXTRA else _checked(e) for e in decoded]
+            if held:
+                _give_held(checked, part, held)
+            out.extend(checked)
             return None
         # each one's kind as a letter (``_LETTER``: "c" a call, "u" a set-up, else as ``kind_codes``):
         # the lines to look at found in it by ``str.find`` (C), not a Python step a line
@@ -756,8 +769,65 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
                 decoded[at] = _setup_of(decoded[at])  # type: ignore[arg-type]  (``_checked`` of a set-up)
                 at = letters.find("u", at + 1)
             letters = letters.replace("u", "x")
+        if held:
+            letters = _give_held(decoded, part, held, letters)
         out.extend(decoded)
         return letters if whole else None
+
+
+#: the line a line held out of a batch's decode stands as (``_held_out``): a rest naming nothing, which
+#: nothing in ``_batch`` looks at twice; its place is given the held line's event (``_give_held``)
+_HELD = '{"t": 0.0, "type": "rest"}'
+
+
+def _held_out(joined: str, first: int) -> tuple[str, list[int]]:
+    """``joined`` with each line holding a text of ``_REFUSED`` (the first at ``first``) put as
+    ``_HELD``, and those lines' indexes: the batch decoded in one go, not cut at each such line and
+    its parts decoded apart (a second decode of the lines before it, and their letters lost)."""
+    found = []
+    for needle in _REFUSED:
+        at = joined.find(needle, first)
+        while at >= 0:
+            found.append(at)
+            at = joined.find(needle, at + 1)
+    found.sort()
+    pieces: list[str] = []
+    lines: list[int] = []
+    line = end = 0  # the last line held, and where it ends (its newline)
+    for at in found:
+        if at < end:  # (in the line held last)
+            continue
+        line += joined.count("\n", end, at)
+        start = joined.rfind("\n", end, at) + 1
+        pieces.append(joined[end:start])
+        pieces.append(_HELD)
+        end = joined.find("\n", at)
+        if end < 0:
+            end = len(joined)
+        lines.append(line)
+    pieces.append(joined[end:])
+    return "".join(pieces), lines
+
+
+def _decoded(text: str, size: int) -> list[Any] | None:
+    """``_FAST.decode_lines(text)`` where it gives ``size`` values, else None (the batch is then
+    decoded the way that says which line fails)."""
+    try:
+        decoded = _FAST.decode_lines(text)
+    except Exception:
+        return None
+    return decoded if len(decoded) == size else None
+
+
+def _give_held(decoded: list[Any], part: Sequence[str], held: list[int], letters: str = "") -> str:
+    """Each line ``held`` out of a batch's decode given, in ``decoded``, what ``parse_line`` takes
+    of it in one pass (``_named``; None: it goes the long way), and its letter in ``letters``."""
+    for at in held:
+        line = part[at]
+        decoded[at] = event = _named(line) if _PIN in line else None  # (``_PIN``)
+        if letters:
+            letters = f"{letters[:at]}{_CODE_OF.get(type(event), 'x')}{letters[at + 1:]}"
+    return letters
 
 
 def _plain_positions(decoded: list[Any], letters: str) -> bool:

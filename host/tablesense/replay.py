@@ -161,8 +161,11 @@ class Replay(Record):
             gc.disable()
         try:
             numbers = range(1, len(kept) + 1)
-            for at in range(0, len(kept), BATCH):
-                self._feed_batch(numbers[at:at + BATCH], kept[at:at + BATCH], None, False)
+            at, size = 0, len(kept)
+            while at < size:
+                end = _batch_end(kept, at, size)
+                self._feed_batch(numbers[at:end], kept[at:end], None, False)
+                at = end
         finally:
             if paused:
                 gc.enable()
@@ -195,9 +198,11 @@ class Replay(Record):
             gc.disable()
         try:
             for numbers, texts, ascii in _chunk_parts(chunks):
-                for at in range(0, len(texts), BATCH):
-                    self._feed_batch(numbers[at:at + BATCH], texts[at:at + BATCH], on_error, guard, ascii,
-                                     True)
+                at, size = 0, len(texts)
+                while at < size:
+                    end = _batch_end(texts, at, size)
+                    self._feed_batch(numbers[at:end], texts[at:end], on_error, guard, ascii, True)
+                    at = end
         finally:
             if paused:
                 gc.enable()
@@ -478,6 +483,22 @@ def _shot_end(texts: list[str], parsed: list[Event | None], codes: str, k: int, 
     return end
 
 
+def _batch_end(texts: list[str], at: int, size: int) -> int:
+    """Where the batch of ``texts`` from ``at`` ends (``BATCH`` lines, or the last ones): after a line
+    naming ``"rest"`` not followed by one naming ``"call"``, or before a set-up, found among the batch's
+    last ``BATCH_SLACK`` lines, where there is one; else at ``BATCH`` lines. A shot then seldom runs
+    from one batch into the next, where ``Replay._feed_chunk`` could not take it at once (nor the call
+    after its rest with it). Where the batches end changes nothing but that."""
+    end = at + BATCH
+    if end >= size:
+        return size
+    for j in range(end, end - BATCH_SLACK, -1):
+        line = texts[j]
+        if '"setup"' in line or ('"rest"' in texts[j - 1] and '"call"' not in line):
+            return j
+    return end
+
+
 def _steps(engine: ShotEngine[Any] | None, played: bool) -> tuple[Any, Any, Any]:
     """``Replay._feed_chunk``'s steps of ``engine``, bound once a match: its whole shot (``whole``;
     played, ``whole_played``), its shot and the call after its rest (``whole_called``; played,
@@ -506,6 +527,8 @@ HISTORY_LINKS = ("checkpoint", "before", "pre")
 TRIM_EVERY = 2048
 #: a replay decodes this many lines in one call (``events.parse_lines``)
 BATCH = 256
+#: a batch ends early (``_batch_end``) by at most this many lines
+BATCH_SLACK = 64
 #: a shot of at most this many table events before its rest is taken at once (``ShotEngine.whole``)
 WHOLE_MAX = 64
 #: ``_feed_chunk``'s count of events at which a played match (no trimming) trims its history: never
