@@ -20,7 +20,7 @@ from test_kegle_plain_shot import shot as shots
 
 from tablesense.events import Call, Event, Rest, parse_event
 from tablesense.rules import find_engine
-from tablesense.rules.shot_engine import SHOT_KINDS, Redo, ShotEngine
+from tablesense.rules.shot_engine import SHOT_KINDS, Redo, ShotEngine, canonical
 
 ENGINE = find_engine("kegle")
 
@@ -36,6 +36,7 @@ called = st.sampled_from([
     {"call": "foul", "foul": "three-reds"},
     {"call": "foul", "foul": "no such foul"},
     {"call": "undo"},
+    {"call": "undo", "player": "p2"},
     {"call": "hands"},
     {"call": "outlay"},
     {"call": "answer", "question": "q1", "answer": "red"},
@@ -114,6 +115,32 @@ def test_a_shot_and_the_call_after_its_rest_in_one_step_end_where_they_end_apart
                 else:
                     assert quick == slow
                 assert tuple(quick.rulings) == tuple(slow.rulings)
+        state, t = applied(state, drawn, call_obj, table, rest, t)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(shots, called, st.booleans()), min_size=1, max_size=20), st.integers(4, 40),
+       st.booleans())
+def test_a_call_refused_before_the_shots_pass_is_one_the_pass_would_refuse(
+        played: list[Any], distance: int, strikes: bool) -> None:
+    """``whole_called`` refuses an undo of a shot with pockets or a ball off the table before
+    ``whole``'s pass: at every moment a call comes (after the rest, between shots, after the pins
+    are put up, while a ball rolls: ``rolling``, the shot's first line applied alone), on a table
+    with a strike sensor or none, with positions or none, it gives what ``whole`` of the shot
+    and the call (as the engine names it) gives, or refuses where that refuses."""
+    state = ENGINE.new_state(parse_event({"t": 0, "type": "setup", "game": "kegle",
+                                          "players": {"p1": "A", "p2": "B"}, "distance": distance}))
+    t = 0.0
+    for drawn, call_obj, rolling in played:
+        table, rest, call, t = shot_and_call(drawn, call_obj, strikes, t)
+        given_state = state
+        if rolling and table:
+            given_state = outcome(ENGINE.apply, state, table[0])
+        if table and all(type(e) in SHOT_KINDS for e in table) and not isinstance(given_state, type):
+            named = canonical(ENGINE.vocabulary(given_state), call)
+            if named.call in ("undo", "carom", "answer"):
+                assert outcome(ENGINE.whole_called, given_state, table, rest, call) == \
+                    outcome(ENGINE.whole, given_state, table, rest, named)
         state, t = applied(state, drawn, call_obj, table, rest, t)
 
 

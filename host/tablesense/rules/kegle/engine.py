@@ -79,6 +79,11 @@ _ROLLING = frozenset({Strike, Cushion, Contact, OffTable})
 __all__ = ["POCKET_OPTIONS", "KegleEngine", "KegleState", "Score"]
 
 
+#: the kinds of event ``common_facts`` reads a common shot of (any other kind: a pocket, a ball off
+#: the table, makes its facts ``()``, ``LATE`` or None, and ``whole`` declines an undo of the shot)
+_COMMON_KINDS = frozenset((Cushion, Pin, Contact, Strike))
+
+
 def _whole_shot(events: tuple[Event, ...]) -> bool:
     """``events`` (a rest last) are a shot the replay hands ``whole``: table events but a rest
     (``SHOT_KINDS``) before it, the first not a pin set up (it opens no shot)."""
@@ -308,7 +313,12 @@ class KegleEngine(ShotEngine[KegleState]):
             at_table = state.at_table  # (the player at the table before the shot and after ``whole``'s close)
             if call.foul not in BY_ID or at_table is None or call.player not in (None, at_table):
                 return None  # (``_call_foul``: unknown, or a fault between shots of the player at the table)
-        elif kind != "carom" and kind != "undo" and kind != "answer":
+        elif kind == "undo":
+            for e in events:
+                if type(e) not in _COMMON_KINDS:
+                    return None  # (``whole``: a shot with pockets or a ball off the table, ``common_facts``
+                    # falsy or None, takes no undo: refused before its pass, as it would be after it)
+        elif kind != "carom" and kind != "answer":
             return None
         return self.whole(state, events, rest, call)
 
