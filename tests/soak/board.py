@@ -314,10 +314,10 @@ class Board:
         except BlockingIOError:
             return
         except OSError:  # the firmware is gone (its pty closed)
-            with contextlib.suppress(Exception):
-                asyncio.get_running_loop().remove_reader(self.fd)
+            self._stop_reading()
             return
-        if not data:
+        if not data:  # the firmware's end of the pty closed: Linux says so by an empty read,
+            self._stop_reading()  # and the port stays readable; read on, the loop would spin
             return
         top = self._record(data)
         if self.host is None or self._cut():
@@ -331,6 +331,11 @@ class Board:
         b = self.boot
         if top is not None and (not b.heard or top > b.heard[-1][1]):
             b.heard.append((time.time(), top))
+
+    def _stop_reading(self) -> None:
+        """No more reads of this boot's port (the next power-on opens and reads a new one)."""
+        with contextlib.suppress(Exception):
+            asyncio.get_running_loop().remove_reader(self.fd)
 
     def _record(self, data: bytes) -> int | None:
         """Record the frames in ``data``; the highest seq among them (None: no whole frame)."""
