@@ -281,6 +281,9 @@ class Cable:
                 raise
             time.sleep(0.02)
             return
+        if not data:  # the same, read as an end of file: the port stays readable, so wait, not spin
+            time.sleep(0.02)
+            return
         if conn is None or self.cut_now:
             self.dropped_up += len(data)
             return

@@ -8,16 +8,16 @@ roll, and any batch size and slack, a replay in batches (bounded, ``feed_chunks`
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from paths import TESTS
 
 from tablesense import replay
 from tablesense.replay import BATCH, BATCH_SLACK, Replay, _batch_end, history_for
 
-MATCHES = Path(__file__).resolve().parent / "matches"
+MATCHES = TESTS / "matches"
 LOGS = {game: sorted((MATCHES / game).glob("*.jsonl")) for game in ("golf", "kegle", "carom")}
 
 

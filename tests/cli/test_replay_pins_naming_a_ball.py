@@ -15,12 +15,13 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from paths import TESTS
 
 from tablesense import events
 from tablesense.events import Pin, parse_batch, parse_line
 from tablesense.replay import Replay, history_for
 
-MATCHES = sorted((Path(__file__).resolve().parent / "matches" / "kegle").glob("*.jsonl"))
+MATCHES = sorted((TESTS / "matches" / "kegle").glob("*.jsonl"))
 WITH_PINS = [path for path in MATCHES if '"pin"' in path.read_text(encoding="utf-8")]
 #: what a pin line may name as its toppler (``None``: the key left out)
 BALLS = [None, "red", "white", "yellow", "null"]
