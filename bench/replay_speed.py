@@ -1,7 +1,8 @@
 """Replay speed of every game beside ``json.loads`` of the same lines, and undo's memory.
 
 For each game's synthetic log (the generators of ``golf_replay``, ``kegle_replay``,
-``carom_replay``), in the same run, CPU time of one process, best of ``--repeat``:
+``carom_replay``), in the same run, CPU time of one process, best of ``--repeat`` rounds (each round runs the
+anchor and the measured in turn):
 
 - ``json.loads``: every line decoded to a dict (the anchor: the least any replay does);
 - ``parse_line``: every line decoded into a checked, typed event (tablesense.events);
@@ -72,13 +73,17 @@ def logs(events: int, games: tuple[str, ...] = ("golf", "kegle", "carom")) -> di
     return out
 
 
-def best_cpu(run: Callable[[], object], repeat: int) -> float:
-    best = float("inf")
+def best_cpu(*runs: Callable[[], object], repeat: int) -> list[float]:
+    """The least CPU time of each of ``runs`` over ``repeat`` rounds, the runs taken in turn
+    within each round: the anchor and what is measured beside it see the same moments of a
+    machine whose load moves (run one after the other, the anchor alone swung 0.90-1.29x)."""
+    best = [float("inf")] * len(runs)
     for _ in range(repeat):
-        gc.collect()
-        start = time.process_time()
-        run()
-        best = min(best, time.process_time() - start)
+        for i, run in enumerate(runs):
+            gc.collect()
+            start = time.process_time()
+            run()
+            best[i] = min(best[i], time.process_time() - start)
     return best
 
 
@@ -199,9 +204,12 @@ def main(argv: list[str] | None = None) -> int:
         if check.errors:
             print(f"{game}: the synthetic log has errors: {check.errors[:3]}", file=sys.stderr)
             return 1
-        anchor = best_cpu(lambda: [json.loads(x) for x in lines], args.repeat)  # noqa: B023
-        typed = best_cpu(lambda: [parse_line(x) for x in lines], args.repeat)  # noqa: B023
-        whole = best_cpu(lambda: Replay().feed_lines(lines), args.repeat)  # noqa: B023
+        anchor, typed, whole = best_cpu(
+            lambda: [json.loads(x) for x in lines],  # noqa: B023
+            lambda: [parse_line(x) for x in lines],  # noqa: B023
+            lambda: Replay().feed_lines(lines),  # noqa: B023
+            repeat=args.repeat,
+        )
         held_lines = LONG.get(game, lines)
         held = undo_memory(held_lines)
         log_bytes = sum(len(x) + 1 for x in held_lines)
@@ -225,8 +233,11 @@ def main(argv: list[str] | None = None) -> int:
             lines = long_shot(k)
             check = Replay().feed_lines(lines)
             assert not check.errors, check.errors[:3]
-            anchor = best_cpu(lambda: [json.loads(x) for x in lines], args.repeat)  # noqa: B023
-            took[k] = best_cpu(lambda: Replay().feed_lines(lines), args.repeat)  # noqa: B023
+            anchor, took[k] = best_cpu(
+                lambda: [json.loads(x) for x in lines],  # noqa: B023
+                lambda: Replay().feed_lines(lines),  # noqa: B023
+                repeat=args.repeat,
+            )
             print(f"  {k:>7,} events: replay {len(lines) / took[k]:>10,.0f} events/s, "
                   f"json.loads (anchor) {len(lines) / anchor:>10,.0f}/s ({anchor / took[k]:.2f}x json.loads)")
         q, n = args.long_shot // 4, args.long_shot
@@ -236,8 +247,11 @@ def main(argv: list[str] | None = None) -> int:
         account(long_shot(10))  # its modules and texts loaded before the clock starts
         for k in (q, n):
             lines = long_shot(k)
-            anchor = best_cpu(lambda: [json.loads(x) for x in lines], args.repeat)  # noqa: B023
-            took[k] = best_cpu(lambda: account(lines), args.repeat)  # noqa: B023
+            anchor, took[k] = best_cpu(
+                lambda: [json.loads(x) for x in lines],  # noqa: B023
+                lambda: account(lines),  # noqa: B023
+                repeat=args.repeat,
+            )
             print(f"  {k:>7,} events: account {len(lines) / took[k]:>10,.0f} events/s ({took[k]:.2f} s), "
                   f"json.loads (anchor) {len(lines) / anchor:>10,.0f}/s ({anchor / took[k]:.2f}x json.loads)")
         print(f"  four times the events took {took[n] / took[q]:.1f} times as long "
