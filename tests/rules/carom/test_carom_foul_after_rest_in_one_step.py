@@ -61,6 +61,11 @@ def replayed(lines: list[str], history: int | None) -> Any:
             rep.events, list(rep.state.rulings))
 
 
+def ends(lines: list[str]) -> list[Any]:
+    """``lines`` replayed with a history that holds their undos and with every undo kept (played)."""
+    return [replayed(lines, history_for(sum('"undo"' in x for x in lines))), replayed(lines, None)]
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(*match)
 def test_a_shot_and_the_foul_called_after_its_rest_in_one_step_are_the_two_apart(
@@ -75,11 +80,9 @@ def test_a_replay_with_the_foul_after_the_rest_in_one_step_ends_where_one_withou
         shots: list[Any], discipline: str, profile: str, targets: tuple[int, int], limit: int | None,
         first: str | None) -> None:
     lines = lines_of(shots, discipline, profile, targets, limit, first)
-    history = history_for(sum('"undo"' in x for x in lines))
-    quick = [replayed(lines, history), replayed(lines, None)]
+    quick = ends(lines)
     with apart():
-        slow = [replayed(lines, history), replayed(lines, None)]
-    assert quick == slow
+        assert ends(lines) == quick
 
 
 def _first(*objs: dict[str, Any], discipline: str = "libre", profile: str = "club") -> Any:

@@ -19,11 +19,10 @@ import msgspec
 import pytest
 from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
+from test_golf_helpers import applied, replayed_and_played
 from test_golf_one_event_shot import before_shot
 
-from tablesense.errors import TablesenseError
 from tablesense.events import Call, Goal, OffTable, Rest
-from tablesense.replay import Replay, effective_lines
 from tablesense.rules.golf import single
 from tablesense.rules.golf.engine import GolfEngine
 from tablesense.rules.golf.state import GolfState
@@ -40,13 +39,6 @@ def general_way() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(single, "answered", lambda state, question, call: None)
         yield
-
-
-def _applied(state: Any, call: Any) -> Any:
-    try:
-        return ENGINE.apply(state, call)
-    except TablesenseError as e:
-        return type(e), str(e)
 
 
 @st.composite
@@ -100,11 +92,11 @@ def test_an_answer_naming_a_one_event_shots_ball_is_the_state_the_general_way_gi
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(single, "answered", spy)
-        quick = _applied(state, call)
+        quick = applied(state, call)
     event(f"{odd}: " + ("one step" if any(m is not None for m in taken) else "the general way" if taken
                         else "not asked"))
     with general_way():
-        general = _applied(state, call)
+        general = applied(state, call)
     assert quick == general
     if not isinstance(quick, tuple):
         assert list(quick.rulings) == list(general.rulings)
@@ -166,24 +158,9 @@ def logs(draw: Any) -> list[str]:
     return lines
 
 
-def _seen(rep: Replay) -> tuple[Any, ...]:
-    return rep.to_json(), [str(e) for e in rep.errors], rep.events
-
-
 @settings(max_examples=150, deadline=None)
 @given(logs())
 def test_a_log_of_answers_at_any_moment_ends_where_the_general_way_does(lines: list[str]) -> None:
-    counted = effective_lines(lines)
-    for history in (10**6, None):  # a whole log's replay (``apply``), a table played (``play``)
-        quick = Replay(history=history)
-        if history is None:
-            quick.feed_lines(lines)
-        else:
-            quick.feed_counted(counted, guard=True)
-        with general_way():
-            general = Replay(history=history)
-            if history is None:
-                general.feed_lines(lines)
-            else:
-                general.feed_counted(counted, guard=True)
-        assert _seen(quick) == _seen(general)
+    quick = replayed_and_played(lines)
+    with general_way():
+        assert replayed_and_played(lines) == quick

@@ -20,9 +20,9 @@ import msgspec
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from test_golf_helpers import applied
 from test_golf_plain_shot import before_shot, shot_of
 
-from tablesense.errors import TablesenseError
 from tablesense.events import Contact, Goal, OffTable, Rest, Strike, parse_event
 from tablesense.rules import find_engine
 from tablesense.rules.golf import amend
@@ -82,13 +82,6 @@ def general_way() -> Iterator[None]:
         mp.setattr(amend, "called_spot", lambda state, call: None)
         mp.setattr(amend, "stood_alone", lambda before, unit: None)
         yield
-
-
-def applied(state: Any, call: Any) -> Any:
-    try:
-        return ENGINE.apply(state, call)
-    except TablesenseError as e:
-        return type(e), str(e)
 
 
 def _same(state: Any, call: Any) -> Any:

@@ -18,11 +18,10 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from test_golf_foul_amends_at_once import CALLS, PLAYER, shot_after
+from test_golf_helpers import applied, replayed_and_played
 from test_golf_plain_shot import before_shot
 
-from tablesense.errors import TablesenseError
 from tablesense.events import parse_event
-from tablesense.replay import Replay, effective_lines
 from tablesense.rules import find_engine
 from tablesense.rules.golf import engine as golf_engine
 from tablesense.rules.golf.resolve import resolve
@@ -38,13 +37,6 @@ def general_way() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(golf_engine, "_foul_at_once", lambda state, ev: None)
         yield
-
-
-def _applied(state: Any, call: Any) -> Any:
-    try:
-        return ENGINE.apply(state, call)
-    except TablesenseError as e:
-        return type(e), str(e)
 
 
 @settings(max_examples=500, deadline=None)
@@ -73,11 +65,11 @@ def test_a_foul_after_the_rest_at_once_is_the_state_the_general_way_gives(
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(golf_engine, "_foul_at_once", spy)
-        quick = _applied(state, call)
+        quick = applied(state, call)
     event("at once" if any(m is not None for m in taken) else "asked, the general way" if taken
           else "not asked")
     with general_way():
-        general = _applied(state, call)
+        general = applied(state, call)
     assert quick == general
     if not isinstance(quick, tuple):
         assert ENGINE.to_json(quick) == ENGINE.to_json(general)
@@ -145,24 +137,9 @@ def logs(draw: Any) -> list[str]:
     return lines
 
 
-def _seen(rep: Replay) -> tuple[Any, ...]:
-    return rep.to_json(), [str(e) for e in rep.errors], rep.events
-
-
 @settings(max_examples=150, deadline=None)
 @given(logs())
 def test_a_log_of_fouls_called_at_any_moment_ends_where_the_general_way_does(lines: list[str]) -> None:
-    counted = effective_lines(lines)
-    for history in (10**6, None):  # a whole log's replay (``apply``), a table played (``play``)
-        quick = Replay(history=history)
-        if history is None:
-            quick.feed_lines(lines)
-        else:
-            quick.feed_counted(counted, guard=True)
-        with general_way():
-            general = Replay(history=history)
-            if history is None:
-                general.feed_lines(lines)
-            else:
-                general.feed_counted(counted, guard=True)
-        assert _seen(quick) == _seen(general)
+    quick = replayed_and_played(lines)
+    with general_way():
+        assert replayed_and_played(lines) == quick

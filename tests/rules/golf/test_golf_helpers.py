@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tablesense.replay import Replay
+from tablesense.errors import TablesenseError
+from tablesense.replay import Replay, effective_lines
+from tablesense.rules import find_engine
 
+GOLF = find_engine("golf")
 SINGLE = {"p1": "Ann", "p2": "Bob"}
 DUO = {"p1": ["Ann", "Cor"], "p2": ["Bob", "Dirk"]}
 
@@ -89,3 +92,24 @@ def lines(*events: dict[str, Any] | list[dict[str, Any]], players: dict[str, Any
     for e in events:
         flat += e if isinstance(e, list) else [e]
     return "\n".join(json.dumps(e) for e in [setup(players, fmt), *flat]) + "\n"
+
+
+def seen(rep: Replay) -> tuple[Any, ...]:
+    """What a replay ends with: its state, the errors it said and the events it read."""
+    return rep.to_json(), [str(e) for e in rep.errors], rep.events
+
+
+def replayed_and_played(lines: list[str]) -> list[tuple[Any, ...]]:
+    """``lines`` replayed as a whole log (``apply``: history 10**6, fed counted as a file is) and
+    played as a live table (``play``: every undo kept), each ``seen``."""
+    whole = Replay(history=10**6).feed_counted(effective_lines(lines), guard=True)
+    return [seen(whole), seen(Replay().feed_lines(lines))]
+
+
+def applied(state: Any, call: Any) -> Any:
+    """The golf engine's ``apply`` of ``call`` to ``state``: the state after it, or the error it
+    refused it with (its type and text)."""
+    try:
+        return GOLF.apply(state, call)
+    except TablesenseError as e:
+        return type(e), str(e)

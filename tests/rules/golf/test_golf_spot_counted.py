@@ -20,11 +20,11 @@ import msgspec
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from test_golf_helpers import applied, replayed_and_played
 from test_golf_one_event_shot import before_shot
 
 from tablesense.errors import TablesenseError
 from tablesense.events import Call, Cushion, Goal, OffTable, Rest, Strike
-from tablesense.replay import Replay, effective_lines
 from tablesense.rules.golf import amend
 from tablesense.rules.golf.engine import GolfEngine
 from tablesense.rules.golf.state import GolfState
@@ -39,13 +39,6 @@ def general_way() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(amend, "spot_counted", lambda state, call, item: None)
         yield
-
-
-def _applied(state: Any, call: Any) -> Any:
-    try:
-        return ENGINE.apply(state, call)
-    except TablesenseError as e:
-        return type(e), str(e)
 
 
 @st.composite
@@ -100,15 +93,15 @@ def test_a_spot_after_a_counted_shot_in_one_step_is_the_state_the_general_way_gi
     again = Call(t=5.5, call="spot", ball=named, spot=6 - spot)  # (``twice``: a second spot after it)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(amend, "spot_counted", spy)
-        quick = [_applied(state, call)]
+        quick = [applied(state, call)]
         if odd == "twice" and isinstance(quick[0], GolfState):
-            quick.append(_applied(quick[0], again))
+            quick.append(applied(quick[0], again))
     event(f"{odd}: " + ("one step" if any(m is not None for m in taken) else "the general way" if taken
                         else "not asked"))
     with general_way():
-        general = [_applied(state, call)]
+        general = [applied(state, call)]
         if odd == "twice" and isinstance(general[0], GolfState):
-            general.append(_applied(general[0], again))
+            general.append(applied(general[0], again))
     assert quick == general
     for one, other in zip(quick, general):
         if isinstance(one, GolfState):
@@ -167,24 +160,9 @@ def logs(draw: Any) -> list[str]:
     return lines
 
 
-def _seen(rep: Replay) -> tuple[Any, ...]:
-    return rep.to_json(), [str(e) for e in rep.errors], rep.events
-
-
 @settings(max_examples=150, deadline=None)
 @given(logs())
 def test_a_log_of_spots_at_any_moment_ends_where_the_general_way_does(lines: list[str]) -> None:
-    counted_lines = effective_lines(lines)
-    for history in (10**6, None):  # a whole log's replay (``apply``), a table played (``play``)
-        quick = Replay(history=history)
-        if history is None:
-            quick.feed_lines(lines)
-        else:
-            quick.feed_counted(counted_lines, guard=True)
-        with general_way():
-            general = Replay(history=history)
-            if history is None:
-                general.feed_lines(lines)
-            else:
-                general.feed_counted(counted_lines, guard=True)
-        assert _seen(quick) == _seen(general)
+    quick = replayed_and_played(lines)
+    with general_way():
+        assert replayed_and_played(lines) == quick

@@ -10,6 +10,7 @@ from typing import Any
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from test_golf_helpers import replayed_and_played, seen
 
 from tablesense.replay import Replay, effective_lines
 
@@ -51,10 +52,6 @@ def logs(draw: Any) -> list[str]:
     return lines
 
 
-def _seen(rep: Replay) -> tuple[Any, ...]:
-    return rep.to_json(), [str(e) for e in rep.errors], rep.events
-
-
 def _missed(t: float) -> list[dict[str, Any]]:
     """A shot of one cushion at ``t`` and its rest a second later."""
     return [{"t": t, "type": "cushion", "cushion": 1, "ball": None}, {"t": t + 1.0, "type": "rest"}]
@@ -80,17 +77,13 @@ UNDONE_TWICE = [
 @given(logs())
 @example([json.dumps(line) for line in UNDONE_TWICE])
 def test_a_golf_log_of_whole_shots_ends_where_its_lines_one_at_a_time_do(lines: list[str]) -> None:
-    counted = effective_lines(lines)
+    each = []
     for history in (10**6, None):  # a whole log's replay (``apply``), a table played (``play``)
-        each = Replay(history=history)
-        for n, text in counted:
-            each.feed_line(text, n)
-        whole = Replay(history=history)
-        if history is None:
-            whole.feed_lines(lines)
-        else:
-            whole.feed_counted(counted, guard=True)
-        assert _seen(whole) == _seen(each)
+        rep = Replay(history=history)
+        for n, text in effective_lines(lines):
+            rep.feed_line(text, n)
+        each.append(seen(rep))
+    assert replayed_and_played(lines) == each
 
 
 def test_a_goal_after_the_last_ball_in_play_is_refused_in_a_shot_taken_at_once() -> None:

@@ -331,7 +331,7 @@ class CaromEngine(ShotEngine[CaromState]):
                                     and in_a_corner(positions, OBJECTS[player], b.table)):
             return self._called(state, named, rest, call)
         run = b.run + 1
-        high = b.high_run  # ``_counted``, inline
+        high = b.high_run  # ``plain.counted``, inline (its call here: +0.8 % of a recorded replay)
         if i == 0:
             caroms = (made, caroms[1])
             if run > high[0]:

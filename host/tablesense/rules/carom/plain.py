@@ -108,6 +108,15 @@ def shot_facts(shot: ShotRecord, cue: str) -> ShotFacts:
     return read_shot(shot, cue)
 
 
+def counted(caroms: tuple[int, int], high: tuple[int, int], i: int, made: int,
+            run: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """A carom counted for player ``i`` (0: p1, 1: p2): the caroms with its ``made``, the high
+    runs with its ``run`` where the run is the player's highest yet."""
+    if i == 0:
+        return (made, caroms[1]), ((run, high[1]) if run > high[0] else high)
+    return (caroms[0], made), ((high[0], run) if run > high[1] else high)
+
+
 def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msgspec.Struct,
                    calls: tuple[Call, ...], shot_player: str | None) -> Decision | None:
     """``plain_shot``'s decision once the shot's ``facts`` are read, as its parts; None when the
@@ -163,14 +172,7 @@ def plain_decision(before: CaromState, facts: ShotFacts, called: bool, rest: msg
             zone, corner, zone_rulings = _zone(positions, OBJECTS[player], b.table, was, b.zone_corner, t,
                                                player)
         run = b.run + 1
-        if i == 0:  # ``_counted``, inline
-            caroms = (made, caroms[1])
-            if run > high[0]:
-                high = (run, high[1])
-        else:
-            caroms = (caroms[0], made)
-            if run > high[1]:
-                high = (high[0], run)
+        caroms, high = counted(caroms, high, i, made, run)
         cushions = facts.cushions_before_third if contacts > 0 else facts.cushions
         if not reached:
             maker, value = _carom_rulings, made

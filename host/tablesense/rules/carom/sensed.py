@@ -129,7 +129,7 @@ def sensed_shot(before: CaromState, events: tuple[Event, ...], rest: Any) -> Car
         if made >= b.targets[i]:  # the last carom: ``plain_decision``
             return None
         run = b.run + 1
-        high = b.high_run  # ``_counted``, inline
+        high = b.high_run  # ``plain.counted``, inline (its call here: +0.8 % of a recorded replay)
         if i == 0:
             caroms = (made, caroms[1])
             if run > high[0]:
