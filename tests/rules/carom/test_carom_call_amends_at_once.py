@@ -20,10 +20,11 @@ from hypothesis import strategies as st
 from test_carom_plain_shot import MATCH_DRAWS, events, positions
 
 from tablesense.errors import TablesenseError
-from tablesense.events import parse_event
+from tablesense.events import Call, Event, Rest, parse_event
 from tablesense.replay import Replay, history_for
 from tablesense.rules import find_engine
 from tablesense.rules.carom import amend
+from tablesense.rules.shot_engine import SHOT_KINDS
 
 ENGINE = find_engine("carom")
 
@@ -37,6 +38,25 @@ after = st.lists(st.tuples(st.sampled_from([
     {"call": "frozen", "choice": "outlay"}, {"call": "undo"},
 ]), st.sampled_from([0.1, 0.1, 0.1, -0.5, -5.0])), max_size=3)
 shot = st.tuples(events, positions, after)
+
+
+def shots_of(lines: list[str]) -> Iterator[tuple[Any, list[Event], Rest, Call | None]]:
+    """Each line of the log from which table events run to a rest: the state before that line
+    (every line before it applied, those refused left out), the events, the rest and the call on
+    the line after the rest (None: no call there)."""
+    evs = [parse_event(json.loads(x)) for x in lines]
+    state = ENGINE.new_state(evs[0])
+    for k in range(1, len(evs)):
+        j = k
+        while j < len(evs) and type(evs[j]) in SHOT_KINDS:
+            j += 1
+        if j > k and j < len(evs) and type(evs[j]) is Rest:
+            after = evs[j + 1] if j + 1 < len(evs) else None
+            yield state, evs[k:j], evs[j], after if type(after) is Call else None  # type: ignore[misc]
+        try:
+            state = ENGINE.apply(state, evs[k])
+        except TablesenseError:
+            pass
 
 
 def lines_of(shots: list[Any], discipline: str, profile: str, targets: tuple[int, int],

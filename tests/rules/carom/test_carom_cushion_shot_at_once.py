@@ -10,7 +10,6 @@ amends it from the facts the shot kept, as before."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -19,13 +18,12 @@ import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_carom_call_amends_at_once import ENGINE, lines_of, shot
+from test_carom_call_amends_at_once import ENGINE, lines_of, shot, shots_of
 from test_carom_plain_shot import positions
 
 from tablesense.errors import TablesenseError
 from tablesense.events import Call, Rest, parse_event
 from tablesense.rules.carom import engine
-from tablesense.rules.shot_engine import SHOT_KINDS
 
 replace = msgspec.structs.replace
 
@@ -43,42 +41,28 @@ def both_ways(lines: list[str]) -> int:
     """Each shot of the log taken whole (``whole``, and ``whole_called`` where a call follows its
     rest) from the state before it, with and without the quick decisions: the same states, the
     same JSON, and a call after the rest amending it the same. How many shots were cushions alone."""
-    evs = [parse_event(json.loads(x)) for x in lines]
-    state = ENGINE.new_state(evs[0])
     cushions = 0
-    k = 1
-    while k < len(evs):
-        j = k
-        while j < len(evs) and type(evs[j]) in SHOT_KINDS:
-            j += 1
-        if j > k and j < len(evs) and type(evs[j]) is Rest:
-            events, rest = evs[k:j], evs[j]
-            cushions += all(e.type == "cushion" for e in events)
-            takes: list[tuple[Any, ...]] = [(ENGINE.whole, state, events, rest)]
-            if j + 1 < len(evs) and type(evs[j + 1]) is Call:
-                call = evs[j + 1]
-                takes.append((ENGINE.whole_called, state, events, rest, call))
-                takes.append((_then, state, events, rest, call))
-                fused = _answer(ENGINE.whole_called, state, events, rest, call)
-                if fused is not None and not isinstance(fused, type):  # its decision, in one step
-                    with plain_decision_only():
-                        apart = _answer(_then, state, events, rest, call)
-                    assert replace(fused, checkpoint=None) == replace(apart, checkpoint=None)
-                    assert ENGINE.to_json(fused) == ENGINE.to_json(apart)
-                    assert list(fused.rulings) == list(apart.rulings)
-            for take in takes:
-                quick = _answer(*take)
+    for state, events, rest, call in shots_of(lines):
+        cushions += all(e.type == "cushion" for e in events)
+        takes: list[tuple[Any, ...]] = [(ENGINE.whole, state, events, rest)]
+        if call is not None:
+            takes.append((ENGINE.whole_called, state, events, rest, call))
+            takes.append((_then, state, events, rest, call))
+            fused = _answer(ENGINE.whole_called, state, events, rest, call)
+            if fused is not None and not isinstance(fused, type):  # its decision, in one step
                 with plain_decision_only():
-                    slow = _answer(*take)
-                assert quick == slow
-                if quick is not None and not isinstance(quick, type):
-                    assert ENGINE.to_json(quick) == ENGINE.to_json(slow)
-                    assert list(quick.rulings) == list(slow.rulings)
-        try:
-            state = ENGINE.apply(state, evs[k])
-        except TablesenseError:
-            pass
-        k += 1
+                    apart = _answer(_then, state, events, rest, call)
+                assert replace(fused, checkpoint=None) == replace(apart, checkpoint=None)
+                assert ENGINE.to_json(fused) == ENGINE.to_json(apart)
+                assert list(fused.rulings) == list(apart.rulings)
+        for take in takes:
+            quick = _answer(*take)
+            with plain_decision_only():
+                slow = _answer(*take)
+            assert quick == slow
+            if quick is not None and not isinstance(quick, type):
+                assert ENGINE.to_json(quick) == ENGINE.to_json(slow)
+                assert list(quick.rulings) == list(slow.rulings)
     return cushions
 
 

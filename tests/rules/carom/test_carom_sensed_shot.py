@@ -19,15 +19,14 @@ import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_carom_call_amends_at_once import ENGINE, lines_of, shot
+from test_carom_call_amends_at_once import ENGINE, lines_of, shot, shots_of
 from test_carom_plain_shot import cornered, place, positions
 from test_carom_zone_far_check import rest_positions
 
 from tablesense.errors import TablesenseError
-from tablesense.events import Call, Rest, parse_event
+from tablesense.events import Rest, parse_event
 from tablesense.replay import Replay, history_for
 from tablesense.rules.carom import engine, sensed
-from tablesense.rules.shot_engine import SHOT_KINDS
 
 replace = msgspec.structs.replace
 
@@ -44,35 +43,21 @@ def both_ways(lines: list[str]) -> int:
     """Each shot of the log taken whole (``whole``) from the state before it, with and without the
     one pass: the same state, JSON and rulings, and a call after its rest amending it the same.
     How many shots the one pass decided."""
-    evs = [parse_event(json.loads(x)) for x in lines]
-    state = ENGINE.new_state(evs[0])
     taken = 0
-    k = 1
-    while k < len(evs):
-        j = k
-        while j < len(evs) and type(evs[j]) in SHOT_KINDS:
-            j += 1
-        if j > k and j < len(evs) and type(evs[j]) is Rest:
-            events, rest = evs[k:j], evs[j]
-            if not state.in_shot and state.ended is None:
-                taken += sensed.sensed_shot(state, tuple(events), rest) is not None
-            quick = _answer(ENGINE.whole, state, events, rest)
-            with not_at_once():
-                slow = _answer(ENGINE.whole, state, events, rest)
-            assert quick == slow
-            if quick is not None and not isinstance(quick, type):
-                assert ENGINE.to_json(quick) == ENGINE.to_json(slow)
-                assert list(quick.rulings) == list(slow.rulings)
-                if j + 1 < len(evs) and type(evs[j + 1]) is Call:
-                    call = evs[j + 1]
-                    then = _answer(ENGINE.apply, quick, call)
-                    with not_at_once():
-                        assert then == _answer(ENGINE.apply, slow, call)
-        try:
-            state = ENGINE.apply(state, evs[k])
-        except TablesenseError:
-            pass
-        k += 1
+    for state, events, rest, call in shots_of(lines):
+        if not state.in_shot and state.ended is None:
+            taken += sensed.sensed_shot(state, tuple(events), rest) is not None
+        quick = _answer(ENGINE.whole, state, events, rest)
+        with not_at_once():
+            slow = _answer(ENGINE.whole, state, events, rest)
+        assert quick == slow
+        if quick is not None and not isinstance(quick, type):
+            assert ENGINE.to_json(quick) == ENGINE.to_json(slow)
+            assert list(quick.rulings) == list(slow.rulings)
+            if call is not None:
+                then = _answer(ENGINE.apply, quick, call)
+                with not_at_once():
+                    assert then == _answer(ENGINE.apply, slow, call)
     return taken
 
 

@@ -17,14 +17,13 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from test_carom_call_amends_at_once import ENGINE, lines_of
+from test_carom_call_amends_at_once import ENGINE, lines_of, shots_of
 from test_carom_foul_after_rest_in_one_step import ends, match, replayed
 
 from tablesense.errors import TablesenseError
-from tablesense.events import Call, Rest, parse_event
 from tablesense.replay import Replay, history_for
 from tablesense.rules.carom.engine import CaromEngine
-from tablesense.rules.shot_engine import SHOT_KINDS, Redo, ShotEngine
+from tablesense.rules.shot_engine import Redo, ShotEngine
 
 
 @contextmanager
@@ -38,31 +37,21 @@ def one_at_a_time() -> Iterator[None]:
 def redone_both_ways(lines: list[str]) -> int:
     """Each shot of the log with a call on the line after its rest, taken in one step where
     ``whole_called`` takes it: its ``Redo`` made again both ways, compared; how many ``whole`` made."""
-    evs = [parse_event(json.loads(x)) for x in lines]
-    state = ENGINE.new_state(evs[0])
     taken = 0
-    k = 1
-    while k < len(evs):
-        j = k
-        while j < len(evs) and type(evs[j]) in SHOT_KINDS:
-            j += 1
-        if j > k and j + 1 < len(evs) and type(evs[j]) is Rest and type(evs[j + 1]) is Call:
-            try:
-                fused = ENGINE.whole_called(state, evs[k:j], evs[j], evs[j + 1])  # type: ignore[arg-type]
-            except TablesenseError:
-                fused = None
-            if fused is not None:
-                back = fused.checkpoint
-                assert type(back) is Redo and back.applied
-                quick = ENGINE.redo(back)
-                assert quick == ShotEngine.redo(ENGINE, back)
-                assert ENGINE.to_json(quick) == ENGINE.to_json(ShotEngine.redo(ENGINE, back))
-                taken += ENGINE.whole(back.base, back.events[:-1], back.events[-1]) is not None  # type: ignore[arg-type]
+    for state, events, rest, call in shots_of(lines):
+        if call is None:
+            continue
         try:
-            state = ENGINE.apply(state, evs[k])
+            fused = ENGINE.whole_called(state, events, rest, call)
         except TablesenseError:
-            pass
-        k += 1
+            fused = None
+        if fused is not None:
+            back = fused.checkpoint
+            assert type(back) is Redo and back.applied
+            quick = ENGINE.redo(back)
+            assert quick == ShotEngine.redo(ENGINE, back)
+            assert ENGINE.to_json(quick) == ENGINE.to_json(ShotEngine.redo(ENGINE, back))
+            taken += ENGINE.whole(back.base, back.events[:-1], back.events[-1]) is not None  # type: ignore[arg-type]
     return taken
 
 

@@ -12,12 +12,11 @@ from typing import Any
 import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_carom_call_amends_at_once import ENGINE, lines_of, shot
+from test_carom_call_amends_at_once import ENGINE, lines_of, shot, shots_of
 from test_carom_plain_shot import MATCH_DRAWS
 
 from tablesense.errors import TablesenseError
-from tablesense.events import Call, Rest, parse_event
-from tablesense.rules.shot_engine import SHOT_KINDS, Redo
+from tablesense.rules.shot_engine import Redo
 
 replace = msgspec.structs.replace
 
@@ -25,35 +24,24 @@ replace = msgspec.structs.replace
 def fused_against_apart(lines: list[str]) -> int:
     """Each shot of the log followed by a call, taken both ways from the state before it; how
     many were taken in one step."""
-    evs = [parse_event(json.loads(x)) for x in lines]
-    state = ENGINE.new_state(evs[0])
     taken = 0
-    k = 1
-    while k < len(evs):
-        j = k
-        while j < len(evs) and type(evs[j]) in SHOT_KINDS:
-            j += 1
-        if j > k and j + 1 < len(evs) and type(evs[j]) is Rest and type(evs[j + 1]) is Call:
-            events, rest, call = evs[k:j], evs[j], evs[j + 1]
-            try:
-                fused = ENGINE.whole_called(state, events, rest, call)
-            except TablesenseError:
-                fused = None
-            if fused is not None:
-                taken += 1
-                after_rest = ENGINE.whole(state, events, rest)
-                assert after_rest is not None
-                apart = ENGINE.apply(after_rest, call)
-                assert replace(fused, checkpoint=None) == replace(apart, checkpoint=None)
-                assert ENGINE.to_json(fused) == ENGINE.to_json(apart)
-                back = fused.checkpoint
-                assert type(back) is Redo and back.base is state and tuple(back.events) == (*events, rest)
-                assert back.applied and ENGINE.redo(back) == after_rest
+    for state, events, rest, call in shots_of(lines):
+        if call is None:
+            continue
         try:
-            state = ENGINE.apply(state, evs[k])
+            fused = ENGINE.whole_called(state, events, rest, call)
         except TablesenseError:
-            pass
-        k += 1
+            fused = None
+        if fused is not None:
+            taken += 1
+            after_rest = ENGINE.whole(state, events, rest)
+            assert after_rest is not None
+            apart = ENGINE.apply(after_rest, call)
+            assert replace(fused, checkpoint=None) == replace(apart, checkpoint=None)
+            assert ENGINE.to_json(fused) == ENGINE.to_json(apart)
+            back = fused.checkpoint
+            assert type(back) is Redo and back.base is state and tuple(back.events) == (*events, rest)
+            assert back.applied and ENGINE.redo(back) == after_rest
     return taken
 
 
