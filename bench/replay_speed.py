@@ -1,8 +1,11 @@
 """Replay speed of every game beside ``json.loads`` of the same lines, and undo's memory.
 
 For each game's synthetic log (the generators of ``golf_replay``, ``kegle_replay``,
-``carom_replay``), in the same run, CPU time of one process, best of ``--repeat`` rounds (each round runs the
-anchor and the measured in turn):
+``carom_replay``), in the same run, CPU time of one process over ``--repeat`` rounds after a
+warm-up round (each round runs the anchor and the measured in turn, the order reversed every
+other round, the collector emptied and what is alive frozen before each run: ``cpu_rounds``);
+a ratio is the median of the rounds' ratios, printed with its spread (least-most), and a rate
+the median of the rounds' rates:
 
 - ``json.loads``: every line decoded to a dict (the anchor: the least any replay does);
 - ``parse_line``: every line decoded into a checked, typed event (tablesense.events);
@@ -31,6 +34,7 @@ import argparse
 import gc
 import importlib.util
 import json
+import statistics
 import sys
 import time
 import tracemalloc
@@ -73,18 +77,44 @@ def logs(events: int, games: tuple[str, ...] = ("golf", "kegle", "carom")) -> di
     return out
 
 
-def best_cpu(*runs: Callable[[], object], repeat: int) -> list[float]:
-    """The least CPU time of each of ``runs`` over ``repeat`` rounds, the runs taken in turn
-    within each round: the anchor and what is measured beside it see the same moments of a
-    machine whose load moves (run one after the other, the anchor alone swung 0.90-1.29x)."""
-    best = [float("inf")] * len(runs)
-    for _ in range(repeat):
-        for i, run in enumerate(runs):
+def cpu_rounds(*runs: Callable[[], object], rounds: int) -> list[list[float]]:
+    """CPU seconds of each of ``runs`` in each of ``rounds`` rounds, after one warm-up round not
+    counted (a replay's first pass over a log runs 10-20 % slower: the interpreter's caches).
+
+    Within a round the runs go one after the other, their order reversed every other round (an
+    anchor run second sees what the first left behind in one round, first in the next). Before
+    each run the collector is emptied and everything alive frozen (``gc.collect``, ``gc.freeze``):
+    no run pays for collecting what the earlier ones or the bench hold (the logs, the modules),
+    each pays for collecting only its own objects, as it would alone. Compare the runs by the
+    median of their per-round ratios (``ratios``), each pair having seen the same moments of a
+    machine whose load moves; the best of each side taken apart can pair a quiet anchor with a
+    loaded replay (its in-process keglebillard figure swung 0.79-1.29x that way)."""
+    times: list[list[float]] = [[] for _ in runs]
+    for r in range(rounds + 1):
+        order = range(len(runs)) if r % 2 else range(len(runs) - 1, -1, -1)
+        for i in order:
             gc.collect()
+            gc.freeze()
             start = time.process_time()
-            run()
-            best[i] = min(best[i], time.process_time() - start)
-    return best
+            runs[i]()
+            took = time.process_time() - start
+            gc.unfreeze()
+            if r:
+                times[i].append(took)
+    return times
+
+
+def ratios(anchor: list[float], measured: list[float]) -> tuple[float, float, float]:
+    """(median, least, most) of the per-round speed ratios measured/anchor (anchor's time over
+    the measured run's, round by round)."""
+    each = [a / m for a, m in zip(anchor, measured, strict=True)]
+    return statistics.median(each), min(each), max(each)
+
+
+def spread(anchor: list[float], measured: list[float]) -> str:
+    """The median per-round ratio and its spread, as printed: ``1.02x (0.98-1.05)``."""
+    mid, low, high = ratios(anchor, measured)
+    return f"{mid:.2f}x ({low:.2f}-{high:.2f})"
 
 
 def undo_memory(lines: list[str]) -> int:
@@ -188,7 +218,7 @@ def account(lines: list[str]) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--events", type=int, default=60_000, help="about this many events per game")
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=7, help="rounds measured (after one warm-up round)")
     ap.add_argument("--game", choices=("golf", "kegle", "carom"), action="append")
     ap.add_argument("--long-shot", type=int, default=20_000, help="events of the long carom shot (0: none)")
     ap.add_argument("--free-lines", type=int, default=1_000_000,
@@ -196,7 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     games = args.game or ["golf", "kegle", "carom"]
     every = logs(args.events, tuple(games))
-    print(f"CPU time of one process, best of {args.repeat}; aim: {AIM:,} events/s with parsing")
+    print(f"CPU time of one process, {args.repeat} rounds in turn with the anchor, medians (spread); "
+          f"aim: replay >= 1x json.loads and {AIM:,} events/s with parsing")
     for game in games:
         lines = every[game]
         n = len(lines)
@@ -204,22 +235,26 @@ def main(argv: list[str] | None = None) -> int:
         if check.errors:
             print(f"{game}: the synthetic log has errors: {check.errors[:3]}", file=sys.stderr)
             return 1
-        anchor, typed, whole = best_cpu(
+        anchors, typeds, wholes = cpu_rounds(
             lambda: [json.loads(x) for x in lines],  # noqa: B023
             lambda: [parse_line(x) for x in lines],  # noqa: B023
             lambda: Replay().feed_lines(lines),  # noqa: B023
-            repeat=args.repeat,
+            rounds=args.repeat,
         )
+        anchor, typed, whole = map(statistics.median, (anchors, typeds, wholes))
         held_lines = LONG.get(game, lines)
         held = undo_memory(held_lines)
         log_bytes = sum(len(x) + 1 for x in held_lines)
         print(f"{game}: {n:,} events")
         print(f"  json.loads (anchor)     {n / anchor:>12,.0f} events/s")
-        print(f"  parse_line (typed)      {n / typed:>12,.0f} events/s  ({anchor / typed:.2f}x json.loads)")
+        print(f"  parse_line (typed)      {n / typed:>12,.0f} events/s  "
+              f"({spread(anchors, typeds)} json.loads)")
         scaled = AIM * (n / anchor) / AIM_ANCHOR  # the aim on this core, by its json.loads
-        print(f"  replay, parsing incl.   {n / whole:>12,.0f} events/s  ({anchor / whole:.2f}x json.loads; "
-              f"aim {AIM:,} at json.loads {AIM_ANCHOR:,}/s, {scaled:,.0f} on this core: "
-              f"{'met' if n / whole >= scaled else 'not met'})")
+        mid = ratios(anchors, wholes)[0]
+        print(f"  replay, parsing incl.   {n / whole:>12,.0f} events/s  "
+              f"({spread(anchors, wholes)} json.loads, aim 1x: {'met' if mid >= 1 else 'not met'}; "
+              f"aim {AIM:,} at json.loads {AIM_ANCHOR:,}/s, "
+              f"{scaled:,.0f} on this core: {'met' if n / whole >= scaled else 'not met'})")
         m = len(held_lines)
         print(f"  undo memory (live)      {held / m:>12,.0f} bytes/event  (the log: {log_bytes / m:,.0f} "
               f"bytes/event; {held / log_bytes:.1f}x; one match of {m:,} events)")
@@ -233,13 +268,15 @@ def main(argv: list[str] | None = None) -> int:
             lines = long_shot(k)
             check = Replay().feed_lines(lines)
             assert not check.errors, check.errors[:3]
-            anchor, took[k] = best_cpu(
+            anchors, tooks = cpu_rounds(
                 lambda: [json.loads(x) for x in lines],  # noqa: B023
                 lambda: Replay().feed_lines(lines),  # noqa: B023
-                repeat=args.repeat,
+                rounds=args.repeat,
             )
+            anchor, took[k] = statistics.median(anchors), statistics.median(tooks)
             print(f"  {k:>7,} events: replay {len(lines) / took[k]:>10,.0f} events/s, "
-                  f"json.loads (anchor) {len(lines) / anchor:>10,.0f}/s ({anchor / took[k]:.2f}x json.loads)")
+                  f"json.loads (anchor) {len(lines) / anchor:>10,.0f}/s "
+                  f"({spread(anchors, tooks)} json.loads)")
         q, n = args.long_shot // 4, args.long_shot
         print(f"  four times the events took {took[n] / took[q]:.1f} times as long "
               "(linear: 4, quadratic: 16)")
@@ -247,13 +284,15 @@ def main(argv: list[str] | None = None) -> int:
         account(long_shot(10))  # its modules and texts loaded before the clock starts
         for k in (q, n):
             lines = long_shot(k)
-            anchor, took[k] = best_cpu(
+            anchors, tooks = cpu_rounds(
                 lambda: [json.loads(x) for x in lines],  # noqa: B023
                 lambda: account(lines),  # noqa: B023
-                repeat=args.repeat,
+                rounds=args.repeat,
             )
+            anchor, took[k] = statistics.median(anchors), statistics.median(tooks)
             print(f"  {k:>7,} events: account {len(lines) / took[k]:>10,.0f} events/s ({took[k]:.2f} s), "
-                  f"json.loads (anchor) {len(lines) / anchor:>10,.0f}/s ({anchor / took[k]:.2f}x json.loads)")
+                  f"json.loads (anchor) {len(lines) / anchor:>10,.0f}/s "
+                  f"({spread(anchors, tooks)} json.loads)")
         print(f"  four times the events took {took[n] / took[q]:.1f} times as long "
               "(linear: 4, quadratic: 16)")
     if args.free_lines:
