@@ -120,7 +120,7 @@ bench: setup
 # of its table (docs/performance.md); best on an idle machine: the ratios are what travels.
 AIMS := "link_decode.py" \
 	"replay_process.py --lines 200000 --repeat 5" \
-	"replay_speed.py --repeat 3 --long-shot 0" \
+	"replay_speed.py --long-shot 0" \
 	"cli_startup.py" \
 	"web_latency.py" \
 	"firmware_handler.py" \
