@@ -827,7 +827,7 @@ class ShotEngine(Generic[S]):
         rest one the call would keep whole (``KEEP_EVERY`` events since the base), or no such step
         (``whole_called``); it may raise where ``apply`` would."""
         base, since = state.base, state.since
-        if base is None or type(since) is not Trace or len(since) + len(events) + 2 > KEEP_EVERY:
+        if base is None or type(since) is not Trace or since._n + len(events) + 2 > KEEP_EVERY:
             return None
         # ``play`` cuts the states before the shot at its opening: as it does, first (``_shallow``)
         given = _shallow(state) if BEFORE_DEPTH != 4 else _cut_before(state) if _eight_deep(state) else state
@@ -987,7 +987,8 @@ class ShotEngine(Generic[S]):
             return new  # the state undone to, with its own events since its base
         base, since = state.base, state.since
         checkpoint = new.checkpoint
-        if base is None or len(since) >= KEEP_EVERY:  # ``state`` is kept whole
+        # (a ``Trace``'s length read without its ``__len__``'s frame: once per event)
+        if base is None or (since._n if type(since) is Trace else len(since)) >= KEEP_EVERY:  # kept whole
             if type(since) is Trace:
                 since.seal()
             kept = state
