@@ -800,7 +800,14 @@ class ShotEngine(Generic[S]):
         if count > KEEP_EVERY:
             return None
         # ``play`` cuts the states before the shot at its opening: as it does, first (``_shallow``)
-        given = _shallow(state) if BEFORE_DEPTH != 4 else _cut_before(state) if _eight_deep(state) else state
+        if BEFORE_DEPTH != 4:
+            given = _shallow(state)
+        else:  # (``_eight_deep``'s walk, inline: the chain cut where it is eight states deep or more)
+            node = state.before
+            given = state if (node is None or (node := node.before) is None or (node := node.before) is None
+                              or (node := node.before) is None or (node := node.before) is None
+                              or (node := node.before) is None or (node := node.before) is None
+                              or node.before is None) else _cut_before(state)
         new = self.whole(given, events, rest)
         if new is None:
             return None
@@ -830,7 +837,14 @@ class ShotEngine(Generic[S]):
         if base is None or type(since) is not Trace or since._n + len(events) + 2 > KEEP_EVERY:
             return None
         # ``play`` cuts the states before the shot at its opening: as it does, first (``_shallow``)
-        given = _shallow(state) if BEFORE_DEPTH != 4 else _cut_before(state) if _eight_deep(state) else state
+        if BEFORE_DEPTH != 4:
+            given = _shallow(state)
+        else:  # (``_eight_deep``'s walk, inline: the chain cut where it is eight states deep or more)
+            node = state.before
+            given = state if (node is None or (node := node.before) is None or (node := node.before) is None
+                              or (node := node.before) is None or (node := node.before) is None
+                              or (node := node.before) is None or (node := node.before) is None
+                              or node.before is None) else _cut_before(state)
         new = self.whole_called(given, events, rest, call)
         if new is None:
             return None
