@@ -209,22 +209,26 @@ class RulingLog(Sequence[Ruling]):
         """Pack the nodes below the newest ``KEEP`` items, down to the last packed node, into one
         string of bytes they share, each linked straight to the node below them (what each reads is
         unchanged). Nothing when there are fewer than ``KEEP`` such items."""
+        # the nodes above ``node`` hold ``top - node._n`` items: walked down past the newest ``KEEP``
         node: RulingLog | None = self
-        kept = 0
-        while node is not None and kept < KEEP and type(node._chunk) is not bytes:
-            prev = node._prev
-            kept += node._n - (prev._n if prev is not None else 0)
-            node = prev
+        top = self._n
+        while node is not None and top - node._n < KEEP and node._chunk.__class__ is not bytes:
+            node = node._prev
         run: list[RulingLog] = []
-        while node is not None and type(node._chunk) is not bytes:
+        chunks: list[Any] = []  # each node's own (the walk stops at a packed node), newest first
+        while node is not None:
+            chunk = node._chunk
+            if chunk.__class__ is bytes:
+                break
             run.append(node)
+            chunks.append(chunk)
             node = node._prev
         base = node  # a packed node, or None: the start of the log
         below = base._n if base is not None else 0
         if not run or run[0]._n - below < KEEP:
             return
         run.reverse()
-        chunks = [part._chunk for part in run]  # each node's own (the walk stopped at a packed node)
+        chunks.reverse()
         blob = None
         if list in set(map(type, chunks)):  # recipes (``made``) packed as they are: made when read
             blob = _pack_made(chunks)

@@ -156,18 +156,38 @@ class Run(Sequence[Event]):
         return repr(tuple(self))
 
 
-class Trace(Sequence[Event]):
+class Trace(msgspec.Struct, gc=False):
     """The events a played state had applied since its base (``MatchState.since``): a state per
     event shares one list (its first ``n``), as ``Run`` does; once the next state is kept whole
     the list is ``seal``ed into one bytes object (MessagePack, smaller than the log's lines:
     what an undo keeps is the log, not the events' objects), read back only by an undo that
-    needs it."""
+    needs it.
 
-    __slots__ = ("_n", "_seg")
+    ``Trace(seg, n)`` is made once or twice per event or shot played (``play``, ``whole_played``,
+    the engines' own): a msgspec Struct, whose ``__init__`` is C, costs ~1,000 fewer instructions
+    a construction than a class with a Python ``__init__`` (docs/performance.md, branch ruling6).
+    It reads as the ``Sequence`` it was (registered as one, its mixin methods), compares and
+    hashes by identity as it did (not by its fields), and is left out of the cycle collector
+    (``gc=False``: it holds a list of events and an int, never itself)."""
 
-    def __init__(self, seg: list[Any], n: int) -> None:
-        self._seg = seg  # [the events, or None once sealed; the sealed lines, or None]
-        self._n = n
+    #: [the events, or None once sealed; the sealed lines, or None]
+    _seg: list[Any]
+    _n: int
+
+    __hash__ = object.__hash__
+    __contains__ = Sequence.__contains__
+    __reversed__ = Sequence.__reversed__
+    index = Sequence.index
+    count = Sequence.count
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+    def __repr__(self) -> str:
+        return object.__repr__(self)
 
     @staticmethod
     def start(event: Event) -> Trace:
@@ -213,6 +233,8 @@ class Trace(Sequence[Event]):
             raise IndexError("event index out of range")
         return self._items()[key]
 
+
+Sequence.register(Trace)
 
 #: a sealed trace's events (an event's unknown keys, a read-only mapping, as a dict)
 _PACK = msgspec.msgpack.Encoder(enc_hook=dict)
@@ -778,7 +800,14 @@ class ShotEngine(Generic[S]):
         if count > KEEP_EVERY:
             return None
         # ``play`` cuts the states before the shot at its opening: as it does, first (``_shallow``)
-        given = _shallow(state) if BEFORE_DEPTH != 4 else _cut_before(state) if _eight_deep(state) else state
+        if BEFORE_DEPTH != 4:
+            given = _shallow(state)
+        else:  # (``_eight_deep``'s walk, inline: the chain cut where it is eight states deep or more)
+            node = state.before
+            given = state if (node is None or (node := node.before) is None or (node := node.before) is None
+                              or (node := node.before) is None or (node := node.before) is None
+                              or (node := node.before) is None or (node := node.before) is None
+                              or node.before is None) else _cut_before(state)
         new = self.whole(given, events, rest)
         if new is None:
             return None
@@ -805,10 +834,17 @@ class ShotEngine(Generic[S]):
         rest one the call would keep whole (``KEEP_EVERY`` events since the base), or no such step
         (``whole_called``); it may raise where ``apply`` would."""
         base, since = state.base, state.since
-        if base is None or type(since) is not Trace or len(since) + len(events) + 2 > KEEP_EVERY:
+        if base is None or type(since) is not Trace or since._n + len(events) + 2 > KEEP_EVERY:
             return None
         # ``play`` cuts the states before the shot at its opening: as it does, first (``_shallow``)
-        given = _shallow(state) if BEFORE_DEPTH != 4 else _cut_before(state) if _eight_deep(state) else state
+        if BEFORE_DEPTH != 4:
+            given = _shallow(state)
+        else:  # (``_eight_deep``'s walk, inline: the chain cut where it is eight states deep or more)
+            node = state.before
+            given = state if (node is None or (node := node.before) is None or (node := node.before) is None
+                              or (node := node.before) is None or (node := node.before) is None
+                              or (node := node.before) is None or (node := node.before) is None
+                              or node.before is None) else _cut_before(state)
         new = self.whole_called(given, events, rest, call)
         if new is None:
             return None
@@ -965,7 +1001,8 @@ class ShotEngine(Generic[S]):
             return new  # the state undone to, with its own events since its base
         base, since = state.base, state.since
         checkpoint = new.checkpoint
-        if base is None or len(since) >= KEEP_EVERY:  # ``state`` is kept whole
+        # (a ``Trace``'s length read without its ``__len__``'s frame: once per event)
+        if base is None or (since._n if type(since) is Trace else len(since)) >= KEEP_EVERY:  # kept whole
             if type(since) is Trace:
                 since.seal()
             kept = state
