@@ -65,7 +65,7 @@ function fixtures(list) {  // the home team's pub: a team competition's (a club'
 const opened = {};  // the rounds the user opened: 'competition/date' -> what was fetched of it
 let last = null;  // the data last polled, drawn again when an opened round arrives
 function fetchRound(c, which, key, total) {
-  const o = opened[key] = {total, reading: c.reading, results: null, error: null};
+  const o = opened[key] = {total, revised: c.revised, results: null, error: null};
   fetch(`api/league/round?competition=${c.id}&round=${which}`).then(r => r.json()).then(x => {
     if (opened[key] !== o) return;
     if (x.error) o.error = x.error; else o.results = x.results || x.entered;
@@ -74,7 +74,7 @@ function fetchRound(c, which, key, total) {
 }
 function opener(c, which, key, total, label) {  // a round cut short or not in the data: open, fetch, close
   const o = opened[key];
-  if (o && (o.total !== total || o.reading !== c.reading)) fetchRound(c, which, key, total);  // it changed
+  if (o && (o.total !== total || o.revised !== c.revised)) fetchRound(c, which, key, total);  // it changed
   const b = el('button', opened[key] ? 'hide' : label, 'open');
   b.onclick = () => { if (opened[key]) delete opened[key]; else fetchRound(c, which, key, total);
                       if (last) render(last); };

@@ -13,7 +13,9 @@ The page polls every two seconds and a league stores thousands of matches a seas
 the data it polls is bounded (``RESULTS_SHOWN``): a competition's newest results in their
 rounds (a round cut short says how many it has, ``total``), an index of the rounds before
 them (``earlier``) and how many there are in all (``rounds_total``, ``results_total``,
-``entered_total``); a round, or the results entered by hand, is read whole on demand
+``entered_total``; ``revised``: how often a stored result was changed or deleted, so that a
+round the page opened is fetched again when it changes); a round, or the results entered by
+hand, is read whole on demand
 (``round_json``, ``/api/league/round``). ``league_json(..., whole=True)`` is every result, as
 the data was before it was bounded (for a complete read in process: tests, checks).
 
@@ -245,7 +247,7 @@ def _competition_json(page: CompetitionPage, today: str, whole: bool = False) ->
             "discipline": comp.discipline, "profile": comp.profile, "game": comp.game, "scheme": comp.scheme,
             "what": comp.discipline if own.DISCIPLINES else f"{comp.game}, {comp.scheme}",
             "columns": columns(comp.game), "heads": [*own.RESULT_HEADS, "points", "where", "match"],
-            "decider": comp.record.decider, "reading": page.serial}
+            "decider": comp.record.decider, "revised": page.changes}
     tables = page.tally.report(today)
     view.update({k: v for k, v in tables.items() if k not in ("competition", "scheme")})
     head = _dumps(view)
