@@ -456,8 +456,8 @@ async def latency(url: str, http: int, pub_db: Path, league: Path, repeat: int,
     await asyncio.sleep(0.5)
     times, stored_at = [], []
 
-    def count() -> int:
-        with urllib.request.urlopen(f"http://127.0.0.1:{http}/api/league", timeout=5) as r:
+    def count() -> int:  # the first poll after the ingest reads its thousands of results: 30 s
+        with urllib.request.urlopen(f"http://127.0.0.1:{http}/api/league", timeout=30) as r:
             return shown_results(json.load(r))
 
     before, in_db = count(), stored(league)
