@@ -64,19 +64,21 @@ function fixtures(list) {  // the home team's pub: a team competition's (a club'
 }
 const opened = {};  // the rounds the user opened: 'competition/date' -> what was fetched of it
 let last = null;  // the data last polled, drawn again when an opened round arrives
-function fetchRound(c, which, key, total) {
+function fetchRound(c, which, key, total, date) {
   const o = opened[key] = {total, revised: c.revised, results: null, error: null};
   fetch(`api/league/round?competition=${c.id}&round=${which}`).then(r => r.json()).then(x => {
     if (opened[key] !== o) return;
+    if (date !== undefined && x.date !== undefined && x.date !== date) {  // renumbered: again next poll
+      o.total = -1; return; }
     if (x.error) o.error = x.error; else o.results = x.results || x.entered;
     if (last) render(last);
   }).catch(e => { o.error = String(e); });
 }
-function opener(c, which, key, total, label) {  // a round cut short or not in the data: open, fetch, close
+function opener(c, which, key, total, label, date) {  // a round cut short or not in the data
   const o = opened[key];
-  if (o && (o.total !== total || o.revised !== c.revised)) fetchRound(c, which, key, total);  // it changed
+  if (o && (o.total !== total || o.revised !== c.revised)) fetchRound(c, which, key, total, date);  // changed
   const b = el('button', opened[key] ? 'hide' : label, 'open');
-  b.onclick = () => { if (opened[key]) delete opened[key]; else fetchRound(c, which, key, total);
+  b.onclick = () => { if (opened[key]) delete opened[key]; else fetchRound(c, which, key, total, date);
                       if (last) render(last); };
   return b;
 }
@@ -87,7 +89,7 @@ function roundOf(comps, c, head, r) {  // a round: whole, its newest results, or
   const shown = r.results || [];
   if (shown.length >= total) { comps.appendChild(grid(head, shown.map(score))); return; }
   const label = shown.length ? `show all ${total} results` : `show its ${total} results`;
-  h.append(' ', opener(c, r.round, key, total, label));
+  h.append(' ', opener(c, r.round, key, total, label, r.date));
   const o = opened[key];
   if (o && o.results) comps.appendChild(grid(head, o.results.map(score)));
   else if (o && o.error) comps.appendChild(el('p', o.error, 'bad'));
