@@ -446,7 +446,7 @@ def mqtt_round_trip(url: str, sub_url: str, repeat: int) -> float:
 
 
 async def latency(url: str, http: int, pub_db: Path, league: Path, repeat: int,
-                  first: int = 0) -> tuple[float, float, float]:
+                  first: int = 0) -> tuple[float, float, tuple[float, int]]:
     """(median seconds to the league page's data, median seconds to the league's database, a
     poll of the page's data after them) of ``repeat`` matches, the ``first``-th of the bench's
     latency matches first (each its own: the same match again would be refused)."""
@@ -456,10 +456,9 @@ async def latency(url: str, http: int, pub_db: Path, league: Path, repeat: int,
     await asyncio.sleep(0.5)
     times, stored_at = [], []
 
-    def count() -> int:
-        with urllib.request.urlopen(f"http://127.0.0.1:{http}/api/league", timeout=5) as r:
-            data = json.load(r)
-        return sum(len(rd["results"]) for rd in data["competitions"][0]["rounds"])
+    def count() -> int:  # the first poll after the ingest reads its thousands of results: 30 s
+        with urllib.request.urlopen(f"http://127.0.0.1:{http}/api/league", timeout=30) as r:
+            return shown_results(json.load(r))
 
     before, in_db = count(), stored(league)
     for k in range(first, first + repeat):
@@ -482,15 +481,25 @@ async def latency(url: str, http: int, pub_db: Path, league: Path, repeat: int,
     return statistics.median(times), statistics.median(stored_at), page_poll(http)
 
 
-def page_poll(http: int, repeat: int = 5) -> float:
-    """Median seconds of a poll of the league page's data (``/api/league``), read to its end."""
-    times = []
+def shown_results(data: dict[str, Any]) -> int:
+    """The first competition's results on the page: ``results_total`` where the data says it
+    (the page carries the latest rounds only), else every round's results counted."""
+    comp = data["competitions"][0]
+    if "results_total" in comp:
+        return int(comp["results_total"])
+    return sum(len(rd["results"]) for rd in comp["rounds"])
+
+
+def page_poll(http: int, repeat: int = 5) -> tuple[float, int]:
+    """(median seconds of a poll of the league page's data (``/api/league``) read to its end,
+    its bytes)."""
+    times, size = [], 0
     for _ in range(repeat):
         t0 = time.perf_counter()
         with urllib.request.urlopen(f"http://127.0.0.1:{http}/api/league", timeout=30) as r:
-            r.read()
+            size = len(r.read())
         times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    return statistics.median(times), size
 
 
 def serve(broker_url: str, db: Path, http: int) -> subprocess.Popen[bytes]:
@@ -534,8 +543,7 @@ async def beside(url: str, zaal_url: str, http: int, neighbour: bytes | None, re
 
     def shown() -> int:
         with urllib.request.urlopen(f"http://127.0.0.1:{http}/api/league", timeout=30) as r:
-            data = json.load(r)
-        return sum(len(rd["results"]) for rd in data["competitions"][0]["rounds"])
+            return shown_results(json.load(r))
 
     times = []
     for k in range(repeat):
@@ -624,7 +632,7 @@ def main() -> int:
         try:
             wait_port(http)
             time.sleep(0.5)
-            lats: list[tuple[int, float, float, float]] = []
+            lats: list[tuple[int, float, float, tuple[float, int]]] = []
 
             def measure_latency() -> None:
                 n = stored(db)
@@ -639,12 +647,12 @@ def main() -> int:
             if args.latency:
                 measure_latency()
                 rtt = mqtt_round_trip(url, league_url, 50)  # last: the league refuses its topic
-                for n, lat, in_db, poll in lats:
+                for n, lat, in_db, (poll, size) in lats:
                     print(f"latency: {lat * 1000:.1f} ms median from a match's final result in a pub to the "
                           f"league page's data, {n} matches stored before ({args.latency} matches; stored in "
                           f"the league's database after {in_db * 1000:.1f} ms; a poll of the page's data "
-                          f"{poll * 1000:.1f} ms; the page itself fetches every 2 s); anchor: MQTT round "
-                          f"trip {rtt * 1000:.2f} ms")
+                          f"{poll * 1000:.1f} ms, {size:,} bytes; the page itself fetches every 2 s); "
+                          f"anchor: MQTT round trip {rtt * 1000:.2f} ms")
         finally:
             league.terminate()
             league.wait(10)

@@ -22,11 +22,16 @@ from tablesense.league.view import PageCache, league_json
 
 
 def polled(reader: Inbox, cache: PageCache) -> dict[str, Any]:
-    """The page's data from the kept cache, checked against the same read whole."""
+    """The page's data from the kept cache, checked against the same read whole (the bounded
+    data and every result, ``whole=True``)."""
     kept = json.loads(league_json(reader, [], cache))
-    whole = json.loads(league_json(reader, [], None))
-    kept.pop("now"), whole.pop("now")
-    assert kept == whole
+    fresh = json.loads(league_json(reader, [], None))
+    kept.pop("now"), fresh.pop("now")
+    assert kept == fresh
+    every = json.loads(league_json(reader, [], cache, whole=True))
+    every_fresh = json.loads(league_json(reader, [], None, whole=True))
+    every.pop("now"), every_fresh.pop("now")
+    assert every == every_fresh
     return kept
 
 

@@ -136,7 +136,13 @@ async def league_bad_requests(base: str, answers: Answers, rng: random.Random) -
     sent = 0
     async with aiohttp.ClientSession() as http:
         for method, path in (("GET", "/api/league?x=" + "9" * 4000), ("POST", "/api/league"),
-                             ("GET", "/nothing"), ("GET", "/api/league/../../x"), ("DELETE", "/")):
+                             ("GET", "/nothing"), ("GET", "/api/league/../../x"), ("DELETE", "/"),
+                             ("GET", "/api/league/round"),
+                             ("GET", "/api/league/round?competition=1&round=-1"),
+                             ("GET", "/api/league/round?competition=%ff%00&round=1"),
+                             ("GET", "/api/league/round?competition=1&round=" + "9" * 4000),
+                             ("GET", "/api/league/round?competition=99999&round=entered"),
+                             ("POST", "/api/league/round?competition=1&round=1")):
             sent += 1
             with contextlib.suppress(aiohttp.ClientError, TimeoutError):
                 async with http.request(method, base + path, timeout=aiohttp.ClientTimeout(total=5)) as r:

@@ -279,8 +279,13 @@ class Season(Injector):
             await asyncio.sleep(1.0)
 
     async def _watch_league(self) -> None:
+        """The league page: its data every 2 s and, as a user opening them, its rounds in turn
+        (``/api/league`` carries the newest results; the others are fetched a round at a time)."""
+        base, n = f"http://127.0.0.1:{self.lport}", 0
         while not self.stopping:
-            await self._get("league", f"http://127.0.0.1:{self.lport}/api/league")
+            await self._get("league", f"{base}/api/league")
+            n += 1
+            await self._get("league", f"{base}/api/league/round?competition=1&round={n % 3 + 1}")
             await asyncio.sleep(2.0)
 
     # --- the evening ------------------------------------------------------------------------------

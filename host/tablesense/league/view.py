@@ -9,8 +9,17 @@ by an older release, a file damaged) is left out of the standings and listed und
 ``unreadable`` with the reason; a start that is no date shows as ``?``; a number that is not
 finite is sent as null (``finite``).
 
-The page polls every two seconds and a league stores hundreds of matches a season, so
-its data is kept between polls (``PageCache``): each result is read, checked and written
+The page polls every two seconds and a league stores thousands of matches a season, so
+the data it polls is bounded (``RESULTS_SHOWN``): a competition's newest results in their
+rounds (a round cut short says how many it has, ``total``), an index of the rounds before
+them (``earlier``) and how many there are in all (``rounds_total``, ``results_total``,
+``entered_total``; ``revised``: how often a stored result was changed or deleted, so that a
+round the page opened is fetched again when it changes); a round, or the results entered by
+hand, is read whole on demand
+(``round_json``, ``/api/league/round``). ``league_json(..., whole=True)`` is every result, as
+the data was before it was bounded (for a complete read in process: tests, checks).
+
+The data is kept between polls (``PageCache``): each result is read, checked and written
 as JSON once, counted into its competition's tables as it comes (``report.Tally``), and
 each round's results are written out again only when that round changed. A poll reads
 only the results entered since the last one; a result changed or deleted (a revision, a
@@ -38,6 +47,10 @@ from .store import GAME_PAIRS, Competition, _result_from
 
 #: how many refusals the page lists (the newest; ``refused_total`` says how many there are)
 REFUSED_SHOWN = 200
+#: how many of a competition's results the page's data carries in its rounds, and how many of
+#: those entered by hand (the newest; the rest are read a round at a time, on demand)
+RESULTS_SHOWN = 50
+ENTERED_SHOWN = 20
 #: a competition's results entered after a given one, with the match each came from (if a pub's)
 NEW_RESULTS = ("SELECT r.id, r.data, m.match_id, m.pub, m.table_id, m.started FROM results r "
                "LEFT JOIN league_matches m ON m.result_id = r.id "
@@ -82,15 +95,48 @@ class CompetitionPage:
         self._day_json.pop(day, None)
 
     def rounds_json(self) -> str:
-        out = []
-        for n, day in enumerate(sorted(self._days), start=1):
-            if day not in self._day_json:
-                self._day_json[day] = ", ".join(x[2] for x in self._days[day])
-            out.append(f'{{"round": {n}, "date": {_dumps(day)}, "results": [{self._day_json[day]}]}}')
-        return f"[{', '.join(out)}]"
+        """Every round whole, in order (the data before it was bounded)."""
+        days = sorted(self._days)
+        return f"[{', '.join(self.round_json(n) for n in range(1, len(days) + 1))}]"
 
-    def entered_json(self) -> str:
-        return f"[{', '.join(self._entered)}]"
+    def round_json(self, n: int) -> str | None:
+        """Round ``n`` (1: the first) with all its results; None if there is no such round."""
+        days = sorted(self._days)
+        if not 1 <= n <= len(days):
+            return None
+        day = days[n - 1]
+        if day not in self._day_json:
+            self._day_json[day] = ", ".join(x[2] for x in self._days[day])
+        return f'{{"round": {n}, "date": {_dumps(day)}, "results": [{self._day_json[day]}]}}'
+
+    def latest_json(self, bound: int = RESULTS_SHOWN) -> str:
+        """The bounded part of the page's data: the newest ``bound`` results in their rounds (in
+        order, each round's results in order; the oldest of them cut to its newest results if it
+        has more, ``total`` saying how many it has), the rounds before them as an index, and the
+        counts of all."""
+        days = sorted(self._days)
+        left, shown = bound, []
+        for n in range(len(days), 0, -1):
+            if left <= 0:
+                break
+            items = self._days[days[n - 1]]
+            take = items[-left:]
+            left -= len(take)
+            body = ", ".join(x[2] for x in take)
+            shown.append(f'{{"round": {n}, "date": {_dumps(days[n - 1])}, "results": [{body}], '
+                         f'"total": {len(items)}}}')
+        first = len(days) - len(shown)  # rounds 1 .. first are not in the data
+        earlier = [{"round": n, "date": days[n - 1], "total": len(self._days[days[n - 1]])}
+                   for n in range(1, first + 1)]
+        total = sum(len(v) for v in self._days.values())
+        return (f'"rounds": [{", ".join(reversed(shown))}], "earlier": {_dumps(earlier)}, '
+                f'"rounds_total": {len(days)}, "results_total": {total}, '
+                f'"entered": {self.entered_json(ENTERED_SHOWN)}, "entered_total": {len(self._entered)}')
+
+    def entered_json(self, bound: int | None = None) -> str:
+        """The results entered by hand, in order (``bound``: only the newest so many)."""
+        items = self._entered if bound is None else self._entered[max(0, len(self._entered) - bound):]
+        return f"[{', '.join(items)}]"
 
 
 class PageCache:
@@ -155,15 +201,17 @@ class PageCache:
         return out
 
 
-def league_json(inbox: Inbox, live: list[dict[str, Any]], cache: PageCache | None = None) -> str:
+def league_json(inbox: Inbox, live: list[dict[str, Any]], cache: PageCache | None = None,
+                whole: bool = False) -> str:
     """The league page's data (``/api/league``) as JSON text; ``cache`` keeps what it read
-    for the next call (None: everything read anew)."""
+    for the next call (None: everything read anew); ``whole``: every result in its round, as
+    the data was before it was bounded."""
     cache = PageCache() if cache is None else cache
     pages = cache.refresh(inbox)
     today = time.strftime("%Y-%m-%d")
     comps, unreadable = [], []
     for page in pages:
-        comps.append(_competition_json(page, today))
+        comps.append(_competition_json(page, today, whole))
         unreadable += page.unreadable
     refused = [{"pub": p, "match": m, "reason": r, "at": at} for p, m, r, at in inbox.refused(REFUSED_SHOWN)]
     rest = _dumps({"years": cache.years(pages), "live": live, "refused": refused,
@@ -171,24 +219,41 @@ def league_json(inbox: Inbox, live: list[dict[str, Any]], cache: PageCache | Non
     return f'{{"competitions": [{", ".join(comps)}], {rest[1:]}'
 
 
-def league_view(inbox: Inbox, live: list[dict[str, Any]], cache: PageCache | None = None) -> dict[str, Any]:
+def league_view(inbox: Inbox, live: list[dict[str, Any]], cache: PageCache | None = None,
+                whole: bool = False) -> dict[str, Any]:
     """The league page's data as a dict (``league_json``)."""
-    out: dict[str, Any] = json.loads(league_json(inbox, live, cache))
+    out: dict[str, Any] = json.loads(league_json(inbox, live, cache, whole))
     return out
 
 
-def _competition_json(page: CompetitionPage, today: str) -> str:
+def round_json(inbox: Inbox, cache: PageCache, competition: int, round_no: int | None) -> str | None:
+    """One round of a competition whole (``/api/league/round``) as JSON text: ``round_no`` 1
+    is the first, None the results entered by hand; None if there is no such competition or
+    round."""
+    page = next((p for p in cache.refresh(inbox) if p.comp.id == competition), None)
+    if page is None:
+        return None
+    head = f'"competition": {competition}, "name": {_dumps(page.comp.name)}'
+    if round_no is None:
+        return f'{{{head}, "entered": {page.entered_json()}}}'
+    body = page.round_json(round_no)
+    return None if body is None else f"{{{head}, {body[1:]}"
+
+
+def _competition_json(page: CompetitionPage, today: str, whole: bool = False) -> str:
     comp = page.comp
     own = part.of(comp.game)
-    view = {"name": comp.name, "season": comp.season, "half": comp.half, "discipline": comp.discipline,
-            "profile": comp.profile, "game": comp.game, "scheme": comp.scheme,
+    view = {"id": comp.id, "name": comp.name, "season": comp.season, "half": comp.half,
+            "discipline": comp.discipline, "profile": comp.profile, "game": comp.game, "scheme": comp.scheme,
             "what": comp.discipline if own.DISCIPLINES else f"{comp.game}, {comp.scheme}",
             "columns": columns(comp.game), "heads": [*own.RESULT_HEADS, "points", "where", "match"],
-            "decider": comp.record.decider}
+            "decider": comp.record.decider, "revised": page.changes}
     tables = page.tally.report(today)
     view.update({k: v for k, v in tables.items() if k not in ("competition", "scheme")})
     head = _dumps(view)
-    return f'{head[:-1]}, "rounds": {page.rounds_json()}, "entered": {page.entered_json()}}}'
+    if whole:
+        return f'{head[:-1]}, "rounds": {page.rounds_json()}, "entered": {page.entered_json()}}}'
+    return f'{head[:-1]}, {page.latest_json()}}}'
 
 
 def _dumps(value: Any) -> str:
