@@ -31,8 +31,10 @@ from ...shots import _IDLE, _SETTLING_PHASE, Cutter
 from ..base import Question, Ruling
 from ..ruling_log import RulingLog, made
 from ..shot_engine import ShotRecord
+from .counted import counted_shot
 from .frame_end import end_frame
 from .geometry import ATTACKS, BALLS_PER_PLAYER
+from .resolve import general, missed, plain
 from .state import GolfState
 
 replace = msgspec.structs.replace
@@ -46,7 +48,9 @@ def whole(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest) 
     not two): a shot of one event and its rest in one step where it is the common case, the state
     after it from ``state``, the shot stage's fields put in; any other shot ``engine.steps`` of it
     (``whole``'s general steps)."""
-    if len(events) != 1 or state.in_shot or state.held or state.ended is not None:
+    if len(events) != 1:
+        return several(engine, state, events, rest)
+    if state.in_shot or state.held or state.ended is not None:
         return engine.steps(state, events, rest)
     first = events[0]
     cut = state.cut
@@ -124,6 +128,75 @@ def whole(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest) 
     return replace(pre, at_table=s, rulings=made(log, 1, [_goal, at, goal, s]), checkpoint=state, cut=after,
                    before=pre, shot=shot, balls_left=bl, frame_units=pre.frame_units + 1, clock=(s, t),
                    positions=None, placements=())
+
+
+def several(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest) -> GolfState | None:
+    """``whole`` of a shot of two or three events: where they are cushions, goals and balls off the
+    table of named balls, none down after its owner's last ball in play, on a table that reports no
+    strike, no position at the rest, the shot's state as ``engine.steps`` makes it (the cut after
+    the rest, the record, then ``resolve.missed`` for cushions alone, else ``resolve.plain``,
+    ``counted.counted_shot`` and ``resolve.general`` in turn), without ``steps``' checks of each
+    event (``_admitted``), the cut's call (``shot_cut``) and ``plain`` where it cannot take the shot
+    (a ball not the shooter's valid goal); any other shot or state ``engine.steps`` of it."""
+    n = len(events)
+    if n > 3 or state.in_shot or state.held or state.ended is not None:
+        return engine.steps(state, events, rest)
+    first = events[0]
+    cut = state.cut
+    t = rest.t
+    at = first.t
+    if type(t) is not float or type(at) is not float or cut.strikes or cut.strike_sensor or rest.positions:
+        return engine.steps(state, events, rest)
+    kind = type(first)
+    phase = cut.phase
+    if kind is Goal:  # (``shot_cut``: a drop within the window settles the last shot)
+        if phase == _SETTLING_PHASE:
+            window, last = cut.window, cut.last_t
+            if window is None or (last is not None and at - last < window):
+                return engine.steps(state, events, rest)
+        elif phase != _IDLE:
+            return engine.steps(state, events, rest)
+    elif (kind is not Cushion and kind is not OffTable) or (phase != _SETTLING_PHASE and phase != _IDLE):
+        return engine.steps(state, events, rest)
+    player = state.at_table
+    s = player or "p1"
+    aim = _P1_AIM if s == "p1" else _P2_AIM
+    left1, left2 = state.balls_left
+    down1 = down2 = 0
+    cushions = valid = True  # cushions: cushions alone; valid: cushions and the shooter's valid goals
+    for e in events:
+        kind = type(e)
+        if kind is Cushion:
+            continue
+        cushions = False
+        if kind is not Goal and kind is not OffTable:
+            return engine.steps(state, events, rest)
+        ball = e.ball  # type: ignore[attr-defined]
+        if ball == "p1":
+            down1 += 1
+            if down1 > left1:
+                return engine.steps(state, events, rest)
+        elif ball == "p2":
+            down2 += 1
+            if down2 > left2:
+                return engine.steps(state, events, rest)
+        else:
+            return engine.steps(state, events, rest)
+        if valid and (kind is not Goal or ball != s or e.goal != aim):  # type: ignore[attr-defined]
+            valid = False
+    before = state  # (``GolfEngine.close``, as ``steps`` closes it)
+    if state.shot is not None and (state.questions or state.spot_wait):
+        before = replace(state, questions=(), spot_wait=())
+    after = Cutter(False, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t)
+    shot = ShotRecord(player, tuple(events), rest)
+    if cushions:
+        return missed(before, before.at_table or "p1", t, before, shot, after, False, state, None)
+    if valid:
+        done = plain(before, shot, before, shot, after, False, state)
+        if done is not None:
+            return done
+    return counted_shot(before, shot, before, shot, after, False, state) \
+        or general(before, shot, before, shot, after, False, state)
 
 
 def _after_goals(shooter: int) -> dict[tuple[int, int], tuple[tuple[int, int], bool, bool]]:
