@@ -97,18 +97,18 @@ def whole(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest) 
                        placements=())
     ball = first.ball  # type: ignore[attr-defined]
     if kind is OffTable:
-        done = _turn_lost(state, pre, first, rest, after, s, ball, None, log)
+        done = _turn_lost(state, pre, first, rest, after, s, ball, None, log, (first,))
         return engine.steps(state, events, rest) if done is None else done
     goal = first.goal  # type: ignore[attr-defined]
     # the balls left after the shooter's valid goal, looked up (``_AFTER_P1``, ``_AFTER_P2``)
     if s == "p1":
         if ball != "p1" or goal != _P1_AIM:
-            done = _turn_lost(state, pre, first, rest, after, s, ball, goal, log)
+            done = _turn_lost(state, pre, first, rest, after, s, ball, goal, log, (first,))
             return engine.steps(state, events, rest) if done is None else done
         found = _AFTER_P1.get(pre.balls_left)
     else:
         if ball != s or goal != _P2_AIM:
-            done = _turn_lost(state, pre, first, rest, after, s, ball, goal, log)
+            done = _turn_lost(state, pre, first, rest, after, s, ball, goal, log, (first,))
             return engine.steps(state, events, rest) if done is None else done
         found = _AFTER_P2.get(pre.balls_left)
     if found is None:  # (a side with no ball left: the frame is over on the score)
@@ -137,7 +137,9 @@ def several(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest
     the rest, the record, then ``resolve.missed`` for cushions alone, else ``resolve.plain``,
     ``counted.counted_shot`` and ``resolve.general`` in turn), without ``steps``' checks of each
     event (``_admitted``), the cut's call (``shot_cut``) and ``plain`` where it cannot take the shot
-    (a ball not the shooter's valid goal); any other shot or state ``engine.steps`` of it."""
+    (a ball not the shooter's valid goal); one ball among cushions that is not the shooter's valid
+    goal counted as the one-event step counts it (``_turn_lost``: ``counted_shot``'s count, the
+    cushions counting nothing). Any other shot or state ``engine.steps`` of it."""
     n = len(events)
     if n > 3 or state.in_shot or state.held or state.ended is not None:
         return engine.steps(state, events, rest)
@@ -184,11 +186,21 @@ def several(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest
             return engine.steps(state, events, rest)
         if valid and (kind is not Goal or ball != s or e.goal != aim):  # type: ignore[attr-defined]
             valid = False
+        only = e
     before = state  # (``GolfEngine.close``, as ``steps`` closes it)
     if state.shot is not None and (state.questions or state.spot_wait):
         before = replace(state, questions=(), spot_wait=())
     after = Cutter(False, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t)
-    shot = ShotRecord(player, tuple(events), rest)
+    named = tuple(events)
+    log = state.rulings
+    if down1 + down2 == 1 and not valid and type(log) is RulingLog:
+        # one ball among cushions, not the shooter's valid goal: the one-event step's count of it (the
+        # cushions count nothing), the shot's record holding them all
+        goal = only.goal if type(only) is Goal else None  # type: ignore[attr-defined]
+        done = _turn_lost(state, before, only, rest, after, s, only.ball, goal, log, named)  # type: ignore[attr-defined]
+        if done is not None:
+            return done
+    shot = ShotRecord(player, named, rest)
     if cushions:
         return missed(before, before.at_table or "p1", t, before, shot, after, False, state, None)
     if valid:
@@ -273,14 +285,15 @@ class Steps(Protocol):
 
 
 def _turn_lost(state: GolfState, pre: GolfState, first: Event, rest: Rest, after: Cutter, s: str,
-               ball: Any, goal: str | None, log: RulingLog) -> GolfState | None:
+               ball: Any, goal: str | None, log: RulingLog, events: tuple[Event, ...]) -> GolfState | None:
     """``one_event``'s shot when its goal (``goal``; None: a ball off the table) is the opponent's
     ball into either goal (it counts for the opponent), the shooter's own goal (it does not count),
     a ball off the table (the opponent's counts for them), or a ball no sensor named (not counted:
     a question, ``_asked``): the turn passes and the shooter's ball waits for the opponent's
     replacement spot (but for the opponent's ball in a goal), as ``counted.counted_shot`` counts
     it; the opponent's last ball wins them the frame (``end_frame``); None for a ball no sensor
-    names that is no player's, or where the frame is over."""
+    names that is no player's, or where the frame is over. ``events``: the shot's events (``first``
+    alone, or it among cushions: ``several``)."""
     o = "p2" if s == "p1" else "p1"
     bl = pre.balls_left
     mine, theirs = bl if s == "p1" else (bl[1], bl[0])
@@ -296,7 +309,7 @@ def _turn_lost(state: GolfState, pre: GolfState, first: Event, rest: Rest, after
             won = Ruling(at, "golf.off-table.opponent", s, ()) if goal is None else \
                 Ruling(at, "golf.goal.opponent-ball", o, (("goal", goal),))
             return end_frame(pre, (won,), pre.asked, s, o, (mine, 0) if s == "p1" else (0, mine), t, (),
-                             (pre, ShotRecord(state.at_table, (first,), rest), after, False, state))
+                             (pre, ShotRecord(state.at_table, events, rest), after, False, state))
         bl = (mine, theirs - 1) if s == "p1" else (theirs - 1, mine)
         if goal is None:
             recipe = [_turned, "golf.off-table.opponent", at, s, ()]
@@ -316,7 +329,7 @@ def _turn_lost(state: GolfState, pre: GolfState, first: Event, rest: Rest, after
     now_zone = zone or 1 in bl  # (``checks.zone_play``)
     if not zone and now_zone:
         recipe.append(t)
-    shot = ShotRecord(state.at_table, (first,), rest)
+    shot = ShotRecord(state.at_table, events, rest)
     return replace(_laid(pre), at_table=o, rulings=made(log, len(recipe) - 4, recipe), questions=(),
                    checkpoint=state, cut=after, before=pre, shot=shot, balls_left=bl, zone_play=now_zone,
                    members=members, frame_units=pre.frame_units + 1, clock=(o, t), turn_positions=None,
