@@ -56,14 +56,14 @@ def whole(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest) 
     cut = state.cut
     t = rest.t
     at = first.t
-    if type(t) is not float or type(at) is not float or cut.strikes or cut.strike_sensor or rest.positions:
+    if type(t) is not float or cut.strikes or cut.strike_sensor or rest.positions:
         return engine.steps(state, events, rest)
     kind = type(first)
     phase = cut.phase
     if kind is Goal:
-        if phase == _SETTLING_PHASE:  # (``shot_cut``: a drop within the window settles the last shot)
-            window, last = cut.window, cut.last_t
-            if window is None or (last is not None and at - last < window):
+        if phase == _SETTLING_PHASE:  # (``shot_cut``: a drop within the window settles the last shot; the
+            window, last = cut.window, cut.last_t  # drop's time read only here, as ``shot_cut`` reads it)
+            if window is None or type(at) is not float or (last is not None and at - last < window):
                 return engine.steps(state, events, rest)
         elif phase != _IDLE:
             return engine.steps(state, events, rest)
