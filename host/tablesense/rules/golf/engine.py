@@ -86,6 +86,10 @@ class GolfEngine(ShotEngine[GolfState]):
             if found is None:  # a log of many matches of the same players: one state to start each from
                 found = _FRESH.keep(key, GolfState(players=(("p1", p1), ("p2", p2))))
             return found
+        if type(p1) is list and type(p2) is list:  # two names a side, the duo's common set-up
+            found = _duo_first(p1, p2)
+            if found is not None:
+                return found
         # "duo" (and its plain synonyms) or two names a side; any other word is one against one
         duo = (bool(setup.format) and for_game("golf").lookup("formats", str(setup.format)) == "duo") \
             or isinstance(p1, list) or isinstance(p2, list)
@@ -484,6 +488,26 @@ class GolfEngine(ShotEngine[GolfState]):
 #: the first states of new one-against-one matches by their players (frozen: shared; their empty
 #: ruling log links to nothing, ``RulingLog``)
 _FRESH: FirstStates[tuple[str, str], GolfState] = FirstStates()
+#: the first states of new duo matches of two names a side, by the four names (p1's, then p2's)
+_FRESH_DUO: FirstStates[tuple[str, str, str, str], GolfState] = FirstStates()
+
+
+def _duo_first(p1: list[Any], p2: list[Any]) -> GolfState | None:
+    """``GolfEngine.new_state``'s state for a set-up of two names a side (whatever its format says: a
+    side given as a list is a duo, and two names each are what it needs), kept in ``_FRESH_DUO`` for
+    every such match of the same four names after it; None where a side is not two strings (the
+    general way then says what it is)."""
+    if len(p1) != 2 or len(p2) != 2:
+        return None
+    a, b = p1
+    c, d = p2
+    if type(a) is not str or type(b) is not str or type(c) is not str or type(d) is not str:
+        return None
+    names = (a, b, c, d)
+    found = _FRESH_DUO.get(names)
+    if found is None:
+        found = _FRESH_DUO.keep(names, GolfState(players=(("p1", (a, b)), ("p2", (c, d))), duo=True))
+    return found
 
 
 #: the fouls ``_foul_at_once`` takes: ``call`` sends each to ``_foul`` and on to ``_amend`` (no ball off

@@ -31,8 +31,10 @@ from ...shots import _IDLE, _SETTLING_PHASE, Cutter
 from ..base import Question, Ruling
 from ..ruling_log import RulingLog, made
 from ..shot_engine import ShotRecord
+from .counted import counted_shot
 from .frame_end import end_frame
 from .geometry import ATTACKS, BALLS_PER_PLAYER
+from .resolve import general, missed, plain
 from .state import GolfState
 
 replace = msgspec.structs.replace
@@ -46,20 +48,22 @@ def whole(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest) 
     not two): a shot of one event and its rest in one step where it is the common case, the state
     after it from ``state``, the shot stage's fields put in; any other shot ``engine.steps`` of it
     (``whole``'s general steps)."""
-    if len(events) != 1 or state.in_shot or state.held or state.ended is not None:
+    if len(events) != 1:
+        return several(engine, state, events, rest)
+    if state.in_shot or state.held or state.ended is not None:
         return engine.steps(state, events, rest)
     first = events[0]
     cut = state.cut
     t = rest.t
     at = first.t
-    if type(t) is not float or type(at) is not float or cut.strikes or cut.strike_sensor or rest.positions:
+    if type(t) is not float or cut.strikes or cut.strike_sensor or rest.positions:
         return engine.steps(state, events, rest)
     kind = type(first)
     phase = cut.phase
     if kind is Goal:
-        if phase == _SETTLING_PHASE:  # (``shot_cut``: a drop within the window settles the last shot)
-            window, last = cut.window, cut.last_t
-            if window is None or (last is not None and at - last < window):
+        if phase == _SETTLING_PHASE:  # (``shot_cut``: a drop within the window settles the last shot; the
+            window, last = cut.window, cut.last_t  # drop's time read only here, as ``shot_cut`` reads it)
+            if window is None or type(at) is not float or (last is not None and at - last < window):
                 return engine.steps(state, events, rest)
         elif phase != _IDLE:
             return engine.steps(state, events, rest)
@@ -93,18 +97,18 @@ def whole(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest) 
                        placements=())
     ball = first.ball  # type: ignore[attr-defined]
     if kind is OffTable:
-        done = _turn_lost(state, pre, first, rest, after, s, ball, None, log)
+        done = _turn_lost(state, pre, first, rest, after, s, ball, None, log, (first,))
         return engine.steps(state, events, rest) if done is None else done
     goal = first.goal  # type: ignore[attr-defined]
     # the balls left after the shooter's valid goal, looked up (``_AFTER_P1``, ``_AFTER_P2``)
     if s == "p1":
         if ball != "p1" or goal != _P1_AIM:
-            done = _turn_lost(state, pre, first, rest, after, s, ball, goal, log)
+            done = _turn_lost(state, pre, first, rest, after, s, ball, goal, log, (first,))
             return engine.steps(state, events, rest) if done is None else done
         found = _AFTER_P1.get(pre.balls_left)
     else:
         if ball != s or goal != _P2_AIM:
-            done = _turn_lost(state, pre, first, rest, after, s, ball, goal, log)
+            done = _turn_lost(state, pre, first, rest, after, s, ball, goal, log, (first,))
             return engine.steps(state, events, rest) if done is None else done
         found = _AFTER_P2.get(pre.balls_left)
     if found is None:  # (a side with no ball left: the frame is over on the score)
@@ -124,6 +128,87 @@ def whole(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest) 
     return replace(pre, at_table=s, rulings=made(log, 1, [_goal, at, goal, s]), checkpoint=state, cut=after,
                    before=pre, shot=shot, balls_left=bl, frame_units=pre.frame_units + 1, clock=(s, t),
                    positions=None, placements=())
+
+
+def several(engine: Steps, state: GolfState, events: Sequence[Event], rest: Rest) -> GolfState | None:
+    """``whole`` of a shot of two or three events: where they are cushions, goals and balls off the
+    table of named balls, none down after its owner's last ball in play, on a table that reports no
+    strike, no position at the rest, the shot's state as ``engine.steps`` makes it (the cut after
+    the rest, the record, then ``resolve.missed`` for cushions alone, else ``resolve.plain``,
+    ``counted.counted_shot`` and ``resolve.general`` in turn), without ``steps``' checks of each
+    event (``_admitted``), the cut's call (``shot_cut``) and ``plain`` where it cannot take the shot
+    (a ball not the shooter's valid goal); one ball among cushions that is not the shooter's valid
+    goal counted as the one-event step counts it (``_turn_lost``: ``counted_shot``'s count, the
+    cushions counting nothing). Any other shot or state ``engine.steps`` of it."""
+    n = len(events)
+    if n > 3 or state.in_shot or state.held or state.ended is not None:
+        return engine.steps(state, events, rest)
+    first = events[0]
+    cut = state.cut
+    t = rest.t
+    at = first.t
+    if type(t) is not float or type(at) is not float or cut.strikes or cut.strike_sensor or rest.positions:
+        return engine.steps(state, events, rest)
+    kind = type(first)
+    phase = cut.phase
+    if kind is Goal:  # (``shot_cut``: a drop within the window settles the last shot)
+        if phase == _SETTLING_PHASE:
+            window, last = cut.window, cut.last_t
+            if window is None or (last is not None and at - last < window):
+                return engine.steps(state, events, rest)
+        elif phase != _IDLE:
+            return engine.steps(state, events, rest)
+    elif (kind is not Cushion and kind is not OffTable) or (phase != _SETTLING_PHASE and phase != _IDLE):
+        return engine.steps(state, events, rest)
+    player = state.at_table
+    s = player or "p1"
+    aim = _P1_AIM if s == "p1" else _P2_AIM
+    left1, left2 = state.balls_left
+    down1 = down2 = 0
+    cushions = valid = True  # cushions: cushions alone; valid: cushions and the shooter's valid goals
+    for e in events:
+        kind = type(e)
+        if kind is Cushion:
+            continue
+        cushions = False
+        if kind is not Goal and kind is not OffTable:
+            return engine.steps(state, events, rest)
+        ball = e.ball  # type: ignore[attr-defined]
+        if ball == "p1":
+            down1 += 1
+            if down1 > left1:
+                return engine.steps(state, events, rest)
+        elif ball == "p2":
+            down2 += 1
+            if down2 > left2:
+                return engine.steps(state, events, rest)
+        else:
+            return engine.steps(state, events, rest)
+        if valid and (kind is not Goal or ball != s or e.goal != aim):  # type: ignore[attr-defined]
+            valid = False
+        only = e
+    before = state  # (``GolfEngine.close``, as ``steps`` closes it)
+    if state.shot is not None and (state.questions or state.spot_wait):
+        before = replace(state, questions=(), spot_wait=())
+    after = Cutter(False, cut.window, cut.game, cut.shot + 1, _SETTLING_PHASE, t)
+    named = tuple(events)
+    log = state.rulings
+    if down1 + down2 == 1 and not valid and type(log) is RulingLog:
+        # one ball among cushions, not the shooter's valid goal: the one-event step's count of it (the
+        # cushions count nothing), the shot's record holding them all
+        goal = only.goal if type(only) is Goal else None  # type: ignore[attr-defined]
+        done = _turn_lost(state, before, only, rest, after, s, only.ball, goal, log, named)  # type: ignore[attr-defined]
+        if done is not None:
+            return done
+    shot = ShotRecord(player, named, rest)
+    if cushions:
+        return missed(before, before.at_table or "p1", t, before, shot, after, False, state, None)
+    if valid:
+        done = plain(before, shot, before, shot, after, False, state)
+        if done is not None:
+            return done
+    return counted_shot(before, shot, before, shot, after, False, state) \
+        or general(before, shot, before, shot, after, False, state)
 
 
 def _after_goals(shooter: int) -> dict[tuple[int, int], tuple[tuple[int, int], bool, bool]]:
@@ -200,14 +285,15 @@ class Steps(Protocol):
 
 
 def _turn_lost(state: GolfState, pre: GolfState, first: Event, rest: Rest, after: Cutter, s: str,
-               ball: Any, goal: str | None, log: RulingLog) -> GolfState | None:
+               ball: Any, goal: str | None, log: RulingLog, events: tuple[Event, ...]) -> GolfState | None:
     """``one_event``'s shot when its goal (``goal``; None: a ball off the table) is the opponent's
     ball into either goal (it counts for the opponent), the shooter's own goal (it does not count),
     a ball off the table (the opponent's counts for them), or a ball no sensor named (not counted:
     a question, ``_asked``): the turn passes and the shooter's ball waits for the opponent's
     replacement spot (but for the opponent's ball in a goal), as ``counted.counted_shot`` counts
     it; the opponent's last ball wins them the frame (``end_frame``); None for a ball no sensor
-    names that is no player's, or where the frame is over."""
+    names that is no player's, or where the frame is over. ``events``: the shot's events (``first``
+    alone, or it among cushions: ``several``)."""
     o = "p2" if s == "p1" else "p1"
     bl = pre.balls_left
     mine, theirs = bl if s == "p1" else (bl[1], bl[0])
@@ -223,7 +309,7 @@ def _turn_lost(state: GolfState, pre: GolfState, first: Event, rest: Rest, after
             won = Ruling(at, "golf.off-table.opponent", s, ()) if goal is None else \
                 Ruling(at, "golf.goal.opponent-ball", o, (("goal", goal),))
             return end_frame(pre, (won,), pre.asked, s, o, (mine, 0) if s == "p1" else (0, mine), t, (),
-                             (pre, ShotRecord(state.at_table, (first,), rest), after, False, state))
+                             (pre, ShotRecord(state.at_table, events, rest), after, False, state))
         bl = (mine, theirs - 1) if s == "p1" else (theirs - 1, mine)
         if goal is None:
             recipe = [_turned, "golf.off-table.opponent", at, s, ()]
@@ -243,7 +329,7 @@ def _turn_lost(state: GolfState, pre: GolfState, first: Event, rest: Rest, after
     now_zone = zone or 1 in bl  # (``checks.zone_play``)
     if not zone and now_zone:
         recipe.append(t)
-    shot = ShotRecord(state.at_table, (first,), rest)
+    shot = ShotRecord(state.at_table, events, rest)
     return replace(_laid(pre), at_table=o, rulings=made(log, len(recipe) - 4, recipe), questions=(),
                    checkpoint=state, cut=after, before=pre, shot=shot, balls_left=bl, zone_play=now_zone,
                    members=members, frame_units=pre.frame_units + 1, clock=(o, t), turn_positions=None,
