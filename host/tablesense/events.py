@@ -735,10 +735,12 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
         # each one's kind as a letter (``_LETTER``: "c" a call, "u" a set-up, else as ``kind_codes``):
         # the lines to look at found in it by ``str.find`` (C), not a Python step a line
         letters = "".join(map(_LETTER.__getitem__, map(type, decoded)))
-        if '"positions"' in joined \
-                and ((_PATHS and "[[" in joined) or not _plain_positions(decoded, letters)):
+        named = joined.find('"positions"')
+        if named >= 0 \
+                and ((_PATHS and joined.find("[[", named) >= 0) or not _plain_positions(decoded, letters)):
             # a batch naming positions, not all of them points (after a batch with a path, one that
-            # may hold one: ``_PATHS``, not asked again): its rests found by their letter,
+            # may hold one: ``_PATHS``, not asked again; ``[[`` looked for from the first positions
+            # named, where a path starts, not over the lines before them): its rests found by their letter,
             # and those with positions checked (``_checked`` of a rest, inline: the decode has
             # checked its time, and the batch has no key to keep)
             at = letters.find("r")
