@@ -687,10 +687,26 @@ def scan_chunks(chunks: Iterable[bytes]) -> LogScan | None:
 
 
 def _may_void(data: bytes) -> bool:
-    """Whether ``data`` holds ``"void"``: a letter few logs hold first (one ``memchr``), then the word
-    without its quotes (a needle ending in a letter: the search skips ahead faster than on one
-    ending in a quote, which JSON holds everywhere), then with them."""
-    return b"v" in data and b"void" in data and b'"void"' in data
+    """Whether ``data`` holds ``"void"``: a letter few logs hold first (one ``memchr``), each of the
+    first ``VOID_LOOKS`` of them looked at where it stands (a search for that letter alone is a
+    ``memchr``; one for the word goes over every byte: keglebillard's answers name
+    ``"balls_moving"``), then, past them, the word without its quotes (a needle ending in a letter:
+    the search skips ahead faster than on one ending in a quote, which JSON holds everywhere), then
+    with them."""
+    at = data.find(b"v")
+    looks = VOID_LOOKS
+    while at >= 0:
+        if data[at - 1:at + 5] == b'"void"':
+            return True
+        looks -= 1
+        if not looks:
+            return b"void" in data and b'"void"' in data
+        at = data.find(b"v", at + 1)
+    return False
+
+
+#: how many of a chunk's letters "v" ``_may_void`` looks at one by one before it searches for the word
+VOID_LOOKS = 64
 
 
 def _undo_lines(data: bytes) -> int:
