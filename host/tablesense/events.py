@@ -685,7 +685,7 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
                 if at >= 0 and (first < 0 or at < first):
                     first = at
             if first >= 0 and whole:  # the batch's first go: every such line held out of one decode
-                text, lines = _held_out(joined, first)
+                text, lines = _held_out(joined, first, None if kept else part)
                 decoded = _decoded(text, len(part))
                 if decoded is not None:
                     joined, held = text, lines
@@ -792,10 +792,15 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
 _HELD = '{"t": 0.0, "type": "rest"}'
 
 
-def _held_out(joined: str, first: int) -> tuple[str, list[int]]:
+def _held_out(joined: str, first: int, part: Sequence[str] | None = None) -> tuple[str, list[int]]:
     """``joined`` with each line holding a text of ``_REFUSED`` (the first at ``first``) put as
     ``_HELD``, and those lines' indexes: the batch decoded in one go, not cut at each such line and
-    its parts decoded apart (a second decode of the lines before it, and their letters lost)."""
+    its parts decoded apart (a second decode of the lines before it, and their letters lost).
+
+    ``part``: the lines ``joined`` joins by newlines, none holding one; each held line's index is
+    then where its text stands in ``part`` after the one held before it (a line written the same
+    between them would hold the text too, and be held first), not the newlines before it counted
+    (a count looks at every character, ~8 instructions each)."""
     found = []
     for needle in _REFUSED:
         at = joined.find(needle, first)
@@ -809,13 +814,16 @@ def _held_out(joined: str, first: int) -> tuple[str, list[int]]:
     for at in found:
         if at < end:  # (in the line held last)
             continue
-        line += joined.count("\n", end, at)
+        if part is None:
+            line += joined.count("\n", end, at)
         start = joined.rfind("\n", end, at) + 1
         pieces.append(joined[end:start])
         pieces.append(_HELD)
         end = joined.find("\n", at)
         if end < 0:
             end = len(joined)
+        if part is not None:
+            line = part.index(joined[start:end], line + 1 if lines else 0)
         lines.append(line)
     pieces.append(joined[end:])
     return "".join(pieces), lines
