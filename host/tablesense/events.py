@@ -973,7 +973,11 @@ def _plain_call(call: Call) -> bool:
     if call.spot is not None and not 1 <= call.spot <= MAX_SPOT:
         return False
     need = _KNOWN_CALLS.get(name)
-    return not need or all([getattr(call, key) is not None for key in need])
+    if need:
+        for key in need:  # (a loop, not a list comprehension: no frame of its own on 3.11)
+            if getattr(call, key) is None:
+                return False
+    return True
 
 
 def _parse_slow(line: str | bytes) -> Event:
