@@ -639,11 +639,21 @@ def parse_batch(texts: Sequence[str], cut: bool = False) -> tuple[list[Event | N
     kept = not cut and texts[0].endswith("\n")
     joined = "".join(texts).rstrip("\n") if kept else "\n".join(texts)
     if not (joined.startswith("{") and joined.endswith("}")
-            and (cut or joined.count("\n") == size - 1) and joined.count("}\n{") == size - 1):
+            and (cut or _one_line_each(texts, joined, kept, size)) and joined.count("}\n{") == size - 1):
         return _one_by_one(texts), "x" * size  # a line ending in "\r" or spaces, a blank, a newline in a line
     out: list[Event | None] = []
     codes = _batch(joined, texts, kept, out)
     return out, kind_codes(out) if codes is None else codes
+
+
+def _one_line_each(texts: Sequence[str], joined: str, kept: bool, size: int) -> bool:
+    """Whether ``joined`` (``texts`` joined, ``kept``: each keeping its newline) holds a newline only
+    between two lines: lines joined by newlines, none of them holding one (one ``memchr`` over the
+    lines put together, a copy: a count of ``joined``'s newlines looks at every character, ~8
+    instructions a character); lines keeping theirs, as many newlines as line breaks (counted)."""
+    if kept:
+        return joined.count("\n") == size - 1
+    return "\n" not in "".join(texts)
 
 
 def kind_codes(parsed: Sequence[Event | None]) -> str:
@@ -675,7 +685,7 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
                 if at >= 0 and (first < 0 or at < first):
                     first = at
             if first >= 0 and whole:  # the batch's first go: every such line held out of one decode
-                text, lines = _held_out(joined, first)
+                text, lines = _held_out(joined, first, None if kept else part)
                 decoded = _decoded(text, len(part))
                 if decoded is not None:
                     joined, held = text, lines
@@ -735,10 +745,12 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
         # each one's kind as a letter (``_LETTER``: "c" a call, "u" a set-up, else as ``kind_codes``):
         # the lines to look at found in it by ``str.find`` (C), not a Python step a line
         letters = "".join(map(_LETTER.__getitem__, map(type, decoded)))
-        if '"positions"' in joined \
-                and ((_PATHS and "[[" in joined) or not _plain_positions(decoded, letters)):
+        named = joined.find('"positions"')
+        if named >= 0 \
+                and ((_PATHS and joined.find("[[", named) >= 0) or not _plain_positions(decoded, letters)):
             # a batch naming positions, not all of them points (after a batch with a path, one that
-            # may hold one: ``_PATHS``, not asked again): its rests found by their letter,
+            # may hold one: ``_PATHS``, not asked again; ``[[`` looked for from the first positions
+            # named, where a path starts, not over the lines before them): its rests found by their letter,
             # and those with positions checked (``_checked`` of a rest, inline: the decode has
             # checked its time, and the batch has no key to keep)
             at = letters.find("r")
@@ -780,10 +792,15 @@ def _batch(joined: str, part: Sequence[str], kept: bool, out: list[Event | None]
 _HELD = '{"t": 0.0, "type": "rest"}'
 
 
-def _held_out(joined: str, first: int) -> tuple[str, list[int]]:
+def _held_out(joined: str, first: int, part: Sequence[str] | None = None) -> tuple[str, list[int]]:
     """``joined`` with each line holding a text of ``_REFUSED`` (the first at ``first``) put as
     ``_HELD``, and those lines' indexes: the batch decoded in one go, not cut at each such line and
-    its parts decoded apart (a second decode of the lines before it, and their letters lost)."""
+    its parts decoded apart (a second decode of the lines before it, and their letters lost).
+
+    ``part``: the lines ``joined`` joins by newlines, none holding one; each held line's index is
+    then where its text stands in ``part`` after the one held before it (a line written the same
+    between them would hold the text too, and be held first), not the newlines before it counted
+    (a count looks at every character, ~8 instructions each)."""
     found = []
     for needle in _REFUSED:
         at = joined.find(needle, first)
@@ -797,13 +814,16 @@ def _held_out(joined: str, first: int) -> tuple[str, list[int]]:
     for at in found:
         if at < end:  # (in the line held last)
             continue
-        line += joined.count("\n", end, at)
+        if part is None:
+            line += joined.count("\n", end, at)
         start = joined.rfind("\n", end, at) + 1
         pieces.append(joined[end:start])
         pieces.append(_HELD)
         end = joined.find("\n", at)
         if end < 0:
             end = len(joined)
+        if part is not None:
+            line = part.index(joined[start:end], line + 1 if lines else 0)
         lines.append(line)
     pieces.append(joined[end:])
     return "".join(pieces), lines
@@ -953,7 +973,11 @@ def _plain_call(call: Call) -> bool:
     if call.spot is not None and not 1 <= call.spot <= MAX_SPOT:
         return False
     need = _KNOWN_CALLS.get(name)
-    return not need or all([getattr(call, key) is not None for key in need])
+    if need:
+        for key in need:  # (a loop, not a list comprehension: no frame of its own on 3.11)
+            if getattr(call, key) is None:
+                return False
+    return True
 
 
 def _parse_slow(line: str | bytes) -> Event:
