@@ -39,7 +39,7 @@ import msgspec
 from ...events import Call, Contact, Cushion, Event, OffTable, Pin, Pocket, Rest, Strike
 from ...shots import _NO_PINS, _OPEN, _SETTLING_PHASE, Cutter
 from ..records import Ruling
-from ..ruling_log import PACK_EVERY, RulingLog, Trail, made
+from ..ruling_log import RulingLog, Trail
 from ..shot_engine import Redo, ShotEngine, ShotRecord, Trace, shot_cut
 from . import geometry as geo
 from .checks import ANNOUNCE_UNDER, CARAMBOLE_POINTS, PIN_POINTS
@@ -342,19 +342,6 @@ def _blocked(positions: Mapping[str, Any], toppled: Sequence[int], t: float,
         return NO_PINS, NO_PINS
     rulings.extend([Ruling(t, "kegle.pin-blocked", None, (("pin", pin),)) for pin in found])
     return pinset(frozenset(found)), pinset(frozenset(by_red_ball))
-
-
-def _fault_costs(faults: Sequence[str], opp: str) -> tuple[str | None, str | None]:
-    """What a shot's ``faults`` cost its player (``_faults_ruled``' outlay and red in hand for the
-    opponent ``opp``, or None each), without its rulings."""
-    outlay = red_in_hand = None
-    for f in faults:
-        cost = BY_ID[f].then
-        if cost.outlay:
-            outlay = opp
-        if cost.red_in_hand:
-            red_in_hand = opp
-    return outlay, red_in_hand
 
 
 def _faults_ruled(faults: Sequence[str], t: float, p: str, opp: str,
@@ -660,33 +647,20 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
     else:
         shot = ShotRecord(before.at_table, tuple(events), rest, (), (call,))
         checkpoint = Redo(state, (*shot.events, rest), True)
-    log = before.rulings
     rulings: list[Ruling] = []
     blocked = blocked_red = NO_PINS
     if n and (where := rest.positions) and not geo.away_from_pins(where):  # 8.3: a pin a ball keeps off its
         # spot (``verdict.blocked_by_balls``; balls all far from the pins keep none off: no call for them)
         blocked, blocked_red = _blocked(rest.positions, toppled, t, rulings)
-    # ``lazy``: the rulings counted here and made when read (``made``: a replay reads the last match's),
-    # from the values decided (``shot_rulings``); else made here (a long log's: ``made`` makes them at once)
-    lazy = type(log) is RulingLog and log._n < PACK_EVERY and not rulings
-    ruled_count = remaining = ending = ended_on = closing = 0
     pins = tuple(toppled)
     announced = b.announced
     announcements: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
+    outlay = red_in_hand = None
     if faults:
-        ruled = tuple(faults)
-        if lazy:
-            outlay, red_in_hand = _fault_costs(ruled, opp)
-            ruled_count = len(ruled) + (outlay is not None) + (red_in_hand is not None)
-        else:
-            outlay, red_in_hand = _faults_ruled(ruled, t, p, opp, rulings)
-        last = LastShot(p, pins, carambole, cushions, 0, ruled)
+        outlay, red_in_hand = _faults_ruled(faults, t, p, opp, rulings)
+        last = LastShot(p, pins, carambole, cushions, 0, tuple(faults))
     else:
-        ruled = ()
-        outlay = red_in_hand = None
-        if lazy:
-            ruled_count = (n > 0) + carambole
-        elif n:
+        if n:
             rulings.append(Ruling(t, "kegle.pin", p, (("pins", toppled), ("points", PIN_POINTS * n))))
             if carambole:
                 rulings.append(Ruling(t, "kegle.carambole", p, _CARAMBOLE))
@@ -694,11 +668,7 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
             rulings.append(Ruling(t, "kegle.carambole", p, _CARAMBOLE))
         if 0 < missing <= ANNOUNCE_UNDER and not announced[i]:  # checks.announces_remaining
             said = (("remaining", missing),)
-            if lazy:
-                remaining = missing
-                ruled_count += 1
-            else:
-                rulings.append(Ruling(t, "kegle.announce.remaining", p, said))
+            rulings.append(Ruling(t, "kegle.announce.remaining", p, said))
             announcements = ((_ANNOUNCE, said),)
             announced = (True, announced[1]) if i == 0 else (announced[0], True)
         last = LastShot(p, pins, carambole, cushions, points, ())
@@ -714,18 +684,10 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
             no_pin_shots, no_cushion = b.no_pin_shots + 1, 0
     else:
         if points:
-            if lazy:
-                ending, ended_on = _DISTANCE_RULED, total
-                ruled_count += 1
-            else:
-                rulings.append(Ruling(t, "kegle.distance", p, (("points", total),)))
+            rulings.append(Ruling(t, "kegle.distance", p, (("points", total),)))
             announcements = _DISTANCE
         elif not faults:
-            if lazy:
-                ending, ended_on = _SERIES_RULED, run
-                ruled_count += 1
-            else:
-                rulings.append(Ruling(t, "kegle.series", p, (("run", run),)))
+            rulings.append(Ruling(t, "kegle.series", p, (("run", run),)))
         at_table = opp
         shots = no_pin_shots = no_cushion = 0
         # what the end decides (``series.series_over``, inline: no ``Verdict``, no copies of the
@@ -733,28 +695,19 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
         reached1, reached2 = scores[0] >= b.distance[0], scores[1] >= b.distance[1]
         if p != b.first and series[0] == series[1] and (reached1 or reached2):  # (``same_series_over``)
             at_table = p
-            winner = "draw" if reached1 and reached2 else "p1" if reached1 else "p2"
-            if lazy:
-                ruled_count += 1
-            elif winner == "draw":
+            if reached1 and reached2:
+                winner = "draw"
                 rulings.append(Ruling(t, "kegle.draw"))
             else:
+                winner = "p1" if reached1 else "p2"
                 rulings.append(Ruling(t, "kegle.same-series", winner, (("series", series[0]),)))
         else:
             if p == b.first and (reached1 if i == 0 else reached2) and not last_series:  # (last_series_due)
-                if lazy:
-                    closing = _LAST_SERIES_RULED
-                    ruled_count += 1
-                else:
-                    rulings.append(Ruling(t, "kegle.last-series", opp))
+                rulings.append(Ruling(t, "kegle.last-series", opp))
                 last_series, outlay, red_in_hand = True, opp, None
                 announcements = (*announcements, _LAST_SERIES)
             if not break_taken and 2 * scores[i] >= b.distance[i]:  # (``checks.break_due``)
-                if lazy:
-                    closing |= _BREAK_RULED
-                    ruled_count += 1
-                else:
-                    rulings.append(Ruling(t, "kegle.break", p))
+                rulings.append(Ruling(t, "kegle.break", p))
                 break_taken = break_due = True
                 announcements = (*announcements, _BREAK)
     starts = b.series_starts
@@ -771,11 +724,8 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
         b.cushions_seen or cushions > 0, outlay, red_in_hand, last_series, announced, break_taken, break_due,
         announcements, last,
     )
-    if ruled_count:  # (``lazy``)
-        log = made(log, ruled_count, [shot_rulings, t, p, opp, ruled, toppled, carambole, remaining, ending,
-                                      ended_on, winner, series[0], closing])
-    else:
-        log = RulingLog(rulings, log) if type(log) is RulingLog else log + tuple(rulings)
+    log = before.rulings
+    log = RulingLog(rulings, log) if type(log) is RulingLog else log + tuple(rulings)
     if played is None:
         new = replace(before, score=score, rulings=log, at_table=at_table, questions=(), before=before,
                       shot=shot, cut=cut, in_shot=False, checkpoint=checkpoint)
@@ -792,46 +742,5 @@ def common_shot(state: KegleState, events: Sequence[Event], rest: Rest,
         new = replace(before, score=score, rulings=log, at_table=at_table, questions=(), before=before,
                       shot=shot, cut=cut, in_shot=False, checkpoint=Redo(base, since), base=base, since=grown)
     if winner is not None:  # the rule that ended it is the last one ruled (kegle.same-series, kegle.draw)
-        return ShotEngine.end(new, winner, "kegle.draw" if winner == "draw" else "kegle.same-series")
+        return ShotEngine.end(new, winner, rulings[-1].rule)
     return new
-
-
-#: ``shot_rulings``' ``ending``: the series ended by the distance reached, or by a shot scoring nothing
-_DISTANCE_RULED, _SERIES_RULED = 1, 2
-#: ``shot_rulings``' ``closing`` (bits): the opponent's last series is due, the break is due
-_LAST_SERIES_RULED, _BREAK_RULED = 1, 2
-
-
-def shot_rulings(t: float, p: str, opp: str, faults: tuple[str, ...], toppled: list[int], carambole: bool,
-                 remaining: int, ending: int, value: int, winner: str | None, series: int,
-                 closing: int) -> tuple[Ruling, ...]:
-    """``common_shot``'s rulings of a shot of ``p`` at ``t`` (but the pins a ball keeps off their spots),
-    in its order, from the values it decided (a ``made`` recipe: the same rulings at every read):
-    the ``faults`` and what they cost (``_faults_ruled``), or the pins ``toppled``, the carambole and the
-    points ``remaining`` announced; the series' end (``ending``: the distance reached with ``value``
-    points, or a series of ``value`` points over); the match decided (``winner``, ``"draw"``, in the
-    ``series``-th series) or the opponent's last series and the break (``closing``)."""
-    out: list[Ruling] = []
-    if faults:
-        _faults_ruled(faults, t, p, opp, out)
-    else:
-        if toppled:
-            out.append(Ruling(t, "kegle.pin", p, (("pins", toppled), ("points", PIN_POINTS * len(toppled)))))
-        if carambole:
-            out.append(Ruling(t, "kegle.carambole", p, _CARAMBOLE))
-        if remaining:
-            out.append(Ruling(t, "kegle.announce.remaining", p, (("remaining", remaining),)))
-    if ending == _DISTANCE_RULED:
-        out.append(Ruling(t, "kegle.distance", p, (("points", value),)))
-    elif ending == _SERIES_RULED:
-        out.append(Ruling(t, "kegle.series", p, (("run", value),)))
-    if winner == "draw":
-        out.append(Ruling(t, "kegle.draw"))
-    elif winner is not None:
-        out.append(Ruling(t, "kegle.same-series", winner, (("series", series),)))
-    else:
-        if closing & _LAST_SERIES_RULED:
-            out.append(Ruling(t, "kegle.last-series", opp))
-        if closing & _BREAK_RULED:
-            out.append(Ruling(t, "kegle.break", p))
-    return tuple(out)
