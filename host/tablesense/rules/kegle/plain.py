@@ -230,14 +230,13 @@ def _read_any(before: KegleState, shot: ShotRecord, late: bool = False) -> _Read
     naming none, to ask about); None for a contact naming its white (the general way). ``late``:
     its lines are known to be out of order (``common_facts``' ``LATE``): sorted before the one pass."""
     events = shot.events
-    order: list[tuple[float, int, Event]] | None = None  # the events in ``t`` order, with their index
-    if late:
-        order = sorted(zip(map(_TIME, events), count(), events))
-        events = list(map(_EVENT, order))
+    if late:  # (``in_time_order``: a stable sort by time, the stream order breaking ties)
+        events = sorted(events, key=_TIME)
     while True:
         toppled: list[int] = []
         cushions = red_white = 0
-        contacts = wrong_ball = jumped = pockets = False
+        contacts = wrong_ball = jumped = False
+        holed: list[Pocket] | None = None  # the pocket events, in ``t`` order
         early: list[int] | None = None  # pins that fell before the red touched a white, naming no toppler
         by_red: list[int] | None = None  # pins a pin event says the red toppled
         by_cue: list[int] | None = None  # ... the cue (a bridge, clothes, a body part)
@@ -279,15 +278,13 @@ def _read_any(before: KegleState, shot: ShotRecord, late: bool = False) -> _Read
                 if e.ball == "white":  # type: ignore[attr-defined]
                     wrong_ball = True
             elif kind is Pocket:
-                pockets = True
+                holed = [e] if holed is None else [*holed, e]  # type: ignore[list-item]
             else:  # OffTable
                 jumped = True
         else:
             break
-        # (``in_time_order``: stream order breaking ties, each line's index after its time, no Python
-        # call a line; kept for the pockets' order below)
-        order = sorted(zip(map(_TIME, shot.events), count(), shot.events))
-        events = list(map(_EVENT, order))
+        events = sorted(shot.events, key=_TIME)  # (``in_time_order``, as above)
+        late = True
     if stood:
         toppled = [pin for pin in toppled if pin not in stood]
     if early is not None and contacts:  # the red toppled them (8.1): the contacts are known
@@ -297,19 +294,29 @@ def _read_any(before: KegleState, shot: ShotRecord, late: bool = False) -> _Read
     unknown: list[tuple[int, Pocket]] | tuple[()] = ()
     pocketed: list[tuple[int, str | None]] | tuple[()] = ()
     red_fell = False
-    if pockets:  # which ball fell: the pocket event's, or the referee's answer (``holes.answers``)
-        unknown = []  # (``holes.unknown_pockets``, its loop here)
-        for k, e in enumerate(shot.events):
-            if type(e) is Pocket and e.ball is None:  # type: ignore[attr-defined]
-                unknown.append((k, e))  # type: ignore[arg-type]
+    if holed is not None:  # which ball fell: the pocket event's, or the referee's answer (``holes.answers``)
+        unknown = []  # (``holes.unknown_pockets``, its loop here: stream order)
+        for e in holed:
+            if e.ball is None:
+                unknown = [(k, e) for k, e in enumerate(shot.events) if type(e) is Pocket and e.ball is None]
+                break
         answered = answers(before, unknown, shot.calls) if unknown and shot.calls else _NONE_ANSWERED
-        pocketed = []
-        for k, e in (enumerate(shot.events) if order is None else zip(map(_INDEX, order), events)):
-            if type(e) is Pocket:
-                ball = answered.get(k) if e.ball is None else e.ball  # type: ignore[attr-defined]
-                pocketed.append((e.pocket, ball))  # type: ignore[attr-defined]
-                if ball == "red":
+        if answered:  # each pocket by its line's index (``t`` order, the stream's breaking ties)
+            pocketed = []
+            events = shot.events
+            order = sorted(zip(map(_TIME, events), count(), events)) if late else None
+            for k, e in (enumerate(events) if order is None else zip(map(_INDEX, order), map(_EVENT, order))):
+                if type(e) is Pocket:
+                    ball = answered.get(k) if e.ball is None else e.ball  # type: ignore[attr-defined]
+                    pocketed.append((e.pocket, ball))  # type: ignore[attr-defined]
+                    if ball == "red":
+                        red_fell = True
+        else:  # no answer: each pocket's own ball, in ``t`` order
+            pocketed = [(e.pocket, e.ball) for e in holed]
+            for e in holed:
+                if e.ball == "red":
                     red_fell = True
+                    break
     # the faults the sensors show, in ``verdict.find_faults``' order
     faults: list[str] = []
     if jumped:
