@@ -49,10 +49,15 @@ _NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
 
 
 class Event(msgspec.Struct, frozen=True, kw_only=True, gc=False, tag_field="type",
-            forbid_unknown_fields=True):
+            forbid_unknown_fields=True, omit_defaults=True):
     """Base of all table events (a frozen msgspec Struct: a log line decodes straight into
     one, ``parse_line``; a time out of range fails that decode, and the line goes the long
-    way, which names what is wrong)."""
+    way, which names what is wrong).
+
+    Encoded (a played shot's events packed for undo, ``shot_engine.Trace.seal``), a field at
+    its default is left out and decodes back to it: above all ``extra``, which no encoder
+    takes as it is (a read-only mapping) and which would otherwise call the encoder's hook
+    once an event."""
 
     t: Annotated[float, msgspec.Meta(ge=0.0, le=MAX_T)]
     #: keys this release does not know, kept (their JSON name is one no log uses)
