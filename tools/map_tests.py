@@ -100,6 +100,7 @@ EXCEPTIONS: dict[str, str] = {
     "test_events_positions_check": STAY,
     "test_events_setup_decode": STAY,
     "test_events_positions_batch": STAY,
+    "test_events_newline_in_a_line": STAY,
     "test_shots": STAY,  # tablesense/shots.py
     "test_by_hand": STAY,  # tablesense/by_hand.py
     "test_board_target": STAY,  # the Makefile's test-board target
