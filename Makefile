@@ -125,7 +125,7 @@ AIMS := "link_decode.py" \
 	"web_latency.py" \
 	"firmware_handler.py" \
 	"sim_speed.py" \
-	"league_ingest.py --matches 300 --latency 3 --beside 0"
+	"league_ingest.py --matches 1500 --rounds 3 --latency 3 --beside 0"
 
 bench-aims: setup browser broker
 	@for b in $(AIMS); do echo "== bench/$$b"; $(BIN)/python bench/$$b || exit 1; done
