@@ -10,7 +10,6 @@ undos after them), replayed whole (``apply``) and played, to the same account.""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -19,7 +18,7 @@ import msgspec
 import pytest
 from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
-from test_golf_helpers import applied, replayed_and_played
+from test_golf_helpers import MadeLog, applied, golf_matches, replayed_and_played
 from test_golf_one_event_shot import before_shot
 
 from tablesense.events import Call, Goal, OffTable, Rest
@@ -116,46 +115,34 @@ RESTS: list[dict[str, Any]] = [{}, {}, {}, {"positions": {"p1": [[0.5, 0.4]], "p
 MOMENTS = ["after", "after", "after", "foul", "none"]
 
 
+def answer_shot(draw: Any, log: MadeLog, match: dict[str, Any]) -> None:
+    """A shot of one event (a ball no sensor named most often) or two, a rest with positions now
+    and then, the answer to "whose ball?" at one of the ``MOMENTS``, an undo now and then."""
+    events = [draw(st.sampled_from(EVENTS)) for _ in range(draw(st.sampled_from([1, 1, 1, 2])))]
+    for item in events:
+        log.add(item)
+        log.t += 0.5
+    log.add({"type": "rest", **draw(st.sampled_from(RESTS))})
+    unnamed = sum(1 for item in events if item["type"] != "cushion" and item["ball"] is None)
+    asked = match.get("asked", 0)  # the questions asked so far in the match
+    moment = draw(st.sampled_from(MOMENTS))
+    if moment == "foul":
+        log.t += 0.5
+        log.add({"type": "call", "call": "foul", "foul": "touch"})
+    if unnamed and moment != "none":
+        log.t += 0.5
+        answer = draw(st.sampled_from(["p1", "p2", "p2", None]))
+        log.add({"type": "call", "call": "answer", "question": f"q{asked + 1}", "answer": answer})
+    match["asked"] = asked + unnamed
+    if draw(st.integers(0, 4)) == 0:
+        log.t += 0.5
+        log.add({"type": "call", "call": "undo"})
+
+
 @st.composite
 def logs(draw: Any) -> list[str]:
-    """Golf matches on a table with a strike sensor or none, shots of one event (a ball no sensor
-    named most often) or two, rests with positions now and then, the answers to "whose ball?" at
-    different moments, an undo now and then."""
-    lines: list[str] = []
-    t = 0.0
-
-    def add(obj: dict[str, Any]) -> None:
-        lines.append(json.dumps({"t": t, **obj}))
-
-    for _ in range(draw(st.integers(1, 2))):
-        add(draw(st.sampled_from(SETUPS)))
-        strikes = draw(st.integers(0, 3)) == 0
-        asked = 0
-        for _ in range(draw(st.integers(1, 14))):
-            t += 1.0
-            if strikes:
-                add({"type": "strike", "ball": draw(st.sampled_from(["p1", "p2"]))})
-                t += 0.25
-            events = [draw(st.sampled_from(EVENTS)) for _ in range(draw(st.sampled_from([1, 1, 1, 2])))]
-            for item in events:
-                add(item)
-                t += 0.5
-            add({"type": "rest", **draw(st.sampled_from(RESTS))})
-            unnamed = sum(1 for item in events if item["type"] != "cushion" and item["ball"] is None)
-            moment = draw(st.sampled_from(MOMENTS))
-            if moment == "foul":
-                t += 0.5
-                add({"type": "call", "call": "foul", "foul": "touch"})
-            if unnamed and moment != "none":
-                t += 0.5
-                answer = draw(st.sampled_from(["p1", "p2", "p2", None]))
-                add({"type": "call", "call": "answer", "question": f"q{asked + 1}", "answer": answer})
-            asked += unnamed
-            if draw(st.integers(0, 4)) == 0:
-                t += 0.5
-                add({"type": "call", "call": "undo"})
-        t += 10.0
-    return lines
+    """Golf matches on a table with a strike sensor or none, shots of ``answer_shot``."""
+    return golf_matches(draw, SETUPS, answer_shot)
 
 
 @settings(max_examples=150, deadline=None)

@@ -8,7 +8,6 @@ or between shots, undos after them), replayed whole (``apply``) and played, to t
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -18,7 +17,7 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from test_golf_foul_amends_at_once import CALLS, PLAYER, shot_after
-from test_golf_helpers import applied, replayed_and_played
+from test_golf_helpers import MadeLog, applied, golf_matches, replayed_and_played
 from test_golf_plain_shot import before_shot
 
 from tablesense.events import parse_event
@@ -97,44 +96,33 @@ FOULS: list[dict[str, Any]] = [{"type": "call", **call} for call in [
 MOMENTS = ["after", "after", "after", "rolling", "twice", "none", "none"]
 
 
+def foul_shot(draw: Any, log: MadeLog, match: dict[str, Any]) -> None:
+    """A shot of one to three events, a rest with positions now and then, fouls called at one of
+    the ``MOMENTS``, an undo now and then."""
+    moment = draw(st.sampled_from(MOMENTS))
+    for k in range(draw(st.integers(1, 3))):
+        log.add(draw(st.sampled_from(EVENTS)))
+        log.t += 0.5
+        if k == 0 and moment == "rolling":
+            log.add(draw(st.sampled_from(FOULS)))
+            log.t += 0.25
+    log.add({"type": "rest", **draw(st.sampled_from(RESTS))})
+    if moment in ("after", "twice"):
+        log.t += 0.5
+        log.add({**draw(st.sampled_from(FOULS)), **draw(st.sampled_from([{}, {}, {"player": "p1"},
+                                                                          {"player": "p2"}]))})
+    if moment == "twice":
+        log.t += 0.5
+        log.add(draw(st.sampled_from(FOULS)))
+    if draw(st.integers(0, 4)) == 0:
+        log.t += 0.5
+        log.add({"type": "call", "call": "undo"})
+
+
 @st.composite
 def logs(draw: Any) -> list[str]:
-    """Golf matches on a table with a strike sensor or none, shots of one to three events, rests
-    with positions now and then, fouls called at different moments, an undo now and then."""
-    lines: list[str] = []
-    t = 0.0
-
-    def add(obj: dict[str, Any]) -> None:
-        lines.append(json.dumps({"t": t, **obj}))
-
-    for _ in range(draw(st.integers(1, 2))):
-        add(draw(st.sampled_from(SETUPS)))
-        strikes = draw(st.booleans())
-        for _ in range(draw(st.integers(1, 14))):
-            t += 1.0
-            if strikes:
-                add({"type": "strike", "ball": draw(st.sampled_from(["p1", "p2"]))})
-                t += 0.25
-            moment = draw(st.sampled_from(MOMENTS))
-            for k in range(draw(st.integers(1, 3))):
-                add(draw(st.sampled_from(EVENTS)))
-                t += 0.5
-                if k == 0 and moment == "rolling":
-                    add(draw(st.sampled_from(FOULS)))
-                    t += 0.25
-            add({"type": "rest", **draw(st.sampled_from(RESTS))})
-            if moment in ("after", "twice"):
-                t += 0.5
-                add({**draw(st.sampled_from(FOULS)), **draw(st.sampled_from([{}, {}, {"player": "p1"},
-                                                                           {"player": "p2"}]))})
-            if moment == "twice":
-                t += 0.5
-                add(draw(st.sampled_from(FOULS)))
-            if draw(st.integers(0, 4)) == 0:
-                t += 0.5
-                add({"type": "call", "call": "undo"})
-        t += 10.0
-    return lines
+    """Golf matches on a table with a strike sensor or none (one in two), shots of ``foul_shot``."""
+    return golf_matches(draw, SETUPS, foul_shot, strike_sensor=st.booleans())
 
 
 @settings(max_examples=150, deadline=None)

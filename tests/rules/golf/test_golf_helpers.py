@@ -1,9 +1,13 @@
-"""Builders of golf match logs shared by the golf tests (no tests here): real JSON lines, real Replay."""
+"""Builders of golf match logs shared by the golf tests (no tests here): real JSON lines, real Replay,
+and the skeleton of the made-up matches their property tests draw (``golf_matches``)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
+
+from hypothesis import strategies as st
 
 from tablesense.errors import TablesenseError
 from tablesense.replay import Replay, effective_lines
@@ -113,3 +117,42 @@ def applied(state: Any, call: Any) -> Any:
         return GOLF.apply(state, call)
     except TablesenseError as e:
         return type(e), str(e)
+
+
+class MadeLog:
+    """A made-up log's lines, each stamped with the log's clock ``t`` (seconds)."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.t = 0.0
+
+    def add(self, obj: dict[str, Any]) -> None:
+        self.lines.append(json.dumps({"t": self.t, **obj}))
+
+
+#: a table with a strike sensor one time in four
+STRIKE_SENSOR_AT_TIMES = st.integers(0, 3).map(lambda n: n == 0)
+
+#: one shot of a made-up match: ``(draw, log, match)`` writes its events, its rest and what follows
+#: them; ``match`` is a dict kept through one match (what a shot needs of those before it)
+Shot = Callable[[Any, MadeLog, dict[str, Any]], None]
+
+
+def golf_matches(draw: Any, setups: list[dict[str, Any]], shot: Shot, *, shots: int = 14,
+                 strike_sensor: st.SearchStrategy[bool] = STRIKE_SENSOR_AT_TIMES) -> list[str]:
+    """The lines of one or two golf matches, each a set-up drawn from ``setups`` and 1 to ``shots``
+    shots a second apart (written by ``shot``), each opened by a strike on a table with a strike
+    sensor (``strike_sensor``: drawn a match), the matches ten seconds apart."""
+    log = MadeLog()
+    for _ in range(draw(st.integers(1, 2))):
+        log.add(draw(st.sampled_from(setups)))
+        strikes = draw(strike_sensor)
+        match: dict[str, Any] = {}
+        for _ in range(draw(st.integers(1, shots))):
+            log.t += 1.0
+            if strikes:
+                log.add({"type": "strike", "ball": draw(st.sampled_from(["p1", "p2"]))})
+                log.t += 0.25
+            shot(draw, log, match)
+        log.t += 10.0
+    return log.lines

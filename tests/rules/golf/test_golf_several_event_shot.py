@@ -19,7 +19,7 @@ import msgspec
 import pytest
 from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
-from test_golf_helpers import replayed_and_played
+from test_golf_helpers import MadeLog, golf_matches, replayed_and_played
 from test_golf_one_event_shot import before_shot
 from test_golf_whole_shot_balls_down import UNDONE_TWICE
 
@@ -114,38 +114,26 @@ CALLS: list[dict[str, Any]] = [{"type": "call", **call} for call in [
 ]]
 
 
+def several_shot(draw: Any, log: MadeLog, match: dict[str, Any]) -> None:
+    """A shot of one to three events (two or three most often), a call while the balls roll now
+    and then, a rest with positions now and then, calls after it (undos among them)."""
+    rolling = draw(st.integers(0, 6)) == 0
+    for k in range(draw(st.sampled_from([1, 2, 2, 3, 3]))):
+        log.add(draw(st.sampled_from(EVENTS)))
+        log.t += 0.5
+        if k == 0 and rolling:
+            log.add(draw(st.sampled_from(CALLS)))
+            log.t += 0.25
+    log.add({"type": "rest", **draw(st.sampled_from(RESTS))})
+    for _ in range(draw(st.sampled_from([0, 0, 0, 1, 1, 2]))):
+        log.t += 0.5
+        log.add(draw(st.sampled_from(CALLS)))
+
+
 @st.composite
 def logs(draw: Any) -> list[str]:
-    """Golf matches on a table with a strike sensor or none, shots of one to three events (two or
-    three most often), rests with positions now and then, a call after the rest or while the balls
-    roll now and then, undos."""
-    lines: list[str] = []
-    t = 0.0
-
-    def add(obj: dict[str, Any]) -> None:
-        lines.append(json.dumps({"t": t, **obj}))
-
-    for _ in range(draw(st.integers(1, 2))):
-        add(draw(st.sampled_from(SETUPS)))
-        strikes = draw(st.integers(0, 3)) == 0
-        for _ in range(draw(st.integers(1, 16))):
-            t += 1.0
-            if strikes:
-                add({"type": "strike", "ball": draw(st.sampled_from(["p1", "p2"]))})
-                t += 0.25
-            rolling = draw(st.integers(0, 6)) == 0
-            for k in range(draw(st.sampled_from([1, 2, 2, 3, 3]))):
-                add(draw(st.sampled_from(EVENTS)))
-                t += 0.5
-                if k == 0 and rolling:
-                    add(draw(st.sampled_from(CALLS)))
-                    t += 0.25
-            add({"type": "rest", **draw(st.sampled_from(RESTS))})
-            for _ in range(draw(st.sampled_from([0, 0, 0, 1, 1, 2]))):
-                t += 0.5
-                add(draw(st.sampled_from(CALLS)))
-        t += 10.0
-    return lines
+    """Golf matches on a table with a strike sensor or none, up to 16 shots of ``several_shot``."""
+    return golf_matches(draw, SETUPS, several_shot, shots=16)
 
 
 @settings(max_examples=200, deadline=None)

@@ -11,7 +11,6 @@ spots named after the rest, after a foul or never, twice, undos after them), rep
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -20,7 +19,7 @@ import msgspec
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from test_golf_helpers import applied, replayed_and_played
+from test_golf_helpers import MadeLog, applied, golf_matches, replayed_and_played
 from test_golf_one_event_shot import before_shot
 
 from tablesense.errors import TablesenseError
@@ -122,42 +121,30 @@ RESTS: list[dict[str, Any]] = [{}, {}, {}, {"positions": {"p1": [[0.5, 0.4]], "p
 MOMENTS = ["after", "after", "after", "foul", "twice", "none"]
 
 
+def spot_shot(draw: Any, log: MadeLog, match: dict[str, Any]) -> None:
+    """A shot of one to three events (own goals and balls off the table often), a rest with
+    positions now and then, the opponent's spots at one of the ``MOMENTS``, an undo now and then."""
+    for _ in range(draw(st.integers(1, 3))):
+        log.add(draw(st.sampled_from(EVENTS)))
+        log.t += 0.5
+    log.add({"type": "rest", **draw(st.sampled_from(RESTS))})
+    moment = draw(st.sampled_from(MOMENTS))
+    if moment == "foul":
+        log.t += 0.5
+        log.add({"type": "call", "call": "foul", "foul": "touch"})
+    for _ in range({"none": 0, "twice": 2}.get(moment, 1)):
+        log.t += 0.5
+        log.add({"type": "call", "call": "spot", "ball": draw(st.sampled_from(["p1", "p2"])),
+                 "spot": draw(st.integers(1, 5))})
+    if draw(st.integers(0, 4)) == 0:
+        log.t += 0.5
+        log.add({"type": "call", "call": "undo"})
+
+
 @st.composite
 def logs(draw: Any) -> list[str]:
-    """Golf matches on a table with a strike sensor or none, shots of one to three events (own goals
-    and balls off the table often), rests with positions now and then, the opponent's spots at
-    different moments, an undo now and then."""
-    lines: list[str] = []
-    t = 0.0
-
-    def add(obj: dict[str, Any]) -> None:
-        lines.append(json.dumps({"t": t, **obj}))
-
-    for _ in range(draw(st.integers(1, 2))):
-        add(draw(st.sampled_from(SETUPS)))
-        strikes = draw(st.integers(0, 3)) == 0
-        for _ in range(draw(st.integers(1, 14))):
-            t += 1.0
-            if strikes:
-                add({"type": "strike", "ball": draw(st.sampled_from(["p1", "p2"]))})
-                t += 0.25
-            for _ in range(draw(st.integers(1, 3))):
-                add(draw(st.sampled_from(EVENTS)))
-                t += 0.5
-            add({"type": "rest", **draw(st.sampled_from(RESTS))})
-            moment = draw(st.sampled_from(MOMENTS))
-            if moment == "foul":
-                t += 0.5
-                add({"type": "call", "call": "foul", "foul": "touch"})
-            for _ in range({"none": 0, "twice": 2}.get(moment, 1)):
-                t += 0.5
-                add({"type": "call", "call": "spot", "ball": draw(st.sampled_from(["p1", "p2"])),
-                     "spot": draw(st.integers(1, 5))})
-            if draw(st.integers(0, 4)) == 0:
-                t += 0.5
-                add({"type": "call", "call": "undo"})
-        t += 10.0
-    return lines
+    """Golf matches on a table with a strike sensor or none, shots of ``spot_shot``."""
+    return golf_matches(draw, SETUPS, spot_shot)
 
 
 @settings(max_examples=150, deadline=None)
