@@ -59,6 +59,19 @@ def shots_of(lines: list[str]) -> Iterator[tuple[Any, list[Event], Rest, Call | 
             pass
 
 
+def called_shots_of(lines: list[str]) -> Iterator[tuple[Any, list[Event], Rest, Call, Any]]:
+    """Each shot of ``shots_of`` the log with a call on the line after its rest, and the state
+    ``whole_called`` takes the shot and the call to in one step (None: no such step, or refused)."""
+    for state, table, rest, call in shots_of(lines):
+        if call is None:
+            continue
+        try:
+            fused = ENGINE.whole_called(state, table, rest, call)
+        except TablesenseError:
+            fused = None
+        yield state, table, rest, call, fused
+
+
 def lines_of(shots: list[Any], discipline: str, profile: str, targets: tuple[int, int],
              limit: int | None, first: str | None) -> list[str]:
     """The log of a match the shots make (``cue`` and ``other`` named for the player who is at

@@ -17,10 +17,9 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from test_carom_call_amends_at_once import ENGINE, lines_of, shots_of
+from test_carom_call_amends_at_once import ENGINE, called_shots_of, lines_of
 from test_carom_foul_after_rest_in_one_step import ends, match, replayed
 
-from tablesense.errors import TablesenseError
 from tablesense.replay import Replay, history_for
 from tablesense.rules.carom.engine import CaromEngine
 from tablesense.rules.shot_engine import Redo, ShotEngine
@@ -38,13 +37,7 @@ def redone_both_ways(lines: list[str]) -> int:
     """Each shot of the log with a call on the line after its rest, taken in one step where
     ``whole_called`` takes it: its ``Redo`` made again both ways, compared; how many ``whole`` made."""
     taken = 0
-    for state, events, rest, call in shots_of(lines):
-        if call is None:
-            continue
-        try:
-            fused = ENGINE.whole_called(state, events, rest, call)
-        except TablesenseError:
-            fused = None
+    for *_shot, fused in called_shots_of(lines):
         if fused is not None:
             back = fused.checkpoint
             assert type(back) is Redo and back.applied

@@ -12,10 +12,9 @@ from typing import Any
 import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_carom_call_amends_at_once import ENGINE, lines_of, shot, shots_of
+from test_carom_call_amends_at_once import ENGINE, called_shots_of, lines_of, shot
 from test_carom_plain_shot import MATCH_DRAWS
 
-from tablesense.errors import TablesenseError
 from tablesense.rules.shot_engine import Redo
 
 replace = msgspec.structs.replace
@@ -25,13 +24,7 @@ def fused_against_apart(lines: list[str]) -> int:
     """Each shot of the log followed by a call, taken both ways from the state before it; how
     many were taken in one step."""
     taken = 0
-    for state, events, rest, call in shots_of(lines):
-        if call is None:
-            continue
-        try:
-            fused = ENGINE.whole_called(state, events, rest, call)
-        except TablesenseError:
-            fused = None
+    for state, events, rest, call, fused in called_shots_of(lines):
         if fused is not None:
             taken += 1
             after_rest = ENGINE.whole(state, events, rest)
